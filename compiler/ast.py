@@ -1032,6 +1032,7 @@ class ChangesDecl(Decl):
     """changes test "a", "b": in a variant, the base tests it is meant to break."""
 
     tests: tuple[str, ...]
+    test_spans: tuple[Span, ...] = ()  # where each name is written, for an error about one
 
 
 @dataclass(frozen=True, slots=True)

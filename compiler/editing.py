@@ -3,8 +3,10 @@
 The editor's unsaved texts are checked by the real loader: the game folder's
 .rules files are mirrored into a private folder with the open buffers in
 place of the saved files, and every span found there is mapped back to the
-real file. A game that does not load keeps the names of its last good load
-for hover, definition and completion.
+real file. A game that does not check still answers hover, definition and
+completion: it is loaded without the checks, a file with a syntax error in the
+form it last parsed (or left out, if it never did); failing that, the names of
+its last good load stay.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ class Game:
     folder: Path
     mirror: Path
     declarations: dict[str, Declaration] = field(default_factory=dict)
+    parsed: dict[Path, str] = field(default_factory=dict)  # per file, the last text of it that parsed
 
 
 class Editing:
@@ -86,13 +89,16 @@ class Editing:
     def check(self, path: Path) -> dict[Path, list[Problem]]:
         """Every problem of the game the file belongs to, by real file (the file itself: [] if fine)."""
         path = path.resolve()
-        try:
-            parse_text(self._text(path), str(path))
-        except SpecError as err:  # a syntax error: the rest of the game cannot be checked
-            return {path: [_problem(d, path, path) for d in err.diagnostics]}
         game = self.game(path)
-        self._mirror(game)
         variants = (path.stem,) if path.parent.name == "variants" else ()
+        text = self._text(path)
+        try:
+            parse_text(text, str(path))
+        except SpecError as err:  # a syntax error: the rest of the game cannot be checked
+            self._names_unchecked(game, variants, broken=path)
+            return {path: [_problem(d, path, path) for d in err.diagnostics]}
+        game.parsed[path] = text
+        self._mirror(game)
         found: dict[Path, list[Problem]] = {path: []}
         try:
             loaded = load_spec(game.mirror, variants=variants)
@@ -100,6 +106,7 @@ class Editing:
             for diagnostic in err.diagnostics:
                 real = self._real(game, Path(diagnostic.span.file))
                 found.setdefault(real, []).append(_problem(diagnostic, real, path))
+            self._names_unchecked(game, variants)
             return found
         except Exception as err:  # noqa: BLE001 - an editor server reports, never dies
             found[path].append(Problem(path, 1, 1, 1, 2, f"rulespec could not check this game: {err}"))
@@ -110,10 +117,25 @@ class Editing:
     def _text(self, path: Path) -> str:
         return self.buffers[path] if path in self.buffers else path.read_text(encoding="utf-8")
 
-    def _mirror(self, game: Game) -> None:
+    def _names_unchecked(self, game: Game, variants: tuple[str, ...], broken: Path | None = None) -> None:
+        """The names of a game that does not check, for hover and definition: loaded without
+        the checks; a file that does not parse in its last form that did."""
+        try:
+            self._mirror(game, broken)
+            loaded = load_spec(game.mirror, variants=variants, check=False)
+            game.declarations = self._declarations(game, loaded)
+        except Exception:  # noqa: BLE001 - then the names of the last good load stay
+            pass
+
+    def _mirror(self, game: Game, broken: Path | None = None) -> None:
         for source in game.folder.rglob(f"*{SPEC_SUFFIX}"):
             target = game.mirror / source.relative_to(game.folder)
             text = self._text(source.resolve())
+            if source.resolve() == broken:
+                text = game.parsed.get(broken)
+                if text is None:  # it never parsed here: the game without it
+                    target.unlink(missing_ok=True)
+                    continue
             if not target.exists() or target.read_text(encoding="utf-8") != text:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(text, encoding="utf-8")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
+import functools
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -185,7 +187,70 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
             message += f"; the block opened at line {opened[0]}, column {opened[1]} is still open"
     if expected and len(expected) <= 8:
         message += f"; expected {', '.join(expected[:-1])}{' or ' if len(expected) > 1 else ''}{expected[-1]}"
+    if isinstance(exc, UnexpectedToken) and token is not None and token.type != "$END":
+        misspelt = _misspelt_keyword(exc, text)
+        if misspelt is not None:
+            word, keyword, span = misspelt
+            if span is None:
+                return Diagnostic(f"{message}; did you mean '{keyword}'?",
+                                  ast.Span(path, line, column, line, column + width))
+            found = f"'{token}'" if token.type != "STRING" else f"string {token}"
+            return Diagnostic(f"unexpected {found} after '{word}'; did you mean '{keyword}'?",
+                              ast.Span(path, span[0], span[1], span[0], span[1] + len(word)))
     return Diagnostic(message, ast.Span(path, line, column, line, column + width))
+
+
+_WORD_BEFORE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)[ \t]+$")
+
+
+@functools.cache
+def _keywords() -> tuple[str, ...]:
+    """The words of the grammar (`expect`, `chooses`, `event`, ...)."""
+    return tuple(sorted({t.pattern.value for t in _parser().terminals
+                         if t.pattern.type == "str" and t.pattern.value.isidentifier()}))
+
+
+def _misspelt_keyword(exc: UnexpectedToken, text: str):
+    """A keyword the writer likely meant: the unexpected word itself, when a keyword close to it
+    was expected (span None: the caret stays), or the word just before it on the line, when that
+    is no keyword but close to one the grammar accepts in its place (`expcet not x`: the caret
+    moves onto `expcet`)."""
+    token = exc.token
+    if token.type == "NAME":
+        close = _closest(str(token), _words_of(exc.expected))
+        if close:
+            return str(token), close, None
+    start = getattr(token, "start_pos", None)
+    line_start = text.rfind("\n", 0, start or 0) + 1
+    before = _WORD_BEFORE.search(text[line_start:start]) if start is not None else None
+    if before is None or before.group(1) in _keywords():
+        return None
+    word, column = before.group(1), before.start(1) + 1
+    try:
+        parser = _parser().parse_interactive(text[:line_start + before.start(1)])
+        parser.exhaust_lexer()
+        accepted = _words_of(parser.accepts())
+    except UnexpectedInput:
+        return None
+    close = _closest(word, accepted)
+    return (word, close, (token.line, column)) if close else None
+
+
+def _words_of(terminals) -> list[str]:
+    """The keywords among lark's terminal names."""
+    names = _terminal_names()
+    return sorted({_parser().get_terminal(t).pattern.value for t in terminals if t in names}
+                  & set(_keywords()))
+
+
+def _closest(word: str, keywords: list[str]) -> str | None:
+    close = difflib.get_close_matches(word, keywords, n=1, cutoff=0.7)
+    return close[0] if close else None
+
+
+@functools.cache
+def _terminal_names() -> frozenset[str]:
+    return frozenset(t.name for t in _parser().terminals)
 
 
 def _last_line_column(text: str) -> tuple[int, int]:
@@ -464,7 +529,8 @@ class _Builder(Transformer):
         return ast.VariantDecl(self._span(meta), self._ident(c[0]), _unquote(c[1]))
 
     def changes_decl(self, meta, c):
-        return ast.ChangesDecl(self._span(meta), tuple(_unquote(t) for t in c))
+        spans = tuple(ast.Span(self.path, t.line, t.column, t.end_line, t.end_column) for t in c)
+        return ast.ChangesDecl(self._span(meta), tuple(_unquote(t) for t in c), spans)
 
     def excludes_decl(self, meta, c):
         return ast.ExcludesDecl(self._span(meta), tuple(self._ident(t) for t in c[:-1]), _unquote(c[-1]))

@@ -19,6 +19,7 @@ import pytest
 from compiler import ast
 from compiler.checks import run_checks
 from compiler.errors import Diagnostic, SpecError, Sources
+from compiler import loader
 from compiler.loader import load_spec
 from compiler.model import build_model
 from compiler.parse import parse_files
@@ -35,7 +36,10 @@ def diagnostics(case: Path) -> list[Diagnostic]:
     """What the front end reports for a broken file or folder, paths relative to the repository."""
     try:
         if case.is_dir():
-            load_spec(case.relative_to(REPO))
+            folder = case.relative_to(REPO)
+            load_spec(folder)
+            for variants in loader.test_variant_sets(folder):  # as `rulespec check` does
+                load_spec(folder, tuple(variants))
             return []
         return _check_file(case)
     except SpecError as err:

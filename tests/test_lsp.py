@@ -156,3 +156,25 @@ def test_the_committed_textmate_grammar_is_made_from_the_current_grammar():
     committed = (REPO / "docs" / "editors" / "rulespec.tmLanguage.json").read_text(encoding="utf-8")
     assert committed == textmate_json(), "regenerate: rulespec lsp --textmate docs/editors/rulespec.tmLanguage.json"
     assert {"procedure", "chooses", "activate", "until", "policy"} <= set(keywords())
+
+
+def test_hover_and_definition_answer_in_a_file_with_errors(game):
+    """Opened broken (no good load yet): a check error, then a syntax error on top of it."""
+    folder, client = game
+    path = folder / "mini.rules"
+    good = path.read_text(encoding="utf-8")
+    broken = good.replace("add 1 to score(you)", "add 1 to scor(you)", 1)
+    uri = _open(client, path, broken)
+    assert client.diagnostics(uri)
+    where = {"textDocument": {"uri": uri}, "position": _position(broken, "total(p) >= goal", 1)}
+    assert "define total(p: player) -> int" in client.request("textDocument/hover", where)["contents"]["value"]
+    location = client.request("textDocument/definition",
+                              {"textDocument": {"uri": uri}, "position": _position(broken, "draw(p)\n", 1)})
+    assert location["uri"] == uri and location["range"]["start"] == _position(broken, "draw(p: player)")
+    worse = broken.replace("procedure draw(p: player)", "procedure draw(p: player", 1)
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                             "contentChanges": [{"text": worse}]})
+    [problem] = client.diagnostics(uri)
+    assert "unexpected '{'" in problem["message"]
+    where = {"textDocument": {"uri": uri}, "position": _position(worse, "total(p) >= goal", 1)}
+    assert "define total(p: player) -> int" in client.request("textDocument/hover", where)["contents"]["value"]

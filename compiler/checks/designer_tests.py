@@ -41,10 +41,11 @@ def _changes(model: Model) -> list[Diagnostic]:
             problems.append(Diagnostic("'changes test' belongs in a variant file: it names the base"
                                        " tests the variant is meant to break", decl.span))
             continue
-        for name in decl.tests:
+        spans = decl.test_spans or (decl.span,) * len(decl.tests)
+        for name, span in zip(decl.tests, spans):
             if name not in base:
                 problems.append(Diagnostic(f"no base test is named \"{name}\"{did_you_mean(name, base)}",
-                                           decl.span))
+                                           span))
     return problems
 
 
