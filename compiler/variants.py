@@ -10,6 +10,7 @@ so is turning on two variants one of which `excludes` the other.
 from __future__ import annotations
 
 import dataclasses
+from pathlib import PurePath
 
 from . import ast
 from .identity import KeptByNode
@@ -168,6 +169,11 @@ def _header(file: ast.SpecFile, problems: list[Diagnostic]) -> str:
     if not isinstance(first, ast.VariantDecl):
         problems.append(Diagnostic("a variant file must begin with `variant id \"Label\"`", file.span))
         return "?"
+    expected = PurePath(file.span.file).stem  # `--variant NAME` finds it by its file's name
+    if first.name.name != expected:
+        problems.append(Diagnostic(
+            f"variant '{first.name.name}' is in {expected}.rules: name it '{expected}'"
+            f" (a variant is called by its file's name), or rename the file", first.name.span))
     return first.name.name
 
 
