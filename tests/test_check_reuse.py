@@ -86,20 +86,30 @@ def test_only_what_the_variant_touches_is_checked_again(game: Path, monkeypatch)
     assert "draw" not in visited and "total" not in visited and "worth" not in visited
 
 
-def test_the_decisions_found_after_the_base_are_the_ones_found_afresh(monkeypatch, tmp_path: Path) -> None:
+def _decisions(model) -> list[tuple]:
     from compiler.checks.policies import decision_sites
+    return [(s.location, s.prompt, s.element, s.action, s.options) for s in decision_sites(model)]
+
+
+def test_the_decisions_of_a_variant_reuse_the_base_games(game: Path) -> None:
+    _decisions(load_spec(game, check=False).model)
+    model = load_spec(game, ("quick",), check=False, base_tests=False).model
+    reused_before = reuse.VERDICTS.reused
+    after_base = _decisions(model)
+    assert reuse.VERDICTS.reused > reused_before  # the declarations quick leaves alone: not walked again
+    reuse.VERDICTS.forget()
+    assert after_base == _decisions(model)
+
+
+def test_the_decisions_found_after_the_base_are_the_ones_found_afresh(monkeypatch, tmp_path: Path) -> None:
+    """For every variant of a real game, whatever variants it holds: reuse never changes what is found."""
     from compiler.loader import available_variants
     monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "cache"))
     folder = Path(__file__).resolve().parent.parent / "spec" / "twilight_struggle"
-
-    def shown(model) -> list[tuple]:
-        return [(s.location, s.prompt, s.element, s.action, s.options) for s in decision_sites(model)]
-    decision_sites(load_spec(folder, check=False).model)
+    _decisions(load_spec(folder, check=False).model)
     for name in available_variants(folder):
         model = load_spec(folder, (name,), check=False, base_tests=False).model
-        reused_before = reuse.VERDICTS.reused
-        after_base = shown(model)
-        assert reuse.VERDICTS.reused > reused_before or name == "chinese_civil_war"  # it adds a kind
+        after_base = _decisions(model)
         reuse.VERDICTS.forget()
-        assert after_base == shown(model), name
-        decision_sites(load_spec(folder, check=False).model)  # the base's again, for the next one
+        assert after_base == _decisions(model), name
+        _decisions(load_spec(folder, check=False).model)  # the base's again, for the next one
