@@ -16,6 +16,7 @@ built from Game.view.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -62,6 +63,7 @@ class TerminalSeat:
         self.log_seen: dict[str, int] = {}
         self.drawn: dict[str, Drawn] = {}  # per seat: what it saw at its last decision
         self.figures = card_figures(table.meta)
+        self.spaces = {table.meta.entity_ids[s]: s for s in board_of(table.meta).spaces}
 
     # ------------------------------------------------------------ the loop
     def play(self) -> None:
@@ -198,7 +200,7 @@ class TerminalSeat:
             if board_of(self.table.meta).spaces:
                 console.print(self.map_grid(view))
         else:
-            for line in self.changes(before, now):
+            for line in changes(before, now):
                 console.print(line)
         self.print_log(view)
         self.print_decision(view, hint=before is None)
@@ -216,40 +218,10 @@ class TerminalSeat:
             drawn.zones[zone["label"]] = zone["count"] if cards is None else \
                 tuple(self.card_text(view, c) for c in cards)
         for sid, marks in view["marks"].items():
-            entity = self.table.meta.entity_ids.index(sid) if sid in self._spaces else None
-            if entity is None:
-                continue
-            for label, player, value, _ in marks:
-                drawn.marks[(meta.entity_labels[entity], self.player(player) or label)] = str(value)
+            if sid in self.spaces:
+                for label, player, value, _ in marks:
+                    drawn.marks[(meta.entity_labels[self.spaces[sid]], self.player(player) or label)] = str(value)
         return drawn
-
-    @property
-    def _spaces(self) -> frozenset[str]:
-        meta = self.table.meta
-        return frozenset(meta.entity_ids[s] for s in board_of(meta).spaces)
-
-    def changes(self, before: Drawn, now: Drawn) -> list[str]:
-        """A line for the tracks that moved, one per zone whose cards changed, one for the
-        counters that moved on the map (rich markup, escaped)."""
-        lines = []
-        moved = _moved(before.tracks, now.tracks)
-        if moved:
-            lines.append("[bold]Tracks[/bold]  " + " · ".join(moved))
-        for label, cards in now.zones.items():
-            was = before.zones.get(label, ())
-            if cards == was:
-                continue
-            if isinstance(cards, int) or isinstance(was, int):
-                lines.append(f"[bold]{escape(label)}[/bold]  {_count(was)} → {_count(cards)}")
-                continue
-            came = [c for c in cards if c not in was]
-            went = [c for c in was if c not in cards]
-            told = [f"+ {', '.join(came)}"] * bool(came) + [f"− {', '.join(went)}"] * bool(went)
-            lines.append(f"[bold]{escape(label)}[/bold]  " + "  ".join(told or ["in another order"]))
-        moved = _moved(before.marks, now.marks)
-        if moved:
-            lines.append("[bold]Map[/bold]  " + " · ".join(moved))
-        return lines
 
     def player(self, player: str | None) -> str:
         """A player's label ('' for none): ids are the spec's names, not the table's."""
@@ -343,6 +315,29 @@ class TerminalSeat:
             self.console.print(f"[dim]{escape(HELP + extra)}[/dim]")
 
 
+def changes(before: Drawn, now: Drawn) -> list[str]:
+    """A line for the tracks that moved, one per zone whose cards changed, one for the
+    counters that moved on the map (rich markup, escaped)."""
+    lines = []
+    moved = _moved(before.tracks, now.tracks)
+    if moved:
+        lines.append("[bold]Tracks[/bold]  " + " · ".join(moved))
+    for label, cards in now.zones.items():
+        was = before.zones.get(label, ())
+        if cards == was:
+            continue
+        if isinstance(cards, int) or isinstance(was, int):
+            lines.append(f"[bold]{escape(label)}[/bold]  {_count(was)} → {_count(cards)}")
+            continue
+        came, went = _minus(cards, was), _minus(was, cards)
+        told = [f"+ {', '.join(came)}"] * bool(came) + [f"− {', '.join(went)}"] * bool(went)
+        lines.append(f"[bold]{escape(label)}[/bold]  " + "  ".join(told or ["in another order"]))
+    moved = _moved(before.marks, now.marks)
+    if moved:
+        lines.append("[bold]Map[/bold]  " + " · ".join(moved))
+    return lines
+
+
 def _moved(before: dict[tuple[str, str], str], now: dict[tuple[str, str], str]) -> list[str]:
     """'Name Player 0→3' for every value that changed ('Name Player 3' for one that came,
     'Name Player 3→0' for one gone), escaped."""
@@ -352,6 +347,19 @@ def _moved(before: dict[tuple[str, str], str], now: dict[tuple[str, str], str]) 
         if was != value:
             name = " ".join(p for p in key if p)
             out.append(escape(f"{name} {value}" if was is None else f"{name} {was}→{value}"))
+    return out
+
+
+def _minus(cards: tuple[str, ...], others: tuple[str, ...]) -> list[str]:
+    """The cards of `cards` not in `others`, in order, each copy counted (two cards may
+    bear one name)."""
+    left = Counter(others)
+    out = []
+    for card in cards:
+        if left[card]:
+            left[card] -= 1
+        else:
+            out.append(card)
     return out
 
 

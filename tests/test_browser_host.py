@@ -9,25 +9,26 @@ from test_browser import (TS, _moved_on, _settled, _version, browser, page,  # n
                           screenshot_on_failure, served)
 
 
+def _decide(page, times: int) -> None:
+    """Click the first option `times` times, each time waiting for the table to move on."""
+    for _ in range(times):
+        _settled(page)
+        version = _version(page)
+        page.locator("button.option").first.click()
+        _moved_on(page, version)
+
+
 def test_the_host_loads_a_saved_and_an_uploaded_record_and_the_seat_follows(page, tmp_path):
     with served(page, TS, ("human", "policy"), 4, tmp_path) as running, \
             screenshot_on_failure(page, "host", tmp_path):
         page.goto(running.urls["ussr"])
         assert page.locator("#load").count() == 0 and page.locator("#upload").count() == 0
-        for _ in range(2):
-            _settled(page)
-            version = _version(page)
-            page.locator("button.option").first.click()
-            _moved_on(page, version)
+        _decide(page, 2)
         page.fill("#save-name", "two")
         page.click("#save")
         page.wait_for_function("() => document.getElementById('message').textContent.includes('Saved as two')")
         record = running.server.table.record()
-        for _ in range(2):
-            _settled(page)
-            version = _version(page)
-            page.locator("button.option").first.click()
-            _moved_on(page, version)
+        _decide(page, 2)
         assert page.get_attribute("#app", "data-decisions") == "4"
 
         host = page.context.new_page()
@@ -45,4 +46,9 @@ def test_the_host_loads_a_saved_and_an_uploaded_record_and_the_seat_follows(page
         host.set_input_files("#upload", str(bad))
         host.wait_for_function("() => document.getElementById('message').textContent.includes(\"'../../x'\")")
         assert "error" in host.get_attribute("#message", "class")
+        # the host's replay viewer: an uploaded record, every seat's view
+        host.goto(running.urls["host"].replace("/host/", "/replay/"))
+        host.set_input_files("#upload", str(upload))
+        host.wait_for_function("() => document.getElementById('app').dataset.step === '0'")
+        assert host.locator("#as-seat option").count() == 2
         host.close()

@@ -104,3 +104,15 @@ def test_ten_research_decisions_redraw_only_what_changed():
     assert not any("Generation" in line for lines in drawn for line in lines)  # unmoved tracks stay undrawn
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_what_changed_is_told_per_track_zone_and_space_each_copy_counted():
+    from runtime.terminal import Drawn, changes
+    before = Drawn({("Score", "North"): "1", ("Round", ""): "2"}, {"Hand (North)": ("Echo", "Echo"), "Deck": 9},
+                   {("Field", "North"): "2"})
+    now = Drawn({("Score", "North"): "3", ("Round", ""): "2"}, {"Hand (North)": ("Echo", "Echo", "Echo"), "Deck": 8},
+                {("Hill", "South"): "1"})
+    assert changes(before, now) == ["[bold]Tracks[/bold]  Score North 1→3",
+                                    "[bold]Hand (North)[/bold]  + Echo", "[bold]Deck[/bold]  9 hidden → 8 hidden",
+                                    "[bold]Map[/bold]  Hill South 1 · Field North 2→0"]
+    assert changes(now, now) == []

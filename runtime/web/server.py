@@ -32,7 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import record as records
 from ..board import board_payload, zone_positions
 from ..table import Table, TableError, plain_record
-from .guard import BodyTooLarge, Guard, host_check
+from .guard import WILDCARDS, BodyTooLarge, Guard, host_check
 
 MAX_REPLAYS = 16  # replays kept open at once
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -132,8 +132,8 @@ class TableServer:
     def where(self) -> str:
         """The addresses this table answers at, for the Host refusal."""
         host, port = self.address
-        names = dict.fromkeys(("127.0.0.1", "localhost", f"[{host}]" if ":" in host else host))
-        return " or ".join(f"{name}:{port}" for name in names)
+        own = "this machine's IP address" if host in WILDCARDS else f"[{host}]" if ":" in host else host
+        return " or ".join(f"{name}:{port}" for name in dict.fromkeys(("127.0.0.1", "localhost", own)))
 
     def token_of(self, player: str) -> str:
         return next(t for t, s in self.seats.items() if s.player == player)

@@ -3,7 +3,7 @@
 (function () {
   "use strict";
 
-  const token = document.getElementById("records").dataset.token;
+  const api = window.tableApi(document.getElementById("records").dataset.token); // static/api.js
   const message = document.getElementById("message");
 
   function say(text, isError) {
@@ -11,38 +11,19 @@
     message.className = isError ? "error" : "";
   }
 
-  async function api(method, path, body) {
-    const options = { method: method, cache: "no-store", headers: {} };
-    if (body !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body);
-    }
-    const response = await fetch("/api/" + token + "/" + path, options);
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (err) {
-      data = { error: "the server answered " + response.status };
-    }
-    if (!response.ok) throw new Error((data && data.error) || "the server answered " + response.status);
-    return data;
+  function option(value, text) {
+    const node = document.createElement("option");
+    node.value = value;
+    node.textContent = text;
+    return node;
   }
 
   async function listSaved() {
     const select = document.getElementById("saved");
     const data = await api("GET", "records");
     select.textContent = "";
-    for (const name of data.records) {
-      const option = document.createElement("option");
-      option.value = option.textContent = name;
-      select.append(option);
-    }
-    if (!data.records.length) {
-      const none = document.createElement("option");
-      none.value = "";
-      none.textContent = "(no saved records)";
-      select.append(none);
-    }
+    for (const name of data.records) select.append(option(name, name));
+    if (!data.records.length) select.append(option("", "(no saved records)"));
   }
 
   async function load(body) {
@@ -60,21 +41,12 @@
     if (!name) return say("no saved record to load", true);
     load({ name: name });
   });
-  document.getElementById("upload").addEventListener("change", function (e) {
-    const file = e.target.files && e.target.files[0];
-    if (!file) return;
-    const reader = new FileReader();
-    reader.onload = function () {
-      let record = null;
-      try {
-        record = JSON.parse(reader.result);
-      } catch (err) {
-        return say(file.name + " is not a JSON record", true);
-      }
-      load({ record: record });
-    };
-    reader.onerror = function () { say("cannot read " + file.name, true); };
-    reader.readAsText(file);
+  document.getElementById("upload").addEventListener("change", async function (e) {
+    try {
+      load({ record: await window.readRecordFile(e.target) });
+    } catch (err) {
+      say(err.message, true);
+    }
   });
   listSaved().catch(function (err) { say(err.message, true); });
 })();

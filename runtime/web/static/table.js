@@ -21,24 +21,7 @@
   let replay = null; // {id, step, steps, seats, seat}
 
   // ------------------------------------------------------------ helpers
-  async function api(method, path, body) {
-    const options = { method: method, cache: "no-store", headers: {} };
-    if (body !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body);
-    }
-    const response = await fetch("/api/" + token + "/" + path, options);
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (err) {
-      data = { error: "the server answered " + response.status };
-    }
-    if (!response.ok) {
-      throw new Error((data && data.error) || "the server answered " + response.status);
-    }
-    return data;
-  }
+  const api = window.tableApi(token); // static/api.js
 
   function el(tag, attrs, children) {
     const node = document.createElement(tag);
@@ -165,22 +148,7 @@
     }
   }
 
-  function readUpload(input) {
-    return new Promise(function (resolve, reject) {
-      const file = input.files && input.files[0];
-      if (!file) return reject(new Error("choose a record file first"));
-      const reader = new FileReader();
-      reader.onload = function () {
-        try {
-          resolve(JSON.parse(reader.result));
-        } catch (err) {
-          reject(new Error(file.name + " is not a JSON record"));
-        }
-      };
-      reader.onerror = function () { reject(new Error("cannot read " + file.name)); };
-      reader.readAsText(file);
-    });
-  }
+  const readUpload = window.readRecordFile; // static/api.js
 
   // ------------------------------------------------------------ drawing
   function render(next) {
