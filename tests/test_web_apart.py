@@ -209,3 +209,36 @@ def test_records_are_checked_against_the_tables_game(hot_seat, tmp_path):
     assert other.records_dir == server.records_dir
     assert other_client.get(f"/api/{other.host_token}/records").json() == {"records": []}
     _refused(other_client.post(f"/api/{other.host_token}/load", json={"name": "cold_war"}), 404, "no saved record")
+
+
+def test_rulespec_serve_seats_a_person_and_the_policy_bot_and_keeps_them_apart(tmp_path):
+    """`rulespec serve twilight_struggle --seats human,policy` itself: it prints a seed and the
+    links, the seats answer, and a seat's token may not load a record."""
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    serve = subprocess.Popen([sys.executable, "-m", "compiler.cli", "serve", "twilight_struggle", "--seats",
+                              "human,policy", "--port", "0", "--records", str(tmp_path / "records")],
+                             cwd=str(REPO), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        printed = []
+        while not any(line.startswith("  host (") for line in printed):
+            line = serve.stdout.readline()
+            assert line, "".join(printed)  # it stopped before printing its links
+            printed.append(line)
+        links = {line.split(":", 1)[0].strip(): line.split(": ", 1)[1].strip() for line in printed[2:]}
+        assert printed[1].startswith("  Seed ") and set(links) == {"USSR (human)", "USA (policy)",
+                                                                    "host (every seat's link, hot-seat, loading records)"}
+        base, token = links["USSR (human)"].split("/seat/")
+        with urllib.request.urlopen(f"{base}/api/{token}/view", timeout=WAIT) as answer:
+            assert json.loads(answer.read())["seat"] == "ussr"
+        request = urllib.request.Request(f"{base}/api/{token}/load", data=b'{"name": "x"}', method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=WAIT)
+        assert refused.value.code == 403
+    finally:
+        serve.terminate()
+        serve.wait(timeout=WAIT)
