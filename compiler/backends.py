@@ -134,6 +134,12 @@ def _mtime(path: Path) -> float:
 def _checked(loaded: LoadedSpec, where: Path, for_tests: bool, explicit: bool = False) -> Program:
     """Import a package and make sure it was made from this spec."""
     shown = _shown(where)
+    if where.is_file():
+        raise BackendError(f"{shown} is a file, not a generated package (a folder with __init__.py):"
+                           f" name the folder `rulespec compile` wrote")
+    if where.is_dir() and not (where / "__init__.py").is_file():
+        raise BackendError(f"{shown} is a folder but not a generated package (no __init__.py):"
+                           f" run `{compile_command(loaded)}`")
     if not (where / "__init__.py").is_file():
         raise BackendError(f"{shown} is missing: run `{compile_command(loaded)}`")
     made = _hashes_of(where)

@@ -42,6 +42,25 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
+MAX_EXCERPT = 120  # characters of a source line quoted under a diagnostic
+EXCERPT_BEFORE = 40  # of them, before the caret when the line is cut
+
+
+def excerpt(line: str, column: int, width: int) -> tuple[str, int, int]:
+    """A source line cut to MAX_EXCERPT characters around the caret ("…" where it is cut), with
+    the caret's column and width in the cut text: a 50,000-character line is not quoted whole."""
+    if len(line) <= MAX_EXCERPT:
+        return line, column, width
+    start = max(0, min(column - 1 - EXCERPT_BEFORE, len(line) - MAX_EXCERPT))
+    text = line[start:start + MAX_EXCERPT]
+    column -= start
+    if start > 0:
+        text, column = "…" + text, column + 1
+    if start + MAX_EXCERPT < len(line):
+        text += "…"
+    return text, column, max(1, min(width, len(text) - column + 1))
+
+
 class Sources:
     """The text of every spec file read, so diagnostics can quote it."""
 
@@ -92,8 +111,9 @@ class Sources:
             width = 1
             if span.end_line == span.line and span.end_column > span.column:
                 width = span.end_column - span.column
-            out.append(f"    {source}")
-            out.append("    " + " " * (span.column - 1) + "^" * width)
+            text, column, width = excerpt(source, span.column, width)
+            out.append(f"    {text}")
+            out.append("    " + " " * (column - 1) + "^" * width)
         return "\n".join(out)
 
     def render_all(self, error: SpecError, limit: int = MAX_SHOWN) -> str:

@@ -58,6 +58,15 @@ def test_variant_sets(folder: Path) -> list[tuple[str, ...]]:
     return sorted(found)
 
 
+class UnknownVariant(SpecError):
+    """A variant asked for (--variant) that the spec folder does not hold: no spec text is
+    wrong, so the command line shows it as one line (`one_line`), not at a line of a file."""
+
+    def __init__(self, diagnostics: list[Diagnostic], one_line: str):
+        super().__init__(diagnostics)
+        self.one_line = one_line
+
+
 def _variant_paths(folder: Path, variants: tuple[str, ...]) -> list[Path]:
     known = available_variants(folder)
     paths, problems = [], []
@@ -69,7 +78,8 @@ def _variant_paths(folder: Path, variants: tuple[str, ...]) -> list[Path]:
                 f"unknown variant '{name}'{did_you_mean(name, known)} (available: {choices})", where))
         paths.append(folder / "variants" / f"{name}.rules")
     if problems:
-        raise SpecError(problems)
+        raise UnknownVariant(problems, "; ".join(p.message for p in problems)
+                             + f" in {folder / 'variants'}")
     return paths
 
 

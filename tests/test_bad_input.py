@@ -5,12 +5,13 @@ one located line and exit 1, or is refused before work starts; never an internal
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
 import pytest
 
-from support import REPO
+from support import MINI, REPO
 from test_cli import M, one_error, run
 
 HUGE = "99999999999999999999"  # past any 64-bit count: an OverflowError where it reached range()
@@ -100,3 +101,51 @@ def test_a_body_that_is_not_json_rpc_gets_an_error_back_and_the_server_reads_on(
     lines = done.stderr.decode().strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("rulespec lsp: error: ")
     assert "Traceback" not in done.stderr.decode()
+
+
+# ------------------------------------------------------------------ spec errors on long lines
+
+
+def test_a_spec_error_on_a_long_line_quotes_a_window_around_the_caret(tmp_path):
+    folder = tmp_path / "long"
+    shutil.copytree(MINI, folder)
+    rules = folder / "mini.rules"
+    padding = " " * 50_000
+    rules.write_text(rules.read_text().replace(
+        "start {\n", f"start {{\n    add {padding}nosuch + 1 to score(red){padding}\n", 1))
+    result = run("check", str(folder))
+    assert result.exit_code == 1
+    head, source, caret, *_ = result.stderr.splitlines()
+    assert head.endswith(":82:50009: error: unknown name 'nosuch'")
+    assert len(source) < 200 and len(caret) < 200 and len(result.stderr) < 1000
+    assert source[caret.index("^"):].startswith("nosuch") and caret.strip() == "^" * 6
+    assert source.strip().startswith("…") and source.endswith("…")
+
+
+@pytest.mark.parametrize("column, width", [(1, 3), (60, 5), (200, 10), (295, 6), (300, 1)])
+def test_the_excerpt_keeps_the_caret_under_the_same_text(column, width):
+    from compiler.errors import excerpt
+    line = "".join(chr(ord("a") + i % 26) for i in range(300))
+    text, at, shown = excerpt(line, column, width)
+    assert len(text) <= 122 and 1 <= shown <= width
+    assert text[at - 1:at - 1 + shown] == line[column - 1:column - 1 + shown]
+
+
+# ------------------------------------------------------------------ --package, --variant
+
+
+def test_a_package_that_is_a_file_is_named_as_one(tmp_path):
+    (tmp_path / "package.py").write_text("x = 1\n")
+    line = one_error(run("play", M, "--package", str(tmp_path / "package.py")))
+    assert "package.py is a file, not a generated package" in line
+    (tmp_path / "empty").mkdir()
+    line = one_error(run("play", M, "--package", str(tmp_path / "empty")))
+    assert "empty is a folder but not a generated package (no __init__.py)" in line
+
+
+@pytest.mark.parametrize("command", ["check", "play", "fuzz", "simulate"])
+def test_an_unknown_variant_on_the_command_line_is_one_line_not_a_folder_location(command):
+    result = run(command, M, "--variant", "quik")
+    line = one_error(result)
+    assert "unknown variant 'quik'; did you mean 'quick'? (available: quick, slow) in" in line
+    assert "variants:1:1" not in result.stderr

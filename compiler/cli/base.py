@@ -108,6 +108,9 @@ def fail(message: str) -> NoReturn:
 
 
 def spec_error(err: SpecError) -> NoReturn:
+    one_line = getattr(err, "one_line", None)  # a spec error of the command line (loader.UnknownVariant)
+    if one_line is not None:
+        fail(one_line)
     sources = getattr(err, "sources", None)
     click.echo(safe_lines(sources.render_all(err) if sources is not None else str(err)), err=True)
     sys.exit(EXIT_ERROR)
