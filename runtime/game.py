@@ -8,7 +8,7 @@ from typing import Any
 from .meta import GameMeta
 from .params import ParamError, check_params
 from .program import Program
-from .state import RuleError, State
+from .state import RuleError, State, note_choice
 from .text import shown
 
 
@@ -88,6 +88,7 @@ class Game:
     def choose_index(self, index: int) -> None:
         """Answer the pending decision with its option number `index` (bots that pick by index)."""
         self.choices.append(self.state.pending["ids"][index])
+        note_choice(self.meta, self.state, index)
         self.program.resume(self.state, index)
 
     @property

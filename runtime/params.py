@@ -160,6 +160,11 @@ def check_params(meta: GameMeta, values: Any) -> dict[str, Any]:
     return dict(values)
 
 
+def value_text(meta: GameMeta, name: str, value: Any) -> str:
+    """A value of param `name` in the language's words (`false`, `ussr`): what the CLI prints."""
+    return _text(meta, declared(meta)[name][0], value)
+
+
 def _text(meta: GameMeta, kind: str, value: Any) -> str:
     """A value as the command line writes it: players and entities by name."""
     if isinstance(value, bool):
@@ -173,10 +178,12 @@ def _text(meta: GameMeta, kind: str, value: Any) -> str:
 
 
 def params_json(meta: GameMeta) -> dict[str, dict[str, Any]]:
-    """name -> {type, default, values (in words), and range [low, high] or choices}: for `info`."""
+    """name -> {type, default, default_text (as the language writes it: `false`, a player's
+    name), values (in words), and range [low, high] or choices}: for `info`."""
     out = {}
     for name, (kind, default, domain) in declared(meta).items():
         entry: dict[str, Any] = {"type": kind, "default": default,
+                                 "default_text": value_text(meta, name, default),
                                  "values": describe(meta, kind, domain)}
         what, values = domain
         if what == "range":

@@ -227,6 +227,17 @@ def note_signal(state: State, signal: str, cards: list[int | None], player: int 
                 _count(state.trace, f"{signal} {card}", player)
 
 
+def note_choice(meta, state: State, index: int) -> None:
+    """Count a card a player picked in a decision, when the game is traced: "chosen <card> by
+    <player>". A card played without an event, or for its numbers, is seen in play so."""
+    if state.trace is None or state.pending is None:
+        return
+    value, option = state.pending["values"][index], state.pending["ids"][index]
+    if (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(meta.entity_ids)
+            and meta.entity_ids[value] == option and value in meta.card_entities):
+        _count(state.trace, f"chosen {value}", state.pending["player"])
+
+
 def _count(trace: dict[str, int], key: str, player: int | None) -> None:
     trace[key] = trace.get(key, 0) + 1
     if isinstance(player, int) and not isinstance(player, bool):

@@ -132,3 +132,15 @@ def test_the_comparison_leads_with_the_side_that_gains_and_lists_cards(mini: Pat
     page = write_report(out, tmp_path / "report").read_text()
     assert str(markupsafe.escape(comparison["sentence"])) in page and "difference.png" in page
     assert (tmp_path / "report" / "lengths.png").exists()
+
+
+def test_a_card_played_without_an_event_or_a_signal_is_seen_in_play(tmp_path: Path) -> None:
+    """peek's cards have no event and no signal: picking one in a decision is playing it."""
+    from support import write_peek
+    a = program(write_peek(tmp_path / "peek"))
+    report = FuzzReport()
+    for seed in range(10):
+        fuzz_game(a, None, seed, {}, 5000, report)
+    table = coverage_table(a.meta, report)
+    assert all(row["chosen"] > 0 for row in table.values()), table
+    assert not [card for card, row in table.items() if not any(row.values())]  # fuzz's "never seen in play"

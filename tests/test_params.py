@@ -75,7 +75,19 @@ def test_the_command_line_and_info_say_what_a_param_may_take():
                                        "--param", "goal=" + "9" * 100_000])
     assert result.exit_code == 1 and result.stderr.count("\n") == 1 and len(result.stderr) < 300
     info = json.loads(CliRunner().invoke(main, ["info", str(MINI), "--json"]).stdout)
-    assert info["params"]["goal"] == {"type": "int", "default": 5, "range": [1, 20],
+    assert info["params"]["goal"] == {"type": "int", "default": 5, "default_text": "5", "range": [1, 20],
                                       "values": "a whole number from 1 to 20"}
     assert params_json(program(HELDENHAIN, "interpreted").meta)["deck_2"]["choices"][:2] == [
         "superfreundinnen", "schattenkabinett"]
+
+
+def test_info_prints_param_values_in_the_languages_words(tmp_path):
+    (tmp_path / "flags.rules").write_text(
+        'game flags "Flags"\nplayers red "Red", blue "Blue"\n'
+        'param extra: bool = false "Extra rule"\nparam first: player = blue "Who starts"\n'
+        'start {\n    win none "draw"\n}\n', encoding="utf-8")
+    text = CliRunner().invoke(main, ["info", str(tmp_path)]).stdout
+    assert "extra=false (bool" in text and "first=blue (player" in text, text
+    assert "False" not in text
+    info = json.loads(CliRunner().invoke(main, ["info", str(tmp_path), "--json"]).stdout)
+    assert info["params"]["extra"]["default"] is False and info["params"]["extra"]["default_text"] == "false"

@@ -24,5 +24,5 @@ def info(game_name: str, as_json: bool) -> None:
         click.echo(f"  {key.replace('_', ' ')}: {out[key]}")
     click.echo(f"  variants: {', '.join(out['variants']) or 'none'}")
     if out["params"]:
-        click.echo("  params: " + ", ".join(f"{n}={p['default']} ({p['type']}: {p['values']})"
+        click.echo("  params: " + ", ".join(f"{n}={p['default_text']} ({p['type']}: {p['values']})"
                                            for n, p in out["params"].items()))
