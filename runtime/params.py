@@ -161,7 +161,7 @@ def check_params(meta: GameMeta, values: Any) -> dict[str, Any]:
 
 
 def value_text(meta: GameMeta, name: str, value: Any) -> str:
-    """A value of param `name` in the language's words (`false`, `ussr`): what the CLI prints."""
+    """A value of param `name` in the language's words (`false`, a player by name): what the CLI prints."""
     return _text(meta, declared(meta)[name][0], value)
 
 

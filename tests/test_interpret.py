@@ -9,7 +9,7 @@ import pytest
 from compiler import ast
 from compiler.checks.types import BUILTIN_RESULTS, BUILTIN_VALUES
 from compiler.errors import InternalError
-from compiler.evaluate import _BUILTINS, ZONE_BUILTINS
+from compiler.constant import _BUILTINS, ZONE_BUILTINS
 from compiler.interpret import Interpreter
 from compiler.testplan import DRIVING
 from runtime.game import new_state

@@ -6,7 +6,7 @@ from __future__ import annotations
 from runtime.game import new_state
 
 from ..errors import Diagnostic
-from ..evaluate import Evaluator
+from ..constant import Constants
 from ..model import Model
 
 
@@ -15,7 +15,7 @@ def tallies(model: Model) -> tuple[dict[str, int], list[Diagnostic]]:
     if not model.tallies:
         return {}, []
     meta = model.meta()
-    evaluator, state = Evaluator(model, meta), new_state(meta, seed=0, params={})
+    evaluator, state = Constants(model, meta), new_state(meta, seed=0, params={})
     values, problems = {}, []
     for decl in model.tallies:
         try:
@@ -32,7 +32,7 @@ def check_asserts(model: Model) -> list[Diagnostic]:
     if not model.asserts:
         return problems
     meta = model.meta()
-    evaluator = Evaluator(model, meta)
+    evaluator = Constants(model, meta)
     state = new_state(meta, seed=0, params={})
     for decl in model.asserts:
         try:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..constant import ARITHMETIC as OPERATIONS, COMPARISONS
+
 # Python's precedence levels, lowest first, as far as the emitters need them.
 P_COND, P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = 1, 2, 3, 4, 5, 10, 11, 12, 20
 
@@ -68,15 +70,11 @@ def numbers(codes: list[Code]) -> list[int] | None:
     return None if any(v is None for v in values) else values  # type: ignore[misc]
 
 
-# The language's arithmetic as Python computes it (`/` floors, as in the interpreter).
+# The language's arithmetic as Python writes it (`/` floors): the operator, its precedence, and
+# its value, from compiler/constant.py, the one home the interpreter and the checks share.
 ARITHMETIC: dict[str, tuple[str, int, Callable[[int, int], int]]] = {
-    "+": ("+", P_ADD, lambda a, b: a + b), "-": ("-", P_ADD, lambda a, b: a - b),
-    "*": ("*", P_MUL, lambda a, b: a * b), "/": ("//", P_MUL, lambda a, b: a // b),
-    "%": ("%", P_MUL, lambda a, b: a % b),
-}
-COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
-    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    op: (python, precedence, OPERATIONS[op]) for op, (python, precedence) in
+    {"+": ("+", P_ADD), "-": ("-", P_ADD), "*": ("*", P_MUL), "/": ("//", P_MUL), "%": ("%", P_MUL)}.items()
 }
 
 
