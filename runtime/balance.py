@@ -79,6 +79,21 @@ class Sweep:
                 v.out_after = len(v.games)
 
 
+class SweepError(ValueError):
+    """A sweep that cannot be played as asked: one line."""
+
+
+def check_sweep(param: str, low: int, high: int, seat: str | None, players: list[str]) -> tuple[list[int], str]:
+    """The values to play and the seat whose split is measured (the first player by default)."""
+    if high - low + 1 > MAX_VALUES:
+        raise SweepError(f"--param {param}={low}..{high} holds {high - low + 1:,} values; balance"
+                         f" sweeps at most {MAX_VALUES}")
+    seat = seat or players[0]
+    if seat not in players:
+        raise SweepError(f"unknown seat '{seat}' (players: {', '.join(players)})")
+    return list(range(low, high + 1)), seat
+
+
 def sweep(factory, param: str, values: list[int], seat: str, players: list[str], agents: tuple[str, ...],
           params: dict[str, Any], executor, *, games: int, seed: int, precision: float | None,
           on_done: Callable[[int], None] = lambda n: None, round_size: int = ROUND) -> Sweep:

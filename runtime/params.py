@@ -110,6 +110,22 @@ def parse_sweep(meta: GameMeta, pair: str) -> tuple[str, int, int]:
     return name, low, high
 
 
+def split_sweep(meta: GameMeta, pairs: tuple[str, ...]) -> tuple[str, int, int, dict[str, Any]]:
+    """`balance`'s --param pairs: the one NAME=LOW..HIGH it sweeps, and the others, held fixed."""
+    swept = [p for p in pairs if ".." in p.partition("=")[2]]
+    if len(swept) != 1:
+        raise ParamError(f"balance sweeps one int param: give one --param NAME=LOW..HIGH"
+                         f" ({len(swept)} given)")
+    name, low, high = parse_sweep(meta, swept[0])
+    if name == meta.seats_param:
+        raise ParamError(f"param '{name}' says how many play: balance compares the split of one"
+                         f" table, so sweep a param that leaves the seats as they are")
+    fixed = dict(parse_param(meta, p) for p in pairs if p is not swept[0])
+    if name in fixed:
+        raise ParamError(f"param '{name}' is both swept and fixed")
+    return name, low, high, fixed
+
+
 def _from_text(meta: GameMeta, kind: str, domain: tuple, text: str) -> Any:
     if kind == "int":
         digits = text.lstrip("+-")

@@ -70,7 +70,11 @@ def agent_name(policy: str, values: dict[str, int], budget: str = "") -> str:
 
 
 class Space:
-    """Whole-number tunables in their ranges <-> points of the unit cube."""
+    """Whole-number tunables in their ranges <-> points of the unit cube.
+
+    The cube has two dimensions at least: `cma` fails to update a one-dimensional search
+    (cma 4.5: "not yet initialized (dimension needed)"), so a lone tunable gets a second
+    coordinate that nothing reads."""
 
     def __init__(self, tunables):
         self.names = [t.name for t in tunables]
@@ -78,7 +82,8 @@ class Space:
         self.high = [t.high for t in tunables]
 
     def to_unit(self, values: dict[str, int]) -> list[float]:
-        return [(values[n] - lo) / (hi - lo) for n, lo, hi in zip(self.names, self.low, self.high)]
+        point = [(values[n] - lo) / (hi - lo) for n, lo, hi in zip(self.names, self.low, self.high)]
+        return point + [0.5] * (2 - len(point))
 
     def to_values(self, x) -> dict[str, int]:
         out = {}
@@ -142,3 +147,39 @@ def _even(seeds: int, seats: int) -> Duel:
     """The incumbent against itself: no gain, exactly."""
     share = 1.0 / max(seats, 1)
     return Duel(share, share, PairedDifference(0.0, (0.0, 0.0), 1.0, seeds, 0))
+
+
+def shown(values: dict[str, int]) -> str:
+    """a=1, b=2: values as the progress lines and the sentence write them."""
+    return ", ".join(f"{k}={v}" for k, v in values.items())
+
+
+def tune_json(game: str, result, metas, where: dict[str, str], games: int, seed: int,
+              written: list[str], dry_run: bool) -> dict:
+    """The keys docs/CLI.md promises for `tune --json`; `where` locates each tunable's default."""
+    final = result.final
+    tuned = shown({k: v for k, v in result.best.items() if v != result.start[k]}) or "unchanged"
+    if final is None:
+        sentence = f"the spec's values stay: no candidate clearly beat them ({shown(result.start)})"
+    else:
+        said = final.sentence("the tuned policy", "the spec's values")
+        if result.clearly_better:
+            verb = "kept, not written (--dry-run)" if dry_run else "written"
+            sentence = f"tuned {tuned} ({verb}): {said}"
+        else:
+            sentence = f"the spec's values stay: {tuned} is not clearly better ({said})"
+    return {
+        "game": game, "policy": result.policy, "seed": seed, "games": games,
+        "tunables": [{"name": t.name, "low": t.low, "high": t.high, "start": result.start[t.name],
+                      "tuned": result.best[t.name], "policy": t.policy, "location": where[t.name]}
+                     for t in metas],
+        "generations": [{"number": g.number, "candidates": g.candidates, "gains": g.gains,
+                         "incumbent": g.incumbent, "promoted": g.promoted} for g in result.generations],
+        "stopped_by": result.stopped_by,
+        "final": None if final is None else {
+            "tuned_score": final.challenger_score, "spec_score": final.incumbent_score,
+            "difference": final.gain.difference, "ci95": list(final.gain.ci95),
+            "p_value": final.gain.p_value, "pairs": final.gain.pairs},
+        "clearly_better": result.clearly_better, "written": written, "dry_run": dry_run,
+        "sentence": sentence, "cpu_seconds": result.cpu_seconds,
+    }

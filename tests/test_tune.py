@@ -50,6 +50,21 @@ def test_tune_finds_the_weights_that_win_and_writes_them(tmp_path):
     assert run("check", str(folder)).exit_code == 0
 
 
+def test_a_lone_tunable_is_tuned_too(tmp_path):
+    """One tunable: greed alone against a fixed caution of 1 sows greed / 2 rows."""
+    folder = tmp_path / "sow"
+    shutil.copytree(SOW, folder)
+    rules = folder / "sow.rules"
+    rules.write_text(rules.read_text().replace(
+        'weight caution = 1 in 1..10 "how much crowding is feared"', "weight 1"))
+    result = run("tune", str(folder), "--games", "20", "--generations", "8", "--final-games", "60",
+                 "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert [t["name"] for t in out["tunables"]] == ["greed"]
+    assert 4 <= _rows(out["tunables"][0]["tuned"], 1) <= 6 and out["clearly_better"], out["tunables"]
+
+
 def test_a_dry_run_leaves_the_spec_as_it_was(tmp_path):
     folder = tmp_path / "sow"
     shutil.copytree(SOW, folder)

@@ -60,7 +60,7 @@ def tune(game_name: str, policy: str | None, variants: tuple[str, ...], params: 
         if not as_json:
             best = max(range(len(g.gains)), key=lambda k: g.gains[k])
             click.echo(f"  generation {g.number}: best {g.gains[best]:+.1f} points"
-                       f" ({_values(g.candidates[best])}); incumbent {_values(g.incumbent)}"
+                       f" ({tuner.shown(g.candidates[best])}); incumbent {tuner.shown(g.incumbent)}"
                        f"{' (new)' if g.promoted else ''}", err=True)
 
     if not as_json:
@@ -74,7 +74,7 @@ def tune(game_name: str, policy: str | None, variants: tuple[str, ...], params: 
     if result.clearly_better and not dry_run:
         written = [str(p) for p in write_values(loaded, name, result.best)]
     where = {t.name.name: str(t.default.span) for t in loaded.model.policy_tunables(name)}
-    out = _tune_json(loaded.model.game, result, metas, where, games, seed, written, dry_run)
+    out = tuner.tune_json(loaded.model.game, result, metas, where, games, seed, written, dry_run)
     if as_json:
         emit_json(out)
         return
@@ -83,40 +83,6 @@ def tune(game_name: str, policy: str | None, variants: tuple[str, ...], params: 
         click.echo(f"wrote {path}")
     click.echo(f"CPU {result.cpu_seconds:.1f} s ({len(result.generations)} generations,"
                f" stopped by {result.stopped_by})")
-
-
-def _values(values: dict[str, int]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in values.items())
-
-
-def _tune_json(game: str, result, metas, where: dict[str, str], games: int, seed: int,
-               written: list[str], dry_run: bool) -> dict:
-    final = result.final
-    tuned = _values({k: v for k, v in result.best.items() if v != result.start[k]}) or "unchanged"
-    if final is None:
-        sentence = f"the spec's values stay: no candidate clearly beat them ({_values(result.start)})"
-    else:
-        said = final.sentence("the tuned policy", "the spec's values")
-        if result.clearly_better:
-            verb = "kept, not written (--dry-run)" if dry_run else "written"
-            sentence = f"tuned {tuned} ({verb}): {said}"
-        else:
-            sentence = f"the spec's values stay: {tuned} is not clearly better ({said})"
-    return {
-        "game": game, "policy": result.policy, "seed": seed, "games": games,
-        "tunables": [{"name": t.name, "low": t.low, "high": t.high, "start": result.start[t.name],
-                      "tuned": result.best[t.name], "policy": t.policy, "location": where[t.name]}
-                     for t in metas],
-        "generations": [{"number": g.number, "candidates": g.candidates, "gains": g.gains,
-                         "incumbent": g.incumbent, "promoted": g.promoted} for g in result.generations],
-        "stopped_by": result.stopped_by,
-        "final": None if final is None else {
-            "tuned_score": final.challenger_score, "spec_score": final.incumbent_score,
-            "difference": final.gain.difference, "ci95": list(final.gain.ci95),
-            "p_value": final.gain.p_value, "pairs": final.gain.pairs},
-        "clearly_better": result.clearly_better, "written": written, "dry_run": dry_run,
-        "sentence": sentence, "cpu_seconds": result.cpu_seconds,
-    }
 
 
 @main.command()
@@ -142,32 +108,18 @@ def balance(game_name: str, variants: tuple[str, ...], params: tuple[str, ...], 
     """The value of an int param that evens the game: each value on the same seeds, sequentially."""
     from runtime import balance as sweeping
     from runtime.agents import default_agent
-    from runtime.params import parse_sweep
+    from runtime.params import split_sweep
     from runtime.simulate import LocalExecutor, choose_workers
     from .base import agents as agent_names
     loaded = load(game_name, variants)
     meta = load_program(loaded, backend).meta
-    swept = [p for p in params if ".." in p.partition("=")[2]]
-    if len(swept) != 1:
-        raise UserError(f"balance sweeps one int param: give one --param NAME=LOW..HIGH"
-                        f" ({len(swept)} given)")
-    name, low, high = parse_sweep(meta, swept[0])
-    if name == meta.seats_param:
-        raise UserError(f"param '{name}' says how many play: balance compares the split of one"
-                        f" table, so sweep a param that leaves the seats as they are")
-    if high - low + 1 > sweeping.MAX_VALUES:
-        raise UserError(f"--param {name}={low}..{high} holds {high - low + 1:,} values; balance"
-                        f" sweeps at most {sweeping.MAX_VALUES}")
-    fixed = param_values(meta, tuple(p for p in params if p is not swept[0]))
-    if name in fixed:
-        raise UserError(f"param '{name}' is both swept and fixed")
-    fixed.pop(name, None)
+    name, low, high, fixed = split_sweep(meta, params)
     players = list(meta.seated({**fixed, name: low}))
-    seat = seat or players[0]
-    if seat not in players:
-        raise UserError(f"unknown seat '{seat}' (players: {', '.join(players)})")
+    try:
+        values, seat = sweeping.check_sweep(name, low, high, seat, players)
+    except sweeping.SweepError as err:
+        raise UserError(str(err)) from None
     names = agent_names(agents or default_agent(meta), meta, fixed)
-    values = list(range(low, high + 1))
     used, capped = choose_workers(workers, sweeping.ROUND, len(values))
     if capped:
         note(capped)
