@@ -73,14 +73,18 @@ class Record:
         return out
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "record") -> Record:
-        """A record from parsed JSON; RecordError naming the first thing wrong with it."""
+    def from_json(cls, data: Any, where: str = "record", bare: bool = False) -> Record:
+        """A record from parsed JSON; RecordError naming the first thing wrong with it.
+        bare: a record made in memory (the fuzzer's reproductions) may leave out its format;
+        one from outside - a file, an upload - may not."""
         def bad(problem: str) -> RecordError:
             return RecordError(f"{where}: corrupt record: {problem}")
 
         if not isinstance(data, dict):
             raise bad("expected a JSON object")
-        form = data.get("format", FORMAT)  # the fuzzer's reproductions are bare records
+        if "format" not in data and not bare:
+            raise bad(f"no 'format' (a rulespec record begins \"format\": \"{FORMAT}\")")
+        form = data.get("format", FORMAT)
         if not isinstance(form, str):
             raise bad("'format' should be a string")
         if not form.startswith("rulespec-record/"):
@@ -115,14 +119,30 @@ class Record:
             raise bad("'spec_dir' should be a string")
         snapshot = data.get("snapshot")
         if snapshot is not None:
-            if not (isinstance(snapshot, dict) and isinstance(snapshot.get("state"), dict)):
-                raise bad("'snapshot' should hold a 'state' object")
-            if snapshot.get("backend") not in BACKENDS + (None,):
-                raise bad(f"the snapshot's 'backend' should be one of {', '.join(BACKENDS)}")
+            problem = _snapshot_shape(snapshot)
+            if problem:
+                raise bad(problem)
         return cls(game=game, spec_hash=spec_hash, seed=seed, variants=_texts(data, "variants", bad),
                    params=dict(params), choices=_texts(data, "choices", bad),
                    agents=agents or None, backend=backend, spec_dir=spec_dir, snapshot=snapshot,
                    format=form)
+
+
+def _snapshot_shape(snapshot: Any) -> str | None:
+    """What is wrong with a snapshot's shape, before any game is at hand (restore checks the
+    values against the game; `replay` that the choices reproduce it)."""
+    if not (isinstance(snapshot, dict) and isinstance(snapshot.get("state"), dict)):
+        return "'snapshot' should hold a 'state' object"
+    extra = sorted(set(snapshot) - {"backend", "state"})
+    if extra:
+        return f"the snapshot has an unknown field '{shown(extra[0])}'"
+    if snapshot.get("backend") not in BACKENDS:
+        return f"the snapshot's 'backend' should be one of {', '.join(BACKENDS)}"
+    state = snapshot["state"]
+    unknown = sorted(k for k in state if k not in State.__slots__)
+    if unknown:
+        return f"the snapshot's state has an unknown field '{shown(unknown[0])}'"
+    return None
 
 
 def _text(data: dict, key: str, bad) -> str:
@@ -146,8 +166,8 @@ def _kind(value: Any) -> str:
 
 
 def as_record(record: Record | dict[str, Any], where: str = "record") -> Record:
-    """A Record from a Record or from its JSON (checked)."""
-    return record if isinstance(record, Record) else Record.from_json(record, where)
+    """A Record from a Record or from its JSON made in memory (checked; the format may be left out)."""
+    return record if isinstance(record, Record) else Record.from_json(record, where, bare=True)
 
 
 # ------------------------------------------------------------------ writing
@@ -290,12 +310,13 @@ def _snapshot_problem(meta, data: dict[str, Any]) -> str | None:
         ("dice", ints), ("frames", lambda v: isinstance(v, list)),
         ("pending", lambda v: v is None or isinstance(v, dict)),
         ("result", lambda v: v is None or isinstance(v, dict)),
-        ("log", lambda v: isinstance(v, list)),
+        ("log", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v)),
+        ("log_at", lambda v: v is None or isinstance(v, list) and all(isinstance(x, str) for x in v)),
         ("decisions", lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0),
         ("params", lambda v: isinstance(v, dict)),
     ]
     for key, ok in checks:
-        if not ok(data[key]):
+        if key in data and not ok(data[key]):  # an OPTIONAL slot may be left out
             return f"'{key}' does not fit this game"
     return None
 
@@ -319,9 +340,18 @@ def replay(record: Record | dict[str, Any], program: Program) -> Game:
     return game
 
 
-def same_state(a: State, b: State) -> bool:
-    """Whether two states agree on everything both back ends must agree on."""
+def same_state(a: State, b: State, whole: bool = False) -> bool:
+    """Whether two states agree on everything both back ends must agree on; whole: on
+    everything (frames, the pending decision, the log), as two states of one back end do."""
+    if whole:
+        return _normal(_whole(a)) == _normal(_whole(b))
     return _normal(a.public_part()) == _normal(b.public_part())
+
+
+def _whole(state: State) -> dict[str, Any]:
+    data = state.to_json()
+    data.pop("trace", None)  # counted only when a game is traced, never part of the game
+    return data
 
 
 # ------------------------------------------------------------------ helpers

@@ -149,3 +149,40 @@ def test_an_unknown_variant_on_the_command_line_is_one_line_not_a_folder_locatio
     line = one_error(result)
     assert "unknown variant 'quik'; did you mean 'quick'? (available: quick, slow) in" in line
     assert "variants:1:1" not in result.stderr
+
+
+# ------------------------------------------------------------------ records from outside
+
+
+def _record(tmp_path, edit) -> str:
+    path = tmp_path / "r.json"
+    assert run("play", M, "--record", str(path)).exit_code == 0
+    data = json.loads(path.read_text())
+    edit(data)
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def _state(key, value):
+    return lambda d: d["snapshot"]["state"].__setitem__(key, value)
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda d: d.pop("format"), "corrupt record: no 'format'"),
+    (lambda d: d["snapshot"].pop("backend"), "the snapshot's 'backend' should be one of"),
+    (lambda d: d["snapshot"].__setitem__("extra", 1), "the snapshot has an unknown field 'extra'"),
+    (_state("junk", 1), "the snapshot's state has an unknown field 'junk'"),
+    (lambda d: d["snapshot"]["state"].pop("zones"), "the snapshot has no 'zones'"),
+    (_state("log", [1, 2]), "the snapshot's 'log' does not fit this game"),
+    (_state("frames", [[99, "x", None]]), "replaying the choices does not reproduce the saved snapshot"),
+    (_state("pending", {"a": 1}), "replaying the choices does not reproduce the saved snapshot"),
+    (_state("params", {"goal": "x"}), "replaying the choices does not reproduce the saved snapshot"),
+])
+def test_a_record_without_format_or_with_a_garbage_snapshot_is_refused(tmp_path, edit, words):
+    assert words in one_error(run("replay", _record(tmp_path, edit)))
+
+
+def test_a_sound_record_replays_on_either_back_end(tmp_path):
+    path = _record(tmp_path, lambda d: None)
+    assert run("replay", path).exit_code == 0
+    assert run("replay", path, "--backend", "interpreted").exit_code == 0

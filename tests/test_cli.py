@@ -197,7 +197,7 @@ def test_replay_of_a_game_saved_midway_shows_the_pending_decision(tmp_path):
 
 @pytest.mark.parametrize("content, words", [
     ("{oops", "corrupt record: not JSON"),
-    ('{"game": "mini"}', "corrupt record: 'variants' is missing"),
+    ('{"format": "rulespec-record/1", "game": "mini"}', "corrupt record: 'variants' is missing"),
 ])
 def test_replay_rejects_a_corrupt_record(tmp_path, content, words):
     path = tmp_path / "bad.json"

@@ -214,9 +214,11 @@ def test_an_illegal_option_id_names_the_decision_the_id_and_the_legal_ids():
 @pytest.mark.parametrize("content, message", [
     ("{not json", "not JSON"),
     ("[1, 2]", "expected a JSON object"),
-    ('{"game": "mini"}', "'variants' is missing"),
-    ('{"game": "mini", "variants": [], "params": {}, "spec_hash": "x", "seed": "one",'
-     ' "choices": []}', "'seed' should be an integer"),
+    ('{"format": "rulespec-record/1", "game": "mini"}', "'variants' is missing"),
+    ('{"format": "rulespec-record/1", "game": "mini", "variants": [], "params": {},'
+     ' "spec_hash": "x", "seed": "one", "choices": []}', "'seed' should be an integer"),
+    ('{"game": "mini", "variants": [], "params": {}, "spec_hash": "x", "seed": 1, "choices": []}',
+     "corrupt record: no 'format'"),
     ('{"format": "other/1", "game": "mini", "variants": [], "params": {}, "spec_hash": "x",'
      ' "seed": 1, "choices": []}', "not a rulespec record"),
 ])

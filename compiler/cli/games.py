@@ -93,8 +93,9 @@ def replay(file: str, backend: str | None, spec_dir: str | None, package: str | 
     records.check_program(record, program)
     game = records.replay(record, program)
     if record.snapshot is not None:
-        saved = records.restore(record, program, file) if record.snapshot.get("backend") else None
-        if saved is not None and not records.same_state(saved.state, game.state):
+        saved = records.restore(record, program, file)
+        same_backend = record.snapshot["backend"] == program.backend  # then frames and all agree
+        if not records.same_state(saved.state, game.state, whole=same_backend):
             raise UserError(f"{file}: replaying the choices does not reproduce the saved snapshot")
     if as_json:
         out = game_json(game, backend)
