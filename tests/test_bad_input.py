@@ -186,3 +186,13 @@ def test_a_sound_record_replays_on_either_back_end(tmp_path):
     path = _record(tmp_path, lambda d: None)
     assert run("replay", path).exit_code == 0
     assert run("replay", path, "--backend", "interpreted").exit_code == 0
+
+
+# ------------------------------------------------------------------ params with a range
+
+
+@pytest.mark.parametrize("pair, words", [("rundenlimit=-5", "from 1 to 9999, not -5"),
+                                         ("aufbau=3", "from 1 to 2, not 3")])
+def test_risk_params_are_held_to_the_rulebook_range(pair, words):
+    """rundenlimit=-5 was an instant draw with exit 0; aufbau=3 silently played Spiel 1."""
+    assert words in one_error(run("play", "risk_balance_of_power", "--param", pair))

@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: 6164426f92a54cbe
+# Spec hash: e386db2670b50694
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 4d76333ce02589b06438 output b05478b02a6a5f1c1de9
+# Fingerprint: source 26b7f87570f747d5bcff output 2254b232f0e0a1c11ec2
 "Risiko - Das Duell (Risk: Balance of Power): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -28,7 +28,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "6164426f92a54cbe"
+SPEC_HASH = "e386db2670b50694"
 TESTS_HASH = "1bb5436cb0fe585f"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

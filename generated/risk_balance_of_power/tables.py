@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: 6164426f92a54cbe
+# Spec hash: e386db2670b50694
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source e67fbceb75f0bf2097a1 output 2fb2468adfc7fa4ecf4f
+# Fingerprint: source 62aada324c0290598f8c output f154871f469c552bdb8a
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -501,8 +501,8 @@ META_COUNTS = {
     "designer_tests": 53,
 }
 META_PARAM_DOMAINS = (
-    ("aufbau", ("range", (-9223372036854775807, 9223372036854775807))),
-    ("rundenlimit", ("range", (-9223372036854775807, 9223372036854775807))),
+    ("aufbau", ("range", (1, 2))),
+    ("rundenlimit", ("range", (1, 9999))),
     ("beginner", ("range", (0, 2))),
 )
 META_BOARD_SPACES = (
@@ -850,7 +850,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="risk_balance_of_power",
     title="Risiko - Das Duell (Risk: Balance of Power)",
-    spec_hash="6164426f92a54cbe",
+    spec_hash="e386db2670b50694",
     spec_files=META_SPEC_FILES,
     players=("rot", "blau"),
     player_labels=("Rot", "Blau"),
