@@ -65,6 +65,15 @@ def test_a_lone_tunable_is_tuned_too(tmp_path):
     assert 4 <= _rows(out["tunables"][0]["tuned"], 1) <= 6 and out["clearly_better"], out["tunables"]
 
 
+def test_the_cpu_budget_stops_the_search():
+    result = run("tune", str(SOW), "--games", "10", "--generations", "1000", "--budget", "0.1",
+                 "--final-games", "10", "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["stopped_by"] == "budget" and 1 <= len(out["generations"]) < 1000
+    assert out["written"] == []
+
+
 def test_a_dry_run_leaves_the_spec_as_it_was(tmp_path):
     folder = tmp_path / "sow"
     shutil.copytree(SOW, folder)
