@@ -110,6 +110,13 @@ def need_ts() -> None:
         pytest.fail(problem, pytrace=False)
 
 
+def one_file_spec(factory: pytest.TempPathFactory, name: str, text: str) -> Path:
+    """A spec folder holding one file, `name`.rules, made once per test module's fixture."""
+    made = factory.mktemp(name)
+    (made / f"{name}.rules").write_text(text, encoding="utf-8")
+    return made
+
+
 def write_peek(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "peek.rules").write_text(PEEK, encoding="utf-8")

@@ -15,7 +15,7 @@ import pytest
 from runtime.game import Game
 from runtime.state import RuleError
 from runtime.values import NONE_READ
-from support import BACKENDS, program
+from support import BACKENDS, one_file_spec, program
 
 NONES = """\
 game nones "Nones"
@@ -46,9 +46,7 @@ policy careful "Careful" {
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory) -> Path:
-    made = tmp_path_factory.mktemp("nones")
-    (made / "nones.rules").write_text(NONES, encoding="utf-8")
-    return made
+    return one_file_spec(tmp_path_factory, "nones", NONES)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

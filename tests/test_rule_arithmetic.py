@@ -11,7 +11,7 @@ import pytest
 from runtime.game import Game
 from runtime.state import RuleError
 from runtime.values import DIVISION_BY_ZERO
-from support import BACKENDS, program
+from support import BACKENDS, one_file_spec, program
 
 DIVISIONS = """\
 game divisions "Divisions"
@@ -39,9 +39,7 @@ policy careful "Careful" {
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory) -> Path:
-    made = tmp_path_factory.mktemp("divisions")
-    (made / "divisions.rules").write_text(DIVISIONS, encoding="utf-8")
-    return made
+    return one_file_spec(tmp_path_factory, "divisions", DIVISIONS)
 
 
 def _line(err: RuleError) -> str:
@@ -123,9 +121,7 @@ start {
 
 @pytest.fixture(scope="module")
 def growth(tmp_path_factory) -> Path:
-    made = tmp_path_factory.mktemp("growth")
-    (made / "growth.rules").write_text(GROWTH, encoding="utf-8")
-    return made
+    return one_file_spec(tmp_path_factory, "growth", GROWTH)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
