@@ -36,6 +36,11 @@ def test_a_count_past_its_cap_is_one_line_before_any_game(args, words):
     assert words in one_error(run(*args))
 
 
+def test_a_precision_that_is_not_a_number_is_refused():
+    line = one_error(run("simulate", M, "--games", "2", "--against", "base", "--precision", "nan"))
+    assert "--precision takes points from 0.01 to 50, not nan" in line
+
+
 def test_a_count_of_ten_thousand_digits_is_not_parsed_or_quoted_in_full():
     line = one_error(run("simulate", M, "--games", "9" * 10_000))
     assert len(line) < 300 and "--games takes" in line

@@ -166,6 +166,8 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
     names = rungs[0][1] if rungs else agent_names(agents or default_agent(meta), meta, values)
     if precision is not None and base is None:
         raise UserError("--precision needs --against: it is the precision of a difference")
+    if precision is not None and precision != precision:  # nan passes click's FloatRange
+        raise UserError("--precision takes points from 0.01 to 50, not nan")
     sets = [loaded] + ([base] if base is not None else [])
     factories = [backends.ProgramRef.of(s, backend) for s in sets]
     used, capped = sim.choose_workers(workers, games, len(factories), executor)
