@@ -214,10 +214,11 @@ class ExprEmitter:
         return False
 
     # ------------------------------------------------------------ calls
-    def args(self, nodes: tuple[ast.Expr, ...], width: int | None = None) -> list[str]:
+    def args(self, nodes: tuple[ast.Expr, ...], width: int | None = None, kept: bool = False) -> list[str]:
         """Arguments as the interpreter binds them: extra ones dropped, missing ones unbound;
-        each within the bound of whole numbers (a routine keeps it)."""
-        codes = [self.kept(a) for a in nodes]
+        kept: a routine or effect keeps them, so each is held to the bound of whole numbers
+        (a define's are not: it keeps nothing, and what it gives is checked where it is kept)."""
+        codes = [self.kept(a) if kept else self.value(a) for a in nodes]
         if width is None:
             return codes
         codes = codes[:width]

@@ -349,12 +349,12 @@ class Lowerer:
         if index is not None:
             lifetime = stmt.lifetime.name if stmt.lifetime else None
             self.add(ln.Call(depth, code=f"{self.gen.ref('activate')}(state, {index}, "
-                                         f"[{', '.join(self.ex.args(stmt.args))}], {lifetime!r})"))
+                                         f"[{', '.join(self.ex.args(stmt.args, kept=True))}], {lifetime!r})"))
 
     def lower_Cancel(self, stmt: ast.Cancel, depth: int) -> None:
         index = self._effect(stmt.effect, depth, stmt)
         if index is not None:
-            args = "None" if stmt.args is None else f"[{', '.join(self.ex.args(stmt.args))}]"
+            args = "None" if stmt.args is None else f"[{', '.join(self.ex.args(stmt.args, kept=True))}]"
             self.add(ln.Call(depth, code=f"{self.gen.ref('cancel')}(state, {index}, {args})"))
 
     def _effect(self, effect: ast.Ident, depth: int, stmt: ast.Stmt) -> int | None:
@@ -395,7 +395,7 @@ class Lowerer:
             self.error(depth, f"unknown procedure '{stmt.name.name}'", stmt)
             return
         routine = self.gen.by_key[f"procedure {stmt.name.name}"]
-        args = self.ex.args(stmt.args, len(decl.params))
+        args = self.ex.args(stmt.args, len(decl.params), kept=True)
         self.add(ln.Call(depth, code=f"{self.gen.ref(routine.plain_name)}({', '.join(['state'] + args)})"))
 
     def lower_Resolve(self, stmt: ast.Resolve, depth: int) -> None:
@@ -410,7 +410,7 @@ class Lowerer:
 
     def _emit(self, stmt: ast.Emit) -> str:
         name = self.gen.emits[stmt.signal.name]
-        args = self.ex.args(stmt.args, self.gen.emit_arity[stmt.signal.name])
+        args = self.ex.args(stmt.args, self.gen.emit_arity[stmt.signal.name], kept=True)
         return f"{self.gen.ref(name)}({', '.join(['state'] + args)})"
 
     # ------------------------------------------------------------ structured statements
@@ -533,7 +533,7 @@ class Lowerer:
 
     def suspend_CallStmt(self, stmt: ast.CallStmt, depth: int) -> None:
         routine = self.gen.by_key[f"procedure {stmt.name.name}"]
-        args = self.ex.args(stmt.args, len(routine.params))
+        args = self.ex.args(stmt.args, len(routine.params), kept=True)
         after = ln.Label()
         self.add(ln.Push(0, next=after,
                  frame=self.gen.frame(routine.step_id, args, routine.size - len(routine.params))))

@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 42f064c303e7032f06d6 output 0029aa6b3dcf9e033b9e
+# Fingerprint: source 6d8ec78030186fa39106 output 9554ab68ca0903564f19
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -557,11 +557,7 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
     p_erschoepfen(state, v_f)
     # spec: spec/heldenhain/03_rules.rules:368
     v_an_ziel = bounded(
-        q_ablenkstress(
-            state,
-            v_z,
-            bounded(q_einsatz(state, v_f), "spec/heldenhain/03_rules.rules:368:35"),
-        ),
+        q_ablenkstress(state, v_z, q_einsatz(state, v_f)),
         "spec/heldenhain/03_rules.rules:368:19",
     )
     # spec: spec/heldenhain/03_rules.rules:369

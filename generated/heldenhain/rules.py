@@ -29,13 +29,13 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 88088abc291634e7fb93 output fffb0cfb2f8f3b97e7e9
+# Fingerprint: source f96f1546a8edf928ed54 output 4ab896037d2c8cc223d3
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
 from runtime.policy import keep_best
 from runtime.state import is_active
-from runtime.values import attr_of, bounded, event_allowed, opponent_of
+from runtime.values import attr_of, event_allowed, opponent_of
 from .tables import (
     A_ausdauer,
     A_deck,
@@ -481,26 +481,21 @@ def d_mannschaft_gilt(state, v_f):
         )
         and d_mannschaft(
             state,
-            bounded(
-                1 if v_f in KS_spiegel else 0, "spec/heldenhain/02_cards.rules:65:20"
-            ),
-            bounded(
-                attr_of(
-                    A_mannschaft,
+            1 if v_f in KS_spiegel else 0,
+            attr_of(
+                A_mannschaft,
+                (
                     (
-                        (
-                            A_von[v_f]
-                            if v_f is not None
-                            else attr_of(
-                                A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
-                            )
+                        A_von[v_f]
+                        if v_f is not None
+                        else attr_of(
+                            A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
                         )
-                        if v_f in KS_spiegel
-                        else v_f
-                    ),
-                    "mannschaft",
-                    "spec/heldenhain/02_cards.rules:65:33",
+                    )
+                    if v_f in KS_spiegel
+                    else v_f
                 ),
+                "mannschaft",
                 "spec/heldenhain/02_cards.rules:65:33",
             ),
         )
@@ -817,13 +812,7 @@ def d_ausschalten_moeglich(state, v_p):
         and any(
             allowed_ablenken(state, v_p, c_f, c_z)
             and state.counters[0][c_z]
-            + q_ablenkstress(
-                state,
-                c_z,
-                bounded(
-                    q_einsatz(state, c_f), "spec/heldenhain/06_policies.rules:23:45"
-                ),
-            )
+            + q_ablenkstress(state, c_z, q_einsatz(state, c_f))
             >= q_ausdauer(state, c_z)
             and state.counters[0][c_f] + q_einsatz(state, c_z) < q_ausdauer(state, c_f)
             for c_z in state.zones[5 + (None if v_p is None else (v_p + 1) % 2)]
@@ -1015,30 +1004,24 @@ def q_einsatz(state, v_f):
                 )
                 and d_mannschaft(
                     state,
-                    bounded(
-                        1 if v_f in KS_spiegel else 0,
-                        "spec/heldenhain/02_cards.rules:65:20",
-                    ),
-                    bounded(
-                        attr_of(
-                            A_mannschaft,
+                    1 if v_f in KS_spiegel else 0,
+                    attr_of(
+                        A_mannschaft,
+                        (
                             (
-                                (
-                                    A_von[v_f]
-                                    if v_f is not None
-                                    else attr_of(
-                                        A_von,
-                                        v_f,
-                                        "von",
-                                        "spec/heldenhain/02_cards.rules:7:53",
-                                    )
+                                A_von[v_f]
+                                if v_f is not None
+                                else attr_of(
+                                    A_von,
+                                    v_f,
+                                    "von",
+                                    "spec/heldenhain/02_cards.rules:7:53",
                                 )
-                                if v_f in KS_spiegel
-                                else v_f
-                            ),
-                            "mannschaft",
-                            "spec/heldenhain/02_cards.rules:65:33",
+                            )
+                            if v_f in KS_spiegel
+                            else v_f
                         ),
+                        "mannschaft",
                         "spec/heldenhain/02_cards.rules:65:33",
                     ),
                 )
@@ -1067,12 +1050,7 @@ def q_einsatz(state, v_f):
                 v_f is not None
                 and state.location[v_f] == 5 + (1 if v_f in KS_spiegel else 0)
             ) and d_im_feld(
-                state,
-                bounded(
-                    opponent_of(1 if v_f in KS_spiegel else 0, 2),
-                    "spec/heldenhain/11_schattenkabinett.rules:232:49",
-                ),
-                E_doktor_daemmer,
+                state, opponent_of(1 if v_f in KS_spiegel else 0, 2), E_doktor_daemmer
             ):
                 value += -1
                 value = max(value, 0)
@@ -1176,30 +1154,24 @@ def q_ausdauer(state, v_f):
                 )
                 and d_mannschaft(
                     state,
-                    bounded(
-                        1 if v_f in KS_spiegel else 0,
-                        "spec/heldenhain/02_cards.rules:65:20",
-                    ),
-                    bounded(
-                        attr_of(
-                            A_mannschaft,
+                    1 if v_f in KS_spiegel else 0,
+                    attr_of(
+                        A_mannschaft,
+                        (
                             (
-                                (
-                                    A_von[v_f]
-                                    if v_f is not None
-                                    else attr_of(
-                                        A_von,
-                                        v_f,
-                                        "von",
-                                        "spec/heldenhain/02_cards.rules:7:53",
-                                    )
+                                A_von[v_f]
+                                if v_f is not None
+                                else attr_of(
+                                    A_von,
+                                    v_f,
+                                    "von",
+                                    "spec/heldenhain/02_cards.rules:7:53",
                                 )
-                                if v_f in KS_spiegel
-                                else v_f
-                            ),
-                            "mannschaft",
-                            "spec/heldenhain/02_cards.rules:65:33",
+                            )
+                            if v_f in KS_spiegel
+                            else v_f
                         ),
+                        "mannschaft",
                         "spec/heldenhain/02_cards.rules:65:33",
                     ),
                 )
@@ -1329,30 +1301,24 @@ def q_rettung(state, v_f):
                 )
                 and d_mannschaft(
                     state,
-                    bounded(
-                        1 if v_f in KS_spiegel else 0,
-                        "spec/heldenhain/02_cards.rules:65:20",
-                    ),
-                    bounded(
-                        attr_of(
-                            A_mannschaft,
+                    1 if v_f in KS_spiegel else 0,
+                    attr_of(
+                        A_mannschaft,
+                        (
                             (
-                                (
-                                    A_von[v_f]
-                                    if v_f is not None
-                                    else attr_of(
-                                        A_von,
-                                        v_f,
-                                        "von",
-                                        "spec/heldenhain/02_cards.rules:7:53",
-                                    )
+                                A_von[v_f]
+                                if v_f is not None
+                                else attr_of(
+                                    A_von,
+                                    v_f,
+                                    "von",
+                                    "spec/heldenhain/02_cards.rules:7:53",
                                 )
-                                if v_f in KS_spiegel
-                                else v_f
-                            ),
-                            "mannschaft",
-                            "spec/heldenhain/02_cards.rules:65:33",
+                            )
+                            if v_f in KS_spiegel
+                            else v_f
                         ),
+                        "mannschaft",
                         "spec/heldenhain/02_cards.rules:65:33",
                     ),
                 )
@@ -1591,19 +1557,14 @@ def allowed_ausspielen(state, x0, x1):
     ) in KS_aktion and not event_allowed(
         state,
         EVENT_WHEN,
-        bounded(
+        (
             (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ),
-            "spec/heldenhain/03_rules.rules:48:70",
+                A_von[x1]
+                if x1 is not None
+                else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if x1 in KS_spiegel
+            else x1
         ),
         x0,
     ):

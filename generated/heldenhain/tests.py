@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 23ac612785633a23a4ac output 35f5ffe7bdc763f1aeff
+# Fingerprint: source cb65c119c1a8c5a53a00 output 0e76552eee77e887d0d1
 "Heldenhain: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -5782,14 +5782,7 @@ tx_01_decks_0 = {
                 "label",
                 "spec/heldenhain/tests/01_decks.rules:21:28",
             )
-            and d_besitzer(
-                state,
-                bounded(
-                    A_von[c_c] if c_c in KS_spiegel else c_c,
-                    "spec/heldenhain/tests/01_decks.rules:21:55",
-                ),
-            )
-            == 0
+            and d_besitzer(state, A_von[c_c] if c_c in KS_spiegel else c_c) == 0
             for c_c in state.zones[0]
         )
     ),

@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source f41eb8bbdbfb8737c25d output 1c07db55fe8552d45663
+# Fingerprint: source 18d4d63806601d2a20fa output 7da6b2550eb56fdde848
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -645,12 +645,7 @@ def p_space_race_attempt(state, v_p, v_c):
         "spec/twilight_struggle/space_race.rules:48:5",
     )
     # spec: spec/twilight_struggle/space_race.rules:49
-    if v_die <= d_space_success_max(
-        state,
-        bounded(
-            state.tracks[6 + v_p] + 1, "spec/twilight_struggle/space_race.rules:49:33"
-        ),
-    ):
+    if v_die <= d_space_success_max(state, state.tracks[6 + v_p] + 1):
         p_space_race_advance(state, v_p)
 
 
@@ -1881,9 +1876,21 @@ def emit_headline_played(state, x0, x1):
                 state,
                 EVENT_WHEN,
                 x1,
-                bounded(
-                    (
-                        0
+                (
+                    0
+                    if (
+                        A_side[x1]
+                        if x1 is not None
+                        else attr_of(
+                            A_side,
+                            x1,
+                            "side",
+                            "spec/twilight_struggle/card_play.rules:37:8",
+                        )
+                    )
+                    == 0
+                    else (
+                        1
                         if (
                             A_side[x1]
                             if x1 is not None
@@ -1891,27 +1898,12 @@ def emit_headline_played(state, x0, x1):
                                 A_side,
                                 x1,
                                 "side",
-                                "spec/twilight_struggle/card_play.rules:37:8",
+                                "spec/twilight_struggle/card_play.rules:37:41",
                             )
                         )
-                        == 0
-                        else (
-                            1
-                            if (
-                                A_side[x1]
-                                if x1 is not None
-                                else attr_of(
-                                    A_side,
-                                    x1,
-                                    "side",
-                                    "spec/twilight_struggle/card_play.rules:37:41",
-                                )
-                            )
-                            == 1
-                            else x0
-                        )
-                    ),
-                    "spec/twilight_struggle/events_mid.rules:513:82",
+                        == 1
+                        else x0
+                    )
                 ),
             ):
                 runs.append((t_flower_power_in_effect_2, [x0, x1]))
@@ -2183,13 +2175,7 @@ def s_play_card_for_action(state, frame):
                 and state.tracks[6 + L[0]] < 8
                 and state.tracks[8 + L[0]] < q_space_attempts_allowed(state, L[0])
                 and q_ops_value(state, L[0], L[1])
-                >= d_space_ops_needed(
-                    state,
-                    bounded(
-                        state.tracks[6 + L[0]] + 1,
-                        "spec/twilight_struggle/space_race.rules:40:45",
-                    ),
-                )
+                >= d_space_ops_needed(state, state.tracks[6 + L[0]] + 1)
             ):
                 offered.append(2)
             ids, labels = option_names(

@@ -29,13 +29,13 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source 8c919495d83d3f0420f6 output 29c5cbd2cb4959a62e0c
+# Fingerprint: source e2915152011f68ff4788 output dc51566b4a81c9a88de2
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
 from runtime.policy import keep_best
 from runtime.state import is_active
-from runtime.values import attr_of, bounded, collection_of, event_allowed, member_of
+from runtime.values import attr_of, collection_of, event_allowed, member_of
 from .tables import (
     ADJ,
     ADJS,
@@ -1123,13 +1123,7 @@ def d_nuclear_risk(state, v_p, v_c):
             and state.tracks[6 + v_p] < 8
             and state.tracks[8 + v_p] < q_space_attempts_allowed(state, v_p)
             and q_ops_value(state, v_p, v_c)
-            >= d_space_ops_needed(
-                state,
-                bounded(
-                    state.tracks[6 + v_p] + 1,
-                    "spec/twilight_struggle/space_race.rules:40:45",
-                ),
-            )
+            >= d_space_ops_needed(state, state.tracks[6 + v_p] + 1)
         )
         and (
             (
@@ -1276,21 +1270,11 @@ def d_scoring_pays(state, v_p, v_c):
                 A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:70:10"
             )
         )
-        and d_region_points(
-            state,
-            v_p,
-            bounded(
-                d_scoring_region_of(state, v_c),
-                "spec/twilight_struggle/policies.rules:71:26",
-            ),
-        )
+        and d_region_points(state, v_p, d_scoring_region_of(state, v_c))
         > d_region_points(
             state,
             None if v_p is None else (v_p + 1) % 2,
-            bounded(
-                d_scoring_region_of(state, v_c),
-                "spec/twilight_struggle/policies.rules:71:77",
-            ),
+            d_scoring_region_of(state, v_c),
         )
     )
 
@@ -1431,13 +1415,7 @@ def d_map_worth(state, v_p, v_c):
         )
         + attr_of(
             A_domination,
-            d_scoring_region_of(
-                state,
-                bounded(
-                    d_region_card(state, v_c),
-                    "spec/twilight_struggle/policies.rules:104:65",
-                ),
-            ),
+            d_scoring_region_of(state, d_region_card(state, v_c)),
             "domination",
             "spec/twilight_struggle/policies.rules:104:47",
         )
@@ -1484,40 +1462,34 @@ def d_ops_placement_value(state, v_p, v_c):
         state,
         v_p,
         v_c,
-        bounded(
-            max(
-                0,
-                (
-                    A_stability[v_c]
-                    if v_c is not None
-                    else attr_of(
-                        A_stability,
-                        v_c,
-                        "stability",
-                        "spec/twilight_struggle/policies.rules:82:12",
-                    )
+        max(
+            0,
+            (
+                A_stability[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_stability,
+                    v_c,
+                    "stability",
+                    "spec/twilight_struggle/policies.rules:82:12",
                 )
-                + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
-                - state.counters[1 + v_p][v_c],
-                (
-                    A_stability[v_c]
-                    if v_c is not None
-                    else attr_of(
-                        A_stability,
-                        v_c,
-                        "stability",
-                        "spec/twilight_struggle/policies.rules:82:71",
-                    )
-                )
-                - state.counters[1 + v_p][v_c],
-            ),
-            "spec/twilight_struggle/policies.rules:122:23",
-        ),
-        bounded(
-            state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
+            )
+            + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
             - state.counters[1 + v_p][v_c],
-            "spec/twilight_struggle/policies.rules:122:48",
+            (
+                A_stability[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_stability,
+                    v_c,
+                    "stability",
+                    "spec/twilight_struggle/policies.rules:82:71",
+                )
+            )
+            - state.counters[1 + v_p][v_c],
         ),
+        state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
+        - state.counters[1 + v_p][v_c],
         state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c],
         (
             A_stability[v_c]
@@ -1531,10 +1503,7 @@ def d_ops_placement_value(state, v_p, v_c):
         ),
         2,
         state.vars[9],
-        bounded(
-            d_scores_soon(state, v_p, v_c),
-            "spec/twilight_struggle/policies.rules:123:65",
-        ),
+        d_scores_soon(state, v_p, v_c),
     )
 
 
@@ -1545,40 +1514,34 @@ def d_event_placement_value(state, v_p, v_c):
         state,
         v_p,
         v_c,
-        bounded(
-            max(
-                0,
-                (
-                    A_stability[v_c]
-                    if v_c is not None
-                    else attr_of(
-                        A_stability,
-                        v_c,
-                        "stability",
-                        "spec/twilight_struggle/policies.rules:82:12",
-                    )
+        max(
+            0,
+            (
+                A_stability[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_stability,
+                    v_c,
+                    "stability",
+                    "spec/twilight_struggle/policies.rules:82:12",
                 )
-                + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
-                - state.counters[1 + v_p][v_c],
-                (
-                    A_stability[v_c]
-                    if v_c is not None
-                    else attr_of(
-                        A_stability,
-                        v_c,
-                        "stability",
-                        "spec/twilight_struggle/policies.rules:82:71",
-                    )
-                )
-                - state.counters[1 + v_p][v_c],
-            ),
-            "spec/twilight_struggle/policies.rules:127:23",
-        ),
-        bounded(
-            state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
+            )
+            + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
             - state.counters[1 + v_p][v_c],
-            "spec/twilight_struggle/policies.rules:127:48",
+            (
+                A_stability[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_stability,
+                    v_c,
+                    "stability",
+                    "spec/twilight_struggle/policies.rules:82:71",
+                )
+            )
+            - state.counters[1 + v_p][v_c],
         ),
+        state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
+        - state.counters[1 + v_p][v_c],
         state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c],
         (
             A_stability[v_c]
@@ -1592,10 +1555,7 @@ def d_event_placement_value(state, v_p, v_c):
         ),
         1,
         1,
-        bounded(
-            d_scores_soon(state, v_p, v_c),
-            "spec/twilight_struggle/policies.rules:128:55",
-        ),
+        d_scores_soon(state, v_p, v_c),
     )
 
 
@@ -1624,28 +1584,16 @@ def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon
             max(
                 d_plan_rate(
                     state,
-                    bounded(
-                        d_map_worth(state, v_p, v_c) + (3 if v_soon else 0),
-                        "spec/twilight_struggle/policies.rules:143:28",
-                    ),
-                    bounded(
-                        v_pts + (v_per - 1) * (v_gap - v_s + 1),
-                        "spec/twilight_struggle/policies.rules:143:63",
-                    ),
+                    d_map_worth(state, v_p, v_c) + (3 if v_soon else 0),
+                    v_pts + (v_per - 1) * (v_gap - v_s + 1),
                     v_left,
                     v_soon,
                 ),
                 d_plan_rate(
                     state,
-                    bounded(
-                        d_map_worth(state, None if v_p is None else (v_p + 1) % 2, v_c)
-                        + (3 if v_soon else 0),
-                        "spec/twilight_struggle/policies.rules:144:23",
-                    ),
-                    bounded(
-                        v_per * (v_gap - v_s + 1),
-                        "spec/twilight_struggle/policies.rules:144:68",
-                    ),
+                    d_map_worth(state, None if v_p is None else (v_p + 1) % 2, v_c)
+                    + (3 if v_soon else 0),
+                    v_per * (v_gap - v_s + 1),
                     v_left,
                     v_soon,
                 ),
@@ -1654,23 +1602,12 @@ def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon
             else max(
                 d_plan_rate(
                     state,
-                    bounded(
-                        d_map_worth(state, v_p, v_c) + (3 if v_soon else 0),
-                        "spec/twilight_struggle/policies.rules:145:24",
-                    ),
+                    d_map_worth(state, v_p, v_c) + (3 if v_soon else 0),
                     v_pts,
                     v_left,
                     v_soon,
                 ),
-                d_denial_value(
-                    state,
-                    v_p,
-                    v_c,
-                    bounded(
-                        v_s - v_gap, "spec/twilight_struggle/policies.rules:146:28"
-                    ),
-                    v_o,
-                ),
+                d_denial_value(state, v_p, v_c, v_s - v_gap, v_o),
             )
         )
     )
@@ -1981,13 +1918,7 @@ def d_may_attempt_space(state, v_p, v_c):
         and state.tracks[6 + v_p] < 8
         and state.tracks[8 + v_p] < q_space_attempts_allowed(state, v_p)
         and q_ops_value(state, v_p, v_c)
-        >= d_space_ops_needed(
-            state,
-            bounded(
-                state.tracks[6 + v_p] + 1,
-                "spec/twilight_struggle/space_race.rules:40:45",
-            ),
-        )
+        >= d_space_ops_needed(state, state.tracks[6 + v_p] + 1)
     )
 
 
@@ -2785,21 +2716,11 @@ def pol_careful_core_0(state, pending, tun):
                 )
                 if v_c == E_southeast_asia_scoring
                 else A_scoring[v_c]
-                and d_region_points(
-                    state,
-                    v_you,
-                    bounded(
-                        d_scoring_region_of(state, v_c),
-                        "spec/twilight_struggle/policies.rules:71:26",
-                    ),
-                )
+                and d_region_points(state, v_you, d_scoring_region_of(state, v_c))
                 > d_region_points(
                     state,
                     None if v_you is None else (v_you + 1) % 2,
-                    bounded(
-                        d_scoring_region_of(state, v_c),
-                        "spec/twilight_struggle/policies.rules:71:77",
-                    ),
+                    d_scoring_region_of(state, v_c),
                 )
             )
             for v_c in [values[i] for i in best]
@@ -2824,13 +2745,7 @@ def pol_careful_core_0(state, pending, tun):
                 and state.tracks[6 + v_you] < 8
                 and state.tracks[8 + v_you] < q_space_attempts_allowed(state, v_you)
                 and q_ops_value(state, v_you, v_c)
-                >= d_space_ops_needed(
-                    state,
-                    bounded(
-                        state.tracks[6 + v_you] + 1,
-                        "spec/twilight_struggle/space_race.rules:40:45",
-                    ),
-                )
+                >= d_space_ops_needed(state, state.tracks[6 + v_you] + 1)
             )
             for v_c in [values[i] for i in best]
         ],
@@ -2959,21 +2874,11 @@ def pol_careful_core_1(state, pending, tun):
                 )
                 if v_c == E_southeast_asia_scoring
                 else A_scoring[v_c]
-                and d_region_points(
-                    state,
-                    v_you,
-                    bounded(
-                        d_scoring_region_of(state, v_c),
-                        "spec/twilight_struggle/policies.rules:71:26",
-                    ),
-                )
+                and d_region_points(state, v_you, d_scoring_region_of(state, v_c))
                 > d_region_points(
                     state,
                     None if v_you is None else (v_you + 1) % 2,
-                    bounded(
-                        d_scoring_region_of(state, v_c),
-                        "spec/twilight_struggle/policies.rules:71:77",
-                    ),
+                    d_scoring_region_of(state, v_c),
                 )
             )
             for v_c in [values[i] for i in best]

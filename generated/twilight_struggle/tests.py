@@ -29,12 +29,12 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source ffc1488542621939f7d8 output 2fec5ca680d750b70673
+# Fingerprint: source 2f1bec6b58fd98a104b7 output 37db2cf94cbca1cebfee
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
 from runtime.state import activate, expire, is_active, move_card
-from runtime.values import bounded, deciding_of, event_allowed, winner_of
+from runtime.values import deciding_of, event_allowed, winner_of
 from .tables import (
     ADJ,
     ADJS,
@@ -8171,12 +8171,7 @@ tx_card_play_2 = {
         and state.tracks[6 + 1] < 8
         and state.tracks[8 + 1] < q_space_attempts_allowed(state, 1)
         and q_ops_value(state, 1, E_vietnam_revolts)
-        >= d_space_ops_needed(
-            state,
-            bounded(
-                state.tracks[6 + 1] + 1, "spec/twilight_struggle/space_race.rules:40:45"
-            ),
-        )
+        >= d_space_ops_needed(state, state.tracks[6 + 1] + 1)
     ),
     # spec: spec/twilight_struggle/tests/card_play.rules:153
     "#14:expect2": lambda state, L: q_space_attempts_allowed(state, 1) == 1,
@@ -8187,13 +8182,7 @@ tx_card_play_2 = {
             and state.tracks[6 + 1] < 8
             and state.tracks[8 + 1] < q_space_attempts_allowed(state, 1)
             and q_ops_value(state, 1, E_vietnam_revolts)
-            >= d_space_ops_needed(
-                state,
-                bounded(
-                    state.tracks[6 + 1] + 1,
-                    "spec/twilight_struggle/space_race.rules:40:45",
-                ),
-            )
+            >= d_space_ops_needed(state, state.tracks[6 + 1] + 1)
         )
     ),
     # spec: spec/twilight_struggle/tests/card_play.rules:158
@@ -8203,13 +8192,7 @@ tx_card_play_2 = {
             and state.tracks[6 + 0] < 8
             and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
             and q_ops_value(state, 0, E_vietnam_revolts)
-            >= d_space_ops_needed(
-                state,
-                bounded(
-                    state.tracks[6 + 0] + 1,
-                    "spec/twilight_struggle/space_race.rules:40:45",
-                ),
-            )
+            >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
         )
     ),
     # spec: spec/twilight_struggle/tests/card_play.rules:159
@@ -8218,12 +8201,7 @@ tx_card_play_2 = {
         and state.tracks[6 + 0] < 8
         and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
         and q_ops_value(state, 0, E_socialist_governments)
-        >= d_space_ops_needed(
-            state,
-            bounded(
-                state.tracks[6 + 0] + 1, "spec/twilight_struggle/space_race.rules:40:45"
-            ),
-        )
+        >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
     ),
     # spec: spec/twilight_struggle/tests/card_play.rules:161
     "#15:expect2": lambda state, L: (
@@ -8232,13 +8210,7 @@ tx_card_play_2 = {
             and state.tracks[6 + 0] < 8
             and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
             and q_ops_value(state, 0, E_socialist_governments)
-            >= d_space_ops_needed(
-                state,
-                bounded(
-                    state.tracks[6 + 0] + 1,
-                    "spec/twilight_struggle/space_race.rules:40:45",
-                ),
-            )
+            >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
         )
     ),
     # spec: spec/twilight_struggle/tests/card_play.rules:162
@@ -8247,12 +8219,7 @@ tx_card_play_2 = {
         and state.tracks[6 + 0] < 8
         and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
         and q_ops_value(state, 0, E_red_scare_purge)
-        >= d_space_ops_needed(
-            state,
-            bounded(
-                state.tracks[6 + 0] + 1, "spec/twilight_struggle/space_race.rules:40:45"
-            ),
-        )
+        >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
     ),
     # spec: spec/twilight_struggle/tests/card_play.rules:164
     "#15:expect4": lambda state, L: (
@@ -8261,13 +8228,7 @@ tx_card_play_2 = {
             and state.tracks[6 + 0] < 8
             and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
             and q_ops_value(state, 0, E_red_scare_purge)
-            >= d_space_ops_needed(
-                state,
-                bounded(
-                    state.tracks[6 + 0] + 1,
-                    "spec/twilight_struggle/space_race.rules:40:45",
-                ),
-            )
+            >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
         )
     ),
     # spec: spec/twilight_struggle/tests/card_play.rules:165
@@ -8277,13 +8238,7 @@ tx_card_play_2 = {
             and state.tracks[6 + 0] < 8
             and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
             and q_ops_value(state, 0, E_asia_scoring)
-            >= d_space_ops_needed(
-                state,
-                bounded(
-                    state.tracks[6 + 0] + 1,
-                    "spec/twilight_struggle/space_race.rules:40:45",
-                ),
-            )
+            >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
         )
     ),
     # spec: spec/twilight_struggle/tests/card_play.rules:171
