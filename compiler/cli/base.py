@@ -48,7 +48,7 @@ COMMAND_MODULES = {
     "check": "build", "compile": "build", "play": "games", "replay": "games", "serve": "table",
     "test": "test", "bench": "runs", "fuzz": "runs", "simulate": "runs", "info": "info",
     "doc": "designer", "cards": "designer", "fmt": "designer", "lsp": "designer",
-    "tune": "bots", "balance": "bots",
+    "tune": "bots", "balance": "bots", "new": "new",
 }
 
 
