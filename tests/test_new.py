@@ -69,3 +69,20 @@ def test_a_parent_that_is_not_a_folder_is_refused(tmp_path: Path) -> None:
 
 def test_titles() -> None:
     assert title_of("my_game") == "My Game" and title_of("_x") == "X" and title_of("_") == "_"
+
+
+def test_every_template_is_package_data() -> None:
+    """An installed rulespec (not an editable checkout) ships every starter file."""
+    import fnmatch
+    import tomllib
+    repo = Path(__file__).resolve().parent.parent
+    globs = tomllib.loads((repo / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    compiler = repo / "compiler"
+    templates = [p.relative_to(compiler).as_posix()
+                 for p in (compiler / "starter" / "templates").rglob("*") if p.is_file()]
+    assert templates
+    for path in templates:
+        # setuptools' `*` stays within one folder, as fnmatch's does not: compare part by part
+        assert any(len(g.split("/")) == len(path.split("/")) and
+                   all(fnmatch.fnmatchcase(a, b) for a, b in zip(path.split("/"), g.split("/")))
+                   for g in globs["compiler"]), f"{path} is not in pyproject's package-data"
