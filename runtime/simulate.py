@@ -7,9 +7,13 @@ seed, which makes the numbers independent of worker count and executor.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import os
+import sys
+from array import array
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable, Protocol
 
@@ -29,6 +33,41 @@ class ProgramFactory(Protocol):
     def load(self) -> Any: ...
 
 
+class Tally(Mapping):
+    """A game's counts by key ("event CARD" -> 3), read-only and small: simulate keeps one
+    summary per game until the end (10,000 pairs: 20,000 of them), and as two dicts of a
+    few hundred keys each they came to 43 KB a game. Keys are interned (every game shares
+    one copy of each), counts an array; compared equal to a dict with the same items."""
+
+    __slots__ = ("_keys", "_counts")
+
+    def __init__(self, items: Mapping[str, int] | None = None):
+        pairs = sorted((items or {}).items())
+        self._keys = tuple(sys.intern(k) for k, _ in pairs)
+        self._counts = array("q", [v for _, v in pairs])
+
+    def __getitem__(self, key: str) -> int:
+        i = bisect.bisect_left(self._keys, key)
+        if i < len(self._keys) and self._keys[i] == key:
+            return self._counts[i]
+        raise KeyError(key)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def items(self):
+        return zip(self._keys, self._counts)
+
+    def __repr__(self) -> str:
+        return f"Tally({dict(self.items())!r})"
+
+    def __reduce__(self):  # unpickled in the parent: interned there too
+        return (Tally, (dict(self.items()),))
+
+
 @dataclass(frozen=True)
 class GameSummary:
     """What one simulated game contributes to the statistics."""
@@ -38,8 +77,8 @@ class GameSummary:
     reason: str | None
     decisions: int
     tracks: dict[str, Any]
-    events: dict[str, int] = field(default_factory=dict)
-    uses: dict[str, int] = field(default_factory=dict)  # "use card player" -> times
+    events: Mapping[str, int] = field(default_factory=dict)
+    uses: Mapping[str, int] = field(default_factory=dict)  # "use card player" -> times
     losers: tuple[str, ...] = ()  # the players a `lose` named (then winner is None)
 
 
@@ -49,8 +88,8 @@ def play_game(program, seed: int, agents: tuple[str, ...], params: dict[str, Any
     bots = seat_agents(agents, game.players, seed)
     decisions = play_out(game, bots, MAX_DECISIONS)
     events, uses = readable_trace(program.meta, game.state.trace)
-    return GameSummary(seed, game.winner, game.reason, decisions, game.tracks(), events, uses,
-                       tuple(game.losers))
+    return GameSummary(seed, game.winner, game.reason, decisions, game.tracks(), Tally(events),
+                       Tally(uses), tuple(game.losers))
 
 
 def readable_trace(meta, trace: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
@@ -385,7 +424,7 @@ def _loss_change(player: str, results: list[GameSummary], base: list[GameSummary
 
 
 def summary_dict(summary: GameSummary) -> dict:
-    return asdict(summary)
+    return {**asdict(summary), "events": dict(summary.events), "uses": dict(summary.uses)}
 
 
 def results_json(game: str, players: list[str], sets: list[tuple[str, ...]],
