@@ -85,6 +85,7 @@ def masked(meta, state: State, seat: int) -> State:
     for name in State.__slots__:
         setattr(view, name, getattr(state, name))
     view.vars = list(state.vars)
+    view.memo = {}  # what was kept of the state read the vars this view hides
     for i in hidden:
         view.vars[i] = None
     return view

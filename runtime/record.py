@@ -277,7 +277,7 @@ def restore(record: Record | dict[str, Any], program: Program, where: str = "rec
     if record.snapshot is None:
         raise RecordError(f"{where}: the record has no snapshot")
     data = record.snapshot["state"]
-    missing = [k for k in State.__slots__ if k not in data and k not in State.OPTIONAL]
+    missing = [k for k in State.SAVED if k not in data and k not in State.OPTIONAL]
     if missing:
         raise RecordError(f"{where}: corrupt record: the snapshot has no '{missing[0]}'")
     problem = _snapshot_problem(program.meta, data)

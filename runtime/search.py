@@ -39,6 +39,7 @@ def determinize(game, state: State, player: int, stream: Stream) -> State:
         mapping.update(_redeal(world, slots, known, stream))
     if any(old != new for old, new in mapping.items()):
         _rebind(game, world, mapping)
+    world.forget_kept()  # cards moved behind the rules' back
     world.rng = next_random(stream)
     world.dice = []
     return world

@@ -40,11 +40,16 @@ class State:
     enum values strings, none is None.
     """
 
-    __slots__ = (
+    # What a snapshot holds (to_json, from_json).
+    SAVED = (
         "tracks", "vars", "counters", "zones", "location", "revealed",
         "effects", "rng", "dice", "frames", "pending", "result", "log",
         "decisions", "params", "trace", "dice_strict", "rounds", "nesting", "log_at",
     )
+    # Not saved: write counts and the filters kept while they hold (compiler/codegen/kept.py).
+    # stamps[0] counts writes of the zones, [1] of the effects, the rest those of each track,
+    # counter and var as generated code numbers them (never more than the state has slots).
+    __slots__ = SAVED + ("stamps", "memo")
     # Slots a snapshot may lack (older records): their values when absent.
     OPTIONAL = {"trace": None, "dice_strict": False, "rounds": 0, "nesting": 0, "log_at": None}
 
@@ -77,6 +82,8 @@ class State:
         self.trace: dict[str, int] | None = None  # "what card" -> count, when traced
         self.rounds: int = 0  # loop rounds since the last decision (MAX_ROUNDS)
         self.nesting: int = 0  # events running inside events (MAX_NESTING)
+        self.stamps: list[int] = fresh_stamps(self)
+        self.memo: dict[Any, Any] = {}
 
     # ---------------------------------------------------------- copies
     def copy(self) -> State:
@@ -102,22 +109,31 @@ class State:
         other.trace = None if self.trace is None else dict(self.trace)
         other.rounds = self.rounds
         other.nesting = self.nesting
+        other.stamps = self.stamps[:]
+        other.memo = dict(self.memo)  # kept lists are never changed, only replaced
         return other
 
     def to_json(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__slots__}
+        return {name: getattr(self, name) for name in self.SAVED}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> State:
         state = object.__new__(cls)
-        for name in cls.__slots__:
+        for name in cls.SAVED:
             value = data.get(name, cls.OPTIONAL.get(name))
             if name == "effects":
                 value = [[e, list(a), life] for e, a, life in value]
             setattr(state, name, value)
         if state.log_at is None:  # a snapshot from before log lines had locations
             state.log_at = [""] * len(state.log)
+        state.stamps = fresh_stamps(state)
+        state.memo = {}
         return state
+
+    def forget_kept(self) -> None:
+        """Drop the kept filters: for code that changes the state other than as rules do
+        (a search re-dealing hidden cards), so nothing kept of the old state is read."""
+        self.memo = {}
 
     def public_part(self) -> dict[str, Any]:
         """What both back ends must agree on (frames are back-end specific)."""
@@ -127,6 +143,12 @@ class State:
             "effects": self.effects, "rng": self.rng, "result": self.result,
             "decisions": self.decisions,
         }
+
+
+def fresh_stamps(state: State) -> list[int]:
+    """Write counts at zero, one for the zones, one for the effects, one per track, counter
+    and var slot (at least one per declaration, whatever numbering generated code uses)."""
+    return [0] * (2 + len(state.tracks) + len(state.counters) + len(state.vars))
 
 
 def copy_plain(value: Any) -> Any:
@@ -193,6 +215,7 @@ def shuffle(state: State, slot: int) -> None:
     for i in range(len(cards) - 1, 0, -1):
         j = next_random(state) % (i + 1)
         cards[i], cards[j] = cards[j], cards[i]
+    state.stamps[0] += 1
 
 
 # ------------------------------------------------------------------ cards
@@ -204,6 +227,7 @@ def move_card(state: State, card: int, slot: int) -> None:
         state.zones[old].remove(card)
     state.zones[slot].append(card)
     state.location[card] = slot
+    state.stamps[0] += 1
 
 
 def top_card(state: State, slot: int) -> int | None:
@@ -250,6 +274,7 @@ def _count(trace: dict[str, int], key: str, player: int | None) -> None:
 
 def activate(state: State, effect: int, args: list[Any], lifetime: str | None) -> None:
     state.effects.append([effect, list(args), lifetime])
+    state.stamps[1] += 1
 
 
 def cancel(state: State, effect: int, args: list[Any] | None) -> None:
@@ -257,10 +282,12 @@ def cancel(state: State, effect: int, args: list[Any] | None) -> None:
         e for e in state.effects
         if not (e[0] == effect and (args is None or e[1] == list(args)))
     ]
+    state.stamps[1] += 1
 
 
 def expire(state: State, lifetime: str) -> None:
     state.effects = [e for e in state.effects if e[2] != lifetime]
+    state.stamps[1] += 1
 
 
 def is_active(state: State, effect: int, args: list[Any] | None) -> bool:

@@ -13,6 +13,7 @@ from ..locations import spec_path
 from ..model import Model
 from ..policy import plan_policies
 from .analysis import Routine, Suspension, bound_names, nonnull_names, statements
+from .kept import Kept, KeptFilters
 from .names import check_helper, mangle
 
 MODULES = ("tables", "rules", "procedures", "tests")
@@ -54,6 +55,7 @@ class Gen:
         self.uses: dict[str, set[str]] = {m: set() for m in MODULES + ("init",)}
         self.module = "tables"
         self.inlining: list[str] = []  # the defines whose bodies are being inlined (expr.py)
+        self._kept: KeptFilters | None = None
         for home, names in RUNTIME_NAMES.items():
             for name in names:
                 self._define(check_helper(name), home)
@@ -69,6 +71,19 @@ class Gen:
         self.routines: list[Routine] = []
         self.by_key: dict[str, Routine] = {}
         self._routines()
+
+    @property
+    def kept(self) -> KeptFilters:
+        """The filters kept between decisions (kept.py), and the write stamps."""
+        if self._kept is None:
+            self._kept = KeptFilters(self.model)
+        return self._kept
+
+    def kept_helper(self, helper: Kept) -> str:
+        """The helper's name, defined in rules.py the first time it is asked for."""
+        if helper.name not in self.home:
+            self._define(helper.name, "rules")
+        return self.ref(helper.name)
 
     # ------------------------------------------------------------ names and imports
     def _define(self, name: str, module: str) -> str:

@@ -24,6 +24,7 @@ from .analysis import Routine, may_grow
 from .code import (ARITHMETIC, COMPARISONS, P_ADD, P_AND, P_ATOM, P_CMP, P_COND, P_MUL, P_NOT, P_OR,
                    P_UNARY, Code, Table, fold_arithmetic, fold_comparison, numbers)
 from .context import Gen
+from .kept import KEPT_MIN_MEMBERS, Kept, free_names, is_rule_call
 from .names import mangle
 
 
@@ -651,14 +652,20 @@ class ExprEmitter:
         return name
 
     def comprehension(self, var: ast.Ident, source: ast.Expr, where: ast.Expr | None,
-                      value: ast.Expr | None = None, narrow: str | None = None
-                      ) -> tuple[str, str, str | None, str | None]:
-        """(python var, iterable, condition, value) of `var in source where ...`.
+                      value: ast.Expr | None = None, narrow: str | None = None, keep: bool = True
+                      ) -> tuple[str, str, str, str | None, str | None]:
+        """(python var, iterable, for clause, condition, value) of `var in source where ...`.
 
-        narrow ("ordered" or "unordered"): when `where` starts with `var in C`, walk
-        the (usually much smaller) C and test membership of `source` instead; the
-        same items, in C's order, or in no particular order when that is allowed.
+        keep: walk a kept filter's members when it can (kept_clause; the iterable is then
+        "", the clause says what is walked). narrow ("ordered" or "unordered"): when `where`
+        starts with `var in C`, walk the (usually much smaller) C and test membership of
+        `source` instead; the same items, in C's order, or in no particular order when that
+        is allowed.
         """
+        kept = self.kept_clause(var, source, where, value) if keep else None
+        if kept is not None:
+            name, clause, condition, item = kept
+            return name, "", clause, condition, item
         narrowed = self._narrowed(var, source, where, narrow) if narrow else None
         if narrowed is not None:
             source, where = narrowed
@@ -671,7 +678,88 @@ class ExprEmitter:
             item = self.value(value) if value is not None else None
         finally:
             self.scope.pop()
-        return name, iterable.text, condition, item
+        return name, iterable.text, f"{name} in {iterable.text}", condition, item
+
+    def filtered(self, var: ast.Ident, source: ast.Expr, where: ast.Expr,
+                 named: ast.Ident | None = None) -> tuple[str, str, str]:
+        """(python var, for clause, condition) of a list of `var in source where ...`
+        (named: the Python variable is named after this one instead of `var`)."""
+        kept = self.kept_clause(var, source, where, named=named)
+        if kept is not None:
+            return kept[0], kept[1], kept[2]
+        iterable = self.collection(source).text
+        name = self.bind(var, named)
+        try:
+            condition = self.truth(where).at(P_NOT)
+        finally:
+            self.scope.pop()
+        return name, f"{name} in {iterable}", condition
+
+    # ------------------------------------------------------------ kept filters (kept.py)
+    def kept_clause(self, var: ast.Ident, source: ast.Expr, where: ast.Expr | None,
+                    value: ast.Expr | None = None, named: ast.Ident | None = None
+                    ) -> tuple[str, str, str, str | None] | None:
+        """(python var, for clause, condition, value) walking a kept filter's members: when
+        the first tests of `where` call a rule, read only the state and names that cannot
+        fail, and `source` is a kind or region of some size. Else None."""
+        if where is None or self.collection(source).table is None or self._size(source) < KEPT_MIN_MEMBERS:
+            return None
+        parts = list(where.operands) if isinstance(where, ast.BoolOp) and where.op == "and" else [where]
+        stamps: set[int] = set()
+        names: list[str] = []
+        lead = 0
+        for part in parts:
+            if not is_rule_call(part, self.model):
+                break
+            reads = self.gen.kept.reads(part)
+            free = [n for n in free_names(part, frozenset({var.name})) if self.shadowed(n)]
+            if reads is None or not all(self.is_simple(ast.NameRef(part.span, n)) for n in free):
+                break
+            stamps.update(reads)
+            names += [n for n in free if n not in names]
+            lead += 1
+        if not lead:
+            return None
+        first = parts[0] if lead == 1 else ast.BoolOp(where.span, "and", tuple(parts[:lead]))
+        rest = parts[lead:]
+        helper = self._kept_helper(var, source, first, names, sorted(stamps), where)
+        args = ", ".join(["state"] + [self.value(ast.NameRef(where.span, n)) for n in names])
+        name = self.bind(var, named)
+        try:
+            condition = f"kept_[1] or {self.truth(first).at(P_OR)}"
+            if rest:
+                tail = rest[0] if len(rest) == 1 else ast.BoolOp(where.span, "and", tuple(rest))
+                condition = f"({condition}) and {self.truth(tail).at(P_AND)}"
+            item = self.value(value) if value is not None else None
+        finally:
+            self.scope.pop()
+        clause = f"kept_ in ({self.gen.kept_helper(helper)}({args}),) for {name} in kept_[0]"
+        return name, clause, condition, item
+
+    def _size(self, source: ast.Expr) -> int:
+        """How many members a kind or region has (0 for any other collection)."""
+        model = self.model
+        if not isinstance(source, ast.NameRef):
+            return 0
+        if source.name in model.kinds:
+            return len(model.kind_members.get(source.name, []))
+        index = model.entity_index.get(source.name)
+        return len(model.region_members.get(index, [])) if index is not None else 0
+
+    def _kept_helper(self, var: ast.Ident, source: ast.Expr, test: ast.Expr, names: list[str],
+                     stamps: list[int], where: ast.Expr) -> Kept:
+        """The helper keeping `var in source where test` (rules.py), its names as arguments."""
+        params = tuple(f"arg_{i}" for i in range(len(names)))
+        bindings = [(n, p, self.nonnull(ast.NameRef(where.span, n))) for n, p in zip(names, params)]
+        saved, self.gen.module = self.gen.module, "rules"
+        try:
+            inner = ExprEmitter(self.gen, Scope("none", bindings=bindings))
+            iterable = inner.collection(source).text
+            inner.scope.push(var.name, "item_", True)
+            condition = inner.test(test)
+        finally:
+            self.gen.module = saved
+        return self.gen.kept.helper(iterable, condition, params, stamps, "item_", self.gen.where(where))
 
     def _narrowed(self, var: ast.Ident, source: ast.Expr, where: ast.Expr | None, narrow: str):
         """(new source, new where) for `x in S where x in C and rest`, or None."""
@@ -708,19 +796,20 @@ class ExprEmitter:
         if unrolled is not None:
             return self.emit_BoolOp(unrolled)
         narrow = {"count": "unordered", "any": "ordered"}.get(node.kind)
-        var, source, condition, _ = self.comprehension(node.var, node.source, node.where, narrow=narrow)
+        var, source, clause, condition, _ = self.comprehension(  # any, all: stop early instead
+            node.var, node.source, node.where, narrow=narrow, keep=node.kind == "count")
         if node.kind == "count":
             if condition is None:
                 return Code(f"len({source})")
-            return Code(f"len([{var} for {var} in {source} if {condition}])")
+            return Code(f"len([{var} for {clause} if {condition}])")
         if node.kind == "any":
             if condition is None:
                 return Code(f"len({source}) > 0", P_CMP, True)
-            return Code(f"any({condition} for {var} in {source})", P_ATOM, True)
+            return Code(f"any({condition} for {clause})", P_ATOM, True)
         if node.kind == "all":
             if condition is None:
                 return Code(f"len({source}) >= 0", P_CMP, True)
-            return Code(f"all({condition} for {var} in {source})", P_ATOM, True)
+            return Code(f"all({condition} for {clause})", P_ATOM, True)
         raise InternalError(f"unknown quantifier {node.kind!r} at {node.span}")
 
     def _unrolled(self, node: ast.Quantifier) -> ast.BoolOp | None:
@@ -748,10 +837,10 @@ class ExprEmitter:
         return self.scope.binding(name) is not None or self.scope.is_local(name)
 
     def emit_SumOf(self, node: ast.SumOf) -> Code:
-        var, source, condition, item = self.comprehension(node.var, node.source, node.where, node.value,
-                                                          narrow="unordered")
+        var, _, clause, condition, item = self.comprehension(node.var, node.source, node.where,
+                                                             node.value, narrow="unordered")
         where = f" if {condition}" if condition is not None else ""
-        return Code(f"sum([{item} for {var} in {source}{where}])")
+        return Code(f"sum([{item} for {clause}{where}])")
 
     def emit_Reachable(self, node: ast.Reachable) -> Code:
         """A path in the map graph filtered by `where`: the runtime walks it (runtime.values.reachable)."""

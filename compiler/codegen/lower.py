@@ -238,6 +238,19 @@ class Lowerer:
     def _assign_global(self, ref: ast.Ref, op: str, amount, depth: int, stmt: ast.Stmt,
                        grows: bool) -> None:
         name, model = ref.name.name, self.gen.model
+        if name in model.var_index or name in model.tracks or name in model.counters and ref.args:
+            self._write(ref, op, amount, depth, stmt, grows)
+            self.stamp(name, depth)
+        else:
+            self.error(depth, f"cannot assign to '{name}'", stmt)
+
+    def stamp(self, name: str | None, depth: int) -> None:
+        """Count a write of a track, counter or var (None: of the zones), for kept filters."""
+        index = 0 if name is None else self.gen.kept.stamps.of(name)
+        self.add(ln.Call(depth, code=f"state.stamps[{index}] += 1"))
+
+    def _write(self, ref: ast.Ref, op: str, amount, depth: int, stmt: ast.Stmt, grows: bool) -> None:
+        name, model = ref.name.name, self.gen.model
         if name in model.var_index:
             target = f"state.vars[{model.var_index[name]}]"
             value = self._kept(self._update(target, op, amount), stmt, grows)
@@ -267,8 +280,6 @@ class Lowerer:
             else:
                 at = self.loc(stmt) if grows and self.gen.ref("bounded") else None
                 self.add(ln.Floor(depth, target=target, value=value.text, at=at))
-        else:
-            self.error(depth, f"cannot assign to '{name}'", stmt)
 
     def _simple(self, code: str, node: ast.Expr, temp: str, depth: int) -> str:
         """The code itself when cheap to repeat, else a temporary holding it."""
@@ -306,18 +317,13 @@ class Lowerer:
             if as_list and not code.fresh:
                 return f"list({code.text})"
             return code.text
-        iterable = self.ex.collection(source).text
-        name = self.ex.bind(var, named)
-        try:
-            if action is not None:  # one chain of `and`s, as `where ... and allowed ...` is written
-                allowed = ast.Allowed(action.span, action.name, action.args)
-                parts = (where.operands if isinstance(where, ast.BoolOp) and where.op == "and" else
-                         (where,) if where is not None else ())
-                where = ast.BoolOp(action.span, "and", parts + (allowed,)) if parts else allowed
-            condition = self.ex.truth(where).at(P_NOT)
-        finally:
-            self.scope.pop()
-        return f"[{name} for {name} in {iterable} if {condition}]"
+        if action is not None:  # one chain of `and`s, as `where ... and allowed ...` is written
+            allowed = ast.Allowed(action.span, action.name, action.args)
+            parts = (where.operands if isinstance(where, ast.BoolOp) and where.op == "and" else
+                     (where,) if where is not None else ())
+            where = ast.BoolOp(action.span, "and", parts + (allowed,)) if parts else allowed
+        name, clause, condition = self.ex.filtered(var, source, where, named)
+        return f"[{name} for {clause} if {condition}]"
 
     def lower_Shuffle(self, stmt: ast.Shuffle, depth: int) -> None:
         self.add(ln.Call(depth, code=f"{self.gen.ref('shuffle')}(state, {self.ex.zone_slot(stmt.zone).text})"))
@@ -325,6 +331,7 @@ class Lowerer:
     def lower_Reveal(self, stmt: ast.Reveal, depth: int) -> None:
         self.add(ln.Assign(depth, target=f"state.revealed[{self.ex.zone_slot(stmt.zone).text}]",
                  value=repr(stmt.public)))
+        self.stamp(None, depth)
 
     def lower_CopyCounter(self, stmt: ast.CopyCounter, depth: int) -> None:
         counters = self.gen.model.counters
@@ -334,6 +341,7 @@ class Lowerer:
             return
         width = self.gen.players if src.per_player else 1
         self.add(ln.Copy(depth, pairs=[(dst.slot + k, src.slot + k) for k in range(width)]))
+        self.stamp(stmt.dest.name, depth)
 
     def lower_ClearCounter(self, stmt: ast.ClearCounter, depth: int) -> None:
         counter = self.gen.model.counters.get(stmt.counter.name)
@@ -343,6 +351,7 @@ class Lowerer:
         width = self.gen.players if counter.per_player else 1
         self.add(ln.Clear(depth, slots=[counter.slot + k for k in range(width)],
                  size=len(self.gen.model.entities)))
+        self.stamp(stmt.counter.name, depth)
 
     def lower_Activate(self, stmt: ast.Activate, depth: int) -> None:
         index = self._effect(stmt.effect, depth, stmt)

@@ -84,6 +84,7 @@ class ViewBuilder:
         for module in ("tables", "rules", "procedures", "tests", "init"):
             self.gen.module = module
             views[module] = getattr(self, "build_" + module)()
+        views["rules"]["kept"] = list(self.gen.kept.helpers.values())  # asked for by every module
         common = self.common()
         for module, view in views.items():
             view.update(common)

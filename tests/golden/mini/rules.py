@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source e55164ed2ac6f62e1b08 output 0cb1984ea98497a9565e
+# Fingerprint: source 8fcdf60f2debc83b8184 output 916548fdf2e8c7892381
 "Mini: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.values import attr_of
@@ -89,6 +89,7 @@ INVARIANTS = (("score_bounds", "scores stay in range", inv_score_bounds),)
 BOTS = {}
 
 
+# ---------------------------------------------------------------- kept filters
 # ---------------------------------------------------------------- policies
 
 

@@ -1,0 +1,177 @@
+"""Filters kept between decisions: a filter's members remembered until what it reads changes.
+
+`x in S where A and B` over a kind or region S, where A is calls of rules (a define,
+`allowed`) on names that cannot fail to read, and the rules read only the state:
+the members satisfying A are made once and kept in `state.memo`, stamped with the
+write counts (`state.stamps`) of everything A reads, as checks/termination.py works
+reads out; every write of a track, counter or var in generated code, and the runtime's
+card moves and effect changes, count one more write of what they change. While the
+stamps are the same, so is A's list, and only B is tested, on A's members, in S's order.
+
+The same answers, the same errors: A is pure, so its list is the one the walk would make;
+when making it fails, the helper says so and the caller walks S testing A and B as
+written, failing where it would have. A state's copy carries the kept lists (they were
+true of it); a view that hides cards (runtime/policy.py) and a re-dealt world
+(runtime/search.py) start with none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import ast
+from ..checks.termination import ANY, EFFECTS, PENDING, RESULT, ZONES, RuleGraph
+
+KEPT_MIN_MEMBERS = 8  # smaller collections cost less to walk than to look up
+SAFE_BUILTINS = frozenset({"opponent", "adjacent", "min", "max", "abs", "has_event"})
+ZONE_BUILTINS = frozenset({"size", "top"})
+UNSEEN = frozenset({"game_over", "winner", "losers", "end_reason", "deciding"})  # not stamped
+_BINDERS = (ast.Quantifier, ast.SumOf, ast.Reachable)
+
+
+class Stamps:
+    """Which write count (`state.stamps[i]`) stands for what: the zones (with where each card
+    lies and what is revealed) 0, the effects 1, then each track, counter and var by name.
+    runtime/state.py sizes the list from the state's own slots, never fewer than these."""
+
+    def __init__(self, model):
+        self.index: dict = {ZONES: 0, EFFECTS: 1}
+        for name in (*model.tracks, *model.counters, *model.var_index):
+            self.index.setdefault(("name", name), len(self.index))
+
+    def of(self, name: str) -> int:
+        """The stamp a write of this track, counter or var counts on."""
+        return self.index[("name", name)]
+
+    def read(self, atoms: frozenset) -> list[int] | None:
+        """The stamps of what is read, or None when something read has none."""
+        if atoms & {RESULT, PENDING, ANY}:
+            return None
+        return sorted({self.index[a] for a in atoms if a in self.index})
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A kept filter's helper: `name(state, *args)` gives (members, True), or (S, False)."""
+
+    name: str
+    number: int
+    params: tuple[str, ...]
+    stamps: tuple[int, ...]
+    var: str
+    iterable: str
+    condition: str
+    spec: str
+
+    @property
+    def key(self) -> str:
+        return repr(self.number) if not self.params else f"({self.number}, {', '.join(self.params)})"
+
+
+class KeptFilters:
+    """The kept filters of one generation, made once per distinct filter text."""
+
+    def __init__(self, model):
+        self.model = model
+        self.stamps = Stamps(model)
+        self.graph = RuleGraph(model)
+        self.helpers: dict[tuple[str, str, int], Kept] = {}
+        self._safe: dict[tuple[str, str], bool] = {}
+
+    def reads(self, part: ast.Expr) -> list[int] | None:
+        """The stamps of what `part` reads, or None when it cannot be kept."""
+        extra = self._unsafe(part, set())
+        if extra is None:
+            return None
+        return self.stamps.read(self.graph.reads(part) | extra)
+
+    def _unsafe(self, node: ast.Node, seen: set) -> frozenset | None:
+        """Atoms the rule graph does not see (zones read through values), or None when `node`
+        (or a rule it calls) reads what no stamp covers."""
+        model, extra = self.model, set()
+        for n in node.walk():
+            if isinstance(n, ast.NameRef) and n.name in UNSEEN:
+                return None
+            if isinstance(n, (ast.Quantifier, ast.SumOf)) and not self._static(n.source):
+                extra.add(ZONES)
+            if isinstance(n, ast.Member) and not self._static(n.collection):
+                extra.add(ZONES)
+            key = None
+            if isinstance(n, ast.CallExpr):
+                if n.name in model.defines:
+                    key = ("define", n.name)
+                elif n.name in model.quantities:
+                    key = ("quantity", n.name)
+                elif n.name in ZONE_BUILTINS:
+                    extra.add(ZONES)
+                elif not (n.name in model.tracks or n.name in model.counters or n.name in model.zones
+                          or n.name in SAFE_BUILTINS):
+                    return None
+            elif isinstance(n, ast.Allowed):
+                key = ("allowed", n.action.name)
+            if key is not None and key not in seen:
+                seen.add(key)
+                for body in self.graph.bodies.get(key, ()):
+                    found = self._unsafe(body, seen)
+                    if found is None:
+                        return None
+                    extra |= found
+        return frozenset(extra)
+
+    def _static(self, node: ast.Expr) -> bool:
+        """A collection no write changes: a kind, the players, a region, a map's links, a range."""
+        if isinstance(node, ast.NameRef):
+            model = self.model
+            return (node.name in model.kinds or node.name == "players"
+                    or model.entity_index.get(node.name) in model.region_members)
+        if isinstance(node, ast.CallExpr):
+            return node.name == "adjacent"
+        return isinstance(node, ast.Range)
+
+    def helper(self, iterable: str, condition: str, params: tuple[str, ...], stamps: list[int],
+               var: str, spec: str) -> Kept:
+        key = (iterable, condition, len(params))
+        if key not in self.helpers:
+            number = len(self.helpers)
+            self.helpers[key] = Kept(f"kept_{number}", number, params, tuple(stamps), var, iterable,
+                                     condition, spec)
+        return self.helpers[key]
+
+
+def is_rule_call(part: ast.Expr, model) -> bool:
+    """Whether a test is a call of a define or `allowed` (or its negation) on plain names:
+    what a rule says of the item, worth keeping; a comparison with the numbers of the moment
+    (points left to spend) changes as often as they do."""
+    if isinstance(part, ast.Not):
+        part = part.operand
+    if isinstance(part, ast.Allowed):
+        args = part.args
+    elif isinstance(part, ast.CallExpr) and part.name in model.defines:
+        args = part.args
+    else:
+        return False
+    return all(isinstance(a, (ast.NameRef, ast.IntLit, ast.StrLit, ast.BoolLit)) for a in args)
+
+
+def free_names(node: ast.Node, bound: frozenset = frozenset()) -> list[str]:
+    """The names `node` reads that it does not bind itself, in order of first reading."""
+    out: list[str] = []
+    _free(node, bound, out)
+    return out
+
+
+def _free(node: ast.Node, bound: frozenset, out: list[str]) -> None:
+    if isinstance(node, ast.NameRef):
+        if node.name not in bound and node.name not in out:
+            out.append(node.name)
+        return
+    if isinstance(node, _BINDERS):
+        outer = node.start if isinstance(node, ast.Reachable) else node.source
+        _free(outer, bound, out)
+        inner = bound | {node.var.name}
+        for part in (getattr(node, "where", None), getattr(node, "value", None)):
+            if part is not None:
+                _free(part, inner, out)
+        return
+    for child in node.children():
+        _free(child, bound, out)

@@ -1,0 +1,67 @@
+"""Kept filters (compiler/codegen/kept.py): a kept list is always the list the filter makes now."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from compiler.backends import GENERATED_ROOT, import_program
+from runtime.agents import DecisionLimit, play_out, seat_agents
+from runtime.game import Game
+from runtime.state import State
+
+
+def _rules(game: str):
+    import_program(GENERATED_ROOT / game, game)
+    return importlib.import_module(f"generated.{game}.rules")
+
+
+def _fresh(state: State) -> State:
+    other = state.copy()
+    other.forget_kept()
+    return other
+
+
+@pytest.mark.parametrize("game", ["twilight_struggle", "terraforming_mars"])
+def test_every_kept_list_is_the_list_made_again(game):
+    """After every decision of a random game, each kept list still valid by its stamps is the
+    one the helper makes on the same state with nothing kept."""
+    rules = _rules(game)
+    program = import_program(GENERATED_ROOT / game, game)
+    g = Game(program, seed=3)
+    checked = []
+
+    def compare(game):
+        state = game.state
+        for key in list(state.memo):
+            number, args = (key[0], key[1:]) if isinstance(key, tuple) else (key, ())
+            helper = getattr(rules, f"kept_{number}")
+            assert helper(state, *args) == helper(_fresh(state), *args), (key, game.decisions)
+            checked.append(key)
+
+    try:
+        play_out(g, seat_agents(("random",) * len(g.players), g.players, 3), 600, after=compare)
+    except DecisionLimit:
+        pass  # long enough
+    assert checked  # the game kept some lists, or the test tested nothing
+
+
+def test_a_write_behind_the_rules_back_is_forgotten_with_forget_kept():
+    """Code that changes a state other than as the rules do calls forget_kept (a search's
+    re-deal): what was kept of the old state is then not read."""
+    program = import_program(GENERATED_ROOT / "twilight_struggle", "twilight_struggle")
+    g = Game(program, seed=1)
+    g.state.memo["x"] = ("stamp", ([1], True))
+    g.state.forget_kept()
+    assert g.state.memo == {}
+    assert g.state.copy().memo == {}
+
+
+def test_snapshots_hold_no_stamps_or_kept_lists():
+    program = import_program(GENERATED_ROOT / "twilight_struggle", "twilight_struggle")
+    state = Game(program, seed=1).state
+    data = state.to_json()
+    assert "memo" not in data and "stamps" not in data
+    back = State.from_json(data)
+    assert back.memo == {} and len(back.stamps) >= 2
