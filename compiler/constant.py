@@ -131,61 +131,81 @@ class Constants:
         return [bounded(self.value(state, env, a), location(a.span)) for a in nodes]
 
     # ------------------------------------------------------------ names and calls
+    # How each name no local binds reads, and what each called name does with its
+    # arguments: worked out on first use (a table, not a chain of `in` tests per visit).
+    _globals: dict[str, Callable[[State], Any]] | None = None
+    _calls: dict[str, Callable[[State, ast.CallExpr, list], Any]] | None = None
+
+    def _global_names(self) -> dict[str, Callable[[State], Any]]:
+        """A track, var, param, player, entity, enum value, zone, or what the game's result
+        says (the first of these wins)."""
+        model, out = self.model, {}
+        for name, track in model.tracks.items():
+            out.setdefault(name, lambda s, slot=track.slot: s.tracks[slot])
+        for name, index in model.var_index.items():
+            out.setdefault(name, lambda s, i=index: s.vars[i])
+        for name in model.params:
+            out.setdefault(name, lambda s, n=name: s.params[n])
+        for name in model.players:
+            out.setdefault(name, lambda s, v=model.players.index(name): v)
+        for name, index in model.entity_index.items():
+            out.setdefault(name, lambda s, v=index: v)
+        for name in model.enum_of_value:
+            out.setdefault(name, lambda s, v=name: v)
+        for name, zone in model.zones.items():
+            out.setdefault(name, lambda s, v=zone_value(zone.slot): v)
+        for name, read in (("game_over", lambda s: s.result is not None), ("winner", winner_of),
+                           ("losers", losers_of), ("deciding", deciding_of), ("end_reason", end_reason_of)):
+            out.setdefault(name, read)
+        return out
+
     def _name(self, state: State, env: dict, node: ast.NameRef) -> Any:
         name = node.name
         if name in env:
             return env[name]
-        model = self.model
-        if name in model.tracks:
-            return state.tracks[model.tracks[name].slot]
-        if name in model.var_index:
-            return state.vars[model.var_index[name]]
-        if name in model.params:
-            return state.params[name]
-        if name in model.players:
-            return model.players.index(name)
-        if name in model.entity_index:
-            return model.entity_index[name]
-        if name in model.enum_of_value:
-            return name
-        if name in model.zones:
-            return zone_value(model.zones[name].slot)
-        if name == "game_over":
-            return state.result is not None
-        if name == "winner":
-            return winner_of(state)
-        if name == "losers":
-            return losers_of(state)
-        if name == "deciding":
-            return deciding_of(state)
-        if name == "end_reason":
-            return end_reason_of(state)
+        if self._globals is None:
+            self._globals = self._global_names()
+        read = self._globals.get(name)
+        if read is not None:
+            return read(state)
         unknown_name(name, location(node.span))
 
+    def _functions(self) -> dict[str, Callable[[State, ast.CallExpr, list], Any]]:
+        """A define, a quantity, a counter, a track or a zone of a player, a builtin (the
+        first of these wins)."""
+        model, out = self.model, {}
+        for name, decl in model.defines.items():
+            names, body = tuple(p.name for p in decl.params), decl.body
+            out.setdefault(name, lambda s, n, a, names=names, body=body: self.value(s, dict(zip(names, a)), body))
+        for name in model.quantities:
+            out.setdefault(name, lambda s, n, a, name=name: self._quantity(s, name, a))
+        for name, counter in model.counters.items():
+            if counter.per_player:
+                out.setdefault(name, lambda s, n, a, slot=counter.slot: s.counters[slot + a[0]][a[-1]])
+            else:
+                out.setdefault(name, lambda s, n, a, slot=counter.slot: s.counters[slot][a[-1]])
+        for name, track in model.tracks.items():
+            out.setdefault(name, lambda s, n, a, slot=track.slot: s.tracks[slot + a[0]])
+        for name, zone in model.zones.items():
+            out.setdefault(name, lambda s, n, a, slot=zone.slot: zone_value(slot + a[0]))
+        for name, builtin in _BUILTINS.items():
+            out.setdefault(name, lambda s, n, a, builtin=builtin: builtin(self, s, n, a))
+        return out
+
     def _call(self, state: State, env: dict, node: ast.CallExpr) -> Any:
-        name, model = node.name, self.model
+        name = node.name
         if name in ZONE_BUILTINS:
             cards = state.zones[self.zone(state, env, node.args[0])]
             if name == "size":
                 return len(cards)
             return cards[-1] if cards else None
-        args = [self.value(state, env, a) for a in node.args]
-        if name in model.defines:
-            decl = model.defines[name]
-            return self.value(state, {p.name: v for p, v in zip(decl.params, args)}, decl.body)
-        if name in model.quantities:
-            return self._quantity(state, name, args)
-        if name in model.counters:
-            counter = model.counters[name]
-            slot = counter.slot + (args[0] if counter.per_player else 0)
-            return state.counters[slot][args[-1]]
-        if name in model.tracks:
-            return state.tracks[model.tracks[name].slot + args[0]]
-        if name in model.zones:
-            return zone_value(model.zones[name].slot + args[0])
-        builtin = _BUILTINS.get(name)
-        if builtin is not None:
-            return builtin(self, state, node, args)
+        value = self.value
+        args = [value(state, env, a) for a in node.args]
+        if self._calls is None:
+            self._calls = self._functions()
+        call = self._calls.get(name)
+        if call is not None:
+            return call(state, node, args)
         unknown_function(name, location(node.span))
 
     def _quantity(self, state: State, name: str, args: list) -> Any:
@@ -221,9 +241,16 @@ class Constants:
         return ARITHMETIC[node.op](self.value(state, env, node.left), self.value(state, env, node.right))
 
     def _boolop(self, state, env, node: ast.BoolOp):
+        value = self.value
         if node.op == "and":
-            return all(self.value(state, env, o) for o in node.operands)
-        return any(self.value(state, env, o) for o in node.operands)
+            for operand in node.operands:
+                if not value(state, env, operand):
+                    return False
+            return True
+        for operand in node.operands:
+            if value(state, env, operand):
+                return True
+        return False
 
     def _compare(self, state, env, node: ast.Compare):
         return COMPARISONS[node.op](self.value(state, env, node.left), self.value(state, env, node.right))
