@@ -18,7 +18,7 @@ SIM_VARIANT ?= chinese_civil_war
 OTHER_GAMES := $(filter-out $(GAME),$(notdir $(SPECS)))
 BENCH_GAMES ?= 20
 
-.PHONY: install demo test compile check bench clean
+.PHONY: install demo test compile check bench native clean
 
 install: $(STAMP)
 
@@ -28,10 +28,10 @@ $(PY):
 
 # Reinstalled when pyproject.toml changes.
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,native]'
 	@touch $@
 
-demo: $(STAMP) compile
+demo: $(STAMP) compile native
 	@echo "== rulespec play $(GAME): one full game between two bots =="
 	$(RULESPEC) play $(GAME) --seed $(SEED) --agents $(AGENTS)
 	@for game in $(OTHER_GAMES); do echo "== rulespec play $$game: one game between bots =="; \
@@ -43,6 +43,17 @@ demo: $(STAMP) compile
 
 test: $(STAMP)
 	CI=1 $(PY) -m pytest -q
+
+# The native build (rulespec compile --native: Cython, a C compiler) of $(GAME) and of the
+# variant set the demo simulates, into the cache; without Cython or a compiler, one note and
+# the games run as pure Python. `simulate` says which build each variant set ran.
+native: $(STAMP)
+	@if why=$$($(PY) -c "from compiler.native import available; print(available() or '')") && [ -z "$$why" ]; then \
+		echo "rulespec compile --native spec/$(GAME) (and --variant $(SIM_VARIANT)): a few minutes of C compiling, once"; \
+		$(RULESPEC) compile --native spec/$(GAME) && \
+		$(RULESPEC) compile --native spec/$(GAME) --variant $(SIM_VARIANT) -o .rulespec-cache/native-demo/$(GAME)__$(SIM_VARIANT) \
+		|| echo "note: the native build failed; the games run as pure Python"; \
+	else echo "note: no native build here ($$why); the games run as pure Python"; fi
 
 # One committed package per game; variant sets are built on demand into .rulespec-cache/.
 compile: $(STAMP)
