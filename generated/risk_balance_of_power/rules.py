@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 3fe4645fe1a74d630b69 output adb5d852811beb3285d9
+# Fingerprint: source d718759f63911e7ab9ae output 36cc6a155eb12c18c00a
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -150,7 +150,14 @@ def d_einheiten_insgesamt(state, v_p):
 def d_gebiete_von(state, v_p):
     "define gebiete_von"
     # spec: spec/risk_balance_of_power/04_rules.rules:18
-    return len([c_g for c_g in K_gebiet if state.counters[v_p][c_g] > 0])
+    return len(
+        [
+            c_g
+            for kept_ in (kept_0(state, v_p),)
+            for c_g in kept_[0]
+            if kept_[1] or state.counters[v_p][c_g] > 0
+        ]
+    )
 
 
 def d_staedte_von(state, v_p):
@@ -177,8 +184,10 @@ def d_hauptstaedte_von(state, v_p):
     return len(
         [
             c_g
-            for c_g in K_gebiet
-            if state.counters[4][c_g] + state.counters[5][c_g] > 0
+            for kept_ in (kept_1(state, v_p),)
+            for c_g in kept_[0]
+            if kept_[1]
+            or state.counters[4][c_g] + state.counters[5][c_g] > 0
             and state.counters[v_p][c_g] > 0
         ]
     )
@@ -505,8 +514,9 @@ def d_lage(state, v_p):
             + 4 * state.counters[3][c_g]
             + state.counters[v_p][c_g]
             + 2 * min(state.counters[v_p][c_g], d_bedrohung(state, v_p, c_g) + 3)
-            for c_g in K_gebiet
-            if state.counters[v_p][c_g] > 0
+            for kept_ in (kept_0(state, v_p),)
+            for c_g in kept_[0]
+            if kept_[1] or state.counters[v_p][c_g] > 0
         ]
     )
 
@@ -934,6 +944,89 @@ INVARIANTS = (
 BOTS = {
     "feldherr": bot_feldherr,
 }
+
+
+# ---------------------------------------------------------------- kept filters
+
+
+def kept_0(state, arg_0):
+    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/04_rules.rules:18, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (s[11],)
+    kept = state.memo.get((0, arg_0))
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [item_ for item_ in K_gebiet if state.counters[arg_0][item_] > 0],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_gebiet, False
+    state.memo[(0, arg_0)] = (stamp, found)
+    return found
+
+
+def kept_1(state, arg_0):
+    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/04_rules.rules:26, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[11],
+        s[14],
+    )
+    kept = state.memo.get((1, arg_0))
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_gebiet
+                if state.counters[4][item_] + state.counters[5][item_] > 0
+                and state.counters[arg_0][item_] > 0
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_gebiet, False
+    state.memo[(1, arg_0)] = (stamp, found)
+    return found
+
+
+def kept_2(state, arg_0):
+    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/05_conquest.rules:53, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (s[11],)
+    kept = state.memo.get((2, arg_0))
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [item_ for item_ in K_gebiet if d_kann_angreifen_von(state, arg_0, item_)],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_gebiet, False
+    state.memo[(2, arg_0)] = (stamp, found)
+    return found
+
+
+def kept_3(state, arg_0):
+    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/06_turn.rules:128, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (s[11],)
+    kept = state.memo.get((3, arg_0))
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [item_ for item_ in K_gebiet if d_kann_bewegen_von(state, arg_0, item_)],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_gebiet, False
+    state.memo[(3, arg_0)] = (stamp, found)
+    return found
 
 
 # ---------------------------------------------------------------- policies

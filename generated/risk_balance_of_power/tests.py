@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 865a71062054ee74b514 output 6cd37dd871d371ac7ee9
+# Fingerprint: source a1e8ef0162f719376ecb output 925d35c25c398158feb6
 "Risiko - Das Duell (Risk: Balance of Power): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -138,14 +138,19 @@ def tb_01_map_and_reinforcement_4_0(state, frame):
             )
         )
         state.counters[0][cell] = 1
+        state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:34
     state.counters[3][E_polen] = 1
+    state.stamps[13] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:35
     state.counters[3][E_irland] = 1
+    state.stamps[13] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:36
     state.counters[3][E_ungarn] = 1
+    state.stamps[13] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:37
     state.counters[3][E_deutschland] = 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -165,6 +170,7 @@ def tb_01_map_and_reinforcement_5_0(state, frame):
             )
         )
         state.counters[1][cell] = 2
+        state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -173,8 +179,10 @@ def tb_01_map_and_reinforcement_6_0(state, frame):
     "test tests/01_map_and_reinforcement.rules#6 part 0 (spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:49)"
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:49
     state.counters[1][E_grossbritannien] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:50
     state.counters[1][E_irland] = 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -196,6 +204,7 @@ def tb_01_map_and_reinforcement_7_0(state, frame):
             )
         )
         state.counters[0][cell] = 1
+        state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -215,6 +224,7 @@ def tb_01_map_and_reinforcement_8_0(state, frame):
             )
         )
         state.counters[0][cell] = 1
+        state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -225,8 +235,10 @@ def tb_01_map_and_reinforcement_8_1(state, frame):
     L = frame[2]
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:64
     state.counters[0][E_moldawien] = 0
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:65
     state.counters[2][E_moldawien] = 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -235,12 +247,16 @@ def tb_01_map_and_reinforcement_9_0(state, frame):
     "test tests/01_map_and_reinforcement.rules#9 part 0 (spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:70)"
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:70
     state.counters[4][E_deutschland] = 1
+    state.stamps[14] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:71
     state.counters[5][E_polen] = 1
+    state.stamps[14] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:72
     state.counters[0][E_deutschland] = 3
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:73
     state.counters[1][E_polen] = 3
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -249,8 +265,10 @@ def tb_01_map_and_reinforcement_9_1(state, frame):
     "test tests/01_map_and_reinforcement.rules#9 part 1 (spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:75)"
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:75
     state.counters[1][E_polen] = 0
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:76
     state.counters[0][E_polen] = 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -270,14 +288,19 @@ def tb_01_map_and_reinforcement_10_0(state, frame):
             )
         )
         state.counters[1][cell] = 1
+        state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:83
     state.counters[3][E_polen] = 1
+    state.stamps[13] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:84
     state.counters[3][E_litauen] = 1
+    state.stamps[13] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:85
     state.counters[3][E_estland] = 1
+    state.stamps[13] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:86
     state.counters[5][E_litauen] = 1
+    state.stamps[14] += 1
     state.frames.pop()
     return
 
@@ -286,10 +309,13 @@ def tb_01_map_and_reinforcement_11_0(state, frame):
     "test tests/01_map_and_reinforcement.rules#11 part 0 (spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:91)"
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:91
     state.counters[0][E_deutschland] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:92
     state.counters[0][E_polen] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:93
     state.tracks[0] = max(0, min(90, state.tracks[0] - 2))
+    state.stamps[2] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:94
     state.frames.pop()
     state.frames.append(new_frame(8, [0]))
@@ -300,8 +326,10 @@ def tb_01_map_and_reinforcement_12_0(state, frame):
     "test tests/01_map_and_reinforcement.rules#12 part 0 (spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:110)"
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:110
     state.counters[0][E_deutschland] = 88
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:111
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:112
     state.frames.pop()
     state.frames.append(new_frame(8, [0]))
@@ -312,8 +340,10 @@ def tb_01_map_and_reinforcement_14_0(state, frame):
     "test tests/01_map_and_reinforcement.rules#14 part 0 (spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:128)"
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:128
     state.counters[1][E_polen] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:129
     state.tracks[1] = max(0, min(90, state.tracks[1] - 1))
+    state.stamps[2] += 1
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:130
     move_card(state, E_karte_polen, 3)
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:131
@@ -381,8 +411,10 @@ def tb_02_conquest_1_0(state, frame):
     "test tests/02_conquest.rules#1 part 0 (spec/risk_balance_of_power/tests/02_conquest.rules:25)"
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:25
     state.counters[0][E_deutschland] = 10
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:26
     state.counters[1][E_polen] = 5
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -399,8 +431,10 @@ def tb_02_conquest_2_0(state, frame):
     "test tests/02_conquest.rules#2 part 0 (spec/risk_balance_of_power/tests/02_conquest.rules:34)"
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:34
     state.counters[0][E_deutschland] = 10
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:35
     state.counters[1][E_polen] = 5
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -417,8 +451,10 @@ def tb_02_conquest_3_0(state, frame):
     "test tests/02_conquest.rules#3 part 0 (spec/risk_balance_of_power/tests/02_conquest.rules:42)"
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:42
     state.counters[0][E_deutschland] = 10
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:43
     state.counters[1][E_polen] = 5
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -443,10 +479,13 @@ def tb_02_conquest_4_0(state, frame):
     "test tests/02_conquest.rules#4 part 0 (spec/risk_balance_of_power/tests/02_conquest.rules:53)"
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:53
     state.counters[0][E_deutschland] = 10
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:54
     state.counters[2][E_schweiz] = 3
+    state.stamps[12] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:55
     state.counters[1][E_polen] = 3
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -463,10 +502,13 @@ def tb_02_conquest_5_0(state, frame):
     "test tests/02_conquest.rules#5 part 0 (spec/risk_balance_of_power/tests/02_conquest.rules:70)"
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:70
     state.counters[0][E_deutschland] = 3
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:71
     state.counters[1][E_polen] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:72
     state.counters[1][E_litauen] = 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -475,6 +517,7 @@ def tb_02_conquest_5_1(state, frame):
     "test tests/02_conquest.rules#5 part 1 (spec/risk_balance_of_power/tests/02_conquest.rules:74)"
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:74
     state.counters[0][E_deutschland] = 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -483,8 +526,10 @@ def tb_02_conquest_6_0(state, frame):
     "test tests/02_conquest.rules#6 part 0 (spec/risk_balance_of_power/tests/02_conquest.rules:79)"
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:79
     state.counters[0][E_deutschland] = 5
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:80
     state.counters[1][E_polen] = 2
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:81
     p_neutral_aufstellen(state, E_daenemark, 3)
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:82
@@ -497,10 +542,13 @@ def tb_02_conquest_7_0(state, frame):
     "test tests/02_conquest.rules#7 part 0 (spec/risk_balance_of_power/tests/02_conquest.rules:93)"
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:93
     state.counters[0][E_deutschland] = 5
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:94
     state.counters[1][E_polen] = 2
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:95
     state.counters[2][E_daenemark] = 1
+    state.stamps[12] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:96
     state.frames.pop()
     state.frames.append(new_frame(1, [0] + [UNBOUND] * 6))
@@ -511,10 +559,13 @@ def tb_02_conquest_8_0(state, frame):
     "test tests/02_conquest.rules#8 part 0 (spec/risk_balance_of_power/tests/02_conquest.rules:103)"
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:103
     state.counters[0][E_deutschland] = 5
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:104
     state.counters[1][E_polen] = 2
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:105
     state.counters[2][E_daenemark] = 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -533,12 +584,16 @@ def tb_02_conquest_9_0(state, frame):
     "test tests/02_conquest.rules#9 part 0 (spec/risk_balance_of_power/tests/02_conquest.rules:113)"
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:113
     state.counters[0][E_deutschland] = 4
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:114
     state.counters[1][E_polen] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:115
     state.counters[1][E_litauen] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:116
     state.counters[5][E_polen] = 1
+    state.stamps[14] += 1
     state.frames.pop()
     return
 
@@ -555,12 +610,16 @@ def tb_02_conquest_10_0(state, frame):
     "test tests/02_conquest.rules#10 part 0 (spec/risk_balance_of_power/tests/02_conquest.rules:125)"
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:125
     state.counters[0][E_deutschland] = 4
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:126
     state.counters[0][E_tschechien] = 3
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:127
     state.counters[1][E_polen] = 3
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:128
     state.counters[1][E_litauen] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:129
     state.frames.pop()
     state.frames.append(new_frame(0, [0] + [UNBOUND] * 1))
@@ -571,10 +630,13 @@ def tb_02_conquest_11_0(state, frame):
     "test tests/02_conquest.rules#11 part 0 (spec/risk_balance_of_power/tests/02_conquest.rules:147)"
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:147
     state.counters[0][E_deutschland] = 2
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:148
     state.counters[1][E_polen] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:149
     state.counters[1][E_litauen] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:150
     state.frames.pop()
     state.frames.append(new_frame(0, [0] + [UNBOUND] * 1))
@@ -585,8 +647,10 @@ def tb_02_conquest_12_0(state, frame):
     "test tests/02_conquest.rules#12 part 0 (spec/risk_balance_of_power/tests/02_conquest.rules:158)"
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:158
     state.counters[0][E_deutschland] = 2
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:159
     state.counters[1][E_polen] = 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -613,6 +677,7 @@ def tb_03_turn_end_0_0(state, frame):
             )
         )
         state.counters[0][cell] = 1
+        state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -623,6 +688,7 @@ def tb_03_turn_end_0_1(state, frame):
     L = frame[2]
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:12
     state.counters[1][E_daenemark] = 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -633,8 +699,10 @@ def tb_03_turn_end_0_2(state, frame):
     L = frame[2]
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:14
     state.counters[0][E_norwegen] = 0
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:15
     state.counters[1][E_norwegen] = 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -653,6 +721,7 @@ def tb_03_turn_end_1_0(state, frame):
             )
         )
         state.counters[1][cell] = 1
+        state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -673,6 +742,7 @@ def tb_03_turn_end_1_1(state, frame):
             )
         )
         state.counters[1][cell] = 1
+        state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -695,6 +765,7 @@ def tb_03_turn_end_1_2(state, frame):
             )
         )
         state.counters[3][cell] = 1
+        state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -705,6 +776,7 @@ def tb_03_turn_end_1_3(state, frame):
     L = frame[2]
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:30
     state.counters[2][E_schweiz] = 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -722,12 +794,16 @@ def tb_03_turn_end_2_0(state, frame):
     move_card(state, E_m_region_lila, 6)
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:39
     state.counters[0][E_daenemark] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:40
     state.counters[0][E_schweiz] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:41
     state.counters[1][E_polen] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:42
     state.vars[2] = True
+    state.stamps[17] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:43
     state.frames.pop()
     state.frames.append(new_frame(11, [0] + [UNBOUND] * 1))
@@ -751,8 +827,10 @@ def tb_03_turn_end_3_0(state, frame):
     move_card(state, E_m_marinestuetzpunkt, 6)
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:57
     state.counters[0][E_daenemark] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:58
     state.vars[2] = True
+    state.stamps[17] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:59
     state.frames.pop()
     state.frames.append(new_frame(11, [0] + [UNBOUND] * 1))
@@ -773,6 +851,7 @@ def tb_03_turn_end_4_0(state, frame):
     move_card(state, E_m_marinestuetzpunkt, 6)
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:68
     state.counters[1][E_daenemark] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:69
     state.frames.pop()
     state.frames.append(new_frame(11, [0] + [UNBOUND] * 1))
@@ -794,6 +873,7 @@ def tb_03_turn_end_5_1(state, frame):
     "test tests/03_turn_end.rules#5 part 1 (spec/risk_balance_of_power/tests/03_turn_end.rules:78)"
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:78
     state.vars[2] = True
+    state.stamps[17] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:79
     p_gebietskarte_ziehen(state, 0)
     state.frames.pop()
@@ -810,6 +890,7 @@ def tb_03_turn_end_6_0(state, frame):
     move_card(state, E_karte_ungarn, 3)
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:87
     state.vars[2] = True
+    state.stamps[17] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:88
     p_gebietskarte_ziehen(state, 0)
     state.frames.pop()
@@ -820,6 +901,7 @@ def tb_03_turn_end_7_0(state, frame):
     "test tests/03_turn_end.rules#7 part 0 (spec/risk_balance_of_power/tests/03_turn_end.rules:94)"
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:94
     state.vars[2] = True
+    state.stamps[17] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:95
     p_gebietskarte_ziehen(state, 0)
     state.frames.pop()
@@ -830,16 +912,22 @@ def tb_03_turn_end_8_0(state, frame):
     "test tests/03_turn_end.rules#8 part 0 (spec/risk_balance_of_power/tests/03_turn_end.rules:101)"
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:101
     state.counters[0][E_deutschland] = 5
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:102
     state.counters[0][E_polen] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:103
     state.counters[0][E_weissrussland] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:104
     state.counters[0][E_sued_russland] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:105
     state.counters[1][E_ost_ukraine] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:106
     state.counters[1][E_tschechien] = 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -856,12 +944,16 @@ def tb_03_turn_end_9_0(state, frame):
     "test tests/03_turn_end.rules#9 part 0 (spec/risk_balance_of_power/tests/03_turn_end.rules:121)"
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:121
     state.counters[0][E_deutschland] = 5
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:122
     state.counters[0][E_polen] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:123
     state.counters[1][E_weissrussland] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:124
     state.counters[0][E_sued_russland] = 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -870,8 +962,10 @@ def tb_03_turn_end_9_1(state, frame):
     "test tests/03_turn_end.rules#9 part 1 (spec/risk_balance_of_power/tests/03_turn_end.rules:127)"
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:127
     state.counters[1][E_weissrussland] = 0
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:128
     state.counters[2][E_weissrussland] = 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -880,10 +974,13 @@ def tb_03_turn_end_10_0(state, frame):
     "test tests/03_turn_end.rules#10 part 0 (spec/risk_balance_of_power/tests/03_turn_end.rules:133)"
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:133
     state.counters[1][E_irland] = 3
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:134
     state.counters[1][E_grossbritannien] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:135
     state.counters[1][E_norwegen] = 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -900,8 +997,10 @@ def tb_03_turn_end_11_0(state, frame):
     "test tests/03_turn_end.rules#11 part 0 (spec/risk_balance_of_power/tests/03_turn_end.rules:143)"
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:143
     state.counters[0][E_deutschland] = 5
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:144
     state.counters[0][E_polen] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:145
     state.frames.pop()
     state.frames.append(new_frame(12, [0]))
@@ -918,10 +1017,13 @@ def tb_03_turn_end_12_0(state, frame):
     move_card(state, E_m_marinestuetzpunkt, 6)
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:155
     state.counters[4][E_daenemark] = 1
+    state.stamps[14] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:156
     state.counters[0][E_daenemark] = 2
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:157
     state.counters[1][E_polen] = 2
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:158
     state.frames.pop()
     state.frames.append(new_frame(11, [0] + [UNBOUND] * 1))
@@ -938,12 +1040,16 @@ def tb_03_turn_end_13_0(state, frame):
     move_card(state, E_m_marinestuetzpunkt, 6)
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:168
     state.counters[4][E_deutschland] = 1
+    state.stamps[14] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:169
     state.counters[1][E_deutschland] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:170
     state.counters[1][E_polen] = 1
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:171
     state.counters[0][E_daenemark] = 3
+    state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:172
     state.frames.pop()
     state.frames.append(new_frame(11, [0] + [UNBOUND] * 1))
@@ -964,8 +1070,10 @@ def tb_03_turn_end_14_0(state, frame):
     "test tests/03_turn_end.rules#14 part 0 (spec/risk_balance_of_power/tests/03_turn_end.rules:181)"
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:181
     state.counters[5][E_polen] = 1
+    state.stamps[14] += 1
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:182
     state.counters[0][E_polen] = 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 

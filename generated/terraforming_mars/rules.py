@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source d803b0cf89c43166d5ad output 942c29c20a29242397cb
+# Fingerprint: source 442cb4886be1ebafceb9 output 34eed8dbdf3020b3e773
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -203,13 +203,27 @@ def d_adjacent_oceans(state, v_s):
 def d_cities_on_mars(state):
     "define cities_on_mars"
     # spec: spec/terraforming_mars/03_tiles.rules:24
-    return len([c_s for c_s in R_mars if d_is_city(state, c_s)])
+    return len(
+        [
+            c_s
+            for kept_ in (kept_0(state),)
+            for c_s in kept_[0]
+            if kept_[1] or d_is_city(state, c_s)
+        ]
+    )
 
 
 def d_cities_in_play(state):
     "define cities_in_play"
     # spec: spec/terraforming_mars/03_tiles.rules:25
-    return len([c_s for c_s in K_area if d_is_city(state, c_s)])
+    return len(
+        [
+            c_s
+            for kept_ in (kept_1(state),)
+            for c_s in kept_[0]
+            if kept_[1] or d_is_city(state, c_s)
+        ]
+    )
 
 
 def d_own_cities(state, v_p):
@@ -907,8 +921,10 @@ def d_award_value(state, v_p, v_a):
         len(
             [
                 c_s
-                for c_s in R_mars
-                if state.counters[1 + v_p][c_s]
+                for kept_ in (kept_2(state, v_p),)
+                for c_s in kept_[0]
+                if kept_[1]
+                or state.counters[1 + v_p][c_s]
                 + state.counters[6 + v_p][c_s]
                 + state.counters[11 + v_p][c_s]
                 > 0
@@ -2720,6 +2736,298 @@ INVARIANTS = (
 BOTS = {
     "points": bot_points,
 }
+
+
+# ---------------------------------------------------------------- kept filters
+
+
+def kept_0(state):
+    "kept: the members of R_mars where the test at spec/terraforming_mars/03_tiles.rules:24, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (s[26],)
+    kept = state.memo.get(0)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = ([item_ for item_ in R_mars if d_is_city(state, item_)], True)
+    except Exception:  # the caller tests as written, to fail where that fails
+        return R_mars, False
+    state.memo[0] = (stamp, found)
+    return found
+
+
+def kept_1(state):
+    "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:25, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (s[26],)
+    kept = state.memo.get(1)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = ([item_ for item_ in K_area if d_is_city(state, item_)], True)
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_area, False
+    state.memo[1] = (stamp, found)
+    return found
+
+
+def kept_2(state, arg_0):
+    "kept: the members of R_mars where the test at spec/terraforming_mars/05_generation.rules:39, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[25],
+        s[26],
+        s[27],
+    )
+    kept = state.memo.get((2, arg_0))
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in R_mars
+                if state.counters[1 + arg_0][item_]
+                + state.counters[6 + arg_0][item_]
+                + state.counters[11 + arg_0][item_]
+                > 0
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return R_mars, False
+    state.memo[(2, arg_0)] = (stamp, found)
+    return found
+
+
+def kept_3(state):
+    "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:104, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    kept = state.memo.get(3)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_area
+                if A_ocean_spot[item_] and d_tiles_on(state, item_) == 0
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_area, False
+    state.memo[3] = (stamp, found)
+    return found
+
+
+def kept_4(state):
+    "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:111, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    kept = state.memo.get(4)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_area
+                if not A_ocean_spot[item_]
+                and not A_noctis[item_]
+                and not A_off_mars[item_]
+                and d_tiles_on(state, item_) == 0
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_area, False
+    state.memo[4] = (stamp, found)
+    return found
+
+
+def kept_5(state, arg_0):
+    "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:124, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    kept = state.memo.get((5, arg_0))
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_area
+                if (
+                    not A_ocean_spot[item_]
+                    and not A_noctis[item_]
+                    and not A_off_mars[item_]
+                    and d_tiles_on(state, item_) == 0
+                )
+                and d_next_to_own(state, arg_0, item_)
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_area, False
+    state.memo[(5, arg_0)] = (stamp, found)
+    return found
+
+
+def kept_6(state):
+    "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:147, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    kept = state.memo.get(6)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = ([item_ for item_ in K_area if d_city_spot(state, item_)], True)
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_area, False
+    state.memo[6] = (stamp, found)
+    return found
+
+
+def kept_7(state):
+    "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:33, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    kept = state.memo.get(7)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = ([item_ for item_ in K_area if d_no_neighbour_tile(state, item_)], True)
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_area, False
+    state.memo[7] = (stamp, found)
+    return found
+
+
+def kept_8(state):
+    "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:83, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    kept = state.memo.get(8)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_area
+                if (
+                    not A_ocean_spot[item_]
+                    and not A_noctis[item_]
+                    and not A_off_mars[item_]
+                    and d_tiles_on(state, item_) == 0
+                )
+                and (A_bonus_steel[item_] > 0 or A_bonus_titanium[item_] > 0)
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_area, False
+    state.memo[8] = (stamp, found)
+    return found
+
+
+def kept_9(state):
+    "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:118, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    kept = state.memo.get(9)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = ([item_ for item_ in K_area if d_urban_spot(state, item_)], True)
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_area, False
+    state.memo[9] = (stamp, found)
+    return found
+
+
+def kept_10(state):
+    "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:236, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    kept = state.memo.get(10)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_area
+                if A_volcanic[item_] and d_tiles_on(state, item_) == 0
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_area, False
+    state.memo[10] = (stamp, found)
+    return found
+
+
+def kept_11(state):
+    "kept: the members of K_area where the test at spec/terraforming_mars/07c_active.rules:248, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    kept = state.memo.get(11)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = ([item_ for item_ in K_area if d_eco_spot(state, item_)], True)
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_area, False
+    state.memo[11] = (stamp, found)
+    return found
 
 
 # ---------------------------------------------------------------- policies
