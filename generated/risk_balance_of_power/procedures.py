@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 86c6ef3307cf2e9d3284 output a1ac690908e170f76ca7
+# Fingerprint: source ced6831dd5e04006f5b8 output b2125f666ff425765dbf
 "Risiko - Das Duell (Risk: Balance of Power): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -111,6 +111,9 @@ from .rules import (
     d_mission_erfuellt,
     d_staedte_von,
     d_verstaerkung_fuer_regionen,
+    kept_0,
+    kept_2,
+    kept_3,
     q_angriffswuerfel_hoechstens,
     q_verteidigungswuerfel_hoechstens,
 )
@@ -139,6 +142,7 @@ def p_einheit_verloren(state, v_g):
             max(0, state.counters[2][v_g] - 1),
             "spec/risk_balance_of_power/05_conquest.rules:95:9",
         )
+        state.stamps[12] += 1
         # spec: spec/risk_balance_of_power/05_conquest.rules:96
         p_neutrale_einheit_gefallen(state)
     # spec: spec/risk_balance_of_power/05_conquest.rules:98
@@ -148,6 +152,7 @@ def p_einheit_verloren(state, v_g):
             max(0, state.counters[v_q][v_g] - 1),
             "spec/risk_balance_of_power/05_conquest.rules:99:9",
         )
+        state.stamps[11] += 1
         # spec: spec/risk_balance_of_power/05_conquest.rules:100
         p_einheit_gefallen(state, v_q)
 
@@ -156,12 +161,14 @@ def p_einheit_gefallen(state, v_q):
     "procedure einheit_gefallen (spec/risk_balance_of_power/05_conquest.rules:103)"
     # spec: spec/risk_balance_of_power/05_conquest.rules:103
     state.tracks[v_q] = max(0, min(90, state.tracks[v_q] + 1))
+    state.stamps[2] += 1
 
 
 def p_neutrale_einheit_gefallen(state):
     "procedure neutrale_einheit_gefallen (spec/risk_balance_of_power/05_conquest.rules:104)"
     # spec: spec/risk_balance_of_power/05_conquest.rules:104
     state.tracks[4] = max(0, min(60, state.tracks[4] + 1))
+    state.stamps[4] += 1
 
 
 def p_zugbeginn(state, v_p):
@@ -175,8 +182,10 @@ def p_einheiten_nehmen(state, v_p, v_n):
     v_k = min(v_n, state.tracks[v_p])
     # spec: spec/risk_balance_of_power/06_turn.rules:34
     state.tracks[v_p] = max(0, min(90, state.tracks[v_p] - v_k))
+    state.stamps[2] += 1
     # spec: spec/risk_balance_of_power/06_turn.rules:35
     state.tracks[2 + v_p] = max(0, min(90, state.tracks[2 + v_p] + v_k))
+    state.stamps[3] += 1
 
 
 def p_gebietskarte_ziehen(state, v_p):
@@ -203,6 +212,7 @@ def p_gebietskarte_ziehen(state, v_p):
             )
             # spec: spec/risk_balance_of_power/06_turn.rules:153
             state.tracks[10] = max(0, min(30, state.tracks[10] + 1))
+            state.stamps[9] += 1
 
 
 def p_sieg_pruefen(state, v_p):
@@ -229,22 +239,26 @@ def p_aufstellen(state, v_p, v_g, v_n):
     "procedure aufstellen (spec/risk_balance_of_power/07_setup.rules:3)"
     # spec: spec/risk_balance_of_power/07_setup.rules:4
     state.tracks[v_p] = max(0, min(90, state.tracks[v_p] - v_n))
+    state.stamps[2] += 1
     # spec: spec/risk_balance_of_power/07_setup.rules:5
     state.counters[v_p][v_g] = bounded(
         max(0, state.counters[v_p][v_g] + v_n),
         "spec/risk_balance_of_power/07_setup.rules:5:5",
     )
+    state.stamps[11] += 1
 
 
 def p_neutral_aufstellen(state, v_g, v_n):
     "procedure neutral_aufstellen (spec/risk_balance_of_power/07_setup.rules:7)"
     # spec: spec/risk_balance_of_power/07_setup.rules:8
     state.tracks[4] = max(0, min(60, state.tracks[4] - v_n))
+    state.stamps[4] += 1
     # spec: spec/risk_balance_of_power/07_setup.rules:9
     state.counters[2][v_g] = bounded(
         max(0, state.counters[2][v_g] + v_n),
         "spec/risk_balance_of_power/07_setup.rules:9:5",
     )
+    state.stamps[12] += 1
 
 
 def p_mission_auslegen(state, v_m):
@@ -259,6 +273,7 @@ def p_stadt_bauen(state, v_g):
     "procedure stadt_bauen (spec/risk_balance_of_power/07_setup.rules:12)"
     # spec: spec/risk_balance_of_power/07_setup.rules:12
     state.counters[3][v_g] = 1
+    state.stamps[13] += 1
 
 
 def p_spiel_1(state):
@@ -359,8 +374,10 @@ def p_spiel_1(state):
     p_neutral_aufstellen(state, E_lettland, 5)
     # spec: spec/risk_balance_of_power/07_setup.rules:97
     state.counters[4][E_nord_frankreich] = 1
+    state.stamps[14] += 1
     # spec: spec/risk_balance_of_power/07_setup.rules:98
     state.counters[5][E_zentral_russland] = 1
+    state.stamps[14] += 1
 
 
 def p_spiel_2(state):
@@ -461,8 +478,10 @@ def p_spiel_2(state):
     p_neutral_aufstellen(state, E_sued_russland, 5)
     # spec: spec/risk_balance_of_power/07_setup.rules:154
     state.counters[4][E_nord_frankreich] = 1
+    state.stamps[14] += 1
     # spec: spec/risk_balance_of_power/07_setup.rules:155
     state.counters[5][E_litauen] = 1
+    state.stamps[14] += 1
 
 
 def p_grundausbildung(state):
@@ -483,9 +502,11 @@ def p_grundausbildung(state):
         v_w = roll(state, 6, "spec/risk_balance_of_power/07_setup.rules:167:9")
         # spec: spec/risk_balance_of_power/07_setup.rules:168
         state.vars[1] = 0 if v_w <= 3 else 1
+        state.stamps[16] += 1
     else:
         # spec: spec/risk_balance_of_power/07_setup.rules:170
         state.vars[1] = 1 if state.params["beginner"] == 2 else 0
+        state.stamps[16] += 1
 
 
 # ---------------------------------------------------------------- signals
@@ -603,10 +624,14 @@ def s_angriff(state, frame):
         if pc == 0:
             # spec: spec/risk_balance_of_power/05_conquest.rules:52
             state.vars[4] = True
+            state.stamps[19] += 1
             # spec: spec/risk_balance_of_power/05_conquest.rules:53
             player = L[0]
             values = [
-                c_von for c_von in K_gebiet if d_kann_angreifen_von(state, L[0], c_von)
+                c_von
+                for kept_ in (kept_2(state, L[0]),)
+                for c_von in kept_[0]
+                if kept_[1] or d_kann_angreifen_von(state, L[0], c_von)
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -624,6 +649,7 @@ def s_angriff(state, frame):
             L[1] = frame[3]
             # spec: spec/risk_balance_of_power/05_conquest.rules:54
             state.vars[5] = L[1]
+            state.stamps[20] += 1
             # spec: spec/risk_balance_of_power/05_conquest.rules:55
             player = L[0]
             values = [
@@ -645,6 +671,7 @@ def s_angriff(state, frame):
             L[2] = frame[3]
             # spec: spec/risk_balance_of_power/05_conquest.rules:56
             state.vars[6] = L[2]
+            state.stamps[21] += 1
             # spec: spec/risk_balance_of_power/05_conquest.rules:57
             L[3] = bounded(
                 min(
@@ -723,6 +750,7 @@ def s_angriff(state, frame):
         if pc == 8:
             # spec: spec/risk_balance_of_power/05_conquest.rules:67
             state.vars[4] = False
+            state.stamps[19] += 1
             # spec: spec/risk_balance_of_power/05_conquest.rules:68
             frame[1] = 9
             state.frames.append(
@@ -732,8 +760,10 @@ def s_angriff(state, frame):
         if pc == 9:
             # spec: spec/risk_balance_of_power/05_conquest.rules:69
             state.vars[5] = None
+            state.stamps[20] += 1
             # spec: spec/risk_balance_of_power/05_conquest.rules:70
             state.vars[6] = None
+            state.stamps[21] += 1
             state.frames.pop()
             return
 
@@ -835,6 +865,7 @@ def s_erobern(state, frame):
             # spec: spec/risk_balance_of_power/05_conquest.rules:114
             if L[4]:
                 state.vars[2] = True
+                state.stamps[17] += 1
             # spec: spec/risk_balance_of_power/05_conquest.rules:115
             log_line(
                 state,
@@ -861,11 +892,13 @@ def s_erobern(state, frame):
                 max(0, state.counters[L[0]][L[1]] - L[3]),
                 "spec/risk_balance_of_power/05_conquest.rules:116:5",
             )
+            state.stamps[11] += 1
             # spec: spec/risk_balance_of_power/05_conquest.rules:117
             state.counters[L[0]][L[2]] = bounded(
                 max(0, state.counters[L[0]][L[2]] + L[3]),
                 "spec/risk_balance_of_power/05_conquest.rules:117:5",
             )
+            state.stamps[11] += 1
             # spec: spec/risk_balance_of_power/05_conquest.rules:118
             if state.counters[L[0]][L[1]] > 1:
                 pc = 1
@@ -900,11 +933,13 @@ def s_erobern(state, frame):
                 max(0, state.counters[L[0]][L[1]] - L[5]),
                 "spec/risk_balance_of_power/05_conquest.rules:120:9",
             )
+            state.stamps[11] += 1
             # spec: spec/risk_balance_of_power/05_conquest.rules:121
             state.counters[L[0]][L[2]] = bounded(
                 max(0, state.counters[L[0]][L[2]] + L[5]),
                 "spec/risk_balance_of_power/05_conquest.rules:121:9",
             )
+            state.stamps[11] += 1
             pc = 3
         if pc == 3:
             # spec: spec/risk_balance_of_power/05_conquest.rules:123
@@ -922,12 +957,16 @@ def s_zug(state, frame):
         if pc == 0:
             # spec: spec/risk_balance_of_power/06_turn.rules:5
             state.vars[0] = L[0]
+            state.stamps[15] += 1
             # spec: spec/risk_balance_of_power/06_turn.rules:6
             state.vars[2] = False
+            state.stamps[17] += 1
             # spec: spec/risk_balance_of_power/06_turn.rules:7
             state.tracks[9] = 0
+            state.stamps[8] += 1
             # spec: spec/risk_balance_of_power/06_turn.rules:8
             state.tracks[10] = 0
+            state.stamps[9] += 1
             # spec: spec/risk_balance_of_power/06_turn.rules:9
             log_line(
                 state,
@@ -1043,6 +1082,7 @@ def s_karten_eintauschen(state, frame):
         if pc == 0:
             # spec: spec/risk_balance_of_power/06_turn.rules:48
             state.tracks[11] = 0
+            state.stamps[10] += 1
             # spec: spec/risk_balance_of_power/06_turn.rules:49
             L[1] = True
             # spec: spec/risk_balance_of_power/06_turn.rules:50
@@ -1113,6 +1153,7 @@ def s_karten_eintauschen(state, frame):
             move_card(state, L[2], 4)
             # spec: spec/risk_balance_of_power/06_turn.rules:56
             state.tracks[11] = max(0, min(20, state.tracks[11] + A_sterne[L[2]]))
+            state.stamps[10] += 1
             pc = 1
             continue
         if pc == 5:
@@ -1157,6 +1198,7 @@ def s_karten_eintauschen(state, frame):
                     move_card(state, card, dest)
             # spec: spec/risk_balance_of_power/06_turn.rules:69
             state.tracks[11] = 0
+            state.stamps[10] += 1
             state.frames.pop()
             return
 
@@ -1177,7 +1219,12 @@ def s_platzieren(state, frame):
             tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:75:5")
             # spec: spec/risk_balance_of_power/06_turn.rules:76
             player = L[0]
-            values = [c_g for c_g in K_gebiet if state.counters[L[0]][c_g] > 0]
+            values = [
+                c_g
+                for kept_ in (kept_0(state, L[0]),)
+                for c_g in kept_[0]
+                if kept_[1] or state.counters[L[0]][c_g] > 0
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -1194,11 +1241,13 @@ def s_platzieren(state, frame):
             L[1] = frame[3]
             # spec: spec/risk_balance_of_power/06_turn.rules:77
             state.tracks[2 + L[0]] = max(0, min(90, state.tracks[2 + L[0]] - 1))
+            state.stamps[3] += 1
             # spec: spec/risk_balance_of_power/06_turn.rules:78
             state.counters[L[0]][L[1]] = bounded(
                 max(0, state.counters[L[0]][L[1]] + 1),
                 "spec/risk_balance_of_power/06_turn.rules:78:9",
             )
+            state.stamps[11] += 1
             # spec: spec/risk_balance_of_power/06_turn.rules:79
             if state.tracks[2 + L[0]] > 0:
                 pc = 3
@@ -1230,11 +1279,13 @@ def s_platzieren(state, frame):
             L[2] = frame[3]
             # spec: spec/risk_balance_of_power/06_turn.rules:81
             state.tracks[2 + L[0]] = max(0, min(90, state.tracks[2 + L[0]] - L[2]))
+            state.stamps[3] += 1
             # spec: spec/risk_balance_of_power/06_turn.rules:82
             state.counters[L[0]][L[1]] = bounded(
                 max(0, state.counters[L[0]][L[1]] + L[2]),
                 "spec/risk_balance_of_power/06_turn.rules:82:13",
             )
+            state.stamps[11] += 1
             pc = 1
             continue
         if pc == 5:
@@ -1308,6 +1359,7 @@ def s_mission_beanspruchen(state, frame):
             move_card(state, L[1], 7 + L[0])
             # spec: spec/risk_balance_of_power/06_turn.rules:96
             state.tracks[9] = max(0, min(12, state.tracks[9] + 1))
+            state.stamps[8] += 1
             # spec: spec/risk_balance_of_power/06_turn.rules:97
             log_line(
                 state,
@@ -1393,7 +1445,10 @@ def s_truppen_bewegen(state, frame):
             # spec: spec/risk_balance_of_power/06_turn.rules:128
             player = L[0]
             values = [
-                c_von for c_von in K_gebiet if d_kann_bewegen_von(state, L[0], c_von)
+                c_von
+                for kept_ in (kept_3(state, L[0]),)
+                for c_von in kept_[0]
+                if kept_[1] or d_kann_bewegen_von(state, L[0], c_von)
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -1475,11 +1530,13 @@ def s_truppen_bewegen(state, frame):
                 max(0, state.counters[L[0]][L[1]] - L[3]),
                 "spec/risk_balance_of_power/06_turn.rules:136:5",
             )
+            state.stamps[11] += 1
             # spec: spec/risk_balance_of_power/06_turn.rules:137
             state.counters[L[0]][L[2]] = bounded(
                 max(0, state.counters[L[0]][L[2]] + L[3]),
                 "spec/risk_balance_of_power/06_turn.rules:137:5",
             )
+            state.stamps[11] += 1
             state.frames.pop()
             return
 
@@ -1493,6 +1550,7 @@ def s_spiel(state, frame):
         if pc == 0:
             # spec: spec/risk_balance_of_power/06_turn.rules:168
             state.vars[3] = True
+            state.stamps[18] += 1
             # spec: spec/risk_balance_of_power/06_turn.rules:169
             L[0] = state.vars[1]
             # spec: spec/risk_balance_of_power/06_turn.rules:170
@@ -1520,6 +1578,7 @@ def s_spiel(state, frame):
                     )
                 # spec: spec/risk_balance_of_power/06_turn.rules:176
                 state.tracks[8] = max(1, min(999, state.tracks[8] + 1))
+                state.stamps[7] += 1
             # spec: spec/risk_balance_of_power/06_turn.rules:178
             L[0] = None if L[0] is None else (L[0] + 1) % 2
             pc = 1

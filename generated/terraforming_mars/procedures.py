@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 880c69a1072c41b205c8 output b9d3404782ab7ffd0bed
+# Fingerprint: source ffe8cd13d04ce0be1d7a output 9feee606948451649f21
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -116,6 +116,15 @@ from .rules import (
     d_tags,
     d_tiles_on,
     d_urban_spot,
+    kept_10,
+    kept_11,
+    kept_3,
+    kept_4,
+    kept_5,
+    kept_6,
+    kept_7,
+    kept_8,
+    kept_9,
     q_card_cost,
     q_greenery_plants,
     q_heat_as_mc,
@@ -136,8 +145,10 @@ def p_raise_tr(state, v_p, v_n):
     if v_n > 0:
         # spec: spec/terraforming_mars/03_tiles.rules:45
         state.tracks[60 + v_p] = max(0, min(999, state.tracks[60 + v_p] + v_n))
+        state.stamps[14] += 1
         # spec: spec/terraforming_mars/03_tiles.rules:46
         state.tracks[65 + v_p] = 1
+        state.stamps[15] += 1
 
 
 def p_draw_cards(state, v_p, v_n):
@@ -183,6 +194,7 @@ def p_placement_bonus(state, v_p, v_s):
             ),
         ),
     )
+    state.stamps[3] += 1
     # spec: spec/terraforming_mars/03_tiles.rules:86
     state.tracks[10 + v_p] = max(
         0,
@@ -201,6 +213,7 @@ def p_placement_bonus(state, v_p, v_s):
             ),
         ),
     )
+    state.stamps[4] += 1
     # spec: spec/terraforming_mars/03_tiles.rules:87
     state.tracks[15 + v_p] = max(
         0,
@@ -219,6 +232,7 @@ def p_placement_bonus(state, v_p, v_s):
             ),
         ),
     )
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/03_tiles.rules:88
     p_draw_cards(
         state,
@@ -238,16 +252,20 @@ def p_placement_bonus(state, v_p, v_s):
     state.tracks[v_p] = max(
         0, min(9999, state.tracks[v_p] + 2 * d_adjacent_oceans(state, v_s))
     )
+    state.stamps[2] += 1
 
 
 def p_ocean_placed(state, v_p, v_s):
     "procedure ocean_placed (spec/terraforming_mars/03_tiles.rules:93)"
     # spec: spec/terraforming_mars/03_tiles.rules:94
     state.vars[4] = v_s
+    state.stamps[40] += 1
     # spec: spec/terraforming_mars/03_tiles.rules:95
     state.counters[0][v_s] = 1
+    state.stamps[24] += 1
     # spec: spec/terraforming_mars/03_tiles.rules:96
     state.tracks[72] = max(0, min(9, state.tracks[72] + 1))
+    state.stamps[18] += 1
     # spec: spec/terraforming_mars/03_tiles.rules:97
     p_raise_tr(state, v_p, 1)
     # spec: spec/terraforming_mars/03_tiles.rules:98
@@ -260,6 +278,7 @@ def p_city_placed(state, v_p, v_s):
     "procedure city_placed (spec/terraforming_mars/03_tiles.rules:139)"
     # spec: spec/terraforming_mars/03_tiles.rules:140
     state.counters[6 + v_p][v_s] = 1
+    state.stamps[26] += 1
     # spec: spec/terraforming_mars/03_tiles.rules:141
     p_placement_bonus(state, v_p, v_s)
     # spec: spec/terraforming_mars/03_tiles.rules:142
@@ -270,6 +289,7 @@ def p_special_placed(state, v_p, v_s):
     "procedure special_placed (spec/terraforming_mars/03_tiles.rules:151)"
     # spec: spec/terraforming_mars/03_tiles.rules:152
     state.counters[11 + v_p][v_s] = 1
+    state.stamps[27] += 1
     # spec: spec/terraforming_mars/03_tiles.rules:153
     p_placement_bonus(state, v_p, v_s)
     # spec: spec/terraforming_mars/03_tiles.rules:154
@@ -282,6 +302,7 @@ def p_research_pay(state, v_p, v_price):
     state.tracks[v_p] = max(
         0, min(9999, state.tracks[v_p] - v_price * len(state.zones[18 + v_p]))
     )
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/05_generation.rules:227
     dest = 8 + v_p
     for card in list(state.zones[18 + v_p]):
@@ -296,8 +317,10 @@ def p_production_phase(state):
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[20 + v_q])
         )
+        state.stamps[7] += 1
         # spec: spec/terraforming_mars/05_generation.rules:249
         state.tracks[20 + v_q] = 0
+        state.stamps[6] += 1
         # spec: spec/terraforming_mars/05_generation.rules:250
         state.tracks[v_q] = max(
             0,
@@ -307,31 +330,39 @@ def p_production_phase(state):
                 + max(0, state.tracks[60 + v_q] + state.tracks[30 + v_q]),
             ),
         )
+        state.stamps[2] += 1
         # spec: spec/terraforming_mars/05_generation.rules:251
         state.tracks[5 + v_q] = max(
             0, min(9999, state.tracks[5 + v_q] + state.tracks[35 + v_q])
         )
+        state.stamps[3] += 1
         # spec: spec/terraforming_mars/05_generation.rules:252
         state.tracks[10 + v_q] = max(
             0, min(9999, state.tracks[10 + v_q] + state.tracks[40 + v_q])
         )
+        state.stamps[4] += 1
         # spec: spec/terraforming_mars/05_generation.rules:253
         state.tracks[15 + v_q] = max(
             0, min(9999, state.tracks[15 + v_q] + state.tracks[45 + v_q])
         )
+        state.stamps[5] += 1
         # spec: spec/terraforming_mars/05_generation.rules:254
         state.tracks[20 + v_q] = max(
             0, min(9999, state.tracks[20 + v_q] + state.tracks[50 + v_q])
         )
+        state.stamps[6] += 1
         # spec: spec/terraforming_mars/05_generation.rules:255
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[55 + v_q])
         )
+        state.stamps[7] += 1
         # spec: spec/terraforming_mars/05_generation.rules:256
         state.tracks[65 + v_q] = 0
+        state.stamps[15] += 1
         # spec: spec/terraforming_mars/05_generation.rules:257
         for v_c in list(state.zones[23 + v_q]):
             state.counters[19][v_c] = 0
+            state.stamps[31] += 1
     # spec: spec/terraforming_mars/05_generation.rules:259
     expire(state, "generation_end")
 
@@ -367,21 +398,27 @@ def p_lower_production(state, v_q, v_r, v_n):
     if v_r == "r_steel":
         # spec: spec/terraforming_mars/07_cards.rules:16
         state.tracks[35 + v_q] = max(0, min(999, state.tracks[35 + v_q] - v_n))
+        state.stamps[9] += 1
     elif v_r == "r_titanium":
         # spec: spec/terraforming_mars/07_cards.rules:18
         state.tracks[40 + v_q] = max(0, min(999, state.tracks[40 + v_q] - v_n))
+        state.stamps[10] += 1
     elif v_r == "r_plants":
         # spec: spec/terraforming_mars/07_cards.rules:20
         state.tracks[45 + v_q] = max(0, min(999, state.tracks[45 + v_q] - v_n))
+        state.stamps[11] += 1
     elif v_r == "r_energy":
         # spec: spec/terraforming_mars/07_cards.rules:22
         state.tracks[50 + v_q] = max(0, min(999, state.tracks[50 + v_q] - v_n))
+        state.stamps[12] += 1
     elif v_r == "r_heat":
         # spec: spec/terraforming_mars/07_cards.rules:24
         state.tracks[55 + v_q] = max(0, min(999, state.tracks[55 + v_q] - v_n))
+        state.stamps[13] += 1
     else:
         # spec: spec/terraforming_mars/07_cards.rules:26
         state.tracks[30 + v_q] = max(-5, min(999, state.tracks[30 + v_q] - v_n))
+        state.stamps[8] += 1
 
 
 def ev_credicor(state, v_you, v_this):
@@ -394,8 +431,10 @@ def ev_ecoline(state, v_you, v_this):
     "event of ecoline (spec/terraforming_mars/06_corporations.rules:94)"
     # spec: spec/terraforming_mars/06_corporations.rules:95
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 3))
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/06_corporations.rules:96
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/06_corporations.rules:97
     activate(state, 1, [v_you], None)
 
@@ -404,6 +443,7 @@ def ev_helion(state, v_you, v_this):
     "event of helion (spec/terraforming_mars/06_corporations.rules:104)"
     # spec: spec/terraforming_mars/06_corporations.rules:105
     state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 3))
+    state.stamps[13] += 1
     # spec: spec/terraforming_mars/06_corporations.rules:106
     activate(state, 2, [v_you], None)
 
@@ -412,6 +452,7 @@ def ev_interplanetary_cinematics(state, v_you, v_this):
     "event of interplanetary_cinematics (spec/terraforming_mars/06_corporations.rules:114)"
     # spec: spec/terraforming_mars/06_corporations.rules:115
     state.tracks[5 + v_you] = max(0, min(9999, state.tracks[5 + v_you] + 20))
+    state.stamps[3] += 1
     # spec: spec/terraforming_mars/06_corporations.rules:116
     activate(state, 3, [v_you], None)
 
@@ -425,6 +466,7 @@ def ev_inventrix(state, v_you, v_this):
     else:
         # spec: spec/terraforming_mars/06_corporations.rules:127
         state.tracks[84 + v_you] = 1
+        state.stamps[22] += 1
         # spec: spec/terraforming_mars/06_corporations.rules:128
         activate(state, 4, [v_you], None)
 
@@ -433,8 +475,10 @@ def ev_mining_guild(state, v_you, v_this):
     "event of mining_guild (spec/terraforming_mars/06_corporations.rules:136)"
     # spec: spec/terraforming_mars/06_corporations.rules:137
     state.tracks[5 + v_you] = max(0, min(9999, state.tracks[5 + v_you] + 5))
+    state.stamps[3] += 1
     # spec: spec/terraforming_mars/06_corporations.rules:138
     state.tracks[35 + v_you] = max(0, min(999, state.tracks[35 + v_you] + 1))
+    state.stamps[9] += 1
     # spec: spec/terraforming_mars/06_corporations.rules:139
     activate(state, 5, [v_you], None)
 
@@ -443,6 +487,7 @@ def ev_phobolog(state, v_you, v_this):
     "event of phobolog (spec/terraforming_mars/06_corporations.rules:148)"
     # spec: spec/terraforming_mars/06_corporations.rules:149
     state.tracks[10 + v_you] = max(0, min(9999, state.tracks[10 + v_you] + 10))
+    state.stamps[4] += 1
     # spec: spec/terraforming_mars/06_corporations.rules:150
     activate(state, 6, [v_you], None)
 
@@ -451,6 +496,7 @@ def ev_thorgate(state, v_you, v_this):
     "event of thorgate (spec/terraforming_mars/06_corporations.rules:172)"
     # spec: spec/terraforming_mars/06_corporations.rules:173
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/06_corporations.rules:174
     activate(state, 8, [v_you], None)
 
@@ -466,6 +512,7 @@ def ev_greenhouses(state, v_you, v_this):
     state.tracks[15 + v_you] = max(
         0, min(9999, state.tracks[15 + v_you] + d_cities_in_play(state))
     )
+    state.stamps[5] += 1
 
 
 def ev_power_grid(state, v_you, v_this):
@@ -474,6 +521,7 @@ def ev_power_grid(state, v_you, v_this):
     state.tracks[50 + v_you] = max(
         0, min(999, state.tracks[50 + v_you] + d_tags(state, v_you, "power_tag"))
     )
+    state.stamps[12] += 1
 
 
 def ev_breathing_filters(state, v_you, v_this):
@@ -492,6 +540,7 @@ def ev_zeppelins(state, v_you, v_this):
     state.tracks[30 + v_you] = max(
         -5, min(999, state.tracks[30 + v_you] + d_cities_on_mars(state))
     )
+    state.stamps[8] += 1
 
 
 def ev_worms(state, v_you, v_this):
@@ -500,6 +549,7 @@ def ev_worms(state, v_you, v_this):
     state.tracks[45 + v_you] = max(
         0, min(999, state.tracks[45 + v_you] + d_tags(state, v_you, "microbe_tag") // 2)
     )
+    state.stamps[11] += 1
 
 
 def ev_advanced_ecosystems(state, v_you, v_this):
@@ -513,6 +563,7 @@ def ev_insects(state, v_you, v_this):
     state.tracks[45 + v_you] = max(
         0, min(999, state.tracks[45 + v_you] + d_tags(state, v_you, "plant_tag"))
     )
+    state.stamps[11] += 1
 
 
 def ev_energy_saving(state, v_you, v_this):
@@ -521,6 +572,7 @@ def ev_energy_saving(state, v_you, v_this):
     state.tracks[50 + v_you] = max(
         0, min(999, state.tracks[50 + v_you] + d_cities_in_play(state))
     )
+    state.stamps[12] += 1
 
 
 def ev_ganymede_colony(state, v_you, v_this):
@@ -547,10 +599,12 @@ def ev_martian_rails(state, v_you, v_this):
     if state.vars[3]:
         # spec: spec/terraforming_mars/07c_active.rules:30
         state.tracks[20 + v_you] = max(0, min(9999, state.tracks[20 + v_you] - 1))
+        state.stamps[6] += 1
         # spec: spec/terraforming_mars/07c_active.rules:31
         state.tracks[v_you] = max(
             0, min(9999, state.tracks[v_you] + d_cities_on_mars(state))
         )
+        state.stamps[2] += 1
 
 
 def ev_equatorial_magnetizer(state, v_you, v_this):
@@ -559,6 +613,7 @@ def ev_equatorial_magnetizer(state, v_you, v_this):
     if state.vars[3]:
         # spec: spec/terraforming_mars/07c_active.rules:48
         state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 1))
+        state.stamps[12] += 1
         # spec: spec/terraforming_mars/07c_active.rules:49
         p_raise_tr(state, v_you, 1)
 
@@ -567,6 +622,7 @@ def ev_arctic_algae(state, v_you, v_this):
     "event of arctic_algae (spec/terraforming_mars/07c_active.rules:220)"
     # spec: spec/terraforming_mars/07c_active.rules:221
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 1))
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/07c_active.rules:222
     activate(state, 11, [v_you], None)
 
@@ -602,6 +658,7 @@ def ev_pets(state, v_you, v_this):
         max(0, state.counters[18][v_this] + 1),
         "spec/terraforming_mars/07c_active.rules:292:9",
     )
+    state.stamps[30] += 1
     # spec: spec/terraforming_mars/07c_active.rules:293
     activate(state, 18, [v_you, v_this], None)
 
@@ -610,30 +667,35 @@ def t_credicor_effect_0(state, v_owner, v_q, v_n):
     "on paid_project of credicor_effect (spec/terraforming_mars/06_corporations.rules:91)"
     # spec: spec/terraforming_mars/06_corporations.rules:91
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 4))
+    state.stamps[2] += 1
 
 
 def t_cinematics_effect_0(state, v_owner, v_q, v_c):
     "on card_played of cinematics_effect (spec/terraforming_mars/06_corporations.rules:120)"
     # spec: spec/terraforming_mars/06_corporations.rules:120
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 2))
+    state.stamps[2] += 1
 
 
 def t_mining_guild_effect_0(state, v_owner, v_q, v_s, v_t):
     "on tile_placed of mining_guild_effect (spec/terraforming_mars/06_corporations.rules:143)"
     # spec: spec/terraforming_mars/06_corporations.rules:144
     state.tracks[35 + v_owner] = max(0, min(999, state.tracks[35 + v_owner] + 1))
+    state.stamps[9] += 1
 
 
 def t_tharsis_effect_0(state, v_owner, v_q, v_s, v_t):
     "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:168)"
     # spec: spec/terraforming_mars/06_corporations.rules:168
     state.tracks[30 + v_owner] = max(-5, min(999, state.tracks[30 + v_owner] + 1))
+    state.stamps[8] += 1
 
 
 def t_tharsis_effect_1(state, v_owner, v_q, v_s, v_t):
     "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:169)"
     # spec: spec/terraforming_mars/06_corporations.rules:169
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 3))
+    state.stamps[2] += 1
 
 
 def t_special_design_effect_0(state, v_owner, v_q, v_c):
@@ -646,20 +708,24 @@ def t_arctic_algae_effect_0(state, v_owner, v_q, v_s, v_t):
     "on tile_placed of arctic_algae_effect (spec/terraforming_mars/07c_active.rules:217)"
     # spec: spec/terraforming_mars/07c_active.rules:217
     state.tracks[15 + v_owner] = max(0, min(9999, state.tracks[15 + v_owner] + 2))
+    state.stamps[5] += 1
 
 
 def t_aerobraking_effect_0(state, v_owner, v_q, v_c):
     "on card_played of aerobraking_effect (spec/terraforming_mars/07c_active.rules:226)"
     # spec: spec/terraforming_mars/07c_active.rules:227
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 3))
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/07c_active.rules:228
     state.tracks[25 + v_owner] = max(0, min(9999, state.tracks[25 + v_owner] + 3))
+    state.stamps[7] += 1
 
 
 def t_rover_effect_0(state, v_owner, v_q, v_s, v_t):
     "on tile_placed of rover_effect (spec/terraforming_mars/07c_active.rules:235)"
     # spec: spec/terraforming_mars/07c_active.rules:235
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 2))
+    state.stamps[2] += 1
 
 
 def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
@@ -694,6 +760,7 @@ def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
         ),
         "spec/terraforming_mars/07c_active.rules:241:44",
     )
+    state.stamps[30] += 1
 
 
 def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
@@ -738,6 +805,7 @@ def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
         ),
         "spec/terraforming_mars/07c_active.rules:253:44",
     )
+    state.stamps[30] += 1
 
 
 def t_herbivores_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
@@ -747,6 +815,7 @@ def t_herbivores_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
         max(0, state.counters[18][v_z] + 1),
         "spec/terraforming_mars/07c_active.rules:260:67",
     )
+    state.stamps[30] += 1
 
 
 def t_pets_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
@@ -756,12 +825,14 @@ def t_pets_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
         max(0, state.counters[18][v_z] + 1),
         "spec/terraforming_mars/07c_active.rules:287:48",
     )
+    state.stamps[30] += 1
 
 
 def t_immigrant_city_effect_0(state, v_owner, v_q, v_s, v_t):
     "on tile_placed of immigrant_city_effect (spec/terraforming_mars/07c_active.rules:297)"
     # spec: spec/terraforming_mars/07c_active.rules:297
     state.tracks[30 + v_owner] = max(-5, min(999, state.tracks[30 + v_owner] + 1))
+    state.stamps[8] += 1
 
 
 # ---------------------------------------------------------------- signals
@@ -1003,11 +1074,13 @@ def s_raise_temperature(state, frame):
         if pc == 2:
             # spec: spec/terraforming_mars/03_tiles.rules:54
             state.tracks[70] = max(-30, min(8, state.tracks[70] + 2))
+            state.stamps[16] += 1
             # spec: spec/terraforming_mars/03_tiles.rules:55
             p_raise_tr(state, L[0], 1)
             # spec: spec/terraforming_mars/03_tiles.rules:56
             if state.tracks[70] == -24 or state.tracks[70] == -20:
                 state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] + 1))
+                state.stamps[13] += 1
             # spec: spec/terraforming_mars/03_tiles.rules:57
             if state.tracks[70] == 0:
                 pc = 3
@@ -1049,6 +1122,7 @@ def s_raise_oxygen(state, frame):
         if pc == 2:
             # spec: spec/terraforming_mars/03_tiles.rules:64
             state.tracks[71] = max(0, min(14, state.tracks[71] + 1))
+            state.stamps[17] += 1
             # spec: spec/terraforming_mars/03_tiles.rules:65
             p_raise_tr(state, L[0], 1)
             # spec: spec/terraforming_mars/03_tiles.rules:66
@@ -1088,8 +1162,9 @@ def s_place_ocean(state, frame):
             player = L[0]
             values = [
                 c_s
-                for c_s in K_area
-                if (A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0)
+                for kept_ in (kept_3(state),)
+                for c_s in kept_[0]
+                if kept_[1] or A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -1136,13 +1211,13 @@ def s_place_ocean_on_land(state, frame):
             player = L[0]
             values = [
                 c_s
-                for c_s in K_area
-                if (
-                    not A_ocean_spot[c_s]
-                    and not A_noctis[c_s]
-                    and not A_off_mars[c_s]
-                    and d_tiles_on(state, c_s) == 0
-                )
+                for kept_ in (kept_4(state),)
+                for c_s in kept_[0]
+                if kept_[1]
+                or not A_ocean_spot[c_s]
+                and not A_noctis[c_s]
+                and not A_off_mars[c_s]
+                and d_tiles_on(state, c_s) == 0
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -1160,6 +1235,7 @@ def s_place_ocean_on_land(state, frame):
             L[1] = frame[3]
             # spec: spec/terraforming_mars/03_tiles.rules:112
             state.counters[17][L[1]] = 1
+            state.stamps[29] += 1
             # spec: spec/terraforming_mars/03_tiles.rules:113
             p_ocean_placed(state, L[0], L[1])
             pc = 3
@@ -1177,6 +1253,7 @@ def s_greenery_placed(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/03_tiles.rules:117
             state.counters[1 + L[0]][L[1]] = 1
+            state.stamps[25] += 1
             # spec: spec/terraforming_mars/03_tiles.rules:118
             frame[1] = 1
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
@@ -1215,16 +1292,16 @@ def s_place_greenery(state, frame):
             player = L[0]
             values = [
                 c_s
-                for c_s in K_area
-                if (
-                    (
-                        not A_ocean_spot[c_s]
-                        and not A_noctis[c_s]
-                        and not A_off_mars[c_s]
-                        and d_tiles_on(state, c_s) == 0
-                    )
-                    and d_next_to_own(state, L[0], c_s)
+                for kept_ in (kept_5(state, L[0]),)
+                for c_s in kept_[0]
+                if kept_[1]
+                or (
+                    not A_ocean_spot[c_s]
+                    and not A_noctis[c_s]
+                    and not A_off_mars[c_s]
+                    and d_tiles_on(state, c_s) == 0
                 )
+                and d_next_to_own(state, L[0], c_s)
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -1249,13 +1326,13 @@ def s_place_greenery(state, frame):
             player = L[0]
             values = [
                 c_s
-                for c_s in K_area
-                if (
-                    not A_ocean_spot[c_s]
-                    and not A_noctis[c_s]
-                    and not A_off_mars[c_s]
-                    and d_tiles_on(state, c_s) == 0
-                )
+                for kept_ in (kept_4(state),)
+                for c_s in kept_[0]
+                if kept_[1]
+                or not A_ocean_spot[c_s]
+                and not A_noctis[c_s]
+                and not A_off_mars[c_s]
+                and d_tiles_on(state, c_s) == 0
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -1290,8 +1367,9 @@ def s_place_greenery_on_ocean_spot(state, frame):
             # spec: spec/terraforming_mars/03_tiles.rules:134
             values = [
                 c_s
-                for c_s in K_area
-                if (A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0)
+                for kept_ in (kept_3(state),)
+                for c_s in kept_[0]
+                if kept_[1] or A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0
             ]
             if values:
                 pc = 1
@@ -1338,7 +1416,12 @@ def s_place_city(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/03_tiles.rules:147
             player = L[0]
-            values = [c_s for c_s in K_area if d_city_spot(state, c_s)]
+            values = [
+                c_s
+                for kept_ in (kept_6(state),)
+                for c_s in kept_[0]
+                if kept_[1] or d_city_spot(state, c_s)
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -1424,6 +1507,7 @@ def s_pay(state, frame):
             L[9] = frame[3]
             # spec: spec/terraforming_mars/04_economy.rules:93
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] - L[9]))
+            state.stamps[3] += 1
             # spec: spec/terraforming_mars/04_economy.rules:94
             L[4] = bounded(
                 max(0, L[4] - L[5] * L[9]),
@@ -1480,6 +1564,7 @@ def s_pay(state, frame):
             L[9] = frame[3]
             # spec: spec/terraforming_mars/04_economy.rules:102
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] - L[9]))
+            state.stamps[4] += 1
             # spec: spec/terraforming_mars/04_economy.rules:103
             L[4] = bounded(
                 max(0, L[4] - L[10] * L[9]),
@@ -1533,12 +1618,14 @@ def s_pay(state, frame):
             L[9] = frame[3]
             # spec: spec/terraforming_mars/04_economy.rules:109
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - L[9]))
+            state.stamps[7] += 1
             # spec: spec/terraforming_mars/04_economy.rules:110
             L[4] = bounded(L[4] - L[9], "spec/terraforming_mars/04_economy.rules:110:9")
             pc = 9
         if pc == 9:
             # spec: spec/terraforming_mars/04_economy.rules:112
             state.tracks[L[0]] = max(0, min(9999, state.tracks[L[0]] - L[4]))
+            state.stamps[2] += 1
             state.frames.pop()
             return
 
@@ -1577,6 +1664,7 @@ def s_play_project(state, frame):
                     ),
                 ),
             )
+            state.stamps[23] += 1
             # spec: spec/terraforming_mars/04_economy.rules:126
             frame[1] = 1
             state.frames.append(
@@ -1618,6 +1706,7 @@ def s_play_project(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/04_economy.rules:127
             state.tracks[89] = 0
+            state.stamps[23] += 1
             # spec: spec/terraforming_mars/04_economy.rules:128
             if (
                 A_colour[L[1]]
@@ -1663,6 +1752,7 @@ def s_play_project(state, frame):
             )
             # spec: spec/terraforming_mars/04_economy.rules:130
             state.vars[3] = False
+            state.stamps[39] += 1
             # spec: spec/terraforming_mars/04_economy.rules:131
             frame[1] = 2
             if resolve_event(
@@ -1701,6 +1791,7 @@ def s_use_action(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/04_economy.rules:151
             state.counters[19][L[1]] = 1
+            state.stamps[31] += 1
             # spec: spec/terraforming_mars/04_economy.rules:152
             log_line(
                 state,
@@ -1724,6 +1815,7 @@ def s_use_action(state, frame):
             )
             # spec: spec/terraforming_mars/04_economy.rules:153
             state.vars[3] = True
+            state.stamps[39] += 1
             # spec: spec/terraforming_mars/04_economy.rules:154
             frame[1] = 1
             if resolve_event(
@@ -1734,6 +1826,7 @@ def s_use_action(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/04_economy.rules:155
             state.vars[3] = False
+            state.stamps[39] += 1
             state.frames.pop()
             return
 
@@ -1777,6 +1870,7 @@ def s_add_to_own_card(state, frame):
                 max(0, state.counters[18][L[4]] + L[2]),
                 "spec/terraforming_mars/04_economy.rules:165:9",
             )
+            state.stamps[30] += 1
             pc = 3
         if pc == 3:
             state.frames.pop()
@@ -1848,11 +1942,13 @@ def s_take_one_from_any(state, frame):
                 max(0, state.counters[18][L[4]] - 1),
                 "spec/terraforming_mars/04_economy.rules:175:5",
             )
+            state.stamps[30] += 1
             # spec: spec/terraforming_mars/04_economy.rules:176
             state.counters[18][L[2]] = bounded(
                 max(0, state.counters[18][L[2]] + 1),
                 "spec/terraforming_mars/04_economy.rules:176:5",
             )
+            state.stamps[30] += 1
             state.frames.pop()
             return
 
@@ -1949,6 +2045,7 @@ def s_standard_project(state, frame):
         if pc == 4:
             # spec: spec/terraforming_mars/05_generation.rules:91
             state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 1))
+            state.stamps[12] += 1
             # spec: spec/terraforming_mars/05_generation.rules:92
             emit_paid_project(state, L[0], 11)
             # spec: spec/terraforming_mars/05_generation.rules:93
@@ -2013,6 +2110,7 @@ def s_standard_project(state, frame):
         if pc == 16:
             # spec: spec/terraforming_mars/05_generation.rules:117
             state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 1))
+            state.stamps[8] += 1
             # spec: spec/terraforming_mars/05_generation.rules:118
             emit_paid_project(state, L[0], 25)
             # spec: spec/terraforming_mars/05_generation.rules:119
@@ -2088,6 +2186,7 @@ def s_sell_patents(state, frame):
             move_card(state, L[2], 2)
             # spec: spec/terraforming_mars/05_generation.rules:131
             state.tracks[L[0]] = max(0, min(9999, state.tracks[L[0]] + 1))
+            state.stamps[2] += 1
             pc = 1
             continue
         if pc == 5:
@@ -2108,6 +2207,7 @@ def s_convert_plants(state, frame):
     state.tracks[15 + L[0]] = max(
         0, min(9999, state.tracks[15 + L[0]] - q_greenery_plants(state, L[0]))
     )
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/05_generation.rules:144
     state.frames.pop()
     state.frames.append(new_frame(5, [L[0]] + [UNBOUND] * 1))
@@ -2272,6 +2372,7 @@ def s_take_action(state, frame):
         if pc == 7:
             # spec: spec/terraforming_mars/05_generation.rules:161
             state.counters[21 + L[0]][L[3]] = 1
+            state.stamps[33] += 1
             pc = 17
         if pc == 8:
             # spec: spec/terraforming_mars/05_generation.rules:164
@@ -2318,6 +2419,7 @@ def s_take_action(state, frame):
         if pc == 10:
             # spec: spec/terraforming_mars/05_generation.rules:166
             state.counters[26][L[4]] = 1
+            state.stamps[34] += 1
             pc = 17
         if pc == 11:
             # spec: spec/terraforming_mars/05_generation.rules:169
@@ -2353,6 +2455,7 @@ def s_take_action(state, frame):
         if pc == 14:
             # spec: spec/terraforming_mars/05_generation.rules:177
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - 8))
+            state.stamps[7] += 1
             # spec: spec/terraforming_mars/05_generation.rules:178
             frame[1] = 17
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
@@ -2360,14 +2463,17 @@ def s_take_action(state, frame):
         if pc == 15:
             # spec: spec/terraforming_mars/05_generation.rules:181
             state.tracks[74 + L[0]] = 1
+            state.stamps[20] += 1
             pc = 17
         if pc == 16:
             # spec: spec/terraforming_mars/05_generation.rules:183
             state.tracks[79 + L[0]] = 2
+            state.stamps[21] += 1
             pc = 17
         if pc == 17:
             # spec: spec/terraforming_mars/05_generation.rules:185
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
+            state.stamps[21] += 1
             state.frames.pop()
             return
 
@@ -2381,6 +2487,7 @@ def s_corporation_first_action(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/05_generation.rules:190
             state.tracks[84 + L[0]] = 0
+            state.stamps[22] += 1
             # spec: spec/terraforming_mars/05_generation.rules:191
             L[2] = [
                 c_c for c_c in state.zones[23 + L[0]] if A_colour[c_c] == "corporation"
@@ -2394,6 +2501,7 @@ def s_corporation_first_action(state, frame):
             L[1] = L[2][L[3]]
             # spec: spec/terraforming_mars/05_generation.rules:192
             state.vars[3] = True
+            state.stamps[39] += 1
             # spec: spec/terraforming_mars/05_generation.rules:193
             frame[1] = 2
             if resolve_event(
@@ -2404,12 +2512,14 @@ def s_corporation_first_action(state, frame):
         if pc == 2:
             # spec: spec/terraforming_mars/05_generation.rules:194
             state.vars[3] = False
+            state.stamps[39] += 1
             L[3] = L[3] + 1
             pc = 1
             continue
         if pc == 3:
             # spec: spec/terraforming_mars/05_generation.rules:196
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
+            state.stamps[21] += 1
             state.frames.pop()
             return
 
@@ -2423,6 +2533,7 @@ def s_take_turn(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/05_generation.rules:200
             state.tracks[79 + L[0]] = 0
+            state.stamps[21] += 1
             # spec: spec/terraforming_mars/05_generation.rules:201
             if state.tracks[84 + L[0]] > 0:
                 pc = 1
@@ -2465,8 +2576,10 @@ def s_action_phase(state, frame):
             # spec: spec/terraforming_mars/05_generation.rules:205
             for L[0] in range(state.params["players"]):
                 state.tracks[74 + L[0]] = 0
+                state.stamps[20] += 1
             # spec: spec/terraforming_mars/05_generation.rules:206
             state.vars[1] = state.vars[0]
+            state.stamps[37] += 1
             # spec: spec/terraforming_mars/05_generation.rules:207
             pc = 1
         if pc == 1:
@@ -2495,6 +2608,7 @@ def s_action_phase(state, frame):
                 ),
                 "spec/terraforming_mars/05_generation.rules:209:9",
             )
+            state.stamps[37] += 1
             pc = 1
             continue
         if pc == 4:
@@ -2686,6 +2800,7 @@ def s_final_scoring(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/05_generation.rules:277
             state.vars[1] = state.vars[0]
+            state.stamps[37] += 1
             # spec: spec/terraforming_mars/05_generation.rules:278
             L[1] = d_seat_count(state)
             pc = 1
@@ -2708,6 +2823,7 @@ def s_final_scoring(state, frame):
                 ),
                 "spec/terraforming_mars/05_generation.rules:280:9",
             )
+            state.stamps[37] += 1
             L[1] = L[1] - 1
             pc = 1
             continue
@@ -2829,18 +2945,25 @@ def s_standard_setup(state, frame):
             for L[3] in range(state.params["players"]):
                 # spec: spec/terraforming_mars/06_corporations.rules:45
                 state.tracks[60 + L[3]] = 20
+                state.stamps[14] += 1
                 # spec: spec/terraforming_mars/06_corporations.rules:46
                 state.tracks[30 + L[3]] = 1
+                state.stamps[8] += 1
                 # spec: spec/terraforming_mars/06_corporations.rules:47
                 state.tracks[35 + L[3]] = 1
+                state.stamps[9] += 1
                 # spec: spec/terraforming_mars/06_corporations.rules:48
                 state.tracks[40 + L[3]] = 1
+                state.stamps[10] += 1
                 # spec: spec/terraforming_mars/06_corporations.rules:49
                 state.tracks[45 + L[3]] = 1
+                state.stamps[11] += 1
                 # spec: spec/terraforming_mars/06_corporations.rules:50
                 state.tracks[50 + L[3]] = 1
+                state.stamps[12] += 1
                 # spec: spec/terraforming_mars/06_corporations.rules:51
                 state.tracks[55 + L[3]] = 1
+                state.stamps[13] += 1
             # spec: spec/terraforming_mars/06_corporations.rules:53
             p_before_corporations(state)
             # spec: spec/terraforming_mars/06_corporations.rules:54
@@ -2964,8 +3087,10 @@ def s_standard_setup(state, frame):
             state.tracks[L[3]] = max(
                 0, min(9999, state.tracks[L[3]] + A_start_mc[L[2]])
             )
+            state.stamps[2] += 1
             # spec: spec/terraforming_mars/06_corporations.rules:77
             state.vars[3] = False
+            state.stamps[39] += 1
             # spec: spec/terraforming_mars/06_corporations.rules:78
             frame[1] = 11
             if resolve_event(
@@ -3007,6 +3132,7 @@ def s_apply_box(state, frame):
                 -5,
                 min(999, state.tracks[30 + L[0]] + d_box_of(state, L[0], L[1], "r_mc")),
             )
+            state.stamps[8] += 1
             # spec: spec/terraforming_mars/07_cards.rules:56
             state.tracks[35 + L[0]] = max(
                 0,
@@ -3015,6 +3141,7 @@ def s_apply_box(state, frame):
                     state.tracks[35 + L[0]] + d_box_of(state, L[0], L[1], "r_steel"),
                 ),
             )
+            state.stamps[9] += 1
             # spec: spec/terraforming_mars/07_cards.rules:57
             state.tracks[40 + L[0]] = max(
                 0,
@@ -3023,6 +3150,7 @@ def s_apply_box(state, frame):
                     state.tracks[40 + L[0]] + d_box_of(state, L[0], L[1], "r_titanium"),
                 ),
             )
+            state.stamps[10] += 1
             # spec: spec/terraforming_mars/07_cards.rules:58
             state.tracks[45 + L[0]] = max(
                 0,
@@ -3031,6 +3159,7 @@ def s_apply_box(state, frame):
                     state.tracks[45 + L[0]] + d_box_of(state, L[0], L[1], "r_plants"),
                 ),
             )
+            state.stamps[11] += 1
             # spec: spec/terraforming_mars/07_cards.rules:59
             state.tracks[50 + L[0]] = max(
                 0,
@@ -3039,6 +3168,7 @@ def s_apply_box(state, frame):
                     state.tracks[50 + L[0]] + d_box_of(state, L[0], L[1], "r_energy"),
                 ),
             )
+            state.stamps[12] += 1
             # spec: spec/terraforming_mars/07_cards.rules:60
             state.tracks[55 + L[0]] = max(
                 0,
@@ -3046,6 +3176,7 @@ def s_apply_box(state, frame):
                     999, state.tracks[55 + L[0]] + d_box_of(state, L[0], L[1], "r_heat")
                 ),
             )
+            state.stamps[13] += 1
             # spec: spec/terraforming_mars/07_cards.rules:61
             if (
                 A_box_hit[L[1]]
@@ -3233,6 +3364,7 @@ def s_remove_any_plants(state, frame):
                 0,
                 min(9999, state.tracks[15 + L[2]] - min(L[1], state.tracks[15 + L[2]])),
             )
+            state.stamps[5] += 1
             pc = 4
         if pc == 4:
             state.frames.pop()
@@ -3283,6 +3415,7 @@ def s_gain_choice_plants_or(state, frame):
         if pc == 2:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:165
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + L[1]))
+            state.stamps[5] += 1
             pc = 5
         if pc == 3:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:168
@@ -3340,6 +3473,7 @@ def s_spend_or_add(state, frame):
                     max(0, state.counters[18][L[1]] - L[2]),
                     "spec/terraforming_mars/07c_active.rules:62:13",
                 )
+                state.stamps[30] += 1
                 # spec: spec/terraforming_mars/07c_active.rules:63
                 log_line(
                     state,
@@ -3352,6 +3486,7 @@ def s_spend_or_add(state, frame):
                     max(0, state.counters[18][L[1]] + 1),
                     "spec/terraforming_mars/07c_active.rules:65:49",
                 )
+                state.stamps[30] += 1
             state.frames.pop()
             return
 
@@ -3389,6 +3524,7 @@ def s_start(state, frame):
             tick(state, "while", "spec/terraforming_mars/05_generation.rules:297:5")
             # spec: spec/terraforming_mars/05_generation.rules:298
             state.tracks[73] = max(1, min(99, state.tracks[73] + 1))
+            state.stamps[19] += 1
             # spec: spec/terraforming_mars/05_generation.rules:299
             state.vars[0] = bounded(
                 (
@@ -3398,6 +3534,7 @@ def s_start(state, frame):
                 ),
                 "spec/terraforming_mars/05_generation.rules:299:9",
             )
+            state.stamps[36] += 1
             # spec: spec/terraforming_mars/05_generation.rules:300
             frame[1] = 4
             state.frames.append(new_frame(22, [UNBOUND] * 3))
@@ -3439,6 +3576,7 @@ def sev_tharsis_republic(state, frame):
         if pc == 2:
             # spec: spec/terraforming_mars/06_corporations.rules:162
             state.tracks[84 + L[0]] = 1
+            state.stamps[22] += 1
             # spec: spec/terraforming_mars/06_corporations.rules:163
             activate(state, 7, [L[0]], None)
             pc = 3
@@ -3543,6 +3681,7 @@ def sev_eos_chasma_national_park(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07_cards.rules:118
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
+            state.stamps[5] += 1
             # spec: spec/terraforming_mars/07_cards.rules:119
             state.frames.pop()
             state.frames.append(
@@ -3625,6 +3764,7 @@ def sev_algae(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07_cards.rules:147
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
+            state.stamps[5] += 1
             state.frames.pop()
             return
 
@@ -3653,6 +3793,7 @@ def sev_kelp_farming(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07_cards.rules:156
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
+            state.stamps[5] += 1
             state.frames.pop()
             return
 
@@ -3681,6 +3822,7 @@ def sev_trees(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07_cards.rules:166
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
+            state.stamps[5] += 1
             state.frames.pop()
             return
 
@@ -3699,6 +3841,7 @@ def sev_solar_wind_power(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07_cards.rules:173
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 2))
+            state.stamps[4] += 1
             state.frames.pop()
             return
 
@@ -3727,6 +3870,7 @@ def sev_grass(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07_cards.rules:182
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
+            state.stamps[5] += 1
             state.frames.pop()
             return
 
@@ -3745,6 +3889,7 @@ def sev_heather(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07_cards.rules:188
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
+            state.stamps[5] += 1
             state.frames.pop()
             return
 
@@ -3773,6 +3918,7 @@ def sev_bushes(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07_cards.rules:198
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
+            state.stamps[5] += 1
             state.frames.pop()
             return
 
@@ -3830,9 +3976,11 @@ def sev_artificial_photosynthesis(state, frame):
             if k == 0:
                 # spec: spec/terraforming_mars/07_cards.rules:221
                 state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 2))
+                state.stamps[12] += 1
             elif k == 1:
                 # spec: spec/terraforming_mars/07_cards.rules:222
                 state.tracks[45 + L[0]] = max(0, min(999, state.tracks[45 + L[0]] + 1))
+                state.stamps[11] += 1
             state.frames.pop()
             return
 
@@ -3861,6 +4009,7 @@ def sev_farming(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07_cards.rules:232
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
+            state.stamps[5] += 1
             state.frames.pop()
             return
 
@@ -3879,6 +4028,7 @@ def sev_moss(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07_cards.rules:241
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] - 1))
+            state.stamps[5] += 1
             state.frames.pop()
             return
 
@@ -3975,6 +4125,7 @@ def sev_nitrophilic_moss(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07_cards.rules:288
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] - 2))
+            state.stamps[5] += 1
             state.frames.pop()
             return
 
@@ -4011,8 +4162,10 @@ def sev_insulation(state, frame):
             L[2] = frame[3]
             # spec: spec/terraforming_mars/07_cards.rules:297
             state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] - L[2]))
+            state.stamps[13] += 1
             # spec: spec/terraforming_mars/07_cards.rules:298
             state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + L[2]))
+            state.stamps[8] += 1
             state.frames.pop()
             return
 
@@ -4099,6 +4252,7 @@ def sev_tundra_farming(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07_cards.rules:328
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
+            state.stamps[5] += 1
             state.frames.pop()
             return
 
@@ -4135,6 +4289,7 @@ def sev_noctis_farming(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07_cards.rules:341
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
+            state.stamps[5] += 1
             state.frames.pop()
             return
 
@@ -4221,7 +4376,12 @@ def sev_capital(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:9
             player = L[0]
-            values = [c_s for c_s in K_area if d_city_spot(state, c_s)]
+            values = [
+                c_s
+                for kept_ in (kept_6(state),)
+                for c_s in kept_[0]
+                if kept_[1] or d_city_spot(state, c_s)
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4238,6 +4398,7 @@ def sev_capital(state, frame):
             L[2] = frame[3]
             # spec: spec/terraforming_mars/07b_tiles_events.rules:10
             state.counters[20][L[2]] = 1
+            state.stamps[32] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:11
             p_city_placed(state, L[0], L[2])
             state.frames.pop()
@@ -4258,6 +4419,7 @@ def sev_domed_crater(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:18
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
+            state.stamps[5] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:19
             state.frames.pop()
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
@@ -4293,7 +4455,12 @@ def sev_research_outpost(state, frame):
             activate(state, 9, [L[0], 1], None)
             # spec: spec/terraforming_mars/07b_tiles_events.rules:33
             player = L[0]
-            values = [c_s for c_s in K_area if d_no_neighbour_tile(state, c_s)]
+            values = [
+                c_s
+                for kept_ in (kept_7(state),)
+                for c_s in kept_[0]
+                if kept_[1] or d_no_neighbour_tile(state, c_s)
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4382,7 +4549,12 @@ def sev_natural_preserve(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:64
             player = L[0]
-            values = [c_s for c_s in K_area if d_no_neighbour_tile(state, c_s)]
+            values = [
+                c_s
+                for kept_ in (kept_7(state),)
+                for c_s in kept_[0]
+                if kept_[1] or d_no_neighbour_tile(state, c_s)
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4442,16 +4614,16 @@ def sev_mining_rights(state, frame):
             player = L[0]
             values = [
                 c_s
-                for c_s in K_area
-                if (
-                    (
-                        not A_ocean_spot[c_s]
-                        and not A_noctis[c_s]
-                        and not A_off_mars[c_s]
-                        and d_tiles_on(state, c_s) == 0
-                    )
-                    and (A_bonus_steel[c_s] > 0 or A_bonus_titanium[c_s] > 0)
+                for kept_ in (kept_8(state),)
+                for c_s in kept_[0]
+                if kept_[1]
+                or (
+                    not A_ocean_spot[c_s]
+                    and not A_noctis[c_s]
+                    and not A_off_mars[c_s]
+                    and d_tiles_on(state, c_s) == 0
                 )
+                and (A_bonus_steel[c_s] > 0 or A_bonus_titanium[c_s] > 0)
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -4472,6 +4644,7 @@ def sev_mining_rights(state, frame):
             # spec: spec/terraforming_mars/07b_tiles_events.rules:86
             if A_bonus_steel[L[2]] == 0:
                 state.counters[27][L[1]] = 1
+                state.stamps[35] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:87
             state.frames.pop()
             state.frames.append(new_frame(27, [L[0], L[1]]))
@@ -4489,13 +4662,13 @@ def sev_nuclear_zone(state, frame):
             player = L[0]
             values = [
                 c_s
-                for c_s in K_area
-                if (
-                    not A_ocean_spot[c_s]
-                    and not A_noctis[c_s]
-                    and not A_off_mars[c_s]
-                    and d_tiles_on(state, c_s) == 0
-                )
+                for kept_ in (kept_4(state),)
+                for c_s in kept_[0]
+                if kept_[1]
+                or not A_ocean_spot[c_s]
+                and not A_noctis[c_s]
+                and not A_off_mars[c_s]
+                and d_tiles_on(state, c_s) == 0
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -4533,6 +4706,7 @@ def sev_open_city(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:105
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
+            state.stamps[5] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:106
             state.frames.pop()
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
@@ -4563,7 +4737,12 @@ def sev_urbanized_area(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:118
             player = L[0]
-            values = [c_s for c_s in K_area if d_urban_spot(state, c_s)]
+            values = [
+                c_s
+                for kept_ in (kept_9(state),)
+                for c_s in kept_[0]
+                if kept_[1] or d_urban_spot(state, c_s)
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4580,6 +4759,7 @@ def sev_urbanized_area(state, frame):
             L[2] = frame[3]
             # spec: spec/terraforming_mars/07b_tiles_events.rules:119
             state.counters[16][L[2]] = 1
+            state.stamps[28] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:120
             p_city_placed(state, L[0], L[2])
             state.frames.pop()
@@ -4612,8 +4792,9 @@ def sev_mohole_area(state, frame):
             player = L[0]
             values = [
                 c_s
-                for c_s in K_area
-                if (A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0)
+                for kept_ in (kept_3(state),)
+                for c_s in kept_[0]
+                if kept_[1] or A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -4662,6 +4843,7 @@ def sev_asteroid(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:144
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 2))
+            state.stamps[4] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:145
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
@@ -4705,6 +4887,7 @@ def sev_big_asteroid(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:158
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 4))
+            state.stamps[4] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:159
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 2] + [UNBOUND] * 1))
@@ -4745,9 +4928,11 @@ def sev_nitrogen_rich_asteroid(state, frame):
             if d_tags(state, L[0], "plant_tag") >= 3:
                 # spec: spec/terraforming_mars/07b_tiles_events.rules:187
                 state.tracks[45 + L[0]] = max(0, min(999, state.tracks[45 + L[0]] + 4))
+                state.stamps[11] += 1
             else:
                 # spec: spec/terraforming_mars/07b_tiles_events.rules:189
                 state.tracks[45 + L[0]] = max(0, min(999, state.tracks[45 + L[0]] + 1))
+                state.stamps[11] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:191
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
@@ -4768,6 +4953,7 @@ def sev_deimos_down(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:197
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 4))
+            state.stamps[3] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:198
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 3] + [UNBOUND] * 1))
@@ -4788,6 +4974,7 @@ def sev_mining_expedition(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:204
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 2))
+            state.stamps[3] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:205
             frame[1] = 1
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
@@ -4808,6 +4995,7 @@ def sev_towing_a_comet(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:211
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
+            state.stamps[5] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:212
             frame[1] = 1
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
@@ -4891,8 +5079,9 @@ def sev_lava_flows(state, frame):
             player = L[0]
             values = [
                 c_s
-                for c_s in K_area
-                if (A_volcanic[c_s] and d_tiles_on(state, c_s) == 0)
+                for kept_ in (kept_10(state),)
+                for c_s in kept_[0]
+                if kept_[1] or A_volcanic[c_s] and d_tiles_on(state, c_s) == 0
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -4966,6 +5155,7 @@ def sev_imported_ghg(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:256
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] + 3))
+            state.stamps[7] += 1
             state.frames.pop()
             return
 
@@ -4979,6 +5169,7 @@ def sev_imported_nitrogen(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:261
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 4))
+            state.stamps[5] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:262
             p_raise_tr(state, L[0], 1)
             # spec: spec/terraforming_mars/07b_tiles_events.rules:263
@@ -5042,6 +5233,7 @@ def sev_local_heat_trapping(state, frame):
     L = frame[2]
     # spec: spec/terraforming_mars/07b_tiles_events.rules:283
     state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - 5))
+    state.stamps[7] += 1
     # spec: spec/terraforming_mars/07b_tiles_events.rules:284
     state.frames.pop()
     state.frames.append(new_frame(30, [L[0], 4, 0, 2]))
@@ -5149,6 +5341,7 @@ def sev_flooding(state, frame):
             state.tracks[L[4]] = max(
                 0, min(9999, state.tracks[L[4]] - min(4, state.tracks[L[4]]))
             )
+            state.stamps[2] += 1
             pc = 7
         if pc == 7:
             L[6] = L[6] + 1
@@ -5206,6 +5399,7 @@ def sev_search_for_life(state, frame):
                         max(0, state.counters[18][L[1]] + 1),
                         "spec/terraforming_mars/07c_active.rules:20:36",
                     )
+                    state.stamps[30] += 1
                 # spec: spec/terraforming_mars/07c_active.rules:21
                 move_card(state, L[2], 2)
             pc = 3
@@ -5372,6 +5566,7 @@ def sev_fish(state, frame):
                 max(0, state.counters[18][L[1]] + 1),
                 "spec/terraforming_mars/07c_active.rules:97:21",
             )
+            state.stamps[30] += 1
             pc = 3
         if pc == 2:
             state.frames.pop()
@@ -5399,6 +5594,7 @@ def sev_small_animals(state, frame):
                 max(0, state.counters[18][L[1]] + 1),
                 "spec/terraforming_mars/07c_active.rules:103:21",
             )
+            state.stamps[30] += 1
             pc = 3
         if pc == 2:
             state.frames.pop()
@@ -5426,6 +5622,7 @@ def sev_birds(state, frame):
                 max(0, state.counters[18][L[1]] + 1),
                 "spec/terraforming_mars/07c_active.rules:109:21",
             )
+            state.stamps[30] += 1
             pc = 3
         if pc == 2:
             state.frames.pop()
@@ -5456,6 +5653,7 @@ def sev_space_mirrors(state, frame):
         if pc == 2:
             # spec: spec/terraforming_mars/07c_active.rules:117
             state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 1))
+            state.stamps[12] += 1
             pc = 3
         if pc == 3:
             state.frames.pop()
@@ -5477,8 +5675,10 @@ def sev_ironworks(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07c_active.rules:124
             state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
+            state.stamps[6] += 1
             # spec: spec/terraforming_mars/07c_active.rules:125
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 1))
+            state.stamps[3] += 1
             # spec: spec/terraforming_mars/07c_active.rules:126
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
@@ -5503,8 +5703,10 @@ def sev_steelworks(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07c_active.rules:133
             state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
+            state.stamps[6] += 1
             # spec: spec/terraforming_mars/07c_active.rules:134
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 2))
+            state.stamps[3] += 1
             # spec: spec/terraforming_mars/07c_active.rules:135
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
@@ -5529,8 +5731,10 @@ def sev_ore_processor(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07c_active.rules:143
             state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
+            state.stamps[6] += 1
             # spec: spec/terraforming_mars/07c_active.rules:144
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 1))
+            state.stamps[4] += 1
             # spec: spec/terraforming_mars/07c_active.rules:145
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
@@ -5612,6 +5816,7 @@ def sev_extreme_cold_fungus(state, frame):
         if pc == 3:
             # spec: spec/terraforming_mars/07c_active.rules:160
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
+            state.stamps[5] += 1
             pc = 5
         if pc == 4:
             # spec: spec/terraforming_mars/07c_active.rules:163
@@ -5657,6 +5862,7 @@ def sev_nitrite_reducing_bacteria(state, frame):
                 max(0, state.counters[18][L[1]] + 3),
                 "spec/terraforming_mars/07c_active.rules:177:13",
             )
+            state.stamps[30] += 1
             pc = 4
         if pc == 4:
             state.frames.pop()
@@ -5680,6 +5886,7 @@ def sev_livestock(state, frame):
                 max(0, state.counters[18][L[1]] + 1),
                 "spec/terraforming_mars/07c_active.rules:184:21",
             )
+            state.stamps[30] += 1
             pc = 3
         if pc == 2:
             state.frames.pop()
@@ -5705,6 +5912,7 @@ def sev_water_splitting_plant(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07c_active.rules:191
             state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 3))
+            state.stamps[6] += 1
             # spec: spec/terraforming_mars/07c_active.rules:192
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
@@ -5761,6 +5969,7 @@ def sev_underground_detonations(state, frame):
         if pc == 2:
             # spec: spec/terraforming_mars/07c_active.rules:210
             state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] + 2))
+            state.stamps[13] += 1
             pc = 3
         if pc == 3:
             state.frames.pop()
@@ -5778,7 +5987,12 @@ def sev_ecological_zone(state, frame):
             activate(state, 14, [L[0], L[1]], None)
             # spec: spec/terraforming_mars/07c_active.rules:248
             player = L[0]
-            values = [c_s for c_s in K_area if d_eco_spot(state, c_s)]
+            values = [
+                c_s
+                for kept_ in (kept_11(state),)
+                for c_s in kept_[0]
+                if kept_[1] or d_eco_spot(state, c_s)
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5811,6 +6025,7 @@ def sev_herbivores(state, frame):
                 max(0, state.counters[18][L[1]] + 1),
                 "spec/terraforming_mars/07c_active.rules:265:9",
             )
+            state.stamps[30] += 1
             # spec: spec/terraforming_mars/07c_active.rules:266
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]]))

@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 4de46ea8132e7b96d342 output 09d4d23622f61a382b5d
+# Fingerprint: source 3163aafee199853f189b output 64378fc87406df7e03a5
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -197,6 +197,7 @@ def tb_01_parameters_0_0(state, frame):
     "test tests/01_parameters.rules#0 part 0 (spec/terraforming_mars/tests/01_parameters.rules:4)"
     # spec: spec/terraforming_mars/tests/01_parameters.rules:4
     state.tracks[60] = 20
+    state.stamps[14] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:5
     state.frames.pop()
     state.frames.append(new_frame(0, [0, 1] + [UNBOUND] * 1))
@@ -207,6 +208,7 @@ def tb_01_parameters_1_0(state, frame):
     "test tests/01_parameters.rules#1 part 0 (spec/terraforming_mars/tests/01_parameters.rules:10)"
     # spec: spec/terraforming_mars/tests/01_parameters.rules:10
     state.tracks[70] = -26
+    state.stamps[16] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:11
     state.frames.pop()
     state.frames.append(new_frame(0, [1, 3] + [UNBOUND] * 1))
@@ -217,6 +219,7 @@ def tb_01_parameters_2_0(state, frame):
     "test tests/01_parameters.rules#2 part 0 (spec/terraforming_mars/tests/01_parameters.rules:18)"
     # spec: spec/terraforming_mars/tests/01_parameters.rules:18
     state.tracks[70] = -2
+    state.stamps[16] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:19
     state.frames.pop()
     state.frames.append(new_frame(0, [0, 1] + [UNBOUND] * 1))
@@ -227,6 +230,7 @@ def tb_01_parameters_3_0(state, frame):
     "test tests/01_parameters.rules#3 part 0 (spec/terraforming_mars/tests/01_parameters.rules:28)"
     # spec: spec/terraforming_mars/tests/01_parameters.rules:28
     state.tracks[71] = 7
+    state.stamps[17] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:29
     state.frames.pop()
     state.frames.append(new_frame(1, [0, 1] + [UNBOUND] * 1))
@@ -240,8 +244,10 @@ def tb_01_parameters_4_0(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/tests/01_parameters.rules:34
             state.tracks[70] = 8
+            state.stamps[16] += 1
             # spec: spec/terraforming_mars/tests/01_parameters.rules:35
             state.tracks[71] = 14
+            state.stamps[17] += 1
             # spec: spec/terraforming_mars/tests/01_parameters.rules:36
             frame[1] = 1
             state.frames.append(new_frame(0, [0, 2] + [UNBOUND] * 1))
@@ -257,6 +263,7 @@ def tb_01_parameters_5_0(state, frame):
     "test tests/01_parameters.rules#5 part 0 (spec/terraforming_mars/tests/01_parameters.rules:42)"
     # spec: spec/terraforming_mars/tests/01_parameters.rules:42
     state.tracks[72] = 9
+    state.stamps[18] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:43
     state.frames.pop()
     state.frames.append(new_frame(2, [0] + [UNBOUND] * 1))
@@ -267,10 +274,13 @@ def tb_01_parameters_6_0(state, frame):
     "test tests/01_parameters.rules#6 part 0 (spec/terraforming_mars/tests/01_parameters.rules:48)"
     # spec: spec/terraforming_mars/tests/01_parameters.rules:48
     state.tracks[30] = -4
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:49
     state.tracks[30] = max(-5, min(999, state.tracks[30] - 3))
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:50
     state.tracks[55] = max(0, min(999, state.tracks[55] - 2))
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -279,8 +289,10 @@ def tb_01_parameters_7_0(state, frame):
     "test tests/01_parameters.rules#7 part 0 (spec/terraforming_mars/tests/01_parameters.rules:55)"
     # spec: spec/terraforming_mars/tests/01_parameters.rules:55
     state.tracks[30] = -4
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:56
     state.tracks[0] = 50
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:57
     move_card(state, E_lunar_beam, 8)
     state.frames.pop()
@@ -291,6 +303,7 @@ def tb_01_parameters_7_1(state, frame):
     "test tests/01_parameters.rules#7 part 1 (spec/terraforming_mars/tests/01_parameters.rules:59)"
     # spec: spec/terraforming_mars/tests/01_parameters.rules:59
     state.tracks[30] = -3
+    state.stamps[8] += 1
     state.frames.pop()
     return
 
@@ -299,8 +312,10 @@ def tb_01_parameters_8_0(state, frame):
     "test tests/01_parameters.rules#8 part 0 (spec/terraforming_mars/tests/01_parameters.rules:64)"
     # spec: spec/terraforming_mars/tests/01_parameters.rules:64
     state.tracks[0] = 20
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:65
     state.tracks[60] = 35
+    state.stamps[14] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:66
     state.frames.pop()
     state.frames.append(new_frame(17, [0, False] + [UNBOUND] * 3))
@@ -311,8 +326,10 @@ def tb_02_tiles_0_0(state, frame):
     "test tests/02_tiles.rules#0 part 0 (spec/terraforming_mars/tests/02_tiles.rules:4)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:4
     state.counters[0][E_s33] = 1
+    state.stamps[24] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:5
     state.tracks[72] = 1
+    state.stamps[18] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:6
     state.frames.pop()
     state.frames.append(new_frame(2, [0] + [UNBOUND] * 1))
@@ -323,10 +340,13 @@ def tb_02_tiles_1_0(state, frame):
     "test tests/02_tiles.rules#1 part 0 (spec/terraforming_mars/tests/02_tiles.rules:14)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:14
     state.counters[0][E_s32] = 1
+    state.stamps[24] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:15
     state.counters[0][E_s33] = 1
+    state.stamps[24] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:16
     state.tracks[72] = 2
+    state.stamps[18] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:17
     p_city_placed(state, 1, E_s41)
     state.frames.pop()
@@ -337,6 +357,7 @@ def tb_02_tiles_2_0(state, frame):
     "test tests/02_tiles.rules#2 part 0 (spec/terraforming_mars/tests/02_tiles.rules:22)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:22
     state.counters[6][E_s17] = 1
+    state.stamps[26] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:23
     state.frames.pop()
     state.frames.append(new_frame(7, [1] + [UNBOUND] * 1))
@@ -355,6 +376,7 @@ def tb_02_tiles_4_0(state, frame):
     "test tests/02_tiles.rules#4 part 0 (spec/terraforming_mars/tests/02_tiles.rules:37)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:37
     state.counters[6][E_s17] = 1
+    state.stamps[26] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:38
     state.frames.pop()
     state.frames.append(new_frame(5, [0] + [UNBOUND] * 1))
@@ -373,12 +395,15 @@ def tb_02_tiles_6_0(state, frame):
     "test tests/02_tiles.rules#6 part 0 (spec/terraforming_mars/tests/02_tiles.rules:53)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:53
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:54
     state.tracks[50] = 1
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:55
     move_card(state, E_cupola_city, 23)
     # spec: spec/terraforming_mars/tests/02_tiles.rules:56
     state.vars[3] = False
+    state.stamps[39] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:57
     state.frames.pop()
     resolve_event(
@@ -399,10 +424,13 @@ def tb_02_tiles_7_0(state, frame):
     "test tests/02_tiles.rules#7 part 0 (spec/terraforming_mars/tests/02_tiles.rules:66)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:66
     state.counters[7][E_s30] = 1
+    state.stamps[26] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:67
     state.tracks[50] = 1
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:68
     state.tracks[0] = 18
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:69
     move_card(state, E_noctis_city, 8)
     state.frames.pop()
@@ -421,8 +449,10 @@ def tb_02_tiles_8_0(state, frame):
     "test tests/02_tiles.rules#8 part 0 (spec/terraforming_mars/tests/02_tiles.rules:77)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:77
     state.tracks[50] = 1
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:78
     state.tracks[0] = 10
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:79
     move_card(state, E_urbanized_area, 8)
     state.frames.pop()
@@ -433,8 +463,10 @@ def tb_02_tiles_8_1(state, frame):
     "test tests/02_tiles.rules#8 part 1 (spec/terraforming_mars/tests/02_tiles.rules:81)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:81
     state.counters[6][E_s16] = 1
+    state.stamps[26] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:82
     state.counters[7][E_s18] = 1
+    state.stamps[26] += 1
     state.frames.pop()
     return
 
@@ -451,10 +483,13 @@ def tb_02_tiles_9_0(state, frame):
     "test tests/02_tiles.rules#9 part 0 (spec/terraforming_mars/tests/02_tiles.rules:90)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:90
     state.tracks[72] = 4
+    state.stamps[18] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:91
     state.tracks[50] = 2
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:92
     state.tracks[0] = 26
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:93
     move_card(state, E_capital, 8)
     # spec: spec/terraforming_mars/tests/02_tiles.rules:94
@@ -467,10 +502,13 @@ def tb_02_tiles_9_1(state, frame):
     "test tests/02_tiles.rules#9 part 1 (spec/terraforming_mars/tests/02_tiles.rules:96)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:96
     state.counters[0][E_s34] = 1
+    state.stamps[24] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:97
     state.counters[0][E_s43] = 1
+    state.stamps[24] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:98
     state.counters[0][E_s44] = 1
+    state.stamps[24] += 1
     state.frames.pop()
     return
 
@@ -479,8 +517,10 @@ def tb_03_economy_0_0(state, frame):
     "test tests/03_economy.rules#0 part 0 (spec/terraforming_mars/tests/03_economy.rules:4)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:4
     state.tracks[0] = 10
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:5
     state.tracks[5] = 5
+    state.stamps[3] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:6
     move_card(state, E_deep_well_heating, 8)
     # spec: spec/terraforming_mars/tests/03_economy.rules:7
@@ -493,8 +533,10 @@ def tb_03_economy_1_0(state, frame):
     "test tests/03_economy.rules#1 part 0 (spec/terraforming_mars/tests/03_economy.rules:15)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:15
     state.tracks[0] = 0
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:16
     state.tracks[5] = 7
+    state.stamps[3] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:17
     move_card(state, E_deep_well_heating, 8)
     state.frames.pop()
@@ -513,8 +555,10 @@ def tb_03_economy_2_0(state, frame):
     "test tests/03_economy.rules#2 part 0 (spec/terraforming_mars/tests/03_economy.rules:25)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:25
     state.tracks[0] = 5
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:26
     state.tracks[5] = 10
+    state.stamps[3] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:27
     move_card(state, E_micro_mills, 8)
     state.frames.pop()
@@ -533,8 +577,10 @@ def tb_03_economy_3_0(state, frame):
     "test tests/03_economy.rules#3 part 0 (spec/terraforming_mars/tests/03_economy.rules:34)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:34
     state.tracks[0] = 0
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:35
     state.tracks[10] = 10
+    state.stamps[4] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:36
     move_card(state, E_asteroid_mining, 8)
     # spec: spec/terraforming_mars/tests/03_economy.rules:37
@@ -547,10 +593,12 @@ def tb_03_economy_4_0(state, frame):
     "test tests/03_economy.rules#4 part 0 (spec/terraforming_mars/tests/03_economy.rules:44)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:44
     state.tracks[0] = 20
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:45
     move_card(state, E_colonizer_training_camp, 8)
     # spec: spec/terraforming_mars/tests/03_economy.rules:46
     state.tracks[71] = 6
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -559,6 +607,7 @@ def tb_03_economy_4_1(state, frame):
     "test tests/03_economy.rules#4 part 1 (spec/terraforming_mars/tests/03_economy.rules:48)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:48
     state.tracks[71] = 5
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -575,6 +624,7 @@ def tb_03_economy_4_2(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/tests/03_economy.rules:51
             state.tracks[71] = 10
+            state.stamps[17] += 1
             state.frames.pop()
             return
 
@@ -583,10 +633,12 @@ def tb_03_economy_5_0(state, frame):
     "test tests/03_economy.rules#5 part 0 (spec/terraforming_mars/tests/03_economy.rules:56)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:56
     state.tracks[0] = 20
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:57
     move_card(state, E_lichen, 8)
     # spec: spec/terraforming_mars/tests/03_economy.rules:58
     state.tracks[70] = -28
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -603,6 +655,7 @@ def tb_03_economy_6_0(state, frame):
     "test tests/03_economy.rules#6 part 0 (spec/terraforming_mars/tests/03_economy.rules:66)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:66
     state.tracks[0] = 20
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:67
     move_card(state, E_special_design, 8)
     # spec: spec/terraforming_mars/tests/03_economy.rules:68
@@ -615,8 +668,10 @@ def tb_03_economy_7_0(state, frame):
     "test tests/03_economy.rules#7 part 0 (spec/terraforming_mars/tests/03_economy.rules:75)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:75
     state.tracks[0] = 40
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:76
     state.tracks[70] = -28
+    state.stamps[16] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:77
     move_card(state, E_special_design, 8)
     # spec: spec/terraforming_mars/tests/03_economy.rules:78
@@ -651,6 +706,7 @@ def tb_03_economy_9_0(state, frame):
     "test tests/03_economy.rules#9 part 0 (spec/terraforming_mars/tests/03_economy.rules:98)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:98
     state.tracks[0] = 20
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:99
     move_card(state, E_space_mirrors, 23)
     state.frames.pop()
@@ -679,6 +735,7 @@ def tb_03_economy_10_0(state, frame):
     move_card(state, E_ironworks, 23)
     # spec: spec/terraforming_mars/tests/03_economy.rules:110
     state.tracks[20] = 3
+    state.stamps[6] += 1
     state.frames.pop()
     return
 
@@ -687,6 +744,7 @@ def tb_03_economy_10_1(state, frame):
     "test tests/03_economy.rules#10 part 1 (spec/terraforming_mars/tests/03_economy.rules:112)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:112
     state.tracks[20] = 4
+    state.stamps[6] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:113
     state.frames.pop()
     state.frames.append(new_frame(11, [0, E_ironworks]))
@@ -701,6 +759,7 @@ def tb_03_economy_11_0(state, frame):
     move_card(state, E_pets, 24)
     # spec: spec/terraforming_mars/tests/03_economy.rules:121
     state.counters[18][E_pets] = 3
+    state.stamps[30] += 1
     state.frames.pop()
     return
 
@@ -711,6 +770,7 @@ def tb_03_economy_11_1(state, frame):
     move_card(state, E_birds, 24)
     # spec: spec/terraforming_mars/tests/03_economy.rules:124
     state.counters[18][E_birds] = 2
+    state.stamps[30] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:125
     state.frames.pop()
     state.frames.append(new_frame(11, [0, E_predators]))
@@ -731,8 +791,10 @@ def tb_03_economy_12_1(state, frame):
     "test tests/03_economy.rules#12 part 1 (spec/terraforming_mars/tests/03_economy.rules:135)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:135
     state.counters[18][E_regolith_eaters] = 2
+    state.stamps[30] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:136
     state.counters[19][E_regolith_eaters] = 0
+    state.stamps[31] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:137
     state.frames.pop()
     state.frames.append(new_frame(11, [0, E_regolith_eaters]))
@@ -743,8 +805,10 @@ def tb_03_economy_13_0(state, frame):
     "test tests/03_economy.rules#13 part 0 (spec/terraforming_mars/tests/03_economy.rules:143)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:143
     state.tracks[56] = 3
+    state.stamps[13] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:144
     state.tracks[0] = 10
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:145
     move_card(state, E_heat_trappers, 8)
     # spec: spec/terraforming_mars/tests/03_economy.rules:146
@@ -769,8 +833,10 @@ def tb_03_economy_15_0(state, frame):
     "test tests/03_economy.rules#15 part 0 (spec/terraforming_mars/tests/03_economy.rules:162)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:162
     state.tracks[71] = 3
+    state.stamps[17] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:163
     state.tracks[0] = 30
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:164
     move_card(state, E_decomposers, 8)
     # spec: spec/terraforming_mars/tests/03_economy.rules:165
@@ -900,6 +966,7 @@ def tb_04_generation_2_2(state, frame):
     move_card(state, E_credicor, 23)
     # spec: spec/terraforming_mars/tests/04_generation.rules:33
     state.tracks[0] = max(0, min(9999, state.tracks[0] + 57))
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:34
     p_research_pay(state, 0, 3)
     state.frames.pop()
@@ -928,8 +995,10 @@ def tb_04_generation_3_0(state, frame):
         )
     # spec: spec/terraforming_mars/tests/04_generation.rules:40
     state.tracks[0] = 7
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:41
     state.tracks[1] = 30
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:42
     state.frames.pop()
     state.frames.append(new_frame(22, [UNBOUND] * 3))
@@ -940,16 +1009,22 @@ def tb_04_generation_4_0(state, frame):
     "test tests/04_generation.rules#4 part 0 (spec/terraforming_mars/tests/04_generation.rules:53)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:53
     state.tracks[60] = 22
+    state.stamps[14] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:54
     state.tracks[30] = -2
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:55
     state.tracks[20] = 5
+    state.stamps[6] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:56
     state.tracks[50] = 2
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:57
     state.tracks[55] = 1
+    state.stamps[13] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:58
     state.tracks[45] = 3
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:59
     p_production_phase(state)
     state.frames.pop()
@@ -960,8 +1035,10 @@ def tb_04_generation_5_0(state, frame):
     "test tests/04_generation.rules#5 part 0 (spec/terraforming_mars/tests/04_generation.rules:65)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:65
     state.tracks[0] = 30
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:66
     state.tracks[1] = 30
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:67
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 1))
@@ -972,8 +1049,10 @@ def tb_04_generation_6_0(state, frame):
     "test tests/04_generation.rules#6 part 0 (spec/terraforming_mars/tests/04_generation.rules:84)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:84
     state.tracks[0] = 30
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:85
     state.tracks[1] = 0
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:86
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 1))
@@ -984,8 +1063,10 @@ def tb_04_generation_7_0(state, frame):
     "test tests/04_generation.rules#7 part 0 (spec/terraforming_mars/tests/04_generation.rules:95)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:95
     state.tracks[25] = 9
+    state.stamps[7] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:96
     state.tracks[15] = 8
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:97
     state.frames.pop()
     state.frames.append(new_frame(17, [0, False] + [UNBOUND] * 3))
@@ -1006,6 +1087,7 @@ def tb_04_generation_8_0(state, frame):
     activate(state, 1, [0], None)
     # spec: spec/terraforming_mars/tests/04_generation.rules:107
     state.tracks[15] = 7
+    state.stamps[5] += 1
     state.frames.pop()
     return
 
@@ -1014,6 +1096,7 @@ def tb_04_generation_9_0(state, frame):
     "test tests/04_generation.rules#9 part 0 (spec/terraforming_mars/tests/04_generation.rules:112)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:112
     state.tracks[0] = 100
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:113
     state.frames.pop()
     state.frames.append(new_frame(17, [0, False] + [UNBOUND] * 3))
@@ -1048,10 +1131,13 @@ def tb_04_generation_10_0(state, frame):
     "test tests/04_generation.rules#10 part 0 (spec/terraforming_mars/tests/04_generation.rules:127)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:127
     state.counters[26][E_a_thermalist] = 1
+    state.stamps[34] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:128
     state.tracks[25] = 10
+    state.stamps[7] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:129
     state.tracks[26] = 4
+    state.stamps[7] += 1
     state.frames.pop()
     return
 
@@ -1060,6 +1146,7 @@ def tb_04_generation_10_1(state, frame):
     "test tests/04_generation.rules#10 part 1 (spec/terraforming_mars/tests/04_generation.rules:131)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:131
     state.tracks[26] = 10
+    state.stamps[7] += 1
     state.frames.pop()
     return
 
@@ -1068,12 +1155,16 @@ def tb_04_generation_11_0(state, frame):
     "test tests/04_generation.rules#11 part 0 (spec/terraforming_mars/tests/04_generation.rules:137)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:137
     state.counters[26][E_a_thermalist] = 1
+    state.stamps[34] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:138
     state.tracks[25] = 10
+    state.stamps[7] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:139
     state.tracks[26] = 4
+    state.stamps[7] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:140
     state.tracks[27] = 4
+    state.stamps[7] += 1
     state.frames.pop()
     return
 
@@ -1082,6 +1173,7 @@ def tb_04_generation_11_1(state, frame):
     "test tests/04_generation.rules#11 part 1 (spec/terraforming_mars/tests/04_generation.rules:142)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:142
     state.tracks[26] = 10
+    state.stamps[7] += 1
     state.frames.pop()
     return
 
@@ -1090,8 +1182,10 @@ def tb_04_generation_12_0(state, frame):
     "test tests/04_generation.rules#12 part 0 (spec/terraforming_mars/tests/04_generation.rules:148)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:148
     state.tracks[0] = 100
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:149
     state.tracks[60] = 40
+    state.stamps[14] += 1
     state.frames.pop()
     return
 
@@ -1100,12 +1194,16 @@ def tb_04_generation_13_0(state, frame):
     "test tests/04_generation.rules#13 part 0 (spec/terraforming_mars/tests/04_generation.rules:155)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:155
     state.tracks[60] = 20
+    state.stamps[14] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:156
     state.counters[6][E_s17] = 1
+    state.stamps[26] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:157
     state.counters[1][E_s18] = 1
+    state.stamps[25] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:158
     state.counters[2][E_s16] = 1
+    state.stamps[25] += 1
     state.frames.pop()
     return
 
@@ -1114,16 +1212,22 @@ def tb_04_generation_14_0(state, frame):
     "test tests/04_generation.rules#14 part 0 (spec/terraforming_mars/tests/04_generation.rules:164)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:164
     state.tracks[70] = 8
+    state.stamps[16] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:165
     state.tracks[71] = 14
+    state.stamps[17] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:166
     state.tracks[72] = 9
+    state.stamps[18] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:167
     state.tracks[60] = 30
+    state.stamps[14] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:168
     state.tracks[61] = 31
+    state.stamps[14] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:169
     state.tracks[15] = 16
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:170
     state.frames.pop()
     state.frames.append(new_frame(24, [UNBOUND] * 2))
@@ -1134,10 +1238,13 @@ def tb_04_generation_15_0(state, frame):
     "test tests/04_generation.rules#15 part 0 (spec/terraforming_mars/tests/04_generation.rules:178)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:178
     state.tracks[60] = 25
+    state.stamps[14] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:179
     state.tracks[61] = 25
+    state.stamps[14] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:180
     state.tracks[1] = 3
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:181
     state.frames.pop()
     state.frames.append(new_frame(24, [UNBOUND] * 2))
@@ -1148,6 +1255,7 @@ def tb_04_generation_17_0(state, frame):
     "test tests/04_generation.rules#17 part 0 (spec/terraforming_mars/tests/04_generation.rules:193)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:193
     state.vars[0] = 2
+    state.stamps[36] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:194
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 1))
@@ -1158,6 +1266,7 @@ def tb_04_generation_18_0(state, frame):
     "test tests/04_generation.rules#18 part 0 (spec/terraforming_mars/tests/04_generation.rules:206)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:206
     state.tracks[0] = 11
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:207
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 1))
@@ -1170,6 +1279,7 @@ def tb_05_cards_0_0(state, frame):
     activate(state, 2, [0], None)
     # spec: spec/terraforming_mars/tests/05_cards.rules:5
     state.tracks[25] = 5
+    state.stamps[7] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:6
     move_card(state, E_local_heat_trapping, 8)
     state.frames.pop()
@@ -1180,6 +1290,7 @@ def tb_05_cards_0_1(state, frame):
     "test tests/05_cards.rules#0 part 1 (spec/terraforming_mars/tests/05_cards.rules:8)"
     # spec: spec/terraforming_mars/tests/05_cards.rules:8
     state.tracks[25] = 6
+    state.stamps[7] += 1
     state.frames.pop()
     return
 
@@ -1198,6 +1309,7 @@ def tb_05_cards_1_0(state, frame):
     activate(state, 6, [0], None)
     # spec: spec/terraforming_mars/tests/05_cards.rules:17
     state.tracks[10] = 8
+    state.stamps[4] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:18
     move_card(state, E_asteroid_mining, 8)
     state.frames.pop()
@@ -1218,6 +1330,7 @@ def tb_05_cards_2_0(state, frame):
     activate(state, 0, [0], None)
     # spec: spec/terraforming_mars/tests/05_cards.rules:27
     state.tracks[0] = 30
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:28
     move_card(state, E_asteroid_mining, 8)
     # spec: spec/terraforming_mars/tests/05_cards.rules:29
@@ -1244,6 +1357,7 @@ def tb_05_cards_3_0(state, frame):
     activate(state, 12, [0], None)
     # spec: spec/terraforming_mars/tests/05_cards.rules:39
     state.tracks[0] = 14
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:40
     move_card(state, E_asteroid, 8)
     # spec: spec/terraforming_mars/tests/05_cards.rules:41
@@ -1258,6 +1372,7 @@ def tb_05_cards_4_0(state, frame):
     move_card(state, E_unmi, 23)
     # spec: spec/terraforming_mars/tests/05_cards.rules:48
     state.tracks[0] = 10
+    state.stamps[2] += 1
     state.frames.pop()
     return
 
@@ -1296,6 +1411,7 @@ def tb_05_cards_6_0(state, frame):
     move_card(state, E_search_for_life, 23)
     # spec: spec/terraforming_mars/tests/05_cards.rules:65
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:66
     move_card(state, E_lichen, 1)
     # spec: spec/terraforming_mars/tests/05_cards.rules:67
@@ -1316,10 +1432,13 @@ def tb_05_cards_7_0(state, frame):
     move_card(state, E_immigration_shuttles, 24)
     # spec: spec/terraforming_mars/tests/05_cards.rules:78
     state.counters[6][E_s01] = 1
+    state.stamps[26] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:79
     state.counters[7][E_s05] = 1
+    state.stamps[26] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:80
     state.counters[7][E_s62] = 1
+    state.stamps[26] += 1
     state.frames.pop()
     return
 
@@ -1328,6 +1447,7 @@ def tb_05_cards_8_0(state, frame):
     "test tests/05_cards.rules#8 part 0 (spec/terraforming_mars/tests/05_cards.rules:85)"
     # spec: spec/terraforming_mars/tests/05_cards.rules:85
     state.tracks[0] = 20
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:86
     move_card(state, E_fusion_power, 8)
     # spec: spec/terraforming_mars/tests/05_cards.rules:87
@@ -1348,8 +1468,10 @@ def tb_05_cards_9_0(state, frame):
     "test tests/05_cards.rules#9 part 0 (spec/terraforming_mars/tests/05_cards.rules:94)"
     # spec: spec/terraforming_mars/tests/05_cards.rules:94
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:95
     state.tracks[55] = 3
+    state.stamps[13] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:96
     move_card(state, E_insulation, 8)
     # spec: spec/terraforming_mars/tests/05_cards.rules:97
@@ -1362,6 +1484,7 @@ def tb_05_cards_10_0(state, frame):
     "test tests/05_cards.rules#10 part 0 (spec/terraforming_mars/tests/05_cards.rules:104)"
     # spec: spec/terraforming_mars/tests/05_cards.rules:104
     state.tracks[0] = 16
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:105
     move_card(state, E_regolith_eaters, 23)
     # spec: spec/terraforming_mars/tests/05_cards.rules:106
@@ -1376,10 +1499,13 @@ def tb_05_cards_11_0(state, frame):
     "test tests/05_cards.rules#11 part 0 (spec/terraforming_mars/tests/05_cards.rules:116)"
     # spec: spec/terraforming_mars/tests/05_cards.rules:116
     state.tracks[0] = 7
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:117
     state.tracks[1] = 3
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:118
     state.counters[7][E_s12] = 1
+    state.stamps[26] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:119
     move_card(state, E_flooding, 8)
     # spec: spec/terraforming_mars/tests/05_cards.rules:120
@@ -1392,10 +1518,13 @@ def tb_05_cards_12_0(state, frame):
     "test tests/05_cards.rules#12 part 0 (spec/terraforming_mars/tests/05_cards.rules:126)"
     # spec: spec/terraforming_mars/tests/05_cards.rules:126
     state.tracks[71] = 8
+    state.stamps[17] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:127
     state.tracks[0] = 12
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:128
     state.tracks[46] = 1
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:129
     move_card(state, E_herbivores, 8)
     # spec: spec/terraforming_mars/tests/05_cards.rules:130
@@ -1424,8 +1553,10 @@ def tb_05_cards_13_0(state, frame):
     "test tests/05_cards.rules#13 part 0 (spec/terraforming_mars/tests/05_cards.rules:139)"
     # spec: spec/terraforming_mars/tests/05_cards.rules:139
     state.tracks[0] = 13
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:140
     state.tracks[50] = 1
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:141
     move_card(state, E_immigrant_city, 8)
     # spec: spec/terraforming_mars/tests/05_cards.rules:142
@@ -1438,18 +1569,24 @@ def tb_06_requirements_0_0(state, frame):
     "test tests/06_requirements.rules#0 part 0 (spec/terraforming_mars/tests/06_requirements.rules:5)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:5
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:6
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:7
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:8
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:9
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:10
     move_card(state, E_eos_chasma_national_park, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:11
     state.tracks[70] = -14
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1458,6 +1595,7 @@ def tb_06_requirements_0_1(state, frame):
     "test tests/06_requirements.rules#0 part 1 (spec/terraforming_mars/tests/06_requirements.rules:13)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:13
     state.tracks[70] = -12
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1466,18 +1604,24 @@ def tb_06_requirements_1_0(state, frame):
     "test tests/06_requirements.rules#1 part 0 (spec/terraforming_mars/tests/06_requirements.rules:18)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:18
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:19
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:20
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:21
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:22
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:23
     move_card(state, E_fish, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:24
     state.tracks[70] = 0
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1486,6 +1630,7 @@ def tb_06_requirements_1_1(state, frame):
     "test tests/06_requirements.rules#1 part 1 (spec/terraforming_mars/tests/06_requirements.rules:26)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:26
     state.tracks[70] = 2
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1494,18 +1639,24 @@ def tb_06_requirements_2_0(state, frame):
     "test tests/06_requirements.rules#2 part 0 (spec/terraforming_mars/tests/06_requirements.rules:31)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:31
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:32
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:33
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:34
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:35
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:36
     move_card(state, E_lake_marineris, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:37
     state.tracks[70] = -2
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1514,6 +1665,7 @@ def tb_06_requirements_2_1(state, frame):
     "test tests/06_requirements.rules#2 part 1 (spec/terraforming_mars/tests/06_requirements.rules:39)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:39
     state.tracks[70] = 0
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1522,18 +1674,24 @@ def tb_06_requirements_3_0(state, frame):
     "test tests/06_requirements.rules#3 part 0 (spec/terraforming_mars/tests/06_requirements.rules:44)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:44
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:45
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:46
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:47
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:48
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:49
     move_card(state, E_mangrove, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:50
     state.tracks[70] = 2
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1542,6 +1700,7 @@ def tb_06_requirements_3_1(state, frame):
     "test tests/06_requirements.rules#3 part 1 (spec/terraforming_mars/tests/06_requirements.rules:52)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:52
     state.tracks[70] = 4
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1550,18 +1709,24 @@ def tb_06_requirements_4_0(state, frame):
     "test tests/06_requirements.rules#4 part 0 (spec/terraforming_mars/tests/06_requirements.rules:57)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:57
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:58
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:59
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:60
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:61
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:62
     move_card(state, E_trees, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:63
     state.tracks[70] = -6
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1570,6 +1735,7 @@ def tb_06_requirements_4_1(state, frame):
     "test tests/06_requirements.rules#4 part 1 (spec/terraforming_mars/tests/06_requirements.rules:65)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:65
     state.tracks[70] = -4
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1578,18 +1744,24 @@ def tb_06_requirements_5_0(state, frame):
     "test tests/06_requirements.rules#5 part 0 (spec/terraforming_mars/tests/06_requirements.rules:70)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:70
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:71
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:72
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:73
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:74
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:75
     move_card(state, E_grass, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:76
     state.tracks[70] = -18
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1598,6 +1770,7 @@ def tb_06_requirements_5_1(state, frame):
     "test tests/06_requirements.rules#5 part 1 (spec/terraforming_mars/tests/06_requirements.rules:78)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:78
     state.tracks[70] = -16
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1606,18 +1779,24 @@ def tb_06_requirements_6_0(state, frame):
     "test tests/06_requirements.rules#6 part 0 (spec/terraforming_mars/tests/06_requirements.rules:83)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:83
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:84
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:85
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:86
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:87
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:88
     move_card(state, E_heather, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:89
     state.tracks[70] = -16
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1626,6 +1805,7 @@ def tb_06_requirements_6_1(state, frame):
     "test tests/06_requirements.rules#6 part 1 (spec/terraforming_mars/tests/06_requirements.rules:91)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:91
     state.tracks[70] = -14
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1634,18 +1814,24 @@ def tb_06_requirements_7_0(state, frame):
     "test tests/06_requirements.rules#7 part 0 (spec/terraforming_mars/tests/06_requirements.rules:96)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:96
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:97
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:98
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:99
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:100
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:101
     move_card(state, E_bushes, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:102
     state.tracks[70] = -12
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1654,6 +1840,7 @@ def tb_06_requirements_7_1(state, frame):
     "test tests/06_requirements.rules#7 part 1 (spec/terraforming_mars/tests/06_requirements.rules:104)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:104
     state.tracks[70] = -10
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1662,18 +1849,24 @@ def tb_06_requirements_8_0(state, frame):
     "test tests/06_requirements.rules#8 part 0 (spec/terraforming_mars/tests/06_requirements.rules:109)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:109
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:110
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:111
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:112
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:113
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:114
     move_card(state, E_artificial_lake, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:115
     state.tracks[70] = -8
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1682,6 +1875,7 @@ def tb_06_requirements_8_1(state, frame):
     "test tests/06_requirements.rules#8 part 1 (spec/terraforming_mars/tests/06_requirements.rules:117)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:117
     state.tracks[70] = -6
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1690,18 +1884,24 @@ def tb_06_requirements_9_0(state, frame):
     "test tests/06_requirements.rules#9 part 0 (spec/terraforming_mars/tests/06_requirements.rules:122)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:122
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:123
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:124
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:125
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:126
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:127
     move_card(state, E_farming, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:128
     state.tracks[70] = 2
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1710,6 +1910,7 @@ def tb_06_requirements_9_1(state, frame):
     "test tests/06_requirements.rules#9 part 1 (spec/terraforming_mars/tests/06_requirements.rules:130)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:130
     state.tracks[70] = 4
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1718,18 +1919,24 @@ def tb_06_requirements_10_0(state, frame):
     "test tests/06_requirements.rules#10 part 0 (spec/terraforming_mars/tests/06_requirements.rules:135)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:135
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:136
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:137
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:138
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:139
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:140
     move_card(state, E_symbiotic_fungus, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:141
     state.tracks[70] = -16
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1738,6 +1945,7 @@ def tb_06_requirements_10_1(state, frame):
     "test tests/06_requirements.rules#10 part 1 (spec/terraforming_mars/tests/06_requirements.rules:143)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:143
     state.tracks[70] = -14
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1746,18 +1954,24 @@ def tb_06_requirements_11_0(state, frame):
     "test tests/06_requirements.rules#11 part 0 (spec/terraforming_mars/tests/06_requirements.rules:148)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:148
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:149
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:150
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:151
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:152
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:153
     move_card(state, E_lichen, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:154
     state.tracks[70] = -26
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1766,6 +1980,7 @@ def tb_06_requirements_11_1(state, frame):
     "test tests/06_requirements.rules#11 part 1 (spec/terraforming_mars/tests/06_requirements.rules:156)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:156
     state.tracks[70] = -24
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1774,18 +1989,24 @@ def tb_06_requirements_12_0(state, frame):
     "test tests/06_requirements.rules#12 part 0 (spec/terraforming_mars/tests/06_requirements.rules:161)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:161
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:162
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:163
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:164
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:165
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:166
     move_card(state, E_tundra_farming, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:167
     state.tracks[70] = -8
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1794,6 +2015,7 @@ def tb_06_requirements_12_1(state, frame):
     "test tests/06_requirements.rules#12 part 1 (spec/terraforming_mars/tests/06_requirements.rules:169)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:169
     state.tracks[70] = -6
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1802,18 +2024,24 @@ def tb_06_requirements_13_0(state, frame):
     "test tests/06_requirements.rules#13 part 0 (spec/terraforming_mars/tests/06_requirements.rules:174)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:174
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:175
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:176
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:177
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:178
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:179
     move_card(state, E_noctis_farming, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:180
     state.tracks[70] = -22
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1822,6 +2050,7 @@ def tb_06_requirements_13_1(state, frame):
     "test tests/06_requirements.rules#13 part 1 (spec/terraforming_mars/tests/06_requirements.rules:182)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:182
     state.tracks[70] = -20
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1830,18 +2059,24 @@ def tb_06_requirements_14_0(state, frame):
     "test tests/06_requirements.rules#14 part 0 (spec/terraforming_mars/tests/06_requirements.rules:187)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:187
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:188
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:189
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:190
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:191
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:192
     move_card(state, E_ice_cap_melting, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:193
     state.tracks[70] = 0
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1850,6 +2085,7 @@ def tb_06_requirements_14_1(state, frame):
     "test tests/06_requirements.rules#14 part 1 (spec/terraforming_mars/tests/06_requirements.rules:195)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:195
     state.tracks[70] = 2
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1858,18 +2094,24 @@ def tb_06_requirements_15_0(state, frame):
     "test tests/06_requirements.rules#15 part 0 (spec/terraforming_mars/tests/06_requirements.rules:200)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:200
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:201
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:202
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:203
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:204
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:205
     move_card(state, E_permafrost_extraction, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:206
     state.tracks[70] = -10
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1878,6 +2120,7 @@ def tb_06_requirements_15_1(state, frame):
     "test tests/06_requirements.rules#15 part 1 (spec/terraforming_mars/tests/06_requirements.rules:208)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:208
     state.tracks[70] = -8
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1886,18 +2129,24 @@ def tb_06_requirements_16_0(state, frame):
     "test tests/06_requirements.rules#16 part 0 (spec/terraforming_mars/tests/06_requirements.rules:213)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:213
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:214
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:215
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:216
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:217
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:218
     move_card(state, E_arctic_algae, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:219
     state.tracks[70] = -10
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1906,6 +2155,7 @@ def tb_06_requirements_16_1(state, frame):
     "test tests/06_requirements.rules#16 part 1 (spec/terraforming_mars/tests/06_requirements.rules:221)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:221
     state.tracks[70] = -12
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1914,18 +2164,24 @@ def tb_06_requirements_17_0(state, frame):
     "test tests/06_requirements.rules#17 part 0 (spec/terraforming_mars/tests/06_requirements.rules:226)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:226
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:227
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:228
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:229
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:230
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:231
     move_card(state, E_archaebacteria, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:232
     state.tracks[70] = -16
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1934,6 +2190,7 @@ def tb_06_requirements_17_1(state, frame):
     "test tests/06_requirements.rules#17 part 1 (spec/terraforming_mars/tests/06_requirements.rules:234)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:234
     state.tracks[70] = -18
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1942,18 +2199,24 @@ def tb_06_requirements_18_0(state, frame):
     "test tests/06_requirements.rules#18 part 0 (spec/terraforming_mars/tests/06_requirements.rules:239)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:239
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:240
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:241
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:242
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:243
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:244
     move_card(state, E_extreme_cold_fungus, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:245
     state.tracks[70] = -8
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1962,6 +2225,7 @@ def tb_06_requirements_18_1(state, frame):
     "test tests/06_requirements.rules#18 part 1 (spec/terraforming_mars/tests/06_requirements.rules:247)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:247
     state.tracks[70] = -10
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1970,18 +2234,24 @@ def tb_06_requirements_19_0(state, frame):
     "test tests/06_requirements.rules#19 part 0 (spec/terraforming_mars/tests/06_requirements.rules:252)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:252
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:253
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:254
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:255
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:256
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:257
     move_card(state, E_designed_microorganisms, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:258
     state.tracks[70] = -12
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1990,6 +2260,7 @@ def tb_06_requirements_19_1(state, frame):
     "test tests/06_requirements.rules#19 part 1 (spec/terraforming_mars/tests/06_requirements.rules:260)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:260
     state.tracks[70] = -14
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -1998,18 +2269,24 @@ def tb_06_requirements_20_0(state, frame):
     "test tests/06_requirements.rules#20 part 0 (spec/terraforming_mars/tests/06_requirements.rules:265)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:265
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:266
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:267
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:268
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:269
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:270
     move_card(state, E_methane_from_titan, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:271
     state.tracks[71] = 1
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2018,6 +2295,7 @@ def tb_06_requirements_20_1(state, frame):
     "test tests/06_requirements.rules#20 part 1 (spec/terraforming_mars/tests/06_requirements.rules:273)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:273
     state.tracks[71] = 2
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2026,18 +2304,24 @@ def tb_06_requirements_21_0(state, frame):
     "test tests/06_requirements.rules#21 part 0 (spec/terraforming_mars/tests/06_requirements.rules:278)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:278
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:279
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:280
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:281
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:282
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:283
     move_card(state, E_predators, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:284
     state.tracks[71] = 10
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2046,6 +2330,7 @@ def tb_06_requirements_21_1(state, frame):
     "test tests/06_requirements.rules#21 part 1 (spec/terraforming_mars/tests/06_requirements.rules:286)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:286
     state.tracks[71] = 11
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2054,18 +2339,24 @@ def tb_06_requirements_22_0(state, frame):
     "test tests/06_requirements.rules#22 part 0 (spec/terraforming_mars/tests/06_requirements.rules:291)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:291
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:292
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:293
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:294
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:295
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:296
     move_card(state, E_ghg_producing_bacteria, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:297
     state.tracks[71] = 3
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2074,6 +2365,7 @@ def tb_06_requirements_22_1(state, frame):
     "test tests/06_requirements.rules#22 part 1 (spec/terraforming_mars/tests/06_requirements.rules:299)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:299
     state.tracks[71] = 4
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2082,18 +2374,24 @@ def tb_06_requirements_23_0(state, frame):
     "test tests/06_requirements.rules#23 part 0 (spec/terraforming_mars/tests/06_requirements.rules:304)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:304
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:305
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:306
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:307
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:308
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:309
     move_card(state, E_ants, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:310
     state.tracks[71] = 3
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2102,6 +2400,7 @@ def tb_06_requirements_23_1(state, frame):
     "test tests/06_requirements.rules#23 part 1 (spec/terraforming_mars/tests/06_requirements.rules:312)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:312
     state.tracks[71] = 4
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2110,18 +2409,24 @@ def tb_06_requirements_24_0(state, frame):
     "test tests/06_requirements.rules#24 part 0 (spec/terraforming_mars/tests/06_requirements.rules:317)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:317
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:318
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:319
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:320
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:321
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:322
     move_card(state, E_small_animals, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:323
     state.tracks[71] = 5
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2130,6 +2435,7 @@ def tb_06_requirements_24_1(state, frame):
     "test tests/06_requirements.rules#24 part 1 (spec/terraforming_mars/tests/06_requirements.rules:325)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:325
     state.tracks[71] = 6
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2138,18 +2444,24 @@ def tb_06_requirements_25_0(state, frame):
     "test tests/06_requirements.rules#25 part 0 (spec/terraforming_mars/tests/06_requirements.rules:330)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:330
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:331
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:332
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:333
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:334
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:335
     move_card(state, E_birds, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:336
     state.tracks[71] = 12
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2158,6 +2470,7 @@ def tb_06_requirements_25_1(state, frame):
     "test tests/06_requirements.rules#25 part 1 (spec/terraforming_mars/tests/06_requirements.rules:338)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:338
     state.tracks[71] = 13
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2166,18 +2479,24 @@ def tb_06_requirements_26_0(state, frame):
     "test tests/06_requirements.rules#26 part 0 (spec/terraforming_mars/tests/06_requirements.rules:343)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:343
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:344
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:345
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:346
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:347
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:348
     move_card(state, E_open_city, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:349
     state.tracks[71] = 11
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2186,6 +2505,7 @@ def tb_06_requirements_26_1(state, frame):
     "test tests/06_requirements.rules#26 part 1 (spec/terraforming_mars/tests/06_requirements.rules:351)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:351
     state.tracks[71] = 12
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2194,18 +2514,24 @@ def tb_06_requirements_27_0(state, frame):
     "test tests/06_requirements.rules#27 part 0 (spec/terraforming_mars/tests/06_requirements.rules:356)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:356
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:357
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:358
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:359
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:360
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:361
     move_card(state, E_breathing_filters, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:362
     state.tracks[71] = 6
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2214,6 +2540,7 @@ def tb_06_requirements_27_1(state, frame):
     "test tests/06_requirements.rules#27 part 1 (spec/terraforming_mars/tests/06_requirements.rules:364)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:364
     state.tracks[71] = 7
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2222,18 +2549,24 @@ def tb_06_requirements_28_0(state, frame):
     "test tests/06_requirements.rules#28 part 0 (spec/terraforming_mars/tests/06_requirements.rules:369)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:369
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:370
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:371
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:372
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:373
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:374
     move_card(state, E_zeppelins, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:375
     state.tracks[71] = 4
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2242,6 +2575,7 @@ def tb_06_requirements_28_1(state, frame):
     "test tests/06_requirements.rules#28 part 1 (spec/terraforming_mars/tests/06_requirements.rules:377)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:377
     state.tracks[71] = 5
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2250,18 +2584,24 @@ def tb_06_requirements_29_0(state, frame):
     "test tests/06_requirements.rules#29 part 0 (spec/terraforming_mars/tests/06_requirements.rules:382)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:382
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:383
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:384
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:385
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:386
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:387
     move_card(state, E_worms, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:388
     state.tracks[71] = 3
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2270,6 +2610,7 @@ def tb_06_requirements_29_1(state, frame):
     "test tests/06_requirements.rules#29 part 1 (spec/terraforming_mars/tests/06_requirements.rules:390)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:390
     state.tracks[71] = 4
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2278,18 +2619,24 @@ def tb_06_requirements_30_0(state, frame):
     "test tests/06_requirements.rules#30 part 0 (spec/terraforming_mars/tests/06_requirements.rules:395)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:395
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:396
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:397
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:398
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:399
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:400
     move_card(state, E_decomposers, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:401
     state.tracks[71] = 2
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2298,6 +2645,7 @@ def tb_06_requirements_30_1(state, frame):
     "test tests/06_requirements.rules#30 part 1 (spec/terraforming_mars/tests/06_requirements.rules:403)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:403
     state.tracks[71] = 3
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2306,18 +2654,24 @@ def tb_06_requirements_31_0(state, frame):
     "test tests/06_requirements.rules#31 part 0 (spec/terraforming_mars/tests/06_requirements.rules:408)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:408
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:409
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:410
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:411
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:412
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:413
     move_card(state, E_herbivores, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:414
     state.tracks[71] = 7
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2326,6 +2680,7 @@ def tb_06_requirements_31_1(state, frame):
     "test tests/06_requirements.rules#31 part 1 (spec/terraforming_mars/tests/06_requirements.rules:416)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:416
     state.tracks[71] = 8
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2334,18 +2689,24 @@ def tb_06_requirements_32_0(state, frame):
     "test tests/06_requirements.rules#32 part 0 (spec/terraforming_mars/tests/06_requirements.rules:421)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:421
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:422
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:423
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:424
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:425
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:426
     move_card(state, E_insects, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:427
     state.tracks[71] = 5
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2354,6 +2715,7 @@ def tb_06_requirements_32_1(state, frame):
     "test tests/06_requirements.rules#32 part 1 (spec/terraforming_mars/tests/06_requirements.rules:429)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:429
     state.tracks[71] = 6
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2362,18 +2724,24 @@ def tb_06_requirements_33_0(state, frame):
     "test tests/06_requirements.rules#33 part 0 (spec/terraforming_mars/tests/06_requirements.rules:434)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:434
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:435
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:436
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:437
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:438
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:439
     move_card(state, E_shuttles, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:440
     state.tracks[71] = 4
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2382,6 +2750,7 @@ def tb_06_requirements_33_1(state, frame):
     "test tests/06_requirements.rules#33 part 1 (spec/terraforming_mars/tests/06_requirements.rules:442)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:442
     state.tracks[71] = 5
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2390,18 +2759,24 @@ def tb_06_requirements_34_0(state, frame):
     "test tests/06_requirements.rules#34 part 0 (spec/terraforming_mars/tests/06_requirements.rules:447)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:447
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:448
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:449
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:450
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:451
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:452
     move_card(state, E_windmills, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:453
     state.tracks[71] = 6
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2410,6 +2785,7 @@ def tb_06_requirements_34_1(state, frame):
     "test tests/06_requirements.rules#34 part 1 (spec/terraforming_mars/tests/06_requirements.rules:455)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:455
     state.tracks[71] = 7
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2418,18 +2794,24 @@ def tb_06_requirements_35_0(state, frame):
     "test tests/06_requirements.rules#35 part 0 (spec/terraforming_mars/tests/06_requirements.rules:460)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:460
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:461
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:462
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:463
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:464
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:465
     move_card(state, E_biomass_combustors, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:466
     state.tracks[71] = 5
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2438,6 +2820,7 @@ def tb_06_requirements_35_1(state, frame):
     "test tests/06_requirements.rules#35 part 1 (spec/terraforming_mars/tests/06_requirements.rules:468)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:468
     state.tracks[71] = 6
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2446,18 +2829,24 @@ def tb_06_requirements_36_0(state, frame):
     "test tests/06_requirements.rules#36 part 0 (spec/terraforming_mars/tests/06_requirements.rules:473)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:473
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:474
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:475
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:476
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:477
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:478
     move_card(state, E_livestock, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:479
     state.tracks[71] = 8
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2466,6 +2855,7 @@ def tb_06_requirements_36_1(state, frame):
     "test tests/06_requirements.rules#36 part 1 (spec/terraforming_mars/tests/06_requirements.rules:481)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:481
     state.tracks[71] = 9
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2474,18 +2864,24 @@ def tb_06_requirements_37_0(state, frame):
     "test tests/06_requirements.rules#37 part 0 (spec/terraforming_mars/tests/06_requirements.rules:486)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:486
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:487
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:488
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:489
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:490
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:491
     move_card(state, E_colonizer_training_camp, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:492
     state.tracks[71] = 6
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2494,6 +2890,7 @@ def tb_06_requirements_37_1(state, frame):
     "test tests/06_requirements.rules#37 part 1 (spec/terraforming_mars/tests/06_requirements.rules:494)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:494
     state.tracks[71] = 5
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2502,18 +2899,24 @@ def tb_06_requirements_38_0(state, frame):
     "test tests/06_requirements.rules#38 part 0 (spec/terraforming_mars/tests/06_requirements.rules:499)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:499
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:500
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:501
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:502
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:503
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:504
     move_card(state, E_search_for_life, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:505
     state.tracks[71] = 7
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2522,6 +2925,7 @@ def tb_06_requirements_38_1(state, frame):
     "test tests/06_requirements.rules#38 part 1 (spec/terraforming_mars/tests/06_requirements.rules:507)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:507
     state.tracks[71] = 6
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2530,18 +2934,24 @@ def tb_06_requirements_39_0(state, frame):
     "test tests/06_requirements.rules#39 part 0 (spec/terraforming_mars/tests/06_requirements.rules:512)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:512
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:513
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:514
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:515
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:516
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:517
     move_card(state, E_domed_crater, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:518
     state.tracks[71] = 8
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2550,6 +2960,7 @@ def tb_06_requirements_39_1(state, frame):
     "test tests/06_requirements.rules#39 part 1 (spec/terraforming_mars/tests/06_requirements.rules:520)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:520
     state.tracks[71] = 7
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2558,18 +2969,24 @@ def tb_06_requirements_40_0(state, frame):
     "test tests/06_requirements.rules#40 part 0 (spec/terraforming_mars/tests/06_requirements.rules:525)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:525
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:526
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:527
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:528
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:529
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:530
     move_card(state, E_cupola_city, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:531
     state.tracks[71] = 10
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2578,6 +2995,7 @@ def tb_06_requirements_40_1(state, frame):
     "test tests/06_requirements.rules#40 part 1 (spec/terraforming_mars/tests/06_requirements.rules:533)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:533
     state.tracks[71] = 9
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2586,18 +3004,24 @@ def tb_06_requirements_41_0(state, frame):
     "test tests/06_requirements.rules#41 part 0 (spec/terraforming_mars/tests/06_requirements.rules:538)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:538
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:539
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:540
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:541
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:542
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:543
     move_card(state, E_natural_preserve, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:544
     state.tracks[71] = 5
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2606,6 +3030,7 @@ def tb_06_requirements_41_1(state, frame):
     "test tests/06_requirements.rules#41 part 1 (spec/terraforming_mars/tests/06_requirements.rules:546)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:546
     state.tracks[71] = 4
+    state.stamps[17] += 1
     state.frames.pop()
     return
 
@@ -2614,18 +3039,24 @@ def tb_06_requirements_42_0(state, frame):
     "test tests/06_requirements.rules#42 part 0 (spec/terraforming_mars/tests/06_requirements.rules:551)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:551
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:552
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:553
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:554
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:555
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:556
     move_card(state, E_cloud_seeding, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:557
     state.tracks[72] = 2
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2634,6 +3065,7 @@ def tb_06_requirements_42_1(state, frame):
     "test tests/06_requirements.rules#42 part 1 (spec/terraforming_mars/tests/06_requirements.rules:559)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:559
     state.tracks[72] = 3
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2642,18 +3074,24 @@ def tb_06_requirements_43_0(state, frame):
     "test tests/06_requirements.rules#43 part 0 (spec/terraforming_mars/tests/06_requirements.rules:564)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:564
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:565
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:566
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:567
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:568
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:569
     move_card(state, E_capital, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:570
     state.tracks[72] = 3
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2662,6 +3100,7 @@ def tb_06_requirements_43_1(state, frame):
     "test tests/06_requirements.rules#43 part 1 (spec/terraforming_mars/tests/06_requirements.rules:572)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:572
     state.tracks[72] = 4
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2670,18 +3109,24 @@ def tb_06_requirements_44_0(state, frame):
     "test tests/06_requirements.rules#44 part 0 (spec/terraforming_mars/tests/06_requirements.rules:577)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:577
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:578
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:579
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:580
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:581
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:582
     move_card(state, E_algae, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:583
     state.tracks[72] = 4
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2690,6 +3135,7 @@ def tb_06_requirements_44_1(state, frame):
     "test tests/06_requirements.rules#44 part 1 (spec/terraforming_mars/tests/06_requirements.rules:585)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:585
     state.tracks[72] = 5
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2698,18 +3144,24 @@ def tb_06_requirements_45_0(state, frame):
     "test tests/06_requirements.rules#45 part 0 (spec/terraforming_mars/tests/06_requirements.rules:590)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:590
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:591
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:592
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:593
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:594
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:595
     move_card(state, E_kelp_farming, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:596
     state.tracks[72] = 5
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2718,6 +3170,7 @@ def tb_06_requirements_45_1(state, frame):
     "test tests/06_requirements.rules#45 part 1 (spec/terraforming_mars/tests/06_requirements.rules:598)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:598
     state.tracks[72] = 6
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2726,18 +3179,24 @@ def tb_06_requirements_46_0(state, frame):
     "test tests/06_requirements.rules#46 part 0 (spec/terraforming_mars/tests/06_requirements.rules:603)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:603
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:604
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:605
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:606
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:607
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:608
     move_card(state, E_moss, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:609
     state.tracks[72] = 2
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2746,6 +3205,7 @@ def tb_06_requirements_46_1(state, frame):
     "test tests/06_requirements.rules#46 part 1 (spec/terraforming_mars/tests/06_requirements.rules:611)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:611
     state.tracks[72] = 3
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2754,18 +3214,24 @@ def tb_06_requirements_47_0(state, frame):
     "test tests/06_requirements.rules#47 part 0 (spec/terraforming_mars/tests/06_requirements.rules:616)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:616
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:617
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:618
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:619
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:620
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:621
     move_card(state, E_great_dam, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:622
     state.tracks[72] = 3
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2774,6 +3240,7 @@ def tb_06_requirements_47_1(state, frame):
     "test tests/06_requirements.rules#47 part 1 (spec/terraforming_mars/tests/06_requirements.rules:624)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:624
     state.tracks[72] = 4
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2782,18 +3249,24 @@ def tb_06_requirements_48_0(state, frame):
     "test tests/06_requirements.rules#48 part 0 (spec/terraforming_mars/tests/06_requirements.rules:629)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:629
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:630
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:631
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:632
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:633
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:634
     move_card(state, E_wave_power, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:635
     state.tracks[72] = 2
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2802,6 +3275,7 @@ def tb_06_requirements_48_1(state, frame):
     "test tests/06_requirements.rules#48 part 1 (spec/terraforming_mars/tests/06_requirements.rules:637)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:637
     state.tracks[72] = 3
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2810,18 +3284,24 @@ def tb_06_requirements_49_0(state, frame):
     "test tests/06_requirements.rules#49 part 0 (spec/terraforming_mars/tests/06_requirements.rules:642)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:642
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:643
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:644
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:645
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:646
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:647
     move_card(state, E_nitrophilic_moss, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:648
     state.tracks[72] = 2
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2830,6 +3310,7 @@ def tb_06_requirements_49_1(state, frame):
     "test tests/06_requirements.rules#49 part 1 (spec/terraforming_mars/tests/06_requirements.rules:650)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:650
     state.tracks[72] = 3
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2838,18 +3319,24 @@ def tb_06_requirements_50_0(state, frame):
     "test tests/06_requirements.rules#50 part 0 (spec/terraforming_mars/tests/06_requirements.rules:655)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:655
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:656
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:657
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:658
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:659
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:660
     move_card(state, E_water_splitting_plant, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:661
     state.tracks[72] = 1
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2858,6 +3345,7 @@ def tb_06_requirements_50_1(state, frame):
     "test tests/06_requirements.rules#50 part 1 (spec/terraforming_mars/tests/06_requirements.rules:663)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:663
     state.tracks[72] = 2
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2866,18 +3354,24 @@ def tb_06_requirements_51_0(state, frame):
     "test tests/06_requirements.rules#51 part 0 (spec/terraforming_mars/tests/06_requirements.rules:668)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:668
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:669
     state.tracks[30] = 0
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:670
     state.tracks[50] = 5
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:671
     state.tracks[45] = 5
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:672
     state.tracks[15] = 5
+    state.stamps[5] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:673
     move_card(state, E_dust_seals, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:674
     state.tracks[72] = 4
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2886,6 +3380,7 @@ def tb_06_requirements_51_1(state, frame):
     "test tests/06_requirements.rules#51 part 1 (spec/terraforming_mars/tests/06_requirements.rules:676)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:676
     state.tracks[72] = 3
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2894,8 +3389,10 @@ def tb_07_more_cards_0_0(state, frame):
     "test tests/07_more_cards.rules#0 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:4)"
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:4
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:5
     state.tracks[10] = 0
+    state.stamps[4] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:6
     move_card(state, E_beam_from_a_thorium_asteroid, 8)
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:7
@@ -2922,6 +3419,7 @@ def tb_07_more_cards_1_0(state, frame):
     "test tests/07_more_cards.rules#1 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:19)"
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:19
     state.tracks[0] = 11
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:20
     move_card(state, E_advanced_ecosystems, 8)
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:21
@@ -2962,8 +3460,10 @@ def tb_07_more_cards_3_0(state, frame):
     move_card(state, E_water_import_from_europa, 23)
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:39
     state.tracks[0] = 3
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:40
     state.tracks[10] = 2
+    state.stamps[4] += 1
     state.frames.pop()
     return
 
@@ -2972,6 +3472,7 @@ def tb_07_more_cards_3_1(state, frame):
     "test tests/07_more_cards.rules#3 part 1 (spec/terraforming_mars/tests/07_more_cards.rules:42)"
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:42
     state.tracks[10] = 3
+    state.stamps[4] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:43
     state.frames.pop()
     state.frames.append(new_frame(11, [0, E_water_import_from_europa]))
@@ -2984,6 +3485,7 @@ def tb_07_more_cards_4_0(state, frame):
     move_card(state, E_aquifer_pumping, 23)
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:50
     state.tracks[5] = 4
+    state.stamps[3] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:51
     state.frames.pop()
     state.frames.append(new_frame(11, [0, E_aquifer_pumping]))
@@ -3002,6 +3504,7 @@ def tb_07_more_cards_5_1(state, frame):
     "test tests/07_more_cards.rules#5 part 1 (spec/terraforming_mars/tests/07_more_cards.rules:59)"
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:59
     state.tracks[50] = 1
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:60
     state.frames.pop()
     state.frames.append(new_frame(11, [0, E_equatorial_magnetizer]))
@@ -3014,12 +3517,16 @@ def tb_07_more_cards_6_0(state, frame):
     move_card(state, E_martian_rails, 23)
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:67
     state.tracks[20] = 1
+    state.stamps[6] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:68
     state.counters[7][E_s05] = 1
+    state.stamps[26] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:69
     state.counters[6][E_s62] = 1
+    state.stamps[26] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:70
     state.counters[6][E_s01] = 1
+    state.stamps[26] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:71
     state.frames.pop()
     state.frames.append(new_frame(11, [0, E_martian_rails]))
@@ -3058,8 +3565,10 @@ def tb_07_more_cards_8_0(state, frame):
     "test tests/07_more_cards.rules#8 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:89)"
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:89
     state.tracks[0] = 20
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:90
     state.counters[1][E_s40] = 1
+    state.stamps[25] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:91
     move_card(state, E_ecological_zone, 8)
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:92
@@ -3072,6 +3581,7 @@ def tb_07_more_cards_9_0(state, frame):
     "test tests/07_more_cards.rules#9 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:100)"
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:100
     state.tracks[0] = 18
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:101
     move_card(state, E_lava_flows, 8)
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:102
@@ -3084,6 +3594,7 @@ def tb_07_more_cards_10_0(state, frame):
     "test tests/07_more_cards.rules#10 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:110)"
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:110
     state.tracks[0] = 9
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:111
     move_card(state, E_mining_rights, 8)
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:112
@@ -3096,8 +3607,10 @@ def tb_07_more_cards_11_0(state, frame):
     "test tests/07_more_cards.rules#11 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:119)"
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:119
     state.tracks[0] = 60
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:120
     state.tracks[10] = 0
+    state.stamps[4] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:121
     move_card(state, E_phobos_space_haven, 8)
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:122
@@ -3190,6 +3703,7 @@ def tb_08_setup_hooks_0_1(state, frame):
     move_card(state, E_beginner_corporation, 23)
     # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:14
     state.tracks[0] = max(0, min(9999, state.tracks[0] + 42))
+    state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:15
     p_research_pay(
         state,

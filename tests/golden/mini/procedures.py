@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 6546a6ae347ae8f320bf output 36cc8148232d56435cc2
+# Fingerprint: source 36e1bf7dd5d7784de25c output b977b84799ded90e2723
 "Mini: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -54,12 +54,14 @@ def ev_one(state, v_you, v_this):
     "event of one (tests/specs/mini/mini.rules:27)"
     # spec: tests/specs/mini/mini.rules:27
     state.tracks[v_you] = max(0, min(20, state.tracks[v_you] + 1))
+    state.stamps[2] += 1
 
 
 def t_doubled_0(state, v_who, v_p, v_c):
     "on played of doubled (tests/specs/mini/mini.rules:54)"
     # spec: tests/specs/mini/mini.rules:54
     state.tracks[v_p] = max(0, min(20, state.tracks[v_p] + 1))
+    state.stamps[2] += 1
 
 
 # ---------------------------------------------------------------- signals
@@ -168,6 +170,7 @@ def s_turn_phase(state, frame):
             state.tracks[L[0]] = max(
                 0, min(20, state.tracks[L[0]] + q_worth(state, L[0], L[1]))
             )
+            state.stamps[2] += 1
             # spec: tests/specs/mini/mini.rules:72
             frame[1] = 3
             if resolve_event(state, L[1], L[0], "tests/specs/mini/mini.rules:72:9"):
@@ -181,6 +184,7 @@ def s_turn_phase(state, frame):
             # spec: tests/specs/mini/mini.rules:75
             if L[2] == 6:
                 state.tracks[L[0]] = max(0, min(20, state.tracks[L[0]] + 1))
+                state.stamps[2] += 1
             # spec: tests/specs/mini/mini.rules:76
             if d_total(state, L[0]) >= state.params["goal"]:
                 end_game(
@@ -194,6 +198,7 @@ def s_turn_phase(state, frame):
             expire(state, "turn")
             # spec: tests/specs/mini/mini.rules:79
             state.tracks[2] = max(1, min(30, state.tracks[2] + 1))
+            state.stamps[3] += 1
             state.frames.pop()
             return
 
@@ -261,6 +266,7 @@ def sev_two(state, frame):
                 max(0, state.counters[L[0]][L[2]] + 1),
                 "tests/specs/mini/mini.rules:32:9",
             )
+            state.stamps[4] += 1
             state.frames.pop()
             return
 
@@ -298,6 +304,7 @@ def sev_four(state, frame):
                 # spec: tests/specs/mini/mini.rules:40
                 slot = None if L[0] is None else (L[0] + 1) % 2
                 state.tracks[slot] = max(0, min(20, state.tracks[slot] - 1))
+                state.stamps[2] += 1
             elif k == 1:
                 # spec: tests/specs/mini/mini.rules:42
                 activate(state, 0, [L[0]], "turn")
