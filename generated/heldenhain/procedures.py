@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 6d8ec78030186fa39106 output 9554ab68ca0903564f19
+# Fingerprint: source 8bc4dd48a43f3e338472 output 6b83b06cb26ed5a38406
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -191,6 +191,7 @@ def p_punkte_gewinnen(state, v_p, v_n):
     if v_n > 0:
         # spec: spec/heldenhain/03_rules.rules:152
         state.tracks[v_p] = max(0, min(20, state.tracks[v_p] + v_n))
+        state.stamps[2] += 1
         # spec: spec/heldenhain/03_rules.rules:153
         if state.tracks[v_p] >= 20:
             # spec: spec/heldenhain/03_rules.rules:154
@@ -219,6 +220,7 @@ def p_punktabzug(state, v_p, v_n):
     "procedure punktabzug (spec/heldenhain/03_rules.rules:160)"
     # spec: spec/heldenhain/03_rules.rules:160
     state.tracks[v_p] = max(0, min(20, state.tracks[v_p] - v_n))
+    state.stamps[2] += 1
 
 
 def p_ziehen(state, v_p):
@@ -275,6 +277,7 @@ def p_energie_gewinnen(state, v_p, v_n):
     "procedure energie_gewinnen (spec/heldenhain/03_rules.rules:190)"
     # spec: spec/heldenhain/03_rules.rules:190
     state.tracks[2 + v_p] = max(0, min(6, state.tracks[2 + v_p] + v_n))
+    state.stamps[3] += 1
 
 
 def p_heilen(state, v_f, v_n):
@@ -283,6 +286,7 @@ def p_heilen(state, v_f, v_n):
     state.counters[0][v_f] = bounded(
         max(0, state.counters[0][v_f] - v_n), "spec/heldenhain/03_rules.rules:194:37"
     )
+    state.stamps[7] += 1
 
 
 def p_stress_geben(state, v_f, v_n):
@@ -291,42 +295,49 @@ def p_stress_geben(state, v_f, v_n):
     state.counters[0][v_f] = bounded(
         max(0, state.counters[0][v_f] + v_n), "spec/heldenhain/03_rules.rules:195:43"
     )
+    state.stamps[7] += 1
 
 
 def p_stress_setzen(state, v_f, v_n):
     "procedure stress_setzen (spec/heldenhain/03_rules.rules:196)"
     # spec: spec/heldenhain/03_rules.rules:196
     state.counters[0][v_f] = max(0, v_n)
+    state.stamps[7] += 1
 
 
 def p_wartezeit_setzen(state, v_f, v_an):
     "procedure wartezeit_setzen (spec/heldenhain/03_rules.rules:197)"
     # spec: spec/heldenhain/03_rules.rules:197
     state.counters[2][v_f] = max(0, 1 if v_an else 0)
+    state.stamps[9] += 1
 
 
 def p_genutzt_setzen(state, v_f, v_an):
     "procedure genutzt_setzen (spec/heldenhain/03_rules.rules:198)"
     # spec: spec/heldenhain/03_rules.rules:198
     state.counters[9][v_f] = max(0, 1 if v_an else 0)
+    state.stamps[16] += 1
 
 
 def p_startcharakter_setzen(state, v_f):
     "procedure startcharakter_setzen (spec/heldenhain/03_rules.rules:199)"
     # spec: spec/heldenhain/03_rules.rules:199
     state.counters[10][v_f] = 1
+    state.stamps[17] += 1
 
 
 def p_sperrschutz_setzen(state, v_f, v_n):
     "procedure sperrschutz_setzen (spec/heldenhain/03_rules.rules:200)"
     # spec: spec/heldenhain/03_rules.rules:200
     state.counters[4][v_f] = max(0, v_n)
+    state.stamps[11] += 1
 
 
 def p_setzt_aus_setzen(state, v_f, v_an):
     "procedure setzt_aus_setzen (spec/heldenhain/03_rules.rules:201)"
     # spec: spec/heldenhain/03_rules.rules:201
     state.counters[3][v_f] = max(0, 1 if v_an else 0)
+    state.stamps[10] += 1
 
 
 def p_dauerhaft_einsatz(state, v_f, v_n):
@@ -335,6 +346,7 @@ def p_dauerhaft_einsatz(state, v_f, v_n):
     state.counters[5][v_f] = bounded(
         max(0, state.counters[5][v_f] + v_n), "spec/heldenhain/03_rules.rules:202:48"
     )
+    state.stamps[12] += 1
 
 
 def p_dauerhaft_ausdauer(state, v_f, v_n):
@@ -343,6 +355,7 @@ def p_dauerhaft_ausdauer(state, v_f, v_n):
     state.counters[6][v_f] = bounded(
         max(0, state.counters[6][v_f] + v_n), "spec/heldenhain/03_rules.rules:203:49"
     )
+    state.stamps[13] += 1
 
 
 def p_dauerhaft_rettung(state, v_f, v_n):
@@ -351,12 +364,14 @@ def p_dauerhaft_rettung(state, v_f, v_n):
     state.counters[7][v_f] = bounded(
         max(0, state.counters[7][v_f] + v_n), "spec/heldenhain/03_rules.rules:204:48"
     )
+    state.stamps[14] += 1
 
 
 def p_aufrichten(state, v_f):
     "procedure aufrichten (spec/heldenhain/03_rules.rules:206)"
     # spec: spec/heldenhain/03_rules.rules:207
     state.counters[1][v_f] = 0
+    state.stamps[8] += 1
     # spec: spec/heldenhain/03_rules.rules:208
     p_setzt_aus_setzen(state, v_f, False)
 
@@ -365,6 +380,7 @@ def p_erschoepfen(state, v_f):
     "procedure erschoepfen (spec/heldenhain/03_rules.rules:211)"
     # spec: spec/heldenhain/03_rules.rules:211
     state.counters[1][v_f] = 1
+    state.stamps[8] += 1
 
 
 def p_sperren(state, v_f):
@@ -380,26 +396,36 @@ def p_zuruecksetzen(state, v_f):
     "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:221)"
     # spec: spec/heldenhain/03_rules.rules:222
     state.counters[0][v_f] = 0
+    state.stamps[7] += 1
     # spec: spec/heldenhain/03_rules.rules:223
     state.counters[1][v_f] = 0
+    state.stamps[8] += 1
     # spec: spec/heldenhain/03_rules.rules:224
     state.counters[2][v_f] = 0
+    state.stamps[9] += 1
     # spec: spec/heldenhain/03_rules.rules:225
     state.counters[3][v_f] = 0
+    state.stamps[10] += 1
     # spec: spec/heldenhain/03_rules.rules:226
     state.counters[4][v_f] = 0
+    state.stamps[11] += 1
     # spec: spec/heldenhain/03_rules.rules:227
     state.counters[5][v_f] = 0
+    state.stamps[12] += 1
     # spec: spec/heldenhain/03_rules.rules:228
     state.counters[6][v_f] = 0
+    state.stamps[13] += 1
     # spec: spec/heldenhain/03_rules.rules:229
     state.counters[7][v_f] = 0
+    state.stamps[14] += 1
     # spec: spec/heldenhain/03_rules.rules:230
     state.counters[9][v_f] = 0
+    state.stamps[16] += 1
     # spec: spec/heldenhain/03_rules.rules:231
     state.counters[8][v_f] = bounded(
         max(0, state.counters[8][v_f] + 1), "spec/heldenhain/03_rules.rules:231:5"
     )
+    state.stamps[15] += 1
 
 
 def p_ablegen_von(state, v_a, v_f):
@@ -514,8 +540,10 @@ def p_aktion_beginnen(state):
     "procedure aktion_beginnen (spec/heldenhain/03_rules.rules:346)"
     # spec: spec/heldenhain/03_rules.rules:347
     state.vars[2] = False
+    state.stamps[20] += 1
     # spec: spec/heldenhain/03_rules.rules:348
     state.tracks[4] = max(0, min(9, state.tracks[4] - 1))
+    state.stamps[4] += 1
 
 
 def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
@@ -893,6 +921,7 @@ def ev_frau_flaute(state, v_you, v_this):
     # spec: spec/heldenhain/11_schattenkabinett.rules:33
     slot = 2 + (None if v_you is None else (v_you + 1) % 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
+    state.stamps[3] += 1
 
 
 def ev_notar_nimmermehr(state, v_you, v_this):
@@ -1357,6 +1386,7 @@ def t_schleichkatze_nebel_text_0(state, v_p):
     # spec: spec/heldenhain/11_schattenkabinett.rules:260
     slot = 2 + (None if v_p is None else (v_p + 1) % 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
+    state.stamps[3] += 1
 
 
 def t_spitzel_spinne_text_0(state, v_p, v_f, v_z):
@@ -1432,6 +1462,7 @@ def t_ki_wanderkarte_text_0(state, v_p, v_k):
     # spec: spec/heldenhain/12_weggefaehrten.rules:233
     if q_mannschaftsgroesse(state, v_p) >= 4:
         state.tracks[4] = max(0, min(9, state.tracks[4] + 1))
+        state.stamps[4] += 1
 
 
 def t_ki_funkgeraet_text_0(state, v_p, v_k):
@@ -2586,8 +2617,10 @@ def s_karte_ausspielen(state, frame):
             state.tracks[2 + L[0]] = max(
                 0, min(6, state.tracks[2 + L[0]] - q_kosten(state, L[0], L[1]))
             )
+            state.stamps[3] += 1
             # spec: spec/heldenhain/03_rules.rules:313
             state.vars[4] = L[1]
+            state.stamps[22] += 1
             # spec: spec/heldenhain/03_rules.rules:314
             if (
                 (
@@ -2790,6 +2823,7 @@ def s_karte_ausspielen(state, frame):
                     "spec/heldenhain/03_rules.rules:339:12",
                 ):
                     state.vars[3] = True
+                    state.stamps[21] += 1
             # spec: spec/heldenhain/03_rules.rules:341
             p_stress_pruefen(state)
             state.frames.pop()
@@ -3387,8 +3421,10 @@ def s_aufbau(state, frame):
             # spec: spec/heldenhain/04_turn.rules:37
             if L[2] <= 3:
                 state.vars[1] = 0
+                state.stamps[19] += 1
             else:
                 state.vars[1] = 1
+                state.stamps[19] += 1
             # spec: spec/heldenhain/04_turn.rules:38
             log_line(
                 state,
@@ -3447,6 +3483,7 @@ def s_zugbeginn_ausfuehren(state, frame):
             # spec: spec/heldenhain/04_turn.rules:67
             if state.tracks[5 + L[0]] == 1:
                 state.tracks[2 + L[0]] = 6
+                state.stamps[3] += 1
             else:
                 p_energie_gewinnen(state, L[0], 2)
             # spec: spec/heldenhain/04_turn.rules:70
@@ -3571,14 +3608,19 @@ def s_zug_spielen(state, frame):
             L[0] = state.vars[0]
             # spec: spec/heldenhain/04_turn.rules:94
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 1))
+            state.stamps[5] += 1
             # spec: spec/heldenhain/04_turn.rules:95
             state.tracks[7] = max(0, min(9999, state.tracks[7] + 1))
+            state.stamps[6] += 1
             # spec: spec/heldenhain/04_turn.rules:96
             state.vars[2] = True
+            state.stamps[20] += 1
             # spec: spec/heldenhain/04_turn.rules:97
             state.vars[3] = False
+            state.stamps[21] += 1
             # spec: spec/heldenhain/04_turn.rules:98
             state.tracks[4] = max(0, min(9, state.params["action_points"]))
+            state.stamps[4] += 1
             # spec: spec/heldenhain/04_turn.rules:99
             log_line(
                 state,
@@ -3861,6 +3903,7 @@ def s_zug_spielen(state, frame):
         if pc == 18:
             # spec: spec/heldenhain/04_turn.rules:140
             state.vars[3] = True
+            state.stamps[21] += 1
             pc = 1
             continue
         if pc == 19:
@@ -3915,10 +3958,12 @@ def s_preis_handkarte_anbieten(state, frame):
         if pc == 3:
             # spec: spec/heldenhain/13_purpurpakt.rules:302
             state.vars[5] = True
+            state.stamps[23] += 1
             pc = 5
         if pc == 4:
             # spec: spec/heldenhain/13_purpurpakt.rules:304
             state.vars[5] = False
+            state.stamps[23] += 1
             pc = 5
         if pc == 5:
             state.frames.pop()
@@ -3960,9 +4005,11 @@ def s_preis_stress_anbieten(state, frame):
                 p_stress_geben(state, L[1], 1)
                 # spec: spec/heldenhain/13_purpurpakt.rules:313
                 state.vars[5] = True
+                state.stamps[23] += 1
             elif k == 1:
                 # spec: spec/heldenhain/13_purpurpakt.rules:315
                 state.vars[5] = False
+                state.stamps[23] += 1
             state.frames.pop()
             return
 
@@ -3979,6 +4026,7 @@ def s_start(state, frame):
         if pc == 1:
             # spec: spec/heldenhain/04_turn.rules:149
             state.vars[0] = state.vars[1]
+            state.stamps[18] += 1
             # spec: spec/heldenhain/04_turn.rules:150
             pc = 2
         if pc == 2:
@@ -4002,6 +4050,7 @@ def s_start(state, frame):
         if pc == 3:
             # spec: spec/heldenhain/04_turn.rules:155
             state.vars[0] = None if state.vars[0] is None else (state.vars[0] + 1) % 2
+            state.stamps[18] += 1
             pc = 2
             continue
         if pc == 4:

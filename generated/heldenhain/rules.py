@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source f96f1546a8edf928ed54 output 4ab896037d2c8cc223d3
+# Fingerprint: source 47aa6c3662c9620897fb output 0a5c95db1f5117d691a3
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -2127,6 +2127,7 @@ BOTS = {
 }
 
 
+# ---------------------------------------------------------------- kept filters
 # ---------------------------------------------------------------- policies
 
 

@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source cb65c119c1a8c5a53a00 output 0e76552eee77e887d0d1
+# Fingerprint: source adb3b8d10fe6263f00df output f72cc38ccfb40f21966b
 "Heldenhain: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -347,6 +347,7 @@ def tb_01_decks_4_0(state, frame):
     "test tests/01_decks.rules#4 part 0 (spec/heldenhain/tests/01_decks.rules:47)"
     # spec: spec/heldenhain/tests/01_decks.rules:47
     state.vars[1] = 0
+    state.stamps[19] += 1
     # spec: spec/heldenhain/tests/01_decks.rules:48
     p_deck_bilden(state, 0, "weggefaehrten")
     # spec: spec/heldenhain/tests/01_decks.rules:49
@@ -419,6 +420,7 @@ def tb_03_setup_4_1(state, frame):
     "test tests/03_setup.rules#4 part 1 (spec/heldenhain/tests/03_setup.rules:49)"
     # spec: spec/heldenhain/tests/03_setup.rules:49
     state.vars[3] = False
+    state.stamps[21] += 1
     state.frames.pop()
     return
 
@@ -433,8 +435,10 @@ def tb_03_setup_5_0(state, frame):
     move_card(state, E_sonnenstrahl, 1)
     # spec: spec/heldenhain/tests/03_setup.rules:57
     state.vars[1] = 0
+    state.stamps[19] += 1
     # spec: spec/heldenhain/tests/03_setup.rules:58
     state.vars[0] = 0
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/03_setup.rules:59
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -445,6 +449,7 @@ def tb_03_setup_5_1(state, frame):
     "test tests/03_setup.rules#5 part 1 (spec/heldenhain/tests/03_setup.rules:62)"
     # spec: spec/heldenhain/tests/03_setup.rules:62
     state.vars[0] = 1
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/03_setup.rules:63
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -455,6 +460,7 @@ def tb_03_setup_5_2(state, frame):
     "test tests/03_setup.rules#5 part 2 (spec/heldenhain/tests/03_setup.rules:66)"
     # spec: spec/heldenhain/tests/03_setup.rules:66
     state.vars[0] = 0
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/03_setup.rules:67
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -505,6 +511,7 @@ def tb_04_turn_2_0(state, frame):
     "test tests/04_turn.rules#2 part 0 (spec/heldenhain/tests/04_turn.rules:27)"
     # spec: spec/heldenhain/tests/04_turn.rules:27
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:28
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_blitzy] + [UNBOUND] * 2))
@@ -523,6 +530,7 @@ def tb_04_turn_3_0(state, frame):
     "test tests/04_turn.rules#3 part 0 (spec/heldenhain/tests/04_turn.rules:36)"
     # spec: spec/heldenhain/tests/04_turn.rules:36
     state.tracks[2] = 1
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:37
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -533,8 +541,10 @@ def tb_04_turn_4_0(state, frame):
     "test tests/04_turn.rules#4 part 0 (spec/heldenhain/tests/04_turn.rules:43)"
     # spec: spec/heldenhain/tests/04_turn.rules:43
     state.tracks[5] = 3
+    state.stamps[5] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:44
     state.tracks[2] = 1
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:45
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -545,6 +555,7 @@ def tb_04_turn_4_1(state, frame):
     "test tests/04_turn.rules#4 part 1 (spec/heldenhain/tests/04_turn.rules:48)"
     # spec: spec/heldenhain/tests/04_turn.rules:48
     state.tracks[2] = 5
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:49
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -555,8 +566,10 @@ def tb_04_turn_5_0(state, frame):
     "test tests/04_turn.rules#5 part 0 (spec/heldenhain/tests/04_turn.rules:55)"
     # spec: spec/heldenhain/tests/04_turn.rules:55
     state.tracks[5] = 3
+    state.stamps[5] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:56
     state.tracks[2] = 1
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:57
     move_card(state, E_baumhaus, 11)
     # spec: spec/heldenhain/tests/04_turn.rules:58
@@ -585,6 +598,7 @@ def tb_04_turn_6_0(state, frame):
     activate(state, 68, [], None)
     # spec: spec/heldenhain/tests/04_turn.rules:71
     state.tracks[5] = 3
+    state.stamps[5] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:72
     move_card(state, E_zauberer_zins, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:73
@@ -599,6 +613,7 @@ def tb_04_turn_7_0(state, frame):
     "test tests/04_turn.rules#7 part 0 (spec/heldenhain/tests/04_turn.rules:84)"
     # spec: spec/heldenhain/tests/04_turn.rules:84
     state.tracks[5] = 2
+    state.stamps[5] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:85
     move_card(state, E_kuchenpause, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:86
@@ -621,6 +636,7 @@ def tb_04_turn_8_0(state, frame):
     move_card(state, E_zauberstab, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:97
     state.tracks[2] = 3
+    state.stamps[3] += 1
     state.frames.pop()
     return
 
@@ -777,6 +793,7 @@ def tb_04_turn_15_1(state, frame):
     "test tests/04_turn.rules#15 part 1 (spec/heldenhain/tests/04_turn.rules:186)"
     # spec: spec/heldenhain/tests/04_turn.rules:186
     state.vars[0] = 1
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -805,6 +822,7 @@ def tb_05_bots_0_0(state, frame):
     )
     # spec: spec/heldenhain/tests/05_bots.rules:9
     state.tracks[0] = 1
+    state.stamps[2] += 1
     state.frames.pop()
     return
 
@@ -815,6 +833,7 @@ def tb_05_bots_0_1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/tests/05_bots.rules:12
     state.tracks[1] = 1
+    state.stamps[2] += 1
     state.frames.pop()
     return
 
@@ -926,6 +945,7 @@ def tb_05_figures_2_0(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/tests/05_figures.rules:18
             state.tracks[4] = 3
+            state.stamps[4] += 1
             # spec: spec/heldenhain/tests/05_figures.rules:19
             move_card(state, E_samt_2, 6)
             # spec: spec/heldenhain/tests/05_figures.rules:20
@@ -953,6 +973,7 @@ def tb_05_figures_3_0(state, frame):
     "test tests/05_figures.rules#3 part 0 (spec/heldenhain/tests/05_figures.rules:33)"
     # spec: spec/heldenhain/tests/05_figures.rules:33
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/05_figures.rules:34
     move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/05_figures.rules:35
@@ -967,6 +988,7 @@ def tb_05_figures_4_0(state, frame):
     "test tests/05_figures.rules#4 part 0 (spec/heldenhain/tests/05_figures.rules:43)"
     # spec: spec/heldenhain/tests/05_figures.rules:43
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/05_figures.rules:44
     move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/05_figures.rules:45
@@ -981,6 +1003,7 @@ def tb_05_figures_5_0(state, frame):
     "test tests/05_figures.rules#5 part 0 (spec/heldenhain/tests/05_figures.rules:52)"
     # spec: spec/heldenhain/tests/05_figures.rules:52
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/05_figures.rules:53
     move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/05_figures.rules:54
@@ -995,6 +1018,7 @@ def tb_05_figures_6_0(state, frame):
     "test tests/05_figures.rules#6 part 0 (spec/heldenhain/tests/05_figures.rules:61)"
     # spec: spec/heldenhain/tests/05_figures.rules:61
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/05_figures.rules:62
     move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/05_figures.rules:63
@@ -1127,6 +1151,7 @@ def tb_05_figures_10_3(state, frame):
     "test tests/05_figures.rules#10 part 3 (spec/heldenhain/tests/05_figures.rules:123)"
     # spec: spec/heldenhain/tests/05_figures.rules:123
     state.tracks[2] = 6
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/05_figures.rules:124
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_blitzy] + [UNBOUND] * 2))
@@ -1147,6 +1172,7 @@ def tb_06_collect_1_0(state, frame):
     "test tests/06_collect.rules#1 part 0 (spec/heldenhain/tests/06_collect.rules:15)"
     # spec: spec/heldenhain/tests/06_collect.rules:15
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/06_collect.rules:16
     move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:17
@@ -1161,6 +1187,7 @@ def tb_06_collect_2_0(state, frame):
     "test tests/06_collect.rules#2 part 0 (spec/heldenhain/tests/06_collect.rules:23)"
     # spec: spec/heldenhain/tests/06_collect.rules:23
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/06_collect.rules:24
     move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:25
@@ -1181,6 +1208,7 @@ def tb_06_collect_3_0(state, frame):
     "test tests/06_collect.rules#3 part 0 (spec/heldenhain/tests/06_collect.rules:37)"
     # spec: spec/heldenhain/tests/06_collect.rules:37
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/06_collect.rules:38
     move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:39
@@ -1193,6 +1221,7 @@ def tb_06_collect_4_0(state, frame):
     "test tests/06_collect.rules#4 part 0 (spec/heldenhain/tests/06_collect.rules:45)"
     # spec: spec/heldenhain/tests/06_collect.rules:45
     state.tracks[0] = 18
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/06_collect.rules:46
     move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:47
@@ -1207,8 +1236,10 @@ def tb_06_collect_5_0(state, frame):
     activate(state, 8, [], None)
     # spec: spec/heldenhain/tests/06_collect.rules:54
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/06_collect.rules:55
     state.tracks[0] = 18
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/06_collect.rules:56
     move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:57
@@ -1225,8 +1256,10 @@ def tb_06_collect_6_0(state, frame):
     activate(state, 8, [], None)
     # spec: spec/heldenhain/tests/06_collect.rules:65
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/06_collect.rules:66
     state.tracks[0] = 10
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/06_collect.rules:67
     move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:68
@@ -1261,6 +1294,7 @@ def tb_07_distract_1_0(state, frame):
     "test tests/07_distract.rules#1 part 0 (spec/heldenhain/tests/07_distract.rules:22)"
     # spec: spec/heldenhain/tests/07_distract.rules:22
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:23
     move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:24
@@ -1281,6 +1315,7 @@ def tb_07_distract_2_0(state, frame):
     "test tests/07_distract.rules#2 part 0 (spec/heldenhain/tests/07_distract.rules:32)"
     # spec: spec/heldenhain/tests/07_distract.rules:32
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:33
     move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:34
@@ -1297,6 +1332,7 @@ def tb_07_distract_3_0(state, frame):
     "test tests/07_distract.rules#3 part 0 (spec/heldenhain/tests/07_distract.rules:42)"
     # spec: spec/heldenhain/tests/07_distract.rules:42
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:43
     move_card(state, E_mira_morgentau, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:44
@@ -1317,6 +1353,7 @@ def tb_07_distract_4_0(state, frame):
     "test tests/07_distract.rules#4 part 0 (spec/heldenhain/tests/07_distract.rules:54)"
     # spec: spec/heldenhain/tests/07_distract.rules:54
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:55
     move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:56
@@ -1341,6 +1378,7 @@ def tb_07_distract_5_0(state, frame):
     "test tests/07_distract.rules#5 part 0 (spec/heldenhain/tests/07_distract.rules:67)"
     # spec: spec/heldenhain/tests/07_distract.rules:67
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:68
     move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:69
@@ -1359,6 +1397,7 @@ def tb_07_distract_6_0(state, frame):
     "test tests/07_distract.rules#6 part 0 (spec/heldenhain/tests/07_distract.rules:80)"
     # spec: spec/heldenhain/tests/07_distract.rules:80
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:81
     move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:82
@@ -1379,6 +1418,7 @@ def tb_07_distract_7_0(state, frame):
     "test tests/07_distract.rules#7 part 0 (spec/heldenhain/tests/07_distract.rules:91)"
     # spec: spec/heldenhain/tests/07_distract.rules:91
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:92
     move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:93
@@ -1395,6 +1435,7 @@ def tb_07_distract_7_1(state, frame):
     "test tests/07_distract.rules#7 part 1 (spec/heldenhain/tests/07_distract.rules:97)"
     # spec: spec/heldenhain/tests/07_distract.rules:97
     state.vars[0] = 1
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:98
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1405,6 +1446,7 @@ def tb_07_distract_7_2(state, frame):
     "test tests/07_distract.rules#7 part 2 (spec/heldenhain/tests/07_distract.rules:101)"
     # spec: spec/heldenhain/tests/07_distract.rules:101
     state.vars[0] = 0
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:102
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1415,6 +1457,7 @@ def tb_07_distract_7_3(state, frame):
     "test tests/07_distract.rules#7 part 3 (spec/heldenhain/tests/07_distract.rules:105)"
     # spec: spec/heldenhain/tests/07_distract.rules:105
     state.vars[0] = 1
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:106
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1465,6 +1508,7 @@ def tb_07_distract_9_1(state, frame):
     "test tests/07_distract.rules#9 part 1 (spec/heldenhain/tests/07_distract.rules:130)"
     # spec: spec/heldenhain/tests/07_distract.rules:130
     state.vars[0] = 1
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:131
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1487,6 +1531,7 @@ def tb_07_distract_11_0(state, frame):
     "test tests/07_distract.rules#11 part 0 (spec/heldenhain/tests/07_distract.rules:145)"
     # spec: spec/heldenhain/tests/07_distract.rules:145
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:146
     move_card(state, E_ella_eiche_2, 6)
     # spec: spec/heldenhain/tests/07_distract.rules:147
@@ -1495,6 +1540,7 @@ def tb_07_distract_11_0(state, frame):
     p_sperren(state, E_ella_eiche_2)
     # spec: spec/heldenhain/tests/07_distract.rules:149
     state.vars[0] = 1
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:150
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1505,6 +1551,7 @@ def tb_07_distract_11_1(state, frame):
     "test tests/07_distract.rules#11 part 1 (spec/heldenhain/tests/07_distract.rules:154)"
     # spec: spec/heldenhain/tests/07_distract.rules:154
     state.vars[0] = 0
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:155
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1515,6 +1562,7 @@ def tb_07_distract_11_2(state, frame):
     "test tests/07_distract.rules#11 part 2 (spec/heldenhain/tests/07_distract.rules:159)"
     # spec: spec/heldenhain/tests/07_distract.rules:159
     state.vars[0] = 1
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:160
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1529,6 +1577,7 @@ def tb_07_distract_12_0(state, frame):
     p_sperren(state, E_blitzy_2)
     # spec: spec/heldenhain/tests/07_distract.rules:169
     state.vars[0] = 1
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:170
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1539,6 +1588,7 @@ def tb_07_distract_12_1(state, frame):
     "test tests/07_distract.rules#12 part 1 (spec/heldenhain/tests/07_distract.rules:172)"
     # spec: spec/heldenhain/tests/07_distract.rules:172
     state.vars[0] = 0
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:173
     p_sperren(state, E_blitzy_2)
     state.frames.pop()
@@ -1553,6 +1603,7 @@ def tb_08_card_kinds_0_0(state, frame):
     move_card(state, E_baumhaus, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:6
     state.tracks[2] = 1
+    state.stamps[3] += 1
     state.frames.pop()
     return
 
@@ -1561,6 +1612,7 @@ def tb_08_card_kinds_0_1(state, frame):
     "test tests/08_card_kinds.rules#0 part 1 (spec/heldenhain/tests/08_card_kinds.rules:8)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:8
     state.vars[2] = False
+    state.stamps[20] += 1
     state.frames.pop()
     return
 
@@ -1631,6 +1683,7 @@ def tb_08_card_kinds_4_0(state, frame):
     move_card(state, E_dornenkrone_2, 4)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:50
     state.vars[0] = 1
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/08_card_kinds.rules:51
     state.frames.pop()
     state.frames.append(new_frame(3, [1, E_regenbogenschirm_2] + [UNBOUND] * 2))
@@ -1673,6 +1726,7 @@ def tb_08_card_kinds_6_0(state, frame):
     "test tests/08_card_kinds.rules#6 part 0 (spec/heldenhain/tests/08_card_kinds.rules:72)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:72
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/08_card_kinds.rules:73
     move_card(state, E_flauschi, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:74
@@ -1687,6 +1741,7 @@ def tb_08_card_kinds_6_1(state, frame):
     p_erschoepfen(state, E_flauschi)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:78
     state.vars[0] = 1
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/08_card_kinds.rules:79
     move_card(state, E_samt_2, 6)
     state.frames.pop()
@@ -1707,6 +1762,7 @@ def tb_08_card_kinds_7_0(state, frame):
     activate(state, 14, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:87
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/08_card_kinds.rules:88
     move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:89
@@ -1729,6 +1785,7 @@ def tb_08_card_kinds_8_0(state, frame):
     move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:100
     state.tracks[4] = 3
+    state.stamps[4] += 1
     state.frames.pop()
     return
 
@@ -1813,6 +1870,7 @@ def tb_08_card_kinds_13_0(state, frame):
     move_card(state, E_schutzengel, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:151
     state.vars[2] = False
+    state.stamps[20] += 1
     state.frames.pop()
     return
 
@@ -1887,8 +1945,10 @@ def tb_08_card_kinds_17_0(state, frame):
     "test tests/08_card_kinds.rules#17 part 0 (spec/heldenhain/tests/08_card_kinds.rules:199)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:199
     state.tracks[5] = 2
+    state.stamps[5] += 1
     # spec: spec/heldenhain/tests/08_card_kinds.rules:200
     state.tracks[2] = 4
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/08_card_kinds.rules:201
     move_card(state, E_baumhaus, 11)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:202
@@ -1941,6 +2001,7 @@ def tb_08_card_kinds_20_1(state, frame):
     "test tests/08_card_kinds.rules#20 part 1 (spec/heldenhain/tests/08_card_kinds.rules:232)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:232
     state.vars[0] = 1
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2067,6 +2128,7 @@ def tb_09_keywords_5_0(state, frame):
     activate(state, 9, [], None)
     # spec: spec/heldenhain/tests/09_keywords.rules:50
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/09_keywords.rules:51
     move_card(state, E_lena, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:52
@@ -2083,6 +2145,7 @@ def tb_09_keywords_6_0(state, frame):
     "test tests/09_keywords.rules#6 part 0 (spec/heldenhain/tests/09_keywords.rules:59)"
     # spec: spec/heldenhain/tests/09_keywords.rules:59
     state.tracks[1] = 1
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/09_keywords.rules:60
     move_card(state, E_rufmord, 3)
     # spec: spec/heldenhain/tests/09_keywords.rules:61
@@ -2095,8 +2158,10 @@ def tb_09_keywords_7_0(state, frame):
     "test tests/09_keywords.rules#7 part 0 (spec/heldenhain/tests/09_keywords.rules:66)"
     # spec: spec/heldenhain/tests/09_keywords.rules:66
     state.vars[0] = 1
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/09_keywords.rules:67
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/09_keywords.rules:68
     move_card(state, E_tessa_trost, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:69
@@ -2115,8 +2180,10 @@ def tb_09_keywords_8_0(state, frame):
     "test tests/09_keywords.rules#8 part 0 (spec/heldenhain/tests/09_keywords.rules:78)"
     # spec: spec/heldenhain/tests/09_keywords.rules:78
     state.vars[0] = 1
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/09_keywords.rules:79
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/09_keywords.rules:80
     move_card(state, E_tessa_trost, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:81
@@ -2165,6 +2232,7 @@ def tb_09_keywords_10_0(state, frame):
     p_stress_geben(state, E_luzi_lichtblick, 2)
     # spec: spec/heldenhain/tests/09_keywords.rules:103
     state.vars[0] = 1
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/09_keywords.rules:104
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -2175,6 +2243,7 @@ def tb_09_keywords_10_1(state, frame):
     "test tests/09_keywords.rules#10 part 1 (spec/heldenhain/tests/09_keywords.rules:107)"
     # spec: spec/heldenhain/tests/09_keywords.rules:107
     state.vars[0] = 0
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/09_keywords.rules:108
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -2207,6 +2276,7 @@ def tb_09_keywords_13_0(state, frame):
     "test tests/09_keywords.rules#13 part 0 (spec/heldenhain/tests/09_keywords.rules:127)"
     # spec: spec/heldenhain/tests/09_keywords.rules:127
     state.vars[0] = 1
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/09_keywords.rules:128
     move_card(state, E_mira_morgentau_2, 6)
     # spec: spec/heldenhain/tests/09_keywords.rules:129
@@ -2227,6 +2297,7 @@ def tb_09_keywords_14_0(state, frame):
     move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/09_keywords.rules:139
     state.tracks[4] = 3
+    state.stamps[4] += 1
     state.frames.pop()
     return
 
@@ -2235,6 +2306,7 @@ def tb_09_keywords_14_1(state, frame):
     "test tests/09_keywords.rules#14 part 1 (spec/heldenhain/tests/09_keywords.rules:143)"
     # spec: spec/heldenhain/tests/09_keywords.rules:143
     state.vars[0] = 1
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -2245,6 +2317,7 @@ def tb_09_keywords_15_0(state, frame):
     activate(state, 47, [], None)
     # spec: spec/heldenhain/tests/09_keywords.rules:150
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/09_keywords.rules:151
     move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/09_keywords.rules:152
@@ -2339,6 +2412,7 @@ def tb_10_superfreundinnen_3_0(state, frame):
     activate(state, 11, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:39
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:40
     move_card(state, E_fee_fortuna, 5)
     state.frames.pop()
@@ -2427,6 +2501,7 @@ def tb_10_superfreundinnen_7_0(state, frame):
     activate(state, 13, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:79
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:80
     move_card(state, E_cleo_chance, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:81
@@ -2503,6 +2578,7 @@ def tb_10_superfreundinnen_11_0(state, frame):
     activate(state, 14, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:115
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:116
     move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:117
@@ -2522,6 +2598,7 @@ def tb_10_superfreundinnen_12_0(state, frame):
             activate(state, 14, [], None)
             # spec: spec/heldenhain/tests/10_superfreundinnen.rules:124
             state.tracks[4] = 3
+            state.stamps[4] += 1
             # spec: spec/heldenhain/tests/10_superfreundinnen.rules:125
             move_card(state, E_roxy, 5)
             # spec: spec/heldenhain/tests/10_superfreundinnen.rules:126
@@ -2559,6 +2636,7 @@ def tb_10_superfreundinnen_14_0(state, frame):
     activate(state, 16, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:145
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:146
     move_card(state, E_gluecksschwein_trudi, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:147
@@ -2593,6 +2671,7 @@ def tb_10_superfreundinnen_16_0(state, frame):
     activate(state, 17, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:164
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:165
     move_card(state, E_illusionsdrache, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:166
@@ -2711,6 +2790,7 @@ def tb_10_superfreundinnen_21_0(state, frame):
     p_stress_geben(state, E_samt_2, 2)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:224
     state.vars[0] = 1
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:225
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -2805,6 +2885,7 @@ def tb_10_superfreundinnen_26_0(state, frame):
     p_stress_geben(state, E_roxy, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:272
     state.vars[2] = False
+    state.stamps[20] += 1
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:273
     move_card(state, E_schutzengel, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:274
@@ -2867,6 +2948,7 @@ def tb_10_superfreundinnen_28_4(state, frame):
     move_card(state, E_wunschbrunnen, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:301
     state.tracks[2] = 6
+    state.stamps[3] += 1
     state.frames.pop()
     return
 
@@ -2973,8 +3055,10 @@ def tb_11_overview_0_0(state, frame):
     "test tests/11_overview.rules#0 part 0 (spec/heldenhain/tests/11_overview.rules:4)"
     # spec: spec/heldenhain/tests/11_overview.rules:4
     state.tracks[1] = 17
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_overview.rules:5
     state.vars[0] = 1
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/11_overview.rules:6
     p_punkte_gewinnen(state, 1, 5)
     state.frames.pop()
@@ -3011,6 +3095,7 @@ def tb_11_overview_3_1(state, frame):
     "test tests/11_overview.rules#3 part 1 (spec/heldenhain/tests/11_overview.rules:31)"
     # spec: spec/heldenhain/tests/11_overview.rules:31
     state.tracks[2] = 3
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/11_overview.rules:32
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -3121,6 +3206,7 @@ def tb_11_overview_7_0(state, frame):
         if pc == 3:
             # spec: spec/heldenhain/tests/11_overview.rules:89
             state.vars[0] = 1
+            state.stamps[18] += 1
             # spec: spec/heldenhain/tests/11_overview.rules:90
             state.frames.pop()
             state.frames.append(new_frame(3, [1, E_nebelmoor_2] + [UNBOUND] * 2))
@@ -3169,6 +3255,7 @@ def tb_11_overview_9_0(state, frame):
     "test tests/11_overview.rules#9 part 0 (spec/heldenhain/tests/11_overview.rules:105)"
     # spec: spec/heldenhain/tests/11_overview.rules:105
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/11_overview.rules:106
     move_card(state, E_bruno, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:107
@@ -3227,8 +3314,10 @@ def tb_11_schattenkabinett_1_0(state, frame):
     activate(state, 28, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:17
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:18
     state.tracks[1] = 4
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:19
     move_card(state, E_professor_null, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:20
@@ -3243,6 +3332,7 @@ def tb_11_schattenkabinett_2_0(state, frame):
     activate(state, 29, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:26
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:27
     move_card(state, E_graf_grau, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:28
@@ -3297,8 +3387,10 @@ def tb_11_schattenkabinett_3_0(state, frame):
     move_card(state, E_baronin_bremse, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:48
     state.tracks[0] = 3
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:49
     state.tracks[1] = 3
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:50
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -3309,6 +3401,7 @@ def tb_11_schattenkabinett_3_1(state, frame):
     "test tests/11_schattenkabinett.rules#3 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:53)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:53
     state.tracks[1] = 5
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:54
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -3363,6 +3456,7 @@ def tb_11_schattenkabinett_7_0(state, frame):
     activate(state, 32, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:83
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:84
     move_card(state, E_fraeulein_frost, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:85
@@ -3389,6 +3483,7 @@ def tb_11_schattenkabinett_9_0(state, frame):
     "test tests/11_schattenkabinett.rules#9 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:99)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:99
     state.tracks[1] = 2
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:100
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_notar_nimmermehr] + [UNBOUND] * 2))
@@ -3429,6 +3524,7 @@ def tb_11_schattenkabinett_12_0(state, frame):
     activate(state, 34, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:127
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:128
     move_card(state, E_zensor_zack, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:129
@@ -3467,8 +3563,10 @@ def tb_11_schattenkabinett_14_0(state, frame):
     activate(state, 35, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:146
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:147
     state.tracks[1] = 3
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:148
     move_card(state, E_rabe_raspel, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:149
@@ -3517,6 +3615,7 @@ def tb_11_schattenkabinett_17_0(state, frame):
     activate(state, 37, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:173
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:174
     move_card(state, E_spitzel_spinne, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:175
@@ -3627,6 +3726,7 @@ def tb_11_schattenkabinett_24_0(state, frame):
     "test tests/11_schattenkabinett.rules#24 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:239)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:239
     state.tracks[1] = 5
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:240
     move_card(state, E_schmutzkampagne, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:241
@@ -3641,6 +3741,7 @@ def tb_11_schattenkabinett_24_1(state, frame):
     "test tests/11_schattenkabinett.rules#24 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:245)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:245
     state.vars[0] = 1
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -3723,8 +3824,10 @@ def tb_11_schattenkabinett_30_0(state, frame):
     move_card(state, E_rufmord, 1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:289
     state.tracks[5] = 2
+    state.stamps[5] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:290
     state.tracks[2] = 2
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:291
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -3735,6 +3838,7 @@ def tb_11_schattenkabinett_30_1(state, frame):
     "test tests/11_schattenkabinett.rules#30 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:294)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:294
     state.vars[0] = 1
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -3743,6 +3847,7 @@ def tb_11_schattenkabinett_31_0(state, frame):
     "test tests/11_schattenkabinett.rules#31 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:298)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:298
     state.tracks[1] = 4
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:299
     move_card(state, E_schachzug, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:300
@@ -3785,6 +3890,7 @@ def tb_11_schattenkabinett_33_0(state, frame):
     move_card(state, E_eiserne_disziplin, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:319
     state.vars[2] = False
+    state.stamps[20] += 1
     state.frames.pop()
     return
 
@@ -3825,6 +3931,7 @@ def tb_11_schattenkabinett_36_0(state, frame):
     "test tests/11_schattenkabinett.rules#36 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:342)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:342
     state.tracks[1] = 10
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:343
     move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:344
@@ -3853,6 +3960,7 @@ def tb_11_schattenkabinett_36_1(state, frame):
     move_card(state, E_nullsummenspiel, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:354
     state.tracks[2] = 6
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:355
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_nullsummenspiel] + [UNBOUND] * 2))
@@ -3865,8 +3973,10 @@ def tb_11_schattenkabinett_37_0(state, frame):
     activate(state, 42, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:361
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:362
     state.tracks[1] = 3
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:363
     move_card(state, E_samt, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:364
@@ -3971,8 +4081,10 @@ def tb_11_schattenkabinett_43_0(state, frame):
     move_card(state, E_grauer_platz, 13)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:424
     state.tracks[0] = 11
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:425
     state.tracks[1] = 11
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:426
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -4053,6 +4165,7 @@ def tb_12_weggefaehrten_3_1(state, frame):
     move_card(state, E_emil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:33
     state.tracks[2] = 6
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:34
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_oskar] + [UNBOUND] * 2))
@@ -4131,6 +4244,7 @@ def tb_12_weggefaehrten_7_0(state, frame):
     activate(state, 48, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:69
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:70
     move_card(state, E_paula_pfad, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:71
@@ -4171,8 +4285,10 @@ def tb_12_weggefaehrten_9_0(state, frame):
     activate(state, 49, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:91
     state.tracks[5] = 2
+    state.stamps[5] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:92
     state.tracks[2] = 1
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:93
     move_card(state, E_wilma_weitblick, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:94
@@ -4191,6 +4307,7 @@ def tb_12_weggefaehrten_9_1(state, frame):
     move_card(state, E_finn_faehrte, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:100
     state.tracks[2] = 1
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:101
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -4203,6 +4320,7 @@ def tb_12_weggefaehrten_10_0(state, frame):
     activate(state, 50, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:108
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:109
     move_card(state, E_selma_seil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:110
@@ -4267,6 +4385,7 @@ def tb_12_weggefaehrten_13_0(state, frame):
     activate(state, 51, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:139
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:140
     move_card(state, E_pony_polka, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:141
@@ -4281,6 +4400,7 @@ def tb_12_weggefaehrten_14_0(state, frame):
     "test tests/12_weggefaehrten.rules#14 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:147)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:147
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:148
     move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:149
@@ -4313,6 +4433,7 @@ def tb_12_weggefaehrten_16_0(state, frame):
     activate(state, 53, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:167
     state.tracks[4] = 2
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:168
     move_card(state, E_ki_wanderkarte, 7)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:169
@@ -4473,6 +4594,7 @@ def tb_12_weggefaehrten_23_1(state, frame):
     "test tests/12_weggefaehrten.rules#23 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:244)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:244
     state.vars[2] = False
+    state.stamps[20] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:245
     move_card(state, E_festes_band, 3)
     state.frames.pop()
@@ -4515,6 +4637,7 @@ def tb_12_weggefaehrten_25_1(state, frame):
     move_card(state, E_emil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:264
     state.tracks[2] = 2
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:265
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_gemeinsamer_marsch] + [UNBOUND] * 2))
@@ -4557,6 +4680,7 @@ def tb_12_weggefaehrten_26_1(state, frame):
     move_card(state, E_verstaerkung, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:284
     state.tracks[2] = 6
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:285
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_verstaerkung] + [UNBOUND] * 2))
@@ -4615,6 +4739,7 @@ def tb_12_weggefaehrten_29_2(state, frame):
     "test tests/12_weggefaehrten.rules#29 part 2 (spec/heldenhain/tests/12_weggefaehrten.rules:315)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:315
     state.vars[0] = 1
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -4647,6 +4772,7 @@ def tb_12_weggefaehrten_31_0(state, frame):
     "test tests/12_weggefaehrten.rules#31 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:330)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:330
     state.tracks[2] = 2
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:331
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_wegzehrung] + [UNBOUND] * 2))
@@ -4781,8 +4907,10 @@ def tb_12_weggefaehrten_38_0(state, frame):
     "test tests/12_weggefaehrten.rules#38 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:399)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:399
     state.tracks[5] = 2
+    state.stamps[5] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:400
     state.tracks[2] = 0
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:401
     move_card(state, E_bergdorf, 11)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:402
@@ -4893,6 +5021,7 @@ def tb_13_purpurpakt_0_0(state, frame):
     activate(state, 64, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:7
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:8
     move_card(state, E_edgar_satzsprung, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:9
@@ -4909,6 +5038,7 @@ def tb_13_purpurpakt_1_0(state, frame):
     activate(state, 64, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:18
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:19
     move_card(state, E_edgar_satzsprung, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:20
@@ -4969,8 +5099,10 @@ def tb_13_purpurpakt_5_0(state, frame):
     move_card(state, E_graefin_gier, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:57
     state.tracks[5] = 2
+    state.stamps[5] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:58
     state.tracks[2] = 1
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:59
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -5001,6 +5133,7 @@ def tb_13_purpurpakt_8_0(state, frame):
     activate(state, 67, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:82
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:83
     move_card(state, E_lord_leihgabe, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:84
@@ -5103,6 +5236,7 @@ def tb_13_purpurpakt_15_0(state, frame):
     activate(state, 71, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:147
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:148
     move_card(state, E_tante_tantieme, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:149
@@ -5119,6 +5253,7 @@ def tb_13_purpurpakt_16_0(state, frame):
     activate(state, 72, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:156
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:157
     move_card(state, E_elster_elvira, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:158
@@ -5135,6 +5270,7 @@ def tb_13_purpurpakt_17_0(state, frame):
     "test tests/13_purpurpakt.rules#17 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:165)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:165
     state.tracks[4] = 3
+    state.stamps[4] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:166
     move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:167
@@ -5175,8 +5311,10 @@ def tb_13_purpurpakt_20_0(state, frame):
     move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:188
     state.tracks[5] = 2
+    state.stamps[5] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:189
     state.tracks[2] = 0
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:190
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -5295,6 +5433,7 @@ def tb_13_purpurpakt_27_0(state, frame):
     "test tests/13_purpurpakt.rules#27 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:258)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:258
     state.tracks[1] = 5
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:259
     move_card(state, E_ausverkauf, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:260
@@ -5393,6 +5532,7 @@ def tb_13_purpurpakt_35_0(state, frame):
     "test tests/13_purpurpakt.rules#35 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:326)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:326
     state.tracks[1] = 1
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:327
     move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:328
@@ -5429,6 +5569,7 @@ def tb_13_purpurpakt_37_1(state, frame):
     "test tests/13_purpurpakt.rules#37 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:347)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:347
     state.vars[0] = 1
+    state.stamps[18] += 1
     state.frames.pop()
     return
 
@@ -5463,6 +5604,7 @@ def tb_13_purpurpakt_39_1(state, frame):
     move_card(state, E_lockangebot, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:365
     state.tracks[2] = 1
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:366
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_kredit] + [UNBOUND] * 2))
@@ -5477,6 +5619,7 @@ def tb_13_purpurpakt_40_0(state, frame):
     move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:374
     state.vars[2] = False
+    state.stamps[20] += 1
     state.frames.pop()
     return
 
@@ -5493,6 +5636,7 @@ def tb_13_purpurpakt_41_0(state, frame):
     "test tests/13_purpurpakt.rules#41 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:382)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:382
     state.tracks[1] = 2
+    state.stamps[2] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:383
     move_card(state, E_kleingedrucktes, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:384
@@ -5543,10 +5687,13 @@ def tb_13_purpurpakt_43_0(state, frame):
     move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:407
     state.tracks[5] = 2
+    state.stamps[5] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:408
     state.tracks[2] = 0
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:409
     state.vars[1] = 1
+    state.stamps[19] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:410
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -5575,8 +5722,10 @@ def tb_13_purpurpakt_45_0(state, frame):
     move_card(state, E_purpurpalast, 11)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:429
     state.tracks[5] = 2
+    state.stamps[5] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:430
     state.tracks[2] = 0
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:431
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -5619,10 +5768,13 @@ def tb_13_purpurpakt_47_0(state, frame):
     move_card(state, E_roxy_2, 4)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:455
     state.vars[0] = 1
+    state.stamps[18] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:456
     state.tracks[6] = 2
+    state.stamps[5] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:457
     state.tracks[3] = 0
+    state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:458
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))

@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source 18d4d63806601d2a20fa output 7da6b2550eb56fdde848
+# Fingerprint: source f34c6ad0d9427774c025 output ef43606ea3ce85f9b90c
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -184,6 +184,21 @@ from .rules import (
     d_space_vp_second,
     d_summit_bonus,
     d_war_penalty,
+    kept_10,
+    kept_11,
+    kept_12,
+    kept_13,
+    kept_14,
+    kept_15,
+    kept_16,
+    kept_2,
+    kept_3,
+    kept_4,
+    kept_5,
+    kept_6,
+    kept_7,
+    kept_8,
+    kept_9,
     q_action_rounds_for,
     q_coup_defcon_loss,
     q_coup_roll_modifier,
@@ -239,6 +254,7 @@ def p_pass_china_card(state, v_receiver, v_face_up):
     move_card(state, E_china_card, 4 + v_receiver)
     # spec: spec/twilight_struggle/card_play.rules:152
     state.vars[2] = v_face_up
+    state.stamps[14] += 1
 
 
 def p_draw_card(state, v_p):
@@ -316,6 +332,7 @@ def p_gain_control(state, v_p, v_c):
         ),
         "spec/twilight_struggle/event_helpers.rules:35:5",
     )
+    state.stamps[10] += 1
 
 
 def p_start_ops_shift_rule(state):
@@ -382,12 +399,14 @@ def p_realignment_roll(state, v_p, v_c):
             max(0, state.counters[row][v_c] - (v_own_total - v_their_total)),
             "spec/twilight_struggle/operations.rules:156:9",
         )
+        state.stamps[10] += 1
     elif v_their_total > v_own_total:
         # spec: spec/twilight_struggle/operations.rules:158
         state.counters[1 + v_p][v_c] = bounded(
             max(0, state.counters[1 + v_p][v_c] - (v_their_total - v_own_total)),
             "spec/twilight_struggle/operations.rules:158:9",
         )
+        state.stamps[10] += 1
 
 
 def p_war(
@@ -462,9 +481,11 @@ def p_war(
             ),
             "spec/twilight_struggle/operations.rules:215:9",
         )
+        state.stamps[10] += 1
         # spec: spec/twilight_struggle/operations.rules:216
         row = 1 + (None if v_attacker is None else (v_attacker + 1) % 2)
         state.counters[row][v_target] = 0
+        state.stamps[10] += 1
 
 
 def p_score_region(state, v_r):
@@ -489,6 +510,7 @@ def p_score_region(state, v_r):
                 )
     # spec: spec/twilight_struggle/scoring.rules:17
     state.vars[8] = v_r
+    state.stamps[20] += 1
     # spec: spec/twilight_struggle/scoring.rules:18
     v_usa_points = bounded(
         d_region_points(state, 1, v_r), "spec/twilight_struggle/scoring.rules:18:22"
@@ -499,6 +521,7 @@ def p_score_region(state, v_r):
     )
     # spec: spec/twilight_struggle/scoring.rules:20
     state.vars[8] = None
+    state.stamps[20] += 1
     # spec: spec/twilight_struggle/scoring.rules:21
     log_line(
         state,
@@ -524,6 +547,7 @@ def p_score_region(state, v_r):
     )
     # spec: spec/twilight_struggle/scoring.rules:22
     state.tracks[1] = max(-99, min(99, state.tracks[1] + v_usa_points - v_ussr_points))
+    state.stamps[3] += 1
     # spec: spec/twilight_struggle/scoring.rules:23
     emit_region_scored(state, v_r)
 
@@ -553,6 +577,7 @@ def p_score_southeast_asia(state):
     )
     # spec: spec/twilight_struggle/scoring.rules:33
     state.tracks[1] = max(-99, min(99, state.tracks[1] + v_usa_points - v_ussr_points))
+    state.stamps[3] += 1
     # spec: spec/twilight_struggle/scoring.rules:34
     emit_region_scored(state, E_southeast_asia)
 
@@ -561,6 +586,7 @@ def p_final_scoring(state):
     "phase final_scoring (spec/twilight_struggle/scoring.rules:42)"
     # spec: spec/twilight_struggle/scoring.rules:43
     state.vars[4] = True
+    state.stamps[16] += 1
     # spec: spec/twilight_struggle/scoring.rules:44
     log_line(state, "Final scoring", "spec/twilight_struggle/scoring.rules:44:5")
     # spec: spec/twilight_struggle/scoring.rules:45
@@ -612,6 +638,7 @@ def p_space_race_attempt(state, v_p, v_c):
     emit_space_attempted(state, v_p, v_c)
     # spec: spec/twilight_struggle/space_race.rules:46
     state.tracks[8 + v_p] = max(0, min(2, state.tracks[8 + v_p] + 1))
+    state.stamps[8] += 1
     # spec: spec/twilight_struggle/space_race.rules:47
     v_die = roll(state, 6, "spec/twilight_struggle/space_race.rules:47:5")
     # spec: spec/twilight_struggle/space_race.rules:48
@@ -655,6 +682,7 @@ def p_space_race_advance(state, v_p):
     if state.tracks[6 + v_p] < 8:
         # spec: spec/twilight_struggle/space_race.rules:54
         state.tracks[6 + v_p] = max(0, min(8, state.tracks[6 + v_p] + 1))
+        state.stamps[7] += 1
         # spec: spec/twilight_struggle/space_race.rules:55
         if (
             state.tracks[6 + (None if v_p is None else (v_p + 1) % 2)]
@@ -720,8 +748,10 @@ def p_gain_vp(state, v_p, v_n):
     # spec: spec/twilight_struggle/victory.rules:16
     if v_p == 1:
         state.tracks[1] = max(-99, min(99, state.tracks[1] + v_n))
+        state.stamps[3] += 1
     else:
         state.tracks[1] = max(-99, min(99, state.tracks[1] - v_n))
+        state.stamps[3] += 1
 
 
 def p_check_vp_victory(state):
@@ -751,6 +781,7 @@ def p_improve_defcon(state, v_n):
     "procedure improve_defcon (spec/twilight_struggle/victory.rules:32)"
     # spec: spec/twilight_struggle/victory.rules:32
     state.tracks[0] = max(1, min(5, state.tracks[0] + v_n))
+    state.stamps[2] += 1
 
 
 def p_degrade_defcon(state, v_n):
@@ -759,6 +790,7 @@ def p_degrade_defcon(state, v_n):
     if v_n > 0:
         # spec: spec/twilight_struggle/victory.rules:40
         state.tracks[0] = max(1, min(5, state.tracks[0] - v_n))
+        state.stamps[2] += 1
         # spec: spec/twilight_struggle/victory.rules:41
         p_defcon_one_check(state)
 
@@ -767,6 +799,7 @@ def p_set_defcon_to(state, v_n):
     "procedure set_defcon_to (spec/twilight_struggle/victory.rules:45)"
     # spec: spec/twilight_struggle/victory.rules:46
     state.tracks[0] = max(1, min(5, v_n))
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/victory.rules:47
     p_defcon_one_check(state)
 
@@ -787,6 +820,7 @@ def p_add_milops(state, v_p, v_n):
     "procedure add_milops (spec/twilight_struggle/victory.rules:66)"
     # spec: spec/twilight_struggle/victory.rules:66
     state.tracks[4 + v_p] = max(0, min(5, state.tracks[4 + v_p] + v_n))
+    state.stamps[6] += 1
 
 
 def p_military_operations_check(state):
@@ -801,12 +835,14 @@ def p_military_operations_check(state):
             - max(0, state.tracks[0] - state.tracks[4 + 1]),
         ),
     )
+    state.stamps[3] += 1
     # spec: spec/twilight_struggle/victory.rules:75
     if state.tracks[1] >= 20 or state.tracks[1] <= -20:
         p_twenty_vp_at_military_check(state)
     # spec: spec/twilight_struggle/victory.rules:76
     for v_p in PLAYERS:
         state.tracks[4 + v_p] = 0
+        state.stamps[6] += 1
 
 
 def p_twenty_vp_at_military_check(state):
@@ -815,6 +851,7 @@ def p_twenty_vp_at_military_check(state):
     v_leader = 1 if state.tracks[1] > 0 else 0
     # spec: spec/twilight_struggle/victory.rules:84
     state.revealed[2 + v_leader] = True
+    state.stamps[0] += 1
     # spec: spec/twilight_struggle/victory.rules:85
     if any(A_scoring[c_c] for c_c in state.zones[2 + v_leader]):
         # spec: spec/twilight_struggle/victory.rules:86
@@ -839,6 +876,7 @@ def p_held_card_check(state):
     # spec: spec/twilight_struggle/victory.rules:96
     for v_p in PLAYERS:
         state.revealed[2 + v_p] = True
+        state.stamps[0] += 1
     # spec: spec/twilight_struggle/victory.rules:97
     v_ussr_holds = any(A_scoring[c_c] for c_c in state.zones[2])
     # spec: spec/twilight_struggle/victory.rules:98
@@ -871,6 +909,7 @@ def p_held_card_check(state):
     # spec: spec/twilight_struggle/victory.rules:106
     for v_p in PLAYERS:
         state.revealed[2 + v_p] = False
+        state.stamps[0] += 1
 
 
 def ev_asia_scoring(state, v_you, v_this):
@@ -907,6 +946,7 @@ def ev_fidel(state, v_you, v_this):
     "event of fidel (spec/twilight_struggle/cards.rules:83)"
     # spec: spec/twilight_struggle/cards.rules:84
     state.counters[2][E_cuba] = 0
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/cards.rules:85
     p_gain_control(state, 0, E_cuba)
 
@@ -918,6 +958,7 @@ def ev_vietnam_revolts(state, v_you, v_this):
         max(0, state.counters[1][E_vietnam] + 2),
         "spec/twilight_struggle/cards.rules:90:9",
     )
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/cards.rules:91
     activate(state, 3, [], "end_of_turn")
 
@@ -932,6 +973,7 @@ def ev_romanian_abdication(state, v_you, v_this):
     "event of romanian_abdication (spec/twilight_struggle/cards.rules:122)"
     # spec: spec/twilight_struggle/cards.rules:123
     state.counters[2][E_romania] = 0
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/cards.rules:124
     p_gain_control(state, 0, E_romania)
 
@@ -949,11 +991,13 @@ def ev_nasser(state, v_you, v_this):
         max(0, state.counters[1][E_egypt] + 2),
         "spec/twilight_struggle/cards.rules:153:9",
     )
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/cards.rules:154
     state.counters[2][E_egypt] = bounded(
         max(0, state.counters[2][E_egypt] - (state.counters[2][E_egypt] + 1) // 2),
         "spec/twilight_struggle/cards.rules:154:9",
     )
+    state.stamps[10] += 1
 
 
 def ev_de_gaulle_leads_france(state, v_you, v_this):
@@ -963,11 +1007,13 @@ def ev_de_gaulle_leads_france(state, v_you, v_this):
         max(0, state.counters[2][E_france] - 2),
         "spec/twilight_struggle/cards.rules:191:9",
     )
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/cards.rules:192
     state.counters[1][E_france] = bounded(
         max(0, state.counters[1][E_france] + 1),
         "spec/twilight_struggle/cards.rules:192:9",
     )
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/cards.rules:193
     activate(state, 4, [], None)
 
@@ -1133,11 +1179,13 @@ def ev_portuguese_empire_crumbles(state, v_you, v_this):
         max(0, state.counters[1][E_se_african_states] + 2),
         "spec/twilight_struggle/events_mid.rules:413:5",
     )
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/events_mid.rules:414
     state.counters[1][E_angola] = bounded(
         max(0, state.counters[1][E_angola] + 2),
         "spec/twilight_struggle/events_mid.rules:414:5",
     )
+    state.stamps[10] += 1
 
 
 def ev_allende(state, v_you, v_this):
@@ -1147,6 +1195,7 @@ def ev_allende(state, v_you, v_this):
         max(0, state.counters[1][E_chile] + 2),
         "spec/twilight_struggle/events_mid.rules:433:17",
     )
+    state.stamps[10] += 1
 
 
 def ev_willy_brandt(state, v_you, v_this):
@@ -1158,6 +1207,7 @@ def ev_willy_brandt(state, v_you, v_this):
         max(0, state.counters[1][E_west_germany] + 1),
         "spec/twilight_struggle/events_mid.rules:442:5",
     )
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/events_mid.rules:443
     activate(state, 27, [], None)
 
@@ -1197,8 +1247,10 @@ def ev_opec(state, v_you, v_this):
             len(
                 [
                     c_c
-                    for c_c in K_country
-                    if (
+                    for kept_ in (kept_12(state),)
+                    for c_c in kept_[0]
+                    if kept_[1]
+                    or (
                         c_c == E_egypt
                         or c_c == E_iran
                         or c_c == E_libya
@@ -1227,16 +1279,19 @@ def ev_panama_canal_returned(state, v_you, v_this):
         max(0, state.counters[2][E_panama] + 1),
         "spec/twilight_struggle/events_mid.rules:569:5",
     )
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/events_mid.rules:570
     state.counters[2][E_costa_rica] = bounded(
         max(0, state.counters[2][E_costa_rica] + 1),
         "spec/twilight_struggle/events_mid.rules:570:5",
     )
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/events_mid.rules:571
     state.counters[2][E_venezuela] = bounded(
         max(0, state.counters[2][E_venezuela] + 1),
         "spec/twilight_struggle/events_mid.rules:571:5",
     )
+    state.stamps[10] += 1
 
 
 def ev_camp_david_accords(state, v_you, v_this):
@@ -1248,16 +1303,19 @@ def ev_camp_david_accords(state, v_you, v_this):
         max(0, state.counters[2][E_israel] + 1),
         "spec/twilight_struggle/events_mid.rules:579:5",
     )
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/events_mid.rules:580
     state.counters[2][E_jordan] = bounded(
         max(0, state.counters[2][E_jordan] + 1),
         "spec/twilight_struggle/events_mid.rules:580:5",
     )
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/events_mid.rules:581
     state.counters[2][E_egypt] = bounded(
         max(0, state.counters[2][E_egypt] + 1),
         "spec/twilight_struggle/events_mid.rules:581:5",
     )
+    state.stamps[10] += 1
 
 
 def ev_john_paul_ii_elected_pope(state, v_you, v_this):
@@ -1267,11 +1325,13 @@ def ev_john_paul_ii_elected_pope(state, v_you, v_this):
         max(0, state.counters[1][E_poland] - 2),
         "spec/twilight_struggle/events_mid.rules:635:5",
     )
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/events_mid.rules:636
     state.counters[2][E_poland] = bounded(
         max(0, state.counters[2][E_poland] + 1),
         "spec/twilight_struggle/events_mid.rules:636:5",
     )
+    state.stamps[10] += 1
 
 
 def ev_latin_american_death_squads(state, v_you, v_this):
@@ -1295,11 +1355,13 @@ def ev_sadat_expels_soviets(state, v_you, v_this):
     "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:673)"
     # spec: spec/twilight_struggle/events_mid.rules:674
     state.counters[1][E_egypt] = 0
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/events_mid.rules:675
     state.counters[2][E_egypt] = bounded(
         max(0, state.counters[2][E_egypt] + 1),
         "spec/twilight_struggle/events_mid.rules:675:5",
     )
+    state.stamps[10] += 1
 
 
 def ev_shuttle_diplomacy(state, v_you, v_this):
@@ -1320,8 +1382,11 @@ def ev_alliance_for_progress(state, v_you, v_this):
             len(
                 [
                     c_c
-                    for c_c in K_country
-                    if (c_c in RS_central_america or c_c in RS_south_america)
+                    for kept_ in (kept_4(state),)
+                    for c_c in kept_[0]
+                    if (
+                        kept_[1] or c_c in RS_central_america or c_c in RS_south_america
+                    )
                     and A_battleground[c_c]
                     and (
                         state.counters[1 + 1][c_c] >= A_stability[c_c]
@@ -1347,6 +1412,7 @@ def ev_one_small_step(state, v_you, v_this):
     # spec: spec/twilight_struggle/events_mid.rules:786
     if state.tracks[6 + v_you] < 7:
         state.tracks[6 + v_you] = max(0, min(8, state.tracks[6 + v_you] + 1))
+        state.stamps[7] += 1
     # spec: spec/twilight_struggle/events_mid.rules:787
     p_space_race_advance(state, v_you)
 
@@ -1361,11 +1427,13 @@ def ev_iranian_hostage_crisis(state, v_you, v_this):
     "event of iranian_hostage_crisis (spec/twilight_struggle/events_late.rules:94)"
     # spec: spec/twilight_struggle/events_late.rules:95
     state.counters[2][E_iran] = 0
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/events_late.rules:96
     state.counters[1][E_iran] = bounded(
         max(0, state.counters[1][E_iran] + 2),
         "spec/twilight_struggle/events_late.rules:96:5",
     )
+    state.stamps[10] += 1
 
 
 def ev_the_iron_lady(state, v_you, v_this):
@@ -1377,8 +1445,10 @@ def ev_the_iron_lady(state, v_you, v_this):
         max(0, state.counters[1][E_argentina] + 1),
         "spec/twilight_struggle/events_late.rules:105:5",
     )
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/events_late.rules:106
     state.counters[1][E_uk] = 0
+    state.stamps[10] += 1
 
 
 def ev_reagan_bombs_libya(state, v_you, v_this):
@@ -1440,6 +1510,7 @@ def ev_solidarity(state, v_you, v_this):
         max(0, state.counters[2][E_poland] + 3),
         "spec/twilight_struggle/events_late.rules:393:5",
     )
+    state.stamps[10] += 1
 
 
 def ev_defectors(state, v_you, v_this):
@@ -1474,6 +1545,7 @@ def ev_norad(state, v_you, v_this):
     "event of norad (spec/twilight_struggle/events_late.rules:501)"
     # spec: spec/twilight_struggle/events_late.rules:502
     state.vars[0] = state.tracks[0]
+    state.stamps[12] += 1
     # spec: spec/twilight_struggle/events_late.rules:503
     activate(state, 15, [], None)
 
@@ -1491,6 +1563,7 @@ def ev_awacs_sale_to_saudis(state, v_you, v_this):
         max(0, state.counters[2][E_saudi_arabia] + 2),
         "spec/twilight_struggle/events_late.rules:520:30",
     )
+    state.stamps[10] += 1
 
 
 def t_formosan_resolution_in_effect_0(state, v_p, v_c):
@@ -1503,12 +1576,14 @@ def t_aldrich_ames_remix_in_effect_0(state):
     "on turn_ending of aldrich_ames_remix_in_effect (spec/twilight_struggle/events_late.rules:344)"
     # spec: spec/twilight_struggle/events_late.rules:344
     state.revealed[3] = False
+    state.stamps[0] += 1
 
 
 def t_norad_in_effect_0(state, v_p):
     "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:489)"
     # spec: spec/twilight_struggle/events_late.rules:489
     state.vars[0] = state.tracks[0]
+    state.stamps[12] += 1
 
 
 def t_yuri_and_samantha_in_effect_0(state, v_p, v_c):
@@ -1983,19 +2058,19 @@ def s_play_card_in_action_round(state, frame):
             # spec: spec/twilight_struggle/card_play.rules:50
             values = [
                 c_c
-                for c_c in K_card
-                if (
-                    (
-                        bool(
-                            state.location[c_c] == 2 + L[0]
-                            or c_c == E_china_card
-                            and state.location[c_c] == 4 + L[0]
-                            and state.vars[2]
-                        )
-                        and (A_scoring[c_c] or d_scoring_cards_held(state, L[0]) < L[1])
+                for kept_ in (kept_2(state, L[0], L[1]),)
+                for c_c in kept_[0]
+                if kept_[1]
+                or (
+                    bool(
+                        state.location[c_c] == 2 + L[0]
+                        or c_c == E_china_card
+                        and state.location[c_c] == 4 + L[0]
+                        and state.vars[2]
                     )
-                    and allowed_play_card(state, L[0], c_c)
+                    and (A_scoring[c_c] or d_scoring_cards_held(state, L[0]) < L[1])
                 )
+                and allowed_play_card(state, L[0], c_c)
             ]
             if values:
                 pc = 1
@@ -2060,14 +2135,17 @@ def s_play_card_for_action(state, frame):
             L[3] = state.vars[7]
             # spec: spec/twilight_struggle/card_play.rules:64
             state.vars[6] = L[1]
+            state.stamps[18] += 1
             # spec: spec/twilight_struggle/card_play.rules:65
             state.vars[7] = L[0]
+            state.stamps[19] += 1
             # spec: spec/twilight_struggle/card_play.rules:66
             move_card(
                 state, some_card(L[1], "spec/twilight_struggle/card_play.rules:66:5"), 8
             )
             # spec: spec/twilight_struggle/card_play.rules:67
             state.vars[5] = False
+            state.stamps[17] += 1
             # spec: spec/twilight_struggle/card_play.rules:68
             emit_card_played(state, L[0], L[1])
             # spec: spec/twilight_struggle/card_play.rules:69
@@ -2223,8 +2301,10 @@ def s_play_card_for_action(state, frame):
             p_put_away_played_card(state, L[0], L[1])
             # spec: spec/twilight_struggle/card_play.rules:83
             state.vars[6] = L[2]
+            state.stamps[18] += 1
             # spec: spec/twilight_struggle/card_play.rules:84
             state.vars[7] = L[3]
+            state.stamps[19] += 1
             # spec: spec/twilight_struggle/card_play.rules:85
             p_check_vp_victory(state)
             state.frames.pop()
@@ -2382,10 +2462,12 @@ def s_fire_event(state, frame):
         if pc == 4:
             # spec: spec/twilight_struggle/card_play.rules:128
             state.vars[5] = True
+            state.stamps[17] += 1
             pc = 6
         if pc == 5:
             # spec: spec/twilight_struggle/card_play.rules:130
             state.vars[5] = False
+            state.stamps[17] += 1
             # spec: spec/twilight_struggle/card_play.rules:131
             log_line(
                 state,
@@ -2420,6 +2502,7 @@ def s_event_operations(state, frame):
     if state.vars[3]:
         state.counters[3][:] = state.counters[1]
         state.counters[4][:] = state.counters[2]
+        state.stamps[11] += 1
     # spec: spec/twilight_struggle/event_helpers.rules:74
     state.frames.pop()
     state.frames.append(new_frame(18, [L[0], L[1], 0, 0]))
@@ -2499,6 +2582,7 @@ def s_late_add_influence_capped(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/events_late.rules:31
             state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
             # spec: spec/twilight_struggle/events_late.rules:32
             L[5] = L[1]
             pc = 1
@@ -2556,11 +2640,13 @@ def s_late_add_influence_capped(state, frame):
                 max(0, state.counters[1 + L[0]][L[4]] + 1),
                 "spec/twilight_struggle/events_late.rules:35:13",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/events_late.rules:36
             state.counters[0][L[4]] = bounded(
                 max(0, state.counters[0][L[4]] + 1),
                 "spec/twilight_struggle/events_late.rules:36:13",
             )
+            state.stamps[9] += 1
             pc = 4
         if pc == 4:
             L[5] = L[5] - 1
@@ -2580,6 +2666,7 @@ def s_late_remove_influence_capped(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/events_late.rules:44
             state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
             # spec: spec/twilight_struggle/events_late.rules:45
             L[6] = L[2]
             pc = 1
@@ -2640,11 +2727,13 @@ def s_late_remove_influence_capped(state, frame):
                 max(0, state.counters[1 + L[1]][L[5]] - 1),
                 "spec/twilight_struggle/events_late.rules:50:13",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/events_late.rules:51
             state.counters[0][L[5]] = bounded(
                 max(0, state.counters[0][L[5]] + 1),
                 "spec/twilight_struggle/events_late.rules:51:13",
             )
+            state.stamps[9] += 1
             pc = 4
         if pc == 4:
             L[6] = L[6] - 1
@@ -2743,6 +2832,7 @@ def s_late_double_influence(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/events_late.rules:273
             state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
             # spec: spec/twilight_struggle/events_late.rules:274
             L[3] = L[1]
             # spec: spec/twilight_struggle/events_late.rules:275
@@ -2831,11 +2921,13 @@ def s_late_double_influence(state, frame):
                 max(0, state.counters[1 + L[0]][L[4]] + state.counters[1 + L[0]][L[4]]),
                 "spec/twilight_struggle/events_late.rules:281:17",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/events_late.rules:282
             state.counters[0][L[4]] = bounded(
                 max(0, state.counters[0][L[4]] + 1),
                 "spec/twilight_struggle/events_late.rules:282:17",
             )
+            state.stamps[9] += 1
             # spec: spec/twilight_struggle/events_late.rules:283
             L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:283:17")
             pc = 1
@@ -2970,6 +3062,7 @@ def s_norad_check(state, frame):
                 max(0, state.counters[2][L[0]] + 1),
                 "spec/twilight_struggle/events_late.rules:497:9",
             )
+            state.stamps[10] += 1
             pc = 3
         if pc == 3:
             state.frames.pop()
@@ -3024,6 +3117,7 @@ def s_offer_cmc_cancel(state, frame):
                     max(0, state.counters[1][E_cuba] - 2),
                     "spec/twilight_struggle/events_mid.rules:91:13",
                 )
+                state.stamps[10] += 1
                 # spec: spec/twilight_struggle/events_mid.rules:92
                 cancel(state, 17, None)
             elif k == 2:
@@ -3032,6 +3126,7 @@ def s_offer_cmc_cancel(state, frame):
                     max(0, state.counters[2][E_west_germany] - 2),
                     "spec/twilight_struggle/events_mid.rules:96:13",
                 )
+                state.stamps[10] += 1
                 # spec: spec/twilight_struggle/events_mid.rules:97
                 cancel(state, 17, None)
             elif k == 3:
@@ -3040,6 +3135,7 @@ def s_offer_cmc_cancel(state, frame):
                     max(0, state.counters[2][E_turkey] - 2),
                     "spec/twilight_struggle/events_mid.rules:101:13",
                 )
+                state.stamps[10] += 1
                 # spec: spec/twilight_struggle/events_mid.rules:102
                 cancel(state, 17, None)
             state.frames.pop()
@@ -3124,12 +3220,12 @@ def s_trap_action_round(state, frame):
             player = L[0]
             values = [
                 c_c
-                for c_c in K_card
-                if (
-                    state.location[c_c] == 2 + L[0]
-                    and not A_scoring[c_c]
-                    and q_ops_value(state, L[0], c_c) >= 2
-                )
+                for kept_ in (kept_3(state, L[0]),)
+                for c_c in kept_[0]
+                if kept_[1]
+                or state.location[c_c] == 2 + L[0]
+                and not A_scoring[c_c]
+                and q_ops_value(state, L[0], c_c) >= 2
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -3323,14 +3419,17 @@ def s_free_latin_american_realignments(state, frame):
             player = L[0]
             values = [
                 c_target
-                for c_target in K_country
+                for kept_ in (kept_4(state),)
+                for c_target in kept_[0]
                 if (
-                    (c_target in RS_central_america or c_target in RS_south_america)
-                    and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
-                        c_target
-                    ]
-                    > 0
+                    kept_[1]
+                    or c_target in RS_central_america
+                    or c_target in RS_south_america
                 )
+                and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
+                    c_target
+                ]
+                > 0
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -3564,21 +3663,20 @@ def s_place_influence_by_ops(state, frame):
         if pc == 1:
             values = [
                 c_target
-                for c_target in K_country
-                if (
-                    d_may_place_influence(state, L[0], c_target)
-                    and (
-                        2
-                        if d_controls(
-                            state, None if L[0] is None else (L[0] + 1) % 2, c_target
-                        )
-                        else 1
+                for kept_ in (kept_5(state, L[0]),)
+                for c_target in kept_[0]
+                if (kept_[1] or d_may_place_influence(state, L[0], c_target))
+                and (
+                    2
+                    if d_controls(
+                        state, None if L[0] is None else (L[0] + 1) % 2, c_target
                     )
-                    <= L[1]
-                    - L[4]
-                    + (L[5] if c_target in RS_asia else 0)
-                    + (L[6] if c_target in RS_southeast_asia else 0)
+                    else 1
                 )
+                <= L[1]
+                - L[4]
+                + (L[5] if c_target in RS_asia else 0)
+                + (L[6] if c_target in RS_southeast_asia else 0)
             ]
             if not values:
                 pc = 3
@@ -3588,6 +3686,7 @@ def s_place_influence_by_ops(state, frame):
             state.vars[9] = bounded(
                 L[1] - L[4], "spec/twilight_struggle/operations.rules:100:9"
             )
+            state.stamps[21] += 1
             # spec: spec/twilight_struggle/operations.rules:101
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3619,6 +3718,7 @@ def s_place_influence_by_ops(state, frame):
                 max(0, state.counters[1 + L[0]][L[7]] + 1),
                 "spec/twilight_struggle/operations.rules:106:9",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/operations.rules:107
             if L[7] not in RS_asia:
                 L[5] = 0
@@ -3852,11 +3952,13 @@ def s_coup_attempt(state, frame):
                     max(0, state.counters[row][L[1]] - L[6]),
                     "spec/twilight_struggle/operations.rules:184:9",
                 )
+                state.stamps[10] += 1
                 # spec: spec/twilight_struggle/operations.rules:185
                 state.counters[1 + L[0]][L[1]] = bounded(
                     max(0, state.counters[1 + L[0]][L[1]] + (L[5] - L[6])),
                     "spec/twilight_struggle/operations.rules:185:9",
                 )
+                state.stamps[10] += 1
             # spec: spec/twilight_struggle/operations.rules:187
             if not L[3]:
                 p_add_milops(state, L[0], L[2])
@@ -3889,28 +3991,39 @@ def s_standard(state, frame):
             p_deal_cards(state)
             # spec: spec/twilight_struggle/setup.rules:10
             state.tracks[0] = 5
+            state.stamps[2] += 1
             # spec: spec/twilight_struggle/setup.rules:11
             state.tracks[1] = 0
+            state.stamps[3] += 1
             # spec: spec/twilight_struggle/setup.rules:12
             state.tracks[2] = 1
+            state.stamps[4] += 1
             # spec: spec/twilight_struggle/setup.rules:13
             for L[0] in PLAYERS:
                 # spec: spec/twilight_struggle/setup.rules:14
                 state.tracks[4 + L[0]] = 0
+                state.stamps[6] += 1
                 # spec: spec/twilight_struggle/setup.rules:15
                 state.tracks[6 + L[0]] = 0
+                state.stamps[7] += 1
                 # spec: spec/twilight_struggle/setup.rules:16
                 state.tracks[8 + L[0]] = 0
+                state.stamps[8] += 1
             # spec: spec/twilight_struggle/setup.rules:22
             state.counters[1][E_syria] = 1
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:23
             state.counters[1][E_iraq] = 1
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:24
             state.counters[1][E_north_korea] = 3
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:25
             state.counters[1][E_east_germany] = 3
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:26
             state.counters[1][E_finland] = 1
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:27
             L[2] = 6
             pc = 1
@@ -3941,30 +4054,41 @@ def s_standard(state, frame):
                 max(0, state.counters[1][L[1]] + 1),
                 "spec/twilight_struggle/setup.rules:30:9",
             )
+            state.stamps[10] += 1
             L[2] = L[2] - 1
             pc = 1
             continue
         if pc == 3:
             # spec: spec/twilight_struggle/setup.rules:35
             state.counters[2][E_canada] = 2
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:36
             state.counters[2][E_iran] = 1
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:37
             state.counters[2][E_israel] = 1
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:38
             state.counters[2][E_japan] = 1
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:39
             state.counters[2][E_australia] = 4
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:40
             state.counters[2][E_philippines] = 1
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:41
             state.counters[2][E_south_korea] = 1
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:42
             state.counters[2][E_panama] = 1
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:43
             state.counters[2][E_south_africa] = 1
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:44
             state.counters[2][E_uk] = 5
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:45
             L[3] = 7
             pc = 4
@@ -3995,6 +4119,7 @@ def s_standard(state, frame):
                 max(0, state.counters[2][L[1]] + 1),
                 "spec/twilight_struggle/setup.rules:48:9",
             )
+            state.stamps[10] += 1
             L[3] = L[3] - 1
             pc = 4
             continue
@@ -4099,6 +4224,7 @@ def s_play_turn(state, frame):
             )
             # spec: spec/twilight_struggle/turn.rules:6
             state.tracks[3] = 0
+            state.stamps[5] += 1
             # spec: spec/twilight_struggle/turn.rules:7
             p_improve_defcon(state, 1)
             # spec: spec/twilight_struggle/turn.rules:10
@@ -4134,6 +4260,7 @@ def s_headline_phase(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/turn.rules:56
             state.vars[3] = True
+            state.stamps[15] += 1
             # spec: spec/twilight_struggle/turn.rules:57
             L[0] = 0
             # spec: spec/twilight_struggle/turn.rules:58
@@ -4158,6 +4285,7 @@ def s_headline_phase(state, frame):
             # spec: spec/twilight_struggle/turn.rules:68
             if L[1]:
                 state.revealed[6 + L[0]] = True
+                state.stamps[0] += 1
             # spec: spec/twilight_struggle/turn.rules:69
             frame[1] = 2
             state.frames.append(
@@ -4169,8 +4297,10 @@ def s_headline_phase(state, frame):
         if pc == 2:
             # spec: spec/twilight_struggle/turn.rules:70
             state.revealed[6] = True
+            state.stamps[0] += 1
             # spec: spec/twilight_struggle/turn.rules:71
             state.revealed[7] = True
+            state.stamps[0] += 1
             # spec: spec/twilight_struggle/turn.rules:74
             L[2] = bounded(
                 (
@@ -4200,10 +4330,13 @@ def s_headline_phase(state, frame):
         if pc == 4:
             # spec: spec/twilight_struggle/turn.rules:78
             state.revealed[6] = False
+            state.stamps[0] += 1
             # spec: spec/twilight_struggle/turn.rules:79
             state.revealed[7] = False
+            state.stamps[0] += 1
             # spec: spec/twilight_struggle/turn.rules:80
             state.vars[3] = False
+            state.stamps[15] += 1
             state.frames.pop()
             return
 
@@ -4268,15 +4401,19 @@ def s_resolve_headline(state, frame):
             L[1] = L[2][L[3]]
             # spec: spec/twilight_struggle/turn.rules:95
             state.vars[1] = L[0]
+            state.stamps[13] += 1
             # spec: spec/twilight_struggle/turn.rules:98
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
+            state.stamps[11] += 1
             # spec: spec/twilight_struggle/turn.rules:99
             move_card(state, L[1], 8)
             # spec: spec/twilight_struggle/turn.rules:100
             state.vars[6] = L[1]
+            state.stamps[18] += 1
             # spec: spec/twilight_struggle/turn.rules:101
             state.vars[7] = L[0]
+            state.stamps[19] += 1
             # spec: spec/twilight_struggle/turn.rules:102
             emit_headline_played(state, L[0], L[1])
             # spec: spec/twilight_struggle/turn.rules:103
@@ -4322,6 +4459,7 @@ def s_resolve_headline(state, frame):
             p_put_away_played_card(state, L[0], L[1])
             # spec: spec/twilight_struggle/turn.rules:106
             state.vars[6] = None
+            state.stamps[18] += 1
             # spec: spec/twilight_struggle/turn.rules:107
             p_check_vp_victory(state)
             L[3] = L[3] + 1
@@ -4350,6 +4488,7 @@ def s_action_rounds(state, frame):
             L[0] = L[2][L[3]]
             # spec: spec/twilight_struggle/turn.rules:122
             state.tracks[3] = max(0, min(8, L[0]))
+            state.stamps[5] += 1
             # spec: spec/twilight_struggle/turn.rules:123
             L[4] = list(PLAYERS)
             L[5] = 0
@@ -4378,6 +4517,7 @@ def s_action_rounds(state, frame):
         if pc == 6:
             # spec: spec/twilight_struggle/turn.rules:125
             state.tracks[3] = 0
+            state.stamps[5] += 1
             state.frames.pop()
             return
 
@@ -4391,9 +4531,11 @@ def s_take_action_round_of(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/turn.rules:129
             state.vars[1] = L[0]
+            state.stamps[13] += 1
             # spec: spec/twilight_struggle/turn.rules:132
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
+            state.stamps[11] += 1
             # spec: spec/twilight_struggle/turn.rules:133
             frame[1] = 1
             if emit_action_round_started(state, L[0]):
@@ -4524,9 +4666,11 @@ def s_turn_end(state, frame):
                 p_held_card_check(state)
             # spec: spec/twilight_struggle/turn.rules:164
             state.vars[2] = True
+            state.stamps[14] += 1
             # spec: spec/twilight_struggle/turn.rules:165
             for L[0] in PLAYERS:
                 state.tracks[8 + L[0]] = 0
+                state.stamps[8] += 1
             # spec: spec/twilight_struggle/turn.rules:166
             emit_turn_ending(state)
             # spec: spec/twilight_struggle/turn.rules:167
@@ -4564,6 +4708,7 @@ def s_start(state, frame):
             L[0] = L[1][L[2]]
             # spec: spec/twilight_struggle/setup.rules:55
             state.tracks[2] = max(1, min(10, L[0]))
+            state.stamps[4] += 1
             # spec: spec/twilight_struggle/setup.rules:56
             frame[1] = 3
             state.frames.append(new_frame(25, []))
@@ -4670,6 +4815,7 @@ def sev_socialist_governments(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/cards.rules:68
             state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
             # spec: spec/twilight_struggle/cards.rules:69
             L[3] = 3
             pc = 1
@@ -4714,11 +4860,13 @@ def sev_socialist_governments(state, frame):
                 max(0, state.counters[2][L[2]] - 1),
                 "spec/twilight_struggle/cards.rules:75:17",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/cards.rules:76
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
                 "spec/twilight_struggle/cards.rules:76:17",
             )
+            state.stamps[9] += 1
             pc = 4
         if pc == 4:
             L[3] = L[3] - 1
@@ -4799,6 +4947,7 @@ def sev_blockade(state, frame):
         if pc == 4:
             # spec: spec/twilight_struggle/cards.rules:110
             state.counters[2][E_west_germany] = 0
+            state.stamps[10] += 1
             pc = 5
         if pc == 5:
             state.frames.pop()
@@ -4814,6 +4963,7 @@ def sev_comecon(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/cards.rules:137
             state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
             # spec: spec/twilight_struggle/cards.rules:138
             L[3] = 4
             pc = 1
@@ -4863,11 +5013,13 @@ def sev_comecon(state, frame):
                 max(0, state.counters[1][L[2]] + 1),
                 "spec/twilight_struggle/cards.rules:144:17",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/cards.rules:145
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
                 "spec/twilight_struggle/cards.rules:145:17",
             )
+            state.stamps[9] += 1
             pc = 4
         if pc == 4:
             L[3] = L[3] - 1
@@ -4887,6 +5039,7 @@ def sev_warsaw_pact_formed(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/cards.rules:163
             state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
             # spec: spec/twilight_struggle/cards.rules:164
             player = L[0]
             offered = []
@@ -4957,6 +5110,7 @@ def sev_warsaw_pact_formed(state, frame):
             L[2] = frame[3]
             # spec: spec/twilight_struggle/cards.rules:170
             state.counters[2][L[2]] = 0
+            state.stamps[10] += 1
             pc = 6
         if pc == 6:
             L[3] = L[3] - 1
@@ -4997,11 +5151,13 @@ def sev_warsaw_pact_formed(state, frame):
                 max(0, state.counters[1][L[2]] + 1),
                 "spec/twilight_struggle/cards.rules:178:21",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/cards.rules:179
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
                 "spec/twilight_struggle/cards.rules:179:21",
             )
+            state.stamps[9] += 1
             L[4] = L[4] - 1
             pc = 8
             continue
@@ -5063,6 +5219,7 @@ def sev_truman_doctrine(state, frame):
             L[2] = frame[3]
             # spec: spec/twilight_struggle/cards.rules:213
             state.counters[1][L[2]] = 0
+            state.stamps[10] += 1
             pc = 3
         if pc == 3:
             state.frames.pop()
@@ -5195,17 +5352,17 @@ def sev_independent_reds(state, frame):
             # spec: spec/twilight_struggle/cards.rules:263
             values = [
                 c_c
-                for c_c in K_country
+                for kept_ in (kept_7(state),)
+                for c_c in kept_[0]
                 if (
-                    (
-                        c_c == E_yugoslavia
-                        or c_c == E_romania
-                        or c_c == E_bulgaria
-                        or c_c == E_hungary
-                        or c_c == E_czechoslovakia
-                    )
-                    and state.counters[1][c_c] > state.counters[2][c_c]
+                    kept_[1]
+                    or c_c == E_yugoslavia
+                    or c_c == E_romania
+                    or c_c == E_bulgaria
+                    or c_c == E_hungary
+                    or c_c == E_czechoslovakia
                 )
+                and state.counters[1][c_c] > state.counters[2][c_c]
             ]
             if values:
                 pc = 1
@@ -5230,6 +5387,7 @@ def sev_independent_reds(state, frame):
             L[2] = frame[3]
             # spec: spec/twilight_struggle/cards.rules:268
             state.counters[2][L[2]] = max(0, state.counters[1][L[2]])
+            state.stamps[10] += 1
             pc = 3
         if pc == 3:
             state.frames.pop()
@@ -5245,6 +5403,7 @@ def sev_marshall_plan(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/cards.rules:276
             state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
             # spec: spec/twilight_struggle/cards.rules:277
             L[3] = 7
             pc = 1
@@ -5294,11 +5453,13 @@ def sev_marshall_plan(state, frame):
                 max(0, state.counters[2][L[2]] + 1),
                 "spec/twilight_struggle/cards.rules:283:17",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/cards.rules:284
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
                 "spec/twilight_struggle/cards.rules:284:17",
             )
+            state.stamps[9] += 1
             pc = 4
         if pc == 4:
             L[3] = L[3] - 1
@@ -5354,6 +5515,7 @@ def sev_cia_created(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/cards.rules:313
             state.revealed[2] = True
+            state.stamps[0] += 1
             # spec: spec/twilight_struggle/cards.rules:314
             frame[1] = 1
             state.frames.append(
@@ -5376,6 +5538,7 @@ def sev_cia_created(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/cards.rules:315
             state.revealed[2] = False
+            state.stamps[0] += 1
             state.frames.pop()
             return
 
@@ -5389,6 +5552,7 @@ def sev_suez_crisis(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/cards.rules:331
             state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
             # spec: spec/twilight_struggle/cards.rules:332
             L[3] = 4
             pc = 1
@@ -5400,12 +5564,11 @@ def sev_suez_crisis(state, frame):
             # spec: spec/twilight_struggle/cards.rules:333
             values = [
                 c_c
-                for c_c in K_country
-                if (
-                    (c_c == E_france or c_c == E_uk or c_c == E_israel)
-                    and state.counters[2][c_c] > 0
-                    and state.counters[0][c_c] < 2
-                )
+                for kept_ in (kept_8(state),)
+                for c_c in kept_[0]
+                if (kept_[1] or c_c == E_france or c_c == E_uk or c_c == E_israel)
+                and state.counters[2][c_c] > 0
+                and state.counters[0][c_c] < 2
             ]
             if values:
                 pc = 2
@@ -5433,11 +5596,13 @@ def sev_suez_crisis(state, frame):
                 max(0, state.counters[2][L[2]] - 1),
                 "spec/twilight_struggle/cards.rules:338:17",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/cards.rules:339
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
                 "spec/twilight_struggle/cards.rules:339:17",
             )
+            state.stamps[9] += 1
             pc = 4
         if pc == 4:
             L[3] = L[3] - 1
@@ -5459,6 +5624,7 @@ def sev_east_european_unrest(state, frame):
             L[2] = 2 if state.tracks[2] >= 8 else 1
             # spec: spec/twilight_struggle/cards.rules:350
             state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
             # spec: spec/twilight_struggle/cards.rules:351
             L[4] = 3
             pc = 1
@@ -5503,11 +5669,13 @@ def sev_east_european_unrest(state, frame):
                 max(0, state.counters[1][L[3]] - L[2]),
                 "spec/twilight_struggle/cards.rules:357:17",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/cards.rules:358
             state.counters[0][L[3]] = bounded(
                 max(0, state.counters[0][L[3]] + 1),
                 "spec/twilight_struggle/cards.rules:358:17",
             )
+            state.stamps[9] += 1
             pc = 4
         if pc == 4:
             L[4] = L[4] - 1
@@ -5527,6 +5695,7 @@ def sev_decolonization(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/cards.rules:367
             state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
             # spec: spec/twilight_struggle/cards.rules:368
             L[3] = 4
             pc = 1
@@ -5564,11 +5733,13 @@ def sev_decolonization(state, frame):
                 max(0, state.counters[1][L[2]] + 1),
                 "spec/twilight_struggle/cards.rules:372:13",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/cards.rules:373
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
                 "spec/twilight_struggle/cards.rules:373:13",
             )
+            state.stamps[9] += 1
             L[3] = L[3] - 1
             pc = 1
             continue
@@ -5650,6 +5821,7 @@ def sev_de_stalinization(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/cards.rules:406
             state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
             # spec: spec/twilight_struggle/cards.rules:407
             L[2] = 0
             # spec: spec/twilight_struggle/cards.rules:408
@@ -5711,20 +5883,23 @@ def sev_de_stalinization(state, frame):
                 max(0, state.counters[1][L[3]] - 1),
                 "spec/twilight_struggle/cards.rules:413:21",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/cards.rules:414
             player = L[0]
             values = [
                 c_dest
-                for c_dest in K_country
+                for kept_ in (kept_9(state),)
+                for c_dest in kept_[0]
                 if (
-                    not (
+                    kept_[1]
+                    or not (
                         state.counters[1 + 1][c_dest] >= A_stability[c_dest]
                         and state.counters[1 + 1][c_dest]
                         - state.counters[1 + (1 + 1) % 2][c_dest]
                         >= A_stability[c_dest]
                     )
-                    and state.counters[0][c_dest] < 2
                 )
+                and state.counters[0][c_dest] < 2
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -5745,11 +5920,13 @@ def sev_de_stalinization(state, frame):
                 max(0, state.counters[1][L[4]] + 1),
                 "spec/twilight_struggle/cards.rules:417:21",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/cards.rules:418
             state.counters[0][L[4]] = bounded(
                 max(0, state.counters[0][L[4]] + 1),
                 "spec/twilight_struggle/cards.rules:418:21",
             )
+            state.stamps[9] += 1
             # spec: spec/twilight_struggle/cards.rules:419
             L[2] = bounded(L[2] + 1, "spec/twilight_struggle/cards.rules:419:21")
             pc = 1
@@ -5775,22 +5952,22 @@ def sev_brush_war(state, frame):
             player = L[0]
             values = [
                 c_target
-                for c_target in K_country
-                if (
-                    A_stability[c_target] <= 2
-                    and not (
-                        L[0] == 0
+                for kept_ in (kept_10(state, L[0]),)
+                for c_target in kept_[0]
+                if kept_[1]
+                or A_stability[c_target] <= 2
+                and not (
+                    L[0] == 0
+                    and (
+                        is_active(state, 5, None)
+                        and c_target in RS_europe
                         and (
-                            is_active(state, 5, None)
-                            and c_target in RS_europe
-                            and (
-                                state.counters[1 + 1][c_target] >= A_stability[c_target]
-                                and state.counters[1 + 1][c_target]
-                                - state.counters[1 + (1 + 1) % 2][c_target]
-                                >= A_stability[c_target]
-                            )
-                            and q_nato_exempt(state, c_target) == 0
+                            state.counters[1 + 1][c_target] >= A_stability[c_target]
+                            and state.counters[1 + 1][c_target]
+                            - state.counters[1 + (1 + 1) % 2][c_target]
+                            >= A_stability[c_target]
                         )
+                        and q_nato_exempt(state, c_target) == 0
                     )
                 )
             ]
@@ -6015,8 +6192,11 @@ def sev_junta(state, frame):
             player = L[0]
             values = [
                 c_target
-                for c_target in K_country
-                if (c_target in RS_central_america or c_target in RS_south_america)
+                for kept_ in (kept_4(state),)
+                for c_target in kept_[0]
+                if kept_[1]
+                or c_target in RS_central_america
+                or c_target in RS_south_america
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -6037,6 +6217,7 @@ def sev_junta(state, frame):
                 max(0, state.counters[1 + L[0]][L[2]] + 2),
                 "spec/twilight_struggle/events_mid.rules:257:5",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/events_mid.rules:258
             L[3] = bounded(
                 d_event_ops(state, L[0], L[1], A_ops[L[1]]),
@@ -6095,14 +6276,11 @@ def sev_junta(state, frame):
             player = L[0]
             values = [
                 c_c
-                for c_c in K_country
-                if (
-                    (c_c in RS_central_america or c_c in RS_south_america)
-                    and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
-                        c_c
-                    ]
-                    > 0
-                )
+                for kept_ in (kept_4(state),)
+                for c_c in kept_[0]
+                if (kept_[1] or c_c in RS_central_america or c_c in RS_south_america)
+                and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c]
+                > 0
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -6250,6 +6428,7 @@ def sev_south_african_unrest(state, frame):
                 max(0, state.counters[1][E_south_africa] + 2),
                 "spec/twilight_struggle/events_mid.rules:422:52",
             )
+            state.stamps[10] += 1
             pc = 5
         if pc == 3:
             # spec: spec/twilight_struggle/events_mid.rules:424
@@ -6257,6 +6436,7 @@ def sev_south_african_unrest(state, frame):
                 max(0, state.counters[1][E_south_africa] + 1),
                 "spec/twilight_struggle/events_mid.rules:424:13",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/events_mid.rules:425
             player = 0
             values = [c_c for c_c in K_country if c_c in ADJS[E_south_africa]]
@@ -6279,6 +6459,7 @@ def sev_south_african_unrest(state, frame):
                 max(0, state.counters[1][L[2]] + 2),
                 "spec/twilight_struggle/events_mid.rules:426:13",
             )
+            state.stamps[10] += 1
             pc = 5
         if pc == 5:
             state.frames.pop()
@@ -6303,11 +6484,10 @@ def sev_muslim_revolution(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:462
             values = [
                 c_c
-                for c_c in K_country
-                if (
-                    d_muslim_revolution_country(state, c_c)
-                    and state.counters[2][c_c] > 0
-                )
+                for kept_ in (kept_11(state),)
+                for c_c in kept_[0]
+                if (kept_[1] or d_muslim_revolution_country(state, c_c))
+                and state.counters[2][c_c] > 0
             ]
             if values:
                 pc = 2
@@ -6332,6 +6512,7 @@ def sev_muslim_revolution(state, frame):
             L[2] = frame[3]
             # spec: spec/twilight_struggle/events_mid.rules:465
             state.counters[2][L[2]] = 0
+            state.stamps[10] += 1
             pc = 4
         if pc == 4:
             L[3] = L[3] - 1
@@ -6374,6 +6555,7 @@ def sev_lone_gunman(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/events_mid.rules:549
             state.revealed[3] = True
+            state.stamps[0] += 1
             # spec: spec/twilight_struggle/events_mid.rules:550
             frame[1] = 1
             state.frames.append(
@@ -6393,6 +6575,7 @@ def sev_lone_gunman(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:551
             if not is_active(state, 14, None):
                 state.revealed[3] = False
+                state.stamps[0] += 1
             state.frames.pop()
             return
 
@@ -6406,6 +6589,7 @@ def sev_colonial_rear_guards(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/events_mid.rules:557
             state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
             # spec: spec/twilight_struggle/events_mid.rules:558
             L[3] = 4
             pc = 1
@@ -6443,11 +6627,13 @@ def sev_colonial_rear_guards(state, frame):
                 max(0, state.counters[2][L[2]] + 1),
                 "spec/twilight_struggle/events_mid.rules:561:9",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/events_mid.rules:562
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
                 "spec/twilight_struggle/events_mid.rules:562:9",
             )
+            state.stamps[9] += 1
             L[3] = L[3] - 1
             pc = 1
             continue
@@ -6509,8 +6695,11 @@ def sev_puppet_governments(state, frame):
             player = 1
             values = [
                 c_c
-                for c_c in K_country
-                if (state.counters[2][c_c] == 0 and state.counters[1][c_c] == 0)
+                for kept_ in (kept_13(state),)
+                for c_c in kept_[0]
+                if kept_[1]
+                or state.counters[2][c_c] == 0
+                and state.counters[1][c_c] == 0
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -6531,6 +6720,7 @@ def sev_puppet_governments(state, frame):
                 max(0, state.counters[2][L[2]] + 1),
                 "spec/twilight_struggle/events_mid.rules:596:17",
             )
+            state.stamps[10] += 1
             pc = 6
         if pc == 5:
             # spec: spec/twilight_struggle/events_mid.rules:598
@@ -6675,8 +6865,9 @@ def sev_oas_founded(state, frame):
             player = 1
             values = [
                 c_c
-                for c_c in K_country
-                if (c_c in RS_central_america or c_c in RS_south_america)
+                for kept_ in (kept_4(state),)
+                for c_c in kept_[0]
+                if kept_[1] or c_c in RS_central_america or c_c in RS_south_america
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -6697,6 +6888,7 @@ def sev_oas_founded(state, frame):
                 max(0, state.counters[2][L[2]] + 1),
                 "spec/twilight_struggle/events_mid.rules:657:9",
             )
+            state.stamps[10] += 1
             L[3] = L[3] - 1
             pc = 1
             continue
@@ -6714,6 +6906,7 @@ def sev_the_voice_of_america(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/events_mid.rules:715
             state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
             # spec: spec/twilight_struggle/events_mid.rules:716
             L[3] = 4
             pc = 1
@@ -6725,12 +6918,12 @@ def sev_the_voice_of_america(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:717
             values = [
                 c_c
-                for c_c in K_country
-                if (
-                    c_c not in RS_europe
-                    and state.counters[1][c_c] > 0
-                    and state.counters[0][c_c] < 2
-                )
+                for kept_ in (kept_14(state),)
+                for c_c in kept_[0]
+                if kept_[1]
+                or c_c not in RS_europe
+                and state.counters[1][c_c] > 0
+                and state.counters[0][c_c] < 2
             ]
             if values:
                 pc = 2
@@ -6758,11 +6951,13 @@ def sev_the_voice_of_america(state, frame):
                 max(0, state.counters[1][L[2]] - 1),
                 "spec/twilight_struggle/events_mid.rules:720:13",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/events_mid.rules:721
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
                 "spec/twilight_struggle/events_mid.rules:721:13",
             )
+            state.stamps[9] += 1
             pc = 4
         if pc == 4:
             L[3] = L[3] - 1
@@ -6782,6 +6977,7 @@ def sev_liberation_theology(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/events_mid.rules:729
             state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
             # spec: spec/twilight_struggle/events_mid.rules:730
             L[3] = 3
             pc = 1
@@ -6816,11 +7012,13 @@ def sev_liberation_theology(state, frame):
                 max(0, state.counters[1][L[2]] + 1),
                 "spec/twilight_struggle/events_mid.rules:733:9",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/events_mid.rules:734
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
                 "spec/twilight_struggle/events_mid.rules:734:9",
             )
+            state.stamps[9] += 1
             L[3] = L[3] - 1
             pc = 1
             continue
@@ -6850,6 +7048,7 @@ def sev_ussuri_river_skirmish(state, frame):
         if pc == 2:
             # spec: spec/twilight_struggle/events_mid.rules:744
             state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
             # spec: spec/twilight_struggle/events_mid.rules:745
             L[3] = 4
             pc = 3
@@ -6884,11 +7083,13 @@ def sev_ussuri_river_skirmish(state, frame):
                 max(0, state.counters[2][L[2]] + 1),
                 "spec/twilight_struggle/events_mid.rules:748:13",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/events_mid.rules:749
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
                 "spec/twilight_struggle/events_mid.rules:749:13",
             )
+            state.stamps[9] += 1
             L[3] = L[3] - 1
             pc = 3
             continue
@@ -7081,6 +7282,7 @@ def sev_marine_barracks_bombing(state, frame):
     L = frame[2]
     # spec: spec/twilight_struggle/events_late.rules:172
     state.counters[2][E_lebanon] = 0
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/events_late.rules:173
     state.frames.pop()
     state.frames.append(new_frame(8, [0, 1, 2, 2, E_middle_east] + [UNBOUND] * 2))
@@ -7151,6 +7353,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/events_late.rules:203
             state.counters[2][E_nicaragua] = 0
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/events_late.rules:204
             if any(
                 c_c in KS_country and state.counters[2][c_c] > 0
@@ -7241,7 +7444,12 @@ def sev_chernobyl(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/events_late.rules:247
             player = 1
-            values = [c_r for c_r in K_region if A_presence[c_r] > 0]
+            values = [
+                c_r
+                for kept_ in (kept_15(state),)
+                for c_r in kept_[0]
+                if kept_[1] or A_presence[c_r] > 0
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -7345,6 +7553,7 @@ def sev_tear_down_this_wall(state, frame):
                 max(0, state.counters[2][E_east_germany] + 3),
                 "spec/twilight_struggle/events_late.rules:302:5",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/events_late.rules:303
             L[2] = bounded(
                 d_event_ops(state, 1, L[1], A_ops[L[1]]),
@@ -7437,6 +7646,7 @@ def sev_aldrich_ames_remix(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/events_late.rules:348
             state.revealed[3] = True
+            state.stamps[0] += 1
             # spec: spec/twilight_struggle/events_late.rules:349
             activate(state, 14, [], "end_of_turn")
             # spec: spec/twilight_struggle/events_late.rules:350
@@ -7690,6 +7900,7 @@ def sev_the_cambridge_five(state, frame):
                 max(0, state.counters[1][L[3]] + 1),
                 "spec/twilight_struggle/events_late.rules:452:17",
             )
+            state.stamps[10] += 1
             pc = 5
         if pc == 5:
             state.frames.pop()
@@ -7741,6 +7952,7 @@ def sev_special_relationship(state, frame):
                 max(0, state.counters[2][L[2]] + 2),
                 "spec/twilight_struggle/events_late.rules:469:13",
             )
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/events_late.rules:470
             p_gain_vp(state, 1, 2)
             pc = 6
@@ -7767,6 +7979,7 @@ def sev_special_relationship(state, frame):
                 max(0, state.counters[2][L[2]] + 1),
                 "spec/twilight_struggle/events_late.rules:473:13",
             )
+            state.stamps[10] += 1
             pc = 6
         if pc == 6:
             state.frames.pop()
@@ -7837,16 +8050,16 @@ def sev_che(state, frame):
             player = 0
             values = [
                 c_first
-                for c_first in K_country
-                if (
-                    not A_battleground[c_first]
-                    and (
-                        (c_first in RS_central_america or c_first in RS_south_america)
-                        or c_first in RS_africa
-                    )
-                    and state.counters[2][c_first] > 0
-                    and allowed_coup(state, 0, c_first)
+                for kept_ in (kept_16(state),)
+                for c_first in kept_[0]
+                if kept_[1]
+                or not A_battleground[c_first]
+                and (
+                    (c_first in RS_central_america or c_first in RS_south_america)
+                    or c_first in RS_africa
                 )
+                and state.counters[2][c_first] > 0
+                and allowed_coup(state, 0, c_first)
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -7919,22 +8132,19 @@ def sev_che(state, frame):
             player = 0
             values = [
                 c_second
-                for c_second in K_country
+                for kept_ in (kept_16(state),)
+                for c_second in kept_[0]
                 if (
-                    (
-                        not A_battleground[c_second]
-                        and (
-                            (
-                                c_second in RS_central_america
-                                or c_second in RS_south_america
-                            )
-                            or c_second in RS_africa
-                        )
-                        and state.counters[2][c_second] > 0
-                        and allowed_coup(state, 0, c_second)
+                    kept_[1]
+                    or not A_battleground[c_second]
+                    and (
+                        (c_second in RS_central_america or c_second in RS_south_america)
+                        or c_second in RS_africa
                     )
-                    and c_second != L[3]
+                    and state.counters[2][c_second] > 0
+                    and allowed_coup(state, 0, c_second)
                 )
+                and c_second != L[3]
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(

@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source 2f1bec6b58fd98a104b7 output 37db2cf94cbca1cebfee
+# Fingerprint: source b24292de15dcb20d45db output b7bbae1e682eb2126853
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -296,9 +296,11 @@ def tb_card_play_0_0(state, frame):
     move_card(state, E_romanian_abdication, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:13
     state.vars[1] = 1
+    state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:14
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:15
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_romanian_abdication] + [UNBOUND] * 2))
@@ -312,6 +314,7 @@ def tb_card_play_1_0(state, frame):
     # spec: spec/twilight_struggle/tests/card_play.rules:29
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:30
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_romanian_abdication] + [UNBOUND] * 2))
@@ -335,6 +338,7 @@ def tb_card_play_4_0(state, frame):
     # spec: spec/twilight_struggle/tests/card_play.rules:55
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:56
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_vietnam_revolts] + [UNBOUND] * 2))
@@ -348,6 +352,7 @@ def tb_card_play_5_0(state, frame):
     # spec: spec/twilight_struggle/tests/card_play.rules:68
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:69
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_nato] + [UNBOUND] * 2))
@@ -360,6 +365,7 @@ def tb_card_play_6_0(state, frame):
     move_card(state, E_asia_scoring, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:77
     state.counters[2][E_japan] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:78
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_asia_scoring] + [UNBOUND] * 2))
@@ -386,6 +392,7 @@ def tb_card_play_8_0(state, frame):
     p_pass_china_card(state, 0, True)
     # spec: spec/twilight_struggle/tests/card_play.rules:96
     state.tracks[3] = 6
+    state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:97
     state.frames.pop()
     state.frames.append(new_frame(0, [0] + [UNBOUND] * 2))
@@ -402,6 +409,7 @@ def tb_card_play_9_0(state, frame):
     p_pass_china_card(state, 0, True)
     # spec: spec/twilight_struggle/tests/card_play.rules:108
     state.tracks[3] = 5
+    state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:109
     state.frames.pop()
     state.frames.append(new_frame(0, [0] + [UNBOUND] * 2))
@@ -412,6 +420,7 @@ def tb_card_play_10_0(state, frame):
     "test tests/card_play.rules#10 part 0 (spec/twilight_struggle/tests/card_play.rules:114)"
     # spec: spec/twilight_struggle/tests/card_play.rules:114
     state.tracks[3] = 1
+    state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:115
     state.frames.pop()
     state.frames.append(new_frame(30, [1]))
@@ -442,6 +451,7 @@ def tb_card_play_13_0(state, frame):
     "test tests/card_play.rules#13 part 0 (spec/twilight_struggle/tests/card_play.rules:141)"
     # spec: spec/twilight_struggle/tests/card_play.rules:141
     state.tracks[9] = 1
+    state.stamps[8] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:142
     move_card(state, E_vietnam_revolts, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:143
@@ -454,8 +464,10 @@ def tb_card_play_14_0(state, frame):
     "test tests/card_play.rules#14 part 0 (spec/twilight_struggle/tests/card_play.rules:149)"
     # spec: spec/twilight_struggle/tests/card_play.rules:149
     state.tracks[7] = 2
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:150
     state.tracks[9] = 1
+    state.stamps[8] += 1
     state.frames.pop()
     return
 
@@ -464,6 +476,7 @@ def tb_card_play_14_1(state, frame):
     "test tests/card_play.rules#14 part 1 (spec/twilight_struggle/tests/card_play.rules:152)"
     # spec: spec/twilight_struggle/tests/card_play.rules:152
     state.tracks[6] = 2
+    state.stamps[7] += 1
     state.frames.pop()
     return
 
@@ -472,6 +485,7 @@ def tb_card_play_15_0(state, frame):
     "test tests/card_play.rules#15 part 0 (spec/twilight_struggle/tests/card_play.rules:157)"
     # spec: spec/twilight_struggle/tests/card_play.rules:157
     state.tracks[6] = 4
+    state.stamps[7] += 1
     state.frames.pop()
     return
 
@@ -480,6 +494,7 @@ def tb_card_play_15_1(state, frame):
     "test tests/card_play.rules#15 part 1 (spec/twilight_struggle/tests/card_play.rules:160)"
     # spec: spec/twilight_struggle/tests/card_play.rules:160
     state.tracks[6] = 7
+    state.stamps[7] += 1
     state.frames.pop()
     return
 
@@ -488,6 +503,7 @@ def tb_card_play_15_2(state, frame):
     "test tests/card_play.rules#15 part 2 (spec/twilight_struggle/tests/card_play.rules:163)"
     # spec: spec/twilight_struggle/tests/card_play.rules:163
     state.tracks[6] = 8
+    state.stamps[7] += 1
     state.frames.pop()
     return
 
@@ -496,6 +512,7 @@ def tb_card_play_16_0(state, frame):
     "test tests/card_play.rules#16 part 0 (spec/twilight_struggle/tests/card_play.rules:169)"
     # spec: spec/twilight_struggle/tests/card_play.rules:169
     state.tracks[6] = 1
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:170
     p_space_race_advance(state, 1)
     state.frames.pop()
@@ -516,8 +533,10 @@ def tb_card_play_16_2(state, frame):
     "test tests/card_play.rules#16 part 2 (spec/twilight_struggle/tests/card_play.rules:175)"
     # spec: spec/twilight_struggle/tests/card_play.rules:175
     state.tracks[7] = 7
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:176
     state.tracks[6] = 7
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:177
     p_space_race_advance(state, 0)
     state.frames.pop()
@@ -544,6 +563,7 @@ def tb_card_play_18_0(state, frame):
     "test tests/card_play.rules#18 part 0 (spec/twilight_struggle/tests/card_play.rules:191)"
     # spec: spec/twilight_struggle/tests/card_play.rules:191
     state.tracks[7] = 6
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:192
     move_card(state, E_fidel, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:193
@@ -556,8 +576,10 @@ def tb_card_play_19_0(state, frame):
     "test tests/card_play.rules#19 part 0 (spec/twilight_struggle/tests/card_play.rules:200)"
     # spec: spec/twilight_struggle/tests/card_play.rules:200
     state.tracks[7] = 8
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:201
     state.tracks[6] = 7
+    state.stamps[7] += 1
     state.frames.pop()
     return
 
@@ -566,6 +588,7 @@ def tb_card_play_19_1(state, frame):
     "test tests/card_play.rules#19 part 1 (spec/twilight_struggle/tests/card_play.rules:203)"
     # spec: spec/twilight_struggle/tests/card_play.rules:203
     state.tracks[6] = 8
+    state.stamps[7] += 1
     state.frames.pop()
     return
 
@@ -574,10 +597,12 @@ def tb_card_play_20_0(state, frame):
     "test tests/card_play.rules#20 part 0 (spec/twilight_struggle/tests/card_play.rules:208)"
     # spec: spec/twilight_struggle/tests/card_play.rules:208
     state.tracks[7] = 8
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:209
     move_card(state, E_fidel, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:210
     state.tracks[3] = 7
+    state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:211
     state.frames.pop()
     state.frames.append(new_frame(30, [1]))
@@ -600,9 +625,11 @@ def tb_card_play_21_0(state, frame):
     p_pass_china_card(state, 0, True)
     # spec: spec/twilight_struggle/tests/card_play.rules:225
     state.counters[1][E_north_korea] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:226
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:227
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_china_card] + [UNBOUND] * 2))
@@ -659,8 +686,10 @@ def tb_control_and_scoring_0_0(state, frame):
     "test tests/control_and_scoring.rules#0 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:4)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:4
     state.counters[2][E_iran] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:5
     state.counters[1][E_iran] = 2
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -669,6 +698,7 @@ def tb_control_and_scoring_0_1(state, frame):
     "test tests/control_and_scoring.rules#0 part 1 (spec/twilight_struggle/tests/control_and_scoring.rules:7)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:7
     state.counters[1][E_iran] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -677,6 +707,7 @@ def tb_control_and_scoring_0_2(state, frame):
     "test tests/control_and_scoring.rules#0 part 2 (spec/twilight_struggle/tests/control_and_scoring.rules:9)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:9
     state.counters[2][E_uk] = 4
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -685,6 +716,7 @@ def tb_control_and_scoring_0_3(state, frame):
     "test tests/control_and_scoring.rules#0 part 3 (spec/twilight_struggle/tests/control_and_scoring.rules:11)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:11
     state.counters[2][E_uk] = 5
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -693,6 +725,7 @@ def tb_control_and_scoring_1_0(state, frame):
     "test tests/control_and_scoring.rules#1 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:16)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:16
     state.counters[2][E_turkey] = 2
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -701,14 +734,19 @@ def tb_control_and_scoring_2_0(state, frame):
     "test tests/control_and_scoring.rules#2 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:25)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:25
     state.counters[1][E_cuba] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:26
     state.counters[1][E_haiti] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:27
     state.counters[1][E_dominican_republic] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:28
     state.counters[2][E_guatemala] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:29
     state.counters[2][E_panama] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -725,10 +763,13 @@ def tb_control_and_scoring_3_0(state, frame):
     "test tests/control_and_scoring.rules#3 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:42)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:42
     state.counters[2][E_iran] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:43
     state.counters[2][E_iraq] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:44
     state.counters[2][E_egypt] = 2
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -737,6 +778,7 @@ def tb_control_and_scoring_3_1(state, frame):
     "test tests/control_and_scoring.rules#3 part 1 (spec/twilight_struggle/tests/control_and_scoring.rules:47)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:47
     state.counters[2][E_jordan] = 2
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -745,18 +787,25 @@ def tb_control_and_scoring_4_0(state, frame):
     "test tests/control_and_scoring.rules#4 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:55)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:55
     state.counters[1][E_egypt] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:56
     state.counters[1][E_iran] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:57
     state.counters[1][E_iraq] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:58
     state.counters[1][E_israel] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:59
     state.counters[1][E_libya] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:60
     state.counters[1][E_saudi_arabia] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:61
     state.counters[2][E_jordan] = 2
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -773,12 +822,16 @@ def tb_control_and_scoring_5_0(state, frame):
     "test tests/control_and_scoring.rules#5 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:70)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:70
     state.counters[1][E_cuba] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:71
     state.counters[1][E_haiti] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:72
     state.counters[2][E_mexico] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:73
     state.counters[2][E_guatemala] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -787,6 +840,7 @@ def tb_control_and_scoring_6_0(state, frame):
     "test tests/control_and_scoring.rules#6 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:80)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:80
     state.counters[1][E_japan] = 4
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -795,6 +849,7 @@ def tb_control_and_scoring_6_1(state, frame):
     "test tests/control_and_scoring.rules#6 part 1 (spec/twilight_struggle/tests/control_and_scoring.rules:84)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:84
     state.counters[1][E_north_korea] = 3
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -803,12 +858,16 @@ def tb_control_and_scoring_7_0(state, frame):
     "test tests/control_and_scoring.rules#7 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:89)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:89
     state.counters[1][E_thailand] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:90
     state.counters[1][E_vietnam] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:91
     state.counters[2][E_malaysia] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:92
     state.counters[2][E_burma] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -825,6 +884,7 @@ def tb_control_and_scoring_8_0(state, frame):
     "test tests/control_and_scoring.rules#8 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:100)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:100
     state.counters[2][E_thailand] = 2
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -833,16 +893,22 @@ def tb_control_and_scoring_9_0(state, frame):
     "test tests/control_and_scoring.rules#9 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:106)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:106
     state.counters[2][E_france] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:107
     state.counters[2][E_west_germany] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:108
     state.counters[2][E_italy] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:109
     state.counters[2][E_east_germany] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:110
     state.counters[2][E_poland] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:111
     state.counters[1][E_bulgaria] = 3
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -859,14 +925,19 @@ def tb_control_and_scoring_10_0(state, frame):
     "test tests/control_and_scoring.rules#10 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:118)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:118
     state.counters[2][E_france] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:119
     state.counters[2][E_west_germany] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:120
     state.counters[2][E_italy] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:121
     state.counters[2][E_east_germany] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:122
     state.counters[2][E_poland] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:123
     p_score_region(state, E_asia)
     state.frames.pop()
@@ -877,12 +948,16 @@ def tb_control_and_scoring_11_0(state, frame):
     "test tests/control_and_scoring.rules#11 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:128)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:128
     state.counters[1][E_east_germany] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:129
     state.counters[1][E_poland] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:130
     state.counters[1][E_bulgaria] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:131
     state.counters[2][E_uk] = 5
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:132
     p_score_region(state, E_europe)
     state.frames.pop()
@@ -893,10 +968,13 @@ def tb_control_and_scoring_12_0(state, frame):
     "test tests/control_and_scoring.rules#12 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:140)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:140
     state.tracks[1] = 18
+    state.stamps[3] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:141
     state.counters[2][E_guatemala] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:142
     state.counters[2][E_mexico] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:143
     p_score_region(state, E_central_america)
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:144
@@ -909,12 +987,16 @@ def tb_events_early_0_0(state, frame):
     "test tests/events_early.rules#0 part 0 (spec/twilight_struggle/tests/events_early.rules:9)"
     # spec: spec/twilight_struggle/tests/events_early.rules:9
     state.counters[1][E_north_korea] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:10
     state.counters[1][E_pakistan] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:11
     state.counters[1][E_afghanistan] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:12
     state.counters[2][E_japan] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:13
     state.frames.pop()
     resolve_event(
@@ -927,12 +1009,16 @@ def tb_events_early_1_0(state, frame):
     "test tests/events_early.rules#1 part 0 (spec/twilight_struggle/tests/events_early.rules:19)"
     # spec: spec/twilight_struggle/tests/events_early.rules:19
     state.counters[2][E_uk] = 5
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:20
     state.counters[2][E_canada] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:21
     state.counters[1][E_east_germany] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:22
     state.counters[1][E_bulgaria] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:23
     state.frames.pop()
     resolve_event(
@@ -948,14 +1034,19 @@ def tb_events_early_2_0(state, frame):
     "test tests/events_early.rules#2 part 0 (spec/twilight_struggle/tests/events_early.rules:29)"
     # spec: spec/twilight_struggle/tests/events_early.rules:29
     state.counters[1][E_france] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:30
     state.counters[1][E_west_germany] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:31
     state.counters[1][E_east_germany] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:32
     state.counters[1][E_poland] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:33
     state.counters[1][E_italy] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:34
     state.frames.pop()
     resolve_event(
@@ -971,6 +1062,7 @@ def tb_events_early_3_0(state, frame):
     "test tests/events_early.rules#3 part 0 (spec/twilight_struggle/tests/events_early.rules:39)"
     # spec: spec/twilight_struggle/tests/events_early.rules:39
     state.counters[2][E_israel] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:40
     state.frames.pop()
     resolve_event(
@@ -986,6 +1078,7 @@ def tb_events_early_4_0(state, frame):
     "test tests/events_early.rules#4 part 0 (spec/twilight_struggle/tests/events_early.rules:45)"
     # spec: spec/twilight_struggle/tests/events_early.rules:45
     state.counters[2][E_panama] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:46
     state.frames.pop()
     resolve_event(
@@ -1001,6 +1094,7 @@ def tb_events_early_4_1(state, frame):
     "test tests/events_early.rules#4 part 1 (spec/twilight_struggle/tests/events_early.rules:48)"
     # spec: spec/twilight_struggle/tests/events_early.rules:48
     state.counters[1][E_chile] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:49
     state.frames.pop()
     resolve_event(
@@ -1016,6 +1110,7 @@ def tb_events_early_4_2(state, frame):
     "test tests/events_early.rules#4 part 2 (spec/twilight_struggle/tests/events_early.rules:51)"
     # spec: spec/twilight_struggle/tests/events_early.rules:51
     state.counters[1][E_angola] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:52
     state.frames.pop()
     resolve_event(
@@ -1031,8 +1126,10 @@ def tb_events_early_4_3(state, frame):
     "test tests/events_early.rules#4 part 3 (spec/twilight_struggle/tests/events_early.rules:54)"
     # spec: spec/twilight_struggle/tests/events_early.rules:54
     state.counters[1][E_thailand] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:55
     state.counters[2][E_vietnam] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:56
     state.frames.pop()
     resolve_event(
@@ -1061,6 +1158,7 @@ def tb_events_early_6_0(state, frame):
     "test tests/events_early.rules#6 part 0 (spec/twilight_struggle/tests/events_early.rules:68)"
     # spec: spec/twilight_struggle/tests/events_early.rules:68
     state.tracks[0] = 3
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:69
     state.frames.pop()
     resolve_event(
@@ -1076,8 +1174,10 @@ def tb_events_early_7_0(state, frame):
     "test tests/events_early.rules#7 part 0 (spec/twilight_struggle/tests/events_early.rules:74)"
     # spec: spec/twilight_struggle/tests/events_early.rules:74
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:75
     state.vars[1] = 1
+    state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:76
     state.frames.pop()
     resolve_event(
@@ -1108,6 +1208,7 @@ def tb_events_early_9_0(state, frame):
     "test tests/events_early.rules#9 part 0 (spec/twilight_struggle/tests/events_early.rules:90)"
     # spec: spec/twilight_struggle/tests/events_early.rules:90
     state.counters[2][E_cuba] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:91
     move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:92
@@ -1168,6 +1269,7 @@ def tb_events_early_13_0(state, frame):
     "test tests/events_early.rules#13 part 0 (spec/twilight_struggle/tests/events_early.rules:114)"
     # spec: spec/twilight_struggle/tests/events_early.rules:114
     state.counters[1][E_austria] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:115
     move_card(state, E_truman_doctrine, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:116
@@ -1185,8 +1287,10 @@ def tb_events_early_14_0(state, frame):
     "test tests/events_early.rules#14 part 0 (spec/twilight_struggle/tests/events_early.rules:125)"
     # spec: spec/twilight_struggle/tests/events_early.rules:125
     state.counters[2][E_france] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:126
     state.counters[2][E_uk] = 5
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:127
     state.frames.pop()
     resolve_event(
@@ -1202,6 +1306,7 @@ def tb_events_early_15_0(state, frame):
     "test tests/events_early.rules#15 part 0 (spec/twilight_struggle/tests/events_early.rules:136)"
     # spec: spec/twilight_struggle/tests/events_early.rules:136
     state.counters[2][E_italy] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:137
     state.frames.pop()
     resolve_event(
@@ -1225,8 +1330,10 @@ def tb_events_early_17_0(state, frame):
     "test tests/events_early.rules#17 part 0 (spec/twilight_struggle/tests/events_early.rules:151)"
     # spec: spec/twilight_struggle/tests/events_early.rules:151
     state.counters[2][E_cuba] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:152
     state.counters[1][E_cuba] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:153
     state.frames.pop()
     resolve_event(
@@ -1239,6 +1346,7 @@ def tb_events_early_18_0(state, frame):
     "test tests/events_early.rules#18 part 0 (spec/twilight_struggle/tests/events_early.rules:158)"
     # spec: spec/twilight_struggle/tests/events_early.rules:158
     state.counters[2][E_romania] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:159
     state.frames.pop()
     resolve_event(
@@ -1254,6 +1362,7 @@ def tb_events_early_19_0(state, frame):
     "test tests/events_early.rules#19 part 0 (spec/twilight_struggle/tests/events_early.rules:164)"
     # spec: spec/twilight_struggle/tests/events_early.rules:164
     state.counters[1][E_romania] = 5
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:165
     state.frames.pop()
     resolve_event(
@@ -1305,6 +1414,7 @@ def tb_events_early_21_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_early.rules:185
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
+            state.stamps[11] += 1
             # spec: spec/twilight_struggle/tests/events_early.rules:186
             state.frames.pop()
             state.frames.append(new_frame(3, [0, E_korean_war]))
@@ -1329,9 +1439,11 @@ def tb_events_early_22_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_early.rules:193
             state.counters[1][E_poland] = 1
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_early.rules:194
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
+            state.stamps[11] += 1
             # spec: spec/twilight_struggle/tests/events_early.rules:195
             state.frames.pop()
             state.frames.append(new_frame(3, [0, E_korean_war]))
@@ -1342,6 +1454,7 @@ def tb_events_early_23_0(state, frame):
     "test tests/events_early.rules#23 part 0 (spec/twilight_struggle/tests/events_early.rules:203)"
     # spec: spec/twilight_struggle/tests/events_early.rules:203
     state.counters[2][E_west_germany] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:204
     move_card(state, E_nato, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:205
@@ -1358,6 +1471,7 @@ def tb_events_early_24_0(state, frame):
     "test tests/events_early.rules#24 part 0 (spec/twilight_struggle/tests/events_early.rules:215)"
     # spec: spec/twilight_struggle/tests/events_early.rules:215
     state.counters[2][E_west_germany] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:216
     move_card(state, E_cia_created, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:217
@@ -1372,6 +1486,7 @@ def tb_events_early_25_0(state, frame):
     "test tests/events_early.rules#25 part 0 (spec/twilight_struggle/tests/events_early.rules:224)"
     # spec: spec/twilight_struggle/tests/events_early.rules:224
     state.counters[2][E_west_germany] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:225
     move_card(state, E_marshall_plan, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:226
@@ -1389,6 +1504,7 @@ def tb_events_early_26_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_early.rules:232
             state.counters[2][E_west_germany] = 2
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_early.rules:233
             move_card(state, E_independent_reds, 3)
             # spec: spec/twilight_struggle/tests/events_early.rules:234
@@ -1417,8 +1533,10 @@ def tb_events_early_27_0(state, frame):
     "test tests/events_early.rules#27 part 0 (spec/twilight_struggle/tests/events_early.rules:244)"
     # spec: spec/twilight_struggle/tests/events_early.rules:244
     state.counters[2][E_south_korea] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:245
     state.counters[1][E_south_korea] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -1437,8 +1555,10 @@ def tb_events_early_28_0(state, frame):
     "test tests/events_early.rules#28 part 0 (spec/twilight_struggle/tests/events_early.rules:253)"
     # spec: spec/twilight_struggle/tests/events_early.rules:253
     state.counters[2][E_south_korea] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:254
     state.counters[2][E_japan] = 4
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -1457,6 +1577,7 @@ def tb_events_early_29_0(state, frame):
     "test tests/events_early.rules#29 part 0 (spec/twilight_struggle/tests/events_early.rules:263)"
     # spec: spec/twilight_struggle/tests/events_early.rules:263
     state.counters[2][E_israel] = 4
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -1478,6 +1599,7 @@ def tb_events_early_30_0(state, frame):
     "test tests/events_early.rules#30 part 0 (spec/twilight_struggle/tests/events_early.rules:271)"
     # spec: spec/twilight_struggle/tests/events_early.rules:271
     state.counters[2][E_israel] = 4
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -1507,6 +1629,7 @@ def tb_events_early_32_0(state, frame):
     "test tests/events_early.rules#32 part 0 (spec/twilight_struggle/tests/events_early.rules:286)"
     # spec: spec/twilight_struggle/tests/events_early.rules:286
     state.counters[2][E_poland] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:287
     state.frames.pop()
     resolve_event(
@@ -1519,6 +1642,7 @@ def tb_events_early_33_0(state, frame):
     "test tests/events_early.rules#33 part 0 (spec/twilight_struggle/tests/events_early.rules:301)"
     # spec: spec/twilight_struggle/tests/events_early.rules:301
     state.counters[2][E_egypt] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:302
     state.frames.pop()
     resolve_event(
@@ -1531,6 +1655,7 @@ def tb_events_early_34_0(state, frame):
     "test tests/events_early.rules#34 part 0 (spec/twilight_struggle/tests/events_early.rules:307)"
     # spec: spec/twilight_struggle/tests/events_early.rules:307
     state.counters[2][E_egypt] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:308
     state.frames.pop()
     resolve_event(
@@ -1543,14 +1668,19 @@ def tb_events_early_35_0(state, frame):
     "test tests/events_early.rules#35 part 0 (spec/twilight_struggle/tests/events_early.rules:315)"
     # spec: spec/twilight_struggle/tests/events_early.rules:315
     state.counters[2][E_east_germany] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:316
     state.counters[2][E_poland] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:317
     state.counters[2][E_austria] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:318
     state.counters[2][E_finland] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:319
     state.counters[2][E_hungary] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -1585,6 +1715,7 @@ def tb_events_early_37_0(state, frame):
     "test tests/events_early.rules#37 part 0 (spec/twilight_struggle/tests/events_early.rules:342)"
     # spec: spec/twilight_struggle/tests/events_early.rules:342
     state.counters[2][E_yugoslavia] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:343
     state.frames.pop()
     resolve_event(
@@ -1600,6 +1731,7 @@ def tb_events_early_38_0(state, frame):
     "test tests/events_early.rules#38 part 0 (spec/twilight_struggle/tests/events_early.rules:351)"
     # spec: spec/twilight_struggle/tests/events_early.rules:351
     state.counters[2][E_france] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:352
     state.frames.pop()
     resolve_event(
@@ -1642,8 +1774,10 @@ def tb_events_early_39_1(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_early.rules:360
             state.counters[2][E_france] = 6
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_early.rules:361
             state.counters[2][E_west_germany] = 4
+            state.stamps[10] += 1
             state.frames.pop()
             return
 
@@ -1691,14 +1825,19 @@ def tb_events_early_41_0(state, frame):
     "test tests/events_early.rules#41 part 0 (spec/twilight_struggle/tests/events_early.rules:382)"
     # spec: spec/twilight_struggle/tests/events_early.rules:382
     state.counters[1][E_poland] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:383
     state.counters[1][E_austria] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:384
     state.counters[1][E_italy] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:385
     state.counters[2][E_italy] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:386
     state.counters[1][E_iran] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:387
     state.frames.pop()
     resolve_event(
@@ -1714,6 +1853,7 @@ def tb_events_early_42_0(state, frame):
     "test tests/events_early.rules#42 part 0 (spec/twilight_struggle/tests/events_early.rules:395)"
     # spec: spec/twilight_struggle/tests/events_early.rules:395
     state.counters[1][E_poland] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:396
     state.frames.pop()
     resolve_event(
@@ -1755,9 +1895,11 @@ def tb_events_early_45_0(state, frame):
     "test tests/events_early.rules#45 part 0 (spec/twilight_struggle/tests/events_early.rules:418)"
     # spec: spec/twilight_struggle/tests/events_early.rules:418
     state.counters[1][E_poland] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:419
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:420
     state.frames.pop()
     resolve_event(
@@ -1773,8 +1915,10 @@ def tb_events_early_46_0(state, frame):
     "test tests/events_early.rules#46 part 0 (spec/twilight_struggle/tests/events_early.rules:430)"
     # spec: spec/twilight_struggle/tests/events_early.rules:430
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:431
     state.vars[1] = 1
+    state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:432
     state.frames.pop()
     resolve_event(
@@ -1790,8 +1934,10 @@ def tb_events_early_47_0(state, frame):
     "test tests/events_early.rules#47 part 0 (spec/twilight_struggle/tests/events_early.rules:438)"
     # spec: spec/twilight_struggle/tests/events_early.rules:438
     state.vars[3] = True
+    state.stamps[15] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:439
     state.counters[2][E_uk] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:440
     state.frames.pop()
     resolve_event(
@@ -1807,9 +1953,11 @@ def tb_events_early_48_0(state, frame):
     "test tests/events_early.rules#48 part 0 (spec/twilight_struggle/tests/events_early.rules:448)"
     # spec: spec/twilight_struggle/tests/events_early.rules:448
     state.counters[1][E_poland] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:449
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:450
     state.frames.pop()
     resolve_event(
@@ -1835,10 +1983,13 @@ def tb_events_early_50_0(state, frame):
     "test tests/events_early.rules#50 part 0 (spec/twilight_struggle/tests/events_early.rules:467)"
     # spec: spec/twilight_struggle/tests/events_early.rules:467
     state.counters[2][E_west_germany] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:468
     state.counters[2][E_italy] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:469
     state.counters[2][E_japan] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:470
     activate(state, 1, [], None)
     state.frames.pop()
@@ -1861,6 +2012,7 @@ def tb_events_early_51_0(state, frame):
     activate(state, 2, [], None)
     # spec: spec/twilight_struggle/tests/events_early.rules:482
     state.counters[2][E_turkey] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:483
     state.frames.pop()
     resolve_event(
@@ -1875,9 +2027,11 @@ def tb_events_early_52_0(state, frame):
     move_card(state, E_nato, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:489
     state.vars[1] = 1
+    state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:490
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:491
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_nato] + [UNBOUND] * 2))
@@ -1888,16 +2042,22 @@ def tb_events_early_53_0(state, frame):
     "test tests/events_early.rules#53 part 0 (spec/twilight_struggle/tests/events_early.rules:500)"
     # spec: spec/twilight_struggle/tests/events_early.rules:500
     state.counters[1][E_romania] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:501
     state.counters[2][E_romania] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:502
     state.counters[1][E_hungary] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:503
     state.counters[1][E_poland] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:504
     state.counters[1][E_bulgaria] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:505
     state.counters[2][E_bulgaria] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:506
     state.frames.pop()
     resolve_event(
@@ -1926,6 +2086,7 @@ def tb_events_early_55_0(state, frame):
     "test tests/events_early.rules#55 part 0 (spec/twilight_struggle/tests/events_early.rules:521)"
     # spec: spec/twilight_struggle/tests/events_early.rules:521
     state.counters[1][E_italy] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:522
     state.frames.pop()
     resolve_event(
@@ -1941,8 +2102,10 @@ def tb_events_early_56_0(state, frame):
     "test tests/events_early.rules#56 part 0 (spec/twilight_struggle/tests/events_early.rules:534)"
     # spec: spec/twilight_struggle/tests/events_early.rules:534
     state.counters[2][E_pakistan] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:535
     state.counters[2][E_iran] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:536
     state.frames.pop()
     resolve_event(
@@ -1958,8 +2121,10 @@ def tb_events_early_57_0(state, frame):
     "test tests/events_early.rules#57 part 0 (spec/twilight_struggle/tests/events_early.rules:544)"
     # spec: spec/twilight_struggle/tests/events_early.rules:544
     state.counters[1][E_india] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:545
     state.counters[1][E_burma] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:546
     state.frames.pop()
     resolve_event(
@@ -2095,6 +2260,7 @@ def tb_events_early_62_0(state, frame):
     "test tests/events_early.rules#62 part 0 (spec/twilight_struggle/tests/events_early.rules:597)"
     # spec: spec/twilight_struggle/tests/events_early.rules:597
     state.counters[1][E_mexico] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:598
     state.frames.pop()
     resolve_event(
@@ -2146,8 +2312,10 @@ def tb_events_early_65_0(state, frame):
     "test tests/events_early.rules#65 part 0 (spec/twilight_struggle/tests/events_early.rules:624)"
     # spec: spec/twilight_struggle/tests/events_early.rules:624
     state.counters[1][E_japan] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:625
     state.counters[2][E_japan] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:626
     state.frames.pop()
     resolve_event(
@@ -2163,12 +2331,16 @@ def tb_events_early_66_0(state, frame):
     "test tests/events_early.rules#66 part 0 (spec/twilight_struggle/tests/events_early.rules:635)"
     # spec: spec/twilight_struggle/tests/events_early.rules:635
     state.counters[2][E_france] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:636
     state.counters[2][E_uk] = 5
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:637
     state.counters[2][E_israel] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:638
     state.counters[2][E_italy] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:639
     state.frames.pop()
     resolve_event(
@@ -2181,12 +2353,16 @@ def tb_events_early_67_0(state, frame):
     "test tests/events_early.rules#67 part 0 (spec/twilight_struggle/tests/events_early.rules:652)"
     # spec: spec/twilight_struggle/tests/events_early.rules:652
     state.counters[1][E_east_germany] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:653
     state.counters[1][E_poland] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:654
     state.counters[1][E_hungary] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:655
     state.counters[1][E_bulgaria] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:656
     state.frames.pop()
     resolve_event(
@@ -2202,12 +2378,16 @@ def tb_events_early_68_0(state, frame):
     "test tests/events_early.rules#68 part 0 (spec/twilight_struggle/tests/events_early.rules:666)"
     # spec: spec/twilight_struggle/tests/events_early.rules:666
     state.tracks[2] = 8
+    state.stamps[4] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:667
     state.counters[1][E_east_germany] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:668
     state.counters[1][E_poland] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:669
     state.counters[1][E_hungary] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:670
     state.frames.pop()
     resolve_event(
@@ -2236,6 +2416,7 @@ def tb_events_early_70_0(state, frame):
     "test tests/events_early.rules#70 part 0 (spec/twilight_struggle/tests/events_early.rules:692)"
     # spec: spec/twilight_struggle/tests/events_early.rules:692
     state.counters[2][E_cuba] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:693
     move_card(state, E_fidel, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:694
@@ -2243,6 +2424,7 @@ def tb_events_early_70_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_early.rules:695
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:696
     state.frames.pop()
     resolve_event(
@@ -2274,6 +2456,7 @@ def tb_events_early_71_2(state, frame):
     "test tests/events_early.rules#71 part 2 (spec/twilight_struggle/tests/events_early.rules:710)"
     # spec: spec/twilight_struggle/tests/events_early.rules:710
     state.vars[3] = True
+    state.stamps[15] += 1
     state.frames.pop()
     return
 
@@ -2286,9 +2469,11 @@ def tb_events_early_72_0(state, frame):
     move_card(state, E_duck_and_cover, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:719
     state.counters[1][E_poland] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:720
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:721
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_un_intervention] + [UNBOUND] * 2))
@@ -2299,10 +2484,13 @@ def tb_events_early_73_0(state, frame):
     "test tests/events_early.rules#73 part 0 (spec/twilight_struggle/tests/events_early.rules:732)"
     # spec: spec/twilight_struggle/tests/events_early.rules:732
     state.counters[1][E_poland] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:733
     state.counters[1][E_east_germany] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:734
     state.counters[2][E_italy] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:735
     state.frames.pop()
     resolve_event(
@@ -2318,6 +2506,7 @@ def tb_events_early_74_0(state, frame):
     "test tests/events_early.rules#74 part 0 (spec/twilight_struggle/tests/events_early.rules:751)"
     # spec: spec/twilight_struggle/tests/events_early.rules:751
     state.counters[1][E_poland] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:752
     state.frames.pop()
     resolve_event(
@@ -2333,6 +2522,7 @@ def tb_events_early_75_0(state, frame):
     "test tests/events_early.rules#75 part 0 (spec/twilight_struggle/tests/events_early.rules:760)"
     # spec: spec/twilight_struggle/tests/events_early.rules:760
     state.tracks[0] = 4
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:761
     state.frames.pop()
     resolve_event(
@@ -2348,6 +2538,7 @@ def tb_events_early_76_0(state, frame):
     "test tests/events_early.rules#76 part 0 (spec/twilight_struggle/tests/events_early.rules:766)"
     # spec: spec/twilight_struggle/tests/events_early.rules:766
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:767
     state.frames.pop()
     resolve_event(
@@ -2363,6 +2554,7 @@ def tb_events_early_77_0(state, frame):
     "test tests/events_early.rules#77 part 0 (spec/twilight_struggle/tests/events_early.rules:774)"
     # spec: spec/twilight_struggle/tests/events_early.rules:774
     state.counters[2][E_taiwan] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:775
     state.frames.pop()
     resolve_event(
@@ -2391,6 +2583,7 @@ def tb_events_early_78_0(state, frame):
     "test tests/events_early.rules#78 part 0 (spec/twilight_struggle/tests/events_early.rules:782)"
     # spec: spec/twilight_struggle/tests/events_early.rules:782
     state.counters[1][E_taiwan] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:783
     state.frames.pop()
     resolve_event(
@@ -2420,6 +2613,7 @@ def tb_events_early_79_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_early.rules:789
             state.counters[2][E_taiwan] = 3
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_early.rules:790
             emit_card_played(state, 0, E_china_card)
             state.frames.pop()
@@ -2454,9 +2648,11 @@ def tb_events_early_80_0(state, frame):
             p_pass_china_card(state, 1, True)
             # spec: spec/twilight_struggle/tests/events_early.rules:799
             state.vars[1] = 1
+            state.stamps[13] += 1
             # spec: spec/twilight_struggle/tests/events_early.rules:800
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
+            state.stamps[11] += 1
             # spec: spec/twilight_struggle/tests/events_early.rules:801
             state.frames.pop()
             state.frames.append(new_frame(1, [1, E_china_card] + [UNBOUND] * 2))
@@ -2467,6 +2663,7 @@ def tb_events_early_81_0(state, frame):
     "test tests/events_early.rules#81 part 0 (spec/twilight_struggle/tests/events_early.rules:810)"
     # spec: spec/twilight_struggle/tests/events_early.rules:810
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:811
     move_card(state, E_duck_and_cover, 7)
     # spec: spec/twilight_struggle/tests/events_early.rules:812
@@ -2479,6 +2676,7 @@ def tb_events_early_82_0(state, frame):
     "test tests/events_early.rules#82 part 0 (spec/twilight_struggle/tests/events_early.rules:817)"
     # spec: spec/twilight_struggle/tests/events_early.rules:817
     state.counters[2][E_west_germany] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:818
     move_card(state, E_nato, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:819
@@ -2493,8 +2691,10 @@ def tb_events_late_0_0(state, frame):
     "test tests/events_late.rules#0 part 0 (spec/twilight_struggle/tests/events_late.rules:11)"
     # spec: spec/twilight_struggle/tests/events_late.rules:11
     state.counters[2][E_iran] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:12
     state.counters[1][E_iran] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:13
     state.frames.pop()
     resolve_event(
@@ -2578,6 +2778,7 @@ def tb_events_late_5_0(state, frame):
     "test tests/events_late.rules#5 part 0 (spec/twilight_struggle/tests/events_late.rules:55)"
     # spec: spec/twilight_struggle/tests/events_late.rules:55
     state.counters[1][E_uk] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:56
     state.frames.pop()
     resolve_event(
@@ -2600,6 +2801,7 @@ def tb_events_late_7_0(state, frame):
     "test tests/events_late.rules#7 part 0 (spec/twilight_struggle/tests/events_late.rules:73)"
     # spec: spec/twilight_struggle/tests/events_late.rules:73
     state.counters[1][E_libya] = 5
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:74
     state.frames.pop()
     resolve_event(
@@ -2615,6 +2817,7 @@ def tb_events_late_8_0(state, frame):
     "test tests/events_late.rules#8 part 0 (spec/twilight_struggle/tests/events_late.rules:79)"
     # spec: spec/twilight_struggle/tests/events_late.rules:79
     state.counters[1][E_libya] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:80
     move_card(state, E_reagan_bombs_libya, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:81
@@ -2627,8 +2830,10 @@ def tb_events_late_9_0(state, frame):
     "test tests/events_late.rules#9 part 0 (spec/twilight_struggle/tests/events_late.rules:91)"
     # spec: spec/twilight_struggle/tests/events_late.rules:91
     state.tracks[7] = 2
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:92
     state.tracks[6] = 2
+    state.stamps[7] += 1
     state.frames.pop()
     return
 
@@ -2637,6 +2842,7 @@ def tb_events_late_9_1(state, frame):
     "test tests/events_late.rules#9 part 1 (spec/twilight_struggle/tests/events_late.rules:94)"
     # spec: spec/twilight_struggle/tests/events_late.rules:94
     state.tracks[7] = 3
+    state.stamps[7] += 1
     state.frames.pop()
     return
 
@@ -2645,8 +2851,10 @@ def tb_events_late_10_0(state, frame):
     "test tests/events_late.rules#10 part 0 (spec/twilight_struggle/tests/events_late.rules:99)"
     # spec: spec/twilight_struggle/tests/events_late.rules:99
     state.tracks[7] = 1
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:100
     state.counters[1][E_libya] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:101
     move_card(state, E_reagan_bombs_libya, 9)
     # spec: spec/twilight_struggle/tests/events_late.rules:102
@@ -2663,8 +2871,10 @@ def tb_events_late_11_0(state, frame):
     "test tests/events_late.rules#11 part 0 (spec/twilight_struggle/tests/events_late.rules:115)"
     # spec: spec/twilight_struggle/tests/events_late.rules:115
     state.tracks[7] = 1
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:116
     state.counters[2][E_iran] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:117
     move_card(state, E_iranian_hostage_crisis, 9)
     # spec: spec/twilight_struggle/tests/events_late.rules:118
@@ -2679,6 +2889,7 @@ def tb_events_late_12_0(state, frame):
     "test tests/events_late.rules#12 part 0 (spec/twilight_struggle/tests/events_late.rules:124)"
     # spec: spec/twilight_struggle/tests/events_late.rules:124
     state.tracks[7] = 1
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:125
     move_card(state, E_solidarity, 9)
     # spec: spec/twilight_struggle/tests/events_late.rules:126
@@ -2693,6 +2904,7 @@ def tb_events_late_13_0(state, frame):
     "test tests/events_late.rules#13 part 0 (spec/twilight_struggle/tests/events_late.rules:133)"
     # spec: spec/twilight_struggle/tests/events_late.rules:133
     state.tracks[7] = 1
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:134
     move_card(state, E_asia_scoring, 9)
     # spec: spec/twilight_struggle/tests/events_late.rules:135
@@ -2707,6 +2919,7 @@ def tb_events_late_14_0(state, frame):
     "test tests/events_late.rules#14 part 0 (spec/twilight_struggle/tests/events_late.rules:142)"
     # spec: spec/twilight_struggle/tests/events_late.rules:142
     state.tracks[2] = 8
+    state.stamps[4] += 1
     state.frames.pop()
     return
 
@@ -2736,8 +2949,10 @@ def tb_events_late_15_0(state, frame):
     "test tests/events_late.rules#15 part 0 (spec/twilight_struggle/tests/events_late.rules:151)"
     # spec: spec/twilight_struggle/tests/events_late.rules:151
     state.tracks[2] = 8
+    state.stamps[4] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:152
     state.tracks[7] = 8
+    state.stamps[7] += 1
     state.frames.pop()
     return
 
@@ -2762,6 +2977,7 @@ def tb_events_late_16_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_late.rules:159
             state.tracks[2] = 8
+            state.stamps[4] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:160
             frame[1] = 1
             if resolve_event(
@@ -2777,6 +2993,7 @@ def tb_events_late_16_0(state, frame):
             move_card(state, E_containment, 3)
             # spec: spec/twilight_struggle/tests/events_late.rules:162
             state.tracks[3] = 8
+            state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:163
             state.frames.pop()
             state.frames.append(new_frame(30, [1]))
@@ -2797,6 +3014,7 @@ def tb_events_late_18_0(state, frame):
     "test tests/events_late.rules#18 part 0 (spec/twilight_struggle/tests/events_late.rules:183)"
     # spec: spec/twilight_struggle/tests/events_late.rules:183
     state.tracks[1] = -1
+    state.stamps[3] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:184
     state.frames.pop()
     resolve_event(
@@ -2809,8 +3027,10 @@ def tb_events_late_19_0(state, frame):
     "test tests/events_late.rules#19 part 0 (spec/twilight_struggle/tests/events_late.rules:190)"
     # spec: spec/twilight_struggle/tests/events_late.rules:190
     state.counters[2][E_italy] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:191
     state.counters[1][E_italy] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -2829,6 +3049,7 @@ def tb_events_late_19_2(state, frame):
     "test tests/events_late.rules#19 part 2 (spec/twilight_struggle/tests/events_late.rules:198)"
     # spec: spec/twilight_struggle/tests/events_late.rules:198
     state.counters[2][E_iran] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -2837,6 +3058,7 @@ def tb_events_late_20_0(state, frame):
     "test tests/events_late.rules#20 part 0 (spec/twilight_struggle/tests/events_late.rules:203)"
     # spec: spec/twilight_struggle/tests/events_late.rules:203
     state.tracks[0] = 3
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:204
     state.frames.pop()
     resolve_event(
@@ -2849,13 +3071,16 @@ def tb_events_late_21_0(state, frame):
     "test tests/events_late.rules#21 part 0 (spec/twilight_struggle/tests/events_late.rules:209)"
     # spec: spec/twilight_struggle/tests/events_late.rules:209
     state.tracks[0] = 3
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:210
     activate(state, 11, [], None)
     # spec: spec/twilight_struggle/tests/events_late.rules:211
     state.counters[2][E_iran] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:212
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:213
     state.frames.pop()
     resolve_event(
@@ -2870,6 +3095,7 @@ def tb_events_late_22_0(state, frame):
     activate(state, 11, [], None)
     # spec: spec/twilight_struggle/tests/events_late.rules:224
     state.counters[2][E_iran] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:225
     state.frames.pop()
     resolve_event(
@@ -2882,10 +3108,13 @@ def tb_events_late_23_0(state, frame):
     "test tests/events_late.rules#23 part 0 (spec/twilight_struggle/tests/events_late.rules:235)"
     # spec: spec/twilight_struggle/tests/events_late.rules:235
     state.counters[2][E_lebanon] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:236
     state.counters[2][E_israel] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:237
     state.counters[2][E_iran] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:238
     state.frames.pop()
     resolve_event(
@@ -2901,10 +3130,13 @@ def tb_events_late_24_0(state, frame):
     "test tests/events_late.rules#24 part 0 (spec/twilight_struggle/tests/events_late.rules:247)"
     # spec: spec/twilight_struggle/tests/events_late.rules:247
     state.counters[2][E_lebanon] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:248
     state.counters[2][E_israel] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:249
     state.counters[2][E_japan] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:250
     state.frames.pop()
     resolve_event(
@@ -2933,9 +3165,11 @@ def tb_events_late_26_0(state, frame):
     "test tests/events_late.rules#26 part 0 (spec/twilight_struggle/tests/events_late.rules:263)"
     # spec: spec/twilight_struggle/tests/events_late.rules:263
     state.counters[2][E_south_korea] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:264
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:265
     state.frames.pop()
     resolve_event(
@@ -2951,8 +3185,10 @@ def tb_events_late_27_0(state, frame):
     "test tests/events_late.rules#27 part 0 (spec/twilight_struggle/tests/events_late.rules:275)"
     # spec: spec/twilight_struggle/tests/events_late.rules:275
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:276
     state.vars[1] = 0
+    state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:277
     state.frames.pop()
     resolve_event(
@@ -2968,8 +3204,10 @@ def tb_events_late_28_0(state, frame):
     "test tests/events_late.rules#28 part 0 (spec/twilight_struggle/tests/events_late.rules:284)"
     # spec: spec/twilight_struggle/tests/events_late.rules:284
     state.counters[2][E_nicaragua] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:285
     state.counters[2][E_cuba] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:286
     state.frames.pop()
     resolve_event(
@@ -2985,6 +3223,7 @@ def tb_events_late_29_0(state, frame):
     "test tests/events_late.rules#29 part 0 (spec/twilight_struggle/tests/events_late.rules:299)"
     # spec: spec/twilight_struggle/tests/events_late.rules:299
     state.counters[2][E_nicaragua] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:300
     state.frames.pop()
     resolve_event(
@@ -3000,6 +3239,7 @@ def tb_events_late_30_0(state, frame):
     "test tests/events_late.rules#30 part 0 (spec/twilight_struggle/tests/events_late.rules:305)"
     # spec: spec/twilight_struggle/tests/events_late.rules:305
     state.counters[2][E_honduras] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:306
     state.frames.pop()
     resolve_event(
@@ -3050,6 +3290,7 @@ def tb_events_late_32_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_late.rules:322
             state.counters[1][E_iran] = 1
+            state.stamps[10] += 1
             state.frames.pop()
             return
 
@@ -3069,6 +3310,7 @@ def tb_events_late_33_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:334
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:335
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_chernobyl] + [UNBOUND] * 2))
@@ -3111,6 +3353,7 @@ def tb_events_late_35_0(state, frame):
     move_card(state, E_defectors, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:366
     state.counters[1][E_brazil] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:367
     state.frames.pop()
     resolve_event(
@@ -3128,10 +3371,13 @@ def tb_events_late_36_0(state, frame):
     move_card(state, E_defectors, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:379
     state.counters[1][E_brazil] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:380
     state.counters[1][E_argentina] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:381
     state.counters[1][E_chile] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:382
     state.frames.pop()
     resolve_event(
@@ -3147,8 +3393,10 @@ def tb_events_late_37_0(state, frame):
     "test tests/events_late.rules#37 part 0 (spec/twilight_struggle/tests/events_late.rules:396)"
     # spec: spec/twilight_struggle/tests/events_late.rules:396
     state.tracks[0] = 3
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:397
     state.counters[1][E_poland] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:398
     state.frames.pop()
     resolve_event(
@@ -3164,10 +3412,13 @@ def tb_events_late_38_0(state, frame):
     "test tests/events_late.rules#38 part 0 (spec/twilight_struggle/tests/events_late.rules:408)"
     # spec: spec/twilight_struggle/tests/events_late.rules:408
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:409
     state.counters[1][E_poland] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:410
     state.counters[1][E_hungary] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:411
     state.frames.pop()
     resolve_event(
@@ -3228,12 +3479,16 @@ def tb_events_late_42_0(state, frame):
     "test tests/events_late.rules#42 part 0 (spec/twilight_struggle/tests/events_late.rules:457)"
     # spec: spec/twilight_struggle/tests/events_late.rules:457
     state.counters[2][E_italy] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:458
     state.counters[2][E_france] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:459
     state.counters[2][E_uk] = 5
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:460
     state.counters[2][E_poland] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:461
     state.frames.pop()
     resolve_event(
@@ -3249,6 +3504,7 @@ def tb_events_late_43_0(state, frame):
     "test tests/events_late.rules#43 part 0 (spec/twilight_struggle/tests/events_late.rules:471)"
     # spec: spec/twilight_struggle/tests/events_late.rules:471
     state.counters[2][E_italy] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:472
     state.frames.pop()
     resolve_event(
@@ -3264,6 +3520,7 @@ def tb_events_late_44_0(state, frame):
     "test tests/events_late.rules#44 part 0 (spec/twilight_struggle/tests/events_late.rules:480)"
     # spec: spec/twilight_struggle/tests/events_late.rules:480
     state.tracks[0] = 3
+    state.stamps[2] += 1
     state.frames.pop()
     return
 
@@ -3272,6 +3529,7 @@ def tb_events_late_44_1(state, frame):
     "test tests/events_late.rules#44 part 1 (spec/twilight_struggle/tests/events_late.rules:482)"
     # spec: spec/twilight_struggle/tests/events_late.rules:482
     state.tracks[0] = 2
+    state.stamps[2] += 1
     state.frames.pop()
     return
 
@@ -3280,10 +3538,13 @@ def tb_events_late_45_0(state, frame):
     "test tests/events_late.rules#45 part 0 (spec/twilight_struggle/tests/events_late.rules:487)"
     # spec: spec/twilight_struggle/tests/events_late.rules:487
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:488
     state.tracks[1] = 10
+    state.stamps[3] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:489
     state.counters[1][E_poland] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:490
     state.frames.pop()
     resolve_event(
@@ -3296,8 +3557,10 @@ def tb_events_late_46_0(state, frame):
     "test tests/events_late.rules#46 part 0 (spec/twilight_struggle/tests/events_late.rules:496)"
     # spec: spec/twilight_struggle/tests/events_late.rules:496
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:497
     state.tracks[1] = 3
+    state.stamps[3] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:498
     state.frames.pop()
     resolve_event(
@@ -3310,8 +3573,10 @@ def tb_events_late_47_0(state, frame):
     "test tests/events_late.rules#47 part 0 (spec/twilight_struggle/tests/events_late.rules:504)"
     # spec: spec/twilight_struggle/tests/events_late.rules:504
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:505
     state.tracks[1] = -6
+    state.stamps[3] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:506
     state.frames.pop()
     resolve_event(
@@ -3324,6 +3589,7 @@ def tb_events_late_48_0(state, frame):
     "test tests/events_late.rules#48 part 0 (spec/twilight_struggle/tests/events_late.rules:512)"
     # spec: spec/twilight_struggle/tests/events_late.rules:512
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:513
     move_card(state, E_wargames, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:514
@@ -3336,6 +3602,7 @@ def tb_events_late_49_0(state, frame):
     "test tests/events_late.rules#49 part 0 (spec/twilight_struggle/tests/events_late.rules:520)"
     # spec: spec/twilight_struggle/tests/events_late.rules:520
     state.tracks[0] = 3
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:521
     move_card(state, E_wargames, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:522
@@ -3351,6 +3618,7 @@ def tb_events_late_50_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:532
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:533
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_solidarity] + [UNBOUND] * 2))
@@ -3373,6 +3641,7 @@ def tb_events_late_52_0(state, frame):
     "test tests/events_late.rules#52 part 0 (spec/twilight_struggle/tests/events_late.rules:550)"
     # spec: spec/twilight_struggle/tests/events_late.rules:550
     state.counters[1][E_iraq] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:551
     state.frames.pop()
     resolve_event(
@@ -3388,8 +3657,10 @@ def tb_events_late_53_0(state, frame):
     "test tests/events_late.rules#53 part 0 (spec/twilight_struggle/tests/events_late.rules:560)"
     # spec: spec/twilight_struggle/tests/events_late.rules:560
     state.counters[2][E_iran] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:561
     state.counters[2][E_pakistan] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:562
     state.frames.pop()
     resolve_event(
@@ -3409,6 +3680,7 @@ def tb_events_late_54_0(state, frame):
     move_card(state, E_defectors, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:574
     state.counters[2][E_cuba] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:575
     state.frames.pop()
     state.frames.append(new_frame(26, [UNBOUND] * 3))
@@ -3431,16 +3703,21 @@ def tb_events_late_56_0(state, frame):
     "test tests/events_late.rules#56 part 0 (spec/twilight_struggle/tests/events_late.rules:592)"
     # spec: spec/twilight_struggle/tests/events_late.rules:592
     state.counters[1][E_poland] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:593
     move_card(state, E_europe_scoring, 6)
     # spec: spec/twilight_struggle/tests/events_late.rules:594
     state.vars[3] = True
+    state.stamps[15] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:595
     state.vars[1] = 1
+    state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:596
     state.vars[6] = E_defectors
+    state.stamps[18] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:597
     state.vars[7] = 1
+    state.stamps[19] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:598
     state.frames.pop()
     resolve_event(
@@ -3455,9 +3732,11 @@ def tb_events_late_57_0(state, frame):
     move_card(state, E_defectors, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:605
     state.vars[1] = 0
+    state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:606
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:607
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_defectors] + [UNBOUND] * 2))
@@ -3470,6 +3749,7 @@ def tb_events_late_58_0(state, frame):
     move_card(state, E_defectors, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:616
     state.vars[1] = 1
+    state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:617
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_defectors] + [UNBOUND] * 2))
@@ -3482,12 +3762,16 @@ def tb_events_late_59_0(state, frame):
     move_card(state, E_containment, 7)
     # spec: spec/twilight_struggle/tests/events_late.rules:624
     state.vars[3] = True
+    state.stamps[15] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:625
     state.vars[1] = 0
+    state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:626
     state.vars[6] = E_defectors
+    state.stamps[18] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:627
     state.vars[7] = 0
+    state.stamps[19] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:628
     state.frames.pop()
     resolve_event(
@@ -3534,6 +3818,7 @@ def tb_events_late_62_0(state, frame):
     "test tests/events_late.rules#62 part 0 (spec/twilight_struggle/tests/events_late.rules:653)"
     # spec: spec/twilight_struggle/tests/events_late.rules:653
     state.tracks[2] = 7
+    state.stamps[4] += 1
     state.frames.pop()
     return
 
@@ -3542,6 +3827,7 @@ def tb_events_late_62_1(state, frame):
     "test tests/events_late.rules#62 part 1 (spec/twilight_struggle/tests/events_late.rules:655)"
     # spec: spec/twilight_struggle/tests/events_late.rules:655
     state.tracks[2] = 8
+    state.stamps[4] += 1
     state.frames.pop()
     return
 
@@ -3550,6 +3836,7 @@ def tb_events_late_63_0(state, frame):
     "test tests/events_late.rules#63 part 0 (spec/twilight_struggle/tests/events_late.rules:662)"
     # spec: spec/twilight_struggle/tests/events_late.rules:662
     state.counters[2][E_uk] = 5
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:663
     state.frames.pop()
     resolve_event(
@@ -3565,6 +3852,7 @@ def tb_events_late_64_0(state, frame):
     "test tests/events_late.rules#64 part 0 (spec/twilight_struggle/tests/events_late.rules:671)"
     # spec: spec/twilight_struggle/tests/events_late.rules:671
     state.counters[2][E_uk] = 5
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:672
     activate(state, 5, [], None)
     # spec: spec/twilight_struggle/tests/events_late.rules:673
@@ -3582,6 +3870,7 @@ def tb_events_late_65_0(state, frame):
     "test tests/events_late.rules#65 part 0 (spec/twilight_struggle/tests/events_late.rules:680)"
     # spec: spec/twilight_struggle/tests/events_late.rules:680
     state.counters[2][E_uk] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:681
     activate(state, 5, [], None)
     # spec: spec/twilight_struggle/tests/events_late.rules:682
@@ -3602,12 +3891,16 @@ def tb_events_late_66_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_late.rules:689
             state.counters[2][E_canada] = 4
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:690
             state.counters[2][E_iran] = 1
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:691
             state.counters[2][E_japan] = 1
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:692
             state.tracks[0] = 3
+            state.stamps[2] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:693
             frame[1] = 1
             if resolve_event(
@@ -3623,6 +3916,7 @@ def tb_events_late_66_0(state, frame):
             move_card(state, E_de_gaulle_leads_france, 2)
             # spec: spec/twilight_struggle/tests/events_late.rules:695
             state.tracks[3] = 2
+            state.stamps[5] += 1
             state.frames.pop()
             return
 
@@ -3642,10 +3936,13 @@ def tb_events_late_67_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_late.rules:707
             state.counters[2][E_canada] = 3
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:708
             state.counters[1][E_canada] = 1
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:709
             state.tracks[0] = 3
+            state.stamps[2] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:710
             frame[1] = 1
             if resolve_event(
@@ -3665,6 +3962,7 @@ def tb_events_late_67_0(state, frame):
         if pc == 2:
             # spec: spec/twilight_struggle/tests/events_late.rules:712
             state.tracks[0] = 2
+            state.stamps[2] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:713
             state.frames.pop()
             emit_action_round_ended(state, 0)
@@ -3678,8 +3976,10 @@ def tb_events_late_68_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_late.rules:718
             state.counters[2][E_canada] = 4
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:719
             state.tracks[0] = 3
+            state.stamps[2] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:720
             frame[1] = 1
             if resolve_event(
@@ -3693,6 +3993,7 @@ def tb_events_late_68_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_late.rules:721
             state.tracks[0] = 2
+            state.stamps[2] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:722
             frame[1] = 2
             if emit_action_round_started(state, 1):
@@ -3712,8 +4013,10 @@ def tb_events_late_69_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_late.rules:728
             state.counters[2][E_canada] = 4
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:729
             state.tracks[0] = 3
+            state.stamps[2] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:730
             frame[1] = 1
             if resolve_event(
@@ -3733,8 +4036,10 @@ def tb_events_late_69_0(state, frame):
         if pc == 2:
             # spec: spec/twilight_struggle/tests/events_late.rules:732
             state.tracks[0] = 2
+            state.stamps[2] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:733
             state.tracks[0] = 3
+            state.stamps[2] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:734
             state.frames.pop()
             emit_action_round_ended(state, 1)
@@ -3759,6 +4064,7 @@ def tb_events_late_70_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_late.rules:742
             state.counters[1][E_iran] = 1
+            state.stamps[10] += 1
             state.frames.pop()
             return
 
@@ -3775,6 +4081,7 @@ def tb_events_late_70_2(state, frame):
     "test tests/events_late.rules#70 part 2 (spec/twilight_struggle/tests/events_late.rules:746)"
     # spec: spec/twilight_struggle/tests/events_late.rules:746
     state.counters[2][E_iraq] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -3791,6 +4098,7 @@ def tb_events_late_70_4(state, frame):
     "test tests/events_late.rules#70 part 4 (spec/twilight_struggle/tests/events_late.rules:750)"
     # spec: spec/twilight_struggle/tests/events_late.rules:750
     state.counters[1][E_cuba] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -3855,6 +4163,7 @@ def tb_events_late_74_0(state, frame):
     activate(state, 5, [], None)
     # spec: spec/twilight_struggle/tests/events_late.rules:790
     state.counters[2][E_west_germany] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:791
     move_card(state, E_willy_brandt, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:792
@@ -3867,6 +4176,7 @@ def tb_events_late_74_1(state, frame):
     "test tests/events_late.rules#74 part 1 (spec/twilight_struggle/tests/events_late.rules:795)"
     # spec: spec/twilight_struggle/tests/events_late.rules:795
     state.counters[2][E_west_germany] = 5
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:796
     move_card(state, E_tear_down_this_wall, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:797
@@ -3953,8 +4263,10 @@ def tb_events_mid_0_0(state, frame):
     "test tests/events_mid.rules#0 part 0 (spec/twilight_struggle/tests/events_mid.rules:10)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:10
     state.counters[2][E_lebanon] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:11
     state.counters[2][E_israel] = 4
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -3973,8 +4285,10 @@ def tb_events_mid_1_0(state, frame):
     "test tests/events_mid.rules#1 part 0 (spec/twilight_struggle/tests/events_mid.rules:20)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:20
     state.counters[2][E_lebanon] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:21
     state.counters[2][E_israel] = 4
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -3993,6 +4307,7 @@ def tb_events_mid_2_0(state, frame):
     "test tests/events_mid.rules#2 part 0 (spec/twilight_struggle/tests/events_mid.rules:30)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:30
     state.counters[2][E_mexico] = 2
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -4013,6 +4328,7 @@ def tb_events_mid_3_0(state, frame):
     activate(state, 5, [], None)
     # spec: spec/twilight_struggle/tests/events_mid.rules:39
     state.counters[2][E_greece] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:40
     state.frames.pop()
     resolve_event(
@@ -4027,6 +4343,7 @@ def tb_events_mid_4_0(state, frame):
     activate(state, 5, [], None)
     # spec: spec/twilight_struggle/tests/events_mid.rules:47
     state.counters[1][E_greece] = 2
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -4045,10 +4362,13 @@ def tb_events_mid_5_0(state, frame):
     "test tests/events_mid.rules#5 part 0 (spec/twilight_struggle/tests/events_mid.rules:58)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:58
     state.tracks[0] = 4
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:59
     state.tracks[5] = 4
+    state.stamps[6] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:60
     state.tracks[4] = 2
+    state.stamps[6] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:61
     state.frames.pop()
     resolve_event(
@@ -4061,10 +4381,13 @@ def tb_events_mid_6_0(state, frame):
     "test tests/events_mid.rules#6 part 0 (spec/twilight_struggle/tests/events_mid.rules:66)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:66
     state.tracks[0] = 4
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:67
     state.tracks[4] = 3
+    state.stamps[6] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:68
     state.tracks[5] = 2
+    state.stamps[6] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:69
     state.frames.pop()
     resolve_event(
@@ -4077,8 +4400,10 @@ def tb_events_mid_7_0(state, frame):
     "test tests/events_mid.rules#7 part 0 (spec/twilight_struggle/tests/events_mid.rules:74)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:74
     state.tracks[5] = 3
+    state.stamps[6] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:75
     state.tracks[4] = 3
+    state.stamps[6] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:76
     state.frames.pop()
     resolve_event(
@@ -4104,8 +4429,10 @@ def tb_events_mid_8_1(state, frame):
     "test tests/events_mid.rules#8 part 1 (spec/twilight_struggle/tests/events_mid.rules:85)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:85
     state.vars[1] = 1
+    state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:86
     state.counters[1][E_nicaragua] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -4136,6 +4463,7 @@ def tb_events_mid_9_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:94
             state.counters[2][E_nicaragua] = 1
+            state.stamps[10] += 1
             state.frames.pop()
             return
 
@@ -4166,8 +4494,10 @@ def tb_events_mid_10_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:102
             state.counters[1][E_cuba] = 3
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:103
             state.counters[2][E_nicaragua] = 1
+            state.stamps[10] += 1
             state.frames.pop()
             return
 
@@ -4198,10 +4528,13 @@ def tb_events_mid_11_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:115
             state.counters[2][E_west_germany] = 2
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:116
             state.counters[2][E_turkey] = 1
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:117
             state.counters[1][E_nicaragua] = 1
+            state.stamps[10] += 1
             state.frames.pop()
             return
 
@@ -4232,10 +4565,12 @@ def tb_events_mid_12_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:128
             state.counters[1][E_cuba] = 2
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:129
             move_card(state, E_allende, 2)
             # spec: spec/twilight_struggle/tests/events_mid.rules:130
             state.tracks[3] = 1
+            state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:131
             state.frames.pop()
             state.frames.append(new_frame(30, [0]))
@@ -4260,12 +4595,15 @@ def tb_events_mid_13_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:143
             state.counters[1][E_cuba] = 2
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:144
             state.counters[2][E_nicaragua] = 1
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:145
             move_card(state, E_junta, 2)
             # spec: spec/twilight_struggle/tests/events_mid.rules:146
             state.tracks[3] = 1
+            state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:147
             state.frames.pop()
             state.frames.append(new_frame(30, [0]))
@@ -4290,10 +4628,12 @@ def tb_events_mid_14_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:159
             state.counters[1][E_cuba] = 2
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:160
             move_card(state, E_formosan_resolution, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:161
             state.tracks[3] = 1
+            state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:162
             state.frames.pop()
             state.frames.append(new_frame(30, [1]))
@@ -4304,10 +4644,12 @@ def tb_events_mid_14_1(state, frame):
     "test tests/events_mid.rules#14 part 1 (spec/twilight_struggle/tests/events_mid.rules:166)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:166
     state.counters[1][E_cuba] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:167
     move_card(state, E_allende, 2)
     # spec: spec/twilight_struggle/tests/events_mid.rules:168
     state.tracks[3] = 2
+    state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:169
     state.frames.pop()
     state.frames.append(new_frame(30, [0]))
@@ -4340,6 +4682,7 @@ def tb_events_mid_15_1(state, frame):
     "test tests/events_mid.rules#15 part 1 (spec/twilight_struggle/tests/events_mid.rules:179)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:179
     state.counters[2][E_nicaragua] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -4370,6 +4713,7 @@ def tb_events_mid_16_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:189
             state.counters[1][E_iraq] = 1
+            state.stamps[10] += 1
             state.frames.pop()
             return
 
@@ -4400,6 +4744,7 @@ def tb_events_mid_17_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:197
             state.counters[2][E_iran] = 1
+            state.stamps[10] += 1
             state.frames.pop()
             return
 
@@ -4432,6 +4777,7 @@ def tb_events_mid_18_0(state, frame):
             expire(state, "end_of_turn")
             # spec: spec/twilight_struggle/tests/events_mid.rules:206
             state.counters[1][E_iraq] = 1
+            state.stamps[10] += 1
             state.frames.pop()
             return
 
@@ -4466,6 +4812,7 @@ def tb_events_mid_19_0(state, frame):
             move_card(state, E_cia_created, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:218
             state.tracks[3] = 1
+            state.stamps[5] += 1
             state.frames.pop()
             return
 
@@ -4498,6 +4845,7 @@ def tb_events_mid_20_0(state, frame):
             move_card(state, E_duck_and_cover, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:234
             state.tracks[3] = 1
+            state.stamps[5] += 1
             state.frames.pop()
             return
 
@@ -4530,6 +4878,7 @@ def tb_events_mid_21_0(state, frame):
             move_card(state, E_cia_created, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:245
             state.tracks[3] = 1
+            state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:246
             state.frames.pop()
             state.frames.append(new_frame(30, [1]))
@@ -4558,8 +4907,10 @@ def tb_events_mid_22_0(state, frame):
             move_card(state, E_cia_created, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:254
             state.counters[2][E_japan] = 4
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:255
             state.tracks[3] = 1
+            state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:256
             state.frames.pop()
             state.frames.append(new_frame(30, [1]))
@@ -4590,6 +4941,7 @@ def tb_events_mid_23_0(state, frame):
             move_card(state, E_fidel, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:269
             state.tracks[3] = 1
+            state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:270
             state.frames.pop()
             state.frames.append(new_frame(30, [1]))
@@ -4618,6 +4970,7 @@ def tb_events_mid_24_0(state, frame):
             move_card(state, E_asia_scoring, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:278
             state.tracks[3] = 6
+            state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:279
             state.frames.pop()
             state.frames.append(new_frame(30, [1]))
@@ -4656,6 +5009,7 @@ def tb_events_mid_26_0(state, frame):
             move_card(state, E_fidel, 2)
             # spec: spec/twilight_struggle/tests/events_mid.rules:295
             state.tracks[3] = 1
+            state.stamps[5] += 1
             state.frames.pop()
             return
 
@@ -4688,6 +5042,7 @@ def tb_events_mid_27_0(state, frame):
             move_card(state, E_fidel, 2)
             # spec: spec/twilight_struggle/tests/events_mid.rules:306
             state.tracks[3] = 1
+            state.stamps[5] += 1
             state.frames.pop()
             return
 
@@ -4712,6 +5067,7 @@ def tb_events_mid_28_0(state, frame):
     "test tests/events_mid.rules#28 part 0 (spec/twilight_struggle/tests/events_mid.rules:317)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:317
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:318
     move_card(state, E_duck_and_cover, 9)
     # spec: spec/twilight_struggle/tests/events_mid.rules:319
@@ -4744,6 +5100,7 @@ def tb_events_mid_29_1(state, frame):
     "test tests/events_mid.rules#29 part 1 (spec/twilight_struggle/tests/events_mid.rules:334)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:334
     state.counters[2][E_iran] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -4768,8 +5125,10 @@ def tb_events_mid_30_0(state, frame):
     "test tests/events_mid.rules#30 part 0 (spec/twilight_struggle/tests/events_mid.rules:346)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:346
     state.counters[1][E_cuba] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:347
     state.counters[1][E_haiti] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -4788,6 +5147,7 @@ def tb_events_mid_31_0(state, frame):
     "test tests/events_mid.rules#31 part 0 (spec/twilight_struggle/tests/events_mid.rules:359)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:359
     state.tracks[0] = 3
+    state.stamps[2] += 1
     state.frames.pop()
     return
 
@@ -4816,6 +5176,7 @@ def tb_events_mid_33_0(state, frame):
     "test tests/events_mid.rules#33 part 0 (spec/twilight_struggle/tests/events_mid.rules:375)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:375
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:376
     state.frames.pop()
     resolve_event(
@@ -4831,6 +5192,7 @@ def tb_events_mid_34_0(state, frame):
     "test tests/events_mid.rules#34 part 0 (spec/twilight_struggle/tests/events_mid.rules:383)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:383
     state.vars[1] = 0
+    state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:384
     state.frames.pop()
     resolve_event(
@@ -4846,6 +5208,7 @@ def tb_events_mid_35_0(state, frame):
     "test tests/events_mid.rules#35 part 0 (spec/twilight_struggle/tests/events_mid.rules:392)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:392
     state.counters[1][E_nicaragua] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -4864,6 +5227,7 @@ def tb_events_mid_36_0(state, frame):
     "test tests/events_mid.rules#36 part 0 (spec/twilight_struggle/tests/events_mid.rules:405)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:405
     state.counters[1][E_nicaragua] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -4896,6 +5260,7 @@ def tb_events_mid_38_0(state, frame):
     activate(state, 6, [], None)
     # spec: spec/twilight_struggle/tests/events_mid.rules:429
     state.counters[1][E_panama] = 2
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -4914,10 +5279,13 @@ def tb_events_mid_39_0(state, frame):
     "test tests/events_mid.rules#39 part 0 (spec/twilight_struggle/tests/events_mid.rules:440)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:440
     state.counters[2][E_japan] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:441
     state.counters[2][E_israel] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:442
     state.counters[1][E_iraq] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:443
     state.frames.pop()
     resolve_event(
@@ -4933,8 +5301,10 @@ def tb_events_mid_40_0(state, frame):
     "test tests/events_mid.rules#40 part 0 (spec/twilight_struggle/tests/events_mid.rules:448)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:448
     state.counters[2][E_japan] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:449
     state.counters[1][E_iraq] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:450
     move_card(state, E_kitchen_debates, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:451
@@ -4977,6 +5347,7 @@ def tb_events_mid_43_0(state, frame):
     move_card(state, E_asia_scoring, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:482
     state.counters[1][E_north_korea] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:483
     state.frames.pop()
     resolve_event(
@@ -5010,6 +5381,7 @@ def tb_events_mid_44_2(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:496
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:497
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_missile_envy] + [UNBOUND] * 2))
@@ -5044,6 +5416,7 @@ def tb_events_mid_45_1(state, frame):
     move_card(state, E_duck_and_cover, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:513
     state.tracks[3] = 1
+    state.stamps[5] += 1
     state.frames.pop()
     return
 
@@ -5074,6 +5447,7 @@ def tb_events_mid_46_1(state, frame):
     "test tests/events_mid.rules#46 part 1 (spec/twilight_struggle/tests/events_mid.rules:528)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:528
     state.tracks[3] = 6
+    state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:529
     state.frames.pop()
     state.frames.append(new_frame(30, [1]))
@@ -5084,8 +5458,10 @@ def tb_events_mid_46_2(state, frame):
     "test tests/events_mid.rules#46 part 2 (spec/twilight_struggle/tests/events_mid.rules:536)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:536
     state.tracks[2] = 2
+    state.stamps[4] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:537
     state.tracks[3] = 0
+    state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:538
     move_card(state, E_duck_and_cover, 3)
     state.frames.pop()
@@ -5096,6 +5472,7 @@ def tb_events_mid_46_3(state, frame):
     "test tests/events_mid.rules#46 part 3 (spec/twilight_struggle/tests/events_mid.rules:540)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:540
     state.tracks[3] = 1
+    state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:541
     state.frames.pop()
     state.frames.append(new_frame(30, [1]))
@@ -5122,6 +5499,7 @@ def tb_events_mid_47_1(state, frame):
     move_card(state, E_duck_and_cover, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:554
     state.tracks[3] = 1
+    state.stamps[5] += 1
     state.frames.pop()
     return
 
@@ -5150,6 +5528,7 @@ def tb_events_mid_48_1(state, frame):
     "test tests/events_mid.rules#48 part 1 (spec/twilight_struggle/tests/events_mid.rules:569)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:569
     state.tracks[3] = 1
+    state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:570
     state.frames.pop()
     state.frames.append(new_frame(30, [1]))
@@ -5195,6 +5574,7 @@ def tb_events_mid_50_1(state, frame):
     move_card(state, E_cia_created, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:588
     state.tracks[3] = 1
+    state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:589
     state.frames.pop()
     state.frames.append(new_frame(30, [1]))
@@ -5223,6 +5603,7 @@ def tb_events_mid_51_0(state, frame):
             move_card(state, E_allende, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:598
             state.tracks[3] = 1
+            state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:599
             state.frames.pop()
             state.frames.append(new_frame(30, [1]))
@@ -5251,6 +5632,7 @@ def tb_events_mid_52_0(state, frame):
             move_card(state, E_allende, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:609
             state.tracks[3] = 1
+            state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:610
             state.frames.pop()
             state.frames.append(new_frame(30, [1]))
@@ -5263,6 +5645,7 @@ def tb_events_mid_53_0(state, frame):
     move_card(state, E_we_will_bury_you, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:617
     state.tracks[3] = 1
+    state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:618
     state.frames.pop()
     state.frames.append(new_frame(30, [1]))
@@ -5275,6 +5658,7 @@ def tb_events_mid_53_1(state, frame):
     move_card(state, E_cia_created, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:623
     state.tracks[3] = 2
+    state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:624
     state.frames.pop()
     state.frames.append(new_frame(30, [1]))
@@ -5310,6 +5694,7 @@ def tb_events_mid_54_0(state, frame):
         if pc == 2:
             # spec: spec/twilight_struggle/tests/events_mid.rules:632
             state.tracks[3] = 1
+            state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:633
             state.frames.pop()
             state.frames.append(new_frame(30, [1]))
@@ -5320,8 +5705,10 @@ def tb_events_mid_55_0(state, frame):
     "test tests/events_mid.rules#55 part 0 (spec/twilight_struggle/tests/events_mid.rules:638)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:638
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:639
     state.vars[1] = 1
+    state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:640
     state.frames.pop()
     resolve_event(
@@ -5431,6 +5818,7 @@ def tb_events_mid_62_0(state, frame):
     activate(state, 5, [], None)
     # spec: spec/twilight_struggle/tests/events_mid.rules:696
     state.counters[2][E_west_germany] = 5
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -5454,6 +5842,7 @@ def tb_events_mid_63_0(state, frame):
             activate(state, 5, [], None)
             # spec: spec/twilight_struggle/tests/events_mid.rules:705
             state.counters[2][E_west_germany] = 5
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:706
             frame[1] = 1
             if resolve_event(
@@ -5486,6 +5875,7 @@ def tb_events_mid_64_1(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:715
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:716
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_willy_brandt] + [UNBOUND] * 2))
@@ -5496,10 +5886,13 @@ def tb_events_mid_65_0(state, frame):
     "test tests/events_mid.rules#65 part 0 (spec/twilight_struggle/tests/events_mid.rules:724)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:724
     state.counters[2][E_iran] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:725
     state.counters[2][E_egypt] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:726
     state.counters[2][E_israel] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:727
     state.frames.pop()
     resolve_event(
@@ -5515,6 +5908,7 @@ def tb_events_mid_66_0(state, frame):
     "test tests/events_mid.rules#66 part 0 (spec/twilight_struggle/tests/events_mid.rules:735)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:735
     state.counters[2][E_jordan] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:736
     state.frames.pop()
     resolve_event(
@@ -5538,6 +5932,7 @@ def tb_events_mid_68_0(state, frame):
     "test tests/events_mid.rules#68 part 0 (spec/twilight_struggle/tests/events_mid.rules:749)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:749
     state.tracks[0] = 3
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:750
     state.frames.pop()
     resolve_event(
@@ -5550,8 +5945,10 @@ def tb_events_mid_69_0(state, frame):
     "test tests/events_mid.rules#69 part 0 (spec/twilight_struggle/tests/events_mid.rules:757)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:757
     state.vars[3] = True
+    state.stamps[15] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:758
     state.counters[2][E_uk] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:759
     state.frames.pop()
     resolve_event(
@@ -5749,6 +6146,7 @@ def tb_events_mid_77_1(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:830
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:831
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_un_intervention] + [UNBOUND] * 2))
@@ -5778,6 +6176,7 @@ def tb_events_mid_78_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:840
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
+            state.stamps[11] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:841
             state.frames.pop()
             state.frames.append(new_frame(1, [1, E_un_intervention] + [UNBOUND] * 2))
@@ -5796,12 +6195,16 @@ def tb_events_mid_79_0(state, frame):
     "test tests/events_mid.rules#79 part 0 (spec/twilight_struggle/tests/events_mid.rules:851)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:851
     state.counters[1][E_egypt] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:852
     state.counters[1][E_libya] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:853
     state.counters[1][E_venezuela] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:854
     state.counters[1][E_syria] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:855
     state.frames.pop()
     resolve_event(
@@ -5886,8 +6289,10 @@ def tb_events_mid_86_0(state, frame):
     "test tests/events_mid.rules#86 part 0 (spec/twilight_struggle/tests/events_mid.rules:915)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:915
     state.counters[2][E_uk] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:916
     state.counters[1][E_angola] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:917
     state.frames.pop()
     resolve_event(
@@ -5959,6 +6364,7 @@ def tb_events_mid_91_0(state, frame):
     "test tests/events_mid.rules#91 part 0 (spec/twilight_struggle/tests/events_mid.rules:962)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:962
     state.counters[1][E_poland] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:963
     move_card(state, E_john_paul_ii_elected_pope, 3)
     state.frames.pop()
@@ -5990,6 +6396,7 @@ def tb_events_mid_92_1(state, frame):
     "test tests/events_mid.rules#92 part 1 (spec/twilight_struggle/tests/events_mid.rules:977)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:977
     state.counters[1][E_nicaragua] = 2
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -6067,6 +6474,7 @@ def tb_events_mid_97_0(state, frame):
     "test tests/events_mid.rules#97 part 0 (spec/twilight_struggle/tests/events_mid.rules:1017)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1017
     state.counters[1][E_egypt] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1018
     state.frames.pop()
     resolve_event(
@@ -6092,12 +6500,16 @@ def tb_events_mid_98_1(state, frame):
     "test tests/events_mid.rules#98 part 1 (spec/twilight_struggle/tests/events_mid.rules:1029)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1029
     state.counters[1][E_iraq] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1030
     state.counters[1][E_libya] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1031
     state.counters[1][E_syria] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1032
     state.counters[2][E_israel] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1033
     state.frames.pop()
     resolve_event(
@@ -6151,6 +6563,7 @@ def tb_events_mid_99_1(state, frame):
     "test tests/events_mid.rules#99 part 1 (spec/twilight_struggle/tests/events_mid.rules:1044)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1044
     state.vars[8] = E_asia
+    state.stamps[20] += 1
     state.frames.pop()
     return
 
@@ -6159,6 +6572,7 @@ def tb_events_mid_99_2(state, frame):
     "test tests/events_mid.rules#99 part 2 (spec/twilight_struggle/tests/events_mid.rules:1046)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1046
     state.vars[4] = True
+    state.stamps[16] += 1
     state.frames.pop()
     return
 
@@ -6181,12 +6595,16 @@ def tb_events_mid_100_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1052
             state.counters[1][E_iraq] = 3
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:1053
             state.counters[1][E_libya] = 2
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:1054
             state.counters[1][E_egypt] = 2
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:1055
             state.counters[2][E_israel] = 4
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:1056
             state.frames.pop()
             resolve_event(
@@ -6202,12 +6620,16 @@ def tb_events_mid_101_0(state, frame):
     "test tests/events_mid.rules#101 part 0 (spec/twilight_struggle/tests/events_mid.rules:1064)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1064
     state.counters[1][E_iraq] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1065
     state.counters[1][E_libya] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1066
     state.counters[1][E_egypt] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1067
     state.counters[2][E_israel] = 4
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -6243,12 +6665,16 @@ def tb_events_mid_102_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1075
             state.counters[1][E_iraq] = 3
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:1076
             state.counters[1][E_libya] = 2
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:1077
             state.counters[1][E_syria] = 2
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:1078
             state.counters[1][E_lebanon] = 1
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:1079
             state.frames.pop()
             resolve_event(
@@ -6278,8 +6704,10 @@ def tb_events_mid_103_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1087
             state.counters[1][E_iraq] = 3
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:1088
             state.counters[1][E_syria] = 2
+            state.stamps[10] += 1
             state.frames.pop()
             return
 
@@ -6298,12 +6726,16 @@ def tb_events_mid_104_0(state, frame):
     "test tests/events_mid.rules#104 part 0 (spec/twilight_struggle/tests/events_mid.rules:1102)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1102
     state.counters[1][E_egypt] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1103
     state.counters[1][E_angola] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1104
     state.counters[1][E_poland] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1105
     state.counters[1][E_cuba] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1106
     state.frames.pop()
     resolve_event(
@@ -6319,6 +6751,7 @@ def tb_events_mid_105_0(state, frame):
     "test tests/events_mid.rules#105 part 0 (spec/twilight_struggle/tests/events_mid.rules:1116)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1116
     state.counters[1][E_angola] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1117
     state.frames.pop()
     resolve_event(
@@ -6434,12 +6867,16 @@ def tb_events_mid_112_0(state, frame):
     "test tests/events_mid.rules#112 part 0 (spec/twilight_struggle/tests/events_mid.rules:1184)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1184
     state.counters[2][E_panama] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1185
     state.counters[2][E_chile] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1186
     state.counters[2][E_honduras] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1187
     state.counters[2][E_japan] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1188
     state.frames.pop()
     resolve_event(
@@ -6455,8 +6892,10 @@ def tb_events_mid_113_0(state, frame):
     "test tests/events_mid.rules#113 part 0 (spec/twilight_struggle/tests/events_mid.rules:1195)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1195
     state.tracks[7] = 5
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1196
     state.tracks[6] = 7
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1197
     state.frames.pop()
     resolve_event(
@@ -6472,8 +6911,10 @@ def tb_events_mid_114_0(state, frame):
     "test tests/events_mid.rules#114 part 0 (spec/twilight_struggle/tests/events_mid.rules:1202)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1202
     state.tracks[6] = 1
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1203
     state.tracks[7] = 2
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1204
     state.frames.pop()
     resolve_event(
@@ -6489,8 +6930,10 @@ def tb_events_mid_115_0(state, frame):
     "test tests/events_mid.rules#115 part 0 (spec/twilight_struggle/tests/events_mid.rules:1209)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1209
     state.tracks[7] = 2
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1210
     state.tracks[6] = 2
+    state.stamps[7] += 1
     state.frames.pop()
     return
 
@@ -6499,6 +6942,7 @@ def tb_events_mid_115_1(state, frame):
     "test tests/events_mid.rules#115 part 1 (spec/twilight_struggle/tests/events_mid.rules:1212)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1212
     state.tracks[6] = 4
+    state.stamps[7] += 1
     state.frames.pop()
     return
 
@@ -6507,8 +6951,10 @@ def tb_events_mid_116_0(state, frame):
     "test tests/events_mid.rules#116 part 0 (spec/twilight_struggle/tests/events_mid.rules:1217)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1217
     state.tracks[7] = 7
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1218
     state.tracks[6] = 8
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1219
     state.frames.pop()
     resolve_event(
@@ -6524,10 +6970,13 @@ def tb_events_mid_117_0(state, frame):
     "test tests/events_mid.rules#117 part 0 (spec/twilight_struggle/tests/events_mid.rules:1226)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1226
     state.counters[2][E_nicaragua] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1227
     state.counters[2][E_haiti] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1228
     state.counters[2][E_panama] = 2
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -6546,8 +6995,10 @@ def tb_events_mid_118_0(state, frame):
     "test tests/events_mid.rules#118 part 0 (spec/twilight_struggle/tests/events_mid.rules:1244)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1244
     state.counters[2][E_honduras] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1245
     state.counters[2][E_haiti] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -6576,6 +7027,7 @@ def tb_events_mid_119_1(state, frame):
     "test tests/events_mid.rules#119 part 1 (spec/twilight_struggle/tests/events_mid.rules:1256)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1256
     state.counters[2][E_zimbabwe] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1257
     state.frames.pop()
     resolve_event(
@@ -6588,6 +7040,7 @@ def tb_events_mid_120_0(state, frame):
     "test tests/events_mid.rules#120 part 0 (spec/twilight_struggle/tests/events_mid.rules:1266)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1266
     state.counters[2][E_israel] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1267
     move_card(state, E_fidel, 1)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1268
@@ -6615,6 +7068,7 @@ def tb_events_mid_121_0(state, frame):
     "test tests/events_mid.rules#121 part 0 (spec/twilight_struggle/tests/events_mid.rules:1284)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1284
     state.counters[2][E_iran] = 2
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -6637,8 +7091,10 @@ def tb_events_mid_122_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1292
             state.vars[1] = 0
+            state.stamps[13] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:1293
             state.counters[2][E_nicaragua] = 1
+            state.stamps[10] += 1
             state.frames.pop()
             return
 
@@ -6682,6 +7138,7 @@ def tb_events_mid_123_0(state, frame):
         if pc == 2:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1303
             state.counters[1][E_iraq] = 1
+            state.stamps[10] += 1
             state.frames.pop()
             return
 
@@ -6735,6 +7192,7 @@ def tb_events_mid_125_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1321
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1322
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_flower_power] + [UNBOUND] * 2))
@@ -6759,6 +7217,7 @@ def tb_events_mid_126_0(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1329
             state.counters[1][E_north_korea] = 3
+            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:1330
             state.frames.pop()
             resolve_event(
@@ -6776,6 +7235,7 @@ def tb_events_mid_127_0(state, frame):
     move_card(state, E_africa_scoring, 2)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1338
     state.counters[2][E_angola] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1339
     state.frames.pop()
     resolve_event(
@@ -6811,6 +7271,7 @@ def tb_inside_other_plays_0_0(state, frame):
     "test tests/inside_other_plays.rules#0 part 0 (spec/twilight_struggle/tests/inside_other_plays.rules:11)"
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:11
     state.tracks[7] = 1
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:12
     move_card(state, E_grain_sales_to_soviets, 9)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:13
@@ -6827,6 +7288,7 @@ def tb_inside_other_plays_1_0(state, frame):
     "test tests/inside_other_plays.rules#1 part 0 (spec/twilight_struggle/tests/inside_other_plays.rules:29)"
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:29
     state.tracks[7] = 1
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:30
     move_card(state, E_grain_sales_to_soviets, 9)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:31
@@ -6836,6 +7298,7 @@ def tb_inside_other_plays_1_0(state, frame):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:33
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:34
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_star_wars] + [UNBOUND] * 2))
@@ -6870,6 +7333,7 @@ def tb_inside_other_plays_3_0(state, frame):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:60
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:61
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_grain_sales_to_soviets] + [UNBOUND] * 2))
@@ -6880,6 +7344,7 @@ def tb_inside_other_plays_4_0(state, frame):
     "test tests/inside_other_plays.rules#4 part 0 (spec/twilight_struggle/tests/inside_other_plays.rules:71)"
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:71
     state.tracks[7] = 1
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:72
     move_card(state, E_allende, 9)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:73
@@ -6899,6 +7364,7 @@ def tb_inside_other_plays_5_0(state, frame):
     "test tests/inside_other_plays.rules#5 part 0 (spec/twilight_struggle/tests/inside_other_plays.rules:83)"
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:83
     state.tracks[7] = 1
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:84
     move_card(state, E_star_wars, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:85
@@ -6942,6 +7408,7 @@ def tb_inside_other_plays_7_0(state, frame):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:105
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:106
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_five_year_plan] + [UNBOUND] * 2))
@@ -6966,6 +7433,7 @@ def tb_inside_other_plays_9_0(state, frame):
     "test tests/inside_other_plays.rules#9 part 0 (spec/twilight_struggle/tests/inside_other_plays.rules:126)"
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:126
     state.tracks[7] = 1
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:127
     move_card(state, E_defectors, 9)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:128
@@ -6973,6 +7441,7 @@ def tb_inside_other_plays_9_0(state, frame):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:129
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:130
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_star_wars] + [UNBOUND] * 2))
@@ -6983,6 +7452,7 @@ def tb_inside_other_plays_10_0(state, frame):
     "test tests/inside_other_plays.rules#10 part 0 (spec/twilight_struggle/tests/inside_other_plays.rules:138)"
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:138
     state.tracks[7] = 1
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:139
     move_card(state, E_defectors, 9)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:140
@@ -7029,6 +7499,7 @@ def tb_operations_0_0(state, frame):
     "test tests/operations.rules#0 part 0 (spec/twilight_struggle/tests/operations.rules:9)"
     # spec: spec/twilight_struggle/tests/operations.rules:9
     state.counters[2][E_iran] = 2
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7045,6 +7516,7 @@ def tb_operations_1_0(state, frame):
     "test tests/operations.rules#1 part 0 (spec/twilight_struggle/tests/operations.rules:18)"
     # spec: spec/twilight_struggle/tests/operations.rules:18
     state.counters[2][E_iran] = 2
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7061,6 +7533,7 @@ def tb_operations_2_0(state, frame):
     "test tests/operations.rules#2 part 0 (spec/twilight_struggle/tests/operations.rules:26)"
     # spec: spec/twilight_struggle/tests/operations.rules:26
     state.counters[2][E_jordan] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7077,6 +7550,7 @@ def tb_operations_3_0(state, frame):
     "test tests/operations.rules#3 part 0 (spec/twilight_struggle/tests/operations.rules:34)"
     # spec: spec/twilight_struggle/tests/operations.rules:34
     state.counters[2][E_iran] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7093,8 +7567,10 @@ def tb_operations_4_0(state, frame):
     "test tests/operations.rules#4 part 0 (spec/twilight_struggle/tests/operations.rules:44)"
     # spec: spec/twilight_struggle/tests/operations.rules:44
     state.tracks[0] = 3
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:45
     state.counters[2][E_italy] = 2
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7111,6 +7587,7 @@ def tb_operations_5_0(state, frame):
     "test tests/operations.rules#5 part 0 (spec/twilight_struggle/tests/operations.rules:54)"
     # spec: spec/twilight_struggle/tests/operations.rules:54
     state.counters[2][E_iran] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7127,6 +7604,7 @@ def tb_operations_5_1(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/tests/operations.rules:57
             state.counters[2][E_iraq] = 1
+            state.stamps[10] += 1
             state.frames.pop()
             return
 
@@ -7143,10 +7621,13 @@ def tb_operations_6_0(state, frame):
     "test tests/operations.rules#6 part 0 (spec/twilight_struggle/tests/operations.rules:64)"
     # spec: spec/twilight_struggle/tests/operations.rules:64
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:65
     state.vars[1] = 1
+    state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:66
     state.counters[1][E_mexico] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7163,6 +7644,7 @@ def tb_operations_7_0(state, frame):
     "test tests/operations.rules#7 part 0 (spec/twilight_struggle/tests/operations.rules:75)"
     # spec: spec/twilight_struggle/tests/operations.rules:75
     state.tracks[0] = 4
+    state.stamps[2] += 1
     state.frames.pop()
     return
 
@@ -7171,6 +7653,7 @@ def tb_operations_8_0(state, frame):
     "test tests/operations.rules#8 part 0 (spec/twilight_struggle/tests/operations.rules:82)"
     # spec: spec/twilight_struggle/tests/operations.rules:82
     state.tracks[0] = 3
+    state.stamps[2] += 1
     state.frames.pop()
     return
 
@@ -7179,6 +7662,7 @@ def tb_operations_8_1(state, frame):
     "test tests/operations.rules#8 part 1 (spec/twilight_struggle/tests/operations.rules:85)"
     # spec: spec/twilight_struggle/tests/operations.rules:85
     state.tracks[0] = 2
+    state.stamps[2] += 1
     state.frames.pop()
     return
 
@@ -7187,10 +7671,13 @@ def tb_operations_9_0(state, frame):
     "test tests/operations.rules#9 part 0 (spec/twilight_struggle/tests/operations.rules:92)"
     # spec: spec/twilight_struggle/tests/operations.rules:92
     state.tracks[0] = 4
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:93
     state.counters[2][E_italy] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:94
     state.counters[2][E_iran] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:95
     state.frames.pop()
     state.frames.append(new_frame(18, [0, 3, 0, 0]))
@@ -7201,11 +7688,14 @@ def tb_operations_10_0(state, frame):
     "test tests/operations.rules#10 part 0 (spec/twilight_struggle/tests/operations.rules:112)"
     # spec: spec/twilight_struggle/tests/operations.rules:112
     state.counters[2][E_turkey] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:113
     state.counters[1][E_syria] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:114
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -7222,9 +7712,11 @@ def tb_operations_11_0(state, frame):
     "test tests/operations.rules#11 part 0 (spec/twilight_struggle/tests/operations.rules:126)"
     # spec: spec/twilight_struggle/tests/operations.rules:126
     state.counters[1][E_panama] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:127
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:128
     state.frames.pop()
     state.frames.append(new_frame(19, [0, 2, 0, 0] + [UNBOUND] * 4))
@@ -7236,6 +7728,7 @@ def tb_operations_12_0(state, frame):
     # spec: spec/twilight_struggle/tests/operations.rules:138
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:139
     state.frames.pop()
     state.frames.append(new_frame(19, [1, 1, 0, 0] + [UNBOUND] * 4))
@@ -7246,13 +7739,17 @@ def tb_operations_13_0(state, frame):
     "test tests/operations.rules#13 part 0 (spec/twilight_struggle/tests/operations.rules:147)"
     # spec: spec/twilight_struggle/tests/operations.rules:147
     state.counters[2][E_canada] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:148
     state.counters[1][E_finland] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:149
     state.counters[1][E_sweden] = 0
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:150
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:151
     state.frames.pop()
     state.frames.append(new_frame(19, [0, 1, 0, 0] + [UNBOUND] * 4))
@@ -7263,6 +7760,7 @@ def tb_operations_14_0(state, frame):
     "test tests/operations.rules#14 part 0 (spec/twilight_struggle/tests/operations.rules:160)"
     # spec: spec/twilight_struggle/tests/operations.rules:160
     state.counters[2][E_iran] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7271,8 +7769,10 @@ def tb_operations_14_1(state, frame):
     "test tests/operations.rules#14 part 1 (spec/twilight_struggle/tests/operations.rules:163)"
     # spec: spec/twilight_struggle/tests/operations.rules:163
     state.counters[1][E_afghanistan] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:164
     state.counters[1][E_iraq] = 3
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7281,6 +7781,7 @@ def tb_operations_14_2(state, frame):
     "test tests/operations.rules#14 part 2 (spec/twilight_struggle/tests/operations.rules:166)"
     # spec: spec/twilight_struggle/tests/operations.rules:166
     state.counters[2][E_finland] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7289,6 +7790,7 @@ def tb_operations_15_0(state, frame):
     "test tests/operations.rules#15 part 0 (spec/twilight_struggle/tests/operations.rules:171)"
     # spec: spec/twilight_struggle/tests/operations.rules:171
     state.counters[2][E_iran] = 3
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7305,6 +7807,7 @@ def tb_operations_16_0(state, frame):
     "test tests/operations.rules#16 part 0 (spec/twilight_struggle/tests/operations.rules:179)"
     # spec: spec/twilight_struggle/tests/operations.rules:179
     state.counters[2][E_iran] = 2
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7329,8 +7832,10 @@ def tb_operations_17_0(state, frame):
     "test tests/operations.rules#17 part 0 (spec/twilight_struggle/tests/operations.rules:191)"
     # spec: spec/twilight_struggle/tests/operations.rules:191
     state.counters[2][E_iran] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:192
     state.counters[1][E_iran] = 2
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7347,6 +7852,7 @@ def tb_operations_18_0(state, frame):
     "test tests/operations.rules#18 part 0 (spec/twilight_struggle/tests/operations.rules:199)"
     # spec: spec/twilight_struggle/tests/operations.rules:199
     state.counters[2][E_iran] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:200
     state.frames.pop()
     state.frames.append(new_frame(20, [0, 2, 0, 0] + [UNBOUND] * 4))
@@ -7357,10 +7863,13 @@ def tb_operations_19_0(state, frame):
     "test tests/operations.rules#19 part 0 (spec/twilight_struggle/tests/operations.rules:213)"
     # spec: spec/twilight_struggle/tests/operations.rules:213
     state.tracks[0] = 4
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:214
     state.counters[2][E_iran] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:215
     state.counters[2][E_uk] = 5
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:216
     state.frames.pop()
     state.frames.append(new_frame(20, [0, 1, 0, 0] + [UNBOUND] * 4))
@@ -7371,9 +7880,11 @@ def tb_operations_20_0(state, frame):
     "test tests/operations.rules#20 part 0 (spec/twilight_struggle/tests/operations.rules:226)"
     # spec: spec/twilight_struggle/tests/operations.rules:226
     state.counters[1][E_north_korea] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:227
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:228
     state.frames.pop()
     state.frames.append(new_frame(19, [0, 4, 1, 0] + [UNBOUND] * 4))
@@ -7384,9 +7895,11 @@ def tb_operations_21_0(state, frame):
     "test tests/operations.rules#21 part 0 (spec/twilight_struggle/tests/operations.rules:237)"
     # spec: spec/twilight_struggle/tests/operations.rules:237
     state.counters[1][E_north_korea] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:238
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:239
     state.frames.pop()
     state.frames.append(new_frame(19, [0, 4, 1, 0] + [UNBOUND] * 4))
@@ -7397,8 +7910,10 @@ def tb_operations_22_0(state, frame):
     "test tests/operations.rules#22 part 0 (spec/twilight_struggle/tests/operations.rules:245)"
     # spec: spec/twilight_struggle/tests/operations.rules:245
     state.counters[2][E_south_korea] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:246
     state.tracks[0] = 5
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:247
     state.frames.pop()
     state.frames.append(new_frame(21, [0, 4, 1, 0] + [UNBOUND] * 1))
@@ -7409,8 +7924,10 @@ def tb_operations_23_0(state, frame):
     "test tests/operations.rules#23 part 0 (spec/twilight_struggle/tests/operations.rules:258)"
     # spec: spec/twilight_struggle/tests/operations.rules:258
     state.counters[2][E_south_korea] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:259
     state.counters[2][E_japan] = 4
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7427,8 +7944,10 @@ def tb_operations_24_0(state, frame):
     "test tests/operations.rules#24 part 0 (spec/twilight_struggle/tests/operations.rules:268)"
     # spec: spec/twilight_struggle/tests/operations.rules:268
     state.counters[2][E_south_korea] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:269
     state.counters[2][E_japan] = 4
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7445,6 +7964,7 @@ def tb_operations_25_0(state, frame):
     "test tests/operations.rules#25 part 0 (spec/twilight_struggle/tests/operations.rules:277)"
     # spec: spec/twilight_struggle/tests/operations.rules:277
     state.counters[2][E_guatemala] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7456,6 +7976,7 @@ def tb_policy_helpers_0_0(state, frame):
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:6
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
+    state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:7
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_vietnam_revolts] + [UNBOUND] * 2))
@@ -7466,8 +7987,10 @@ def tb_policy_helpers_1_0(state, frame):
     "test tests/policy_helpers.rules#1 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:13)"
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:13
     state.counters[1][E_poland] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:14
     state.vars[9] = 2
+    state.stamps[21] += 1
     state.frames.pop()
     return
 
@@ -7476,6 +7999,7 @@ def tb_policy_helpers_1_1(state, frame):
     "test tests/policy_helpers.rules#1 part 1 (spec/twilight_struggle/tests/policy_helpers.rules:21)"
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:21
     state.vars[9] = 3
+    state.stamps[21] += 1
     state.frames.pop()
     return
 
@@ -7484,8 +8008,10 @@ def tb_policy_helpers_2_0(state, frame):
     "test tests/policy_helpers.rules#2 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:26)"
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:26
     state.counters[2][E_italy] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:27
     state.vars[9] = 2
+    state.stamps[21] += 1
     state.frames.pop()
     return
 
@@ -7494,6 +8020,7 @@ def tb_policy_helpers_2_1(state, frame):
     "test tests/policy_helpers.rules#2 part 1 (spec/twilight_struggle/tests/policy_helpers.rules:30)"
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:30
     state.vars[9] = 1
+    state.stamps[21] += 1
     state.frames.pop()
     return
 
@@ -7502,6 +8029,7 @@ def tb_policy_helpers_3_0(state, frame):
     "test tests/policy_helpers.rules#3 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:35)"
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:35
     state.counters[1][E_angola] = 0
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7510,6 +8038,7 @@ def tb_policy_helpers_3_1(state, frame):
     "test tests/policy_helpers.rules#3 part 1 (spec/twilight_struggle/tests/policy_helpers.rules:37)"
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:37
     state.tracks[2] = 4
+    state.stamps[4] += 1
     state.frames.pop()
     return
 
@@ -7518,8 +8047,10 @@ def tb_policy_helpers_4_0(state, frame):
     "test tests/policy_helpers.rules#4 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:43)"
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:43
     state.counters[1][E_poland] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:44
     state.vars[9] = 4
+    state.stamps[21] += 1
     state.frames.pop()
     return
 
@@ -7528,6 +8059,7 @@ def tb_policy_helpers_4_1(state, frame):
     "test tests/policy_helpers.rules#4 part 1 (spec/twilight_struggle/tests/policy_helpers.rules:46)"
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:46
     state.counters[2][E_east_germany] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7536,6 +8068,7 @@ def tb_policy_helpers_4_2(state, frame):
     "test tests/policy_helpers.rules#4 part 2 (spec/twilight_struggle/tests/policy_helpers.rules:48)"
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:48
     state.counters[1][E_poland] = 4
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7544,6 +8077,7 @@ def tb_policy_helpers_5_0(state, frame):
     "test tests/policy_helpers.rules#5 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:53)"
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:53
     state.counters[1][E_austria] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7552,8 +8086,10 @@ def tb_policy_helpers_6_0(state, frame):
     "test tests/policy_helpers.rules#6 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:59)"
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:59
     state.counters[1][E_cuba] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:62
     state.counters[2][E_haiti] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7562,6 +8098,7 @@ def tb_policy_helpers_6_1(state, frame):
     "test tests/policy_helpers.rules#6 part 1 (spec/twilight_struggle/tests/policy_helpers.rules:64)"
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:64
     state.counters[2][E_nicaragua] = 1
+    state.stamps[10] += 1
     state.frames.pop()
     return
 
@@ -7570,10 +8107,13 @@ def tb_policy_helpers_7_0(state, frame):
     "test tests/policy_helpers.rules#7 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:72)"
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:72
     state.counters[2][E_france] = 0
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:73
     state.counters[1][E_france] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:74
     state.vars[9] = 2
+    state.stamps[21] += 1
     state.frames.pop()
     return
 
@@ -7582,10 +8122,13 @@ def tb_policy_helpers_8_0(state, frame):
     "test tests/policy_helpers.rules#8 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:81)"
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:81
     state.counters[2][E_poland] = 0
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:82
     state.counters[1][E_poland] = 0
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:83
     state.vars[9] = 1
+    state.stamps[21] += 1
     state.frames.pop()
     return
 
@@ -7622,6 +8165,7 @@ def tb_turn_and_victory_2_0(state, frame):
     "test tests/turn_and_victory.rules#2 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:36)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:36
     state.tracks[2] = 4
+    state.stamps[4] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:37
     p_add_war_to_deck(state, "early")
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:38
@@ -7677,6 +8221,7 @@ def tb_turn_and_victory_4_0(state, frame):
         move_card(state, card, 9)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:60
     state.tracks[2] = 4
+    state.stamps[4] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:61
     p_add_war_to_deck(state, "mid")
     state.frames.pop()
@@ -7735,6 +8280,7 @@ def tb_turn_and_victory_9_0(state, frame):
     "test tests/turn_and_victory.rules#9 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:107)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:107
     state.tracks[6] = 4
+    state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:108
     move_card(state, E_romanian_abdication, 2)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:109
@@ -7751,6 +8297,7 @@ def tb_turn_and_victory_10_0(state, frame):
     move_card(state, E_europe_scoring, 7)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:119
     state.vars[1] = 0
+    state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:120
     state.frames.pop()
     state.frames.append(new_frame(28, [1] + [UNBOUND] * 3))
@@ -7761,6 +8308,7 @@ def tb_turn_and_victory_10_1(state, frame):
     "test tests/turn_and_victory.rules#10 part 1 (spec/twilight_struggle/tests/turn_and_victory.rules:122)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:122
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:123
     p_degrade_defcon(state, 1)
     state.frames.pop()
@@ -7771,6 +8319,7 @@ def tb_turn_and_victory_11_0(state, frame):
     "test tests/turn_and_victory.rules#11 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:130)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:130
     state.tracks[2] = 3
+    state.stamps[4] += 1
     state.frames.pop()
     return
 
@@ -7779,6 +8328,7 @@ def tb_turn_and_victory_11_1(state, frame):
     "test tests/turn_and_victory.rules#11 part 1 (spec/twilight_struggle/tests/turn_and_victory.rules:132)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:132
     state.tracks[2] = 4
+    state.stamps[4] += 1
     state.frames.pop()
     return
 
@@ -7787,6 +8337,7 @@ def tb_turn_and_victory_12_0(state, frame):
     "test tests/turn_and_victory.rules#12 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:137)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:137
     state.tracks[2] = 1
+    state.stamps[4] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:138
     move_card(state, E_romanian_abdication, 2)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:139
@@ -7805,6 +8356,7 @@ def tb_turn_and_victory_13_0(state, frame):
     "test tests/turn_and_victory.rules#13 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:155)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:155
     state.tracks[0] = 3
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:156
     p_improve_defcon(state, 1)
     state.frames.pop()
@@ -7823,8 +8375,10 @@ def tb_turn_and_victory_14_0(state, frame):
     "test tests/turn_and_victory.rules#14 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:163)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:163
     state.vars[1] = 0
+    state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:164
     state.tracks[0] = 2
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:165
     p_degrade_defcon(state, 1)
     state.frames.pop()
@@ -7835,10 +8389,13 @@ def tb_turn_and_victory_15_0(state, frame):
     "test tests/turn_and_victory.rules#15 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:174)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:174
     state.tracks[0] = 4
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:175
     state.tracks[5] = 2
+    state.stamps[6] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:176
     state.tracks[4] = 4
+    state.stamps[6] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:177
     p_military_operations_check(state)
     state.frames.pop()
@@ -7849,10 +8406,13 @@ def tb_turn_and_victory_16_0(state, frame):
     "test tests/turn_and_victory.rules#16 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:183)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:183
     state.tracks[0] = 5
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:184
     state.tracks[5] = 1
+    state.stamps[6] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:185
     state.tracks[4] = 3
+    state.stamps[6] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:186
     p_military_operations_check(state)
     state.frames.pop()
@@ -7863,12 +8423,16 @@ def tb_turn_and_victory_17_0(state, frame):
     "test tests/turn_and_victory.rules#17 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:192)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:192
     state.tracks[1] = 18
+    state.stamps[3] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:193
     state.tracks[0] = 5
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:194
     state.tracks[5] = 5
+    state.stamps[6] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:195
     state.tracks[4] = 3
+    state.stamps[6] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:196
     move_card(state, E_europe_scoring, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:197
@@ -7881,10 +8445,13 @@ def tb_turn_and_victory_18_0(state, frame):
     "test tests/turn_and_victory.rules#18 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:203)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:203
     state.tracks[1] = -18
+    state.stamps[3] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:204
     state.tracks[0] = 3
+    state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:205
     state.tracks[4] = 3
+    state.stamps[6] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:206
     move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:207
@@ -7897,6 +8464,7 @@ def tb_turn_and_victory_19_0(state, frame):
     "test tests/turn_and_victory.rules#19 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:214)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:214
     state.tracks[1] = 18
+    state.stamps[3] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:215
     p_gain_vp(state, 1, 2)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:216
@@ -7931,8 +8499,10 @@ def tb_turn_and_victory_22_0(state, frame):
     move_card(state, E_fidel, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:234
     state.tracks[4] = 5
+    state.stamps[6] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:235
     state.tracks[5] = 5
+    state.stamps[6] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:236
     state.frames.pop()
     state.frames.append(new_frame(32, [UNBOUND] * 1))
@@ -7943,30 +8513,43 @@ def tb_turn_and_victory_23_0(state, frame):
     "test tests/turn_and_victory.rules#23 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:245)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:245
     state.tracks[1] = 12
+    state.stamps[3] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:246
     state.counters[2][E_france] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:247
     state.counters[2][E_west_germany] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:248
     state.counters[2][E_uk] = 5
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:249
     state.counters[1][E_north_korea] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:250
     state.counters[1][E_south_korea] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:251
     state.counters[1][E_japan] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:252
     state.counters[1][E_pakistan] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:253
     state.counters[1][E_india] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:254
     state.counters[1][E_thailand] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:255
     state.counters[1][E_cuba] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:256
     state.counters[1][E_mexico] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:257
     state.counters[1][E_panama] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:258
     p_final_scoring(state)
     state.frames.pop()
@@ -7977,16 +8560,22 @@ def tb_turn_and_victory_24_0(state, frame):
     "test tests/turn_and_victory.rules#24 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:264)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:264
     state.tracks[1] = -30
+    state.stamps[3] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:265
     state.counters[2][E_france] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:266
     state.counters[2][E_west_germany] = 4
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:267
     state.counters[2][E_italy] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:268
     state.counters[2][E_east_germany] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:269
     state.counters[2][E_poland] = 3
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:270
     p_final_scoring(state)
     state.frames.pop()
@@ -7997,6 +8586,7 @@ def tb_turn_and_victory_25_0(state, frame):
     "test tests/turn_and_victory.rules#25 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:275)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:275
     state.tracks[1] = 1
+    state.stamps[3] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:276
     p_pass_china_card(state, 0, False)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:277
@@ -8009,8 +8599,10 @@ def tb_turn_and_victory_26_0(state, frame):
     "test tests/turn_and_victory.rules#26 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:283)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:283
     state.counters[2][E_thailand] = 2
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:284
     state.counters[2][E_vietnam] = 1
+    state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:285
     p_final_scoring(state)
     state.frames.pop()
