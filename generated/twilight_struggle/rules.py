@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source 54f95989529e04afc13b output f840a04b1b412976d4a8
+# Fingerprint: source 8b3e96edfb4f837dbefd output 305a7c40d1d7ad51dceb
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -170,8 +170,10 @@ def d_countries_held(state, v_p):
     return len(
         [
             c_c
-            for c_c in K_country
-            if state.counters[1 + v_p][c_c] >= A_stability[c_c]
+            for kept_ in (kept_0(state, v_p),)
+            for c_c in kept_[0]
+            if kept_[1]
+            or state.counters[1 + v_p][c_c] >= A_stability[c_c]
             and state.counters[1 + v_p][c_c]
             - state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][c_c]
             >= A_stability[c_c]
@@ -867,9 +869,11 @@ def d_summit_bonus(state, v_p):
     return len(
         [
             c_r
-            for c_r in K_region
+            for kept_ in (kept_1(state),)
+            for c_r in kept_[0]
             if (
-                c_r == E_europe
+                kept_[1]
+                or c_r == E_europe
                 or c_r == E_asia
                 or c_r == E_middle_east
                 or c_r == E_africa
@@ -2685,6 +2689,473 @@ BOTS = {
     "positional": bot_positional,
     "points_only": bot_points_only,
 }
+
+
+# ---------------------------------------------------------------- kept filters
+
+
+def kept_0(state, arg_0):
+    "kept: the members of K_country where the test at spec/twilight_struggle/bots.rules:12, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (s[10],)
+    kept = state.memo.get((0, arg_0))
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_country
+                if state.counters[1 + arg_0][item_] >= A_stability[item_]
+                and state.counters[1 + arg_0][item_]
+                - state.counters[1 + (None if arg_0 is None else (arg_0 + 1) % 2)][
+                    item_
+                ]
+                >= A_stability[item_]
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_country, False
+    state.memo[(0, arg_0)] = (stamp, found)
+    return found
+
+
+def kept_1(state):
+    "kept: the members of K_region where the test at spec/twilight_struggle/events_mid.rules:214, while what it reads is unchanged"
+    s = state.stamps
+    stamp = ()
+    kept = state.memo.get(1)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_region
+                if item_ == E_europe
+                or item_ == E_asia
+                or item_ == E_middle_east
+                or item_ == E_africa
+                or item_ == E_central_america
+                or item_ == E_south_america
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_region, False
+    state.memo[1] = (stamp, found)
+    return found
+
+
+def kept_2(state, arg_0, arg_1):
+    "kept: the members of K_card where the test at spec/twilight_struggle/card_play.rules:51, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[4],
+        s[5],
+        s[7],
+        s[14],
+    )
+    kept = state.memo.get((2, arg_0, arg_1))
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_card
+                if (
+                    bool(
+                        state.location[item_] == 2 + arg_0
+                        or item_ == E_china_card
+                        and state.location[item_] == 4 + arg_0
+                        and state.vars[2]
+                    )
+                    and (A_scoring[item_] or d_scoring_cards_held(state, arg_0) < arg_1)
+                )
+                and allowed_play_card(state, arg_0, item_)
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_card, False
+    state.memo[(2, arg_0, arg_1)] = (stamp, found)
+    return found
+
+
+def kept_3(state, arg_0):
+    "kept: the members of K_card where the test at spec/twilight_struggle/events_mid.rules:153, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+    )
+    kept = state.memo.get((3, arg_0))
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_card
+                if state.location[item_] == 2 + arg_0
+                and not A_scoring[item_]
+                and q_ops_value(state, arg_0, item_) >= 2
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_card, False
+    state.memo[(3, arg_0)] = (stamp, found)
+    return found
+
+
+def kept_4(state):
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:278, while what it reads is unchanged"
+    s = state.stamps
+    stamp = ()
+    kept = state.memo.get(4)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_country
+                if item_ in RS_central_america or item_ in RS_south_america
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_country, False
+    state.memo[4] = (stamp, found)
+    return found
+
+
+def kept_5(state, arg_0):
+    "kept: the members of K_country where the test at spec/twilight_struggle/operations.rules:102, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[11],
+    )
+    kept = state.memo.get((5, arg_0))
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_country
+                if d_may_place_influence(state, arg_0, item_)
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_country, False
+    state.memo[(5, arg_0)] = (stamp, found)
+    return found
+
+
+def kept_6(state, arg_0):
+    "kept: the members of K_country where the test at spec/twilight_struggle/operations.rules:132, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[2],
+        s[10],
+    )
+    kept = state.memo.get((6, arg_0))
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_country
+                if state.counters[1 + (None if arg_0 is None else (arg_0 + 1) % 2)][
+                    item_
+                ]
+                > 0
+                and allowed_realign(state, arg_0, item_)
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_country, False
+    state.memo[(6, arg_0)] = (stamp, found)
+    return found
+
+
+def kept_7(state):
+    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:266, while what it reads is unchanged"
+    s = state.stamps
+    stamp = ()
+    kept = state.memo.get(7)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_country
+                if item_ == E_yugoslavia
+                or item_ == E_romania
+                or item_ == E_bulgaria
+                or item_ == E_hungary
+                or item_ == E_czechoslovakia
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_country, False
+    state.memo[7] = (stamp, found)
+    return found
+
+
+def kept_8(state):
+    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:336, while what it reads is unchanged"
+    s = state.stamps
+    stamp = ()
+    kept = state.memo.get(8)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_country
+                if item_ == E_france or item_ == E_uk or item_ == E_israel
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_country, False
+    state.memo[8] = (stamp, found)
+    return found
+
+
+def kept_9(state):
+    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:415, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (s[10],)
+    kept = state.memo.get(9)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_country
+                if not (
+                    state.counters[1 + 1][item_] >= A_stability[item_]
+                    and state.counters[1 + 1][item_]
+                    - state.counters[1 + (1 + 1) % 2][item_]
+                    >= A_stability[item_]
+                )
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_country, False
+    state.memo[9] = (stamp, found)
+    return found
+
+
+def kept_10(state, arg_0):
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:39, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[10],
+    )
+    kept = state.memo.get((10, arg_0))
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_country
+                if A_stability[item_] <= 2
+                and not (
+                    arg_0 == 0
+                    and (
+                        is_active(state, 5, None)
+                        and item_ in RS_europe
+                        and (
+                            state.counters[1 + 1][item_] >= A_stability[item_]
+                            and state.counters[1 + 1][item_]
+                            - state.counters[1 + (1 + 1) % 2][item_]
+                            >= A_stability[item_]
+                        )
+                        and q_nato_exempt(state, item_) == 0
+                    )
+                )
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_country, False
+    state.memo[(10, arg_0)] = (stamp, found)
+    return found
+
+
+def kept_11(state):
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:463, while what it reads is unchanged"
+    s = state.stamps
+    stamp = ()
+    kept = state.memo.get(11)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [item_ for item_ in K_country if d_muslim_revolution_country(state, item_)],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_country, False
+    state.memo[11] = (stamp, found)
+    return found
+
+
+def kept_12(state):
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:541, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (s[10],)
+    kept = state.memo.get(12)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_country
+                if (
+                    item_ == E_egypt
+                    or item_ == E_iran
+                    or item_ == E_libya
+                    or item_ == E_saudi_arabia
+                    or item_ == E_iraq
+                    or item_ == E_gulf_states
+                    or item_ == E_venezuela
+                )
+                and (
+                    state.counters[1 + 0][item_] >= A_stability[item_]
+                    and state.counters[1 + 0][item_]
+                    - state.counters[1 + (0 + 1) % 2][item_]
+                    >= A_stability[item_]
+                )
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_country, False
+    state.memo[12] = (stamp, found)
+    return found
+
+
+def kept_13(state):
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:595, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (s[10],)
+    kept = state.memo.get(13)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_country
+                if state.counters[2][item_] == 0 and state.counters[1][item_] == 0
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_country, False
+    state.memo[13] = (stamp, found)
+    return found
+
+
+def kept_14(state):
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:718, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[9],
+        s[10],
+    )
+    kept = state.memo.get(14)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_country
+                if item_ not in RS_europe
+                and state.counters[1][item_] > 0
+                and state.counters[0][item_] < 2
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_country, False
+    state.memo[14] = (stamp, found)
+    return found
+
+
+def kept_15(state):
+    "kept: the members of K_region where the test at spec/twilight_struggle/events_late.rules:247, while what it reads is unchanged"
+    s = state.stamps
+    stamp = ()
+    kept = state.memo.get(15)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = ([item_ for item_ in K_region if A_presence[item_] > 0], True)
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_region, False
+    state.memo[15] = (stamp, found)
+    return found
+
+
+def kept_16(state):
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:806, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[2],
+        s[10],
+    )
+    kept = state.memo.get(16)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_country
+                if not A_battleground[item_]
+                and (
+                    (item_ in RS_central_america or item_ in RS_south_america)
+                    or item_ in RS_africa
+                )
+                and state.counters[2][item_] > 0
+                and allowed_coup(state, 0, item_)
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_country, False
+    state.memo[16] = (stamp, found)
+    return found
 
 
 # ---------------------------------------------------------------- policies
