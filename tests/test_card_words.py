@@ -167,17 +167,15 @@ class Reader:
         return self.sum()
 
     def sum(self) -> ast.Expr:
-        left = self.product()
-        while self.peek() in ("+", "\u2212"):
-            op = "+" if self.take() == "+" else "-"
-            left = ast.BinOp(SPAN, op, left, self.product())
-        return left
+        return self._left_to_right({"+": "+", "\u2212": "-"}, self.product)
 
     def product(self) -> ast.Expr:
-        left = self.unary()
-        while self.peek() in ("×", "mod"):
-            op = "*" if self.take() == "×" else "%"
-            left = ast.BinOp(SPAN, op, left, self.unary())
+        return self._left_to_right({"×": "*", "mod": "%"}, self.unary)
+
+    def _left_to_right(self, words: dict[str, str], inner) -> ast.Expr:
+        left = inner()
+        while self.peek() in words:
+            left = ast.BinOp(SPAN, words[self.take()], left, inner())
         return left
 
     def unary(self) -> ast.Expr:
