@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import os
 import subprocess
 import sys
 import types
@@ -426,3 +427,13 @@ def test_a_record_keeps_its_variants_and_params(tmp_path):
     replayed = as_json(run("replay", str(path), "--json"))
     assert replayed["variants"] == ["quick"] and replayed["params"] == {"goal": 4}
     assert replayed["spec_hash"] == played["spec_hash"] and replayed["winner"] == played["winner"]
+
+
+def test_a_reader_that_closes_the_pipe_ends_the_command_quietly():
+    # `rulespec info GAME | head -0`: the reader is gone before the first write.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    done = subprocess.run([sys.executable, "-m", "rulespec", "info", M], stdout=write_end,
+                          stderr=subprocess.PIPE, text=True, timeout=120)
+    os.close(write_end)
+    assert done.returncode == 1 and done.stderr == ""

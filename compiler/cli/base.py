@@ -80,9 +80,16 @@ class Guarded(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # a reader that went away fails here, inside the guard
+            return result
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except BrokenPipeError:
+            # The reader closed the pipe (`rulespec play ... | head`): stop quietly, as
+            # Python's docs advise, with nothing more written to the closed stream.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(EXIT_ERROR)
         except KeyboardInterrupt:
             click.echo("rulespec: interrupted", err=True)
             ctx.exit(130)
