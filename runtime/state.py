@@ -44,14 +44,15 @@ class State:
     SAVED = (
         "tracks", "vars", "counters", "zones", "location", "revealed",
         "effects", "rng", "dice", "frames", "pending", "result", "log",
-        "decisions", "params", "trace", "dice_strict", "rounds", "nesting", "log_at",
+        "decisions", "params", "trace", "dice_strict", "rounds", "nesting", "log_at", "rolled",
     )
     # Not saved: write counts and the filters kept while they hold (compiler/codegen/kept.py).
     # stamps[0] counts writes of the zones, [1] of the effects, the rest those of each track,
     # counter and var as generated code numbers them (never more than the state has slots).
     __slots__ = SAVED + ("stamps", "memo")
     # Slots a snapshot may lack (older records): their values when absent.
-    OPTIONAL = {"trace": None, "dice_strict": False, "rounds": 0, "nesting": 0, "log_at": None}
+    OPTIONAL = {"trace": None, "dice_strict": False, "rounds": 0, "nesting": 0, "log_at": None,
+                "rolled": None}
 
     def __init__(self, meta: GameMeta, seed: int, params: dict[str, Any]):
         players = len(meta.players)
@@ -84,6 +85,9 @@ class State:
         self.nesting: int = 0  # events running inside events (MAX_NESTING)
         self.stamps: list[int] = fresh_stamps(self)
         self.memo: dict[Any, Any] = {}
+        # The dice rolled, [location, value, log lines written before it], while a play
+        # surface listens (runtime/table.py shows them in the move log); None: nobody does.
+        self.rolled: list[list[Any]] | None = None
 
     # ---------------------------------------------------------- copies
     def copy(self) -> State:
@@ -111,6 +115,7 @@ class State:
         other.nesting = self.nesting
         other.stamps = self.stamps[:]
         other.memo = dict(self.memo)  # kept lists are never changed, only replaced
+        other.rolled = None  # a copy is a look ahead: nobody reads its dice
         return other
 
     def to_json(self) -> dict[str, Any]:
@@ -194,11 +199,15 @@ def roll(state: State, sides: int = 6, at: str = "") -> int:
     `at` is the spec line of the roll, named when a designer test rolls a die
     it did not fix."""
     if state.dice:
-        return state.dice.pop(0)
-    if state.dice_strict:
+        value = state.dice.pop(0)
+    elif state.dice_strict:
         raise RuleError("a die is rolled here but the test queued none: add `dice N` before"
                         " the step that rolls it, or `dice random` to the test", at)
-    return next_random(state) % sides + 1
+    else:
+        value = next_random(state) % sides + 1
+    if state.rolled is not None:
+        state.rolled.append([at, value, len(state.log)])
+    return value
 
 
 def roll_sorted(state: State, count: int, width: int, at: str = "") -> list[int]:

@@ -4,7 +4,8 @@ Both play surfaces, the terminal seat (runtime/terminal.py) and the web table
 (runtime/web/), drive a game through a Table. What a seat is shown is built
 from `Game.view` of that seat and nothing else of the state: its own pending
 decision with the option labels, the cards it can see, and the game log with
-every card it cannot see blanked out. Undo replays the record's choices minus
+every card it cannot see blanked out, and every move made, in words
+(runtime/movelog.py). Undo replays the record's choices minus
 the undone ones (records replay exactly), back to the seat's last decision
 after which nothing new was revealed to it.
 """
@@ -12,7 +13,6 @@ after which nothing new was revealed to it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -20,12 +20,12 @@ from . import record as records
 from .agents import Agent, check_agent, make_agent
 from .game import Game, seen_slots
 from .meta import GameMeta
+from .movelog import HIDDEN_CARD, Entry, LogLine, Step, dice_lines, seat_lines
 from .program import Program
 from .state import RuleError
 from .text import shown
 
 HUMAN = "human"
-HIDDEN_CARD = "(a hidden card)"
 MAX_BOT_MOVES = 100_000
 LOG_SENT = 300  # the last lines of the log a seat view carries (the replay viewer has all)  # one call of `run_bots` stops after this many decisions
 
@@ -36,27 +36,6 @@ class TableError(Exception):
     def __init__(self, message: str, status: int = 400):
         super().__init__(message)
         self.status = status
-
-
-@dataclass
-class Step:
-    """One decision made at the table, and what it showed to whom."""
-
-    player: str
-    option: str
-    label: str
-    prompt: str
-    at: str
-    reveals: frozenset[str]  # the seats this step showed something new
-
-
-@dataclass
-class LogLine:
-    """A line of the log as one seat may read it."""
-
-    text: str
-    at: str = ""
-    own: bool = False  # the seat's own decision, not a line the rules wrote
 
 
 def parse_seats(text: str, players: tuple[str, ...], meta: Any = None,
@@ -99,6 +78,10 @@ class Table:
         self._labels = _card_labels(self.meta)
         self._index = {e: i for i, e in enumerate(self.meta.entity_ids)}
         self._cards = frozenset(self.meta.card_entities)
+        # A label that a space or another public entity bears too names that, not a card.
+        self._public_labels = {label for e, label in enumerate(self.meta.entity_labels)
+                               if e not in self._cards}
+        self._words: dict[str, tuple[frozenset[int], list[str]]] = {}
         self._start(game, list(game.choices))
 
     # ------------------------------------------------------------ building
@@ -122,9 +105,10 @@ class Table:
         self.game = game
         self.bots = seat_bots(tuple(self.seats.values()), self.players, game.seed)
         self.steps: list[Step] = []
-        self.logs: dict[str, list[LogLine]] = {p: [] for p in self.players}
+        self.logs: dict[str, list[Entry]] = {p: [] for p in self.players}
         self._seen = {p: self._visible(p) for p in self.players}
         self._logged = 0  # lines of state.log already copied into the seats' logs
+        self._unnamed: dict[str, list[int]] = {p: [] for p in self.players}  # hidden card moves
         self._log_new()
         if choices:
             game.choices = []
@@ -213,21 +197,36 @@ class Table:
     def _apply(self, option: str) -> None:
         decision = self.game.decision
         index = decision.option_ids.index(option)
-        rng = self.game.state.rng
+        state = self.game.state
+        rng, written = state.rng, len(state.log)
+        words = {p: self._move_words(p, decision.prompt, decision.labels[index]) for p in self.players}
+        card = self._index.get(option)
+        card = card if card in self._cards else None
+        named = {p for p in self.players if card in self._seen[p]}  # the card was in sight
+        state.rolled = []
         try:
             self.game.choose(option)
         except RuleError as err:
             self._stop(err)
+        rolled, state.rolled = state.rolled or [], None
         reveals = set()
         for player in self.players:
             now = self._visible(player)
-            if now - self._seen[player] or self.game.state.rng != rng:
+            if now - self._seen[player] or state.rng != rng:
                 reveals.add(player)
             self._seen[player] = now
-        self.steps.append(Step(decision.player, option, decision.labels[index], decision.prompt,
-                               decision.location, frozenset(reveals)))
-        self._log_own(self.steps[-1])
-        self._log_new()
+        step = Step(decision.player, option, decision.labels[index], decision.prompt,
+                    decision.location, frozenset(reveals), card=card,
+                    slot=state.location[card] if card is not None else -1, words=words,
+                    named=named)
+        self.steps.append(step)
+        number = len(self.steps) - 1
+        for player in self.players:
+            self.logs[player].append(number)
+            if card is not None and player not in named:
+                self._unnamed[player].append(number)
+        self._name_revealed()
+        self._log_new(dice_lines(rolled, written))
         self.version += 1
 
     def _stop(self, err: RuleError) -> None:
@@ -298,6 +297,7 @@ class Table:
         view = self.game.view(player)
         decision = self._own_decision(player)
         index, why = self.undo_target(player)
+        log = self.log_lines(player)
         return {
             "version": self.version, "game": self.meta.game, "title": self.meta.title or self.meta.game,
             "seat": player, "seat_label": self.label_of(player), "agent": self.seats[player],
@@ -309,9 +309,8 @@ class Table:
             "waiting_for": None if self.error else view["waiting_for"],
             "waiting_is_bot": not self.is_human(self.pending_player) and self.pending_player is not None,
             "cards": self.card_info(view, decision),
-            "log": [dict(line.__dict__, spec=self.spec_line(line.at))
-                    for line in self.logs[player][-LOG_SENT:]],
-            "log_total": len(self.logs[player]),
+            "log": [dict(line.__dict__, spec=self.spec_line(line.at)) for line in log[-LOG_SENT:]],
+            "log_total": len(log),
             "decisions": len(self.steps),
             "can_undo": index is not None, "undo_reason": why,
             "result": view["result"], "error": self.error,
@@ -343,6 +342,10 @@ class Table:
                 out[name] = dict(info, spec=self.spec_line(info["at"]))
         return out
 
+    def log_lines(self, player: str) -> list[LogLine]:
+        """The seat's whole log in words: the spec's `log` lines, every move, the dice."""
+        return seat_lines(self.logs[player], self.steps, player, self.label_of)
+
     def spec_line(self, at: str) -> str:
         """The spec line a location names, stripped; '' when the file is not at hand."""
         return spec_source(at, self.spec_roots)
@@ -353,35 +356,60 @@ class Table:
         seen = seen_slots(meta, state, meta.players.index(player))
         return frozenset(c for slot, cards in enumerate(state.zones) if seen[slot] for c in cards)
 
-    def _log_own(self, step: Step) -> None:
-        self.logs[step.player].append(
-            LogLine(f"You chose: {step.label} ({step.prompt})", step.at, own=True))
+    def _move_words(self, player: str, prompt: str, label: str) -> tuple[str, str]:
+        """A move's prompt and option label as `player` may read them now."""
+        hidden = self._hidden_words(player)
+        return _blank(prompt, hidden), _blank(label, hidden)
 
-    def _log_new(self) -> None:
-        """The log lines the last step wrote, as each seat may read them now."""
+    def _name_revealed(self) -> None:
+        """Name the card of a hidden move to each seat that now sees it where the move left it
+        (a card that moved on unseen stays hidden: where it went says nothing of the move)."""
+        location = self.game.state.location
+        for player, waiting in self._unnamed.items():
+            kept = []
+            for number in waiting:
+                step = self.steps[number]
+                if location[step.card] != step.slot:
+                    continue
+                if step.card in self._seen[player]:
+                    step.named.add(player)
+                else:
+                    kept.append(number)
+            waiting[:] = kept
+
+    def _log_new(self, dice: list[tuple[int, LogLine]] = ()) -> None:
+        """The log lines the last step wrote, as each seat may read them now, and its dice."""
         state = self.game.state
-        if self._logged == len(state.log):
-            return
         at_list = getattr(state, "log_at", None) or []
         for player in self.players:
-            hidden = self._hidden_words(player)
+            hidden = self._hidden_words(player) if self._logged < len(state.log) else []
+            rolls = list(dice)
             for number in range(self._logged, len(state.log)):
+                while rolls and rolls[0][0] <= number - self._logged:
+                    self.logs[player].append(rolls.pop(0)[1])
                 at = at_list[number] if number < len(at_list) else ""
                 self.logs[player].append(LogLine(_blank(state.log[number], hidden), at))
+            self.logs[player].extend(line for _, line in rolls)
         self._logged = len(state.log)
 
     def _hidden_words(self, player: str) -> list[str]:
-        """Every card label and id that no card the seat can see bears, longest first."""
+        """Every card label and id that no card the seat can see bears, longest first; a
+        label a public entity bears too (a territory and its card) names the public one."""
         visible = self._seen[player]
+        kept = self._words.get(player)
+        if kept is not None and kept[0] == visible:
+            return kept[1]
         words = set()
         for card in self.meta.card_entities:
             if card in visible:
                 continue
             words.add(self.meta.entity_ids[card])
             label = self.meta.entity_labels[card]
-            if not any(c in visible for c in self._labels[label]):
+            if label not in self._public_labels and not any(c in visible for c in self._labels[label]):
                 words.add(label)
-        return sorted(words, key=lambda w: (-len(w), w))
+        out = sorted(words, key=lambda w: (-len(w), w))
+        self._words[player] = (visible, out)
+        return out
 
 
 # ------------------------------------------------------------------ views, arranged

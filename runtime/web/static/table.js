@@ -450,7 +450,8 @@
     const list = document.getElementById("log");
     list.textContent = "";
     for (const line of view.log) {
-      const item = el("li", { class: line.own ? "own" : "" }, [el("span", { text: line.text })]);
+      const item = el("li", { class: (line.own ? "own " : "") + (line.kind || "rule") },
+        [el("span", { text: line.text })]);
       if (line.at) {
         item.append(el("a", { href: "#", class: "at", text: line.at.replace(/^.*\//, ""), title: line.spec,
           onclick: function (e) { e.preventDefault(); showSpec(line.at, line.spec); } }));
