@@ -34,7 +34,7 @@ from .table import Table, TableError, entity_info
 HELP = ("a number or an option id answers · ? [N] the spec line behind the decision (or option N)"
         " · undo · save FILE · view · map · log · help · quit")
 FIGURES = 2  # whole-number attributes shown beside a card's name (ops, cost...)
-LOG_SHOWN = 8
+LOG_SHOWN = 20  # the last log lines shown before a decision (every move is a line now)
 
 
 class Quit(Exception):
