@@ -4,8 +4,7 @@ Both play surfaces show it (runtime/table.py builds it, the terminal seat and th
 web table print it). It comes from the decision protocol alone, so it knows no
 game: a move is its player, the prompt it answered and the option it took, with
 the spec line of the decision. Consecutive answers of one player to the same
-decision read as one line ("USA: Add 1 influence where? ×7 → West Germany 4,
-Italy 2, Turkey 1"). What a seat may not see stays hidden: a card option it
+decision read as one line ("North: Add a troop where? ×3 → Hill 2, Lake"). What a seat may not see stays hidden: a card option it
 cannot see reads "(a hidden card)" until the card is shown to it where the move
 left it (a headline revealed), and the prompt and label read as they did when
 the move was made, with every card the seat could not see then blanked.
