@@ -470,10 +470,12 @@ class Choose(Stmt):
     where: Expr | None
     action: ActionRef | None
     prompt: str | None
+    shows: tuple[Expr, ...] = ()  # the values the prompt names: "Keep {c} for 3 MC?"
+    pieces: tuple[str, ...] = ()  # the prompt's text around them (one more than shows)
 
     @property
     def asking(self) -> str:
-        """The prompt the chooser sees."""
+        """The prompt as written (policies match it): its values still in braces."""
         return self.prompt or f"Choose {self.var.name}"
 
     @property
@@ -503,10 +505,12 @@ class Menu(Stmt):
     chooser: Expr
     prompt: str | None
     options: tuple[Option, ...]
+    shows: tuple[Expr, ...] = ()  # the values the prompt names, as in Choose
+    pieces: tuple[str, ...] = ()
 
     @property
     def asking(self) -> str:
-        """The prompt the chooser sees."""
+        """The prompt as written (policies match it): its values still in braces."""
         return self.prompt or "Choose"
 
 

@@ -19,7 +19,7 @@ from .model import Model
 from .testplan import Plan, plan_tests
 from runtime import state as rt
 from runtime.state import GameOver, RuleError, State
-from runtime.values import RULE_FAILURES, bounded, label_of, option_names, rule_error_of, some_card, text_of
+from runtime.values import RULE_FAILURES, bounded, fill_prompt, label_of, option_names, rule_error_of, some_card, text_of
 
 
 def _loc(node: ast.Node) -> str:
@@ -288,8 +288,27 @@ class Interpreter:
             values = [v for v in values if self._allowed_with(state, env, stmt, v)]
         env.pop(stmt.var.name, None)
         ids, labels = self.ev.option_ids(stmt.option_kind, values)
-        rt.ask(state, player, stmt.asking, ids, labels, values, _loc(stmt))
+        prompt, about = self._prompt(state, env, stmt)
+        rt.ask(state, player, prompt, ids, labels, values, _loc(stmt), about)
         frame["wait"] = ["var", stmt.var.name]
+
+    def _prompt(self, state, env, stmt: ast.Choose | ast.Menu) -> tuple[str, tuple]:
+        """The prompt with the values it names filled in, and the entities it names."""
+        if not stmt.pieces:
+            return stmt.asking, ()
+        found, texts, about = player_labels(self.model), [], []
+        for part in stmt.shows:
+            value = self.ev.value(state, env, part)
+            if part in found.logged:
+                texts.append(label_of(self.meta.player_labels, value))
+            elif part in found.entities:
+                texts.append(label_of(self.meta.entity_labels, value))
+                about.append(value)
+            else:
+                texts.append(text_of(value))
+                if isinstance(part, ast.Attr) and part.obj in found.entities:
+                    about.append(self.ev.value(state, env, part.obj))
+        return fill_prompt(stmt.pieces, texts), tuple(about)
 
     def _allowed_with(self, state, env, stmt: ast.Choose, value) -> bool:
         env[stmt.var.name] = value
@@ -302,7 +321,8 @@ class Interpreter:
         offered = [i for i, o in enumerate(stmt.options)
                    if o.when is None or self.ev.truth(state, env, o.when)]
         ids, labels = option_names(offered, [o.name.name for o in stmt.options], [o.label for o in stmt.options])
-        rt.ask(state, player, stmt.asking, ids, labels, offered, _loc(stmt))
+        prompt, about = self._prompt(state, env, stmt)
+        rt.ask(state, player, prompt, ids, labels, offered, _loc(stmt), about)
         frame["wait"] = ["menu", self._menu_ids[id(stmt)]]
 
     def _call(self, state, frame, stmt: ast.CallStmt):

@@ -11,7 +11,7 @@ from importlib import resources
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
 from .cache import cache_root, cached_pickle, digest, source_version, store
@@ -32,7 +32,7 @@ def _parser() -> Lark:
     except OSError:
         pass  # no cache folder: build the tables
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True,
-                cache=tables)
+                start=["start", "expr"], cache=tables)  # expr: the values inside a prompt
 
 
 # What a spec may hold, so no input takes the front end or the back ends past
@@ -45,11 +45,16 @@ MAX_INT = 2**63 - 1
 def parse_text(text: str, path: str) -> ast.SpecFile:
     """Parse one file's text; raises SpecError pointing at the bad token."""
     try:
-        tree = _parser().parse(text)
+        tree = _parser().parse(text, start="start")
     except UnexpectedInput as exc:
         raise SpecError([_syntax_diagnostic(exc, text, path)]) from None
     _within_limits(tree, path)
-    decls = _number_tests(_Builder(path).transform(tree))
+    try:
+        decls = _number_tests(_Builder(path).transform(tree))
+    except VisitError as exc:  # a prompt's braces (_Builder._prompt) that do not parse
+        if isinstance(exc.orig_exc, SpecError):
+            raise exc.orig_exc from None
+        raise
     return ast.SpecFile(_file_span(path), path, tuple(decls))
 
 
@@ -280,6 +285,11 @@ def _open_block(text: str) -> tuple[int, int] | None:
 def _unquote(token: Token) -> str:
     body = str(token)[1:-1]
     return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+def _unbrace(text: str) -> str:
+    """A piece of a prompt around its values: escapes undone, `{{` and `}}` single braces."""
+    return _unquote(Token("STRING", f'"{text}"')).replace("{{", "{").replace("}}", "}")
 
 
 @v_args(meta=True)
@@ -739,13 +749,57 @@ class _Builder(Transformer):
 
     def choose_stmt(self, meta, c):
         chooser, var, source, where, action, prompt = c
-        prompt = _unquote(prompt) if prompt is not None else None
-        return ast.Choose(self._span(meta), chooser, self._ident(var), source, where, action, prompt)
+        text, shows, pieces = self._prompt(prompt)
+        return ast.Choose(self._span(meta), chooser, self._ident(var), source, where, action, text,
+                          shows, pieces)
 
     def menu_stmt(self, meta, c):
         chooser, prompt, *options = c
-        prompt = _unquote(prompt) if prompt is not None else None
-        return ast.Menu(self._span(meta), chooser, prompt, tuple(options))
+        text, shows, pieces = self._prompt(prompt)
+        return ast.Menu(self._span(meta), chooser, text, tuple(options), shows, pieces)
+
+    def _prompt(self, token: Token | None) -> tuple[str | None, tuple[ast.Expr, ...], tuple[str, ...]]:
+        """A prompt's text, the values it names in braces ("Keep {c} for 3 MC?") parsed as
+        expressions where they stand in the file, and the text around them; `{{` is a brace."""
+        if token is None:
+            return None, (), ()
+        raw = str(token)[1:-1]
+        shows, pieces, piece, i = [], [], "", 0
+        while i < len(raw):
+            pair = raw[i:i + 2]
+            if pair in ("{{", "}}"):
+                piece, i = piece + pair, i + 2
+                continue
+            if raw[i] == "}":
+                raise self._prompt_error("a '}' in a prompt closes no '{' (write '}}' for a brace)", token, i)
+            if raw[i] != "{":
+                piece, i = piece + raw[i], i + 1
+                continue
+            end = raw.find("}", i)
+            if end < 0:
+                raise self._prompt_error("a '{' in a prompt needs its '}' (write '{{' for a brace)", token, i)
+            shows.append(self._shown(raw[i + 1:end], token, i + 1))
+            pieces.append(_unbrace(piece))
+            piece, i = "", end + 1
+        pieces.append(_unbrace(piece))
+        braces = shows or "{" in raw or "}" in raw
+        return _unquote(token), tuple(shows), tuple(pieces) if braces else ()
+
+    def _shown(self, text: str, token: Token, offset: int) -> ast.Expr:
+        """The expression inside a prompt's braces, its spans where it stands in the file."""
+        if not text.strip():
+            raise self._prompt_error("empty braces in a prompt: put a value inside, {c.label}", token, offset - 1)
+        padded = "\n" * (token.line - 1) + " " * (token.column + offset) + text
+        try:
+            tree = _parser().parse(padded, start="expr")
+        except UnexpectedInput:
+            raise self._prompt_error(f"'{{{text}}}' in a prompt is not a value: write an expression"
+                                     f" in the braces, such as {{c.label}}", token, offset - 1) from None
+        return self.transform(tree)
+
+    def _prompt_error(self, message: str, token: Token, offset: int) -> SpecError:
+        column = token.column + 1 + offset
+        return SpecError([Diagnostic(message, ast.Span(self.path, token.line, column, token.line, column + 1))])
 
     def option(self, meta, c):
         return ast.Option(self._span(meta), self._ident(c[0]), _unquote(c[1]), c[2], c[3])

@@ -319,14 +319,17 @@ def log_line(state: State, text: str, at: str) -> None:
 
 
 def ask(state: State, player: int, prompt: str, ids: list[str], labels: list[str],
-        values: list[Any], location: str) -> None:
-    """Make the game wait for `player` to pick one of `ids`."""
+        values: list[Any], location: str, about: tuple[Any, ...] = ()) -> None:
+    """Make the game wait for `player` to pick one of `ids`; `about`: the entities its
+    prompt names (the table shows them beside it)."""
     if not ids:
         raise RuleError(f"dead end: no legal option for '{prompt}'", location)
     state.pending = {
         "player": player, "prompt": prompt, "ids": ids, "labels": labels,
         "values": values, "at": location,
     }
+    if about:
+        state.pending["about"] = list(dict.fromkeys(e for e in about if e is not None))
     state.rounds = 0
 
 

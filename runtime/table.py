@@ -326,7 +326,19 @@ class Table:
             options.append({"number": number, "id": oid, "label": label,
                             "kind": _category(self.meta, entity) if entity is not None else "option"})
         return {"prompt": decision.prompt, "at": decision.location,
-                "spec": self.spec_line(decision.location), "options": options}
+                "spec": self.spec_line(decision.location), "options": options,
+                "about": self._about(player)}
+
+    def _about(self, player: str) -> list[dict[str, Any]]:
+        """The entities the pending prompt names ("Keep {c} for 3 MC?"), that the seat may see."""
+        seen = self._visible(player)
+        out = []
+        for entity in self.game.state.pending.get("about", ()):
+            if entity in self._cards and entity not in seen:
+                continue
+            out.append({"id": self.meta.entity_ids[entity], "label": self.meta.entity_labels[entity],
+                        "kind": _category(self.meta, entity)})
+        return out
 
     def card_info(self, view: dict[str, Any], decision: dict[str, Any] | None) -> dict[str, Any]:
         """What the seat may read of every card its view or its decision names."""
@@ -334,6 +346,7 @@ class Table:
         _strings(view, named)
         if decision:
             named.update(o["id"] for o in decision["options"])
+            named.update(a["id"] for a in decision["about"])
         out = {}
         for name in sorted(named):
             entity = self._index.get(name)

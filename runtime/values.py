@@ -85,6 +85,14 @@ def label_of(labels: Sequence[str], player: int | None) -> str:
     return "none" if player is None else labels[player]
 
 
+def fill_prompt(pieces: Sequence[str], shown: Sequence[str]) -> str:
+    """A prompt with the values it names ("Keep {c} for 3 MC?"): its pieces around their texts."""
+    out = [pieces[0]]
+    for text, piece in zip(shown, pieces[1:]):
+        out += (text, piece)
+    return "".join(out)
+
+
 def option_names(values: list, ids: Sequence[str] | None = None,
                  labels: Sequence[str] | None = None) -> tuple[list[str], list[str]]:
     """The ids and labels of a choice's options: by table, or numbers by themselves."""

@@ -3,6 +3,8 @@ as the policy `builder` makes them on both back ends (spec/terraforming_mars/var
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from runtime.agents import seat_agents
@@ -13,12 +15,13 @@ TM = REPO / "spec" / "terraforming_mars"
 
 
 def first_decision(backend: str, variants: tuple[str, ...], prompt: str, seed: int, wanted=None) -> Game:
-    """Play `builder` bots until a decision asking `prompt` (and offering `wanted`, if given)."""
+    """Play `builder` bots until a decision whose prompt matches the pattern `prompt` (and
+    offering `wanted`, if given)."""
     game = Game(program(TM, backend, variants), seed=seed)
     bots = seat_agents(("policy",) * len(game.players), game.players, seed)
     while not game.over:
         d = game.decision
-        if d.prompt == prompt and (wanted is None or wanted in d.option_ids):
+        if re.fullmatch(prompt, d.prompt) and (wanted is None or wanted in d.option_ids):
             return game
         game.choose(bots[d.player].choose(game, d))
     pytest.fail(f"no decision '{prompt}' in the game")
@@ -27,7 +30,7 @@ def first_decision(backend: str, variants: tuple[str, ...], prompt: str, seed: i
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_the_draft_pick_keeps_the_card_the_policy_would_play_first(backend: str) -> None:
     model = loaded(TM, ("draft",)).model
-    game = first_decision(backend, ("draft",), "Draft: keep one card, pass the others", 3)
+    game = first_decision(backend, ("draft",), re.escape("Draft: keep one card, pass the others"), 3)
     ids = game.decision.option_ids
     value = {i: (model.entity_attrs[model.entity_index[i]]["vp"],
                  model.entity_attrs[model.entity_index[i]]["cost"]) for i in ids}
@@ -41,11 +44,13 @@ def test_the_solo_bot_steps_oceans_first_and_keeps_cards_whose_box_pays(backend:
     game = first_decision(backend, ("solo",), "Standard project", 1, "aquifer")
     ids = game.decision.option_ids
     assert [ids[k] for k in game.program.prefer(game.state, "builder")] == ["aquifer"]
-    game = first_decision(backend, ("solo",), "Keep this card for 3 MC?", 1)
+    game = first_decision(backend, ("solo",), KEEP, 1)
     bots = seat_agents(("policy",), game.players, 1)
     model, seen = loaded(TM, ("solo",)).model, set()
-    while game.decision.prompt == "Keep this card for 3 MC?":  # the set-up's 10 cards
-        card = model.entity_attrs[game.state.zones[research_slot(game)][-1]]
+    while re.fullmatch(KEEP, game.decision.prompt):  # the set-up's 10 cards
+        top = game.state.zones[research_slot(game)][-1]
+        assert game.decision.prompt == f"Keep {model.entities[top].label} for 3 MC?"  # it names the card
+        card = model.entity_attrs[top]
         box = sum(w * card[f"box_{r}"] for r, w in WEIGHTS.items()) + (4 if card["box_by"] == "mined" else 0)
         worth = 13 * box // 4  # 14 generations to go in the first
         ids = game.decision.option_ids
@@ -56,6 +61,7 @@ def test_the_solo_bot_steps_oceans_first_and_keeps_cards_whose_box_pays(backend:
     assert seen == {"keep", "drop"}, "a deal with a card worth keeping and one not"
 
 
+KEEP = r"Keep .+ for 3 MC\?"  # the research prompt, naming the card
 WEIGHTS = {"mc": 4, "steel": 4, "titanium": 12, "plants": 8, "energy": 4, "heat": 4}
 
 
@@ -64,7 +70,7 @@ def research_slot(game: Game) -> int:
 
 
 def test_the_base_game_bot_is_builder_core_unchanged() -> None:
-    base = first_decision("generated", (), "Keep this card for 3 MC?", 1)
+    base = first_decision("generated", (), KEEP, 1)
     assert game_choices(base, "builder") == game_choices(base, "builder_core")
 
 

@@ -101,6 +101,10 @@ class ScopedVisitor(Visitor):
         """Visit an expression that should be a collection; the types pass checks it."""
         self.visit(expr)
 
+    def shown(self, expr: ast.Expr) -> None:
+        """Visit a value a prompt names in braces; the types pass checks it is one value."""
+        self.visit(expr)
+
     def element_of(self, source: ast.Expr) -> Type:
         return element(self.infer(source)) or UNKNOWN
 
@@ -287,6 +291,8 @@ class ScopedVisitor(Visitor):
 
     def visit_Menu(self, stmt: ast.Menu) -> None:
         self.expect(stmt.chooser, PLAYER, "the chooser")
+        for part in stmt.shows:
+            self.shown(part)
         self.env = self.merge([self.branch(option) for option in stmt.options])
 
     def visit_Option(self, option: ast.Option) -> None:
@@ -297,6 +303,8 @@ class ScopedVisitor(Visitor):
     def visit_Choose(self, stmt: ast.Choose) -> None:
         self.expect(stmt.chooser, PLAYER, "the chooser")
         self.source(stmt.source, "'chooses'")
+        for part in stmt.shows:  # asked before the choice: its variable is not bound yet
+            self.shown(part)
         elem = self.element_of(stmt.source)
         with self.nested():
             self.bind(stmt.var.name, elem, stmt.var.span)

@@ -59,6 +59,13 @@ class TypeCheck(ScopedVisitor):
         if element(actual) is None:
             self.report(f"{what} needs a collection, not {actual}", expr.span)
 
+    def shown(self, expr: ast.Expr) -> None:
+        self.visit(expr)
+        actual = self.infer(expr)
+        if actual.base in ("collection", "zone"):
+            self.report(f"a prompt shows one value, not a {actual}: name one, or count them"
+                        f" with count(x in ...)", expr.span)
+
     def args(self, name: str, sig: Signature | None, args: tuple[ast.Expr, ...], span: ast.Span) -> None:
         """Visit the arguments of a call and check them against the signature."""
         for arg in args:

@@ -29,7 +29,7 @@ RUNTIME_NAMES = {
         "enter_event", "leave_event", "tick",
     ),
     "runtime.values": (
-        "attr_of", "bounded", "collection_of", "deciding_of", "end_reason_of", "event_allowed", "in_zone", "int_range",
+        "attr_of", "bounded", "collection_of", "deciding_of", "end_reason_of", "event_allowed", "fill_prompt", "in_zone", "int_range",
         "label_of", "losers_of", "member_of", "opponent_of", "option_names", "reachable", "rule_error",
         "rule_error_of", "RULE_FAILURES", "some_card", "text_of",
         "unknown_function", "unknown_name", "winner_of", "zone_slot", "zone_value",

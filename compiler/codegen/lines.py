@@ -180,6 +180,7 @@ class Choose(Line):
     names: str
     at: str
     ready: bool = False  # `values` holds them already (the test before the choice made them)
+    about: str = ""  # ", (entities the prompt names)" or nothing
 
 
 @dataclass
@@ -192,6 +193,7 @@ class Menu(Line):
     prompt: str
     names: str
     at: str
+    about: str = ""  # as in Choose
 
 
 # ------------------------------------------------------------------ lines that end a block

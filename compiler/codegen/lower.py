@@ -493,11 +493,11 @@ class Lowerer:
         kind = stmt.option_kind
         ids, labels = {"int": (None, None), "player": ("PLAYER_IDS", "PLAYER_LABELS"),
                        "entity": ("ENTITY_IDS", "ENTITY_LABELS")}[kind]
-        prompt = stmt.asking
+        prompt, about = self.prompt(stmt)
         tables = "" if ids is None else f", {self.gen.ref(ids)}, {self.gen.ref(labels)}"
-        self.add(ln.Choose(depth, player=player, values=values, prompt=repr(prompt),
+        self.add(ln.Choose(depth, player=player, values=values, prompt=prompt,
                  names=f"{self.gen.ref('option_names')}(values{tables})", at=self.loc(stmt),
-                 ready=ready))
+                 ready=ready, about=about))
         self.gen.ref("ask")
         after = ln.Label()
         self.add(ln.Suspend(0, next=after))
@@ -505,13 +505,34 @@ class Lowerer:
         self.add(ln.Assign(0, target=self.local(stmt.var.name), value="frame[3]"))
         self.bind(stmt.var.name)
 
+    def prompt(self, stmt: ast.Choose | ast.Menu) -> tuple[str, str]:
+        """The code of the prompt with the values it names filled in (as the interpreter's
+        _prompt), and ", (the entities it names)" for `ask`, or nothing."""
+        if not stmt.pieces:
+            return repr(stmt.asking), ""
+        found, texts, about = self.gen.player_labels, [], []
+        for part in stmt.shows:
+            if part in found.logged:
+                texts.append(self.ex.player_label(part, None).text)
+            elif part in found.entities:
+                value = self.ex.value(part)
+                texts.append(f"{self.gen.ref('label_of')}({self.gen.ref('ENTITY_LABELS')}, {value})")
+                about.append(value)
+            else:
+                texts.append(f"{self.gen.ref('text_of')}({self.ex.value(part)})")
+                if isinstance(part, ast.Attr) and part.obj in found.entities:
+                    about.append(self.ex.value(part.obj))
+        code = f"{self.gen.ref('fill_prompt')}({stmt.pieces!r}, [{', '.join(texts)}])"
+        return code, f", ({', '.join(about)},)" if about else ""
+
     def suspend_Menu(self, stmt: ast.Menu, depth: int) -> None:
         options = [(i, self.ex.test(o.when) if o.when is not None else None)
                    for i, o in enumerate(stmt.options)]
         ids, labels = tuple(o.name.name for o in stmt.options), tuple(o.label for o in stmt.options)
+        prompt, about = self.prompt(stmt)
         self.add(ln.Menu(depth, player=self.ex.value(stmt.chooser), options=options,
                  names=f"{self.gen.ref('option_names')}(offered, {ids!r}, {labels!r})",
-                 prompt=repr(stmt.asking), at=self.loc(stmt)))
+                 prompt=prompt, at=self.loc(stmt), about=about))
         self.gen.ref("ask")
         chosen = ln.Label()
         self.add(ln.Suspend(0, next=chosen))

@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 5801814163bb6d12
+# Spec hash: 4887dfc53866f07b
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 066f908c86069a86f45c output bcf218faca35f975cd3a
+# Fingerprint: source cf3d1c94e6ec9db98485 output aa925fe6dd599fde66f6
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,7 +41,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "5801814163bb6d12"
+SPEC_HASH = "4887dfc53866f07b"
 TESTS_HASH = "ae0e39c34ac8794c"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 5801814163bb6d12
+# Spec hash: 4887dfc53866f07b
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 8bc4dd48a43f3e338472 output 6b83b06cb26ed5a38406
+# Fingerprint: source b53fe9c9ba72d5de163c output 93b937efd26edec2741b
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -51,7 +51,15 @@ from runtime.state import (
     tick,
     top_card,
 )
-from runtime.values import attr_of, bounded, label_of, option_names, some_card, text_of
+from runtime.values import (
+    attr_of,
+    bounded,
+    fill_prompt,
+    label_of,
+    option_names,
+    some_card,
+    text_of,
+)
 from .tables import (
     A_beendet_zug,
     A_deck,
@@ -3934,7 +3942,10 @@ def s_preis_handkarte_anbieten(state, frame):
             ask(
                 state,
                 player,
-                "Du darfst 1 Handkarte abwerfen, um den Bonus zu erhalten",
+                fill_prompt(
+                    ("", " Du darfst 1 Handkarte abwerfen, um den Bonus zu erhalten"),
+                    [text_of(L[1])],
+                ),
                 ids,
                 labels,
                 offered,
@@ -3990,11 +4001,19 @@ def s_preis_stress_anbieten(state, frame):
             ask(
                 state,
                 player,
-                "Du darfst 1 Stress nehmen, um den Bonus zu erhalten",
+                fill_prompt(
+                    (
+                        "",
+                        " Du darfst 1 Stress auf ",
+                        " nehmen, um den Bonus zu erhalten",
+                    ),
+                    [text_of(L[2]), label_of(ENTITY_LABELS, L[1])],
+                ),
                 ids,
                 labels,
                 offered,
                 "spec/heldenhain/13_purpurpakt.rules:310:5",
+                (L[1],),
             )
             frame[1] = 1
             return

@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 5801814163bb6d12
+# Spec hash: 4887dfc53866f07b
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 4f965790768a37ed2d57 output 4f235123c2f84b6f1046
+# Fingerprint: source 6943ab4e16bfe03e96fa output 4d575025b05bb39eb8e8
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -5816,7 +5816,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="heldenhain",
     title="Heldenhain",
-    spec_hash="5801814163bb6d12",
+    spec_hash="4887dfc53866f07b",
     spec_files=META_SPEC_FILES,
     players=("p1", "p2"),
     player_labels=("Seite 1", "Seite 2"),

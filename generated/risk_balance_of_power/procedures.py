@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: e386db2670b50694
+# Spec hash: df1814846809f046
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source ced6831dd5e04006f5b8 output b2125f666ff425765dbf
+# Fingerprint: source 5ce89ace2b1507083f0d output 18528e8b5863425de432
 "Risiko - Das Duell (Risk: Balance of Power): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -39,6 +39,7 @@ from runtime.state import (
 from runtime.values import (
     attr_of,
     bounded,
+    fill_prompt,
     int_range,
     label_of,
     option_names,
@@ -695,11 +696,18 @@ def s_angriff(state, frame):
             ask(
                 state,
                 player,
-                "Mit wie vielen Würfeln angreifen?",
+                fill_prompt(
+                    ("Mit wie vielen Würfeln ", " von ", " aus angreifen?"),
+                    [label_of(ENTITY_LABELS, L[2]), label_of(ENTITY_LABELS, L[1])],
+                ),
                 ids,
                 labels,
                 values,
                 "spec/risk_balance_of_power/05_conquest.rules:59:9",
+                (
+                    L[2],
+                    L[1],
+                ),
             )
             frame[1] = 4
             return
@@ -734,11 +742,15 @@ def s_angriff(state, frame):
             ask(
                 state,
                 player,
-                "Mit wie vielen Würfeln verteidigen?",
+                fill_prompt(
+                    ("Mit wie vielen Würfeln ", " verteidigen?"),
+                    [label_of(ENTITY_LABELS, L[2])],
+                ),
                 ids,
                 labels,
                 values,
                 "spec/risk_balance_of_power/05_conquest.rules:64:9",
+                (L[2],),
             )
             frame[1] = 7
             return
@@ -918,31 +930,38 @@ def s_erobern(state, frame):
             ask(
                 state,
                 player,
-                "Wie viele Einheiten ziehen zusätzlich nach?",
+                fill_prompt(
+                    ("Wie viele Einheiten ziehen zusätzlich von ", " nach ", "?"),
+                    [label_of(ENTITY_LABELS, L[1]), label_of(ENTITY_LABELS, L[2])],
+                ),
                 ids,
                 labels,
                 values,
                 "spec/risk_balance_of_power/05_conquest.rules:119:9",
+                (
+                    L[1],
+                    L[2],
+                ),
             )
             frame[1] = 2
             return
         if pc == 2:
             L[5] = frame[3]
-            # spec: spec/risk_balance_of_power/05_conquest.rules:120
+            # spec: spec/risk_balance_of_power/05_conquest.rules:121
             state.counters[L[0]][L[1]] = bounded(
                 max(0, state.counters[L[0]][L[1]] - L[5]),
-                "spec/risk_balance_of_power/05_conquest.rules:120:9",
+                "spec/risk_balance_of_power/05_conquest.rules:121:9",
             )
             state.stamps[11] += 1
-            # spec: spec/risk_balance_of_power/05_conquest.rules:121
+            # spec: spec/risk_balance_of_power/05_conquest.rules:122
             state.counters[L[0]][L[2]] = bounded(
                 max(0, state.counters[L[0]][L[2]] + L[5]),
-                "spec/risk_balance_of_power/05_conquest.rules:121:9",
+                "spec/risk_balance_of_power/05_conquest.rules:122:9",
             )
             state.stamps[11] += 1
             pc = 3
         if pc == 3:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:123
+            # spec: spec/risk_balance_of_power/05_conquest.rules:124
             p_sieg_pruefen(state, L[0])
             state.frames.pop()
             return
@@ -1267,11 +1286,15 @@ def s_platzieren(state, frame):
             ask(
                 state,
                 player,
-                "Wie viele Einheiten zusätzlich dorthin?",
+                fill_prompt(
+                    ("Wie viele Einheiten zusätzlich nach ", "?"),
+                    [label_of(ENTITY_LABELS, L[1])],
+                ),
                 ids,
                 labels,
                 values,
                 "spec/risk_balance_of_power/06_turn.rules:80:13",
+                (L[1],),
             )
             frame[1] = 4
             return
@@ -1511,11 +1534,18 @@ def s_truppen_bewegen(state, frame):
             ask(
                 state,
                 player,
-                "Wie viele Einheiten?",
+                fill_prompt(
+                    ("Wie viele Einheiten von ", " nach ", "?"),
+                    [label_of(ENTITY_LABELS, L[1]), label_of(ENTITY_LABELS, L[2])],
+                ),
                 ids,
                 labels,
                 values,
                 "spec/risk_balance_of_power/06_turn.rules:133:9",
+                (
+                    L[1],
+                    L[2],
+                ),
             )
             frame[1] = 4
             return

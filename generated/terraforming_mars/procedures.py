@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 08c1238608cef095
+# Spec hash: 15490e140453215e
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source ffe8cd13d04ce0be1d7a output 9feee606948451649f21
+# Fingerprint: source f730817bc226fe499799 output c4646f89e18040b3afd8
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -45,6 +45,7 @@ from runtime.state import (
 from runtime.values import (
     attr_of,
     bounded,
+    fill_prompt,
     int_range,
     label_of,
     option_names,
@@ -2644,11 +2645,15 @@ def s_research_choices(state, frame):
             ask(
                 state,
                 player,
-                "Keep this card for 3 MC?",
+                fill_prompt(
+                    ("Keep ", " for ", " MC?"),
+                    [label_of(ENTITY_LABELS, L[2]), text_of(L[1])],
+                ),
                 ids,
                 labels,
                 offered,
                 "spec/terraforming_mars/05_generation.rules:219:9",
+                (L[2],),
             )
             frame[1] = 2
             return
@@ -2894,11 +2899,15 @@ def s_buy_choices(state, frame):
             ask(
                 state,
                 player,
-                "Keep this card for 3 MC?",
+                fill_prompt(
+                    ("Keep ", " for ", " MC?"),
+                    [label_of(ENTITY_LABELS, L[3]), text_of(L[1])],
+                ),
                 ids,
                 labels,
                 offered,
                 "spec/terraforming_mars/06_corporations.rules:29:9",
+                (L[3],),
             )
             frame[1] = 2
             return
@@ -3457,11 +3466,12 @@ def s_spend_or_add(state, frame):
             ask(
                 state,
                 player,
-                "Use the card",
+                fill_prompt(("Use ", ""), [label_of(ENTITY_LABELS, L[1])]),
                 ids,
                 labels,
                 offered,
                 "spec/terraforming_mars/07c_active.rules:60:5",
+                (L[1],),
             )
             frame[1] = 1
             return

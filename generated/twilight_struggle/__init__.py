@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: d2cecc96b5b2e622
+# Spec hash: 493448ab71c62260
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source d5f46dd264160ef7ac09 output e285beffacf157361574
+# Fingerprint: source b75705f031f5b007637f output df2539f3a9adce9eb44f
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,7 +41,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "d2cecc96b5b2e622"
+SPEC_HASH = "493448ab71c62260"
 TESTS_HASH = "68313c62b053bb78"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: d2cecc96b5b2e622
+# Spec hash: 493448ab71c62260
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source f34c6ad0d9427774c025 output ef43606ea3ce85f9b90c
+# Fingerprint: source 185e7e8427ee707ee7e3 output edc4ae7662c57770f03c
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -56,7 +56,9 @@ from runtime.values import (
     bounded,
     collection_of,
     event_allowed,
+    fill_prompt,
     int_range,
+    label_of,
     member_of,
     option_names,
     some_card,
@@ -2264,11 +2266,12 @@ def s_play_card_for_action(state, frame):
             ask(
                 state,
                 player,
-                "Play the card how?",
+                fill_prompt(("Play ", " how?"), [label_of(ENTITY_LABELS, L[1])]),
                 ids,
                 labels,
                 offered,
                 "spec/twilight_struggle/card_play.rules:74:9",
+                (L[1],),
             )
             frame[1] = 3
             return
@@ -2346,11 +2349,15 @@ def s_operations_with_card(state, frame):
             ask(
                 state,
                 player,
-                "When does the opponent's event take place?",
+                fill_prompt(
+                    ("When does the event of ", " take place?"),
+                    [label_of(ENTITY_LABELS, L[1])],
+                ),
                 ids,
                 labels,
                 offered,
                 "spec/twilight_struggle/card_play.rules:94:9",
+                (L[1],),
             )
             frame[1] = 2
             return
@@ -2527,7 +2534,9 @@ def s_optional_event_operations(state, frame):
             ask(
                 state,
                 player,
-                "Use the operations the event grants?",
+                fill_prompt(
+                    ("Use the ", " operations the event grants?"), [text_of(L[1])]
+                ),
                 ids,
                 labels,
                 offered,
@@ -2790,11 +2799,14 @@ def s_late_event_operations(state, frame):
             ask(
                 state,
                 player,
-                "Use the operations of the event for",
+                fill_prompt(
+                    ("Use the operations of ", " for"), [label_of(ENTITY_LABELS, L[1])]
+                ),
                 ids,
                 labels,
                 offered,
                 "spec/twilight_struggle/events_late.rules:66:5",
+                (L[1],),
             )
             frame[1] = 1
             return
@@ -3585,7 +3597,7 @@ def s_conduct_operations(state, frame):
             ask(
                 state,
                 player,
-                "Use the operations for",
+                fill_prompt(("Use ", " operations for"), [text_of(L[1])]),
                 ids,
                 labels,
                 offered,

@@ -217,7 +217,17 @@
     const d = view.decision;
     const spec = el("a", { href: "#", class: "at", text: d.at, title: d.spec,
       onclick: function (e) { e.preventDefault(); showSpec(d.at, d.spec); } });
-    box.append(el("h2", { text: d.prompt }), el("div", { class: "spec" }, [spec, el("code", { text: d.spec })]));
+    box.append(el("h2", { text: d.prompt }));
+    if (d.about && d.about.length) {
+      // What the decision is about (the entities its prompt names): cards as cards, the rest by name.
+      const about = el("div", { class: "about" });
+      for (const a of d.about) {
+        about.append(a.kind === "card" ? cardNode(a.id, new Map())
+          : el("span", { class: "about-" + a.kind, "data-about": a.id, text: a.label }));
+      }
+      box.append(about);
+    }
+    box.append(el("div", { class: "spec" }, [spec, el("code", { text: d.spec })]));
     const list = el("div", { class: "options" });
     for (const option of d.options) {
       list.append(el("button", {
@@ -321,6 +331,7 @@
       const g = document.getElementById("space-" + s.id);
       if (!g) continue;
       g.classList.toggle("option", ids.has(s.id));
+      g.classList.toggle("about", !!(view.decision && (view.decision.about || []).some(function (a) { return a.id === s.id; })));
       const marks = g.querySelector(".marks");
       marks.textContent = "";
       const list = (view.marks[s.id] || []).filter(function (m) {
@@ -344,7 +355,7 @@
     const option = ids.get(id);
     const attrs = info.attrs.map(function (a) { return a[1] === "yes" ? a[0] : a[0] + " " + a[1]; }).join(" · ");
     const node = el("div", { class: "card" + (option ? " option" : ""), "data-card": id,
-      title: info.label + (info.text ? "\n" + info.text : "") + (attrs ? "\n" + attrs : "") + "\n" + info.at });
+      title: info.label + (attrs ? "\n" + attrs : "") + "\n" + info.at + (info.spec ? "\n" + info.spec : "") });
     node.append(el("div", { class: "card-label", text: info.label }));
     if (info.text) node.append(el("div", { class: "card-text", text: info.text }));
     if (attrs) node.append(el("div", { class: "card-attrs", text: attrs }));
