@@ -78,6 +78,9 @@ class Table:
         self._labels = _card_labels(self.meta)
         self._index = {e: i for i, e in enumerate(self.meta.entity_ids)}
         self._cards = frozenset(self.meta.card_entities)
+        # Each card's event in words, by id (compiler/cards/table.py, which the play commands
+        # hang on the program); a card's printed `text` is shown instead.
+        self.card_texts: dict[str, str] = getattr(game.program, "card_texts", None) or {}
         # A label that a space or another public entity bears too names that, not a card.
         self._public_labels = {label for e, label in enumerate(self.meta.entity_labels)
                                if e not in self._cards}
@@ -352,6 +355,7 @@ class Table:
             entity = self._index.get(name)
             if entity is not None and entity in self._cards:
                 info = entity_info(self.meta, entity)
+                info["text"] = info["text"] or self.card_texts.get(name, "")
                 out[name] = dict(info, spec=self.spec_line(info["at"]))
         return out
 
@@ -498,13 +502,14 @@ def _category(meta: GameMeta, entity: int) -> str:
 
 
 def entity_info(meta: GameMeta, entity: int) -> dict[str, Any]:
-    """An entity's label, kind, attributes and spec location, as a table shows them."""
+    """An entity's label, kind, attributes (none that is 0) and spec location, as a table
+    shows them."""
     board = getattr(meta, "board", None)
     attrs = board.attributes[entity] if board is not None else ()
     text = next((v for k, v in attrs if k == "text"), "")
     return {"id": meta.entity_ids[entity], "label": meta.entity_labels[entity],
             "kind": meta.entity_kinds[entity],
-            "attrs": [[k, v] for k, v in attrs if k != "text"], "text": text,
+            "attrs": [[k, v] for k, v in attrs if k != "text" and v != "0"], "text": text,
             "at": board.entity_at[entity] if board is not None else ""}
 
 
