@@ -10,7 +10,7 @@ import secrets
 from pathlib import Path
 from typing import Any, Callable
 
-from .cards.table import card_texts
+from .cards.table import card_faces
 from .loader import REPO_ROOT, LoadedSpec
 from runtime import record as records
 from runtime.table import HUMAN, Table, parse_seats
@@ -57,8 +57,8 @@ def open_table(loaded: LoadedSpec, program, seats: tuple[str, ...] | None, seed:
                params: dict[str, Any] | None = None, resume: Any = None) -> Table:
     """A new table, or the table of a record (read already) with its choices replayed."""
     where = dict(spec_roots=spec_roots(loaded), spec_dir=str(loaded.folder))
-    if getattr(program, "card_texts", None) is None:  # what the table shows on each card
-        program.card_texts = card_texts(loaded.model)
+    if getattr(program, "card_faces", None) is None:  # what the table shows on each card
+        program.card_faces = card_faces(loaded.model)
     try:
         if resume is not None:
             records.check_program(resume, program)

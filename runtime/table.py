@@ -78,13 +78,14 @@ class Table:
         self._labels = _card_labels(self.meta)
         self._index = {e: i for i, e in enumerate(self.meta.entity_ids)}
         self._cards = frozenset(self.meta.card_entities)
-        # Each card's event in words, by id (compiler/cards/table.py, which the play commands
-        # hang on the program); a card's printed `text` is shown instead.
-        self.card_texts: dict[str, str] = getattr(game.program, "card_texts", None) or {}
+        # Each card's face by id: its event in words and the data it declares
+        # (compiler/cards/table.py, which the play commands hang on the program); a card's
+        # printed `text` is shown instead of the words.
+        self.card_faces: dict[str, dict[str, Any]] = getattr(game.program, "card_faces", None) or {}
         # A label that a space or another public entity bears too names that, not a card.
         self._public_labels = {label for e, label in enumerate(self.meta.entity_labels)
                                if e not in self._cards}
-        self._words: dict[str, tuple[frozenset[int], list[str]]] = {}
+        self._words: dict[str, tuple[frozenset[int], tuple[list[str], list[str]]]] = {}
         self._start(game, list(game.choices))
 
     # ------------------------------------------------------------ building
@@ -355,7 +356,10 @@ class Table:
             entity = self._index.get(name)
             if entity is not None and entity in self._cards:
                 info = entity_info(self.meta, entity)
-                info["text"] = info["text"] or self.card_texts.get(name, "")
+                face = self.card_faces.get(name)
+                if face is not None:
+                    info["text"] = info["text"] or face["text"]
+                    info["attrs"] = face["data"]
                 out[name] = dict(info, spec=self.spec_line(info["at"]))
         return out
 
@@ -399,7 +403,7 @@ class Table:
         state = self.game.state
         at_list = getattr(state, "log_at", None) or []
         for player in self.players:
-            hidden = self._hidden_words(player) if self._logged < len(state.log) else []
+            hidden = self._hidden_words(player) if self._logged < len(state.log) else ([], [])
             rolls = list(dice)
             for number in range(self._logged, len(state.log)):
                 while rolls and rolls[0][0] <= number - self._logged:
@@ -409,9 +413,10 @@ class Table:
             self.logs[player].extend(line for _, line in rolls)
         self._logged = len(state.log)
 
-    def _hidden_words(self, player: str) -> list[str]:
-        """Every card label and id that no card the seat can see bears, longest first; a
-        label a public entity bears too (a territory and its card) names the public one."""
+    def _hidden_words(self, player: str) -> tuple[list[str], list[str]]:
+        """Every card label and id that no card the seat can see bears (a label a public
+        entity bears too, a territory and its card, names the public one), and the labels the
+        seat may read (kept whole where they hold a hidden one)."""
         visible = self._seen[player]
         kept = self._words.get(player)
         if kept is not None and kept[0] == visible:
@@ -424,7 +429,8 @@ class Table:
             label = self.meta.entity_labels[card]
             if label not in self._public_labels and not any(c in visible for c in self._labels[label]):
                 words.add(label)
-        out = sorted(words, key=lambda w: (-len(w), w))
+        readable = ({self.meta.entity_labels[c] for c in visible} | self._public_labels) - words
+        out = (sorted(words, key=lambda w: (-len(w), w)), sorted(readable))
         self._words[player] = (visible, out)
         return out
 
@@ -483,13 +489,18 @@ def _card_labels(meta: GameMeta) -> dict[str, list[int]]:
     return out
 
 
-def _blank(text: str, hidden: list[str]) -> str:
-    """`text` with each hidden word (a whole word, not part of one) blanked."""
+def _blank(text: str, words: tuple[list[str], list[str]]) -> str:
+    """`text` with each hidden word (a whole word, not part of one) blanked; a label the seat
+    may read is kept whole even where it holds a hidden one ('Tundra Farming', 'Farming')."""
+    hidden, readable = words
     present = [w for w in hidden if w in text]
     if not present:
         return text
-    pattern = "|".join(re.escape(w) for w in present)
-    return re.sub(rf"(?<!\w)(?:{pattern})(?!\w)", HIDDEN_CARD, text)
+    found = sorted(present + [w for w in readable if w in text], key=len, reverse=True)
+    pattern = "|".join(re.escape(w) for w in found)
+    blanked = set(present)
+    return re.sub(rf"(?<!\w)(?:{pattern})(?!\w)",
+                  lambda m: HIDDEN_CARD if m[0] in blanked else m[0], text)
 
 
 def _category(meta: GameMeta, entity: int) -> str:

@@ -95,11 +95,19 @@ class Scanner:
                 if "spec" in value and "at" in value:
                     assert value["spec"] == self.server.table.spec_line(value["at"]), value
                     value = dict(value, spec="")
+                if "text" in value and "id" in value and "attrs" in value:  # a card's face
+                    assert value["text"] == self._face(value["id"]), value  # the same in every state
+                    value = dict(value, text="")
                 return {k: blank(v) for k, v in value.items()}
             if isinstance(value, list):
                 return [blank(v) for v in value]
             return value
         return json.dumps(blank(payload))
+
+    def _face(self, card: str) -> str:
+        """A card's text as printed or put into words from the spec: public, like the spec
+        (an event's words may name another card: 'unless NATO is in play')."""
+        return self.server.table.card_info({"zones": {"x": [card]}}, None)[card]["text"]
 
     def _forbidden(self, player: str) -> tuple[set[str], list[str]]:
         """The ids and the labels of the cards `player` has never seen (cached)."""

@@ -1,25 +1,37 @@
-"""Each card's event in words for a play surface (the web table, the terminal seat).
+"""Each card's face for a play surface (the web table): its event in words and its data.
 
-The proof sheet's renderer writes it (sheet.py, sentences.py), so a card reads
+The proof sheet's renderer writes them (sheet.py, sentences.py), so a card reads
 at the table as it reads in `rulespec cards`; a spec that gives a card a
 printed `text` attribute has that shown instead (runtime/table.py prefers it).
+The data are the attributes the card declares, none the kind gives it by
+default, none that is 0 or no (cost, ops, tags: not every field of its kind).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..model import Model
-from .sheet import card_sheets, event_lines
+from .sheet import CardSheet, card_sheets, event_lines
 
 
-def card_texts(model: Model) -> dict[str, str]:
-    """Card id -> its event in words, a line per step ('' for a card without an event)."""
+NO_EVENT = "No event."
+
+
+def card_faces(model: Model) -> dict[str, dict[str, Any]]:
+    """Card id -> {"text": its event in words, a line per step, "data": [[name, value]...]}."""
     out = {}
     for sheet in card_sheets(model):
-        if sheet.event is None:
-            out[sheet.name] = ""
-            continue
-        only = [f"Only if {sheet.condition}:"] if sheet.condition else []
-        # the steps one a line, the steps inside a step indented under it
-        lines = only + [line[2:] if line.startswith("- ") else line for line in event_lines(sheet.event, 0)]
-        out[sheet.name] = "\n".join(lines).replace("`", "")
+        data = [[d.name, d.value] for d in sheet.data
+                if not d.default and d.name != "text" and d.value not in ("0", "no")]
+        out[sheet.name] = {"text": _words(sheet), "data": data}
     return out
+
+
+def _words(sheet: CardSheet) -> str:
+    if sheet.event is None:
+        return NO_EVENT
+    only = [f"Only if {sheet.condition}:"] if sheet.condition else []
+    # the steps one a line, the steps inside a step indented under it
+    lines = only + [line[2:] if line.startswith("- ") else line for line in event_lines(sheet.event, 0)]
+    return "\n".join(lines).replace("`", "")
