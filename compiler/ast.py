@@ -1014,11 +1014,20 @@ class Placement(Node):
     player: Ident | None
     x: int
     y: int
+    hex: bool = False  # `at hex q, r`: x and y are the axial coordinates q, r of the board's grid
 
     @property
     def key(self) -> str:
         """The name a table knows it by: a space id, a zone, or zone(player)."""
         return self.target.name + (f"({self.player.name})" if self.player else "")
+
+
+@dataclass(frozen=True, slots=True)
+class BoardColour(Node):
+    """name colour "#rrggbb" in a board: the fill of a region's or a space's spaces."""
+
+    target: Ident
+    colour: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -1029,6 +1038,9 @@ class BoardDecl(Decl):
     height: int
     shows: tuple[Ident, ...]
     places: tuple[Placement, ...]
+    hex_size: int = 0  # `hex SIZE from X, Y`: a hex's centre-to-corner size; 0: no hex grid
+    hex_origin: tuple[int, int] = (0, 0)  # where hex 0, 0 lies
+    colours: tuple[BoardColour, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ text with the spec line that declares it."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from . import ast
@@ -23,11 +24,26 @@ def board_meta(model: Model) -> BoardMeta:
     return BoardMeta(
         spaces=spaces, regions=regions, links=tuple(links),
         width=board.width if board else 0, height=board.height if board else 0,
-        positions=tuple((p.key, p.x, p.y) for p in board.places) if board else (),
+        positions=tuple((p.key, *pixel(board, p)) for p in board.places) if board else (),
         attributes=tuple(attribute_texts(model, i) for i in range(len(model.entities))),
         entity_at=tuple(location(e.span) for e in model.entities),
         shows=tuple(n.name for n in board.shows) if board else (),
+        hex_size=board.hex_size if board else 0,
+        shapes=tuple((model.entity_index[p.target.name], "hex") for p in board.places if p.hex)
+        if board else (),
+        colours=tuple((model.entity_index[c.target.name], c.colour) for c in board.colours)
+        if board else (),
     )
+
+
+def pixel(board: ast.BoardDecl, place: ast.Placement) -> tuple[int, int]:
+    """Where a placement lies on the board: `at x, y` itself, `at hex q, r` the centre of that
+    pointy-top hex of the board's grid (axial coordinates: q along a row, r down the rows)."""
+    if not place.hex:
+        return place.x, place.y
+    x0, y0 = board.hex_origin
+    q, r = place.x, place.y
+    return round(x0 + board.hex_size * math.sqrt(3) * (q + r / 2)), round(y0 + board.hex_size * 1.5 * r)
 
 
 def attribute_texts(model: Model, index: int) -> tuple[tuple[str, str], ...]:

@@ -504,7 +504,21 @@ class _Builder(Transformer):
         return ast.MapDecl(self._span(meta), tuple(c))
 
     def board_decl(self, meta, c):
-        return ast.BoardDecl(self._span(meta), int(c[0]), int(c[1]), c[2] or (), tuple(c[3:]))
+        width, height, grid, shows, *items = c
+        size, origin = grid if grid is not None else (0, (0, 0))
+        places = tuple(i for i in items if isinstance(i, ast.Placement))
+        colours = tuple(i for i in items if isinstance(i, ast.BoardColour))
+        return ast.BoardDecl(self._span(meta), int(width), int(height), shows or (), places,
+                             size, origin, colours)
+
+    def board_hex(self, meta, c):
+        return int(c[0]), (c[1].value, c[2].value)
+
+    def hex_placement(self, meta, c):
+        return ast.Placement(self._span(meta), self._ident(c[0]), None, c[1].value, c[2].value, True)
+
+    def board_colour(self, meta, c):
+        return ast.BoardColour(self._span(meta), self._ident(c[0]), _unquote(c[1]))
 
     def board_shows(self, meta, c):
         return self._idents(c)

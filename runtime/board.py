@@ -48,6 +48,8 @@ def _payload(meta: GameMeta) -> dict[str, Any]:
     where = space_positions(meta)
     home = home_regions(meta)
     colours = region_colours(meta)
+    shapes = dict(getattr(board, "shapes", ()))
+    given = dict(getattr(board, "colours", ()))
     spaces = []
     for space in board.spaces:
         region = home.get(space)
@@ -55,14 +57,17 @@ def _payload(meta: GameMeta) -> dict[str, Any]:
             "id": meta.entity_ids[space], "label": meta.entity_labels[space],
             "kind": meta.entity_kinds[space], "x": where[space][0], "y": where[space][1],
             "region": meta.entity_ids[region] if region is not None else None,
-            "colour": colours.get(region, "#eeeeee"),
+            "colour": given.get(space, colours.get(region, "#eeeeee")),
+            "shape": shapes.get(space, "box"),
             "attrs": [list(a) for a in board.attributes[space]], "at": board.entity_at[space],
             "shows": shown_attributes(board, space),
         })
     regions = [{"id": meta.entity_ids[r], "label": meta.entity_labels[r], "colour": colours[r],
+                "attrs": [list(a) for a in board.attributes[r]],
                 "spaces": [meta.entity_ids[s] for s in members]} for r, members in board.regions]
     return {
         "width": width, "height": height, "declared": bool(board.width),
+        "hex_size": getattr(board, "hex_size", 0),
         "spaces": spaces, "regions": regions,
         "links": [[meta.entity_ids[a], meta.entity_ids[b]] for a, b in board.links],
         "counters": shown_counters(meta),
@@ -76,9 +81,10 @@ def _payload(meta: GameMeta) -> dict[str, Any]:
 
 
 def shown_attributes(board: BoardMeta, space: int) -> list[list[str]]:
-    """The attributes the spec's board shows on a space, in the order it names them."""
+    """The attributes the spec's board shows on a space, in the order it names them (none
+    that is 0: a space without a bonus shows none)."""
     attrs = dict(board.attributes[space]) if space < len(board.attributes) else {}
-    return [[name, attrs[name]] for name in getattr(board, "shows", ()) if name in attrs]
+    return [[name, attrs[name]] for name in getattr(board, "shows", ()) if attrs.get(name, "0") != "0"]
 
 
 def shown_counters(meta: GameMeta) -> list[str]:
@@ -169,5 +175,7 @@ def home_regions(meta: GameMeta) -> dict[int, int]:
 
 
 def region_colours(meta: GameMeta) -> dict[int, str]:
+    """Each region's colour: the one the spec's board gives it, else the palette's, in order."""
     board = board_of(meta)
-    return {region: PALETTE[i % len(PALETTE)] for i, (region, _) in enumerate(board.regions)}
+    given = dict(getattr(board, "colours", ()))
+    return {region: given.get(region, PALETTE[i % len(PALETTE)]) for i, (region, _) in enumerate(board.regions)}

@@ -65,6 +65,9 @@ class BoardMeta:
     attributes: tuple[tuple[tuple[str, str], ...], ...] = ()  # per entity: (name, value as text)
     entity_at: tuple[str, ...] = ()  # per entity: the spec location that declares it
     shows: tuple[str, ...] = ()  # the space attributes the board shows on each space
+    hex_size: int = 0  # the board's hex grid: a hex's centre-to-corner size; 0: none
+    shapes: tuple[tuple[int, str], ...] = ()  # a space drawn as other than a box: (space, "hex")
+    colours: tuple[tuple[int, str], ...] = ()  # a region's or space's colour the spec gives
 
 
 @dataclass(frozen=True)

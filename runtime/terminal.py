@@ -25,8 +25,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table as Grid
+from rich.text import Text
 
-from .board import board_of, home_regions, shown_attributes, shown_counters
+from .board import board_of, home_regions, shown_attributes, shown_counters, space_positions
 from .record import RecordError
 from .results import outcome
 from .table import Table, TableError, entity_info
@@ -262,10 +263,18 @@ class TerminalSeat:
         home = home_regions(meta)
         counters = shown_counters(meta)
         grids = []
+        hexes = {space for space, shape in getattr(board, "shapes", ()) if shape == "hex"}
+        if hexes:  # under the title of the region that holds them all, if one does
+            homes = {home.get(s) for s in hexes}
+            region = homes.pop() if len(homes) == 1 else None
+            grid = Grid(title=self.region_title(view, region, counters) if region is not None else "Map",
+                        box=None, show_header=False)
+            grid.add_row(self.hex_rows(view, hexes, offered, counters))
+            grids.append(grid)
         for region, _ in board.regions:
-            grid = Grid(title=escape(meta.entity_labels[region]), box=None, show_header=False)
+            grid = Grid(title=self.region_title(view, region, counters), box=None, show_header=False)
             for space in board.spaces:
-                if home.get(space) != region:
+                if home.get(space) != region or space in hexes:
                     continue
                 sid = meta.entity_ids[space]
                 marks = [m for m in view["marks"].get(sid, []) if not counters or m[3] in counters]
@@ -287,6 +296,52 @@ class TerminalSeat:
                                  "  ".join(f"{escape(self.player(p) or l)} {v}" for l, p, v, _ in marks))
             grids.append(grid)
         return Columns(grids, padding=(0, 3))
+
+    def region_title(self, view: dict[str, Any], region: int, counters: list[str]) -> str:
+        """A region's name, its attributes (a bonus) and per player the counters on its spaces:
+        'Blau (bonus 2) · Rot 7 on 3, Blau 2 on 1'."""
+        meta, board = self.table.meta, board_of(self.table.meta)
+        members = dict(board.regions).get(region, ())
+        attrs = [n if v == "yes" else f"{n} {v}" for n, v in board.attributes[region]]
+        totals: dict[str, list[int]] = {}
+        for space in members:
+            for label, player, value, counter in view["marks"].get(meta.entity_ids[space], []):
+                if counters and counter not in counters:
+                    continue
+                total = totals.setdefault(self.player(player) or label, [0, 0])
+                total[0] += value
+                total[1] += 1
+        title = meta.entity_labels[region] + (f" ({', '.join(attrs)})" if attrs else "")
+        if totals:
+            title += " · " + ", ".join(f"{who} {n} on {k}" for who, (n, k) in totals.items())
+        return escape(title)
+
+    def hex_rows(self, view: dict[str, Any], hexes: set[int], offered: set[str],
+                 counters: list[str]) -> Text:
+        """A hex grid as rows of hexes, each row shifted as on the board: a hex shows its
+        tiles (a counter's initial and its player's number), '*' when offered, else '·'."""
+        meta = self.table.meta
+        where = space_positions(meta)
+        width = max(1.0, getattr(board_of(meta), "hex_size", 0) * 3 ** 0.5)
+        rows: dict[int, list[int]] = {}
+        for space in hexes:
+            rows.setdefault(where[space][1], []).append(space)
+        left = min(where[s][0] for s in hexes)
+        lines = []
+        for y in sorted(rows):
+            row = sorted(rows[y], key=lambda s: where[s][0])
+            shift = round((where[row[0]][0] - left) / width * 2)
+            lines.append(" " * (shift * 3) + " ".join(self.hex_cell(view, s, offered, counters) for s in row))
+        return Text("\n".join(lines))
+
+    def hex_cell(self, view: dict[str, Any], space: int, offered: set[str], counters: list[str]) -> str:
+        sid = self.table.meta.entity_ids[space]
+        marks = [m for m in view["marks"].get(sid, []) if not counters or m[3] in counters]
+        text = "".join(label[:1] + (str(self.table.players.index(p) + 1) if p in self.table.players else "")
+                       for label, p, _, _ in marks)
+        if sid in offered:
+            text = "*" + text
+        return f"{text or '·':^5}"
 
     def shown(self, space: int) -> str:
         """The attributes the spec's board shows, after the space's name: ' (3, marked)' (a number, then a flag's name)."""

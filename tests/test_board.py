@@ -57,3 +57,54 @@ def test_pages_and_assets_load_nothing_from_elsewhere():
         outside = [u for u in re.findall(r"(?:https?:)?//[\w.-]+\.\w+[^\s\"')]*", text)
                    if "www.w3.org/2000/svg" not in u]
         assert not outside, f"{path.name} refers to {outside}"
+
+
+MARS = REPO / "spec" / "terraforming_mars"
+RISK = REPO / "spec" / "risk_balance_of_power"
+
+
+def test_terraforming_mars_is_61_hexes_of_its_grid_with_their_bonuses():
+    board = board_payload(program(MARS, "generated").meta)
+    hexes = [s for s in board["spaces"] if s["shape"] == "hex"]
+    assert len(hexes) == 61 and board["hex_size"] == 50
+    assert {s["id"] for s in board["spaces"] if s["shape"] == "box"} == {"s01", "s02"}
+    where = {s["id"]: (s["x"], s["y"]) for s in hexes}
+    assert where["s03"] == (243, 80) and where["s04"] == (330, 80)  # hex 4, 0 and 5, 0: 87 apart
+    shows = {s["id"]: dict(s["shows"]) for s in hexes}
+    assert shows["s03"] == {"bonus_steel": "2"}  # its bonus, and none of the zeros
+    assert shows["s04"] == {"ocean_spot": "yes", "bonus_steel": "2"}
+
+
+def test_risk_draws_each_region_in_the_colour_its_spec_gives_with_its_bonus():
+    board = board_payload(program(RISK, "generated").meta)
+    regions = {r["label"]: r for r in board["regions"]}
+    assert regions["Blau"]["colour"] == "#5b8fd9" and regions["Orange"]["colour"] == "#f0923a"
+    assert regions["Blau"]["attrs"] == [["bonus", "2"]]
+    blau = set(regions["Blau"]["spaces"])
+    assert all(s["colour"] == "#5b8fd9" for s in board["spaces"] if s["id"] in blau)
+
+
+def test_the_terminal_prints_a_hex_grid_as_rows_and_regions_with_their_counts():
+    from io import StringIO
+
+    from rich.console import Console
+
+    from runtime.table import Table
+    from runtime.terminal import TerminalSeat
+
+    for folder, seats in ((MARS, ("human", "random")), (RISK, ("human", "random"))):
+        table = Table.new(program(folder, "generated"), seats, seed=3)
+        table.run_bots()
+        out = StringIO()
+        terminal = TerminalSeat(table, Console(file=out, width=200, color_system=None))
+        seat = table.pending_player
+        terminal.console.print(terminal.map_grid(table.seat_view(seat), every=True))
+        text = out.getvalue()
+        if folder == MARS:
+            hexes = {space for space, shape in table.meta.board.shapes}
+            grid = terminal.hex_rows(table.seat_view(seat), hexes, set(), []).plain.splitlines()
+            assert [len(row.split()) for row in grid] == [5, 6, 7, 8, 9, 8, 7, 6, 5], grid
+            assert grid[0].index("·") > grid[4].index("·")  # each row shifted as on the board
+            assert "Mars" in text
+        else:
+            assert re.search(r"Blau \(bonus 2\) · Rot \d+ on \d+", text) or "Blau (bonus 2)" in text

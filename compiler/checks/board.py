@@ -4,10 +4,12 @@ places all of them."""
 
 from __future__ import annotations
 
+import re
 from pathlib import PurePath
 
 from .. import ast
 from ..errors import Diagnostic, did_you_mean
+from ..board import pixel
 from ..model import Model
 
 SHOWN = 5  # missing spaces named in a message
@@ -26,6 +28,33 @@ def check_board(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic
     for place in board.places:
         problems += _placement(model, board, place, placed)
     problems += _all_spaces(model, board, placed)
+    problems += _colours(model, board)
+    return problems
+
+
+COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+def _colours(model: Model, board: ast.BoardDecl) -> list[Diagnostic]:
+    """Each colour is #rrggbb, given once, to a region or a space."""
+    problems, given = [], set()
+    for c in board.colours:
+        name = c.target.name
+        index = model.entity_index.get(name)
+        if index is None:
+            known = [e.name.name for i, e in enumerate(model.entities)
+                     if model.entity_category(i) in ("region", "space")]
+            problems.append(Diagnostic(f"unknown region or space '{name}'" + did_you_mean(name, known),
+                                       c.target.span))
+        elif model.entity_category(index) not in ("region", "space"):
+            problems.append(Diagnostic(f"'{name}' is a {model.entity_category(index)}: a board colours"
+                                       f" regions and spaces", c.target.span))
+        elif not COLOUR.fullmatch(c.colour):
+            problems.append(Diagnostic(f"'{c.colour}' is not a colour: write it as \"#rrggbb\""
+                                       f" (\"#2471a3\")", c.span))
+        elif name in given:
+            problems.append(Diagnostic(f"'{name}' is coloured twice", c.span))
+        given.add(name)
     return problems
 
 
@@ -44,8 +73,15 @@ def _placement(model: Model, board: ast.BoardDecl, place: ast.Placement,
     problem = _target(model, place)
     if problem is None and place.key in placed:
         problem = f"'{place.key}' is placed twice (first at line {placed[place.key].span.line})"
-    if problem is None and not (0 <= place.x <= board.width and 0 <= place.y <= board.height):
-        problem = (f"{place.x}, {place.y} lies outside the board"
+    if problem is None and place.hex and place.target.name in model.zones:
+        problem = f"zone '{place.target.name}' is placed at x, y: the hex grid holds spaces"
+    if problem is None and place.hex and not board.hex_size:
+        problem = (f"'at hex {place.x}, {place.y}' needs the board's hex grid:"
+                   f" board {board.width} by {board.height} hex SIZE from X, Y")
+    x, y = pixel(board, place)
+    if problem is None and not (0 <= x <= board.width and 0 <= y <= board.height):
+        where = f"hex {place.x}, {place.y} (at {x}, {y})" if place.hex else f"{x}, {y}"
+        problem = (f"{where} lies outside the board"
                    f" (0..{board.width} by 0..{board.height})")
     if problem is not None:
         return [Diagnostic(problem, place.span)]

@@ -21,7 +21,7 @@ UNIT_TYPES: tuple[type, ...] = (
     ast.Decl, ast.Stmt, ast.Modifier, ast.Forbid, ast.Trigger, ast.Option, ast.EventBlock,
     ast.ChoiceRule, ast.MenuRule, ast.Preference, ast.OptionPreference, ast.Tunable,
     ast.RequireConnected, ast.RequireInRegion, ast.Field, ast.AttributeValue,
-) + tuple(getattr(ast, name) for name in ("Placement",) if hasattr(ast, name))  # newer constructs
+) + tuple(getattr(ast, name) for name in ("Placement", "BoardColour") if hasattr(ast, name))  # newer constructs
 
 
 @dataclass(frozen=True, slots=True)

@@ -251,8 +251,10 @@ class Printer:
         return concat("map ", self.body(list(d.rules), self.item, d))
 
     def decl_BoardDecl(self, d) -> Doc:
-        shows = f"show {', '.join(n.name for n in d.shows)} " if d.shows else ""
-        return concat(f"board {d.width} by {d.height} {shows}", self.body(list(d.places), self.item, d))
+        shows = concat("show ", nest(INDENT, fill([n.name for n in d.shows], COMMA)), " ") if d.shows else ""
+        grid = f"hex {d.hex_size} from {d.hex_origin[0]}, {d.hex_origin[1]} " if d.hex_size else ""
+        items = sorted(list(d.places) + list(d.colours), key=lambda n: (n.span.line, n.span.column))
+        return concat(f"board {d.width} by {d.height} {grid}", shows, self.body(items, self.item, d))
 
     def decl_ChangesDecl(self, d: ast.ChangesDecl) -> Doc:
         return concat("changes test ", nest(INDENT, fill([quote(t) for t in d.tests], COMMA)))
@@ -344,7 +346,10 @@ class Printer:
 
     def item_Placement(self, p) -> Doc:
         player = f"({p.player.name})" if p.player is not None else ""
-        return f"{p.target.name}{player} at {p.x}, {p.y}"
+        return f"{p.target.name}{player} at {'hex ' if p.hex else ''}{p.x}, {p.y}"
+
+    def item_BoardColour(self, c) -> Doc:
+        return f"{c.target.name} colour {quote(c.colour)}"
 
     def item_Option(self, o: ast.Option) -> Doc:
         return self.with_block(clauses(f"option {o.name.name} {quote(o.label)}", when(o.when)), o.body)

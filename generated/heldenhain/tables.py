@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 6943ab4e16bfe03e96fa output 4d575025b05bb39eb8e8
+# Fingerprint: source 3cf87b5184c302db0936 output 3ac41afae04bcd2c949e
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -5811,6 +5811,9 @@ META_BOARD = BoardMeta(
     attributes=META_BOARD_ATTRIBUTES,
     entity_at=META_BOARD_ENTITY_AT,
     shows=(),
+    hex_size=0,
+    shapes=(),
+    colours=(),
 )
 
 META = GameMeta(

@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: df1814846809f046
+# Spec hash: b4a61f4f24f43343
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 8cff3413b19adf98f1dd output c89396ccf12c306968ed
+# Fingerprint: source 058ded1b1e493b050a12 output 9f02d50fd7b054de6077
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -835,6 +835,14 @@ META_BOARD_ENTITY_AT_2 = (
 META_BOARD_ENTITY_AT = (
     META_BOARD_ENTITY_AT_0 + META_BOARD_ENTITY_AT_1 + META_BOARD_ENTITY_AT_2
 )
+META_BOARD_COLOURS = (
+    (0, "#f2d43d"),
+    (1, "#6fbf5a"),
+    (2, "#a8754a"),
+    (3, "#5b8fd9"),
+    (4, "#f0923a"),
+    (5, "#a77bca"),
+)
 META_BOARD = BoardMeta(
     spaces=META_BOARD_SPACES,
     regions=META_BOARD_REGIONS,
@@ -845,12 +853,15 @@ META_BOARD = BoardMeta(
     attributes=META_BOARD_ATTRIBUTES,
     entity_at=META_BOARD_ENTITY_AT,
     shows=("schwierig", "seestrasse"),
+    hex_size=0,
+    shapes=(),
+    colours=META_BOARD_COLOURS,
 )
 
 META = GameMeta(
     game="risk_balance_of_power",
     title="Risiko - Das Duell (Risk: Balance of Power)",
-    spec_hash="df1814846809f046",
+    spec_hash="b4a61f4f24f43343",
     spec_files=META_SPEC_FILES,
     players=("rot", "blau"),
     player_labels=("Rot", "Blau"),

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 15490e140453215e
+# Spec hash: d212db5f3e8776da
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source d8aeb61b0519c70cd0bd output 4b0b373db542a4e59b19
+# Fingerprint: source 1dcdd94fc4a5b6298f04 output 4d159dab22f689134d60
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -34,7 +34,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "15490e140453215e"
+SPEC_HASH = "d212db5f3e8776da"
 TESTS_HASH = "587f3397a39b9e13"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 15490e140453215e
+# Spec hash: d212db5f3e8776da
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 3f8eac10cd6c8e8b2430 output 73bf2b774742e1b098f1
+# Fingerprint: source 1d0e641d79ad85f0c8a5 output 394e60541dc3d8ed0582
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -1682,28 +1682,28 @@ META_BOARD_POSITIONS_0 = (
     ("s02", 1081, 240),
     ("s03", 243, 80),
     ("s04", 330, 80),
-    ("s05", 416, 80),
+    ("s05", 417, 80),
     ("s06", 503, 80),
     ("s07", 590, 80),
     ("s08", 200, 155),
-    ("s09", 286, 155),
+    ("s09", 287, 155),
     ("s10", 373, 155),
     ("s11", 460, 155),
-    ("s12", 546, 155),
+    ("s12", 547, 155),
     ("s13", 633, 155),
     ("s14", 157, 230),
     ("s15", 243, 230),
     ("s16", 330, 230),
-    ("s17", 416, 230),
+    ("s17", 417, 230),
     ("s18", 503, 230),
     ("s19", 590, 230),
     ("s20", 676, 230),
-    ("s21", 113, 305),
+    ("s21", 114, 305),
     ("s22", 200, 305),
-    ("s23", 286, 305),
+    ("s23", 287, 305),
     ("s24", 373, 305),
     ("s25", 460, 305),
-    ("s26", 546, 305),
+    ("s26", 547, 305),
     ("s27", 633, 305),
     ("s28", 720, 305),
     ("s29", 70, 380),
@@ -1712,28 +1712,28 @@ META_BOARD_POSITIONS_0 = (
     ("s32", 330, 380),
 )
 META_BOARD_POSITIONS_1 = (
-    ("s33", 416, 380),
+    ("s33", 417, 380),
     ("s34", 503, 380),
     ("s35", 590, 380),
     ("s36", 676, 380),
     ("s37", 763, 380),
     ("s38", 200, 455),
-    ("s39", 286, 455),
+    ("s39", 287, 455),
     ("s40", 373, 455),
     ("s41", 460, 455),
-    ("s42", 546, 455),
+    ("s42", 547, 455),
     ("s43", 633, 455),
     ("s44", 720, 455),
     ("s45", 806, 455),
     ("s46", 330, 530),
-    ("s47", 416, 530),
+    ("s47", 417, 530),
     ("s48", 503, 530),
     ("s49", 590, 530),
     ("s50", 676, 530),
     ("s51", 763, 530),
-    ("s52", 849, 530),
+    ("s52", 850, 530),
     ("s53", 460, 605),
-    ("s54", 546, 605),
+    ("s54", 547, 605),
     ("s55", 633, 605),
     ("s56", 720, 605),
     ("s57", 806, 605),
@@ -1741,7 +1741,7 @@ META_BOARD_POSITIONS_1 = (
     ("s59", 590, 680),
     ("s60", 676, 680),
     ("s61", 763, 680),
-    ("s62", 849, 680),
+    ("s62", 850, 680),
     ("s63", 936, 680),
 )
 META_BOARD_POSITIONS = META_BOARD_POSITIONS_0 + META_BOARD_POSITIONS_1
@@ -8052,6 +8052,84 @@ META_BOARD_ENTITY_AT = (
     + META_BOARD_ENTITY_AT_5
     + META_BOARD_ENTITY_AT_6
 )
+META_BOARD_SHOWS = (
+    "ocean_spot",
+    "volcanic",
+    "bonus_steel",
+    "bonus_titanium",
+    "bonus_plants",
+    "bonus_cards",
+    "ocean_tile",
+    "greenery",
+    "city",
+    "special",
+)
+META_BOARD_SHAPES_0 = (
+    (4, "hex"),
+    (5, "hex"),
+    (6, "hex"),
+    (7, "hex"),
+    (8, "hex"),
+    (9, "hex"),
+    (10, "hex"),
+    (11, "hex"),
+    (12, "hex"),
+    (13, "hex"),
+    (14, "hex"),
+    (15, "hex"),
+    (16, "hex"),
+    (17, "hex"),
+    (18, "hex"),
+    (19, "hex"),
+    (20, "hex"),
+    (21, "hex"),
+    (22, "hex"),
+    (23, "hex"),
+    (24, "hex"),
+    (25, "hex"),
+    (26, "hex"),
+    (27, "hex"),
+    (28, "hex"),
+    (29, "hex"),
+    (30, "hex"),
+    (31, "hex"),
+    (32, "hex"),
+    (33, "hex"),
+    (34, "hex"),
+    (35, "hex"),
+)
+META_BOARD_SHAPES_1 = (
+    (36, "hex"),
+    (37, "hex"),
+    (38, "hex"),
+    (39, "hex"),
+    (40, "hex"),
+    (41, "hex"),
+    (42, "hex"),
+    (43, "hex"),
+    (44, "hex"),
+    (45, "hex"),
+    (46, "hex"),
+    (47, "hex"),
+    (48, "hex"),
+    (49, "hex"),
+    (50, "hex"),
+    (51, "hex"),
+    (52, "hex"),
+    (53, "hex"),
+    (54, "hex"),
+    (55, "hex"),
+    (56, "hex"),
+    (57, "hex"),
+    (58, "hex"),
+    (59, "hex"),
+    (60, "hex"),
+    (61, "hex"),
+    (62, "hex"),
+    (63, "hex"),
+    (64, "hex"),
+)
+META_BOARD_SHAPES = META_BOARD_SHAPES_0 + META_BOARD_SHAPES_1
 META_BOARD = BoardMeta(
     spaces=META_BOARD_SPACES,
     regions=META_BOARD_REGIONS,
@@ -8061,13 +8139,16 @@ META_BOARD = BoardMeta(
     positions=META_BOARD_POSITIONS,
     attributes=META_BOARD_ATTRIBUTES,
     entity_at=META_BOARD_ENTITY_AT,
-    shows=("ocean_spot", "volcanic", "ocean_tile", "greenery", "city", "special"),
+    shows=META_BOARD_SHOWS,
+    hex_size=50,
+    shapes=META_BOARD_SHAPES,
+    colours=((0, "#c1663f"), (1, "#8e8e9e")),
 )
 
 META = GameMeta(
     game="terraforming_mars",
     title="Terraforming Mars (base game, Tharsis)",
-    spec_hash="15490e140453215e",
+    spec_hash="d212db5f3e8776da",
     spec_files=META_SPEC_FILES,
     players=("p1", "p2", "p3", "p4", "p5"),
     player_labels=("Spieler 1", "Spieler 2", "Spieler 3", "Spieler 4", "Spieler 5"),

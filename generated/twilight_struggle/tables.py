@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source 90ca02e2362635c3074f output 7e065b8fe88ebc9d58ee
+# Fingerprint: source ed24e81f8955169194ba output 8b7e04c104293599e37a
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -2372,6 +2372,9 @@ META_BOARD = BoardMeta(
     attributes=META_BOARD_ATTRIBUTES,
     entity_at=META_BOARD_ENTITY_AT,
     shows=("stability", "battleground", "influence"),
+    hex_size=0,
+    shapes=(),
+    colours=(),
 )
 
 META = GameMeta(

@@ -249,7 +249,10 @@
       return;
     }
     area.hidden = false;
-    root.setAttribute("viewBox", "0 0 " + board.width + " " + board.height);
+    // The legend goes below the board, where it covers no space.
+    const legendRows = board.regions.length + board.flags.length;
+    const legendHeight = legendRows ? 14 * legendRows + 12 : 0;
+    root.setAttribute("viewBox", "0 0 " + board.width + " " + (board.height + legendHeight));
     root.setAttribute("data-declared", board.declared ? "1" : "0");
     const where = new Map(board.spaces.map(function (s) { return [s.id, s]; }));
     const links = svg("g", { class: "links" });
@@ -261,10 +264,36 @@
     const w = spaceWidth(), h = Math.round(w * 0.55);
     const spaces = svg("g", { class: "spaces" });
     for (const s of board.spaces) {
-      const g = svg("g", { class: "space", id: "space-" + s.id, "data-space": s.id,
+      const g = svg("g", { class: "space shape-" + s.shape, id: "space-" + s.id, "data-space": s.id,
         transform: "translate(" + s.x + "," + s.y + ")" });
       const attrs = s.attrs.map(function (a) { return a[0] + " " + a[1]; }).join(", ");
       g.append(svg("title", {}, s.label + (attrs ? " (" + attrs + ")" : "") + "\n" + s.at + "\n" + s.spec));
+      if (s.shape === "hex") drawHex(g, s);
+      else drawBox(g, s, w, h);
+      g.addEventListener("click", function () {
+        if (offered().has(s.id)) choose(s.id);
+      });
+      spaces.append(g);
+    }
+    root.append(spaces);
+    const flags = board.flags;
+    const legend = svg("g", { class: "legend", transform: "translate(8," + (board.height + 6) + ")" });
+    board.regions.forEach(function (r, i) {
+      // A region with its attributes (a bonus): "Blau · bonus 2".
+      const attrs = r.attrs.filter(function (a) { return a[1] !== "0"; })
+        .map(function (a) { return a[1] === "yes" ? a[0] : a[0] + " " + a[1]; });
+      legend.append(svg("rect", { x: 0, y: i * 14, width: 10, height: 10, fill: r.colour }));
+      legend.append(svg("text", { x: 14, y: i * 14 + 9 }, [r.label].concat(attrs).join(" · ")));
+    });
+    flags.forEach(function (name, i) {
+      const y = (board.regions.length + i) * 14;
+      legend.append(svg("circle", { cx: 5, cy: y + 5, r: 3.5, fill: flagColour(name) }));
+      legend.append(svg("text", { x: 14, y: y + 9 }, name));
+    });
+    root.append(legend);
+  }
+
+  function drawBox(g, s, w, h) {
       g.append(svg("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: 4, fill: s.colour }));
       const label = svg("text", { class: "label", y: -h / 2 + h * 0.38, "font-size": h * 0.3 }, s.label);
       if (s.label.length * h * 0.17 > w) {
@@ -282,25 +311,39 @@
           r: 2.6, fill: flagColour(a[0]) }));
       });
       g.append(svg("g", { class: "marks", transform: "translate(0," + (h / 2 + 1) + ")" }));
-      g.addEventListener("click", function () {
-        if (offered().has(s.id)) choose(s.id);
-      });
-      spaces.append(g);
+  }
+
+  function hexPoints(r) {
+    // A pointy-top hex around 0, 0: corners at 30, 90, ... degrees.
+    const out = [];
+    for (let k = 0; k < 6; k++) {
+      const a = Math.PI / 180 * (60 * k - 30);
+      out.push((r * Math.cos(a)).toFixed(1) + "," + (r * Math.sin(a)).toFixed(1));
     }
-    root.append(spaces);
-    const flags = board.flags;
-    const rows = board.regions.length + flags.length;
-    const legend = svg("g", { class: "legend", transform: "translate(8," + (board.height - 8 - 14 * rows) + ")" });
-    board.regions.forEach(function (r, i) {
-      legend.append(svg("rect", { x: 0, y: i * 14, width: 10, height: 10, fill: r.colour }));
-      legend.append(svg("text", { x: 14, y: i * 14 + 9 }, r.label));
+    return out.join(" ");
+  }
+
+  function drawHex(g, s) {
+    // A hex of the board's grid: its label on top, the values the board shows in the middle
+    // (a name with its value: "bonus steel 2"), flags as dots, tiles (counters) drawn inside.
+    const r = board.hex_size;
+    g.append(svg("polygon", { points: hexPoints(r * 0.96), fill: s.colour }));
+    const label = svg("text", { class: "label", y: -r * 0.45, "font-size": r * 0.2 }, s.label);
+    if (s.label.length * r * 0.11 > r * 1.3) {
+      label.setAttribute("textLength", r * 1.3);
+      label.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+    g.append(label);
+    const values = s.shows.filter(function (a) { return a[1] !== "yes"; });
+    values.forEach(function (a, i) {
+      g.append(svg("text", { class: "stat", y: r * (0.5 + 0.2 * i), "font-size": r * 0.17 },
+        a[0].replace(/_/g, " ") + " " + a[1]));
     });
-    flags.forEach(function (name, i) {
-      const y = (board.regions.length + i) * 14;
-      legend.append(svg("circle", { cx: 5, cy: y + 5, r: 3.5, fill: flagColour(name) }));
-      legend.append(svg("text", { x: 14, y: y + 9 }, name));
+    s.shows.filter(function (a) { return a[1] === "yes"; }).forEach(function (a, i, all) {
+      g.append(svg("circle", { class: "flag", "data-flag": a[0], cx: (i - (all.length - 1) / 2) * r * 0.22,
+        cy: -r * 0.3, r: r * 0.08, fill: flagColour(a[0]) }));
     });
-    root.append(legend);
+    g.append(svg("g", { class: "marks", transform: "translate(0," + (r * 0.1) + ")" }));
   }
 
   function flagColour(name) {
@@ -337,6 +380,10 @@
       const list = (view.marks[s.id] || []).filter(function (m) {
         return !board.counters.length || board.counters.includes(m[3]);
       });
+      if (s.shape === "hex") {
+        drawTiles(marks, list);
+        continue;
+      }
       const size = w / 3;
       list.forEach(function (m, i) {
         const x = (i - (list.length - 1) / 2) * (size + 2);
@@ -348,6 +395,22 @@
         marks.append(mark);
       });
     }
+  }
+
+  function drawTiles(marks, list) {
+    // The counters on a hex, as tiles: a disc in the owner's colour (grey when shared)
+    // with the counter's initial, and its number when more than 1.
+    const r = board.hex_size * 0.3;
+    list.forEach(function (m, i) {
+      const x = (i - (list.length - 1) / 2) * (r * 2.1);
+      const colour = m[1] ? playerColour(m[1]) : "#4a78b5";
+      const mark = svg("g", { class: "mark tile", "data-player": m[1] || "", "data-counter": m[3],
+        transform: "translate(" + x + ",0)" });
+      mark.append(svg("title", {}, m[0] + (m[1] ? " (" + playerLabel(m[1]) + ")" : "") + ": " + m[2]));
+      mark.append(svg("circle", { r: r, fill: colour, stroke: "#222", "stroke-width": 1 }));
+      mark.append(svg("text", { y: r * 0.4, "font-size": r * 1.1 }, m[0].charAt(0) + (m[2] > 1 ? m[2] : "")));
+      marks.append(mark);
+    });
   }
 
   function cardNode(id, ids) {

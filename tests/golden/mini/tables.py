@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 8827cf35c65f13fd8308 output 0e2a4b9407e539b6d864
+# Fingerprint: source b64ac4c268317ff613ac output f22549c27011bf42ef31
 "Mini: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -92,6 +92,9 @@ META_BOARD = BoardMeta(
     attributes=META_BOARD_ATTRIBUTES,
     entity_at=META_BOARD_ENTITY_AT,
     shows=(),
+    hex_size=0,
+    shapes=(),
+    colours=(),
 )
 
 META = GameMeta(
