@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from compiler.cards.table import card_faces
 from runtime import web
 from runtime.table import Table
-from support import REPO, TS, program
+from support import REPO, TS, loaded, program
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -88,7 +89,10 @@ def screenshot_on_failure(page, name: str, tmp_path: Path):
 @contextmanager
 def served(page, folder: Path, seats: tuple[str, ...], seed: int, tmp_path: Path, params=None):
     """A table served while the test runs; the page leaves it before it stops."""
-    table = Table.new(program(folder, "generated"), seats, seed=seed, params=params, spec_roots=(REPO,))
+    prog = program(folder, "generated")
+    if getattr(prog, "card_faces", None) is None:  # as `rulespec serve` hangs them (playtest.py)
+        prog.card_faces = card_faces(loaded(folder).model)
+    table = Table.new(prog, seats, seed=seed, params=params, spec_roots=(REPO,))
     running = web.start(table, records_dir=tmp_path / "records")
     page.base = running.base + "/"
     try:
@@ -160,12 +164,51 @@ def test_a_person_clicks_through_thirty_decisions_against_a_bot(folder, seed, pa
         page.wait_for_selector("#spec-line pre")
         assert page.inner_text("#spec-line pre").strip()
         assert undone, "undo was never offered"
+        # the bot's moves are in the log by name, each card in the seat's hand shows its text
+        bot = table.label_of(table.players[1])
+        moves = page.locator("#log li.move span").all_inner_texts()
+        assert any(m.startswith(bot + ": ") and " → " in m for m in moves), moves[-10:]
+        own = page.locator(".zone.own .card:not(.back)")
+        seat = table.players[0]
+        held = sum(len(z.get("cards", [])) for z in table.seat_view(seat)["zones"] if z["owner"] == seat)
+        assert own.count() > 0 or held == 0
+        for i in range(own.count()):
+            assert own.nth(i).locator(".card-text").inner_text().strip(), own.nth(i).inner_text()
+        if folder == MARS:
+            assert page.locator("#board .space.shape-hex").count() == 61
 
 
 def _against_bots(folder: Path) -> tuple[str, ...]:
-    """A person in the first seat, the spec's bot (greedy where it has evaluations) in the rest."""
+    """A person in the first seat, the spec's policy bot (else greedy where it has evaluations)
+    in the rest."""
     meta = program(folder, "generated").meta
-    return ("human",) + ("greedy" if meta.bots else "random",) * (meta.seat_count() - 1)
+    bot = "policy" if meta.policies else "greedy" if meta.bots else "random"
+    return ("human",) + (bot,) * (meta.seat_count() - 1)
+
+
+def test_terraforming_mars_draws_its_hexes_and_a_tile_where_a_person_places_one(page, tmp_path):
+    with served(page, MARS, ("human", "policy"), 2, tmp_path) as running, \
+            screenshot_on_failure(page, "tile", tmp_path):
+        table = running.server.table
+        rng = __import__("random").Random(2)
+        for _ in range(2000):  # answer at random until a person is asked where to place a tile
+            table.run_bots()
+            decision = table.seat_view("p1")["decision"]
+            spaces = [o["id"] for o in decision["options"] if o["kind"] == "space"]
+            if spaces:
+                break
+            table.choose("p1", rng.choice(decision["options"])["id"])
+        assert spaces, "no placement in 2,000 decisions"
+        page.goto(running.urls["p1"])
+        _settled(page)
+        assert page.locator("#board .space.shape-hex").count() == 61
+        space = spaces[0]
+        assert page.locator(f"#space-{space} .mark.tile").count() == 0
+        version = _version(page)
+        page.click(f"#space-{space}")
+        _moved_on(page, version)
+        page.wait_for_selector(f"#space-{space} .mark.tile")
+        assert page.locator(f"#space-{space} .mark.tile").first.get_attribute("data-player") in ("p1", "")
 
 
 def _watch(folder: Path, seed: int, page, tmp_path: Path, agents: tuple[str, ...], params=None) -> None:
