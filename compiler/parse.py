@@ -232,7 +232,7 @@ def _misspelt_keyword(exc: UnexpectedToken, text: str):
         return None
     word, column = before.group(1), before.start(1) + 1
     try:
-        parser = _parser().parse_interactive(text[:line_start + before.start(1)])
+        parser = _parser().parse_interactive(text[:line_start + before.start(1)], start="start")
         parser.exhaust_lexer()
         accepted = _words_of(parser.accepts())
     except UnexpectedInput:
