@@ -491,7 +491,7 @@ def _card_labels(meta: GameMeta) -> dict[str, list[int]]:
 
 def _blank(text: str, words: tuple[list[str], list[str]]) -> str:
     """`text` with each hidden word (a whole word, not part of one) blanked; a label the seat
-    may read is kept whole even where it holds a hidden one ('Tundra Farming', 'Farming')."""
+    may read is kept whole even where it holds a hidden one ('Big Hill', 'Hill')."""
     hidden, readable = words
     present = [w for w in hidden if w in text]
     if not present:

@@ -299,7 +299,7 @@ class TerminalSeat:
 
     def region_title(self, view: dict[str, Any], region: int, counters: list[str]) -> str:
         """A region's name, its attributes (a bonus) and per player the counters on its spaces:
-        'Blau (bonus 2) · Rot 7 on 3, Blau 2 on 1'."""
+        'North (bonus 2) · Red 7 on 3, Blue 2 on 1'."""
         meta, board = self.table.meta, board_of(self.table.meta)
         members = dict(board.regions).get(region, ())
         attrs = [n if v == "yes" else f"{n} {v}" for n, v in board.attributes[region]]

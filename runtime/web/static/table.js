@@ -279,7 +279,7 @@
     const flags = board.flags;
     const legend = svg("g", { class: "legend", transform: "translate(8," + (board.height + 6) + ")" });
     board.regions.forEach(function (r, i) {
-      // A region with its attributes (a bonus): "Blau · bonus 2".
+      // A region with its attributes (a bonus): "North · bonus 2".
       const attrs = r.attrs.filter(function (a) { return a[1] !== "0"; })
         .map(function (a) { return a[1] === "yes" ? a[0] : a[0] + " " + a[1]; });
       legend.append(svg("rect", { x: 0, y: i * 14, width: 10, height: 10, fill: r.colour }));
@@ -325,7 +325,7 @@
 
   function drawHex(g, s) {
     // A hex of the board's grid: its label on top, the values the board shows in the middle
-    // (a name with its value: "bonus steel 2"), flags as dots, tiles (counters) drawn inside.
+    // (a name with its value: "bonus size 2"), flags as dots, tiles (counters) drawn inside.
     const r = board.hex_size;
     g.append(svg("polygon", { points: hexPoints(r * 0.96), fill: s.colour }));
     const label = svg("text", { class: "label", y: -r * 0.45, "font-size": r * 0.2 }, s.label);
