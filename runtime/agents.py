@@ -8,7 +8,7 @@ of the spec's `policy` declarations: runtime/policy.py), `greedy` / `mc`
 (optionally `greedy:<bot>` to pick one of the spec's `bot` evaluations) and
 `mcts` (determinised UCT with the policy as rollout: runtime/mcts.py;
 `mcts:<policy>`, and a search budget `mcts@<playouts>x<depth>`, e.g.
-`mcts:careful@4x4`) and `rollout` (the policy's best few options compared by
+`mcts:NAME@4x4`) and `rollout` (the policy's best few options compared by
 policy rollouts on shared deals: runtime/rollout.py; `rollout:<policy>`,
 `rollout@<deals>x<depth>x<width>`).
 """
@@ -110,7 +110,7 @@ _SETTING = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(-?[0-9]{1,18})\s*")
 
 
 def split_tuned(name: str) -> tuple[str, tuple[tuple[str, int], ...]]:
-    """'policy:careful(w=5,t=2)@..' -> ('policy:careful@..', (('w', 5), ('t', 2))), or ValueError."""
+    """'policy:NAME(w=5,t=2)@..' -> ('policy:NAME@..', (('w', 5), ('t', 2))), or ValueError."""
     found = _TUNED.search(name)
     if found is None:
         return name, ()
@@ -118,7 +118,7 @@ def split_tuned(name: str) -> tuple[str, tuple[tuple[str, int], ...]]:
     settings = [_SETTING.fullmatch(part) for part in found.group(1).split(",")]
     if "(" in plain or ")" in plain or not all(settings) or plain.partition(":")[0].partition("@")[0] not in POLICY_AGENTS:
         raise ValueError(f"'{name}': tunables are set as NAME=NUMBER after a policy bot's name,"
-                         f" e.g. policy:careful(w_battleground=6,margin=2)")
+                         f" e.g. policy:NAME(weight_a=6,limit=2)")
     values = tuple((m.group(1), int(m.group(2))) for m in settings)
     if len({k for k, _ in values}) != len(values):
         raise ValueError(f"'{name}': a tunable is set twice")
@@ -160,7 +160,7 @@ def _make_agent(name: str, seed: int) -> Agent:
 def parse_agents(text: str, players: tuple[str, ...], bots: tuple[str, ...] = (),
                  policies: tuple[str, ...] = (), tunables: tuple = ()) -> tuple[str, ...]:
     """'random' or 'random,greedy' → one agent name per player, or ValueError. `tunables` is the
-    meta's, to check the values a tuned policy bot sets (`policy:careful(w=5)`)."""
+    meta's, to check the values a tuned policy bot sets (`policy:NAME(w=5)`)."""
     names = tuple(split_agent_list(text))
     if len(names) == 1:
         names = names * len(players)

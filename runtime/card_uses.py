@@ -1,7 +1,7 @@
 """Which cards matter: per card and use, in how many games a side used it and how often that side won.
 
-A use is a signal with a card and a player that the spec labels (`signal headlined(p: player,
-c: card) "headlined"`), shown under the spec's words; a spec that labels none shows every traced
+A use is a signal with a card and a player that the spec labels (`signal kept(p: player,
+c: card) "kept for later"`), shown under the spec's words; a spec that labels none shows every traced
 use under its id (`event` for an event carried out). Under a variant against its base, each row's
 change in the user's win rate is tested, and the whole table at once with Benjamini–Hochberg: a
 row is `clear` when it survives a false-discovery rate of 5% across every row compared, so a big

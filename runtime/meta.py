@@ -95,7 +95,7 @@ class GameMeta:
     policies: tuple[str, ...] = ()  # spec-declared preferences for the policy bot
     # Per policy, the tunables its rules read (its own, then its bases'), by name.
     tunables: tuple[tuple[str, tuple[TunableMeta, ...]], ...] = ()
-    # The signals a spec labels (`signal s(p: player, c: card) "headlined"`): the uses of a
+    # The signals a spec labels (`signal s(p: player, c: card) "played face down"`): the uses of a
     # card the simulation's card table shows, under those words.
     use_labels: tuple[tuple[str, str], ...] = ()
     counts: dict = field(default_factory=dict)  # for `rulespec info`

@@ -6,7 +6,7 @@ game: a move is its player, the prompt it answered and the option it took, with
 the spec line of the decision. Consecutive answers of one player to the same
 decision read as one line ("North: Add a troop where? ×3 → Hill 2, Lake"). What a seat may not see stays hidden: a card option it
 cannot see reads "(a hidden card)" until the card is shown to it where the move
-left it (a headline revealed), and the prompt and label read as they did when
+left it (a face-down choice revealed), and the prompt and label read as they did when
 the move was made, with every card the seat could not see then blanked.
 """
 
