@@ -934,21 +934,25 @@ class Weight(Node):
 @dataclass(frozen=True, slots=True)
 class Preference(Node):
     """prefer value / avoid value: one tier of a choice rule (higher first; avoid: lower first);
-    consecutive weighted lines make one tier, their weighted values summed."""
+    consecutive weighted lines make one tier, their weighted values summed. `never value` is
+    an avoid line (its value a truth) that also marks the options no search may consider."""
 
     avoid: bool
     value: Expr
     weight: Weight | None = None
+    never: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class OptionPreference(Node):
-    """prefer a, b [when condition] / avoid a: one tier of a menu rule, over option names."""
+    """prefer a, b [when condition] / avoid a: one tier of a menu rule, over option names;
+    `never a [when condition]`: an avoid line that also marks them for no search to consider."""
 
     avoid: bool
     options: tuple[Ident, ...]
     when: Expr | None
     weight: Weight | None = None
+    never: bool = False
 
 
 @dataclass(frozen=True, slots=True)

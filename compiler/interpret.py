@@ -433,6 +433,13 @@ class Interpreter:
             self._policies = PolicyRunner(self.model, self.ev)
         return self._policies.prefer(state, policy, self.meta)
 
+    def forbidden(self, state: State, policy) -> list[int]:
+        """The pending options a `never` line of the policy marks (compiler/policy.py)."""
+        if getattr(self, "_policies", None) is None:
+            from .policy import PolicyRunner
+            self._policies = PolicyRunner(self.model, self.ev)
+        return self._policies.forbidden(state, policy, self.meta)
+
     # The designer tests run from their plan (compiler/testplan.py), as in generated code.
     @property
     def plan(self) -> Plan:

@@ -494,11 +494,17 @@ class _Builder(Transformer):
     def avoid(self, meta, c):
         return ast.Preference(self._span(meta), True, c[0], c[1])
 
+    def never(self, meta, c):
+        return ast.Preference(self._span(meta), True, c[0], None, never=True)
+
     def prefer_option(self, meta, c):
         return ast.OptionPreference(self._span(meta), False, self._idents(c[:-2]), c[-2], c[-1])
 
     def avoid_option(self, meta, c):
         return ast.OptionPreference(self._span(meta), True, self._idents(c[:-2]), c[-2], c[-1])
+
+    def never_option(self, meta, c):
+        return ast.OptionPreference(self._span(meta), True, self._idents(c[:-1]), c[-1], None, never=True)
 
     def map_decl(self, meta, c):
         return ast.MapDecl(self._span(meta), tuple(c))

@@ -92,6 +92,27 @@ class PolicyRunner:
             return self._choice(state, pending, rule, best, env)
         return self._menu(state, pending, rule, best, env)
 
+    def forbidden(self, state, policy, meta) -> list[int]:
+        """Indices of the pending options a `never` line of the answering rule marks."""
+        from runtime.policy import resolve
+        pending = state.pending
+        name, values = resolve(meta, policy)
+        rule = self.plan.rule(self.model, name, pending["at"])
+        lines = [p for p in rule.prefs if p.never] if rule is not None else []
+        if not lines:
+            return []
+        env = {**values, "you": pending["player"]}
+        if isinstance(rule, ast.ChoiceRule):
+            marked = []
+            for i, value in enumerate(pending["values"]):
+                env[rule.var.name] = value
+                if any(self.ev.truth(state, env, p.value) for p in lines):
+                    marked.append(i)
+            return marked
+        names = {o.name for p in lines if p.when is None or self.ev.truth(state, env, p.when)
+                 for o in p.options}
+        return [i for i, option in enumerate(pending["ids"]) if option in names]
+
     def _choice(self, state, pending, rule: ast.ChoiceRule, best: list[int], env: dict) -> list[int]:
         values = pending["values"]
         for tier in self.tiers[id(rule)]:

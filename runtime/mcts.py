@@ -10,7 +10,9 @@ counting each child's chances by how often it was on offer.
 The policy is the prior: a node tries its options in the policy's order of
 preference (tier by tier), at most WIDTH of them, and a node visited n times
 has tried at most 1 + isqrt(n) (progressive widening), so a small budget
-weighs the policy's choice against its next few, not against chance. The new
+weighs the policy's choice against its next few, not against chance. An
+option a `never` line of the policy marks is not tried at all, for either
+seat (`considered`). The new
 leaf is played on by the policy until the player to move has changed DEPTH
 times (each side's next turns, however many decisions they take) and scored:
 a finished game 1 for a win, 0 for a loss, 1/2 for a draw, with certainty; an
@@ -126,9 +128,9 @@ def policy_tiers(program, policy: str, world: State, stream: Stream,
                  count: int) -> tuple[list[int], int]:
     """The indices of the first `count` pending options in the policy's order (its best tier
     shuffled by the stream, then the best of the rest, and so on), and how many options the
-    best tier holds."""
+    best tier holds; only the options a search may consider (`considered`)."""
     pending = world.pending
-    left, order, first_tier = list(range(len(pending["ids"]))), [], 0
+    left, order, first_tier = considered(program, policy, world), [], 0
     try:
         while left and len(order) < count:
             world.pending = pending if len(left) == len(pending["ids"]) else _narrowed(pending, left)
@@ -143,6 +145,18 @@ def policy_tiers(program, policy: str, world: State, stream: Stream,
     finally:
         world.pending = pending
     return order[:count], first_tier
+
+
+def considered(program, policy: str, world: State) -> list[int]:
+    """The indices of the pending options a search may consider: all but those a `never` line
+    of the policy marks - the designer's "no bot plays this", which a search that finds it
+    wins would otherwise overrule. When the line marks every option, the rules leave nothing
+    else: all of them."""
+    every = list(range(len(world.pending["ids"])))
+    forbidden = getattr(program, "forbidden", None)
+    marked = set(forbidden(world, policy)) if forbidden is not None else ()
+    kept = [i for i in every if i not in marked]
+    return kept or every
 
 
 def _narrowed(pending: dict, keep: list[int]) -> dict:
@@ -200,11 +214,16 @@ class _Search:
         node, path = self.root, []
         while world.result is None and world.pending is not None:
             ids = world.pending["ids"]
-            offered = [node.children.get(i) for i in ids]
+            allowed = considered(self.program, self.policy, world)
+            if len(allowed) == len(ids):
+                offered = [node.children.get(i) for i in ids]
+            else:  # what a `never` line marks in this deal is not walked into either
+                keep = set(allowed)
+                offered = [node.children.get(i) if k in keep else None for k, i in enumerate(ids)]
             tried = [k for k, child in enumerate(offered) if child is not None]
             for k in tried:
                 offered[k].avail += 1
-            if len(tried) < min(len(ids), WIDTH) and len(tried) <= math.isqrt(node.visits):
+            if len(tried) < min(len(allowed), WIDTH) and len(tried) <= math.isqrt(node.visits):
                 order, tier = policy_tiers(self.program, self.policy, world, self.stream,
                                            len(tried) + 1)
                 if node is self.root and self.first is None:

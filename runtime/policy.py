@@ -69,6 +69,14 @@ def prefer_options(table: dict[str, dict[str, Any]], state: State, policy: str |
     return rule(state, pending, values)
 
 
+def forbidden_options(table: dict[str, dict[str, Any]], state: State, policy: str | Tuned, meta) -> list[int]:
+    """Generated packages: the pending options a `never` line of the answering rule marks."""
+    pending = state.pending
+    name, values = resolve(meta, policy)
+    rule = table.get(name, {}).get(pending["at"])
+    return [] if rule is None else rule(state, pending, values)
+
+
 def masked(meta, state: State, seat: int) -> State:
     """`state`, or a shallow copy whose vars holding a card `seat` cannot see read as none."""
     card_vars, seen_by = _view_of(meta)

@@ -70,6 +70,10 @@ class Program(Protocol):
         """The indices of the pending options a spec-declared `policy` likes best (a name, or
         runtime.policy.Tuned: the policy with some tunables set)."""
 
+    def forbidden(self, state: State, policy) -> list[int]:
+        """The indices of the pending options a `never` line of the policy's rule marks: the
+        options no search bot considers (runtime/mcts.py, runtime/rollout.py)."""
+
     def test_keys(self) -> frozenset[str]:
         """The keys of every test block and expectation this back end can run."""
 

@@ -4,7 +4,8 @@ Monte Carlo policy improvement (Tesauro and Galperin, 1996) under hidden
 information: for each of DEALS fresh deals of what the searching seat cannot
 see (runtime/search.py's `determinize`), every candidate - the policy's first
 WIDTH options in its order of preference - is played on that same deal, the
-same dice and the same tie-breaks, by the policy on both sides, until the
+same dice and the same tie-breaks (an option a `never` line of the policy
+marks is no candidate), by the policy on both sides, until the
 player to move has changed DEPTH times; the leaf is scored by the spec's first
 `bot` evaluation squashed into 0..1 (a finished game: 1 won, 0 lost, 1/2
 drawn). Sharing the deal makes the difference between two candidates on it

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from . import record as records
-from .agents import Agent, check_agent, make_agent
+from .agents import Agent, check_agent, make_agent, split_agent_list
 from .game import Game, seen_slots
 from .meta import GameMeta
 from .movelog import HIDDEN_CARD, Entry, LogLine, Step, dice_lines, seat_lines
@@ -44,7 +44,7 @@ def parse_seats(text: str, players: tuple[str, ...], meta: Any = None,
 
     One name takes every seat; fewer names than players fill the rest with the last
     (a five-seat game whose param plays two: 'human,greedy')."""
-    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    names = tuple(split_agent_list(text))  # a tuned bot's `(a=1,b=2)` keeps its commas
     if not names or len(names) > len(players):
         raise ValueError(f"{flag} needs 1 to {len(players)} names (for {', '.join(players)}),"
                          f" got {len(names)}")

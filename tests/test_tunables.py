@@ -120,6 +120,20 @@ def test_a_tuned_agent_is_named_with_its_values_and_checked(weighed):
         assert message in str(err.value)
 
 
+def test_the_seats_of_a_table_take_a_tuned_bot_whole(weighed):
+    from runtime.table import parse_seats
+    meta = program(weighed, "generated").meta
+    assert parse_seats("human,policy:keen(greed=10,limit=3)", meta.players, meta, "--seats") == (
+        "human", "policy:keen(greed=10,limit=3)")
+    with pytest.raises(ValueError, match="tunable 'greed' of policy 'keen' takes 0..20, not 99"):
+        parse_seats("human, policy:keen(limit=3,greed=99)", meta.players, meta, "--seats")
+
+
+def test_the_highlighting_knows_the_new_words():
+    from compiler.textmate import keywords
+    assert {"tunable", "weight", "never"} <= set(keywords())
+
+
 def test_tunables_keep_their_layout_and_are_in_the_reference(weighed):
     assert format_text(WEIGHED) == WEIGHED
     messy = WEIGHED.replace("tunable limit = 2 in 0..9", "tunable   limit=2 in 0 .. 9").replace(
@@ -131,7 +145,3 @@ def test_tunables_keep_their_layout_and_are_in_the_reference(weighed):
     assert entries["limit"].signature == 'tunable limit = 2 in 0..9 "Go while the score is below this"'
     assert "rulespec tune GAME --policy base" in entries["greed"].details[0]
 
-
-def test_the_highlighting_knows_the_new_words():
-    from compiler.textmate import keywords
-    assert {"tunable", "weight"} <= set(keywords())

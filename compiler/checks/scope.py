@@ -159,7 +159,10 @@ class ScopedVisitor(Visitor):
         option = type_of_ref(self.model, rule.type)
         with self.frame([(rule.var.name, option, rule.var.span)], self.policy_locals or {"you": PLAYER}):
             for pref in rule.prefs:
-                self.score(pref.value, "a preference")
+                if pref.never:  # marks the options where it holds: a truth, not a score
+                    self.expect(pref.value, BOOL, "a `never` line")
+                else:
+                    self.score(pref.value, "a preference")
                 self.weight(pref.weight)
 
     def visit_MenuRule(self, rule: ast.MenuRule) -> None:

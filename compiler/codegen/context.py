@@ -35,7 +35,7 @@ RUNTIME_NAMES = {
         "unknown_function", "unknown_name", "winner_of", "zone_slot", "zone_value",
     ),
     "runtime.frames": ("UNBOUND", "new_frame"),
-    "runtime.policy": ("keep_best", "menu_keys", "prefer_options"),
+    "runtime.policy": ("forbidden_options", "keep_best", "menu_keys", "prefer_options"),
 }
 TABLES = (
     "META", "PLAYERS", "PLAYER_IDS", "PLAYER_LABELS", "ENTITY_IDS", "ENTITY_LABELS",
@@ -178,7 +178,11 @@ class Gen:
         self.policy_plan = plan_policies(model)
         self.policy_rules = {ref: self._define(mangle("policy", f"{ref[0]}_{ref[1]}"), "rules")
                              for ref in self.policy_plan.used_rules()}
+        self.never_rules = {ref: self._define(mangle("never", f"{ref[0]}_{ref[1]}"), "rules")
+                            for ref in self.policy_plan.used_rules()
+                            if any(p.never for p in model.policies[ref[0]].rules[ref[1]].prefs)}
         self._define("POLICIES", "rules")
+        self._define("NEVERS", "rules")
 
     def _signals(self) -> None:
         """Every signal emitted or listened to gets an emit function; its width fits all uses."""

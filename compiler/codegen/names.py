@@ -31,6 +31,7 @@ PREFIXES = {
     "invariant": "inv_",
     "bot": "bot_",
     "policy": "pol_",     # one rule of a policy
+    "never": "nev_",      # the options its `never` lines mark
     "test_block": "tb_",
     "test_expect": "tx_",  # a test file's table of expectations
     "test_sides": "ts_",   # and of the two sides of each comparison in them

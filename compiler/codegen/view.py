@@ -264,7 +264,10 @@ class ViewBuilder:
             gen.ref("keep_best")
         table = [(name, [(at, gen.policy_rules[ref]) for at, ref in sorted(answers.items())])
                  for name, answers in gen.policy_plan.answers.items()]
-        return {"policies": rules, "policy_table": table}
+        nevers = [(name, [(at, gen.never_rules[ref]) for at, ref in sorted(answers.items())
+                          if ref in gen.never_rules])
+                  for name, answers in gen.policy_plan.answers.items()]
+        return {"policies": rules, "policy_table": table, "never_table": nevers}
 
     def policy_rule(self, name: str, ref: tuple[str, int], rule: ast.Node) -> dict[str, Any]:
         """A rule's tiers (compiler/policy.py groups them); its tunables read from `tun`, the
@@ -276,13 +279,25 @@ class ViewBuilder:
             var = mangle("local", rule.var.name)
             ex = self.emitter(bound + [(rule.var.name, var, True)])
             tiers = [self.choice_tier(ex, tier) for tier in policy_tiers(rule.prefs)]
+            nevers = [{"spec": self.where(p), "test": ex.test(p.value)} for p in rule.prefs if p.never]
             return {"name": name, "doc": doc, "spec": self.where(rule), "menu": False, "var": var,
-                    "tiers": tiers}
+                    "tiers": tiers, **self.never_view(ref, nevers)}
         ex = self.emitter(bound)
         tiers = [self.menu_tier(ex, tier) for tier in policy_tiers(rule.prefs)]
         if any(t["lines"] for t in tiers):
             self.gen.ref("menu_keys")
-        return {"name": name, "doc": doc, "spec": self.where(rule), "menu": True, "tiers": tiers}
+        nevers = [{"spec": self.where(p), "when": ex.test(p.when) if p.when is not None else None,
+                   "names": repr(tuple(o.name for o in p.options))} for p in rule.prefs if p.never]
+        return {"name": name, "doc": doc, "spec": self.where(rule), "menu": True, "tiers": tiers,
+                **self.never_view(ref, nevers)}
+
+    def never_view(self, ref: tuple[str, int], nevers: list[dict[str, Any]]) -> dict[str, Any]:
+        """The rule's `never` lines, for the function giving the options they mark (searches
+        leave those out: runtime.policy.forbidden_options)."""
+        if not nevers:
+            return {"nevers": None}
+        doc = repr(f"policy {ref[0]}, rule {ref[1] + 1}: the options its `never` lines mark")
+        return {"nevers": nevers, "never_name": self.gen.never_rules[ref], "never_doc": doc}
 
     def choice_tier(self, ex, tier) -> dict[str, Any]:
         first = tier[0]
@@ -488,7 +503,8 @@ class ViewBuilder:
     # ------------------------------------------------------------ __init__.py
     def build_init(self) -> dict[str, Any]:
         self.gen.ref("CARD_SLOTS")  # rebind_cards
-        for name in ("META", "STEPS", "TEST_STEPS", "START", "INVARIANTS", "BOTS", "POLICIES", "prefer_options",
+        for name in ("META", "STEPS", "TEST_STEPS", "START", "INVARIANTS", "BOTS", "POLICIES", "NEVERS",
+                     "prefer_options", "forbidden_options",
                      "TEST_BLOCKS", "TEST_EXPECTS", "TEST_SIDES", "GameOver", "RuleError", "UNBOUND", "new_frame",
                      "rule_error_of", "RULE_FAILURES"):
             self.gen.ref(name)

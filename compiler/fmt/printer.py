@@ -328,12 +328,11 @@ class Printer:
         return concat(f"choosing {quote(r.prompt)} ", self.body(list(r.prefs), self.item, r))
 
     def item_Preference(self, p: ast.Preference) -> Doc:
-        head = concat("avoid " if p.avoid else "prefer ", nest(INDENT, expr_doc(p.value)))
+        head = concat(_line_word(p), nest(INDENT, expr_doc(p.value)))
         return clauses(head, _weight(p.weight)) if p.weight is not None else head
 
     def item_OptionPreference(self, p: ast.OptionPreference) -> Doc:
-        word = "avoid " if p.avoid else "prefer "
-        return clauses(word + ", ".join(o.name for o in p.options), when(p.when), _weight(p.weight))
+        return clauses(_line_word(p) + ", ".join(o.name for o in p.options), when(p.when), _weight(p.weight))
 
     def item_Tunable(self, t: ast.Tunable) -> Doc:
         return f"tunable {tunable_text(t)}"
@@ -390,6 +389,10 @@ def tunable_text(t: ast.Tunable) -> str:
     if t.low is not None and t.high is not None:
         text += f" in {t.low.value}..{t.high.value}"
     return text + (f" {quote(t.label)}" if t.label is not None else "")
+
+
+def _line_word(p: ast.Preference | ast.OptionPreference) -> str:
+    return "never " if p.never else "avoid " if p.avoid else "prefer "
 
 
 def _weight(w: ast.Weight | None) -> Doc | None:

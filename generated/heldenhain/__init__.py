@@ -29,15 +29,15 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source cf3d1c94e6ec9db98485 output aa925fe6dd599fde66f6
+# Fingerprint: source e63e0cfc20d06e37ecd7 output 5b6e35963bbd1e6516b7
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
-from runtime.policy import prefer_options
+from runtime.policy import forbidden_options, prefer_options
 from runtime.state import GameOver, RuleError
 from runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
-from .rules import BOTS, INVARIANTS, POLICIES
+from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
@@ -116,6 +116,13 @@ class GeneratedProgram:
         """The pending options a spec-declared policy likes best, by index."""
         try:
             return prefer_options(POLICIES, state, policy, META)
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
+
+    def forbidden(self, state, policy):
+        """The pending options a `never` line of the policy marks (no search considers them)."""
+        try:
+            return forbidden_options(NEVERS, state, policy, META)
         except RULE_FAILURES as err:
             raise rule_error_of(err) from None
 

@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 47aa6c3662c9620897fb output 0a5c95db1f5117d691a3
+# Fingerprint: source 3be525e93f7324ee24f1 output e3940158e4d6cd7709af
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -2981,6 +2981,17 @@ def pol_umsichtig_12(state, pending, tun):
     if len(best) == 1:
         return best
     return best
+
+
+# The options a `never` line marks, where a policy's rule has such lines: no search considers them.
+NEVERS = {
+    "deck_ki": {},
+    "umsichtig": {},
+    "tante_taktik": {},
+    "graf_gruebel": {},
+    "der_wegweiser": {},
+    "fraeulein_rabatt": {},
+}
 
 
 POLICIES = {

@@ -16,15 +16,15 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 8f7ad695f6cc87e0db15 output 5715e24c09fde625f8b7
+# Fingerprint: source d2526c1efa5257279453 output 6c11bdcdc0a1f1207ae0
 "Risiko - Das Duell (Risk: Balance of Power): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
-from runtime.policy import prefer_options
+from runtime.policy import forbidden_options, prefer_options
 from runtime.state import GameOver, RuleError
 from runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
-from .rules import BOTS, INVARIANTS, POLICIES
+from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
@@ -103,6 +103,13 @@ class GeneratedProgram:
         """The pending options a spec-declared policy likes best, by index."""
         try:
             return prefer_options(POLICIES, state, policy, META)
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
+
+    def forbidden(self, state, policy):
+        """The pending options a `never` line of the policy marks (no search considers them)."""
+        try:
+            return forbidden_options(NEVERS, state, policy, META)
         except RULE_FAILURES as err:
             raise rule_error_of(err) from None
 

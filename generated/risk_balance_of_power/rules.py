@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source d718759f63911e7ab9ae output 36cc6a155eb12c18c00a
+# Fingerprint: source 8861920a5a104843e85e output cb504aaa61fe9f9d7d24
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1383,6 +1383,13 @@ def pol_feldzug_grundausbildung_14(state, pending, tun):
     if len(best) == 1:
         return best
     return best
+
+
+# The options a `never` line marks, where a policy's rule has such lines: no search considers them.
+NEVERS = {
+    "feldzug": {},
+    "feldzug_grundausbildung": {},
+}
 
 
 POLICIES = {

@@ -22,15 +22,15 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 1dcdd94fc4a5b6298f04 output 4d159dab22f689134d60
+# Fingerprint: source 4d4a8723dd2f50c7d1e1 output 529d1d352e69f8dfafc2
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
-from runtime.policy import prefer_options
+from runtime.policy import forbidden_options, prefer_options
 from runtime.state import GameOver, RuleError
 from runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
-from .rules import BOTS, INVARIANTS, POLICIES
+from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
@@ -109,6 +109,13 @@ class GeneratedProgram:
         """The pending options a spec-declared policy likes best, by index."""
         try:
             return prefer_options(POLICIES, state, policy, META)
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
+
+    def forbidden(self, state, policy):
+        """The pending options a `never` line of the policy marks (no search considers them)."""
+        try:
+            return forbidden_options(NEVERS, state, policy, META)
         except RULE_FAILURES as err:
             raise rule_error_of(err) from None
 

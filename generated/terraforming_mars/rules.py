@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 442cb4886be1ebafceb9 output 34eed8dbdf3020b3e773
+# Fingerprint: source b51140c8e3069dd75738 output ccdf22afe76cdec89c9e
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -3318,6 +3318,13 @@ def pol_builder_core_12(state, pending, tun):
     if len(best) == 1:
         return best
     return best
+
+
+# The options a `never` line marks, where a policy's rule has such lines: no search considers them.
+NEVERS = {
+    "builder": {},
+    "builder_core": {},
+}
 
 
 POLICIES = {

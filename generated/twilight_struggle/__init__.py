@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 493448ab71c62260
+# Spec hash: 9957b549912eb9df
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,19 +29,19 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source b75705f031f5b007637f output df2539f3a9adce9eb44f
+# Fingerprint: source a486a2cbacc8da1e8b6f output e7a92c6b74d305e6a4ae
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
-from runtime.policy import prefer_options
+from runtime.policy import forbidden_options, prefer_options
 from runtime.state import GameOver, RuleError
 from runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
-from .rules import BOTS, INVARIANTS, POLICIES
+from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "493448ab71c62260"
+SPEC_HASH = "9957b549912eb9df"
 TESTS_HASH = "68313c62b053bb78"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
@@ -116,6 +116,13 @@ class GeneratedProgram:
         """The pending options a spec-declared policy likes best, by index."""
         try:
             return prefer_options(POLICIES, state, policy, META)
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
+
+    def forbidden(self, state, policy):
+        """The pending options a `never` line of the policy marks (no search considers them)."""
+        try:
+            return forbidden_options(NEVERS, state, policy, META)
         except RULE_FAILURES as err:
             raise rule_error_of(err) from None
 

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 493448ab71c62260
+# Spec hash: 9957b549912eb9df
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source 8b3e96edfb4f837dbefd output 305a7c40d1d7ad51dceb
+# Fingerprint: source 3b5d0118fa3a04489ae0 output 76b76cad631a99996453
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -3299,6 +3299,18 @@ def pol_careful_core_0(state, pending, tun):
     return best
 
 
+def nev_careful_core_0(state, pending, tun):
+    "policy careful_core, rule 1: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = []
+    for i, v_c in enumerate(pending["values"]):
+        # spec: spec/twilight_struggle/policies.rules:199
+        if d_nuclear_risk(state, v_you, v_c):
+            marked.append(i)
+            continue
+    return marked
+
+
 def pol_careful_core_1(state, pending, tun):
     "policy careful_core, rule 2: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:216
@@ -3451,6 +3463,32 @@ def pol_careful_core_2(state, pending, tun):
     return best
 
 
+def nev_careful_core_2(state, pending, tun):
+    "policy careful_core, rule 3: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = set()
+    # spec: spec/twilight_struggle/policies.rules:227
+    if (
+        state.tracks[0] <= 2
+        and state.vars[6] != None
+        and (
+            (
+                state.vars[6] == E_duck_and_cover
+                or state.vars[6] == E_we_will_bury_you
+                or state.vars[6] == E_soviets_shoot_down_kal_007
+                or state.vars[6] == E_olympic_games
+            )
+            or (
+                state.vars[6] == E_five_year_plan
+                or state.vars[6] == E_star_wars
+                or state.vars[6] == E_grain_sales_to_soviets
+            )
+        )
+    ):
+        marked.update(("play_event",))
+    return [i for i, option in enumerate(pending["ids"]) if option in marked]
+
+
 def pol_careful_core_3(state, pending, tun):
     "policy careful_core, rule 4: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:238
@@ -3518,6 +3556,16 @@ def pol_careful_core_5(state, pending, tun):
     if len(best) == 1:
         return best
     return best
+
+
+def nev_careful_core_5(state, pending, tun):
+    "policy careful_core, rule 6: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = set()
+    # spec: spec/twilight_struggle/policies.rules:246
+    if not d_safe_coup_target(state, v_you):
+        marked.update(("coup",))
+    return [i for i, option in enumerate(pending["ids"]) if option in marked]
 
 
 def pol_careful_core_6(state, pending, tun):
@@ -3604,6 +3652,22 @@ def pol_careful_core_6(state, pending, tun):
     if len(best) == 1:
         return best
     return best
+
+
+def nev_careful_core_6(state, pending, tun):
+    "policy careful_core, rule 7: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = []
+    for i, v_target in enumerate(pending["values"]):
+        # spec: spec/twilight_struggle/policies.rules:254
+        if (
+            state.tracks[0] <= 2
+            and q_coup_defcon_loss(state, v_you, v_target) > 0
+            or is_active(state, 17, [v_you])
+        ):
+            marked.append(i)
+            continue
+    return marked
 
 
 def pol_careful_core_7(state, pending, tun):
@@ -4251,6 +4315,22 @@ def pol_careful_core_35(state, pending, tun):
     return best
 
 
+def nev_careful_core_35(state, pending, tun):
+    "policy careful_core, rule 36: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = []
+    for i, v_target in enumerate(pending["values"]):
+        # spec: spec/twilight_struggle/policies.rules:352
+        if (
+            state.tracks[0] <= 2
+            and q_coup_defcon_loss(state, v_you, v_target) > 0
+            or is_active(state, 17, [v_you])
+        ):
+            marked.append(i)
+            continue
+    return marked
+
+
 def pol_careful_core_36(state, pending, tun):
     "policy careful_core, rule 37: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:355
@@ -4285,6 +4365,22 @@ def pol_careful_core_36(state, pending, tun):
     if len(best) == 1:
         return best
     return best
+
+
+def nev_careful_core_36(state, pending, tun):
+    "policy careful_core, rule 37: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = []
+    for i, v_target in enumerate(pending["values"]):
+        # spec: spec/twilight_struggle/policies.rules:356
+        if (
+            state.tracks[0] <= 2
+            and q_coup_defcon_loss(state, v_you, v_target) > 0
+            or is_active(state, 17, [v_you])
+        ):
+            marked.append(i)
+            continue
+    return marked
 
 
 def pol_careful_core_37(state, pending, tun):
@@ -4501,6 +4597,22 @@ def pol_careful_core_40(state, pending, tun):
     if len(best) == 1:
         return best
     return best
+
+
+def nev_careful_core_40(state, pending, tun):
+    "policy careful_core, rule 41: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = []
+    for i, v_target in enumerate(pending["values"]):
+        # spec: spec/twilight_struggle/policies.rules:381
+        if (
+            state.tracks[0] <= 2
+            and q_coup_defcon_loss(state, v_you, v_target) > 0
+            or is_active(state, 17, [v_you])
+        ):
+            marked.append(i)
+            continue
+    return marked
 
 
 def pol_careful_core_41(state, pending, tun):
@@ -4900,6 +5012,23 @@ def pol_careful_core_62(state, pending, tun):
     return best
 
 
+def nev_careful_core_62(state, pending, tun):
+    "policy careful_core, rule 63: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = []
+    for i, v_c in enumerate(pending["values"]):
+        # spec: spec/twilight_struggle/policies.rules:459
+        if state.tracks[0] <= 2 and (
+            v_c == E_duck_and_cover
+            or v_c == E_we_will_bury_you
+            or v_c == E_soviets_shoot_down_kal_007
+            or v_c == E_olympic_games
+        ):
+            marked.append(i)
+            continue
+    return marked
+
+
 def pol_careful_core_63(state, pending, tun):
     "policy careful_core, rule 64: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:466
@@ -5017,6 +5146,35 @@ def pol_careful_core_67(state, pending, tun):
     if len(best) == 1:
         return best
     return best
+
+
+# The options a `never` line marks, where a policy's rule has such lines: no search considers them.
+NEVERS = {
+    "careful": {
+        "spec/twilight_struggle/card_play.rules:51:9": nev_careful_core_0,
+        "spec/twilight_struggle/card_play.rules:74:9": nev_careful_core_2,
+        "spec/twilight_struggle/events_late.rules:130:9": nev_careful_core_62,
+        "spec/twilight_struggle/events_late.rules:207:17": nev_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:307:13": nev_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:806:17": nev_careful_core_35,
+        "spec/twilight_struggle/events_mid.rules:813:29": nev_careful_core_36,
+        "spec/twilight_struggle/operations.rules:167:5": nev_careful_core_6,
+        "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
+    },
+    "careful_core": {
+        "spec/twilight_struggle/card_play.rules:51:9": nev_careful_core_0,
+        "spec/twilight_struggle/card_play.rules:74:9": nev_careful_core_2,
+        "spec/twilight_struggle/events_late.rules:130:9": nev_careful_core_62,
+        "spec/twilight_struggle/events_late.rules:207:17": nev_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:307:13": nev_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:806:17": nev_careful_core_35,
+        "spec/twilight_struggle/events_mid.rules:813:29": nev_careful_core_36,
+        "spec/twilight_struggle/operations.rules:167:5": nev_careful_core_6,
+        "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
+    },
+}
 
 
 POLICIES = {

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 493448ab71c62260
+# Spec hash: 9957b549912eb9df
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source ed24e81f8955169194ba output 8b7e04c104293599e37a
+# Fingerprint: source ba0423ff821a27ce1064 output 53053bb60b158176dcfa
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -2380,7 +2380,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="493448ab71c62260",
+    spec_hash="9957b549912eb9df",
     spec_files=META_SPEC_FILES,
     players=("ussr", "usa"),
     player_labels=("USSR", "USA"),

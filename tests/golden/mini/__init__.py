@@ -3,15 +3,15 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source fd20146326e364ccd6cf output 61a6a11b0f9c58faab8a
+# Fingerprint: source 942bebd46002e8b9897e output 961b792a076116f94767
 "Mini: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
-from runtime.policy import prefer_options
+from runtime.policy import forbidden_options, prefer_options
 from runtime.state import GameOver, RuleError
 from runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
-from .rules import BOTS, INVARIANTS, POLICIES
+from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
@@ -90,6 +90,13 @@ class GeneratedProgram:
         """The pending options a spec-declared policy likes best, by index."""
         try:
             return prefer_options(POLICIES, state, policy, META)
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
+
+    def forbidden(self, state, policy):
+        """The pending options a `never` line of the policy marks (no search considers them)."""
+        try:
+            return forbidden_options(NEVERS, state, policy, META)
         except RULE_FAILURES as err:
             raise rule_error_of(err) from None
 

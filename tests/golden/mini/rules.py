@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 8fcdf60f2debc83b8184 output 916548fdf2e8c7892381
+# Fingerprint: source 77fdeff12656c7a19259 output efb6ddb053a24478e774
 "Mini: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.values import attr_of
@@ -91,6 +91,10 @@ BOTS = {}
 
 # ---------------------------------------------------------------- kept filters
 # ---------------------------------------------------------------- policies
+
+
+# The options a `never` line marks, where a policy's rule has such lines: no search considers them.
+NEVERS = {}
 
 
 POLICIES = {}
