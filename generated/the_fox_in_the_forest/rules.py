@@ -12,7 +12,7 @@
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 93348fdb75ae1318
-# Fingerprint: source 5bce9b73eba6cae1f9ef output 4453b21858ace40475eb
+# Fingerprint: source 38c4e3cec6668ffee81e output 02f7dc9462139d71e3e3
 "The Fox in the Forest: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1138,6 +1138,12 @@ def pol_sensible_3(state, pending, tun):
     if len(best) == 1:
         return best
     return best
+
+
+# The options a `never` line marks, where a policy's rule has such lines: no search considers them.
+NEVERS = {
+    "sensible": {},
+}
 
 
 POLICIES = {
