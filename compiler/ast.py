@@ -585,6 +585,13 @@ class Log(Stmt):
     parts: tuple[Expr, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Return(Stmt):
+    """return value: a procedure declared `-> T` ends, giving the value to its caller."""
+
+    value: Expr
+
+
 # ---------------------------------------------------------------- test steps
 
 
@@ -874,6 +881,7 @@ class ProcedureDecl(Decl):
     label: str
     params: tuple[Param, ...]
     body: Block
+    returns: TypeRef | None = None  # `procedure f(...) -> T`: every path ends in `return EXPR`
 
 
 @dataclass(frozen=True, slots=True)

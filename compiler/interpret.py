@@ -76,7 +76,7 @@ class Interpreter:
             ast.Break: self._break, ast.Choose: self._choose, ast.Menu: self._menu,
             ast.CallStmt: self._call, ast.Resolve: self._resolve, ast.Activate: self._activate,
             ast.Cancel: self._cancel, ast.Expire: self._expire, ast.Emit: self._emit,
-            ast.Win: self._win, ast.Lose: self._lose, ast.Log: self._log,
+            ast.Win: self._win, ast.Lose: self._lose, ast.Log: self._log, ast.Return: self._return,
         }
 
     # ------------------------------------------------------------ tables
@@ -144,6 +144,8 @@ class Interpreter:
             state.frames.pop()
             if frame["proc"].startswith("event "):
                 rt.leave_event(state)
+            elif "ret" in frame:  # a procedure's value, for the statement that called it
+                self._take_value(state, frame["ret"])
             return
         cursor = cursors[-1]
         body = self.blocks[cursor[0]].body
@@ -190,11 +192,51 @@ class Interpreter:
 
     # ------------------------------------------------------------ statements
     def _let(self, state, frame, stmt: ast.Let):
-        frame["env"][stmt.name.name] = bounded(self.ev.value(state, frame["env"], stmt.value), _loc(stmt))
+        if not self._call_for_value(state, frame, stmt.value):
+            frame["env"][stmt.name.name] = bounded(self.ev.value(state, frame["env"], stmt.value), _loc(stmt))
 
     def _set(self, state, frame, stmt: ast.SetStmt):
-        value = self.ev.value(state, frame["env"], stmt.value)
-        self.ev.assign(state, frame["env"], stmt.target, lambda old: value)
+        if not self._call_for_value(state, frame, stmt.value):
+            value = self.ev.value(state, frame["env"], stmt.value)
+            self.ev.assign(state, frame["env"], stmt.target, lambda old: value)
+
+    def _return(self, state, frame, stmt: ast.Return):
+        if not self._call_for_value(state, frame, stmt.value):
+            self._give(frame, bounded(self.ev.value(state, frame["env"], stmt.value), _loc(stmt)))
+
+    @staticmethod
+    def _give(frame: dict, value: Any) -> None:
+        """The procedure ends with this value: its frame pops at the next step (called as a
+        statement, its frame has no "ret": the value goes nowhere)."""
+        if "ret" in frame:
+            frame["ret"] = value
+        frame["cur"].clear()
+
+    def _call_for_value(self, state, frame, value: ast.Expr) -> bool:
+        """`let`/`set`/`return` of a procedure's value: push the procedure; the statement is
+        completed with the value when its frame ends (_take_value)."""
+        if not (isinstance(value, ast.CallExpr) and value.name in self.model.procedures):
+            return False
+        proc = self.model.procedures[value.name]
+        args = self.ev.kept_args(state, frame["env"], value.args)
+        self._push(state, proc.name.name, {p.name: v for p, v in zip(proc.params, args)}, proc.body)
+        state.frames[-1]["ret"] = None
+        return True
+
+    def _take_value(self, state: State, value: Any) -> None:
+        """Complete the statement that called a value procedure (it is the caller's last one run)."""
+        caller = state.frames[-1]
+        cursor = caller["cur"][-1]
+        stmt = self.blocks[cursor[0]].body[cursor[1] - 1]
+        try:
+            if isinstance(stmt, ast.Let):
+                caller["env"][stmt.name.name] = value
+            elif isinstance(stmt, ast.SetStmt):
+                self.ev.assign(state, caller["env"], stmt.target, lambda old: value)
+            else:
+                self._give(caller, value)
+        except RULE_FAILURES as err:
+            raise rule_error_of(err, _loc(stmt)) from None
 
     def _add(self, state, frame, stmt: ast.AddStmt):
         amount = self.ev.value(state, frame["env"], stmt.amount)

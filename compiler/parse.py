@@ -427,7 +427,10 @@ class _Builder(Transformer):
 
     def procedure_decl(self, meta, c):
         name = self._ident(c[0])
-        return ast.ProcedureDecl(self._span(meta), "procedure", name, name.name, c[1], c[2])
+        return ast.ProcedureDecl(self._span(meta), "procedure", name, name.name, c[1], c[3], c[2])
+
+    def return_stmt(self, meta, c):
+        return ast.Return(self._span(meta), c[0])
 
     def phase_decl(self, meta, c):
         return ast.ProcedureDecl(self._span(meta), "phase", self._ident(c[0]), _unquote(c[1]), (), c[2])

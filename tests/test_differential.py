@@ -28,6 +28,7 @@ from compiler.loader import load_spec
 from support import MINI, TS, need_ts, program
 
 INJECTION = MINI.parent / "injection"
+VALUES = MINI.parent / "values"  # the smaller constructs: procedures giving values, ...
 
 GAMES = 100
 CAP = 20_000  # decisions before a game counts as endless
@@ -110,6 +111,10 @@ def test_injection_games_agree_move_for_move():
     assert sum(lockstep(INJECTION, seed) for seed in range(GAMES)) > GAMES
 
 
+def test_values_games_agree_move_for_move():
+    assert sum(lockstep(VALUES, seed) for seed in range(GAMES)) > GAMES
+
+
 def test_twilight_struggle_games_agree_move_for_move():
     need_ts()
     program(TS, "interpreted"), program(TS, "generated")  # loaded once, before the fork
@@ -123,7 +128,7 @@ def _games(folder, seeds) -> int:
     return sum(lockstep(folder, seed) for seed in seeds)
 
 
-@pytest.mark.parametrize("folder", [MINI, INJECTION], ids=["mini", "injection"])
+@pytest.mark.parametrize("folder", [MINI, INJECTION, VALUES], ids=["mini", "injection", "values"])
 def test_designer_tests_pass_on_the_generated_engine(folder):
     generated = program(folder, "generated")
     cases = plan_tests(load_spec(folder).model).cases

@@ -221,6 +221,9 @@ class Sentences:
     def s_Emit(self, s: ast.Emit) -> Line:
         return Line(f"Announce {self.words.call(s.signal.name, s.args)} (for the triggers that hear it).")
 
+    def s_Return(self, s: ast.Return) -> Line:
+        return Line(f"The procedure ends, giving {self.w(s.value)}.")
+
     def s_Win(self, s: ast.Win) -> Line:
         if isinstance(s.player, ast.NoneLit):
             return Line(f"The game ends in a draw: “{s.reason}”.")

@@ -18,6 +18,7 @@ from .mapcheck import check_map_graph
 from .names import check_names
 from .nones import check_nones
 from .params import check_params
+from .returns import check_returns
 from .policies import check_policies
 from .termination import check_termination
 from .tunables import check_tunables
@@ -28,7 +29,7 @@ Pass = Callable[[Model, list[ast.SpecFile]], list[Diagnostic]]
 # In this order: later passes stay quiet about what earlier ones report.
 PASSES: tuple[Pass, ...] = (
     check_declarations, check_kinds, check_names, check_types, check_nones, check_divisors, check_params,
-    check_flow,
+    check_flow, check_returns,
     check_map_graph, check_tests,
     check_policies, check_tunables, check_board,
 )

@@ -67,8 +67,12 @@ class NameCheck(ScopedVisitor):
     def visit_CallExpr(self, node: ast.CallExpr) -> None:
         name, span = node.name, name_span(node.span, node.name)
         if name in self.globals.calls and self.globals.calls[name].namespace == "procedure":
-            self.report(f"'{name}' is a {self.globals.calls[name].word}: "
-                        "call it as a statement, not in an expression", span)
+            decl = self.model.procedures[name]
+            if decl.returns is None:  # a value one is placed by checks/returns.py
+                hint = (f" (or declare it `procedure {name}(...) -> TYPE` with `return`)"
+                        if decl.role == "procedure" else "")
+                self.report(f"'{name}' is a {self.globals.calls[name].word} that gives no value: "
+                            f"call it as a statement, not in an expression{hint}", span)
         elif name not in self.globals.calls and name not in BUILTIN_RESULTS:
             self.not_callable(name, span, "function")
         self.generic_visit(node)

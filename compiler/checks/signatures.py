@@ -41,6 +41,9 @@ def call_signature(model: Model, name: str) -> Signature | None:
     for word, table in (("define", model.defines), ("quantity", model.quantities)):
         if name in table:
             return Signature(word, param_types(model, table[name].params))
+    procedure = model.procedures.get(name)
+    if procedure is not None and procedure.returns is not None:  # taken by let, set or return
+        return Signature("procedure", param_types(model, procedure.params))
     if name in model.counters:
         kind = resolve_type(model, model.counter_kinds.get(name, ""))
         per = (PLAYER,) if model.counters[name].per_player else ()

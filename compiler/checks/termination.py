@@ -22,7 +22,9 @@ ZONES, EFFECTS, RESULT, PENDING = ("zones",), ("effects",), ("result",), ("pendi
 CALLS = (ast.CallStmt, ast.CallExpr, ast.Allowed, ast.Choose, ast.Emit)
 WRITERS = (ast.SetStmt, ast.AddStmt, ast.RemoveStmt, ast.Let, ast.Roll, ast.For, ast.Choose, ast.RollDice,
            ast.MoveCard, ast.MoveAll, ast.Shuffle, ast.Reveal, ast.CopyCounter, ast.ClearCounter,
-           ast.Activate, ast.Cancel, ast.Expire, ast.Resolve, ast.Menu, ast.CallStmt, ast.Emit)
+           ast.Activate, ast.Cancel, ast.Expire, ast.Resolve, ast.Menu, ast.CallStmt, ast.Emit,
+           ast.Return)
+VALUE_TAKERS = (ast.Let, ast.SetStmt, ast.Return)  # may take a procedure's value (checks/returns.py)
 WORDS = {"procedure": "procedure", "define": "define", "quantity": "quantity",
          "allowed": "the constraints on", "signal": "the triggers of"}
 
@@ -108,7 +110,9 @@ class RuleGraph:
             if isinstance(n, ast.CallStmt):
                 yield ("procedure", n.name.name), n
             elif isinstance(n, ast.CallExpr):
-                if n.name in model.defines:
+                if n.name in model.procedures:
+                    yield ("procedure", n.name), n
+                elif n.name in model.defines:
                     yield ("define", n.name), n
                 elif n.name in model.quantities:
                     yield ("quantity", n.name), n
@@ -146,11 +150,12 @@ class RuleGraph:
         return problems
 
     def may_end_game(self, node: ast.Node, seen: frozenset = frozenset()) -> bool:
-        for n in found_under(node, (ast.Win, ast.Lose, ast.CallStmt)):
+        for n in found_under(node, (ast.Win, ast.Lose, ast.CallStmt) + VALUE_TAKERS):
             if isinstance(n, (ast.Win, ast.Lose)):
                 return True
-            if isinstance(n, ast.CallStmt):
-                key = ("procedure", n.name.name)
+            called = self._called(n)
+            if called is not None:
+                key = ("procedure", called)
                 if key in self.bodies and key not in seen:
                     if any(self.may_end_game(b, seen | {key}) for b in self.bodies[key]):
                         return True
@@ -180,10 +185,20 @@ class RuleGraph:
                 out.add(ANY)
             if isinstance(n, (ast.Choose, ast.Menu)):
                 out.add(PENDING)
-            if isinstance(n, (ast.CallStmt, ast.Emit)):
-                key = ("procedure", n.name.name) if isinstance(n, ast.CallStmt) else ("signal", n.signal.name)
-                out |= self._rule_writes(key)
+            if isinstance(n, ast.Emit):
+                out |= self._rule_writes(("signal", n.signal.name))
+            elif self._called(n) is not None:
+                out |= self._rule_writes(("procedure", self._called(n)))
         return frozenset(out)
+
+    def _called(self, stmt: ast.Node) -> str | None:
+        """The procedure a statement calls: as a statement, or for the value it gives."""
+        if isinstance(stmt, ast.CallStmt):
+            return stmt.name.name
+        if isinstance(stmt, VALUE_TAKERS) and isinstance(stmt.value, ast.CallExpr) \
+                and stmt.value.name in self.model.procedures:
+            return stmt.value.name
+        return None
 
     def _rule_writes(self, key: Key) -> frozenset:
         if key not in self._writes:

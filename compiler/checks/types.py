@@ -216,6 +216,9 @@ class TypeInfer:
             return self.define_type(name)
         if name in model.quantities or name in model.counters or name in model.tracks:
             return INT
+        procedure = model.procedures.get(name)
+        if procedure is not None and procedure.returns is not None:
+            return type_of_ref(model, procedure.returns)
         if name in model.zones:
             return ZONE
         return BUILTIN_RESULTS.get(name, UNKNOWN)

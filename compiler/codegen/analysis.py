@@ -142,6 +142,8 @@ class Suspension:
             return True
         if isinstance(stmt, ast.CallStmt):
             return self.procedures.get(stmt.name.name, False)
+        if isinstance(stmt, (ast.Let, ast.SetStmt, ast.Return)) and isinstance(stmt.value, ast.CallExpr):
+            return self.procedures.get(stmt.value.name, False)  # a procedure's value (checks/returns.py)
         if isinstance(stmt, ast.Resolve):
             return self.any_event
         if isinstance(stmt, ast.Emit):

@@ -247,6 +247,10 @@ class ExprEmitter:
             return self._call(self.gen.defines[name], node.args, len(model.defines[name].params))
         if name in model.quantities:
             return self._call(self.gen.quantities[name], node.args, len(model.quantities[name].params))
+        if name in model.procedures:  # the whole value of let, set or return: a plain function
+            routine = self.gen.by_key[f"procedure {name}"]
+            args = self.args(node.args, len(routine.params), kept=True)
+            return Code(f"{self.ref(routine.plain_name)}({', '.join(['state'] + args)})")
         if name in model.counters:
             return Code(self.counter_cell(name, node.args))
         if name in model.tracks:

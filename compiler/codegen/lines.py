@@ -170,6 +170,18 @@ class Return(Line):
 
 
 @dataclass
+class Give(Line):
+    """A procedure's value: returned by a plain function; from a frame, put in the caller's
+    answer slot (frame[3], read by the block after its call), then the frame pops (a value
+    procedure called as a statement by the bottom frame, as its last act, gives it to none)."""
+
+    kind = "give"
+    ends_block = True
+    value: str
+    framed: bool = False
+
+
+@dataclass
 class Choose(Line):
     """Ask a player to pick one of `values`, named by `names` (ids, labels)."""
 

@@ -173,6 +173,10 @@ class Lowerer:
         self.add(ln.Assign(depth, target=self.local(stmt.name.name), value=value))
         self.bind(stmt.name.name)
 
+    def lower_Return(self, stmt: ast.Return, depth: int) -> None:
+        value = self._kept(self.ex.emit(stmt.value), stmt, may_grow(self.gen.model, stmt.value))
+        self.add(ln.Give(depth, value=value, framed=self.resumable))
+
     def lower_Roll(self, stmt: ast.Roll, depth: int) -> None:
         self.add(ln.Assign(depth, target=self.local(stmt.name.name), value=f"{self.gen.ref('roll')}(state, 6, {self.gen.loc(stmt)!r})"))
         self.bind(stmt.name.name)
@@ -568,6 +572,27 @@ class Lowerer:
         self.add(ln.Push(0, next=after,
                  frame=self.gen.frame(routine.step_id, args, routine.size - len(routine.params))))
         self.start(after)
+
+    def _push_for_value(self, call: ast.CallExpr, tail: bool = False) -> None:
+        """Call a value procedure that may suspend: its value arrives in frame[3]."""
+        routine = self.gen.by_key[f"procedure {call.name}"]
+        args = self.ex.args(call.args, len(routine.params), kept=True)
+        after = ln.Label()
+        self.add(ln.Push(0, next=after, tail=tail,
+                 frame=self.gen.frame(routine.step_id, args, routine.size - len(routine.params))))
+        self.start(after)
+
+    def suspend_Let(self, stmt: ast.Let, depth: int) -> None:
+        self._push_for_value(stmt.value)
+        self.add(ln.Assign(0, target=self.local(stmt.name.name), value="frame[3]"))
+        self.bind(stmt.name.name)
+
+    def suspend_SetStmt(self, stmt: ast.SetStmt, depth: int) -> None:
+        self._push_for_value(stmt.value)
+        self.assign(stmt.target, "=", Code("frame[3]"), 0, stmt, False)
+
+    def suspend_Return(self, stmt: ast.Return, depth: int) -> None:
+        self._push_for_value(stmt.value, tail=True)  # its value goes to this frame's caller
 
     def suspend_Resolve(self, stmt: ast.Resolve, depth: int) -> None:
         self._call_then(self._resolve(stmt))

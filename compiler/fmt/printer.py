@@ -225,7 +225,8 @@ class Printer:
         if d.role == "start":
             head: Doc = "start"
         elif d.role == "procedure":
-            head = concat(f"procedure {d.name.name}", _params(d.params))
+            result = f" -> {type_text(d.returns)}" if d.returns is not None else ""
+            head = concat(f"procedure {d.name.name}", _params(d.params), result)
         else:
             head = f"{d.role} {d.name.name} {quote(d.label)}"
         return self.with_block(head, d.body)

@@ -137,6 +137,7 @@ _STATEMENTS: dict[str, Callable[[Printer, ast.Node], Doc]] = {
     "Lose": lambda p, s: concat("lose ", join(", ", [expr_doc(e) for e in s.players]),
                                 f" {quote(s.reason)}"),
     "Log": lambda p, s: concat("log ", nest(INDENT, fill([expr_doc(e) for e in s.parts], COMMA))),
+    "Return": lambda p, s: concat("return ", expr_doc(s.value)),
     "DiceStep": _dice,
     "ChooseStep": lambda p, s: concat("choose ", _strings(s.option_ids)),
     "ExpectOffered": _offered,

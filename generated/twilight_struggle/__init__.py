@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 9957b549912eb9df
+# Spec hash: eef6141ad5d3d81a
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source a486a2cbacc8da1e8b6f output e7a92c6b74d305e6a4ae
+# Fingerprint: source 236a493dba4ee0fff46b output 7a4e97600352c0274c72
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,7 +41,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "9957b549912eb9df"
+SPEC_HASH = "eef6141ad5d3d81a"
 TESTS_HASH = "68313c62b053bb78"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

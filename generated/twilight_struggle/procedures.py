@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 9957b549912eb9df
+# Spec hash: eef6141ad5d3d81a
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source 185e7e8427ee707ee7e3 output edc4ae7662c57770f03c
+# Fingerprint: source 9b5f5b3115ebeee0ecdb output b9ff686804a4ef960c5f
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -217,13 +217,13 @@ from .rules import (
 # ---------------------------------------------------------------- plain routines (never suspend)
 
 
-def p_put_away_played_card(state, v_p, v_c):
-    "procedure put_away_played_card (spec/twilight_struggle/card_play.rules:136)"
-    # spec: spec/twilight_struggle/card_play.rules:137
+def p_put_away_played_card(state, v_p, v_c, v_fired):
+    "procedure put_away_played_card (spec/twilight_struggle/card_play.rules:142)"
+    # spec: spec/twilight_struggle/card_play.rules:143
     if v_c is not None and state.location[v_c] == 8:
-        # spec: spec/twilight_struggle/card_play.rules:138
+        # spec: spec/twilight_struggle/card_play.rules:144
         if v_c == E_china_card:
-            # spec: spec/twilight_struggle/card_play.rules:141
+            # spec: spec/twilight_struggle/card_play.rules:147
             p_pass_china_card(state, None if v_p is None else (v_p + 1) % 2, False)
         elif (
             A_starred[v_c]
@@ -232,80 +232,80 @@ def p_put_away_played_card(state, v_p, v_c):
                 A_starred,
                 v_c,
                 "starred",
-                "spec/twilight_struggle/card_play.rules:142:19",
+                "spec/twilight_struggle/card_play.rules:148:19",
             )
-        ) and state.vars[5]:
-            # spec: spec/twilight_struggle/card_play.rules:143
+        ) and v_fired:
+            # spec: spec/twilight_struggle/card_play.rules:149
             move_card(
                 state,
-                some_card(v_c, "spec/twilight_struggle/card_play.rules:143:13"),
+                some_card(v_c, "spec/twilight_struggle/card_play.rules:149:13"),
                 10,
             )
         else:
-            # spec: spec/twilight_struggle/card_play.rules:145
+            # spec: spec/twilight_struggle/card_play.rules:151
             move_card(
                 state,
-                some_card(v_c, "spec/twilight_struggle/card_play.rules:145:13"),
+                some_card(v_c, "spec/twilight_struggle/card_play.rules:151:13"),
                 9,
             )
 
 
 def p_pass_china_card(state, v_receiver, v_face_up):
-    "procedure pass_china_card (spec/twilight_struggle/card_play.rules:150)"
-    # spec: spec/twilight_struggle/card_play.rules:151
+    "procedure pass_china_card (spec/twilight_struggle/card_play.rules:156)"
+    # spec: spec/twilight_struggle/card_play.rules:157
     move_card(state, E_china_card, 4 + v_receiver)
-    # spec: spec/twilight_struggle/card_play.rules:152
+    # spec: spec/twilight_struggle/card_play.rules:158
     state.vars[2] = v_face_up
     state.stamps[14] += 1
 
 
 def p_draw_card(state, v_p):
-    "procedure draw_card (spec/twilight_struggle/card_play.rules:159)"
-    # spec: spec/twilight_struggle/card_play.rules:160
+    "procedure draw_card (spec/twilight_struggle/card_play.rules:165)"
+    # spec: spec/twilight_struggle/card_play.rules:166
     if len(state.zones[1]) == 0:
-        # spec: spec/twilight_struggle/card_play.rules:161
+        # spec: spec/twilight_struggle/card_play.rules:167
         for card in list(state.zones[9]):
             move_card(state, card, 1)
-        # spec: spec/twilight_struggle/card_play.rules:162
+        # spec: spec/twilight_struggle/card_play.rules:168
         shuffle(state, 1)
-    # spec: spec/twilight_struggle/card_play.rules:164
+    # spec: spec/twilight_struggle/card_play.rules:170
     if len(state.zones[1]) > 0:
         move_card(
             state,
             some_card(
-                top_card(state, 1), "spec/twilight_struggle/card_play.rules:164:25"
+                top_card(state, 1), "spec/twilight_struggle/card_play.rules:170:25"
             ),
             2 + v_p,
         )
 
 
 def p_discard_from_hand(state, v_p, v_c):
-    "procedure discard_from_hand (spec/twilight_struggle/card_play.rules:167)"
-    # spec: spec/twilight_struggle/card_play.rules:167
+    "procedure discard_from_hand (spec/twilight_struggle/card_play.rules:173)"
+    # spec: spec/twilight_struggle/card_play.rules:173
     if v_c is not None and state.location[v_c] == 2 + v_p:
         move_card(
-            state, some_card(v_c, "spec/twilight_struggle/card_play.rules:167:69"), 9
+            state, some_card(v_c, "spec/twilight_struggle/card_play.rules:173:69"), 9
         )
 
 
 def p_move_random_card(state, v_p, v_dest):
-    "procedure move_random_card (spec/twilight_struggle/card_play.rules:171)"
-    # spec: spec/twilight_struggle/card_play.rules:172
+    "procedure move_random_card (spec/twilight_struggle/card_play.rules:177)"
+    # spec: spec/twilight_struggle/card_play.rules:178
     if len(state.zones[2 + v_p]) > 0:
-        # spec: spec/twilight_struggle/card_play.rules:173
+        # spec: spec/twilight_struggle/card_play.rules:179
         for card in list(state.zones[2 + v_p]):
             move_card(state, card, 14)
-        # spec: spec/twilight_struggle/card_play.rules:174
+        # spec: spec/twilight_struggle/card_play.rules:180
         shuffle(state, 14)
-        # spec: spec/twilight_struggle/card_play.rules:175
+        # spec: spec/twilight_struggle/card_play.rules:181
         move_card(
             state,
             some_card(
-                top_card(state, 14), "spec/twilight_struggle/card_play.rules:175:9"
+                top_card(state, 14), "spec/twilight_struggle/card_play.rules:181:9"
             ),
-            zone_slot(v_dest, "spec/twilight_struggle/card_play.rules:175:34"),
+            zone_slot(v_dest, "spec/twilight_struggle/card_play.rules:181:34"),
         )
-        # spec: spec/twilight_struggle/card_play.rules:176
+        # spec: spec/twilight_struggle/card_play.rules:182
         dest = 2 + v_p
         for card in list(state.zones[14]):
             move_card(state, card, dest)
@@ -511,8 +511,8 @@ def p_score_region(state, v_r):
                     "spec/twilight_struggle/scoring.rules:14:48",
                 )
     # spec: spec/twilight_struggle/scoring.rules:17
-    state.vars[8] = v_r
-    state.stamps[20] += 1
+    state.vars[7] = v_r
+    state.stamps[19] += 1
     # spec: spec/twilight_struggle/scoring.rules:18
     v_usa_points = bounded(
         d_region_points(state, 1, v_r), "spec/twilight_struggle/scoring.rules:18:22"
@@ -522,8 +522,8 @@ def p_score_region(state, v_r):
         d_region_points(state, 0, v_r), "spec/twilight_struggle/scoring.rules:19:23"
     )
     # spec: spec/twilight_struggle/scoring.rules:20
-    state.vars[8] = None
-    state.stamps[20] += 1
+    state.vars[7] = None
+    state.stamps[19] += 1
     # spec: spec/twilight_struggle/scoring.rules:21
     log_line(
         state,
@@ -1518,11 +1518,11 @@ def ev_solidarity(state, v_you, v_this):
 def ev_defectors(state, v_you, v_this):
     "event of defectors (spec/twilight_struggle/events_late.rules:424)"
     # spec: spec/twilight_struggle/events_late.rules:425
-    if state.vars[6] == v_this:
+    if state.vars[5] == v_this:
         # spec: spec/twilight_struggle/events_late.rules:426
         if state.vars[3]:
             # spec: spec/twilight_struggle/events_late.rules:427
-            if state.vars[7] == 1:
+            if state.vars[6] == 1:
                 # spec: spec/twilight_struggle/events_late.rules:428
                 for v_c in [c_c for c_c in K_card if state.location[c_c] == 6]:
                     # spec: spec/twilight_struggle/events_late.rules:429
@@ -1538,7 +1538,7 @@ def ev_defectors(state, v_you, v_this):
                     )
                     # spec: spec/twilight_struggle/events_late.rules:430
                     move_card(state, v_c, 9)
-        elif state.vars[7] == 0:
+        elif state.vars[6] == 0:
             # spec: spec/twilight_struggle/events_late.rules:434
             p_gain_vp(state, 1, 1)
 
@@ -2097,7 +2097,7 @@ def s_play_card_in_action_round(state, frame):
             L[2] = frame[3]
             # spec: spec/twilight_struggle/card_play.rules:53
             state.frames.pop()
-            state.frames.append(new_frame(1, [L[0], L[2]] + [UNBOUND] * 2))
+            state.frames.append(new_frame(1, [L[0], L[2]] + [UNBOUND] * 3))
             return
         if pc == 3:
             # spec: spec/twilight_struggle/card_play.rules:55
@@ -2126,31 +2126,28 @@ def s_play_card_in_action_round(state, frame):
 
 def s_play_card_for_action(state, frame):
     "procedure play_card_for_action (spec/twilight_struggle/card_play.rules:59)"
-    # L: 0 p, 1 c, 2 outer_card, 3 outer_player
+    # L: 0 p, 1 c, 2 outer_card, 3 outer_player, 4 fired
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/card_play.rules:62
-            L[2] = state.vars[6]
+            L[2] = state.vars[5]
             # spec: spec/twilight_struggle/card_play.rules:63
-            L[3] = state.vars[7]
+            L[3] = state.vars[6]
             # spec: spec/twilight_struggle/card_play.rules:64
-            state.vars[6] = L[1]
-            state.stamps[18] += 1
+            state.vars[5] = L[1]
+            state.stamps[17] += 1
             # spec: spec/twilight_struggle/card_play.rules:65
-            state.vars[7] = L[0]
-            state.stamps[19] += 1
+            state.vars[6] = L[0]
+            state.stamps[18] += 1
             # spec: spec/twilight_struggle/card_play.rules:66
             move_card(
                 state, some_card(L[1], "spec/twilight_struggle/card_play.rules:66:5"), 8
             )
             # spec: spec/twilight_struggle/card_play.rules:67
-            state.vars[5] = False
-            state.stamps[17] += 1
-            # spec: spec/twilight_struggle/card_play.rules:68
             emit_card_played(state, L[0], L[1])
-            # spec: spec/twilight_struggle/card_play.rules:69
+            # spec: spec/twilight_struggle/card_play.rules:68
             log_line(
                 state,
                 " ".join(
@@ -2160,7 +2157,7 @@ def s_play_card_for_action(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/card_play.rules:69:9",
+                                "spec/twilight_struggle/card_play.rules:68:9",
                             )
                         ),
                         "plays",
@@ -2171,13 +2168,15 @@ def s_play_card_for_action(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/twilight_struggle/card_play.rules:69:27",
+                                "spec/twilight_struggle/card_play.rules:68:27",
                             )
                         ),
                     ]
                 ),
-                "spec/twilight_struggle/card_play.rules:69:5",
+                "spec/twilight_struggle/card_play.rules:68:5",
             )
+            # spec: spec/twilight_struggle/card_play.rules:69
+            L[4] = False
             # spec: spec/twilight_struggle/card_play.rules:70
             if (
                 A_scoring[L[1]]
@@ -2191,13 +2190,16 @@ def s_play_card_for_action(state, frame):
             ):
                 pc = 1
             else:
-                pc = 2
+                pc = 3
         if pc == 1:
             # spec: spec/twilight_struggle/card_play.rules:72
-            frame[1] = 7
+            frame[1] = 2
             state.frames.append(new_frame(4, [L[1], L[0]]))
             return
         if pc == 2:
+            L[4] = frame[3]
+            pc = 10
+        if pc == 3:
             # spec: spec/twilight_struggle/card_play.rules:74
             player = L[0]
             offered = []
@@ -2273,67 +2275,73 @@ def s_play_card_for_action(state, frame):
                 "spec/twilight_struggle/card_play.rules:74:9",
                 (L[1],),
             )
-            frame[1] = 3
+            frame[1] = 4
             return
-        if pc == 3:
+        if pc == 4:
             k = frame[3]
             if k == 0:
-                pc = 4
-            elif k == 1:
                 pc = 5
-            elif k == 2:
-                pc = 6
-            else:
+            elif k == 1:
                 pc = 7
-        if pc == 4:
-            # spec: spec/twilight_struggle/card_play.rules:75
-            frame[1] = 7
-            state.frames.append(new_frame(4, [L[1], L[0]]))
-            return
+            elif k == 2:
+                pc = 9
+            else:
+                pc = 10
         if pc == 5:
             # spec: spec/twilight_struggle/card_play.rules:76
-            frame[1] = 7
-            state.frames.append(new_frame(2, [L[0], L[1]]))
+            frame[1] = 6
+            state.frames.append(new_frame(4, [L[1], L[0]]))
             return
         if pc == 6:
-            # spec: spec/twilight_struggle/card_play.rules:78
-            p_space_race_attempt(state, L[0], L[1])
-            pc = 7
+            L[4] = frame[3]
+            pc = 10
         if pc == 7:
-            # spec: spec/twilight_struggle/card_play.rules:82
-            p_put_away_played_card(state, L[0], L[1])
-            # spec: spec/twilight_struggle/card_play.rules:83
-            state.vars[6] = L[2]
-            state.stamps[18] += 1
+            # spec: spec/twilight_struggle/card_play.rules:78
+            frame[1] = 8
+            state.frames.append(new_frame(2, [L[0], L[1]] + [UNBOUND] * 1))
+            return
+        if pc == 8:
+            L[4] = frame[3]
+            pc = 10
+        if pc == 9:
+            # spec: spec/twilight_struggle/card_play.rules:80
+            p_space_race_attempt(state, L[0], L[1])
+            pc = 10
+        if pc == 10:
             # spec: spec/twilight_struggle/card_play.rules:84
-            state.vars[7] = L[3]
-            state.stamps[19] += 1
+            p_put_away_played_card(state, L[0], L[1], L[4])
             # spec: spec/twilight_struggle/card_play.rules:85
+            state.vars[5] = L[2]
+            state.stamps[17] += 1
+            # spec: spec/twilight_struggle/card_play.rules:86
+            state.vars[6] = L[3]
+            state.stamps[18] += 1
+            # spec: spec/twilight_struggle/card_play.rules:87
             p_check_vp_victory(state)
             state.frames.pop()
             return
 
 
 def s_operations_with_card(state, frame):
-    "procedure operations_with_card (spec/twilight_struggle/card_play.rules:92)"
-    # L: 0 p, 1 c
+    "procedure operations_with_card (spec/twilight_struggle/card_play.rules:95)"
+    # L: 0 p, 1 c, 2 fired
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:93
+            # spec: spec/twilight_struggle/card_play.rules:96
             if (
                 A_side[L[1]]
                 if L[1] is not None
                 else attr_of(
-                    A_side, L[1], "side", "spec/twilight_struggle/card_play.rules:93:8"
+                    A_side, L[1], "side", "spec/twilight_struggle/card_play.rules:96:8"
                 )
             ) == (None if L[0] is None else (L[0] + 1) % 2):
                 pc = 1
             else:
-                pc = 7
+                pc = 8
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:94
+            # spec: spec/twilight_struggle/card_play.rules:97
             player = L[0]
             offered = []
             offered.append(0)
@@ -2356,7 +2364,7 @@ def s_operations_with_card(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/card_play.rules:94:9",
+                "spec/twilight_struggle/card_play.rules:97:9",
                 (L[1],),
             )
             frame[1] = 2
@@ -2366,52 +2374,69 @@ def s_operations_with_card(state, frame):
             if k == 0:
                 pc = 3
             elif k == 1:
-                pc = 5
+                pc = 6
             else:
-                pc = 8
+                pc = 10
         if pc == 3:
-            # spec: spec/twilight_struggle/card_play.rules:96
+            # spec: spec/twilight_struggle/card_play.rules:99
             frame[1] = 4
             state.frames.append(
                 new_frame(4, [L[1], None if L[0] is None else (L[0] + 1) % 2])
             )
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/card_play.rules:97
+            L[2] = frame[3]
+            # spec: spec/twilight_struggle/card_play.rules:100
             p_check_vp_victory(state)
-            # spec: spec/twilight_struggle/card_play.rules:98
-            state.frames.pop()
+            # spec: spec/twilight_struggle/card_play.rules:101
+            frame[1] = 5
             state.frames.append(new_frame(3, [L[0], L[1]]))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/card_play.rules:101
-            frame[1] = 6
+            # spec: spec/twilight_struggle/card_play.rules:102
+            given = L[2]
+            state.frames.pop()
+            if state.frames:
+                state.frames[-1][3] = given
+            return
+            pc = 10
+        if pc == 6:
+            # spec: spec/twilight_struggle/card_play.rules:105
+            frame[1] = 7
             state.frames.append(new_frame(3, [L[0], L[1]]))
             return
-        if pc == 6:
-            # spec: spec/twilight_struggle/card_play.rules:102
+        if pc == 7:
+            # spec: spec/twilight_struggle/card_play.rules:106
             p_check_vp_victory(state)
-            # spec: spec/twilight_struggle/card_play.rules:103
+            # spec: spec/twilight_struggle/card_play.rules:107
             state.frames.pop()
             state.frames.append(
                 new_frame(4, [L[1], None if L[0] is None else (L[0] + 1) % 2])
             )
             return
-        if pc == 7:
-            # spec: spec/twilight_struggle/card_play.rules:107
-            state.frames.pop()
+        if pc == 8:
+            # spec: spec/twilight_struggle/card_play.rules:111
+            frame[1] = 9
             state.frames.append(new_frame(3, [L[0], L[1]]))
             return
-        if pc == 8:
+        if pc == 9:
+            # spec: spec/twilight_struggle/card_play.rules:112
+            given = False
+            state.frames.pop()
+            if state.frames:
+                state.frames[-1][3] = given
+            return
+            pc = 10
+        if pc == 10:
             state.frames.pop()
             return
 
 
 def s_card_operations(state, frame):
-    "procedure card_operations (spec/twilight_struggle/card_play.rules:111)"
+    "procedure card_operations (spec/twilight_struggle/card_play.rules:116)"
     # L: 0 p, 1 c
     L = frame[2]
-    # spec: spec/twilight_struggle/card_play.rules:112
+    # spec: spec/twilight_struggle/card_play.rules:117
     state.frames.pop()
     state.frames.append(
         new_frame(
@@ -2420,15 +2445,15 @@ def s_card_operations(state, frame):
                 L[0],
                 bounded(
                     q_ops_value(state, L[0], L[1]),
-                    "spec/twilight_struggle/card_play.rules:112:27",
+                    "spec/twilight_struggle/card_play.rules:117:27",
                 ),
                 bounded(
                     q_ops_bonus_in(state, L[0], L[1], E_asia),
-                    "spec/twilight_struggle/card_play.rules:112:44",
+                    "spec/twilight_struggle/card_play.rules:117:44",
                 ),
                 bounded(
                     q_ops_bonus_in(state, L[0], L[1], E_southeast_asia),
-                    "spec/twilight_struggle/card_play.rules:113:13",
+                    "spec/twilight_struggle/card_play.rules:118:13",
                 ),
             ],
         )
@@ -2437,45 +2462,45 @@ def s_card_operations(state, frame):
 
 
 def s_fire_event(state, frame):
-    "procedure fire_event (spec/twilight_struggle/card_play.rules:122)"
+    "procedure fire_event (spec/twilight_struggle/card_play.rules:127)"
     # L: 0 c, 1 owner
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:123
+            # spec: spec/twilight_struggle/card_play.rules:128
             if event_allowed(state, EVENT_WHEN, L[0], L[1]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:124
+            # spec: spec/twilight_struggle/card_play.rules:129
             if HAS_EVENT[L[0]]:
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/card_play.rules:125
+            # spec: spec/twilight_struggle/card_play.rules:130
             frame[1] = 3
             if resolve_event(
-                state, L[0], L[1], "spec/twilight_struggle/card_play.rules:125:13"
+                state, L[0], L[1], "spec/twilight_struggle/card_play.rules:130:13"
             ):
                 return
             pc = 3
         if pc == 3:
-            # spec: spec/twilight_struggle/card_play.rules:126
+            # spec: spec/twilight_struggle/card_play.rules:131
             emit_event_resolved(state, L[1], L[0])
             pc = 4
         if pc == 4:
-            # spec: spec/twilight_struggle/card_play.rules:128
-            state.vars[5] = True
-            state.stamps[17] += 1
+            # spec: spec/twilight_struggle/card_play.rules:133
+            given = True
+            state.frames.pop()
+            if state.frames:
+                state.frames[-1][3] = given
+            return
             pc = 6
         if pc == 5:
-            # spec: spec/twilight_struggle/card_play.rules:130
-            state.vars[5] = False
-            state.stamps[17] += 1
-            # spec: spec/twilight_struggle/card_play.rules:131
+            # spec: spec/twilight_struggle/card_play.rules:135
             log_line(
                 state,
                 " ".join(
@@ -2487,14 +2512,20 @@ def s_fire_event(state, frame):
                                 ENTITY_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/card_play.rules:131:13",
+                                "spec/twilight_struggle/card_play.rules:135:13",
                             )
                         ),
                         "- the event cannot take place",
                     ]
                 ),
-                "spec/twilight_struggle/card_play.rules:131:9",
+                "spec/twilight_struggle/card_play.rules:135:9",
             )
+            # spec: spec/twilight_struggle/card_play.rules:136
+            given = False
+            state.frames.pop()
+            if state.frames:
+                state.frames[-1][3] = given
+            return
             pc = 6
         if pc == 6:
             state.frames.pop()
@@ -3324,7 +3355,7 @@ def s_trap_action_round(state, frame):
             L[5] = frame[3]
             # spec: spec/twilight_struggle/events_mid.rules:164
             state.frames.pop()
-            state.frames.append(new_frame(1, [L[0], L[5]] + [UNBOUND] * 2))
+            state.frames.append(new_frame(1, [L[0], L[5]] + [UNBOUND] * 3))
             return
         if pc == 7:
             # spec: spec/twilight_struggle/events_mid.rules:168
@@ -3470,7 +3501,7 @@ def s_free_latin_american_realignments(state, frame):
 
 def s_missile_envy_use(state, frame):
     "procedure missile_envy_use (spec/twilight_struggle/events_mid.rules:333)"
-    # L: 0 p, 1 c
+    # L: 0 p, 1 c, 2 fired
     L = frame[2]
     pc = frame[1]
     while True:
@@ -3541,8 +3572,9 @@ def s_missile_envy_use(state, frame):
             state.frames.append(new_frame(4, [L[1], L[0]]))
             return
         if pc == 4:
+            L[2] = frame[3]
             # spec: spec/twilight_struggle/events_mid.rules:341
-            p_put_away_played_card(state, L[0], L[1])
+            p_put_away_played_card(state, L[0], L[1], L[2])
             pc = 5
         if pc == 5:
             state.frames.pop()
@@ -3695,10 +3727,10 @@ def s_place_influence_by_ops(state, frame):
                 continue
             tick(state, "while", "spec/twilight_struggle/operations.rules:98:5")
             # spec: spec/twilight_struggle/operations.rules:100
-            state.vars[9] = bounded(
+            state.vars[8] = bounded(
                 L[1] - L[4], "spec/twilight_struggle/operations.rules:100:9"
             )
-            state.stamps[21] += 1
+            state.stamps[20] += 1
             # spec: spec/twilight_struggle/operations.rules:101
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4328,14 +4360,14 @@ def s_headline_phase(state, frame):
             )
             # spec: spec/twilight_struggle/turn.rules:76
             frame[1] = 3
-            state.frames.append(new_frame(28, [L[2]] + [UNBOUND] * 3))
+            state.frames.append(new_frame(28, [L[2]] + [UNBOUND] * 4))
             return
         if pc == 3:
             # spec: spec/twilight_struggle/turn.rules:77
             frame[1] = 4
             state.frames.append(
                 new_frame(
-                    28, [None if L[2] is None else (L[2] + 1) % 2] + [UNBOUND] * 3
+                    28, [None if L[2] is None else (L[2] + 1) % 2] + [UNBOUND] * 4
                 )
             )
             return
@@ -4397,20 +4429,20 @@ def s_choose_headline(state, frame):
 
 def s_resolve_headline(state, frame):
     "procedure resolve_headline (spec/twilight_struggle/turn.rules:93)"
-    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 94
+    # L: 0 p, 1 c, 2 fired, 3 items and 4 index of the loop at line 94
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/turn.rules:94
-            L[2] = [c_c for c_c in K_card if state.location[c_c] == 6 + L[0]]
-            L[3] = 0
+            L[3] = [c_c for c_c in K_card if state.location[c_c] == 6 + L[0]]
+            L[4] = 0
             pc = 1
         if pc == 1:
-            if L[3] >= len(L[2]):
+            if L[4] >= len(L[3]):
                 pc = 3
                 continue
-            L[1] = L[2][L[3]]
+            L[1] = L[3][L[4]]
             # spec: spec/twilight_struggle/turn.rules:95
             state.vars[1] = L[0]
             state.stamps[13] += 1
@@ -4421,11 +4453,11 @@ def s_resolve_headline(state, frame):
             # spec: spec/twilight_struggle/turn.rules:99
             move_card(state, L[1], 8)
             # spec: spec/twilight_struggle/turn.rules:100
-            state.vars[6] = L[1]
-            state.stamps[18] += 1
+            state.vars[5] = L[1]
+            state.stamps[17] += 1
             # spec: spec/twilight_struggle/turn.rules:101
-            state.vars[7] = L[0]
-            state.stamps[19] += 1
+            state.vars[6] = L[0]
+            state.stamps[18] += 1
             # spec: spec/twilight_struggle/turn.rules:102
             emit_headline_played(state, L[0], L[1])
             # spec: spec/twilight_struggle/turn.rules:103
@@ -4460,21 +4492,22 @@ def s_resolve_headline(state, frame):
                                 if A_side[L[1]] == 0
                                 else 1 if A_side[L[1]] == 1 else L[0]
                             ),
-                            "spec/twilight_struggle/turn.rules:104:23",
+                            "spec/twilight_struggle/turn.rules:104:35",
                         ),
                     ],
                 )
             )
             return
         if pc == 2:
+            L[2] = frame[3]
             # spec: spec/twilight_struggle/turn.rules:105
-            p_put_away_played_card(state, L[0], L[1])
+            p_put_away_played_card(state, L[0], L[1], L[2])
             # spec: spec/twilight_struggle/turn.rules:106
-            state.vars[6] = None
-            state.stamps[18] += 1
+            state.vars[5] = None
+            state.stamps[17] += 1
             # spec: spec/twilight_struggle/turn.rules:107
             p_check_vp_victory(state)
-            L[3] = L[3] + 1
+            L[4] = L[4] + 1
             pc = 1
             continue
         if pc == 3:
@@ -4752,7 +4785,7 @@ def s_start(state, frame):
 
 def sev_five_year_plan(state, frame):
     "event of five_year_plan (spec/twilight_struggle/cards.rules:46)"
-    # L: 0 you, 1 this, 2 picked
+    # L: 0 you, 1 this, 2 picked, 3 fired
     L = frame[2]
     pc = frame[1]
     while True:
@@ -4804,8 +4837,9 @@ def sev_five_year_plan(state, frame):
             state.frames.append(new_frame(4, [L[2], 1]))
             return
         if pc == 3:
+            L[3] = frame[3]
             # spec: spec/twilight_struggle/cards.rules:53
-            p_put_away_played_card(state, 1, L[2])
+            p_put_away_played_card(state, 1, L[2], L[3])
             pc = 5
         if pc == 4:
             # spec: spec/twilight_struggle/cards.rules:55
@@ -6388,7 +6422,7 @@ def sev_missile_envy(state, frame):
             )
             # spec: spec/twilight_struggle/events_mid.rules:329
             state.frames.pop()
-            state.frames.append(new_frame(17, [L[0], L[5]]))
+            state.frames.append(new_frame(17, [L[0], L[5]] + [UNBOUND] * 1))
             return
         if pc == 3:
             state.frames.pop()
@@ -6822,7 +6856,7 @@ def sev_grain_sales_to_soviets(state, frame):
             )
             # spec: spec/twilight_struggle/events_mid.rules:621
             frame[1] = 5
-            state.frames.append(new_frame(1, [1, L[3]] + [UNBOUND] * 2))
+            state.frames.append(new_frame(1, [1, L[3]] + [UNBOUND] * 3))
             return
         if pc == 4:
             # spec: spec/twilight_struggle/events_mid.rules:624
@@ -7202,7 +7236,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
 
 def sev_star_wars(state, frame):
     "event of star_wars (spec/twilight_struggle/events_late.rules:128)"
-    # L: 0 you, 1 this, 2 c
+    # L: 0 you, 1 this, 2 c, 3 fired
     L = frame[2]
     pc = frame[1]
     while True:
@@ -7253,15 +7287,16 @@ def sev_star_wars(state, frame):
                         L[2],
                         bounded(
                             0 if A_side[L[2]] == 0 else 1 if A_side[L[2]] == 1 else 1,
-                            "spec/twilight_struggle/events_late.rules:133:23",
+                            "spec/twilight_struggle/events_late.rules:133:35",
                         ),
                     ],
                 )
             )
             return
         if pc == 3:
+            L[3] = frame[3]
             # spec: spec/twilight_struggle/events_late.rules:134
-            p_put_away_played_card(state, 1, L[2])
+            p_put_away_played_card(state, 1, L[2], L[3])
             pc = 4
         if pc == 4:
             state.frames.pop()
@@ -8427,7 +8462,7 @@ EVENT_PLAIN = {
     109: ev_awacs_sale_to_saudis,  # awacs_sale_to_saudis
 }
 EVENT_STEPS = {
-    4: (34, 1),  # five_year_plan
+    4: (34, 2),  # five_year_plan
     6: (35, 2),  # socialist_governments
     9: (36, 1),  # blockade
     13: (37, 2),  # comecon
@@ -8461,7 +8496,7 @@ EVENT_STEPS = {
     74: (65, 2),  # liberation_theology
     75: (66, 2),  # ussuri_river_skirmish
     76: (67, 2),  # ask_not_what_your_country_can_do_for_you
-    84: (68, 1),  # star_wars
+    84: (68, 2),  # star_wars
     86: (69, 1),  # the_reformer
     87: (70, 0),  # marine_barracks_bombing
     88: (71, 0),  # soviets_shoot_down_kal_007
@@ -8591,7 +8626,7 @@ CARD_SLOTS = {
     17: ((1,), ()),  # procedure missile_envy_use
     24: ((1,), ()),  # procedure space_discard_ability
     27: ((1,), ()),  # procedure choose_headline
-    28: ((1,), (2,)),  # procedure resolve_headline
+    28: ((1,), (3,)),  # procedure resolve_headline
     34: ((1, 2), ()),  # event of five_year_plan
     35: ((1,), ()),  # event of socialist_governments
     36: ((1, 2), ()),  # event of blockade

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 9957b549912eb9df
+# Spec hash: eef6141ad5d3d81a
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source 3b5d0118fa3a04489ae0 output 76b76cad631a99996453
+# Fingerprint: source f7be0ad7eafe916372e3 output 8753eb84ad6870b83dcd
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1288,7 +1288,7 @@ def d_coup_margin(state, v_p, v_c):
     # spec: spec/twilight_struggle/policies.rules:75
     return (
         7
-        + 2 * (2 if state.vars[6] == None else q_ops_value(state, v_p, state.vars[6]))
+        + 2 * (2 if state.vars[5] == None else q_ops_value(state, v_p, state.vars[5]))
         - 4
         * (
             A_stability[v_c]
@@ -1506,7 +1506,7 @@ def d_ops_placement_value(state, v_p, v_c):
             )
         ),
         2,
-        state.vars[9],
+        state.vars[8],
         d_scores_soon(state, v_p, v_c),
     )
 
@@ -2023,7 +2023,7 @@ def q_battleground_adjustment(state, v_p, v_r):
             if (
                 v_p == 0
                 and (v_r == E_middle_east or v_r == E_asia)
-                and v_r == state.vars[8]
+                and v_r == state.vars[7]
                 and not state.vars[4]
             ):
                 value += -1
@@ -2579,13 +2579,13 @@ EVENT_WHEN = {
 
 def inv_defcon_range(state):
     "invariant defcon_range"
-    # spec: spec/twilight_struggle/frame.rules:162
+    # spec: spec/twilight_struggle/frame.rules:158
     return state.tracks[0] >= 1 and state.tracks[0] <= 5
 
 
 def inv_milops_range(state):
     "invariant milops_range"
-    # spec: spec/twilight_struggle/frame.rules:164
+    # spec: spec/twilight_struggle/frame.rules:160
     return all(
         state.tracks[4 + c_p] >= 0 and state.tracks[4 + c_p] <= 5 for c_p in PLAYERS
     )
@@ -2593,7 +2593,7 @@ def inv_milops_range(state):
 
 def inv_space_range(state):
     "invariant space_range"
-    # spec: spec/twilight_struggle/frame.rules:167
+    # spec: spec/twilight_struggle/frame.rules:163
     return all(
         state.tracks[6 + c_p] >= 0 and state.tracks[6 + c_p] <= 8 for c_p in PLAYERS
     )
@@ -2601,7 +2601,7 @@ def inv_space_range(state):
 
 def inv_influence_not_negative(state):
     "invariant influence_not_negative"
-    # spec: spec/twilight_struggle/frame.rules:170
+    # spec: spec/twilight_struggle/frame.rules:166
     return all(
         state.counters[1][c_c] >= 0 and state.counters[2][c_c] >= 0 for c_c in K_country
     )
@@ -2609,13 +2609,13 @@ def inv_influence_not_negative(state):
 
 def inv_hand_limit(state):
     "invariant hand_limit"
-    # spec: spec/twilight_struggle/frame.rules:174
+    # spec: spec/twilight_struggle/frame.rules:170
     return all(len(state.zones[2 + c_p]) <= 9 for c_p in PLAYERS)
 
 
 def inv_china_card_place(state):
     "invariant china_card_place"
-    # spec: spec/twilight_struggle/frame.rules:176
+    # spec: spec/twilight_struggle/frame.rules:172
     return (
         state.location[E_china_card] == 4
         or state.location[E_china_card] == 5
@@ -2626,7 +2626,7 @@ def inv_china_card_place(state):
 
 def inv_one_headline_each(state):
     "invariant one_headline_each"
-    # spec: spec/twilight_struggle/frame.rules:180
+    # spec: spec/twilight_struggle/frame.rules:176
     return all(len(state.zones[6 + c_p]) <= 1 for c_p in PLAYERS)
 
 
@@ -3394,12 +3394,12 @@ def pol_careful_core_2(state, pending, tun):
     ids = pending["ids"]
     best = list(range(len(ids)))
     # spec: spec/twilight_struggle/policies.rules:226
-    if state.vars[6] != None and (
-        A_side[state.vars[6]]
-        if state.vars[6] is not None
+    if state.vars[5] != None and (
+        A_side[state.vars[5]]
+        if state.vars[5] is not None
         else attr_of(
             A_side,
-            state.vars[6],
+            state.vars[5],
             "side",
             "spec/twilight_struggle/policies.rules:189:50",
         )
@@ -3410,18 +3410,18 @@ def pol_careful_core_2(state, pending, tun):
     # spec: spec/twilight_struggle/policies.rules:227
     if (
         state.tracks[0] <= 2
-        and state.vars[6] != None
+        and state.vars[5] != None
         and (
             (
-                state.vars[6] == E_duck_and_cover
-                or state.vars[6] == E_we_will_bury_you
-                or state.vars[6] == E_soviets_shoot_down_kal_007
-                or state.vars[6] == E_olympic_games
+                state.vars[5] == E_duck_and_cover
+                or state.vars[5] == E_we_will_bury_you
+                or state.vars[5] == E_soviets_shoot_down_kal_007
+                or state.vars[5] == E_olympic_games
             )
             or (
-                state.vars[6] == E_five_year_plan
-                or state.vars[6] == E_star_wars
-                or state.vars[6] == E_grain_sales_to_soviets
+                state.vars[5] == E_five_year_plan
+                or state.vars[5] == E_star_wars
+                or state.vars[5] == E_grain_sales_to_soviets
             )
         )
     ):
@@ -3429,24 +3429,24 @@ def pol_careful_core_2(state, pending, tun):
     if len(best) == 1:
         return best
     # spec: spec/twilight_struggle/policies.rules:230
-    if state.vars[6] == E_un_intervention:
+    if state.vars[5] == E_un_intervention:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
     # spec: spec/twilight_struggle/policies.rules:232
-    if state.vars[6] == E_defectors:
+    if state.vars[5] == E_defectors:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
     # spec: spec/twilight_struggle/policies.rules:233
     if (
-        state.vars[6] != None
+        state.vars[5] != None
         and (
-            A_side[state.vars[6]]
-            if state.vars[6] is not None
+            A_side[state.vars[5]]
+            if state.vars[5] is not None
             else attr_of(
                 A_side,
-                state.vars[6],
+                state.vars[5],
                 "side",
                 "spec/twilight_struggle/policies.rules:188:47",
             )
@@ -3470,18 +3470,18 @@ def nev_careful_core_2(state, pending, tun):
     # spec: spec/twilight_struggle/policies.rules:227
     if (
         state.tracks[0] <= 2
-        and state.vars[6] != None
+        and state.vars[5] != None
         and (
             (
-                state.vars[6] == E_duck_and_cover
-                or state.vars[6] == E_we_will_bury_you
-                or state.vars[6] == E_soviets_shoot_down_kal_007
-                or state.vars[6] == E_olympic_games
+                state.vars[5] == E_duck_and_cover
+                or state.vars[5] == E_we_will_bury_you
+                or state.vars[5] == E_soviets_shoot_down_kal_007
+                or state.vars[5] == E_olympic_games
             )
             or (
-                state.vars[6] == E_five_year_plan
-                or state.vars[6] == E_star_wars
-                or state.vars[6] == E_grain_sales_to_soviets
+                state.vars[5] == E_five_year_plan
+                or state.vars[5] == E_star_wars
+                or state.vars[5] == E_grain_sales_to_soviets
             )
         )
     ):
@@ -3496,11 +3496,11 @@ def pol_careful_core_3(state, pending, tun):
     ids = pending["ids"]
     best = list(range(len(ids)))
     # spec: spec/twilight_struggle/policies.rules:239
-    if state.vars[6] != None and (
-        state.vars[6] == E_duck_and_cover
-        or state.vars[6] == E_we_will_bury_you
-        or state.vars[6] == E_soviets_shoot_down_kal_007
-        or state.vars[6] == E_olympic_games
+    if state.vars[5] != None and (
+        state.vars[5] == E_duck_and_cover
+        or state.vars[5] == E_we_will_bury_you
+        or state.vars[5] == E_soviets_shoot_down_kal_007
+        or state.vars[5] == E_olympic_games
     ):
         best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
@@ -3594,7 +3594,7 @@ def pol_careful_core_6(state, pending, tun):
             A_battleground[v_target]
             and 7
             + 2
-            * (2 if state.vars[6] == None else q_ops_value(state, v_you, state.vars[6]))
+            * (2 if state.vars[5] == None else q_ops_value(state, v_you, state.vars[5]))
             - 4 * A_stability[v_target]
             > 0
             for v_target in [values[i] for i in best]
@@ -3609,7 +3609,7 @@ def pol_careful_core_6(state, pending, tun):
         [
             7
             + 2
-            * (2 if state.vars[6] == None else q_ops_value(state, v_you, state.vars[6]))
+            * (2 if state.vars[5] == None else q_ops_value(state, v_you, state.vars[5]))
             - 4 * A_stability[v_target]
             > 0
             for v_target in [values[i] for i in best]
@@ -3632,7 +3632,7 @@ def pol_careful_core_6(state, pending, tun):
         [
             7
             + 2
-            * (2 if state.vars[6] == None else q_ops_value(state, v_you, state.vars[6]))
+            * (2 if state.vars[5] == None else q_ops_value(state, v_you, state.vars[5]))
             - 4 * A_stability[v_target]
             for v_target in [values[i] for i in best]
         ],
@@ -4304,7 +4304,7 @@ def pol_careful_core_35(state, pending, tun):
         [
             7
             + 2
-            * (2 if state.vars[6] == None else q_ops_value(state, v_you, state.vars[6]))
+            * (2 if state.vars[5] == None else q_ops_value(state, v_you, state.vars[5]))
             - 4 * A_stability[v_target]
             for v_target in [values[i] for i in best]
         ],
@@ -4356,7 +4356,7 @@ def pol_careful_core_36(state, pending, tun):
         [
             7
             + 2
-            * (2 if state.vars[6] == None else q_ops_value(state, v_you, state.vars[6]))
+            * (2 if state.vars[5] == None else q_ops_value(state, v_you, state.vars[5]))
             - 4 * A_stability[v_target]
             for v_target in [values[i] for i in best]
         ],
@@ -5181,7 +5181,7 @@ POLICIES = {
     "careful": {
         "spec/twilight_struggle/card_play.rules:51:9": pol_careful_core_0,
         "spec/twilight_struggle/card_play.rules:74:9": pol_careful_core_2,
-        "spec/twilight_struggle/card_play.rules:94:9": pol_careful_core_3,
+        "spec/twilight_struggle/card_play.rules:97:9": pol_careful_core_3,
         "spec/twilight_struggle/cards.rules:101:9": pol_careful_core_43,
         "spec/twilight_struggle/cards.rules:104:17": pol_careful_core_66,
         "spec/twilight_struggle/cards.rules:141:17": pol_careful_core_9,
@@ -5265,7 +5265,7 @@ POLICIES = {
     "careful_core": {
         "spec/twilight_struggle/card_play.rules:51:9": pol_careful_core_0,
         "spec/twilight_struggle/card_play.rules:74:9": pol_careful_core_2,
-        "spec/twilight_struggle/card_play.rules:94:9": pol_careful_core_3,
+        "spec/twilight_struggle/card_play.rules:97:9": pol_careful_core_3,
         "spec/twilight_struggle/cards.rules:101:9": pol_careful_core_43,
         "spec/twilight_struggle/cards.rules:104:17": pol_careful_core_66,
         "spec/twilight_struggle/cards.rules:141:17": pol_careful_core_9,

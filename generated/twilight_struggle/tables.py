@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 9957b549912eb9df
+# Spec hash: eef6141ad5d3d81a
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source ba0423ff821a27ce1064 output 53053bb60b158176dcfa
+# Fingerprint: source ea28f556cd87206796a2 output 97df8219920f0e840e0a
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -114,7 +114,6 @@ META_VARS = (
     ("china_face_up", True),
     ("in_headline", False),
     ("in_final_scoring", False),
-    ("event_fired", False),
     ("card_being_played", None),
     ("card_player", 0),
     ("region_being_scored", None),
@@ -2380,7 +2379,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="9957b549912eb9df",
+    spec_hash="eef6141ad5d3d81a",
     spec_files=META_SPEC_FILES,
     players=("ussr", "usa"),
     player_labels=("USSR", "USA"),
@@ -2400,7 +2399,7 @@ META = GameMeta(
     tunables=(("careful", ()), ("careful_core", ())),
     use_labels=META_USE_LABELS,
     counts=META_COUNTS,
-    var_kinds=("", "player", "", "", "", "", "card", "player", "region", ""),
+    var_kinds=("", "player", "", "", "", "card", "player", "region", ""),
     effect_param_kinds=META_EFFECT_PARAM_KINDS,
     param_domains=META_PARAM_DOMAINS,
     board=META_BOARD,
@@ -2411,7 +2410,7 @@ META = GameMeta(
 #   state.tracks: 0 defcon, 1 vp, 2 turn, 3 action_round, 4 milops(ussr), 5 milops(usa), 6 space_race(ussr), 7 space_race(usa), 8 space_attempts(ussr), 9 space_attempts(usa)
 #   state.zones: 0 box, 1 deck, 2 hand(ussr), 3 hand(usa), 4 china_holder(ussr), 5 china_holder(usa), 6 headline(ussr), 7 headline(usa), 8 in_play, 9 discard, 10 removed, 11 in_effect, 12 event_view(ussr), 13 event_view(usa), 14 random_pick
 #   state.counters: 0 event_tally, 1 influence(ussr), 2 influence(usa), 3 start_influence(ussr), 4 start_influence(usa)
-#   state.vars: 0 norad_defcon_at_round_start, 1 phasing, 2 china_face_up, 3 in_headline, 4 in_final_scoring, 5 event_fired, 6 card_being_played, 7 card_player, 8 region_being_scored, 9 ops_unspent
+#   state.vars: 0 norad_defcon_at_round_start, 1 phasing, 2 china_face_up, 3 in_headline, 4 in_final_scoring, 5 card_being_played, 6 card_player, 7 region_being_scored, 8 ops_unspent
 
 PLAYERS = (0, 1)
 PLAYER_IDS = ("ussr", "usa")

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 9957b549912eb9df
+# Spec hash: eef6141ad5d3d81a
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source b24292de15dcb20d45db output b7bbae1e682eb2126853
+# Fingerprint: source 841ed49a07e37c014d33 output 0b2971c9d6feae768459
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -303,7 +303,7 @@ def tb_card_play_0_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:15
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_romanian_abdication] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_romanian_abdication] + [UNBOUND] * 3))
     return
 
 
@@ -317,7 +317,7 @@ def tb_card_play_1_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:30
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_romanian_abdication] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_romanian_abdication] + [UNBOUND] * 3))
     return
 
 
@@ -327,7 +327,7 @@ def tb_card_play_3_0(state, frame):
     move_card(state, E_vietnam_revolts, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:48
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_vietnam_revolts] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_vietnam_revolts] + [UNBOUND] * 3))
     return
 
 
@@ -341,7 +341,7 @@ def tb_card_play_4_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:56
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_vietnam_revolts] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_vietnam_revolts] + [UNBOUND] * 3))
     return
 
 
@@ -355,7 +355,7 @@ def tb_card_play_5_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:69
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_nato] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_nato] + [UNBOUND] * 3))
     return
 
 
@@ -368,7 +368,7 @@ def tb_card_play_6_0(state, frame):
     state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:78
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_asia_scoring] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_asia_scoring] + [UNBOUND] * 3))
     return
 
 
@@ -378,7 +378,7 @@ def tb_card_play_7_0(state, frame):
     move_card(state, E_southeast_asia_scoring, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:86
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_southeast_asia_scoring] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_southeast_asia_scoring] + [UNBOUND] * 3))
     return
 
 
@@ -433,7 +433,7 @@ def tb_card_play_11_0(state, frame):
     move_card(state, E_vietnam_revolts, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:123
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_vietnam_revolts] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_vietnam_revolts] + [UNBOUND] * 3))
     return
 
 
@@ -443,7 +443,7 @@ def tb_card_play_12_0(state, frame):
     move_card(state, E_vietnam_revolts, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:134
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_vietnam_revolts] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_vietnam_revolts] + [UNBOUND] * 3))
     return
 
 
@@ -456,7 +456,7 @@ def tb_card_play_13_0(state, frame):
     move_card(state, E_vietnam_revolts, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:143
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_vietnam_revolts] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_vietnam_revolts] + [UNBOUND] * 3))
     return
 
 
@@ -632,7 +632,7 @@ def tb_card_play_21_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:227
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_china_card] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_china_card] + [UNBOUND] * 3))
     return
 
 
@@ -652,7 +652,7 @@ def tb_card_play_23_0(state, frame):
     p_pass_china_card(state, 1, True)
     # spec: spec/twilight_struggle/tests/card_play.rules:245
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_china_card] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_china_card] + [UNBOUND] * 3))
     return
 
 
@@ -2034,7 +2034,7 @@ def tb_events_early_52_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:491
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_nato] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_nato] + [UNBOUND] * 3))
     return
 
 
@@ -2476,7 +2476,7 @@ def tb_events_early_72_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_early.rules:721
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_un_intervention] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_un_intervention] + [UNBOUND] * 3))
     return
 
 
@@ -2655,7 +2655,7 @@ def tb_events_early_80_0(state, frame):
             state.stamps[11] += 1
             # spec: spec/twilight_struggle/tests/events_early.rules:801
             state.frames.pop()
-            state.frames.append(new_frame(1, [1, E_china_card] + [UNBOUND] * 2))
+            state.frames.append(new_frame(1, [1, E_china_card] + [UNBOUND] * 3))
             return
 
 
@@ -2668,7 +2668,7 @@ def tb_events_early_81_0(state, frame):
     move_card(state, E_duck_and_cover, 7)
     # spec: spec/twilight_struggle/tests/events_early.rules:812
     state.frames.pop()
-    state.frames.append(new_frame(28, [1] + [UNBOUND] * 3))
+    state.frames.append(new_frame(28, [1] + [UNBOUND] * 4))
     return
 
 
@@ -2683,7 +2683,7 @@ def tb_events_early_82_0(state, frame):
     move_card(state, E_blockade, 7)
     # spec: spec/twilight_struggle/tests/events_early.rules:820
     state.frames.pop()
-    state.frames.append(new_frame(28, [1] + [UNBOUND] * 3))
+    state.frames.append(new_frame(28, [1] + [UNBOUND] * 4))
     return
 
 
@@ -2728,7 +2728,7 @@ def tb_events_late_2_0(state, frame):
     move_card(state, E_iranian_hostage_crisis, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:29
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_iranian_hostage_crisis] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_iranian_hostage_crisis] + [UNBOUND] * 3))
     return
 
 
@@ -2793,7 +2793,7 @@ def tb_events_late_6_0(state, frame):
     move_card(state, E_the_iron_lady, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:63
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_the_iron_lady] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_the_iron_lady] + [UNBOUND] * 3))
     return
 
 
@@ -2822,7 +2822,7 @@ def tb_events_late_8_0(state, frame):
     move_card(state, E_reagan_bombs_libya, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:81
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_reagan_bombs_libya] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_reagan_bombs_libya] + [UNBOUND] * 3))
     return
 
 
@@ -2863,7 +2863,7 @@ def tb_events_late_10_0(state, frame):
     move_card(state, E_star_wars, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:104
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_star_wars] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_star_wars] + [UNBOUND] * 3))
     return
 
 
@@ -3313,7 +3313,7 @@ def tb_events_late_33_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:335
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_chernobyl] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_chernobyl] + [UNBOUND] * 3))
     return
 
 
@@ -3436,7 +3436,7 @@ def tb_events_late_39_0(state, frame):
     move_card(state, E_tear_down_this_wall, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:425
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_tear_down_this_wall] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_tear_down_this_wall] + [UNBOUND] * 3))
     return
 
 
@@ -3446,7 +3446,7 @@ def tb_events_late_40_0(state, frame):
     move_card(state, E_an_evil_empire, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:434
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_an_evil_empire] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_an_evil_empire] + [UNBOUND] * 3))
     return
 
 
@@ -3594,7 +3594,7 @@ def tb_events_late_48_0(state, frame):
     move_card(state, E_wargames, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:514
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_wargames] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_wargames] + [UNBOUND] * 3))
     return
 
 
@@ -3607,7 +3607,7 @@ def tb_events_late_49_0(state, frame):
     move_card(state, E_wargames, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:522
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_wargames] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_wargames] + [UNBOUND] * 3))
     return
 
 
@@ -3621,7 +3621,7 @@ def tb_events_late_50_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:533
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_solidarity] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_solidarity] + [UNBOUND] * 3))
     return
 
 
@@ -3633,7 +3633,7 @@ def tb_events_late_51_0(state, frame):
     move_card(state, E_solidarity, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:542
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_solidarity] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_solidarity] + [UNBOUND] * 3))
     return
 
 
@@ -3713,11 +3713,11 @@ def tb_events_late_56_0(state, frame):
     state.vars[1] = 1
     state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:596
-    state.vars[6] = E_defectors
-    state.stamps[18] += 1
+    state.vars[5] = E_defectors
+    state.stamps[17] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:597
-    state.vars[7] = 1
-    state.stamps[19] += 1
+    state.vars[6] = 1
+    state.stamps[18] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:598
     state.frames.pop()
     resolve_event(
@@ -3739,7 +3739,7 @@ def tb_events_late_57_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:607
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_defectors] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_defectors] + [UNBOUND] * 3))
     return
 
 
@@ -3752,7 +3752,7 @@ def tb_events_late_58_0(state, frame):
     state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:617
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_defectors] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_defectors] + [UNBOUND] * 3))
     return
 
 
@@ -3767,11 +3767,11 @@ def tb_events_late_59_0(state, frame):
     state.vars[1] = 0
     state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:626
-    state.vars[6] = E_defectors
-    state.stamps[18] += 1
+    state.vars[5] = E_defectors
+    state.stamps[17] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:627
-    state.vars[7] = 0
-    state.stamps[19] += 1
+    state.vars[6] = 0
+    state.stamps[18] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:628
     state.frames.pop()
     resolve_event(
@@ -4133,7 +4133,7 @@ def tb_events_late_71_0(state, frame):
     move_card(state, E_awacs_sale_to_saudis, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:764
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_awacs_sale_to_saudis] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_awacs_sale_to_saudis] + [UNBOUND] * 3))
     return
 
 
@@ -4143,7 +4143,7 @@ def tb_events_late_72_0(state, frame):
     move_card(state, E_north_sea_oil, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:775
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_north_sea_oil] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_north_sea_oil] + [UNBOUND] * 3))
     return
 
 
@@ -4153,7 +4153,7 @@ def tb_events_late_73_0(state, frame):
     move_card(state, E_awacs_sale_to_saudis, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:783
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_awacs_sale_to_saudis] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_awacs_sale_to_saudis] + [UNBOUND] * 3))
     return
 
 
@@ -4168,7 +4168,7 @@ def tb_events_late_74_0(state, frame):
     move_card(state, E_willy_brandt, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:792
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_willy_brandt] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_willy_brandt] + [UNBOUND] * 3))
     return
 
 
@@ -4181,7 +4181,7 @@ def tb_events_late_74_1(state, frame):
     move_card(state, E_tear_down_this_wall, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:797
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_tear_down_this_wall] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_tear_down_this_wall] + [UNBOUND] * 3))
     return
 
 
@@ -4191,7 +4191,7 @@ def tb_events_late_75_0(state, frame):
     move_card(state, E_flower_power, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:805
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_flower_power] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_flower_power] + [UNBOUND] * 3))
     return
 
 
@@ -4209,7 +4209,7 @@ def tb_events_late_75_2(state, frame):
     move_card(state, E_an_evil_empire, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:810
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_an_evil_empire] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_an_evil_empire] + [UNBOUND] * 3))
     return
 
 
@@ -4235,7 +4235,7 @@ def tb_events_late_76_1(state, frame):
     "test tests/events_late.rules#76 part 1 (spec/twilight_struggle/tests/events_late.rules:822)"
     # spec: spec/twilight_struggle/tests/events_late.rules:822
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_iran_iraq_war] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_iran_iraq_war] + [UNBOUND] * 3))
     return
 
 
@@ -5309,7 +5309,7 @@ def tb_events_mid_40_0(state, frame):
     move_card(state, E_kitchen_debates, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:451
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_kitchen_debates] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_kitchen_debates] + [UNBOUND] * 3))
     return
 
 
@@ -5384,7 +5384,7 @@ def tb_events_mid_44_2(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:497
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_missile_envy] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_missile_envy] + [UNBOUND] * 3))
     return
 
 
@@ -5878,7 +5878,7 @@ def tb_events_mid_64_1(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:716
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_willy_brandt] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_willy_brandt] + [UNBOUND] * 3))
     return
 
 
@@ -6007,7 +6007,7 @@ def tb_events_mid_72_0(state, frame):
             move_card(state, E_brush_war, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:785
             state.frames.pop()
-            state.frames.append(new_frame(1, [1, E_brush_war] + [UNBOUND] * 2))
+            state.frames.append(new_frame(1, [1, E_brush_war] + [UNBOUND] * 3))
             return
 
 
@@ -6037,7 +6037,7 @@ def tb_events_mid_73_1(state, frame):
     "test tests/events_mid.rules#73 part 1 (spec/twilight_struggle/tests/events_mid.rules:793)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:793
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_brush_war] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_brush_war] + [UNBOUND] * 3))
     return
 
 
@@ -6067,7 +6067,7 @@ def tb_events_mid_74_1(state, frame):
     "test tests/events_mid.rules#74 part 1 (spec/twilight_struggle/tests/events_mid.rules:802)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:802
     state.frames.pop()
-    state.frames.append(new_frame(28, [1] + [UNBOUND] * 3))
+    state.frames.append(new_frame(28, [1] + [UNBOUND] * 4))
     return
 
 
@@ -6091,7 +6091,7 @@ def tb_events_mid_75_0(state, frame):
             move_card(state, E_korean_war, 2)
             # spec: spec/twilight_struggle/tests/events_mid.rules:810
             state.frames.pop()
-            state.frames.append(new_frame(1, [0, E_korean_war] + [UNBOUND] * 2))
+            state.frames.append(new_frame(1, [0, E_korean_war] + [UNBOUND] * 3))
             return
 
 
@@ -6123,7 +6123,7 @@ def tb_events_mid_76_1(state, frame):
     move_card(state, E_indo_pakistani_war, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:819
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_indo_pakistani_war] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_indo_pakistani_war] + [UNBOUND] * 3))
     return
 
 
@@ -6149,7 +6149,7 @@ def tb_events_mid_77_1(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:831
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_un_intervention] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_un_intervention] + [UNBOUND] * 3))
     return
 
 
@@ -6179,7 +6179,7 @@ def tb_events_mid_78_0(state, frame):
             state.stamps[11] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:841
             state.frames.pop()
-            state.frames.append(new_frame(1, [1, E_un_intervention] + [UNBOUND] * 2))
+            state.frames.append(new_frame(1, [1, E_un_intervention] + [UNBOUND] * 3))
             return
 
 
@@ -6281,7 +6281,7 @@ def tb_events_mid_85_1(state, frame):
     "test tests/events_mid.rules#85 part 1 (spec/twilight_struggle/tests/events_mid.rules:905)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:905
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_camp_david_accords] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_camp_david_accords] + [UNBOUND] * 3))
     return
 
 
@@ -6375,7 +6375,7 @@ def tb_events_mid_91_1(state, frame):
     "test tests/events_mid.rules#91 part 1 (spec/twilight_struggle/tests/events_mid.rules:965)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:965
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_john_paul_ii_elected_pope] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_john_paul_ii_elected_pope] + [UNBOUND] * 3))
     return
 
 
@@ -6492,7 +6492,7 @@ def tb_events_mid_98_0(state, frame):
     move_card(state, E_shuttle_diplomacy, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1026
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_shuttle_diplomacy] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_shuttle_diplomacy] + [UNBOUND] * 3))
     return
 
 
@@ -6562,8 +6562,8 @@ def tb_events_mid_99_0(state, frame):
 def tb_events_mid_99_1(state, frame):
     "test tests/events_mid.rules#99 part 1 (spec/twilight_struggle/tests/events_mid.rules:1044)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1044
-    state.vars[8] = E_asia
-    state.stamps[20] += 1
+    state.vars[7] = E_asia
+    state.stamps[19] += 1
     state.frames.pop()
     return
 
@@ -7195,7 +7195,7 @@ def tb_events_mid_125_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1322
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_flower_power] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_flower_power] + [UNBOUND] * 3))
     return
 
 
@@ -7280,7 +7280,7 @@ def tb_inside_other_plays_0_0(state, frame):
     move_card(state, E_star_wars, 3)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:15
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_star_wars] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_star_wars] + [UNBOUND] * 3))
     return
 
 
@@ -7301,7 +7301,7 @@ def tb_inside_other_plays_1_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:34
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, E_star_wars] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_star_wars] + [UNBOUND] * 3))
     return
 
 
@@ -7336,7 +7336,7 @@ def tb_inside_other_plays_3_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:61
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_grain_sales_to_soviets] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_grain_sales_to_soviets] + [UNBOUND] * 3))
     return
 
 
@@ -7411,7 +7411,7 @@ def tb_inside_other_plays_7_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:106
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_five_year_plan] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_five_year_plan] + [UNBOUND] * 3))
     return
 
 
@@ -7444,7 +7444,7 @@ def tb_inside_other_plays_9_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:130
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_star_wars] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_star_wars] + [UNBOUND] * 3))
     return
 
 
@@ -7979,7 +7979,7 @@ def tb_policy_helpers_0_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:7
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, E_vietnam_revolts] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_vietnam_revolts] + [UNBOUND] * 3))
     return
 
 
@@ -7989,8 +7989,8 @@ def tb_policy_helpers_1_0(state, frame):
     state.counters[1][E_poland] = 1
     state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:14
-    state.vars[9] = 2
-    state.stamps[21] += 1
+    state.vars[8] = 2
+    state.stamps[20] += 1
     state.frames.pop()
     return
 
@@ -7998,8 +7998,8 @@ def tb_policy_helpers_1_0(state, frame):
 def tb_policy_helpers_1_1(state, frame):
     "test tests/policy_helpers.rules#1 part 1 (spec/twilight_struggle/tests/policy_helpers.rules:21)"
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:21
-    state.vars[9] = 3
-    state.stamps[21] += 1
+    state.vars[8] = 3
+    state.stamps[20] += 1
     state.frames.pop()
     return
 
@@ -8010,8 +8010,8 @@ def tb_policy_helpers_2_0(state, frame):
     state.counters[2][E_italy] = 2
     state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:27
-    state.vars[9] = 2
-    state.stamps[21] += 1
+    state.vars[8] = 2
+    state.stamps[20] += 1
     state.frames.pop()
     return
 
@@ -8019,8 +8019,8 @@ def tb_policy_helpers_2_0(state, frame):
 def tb_policy_helpers_2_1(state, frame):
     "test tests/policy_helpers.rules#2 part 1 (spec/twilight_struggle/tests/policy_helpers.rules:30)"
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:30
-    state.vars[9] = 1
-    state.stamps[21] += 1
+    state.vars[8] = 1
+    state.stamps[20] += 1
     state.frames.pop()
     return
 
@@ -8049,8 +8049,8 @@ def tb_policy_helpers_4_0(state, frame):
     state.counters[1][E_poland] = 3
     state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:44
-    state.vars[9] = 4
-    state.stamps[21] += 1
+    state.vars[8] = 4
+    state.stamps[20] += 1
     state.frames.pop()
     return
 
@@ -8112,8 +8112,8 @@ def tb_policy_helpers_7_0(state, frame):
     state.counters[1][E_france] = 1
     state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:74
-    state.vars[9] = 2
-    state.stamps[21] += 1
+    state.vars[8] = 2
+    state.stamps[20] += 1
     state.frames.pop()
     return
 
@@ -8127,8 +8127,8 @@ def tb_policy_helpers_8_0(state, frame):
     state.counters[1][E_poland] = 0
     state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:83
-    state.vars[9] = 1
-    state.stamps[21] += 1
+    state.vars[8] = 1
+    state.stamps[20] += 1
     state.frames.pop()
     return
 
@@ -8300,7 +8300,7 @@ def tb_turn_and_victory_10_0(state, frame):
     state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:120
     state.frames.pop()
-    state.frames.append(new_frame(28, [1] + [UNBOUND] * 3))
+    state.frames.append(new_frame(28, [1] + [UNBOUND] * 4))
     return
 
 
@@ -12116,7 +12116,7 @@ ts_operations_4 = {
 }
 tx_policy_helpers_0 = {
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:9
-    "#0:expect0": lambda state, L: state.vars[9] == 1,
+    "#0:expect0": lambda state, L: state.vars[8] == 1,
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:18
     "#1:expect0": lambda state, L: d_ops_placement_value(state, 0, E_poland) == 210,
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:19
@@ -12152,7 +12152,7 @@ tx_policy_helpers_0 = {
     "#5:expect2": lambda state, L: not d_within_reach(state, 0, E_france),
 }
 ts_policy_helpers_0 = {
-    "#0:expect0": lambda state, L: (state.vars[9], 1),
+    "#0:expect0": lambda state, L: (state.vars[8], 1),
     "#1:expect0": lambda state, L: (d_ops_placement_value(state, 0, E_poland), 210),
     "#1:expect1": lambda state, L: (d_ops_placement_value(state, 0, E_romania), 15),
     "#1:expect2": lambda state, L: (
