@@ -1,4 +1,5 @@
-"""Kept filters (compiler/codegen/kept.py): a kept list is always the list the filter makes now."""
+"""Kept filters and defines (compiler/codegen/kept.py): a kept list is always the list the filter
+makes now, a kept value the value the define gives now."""
 
 from __future__ import annotations
 
@@ -36,7 +37,8 @@ def test_every_kept_list_is_the_list_made_again(game):
         state = game.state
         for key in list(state.memo):
             number, args = (key[0], key[1:]) if isinstance(key, tuple) else (key, ())
-            helper = getattr(rules, f"kept_{number}")
+            # a kept filter's helper by its number, a kept define by its name
+            helper = getattr(rules, number if isinstance(number, str) else f"kept_{number}")
             assert helper(state, *args) == helper(_fresh(state), *args), (key, game.decisions)
             checked.append(key)
 
@@ -45,6 +47,7 @@ def test_every_kept_list_is_the_list_made_again(game):
     except DecisionLimit:
         pass  # long enough
     assert checked  # the game kept some lists, or the test tested nothing
+    assert any(isinstance(k[0] if isinstance(k, tuple) else k, str) for k in checked)  # and values
 
 
 def test_a_write_behind_the_rules_back_is_forgotten_with_forget_kept():

@@ -21,8 +21,13 @@ from dataclasses import dataclass
 
 from .. import ast
 from ..checks.termination import ANY, EFFECTS, PENDING, RESULT, ZONES, RuleGraph
+from ..checks.types import TypeInfer, type_of_ref
 
 KEPT_MIN_MEMBERS = 8  # smaller collections cost less to walk than to look up
+# A define's value is kept when working it out visits about this many items or more
+# (a look-up in state.memo costs about as much as a walk over a dozen).
+KEPT_DEFINE_WORK = 12
+UNSIZED = 8  # the members guessed for a collection of no fixed size (a zone, a range)
 SAFE_BUILTINS = frozenset({"opponent", "adjacent", "min", "max", "abs", "has_event"})
 ZONE_BUILTINS = frozenset({"size", "top"})
 UNSEEN = frozenset({"game_over", "winner", "losers", "end_reason", "deciding"})  # not stamped
@@ -117,6 +122,45 @@ class KeptFilters:
                         return None
                     extra |= found
         return frozenset(extra)
+
+    def define_stamps(self, decl: ast.DefineDecl) -> list[int] | None:
+        """The stamps a define's value is kept under (between decisions, by its arguments),
+        or None: when its value is not a number or a truth (a list a caller might hold),
+        when what it reads has no stamp, or when working it out costs less than a look-up."""
+        env = {p.name: type_of_ref(self.model, p.type) for p in decl.params}
+        if TypeInfer(self.model).infer(decl.body, env).base not in ("int", "bool"):
+            return None
+        if self.work(decl.body, frozenset({decl.name.name})) < KEPT_DEFINE_WORK:
+            return None
+        return self.reads(decl.body)
+
+    def work(self, node: ast.Node, busy: frozenset) -> int:
+        """About how many items working `node` out visits: a walk's members times its test,
+        a define's body where it is called (busy: the defines being sized, against recursion)."""
+        model = self.model
+        if isinstance(node, (ast.Quantifier, ast.SumOf)):
+            inner = sum(self.work(p, busy) for p in (node.where, getattr(node, "value", None))
+                        if p is not None)
+            return self.work(node.source, busy) + self._members(node.source) * (1 + inner)
+        if isinstance(node, ast.Reachable):
+            return len(model.entities)
+        total = 0  # the rest costs little beside a walk
+        if isinstance(node, ast.CallExpr) and node.name in model.defines and node.name not in busy:
+            total += self.work(model.defines[node.name].body, busy | {node.name})
+        return total + sum(self.work(child, busy) for child in node.children())
+
+    def _members(self, source: ast.Expr) -> int:
+        """How many members walking `source` visits: a kind's, a region's, the players', or a guess."""
+        model = self.model
+        if isinstance(source, ast.NameRef):
+            if source.name == "players":
+                return len(model.players)
+            if source.name in model.kinds:
+                return len(model.kind_members.get(source.name, ()))
+            index = model.entity_index.get(source.name)
+            if index in model.region_members:
+                return len(model.region_members[index])
+        return UNSIZED
 
     def _static(self, node: ast.Expr) -> bool:
         """A collection no write changes: a kind, the players, a region, a map's links, a range."""

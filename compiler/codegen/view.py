@@ -37,6 +37,12 @@ class FunctionView:
     spec: str
     body: str
     doc: str = ""
+    kept: list[int] | None = None  # a define's value kept under these stamps (kept.py)
+
+    @property
+    def kept_key(self) -> str:
+        """The key of its kept values in state.memo: its name, with its arguments if it has any."""
+        return f"({self.name!r}, {', '.join(self.params)})" if self.params else repr(self.name)
 
 
 @dataclass
@@ -178,7 +184,8 @@ class ViewBuilder:
         params = self.params(decl.params)
         body = self.emitter(params).value(decl.body)
         return FunctionView(self.gen.defines[decl.name.name], [p[1] for p in params],
-                            self.where(decl), body, repr(f"define {decl.name.name}"))
+                            self.where(decl), body, repr(f"define {decl.name.name}"),
+                            self.gen.kept.define_stamps(decl))
 
     def quantity(self, decl: ast.QuantityDecl) -> dict[str, Any]:
         params = self.params(decl.params)

@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 3be525e93f7324ee24f1 output e3940158e4d6cd7709af
+# Fingerprint: source e16352672f232f8a1b99 output a1622621e5a9e3a12cd2
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -302,7 +302,14 @@ def d_im_feld(state, v_p, v_k):
 def d_im_spiel(state, v_p, v_k):
     "define im_spiel"
     # spec: spec/heldenhain/02_cards.rules:33
-    return bool(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[0],)
+    key = ("d_im_spiel", v_p, v_k)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = bool(
         d_im_feld(state, v_p, v_k)
         or any(
             (A_von[c_x] if c_x in KS_spiegel else c_x) == v_k
@@ -317,6 +324,8 @@ def d_im_spiel(state, v_p, v_k):
             for c_x in state.zones[9 + v_p]
         )
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_hq_aktiv(state, v_p, v_k):
@@ -625,7 +634,24 @@ def d_gesperrt(state, v_p):
 def d_eval_tante_taktik(state, v_p):
     "define eval_tante_taktik"
     # spec: spec/heldenhain/05_bots.rules:22
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[2],
+        s[3],
+        s[7],
+        s[12],
+        s[13],
+        s[14],
+        s[15],
+    )
+    key = ("d_eval_tante_taktik", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         100 * (state.tracks[v_p] - state.tracks[None if v_p is None else (v_p + 1) % 2])
         + 10 * d_feldwert(state, v_p)
         - 8 * d_feldwert(state, None if v_p is None else (v_p + 1) % 2)
@@ -635,12 +661,33 @@ def d_eval_tante_taktik(state, v_p):
         + 2 * state.tracks[2 + v_p]
         + 6 * d_dauerkarten(state, v_p)
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_eval_graf_gruebel(state, v_p):
     "define eval_graf_gruebel"
     # spec: spec/heldenhain/05_bots.rules:28
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[2],
+        s[3],
+        s[7],
+        s[8],
+        s[10],
+        s[12],
+        s[13],
+        s[14],
+        s[15],
+    )
+    key = ("d_eval_graf_gruebel", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         100 * (state.tracks[v_p] - state.tracks[None if v_p is None else (v_p + 1) % 2])
         + 7 * d_feldwert(state, v_p)
         - 12 * d_feldwert(state, None if v_p is None else (v_p + 1) % 2)
@@ -650,12 +697,31 @@ def d_eval_graf_gruebel(state, v_p):
         + 2 * state.tracks[2 + v_p]
         + 6 * d_dauerkarten(state, v_p)
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_eval_der_wegweiser(state, v_p):
     "define eval_der_wegweiser"
     # spec: spec/heldenhain/05_bots.rules:35
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[2],
+        s[3],
+        s[7],
+        s[12],
+        s[13],
+        s[14],
+        s[15],
+    )
+    key = ("d_eval_der_wegweiser", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         100 * (state.tracks[v_p] - state.tracks[None if v_p is None else (v_p + 1) % 2])
         + 9 * d_feldwert(state, v_p)
         - 8 * d_feldwert(state, None if v_p is None else (v_p + 1) % 2)
@@ -683,12 +749,31 @@ def d_eval_der_wegweiser(state, v_p):
         + 2 * state.tracks[2 + v_p]
         + 6 * d_dauerkarten(state, v_p)
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_eval_fraeulein_rabatt(state, v_p):
     "define eval_fraeulein_rabatt"
     # spec: spec/heldenhain/05_bots.rules:43
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[2],
+        s[3],
+        s[7],
+        s[12],
+        s[13],
+        s[14],
+        s[15],
+    )
+    key = ("d_eval_fraeulein_rabatt", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         100 * (state.tracks[v_p] - state.tracks[None if v_p is None else (v_p + 1) % 2])
         + 10 * d_feldwert(state, v_p)
         - 8 * d_feldwert(state, None if v_p is None else (v_p + 1) % 2)
@@ -697,12 +782,33 @@ def d_eval_fraeulein_rabatt(state, v_p):
         + 5 * state.tracks[2 + v_p]
         + 6 * d_dauerkarten(state, v_p)
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_deck_ki_wert(state, v_p):
     "define deck_ki_wert"
     # spec: spec/heldenhain/05_bots.rules:47
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[2],
+        s[3],
+        s[7],
+        s[8],
+        s[10],
+        s[12],
+        s[13],
+        s[14],
+        s[15],
+    )
+    key = ("d_deck_ki_wert", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         d_eval_tante_taktik(state, v_p)
         if (state.params["deck_1"] if v_p == 0 else state.params["deck_2"])
         == "superfreundinnen"
@@ -718,6 +824,8 @@ def d_deck_ki_wert(state, v_p):
             )
         )
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_kartenwert(state, v_c):
@@ -790,7 +898,25 @@ def d_siegwurf(state, v_p):
 def d_ausschalten_moeglich(state, v_p):
     "define ausschalten_moeglich"
     # spec: spec/heldenhain/06_policies.rules:20
-    return any(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[4],
+        s[7],
+        s[8],
+        s[9],
+        s[12],
+        s[13],
+        s[15],
+        s[18],
+    )
+    key = ("d_ausschalten_moeglich", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = any(
         (
             state.location[c_f] == 5 + v_p
             and not state.counters[1][c_f] > 0
@@ -819,12 +945,33 @@ def d_ausschalten_moeglich(state, v_p):
         )
         for c_f in state.zones[5 + v_p]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_sperren_lohnt(state, v_p):
     "define sperren_lohnt"
     # spec: spec/heldenhain/06_policies.rules:30
-    return any(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[4],
+        s[7],
+        s[8],
+        s[9],
+        s[12],
+        s[13],
+        s[14],
+        s[15],
+        s[18],
+    )
+    key = ("d_sperren_lohnt", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = any(
         (A_von[c_z] if c_z in KS_spiegel else c_z) in KS_charakter
         and q_rettung(state, c_z) >= 3
         and any(
@@ -853,6 +1000,8 @@ def d_sperren_lohnt(state, v_p):
         )
         for c_z in state.zones[5 + (None if v_p is None else (v_p + 1) % 2)]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_platz_im_feld(state, v_p):

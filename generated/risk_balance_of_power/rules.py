@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 8861920a5a104843e85e output cb504aaa61fe9f9d7d24
+# Fingerprint: source e69b631214e3b6f5d46e output 36ffa25f6ac832ba1b8d
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -133,24 +133,54 @@ def d_armeen_auf(state, v_g):
 def d_einheiten_auf_dem_plan(state, v_p):
     "define einheiten_auf_dem_plan"
     # spec: spec/risk_balance_of_power/04_rules.rules:14
-    return sum([state.counters[v_p][c_g] for c_g in K_gebiet])
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[11],)
+    key = ("d_einheiten_auf_dem_plan", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = sum([state.counters[v_p][c_g] for c_g in K_gebiet])
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_einheiten_insgesamt(state, v_p):
     "define einheiten_insgesamt"
     # spec: spec/risk_balance_of_power/04_rules.rules:15
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[2],
+        s[3],
+        s[5],
+        s[11],
+    )
+    key = ("d_einheiten_insgesamt", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         d_einheiten_auf_dem_plan(state, v_p)
         + state.tracks[v_p]
         + state.tracks[2 + v_p]
         + state.tracks[5 + v_p]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_gebiete_von(state, v_p):
     "define gebiete_von"
     # spec: spec/risk_balance_of_power/04_rules.rules:18
-    return len(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[11],)
+    key = ("d_gebiete_von", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len(
         [
             c_g
             for kept_ in (kept_0(state, v_p),)
@@ -158,18 +188,32 @@ def d_gebiete_von(state, v_p):
             if kept_[1] or state.counters[v_p][c_g] > 0
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_staedte_von(state, v_p):
     "define staedte_von"
     # spec: spec/risk_balance_of_power/04_rules.rules:21
-    return len(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[11],
+        s[13],
+    )
+    key = ("d_staedte_von", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len(
         [
             c_g
             for c_g in K_gebiet
             if state.counters[3][c_g] > 0 and state.counters[v_p][c_g] > 0
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_ist_hauptstadt(state, v_g):
@@ -181,7 +225,17 @@ def d_ist_hauptstadt(state, v_g):
 def d_hauptstaedte_von(state, v_p):
     "define hauptstaedte_von"
     # spec: spec/risk_balance_of_power/04_rules.rules:25
-    return len(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[11],
+        s[14],
+    )
+    key = ("d_hauptstaedte_von", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len(
         [
             c_g
             for kept_ in (kept_1(state, v_p),)
@@ -191,15 +245,29 @@ def d_hauptstaedte_von(state, v_p):
             and state.counters[v_p][c_g] > 0
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_haelt_eigene_hauptstadt(state, v_p):
     "define haelt_eigene_hauptstadt"
     # spec: spec/risk_balance_of_power/04_rules.rules:27
-    return any(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[11],
+        s[14],
+    )
+    key = ("d_haelt_eigene_hauptstadt", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = any(
         state.counters[4 + v_p][c_g] > 0 and state.counters[v_p][c_g] > 0
         for c_g in K_gebiet
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_kontrolliert_region(state, v_p, v_r):
@@ -219,7 +287,19 @@ def d_kontrolliert_region(state, v_p, v_r):
 def d_regionen_von(state, v_p):
     "define regionen_von"
     # spec: spec/risk_balance_of_power/04_rules.rules:33
-    return len([c_r for c_r in K_region if d_kontrolliert_region(state, v_p, c_r)])
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[11],
+    )
+    key = ("d_regionen_von", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len([c_r for c_r in K_region if d_kontrolliert_region(state, v_p, c_r)])
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_einheiten_je_hauptstadt(state):
@@ -231,51 +311,131 @@ def d_einheiten_je_hauptstadt(state):
 def d_verstaerkung_fuer_gebiete(state, v_p):
     "define verstaerkung_fuer_gebiete"
     # spec: spec/risk_balance_of_power/04_rules.rules:41
-    return max(3, (d_gebiete_von(state, v_p) + d_staedte_von(state, v_p)) // 3)
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[11],
+        s[13],
+    )
+    key = ("d_verstaerkung_fuer_gebiete", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = max(3, (d_gebiete_von(state, v_p) + d_staedte_von(state, v_p)) // 3)
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_verstaerkung_fuer_regionen(state, v_p):
     "define verstaerkung_fuer_regionen"
     # spec: spec/risk_balance_of_power/04_rules.rules:42
-    return sum(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[11],
+    )
+    key = ("d_verstaerkung_fuer_regionen", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = sum(
         [A_bonus[c_r] for c_r in K_region if d_kontrolliert_region(state, v_p, c_r)]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_verstaerkung_fuer_hauptstaedte(state, v_p):
     "define verstaerkung_fuer_hauptstaedte"
     # spec: spec/risk_balance_of_power/04_rules.rules:44
-    return d_hauptstaedte_von(state, v_p) * 1
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[11],
+        s[14],
+    )
+    key = ("d_verstaerkung_fuer_hauptstaedte", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = d_hauptstaedte_von(state, v_p) * 1
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_verstaerkung_ohne_karten(state, v_p):
     "define verstaerkung_ohne_karten"
     # spec: spec/risk_balance_of_power/04_rules.rules:46
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[11],
+        s[13],
+        s[14],
+    )
+    key = ("d_verstaerkung_ohne_karten", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         max(3, (d_gebiete_von(state, v_p) + d_staedte_von(state, v_p)) // 3)
         + d_verstaerkung_fuer_regionen(state, v_p)
         + d_hauptstaedte_von(state, v_p) * 1
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_neutrale_armee_besiegt(state):
     "define neutrale_armee_besiegt"
     # spec: spec/risk_balance_of_power/04_rules.rules:53
-    return not any(state.counters[2][c_g] > 0 for c_g in K_gebiet)
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[12],)
+    key = "d_neutrale_armee_besiegt"
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = not any(state.counters[2][c_g] > 0 for c_g in K_gebiet)
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_schwierige_gebiete_von(state, v_p):
     "define schwierige_gebiete_von"
     # spec: spec/risk_balance_of_power/04_rules.rules:54
-    return len(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[11],)
+    key = ("d_schwierige_gebiete_von", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len(
         [c_g for c_g in K_gebiet if A_schwierig[c_g] and state.counters[v_p][c_g] > 0]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_mission_erfuellt(state, v_p, v_m):
     "define mission_erfuellt"
     # spec: spec/risk_balance_of_power/04_rules.rules:56
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[11],
+        s[12],
+        s[13],
+    )
+    key = ("d_mission_erfuellt", v_p, v_m)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         d_staedte_von(state, v_p)
         >= (
             A_anzahl[v_m]
@@ -415,6 +575,8 @@ def d_mission_erfuellt(state, v_p, v_m):
             )
         )
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_missionen_zum_sieg(state):
@@ -426,9 +588,22 @@ def d_missionen_zum_sieg(state):
 def d_missionssieg(state, v_p):
     "define missionssieg"
     # spec: spec/risk_balance_of_power/04_rules.rules:68
-    return bool(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[11],
+        s[14],
+    )
+    key = ("d_missionssieg", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = bool(
         len(state.zones[7 + v_p]) >= 3 and d_haelt_eigene_hauptstadt(state, v_p)
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_angriffswuerfel(state, v_p, v_von, v_ziel):
@@ -461,7 +636,16 @@ def d_kann_angreifen_von(state, v_p, v_von):
 def d_kann_angreifen(state, v_p):
     "define kann_angreifen"
     # spec: spec/risk_balance_of_power/05_conquest.rules:19
-    return any(d_kann_angreifen_von(state, v_p, c_g) for c_g in K_gebiet)
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[11],)
+    key = ("d_kann_angreifen", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = any(d_kann_angreifen_von(state, v_p, c_g) for c_g in K_gebiet)
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_kann_bewegen_von(state, v_p, v_g):
@@ -475,12 +659,24 @@ def d_kann_bewegen_von(state, v_p, v_g):
 def d_verbunden(state, v_p, v_von, v_nach):
     "define verbunden"
     # spec: spec/risk_balance_of_power/06_turn.rules:113
-    return v_nach in reachable(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[11],
+    )
+    key = ("d_verbunden", v_p, v_von, v_nach)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = v_nach in reachable(
         v_von,
         ADJ,
         lambda c_g: state.counters[v_p][c_g] > 0,
         "spec/risk_balance_of_power/06_turn.rules:114:13",
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_bedrohung(state, v_p, v_g):
@@ -508,7 +704,17 @@ def d_gebietswert(state, v_p, v_g):
 def d_lage(state, v_p):
     "define lage"
     # spec: spec/risk_balance_of_power/08_bots.rules:14
-    return sum(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[11],
+        s[13],
+    )
+    key = ("d_lage", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = sum(
         [
             6
             + 4 * state.counters[3][c_g]
@@ -519,12 +725,28 @@ def d_lage(state, v_p):
             if kept_[1] or state.counters[v_p][c_g] > 0
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_feldherr_wert(state, v_p):
     "define feldherr_wert"
     # spec: spec/risk_balance_of_power/08_bots.rules:16
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[3],
+        s[11],
+        s[12],
+        s[13],
+        s[14],
+    )
+    key = ("d_feldherr_wert", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         80 * len(state.zones[7 + v_p])
         + (30 if d_haelt_eigene_hauptstadt(state, v_p) else 0)
         + 12
@@ -534,6 +756,8 @@ def d_feldherr_wert(state, v_p):
         + state.tracks[2 + v_p]
         + 3 * len(state.zones[2 + v_p])
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_guter_angriff(state, v_p, v_v, v_z):
@@ -588,7 +812,22 @@ def d_zielwert(state, v_p, v_v, v_z):
 def d_angriffsaussicht(state, v_p):
     "define angriffsaussicht"
     # spec: spec/risk_balance_of_power/08_bots.rules:32
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[11],
+        s[12],
+        s[13],
+        s[15],
+        s[19],
+        s[20],
+        s[21],
+    )
+    key = ("d_angriffsaussicht", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         0
         if not state.vars[4] or state.vars[0] != v_p
         else (
@@ -609,6 +848,8 @@ def d_angriffsaussicht(state, v_p):
             )
         )
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_front(state, v_p, v_g):
@@ -655,13 +896,36 @@ def d_gute_aussicht_von(state, v_p, v_v):
 def d_gute_aussicht_irgendwo(state, v_p):
     "define gute_aussicht_irgendwo"
     # spec: spec/risk_balance_of_power/10_policies.rules:25
-    return any(d_gute_aussicht_von(state, v_p, c_v) for c_v in K_gebiet)
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[1],
+        s[11],
+        s[12],
+    )
+    key = ("d_gute_aussicht_irgendwo", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = any(d_gute_aussicht_von(state, v_p, c_v) for c_v in K_gebiet)
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_vervollstaendigt_region(state, v_p, v_z):
     "define vervollstaendigt_region"
     # spec: spec/risk_balance_of_power/10_policies.rules:30
-    return any(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[11],
+    )
+    key = ("d_vervollstaendigt_region", v_p, v_z)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = any(
         member_of(
             state,
             v_z,
@@ -680,12 +944,21 @@ def d_vervollstaendigt_region(state, v_p, v_z):
         )
         for c_r in K_region
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_missionsziel(state, v_z):
     "define missionsziel"
     # spec: spec/risk_balance_of_power/10_policies.rules:32
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[0],)
+    key = ("d_missionsziel", v_z)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         (
             A_bauwerk[v_z]
             if v_z is not None
@@ -734,18 +1007,34 @@ def d_missionsziel(state, v_z):
         )
         and any(A_art[c_m] == "seewege" for c_m in state.zones[6])
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_eroberungswert(state, v_p, v_z):
     "define eroberungswert"
     # spec: spec/risk_balance_of_power/10_policies.rules:36
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[11],
+        s[13],
+        s[14],
+    )
+    key = ("d_eroberungswert", v_p, v_z)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         (4 if d_besetzt(state, None if v_p is None else (v_p + 1) % 2, v_z) else 0)
         + 6 * state.counters[4 + (None if v_p is None else (v_p + 1) % 2)][v_z]
         + 3 * state.counters[3][v_z]
         + (5 if d_vervollstaendigt_region(state, v_p, v_z) else 0)
         + (2 if d_missionsziel(state, v_z) else 0)
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_hauptstadt_bedroht(state, v_p, v_g):
@@ -760,7 +1049,20 @@ def d_hauptstadt_bedroht(state, v_p, v_g):
 def d_angriffsbasis(state, v_p, v_g):
     "define angriffsbasis"
     # spec: spec/risk_balance_of_power/10_policies.rules:45
-    return sum(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[11],
+        s[12],
+        s[13],
+        s[14],
+    )
+    key = ("d_angriffsbasis", v_p, v_g)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = sum(
         [
             d_eroberungswert(state, v_p, c_z)
             for c_z in ADJ[v_g]
@@ -769,6 +1071,8 @@ def d_angriffsbasis(state, v_p, v_g):
             <= state.counters[v_p][v_g] + 4
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_grenzt_an_fremde(state, v_g):
@@ -788,17 +1092,40 @@ def d_grenzt_an_fremde(state, v_g):
 def d_ruhende_truppen(state, v_p, v_g):
     "define ruhende_truppen"
     # spec: spec/risk_balance_of_power/10_policies.rules:53
-    return bool(d_kann_bewegen_von(state, v_p, v_g) and not d_front(state, v_p, v_g))
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[11],)
+    key = ("d_ruhende_truppen", v_p, v_g)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = bool(d_kann_bewegen_von(state, v_p, v_g) and not d_front(state, v_p, v_g))
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_armeewert(state, v_p):
     "define armeewert"
     # spec: spec/risk_balance_of_power/10_policies.rules:56
-    return d_lage(state, v_p) + 4 * (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[11],
+        s[13],
+        s[14],
+    )
+    key = ("d_armeewert", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = d_lage(state, v_p) + 4 * (
         max(3, (d_gebiete_von(state, v_p) + d_staedte_von(state, v_p)) // 3)
         + d_verstaerkung_fuer_regionen(state, v_p)
         + d_hauptstaedte_von(state, v_p) * 1
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 # ---------------------------------------------------------------- quantities

@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source b51140c8e3069dd75738 output ccdf22afe76cdec89c9e
+# Fingerprint: source 79cf2d1270cb74ae55f2 output 00f21a63de0fafcdc9d0
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -203,7 +203,14 @@ def d_adjacent_oceans(state, v_s):
 def d_cities_on_mars(state):
     "define cities_on_mars"
     # spec: spec/terraforming_mars/03_tiles.rules:24
-    return len(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[26],)
+    key = "d_cities_on_mars"
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len(
         [
             c_s
             for kept_ in (kept_0(state),)
@@ -211,12 +218,21 @@ def d_cities_on_mars(state):
             if kept_[1] or d_is_city(state, c_s)
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_cities_in_play(state):
     "define cities_in_play"
     # spec: spec/terraforming_mars/03_tiles.rules:25
-    return len(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[26],)
+    key = "d_cities_in_play"
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len(
         [
             c_s
             for kept_ in (kept_1(state),)
@@ -224,18 +240,38 @@ def d_cities_in_play(state):
             if kept_[1] or d_is_city(state, c_s)
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_own_cities(state, v_p):
     "define own_cities"
     # spec: spec/terraforming_mars/03_tiles.rules:26
-    return len([c_s for c_s in K_area if state.counters[6 + v_p][c_s] > 0])
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[26],)
+    key = ("d_own_cities", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len([c_s for c_s in K_area if state.counters[6 + v_p][c_s] > 0])
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_own_greeneries(state, v_p):
     "define own_greeneries"
     # spec: spec/terraforming_mars/03_tiles.rules:27
-    return len([c_s for c_s in K_area if state.counters[1 + v_p][c_s] > 0])
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[25],)
+    key = ("d_own_greeneries", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len([c_s for c_s in K_area if state.counters[1 + v_p][c_s] > 0])
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_land_free(state, v_s):
@@ -303,7 +339,19 @@ def d_next_to_own(state, v_p, v_s):
 def d_greenery_anchor(state, v_p):
     "define greenery_anchor"
     # spec: spec/terraforming_mars/03_tiles.rules:34
-    return any(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    key = ("d_greenery_anchor", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = any(
         (
             not A_ocean_spot[c_s]
             and not A_noctis[c_s]
@@ -313,12 +361,26 @@ def d_greenery_anchor(state, v_p):
         and d_next_to_own(state, v_p, c_s)
         for c_s in K_area
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_city_spot(state, v_s):
     "define city_spot"
     # spec: spec/terraforming_mars/03_tiles.rules:36
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    key = ("d_city_spot", v_s)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         not (
             A_ocean_spot[v_s]
             if v_s is not None
@@ -348,18 +410,46 @@ def d_city_spot(state, v_s):
         )
         and d_tiles_on(state, v_s) == 0
     ) and not any(d_is_city(state, c_t) for c_t in ADJ[v_s])
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_any_city_spot(state):
     "define any_city_spot"
     # spec: spec/terraforming_mars/03_tiles.rules:37
-    return any(d_city_spot(state, c_s) for c_s in K_area)
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    key = "d_any_city_spot"
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = any(d_city_spot(state, c_s) for c_s in K_area)
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_any_greenery_spot(state, v_p):
     "define any_greenery_spot"
     # spec: spec/terraforming_mars/03_tiles.rules:39
-    return bool(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    key = ("d_any_greenery_spot", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = bool(
         d_greenery_anchor(state, v_p)
         or any(
             not A_ocean_spot[c_s]
@@ -369,6 +459,8 @@ def d_any_greenery_spot(state, v_p):
             for c_s in K_area
         )
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_tag_of(state, v_c, v_t):
@@ -629,7 +721,17 @@ def d_playable(state, v_p, v_c):
 def d_holders(state, v_k, v_other_than):
     "define holders"
     # spec: spec/terraforming_mars/04_economy.rules:137
-    return any(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[30],
+    )
+    key = ("d_holders", v_k, v_other_than)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = any(
         any(
             A_holds[c_d] == v_k
             and state.counters[18][c_d] > 0
@@ -639,12 +741,34 @@ def d_holders(state, v_k, v_other_than):
         )
         for c_q in range(state.params["players"])
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_action_ready(state, v_p, v_c):
     "define action_ready"
     # spec: spec/terraforming_mars/04_economy.rules:140
-    return bool(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[2],
+        s[3],
+        s[4],
+        s[6],
+        s[7],
+        s[12],
+        s[15],
+        s[23],
+        s[30],
+        s[31],
+    )
+    key = ("d_action_ready", v_p, v_c)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = bool(
         (
             A_act[v_c]
             if v_c is not None
@@ -789,6 +913,8 @@ def d_action_ready(state, v_p, v_c):
             )
         )
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_action_needs_met(state, v_p, v_c):
@@ -806,7 +932,14 @@ def d_own_holder(state, v_p, v_k):
 def d_milestones_claimed(state):
     "define milestones_claimed"
     # spec: spec/terraforming_mars/05_generation.rules:22
-    return len(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[33],)
+    key = "d_milestones_claimed"
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len(
         [
             c_m
             for c_m in K_milestone
@@ -816,6 +949,8 @@ def d_milestones_claimed(state):
             )
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_awards_funded(state):
@@ -827,7 +962,19 @@ def d_awards_funded(state):
 def d_goal_met(state, v_p, v_m):
     "define goal_met"
     # spec: spec/terraforming_mars/05_generation.rules:25
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[14],
+        s[25],
+        s[26],
+    )
+    key = ("d_goal_met", v_p, v_m)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         state.tracks[60 + v_p] >= 35
         if (
             A_goal[v_m]
@@ -881,12 +1028,28 @@ def d_goal_met(state, v_p, v_m):
             )
         )
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_can_claim(state, v_p, v_m):
     "define can_claim"
     # spec: spec/terraforming_mars/05_generation.rules:30
-    return bool(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[2],
+        s[14],
+        s[25],
+        s[26],
+        s[33],
+    )
+    key = ("d_can_claim", v_p, v_m)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = bool(
         state.tracks[v_p] >= 8
         and d_seat_count(state) > 1
         and d_milestones_claimed(state) < 3
@@ -895,6 +1058,8 @@ def d_can_claim(state, v_p, v_m):
         )
         and d_goal_met(state, v_p, v_m)
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_award_cost(state):
@@ -906,18 +1071,46 @@ def d_award_cost(state):
 def d_can_fund(state, v_p, v_a):
     "define can_fund"
     # spec: spec/terraforming_mars/05_generation.rules:34
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[2],
+        s[34],
+    )
+    key = ("d_can_fund", v_p, v_a)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         d_seat_count(state) > 1
         and d_awards_funded(state) < 3
         and state.counters[26][v_a] == 0
         and state.tracks[v_p] >= 8 + 6 * d_awards_funded(state)
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_award_value(state, v_p, v_a):
     "define award_value"
     # spec: spec/terraforming_mars/05_generation.rules:38
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[3],
+        s[4],
+        s[7],
+        s[8],
+        s[25],
+        s[26],
+        s[27],
+    )
+    key = ("d_award_value", v_p, v_a)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         len(
             [
                 c_s
@@ -986,33 +1179,87 @@ def d_award_value(state, v_p, v_a):
             )
         )
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_award_first(state, v_p, v_a):
     "define award_first"
     # spec: spec/terraforming_mars/05_generation.rules:43
-    return all(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[3],
+        s[4],
+        s[7],
+        s[8],
+        s[25],
+        s[26],
+        s[27],
+    )
+    key = ("d_award_first", v_p, v_a)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = all(
         d_award_value(state, c_q, v_a) <= d_award_value(state, v_p, v_a)
         for c_q in range(state.params["players"])
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_award_firsts(state, v_a):
     "define award_firsts"
     # spec: spec/terraforming_mars/05_generation.rules:45
-    return len(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[3],
+        s[4],
+        s[7],
+        s[8],
+        s[25],
+        s[26],
+        s[27],
+    )
+    key = ("d_award_firsts", v_a)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len(
         [
             c_q
             for c_q in range(state.params["players"])
             if d_award_first(state, c_q, v_a)
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_award_second(state, v_p, v_a):
     "define award_second"
     # spec: spec/terraforming_mars/05_generation.rules:48
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[3],
+        s[4],
+        s[7],
+        s[8],
+        s[25],
+        s[26],
+        s[27],
+    )
+    key = ("d_award_second", v_p, v_a)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         d_seat_count(state) > 2
         and not d_award_first(state, v_p, v_a)
         and d_award_firsts(state, v_a) == 1
@@ -1022,12 +1269,31 @@ def d_award_second(state, v_p, v_a):
             for c_q in range(state.params["players"])
         )
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_award_vp(state, v_p, v_a):
     "define award_vp"
     # spec: spec/terraforming_mars/05_generation.rules:51
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[3],
+        s[4],
+        s[7],
+        s[8],
+        s[25],
+        s[26],
+        s[27],
+        s[34],
+    )
+    key = ("d_award_vp", v_p, v_a)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         0
         if state.counters[26][v_a] == 0
         else (
@@ -1036,12 +1302,27 @@ def d_award_vp(state, v_p, v_a):
             else 2 if d_award_second(state, v_p, v_a) else 0
         )
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_card_vp(state, v_p, v_c):
     "define card_vp"
     # spec: spec/terraforming_mars/05_generation.rules:56
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[24],
+        s[26],
+        s[30],
+        s[32],
+    )
+    key = ("d_card_vp", v_p, v_c)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         (
             A_vp[v_c]
             if v_c is not None
@@ -1133,6 +1414,8 @@ def d_card_vp(state, v_p, v_c):
             )
         )
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_special_vp(state, v_p, v_c):
@@ -1144,19 +1427,53 @@ def d_special_vp(state, v_p, v_c):
 def d_board_vp(state, v_p):
     "define board_vp"
     # spec: spec/terraforming_mars/05_generation.rules:67
-    return d_own_greeneries(state, v_p) + sum(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[25],
+        s[26],
+    )
+    key = ("d_board_vp", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = d_own_greeneries(state, v_p) + sum(
         [
             len([c_t for c_t in ADJ[c_s] if d_is_greenery(state, c_t)])
             for c_s in K_area
             if state.counters[6 + v_p][c_s] > 0
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_score(state, v_p):
     "define score"
     # spec: spec/terraforming_mars/05_generation.rules:70
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[3],
+        s[4],
+        s[7],
+        s[8],
+        s[14],
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+        s[30],
+        s[32],
+        s[33],
+        s[34],
+    )
+    key = ("d_score", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         state.tracks[60 + v_p]
         + sum(
             [
@@ -1177,18 +1494,50 @@ def d_score(state, v_p):
         + sum([d_card_vp(state, v_p, c_c) for c_c in state.zones[23 + v_p]])
         + sum([d_card_vp(state, v_p, c_c) for c_c in state.zones[28 + v_p]])
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_can_greenery_project(state, v_p):
     "define can_greenery_project"
     # spec: spec/terraforming_mars/05_generation.rules:78
-    return bool(state.tracks[v_p] >= 23 and d_any_greenery_spot(state, v_p))
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[2],
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    key = ("d_can_greenery_project", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = bool(state.tracks[v_p] >= 23 and d_any_greenery_spot(state, v_p))
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_can_city_project(state, v_p):
     "define can_city_project"
     # spec: spec/terraforming_mars/05_generation.rules:79
-    return bool(state.tracks[v_p] >= 25 and d_any_city_spot(state))
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[2],
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    key = ("d_can_city_project", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = bool(state.tracks[v_p] >= 25 and d_any_city_spot(state))
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_can_aquifer(state, v_p):
@@ -1200,7 +1549,24 @@ def d_can_aquifer(state, v_p):
 def d_any_standard_project(state, v_p):
     "define any_standard_project"
     # spec: spec/terraforming_mars/05_generation.rules:81
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[2],
+        s[16],
+        s[18],
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    key = ("d_any_standard_project", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         len(state.zones[8 + v_p]) > 0
         or state.tracks[v_p] >= q_power_plant_cost(state, v_p)
         or state.tracks[v_p] >= 14
@@ -1210,15 +1576,33 @@ def d_any_standard_project(state, v_p):
         or bool(state.tracks[v_p] >= 23 and d_any_greenery_spot(state, v_p))
         or bool(state.tracks[v_p] >= 25 and d_any_city_spot(state))
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_can_convert_plants(state, v_p):
     "define can_convert_plants"
     # spec: spec/terraforming_mars/05_generation.rules:140
-    return bool(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[1],
+        s[5],
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    key = ("d_can_convert_plants", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = bool(
         state.tracks[15 + v_p] >= q_greenery_plants(state, v_p)
         and d_any_greenery_spot(state, v_p)
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_any_playable(state, v_p):
@@ -1230,17 +1614,64 @@ def d_any_playable(state, v_p):
 def d_any_action_ready(state, v_p):
     "define any_action_ready"
     # spec: spec/terraforming_mars/05_generation.rules:149
-    return any(d_action_ready(state, v_p, c_c) for c_c in state.zones[23 + v_p])
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[2],
+        s[3],
+        s[4],
+        s[6],
+        s[7],
+        s[12],
+        s[15],
+        s[23],
+        s[30],
+        s[31],
+    )
+    key = ("d_any_action_ready", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = any(d_action_ready(state, v_p, c_c) for c_c in state.zones[23 + v_p])
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_beats(state, v_p, v_q):
     "define beats"
     # spec: spec/terraforming_mars/05_generation.rules:274
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[2],
+        s[3],
+        s[4],
+        s[7],
+        s[8],
+        s[14],
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+        s[30],
+        s[32],
+        s[33],
+        s[34],
+    )
+    key = ("d_beats", v_p, v_q)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         d_score(state, v_p) > d_score(state, v_q)
         or d_score(state, v_p) == d_score(state, v_q)
         and state.tracks[v_p] > state.tracks[v_q]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_start_money(state, v_p):
@@ -1252,9 +1683,18 @@ def d_start_money(state, v_p):
 def d_beginner(state, v_p):
     "define beginner"
     # spec: spec/terraforming_mars/06_corporations.rules:9
-    return any(A_beginner[c_c] > 0 for c_c in state.zones[36 + v_p]) or any(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[0],)
+    key = ("d_beginner", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = any(A_beginner[c_c] > 0 for c_c in state.zones[36 + v_p]) or any(
         A_beginner[c_c] > 0 for c_c in state.zones[23 + v_p]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_corporate_era(state):
@@ -1508,7 +1948,23 @@ def d_has_box(state, v_c):
 def d_box_affordable(state, v_p, v_c):
     "define box_affordable"
     # spec: spec/terraforming_mars/07_cards.rules:49
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[8],
+        s[9],
+        s[10],
+        s[11],
+        s[12],
+        s[13],
+        s[35],
+    )
+    key = ("d_box_affordable", v_p, v_c)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         state.tracks[30 + v_p] + d_box_of(state, v_p, v_c, "r_mc") >= -5
         and state.tracks[35 + v_p] + d_box_of(state, v_p, v_c, "r_steel") >= 0
         and state.tracks[40 + v_p] + d_box_of(state, v_p, v_c, "r_titanium") >= 0
@@ -1516,12 +1972,26 @@ def d_box_affordable(state, v_p, v_c):
         and state.tracks[50 + v_p] + d_box_of(state, v_p, v_c, "r_energy") >= 0
         and state.tracks[55 + v_p] + d_box_of(state, v_p, v_c, "r_heat") >= 0
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_no_neighbour_tile(state, v_s):
     "define no_neighbour_tile"
     # spec: spec/terraforming_mars/07_cards.rules:86
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    key = ("d_no_neighbour_tile", v_s)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         not (
             A_ocean_spot[v_s]
             if v_s is not None
@@ -1551,6 +2021,8 @@ def d_no_neighbour_tile(state, v_s):
         )
         and d_tiles_on(state, v_s) == 0
     ) and not any(d_tiles_on(state, c_t) > 0 for c_t in ADJ[v_s])
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_mining_spot(state, v_s):
@@ -1614,7 +2086,19 @@ def d_mining_spot(state, v_s):
 def d_urban_spot(state, v_s):
     "define urban_spot"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:113
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    key = ("d_urban_spot", v_s)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         not (
             A_ocean_spot[v_s]
             if v_s is not None
@@ -1644,6 +2128,8 @@ def d_urban_spot(state, v_s):
         )
         and d_tiles_on(state, v_s) == 0
     ) and len([c_t for c_t in ADJ[v_s] if d_is_city(state, c_t)]) >= 2
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_volcanic_spot(state, v_s):
@@ -1676,7 +2162,19 @@ def d_flood_victim(state, v_p, v_q, v_o):
 def d_eco_spot(state, v_s):
     "define eco_spot"
     # spec: spec/terraforming_mars/07c_active.rules:243
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[24],
+        s[25],
+        s[26],
+        s[27],
+    )
+    key = ("d_eco_spot", v_s)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         not (
             A_ocean_spot[v_s]
             if v_s is not None
@@ -1706,15 +2204,35 @@ def d_eco_spot(state, v_s):
         )
         and d_tiles_on(state, v_s) == 0
     ) and any(d_is_greenery(state, c_t) for c_t in ADJ[v_s])
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_leads_award(state, v_p, v_a):
     "define leads_award"
     # spec: spec/terraforming_mars/08_bots.rules:10
-    return all(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[3],
+        s[4],
+        s[7],
+        s[8],
+        s[25],
+        s[26],
+        s[27],
+    )
+    key = ("d_leads_award", v_p, v_a)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = all(
         c_q == v_p or d_award_value(state, c_q, v_a) < d_award_value(state, v_p, v_a)
         for c_q in range(state.params["players"])
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_research_budget(state, v_p):

@@ -12,7 +12,7 @@
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 93348fdb75ae1318
-# Fingerprint: source 38c4e3cec6668ffee81e output 02f7dc9462139d71e3e3
+# Fingerprint: source 8fc0e9b04413745edbca output b1a8ba44d4bf9fda4e8e
 "The Fox in the Forest: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -389,7 +389,19 @@ def d_sevens_led(state):
 def d_play_value(state, v_p, v_c, v_reach):
     "define play_value"
     # spec: spec/the_fox_in_the_forest/05_policies.rules:24
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[3],
+        s[7],
+        s[8],
+    )
+    key = ("d_play_value", v_p, v_c, v_reach)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         (
             (
                 20
@@ -710,6 +722,8 @@ def d_play_value(state, v_p, v_c, v_reach):
             )
         )
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_suit_count(state, v_p, v_s):
@@ -721,27 +735,56 @@ def d_suit_count(state, v_p, v_s):
 def d_longest_suit(state, v_p):
     "define longest_suit"
     # spec: spec/the_fox_in_the_forest/05_policies.rules:33
-    return max(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[0],)
+    key = ("d_longest_suit", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = max(
         d_suit_count(state, v_p, "bells"),
         d_suit_count(state, v_p, "keys"),
         d_suit_count(state, v_p, "moons"),
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_shortest_suit(state, v_p):
     "define shortest_suit"
     # spec: spec/the_fox_in_the_forest/05_policies.rules:36
-    return min(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[0],)
+    key = ("d_shortest_suit", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = min(
         d_suit_count(state, v_p, "bells"),
         d_suit_count(state, v_p, "keys"),
         d_suit_count(state, v_p, "moons"),
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_fox_pays(state, v_p, v_reach):
     "define fox_pays"
     # spec: spec/the_fox_in_the_forest/05_policies.rules:40
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[3],
+        s[7],
+    )
+    key = ("d_fox_pays", v_p, v_reach)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         d_suit_count(state, v_p, state.vars[2]) + 1
         < max(
             d_suit_count(state, v_p, "bells"),
@@ -761,12 +804,25 @@ def d_fox_pays(state, v_p, v_reach):
         )
         + 1
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_decree_value(state, v_p, v_c, v_reach):
     "define decree_value"
     # spec: spec/the_fox_in_the_forest/05_policies.rules:44
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[3],
+        s[7],
+    )
+    key = ("d_decree_value", v_p, v_c, v_reach)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         10
         * d_suit_count(
             state,
@@ -823,6 +879,8 @@ def d_decree_value(state, v_p, v_c, v_reach):
             ),
         )
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 # ---------------------------------------------------------------- quantities

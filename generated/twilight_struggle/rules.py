@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source f7be0ad7eafe916372e3 output 8753eb84ad6870b83dcd
+# Fingerprint: source f68f48f45bd36977afad output 26a8a8565891ed66ae45
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -149,7 +149,14 @@ def d_vp_for(state, v_p):
 def d_battlegrounds_held(state, v_p):
     "define battlegrounds_held"
     # spec: spec/twilight_struggle/bots.rules:9
-    return len(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[10],)
+    key = ("d_battlegrounds_held", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len(
         [
             c_c
             for c_c in K_country
@@ -162,12 +169,21 @@ def d_battlegrounds_held(state, v_p):
             )
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_countries_held(state, v_p):
     "define countries_held"
     # spec: spec/twilight_struggle/bots.rules:12
-    return len(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[10],)
+    key = ("d_countries_held", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len(
         [
             c_c
             for kept_ in (kept_0(state, v_p),)
@@ -179,24 +195,47 @@ def d_countries_held(state, v_p):
             >= A_stability[c_c]
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_regions_present(state, v_p):
     "define regions_present"
     # spec: spec/twilight_struggle/bots.rules:14
-    return len(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[10],
+    )
+    key = ("d_regions_present", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len(
         [
             c_r
             for c_r in K_region
             if A_presence[c_r] > 0 and d_countries_controlled(state, v_p, c_r) >= 1
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_influence_on_map(state, v_p):
     "define influence_on_map"
     # spec: spec/twilight_struggle/bots.rules:17
-    return sum([state.counters[1 + v_p][c_c] for c_c in K_country])
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[10],)
+    key = ("d_influence_on_map", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = sum([state.counters[1 + v_p][c_c] for c_c in K_country])
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_held_playable(state, v_p, v_c):
@@ -214,7 +253,17 @@ def d_held_playable(state, v_p, v_c):
 def d_has_playable_card(state, v_p):
     "define has_playable_card"
     # spec: spec/twilight_struggle/card_play.rules:18
-    return any(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[14],
+    )
+    key = ("d_has_playable_card", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = any(
         bool(
             state.location[c_c] == 2 + v_p
             or c_c == E_china_card
@@ -223,6 +272,8 @@ def d_has_playable_card(state, v_p):
         )
         for c_c in K_card
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_scoring_cards_held(state, v_p):
@@ -395,7 +446,17 @@ def d_is_scoring_battleground(state, v_c):
 def d_countries_controlled(state, v_p, v_r):
     "define countries_controlled"
     # spec: spec/twilight_struggle/control.rules:37
-    return len(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[10],
+    )
+    key = ("d_countries_controlled", v_p, v_r)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len(
         [
             c_c
             for c_c in collection_of(
@@ -410,12 +471,27 @@ def d_countries_controlled(state, v_p, v_r):
             )
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_battlegrounds_controlled(state, v_p, v_r):
     "define battlegrounds_controlled"
     # spec: spec/twilight_struggle/control.rules:40
-    return max(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[10],
+        s[16],
+        s[19],
+    )
+    key = ("d_battlegrounds_controlled", v_p, v_r)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = max(
         0,
         len(
             [
@@ -438,12 +514,25 @@ def d_battlegrounds_controlled(state, v_p, v_r):
         )
         + q_battleground_adjustment(state, v_p, v_r),
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_battlegrounds_in(state, v_r):
     "define battlegrounds_in"
     # spec: spec/twilight_struggle/control.rules:45
-    return len(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[10],
+    )
+    key = ("d_battlegrounds_in", v_r)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len(
         [
             c_c
             for c_c in collection_of(
@@ -452,12 +541,25 @@ def d_battlegrounds_in(state, v_r):
             if c_c in KS_country and q_scoring_battleground(state, c_c) >= 1
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_nonbattlegrounds_controlled(state, v_p, v_r):
     "define nonbattlegrounds_controlled"
     # spec: spec/twilight_struggle/control.rules:48
-    return len(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[10],
+    )
+    key = ("d_nonbattlegrounds_controlled", v_p, v_r)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len(
         [
             c_c
             for c_c in collection_of(
@@ -473,18 +575,45 @@ def d_nonbattlegrounds_controlled(state, v_p, v_r):
             )
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_has_presence(state, v_p, v_r):
     "define has_presence"
     # spec: spec/twilight_struggle/control.rules:53
-    return d_countries_controlled(state, v_p, v_r) >= 1
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[10],
+    )
+    key = ("d_has_presence", v_p, v_r)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = d_countries_controlled(state, v_p, v_r) >= 1
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_has_domination(state, v_p, v_r):
     "define has_domination"
     # spec: spec/twilight_struggle/control.rules:57
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[10],
+        s[16],
+        s[19],
+    )
+    key = ("d_has_domination", v_p, v_r)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         d_countries_controlled(state, v_p, v_r)
         > d_countries_controlled(state, None if v_p is None else (v_p + 1) % 2, v_r)
         and d_battlegrounds_controlled(state, v_p, v_r)
@@ -492,20 +621,50 @@ def d_has_domination(state, v_p, v_r):
         and d_battlegrounds_controlled(state, v_p, v_r) >= 1
         and d_nonbattlegrounds_controlled(state, v_p, v_r) >= 1
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_has_region_control(state, v_p, v_r):
     "define has_region_control"
     # spec: spec/twilight_struggle/control.rules:63
-    return d_countries_controlled(state, v_p, v_r) > d_countries_controlled(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[10],
+        s[16],
+        s[19],
+    )
+    key = ("d_has_region_control", v_p, v_r)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = d_countries_controlled(state, v_p, v_r) > d_countries_controlled(
         state, None if v_p is None else (v_p + 1) % 2, v_r
     ) and d_battlegrounds_controlled(state, v_p, v_r) >= d_battlegrounds_in(state, v_r)
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_level_points(state, v_p, v_r):
     "define level_points"
     # spec: spec/twilight_struggle/control.rules:68
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[10],
+        s[16],
+        s[19],
+    )
+    key = ("d_level_points", v_p, v_r)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         (
             A_control[v_r]
             if v_r is not None
@@ -545,12 +704,27 @@ def d_level_points(state, v_p, v_r):
             )
         )
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_region_points(state, v_p, v_r):
     "define region_points"
     # spec: spec/twilight_struggle/control.rules:74
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[10],
+        s[16],
+        s[19],
+    )
+    key = ("d_region_points", v_p, v_r)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         (
             (
                 A_control[v_r]
@@ -617,12 +791,21 @@ def d_region_points(state, v_p, v_r):
             ]
         )
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_southeast_asia_points(state, v_p):
     "define southeast_asia_points"
     # spec: spec/twilight_struggle/control.rules:80
-    return sum(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (s[10],)
+    key = ("d_southeast_asia_points", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = sum(
         [
             2 if c_c == E_thailand else 1
             for c_c in RS_southeast_asia
@@ -635,6 +818,8 @@ def d_southeast_asia_points(state, v_p):
             )
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_event_ops(state, v_p, v_c, v_n):
@@ -866,7 +1051,20 @@ def d_scoring_region(state, v_r):
 def d_summit_bonus(state, v_p):
     "define summit_bonus"
     # spec: spec/twilight_struggle/events_mid.rules:213
-    return len(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[10],
+        s[16],
+        s[19],
+    )
+    key = ("d_summit_bonus", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = len(
         [
             c_r
             for kept_ in (kept_1(state),)
@@ -891,6 +1089,8 @@ def d_summit_bonus(state, v_p):
             )
         ]
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_muslim_revolution_country(state, v_c):
@@ -1231,7 +1431,19 @@ def d_safe_free_coup(state, v_p, v_c):
 def d_good_realignment(state, v_p):
     "define good_realignment"
     # spec: spec/twilight_struggle/policies.rules:55
-    return any(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[2],
+        s[10],
+    )
+    key = ("d_good_realignment", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = any(
         A_battleground[c_c]
         and d_controls(state, None if v_p is None else (v_p + 1) % 2, c_c)
         and (
@@ -1243,12 +1455,26 @@ def d_good_realignment(state, v_p):
         >= 2
         for c_c in K_country
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_safe_coup_target(state, v_p):
     "define safe_coup_target"
     # spec: spec/twilight_struggle/policies.rules:59
-    return any(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[2],
+        s[10],
+    )
+    key = ("d_safe_coup_target", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = any(
         state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][c_c] > 0
         and allowed_coup(state, v_p, c_c)
         and not (
@@ -1258,12 +1484,27 @@ def d_safe_coup_target(state, v_p):
         )
         for c_c in K_country
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_scoring_pays(state, v_p, v_c):
     "define scoring_pays"
     # spec: spec/twilight_struggle/policies.rules:67
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[10],
+        s[16],
+        s[19],
+    )
+    key = ("d_scoring_pays", v_p, v_c)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         d_southeast_asia_points(state, v_p)
         > d_southeast_asia_points(state, None if v_p is None else (v_p + 1) % 2)
         if v_c == E_southeast_asia_scoring
@@ -1281,6 +1522,8 @@ def d_scoring_pays(state, v_p, v_c):
             d_scoring_region_of(state, v_c),
         )
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_coup_margin(state, v_p, v_c):
@@ -1462,7 +1705,19 @@ def d_region_card(state, v_c):
 def d_ops_placement_value(state, v_p, v_c):
     "define ops_placement_value"
     # spec: spec/twilight_struggle/policies.rules:121
-    return d_point_value(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[4],
+        s[10],
+        s[20],
+    )
+    key = ("d_ops_placement_value", v_p, v_c)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = d_point_value(
         state,
         v_p,
         v_c,
@@ -1509,12 +1764,25 @@ def d_ops_placement_value(state, v_p, v_c):
         state.vars[8],
         d_scores_soon(state, v_p, v_c),
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_event_placement_value(state, v_p, v_c):
     "define event_placement_value"
     # spec: spec/twilight_struggle/policies.rules:126
-    return d_point_value(
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[4],
+        s[10],
+    )
+    key = ("d_event_placement_value", v_p, v_c)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = d_point_value(
         state,
         v_p,
         v_c,
@@ -1561,12 +1829,24 @@ def d_event_placement_value(state, v_p, v_c):
         1,
         d_scores_soon(state, v_p, v_c),
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon):
     "define point_value"
     # spec: spec/twilight_struggle/policies.rules:137
-    return (
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[4],
+        s[10],
+    )
+    key = ("d_point_value", v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
         (
             15 * (d_map_worth(state, v_p, v_c) + (3 if v_soon else 0))
             if v_gap + v_s == 0
@@ -1615,6 +1895,8 @@ def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon
             )
         )
     )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_denial_value(state, v_p, v_c, v_need, v_o):
