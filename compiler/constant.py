@@ -3,10 +3,22 @@
 What the checks evaluate on the initial state (asserts, tallies) and the
 interpreter's evaluator builds on (compiler/evaluate.py adds what only a game
 in play asks: `allowed`, `active`, assignments, option ids). It sits below both,
-so the checks use no back end."""
+so the checks use no back end.
+
+Each expression node is turned once into a closure `(state, env) -> value` (its
+children's closures and its names looked up when it is built), kept by the node,
+so a visit calls what was built instead of asking the node's kind and its names
+again. To teach it a new kind of node, either
+  - add a plain handler `(state, env, node) -> value` to `self._eval` (it reads its
+    children through `self.value`): nothing else is needed; or, where it is hot,
+  - add a builder `node -> closure` to `self._builders` (built once; children by
+    `self.closure(child)`; a closure that can fail on the spec's values catches
+    RULE_FAILURES and raises `rule_error_of(err, its location)`, as `_plain` does).
+One home per kind: a kind has a builder or a plain handler, not both."""
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Callable
 
 from . import ast
@@ -15,17 +27,18 @@ from .model import Model
 from runtime.meta import GameMeta
 from .errors import InternalError
 from runtime.state import State
-from runtime.values import (RULE_FAILURES, attr_of, bounded, collection_of, deciding_of, end_reason_of,
+from runtime.values import (INT_HIGH, INT_LOW, RULE_FAILURES, attr_of, bounded, collection_of, deciding_of, end_reason_of,
                             in_zone, int_range, is_zone, losers_of, opponent_of, reachable,
                             rule_error_of, unknown_function, unknown_name, winner_of, zone_slot, zone_value)
 
+Closure = Callable[[State, dict], Any]
+
 ARITHMETIC: dict[str, Callable[[int, int], int]] = {
-    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-    "/": lambda a, b: a // b, "%": lambda a, b: a % b,
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod,
 }
 COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
-    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt,
+    "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }
 
 
@@ -46,32 +59,51 @@ class Constants:
         for index, decl in enumerate(self.effect_decls):
             for mod in decl.modifiers:
                 self.modifiers.setdefault(mod.quantity.name, []).append((index, mod))
+        # Plain handlers: evaluated at every visit (kinds seldom met, and new ones).
         self._eval: dict[type, Callable[[State, dict, Any], Any]] = {
-            ast.IntLit: lambda s, e, n: n.value, ast.StrLit: lambda s, e, n: n.value,
-            ast.BoolLit: lambda s, e, n: n.value, ast.NoneLit: lambda s, e, n: None,
-            ast.NameRef: self._name, ast.CallExpr: self._call, ast.Attr: self._attr,
-            ast.Not: lambda s, e, n: not self.value(s, e, n.operand),
-            ast.Negate: lambda s, e, n: -self.value(s, e, n.operand),
-            ast.BinOp: self._binop, ast.BoolOp: self._boolop, ast.Compare: self._compare,
-            ast.Member: self._member, ast.Cond: self._cond, ast.Quantifier: self._quantifier,
-            ast.SumOf: self._sum, ast.Range: lambda s, e, n: self.collection(s, e, n),
             ast.Allowed: _in_play, ast.Active: _in_play,  # the interpreter's Evaluator answers them
             ast.Reachable: self._reachable,
         }
+        # Builders: a node -> its closure, once.
+        self._builders: dict[type, Callable[[Any], Closure]] = {
+            ast.IntLit: _literal, ast.StrLit: _literal, ast.BoolLit: _literal, ast.NoneLit: _literal,
+            ast.NameRef: self._build_name, ast.CallExpr: self._build_call, ast.Attr: self._build_attr,
+            ast.Not: self._build_not, ast.Negate: self._build_negate,
+            ast.BinOp: self._build_binop, ast.BoolOp: self._build_boolop, ast.Compare: self._build_compare,
+            ast.Member: self._build_member, ast.Cond: self._build_cond, ast.Quantifier: self._build_quantifier,
+            ast.SumOf: self._build_sum, ast.Range: self._build_range_value,
+        }
+        self._closures: dict[int, Closure] = {}      # by id() of the node ...
+        self._collections: dict[int, Closure] = {}   # ... read as a collection ...
+        self._zones: dict[int, Closure] = {}         # ... or as a zone's slot
+        self._kept: list[ast.Node] = []  # the nodes those ids name, kept alive so no id is reused
 
     # ------------------------------------------------------------ entry points
     def value(self, state: State, env: dict, node: ast.Expr) -> Any:
-        try:
-            evaluate = self._eval[type(node)]
-        except KeyError:
-            raise InternalError(f"{type(self).__name__} does not handle {type(node).__name__} at {node.span}") from None
-        try:
-            return evaluate(state, env, node)
-        except RULE_FAILURES as err:  # none where a value is needed, a divisor of 0
-            raise rule_error_of(err, location(node.span)) from None
+        run = self._closures.get(id(node))
+        if run is None:
+            run = self.closure(node)
+        return run(state, env)
+
+    def closure(self, node: ast.Expr) -> Closure:
+        """The node's closure, built on first use."""
+        run = self._closures.get(id(node))
+        if run is not None:
+            return run
+        build = self._builders.get(type(node))
+        if build is not None:
+            run = build(node)
+        else:
+            plain = self._eval.get(type(node))
+            if plain is None:
+                raise InternalError(f"{type(self).__name__} does not handle {type(node).__name__} at {node.span}")
+            run = _plain(plain, node)
+        self._kept.append(node)
+        self._closures[id(node)] = run
+        return run
 
     def handles(self, node_class: type) -> bool:
-        return node_class in self._eval
+        return node_class in self._builders or node_class in self._eval
 
     def truth(self, state: State, env: dict, node: ast.Expr) -> bool:
         return bool(self.value(state, env, node))
@@ -82,246 +114,396 @@ class Constants:
         items = self.collection(state, env, source)
         if where is None:
             return list(items)
-        kept = []
-        saved = env.get(var, _MISSING)
-        for item in items:
-            env[var] = item
-            if self.value(state, env, where):
-                kept.append(item)
-        if saved is _MISSING:
-            env.pop(var, None)
-        else:
-            env[var] = saved
-        return kept
+        return _kept(state, env, var, items, self.closure(where))
 
     def collection(self, state: State, env: dict, node: ast.Expr) -> list:
-        model = self.model
-        if isinstance(node, ast.Range):
-            return list(int_range(self.value(state, env, node.low), self.value(state, env, node.high),
-                                  location(node.span)))
-        if isinstance(node, ast.Reachable):
-            return self._reachable(state, env, node)
-        if isinstance(node, ast.NameRef) and node.name not in env:
-            if node.name in model.kinds:
-                return model.kind_members.get(node.name, [])
-            if node.name == "players":
-                return list(range(self.seat_count(state)))
-            if node.name == "losers":
-                return losers_of(state)
-            if node.name in model.zones:
-                return list(state.zones[self.zone(state, env, node)])
-        if isinstance(node, ast.CallExpr):
-            if node.name in model.zones:
-                return list(state.zones[self.zone(state, env, node)])
-            if node.name == "adjacent":
-                return model.adjacency[self.value(state, env, node.args[0])]
-        return collection_of(state, self.value(state, env, node), model.region_members, location(node.span))
+        run = self._collections.get(id(node))
+        if run is None:
+            run = self._collection_closure(node)
+        return run(state, env)
 
     def zone(self, state: State, env: dict, node: ast.Expr) -> int:
         """The slot of a zone written directly (deck, hand(p)) or held in a local."""
-        if isinstance(node, ast.NameRef) and node.name not in env and node.name in self.model.zones:
-            return self.model.zones[node.name].slot
-        if isinstance(node, ast.CallExpr) and node.name in self.model.zones:
-            zone = self.model.zones[node.name]
-            return zone.slot + self.value(state, env, node.args[0])
-        return zone_slot(self.value(state, env, node), location(node.span))
+        run = self._zones.get(id(node))
+        if run is None:
+            run = self._zone_closure(node)
+        return run(state, env)
 
     def kept_args(self, state: State, env: dict, nodes: tuple[ast.Expr, ...]) -> list:
         """Arguments a routine or an effect keeps, each within the bound of whole numbers."""
-        return [bounded(self.value(state, env, a), location(a.span)) for a in nodes]
-
-    # ------------------------------------------------------------ names and calls
-    # How each name no local binds reads, and what each called name does with its
-    # arguments: worked out on first use (a table, not a chain of `in` tests per visit).
-    _globals: dict[str, Callable[[State], Any]] | None = None
-    _calls: dict[str, Callable[[State, ast.CallExpr, list], Any]] | None = None
-
-    def _global_names(self) -> dict[str, Callable[[State], Any]]:
-        """A track, var, param, player, entity, enum value, zone, or what the game's result
-        says (the first of these wins)."""
-        model, out = self.model, {}
-        for name, track in model.tracks.items():
-            out.setdefault(name, lambda s, slot=track.slot: s.tracks[slot])
-        for name, index in model.var_index.items():
-            out.setdefault(name, lambda s, i=index: s.vars[i])
-        for name in model.params:
-            out.setdefault(name, lambda s, n=name: s.params[n])
-        for name in model.players:
-            out.setdefault(name, lambda s, v=model.players.index(name): v)
-        for name, index in model.entity_index.items():
-            out.setdefault(name, lambda s, v=index: v)
-        for name in model.enum_of_value:
-            out.setdefault(name, lambda s, v=name: v)
-        for name, zone in model.zones.items():
-            out.setdefault(name, lambda s, v=zone_value(zone.slot): v)
-        for name, read in (("game_over", lambda s: s.result is not None), ("winner", winner_of),
-                           ("losers", losers_of), ("deciding", deciding_of), ("end_reason", end_reason_of)):
-            out.setdefault(name, read)
+        out = [self.value(state, env, a) for a in nodes]
+        for value, node in zip(out, nodes):
+            if type(value) is int and not INT_LOW <= value <= INT_HIGH:
+                bounded(value, location(node.span))
         return out
-
-    def _name(self, state: State, env: dict, node: ast.NameRef) -> Any:
-        name = node.name
-        if name in env:
-            return env[name]
-        if self._globals is None:
-            self._globals = self._global_names()
-        read = self._globals.get(name)
-        if read is not None:
-            return read(state)
-        unknown_name(name, location(node.span))
-
-    def _functions(self) -> dict[str, Callable[[State, ast.CallExpr, list], Any]]:
-        """A define, a quantity, a counter, a track or a zone of a player, a builtin (the
-        first of these wins)."""
-        model, out = self.model, {}
-        for name, decl in model.defines.items():
-            names, body = tuple(p.name for p in decl.params), decl.body
-            out.setdefault(name, lambda s, n, a, names=names, body=body: self.value(s, dict(zip(names, a)), body))
-        for name in model.quantities:
-            out.setdefault(name, lambda s, n, a, name=name: self._quantity(s, name, a))
-        for name, counter in model.counters.items():
-            if counter.per_player:
-                out.setdefault(name, lambda s, n, a, slot=counter.slot: s.counters[slot + a[0]][a[-1]])
-            else:
-                out.setdefault(name, lambda s, n, a, slot=counter.slot: s.counters[slot][a[-1]])
-        for name, track in model.tracks.items():
-            out.setdefault(name, lambda s, n, a, slot=track.slot: s.tracks[slot + a[0]])
-        for name, zone in model.zones.items():
-            out.setdefault(name, lambda s, n, a, slot=zone.slot: zone_value(slot + a[0]))
-        for name, builtin in _BUILTINS.items():
-            out.setdefault(name, lambda s, n, a, builtin=builtin: builtin(self, s, n, a))
-        return out
-
-    def _call(self, state: State, env: dict, node: ast.CallExpr) -> Any:
-        name = node.name
-        if name in ZONE_BUILTINS:
-            cards = state.zones[self.zone(state, env, node.args[0])]
-            if name == "size":
-                return len(cards)
-            return cards[-1] if cards else None
-        value = self.value
-        args = [value(state, env, a) for a in node.args]
-        if self._calls is None:
-            self._calls = self._functions()
-        call = self._calls.get(name)
-        if call is not None:
-            return call(state, node, args)
-        unknown_function(name, location(node.span))
-
-    def _quantity(self, state: State, name: str, args: list) -> Any:
-        decl = self.model.quantities[name]
-        value = self.value(state, {p.name: v for p, v in zip(decl.params, args)}, decl.body)
-        mods = self.modifiers.get(name)
-        if not mods:
-            return value
-        for effect, params, _ in state.effects:
-            for index, mod in mods:
-                if index != effect:
-                    continue
-                env = {p.name: v for p, v in zip(self.effect_decls[index].params, params)}
-                env.update({n.name: v for n, v in zip(mod.names, args)})
-                if mod.when is not None and not self.value(state, env, mod.when):
-                    continue
-                value += self.value(state, env, mod.delta)
-                if mod.low is not None:
-                    value = max(value, self.value(state, env, mod.low))
-                if mod.high is not None:
-                    value = min(value, self.value(state, env, mod.high))
-        return value
-
-    def _attr(self, state: State, env: dict, node: ast.Attr) -> Any:
-        entity = self.value(state, env, node.obj)
-        if node.name == "label":
-            labels = self.meta.player_labels if node in self.player_label_reads else self.meta.entity_labels
-            return attr_of(labels, entity, node.name, location(node.span))
-        return attr_of(self.model.entity_attrs, entity, node.name, location(node.span))[node.name]
-
-    # ------------------------------------------------------------ operators
-    def _binop(self, state, env, node: ast.BinOp):
-        return ARITHMETIC[node.op](self.value(state, env, node.left), self.value(state, env, node.right))
-
-    def _boolop(self, state, env, node: ast.BoolOp):
-        value = self.value
-        if node.op == "and":
-            for operand in node.operands:
-                if not value(state, env, operand):
-                    return False
-            return True
-        for operand in node.operands:
-            if value(state, env, operand):
-                return True
-        return False
-
-    def _compare(self, state, env, node: ast.Compare):
-        return COMPARISONS[node.op](self.value(state, env, node.left), self.value(state, env, node.right))
 
     def seat_count(self, state: State) -> int:
         """The players taking part: the seat param's value, else every declared player."""
         return state.params[self.seats_param] if self.seats_param else self.players
 
-    def _member(self, state, env, node: ast.Member):
-        item = self.value(state, env, node.element)
-        coll = node.collection
-        if self._is_zone(env, coll):
-            found = in_zone(state, item, self.zone(state, env, coll))
-        else:
-            found = item in self._membership(state, env, coll)
-        return found != node.negated
+    # ------------------------------------------------------------ collections and zones
+    # Read where a statement or an expression needs them: a failure is named by that
+    # statement or expression, so these closures catch nothing.
+    def _collection_closure(self, node: ast.Expr) -> Closure:
+        run = self._build_collection(node)
+        self._kept.append(node)
+        self._collections[id(node)] = run
+        return run
 
-    def _is_zone(self, env: dict, node: ast.Expr) -> bool:
-        if isinstance(node, (ast.NameRef, ast.CallExpr)) and node.name in self.model.zones:
-            return not (isinstance(node, ast.NameRef) and node.name in env)
-        if isinstance(node, ast.NameRef) and node.name in env:
-            return is_zone(env[node.name])
-        return False
+    def _build_collection(self, node: ast.Expr) -> Closure:
+        model, regions, at = self.model, self.model.region_members, location(node.span)
+        if isinstance(node, ast.Range):
+            low, high = self.closure(node.low), self.closure(node.high)
+            return lambda s, e: list(int_range(low(s, e), high(s, e), at))
+        if isinstance(node, ast.Reachable):
+            return lambda s, e: self._reachable(s, e, node)
+        held = self.closure(node)
+        if isinstance(node, ast.NameRef):
+            name, fixed = node.name, None
+            if name in model.kinds:
+                members = model.kind_members.get(name, [])
+                fixed = lambda s, e: members  # noqa: E731
+            elif name == "players":
+                fixed = lambda s, e: list(range(self.seat_count(s)))  # noqa: E731
+            elif name == "losers":
+                fixed = lambda s, e: losers_of(s)  # noqa: E731
+            elif name in model.zones:
+                slot = model.zones[name].slot
+                fixed = lambda s, e: list(s.zones[slot])  # noqa: E731
+            if fixed is not None:
+                return lambda s, e: collection_of(s, e[name], regions, at) if name in e else fixed(s, e)
+        if isinstance(node, ast.CallExpr):
+            if node.name in model.zones:
+                slot_of = self._zone_closure(node)
+                return lambda s, e: list(s.zones[slot_of(s, e)])
+            if node.name == "adjacent":
+                space, adjacency = self.closure(node.args[0]), model.adjacency
+                return lambda s, e: adjacency[space(s, e)]
+        return lambda s, e: collection_of(s, held(s, e), regions, at)
 
-    def _membership(self, state, env, coll: ast.Expr):
-        if isinstance(coll, ast.NameRef) and coll.name not in env and coll.name in self.kind_sets:
-            return self.kind_sets[coll.name]
-        if isinstance(coll, ast.NameRef) and coll.name not in env and coll.name in self.model.entity_index:
-            region = self.model.entity_index[coll.name]
-            if region in self.region_sets:
-                return self.region_sets[region]
-        return self.collection(state, env, coll)
+    def _zone_closure(self, node: ast.Expr) -> Closure:
+        run = self._build_zone(node)
+        self._kept.append(node)
+        self._zones[id(node)] = run
+        return run
 
-    def _cond(self, state, env, node: ast.Cond):
-        branch = node.then if self.value(state, env, node.test) else node.otherwise
-        return self.value(state, env, branch)
+    def _build_zone(self, node: ast.Expr) -> Closure:
+        zones, at = self.model.zones, location(node.span)
+        if isinstance(node, ast.NameRef) and node.name in zones:
+            name, slot = node.name, zones[node.name].slot
+            return lambda s, e: zone_slot(e[name], at) if name in e else slot
+        if isinstance(node, ast.CallExpr) and node.name in zones:
+            first, player = zones[node.name].slot, self.closure(node.args[0])
+            return lambda s, e: first + player(s, e)
+        held = self.closure(node)
+        return lambda s, e: zone_slot(held(s, e), at)
 
-    def _quantifier(self, state, env, node: ast.Quantifier):
-        if node.kind == "count":
-            return len(self.members(state, env, node.var.name, node.source, node.where))
-        items = self.collection(state, env, node.source)
+    # ------------------------------------------------------------ names and calls
+    def _global_names(self) -> dict[str, tuple[bool, Any]]:
+        """A track, var, param, player, entity, enum value, zone, or what the game's result
+        says (the first of these wins): (True, its value) for a constant, else (False, a
+        reader of the state)."""
+        model, out = self.model, {}
+        for name, track in model.tracks.items():
+            out.setdefault(name, (False, lambda s, slot=track.slot: s.tracks[slot]))
+        for name, index in model.var_index.items():
+            out.setdefault(name, (False, lambda s, i=index: s.vars[i]))
+        for name in model.params:
+            out.setdefault(name, (False, lambda s, n=name: s.params[n]))
+        for name in model.players:
+            out.setdefault(name, (True, model.players.index(name)))
+        for name, index in model.entity_index.items():
+            out.setdefault(name, (True, index))
+        for name in model.enum_of_value:
+            out.setdefault(name, (True, name))
+        for name, zone in model.zones.items():
+            out.setdefault(name, (True, zone_value(zone.slot)))
+        for name, read in (("game_over", lambda s: s.result is not None), ("winner", winner_of),
+                           ("losers", losers_of), ("deciding", deciding_of), ("end_reason", end_reason_of)):
+            out.setdefault(name, (False, read))
+        return out
+
+    _globals: dict[str, tuple[bool, Any]] | None = None
+
+    def _build_name(self, node: ast.NameRef) -> Closure:
+        """A local first (the env), else the global the name says."""
+        if self._globals is None:
+            self._globals = self._global_names()
+        name, found = node.name, self._globals.get(node.name)
+        if found is None:
+            at = node.span
+
+            def local_or_unknown(s, e):
+                if name in e:
+                    return e[name]
+                unknown_name(name, location(at))
+            return local_or_unknown
+        constant, it = found
+        if constant:
+            return lambda s, e: e[name] if name in e else it
+        return lambda s, e: e[name] if name in e else it(s)
+
+    def _build_call(self, node: ast.CallExpr) -> Closure:
+        """A zone builtin, a define, a quantity, a counter, a track or a zone of a player, a
+        builtin (the first of these wins)."""
+        model, name, span = self.model, node.name, node.span
+        if name in ZONE_BUILTINS:
+            slot_of = self._zone_closure(node.args[0])
+            if name == "size":
+                return _guarded(lambda s, e: len(s.zones[slot_of(s, e)]), span)
+            return _guarded(lambda s, e: _top(s.zones[slot_of(s, e)]), span)
+        args = tuple(self.closure(a) for a in node.args)
+        first = args[0] if args else None
+        if name in model.defines:
+            decl = model.defines[name]
+            return self._routine(tuple(p.name for p in decl.params), args, decl.body)
+        if name in model.quantities:
+            return self._build_quantity(name, args, span)
+        if name in model.counters:
+            counter = model.counters[name]
+            slot, cell = counter.slot, args[-1]
+            if counter.per_player:
+                def per_player_counter(s, e):
+                    try:
+                        return s.counters[slot + first(s, e)][cell(s, e)]
+                    except RULE_FAILURES as err:
+                        raise _failure(err, span) from None
+                return per_player_counter
+
+            def counter_cell(s, e):
+                try:
+                    return s.counters[slot][cell(s, e)]
+                except RULE_FAILURES as err:
+                    raise _failure(err, span) from None
+            return counter_cell
+        if name in model.tracks:
+            slot = model.tracks[name].slot
+            return _guarded(lambda s, e: s.tracks[slot + first(s, e)], span)
+        if name in model.zones:
+            slot = model.zones[name].slot
+            return _guarded(lambda s, e: zone_value(slot + first(s, e)), span)
+        builtin = _BUILTINS.get(name)
+        if builtin is None:
+            return lambda s, e: unknown_function(name, location(span))
+        if name == "opponent" and len(args) == 1:
+            return _guarded(lambda s, e: opponent_of(first(s, e), self.seat_count(s)), span)
+        if name in ("min", "max") and len(args) == 2:
+            pick, second = (min if name == "min" else max), args[1]
+            return _guarded(lambda s, e: pick([first(s, e), second(s, e)]), span)
+        return _guarded(lambda s, e: builtin(self, s, node, [a(s, e) for a in args]), span)
+
+    def _routine(self, names: tuple[str, ...], args: tuple[Closure, ...], body_expr: ast.Expr) -> Closure:
+        """A call of a define: its body on a fresh env of its parameters (the body's closure
+        built on its first call, so a define may call itself)."""
+        if len(names) != len(args):  # zip() cuts the longer short, as the plain path did
+            names, args = names[:len(args)], args[:len(names)]
+        run = None  # the body's failures are named by the body
+
+        def body(s, env):
+            nonlocal run
+            if run is None:
+                run = self.closure(body_expr)
+            return run(s, env)
+        if len(args) == 1:
+            (name,), (arg,) = names, args
+            return lambda s, e: (run or body)(s, {name: arg(s, e)})
+        if len(args) == 2:
+            (one, two), (arg1, arg2) = names, args
+            return lambda s, e: (run or body)(s, {one: arg1(s, e), two: arg2(s, e)})
+        return lambda s, e: (run or body)(s, dict(zip(names, [a(s, e) for a in args])))
+
+    def _build_quantity(self, name: str, args: tuple[Closure, ...], span: ast.Span) -> Closure:
+        decl = self.model.quantities[name]
+        names = tuple(p.name for p in decl.params)
+        mods = self.modifiers.get(name)
+        if not mods:
+            return self._routine(names, args, decl.body)
+        value, body = self.value, decl.body
+        by_effect: dict[int, list[tuple]] = {}  # effect index -> (its params, the names, the modifier)
+        for index, mod in mods:
+            by_effect.setdefault(index, []).append(
+                (tuple(p.name for p in self.effect_decls[index].params), tuple(n.name for n in mod.names), mod))
+
+        def modified(s, e):
+            """The body's value, then each modifier of an active effect in the order the
+            effects were activated."""
+            given = [a(s, e) for a in args]
+            total = value(s, dict(zip(names, given)), body)
+            for effect, params, _ in s.effects:
+                if effect not in by_effect:  # most active effects modify something else
+                    continue
+                for effect_params, mod_names, mod in by_effect[effect]:
+                    env = dict(zip(effect_params, params))
+                    env.update(zip(mod_names, given))
+                    if mod.when is not None and not value(s, env, mod.when):
+                        continue
+                    total += value(s, env, mod.delta)
+                    if mod.low is not None:
+                        total = max(total, value(s, env, mod.low))
+                    if mod.high is not None:
+                        total = min(total, value(s, env, mod.high))
+            return total
+        return _guarded(modified, span)
+
+    def _build_attr(self, node: ast.Attr) -> Closure:
+        entity, name, at = self.closure(node.obj), node.name, location(node.span)
+        if name == "label":
+            labels = self.meta.player_labels if node in self.player_label_reads else self.meta.entity_labels
+            return _guarded(lambda s, e: attr_of(labels, entity(s, e), name, at), node.span)
+        attrs, span = self.model.entity_attrs, node.span
+
+        def attribute(s, e):
+            try:
+                return attr_of(attrs, entity(s, e), name, at)[name]
+            except RULE_FAILURES as err:
+                raise _failure(err, span) from None
+        return attribute
+
+    # ------------------------------------------------------------ operators
+    def _build_not(self, node: ast.Not) -> Closure:
+        operand = self.closure(node.operand)
+        return lambda s, e: not operand(s, e)
+
+    def _build_negate(self, node: ast.Negate) -> Closure:
+        operand = self.closure(node.operand)
+        return _guarded(lambda s, e: -operand(s, e), node.span)
+
+    def _build_binop(self, node: ast.BinOp) -> Closure:
+        left, right, apply, span = self.closure(node.left), self.closure(node.right), ARITHMETIC[node.op], node.span
+
+        def arithmetic(s, e):
+            try:
+                return apply(left(s, e), right(s, e))
+            except RULE_FAILURES as err:
+                raise _failure(err, span) from None
+        return arithmetic
+
+    def _build_boolop(self, node: ast.BoolOp) -> Closure:
+        operands = tuple(self.closure(o) for o in node.operands)
+        if len(operands) == 2:
+            one, two = operands
+            if node.op == "and":
+                return lambda s, e: bool(one(s, e)) and bool(two(s, e))
+            return lambda s, e: bool(one(s, e)) or bool(two(s, e))
+        if node.op == "and":
+            def every(s, e):
+                for operand in operands:
+                    if not operand(s, e):
+                        return False
+                return True
+            return every
+
+        def some(s, e):
+            for operand in operands:
+                if operand(s, e):
+                    return True
+            return False
+        return some
+
+    def _build_compare(self, node: ast.Compare) -> Closure:
+        left, right, apply, span = self.closure(node.left), self.closure(node.right), COMPARISONS[node.op], node.span
+
+        def compare(s, e):
+            try:
+                return apply(left(s, e), right(s, e))
+            except RULE_FAILURES as err:
+                raise _failure(err, span) from None
+        return compare
+
+    def _build_member(self, node: ast.Member) -> Closure:
+        """`x in C`: a zone by the card's location, a kind or region by a set, anything else
+        by its collection."""
+        item, coll, negated, model = self.closure(node.element), node.collection, node.negated, self.model
+        at, span = location(coll.span), node.span
+        if isinstance(coll, ast.CallExpr) and coll.name in model.zones:
+            slot_of = self._zone_closure(coll)
+            return _guarded(lambda s, e: in_zone(s, item(s, e), slot_of(s, e)) != negated, span)
+        listed = self._collection_closure(coll)
+        if not isinstance(coll, ast.NameRef):
+            return _guarded(lambda s, e: (item(s, e) in listed(s, e)) != negated, span)
+        # what the name says when no local binds it: a zone, a kind or a region's set, or else
+        # its collection
+        name, regions = coll.name, model.region_members
+        slot = model.zones[name].slot if name in model.zones else None
+        members = (None if slot is not None else self.kind_sets[name] if name in self.kind_sets
+                   else self.region_sets.get(model.entity_index.get(name)))
+
+        def member(s, e):
+            try:
+                x = item(s, e)
+                if name not in e:
+                    if slot is not None:
+                        found = in_zone(s, x, slot)
+                    elif members is not None:
+                        found = x in members
+                    else:
+                        found = x in listed(s, e)
+                elif is_zone(e[name]):
+                    found = in_zone(s, x, zone_slot(e[name], at))
+                else:
+                    found = x in collection_of(s, e[name], regions, at)
+                return found != negated
+            except RULE_FAILURES as err:
+                raise _failure(err, span) from None
+        return member
+
+    def _build_cond(self, node: ast.Cond) -> Closure:
+        test, then, otherwise = self.closure(node.test), self.closure(node.then), self.closure(node.otherwise)
+        return lambda s, e: then(s, e) if test(s, e) else otherwise(s, e)
+
+    def _build_range_value(self, node: ast.Range) -> Closure:
+        return _guarded(self._collection_closure(node), node.span)
+
+    def _build_quantifier(self, node: ast.Quantifier) -> Closure:
+        items, var, span = self._collection_closure(node.source), node.var.name, node.span
         if node.where is None:
-            return bool(items) if node.kind == "any" else True
+            if node.kind == "count":
+                return _guarded(lambda s, e: len(items(s, e)), span)
+            if node.kind == "any":
+                return _guarded(lambda s, e: bool(items(s, e)), span)
+            return _guarded(lambda s, e: items(s, e) is None or True, span)  # read, for its failures
+        where = self.closure(node.where)
+        if node.kind == "count":
+            return _guarded(lambda s, e: len(_kept(s, e, var, items(s, e), where)), span)
         # any stops at the first member that fits, all at the first that does not
         # (as the generated any()/all() do): the rest need not be evaluated.
-        wanted, var = node.kind == "any", node.var.name
-        saved = env.get(var, _MISSING)
-        try:
-            for item in items:
-                env[var] = item
-                if bool(self.value(state, env, node.where)) == wanted:
-                    return wanted
-            return not wanted
-        finally:
-            if saved is _MISSING:
-                env.pop(var, None)
-            else:
-                env[var] = saved
+        wanted = node.kind == "any"
 
-    def _sum(self, state, env, node: ast.SumOf):
-        var = node.var.name
-        saved = env.get(var, _MISSING)
-        total = 0
-        for item in self.members(state, env, var, node.source, node.where):
-            env[var] = item
-            total += self.value(state, env, node.value)
-        if saved is _MISSING:
-            env.pop(var, None)
-        else:
-            env[var] = saved
-        return total
+        def quantifier(s, e):
+            saved = e.get(var, _MISSING)
+            try:
+                for x in items(s, e):
+                    e[var] = x
+                    if bool(where(s, e)) == wanted:
+                        return wanted
+                return not wanted
+            except RULE_FAILURES as err:
+                raise _failure(err, span) from None
+            finally:
+                if saved is _MISSING:
+                    e.pop(var, None)
+                else:
+                    e[var] = saved
+        return quantifier
+
+    def _build_sum(self, node: ast.SumOf) -> Closure:
+        items, var, value = self._collection_closure(node.source), node.var.name, self.closure(node.value)
+        where = None if node.where is None else self.closure(node.where)
+
+        def total(s, e):
+            chosen = items(s, e)
+            chosen = list(chosen) if where is None else _kept(s, e, var, chosen, where)
+            saved = e.get(var, _MISSING)
+            out = 0
+            for x in chosen:
+                e[var] = x
+                out += value(s, e)
+            if saved is _MISSING:
+                e.pop(var, None)
+            else:
+                e[var] = saved
+            return out
+        return _guarded(total, node.span)
 
     def _reachable(self, state, env, node: ast.Reachable) -> list:
         start = self.value(state, env, node.start)
@@ -335,6 +517,55 @@ class Constants:
 
 
 _MISSING = object()
+
+
+def _literal(node) -> Closure:
+    value = node.value if not isinstance(node, ast.NoneLit) else None
+    return lambda s, e: value
+
+
+def _top(cards: list):
+    return cards[-1] if cards else None
+
+
+def _plain(handler: Callable[[State, dict, Any], Any], node: ast.Expr) -> Closure:
+    """A plain handler as a closure: the node's kind has no builder."""
+    def run(s, e):
+        try:
+            return handler(s, e, node)
+        except RULE_FAILURES as err:  # none where a value is needed, a divisor of 0
+            raise rule_error_of(err, location(node.span)) from None
+    return run
+
+
+def _failure(err: Exception, span: ast.Span) -> Exception:
+    return rule_error_of(err, location(span))
+
+
+def _guarded(run: Closure, span: ast.Span) -> Closure:
+    """`run`, its failures on the spec's values (none where a value is needed, a divisor of 0)
+    named by the node at `span`."""
+    def guarded(s, e):
+        try:
+            return run(s, e)
+        except RULE_FAILURES as err:
+            raise rule_error_of(err, location(span)) from None
+    return guarded
+
+
+def _kept(state: State, env: dict, var: str, items, where: Closure) -> list:
+    """The items for which `where` holds with `var` bound to each."""
+    kept = []
+    saved = env.get(var, _MISSING)
+    for item in items:
+        env[var] = item
+        if where(state, env):
+            kept.append(item)
+    if saved is _MISSING:
+        env.pop(var, None)
+    else:
+        env[var] = saved
+    return kept
 
 
 def _in_play(state: State, env: dict, node: ast.Expr) -> Any:

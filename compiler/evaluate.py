@@ -19,8 +19,20 @@ class Evaluator(Constants):
 
     def __init__(self, model: Model, meta: GameMeta):
         super().__init__(model, meta)
-        self._eval[ast.Allowed] = self._allowed_expr
-        self._eval[ast.Active] = self._active
+        del self._eval[ast.Allowed], self._eval[ast.Active]  # answered here, in play
+        self._builders[ast.Allowed] = self._build_allowed
+        self._builders[ast.Active] = self._build_active
+        # Per action, what may forbid it: the constraints' patterns, then per effect its own.
+        self._forbidden_by: dict[str, list[tuple[tuple[str, ...], ast.Expr]]] = {}
+        for constraint in model.constraints:
+            for names, when in _patterns(constraint.forbids):
+                self._forbidden_by.setdefault(names[0], []).append((names[1:], when))
+        self._effect_forbids: dict[str, dict[int, list]] = {}
+        for index, decl in enumerate(self.effect_decls):
+            params = tuple(p.name for p in decl.params)
+            for names, when in _patterns(decl.forbids):
+                self._effect_forbids.setdefault(names[0], {}).setdefault(index, []).append(
+                    (params, names[1:], when))
 
     def assign(self, state: State, env: dict, ref: ast.Ref, update: Callable[[Any], Any]) -> None:
         """set/add/remove: a local, var or counter within the bound of whole numbers, a track
@@ -52,32 +64,38 @@ class Evaluator(Constants):
             return option_names(values, meta.players, meta.player_labels)
         return option_names(values, meta.entity_ids, meta.entity_labels)
 
-    def _allowed_expr(self, state, env, node: ast.Allowed):
-        return self.allowed(state, node.action.name, [self.value(state, env, a) for a in node.args])
+    def _build_allowed(self, node: ast.Allowed):
+        action, args = node.action.name, tuple(self.closure(a) for a in node.args)
+        return lambda s, e: self.allowed(s, action, [a(s, e) for a in args])
 
     def allowed(self, state: State, action: str, args: list) -> bool:
-        for constraint in self.model.constraints:
-            if self._forbids(state, constraint.forbids, action, args, {}):
+        """No constraint, and no active effect, forbids `action` with these arguments: the
+        constraints first, then the effects in the order they were activated."""
+        value = self.value
+        for names, when in self._forbidden_by.get(action, ()):
+            if value(state, dict(zip(names, args)), when):
                 return False
-        for effect, params, _ in state.effects:
-            decl = self.effect_decls[effect]
-            if decl.forbids:
-                env = {p.name: v for p, v in zip(decl.params, params)}
-                if self._forbids(state, decl.forbids, action, args, env):
-                    return False
+        by_effect = self._effect_forbids.get(action)
+        if by_effect:
+            for effect, params, _ in state.effects:
+                if effect not in by_effect:
+                    continue
+                for names, given, when in by_effect[effect]:
+                    env = dict(zip(names, params))
+                    env.update(zip(given, args))
+                    if value(state, env, when):
+                        return False
         return True
 
-    def _forbids(self, state, forbids, action, args, base: dict) -> bool:
-        for forbid in forbids:
-            for pattern in forbid.patterns:
-                if pattern.action.name != action:
-                    continue
-                env = dict(base)
-                env.update({n.name: v for n, v in zip(pattern.names, args)})
-                if self.value(state, env, forbid.when):
-                    return True
-        return False
+    def _build_active(self, node: ast.Active):
+        effect = self.model.effect_index[node.effect.name]
+        if node.args is None:
+            return lambda s, e: is_active(s, effect, None)
+        args = tuple(self.closure(a) for a in node.args)
+        return lambda s, e: is_active(s, effect, [a(s, e) for a in args])
 
-    def _active(self, state, env, node: ast.Active):
-        args = None if node.args is None else [self.value(state, env, a) for a in node.args]
-        return is_active(state, self.model.effect_index[node.effect.name], args)
+
+def _patterns(forbids) -> list[tuple[tuple[str, ...], ast.Expr]]:
+    """Each pattern of a list of `forbid`s as (action, its names...) and the test, in order."""
+    return [((pattern.action.name, *(n.name for n in pattern.names)), forbid.when)
+            for forbid in forbids for pattern in forbid.patterns]

@@ -22,8 +22,16 @@ from runtime.state import GameOver, RuleError, State
 from runtime.values import RULE_FAILURES, bounded, fill_prompt, label_of, option_names, rule_error_of, some_card, text_of
 
 
+_LOCATIONS: dict[ast.Span, str] = {}
+
+
 def _loc(node: ast.Node) -> str:
-    return location(node.span)
+    """location(node.span), worked out once per span (statements name theirs at every run)."""
+    span = node.span
+    found = _LOCATIONS.get(span)
+    if found is None:
+        found = _LOCATIONS[span] = location(span)
+    return found
 
 
 REGISTRABLE = (ast.Block, ast.While, ast.Menu)
@@ -306,10 +314,12 @@ class Interpreter:
 
     def _repeat_at(self, body: int) -> str:
         """Where the `repeat` whose body is block `body` is written."""
-        if not hasattr(self, "_repeats"):
-            nodes = [n for root in [self.model.spec, *self.model.tests] for n in root.walk()]
-            self._repeats = {self.block_id(n.body): _loc(n) for n in nodes if isinstance(n, ast.Repeat)}
-        return self._repeats.get(body, "")
+        repeats = getattr(self, "_repeats", None)
+        if repeats is None or body not in repeats:  # blocks registered since are read too
+            # every statement stands in a numbered block: no walk of the whole tree
+            self._repeats = repeats = {self.block_id(stmt.body): _loc(stmt) for block in list(self.blocks)
+                                       for stmt in block.body if isinstance(stmt, ast.Repeat)}
+        return repeats.get(body, "")
 
     def _while(self, state, frame, stmt: ast.While):
         if self.ev.truth(state, frame["env"], stmt.test):
