@@ -17,6 +17,7 @@ from support import REPO, TS, program
 HELDENHAIN = REPO / "spec" / "heldenhain"
 RISK = REPO / "spec" / "risk_balance_of_power"
 MARS = REPO / "spec" / "terraforming_mars"
+FOX = REPO / "spec" / "the_fox_in_the_forest"
 
 MOVES = """\
 game moves "Moves"
@@ -120,7 +121,8 @@ def test_a_public_label_a_card_bears_too_is_not_blanked(tmp_path):
 # ------------------------------------------------------------------ nothing leaks, every game
 
 GAMES = {"twilight_struggle": (TS, 120), "heldenhain": (HELDENHAIN, 120),
-         "risk_balance_of_power": (RISK, 150), "terraforming_mars": (MARS, 150)}
+         "risk_balance_of_power": (RISK, 150), "terraforming_mars": (MARS, 150),
+         "the_fox_in_the_forest": (FOX, 80)}
 
 
 def _forbidden(meta, ever: set[int]) -> tuple[set[str], set[str]]:

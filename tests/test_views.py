@@ -17,7 +17,9 @@ from runtime.state import RuleError, Stream, next_random
 from support import BACKENDS, MINI, REPO, TS, program
 
 HELDENHAIN = REPO / "spec" / "heldenhain"
-GAMES = {"mini": (MINI, 40), "twilight_struggle": (TS, 120), "heldenhain": (HELDENHAIN, 120)}
+FOX = REPO / "spec" / "the_fox_in_the_forest"
+GAMES = {"mini": (MINI, 40), "twilight_struggle": (TS, 120), "heldenhain": (HELDENHAIN, 120),
+         "the_fox_in_the_forest": (FOX, 80)}
 
 # North picks a secret card and marks it; south decides while the frame that
 # asked still holds north's card in a local.

@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: e5344f69e0ebfb80
+# Spec hash: 7dfde9466adfe204
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 93348fdb75ae1318
-# Fingerprint: source 8fc0e9b04413745edbca output b1a8ba44d4bf9fda4e8e
+# Fingerprint: source 083594161ee0d05b46cc output c01b5563ed8d88202466
 "The Fox in the Forest: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -299,21 +299,27 @@ def d_reached_target(state):
 
 def d_strength(state, v_c):
     "define strength"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:9
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:10
     return (
         20
         + (
             A_rank[v_c]
             if v_c is not None
             else attr_of(
-                A_rank, v_c, "rank", "spec/the_fox_in_the_forest/05_policies.rules:9:79"
+                A_rank,
+                v_c,
+                "rank",
+                "spec/the_fox_in_the_forest/05_policies.rules:10:79",
             )
         )
         if (
             A_suit[v_c]
             if v_c is not None
             else attr_of(
-                A_suit, v_c, "suit", "spec/the_fox_in_the_forest/05_policies.rules:9:38"
+                A_suit,
+                v_c,
+                "suit",
+                "spec/the_fox_in_the_forest/05_policies.rules:10:38",
             )
         )
         == state.vars[2]
@@ -321,7 +327,10 @@ def d_strength(state, v_c):
             A_rank[v_c]
             if v_c is not None
             else attr_of(
-                A_rank, v_c, "rank", "spec/the_fox_in_the_forest/05_policies.rules:9:57"
+                A_rank,
+                v_c,
+                "rank",
+                "spec/the_fox_in_the_forest/05_policies.rules:10:57",
             )
         )
         == 9
@@ -329,7 +338,10 @@ def d_strength(state, v_c):
             A_rank[v_c]
             if v_c is not None
             else attr_of(
-                A_rank, v_c, "rank", "spec/the_fox_in_the_forest/05_policies.rules:9:91"
+                A_rank,
+                v_c,
+                "rank",
+                "spec/the_fox_in_the_forest/05_policies.rules:10:91",
             )
         )
     )
@@ -337,7 +349,7 @@ def d_strength(state, v_c):
 
 def d_likely_wins(state, v_p):
     "define likely_wins"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:12
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:13
     return len(
         [
             c_c
@@ -353,19 +365,70 @@ def d_likely_wins(state, v_p):
     )
 
 
-def d_wants_trick(state, v_p, v_reach):
-    "define wants_trick"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:16
-    return state.tracks[2 + v_p] <= 8 and (
-        state.tracks[2 + v_p] >= 4
-        or state.tracks[2 + v_p] + d_likely_wins(state, v_p) >= v_reach
+def d_plan(state, v_p, v_reach):
+    "define plan"
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:17
+    return (
+        0
+        if state.tracks[2 + v_p] >= 7
+        else (
+            1
+            if state.tracks[2 + v_p] >= 4
+            or state.tracks[2 + v_p] + d_likely_wins(state, v_p) >= v_reach
+            else -1
+        )
     )
 
 
-def d_sevens_led(state):
-    "define sevens_led"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:19
+def d_band_worth(state, v_p, v_reach):
+    "define band_worth"
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:24
     return (
+        -6
+        if state.tracks[2 + v_p] >= 9
+        else (
+            0
+            if state.tracks[2 + v_p] >= 7
+            else (
+                2
+                if (
+                    0
+                    if state.tracks[2 + v_p] >= 7
+                    else (
+                        1
+                        if state.tracks[2 + v_p] >= 4
+                        or state.tracks[2 + v_p] + d_likely_wins(state, v_p) >= v_reach
+                        else -1
+                    )
+                )
+                > 0
+                else -5 if state.tracks[2 + v_p] == 3 else -2
+            )
+        )
+    )
+
+
+def d_trick_worth(state, v_p, v_sevens, v_reach):
+    "define trick_worth"
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:30
+    return d_band_worth(state, v_p, v_reach) + 2 * v_sevens
+
+
+def d_sevens_with(state, v_c):
+    "define sevens_with"
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:32
+    return (
+        1
+        if (
+            A_rank[v_c]
+            if v_c is not None
+            else attr_of(
+                A_rank, v_c, "rank", "spec/the_fox_in_the_forest/05_policies.rules:33:9"
+            )
+        )
+        == 7
+        else 0
+    ) + (
         0
         if state.vars[3] == None
         else (
@@ -377,7 +440,7 @@ def d_sevens_led(state):
                     A_rank,
                     state.vars[3],
                     "rank",
-                    "spec/the_fox_in_the_forest/05_policies.rules:19:65",
+                    "spec/the_fox_in_the_forest/05_policies.rules:34:43",
                 )
             )
             == 7
@@ -388,7 +451,7 @@ def d_sevens_led(state):
 
 def d_play_value(state, v_p, v_c, v_reach):
     "define play_value"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:24
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:39
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -412,7 +475,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                         A_rank,
                         v_c,
                         "rank",
-                        "spec/the_fox_in_the_forest/05_policies.rules:9:79",
+                        "spec/the_fox_in_the_forest/05_policies.rules:10:79",
                     )
                 )
                 if (
@@ -422,7 +485,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                         A_suit,
                         v_c,
                         "suit",
-                        "spec/the_fox_in_the_forest/05_policies.rules:9:38",
+                        "spec/the_fox_in_the_forest/05_policies.rules:10:38",
                     )
                 )
                 == state.vars[2]
@@ -433,7 +496,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                         A_rank,
                         v_c,
                         "rank",
-                        "spec/the_fox_in_the_forest/05_policies.rules:9:57",
+                        "spec/the_fox_in_the_forest/05_policies.rules:10:57",
                     )
                 )
                 == 9
@@ -444,15 +507,11 @@ def d_play_value(state, v_p, v_c, v_reach):
                         A_rank,
                         v_c,
                         "rank",
-                        "spec/the_fox_in_the_forest/05_policies.rules:9:91",
+                        "spec/the_fox_in_the_forest/05_policies.rules:10:91",
                     )
                 )
             )
-            if state.tracks[2 + v_p] <= 8
-            and (
-                state.tracks[2 + v_p] >= 4
-                or state.tracks[2 + v_p] + d_likely_wins(state, v_p) >= v_reach
-            )
+            if d_band_worth(state, v_p, v_reach) + 2 * 0 > 0
             else 0
             - (
                 20
@@ -463,7 +522,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                         A_rank,
                         v_c,
                         "rank",
-                        "spec/the_fox_in_the_forest/05_policies.rules:9:79",
+                        "spec/the_fox_in_the_forest/05_policies.rules:10:79",
                     )
                 )
                 if (
@@ -473,7 +532,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                         A_suit,
                         v_c,
                         "suit",
-                        "spec/the_fox_in_the_forest/05_policies.rules:9:38",
+                        "spec/the_fox_in_the_forest/05_policies.rules:10:38",
                     )
                 )
                 == state.vars[2]
@@ -484,7 +543,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                         A_rank,
                         v_c,
                         "rank",
-                        "spec/the_fox_in_the_forest/05_policies.rules:9:57",
+                        "spec/the_fox_in_the_forest/05_policies.rules:10:57",
                     )
                 )
                 == 9
@@ -495,9 +554,24 @@ def d_play_value(state, v_p, v_c, v_reach):
                         A_rank,
                         v_c,
                         "rank",
-                        "spec/the_fox_in_the_forest/05_policies.rules:9:91",
+                        "spec/the_fox_in_the_forest/05_policies.rules:10:91",
                     )
                 )
+            )
+            - (
+                15
+                if (
+                    A_rank[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_rank,
+                        v_c,
+                        "rank",
+                        "spec/the_fox_in_the_forest/05_policies.rules:48:40",
+                    )
+                )
+                == 7
+                else 0
             )
         )
         if state.vars[3] == None
@@ -513,7 +587,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_rank,
                             v_c,
                             "rank",
-                            "spec/the_fox_in_the_forest/05_policies.rules:9:79",
+                            "spec/the_fox_in_the_forest/05_policies.rules:10:79",
                         )
                     )
                     if (
@@ -523,7 +597,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_suit,
                             v_c,
                             "suit",
-                            "spec/the_fox_in_the_forest/05_policies.rules:9:38",
+                            "spec/the_fox_in_the_forest/05_policies.rules:10:38",
                         )
                     )
                     == state.vars[2]
@@ -534,7 +608,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_rank,
                             v_c,
                             "rank",
-                            "spec/the_fox_in_the_forest/05_policies.rules:9:57",
+                            "spec/the_fox_in_the_forest/05_policies.rules:10:57",
                         )
                     )
                     == 9
@@ -545,35 +619,50 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_rank,
                             v_c,
                             "rank",
-                            "spec/the_fox_in_the_forest/05_policies.rules:9:91",
+                            "spec/the_fox_in_the_forest/05_policies.rules:10:91",
                         )
                     )
                 )
-                + 10
-                * (
-                    0
-                    if state.vars[3] == None
-                    else (
+                if d_trick_worth(
+                    state,
+                    v_p,
+                    (
                         1
                         if (
-                            A_rank[state.vars[3]]
-                            if state.vars[3] is not None
+                            A_rank[v_c]
+                            if v_c is not None
                             else attr_of(
                                 A_rank,
-                                state.vars[3],
+                                v_c,
                                 "rank",
-                                "spec/the_fox_in_the_forest/05_policies.rules:19:65",
+                                "spec/the_fox_in_the_forest/05_policies.rules:33:9",
                             )
                         )
                         == 7
                         else 0
                     )
+                    + (
+                        0
+                        if state.vars[3] == None
+                        else (
+                            1
+                            if (
+                                A_rank[state.vars[3]]
+                                if state.vars[3] is not None
+                                else attr_of(
+                                    A_rank,
+                                    state.vars[3],
+                                    "rank",
+                                    "spec/the_fox_in_the_forest/05_policies.rules:34:43",
+                                )
+                            )
+                            == 7
+                            else 0
+                        )
+                    ),
+                    v_reach,
                 )
-                if state.tracks[2 + v_p] <= 8
-                and (
-                    state.tracks[2 + v_p] >= 4
-                    or state.tracks[2 + v_p] + d_likely_wins(state, v_p) >= v_reach
-                )
+                > 0
                 else (
                     20
                     + (
@@ -583,7 +672,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_rank,
                             v_c,
                             "rank",
-                            "spec/the_fox_in_the_forest/05_policies.rules:9:79",
+                            "spec/the_fox_in_the_forest/05_policies.rules:10:79",
                         )
                     )
                     if (
@@ -593,7 +682,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_suit,
                             v_c,
                             "suit",
-                            "spec/the_fox_in_the_forest/05_policies.rules:9:38",
+                            "spec/the_fox_in_the_forest/05_policies.rules:10:38",
                         )
                     )
                     == state.vars[2]
@@ -604,7 +693,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_rank,
                             v_c,
                             "rank",
-                            "spec/the_fox_in_the_forest/05_policies.rules:9:57",
+                            "spec/the_fox_in_the_forest/05_policies.rules:10:57",
                         )
                     )
                     == 9
@@ -615,7 +704,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_rank,
                             v_c,
                             "rank",
-                            "spec/the_fox_in_the_forest/05_policies.rules:9:91",
+                            "spec/the_fox_in_the_forest/05_policies.rules:10:91",
                         )
                     )
                 )
@@ -633,7 +722,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_rank,
                             v_c,
                             "rank",
-                            "spec/the_fox_in_the_forest/05_policies.rules:9:79",
+                            "spec/the_fox_in_the_forest/05_policies.rules:10:79",
                         )
                     )
                     if (
@@ -643,7 +732,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_suit,
                             v_c,
                             "suit",
-                            "spec/the_fox_in_the_forest/05_policies.rules:9:38",
+                            "spec/the_fox_in_the_forest/05_policies.rules:10:38",
                         )
                     )
                     == state.vars[2]
@@ -654,7 +743,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_rank,
                             v_c,
                             "rank",
-                            "spec/the_fox_in_the_forest/05_policies.rules:9:57",
+                            "spec/the_fox_in_the_forest/05_policies.rules:10:57",
                         )
                     )
                     == 9
@@ -665,15 +754,65 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_rank,
                             v_c,
                             "rank",
-                            "spec/the_fox_in_the_forest/05_policies.rules:9:91",
+                            "spec/the_fox_in_the_forest/05_policies.rules:10:91",
                         )
                     )
                 )
-                if state.tracks[2 + v_p] <= 8
-                and (
-                    state.tracks[2 + v_p] >= 4
-                    or state.tracks[2 + v_p] + d_likely_wins(state, v_p) >= v_reach
+                - (
+                    15
+                    if (
+                        A_rank[v_c]
+                        if v_c is not None
+                        else attr_of(
+                            A_rank,
+                            v_c,
+                            "rank",
+                            "spec/the_fox_in_the_forest/05_policies.rules:48:40",
+                        )
+                    )
+                    == 7
+                    else 0
                 )
+                if d_trick_worth(
+                    state,
+                    v_p,
+                    (
+                        1
+                        if (
+                            A_rank[v_c]
+                            if v_c is not None
+                            else attr_of(
+                                A_rank,
+                                v_c,
+                                "rank",
+                                "spec/the_fox_in_the_forest/05_policies.rules:33:9",
+                            )
+                        )
+                        == 7
+                        else 0
+                    )
+                    + (
+                        0
+                        if state.vars[3] == None
+                        else (
+                            1
+                            if (
+                                A_rank[state.vars[3]]
+                                if state.vars[3] is not None
+                                else attr_of(
+                                    A_rank,
+                                    state.vars[3],
+                                    "rank",
+                                    "spec/the_fox_in_the_forest/05_policies.rules:34:43",
+                                )
+                            )
+                            == 7
+                            else 0
+                        )
+                    ),
+                    v_reach,
+                )
+                > 0
                 else (
                     20
                     + (
@@ -683,7 +822,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_rank,
                             v_c,
                             "rank",
-                            "spec/the_fox_in_the_forest/05_policies.rules:9:79",
+                            "spec/the_fox_in_the_forest/05_policies.rules:10:79",
                         )
                     )
                     if (
@@ -693,7 +832,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_suit,
                             v_c,
                             "suit",
-                            "spec/the_fox_in_the_forest/05_policies.rules:9:38",
+                            "spec/the_fox_in_the_forest/05_policies.rules:10:38",
                         )
                     )
                     == state.vars[2]
@@ -704,7 +843,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_rank,
                             v_c,
                             "rank",
-                            "spec/the_fox_in_the_forest/05_policies.rules:9:57",
+                            "spec/the_fox_in_the_forest/05_policies.rules:10:57",
                         )
                     )
                     == 9
@@ -715,9 +854,24 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_rank,
                             v_c,
                             "rank",
-                            "spec/the_fox_in_the_forest/05_policies.rules:9:91",
+                            "spec/the_fox_in_the_forest/05_policies.rules:10:91",
                         )
                     )
+                )
+                - (
+                    15
+                    if (
+                        A_rank[v_c]
+                        if v_c is not None
+                        else attr_of(
+                            A_rank,
+                            v_c,
+                            "rank",
+                            "spec/the_fox_in_the_forest/05_policies.rules:48:40",
+                        )
+                    )
+                    == 7
+                    else 0
                 )
             )
         )
@@ -726,15 +880,35 @@ def d_play_value(state, v_p, v_c, v_reach):
     return value
 
 
+def d_lost_seven(state, v_c):
+    "define lost_seven"
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:48
+    return (
+        15
+        if (
+            A_rank[v_c]
+            if v_c is not None
+            else attr_of(
+                A_rank,
+                v_c,
+                "rank",
+                "spec/the_fox_in_the_forest/05_policies.rules:48:40",
+            )
+        )
+        == 7
+        else 0
+    )
+
+
 def d_suit_count(state, v_p, v_s):
     "define suit_count"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:31
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:50
     return len([c_c for c_c in state.zones[2 + v_p] if A_suit[c_c] == v_s])
 
 
 def d_longest_suit(state, v_p):
     "define longest_suit"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:33
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:52
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (s[0],)
@@ -753,7 +927,7 @@ def d_longest_suit(state, v_p):
 
 def d_shortest_suit(state, v_p):
     "define shortest_suit"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:36
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:55
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (s[0],)
@@ -772,7 +946,7 @@ def d_shortest_suit(state, v_p):
 
 def d_fox_pays(state, v_p, v_reach):
     "define fox_pays"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:40
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:60
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -791,11 +965,17 @@ def d_fox_pays(state, v_p, v_reach):
             d_suit_count(state, v_p, "keys"),
             d_suit_count(state, v_p, "moons"),
         )
-        if state.tracks[2 + v_p] <= 8
-        and (
-            state.tracks[2 + v_p] >= 4
-            or state.tracks[2 + v_p] + d_likely_wins(state, v_p) >= v_reach
+        if (
+            0
+            if state.tracks[2 + v_p] >= 7
+            else (
+                1
+                if state.tracks[2 + v_p] >= 4
+                or state.tracks[2 + v_p] + d_likely_wins(state, v_p) >= v_reach
+                else -1
+            )
         )
+        > 0
         else d_suit_count(state, v_p, state.vars[2])
         > min(
             d_suit_count(state, v_p, "bells"),
@@ -810,7 +990,7 @@ def d_fox_pays(state, v_p, v_reach):
 
 def d_decree_value(state, v_p, v_c, v_reach):
     "define decree_value"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:44
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:64
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -834,7 +1014,7 @@ def d_decree_value(state, v_p, v_c, v_reach):
                     A_suit,
                     v_c,
                     "suit",
-                    "spec/the_fox_in_the_forest/05_policies.rules:45:54",
+                    "spec/the_fox_in_the_forest/05_policies.rules:65:51",
                 )
             ),
         )
@@ -845,14 +1025,20 @@ def d_decree_value(state, v_p, v_c, v_reach):
                 A_rank,
                 v_c,
                 "rank",
-                "spec/the_fox_in_the_forest/05_policies.rules:45:64",
+                "spec/the_fox_in_the_forest/05_policies.rules:65:61",
             )
         )
-        if state.tracks[2 + v_p] <= 8
-        and (
-            state.tracks[2 + v_p] >= 4
-            or state.tracks[2 + v_p] + d_likely_wins(state, v_p) >= v_reach
+        if (
+            0
+            if state.tracks[2 + v_p] >= 7
+            else (
+                1
+                if state.tracks[2 + v_p] >= 4
+                or state.tracks[2 + v_p] + d_likely_wins(state, v_p) >= v_reach
+                else -1
+            )
         )
+        > 0
         else (
             A_rank[v_c]
             if v_c is not None
@@ -860,7 +1046,7 @@ def d_decree_value(state, v_p, v_c, v_reach):
                 A_rank,
                 v_c,
                 "rank",
-                "spec/the_fox_in_the_forest/05_policies.rules:46:10",
+                "spec/the_fox_in_the_forest/05_policies.rules:66:10",
             )
         )
         - 10
@@ -874,7 +1060,7 @@ def d_decree_value(state, v_p, v_c, v_reach):
                     A_suit,
                     v_c,
                     "suit",
-                    "spec/the_fox_in_the_forest/05_policies.rules:46:38",
+                    "spec/the_fox_in_the_forest/05_policies.rules:66:38",
                 )
             ),
         )
@@ -1042,7 +1228,7 @@ def inv_tricks_add_up(state):
 
 def bot_standing(state, v_you):
     "bot standing"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:67
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:87
     return (
         state.tracks[v_you]
         - state.tracks[None if v_you is None else (v_you + 1) % 2]
@@ -1076,11 +1262,11 @@ BOTS = {
 
 def pol_sensible_0(state, pending, tun):
     "policy sensible, rule 1: the options it likes best"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:50
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:70
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:51
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:71
     best = keep_best(
         best,
         [
@@ -1096,11 +1282,11 @@ def pol_sensible_0(state, pending, tun):
 
 def pol_sensible_1(state, pending, tun):
     "policy sensible, rule 2: the options it likes best"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:53
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:73
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:54
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:74
     if (
         d_suit_count(state, v_you, state.vars[2]) + 1
         < max(
@@ -1108,11 +1294,17 @@ def pol_sensible_1(state, pending, tun):
             d_suit_count(state, v_you, "keys"),
             d_suit_count(state, v_you, "moons"),
         )
-        if state.tracks[2 + v_you] <= 8
-        and (
-            state.tracks[2 + v_you] >= 4
-            or state.tracks[2 + v_you] + d_likely_wins(state, v_you) >= tun["reach"]
+        if (
+            0
+            if state.tracks[2 + v_you] >= 7
+            else (
+                1
+                if state.tracks[2 + v_you] >= 4
+                or state.tracks[2 + v_you] + d_likely_wins(state, v_you) >= tun["reach"]
+                else -1
+            )
         )
+        > 0
         else d_suit_count(state, v_you, state.vars[2])
         > min(
             d_suit_count(state, v_you, "bells"),
@@ -1124,7 +1316,7 @@ def pol_sensible_1(state, pending, tun):
         best = keep_best(best, [ids[i] in ("exchange",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:55
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:75
     best = keep_best(best, [ids[i] in ("keep",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1133,22 +1325,28 @@ def pol_sensible_1(state, pending, tun):
 
 def pol_sensible_2(state, pending, tun):
     "policy sensible, rule 3: the options it likes best"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:57
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:77
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:58
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:78
     best = keep_best(
         best,
         [
             (
                 10 * d_suit_count(state, v_you, A_suit[v_c]) - A_rank[v_c]
-                if state.tracks[2 + v_you] <= 8
-                and (
-                    state.tracks[2 + v_you] >= 4
-                    or state.tracks[2 + v_you] + d_likely_wins(state, v_you)
-                    >= tun["reach"]
+                if (
+                    0
+                    if state.tracks[2 + v_you] >= 7
+                    else (
+                        1
+                        if state.tracks[2 + v_you] >= 4
+                        or state.tracks[2 + v_you] + d_likely_wins(state, v_you)
+                        >= tun["reach"]
+                        else -1
+                    )
                 )
+                > 0
                 else A_rank[v_c] - 10 * d_suit_count(state, v_you, A_suit[v_c])
             )
             for v_c in [values[i] for i in best]
@@ -1162,11 +1360,11 @@ def pol_sensible_2(state, pending, tun):
 
 def pol_sensible_3(state, pending, tun):
     "policy sensible, rule 4: the options it likes best"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:60
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:80
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:61
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:81
     best = keep_best(
         best,
         [
@@ -1177,12 +1375,18 @@ def pol_sensible_3(state, pending, tun):
                     if A_suit[v_c] == state.vars[2] or A_rank[v_c] == 9
                     else A_rank[v_c]
                 )
-                if state.tracks[2 + v_you] <= 8
-                and (
-                    state.tracks[2 + v_you] >= 4
-                    or state.tracks[2 + v_you] + d_likely_wins(state, v_you)
-                    >= tun["reach"]
+                if (
+                    0
+                    if state.tracks[2 + v_you] >= 7
+                    else (
+                        1
+                        if state.tracks[2 + v_you] >= 4
+                        or state.tracks[2 + v_you] + d_likely_wins(state, v_you)
+                        >= tun["reach"]
+                        else -1
+                    )
                 )
+                > 0
                 else (
                     20 + A_rank[v_c]
                     if A_suit[v_c] == state.vars[2] or A_rank[v_c] == 9

@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: e5344f69e0ebfb80
+# Spec hash: 7dfde9466adfe204
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 93348fdb75ae1318
-# Fingerprint: source 0cb5d20d36dc0e72fb39 output ddb44dcfaa0a7d00484f
+# Fingerprint: source 76235827dddbafad9dc8 output 7a6113d908f1f04df1e9
 "The Fox in the Forest: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, GameMeta, TrackMeta, TunableMeta, ZoneMeta
@@ -266,7 +266,7 @@ META_TUNABLES = (
         (
             TunableMeta(
                 name="reach",
-                default=7,
+                default=6,
                 low=3,
                 high=13,
                 policy="sensible",
@@ -496,7 +496,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="the_fox_in_the_forest",
     title="The Fox in the Forest",
-    spec_hash="e5344f69e0ebfb80",
+    spec_hash="7dfde9466adfe204",
     spec_files=META_SPEC_FILES,
     players=("oak", "birch"),
     player_labels=("Oak", "Birch"),

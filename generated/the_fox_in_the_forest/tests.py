@@ -5,7 +5,7 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: e5344f69e0ebfb80
+# Spec hash: 7dfde9466adfe204
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules

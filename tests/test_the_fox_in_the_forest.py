@@ -1,0 +1,167 @@
+"""The Fox in the Forest keeps its secrets at the table: no seat's view or move log names a card
+of the draw deck, of the other hand or of a pile of won tricks, and the card a Woodcutter puts
+under the deck stays unnamed for the other seat."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from runtime.agents import seat_agents
+from runtime.game import Game
+from runtime.table import Table
+from support import REPO, program, spec_value
+
+FOX = REPO / "spec" / "the_fox_in_the_forest"
+
+
+def _strings(value, out: set[str]) -> set[str]:
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            out.add(str(key))
+            _strings(item, out)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _strings(item, out)
+    return out
+
+
+def _cards_in(table: Table, *names: str) -> set[str]:
+    """The ids of the cards in the zone slots named ('deck', 'hand(oak)', …)."""
+    meta, state = table.meta, table.game.state
+    return {meta.entity_ids[c] for slot, cards in enumerate(state.zones)
+            if meta.zone_slot_name(slot) in names for c in cards}
+
+
+def _secrets(table: Table, player: str) -> set[str]:
+    other = next(p for p in table.players if p != player)
+    secret = _cards_in(table, "deck", "under", f"hand({other})", "won(oak)", "won(birch)")
+    pending = table.game.state.pending
+    if pending is not None and table.meta.players[pending["player"]] == player:
+        secret -= set(pending["ids"])  # what its own decision offers, a seat knows
+    return secret
+
+
+def _label(table: Table, card: str) -> str:
+    return table.meta.entity_labels[table.meta.entity_ids.index(card)]
+
+
+def _names(text: str, label: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(label)}(?!\w)", text) is not None
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_no_view_shows_the_deck_the_other_hand_or_the_won_tricks(seed):
+    table = Table.new(program(FOX, "generated"), ("policy", "policy"), seed=seed)
+    steps = 0
+    while True:
+        for player in table.players:
+            view = table.game.view(player)
+            leaked = _secrets(table, player) & _strings(json.loads(json.dumps(view)), set())
+            assert not leaked, f"{player} sees {sorted(leaked)} at decision {steps}"
+        if not table.bot_step():
+            break
+        steps += 1
+    assert table.game.over and steps > 100
+
+
+def test_the_woodcutters_card_goes_under_the_deck_unseen():
+    """Every card a seat puts under the deck: the other seat's view and log do not name it."""
+    buried = 0
+    for seed in range(1, 6):
+        table = Table.new(program(FOX, "interpreted"), ("random", "random"), seed=seed)
+        decrees: set[str] = set()  # a decree card a Fox took back both seats have seen face up
+        while not table.over and table.game.decision is not None:
+            decrees |= _cards_in(table, "decree")
+            decision = table.game.decision
+            other = next(p for p in table.players if p != decision.player)
+            before = len(table.log_lines(other))
+            assert table.bot_step()
+            if not decision.prompt.startswith("Woodcutter"):
+                continue
+            deck = next(cards for slot, cards in enumerate(table.game.state.zones)
+                        if table.meta.zone_slot_name(slot) == "deck")
+            card = table.meta.entity_ids[deck[0]]  # the bottom card: the one just laid down
+            assert card == decision.option_ids[decision.option_ids.index(card)]
+            if card in decrees:
+                continue
+            buried += 1
+            assert card not in _strings(table.game.view(other), set())
+            for line in table.log_lines(other)[before:]:
+                assert not _names(line.text, _label(table, card)), line.text
+    assert buried > 10
+
+
+# ------------------------------------------------------------------ the policy `sensible`
+
+REACH = 6  # the policy's tunable `reach` at its default
+
+
+def _answers(generated, seeds):
+    """Every answer to a trick in policy games: (game, decision, chosen id) before the choice."""
+    for seed in seeds:
+        game = Game(generated, seed=seed)
+        bots = seat_agents(("policy", "policy"), game.players, seed)
+        while not game.over:
+            decision = game.decision
+            chosen = bots[decision.player].choose(game, decision)
+            if decision.prompt.startswith("Answer"):
+                yield game, decision, chosen
+            game.choose(chosen)
+
+
+def test_the_policy_takes_the_tricks_it_wants_and_sheds_the_rest():
+    generated, interpreter = program(FOX, "generated"), program(FOX, "interpreted")
+    meta = generated.meta
+    took = shed = 0
+    for game, decision, chosen in _answers(generated, range(1, 9)):
+        seat = ("player", meta.players.index(decision.player))
+        def card(i: str):
+            return ("card", meta.entity_ids.index(i))
+        wins = {i for i in decision.option_ids
+                if spec_value(interpreter, game.state, "if beats(c, led_card) then 1 else 0", c=card(i))}
+        if not wins or wins == set(decision.option_ids):
+            continue  # no choice between winning and losing
+        wanted = spec_value(interpreter, game.state, f"trick_worth(p, sevens_with(c), {REACH})",
+                            p=seat, c=card(chosen))
+        if wanted > 0:
+            took += 1
+            assert chosen in wins, (game.seed, game.decisions, decision.option_ids, chosen)
+        else:
+            shed += 1
+            assert chosen not in wins, (game.seed, game.decisions, decision.option_ids, chosen)
+    assert took > 10 and shed > 10
+
+
+def test_the_policy_never_takes_a_tenth_trick_it_can_lose():
+    generated, interpreter = program(FOX, "generated"), program(FOX, "interpreted")
+    meta = generated.meta
+    seen = 0
+    for game, decision, chosen in _answers(generated, (1, 2, 3, 4, 5, 6)):
+        seat = meta.players.index(decision.player)
+        if spec_value(interpreter, game.state, "tricks(p)", p=("player", seat)) != 9:
+            continue
+        beaten = {i for i in decision.option_ids if spec_value(
+            interpreter, game.state, "if beats(c, led_card) then 1 else 0", c=("card", meta.entity_ids.index(i)))}
+        if len(beaten) < len(decision.option_ids):
+            seen += 1
+            assert chosen not in beaten
+    assert seen > 0, "no answer at 9 tricks in these games: the test saw nothing"
+
+
+def test_the_policy_beats_random_play():
+    generated = program(FOX, "generated")
+    won = 0
+    games = 120
+    for seed in range(1, games + 1):
+        seats = ("policy", "random") if seed % 2 else ("random", "policy")
+        game = Game(generated, seed=seed)
+        bots = seat_agents(seats, game.players, seed)
+        while not game.over:
+            game.choose(bots[game.decision.player].choose(game, game.decision))
+        won += game.winner == game.players[seats.index("policy")]
+    assert won / games >= 0.62, f"the policy won {won} of {games} games against random play"
