@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 7dfde9466adfe204
+# Spec hash: 3e0fadb81d05fd3e
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 93348fdb75ae1318
-# Fingerprint: source 121f764585460654a4d3 output fc653a8dad22595625ea
+# Fingerprint: source 0d4799bdfc79404720e1 output c11eb6e8d55d5cea8fa4
 "The Fox in the Forest: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -24,7 +24,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "7dfde9466adfe204"
+SPEC_HASH = "3e0fadb81d05fd3e"
 TESTS_HASH = "93348fdb75ae1318"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

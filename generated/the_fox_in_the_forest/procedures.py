@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 7dfde9466adfe204
+# Spec hash: 3e0fadb81d05fd3e
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 93348fdb75ae1318
-# Fingerprint: source 0e8205a8272d4d774e67 output c1398d4bf8688688ef20
+# Fingerprint: source af1eab2a5a47a79417e1 output a02bbef64afe6111edf0
 "The Fox in the Forest: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -88,23 +88,23 @@ def p_to_bottom_of_deck(state, v_c):
 
 
 def p_take_trick(state, v_w):
-    "procedure take_trick (spec/the_fox_in_the_forest/03_tricks.rules:96)"
-    # spec: spec/the_fox_in_the_forest/03_tricks.rules:97
+    "procedure take_trick (spec/the_fox_in_the_forest/03_tricks.rules:108)"
+    # spec: spec/the_fox_in_the_forest/03_tricks.rules:109
     state.tracks[2 + v_w] = max(0, min(13, state.tracks[2 + v_w] + 1))
     state.stamps[3] += 1
-    # spec: spec/the_fox_in_the_forest/03_tricks.rules:98
+    # spec: spec/the_fox_in_the_forest/03_tricks.rules:110
     log_line(
         state,
         " ".join([label_of(PLAYER_LABELS, v_w), "wins the trick"]),
-        "spec/the_fox_in_the_forest/03_tricks.rules:98:5",
+        "spec/the_fox_in_the_forest/03_tricks.rules:110:5",
     )
-    # spec: spec/the_fox_in_the_forest/03_tricks.rules:99
+    # spec: spec/the_fox_in_the_forest/03_tricks.rules:111
     for v_p in PLAYERS:
-        # spec: spec/the_fox_in_the_forest/03_tricks.rules:100
+        # spec: spec/the_fox_in_the_forest/03_tricks.rules:112
         for v_c in [c_c for c_c in state.zones[5 + v_p] if A_rank[c_c] == 7]:
             state.tracks[v_w] = max(0, min(99, state.tracks[v_w] + 1))
             state.stamps[2] += 1
-        # spec: spec/the_fox_in_the_forest/03_tricks.rules:101
+        # spec: spec/the_fox_in_the_forest/03_tricks.rules:113
         dest = 7 + v_w
         for card in list(state.zones[5 + v_p]):
             move_card(state, card, dest)
@@ -219,7 +219,7 @@ def resolve_event(state, card, you, at):
         leave_event(state)
         return False
     step, size = EVENT_STEPS[card]
-    state.frames.append(new_frame(6, []))  # event_done, when the event is over
+    state.frames.append(new_frame(8, []))  # event_done, when the event is over
     state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
 
@@ -442,18 +442,14 @@ def s_woodcutter(state, frame):
             return
 
 
-def s_trick(state, frame):
-    "phase trick (spec/the_fox_in_the_forest/03_tricks.rules:78)"
-    # L: 0 l, 1 f, 2 c, 3 d, 4 w
+def s_lead_trick(state, frame):
+    "procedure lead_trick (spec/the_fox_in_the_forest/03_tricks.rules:78)"
+    # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
             # spec: spec/the_fox_in_the_forest/03_tricks.rules:79
-            L[0] = state.vars[1]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:80
-            L[1] = None if L[0] is None else (L[0] + 1) % 2
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:81
             player = L[0]
             values = [
                 c_c for c_c in state.zones[2 + L[0]] if allowed_play(state, L[0], c_c)
@@ -466,64 +462,132 @@ def s_trick(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/the_fox_in_the_forest/03_tricks.rules:81:5",
+                "spec/the_fox_in_the_forest/03_tricks.rules:79:5",
             )
             frame[1] = 1
             return
         if pc == 1:
-            L[2] = frame[3]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:82
-            state.vars[3] = L[2]
+            L[1] = frame[3]
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:80
+            state.vars[3] = L[1]
             state.stamps[8] += 1
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:83
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:81
             frame[1] = 2
-            state.frames.append(new_frame(0, [L[0], L[2]]))
+            state.frames.append(new_frame(0, [L[0], L[1]]))
             return
         if pc == 2:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:84
-            player = L[1]
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:82
+            given = L[1]
+            state.frames.pop()
+            if state.frames:
+                state.frames[-1][3] = given
+            return
+            state.frames.pop()
+            return
+
+
+def s_answer_trick(state, frame):
+    "procedure answer_trick (spec/the_fox_in_the_forest/03_tricks.rules:86)"
+    # L: 0 p, 1 led, 2 d
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:87
+            player = L[0]
             values = [
-                c_d for c_d in state.zones[2 + L[1]] if allowed_play(state, L[1], c_d)
+                c_d for c_d in state.zones[2 + L[0]] if allowed_play(state, L[0], c_d)
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
-                fill_prompt(("Answer ", ""), [label_of(ENTITY_LABELS, L[2])]),
+                fill_prompt(("Answer ", ""), [label_of(ENTITY_LABELS, L[1])]),
                 ids,
                 labels,
                 values,
-                "spec/the_fox_in_the_forest/03_tricks.rules:84:5",
-                (L[2],),
+                "spec/the_fox_in_the_forest/03_tricks.rules:87:5",
+                (L[1],),
             )
-            frame[1] = 3
+            frame[1] = 1
             return
-        if pc == 3:
+        if pc == 1:
+            L[2] = frame[3]
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:88
+            frame[1] = 2
+            state.frames.append(new_frame(0, [L[0], L[2]]))
+            return
+        if pc == 2:
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:89
+            given = L[2]
+            state.frames.pop()
+            if state.frames:
+                state.frames[-1][3] = given
+            return
+            state.frames.pop()
+            return
+
+
+def s_trick(state, frame):
+    "phase trick (spec/the_fox_in_the_forest/03_tricks.rules:93)"
+    # L: 0 l, 1 f, 2 c, 3 d, 4 w
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:94
+            L[0] = state.vars[1]
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:95
+            L[1] = None if L[0] is None else (L[0] + 1) % 2
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:96
+            frame[1] = 1
+            state.frames.append(new_frame(3, [L[0]] + [UNBOUND] * 1))
+            return
+        if pc == 1:
+            L[2] = frame[3]
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:97
+            frame[1] = 2
+            state.frames.append(new_frame(4, [L[1], L[2]] + [UNBOUND] * 1))
+            return
+        if pc == 2:
             L[3] = frame[3]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:85
-            frame[1] = 4
-            state.frames.append(new_frame(0, [L[1], L[3]]))
-            return
-        if pc == 4:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:86
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:98
             L[4] = bounded(
                 L[1] if d_beats(state, L[3], L[2]) else L[0],
-                "spec/the_fox_in_the_forest/03_tricks.rules:86:13",
+                "spec/the_fox_in_the_forest/03_tricks.rules:98:13",
             )
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:87
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:99
             p_take_trick(state, L[4])
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:89
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:101
             state.vars[1] = L[4]
             state.stamps[6] += 1
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:90
-            if A_rank[L[2]] == 1 and L[4] != L[0]:
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:102
+            if (
+                A_rank[L[2]]
+                if L[2] is not None
+                else attr_of(
+                    A_rank,
+                    L[2],
+                    "rank",
+                    "spec/the_fox_in_the_forest/03_tricks.rules:102:8",
+                )
+            ) == 1 and L[4] != L[0]:
                 state.vars[1] = L[0]
                 state.stamps[6] += 1
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:91
-            if A_rank[L[3]] == 1 and L[4] != L[1]:
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:103
+            if (
+                A_rank[L[3]]
+                if L[3] is not None
+                else attr_of(
+                    A_rank,
+                    L[3],
+                    "rank",
+                    "spec/the_fox_in_the_forest/03_tricks.rules:103:8",
+                )
+            ) == 1 and L[4] != L[1]:
                 state.vars[1] = L[1]
                 state.stamps[6] += 1
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:92
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:104
             state.vars[3] = None
             state.stamps[8] += 1
             state.frames.pop()
@@ -557,7 +621,7 @@ def s_play_round(state, frame):
                 continue
             tick(state, "repeat", "spec/the_fox_in_the_forest/04_round.rules:25:5")
             frame[1] = 2
-            state.frames.append(new_frame(3, [UNBOUND] * 5))
+            state.frames.append(new_frame(5, [UNBOUND] * 5))
             return
         if pc == 2:
             L[0] = L[0] - 1
@@ -590,7 +654,7 @@ def s_start(state, frame):
                 continue
             tick(state, "while", "spec/the_fox_in_the_forest/04_round.rules:45:5")
             frame[1] = 1
-            state.frames.append(new_frame(4, [UNBOUND] * 1))
+            state.frames.append(new_frame(6, [UNBOUND] * 1))
             return
         if pc == 2:
             # spec: spec/the_fox_in_the_forest/04_round.rules:46
@@ -605,17 +669,21 @@ STEPS = (
     s_put_in_trick,  # 0
     s_fox,  # 1
     s_woodcutter,  # 2
-    s_trick,  # 3
-    s_play_round,  # 4
-    s_start,  # 5
-    event_done,  # 6
+    s_lead_trick,  # 3
+    s_answer_trick,  # 4
+    s_trick,  # 5
+    s_play_round,  # 6
+    s_start,  # 7
+    event_done,  # 8
 )
-START = (5, 1)
+START = (7, 1)
 # Where suspended frames hold cards: step -> (slots of cards, slots of lists of
 # cards), so a search bot that re-deals unseen cards re-deals these too.
 CARD_SLOTS = {
     0: ((1,), ()),  # procedure put_in_trick
     1: ((1,), ()),  # procedure fox
     2: ((1,), ()),  # procedure woodcutter
-    3: ((2, 3), ()),  # phase trick
+    3: ((1,), ()),  # procedure lead_trick
+    4: ((1, 2), ()),  # procedure answer_trick
+    5: ((2, 3), ()),  # phase trick
 }

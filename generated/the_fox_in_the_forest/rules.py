@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 7dfde9466adfe204
+# Spec hash: 3e0fadb81d05fd3e
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 93348fdb75ae1318
-# Fingerprint: source 083594161ee0d05b46cc output c01b5563ed8d88202466
+# Fingerprint: source b8b541729249832c5ddf output 67e88d6637077ca95b42
 "The Fox in the Forest: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1413,7 +1413,7 @@ POLICIES = {
         "spec/the_fox_in_the_forest/03_tricks.rules:41:9": pol_sensible_1,
         "spec/the_fox_in_the_forest/03_tricks.rules:43:17": pol_sensible_2,
         "spec/the_fox_in_the_forest/03_tricks.rules:64:9": pol_sensible_3,
-        "spec/the_fox_in_the_forest/03_tricks.rules:81:5": pol_sensible_0,
-        "spec/the_fox_in_the_forest/03_tricks.rules:84:5": pol_sensible_0,
+        "spec/the_fox_in_the_forest/03_tricks.rules:79:5": pol_sensible_0,
+        "spec/the_fox_in_the_forest/03_tricks.rules:87:5": pol_sensible_0,
     },
 }

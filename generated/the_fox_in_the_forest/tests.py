@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 7dfde9466adfe204
+# Spec hash: 3e0fadb81d05fd3e
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 93348fdb75ae1318
-# Fingerprint: source b1a61a9f14d91148f959 output ba1f69641d866eaf6e57
+# Fingerprint: source 74d50a4c2be925bb9318 output 6ca58a34576617ade1ba
 "The Fox in the Forest: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -69,7 +69,7 @@ def tb_02_tricks_0_0(state, frame):
     move_card(state, E_keys_10, 3)
     # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:10
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -88,7 +88,7 @@ def tb_02_tricks_1_0(state, frame):
     move_card(state, E_moons_8, 3)
     # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:22
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -107,7 +107,7 @@ def tb_02_tricks_2_0(state, frame):
     move_card(state, E_keys_2, 3)
     # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:33
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -124,7 +124,7 @@ def tb_02_tricks_3_0(state, frame):
     move_card(state, E_moons_2, 3)
     # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:42
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -141,7 +141,7 @@ def tb_02_tricks_4_0(state, frame):
     move_card(state, E_bells_8, 3)
     # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:54
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -158,7 +158,7 @@ def tb_02_tricks_5_0(state, frame):
     move_card(state, E_keys_10, 3)
     # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:64
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -175,7 +175,7 @@ def tb_02_tricks_6_0(state, frame):
     move_card(state, E_moons_10, 3)
     # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:74
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -192,7 +192,7 @@ def tb_03_abilities_0_0(state, frame):
     move_card(state, E_keys_9, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:10
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -209,7 +209,7 @@ def tb_03_abilities_1_0(state, frame):
     move_card(state, E_bells_9, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:20
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -226,7 +226,7 @@ def tb_03_abilities_2_0(state, frame):
     move_card(state, E_bells_9, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:30
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -243,7 +243,7 @@ def tb_03_abilities_3_0(state, frame):
     move_card(state, E_bells_9, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:40
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -260,7 +260,7 @@ def tb_03_abilities_4_0(state, frame):
     move_card(state, E_moons_9, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:50
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -283,7 +283,7 @@ def tb_03_abilities_5_0(state, frame):
     move_card(state, E_keys_2, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:65
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -302,7 +302,7 @@ def tb_03_abilities_6_0(state, frame):
     move_card(state, E_keys_8, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:77
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -321,7 +321,7 @@ def tb_03_abilities_7_0(state, frame):
     move_card(state, E_moons_2, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:89
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -340,7 +340,7 @@ def tb_03_abilities_8_0(state, frame):
     move_card(state, E_bells_4, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:100
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -357,7 +357,7 @@ def tb_03_abilities_9_0(state, frame):
     move_card(state, E_bells_6, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:112
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -374,7 +374,7 @@ def tb_03_abilities_10_0(state, frame):
     move_card(state, E_bells_1, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:122
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -391,7 +391,7 @@ def tb_03_abilities_11_0(state, frame):
     move_card(state, E_bells_6, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:132
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -414,7 +414,7 @@ def tb_03_abilities_12_0(state, frame):
     move_card(state, E_bells_2, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:147
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -437,7 +437,7 @@ def tb_03_abilities_13_0(state, frame):
     move_card(state, E_keys_8, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:165
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -456,7 +456,7 @@ def tb_03_abilities_14_0(state, frame):
     move_card(state, E_bells_2, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:178
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -475,7 +475,7 @@ def tb_03_abilities_15_0(state, frame):
     move_card(state, E_bells_2, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:193
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -492,7 +492,7 @@ def tb_03_abilities_16_0(state, frame):
     move_card(state, E_keys_3, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:203
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -509,7 +509,7 @@ def tb_03_abilities_17_0(state, frame):
     move_card(state, E_bells_8, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:215
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
@@ -526,7 +526,7 @@ def tb_03_abilities_18_0(state, frame):
     move_card(state, E_bells_7, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:225
     state.frames.pop()
-    state.frames.append(new_frame(3, [UNBOUND] * 5))
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
