@@ -748,7 +748,10 @@ class EnumDecl(Decl):
 
 @dataclass(frozen=True, slots=True)
 class TrackDecl(Decl):
-    """track name "Label" [per player] lo..hi start n."""
+    """track name "Label" [per player] [on ENUM] lo..hi start n [except VALUE lo..hi, …].
+
+    With `on ENUM` the track holds one number per value of the enum (per player: per
+    player and value); `except` gives some values bounds of their own."""
 
     name: Ident
     label: str
@@ -756,6 +759,17 @@ class TrackDecl(Decl):
     low: int
     high: int
     start: int
+    on: Ident | None = None
+    bounds: tuple[TrackBound, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TrackBound(Node):
+    """`except VALUE lo..hi` of a track on an enum: that value's own bounds."""
+
+    value: Ident
+    low: int
+    high: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -163,6 +163,9 @@ class Constants:
             if name in model.kinds:
                 members = model.kind_members.get(name, [])
                 fixed = lambda s, e: members  # noqa: E731
+            elif name in model.enums:
+                values = [v.name for v in model.enums[name].values]
+                fixed = lambda s, e: values  # noqa: E731
             elif name == "players":
                 fixed = lambda s, e: list(range(self.seat_count(s)))  # noqa: E731
             elif name == "losers":
@@ -276,6 +279,8 @@ class Constants:
                 except RULE_FAILURES as err:
                     raise _failure(err, span) from None
             return counter_cell
+        if name in model.track_values:
+            return _guarded(lambda s, e: s.tracks[self.track_slot(name, [a(s, e) for a in args])], span)
         if name in model.tracks:
             slot = model.tracks[name].slot
             return _guarded(lambda s, e: s.tracks[slot + first(s, e)], span)
@@ -291,6 +296,15 @@ class Constants:
             pick, second = (min if name == "min" else max), args[1]
             return _guarded(lambda s, e: pick([first(s, e), second(s, e)]), span)
         return _guarded(lambda s, e: builtin(self, s, node, [a(s, e) for a in args]), span)
+
+    def track_slot(self, name: str, args: list) -> int:
+        """The slot of a track's cell: `t(p)` per player; on an enum `t(p, value)` or `t(value)`."""
+        track, model = self.model.tracks[name], self.model
+        if name not in model.track_values:
+            return track.slot + (args[0] if track.per_player else 0)
+        width = len(model.players) if track.per_player else 1
+        return (track.slot + model.track_values[name].index(args[-1]) * width
+                + (args[0] if track.per_player else 0))
 
     def _routine(self, names: tuple[str, ...], args: tuple[Closure, ...], body_expr: ast.Expr) -> Closure:
         """A call of a define: its body on a fresh env of its parameters (the body's closure

@@ -44,9 +44,9 @@ class Evaluator(Constants):
             i = model.var_index[name]
             state.vars[i] = bounded(update(state.vars[i]), at)
         elif name in model.tracks:
-            track = model.tracks[name]
-            slot = track.slot + (self.value(state, env, ref.args[0]) if track.per_player else 0)
-            state.tracks[slot] = max(track.low, min(track.high, update(state.tracks[slot])))
+            slot = self.track_slot(name, [self.value(state, env, a) for a in ref.args or ()])
+            low, high = model.track_bounds_at(name, slot)
+            state.tracks[slot] = max(low, min(high, update(state.tracks[slot])))
         else:
             counter = model.counters[name]
             args = [self.value(state, env, a) for a in ref.args]

@@ -15,7 +15,7 @@ from .errors import InternalError
 from .evaluate import Evaluator
 from .labels import player_labels
 from .locations import location
-from .model import Model
+from .model import Model, option_kind
 from .testplan import Plan, plan_tests
 from runtime import state as rt
 from runtime.state import GameOver, RuleError, State
@@ -339,7 +339,7 @@ class Interpreter:
         if stmt.action is not None:
             values = [v for v in values if self._allowed_with(state, env, stmt, v)]
         env.pop(stmt.var.name, None)
-        ids, labels = self.ev.option_ids(stmt.option_kind, values)
+        ids, labels = self.ev.option_ids(option_kind(self.model, stmt), values)
         prompt, about = self._prompt(state, env, stmt)
         rt.ask(state, player, prompt, ids, labels, values, _loc(stmt), about)
         frame["wait"] = ["var", stmt.var.name]

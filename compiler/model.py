@@ -33,6 +33,11 @@ class Model:
     enums: dict[str, ast.EnumDecl] = field(default_factory=dict)
     enum_of_value: dict[str, str] = field(default_factory=dict)
     tracks: dict[str, TrackMeta] = field(default_factory=dict)
+    track_decls: dict[str, ast.TrackDecl] = field(default_factory=dict)
+    # A track `on ENUM`: the enum's values (its cells, value-major: slot + i * width + p)
+    # and each value's bounds.
+    track_values: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    track_bounds: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
     vars: dict[str, ast.VarDecl] = field(default_factory=dict)
     var_index: dict[str, int] = field(default_factory=dict)
     zones: dict[str, ZoneMeta] = field(default_factory=dict)
@@ -77,6 +82,35 @@ class Model:
     player_labels_found: Any = None  # labels.PlayerLabels, made on first use
 
     # ------------------------------------------------------------ queries
+    def track_cells(self) -> list[TrackMeta]:
+        """The tracks as the runtime keeps them: a track on an enum as one track per value,
+        named `track(value)`."""
+        out = []
+        for name, track in self.tracks.items():
+            values = self.track_values.get(name)
+            if values is None:
+                out.append(track)
+                continue
+            width = len(self.players) if track.per_player else 1
+            for i, (value, (low, high)) in enumerate(zip(values, self.track_bounds[name])):
+                out.append(TrackMeta(f"{name}({value})", f"{track.label} ({value})", track.per_player,
+                                     low, high, min(max(track.start, low), high), track.slot + i * width))
+        return out
+
+    def track_bounds_at(self, name: str, slot: int) -> tuple[int, int]:
+        """The bounds of the track cell at `slot`: its value's own on a track on an enum."""
+        track = self.tracks[name]
+        bounds = self.track_bounds.get(name)
+        if bounds is None:
+            return track.low, track.high
+        width = len(self.players) if track.per_player else 1
+        return bounds[(slot - track.slot) // width]
+
+    def track_value_index(self, name: str, value: str) -> int | None:
+        """Where a value of its enum lies in a track on an enum (None: not one of them)."""
+        values = self.track_values.get(name, ())
+        return values.index(value) if value in values else None
+
     def category(self, kind: str) -> str | None:
         decl = self.kinds.get(kind)
         return decl.category if decl else None
@@ -114,7 +148,7 @@ class Model:
             game=self.game, title=self.title, spec_hash=self.spec_hash,
             spec_files=self.spec_files,
             players=tuple(self.players), player_labels=tuple(self.player_labels),
-            tracks=tuple(self.tracks.values()),
+            tracks=tuple(self.track_cells()),
             vars=tuple((n, self.literal(d.initial)) for n, d in self.vars.items()),
             zones=tuple(self.zones.values()),
             counters=tuple(self.counters.values()),
@@ -207,6 +241,14 @@ class Model:
         }
 
 
+def option_kind(model: Model, stmt: ast.Choose) -> str:
+    """How a choice's options are named: as `Choose.option_kind` says, and a choice of an
+    enum's values by the values themselves (as numbers are)."""
+    if isinstance(stmt.source, ast.NameRef) and stmt.source.name in model.enums:
+        return "int"
+    return stmt.option_kind
+
+
 def spec_hash(files: list[tuple[str, str]]) -> str:
     """sha256 over (name, text) of the engine's spec files, in name order."""
     digest = hashlib.sha256()
@@ -221,6 +263,7 @@ def build_model(spec: ast.Spec, tests: list[ast.TestDecl], files: list[tuple[str
     for decl in spec.decls():
         _index(model, decl)
     model.tests.extend(tests)
+    _derive_tracks(model)
     _derive_entities(model)
     return model
 
@@ -245,9 +288,7 @@ def _index(model: Model, decl: ast.Decl) -> None:
             for value in decl.values:
                 model.enum_of_value.setdefault(value.name, decl.name.name)
         case ast.TrackDecl():
-            slot = sum(players if t.per_player else 1 for t in model.tracks.values())
-            model.tracks.setdefault(decl.name.name, TrackMeta(
-                decl.name.name, decl.label, decl.per_player, decl.low, decl.high, decl.start, slot))
+            model.track_decls.setdefault(decl.name.name, decl)
         case ast.VarDecl():
             if decl.name.name not in model.vars:
                 model.var_index[decl.name.name] = len(model.vars)
@@ -309,6 +350,23 @@ def _index(model: Model, decl: ast.Decl) -> None:
             if decl.name.name not in model.entity_index:
                 model.entity_index[decl.name.name] = len(model.entities)
                 model.entities.append(decl)
+
+
+def _derive_tracks(model: Model) -> None:
+    """Slots for the tracks, in declaration order, once the enums they are on are known."""
+    players, slot = max(len(model.players), 1), 0
+    for name, decl in model.track_decls.items():
+        low, high = decl.low, decl.high
+        width = players if decl.per_player else 1
+        enum = model.enums.get(decl.on.name) if decl.on is not None else None
+        if enum is not None:
+            values = tuple(v.name for v in enum.values)
+            own = {b.value.name: (b.low, b.high) for b in decl.bounds}
+            bounds = tuple(own.get(v, (decl.low, decl.high)) for v in values)
+            model.track_values[name], model.track_bounds[name] = values, bounds
+            low, high = min(b[0] for b in bounds), max(b[1] for b in bounds)
+        model.tracks[name] = TrackMeta(name, decl.label, decl.per_player, low, high, decl.start, slot)
+        slot += width * (len(model.track_values.get(name, ())) or 1)
 
 
 def _derive_entities(model: Model) -> None:

@@ -345,9 +345,19 @@ class _Builder(Transformer):
         return ast.EnumDecl(self._span(meta), self._ident(c[0]), self._idents(c[1:]))
 
     def track_decl(self, meta, c):
-        name, label, per, low, high, start = c
+        name, label, per, on, low, high, start, bounds = c
         return ast.TrackDecl(self._span(meta), self._ident(name), _unquote(label),
-                             per is not None, low.value, high.value, start.value)
+                             per is not None, low.value, high.value, start.value,
+                             on, tuple(bounds or ()))
+
+    def track_on(self, meta, c):
+        return self._ident(c[0])
+
+    def track_except(self, meta, c):
+        return tuple(c)
+
+    def track_bound(self, meta, c):
+        return ast.TrackBound(self._span(meta), self._ident(c[0]), c[1].value, c[2].value)
 
     def per_player(self, meta, c):
         return True

@@ -134,6 +134,11 @@ class Words:
             if counter.per_player and len(args) == 2:
                 return f"{self.owner(args[0])} {label} in {self.part(args[1], ATOM)}"
             return f"{label} in {self.part(args[-1], ATOM)}" if args else label
+        if name in model.track_values and args:  # a track on an enum: `t(p, value)` or `t(value)`
+            value = self.part(args[-1], ATOM)
+            if model.tracks[name].per_player and len(args) == 2:
+                return f"{self.player(args[0])} {self.label_of(name)} of {value}"
+            return f"the {self.label_of(name)} of {value}"
         if (name in model.tracks or name in model.zones) and len(args) == 1:
             return f"{self.player(args[0])} {self.label_of(name)}"
         return self.call(name, args)

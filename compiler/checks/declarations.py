@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import ast
-from ..errors import Diagnostic
+from ..errors import Diagnostic, did_you_mean
 from ..model import Model
 from .reuse import VERDICTS
 from .symbols import PLACES, RESERVED, Named, name_span, named_declarations
@@ -20,6 +20,7 @@ def check_declarations(model: Model, test_files: list[ast.SpecFile]) -> list[Dia
     problems += _names(model)
     problems += _parameter_lists(model)
     problems += [p for d in model.spec.decls() if isinstance(d, ast.TrackDecl) for p in _track(d)]
+    problems += [p for d in model.spec.decls() if isinstance(d, ast.TrackDecl) for p in _track_on(d, model)]
     problems += [_overlay(d) for d in model.spec.decls() if isinstance(d, OVERLAYS)]
     return problems
 
@@ -116,6 +117,36 @@ def _track(decl: ast.TrackDecl) -> list[Diagnostic]:
         return [Diagnostic(f"track '{name}' starts at {decl.start}, outside its range {low}..{high}",
                            decl.span)]
     return []
+
+
+def _track_on(decl: ast.TrackDecl, model: Model) -> list[Diagnostic]:
+    """A track on an enum names an enum; its `except` values are that enum's, each once,
+    with a range that holds the start."""
+    name, problems = decl.name.name, []
+    if decl.on is None:
+        return [Diagnostic(f"track '{name}' gives values bounds of their own with 'except', but is "
+                           "on no enum: write 'on ENUM' before its range", b.span) for b in decl.bounds[:1]]
+    enum = model.enums.get(decl.on.name)
+    if enum is None:
+        return [Diagnostic(f"track '{name}' is on '{decl.on.name}', which is not an enum"
+                           f"{did_you_mean(decl.on.name, model.enums)}", decl.on.span)]
+    values, seen = [v.name for v in enum.values], set()
+    for bound in decl.bounds:
+        value = bound.value.name
+        if value not in values:
+            problems.append(Diagnostic(f"'{value}' is not a value of enum '{enum.name.name}'"
+                                       f"{did_you_mean(value, values)}", bound.value.span))
+        elif value in seen:
+            problems.append(Diagnostic(f"'{value}' has its bounds given twice in track '{name}'",
+                                       bound.value.span))
+        elif bound.low > bound.high:
+            problems.append(Diagnostic(f"track '{name}' has an empty range {bound.low}..{bound.high} "
+                                       f"for '{value}'", bound.span))
+        elif not bound.low <= decl.start <= bound.high:
+            problems.append(Diagnostic(f"track '{name}' starts at {decl.start}, outside the range "
+                                       f"{bound.low}..{bound.high} of '{value}'", bound.span))
+        seen.add(value)
+    return problems
 
 
 def _overlay(decl: ast.Decl) -> Diagnostic:

@@ -50,7 +50,9 @@ def call_signature(model: Model, name: str) -> Signature | None:
         return Signature("counter", per + (kind,))
     for word, table in (("track", model.tracks), ("zone", model.zones)):
         if name in table:
-            return Signature(word, (PLAYER,) if table[name].per_player else ())
+            per = (PLAYER,) if table[name].per_player else ()
+            on = model.track_decls[name].on if word == "track" and name in model.track_decls else None
+            return Signature(word, per + ((resolve_type(model, on.name),) if on is not None else ()))
     if name in BUILTIN_PARAMS:
         return Signature("builtin", BUILTIN_PARAMS[name], name in VARIADIC)
     return None

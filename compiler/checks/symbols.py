@@ -19,7 +19,7 @@ PLACES: dict[str, frozenset[str]] = {
     "enum value": frozenset({"value"}), "var": frozenset({"value"}),
     "entity": frozenset({"value"}), "track": frozenset({"value", "call"}),
     "zone": frozenset({"value", "call"}), "kind": frozenset({"value", "type"}),
-    "enum": frozenset({"type"}), "counter": frozenset({"call"}),
+    "enum": frozenset({"value", "type"}), "counter": frozenset({"call"}),
     "define": frozenset({"call"}), "quantity": frozenset({"call"}),
     "procedure": frozenset({"call"}),
 }

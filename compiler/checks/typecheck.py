@@ -133,6 +133,10 @@ class TypeCheck(ScopedVisitor):
         for word, table in (("track", model.tracks), ("zone", model.zones)):
             if name in table and table[name].per_player:
                 self.report(f"{word} '{name}' is per player: write '{name}(p)' for a player p", node.span)
+            elif word == "track" and name in model.track_values:
+                on = model.track_decls[name].on.name
+                self.report(f"track '{name}' holds a number per {on}: write '{name}(v)' for a {on} v",
+                            node.span)
 
     def visit_CallExpr(self, node: ast.CallExpr) -> None:
         sig = call_signature(self.model, node.name)

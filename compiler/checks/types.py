@@ -203,6 +203,8 @@ class TypeInfer:
             return collection(entity(kind.category, name))
         if name in self.model.zones:
             return ZONE
+        if name in self.model.enums:
+            return collection(Type("enum", name))
         return BUILTIN_VALUES.get(name, UNKNOWN)
 
     def _name(self, expr: ast.NameRef, env: Mapping[str, Type]) -> Type:

@@ -151,6 +151,8 @@ class Gen:
             self.attr_bool[name] = all(isinstance(v, bool) for v in values)
         self.kind_tables = {k: self._define(mangle("kind", k), "tables") for k in model.kinds}
         self.kind_sets = {k: self._define(mangle("kind_set", k), "tables") for k in model.kinds}
+        self.enum_tables = {e: self._define(mangle("enum", e), "tables") for e in model.enums}
+        self.enum_index = {e: self._define(mangle("enum_index", e), "tables") for e in model.enums}
         self.region_tables: dict[int, str] = {}
         self.region_sets: dict[int, str] = {}
         for index in model.region_members:

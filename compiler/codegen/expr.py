@@ -254,7 +254,7 @@ class ExprEmitter:
         if name in model.counters:
             return Code(self.counter_cell(name, node.args))
         if name in model.tracks:
-            slot = self.offset(model.tracks[name].slot, node.args[0])
+            slot, _ = self.track_slot(name, node.args)
             return Code(f"state.tracks[{slot.text}]")
         if name in model.zones:
             slot = self.offset(model.zones[name].slot, node.args[0])
@@ -311,6 +311,26 @@ class ExprEmitter:
         if slot == 0:
             return code
         return Code(f"{slot} + {code.at(P_ADD + 1)}", P_ADD)
+
+    def track_slot(self, name: str, args: tuple[ast.Expr, ...]) -> tuple[Code, int | None]:
+        """The slot of a track's cell (`t(p)`; on an enum `t(p, value)` or `t(value)`) and,
+        on an enum, the value's place when it is a constant (else None)."""
+        model = self.model
+        track = model.tracks[name]
+        if name not in model.track_values:
+            return (self.offset(track.slot, args[0]) if track.per_player else Code.constant(track.slot)), None
+        width = len(model.players) if track.per_player else 1
+        value = self.emit(args[-1])
+        index = model.track_value_index(name, value.value) if value.is_constant else None
+        if index is not None:
+            base = track.slot + index * width
+            return (self.offset(base, args[0]) if track.per_player else Code.constant(base)), index
+        enum = model.enum_of_value.get(model.track_values[name][0], "")
+        place = f"{self.ref(self.gen.enum_index[enum])}[{value.text}]"
+        cell = f"{track.slot} + {place} * {width}" if width > 1 else f"{track.slot} + {place}"
+        if track.per_player:
+            cell += f" + {self.emit(args[0]).at(P_ADD + 1)}"
+        return Code(cell, P_ADD), None
 
     def counter_cell(self, name: str, args: tuple[ast.Expr, ...]) -> str:
         counter = self.model.counters[name]
@@ -550,6 +570,8 @@ class ExprEmitter:
         name, model = node.name, self.model
         if name in model.kinds:
             return self._table(self._kind_table(name))
+        if name in model.enums:
+            return Code(self.ref(self.gen.enum_tables[name]))
         if name == "players":
             return self.seated()
         if name == "losers":
@@ -612,6 +634,11 @@ class ExprEmitter:
             return self._in_zone(node.element, item, Code.constant(model.zones[name].slot), negated)
         if name in model.kinds:
             return self._in_table(item, self._kind_table(name), model.kind_members.get(name, []), negated)
+        if name in model.enums:
+            values = [v.name for v in model.enums[name].values]
+            if item.is_constant:
+                return Code.constant((item.value in values) != negated)
+            return self._in(item, Code(self.ref(self.gen.enum_index[name])), negated)
         region = self._global_region(coll)
         if region is not None:
             return self._in_table(item, self._region_table(region), model.region_members[region], negated)
@@ -822,14 +849,17 @@ class ExprEmitter:
         walk, without a generator; each P reads its entity by name, so its attributes fold."""
         source = node.source
         if (node.kind not in ("any", "all") or node.where is None or not isinstance(source, ast.NameRef)
-                or source.name not in self.model.kinds or self.shadowed(source.name)):
+                or source.name not in self.model.kinds and source.name not in self.model.enums
+                or self.shadowed(source.name)):
             return None
-        members = self.model.kind_members.get(source.name, [])
-        if not 2 <= len(members) <= UNROLL_MEMBERS:
+        if source.name in self.model.kinds:
+            names = [self.model.entities[m].name.name for m in self.model.kind_members.get(source.name, [])]
+        else:  # an enum: its values, by name
+            names = [v.name for v in self.model.enums[source.name].values]
+        if not 2 <= len(names) <= (UNROLL_MEMBERS if source.name in self.model.kinds else UNROLL_VALUES):
             return None
         parts = []
-        for member in members:
-            entity = self.model.entities[member].name.name
+        for entity in names:
             part = renamed(node.where, node.var.name, entity)
             if part is None or self.shadowed(entity):
                 return None
@@ -877,6 +907,7 @@ class ExprEmitter:
 
 
 UNROLL_MEMBERS = 3  # the largest kind an any/all is unrolled over
+UNROLL_VALUES = 8  # and the largest enum (its values are names: each part folds what it reads)
 INLINE_DEPTH = 3  # defines inlined inside inlined defines, at most
 INLINE_NODES = 24  # the largest body inlined, in expression nodes
 _BINDERS = (ast.Quantifier, ast.SumOf, ast.Reachable)

@@ -62,8 +62,8 @@ class Clamp(Line):
 
     kind = "clamp"
     target: str
-    low: int
-    high: int
+    low: int | str  # code, for a track on an enum whose value is known at run time
+    high: int | str
     value: str
 
 

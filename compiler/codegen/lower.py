@@ -16,6 +16,7 @@ from typing import Callable
 from .. import ast
 from ..checks.termination import RuleGraph  # what a filter reads, as the loop check asks
 from ..errors import InternalError
+from ..model import option_kind
 from . import lines as ln
 from .analysis import Routine, may_grow
 from .context import Gen
@@ -261,16 +262,24 @@ class Lowerer:
             self.add(ln.Assign(depth, target=target, value=value))
         elif name in model.tracks:
             track = model.tracks[name]
-            slot = str(track.slot)
-            if track.per_player:
-                slot = self._simple(self.ex.offset(track.slot, ref.args[0]).text, ref.args[0], "slot", depth)
+            cell, index = self.ex.track_slot(name, ref.args or ())
+            slot = cell.text
+            if cell.number is None and not (len(ref.args or ()) == 1 and self.ex.is_simple(ref.args[0])
+                                            and name not in model.track_values):
+                self.add(ln.Assign(depth, target="slot", value=slot))
+                slot = "slot"
             target = f"state.tracks[{slot}]"
             value = self._update(target, op, amount)
-            bounded = clamp(track.low, track.high, value)
+            low, high = track.low, track.high
+            if index is not None:
+                low, high = model.track_bounds[name][index]
+            elif name in model.track_bounds and len(set(model.track_bounds[name])) > 1:
+                low, high = self._dynamic_bounds(name, ref.args[-1], depth)
+            bounded = clamp(low, high, value) if isinstance(low, int) else None
             if bounded is not None:
                 self.add(ln.Assign(depth, target=target, value=bounded.text))
             else:
-                self.add(ln.Clamp(depth, target=target, low=track.low, high=track.high, value=value.text))
+                self.add(ln.Clamp(depth, target=target, low=low, high=high, value=value.text))
         elif name in model.counters and ref.args:
             counter = model.counters[name]
             row = str(counter.slot)
@@ -284,6 +293,16 @@ class Lowerer:
             else:
                 at = self.loc(stmt) if grows and self.gen.ref("bounded") else None
                 self.add(ln.Floor(depth, target=target, value=value.text, at=at))
+
+    def _dynamic_bounds(self, name: str, value: ast.Expr, depth: int) -> tuple[str, str]:
+        """The bounds of a track cell whose enum value is known only at run time (its values
+        have bounds of their own): read from a tuple by the value's place."""
+        model = self.gen.model
+        enum = model.enum_of_value.get(model.track_values[name][0], "")
+        place = f"{self.gen.ref(self.gen.enum_index[enum])}[{self.ex.value(value)}]"
+        self.add(ln.Assign(depth, target="place", value=place))
+        bounds = model.track_bounds[name]
+        return (f"{tuple(b[0] for b in bounds)!r}[place]", f"{tuple(b[1] for b in bounds)!r}[place]")
 
     def _simple(self, code: str, node: ast.Expr, temp: str, depth: int) -> str:
         """The code itself when cheap to repeat, else a temporary holding it."""
@@ -494,7 +513,7 @@ class Lowerer:
         player = self.ex.value(stmt.chooser)
         ready, self.offered = self.offered is stmt, None
         values = "values" if ready else self.members(stmt.var, stmt.source, stmt.where, stmt.action)
-        kind = stmt.option_kind
+        kind = option_kind(self.gen.model, stmt)
         ids, labels = {"int": (None, None), "player": ("PLAYER_IDS", "PLAYER_LABELS"),
                        "entity": ("ENTITY_IDS", "ENTITY_LABELS")}[kind]
         prompt, about = self.prompt(stmt)

@@ -41,6 +41,8 @@ PREFIXES = {
     "kind_set": "KS_",
     "region": "R_",
     "region_set": "RS_",
+    "enum": "N_",         # an enum's values, in order (a collection)
+    "enum_index": "NI_",  # and each value's place among them (a track on the enum)
 }
 
 _PREFIX_RE = re.compile(r"^[A-Za-z]+_")

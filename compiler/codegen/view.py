@@ -125,6 +125,8 @@ class ViewBuilder:
             attributes.append({"name": name, "table": table, "entries": values})
         kinds = [{"name": k, "table": gen.kind_tables[k], "set": gen.kind_sets[k],
                   "members": tuple(model.kind_members.get(k, ()))} for k in model.kinds]
+        enums = [{"table": gen.enum_tables[e], "index": gen.enum_index[e],
+                  "names": tuple(v.name for v in d.values)} for e, d in model.enums.items()]
         regions = [{"id": model.entities[i].name.name, "index": i, "table": gen.region_tables[i],
                     "set": gen.region_sets[i], "members": tuple(model.region_members[i])}
                    for i in gen.region_tables]
@@ -141,7 +143,7 @@ class ViewBuilder:
             "player_ids": tuple(model.players), "player_labels": tuple(model.player_labels),
             "entities": [(i, e.name.name, e.label) for i, e in enumerate(model.entities)],
             "entity_names": gen.entity_names,
-            "attributes": attributes, "kinds": kinds, "regions": regions,
+            "attributes": attributes, "kinds": kinds, "regions": regions, "enums": enums,
             "adjacency": [(i, model.entities[i].name.name, tuple(model.adjacency[i]))
                           for i in range(len(model.entities))],
             "has_event": tuple(bool(e.events) for e in model.entities),
@@ -152,7 +154,7 @@ class ViewBuilder:
         """Which state slot holds what: tracks, vars, zones and counters by index."""
         model, players = self.model, self.model.players
         lines = []
-        for word, items, attr in (("tracks", model.tracks.values(), "per_player"),
+        for word, items, attr in (("tracks", model.track_cells(), "per_player"),
                                   ("zones", model.zones.values(), "per_player"),
                                   ("counters", model.counters.values(), "per_player")):
             parts = []

@@ -263,9 +263,13 @@ class _Maker:
 
     def track(self, d: ast.TrackDecl) -> Entry:
         per = " per player" if d.per_player else ""
-        use = f"{d.name.name}(p)" if d.per_player else d.name.name
+        on = f" on {d.on.name}" if d.on is not None else ""
+        excepts = ", ".join(f"{b.value.name} {b.low}..{b.high}" for b in d.bounds)
+        args = ", ".join((["p"] if d.per_player else []) + (["v"] if d.on is not None else []))
+        use = f"{d.name.name}({args})" if args else d.name.name
         return self._entry("track", d, d.name.name,
-                           f"track {d.name.name} {quote(d.label)}{per} {d.low}..{d.high} start {d.start}",
+                           f"track {d.name.name} {quote(d.label)}{per}{on} {d.low}..{d.high} start {d.start}"
+                           + (f" except {excepts}" if excepts else ""),
                            (f"read and set as {use}",))
 
     def var(self, d: ast.VarDecl) -> Entry:

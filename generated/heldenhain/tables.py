@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 3cf87b5184c302db0936 output 3ac41afae04bcd2c949e
+# Fingerprint: source c5712fbc86c228c45acc output 5aa774cadf8090c78189
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -10491,6 +10491,15 @@ K_spiegel = (
     495,
 )
 KS_spiegel = frozenset(K_spiegel)
+
+# Enums: their values in order (a collection), and each value's place (tracks on an enum).
+N_deckname = ("superfreundinnen", "schattenkabinett", "weggefaehrten", "purpurpakt")
+NI_deckname = {
+    "superfreundinnen": 0,
+    "schattenkabinett": 1,
+    "weggefaehrten": 2,
+    "purpurpakt": 3,
+}
 
 # Regions: their spaces (sub-regions included).
 REGION_MEMBERS = {}

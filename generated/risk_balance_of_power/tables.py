@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 058ded1b1e493b050a12 output 9f02d50fd7b054de6077
+# Fingerprint: source 4f5bff30e5884f4d290c output 717dc3ffbd7651a9e380
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -1506,6 +1506,33 @@ K_gebietskarte = (
 KS_gebietskarte = frozenset(K_gebietskarte)
 K_mission = (66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77)
 KS_mission = frozenset(K_mission)
+
+# Enums: their values in order (a collection), and each value's place (tracks on an enum).
+N_bauwerksart = ("kein_bauwerk", "gewoelbe", "marinestuetzpunkt", "satellitenzentrum")
+NI_bauwerksart = {
+    "kein_bauwerk": 0,
+    "gewoelbe": 1,
+    "marinestuetzpunkt": 2,
+    "satellitenzentrum": 3,
+}
+N_missionsart = (
+    "stadtzahl",
+    "bauwerke",
+    "gelaendezahl",
+    "seewege",
+    "ganze_region",
+    "regionszahl",
+    "neutrale_besiegt",
+)
+NI_missionsart = {
+    "stadtzahl": 0,
+    "bauwerke": 1,
+    "gelaendezahl": 2,
+    "seewege": 3,
+    "ganze_region": 4,
+    "regionszahl": 5,
+    "neutrale_besiegt": 6,
+}
 
 # Regions: their spaces (sub-regions included).
 R_region_gelb = (13, 14, 15, 16)

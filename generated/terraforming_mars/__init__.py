@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: d212db5f3e8776da
+# Spec hash: c640b27377db07e3
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 587f3397a39b9e13
-# Fingerprint: source 4d4a8723dd2f50c7d1e1 output 529d1d352e69f8dfafc2
+# Tests hash: aa10c9ad5d6d89ff
+# Fingerprint: source 8e60326c23a41638cef0 output 5168cc2b064a2288ccdf
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -34,8 +34,8 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "d212db5f3e8776da"
-TESTS_HASH = "587f3397a39b9e13"
+SPEC_HASH = "c640b27377db07e3"
+TESTS_HASH = "aa10c9ad5d6d89ff"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

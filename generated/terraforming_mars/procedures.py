@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: d212db5f3e8776da
+# Spec hash: c640b27377db07e3
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 587f3397a39b9e13
-# Fingerprint: source f730817bc226fe499799 output c4646f89e18040b3afd8
+# Tests hash: aa10c9ad5d6d89ff
+# Fingerprint: source d8ef6903d03515b099af output 92a4f9d7a8f2203e423f
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -85,6 +85,8 @@ from .tables import (
     K_award,
     K_milestone,
     K_project,
+    NI_resource,
+    N_resource,
     PLAYER_IDS,
     PLAYER_LABELS,
 )
@@ -110,7 +112,6 @@ from .rules import (
     d_no_neighbour_tile,
     d_own_holder,
     d_playable,
-    d_production,
     d_score,
     d_seat_count,
     d_start_money,
@@ -146,10 +147,10 @@ def p_raise_tr(state, v_p, v_n):
     if v_n > 0:
         # spec: spec/terraforming_mars/03_tiles.rules:45
         state.tracks[60 + v_p] = max(0, min(999, state.tracks[60 + v_p] + v_n))
-        state.stamps[14] += 1
+        state.stamps[9] += 1
         # spec: spec/terraforming_mars/03_tiles.rules:46
         state.tracks[65 + v_p] = 1
-        state.stamps[15] += 1
+        state.stamps[10] += 1
 
 
 def p_draw_cards(state, v_p, v_n):
@@ -260,13 +261,13 @@ def p_ocean_placed(state, v_p, v_s):
     "procedure ocean_placed (spec/terraforming_mars/03_tiles.rules:93)"
     # spec: spec/terraforming_mars/03_tiles.rules:94
     state.vars[4] = v_s
-    state.stamps[40] += 1
+    state.stamps[35] += 1
     # spec: spec/terraforming_mars/03_tiles.rules:95
     state.counters[0][v_s] = 1
-    state.stamps[24] += 1
+    state.stamps[19] += 1
     # spec: spec/terraforming_mars/03_tiles.rules:96
     state.tracks[72] = max(0, min(9, state.tracks[72] + 1))
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     # spec: spec/terraforming_mars/03_tiles.rules:97
     p_raise_tr(state, v_p, 1)
     # spec: spec/terraforming_mars/03_tiles.rules:98
@@ -279,7 +280,7 @@ def p_city_placed(state, v_p, v_s):
     "procedure city_placed (spec/terraforming_mars/03_tiles.rules:139)"
     # spec: spec/terraforming_mars/03_tiles.rules:140
     state.counters[6 + v_p][v_s] = 1
-    state.stamps[26] += 1
+    state.stamps[21] += 1
     # spec: spec/terraforming_mars/03_tiles.rules:141
     p_placement_bonus(state, v_p, v_s)
     # spec: spec/terraforming_mars/03_tiles.rules:142
@@ -290,7 +291,7 @@ def p_special_placed(state, v_p, v_s):
     "procedure special_placed (spec/terraforming_mars/03_tiles.rules:151)"
     # spec: spec/terraforming_mars/03_tiles.rules:152
     state.counters[11 + v_p][v_s] = 1
-    state.stamps[27] += 1
+    state.stamps[22] += 1
     # spec: spec/terraforming_mars/03_tiles.rules:153
     p_placement_bonus(state, v_p, v_s)
     # spec: spec/terraforming_mars/03_tiles.rules:154
@@ -359,11 +360,11 @@ def p_production_phase(state):
         state.stamps[7] += 1
         # spec: spec/terraforming_mars/05_generation.rules:256
         state.tracks[65 + v_q] = 0
-        state.stamps[15] += 1
+        state.stamps[10] += 1
         # spec: spec/terraforming_mars/05_generation.rules:257
         for v_c in list(state.zones[23 + v_q]):
             state.counters[19][v_c] = 0
-            state.stamps[31] += 1
+            state.stamps[26] += 1
     # spec: spec/terraforming_mars/05_generation.rules:259
     expire(state, "generation_end")
 
@@ -393,123 +394,98 @@ def p_before_corporations(state):
     pass
 
 
-def p_lower_production(state, v_q, v_r, v_n):
-    "procedure lower_production (spec/terraforming_mars/07_cards.rules:14)"
-    # spec: spec/terraforming_mars/07_cards.rules:15
-    if v_r == "r_steel":
-        # spec: spec/terraforming_mars/07_cards.rules:16
-        state.tracks[35 + v_q] = max(0, min(999, state.tracks[35 + v_q] - v_n))
-        state.stamps[9] += 1
-    elif v_r == "r_titanium":
-        # spec: spec/terraforming_mars/07_cards.rules:18
-        state.tracks[40 + v_q] = max(0, min(999, state.tracks[40 + v_q] - v_n))
-        state.stamps[10] += 1
-    elif v_r == "r_plants":
-        # spec: spec/terraforming_mars/07_cards.rules:20
-        state.tracks[45 + v_q] = max(0, min(999, state.tracks[45 + v_q] - v_n))
-        state.stamps[11] += 1
-    elif v_r == "r_energy":
-        # spec: spec/terraforming_mars/07_cards.rules:22
-        state.tracks[50 + v_q] = max(0, min(999, state.tracks[50 + v_q] - v_n))
-        state.stamps[12] += 1
-    elif v_r == "r_heat":
-        # spec: spec/terraforming_mars/07_cards.rules:24
-        state.tracks[55 + v_q] = max(0, min(999, state.tracks[55 + v_q] - v_n))
-        state.stamps[13] += 1
-    else:
-        # spec: spec/terraforming_mars/07_cards.rules:26
-        state.tracks[30 + v_q] = max(-5, min(999, state.tracks[30 + v_q] - v_n))
-        state.stamps[8] += 1
-
-
 def ev_credicor(state, v_you, v_this):
-    "event of credicor (spec/terraforming_mars/06_corporations.rules:88)"
-    # spec: spec/terraforming_mars/06_corporations.rules:88
+    "event of credicor (spec/terraforming_mars/06_corporations.rules:83)"
+    # spec: spec/terraforming_mars/06_corporations.rules:83
     activate(state, 0, [v_you], None)
 
 
 def ev_ecoline(state, v_you, v_this):
-    "event of ecoline (spec/terraforming_mars/06_corporations.rules:94)"
-    # spec: spec/terraforming_mars/06_corporations.rules:95
+    "event of ecoline (spec/terraforming_mars/06_corporations.rules:89)"
+    # spec: spec/terraforming_mars/06_corporations.rules:90
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 3))
     state.stamps[5] += 1
-    # spec: spec/terraforming_mars/06_corporations.rules:96
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
-    state.stamps[11] += 1
-    # spec: spec/terraforming_mars/06_corporations.rules:97
+    # spec: spec/terraforming_mars/06_corporations.rules:91
+    slot = 45 + v_you
+    state.tracks[slot] = max(0, min(999, state.tracks[slot] + 2))
+    state.stamps[8] += 1
+    # spec: spec/terraforming_mars/06_corporations.rules:92
     activate(state, 1, [v_you], None)
 
 
 def ev_helion(state, v_you, v_this):
-    "event of helion (spec/terraforming_mars/06_corporations.rules:104)"
-    # spec: spec/terraforming_mars/06_corporations.rules:105
-    state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 3))
-    state.stamps[13] += 1
-    # spec: spec/terraforming_mars/06_corporations.rules:106
+    "event of helion (spec/terraforming_mars/06_corporations.rules:99)"
+    # spec: spec/terraforming_mars/06_corporations.rules:100
+    slot = 55 + v_you
+    state.tracks[slot] = max(0, min(999, state.tracks[slot] + 3))
+    state.stamps[8] += 1
+    # spec: spec/terraforming_mars/06_corporations.rules:101
     activate(state, 2, [v_you], None)
 
 
 def ev_interplanetary_cinematics(state, v_you, v_this):
-    "event of interplanetary_cinematics (spec/terraforming_mars/06_corporations.rules:114)"
-    # spec: spec/terraforming_mars/06_corporations.rules:115
+    "event of interplanetary_cinematics (spec/terraforming_mars/06_corporations.rules:109)"
+    # spec: spec/terraforming_mars/06_corporations.rules:110
     state.tracks[5 + v_you] = max(0, min(9999, state.tracks[5 + v_you] + 20))
     state.stamps[3] += 1
-    # spec: spec/terraforming_mars/06_corporations.rules:116
+    # spec: spec/terraforming_mars/06_corporations.rules:111
     activate(state, 3, [v_you], None)
 
 
 def ev_inventrix(state, v_you, v_this):
-    "event of inventrix (spec/terraforming_mars/06_corporations.rules:123)"
-    # spec: spec/terraforming_mars/06_corporations.rules:124
+    "event of inventrix (spec/terraforming_mars/06_corporations.rules:118)"
+    # spec: spec/terraforming_mars/06_corporations.rules:119
     if state.vars[3]:
-        # spec: spec/terraforming_mars/06_corporations.rules:125
+        # spec: spec/terraforming_mars/06_corporations.rules:120
         p_draw_cards(state, v_you, 3)
     else:
-        # spec: spec/terraforming_mars/06_corporations.rules:127
+        # spec: spec/terraforming_mars/06_corporations.rules:122
         state.tracks[84 + v_you] = 1
-        state.stamps[22] += 1
-        # spec: spec/terraforming_mars/06_corporations.rules:128
+        state.stamps[17] += 1
+        # spec: spec/terraforming_mars/06_corporations.rules:123
         activate(state, 4, [v_you], None)
 
 
 def ev_mining_guild(state, v_you, v_this):
-    "event of mining_guild (spec/terraforming_mars/06_corporations.rules:136)"
-    # spec: spec/terraforming_mars/06_corporations.rules:137
+    "event of mining_guild (spec/terraforming_mars/06_corporations.rules:131)"
+    # spec: spec/terraforming_mars/06_corporations.rules:132
     state.tracks[5 + v_you] = max(0, min(9999, state.tracks[5 + v_you] + 5))
     state.stamps[3] += 1
-    # spec: spec/terraforming_mars/06_corporations.rules:138
-    state.tracks[35 + v_you] = max(0, min(999, state.tracks[35 + v_you] + 1))
-    state.stamps[9] += 1
-    # spec: spec/terraforming_mars/06_corporations.rules:139
+    # spec: spec/terraforming_mars/06_corporations.rules:133
+    slot = 35 + v_you
+    state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
+    state.stamps[8] += 1
+    # spec: spec/terraforming_mars/06_corporations.rules:134
     activate(state, 5, [v_you], None)
 
 
 def ev_phobolog(state, v_you, v_this):
-    "event of phobolog (spec/terraforming_mars/06_corporations.rules:148)"
-    # spec: spec/terraforming_mars/06_corporations.rules:149
+    "event of phobolog (spec/terraforming_mars/06_corporations.rules:143)"
+    # spec: spec/terraforming_mars/06_corporations.rules:144
     state.tracks[10 + v_you] = max(0, min(9999, state.tracks[10 + v_you] + 10))
     state.stamps[4] += 1
-    # spec: spec/terraforming_mars/06_corporations.rules:150
+    # spec: spec/terraforming_mars/06_corporations.rules:145
     activate(state, 6, [v_you], None)
 
 
 def ev_thorgate(state, v_you, v_this):
-    "event of thorgate (spec/terraforming_mars/06_corporations.rules:172)"
-    # spec: spec/terraforming_mars/06_corporations.rules:173
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
-    state.stamps[12] += 1
-    # spec: spec/terraforming_mars/06_corporations.rules:174
+    "event of thorgate (spec/terraforming_mars/06_corporations.rules:167)"
+    # spec: spec/terraforming_mars/06_corporations.rules:168
+    slot = 50 + v_you
+    state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
+    state.stamps[8] += 1
+    # spec: spec/terraforming_mars/06_corporations.rules:169
     activate(state, 8, [v_you], None)
 
 
 def ev_colonizer_training_camp(state, v_you, v_this):
-    "event of colonizer_training_camp (spec/terraforming_mars/07_cards.rules:92)"
+    "event of colonizer_training_camp (spec/terraforming_mars/07_cards.rules:64)"
     pass
 
 
 def ev_greenhouses(state, v_you, v_this):
-    "event of greenhouses (spec/terraforming_mars/07_cards.rules:202)"
-    # spec: spec/terraforming_mars/07_cards.rules:202
+    "event of greenhouses (spec/terraforming_mars/07_cards.rules:174)"
+    # spec: spec/terraforming_mars/07_cards.rules:174
     state.tracks[15 + v_you] = max(
         0, min(9999, state.tracks[15 + v_you] + d_cities_in_play(state))
     )
@@ -517,63 +493,64 @@ def ev_greenhouses(state, v_you, v_this):
 
 
 def ev_power_grid(state, v_you, v_this):
-    "event of power_grid (spec/terraforming_mars/07_cards.rules:210)"
-    # spec: spec/terraforming_mars/07_cards.rules:210
-    state.tracks[50 + v_you] = max(
-        0, min(999, state.tracks[50 + v_you] + d_tags(state, v_you, "power_tag"))
-    )
-    state.stamps[12] += 1
-
-
-def ev_breathing_filters(state, v_you, v_this):
-    "event of breathing_filters (spec/terraforming_mars/07_cards.rules:216)"
-    pass
-
-
-def ev_dust_seals(state, v_you, v_this):
-    "event of dust_seals (spec/terraforming_mars/07_cards.rules:236)"
-    pass
-
-
-def ev_zeppelins(state, v_you, v_this):
-    "event of zeppelins (spec/terraforming_mars/07_cards.rules:248)"
-    # spec: spec/terraforming_mars/07_cards.rules:248
-    state.tracks[30 + v_you] = max(
-        -5, min(999, state.tracks[30 + v_you] + d_cities_on_mars(state))
+    "event of power_grid (spec/terraforming_mars/07_cards.rules:182)"
+    # spec: spec/terraforming_mars/07_cards.rules:182
+    slot = 50 + v_you
+    state.tracks[slot] = max(
+        0, min(999, state.tracks[slot] + d_tags(state, v_you, "power_tag"))
     )
     state.stamps[8] += 1
 
 
+def ev_breathing_filters(state, v_you, v_this):
+    "event of breathing_filters (spec/terraforming_mars/07_cards.rules:188)"
+    pass
+
+
+def ev_dust_seals(state, v_you, v_this):
+    "event of dust_seals (spec/terraforming_mars/07_cards.rules:208)"
+    pass
+
+
+def ev_zeppelins(state, v_you, v_this):
+    "event of zeppelins (spec/terraforming_mars/07_cards.rules:220)"
+    # spec: spec/terraforming_mars/07_cards.rules:220
+    slot = 30 + v_you
+    state.tracks[slot] = max(-5, min(999, state.tracks[slot] + d_cities_on_mars(state)))
+    state.stamps[8] += 1
+
+
 def ev_worms(state, v_you, v_this):
-    "event of worms (spec/terraforming_mars/07_cards.rules:251)"
-    # spec: spec/terraforming_mars/07_cards.rules:251
-    state.tracks[45 + v_you] = max(
-        0, min(999, state.tracks[45 + v_you] + d_tags(state, v_you, "microbe_tag") // 2)
+    "event of worms (spec/terraforming_mars/07_cards.rules:223)"
+    # spec: spec/terraforming_mars/07_cards.rules:224
+    slot = 45 + v_you
+    state.tracks[slot] = max(
+        0, min(999, state.tracks[slot] + d_tags(state, v_you, "microbe_tag") // 2)
     )
-    state.stamps[11] += 1
+    state.stamps[8] += 1
 
 
 def ev_advanced_ecosystems(state, v_you, v_this):
-    "event of advanced_ecosystems (spec/terraforming_mars/07_cards.rules:261)"
+    "event of advanced_ecosystems (spec/terraforming_mars/07_cards.rules:235)"
     pass
 
 
 def ev_insects(state, v_you, v_this):
-    "event of insects (spec/terraforming_mars/07_cards.rules:292)"
-    # spec: spec/terraforming_mars/07_cards.rules:292
-    state.tracks[45 + v_you] = max(
-        0, min(999, state.tracks[45 + v_you] + d_tags(state, v_you, "plant_tag"))
+    "event of insects (spec/terraforming_mars/07_cards.rules:266)"
+    # spec: spec/terraforming_mars/07_cards.rules:266
+    slot = 45 + v_you
+    state.tracks[slot] = max(
+        0, min(999, state.tracks[slot] + d_tags(state, v_you, "plant_tag"))
     )
-    state.stamps[11] += 1
+    state.stamps[8] += 1
 
 
 def ev_energy_saving(state, v_you, v_this):
-    "event of energy_saving (spec/terraforming_mars/07_cards.rules:357)"
-    # spec: spec/terraforming_mars/07_cards.rules:357
-    state.tracks[50 + v_you] = max(
-        0, min(999, state.tracks[50 + v_you] + d_cities_in_play(state))
-    )
-    state.stamps[12] += 1
+    "event of energy_saving (spec/terraforming_mars/07_cards.rules:331)"
+    # spec: spec/terraforming_mars/07_cards.rules:331
+    slot = 50 + v_you
+    state.tracks[slot] = max(0, min(999, state.tracks[slot] + d_cities_in_play(state)))
+    state.stamps[8] += 1
 
 
 def ev_ganymede_colony(state, v_you, v_this):
@@ -613,8 +590,9 @@ def ev_equatorial_magnetizer(state, v_you, v_this):
     # spec: spec/terraforming_mars/07c_active.rules:47
     if state.vars[3]:
         # spec: spec/terraforming_mars/07c_active.rules:48
-        state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 1))
-        state.stamps[12] += 1
+        slot = 50 + v_you
+        state.tracks[slot] = max(0, min(999, state.tracks[slot] - 1))
+        state.stamps[8] += 1
         # spec: spec/terraforming_mars/07c_active.rules:49
         p_raise_tr(state, v_you, 1)
 
@@ -659,42 +637,44 @@ def ev_pets(state, v_you, v_this):
         max(0, state.counters[18][v_this] + 1),
         "spec/terraforming_mars/07c_active.rules:292:9",
     )
-    state.stamps[30] += 1
+    state.stamps[25] += 1
     # spec: spec/terraforming_mars/07c_active.rules:293
     activate(state, 18, [v_you, v_this], None)
 
 
 def t_credicor_effect_0(state, v_owner, v_q, v_n):
-    "on paid_project of credicor_effect (spec/terraforming_mars/06_corporations.rules:91)"
-    # spec: spec/terraforming_mars/06_corporations.rules:91
+    "on paid_project of credicor_effect (spec/terraforming_mars/06_corporations.rules:86)"
+    # spec: spec/terraforming_mars/06_corporations.rules:86
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 4))
     state.stamps[2] += 1
 
 
 def t_cinematics_effect_0(state, v_owner, v_q, v_c):
-    "on card_played of cinematics_effect (spec/terraforming_mars/06_corporations.rules:120)"
-    # spec: spec/terraforming_mars/06_corporations.rules:120
+    "on card_played of cinematics_effect (spec/terraforming_mars/06_corporations.rules:115)"
+    # spec: spec/terraforming_mars/06_corporations.rules:115
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 2))
     state.stamps[2] += 1
 
 
 def t_mining_guild_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of mining_guild_effect (spec/terraforming_mars/06_corporations.rules:143)"
-    # spec: spec/terraforming_mars/06_corporations.rules:144
-    state.tracks[35 + v_owner] = max(0, min(999, state.tracks[35 + v_owner] + 1))
-    state.stamps[9] += 1
+    "on tile_placed of mining_guild_effect (spec/terraforming_mars/06_corporations.rules:138)"
+    # spec: spec/terraforming_mars/06_corporations.rules:139
+    slot = 35 + v_owner
+    state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
+    state.stamps[8] += 1
 
 
 def t_tharsis_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:168)"
-    # spec: spec/terraforming_mars/06_corporations.rules:168
-    state.tracks[30 + v_owner] = max(-5, min(999, state.tracks[30 + v_owner] + 1))
+    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:163)"
+    # spec: spec/terraforming_mars/06_corporations.rules:163
+    slot = 30 + v_owner
+    state.tracks[slot] = max(-5, min(999, state.tracks[slot] + 1))
     state.stamps[8] += 1
 
 
 def t_tharsis_effect_1(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:169)"
-    # spec: spec/terraforming_mars/06_corporations.rules:169
+    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:164)"
+    # spec: spec/terraforming_mars/06_corporations.rules:164
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 3))
     state.stamps[2] += 1
 
@@ -761,7 +741,7 @@ def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
         ),
         "spec/terraforming_mars/07c_active.rules:241:44",
     )
-    state.stamps[30] += 1
+    state.stamps[25] += 1
 
 
 def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
@@ -806,7 +786,7 @@ def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
         ),
         "spec/terraforming_mars/07c_active.rules:253:44",
     )
-    state.stamps[30] += 1
+    state.stamps[25] += 1
 
 
 def t_herbivores_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
@@ -816,7 +796,7 @@ def t_herbivores_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
         max(0, state.counters[18][v_z] + 1),
         "spec/terraforming_mars/07c_active.rules:260:67",
     )
-    state.stamps[30] += 1
+    state.stamps[25] += 1
 
 
 def t_pets_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
@@ -826,13 +806,14 @@ def t_pets_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
         max(0, state.counters[18][v_z] + 1),
         "spec/terraforming_mars/07c_active.rules:287:48",
     )
-    state.stamps[30] += 1
+    state.stamps[25] += 1
 
 
 def t_immigrant_city_effect_0(state, v_owner, v_q, v_s, v_t):
     "on tile_placed of immigrant_city_effect (spec/terraforming_mars/07c_active.rules:297)"
     # spec: spec/terraforming_mars/07c_active.rules:297
-    state.tracks[30 + v_owner] = max(-5, min(999, state.tracks[30 + v_owner] + 1))
+    slot = 30 + v_owner
+    state.tracks[slot] = max(-5, min(999, state.tracks[slot] + 1))
     state.stamps[8] += 1
 
 
@@ -850,7 +831,7 @@ def emit_tile_placed(state, x0, x1, x2):
         kind = effect[0]
         if kind == 5:  # mining_guild_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:143
+            # spec: spec/terraforming_mars/06_corporations.rules:138
             if x0 == args[0] and (
                 (
                     A_bonus_steel[x1]
@@ -859,7 +840,7 @@ def emit_tile_placed(state, x0, x1, x2):
                         A_bonus_steel,
                         x1,
                         "bonus_steel",
-                        "spec/terraforming_mars/06_corporations.rules:143:50",
+                        "spec/terraforming_mars/06_corporations.rules:138:50",
                     )
                 )
                 > 0
@@ -870,7 +851,7 @@ def emit_tile_placed(state, x0, x1, x2):
                         A_bonus_titanium,
                         x1,
                         "bonus_titanium",
-                        "spec/terraforming_mars/06_corporations.rules:143:71",
+                        "spec/terraforming_mars/06_corporations.rules:138:71",
                     )
                 )
                 > 0
@@ -878,7 +859,7 @@ def emit_tile_placed(state, x0, x1, x2):
                 runs.append((t_mining_guild_effect_0, [args[0], x0, x1, x2]))
         elif kind == 7:  # tharsis_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:168
+            # spec: spec/terraforming_mars/06_corporations.rules:163
             if x2 == "city_t" and not (
                 A_off_mars[x1]
                 if x1 is not None
@@ -886,11 +867,11 @@ def emit_tile_placed(state, x0, x1, x2):
                     A_off_mars,
                     x1,
                     "off_mars",
-                    "spec/terraforming_mars/06_corporations.rules:168:54",
+                    "spec/terraforming_mars/06_corporations.rules:163:54",
                 )
             ):
                 runs.append((t_tharsis_effect_0, [args[0], x0, x1, x2]))
-            # spec: spec/terraforming_mars/06_corporations.rules:169
+            # spec: spec/terraforming_mars/06_corporations.rules:164
             if x2 == "city_t" and x0 == args[0]:
                 runs.append((t_tharsis_effect_1, [args[0], x0, x1, x2]))
         elif kind == 11:  # arctic_algae_effect
@@ -931,7 +912,7 @@ def emit_card_played(state, x0, x1):
         kind = effect[0]
         if kind == 3:  # cinematics_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:120
+            # spec: spec/terraforming_mars/06_corporations.rules:115
             if (
                 x0 == args[0]
                 and (
@@ -941,7 +922,7 @@ def emit_card_played(state, x0, x1):
                         A_colour,
                         x1,
                         "colour",
-                        "spec/terraforming_mars/06_corporations.rules:120:46",
+                        "spec/terraforming_mars/06_corporations.rules:115:46",
                     )
                 )
                 == "event"
@@ -1004,7 +985,7 @@ def emit_paid_project(state, x0, x1):
         kind = effect[0]
         if kind == 0:  # credicor_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:91
+            # spec: spec/terraforming_mars/06_corporations.rules:86
             if x0 == args[0] and x1 >= 20:
                 runs.append((t_credicor_effect_0, [args[0], x0, x1]))
     for function, values in runs:
@@ -1075,13 +1056,14 @@ def s_raise_temperature(state, frame):
         if pc == 2:
             # spec: spec/terraforming_mars/03_tiles.rules:54
             state.tracks[70] = max(-30, min(8, state.tracks[70] + 2))
-            state.stamps[16] += 1
+            state.stamps[11] += 1
             # spec: spec/terraforming_mars/03_tiles.rules:55
             p_raise_tr(state, L[0], 1)
             # spec: spec/terraforming_mars/03_tiles.rules:56
             if state.tracks[70] == -24 or state.tracks[70] == -20:
-                state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] + 1))
-                state.stamps[13] += 1
+                slot = 55 + L[0]
+                state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
+                state.stamps[8] += 1
             # spec: spec/terraforming_mars/03_tiles.rules:57
             if state.tracks[70] == 0:
                 pc = 3
@@ -1123,7 +1105,7 @@ def s_raise_oxygen(state, frame):
         if pc == 2:
             # spec: spec/terraforming_mars/03_tiles.rules:64
             state.tracks[71] = max(0, min(14, state.tracks[71] + 1))
-            state.stamps[17] += 1
+            state.stamps[12] += 1
             # spec: spec/terraforming_mars/03_tiles.rules:65
             p_raise_tr(state, L[0], 1)
             # spec: spec/terraforming_mars/03_tiles.rules:66
@@ -1236,7 +1218,7 @@ def s_place_ocean_on_land(state, frame):
             L[1] = frame[3]
             # spec: spec/terraforming_mars/03_tiles.rules:112
             state.counters[17][L[1]] = 1
-            state.stamps[29] += 1
+            state.stamps[24] += 1
             # spec: spec/terraforming_mars/03_tiles.rules:113
             p_ocean_placed(state, L[0], L[1])
             pc = 3
@@ -1254,7 +1236,7 @@ def s_greenery_placed(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/03_tiles.rules:117
             state.counters[1 + L[0]][L[1]] = 1
-            state.stamps[25] += 1
+            state.stamps[20] += 1
             # spec: spec/terraforming_mars/03_tiles.rules:118
             frame[1] = 1
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
@@ -1665,7 +1647,7 @@ def s_play_project(state, frame):
                     ),
                 ),
             )
-            state.stamps[23] += 1
+            state.stamps[18] += 1
             # spec: spec/terraforming_mars/04_economy.rules:126
             frame[1] = 1
             state.frames.append(
@@ -1707,7 +1689,7 @@ def s_play_project(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/04_economy.rules:127
             state.tracks[89] = 0
-            state.stamps[23] += 1
+            state.stamps[18] += 1
             # spec: spec/terraforming_mars/04_economy.rules:128
             if (
                 A_colour[L[1]]
@@ -1753,7 +1735,7 @@ def s_play_project(state, frame):
             )
             # spec: spec/terraforming_mars/04_economy.rules:130
             state.vars[3] = False
-            state.stamps[39] += 1
+            state.stamps[34] += 1
             # spec: spec/terraforming_mars/04_economy.rules:131
             frame[1] = 2
             if resolve_event(
@@ -1792,7 +1774,7 @@ def s_use_action(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/04_economy.rules:151
             state.counters[19][L[1]] = 1
-            state.stamps[31] += 1
+            state.stamps[26] += 1
             # spec: spec/terraforming_mars/04_economy.rules:152
             log_line(
                 state,
@@ -1816,7 +1798,7 @@ def s_use_action(state, frame):
             )
             # spec: spec/terraforming_mars/04_economy.rules:153
             state.vars[3] = True
-            state.stamps[39] += 1
+            state.stamps[34] += 1
             # spec: spec/terraforming_mars/04_economy.rules:154
             frame[1] = 1
             if resolve_event(
@@ -1827,7 +1809,7 @@ def s_use_action(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/04_economy.rules:155
             state.vars[3] = False
-            state.stamps[39] += 1
+            state.stamps[34] += 1
             state.frames.pop()
             return
 
@@ -1871,7 +1853,7 @@ def s_add_to_own_card(state, frame):
                 max(0, state.counters[18][L[4]] + L[2]),
                 "spec/terraforming_mars/04_economy.rules:165:9",
             )
-            state.stamps[30] += 1
+            state.stamps[25] += 1
             pc = 3
         if pc == 3:
             state.frames.pop()
@@ -1943,13 +1925,13 @@ def s_take_one_from_any(state, frame):
                 max(0, state.counters[18][L[4]] - 1),
                 "spec/terraforming_mars/04_economy.rules:175:5",
             )
-            state.stamps[30] += 1
+            state.stamps[25] += 1
             # spec: spec/terraforming_mars/04_economy.rules:176
             state.counters[18][L[2]] = bounded(
                 max(0, state.counters[18][L[2]] + 1),
                 "spec/terraforming_mars/04_economy.rules:176:5",
             )
-            state.stamps[30] += 1
+            state.stamps[25] += 1
             state.frames.pop()
             return
 
@@ -2045,8 +2027,9 @@ def s_standard_project(state, frame):
             return
         if pc == 4:
             # spec: spec/terraforming_mars/05_generation.rules:91
-            state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 1))
-            state.stamps[12] += 1
+            slot = 50 + L[0]
+            state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
+            state.stamps[8] += 1
             # spec: spec/terraforming_mars/05_generation.rules:92
             emit_paid_project(state, L[0], 11)
             # spec: spec/terraforming_mars/05_generation.rules:93
@@ -2110,7 +2093,8 @@ def s_standard_project(state, frame):
             return
         if pc == 16:
             # spec: spec/terraforming_mars/05_generation.rules:117
-            state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 1))
+            slot = 30 + L[0]
+            state.tracks[slot] = max(-5, min(999, state.tracks[slot] + 1))
             state.stamps[8] += 1
             # spec: spec/terraforming_mars/05_generation.rules:118
             emit_paid_project(state, L[0], 25)
@@ -2373,7 +2357,7 @@ def s_take_action(state, frame):
         if pc == 7:
             # spec: spec/terraforming_mars/05_generation.rules:161
             state.counters[21 + L[0]][L[3]] = 1
-            state.stamps[33] += 1
+            state.stamps[28] += 1
             pc = 17
         if pc == 8:
             # spec: spec/terraforming_mars/05_generation.rules:164
@@ -2420,7 +2404,7 @@ def s_take_action(state, frame):
         if pc == 10:
             # spec: spec/terraforming_mars/05_generation.rules:166
             state.counters[26][L[4]] = 1
-            state.stamps[34] += 1
+            state.stamps[29] += 1
             pc = 17
         if pc == 11:
             # spec: spec/terraforming_mars/05_generation.rules:169
@@ -2464,17 +2448,17 @@ def s_take_action(state, frame):
         if pc == 15:
             # spec: spec/terraforming_mars/05_generation.rules:181
             state.tracks[74 + L[0]] = 1
-            state.stamps[20] += 1
+            state.stamps[15] += 1
             pc = 17
         if pc == 16:
             # spec: spec/terraforming_mars/05_generation.rules:183
             state.tracks[79 + L[0]] = 2
-            state.stamps[21] += 1
+            state.stamps[16] += 1
             pc = 17
         if pc == 17:
             # spec: spec/terraforming_mars/05_generation.rules:185
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
-            state.stamps[21] += 1
+            state.stamps[16] += 1
             state.frames.pop()
             return
 
@@ -2488,7 +2472,7 @@ def s_corporation_first_action(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/05_generation.rules:190
             state.tracks[84 + L[0]] = 0
-            state.stamps[22] += 1
+            state.stamps[17] += 1
             # spec: spec/terraforming_mars/05_generation.rules:191
             L[2] = [
                 c_c for c_c in state.zones[23 + L[0]] if A_colour[c_c] == "corporation"
@@ -2502,7 +2486,7 @@ def s_corporation_first_action(state, frame):
             L[1] = L[2][L[3]]
             # spec: spec/terraforming_mars/05_generation.rules:192
             state.vars[3] = True
-            state.stamps[39] += 1
+            state.stamps[34] += 1
             # spec: spec/terraforming_mars/05_generation.rules:193
             frame[1] = 2
             if resolve_event(
@@ -2513,14 +2497,14 @@ def s_corporation_first_action(state, frame):
         if pc == 2:
             # spec: spec/terraforming_mars/05_generation.rules:194
             state.vars[3] = False
-            state.stamps[39] += 1
+            state.stamps[34] += 1
             L[3] = L[3] + 1
             pc = 1
             continue
         if pc == 3:
             # spec: spec/terraforming_mars/05_generation.rules:196
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
-            state.stamps[21] += 1
+            state.stamps[16] += 1
             state.frames.pop()
             return
 
@@ -2534,7 +2518,7 @@ def s_take_turn(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/05_generation.rules:200
             state.tracks[79 + L[0]] = 0
-            state.stamps[21] += 1
+            state.stamps[16] += 1
             # spec: spec/terraforming_mars/05_generation.rules:201
             if state.tracks[84 + L[0]] > 0:
                 pc = 1
@@ -2577,10 +2561,10 @@ def s_action_phase(state, frame):
             # spec: spec/terraforming_mars/05_generation.rules:205
             for L[0] in range(state.params["players"]):
                 state.tracks[74 + L[0]] = 0
-                state.stamps[20] += 1
+                state.stamps[15] += 1
             # spec: spec/terraforming_mars/05_generation.rules:206
             state.vars[1] = state.vars[0]
-            state.stamps[37] += 1
+            state.stamps[32] += 1
             # spec: spec/terraforming_mars/05_generation.rules:207
             pc = 1
         if pc == 1:
@@ -2609,7 +2593,7 @@ def s_action_phase(state, frame):
                 ),
                 "spec/terraforming_mars/05_generation.rules:209:9",
             )
-            state.stamps[37] += 1
+            state.stamps[32] += 1
             pc = 1
             continue
         if pc == 4:
@@ -2805,7 +2789,7 @@ def s_final_scoring(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/05_generation.rules:277
             state.vars[1] = state.vars[0]
-            state.stamps[37] += 1
+            state.stamps[32] += 1
             # spec: spec/terraforming_mars/05_generation.rules:278
             L[1] = d_seat_count(state)
             pc = 1
@@ -2828,7 +2812,7 @@ def s_final_scoring(state, frame):
                 ),
                 "spec/terraforming_mars/05_generation.rules:280:9",
             )
-            state.stamps[37] += 1
+            state.stamps[32] += 1
             L[1] = L[1] - 1
             pc = 1
             continue
@@ -2929,7 +2913,7 @@ def s_buy_choices(state, frame):
 
 def s_standard_setup(state, frame):
     "setup standard_setup (spec/terraforming_mars/06_corporations.rules:36)"
-    # L: 0 m, 1 a, 2 c, 3 q, 4 items and 5 index of the loop at line 59, 6 items and 7 index of the loop at line 64, 8 items and 9 index of the loop at line 73, 10 items and 11 index of the loop at line 74
+    # L: 0 m, 1 a, 2 c, 3 q, 4 r, 5 items and 6 index of the loop at line 54, 7 items and 8 index of the loop at line 59, 9 items and 10 index of the loop at line 68, 11 items and 12 index of the loop at line 69
     L = frame[2]
     pc = frame[1]
     while True:
@@ -2954,56 +2938,47 @@ def s_standard_setup(state, frame):
             for L[3] in range(state.params["players"]):
                 # spec: spec/terraforming_mars/06_corporations.rules:45
                 state.tracks[60 + L[3]] = 20
-                state.stamps[14] += 1
-                # spec: spec/terraforming_mars/06_corporations.rules:46
-                state.tracks[30 + L[3]] = 1
-                state.stamps[8] += 1
-                # spec: spec/terraforming_mars/06_corporations.rules:47
-                state.tracks[35 + L[3]] = 1
                 state.stamps[9] += 1
-                # spec: spec/terraforming_mars/06_corporations.rules:48
-                state.tracks[40 + L[3]] = 1
-                state.stamps[10] += 1
-                # spec: spec/terraforming_mars/06_corporations.rules:49
-                state.tracks[45 + L[3]] = 1
-                state.stamps[11] += 1
-                # spec: spec/terraforming_mars/06_corporations.rules:50
-                state.tracks[50 + L[3]] = 1
-                state.stamps[12] += 1
-                # spec: spec/terraforming_mars/06_corporations.rules:51
-                state.tracks[55 + L[3]] = 1
-                state.stamps[13] += 1
-            # spec: spec/terraforming_mars/06_corporations.rules:53
+                # spec: spec/terraforming_mars/06_corporations.rules:46
+                for L[4] in N_resource:
+                    slot = 30 + NI_resource[L[4]] * 5 + L[3]
+                    place = NI_resource[L[4]]
+                    state.tracks[slot] = max(
+                        (-5, 0, 0, 0, 0, 0)[place],
+                        min((999, 999, 999, 999, 999, 999)[place], 1),
+                    )
+                    state.stamps[8] += 1
+            # spec: spec/terraforming_mars/06_corporations.rules:48
             p_before_corporations(state)
-            # spec: spec/terraforming_mars/06_corporations.rules:54
+            # spec: spec/terraforming_mars/06_corporations.rules:49
             for L[3] in range(state.params["players"]):
-                # spec: spec/terraforming_mars/06_corporations.rules:55
+                # spec: spec/terraforming_mars/06_corporations.rules:50
                 p_deal_corporations(state, L[3])
-                # spec: spec/terraforming_mars/06_corporations.rules:56
+                # spec: spec/terraforming_mars/06_corporations.rules:51
                 for _ in range(10):
                     tick(
                         state,
                         "repeat",
-                        "spec/terraforming_mars/06_corporations.rules:56:9",
+                        "spec/terraforming_mars/06_corporations.rules:51:9",
                     )
                     move_card(
                         state,
                         some_card(
                             top_card(state, 1),
-                            "spec/terraforming_mars/06_corporations.rules:56:21",
+                            "spec/terraforming_mars/06_corporations.rules:51:21",
                         ),
                         13 + L[3],
                     )
-            # spec: spec/terraforming_mars/06_corporations.rules:59
-            L[4] = list(range(state.params["players"]))
-            L[5] = 0
+            # spec: spec/terraforming_mars/06_corporations.rules:54
+            L[5] = list(range(state.params["players"]))
+            L[6] = 0
             pc = 1
         if pc == 1:
-            if L[5] >= len(L[4]):
+            if L[6] >= len(L[5]):
                 pc = 3
                 continue
-            L[3] = L[4][L[5]]
-            # spec: spec/terraforming_mars/06_corporations.rules:60
+            L[3] = L[5][L[6]]
+            # spec: spec/terraforming_mars/06_corporations.rules:55
             player = L[3]
             values = list(state.zones[3 + L[3]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3014,43 +2989,43 @@ def s_standard_setup(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/06_corporations.rules:60:9",
+                "spec/terraforming_mars/06_corporations.rules:55:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/06_corporations.rules:61
+            # spec: spec/terraforming_mars/06_corporations.rules:56
             move_card(state, L[2], 36 + L[3])
-            # spec: spec/terraforming_mars/06_corporations.rules:62
+            # spec: spec/terraforming_mars/06_corporations.rules:57
             for card in list(state.zones[3 + L[3]]):
                 move_card(state, card, 0)
-            L[5] = L[5] + 1
+            L[6] = L[6] + 1
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/06_corporations.rules:64
-            L[6] = list(range(state.params["players"]))
-            L[7] = 0
+            # spec: spec/terraforming_mars/06_corporations.rules:59
+            L[7] = list(range(state.params["players"]))
+            L[8] = 0
             pc = 4
         if pc == 4:
-            if L[7] >= len(L[6]):
+            if L[8] >= len(L[7]):
                 pc = 8
                 continue
-            L[3] = L[6][L[7]]
-            # spec: spec/terraforming_mars/06_corporations.rules:66
+            L[3] = L[7][L[8]]
+            # spec: spec/terraforming_mars/06_corporations.rules:61
             if d_beginner(state, L[3]):
                 pc = 5
             else:
                 pc = 6
         if pc == 5:
-            # spec: spec/terraforming_mars/06_corporations.rules:67
+            # spec: spec/terraforming_mars/06_corporations.rules:62
             dest = 18 + L[3]
             for card in list(state.zones[13 + L[3]]):
                 move_card(state, card, dest)
             pc = 7
         if pc == 6:
-            # spec: spec/terraforming_mars/06_corporations.rules:69
+            # spec: spec/terraforming_mars/06_corporations.rules:64
             frame[1] = 7
             state.frames.append(
                 new_frame(
@@ -3060,7 +3035,7 @@ def s_standard_setup(state, frame):
                         3,
                         bounded(
                             d_start_money(state, L[3]),
-                            "spec/terraforming_mars/06_corporations.rules:69:31",
+                            "spec/terraforming_mars/06_corporations.rules:64:31",
                         ),
                     ]
                     + [UNBOUND] * 3,
@@ -3068,60 +3043,60 @@ def s_standard_setup(state, frame):
             )
             return
         if pc == 7:
-            L[7] = L[7] + 1
+            L[8] = L[8] + 1
             pc = 4
             continue
         if pc == 8:
-            # spec: spec/terraforming_mars/06_corporations.rules:73
-            L[8] = list(range(state.params["players"]))
-            L[9] = 0
+            # spec: spec/terraforming_mars/06_corporations.rules:68
+            L[9] = list(range(state.params["players"]))
+            L[10] = 0
             pc = 9
         if pc == 9:
-            if L[9] >= len(L[8]):
+            if L[10] >= len(L[9]):
                 pc = 13
                 continue
-            L[3] = L[8][L[9]]
-            # spec: spec/terraforming_mars/06_corporations.rules:74
-            L[10] = list(state.zones[36 + L[3]])
-            L[11] = 0
+            L[3] = L[9][L[10]]
+            # spec: spec/terraforming_mars/06_corporations.rules:69
+            L[11] = list(state.zones[36 + L[3]])
+            L[12] = 0
             pc = 10
         if pc == 10:
-            if L[11] >= len(L[10]):
+            if L[12] >= len(L[11]):
                 pc = 12
                 continue
-            L[2] = L[10][L[11]]
-            # spec: spec/terraforming_mars/06_corporations.rules:75
+            L[2] = L[11][L[12]]
+            # spec: spec/terraforming_mars/06_corporations.rules:70
             move_card(state, L[2], 23 + L[3])
-            # spec: spec/terraforming_mars/06_corporations.rules:76
+            # spec: spec/terraforming_mars/06_corporations.rules:71
             state.tracks[L[3]] = max(
                 0, min(9999, state.tracks[L[3]] + A_start_mc[L[2]])
             )
             state.stamps[2] += 1
-            # spec: spec/terraforming_mars/06_corporations.rules:77
+            # spec: spec/terraforming_mars/06_corporations.rules:72
             state.vars[3] = False
-            state.stamps[39] += 1
-            # spec: spec/terraforming_mars/06_corporations.rules:78
+            state.stamps[34] += 1
+            # spec: spec/terraforming_mars/06_corporations.rules:73
             frame[1] = 11
             if resolve_event(
-                state, L[2], L[3], "spec/terraforming_mars/06_corporations.rules:78:13"
+                state, L[2], L[3], "spec/terraforming_mars/06_corporations.rules:73:13"
             ):
                 return
             pc = 11
         if pc == 11:
-            L[11] = L[11] + 1
+            L[12] = L[12] + 1
             pc = 10
             continue
         if pc == 12:
-            # spec: spec/terraforming_mars/06_corporations.rules:80
+            # spec: spec/terraforming_mars/06_corporations.rules:75
             p_research_pay(
                 state,
                 L[3],
                 bounded(
                     0 if d_beginner(state, L[3]) else 3,
-                    "spec/terraforming_mars/06_corporations.rules:80:25",
+                    "spec/terraforming_mars/06_corporations.rules:75:25",
                 ),
             )
-            L[9] = L[9] + 1
+            L[10] = L[10] + 1
             pc = 9
             continue
         if pc == 13:
@@ -3130,63 +3105,25 @@ def s_standard_setup(state, frame):
 
 
 def s_apply_box(state, frame):
-    "procedure apply_box (spec/terraforming_mars/07_cards.rules:54)"
-    # L: 0 p, 1 c
+    "procedure apply_box (spec/terraforming_mars/07_cards.rules:31)"
+    # L: 0 p, 1 c, 2 r
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:55
-            state.tracks[30 + L[0]] = max(
-                -5,
-                min(999, state.tracks[30 + L[0]] + d_box_of(state, L[0], L[1], "r_mc")),
-            )
-            state.stamps[8] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:56
-            state.tracks[35 + L[0]] = max(
-                0,
-                min(
-                    999,
-                    state.tracks[35 + L[0]] + d_box_of(state, L[0], L[1], "r_steel"),
-                ),
-            )
-            state.stamps[9] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:57
-            state.tracks[40 + L[0]] = max(
-                0,
-                min(
-                    999,
-                    state.tracks[40 + L[0]] + d_box_of(state, L[0], L[1], "r_titanium"),
-                ),
-            )
-            state.stamps[10] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:58
-            state.tracks[45 + L[0]] = max(
-                0,
-                min(
-                    999,
-                    state.tracks[45 + L[0]] + d_box_of(state, L[0], L[1], "r_plants"),
-                ),
-            )
-            state.stamps[11] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:59
-            state.tracks[50 + L[0]] = max(
-                0,
-                min(
-                    999,
-                    state.tracks[50 + L[0]] + d_box_of(state, L[0], L[1], "r_energy"),
-                ),
-            )
-            state.stamps[12] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:60
-            state.tracks[55 + L[0]] = max(
-                0,
-                min(
-                    999, state.tracks[55 + L[0]] + d_box_of(state, L[0], L[1], "r_heat")
-                ),
-            )
-            state.stamps[13] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:61
+            # spec: spec/terraforming_mars/07_cards.rules:32
+            for L[2] in N_resource:
+                slot = 30 + NI_resource[L[2]] * 5 + L[0]
+                place = NI_resource[L[2]]
+                state.tracks[slot] = max(
+                    (-5, 0, 0, 0, 0, 0)[place],
+                    min(
+                        (999, 999, 999, 999, 999, 999)[place],
+                        state.tracks[slot] + d_box_of(state, L[0], L[1], L[2]),
+                    ),
+                )
+                state.stamps[8] += 1
+            # spec: spec/terraforming_mars/07_cards.rules:33
             if (
                 A_box_hit[L[1]]
                 if L[1] is not None
@@ -3194,7 +3131,7 @@ def s_apply_box(state, frame):
                     A_box_hit,
                     L[1],
                     "box_hit",
-                    "spec/terraforming_mars/07_cards.rules:61:8",
+                    "spec/terraforming_mars/07_cards.rules:33:8",
                 )
             ) > 0:
                 pc = 1
@@ -3214,7 +3151,7 @@ def s_apply_box(state, frame):
                                 A_box_hits,
                                 L[1],
                                 "box_hits",
-                                "spec/terraforming_mars/07_cards.rules:61:48",
+                                "spec/terraforming_mars/07_cards.rules:33:48",
                             )
                         ),
                         (
@@ -3224,7 +3161,7 @@ def s_apply_box(state, frame):
                                 A_box_hit,
                                 L[1],
                                 "box_hit",
-                                "spec/terraforming_mars/07_cards.rules:61:60",
+                                "spec/terraforming_mars/07_cards.rules:33:60",
                             )
                         ),
                     ]
@@ -3238,17 +3175,17 @@ def s_apply_box(state, frame):
 
 
 def s_lower_any_production(state, frame):
-    "procedure lower_any_production (spec/terraforming_mars/07_cards.rules:66)"
+    "procedure lower_any_production (spec/terraforming_mars/07_cards.rules:38)"
     # L: 0 p, 1 r, 2 n, 3 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:67
+            # spec: spec/terraforming_mars/07_cards.rules:39
             player = L[0]
             offered = []
             if any(
-                d_production(state, c_q, L[1]) >= L[2]
+                state.tracks[30 + NI_resource[L[1]] * 5 + c_q] >= L[2]
                 for c_q in range(state.params["players"])
             ):
                 offered.append(0)
@@ -3265,7 +3202,7 @@ def s_lower_any_production(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:67:5",
+                "spec/terraforming_mars/07_cards.rules:39:5",
             )
             frame[1] = 1
             return
@@ -3278,12 +3215,12 @@ def s_lower_any_production(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/07_cards.rules:70
+            # spec: spec/terraforming_mars/07_cards.rules:42
             player = L[0]
             values = [
                 c_q
                 for c_q in range(state.params["players"])
-                if d_production(state, c_q, L[1]) >= L[2]
+                if state.tracks[30 + NI_resource[L[1]] * 5 + c_q] >= L[2]
             ]
             ids, labels = option_names(values, PLAYER_IDS, PLAYER_LABELS)
             ask(
@@ -3293,14 +3230,20 @@ def s_lower_any_production(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:70:13",
+                "spec/terraforming_mars/07_cards.rules:42:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:71
-            p_lower_production(state, L[3], L[1], L[2])
+            # spec: spec/terraforming_mars/07_cards.rules:43
+            slot = 30 + NI_resource[L[1]] * 5 + L[3]
+            place = NI_resource[L[1]]
+            state.tracks[slot] = max(
+                (-5, 0, 0, 0, 0, 0)[place],
+                min((999, 999, 999, 999, 999, 999)[place], state.tracks[slot] - L[2]),
+            )
+            state.stamps[8] += 1
             pc = 4
         if pc == 4:
             state.frames.pop()
@@ -3308,13 +3251,13 @@ def s_lower_any_production(state, frame):
 
 
 def s_remove_any_plants(state, frame):
-    "procedure remove_any_plants (spec/terraforming_mars/07_cards.rules:76)"
+    "procedure remove_any_plants (spec/terraforming_mars/07_cards.rules:48)"
     # L: 0 p, 1 n, 2 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:77
+            # spec: spec/terraforming_mars/07_cards.rules:49
             player = L[0]
             offered = []
             if any(
@@ -3334,7 +3277,7 @@ def s_remove_any_plants(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:77:5",
+                "spec/terraforming_mars/07_cards.rules:49:5",
             )
             frame[1] = 1
             return
@@ -3347,7 +3290,7 @@ def s_remove_any_plants(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/07_cards.rules:80
+            # spec: spec/terraforming_mars/07_cards.rules:52
             player = L[0]
             values = [
                 c_q
@@ -3362,13 +3305,13 @@ def s_remove_any_plants(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:80:13",
+                "spec/terraforming_mars/07_cards.rules:52:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:81
+            # spec: spec/terraforming_mars/07_cards.rules:53
             state.tracks[15 + L[2]] = max(
                 0,
                 min(9999, state.tracks[15 + L[2]] - min(L[1], state.tracks[15 + L[2]])),
@@ -3483,7 +3426,7 @@ def s_spend_or_add(state, frame):
                     max(0, state.counters[18][L[1]] - L[2]),
                     "spec/terraforming_mars/07c_active.rules:62:13",
                 )
-                state.stamps[30] += 1
+                state.stamps[25] += 1
                 # spec: spec/terraforming_mars/07c_active.rules:63
                 log_line(
                     state,
@@ -3496,7 +3439,7 @@ def s_spend_or_add(state, frame):
                     max(0, state.counters[18][L[1]] + 1),
                     "spec/terraforming_mars/07c_active.rules:65:49",
                 )
-                state.stamps[30] += 1
+                state.stamps[25] += 1
             state.frames.pop()
             return
 
@@ -3508,7 +3451,7 @@ def s_start(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/05_generation.rules:294
             frame[1] = 1
-            state.frames.append(new_frame(26, [UNBOUND] * 12))
+            state.frames.append(new_frame(26, [UNBOUND] * 13))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/05_generation.rules:295
@@ -3534,7 +3477,7 @@ def s_start(state, frame):
             tick(state, "while", "spec/terraforming_mars/05_generation.rules:297:5")
             # spec: spec/terraforming_mars/05_generation.rules:298
             state.tracks[73] = max(1, min(99, state.tracks[73] + 1))
-            state.stamps[19] += 1
+            state.stamps[14] += 1
             # spec: spec/terraforming_mars/05_generation.rules:299
             state.vars[0] = bounded(
                 (
@@ -3544,7 +3487,7 @@ def s_start(state, frame):
                 ),
                 "spec/terraforming_mars/05_generation.rules:299:9",
             )
-            state.stamps[36] += 1
+            state.stamps[31] += 1
             # spec: spec/terraforming_mars/05_generation.rules:300
             frame[1] = 4
             state.frames.append(new_frame(22, [UNBOUND] * 3))
@@ -3567,27 +3510,27 @@ def s_start(state, frame):
 
 
 def sev_tharsis_republic(state, frame):
-    "event of tharsis_republic (spec/terraforming_mars/06_corporations.rules:158)"
+    "event of tharsis_republic (spec/terraforming_mars/06_corporations.rules:153)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/06_corporations.rules:159
+            # spec: spec/terraforming_mars/06_corporations.rules:154
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 2
         if pc == 1:
-            # spec: spec/terraforming_mars/06_corporations.rules:160
+            # spec: spec/terraforming_mars/06_corporations.rules:155
             state.frames.pop()
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/06_corporations.rules:162
+            # spec: spec/terraforming_mars/06_corporations.rules:157
             state.tracks[84 + L[0]] = 1
-            state.stamps[22] += 1
-            # spec: spec/terraforming_mars/06_corporations.rules:163
+            state.stamps[17] += 1
+            # spec: spec/terraforming_mars/06_corporations.rules:158
             activate(state, 7, [L[0]], None)
             pc = 3
         if pc == 3:
@@ -3596,24 +3539,24 @@ def sev_tharsis_republic(state, frame):
 
 
 def sev_unmi(state, frame):
-    "event of unmi (spec/terraforming_mars/06_corporations.rules:184)"
+    "event of unmi (spec/terraforming_mars/06_corporations.rules:179)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/06_corporations.rules:185
+            # spec: spec/terraforming_mars/06_corporations.rules:180
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/06_corporations.rules:186
+            # spec: spec/terraforming_mars/06_corporations.rules:181
             frame[1] = 2
             state.frames.append(new_frame(9, [L[0], 3]))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/06_corporations.rules:187
+            # spec: spec/terraforming_mars/06_corporations.rules:182
             p_raise_tr(state, L[0], 1)
             pc = 3
         if pc == 3:
@@ -3622,77 +3565,77 @@ def sev_unmi(state, frame):
 
 
 def sev_deep_well_heating(state, frame):
-    "event of deep_well_heating (spec/terraforming_mars/07_cards.rules:95)"
+    "event of deep_well_heating (spec/terraforming_mars/07_cards.rules:67)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:96
+            # spec: spec/terraforming_mars/07_cards.rules:68
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:97
+            # spec: spec/terraforming_mars/07_cards.rules:69
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
 def sev_cloud_seeding(state, frame):
-    "event of cloud_seeding (spec/terraforming_mars/07_cards.rules:102)"
+    "event of cloud_seeding (spec/terraforming_mars/07_cards.rules:74)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:102
+    # spec: spec/terraforming_mars/07_cards.rules:74
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_methane_from_titan(state, frame):
-    "event of methane_from_titan (spec/terraforming_mars/07_cards.rules:106)"
+    "event of methane_from_titan (spec/terraforming_mars/07_cards.rules:78)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:106
+    # spec: spec/terraforming_mars/07_cards.rules:78
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_black_polar_dust(state, frame):
-    "event of black_polar_dust (spec/terraforming_mars/07_cards.rules:109)"
+    "event of black_polar_dust (spec/terraforming_mars/07_cards.rules:81)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:110
+            # spec: spec/terraforming_mars/07_cards.rules:82
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:111
+            # spec: spec/terraforming_mars/07_cards.rules:83
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_eos_chasma_national_park(state, frame):
-    "event of eos_chasma_national_park (spec/terraforming_mars/07_cards.rules:116)"
+    "event of eos_chasma_national_park (spec/terraforming_mars/07_cards.rules:88)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:117
+            # spec: spec/terraforming_mars/07_cards.rules:89
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:118
+            # spec: spec/terraforming_mars/07_cards.rules:90
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
             state.stamps[5] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:119
+            # spec: spec/terraforming_mars/07_cards.rules:91
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "animals", 1, None] + [UNBOUND] * 1)
@@ -3701,78 +3644,78 @@ def sev_eos_chasma_national_park(state, frame):
 
 
 def sev_lunar_beam(state, frame):
-    "event of lunar_beam (spec/terraforming_mars/07_cards.rules:124)"
+    "event of lunar_beam (spec/terraforming_mars/07_cards.rules:96)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:124
+    # spec: spec/terraforming_mars/07_cards.rules:96
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_asteroid_mining(state, frame):
-    "event of asteroid_mining (spec/terraforming_mars/07_cards.rules:128)"
+    "event of asteroid_mining (spec/terraforming_mars/07_cards.rules:100)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:128
+    # spec: spec/terraforming_mars/07_cards.rules:100
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_food_factory(state, frame):
-    "event of food_factory (spec/terraforming_mars/07_cards.rules:131)"
+    "event of food_factory (spec/terraforming_mars/07_cards.rules:103)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:131
+    # spec: spec/terraforming_mars/07_cards.rules:103
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_archaebacteria(state, frame):
-    "event of archaebacteria (spec/terraforming_mars/07_cards.rules:134)"
+    "event of archaebacteria (spec/terraforming_mars/07_cards.rules:106)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:134
+    # spec: spec/terraforming_mars/07_cards.rules:106
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_carbonate_processing(state, frame):
-    "event of carbonate_processing (spec/terraforming_mars/07_cards.rules:138)"
+    "event of carbonate_processing (spec/terraforming_mars/07_cards.rules:110)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:138
+    # spec: spec/terraforming_mars/07_cards.rules:110
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_nuclear_power(state, frame):
-    "event of nuclear_power (spec/terraforming_mars/07_cards.rules:142)"
+    "event of nuclear_power (spec/terraforming_mars/07_cards.rules:114)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:142
+    # spec: spec/terraforming_mars/07_cards.rules:114
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_algae(state, frame):
-    "event of algae (spec/terraforming_mars/07_cards.rules:145)"
+    "event of algae (spec/terraforming_mars/07_cards.rules:117)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:146
+            # spec: spec/terraforming_mars/07_cards.rules:118
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:147
+            # spec: spec/terraforming_mars/07_cards.rules:119
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3780,28 +3723,28 @@ def sev_algae(state, frame):
 
 
 def sev_adapted_lichen(state, frame):
-    "event of adapted_lichen (spec/terraforming_mars/07_cards.rules:151)"
+    "event of adapted_lichen (spec/terraforming_mars/07_cards.rules:123)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:151
+    # spec: spec/terraforming_mars/07_cards.rules:123
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_kelp_farming(state, frame):
-    "event of kelp_farming (spec/terraforming_mars/07_cards.rules:154)"
+    "event of kelp_farming (spec/terraforming_mars/07_cards.rules:126)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:155
+            # spec: spec/terraforming_mars/07_cards.rules:127
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:156
+            # spec: spec/terraforming_mars/07_cards.rules:128
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3809,28 +3752,28 @@ def sev_kelp_farming(state, frame):
 
 
 def sev_beam_from_a_thorium_asteroid(state, frame):
-    "event of beam_from_a_thorium_asteroid (spec/terraforming_mars/07_cards.rules:161)"
+    "event of beam_from_a_thorium_asteroid (spec/terraforming_mars/07_cards.rules:133)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:161
+    # spec: spec/terraforming_mars/07_cards.rules:133
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_trees(state, frame):
-    "event of trees (spec/terraforming_mars/07_cards.rules:164)"
+    "event of trees (spec/terraforming_mars/07_cards.rules:136)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:165
+            # spec: spec/terraforming_mars/07_cards.rules:137
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:166
+            # spec: spec/terraforming_mars/07_cards.rules:138
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3838,18 +3781,18 @@ def sev_trees(state, frame):
 
 
 def sev_solar_wind_power(state, frame):
-    "event of solar_wind_power (spec/terraforming_mars/07_cards.rules:171)"
+    "event of solar_wind_power (spec/terraforming_mars/07_cards.rules:143)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:172
+            # spec: spec/terraforming_mars/07_cards.rules:144
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:173
+            # spec: spec/terraforming_mars/07_cards.rules:145
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 2))
             state.stamps[4] += 1
             state.frames.pop()
@@ -3857,28 +3800,28 @@ def sev_solar_wind_power(state, frame):
 
 
 def sev_giant_space_mirror(state, frame):
-    "event of giant_space_mirror (spec/terraforming_mars/07_cards.rules:177)"
+    "event of giant_space_mirror (spec/terraforming_mars/07_cards.rules:149)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:177
+    # spec: spec/terraforming_mars/07_cards.rules:149
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_grass(state, frame):
-    "event of grass (spec/terraforming_mars/07_cards.rules:180)"
+    "event of grass (spec/terraforming_mars/07_cards.rules:152)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:181
+            # spec: spec/terraforming_mars/07_cards.rules:153
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:182
+            # spec: spec/terraforming_mars/07_cards.rules:154
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3886,18 +3829,18 @@ def sev_grass(state, frame):
 
 
 def sev_heather(state, frame):
-    "event of heather (spec/terraforming_mars/07_cards.rules:186)"
+    "event of heather (spec/terraforming_mars/07_cards.rules:158)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:187
+            # spec: spec/terraforming_mars/07_cards.rules:159
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:188
+            # spec: spec/terraforming_mars/07_cards.rules:160
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3905,28 +3848,28 @@ def sev_heather(state, frame):
 
 
 def sev_peroxide_power(state, frame):
-    "event of peroxide_power (spec/terraforming_mars/07_cards.rules:193)"
+    "event of peroxide_power (spec/terraforming_mars/07_cards.rules:165)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:193
+    # spec: spec/terraforming_mars/07_cards.rules:165
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_bushes(state, frame):
-    "event of bushes (spec/terraforming_mars/07_cards.rules:196)"
+    "event of bushes (spec/terraforming_mars/07_cards.rules:168)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:197
+            # spec: spec/terraforming_mars/07_cards.rules:169
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:198
+            # spec: spec/terraforming_mars/07_cards.rules:170
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3934,33 +3877,33 @@ def sev_bushes(state, frame):
 
 
 def sev_fueled_generators(state, frame):
-    "event of fueled_generators (spec/terraforming_mars/07_cards.rules:206)"
+    "event of fueled_generators (spec/terraforming_mars/07_cards.rules:178)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:206
+    # spec: spec/terraforming_mars/07_cards.rules:178
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_solar_power(state, frame):
-    "event of solar_power (spec/terraforming_mars/07_cards.rules:213)"
+    "event of solar_power (spec/terraforming_mars/07_cards.rules:185)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:213
+    # spec: spec/terraforming_mars/07_cards.rules:185
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_artificial_photosynthesis(state, frame):
-    "event of artificial_photosynthesis (spec/terraforming_mars/07_cards.rules:219)"
+    "event of artificial_photosynthesis (spec/terraforming_mars/07_cards.rules:191)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:220
+            # spec: spec/terraforming_mars/07_cards.rules:192
             player = L[0]
             offered = []
             offered.append(0)
@@ -3977,47 +3920,49 @@ def sev_artificial_photosynthesis(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:220:9",
+                "spec/terraforming_mars/07_cards.rules:192:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/07_cards.rules:221
-                state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 2))
-                state.stamps[12] += 1
+                # spec: spec/terraforming_mars/07_cards.rules:193
+                slot = 50 + L[0]
+                state.tracks[slot] = max(0, min(999, state.tracks[slot] + 2))
+                state.stamps[8] += 1
             elif k == 1:
-                # spec: spec/terraforming_mars/07_cards.rules:222
-                state.tracks[45 + L[0]] = max(0, min(999, state.tracks[45 + L[0]] + 1))
-                state.stamps[11] += 1
+                # spec: spec/terraforming_mars/07_cards.rules:194
+                slot = 45 + L[0]
+                state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
+                state.stamps[8] += 1
             state.frames.pop()
             return
 
 
 def sev_geothermal_power(state, frame):
-    "event of geothermal_power (spec/terraforming_mars/07_cards.rules:227)"
+    "event of geothermal_power (spec/terraforming_mars/07_cards.rules:199)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:227
+    # spec: spec/terraforming_mars/07_cards.rules:199
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_farming(state, frame):
-    "event of farming (spec/terraforming_mars/07_cards.rules:230)"
+    "event of farming (spec/terraforming_mars/07_cards.rules:202)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:231
+            # spec: spec/terraforming_mars/07_cards.rules:203
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:232
+            # spec: spec/terraforming_mars/07_cards.rules:204
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4025,18 +3970,18 @@ def sev_farming(state, frame):
 
 
 def sev_moss(state, frame):
-    "event of moss (spec/terraforming_mars/07_cards.rules:239)"
+    "event of moss (spec/terraforming_mars/07_cards.rules:211)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:240
+            # spec: spec/terraforming_mars/07_cards.rules:212
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:241
+            # spec: spec/terraforming_mars/07_cards.rules:213
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] - 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4044,96 +3989,96 @@ def sev_moss(state, frame):
 
 
 def sev_ghg_factories(state, frame):
-    "event of ghg_factories (spec/terraforming_mars/07_cards.rules:245)"
+    "event of ghg_factories (spec/terraforming_mars/07_cards.rules:217)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:245
+    # spec: spec/terraforming_mars/07_cards.rules:217
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_fusion_power(state, frame):
-    "event of fusion_power (spec/terraforming_mars/07_cards.rules:255)"
+    "event of fusion_power (spec/terraforming_mars/07_cards.rules:229)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:255
+    # spec: spec/terraforming_mars/07_cards.rules:229
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_great_dam(state, frame):
-    "event of great_dam (spec/terraforming_mars/07_cards.rules:266)"
+    "event of great_dam (spec/terraforming_mars/07_cards.rules:240)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:266
+    # spec: spec/terraforming_mars/07_cards.rules:240
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_strip_mine(state, frame):
-    "event of strip_mine (spec/terraforming_mars/07_cards.rules:270)"
+    "event of strip_mine (spec/terraforming_mars/07_cards.rules:244)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:271
+            # spec: spec/terraforming_mars/07_cards.rules:245
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:272
+            # spec: spec/terraforming_mars/07_cards.rules:246
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], 2] + [UNBOUND] * 1))
             return
 
 
 def sev_wave_power(state, frame):
-    "event of wave_power (spec/terraforming_mars/07_cards.rules:276)"
+    "event of wave_power (spec/terraforming_mars/07_cards.rules:250)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:276
+    # spec: spec/terraforming_mars/07_cards.rules:250
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_power_plant_card(state, frame):
-    "event of power_plant_card (spec/terraforming_mars/07_cards.rules:279)"
+    "event of power_plant_card (spec/terraforming_mars/07_cards.rules:253)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:279
+    # spec: spec/terraforming_mars/07_cards.rules:253
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_tectonic_stress_power(state, frame):
-    "event of tectonic_stress_power (spec/terraforming_mars/07_cards.rules:283)"
+    "event of tectonic_stress_power (spec/terraforming_mars/07_cards.rules:257)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:283
+    # spec: spec/terraforming_mars/07_cards.rules:257
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_nitrophilic_moss(state, frame):
-    "event of nitrophilic_moss (spec/terraforming_mars/07_cards.rules:286)"
+    "event of nitrophilic_moss (spec/terraforming_mars/07_cards.rules:260)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:287
+            # spec: spec/terraforming_mars/07_cards.rules:261
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:288
+            # spec: spec/terraforming_mars/07_cards.rules:262
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] - 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4141,19 +4086,19 @@ def sev_nitrophilic_moss(state, frame):
 
 
 def sev_insulation(state, frame):
-    "event of insulation (spec/terraforming_mars/07_cards.rules:295)"
+    "event of insulation (spec/terraforming_mars/07_cards.rules:269)"
     # L: 0 you, 1 this, 2 x
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:296
+            # spec: spec/terraforming_mars/07_cards.rules:270
             player = L[0]
             values = list(
                 int_range(
                     1,
                     state.tracks[55 + L[0]],
-                    "spec/terraforming_mars/07_cards.rules:296:26",
+                    "spec/terraforming_mars/07_cards.rules:270:26",
                 )
             )
             ids, labels = option_names(values)
@@ -4164,103 +4109,105 @@ def sev_insulation(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:296:9",
+                "spec/terraforming_mars/07_cards.rules:270:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:297
-            state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] - L[2]))
-            state.stamps[13] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:298
-            state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + L[2]))
+            # spec: spec/terraforming_mars/07_cards.rules:271
+            slot = 55 + L[0]
+            state.tracks[slot] = max(0, min(999, state.tracks[slot] - L[2]))
+            state.stamps[8] += 1
+            # spec: spec/terraforming_mars/07_cards.rules:272
+            slot = 30 + L[0]
+            state.tracks[slot] = max(-5, min(999, state.tracks[slot] + L[2]))
             state.stamps[8] += 1
             state.frames.pop()
             return
 
 
 def sev_designed_microorganisms(state, frame):
-    "event of designed_microorganisms (spec/terraforming_mars/07_cards.rules:303)"
+    "event of designed_microorganisms (spec/terraforming_mars/07_cards.rules:277)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:303
+    # spec: spec/terraforming_mars/07_cards.rules:277
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_industrial_microbes(state, frame):
-    "event of industrial_microbes (spec/terraforming_mars/07_cards.rules:307)"
+    "event of industrial_microbes (spec/terraforming_mars/07_cards.rules:281)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:307
+    # spec: spec/terraforming_mars/07_cards.rules:281
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_lichen(state, frame):
-    "event of lichen (spec/terraforming_mars/07_cards.rules:310)"
+    "event of lichen (spec/terraforming_mars/07_cards.rules:284)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:310
+    # spec: spec/terraforming_mars/07_cards.rules:284
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_micro_mills(state, frame):
-    "event of micro_mills (spec/terraforming_mars/07_cards.rules:313)"
+    "event of micro_mills (spec/terraforming_mars/07_cards.rules:287)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:313
+    # spec: spec/terraforming_mars/07_cards.rules:287
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_magnetic_field_generators(state, frame):
-    "event of magnetic_field_generators (spec/terraforming_mars/07_cards.rules:317)"
+    "event of magnetic_field_generators (spec/terraforming_mars/07_cards.rules:291)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:318
+            # spec: spec/terraforming_mars/07_cards.rules:292
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:319
+            # spec: spec/terraforming_mars/07_cards.rules:293
             p_raise_tr(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_windmills(state, frame):
-    "event of windmills (spec/terraforming_mars/07_cards.rules:323)"
+    "event of windmills (spec/terraforming_mars/07_cards.rules:297)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:323
+    # spec: spec/terraforming_mars/07_cards.rules:297
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_tundra_farming(state, frame):
-    "event of tundra_farming (spec/terraforming_mars/07_cards.rules:326)"
+    "event of tundra_farming (spec/terraforming_mars/07_cards.rules:300)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:327
+            # spec: spec/terraforming_mars/07_cards.rules:301
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:328
+            # spec: spec/terraforming_mars/07_cards.rules:302
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4268,36 +4215,36 @@ def sev_tundra_farming(state, frame):
 
 
 def sev_magnetic_field_dome(state, frame):
-    "event of magnetic_field_dome (spec/terraforming_mars/07_cards.rules:333)"
+    "event of magnetic_field_dome (spec/terraforming_mars/07_cards.rules:307)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:334
+            # spec: spec/terraforming_mars/07_cards.rules:308
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:335
+            # spec: spec/terraforming_mars/07_cards.rules:309
             p_raise_tr(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def sev_noctis_farming(state, frame):
-    "event of noctis_farming (spec/terraforming_mars/07_cards.rules:339)"
+    "event of noctis_farming (spec/terraforming_mars/07_cards.rules:313)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:340
+            # spec: spec/terraforming_mars/07_cards.rules:314
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:341
+            # spec: spec/terraforming_mars/07_cards.rules:315
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4305,68 +4252,68 @@ def sev_noctis_farming(state, frame):
 
 
 def sev_heat_trappers(state, frame):
-    "event of heat_trappers (spec/terraforming_mars/07_cards.rules:346)"
+    "event of heat_trappers (spec/terraforming_mars/07_cards.rules:320)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:346
+    # spec: spec/terraforming_mars/07_cards.rules:320
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_soil_factory(state, frame):
-    "event of soil_factory (spec/terraforming_mars/07_cards.rules:350)"
+    "event of soil_factory (spec/terraforming_mars/07_cards.rules:324)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:350
+    # spec: spec/terraforming_mars/07_cards.rules:324
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_biomass_combustors(state, frame):
-    "event of biomass_combustors (spec/terraforming_mars/07_cards.rules:354)"
+    "event of biomass_combustors (spec/terraforming_mars/07_cards.rules:328)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:354
+    # spec: spec/terraforming_mars/07_cards.rules:328
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_immigration_shuttles(state, frame):
-    "event of immigration_shuttles (spec/terraforming_mars/07_cards.rules:361)"
+    "event of immigration_shuttles (spec/terraforming_mars/07_cards.rules:335)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:361
+    # spec: spec/terraforming_mars/07_cards.rules:335
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_soletta(state, frame):
-    "event of soletta (spec/terraforming_mars/07_cards.rules:364)"
+    "event of soletta (spec/terraforming_mars/07_cards.rules:338)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:364
+    # spec: spec/terraforming_mars/07_cards.rules:338
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_rad_chem_factory(state, frame):
-    "event of rad_chem_factory (spec/terraforming_mars/07_cards.rules:367)"
+    "event of rad_chem_factory (spec/terraforming_mars/07_cards.rules:341)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:368
+            # spec: spec/terraforming_mars/07_cards.rules:342
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:369
+            # spec: spec/terraforming_mars/07_cards.rules:343
             p_raise_tr(state, L[0], 2)
             state.frames.pop()
             return
@@ -4381,7 +4328,7 @@ def sev_capital(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:8
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:9
@@ -4408,7 +4355,7 @@ def sev_capital(state, frame):
             L[2] = frame[3]
             # spec: spec/terraforming_mars/07b_tiles_events.rules:10
             state.counters[20][L[2]] = 1
-            state.stamps[32] += 1
+            state.stamps[27] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:11
             p_city_placed(state, L[0], L[2])
             state.frames.pop()
@@ -4424,7 +4371,7 @@ def sev_domed_crater(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:17
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:18
@@ -4445,7 +4392,7 @@ def sev_noctis_city(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:25
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:26
@@ -4500,7 +4447,7 @@ def sev_phobos_space_haven(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:43
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:44
@@ -4518,7 +4465,7 @@ def sev_cupola_city(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:49
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:50
@@ -4536,7 +4483,7 @@ def sev_underground_city(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:56
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:57
@@ -4554,7 +4501,7 @@ def sev_natural_preserve(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:63
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:64
@@ -4654,10 +4601,10 @@ def sev_mining_rights(state, frame):
             # spec: spec/terraforming_mars/07b_tiles_events.rules:86
             if A_bonus_steel[L[2]] == 0:
                 state.counters[27][L[1]] = 1
-                state.stamps[35] += 1
+                state.stamps[30] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:87
             state.frames.pop()
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
 
 
@@ -4711,7 +4658,7 @@ def sev_open_city(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:104
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:105
@@ -4742,7 +4689,7 @@ def sev_urbanized_area(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:117
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:118
@@ -4769,7 +4716,7 @@ def sev_urbanized_area(state, frame):
             L[2] = frame[3]
             # spec: spec/terraforming_mars/07b_tiles_events.rules:119
             state.counters[16][L[2]] = 1
-            state.stamps[28] += 1
+            state.stamps[23] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:120
             p_city_placed(state, L[0], L[2])
             state.frames.pop()
@@ -4795,7 +4742,7 @@ def sev_mohole_area(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:129
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:130
@@ -4835,7 +4782,7 @@ def sev_protected_valley(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:136
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:137
@@ -4937,12 +4884,14 @@ def sev_nitrogen_rich_asteroid(state, frame):
             # spec: spec/terraforming_mars/07b_tiles_events.rules:186
             if d_tags(state, L[0], "plant_tag") >= 3:
                 # spec: spec/terraforming_mars/07b_tiles_events.rules:187
-                state.tracks[45 + L[0]] = max(0, min(999, state.tracks[45 + L[0]] + 4))
-                state.stamps[11] += 1
+                slot = 45 + L[0]
+                state.tracks[slot] = max(0, min(999, state.tracks[slot] + 4))
+                state.stamps[8] += 1
             else:
                 # spec: spec/terraforming_mars/07b_tiles_events.rules:189
-                state.tracks[45 + L[0]] = max(0, min(999, state.tracks[45 + L[0]] + 1))
-                state.stamps[11] += 1
+                slot = 45 + L[0]
+                state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
+                state.stamps[8] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:191
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
@@ -5160,7 +5109,7 @@ def sev_imported_ghg(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:255
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:256
@@ -5203,7 +5152,7 @@ def sev_import_of_advanced_ghg(state, frame):
     L = frame[2]
     # spec: spec/terraforming_mars/07b_tiles_events.rules:269
     state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]]))
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
@@ -5216,7 +5165,7 @@ def sev_aerobraked_ammonia_asteroid(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:274
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:275
@@ -5409,7 +5358,7 @@ def sev_search_for_life(state, frame):
                         max(0, state.counters[18][L[1]] + 1),
                         "spec/terraforming_mars/07c_active.rules:20:36",
                     )
-                    state.stamps[30] += 1
+                    state.stamps[25] += 1
                 # spec: spec/terraforming_mars/07c_active.rules:21
                 move_card(state, L[2], 2)
             pc = 3
@@ -5576,11 +5525,11 @@ def sev_fish(state, frame):
                 max(0, state.counters[18][L[1]] + 1),
                 "spec/terraforming_mars/07c_active.rules:97:21",
             )
-            state.stamps[30] += 1
+            state.stamps[25] += 1
             pc = 3
         if pc == 2:
             state.frames.pop()
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 3:
             state.frames.pop()
@@ -5604,11 +5553,11 @@ def sev_small_animals(state, frame):
                 max(0, state.counters[18][L[1]] + 1),
                 "spec/terraforming_mars/07c_active.rules:103:21",
             )
-            state.stamps[30] += 1
+            state.stamps[25] += 1
             pc = 3
         if pc == 2:
             state.frames.pop()
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 3:
             state.frames.pop()
@@ -5632,11 +5581,11 @@ def sev_birds(state, frame):
                 max(0, state.counters[18][L[1]] + 1),
                 "spec/terraforming_mars/07c_active.rules:109:21",
             )
-            state.stamps[30] += 1
+            state.stamps[25] += 1
             pc = 3
         if pc == 2:
             state.frames.pop()
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 3:
             state.frames.pop()
@@ -5662,8 +5611,9 @@ def sev_space_mirrors(state, frame):
             return
         if pc == 2:
             # spec: spec/terraforming_mars/07c_active.rules:117
-            state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 1))
-            state.stamps[12] += 1
+            slot = 50 + L[0]
+            state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
+            state.stamps[8] += 1
             pc = 3
         if pc == 3:
             state.frames.pop()
@@ -5872,7 +5822,7 @@ def sev_nitrite_reducing_bacteria(state, frame):
                 max(0, state.counters[18][L[1]] + 3),
                 "spec/terraforming_mars/07c_active.rules:177:13",
             )
-            state.stamps[30] += 1
+            state.stamps[25] += 1
             pc = 4
         if pc == 4:
             state.frames.pop()
@@ -5896,11 +5846,11 @@ def sev_livestock(state, frame):
                 max(0, state.counters[18][L[1]] + 1),
                 "spec/terraforming_mars/07c_active.rules:184:21",
             )
-            state.stamps[30] += 1
+            state.stamps[25] += 1
             pc = 3
         if pc == 2:
             state.frames.pop()
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 3:
             state.frames.pop()
@@ -5978,8 +5928,9 @@ def sev_underground_detonations(state, frame):
             return
         if pc == 2:
             # spec: spec/terraforming_mars/07c_active.rules:210
-            state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] + 2))
-            state.stamps[13] += 1
+            slot = 55 + L[0]
+            state.tracks[slot] = max(0, min(999, state.tracks[slot] + 2))
+            state.stamps[8] += 1
             pc = 3
         if pc == 3:
             state.frames.pop()
@@ -6035,10 +5986,10 @@ def sev_herbivores(state, frame):
                 max(0, state.counters[18][L[1]] + 1),
                 "spec/terraforming_mars/07c_active.rules:265:9",
             )
-            state.stamps[30] += 1
+            state.stamps[25] += 1
             # spec: spec/terraforming_mars/07c_active.rules:266
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07c_active.rules:267
@@ -6056,7 +6007,7 @@ def sev_shuttles(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07c_active.rules:280
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07c_active.rules:281
@@ -6074,7 +6025,7 @@ def sev_immigrant_city(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07c_active.rules:303
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]]))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07c_active.rules:304
@@ -6403,7 +6354,7 @@ CARD_SLOTS = {
     18: ((1,), (2,)),  # procedure corporation_first_action
     21: ((2,), (3,)),  # procedure research_choices
     25: ((3,), (4,)),  # procedure buy_choices
-    26: ((0, 1, 2), (10,)),  # setup standard_setup
+    26: ((0, 1, 2), (11,)),  # setup standard_setup
     27: ((1,), ()),  # procedure apply_box
     31: ((1,), ()),  # procedure spend_or_add
     33: ((1,), ()),  # event of tharsis_republic

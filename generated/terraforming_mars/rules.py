@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: d212db5f3e8776da
+# Spec hash: c640b27377db07e3
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 587f3397a39b9e13
-# Fingerprint: source 79cf2d1270cb74ae55f2 output 00f21a63de0fafcdc9d0
+# Tests hash: aa10c9ad5d6d89ff
+# Fingerprint: source ae9eba338149b3e93f9b output 5e5b96d1662d6fe2191e
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -110,31 +110,31 @@ def d_next_seat(state, v_p):
 
 def d_temperature_done(state):
     "define temperature_done"
-    # spec: spec/terraforming_mars/01_frame.rules:63
+    # spec: spec/terraforming_mars/01_frame.rules:59
     return state.tracks[70] >= 8
 
 
 def d_oxygen_done(state):
     "define oxygen_done"
-    # spec: spec/terraforming_mars/01_frame.rules:64
+    # spec: spec/terraforming_mars/01_frame.rules:60
     return state.tracks[71] >= 14
 
 
 def d_oceans_done(state):
     "define oceans_done"
-    # spec: spec/terraforming_mars/01_frame.rules:65
+    # spec: spec/terraforming_mars/01_frame.rules:61
     return state.tracks[72] >= 9
 
 
 def d_mars_done(state):
     "define mars_done"
-    # spec: spec/terraforming_mars/01_frame.rules:66
+    # spec: spec/terraforming_mars/01_frame.rules:62
     return state.tracks[70] >= 8 and state.tracks[71] >= 14 and state.tracks[72] >= 9
 
 
 def d_idle_seat(state, v_p):
     "define idle_seat"
-    # spec: spec/terraforming_mars/01_frame.rules:110
+    # spec: spec/terraforming_mars/01_frame.rules:105
     return (
         state.tracks[60 + v_p] == 0
         and len(state.zones[8 + v_p]) == 0
@@ -205,7 +205,7 @@ def d_cities_on_mars(state):
     # spec: spec/terraforming_mars/03_tiles.rules:24
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
-    stamp = (s[26],)
+    stamp = (s[21],)
     key = "d_cities_on_mars"
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
@@ -227,7 +227,7 @@ def d_cities_in_play(state):
     # spec: spec/terraforming_mars/03_tiles.rules:25
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
-    stamp = (s[26],)
+    stamp = (s[21],)
     key = "d_cities_in_play"
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
@@ -249,7 +249,7 @@ def d_own_cities(state, v_p):
     # spec: spec/terraforming_mars/03_tiles.rules:26
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
-    stamp = (s[26],)
+    stamp = (s[21],)
     key = ("d_own_cities", v_p)
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
@@ -264,7 +264,7 @@ def d_own_greeneries(state, v_p):
     # spec: spec/terraforming_mars/03_tiles.rules:27
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
-    stamp = (s[25],)
+    stamp = (s[20],)
     key = ("d_own_greeneries", v_p)
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
@@ -342,10 +342,10 @@ def d_greenery_anchor(state, v_p):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     key = ("d_greenery_anchor", v_p)
     kept = state.memo.get(key)
@@ -371,10 +371,10 @@ def d_city_spot(state, v_s):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     key = ("d_city_spot", v_s)
     kept = state.memo.get(key)
@@ -420,10 +420,10 @@ def d_any_city_spot(state):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     key = "d_any_city_spot"
     kept = state.memo.get(key)
@@ -440,10 +440,10 @@ def d_any_greenery_spot(state, v_p):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     key = ("d_any_greenery_spot", v_p)
     kept = state.memo.get(key)
@@ -725,7 +725,7 @@ def d_holders(state, v_k, v_other_than):
     s = state.stamps
     stamp = (
         s[0],
-        s[30],
+        s[25],
     )
     key = ("d_holders", v_k, v_other_than)
     kept = state.memo.get(key)
@@ -758,11 +758,11 @@ def d_action_ready(state, v_p, v_c):
         s[4],
         s[6],
         s[7],
-        s[12],
-        s[15],
-        s[23],
-        s[30],
-        s[31],
+        s[8],
+        s[10],
+        s[18],
+        s[25],
+        s[26],
     )
     key = ("d_action_ready", v_p, v_c)
     kept = state.memo.get(key)
@@ -830,7 +830,7 @@ def d_action_ready(state, v_p, v_c):
                 A_act_energy_prod,
                 v_c,
                 "act_energy_prod",
-                "spec/terraforming_mars/04_economy.rules:142:57",
+                "spec/terraforming_mars/04_economy.rules:142:66",
             )
         )
         and state.counters[18][v_c]
@@ -841,7 +841,7 @@ def d_action_ready(state, v_p, v_c):
                 A_act_here,
                 v_c,
                 "act_here",
-                "spec/terraforming_mars/04_economy.rules:142:89",
+                "spec/terraforming_mars/04_economy.rules:143:19",
             )
         )
         and (
@@ -852,7 +852,7 @@ def d_action_ready(state, v_p, v_c):
                     A_act_takes,
                     v_c,
                     "act_takes",
-                    "spec/terraforming_mars/04_economy.rules:143:10",
+                    "spec/terraforming_mars/04_economy.rules:143:35",
                 )
             )
             == "no_resource"
@@ -865,7 +865,7 @@ def d_action_ready(state, v_p, v_c):
                         A_act_takes,
                         v_c,
                         "act_takes",
-                        "spec/terraforming_mars/04_economy.rules:143:48",
+                        "spec/terraforming_mars/04_economy.rules:143:73",
                     )
                 ),
                 v_c,
@@ -934,7 +934,7 @@ def d_milestones_claimed(state):
     # spec: spec/terraforming_mars/05_generation.rules:22
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
-    stamp = (s[33],)
+    stamp = (s[28],)
     key = "d_milestones_claimed"
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
@@ -966,9 +966,9 @@ def d_goal_met(state, v_p, v_m):
     s = state.stamps
     stamp = (
         s[0],
-        s[14],
-        s[25],
-        s[26],
+        s[9],
+        s[20],
+        s[21],
     )
     key = ("d_goal_met", v_p, v_m)
     kept = state.memo.get(key)
@@ -1040,10 +1040,10 @@ def d_can_claim(state, v_p, v_m):
     stamp = (
         s[0],
         s[2],
-        s[14],
-        s[25],
-        s[26],
-        s[33],
+        s[9],
+        s[20],
+        s[21],
+        s[28],
     )
     key = ("d_can_claim", v_p, v_m)
     kept = state.memo.get(key)
@@ -1075,7 +1075,7 @@ def d_can_fund(state, v_p, v_a):
     s = state.stamps
     stamp = (
         s[2],
-        s[34],
+        s[29],
     )
     key = ("d_can_fund", v_p, v_a)
     kept = state.memo.get(key)
@@ -1102,9 +1102,9 @@ def d_award_value(state, v_p, v_a):
         s[4],
         s[7],
         s[8],
-        s[25],
-        s[26],
-        s[27],
+        s[20],
+        s[21],
+        s[22],
     )
     key = ("d_award_value", v_p, v_a)
     kept = state.memo.get(key)
@@ -1194,9 +1194,9 @@ def d_award_first(state, v_p, v_a):
         s[4],
         s[7],
         s[8],
-        s[25],
-        s[26],
-        s[27],
+        s[20],
+        s[21],
+        s[22],
     )
     key = ("d_award_first", v_p, v_a)
     kept = state.memo.get(key)
@@ -1221,9 +1221,9 @@ def d_award_firsts(state, v_a):
         s[4],
         s[7],
         s[8],
-        s[25],
-        s[26],
-        s[27],
+        s[20],
+        s[21],
+        s[22],
     )
     key = ("d_award_firsts", v_a)
     kept = state.memo.get(key)
@@ -1251,9 +1251,9 @@ def d_award_second(state, v_p, v_a):
         s[4],
         s[7],
         s[8],
-        s[25],
-        s[26],
-        s[27],
+        s[20],
+        s[21],
+        s[22],
     )
     key = ("d_award_second", v_p, v_a)
     kept = state.memo.get(key)
@@ -1284,10 +1284,10 @@ def d_award_vp(state, v_p, v_a):
         s[4],
         s[7],
         s[8],
-        s[25],
-        s[26],
-        s[27],
-        s[34],
+        s[20],
+        s[21],
+        s[22],
+        s[29],
     )
     key = ("d_award_vp", v_p, v_a)
     kept = state.memo.get(key)
@@ -1313,10 +1313,10 @@ def d_card_vp(state, v_p, v_c):
     s = state.stamps
     stamp = (
         s[0],
-        s[24],
-        s[26],
-        s[30],
-        s[32],
+        s[19],
+        s[21],
+        s[25],
+        s[27],
     )
     key = ("d_card_vp", v_p, v_c)
     kept = state.memo.get(key)
@@ -1430,8 +1430,8 @@ def d_board_vp(state, v_p):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[25],
-        s[26],
+        s[20],
+        s[21],
     )
     key = ("d_board_vp", v_p)
     kept = state.memo.get(key)
@@ -1459,15 +1459,15 @@ def d_score(state, v_p):
         s[4],
         s[7],
         s[8],
-        s[14],
-        s[24],
+        s[9],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
         s[25],
-        s[26],
         s[27],
-        s[30],
-        s[32],
-        s[33],
-        s[34],
+        s[28],
+        s[29],
     )
     key = ("d_score", v_p)
     kept = state.memo.get(key)
@@ -1505,10 +1505,10 @@ def d_can_greenery_project(state, v_p):
     s = state.stamps
     stamp = (
         s[2],
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     key = ("d_can_greenery_project", v_p)
     kept = state.memo.get(key)
@@ -1526,10 +1526,10 @@ def d_can_city_project(state, v_p):
     s = state.stamps
     stamp = (
         s[2],
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     key = ("d_can_city_project", v_p)
     kept = state.memo.get(key)
@@ -1555,12 +1555,12 @@ def d_any_standard_project(state, v_p):
         s[0],
         s[1],
         s[2],
-        s[16],
-        s[18],
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[11],
+        s[13],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     key = ("d_any_standard_project", v_p)
     kept = state.memo.get(key)
@@ -1588,10 +1588,10 @@ def d_can_convert_plants(state, v_p):
     stamp = (
         s[1],
         s[5],
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     key = ("d_can_convert_plants", v_p)
     kept = state.memo.get(key)
@@ -1624,11 +1624,11 @@ def d_any_action_ready(state, v_p):
         s[4],
         s[6],
         s[7],
-        s[12],
-        s[15],
-        s[23],
-        s[30],
-        s[31],
+        s[8],
+        s[10],
+        s[18],
+        s[25],
+        s[26],
     )
     key = ("d_any_action_ready", v_p)
     kept = state.memo.get(key)
@@ -1651,15 +1651,15 @@ def d_beats(state, v_p, v_q):
         s[4],
         s[7],
         s[8],
-        s[14],
-        s[24],
+        s[9],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
         s[25],
-        s[26],
         s[27],
-        s[30],
-        s[32],
-        s[33],
-        s[34],
+        s[28],
+        s[29],
     )
     key = ("d_beats", v_p, v_q)
     kept = state.memo.get(key)
@@ -1709,41 +1709,15 @@ def d_base_production(state):
     return 1
 
 
-def d_production(state, v_q, v_r):
-    "define production"
-    # spec: spec/terraforming_mars/07_cards.rules:10
-    return (
-        state.tracks[30 + v_q]
-        if v_r == "r_mc"
-        else (
-            state.tracks[35 + v_q]
-            if v_r == "r_steel"
-            else (
-                state.tracks[40 + v_q]
-                if v_r == "r_titanium"
-                else (
-                    state.tracks[45 + v_q]
-                    if v_r == "r_plants"
-                    else (
-                        state.tracks[50 + v_q]
-                        if v_r == "r_energy"
-                        else state.tracks[55 + v_q]
-                    )
-                )
-            )
-        )
-    )
-
-
 def d_box_of(state, v_p, v_c, v_r):
     "define box_of"
-    # spec: spec/terraforming_mars/07_cards.rules:37
+    # spec: spec/terraforming_mars/07_cards.rules:17
     return (
         (
             A_box_mc[v_c]
             if v_c is not None
             else attr_of(
-                A_box_mc, v_c, "box_mc", "spec/terraforming_mars/07_cards.rules:39:14"
+                A_box_mc, v_c, "box_mc", "spec/terraforming_mars/07_cards.rules:19:14"
             )
         )
         + (
@@ -1755,7 +1729,7 @@ def d_box_of(state, v_p, v_c, v_r):
                     A_box_by,
                     v_c,
                     "box_by",
-                    "spec/terraforming_mars/07_cards.rules:39:29",
+                    "spec/terraforming_mars/07_cards.rules:19:29",
                 )
             )
             == "mc_per_2_building"
@@ -1770,7 +1744,7 @@ def d_box_of(state, v_p, v_c, v_r):
                     A_box_steel,
                     v_c,
                     "box_steel",
-                    "spec/terraforming_mars/07_cards.rules:41:14",
+                    "spec/terraforming_mars/07_cards.rules:21:14",
                 )
             )
             + (
@@ -1782,7 +1756,7 @@ def d_box_of(state, v_p, v_c, v_r):
                         A_box_by,
                         v_c,
                         "box_by",
-                        "spec/terraforming_mars/07_cards.rules:41:32",
+                        "spec/terraforming_mars/07_cards.rules:21:32",
                     )
                 )
                 == "mined"
@@ -1798,7 +1772,7 @@ def d_box_of(state, v_p, v_c, v_r):
                         A_box_titanium,
                         v_c,
                         "box_titanium",
-                        "spec/terraforming_mars/07_cards.rules:43:14",
+                        "spec/terraforming_mars/07_cards.rules:23:14",
                     )
                 )
                 + (
@@ -1810,7 +1784,7 @@ def d_box_of(state, v_p, v_c, v_r):
                             A_box_by,
                             v_c,
                             "box_by",
-                            "spec/terraforming_mars/07_cards.rules:43:35",
+                            "spec/terraforming_mars/07_cards.rules:23:35",
                         )
                     )
                     == "mined"
@@ -1826,7 +1800,7 @@ def d_box_of(state, v_p, v_c, v_r):
                             A_box_plants,
                             v_c,
                             "box_plants",
-                            "spec/terraforming_mars/07_cards.rules:44:32",
+                            "spec/terraforming_mars/07_cards.rules:24:32",
                         )
                     )
                     if v_r == "r_plants"
@@ -1838,7 +1812,7 @@ def d_box_of(state, v_p, v_c, v_r):
                                 A_box_energy,
                                 v_c,
                                 "box_energy",
-                                "spec/terraforming_mars/07_cards.rules:44:72",
+                                "spec/terraforming_mars/07_cards.rules:24:72",
                             )
                         )
                         if v_r == "r_energy"
@@ -1849,7 +1823,7 @@ def d_box_of(state, v_p, v_c, v_r):
                                 A_box_heat,
                                 v_c,
                                 "box_heat",
-                                "spec/terraforming_mars/07_cards.rules:44:90",
+                                "spec/terraforming_mars/07_cards.rules:24:90",
                             )
                         )
                     )
@@ -1861,13 +1835,13 @@ def d_box_of(state, v_p, v_c, v_r):
 
 def d_has_box(state, v_c):
     "define has_box"
-    # spec: spec/terraforming_mars/07_cards.rules:45
+    # spec: spec/terraforming_mars/07_cards.rules:25
     return (
         (
             A_box_mc[v_c]
             if v_c is not None
             else attr_of(
-                A_box_mc, v_c, "box_mc", "spec/terraforming_mars/07_cards.rules:46:5"
+                A_box_mc, v_c, "box_mc", "spec/terraforming_mars/07_cards.rules:26:5"
             )
         )
         != 0
@@ -1878,7 +1852,7 @@ def d_has_box(state, v_c):
                 A_box_steel,
                 v_c,
                 "box_steel",
-                "spec/terraforming_mars/07_cards.rules:46:22",
+                "spec/terraforming_mars/07_cards.rules:26:22",
             )
         )
         != 0
@@ -1889,7 +1863,7 @@ def d_has_box(state, v_c):
                 A_box_titanium,
                 v_c,
                 "box_titanium",
-                "spec/terraforming_mars/07_cards.rules:46:42",
+                "spec/terraforming_mars/07_cards.rules:26:42",
             )
         )
         != 0
@@ -1900,7 +1874,7 @@ def d_has_box(state, v_c):
                 A_box_plants,
                 v_c,
                 "box_plants",
-                "spec/terraforming_mars/07_cards.rules:46:65",
+                "spec/terraforming_mars/07_cards.rules:26:65",
             )
         )
         != 0
@@ -1911,7 +1885,7 @@ def d_has_box(state, v_c):
                 A_box_energy,
                 v_c,
                 "box_energy",
-                "spec/terraforming_mars/07_cards.rules:47:8",
+                "spec/terraforming_mars/07_cards.rules:27:8",
             )
         )
         != 0
@@ -1922,7 +1896,7 @@ def d_has_box(state, v_c):
                 A_box_heat,
                 v_c,
                 "box_heat",
-                "spec/terraforming_mars/07_cards.rules:47:29",
+                "spec/terraforming_mars/07_cards.rules:27:29",
             )
         )
         != 0
@@ -1930,7 +1904,7 @@ def d_has_box(state, v_c):
             A_box_hit[v_c]
             if v_c is not None
             else attr_of(
-                A_box_hit, v_c, "box_hit", "spec/terraforming_mars/07_cards.rules:47:48"
+                A_box_hit, v_c, "box_hit", "spec/terraforming_mars/07_cards.rules:27:48"
             )
         )
         > 0
@@ -1938,7 +1912,7 @@ def d_has_box(state, v_c):
             A_box_by[v_c]
             if v_c is not None
             else attr_of(
-                A_box_by, v_c, "box_by", "spec/terraforming_mars/07_cards.rules:47:65"
+                A_box_by, v_c, "box_by", "spec/terraforming_mars/07_cards.rules:27:65"
             )
         )
         != "fixed_box"
@@ -1947,18 +1921,13 @@ def d_has_box(state, v_c):
 
 def d_box_affordable(state, v_p, v_c):
     "define box_affordable"
-    # spec: spec/terraforming_mars/07_cards.rules:49
+    # spec: spec/terraforming_mars/07_cards.rules:29
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
         s[0],
         s[8],
-        s[9],
-        s[10],
-        s[11],
-        s[12],
-        s[13],
-        s[35],
+        s[30],
     )
     key = ("d_box_affordable", v_p, v_c)
     kept = state.memo.get(key)
@@ -1978,14 +1947,14 @@ def d_box_affordable(state, v_p, v_c):
 
 def d_no_neighbour_tile(state, v_s):
     "define no_neighbour_tile"
-    # spec: spec/terraforming_mars/07_cards.rules:86
+    # spec: spec/terraforming_mars/07_cards.rules:58
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     key = ("d_no_neighbour_tile", v_s)
     kept = state.memo.get(key)
@@ -2089,10 +2058,10 @@ def d_urban_spot(state, v_s):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     key = ("d_urban_spot", v_s)
     kept = state.memo.get(key)
@@ -2165,10 +2134,10 @@ def d_eco_spot(state, v_s):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     key = ("d_eco_spot", v_s)
     kept = state.memo.get(key)
@@ -2219,9 +2188,9 @@ def d_leads_award(state, v_p, v_a):
         s[4],
         s[7],
         s[8],
-        s[25],
-        s[26],
-        s[27],
+        s[20],
+        s[21],
+        s[22],
     )
     key = ("d_leads_award", v_p, v_a)
     kept = state.memo.get(key)
@@ -2254,7 +2223,7 @@ def q_slack(state, v_p):
         kind = effect[0]
         if kind == 4:  # slack_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:133
+            # spec: spec/terraforming_mars/06_corporations.rules:128
             if v_p == args[0]:
                 value += 2
         elif kind == 10:  # special_design_effect
@@ -2279,7 +2248,7 @@ def q_card_cost(state, v_p, v_c):
         kind = effect[0]
         if kind == 8:  # thorgate_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:178
+            # spec: spec/terraforming_mars/06_corporations.rules:173
             if (
                 v_p == args[0]
                 and (
@@ -2289,7 +2258,7 @@ def q_card_cost(state, v_p, v_c):
                         A_power,
                         v_c,
                         "power",
-                        "spec/terraforming_mars/06_corporations.rules:178:60",
+                        "spec/terraforming_mars/06_corporations.rules:173:60",
                     )
                 )
                 > 0
@@ -2339,7 +2308,7 @@ def q_titanium_value(state, v_p):
         kind = effect[0]
         if kind == 6:  # phobolog_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:154
+            # spec: spec/terraforming_mars/06_corporations.rules:149
             if v_p == args[0]:
                 value += 1
     return value
@@ -2353,7 +2322,7 @@ def q_heat_as_mc(state, v_p):
         kind = effect[0]
         if kind == 2:  # helion_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:110
+            # spec: spec/terraforming_mars/06_corporations.rules:105
             if v_p == args[0]:
                 value += 1
     return value
@@ -2367,7 +2336,7 @@ def q_power_plant_cost(state, v_p):
         kind = effect[0]
         if kind == 8:  # thorgate_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:179
+            # spec: spec/terraforming_mars/06_corporations.rules:174
             if v_p == args[0]:
                 value += -3
     return value
@@ -2381,7 +2350,7 @@ def q_greenery_plants(state, v_p):
         kind = effect[0]
         if kind == 1:  # ecoline_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:101
+            # spec: spec/terraforming_mars/06_corporations.rules:96
             if v_p == args[0]:
                 value += -1
     return value
@@ -2393,13 +2362,13 @@ def q_greenery_plants(state, v_p):
 
 def when_colonizer_training_camp(state, v_you, v_this):
     "when the event of colonizer_training_camp may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:92
+    # spec: spec/terraforming_mars/07_cards.rules:64
     return state.tracks[71] <= 5 + q_slack(state, v_you)
 
 
 def when_cloud_seeding(state, v_you, v_this):
     "when the event of cloud_seeding may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:102
+    # spec: spec/terraforming_mars/07_cards.rules:74
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[30 + v_you] >= -4
     )
@@ -2407,127 +2376,127 @@ def when_cloud_seeding(state, v_you, v_this):
 
 def when_methane_from_titan(state, v_you, v_this):
     "when the event of methane_from_titan may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:106
+    # spec: spec/terraforming_mars/07_cards.rules:78
     return state.tracks[71] >= 2 - q_slack(state, v_you)
 
 
 def when_black_polar_dust(state, v_you, v_this):
     "when the event of black_polar_dust may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:109
+    # spec: spec/terraforming_mars/07_cards.rules:81
     return state.tracks[30 + v_you] >= -3
 
 
 def when_eos_chasma_national_park(state, v_you, v_this):
     "when the event of eos_chasma_national_park may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:116
+    # spec: spec/terraforming_mars/07_cards.rules:88
     return d_temp_at_least(state, v_you, -12)
 
 
 def when_lunar_beam(state, v_you, v_this):
     "when the event of lunar_beam may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:124
+    # spec: spec/terraforming_mars/07_cards.rules:96
     return state.tracks[30 + v_you] >= -3
 
 
 def when_food_factory(state, v_you, v_this):
     "when the event of food_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:131
+    # spec: spec/terraforming_mars/07_cards.rules:103
     return state.tracks[45 + v_you] >= 1
 
 
 def when_archaebacteria(state, v_you, v_this):
     "when the event of archaebacteria may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:134
+    # spec: spec/terraforming_mars/07_cards.rules:106
     return d_temp_at_most(state, v_you, -18)
 
 
 def when_carbonate_processing(state, v_you, v_this):
     "when the event of carbonate_processing may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:138
+    # spec: spec/terraforming_mars/07_cards.rules:110
     return state.tracks[50 + v_you] >= 1
 
 
 def when_nuclear_power(state, v_you, v_this):
     "when the event of nuclear_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:142
+    # spec: spec/terraforming_mars/07_cards.rules:114
     return state.tracks[30 + v_you] >= -3
 
 
 def when_algae(state, v_you, v_this):
     "when the event of algae may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:145
+    # spec: spec/terraforming_mars/07_cards.rules:117
     return state.tracks[72] >= 5 - q_slack(state, v_you)
 
 
 def when_kelp_farming(state, v_you, v_this):
     "when the event of kelp_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:154
+    # spec: spec/terraforming_mars/07_cards.rules:126
     return state.tracks[72] >= 6 - q_slack(state, v_you)
 
 
 def when_beam_from_a_thorium_asteroid(state, v_you, v_this):
     "when the event of beam_from_a_thorium_asteroid may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:161
+    # spec: spec/terraforming_mars/07_cards.rules:133
     return d_tags(state, v_you, "jovian_tag") >= 1
 
 
 def when_trees(state, v_you, v_this):
     "when the event of trees may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:164
+    # spec: spec/terraforming_mars/07_cards.rules:136
     return d_temp_at_least(state, v_you, -4)
 
 
 def when_grass(state, v_you, v_this):
     "when the event of grass may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:180
+    # spec: spec/terraforming_mars/07_cards.rules:152
     return d_temp_at_least(state, v_you, -16)
 
 
 def when_heather(state, v_you, v_this):
     "when the event of heather may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:186
+    # spec: spec/terraforming_mars/07_cards.rules:158
     return d_temp_at_least(state, v_you, -14)
 
 
 def when_peroxide_power(state, v_you, v_this):
     "when the event of peroxide_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:193
+    # spec: spec/terraforming_mars/07_cards.rules:165
     return state.tracks[30 + v_you] >= -4
 
 
 def when_bushes(state, v_you, v_this):
     "when the event of bushes may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:196
+    # spec: spec/terraforming_mars/07_cards.rules:168
     return d_temp_at_least(state, v_you, -10)
 
 
 def when_fueled_generators(state, v_you, v_this):
     "when the event of fueled_generators may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:206
+    # spec: spec/terraforming_mars/07_cards.rules:178
     return state.tracks[30 + v_you] >= -4
 
 
 def when_breathing_filters(state, v_you, v_this):
     "when the event of breathing_filters may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:216
+    # spec: spec/terraforming_mars/07_cards.rules:188
     return state.tracks[71] >= 7 - q_slack(state, v_you)
 
 
 def when_farming(state, v_you, v_this):
     "when the event of farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:230
+    # spec: spec/terraforming_mars/07_cards.rules:202
     return state.tracks[70] >= 4 - 2 * q_slack(state, v_you)
 
 
 def when_dust_seals(state, v_you, v_this):
     "when the event of dust_seals may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:236
+    # spec: spec/terraforming_mars/07_cards.rules:208
     return state.tracks[72] <= 3 + q_slack(state, v_you)
 
 
 def when_moss(state, v_you, v_this):
     "when the event of moss may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:239
+    # spec: spec/terraforming_mars/07_cards.rules:211
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[15 + v_you] >= 1
     )
@@ -2535,31 +2504,31 @@ def when_moss(state, v_you, v_this):
 
 def when_ghg_factories(state, v_you, v_this):
     "when the event of ghg_factories may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:245
+    # spec: spec/terraforming_mars/07_cards.rules:217
     return state.tracks[50 + v_you] >= 1
 
 
 def when_zeppelins(state, v_you, v_this):
     "when the event of zeppelins may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:248
+    # spec: spec/terraforming_mars/07_cards.rules:220
     return state.tracks[71] >= 5 - q_slack(state, v_you)
 
 
 def when_worms(state, v_you, v_this):
     "when the event of worms may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:251
+    # spec: spec/terraforming_mars/07_cards.rules:223
     return state.tracks[71] >= 4 - q_slack(state, v_you)
 
 
 def when_fusion_power(state, v_you, v_this):
     "when the event of fusion_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:255
+    # spec: spec/terraforming_mars/07_cards.rules:229
     return d_tags(state, v_you, "power_tag") >= 2
 
 
 def when_advanced_ecosystems(state, v_you, v_this):
     "when the event of advanced_ecosystems may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:261
+    # spec: spec/terraforming_mars/07_cards.rules:235
     return (
         d_tags(state, v_you, "plant_tag") >= 1
         and d_tags(state, v_you, "animal_tag") >= 1
@@ -2569,31 +2538,31 @@ def when_advanced_ecosystems(state, v_you, v_this):
 
 def when_great_dam(state, v_you, v_this):
     "when the event of great_dam may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:266
+    # spec: spec/terraforming_mars/07_cards.rules:240
     return state.tracks[72] >= 4 - q_slack(state, v_you)
 
 
 def when_strip_mine(state, v_you, v_this):
     "when the event of strip_mine may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:270
+    # spec: spec/terraforming_mars/07_cards.rules:244
     return state.tracks[50 + v_you] >= 2
 
 
 def when_wave_power(state, v_you, v_this):
     "when the event of wave_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:276
+    # spec: spec/terraforming_mars/07_cards.rules:250
     return state.tracks[72] >= 3 - q_slack(state, v_you)
 
 
 def when_tectonic_stress_power(state, v_you, v_this):
     "when the event of tectonic_stress_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:283
+    # spec: spec/terraforming_mars/07_cards.rules:257
     return d_tags(state, v_you, "science_tag") >= 2
 
 
 def when_nitrophilic_moss(state, v_you, v_this):
     "when the event of nitrophilic_moss may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:286
+    # spec: spec/terraforming_mars/07_cards.rules:260
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[15 + v_you] >= 2
     )
@@ -2601,73 +2570,73 @@ def when_nitrophilic_moss(state, v_you, v_this):
 
 def when_insects(state, v_you, v_this):
     "when the event of insects may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:292
+    # spec: spec/terraforming_mars/07_cards.rules:266
     return state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
 def when_insulation(state, v_you, v_this):
     "when the event of insulation may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:295
+    # spec: spec/terraforming_mars/07_cards.rules:269
     return state.tracks[55 + v_you] >= 1
 
 
 def when_designed_microorganisms(state, v_you, v_this):
     "when the event of designed_microorganisms may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:303
+    # spec: spec/terraforming_mars/07_cards.rules:277
     return d_temp_at_most(state, v_you, -14)
 
 
 def when_lichen(state, v_you, v_this):
     "when the event of lichen may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:310
+    # spec: spec/terraforming_mars/07_cards.rules:284
     return d_temp_at_least(state, v_you, -24)
 
 
 def when_magnetic_field_generators(state, v_you, v_this):
     "when the event of magnetic_field_generators may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:317
+    # spec: spec/terraforming_mars/07_cards.rules:291
     return state.tracks[50 + v_you] >= 4
 
 
 def when_windmills(state, v_you, v_this):
     "when the event of windmills may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:323
+    # spec: spec/terraforming_mars/07_cards.rules:297
     return state.tracks[71] >= 7 - q_slack(state, v_you)
 
 
 def when_tundra_farming(state, v_you, v_this):
     "when the event of tundra_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:326
+    # spec: spec/terraforming_mars/07_cards.rules:300
     return d_temp_at_least(state, v_you, -6)
 
 
 def when_magnetic_field_dome(state, v_you, v_this):
     "when the event of magnetic_field_dome may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:333
+    # spec: spec/terraforming_mars/07_cards.rules:307
     return state.tracks[50 + v_you] >= 2
 
 
 def when_noctis_farming(state, v_you, v_this):
     "when the event of noctis_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:339
+    # spec: spec/terraforming_mars/07_cards.rules:313
     return d_temp_at_least(state, v_you, -20)
 
 
 def when_soil_factory(state, v_you, v_this):
     "when the event of soil_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:350
+    # spec: spec/terraforming_mars/07_cards.rules:324
     return state.tracks[50 + v_you] >= 1
 
 
 def when_biomass_combustors(state, v_you, v_this):
     "when the event of biomass_combustors may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:354
+    # spec: spec/terraforming_mars/07_cards.rules:328
     return state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
 def when_rad_chem_factory(state, v_you, v_this):
     "when the event of rad_chem_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:367
+    # spec: spec/terraforming_mars/07_cards.rules:341
     return state.tracks[50 + v_you] >= 1
 
 
@@ -3056,7 +3025,7 @@ EVENT_WHEN = {
 
 def inv_parameters_in_range(state):
     "invariant parameters_in_range"
-    # spec: spec/terraforming_mars/01_frame.rules:99
+    # spec: spec/terraforming_mars/01_frame.rules:95
     return (
         state.tracks[70] >= -30
         and state.tracks[70] <= 8
@@ -3070,7 +3039,7 @@ def inv_parameters_in_range(state):
 
 def inv_ocean_count(state):
     "invariant ocean_count"
-    # spec: spec/terraforming_mars/01_frame.rules:102
+    # spec: spec/terraforming_mars/01_frame.rules:98
     return state.tracks[72] == len(
         [c_s for c_s in K_area if state.counters[0][c_s] > 0]
     )
@@ -3078,7 +3047,7 @@ def inv_ocean_count(state):
 
 def inv_resources_not_negative(state):
     "invariant resources_not_negative"
-    # spec: spec/terraforming_mars/01_frame.rules:104
+    # spec: spec/terraforming_mars/01_frame.rules:100
     return all(
         state.tracks[c_p] >= 0
         and state.tracks[5 + c_p] >= 0
@@ -3087,18 +3056,20 @@ def inv_resources_not_negative(state):
         and state.tracks[20 + c_p] >= 0
         and state.tracks[25 + c_p] >= 0
         and state.tracks[30 + c_p] >= -5
-        and state.tracks[35 + c_p] >= 0
-        and state.tracks[40 + c_p] >= 0
-        and state.tracks[45 + c_p] >= 0
-        and state.tracks[50 + c_p] >= 0
-        and state.tracks[55 + c_p] >= 0
+        and (
+            (state.tracks[35 + c_p] >= 0)
+            and (state.tracks[40 + c_p] >= 0)
+            and (state.tracks[45 + c_p] >= 0)
+            and (state.tracks[50 + c_p] >= 0)
+            and (state.tracks[55 + c_p] >= 0)
+        )
         for c_p in range(state.params["players"])
     )
 
 
 def inv_empty_seats_idle(state):
     "invariant empty_seats_idle"
-    # spec: spec/terraforming_mars/01_frame.rules:111
+    # spec: spec/terraforming_mars/01_frame.rules:106
     return (
         (
             1 in range(state.params["players"])
@@ -3129,19 +3100,19 @@ def inv_empty_seats_idle(state):
 
 def inv_at_most_three_milestones(state):
     "invariant at_most_three_milestones"
-    # spec: spec/terraforming_mars/01_frame.rules:114
+    # spec: spec/terraforming_mars/01_frame.rules:109
     return d_milestones_claimed(state) <= 3
 
 
 def inv_at_most_three_awards(state):
     "invariant at_most_three_awards"
-    # spec: spec/terraforming_mars/01_frame.rules:115
+    # spec: spec/terraforming_mars/01_frame.rules:110
     return d_awards_funded(state) <= 3
 
 
 def inv_one_tile_a_space(state):
     "invariant one_tile_a_space"
-    # spec: spec/terraforming_mars/01_frame.rules:118
+    # spec: spec/terraforming_mars/01_frame.rules:113
     return all(state.counters[0][c_s] <= 1 for c_s in K_area) and all(
         all(
             state.counters[1 + c_q][c_s]
@@ -3157,7 +3128,7 @@ def inv_one_tile_a_space(state):
 
 def inv_oceans_only_reserved(state):
     "invariant oceans_only_reserved"
-    # spec: spec/terraforming_mars/01_frame.rules:122
+    # spec: spec/terraforming_mars/01_frame.rules:117
     return all(
         state.counters[0][c_s] == 0 or A_ocean_spot[c_s] or state.counters[17][c_s] > 0
         for c_s in K_area
@@ -3166,7 +3137,7 @@ def inv_oceans_only_reserved(state):
 
 def inv_cities_apart(state):
     "invariant cities_apart"
-    # spec: spec/terraforming_mars/01_frame.rules:124
+    # spec: spec/terraforming_mars/01_frame.rules:119
     return all(
         all(
             state.counters[6 + c_q][c_s] == 0
@@ -3184,7 +3155,7 @@ def inv_cities_apart(state):
 
 def inv_one_corporation(state):
     "invariant one_corporation"
-    # spec: spec/terraforming_mars/01_frame.rules:127
+    # spec: spec/terraforming_mars/01_frame.rules:122
     return all(
         len([c_c for c_c in state.zones[23 + c_p] if A_colour[c_c] == "corporation"])
         <= 1
@@ -3262,7 +3233,7 @@ BOTS = {
 def kept_0(state):
     "kept: the members of R_mars where the test at spec/terraforming_mars/03_tiles.rules:24, while what it reads is unchanged"
     s = state.stamps
-    stamp = (s[26],)
+    stamp = (s[21],)
     kept = state.memo.get(0)
     if kept is not None and kept[0] == stamp:
         return kept[1]
@@ -3277,7 +3248,7 @@ def kept_0(state):
 def kept_1(state):
     "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:25, while what it reads is unchanged"
     s = state.stamps
-    stamp = (s[26],)
+    stamp = (s[21],)
     kept = state.memo.get(1)
     if kept is not None and kept[0] == stamp:
         return kept[1]
@@ -3293,9 +3264,9 @@ def kept_2(state, arg_0):
     "kept: the members of R_mars where the test at spec/terraforming_mars/05_generation.rules:39, while what it reads is unchanged"
     s = state.stamps
     stamp = (
-        s[25],
-        s[26],
-        s[27],
+        s[20],
+        s[21],
+        s[22],
     )
     kept = state.memo.get((2, arg_0))
     if kept is not None and kept[0] == stamp:
@@ -3322,10 +3293,10 @@ def kept_3(state):
     "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:104, while what it reads is unchanged"
     s = state.stamps
     stamp = (
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     kept = state.memo.get(3)
     if kept is not None and kept[0] == stamp:
@@ -3349,10 +3320,10 @@ def kept_4(state):
     "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:111, while what it reads is unchanged"
     s = state.stamps
     stamp = (
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     kept = state.memo.get(4)
     if kept is not None and kept[0] == stamp:
@@ -3379,10 +3350,10 @@ def kept_5(state, arg_0):
     "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:124, while what it reads is unchanged"
     s = state.stamps
     stamp = (
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     kept = state.memo.get((5, arg_0))
     if kept is not None and kept[0] == stamp:
@@ -3412,10 +3383,10 @@ def kept_6(state):
     "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:147, while what it reads is unchanged"
     s = state.stamps
     stamp = (
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     kept = state.memo.get(6)
     if kept is not None and kept[0] == stamp:
@@ -3432,10 +3403,10 @@ def kept_7(state):
     "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:33, while what it reads is unchanged"
     s = state.stamps
     stamp = (
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     kept = state.memo.get(7)
     if kept is not None and kept[0] == stamp:
@@ -3452,10 +3423,10 @@ def kept_8(state):
     "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:83, while what it reads is unchanged"
     s = state.stamps
     stamp = (
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     kept = state.memo.get(8)
     if kept is not None and kept[0] == stamp:
@@ -3485,10 +3456,10 @@ def kept_9(state):
     "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:118, while what it reads is unchanged"
     s = state.stamps
     stamp = (
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     kept = state.memo.get(9)
     if kept is not None and kept[0] == stamp:
@@ -3505,10 +3476,10 @@ def kept_10(state):
     "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:236, while what it reads is unchanged"
     s = state.stamps
     stamp = (
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     kept = state.memo.get(10)
     if kept is not None and kept[0] == stamp:
@@ -3532,10 +3503,10 @@ def kept_11(state):
     "kept: the members of K_area where the test at spec/terraforming_mars/07c_active.rules:248, while what it reads is unchanged"
     s = state.stamps
     stamp = (
-        s[24],
-        s[25],
-        s[26],
-        s[27],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
     )
     kept = state.memo.get(11)
     if kept is not None and kept[0] == stamp:
@@ -3862,10 +3833,10 @@ POLICIES = {
         "spec/terraforming_mars/05_generation.rules:268:9": pol_builder_core_6,
         "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_core_5,
         "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
-        "spec/terraforming_mars/06_corporations.rules:60:9": pol_builder_core_2,
-        "spec/terraforming_mars/07_cards.rules:67:5": pol_builder_core_7,
-        "spec/terraforming_mars/07_cards.rules:70:13": pol_builder_core_8,
-        "spec/terraforming_mars/07_cards.rules:80:13": pol_builder_core_9,
+        "spec/terraforming_mars/06_corporations.rules:55:9": pol_builder_core_2,
+        "spec/terraforming_mars/07_cards.rules:39:5": pol_builder_core_7,
+        "spec/terraforming_mars/07_cards.rules:42:13": pol_builder_core_8,
+        "spec/terraforming_mars/07_cards.rules:52:13": pol_builder_core_9,
         "spec/terraforming_mars/07b_tiles_events.rules:118:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:130:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:236:9": pol_builder_core_10,
@@ -3892,10 +3863,10 @@ POLICIES = {
         "spec/terraforming_mars/05_generation.rules:268:9": pol_builder_core_6,
         "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_core_5,
         "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
-        "spec/terraforming_mars/06_corporations.rules:60:9": pol_builder_core_2,
-        "spec/terraforming_mars/07_cards.rules:67:5": pol_builder_core_7,
-        "spec/terraforming_mars/07_cards.rules:70:13": pol_builder_core_8,
-        "spec/terraforming_mars/07_cards.rules:80:13": pol_builder_core_9,
+        "spec/terraforming_mars/06_corporations.rules:55:9": pol_builder_core_2,
+        "spec/terraforming_mars/07_cards.rules:39:5": pol_builder_core_7,
+        "spec/terraforming_mars/07_cards.rules:42:13": pol_builder_core_8,
+        "spec/terraforming_mars/07_cards.rules:52:13": pol_builder_core_9,
         "spec/terraforming_mars/07b_tiles_events.rules:118:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:130:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:236:9": pol_builder_core_10,

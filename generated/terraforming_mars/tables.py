@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: d212db5f3e8776da
+# Spec hash: c640b27377db07e3
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 587f3397a39b9e13
-# Fingerprint: source 1d0e641d79ad85f0c8a5 output 394e60541dc3d8ed0582
+# Tests hash: aa10c9ad5d6d89ff
+# Fingerprint: source 5ba67ae2387a8c526e03 output b07830d993ae152ff021
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -85,8 +85,8 @@ META_TRACKS = (
         name="heat", label="Heat", per_player=True, low=0, high=9999, start=0, slot=25
     ),
     TrackMeta(
-        name="mc_prod",
-        label="MC production",
+        name="production(r_mc)",
+        label="Production (r_mc)",
         per_player=True,
         low=-5,
         high=999,
@@ -94,8 +94,8 @@ META_TRACKS = (
         slot=30,
     ),
     TrackMeta(
-        name="steel_prod",
-        label="Steel production",
+        name="production(r_steel)",
+        label="Production (r_steel)",
         per_player=True,
         low=0,
         high=999,
@@ -103,8 +103,8 @@ META_TRACKS = (
         slot=35,
     ),
     TrackMeta(
-        name="titanium_prod",
-        label="Titanium production",
+        name="production(r_titanium)",
+        label="Production (r_titanium)",
         per_player=True,
         low=0,
         high=999,
@@ -112,8 +112,8 @@ META_TRACKS = (
         slot=40,
     ),
     TrackMeta(
-        name="plants_prod",
-        label="Plant production",
+        name="production(r_plants)",
+        label="Production (r_plants)",
         per_player=True,
         low=0,
         high=999,
@@ -121,8 +121,8 @@ META_TRACKS = (
         slot=45,
     ),
     TrackMeta(
-        name="energy_prod",
-        label="Energy production",
+        name="production(r_energy)",
+        label="Production (r_energy)",
         per_player=True,
         low=0,
         high=999,
@@ -130,8 +130,8 @@ META_TRACKS = (
         slot=50,
     ),
     TrackMeta(
-        name="heat_prod",
-        label="Heat production",
+        name="production(r_heat)",
+        label="Production (r_heat)",
         per_player=True,
         low=0,
         high=999,
@@ -7886,83 +7886,83 @@ META_BOARD_ENTITY_AT_2 = (
     "spec/terraforming_mars/05_generation.rules:18:1",
     "spec/terraforming_mars/05_generation.rules:19:1",
     "spec/terraforming_mars/05_generation.rules:20:1",
-    "spec/terraforming_mars/06_corporations.rules:85:1",
-    "spec/terraforming_mars/06_corporations.rules:87:1",
-    "spec/terraforming_mars/06_corporations.rules:93:1",
-    "spec/terraforming_mars/06_corporations.rules:103:1",
-    "spec/terraforming_mars/06_corporations.rules:112:1",
-    "spec/terraforming_mars/06_corporations.rules:122:1",
-    "spec/terraforming_mars/06_corporations.rules:135:1",
-    "spec/terraforming_mars/06_corporations.rules:147:1",
-    "spec/terraforming_mars/06_corporations.rules:156:1",
-    "spec/terraforming_mars/06_corporations.rules:171:1",
-    "spec/terraforming_mars/06_corporations.rules:182:1",
-    "spec/terraforming_mars/07_cards.rules:90:1",
+    "spec/terraforming_mars/06_corporations.rules:80:1",
+    "spec/terraforming_mars/06_corporations.rules:82:1",
+    "spec/terraforming_mars/06_corporations.rules:88:1",
+    "spec/terraforming_mars/06_corporations.rules:98:1",
+    "spec/terraforming_mars/06_corporations.rules:107:1",
+    "spec/terraforming_mars/06_corporations.rules:117:1",
+    "spec/terraforming_mars/06_corporations.rules:130:1",
+    "spec/terraforming_mars/06_corporations.rules:142:1",
+    "spec/terraforming_mars/06_corporations.rules:151:1",
+    "spec/terraforming_mars/06_corporations.rules:166:1",
+    "spec/terraforming_mars/06_corporations.rules:177:1",
+    "spec/terraforming_mars/07_cards.rules:62:1",
+    "spec/terraforming_mars/07_cards.rules:66:1",
+    "spec/terraforming_mars/07_cards.rules:72:1",
+    "spec/terraforming_mars/07_cards.rules:76:1",
+    "spec/terraforming_mars/07_cards.rules:80:1",
+    "spec/terraforming_mars/07_cards.rules:86:1",
     "spec/terraforming_mars/07_cards.rules:94:1",
-    "spec/terraforming_mars/07_cards.rules:100:1",
-    "spec/terraforming_mars/07_cards.rules:104:1",
-    "spec/terraforming_mars/07_cards.rules:108:1",
-    "spec/terraforming_mars/07_cards.rules:114:1",
-    "spec/terraforming_mars/07_cards.rules:122:1",
-    "spec/terraforming_mars/07_cards.rules:126:1",
-    "spec/terraforming_mars/07_cards.rules:130:1",
-    "spec/terraforming_mars/07_cards.rules:133:1",
+    "spec/terraforming_mars/07_cards.rules:98:1",
+    "spec/terraforming_mars/07_cards.rules:102:1",
+    "spec/terraforming_mars/07_cards.rules:105:1",
 )
 META_BOARD_ENTITY_AT_3 = (
-    "spec/terraforming_mars/07_cards.rules:136:1",
-    "spec/terraforming_mars/07_cards.rules:140:1",
-    "spec/terraforming_mars/07_cards.rules:144:1",
-    "spec/terraforming_mars/07_cards.rules:150:1",
-    "spec/terraforming_mars/07_cards.rules:153:1",
-    "spec/terraforming_mars/07_cards.rules:159:1",
+    "spec/terraforming_mars/07_cards.rules:108:1",
+    "spec/terraforming_mars/07_cards.rules:112:1",
+    "spec/terraforming_mars/07_cards.rules:116:1",
+    "spec/terraforming_mars/07_cards.rules:122:1",
+    "spec/terraforming_mars/07_cards.rules:125:1",
+    "spec/terraforming_mars/07_cards.rules:131:1",
+    "spec/terraforming_mars/07_cards.rules:135:1",
+    "spec/terraforming_mars/07_cards.rules:141:1",
+    "spec/terraforming_mars/07_cards.rules:148:1",
+    "spec/terraforming_mars/07_cards.rules:151:1",
+    "spec/terraforming_mars/07_cards.rules:157:1",
     "spec/terraforming_mars/07_cards.rules:163:1",
-    "spec/terraforming_mars/07_cards.rules:169:1",
+    "spec/terraforming_mars/07_cards.rules:167:1",
+    "spec/terraforming_mars/07_cards.rules:173:1",
     "spec/terraforming_mars/07_cards.rules:176:1",
-    "spec/terraforming_mars/07_cards.rules:179:1",
-    "spec/terraforming_mars/07_cards.rules:185:1",
-    "spec/terraforming_mars/07_cards.rules:191:1",
-    "spec/terraforming_mars/07_cards.rules:195:1",
+    "spec/terraforming_mars/07_cards.rules:181:1",
+    "spec/terraforming_mars/07_cards.rules:184:1",
+    "spec/terraforming_mars/07_cards.rules:187:1",
+    "spec/terraforming_mars/07_cards.rules:190:1",
+    "spec/terraforming_mars/07_cards.rules:198:1",
     "spec/terraforming_mars/07_cards.rules:201:1",
-    "spec/terraforming_mars/07_cards.rules:204:1",
-    "spec/terraforming_mars/07_cards.rules:209:1",
-    "spec/terraforming_mars/07_cards.rules:212:1",
-    "spec/terraforming_mars/07_cards.rules:215:1",
-    "spec/terraforming_mars/07_cards.rules:218:1",
-    "spec/terraforming_mars/07_cards.rules:226:1",
-    "spec/terraforming_mars/07_cards.rules:229:1",
-    "spec/terraforming_mars/07_cards.rules:235:1",
-    "spec/terraforming_mars/07_cards.rules:238:1",
-    "spec/terraforming_mars/07_cards.rules:244:1",
-    "spec/terraforming_mars/07_cards.rules:247:1",
-    "spec/terraforming_mars/07_cards.rules:250:1",
-    "spec/terraforming_mars/07_cards.rules:253:1",
+    "spec/terraforming_mars/07_cards.rules:207:1",
+    "spec/terraforming_mars/07_cards.rules:210:1",
+    "spec/terraforming_mars/07_cards.rules:216:1",
+    "spec/terraforming_mars/07_cards.rules:219:1",
+    "spec/terraforming_mars/07_cards.rules:222:1",
+    "spec/terraforming_mars/07_cards.rules:227:1",
+    "spec/terraforming_mars/07_cards.rules:233:1",
+    "spec/terraforming_mars/07_cards.rules:239:1",
+    "spec/terraforming_mars/07_cards.rules:242:1",
+    "spec/terraforming_mars/07_cards.rules:249:1",
+    "spec/terraforming_mars/07_cards.rules:252:1",
+)
+META_BOARD_ENTITY_AT_4 = (
+    "spec/terraforming_mars/07_cards.rules:255:1",
     "spec/terraforming_mars/07_cards.rules:259:1",
     "spec/terraforming_mars/07_cards.rules:265:1",
     "spec/terraforming_mars/07_cards.rules:268:1",
     "spec/terraforming_mars/07_cards.rules:275:1",
-    "spec/terraforming_mars/07_cards.rules:278:1",
-)
-META_BOARD_ENTITY_AT_4 = (
-    "spec/terraforming_mars/07_cards.rules:281:1",
-    "spec/terraforming_mars/07_cards.rules:285:1",
-    "spec/terraforming_mars/07_cards.rules:291:1",
-    "spec/terraforming_mars/07_cards.rules:294:1",
-    "spec/terraforming_mars/07_cards.rules:301:1",
+    "spec/terraforming_mars/07_cards.rules:279:1",
+    "spec/terraforming_mars/07_cards.rules:283:1",
+    "spec/terraforming_mars/07_cards.rules:286:1",
+    "spec/terraforming_mars/07_cards.rules:289:1",
+    "spec/terraforming_mars/07_cards.rules:296:1",
+    "spec/terraforming_mars/07_cards.rules:299:1",
     "spec/terraforming_mars/07_cards.rules:305:1",
-    "spec/terraforming_mars/07_cards.rules:309:1",
     "spec/terraforming_mars/07_cards.rules:312:1",
-    "spec/terraforming_mars/07_cards.rules:315:1",
+    "spec/terraforming_mars/07_cards.rules:318:1",
     "spec/terraforming_mars/07_cards.rules:322:1",
-    "spec/terraforming_mars/07_cards.rules:325:1",
-    "spec/terraforming_mars/07_cards.rules:331:1",
-    "spec/terraforming_mars/07_cards.rules:338:1",
-    "spec/terraforming_mars/07_cards.rules:344:1",
-    "spec/terraforming_mars/07_cards.rules:348:1",
-    "spec/terraforming_mars/07_cards.rules:352:1",
-    "spec/terraforming_mars/07_cards.rules:356:1",
-    "spec/terraforming_mars/07_cards.rules:359:1",
-    "spec/terraforming_mars/07_cards.rules:363:1",
-    "spec/terraforming_mars/07_cards.rules:366:1",
+    "spec/terraforming_mars/07_cards.rules:326:1",
+    "spec/terraforming_mars/07_cards.rules:330:1",
+    "spec/terraforming_mars/07_cards.rules:333:1",
+    "spec/terraforming_mars/07_cards.rules:337:1",
+    "spec/terraforming_mars/07_cards.rules:340:1",
     "spec/terraforming_mars/07b_tiles_events.rules:5:1",
     "spec/terraforming_mars/07b_tiles_events.rules:14:1",
     "spec/terraforming_mars/07b_tiles_events.rules:23:1",
@@ -8148,7 +8148,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="terraforming_mars",
     title="Terraforming Mars (base game, Tharsis)",
-    spec_hash="d212db5f3e8776da",
+    spec_hash="c640b27377db07e3",
     spec_files=META_SPEC_FILES,
     players=("p1", "p2", "p3", "p4", "p5"),
     player_labels=("Spieler 1", "Spieler 2", "Spieler 3", "Spieler 4", "Spieler 5"),
@@ -8179,7 +8179,7 @@ META = GameMeta(
 )
 
 # Where the state keeps what (the rules index these lists directly):
-#   state.tracks: 0 mc(p1), 1 mc(p2), 2 mc(p3), 3 mc(p4), 4 mc(p5), 5 steel(p1), 6 steel(p2), 7 steel(p3), 8 steel(p4), 9 steel(p5), 10 titanium(p1), 11 titanium(p2), 12 titanium(p3), 13 titanium(p4), 14 titanium(p5), 15 plants(p1), 16 plants(p2), 17 plants(p3), 18 plants(p4), 19 plants(p5), 20 energy(p1), 21 energy(p2), 22 energy(p3), 23 energy(p4), 24 energy(p5), 25 heat(p1), 26 heat(p2), 27 heat(p3), 28 heat(p4), 29 heat(p5), 30 mc_prod(p1), 31 mc_prod(p2), 32 mc_prod(p3), 33 mc_prod(p4), 34 mc_prod(p5), 35 steel_prod(p1), 36 steel_prod(p2), 37 steel_prod(p3), 38 steel_prod(p4), 39 steel_prod(p5), 40 titanium_prod(p1), 41 titanium_prod(p2), 42 titanium_prod(p3), 43 titanium_prod(p4), 44 titanium_prod(p5), 45 plants_prod(p1), 46 plants_prod(p2), 47 plants_prod(p3), 48 plants_prod(p4), 49 plants_prod(p5), 50 energy_prod(p1), 51 energy_prod(p2), 52 energy_prod(p3), 53 energy_prod(p4), 54 energy_prod(p5), 55 heat_prod(p1), 56 heat_prod(p2), 57 heat_prod(p3), 58 heat_prod(p4), 59 heat_prod(p5), 60 tr(p1), 61 tr(p2), 62 tr(p3), 63 tr(p4), 64 tr(p5), 65 tr_raised(p1), 66 tr_raised(p2), 67 tr_raised(p3), 68 tr_raised(p4), 69 tr_raised(p5), 70 temperature, 71 oxygen, 72 oceans, 73 generation, 74 passed(p1), 75 passed(p2), 76 passed(p3), 77 passed(p4), 78 passed(p5), 79 actions_taken(p1), 80 actions_taken(p2), 81 actions_taken(p3), 82 actions_taken(p4), 83 actions_taken(p5), 84 first_action_due(p1), 85 first_action_due(p2), 86 first_action_due(p3), 87 first_action_due(p4), 88 first_action_due(p5), 89 heat_kept
+#   state.tracks: 0 mc(p1), 1 mc(p2), 2 mc(p3), 3 mc(p4), 4 mc(p5), 5 steel(p1), 6 steel(p2), 7 steel(p3), 8 steel(p4), 9 steel(p5), 10 titanium(p1), 11 titanium(p2), 12 titanium(p3), 13 titanium(p4), 14 titanium(p5), 15 plants(p1), 16 plants(p2), 17 plants(p3), 18 plants(p4), 19 plants(p5), 20 energy(p1), 21 energy(p2), 22 energy(p3), 23 energy(p4), 24 energy(p5), 25 heat(p1), 26 heat(p2), 27 heat(p3), 28 heat(p4), 29 heat(p5), 30 production(r_mc)(p1), 31 production(r_mc)(p2), 32 production(r_mc)(p3), 33 production(r_mc)(p4), 34 production(r_mc)(p5), 35 production(r_steel)(p1), 36 production(r_steel)(p2), 37 production(r_steel)(p3), 38 production(r_steel)(p4), 39 production(r_steel)(p5), 40 production(r_titanium)(p1), 41 production(r_titanium)(p2), 42 production(r_titanium)(p3), 43 production(r_titanium)(p4), 44 production(r_titanium)(p5), 45 production(r_plants)(p1), 46 production(r_plants)(p2), 47 production(r_plants)(p3), 48 production(r_plants)(p4), 49 production(r_plants)(p5), 50 production(r_energy)(p1), 51 production(r_energy)(p2), 52 production(r_energy)(p3), 53 production(r_energy)(p4), 54 production(r_energy)(p5), 55 production(r_heat)(p1), 56 production(r_heat)(p2), 57 production(r_heat)(p3), 58 production(r_heat)(p4), 59 production(r_heat)(p5), 60 tr(p1), 61 tr(p2), 62 tr(p3), 63 tr(p4), 64 tr(p5), 65 tr_raised(p1), 66 tr_raised(p2), 67 tr_raised(p3), 68 tr_raised(p4), 69 tr_raised(p5), 70 temperature, 71 oxygen, 72 oceans, 73 generation, 74 passed(p1), 75 passed(p2), 76 passed(p3), 77 passed(p4), 78 passed(p5), 79 actions_taken(p1), 80 actions_taken(p2), 81 actions_taken(p3), 82 actions_taken(p4), 83 actions_taken(p5), 84 first_action_due(p1), 85 first_action_due(p2), 86 first_action_due(p3), 87 first_action_due(p4), 88 first_action_due(p5), 89 heat_kept
 #   state.zones: 0 box, 1 deck, 2 discard, 3 corp_offer(p1), 4 corp_offer(p2), 5 corp_offer(p3), 6 corp_offer(p4), 7 corp_offer(p5), 8 hand(p1), 9 hand(p2), 10 hand(p3), 11 hand(p4), 12 hand(p5), 13 research(p1), 14 research(p2), 15 research(p3), 16 research(p4), 17 research(p5), 18 kept(p1), 19 kept(p2), 20 kept(p3), 21 kept(p4), 22 kept(p5), 23 played(p1), 24 played(p2), 25 played(p3), 26 played(p4), 27 played(p5), 28 events(p1), 29 events(p2), 30 events(p3), 31 events(p4), 32 events(p5), 33 board_cards, 34 looking, 35 corp_pool, 36 chosen_corp(p1), 37 chosen_corp(p2), 38 chosen_corp(p3), 39 chosen_corp(p4), 40 chosen_corp(p5)
 #   state.counters: 0 ocean_tile, 1 greenery(p1), 2 greenery(p2), 3 greenery(p3), 4 greenery(p4), 5 greenery(p5), 6 city(p1), 7 city(p2), 8 city(p3), 9 city(p4), 10 city(p5), 11 special(p1), 12 special(p2), 13 special(p3), 14 special(p4), 15 special(p5), 16 exempt, 17 land_ocean, 18 res, 19 used, 20 capital_tile, 21 claimed(p1), 22 claimed(p2), 23 claimed(p3), 24 claimed(p4), 25 claimed(p5), 26 funded, 27 mined_titanium
 #   state.vars: 0 first_player, 1 current, 2 game_ending, 3 acting, 4 last_ocean
@@ -15972,6 +15972,69 @@ K_milestone = (65, 66, 67, 68, 69)
 KS_milestone = frozenset(K_milestone)
 K_award = (70, 71, 72, 73, 74)
 KS_award = frozenset(K_award)
+
+# Enums: their values in order (a collection), and each value's place (tracks on an enum).
+N_resource = ("r_mc", "r_steel", "r_titanium", "r_plants", "r_energy", "r_heat")
+NI_resource = {
+    "r_mc": 0,
+    "r_steel": 1,
+    "r_titanium": 2,
+    "r_plants": 3,
+    "r_energy": 4,
+    "r_heat": 5,
+}
+N_tilekind = ("ocean_t", "greenery_t", "city_t", "special_t")
+NI_tilekind = {"ocean_t": 0, "greenery_t": 1, "city_t": 2, "special_t": 3}
+N_colour = ("automated", "active", "event", "corporation")
+NI_colour = {"automated": 0, "active": 1, "event": 2, "corporation": 3}
+N_box_rule = ("fixed_box", "mc_per_2_building", "mined")
+NI_box_rule = {"fixed_box": 0, "mc_per_2_building": 1, "mined": 2}
+N_resource_kind = ("no_resource", "animals", "microbes", "science_res")
+NI_resource_kind = {"no_resource": 0, "animals": 1, "microbes": 2, "science_res": 3}
+N_vp_rule = (
+    "fixed",
+    "per_resource",
+    "per_jovian_tag",
+    "per_3_cities",
+    "per_adjacent_ocean",
+    "three_if_any",
+)
+NI_vp_rule = {
+    "fixed": 0,
+    "per_resource": 1,
+    "per_jovian_tag": 2,
+    "per_3_cities": 3,
+    "per_adjacent_ocean": 4,
+    "three_if_any": 5,
+}
+N_tag = (
+    "building_tag",
+    "space_tag",
+    "science_tag",
+    "power_tag",
+    "earth_tag",
+    "jovian_tag",
+    "plant_tag",
+    "microbe_tag",
+    "animal_tag",
+    "city_tag",
+)
+NI_tag = {
+    "building_tag": 0,
+    "space_tag": 1,
+    "science_tag": 2,
+    "power_tag": 3,
+    "earth_tag": 4,
+    "jovian_tag": 5,
+    "plant_tag": 6,
+    "microbe_tag": 7,
+    "animal_tag": 8,
+    "city_tag": 9,
+}
+N_goal = ("terraformer", "mayor", "gardener", "builder", "planner")
+NI_goal = {"terraformer": 0, "mayor": 1, "gardener": 2, "builder": 3, "planner": 4}
+N_measure = ("landlord", "banker", "scientist", "thermalist", "miner")
+NI_measure = {"landlord": 0, "banker": 1, "scientist": 2, "thermalist": 3, "miner": 4}
 
 # Regions: their spaces (sub-regions included).
 R_mars = (

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: d212db5f3e8776da
+# Spec hash: c640b27377db07e3
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 587f3397a39b9e13
-# Fingerprint: source 3163aafee199853f189b output 64378fc87406df7e03a5
+# Tests hash: aa10c9ad5d6d89ff
+# Fingerprint: source 86bbbf950e9037f32cf0 output c2bdd2bd7fcf63d15215
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -197,7 +197,7 @@ def tb_01_parameters_0_0(state, frame):
     "test tests/01_parameters.rules#0 part 0 (spec/terraforming_mars/tests/01_parameters.rules:4)"
     # spec: spec/terraforming_mars/tests/01_parameters.rules:4
     state.tracks[60] = 20
-    state.stamps[14] += 1
+    state.stamps[9] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:5
     state.frames.pop()
     state.frames.append(new_frame(0, [0, 1] + [UNBOUND] * 1))
@@ -208,7 +208,7 @@ def tb_01_parameters_1_0(state, frame):
     "test tests/01_parameters.rules#1 part 0 (spec/terraforming_mars/tests/01_parameters.rules:10)"
     # spec: spec/terraforming_mars/tests/01_parameters.rules:10
     state.tracks[70] = -26
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:11
     state.frames.pop()
     state.frames.append(new_frame(0, [1, 3] + [UNBOUND] * 1))
@@ -219,7 +219,7 @@ def tb_01_parameters_2_0(state, frame):
     "test tests/01_parameters.rules#2 part 0 (spec/terraforming_mars/tests/01_parameters.rules:18)"
     # spec: spec/terraforming_mars/tests/01_parameters.rules:18
     state.tracks[70] = -2
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:19
     state.frames.pop()
     state.frames.append(new_frame(0, [0, 1] + [UNBOUND] * 1))
@@ -230,7 +230,7 @@ def tb_01_parameters_3_0(state, frame):
     "test tests/01_parameters.rules#3 part 0 (spec/terraforming_mars/tests/01_parameters.rules:28)"
     # spec: spec/terraforming_mars/tests/01_parameters.rules:28
     state.tracks[71] = 7
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:29
     state.frames.pop()
     state.frames.append(new_frame(1, [0, 1] + [UNBOUND] * 1))
@@ -244,10 +244,10 @@ def tb_01_parameters_4_0(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/tests/01_parameters.rules:34
             state.tracks[70] = 8
-            state.stamps[16] += 1
+            state.stamps[11] += 1
             # spec: spec/terraforming_mars/tests/01_parameters.rules:35
             state.tracks[71] = 14
-            state.stamps[17] += 1
+            state.stamps[12] += 1
             # spec: spec/terraforming_mars/tests/01_parameters.rules:36
             frame[1] = 1
             state.frames.append(new_frame(0, [0, 2] + [UNBOUND] * 1))
@@ -263,7 +263,7 @@ def tb_01_parameters_5_0(state, frame):
     "test tests/01_parameters.rules#5 part 0 (spec/terraforming_mars/tests/01_parameters.rules:42)"
     # spec: spec/terraforming_mars/tests/01_parameters.rules:42
     state.tracks[72] = 9
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:43
     state.frames.pop()
     state.frames.append(new_frame(2, [0] + [UNBOUND] * 1))
@@ -280,7 +280,7 @@ def tb_01_parameters_6_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:50
     state.tracks[55] = max(0, min(999, state.tracks[55] - 2))
-    state.stamps[13] += 1
+    state.stamps[8] += 1
     state.frames.pop()
     return
 
@@ -315,7 +315,7 @@ def tb_01_parameters_8_0(state, frame):
     state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:65
     state.tracks[60] = 35
-    state.stamps[14] += 1
+    state.stamps[9] += 1
     # spec: spec/terraforming_mars/tests/01_parameters.rules:66
     state.frames.pop()
     state.frames.append(new_frame(17, [0, False] + [UNBOUND] * 3))
@@ -326,10 +326,10 @@ def tb_02_tiles_0_0(state, frame):
     "test tests/02_tiles.rules#0 part 0 (spec/terraforming_mars/tests/02_tiles.rules:4)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:4
     state.counters[0][E_s33] = 1
-    state.stamps[24] += 1
+    state.stamps[19] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:5
     state.tracks[72] = 1
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:6
     state.frames.pop()
     state.frames.append(new_frame(2, [0] + [UNBOUND] * 1))
@@ -340,13 +340,13 @@ def tb_02_tiles_1_0(state, frame):
     "test tests/02_tiles.rules#1 part 0 (spec/terraforming_mars/tests/02_tiles.rules:14)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:14
     state.counters[0][E_s32] = 1
-    state.stamps[24] += 1
+    state.stamps[19] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:15
     state.counters[0][E_s33] = 1
-    state.stamps[24] += 1
+    state.stamps[19] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:16
     state.tracks[72] = 2
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:17
     p_city_placed(state, 1, E_s41)
     state.frames.pop()
@@ -357,7 +357,7 @@ def tb_02_tiles_2_0(state, frame):
     "test tests/02_tiles.rules#2 part 0 (spec/terraforming_mars/tests/02_tiles.rules:22)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:22
     state.counters[6][E_s17] = 1
-    state.stamps[26] += 1
+    state.stamps[21] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:23
     state.frames.pop()
     state.frames.append(new_frame(7, [1] + [UNBOUND] * 1))
@@ -376,7 +376,7 @@ def tb_02_tiles_4_0(state, frame):
     "test tests/02_tiles.rules#4 part 0 (spec/terraforming_mars/tests/02_tiles.rules:37)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:37
     state.counters[6][E_s17] = 1
-    state.stamps[26] += 1
+    state.stamps[21] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:38
     state.frames.pop()
     state.frames.append(new_frame(5, [0] + [UNBOUND] * 1))
@@ -398,12 +398,12 @@ def tb_02_tiles_6_0(state, frame):
     state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:54
     state.tracks[50] = 1
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:55
     move_card(state, E_cupola_city, 23)
     # spec: spec/terraforming_mars/tests/02_tiles.rules:56
     state.vars[3] = False
-    state.stamps[39] += 1
+    state.stamps[34] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:57
     state.frames.pop()
     resolve_event(
@@ -424,10 +424,10 @@ def tb_02_tiles_7_0(state, frame):
     "test tests/02_tiles.rules#7 part 0 (spec/terraforming_mars/tests/02_tiles.rules:66)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:66
     state.counters[7][E_s30] = 1
-    state.stamps[26] += 1
+    state.stamps[21] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:67
     state.tracks[50] = 1
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:68
     state.tracks[0] = 18
     state.stamps[2] += 1
@@ -449,7 +449,7 @@ def tb_02_tiles_8_0(state, frame):
     "test tests/02_tiles.rules#8 part 0 (spec/terraforming_mars/tests/02_tiles.rules:77)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:77
     state.tracks[50] = 1
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:78
     state.tracks[0] = 10
     state.stamps[2] += 1
@@ -463,10 +463,10 @@ def tb_02_tiles_8_1(state, frame):
     "test tests/02_tiles.rules#8 part 1 (spec/terraforming_mars/tests/02_tiles.rules:81)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:81
     state.counters[6][E_s16] = 1
-    state.stamps[26] += 1
+    state.stamps[21] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:82
     state.counters[7][E_s18] = 1
-    state.stamps[26] += 1
+    state.stamps[21] += 1
     state.frames.pop()
     return
 
@@ -483,10 +483,10 @@ def tb_02_tiles_9_0(state, frame):
     "test tests/02_tiles.rules#9 part 0 (spec/terraforming_mars/tests/02_tiles.rules:90)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:90
     state.tracks[72] = 4
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:91
     state.tracks[50] = 2
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:92
     state.tracks[0] = 26
     state.stamps[2] += 1
@@ -502,13 +502,13 @@ def tb_02_tiles_9_1(state, frame):
     "test tests/02_tiles.rules#9 part 1 (spec/terraforming_mars/tests/02_tiles.rules:96)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:96
     state.counters[0][E_s34] = 1
-    state.stamps[24] += 1
+    state.stamps[19] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:97
     state.counters[0][E_s43] = 1
-    state.stamps[24] += 1
+    state.stamps[19] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:98
     state.counters[0][E_s44] = 1
-    state.stamps[24] += 1
+    state.stamps[19] += 1
     state.frames.pop()
     return
 
@@ -598,7 +598,7 @@ def tb_03_economy_4_0(state, frame):
     move_card(state, E_colonizer_training_camp, 8)
     # spec: spec/terraforming_mars/tests/03_economy.rules:46
     state.tracks[71] = 6
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -607,7 +607,7 @@ def tb_03_economy_4_1(state, frame):
     "test tests/03_economy.rules#4 part 1 (spec/terraforming_mars/tests/03_economy.rules:48)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:48
     state.tracks[71] = 5
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -624,7 +624,7 @@ def tb_03_economy_4_2(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/tests/03_economy.rules:51
             state.tracks[71] = 10
-            state.stamps[17] += 1
+            state.stamps[12] += 1
             state.frames.pop()
             return
 
@@ -638,7 +638,7 @@ def tb_03_economy_5_0(state, frame):
     move_card(state, E_lichen, 8)
     # spec: spec/terraforming_mars/tests/03_economy.rules:58
     state.tracks[70] = -28
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -671,7 +671,7 @@ def tb_03_economy_7_0(state, frame):
     state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:76
     state.tracks[70] = -28
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:77
     move_card(state, E_special_design, 8)
     # spec: spec/terraforming_mars/tests/03_economy.rules:78
@@ -759,7 +759,7 @@ def tb_03_economy_11_0(state, frame):
     move_card(state, E_pets, 24)
     # spec: spec/terraforming_mars/tests/03_economy.rules:121
     state.counters[18][E_pets] = 3
-    state.stamps[30] += 1
+    state.stamps[25] += 1
     state.frames.pop()
     return
 
@@ -770,7 +770,7 @@ def tb_03_economy_11_1(state, frame):
     move_card(state, E_birds, 24)
     # spec: spec/terraforming_mars/tests/03_economy.rules:124
     state.counters[18][E_birds] = 2
-    state.stamps[30] += 1
+    state.stamps[25] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:125
     state.frames.pop()
     state.frames.append(new_frame(11, [0, E_predators]))
@@ -791,10 +791,10 @@ def tb_03_economy_12_1(state, frame):
     "test tests/03_economy.rules#12 part 1 (spec/terraforming_mars/tests/03_economy.rules:135)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:135
     state.counters[18][E_regolith_eaters] = 2
-    state.stamps[30] += 1
+    state.stamps[25] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:136
     state.counters[19][E_regolith_eaters] = 0
-    state.stamps[31] += 1
+    state.stamps[26] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:137
     state.frames.pop()
     state.frames.append(new_frame(11, [0, E_regolith_eaters]))
@@ -805,7 +805,7 @@ def tb_03_economy_13_0(state, frame):
     "test tests/03_economy.rules#13 part 0 (spec/terraforming_mars/tests/03_economy.rules:143)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:143
     state.tracks[56] = 3
-    state.stamps[13] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:144
     state.tracks[0] = 10
     state.stamps[2] += 1
@@ -833,7 +833,7 @@ def tb_03_economy_15_0(state, frame):
     "test tests/03_economy.rules#15 part 0 (spec/terraforming_mars/tests/03_economy.rules:162)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:162
     state.tracks[71] = 3
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:163
     state.tracks[0] = 30
     state.stamps[2] += 1
@@ -1009,7 +1009,7 @@ def tb_04_generation_4_0(state, frame):
     "test tests/04_generation.rules#4 part 0 (spec/terraforming_mars/tests/04_generation.rules:53)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:53
     state.tracks[60] = 22
-    state.stamps[14] += 1
+    state.stamps[9] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:54
     state.tracks[30] = -2
     state.stamps[8] += 1
@@ -1018,13 +1018,13 @@ def tb_04_generation_4_0(state, frame):
     state.stamps[6] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:56
     state.tracks[50] = 2
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:57
     state.tracks[55] = 1
-    state.stamps[13] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:58
     state.tracks[45] = 3
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:59
     p_production_phase(state)
     state.frames.pop()
@@ -1131,7 +1131,7 @@ def tb_04_generation_10_0(state, frame):
     "test tests/04_generation.rules#10 part 0 (spec/terraforming_mars/tests/04_generation.rules:127)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:127
     state.counters[26][E_a_thermalist] = 1
-    state.stamps[34] += 1
+    state.stamps[29] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:128
     state.tracks[25] = 10
     state.stamps[7] += 1
@@ -1155,7 +1155,7 @@ def tb_04_generation_11_0(state, frame):
     "test tests/04_generation.rules#11 part 0 (spec/terraforming_mars/tests/04_generation.rules:137)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:137
     state.counters[26][E_a_thermalist] = 1
-    state.stamps[34] += 1
+    state.stamps[29] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:138
     state.tracks[25] = 10
     state.stamps[7] += 1
@@ -1185,7 +1185,7 @@ def tb_04_generation_12_0(state, frame):
     state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:149
     state.tracks[60] = 40
-    state.stamps[14] += 1
+    state.stamps[9] += 1
     state.frames.pop()
     return
 
@@ -1194,16 +1194,16 @@ def tb_04_generation_13_0(state, frame):
     "test tests/04_generation.rules#13 part 0 (spec/terraforming_mars/tests/04_generation.rules:155)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:155
     state.tracks[60] = 20
-    state.stamps[14] += 1
+    state.stamps[9] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:156
     state.counters[6][E_s17] = 1
-    state.stamps[26] += 1
+    state.stamps[21] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:157
     state.counters[1][E_s18] = 1
-    state.stamps[25] += 1
+    state.stamps[20] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:158
     state.counters[2][E_s16] = 1
-    state.stamps[25] += 1
+    state.stamps[20] += 1
     state.frames.pop()
     return
 
@@ -1212,19 +1212,19 @@ def tb_04_generation_14_0(state, frame):
     "test tests/04_generation.rules#14 part 0 (spec/terraforming_mars/tests/04_generation.rules:164)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:164
     state.tracks[70] = 8
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:165
     state.tracks[71] = 14
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:166
     state.tracks[72] = 9
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:167
     state.tracks[60] = 30
-    state.stamps[14] += 1
+    state.stamps[9] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:168
     state.tracks[61] = 31
-    state.stamps[14] += 1
+    state.stamps[9] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:169
     state.tracks[15] = 16
     state.stamps[5] += 1
@@ -1238,10 +1238,10 @@ def tb_04_generation_15_0(state, frame):
     "test tests/04_generation.rules#15 part 0 (spec/terraforming_mars/tests/04_generation.rules:178)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:178
     state.tracks[60] = 25
-    state.stamps[14] += 1
+    state.stamps[9] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:179
     state.tracks[61] = 25
-    state.stamps[14] += 1
+    state.stamps[9] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:180
     state.tracks[1] = 3
     state.stamps[2] += 1
@@ -1255,7 +1255,7 @@ def tb_04_generation_17_0(state, frame):
     "test tests/04_generation.rules#17 part 0 (spec/terraforming_mars/tests/04_generation.rules:193)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:193
     state.vars[0] = 2
-    state.stamps[36] += 1
+    state.stamps[31] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:194
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 1))
@@ -1432,13 +1432,13 @@ def tb_05_cards_7_0(state, frame):
     move_card(state, E_immigration_shuttles, 24)
     # spec: spec/terraforming_mars/tests/05_cards.rules:78
     state.counters[6][E_s01] = 1
-    state.stamps[26] += 1
+    state.stamps[21] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:79
     state.counters[7][E_s05] = 1
-    state.stamps[26] += 1
+    state.stamps[21] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:80
     state.counters[7][E_s62] = 1
-    state.stamps[26] += 1
+    state.stamps[21] += 1
     state.frames.pop()
     return
 
@@ -1471,7 +1471,7 @@ def tb_05_cards_9_0(state, frame):
     state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:95
     state.tracks[55] = 3
-    state.stamps[13] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:96
     move_card(state, E_insulation, 8)
     # spec: spec/terraforming_mars/tests/05_cards.rules:97
@@ -1505,7 +1505,7 @@ def tb_05_cards_11_0(state, frame):
     state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:118
     state.counters[7][E_s12] = 1
-    state.stamps[26] += 1
+    state.stamps[21] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:119
     move_card(state, E_flooding, 8)
     # spec: spec/terraforming_mars/tests/05_cards.rules:120
@@ -1518,13 +1518,13 @@ def tb_05_cards_12_0(state, frame):
     "test tests/05_cards.rules#12 part 0 (spec/terraforming_mars/tests/05_cards.rules:126)"
     # spec: spec/terraforming_mars/tests/05_cards.rules:126
     state.tracks[71] = 8
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:127
     state.tracks[0] = 12
     state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:128
     state.tracks[46] = 1
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:129
     move_card(state, E_herbivores, 8)
     # spec: spec/terraforming_mars/tests/05_cards.rules:130
@@ -1556,7 +1556,7 @@ def tb_05_cards_13_0(state, frame):
     state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:140
     state.tracks[50] = 1
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:141
     move_card(state, E_immigrant_city, 8)
     # spec: spec/terraforming_mars/tests/05_cards.rules:142
@@ -1575,10 +1575,10 @@ def tb_06_requirements_0_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:7
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:8
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:9
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -1586,7 +1586,7 @@ def tb_06_requirements_0_0(state, frame):
     move_card(state, E_eos_chasma_national_park, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:11
     state.tracks[70] = -14
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1595,7 +1595,7 @@ def tb_06_requirements_0_1(state, frame):
     "test tests/06_requirements.rules#0 part 1 (spec/terraforming_mars/tests/06_requirements.rules:13)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:13
     state.tracks[70] = -12
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1610,10 +1610,10 @@ def tb_06_requirements_1_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:20
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:21
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:22
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -1621,7 +1621,7 @@ def tb_06_requirements_1_0(state, frame):
     move_card(state, E_fish, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:24
     state.tracks[70] = 0
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1630,7 +1630,7 @@ def tb_06_requirements_1_1(state, frame):
     "test tests/06_requirements.rules#1 part 1 (spec/terraforming_mars/tests/06_requirements.rules:26)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:26
     state.tracks[70] = 2
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1645,10 +1645,10 @@ def tb_06_requirements_2_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:33
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:34
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:35
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -1656,7 +1656,7 @@ def tb_06_requirements_2_0(state, frame):
     move_card(state, E_lake_marineris, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:37
     state.tracks[70] = -2
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1665,7 +1665,7 @@ def tb_06_requirements_2_1(state, frame):
     "test tests/06_requirements.rules#2 part 1 (spec/terraforming_mars/tests/06_requirements.rules:39)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:39
     state.tracks[70] = 0
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1680,10 +1680,10 @@ def tb_06_requirements_3_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:46
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:47
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:48
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -1691,7 +1691,7 @@ def tb_06_requirements_3_0(state, frame):
     move_card(state, E_mangrove, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:50
     state.tracks[70] = 2
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1700,7 +1700,7 @@ def tb_06_requirements_3_1(state, frame):
     "test tests/06_requirements.rules#3 part 1 (spec/terraforming_mars/tests/06_requirements.rules:52)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:52
     state.tracks[70] = 4
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1715,10 +1715,10 @@ def tb_06_requirements_4_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:59
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:60
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:61
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -1726,7 +1726,7 @@ def tb_06_requirements_4_0(state, frame):
     move_card(state, E_trees, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:63
     state.tracks[70] = -6
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1735,7 +1735,7 @@ def tb_06_requirements_4_1(state, frame):
     "test tests/06_requirements.rules#4 part 1 (spec/terraforming_mars/tests/06_requirements.rules:65)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:65
     state.tracks[70] = -4
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1750,10 +1750,10 @@ def tb_06_requirements_5_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:72
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:73
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:74
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -1761,7 +1761,7 @@ def tb_06_requirements_5_0(state, frame):
     move_card(state, E_grass, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:76
     state.tracks[70] = -18
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1770,7 +1770,7 @@ def tb_06_requirements_5_1(state, frame):
     "test tests/06_requirements.rules#5 part 1 (spec/terraforming_mars/tests/06_requirements.rules:78)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:78
     state.tracks[70] = -16
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1785,10 +1785,10 @@ def tb_06_requirements_6_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:85
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:86
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:87
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -1796,7 +1796,7 @@ def tb_06_requirements_6_0(state, frame):
     move_card(state, E_heather, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:89
     state.tracks[70] = -16
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1805,7 +1805,7 @@ def tb_06_requirements_6_1(state, frame):
     "test tests/06_requirements.rules#6 part 1 (spec/terraforming_mars/tests/06_requirements.rules:91)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:91
     state.tracks[70] = -14
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1820,10 +1820,10 @@ def tb_06_requirements_7_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:98
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:99
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:100
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -1831,7 +1831,7 @@ def tb_06_requirements_7_0(state, frame):
     move_card(state, E_bushes, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:102
     state.tracks[70] = -12
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1840,7 +1840,7 @@ def tb_06_requirements_7_1(state, frame):
     "test tests/06_requirements.rules#7 part 1 (spec/terraforming_mars/tests/06_requirements.rules:104)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:104
     state.tracks[70] = -10
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1855,10 +1855,10 @@ def tb_06_requirements_8_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:111
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:112
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:113
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -1866,7 +1866,7 @@ def tb_06_requirements_8_0(state, frame):
     move_card(state, E_artificial_lake, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:115
     state.tracks[70] = -8
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1875,7 +1875,7 @@ def tb_06_requirements_8_1(state, frame):
     "test tests/06_requirements.rules#8 part 1 (spec/terraforming_mars/tests/06_requirements.rules:117)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:117
     state.tracks[70] = -6
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1890,10 +1890,10 @@ def tb_06_requirements_9_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:124
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:125
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:126
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -1901,7 +1901,7 @@ def tb_06_requirements_9_0(state, frame):
     move_card(state, E_farming, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:128
     state.tracks[70] = 2
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1910,7 +1910,7 @@ def tb_06_requirements_9_1(state, frame):
     "test tests/06_requirements.rules#9 part 1 (spec/terraforming_mars/tests/06_requirements.rules:130)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:130
     state.tracks[70] = 4
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1925,10 +1925,10 @@ def tb_06_requirements_10_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:137
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:138
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:139
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -1936,7 +1936,7 @@ def tb_06_requirements_10_0(state, frame):
     move_card(state, E_symbiotic_fungus, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:141
     state.tracks[70] = -16
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1945,7 +1945,7 @@ def tb_06_requirements_10_1(state, frame):
     "test tests/06_requirements.rules#10 part 1 (spec/terraforming_mars/tests/06_requirements.rules:143)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:143
     state.tracks[70] = -14
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1960,10 +1960,10 @@ def tb_06_requirements_11_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:150
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:151
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:152
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -1971,7 +1971,7 @@ def tb_06_requirements_11_0(state, frame):
     move_card(state, E_lichen, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:154
     state.tracks[70] = -26
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1980,7 +1980,7 @@ def tb_06_requirements_11_1(state, frame):
     "test tests/06_requirements.rules#11 part 1 (spec/terraforming_mars/tests/06_requirements.rules:156)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:156
     state.tracks[70] = -24
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -1995,10 +1995,10 @@ def tb_06_requirements_12_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:163
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:164
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:165
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2006,7 +2006,7 @@ def tb_06_requirements_12_0(state, frame):
     move_card(state, E_tundra_farming, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:167
     state.tracks[70] = -8
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -2015,7 +2015,7 @@ def tb_06_requirements_12_1(state, frame):
     "test tests/06_requirements.rules#12 part 1 (spec/terraforming_mars/tests/06_requirements.rules:169)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:169
     state.tracks[70] = -6
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -2030,10 +2030,10 @@ def tb_06_requirements_13_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:176
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:177
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:178
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2041,7 +2041,7 @@ def tb_06_requirements_13_0(state, frame):
     move_card(state, E_noctis_farming, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:180
     state.tracks[70] = -22
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -2050,7 +2050,7 @@ def tb_06_requirements_13_1(state, frame):
     "test tests/06_requirements.rules#13 part 1 (spec/terraforming_mars/tests/06_requirements.rules:182)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:182
     state.tracks[70] = -20
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -2065,10 +2065,10 @@ def tb_06_requirements_14_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:189
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:190
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:191
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2076,7 +2076,7 @@ def tb_06_requirements_14_0(state, frame):
     move_card(state, E_ice_cap_melting, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:193
     state.tracks[70] = 0
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -2085,7 +2085,7 @@ def tb_06_requirements_14_1(state, frame):
     "test tests/06_requirements.rules#14 part 1 (spec/terraforming_mars/tests/06_requirements.rules:195)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:195
     state.tracks[70] = 2
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -2100,10 +2100,10 @@ def tb_06_requirements_15_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:202
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:203
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:204
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2111,7 +2111,7 @@ def tb_06_requirements_15_0(state, frame):
     move_card(state, E_permafrost_extraction, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:206
     state.tracks[70] = -10
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -2120,7 +2120,7 @@ def tb_06_requirements_15_1(state, frame):
     "test tests/06_requirements.rules#15 part 1 (spec/terraforming_mars/tests/06_requirements.rules:208)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:208
     state.tracks[70] = -8
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -2135,10 +2135,10 @@ def tb_06_requirements_16_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:215
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:216
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:217
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2146,7 +2146,7 @@ def tb_06_requirements_16_0(state, frame):
     move_card(state, E_arctic_algae, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:219
     state.tracks[70] = -10
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -2155,7 +2155,7 @@ def tb_06_requirements_16_1(state, frame):
     "test tests/06_requirements.rules#16 part 1 (spec/terraforming_mars/tests/06_requirements.rules:221)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:221
     state.tracks[70] = -12
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -2170,10 +2170,10 @@ def tb_06_requirements_17_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:228
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:229
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:230
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2181,7 +2181,7 @@ def tb_06_requirements_17_0(state, frame):
     move_card(state, E_archaebacteria, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:232
     state.tracks[70] = -16
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -2190,7 +2190,7 @@ def tb_06_requirements_17_1(state, frame):
     "test tests/06_requirements.rules#17 part 1 (spec/terraforming_mars/tests/06_requirements.rules:234)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:234
     state.tracks[70] = -18
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -2205,10 +2205,10 @@ def tb_06_requirements_18_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:241
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:242
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:243
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2216,7 +2216,7 @@ def tb_06_requirements_18_0(state, frame):
     move_card(state, E_extreme_cold_fungus, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:245
     state.tracks[70] = -8
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -2225,7 +2225,7 @@ def tb_06_requirements_18_1(state, frame):
     "test tests/06_requirements.rules#18 part 1 (spec/terraforming_mars/tests/06_requirements.rules:247)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:247
     state.tracks[70] = -10
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -2240,10 +2240,10 @@ def tb_06_requirements_19_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:254
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:255
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:256
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2251,7 +2251,7 @@ def tb_06_requirements_19_0(state, frame):
     move_card(state, E_designed_microorganisms, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:258
     state.tracks[70] = -12
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -2260,7 +2260,7 @@ def tb_06_requirements_19_1(state, frame):
     "test tests/06_requirements.rules#19 part 1 (spec/terraforming_mars/tests/06_requirements.rules:260)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:260
     state.tracks[70] = -14
-    state.stamps[16] += 1
+    state.stamps[11] += 1
     state.frames.pop()
     return
 
@@ -2275,10 +2275,10 @@ def tb_06_requirements_20_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:267
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:268
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:269
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2286,7 +2286,7 @@ def tb_06_requirements_20_0(state, frame):
     move_card(state, E_methane_from_titan, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:271
     state.tracks[71] = 1
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2295,7 +2295,7 @@ def tb_06_requirements_20_1(state, frame):
     "test tests/06_requirements.rules#20 part 1 (spec/terraforming_mars/tests/06_requirements.rules:273)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:273
     state.tracks[71] = 2
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2310,10 +2310,10 @@ def tb_06_requirements_21_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:280
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:281
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:282
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2321,7 +2321,7 @@ def tb_06_requirements_21_0(state, frame):
     move_card(state, E_predators, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:284
     state.tracks[71] = 10
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2330,7 +2330,7 @@ def tb_06_requirements_21_1(state, frame):
     "test tests/06_requirements.rules#21 part 1 (spec/terraforming_mars/tests/06_requirements.rules:286)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:286
     state.tracks[71] = 11
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2345,10 +2345,10 @@ def tb_06_requirements_22_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:293
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:294
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:295
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2356,7 +2356,7 @@ def tb_06_requirements_22_0(state, frame):
     move_card(state, E_ghg_producing_bacteria, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:297
     state.tracks[71] = 3
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2365,7 +2365,7 @@ def tb_06_requirements_22_1(state, frame):
     "test tests/06_requirements.rules#22 part 1 (spec/terraforming_mars/tests/06_requirements.rules:299)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:299
     state.tracks[71] = 4
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2380,10 +2380,10 @@ def tb_06_requirements_23_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:306
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:307
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:308
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2391,7 +2391,7 @@ def tb_06_requirements_23_0(state, frame):
     move_card(state, E_ants, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:310
     state.tracks[71] = 3
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2400,7 +2400,7 @@ def tb_06_requirements_23_1(state, frame):
     "test tests/06_requirements.rules#23 part 1 (spec/terraforming_mars/tests/06_requirements.rules:312)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:312
     state.tracks[71] = 4
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2415,10 +2415,10 @@ def tb_06_requirements_24_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:319
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:320
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:321
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2426,7 +2426,7 @@ def tb_06_requirements_24_0(state, frame):
     move_card(state, E_small_animals, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:323
     state.tracks[71] = 5
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2435,7 +2435,7 @@ def tb_06_requirements_24_1(state, frame):
     "test tests/06_requirements.rules#24 part 1 (spec/terraforming_mars/tests/06_requirements.rules:325)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:325
     state.tracks[71] = 6
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2450,10 +2450,10 @@ def tb_06_requirements_25_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:332
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:333
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:334
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2461,7 +2461,7 @@ def tb_06_requirements_25_0(state, frame):
     move_card(state, E_birds, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:336
     state.tracks[71] = 12
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2470,7 +2470,7 @@ def tb_06_requirements_25_1(state, frame):
     "test tests/06_requirements.rules#25 part 1 (spec/terraforming_mars/tests/06_requirements.rules:338)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:338
     state.tracks[71] = 13
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2485,10 +2485,10 @@ def tb_06_requirements_26_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:345
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:346
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:347
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2496,7 +2496,7 @@ def tb_06_requirements_26_0(state, frame):
     move_card(state, E_open_city, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:349
     state.tracks[71] = 11
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2505,7 +2505,7 @@ def tb_06_requirements_26_1(state, frame):
     "test tests/06_requirements.rules#26 part 1 (spec/terraforming_mars/tests/06_requirements.rules:351)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:351
     state.tracks[71] = 12
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2520,10 +2520,10 @@ def tb_06_requirements_27_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:358
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:359
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:360
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2531,7 +2531,7 @@ def tb_06_requirements_27_0(state, frame):
     move_card(state, E_breathing_filters, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:362
     state.tracks[71] = 6
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2540,7 +2540,7 @@ def tb_06_requirements_27_1(state, frame):
     "test tests/06_requirements.rules#27 part 1 (spec/terraforming_mars/tests/06_requirements.rules:364)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:364
     state.tracks[71] = 7
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2555,10 +2555,10 @@ def tb_06_requirements_28_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:371
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:372
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:373
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2566,7 +2566,7 @@ def tb_06_requirements_28_0(state, frame):
     move_card(state, E_zeppelins, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:375
     state.tracks[71] = 4
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2575,7 +2575,7 @@ def tb_06_requirements_28_1(state, frame):
     "test tests/06_requirements.rules#28 part 1 (spec/terraforming_mars/tests/06_requirements.rules:377)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:377
     state.tracks[71] = 5
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2590,10 +2590,10 @@ def tb_06_requirements_29_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:384
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:385
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:386
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2601,7 +2601,7 @@ def tb_06_requirements_29_0(state, frame):
     move_card(state, E_worms, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:388
     state.tracks[71] = 3
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2610,7 +2610,7 @@ def tb_06_requirements_29_1(state, frame):
     "test tests/06_requirements.rules#29 part 1 (spec/terraforming_mars/tests/06_requirements.rules:390)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:390
     state.tracks[71] = 4
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2625,10 +2625,10 @@ def tb_06_requirements_30_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:397
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:398
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:399
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2636,7 +2636,7 @@ def tb_06_requirements_30_0(state, frame):
     move_card(state, E_decomposers, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:401
     state.tracks[71] = 2
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2645,7 +2645,7 @@ def tb_06_requirements_30_1(state, frame):
     "test tests/06_requirements.rules#30 part 1 (spec/terraforming_mars/tests/06_requirements.rules:403)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:403
     state.tracks[71] = 3
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2660,10 +2660,10 @@ def tb_06_requirements_31_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:410
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:411
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:412
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2671,7 +2671,7 @@ def tb_06_requirements_31_0(state, frame):
     move_card(state, E_herbivores, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:414
     state.tracks[71] = 7
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2680,7 +2680,7 @@ def tb_06_requirements_31_1(state, frame):
     "test tests/06_requirements.rules#31 part 1 (spec/terraforming_mars/tests/06_requirements.rules:416)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:416
     state.tracks[71] = 8
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2695,10 +2695,10 @@ def tb_06_requirements_32_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:423
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:424
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:425
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2706,7 +2706,7 @@ def tb_06_requirements_32_0(state, frame):
     move_card(state, E_insects, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:427
     state.tracks[71] = 5
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2715,7 +2715,7 @@ def tb_06_requirements_32_1(state, frame):
     "test tests/06_requirements.rules#32 part 1 (spec/terraforming_mars/tests/06_requirements.rules:429)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:429
     state.tracks[71] = 6
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2730,10 +2730,10 @@ def tb_06_requirements_33_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:436
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:437
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:438
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2741,7 +2741,7 @@ def tb_06_requirements_33_0(state, frame):
     move_card(state, E_shuttles, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:440
     state.tracks[71] = 4
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2750,7 +2750,7 @@ def tb_06_requirements_33_1(state, frame):
     "test tests/06_requirements.rules#33 part 1 (spec/terraforming_mars/tests/06_requirements.rules:442)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:442
     state.tracks[71] = 5
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2765,10 +2765,10 @@ def tb_06_requirements_34_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:449
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:450
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:451
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2776,7 +2776,7 @@ def tb_06_requirements_34_0(state, frame):
     move_card(state, E_windmills, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:453
     state.tracks[71] = 6
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2785,7 +2785,7 @@ def tb_06_requirements_34_1(state, frame):
     "test tests/06_requirements.rules#34 part 1 (spec/terraforming_mars/tests/06_requirements.rules:455)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:455
     state.tracks[71] = 7
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2800,10 +2800,10 @@ def tb_06_requirements_35_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:462
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:463
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:464
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2811,7 +2811,7 @@ def tb_06_requirements_35_0(state, frame):
     move_card(state, E_biomass_combustors, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:466
     state.tracks[71] = 5
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2820,7 +2820,7 @@ def tb_06_requirements_35_1(state, frame):
     "test tests/06_requirements.rules#35 part 1 (spec/terraforming_mars/tests/06_requirements.rules:468)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:468
     state.tracks[71] = 6
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2835,10 +2835,10 @@ def tb_06_requirements_36_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:475
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:476
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:477
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2846,7 +2846,7 @@ def tb_06_requirements_36_0(state, frame):
     move_card(state, E_livestock, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:479
     state.tracks[71] = 8
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2855,7 +2855,7 @@ def tb_06_requirements_36_1(state, frame):
     "test tests/06_requirements.rules#36 part 1 (spec/terraforming_mars/tests/06_requirements.rules:481)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:481
     state.tracks[71] = 9
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2870,10 +2870,10 @@ def tb_06_requirements_37_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:488
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:489
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:490
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2881,7 +2881,7 @@ def tb_06_requirements_37_0(state, frame):
     move_card(state, E_colonizer_training_camp, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:492
     state.tracks[71] = 6
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2890,7 +2890,7 @@ def tb_06_requirements_37_1(state, frame):
     "test tests/06_requirements.rules#37 part 1 (spec/terraforming_mars/tests/06_requirements.rules:494)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:494
     state.tracks[71] = 5
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2905,10 +2905,10 @@ def tb_06_requirements_38_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:501
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:502
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:503
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2916,7 +2916,7 @@ def tb_06_requirements_38_0(state, frame):
     move_card(state, E_search_for_life, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:505
     state.tracks[71] = 7
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2925,7 +2925,7 @@ def tb_06_requirements_38_1(state, frame):
     "test tests/06_requirements.rules#38 part 1 (spec/terraforming_mars/tests/06_requirements.rules:507)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:507
     state.tracks[71] = 6
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2940,10 +2940,10 @@ def tb_06_requirements_39_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:514
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:515
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:516
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2951,7 +2951,7 @@ def tb_06_requirements_39_0(state, frame):
     move_card(state, E_domed_crater, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:518
     state.tracks[71] = 8
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2960,7 +2960,7 @@ def tb_06_requirements_39_1(state, frame):
     "test tests/06_requirements.rules#39 part 1 (spec/terraforming_mars/tests/06_requirements.rules:520)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:520
     state.tracks[71] = 7
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2975,10 +2975,10 @@ def tb_06_requirements_40_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:527
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:528
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:529
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -2986,7 +2986,7 @@ def tb_06_requirements_40_0(state, frame):
     move_card(state, E_cupola_city, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:531
     state.tracks[71] = 10
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -2995,7 +2995,7 @@ def tb_06_requirements_40_1(state, frame):
     "test tests/06_requirements.rules#40 part 1 (spec/terraforming_mars/tests/06_requirements.rules:533)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:533
     state.tracks[71] = 9
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -3010,10 +3010,10 @@ def tb_06_requirements_41_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:540
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:541
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:542
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -3021,7 +3021,7 @@ def tb_06_requirements_41_0(state, frame):
     move_card(state, E_natural_preserve, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:544
     state.tracks[71] = 5
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -3030,7 +3030,7 @@ def tb_06_requirements_41_1(state, frame):
     "test tests/06_requirements.rules#41 part 1 (spec/terraforming_mars/tests/06_requirements.rules:546)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:546
     state.tracks[71] = 4
-    state.stamps[17] += 1
+    state.stamps[12] += 1
     state.frames.pop()
     return
 
@@ -3045,10 +3045,10 @@ def tb_06_requirements_42_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:553
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:554
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:555
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -3056,7 +3056,7 @@ def tb_06_requirements_42_0(state, frame):
     move_card(state, E_cloud_seeding, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:557
     state.tracks[72] = 2
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3065,7 +3065,7 @@ def tb_06_requirements_42_1(state, frame):
     "test tests/06_requirements.rules#42 part 1 (spec/terraforming_mars/tests/06_requirements.rules:559)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:559
     state.tracks[72] = 3
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3080,10 +3080,10 @@ def tb_06_requirements_43_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:566
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:567
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:568
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -3091,7 +3091,7 @@ def tb_06_requirements_43_0(state, frame):
     move_card(state, E_capital, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:570
     state.tracks[72] = 3
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3100,7 +3100,7 @@ def tb_06_requirements_43_1(state, frame):
     "test tests/06_requirements.rules#43 part 1 (spec/terraforming_mars/tests/06_requirements.rules:572)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:572
     state.tracks[72] = 4
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3115,10 +3115,10 @@ def tb_06_requirements_44_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:579
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:580
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:581
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -3126,7 +3126,7 @@ def tb_06_requirements_44_0(state, frame):
     move_card(state, E_algae, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:583
     state.tracks[72] = 4
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3135,7 +3135,7 @@ def tb_06_requirements_44_1(state, frame):
     "test tests/06_requirements.rules#44 part 1 (spec/terraforming_mars/tests/06_requirements.rules:585)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:585
     state.tracks[72] = 5
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3150,10 +3150,10 @@ def tb_06_requirements_45_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:592
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:593
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:594
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -3161,7 +3161,7 @@ def tb_06_requirements_45_0(state, frame):
     move_card(state, E_kelp_farming, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:596
     state.tracks[72] = 5
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3170,7 +3170,7 @@ def tb_06_requirements_45_1(state, frame):
     "test tests/06_requirements.rules#45 part 1 (spec/terraforming_mars/tests/06_requirements.rules:598)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:598
     state.tracks[72] = 6
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3185,10 +3185,10 @@ def tb_06_requirements_46_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:605
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:606
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:607
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -3196,7 +3196,7 @@ def tb_06_requirements_46_0(state, frame):
     move_card(state, E_moss, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:609
     state.tracks[72] = 2
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3205,7 +3205,7 @@ def tb_06_requirements_46_1(state, frame):
     "test tests/06_requirements.rules#46 part 1 (spec/terraforming_mars/tests/06_requirements.rules:611)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:611
     state.tracks[72] = 3
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3220,10 +3220,10 @@ def tb_06_requirements_47_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:618
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:619
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:620
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -3231,7 +3231,7 @@ def tb_06_requirements_47_0(state, frame):
     move_card(state, E_great_dam, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:622
     state.tracks[72] = 3
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3240,7 +3240,7 @@ def tb_06_requirements_47_1(state, frame):
     "test tests/06_requirements.rules#47 part 1 (spec/terraforming_mars/tests/06_requirements.rules:624)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:624
     state.tracks[72] = 4
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3255,10 +3255,10 @@ def tb_06_requirements_48_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:631
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:632
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:633
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -3266,7 +3266,7 @@ def tb_06_requirements_48_0(state, frame):
     move_card(state, E_wave_power, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:635
     state.tracks[72] = 2
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3275,7 +3275,7 @@ def tb_06_requirements_48_1(state, frame):
     "test tests/06_requirements.rules#48 part 1 (spec/terraforming_mars/tests/06_requirements.rules:637)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:637
     state.tracks[72] = 3
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3290,10 +3290,10 @@ def tb_06_requirements_49_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:644
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:645
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:646
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -3301,7 +3301,7 @@ def tb_06_requirements_49_0(state, frame):
     move_card(state, E_nitrophilic_moss, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:648
     state.tracks[72] = 2
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3310,7 +3310,7 @@ def tb_06_requirements_49_1(state, frame):
     "test tests/06_requirements.rules#49 part 1 (spec/terraforming_mars/tests/06_requirements.rules:650)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:650
     state.tracks[72] = 3
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3325,10 +3325,10 @@ def tb_06_requirements_50_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:657
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:658
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:659
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -3336,7 +3336,7 @@ def tb_06_requirements_50_0(state, frame):
     move_card(state, E_water_splitting_plant, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:661
     state.tracks[72] = 1
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3345,7 +3345,7 @@ def tb_06_requirements_50_1(state, frame):
     "test tests/06_requirements.rules#50 part 1 (spec/terraforming_mars/tests/06_requirements.rules:663)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:663
     state.tracks[72] = 2
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3360,10 +3360,10 @@ def tb_06_requirements_51_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:670
     state.tracks[50] = 5
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:671
     state.tracks[45] = 5
-    state.stamps[11] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/06_requirements.rules:672
     state.tracks[15] = 5
     state.stamps[5] += 1
@@ -3371,7 +3371,7 @@ def tb_06_requirements_51_0(state, frame):
     move_card(state, E_dust_seals, 8)
     # spec: spec/terraforming_mars/tests/06_requirements.rules:674
     state.tracks[72] = 4
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3380,7 +3380,7 @@ def tb_06_requirements_51_1(state, frame):
     "test tests/06_requirements.rules#51 part 1 (spec/terraforming_mars/tests/06_requirements.rules:676)"
     # spec: spec/terraforming_mars/tests/06_requirements.rules:676
     state.tracks[72] = 3
-    state.stamps[18] += 1
+    state.stamps[13] += 1
     state.frames.pop()
     return
 
@@ -3504,7 +3504,7 @@ def tb_07_more_cards_5_1(state, frame):
     "test tests/07_more_cards.rules#5 part 1 (spec/terraforming_mars/tests/07_more_cards.rules:59)"
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:59
     state.tracks[50] = 1
-    state.stamps[12] += 1
+    state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:60
     state.frames.pop()
     state.frames.append(new_frame(11, [0, E_equatorial_magnetizer]))
@@ -3520,13 +3520,13 @@ def tb_07_more_cards_6_0(state, frame):
     state.stamps[6] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:68
     state.counters[7][E_s05] = 1
-    state.stamps[26] += 1
+    state.stamps[21] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:69
     state.counters[6][E_s62] = 1
-    state.stamps[26] += 1
+    state.stamps[21] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:70
     state.counters[6][E_s01] = 1
-    state.stamps[26] += 1
+    state.stamps[21] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:71
     state.frames.pop()
     state.frames.append(new_frame(11, [0, E_martian_rails]))
@@ -3568,7 +3568,7 @@ def tb_07_more_cards_8_0(state, frame):
     state.stamps[2] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:90
     state.counters[1][E_s40] = 1
-    state.stamps[25] += 1
+    state.stamps[20] += 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:91
     move_card(state, E_ecological_zone, 8)
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:92

@@ -12,7 +12,7 @@
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 93348fdb75ae1318
-# Fingerprint: source 64e720e057422eb130ab output d98fa53f8c96007738d9
+# Fingerprint: source e51699a30b90382986cb output 0a78af14b9270caaf6ee
 "The Fox in the Forest: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, GameMeta, TrackMeta, TunableMeta, ZoneMeta
@@ -817,6 +817,10 @@ K_card = (
     32,
 )
 KS_card = frozenset(K_card)
+
+# Enums: their values in order (a collection), and each value's place (tracks on an enum).
+N_suit = ("bells", "keys", "moons")
+NI_suit = {"bells": 0, "keys": 1, "moons": 2}
 
 # Regions: their spaces (sub-regions included).
 REGION_MEMBERS = {}

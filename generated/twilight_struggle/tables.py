@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source ea28f556cd87206796a2 output 97df8219920f0e840e0a
+# Fingerprint: source ae0a1a6ccc800871fa6f output a168340ff86b348f6034
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -4411,6 +4411,10 @@ K_country = (
 KS_country = frozenset(K_country)
 K_superpower = (119, 120)
 KS_superpower = frozenset(K_superpower)
+
+# Enums: their values in order (a collection), and each value's place (tracks on an enum).
+N_war = ("early", "mid", "late")
+NI_war = {"early": 0, "mid": 1, "late": 2}
 
 # Regions: their spaces (sub-regions included).
 R_europe = (

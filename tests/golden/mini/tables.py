@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source b64ac4c268317ff613ac output f22549c27011bf42ef31
+# Fingerprint: source ea92ee42fd62e9559b78 output 686621e3cea0888110a2
 "Mini: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -194,6 +194,10 @@ K_area = (0, 1)
 KS_area = frozenset(K_area)
 K_card = (5, 6, 7, 8)
 KS_card = frozenset(K_card)
+
+# Enums: their values in order (a collection), and each value's place (tracks on an enum).
+N_colour = ("warm", "cold")
+NI_colour = {"warm": 0, "cold": 1}
 
 # Regions: their spaces (sub-regions included).
 R_north = (2, 3)
