@@ -472,6 +472,7 @@ class Choose(Stmt):
     prompt: str | None
     shows: tuple[Expr, ...] = ()  # the values the prompt names: "Keep {c} for 3 MC?"
     pieces: tuple[str, ...] = ()  # the prompt's text around them (one more than shows)
+    skip: bool = False  # `or skip`: no option, no decision, the rest of the block skipped
 
     @property
     def asking(self) -> str:

@@ -339,6 +339,10 @@ class Interpreter:
         if stmt.action is not None:
             values = [v for v in values if self._allowed_with(state, env, stmt, v)]
         env.pop(stmt.var.name, None)
+        if stmt.skip and not values:  # `or skip`: no decision, the rest of the block is skipped
+            cursor = frame["cur"][-1]
+            cursor[1] = len(self.blocks[cursor[0]].body)
+            return
         ids, labels = self.ev.option_ids(option_kind(self.model, stmt), values)
         prompt, about = self._prompt(state, env, stmt)
         rt.ask(state, player, prompt, ids, labels, values, _loc(stmt), about)

@@ -292,6 +292,20 @@ def _unbrace(text: str) -> str:
     return _unquote(Token("STRING", f'"{text}"')).replace("{{", "{").replace("}}", "}")
 
 
+def _without_skip(expr: ast.Expr) -> tuple[ast.Expr, bool]:
+    """`cond or skip` read as one expression (nothing tells the parser where the condition ends
+    when no prompt follows it): the condition, and whether `or skip` closed it."""
+    if not (isinstance(expr, ast.BoolOp) and expr.op == "or" and isinstance(expr.operands[-1], ast.NameRef)
+            and expr.operands[-1].name == "skip"):
+        return expr, False
+    kept = expr.operands[:-1]
+    if len(kept) == 1:
+        return kept[0], True
+    first, last = kept[0].span, kept[-1].span
+    span = ast.Span(first.file, first.line, first.column, last.end_line, last.end_column)
+    return ast.BoolOp(span, "or", kept), True
+
+
 @v_args(meta=True)
 class _Builder(Transformer):
     """Turns lark's tree into ast nodes; tokens become str and int here."""
@@ -781,10 +795,18 @@ class _Builder(Transformer):
         return ast.Break(self._span(meta))
 
     def choose_stmt(self, meta, c):
-        chooser, var, source, where, action, prompt = c
+        chooser, var, source, where, action, prompt, skip = c
+        if skip is None and prompt is None and action is None:  # `where cond or skip`, unprompted
+            if where is not None:
+                where, skip = _without_skip(where)
+            else:
+                source, skip = _without_skip(source)
         text, shows, pieces = self._prompt(prompt)
         return ast.Choose(self._span(meta), chooser, self._ident(var), source, where, action, text,
-                          shows, pieces)
+                          shows, pieces, bool(skip))
+
+    def or_skip(self, meta, c):
+        return True
 
     def menu_stmt(self, meta, c):
         chooser, prompt, *options = c

@@ -146,9 +146,10 @@ class Sentences:
             name = f"“{label}”" if label else code(s.action.name.name)
             action = f", where {name} is allowed"
         prompt = f" (asked: “{s.prompt}”)" if s.prompt else ""
+        skip = "; with none to choose, the rest of this part is skipped" if s.skip else ""
         article = "an" if self.words.each(s.var.name, s.source)[:1] in "aeiou" else "a"
         return Line(f"{self.chooser(s.chooser)} {article} {self.words.each(s.var.name, s.source)}"
-                    f"{such}{action}{prompt}.")
+                    f"{such}{action}{prompt}{skip}.")
 
     def s_Menu(self, s: ast.Menu) -> Line:
         prompt = f" (asked: “{s.prompt}”)" if s.prompt else ""

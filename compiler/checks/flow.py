@@ -17,6 +17,14 @@ class FlowCheck(ScopedVisitor):
         if self.loops == 0:
             self.report("'break' outside a loop: only 'for', 'repeat' and 'while' can be left", stmt.span)
 
+    def visit_TestDecl(self, decl: ast.TestDecl) -> None:
+        for step in decl.steps:
+            if isinstance(step, ast.Choose) and step.skip:
+                self.report("`or skip` skips the rest of a block, and a test's steps are none: "
+                            "put the choice in a procedure, or test that options exist with "
+                            "`expect any(...)`", step.span)
+        super().visit_TestDecl(decl)
+
     def visit_Menu(self, stmt: ast.Menu) -> None:
         seen: dict[str, ast.Span] = {}
         for option in stmt.options:

@@ -239,6 +239,17 @@ class ScopedVisitor(Visitor):
             self.visit(trigger.body)
 
     # ------------------------------------------------------------ statements that bind
+    def visit_Block(self, block: ast.Block) -> None:
+        """After a choice `or skip` the rest of the block may not run: what it binds is bound at
+        the block's end only when every way through binds it."""
+        skipped = []
+        for stmt in block.body:
+            if isinstance(stmt, ast.Choose) and stmt.skip:
+                skipped.append(dict(self.env))
+            self.visit(stmt)
+        if skipped:
+            self.env = self.merge(skipped + [self.env])
+
     def visit_Let(self, stmt: ast.Let) -> None:
         self.visit(stmt.value)
         self.bind(stmt.name.name, self.infer(stmt.value), stmt.name.span)

@@ -11,7 +11,7 @@ from ..model import Model
 from .types import BUILTIN_RESULTS, BUILTIN_VALUES, PRIMITIVES, Type, compatible, entity_type
 
 EVENT_LOCALS = ("you", "this")
-RESERVED = tuple(BUILTIN_VALUES) + tuple(BUILTIN_RESULTS) + EVENT_LOCALS
+RESERVED = tuple(BUILTIN_VALUES) + tuple(BUILTIN_RESULTS) + EVENT_LOCALS + ("skip",)  # `or skip`
 
 # Where each namespace's names are used; two namespaces clash when they share a place.
 PLACES: dict[str, frozenset[str]] = {

@@ -38,6 +38,7 @@ class Lowerer:
         self._last_where = ""
         self.loops: list[ln.Label | None] = []  # innermost last; None: a Python loop
         self.offered: ast.Choose | None = None  # a choice whose options are in `values` already
+        self.skip_to: ln.Label | None = None  # where a choice `or skip` goes with no option
 
     # ------------------------------------------------------------ driving
     def lower(self) -> list[ln.BlockOut]:
@@ -111,8 +112,23 @@ class Lowerer:
         self.blocks.append(ln.BlockOut(label))
 
     def statements(self, stmts: tuple[ast.Stmt, ...], depth: int) -> None:
-        for stmt in stmts:
+        for i, stmt in enumerate(stmts):
+            if isinstance(stmt, ast.Choose) and stmt.skip:
+                self.skipping_choice(stmt, stmts[i + 1:])
+                return
             self.statement(stmt, depth)
+
+    def skipping_choice(self, stmt: ast.Choose, rest: tuple[ast.Stmt, ...]) -> None:
+        """A choice `or skip` and the rest of its block, which it jumps over when it has no
+        option to offer (always a suspension point: in blocks, at depth 0)."""
+        end = ln.Label()
+        before = set(self.scope.definite)
+        self.skip_to = end
+        self.statement(stmt, 0)
+        self.statements(rest, 0)
+        self.add(ln.Goto(0, target=end))
+        self.start(end)
+        self.scope.definite = before
 
     def nested(self, stmts: tuple[ast.Stmt, ...], depth: int) -> None:
         """An indented Python body (never empty)."""
@@ -513,6 +529,14 @@ class Lowerer:
         player = self.ex.value(stmt.chooser)
         ready, self.offered = self.offered is stmt, None
         values = "values" if ready else self.members(stmt.var, stmt.source, stmt.where, stmt.action)
+        if stmt.skip:  # no option: no decision, on past the rest of the block
+            self.add(ln.Assign(0, target="player", value=player))  # first, as the interpreter does
+            player = "player"
+            if not ready:
+                self.add(ln.Assign(0, target="values", value=values))
+            self.add(ln.If(0, test="not values"))
+            self.add(ln.Goto(1, target=self.skip_to))
+            ready, values = True, "values"
         kind = option_kind(self.gen.model, stmt)
         ids, labels = {"int": (None, None), "player": ("PLAYER_IDS", "PLAYER_LABELS"),
                        "entity": ("ENTITY_IDS", "ENTITY_LABELS")}[kind]

@@ -67,7 +67,8 @@ def _choose(p: Printer, s: ast.Choose) -> Doc:
     if s.action is not None:
         action = concat(f"as {s.action.name.name}", args_doc(s.action.args))
     prompt = quote(s.prompt) if s.prompt is not None else None
-    return clauses(head, _where(s.where), action, prompt, indent=0)  # the statement is nested
+    skip = "or skip" if s.skip else None
+    return clauses(head, _where(s.where), action, prompt, skip, indent=0)  # the statement is nested
 
 
 def _menu(p: Printer, s: ast.Menu) -> Doc:

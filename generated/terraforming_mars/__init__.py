@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: c640b27377db07e3
+# Spec hash: a1bff473f50f9f81
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: aa10c9ad5d6d89ff
-# Fingerprint: source 8e60326c23a41638cef0 output 5168cc2b064a2288ccdf
+# Fingerprint: source 076df1cd9fe4e1e43023 output 22d48cb7d5907dba571c
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -34,7 +34,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "c640b27377db07e3"
+SPEC_HASH = "a1bff473f50f9f81"
 TESTS_HASH = "aa10c9ad5d6d89ff"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: c640b27377db07e3
+# Spec hash: a1bff473f50f9f81
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: aa10c9ad5d6d89ff
-# Fingerprint: source d8ef6903d03515b099af output 92a4f9d7a8f2203e423f
+# Fingerprint: source 0fe90d58fbaabf32dd0f output f21963bfdf23ba8416a0
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -277,24 +277,24 @@ def p_ocean_placed(state, v_p, v_s):
 
 
 def p_city_placed(state, v_p, v_s):
-    "procedure city_placed (spec/terraforming_mars/03_tiles.rules:139)"
-    # spec: spec/terraforming_mars/03_tiles.rules:140
+    "procedure city_placed (spec/terraforming_mars/03_tiles.rules:137)"
+    # spec: spec/terraforming_mars/03_tiles.rules:138
     state.counters[6 + v_p][v_s] = 1
     state.stamps[21] += 1
-    # spec: spec/terraforming_mars/03_tiles.rules:141
+    # spec: spec/terraforming_mars/03_tiles.rules:139
     p_placement_bonus(state, v_p, v_s)
-    # spec: spec/terraforming_mars/03_tiles.rules:142
+    # spec: spec/terraforming_mars/03_tiles.rules:140
     emit_tile_placed(state, v_p, v_s, "city_t")
 
 
 def p_special_placed(state, v_p, v_s):
-    "procedure special_placed (spec/terraforming_mars/03_tiles.rules:151)"
-    # spec: spec/terraforming_mars/03_tiles.rules:152
+    "procedure special_placed (spec/terraforming_mars/03_tiles.rules:149)"
+    # spec: spec/terraforming_mars/03_tiles.rules:150
     state.counters[11 + v_p][v_s] = 1
     state.stamps[22] += 1
-    # spec: spec/terraforming_mars/03_tiles.rules:153
+    # spec: spec/terraforming_mars/03_tiles.rules:151
     p_placement_bonus(state, v_p, v_s)
-    # spec: spec/terraforming_mars/03_tiles.rules:154
+    # spec: spec/terraforming_mars/03_tiles.rules:152
     emit_tile_placed(state, v_p, v_s, "special_t")
 
 
@@ -1348,19 +1348,17 @@ def s_place_greenery_on_ocean_spot(state, frame):
     while True:
         if pc == 0:
             # spec: spec/terraforming_mars/03_tiles.rules:134
+            player = L[0]
             values = [
                 c_s
                 for kept_ in (kept_3(state),)
                 for c_s in kept_[0]
                 if kept_[1] or A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:135
-            player = L[0]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -1369,35 +1367,35 @@ def s_place_greenery_on_ocean_spot(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:135:9",
+                "spec/terraforming_mars/03_tiles.rules:134:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:136
+            # spec: spec/terraforming_mars/03_tiles.rules:135
             state.frames.pop()
             state.frames.append(new_frame(4, [L[0], L[1]]))
             return
-        if pc == 3:
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def s_place_city(state, frame):
-    "procedure place_city (spec/terraforming_mars/03_tiles.rules:145)"
+    "procedure place_city (spec/terraforming_mars/03_tiles.rules:143)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:146
+            # spec: spec/terraforming_mars/03_tiles.rules:144
             if d_any_city_spot(state):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:147
+            # spec: spec/terraforming_mars/03_tiles.rules:145
             player = L[0]
             values = [
                 c_s
@@ -1413,13 +1411,13 @@ def s_place_city(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:147:9",
+                "spec/terraforming_mars/03_tiles.rules:145:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:148
+            # spec: spec/terraforming_mars/03_tiles.rules:146
             p_city_placed(state, L[0], L[1])
             pc = 3
         if pc == 3:
@@ -1822,18 +1820,16 @@ def s_add_to_own_card(state, frame):
     while True:
         if pc == 0:
             # spec: spec/terraforming_mars/04_economy.rules:162
+            player = L[0]
             values = [
                 c_d
                 for c_d in state.zones[23 + L[0]]
                 if (A_holds[c_d] == L[1] and c_d != L[3])
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:163
-            player = L[0]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -1842,32 +1838,32 @@ def s_add_to_own_card(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:163:9",
+                "spec/terraforming_mars/04_economy.rules:162:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:165
+            # spec: spec/terraforming_mars/04_economy.rules:164
             state.counters[18][L[4]] = bounded(
                 max(0, state.counters[18][L[4]] + L[2]),
-                "spec/terraforming_mars/04_economy.rules:165:9",
+                "spec/terraforming_mars/04_economy.rules:164:5",
             )
             state.stamps[25] += 1
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def s_take_one_from_any(state, frame):
-    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:169)"
+    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:167)"
     # L: 0 p, 1 k, 2 into, 3 q, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:170
+            # spec: spec/terraforming_mars/04_economy.rules:168
             player = L[0]
             values = [
                 c_q
@@ -1888,13 +1884,13 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:170:5",
+                "spec/terraforming_mars/04_economy.rules:168:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:173
+            # spec: spec/terraforming_mars/04_economy.rules:171
             player = L[0]
             values = [
                 c_d
@@ -1914,22 +1910,22 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:173:5",
+                "spec/terraforming_mars/04_economy.rules:171:5",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:175
+            # spec: spec/terraforming_mars/04_economy.rules:173
             state.counters[18][L[4]] = bounded(
                 max(0, state.counters[18][L[4]] - 1),
-                "spec/terraforming_mars/04_economy.rules:175:5",
+                "spec/terraforming_mars/04_economy.rules:173:5",
             )
             state.stamps[25] += 1
-            # spec: spec/terraforming_mars/04_economy.rules:176
+            # spec: spec/terraforming_mars/04_economy.rules:174
             state.counters[18][L[2]] = bounded(
                 max(0, state.counters[18][L[2]] + 1),
-                "spec/terraforming_mars/04_economy.rules:176:5",
+                "spec/terraforming_mars/04_economy.rules:174:5",
             )
             state.stamps[25] += 1
             state.frames.pop()

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: c640b27377db07e3
+# Spec hash: a1bff473f50f9f81
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: aa10c9ad5d6d89ff
-# Fingerprint: source ae9eba338149b3e93f9b output 5e5b96d1662d6fe2191e
+# Fingerprint: source bdbdd743df7a73e9d20e output 3c8f1e12b2c8e9b21649
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -3380,7 +3380,7 @@ def kept_5(state, arg_0):
 
 
 def kept_6(state):
-    "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:147, while what it reads is unchanged"
+    "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:145, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[19],
@@ -3822,8 +3822,8 @@ POLICIES = {
         "spec/terraforming_mars/03_tiles.rules:111:9": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:124:9": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_core_10,
-        "spec/terraforming_mars/03_tiles.rules:135:9": pol_builder_core_10,
-        "spec/terraforming_mars/03_tiles.rules:147:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:134:5": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:145:9": pol_builder_core_10,
         "spec/terraforming_mars/04_economy.rules:101:9": pol_builder_core_12,
         "spec/terraforming_mars/04_economy.rules:92:9": pol_builder_core_11,
         "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,
@@ -3852,8 +3852,8 @@ POLICIES = {
         "spec/terraforming_mars/03_tiles.rules:111:9": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:124:9": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_core_10,
-        "spec/terraforming_mars/03_tiles.rules:135:9": pol_builder_core_10,
-        "spec/terraforming_mars/03_tiles.rules:147:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:134:5": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:145:9": pol_builder_core_10,
         "spec/terraforming_mars/04_economy.rules:101:9": pol_builder_core_12,
         "spec/terraforming_mars/04_economy.rules:92:9": pol_builder_core_11,
         "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,

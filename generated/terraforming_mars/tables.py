@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: c640b27377db07e3
+# Spec hash: a1bff473f50f9f81
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: aa10c9ad5d6d89ff
-# Fingerprint: source 5ba67ae2387a8c526e03 output b07830d993ae152ff021
+# Fingerprint: source af7ee3ba81d0e467f4c9 output f0daf6187f83d171c969
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -8148,7 +8148,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="terraforming_mars",
     title="Terraforming Mars (base game, Tharsis)",
-    spec_hash="c640b27377db07e3",
+    spec_hash="a1bff473f50f9f81",
     spec_files=META_SPEC_FILES,
     players=("p1", "p2", "p3", "p4", "p5"),
     player_labels=("Spieler 1", "Spieler 2", "Spieler 3", "Spieler 4", "Spieler 5"),

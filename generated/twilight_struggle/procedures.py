@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: eef6141ad5d3d81a
+# Spec hash: 461e9a62bd309fa7
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source 9b5f5b3115ebeee0ecdb output b9ff686804a4ef960c5f
+# Fingerprint: source 7871e046b15ca5860582 output b553d87681bae75bad6a
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -945,144 +945,144 @@ def ev_duck_and_cover(state, v_you, v_this):
 
 
 def ev_fidel(state, v_you, v_this):
-    "event of fidel (spec/twilight_struggle/cards.rules:83)"
-    # spec: spec/twilight_struggle/cards.rules:84
+    "event of fidel (spec/twilight_struggle/cards.rules:80)"
+    # spec: spec/twilight_struggle/cards.rules:81
     state.counters[2][E_cuba] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:85
+    # spec: spec/twilight_struggle/cards.rules:82
     p_gain_control(state, 0, E_cuba)
 
 
 def ev_vietnam_revolts(state, v_you, v_this):
-    "event of vietnam_revolts (spec/twilight_struggle/cards.rules:89)"
-    # spec: spec/twilight_struggle/cards.rules:90
+    "event of vietnam_revolts (spec/twilight_struggle/cards.rules:86)"
+    # spec: spec/twilight_struggle/cards.rules:87
     state.counters[1][E_vietnam] = bounded(
         max(0, state.counters[1][E_vietnam] + 2),
-        "spec/twilight_struggle/cards.rules:90:9",
+        "spec/twilight_struggle/cards.rules:87:9",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:91
+    # spec: spec/twilight_struggle/cards.rules:88
     activate(state, 3, [], "end_of_turn")
 
 
 def ev_korean_war(state, v_you, v_this):
-    "event of korean_war (spec/twilight_struggle/cards.rules:119)"
-    # spec: spec/twilight_struggle/cards.rules:119
+    "event of korean_war (spec/twilight_struggle/cards.rules:116)"
+    # spec: spec/twilight_struggle/cards.rules:116
     p_war(state, 0, E_south_korea, 4, 2, 2, False)
 
 
 def ev_romanian_abdication(state, v_you, v_this):
-    "event of romanian_abdication (spec/twilight_struggle/cards.rules:122)"
-    # spec: spec/twilight_struggle/cards.rules:123
+    "event of romanian_abdication (spec/twilight_struggle/cards.rules:119)"
+    # spec: spec/twilight_struggle/cards.rules:120
     state.counters[2][E_romania] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:124
+    # spec: spec/twilight_struggle/cards.rules:121
     p_gain_control(state, 0, E_romania)
 
 
 def ev_arab_israeli_war(state, v_you, v_this):
-    "event of arab_israeli_war (spec/twilight_struggle/cards.rules:131)"
-    # spec: spec/twilight_struggle/cards.rules:131
+    "event of arab_israeli_war (spec/twilight_struggle/cards.rules:128)"
+    # spec: spec/twilight_struggle/cards.rules:128
     p_war(state, 0, E_israel, 4, 2, 2, True)
 
 
 def ev_nasser(state, v_you, v_this):
-    "event of nasser (spec/twilight_struggle/cards.rules:152)"
-    # spec: spec/twilight_struggle/cards.rules:153
+    "event of nasser (spec/twilight_struggle/cards.rules:146)"
+    # spec: spec/twilight_struggle/cards.rules:147
     state.counters[1][E_egypt] = bounded(
         max(0, state.counters[1][E_egypt] + 2),
-        "spec/twilight_struggle/cards.rules:153:9",
+        "spec/twilight_struggle/cards.rules:147:9",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:154
+    # spec: spec/twilight_struggle/cards.rules:148
     state.counters[2][E_egypt] = bounded(
         max(0, state.counters[2][E_egypt] - (state.counters[2][E_egypt] + 1) // 2),
-        "spec/twilight_struggle/cards.rules:154:9",
+        "spec/twilight_struggle/cards.rules:148:9",
     )
     state.stamps[10] += 1
 
 
 def ev_de_gaulle_leads_france(state, v_you, v_this):
-    "event of de_gaulle_leads_france (spec/twilight_struggle/cards.rules:190)"
-    # spec: spec/twilight_struggle/cards.rules:191
+    "event of de_gaulle_leads_france (spec/twilight_struggle/cards.rules:182)"
+    # spec: spec/twilight_struggle/cards.rules:183
     state.counters[2][E_france] = bounded(
         max(0, state.counters[2][E_france] - 2),
-        "spec/twilight_struggle/cards.rules:191:9",
+        "spec/twilight_struggle/cards.rules:183:9",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:192
+    # spec: spec/twilight_struggle/cards.rules:184
     state.counters[1][E_france] = bounded(
         max(0, state.counters[1][E_france] + 1),
-        "spec/twilight_struggle/cards.rules:192:9",
+        "spec/twilight_struggle/cards.rules:184:9",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:193
+    # spec: spec/twilight_struggle/cards.rules:185
     activate(state, 4, [], None)
 
 
 def ev_captured_nazi_scientist(state, v_you, v_this):
-    "event of captured_nazi_scientist (spec/twilight_struggle/cards.rules:200)"
-    # spec: spec/twilight_struggle/cards.rules:200
+    "event of captured_nazi_scientist (spec/twilight_struggle/cards.rules:192)"
+    # spec: spec/twilight_struggle/cards.rules:192
     p_space_race_advance(state, v_you)
 
 
 def ev_nato(state, v_you, v_this):
-    "event of nato (spec/twilight_struggle/cards.rules:253)"
-    # spec: spec/twilight_struggle/cards.rules:254
+    "event of nato (spec/twilight_struggle/cards.rules:242)"
+    # spec: spec/twilight_struggle/cards.rules:243
     activate(state, 5, [], None)
 
 
 def ev_containment(state, v_you, v_this):
-    "event of containment (spec/twilight_struggle/cards.rules:303)"
-    # spec: spec/twilight_struggle/cards.rules:304
+    "event of containment (spec/twilight_struggle/cards.rules:286)"
+    # spec: spec/twilight_struggle/cards.rules:287
     p_start_ops_shift_rule(state)
-    # spec: spec/twilight_struggle/cards.rules:305
+    # spec: spec/twilight_struggle/cards.rules:288
     activate(state, 6, [], "end_of_turn")
 
 
 def ev_us_japan_mutual_defense_pact(state, v_you, v_this):
-    "event of us_japan_mutual_defense_pact (spec/twilight_struggle/cards.rules:322)"
-    # spec: spec/twilight_struggle/cards.rules:323
+    "event of us_japan_mutual_defense_pact (spec/twilight_struggle/cards.rules:305)"
+    # spec: spec/twilight_struggle/cards.rules:306
     p_gain_control(state, 1, E_japan)
-    # spec: spec/twilight_struggle/cards.rules:324
+    # spec: spec/twilight_struggle/cards.rules:307
     activate(state, 7, [], None)
 
 
 def ev_red_scare_purge(state, v_you, v_this):
-    "event of red_scare_purge (spec/twilight_struggle/cards.rules:380)"
-    # spec: spec/twilight_struggle/cards.rules:381
+    "event of red_scare_purge (spec/twilight_struggle/cards.rules:357)"
+    # spec: spec/twilight_struggle/cards.rules:358
     p_start_ops_shift_rule(state)
-    # spec: spec/twilight_struggle/cards.rules:382
+    # spec: spec/twilight_struggle/cards.rules:359
     activate(state, 8, [None if v_you is None else (v_you + 1) % 2], "end_of_turn")
 
 
 def ev_nuclear_test_ban(state, v_you, v_this):
-    "event of nuclear_test_ban (spec/twilight_struggle/cards.rules:428)"
-    # spec: spec/twilight_struggle/cards.rules:429
+    "event of nuclear_test_ban (spec/twilight_struggle/cards.rules:405)"
+    # spec: spec/twilight_struggle/cards.rules:406
     p_gain_vp(
         state,
         v_you,
-        bounded(state.tracks[0] - 2, "spec/twilight_struggle/cards.rules:429:22"),
+        bounded(state.tracks[0] - 2, "spec/twilight_struggle/cards.rules:406:22"),
     )
-    # spec: spec/twilight_struggle/cards.rules:430
+    # spec: spec/twilight_struggle/cards.rules:407
     p_improve_defcon(state, 2)
 
 
 def ev_formosan_resolution(state, v_you, v_this):
-    "event of formosan_resolution (spec/twilight_struggle/cards.rules:436)"
-    # spec: spec/twilight_struggle/cards.rules:436
+    "event of formosan_resolution (spec/twilight_struggle/cards.rules:413)"
+    # spec: spec/twilight_struggle/cards.rules:413
     activate(state, 9, [], None)
 
 
 def ev_central_america_scoring(state, v_you, v_this):
-    "event of central_america_scoring (spec/twilight_struggle/cards.rules:444)"
-    # spec: spec/twilight_struggle/cards.rules:444
+    "event of central_america_scoring (spec/twilight_struggle/cards.rules:421)"
+    # spec: spec/twilight_struggle/cards.rules:421
     p_score_region(state, E_central_america)
 
 
 def ev_southeast_asia_scoring(state, v_you, v_this):
-    "event of southeast_asia_scoring (spec/twilight_struggle/cards.rules:449)"
-    # spec: spec/twilight_struggle/cards.rules:449
+    "event of southeast_asia_scoring (spec/twilight_struggle/cards.rules:426)"
+    # spec: spec/twilight_struggle/cards.rules:426
     p_score_southeast_asia(state)
 
 
@@ -1215,33 +1215,33 @@ def ev_willy_brandt(state, v_you, v_this):
 
 
 def ev_cultural_revolution(state, v_you, v_this):
-    "event of cultural_revolution (spec/twilight_struggle/events_mid.rules:481)"
-    # spec: spec/twilight_struggle/events_mid.rules:482
+    "event of cultural_revolution (spec/twilight_struggle/events_mid.rules:479)"
+    # spec: spec/twilight_struggle/events_mid.rules:480
     if state.location[E_china_card] == 5:
-        # spec: spec/twilight_struggle/events_mid.rules:483
+        # spec: spec/twilight_struggle/events_mid.rules:481
         p_pass_china_card(state, 0, True)
     elif state.location[E_china_card] == 4:
-        # spec: spec/twilight_struggle/events_mid.rules:485
+        # spec: spec/twilight_struggle/events_mid.rules:483
         p_gain_vp(state, 0, 1)
 
 
 def ev_flower_power(state, v_you, v_this):
-    "event of flower_power (spec/twilight_struggle/events_mid.rules:505)"
-    # spec: spec/twilight_struggle/events_mid.rules:505
+    "event of flower_power (spec/twilight_struggle/events_mid.rules:503)"
+    # spec: spec/twilight_struggle/events_mid.rules:503
     activate(state, 28, [], None)
 
 
 def ev_u2_incident(state, v_you, v_this):
-    "event of u2_incident (spec/twilight_struggle/events_mid.rules:522)"
-    # spec: spec/twilight_struggle/events_mid.rules:523
+    "event of u2_incident (spec/twilight_struggle/events_mid.rules:520)"
+    # spec: spec/twilight_struggle/events_mid.rules:521
     p_gain_vp(state, 0, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:524
+    # spec: spec/twilight_struggle/events_mid.rules:522
     activate(state, 29, [], "end_of_turn")
 
 
 def ev_opec(state, v_you, v_this):
-    "event of opec (spec/twilight_struggle/events_mid.rules:540)"
-    # spec: spec/twilight_struggle/events_mid.rules:541
+    "event of opec (spec/twilight_struggle/events_mid.rules:538)"
+    # spec: spec/twilight_struggle/events_mid.rules:539
     p_gain_vp(
         state,
         0,
@@ -1269,114 +1269,114 @@ def ev_opec(state, v_you, v_this):
                     )
                 ]
             ),
-            "spec/twilight_struggle/events_mid.rules:541:19",
+            "spec/twilight_struggle/events_mid.rules:539:19",
         ),
     )
 
 
 def ev_panama_canal_returned(state, v_you, v_this):
-    "event of panama_canal_returned (spec/twilight_struggle/events_mid.rules:568)"
-    # spec: spec/twilight_struggle/events_mid.rules:569
+    "event of panama_canal_returned (spec/twilight_struggle/events_mid.rules:566)"
+    # spec: spec/twilight_struggle/events_mid.rules:567
     state.counters[2][E_panama] = bounded(
         max(0, state.counters[2][E_panama] + 1),
-        "spec/twilight_struggle/events_mid.rules:569:5",
+        "spec/twilight_struggle/events_mid.rules:567:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:570
+    # spec: spec/twilight_struggle/events_mid.rules:568
     state.counters[2][E_costa_rica] = bounded(
         max(0, state.counters[2][E_costa_rica] + 1),
-        "spec/twilight_struggle/events_mid.rules:570:5",
+        "spec/twilight_struggle/events_mid.rules:568:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:571
+    # spec: spec/twilight_struggle/events_mid.rules:569
     state.counters[2][E_venezuela] = bounded(
         max(0, state.counters[2][E_venezuela] + 1),
-        "spec/twilight_struggle/events_mid.rules:571:5",
+        "spec/twilight_struggle/events_mid.rules:569:5",
     )
     state.stamps[10] += 1
 
 
 def ev_camp_david_accords(state, v_you, v_this):
-    "event of camp_david_accords (spec/twilight_struggle/events_mid.rules:577)"
-    # spec: spec/twilight_struggle/events_mid.rules:578
+    "event of camp_david_accords (spec/twilight_struggle/events_mid.rules:575)"
+    # spec: spec/twilight_struggle/events_mid.rules:576
     p_gain_vp(state, 1, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:579
+    # spec: spec/twilight_struggle/events_mid.rules:577
     state.counters[2][E_israel] = bounded(
         max(0, state.counters[2][E_israel] + 1),
-        "spec/twilight_struggle/events_mid.rules:579:5",
+        "spec/twilight_struggle/events_mid.rules:577:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:580
+    # spec: spec/twilight_struggle/events_mid.rules:578
     state.counters[2][E_jordan] = bounded(
         max(0, state.counters[2][E_jordan] + 1),
-        "spec/twilight_struggle/events_mid.rules:580:5",
+        "spec/twilight_struggle/events_mid.rules:578:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:581
+    # spec: spec/twilight_struggle/events_mid.rules:579
     state.counters[2][E_egypt] = bounded(
         max(0, state.counters[2][E_egypt] + 1),
-        "spec/twilight_struggle/events_mid.rules:581:5",
+        "spec/twilight_struggle/events_mid.rules:579:5",
     )
     state.stamps[10] += 1
 
 
 def ev_john_paul_ii_elected_pope(state, v_you, v_this):
-    "event of john_paul_ii_elected_pope (spec/twilight_struggle/events_mid.rules:634)"
-    # spec: spec/twilight_struggle/events_mid.rules:635
+    "event of john_paul_ii_elected_pope (spec/twilight_struggle/events_mid.rules:632)"
+    # spec: spec/twilight_struggle/events_mid.rules:633
     state.counters[1][E_poland] = bounded(
         max(0, state.counters[1][E_poland] - 2),
-        "spec/twilight_struggle/events_mid.rules:635:5",
+        "spec/twilight_struggle/events_mid.rules:633:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:636
+    # spec: spec/twilight_struggle/events_mid.rules:634
     state.counters[2][E_poland] = bounded(
         max(0, state.counters[2][E_poland] + 1),
-        "spec/twilight_struggle/events_mid.rules:636:5",
+        "spec/twilight_struggle/events_mid.rules:634:5",
     )
     state.stamps[10] += 1
 
 
 def ev_latin_american_death_squads(state, v_you, v_this):
-    "event of latin_american_death_squads (spec/twilight_struggle/events_mid.rules:643)"
-    # spec: spec/twilight_struggle/events_mid.rules:644
+    "event of latin_american_death_squads (spec/twilight_struggle/events_mid.rules:641)"
+    # spec: spec/twilight_struggle/events_mid.rules:642
     activate(state, 30, [v_you], "end_of_turn")
 
 
 def ev_nixon_plays_the_china_card(state, v_you, v_this):
-    "event of nixon_plays_the_china_card (spec/twilight_struggle/events_mid.rules:663)"
-    # spec: spec/twilight_struggle/events_mid.rules:664
+    "event of nixon_plays_the_china_card (spec/twilight_struggle/events_mid.rules:661)"
+    # spec: spec/twilight_struggle/events_mid.rules:662
     if state.location[E_china_card] == 4:
-        # spec: spec/twilight_struggle/events_mid.rules:665
+        # spec: spec/twilight_struggle/events_mid.rules:663
         p_pass_china_card(state, 1, False)
     elif state.location[E_china_card] == 5:
-        # spec: spec/twilight_struggle/events_mid.rules:667
+        # spec: spec/twilight_struggle/events_mid.rules:665
         p_gain_vp(state, 1, 2)
 
 
 def ev_sadat_expels_soviets(state, v_you, v_this):
-    "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:673)"
-    # spec: spec/twilight_struggle/events_mid.rules:674
+    "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:671)"
+    # spec: spec/twilight_struggle/events_mid.rules:672
     state.counters[1][E_egypt] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:675
+    # spec: spec/twilight_struggle/events_mid.rules:673
     state.counters[2][E_egypt] = bounded(
         max(0, state.counters[2][E_egypt] + 1),
-        "spec/twilight_struggle/events_mid.rules:675:5",
+        "spec/twilight_struggle/events_mid.rules:673:5",
     )
     state.stamps[10] += 1
 
 
 def ev_shuttle_diplomacy(state, v_you, v_this):
-    "event of shuttle_diplomacy (spec/twilight_struggle/events_mid.rules:693)"
-    # spec: spec/twilight_struggle/events_mid.rules:694
+    "event of shuttle_diplomacy (spec/twilight_struggle/events_mid.rules:691)"
+    # spec: spec/twilight_struggle/events_mid.rules:692
     move_card(state, v_this, 11)
-    # spec: spec/twilight_struggle/events_mid.rules:695
+    # spec: spec/twilight_struggle/events_mid.rules:693
     activate(state, 31, [], None)
 
 
 def ev_alliance_for_progress(state, v_you, v_this):
-    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:776)"
-    # spec: spec/twilight_struggle/events_mid.rules:777
+    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:772)"
+    # spec: spec/twilight_struggle/events_mid.rules:773
     p_gain_vp(
         state,
         1,
@@ -1398,83 +1398,83 @@ def ev_alliance_for_progress(state, v_you, v_this):
                     )
                 ]
             ),
-            "spec/twilight_struggle/events_mid.rules:778:13",
+            "spec/twilight_struggle/events_mid.rules:774:13",
         ),
     )
 
 
 def ev_africa_scoring(state, v_you, v_this):
-    "event of africa_scoring (spec/twilight_struggle/cards.rules:497)"
-    # spec: spec/twilight_struggle/cards.rules:497
+    "event of africa_scoring (spec/twilight_struggle/cards.rules:474)"
+    # spec: spec/twilight_struggle/cards.rules:474
     p_score_region(state, E_africa)
 
 
 def ev_one_small_step(state, v_you, v_this):
-    "event of one_small_step (spec/twilight_struggle/events_mid.rules:785)"
-    # spec: spec/twilight_struggle/events_mid.rules:786
+    "event of one_small_step (spec/twilight_struggle/events_mid.rules:781)"
+    # spec: spec/twilight_struggle/events_mid.rules:782
     if state.tracks[6 + v_you] < 7:
         state.tracks[6 + v_you] = max(0, min(8, state.tracks[6 + v_you] + 1))
         state.stamps[7] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:787
+    # spec: spec/twilight_struggle/events_mid.rules:783
     p_space_race_advance(state, v_you)
 
 
 def ev_south_america_scoring(state, v_you, v_this):
-    "event of south_america_scoring (spec/twilight_struggle/cards.rules:501)"
-    # spec: spec/twilight_struggle/cards.rules:501
+    "event of south_america_scoring (spec/twilight_struggle/cards.rules:478)"
+    # spec: spec/twilight_struggle/cards.rules:478
     p_score_region(state, E_south_america)
 
 
 def ev_iranian_hostage_crisis(state, v_you, v_this):
-    "event of iranian_hostage_crisis (spec/twilight_struggle/events_late.rules:94)"
-    # spec: spec/twilight_struggle/events_late.rules:95
+    "event of iranian_hostage_crisis (spec/twilight_struggle/events_late.rules:91)"
+    # spec: spec/twilight_struggle/events_late.rules:92
     state.counters[2][E_iran] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_late.rules:96
+    # spec: spec/twilight_struggle/events_late.rules:93
     state.counters[1][E_iran] = bounded(
         max(0, state.counters[1][E_iran] + 2),
-        "spec/twilight_struggle/events_late.rules:96:5",
+        "spec/twilight_struggle/events_late.rules:93:5",
     )
     state.stamps[10] += 1
 
 
 def ev_the_iron_lady(state, v_you, v_this):
-    "event of the_iron_lady (spec/twilight_struggle/events_late.rules:103)"
-    # spec: spec/twilight_struggle/events_late.rules:104
+    "event of the_iron_lady (spec/twilight_struggle/events_late.rules:100)"
+    # spec: spec/twilight_struggle/events_late.rules:101
     p_gain_vp(state, 1, 1)
-    # spec: spec/twilight_struggle/events_late.rules:105
+    # spec: spec/twilight_struggle/events_late.rules:102
     state.counters[1][E_argentina] = bounded(
         max(0, state.counters[1][E_argentina] + 1),
-        "spec/twilight_struggle/events_late.rules:105:5",
+        "spec/twilight_struggle/events_late.rules:102:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_late.rules:106
+    # spec: spec/twilight_struggle/events_late.rules:103
     state.counters[1][E_uk] = 0
     state.stamps[10] += 1
 
 
 def ev_reagan_bombs_libya(state, v_you, v_this):
-    "event of reagan_bombs_libya (spec/twilight_struggle/events_late.rules:111)"
-    # spec: spec/twilight_struggle/events_late.rules:111
+    "event of reagan_bombs_libya (spec/twilight_struggle/events_late.rules:108)"
+    # spec: spec/twilight_struggle/events_late.rules:108
     p_gain_vp(
         state,
         1,
         bounded(
             state.counters[1][E_libya] // 2,
-            "spec/twilight_struggle/events_late.rules:111:41",
+            "spec/twilight_struggle/events_late.rules:108:41",
         ),
     )
 
 
 def ev_north_sea_oil(state, v_you, v_this):
-    "event of north_sea_oil (spec/twilight_struggle/events_late.rules:148)"
-    # spec: spec/twilight_struggle/events_late.rules:148
+    "event of north_sea_oil (spec/twilight_struggle/events_late.rules:143)"
+    # spec: spec/twilight_struggle/events_late.rules:143
     activate(state, 10, [], "end_of_turn")
 
 
 def ev_terrorism(state, v_you, v_this):
-    "event of terrorism (spec/twilight_struggle/events_late.rules:223)"
-    # spec: spec/twilight_struggle/events_late.rules:224
+    "event of terrorism (spec/twilight_struggle/events_late.rules:218)"
+    # spec: spec/twilight_struggle/events_late.rules:219
     v_count_lost = bounded(
         (
             2
@@ -1485,47 +1485,47 @@ def ev_terrorism(state, v_you, v_this):
             )
             else 1
         ),
-        "spec/twilight_struggle/events_late.rules:224:22",
+        "spec/twilight_struggle/events_late.rules:219:22",
     )
-    # spec: spec/twilight_struggle/events_late.rules:225
+    # spec: spec/twilight_struggle/events_late.rules:220
     for _ in range(v_count_lost):
-        tick(state, "repeat", "spec/twilight_struggle/events_late.rules:225:5")
+        tick(state, "repeat", "spec/twilight_struggle/events_late.rules:220:5")
         p_move_random_card(state, None if v_you is None else (v_you + 1) % 2, "@9")
 
 
 def ev_iran_contra_scandal(state, v_you, v_this):
-    "event of iran_contra_scandal (spec/twilight_struggle/events_late.rules:236)"
-    # spec: spec/twilight_struggle/events_late.rules:236
+    "event of iran_contra_scandal (spec/twilight_struggle/events_late.rules:231)"
+    # spec: spec/twilight_struggle/events_late.rules:231
     activate(state, 12, [], "end_of_turn")
 
 
 def ev_an_evil_empire(state, v_you, v_this):
-    "event of an_evil_empire (spec/twilight_struggle/events_late.rules:336)"
-    # spec: spec/twilight_struggle/events_late.rules:336
+    "event of an_evil_empire (spec/twilight_struggle/events_late.rules:331)"
+    # spec: spec/twilight_struggle/events_late.rules:331
     p_gain_vp(state, 1, 1)
 
 
 def ev_solidarity(state, v_you, v_this):
-    "event of solidarity (spec/twilight_struggle/events_late.rules:392)"
-    # spec: spec/twilight_struggle/events_late.rules:393
+    "event of solidarity (spec/twilight_struggle/events_late.rules:387)"
+    # spec: spec/twilight_struggle/events_late.rules:388
     state.counters[2][E_poland] = bounded(
         max(0, state.counters[2][E_poland] + 3),
-        "spec/twilight_struggle/events_late.rules:393:5",
+        "spec/twilight_struggle/events_late.rules:388:5",
     )
     state.stamps[10] += 1
 
 
 def ev_defectors(state, v_you, v_this):
-    "event of defectors (spec/twilight_struggle/events_late.rules:424)"
-    # spec: spec/twilight_struggle/events_late.rules:425
+    "event of defectors (spec/twilight_struggle/events_late.rules:419)"
+    # spec: spec/twilight_struggle/events_late.rules:420
     if state.vars[5] == v_this:
-        # spec: spec/twilight_struggle/events_late.rules:426
+        # spec: spec/twilight_struggle/events_late.rules:421
         if state.vars[3]:
-            # spec: spec/twilight_struggle/events_late.rules:427
+            # spec: spec/twilight_struggle/events_late.rules:422
             if state.vars[6] == 1:
-                # spec: spec/twilight_struggle/events_late.rules:428
+                # spec: spec/twilight_struggle/events_late.rules:423
                 for v_c in [c_c for c_c in K_card if state.location[c_c] == 6]:
-                    # spec: spec/twilight_struggle/events_late.rules:429
+                    # spec: spec/twilight_struggle/events_late.rules:424
                     log_line(
                         state,
                         " ".join(
@@ -1534,36 +1534,36 @@ def ev_defectors(state, v_you, v_this):
                                 text_of(ENTITY_LABELS[v_c]),
                             ]
                         ),
-                        "spec/twilight_struggle/events_late.rules:429:21",
+                        "spec/twilight_struggle/events_late.rules:424:21",
                     )
-                    # spec: spec/twilight_struggle/events_late.rules:430
+                    # spec: spec/twilight_struggle/events_late.rules:425
                     move_card(state, v_c, 9)
         elif state.vars[6] == 0:
-            # spec: spec/twilight_struggle/events_late.rules:434
+            # spec: spec/twilight_struggle/events_late.rules:429
             p_gain_vp(state, 1, 1)
 
 
 def ev_norad(state, v_you, v_this):
-    "event of norad (spec/twilight_struggle/events_late.rules:501)"
-    # spec: spec/twilight_struggle/events_late.rules:502
+    "event of norad (spec/twilight_struggle/events_late.rules:496)"
+    # spec: spec/twilight_struggle/events_late.rules:497
     state.vars[0] = state.tracks[0]
     state.stamps[12] += 1
-    # spec: spec/twilight_struggle/events_late.rules:503
+    # spec: spec/twilight_struggle/events_late.rules:498
     activate(state, 15, [], None)
 
 
 def ev_yuri_and_samantha(state, v_you, v_this):
-    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:514)"
-    # spec: spec/twilight_struggle/events_late.rules:514
+    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:509)"
+    # spec: spec/twilight_struggle/events_late.rules:509
     activate(state, 16, [], "end_of_turn")
 
 
 def ev_awacs_sale_to_saudis(state, v_you, v_this):
-    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:520)"
-    # spec: spec/twilight_struggle/events_late.rules:520
+    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:515)"
+    # spec: spec/twilight_struggle/events_late.rules:515
     state.counters[2][E_saudi_arabia] = bounded(
         max(0, state.counters[2][E_saudi_arabia] + 2),
-        "spec/twilight_struggle/events_late.rules:520:30",
+        "spec/twilight_struggle/events_late.rules:515:30",
     )
     state.stamps[10] += 1
 
@@ -1575,22 +1575,22 @@ def t_formosan_resolution_in_effect_0(state, v_p, v_c):
 
 
 def t_aldrich_ames_remix_in_effect_0(state):
-    "on turn_ending of aldrich_ames_remix_in_effect (spec/twilight_struggle/events_late.rules:344)"
-    # spec: spec/twilight_struggle/events_late.rules:344
+    "on turn_ending of aldrich_ames_remix_in_effect (spec/twilight_struggle/events_late.rules:339)"
+    # spec: spec/twilight_struggle/events_late.rules:339
     state.revealed[3] = False
     state.stamps[0] += 1
 
 
 def t_norad_in_effect_0(state, v_p):
-    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:489)"
-    # spec: spec/twilight_struggle/events_late.rules:489
+    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:484)"
+    # spec: spec/twilight_struggle/events_late.rules:484
     state.vars[0] = state.tracks[0]
     state.stamps[12] += 1
 
 
 def t_yuri_and_samantha_in_effect_0(state, v_p, v_c):
-    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:511)"
-    # spec: spec/twilight_struggle/events_late.rules:511
+    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:506)"
+    # spec: spec/twilight_struggle/events_late.rules:506
     p_gain_vp(state, 0, 1)
 
 
@@ -1656,42 +1656,42 @@ def t_we_will_bury_you_pending_2(state, v_p):
 
 
 def t_flower_power_in_effect_0(state, v_p, v_c):
-    "on card_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:508)"
-    # spec: spec/twilight_struggle/events_mid.rules:508
+    "on card_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:506)"
+    # spec: spec/twilight_struggle/events_mid.rules:506
     p_gain_vp(state, 0, 2)
 
 
 def t_flower_power_in_effect_1(state, v_p, v_c):
-    "on space_attempted of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:509)"
-    # spec: spec/twilight_struggle/events_mid.rules:510
+    "on space_attempted of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:507)"
+    # spec: spec/twilight_struggle/events_mid.rules:508
     log_line(
         state,
         "Flower Power: a war card on the space race scores nothing",
-        "spec/twilight_struggle/events_mid.rules:510:9",
+        "spec/twilight_struggle/events_mid.rules:508:9",
     )
-    # spec: spec/twilight_struggle/events_mid.rules:511
+    # spec: spec/twilight_struggle/events_mid.rules:509
     p_gain_vp(state, 1, 2)
 
 
 def t_flower_power_in_effect_2(state, v_p, v_c):
-    "on headline_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:513)"
-    # spec: spec/twilight_struggle/events_mid.rules:514
+    "on headline_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:511)"
+    # spec: spec/twilight_struggle/events_mid.rules:512
     p_gain_vp(state, 0, 2)
 
 
 def t_u2_incident_in_effect_0(state, v_o, v_c):
-    "on event_resolved of u2_incident_in_effect (spec/twilight_struggle/events_mid.rules:528)"
-    # spec: spec/twilight_struggle/events_mid.rules:529
+    "on event_resolved of u2_incident_in_effect (spec/twilight_struggle/events_mid.rules:526)"
+    # spec: spec/twilight_struggle/events_mid.rules:527
     cancel(state, 29, None)
-    # spec: spec/twilight_struggle/events_mid.rules:530
+    # spec: spec/twilight_struggle/events_mid.rules:528
     p_gain_vp(state, 0, 1)
 
 
 def t_shuttle_diplomacy_in_effect_0(state, v_r):
-    "on region_scored of shuttle_diplomacy_in_effect (spec/twilight_struggle/events_mid.rules:702)"
-    # spec: spec/twilight_struggle/events_mid.rules:703
+    "on region_scored of shuttle_diplomacy_in_effect (spec/twilight_struggle/events_mid.rules:700)"
+    # spec: spec/twilight_struggle/events_mid.rules:701
     cancel(state, 31, None)
-    # spec: spec/twilight_struggle/events_mid.rules:704
+    # spec: spec/twilight_struggle/events_mid.rules:702
     if state.location[E_shuttle_diplomacy] == 11:
         move_card(state, E_shuttle_diplomacy, 9)
 
@@ -1720,7 +1720,7 @@ def emit_card_played(state, x0, x1):
                 runs.append((t_missile_envy_obligation_0, [args[0], x0, x1]))
         elif kind == 28:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:508
+            # spec: spec/twilight_struggle/events_mid.rules:506
             if (
                 x0 == 1
                 and (
@@ -1749,7 +1749,7 @@ def emit_coup_made(state, x0, x1):
         kind = effect[0]
         if kind == 16:  # yuri_and_samantha_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:511
+            # spec: spec/twilight_struggle/events_late.rules:506
             if x0 == 1:
                 runs.append((t_yuri_and_samantha_in_effect_0, [x0, x1]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
@@ -1770,7 +1770,7 @@ def emit_region_scored(state, x0):
         kind = effect[0]
         if kind == 31:  # shuttle_diplomacy_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:702
+            # spec: spec/twilight_struggle/events_mid.rules:700
             if (x0 == E_middle_east or x0 == E_asia) and not state.vars[4]:
                 runs.append((t_shuttle_diplomacy_in_effect_0, [x0]))
     for function, values in runs:
@@ -1808,7 +1808,7 @@ def emit_action_round_started(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:489
+            # spec: spec/twilight_struggle/events_late.rules:484
             runs.append(new_frame(90, [x0]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
             args = effect[1]
@@ -1844,7 +1844,7 @@ def emit_action_round_ended(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:490
+            # spec: spec/twilight_struggle/events_late.rules:485
             runs.append(new_frame(85, [x0]))
         elif kind == 22:  # missile_envy_obligation
             args = effect[1]
@@ -1870,7 +1870,7 @@ def emit_turn_ending(state):
         kind = effect[0]
         if kind == 14:  # aldrich_ames_remix_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:344
+            # spec: spec/twilight_struggle/events_late.rules:339
             runs.append((t_aldrich_ames_remix_in_effect_0, []))
     for function, values in runs:
         function(state, *values)
@@ -1890,7 +1890,7 @@ def emit_event_resolved(state, x0, x1):
                 runs.append((t_we_will_bury_you_pending_1, [x0, x1]))
         elif kind == 29:  # u2_incident_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:528
+            # spec: spec/twilight_struggle/events_mid.rules:526
             if x1 == E_un_intervention:
                 runs.append((t_u2_incident_in_effect_0, [x0, x1]))
     for function, values in runs:
@@ -1906,7 +1906,7 @@ def emit_space_attempted(state, x0, x1):
         kind = effect[0]
         if kind == 28:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:509
+            # spec: spec/twilight_struggle/events_mid.rules:507
             if (
                 x0 == 1
                 and (
@@ -1935,7 +1935,7 @@ def emit_headline_played(state, x0, x1):
         kind = effect[0]
         if kind == 28:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:513
+            # spec: spec/twilight_struggle/events_mid.rules:511
             if (
                 x0 == 1
                 and (
@@ -2628,24 +2628,10 @@ def s_late_add_influence_capped(state, frame):
             pc = 1
         if pc == 1:
             if L[5] <= 0:
-                pc = 5
+                pc = 4
                 continue
             tick(state, "repeat", "spec/twilight_struggle/events_late.rules:32:5")
             # spec: spec/twilight_struggle/events_late.rules:33
-            if any(
-                c_c in KS_country and state.counters[0][c_c] < L[2]
-                for c_c in collection_of(
-                    state,
-                    L[3],
-                    REGION_MEMBERS,
-                    "spec/twilight_struggle/events_late.rules:33:40",
-                )
-            ):
-                pc = 2
-            else:
-                pc = 4
-        if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:34
             player = L[0]
             values = [
                 c_c
@@ -2656,11 +2642,15 @@ def s_late_add_influence_capped(state, frame):
                         c_c,
                         L[3],
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:34:42",
+                        "spec/twilight_struggle/events_late.rules:33:38",
                     )
                     and state.counters[0][c_c] < L[2]
                 )
             ]
+            if not values:
+                pc = 3
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -2669,69 +2659,53 @@ def s_late_add_influence_capped(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:34:13",
+                "spec/twilight_struggle/events_late.rules:33:9",
             )
-            frame[1] = 3
+            frame[1] = 2
             return
-        if pc == 3:
+        if pc == 2:
             L[4] = frame[3]
             # spec: spec/twilight_struggle/events_late.rules:35
             state.counters[1 + L[0]][L[4]] = bounded(
                 max(0, state.counters[1 + L[0]][L[4]] + 1),
-                "spec/twilight_struggle/events_late.rules:35:13",
+                "spec/twilight_struggle/events_late.rules:35:9",
             )
             state.stamps[10] += 1
             # spec: spec/twilight_struggle/events_late.rules:36
             state.counters[0][L[4]] = bounded(
                 max(0, state.counters[0][L[4]] + 1),
-                "spec/twilight_struggle/events_late.rules:36:13",
+                "spec/twilight_struggle/events_late.rules:36:9",
             )
             state.stamps[9] += 1
-            pc = 4
-        if pc == 4:
+            pc = 3
+        if pc == 3:
             L[5] = L[5] - 1
             pc = 1
             continue
-        if pc == 5:
+        if pc == 4:
             state.frames.pop()
             return
 
 
 def s_late_remove_influence_capped(state, frame):
-    "procedure late_remove_influence_capped (spec/twilight_struggle/events_late.rules:43)"
-    # L: 0 chooser, 1 victim, 2 n, 3 cap, 4 r, 5 c, 6 rounds left of the repeat at line 45
+    "procedure late_remove_influence_capped (spec/twilight_struggle/events_late.rules:42)"
+    # L: 0 chooser, 1 victim, 2 n, 3 cap, 4 r, 5 c, 6 rounds left of the repeat at line 44
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:44
+            # spec: spec/twilight_struggle/events_late.rules:43
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_late.rules:45
+            # spec: spec/twilight_struggle/events_late.rules:44
             L[6] = L[2]
             pc = 1
         if pc == 1:
             if L[6] <= 0:
-                pc = 5
-                continue
-            tick(state, "repeat", "spec/twilight_struggle/events_late.rules:45:5")
-            # spec: spec/twilight_struggle/events_late.rules:46
-            if any(
-                c_c in KS_country
-                and state.counters[1 + L[1]][c_c] > 0
-                and state.counters[0][c_c] < L[3]
-                for c_c in collection_of(
-                    state,
-                    L[4],
-                    REGION_MEMBERS,
-                    "spec/twilight_struggle/events_late.rules:46:40",
-                )
-            ):
-                pc = 2
-            else:
                 pc = 4
-        if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:47
+                continue
+            tick(state, "repeat", "spec/twilight_struggle/events_late.rules:44:5")
+            # spec: spec/twilight_struggle/events_late.rules:45
             player = L[0]
             values = [
                 c_c
@@ -2742,12 +2716,16 @@ def s_late_remove_influence_capped(state, frame):
                         c_c,
                         L[4],
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:48:23",
+                        "spec/twilight_struggle/events_late.rules:46:19",
                     )
                     and state.counters[1 + L[1]][c_c] > 0
                     and state.counters[0][c_c] < L[3]
                 )
             ]
+            if not values:
+                pc = 3
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -2756,42 +2734,42 @@ def s_late_remove_influence_capped(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:47:13",
+                "spec/twilight_struggle/events_late.rules:45:9",
             )
-            frame[1] = 3
+            frame[1] = 2
             return
-        if pc == 3:
+        if pc == 2:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:50
+            # spec: spec/twilight_struggle/events_late.rules:48
             state.counters[1 + L[1]][L[5]] = bounded(
                 max(0, state.counters[1 + L[1]][L[5]] - 1),
-                "spec/twilight_struggle/events_late.rules:50:13",
+                "spec/twilight_struggle/events_late.rules:48:9",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:51
+            # spec: spec/twilight_struggle/events_late.rules:49
             state.counters[0][L[5]] = bounded(
                 max(0, state.counters[0][L[5]] + 1),
-                "spec/twilight_struggle/events_late.rules:51:13",
+                "spec/twilight_struggle/events_late.rules:49:9",
             )
             state.stamps[9] += 1
-            pc = 4
-        if pc == 4:
+            pc = 3
+        if pc == 3:
             L[6] = L[6] - 1
             pc = 1
             continue
-        if pc == 5:
+        if pc == 4:
             state.frames.pop()
             return
 
 
 def s_late_event_operations(state, frame):
-    "procedure late_event_operations (spec/twilight_struggle/events_late.rules:64)"
+    "procedure late_event_operations (spec/twilight_struggle/events_late.rules:61)"
     # L: 0 p, 1 c, 2 points
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:65
+            # spec: spec/twilight_struggle/events_late.rules:62
             L[2] = bounded(
                 d_event_ops(
                     state,
@@ -2804,13 +2782,13 @@ def s_late_event_operations(state, frame):
                             A_ops,
                             L[1],
                             "ops",
-                            "spec/twilight_struggle/events_late.rules:65:34",
+                            "spec/twilight_struggle/events_late.rules:62:34",
                         )
                     ),
                 ),
-                "spec/twilight_struggle/events_late.rules:65:18",
+                "spec/twilight_struggle/events_late.rules:62:18",
             )
-            # spec: spec/twilight_struggle/events_late.rules:66
+            # spec: spec/twilight_struggle/events_late.rules:63
             player = L[0]
             offered = []
             if any(d_may_place_influence(state, L[0], c_x) for c_x in K_country):
@@ -2836,7 +2814,7 @@ def s_late_event_operations(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:66:5",
+                "spec/twilight_struggle/events_late.rules:63:5",
                 (L[1],),
             )
             frame[1] = 1
@@ -2852,12 +2830,12 @@ def s_late_event_operations(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:68
+            # spec: spec/twilight_struggle/events_late.rules:65
             state.frames.pop()
             state.frames.append(new_frame(19, [L[0], L[2], 0, 0] + [UNBOUND] * 4))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:71
+            # spec: spec/twilight_struggle/events_late.rules:68
             state.frames.pop()
             state.frames.append(new_frame(20, [L[0], L[2], 0, 0] + [UNBOUND] * 4))
             return
@@ -2867,18 +2845,18 @@ def s_late_event_operations(state, frame):
 
 
 def s_late_double_influence(state, frame):
-    "procedure late_double_influence (spec/twilight_struggle/events_late.rules:272)"
+    "procedure late_double_influence (spec/twilight_struggle/events_late.rules:267)"
     # L: 0 p, 1 n, 2 r, 3 left, 4 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:273
+            # spec: spec/twilight_struggle/events_late.rules:268
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_late.rules:274
+            # spec: spec/twilight_struggle/events_late.rules:269
             L[3] = L[1]
-            # spec: spec/twilight_struggle/events_late.rules:275
+            # spec: spec/twilight_struggle/events_late.rules:270
             pc = 1
         if pc == 1:
             if not (
@@ -2891,14 +2869,14 @@ def s_late_double_influence(state, frame):
                         state,
                         L[2],
                         REGION_MEMBERS,
-                        "spec/twilight_struggle/events_late.rules:276:45",
+                        "spec/twilight_struggle/events_late.rules:271:45",
                     )
                 )
             ):
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_late.rules:275:5")
-            # spec: spec/twilight_struggle/events_late.rules:277
+            tick(state, "while", "spec/twilight_struggle/events_late.rules:270:5")
+            # spec: spec/twilight_struggle/events_late.rules:272
             player = L[0]
             offered = []
             offered.append(0)
@@ -2915,7 +2893,7 @@ def s_late_double_influence(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:277:9",
+                "spec/twilight_struggle/events_late.rules:272:9",
             )
             frame[1] = 2
             return
@@ -2928,7 +2906,7 @@ def s_late_double_influence(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:279
+            # spec: spec/twilight_struggle/events_late.rules:274
             player = L[0]
             values = [
                 c_c
@@ -2939,7 +2917,7 @@ def s_late_double_influence(state, frame):
                         c_c,
                         L[2],
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:279:46",
+                        "spec/twilight_struggle/events_late.rules:274:46",
                     )
                     and state.counters[1 + L[0]][c_c] > 0
                     and state.counters[0][c_c] == 0
@@ -2953,30 +2931,30 @@ def s_late_double_influence(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:279:17",
+                "spec/twilight_struggle/events_late.rules:274:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:281
+            # spec: spec/twilight_struggle/events_late.rules:276
             state.counters[1 + L[0]][L[4]] = bounded(
                 max(0, state.counters[1 + L[0]][L[4]] + state.counters[1 + L[0]][L[4]]),
-                "spec/twilight_struggle/events_late.rules:281:17",
+                "spec/twilight_struggle/events_late.rules:276:17",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:282
+            # spec: spec/twilight_struggle/events_late.rules:277
             state.counters[0][L[4]] = bounded(
                 max(0, state.counters[0][L[4]] + 1),
-                "spec/twilight_struggle/events_late.rules:282:17",
+                "spec/twilight_struggle/events_late.rules:277:17",
             )
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_late.rules:283
-            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:283:17")
+            # spec: spec/twilight_struggle/events_late.rules:278
+            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:278:17")
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_late.rules:285
+            # spec: spec/twilight_struggle/events_late.rules:280
             L[3] = 0
             pc = 1
             continue
@@ -2986,15 +2964,15 @@ def s_late_double_influence(state, frame):
 
 
 def s_late_free_realignments(state, frame):
-    "procedure late_free_realignments (spec/twilight_struggle/events_late.rules:321)"
+    "procedure late_free_realignments (spec/twilight_struggle/events_late.rules:316)"
     # L: 0 p, 1 points, 2 r, 3 left, 4 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:322
+            # spec: spec/twilight_struggle/events_late.rules:317
             L[3] = L[1]
-            # spec: spec/twilight_struggle/events_late.rules:323
+            # spec: spec/twilight_struggle/events_late.rules:318
             pc = 1
         if pc == 1:
             if not (
@@ -3009,14 +2987,14 @@ def s_late_free_realignments(state, frame):
                         state,
                         L[2],
                         REGION_MEMBERS,
-                        "spec/twilight_struggle/events_late.rules:323:52",
+                        "spec/twilight_struggle/events_late.rules:318:52",
                     )
                 )
             ):
                 pc = 3
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_late.rules:323:5")
-            # spec: spec/twilight_struggle/events_late.rules:324
+            tick(state, "while", "spec/twilight_struggle/events_late.rules:318:5")
+            # spec: spec/twilight_struggle/events_late.rules:319
             player = L[0]
             values = [
                 c_target
@@ -3027,7 +3005,7 @@ def s_late_free_realignments(state, frame):
                         c_target,
                         L[2],
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:324:43",
+                        "spec/twilight_struggle/events_late.rules:319:43",
                     )
                     and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
                         c_target
@@ -3043,16 +3021,16 @@ def s_late_free_realignments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:324:9",
+                "spec/twilight_struggle/events_late.rules:319:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:326
+            # spec: spec/twilight_struggle/events_late.rules:321
             p_realignment_roll(state, L[0], L[4])
-            # spec: spec/twilight_struggle/events_late.rules:327
-            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:327:9")
+            # spec: spec/twilight_struggle/events_late.rules:322
+            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:322:9")
             pc = 1
             continue
         if pc == 3:
@@ -3061,13 +3039,13 @@ def s_late_free_realignments(state, frame):
 
 
 def s_norad_check(state, frame):
-    "procedure norad_check (spec/twilight_struggle/events_late.rules:493)"
+    "procedure norad_check (spec/twilight_struggle/events_late.rules:488)"
     # L: 0 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:494
+            # spec: spec/twilight_struggle/events_late.rules:489
             if (
                 state.tracks[0] == 2
                 and state.vars[0] != 2
@@ -3083,7 +3061,7 @@ def s_norad_check(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:496
+            # spec: spec/twilight_struggle/events_late.rules:491
             player = 1
             values = [c_c for c_c in K_country if state.counters[2][c_c] > 0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3094,16 +3072,16 @@ def s_norad_check(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:496:9",
+                "spec/twilight_struggle/events_late.rules:491:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[0] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:497
+            # spec: spec/twilight_struggle/events_late.rules:492
             state.counters[2][L[0]] = bounded(
                 max(0, state.counters[2][L[0]] + 1),
-                "spec/twilight_struggle/events_late.rules:497:9",
+                "spec/twilight_struggle/events_late.rules:492:9",
             )
             state.stamps[10] += 1
             pc = 3
@@ -4393,18 +4371,16 @@ def s_choose_headline(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/turn.rules:84
+            player = L[0]
             values = [
                 c_c
                 for c_c in state.zones[2 + L[0]]
                 if allowed_headline_card(state, L[0], c_c)
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/twilight_struggle/turn.rules:85
-            player = L[0]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4413,28 +4389,28 @@ def s_choose_headline(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/turn.rules:85:9",
+                "spec/twilight_struggle/turn.rules:84:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[1] = frame[3]
-            # spec: spec/twilight_struggle/turn.rules:86
+            # spec: spec/twilight_struggle/turn.rules:85
             move_card(state, L[1], 6 + L[0])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def s_resolve_headline(state, frame):
-    "procedure resolve_headline (spec/twilight_struggle/turn.rules:93)"
-    # L: 0 p, 1 c, 2 fired, 3 items and 4 index of the loop at line 94
+    "procedure resolve_headline (spec/twilight_struggle/turn.rules:91)"
+    # L: 0 p, 1 c, 2 fired, 3 items and 4 index of the loop at line 92
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:94
+            # spec: spec/twilight_struggle/turn.rules:92
             L[3] = [c_c for c_c in K_card if state.location[c_c] == 6 + L[0]]
             L[4] = 0
             pc = 1
@@ -4443,24 +4419,24 @@ def s_resolve_headline(state, frame):
                 pc = 3
                 continue
             L[1] = L[3][L[4]]
-            # spec: spec/twilight_struggle/turn.rules:95
+            # spec: spec/twilight_struggle/turn.rules:93
             state.vars[1] = L[0]
             state.stamps[13] += 1
-            # spec: spec/twilight_struggle/turn.rules:98
+            # spec: spec/twilight_struggle/turn.rules:96
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
             state.stamps[11] += 1
-            # spec: spec/twilight_struggle/turn.rules:99
+            # spec: spec/twilight_struggle/turn.rules:97
             move_card(state, L[1], 8)
-            # spec: spec/twilight_struggle/turn.rules:100
+            # spec: spec/twilight_struggle/turn.rules:98
             state.vars[5] = L[1]
             state.stamps[17] += 1
-            # spec: spec/twilight_struggle/turn.rules:101
+            # spec: spec/twilight_struggle/turn.rules:99
             state.vars[6] = L[0]
             state.stamps[18] += 1
-            # spec: spec/twilight_struggle/turn.rules:102
+            # spec: spec/twilight_struggle/turn.rules:100
             emit_headline_played(state, L[0], L[1])
-            # spec: spec/twilight_struggle/turn.rules:103
+            # spec: spec/twilight_struggle/turn.rules:101
             log_line(
                 state,
                 " ".join(
@@ -4470,16 +4446,16 @@ def s_resolve_headline(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/turn.rules:103:13",
+                                "spec/twilight_struggle/turn.rules:101:13",
                             )
                         ),
                         "headlines",
                         text_of(ENTITY_LABELS[L[1]]),
                     ]
                 ),
-                "spec/twilight_struggle/turn.rules:103:9",
+                "spec/twilight_struggle/turn.rules:101:9",
             )
-            # spec: spec/twilight_struggle/turn.rules:104
+            # spec: spec/twilight_struggle/turn.rules:102
             frame[1] = 2
             state.frames.append(
                 new_frame(
@@ -4492,7 +4468,7 @@ def s_resolve_headline(state, frame):
                                 if A_side[L[1]] == 0
                                 else 1 if A_side[L[1]] == 1 else L[0]
                             ),
-                            "spec/twilight_struggle/turn.rules:104:35",
+                            "spec/twilight_struggle/turn.rules:102:35",
                         ),
                     ],
                 )
@@ -4500,12 +4476,12 @@ def s_resolve_headline(state, frame):
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/turn.rules:105
+            # spec: spec/twilight_struggle/turn.rules:103
             p_put_away_played_card(state, L[0], L[1], L[2])
-            # spec: spec/twilight_struggle/turn.rules:106
+            # spec: spec/twilight_struggle/turn.rules:104
             state.vars[5] = None
             state.stamps[17] += 1
-            # spec: spec/twilight_struggle/turn.rules:107
+            # spec: spec/twilight_struggle/turn.rules:105
             p_check_vp_victory(state)
             L[4] = L[4] + 1
             pc = 1
@@ -4516,13 +4492,13 @@ def s_resolve_headline(state, frame):
 
 
 def s_action_rounds(state, frame):
-    "phase action_rounds (spec/twilight_struggle/turn.rules:120)"
-    # L: 0 n, 1 p, 2 items and 3 index of the loop at line 121, 4 items and 5 index of the loop at line 123
+    "phase action_rounds (spec/twilight_struggle/turn.rules:118)"
+    # L: 0 n, 1 p, 2 items and 3 index of the loop at line 119, 4 items and 5 index of the loop at line 121
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:121
+            # spec: spec/twilight_struggle/turn.rules:119
             L[2] = list(range(1, 9))
             L[3] = 0
             pc = 1
@@ -4531,10 +4507,10 @@ def s_action_rounds(state, frame):
                 pc = 6
                 continue
             L[0] = L[2][L[3]]
-            # spec: spec/twilight_struggle/turn.rules:122
+            # spec: spec/twilight_struggle/turn.rules:120
             state.tracks[3] = max(0, min(8, L[0]))
             state.stamps[5] += 1
-            # spec: spec/twilight_struggle/turn.rules:123
+            # spec: spec/twilight_struggle/turn.rules:121
             L[4] = list(PLAYERS)
             L[5] = 0
             pc = 2
@@ -4560,7 +4536,7 @@ def s_action_rounds(state, frame):
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/turn.rules:125
+            # spec: spec/twilight_struggle/turn.rules:123
             state.tracks[3] = 0
             state.stamps[5] += 1
             state.frames.pop()
@@ -4568,26 +4544,26 @@ def s_action_rounds(state, frame):
 
 
 def s_take_action_round_of(state, frame):
-    "procedure take_action_round_of (spec/twilight_struggle/turn.rules:128)"
+    "procedure take_action_round_of (spec/twilight_struggle/turn.rules:126)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:129
+            # spec: spec/twilight_struggle/turn.rules:127
             state.vars[1] = L[0]
             state.stamps[13] += 1
-            # spec: spec/twilight_struggle/turn.rules:132
+            # spec: spec/twilight_struggle/turn.rules:130
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
             state.stamps[11] += 1
-            # spec: spec/twilight_struggle/turn.rules:133
+            # spec: spec/twilight_struggle/turn.rules:131
             frame[1] = 1
             if emit_action_round_started(state, L[0]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/turn.rules:134
+            # spec: spec/twilight_struggle/turn.rules:132
             if not allowed_take_action_round(state, L[0]):
                 pc = 2
             elif not d_has_playable_card(state, L[0]):
@@ -4597,13 +4573,13 @@ def s_take_action_round_of(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/turn.rules:135
+            # spec: spec/twilight_struggle/turn.rules:133
             frame[1] = 6
             if emit_action_round_replaced(state, L[0]):
                 return
             pc = 6
         if pc == 3:
-            # spec: spec/twilight_struggle/turn.rules:137
+            # spec: spec/twilight_struggle/turn.rules:135
             log_line(
                 state,
                 " ".join(
@@ -4613,48 +4589,48 @@ def s_take_action_round_of(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/turn.rules:137:13",
+                                "spec/twilight_struggle/turn.rules:135:13",
                             )
                         ),
                         "has no card to play and passes the action round",
                     ]
                 ),
-                "spec/twilight_struggle/turn.rules:137:9",
+                "spec/twilight_struggle/turn.rules:135:9",
             )
             pc = 6
         if pc == 4:
-            # spec: spec/twilight_struggle/turn.rules:139
+            # spec: spec/twilight_struggle/turn.rules:137
             frame[1] = 6
             state.frames.append(new_frame(31, [L[0]]))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/turn.rules:141
+            # spec: spec/twilight_struggle/turn.rules:139
             frame[1] = 6
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 2))
             return
         if pc == 6:
-            # spec: spec/twilight_struggle/turn.rules:143
+            # spec: spec/twilight_struggle/turn.rules:141
             frame[1] = 7
             if emit_action_round_ended(state, L[0]):
                 return
             pc = 7
         if pc == 7:
-            # spec: spec/twilight_struggle/turn.rules:144
+            # spec: spec/twilight_struggle/turn.rules:142
             p_check_vp_victory(state)
-            # spec: spec/twilight_struggle/turn.rules:145
+            # spec: spec/twilight_struggle/turn.rules:143
             expire(state, "end_of_action_round")
             state.frames.pop()
             return
 
 
 def s_extra_action_round(state, frame):
-    "procedure extra_action_round (spec/twilight_struggle/turn.rules:150)"
+    "procedure extra_action_round (spec/twilight_struggle/turn.rules:148)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:151
+            # spec: spec/twilight_struggle/turn.rules:149
             player = L[0]
             offered = []
             offered.append(0)
@@ -4670,7 +4646,7 @@ def s_extra_action_round(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/turn.rules:151:5",
+                "spec/twilight_struggle/turn.rules:149:5",
             )
             frame[1] = 1
             return
@@ -4683,7 +4659,7 @@ def s_extra_action_round(state, frame):
             else:
                 pc = 3
         if pc == 2:
-            # spec: spec/twilight_struggle/turn.rules:152
+            # spec: spec/twilight_struggle/turn.rules:150
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 2))
             return
@@ -4693,32 +4669,32 @@ def s_extra_action_round(state, frame):
 
 
 def s_turn_end(state, frame):
-    "phase turn_end (spec/twilight_struggle/turn.rules:159)"
+    "phase turn_end (spec/twilight_struggle/turn.rules:157)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:160
+            # spec: spec/twilight_struggle/turn.rules:158
             p_military_operations_check(state)
-            # spec: spec/twilight_struggle/turn.rules:161
+            # spec: spec/twilight_struggle/turn.rules:159
             frame[1] = 1
             state.frames.append(new_frame(24, [UNBOUND] * 4))
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/turn.rules:162
+            # spec: spec/twilight_struggle/turn.rules:160
             if state.params["held_card_reveal"]:
                 p_held_card_check(state)
-            # spec: spec/twilight_struggle/turn.rules:164
+            # spec: spec/twilight_struggle/turn.rules:162
             state.vars[2] = True
             state.stamps[14] += 1
-            # spec: spec/twilight_struggle/turn.rules:165
+            # spec: spec/twilight_struggle/turn.rules:163
             for L[0] in PLAYERS:
                 state.tracks[8 + L[0]] = 0
                 state.stamps[8] += 1
-            # spec: spec/twilight_struggle/turn.rules:166
+            # spec: spec/twilight_struggle/turn.rules:164
             emit_turn_ending(state)
-            # spec: spec/twilight_struggle/turn.rules:167
+            # spec: spec/twilight_struggle/turn.rules:165
             expire(state, "end_of_turn")
             state.frames.pop()
             return
@@ -4867,10 +4843,11 @@ def sev_socialist_governments(state, frame):
             pc = 1
         if pc == 1:
             if L[3] <= 0:
-                pc = 5
+                pc = 4
                 continue
             tick(state, "repeat", "spec/twilight_struggle/cards.rules:69:9")
             # spec: spec/twilight_struggle/cards.rules:70
+            player = L[0]
             values = [
                 c_c
                 for c_c in K_country
@@ -4880,13 +4857,10 @@ def sev_socialist_governments(state, frame):
                     and state.counters[0][c_c] < 2
                 )
             ]
-            if values:
-                pc = 2
-            else:
-                pc = 4
-        if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:72
-            player = L[0]
+            if not values:
+                pc = 3
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4895,42 +4869,42 @@ def sev_socialist_governments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:72:17",
+                "spec/twilight_struggle/cards.rules:70:13",
             )
-            frame[1] = 3
+            frame[1] = 2
             return
-        if pc == 3:
+        if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:75
+            # spec: spec/twilight_struggle/cards.rules:73
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] - 1),
-                "spec/twilight_struggle/cards.rules:75:17",
+                "spec/twilight_struggle/cards.rules:73:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:76
+            # spec: spec/twilight_struggle/cards.rules:74
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:76:17",
+                "spec/twilight_struggle/cards.rules:74:13",
             )
             state.stamps[9] += 1
-            pc = 4
-        if pc == 4:
+            pc = 3
+        if pc == 3:
             L[3] = L[3] - 1
             pc = 1
             continue
-        if pc == 5:
+        if pc == 4:
             state.frames.pop()
             return
 
 
 def sev_blockade(state, frame):
-    "event of blockade (spec/twilight_struggle/cards.rules:100)"
+    "event of blockade (spec/twilight_struggle/cards.rules:97)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:101
+            # spec: spec/twilight_struggle/cards.rules:98
             player = 1
             offered = []
             if any(q_ops_value(state, 1, c_c) >= 3 for c_c in state.zones[3]):
@@ -4951,7 +4925,7 @@ def sev_blockade(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:101:9",
+                "spec/twilight_struggle/cards.rules:98:9",
             )
             frame[1] = 1
             return
@@ -4964,7 +4938,7 @@ def sev_blockade(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:104
+            # spec: spec/twilight_struggle/cards.rules:101
             player = 1
             values = [c_c for c_c in state.zones[3] if q_ops_value(state, 1, c_c) >= 3]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4975,23 +4949,23 @@ def sev_blockade(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:104:17",
+                "spec/twilight_struggle/cards.rules:101:17",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:106
+            # spec: spec/twilight_struggle/cards.rules:103
             log_line(
                 state,
                 " ".join(["Blockade: the USA discards", text_of(ENTITY_LABELS[L[2]])]),
-                "spec/twilight_struggle/cards.rules:106:17",
+                "spec/twilight_struggle/cards.rules:103:17",
             )
-            # spec: spec/twilight_struggle/cards.rules:107
+            # spec: spec/twilight_struggle/cards.rules:104
             move_card(state, L[2], 9)
             pc = 5
         if pc == 4:
-            # spec: spec/twilight_struggle/cards.rules:110
+            # spec: spec/twilight_struggle/cards.rules:107
             state.counters[2][E_west_germany] = 0
             state.stamps[10] += 1
             pc = 5
@@ -5001,24 +4975,25 @@ def sev_blockade(state, frame):
 
 
 def sev_comecon(state, frame):
-    "event of comecon (spec/twilight_struggle/cards.rules:136)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 138
+    "event of comecon (spec/twilight_struggle/cards.rules:133)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 135
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:137
+            # spec: spec/twilight_struggle/cards.rules:134
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:138
+            # spec: spec/twilight_struggle/cards.rules:135
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
-                pc = 5
+                pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:138:9")
-            # spec: spec/twilight_struggle/cards.rules:139
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:135:9")
+            # spec: spec/twilight_struggle/cards.rules:136
+            player = L[0]
             values = [
                 c_c
                 for c_c in K_country
@@ -5033,13 +5008,10 @@ def sev_comecon(state, frame):
                     and state.counters[0][c_c] == 0
                 )
             ]
-            if values:
-                pc = 2
-            else:
-                pc = 4
-        if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:141
-            player = L[0]
+            if not values:
+                pc = 3
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5048,45 +5020,45 @@ def sev_comecon(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:141:17",
+                "spec/twilight_struggle/cards.rules:136:13",
             )
-            frame[1] = 3
+            frame[1] = 2
             return
-        if pc == 3:
+        if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:144
+            # spec: spec/twilight_struggle/cards.rules:139
             state.counters[1][L[2]] = bounded(
                 max(0, state.counters[1][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:144:17",
+                "spec/twilight_struggle/cards.rules:139:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:145
+            # spec: spec/twilight_struggle/cards.rules:140
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:145:17",
+                "spec/twilight_struggle/cards.rules:140:13",
             )
             state.stamps[9] += 1
-            pc = 4
-        if pc == 4:
+            pc = 3
+        if pc == 3:
             L[3] = L[3] - 1
             pc = 1
             continue
-        if pc == 5:
+        if pc == 4:
             state.frames.pop()
             return
 
 
 def sev_warsaw_pact_formed(state, frame):
-    "event of warsaw_pact_formed (spec/twilight_struggle/cards.rules:162)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 166, 4 rounds left of the repeat at line 175
+    "event of warsaw_pact_formed (spec/twilight_struggle/cards.rules:156)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 160, 4 rounds left of the repeat at line 167
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:163
+            # spec: spec/twilight_struggle/cards.rules:157
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:164
+            # spec: spec/twilight_struggle/cards.rules:158
             player = L[0]
             offered = []
             offered.append(0)
@@ -5106,7 +5078,7 @@ def sev_warsaw_pact_formed(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:164:9",
+                "spec/twilight_struggle/cards.rules:158:9",
             )
             frame[1] = 1
             return
@@ -5115,31 +5087,29 @@ def sev_warsaw_pact_formed(state, frame):
             if k == 0:
                 pc = 2
             elif k == 1:
-                pc = 7
+                pc = 6
             else:
-                pc = 10
+                pc = 9
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:166
+            # spec: spec/twilight_struggle/cards.rules:160
             L[3] = 4
             pc = 3
         if pc == 3:
             if L[3] <= 0:
-                pc = 10
+                pc = 9
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:166:17")
-            # spec: spec/twilight_struggle/cards.rules:167
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:160:17")
+            # spec: spec/twilight_struggle/cards.rules:161
+            player = L[0]
             values = [
                 c_c
                 for c_c in K_country
                 if (c_c in RS_eastern_europe and state.counters[2][c_c] > 0)
             ]
-            if values:
-                pc = 4
-            else:
-                pc = 6
-        if pc == 4:
-            # spec: spec/twilight_struggle/cards.rules:168
-            player = L[0]
+            if not values:
+                pc = 5
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5148,30 +5118,30 @@ def sev_warsaw_pact_formed(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:168:25",
+                "spec/twilight_struggle/cards.rules:161:21",
             )
-            frame[1] = 5
+            frame[1] = 4
             return
-        if pc == 5:
+        if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:170
+            # spec: spec/twilight_struggle/cards.rules:163
             state.counters[2][L[2]] = 0
             state.stamps[10] += 1
-            pc = 6
-        if pc == 6:
+            pc = 5
+        if pc == 5:
             L[3] = L[3] - 1
             pc = 3
             continue
-        if pc == 7:
-            # spec: spec/twilight_struggle/cards.rules:175
+        if pc == 6:
+            # spec: spec/twilight_struggle/cards.rules:167
             L[4] = 5
-            pc = 8
-        if pc == 8:
+            pc = 7
+        if pc == 7:
             if L[4] <= 0:
-                pc = 10
+                pc = 9
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:175:17")
-            # spec: spec/twilight_struggle/cards.rules:176
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:167:17")
+            # spec: spec/twilight_struggle/cards.rules:168
             player = L[0]
             values = [
                 c_c
@@ -5186,42 +5156,43 @@ def sev_warsaw_pact_formed(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:176:21",
+                "spec/twilight_struggle/cards.rules:168:21",
             )
-            frame[1] = 9
+            frame[1] = 8
             return
-        if pc == 9:
+        if pc == 8:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:178
+            # spec: spec/twilight_struggle/cards.rules:170
             state.counters[1][L[2]] = bounded(
                 max(0, state.counters[1][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:178:21",
+                "spec/twilight_struggle/cards.rules:170:21",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:179
+            # spec: spec/twilight_struggle/cards.rules:171
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:179:21",
+                "spec/twilight_struggle/cards.rules:171:21",
             )
             state.stamps[9] += 1
             L[4] = L[4] - 1
-            pc = 8
+            pc = 7
             continue
-        if pc == 10:
-            # spec: spec/twilight_struggle/cards.rules:183
+        if pc == 9:
+            # spec: spec/twilight_struggle/cards.rules:175
             activate(state, 2, [], None)
             state.frames.pop()
             return
 
 
 def sev_truman_doctrine(state, frame):
-    "event of truman_doctrine (spec/twilight_struggle/cards.rules:206)"
+    "event of truman_doctrine (spec/twilight_struggle/cards.rules:198)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:207
+            # spec: spec/twilight_struggle/cards.rules:199
+            player = L[0]
             values = [
                 c_c
                 for c_c in K_country
@@ -5242,13 +5213,10 @@ def sev_truman_doctrine(state, frame):
                     )
                 )
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/twilight_struggle/cards.rules:209
-            player = L[0]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5257,29 +5225,29 @@ def sev_truman_doctrine(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:209:13",
+                "spec/twilight_struggle/cards.rules:199:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:213
+            # spec: spec/twilight_struggle/cards.rules:203
             state.counters[1][L[2]] = 0
             state.stamps[10] += 1
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_olympic_games(state, frame):
-    "event of olympic_games (spec/twilight_struggle/cards.rules:224)"
+    "event of olympic_games (spec/twilight_struggle/cards.rules:213)"
     # L: 0 you, 1 this, 2 sponsor_total, 3 guest_total, 4 sponsor_die, 5 guest_die
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:225
+            # spec: spec/twilight_struggle/cards.rules:214
             player = None if L[0] is None else (L[0] + 1) % 2
             offered = []
             offered.append(0)
@@ -5296,7 +5264,7 @@ def sev_olympic_games(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:225:9",
+                "spec/twilight_struggle/cards.rules:214:9",
             )
             frame[1] = 1
             return
@@ -5309,22 +5277,22 @@ def sev_olympic_games(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:227
+            # spec: spec/twilight_struggle/cards.rules:216
             L[2] = 0
-            # spec: spec/twilight_struggle/cards.rules:228
+            # spec: spec/twilight_struggle/cards.rules:217
             L[3] = 0
-            # spec: spec/twilight_struggle/cards.rules:229
+            # spec: spec/twilight_struggle/cards.rules:218
             while L[2] == L[3]:
-                tick(state, "while", "spec/twilight_struggle/cards.rules:229:17")
-                # spec: spec/twilight_struggle/cards.rules:230
-                L[4] = roll(state, 6, "spec/twilight_struggle/cards.rules:230:21")
-                # spec: spec/twilight_struggle/cards.rules:231
-                L[5] = roll(state, 6, "spec/twilight_struggle/cards.rules:231:21")
-                # spec: spec/twilight_struggle/cards.rules:232
-                L[2] = bounded(L[4] + 2, "spec/twilight_struggle/cards.rules:232:21")
-                # spec: spec/twilight_struggle/cards.rules:233
+                tick(state, "while", "spec/twilight_struggle/cards.rules:218:17")
+                # spec: spec/twilight_struggle/cards.rules:219
+                L[4] = roll(state, 6, "spec/twilight_struggle/cards.rules:219:21")
+                # spec: spec/twilight_struggle/cards.rules:220
+                L[5] = roll(state, 6, "spec/twilight_struggle/cards.rules:220:21")
+                # spec: spec/twilight_struggle/cards.rules:221
+                L[2] = bounded(L[4] + 2, "spec/twilight_struggle/cards.rules:221:21")
+                # spec: spec/twilight_struggle/cards.rules:222
                 L[3] = L[5]
-            # spec: spec/twilight_struggle/cards.rules:235
+            # spec: spec/twilight_struggle/cards.rules:224
             log_line(
                 state,
                 " ".join(
@@ -5335,7 +5303,7 @@ def sev_olympic_games(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/cards.rules:235:39",
+                                "spec/twilight_struggle/cards.rules:224:39",
                             )
                         ),
                         text_of(L[2]),
@@ -5345,26 +5313,26 @@ def sev_olympic_games(state, frame):
                                 PLAYER_LABELS,
                                 None if L[0] is None else (L[0] + 1) % 2,
                                 "label",
-                                "spec/twilight_struggle/cards.rules:235:76",
+                                "spec/twilight_struggle/cards.rules:224:76",
                             )
                         ),
                         text_of(L[3]),
                     ]
                 ),
-                "spec/twilight_struggle/cards.rules:235:17",
+                "spec/twilight_struggle/cards.rules:224:17",
             )
-            # spec: spec/twilight_struggle/cards.rules:237
+            # spec: spec/twilight_struggle/cards.rules:226
             if L[2] > L[3]:
-                # spec: spec/twilight_struggle/cards.rules:238
+                # spec: spec/twilight_struggle/cards.rules:227
                 p_gain_vp(state, L[0], 2)
             else:
-                # spec: spec/twilight_struggle/cards.rules:240
+                # spec: spec/twilight_struggle/cards.rules:229
                 p_gain_vp(state, None if L[0] is None else (L[0] + 1) % 2, 2)
             pc = 4
         if pc == 3:
-            # spec: spec/twilight_struggle/cards.rules:244
+            # spec: spec/twilight_struggle/cards.rules:233
             p_degrade_defcon(state, 1)
-            # spec: spec/twilight_struggle/cards.rules:245
+            # spec: spec/twilight_struggle/cards.rules:234
             state.frames.pop()
             state.frames.append(
                 new_frame(
@@ -5377,7 +5345,7 @@ def sev_olympic_games(state, frame):
                                 if q_ops_shift(state, L[0], L[1]) == 0
                                 else min(4, max(1, 4 + q_ops_shift(state, L[0], L[1])))
                             ),
-                            "spec/twilight_struggle/cards.rules:245:48",
+                            "spec/twilight_struggle/cards.rules:234:48",
                         ),
                     ],
                 )
@@ -5389,13 +5357,14 @@ def sev_olympic_games(state, frame):
 
 
 def sev_independent_reds(state, frame):
-    "event of independent_reds (spec/twilight_struggle/cards.rules:262)"
+    "event of independent_reds (spec/twilight_struggle/cards.rules:251)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:263
+            # spec: spec/twilight_struggle/cards.rules:252
+            player = L[0]
             values = [
                 c_c
                 for kept_ in (kept_7(state),)
@@ -5410,13 +5379,10 @@ def sev_independent_reds(state, frame):
                 )
                 and state.counters[1][c_c] > state.counters[2][c_c]
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/twilight_struggle/cards.rules:265
-            player = L[0]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5425,40 +5391,41 @@ def sev_independent_reds(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:265:13",
+                "spec/twilight_struggle/cards.rules:252:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:268
+            # spec: spec/twilight_struggle/cards.rules:255
             state.counters[2][L[2]] = max(0, state.counters[1][L[2]])
             state.stamps[10] += 1
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_marshall_plan(state, frame):
-    "event of marshall_plan (spec/twilight_struggle/cards.rules:275)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 277
+    "event of marshall_plan (spec/twilight_struggle/cards.rules:261)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 263
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:276
+            # spec: spec/twilight_struggle/cards.rules:262
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:277
+            # spec: spec/twilight_struggle/cards.rules:263
             L[3] = 7
             pc = 1
         if pc == 1:
             if L[3] <= 0:
-                pc = 5
+                pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:277:9")
-            # spec: spec/twilight_struggle/cards.rules:278
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:263:9")
+            # spec: spec/twilight_struggle/cards.rules:264
+            player = L[0]
             values = [
                 c_c
                 for c_c in K_country
@@ -5473,13 +5440,10 @@ def sev_marshall_plan(state, frame):
                     and state.counters[0][c_c] == 0
                 )
             ]
-            if values:
-                pc = 2
-            else:
-                pc = 4
-        if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:280
-            player = L[0]
+            if not values:
+                pc = 3
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5488,44 +5452,44 @@ def sev_marshall_plan(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:280:17",
+                "spec/twilight_struggle/cards.rules:264:13",
             )
-            frame[1] = 3
+            frame[1] = 2
             return
-        if pc == 3:
+        if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:283
+            # spec: spec/twilight_struggle/cards.rules:267
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:283:17",
+                "spec/twilight_struggle/cards.rules:267:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:284
+            # spec: spec/twilight_struggle/cards.rules:268
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:284:17",
+                "spec/twilight_struggle/cards.rules:268:13",
             )
             state.stamps[9] += 1
-            pc = 4
-        if pc == 4:
+            pc = 3
+        if pc == 3:
             L[3] = L[3] - 1
             pc = 1
             continue
-        if pc == 5:
-            # spec: spec/twilight_struggle/cards.rules:287
+        if pc == 4:
+            # spec: spec/twilight_struggle/cards.rules:270
             activate(state, 1, [], None)
             state.frames.pop()
             return
 
 
 def sev_indo_pakistani_war(state, frame):
-    "event of indo_pakistani_war (spec/twilight_struggle/cards.rules:294)"
+    "event of indo_pakistani_war (spec/twilight_struggle/cards.rules:277)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:295
+            # spec: spec/twilight_struggle/cards.rules:278
             player = L[0]
             values = [
                 c_target
@@ -5540,29 +5504,29 @@ def sev_indo_pakistani_war(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:295:9",
+                "spec/twilight_struggle/cards.rules:278:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:297
+            # spec: spec/twilight_struggle/cards.rules:280
             p_war(state, L[0], L[2], 4, 2, 2, False)
             state.frames.pop()
             return
 
 
 def sev_cia_created(state, frame):
-    "event of cia_created (spec/twilight_struggle/cards.rules:312)"
+    "event of cia_created (spec/twilight_struggle/cards.rules:295)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:313
+            # spec: spec/twilight_struggle/cards.rules:296
             state.revealed[2] = True
             state.stamps[0] += 1
-            # spec: spec/twilight_struggle/cards.rules:314
+            # spec: spec/twilight_struggle/cards.rules:297
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -5575,14 +5539,14 @@ def sev_cia_created(state, frame):
                                 if q_ops_shift(state, 1, L[1]) == 0
                                 else min(4, max(1, 1 + q_ops_shift(state, 1, L[1])))
                             ),
-                            "spec/twilight_struggle/cards.rules:314:40",
+                            "spec/twilight_struggle/cards.rules:297:40",
                         ),
                     ],
                 )
             )
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/cards.rules:315
+            # spec: spec/twilight_struggle/cards.rules:298
             state.revealed[2] = False
             state.stamps[0] += 1
             state.frames.pop()
@@ -5590,24 +5554,25 @@ def sev_cia_created(state, frame):
 
 
 def sev_suez_crisis(state, frame):
-    "event of suez_crisis (spec/twilight_struggle/cards.rules:330)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 332
+    "event of suez_crisis (spec/twilight_struggle/cards.rules:313)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 315
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:331
+            # spec: spec/twilight_struggle/cards.rules:314
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:332
+            # spec: spec/twilight_struggle/cards.rules:315
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
-                pc = 5
+                pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:332:9")
-            # spec: spec/twilight_struggle/cards.rules:333
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:315:9")
+            # spec: spec/twilight_struggle/cards.rules:316
+            player = L[0]
             values = [
                 c_c
                 for kept_ in (kept_8(state),)
@@ -5616,13 +5581,10 @@ def sev_suez_crisis(state, frame):
                 and state.counters[2][c_c] > 0
                 and state.counters[0][c_c] < 2
             ]
-            if values:
-                pc = 2
-            else:
-                pc = 4
-        if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:335
-            player = L[0]
+            if not values:
+                pc = 3
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5631,55 +5593,56 @@ def sev_suez_crisis(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:335:17",
+                "spec/twilight_struggle/cards.rules:316:13",
             )
-            frame[1] = 3
+            frame[1] = 2
             return
-        if pc == 3:
+        if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:338
+            # spec: spec/twilight_struggle/cards.rules:319
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] - 1),
-                "spec/twilight_struggle/cards.rules:338:17",
+                "spec/twilight_struggle/cards.rules:319:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:339
+            # spec: spec/twilight_struggle/cards.rules:320
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:339:17",
+                "spec/twilight_struggle/cards.rules:320:13",
             )
             state.stamps[9] += 1
-            pc = 4
-        if pc == 4:
+            pc = 3
+        if pc == 3:
             L[3] = L[3] - 1
             pc = 1
             continue
-        if pc == 5:
+        if pc == 4:
             state.frames.pop()
             return
 
 
 def sev_east_european_unrest(state, frame):
-    "event of east_european_unrest (spec/twilight_struggle/cards.rules:348)"
-    # L: 0 you, 1 this, 2 amount, 3 c, 4 rounds left of the repeat at line 351
+    "event of east_european_unrest (spec/twilight_struggle/cards.rules:328)"
+    # L: 0 you, 1 this, 2 amount, 3 c, 4 rounds left of the repeat at line 331
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:349
+            # spec: spec/twilight_struggle/cards.rules:329
             L[2] = 2 if state.tracks[2] >= 8 else 1
-            # spec: spec/twilight_struggle/cards.rules:350
+            # spec: spec/twilight_struggle/cards.rules:330
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:351
+            # spec: spec/twilight_struggle/cards.rules:331
             L[4] = 3
             pc = 1
         if pc == 1:
             if L[4] <= 0:
-                pc = 5
+                pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:351:9")
-            # spec: spec/twilight_struggle/cards.rules:352
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:331:9")
+            # spec: spec/twilight_struggle/cards.rules:332
+            player = L[0]
             values = [
                 c_c
                 for c_c in K_country
@@ -5689,13 +5652,10 @@ def sev_east_european_unrest(state, frame):
                     and state.counters[0][c_c] == 0
                 )
             ]
-            if values:
-                pc = 2
-            else:
-                pc = 4
-        if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:354
-            player = L[0]
+            if not values:
+                pc = 3
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5704,53 +5664,53 @@ def sev_east_european_unrest(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:354:17",
+                "spec/twilight_struggle/cards.rules:332:13",
             )
-            frame[1] = 3
+            frame[1] = 2
             return
-        if pc == 3:
+        if pc == 2:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:357
+            # spec: spec/twilight_struggle/cards.rules:335
             state.counters[1][L[3]] = bounded(
                 max(0, state.counters[1][L[3]] - L[2]),
-                "spec/twilight_struggle/cards.rules:357:17",
+                "spec/twilight_struggle/cards.rules:335:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:358
+            # spec: spec/twilight_struggle/cards.rules:336
             state.counters[0][L[3]] = bounded(
                 max(0, state.counters[0][L[3]] + 1),
-                "spec/twilight_struggle/cards.rules:358:17",
+                "spec/twilight_struggle/cards.rules:336:13",
             )
             state.stamps[9] += 1
-            pc = 4
-        if pc == 4:
+            pc = 3
+        if pc == 3:
             L[4] = L[4] - 1
             pc = 1
             continue
-        if pc == 5:
+        if pc == 4:
             state.frames.pop()
             return
 
 
 def sev_decolonization(state, frame):
-    "event of decolonization (spec/twilight_struggle/cards.rules:366)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 368
+    "event of decolonization (spec/twilight_struggle/cards.rules:343)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 345
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:367
+            # spec: spec/twilight_struggle/cards.rules:344
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:368
+            # spec: spec/twilight_struggle/cards.rules:345
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:368:9")
-            # spec: spec/twilight_struggle/cards.rules:369
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:345:9")
+            # spec: spec/twilight_struggle/cards.rules:346
             player = L[0]
             values = [
                 c_c
@@ -5768,22 +5728,22 @@ def sev_decolonization(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:369:13",
+                "spec/twilight_struggle/cards.rules:346:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:372
+            # spec: spec/twilight_struggle/cards.rules:349
             state.counters[1][L[2]] = bounded(
                 max(0, state.counters[1][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:372:13",
+                "spec/twilight_struggle/cards.rules:349:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:373
+            # spec: spec/twilight_struggle/cards.rules:350
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:373:13",
+                "spec/twilight_struggle/cards.rules:350:13",
             )
             state.stamps[9] += 1
             L[3] = L[3] - 1
@@ -5795,13 +5755,13 @@ def sev_decolonization(state, frame):
 
 
 def sev_un_intervention(state, frame):
-    "event of un_intervention (spec/twilight_struggle/cards.rules:391)"
+    "event of un_intervention (spec/twilight_struggle/cards.rules:368)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:392
+            # spec: spec/twilight_struggle/cards.rules:369
             player = L[0]
             values = [
                 c_c
@@ -5816,13 +5776,13 @@ def sev_un_intervention(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:392:9",
+                "spec/twilight_struggle/cards.rules:369:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:394
+            # spec: spec/twilight_struggle/cards.rules:371
             log_line(
                 state,
                 " ".join(
@@ -5832,7 +5792,7 @@ def sev_un_intervention(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/cards.rules:394:13",
+                                "spec/twilight_struggle/cards.rules:371:13",
                             )
                         ),
                         "plays",
@@ -5840,18 +5800,18 @@ def sev_un_intervention(state, frame):
                         "with UN Intervention: its event is cancelled",
                     ]
                 ),
-                "spec/twilight_struggle/cards.rules:394:9",
+                "spec/twilight_struggle/cards.rules:371:9",
             )
-            # spec: spec/twilight_struggle/cards.rules:395
+            # spec: spec/twilight_struggle/cards.rules:372
             move_card(state, L[2], 8)
-            # spec: spec/twilight_struggle/cards.rules:396
+            # spec: spec/twilight_struggle/cards.rules:373
             emit_card_played(state, L[0], L[2])
-            # spec: spec/twilight_struggle/cards.rules:397
+            # spec: spec/twilight_struggle/cards.rules:374
             frame[1] = 2
             state.frames.append(new_frame(3, [L[0], L[2]]))
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:398
+            # spec: spec/twilight_struggle/cards.rules:375
             if state.location[L[2]] == 8:
                 move_card(state, L[2], 9)
             state.frames.pop()
@@ -5859,25 +5819,25 @@ def sev_un_intervention(state, frame):
 
 
 def sev_de_stalinization(state, frame):
-    "event of de_stalinization (spec/twilight_struggle/cards.rules:405)"
+    "event of de_stalinization (spec/twilight_struggle/cards.rules:382)"
     # L: 0 you, 1 this, 2 moved, 3 source, 4 dest
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:406
+            # spec: spec/twilight_struggle/cards.rules:383
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:407
+            # spec: spec/twilight_struggle/cards.rules:384
             L[2] = 0
-            # spec: spec/twilight_struggle/cards.rules:408
+            # spec: spec/twilight_struggle/cards.rules:385
             pc = 1
         if pc == 1:
             if not (L[2] < 4 and any(state.counters[1][c_c] > 0 for c_c in K_country)):
                 pc = 7
                 continue
-            tick(state, "while", "spec/twilight_struggle/cards.rules:408:9")
-            # spec: spec/twilight_struggle/cards.rules:409
+            tick(state, "while", "spec/twilight_struggle/cards.rules:385:9")
+            # spec: spec/twilight_struggle/cards.rules:386
             player = L[0]
             offered = []
             offered.append(0)
@@ -5892,7 +5852,7 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:409:13",
+                "spec/twilight_struggle/cards.rules:386:13",
             )
             frame[1] = 2
             return
@@ -5905,7 +5865,7 @@ def sev_de_stalinization(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/cards.rules:411
+            # spec: spec/twilight_struggle/cards.rules:388
             player = L[0]
             values = [
                 c_source for c_source in K_country if state.counters[1][c_source] > 0
@@ -5918,19 +5878,19 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:411:21",
+                "spec/twilight_struggle/cards.rules:388:21",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:413
+            # spec: spec/twilight_struggle/cards.rules:390
             state.counters[1][L[3]] = bounded(
                 max(0, state.counters[1][L[3]] - 1),
-                "spec/twilight_struggle/cards.rules:413:21",
+                "spec/twilight_struggle/cards.rules:390:21",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:414
+            # spec: spec/twilight_struggle/cards.rules:391
             player = L[0]
             values = [
                 c_dest
@@ -5955,30 +5915,30 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:414:21",
+                "spec/twilight_struggle/cards.rules:391:21",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:417
+            # spec: spec/twilight_struggle/cards.rules:394
             state.counters[1][L[4]] = bounded(
                 max(0, state.counters[1][L[4]] + 1),
-                "spec/twilight_struggle/cards.rules:417:21",
+                "spec/twilight_struggle/cards.rules:394:21",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:418
+            # spec: spec/twilight_struggle/cards.rules:395
             state.counters[0][L[4]] = bounded(
                 max(0, state.counters[0][L[4]] + 1),
-                "spec/twilight_struggle/cards.rules:418:21",
+                "spec/twilight_struggle/cards.rules:395:21",
             )
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:419
-            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/cards.rules:419:21")
+            # spec: spec/twilight_struggle/cards.rules:396
+            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/cards.rules:396:21")
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/cards.rules:421
+            # spec: spec/twilight_struggle/cards.rules:398
             L[2] = 4
             pc = 1
             continue
@@ -6524,10 +6484,11 @@ def sev_muslim_revolution(state, frame):
             pc = 1
         if pc == 1:
             if L[3] <= 0:
-                pc = 5
+                pc = 4
                 continue
             tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:461:5")
             # spec: spec/twilight_struggle/events_mid.rules:462
+            player = L[0]
             values = [
                 c_c
                 for kept_ in (kept_11(state),)
@@ -6535,13 +6496,10 @@ def sev_muslim_revolution(state, frame):
                 if (kept_[1] or d_muslim_revolution_country(state, c_c))
                 and state.counters[2][c_c] > 0
             ]
-            if values:
-                pc = 2
-            else:
-                pc = 4
-        if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:463
-            player = L[0]
+            if not values:
+                pc = 3
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -6550,32 +6508,32 @@ def sev_muslim_revolution(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:463:13",
+                "spec/twilight_struggle/events_mid.rules:462:9",
             )
-            frame[1] = 3
+            frame[1] = 2
             return
-        if pc == 3:
+        if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:465
+            # spec: spec/twilight_struggle/events_mid.rules:464
             state.counters[2][L[2]] = 0
             state.stamps[10] += 1
-            pc = 4
-        if pc == 4:
+            pc = 3
+        if pc == 3:
             L[3] = L[3] - 1
             pc = 1
             continue
-        if pc == 5:
+        if pc == 4:
             state.frames.pop()
             return
 
 
 def sev_abm_treaty(state, frame):
-    "event of abm_treaty (spec/twilight_struggle/events_mid.rules:474)"
+    "event of abm_treaty (spec/twilight_struggle/events_mid.rules:472)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_mid.rules:475
+    # spec: spec/twilight_struggle/events_mid.rules:473
     p_improve_defcon(state, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:476
+    # spec: spec/twilight_struggle/events_mid.rules:474
     state.frames.pop()
     state.frames.append(
         new_frame(
@@ -6584,7 +6542,7 @@ def sev_abm_treaty(state, frame):
                 L[0],
                 bounded(
                     d_event_ops(state, L[0], L[1], A_ops[L[1]]),
-                    "spec/twilight_struggle/events_mid.rules:476:27",
+                    "spec/twilight_struggle/events_mid.rules:474:27",
                 ),
             ],
         )
@@ -6593,16 +6551,16 @@ def sev_abm_treaty(state, frame):
 
 
 def sev_lone_gunman(state, frame):
-    "event of lone_gunman (spec/twilight_struggle/events_mid.rules:548)"
+    "event of lone_gunman (spec/twilight_struggle/events_mid.rules:546)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:549
+            # spec: spec/twilight_struggle/events_mid.rules:547
             state.revealed[3] = True
             state.stamps[0] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:550
+            # spec: spec/twilight_struggle/events_mid.rules:548
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -6611,14 +6569,14 @@ def sev_lone_gunman(state, frame):
                         0,
                         bounded(
                             d_event_ops(state, 0, L[1], A_ops[L[1]]),
-                            "spec/twilight_struggle/events_mid.rules:550:37",
+                            "spec/twilight_struggle/events_mid.rules:548:37",
                         ),
                     ],
                 )
             )
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:551
+            # spec: spec/twilight_struggle/events_mid.rules:549
             if not is_active(state, 14, None):
                 state.revealed[3] = False
                 state.stamps[0] += 1
@@ -6627,24 +6585,24 @@ def sev_lone_gunman(state, frame):
 
 
 def sev_colonial_rear_guards(state, frame):
-    "event of colonial_rear_guards (spec/twilight_struggle/events_mid.rules:556)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 558
+    "event of colonial_rear_guards (spec/twilight_struggle/events_mid.rules:554)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 556
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:557
+            # spec: spec/twilight_struggle/events_mid.rules:555
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:558
+            # spec: spec/twilight_struggle/events_mid.rules:556
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:558:5")
-            # spec: spec/twilight_struggle/events_mid.rules:559
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:556:5")
+            # spec: spec/twilight_struggle/events_mid.rules:557
             player = 1
             values = [
                 c_c
@@ -6662,22 +6620,22 @@ def sev_colonial_rear_guards(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:559:9",
+                "spec/twilight_struggle/events_mid.rules:557:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:561
+            # spec: spec/twilight_struggle/events_mid.rules:559
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:561:9",
+                "spec/twilight_struggle/events_mid.rules:559:9",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:562
+            # spec: spec/twilight_struggle/events_mid.rules:560
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:562:9",
+                "spec/twilight_struggle/events_mid.rules:560:9",
             )
             state.stamps[9] += 1
             L[3] = L[3] - 1
@@ -6689,21 +6647,21 @@ def sev_colonial_rear_guards(state, frame):
 
 
 def sev_puppet_governments(state, frame):
-    "event of puppet_governments (spec/twilight_struggle/events_mid.rules:590)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 591
+    "event of puppet_governments (spec/twilight_struggle/events_mid.rules:588)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 589
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:591
+            # spec: spec/twilight_struggle/events_mid.rules:589
             L[3] = 3
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 7
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:591:5")
-            # spec: spec/twilight_struggle/events_mid.rules:592
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:589:5")
+            # spec: spec/twilight_struggle/events_mid.rules:590
             player = 1
             offered = []
             if any(
@@ -6724,7 +6682,7 @@ def sev_puppet_governments(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:592:9",
+                "spec/twilight_struggle/events_mid.rules:590:9",
             )
             frame[1] = 2
             return
@@ -6737,7 +6695,7 @@ def sev_puppet_governments(state, frame):
             else:
                 pc = 6
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:595
+            # spec: spec/twilight_struggle/events_mid.rules:593
             player = 1
             values = [
                 c_c
@@ -6755,21 +6713,21 @@ def sev_puppet_governments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:595:17",
+                "spec/twilight_struggle/events_mid.rules:593:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:596
+            # spec: spec/twilight_struggle/events_mid.rules:594
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:596:17",
+                "spec/twilight_struggle/events_mid.rules:594:17",
             )
             state.stamps[10] += 1
             pc = 6
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:598
+            # spec: spec/twilight_struggle/events_mid.rules:596
             pc = 7
             continue
             pc = 6
@@ -6783,25 +6741,25 @@ def sev_puppet_governments(state, frame):
 
 
 def sev_grain_sales_to_soviets(state, frame):
-    "event of grain_sales_to_soviets (spec/twilight_struggle/events_mid.rules:612)"
+    "event of grain_sales_to_soviets (spec/twilight_struggle/events_mid.rules:610)"
     # L: 0 you, 1 this, 2 own_ops, 3 taken
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:613
+            # spec: spec/twilight_struggle/events_mid.rules:611
             L[2] = True
-            # spec: spec/twilight_struggle/events_mid.rules:614
+            # spec: spec/twilight_struggle/events_mid.rules:612
             if len(state.zones[2]) > 0:
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:615
+            # spec: spec/twilight_struggle/events_mid.rules:613
             p_move_random_card(state, 0, "@8")
-            # spec: spec/twilight_struggle/events_mid.rules:616
+            # spec: spec/twilight_struggle/events_mid.rules:614
             L[3] = top_card(state, 8)
-            # spec: spec/twilight_struggle/events_mid.rules:617
+            # spec: spec/twilight_struggle/events_mid.rules:615
             player = 1
             offered = []
             offered.append(0)
@@ -6818,7 +6776,7 @@ def sev_grain_sales_to_soviets(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:617:9",
+                "spec/twilight_struggle/events_mid.rules:615:9",
             )
             frame[1] = 2
             return
@@ -6831,9 +6789,9 @@ def sev_grain_sales_to_soviets(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:619
+            # spec: spec/twilight_struggle/events_mid.rules:617
             L[2] = False
-            # spec: spec/twilight_struggle/events_mid.rules:620
+            # spec: spec/twilight_struggle/events_mid.rules:618
             log_line(
                 state,
                 " ".join(
@@ -6846,28 +6804,28 @@ def sev_grain_sales_to_soviets(state, frame):
                                 ENTITY_LABELS,
                                 L[3],
                                 "label",
-                                "spec/twilight_struggle/events_mid.rules:620:34",
+                                "spec/twilight_struggle/events_mid.rules:618:34",
                             )
                         ),
                         "taken from the USSR",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:620:17",
+                "spec/twilight_struggle/events_mid.rules:618:17",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:621
+            # spec: spec/twilight_struggle/events_mid.rules:619
             frame[1] = 5
             state.frames.append(new_frame(1, [1, L[3]] + [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/events_mid.rules:624
+            # spec: spec/twilight_struggle/events_mid.rules:622
             move_card(
                 state,
-                some_card(L[3], "spec/twilight_struggle/events_mid.rules:624:17"),
+                some_card(L[3], "spec/twilight_struggle/events_mid.rules:622:17"),
                 2,
             )
             pc = 5
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:628
+            # spec: spec/twilight_struggle/events_mid.rules:626
             if L[2]:
                 pc = 6
             else:
@@ -6881,7 +6839,7 @@ def sev_grain_sales_to_soviets(state, frame):
                         1,
                         bounded(
                             d_event_ops(state, 1, L[1], A_ops[L[1]]),
-                            "spec/twilight_struggle/events_mid.rules:628:49",
+                            "spec/twilight_struggle/events_mid.rules:626:49",
                         ),
                     ],
                 )
@@ -6893,21 +6851,21 @@ def sev_grain_sales_to_soviets(state, frame):
 
 
 def sev_oas_founded(state, frame):
-    "event of oas_founded (spec/twilight_struggle/events_mid.rules:654)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 655
+    "event of oas_founded (spec/twilight_struggle/events_mid.rules:652)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 653
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:655
+            # spec: spec/twilight_struggle/events_mid.rules:653
             L[3] = 2
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:655:5")
-            # spec: spec/twilight_struggle/events_mid.rules:656
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:653:5")
+            # spec: spec/twilight_struggle/events_mid.rules:654
             player = 1
             values = [
                 c_c
@@ -6923,16 +6881,16 @@ def sev_oas_founded(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:656:9",
+                "spec/twilight_struggle/events_mid.rules:654:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:657
+            # spec: spec/twilight_struggle/events_mid.rules:655
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:657:9",
+                "spec/twilight_struggle/events_mid.rules:655:9",
             )
             state.stamps[10] += 1
             L[3] = L[3] - 1
@@ -6944,24 +6902,25 @@ def sev_oas_founded(state, frame):
 
 
 def sev_the_voice_of_america(state, frame):
-    "event of the_voice_of_america (spec/twilight_struggle/events_mid.rules:714)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 716
+    "event of the_voice_of_america (spec/twilight_struggle/events_mid.rules:712)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 714
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:715
+            # spec: spec/twilight_struggle/events_mid.rules:713
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:716
+            # spec: spec/twilight_struggle/events_mid.rules:714
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
-                pc = 5
+                pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:716:5")
-            # spec: spec/twilight_struggle/events_mid.rules:717
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:714:5")
+            # spec: spec/twilight_struggle/events_mid.rules:715
+            player = 1
             values = [
                 c_c
                 for kept_ in (kept_14(state),)
@@ -6971,13 +6930,10 @@ def sev_the_voice_of_america(state, frame):
                 and state.counters[1][c_c] > 0
                 and state.counters[0][c_c] < 2
             ]
-            if values:
-                pc = 2
-            else:
-                pc = 4
-        if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:718
-            player = 1
+            if not values:
+                pc = 3
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -6986,53 +6942,53 @@ def sev_the_voice_of_america(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:718:13",
+                "spec/twilight_struggle/events_mid.rules:715:9",
             )
-            frame[1] = 3
+            frame[1] = 2
             return
-        if pc == 3:
+        if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:720
+            # spec: spec/twilight_struggle/events_mid.rules:717
             state.counters[1][L[2]] = bounded(
                 max(0, state.counters[1][L[2]] - 1),
-                "spec/twilight_struggle/events_mid.rules:720:13",
+                "spec/twilight_struggle/events_mid.rules:717:9",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:721
+            # spec: spec/twilight_struggle/events_mid.rules:718
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:721:13",
+                "spec/twilight_struggle/events_mid.rules:718:9",
             )
             state.stamps[9] += 1
-            pc = 4
-        if pc == 4:
+            pc = 3
+        if pc == 3:
             L[3] = L[3] - 1
             pc = 1
             continue
-        if pc == 5:
+        if pc == 4:
             state.frames.pop()
             return
 
 
 def sev_liberation_theology(state, frame):
-    "event of liberation_theology (spec/twilight_struggle/events_mid.rules:728)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 730
+    "event of liberation_theology (spec/twilight_struggle/events_mid.rules:724)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 726
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:729
+            # spec: spec/twilight_struggle/events_mid.rules:725
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:730
+            # spec: spec/twilight_struggle/events_mid.rules:726
             L[3] = 3
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:730:5")
-            # spec: spec/twilight_struggle/events_mid.rules:731
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:726:5")
+            # spec: spec/twilight_struggle/events_mid.rules:727
             player = 0
             values = [
                 c_c
@@ -7047,22 +7003,22 @@ def sev_liberation_theology(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:731:9",
+                "spec/twilight_struggle/events_mid.rules:727:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:733
+            # spec: spec/twilight_struggle/events_mid.rules:729
             state.counters[1][L[2]] = bounded(
                 max(0, state.counters[1][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:733:9",
+                "spec/twilight_struggle/events_mid.rules:729:9",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:734
+            # spec: spec/twilight_struggle/events_mid.rules:730
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:734:9",
+                "spec/twilight_struggle/events_mid.rules:730:9",
             )
             state.stamps[9] += 1
             L[3] = L[3] - 1
@@ -7074,13 +7030,13 @@ def sev_liberation_theology(state, frame):
 
 
 def sev_ussuri_river_skirmish(state, frame):
-    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:740)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 745
+    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:736)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 741
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:741
+            # spec: spec/twilight_struggle/events_mid.rules:737
             if state.location[E_china_card] == 4:
                 pc = 1
             elif state.location[E_china_card] == 5:
@@ -7088,22 +7044,22 @@ def sev_ussuri_river_skirmish(state, frame):
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:742
+            # spec: spec/twilight_struggle/events_mid.rules:738
             p_pass_china_card(state, 1, True)
             pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:744
+            # spec: spec/twilight_struggle/events_mid.rules:740
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:745
+            # spec: spec/twilight_struggle/events_mid.rules:741
             L[3] = 4
             pc = 3
         if pc == 3:
             if L[3] <= 0:
                 pc = 5
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:745:9")
-            # spec: spec/twilight_struggle/events_mid.rules:746
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:741:9")
+            # spec: spec/twilight_struggle/events_mid.rules:742
             player = 1
             values = [
                 c_c
@@ -7118,22 +7074,22 @@ def sev_ussuri_river_skirmish(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:746:13",
+                "spec/twilight_struggle/events_mid.rules:742:13",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:748
+            # spec: spec/twilight_struggle/events_mid.rules:744
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:748:13",
+                "spec/twilight_struggle/events_mid.rules:744:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:749
+            # spec: spec/twilight_struggle/events_mid.rules:745
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:749:13",
+                "spec/twilight_struggle/events_mid.rules:745:13",
             )
             state.stamps[9] += 1
             L[3] = L[3] - 1
@@ -7145,22 +7101,22 @@ def sev_ussuri_river_skirmish(state, frame):
 
 
 def sev_ask_not_what_your_country_can_do_for_you(state, frame):
-    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:758)"
+    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:754)"
     # L: 0 you, 1 this, 2 discarded, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:759
+            # spec: spec/twilight_struggle/events_mid.rules:755
             L[2] = 0
-            # spec: spec/twilight_struggle/events_mid.rules:760
+            # spec: spec/twilight_struggle/events_mid.rules:756
             pc = 1
         if pc == 1:
             if not len(state.zones[3]) > 0:
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:760:5")
-            # spec: spec/twilight_struggle/events_mid.rules:761
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:756:5")
+            # spec: spec/twilight_struggle/events_mid.rules:757
             player = 1
             offered = []
             offered.append(0)
@@ -7177,7 +7133,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:761:9",
+                "spec/twilight_struggle/events_mid.rules:757:9",
             )
             frame[1] = 2
             return
@@ -7190,7 +7146,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:763
+            # spec: spec/twilight_struggle/events_mid.rules:759
             player = 1
             values = list(state.zones[3])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7201,55 +7157,53 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:763:17",
+                "spec/twilight_struggle/events_mid.rules:759:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:764
+            # spec: spec/twilight_struggle/events_mid.rules:760
             move_card(state, L[3], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:765
-            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/events_mid.rules:765:17")
+            # spec: spec/twilight_struggle/events_mid.rules:761
+            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/events_mid.rules:761:17")
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:767
+            # spec: spec/twilight_struggle/events_mid.rules:763
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:770
+            # spec: spec/twilight_struggle/events_mid.rules:766
             log_line(
                 state,
                 " ".join(["USA discards", text_of(L[2]), "cards and draws as many"]),
-                "spec/twilight_struggle/events_mid.rules:770:5",
+                "spec/twilight_struggle/events_mid.rules:766:5",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:771
+            # spec: spec/twilight_struggle/events_mid.rules:767
             for _ in range(L[2]):
-                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:771:5")
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:767:5")
                 p_draw_card(state, 1)
             state.frames.pop()
             return
 
 
 def sev_star_wars(state, frame):
-    "event of star_wars (spec/twilight_struggle/events_late.rules:128)"
+    "event of star_wars (spec/twilight_struggle/events_late.rules:125)"
     # L: 0 you, 1 this, 2 c, 3 fired
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:129
-            values = [c_c for c_c in state.zones[9] if not A_scoring[c_c]]
-            if values:
-                pc = 1
-            else:
-                pc = 4
-        if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:130
+            # spec: spec/twilight_struggle/events_late.rules:126
             player = 1
+            values = [c_c for c_c in state.zones[9] if not A_scoring[c_c]]
+            if not values:
+                pc = 3
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -7258,15 +7212,15 @@ def sev_star_wars(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:130:9",
+                "spec/twilight_struggle/events_late.rules:126:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:131
+            # spec: spec/twilight_struggle/events_late.rules:127
             move_card(state, L[2], 8)
-            # spec: spec/twilight_struggle/events_late.rules:132
+            # spec: spec/twilight_struggle/events_late.rules:128
             log_line(
                 state,
                 " ".join(
@@ -7276,10 +7230,10 @@ def sev_star_wars(state, frame):
                         "from the discard pile",
                     ]
                 ),
-                "spec/twilight_struggle/events_late.rules:132:9",
+                "spec/twilight_struggle/events_late.rules:128:5",
             )
-            # spec: spec/twilight_struggle/events_late.rules:133
-            frame[1] = 3
+            # spec: spec/twilight_struggle/events_late.rules:129
+            frame[1] = 2
             state.frames.append(
                 new_frame(
                     4,
@@ -7287,67 +7241,67 @@ def sev_star_wars(state, frame):
                         L[2],
                         bounded(
                             0 if A_side[L[2]] == 0 else 1 if A_side[L[2]] == 1 else 1,
-                            "spec/twilight_struggle/events_late.rules:133:35",
+                            "spec/twilight_struggle/events_late.rules:129:31",
                         ),
                     ],
                 )
             )
             return
-        if pc == 3:
+        if pc == 2:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:134
+            # spec: spec/twilight_struggle/events_late.rules:130
             p_put_away_played_card(state, 1, L[2], L[3])
-            pc = 4
-        if pc == 4:
+            pc = 3
+        if pc == 3:
             state.frames.pop()
             return
 
 
 def sev_the_reformer(state, frame):
-    "event of the_reformer (spec/twilight_struggle/events_late.rules:160)"
+    "event of the_reformer (spec/twilight_struggle/events_late.rules:155)"
     # L: 0 you, 1 this, 2 amount
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:161
+            # spec: spec/twilight_struggle/events_late.rules:156
             L[2] = 6 if state.tracks[1] < 0 else 4
-            # spec: spec/twilight_struggle/events_late.rules:162
+            # spec: spec/twilight_struggle/events_late.rules:157
             frame[1] = 1
             state.frames.append(new_frame(7, [0, L[2], 2, E_europe] + [UNBOUND] * 2))
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:163
+            # spec: spec/twilight_struggle/events_late.rules:158
             activate(state, 11, [], None)
             state.frames.pop()
             return
 
 
 def sev_marine_barracks_bombing(state, frame):
-    "event of marine_barracks_bombing (spec/twilight_struggle/events_late.rules:171)"
+    "event of marine_barracks_bombing (spec/twilight_struggle/events_late.rules:166)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:172
+    # spec: spec/twilight_struggle/events_late.rules:167
     state.counters[2][E_lebanon] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_late.rules:173
+    # spec: spec/twilight_struggle/events_late.rules:168
     state.frames.pop()
     state.frames.append(new_frame(8, [0, 1, 2, 2, E_middle_east] + [UNBOUND] * 2))
     return
 
 
 def sev_soviets_shoot_down_kal_007(state, frame):
-    "event of soviets_shoot_down_kal_007 (spec/twilight_struggle/events_late.rules:181)"
+    "event of soviets_shoot_down_kal_007 (spec/twilight_struggle/events_late.rules:176)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:182
+            # spec: spec/twilight_struggle/events_late.rules:177
             p_degrade_defcon(state, 1)
-            # spec: spec/twilight_struggle/events_late.rules:183
+            # spec: spec/twilight_struggle/events_late.rules:178
             p_gain_vp(state, 1, 2)
-            # spec: spec/twilight_struggle/events_late.rules:184
+            # spec: spec/twilight_struggle/events_late.rules:179
             if (
                 state.counters[1 + 1][E_south_korea] >= A_stability[E_south_korea]
                 and state.counters[1 + 1][E_south_korea]
@@ -7367,17 +7321,17 @@ def sev_soviets_shoot_down_kal_007(state, frame):
 
 
 def sev_glasnost(state, frame):
-    "event of glasnost (spec/twilight_struggle/events_late.rules:189)"
+    "event of glasnost (spec/twilight_struggle/events_late.rules:184)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:190
+            # spec: spec/twilight_struggle/events_late.rules:185
             p_improve_defcon(state, 1)
-            # spec: spec/twilight_struggle/events_late.rules:191
+            # spec: spec/twilight_struggle/events_late.rules:186
             p_gain_vp(state, 0, 2)
-            # spec: spec/twilight_struggle/events_late.rules:192
+            # spec: spec/twilight_struggle/events_late.rules:187
             if is_active(state, 11, None):
                 pc = 1
             else:
@@ -7392,16 +7346,16 @@ def sev_glasnost(state, frame):
 
 
 def sev_ortega_elected_in_nicaragua(state, frame):
-    "event of ortega_elected_in_nicaragua (spec/twilight_struggle/events_late.rules:202)"
+    "event of ortega_elected_in_nicaragua (spec/twilight_struggle/events_late.rules:197)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:203
+            # spec: spec/twilight_struggle/events_late.rules:198
             state.counters[2][E_nicaragua] = 0
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:204
+            # spec: spec/twilight_struggle/events_late.rules:199
             if any(
                 c_c in KS_country and state.counters[2][c_c] > 0
                 for c_c in ADJ[E_nicaragua]
@@ -7410,7 +7364,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:205
+            # spec: spec/twilight_struggle/events_late.rules:200
             player = 0
             offered = []
             offered.append(0)
@@ -7425,7 +7379,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:205:9",
+                "spec/twilight_struggle/events_late.rules:200:9",
             )
             frame[1] = 2
             return
@@ -7438,7 +7392,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:207
+            # spec: spec/twilight_struggle/events_late.rules:202
             player = 0
             values = [
                 c_target
@@ -7453,13 +7407,13 @@ def sev_ortega_elected_in_nicaragua(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:207:17",
+                "spec/twilight_struggle/events_late.rules:202:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:210
+            # spec: spec/twilight_struggle/events_late.rules:205
             state.frames.pop()
             state.frames.append(
                 new_frame(
@@ -7469,7 +7423,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
                         L[2],
                         bounded(
                             d_event_ops(state, 0, L[1], A_ops[L[1]]),
-                            "spec/twilight_struggle/events_late.rules:210:44",
+                            "spec/twilight_struggle/events_late.rules:205:44",
                         ),
                         True,
                     ]
@@ -7483,13 +7437,13 @@ def sev_ortega_elected_in_nicaragua(state, frame):
 
 
 def sev_chernobyl(state, frame):
-    "event of chernobyl (spec/twilight_struggle/events_late.rules:246)"
+    "event of chernobyl (spec/twilight_struggle/events_late.rules:241)"
     # L: 0 you, 1 this, 2 r
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:247
+            # spec: spec/twilight_struggle/events_late.rules:242
             player = 1
             values = [
                 c_r
@@ -7505,26 +7459,26 @@ def sev_chernobyl(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:247:5",
+                "spec/twilight_struggle/events_late.rules:242:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:248
+            # spec: spec/twilight_struggle/events_late.rules:243
             activate(state, 13, [L[2]], "end_of_turn")
             state.frames.pop()
             return
 
 
 def sev_latin_american_debt_crisis(state, frame):
-    "event of latin_american_debt_crisis (spec/twilight_struggle/events_late.rules:257)"
+    "event of latin_american_debt_crisis (spec/twilight_struggle/events_late.rules:252)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:258
+            # spec: spec/twilight_struggle/events_late.rules:253
             player = 1
             offered = []
             if any(q_ops_value(state, 1, c_c) >= 3 for c_c in state.zones[3]):
@@ -7545,7 +7499,7 @@ def sev_latin_american_debt_crisis(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:258:5",
+                "spec/twilight_struggle/events_late.rules:253:5",
             )
             frame[1] = 1
             return
@@ -7558,7 +7512,7 @@ def sev_latin_american_debt_crisis(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:261
+            # spec: spec/twilight_struggle/events_late.rules:256
             player = 1
             values = [c_c for c_c in state.zones[3] if q_ops_value(state, 1, c_c) >= 3]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7569,17 +7523,17 @@ def sev_latin_american_debt_crisis(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:261:13",
+                "spec/twilight_struggle/events_late.rules:256:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:262
+            # spec: spec/twilight_struggle/events_late.rules:257
             move_card(state, L[2], 9)
             pc = 5
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:265
+            # spec: spec/twilight_struggle/events_late.rules:260
             state.frames.pop()
             state.frames.append(new_frame(10, [0, 2, E_south_america] + [UNBOUND] * 2))
             return
@@ -7589,24 +7543,24 @@ def sev_latin_american_debt_crisis(state, frame):
 
 
 def sev_tear_down_this_wall(state, frame):
-    "event of tear_down_this_wall (spec/twilight_struggle/events_late.rules:301)"
+    "event of tear_down_this_wall (spec/twilight_struggle/events_late.rules:296)"
     # L: 0 you, 1 this, 2 points, 3 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:302
+            # spec: spec/twilight_struggle/events_late.rules:297
             state.counters[2][E_east_germany] = bounded(
                 max(0, state.counters[2][E_east_germany] + 3),
-                "spec/twilight_struggle/events_late.rules:302:5",
+                "spec/twilight_struggle/events_late.rules:297:5",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:303
+            # spec: spec/twilight_struggle/events_late.rules:298
             L[2] = bounded(
                 d_event_ops(state, 1, L[1], A_ops[L[1]]),
-                "spec/twilight_struggle/events_late.rules:303:18",
+                "spec/twilight_struggle/events_late.rules:298:18",
             )
-            # spec: spec/twilight_struggle/events_late.rules:304
+            # spec: spec/twilight_struggle/events_late.rules:299
             player = 1
             offered = []
             if any(
@@ -7634,7 +7588,7 @@ def sev_tear_down_this_wall(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:304:5",
+                "spec/twilight_struggle/events_late.rules:299:5",
             )
             frame[1] = 1
             return
@@ -7649,7 +7603,7 @@ def sev_tear_down_this_wall(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:307
+            # spec: spec/twilight_struggle/events_late.rules:302
             player = 1
             values = [
                 c_target
@@ -7664,18 +7618,18 @@ def sev_tear_down_this_wall(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:307:13",
+                "spec/twilight_struggle/events_late.rules:302:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:309
+            # spec: spec/twilight_struggle/events_late.rules:304
             state.frames.pop()
             state.frames.append(new_frame(22, [1, L[3], L[2], True] + [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:313
+            # spec: spec/twilight_struggle/events_late.rules:308
             state.frames.pop()
             state.frames.append(new_frame(11, [1, L[2], E_europe] + [UNBOUND] * 2))
             return
@@ -7685,24 +7639,24 @@ def sev_tear_down_this_wall(state, frame):
 
 
 def sev_aldrich_ames_remix(state, frame):
-    "event of aldrich_ames_remix (spec/twilight_struggle/events_late.rules:347)"
+    "event of aldrich_ames_remix (spec/twilight_struggle/events_late.rules:342)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:348
+            # spec: spec/twilight_struggle/events_late.rules:343
             state.revealed[3] = True
             state.stamps[0] += 1
-            # spec: spec/twilight_struggle/events_late.rules:349
+            # spec: spec/twilight_struggle/events_late.rules:344
             activate(state, 14, [], "end_of_turn")
-            # spec: spec/twilight_struggle/events_late.rules:350
+            # spec: spec/twilight_struggle/events_late.rules:345
             if len(state.zones[3]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:351
+            # spec: spec/twilight_struggle/events_late.rules:346
             player = 0
             values = list(state.zones[3])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7713,13 +7667,13 @@ def sev_aldrich_ames_remix(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:351:9",
+                "spec/twilight_struggle/events_late.rules:346:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:352
+            # spec: spec/twilight_struggle/events_late.rules:347
             move_card(state, L[2], 9)
             pc = 3
         if pc == 3:
@@ -7728,25 +7682,25 @@ def sev_aldrich_ames_remix(state, frame):
 
 
 def sev_pershing_ii_deployed(state, frame):
-    "event of pershing_ii_deployed (spec/twilight_struggle/events_late.rules:360)"
+    "event of pershing_ii_deployed (spec/twilight_struggle/events_late.rules:355)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:361
+    # spec: spec/twilight_struggle/events_late.rules:356
     p_gain_vp(state, 0, 1)
-    # spec: spec/twilight_struggle/events_late.rules:362
+    # spec: spec/twilight_struggle/events_late.rules:357
     state.frames.pop()
     state.frames.append(new_frame(8, [0, 1, 3, 1, E_western_europe] + [UNBOUND] * 2))
     return
 
 
 def sev_wargames(state, frame):
-    "event of wargames (spec/twilight_struggle/events_late.rules:371)"
+    "event of wargames (spec/twilight_struggle/events_late.rules:366)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:372
+            # spec: spec/twilight_struggle/events_late.rules:367
             player = L[0]
             offered = []
             offered.append(0)
@@ -7763,16 +7717,16 @@ def sev_wargames(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:372:5",
+                "spec/twilight_struggle/events_late.rules:367:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/twilight_struggle/events_late.rules:374
+                # spec: spec/twilight_struggle/events_late.rules:369
                 p_gain_vp(state, None if L[0] is None else (L[0] + 1) % 2, 6)
-                # spec: spec/twilight_struggle/events_late.rules:375
+                # spec: spec/twilight_struggle/events_late.rules:370
                 log_line(
                     state,
                     " ".join(
@@ -7783,38 +7737,38 @@ def sev_wargames(state, frame):
                                     PLAYER_LABELS,
                                     L[0],
                                     "label",
-                                    "spec/twilight_struggle/events_late.rules:375:30",
+                                    "spec/twilight_struggle/events_late.rules:370:30",
                                 )
                             ),
                             "ends the game",
                         ]
                     ),
-                    "spec/twilight_struggle/events_late.rules:375:13",
+                    "spec/twilight_struggle/events_late.rules:370:13",
                 )
-                # spec: spec/twilight_struggle/events_late.rules:376
+                # spec: spec/twilight_struggle/events_late.rules:371
                 if state.tracks[1] > 0:
-                    # spec: spec/twilight_struggle/events_late.rules:377
+                    # spec: spec/twilight_struggle/events_late.rules:372
                     end_game(
                         state,
                         1,
                         "Wargames ended the game with the USA ahead",
-                        "spec/twilight_struggle/events_late.rules:377:17",
+                        "spec/twilight_struggle/events_late.rules:372:17",
                     )
                 elif state.tracks[1] < 0:
-                    # spec: spec/twilight_struggle/events_late.rules:379
+                    # spec: spec/twilight_struggle/events_late.rules:374
                     end_game(
                         state,
                         0,
                         "Wargames ended the game with the USSR ahead",
-                        "spec/twilight_struggle/events_late.rules:379:17",
+                        "spec/twilight_struggle/events_late.rules:374:17",
                     )
                 else:
-                    # spec: spec/twilight_struggle/events_late.rules:381
+                    # spec: spec/twilight_struggle/events_late.rules:376
                     end_game(
                         state,
                         None,
                         "Wargames ended the game at 0 VP: a draw",
-                        "spec/twilight_struggle/events_late.rules:381:17",
+                        "spec/twilight_struggle/events_late.rules:376:17",
                     )
             elif k == 1:
                 pass
@@ -7823,13 +7777,13 @@ def sev_wargames(state, frame):
 
 
 def sev_iran_iraq_war(state, frame):
-    "event of iran_iraq_war (spec/twilight_struggle/events_late.rules:402)"
+    "event of iran_iraq_war (spec/twilight_struggle/events_late.rules:397)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:403
+            # spec: spec/twilight_struggle/events_late.rules:398
             player = L[0]
             values = [
                 c_target
@@ -7844,26 +7798,26 @@ def sev_iran_iraq_war(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:403:5",
+                "spec/twilight_struggle/events_late.rules:398:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:404
+            # spec: spec/twilight_struggle/events_late.rules:399
             p_war(state, L[0], L[2], 4, 2, 2, False)
             state.frames.pop()
             return
 
 
 def sev_the_cambridge_five(state, frame):
-    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:444)"
+    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:439)"
     # L: 0 you, 1 this, 2 s, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:445
+            # spec: spec/twilight_struggle/events_late.rules:440
             for L[2] in [c_s for c_s in state.zones[3] if A_scoring[c_s]]:
                 log_line(
                     state,
@@ -7873,15 +7827,15 @@ def sev_the_cambridge_five(state, frame):
                             text_of(ENTITY_LABELS[L[2]]),
                         ]
                     ),
-                    "spec/twilight_struggle/events_late.rules:445:42",
+                    "spec/twilight_struggle/events_late.rules:440:42",
                 )
-            # spec: spec/twilight_struggle/events_late.rules:446
+            # spec: spec/twilight_struggle/events_late.rules:441
             if any(A_scoring[c_s] for c_s in state.zones[3]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:447
+            # spec: spec/twilight_struggle/events_late.rules:442
             player = 0
             offered = []
             offered.append(0)
@@ -7898,7 +7852,7 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:447:9",
+                "spec/twilight_struggle/events_late.rules:442:9",
             )
             frame[1] = 2
             return
@@ -7911,7 +7865,7 @@ def sev_the_cambridge_five(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:449
+            # spec: spec/twilight_struggle/events_late.rules:444
             player = 0
             values = [
                 c_c
@@ -7923,7 +7877,7 @@ def sev_the_cambridge_five(state, frame):
                         c_c,
                         d_scoring_region_of(state, c_s),
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:450:66",
+                        "spec/twilight_struggle/events_late.rules:445:66",
                     )
                     for c_s in state.zones[3]
                 )
@@ -7936,16 +7890,16 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:449:17",
+                "spec/twilight_struggle/events_late.rules:444:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:452
+            # spec: spec/twilight_struggle/events_late.rules:447
             state.counters[1][L[3]] = bounded(
                 max(0, state.counters[1][L[3]] + 1),
-                "spec/twilight_struggle/events_late.rules:452:17",
+                "spec/twilight_struggle/events_late.rules:447:17",
             )
             state.stamps[10] += 1
             pc = 5
@@ -7955,13 +7909,13 @@ def sev_the_cambridge_five(state, frame):
 
 
 def sev_special_relationship(state, frame):
-    "event of special_relationship (spec/twilight_struggle/events_late.rules:465)"
+    "event of special_relationship (spec/twilight_struggle/events_late.rules:460)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:466
+            # spec: spec/twilight_struggle/events_late.rules:461
             if (
                 state.counters[1 + 1][E_uk] >= A_stability[E_uk]
                 and state.counters[1 + 1][E_uk] - state.counters[1 + (1 + 1) % 2][E_uk]
@@ -7971,13 +7925,13 @@ def sev_special_relationship(state, frame):
             else:
                 pc = 6
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:467
+            # spec: spec/twilight_struggle/events_late.rules:462
             if is_active(state, 5, None):
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:468
+            # spec: spec/twilight_struggle/events_late.rules:463
             player = 1
             values = [c_c for c_c in K_country if c_c in RS_western_europe]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7988,23 +7942,23 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:468:13",
+                "spec/twilight_struggle/events_late.rules:463:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:469
+            # spec: spec/twilight_struggle/events_late.rules:464
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 2),
-                "spec/twilight_struggle/events_late.rules:469:13",
+                "spec/twilight_struggle/events_late.rules:464:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:470
+            # spec: spec/twilight_struggle/events_late.rules:465
             p_gain_vp(state, 1, 2)
             pc = 6
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:472
+            # spec: spec/twilight_struggle/events_late.rules:467
             player = 1
             values = [c_c for c_c in K_country if c_c in ADJS[E_uk]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -8015,16 +7969,16 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:472:13",
+                "spec/twilight_struggle/events_late.rules:467:13",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:473
+            # spec: spec/twilight_struggle/events_late.rules:468
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_late.rules:473:13",
+                "spec/twilight_struggle/events_late.rules:468:13",
             )
             state.stamps[10] += 1
             pc = 6
@@ -8034,18 +7988,18 @@ def sev_special_relationship(state, frame):
 
 
 def sev_che(state, frame):
-    "event of che (spec/twilight_struggle/events_mid.rules:801)"
+    "event of che (spec/twilight_struggle/events_mid.rules:797)"
     # L: 0 you, 1 this, 2 ops, 3 first, 4 before, 5 second
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:802
+            # spec: spec/twilight_struggle/events_mid.rules:798
             L[2] = bounded(
                 d_event_ops(state, 0, L[1], A_ops[L[1]]),
-                "spec/twilight_struggle/events_mid.rules:802:15",
+                "spec/twilight_struggle/events_mid.rules:798:15",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:803
+            # spec: spec/twilight_struggle/events_mid.rules:799
             if any(
                 not A_battleground[c_c]
                 and (
@@ -8060,7 +8014,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:804
+            # spec: spec/twilight_struggle/events_mid.rules:800
             player = 0
             offered = []
             offered.append(0)
@@ -8080,7 +8034,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:804:9",
+                "spec/twilight_struggle/events_mid.rules:800:9",
             )
             frame[1] = 2
             return
@@ -8093,7 +8047,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:806
+            # spec: spec/twilight_struggle/events_mid.rules:802
             player = 0
             values = [
                 c_first
@@ -8116,20 +8070,20 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:806:17",
+                "spec/twilight_struggle/events_mid.rules:802:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:807
+            # spec: spec/twilight_struggle/events_mid.rules:803
             L[4] = state.counters[2][L[3]]
-            # spec: spec/twilight_struggle/events_mid.rules:808
+            # spec: spec/twilight_struggle/events_mid.rules:804
             frame[1] = 5
             state.frames.append(new_frame(22, [0, L[3], L[2], False] + [UNBOUND] * 3))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:809
+            # spec: spec/twilight_struggle/events_mid.rules:805
             if state.counters[2][L[3]] < L[4] and any(
                 (
                     not A_battleground[c_c]
@@ -8147,7 +8101,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:811
+            # spec: spec/twilight_struggle/events_mid.rules:807
             player = 0
             offered = []
             offered.append(0)
@@ -8162,7 +8116,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:811:21",
+                "spec/twilight_struggle/events_mid.rules:807:21",
             )
             frame[1] = 7
             return
@@ -8175,7 +8129,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 8:
-            # spec: spec/twilight_struggle/events_mid.rules:813
+            # spec: spec/twilight_struggle/events_mid.rules:809
             player = 0
             values = [
                 c_second
@@ -8201,13 +8155,13 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:813:29",
+                "spec/twilight_struggle/events_mid.rules:809:29",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:816
+            # spec: spec/twilight_struggle/events_mid.rules:812
             state.frames.pop()
             state.frames.append(new_frame(22, [0, L[5], L[2], False] + [UNBOUND] * 3))
             return
@@ -8217,32 +8171,32 @@ def sev_che(state, frame):
 
 
 def sev_our_man_in_tehran(state, frame):
-    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:834)"
+    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:830)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:835
+            # spec: spec/twilight_struggle/events_mid.rules:831
             for _ in range(5):
-                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:835:5")
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:831:5")
                 if len(state.zones[1]) > 0:
                     move_card(
                         state,
                         some_card(
                             top_card(state, 1),
-                            "spec/twilight_struggle/events_mid.rules:835:36",
+                            "spec/twilight_struggle/events_mid.rules:831:36",
                         ),
                         13,
                     )
-            # spec: spec/twilight_struggle/events_mid.rules:836
+            # spec: spec/twilight_struggle/events_mid.rules:832
             pc = 1
         if pc == 1:
             if not len(state.zones[13]) > 0:
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:836:5")
-            # spec: spec/twilight_struggle/events_mid.rules:837
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:832:5")
+            # spec: spec/twilight_struggle/events_mid.rules:833
             player = 1
             offered = []
             offered.append(0)
@@ -8259,7 +8213,7 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:837:9",
+                "spec/twilight_struggle/events_mid.rules:833:9",
             )
             frame[1] = 2
             return
@@ -8272,7 +8226,7 @@ def sev_our_man_in_tehran(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:839
+            # spec: spec/twilight_struggle/events_mid.rules:835
             player = 1
             values = list(state.zones[13])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -8283,15 +8237,15 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:839:17",
+                "spec/twilight_struggle/events_mid.rules:835:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:840
+            # spec: spec/twilight_struggle/events_mid.rules:836
             move_card(state, L[2], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:841
+            # spec: spec/twilight_struggle/events_mid.rules:837
             log_line(
                 state,
                 " ".join(
@@ -8301,31 +8255,31 @@ def sev_our_man_in_tehran(state, frame):
                         "(Our Man in Tehran)",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:841:17",
+                "spec/twilight_struggle/events_mid.rules:837:17",
             )
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:843
+            # spec: spec/twilight_struggle/events_mid.rules:839
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:846
+            # spec: spec/twilight_struggle/events_mid.rules:842
             for card in list(state.zones[13]):
                 move_card(state, card, 1)
-            # spec: spec/twilight_struggle/events_mid.rules:847
+            # spec: spec/twilight_struggle/events_mid.rules:843
             shuffle(state, 1)
             state.frames.pop()
             return
 
 
 def st_norad_in_effect_1(state, frame):
-    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:490)"
+    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:485)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:490
+    # spec: spec/twilight_struggle/events_late.rules:485
     state.frames.pop()
     state.frames.append(new_frame(12, [UNBOUND] * 1))
     return

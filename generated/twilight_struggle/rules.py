@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: eef6141ad5d3d81a
+# Spec hash: 461e9a62bd309fa7
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source f68f48f45bd36977afad output 26a8a8565891ed66ae45
+# Fingerprint: source 78a4c26e63a1e2fa9e84 output af696ae7ce5727252995
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -901,7 +901,7 @@ def d_suez_country(state, v_c):
 
 def d_scoring_region_of(state, v_c):
     "define scoring_region_of"
-    # spec: spec/twilight_struggle/events_late.rules:78
+    # spec: spec/twilight_struggle/events_late.rules:75
     return (
         E_europe
         if v_c == E_europe_scoring
@@ -935,7 +935,7 @@ def d_scoring_region_of(state, v_c):
 
 def d_is_main_region(state, v_r):
     "define is_main_region"
-    # spec: spec/twilight_struggle/events_late.rules:88
+    # spec: spec/twilight_struggle/events_late.rules:85
     return (
         A_presence[v_r]
         if v_r is not None
@@ -943,14 +943,14 @@ def d_is_main_region(state, v_r):
             A_presence,
             v_r,
             "presence",
-            "spec/twilight_struggle/events_late.rules:88:44",
+            "spec/twilight_struggle/events_late.rules:85:44",
         )
     ) > 0
 
 
 def d_headline_goes_first(state, v_c):
     "define headline_goes_first"
-    # spec: spec/twilight_struggle/events_late.rules:422
+    # spec: spec/twilight_struggle/events_late.rules:417
     return v_c == E_defectors
 
 
@@ -1110,7 +1110,7 @@ def d_muslim_revolution_country(state, v_c):
 
 def d_is_war_card(state, v_c):
     "define is_war_card"
-    # spec: spec/twilight_struggle/events_mid.rules:498
+    # spec: spec/twilight_struggle/events_mid.rules:496
     return (
         v_c == E_arab_israeli_war
         or v_c == E_korean_war
@@ -1122,7 +1122,7 @@ def d_is_war_card(state, v_c):
 
 def d_flower_power_counts(state, v_p, v_c):
     "define flower_power_counts"
-    # spec: spec/twilight_struggle/events_mid.rules:502
+    # spec: spec/twilight_struggle/events_mid.rules:500
     return (
         v_p == 1
         and (
@@ -1138,7 +1138,7 @@ def d_flower_power_counts(state, v_p, v_c):
 
 def d_opec_country(state, v_c):
     "define opec_country"
-    # spec: spec/twilight_struggle/events_mid.rules:536
+    # spec: spec/twilight_struggle/events_mid.rules:534
     return (
         v_c == E_egypt
         or v_c == E_iran
@@ -1152,13 +1152,13 @@ def d_opec_country(state, v_c):
 
 def d_empty_country(state, v_c):
     "define empty_country"
-    # spec: spec/twilight_struggle/events_mid.rules:588
+    # spec: spec/twilight_struggle/events_mid.rules:586
     return state.counters[2][v_c] == 0 and state.counters[1][v_c] == 0
 
 
 def d_voice_of_america_target(state, v_c):
     "define voice_of_america_target"
-    # spec: spec/twilight_struggle/events_mid.rules:711
+    # spec: spec/twilight_struggle/events_mid.rules:709
     return (
         v_c not in RS_europe
         and state.counters[1][v_c] > 0
@@ -1168,7 +1168,7 @@ def d_voice_of_america_target(state, v_c):
 
 def d_che_target(state, v_c):
     "define che_target"
-    # spec: spec/twilight_struggle/events_mid.rules:797
+    # spec: spec/twilight_struggle/events_mid.rules:793
     return (
         not (
             A_battleground[v_c]
@@ -1177,7 +1177,7 @@ def d_che_target(state, v_c):
                 A_battleground,
                 v_c,
                 "battleground",
-                "spec/twilight_struggle/events_mid.rules:798:9",
+                "spec/twilight_struggle/events_mid.rules:794:9",
             )
         )
         and ((v_c in RS_central_america or v_c in RS_south_america) or v_c in RS_africa)
@@ -2248,7 +2248,7 @@ def d_headline_value_of(state, v_p):
 
 def d_standard_action_rounds(state):
     "define standard_action_rounds"
-    # spec: spec/twilight_struggle/turn.rules:115
+    # spec: spec/twilight_struggle/turn.rules:113
     return 7 if state.tracks[2] >= 4 else 6
 
 
@@ -2301,7 +2301,7 @@ def q_battleground_adjustment(state, v_p, v_r):
         kind = effect[0]
         if kind == 31:  # shuttle_diplomacy_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:699
+            # spec: spec/twilight_struggle/events_mid.rules:697
             if (
                 v_p == 0
                 and (v_r == E_middle_east or v_r == E_asia)
@@ -2429,12 +2429,12 @@ def q_coup_roll_modifier(state, v_p, v_c):
             value += -1
         elif kind == 30:  # latin_american_death_squads_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:648
+            # spec: spec/twilight_struggle/events_mid.rules:646
             if v_p == args[0] and (
                 v_c in RS_central_america or v_c in RS_south_america
             ):
                 value += 1
-            # spec: spec/twilight_struggle/events_mid.rules:649
+            # spec: spec/twilight_struggle/events_mid.rules:647
             if v_p == (None if args[0] is None else (args[0] + 1) % 2) and (
                 v_c in RS_central_america or v_c in RS_south_america
             ):
@@ -2450,7 +2450,7 @@ def q_realign_roll_modifier(state, v_p, v_c):
         kind = effect[0]
         if kind == 12:  # iran_contra_scandal_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:233
+            # spec: spec/twilight_struggle/events_late.rules:228
             if v_p == 1:
                 value += -1
     return value
@@ -2506,7 +2506,7 @@ def q_space_attempts_allowed(state, v_p):
 
 def q_action_rounds_for(state, v_p):
     "quantity action_rounds_for"
-    # spec: spec/twilight_struggle/turn.rules:117
+    # spec: spec/twilight_struggle/turn.rules:115
     value = (7 if state.tracks[2] >= 4 else 6) + (
         1
         if state.tracks[6 + v_p] >= 8
@@ -2517,7 +2517,7 @@ def q_action_rounds_for(state, v_p):
         kind = effect[0]
         if kind == 10:  # north_sea_oil_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:145
+            # spec: spec/twilight_struggle/events_late.rules:140
             if v_p == 1:
                 value += 1
                 value = min(value, 8)
@@ -2595,7 +2595,7 @@ def allowed_coup(state, x0, x1):
                 return False
         elif kind == 11:  # the_reformer_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:155
+            # spec: spec/twilight_struggle/events_late.rules:150
             if x0 == 0 and x1 in RS_europe:
                 return False
     return True
@@ -2661,13 +2661,13 @@ def allowed_place_influence(state, x0, x1):
         kind = effect[0]
         if kind == 13:  # chernobyl_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:243
+            # spec: spec/twilight_struggle/events_late.rules:238
             if x0 == 0 and member_of(
                 state,
                 x1,
                 args[0],
                 REGION_SETS,
-                "spec/twilight_struggle/events_late.rules:243:53",
+                "spec/twilight_struggle/events_late.rules:238:53",
             ):
                 return False
     return True
@@ -2731,7 +2731,7 @@ def when_socialist_governments(state, v_you, v_this):
 
 def when_arab_israeli_war(state, v_you, v_this):
     "when the event of arab_israeli_war may happen"
-    # spec: spec/twilight_struggle/cards.rules:131
+    # spec: spec/twilight_struggle/cards.rules:128
     return not (
         A_starred[E_camp_david_accords] and state.location[E_camp_david_accords] == 10
     )
@@ -2739,13 +2739,13 @@ def when_arab_israeli_war(state, v_you, v_this):
 
 def when_nato(state, v_you, v_this):
     "when the event of nato may happen"
-    # spec: spec/twilight_struggle/cards.rules:253
+    # spec: spec/twilight_struggle/cards.rules:242
     return is_active(state, 1, None) or is_active(state, 2, None)
 
 
 def when_un_intervention(state, v_you, v_this):
     "when the event of un_intervention may happen"
-    # spec: spec/twilight_struggle/cards.rules:391
+    # spec: spec/twilight_struggle/cards.rules:368
     return not state.vars[3] and any(
         A_side[c_c] == (None if v_you is None else (v_you + 1) % 2)
         for c_c in state.zones[2 + v_you]
@@ -2777,19 +2777,19 @@ def when_muslim_revolution(state, v_you, v_this):
 
 def when_flower_power(state, v_you, v_this):
     "when the event of flower_power may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:505
+    # spec: spec/twilight_struggle/events_mid.rules:503
     return not (A_starred[E_an_evil_empire] and state.location[E_an_evil_empire] == 10)
 
 
 def when_opec(state, v_you, v_this):
     "when the event of opec may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:540
+    # spec: spec/twilight_struggle/events_mid.rules:538
     return not (A_starred[E_north_sea_oil] and state.location[E_north_sea_oil] == 10)
 
 
 def when_one_small_step(state, v_you, v_this):
     "when the event of one_small_step may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:785
+    # spec: spec/twilight_struggle/events_mid.rules:781
     return (
         state.tracks[6 + v_you]
         < state.tracks[6 + (None if v_you is None else (v_you + 1) % 2)]
@@ -2798,19 +2798,19 @@ def when_one_small_step(state, v_you, v_this):
 
 def when_star_wars(state, v_you, v_this):
     "when the event of star_wars may happen"
-    # spec: spec/twilight_struggle/events_late.rules:128
+    # spec: spec/twilight_struggle/events_late.rules:125
     return state.tracks[7] > state.tracks[6]
 
 
 def when_wargames(state, v_you, v_this):
     "when the event of wargames may happen"
-    # spec: spec/twilight_struggle/events_late.rules:371
+    # spec: spec/twilight_struggle/events_late.rules:366
     return state.tracks[0] == 2
 
 
 def when_solidarity(state, v_you, v_this):
     "when the event of solidarity may happen"
-    # spec: spec/twilight_struggle/events_late.rules:392
+    # spec: spec/twilight_struggle/events_late.rules:387
     return (
         A_starred[E_john_paul_ii_elected_pope]
         and state.location[E_john_paul_ii_elected_pope] == 10
@@ -2819,13 +2819,13 @@ def when_solidarity(state, v_you, v_this):
 
 def when_the_cambridge_five(state, v_you, v_this):
     "when the event of the_cambridge_five may happen"
-    # spec: spec/twilight_struggle/events_late.rules:444
+    # spec: spec/twilight_struggle/events_late.rules:439
     return state.tracks[2] < 8
 
 
 def when_our_man_in_tehran(state, v_you, v_this):
     "when the event of our_man_in_tehran may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:834
+    # spec: spec/twilight_struggle/events_mid.rules:830
     return any(
         c_c in KS_country
         and (
@@ -3175,7 +3175,7 @@ def kept_6(state, arg_0):
 
 
 def kept_7(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:266, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:253, while what it reads is unchanged"
     s = state.stamps
     stamp = ()
     kept = state.memo.get(7)
@@ -3201,7 +3201,7 @@ def kept_7(state):
 
 
 def kept_8(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:336, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:317, while what it reads is unchanged"
     s = state.stamps
     stamp = ()
     kept = state.memo.get(8)
@@ -3223,7 +3223,7 @@ def kept_8(state):
 
 
 def kept_9(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:415, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:392, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[10],)
     kept = state.memo.get(9)
@@ -3290,7 +3290,7 @@ def kept_10(state, arg_0):
 
 
 def kept_11(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:463, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:462, while what it reads is unchanged"
     s = state.stamps
     stamp = ()
     kept = state.memo.get(11)
@@ -3308,7 +3308,7 @@ def kept_11(state):
 
 
 def kept_12(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:541, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:539, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[10],)
     kept = state.memo.get(12)
@@ -3344,7 +3344,7 @@ def kept_12(state):
 
 
 def kept_13(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:595, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:593, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[10],)
     kept = state.memo.get(13)
@@ -3366,7 +3366,7 @@ def kept_13(state):
 
 
 def kept_14(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:718, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:715, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[9],
@@ -3393,7 +3393,7 @@ def kept_14(state):
 
 
 def kept_15(state):
-    "kept: the members of K_region where the test at spec/twilight_struggle/events_late.rules:247, while what it reads is unchanged"
+    "kept: the members of K_region where the test at spec/twilight_struggle/events_late.rules:242, while what it reads is unchanged"
     s = state.stamps
     stamp = ()
     kept = state.memo.get(15)
@@ -3408,7 +3408,7 @@ def kept_15(state):
 
 
 def kept_16(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:806, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:802, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[0],
@@ -5435,24 +5435,24 @@ NEVERS = {
     "careful": {
         "spec/twilight_struggle/card_play.rules:51:9": nev_careful_core_0,
         "spec/twilight_struggle/card_play.rules:74:9": nev_careful_core_2,
-        "spec/twilight_struggle/events_late.rules:130:9": nev_careful_core_62,
-        "spec/twilight_struggle/events_late.rules:207:17": nev_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:307:13": nev_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:126:5": nev_careful_core_62,
+        "spec/twilight_struggle/events_late.rules:202:17": nev_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_40,
         "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:806:17": nev_careful_core_35,
-        "spec/twilight_struggle/events_mid.rules:813:29": nev_careful_core_36,
+        "spec/twilight_struggle/events_mid.rules:802:17": nev_careful_core_35,
+        "spec/twilight_struggle/events_mid.rules:809:29": nev_careful_core_36,
         "spec/twilight_struggle/operations.rules:167:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
     "careful_core": {
         "spec/twilight_struggle/card_play.rules:51:9": nev_careful_core_0,
         "spec/twilight_struggle/card_play.rules:74:9": nev_careful_core_2,
-        "spec/twilight_struggle/events_late.rules:130:9": nev_careful_core_62,
-        "spec/twilight_struggle/events_late.rules:207:17": nev_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:307:13": nev_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:126:5": nev_careful_core_62,
+        "spec/twilight_struggle/events_late.rules:202:17": nev_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_40,
         "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:806:17": nev_careful_core_35,
-        "spec/twilight_struggle/events_mid.rules:813:29": nev_careful_core_36,
+        "spec/twilight_struggle/events_mid.rules:802:17": nev_careful_core_35,
+        "spec/twilight_struggle/events_mid.rules:809:29": nev_careful_core_36,
         "spec/twilight_struggle/operations.rules:167:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
@@ -5464,47 +5464,47 @@ POLICIES = {
         "spec/twilight_struggle/card_play.rules:51:9": pol_careful_core_0,
         "spec/twilight_struggle/card_play.rules:74:9": pol_careful_core_2,
         "spec/twilight_struggle/card_play.rules:97:9": pol_careful_core_3,
-        "spec/twilight_struggle/cards.rules:101:9": pol_careful_core_43,
-        "spec/twilight_struggle/cards.rules:104:17": pol_careful_core_66,
-        "spec/twilight_struggle/cards.rules:141:17": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:164:9": pol_careful_core_58,
-        "spec/twilight_struggle/cards.rules:168:25": pol_careful_core_27,
-        "spec/twilight_struggle/cards.rules:176:21": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:209:13": pol_careful_core_28,
-        "spec/twilight_struggle/cards.rules:225:9": pol_careful_core_4,
-        "spec/twilight_struggle/cards.rules:265:13": pol_careful_core_11,
-        "spec/twilight_struggle/cards.rules:280:17": pol_careful_core_12,
-        "spec/twilight_struggle/cards.rules:295:9": pol_careful_core_67,
-        "spec/twilight_struggle/cards.rules:335:17": pol_careful_core_29,
-        "spec/twilight_struggle/cards.rules:354:17": pol_careful_core_30,
-        "spec/twilight_struggle/cards.rules:369:13": pol_careful_core_13,
-        "spec/twilight_struggle/cards.rules:392:9": pol_careful_core_64,
-        "spec/twilight_struggle/cards.rules:409:13": pol_careful_core_56,
-        "spec/twilight_struggle/cards.rules:411:21": pol_careful_core_34,
-        "spec/twilight_struggle/cards.rules:414:21": pol_careful_core_14,
-        "spec/twilight_struggle/cards.rules:72:17": pol_careful_core_26,
+        "spec/twilight_struggle/cards.rules:101:17": pol_careful_core_66,
+        "spec/twilight_struggle/cards.rules:136:13": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:158:9": pol_careful_core_58,
+        "spec/twilight_struggle/cards.rules:161:21": pol_careful_core_27,
+        "spec/twilight_struggle/cards.rules:168:21": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:199:9": pol_careful_core_28,
+        "spec/twilight_struggle/cards.rules:214:9": pol_careful_core_4,
+        "spec/twilight_struggle/cards.rules:252:9": pol_careful_core_11,
+        "spec/twilight_struggle/cards.rules:264:13": pol_careful_core_12,
+        "spec/twilight_struggle/cards.rules:278:9": pol_careful_core_67,
+        "spec/twilight_struggle/cards.rules:316:13": pol_careful_core_29,
+        "spec/twilight_struggle/cards.rules:332:13": pol_careful_core_30,
+        "spec/twilight_struggle/cards.rules:346:13": pol_careful_core_13,
+        "spec/twilight_struggle/cards.rules:369:9": pol_careful_core_64,
+        "spec/twilight_struggle/cards.rules:386:13": pol_careful_core_56,
+        "spec/twilight_struggle/cards.rules:388:21": pol_careful_core_34,
+        "spec/twilight_struggle/cards.rules:391:21": pol_careful_core_14,
+        "spec/twilight_struggle/cards.rules:70:13": pol_careful_core_26,
+        "spec/twilight_struggle/cards.rules:98:9": pol_careful_core_43,
         "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_core_61,
-        "spec/twilight_struggle/events_late.rules:130:9": pol_careful_core_62,
-        "spec/twilight_struggle/events_late.rules:205:9": pol_careful_core_48,
-        "spec/twilight_struggle/events_late.rules:207:17": pol_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:258:5": pol_careful_core_44,
-        "spec/twilight_struggle/events_late.rules:261:13": pol_careful_core_66,
-        "spec/twilight_struggle/events_late.rules:277:9": pol_careful_core_53,
-        "spec/twilight_struggle/events_late.rules:279:17": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:304:5": pol_careful_core_47,
-        "spec/twilight_struggle/events_late.rules:307:13": pol_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:324:9": pol_careful_core_67,
-        "spec/twilight_struggle/events_late.rules:34:13": pol_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:351:9": pol_careful_core_65,
-        "spec/twilight_struggle/events_late.rules:372:5": pol_careful_core_45,
-        "spec/twilight_struggle/events_late.rules:403:5": pol_careful_core_67,
-        "spec/twilight_struggle/events_late.rules:447:9": pol_careful_core_55,
-        "spec/twilight_struggle/events_late.rules:449:17": pol_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:468:13": pol_careful_core_23,
-        "spec/twilight_struggle/events_late.rules:472:13": pol_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:47:13": pol_careful_core_33,
-        "spec/twilight_struggle/events_late.rules:496:9": pol_careful_core_25,
-        "spec/twilight_struggle/events_late.rules:66:5": pol_careful_core_51,
+        "spec/twilight_struggle/events_late.rules:126:5": pol_careful_core_62,
+        "spec/twilight_struggle/events_late.rules:200:9": pol_careful_core_48,
+        "spec/twilight_struggle/events_late.rules:202:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:253:5": pol_careful_core_44,
+        "spec/twilight_struggle/events_late.rules:256:13": pol_careful_core_66,
+        "spec/twilight_struggle/events_late.rules:272:9": pol_careful_core_53,
+        "spec/twilight_struggle/events_late.rules:274:17": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:299:5": pol_careful_core_47,
+        "spec/twilight_struggle/events_late.rules:302:13": pol_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:319:9": pol_careful_core_67,
+        "spec/twilight_struggle/events_late.rules:33:9": pol_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:346:9": pol_careful_core_65,
+        "spec/twilight_struggle/events_late.rules:367:5": pol_careful_core_45,
+        "spec/twilight_struggle/events_late.rules:398:5": pol_careful_core_67,
+        "spec/twilight_struggle/events_late.rules:442:9": pol_careful_core_55,
+        "spec/twilight_struggle/events_late.rules:444:17": pol_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:45:9": pol_careful_core_33,
+        "spec/twilight_struggle/events_late.rules:463:13": pol_careful_core_23,
+        "spec/twilight_struggle/events_late.rules:467:13": pol_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:491:9": pol_careful_core_25,
+        "spec/twilight_struggle/events_late.rules:63:5": pol_careful_core_51,
         "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_52,
         "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_66,
         "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_66,
@@ -5520,20 +5520,20 @@ POLICIES = {
         "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_67,
         "spec/twilight_struggle/events_mid.rules:421:5": pol_careful_core_59,
         "spec/twilight_struggle/events_mid.rules:425:13": pol_careful_core_16,
-        "spec/twilight_struggle/events_mid.rules:463:13": pol_careful_core_31,
-        "spec/twilight_struggle/events_mid.rules:559:9": pol_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:592:9": pol_careful_core_54,
-        "spec/twilight_struggle/events_mid.rules:595:17": pol_careful_core_18,
-        "spec/twilight_struggle/events_mid.rules:656:9": pol_careful_core_19,
-        "spec/twilight_struggle/events_mid.rules:718:13": pol_careful_core_32,
-        "spec/twilight_struggle/events_mid.rules:731:9": pol_careful_core_20,
-        "spec/twilight_struggle/events_mid.rules:746:13": pol_careful_core_21,
-        "spec/twilight_struggle/events_mid.rules:763:17": pol_careful_core_66,
-        "spec/twilight_struggle/events_mid.rules:804:9": pol_careful_core_49,
-        "spec/twilight_struggle/events_mid.rules:806:17": pol_careful_core_35,
-        "spec/twilight_struggle/events_mid.rules:811:21": pol_careful_core_50,
-        "spec/twilight_struggle/events_mid.rules:813:29": pol_careful_core_36,
-        "spec/twilight_struggle/events_mid.rules:839:17": pol_careful_core_66,
+        "spec/twilight_struggle/events_mid.rules:462:9": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:557:9": pol_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:590:9": pol_careful_core_54,
+        "spec/twilight_struggle/events_mid.rules:593:17": pol_careful_core_18,
+        "spec/twilight_struggle/events_mid.rules:654:9": pol_careful_core_19,
+        "spec/twilight_struggle/events_mid.rules:715:9": pol_careful_core_32,
+        "spec/twilight_struggle/events_mid.rules:727:9": pol_careful_core_20,
+        "spec/twilight_struggle/events_mid.rules:742:13": pol_careful_core_21,
+        "spec/twilight_struggle/events_mid.rules:759:17": pol_careful_core_66,
+        "spec/twilight_struggle/events_mid.rules:800:9": pol_careful_core_49,
+        "spec/twilight_struggle/events_mid.rules:802:17": pol_careful_core_35,
+        "spec/twilight_struggle/events_mid.rules:807:21": pol_careful_core_50,
+        "spec/twilight_struggle/events_mid.rules:809:29": pol_careful_core_36,
+        "spec/twilight_struggle/events_mid.rules:835:17": pol_careful_core_66,
         "spec/twilight_struggle/operations.rules:101:9": pol_careful_core_8,
         "spec/twilight_struggle/operations.rules:134:9": pol_careful_core_7,
         "spec/twilight_struggle/operations.rules:167:5": pol_careful_core_6,
@@ -5541,54 +5541,54 @@ POLICIES = {
         "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_38,
         "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_39,
         "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_66,
-        "spec/twilight_struggle/turn.rules:151:5": pol_careful_core_60,
-        "spec/twilight_struggle/turn.rules:85:9": pol_careful_core_1,
+        "spec/twilight_struggle/turn.rules:149:5": pol_careful_core_60,
+        "spec/twilight_struggle/turn.rules:84:5": pol_careful_core_1,
     },
     "careful_core": {
         "spec/twilight_struggle/card_play.rules:51:9": pol_careful_core_0,
         "spec/twilight_struggle/card_play.rules:74:9": pol_careful_core_2,
         "spec/twilight_struggle/card_play.rules:97:9": pol_careful_core_3,
-        "spec/twilight_struggle/cards.rules:101:9": pol_careful_core_43,
-        "spec/twilight_struggle/cards.rules:104:17": pol_careful_core_66,
-        "spec/twilight_struggle/cards.rules:141:17": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:164:9": pol_careful_core_58,
-        "spec/twilight_struggle/cards.rules:168:25": pol_careful_core_27,
-        "spec/twilight_struggle/cards.rules:176:21": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:209:13": pol_careful_core_28,
-        "spec/twilight_struggle/cards.rules:225:9": pol_careful_core_4,
-        "spec/twilight_struggle/cards.rules:265:13": pol_careful_core_11,
-        "spec/twilight_struggle/cards.rules:280:17": pol_careful_core_12,
-        "spec/twilight_struggle/cards.rules:295:9": pol_careful_core_67,
-        "spec/twilight_struggle/cards.rules:335:17": pol_careful_core_29,
-        "spec/twilight_struggle/cards.rules:354:17": pol_careful_core_30,
-        "spec/twilight_struggle/cards.rules:369:13": pol_careful_core_13,
-        "spec/twilight_struggle/cards.rules:392:9": pol_careful_core_64,
-        "spec/twilight_struggle/cards.rules:409:13": pol_careful_core_56,
-        "spec/twilight_struggle/cards.rules:411:21": pol_careful_core_34,
-        "spec/twilight_struggle/cards.rules:414:21": pol_careful_core_14,
-        "spec/twilight_struggle/cards.rules:72:17": pol_careful_core_26,
+        "spec/twilight_struggle/cards.rules:101:17": pol_careful_core_66,
+        "spec/twilight_struggle/cards.rules:136:13": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:158:9": pol_careful_core_58,
+        "spec/twilight_struggle/cards.rules:161:21": pol_careful_core_27,
+        "spec/twilight_struggle/cards.rules:168:21": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:199:9": pol_careful_core_28,
+        "spec/twilight_struggle/cards.rules:214:9": pol_careful_core_4,
+        "spec/twilight_struggle/cards.rules:252:9": pol_careful_core_11,
+        "spec/twilight_struggle/cards.rules:264:13": pol_careful_core_12,
+        "spec/twilight_struggle/cards.rules:278:9": pol_careful_core_67,
+        "spec/twilight_struggle/cards.rules:316:13": pol_careful_core_29,
+        "spec/twilight_struggle/cards.rules:332:13": pol_careful_core_30,
+        "spec/twilight_struggle/cards.rules:346:13": pol_careful_core_13,
+        "spec/twilight_struggle/cards.rules:369:9": pol_careful_core_64,
+        "spec/twilight_struggle/cards.rules:386:13": pol_careful_core_56,
+        "spec/twilight_struggle/cards.rules:388:21": pol_careful_core_34,
+        "spec/twilight_struggle/cards.rules:391:21": pol_careful_core_14,
+        "spec/twilight_struggle/cards.rules:70:13": pol_careful_core_26,
+        "spec/twilight_struggle/cards.rules:98:9": pol_careful_core_43,
         "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_core_61,
-        "spec/twilight_struggle/events_late.rules:130:9": pol_careful_core_62,
-        "spec/twilight_struggle/events_late.rules:205:9": pol_careful_core_48,
-        "spec/twilight_struggle/events_late.rules:207:17": pol_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:258:5": pol_careful_core_44,
-        "spec/twilight_struggle/events_late.rules:261:13": pol_careful_core_66,
-        "spec/twilight_struggle/events_late.rules:277:9": pol_careful_core_53,
-        "spec/twilight_struggle/events_late.rules:279:17": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:304:5": pol_careful_core_47,
-        "spec/twilight_struggle/events_late.rules:307:13": pol_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:324:9": pol_careful_core_67,
-        "spec/twilight_struggle/events_late.rules:34:13": pol_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:351:9": pol_careful_core_65,
-        "spec/twilight_struggle/events_late.rules:372:5": pol_careful_core_45,
-        "spec/twilight_struggle/events_late.rules:403:5": pol_careful_core_67,
-        "spec/twilight_struggle/events_late.rules:447:9": pol_careful_core_55,
-        "spec/twilight_struggle/events_late.rules:449:17": pol_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:468:13": pol_careful_core_23,
-        "spec/twilight_struggle/events_late.rules:472:13": pol_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:47:13": pol_careful_core_33,
-        "spec/twilight_struggle/events_late.rules:496:9": pol_careful_core_25,
-        "spec/twilight_struggle/events_late.rules:66:5": pol_careful_core_51,
+        "spec/twilight_struggle/events_late.rules:126:5": pol_careful_core_62,
+        "spec/twilight_struggle/events_late.rules:200:9": pol_careful_core_48,
+        "spec/twilight_struggle/events_late.rules:202:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:253:5": pol_careful_core_44,
+        "spec/twilight_struggle/events_late.rules:256:13": pol_careful_core_66,
+        "spec/twilight_struggle/events_late.rules:272:9": pol_careful_core_53,
+        "spec/twilight_struggle/events_late.rules:274:17": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:299:5": pol_careful_core_47,
+        "spec/twilight_struggle/events_late.rules:302:13": pol_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:319:9": pol_careful_core_67,
+        "spec/twilight_struggle/events_late.rules:33:9": pol_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:346:9": pol_careful_core_65,
+        "spec/twilight_struggle/events_late.rules:367:5": pol_careful_core_45,
+        "spec/twilight_struggle/events_late.rules:398:5": pol_careful_core_67,
+        "spec/twilight_struggle/events_late.rules:442:9": pol_careful_core_55,
+        "spec/twilight_struggle/events_late.rules:444:17": pol_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:45:9": pol_careful_core_33,
+        "spec/twilight_struggle/events_late.rules:463:13": pol_careful_core_23,
+        "spec/twilight_struggle/events_late.rules:467:13": pol_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:491:9": pol_careful_core_25,
+        "spec/twilight_struggle/events_late.rules:63:5": pol_careful_core_51,
         "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_52,
         "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_66,
         "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_66,
@@ -5604,20 +5604,20 @@ POLICIES = {
         "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_67,
         "spec/twilight_struggle/events_mid.rules:421:5": pol_careful_core_59,
         "spec/twilight_struggle/events_mid.rules:425:13": pol_careful_core_16,
-        "spec/twilight_struggle/events_mid.rules:463:13": pol_careful_core_31,
-        "spec/twilight_struggle/events_mid.rules:559:9": pol_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:592:9": pol_careful_core_54,
-        "spec/twilight_struggle/events_mid.rules:595:17": pol_careful_core_18,
-        "spec/twilight_struggle/events_mid.rules:656:9": pol_careful_core_19,
-        "spec/twilight_struggle/events_mid.rules:718:13": pol_careful_core_32,
-        "spec/twilight_struggle/events_mid.rules:731:9": pol_careful_core_20,
-        "spec/twilight_struggle/events_mid.rules:746:13": pol_careful_core_21,
-        "spec/twilight_struggle/events_mid.rules:763:17": pol_careful_core_66,
-        "spec/twilight_struggle/events_mid.rules:804:9": pol_careful_core_49,
-        "spec/twilight_struggle/events_mid.rules:806:17": pol_careful_core_35,
-        "spec/twilight_struggle/events_mid.rules:811:21": pol_careful_core_50,
-        "spec/twilight_struggle/events_mid.rules:813:29": pol_careful_core_36,
-        "spec/twilight_struggle/events_mid.rules:839:17": pol_careful_core_66,
+        "spec/twilight_struggle/events_mid.rules:462:9": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:557:9": pol_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:590:9": pol_careful_core_54,
+        "spec/twilight_struggle/events_mid.rules:593:17": pol_careful_core_18,
+        "spec/twilight_struggle/events_mid.rules:654:9": pol_careful_core_19,
+        "spec/twilight_struggle/events_mid.rules:715:9": pol_careful_core_32,
+        "spec/twilight_struggle/events_mid.rules:727:9": pol_careful_core_20,
+        "spec/twilight_struggle/events_mid.rules:742:13": pol_careful_core_21,
+        "spec/twilight_struggle/events_mid.rules:759:17": pol_careful_core_66,
+        "spec/twilight_struggle/events_mid.rules:800:9": pol_careful_core_49,
+        "spec/twilight_struggle/events_mid.rules:802:17": pol_careful_core_35,
+        "spec/twilight_struggle/events_mid.rules:807:21": pol_careful_core_50,
+        "spec/twilight_struggle/events_mid.rules:809:29": pol_careful_core_36,
+        "spec/twilight_struggle/events_mid.rules:835:17": pol_careful_core_66,
         "spec/twilight_struggle/operations.rules:101:9": pol_careful_core_8,
         "spec/twilight_struggle/operations.rules:134:9": pol_careful_core_7,
         "spec/twilight_struggle/operations.rules:167:5": pol_careful_core_6,
@@ -5625,7 +5625,7 @@ POLICIES = {
         "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_38,
         "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_39,
         "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_66,
-        "spec/twilight_struggle/turn.rules:151:5": pol_careful_core_60,
-        "spec/twilight_struggle/turn.rules:85:9": pol_careful_core_1,
+        "spec/twilight_struggle/turn.rules:149:5": pol_careful_core_60,
+        "spec/twilight_struggle/turn.rules:84:5": pol_careful_core_1,
     },
 }
