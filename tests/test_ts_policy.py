@@ -36,3 +36,49 @@ def test_the_us_bid_goes_where_a_point_takes_a_battleground(backend):
             picks.append(bots["usa"].choose(game, game.decision))
             game.choose(picks[-1])
         assert picks[0] == "iran" and picks[1] in ("philippines", "panama"), (seed, picks)
+
+
+def _headline_of(game: Game, seed: int, side: str) -> str:
+    """The card the balance bot headlines for `side` in turn 1."""
+    bots = seat_agents(("policy", "policy"), game.meta.players, seed)
+    while not (game.decision.prompt == "Choose your headline card" and game.decision.player == side):
+        game.choose(bots[game.decision.player].choose(game, game.decision))
+    return bots[side].choose(game, game.decision)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_us_headline_is_an_event_that_can_take_place(backend):
+    # In these turn-1 hands NATO (4 operations) sits beside other US events;
+    # before the Marshall Plan or the Warsaw Pact its event cannot take
+    # place, and a headline is nothing but its event.
+    need_ts()
+    us_events = {"truman_doctrine", "formosan_resolution", "cia_created", "independent_reds",
+                 "five_year_plan", "us_japan_mutual_defense_pact", "nuclear_test_ban"}
+    for seed in (1, 2, 6):
+        game = Game(program(TS, backend), seed=seed)
+        pick = _headline_of(game, seed, "usa")
+        assert pick != "nato" and (pick in us_events or pick.endswith("_scoring")), (seed, pick)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_us_setup_puts_three_in_italy_when_the_ussr_can_reach_it(backend):
+    # Italy (stability 2) with 2 falls to any USSR coup; the seventh point
+    # goes there (3) once the USSR has a point next to it, not to France
+    # (stability 3), where one point controls nothing.
+    need_ts()
+    checked = 0
+    for seed in range(1, 9):
+        game = Game(program(TS, backend), seed=seed)
+        bots = seat_agents(("policy", "policy"), game.meta.players, seed)
+        picks = {"ussr": [], "usa": []}
+        while "setup influence" in game.decision.prompt or not picks["usa"]:
+            side = game.decision.player
+            pick = bots[side].choose(game, game.decision)
+            if "setup influence" in game.decision.prompt:
+                picks[side].append(pick)
+            game.choose(pick)
+        if {"austria", "yugoslavia"} & set(picks["ussr"]):
+            checked += 1
+            assert picks["usa"].count("italy") == 3 and picks["usa"].count("west_germany") == 4, (
+                seed, picks["usa"])
+    assert checked >= 3

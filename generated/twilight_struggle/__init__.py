@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 461e9a62bd309fa7
+# Spec hash: eb75ccb38ed6ae3e
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source 071a33d37a021f75de13 output 7a053c2c52570344467e
+# Fingerprint: source 1fcb29b9a0af2662b760 output a44c1c58df4a9db6ad87
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,7 +41,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "461e9a62bd309fa7"
+SPEC_HASH = "eb75ccb38ed6ae3e"
 TESTS_HASH = "68313c62b053bb78"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 461e9a62bd309fa7
+# Spec hash: eb75ccb38ed6ae3e
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source 78a4c26e63a1e2fa9e84 output af696ae7ce5727252995
+# Fingerprint: source adb97f727be80917fbef output 2a5e345d8d37aeb99dc7
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -3656,13 +3656,24 @@ def pol_careful_core_1(state, pending, tun):
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:221
+    # spec: spec/twilight_struggle/policies.rules:223
+    best = keep_best(
+        best,
+        [
+            A_side[v_c] == v_you and event_allowed(state, EVENT_WHEN, v_c, v_you)
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:224
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:222
+    # spec: spec/twilight_struggle/policies.rules:225
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -3671,11 +3682,11 @@ def pol_careful_core_1(state, pending, tun):
 
 def pol_careful_core_2(state, pending, tun):
     "policy careful_core, rule 3: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:225
+    # spec: spec/twilight_struggle/policies.rules:228
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:226
+    # spec: spec/twilight_struggle/policies.rules:229
     if state.vars[5] != None and (
         A_side[state.vars[5]]
         if state.vars[5] is not None
@@ -3689,7 +3700,7 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:227
+    # spec: spec/twilight_struggle/policies.rules:230
     if (
         state.tracks[0] <= 2
         and state.vars[5] != None
@@ -3710,17 +3721,17 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:230
+    # spec: spec/twilight_struggle/policies.rules:233
     if state.vars[5] == E_un_intervention:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:232
+    # spec: spec/twilight_struggle/policies.rules:235
     if state.vars[5] == E_defectors:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:233
+    # spec: spec/twilight_struggle/policies.rules:236
     if (
         state.vars[5] != None
         and (
@@ -3738,7 +3749,7 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:234
+    # spec: spec/twilight_struggle/policies.rules:237
     best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3749,7 +3760,7 @@ def nev_careful_core_2(state, pending, tun):
     "policy careful_core, rule 3: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:227
+    # spec: spec/twilight_struggle/policies.rules:230
     if (
         state.tracks[0] <= 2
         and state.vars[5] != None
@@ -3773,11 +3784,11 @@ def nev_careful_core_2(state, pending, tun):
 
 def pol_careful_core_3(state, pending, tun):
     "policy careful_core, rule 4: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:238
+    # spec: spec/twilight_struggle/policies.rules:241
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:239
+    # spec: spec/twilight_struggle/policies.rules:242
     if state.vars[5] != None and (
         state.vars[5] == E_duck_and_cover
         or state.vars[5] == E_we_will_bury_you
@@ -3787,21 +3798,25 @@ def pol_careful_core_3(state, pending, tun):
         best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
         return best
+    # spec: spec/twilight_struggle/policies.rules:243
+    best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
+    if len(best) == 1:
+        return best
     return best
 
 
 def pol_careful_core_4(state, pending, tun):
     "policy careful_core, rule 5: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:241
+    # spec: spec/twilight_struggle/policies.rules:245
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:242
+    # spec: spec/twilight_struggle/policies.rules:246
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:243
+    # spec: spec/twilight_struggle/policies.rules:247
     best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3810,30 +3825,30 @@ def pol_careful_core_4(state, pending, tun):
 
 def pol_careful_core_5(state, pending, tun):
     "policy careful_core, rule 6: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:245
+    # spec: spec/twilight_struggle/policies.rules:249
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:246
+    # spec: spec/twilight_struggle/policies.rules:250
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:247
+    # spec: spec/twilight_struggle/policies.rules:251
     if state.tracks[4 + v_you] < state.tracks[0]:
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:248
+    # spec: spec/twilight_struggle/policies.rules:252
     if d_good_realignment(state, v_you):
         best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:249
+    # spec: spec/twilight_struggle/policies.rules:253
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:250
+    # spec: spec/twilight_struggle/policies.rules:254
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3844,7 +3859,7 @@ def nev_careful_core_5(state, pending, tun):
     "policy careful_core, rule 6: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:246
+    # spec: spec/twilight_struggle/policies.rules:250
     if not d_safe_coup_target(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -3852,11 +3867,11 @@ def nev_careful_core_5(state, pending, tun):
 
 def pol_careful_core_6(state, pending, tun):
     "policy careful_core, rule 7: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:253
+    # spec: spec/twilight_struggle/policies.rules:257
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:254
+    # spec: spec/twilight_struggle/policies.rules:258
     best = keep_best(
         best,
         [
@@ -3869,7 +3884,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:255
+    # spec: spec/twilight_struggle/policies.rules:259
     best = keep_best(
         best,
         [
@@ -3885,7 +3900,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:256
+    # spec: spec/twilight_struggle/policies.rules:260
     best = keep_best(
         best,
         [
@@ -3900,7 +3915,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:257
+    # spec: spec/twilight_struggle/policies.rules:261
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3908,7 +3923,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:258
+    # spec: spec/twilight_struggle/policies.rules:262
     best = keep_best(
         best,
         [
@@ -3922,7 +3937,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:259
+    # spec: spec/twilight_struggle/policies.rules:263
     best = keep_best(
         best,
         [
@@ -3941,7 +3956,7 @@ def nev_careful_core_6(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:254
+        # spec: spec/twilight_struggle/policies.rules:258
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -3954,11 +3969,11 @@ def nev_careful_core_6(state, pending, tun):
 
 def pol_careful_core_7(state, pending, tun):
     "policy careful_core, rule 8: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:261
+    # spec: spec/twilight_struggle/policies.rules:265
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:262
+    # spec: spec/twilight_struggle/policies.rules:266
     best = keep_best(
         best,
         [
@@ -3972,7 +3987,7 @@ def pol_careful_core_7(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:263
+    # spec: spec/twilight_struggle/policies.rules:267
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3980,7 +3995,7 @@ def pol_careful_core_7(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:264
+    # spec: spec/twilight_struggle/policies.rules:268
     best = keep_best(
         best,
         [
@@ -3996,11 +4011,11 @@ def pol_careful_core_7(state, pending, tun):
 
 def pol_careful_core_8(state, pending, tun):
     "policy careful_core, rule 9: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:268
+    # spec: spec/twilight_struggle/policies.rules:272
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:269
+    # spec: spec/twilight_struggle/policies.rules:273
     best = keep_best(
         best,
         [
@@ -4011,7 +4026,7 @@ def pol_careful_core_8(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:270
+    # spec: spec/twilight_struggle/policies.rules:274
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4019,7 +4034,7 @@ def pol_careful_core_8(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:271
+    # spec: spec/twilight_struggle/policies.rules:275
     best = keep_best(
         best,
         [
@@ -4043,11 +4058,11 @@ def pol_careful_core_8(state, pending, tun):
 
 def pol_careful_core_9(state, pending, tun):
     "policy careful_core, rule 10: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:273
+    # spec: spec/twilight_struggle/policies.rules:277
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:274
+    # spec: spec/twilight_struggle/policies.rules:278
     best = keep_best(
         best,
         [
@@ -4063,11 +4078,11 @@ def pol_careful_core_9(state, pending, tun):
 
 def pol_careful_core_10(state, pending, tun):
     "policy careful_core, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:276
+    # spec: spec/twilight_struggle/policies.rules:280
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:277
+    # spec: spec/twilight_struggle/policies.rules:281
     best = keep_best(
         best,
         [
@@ -4083,11 +4098,11 @@ def pol_careful_core_10(state, pending, tun):
 
 def pol_careful_core_11(state, pending, tun):
     "policy careful_core, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:279
+    # spec: spec/twilight_struggle/policies.rules:283
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:280
+    # spec: spec/twilight_struggle/policies.rules:284
     best = keep_best(
         best,
         [
@@ -4103,11 +4118,11 @@ def pol_careful_core_11(state, pending, tun):
 
 def pol_careful_core_12(state, pending, tun):
     "policy careful_core, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:282
+    # spec: spec/twilight_struggle/policies.rules:286
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:283
+    # spec: spec/twilight_struggle/policies.rules:287
     best = keep_best(
         best,
         [
@@ -4123,11 +4138,11 @@ def pol_careful_core_12(state, pending, tun):
 
 def pol_careful_core_13(state, pending, tun):
     "policy careful_core, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:285
+    # spec: spec/twilight_struggle/policies.rules:289
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:286
+    # spec: spec/twilight_struggle/policies.rules:290
     best = keep_best(
         best,
         [
@@ -4143,11 +4158,11 @@ def pol_careful_core_13(state, pending, tun):
 
 def pol_careful_core_14(state, pending, tun):
     "policy careful_core, rule 15: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:288
+    # spec: spec/twilight_struggle/policies.rules:292
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:289
+    # spec: spec/twilight_struggle/policies.rules:293
     best = keep_best(
         best,
         [
@@ -4163,11 +4178,11 @@ def pol_careful_core_14(state, pending, tun):
 
 def pol_careful_core_15(state, pending, tun):
     "policy careful_core, rule 16: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:291
+    # spec: spec/twilight_struggle/policies.rules:295
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:292
+    # spec: spec/twilight_struggle/policies.rules:296
     best = keep_best(
         best,
         [
@@ -4183,11 +4198,11 @@ def pol_careful_core_15(state, pending, tun):
 
 def pol_careful_core_16(state, pending, tun):
     "policy careful_core, rule 17: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:294
+    # spec: spec/twilight_struggle/policies.rules:298
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:295
+    # spec: spec/twilight_struggle/policies.rules:299
     best = keep_best(
         best,
         [
@@ -4203,11 +4218,11 @@ def pol_careful_core_16(state, pending, tun):
 
 def pol_careful_core_17(state, pending, tun):
     "policy careful_core, rule 18: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:297
+    # spec: spec/twilight_struggle/policies.rules:301
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:298
+    # spec: spec/twilight_struggle/policies.rules:302
     best = keep_best(
         best,
         [
@@ -4223,11 +4238,11 @@ def pol_careful_core_17(state, pending, tun):
 
 def pol_careful_core_18(state, pending, tun):
     "policy careful_core, rule 19: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:300
+    # spec: spec/twilight_struggle/policies.rules:304
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:301
+    # spec: spec/twilight_struggle/policies.rules:305
     best = keep_best(
         best,
         [
@@ -4243,11 +4258,11 @@ def pol_careful_core_18(state, pending, tun):
 
 def pol_careful_core_19(state, pending, tun):
     "policy careful_core, rule 20: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:303
+    # spec: spec/twilight_struggle/policies.rules:307
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:304
+    # spec: spec/twilight_struggle/policies.rules:308
     best = keep_best(
         best,
         [
@@ -4263,11 +4278,11 @@ def pol_careful_core_19(state, pending, tun):
 
 def pol_careful_core_20(state, pending, tun):
     "policy careful_core, rule 21: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:306
+    # spec: spec/twilight_struggle/policies.rules:310
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:307
+    # spec: spec/twilight_struggle/policies.rules:311
     best = keep_best(
         best,
         [
@@ -4283,11 +4298,11 @@ def pol_careful_core_20(state, pending, tun):
 
 def pol_careful_core_21(state, pending, tun):
     "policy careful_core, rule 22: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:309
+    # spec: spec/twilight_struggle/policies.rules:313
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:310
+    # spec: spec/twilight_struggle/policies.rules:314
     best = keep_best(
         best,
         [
@@ -4303,11 +4318,11 @@ def pol_careful_core_21(state, pending, tun):
 
 def pol_careful_core_22(state, pending, tun):
     "policy careful_core, rule 23: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:312
+    # spec: spec/twilight_struggle/policies.rules:316
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:313
+    # spec: spec/twilight_struggle/policies.rules:317
     best = keep_best(
         best,
         [
@@ -4323,11 +4338,11 @@ def pol_careful_core_22(state, pending, tun):
 
 def pol_careful_core_23(state, pending, tun):
     "policy careful_core, rule 24: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:315
+    # spec: spec/twilight_struggle/policies.rules:319
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:316
+    # spec: spec/twilight_struggle/policies.rules:320
     best = keep_best(
         best,
         [
@@ -4343,11 +4358,11 @@ def pol_careful_core_23(state, pending, tun):
 
 def pol_careful_core_24(state, pending, tun):
     "policy careful_core, rule 25: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:318
+    # spec: spec/twilight_struggle/policies.rules:322
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:319
+    # spec: spec/twilight_struggle/policies.rules:323
     best = keep_best(
         best,
         [
@@ -4363,11 +4378,11 @@ def pol_careful_core_24(state, pending, tun):
 
 def pol_careful_core_25(state, pending, tun):
     "policy careful_core, rule 26: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:321
+    # spec: spec/twilight_struggle/policies.rules:325
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:322
+    # spec: spec/twilight_struggle/policies.rules:326
     best = keep_best(
         best,
         [
@@ -4383,11 +4398,11 @@ def pol_careful_core_25(state, pending, tun):
 
 def pol_careful_core_26(state, pending, tun):
     "policy careful_core, rule 27: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:324
+    # spec: spec/twilight_struggle/policies.rules:328
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:325
+    # spec: spec/twilight_struggle/policies.rules:329
     best = keep_best(
         best,
         [
@@ -4403,11 +4418,11 @@ def pol_careful_core_26(state, pending, tun):
 
 def pol_careful_core_27(state, pending, tun):
     "policy careful_core, rule 28: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:327
+    # spec: spec/twilight_struggle/policies.rules:331
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:328
+    # spec: spec/twilight_struggle/policies.rules:332
     best = keep_best(
         best,
         [
@@ -4423,11 +4438,11 @@ def pol_careful_core_27(state, pending, tun):
 
 def pol_careful_core_28(state, pending, tun):
     "policy careful_core, rule 29: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:330
+    # spec: spec/twilight_struggle/policies.rules:334
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:331
+    # spec: spec/twilight_struggle/policies.rules:335
     best = keep_best(
         best,
         [
@@ -4443,11 +4458,11 @@ def pol_careful_core_28(state, pending, tun):
 
 def pol_careful_core_29(state, pending, tun):
     "policy careful_core, rule 30: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:333
+    # spec: spec/twilight_struggle/policies.rules:337
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:334
+    # spec: spec/twilight_struggle/policies.rules:338
     best = keep_best(
         best,
         [
@@ -4463,11 +4478,11 @@ def pol_careful_core_29(state, pending, tun):
 
 def pol_careful_core_30(state, pending, tun):
     "policy careful_core, rule 31: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:336
+    # spec: spec/twilight_struggle/policies.rules:340
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:337
+    # spec: spec/twilight_struggle/policies.rules:341
     best = keep_best(
         best,
         [
@@ -4483,11 +4498,11 @@ def pol_careful_core_30(state, pending, tun):
 
 def pol_careful_core_31(state, pending, tun):
     "policy careful_core, rule 32: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:339
+    # spec: spec/twilight_struggle/policies.rules:343
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:340
+    # spec: spec/twilight_struggle/policies.rules:344
     best = keep_best(
         best,
         [
@@ -4503,11 +4518,11 @@ def pol_careful_core_31(state, pending, tun):
 
 def pol_careful_core_32(state, pending, tun):
     "policy careful_core, rule 33: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:342
+    # spec: spec/twilight_struggle/policies.rules:346
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:343
+    # spec: spec/twilight_struggle/policies.rules:347
     best = keep_best(
         best,
         [
@@ -4523,11 +4538,11 @@ def pol_careful_core_32(state, pending, tun):
 
 def pol_careful_core_33(state, pending, tun):
     "policy careful_core, rule 34: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:345
+    # spec: spec/twilight_struggle/policies.rules:349
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:346
+    # spec: spec/twilight_struggle/policies.rules:350
     best = keep_best(
         best,
         [
@@ -4543,11 +4558,11 @@ def pol_careful_core_33(state, pending, tun):
 
 def pol_careful_core_34(state, pending, tun):
     "policy careful_core, rule 35: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:348
+    # spec: spec/twilight_struggle/policies.rules:352
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:349
+    # spec: spec/twilight_struggle/policies.rules:353
     best = keep_best(
         best,
         [
@@ -4563,58 +4578,6 @@ def pol_careful_core_34(state, pending, tun):
 
 def pol_careful_core_35(state, pending, tun):
     "policy careful_core, rule 36: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:351
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:352
-    best = keep_best(
-        best,
-        [
-            state.tracks[0] <= 2
-            and q_coup_defcon_loss(state, v_you, v_target) > 0
-            or is_active(state, 17, [v_you])
-            for v_target in [values[i] for i in best]
-        ],
-        True,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:353
-    best = keep_best(
-        best,
-        [
-            7
-            + 2
-            * (2 if state.vars[5] == None else q_ops_value(state, v_you, state.vars[5]))
-            - 4 * A_stability[v_target]
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def nev_careful_core_35(state, pending, tun):
-    "policy careful_core, rule 36: the options its `never` lines mark"
-    v_you = pending["player"]
-    marked = []
-    for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:352
-        if (
-            state.tracks[0] <= 2
-            and q_coup_defcon_loss(state, v_you, v_target) > 0
-            or is_active(state, 17, [v_you])
-        ):
-            marked.append(i)
-            continue
-    return marked
-
-
-def pol_careful_core_36(state, pending, tun):
-    "policy careful_core, rule 37: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:355
     v_you = pending["player"]
     values = pending["values"]
@@ -4649,8 +4612,8 @@ def pol_careful_core_36(state, pending, tun):
     return best
 
 
-def nev_careful_core_36(state, pending, tun):
-    "policy careful_core, rule 37: the options its `never` lines mark"
+def nev_careful_core_35(state, pending, tun):
+    "policy careful_core, rule 36: the options its `never` lines mark"
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
@@ -4665,13 +4628,65 @@ def nev_careful_core_36(state, pending, tun):
     return marked
 
 
-def pol_careful_core_37(state, pending, tun):
-    "policy careful_core, rule 38: the options it likes best"
+def pol_careful_core_36(state, pending, tun):
+    "policy careful_core, rule 37: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:359
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
     # spec: spec/twilight_struggle/policies.rules:360
+    best = keep_best(
+        best,
+        [
+            state.tracks[0] <= 2
+            and q_coup_defcon_loss(state, v_you, v_target) > 0
+            or is_active(state, 17, [v_you])
+            for v_target in [values[i] for i in best]
+        ],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:361
+    best = keep_best(
+        best,
+        [
+            7
+            + 2
+            * (2 if state.vars[5] == None else q_ops_value(state, v_you, state.vars[5]))
+            - 4 * A_stability[v_target]
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def nev_careful_core_36(state, pending, tun):
+    "policy careful_core, rule 37: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = []
+    for i, v_target in enumerate(pending["values"]):
+        # spec: spec/twilight_struggle/policies.rules:360
+        if (
+            state.tracks[0] <= 2
+            and q_coup_defcon_loss(state, v_you, v_target) > 0
+            or is_active(state, 17, [v_you])
+        ):
+            marked.append(i)
+            continue
+    return marked
+
+
+def pol_careful_core_37(state, pending, tun):
+    "policy careful_core, rule 38: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:363
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:364
     best = keep_best(
         best,
         [
@@ -4685,7 +4700,7 @@ def pol_careful_core_37(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:361
+    # spec: spec/twilight_struggle/policies.rules:365
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4698,11 +4713,11 @@ def pol_careful_core_37(state, pending, tun):
 
 def pol_careful_core_38(state, pending, tun):
     "policy careful_core, rule 39: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:366
+    # spec: spec/twilight_struggle/policies.rules:370
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:367
+    # spec: spec/twilight_struggle/policies.rules:371
     best = keep_best(
         best,
         [
@@ -4726,7 +4741,7 @@ def pol_careful_core_38(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:369
+    # spec: spec/twilight_struggle/policies.rules:373
     best = keep_best(
         best,
         [
@@ -4745,7 +4760,7 @@ def pol_careful_core_38(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:370
+    # spec: spec/twilight_struggle/policies.rules:374
     best = keep_best(
         best,
         [
@@ -4759,7 +4774,7 @@ def pol_careful_core_38(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:371
+    # spec: spec/twilight_struggle/policies.rules:375
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4770,11 +4785,11 @@ def pol_careful_core_38(state, pending, tun):
 
 def pol_careful_core_39(state, pending, tun):
     "policy careful_core, rule 40: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:373
+    # spec: spec/twilight_struggle/policies.rules:377
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:374
+    # spec: spec/twilight_struggle/policies.rules:378
     best = keep_best(
         best,
         [
@@ -4798,7 +4813,26 @@ def pol_careful_core_39(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:376
+    # spec: spec/twilight_struggle/policies.rules:384
+    best = keep_best(
+        best,
+        [
+            (
+                10 - A_stability[v_target]
+                if A_battleground[v_target]
+                and d_within_reach(
+                    state, None if v_you is None else (v_you + 1) % 2, v_target
+                )
+                and state.counters[1 + v_you][v_target] <= A_stability[v_target]
+                else 0
+            )
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:387
     best = keep_best(
         best,
         [
@@ -4817,7 +4851,7 @@ def pol_careful_core_39(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:377
+    # spec: spec/twilight_struggle/policies.rules:388
     best = keep_best(
         best,
         [
@@ -4831,7 +4865,7 @@ def pol_careful_core_39(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:378
+    # spec: spec/twilight_struggle/policies.rules:389
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4842,11 +4876,11 @@ def pol_careful_core_39(state, pending, tun):
 
 def pol_careful_core_40(state, pending, tun):
     "policy careful_core, rule 41: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:380
+    # spec: spec/twilight_struggle/policies.rules:391
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:381
+    # spec: spec/twilight_struggle/policies.rules:392
     best = keep_best(
         best,
         [
@@ -4859,7 +4893,7 @@ def pol_careful_core_40(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:382
+    # spec: spec/twilight_struggle/policies.rules:393
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4867,7 +4901,7 @@ def pol_careful_core_40(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:383
+    # spec: spec/twilight_struggle/policies.rules:394
     best = keep_best(
         best,
         [
@@ -4886,7 +4920,7 @@ def nev_careful_core_40(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:381
+        # spec: spec/twilight_struggle/policies.rules:392
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -4899,11 +4933,11 @@ def nev_careful_core_40(state, pending, tun):
 
 def pol_careful_core_41(state, pending, tun):
     "policy careful_core, rule 42: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:385
+    # spec: spec/twilight_struggle/policies.rules:396
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:386
+    # spec: spec/twilight_struggle/policies.rules:397
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -4914,11 +4948,11 @@ def pol_careful_core_41(state, pending, tun):
 
 def pol_careful_core_42(state, pending, tun):
     "policy careful_core, rule 43: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:388
+    # spec: spec/twilight_struggle/policies.rules:399
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:389
+    # spec: spec/twilight_struggle/policies.rules:400
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -4928,11 +4962,11 @@ def pol_careful_core_42(state, pending, tun):
 
 def pol_careful_core_43(state, pending, tun):
     "policy careful_core, rule 44: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:391
+    # spec: spec/twilight_struggle/policies.rules:402
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:392
+    # spec: spec/twilight_struggle/policies.rules:403
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4941,11 +4975,11 @@ def pol_careful_core_43(state, pending, tun):
 
 def pol_careful_core_44(state, pending, tun):
     "policy careful_core, rule 45: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:394
+    # spec: spec/twilight_struggle/policies.rules:405
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:395
+    # spec: spec/twilight_struggle/policies.rules:406
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4954,16 +4988,16 @@ def pol_careful_core_44(state, pending, tun):
 
 def pol_careful_core_45(state, pending, tun):
     "policy careful_core, rule 46: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:397
+    # spec: spec/twilight_struggle/policies.rules:408
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:398
+    # spec: spec/twilight_struggle/policies.rules:409
     if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
         best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:399
+    # spec: spec/twilight_struggle/policies.rules:410
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4972,11 +5006,11 @@ def pol_careful_core_45(state, pending, tun):
 
 def pol_careful_core_46(state, pending, tun):
     "policy careful_core, rule 47: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:401
+    # spec: spec/twilight_struggle/policies.rules:412
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:402
+    # spec: spec/twilight_struggle/policies.rules:413
     if any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4992,7 +5026,7 @@ def pol_careful_core_46(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:403
+    # spec: spec/twilight_struggle/policies.rules:414
     best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5001,11 +5035,11 @@ def pol_careful_core_46(state, pending, tun):
 
 def pol_careful_core_47(state, pending, tun):
     "policy careful_core, rule 48: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:405
+    # spec: spec/twilight_struggle/policies.rules:416
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:406
+    # spec: spec/twilight_struggle/policies.rules:417
     if any(
         c_c in KS_country
         and (
@@ -5021,7 +5055,7 @@ def pol_careful_core_47(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:407
+    # spec: spec/twilight_struggle/policies.rules:418
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5030,11 +5064,11 @@ def pol_careful_core_47(state, pending, tun):
 
 def pol_careful_core_48(state, pending, tun):
     "policy careful_core, rule 49: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:409
+    # spec: spec/twilight_struggle/policies.rules:420
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:410
+    # spec: spec/twilight_struggle/policies.rules:421
     if any(
         c_c in KS_country
         and (
@@ -5050,7 +5084,7 @@ def pol_careful_core_48(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:411
+    # spec: spec/twilight_struggle/policies.rules:422
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5059,11 +5093,11 @@ def pol_careful_core_48(state, pending, tun):
 
 def pol_careful_core_49(state, pending, tun):
     "policy careful_core, rule 50: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:413
+    # spec: spec/twilight_struggle/policies.rules:424
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:414
+    # spec: spec/twilight_struggle/policies.rules:425
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -5073,11 +5107,11 @@ def pol_careful_core_49(state, pending, tun):
 
 def pol_careful_core_50(state, pending, tun):
     "policy careful_core, rule 51: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:416
+    # spec: spec/twilight_struggle/policies.rules:427
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:417
+    # spec: spec/twilight_struggle/policies.rules:428
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -5087,15 +5121,15 @@ def pol_careful_core_50(state, pending, tun):
 
 def pol_careful_core_51(state, pending, tun):
     "policy careful_core, rule 52: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:419
+    # spec: spec/twilight_struggle/policies.rules:430
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:420
+    # spec: spec/twilight_struggle/policies.rules:431
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:421
+    # spec: spec/twilight_struggle/policies.rules:432
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5104,11 +5138,11 @@ def pol_careful_core_51(state, pending, tun):
 
 def pol_careful_core_52(state, pending, tun):
     "policy careful_core, rule 53: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:423
+    # spec: spec/twilight_struggle/policies.rules:434
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:424
+    # spec: spec/twilight_struggle/policies.rules:435
     if (
         d_scoring_cards_held(state, v_you)
         >= q_action_rounds_for(state, v_you) - state.tracks[3] + 1
@@ -5116,7 +5150,7 @@ def pol_careful_core_52(state, pending, tun):
         best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:425
+    # spec: spec/twilight_struggle/policies.rules:436
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5125,11 +5159,11 @@ def pol_careful_core_52(state, pending, tun):
 
 def pol_careful_core_53(state, pending, tun):
     "policy careful_core, rule 54: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:427
+    # spec: spec/twilight_struggle/policies.rules:438
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:428
+    # spec: spec/twilight_struggle/policies.rules:439
     best = keep_best(best, [ids[i] in ("double",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5138,11 +5172,11 @@ def pol_careful_core_53(state, pending, tun):
 
 def pol_careful_core_54(state, pending, tun):
     "policy careful_core, rule 55: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:430
+    # spec: spec/twilight_struggle/policies.rules:441
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:431
+    # spec: spec/twilight_struggle/policies.rules:442
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5151,11 +5185,11 @@ def pol_careful_core_54(state, pending, tun):
 
 def pol_careful_core_55(state, pending, tun):
     "policy careful_core, rule 56: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:433
+    # spec: spec/twilight_struggle/policies.rules:444
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:434
+    # spec: spec/twilight_struggle/policies.rules:445
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5164,11 +5198,11 @@ def pol_careful_core_55(state, pending, tun):
 
 def pol_careful_core_56(state, pending, tun):
     "policy careful_core, rule 57: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:436
+    # spec: spec/twilight_struggle/policies.rules:447
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:437
+    # spec: spec/twilight_struggle/policies.rules:448
     best = keep_best(best, [ids[i] in ("move",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5177,11 +5211,11 @@ def pol_careful_core_56(state, pending, tun):
 
 def pol_careful_core_57(state, pending, tun):
     "policy careful_core, rule 58: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:439
+    # spec: spec/twilight_struggle/policies.rules:450
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:440
+    # spec: spec/twilight_struggle/policies.rules:451
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5190,11 +5224,11 @@ def pol_careful_core_57(state, pending, tun):
 
 def pol_careful_core_58(state, pending, tun):
     "policy careful_core, rule 59: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:442
+    # spec: spec/twilight_struggle/policies.rules:453
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:443
+    # spec: spec/twilight_struggle/policies.rules:454
     if (
         len(
             [
@@ -5212,7 +5246,7 @@ def pol_careful_core_58(state, pending, tun):
         best = keep_best(best, [ids[i] in ("remove",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:446
+    # spec: spec/twilight_struggle/policies.rules:457
     best = keep_best(best, [ids[i] in ("add",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5221,11 +5255,11 @@ def pol_careful_core_58(state, pending, tun):
 
 def pol_careful_core_59(state, pending, tun):
     "policy careful_core, rule 60: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:448
+    # spec: spec/twilight_struggle/policies.rules:459
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:449
+    # spec: spec/twilight_struggle/policies.rules:460
     best = keep_best(best, [ids[i] in ("split",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5234,11 +5268,11 @@ def pol_careful_core_59(state, pending, tun):
 
 def pol_careful_core_60(state, pending, tun):
     "policy careful_core, rule 61: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:451
+    # spec: spec/twilight_struggle/policies.rules:462
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:452
+    # spec: spec/twilight_struggle/policies.rules:463
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5247,11 +5281,11 @@ def pol_careful_core_60(state, pending, tun):
 
 def pol_careful_core_61(state, pending, tun):
     "policy careful_core, rule 62: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:454
+    # spec: spec/twilight_struggle/policies.rules:465
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:455
+    # spec: spec/twilight_struggle/policies.rules:466
     best = keep_best(best, [ids[i] in ("use",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5260,11 +5294,11 @@ def pol_careful_core_61(state, pending, tun):
 
 def pol_careful_core_62(state, pending, tun):
     "policy careful_core, rule 63: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:458
+    # spec: spec/twilight_struggle/policies.rules:469
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:459
+    # spec: spec/twilight_struggle/policies.rules:470
     best = keep_best(
         best,
         [
@@ -5281,13 +5315,13 @@ def pol_careful_core_62(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:460
+    # spec: spec/twilight_struggle/policies.rules:471
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:461
+    # spec: spec/twilight_struggle/policies.rules:472
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -5299,7 +5333,7 @@ def nev_careful_core_62(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_c in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:459
+        # spec: spec/twilight_struggle/policies.rules:470
         if state.tracks[0] <= 2 and (
             v_c == E_duck_and_cover
             or v_c == E_we_will_bury_you
@@ -5313,17 +5347,17 @@ def nev_careful_core_62(state, pending, tun):
 
 def pol_careful_core_63(state, pending, tun):
     "policy careful_core, rule 64: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:466
+    # spec: spec/twilight_struggle/policies.rules:477
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:467
+    # spec: spec/twilight_struggle/policies.rules:478
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:468
+    # spec: spec/twilight_struggle/policies.rules:479
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -5332,11 +5366,11 @@ def pol_careful_core_63(state, pending, tun):
 
 def pol_careful_core_64(state, pending, tun):
     "policy careful_core, rule 65: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:470
+    # spec: spec/twilight_struggle/policies.rules:481
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:471
+    # spec: spec/twilight_struggle/policies.rules:482
     best = keep_best(
         best,
         [
@@ -5349,7 +5383,7 @@ def pol_careful_core_64(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:472
+    # spec: spec/twilight_struggle/policies.rules:483
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -5362,11 +5396,11 @@ def pol_careful_core_64(state, pending, tun):
 
 def pol_careful_core_65(state, pending, tun):
     "policy careful_core, rule 66: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:474
+    # spec: spec/twilight_struggle/policies.rules:485
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:475
+    # spec: spec/twilight_struggle/policies.rules:486
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -5375,11 +5409,11 @@ def pol_careful_core_65(state, pending, tun):
 
 def pol_careful_core_66(state, pending, tun):
     "policy careful_core, rule 67: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:479
+    # spec: spec/twilight_struggle/policies.rules:490
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:480
+    # spec: spec/twilight_struggle/policies.rules:491
     best = keep_best(
         best,
         [A_scoring[v_c] or v_c == E_china_card for v_c in [values[i] for i in best]],
@@ -5387,7 +5421,7 @@ def pol_careful_core_66(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:481
+    # spec: spec/twilight_struggle/policies.rules:492
     best = keep_best(
         best,
         [
@@ -5398,7 +5432,7 @@ def pol_careful_core_66(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:482
+    # spec: spec/twilight_struggle/policies.rules:493
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -5411,17 +5445,17 @@ def pol_careful_core_66(state, pending, tun):
 
 def pol_careful_core_67(state, pending, tun):
     "policy careful_core, rule 68: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:485
+    # spec: spec/twilight_struggle/policies.rules:496
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:486
+    # spec: spec/twilight_struggle/policies.rules:497
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:487
+    # spec: spec/twilight_struggle/policies.rules:498
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )
