@@ -927,6 +927,13 @@ class AssertDecl(Decl):
 
 
 @dataclass(frozen=True, slots=True)
+class BalanceBotDecl(Decl):
+    """balance bot "AGENT": the bot simulate and the balance runs play without --agents."""
+
+    agent: str
+
+
+@dataclass(frozen=True, slots=True)
 class BotDecl(Decl):
     """bot name "Label" = value: how good a position is for `you`, for the search bots."""
 

@@ -62,6 +62,7 @@ class Model:
     invariants: list[ast.InvariantDecl] = field(default_factory=list)
     bots: dict[str, ast.BotDecl] = field(default_factory=dict)
     policies: dict[str, ast.PolicyDecl] = field(default_factory=dict)
+    balance_bot: ast.BalanceBotDecl | None = None  # the first; the policy checks report a second
     asserts: list[ast.AssertDecl] = field(default_factory=list)
     tallies: list[ast.TallyDecl] = field(default_factory=list)
     tests: list[ast.TestDecl] = field(default_factory=list)
@@ -162,6 +163,7 @@ class Model:
             bots=tuple(self.bots),
             policies=tuple(self.policies),
             tunables=tuple((name, self.tunable_metas(name)) for name in self.policies),
+            balance_bot=self.balance_bot.agent if self.balance_bot is not None else "",
             use_labels=tuple((n, d.label) for n, d in self.signals.items() if d.label is not None),
             counts=self.counts(),
             var_kinds=tuple(self.value_kind(d.type.name) for d in self.vars.values()),
@@ -336,6 +338,8 @@ def _index(model: Model, decl: ast.Decl) -> None:
             model.bots.setdefault(decl.name.name, decl)
         case ast.PolicyDecl():
             model.policies.setdefault(decl.name.name, decl)
+        case ast.BalanceBotDecl():
+            model.balance_bot = model.balance_bot or decl
         case ast.MapDecl():
             model.map_rules.extend(decl.rules)
         case ast.BoardDecl():

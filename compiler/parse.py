@@ -475,6 +475,9 @@ class _Builder(Transformer):
     def assert_decl(self, meta, c):
         return ast.AssertDecl(self._span(meta), self._ident(c[0]), _unquote(c[1]), c[2])
 
+    def balance_decl(self, meta, c):
+        return ast.BalanceBotDecl(self._span(meta), _unquote(c[0]))
+
     def bot_decl(self, meta, c):
         return ast.BotDecl(self._span(meta), self._ident(c[0]), _unquote(c[1]), c[2])
 

@@ -25,6 +25,8 @@ def decl_name(decl: ast.Decl) -> str | None:
         return decl.name.name
     if isinstance(decl, ast.PlayersDecl):
         return "players"  # `replace players …`: other seats or another seat count
+    if isinstance(decl, ast.BalanceBotDecl):
+        return "balance bot"
     if isinstance(decl, (ast.TestDecl, ast.ChangesDecl)):
         return None
     name = getattr(decl, "name", None)

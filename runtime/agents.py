@@ -84,7 +84,11 @@ BALANCE_AGENT = "policy"
 
 
 def default_agent(meta) -> str:
-    """The balance bot for a game: BALANCE_AGENT when its spec declares a policy, else random."""
+    """The balance bot for a game: the one its spec declares (`balance bot "AGENT"`, a search
+    bot too), else BALANCE_AGENT when its spec declares a policy, else random."""
+    declared = getattr(meta, "balance_bot", "")
+    if declared:
+        return declared
     return BALANCE_AGENT if getattr(meta, "policies", ()) else "random"
 
 

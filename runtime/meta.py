@@ -95,6 +95,8 @@ class GameMeta:
     policies: tuple[str, ...] = ()  # spec-declared preferences for the policy bot
     # Per policy, the tunables its rules read (its own, then its bases'), by name.
     tunables: tuple[tuple[str, tuple[TunableMeta, ...]], ...] = ()
+    # The spec's `balance bot "AGENT"`: what simulate plays without --agents ("": its default).
+    balance_bot: str = ""
     # The signals a spec labels (`signal s(p: player, c: card) "played face down"`): the uses of a
     # card the simulation's card table shows, under those words.
     use_labels: tuple[tuple[str, str], ...] = ()

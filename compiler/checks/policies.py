@@ -4,6 +4,7 @@ what the deciding player can see."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Iterator
 
 from .. import ast
@@ -88,14 +89,31 @@ def fits(model: Model, rule: ast.Node, site: Site) -> bool:
 
 
 def check_policies(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic]:
+    problems = _balance_bots(model)
     if not model.policies:
-        return []
+        return problems
     sites = decision_sites(model)
-    problems: list[Diagnostic] = []
     for decl in model.policies.values():
         problems += _extends(model, decl)
         problems += _rules(model, decl, sites)
         problems += [Diagnostic(m, span) for m, span in Visibility(model).policy(decl)]
+    return problems
+
+
+def _balance_bots(model: Model) -> list[Diagnostic]:
+    """`balance bot "AGENT"`: declared once, and a bot this spec can seat (as --agents checks
+    it: a search bot needs the policy or evaluation it names)."""
+    from runtime.agents import check_agent
+    decls = [d for d in model.spec.decls() if isinstance(d, ast.BalanceBotDecl)]
+    problems = [Diagnostic(f"the balance bot is declared twice: the first at {decls[0].span}", d.span)
+                for d in decls[1:]]
+    if decls:
+        offers = SimpleNamespace(bots=tuple(model.bots), policies=tuple(model.policies),
+                                 tunables=tuple((n, model.tunable_metas(n)) for n in model.policies))
+        try:
+            check_agent(decls[0].agent, offers)
+        except ValueError as err:
+            problems.append(Diagnostic(f"balance bot \"{decls[0].agent}\": {err}", decls[0].span))
     return problems
 
 

@@ -128,8 +128,8 @@ def _same_seats(seats: tuple[str, ...], base_seats: tuple[str, ...], variants: t
                    " rollout[:POLICY][@DEALSxDEPTHxWIDTH] (e.g. rollout@4x3x2: the policy's 2 best"
                    " options played on the same 4 deals to the 3rd change of the player to move),"
                    " greedy[:BOT], mc[:BOT] (default: the balance bot,"
-                   " runtime.agents.default_agent: the spec's first policy, random for a spec"
-                   " without one).")
+                   " runtime.agents.default_agent: the spec's `balance bot`, else its first"
+                   " policy, random for a spec without one).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1),
               help="Worker processes (local) or CPUs of a private Ray; at most one per batch of"
                    " 25 games and, on this machine, two per CPU (docs/SCALING.md).")

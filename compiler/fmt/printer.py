@@ -243,6 +243,9 @@ class Printer:
     def decl_AssertDecl(self, d: ast.AssertDecl) -> Doc:
         return _equation(f"assert {d.name.name} {quote(d.label)}", d.test)
 
+    def decl_BalanceBotDecl(self, d: ast.BalanceBotDecl) -> Doc:
+        return f"balance bot {quote(d.agent)}"
+
     def decl_BotDecl(self, d: ast.BotDecl) -> Doc:
         return _equation(f"bot {d.name.name} {quote(d.label)}", d.value)
 

@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source c5712fbc86c228c45acc output 5aa774cadf8090c78189
+# Fingerprint: source 57fe8159ed334f95a5c8 output 32b38e8350f95fc028b9
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -5843,6 +5843,7 @@ META = GameMeta(
     ),
     policies=META_POLICIES,
     tunables=META_TUNABLES,
+    balance_bot="",
     use_labels=META_USE_LABELS,
     counts=META_COUNTS,
     var_kinds=("player", "player", "", "", "card", ""),

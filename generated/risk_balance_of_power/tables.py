@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 4f5bff30e5884f4d290c output 717dc3ffbd7651a9e380
+# Fingerprint: source 293de5729ebc3fea6491 output 7d09d8c1822c4ee9eff1
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -879,6 +879,7 @@ META = GameMeta(
     bots=("feldherr",),
     policies=("feldzug", "feldzug_grundausbildung"),
     tunables=(("feldzug", ()), ("feldzug_grundausbildung", ())),
+    balance_bot="",
     use_labels=(),
     counts=META_COUNTS,
     var_kinds=("player", "player", "", "", "", "space", "space"),

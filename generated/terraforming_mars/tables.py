@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: aa10c9ad5d6d89ff
-# Fingerprint: source af7ee3ba81d0e467f4c9 output f0daf6187f83d171c969
+# Fingerprint: source 3d880fc6a0e5c8f3ba40 output 33721842cd705c94bb7a
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -8166,6 +8166,7 @@ META = GameMeta(
     bots=("points",),
     policies=("builder", "builder_core"),
     tunables=(("builder", ()), ("builder_core", ())),
+    balance_bot="",
     use_labels=(("card_played", "played"),),
     counts=META_COUNTS,
     var_kinds=("player", "player", "", "", "space"),

@@ -12,7 +12,7 @@
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 93348fdb75ae1318
-# Fingerprint: source e51699a30b90382986cb output 0a78af14b9270caaf6ee
+# Fingerprint: source 055944351dcd047b7bb4 output cc82dd3c5de441a557f1
 "The Fox in the Forest: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, GameMeta, TrackMeta, TunableMeta, ZoneMeta
@@ -514,6 +514,7 @@ META = GameMeta(
     bots=("standing",),
     policies=("sensible",),
     tunables=META_TUNABLES,
+    balance_bot="",
     use_labels=(),
     counts=META_COUNTS,
     var_kinds=("player", "player", "", "card"),

@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source 70bad33842ef1c0c13cd output 1968e34532677af53d87
+# Fingerprint: source 861eb2a5853f26224eef output 8067650b40e9720b07df
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -2397,6 +2397,7 @@ META = GameMeta(
     bots=("positional", "points_only"),
     policies=("careful", "careful_core"),
     tunables=(("careful", ()), ("careful_core", ())),
+    balance_bot="",
     use_labels=META_USE_LABELS,
     counts=META_COUNTS,
     var_kinds=("", "player", "", "", "", "card", "player", "region", ""),

@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source ea92ee42fd62e9559b78 output 686621e3cea0888110a2
+# Fingerprint: source 06227c9829d0ae596823 output a4e4cbd513dad9b333ae
 "Mini: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -128,6 +128,7 @@ META = GameMeta(
     bots=(),
     policies=(),
     tunables=(),
+    balance_bot="",
     use_labels=(),
     counts=META_COUNTS,
     var_kinds=("player",),
