@@ -228,6 +228,16 @@ class Constants:
 
     _globals: dict[str, tuple[bool, Any]] | None = None
 
+    def _local(self, node: ast.Expr) -> str | None:
+        """The name `node` reads if it is a local that no global could stand for: a parent may
+        read it as env[name] itself, a call fewer (unbound, that is a KeyError the parent names
+        as a failure at its own location; the checks see that every local is bound)."""
+        if type(node) is not ast.NameRef:
+            return None
+        if self._globals is None:
+            self._globals = self._global_names()
+        return None if node.name in self._globals else node.name
+
     def _build_name(self, node: ast.NameRef) -> Closure:
         """A local first (the env), else the global the name says."""
         if self._globals is None:
@@ -237,9 +247,10 @@ class Constants:
             at = node.span
 
             def local_or_unknown(s, e):
-                if name in e:
+                try:
                     return e[name]
-                unknown_name(name, location(at))
+                except KeyError:
+                    unknown_name(name, location(at))
             return local_or_unknown
         constant, it = found
         if constant:
@@ -259,12 +270,20 @@ class Constants:
         first = args[0] if args else None
         if name in model.defines:
             decl = model.defines[name]
-            return self._routine(tuple(p.name for p in decl.params), args, decl.body)
+            return self._routine(tuple(p.name for p in decl.params), args, decl.body, node.args)
         if name in model.quantities:
-            return self._build_quantity(name, args, span)
+            return self._build_quantity(name, args, span, node.args)
         if name in model.counters:
             counter = model.counters[name]
             slot, cell = counter.slot, args[-1]
+            owner, place = self._local(node.args[0]), self._local(node.args[-1])
+            if counter.per_player and owner is not None and place is not None:
+                def per_player_counter_of_locals(s, e):
+                    try:
+                        return s.counters[slot + e[owner]][e[place]]
+                    except RULE_FAILURES as err:
+                        raise _failure(err, span) from None
+                return per_player_counter_of_locals
             if counter.per_player:
                 def per_player_counter(s, e):
                     try:
@@ -306,7 +325,8 @@ class Constants:
         return (track.slot + model.track_values[name].index(args[-1]) * width
                 + (args[0] if track.per_player else 0))
 
-    def _routine(self, names: tuple[str, ...], args: tuple[Closure, ...], body_expr: ast.Expr) -> Closure:
+    def _routine(self, names: tuple[str, ...], args: tuple[Closure, ...], body_expr: ast.Expr,
+                 arg_nodes: tuple[ast.Expr, ...]) -> Closure:
         """A call of a define: its body on a fresh env of its parameters (the body's closure
         built on its first call, so a define may call itself)."""
         if len(names) != len(args):  # zip() cuts the longer short, as the plain path did
@@ -319,43 +339,57 @@ class Constants:
                 run = self.closure(body_expr)
             return run(s, env)
         if len(args) == 1:
-            (name,), (arg,) = names, args
+            (name,), (arg,), local = names, args, self._local(arg_nodes[0])
+            if local is not None:
+                return lambda s, e: (run or body)(s, {name: e[local]})
             return lambda s, e: (run or body)(s, {name: arg(s, e)})
         if len(args) == 2:
             (one, two), (arg1, arg2) = names, args
             return lambda s, e: (run or body)(s, {one: arg1(s, e), two: arg2(s, e)})
         return lambda s, e: (run or body)(s, dict(zip(names, [a(s, e) for a in args])))
 
-    def _build_quantity(self, name: str, args: tuple[Closure, ...], span: ast.Span) -> Closure:
+    def _build_quantity(self, name: str, args: tuple[Closure, ...], span: ast.Span,
+                        arg_nodes: tuple[ast.Expr, ...]) -> Closure:
         decl = self.model.quantities[name]
         names = tuple(p.name for p in decl.params)
         mods = self.modifiers.get(name)
         if not mods:
-            return self._routine(names, args, decl.body)
-        value, body = self.value, decl.body
-        by_effect: dict[int, list[tuple]] = {}  # effect index -> (its params, the names, the modifier)
-        for index, mod in mods:
-            by_effect.setdefault(index, []).append(
-                (tuple(p.name for p in self.effect_decls[index].params), tuple(n.name for n in mod.names), mod))
+            return self._routine(names, args, decl.body, arg_nodes)
+        value, body, closure = self.value, decl.body, self.closure
+        by_effect: dict[int, list[tuple]] | None = None  # built on the first call: a modifier may call this quantity
+
+        def modifiers() -> dict[int, list[tuple]]:
+            """effect index -> (its params, the names, the modifier's when, delta, low, high)."""
+            out: dict[int, list[tuple]] = {}
+            for index, mod in mods:
+                out.setdefault(index, []).append(
+                    (tuple(p.name for p in self.effect_decls[index].params), tuple(n.name for n in mod.names),
+                     *(None if part is None else closure(part) for part in (mod.when, mod.delta, mod.low, mod.high))))
+            return out
 
         def modified(s, e):
             """The body's value, then each modifier of an active effect in the order the
             effects were activated."""
+            nonlocal by_effect
             given = [a(s, e) for a in args]
             total = value(s, dict(zip(names, given)), body)
+            if not s.effects:
+                return total
+            if by_effect is None:
+                by_effect = modifiers()
             for effect, params, _ in s.effects:
                 if effect not in by_effect:  # most active effects modify something else
                     continue
-                for effect_params, mod_names, mod in by_effect[effect]:
+                for effect_params, mod_names, when, delta, low, high in by_effect[effect]:
                     env = dict(zip(effect_params, params))
                     env.update(zip(mod_names, given))
-                    if mod.when is not None and not value(s, env, mod.when):
+                    if when is not None and not when(s, env):
                         continue
-                    total += value(s, env, mod.delta)
-                    if mod.low is not None:
-                        total = max(total, value(s, env, mod.low))
-                    if mod.high is not None:
-                        total = min(total, value(s, env, mod.high))
+                    total += delta(s, env)
+                    if low is not None:
+                        total = max(total, low(s, env))
+                    if high is not None:
+                        total = min(total, high(s, env))
             return total
         return _guarded(modified, span)
 
@@ -364,7 +398,15 @@ class Constants:
         if name == "label":
             labels = self.meta.player_labels if node in self.player_label_reads else self.meta.entity_labels
             return _guarded(lambda s, e: attr_of(labels, entity(s, e), name, at), node.span)
-        attrs, span = self.model.entity_attrs, node.span
+        attrs, span, local = self.model.entity_attrs, node.span, self._local(node.obj)
+        if local is not None:
+            def attribute_of_local(s, e):
+                try:
+                    held = e[local]
+                    return (attrs[held] if held is not None else attr_of(attrs, held, name, at))[name]
+                except RULE_FAILURES as err:
+                    raise _failure(err, span) from None
+            return attribute_of_local
 
         def attribute(s, e):
             try:
@@ -416,6 +458,30 @@ class Constants:
 
     def _build_compare(self, node: ast.Compare) -> Closure:
         left, right, apply, span = self.closure(node.left), self.closure(node.right), COMPARISONS[node.op], node.span
+        local = self._local(node.left)
+        if isinstance(node.right, _LITERALS):  # the commonest shapes: `x == 3`, `f(x) >= 2`
+            fixed = node.right.value
+            if local is not None:
+                def compare_local_with_literal(s, e):
+                    try:
+                        return apply(e[local], fixed)
+                    except RULE_FAILURES as err:
+                        raise _failure(err, span) from None
+                return compare_local_with_literal
+
+            def compare_with_literal(s, e):
+                try:
+                    return apply(left(s, e), fixed)
+                except RULE_FAILURES as err:
+                    raise _failure(err, span) from None
+            return compare_with_literal
+        if local is not None:
+            def compare_local(s, e):
+                try:
+                    return apply(e[local], right(s, e))
+                except RULE_FAILURES as err:
+                    raise _failure(err, span) from None
+            return compare_local
 
         def compare(s, e):
             try:
@@ -531,6 +597,7 @@ class Constants:
 
 
 _MISSING = object()
+_LITERALS = (ast.IntLit, ast.StrLit, ast.BoolLit)
 
 
 def _literal(node) -> Closure:

@@ -27,6 +27,7 @@ class Evaluator(Constants):
         for constraint in model.constraints:
             for names, when in _patterns(constraint.forbids):
                 self._forbidden_by.setdefault(names[0], []).append((names[1:], when))
+        self._forbid_runs: dict[str, tuple[list, dict]] = {}  # by action, as _forbidding gives them
         self._effect_forbids: dict[str, dict[int, list]] = {}
         for index, decl in enumerate(self.effect_decls):
             params = tuple(p.name for p in decl.params)
@@ -71,11 +72,13 @@ class Evaluator(Constants):
     def allowed(self, state: State, action: str, args: list) -> bool:
         """No constraint, and no active effect, forbids `action` with these arguments: the
         constraints first, then the effects in the order they were activated."""
-        value = self.value
-        for names, when in self._forbidden_by.get(action, ()):
-            if value(state, dict(zip(names, args)), when):
+        found = self._forbid_runs.get(action)
+        if found is None:
+            found = self._forbid_runs[action] = self._forbidding(action)
+        constraints, by_effect = found
+        for names, when in constraints:
+            if when(state, dict(zip(names, args))):
                 return False
-        by_effect = self._effect_forbids.get(action)
         if by_effect:
             for effect, params, _ in state.effects:
                 if effect not in by_effect:
@@ -83,9 +86,16 @@ class Evaluator(Constants):
                 for names, given, when in by_effect[effect]:
                     env = dict(zip(names, params))
                     env.update(zip(given, args))
-                    if value(state, env, when):
+                    if when(state, env):
                         return False
         return True
+
+    def _forbidding(self, action: str) -> tuple[list, dict]:
+        """What may forbid `action`, with the tests as closures (built on its first ask)."""
+        closure = self.closure
+        return ([(names, closure(when)) for names, when in self._forbidden_by.get(action, ())],
+                {effect: [(names, given, closure(when)) for names, given, when in found]
+                 for effect, found in self._effect_forbids.get(action, {}).items()})
 
     def _build_active(self, node: ast.Active):
         effect = self.model.effect_index[node.effect.name]
