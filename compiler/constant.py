@@ -310,7 +310,12 @@ class Constants:
         if builtin is None:
             return lambda s, e: unknown_function(name, location(span))
         if name == "opponent" and len(args) == 1:
-            return _guarded(lambda s, e: opponent_of(first(s, e), self.seat_count(s)), span)
+            def opponent(s, e):
+                try:
+                    return opponent_of(first(s, e), self.seat_count(s))
+                except RULE_FAILURES as err:
+                    raise _failure(err, span) from None
+            return opponent
         if name in ("min", "max") and len(args) == 2:
             pick, second = (min if name == "min" else max), args[1]
             return _guarded(lambda s, e: pick([first(s, e), second(s, e)]), span)
@@ -343,9 +348,16 @@ class Constants:
             if local is not None:
                 return lambda s, e: (run or body)(s, {name: e[local]})
             return lambda s, e: (run or body)(s, {name: arg(s, e)})
+        locals_ = tuple(self._local(a) for a in arg_nodes)
         if len(args) == 2:
             (one, two), (arg1, arg2) = names, args
+            if None not in locals_:  # f(x, y) of two locals: the commonest call
+                (local1, local2) = locals_
+                return lambda s, e: (run or body)(s, {one: e[local1], two: e[local2]})
             return lambda s, e: (run or body)(s, {one: arg1(s, e), two: arg2(s, e)})
+        if args and None not in locals_:
+            read = operator.itemgetter(*locals_)
+            return lambda s, e: (run or body)(s, dict(zip(names, read(e))))
         return lambda s, e: (run or body)(s, dict(zip(names, [a(s, e) for a in args])))
 
     def _build_quantity(self, name: str, args: tuple[Closure, ...], span: ast.Span,
@@ -494,10 +506,17 @@ class Constants:
         """`x in C`: a zone by the card's location, a kind or region by a set, anything else
         by its collection."""
         item, coll, negated, model = self.closure(node.element), node.collection, node.negated, self.model
-        at, span = location(coll.span), node.span
-        if isinstance(coll, ast.CallExpr) and coll.name in model.zones:
-            slot_of = self._zone_closure(coll)
-            return _guarded(lambda s, e: in_zone(s, item(s, e), slot_of(s, e)) != negated, span)
+        at, span, element = location(coll.span), node.span, self._local(node.element)
+        if isinstance(coll, ast.CallExpr) and coll.name in model.zones:  # `c in hand(p)`
+            slot_of, first, owner = self._zone_closure(coll), model.zones[coll.name].slot, self._local(coll.args[0])
+
+            def member_of_zone(s, e):
+                try:
+                    x = e[element] if element is not None else item(s, e)
+                    return in_zone(s, x, first + e[owner] if owner is not None else slot_of(s, e)) != negated
+                except RULE_FAILURES as err:
+                    raise _failure(err, span) from None
+            return member_of_zone
         listed = self._collection_closure(coll)
         if not isinstance(coll, ast.NameRef):
             return _guarded(lambda s, e: (item(s, e) in listed(s, e)) != negated, span)
@@ -508,9 +527,11 @@ class Constants:
         members = (None if slot is not None else self.kind_sets[name] if name in self.kind_sets
                    else self.region_sets.get(model.entity_index.get(name)))
 
+        region_sets = self.region_sets
+
         def member(s, e):
             try:
-                x = item(s, e)
+                x = e[element] if element is not None else item(s, e)
                 if name not in e:
                     if slot is not None:
                         found = in_zone(s, x, slot)
@@ -520,6 +541,8 @@ class Constants:
                         found = x in listed(s, e)
                 elif is_zone(e[name]):
                     found = in_zone(s, x, zone_slot(e[name], at))
+                elif e[name] in region_sets:  # a region held in a local: by its set
+                    found = x in region_sets[e[name]]
                 else:
                     found = x in collection_of(s, e[name], regions, at)
                 return found != negated
@@ -544,7 +567,12 @@ class Constants:
             return _guarded(lambda s, e: items(s, e) is None or True, span)  # read, for its failures
         where = self.closure(node.where)
         if node.kind == "count":
-            return _guarded(lambda s, e: len(_kept(s, e, var, items(s, e), where)), span)
+            def count(s, e):
+                try:
+                    return len(_kept(s, e, var, items(s, e), where))
+                except RULE_FAILURES as err:
+                    raise _failure(err, span) from None
+            return count
         # any stops at the first member that fits, all at the first that does not
         # (as the generated any()/all() do): the rest need not be evaluated.
         wanted = node.kind == "any"
