@@ -367,10 +367,11 @@ class RollDice(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class MoveCard(Stmt):
-    """move card to zone (on top)."""
+    """move card to zone (on top); `move card to bottom of zone`: under the others."""
 
     card: Expr
     dest: Expr
+    bottom: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -265,7 +265,8 @@ class Interpreter:
 
     def _move(self, state, frame, stmt: ast.MoveCard):
         card = self.ev.value(state, frame["env"], stmt.card)
-        rt.move_card(state, some_card(card, _loc(stmt)), self.ev.zone(state, frame["env"], stmt.dest))
+        move = rt.move_card_bottom if stmt.bottom else rt.move_card
+        move(state, some_card(card, _loc(stmt)), self.ev.zone(state, frame["env"], stmt.dest))
 
     def _move_all(self, state, frame, stmt: ast.MoveAll):
         env = frame["env"]

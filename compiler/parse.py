@@ -750,6 +750,9 @@ class _Builder(Transformer):
     def move_stmt(self, meta, c):
         return ast.MoveCard(self._span(meta), c[0], c[1])
 
+    def move_bottom_stmt(self, meta, c):
+        return ast.MoveCard(self._span(meta), c[0], c[1], bottom=True)
+
     def move_all_stmt(self, meta, c):
         return ast.MoveAll(self._span(meta), self._ident(c[0]), c[1], c[2], c[3])
 

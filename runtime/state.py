@@ -239,6 +239,16 @@ def move_card(state: State, card: int, slot: int) -> None:
     state.stamps[0] += 1
 
 
+def move_card_bottom(state: State, card: int, slot: int) -> None:
+    """Put `card` under the others of zone `slot` (a zone lists its cards bottom to top)."""
+    old = state.location[card]
+    if old >= 0:
+        state.zones[old].remove(card)
+    state.zones[slot].insert(0, card)
+    state.location[card] = slot
+    state.stamps[0] += 1
+
+
 def top_card(state: State, slot: int) -> int | None:
     cards = state.zones[slot]
     return cards[-1] if cards else None

@@ -39,7 +39,7 @@ def _cards_in(table: Table, *names: str) -> set[str]:
 
 def _secrets(table: Table, player: str) -> set[str]:
     other = next(p for p in table.players if p != player)
-    secret = _cards_in(table, "deck", "under", f"hand({other})", "won(oak)", "won(birch)")
+    secret = _cards_in(table, "deck", f"hand({other})", "won(oak)", "won(birch)")
     pending = table.game.state.pending
     if pending is not None and table.meta.players[pending["player"]] == player:
         secret -= set(pending["ids"])  # what its own decision offers, a seat knows

@@ -90,7 +90,7 @@ class Sentences:
         return Line(f"Roll {self.words.operand(s.count)} dice, highest first: {names} (0 where none is left).")
 
     def s_MoveCard(self, s: ast.MoveCard) -> Line:
-        return Line(f"Move {self.w(s.card)} to {self.w(s.dest)} (on top).")
+        return Line(f"Move {self.w(s.card)} to {self.w(s.dest)} ({'at the bottom' if s.bottom else 'on top'}).")
 
     def s_MoveAll(self, s: ast.MoveAll) -> Line:
         such = f" such that {self.w(s.where)}" if s.where is not None else ""

@@ -23,7 +23,7 @@ ENTITY_TYPES = ("space", "card", "region")  # attributes of these types hold an 
 RUNTIME_NAMES = {
     "runtime.state": (
         "GameOver", "RuleError", "activate", "ask", "cancel", "end_game", "expire",
-        "is_active", "lose_game", "log_line", "move_card", "note_event", "note_signal", "roll", "roll_sorted",
+        "is_active", "lose_game", "log_line", "move_card", "move_card_bottom", "note_event", "note_signal", "roll", "roll_sorted",
         "shuffle",
         "top_card",
         "enter_event", "leave_event", "tick",

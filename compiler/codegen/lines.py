@@ -95,6 +95,7 @@ class Move(Line):
     kind = "move"
     card: str
     dest: str
+    bottom: bool = False  # under the zone's other cards
 
 
 @dataclass

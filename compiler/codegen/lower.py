@@ -330,10 +330,10 @@ class Lowerer:
     def lower_MoveCard(self, stmt: ast.MoveCard, depth: int) -> None:
         card = self.ex.value(stmt.card)
         checked = not self.ex.nonnull(stmt.card)
-        self.gen.ref("move_card")
+        self.gen.ref("move_card_bottom" if stmt.bottom else "move_card")
         if checked:
             card = f"{self.gen.ref('some_card')}({card}, {self.loc(stmt)})"
-        self.add(ln.Move(depth, card=card, dest=self.ex.zone_slot(stmt.dest).text))
+        self.add(ln.Move(depth, card=card, dest=self.ex.zone_slot(stmt.dest).text, bottom=stmt.bottom))
 
     def lower_MoveAll(self, stmt: ast.MoveAll, depth: int) -> None:
         dest = self.ex.zone_slot(stmt.dest)

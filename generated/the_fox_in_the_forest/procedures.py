@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 3e0fadb81d05fd3e
+# Spec hash: c0b97e1ce8bdaefe
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
-# Tests hash: 93348fdb75ae1318
-# Fingerprint: source af1eab2a5a47a79417e1 output a02bbef64afe6111edf0
+# Tests hash: b828d726c62cd8d3
+# Fingerprint: source 20c115ec6a3d2eb0634b output 3bbbb731428ae445b143
 "The Fox in the Forest: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -23,6 +23,7 @@ from runtime.state import (
     leave_event,
     log_line,
     move_card,
+    move_card_bottom,
     note_event,
     roll,
     shuffle,
@@ -73,38 +74,24 @@ def p_make_decree(state, v_c):
     state.stamps[7] += 1
 
 
-def p_to_bottom_of_deck(state, v_c):
-    "procedure to_bottom_of_deck (spec/the_fox_in_the_forest/03_tricks.rules:71)"
-    # spec: spec/the_fox_in_the_forest/03_tricks.rules:72
-    for card in list(state.zones[1]):
-        move_card(state, card, 9)
-    # spec: spec/the_fox_in_the_forest/03_tricks.rules:73
-    move_card(
-        state, some_card(v_c, "spec/the_fox_in_the_forest/03_tricks.rules:73:5"), 1
-    )
-    # spec: spec/the_fox_in_the_forest/03_tricks.rules:74
-    for card in list(state.zones[9]):
-        move_card(state, card, 1)
-
-
 def p_take_trick(state, v_w):
-    "procedure take_trick (spec/the_fox_in_the_forest/03_tricks.rules:108)"
-    # spec: spec/the_fox_in_the_forest/03_tricks.rules:109
+    "procedure take_trick (spec/the_fox_in_the_forest/03_tricks.rules:100)"
+    # spec: spec/the_fox_in_the_forest/03_tricks.rules:101
     state.tracks[2 + v_w] = max(0, min(13, state.tracks[2 + v_w] + 1))
     state.stamps[3] += 1
-    # spec: spec/the_fox_in_the_forest/03_tricks.rules:110
+    # spec: spec/the_fox_in_the_forest/03_tricks.rules:102
     log_line(
         state,
         " ".join([label_of(PLAYER_LABELS, v_w), "wins the trick"]),
-        "spec/the_fox_in_the_forest/03_tricks.rules:110:5",
+        "spec/the_fox_in_the_forest/03_tricks.rules:102:5",
     )
-    # spec: spec/the_fox_in_the_forest/03_tricks.rules:111
+    # spec: spec/the_fox_in_the_forest/03_tricks.rules:103
     for v_p in PLAYERS:
-        # spec: spec/the_fox_in_the_forest/03_tricks.rules:112
+        # spec: spec/the_fox_in_the_forest/03_tricks.rules:104
         for v_c in [c_c for c_c in state.zones[5 + v_p] if A_rank[c_c] == 7]:
             state.tracks[v_w] = max(0, min(99, state.tracks[v_w] + 1))
             state.stamps[2] += 1
-        # spec: spec/the_fox_in_the_forest/03_tricks.rules:113
+        # spec: spec/the_fox_in_the_forest/03_tricks.rules:105
         dest = 7 + v_w
         for card in list(state.zones[5 + v_p]):
             move_card(state, card, dest)
@@ -435,7 +422,7 @@ def s_woodcutter(state, frame):
         if pc == 2:
             L[1] = frame[3]
             # spec: spec/the_fox_in_the_forest/03_tricks.rules:65
-            p_to_bottom_of_deck(state, L[1])
+            move_card_bottom(state, L[1], 1)
             pc = 3
         if pc == 3:
             state.frames.pop()
@@ -443,13 +430,13 @@ def s_woodcutter(state, frame):
 
 
 def s_lead_trick(state, frame):
-    "procedure lead_trick (spec/the_fox_in_the_forest/03_tricks.rules:78)"
+    "procedure lead_trick (spec/the_fox_in_the_forest/03_tricks.rules:70)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:79
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:71
             player = L[0]
             values = [
                 c_c for c_c in state.zones[2 + L[0]] if allowed_play(state, L[0], c_c)
@@ -462,21 +449,21 @@ def s_lead_trick(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/the_fox_in_the_forest/03_tricks.rules:79:5",
+                "spec/the_fox_in_the_forest/03_tricks.rules:71:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:80
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:72
             state.vars[3] = L[1]
             state.stamps[8] += 1
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:81
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:73
             frame[1] = 2
             state.frames.append(new_frame(0, [L[0], L[1]]))
             return
         if pc == 2:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:82
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:74
             given = L[1]
             state.frames.pop()
             if state.frames:
@@ -487,13 +474,13 @@ def s_lead_trick(state, frame):
 
 
 def s_answer_trick(state, frame):
-    "procedure answer_trick (spec/the_fox_in_the_forest/03_tricks.rules:86)"
+    "procedure answer_trick (spec/the_fox_in_the_forest/03_tricks.rules:78)"
     # L: 0 p, 1 led, 2 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:87
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:79
             player = L[0]
             values = [
                 c_d for c_d in state.zones[2 + L[0]] if allowed_play(state, L[0], c_d)
@@ -506,19 +493,19 @@ def s_answer_trick(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/the_fox_in_the_forest/03_tricks.rules:87:5",
+                "spec/the_fox_in_the_forest/03_tricks.rules:79:5",
                 (L[1],),
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:88
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:80
             frame[1] = 2
             state.frames.append(new_frame(0, [L[0], L[2]]))
             return
         if pc == 2:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:89
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:81
             given = L[2]
             state.frames.pop()
             if state.frames:
@@ -529,39 +516,39 @@ def s_answer_trick(state, frame):
 
 
 def s_trick(state, frame):
-    "phase trick (spec/the_fox_in_the_forest/03_tricks.rules:93)"
+    "phase trick (spec/the_fox_in_the_forest/03_tricks.rules:85)"
     # L: 0 l, 1 f, 2 c, 3 d, 4 w
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:94
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:86
             L[0] = state.vars[1]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:95
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:87
             L[1] = None if L[0] is None else (L[0] + 1) % 2
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:96
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:88
             frame[1] = 1
             state.frames.append(new_frame(3, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:97
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:89
             frame[1] = 2
             state.frames.append(new_frame(4, [L[1], L[2]] + [UNBOUND] * 1))
             return
         if pc == 2:
             L[3] = frame[3]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:98
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:90
             L[4] = bounded(
                 L[1] if d_beats(state, L[3], L[2]) else L[0],
-                "spec/the_fox_in_the_forest/03_tricks.rules:98:13",
+                "spec/the_fox_in_the_forest/03_tricks.rules:90:13",
             )
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:99
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:91
             p_take_trick(state, L[4])
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:101
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:93
             state.vars[1] = L[4]
             state.stamps[6] += 1
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:102
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:94
             if (
                 A_rank[L[2]]
                 if L[2] is not None
@@ -569,12 +556,12 @@ def s_trick(state, frame):
                     A_rank,
                     L[2],
                     "rank",
-                    "spec/the_fox_in_the_forest/03_tricks.rules:102:8",
+                    "spec/the_fox_in_the_forest/03_tricks.rules:94:8",
                 )
             ) == 1 and L[4] != L[0]:
                 state.vars[1] = L[0]
                 state.stamps[6] += 1
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:103
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:95
             if (
                 A_rank[L[3]]
                 if L[3] is not None
@@ -582,12 +569,12 @@ def s_trick(state, frame):
                     A_rank,
                     L[3],
                     "rank",
-                    "spec/the_fox_in_the_forest/03_tricks.rules:103:8",
+                    "spec/the_fox_in_the_forest/03_tricks.rules:95:8",
                 )
             ) == 1 and L[4] != L[1]:
                 state.vars[1] = L[1]
                 state.stamps[6] += 1
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:104
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:96
             state.vars[3] = None
             state.stamps[8] += 1
             state.frames.pop()

@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 3e0fadb81d05fd3e
+# Spec hash: c0b97e1ce8bdaefe
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
-# Tests hash: 93348fdb75ae1318
-# Fingerprint: source b8b541729249832c5ddf output 67e88d6637077ca95b42
+# Tests hash: b828d726c62cd8d3
+# Fingerprint: source d4f16bd4c587d6ba90a0 output 6952ab21728350ca4188
 "The Fox in the Forest: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1214,13 +1214,12 @@ def inv_thirty_three_cards(state):
             for c_p in PLAYERS
         )
         and len(state.zones[4]) <= 1
-        and len(state.zones[9]) == 0
     )
 
 
 def inv_tricks_add_up(state):
     "invariant tricks_add_up"
-    # spec: spec/the_fox_in_the_forest/04_round.rules:60
+    # spec: spec/the_fox_in_the_forest/04_round.rules:59
     return all(
         len(state.zones[7 + c_p]) == 2 * state.tracks[2 + c_p] for c_p in PLAYERS
     )
@@ -1413,7 +1412,7 @@ POLICIES = {
         "spec/the_fox_in_the_forest/03_tricks.rules:41:9": pol_sensible_1,
         "spec/the_fox_in_the_forest/03_tricks.rules:43:17": pol_sensible_2,
         "spec/the_fox_in_the_forest/03_tricks.rules:64:9": pol_sensible_3,
+        "spec/the_fox_in_the_forest/03_tricks.rules:71:5": pol_sensible_0,
         "spec/the_fox_in_the_forest/03_tricks.rules:79:5": pol_sensible_0,
-        "spec/the_fox_in_the_forest/03_tricks.rules:87:5": pol_sensible_0,
     },
 }

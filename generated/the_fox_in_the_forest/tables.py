@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 3e0fadb81d05fd3e
+# Spec hash: c0b97e1ce8bdaefe
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
-# Tests hash: 93348fdb75ae1318
-# Fingerprint: source 055944351dcd047b7bb4 output cc82dd3c5de441a557f1
+# Tests hash: b828d726c62cd8d3
+# Fingerprint: source 79bc48ab2571e374f600 output b0b841b0566a2451250b
 "The Fox in the Forest: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, GameMeta, TrackMeta, TunableMeta, ZoneMeta
@@ -103,14 +103,6 @@ META_ZONES = (
         visibility="hidden",
         ordered=False,
         slot=7,
-    ),
-    ZoneMeta(
-        name="under",
-        label="Deck set aside",
-        per_player=False,
-        visibility="hidden",
-        ordered=True,
-        slot=9,
     ),
 )
 META_ENTITY_IDS_0 = (
@@ -287,7 +279,6 @@ META_COUNTS = {
 META_BOARD_POSITIONS = (
     ("deck", 330, 260),
     ("decree", 480, 260),
-    ("under", 330, 380),
     ("hand(oak)", 450, 470),
     ("played(oak)", 450, 340),
     ("won(oak)", 780, 470),
@@ -496,7 +487,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="the_fox_in_the_forest",
     title="The Fox in the Forest",
-    spec_hash="3e0fadb81d05fd3e",
+    spec_hash="c0b97e1ce8bdaefe",
     spec_files=META_SPEC_FILES,
     players=("oak", "birch"),
     player_labels=("Oak", "Birch"),
@@ -514,7 +505,6 @@ META = GameMeta(
     bots=("standing",),
     policies=("sensible",),
     tunables=META_TUNABLES,
-    balance_bot="",
     use_labels=(),
     counts=META_COUNTS,
     var_kinds=("player", "player", "", "card"),
@@ -526,7 +516,7 @@ META = GameMeta(
 
 # Where the state keeps what (the rules index these lists directly):
 #   state.tracks: 0 gems(oak), 1 gems(birch), 2 tricks(oak), 3 tricks(birch), 4 round_number
-#   state.zones: 0 box, 1 deck, 2 hand(oak), 3 hand(birch), 4 decree, 5 played(oak), 6 played(birch), 7 won(oak), 8 won(birch), 9 under
+#   state.zones: 0 box, 1 deck, 2 hand(oak), 3 hand(birch), 4 decree, 5 played(oak), 6 played(birch), 7 won(oak), 8 won(birch)
 #   state.counters:
 #   state.vars: 0 dealer, 1 leader, 2 trump, 3 led_card
 
@@ -818,10 +808,6 @@ K_card = (
     32,
 )
 KS_card = frozenset(K_card)
-
-# Enums: their values in order (a collection), and each value's place (tracks on an enum).
-N_suit = ("bells", "keys", "moons")
-NI_suit = {"bells": 0, "keys": 1, "moons": 2}
 
 # Regions: their spaces (sub-regions included).
 REGION_MEMBERS = {}

@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 3e0fadb81d05fd3e
+# Spec hash: c0b97e1ce8bdaefe
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
-# Tests hash: 93348fdb75ae1318
-# Fingerprint: source 74d50a4c2be925bb9318 output 6ca58a34576617ade1ba
+# Tests hash: b828d726c62cd8d3
+# Fingerprint: source b590d52761eebbb2912e output ff4c379bcc4a95cb4463
 "The Fox in the Forest: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -419,112 +419,112 @@ def tb_03_abilities_12_0(state, frame):
 
 
 def tb_03_abilities_13_0(state, frame):
-    "test tests/03_abilities.rules#13 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:158)"
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:158
+    "test tests/03_abilities.rules#13 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:157)"
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:157
     p_make_decree(state, E_moons_6)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:159
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:158
     state.vars[1] = 0
     state.stamps[6] += 1
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:160
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:159
     move_card(state, E_moons_2, 1)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:161
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:160
     move_card(state, E_keys_4, 1)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:162
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:161
     move_card(state, E_bells_5, 3)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:163
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:162
     move_card(state, E_bells_2, 2)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:164
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:163
     move_card(state, E_keys_8, 3)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:165
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:164
     state.frames.pop()
     state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
 def tb_03_abilities_14_0(state, frame):
-    "test tests/03_abilities.rules#14 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:173)"
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:173
+    "test tests/03_abilities.rules#14 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:172)"
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:172
     p_make_decree(state, E_moons_6)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:174
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:173
     state.vars[1] = 0
     state.stamps[6] += 1
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:175
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:174
     move_card(state, E_keys_3, 2)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:176
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:175
     move_card(state, E_bells_4, 2)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:177
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:176
     move_card(state, E_bells_2, 3)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:178
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:177
     state.frames.pop()
     state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
 def tb_03_abilities_15_0(state, frame):
-    "test tests/03_abilities.rules#15 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:188)"
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:188
+    "test tests/03_abilities.rules#15 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:187)"
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:187
     p_make_decree(state, E_moons_6)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:189
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:188
     state.vars[1] = 0
     state.stamps[6] += 1
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:190
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:189
     move_card(state, E_keys_3, 2)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:191
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:190
     move_card(state, E_bells_4, 2)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:192
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:191
     move_card(state, E_bells_2, 3)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:193
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:192
     state.frames.pop()
     state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
 def tb_03_abilities_16_0(state, frame):
-    "test tests/03_abilities.rules#16 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:199)"
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:199
+    "test tests/03_abilities.rules#16 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:198)"
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:198
     p_make_decree(state, E_moons_6)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:200
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:199
     state.vars[1] = 0
     state.stamps[6] += 1
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:201
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:200
     move_card(state, E_keys_8, 2)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:202
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:201
     move_card(state, E_keys_3, 3)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:203
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:202
     state.frames.pop()
     state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
 def tb_03_abilities_17_0(state, frame):
-    "test tests/03_abilities.rules#17 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:211)"
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:211
+    "test tests/03_abilities.rules#17 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:210)"
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:210
     p_make_decree(state, E_moons_6)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:212
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:211
     state.vars[1] = 0
     state.stamps[6] += 1
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:213
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:212
     move_card(state, E_bells_7, 2)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:214
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:213
     move_card(state, E_bells_8, 3)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:215
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:214
     state.frames.pop()
     state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
 def tb_03_abilities_18_0(state, frame):
-    "test tests/03_abilities.rules#18 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:221)"
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:221
+    "test tests/03_abilities.rules#18 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:220)"
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:220
     p_make_decree(state, E_moons_6)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:222
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:221
     state.vars[1] = 0
     state.stamps[6] += 1
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:223
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:222
     move_card(state, E_keys_7, 2)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:224
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:223
     move_card(state, E_bells_7, 3)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:225
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:224
     state.frames.pop()
     state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
@@ -717,8 +717,8 @@ tx_03_abilities_0 = {
     "#12:expect2": lambda state, L: len(state.zones[2]) == 1,
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:153
     "#12:expect3": lambda state, L: top_card(state, 1) == E_moons_2,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:154
-    "#12:expect4": lambda state, L: len(state.zones[9]) == 0,
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:166
+    "#13:expect0": lambda state, L: top_card(state, 1) == E_moons_2,
 }
 ts_03_abilities_0 = {
     "#0:expect0": lambda state, L: (state.tracks[3], 1),
@@ -735,38 +735,35 @@ ts_03_abilities_0 = {
     "#12:expect1": lambda state, L: (len(state.zones[1]), 2),
     "#12:expect2": lambda state, L: (len(state.zones[2]), 1),
     "#12:expect3": lambda state, L: (top_card(state, 1), E_moons_2),
-    "#12:expect4": lambda state, L: (len(state.zones[9]), 0),
+    "#13:expect0": lambda state, L: (top_card(state, 1), E_moons_2),
 }
 tx_03_abilities_1 = {
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:167
-    "#13:expect0": lambda state, L: top_card(state, 1) == E_moons_2,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:167
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:166
     "#13:expect1": lambda state, L: state.location[E_keys_8] == 3,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:182
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:181
     "#14:expect0": lambda state, L: state.location[E_bells_4] == 4,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:182
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:181
     "#14:expect1": lambda state, L: state.location[E_moons_6] == 2,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:182
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:181
     "#14:expect2": lambda state, L: state.vars[2] == "bells",
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:184
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:183
     "#14:expect3": lambda state, L: state.tracks[3] == 1,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:195
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:194
     "#15:expect0": lambda state, L: state.location[E_moons_6] == 4,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:195
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:194
     "#15:expect1": lambda state, L: state.vars[2] == "moons",
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:205
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:204
     "#16:expect0": lambda state, L: state.tracks[2] == 1,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:205
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:204
     "#16:expect1": lambda state, L: state.location[E_moons_6] == 4,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:217
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:216
     "#17:expect0": lambda state, L: state.tracks[1] == 1,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:217
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:216
     "#17:expect1": lambda state, L: state.tracks[0] == 0,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:227
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:226
     "#18:expect0": lambda state, L: state.tracks[0] == 2,
 }
 ts_03_abilities_1 = {
-    "#13:expect0": lambda state, L: (top_card(state, 1), E_moons_2),
     "#14:expect2": lambda state, L: (state.vars[2], "bells"),
     "#14:expect3": lambda state, L: (state.tracks[3], 1),
     "#15:expect1": lambda state, L: (state.vars[2], "moons"),
