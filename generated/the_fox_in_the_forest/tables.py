@@ -12,7 +12,7 @@
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: b828d726c62cd8d3
-# Fingerprint: source 79bc48ab2571e374f600 output b0b841b0566a2451250b
+# Fingerprint: source c60b780044cab7e5301c output f2caf1c84ee64f2a0938
 "The Fox in the Forest: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, GameMeta, TrackMeta, TunableMeta, ZoneMeta
@@ -505,6 +505,7 @@ META = GameMeta(
     bots=("standing",),
     policies=("sensible",),
     tunables=META_TUNABLES,
+    balance_bot="",
     use_labels=(),
     counts=META_COUNTS,
     var_kinds=("player", "player", "", "card"),
@@ -808,6 +809,10 @@ K_card = (
     32,
 )
 KS_card = frozenset(K_card)
+
+# Enums: their values in order (a collection), and each value's place (tracks on an enum).
+N_suit = ("bells", "keys", "moons")
+NI_suit = {"bells": 0, "keys": 1, "moons": 2}
 
 # Regions: their spaces (sub-regions included).
 REGION_MEMBERS = {}
