@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: c0b97e1ce8bdaefe
+# Spec hash: c3d5372e68f3aff8
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
-# Tests hash: b828d726c62cd8d3
-# Fingerprint: source 149bbdd3bb3e37ff9892 output 2df7b1b04e79a6ef8b9e
+# Tests hash: 1eb845def6bc34d1
+# Fingerprint: source 1123e86c32b6fff2ac25 output ad84094492998a538611
 "The Fox in the Forest: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -24,8 +24,8 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "c0b97e1ce8bdaefe"
-TESTS_HASH = "b828d726c62cd8d3"
+SPEC_HASH = "c3d5372e68f3aff8"
+TESTS_HASH = "1eb845def6bc34d1"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: c0b97e1ce8bdaefe
+# Spec hash: c3d5372e68f3aff8
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
-# Tests hash: b828d726c62cd8d3
-# Fingerprint: source 20c115ec6a3d2eb0634b output 3bbbb731428ae445b143
+# Tests hash: 1eb845def6bc34d1
+# Fingerprint: source 4ce1e880191114c28c12 output 4429f05b241a41928eb8
 "The Fox in the Forest: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -75,23 +75,23 @@ def p_make_decree(state, v_c):
 
 
 def p_take_trick(state, v_w):
-    "procedure take_trick (spec/the_fox_in_the_forest/03_tricks.rules:100)"
-    # spec: spec/the_fox_in_the_forest/03_tricks.rules:101
+    "procedure take_trick (spec/the_fox_in_the_forest/03_tricks.rules:99)"
+    # spec: spec/the_fox_in_the_forest/03_tricks.rules:100
     state.tracks[2 + v_w] = max(0, min(13, state.tracks[2 + v_w] + 1))
     state.stamps[3] += 1
-    # spec: spec/the_fox_in_the_forest/03_tricks.rules:102
+    # spec: spec/the_fox_in_the_forest/03_tricks.rules:101
     log_line(
         state,
         " ".join([label_of(PLAYER_LABELS, v_w), "wins the trick"]),
-        "spec/the_fox_in_the_forest/03_tricks.rules:102:5",
+        "spec/the_fox_in_the_forest/03_tricks.rules:101:5",
     )
-    # spec: spec/the_fox_in_the_forest/03_tricks.rules:103
+    # spec: spec/the_fox_in_the_forest/03_tricks.rules:102
     for v_p in PLAYERS:
-        # spec: spec/the_fox_in_the_forest/03_tricks.rules:104
+        # spec: spec/the_fox_in_the_forest/03_tricks.rules:103
         for v_c in [c_c for c_c in state.zones[5 + v_p] if A_rank[c_c] == 7]:
             state.tracks[v_w] = max(0, min(99, state.tracks[v_w] + 1))
             state.stamps[2] += 1
-        # spec: spec/the_fox_in_the_forest/03_tricks.rules:105
+        # spec: spec/the_fox_in_the_forest/03_tricks.rules:104
         dest = 7 + v_w
         for card in list(state.zones[5 + v_p]):
             move_card(state, card, dest)
@@ -398,15 +398,13 @@ def s_woodcutter(state, frame):
                     ),
                     2 + L[0],
                 )
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:63
-            if len(state.zones[2 + L[0]]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
             # spec: spec/the_fox_in_the_forest/03_tricks.rules:64
             player = L[0]
             values = list(state.zones[2 + L[0]])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -415,28 +413,28 @@ def s_woodcutter(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/the_fox_in_the_forest/03_tricks.rules:64:9",
+                "spec/the_fox_in_the_forest/03_tricks.rules:64:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[1] = frame[3]
             # spec: spec/the_fox_in_the_forest/03_tricks.rules:65
             move_card_bottom(state, L[1], 1)
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def s_lead_trick(state, frame):
-    "procedure lead_trick (spec/the_fox_in_the_forest/03_tricks.rules:70)"
+    "procedure lead_trick (spec/the_fox_in_the_forest/03_tricks.rules:69)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:71
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:70
             player = L[0]
             values = [
                 c_c for c_c in state.zones[2 + L[0]] if allowed_play(state, L[0], c_c)
@@ -449,21 +447,21 @@ def s_lead_trick(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/the_fox_in_the_forest/03_tricks.rules:71:5",
+                "spec/the_fox_in_the_forest/03_tricks.rules:70:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:72
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:71
             state.vars[3] = L[1]
             state.stamps[8] += 1
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:73
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:72
             frame[1] = 2
             state.frames.append(new_frame(0, [L[0], L[1]]))
             return
         if pc == 2:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:74
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:73
             given = L[1]
             state.frames.pop()
             if state.frames:
@@ -474,13 +472,13 @@ def s_lead_trick(state, frame):
 
 
 def s_answer_trick(state, frame):
-    "procedure answer_trick (spec/the_fox_in_the_forest/03_tricks.rules:78)"
+    "procedure answer_trick (spec/the_fox_in_the_forest/03_tricks.rules:77)"
     # L: 0 p, 1 led, 2 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:79
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:78
             player = L[0]
             values = [
                 c_d for c_d in state.zones[2 + L[0]] if allowed_play(state, L[0], c_d)
@@ -493,19 +491,19 @@ def s_answer_trick(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/the_fox_in_the_forest/03_tricks.rules:79:5",
+                "spec/the_fox_in_the_forest/03_tricks.rules:78:5",
                 (L[1],),
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:80
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:79
             frame[1] = 2
             state.frames.append(new_frame(0, [L[0], L[2]]))
             return
         if pc == 2:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:81
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:80
             given = L[2]
             state.frames.pop()
             if state.frames:
@@ -516,39 +514,39 @@ def s_answer_trick(state, frame):
 
 
 def s_trick(state, frame):
-    "phase trick (spec/the_fox_in_the_forest/03_tricks.rules:85)"
+    "phase trick (spec/the_fox_in_the_forest/03_tricks.rules:84)"
     # L: 0 l, 1 f, 2 c, 3 d, 4 w
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:86
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:85
             L[0] = state.vars[1]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:87
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:86
             L[1] = None if L[0] is None else (L[0] + 1) % 2
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:88
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:87
             frame[1] = 1
             state.frames.append(new_frame(3, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:89
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:88
             frame[1] = 2
             state.frames.append(new_frame(4, [L[1], L[2]] + [UNBOUND] * 1))
             return
         if pc == 2:
             L[3] = frame[3]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:90
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:89
             L[4] = bounded(
                 L[1] if d_beats(state, L[3], L[2]) else L[0],
-                "spec/the_fox_in_the_forest/03_tricks.rules:90:13",
+                "spec/the_fox_in_the_forest/03_tricks.rules:89:13",
             )
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:91
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:90
             p_take_trick(state, L[4])
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:93
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:92
             state.vars[1] = L[4]
             state.stamps[6] += 1
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:94
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:93
             if (
                 A_rank[L[2]]
                 if L[2] is not None
@@ -556,12 +554,12 @@ def s_trick(state, frame):
                     A_rank,
                     L[2],
                     "rank",
-                    "spec/the_fox_in_the_forest/03_tricks.rules:94:8",
+                    "spec/the_fox_in_the_forest/03_tricks.rules:93:8",
                 )
             ) == 1 and L[4] != L[0]:
                 state.vars[1] = L[0]
                 state.stamps[6] += 1
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:95
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:94
             if (
                 A_rank[L[3]]
                 if L[3] is not None
@@ -569,12 +567,12 @@ def s_trick(state, frame):
                     A_rank,
                     L[3],
                     "rank",
-                    "spec/the_fox_in_the_forest/03_tricks.rules:95:8",
+                    "spec/the_fox_in_the_forest/03_tricks.rules:94:8",
                 )
             ) == 1 and L[4] != L[1]:
                 state.vars[1] = L[1]
                 state.stamps[6] += 1
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:96
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:95
             state.vars[3] = None
             state.stamps[8] += 1
             state.frames.pop()

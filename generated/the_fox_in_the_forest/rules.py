@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: c0b97e1ce8bdaefe
+# Spec hash: c3d5372e68f3aff8
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
-# Tests hash: b828d726c62cd8d3
-# Fingerprint: source d4f16bd4c587d6ba90a0 output 6952ab21728350ca4188
+# Tests hash: 1eb845def6bc34d1
+# Fingerprint: source f1fb3aff3f25ab3ce31d output 5f76d3e20d31b9ac9038
 "The Fox in the Forest: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1411,8 +1411,8 @@ POLICIES = {
     "sensible": {
         "spec/the_fox_in_the_forest/03_tricks.rules:41:9": pol_sensible_1,
         "spec/the_fox_in_the_forest/03_tricks.rules:43:17": pol_sensible_2,
-        "spec/the_fox_in_the_forest/03_tricks.rules:64:9": pol_sensible_3,
-        "spec/the_fox_in_the_forest/03_tricks.rules:71:5": pol_sensible_0,
-        "spec/the_fox_in_the_forest/03_tricks.rules:79:5": pol_sensible_0,
+        "spec/the_fox_in_the_forest/03_tricks.rules:64:5": pol_sensible_3,
+        "spec/the_fox_in_the_forest/03_tricks.rules:70:5": pol_sensible_0,
+        "spec/the_fox_in_the_forest/03_tricks.rules:78:5": pol_sensible_0,
     },
 }

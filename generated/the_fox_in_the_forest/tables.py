@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: c0b97e1ce8bdaefe
+# Spec hash: c3d5372e68f3aff8
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
-# Tests hash: b828d726c62cd8d3
-# Fingerprint: source c60b780044cab7e5301c output f2caf1c84ee64f2a0938
+# Tests hash: 1eb845def6bc34d1
+# Fingerprint: source e8dfdbd2828c8d23b83c output 7a3e71985d3863e43726
 "The Fox in the Forest: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, GameMeta, TrackMeta, TunableMeta, ZoneMeta
@@ -100,7 +100,7 @@ META_ZONES = (
         name="won",
         label="Tricks won",
         per_player=True,
-        visibility="hidden",
+        visibility="public",
         ordered=False,
         slot=7,
     ),
@@ -274,7 +274,7 @@ META_COUNTS = {
     "cards_with_events": 0,
     "phases": 2,
     "constraints": 1,
-    "designer_tests": 36,
+    "designer_tests": 37,
 }
 META_BOARD_POSITIONS = (
     ("deck", 330, 260),
@@ -487,7 +487,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="the_fox_in_the_forest",
     title="The Fox in the Forest",
-    spec_hash="c0b97e1ce8bdaefe",
+    spec_hash="c3d5372e68f3aff8",
     spec_files=META_SPEC_FILES,
     players=("oak", "birch"),
     player_labels=("Oak", "Birch"),

@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: c0b97e1ce8bdaefe
+# Spec hash: c3d5372e68f3aff8
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
-# Tests hash: b828d726c62cd8d3
-# Fingerprint: source b590d52761eebbb2912e output ff4c379bcc4a95cb4463
+# Tests hash: 1eb845def6bc34d1
+# Fingerprint: source 5d993a31b6953288a5c8 output fabd6db2701e95907c3d
 "The Fox in the Forest: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -442,54 +442,54 @@ def tb_03_abilities_13_0(state, frame):
 
 
 def tb_03_abilities_14_0(state, frame):
-    "test tests/03_abilities.rules#14 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:172)"
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:172
+    "test tests/03_abilities.rules#14 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:170)"
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:170
     p_make_decree(state, E_moons_6)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:173
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:171
     state.vars[1] = 0
     state.stamps[6] += 1
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:172
+    move_card(state, E_keys_2, 2)
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:173
+    move_card(state, E_bells_5, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:174
-    move_card(state, E_keys_3, 2)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:175
-    move_card(state, E_bells_4, 2)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:176
-    move_card(state, E_bells_2, 3)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:177
     state.frames.pop()
     state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
 def tb_03_abilities_15_0(state, frame):
-    "test tests/03_abilities.rules#15 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:187)"
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:187
+    "test tests/03_abilities.rules#15 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:182)"
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:182
     p_make_decree(state, E_moons_6)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:188
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:183
     state.vars[1] = 0
     state.stamps[6] += 1
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:189
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:184
     move_card(state, E_keys_3, 2)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:190
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:185
     move_card(state, E_bells_4, 2)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:191
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:186
     move_card(state, E_bells_2, 3)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:192
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:187
     state.frames.pop()
     state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
 
 
 def tb_03_abilities_16_0(state, frame):
-    "test tests/03_abilities.rules#16 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:198)"
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:198
+    "test tests/03_abilities.rules#16 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:197)"
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:197
     p_make_decree(state, E_moons_6)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:199
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:198
     state.vars[1] = 0
     state.stamps[6] += 1
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:199
+    move_card(state, E_keys_3, 2)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:200
-    move_card(state, E_keys_8, 2)
+    move_card(state, E_bells_4, 2)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:201
-    move_card(state, E_keys_3, 3)
+    move_card(state, E_bells_2, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:202
     state.frames.pop()
     state.frames.append(new_frame(5, [UNBOUND] * 5))
@@ -497,17 +497,17 @@ def tb_03_abilities_16_0(state, frame):
 
 
 def tb_03_abilities_17_0(state, frame):
-    "test tests/03_abilities.rules#17 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:210)"
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:210
+    "test tests/03_abilities.rules#17 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:208)"
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:208
     p_make_decree(state, E_moons_6)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:211
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:209
     state.vars[1] = 0
     state.stamps[6] += 1
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:210
+    move_card(state, E_keys_8, 2)
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:211
+    move_card(state, E_keys_3, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:212
-    move_card(state, E_bells_7, 2)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:213
-    move_card(state, E_bells_8, 3)
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:214
     state.frames.pop()
     state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
@@ -521,10 +521,27 @@ def tb_03_abilities_18_0(state, frame):
     state.vars[1] = 0
     state.stamps[6] += 1
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:222
-    move_card(state, E_keys_7, 2)
+    move_card(state, E_bells_7, 2)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:223
-    move_card(state, E_bells_7, 3)
+    move_card(state, E_bells_8, 3)
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:224
+    state.frames.pop()
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
+    return
+
+
+def tb_03_abilities_19_0(state, frame):
+    "test tests/03_abilities.rules#19 part 0 (spec/the_fox_in_the_forest/tests/03_abilities.rules:230)"
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:230
+    p_make_decree(state, E_moons_6)
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:231
+    state.vars[1] = 0
+    state.stamps[6] += 1
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:232
+    move_card(state, E_keys_7, 2)
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:233
+    move_card(state, E_bells_7, 3)
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:234
     state.frames.pop()
     state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
@@ -740,37 +757,46 @@ ts_03_abilities_0 = {
 tx_03_abilities_1 = {
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:166
     "#13:expect1": lambda state, L: state.location[E_keys_8] == 3,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:181
-    "#14:expect0": lambda state, L: state.location[E_bells_4] == 4,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:181
-    "#14:expect1": lambda state, L: state.location[E_moons_6] == 2,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:181
-    "#14:expect2": lambda state, L: state.vars[2] == "bells",
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:183
-    "#14:expect3": lambda state, L: state.tracks[3] == 1,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:194
-    "#15:expect0": lambda state, L: state.location[E_moons_6] == 4,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:194
-    "#15:expect1": lambda state, L: state.vars[2] == "moons",
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:176
+    "#14:expect0": lambda state, L: len(state.zones[1]) == 0,
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:176
+    "#14:expect1": lambda state, L: state.tracks[2] == 1,
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:176
+    "#14:expect2": lambda state, L: deciding_of(state) == None,
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:191
+    "#15:expect0": lambda state, L: state.location[E_bells_4] == 4,
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:191
+    "#15:expect1": lambda state, L: state.location[E_moons_6] == 2,
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:191
+    "#15:expect2": lambda state, L: state.vars[2] == "bells",
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:193
+    "#15:expect3": lambda state, L: state.tracks[3] == 1,
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:204
-    "#16:expect0": lambda state, L: state.tracks[2] == 1,
+    "#16:expect0": lambda state, L: state.location[E_moons_6] == 4,
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:204
-    "#16:expect1": lambda state, L: state.location[E_moons_6] == 4,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:216
-    "#17:expect0": lambda state, L: state.tracks[1] == 1,
-    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:216
-    "#17:expect1": lambda state, L: state.tracks[0] == 0,
+    "#16:expect1": lambda state, L: state.vars[2] == "moons",
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:214
+    "#17:expect0": lambda state, L: state.tracks[2] == 1,
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:214
+    "#17:expect1": lambda state, L: state.location[E_moons_6] == 4,
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:226
-    "#18:expect0": lambda state, L: state.tracks[0] == 2,
+    "#18:expect0": lambda state, L: state.tracks[1] == 1,
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:226
+    "#18:expect1": lambda state, L: state.tracks[0] == 0,
+    # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:236
+    "#19:expect0": lambda state, L: state.tracks[0] == 2,
 }
 ts_03_abilities_1 = {
-    "#14:expect2": lambda state, L: (state.vars[2], "bells"),
-    "#14:expect3": lambda state, L: (state.tracks[3], 1),
-    "#15:expect1": lambda state, L: (state.vars[2], "moons"),
-    "#16:expect0": lambda state, L: (state.tracks[2], 1),
-    "#17:expect0": lambda state, L: (state.tracks[1], 1),
-    "#17:expect1": lambda state, L: (state.tracks[0], 0),
-    "#18:expect0": lambda state, L: (state.tracks[0], 2),
+    "#14:expect0": lambda state, L: (len(state.zones[1]), 0),
+    "#14:expect1": lambda state, L: (state.tracks[2], 1),
+    "#14:expect2": lambda state, L: (deciding_of(state), None),
+    "#15:expect2": lambda state, L: (state.vars[2], "bells"),
+    "#15:expect3": lambda state, L: (state.tracks[3], 1),
+    "#16:expect1": lambda state, L: (state.vars[2], "moons"),
+    "#17:expect0": lambda state, L: (state.tracks[2], 1),
+    "#18:expect0": lambda state, L: (state.tracks[1], 1),
+    "#18:expect1": lambda state, L: (state.tracks[0], 0),
+    "#19:expect0": lambda state, L: (state.tracks[0], 2),
 }
 tx_04_scoring_0 = {
     # spec: spec/the_fox_in_the_forest/tests/04_scoring.rules:4
@@ -873,6 +899,7 @@ TEST_STEPS = (
     tb_03_abilities_16_0,
     tb_03_abilities_17_0,
     tb_03_abilities_18_0,
+    tb_03_abilities_19_0,
     tb_04_scoring_1_0,
     tb_04_scoring_2_0,
     tb_04_scoring_3_0,
@@ -907,6 +934,7 @@ TEST_BLOCKS = {
     "tests/03_abilities.rules#16:run0": tb_03_abilities_16_0,
     "tests/03_abilities.rules#17:run0": tb_03_abilities_17_0,
     "tests/03_abilities.rules#18:run0": tb_03_abilities_18_0,
+    "tests/03_abilities.rules#19:run0": tb_03_abilities_19_0,
     "tests/04_scoring.rules#1:run0": tb_04_scoring_1_0,
     "tests/04_scoring.rules#2:run0": tb_04_scoring_2_0,
     "tests/04_scoring.rules#3:run0": tb_04_scoring_3_0,
