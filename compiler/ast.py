@@ -815,11 +815,13 @@ class Field(Node):
 
 @dataclass(frozen=True, slots=True)
 class KindDecl(Decl):
-    """kind name: space|card|region(fields)."""
+    """kind name: space|card|region(fields) [per player]; a card kind `per player` has one
+    instance of each of its cards per player."""
 
     name: Ident
     category: str
     fields: tuple[Field, ...]
+    per_player: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -1116,8 +1118,24 @@ class EventBlock(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class Ability(Node):
+    """while in zone, ... { modify / forbid / on ... } of a card: in force while the card lies
+    in one of the zones (for a zone per player, its owner's); `this` is the card."""
+
+    zones: tuple[Ident, ...]
+    modifiers: tuple[Modifier, ...]
+    forbids: tuple[Forbid, ...]
+    triggers: tuple[Trigger, ...]
+
+    def items(self) -> tuple[Node, ...]:
+        """Its modifiers, forbids and triggers in source order."""
+        return tuple(sorted(self.modifiers + self.forbids + self.triggers,
+                            key=lambda n: (n.span.line, n.span.column)))
+
+
+@dataclass(frozen=True, slots=True)
 class EntityDecl(Decl):
-    """kind id "Label" (attributes) in regions adjacent spaces { event }."""
+    """kind id "Label" (attributes) in regions adjacent spaces { event  while in ... }."""
 
     kind: Ident
     name: Ident
@@ -1126,6 +1144,7 @@ class EntityDecl(Decl):
     regions: tuple[Ident, ...]
     adjacent: tuple[Ident, ...]
     events: tuple[EventBlock, ...]
+    abilities: tuple[Ability, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

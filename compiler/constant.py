@@ -28,7 +28,7 @@ from runtime.meta import GameMeta
 from .errors import InternalError
 from runtime.state import State
 from runtime.values import (INT_HIGH, INT_LOW, RULE_FAILURES, attr_of, bounded, collection_of, deciding_of, end_reason_of,
-                            in_zone, int_range, is_zone, losers_of, opponent_of, reachable,
+                            in_zone, int_range, is_zone, losers_of, opponent_of, owner_of, reachable,
                             rule_error_of, unknown_function, unknown_name, winner_of, zone_slot, zone_value)
 
 Closure = Callable[[State, dict], Any]
@@ -55,6 +55,9 @@ class Constants:
         self.effect_decls = list(model.effects.values())  # by effect index
         from .labels import player_labels  # the checks' scope walk imports this module
         self.player_label_reads = player_labels(model).attributes
+        # The cards' `while in` abilities: (effect index, instance, zone slots), in entity order.
+        self.abilities = [(model.effect_index[name], entity, slots)
+                          for name, entity, slots in model.abilities]
         self.modifiers: dict[str, list[tuple[int, ast.Modifier]]] = {}
         for index, decl in enumerate(self.effect_decls):
             for mod in decl.modifiers:
@@ -306,6 +309,9 @@ class Constants:
         if name in model.zones:
             slot = model.zones[name].slot
             return _guarded(lambda s, e: zone_value(slot + first(s, e)), span)
+        if name in model.instances:  # card(p): p's instance of the card
+            instances = model.instances[name]
+            return _guarded(lambda s, e: instances[first(s, e)], span)
         builtin = _BUILTINS.get(name)
         if builtin is None:
             return lambda s, e: unknown_function(name, location(span))
@@ -360,6 +366,16 @@ class Constants:
             return lambda s, e: (run or body)(s, dict(zip(names, read(e))))
         return lambda s, e: (run or body)(s, dict(zip(names, [a(s, e) for a in args])))
 
+    def in_force(self, state: State) -> list:
+        """Every effect in force, in the order it applies: first the abilities of the cards
+        lying where they hold (their one argument: the card), then the active effects."""
+        if not self.abilities:
+            return state.effects
+        location = state.location
+        held = [(effect, [card], None) for effect, card, slots in self.abilities
+                if location[card] in slots]
+        return held + state.effects
+
     def _build_quantity(self, name: str, args: tuple[Closure, ...], span: ast.Span,
                         arg_nodes: tuple[ast.Expr, ...]) -> Closure:
         decl = self.model.quantities[name]
@@ -385,11 +401,12 @@ class Constants:
             nonlocal by_effect
             given = [a(s, e) for a in args]
             total = value(s, dict(zip(names, given)), body)
-            if not s.effects:
+            effects = self.in_force(s)
+            if not effects:
                 return total
             if by_effect is None:
                 by_effect = modifiers()
-            for effect, params, _ in s.effects:
+            for effect, params, _ in effects:
                 if effect not in by_effect:  # most active effects modify something else
                     continue
                 for effect_params, mod_names, when, delta, low, high in by_effect[effect]:
@@ -689,6 +706,7 @@ _BUILTINS: dict[str, Callable[[Constants, State, ast.CallExpr, list], Any]] = {
     "max": lambda ev, s, n, a: max(a),
     "abs": lambda ev, s, n, a: abs(a[0]),
     "has_event": lambda ev, s, n, a: bool(ev.model.entities[a[0]].events),
+    "owner": lambda ev, s, n, a: owner_of(ev.model.entity_owner, a[0], location(n.span)),
     "event_allowed": lambda ev, s, n, a: _event_allowed(ev, s, a[0], a[1]),
 }
 

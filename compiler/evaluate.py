@@ -80,7 +80,7 @@ class Evaluator(Constants):
             if when(state, dict(zip(names, args))):
                 return False
         if by_effect:
-            for effect, params, _ in state.effects:
+            for effect, params, _ in self.in_force(state):
                 if effect not in by_effect:
                     continue
                 for names, given, when in by_effect[effect]:

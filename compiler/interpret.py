@@ -419,7 +419,7 @@ class Interpreter:
             rt.note_signal(state, stmt.signal.name, [args[i] for i in self._card_params(stmt.signal.name)],
                            None if by is None else args[by])
         runs = []
-        for effect, params, _ in list(state.effects):
+        for effect, params, _ in list(self.ev.in_force(state)):
             decl = self.effect_decls[effect]
             for trigger in decl.triggers:
                 if trigger.signal.name != stmt.signal.name:

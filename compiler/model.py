@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 from typing import Any
 
@@ -47,6 +47,10 @@ class Model:
     entities: list[ast.EntityDecl] = field(default_factory=list)
     entity_index: dict[str, int] = field(default_factory=dict)
     entity_attrs: list[dict[str, Any]] = field(default_factory=list)
+    # Cards of a kind `per player`: the card's name -> its instances, one per player in
+    # player order (ids "card(player)", ...); and each entity's owner (None: not per player).
+    instances: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    entity_owner: list[int | None] = field(default_factory=list)
     kind_members: dict[str, list[int]] = field(default_factory=dict)
     region_members: dict[int, list[int]] = field(default_factory=dict)
     adjacency: dict[int, list[int]] = field(default_factory=dict)
@@ -56,6 +60,12 @@ class Model:
     constraints: list[ast.ConstraintDecl] = field(default_factory=list)
     effects: dict[str, ast.EffectDecl] = field(default_factory=dict)
     effect_index: dict[str, int] = field(default_factory=dict)
+    # A card's `while in` abilities: each is an effect over `this` (named ability_name()),
+    # after the declared effects, never activated: it holds for an instance while the
+    # instance lies in one of its zones. `abilities` lists (effect, instance, zone slots)
+    # in entity order, then source order: the order they are heard and applied in.
+    ability_effects: dict[str, ast.Ability] = field(default_factory=dict)
+    abilities: list[tuple[str, int, tuple[int, ...]]] = field(default_factory=list)
     defines: dict[str, ast.DefineDecl] = field(default_factory=dict)
     quantities: dict[str, ast.QuantityDecl] = field(default_factory=dict)
     procedures: dict[str, ast.ProcedureDecl] = field(default_factory=dict)
@@ -266,7 +276,9 @@ def build_model(spec: ast.Spec, tests: list[ast.TestDecl], files: list[tuple[str
         _index(model, decl)
     model.tests.extend(tests)
     _derive_tracks(model)
+    _expand_instances(model)
     _derive_entities(model)
+    _derive_abilities(model)
     return model
 
 
@@ -371,6 +383,84 @@ def _derive_tracks(model: Model) -> None:
             low, high = min(b[0] for b in bounds), max(b[1] for b in bounds)
         model.tracks[name] = TrackMeta(name, decl.label, decl.per_player, low, high, decl.start, slot)
         slot += width * (len(model.track_values.get(name, ())) or 1)
+
+
+def instance_id(card: str, player: str) -> str:
+    """The id of a player's instance of a card of a kind `per player`: card(player)."""
+    return f"{card}({player})"
+
+
+def _expand_instances(model: Model) -> None:
+    """Every card of a kind `per player` becomes one entity per player: the first player's
+    instances keep the declaration's place, the others follow all declared entities, player
+    by player in declaration order (so each player's cards keep one relative order)."""
+    per = {name for name, kind in model.kinds.items() if kind.per_player and kind.category == "card"}
+    if not per or not model.players:
+        model.entity_owner = [None] * len(model.entities)
+        return
+    placed: list[tuple[ast.EntityDecl, int | None]] = []
+    later: list[list[ast.EntityDecl]] = [[] for _ in model.players[1:]]
+    for entity in model.entities:
+        if entity.kind.name not in per:
+            placed.append((entity, None))
+            continue
+        copies = [replace(entity, name=replace(entity.name, name=instance_id(entity.name.name, p)))
+                  for p in model.players]
+        placed.append((copies[0], 0))
+        for rest, copy in zip(later, copies[1:]):
+            rest.append(copy)
+    for number, rest in enumerate(later, start=1):
+        placed.extend((copy, number) for copy in rest)
+    model.entities = [e for e, _ in placed]
+    model.entity_owner = [owner for _, owner in placed]
+    model.entity_index = {}
+    for index, entity in enumerate(model.entities):
+        model.entity_index.setdefault(entity.name.name, index)
+    for index, (entity, owner) in enumerate(placed):
+        if owner == 0:
+            card = entity.name.name.rsplit("(", 1)[0]
+            model.instances[card] = tuple(
+                model.entity_index[instance_id(card, p)] for p in model.players)
+
+
+def ability_name(card: str, number: int) -> str:
+    """The effect that stands for a card's `while in` block number `number` (from 0)."""
+    return f"{card}__while{number}"
+
+
+def _derive_abilities(model: Model) -> None:
+    declared: dict[str, str] = {}  # instance -> its declaration's name
+    for card, instances in model.instances.items():
+        declared.update({model.entities[i].name.name: card for i in instances})
+    for index, entity in enumerate(model.entities):
+        card = declared.get(entity.name.name, entity.name.name)
+        for number, ability in enumerate(entity.abilities):
+            name = ability_name(card, number)
+            if name not in model.effects:
+                this = ast.Param(ability.span, "this", ast.TypeRef(ability.span, entity.kind.name))
+                model.effect_index[name] = len(model.effects)
+                model.effects[name] = ast.EffectDecl(
+                    ability.span, ast.Ident(ability.span, name), (this,), entity.label,
+                    ability.modifiers, ability.forbids, ability.triggers)
+                model.ability_effects[name] = ability
+            model.abilities.append((name, index, ability_slots(model, ability, index)))
+
+
+def ability_slots(model: Model, ability: ast.Ability, index: int) -> tuple[int, ...]:
+    """The zone slots where an instance's ability holds: its owner's for a zone per player."""
+    owner = model.entity_owner[index] if index < len(model.entity_owner) else None
+    slots: list[int] = []
+    for ident in ability.zones:
+        zone = model.zones.get(ident.name)
+        if zone is None:
+            continue
+        if not zone.per_player:
+            slots.append(zone.slot)
+        elif owner is not None:
+            slots.append(zone.slot + owner)
+        else:
+            slots.extend(zone.slot + p for p in range(len(model.players)))
+    return tuple(slots)
 
 
 def _derive_entities(model: Model) -> None:

@@ -402,8 +402,9 @@ class _Builder(Transformer):
                                per is not None, self._ident(kind))
 
     def kind_decl(self, meta, c):
-        fields = tuple(f for f in c[2:] if f is not None)
-        return ast.KindDecl(self._span(meta), self._ident(c[0]), c[1], fields)
+        per = bool(c) and c[-1] is True
+        fields = tuple(f for f in c[2:] if f is not None and f is not True)
+        return ast.KindDecl(self._span(meta), self._ident(c[0]), c[1], fields, per)
 
     def space_category(self, meta, c):
         return "space"
@@ -607,9 +608,12 @@ class _Builder(Transformer):
     # -- entities
     def entity_decl(self, meta, c):
         kind, name, label, attrs, regions, adjacent, body = c
+        body = body or ()
         return ast.EntityDecl(
             self._span(meta), self._ident(kind), self._ident(name), _unquote(label),
-            attrs or (), regions or (), adjacent or (), body or (),
+            attrs or (), regions or (), adjacent or (),
+            tuple(b for b in body if isinstance(b, ast.EventBlock)),
+            tuple(b for b in body if isinstance(b, ast.Ability)),
         )
 
     def attributes(self, meta, c):
@@ -627,6 +631,16 @@ class _Builder(Transformer):
 
     def entity_body(self, meta, c):
         return tuple(c)
+
+    def ability_block(self, meta, c):
+        zones = tuple(self._ident(t) for t in c if isinstance(t, Token))
+        items = [i for i in c if isinstance(i, ast.Node)]
+        return ast.Ability(
+            self._span(meta), zones,
+            tuple(i for i in items if isinstance(i, ast.Modifier)),
+            tuple(i for i in items if isinstance(i, ast.Forbid)),
+            tuple(i for i in items if isinstance(i, ast.Trigger)),
+        )
 
     def event_block(self, meta, c):
         return ast.EventBlock(self._span(meta), c[0], c[1])

@@ -112,6 +112,15 @@ def attr_of(table: Sequence | Mapping, entity: int | None, name: str, location: 
     return table[entity]
 
 
+def owner_of(owners: Sequence[int | None], card: int | None, location: str) -> int:
+    """The player a card of a kind `per player` belongs to."""
+    owner = None if card is None else owners[card]
+    if owner is None:
+        what = "none" if card is None else "a card of a kind that is not 'per player'"
+        raise RuleError(f"owner() of {what}: it belongs to no player", location)
+    return owner
+
+
 def rule_error(message: str, location: str) -> NoReturn:
     raise RuleError(message, location)
 

@@ -31,6 +31,9 @@ class KindCheck:
 
     # ------------------------------------------------------------ kinds and counters
     def kind(self, decl: ast.KindDecl) -> None:
+        if decl.per_player and decl.category != "card":
+            self.report(f"only cards exist once per player: '{decl.name.name}' is a kind of "
+                        f"{decl.category}; drop 'per player'", decl.name.span)
         seen: dict[str, ast.Span] = {}
         for field in decl.fields:
             name = field.name.name
@@ -122,6 +125,9 @@ class KindCheck:
                 self.report(f"'{other.name}' is {self.what(other.name)}, not a space", other.span)
 
     def events(self, decl: ast.EntityDecl, category: str) -> None:
+        if decl.abilities and category != "card":
+            self.report(f"only cards have 'while in' abilities; '{decl.name.name}' is a {category}",
+                        decl.abilities[0].span)
         if decl.events and category != "card":
             self.report(f"only cards have events; '{decl.name.name}' is a {category}", decl.events[0].span)
         for extra in decl.events[1:]:

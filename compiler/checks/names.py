@@ -55,6 +55,11 @@ class NameCheck(ScopedVisitor):
         if name in EVENT_LOCALS:
             where = "a card's event or a bot's value" if name == "you" else "a card's event"
             self.report(f"'{name}' is only known inside {where}", node.span)
+        elif self.globals.lookup("instance", name) is not None:
+            first = self.model.players[0] if self.model.players else "p"
+            self.report(f"'{name}' is a card of each player (kind "
+                        f"{self.globals.lookup('instance', name).word} is per player): name one, "
+                        f"'{name}({first})' or '{name}(owner(c))'", node.span)
         elif name in self.globals.calls or name in BUILTIN_RESULTS:
             self.report(f"'{name}' is {self.globals.describe(name)}: call it with its arguments, "
                         f"'{name}(...)'", node.span)
@@ -75,6 +80,9 @@ class NameCheck(ScopedVisitor):
                             f"call it as a statement, not in an expression{hint}", span)
         elif name not in self.globals.calls and name not in BUILTIN_RESULTS:
             self.not_callable(name, span, "function")
+        elif name == "owner" and name not in self.globals.calls and not self.model.instances:
+            self.report("'owner(c)' is the player a card belongs to: it needs a card kind declared "
+                        "'per player' (kind name: card(...) per player)", span)
         self.generic_visit(node)
 
     def not_callable(self, name: str, span: ast.Span, word: str) -> None:
@@ -137,6 +145,12 @@ class NameCheck(ScopedVisitor):
         self.known(trigger.signal, self.model.signals, "signal")
         super().visit_Trigger(trigger)
 
+    def visit_Ability(self, ability: ast.Ability) -> None:
+        for zone in ability.zones:
+            if zone.name not in self.model.zones:
+                self.unknown("zone", zone.name, zone.span, self.model.zones)
+        super().visit_Ability(ability)
+
     def visit_Emit(self, stmt: ast.Emit) -> None:
         self.known(stmt.signal, self.model.signals, "signal")
         self.generic_visit(stmt)
@@ -172,7 +186,8 @@ class NameCheck(ScopedVisitor):
     def card(self, expr: ast.Expr) -> None:
         """Visit an expression meant to be a card; an unknown bare name is an unknown card."""
         known = not isinstance(expr, ast.NameRef) or expr.name in self.env or \
-            expr.name in self.globals.values or expr.name in BUILTIN_VALUES
+            expr.name in self.globals.values or expr.name in BUILTIN_VALUES or \
+            self.globals.lookup("instance", expr.name) is not None  # visit_NameRef says which
         if known:
             self.visit(expr)
         else:

@@ -154,6 +154,6 @@ class NoneCheck(ScopedVisitor):
     def visit_Trigger(self, trigger: ast.Trigger) -> None:
         signal = self.model.signals.get(trigger.signal.name)
         names = self.pattern(trigger.names, signal.params if signal else ())
-        with self.frame(self.rule_params + names):
+        with self.frame(self.rule_params + names, self.rule_implicit):
             self.where(trigger.when)
             self.visit(trigger.body)

@@ -29,6 +29,7 @@ class ScopedVisitor(Visitor):
         self.env: dict[str, Type] = {}
         self.loops = 0
         self.rule_params: list[Binding] = []
+        self.rule_implicit: dict[str, Type] = {}  # `this` in a card's `while in` block
         self.problems: list[Diagnostic] = []
 
     # A pass whose verdict on a declaration rests on it and the names in it (checks/reuse.py)
@@ -191,6 +192,14 @@ class ScopedVisitor(Visitor):
         for event in decl.events:
             with self.frame([], {"you": PLAYER, "this": this}):
                 self.visit(event)
+        for ability in decl.abilities:
+            self.rule_implicit = {"this": this}
+            self.visit(ability)
+            self.rule_implicit = {}
+
+    def visit_Ability(self, ability: ast.Ability) -> None:
+        for item in ability.items():
+            self.visit(item)
 
     def visit_EventBlock(self, event: ast.EventBlock) -> None:
         if event.when is not None:
@@ -214,7 +223,7 @@ class ScopedVisitor(Visitor):
     def visit_Modifier(self, mod: ast.Modifier) -> None:
         quantity = self.model.quantities.get(mod.quantity.name)
         names = self.pattern(mod.names, quantity.params if quantity else ())
-        with self.frame(self.rule_params + names):
+        with self.frame(self.rule_params + names, self.rule_implicit):
             self.expect(mod.delta, INT, "the 'modify' amount")
             for expr, what in ((mod.low, "the 'min' bound"), (mod.high, "the 'max' bound")):
                 if expr is not None:
@@ -226,14 +235,14 @@ class ScopedVisitor(Visitor):
         for pattern in forbid.patterns:
             action = self.model.actions.get(pattern.action.name)
             names = self.pattern(pattern.names, action.params if action else ())
-            with self.frame(self.rule_params + names):
+            with self.frame(self.rule_params + names, self.rule_implicit):
                 self.visit(pattern)
                 self.expect(forbid.when, BOOL, "the 'when' condition")
 
     def visit_Trigger(self, trigger: ast.Trigger) -> None:
         signal = self.model.signals.get(trigger.signal.name)
         names = self.pattern(trigger.names, signal.params if signal else ())
-        with self.frame(self.rule_params + names):
+        with self.frame(self.rule_params + names, self.rule_implicit):
             if trigger.when is not None:
                 self.expect(trigger.when, BOOL, "the 'when' condition")
             self.visit(trigger.body)

@@ -11,7 +11,7 @@ from .types import CARD, INT, PLAYER, SPACE, ZONE, Type, resolve_type, type_of_r
 BUILTIN_PARAMS: dict[str, tuple[Type, ...]] = {
     "size": (ZONE,), "top": (ZONE,), "opponent": (PLAYER,), "adjacent": (SPACE,),
     "min": (INT, INT), "max": (INT, INT), "abs": (INT,),
-    "has_event": (CARD,), "event_allowed": (CARD, PLAYER),
+    "has_event": (CARD,), "event_allowed": (CARD, PLAYER), "owner": (CARD,),
 }
 VARIADIC = ("min", "max")
 
@@ -53,6 +53,8 @@ def call_signature(model: Model, name: str) -> Signature | None:
             per = (PLAYER,) if table[name].per_player else ()
             on = model.track_decls[name].on if word == "track" and name in model.track_decls else None
             return Signature(word, per + ((resolve_type(model, on.name),) if on is not None else ()))
+    if name in model.instances:  # a card of a kind `per player`: name(p) is p's instance
+        return Signature(model.entities[model.instances[name][0]].kind.name, (PLAYER,))
     if name in BUILTIN_PARAMS:
         return Signature("builtin", BUILTIN_PARAMS[name], name in VARIADIC)
     return None

@@ -11,13 +11,15 @@ from ..model import Model
 from .types import BUILTIN_RESULTS, BUILTIN_VALUES, PRIMITIVES, Type, compatible, entity_type
 
 EVENT_LOCALS = ("you", "this")
-RESERVED = tuple(BUILTIN_VALUES) + tuple(BUILTIN_RESULTS) + EVENT_LOCALS + ("skip",)  # `or skip`
+# `owner` came late: a local or parameter may still be called so (a call is never a local).
+RESERVED = (tuple(BUILTIN_VALUES) + tuple(n for n in BUILTIN_RESULTS if n != "owner") + EVENT_LOCALS
+            + ("skip",))  # `or skip`
 
 # Where each namespace's names are used; two namespaces clash when they share a place.
 PLACES: dict[str, frozenset[str]] = {
     "player": frozenset({"value"}), "param": frozenset({"value"}),
     "enum value": frozenset({"value"}), "var": frozenset({"value"}),
-    "entity": frozenset({"value"}), "track": frozenset({"value", "call"}),
+    "entity": frozenset({"value"}), "instance": frozenset({"call"}), "track": frozenset({"value", "call"}),
     "zone": frozenset({"value", "call"}), "kind": frozenset({"value", "type"}),
     "enum": frozenset({"value", "type"}), "counter": frozenset({"call"}),
     "define": frozenset({"call"}), "quantity": frozenset({"call"}),
@@ -86,7 +88,10 @@ class Globals:
     def __init__(self, model: Model):
         self.model = model
         self.first: dict[tuple[str, str], Named] = {}
+        per_player = {name for name, kind in model.kinds.items() if kind.per_player}
         for named in named_declarations(model.spec):
+            if named.namespace == "entity" and named.word in per_player:
+                named = Named("instance", named.word, named.ident)  # card(p): one per player
             self.first.setdefault((named.namespace, named.ident.name), named)
         self.values = {n: d for (ns, n), d in self.first.items() if "value" in PLACES.get(ns, ())}
         self.calls = {n: d for (ns, n), d in self.first.items() if "call" in PLACES.get(ns, ())}

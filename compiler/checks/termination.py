@@ -59,6 +59,11 @@ class RuleGraph:
                 self.bodies.setdefault(("allowed", pattern.action.name), []).append(forbid.when)
         self._writes: dict[Key, frozenset] = {}
         self._reads: dict[Key, frozenset] = {}
+        # A card's `while in` ability holds where the card lies: what it modifies or forbids
+        # reads the zones too.
+        held = [model.effects[name] for name in model.ability_effects]
+        self.zone_quantities = {m.quantity.name for e in held for m in e.modifiers}
+        self.zone_actions = {p.action.name for e in held for f in e.forbids for p in f.patterns}
 
     def _forbids(self) -> Iterator[ast.Forbid]:
         for constraint in self.model.constraints:
@@ -222,12 +227,16 @@ class RuleGraph:
                     out |= self._rule_reads(("define", n.name))
                 elif n.name in model.quantities:
                     out |= self._rule_reads(("quantity", n.name)) | {EFFECTS}
+                    if n.name in self.zone_quantities:
+                        out.add(ZONES)
                 elif n.name in model.tracks or n.name in model.counters:
                     out.add(("name", n.name))
             elif isinstance(n, ast.Active):
                 out.add(EFFECTS)
             elif isinstance(n, ast.Allowed):
                 out |= self._rule_reads(("allowed", n.action.name)) | {EFFECTS}
+                if n.action.name in self.zone_actions:
+                    out.add(ZONES)
         return frozenset(out)
 
     def _name(self, name: str) -> set:

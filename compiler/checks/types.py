@@ -152,6 +152,7 @@ BUILTIN_VALUES: dict[str, Type] = {
 BUILTIN_RESULTS: dict[str, Type] = {
     "size": INT, "top": optional(CARD), "opponent": PLAYER, "adjacent": collection(SPACE),
     "min": INT, "max": INT, "abs": INT, "has_event": BOOL, "event_allowed": BOOL,
+    "owner": PLAYER,  # the player a card of a kind `per player` belongs to
 }
 
 
@@ -223,6 +224,8 @@ class TypeInfer:
             return type_of_ref(model, procedure.returns)
         if name in model.zones:
             return ZONE
+        if name in model.instances:
+            return entity_type(model, model.instances[name][0])
         return BUILTIN_RESULTS.get(name, UNKNOWN)
 
     def define_type(self, name: str) -> Type:

@@ -30,7 +30,7 @@ RUNTIME_NAMES = {
     ),
     "runtime.values": (
         "attr_of", "bounded", "collection_of", "deciding_of", "end_reason_of", "event_allowed", "fill_prompt", "in_zone", "int_range",
-        "label_of", "losers_of", "member_of", "opponent_of", "option_names", "reachable", "rule_error",
+        "label_of", "losers_of", "member_of", "opponent_of", "option_names", "owner_of", "reachable", "rule_error",
         "rule_error_of", "RULE_FAILURES", "some_card", "text_of",
         "unknown_function", "unknown_name", "winner_of", "zone_slot", "zone_value",
     ),
@@ -39,7 +39,7 @@ RUNTIME_NAMES = {
 }
 TABLES = (
     "META", "PLAYERS", "PLAYER_IDS", "PLAYER_LABELS", "ENTITY_IDS", "ENTITY_LABELS",
-    "ADJ", "ADJS", "REGION_MEMBERS", "REGION_SETS", "HAS_EVENT",
+    "ADJ", "ADJS", "REGION_MEMBERS", "REGION_SETS", "HAS_EVENT", "OWNER",
 )
 
 
@@ -135,6 +135,8 @@ class Gen:
     def _tables(self) -> None:
         model = self.model
         self.entity_names = [self._define(mangle("entity", e.name.name), "tables") for e in model.entities]
+        # The instances `this` stands for in the cards' abilities: folded as constants.
+        self.this_constants = {self.entity_names[index]: index for _, index, _ in model.abilities}
         self.entity_attrs = {f.name.name for k in model.kinds.values() for f in k.fields
                              if f.type.name in model.kinds or f.type.name in ENTITY_TYPES}
         self.attr_tables: dict[str, str] = {}
@@ -261,6 +263,8 @@ class Gen:
         return list(dict.fromkeys(names))
 
     def _trusted_trigger_names(self, effect: ast.EffectDecl, trigger: ast.Trigger) -> set[str]:
+        if effect.name.name in self.model.ability_effects:
+            return {"this"}  # a card's ability: `this` is the card
         return set()  # the signal's values and the effect's arguments may be none
 
     def layout(self, routine: Routine) -> None:

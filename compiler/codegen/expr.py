@@ -133,7 +133,12 @@ class ExprEmitter:
 
     # ------------------------------------------------------------ names
     def emit_NameRef(self, node: ast.NameRef) -> Code:
-        return self.dispatch(node.name, lambda: self.global_value(node), lambda v: Code(v))
+        return self.dispatch(node.name, lambda: self.global_value(node), self.bound_value)
+
+    def bound_value(self, text: str) -> Code:
+        """A binding's text; an entity's constant (a card's `this` in its ability) as one."""
+        index = self.gen.this_constants.get(text)
+        return Code(text) if index is None else self.entity(index)
 
     def dispatch(self, name: str, static: Callable[[], Code], dynamic: Callable[[str], Code]) -> Code:
         """A name read as the interpreter does: a binding or local if bound, else global."""
@@ -193,6 +198,8 @@ class ExprEmitter:
         """Whether an expression surely is not none (so attributes need no check)."""
         if isinstance(node, (ast.IntLit, ast.StrLit, ast.BoolLit)):
             return True
+        if isinstance(node, ast.CallExpr) and node.name in self.model.instances:
+            return self.nonnull(node.args[0])  # card(p): an entity whenever p is a player
         if not isinstance(node, ast.NameRef):
             return False
         bound = self.scope.binding(node.name)
@@ -261,6 +268,8 @@ class ExprEmitter:
             if slot.number is not None:
                 return Code.constant(zone_value(slot.number))
             return Code(f"{self.ref('zone_value')}({slot.text})")
+        if name in model.instances:
+            return self._instance(model.instances[name], node.args[0])
         builtin = getattr(self, "builtin_" + name, None)
         if builtin is not None:
             return builtin(node)
@@ -385,6 +394,22 @@ class ExprEmitter:
         if number.number is not None:
             return Code.constant(abs(number.number))
         return Code(f"abs({number.text})")
+
+    def _instance(self, instances: tuple[int, ...], player: ast.Expr) -> Code:
+        """name(p): p's instance of a card of a kind `per player` (a constant tuple, indexed)."""
+        code = self.emit(player)
+        if code.number is not None and 0 <= code.number < len(instances):
+            return self.entity(instances[code.number])
+        return Code(f"{instances!r}[{code.text}]")
+
+    def builtin_owner(self, node: ast.CallExpr) -> Code:
+        card = self.emit(node.args[0])
+        owners = self.model.entity_owner
+        if card.number is not None and 0 <= card.number < len(owners) and owners[card.number] is not None:
+            return Code.constant(owners[card.number])
+        if self.nonnull(node.args[0]) and None not in owners:
+            return Code(f"{self.ref('OWNER')}[{card.text}]")
+        return Code(f"{self.ref('owner_of')}({self.ref('OWNER')}, {card.text}, {self.loc(node)})")
 
     def builtin_has_event(self, node: ast.CallExpr) -> Code:
         card = self.emit(node.args[0])

@@ -50,6 +50,9 @@ _PREFIX_RE = re.compile(r"^[A-Za-z]+_")
 
 def mangle(kind: str, name: str) -> str:
     """The Python identifier for a spec name of this kind."""
+    instance = re.fullmatch(r"([A-Za-z0-9_]+)\(([A-Za-z0-9_]+)\)", name)
+    if instance:  # a player's instance of a card of a kind `per player`: card(player)
+        name = f"{instance.group(1)}__{instance.group(2)}"
     if not re.fullmatch(r"[A-Za-z0-9_]+", name):
         raise InternalError(f"not a spec name: {name!r}")
     result = PREFIXES[kind] + name

@@ -70,6 +70,15 @@ class Check:
 
 
 @dataclass
+class AbilityGroup:
+    """What one card's `while in` ability contributes while `test` (where it lies) holds."""
+
+    test: str
+    name: str
+    checks: list[Check]
+
+
+@dataclass
 class EffectGroup:
     """What instances of one effect contribute, tested by `effect[0] == index`."""
 
@@ -147,6 +156,7 @@ class ViewBuilder:
             "adjacency": [(i, model.entities[i].name.name, tuple(model.adjacency[i]))
                           for i in range(len(model.entities))],
             "has_event": tuple(bool(e.events) for e in model.entities),
+            "owner": tuple(model.entity_owner) if model.instances else None,
             "slots": self.slot_map(),
         }
 
@@ -192,28 +202,52 @@ class ViewBuilder:
     def quantity(self, decl: ast.QuantityDecl) -> dict[str, Any]:
         params = self.params(decl.params)
         base = self.emitter(params).value(decl.body)
-        groups = []
-        for index, effect in enumerate(self.model.effects.values()):
+        def checks_of(effect: ast.EffectDecl, base: list[tuple[str, str, bool]]) -> list[Check]:
             checks = []
             for mod in effect.modifiers:
                 if mod.quantity.name != decl.name.name:
                     continue
-                bindings = self.effect_params(effect)
-                bindings += [(n.name, p[1], p[2]) for n, p in zip(mod.names, params)]
+                bindings = base + [(n.name, p[1], p[2]) for n, p in zip(mod.names, params)]
                 ex = self.emitter(bindings)
                 checks.append(Check(self.where(mod), ex.test(mod.when) if mod.when else None, {
                     "delta": ex.emit(mod.delta).at(11),
                     "low": ex.value(mod.low) if mod.low is not None else None,
                     "high": ex.value(mod.high) if mod.high is not None else None,
                 }))
-            if checks:
-                groups.append(EffectGroup(index, effect.name.name, checks))
+            return checks
+        groups = [EffectGroup(index, effect.name.name, checks)
+                  for index, effect in self.declared_effects()
+                  for checks in [checks_of(effect, self.effect_params(effect))] if checks]
         return {"name": self.gen.quantities[decl.name.name], "params": [p[1] for p in params],
                 "spec": self.where(decl), "base": base, "effects": groups,
+                "abilities": self.ability_groups(checks_of),
                 "doc": repr(f"quantity {decl.name.name}")}
 
     def effect_params(self, effect: ast.EffectDecl) -> list[tuple[str, str, bool]]:
         return [(p.name, f"args[{i}]", False) for i, p in enumerate(effect.params)]
+
+    def declared_effects(self) -> list[tuple[int, ast.EffectDecl]]:
+        """The effects `activate` can start (a card's abilities never stand in state.effects)."""
+        return [(i, e) for i, e in enumerate(self.model.effects.values())
+                if e.name.name not in self.model.ability_effects]
+
+    def ability_groups(self, checks_of) -> list[AbilityGroup]:
+        """Each instance's ability, where `checks_of(effect, bindings)` finds pieces: `this`
+        is the instance's constant, tested by where the instance lies."""
+        groups = []
+        for name, index, slots in self.model.abilities:
+            effect = self.model.effects[name]
+            card = self.gen.entity(index)
+            checks = checks_of(effect, [("this", card, True)])
+            if not checks:
+                continue
+            where = f"state.location[{card}]"
+            test = (f"{where} == {slots[0]}" if len(slots) == 1 else
+                    f"{where} in {tuple(slots)!r}" if slots else "False")
+            zones = ", ".join(z.name for z in self.model.ability_effects[name].zones)
+            groups.append(AbilityGroup(test, f"{self.model.entities[index].name.name} while in {zones}",
+                                       checks))
+        return groups
 
     def allowed(self, action: str) -> dict[str, Any]:
         width = self.gen.forbidden[action]
@@ -222,12 +256,14 @@ class ViewBuilder:
         for constraint in self.model.constraints:
             checks += self.forbid_checks(constraint.forbids, action, params, [])
         groups = []
-        for index, effect in enumerate(self.model.effects.values()):
+        for index, effect in self.declared_effects():
             found = self.forbid_checks(effect.forbids, action, params, self.effect_params(effect))
             if found:
                 groups.append(EffectGroup(index, effect.name.name, found))
+        abilities = self.ability_groups(
+            lambda effect, base: self.forbid_checks(effect.forbids, action, params, base))
         return {"name": self.gen.allowed[action], "action": action, "params": params,
-                "checks": checks, "effects": groups, "doc": repr(f"may the action {action} be taken")}
+                "checks": checks, "effects": groups, "abilities": abilities, "doc": repr(f"may the action {action} be taken")}
 
     def forbid_checks(self, forbids, action: str, params: list[str], base) -> list[Check]:
         checks = []
@@ -418,15 +454,15 @@ class ViewBuilder:
         width = gen.emit_arity[signal]
         params = [f"x{i}" for i in range(width)]
         suspends = gen.suspension.signal(signal)
-        groups = []
-        for index, effect in enumerate(model.effects.values()):
+        def checks_of(effect: ast.EffectDecl, base: list[tuple[str, str, bool]]) -> list[Check]:
             checks = []
             for i, trigger in enumerate(effect.triggers):
                 if trigger.signal.name != signal:
                     continue
                 routine = gen.by_key[f"trigger {effect.name.name} {i}"]
                 values = self.trigger_values(effect, trigger, params)
-                nonnull = routine.nonnull_params
+                values.update({name: value for name, value, _ in base})
+                nonnull = routine.nonnull_params | {name for name, _, sure in base if sure}
                 ex = self.emitter([(n, values[n], n in nonnull) for n in routine.params])
                 when = ex.test(trigger.when) if trigger.when is not None else None
                 args = [values[n] for n in routine.params]
@@ -436,8 +472,11 @@ class ViewBuilder:
                 else:
                     run = f"({gen.ref(routine.plain_name)}, [{', '.join(args)}])"
                 checks.append(Check(self.where(trigger), when, {"run": run}))
-            if checks:
-                groups.append(EffectGroup(index, effect.name.name, checks))
+            return checks
+        groups = [EffectGroup(index, effect.name.name, checks)
+                  for index, effect in self.declared_effects()
+                  for checks in [checks_of(effect, [])] if checks]
+        abilities = self.ability_groups(checks_of)
         decl = model.signals.get(signal)
         cards = [] if decl is None else [
             params[i] for i, p in enumerate(decl.params) if model.category(p.type.name) == "card"]
@@ -448,7 +487,8 @@ class ViewBuilder:
             gen.ref("UNBOUND")
         return {"name": gen.emits[signal], "signal": signal, "params": params, "cards": cards,
                 "player": player or "None",
-                "suspends": suspends, "effects": groups, "doc": repr(f"emit {signal}")}
+                "suspends": suspends, "effects": groups, "abilities": abilities,
+                "doc": repr(f"emit {signal}")}
 
     def trigger_values(self, effect: ast.EffectDecl, trigger: ast.Trigger, params: list[str]) -> dict[str, str]:
         """What each of a trigger's locals starts as: the signal's value, else the effect's."""

@@ -168,7 +168,8 @@ class Printer:
     def decl_KindDecl(self, d: ast.KindDecl) -> Doc:
         fields = [(f, f"{f.name.name}: {type_text(f.type)}"
                    + (f" = {literal(f.default)}" if f.default is not None else "")) for f in d.fields]
-        return concat(f"kind {d.name.name}: {d.category}(", nest(INDENT, self.listed(fields, d)), ")")
+        per = " per player" if d.per_player else ""
+        return concat(f"kind {d.name.name}: {d.category}(", nest(INDENT, self.listed(fields, d)), ")" + per)
 
     def listed(self, items: list[tuple[ast.Node, Doc]], closing: ast.Node | None = None) -> Doc:
         """A comma list that fills its lines; an item's comments keep their place in it, and
@@ -277,15 +278,16 @@ class Printer:
         parts: list[Doc] = [f"{d.kind.name.strip()} {d.name.name} {quote(d.label)}"]
         if d.attributes:
             attrs = [(a, a.name.name if _bare(a) else f"{a.name.name} {literal(a.value)}") for a in d.attributes]
-            parts.append(concat(" (", self.listed(attrs, None if d.events else d), ")"))
+            parts.append(concat(" (", self.listed(attrs, None if d.events or d.abilities else d), ")"))
         if d.regions:
             parts.append(concat(" in ", nest(INDENT, fill([r.name for r in d.regions], COMMA))))
         if d.adjacent:
             parts += [HARD, "adjacent ", nest(INDENT, fill([a.name for a in d.adjacent], COMMA))]
         head = nest(INDENT, *parts)
-        if not d.events:
+        items = sorted((*d.events, *d.abilities), key=lambda n: (n.span.line, n.span.column))
+        if not items:
             return head
-        return concat(head, " ", self.body(list(d.events), self.item, d))
+        return concat(head, " ", self.body(items, self.item, d))
 
     def decl_LinkDecl(self, d: ast.LinkDecl) -> Doc:
         return f"link {d.first.name} -- {d.second.name}"
@@ -321,6 +323,10 @@ class Printer:
 
     def item_Trigger(self, t: ast.Trigger) -> Doc:
         return self.with_block(clauses(f"on {t.signal.name}{names_doc(t.names)}", when(t.when)), t.body)
+
+    def item_Ability(self, a: ast.Ability) -> Doc:
+        zones = ", ".join(z.name for z in a.zones)
+        return concat(f"while in {zones} ", self.body(list(a.items()), self.item, a))
 
     def item_EventBlock(self, e: ast.EventBlock) -> Doc:
         return self.with_block(clauses("event", when(e.when)), e.body)

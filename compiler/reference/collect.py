@@ -299,7 +299,10 @@ class _Maker:
         members = [model.entities[i].name.name for i in model.kind_members.get(d.name.name, [])]
         shown = ", ".join(members[:SHOWN_MEMBERS]) + (", ..." if len(members) > SHOWN_MEMBERS else "")
         count = f"{len(members)} declared" + (f": {shown}" if members else "")
-        return self._entry("kind", d, d.name.name, f"kind {d.name.name}: {d.category}({fields})", (count,))
+        per = " per player" if d.per_player else ""
+        details = (count, "each card once per player: name(p) is p's, owner(c) whose; "
+                   "'while in zone { ... }' on a card holds while it lies there") if d.per_player else (count,)
+        return self._entry("kind", d, d.name.name, f"kind {d.name.name}: {d.category}({fields}){per}", details)
 
     def define(self, d: ast.DefineDecl) -> Entry:
         result = f" -> {type_text(d.type)}" if d.type is not None else ""

@@ -10,9 +10,8 @@
 #     heldenhain/11_schattenkabinett.rules
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
-#     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 4887dfc53866f07b
+# Spec hash: ac58d762ce6477d5
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,8 +27,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: ae0e39c34ac8794c
-# Fingerprint: source e63e0cfc20d06e37ecd7 output 5b6e35963bbd1e6516b7
+# Tests hash: a96a0c3b0b1a9545
+# Fingerprint: source 8e13a8e18aedfbb0aba2 output 5fd94bb8cbe02a6da8d5
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,8 +40,8 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "4887dfc53866f07b"
-TESTS_HASH = "ae0e39c34ac8794c"
+SPEC_HASH = "ac58d762ce6477d5"
+TESTS_HASH = "a96a0c3b0b1a9545"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

@@ -10,9 +10,8 @@
 #     heldenhain/11_schattenkabinett.rules
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
-#     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 4887dfc53866f07b
+# Spec hash: ac58d762ce6477d5
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,8 +27,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: ae0e39c34ac8794c
-# Fingerprint: source b53fe9c9ba72d5de163c output 93b937efd26edec2741b
+# Tests hash: a96a0c3b0b1a9545
+# Fingerprint: source 3337cccdfad3e5338b14 output a3af1dab4d860c8ff371
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -57,6 +56,7 @@ from runtime.values import (
     fill_prompt,
     label_of,
     option_names,
+    owner_of,
     some_card,
     text_of,
 )
@@ -65,76 +65,160 @@ from .tables import (
     A_deck,
     A_energie,
     A_heilung,
-    A_von,
     ENTITY_IDS,
     ENTITY_LABELS,
-    E_aktenarchiv,
-    E_baronin_bremse,
-    E_blitzy,
-    E_blumenwiese,
-    E_cleo_chance,
-    E_dachs_dieter,
-    E_diva_dacapo,
-    E_edgar_satzsprung,
-    E_elster_elvira,
-    E_fee_fortuna,
-    E_feldflasche,
-    E_flauschi,
-    E_fraeulein_frost,
-    E_gildenhaus,
-    E_gluecksmarkt,
-    E_gluecksschwein_trudi,
-    E_graefin_gaehn,
-    E_graefin_gier,
-    E_graf_grau,
-    E_grauer_platz,
-    E_heilamulett,
-    E_illusionsdrache,
-    E_kater_kasse,
-    E_kater_kuschel,
-    E_ki_bremsklotz,
-    E_ki_fernglas,
-    E_ki_fluesterkasten,
-    E_ki_funkgeraet,
-    E_ki_gluecksrad,
-    E_ki_kompass,
-    E_ki_lagerfeuer,
-    E_ki_pflaster,
-    E_ki_preisschild,
-    E_ki_rechenknecht,
-    E_ki_rechenmaschine,
-    E_ki_spielautomat,
-    E_ki_sternchen,
-    E_ki_stoppuhr,
-    E_ki_wanderkarte,
-    E_ki_wechselstube,
-    E_kontrollzentrum,
-    E_lena,
-    E_lord_leihgabe,
-    E_luzi_lichtblick,
-    E_madame_zugabe,
-    E_marktplatz,
-    E_opernhaus,
-    E_paula_pfad,
-    E_perlenkette,
-    E_pfandhaus,
-    E_pia_purzel,
-    E_pony_polka,
-    E_professor_null,
-    E_rabe_raspel,
-    E_schleichkatze_nebel,
-    E_selma_seil,
-    E_siegelring,
-    E_spielcasino,
-    E_spitzel_spinne,
-    E_sternwarte,
-    E_tante_tantieme,
-    E_wachturm,
-    E_wilma_weitblick,
-    E_wolkenschloss,
-    E_wucherin_wanda,
-    E_zauberer_zins,
-    E_zensor_zack,
+    E_aktenarchiv__p1,
+    E_aktenarchiv__p2,
+    E_alter_wald__p1,
+    E_alter_wald__p2,
+    E_banner_der_gefaehrten__p1,
+    E_banner_der_gefaehrten__p2,
+    E_baronin_bremse__p1,
+    E_baronin_bremse__p2,
+    E_basar__p1,
+    E_basar__p2,
+    E_blitzy__p1,
+    E_blitzy__p2,
+    E_blumenwiese__p1,
+    E_blumenwiese__p2,
+    E_cleo_chance__p1,
+    E_cleo_chance__p2,
+    E_dachs_dieter__p1,
+    E_dachs_dieter__p2,
+    E_diva_dacapo__p1,
+    E_diva_dacapo__p2,
+    E_doktor_daemmer__p1,
+    E_doktor_daemmer__p2,
+    E_edgar_satzsprung__p1,
+    E_edgar_satzsprung__p2,
+    E_elster_elvira__p1,
+    E_elster_elvira__p2,
+    E_fee_fortuna__p1,
+    E_fee_fortuna__p2,
+    E_feldflasche__p1,
+    E_feldflasche__p2,
+    E_flauschi__p1,
+    E_flauschi__p2,
+    E_fraeulein_frost__p1,
+    E_fraeulein_frost__p2,
+    E_gildenhaus__p1,
+    E_gildenhaus__p2,
+    E_gluecksmarkt__p1,
+    E_gluecksmarkt__p2,
+    E_gluecksschwein_trudi__p1,
+    E_gluecksschwein_trudi__p2,
+    E_graefin_gaehn__p1,
+    E_graefin_gaehn__p2,
+    E_graefin_gier__p1,
+    E_graefin_gier__p2,
+    E_graf_grau__p1,
+    E_graf_grau__p2,
+    E_grauer_platz__p1,
+    E_grauer_platz__p2,
+    E_heilamulett__p1,
+    E_heilamulett__p2,
+    E_illusionsdrache__p1,
+    E_illusionsdrache__p2,
+    E_kater_kasse__p1,
+    E_kater_kasse__p2,
+    E_kater_kuschel__p1,
+    E_kater_kuschel__p2,
+    E_ki_bremsklotz__p1,
+    E_ki_bremsklotz__p2,
+    E_ki_fernglas__p1,
+    E_ki_fernglas__p2,
+    E_ki_fluesterkasten__p1,
+    E_ki_fluesterkasten__p2,
+    E_ki_funkgeraet__p1,
+    E_ki_funkgeraet__p2,
+    E_ki_gluecksrad__p1,
+    E_ki_gluecksrad__p2,
+    E_ki_kompass__p1,
+    E_ki_kompass__p2,
+    E_ki_lagerfeuer__p1,
+    E_ki_lagerfeuer__p2,
+    E_ki_pflaster__p1,
+    E_ki_pflaster__p2,
+    E_ki_preisschild__p1,
+    E_ki_preisschild__p2,
+    E_ki_rechenknecht__p1,
+    E_ki_rechenknecht__p2,
+    E_ki_rechenmaschine__p1,
+    E_ki_rechenmaschine__p2,
+    E_ki_spielautomat__p1,
+    E_ki_spielautomat__p2,
+    E_ki_sternchen__p1,
+    E_ki_sternchen__p2,
+    E_ki_stoppuhr__p1,
+    E_ki_stoppuhr__p2,
+    E_ki_wanderkarte__p1,
+    E_ki_wanderkarte__p2,
+    E_ki_wechselstube__p1,
+    E_ki_wechselstube__p2,
+    E_kontrollzentrum__p1,
+    E_kontrollzentrum__p2,
+    E_lena__p1,
+    E_lena__p2,
+    E_lord_leihgabe__p1,
+    E_lord_leihgabe__p2,
+    E_luzi_lichtblick__p1,
+    E_luzi_lichtblick__p2,
+    E_madame_zugabe__p1,
+    E_madame_zugabe__p2,
+    E_marktplatz__p1,
+    E_marktplatz__p2,
+    E_maskenball__p1,
+    E_maskenball__p2,
+    E_nebelmoor__p1,
+    E_nebelmoor__p2,
+    E_opernhaus__p1,
+    E_opernhaus__p2,
+    E_paula_pfad__p1,
+    E_paula_pfad__p2,
+    E_perlenkette__p1,
+    E_perlenkette__p2,
+    E_pfandhaus__p1,
+    E_pfandhaus__p2,
+    E_pia_purzel__p1,
+    E_pia_purzel__p2,
+    E_pony_polka__p1,
+    E_pony_polka__p2,
+    E_professor_null__p1,
+    E_professor_null__p2,
+    E_rabe_raspel__p1,
+    E_rabe_raspel__p2,
+    E_regenbogenbruecke__p1,
+    E_regenbogenbruecke__p2,
+    E_schleichkatze_nebel__p1,
+    E_schleichkatze_nebel__p2,
+    E_selma_seil__p1,
+    E_selma_seil__p2,
+    E_siegelring__p1,
+    E_siegelring__p2,
+    E_spielcasino__p1,
+    E_spielcasino__p2,
+    E_spitzel_spinne__p1,
+    E_spitzel_spinne__p2,
+    E_steile_pfade__p1,
+    E_steile_pfade__p2,
+    E_sternwarte__p1,
+    E_sternwarte__p2,
+    E_tante_tantieme__p1,
+    E_tante_tantieme__p2,
+    E_wachturm__p1,
+    E_wachturm__p2,
+    E_wilma_weitblick__p1,
+    E_wilma_weitblick__p2,
+    E_wolkenschloss__p1,
+    E_wolkenschloss__p2,
+    E_wucherin_wanda__p1,
+    E_wucherin_wanda__p2,
+    E_zauberer_zins__p1,
+    E_zauberer_zins__p2,
+    E_zeitlupenstadt__p1,
+    E_zeitlupenstadt__p2,
+    E_zensor_zack__p1,
+    E_zensor_zack__p2,
     HAS_EVENT,
     KS_aktion,
     KS_ausruestung,
@@ -144,7 +228,7 @@ from .tables import (
     KS_hauptquartier,
     KS_ki,
     KS_schauplatz,
-    KS_spiegel,
+    OWNER,
     PLAYERS,
     PLAYER_LABELS,
 )
@@ -158,9 +242,6 @@ from .rules import (
     allowed_hq_nutzen,
     allowed_ki_nutzen,
     allowed_sammeln,
-    d_im_feld,
-    d_im_spiel,
-    d_schauplatz_liegt,
     q_ablenkstress,
     q_ausdauer,
     q_einsatz,
@@ -176,33 +257,33 @@ from .rules import (
 
 
 def p_bis_zugende_einsatz(state, v_f, v_n):
-    "procedure bis_zugende_einsatz (spec/heldenhain/03_rules.rules:137)"
-    # spec: spec/heldenhain/03_rules.rules:138
+    "procedure bis_zugende_einsatz (spec/heldenhain/03_rules.rules:136)"
+    # spec: spec/heldenhain/03_rules.rules:137
     activate(state, 1, [v_f, v_n, state.counters[8][v_f]], "turn")
 
 
 def p_bis_zugende_ausdauer(state, v_f, v_n):
-    "procedure bis_zugende_ausdauer (spec/heldenhain/03_rules.rules:140)"
-    # spec: spec/heldenhain/03_rules.rules:141
+    "procedure bis_zugende_ausdauer (spec/heldenhain/03_rules.rules:139)"
+    # spec: spec/heldenhain/03_rules.rules:140
     activate(state, 2, [v_f, v_n, state.counters[8][v_f]], "turn")
 
 
 def p_bis_zugende_rettung(state, v_f, v_n):
-    "procedure bis_zugende_rettung (spec/heldenhain/03_rules.rules:143)"
-    # spec: spec/heldenhain/03_rules.rules:144
+    "procedure bis_zugende_rettung (spec/heldenhain/03_rules.rules:142)"
+    # spec: spec/heldenhain/03_rules.rules:143
     activate(state, 3, [v_f, v_n, state.counters[8][v_f]], "turn")
 
 
 def p_punkte_gewinnen(state, v_p, v_n):
-    "procedure punkte_gewinnen (spec/heldenhain/03_rules.rules:150)"
-    # spec: spec/heldenhain/03_rules.rules:151
+    "procedure punkte_gewinnen (spec/heldenhain/03_rules.rules:149)"
+    # spec: spec/heldenhain/03_rules.rules:150
     if v_n > 0:
-        # spec: spec/heldenhain/03_rules.rules:152
+        # spec: spec/heldenhain/03_rules.rules:151
         state.tracks[v_p] = max(0, min(20, state.tracks[v_p] + v_n))
         state.stamps[2] += 1
-        # spec: spec/heldenhain/03_rules.rules:153
+        # spec: spec/heldenhain/03_rules.rules:152
         if state.tracks[v_p] >= 20:
-            # spec: spec/heldenhain/03_rules.rules:154
+            # spec: spec/heldenhain/03_rules.rules:153
             log_line(
                 state,
                 " ".join(
@@ -213,248 +294,246 @@ def p_punkte_gewinnen(state, v_p, v_n):
                         "Punkte und gewinnt",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:154:13",
+                "spec/heldenhain/03_rules.rules:153:13",
             )
-            # spec: spec/heldenhain/03_rules.rules:155
+            # spec: spec/heldenhain/03_rules.rules:154
             end_game(
                 state,
                 v_p,
                 "20 Punkte erreicht",
-                "spec/heldenhain/03_rules.rules:155:13",
+                "spec/heldenhain/03_rules.rules:154:13",
             )
 
 
 def p_punktabzug(state, v_p, v_n):
-    "procedure punktabzug (spec/heldenhain/03_rules.rules:160)"
-    # spec: spec/heldenhain/03_rules.rules:160
+    "procedure punktabzug (spec/heldenhain/03_rules.rules:159)"
+    # spec: spec/heldenhain/03_rules.rules:159
     state.tracks[v_p] = max(0, min(20, state.tracks[v_p] - v_n))
     state.stamps[2] += 1
 
 
 def p_ziehen(state, v_p):
-    "procedure ziehen (spec/heldenhain/03_rules.rules:165)"
-    # spec: spec/heldenhain/03_rules.rules:166
+    "procedure ziehen (spec/heldenhain/03_rules.rules:164)"
+    # spec: spec/heldenhain/03_rules.rules:165
     if len(state.zones[1 + v_p]) == 0 and len(state.zones[16 + v_p]) > 0:
-        # spec: spec/heldenhain/03_rules.rules:167
+        # spec: spec/heldenhain/03_rules.rules:166
         dest = 1 + v_p
         for card in list(state.zones[16 + v_p]):
             move_card(state, card, dest)
-        # spec: spec/heldenhain/03_rules.rules:168
+        # spec: spec/heldenhain/03_rules.rules:167
         shuffle(state, 1 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:170
+    # spec: spec/heldenhain/03_rules.rules:169
     if len(state.zones[1 + v_p]) > 0:
         move_card(
             state,
             some_card(
-                top_card(state, 1 + v_p), "spec/heldenhain/03_rules.rules:170:30"
+                top_card(state, 1 + v_p), "spec/heldenhain/03_rules.rules:169:30"
             ),
             3 + v_p,
         )
 
 
 def p_karten_ziehen(state, v_p, v_n):
-    "procedure karten_ziehen (spec/heldenhain/03_rules.rules:172)"
-    # spec: spec/heldenhain/03_rules.rules:172
+    "procedure karten_ziehen (spec/heldenhain/03_rules.rules:171)"
+    # spec: spec/heldenhain/03_rules.rules:171
     for _ in range(v_n):
-        tick(state, "repeat", "spec/heldenhain/03_rules.rules:172:46")
+        tick(state, "repeat", "spec/heldenhain/03_rules.rules:171:46")
         p_ziehen(state, v_p)
 
 
 def p_zufaellig_abwerfen(state, v_p):
-    "procedure zufaellig_abwerfen (spec/heldenhain/03_rules.rules:182)"
-    # spec: spec/heldenhain/03_rules.rules:183
+    "procedure zufaellig_abwerfen (spec/heldenhain/03_rules.rules:181)"
+    # spec: spec/heldenhain/03_rules.rules:182
     if len(state.zones[3 + v_p]) > 0:
-        # spec: spec/heldenhain/03_rules.rules:184
+        # spec: spec/heldenhain/03_rules.rules:183
         for card in list(state.zones[3 + v_p]):
             move_card(state, card, 15)
-        # spec: spec/heldenhain/03_rules.rules:185
+        # spec: spec/heldenhain/03_rules.rules:184
         shuffle(state, 15)
-        # spec: spec/heldenhain/03_rules.rules:186
+        # spec: spec/heldenhain/03_rules.rules:185
         move_card(
             state,
-            some_card(top_card(state, 15), "spec/heldenhain/03_rules.rules:186:9"),
+            some_card(top_card(state, 15), "spec/heldenhain/03_rules.rules:185:9"),
             16 + v_p,
         )
-        # spec: spec/heldenhain/03_rules.rules:187
+        # spec: spec/heldenhain/03_rules.rules:186
         dest = 3 + v_p
         for card in list(state.zones[15]):
             move_card(state, card, dest)
 
 
 def p_energie_gewinnen(state, v_p, v_n):
-    "procedure energie_gewinnen (spec/heldenhain/03_rules.rules:190)"
-    # spec: spec/heldenhain/03_rules.rules:190
+    "procedure energie_gewinnen (spec/heldenhain/03_rules.rules:189)"
+    # spec: spec/heldenhain/03_rules.rules:189
     state.tracks[2 + v_p] = max(0, min(6, state.tracks[2 + v_p] + v_n))
     state.stamps[3] += 1
 
 
 def p_heilen(state, v_f, v_n):
-    "procedure heilen (spec/heldenhain/03_rules.rules:194)"
-    # spec: spec/heldenhain/03_rules.rules:194
+    "procedure heilen (spec/heldenhain/03_rules.rules:193)"
+    # spec: spec/heldenhain/03_rules.rules:193
     state.counters[0][v_f] = bounded(
-        max(0, state.counters[0][v_f] - v_n), "spec/heldenhain/03_rules.rules:194:37"
+        max(0, state.counters[0][v_f] - v_n), "spec/heldenhain/03_rules.rules:193:37"
     )
     state.stamps[7] += 1
 
 
 def p_stress_geben(state, v_f, v_n):
-    "procedure stress_geben (spec/heldenhain/03_rules.rules:195)"
-    # spec: spec/heldenhain/03_rules.rules:195
+    "procedure stress_geben (spec/heldenhain/03_rules.rules:194)"
+    # spec: spec/heldenhain/03_rules.rules:194
     state.counters[0][v_f] = bounded(
-        max(0, state.counters[0][v_f] + v_n), "spec/heldenhain/03_rules.rules:195:43"
+        max(0, state.counters[0][v_f] + v_n), "spec/heldenhain/03_rules.rules:194:43"
     )
     state.stamps[7] += 1
 
 
 def p_stress_setzen(state, v_f, v_n):
-    "procedure stress_setzen (spec/heldenhain/03_rules.rules:196)"
-    # spec: spec/heldenhain/03_rules.rules:196
+    "procedure stress_setzen (spec/heldenhain/03_rules.rules:195)"
+    # spec: spec/heldenhain/03_rules.rules:195
     state.counters[0][v_f] = max(0, v_n)
     state.stamps[7] += 1
 
 
 def p_wartezeit_setzen(state, v_f, v_an):
-    "procedure wartezeit_setzen (spec/heldenhain/03_rules.rules:197)"
-    # spec: spec/heldenhain/03_rules.rules:197
+    "procedure wartezeit_setzen (spec/heldenhain/03_rules.rules:196)"
+    # spec: spec/heldenhain/03_rules.rules:196
     state.counters[2][v_f] = max(0, 1 if v_an else 0)
     state.stamps[9] += 1
 
 
 def p_genutzt_setzen(state, v_f, v_an):
-    "procedure genutzt_setzen (spec/heldenhain/03_rules.rules:198)"
-    # spec: spec/heldenhain/03_rules.rules:198
+    "procedure genutzt_setzen (spec/heldenhain/03_rules.rules:197)"
+    # spec: spec/heldenhain/03_rules.rules:197
     state.counters[9][v_f] = max(0, 1 if v_an else 0)
     state.stamps[16] += 1
 
 
 def p_startcharakter_setzen(state, v_f):
-    "procedure startcharakter_setzen (spec/heldenhain/03_rules.rules:199)"
-    # spec: spec/heldenhain/03_rules.rules:199
+    "procedure startcharakter_setzen (spec/heldenhain/03_rules.rules:198)"
+    # spec: spec/heldenhain/03_rules.rules:198
     state.counters[10][v_f] = 1
     state.stamps[17] += 1
 
 
 def p_sperrschutz_setzen(state, v_f, v_n):
-    "procedure sperrschutz_setzen (spec/heldenhain/03_rules.rules:200)"
-    # spec: spec/heldenhain/03_rules.rules:200
+    "procedure sperrschutz_setzen (spec/heldenhain/03_rules.rules:199)"
+    # spec: spec/heldenhain/03_rules.rules:199
     state.counters[4][v_f] = max(0, v_n)
     state.stamps[11] += 1
 
 
 def p_setzt_aus_setzen(state, v_f, v_an):
-    "procedure setzt_aus_setzen (spec/heldenhain/03_rules.rules:201)"
-    # spec: spec/heldenhain/03_rules.rules:201
+    "procedure setzt_aus_setzen (spec/heldenhain/03_rules.rules:200)"
+    # spec: spec/heldenhain/03_rules.rules:200
     state.counters[3][v_f] = max(0, 1 if v_an else 0)
     state.stamps[10] += 1
 
 
 def p_dauerhaft_einsatz(state, v_f, v_n):
-    "procedure dauerhaft_einsatz (spec/heldenhain/03_rules.rules:202)"
-    # spec: spec/heldenhain/03_rules.rules:202
+    "procedure dauerhaft_einsatz (spec/heldenhain/03_rules.rules:201)"
+    # spec: spec/heldenhain/03_rules.rules:201
     state.counters[5][v_f] = bounded(
-        max(0, state.counters[5][v_f] + v_n), "spec/heldenhain/03_rules.rules:202:48"
+        max(0, state.counters[5][v_f] + v_n), "spec/heldenhain/03_rules.rules:201:48"
     )
     state.stamps[12] += 1
 
 
 def p_dauerhaft_ausdauer(state, v_f, v_n):
-    "procedure dauerhaft_ausdauer (spec/heldenhain/03_rules.rules:203)"
-    # spec: spec/heldenhain/03_rules.rules:203
+    "procedure dauerhaft_ausdauer (spec/heldenhain/03_rules.rules:202)"
+    # spec: spec/heldenhain/03_rules.rules:202
     state.counters[6][v_f] = bounded(
-        max(0, state.counters[6][v_f] + v_n), "spec/heldenhain/03_rules.rules:203:49"
+        max(0, state.counters[6][v_f] + v_n), "spec/heldenhain/03_rules.rules:202:49"
     )
     state.stamps[13] += 1
 
 
 def p_dauerhaft_rettung(state, v_f, v_n):
-    "procedure dauerhaft_rettung (spec/heldenhain/03_rules.rules:204)"
-    # spec: spec/heldenhain/03_rules.rules:204
+    "procedure dauerhaft_rettung (spec/heldenhain/03_rules.rules:203)"
+    # spec: spec/heldenhain/03_rules.rules:203
     state.counters[7][v_f] = bounded(
-        max(0, state.counters[7][v_f] + v_n), "spec/heldenhain/03_rules.rules:204:48"
+        max(0, state.counters[7][v_f] + v_n), "spec/heldenhain/03_rules.rules:203:48"
     )
     state.stamps[14] += 1
 
 
 def p_aufrichten(state, v_f):
-    "procedure aufrichten (spec/heldenhain/03_rules.rules:206)"
-    # spec: spec/heldenhain/03_rules.rules:207
+    "procedure aufrichten (spec/heldenhain/03_rules.rules:205)"
+    # spec: spec/heldenhain/03_rules.rules:206
     state.counters[1][v_f] = 0
     state.stamps[8] += 1
-    # spec: spec/heldenhain/03_rules.rules:208
+    # spec: spec/heldenhain/03_rules.rules:207
     p_setzt_aus_setzen(state, v_f, False)
 
 
 def p_erschoepfen(state, v_f):
-    "procedure erschoepfen (spec/heldenhain/03_rules.rules:211)"
-    # spec: spec/heldenhain/03_rules.rules:211
+    "procedure erschoepfen (spec/heldenhain/03_rules.rules:210)"
+    # spec: spec/heldenhain/03_rules.rules:210
     state.counters[1][v_f] = 1
     state.stamps[8] += 1
 
 
 def p_sperren(state, v_f):
-    "procedure sperren (spec/heldenhain/03_rules.rules:215)"
-    # spec: spec/heldenhain/03_rules.rules:216
+    "procedure sperren (spec/heldenhain/03_rules.rules:214)"
+    # spec: spec/heldenhain/03_rules.rules:215
     p_erschoepfen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:217
+    # spec: spec/heldenhain/03_rules.rules:216
     if allowed_aussetzen_lassen(state, v_f):
         p_setzt_aus_setzen(state, v_f, True)
 
 
 def p_zuruecksetzen(state, v_f):
-    "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:221)"
-    # spec: spec/heldenhain/03_rules.rules:222
+    "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:220)"
+    # spec: spec/heldenhain/03_rules.rules:221
     state.counters[0][v_f] = 0
     state.stamps[7] += 1
-    # spec: spec/heldenhain/03_rules.rules:223
+    # spec: spec/heldenhain/03_rules.rules:222
     state.counters[1][v_f] = 0
     state.stamps[8] += 1
-    # spec: spec/heldenhain/03_rules.rules:224
+    # spec: spec/heldenhain/03_rules.rules:223
     state.counters[2][v_f] = 0
     state.stamps[9] += 1
-    # spec: spec/heldenhain/03_rules.rules:225
+    # spec: spec/heldenhain/03_rules.rules:224
     state.counters[3][v_f] = 0
     state.stamps[10] += 1
-    # spec: spec/heldenhain/03_rules.rules:226
+    # spec: spec/heldenhain/03_rules.rules:225
     state.counters[4][v_f] = 0
     state.stamps[11] += 1
-    # spec: spec/heldenhain/03_rules.rules:227
+    # spec: spec/heldenhain/03_rules.rules:226
     state.counters[5][v_f] = 0
     state.stamps[12] += 1
-    # spec: spec/heldenhain/03_rules.rules:228
+    # spec: spec/heldenhain/03_rules.rules:227
     state.counters[6][v_f] = 0
     state.stamps[13] += 1
-    # spec: spec/heldenhain/03_rules.rules:229
+    # spec: spec/heldenhain/03_rules.rules:228
     state.counters[7][v_f] = 0
     state.stamps[14] += 1
-    # spec: spec/heldenhain/03_rules.rules:230
+    # spec: spec/heldenhain/03_rules.rules:229
     state.counters[9][v_f] = 0
     state.stamps[16] += 1
-    # spec: spec/heldenhain/03_rules.rules:231
+    # spec: spec/heldenhain/03_rules.rules:230
     state.counters[8][v_f] = bounded(
-        max(0, state.counters[8][v_f] + 1), "spec/heldenhain/03_rules.rules:231:5"
+        max(0, state.counters[8][v_f] + 1), "spec/heldenhain/03_rules.rules:230:5"
     )
     state.stamps[15] += 1
 
 
 def p_ablegen_von(state, v_a, v_f):
-    "procedure ablegen_von (spec/heldenhain/03_rules.rules:234)"
-    # spec: spec/heldenhain/03_rules.rules:234
+    "procedure ablegen_von (spec/heldenhain/03_rules.rules:233)"
+    # spec: spec/heldenhain/03_rules.rules:233
     cancel(state, 0, [v_a, v_f])
 
 
 def p_ausscheiden(state, v_f):
-    "procedure ausscheiden (spec/heldenhain/03_rules.rules:236)"
+    "procedure ausscheiden (spec/heldenhain/03_rules.rules:235)"
+    # spec: spec/heldenhain/03_rules.rules:236
+    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:236:13")
     # spec: spec/heldenhain/03_rules.rules:237
-    v_p = bounded(
-        1 if v_f in KS_spiegel else 0, "spec/heldenhain/03_rules.rules:237:13"
-    )
-    # spec: spec/heldenhain/03_rules.rules:238
     for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
-        # spec: spec/heldenhain/03_rules.rules:239
+        # spec: spec/heldenhain/03_rules.rules:238
         p_ablegen_von(state, v_a, v_f)
-        # spec: spec/heldenhain/03_rules.rules:240
+        # spec: spec/heldenhain/03_rules.rules:239
         move_card(state, v_a, 16 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:242
+    # spec: spec/heldenhain/03_rules.rules:241
     log_line(
         state,
         " ".join(
@@ -466,61 +545,57 @@ def p_ausscheiden(state, v_f):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:242:9",
+                        "spec/heldenhain/03_rules.rules:241:9",
                     )
                 ),
                 "scheidet aus",
             ]
         ),
-        "spec/heldenhain/03_rules.rules:242:5",
+        "spec/heldenhain/03_rules.rules:241:5",
     )
-    # spec: spec/heldenhain/03_rules.rules:243
+    # spec: spec/heldenhain/03_rules.rules:242
     p_zuruecksetzen(state, v_f)
+    # spec: spec/heldenhain/03_rules.rules:243
+    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:243:5"), 16 + v_p)
     # spec: spec/heldenhain/03_rules.rules:244
-    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:244:5"), 16 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:245
     emit_ausgeschieden(state, v_p, v_f)
 
 
 def p_ablegen(state, v_f):
-    "procedure ablegen (spec/heldenhain/03_rules.rules:248)"
+    "procedure ablegen (spec/heldenhain/03_rules.rules:247)"
+    # spec: spec/heldenhain/03_rules.rules:248
+    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:248:13")
     # spec: spec/heldenhain/03_rules.rules:249
-    v_p = bounded(
-        1 if v_f in KS_spiegel else 0, "spec/heldenhain/03_rules.rules:249:13"
-    )
-    # spec: spec/heldenhain/03_rules.rules:250
     for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
-        # spec: spec/heldenhain/03_rules.rules:251
+        # spec: spec/heldenhain/03_rules.rules:250
         p_ablegen_von(state, v_a, v_f)
-        # spec: spec/heldenhain/03_rules.rules:252
+        # spec: spec/heldenhain/03_rules.rules:251
         move_card(state, v_a, 16 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:254
+    # spec: spec/heldenhain/03_rules.rules:253
     p_zuruecksetzen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:255
-    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:255:5"), 16 + v_p)
+    # spec: spec/heldenhain/03_rules.rules:254
+    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:254:5"), 16 + v_p)
 
 
 def p_auf_die_hand(state, v_f):
-    "procedure auf_die_hand (spec/heldenhain/03_rules.rules:260)"
+    "procedure auf_die_hand (spec/heldenhain/03_rules.rules:259)"
+    # spec: spec/heldenhain/03_rules.rules:260
+    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:260:13")
     # spec: spec/heldenhain/03_rules.rules:261
-    v_p = bounded(
-        1 if v_f in KS_spiegel else 0, "spec/heldenhain/03_rules.rules:261:13"
-    )
-    # spec: spec/heldenhain/03_rules.rules:262
     for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
-        # spec: spec/heldenhain/03_rules.rules:263
+        # spec: spec/heldenhain/03_rules.rules:262
         p_ablegen_von(state, v_a, v_f)
-        # spec: spec/heldenhain/03_rules.rules:264
+        # spec: spec/heldenhain/03_rules.rules:263
         move_card(state, v_a, 3 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:266
+    # spec: spec/heldenhain/03_rules.rules:265
     p_zuruecksetzen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:267
-    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:267:5"), 3 + v_p)
+    # spec: spec/heldenhain/03_rules.rules:266
+    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:266:5"), 3 + v_p)
 
 
 def p_stress_pruefen(state):
-    "procedure stress_pruefen (spec/heldenhain/03_rules.rules:271)"
-    # spec: spec/heldenhain/03_rules.rules:272
+    "procedure stress_pruefen (spec/heldenhain/03_rules.rules:270)"
+    # spec: spec/heldenhain/03_rules.rules:271
     while any(
         any(
             state.counters[0][c_f] >= q_ausdauer(state, c_f)
@@ -528,16 +603,16 @@ def p_stress_pruefen(state):
         )
         for c_q in PLAYERS
     ):
-        tick(state, "while", "spec/heldenhain/03_rules.rules:272:5")
-        # spec: spec/heldenhain/03_rules.rules:273
+        tick(state, "while", "spec/heldenhain/03_rules.rules:271:5")
+        # spec: spec/heldenhain/03_rules.rules:272
         for v_q in PLAYERS:
-            # spec: spec/heldenhain/03_rules.rules:274
+            # spec: spec/heldenhain/03_rules.rules:273
             for v_f in [
                 c_f
                 for c_f in state.zones[5 + v_q]
                 if state.counters[0][c_f] >= q_ausdauer(state, c_f)
             ]:
-                # spec: spec/heldenhain/03_rules.rules:275
+                # spec: spec/heldenhain/03_rules.rules:274
                 if state.location[v_f] == 5 + v_q and state.counters[0][
                     v_f
                 ] >= q_ausdauer(state, v_f):
@@ -545,18 +620,18 @@ def p_stress_pruefen(state):
 
 
 def p_aktion_beginnen(state):
-    "procedure aktion_beginnen (spec/heldenhain/03_rules.rules:346)"
-    # spec: spec/heldenhain/03_rules.rules:347
+    "procedure aktion_beginnen (spec/heldenhain/03_rules.rules:344)"
+    # spec: spec/heldenhain/03_rules.rules:345
     state.vars[2] = False
     state.stamps[20] += 1
-    # spec: spec/heldenhain/03_rules.rules:348
+    # spec: spec/heldenhain/03_rules.rules:346
     state.tracks[4] = max(0, min(9, state.tracks[4] - 1))
     state.stamps[4] += 1
 
 
 def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
-    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:365)"
-    # spec: spec/heldenhain/03_rules.rules:366
+    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:363)"
+    # spec: spec/heldenhain/03_rules.rules:364
     log_line(
         state,
         " ".join(
@@ -570,7 +645,7 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:366:17",
+                        "spec/heldenhain/03_rules.rules:364:17",
                     )
                 ),
                 "lenkt",
@@ -581,34 +656,34 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_z,
                         "label",
-                        "spec/heldenhain/03_rules.rules:366:35",
+                        "spec/heldenhain/03_rules.rules:364:35",
                     )
                 ),
                 "ab",
             ]
         ),
-        "spec/heldenhain/03_rules.rules:366:5",
+        "spec/heldenhain/03_rules.rules:364:5",
     )
-    # spec: spec/heldenhain/03_rules.rules:367
+    # spec: spec/heldenhain/03_rules.rules:365
     p_erschoepfen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:368
+    # spec: spec/heldenhain/03_rules.rules:366
     v_an_ziel = bounded(
         q_ablenkstress(state, v_z, q_einsatz(state, v_f)),
-        "spec/heldenhain/03_rules.rules:368:19",
+        "spec/heldenhain/03_rules.rules:366:19",
     )
-    # spec: spec/heldenhain/03_rules.rules:369
+    # spec: spec/heldenhain/03_rules.rules:367
     v_an_figur = bounded(
-        max(0, q_einsatz(state, v_z)), "spec/heldenhain/03_rules.rules:369:20"
+        max(0, q_einsatz(state, v_z)), "spec/heldenhain/03_rules.rules:367:20"
     )
-    # spec: spec/heldenhain/03_rules.rules:370
+    # spec: spec/heldenhain/03_rules.rules:368
     p_stress_geben(state, v_z, v_an_ziel)
-    # spec: spec/heldenhain/03_rules.rules:371
+    # spec: spec/heldenhain/03_rules.rules:369
     p_stress_geben(state, v_f, v_an_figur)
-    # spec: spec/heldenhain/03_rules.rules:372
+    # spec: spec/heldenhain/03_rules.rules:370
     p_sperren(state, v_z)
-    # spec: spec/heldenhain/03_rules.rules:373
+    # spec: spec/heldenhain/03_rules.rules:371
     emit_abgelenkt(state, v_p, v_f, v_z)
-    # spec: spec/heldenhain/03_rules.rules:374
+    # spec: spec/heldenhain/03_rules.rules:372
     p_stress_pruefen(state)
 
 
@@ -617,382 +692,186 @@ def p_deck_bilden(state, v_p, v_d):
     # spec: spec/heldenhain/04_turn.rules:6
     dest = 1 + v_p
     for card in [
-        c_c
-        for c_c in state.zones[0]
-        if (
-            (1 if c_c in KS_spiegel else 0) == v_p
-            and attr_of(
-                A_deck,
-                A_von[c_c] if c_c in KS_spiegel else c_c,
-                "deck",
-                "spec/heldenhain/04_turn.rules:6:56",
-            )
-            == v_d
-        )
+        c_c for c_c in state.zones[0] if (OWNER[c_c] == v_p and A_deck[c_c] == v_d)
     ]:
         move_card(state, card, dest)
     # spec: spec/heldenhain/04_turn.rules:7
     shuffle(state, 1 + v_p)
 
 
-def p_kartentexte(state, v_d):
-    "procedure kartentexte (spec/heldenhain/04_turn.rules:181)"
-    # spec: spec/heldenhain/04_turn.rules:182
-    if v_d == "superfreundinnen":
-        # spec: spec/heldenhain/04_turn.rules:183
-        p_texte_superfreundinnen(state)
-    elif v_d == "schattenkabinett":
-        # spec: spec/heldenhain/04_turn.rules:185
-        p_texte_schattenkabinett(state)
-    elif v_d == "weggefaehrten":
-        # spec: spec/heldenhain/04_turn.rules:187
-        p_texte_weggefaehrten(state)
-    else:
-        # spec: spec/heldenhain/04_turn.rules:189
-        p_texte_purpurpakt(state)
-
-
-def p_texte_superfreundinnen(state):
-    "procedure texte_superfreundinnen (spec/heldenhain/10_superfreundinnen.rules:362)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:363
-    activate(state, 8, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:364
-    activate(state, 9, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:365
-    activate(state, 10, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:366
-    activate(state, 11, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:367
-    activate(state, 12, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:368
-    activate(state, 13, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:369
-    activate(state, 14, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:370
-    activate(state, 15, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:371
-    activate(state, 16, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:372
-    activate(state, 17, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:373
-    activate(state, 18, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:374
-    activate(state, 19, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:375
-    activate(state, 20, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:376
-    activate(state, 21, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:377
-    activate(state, 22, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:378
-    activate(state, 23, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:379
-    activate(state, 24, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:380
-    activate(state, 25, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:381
-    activate(state, 26, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:382
-    activate(state, 27, [], None)
-
-
-def p_texte_schattenkabinett(state):
-    "procedure texte_schattenkabinett (spec/heldenhain/11_schattenkabinett.rules:306)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:307
-    activate(state, 28, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:308
-    activate(state, 29, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:309
-    activate(state, 30, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:310
-    activate(state, 31, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:311
-    activate(state, 32, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:312
-    activate(state, 33, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:313
-    activate(state, 34, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:314
-    activate(state, 35, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:315
-    activate(state, 36, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:316
-    activate(state, 37, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:317
-    activate(state, 38, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:318
-    activate(state, 39, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:319
-    activate(state, 40, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:320
-    activate(state, 41, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:321
-    activate(state, 42, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:322
-    activate(state, 43, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:323
-    activate(state, 44, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:324
-    activate(state, 45, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:325
-    activate(state, 46, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:326
-    activate(state, 47, [], None)
-
-
-def p_texte_weggefaehrten(state):
-    "procedure texte_weggefaehrten (spec/heldenhain/12_weggefaehrten.rules:273)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:274
-    activate(state, 62, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:275
-    activate(state, 63, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:276
-    activate(state, 48, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:277
-    activate(state, 49, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:278
-    activate(state, 50, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:279
-    activate(state, 51, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:280
-    activate(state, 52, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:281
-    activate(state, 53, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:282
-    activate(state, 54, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:283
-    activate(state, 55, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:284
-    activate(state, 56, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:285
-    activate(state, 57, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:286
-    activate(state, 58, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:287
-    activate(state, 59, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:288
-    activate(state, 60, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:289
-    activate(state, 61, [], None)
-
-
-def p_texte_purpurpakt(state):
-    "procedure texte_purpurpakt (spec/heldenhain/13_purpurpakt.rules:456)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:457
-    activate(state, 64, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:458
-    activate(state, 65, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:459
-    activate(state, 66, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:460
-    activate(state, 67, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:461
-    activate(state, 68, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:462
-    activate(state, 69, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:463
-    activate(state, 70, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:464
-    activate(state, 71, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:465
-    activate(state, 72, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:466
-    activate(state, 73, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:467
-    activate(state, 74, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:468
-    activate(state, 75, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:469
-    activate(state, 76, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:470
-    activate(state, 77, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:471
-    activate(state, 78, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:472
-    activate(state, 79, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:473
-    activate(state, 80, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:474
-    activate(state, 81, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:475
-    activate(state, 82, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:476
-    activate(state, 83, [], None)
-
-
-def ev_kiki_kleeblatt(state, v_you, v_this):
-    "event of kiki_kleeblatt (spec/heldenhain/10_superfreundinnen.rules:33)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:34
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:34:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:35
+def ev_kiki_kleeblatt__p1(state, v_you, v_this):
+    "event of kiki_kleeblatt(p1) (spec/heldenhain/10_superfreundinnen.rules:55)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:56
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:56:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:57
     if v_w >= 4:
         p_energie_gewinnen(state, v_you, 1)
 
 
-def ev_hanna_herzlich(state, v_you, v_this):
-    "event of hanna_herzlich (spec/heldenhain/10_superfreundinnen.rules:47)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:47
+def ev_hanna_herzlich__p1(state, v_you, v_this):
+    "event of hanna_herzlich(p1) (spec/heldenhain/10_superfreundinnen.rules:69)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:69
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
 
 
-def ev_sunny_sonnenschein(state, v_you, v_this):
-    "event of sunny_sonnenschein (spec/heldenhain/10_superfreundinnen.rules:55)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:55
+def ev_sunny_sonnenschein__p1(state, v_you, v_this):
+    "event of sunny_sonnenschein(p1) (spec/heldenhain/10_superfreundinnen.rules:81)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:81
     p_ziehen(state, v_you)
 
 
-def ev_gina_gluecksgriff(state, v_you, v_this):
-    "event of gina_gluecksgriff (spec/heldenhain/10_superfreundinnen.rules:64)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:65
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:65:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:66
+def ev_gina_gluecksgriff__p1(state, v_you, v_this):
+    "event of gina_gluecksgriff(p1) (spec/heldenhain/10_superfreundinnen.rules:97)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:98
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:98:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:99
     if v_w == 6:
         p_punkte_gewinnen(state, v_you, 1)
 
 
-def ev_gruppenumarmung(state, v_you, v_this):
-    "event of gruppenumarmung (spec/heldenhain/10_superfreundinnen.rules:117)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:117
+def ev_gruppenumarmung__p1(state, v_you, v_this):
+    "event of gruppenumarmung(p1) (spec/heldenhain/10_superfreundinnen.rules:200)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:200
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 2)
 
 
-def ev_glueckstreffer(state, v_you, v_this):
-    "event of glueckstreffer (spec/heldenhain/10_superfreundinnen.rules:121)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:122
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:122:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:123
+def ev_glueckstreffer__p1(state, v_you, v_this):
+    "event of glueckstreffer(p1) (spec/heldenhain/10_superfreundinnen.rules:204)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:205
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:205:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:206
     if v_w >= 5:
         p_punkte_gewinnen(state, v_you, 2)
     else:
         p_energie_gewinnen(state, v_you, 1)
 
 
-def ev_zusammenhalt(state, v_you, v_this):
-    "event of zusammenhalt (spec/heldenhain/10_superfreundinnen.rules:128)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:128
+def ev_zusammenhalt__p1(state, v_you, v_this):
+    "event of zusammenhalt(p1) (spec/heldenhain/10_superfreundinnen.rules:211)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:211
     activate(state, 5, [v_you, 1], "turn")
 
 
-def ev_kuchenpause(state, v_you, v_this):
-    "event of kuchenpause (spec/heldenhain/10_superfreundinnen.rules:140)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:140
+def ev_kuchenpause__p1(state, v_you, v_this):
+    "event of kuchenpause(p1) (spec/heldenhain/10_superfreundinnen.rules:223)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:223
     p_karten_ziehen(state, v_you, 2)
 
 
-def ev_grosses_finale(state, v_you, v_this):
-    "event of grosses_finale (spec/heldenhain/10_superfreundinnen.rules:151)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:151
+def ev_grosses_finale__p1(state, v_you, v_this):
+    "event of grosses_finale(p1) (spec/heldenhain/10_superfreundinnen.rules:234)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:234
     p_punkte_gewinnen(state, v_you, 3)
 
 
-def ev_wunschbrunnen(state, v_you, v_this):
-    "event of wunschbrunnen (spec/heldenhain/10_superfreundinnen.rules:169)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:170
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:170:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:171
+def ev_wunschbrunnen__p1(state, v_you, v_this):
+    "event of wunschbrunnen(p1) (spec/heldenhain/10_superfreundinnen.rules:252)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:253
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:253:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:254
     if v_w <= 2:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:172
+        # spec: spec/heldenhain/10_superfreundinnen.rules:255
         p_ziehen(state, v_you)
     elif v_w <= 4:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:174
+        # spec: spec/heldenhain/10_superfreundinnen.rules:257
         p_karten_ziehen(state, v_you, 2)
     else:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:176
+        # spec: spec/heldenhain/10_superfreundinnen.rules:259
         p_punkte_gewinnen(state, v_you, 2)
 
 
-def ev_pyjamaparty(state, v_you, v_this):
-    "event of pyjamaparty (spec/heldenhain/10_superfreundinnen.rules:214)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:215
+def ev_pyjamaparty__p1(state, v_you, v_this):
+    "event of pyjamaparty(p1) (spec/heldenhain/10_superfreundinnen.rules:297)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:298
     p_karten_ziehen(state, v_you, 2)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:216
+    # spec: spec/heldenhain/10_superfreundinnen.rules:299
     p_energie_gewinnen(state, v_you, 1)
 
 
-def ev_gemeinsam_stark(state, v_you, v_this):
-    "event of gemeinsam_stark (spec/heldenhain/10_superfreundinnen.rules:221)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:221
+def ev_gemeinsam_stark__p1(state, v_you, v_this):
+    "event of gemeinsam_stark(p1) (spec/heldenhain/10_superfreundinnen.rules:304)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:304
     for v_f in list(state.zones[5 + v_you]):
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
-def ev_freundinnen_power(state, v_you, v_this):
-    "event of freundinnen_power (spec/heldenhain/10_superfreundinnen.rules:225)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:225
+def ev_freundinnen_power__p1(state, v_you, v_this):
+    "event of freundinnen_power(p1) (spec/heldenhain/10_superfreundinnen.rules:308)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:308
     activate(state, 4, [v_you, 1], "turn")
 
 
-def ev_frau_flaute(state, v_you, v_this):
-    "event of frau_flaute (spec/heldenhain/11_schattenkabinett.rules:33)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:33
+def ev_frau_flaute__p1(state, v_you, v_this):
+    "event of frau_flaute(p1) (spec/heldenhain/11_schattenkabinett.rules:47)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:47
     slot = 2 + (None if v_you is None else (v_you + 1) % 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
     state.stamps[3] += 1
 
 
-def ev_notar_nimmermehr(state, v_you, v_this):
-    "event of notar_nimmermehr (spec/heldenhain/11_schattenkabinett.rules:48)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:48
+def ev_notar_nimmermehr__p1(state, v_you, v_this):
+    "event of notar_nimmermehr(p1) (spec/heldenhain/11_schattenkabinett.rules:72)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:72
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
 
 
-def ev_rufmord(state, v_you, v_this):
-    "event of rufmord (spec/heldenhain/11_schattenkabinett.rules:104)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:104
+def ev_rufmord__p1(state, v_you, v_this):
+    "event of rufmord(p1) (spec/heldenhain/11_schattenkabinett.rules:175)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:175
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
 
 
-def ev_schmutzkampagne(state, v_you, v_this):
-    "event of schmutzkampagne (spec/heldenhain/11_schattenkabinett.rules:108)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:108
+def ev_schmutzkampagne__p1(state, v_you, v_this):
+    "event of schmutzkampagne(p1) (spec/heldenhain/11_schattenkabinett.rules:179)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:179
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 3)
 
 
-def ev_raenke_schmieden(state, v_you, v_this):
-    "event of raenke_schmieden (spec/heldenhain/11_schattenkabinett.rules:123)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:123
+def ev_raenke_schmieden__p1(state, v_you, v_this):
+    "event of raenke_schmieden(p1) (spec/heldenhain/11_schattenkabinett.rules:194)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:194
     p_karten_ziehen(state, v_you, 2)
 
 
-def ev_verhoer(state, v_you, v_this):
-    "event of verhoer (spec/heldenhain/11_schattenkabinett.rules:127)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:128
+def ev_verhoer__p1(state, v_you, v_this):
+    "event of verhoer(p1) (spec/heldenhain/11_schattenkabinett.rules:198)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:199
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:129
+    # spec: spec/heldenhain/11_schattenkabinett.rules:200
     p_ziehen(state, v_you)
 
 
-def ev_hinterzimmer(state, v_you, v_this):
-    "event of hinterzimmer (spec/heldenhain/11_schattenkabinett.rules:134)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:135
+def ev_hinterzimmer__p1(state, v_you, v_this):
+    "event of hinterzimmer(p1) (spec/heldenhain/11_schattenkabinett.rules:205)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:206
     p_energie_gewinnen(state, v_you, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:136
+    # spec: spec/heldenhain/11_schattenkabinett.rules:207
     p_ziehen(state, v_you)
 
 
-def ev_schachzug(state, v_you, v_this):
-    "event of schachzug (spec/heldenhain/11_schattenkabinett.rules:141)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:142
+def ev_schachzug__p1(state, v_you, v_this):
+    "event of schachzug(p1) (spec/heldenhain/11_schattenkabinett.rules:212)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:213
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:143
+    # spec: spec/heldenhain/11_schattenkabinett.rules:214
     p_ziehen(state, v_you)
 
 
-def ev_abgesagt(state, v_you, v_this):
-    "event of abgesagt (spec/heldenhain/11_schattenkabinett.rules:148)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:149
+def ev_abgesagt__p1(state, v_you, v_this):
+    "event of abgesagt(p1) (spec/heldenhain/11_schattenkabinett.rules:219)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:220
     for v_h in list(state.zones[11 + (None if v_you is None else (v_you + 1) % 2)]):
-        # spec: spec/heldenhain/11_schattenkabinett.rules:150
+        # spec: spec/heldenhain/11_schattenkabinett.rules:221
         p_zuruecksetzen(state, v_h)
-        # spec: spec/heldenhain/11_schattenkabinett.rules:151
+        # spec: spec/heldenhain/11_schattenkabinett.rules:222
         move_card(state, v_h, 16 + (None if v_you is None else (v_you + 1) % 2))
 
 
-def ev_sperrstunde(state, v_you, v_this):
-    "event of sperrstunde (spec/heldenhain/11_schattenkabinett.rules:157)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:157
+def ev_sperrstunde__p1(state, v_you, v_this):
+    "event of sperrstunde(p1) (spec/heldenhain/11_schattenkabinett.rules:228)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:228
     for v_z in [
         c_z
         for c_z in state.zones[5 + (None if v_you is None else (v_you + 1) % 2)]
@@ -1001,17 +880,17 @@ def ev_sperrstunde(state, v_you, v_this):
         p_stress_geben(state, v_z, 1)
 
 
-def ev_dunkle_plaene(state, v_you, v_this):
-    "event of dunkle_plaene (spec/heldenhain/11_schattenkabinett.rules:175)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:176
+def ev_dunkle_plaene__p1(state, v_you, v_this):
+    "event of dunkle_plaene(p1) (spec/heldenhain/11_schattenkabinett.rules:246)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:247
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:177
+    # spec: spec/heldenhain/11_schattenkabinett.rules:248
     p_energie_gewinnen(state, v_you, 1)
 
 
-def ev_nullsummenspiel(state, v_you, v_this):
-    "event of nullsummenspiel (spec/heldenhain/11_schattenkabinett.rules:182)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:182
+def ev_nullsummenspiel__p1(state, v_you, v_this):
+    "event of nullsummenspiel(p1) (spec/heldenhain/11_schattenkabinett.rules:253)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:253
     p_punktabzug(
         state,
         None if v_you is None else (v_you + 1) % 2,
@@ -1028,550 +907,818 @@ def ev_nullsummenspiel(state, v_you, v_this):
                     ]
                 ),
             ),
-            "spec/heldenhain/11_schattenkabinett.rules:182:39",
+            "spec/heldenhain/11_schattenkabinett.rules:253:39",
         ),
     )
 
 
-def ev_oskar(state, v_you, v_this):
-    "event of oskar (spec/heldenhain/12_weggefaehrten.rules:22)"
+def ev_oskar__p1(state, v_you, v_this):
+    "event of oskar(p1) (spec/heldenhain/12_weggefaehrten.rules:22)"
     # spec: spec/heldenhain/12_weggefaehrten.rules:22
     p_karten_ziehen(state, v_you, 2)
 
 
-def ev_alle_fuer_einen(state, v_you, v_this):
-    "event of alle_fuer_einen (spec/heldenhain/12_weggefaehrten.rules:92)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:92
+def ev_alle_fuer_einen__p1(state, v_you, v_this):
+    "event of alle_fuer_einen(p1) (spec/heldenhain/12_weggefaehrten.rules:138)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:138
     activate(state, 5, [v_you, 1], "turn")
 
 
-def ev_schulter_an_schulter(state, v_you, v_this):
-    "event of schulter_an_schulter (spec/heldenhain/12_weggefaehrten.rules:96)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:96
+def ev_schulter_an_schulter__p1(state, v_you, v_this):
+    "event of schulter_an_schulter(p1) (spec/heldenhain/12_weggefaehrten.rules:142)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:142
     activate(state, 4, [v_you, 1], "turn")
 
 
-def ev_schutzwall(state, v_you, v_this):
-    "event of schutzwall (spec/heldenhain/12_weggefaehrten.rules:100)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:100
+def ev_schutzwall__p1(state, v_you, v_this):
+    "event of schutzwall(p1) (spec/heldenhain/12_weggefaehrten.rules:146)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:146
     for v_f in list(state.zones[5 + v_you]):
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
-def ev_aufbruch(state, v_you, v_this):
-    "event of aufbruch (spec/heldenhain/12_weggefaehrten.rules:107)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:107
+def ev_aufbruch__p1(state, v_you, v_this):
+    "event of aufbruch(p1) (spec/heldenhain/12_weggefaehrten.rules:153)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:153
     p_karten_ziehen(state, v_you, 2)
 
 
-def ev_gemeinsamer_marsch(state, v_you, v_this):
-    "event of gemeinsamer_marsch (spec/heldenhain/12_weggefaehrten.rules:111)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:111
+def ev_gemeinsamer_marsch__p1(state, v_you, v_this):
+    "event of gemeinsamer_marsch(p1) (spec/heldenhain/12_weggefaehrten.rules:157)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:157
     p_energie_gewinnen(state, v_you, 2)
 
 
-def ev_verstaerkung(state, v_you, v_this):
-    "event of verstaerkung (spec/heldenhain/12_weggefaehrten.rules:115)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:115
+def ev_verstaerkung__p1(state, v_you, v_this):
+    "event of verstaerkung(p1) (spec/heldenhain/12_weggefaehrten.rules:161)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:161
     p_karten_ziehen(
         state,
         v_you,
+        bounded(
+            min(3, len([c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter])),
+            "spec/heldenhain/12_weggefaehrten.rules:161:32",
+        ),
+    )
+
+
+def ev_gipfelsturm__p1(state, v_you, v_this):
+    "event of gipfelsturm(p1) (spec/heldenhain/12_weggefaehrten.rules:183)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:183
+    p_punkte_gewinnen(state, v_you, 3)
+
+
+def ev_treue_freunde__p1(state, v_you, v_this):
+    "event of treue_freunde(p1) (spec/heldenhain/12_weggefaehrten.rules:187)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:187
+    p_punkte_gewinnen(state, v_you, 2)
+
+
+def ev_wegzehrung__p1(state, v_you, v_this):
+    "event of wegzehrung(p1) (spec/heldenhain/12_weggefaehrten.rules:190)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:190
+    p_energie_gewinnen(state, v_you, 2)
+
+
+def ev_kundschafter__p1(state, v_you, v_this):
+    "event of kundschafter(p1) (spec/heldenhain/12_weggefaehrten.rules:194)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:195
+    v_vorher = bounded(
+        len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]),
+        "spec/heldenhain/12_weggefaehrten.rules:195:22",
+    )
+    # spec: spec/heldenhain/12_weggefaehrten.rules:196
+    p_ziehen(state, v_you)
+    # spec: spec/heldenhain/12_weggefaehrten.rules:197
+    if len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]) > v_vorher:
+        p_ziehen(state, v_you)
+
+
+def ev_zeltlager__p1(state, v_you, v_this):
+    "event of zeltlager(p1) (spec/heldenhain/12_weggefaehrten.rules:202)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:203
+    for v_f in list(state.zones[5 + v_you]):
+        p_heilen(state, v_f, 1)
+    # spec: spec/heldenhain/12_weggefaehrten.rules:204
+    p_ziehen(state, v_you)
+
+
+def ev_schwur_der_gefaehrten__p1(state, v_you, v_this):
+    "event of schwur_der_gefaehrten(p1) (spec/heldenhain/12_weggefaehrten.rules:218)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:219
+    for v_f in [c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter]:
+        p_dauerhaft_rettung(state, v_f, 1)
+
+
+def ev_papagei_plapper__p1(state, v_you, v_this):
+    "event of papagei_plapper(p1) (spec/heldenhain/13_purpurpakt.rules:184)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:184
+    p_ziehen(state, v_you)
+
+
+def ev_sonderangebot__p1(state, v_you, v_this):
+    "event of sonderangebot(p1) (spec/heldenhain/13_purpurpakt.rules:250)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:250
+    activate(state, 7, [v_you, 2, v_this], "turn")
+
+
+def ev_pakt_mit_preis__p1(state, v_you, v_this):
+    "event of pakt_mit_preis(p1) (spec/heldenhain/13_purpurpakt.rules:288)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:289
+    activate(state, 4, [v_you, 2], "turn")
+    # spec: spec/heldenhain/13_purpurpakt.rules:290
+    for v_f in list(state.zones[5 + v_you]):
+        p_stress_geben(state, v_f, 1)
+
+
+def ev_schuldenberg__p1(state, v_you, v_this):
+    "event of schuldenberg(p1) (spec/heldenhain/13_purpurpakt.rules:295)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:296
+    p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
+    # spec: spec/heldenhain/13_purpurpakt.rules:297
+    p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
+
+
+def ev_zinseszins__p1(state, v_you, v_this):
+    "event of zinseszins(p1) (spec/heldenhain/13_purpurpakt.rules:331)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:332
+    p_punkte_gewinnen(state, v_you, 3)
+    # spec: spec/heldenhain/13_purpurpakt.rules:333
+    for v_f in list(state.zones[5 + v_you]):
+        p_stress_geben(state, v_f, 1)
+
+
+def ev_kleingedrucktes__p1(state, v_you, v_this):
+    "event of kleingedrucktes(p1) (spec/heldenhain/13_purpurpakt.rules:362)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:363
+    p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
+    # spec: spec/heldenhain/13_purpurpakt.rules:364
+    p_ziehen(state, v_you)
+
+
+def ev_kiki_kleeblatt__p2(state, v_you, v_this):
+    "event of kiki_kleeblatt(p2) (spec/heldenhain/10_superfreundinnen.rules:55)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:56
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:56:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:57
+    if v_w >= 4:
+        p_energie_gewinnen(state, v_you, 1)
+
+
+def ev_hanna_herzlich__p2(state, v_you, v_this):
+    "event of hanna_herzlich(p2) (spec/heldenhain/10_superfreundinnen.rules:69)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:69
+    for v_f in list(state.zones[5 + v_you]):
+        p_heilen(state, v_f, 1)
+
+
+def ev_sunny_sonnenschein__p2(state, v_you, v_this):
+    "event of sunny_sonnenschein(p2) (spec/heldenhain/10_superfreundinnen.rules:81)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:81
+    p_ziehen(state, v_you)
+
+
+def ev_gina_gluecksgriff__p2(state, v_you, v_this):
+    "event of gina_gluecksgriff(p2) (spec/heldenhain/10_superfreundinnen.rules:97)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:98
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:98:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:99
+    if v_w == 6:
+        p_punkte_gewinnen(state, v_you, 1)
+
+
+def ev_gruppenumarmung__p2(state, v_you, v_this):
+    "event of gruppenumarmung(p2) (spec/heldenhain/10_superfreundinnen.rules:200)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:200
+    for v_f in list(state.zones[5 + v_you]):
+        p_heilen(state, v_f, 2)
+
+
+def ev_glueckstreffer__p2(state, v_you, v_this):
+    "event of glueckstreffer(p2) (spec/heldenhain/10_superfreundinnen.rules:204)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:205
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:205:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:206
+    if v_w >= 5:
+        p_punkte_gewinnen(state, v_you, 2)
+    else:
+        p_energie_gewinnen(state, v_you, 1)
+
+
+def ev_zusammenhalt__p2(state, v_you, v_this):
+    "event of zusammenhalt(p2) (spec/heldenhain/10_superfreundinnen.rules:211)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:211
+    activate(state, 5, [v_you, 1], "turn")
+
+
+def ev_kuchenpause__p2(state, v_you, v_this):
+    "event of kuchenpause(p2) (spec/heldenhain/10_superfreundinnen.rules:223)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:223
+    p_karten_ziehen(state, v_you, 2)
+
+
+def ev_grosses_finale__p2(state, v_you, v_this):
+    "event of grosses_finale(p2) (spec/heldenhain/10_superfreundinnen.rules:234)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:234
+    p_punkte_gewinnen(state, v_you, 3)
+
+
+def ev_wunschbrunnen__p2(state, v_you, v_this):
+    "event of wunschbrunnen(p2) (spec/heldenhain/10_superfreundinnen.rules:252)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:253
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:253:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:254
+    if v_w <= 2:
+        # spec: spec/heldenhain/10_superfreundinnen.rules:255
+        p_ziehen(state, v_you)
+    elif v_w <= 4:
+        # spec: spec/heldenhain/10_superfreundinnen.rules:257
+        p_karten_ziehen(state, v_you, 2)
+    else:
+        # spec: spec/heldenhain/10_superfreundinnen.rules:259
+        p_punkte_gewinnen(state, v_you, 2)
+
+
+def ev_pyjamaparty__p2(state, v_you, v_this):
+    "event of pyjamaparty(p2) (spec/heldenhain/10_superfreundinnen.rules:297)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:298
+    p_karten_ziehen(state, v_you, 2)
+    # spec: spec/heldenhain/10_superfreundinnen.rules:299
+    p_energie_gewinnen(state, v_you, 1)
+
+
+def ev_gemeinsam_stark__p2(state, v_you, v_this):
+    "event of gemeinsam_stark(p2) (spec/heldenhain/10_superfreundinnen.rules:304)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:304
+    for v_f in list(state.zones[5 + v_you]):
+        p_dauerhaft_ausdauer(state, v_f, 1)
+
+
+def ev_freundinnen_power__p2(state, v_you, v_this):
+    "event of freundinnen_power(p2) (spec/heldenhain/10_superfreundinnen.rules:308)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:308
+    activate(state, 4, [v_you, 1], "turn")
+
+
+def ev_frau_flaute__p2(state, v_you, v_this):
+    "event of frau_flaute(p2) (spec/heldenhain/11_schattenkabinett.rules:47)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:47
+    slot = 2 + (None if v_you is None else (v_you + 1) % 2)
+    state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
+    state.stamps[3] += 1
+
+
+def ev_notar_nimmermehr__p2(state, v_you, v_this):
+    "event of notar_nimmermehr(p2) (spec/heldenhain/11_schattenkabinett.rules:72)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:72
+    p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
+
+
+def ev_rufmord__p2(state, v_you, v_this):
+    "event of rufmord(p2) (spec/heldenhain/11_schattenkabinett.rules:175)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:175
+    p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
+
+
+def ev_schmutzkampagne__p2(state, v_you, v_this):
+    "event of schmutzkampagne(p2) (spec/heldenhain/11_schattenkabinett.rules:179)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:179
+    p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 3)
+
+
+def ev_raenke_schmieden__p2(state, v_you, v_this):
+    "event of raenke_schmieden(p2) (spec/heldenhain/11_schattenkabinett.rules:194)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:194
+    p_karten_ziehen(state, v_you, 2)
+
+
+def ev_verhoer__p2(state, v_you, v_this):
+    "event of verhoer(p2) (spec/heldenhain/11_schattenkabinett.rules:198)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:199
+    p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
+    # spec: spec/heldenhain/11_schattenkabinett.rules:200
+    p_ziehen(state, v_you)
+
+
+def ev_hinterzimmer__p2(state, v_you, v_this):
+    "event of hinterzimmer(p2) (spec/heldenhain/11_schattenkabinett.rules:205)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:206
+    p_energie_gewinnen(state, v_you, 2)
+    # spec: spec/heldenhain/11_schattenkabinett.rules:207
+    p_ziehen(state, v_you)
+
+
+def ev_schachzug__p2(state, v_you, v_this):
+    "event of schachzug(p2) (spec/heldenhain/11_schattenkabinett.rules:212)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:213
+    p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
+    # spec: spec/heldenhain/11_schattenkabinett.rules:214
+    p_ziehen(state, v_you)
+
+
+def ev_abgesagt__p2(state, v_you, v_this):
+    "event of abgesagt(p2) (spec/heldenhain/11_schattenkabinett.rules:219)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:220
+    for v_h in list(state.zones[11 + (None if v_you is None else (v_you + 1) % 2)]):
+        # spec: spec/heldenhain/11_schattenkabinett.rules:221
+        p_zuruecksetzen(state, v_h)
+        # spec: spec/heldenhain/11_schattenkabinett.rules:222
+        move_card(state, v_h, 16 + (None if v_you is None else (v_you + 1) % 2))
+
+
+def ev_sperrstunde__p2(state, v_you, v_this):
+    "event of sperrstunde(p2) (spec/heldenhain/11_schattenkabinett.rules:228)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:228
+    for v_z in [
+        c_z
+        for c_z in state.zones[5 + (None if v_you is None else (v_you + 1) % 2)]
+        if state.counters[1][c_z] > 0
+    ]:
+        p_stress_geben(state, v_z, 1)
+
+
+def ev_dunkle_plaene__p2(state, v_you, v_this):
+    "event of dunkle_plaene(p2) (spec/heldenhain/11_schattenkabinett.rules:246)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:247
+    p_ziehen(state, v_you)
+    # spec: spec/heldenhain/11_schattenkabinett.rules:248
+    p_energie_gewinnen(state, v_you, 1)
+
+
+def ev_nullsummenspiel__p2(state, v_you, v_this):
+    "event of nullsummenspiel(p2) (spec/heldenhain/11_schattenkabinett.rules:253)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:253
+    p_punktabzug(
+        state,
+        None if v_you is None else (v_you + 1) % 2,
         bounded(
             min(
                 3,
                 len(
                     [
-                        c_f
-                        for c_f in state.zones[5 + v_you]
-                        if (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
+                        c_z
+                        for c_z in state.zones[
+                            5 + (None if v_you is None else (v_you + 1) % 2)
+                        ]
+                        if state.counters[1][c_z] > 0
                     ]
                 ),
             ),
-            "spec/heldenhain/12_weggefaehrten.rules:115:32",
+            "spec/heldenhain/11_schattenkabinett.rules:253:39",
         ),
     )
 
 
-def ev_gipfelsturm(state, v_you, v_this):
-    "event of gipfelsturm (spec/heldenhain/12_weggefaehrten.rules:137)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:137
-    p_punkte_gewinnen(state, v_you, 3)
+def ev_oskar__p2(state, v_you, v_this):
+    "event of oskar(p2) (spec/heldenhain/12_weggefaehrten.rules:22)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:22
+    p_karten_ziehen(state, v_you, 2)
 
 
-def ev_treue_freunde(state, v_you, v_this):
-    "event of treue_freunde (spec/heldenhain/12_weggefaehrten.rules:141)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:141
-    p_punkte_gewinnen(state, v_you, 2)
+def ev_alle_fuer_einen__p2(state, v_you, v_this):
+    "event of alle_fuer_einen(p2) (spec/heldenhain/12_weggefaehrten.rules:138)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:138
+    activate(state, 5, [v_you, 1], "turn")
 
 
-def ev_wegzehrung(state, v_you, v_this):
-    "event of wegzehrung (spec/heldenhain/12_weggefaehrten.rules:144)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:144
+def ev_schulter_an_schulter__p2(state, v_you, v_this):
+    "event of schulter_an_schulter(p2) (spec/heldenhain/12_weggefaehrten.rules:142)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:142
+    activate(state, 4, [v_you, 1], "turn")
+
+
+def ev_schutzwall__p2(state, v_you, v_this):
+    "event of schutzwall(p2) (spec/heldenhain/12_weggefaehrten.rules:146)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:146
+    for v_f in list(state.zones[5 + v_you]):
+        p_dauerhaft_ausdauer(state, v_f, 1)
+
+
+def ev_aufbruch__p2(state, v_you, v_this):
+    "event of aufbruch(p2) (spec/heldenhain/12_weggefaehrten.rules:153)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:153
+    p_karten_ziehen(state, v_you, 2)
+
+
+def ev_gemeinsamer_marsch__p2(state, v_you, v_this):
+    "event of gemeinsamer_marsch(p2) (spec/heldenhain/12_weggefaehrten.rules:157)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:157
     p_energie_gewinnen(state, v_you, 2)
 
 
-def ev_kundschafter(state, v_you, v_this):
-    "event of kundschafter (spec/heldenhain/12_weggefaehrten.rules:148)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:149
-    v_vorher = bounded(
-        len(
-            [
-                c_c
-                for c_c in state.zones[3 + v_you]
-                if (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
-            ]
+def ev_verstaerkung__p2(state, v_you, v_this):
+    "event of verstaerkung(p2) (spec/heldenhain/12_weggefaehrten.rules:161)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:161
+    p_karten_ziehen(
+        state,
+        v_you,
+        bounded(
+            min(3, len([c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter])),
+            "spec/heldenhain/12_weggefaehrten.rules:161:32",
         ),
-        "spec/heldenhain/12_weggefaehrten.rules:149:22",
     )
-    # spec: spec/heldenhain/12_weggefaehrten.rules:150
+
+
+def ev_gipfelsturm__p2(state, v_you, v_this):
+    "event of gipfelsturm(p2) (spec/heldenhain/12_weggefaehrten.rules:183)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:183
+    p_punkte_gewinnen(state, v_you, 3)
+
+
+def ev_treue_freunde__p2(state, v_you, v_this):
+    "event of treue_freunde(p2) (spec/heldenhain/12_weggefaehrten.rules:187)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:187
+    p_punkte_gewinnen(state, v_you, 2)
+
+
+def ev_wegzehrung__p2(state, v_you, v_this):
+    "event of wegzehrung(p2) (spec/heldenhain/12_weggefaehrten.rules:190)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:190
+    p_energie_gewinnen(state, v_you, 2)
+
+
+def ev_kundschafter__p2(state, v_you, v_this):
+    "event of kundschafter(p2) (spec/heldenhain/12_weggefaehrten.rules:194)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:195
+    v_vorher = bounded(
+        len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]),
+        "spec/heldenhain/12_weggefaehrten.rules:195:22",
+    )
+    # spec: spec/heldenhain/12_weggefaehrten.rules:196
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:151
-    if (
-        len(
-            [
-                c_c
-                for c_c in state.zones[3 + v_you]
-                if (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
-            ]
-        )
-        > v_vorher
-    ):
+    # spec: spec/heldenhain/12_weggefaehrten.rules:197
+    if len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]) > v_vorher:
         p_ziehen(state, v_you)
 
 
-def ev_zeltlager(state, v_you, v_this):
-    "event of zeltlager (spec/heldenhain/12_weggefaehrten.rules:156)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:157
+def ev_zeltlager__p2(state, v_you, v_this):
+    "event of zeltlager(p2) (spec/heldenhain/12_weggefaehrten.rules:202)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:203
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:158
+    # spec: spec/heldenhain/12_weggefaehrten.rules:204
     p_ziehen(state, v_you)
 
 
-def ev_schwur_der_gefaehrten(state, v_you, v_this):
-    "event of schwur_der_gefaehrten (spec/heldenhain/12_weggefaehrten.rules:172)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:173
-    for v_f in [
-        c_f
-        for c_f in state.zones[5 + v_you]
-        if (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
-    ]:
+def ev_schwur_der_gefaehrten__p2(state, v_you, v_this):
+    "event of schwur_der_gefaehrten(p2) (spec/heldenhain/12_weggefaehrten.rules:218)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:219
+    for v_f in [c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter]:
         p_dauerhaft_rettung(state, v_f, 1)
 
 
-def ev_papagei_plapper(state, v_you, v_this):
-    "event of papagei_plapper (spec/heldenhain/13_purpurpakt.rules:118)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:118
+def ev_papagei_plapper__p2(state, v_you, v_this):
+    "event of papagei_plapper(p2) (spec/heldenhain/13_purpurpakt.rules:184)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:184
     p_ziehen(state, v_you)
 
 
-def ev_sonderangebot(state, v_you, v_this):
-    "event of sonderangebot (spec/heldenhain/13_purpurpakt.rules:146)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:146
-    if state.vars[4] != None:
-        activate(state, 7, [v_you, 2, state.vars[4]], "turn")
+def ev_sonderangebot__p2(state, v_you, v_this):
+    "event of sonderangebot(p2) (spec/heldenhain/13_purpurpakt.rules:250)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:250
+    activate(state, 7, [v_you, 2, v_this], "turn")
 
 
-def ev_pakt_mit_preis(state, v_you, v_this):
-    "event of pakt_mit_preis (spec/heldenhain/13_purpurpakt.rules:184)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:185
+def ev_pakt_mit_preis__p2(state, v_you, v_this):
+    "event of pakt_mit_preis(p2) (spec/heldenhain/13_purpurpakt.rules:288)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:289
     activate(state, 4, [v_you, 2], "turn")
-    # spec: spec/heldenhain/13_purpurpakt.rules:186
+    # spec: spec/heldenhain/13_purpurpakt.rules:290
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
-def ev_schuldenberg(state, v_you, v_this):
-    "event of schuldenberg (spec/heldenhain/13_purpurpakt.rules:191)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:192
+def ev_schuldenberg__p2(state, v_you, v_this):
+    "event of schuldenberg(p2) (spec/heldenhain/13_purpurpakt.rules:295)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:296
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:193
+    # spec: spec/heldenhain/13_purpurpakt.rules:297
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
 
 
-def ev_zinseszins(state, v_you, v_this):
-    "event of zinseszins (spec/heldenhain/13_purpurpakt.rules:227)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:228
+def ev_zinseszins__p2(state, v_you, v_this):
+    "event of zinseszins(p2) (spec/heldenhain/13_purpurpakt.rules:331)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:332
     p_punkte_gewinnen(state, v_you, 3)
-    # spec: spec/heldenhain/13_purpurpakt.rules:229
+    # spec: spec/heldenhain/13_purpurpakt.rules:333
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
-def ev_kleingedrucktes(state, v_you, v_this):
-    "event of kleingedrucktes (spec/heldenhain/13_purpurpakt.rules:258)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:259
+def ev_kleingedrucktes__p2(state, v_you, v_this):
+    "event of kleingedrucktes(p2) (spec/heldenhain/13_purpurpakt.rules:362)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:363
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:260
+    # spec: spec/heldenhain/13_purpurpakt.rules:364
     p_ziehen(state, v_you)
 
 
 def t_rabatt_0(state, v_p, v_n, v_quelle, v_q, v_c):
-    "on ausgespielt of rabatt (spec/heldenhain/03_rules.rules:134)"
-    # spec: spec/heldenhain/03_rules.rules:134
+    "on ausgespielt of rabatt (spec/heldenhain/03_rules.rules:133)"
+    # spec: spec/heldenhain/03_rules.rules:133
     cancel(state, 7, [v_p, v_n, v_quelle])
 
 
-def t_blitzy_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of blitzy_text (spec/heldenhain/10_superfreundinnen.rules:264)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:264
+def t_blitzy__while0_0(state, v_this, v_p, v_f, v_n):
+    "on gesammelt of blitzy__while0 (spec/heldenhain/10_superfreundinnen.rules:16)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:16
     p_ziehen(state, v_p)
 
 
-def t_lena_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of lena_text (spec/heldenhain/10_superfreundinnen.rules:267)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:267
+def t_lena__while0_0(state, v_this, v_p, v_f, v_n):
+    "on gesammelt of lena__while0 (spec/heldenhain/10_superfreundinnen.rules:28)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:28
     p_heilen(state, v_f, 1)
 
 
-def t_pia_purzel_text_0(state, v_p):
-    "on zugbeginn of pia_purzel_text (spec/heldenhain/10_superfreundinnen.rules:270)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:271
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:271:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:272
+def t_pia_purzel__while0_0(state, v_this, v_p):
+    "on zugbeginn of pia_purzel__while0 (spec/heldenhain/10_superfreundinnen.rules:36)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:37
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:37:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:38
     if v_w >= 5:
         p_ziehen(state, v_p)
 
 
-def t_fee_fortuna_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of fee_fortuna_text (spec/heldenhain/10_superfreundinnen.rules:276)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:277
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:277:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:278
+def t_fee_fortuna__while0_0(state, v_this, v_p, v_f, v_n):
+    "on gesammelt of fee_fortuna__while0 (spec/heldenhain/10_superfreundinnen.rules:45)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:46
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:46:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:47
     if v_w == 6:
         p_punkte_gewinnen(state, v_p, 1)
 
 
-def t_luzi_lichtblick_text_0(state, v_p):
-    "on zugbeginn of luzi_lichtblick_text (spec/heldenhain/10_superfreundinnen.rules:282)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:283
-    for v_f in [
-        c_f
-        for c_f in state.zones[5 + v_p]
-        if (A_von[c_f] if c_f in KS_spiegel else c_f) == E_luzi_lichtblick
-    ]:
-        p_heilen(state, v_f, 1)
+def t_luzi_lichtblick__while0_0(state, v_this, v_p):
+    "on zugbeginn of luzi_lichtblick__while0 (spec/heldenhain/10_superfreundinnen.rules:74)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:74
+    p_heilen(state, v_this, 1)
 
 
-def t_cleo_chance_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of cleo_chance_text (spec/heldenhain/10_superfreundinnen.rules:287)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:288
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:288:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:289
+def t_cleo_chance__while0_0(state, v_this, v_p, v_f, v_n):
+    "on gesammelt of cleo_chance__while0 (spec/heldenhain/10_superfreundinnen.rules:87)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:88
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:88:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:89
     if v_w == 1:
         p_stress_geben(state, v_f, 1)
     elif v_w >= 5:
         p_ziehen(state, v_p)
 
 
-def t_flauschi_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of flauschi_text (spec/heldenhain/10_superfreundinnen.rules:293)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:294
-    for v_b in [
-        c_b
-        for c_b in state.zones[5 + v_p]
-        if (
-            (A_von[c_b] if c_b in KS_spiegel else c_b) == E_flauschi
-            and not state.counters[1][c_b] > 0
-            and not state.counters[2][c_b] > 0
-        )
-    ]:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:295
-        p_erschoepfen(state, v_b)
-        # spec: spec/heldenhain/10_superfreundinnen.rules:296
+def t_flauschi__while0_0(state, v_this, v_p, v_f, v_n):
+    "on gesammelt of flauschi__while0 (spec/heldenhain/10_superfreundinnen.rules:117)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:118
+    if not state.counters[1][v_this] > 0 and not state.counters[2][v_this] > 0:
+        # spec: spec/heldenhain/10_superfreundinnen.rules:119
+        p_erschoepfen(state, v_this)
+        # spec: spec/heldenhain/10_superfreundinnen.rules:120
         p_heilen(state, v_f, 1)
 
 
-def t_gluecksschwein_trudi_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of gluecksschwein_trudi_text (spec/heldenhain/10_superfreundinnen.rules:304)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:305
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:305:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:306
+def t_gluecksschwein_trudi__while0_0(state, v_this, v_p, v_f, v_n):
+    "on gesammelt of gluecksschwein_trudi__while0 (spec/heldenhain/10_superfreundinnen.rules:137)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:138
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:138:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:139
     if v_w == 6:
         p_punkte_gewinnen(state, v_p, 1)
 
 
-def t_ki_sternchen_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_sternchen_text (spec/heldenhain/10_superfreundinnen.rules:319)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:319
+def t_ki_sternchen__while0_0(state, v_this, v_p, v_k):
+    "on ki_genutzt of ki_sternchen__while0 (spec/heldenhain/10_superfreundinnen.rules:172)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:172
     activate(state, 5, [v_p, 1], "turn")
 
 
-def t_ki_gluecksrad_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_gluecksrad_text (spec/heldenhain/10_superfreundinnen.rules:322)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:323
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:323:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:324
+def t_ki_gluecksrad__while0_0(state, v_this, v_p, v_k):
+    "on ki_genutzt of ki_gluecksrad__while0 (spec/heldenhain/10_superfreundinnen.rules:178)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:179
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:179:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:180
     if v_w >= 4:
         p_karten_ziehen(state, v_p, 2)
     else:
         p_ziehen(state, v_p)
 
 
-def t_ki_kompass_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_kompass_text (spec/heldenhain/10_superfreundinnen.rules:331)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:331
+def t_ki_kompass__while0_0(state, v_this, v_p, v_k):
+    "on ki_genutzt of ki_kompass__while0 (spec/heldenhain/10_superfreundinnen.rules:193)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:193
     activate(state, 4, [v_p, 1], "turn")
 
 
-def t_heilamulett_text_0(state, v_p):
-    "on zugbeginn of heilamulett_text (spec/heldenhain/10_superfreundinnen.rules:334)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:335
-    for v_a in [
-        c_a
-        for c_a in state.zones[9 + v_p]
-        if (A_von[c_a] if c_a in KS_spiegel else c_a) == E_heilamulett
+def t_heilamulett__while0_0(state, v_this, v_p):
+    "on zugbeginn of heilamulett__while0 (spec/heldenhain/10_superfreundinnen.rules:321)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:322
+    for v_f in [
+        c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_this, c_f])
     ]:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:336
-        for v_f in [
-            c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_a, c_f])
-        ]:
-            p_heilen(state, v_f, 1)
+        p_heilen(state, v_f, 1)
 
 
-def t_sternwarte_text_0(state, v_p, v_h):
-    "on hq_genutzt of sternwarte_text (spec/heldenhain/10_superfreundinnen.rules:344)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:345
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:345:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:346
+def t_sternwarte__while0_0(state, v_this, v_p, v_h):
+    "on hq_genutzt of sternwarte__while0 (spec/heldenhain/10_superfreundinnen.rules:347)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:348
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:348:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:349
     if v_w >= 5:
         p_energie_gewinnen(state, v_p, 1)
 
 
-def t_gluecksmarkt_text_0(state, v_p):
-    "on zugbeginn of gluecksmarkt_text (spec/heldenhain/10_superfreundinnen.rules:356)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:357
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:357:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:358
+def t_gluecksmarkt__while0_0(state, v_this, v_p):
+    "on zugbeginn of gluecksmarkt__while0 (spec/heldenhain/10_superfreundinnen.rules:370)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:371
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:371:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:372
     if v_w == 6:
         p_punkte_gewinnen(state, v_p, 1)
 
 
-def t_professor_null_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of professor_null_text (spec/heldenhain/11_schattenkabinett.rules:220)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:220
+def t_professor_null__while0_0(state, v_this, v_p, v_f, v_n):
+    "on gesammelt of professor_null__while0 (spec/heldenhain/11_schattenkabinett.rules:21)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:21
     p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
-def t_baronin_bremse_text_0(state, v_p):
-    "on zugbeginn of baronin_bremse_text (spec/heldenhain/11_schattenkabinett.rules:226)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:227
+def t_baronin_bremse__while0_0(state, v_this, v_p):
+    "on zugbeginn of baronin_bremse__while0 (spec/heldenhain/11_schattenkabinett.rules:40)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:41
     p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
-def t_fraeulein_frost_text_0(state, v_p, v_f, v_z):
-    "on abgelenkt of fraeulein_frost_text (spec/heldenhain/11_schattenkabinett.rules:235)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:236
+def t_fraeulein_frost__while0_0(state, v_this, v_p, v_f, v_z):
+    "on abgelenkt of fraeulein_frost__while0 (spec/heldenhain/11_schattenkabinett.rules:63)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:64
     activate(state, 1, [v_z, -1, state.counters[8][v_z]], None)
 
 
-def t_zensor_zack_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of zensor_zack_text (spec/heldenhain/11_schattenkabinett.rules:249)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:249
+def t_zensor_zack__while0_0(state, v_this, v_p, v_f, v_n):
+    "on gesammelt of zensor_zack__while0 (spec/heldenhain/11_schattenkabinett.rules:99)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:99
     p_zufaellig_abwerfen(state, None if v_p is None else (v_p + 1) % 2)
 
 
-def t_rabe_raspel_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of rabe_raspel_text (spec/heldenhain/11_schattenkabinett.rules:252)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:253
-    for v_b in [
-        c_b
-        for c_b in state.zones[5 + v_p]
-        if (
-            (A_von[c_b] if c_b in KS_spiegel else c_b) == E_rabe_raspel
-            and not state.counters[1][c_b] > 0
-            and not state.counters[2][c_b] > 0
-        )
-    ]:
-        # spec: spec/heldenhain/11_schattenkabinett.rules:254
-        p_erschoepfen(state, v_b)
-        # spec: spec/heldenhain/11_schattenkabinett.rules:255
+def t_rabe_raspel__while0_0(state, v_this, v_p, v_f, v_n):
+    "on gesammelt of rabe_raspel__while0 (spec/heldenhain/11_schattenkabinett.rules:111)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:112
+    if not state.counters[1][v_this] > 0 and not state.counters[2][v_this] > 0:
+        # spec: spec/heldenhain/11_schattenkabinett.rules:113
+        p_erschoepfen(state, v_this)
+        # spec: spec/heldenhain/11_schattenkabinett.rules:114
         p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
-def t_schleichkatze_nebel_text_0(state, v_p):
-    "on zugbeginn of schleichkatze_nebel_text (spec/heldenhain/11_schattenkabinett.rules:260)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:260
+def t_schleichkatze_nebel__while0_0(state, v_this, v_p):
+    "on zugbeginn of schleichkatze_nebel__while0 (spec/heldenhain/11_schattenkabinett.rules:125)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:125
     slot = 2 + (None if v_p is None else (v_p + 1) % 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
     state.stamps[3] += 1
 
 
-def t_spitzel_spinne_text_0(state, v_p, v_f, v_z):
-    "on abgelenkt of spitzel_spinne_text (spec/heldenhain/11_schattenkabinett.rules:263)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:263
+def t_spitzel_spinne__while0_0(state, v_this, v_p, v_f, v_z):
+    "on abgelenkt of spitzel_spinne__while0 (spec/heldenhain/11_schattenkabinett.rules:132)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:132
     p_ziehen(state, v_p)
 
 
-def t_ki_stoppuhr_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_stoppuhr_text (spec/heldenhain/11_schattenkabinett.rules:266)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:267
+def t_ki_stoppuhr__while0_0(state, v_this, v_p, v_k):
+    "on ki_genutzt of ki_stoppuhr__while0 (spec/heldenhain/11_schattenkabinett.rules:140)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:140
     activate(state, 4, [None if v_p is None else (v_p + 1) % 2, -1], "turn")
 
 
-def t_ki_rechenknecht_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_rechenknecht_text (spec/heldenhain/11_schattenkabinett.rules:274)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:274
+def t_ki_rechenknecht__while0_0(state, v_this, v_p, v_k):
+    "on ki_genutzt of ki_rechenknecht__while0 (spec/heldenhain/11_schattenkabinett.rules:152)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:152
     activate(state, 5, [v_p, 1], "turn")
 
 
-def t_siegelring_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of siegelring_text (spec/heldenhain/11_schattenkabinett.rules:280)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:281
+def t_siegelring__while0_0(state, v_this, v_p, v_f, v_n):
+    "on gesammelt of siegelring__while0 (spec/heldenhain/11_schattenkabinett.rules:267)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:267
     p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
-def t_grauer_platz_text_0(state, v_p):
-    "on zugbeginn of grauer_platz_text (spec/heldenhain/11_schattenkabinett.rules:299)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:299
+def t_grauer_platz__while0_0(state, v_this, v_p):
+    "on zugbeginn of grauer_platz__while0 (spec/heldenhain/11_schattenkabinett.rules:306)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:306
     p_punktabzug(state, v_p, 1)
 
 
-def t_paula_pfad_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of paula_pfad_text (spec/heldenhain/12_weggefaehrten.rules:211)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:211
+def t_paula_pfad__while0_0(state, v_this, v_p, v_f, v_n):
+    "on gesammelt of paula_pfad__while0 (spec/heldenhain/12_weggefaehrten.rules:42)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:42
     p_punkte_gewinnen(state, v_p, 1)
 
 
-def t_wilma_weitblick_text_0(state, v_p):
-    "on zugbeginn of wilma_weitblick_text (spec/heldenhain/12_weggefaehrten.rules:214)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:214
+def t_wilma_weitblick__while0_0(state, v_this, v_p):
+    "on zugbeginn of wilma_weitblick__while0 (spec/heldenhain/12_weggefaehrten.rules:60)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:60
     p_energie_gewinnen(state, v_p, 1)
 
 
-def t_selma_seil_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of selma_seil_text (spec/heldenhain/12_weggefaehrten.rules:217)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:217
+def t_selma_seil__while0_0(state, v_this, v_p, v_f, v_n):
+    "on gesammelt of selma_seil__while0 (spec/heldenhain/12_weggefaehrten.rules:68)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:68
     p_ziehen(state, v_p)
 
 
-def t_pony_polka_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of pony_polka_text (spec/heldenhain/12_weggefaehrten.rules:220)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:221
-    for v_b in [
-        c_b
-        for c_b in state.zones[5 + v_p]
-        if (
-            (A_von[c_b] if c_b in KS_spiegel else c_b) == E_pony_polka
-            and not state.counters[1][c_b] > 0
-            and not state.counters[2][c_b] > 0
-        )
-    ]:
-        # spec: spec/heldenhain/12_weggefaehrten.rules:222
-        p_erschoepfen(state, v_b)
-        # spec: spec/heldenhain/12_weggefaehrten.rules:223
+def t_pony_polka__while0_0(state, v_this, v_p, v_f, v_n):
+    "on gesammelt of pony_polka__while0 (spec/heldenhain/12_weggefaehrten.rules:84)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:85
+    if not state.counters[1][v_this] > 0 and not state.counters[2][v_this] > 0:
+        # spec: spec/heldenhain/12_weggefaehrten.rules:86
+        p_erschoepfen(state, v_this)
+        # spec: spec/heldenhain/12_weggefaehrten.rules:87
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
-def t_ki_wanderkarte_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_wanderkarte_text (spec/heldenhain/12_weggefaehrten.rules:231)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:232
+def t_ki_wanderkarte__while0_0(state, v_this, v_p, v_k):
+    "on ki_genutzt of ki_wanderkarte__while0 (spec/heldenhain/12_weggefaehrten.rules:108)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:109
     activate(state, 5, [v_p, 1], "turn")
-    # spec: spec/heldenhain/12_weggefaehrten.rules:233
+    # spec: spec/heldenhain/12_weggefaehrten.rules:110
     if q_mannschaftsgroesse(state, v_p) >= 4:
         state.tracks[4] = max(0, min(9, state.tracks[4] + 1))
         state.stamps[4] += 1
 
 
-def t_ki_funkgeraet_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_funkgeraet_text (spec/heldenhain/12_weggefaehrten.rules:237)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:237
+def t_ki_funkgeraet__while0_0(state, v_this, v_p, v_k):
+    "on ki_genutzt of ki_funkgeraet__while0 (spec/heldenhain/12_weggefaehrten.rules:117)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:117
     activate(state, 4, [v_p, 1], "turn")
 
 
-def t_ki_lagerfeuer_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_lagerfeuer_text (spec/heldenhain/12_weggefaehrten.rules:240)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:240
+def t_ki_lagerfeuer__while0_0(state, v_this, v_p, v_k):
+    "on ki_genutzt of ki_lagerfeuer__while0 (spec/heldenhain/12_weggefaehrten.rules:123)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:123
     for v_f in list(state.zones[5 + v_p]):
         p_heilen(state, v_f, 1)
 
 
-def t_ki_fernglas_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_fernglas_text (spec/heldenhain/12_weggefaehrten.rules:243)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:244
+def t_ki_fernglas__while0_0(state, v_this, v_p, v_k):
+    "on ki_genutzt of ki_fernglas__while0 (spec/heldenhain/12_weggefaehrten.rules:129)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:130
     if q_mannschaftsgroesse(state, v_p) >= 3:
         p_karten_ziehen(state, v_p, 2)
     else:
         p_ziehen(state, v_p)
 
 
-def t_feldflasche_text_0(state, v_p):
-    "on zugbeginn of feldflasche_text (spec/heldenhain/12_weggefaehrten.rules:248)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:249
-    for v_a in [
-        c_a
-        for c_a in state.zones[9 + v_p]
-        if (A_von[c_a] if c_a in KS_spiegel else c_a) == E_feldflasche
-    ]:
-        # spec: spec/heldenhain/12_weggefaehrten.rules:250
-        for v_f in [
-            c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_a, c_f])
-        ]:
-            p_heilen(state, v_f, 1)
-
-
-def t_gildenhaus_text_0(state, v_p, v_h):
-    "on hq_genutzt of gildenhaus_text (spec/heldenhain/12_weggefaehrten.rules:258)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:258
-    p_ziehen(state, v_p)
-
-
-def t_marktplatz_text_0(state, v_p):
-    "on zugbeginn of marktplatz_text (spec/heldenhain/12_weggefaehrten.rules:264)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:264
-    p_ziehen(state, v_p)
-
-
-def t_diva_dacapo_text_0(state, v_p):
-    "on zugbeginn of diva_dacapo_text (spec/heldenhain/13_purpurpakt.rules:361)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:362
+def t_feldflasche__while0_0(state, v_this, v_p):
+    "on zugbeginn of feldflasche__while0 (spec/heldenhain/12_weggefaehrten.rules:234)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:235
     for v_f in [
-        c_f
-        for c_f in state.zones[5 + v_p]
-        if (A_von[c_f] if c_f in KS_spiegel else c_f) == E_diva_dacapo
+        c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_this, c_f])
     ]:
-        p_stress_geben(state, v_f, 1)
+        p_heilen(state, v_f, 1)
 
 
-def t_tante_tantieme_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of tante_tantieme_text (spec/heldenhain/13_purpurpakt.rules:374)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:375
+def t_gildenhaus__while0_0(state, v_this, v_p, v_h):
+    "on hq_genutzt of gildenhaus__while0 (spec/heldenhain/12_weggefaehrten.rules:261)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:261
     p_ziehen(state, v_p)
-    # spec: spec/heldenhain/13_purpurpakt.rules:376
+
+
+def t_marktplatz__while0_0(state, v_this, v_p):
+    "on zugbeginn of marktplatz__while0 (spec/heldenhain/12_weggefaehrten.rules:275)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:275
+    p_ziehen(state, v_p)
+
+
+def t_diva_dacapo__while0_0(state, v_this, v_p):
+    "on zugbeginn of diva_dacapo__while0 (spec/heldenhain/13_purpurpakt.rules:125)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:125
+    p_stress_geben(state, v_this, 1)
+
+
+def t_tante_tantieme__while0_0(state, v_this, v_p, v_f, v_n):
+    "on gesammelt of tante_tantieme__while0 (spec/heldenhain/13_purpurpakt.rules:156)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:157
+    p_ziehen(state, v_p)
+    # spec: spec/heldenhain/13_purpurpakt.rules:158
     p_stress_geben(state, v_f, 1)
 
 
-def t_elster_elvira_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of elster_elvira_text (spec/heldenhain/13_purpurpakt.rules:380)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:381
-    for v_b in [
-        c_b
-        for c_b in state.zones[5 + v_p]
-        if (
-            (A_von[c_b] if c_b in KS_spiegel else c_b) == E_elster_elvira
-            and not state.counters[1][c_b] > 0
-            and not state.counters[2][c_b] > 0
-        )
-    ]:
-        # spec: spec/heldenhain/13_purpurpakt.rules:382
-        p_erschoepfen(state, v_b)
-        # spec: spec/heldenhain/13_purpurpakt.rules:383
+def t_elster_elvira__while0_0(state, v_this, v_p, v_f, v_n):
+    "on gesammelt of elster_elvira__while0 (spec/heldenhain/13_purpurpakt.rules:172)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:173
+    if not state.counters[1][v_this] > 0 and not state.counters[2][v_this] > 0:
+        # spec: spec/heldenhain/13_purpurpakt.rules:174
+        p_erschoepfen(state, v_this)
+        # spec: spec/heldenhain/13_purpurpakt.rules:175
         p_zufaellig_abwerfen(state, None if v_p is None else (v_p + 1) % 2)
 
 
-def t_perlenkette_text_0(state, v_p):
-    "on zugbeginn of perlenkette_text (spec/heldenhain/13_purpurpakt.rules:421)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:422
-    for v_a in [
-        c_a
-        for c_a in state.zones[9 + v_p]
-        if (A_von[c_a] if c_a in KS_spiegel else c_a) == E_perlenkette
+def t_perlenkette__while0_0(state, v_this, v_p):
+    "on zugbeginn of perlenkette__while0 (spec/heldenhain/13_purpurpakt.rules:374)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:375
+    for v_f in [
+        c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_this, c_f])
     ]:
-        # spec: spec/heldenhain/13_purpurpakt.rules:423
-        for v_f in [
-            c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_a, c_f])
-        ]:
-            p_stress_geben(state, v_f, 1)
+        p_stress_geben(state, v_f, 1)
 
 
 # ---------------------------------------------------------------- signals
@@ -1588,7 +1735,7 @@ def emit_ausgespielt(state, x0, x1):
         kind = effect[0]
         if kind == 7:  # rabatt
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:134
+            # spec: spec/heldenhain/03_rules.rules:133
             if x0 == args[0] and x1 != args[2]:
                 runs.append((t_rabatt_0, [args[0], args[1], args[2], x0, x1]))
     for function, values in runs:
@@ -1600,246 +1747,174 @@ def emit_gesammelt(state, x0, x1, x2):
     if state.trace is not None:
         note_signal(state, "gesammelt", [], x0)
     runs = []
-    for effect in state.effects:
-        kind = effect[0]
-        if kind == 8:  # blitzy_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:264
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_blitzy:
-                runs.append(new_frame(95, [x0, x1, x2]))
-        elif kind == 9:  # lena_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:267
-            if (
-                d_im_feld(state, x0, E_lena)
-                and not (
-                    (
-                        A_von[x1]
-                        if x1 is not None
-                        else attr_of(
-                            A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                        )
-                    )
-                    if x1 in KS_spiegel
-                    else x1
-                )
-                == E_lena
-            ):
-                runs.append(new_frame(96, [x0, x1, x2]))
-        elif kind == 11:  # fee_fortuna_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:276
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_fee_fortuna:
-                runs.append(new_frame(98, [x0, x1, x2]))
-        elif kind == 13:  # cleo_chance_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:287
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_cleo_chance:
-                runs.append(new_frame(100, [x0, x1, x2]))
-        elif kind == 14:  # flauschi_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:293
-            if state.counters[0][x1] > 0 and d_im_feld(state, x0, E_flauschi):
-                runs.append(new_frame(101, [x0, x1, x2]))
-        elif kind == 16:  # gluecksschwein_trudi_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:304
-            if d_im_feld(state, x0, E_gluecksschwein_trudi):
-                runs.append(new_frame(102, [x0, x1, x2]))
-        elif kind == 28:  # professor_null_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:220
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_professor_null:
-                runs.append(new_frame(109, [x0, x1, x2]))
-        elif kind == 29:  # graf_grau_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:223
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_graf_grau:
-                runs.append(new_frame(73, [x0, x1, x2]))
-        elif kind == 34:  # zensor_zack_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:249
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_zensor_zack:
-                runs.append(new_frame(111, [x0, x1, x2]))
-        elif kind == 35:  # rabe_raspel_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:252
-            if d_im_feld(state, x0, E_rabe_raspel):
-                runs.append(new_frame(112, [x0, x1, x2]))
-        elif kind == 42:  # siegelring_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:280
-            if any(
-                (A_von[c_a] if c_a in KS_spiegel else c_a) == E_siegelring
-                and is_active(state, 0, [c_a, x1])
-                for c_a in state.zones[9 + x0]
-            ):
-                runs.append(new_frame(116, [x0, x1, x2]))
-        elif kind == 48:  # paula_pfad_text
-            args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:211
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_paula_pfad and q_mannschaftsgroesse(state, x0) >= 4:
-                runs.append(new_frame(118, [x0, x1, x2]))
-        elif kind == 50:  # selma_seil_text
-            args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:217
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_selma_seil and q_mannschaftsgroesse(state, x0) >= 3:
-                runs.append(new_frame(120, [x0, x1, x2]))
-        elif kind == 51:  # pony_polka_text
-            args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:220
-            if d_im_feld(state, x0, E_pony_polka):
-                runs.append(new_frame(121, [x0, x1, x2]))
-        elif kind == 64:  # edgar_satzsprung_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:320
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_edgar_satzsprung and len(state.zones[3 + x0]) > 0:
-                runs.append(new_frame(81, [x0, x1, x2]))
-        elif kind == 65:  # madame_zugabe_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:326
-            if (
-                (
-                    (
-                        A_von[x1]
-                        if x1 is not None
-                        else attr_of(
-                            A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                        )
-                    )
-                    if x1 in KS_spiegel
-                    else x1
-                )
-                == E_madame_zugabe
-                and not state.counters[9][x1] > 0
-                and len(state.zones[3 + x0]) > 0
-            ):
-                runs.append(new_frame(82, [x0, x1, x2]))
-        elif kind == 67:  # lord_leihgabe_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:343
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_lord_leihgabe:
-                runs.append(new_frame(84, [x0, x1, x2]))
-        elif kind == 71:  # tante_tantieme_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:374
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_tante_tantieme:
-                runs.append(new_frame(130, [x0, x1, x2]))
-        elif kind == 72:  # elster_elvira_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:380
-            if d_im_feld(state, x0, E_elster_elvira):
-                runs.append(new_frame(131, [x0, x1, x2]))
+    if state.location[E_blitzy__p1] == 5:  # blitzy(p1) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:16
+        if x1 == E_blitzy__p1:
+            runs.append(new_frame(139, [E_blitzy__p1, x0, x1, x2]))
+    if state.location[E_lena__p1] == 5:  # lena(p1) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:28
+        if x0 == 0 and x1 != E_lena__p1:
+            runs.append(new_frame(140, [E_lena__p1, x0, x1, x2]))
+    if state.location[E_fee_fortuna__p1] == 5:  # fee_fortuna(p1) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:45
+        if x1 == E_fee_fortuna__p1:
+            runs.append(new_frame(142, [E_fee_fortuna__p1, x0, x1, x2]))
+    if state.location[E_cleo_chance__p1] == 5:  # cleo_chance(p1) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:87
+        if x1 == E_cleo_chance__p1:
+            runs.append(new_frame(144, [E_cleo_chance__p1, x0, x1, x2]))
+    if state.location[E_flauschi__p1] == 5:  # flauschi(p1) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:117
+        if state.counters[0][x1] > 0 and x0 == 0:
+            runs.append(new_frame(145, [E_flauschi__p1, x0, x1, x2]))
+    if (
+        state.location[E_gluecksschwein_trudi__p1] == 5
+    ):  # gluecksschwein_trudi(p1) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:137
+        if x0 == 0:
+            runs.append(new_frame(146, [E_gluecksschwein_trudi__p1, x0, x1, x2]))
+    if state.location[E_professor_null__p1] == 5:  # professor_null(p1) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:21
+        if x1 == E_professor_null__p1:
+            runs.append(new_frame(153, [E_professor_null__p1, x0, x1, x2]))
+    if state.location[E_graf_grau__p1] == 5:  # graf_grau(p1) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:34
+        if x1 == E_graf_grau__p1:
+            runs.append(new_frame(117, [E_graf_grau__p1, x0, x1, x2]))
+    if state.location[E_zensor_zack__p1] == 5:  # zensor_zack(p1) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:99
+        if x1 == E_zensor_zack__p1:
+            runs.append(new_frame(155, [E_zensor_zack__p1, x0, x1, x2]))
+    if state.location[E_rabe_raspel__p1] == 5:  # rabe_raspel(p1) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:111
+        if x0 == 0:
+            runs.append(new_frame(156, [E_rabe_raspel__p1, x0, x1, x2]))
+    if state.location[E_siegelring__p1] == 9:  # siegelring(p1) while in angelegt
+        # spec: spec/heldenhain/11_schattenkabinett.rules:267
+        if is_active(state, 0, [E_siegelring__p1, x1]):
+            runs.append(new_frame(160, [E_siegelring__p1, x0, x1, x2]))
+    if state.location[E_paula_pfad__p1] == 5:  # paula_pfad(p1) while in feld
+        # spec: spec/heldenhain/12_weggefaehrten.rules:42
+        if x1 == E_paula_pfad__p1 and q_mannschaftsgroesse(state, x0) >= 4:
+            runs.append(new_frame(162, [E_paula_pfad__p1, x0, x1, x2]))
+    if state.location[E_selma_seil__p1] == 5:  # selma_seil(p1) while in feld
+        # spec: spec/heldenhain/12_weggefaehrten.rules:68
+        if x1 == E_selma_seil__p1 and q_mannschaftsgroesse(state, x0) >= 3:
+            runs.append(new_frame(164, [E_selma_seil__p1, x0, x1, x2]))
+    if state.location[E_pony_polka__p1] == 5:  # pony_polka(p1) while in feld
+        # spec: spec/heldenhain/12_weggefaehrten.rules:84
+        if x0 == 0:
+            runs.append(new_frame(165, [E_pony_polka__p1, x0, x1, x2]))
+    if (
+        state.location[E_edgar_satzsprung__p1] == 5
+    ):  # edgar_satzsprung(p1) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:20
+        if x1 == E_edgar_satzsprung__p1 and len(state.zones[3 + x0]) > 0:
+            runs.append(new_frame(125, [E_edgar_satzsprung__p1, x0, x1, x2]))
+    if state.location[E_madame_zugabe__p1] == 5:  # madame_zugabe(p1) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:42
+        if (
+            x1 == E_madame_zugabe__p1
+            and not state.counters[9][x1] > 0
+            and len(state.zones[3 + x0]) > 0
+        ):
+            runs.append(new_frame(126, [E_madame_zugabe__p1, x0, x1, x2]))
+    if state.location[E_lord_leihgabe__p1] == 5:  # lord_leihgabe(p1) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:90
+        if x1 == E_lord_leihgabe__p1:
+            runs.append(new_frame(128, [E_lord_leihgabe__p1, x0, x1, x2]))
+    if state.location[E_tante_tantieme__p1] == 5:  # tante_tantieme(p1) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:156
+        if x1 == E_tante_tantieme__p1:
+            runs.append(new_frame(174, [E_tante_tantieme__p1, x0, x1, x2]))
+    if state.location[E_elster_elvira__p1] == 5:  # elster_elvira(p1) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:172
+        if x0 == 0:
+            runs.append(new_frame(175, [E_elster_elvira__p1, x0, x1, x2]))
+    if state.location[E_blitzy__p2] == 6:  # blitzy(p2) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:16
+        if x1 == E_blitzy__p2:
+            runs.append(new_frame(139, [E_blitzy__p2, x0, x1, x2]))
+    if state.location[E_lena__p2] == 6:  # lena(p2) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:28
+        if x0 == 1 and x1 != E_lena__p2:
+            runs.append(new_frame(140, [E_lena__p2, x0, x1, x2]))
+    if state.location[E_fee_fortuna__p2] == 6:  # fee_fortuna(p2) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:45
+        if x1 == E_fee_fortuna__p2:
+            runs.append(new_frame(142, [E_fee_fortuna__p2, x0, x1, x2]))
+    if state.location[E_cleo_chance__p2] == 6:  # cleo_chance(p2) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:87
+        if x1 == E_cleo_chance__p2:
+            runs.append(new_frame(144, [E_cleo_chance__p2, x0, x1, x2]))
+    if state.location[E_flauschi__p2] == 6:  # flauschi(p2) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:117
+        if state.counters[0][x1] > 0 and x0 == 1:
+            runs.append(new_frame(145, [E_flauschi__p2, x0, x1, x2]))
+    if (
+        state.location[E_gluecksschwein_trudi__p2] == 6
+    ):  # gluecksschwein_trudi(p2) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:137
+        if x0 == 1:
+            runs.append(new_frame(146, [E_gluecksschwein_trudi__p2, x0, x1, x2]))
+    if state.location[E_professor_null__p2] == 6:  # professor_null(p2) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:21
+        if x1 == E_professor_null__p2:
+            runs.append(new_frame(153, [E_professor_null__p2, x0, x1, x2]))
+    if state.location[E_graf_grau__p2] == 6:  # graf_grau(p2) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:34
+        if x1 == E_graf_grau__p2:
+            runs.append(new_frame(117, [E_graf_grau__p2, x0, x1, x2]))
+    if state.location[E_zensor_zack__p2] == 6:  # zensor_zack(p2) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:99
+        if x1 == E_zensor_zack__p2:
+            runs.append(new_frame(155, [E_zensor_zack__p2, x0, x1, x2]))
+    if state.location[E_rabe_raspel__p2] == 6:  # rabe_raspel(p2) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:111
+        if x0 == 1:
+            runs.append(new_frame(156, [E_rabe_raspel__p2, x0, x1, x2]))
+    if state.location[E_siegelring__p2] == 10:  # siegelring(p2) while in angelegt
+        # spec: spec/heldenhain/11_schattenkabinett.rules:267
+        if is_active(state, 0, [E_siegelring__p2, x1]):
+            runs.append(new_frame(160, [E_siegelring__p2, x0, x1, x2]))
+    if state.location[E_paula_pfad__p2] == 6:  # paula_pfad(p2) while in feld
+        # spec: spec/heldenhain/12_weggefaehrten.rules:42
+        if x1 == E_paula_pfad__p2 and q_mannschaftsgroesse(state, x0) >= 4:
+            runs.append(new_frame(162, [E_paula_pfad__p2, x0, x1, x2]))
+    if state.location[E_selma_seil__p2] == 6:  # selma_seil(p2) while in feld
+        # spec: spec/heldenhain/12_weggefaehrten.rules:68
+        if x1 == E_selma_seil__p2 and q_mannschaftsgroesse(state, x0) >= 3:
+            runs.append(new_frame(164, [E_selma_seil__p2, x0, x1, x2]))
+    if state.location[E_pony_polka__p2] == 6:  # pony_polka(p2) while in feld
+        # spec: spec/heldenhain/12_weggefaehrten.rules:84
+        if x0 == 1:
+            runs.append(new_frame(165, [E_pony_polka__p2, x0, x1, x2]))
+    if (
+        state.location[E_edgar_satzsprung__p2] == 6
+    ):  # edgar_satzsprung(p2) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:20
+        if x1 == E_edgar_satzsprung__p2 and len(state.zones[3 + x0]) > 0:
+            runs.append(new_frame(125, [E_edgar_satzsprung__p2, x0, x1, x2]))
+    if state.location[E_madame_zugabe__p2] == 6:  # madame_zugabe(p2) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:42
+        if (
+            x1 == E_madame_zugabe__p2
+            and not state.counters[9][x1] > 0
+            and len(state.zones[3 + x0]) > 0
+        ):
+            runs.append(new_frame(126, [E_madame_zugabe__p2, x0, x1, x2]))
+    if state.location[E_lord_leihgabe__p2] == 6:  # lord_leihgabe(p2) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:90
+        if x1 == E_lord_leihgabe__p2:
+            runs.append(new_frame(128, [E_lord_leihgabe__p2, x0, x1, x2]))
+    if state.location[E_tante_tantieme__p2] == 6:  # tante_tantieme(p2) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:156
+        if x1 == E_tante_tantieme__p2:
+            runs.append(new_frame(174, [E_tante_tantieme__p2, x0, x1, x2]))
+    if state.location[E_elster_elvira__p2] == 6:  # elster_elvira(p2) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:172
+        if x0 == 1:
+            runs.append(new_frame(175, [E_elster_elvira__p2, x0, x1, x2]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1850,123 +1925,180 @@ def emit_zugbeginn(state, x0):
     if state.trace is not None:
         note_signal(state, "zugbeginn", [], x0)
     runs = []
-    for effect in state.effects:
-        kind = effect[0]
-        if kind == 10:  # pia_purzel_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:270
-            if d_im_feld(state, x0, E_pia_purzel):
-                runs.append(new_frame(97, [x0]))
-        elif kind == 12:  # luzi_lichtblick_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:282
-            if d_im_feld(state, x0, E_luzi_lichtblick):
-                runs.append(new_frame(99, [x0]))
-        elif kind == 15:  # kater_kuschel_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:301
-            if d_im_feld(state, x0, E_kater_kuschel):
-                runs.append(new_frame(68, [x0]))
-        elif kind == 22:  # heilamulett_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:334
-            if d_im_spiel(state, x0, E_heilamulett):
-                runs.append(new_frame(106, [x0]))
-        elif kind == 25:  # blumenwiese_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:350
-            if d_schauplatz_liegt(state, E_blumenwiese):
-                runs.append(new_frame(72, [x0]))
-        elif kind == 27:  # gluecksmarkt_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:356
-            if d_schauplatz_liegt(state, E_gluecksmarkt):
-                runs.append(new_frame(108, [x0]))
-        elif kind == 30:  # baronin_bremse_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:226
-            if (
-                d_im_feld(state, x0, E_baronin_bremse)
-                and state.tracks[None if x0 is None else (x0 + 1) % 2]
-                > state.tracks[x0]
-            ):
-                runs.append(new_frame(110, [x0]))
-        elif kind == 33:  # graefin_gaehn_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:240
-            if d_im_feld(state, x0, E_graefin_gaehn):
-                runs.append(new_frame(74, [x0] + [UNBOUND] * 1))
-        elif kind == 36:  # schleichkatze_nebel_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:260
-            if d_im_feld(state, x0, E_schleichkatze_nebel):
-                runs.append(new_frame(113, [x0]))
-        elif kind == 46:  # grauer_platz_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:299
-            if d_schauplatz_liegt(state, E_grauer_platz) and state.tracks[x0] > 10:
-                runs.append(new_frame(117, [x0]))
-        elif kind == 49:  # wilma_weitblick_text
-            args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:214
-            if (
-                d_im_feld(state, x0, E_wilma_weitblick)
-                and q_mannschaftsgroesse(state, x0) >= 4
-            ):
-                runs.append(new_frame(119, [x0]))
-        elif kind == 52:  # dachs_dieter_text
-            args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:228
-            if d_im_feld(state, x0, E_dachs_dieter):
-                runs.append(new_frame(79, [x0]))
-        elif kind == 57:  # feldflasche_text
-            args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:248
-            if d_im_spiel(state, x0, E_feldflasche):
-                runs.append(new_frame(126, [x0]))
-        elif kind == 61:  # marktplatz_text
-            args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:264
-            if (
-                d_schauplatz_liegt(state, E_marktplatz)
-                and q_mannschaftsgroesse(state, x0) >= 3
-            ):
-                runs.append(new_frame(128, [x0]))
-        elif kind == 66:  # graefin_gier_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:335
-            if d_im_feld(state, x0, E_graefin_gier):
-                runs.append(new_frame(83, [x0] + [UNBOUND] * 3))
-        elif kind == 68:  # zauberer_zins_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:349
-            if d_im_feld(state, x0, E_zauberer_zins):
-                runs.append(new_frame(85, [x0] + [UNBOUND] * 3))
-        elif kind == 69:  # diva_dacapo_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:361
-            if d_im_feld(state, x0, E_diva_dacapo):
-                runs.append(new_frame(129, [x0]))
-        elif kind == 70:  # wucherin_wanda_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:366
-            if d_im_feld(state, x0, E_wucherin_wanda) and len(state.zones[3 + x0]) > 0:
-                runs.append(new_frame(86, [x0] + [UNBOUND] * 3))
-        elif kind == 73:  # kater_kasse_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:388
-            if d_im_feld(state, x0, E_kater_kasse) and len(state.zones[3 + x0]) > 0:
-                runs.append(new_frame(87, [x0]))
-        elif kind == 78:  # perlenkette_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:421
-            if d_im_spiel(state, x0, E_perlenkette):
-                runs.append(new_frame(132, [x0]))
-        elif kind == 82:  # opernhaus_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:447
-            if d_schauplatz_liegt(state, E_opernhaus) and len(state.zones[3 + x0]) > 0:
-                runs.append(new_frame(94, [x0]))
+    if state.location[E_pia_purzel__p1] == 5:  # pia_purzel(p1) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:36
+        if x0 == 0:
+            runs.append(new_frame(141, [E_pia_purzel__p1, x0]))
+    if state.location[E_luzi_lichtblick__p1] == 5:  # luzi_lichtblick(p1) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:74
+        if x0 == 0:
+            runs.append(new_frame(143, [E_luzi_lichtblick__p1, x0]))
+    if state.location[E_kater_kuschel__p1] == 5:  # kater_kuschel(p1) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:130
+        if x0 == 0:
+            runs.append(new_frame(112, [E_kater_kuschel__p1, x0]))
+    if state.location[E_heilamulett__p1] == 9:  # heilamulett(p1) while in angelegt
+        # spec: spec/heldenhain/10_superfreundinnen.rules:321
+        if x0 == 0:
+            runs.append(new_frame(150, [E_heilamulett__p1, x0]))
+    if state.location[E_blumenwiese__p1] == 13:  # blumenwiese(p1) while in tischmitte
+        # spec: spec/heldenhain/10_superfreundinnen.rules:358
+        runs.append(new_frame(116, [E_blumenwiese__p1, x0]))
+    if state.location[E_gluecksmarkt__p1] == 13:  # gluecksmarkt(p1) while in tischmitte
+        # spec: spec/heldenhain/10_superfreundinnen.rules:370
+        runs.append(new_frame(152, [E_gluecksmarkt__p1, x0]))
+    if state.location[E_baronin_bremse__p1] == 5:  # baronin_bremse(p1) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:40
+        if (
+            x0 == 0
+            and state.tracks[None if x0 is None else (x0 + 1) % 2] > state.tracks[x0]
+        ):
+            runs.append(new_frame(154, [E_baronin_bremse__p1, x0]))
+    if state.location[E_graefin_gaehn__p1] == 5:  # graefin_gaehn(p1) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:81
+        if x0 == 0:
+            runs.append(new_frame(118, [E_graefin_gaehn__p1, x0] + [UNBOUND] * 1))
+    if (
+        state.location[E_schleichkatze_nebel__p1] == 5
+    ):  # schleichkatze_nebel(p1) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:125
+        if x0 == 0:
+            runs.append(new_frame(157, [E_schleichkatze_nebel__p1, x0]))
+    if state.location[E_grauer_platz__p1] == 13:  # grauer_platz(p1) while in tischmitte
+        # spec: spec/heldenhain/11_schattenkabinett.rules:306
+        if state.tracks[x0] > 10:
+            runs.append(new_frame(161, [E_grauer_platz__p1, x0]))
+    if state.location[E_wilma_weitblick__p1] == 5:  # wilma_weitblick(p1) while in feld
+        # spec: spec/heldenhain/12_weggefaehrten.rules:60
+        if x0 == 0 and q_mannschaftsgroesse(state, x0) >= 4:
+            runs.append(new_frame(163, [E_wilma_weitblick__p1, x0]))
+    if state.location[E_dachs_dieter__p1] == 5:  # dachs_dieter(p1) while in feld
+        # spec: spec/heldenhain/12_weggefaehrten.rules:99
+        if x0 == 0:
+            runs.append(new_frame(123, [E_dachs_dieter__p1, x0]))
+    if state.location[E_feldflasche__p1] == 9:  # feldflasche(p1) while in angelegt
+        # spec: spec/heldenhain/12_weggefaehrten.rules:234
+        if x0 == 0:
+            runs.append(new_frame(170, [E_feldflasche__p1, x0]))
+    if state.location[E_marktplatz__p1] == 13:  # marktplatz(p1) while in tischmitte
+        # spec: spec/heldenhain/12_weggefaehrten.rules:275
+        if q_mannschaftsgroesse(state, x0) >= 3:
+            runs.append(new_frame(172, [E_marktplatz__p1, x0]))
+    if state.location[E_graefin_gier__p1] == 5:  # graefin_gier(p1) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:67
+        if x0 == 0:
+            runs.append(new_frame(127, [E_graefin_gier__p1, x0]))
+    if state.location[E_zauberer_zins__p1] == 5:  # zauberer_zins(p1) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:112
+        if x0 == 0:
+            runs.append(new_frame(129, [E_zauberer_zins__p1, x0]))
+    if state.location[E_diva_dacapo__p1] == 5:  # diva_dacapo(p1) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:125
+        if x0 == 0:
+            runs.append(new_frame(173, [E_diva_dacapo__p1, x0]))
+    if state.location[E_wucherin_wanda__p1] == 5:  # wucherin_wanda(p1) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:134
+        if x0 == 0 and len(state.zones[3 + x0]) > 0:
+            runs.append(new_frame(130, [E_wucherin_wanda__p1, x0]))
+    if state.location[E_kater_kasse__p1] == 5:  # kater_kasse(p1) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:192
+        if x0 == 0 and len(state.zones[3 + x0]) > 0:
+            runs.append(new_frame(131, [E_kater_kasse__p1, x0]))
+    if state.location[E_perlenkette__p1] == 9:  # perlenkette(p1) while in angelegt
+        # spec: spec/heldenhain/13_purpurpakt.rules:374
+        if x0 == 0:
+            runs.append(new_frame(176, [E_perlenkette__p1, x0]))
+    if state.location[E_opernhaus__p1] == 13:  # opernhaus(p1) while in tischmitte
+        # spec: spec/heldenhain/13_purpurpakt.rules:425
+        if len(state.zones[3 + x0]) > 0:
+            runs.append(new_frame(138, [E_opernhaus__p1, x0]))
+    if state.location[E_pia_purzel__p2] == 6:  # pia_purzel(p2) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:36
+        if x0 == 1:
+            runs.append(new_frame(141, [E_pia_purzel__p2, x0]))
+    if state.location[E_luzi_lichtblick__p2] == 6:  # luzi_lichtblick(p2) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:74
+        if x0 == 1:
+            runs.append(new_frame(143, [E_luzi_lichtblick__p2, x0]))
+    if state.location[E_kater_kuschel__p2] == 6:  # kater_kuschel(p2) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:130
+        if x0 == 1:
+            runs.append(new_frame(112, [E_kater_kuschel__p2, x0]))
+    if state.location[E_heilamulett__p2] == 10:  # heilamulett(p2) while in angelegt
+        # spec: spec/heldenhain/10_superfreundinnen.rules:321
+        if x0 == 1:
+            runs.append(new_frame(150, [E_heilamulett__p2, x0]))
+    if state.location[E_blumenwiese__p2] == 13:  # blumenwiese(p2) while in tischmitte
+        # spec: spec/heldenhain/10_superfreundinnen.rules:358
+        runs.append(new_frame(116, [E_blumenwiese__p2, x0]))
+    if state.location[E_gluecksmarkt__p2] == 13:  # gluecksmarkt(p2) while in tischmitte
+        # spec: spec/heldenhain/10_superfreundinnen.rules:370
+        runs.append(new_frame(152, [E_gluecksmarkt__p2, x0]))
+    if state.location[E_baronin_bremse__p2] == 6:  # baronin_bremse(p2) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:40
+        if (
+            x0 == 1
+            and state.tracks[None if x0 is None else (x0 + 1) % 2] > state.tracks[x0]
+        ):
+            runs.append(new_frame(154, [E_baronin_bremse__p2, x0]))
+    if state.location[E_graefin_gaehn__p2] == 6:  # graefin_gaehn(p2) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:81
+        if x0 == 1:
+            runs.append(new_frame(118, [E_graefin_gaehn__p2, x0] + [UNBOUND] * 1))
+    if (
+        state.location[E_schleichkatze_nebel__p2] == 6
+    ):  # schleichkatze_nebel(p2) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:125
+        if x0 == 1:
+            runs.append(new_frame(157, [E_schleichkatze_nebel__p2, x0]))
+    if state.location[E_grauer_platz__p2] == 13:  # grauer_platz(p2) while in tischmitte
+        # spec: spec/heldenhain/11_schattenkabinett.rules:306
+        if state.tracks[x0] > 10:
+            runs.append(new_frame(161, [E_grauer_platz__p2, x0]))
+    if state.location[E_wilma_weitblick__p2] == 6:  # wilma_weitblick(p2) while in feld
+        # spec: spec/heldenhain/12_weggefaehrten.rules:60
+        if x0 == 1 and q_mannschaftsgroesse(state, x0) >= 4:
+            runs.append(new_frame(163, [E_wilma_weitblick__p2, x0]))
+    if state.location[E_dachs_dieter__p2] == 6:  # dachs_dieter(p2) while in feld
+        # spec: spec/heldenhain/12_weggefaehrten.rules:99
+        if x0 == 1:
+            runs.append(new_frame(123, [E_dachs_dieter__p2, x0]))
+    if state.location[E_feldflasche__p2] == 10:  # feldflasche(p2) while in angelegt
+        # spec: spec/heldenhain/12_weggefaehrten.rules:234
+        if x0 == 1:
+            runs.append(new_frame(170, [E_feldflasche__p2, x0]))
+    if state.location[E_marktplatz__p2] == 13:  # marktplatz(p2) while in tischmitte
+        # spec: spec/heldenhain/12_weggefaehrten.rules:275
+        if q_mannschaftsgroesse(state, x0) >= 3:
+            runs.append(new_frame(172, [E_marktplatz__p2, x0]))
+    if state.location[E_graefin_gier__p2] == 6:  # graefin_gier(p2) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:67
+        if x0 == 1:
+            runs.append(new_frame(127, [E_graefin_gier__p2, x0]))
+    if state.location[E_zauberer_zins__p2] == 6:  # zauberer_zins(p2) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:112
+        if x0 == 1:
+            runs.append(new_frame(129, [E_zauberer_zins__p2, x0]))
+    if state.location[E_diva_dacapo__p2] == 6:  # diva_dacapo(p2) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:125
+        if x0 == 1:
+            runs.append(new_frame(173, [E_diva_dacapo__p2, x0]))
+    if state.location[E_wucherin_wanda__p2] == 6:  # wucherin_wanda(p2) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:134
+        if x0 == 1 and len(state.zones[3 + x0]) > 0:
+            runs.append(new_frame(130, [E_wucherin_wanda__p2, x0]))
+    if state.location[E_kater_kasse__p2] == 6:  # kater_kasse(p2) while in feld
+        # spec: spec/heldenhain/13_purpurpakt.rules:192
+        if x0 == 1 and len(state.zones[3 + x0]) > 0:
+            runs.append(new_frame(131, [E_kater_kasse__p2, x0]))
+    if state.location[E_perlenkette__p2] == 10:  # perlenkette(p2) while in angelegt
+        # spec: spec/heldenhain/13_purpurpakt.rules:374
+        if x0 == 1:
+            runs.append(new_frame(176, [E_perlenkette__p2, x0]))
+    if state.location[E_opernhaus__p2] == 13:  # opernhaus(p2) while in tischmitte
+        # spec: spec/heldenhain/13_purpurpakt.rules:425
+        if len(state.zones[3 + x0]) > 0:
+            runs.append(new_frame(138, [E_opernhaus__p2, x0]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1977,31 +2109,36 @@ def emit_abgelenkt(state, x0, x1, x2):
     if state.trace is not None:
         note_signal(state, "abgelenkt", [], x0)
     runs = []
-    for effect in state.effects:
-        kind = effect[0]
-        if kind == 32:  # fraeulein_frost_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:235
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_fraeulein_frost and (
-                x2 is not None
-                and state.location[x2] == 5 + (None if x0 is None else (x0 + 1) % 2)
-            ):
-                runs.append((t_fraeulein_frost_text_0, [x0, x1, x2]))
-        elif kind == 37:  # spitzel_spinne_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:263
-            if d_im_feld(state, x0, E_spitzel_spinne):
-                runs.append((t_spitzel_spinne_text_0, [x0, x1, x2]))
+    if state.location[E_fraeulein_frost__p1] == 5:  # fraeulein_frost(p1) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:63
+        if x1 == E_fraeulein_frost__p1 and (
+            x2 is not None
+            and state.location[x2] == 5 + (None if x0 is None else (x0 + 1) % 2)
+        ):
+            runs.append(
+                (t_fraeulein_frost__while0_0, [E_fraeulein_frost__p1, x0, x1, x2])
+            )
+    if state.location[E_spitzel_spinne__p1] == 5:  # spitzel_spinne(p1) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:132
+        if x0 == 0:
+            runs.append(
+                (t_spitzel_spinne__while0_0, [E_spitzel_spinne__p1, x0, x1, x2])
+            )
+    if state.location[E_fraeulein_frost__p2] == 6:  # fraeulein_frost(p2) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:63
+        if x1 == E_fraeulein_frost__p2 and (
+            x2 is not None
+            and state.location[x2] == 5 + (None if x0 is None else (x0 + 1) % 2)
+        ):
+            runs.append(
+                (t_fraeulein_frost__while0_0, [E_fraeulein_frost__p2, x0, x1, x2])
+            )
+    if state.location[E_spitzel_spinne__p2] == 6:  # spitzel_spinne(p2) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:132
+        if x0 == 1:
+            runs.append(
+                (t_spitzel_spinne__while0_0, [E_spitzel_spinne__p2, x0, x1, x2])
+            )
     for function, values in runs:
         function(state, *values)
 
@@ -2017,248 +2154,166 @@ def emit_ki_genutzt(state, x0, x1):
     if state.trace is not None:
         note_signal(state, "ki_genutzt", [], x0)
     runs = []
-    for effect in state.effects:
-        kind = effect[0]
-        if kind == 18:  # ki_sternchen_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:319
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_ki_sternchen:
-                runs.append(new_frame(103, [x0, x1]))
-        elif kind == 19:  # ki_gluecksrad_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:322
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_ki_gluecksrad:
-                runs.append(new_frame(104, [x0, x1]))
-        elif kind == 20:  # ki_pflaster_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:328
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_ki_pflaster:
-                runs.append(new_frame(70, [x0, x1]))
-        elif kind == 21:  # ki_kompass_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:331
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_ki_kompass:
-                runs.append(new_frame(105, [x0, x1]))
-        elif kind == 38:  # ki_stoppuhr_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:266
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_ki_stoppuhr:
-                runs.append(new_frame(114, [x0, x1]))
-        elif kind == 39:  # ki_fluesterkasten_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:271
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_ki_fluesterkasten:
-                runs.append(new_frame(75, [x0, x1]))
-        elif kind == 40:  # ki_rechenknecht_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:274
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_ki_rechenknecht:
-                runs.append(new_frame(115, [x0, x1]))
-        elif kind == 41:  # ki_bremsklotz_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:277
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_ki_bremsklotz:
-                runs.append(new_frame(76, [x0, x1]))
-        elif kind == 53:  # ki_wanderkarte_text
-            args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:231
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_ki_wanderkarte:
-                runs.append(new_frame(122, [x0, x1]))
-        elif kind == 54:  # ki_funkgeraet_text
-            args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:237
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_ki_funkgeraet:
-                runs.append(new_frame(123, [x0, x1]))
-        elif kind == 55:  # ki_lagerfeuer_text
-            args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:240
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_ki_lagerfeuer:
-                runs.append(new_frame(124, [x0, x1]))
-        elif kind == 56:  # ki_fernglas_text
-            args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:243
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_ki_fernglas:
-                runs.append(new_frame(125, [x0, x1]))
-        elif kind == 74:  # ki_rechenmaschine_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:394
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_ki_rechenmaschine:
-                runs.append(new_frame(88, [x0, x1] + [UNBOUND] * 1))
-        elif kind == 75:  # ki_preisschild_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:403
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_ki_preisschild and len(state.zones[3 + x0]) > 0:
-                runs.append(new_frame(89, [x0, x1]))
-        elif kind == 76:  # ki_spielautomat_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:409
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_ki_spielautomat and len(state.zones[3 + x0]) > 0:
-                runs.append(new_frame(90, [x0, x1]))
-        elif kind == 77:  # ki_wechselstube_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:415
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_ki_wechselstube:
-                runs.append(new_frame(91, [x0, x1]))
+    if state.location[E_ki_sternchen__p1] == 7:  # ki_sternchen(p1) while in ki_platz
+        # spec: spec/heldenhain/10_superfreundinnen.rules:172
+        if x1 == E_ki_sternchen__p1:
+            runs.append(new_frame(147, [E_ki_sternchen__p1, x0, x1]))
+    if state.location[E_ki_gluecksrad__p1] == 7:  # ki_gluecksrad(p1) while in ki_platz
+        # spec: spec/heldenhain/10_superfreundinnen.rules:178
+        if x1 == E_ki_gluecksrad__p1:
+            runs.append(new_frame(148, [E_ki_gluecksrad__p1, x0, x1]))
+    if state.location[E_ki_pflaster__p1] == 7:  # ki_pflaster(p1) while in ki_platz
+        # spec: spec/heldenhain/10_superfreundinnen.rules:187
+        if x1 == E_ki_pflaster__p1:
+            runs.append(new_frame(114, [E_ki_pflaster__p1, x0, x1]))
+    if state.location[E_ki_kompass__p1] == 7:  # ki_kompass(p1) while in ki_platz
+        # spec: spec/heldenhain/10_superfreundinnen.rules:193
+        if x1 == E_ki_kompass__p1:
+            runs.append(new_frame(149, [E_ki_kompass__p1, x0, x1]))
+    if state.location[E_ki_stoppuhr__p1] == 7:  # ki_stoppuhr(p1) while in ki_platz
+        # spec: spec/heldenhain/11_schattenkabinett.rules:140
+        if x1 == E_ki_stoppuhr__p1:
+            runs.append(new_frame(158, [E_ki_stoppuhr__p1, x0, x1]))
+    if (
+        state.location[E_ki_fluesterkasten__p1] == 7
+    ):  # ki_fluesterkasten(p1) while in ki_platz
+        # spec: spec/heldenhain/11_schattenkabinett.rules:146
+        if x1 == E_ki_fluesterkasten__p1:
+            runs.append(new_frame(119, [E_ki_fluesterkasten__p1, x0, x1]))
+    if (
+        state.location[E_ki_rechenknecht__p1] == 7
+    ):  # ki_rechenknecht(p1) while in ki_platz
+        # spec: spec/heldenhain/11_schattenkabinett.rules:152
+        if x1 == E_ki_rechenknecht__p1:
+            runs.append(new_frame(159, [E_ki_rechenknecht__p1, x0, x1]))
+    if state.location[E_ki_bremsklotz__p1] == 7:  # ki_bremsklotz(p1) while in ki_platz
+        # spec: spec/heldenhain/11_schattenkabinett.rules:158
+        if x1 == E_ki_bremsklotz__p1:
+            runs.append(new_frame(120, [E_ki_bremsklotz__p1, x0, x1]))
+    if (
+        state.location[E_ki_wanderkarte__p1] == 7
+    ):  # ki_wanderkarte(p1) while in ki_platz
+        # spec: spec/heldenhain/12_weggefaehrten.rules:108
+        if x1 == E_ki_wanderkarte__p1:
+            runs.append(new_frame(166, [E_ki_wanderkarte__p1, x0, x1]))
+    if state.location[E_ki_funkgeraet__p1] == 7:  # ki_funkgeraet(p1) while in ki_platz
+        # spec: spec/heldenhain/12_weggefaehrten.rules:117
+        if x1 == E_ki_funkgeraet__p1:
+            runs.append(new_frame(167, [E_ki_funkgeraet__p1, x0, x1]))
+    if state.location[E_ki_lagerfeuer__p1] == 7:  # ki_lagerfeuer(p1) while in ki_platz
+        # spec: spec/heldenhain/12_weggefaehrten.rules:123
+        if x1 == E_ki_lagerfeuer__p1:
+            runs.append(new_frame(168, [E_ki_lagerfeuer__p1, x0, x1]))
+    if state.location[E_ki_fernglas__p1] == 7:  # ki_fernglas(p1) while in ki_platz
+        # spec: spec/heldenhain/12_weggefaehrten.rules:129
+        if x1 == E_ki_fernglas__p1:
+            runs.append(new_frame(169, [E_ki_fernglas__p1, x0, x1]))
+    if (
+        state.location[E_ki_rechenmaschine__p1] == 7
+    ):  # ki_rechenmaschine(p1) while in ki_platz
+        # spec: spec/heldenhain/13_purpurpakt.rules:203
+        if x1 == E_ki_rechenmaschine__p1:
+            runs.append(
+                new_frame(132, [E_ki_rechenmaschine__p1, x0, x1] + [UNBOUND] * 1)
+            )
+    if (
+        state.location[E_ki_preisschild__p1] == 7
+    ):  # ki_preisschild(p1) while in ki_platz
+        # spec: spec/heldenhain/13_purpurpakt.rules:215
+        if x1 == E_ki_preisschild__p1 and len(state.zones[3 + x0]) > 0:
+            runs.append(new_frame(133, [E_ki_preisschild__p1, x0, x1]))
+    if (
+        state.location[E_ki_spielautomat__p1] == 7
+    ):  # ki_spielautomat(p1) while in ki_platz
+        # spec: spec/heldenhain/13_purpurpakt.rules:224
+        if x1 == E_ki_spielautomat__p1 and len(state.zones[3 + x0]) > 0:
+            runs.append(new_frame(134, [E_ki_spielautomat__p1, x0, x1]))
+    if (
+        state.location[E_ki_wechselstube__p1] == 7
+    ):  # ki_wechselstube(p1) while in ki_platz
+        # spec: spec/heldenhain/13_purpurpakt.rules:233
+        if x1 == E_ki_wechselstube__p1:
+            runs.append(new_frame(135, [E_ki_wechselstube__p1, x0, x1]))
+    if state.location[E_ki_sternchen__p2] == 8:  # ki_sternchen(p2) while in ki_platz
+        # spec: spec/heldenhain/10_superfreundinnen.rules:172
+        if x1 == E_ki_sternchen__p2:
+            runs.append(new_frame(147, [E_ki_sternchen__p2, x0, x1]))
+    if state.location[E_ki_gluecksrad__p2] == 8:  # ki_gluecksrad(p2) while in ki_platz
+        # spec: spec/heldenhain/10_superfreundinnen.rules:178
+        if x1 == E_ki_gluecksrad__p2:
+            runs.append(new_frame(148, [E_ki_gluecksrad__p2, x0, x1]))
+    if state.location[E_ki_pflaster__p2] == 8:  # ki_pflaster(p2) while in ki_platz
+        # spec: spec/heldenhain/10_superfreundinnen.rules:187
+        if x1 == E_ki_pflaster__p2:
+            runs.append(new_frame(114, [E_ki_pflaster__p2, x0, x1]))
+    if state.location[E_ki_kompass__p2] == 8:  # ki_kompass(p2) while in ki_platz
+        # spec: spec/heldenhain/10_superfreundinnen.rules:193
+        if x1 == E_ki_kompass__p2:
+            runs.append(new_frame(149, [E_ki_kompass__p2, x0, x1]))
+    if state.location[E_ki_stoppuhr__p2] == 8:  # ki_stoppuhr(p2) while in ki_platz
+        # spec: spec/heldenhain/11_schattenkabinett.rules:140
+        if x1 == E_ki_stoppuhr__p2:
+            runs.append(new_frame(158, [E_ki_stoppuhr__p2, x0, x1]))
+    if (
+        state.location[E_ki_fluesterkasten__p2] == 8
+    ):  # ki_fluesterkasten(p2) while in ki_platz
+        # spec: spec/heldenhain/11_schattenkabinett.rules:146
+        if x1 == E_ki_fluesterkasten__p2:
+            runs.append(new_frame(119, [E_ki_fluesterkasten__p2, x0, x1]))
+    if (
+        state.location[E_ki_rechenknecht__p2] == 8
+    ):  # ki_rechenknecht(p2) while in ki_platz
+        # spec: spec/heldenhain/11_schattenkabinett.rules:152
+        if x1 == E_ki_rechenknecht__p2:
+            runs.append(new_frame(159, [E_ki_rechenknecht__p2, x0, x1]))
+    if state.location[E_ki_bremsklotz__p2] == 8:  # ki_bremsklotz(p2) while in ki_platz
+        # spec: spec/heldenhain/11_schattenkabinett.rules:158
+        if x1 == E_ki_bremsklotz__p2:
+            runs.append(new_frame(120, [E_ki_bremsklotz__p2, x0, x1]))
+    if (
+        state.location[E_ki_wanderkarte__p2] == 8
+    ):  # ki_wanderkarte(p2) while in ki_platz
+        # spec: spec/heldenhain/12_weggefaehrten.rules:108
+        if x1 == E_ki_wanderkarte__p2:
+            runs.append(new_frame(166, [E_ki_wanderkarte__p2, x0, x1]))
+    if state.location[E_ki_funkgeraet__p2] == 8:  # ki_funkgeraet(p2) while in ki_platz
+        # spec: spec/heldenhain/12_weggefaehrten.rules:117
+        if x1 == E_ki_funkgeraet__p2:
+            runs.append(new_frame(167, [E_ki_funkgeraet__p2, x0, x1]))
+    if state.location[E_ki_lagerfeuer__p2] == 8:  # ki_lagerfeuer(p2) while in ki_platz
+        # spec: spec/heldenhain/12_weggefaehrten.rules:123
+        if x1 == E_ki_lagerfeuer__p2:
+            runs.append(new_frame(168, [E_ki_lagerfeuer__p2, x0, x1]))
+    if state.location[E_ki_fernglas__p2] == 8:  # ki_fernglas(p2) while in ki_platz
+        # spec: spec/heldenhain/12_weggefaehrten.rules:129
+        if x1 == E_ki_fernglas__p2:
+            runs.append(new_frame(169, [E_ki_fernglas__p2, x0, x1]))
+    if (
+        state.location[E_ki_rechenmaschine__p2] == 8
+    ):  # ki_rechenmaschine(p2) while in ki_platz
+        # spec: spec/heldenhain/13_purpurpakt.rules:203
+        if x1 == E_ki_rechenmaschine__p2:
+            runs.append(
+                new_frame(132, [E_ki_rechenmaschine__p2, x0, x1] + [UNBOUND] * 1)
+            )
+    if (
+        state.location[E_ki_preisschild__p2] == 8
+    ):  # ki_preisschild(p2) while in ki_platz
+        # spec: spec/heldenhain/13_purpurpakt.rules:215
+        if x1 == E_ki_preisschild__p2 and len(state.zones[3 + x0]) > 0:
+            runs.append(new_frame(133, [E_ki_preisschild__p2, x0, x1]))
+    if (
+        state.location[E_ki_spielautomat__p2] == 8
+    ):  # ki_spielautomat(p2) while in ki_platz
+        # spec: spec/heldenhain/13_purpurpakt.rules:224
+        if x1 == E_ki_spielautomat__p2 and len(state.zones[3 + x0]) > 0:
+            runs.append(new_frame(134, [E_ki_spielautomat__p2, x0, x1]))
+    if (
+        state.location[E_ki_wechselstube__p2] == 8
+    ):  # ki_wechselstube(p2) while in ki_platz
+        # spec: spec/heldenhain/13_purpurpakt.rules:233
+        if x1 == E_ki_wechselstube__p2:
+            runs.append(new_frame(135, [E_ki_wechselstube__p2, x0, x1]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -2269,23 +2324,14 @@ def emit_drache_genutzt(state, x0, x1):
     if state.trace is not None:
         note_signal(state, "drache_genutzt", [], x0)
     runs = []
-    for effect in state.effects:
-        kind = effect[0]
-        if kind == 17:  # illusionsdrache_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:310
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_illusionsdrache:
-                runs.append(new_frame(69, [x0, x1] + [UNBOUND] * 1))
+    if state.location[E_illusionsdrache__p1] == 5:  # illusionsdrache(p1) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:157
+        if x1 == E_illusionsdrache__p1:
+            runs.append(new_frame(113, [E_illusionsdrache__p1, x0, x1] + [UNBOUND] * 1))
+    if state.location[E_illusionsdrache__p2] == 6:  # illusionsdrache(p2) while in feld
+        # spec: spec/heldenhain/10_superfreundinnen.rules:157
+        if x1 == E_illusionsdrache__p2:
+            runs.append(new_frame(113, [E_illusionsdrache__p2, x0, x1] + [UNBOUND] * 1))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -2296,128 +2342,74 @@ def emit_hq_genutzt(state, x0, x1):
     if state.trace is not None:
         note_signal(state, "hq_genutzt", [], x0)
     runs = []
-    for effect in state.effects:
-        kind = effect[0]
-        if kind == 23:  # wolkenschloss_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:341
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_wolkenschloss:
-                runs.append(new_frame(71, [x0, x1]))
-        elif kind == 24:  # sternwarte_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:344
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_sternwarte:
-                runs.append(new_frame(107, [x0, x1]))
-        elif kind == 43:  # aktenarchiv_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:285
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_aktenarchiv:
-                runs.append(new_frame(77, [x0, x1]))
-        elif kind == 44:  # kontrollzentrum_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:291
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_kontrollzentrum:
-                runs.append(new_frame(78, [x0, x1]))
-        elif kind == 58:  # wachturm_text
-            args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:255
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_wachturm:
-                runs.append(new_frame(80, [x0, x1]))
-        elif kind == 59:  # gildenhaus_text
-            args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:258
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_gildenhaus and q_mannschaftsgroesse(state, x0) >= 3:
-                runs.append(new_frame(127, [x0, x1]))
-        elif kind == 79:  # spielcasino_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:428
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_spielcasino:
-                runs.append(new_frame(92, [x0, x1]))
-        elif kind == 80:  # pfandhaus_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:436
-            if (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ) == E_pfandhaus:
-                runs.append(new_frame(93, [x0, x1]))
+    if state.location[E_wolkenschloss__p1] == 11:  # wolkenschloss(p1) while in hq_platz
+        # spec: spec/heldenhain/10_superfreundinnen.rules:341
+        if x1 == E_wolkenschloss__p1:
+            runs.append(new_frame(115, [E_wolkenschloss__p1, x0, x1]))
+    if state.location[E_sternwarte__p1] == 11:  # sternwarte(p1) while in hq_platz
+        # spec: spec/heldenhain/10_superfreundinnen.rules:347
+        if x1 == E_sternwarte__p1:
+            runs.append(new_frame(151, [E_sternwarte__p1, x0, x1]))
+    if state.location[E_aktenarchiv__p1] == 11:  # aktenarchiv(p1) while in hq_platz
+        # spec: spec/heldenhain/11_schattenkabinett.rules:281
+        if x1 == E_aktenarchiv__p1:
+            runs.append(new_frame(121, [E_aktenarchiv__p1, x0, x1]))
+    if (
+        state.location[E_kontrollzentrum__p1] == 11
+    ):  # kontrollzentrum(p1) while in hq_platz
+        # spec: spec/heldenhain/11_schattenkabinett.rules:290
+        if x1 == E_kontrollzentrum__p1:
+            runs.append(new_frame(122, [E_kontrollzentrum__p1, x0, x1]))
+    if state.location[E_wachturm__p1] == 11:  # wachturm(p1) while in hq_platz
+        # spec: spec/heldenhain/12_weggefaehrten.rules:255
+        if x1 == E_wachturm__p1:
+            runs.append(new_frame(124, [E_wachturm__p1, x0, x1]))
+    if state.location[E_gildenhaus__p1] == 11:  # gildenhaus(p1) while in hq_platz
+        # spec: spec/heldenhain/12_weggefaehrten.rules:261
+        if x1 == E_gildenhaus__p1 and q_mannschaftsgroesse(state, x0) >= 3:
+            runs.append(new_frame(171, [E_gildenhaus__p1, x0, x1]))
+    if state.location[E_spielcasino__p1] == 11:  # spielcasino(p1) while in hq_platz
+        # spec: spec/heldenhain/13_purpurpakt.rules:393
+        if x1 == E_spielcasino__p1:
+            runs.append(new_frame(136, [E_spielcasino__p1, x0, x1]))
+    if state.location[E_pfandhaus__p1] == 11:  # pfandhaus(p1) while in hq_platz
+        # spec: spec/heldenhain/13_purpurpakt.rules:404
+        if x1 == E_pfandhaus__p1:
+            runs.append(new_frame(137, [E_pfandhaus__p1, x0, x1]))
+    if state.location[E_wolkenschloss__p2] == 12:  # wolkenschloss(p2) while in hq_platz
+        # spec: spec/heldenhain/10_superfreundinnen.rules:341
+        if x1 == E_wolkenschloss__p2:
+            runs.append(new_frame(115, [E_wolkenschloss__p2, x0, x1]))
+    if state.location[E_sternwarte__p2] == 12:  # sternwarte(p2) while in hq_platz
+        # spec: spec/heldenhain/10_superfreundinnen.rules:347
+        if x1 == E_sternwarte__p2:
+            runs.append(new_frame(151, [E_sternwarte__p2, x0, x1]))
+    if state.location[E_aktenarchiv__p2] == 12:  # aktenarchiv(p2) while in hq_platz
+        # spec: spec/heldenhain/11_schattenkabinett.rules:281
+        if x1 == E_aktenarchiv__p2:
+            runs.append(new_frame(121, [E_aktenarchiv__p2, x0, x1]))
+    if (
+        state.location[E_kontrollzentrum__p2] == 12
+    ):  # kontrollzentrum(p2) while in hq_platz
+        # spec: spec/heldenhain/11_schattenkabinett.rules:290
+        if x1 == E_kontrollzentrum__p2:
+            runs.append(new_frame(122, [E_kontrollzentrum__p2, x0, x1]))
+    if state.location[E_wachturm__p2] == 12:  # wachturm(p2) while in hq_platz
+        # spec: spec/heldenhain/12_weggefaehrten.rules:255
+        if x1 == E_wachturm__p2:
+            runs.append(new_frame(124, [E_wachturm__p2, x0, x1]))
+    if state.location[E_gildenhaus__p2] == 12:  # gildenhaus(p2) while in hq_platz
+        # spec: spec/heldenhain/12_weggefaehrten.rules:261
+        if x1 == E_gildenhaus__p2 and q_mannschaftsgroesse(state, x0) >= 3:
+            runs.append(new_frame(171, [E_gildenhaus__p2, x0, x1]))
+    if state.location[E_spielcasino__p2] == 12:  # spielcasino(p2) while in hq_platz
+        # spec: spec/heldenhain/13_purpurpakt.rules:393
+        if x1 == E_spielcasino__p2:
+            runs.append(new_frame(136, [E_spielcasino__p2, x0, x1]))
+    if state.location[E_pfandhaus__p2] == 12:  # pfandhaus(p2) while in hq_platz
+        # spec: spec/heldenhain/13_purpurpakt.rules:404
+        if x1 == E_pfandhaus__p2:
+            runs.append(new_frame(137, [E_pfandhaus__p2, x0, x1]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -2444,7 +2436,7 @@ def resolve_event(state, card, you, at):
         leave_event(state)
         return False
     step, size = EVENT_STEPS[card]
-    state.frames.append(new_frame(133, []))  # event_done, when the event is over
+    state.frames.append(new_frame(177, []))  # event_done, when the event is over
     state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
 
@@ -2459,19 +2451,19 @@ def event_done(state, frame):
 
 
 def s_handkarte_abwerfen(state, frame):
-    "procedure handkarte_abwerfen (spec/heldenhain/03_rules.rules:174)"
+    "procedure handkarte_abwerfen (spec/heldenhain/03_rules.rules:173)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:175
+            # spec: spec/heldenhain/03_rules.rules:174
             if len(state.zones[3 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:176
+            # spec: spec/heldenhain/03_rules.rules:175
             player = L[0]
             values = list(state.zones[3 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2482,13 +2474,13 @@ def s_handkarte_abwerfen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:176:9",
+                "spec/heldenhain/03_rules.rules:175:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:177
+            # spec: spec/heldenhain/03_rules.rules:176
             move_card(state, L[1], 16 + L[0])
             pc = 3
         if pc == 3:
@@ -2497,19 +2489,19 @@ def s_handkarte_abwerfen(state, frame):
 
 
 def s_figur_ins_feld(state, frame):
-    "procedure figur_ins_feld (spec/heldenhain/03_rules.rules:283)"
+    "procedure figur_ins_feld (spec/heldenhain/03_rules.rules:282)"
     # L: 0 p, 1 c, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:284
+            # spec: spec/heldenhain/03_rules.rules:283
             if len(state.zones[5 + L[0]]) >= 6:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:285
+            # spec: spec/heldenhain/03_rules.rules:284
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2520,42 +2512,38 @@ def s_figur_ins_feld(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:285:9",
+                "spec/heldenhain/03_rules.rules:284:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:287
+            # spec: spec/heldenhain/03_rules.rules:286
             p_ablegen(state, L[2])
             pc = 3
         if pc == 3:
-            # spec: spec/heldenhain/03_rules.rules:289
+            # spec: spec/heldenhain/03_rules.rules:288
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:290
+            # spec: spec/heldenhain/03_rules.rules:289
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:290:5"), 5 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:289:5"), 5 + L[0]
             )
-            # spec: spec/heldenhain/03_rules.rules:291
+            # spec: spec/heldenhain/03_rules.rules:290
             p_wartezeit_setzen(state, L[1], True)
             state.frames.pop()
             return
 
 
 def s_anlegen(state, frame):
-    "procedure anlegen (spec/heldenhain/03_rules.rules:295)"
+    "procedure anlegen (spec/heldenhain/03_rules.rules:294)"
     # L: 0 p, 1 a, 2 h, 3 alt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:296
+            # spec: spec/heldenhain/03_rules.rules:295
             player = L[0]
-            values = [
-                c_h
-                for c_h in state.zones[5 + L[0]]
-                if (A_von[c_h] if c_h in KS_spiegel else c_h) in KS_charakter
-            ]
+            values = [c_h for c_h in state.zones[5 + L[0]] if c_h in KS_charakter]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -2564,42 +2552,42 @@ def s_anlegen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:296:5",
+                "spec/heldenhain/03_rules.rules:295:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:298
+            # spec: spec/heldenhain/03_rules.rules:297
             for L[3] in [
                 c_alt
                 for c_alt in state.zones[9 + L[0]]
                 if is_active(state, 0, [c_alt, L[2]])
             ]:
-                # spec: spec/heldenhain/03_rules.rules:299
+                # spec: spec/heldenhain/03_rules.rules:298
                 p_ablegen_von(state, L[3], L[2])
-                # spec: spec/heldenhain/03_rules.rules:300
+                # spec: spec/heldenhain/03_rules.rules:299
                 move_card(state, L[3], 16 + L[0])
-            # spec: spec/heldenhain/03_rules.rules:302
+            # spec: spec/heldenhain/03_rules.rules:301
             activate(state, 0, [L[1], L[2]], None)
-            # spec: spec/heldenhain/03_rules.rules:303
+            # spec: spec/heldenhain/03_rules.rules:302
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:303:5"), 9 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:302:5"), 9 + L[0]
             )
-            # spec: spec/heldenhain/03_rules.rules:304
+            # spec: spec/heldenhain/03_rules.rules:303
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_karte_ausspielen(state, frame):
-    "procedure karte_ausspielen (spec/heldenhain/03_rules.rules:310)"
+    "procedure karte_ausspielen (spec/heldenhain/03_rules.rules:309)"
     # L: 0 p, 1 c, 2 h, 3 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:311
+            # spec: spec/heldenhain/03_rules.rules:310
             log_line(
                 state,
                 " ".join(
@@ -2613,245 +2601,131 @@ def s_karte_ausspielen(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:311:22",
+                                "spec/heldenhain/03_rules.rules:310:22",
                             )
                         ),
                         "aus",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:311:5",
+                "spec/heldenhain/03_rules.rules:310:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:312
+            # spec: spec/heldenhain/03_rules.rules:311
             state.tracks[2 + L[0]] = max(
                 0, min(6, state.tracks[2 + L[0]] - q_kosten(state, L[0], L[1]))
             )
             state.stamps[3] += 1
-            # spec: spec/heldenhain/03_rules.rules:313
-            state.vars[4] = L[1]
-            state.stamps[22] += 1
-            # spec: spec/heldenhain/03_rules.rules:314
-            if (
-                (
-                    (
-                        A_von[L[1]]
-                        if L[1] is not None
-                        else attr_of(
-                            A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
-                        )
-                    )
-                    if L[1] in KS_spiegel
-                    else L[1]
-                )
-                in KS_charakter
-                or (
-                    (
-                        A_von[L[1]]
-                        if L[1] is not None
-                        else attr_of(
-                            A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
-                        )
-                    )
-                    if L[1] in KS_spiegel
-                    else L[1]
-                )
-                in KS_begleiter
-                or (
-                    (
-                        A_von[L[1]]
-                        if L[1] is not None
-                        else attr_of(
-                            A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
-                        )
-                    )
-                    if L[1] in KS_spiegel
-                    else L[1]
-                )
-                in KS_drache
-            ):
+            # spec: spec/heldenhain/03_rules.rules:312
+            if L[1] in KS_charakter or L[1] in KS_begleiter or L[1] in KS_drache:
                 pc = 1
-            elif (
-                (
-                    A_von[L[1]]
-                    if L[1] is not None
-                    else attr_of(
-                        A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if L[1] in KS_spiegel
-                else L[1]
-            ) in KS_ki:
+            elif L[1] in KS_ki:
                 pc = 2
-            elif (
-                (
-                    A_von[L[1]]
-                    if L[1] is not None
-                    else attr_of(
-                        A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if L[1] in KS_spiegel
-                else L[1]
-            ) in KS_ausruestung:
+            elif L[1] in KS_ausruestung:
                 pc = 3
-            elif (
-                (
-                    A_von[L[1]]
-                    if L[1] is not None
-                    else attr_of(
-                        A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if L[1] in KS_spiegel
-                else L[1]
-            ) in KS_hauptquartier:
+            elif L[1] in KS_hauptquartier:
                 pc = 4
-            elif (
-                (
-                    A_von[L[1]]
-                    if L[1] is not None
-                    else attr_of(
-                        A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if L[1] in KS_spiegel
-                else L[1]
-            ) in KS_schauplatz:
+            elif L[1] in KS_schauplatz:
                 pc = 5
             else:
                 pc = 6
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:315
+            # spec: spec/heldenhain/03_rules.rules:313
             frame[1] = 7
             state.frames.append(new_frame(1, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/03_rules.rules:317
+            # spec: spec/heldenhain/03_rules.rules:315
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:318
+            # spec: spec/heldenhain/03_rules.rules:316
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:318:9"), 7 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:316:9"), 7 + L[0]
             )
             pc = 7
         if pc == 3:
-            # spec: spec/heldenhain/03_rules.rules:320
+            # spec: spec/heldenhain/03_rules.rules:318
             frame[1] = 7
             state.frames.append(new_frame(2, [L[0], L[1]] + [UNBOUND] * 2))
             return
         if pc == 4:
-            # spec: spec/heldenhain/03_rules.rules:323
+            # spec: spec/heldenhain/03_rules.rules:321
             for L[2] in list(state.zones[11 + L[0]]):
                 move_card(state, L[2], 16 + L[0])
-            # spec: spec/heldenhain/03_rules.rules:324
+            # spec: spec/heldenhain/03_rules.rules:322
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:325
+            # spec: spec/heldenhain/03_rules.rules:323
             move_card(
                 state,
-                some_card(L[1], "spec/heldenhain/03_rules.rules:325:9"),
+                some_card(L[1], "spec/heldenhain/03_rules.rules:323:9"),
                 11 + L[0],
             )
-            # spec: spec/heldenhain/03_rules.rules:326
+            # spec: spec/heldenhain/03_rules.rules:324
             p_wartezeit_setzen(state, L[1], True)
             pc = 7
         if pc == 5:
-            # spec: spec/heldenhain/03_rules.rules:329
+            # spec: spec/heldenhain/03_rules.rules:327
             for L[3] in list(state.zones[13]):
-                move_card(state, L[3], 16 + (1 if L[3] in KS_spiegel else 0))
-            # spec: spec/heldenhain/03_rules.rules:330
+                move_card(state, L[3], 16 + OWNER[L[3]])
+            # spec: spec/heldenhain/03_rules.rules:328
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:330:9"), 13
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:328:9"), 13
             )
             pc = 7
         if pc == 6:
-            # spec: spec/heldenhain/03_rules.rules:332
+            # spec: spec/heldenhain/03_rules.rules:330
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:332:9"), 14
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:330:9"), 14
             )
             pc = 7
         if pc == 7:
-            # spec: spec/heldenhain/03_rules.rules:334
+            # spec: spec/heldenhain/03_rules.rules:332
             frame[1] = 8
-            if resolve_event(
-                state,
-                (
-                    (
-                        A_von[L[1]]
-                        if L[1] is not None
-                        else attr_of(
-                            A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
-                        )
-                    )
-                    if L[1] in KS_spiegel
-                    else L[1]
-                ),
-                L[0],
-                "spec/heldenhain/03_rules.rules:334:5",
-            ):
+            if resolve_event(state, L[1], L[0], "spec/heldenhain/03_rules.rules:332:5"):
                 return
             pc = 8
         if pc == 8:
-            # spec: spec/heldenhain/03_rules.rules:335
+            # spec: spec/heldenhain/03_rules.rules:333
             emit_ausgespielt(state, L[0], L[1])
-            # spec: spec/heldenhain/03_rules.rules:336
-            if (
-                (
-                    A_von[L[1]]
-                    if L[1] is not None
-                    else attr_of(
-                        A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if L[1] in KS_spiegel
-                else L[1]
-            ) in KS_aktion:
-                # spec: spec/heldenhain/03_rules.rules:337
+            # spec: spec/heldenhain/03_rules.rules:334
+            if L[1] in KS_aktion:
+                # spec: spec/heldenhain/03_rules.rules:335
                 if L[1] is not None and state.location[L[1]] == 14:
                     move_card(
                         state,
-                        some_card(L[1], "spec/heldenhain/03_rules.rules:337:30"),
+                        some_card(L[1], "spec/heldenhain/03_rules.rules:335:30"),
                         16 + L[0],
                     )
-                # spec: spec/heldenhain/03_rules.rules:339
-                if attr_of(
-                    A_beendet_zug,
-                    (
-                        (
-                            A_von[L[1]]
-                            if L[1] is not None
-                            else attr_of(
-                                A_von,
-                                L[1],
-                                "von",
-                                "spec/heldenhain/02_cards.rules:7:53",
-                            )
-                        )
-                        if L[1] in KS_spiegel
-                        else L[1]
-                    ),
-                    "beendet_zug",
-                    "spec/heldenhain/03_rules.rules:339:12",
+                # spec: spec/heldenhain/03_rules.rules:337
+                if (
+                    A_beendet_zug[L[1]]
+                    if L[1] is not None
+                    else attr_of(
+                        A_beendet_zug,
+                        L[1],
+                        "beendet_zug",
+                        "spec/heldenhain/03_rules.rules:337:12",
+                    )
                 ):
                     state.vars[3] = True
                     state.stamps[21] += 1
-            # spec: spec/heldenhain/03_rules.rules:341
+            # spec: spec/heldenhain/03_rules.rules:339
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_punkte_sammeln(state, frame):
-    "procedure punkte_sammeln (spec/heldenhain/03_rules.rules:352)"
+    "procedure punkte_sammeln (spec/heldenhain/03_rules.rules:350)"
     # L: 0 p, 1 f, 2 n
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:353
+            # spec: spec/heldenhain/03_rules.rules:351
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:354
+            # spec: spec/heldenhain/03_rules.rules:352
             L[2] = bounded(
-                max(0, q_rettung(state, L[1])), "spec/heldenhain/03_rules.rules:354:13"
+                max(0, q_rettung(state, L[1])), "spec/heldenhain/03_rules.rules:352:13"
             )
-            # spec: spec/heldenhain/03_rules.rules:355
+            # spec: spec/heldenhain/03_rules.rules:353
             log_line(
                 state,
                 " ".join(
@@ -2865,7 +2739,7 @@ def s_punkte_sammeln(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:355:17",
+                                "spec/heldenhain/03_rules.rules:353:17",
                             )
                         ),
                         "sammelt",
@@ -2873,30 +2747,30 @@ def s_punkte_sammeln(state, frame):
                         "Punkte",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:355:5",
+                "spec/heldenhain/03_rules.rules:353:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:356
+            # spec: spec/heldenhain/03_rules.rules:354
             p_punkte_gewinnen(state, L[0], L[2])
-            # spec: spec/heldenhain/03_rules.rules:357
+            # spec: spec/heldenhain/03_rules.rules:355
             frame[1] = 1
             if emit_gesammelt(state, L[0], L[1], L[2]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:358
+            # spec: spec/heldenhain/03_rules.rules:356
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_ki_ausfuehren(state, frame):
-    "procedure ki_ausfuehren (spec/heldenhain/03_rules.rules:377)"
+    "procedure ki_ausfuehren (spec/heldenhain/03_rules.rules:375)"
     # L: 0 p, 1 k
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:378
+            # spec: spec/heldenhain/03_rules.rules:376
             log_line(
                 state,
                 " ".join(
@@ -2910,35 +2784,35 @@ def s_ki_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:378:21",
+                                "spec/heldenhain/03_rules.rules:376:21",
                             )
                         ),
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:378:5",
+                "spec/heldenhain/03_rules.rules:376:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:379
+            # spec: spec/heldenhain/03_rules.rules:377
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:380
+            # spec: spec/heldenhain/03_rules.rules:378
             frame[1] = 1
             if emit_ki_genutzt(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:381
+            # spec: spec/heldenhain/03_rules.rules:379
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_drache_ausfuehren(state, frame):
-    "procedure drache_ausfuehren (spec/heldenhain/03_rules.rules:383)"
+    "procedure drache_ausfuehren (spec/heldenhain/03_rules.rules:381)"
     # L: 0 p, 1 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:384
+            # spec: spec/heldenhain/03_rules.rules:382
             log_line(
                 state,
                 " ".join(
@@ -2952,35 +2826,35 @@ def s_drache_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:384:21",
+                                "spec/heldenhain/03_rules.rules:382:21",
                             )
                         ),
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:384:5",
+                "spec/heldenhain/03_rules.rules:382:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:385
+            # spec: spec/heldenhain/03_rules.rules:383
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:386
+            # spec: spec/heldenhain/03_rules.rules:384
             frame[1] = 1
             if emit_drache_genutzt(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:387
+            # spec: spec/heldenhain/03_rules.rules:385
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_hq_ausfuehren(state, frame):
-    "procedure hq_ausfuehren (spec/heldenhain/03_rules.rules:389)"
+    "procedure hq_ausfuehren (spec/heldenhain/03_rules.rules:387)"
     # L: 0 p, 1 h
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:390
+            # spec: spec/heldenhain/03_rules.rules:388
             log_line(
                 state,
                 " ".join(
@@ -2994,35 +2868,35 @@ def s_hq_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:390:21",
+                                "spec/heldenhain/03_rules.rules:388:21",
                             )
                         ),
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:390:5",
+                "spec/heldenhain/03_rules.rules:388:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:391
+            # spec: spec/heldenhain/03_rules.rules:389
             p_genutzt_setzen(state, L[1], True)
-            # spec: spec/heldenhain/03_rules.rules:392
+            # spec: spec/heldenhain/03_rules.rules:390
             frame[1] = 1
             if emit_hq_genutzt(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:393
+            # spec: spec/heldenhain/03_rules.rules:391
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_eigene_figur_heilen(state, frame):
-    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:400)"
+    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:398)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:401
+            # spec: spec/heldenhain/03_rules.rules:399
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[0][c_f] > 0
             ]
@@ -3031,7 +2905,7 @@ def s_eigene_figur_heilen(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:402
+            # spec: spec/heldenhain/03_rules.rules:400
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -3041,13 +2915,13 @@ def s_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:402:9",
+                "spec/heldenhain/03_rules.rules:400:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:403
+            # spec: spec/heldenhain/03_rules.rules:401
             p_heilen(state, L[2], L[1])
             pc = 3
         if pc == 3:
@@ -3056,13 +2930,13 @@ def s_eigene_figur_heilen(state, frame):
 
 
 def s_andere_eigene_figur_heilen(state, frame):
-    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:406)"
+    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:404)"
     # L: 0 p, 1 selbst, 2 n, 3 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:407
+            # spec: spec/heldenhain/03_rules.rules:405
             values = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
@@ -3073,7 +2947,7 @@ def s_andere_eigene_figur_heilen(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:408
+            # spec: spec/heldenhain/03_rules.rules:406
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -3083,13 +2957,13 @@ def s_andere_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:408:9",
+                "spec/heldenhain/03_rules.rules:406:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[3] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:410
+            # spec: spec/heldenhain/03_rules.rules:408
             p_heilen(state, L[3], L[2])
             pc = 3
         if pc == 3:
@@ -3098,19 +2972,19 @@ def s_andere_eigene_figur_heilen(state, frame):
 
 
 def s_eigene_figur_einsatz_bis_zugende(state, frame):
-    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:413)"
+    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:411)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:414
+            # spec: spec/heldenhain/03_rules.rules:412
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:415
+            # spec: spec/heldenhain/03_rules.rules:413
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3121,13 +2995,13 @@ def s_eigene_figur_einsatz_bis_zugende(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:415:9",
+                "spec/heldenhain/03_rules.rules:413:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:416
+            # spec: spec/heldenhain/03_rules.rules:414
             p_bis_zugende_einsatz(state, L[2], L[1])
             pc = 3
         if pc == 3:
@@ -3136,13 +3010,13 @@ def s_eigene_figur_einsatz_bis_zugende(state, frame):
 
 
 def s_gegnerische_figur_sperren(state, frame):
-    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:421)"
+    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:419)"
     # L: 0 p, 1 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:422
+            # spec: spec/heldenhain/03_rules.rules:420
             values = [
                 c_z
                 for c_z in state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]
@@ -3153,7 +3027,7 @@ def s_gegnerische_figur_sperren(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:423
+            # spec: spec/heldenhain/03_rules.rules:421
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -3163,13 +3037,13 @@ def s_gegnerische_figur_sperren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:423:9",
+                "spec/heldenhain/03_rules.rules:421:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:425
+            # spec: spec/heldenhain/03_rules.rules:423
             p_sperren(state, L[1])
             pc = 3
         if pc == 3:
@@ -3178,19 +3052,19 @@ def s_gegnerische_figur_sperren(state, frame):
 
 
 def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
-    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:428)"
+    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:426)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:429
+            # spec: spec/heldenhain/03_rules.rules:427
             if len(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:430
+            # spec: spec/heldenhain/03_rules.rules:428
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3201,15 +3075,15 @@ def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:430:9",
+                "spec/heldenhain/03_rules.rules:428:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:431
+            # spec: spec/heldenhain/03_rules.rules:429
             p_bis_zugende_einsatz(
-                state, L[2], bounded(-L[1], "spec/heldenhain/03_rules.rules:431:32")
+                state, L[2], bounded(-L[1], "spec/heldenhain/03_rules.rules:429:32")
             )
             pc = 3
         if pc == 3:
@@ -3218,19 +3092,19 @@ def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
 
 
 def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
-    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:435)"
+    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:433)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:436
+            # spec: spec/heldenhain/03_rules.rules:434
             if len(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:437
+            # spec: spec/heldenhain/03_rules.rules:435
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3241,19 +3115,19 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:437:9",
+                "spec/heldenhain/03_rules.rules:435:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:438
+            # spec: spec/heldenhain/03_rules.rules:436
             activate(
                 state,
                 1,
                 [
                     L[2],
-                    bounded(-L[1], "spec/heldenhain/03_rules.rules:438:35"),
+                    bounded(-L[1], "spec/heldenhain/03_rules.rules:436:35"),
                     state.counters[8][L[2]],
                 ],
                 None,
@@ -3265,19 +3139,19 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
 
 
 def s_gegnerischer_figur_stress_geben(state, frame):
-    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:441)"
+    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:439)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:442
+            # spec: spec/heldenhain/03_rules.rules:440
             if len(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:443
+            # spec: spec/heldenhain/03_rules.rules:441
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3288,13 +3162,13 @@ def s_gegnerischer_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:443:9",
+                "spec/heldenhain/03_rules.rules:441:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:444
+            # spec: spec/heldenhain/03_rules.rules:442
             p_stress_geben(state, L[2], L[1])
             pc = 3
         if pc == 3:
@@ -3303,19 +3177,19 @@ def s_gegnerischer_figur_stress_geben(state, frame):
 
 
 def s_eigener_figur_stress_geben(state, frame):
-    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:447)"
+    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:445)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:448
+            # spec: spec/heldenhain/03_rules.rules:446
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:449
+            # spec: spec/heldenhain/03_rules.rules:447
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3326,13 +3200,13 @@ def s_eigener_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:449:9",
+                "spec/heldenhain/03_rules.rules:447:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:450
+            # spec: spec/heldenhain/03_rules.rules:448
             p_stress_geben(state, L[2], L[1])
             pc = 3
         if pc == 3:
@@ -3403,48 +3277,41 @@ def s_aufbau(state, frame):
             p_deck_bilden(state, 0, state.params["deck_1"])
             # spec: spec/heldenhain/04_turn.rules:23
             p_deck_bilden(state, 1, state.params["deck_2"])
-            # spec: spec/heldenhain/04_turn.rules:24
-            p_kartentexte(state, state.params["deck_1"])
             # spec: spec/heldenhain/04_turn.rules:25
-            if state.params["deck_2"] != state.params["deck_1"]:
-                p_kartentexte(state, state.params["deck_2"])
-            # spec: spec/heldenhain/04_turn.rules:27
             for L[0] in PLAYERS:
-                # spec: spec/heldenhain/04_turn.rules:28
+                # spec: spec/heldenhain/04_turn.rules:26
                 for L[1] in [
-                    c_c
-                    for c_c in state.zones[1 + L[0]]
-                    if (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
+                    c_c for c_c in state.zones[1 + L[0]] if c_c in KS_charakter
                 ]:
-                    # spec: spec/heldenhain/04_turn.rules:29
+                    # spec: spec/heldenhain/04_turn.rules:27
                     move_card(state, L[1], 3 + L[0])
-                    # spec: spec/heldenhain/04_turn.rules:30
+                    # spec: spec/heldenhain/04_turn.rules:28
                     p_startcharakter_setzen(state, L[1])
-                    # spec: spec/heldenhain/04_turn.rules:31
+                    # spec: spec/heldenhain/04_turn.rules:29
                     break
-                # spec: spec/heldenhain/04_turn.rules:33
+                # spec: spec/heldenhain/04_turn.rules:31
                 p_karten_ziehen(state, L[0], 4)
-            # spec: spec/heldenhain/04_turn.rules:36
-            L[2] = roll(state, 6, "spec/heldenhain/04_turn.rules:36:5")
-            # spec: spec/heldenhain/04_turn.rules:37
+            # spec: spec/heldenhain/04_turn.rules:34
+            L[2] = roll(state, 6, "spec/heldenhain/04_turn.rules:34:5")
+            # spec: spec/heldenhain/04_turn.rules:35
             if L[2] <= 3:
                 state.vars[1] = 0
                 state.stamps[19] += 1
             else:
                 state.vars[1] = 1
                 state.stamps[19] += 1
-            # spec: spec/heldenhain/04_turn.rules:38
+            # spec: spec/heldenhain/04_turn.rules:36
             log_line(
                 state,
                 " ".join([label_of(PLAYER_LABELS, state.vars[1]), "beginnt"]),
-                "spec/heldenhain/04_turn.rules:38:5",
+                "spec/heldenhain/04_turn.rules:36:5",
             )
-            # spec: spec/heldenhain/04_turn.rules:39
+            # spec: spec/heldenhain/04_turn.rules:37
             frame[1] = 1
             state.frames.append(new_frame(16, [state.vars[1]]))
             return
         if pc == 1:
-            # spec: spec/heldenhain/04_turn.rules:40
+            # spec: spec/heldenhain/04_turn.rules:38
             state.frames.pop()
             state.frames.append(
                 new_frame(
@@ -3455,94 +3322,62 @@ def s_aufbau(state, frame):
 
 
 def s_zugbeginn_ausfuehren(state, frame):
-    "procedure zugbeginn_ausfuehren (spec/heldenhain/04_turn.rules:45)"
+    "procedure zugbeginn_ausfuehren (spec/heldenhain/04_turn.rules:43)"
     # L: 0 p, 1 f, 2 k, 3 h
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/04_turn.rules:48
+            # spec: spec/heldenhain/04_turn.rules:46
             for L[1] in list(state.zones[5 + L[0]]):
-                # spec: spec/heldenhain/04_turn.rules:49
+                # spec: spec/heldenhain/04_turn.rules:47
                 if state.counters[3][L[1]] > 0:
-                    # spec: spec/heldenhain/04_turn.rules:50
+                    # spec: spec/heldenhain/04_turn.rules:48
                     p_setzt_aus_setzen(state, L[1], False)
-                    # spec: spec/heldenhain/04_turn.rules:51
+                    # spec: spec/heldenhain/04_turn.rules:49
                     p_sperrschutz_setzen(state, L[1], 2)
                 else:
-                    # spec: spec/heldenhain/04_turn.rules:53
+                    # spec: spec/heldenhain/04_turn.rules:51
                     p_aufrichten(state, L[1])
-                # spec: spec/heldenhain/04_turn.rules:55
+                # spec: spec/heldenhain/04_turn.rules:53
                 p_wartezeit_setzen(state, L[1], False)
-                # spec: spec/heldenhain/04_turn.rules:56
+                # spec: spec/heldenhain/04_turn.rules:54
                 p_genutzt_setzen(state, L[1], False)
-            # spec: spec/heldenhain/04_turn.rules:58
+            # spec: spec/heldenhain/04_turn.rules:56
             for L[2] in list(state.zones[7 + L[0]]):
-                # spec: spec/heldenhain/04_turn.rules:59
+                # spec: spec/heldenhain/04_turn.rules:57
                 p_aufrichten(state, L[2])
-                # spec: spec/heldenhain/04_turn.rules:60
+                # spec: spec/heldenhain/04_turn.rules:58
                 p_genutzt_setzen(state, L[2], False)
-            # spec: spec/heldenhain/04_turn.rules:62
+            # spec: spec/heldenhain/04_turn.rules:60
             for L[3] in list(state.zones[11 + L[0]]):
-                # spec: spec/heldenhain/04_turn.rules:63
+                # spec: spec/heldenhain/04_turn.rules:61
                 p_wartezeit_setzen(state, L[3], False)
-                # spec: spec/heldenhain/04_turn.rules:64
+                # spec: spec/heldenhain/04_turn.rules:62
                 p_genutzt_setzen(state, L[3], False)
-            # spec: spec/heldenhain/04_turn.rules:67
+            # spec: spec/heldenhain/04_turn.rules:65
             if state.tracks[5 + L[0]] == 1:
                 state.tracks[2 + L[0]] = 6
                 state.stamps[3] += 1
             else:
                 p_energie_gewinnen(state, L[0], 2)
-            # spec: spec/heldenhain/04_turn.rules:70
+            # spec: spec/heldenhain/04_turn.rules:68
             for L[3] in list(state.zones[11 + L[0]]):
-                # spec: spec/heldenhain/04_turn.rules:71
-                p_energie_gewinnen(
-                    state,
-                    L[0],
-                    bounded(
-                        attr_of(
-                            A_energie,
-                            A_von[L[3]] if L[3] in KS_spiegel else L[3],
-                            "energie",
-                            "spec/heldenhain/04_turn.rules:71:29",
-                        ),
-                        "spec/heldenhain/04_turn.rules:71:29",
-                    ),
-                )
-                # spec: spec/heldenhain/04_turn.rules:72
-                if (
-                    attr_of(
-                        A_heilung,
-                        A_von[L[3]] if L[3] in KS_spiegel else L[3],
-                        "heilung",
-                        "spec/heldenhain/04_turn.rules:72:12",
-                    )
-                    > 0
-                ):
+                # spec: spec/heldenhain/04_turn.rules:69
+                p_energie_gewinnen(state, L[0], A_energie[L[3]])
+                # spec: spec/heldenhain/04_turn.rules:70
+                if A_heilung[L[3]] > 0:
                     for L[1] in list(state.zones[5 + L[0]]):
-                        p_heilen(
-                            state,
-                            L[1],
-                            bounded(
-                                attr_of(
-                                    A_heilung,
-                                    A_von[L[3]] if L[3] in KS_spiegel else L[3],
-                                    "heilung",
-                                    "spec/heldenhain/04_turn.rules:72:63",
-                                ),
-                                "spec/heldenhain/04_turn.rules:72:63",
-                            ),
-                        )
-            # spec: spec/heldenhain/04_turn.rules:74
+                        p_heilen(state, L[1], A_heilung[L[3]])
+            # spec: spec/heldenhain/04_turn.rules:72
             frame[1] = 1
             if emit_zugbeginn(state, L[0]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/04_turn.rules:75
+            # spec: spec/heldenhain/04_turn.rules:73
             p_stress_pruefen(state)
-            # spec: spec/heldenhain/04_turn.rules:77
+            # spec: spec/heldenhain/04_turn.rules:75
             if not (L[0] == state.vars[1] and state.tracks[5 + L[0]] == 1):
                 p_ziehen(state, L[0])
             state.frames.pop()
@@ -3550,24 +3385,24 @@ def s_zugbeginn_ausfuehren(state, frame):
 
 
 def s_zugende_ausfuehren(state, frame):
-    "procedure zugende_ausfuehren (spec/heldenhain/04_turn.rules:82)"
+    "procedure zugende_ausfuehren (spec/heldenhain/04_turn.rules:80)"
     # L: 0 p, 1 c, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/04_turn.rules:83
+            # spec: spec/heldenhain/04_turn.rules:81
             expire(state, "turn")
-            # spec: spec/heldenhain/04_turn.rules:84
+            # spec: spec/heldenhain/04_turn.rules:82
             p_stress_pruefen(state)
-            # spec: spec/heldenhain/04_turn.rules:85
+            # spec: spec/heldenhain/04_turn.rules:83
             pc = 1
         if pc == 1:
             if not len(state.zones[3 + L[0]]) > 7:
                 pc = 3
                 continue
-            tick(state, "while", "spec/heldenhain/04_turn.rules:85:5")
-            # spec: spec/heldenhain/04_turn.rules:86
+            tick(state, "while", "spec/heldenhain/04_turn.rules:83:5")
+            # spec: spec/heldenhain/04_turn.rules:84
             player = L[0]
             values = list(state.zones[3 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3578,18 +3413,18 @@ def s_zugende_ausfuehren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:86:9",
+                "spec/heldenhain/04_turn.rules:84:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:87
+            # spec: spec/heldenhain/04_turn.rules:85
             move_card(state, L[1], 16 + L[0])
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/heldenhain/04_turn.rules:89
+            # spec: spec/heldenhain/04_turn.rules:87
             for L[2] in [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[4][c_f] > 0
             ]:
@@ -3598,7 +3433,7 @@ def s_zugende_ausfuehren(state, frame):
                     L[2],
                     bounded(
                         state.counters[4][L[2]] - 1,
-                        "spec/heldenhain/04_turn.rules:89:71",
+                        "spec/heldenhain/04_turn.rules:87:71",
                     ),
                 )
             state.frames.pop()
@@ -3606,30 +3441,30 @@ def s_zugende_ausfuehren(state, frame):
 
 
 def s_zug_spielen(state, frame):
-    "phase zug_spielen (spec/heldenhain/04_turn.rules:92)"
-    # L: 0 p, 1 c, 2 h, 3 f, 4 z, 5 k, 6 d, 7 items and 8 index of the loop at line 111, 9 items and 10 index of the loop at line 135
+    "phase zug_spielen (spec/heldenhain/04_turn.rules:90)"
+    # L: 0 p, 1 c, 2 h, 3 f, 4 z, 5 k, 6 d, 7 items and 8 index of the loop at line 109, 9 items and 10 index of the loop at line 133
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/04_turn.rules:93
+            # spec: spec/heldenhain/04_turn.rules:91
             L[0] = state.vars[0]
-            # spec: spec/heldenhain/04_turn.rules:94
+            # spec: spec/heldenhain/04_turn.rules:92
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 1))
             state.stamps[5] += 1
-            # spec: spec/heldenhain/04_turn.rules:95
+            # spec: spec/heldenhain/04_turn.rules:93
             state.tracks[7] = max(0, min(9999, state.tracks[7] + 1))
             state.stamps[6] += 1
-            # spec: spec/heldenhain/04_turn.rules:96
+            # spec: spec/heldenhain/04_turn.rules:94
             state.vars[2] = True
             state.stamps[20] += 1
-            # spec: spec/heldenhain/04_turn.rules:97
+            # spec: spec/heldenhain/04_turn.rules:95
             state.vars[3] = False
             state.stamps[21] += 1
-            # spec: spec/heldenhain/04_turn.rules:98
+            # spec: spec/heldenhain/04_turn.rules:96
             state.tracks[4] = max(0, min(9, state.params["action_points"]))
             state.stamps[4] += 1
-            # spec: spec/heldenhain/04_turn.rules:99
+            # spec: spec/heldenhain/04_turn.rules:97
             log_line(
                 state,
                 " ".join(
@@ -3645,9 +3480,9 @@ def s_zug_spielen(state, frame):
                         ")",
                     ]
                 ),
-                "spec/heldenhain/04_turn.rules:99:5",
+                "spec/heldenhain/04_turn.rules:97:5",
             )
-            # spec: spec/heldenhain/04_turn.rules:100
+            # spec: spec/heldenhain/04_turn.rules:98
             frame[1] = 1
             state.frames.append(new_frame(18, [L[0]] + [UNBOUND] * 3))
             return
@@ -3655,8 +3490,8 @@ def s_zug_spielen(state, frame):
             if not not state.vars[3]:
                 pc = 19
                 continue
-            tick(state, "while", "spec/heldenhain/04_turn.rules:102:5")
-            # spec: spec/heldenhain/04_turn.rules:103
+            tick(state, "while", "spec/heldenhain/04_turn.rules:100:5")
+            # spec: spec/heldenhain/04_turn.rules:101
             player = L[0]
             offered = []
             if any(
@@ -3710,7 +3545,7 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/04_turn.rules:103:9",
+                "spec/heldenhain/04_turn.rules:101:9",
             )
             frame[1] = 2
             return
@@ -3733,7 +3568,7 @@ def s_zug_spielen(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/heldenhain/04_turn.rules:106
+            # spec: spec/heldenhain/04_turn.rules:104
             player = L[0]
             values = [
                 c_c
@@ -3748,18 +3583,18 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:106:17",
+                "spec/heldenhain/04_turn.rules:104:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[1] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:107
+            # spec: spec/heldenhain/04_turn.rules:105
             frame[1] = 1
             state.frames.append(new_frame(3, [L[0], L[1]] + [UNBOUND] * 2))
             return
         if pc == 5:
-            # spec: spec/heldenhain/04_turn.rules:111
+            # spec: spec/heldenhain/04_turn.rules:109
             L[7] = [
                 c_h
                 for c_h in state.zones[11 + L[0]]
@@ -3780,7 +3615,7 @@ def s_zug_spielen(state, frame):
             pc = 6
             continue
         if pc == 8:
-            # spec: spec/heldenhain/04_turn.rules:115
+            # spec: spec/heldenhain/04_turn.rules:113
             player = L[0]
             values = [
                 c_f
@@ -3795,20 +3630,20 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:115:17",
+                "spec/heldenhain/04_turn.rules:113:17",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[3] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:116
+            # spec: spec/heldenhain/04_turn.rules:114
             p_aktion_beginnen(state)
-            # spec: spec/heldenhain/04_turn.rules:117
+            # spec: spec/heldenhain/04_turn.rules:115
             frame[1] = 1
             state.frames.append(new_frame(4, [L[0], L[3]] + [UNBOUND] * 1))
             return
         if pc == 10:
-            # spec: spec/heldenhain/04_turn.rules:121
+            # spec: spec/heldenhain/04_turn.rules:119
             player = L[0]
             values = [
                 c_f
@@ -3823,13 +3658,13 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:121:17",
+                "spec/heldenhain/04_turn.rules:119:17",
             )
             frame[1] = 11
             return
         if pc == 11:
             L[3] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:122
+            # spec: spec/heldenhain/04_turn.rules:120
             player = L[0]
             values = [
                 c_z
@@ -3844,20 +3679,20 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:122:17",
+                "spec/heldenhain/04_turn.rules:120:17",
             )
             frame[1] = 12
             return
         if pc == 12:
             L[4] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:124
+            # spec: spec/heldenhain/04_turn.rules:122
             p_aktion_beginnen(state)
-            # spec: spec/heldenhain/04_turn.rules:125
+            # spec: spec/heldenhain/04_turn.rules:123
             p_ablenken_ausfuehren(state, L[0], L[3], L[4])
             pc = 1
             continue
         if pc == 13:
-            # spec: spec/heldenhain/04_turn.rules:129
+            # spec: spec/heldenhain/04_turn.rules:127
             player = L[0]
             values = [
                 c_k
@@ -3872,20 +3707,20 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:129:17",
+                "spec/heldenhain/04_turn.rules:127:17",
             )
             frame[1] = 14
             return
         if pc == 14:
             L[5] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:130
+            # spec: spec/heldenhain/04_turn.rules:128
             p_aktion_beginnen(state)
-            # spec: spec/heldenhain/04_turn.rules:131
+            # spec: spec/heldenhain/04_turn.rules:129
             frame[1] = 1
             state.frames.append(new_frame(5, [L[0], L[5]]))
             return
         if pc == 15:
-            # spec: spec/heldenhain/04_turn.rules:135
+            # spec: spec/heldenhain/04_turn.rules:133
             L[9] = [
                 c_d
                 for c_d in state.zones[5 + L[0]]
@@ -3898,9 +3733,9 @@ def s_zug_spielen(state, frame):
                 pc = 1
                 continue
             L[6] = L[9][L[10]]
-            # spec: spec/heldenhain/04_turn.rules:136
+            # spec: spec/heldenhain/04_turn.rules:134
             p_aktion_beginnen(state)
-            # spec: spec/heldenhain/04_turn.rules:137
+            # spec: spec/heldenhain/04_turn.rules:135
             frame[1] = 17
             state.frames.append(new_frame(6, [L[0], L[6]]))
             return
@@ -3909,28 +3744,28 @@ def s_zug_spielen(state, frame):
             pc = 16
             continue
         if pc == 18:
-            # spec: spec/heldenhain/04_turn.rules:140
+            # spec: spec/heldenhain/04_turn.rules:138
             state.vars[3] = True
             state.stamps[21] += 1
             pc = 1
             continue
         if pc == 19:
-            # spec: spec/heldenhain/04_turn.rules:143
+            # spec: spec/heldenhain/04_turn.rules:141
             state.frames.pop()
             state.frames.append(new_frame(19, [L[0]] + [UNBOUND] * 2))
             return
 
 
 def s_preis_handkarte_anbieten(state, frame):
-    "procedure preis_handkarte_anbieten (spec/heldenhain/13_purpurpakt.rules:297)"
+    "procedure preis_handkarte_anbieten (spec/heldenhain/13_purpurpakt.rules:439)"
     # L: 0 p, 1 frage
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:298
-            log_line(state, text_of(L[1]), "spec/heldenhain/13_purpurpakt.rules:298:5")
-            # spec: spec/heldenhain/13_purpurpakt.rules:299
+            # spec: spec/heldenhain/13_purpurpakt.rules:440
+            log_line(state, text_of(L[1]), "spec/heldenhain/13_purpurpakt.rules:440:5")
+            # spec: spec/heldenhain/13_purpurpakt.rules:441
             player = L[0]
             offered = []
             if len(state.zones[3 + L[0]]) > 0:
@@ -3949,7 +3784,7 @@ def s_preis_handkarte_anbieten(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:299:5",
+                "spec/heldenhain/13_purpurpakt.rules:441:5",
             )
             frame[1] = 1
             return
@@ -3962,19 +3797,19 @@ def s_preis_handkarte_anbieten(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:301
+            # spec: spec/heldenhain/13_purpurpakt.rules:443
             frame[1] = 3
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:302
-            state.vars[5] = True
-            state.stamps[23] += 1
+            # spec: spec/heldenhain/13_purpurpakt.rules:444
+            state.vars[4] = True
+            state.stamps[22] += 1
             pc = 5
         if pc == 4:
-            # spec: spec/heldenhain/13_purpurpakt.rules:304
-            state.vars[5] = False
-            state.stamps[23] += 1
+            # spec: spec/heldenhain/13_purpurpakt.rules:446
+            state.vars[4] = False
+            state.stamps[22] += 1
             pc = 5
         if pc == 5:
             state.frames.pop()
@@ -3982,15 +3817,15 @@ def s_preis_handkarte_anbieten(state, frame):
 
 
 def s_preis_stress_anbieten(state, frame):
-    "procedure preis_stress_anbieten (spec/heldenhain/13_purpurpakt.rules:308)"
+    "procedure preis_stress_anbieten (spec/heldenhain/13_purpurpakt.rules:450)"
     # L: 0 p, 1 f, 2 frage
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:309
-            log_line(state, text_of(L[2]), "spec/heldenhain/13_purpurpakt.rules:309:5")
-            # spec: spec/heldenhain/13_purpurpakt.rules:310
+            # spec: spec/heldenhain/13_purpurpakt.rules:451
+            log_line(state, text_of(L[2]), "spec/heldenhain/13_purpurpakt.rules:451:5")
+            # spec: spec/heldenhain/13_purpurpakt.rules:452
             player = L[0]
             offered = []
             offered.append(0)
@@ -4012,7 +3847,7 @@ def s_preis_stress_anbieten(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:310:5",
+                "spec/heldenhain/13_purpurpakt.rules:452:5",
                 (L[1],),
             )
             frame[1] = 1
@@ -4020,54 +3855,54 @@ def s_preis_stress_anbieten(state, frame):
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:312
+                # spec: spec/heldenhain/13_purpurpakt.rules:454
                 p_stress_geben(state, L[1], 1)
-                # spec: spec/heldenhain/13_purpurpakt.rules:313
-                state.vars[5] = True
-                state.stamps[23] += 1
+                # spec: spec/heldenhain/13_purpurpakt.rules:455
+                state.vars[4] = True
+                state.stamps[22] += 1
             elif k == 1:
-                # spec: spec/heldenhain/13_purpurpakt.rules:315
-                state.vars[5] = False
-                state.stamps[23] += 1
+                # spec: spec/heldenhain/13_purpurpakt.rules:457
+                state.vars[4] = False
+                state.stamps[22] += 1
             state.frames.pop()
             return
 
 
 def s_start(state, frame):
-    "start (spec/heldenhain/04_turn.rules:147)"
+    "start (spec/heldenhain/04_turn.rules:145)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/04_turn.rules:148
+            # spec: spec/heldenhain/04_turn.rules:146
             frame[1] = 1
             state.frames.append(new_frame(17, [UNBOUND] * 3))
             return
         if pc == 1:
-            # spec: spec/heldenhain/04_turn.rules:149
+            # spec: spec/heldenhain/04_turn.rules:147
             state.vars[0] = state.vars[1]
             state.stamps[18] += 1
-            # spec: spec/heldenhain/04_turn.rules:150
+            # spec: spec/heldenhain/04_turn.rules:148
             pc = 2
         if pc == 2:
             if not True:
                 pc = 4
                 continue
-            tick(state, "while", "spec/heldenhain/04_turn.rules:150:5")
-            # spec: spec/heldenhain/04_turn.rules:151
+            tick(state, "while", "spec/heldenhain/04_turn.rules:148:5")
+            # spec: spec/heldenhain/04_turn.rules:149
             if state.tracks[7] >= state.params["turn_limit"]:
-                # spec: spec/heldenhain/04_turn.rules:152
+                # spec: spec/heldenhain/04_turn.rules:150
                 end_game(
                     state,
                     None,
                     "Zuglimit erreicht: unentschieden (Simulationsgrenze, nicht im Regelheft)",
-                    "spec/heldenhain/04_turn.rules:152:13",
+                    "spec/heldenhain/04_turn.rules:150:13",
                 )
-            # spec: spec/heldenhain/04_turn.rules:154
+            # spec: spec/heldenhain/04_turn.rules:152
             frame[1] = 3
             state.frames.append(new_frame(20, [UNBOUND] * 11))
             return
         if pc == 3:
-            # spec: spec/heldenhain/04_turn.rules:155
+            # spec: spec/heldenhain/04_turn.rules:153
             state.vars[0] = None if state.vars[0] is None else (state.vars[0] + 1) % 2
             state.stamps[18] += 1
             pc = 2
@@ -4077,46 +3912,35 @@ def s_start(state, frame):
             return
 
 
-def sev_roxy(state, frame):
-    "event of roxy (spec/heldenhain/10_superfreundinnen.rules:17)"
+def sev_roxy__p1(state, frame):
+    "event of roxy(p1) (spec/heldenhain/10_superfreundinnen.rules:21)"
     # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:17
-            if state.vars[4] != None:
-                pc = 1
-            else:
-                pc = 2
-        if pc == 1:
-            state.frames.pop()
-            state.frames.append(new_frame(9, [L[0], state.vars[4], 2] + [UNBOUND] * 1))
-            return
-        if pc == 2:
-            state.frames.pop()
-            return
+    # spec: spec/heldenhain/10_superfreundinnen.rules:21
+    state.frames.pop()
+    state.frames.append(new_frame(9, [L[0], L[1], 2] + [UNBOUND] * 1))
+    return
 
 
-def sev_ronja_regenbogen(state, frame):
-    "event of ronja_regenbogen (spec/heldenhain/10_superfreundinnen.rules:71)"
+def sev_ronja_regenbogen__p1(state, frame):
+    "event of ronja_regenbogen(p1) (spec/heldenhain/10_superfreundinnen.rules:104)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:72
+            # spec: spec/heldenhain/10_superfreundinnen.rules:105
             values = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
-                if (c_f != state.vars[4] and state.counters[1][c_f] > 0)
+                if (c_f != L[1] and state.counters[1][c_f] > 0)
             ]
             if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:73
+            # spec: spec/heldenhain/10_superfreundinnen.rules:106
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -4126,13 +3950,13 @@ def sev_ronja_regenbogen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:73:13",
+                "spec/heldenhain/10_superfreundinnen.rules:106:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:75
+            # spec: spec/heldenhain/10_superfreundinnen.rules:108
             p_aufrichten(state, L[2])
             pc = 3
         if pc == 3:
@@ -4140,26 +3964,26 @@ def sev_ronja_regenbogen(state, frame):
             return
 
 
-def sev_eule_elsa(state, frame):
-    "event of eule_elsa (spec/heldenhain/10_superfreundinnen.rules:94)"
+def sev_eule_elsa__p1(state, frame):
+    "event of eule_elsa(p1) (spec/heldenhain/10_superfreundinnen.rules:147)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:95
+    # spec: spec/heldenhain/10_superfreundinnen.rules:148
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/10_superfreundinnen.rules:96
+    # spec: spec/heldenhain/10_superfreundinnen.rules:149
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
-def sev_zweite_chance(state, frame):
-    "event of zweite_chance (spec/heldenhain/10_superfreundinnen.rules:132)"
+def sev_zweite_chance__p1(state, frame):
+    "event of zweite_chance(p1) (spec/heldenhain/10_superfreundinnen.rules:215)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:133
+            # spec: spec/heldenhain/10_superfreundinnen.rules:216
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[1][c_f] > 0
             ]
@@ -4168,7 +3992,7 @@ def sev_zweite_chance(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:134
+            # spec: spec/heldenhain/10_superfreundinnen.rules:217
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -4178,13 +4002,13 @@ def sev_zweite_chance(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:134:13",
+                "spec/heldenhain/10_superfreundinnen.rules:217:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:135
+            # spec: spec/heldenhain/10_superfreundinnen.rules:218
             p_aufrichten(state, L[2])
             pc = 3
         if pc == 3:
@@ -4192,53 +4016,49 @@ def sev_zweite_chance(state, frame):
             return
 
 
-def sev_sonnenstrahl(state, frame):
-    "event of sonnenstrahl (spec/heldenhain/10_superfreundinnen.rules:144)"
+def sev_sonnenstrahl__p1(state, frame):
+    "event of sonnenstrahl(p1) (spec/heldenhain/10_superfreundinnen.rules:227)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:145
+            # spec: spec/heldenhain/10_superfreundinnen.rules:228
             frame[1] = 1
             state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:146
+            # spec: spec/heldenhain/10_superfreundinnen.rules:229
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
-def sev_schutzengel(state, frame):
-    "event of schutzengel (spec/heldenhain/10_superfreundinnen.rules:155)"
+def sev_schutzengel__p1(state, frame):
+    "event of schutzengel(p1) (spec/heldenhain/10_superfreundinnen.rules:238)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:155
+    # spec: spec/heldenhain/10_superfreundinnen.rules:238
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 3] + [UNBOUND] * 1))
     return
 
 
-def sev_gluecksbringer(state, frame):
-    "event of gluecksbringer (spec/heldenhain/10_superfreundinnen.rules:159)"
+def sev_gluecksbringer__p1(state, frame):
+    "event of gluecksbringer(p1) (spec/heldenhain/10_superfreundinnen.rules:242)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:160
-            values = [
-                c_f
-                for c_f in state.zones[5 + L[0]]
-                if (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
-            ]
+            # spec: spec/heldenhain/10_superfreundinnen.rules:243
+            values = [c_f for c_f in state.zones[5 + L[0]] if c_f in KS_charakter]
             if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:161
+            # spec: spec/heldenhain/10_superfreundinnen.rules:244
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -4248,13 +4068,13 @@ def sev_gluecksbringer(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:161:13",
+                "spec/heldenhain/10_superfreundinnen.rules:244:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:163
+            # spec: spec/heldenhain/10_superfreundinnen.rules:246
             p_bis_zugende_rettung(state, L[2], 2)
             pc = 3
         if pc == 3:
@@ -4262,30 +4082,30 @@ def sev_gluecksbringer(state, frame):
             return
 
 
-def sev_tapferes_herz(state, frame):
-    "event of tapferes_herz (spec/heldenhain/10_superfreundinnen.rules:182)"
+def sev_tapferes_herz__p1(state, frame):
+    "event of tapferes_herz(p1) (spec/heldenhain/10_superfreundinnen.rules:265)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:182
+    # spec: spec/heldenhain/10_superfreundinnen.rules:265
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
-def sev_sternschnuppe(state, frame):
-    "event of sternschnuppe (spec/heldenhain/10_superfreundinnen.rules:186)"
+def sev_sternschnuppe__p1(state, frame):
+    "event of sternschnuppe(p1) (spec/heldenhain/10_superfreundinnen.rules:269)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:187
+            # spec: spec/heldenhain/10_superfreundinnen.rules:270
             if len(state.zones[16 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:188
+            # spec: spec/heldenhain/10_superfreundinnen.rules:271
             player = L[0]
             values = list(state.zones[16 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4296,13 +4116,13 @@ def sev_sternschnuppe(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:188:13",
+                "spec/heldenhain/10_superfreundinnen.rules:271:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:189
+            # spec: spec/heldenhain/10_superfreundinnen.rules:272
             move_card(state, L[2], 3 + L[0])
             pc = 3
         if pc == 3:
@@ -4310,20 +4130,20 @@ def sev_sternschnuppe(state, frame):
             return
 
 
-def sev_heilkraeuter(state, frame):
-    "event of heilkraeuter (spec/heldenhain/10_superfreundinnen.rules:195)"
+def sev_heilkraeuter__p1(state, frame):
+    "event of heilkraeuter(p1) (spec/heldenhain/10_superfreundinnen.rules:278)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:196
+            # spec: spec/heldenhain/10_superfreundinnen.rules:279
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:197
+            # spec: spec/heldenhain/10_superfreundinnen.rules:280
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4334,15 +4154,15 @@ def sev_heilkraeuter(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:197:13",
+                "spec/heldenhain/10_superfreundinnen.rules:280:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:198
+            # spec: spec/heldenhain/10_superfreundinnen.rules:281
             p_heilen(state, L[2], 2)
-            # spec: spec/heldenhain/10_superfreundinnen.rules:199
+            # spec: spec/heldenhain/10_superfreundinnen.rules:282
             p_dauerhaft_ausdauer(state, L[2], 1)
             pc = 3
         if pc == 3:
@@ -4350,20 +4170,20 @@ def sev_heilkraeuter(state, frame):
             return
 
 
-def sev_rueckzug_ins_baumhaus(state, frame):
-    "event of rueckzug_ins_baumhaus (spec/heldenhain/10_superfreundinnen.rules:205)"
+def sev_rueckzug_ins_baumhaus__p1(state, frame):
+    "event of rueckzug_ins_baumhaus(p1) (spec/heldenhain/10_superfreundinnen.rules:288)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:206
+            # spec: spec/heldenhain/10_superfreundinnen.rules:289
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:207
+            # spec: spec/heldenhain/10_superfreundinnen.rules:290
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4374,13 +4194,13 @@ def sev_rueckzug_ins_baumhaus(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:207:13",
+                "spec/heldenhain/10_superfreundinnen.rules:290:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:208
+            # spec: spec/heldenhain/10_superfreundinnen.rules:291
             p_auf_die_hand(state, L[2])
             pc = 3
         if pc == 3:
@@ -4388,8 +4208,8 @@ def sev_rueckzug_ins_baumhaus(state, frame):
             return
 
 
-def sev_lady_stillstand(state, frame):
-    "event of lady_stillstand (spec/heldenhain/11_schattenkabinett.rules:16)"
+def sev_lady_stillstand__p1(state, frame):
+    "event of lady_stillstand(p1) (spec/heldenhain/11_schattenkabinett.rules:16)"
     # L: 0 you, 1 this
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:16
@@ -4398,108 +4218,108 @@ def sev_lady_stillstand(state, frame):
     return
 
 
-def sev_samt(state, frame):
-    "event of samt (spec/heldenhain/11_schattenkabinett.rules:22)"
+def sev_samt__p1(state, frame):
+    "event of samt(p1) (spec/heldenhain/11_schattenkabinett.rules:26)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:22
+    # spec: spec/heldenhain/11_schattenkabinett.rules:26
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
-def sev_leutnant_lahm(state, frame):
-    "event of leutnant_lahm (spec/heldenhain/11_schattenkabinett.rules:58)"
+def sev_leutnant_lahm__p1(state, frame):
+    "event of leutnant_lahm(p1) (spec/heldenhain/11_schattenkabinett.rules:92)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:58
+    # spec: spec/heldenhain/11_schattenkabinett.rules:92
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
-def sev_stillstand(state, frame):
-    "event of stillstand (spec/heldenhain/11_schattenkabinett.rules:94)"
+def sev_stillstand__p1(state, frame):
+    "event of stillstand(p1) (spec/heldenhain/11_schattenkabinett.rules:165)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:94
+    # spec: spec/heldenhain/11_schattenkabinett.rules:165
     state.frames.pop()
     state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
-def sev_laehmende_rede(state, frame):
-    "event of laehmende_rede (spec/heldenhain/11_schattenkabinett.rules:98)"
+def sev_laehmende_rede__p1(state, frame):
+    "event of laehmende_rede(p1) (spec/heldenhain/11_schattenkabinett.rules:169)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:99
+            # spec: spec/heldenhain/11_schattenkabinett.rules:170
             frame[1] = 1
             state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:100
+            # spec: spec/heldenhain/11_schattenkabinett.rules:171
             state.frames.pop()
             state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
 
 
-def sev_buerokratie(state, frame):
-    "event of buerokratie (spec/heldenhain/11_schattenkabinett.rules:112)"
+def sev_buerokratie__p1(state, frame):
+    "event of buerokratie(p1) (spec/heldenhain/11_schattenkabinett.rules:183)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:112
+    # spec: spec/heldenhain/11_schattenkabinett.rules:183
     state.frames.pop()
     state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
-def sev_kaltes_schweigen(state, frame):
-    "event of kaltes_schweigen (spec/heldenhain/11_schattenkabinett.rules:116)"
+def sev_kaltes_schweigen__p1(state, frame):
+    "event of kaltes_schweigen(p1) (spec/heldenhain/11_schattenkabinett.rules:187)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:116
+    # spec: spec/heldenhain/11_schattenkabinett.rules:187
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
-def sev_intrige(state, frame):
-    "event of intrige (spec/heldenhain/11_schattenkabinett.rules:120)"
+def sev_intrige__p1(state, frame):
+    "event of intrige(p1) (spec/heldenhain/11_schattenkabinett.rules:191)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:120
+    # spec: spec/heldenhain/11_schattenkabinett.rules:191
     state.frames.pop()
     state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
-def sev_eiserne_disziplin(state, frame):
-    "event of eiserne_disziplin (spec/heldenhain/11_schattenkabinett.rules:161)"
+def sev_eiserne_disziplin__p1(state, frame):
+    "event of eiserne_disziplin(p1) (spec/heldenhain/11_schattenkabinett.rules:232)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:161
+    # spec: spec/heldenhain/11_schattenkabinett.rules:232
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
-def sev_kalte_schulter(state, frame):
-    "event of kalte_schulter (spec/heldenhain/11_schattenkabinett.rules:165)"
+def sev_kalte_schulter__p1(state, frame):
+    "event of kalte_schulter(p1) (spec/heldenhain/11_schattenkabinett.rules:236)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:166
+            # spec: spec/heldenhain/11_schattenkabinett.rules:237
             if len(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:167
+            # spec: spec/heldenhain/11_schattenkabinett.rules:238
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4510,13 +4330,13 @@ def sev_kalte_schulter(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/11_schattenkabinett.rules:167:13",
+                "spec/heldenhain/11_schattenkabinett.rules:238:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:169
+            # spec: spec/heldenhain/11_schattenkabinett.rules:240
             p_auf_die_hand(state, L[2])
             pc = 3
         if pc == 3:
@@ -4524,21 +4344,21 @@ def sev_kalte_schulter(state, frame):
             return
 
 
-def sev_theo_treu(state, frame):
-    "event of theo_treu (spec/heldenhain/12_weggefaehrten.rules:43)"
+def sev_theo_treu__p1(state, frame):
+    "event of theo_treu(p1) (spec/heldenhain/12_weggefaehrten.rules:47)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:44
-            values = [c_f for c_f in state.zones[5 + L[0]] if c_f != state.vars[4]]
+            # spec: spec/heldenhain/12_weggefaehrten.rules:48
+            values = [c_f for c_f in state.zones[5 + L[0]] if c_f != L[1]]
             if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:45
+            # spec: spec/heldenhain/12_weggefaehrten.rules:49
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -4548,13 +4368,13 @@ def sev_theo_treu(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:45:13",
+                "spec/heldenhain/12_weggefaehrten.rules:49:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:47
+            # spec: spec/heldenhain/12_weggefaehrten.rules:51
             p_dauerhaft_ausdauer(state, L[2], 1)
             pc = 3
         if pc == 3:
@@ -4562,40 +4382,40 @@ def sev_theo_treu(state, frame):
             return
 
 
-def sev_lagerpause(state, frame):
-    "event of lagerpause (spec/heldenhain/12_weggefaehrten.rules:104)"
+def sev_lagerpause__p1(state, frame):
+    "event of lagerpause(p1) (spec/heldenhain/12_weggefaehrten.rules:150)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:104
+    # spec: spec/heldenhain/12_weggefaehrten.rules:150
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
-def sev_heldenmut(state, frame):
-    "event of heldenmut (spec/heldenhain/12_weggefaehrten.rules:119)"
+def sev_heldenmut__p1(state, frame):
+    "event of heldenmut(p1) (spec/heldenhain/12_weggefaehrten.rules:165)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:119
+    # spec: spec/heldenhain/12_weggefaehrten.rules:165
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
-def sev_rettungsaktion(state, frame):
-    "event of rettungsaktion (spec/heldenhain/12_weggefaehrten.rules:123)"
+def sev_rettungsaktion__p1(state, frame):
+    "event of rettungsaktion(p1) (spec/heldenhain/12_weggefaehrten.rules:169)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:124
+            # spec: spec/heldenhain/12_weggefaehrten.rules:170
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:125
+            # spec: spec/heldenhain/12_weggefaehrten.rules:171
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4606,46 +4426,46 @@ def sev_rettungsaktion(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:125:13",
+                "spec/heldenhain/12_weggefaehrten.rules:171:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:126
+            # spec: spec/heldenhain/12_weggefaehrten.rules:172
             p_auf_die_hand(state, L[2])
             pc = 3
         if pc == 3:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:128
+            # spec: spec/heldenhain/12_weggefaehrten.rules:174
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
-def sev_festes_band(state, frame):
-    "event of festes_band (spec/heldenhain/12_weggefaehrten.rules:133)"
+def sev_festes_band__p1(state, frame):
+    "event of festes_band(p1) (spec/heldenhain/12_weggefaehrten.rules:179)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:133
+    # spec: spec/heldenhain/12_weggefaehrten.rules:179
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
-def sev_mutprobe(state, frame):
-    "event of mutprobe (spec/heldenhain/12_weggefaehrten.rules:163)"
+def sev_mutprobe__p1(state, frame):
+    "event of mutprobe(p1) (spec/heldenhain/12_weggefaehrten.rules:209)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:164
+            # spec: spec/heldenhain/12_weggefaehrten.rules:210
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:165
+            # spec: spec/heldenhain/12_weggefaehrten.rules:211
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4656,13 +4476,13 @@ def sev_mutprobe(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:165:13",
+                "spec/heldenhain/12_weggefaehrten.rules:211:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:166
+            # spec: spec/heldenhain/12_weggefaehrten.rules:212
             p_dauerhaft_einsatz(state, L[2], 1)
             pc = 3
         if pc == 3:
@@ -4670,16 +4490,14 @@ def sev_mutprobe(state, frame):
             return
 
 
-def sev_rico_rueckprall(state, frame):
-    "event of rico_rueckprall (spec/heldenhain/13_purpurpakt.rules:22)"
-    # L: 0 you, 1 this, 2 rico
+def sev_rico_rueckprall__p1(state, frame):
+    "event of rico_rueckprall(p1) (spec/heldenhain/13_purpurpakt.rules:29)"
+    # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:23
-            L[2] = state.vars[4]
-            # spec: spec/heldenhain/13_purpurpakt.rules:24
+            # spec: spec/heldenhain/13_purpurpakt.rules:30
             player = L[0]
             offered = []
             offered.append(0)
@@ -4694,33 +4512,31 @@ def sev_rico_rueckprall(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:24:9",
+                "spec/heldenhain/13_purpurpakt.rules:30:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:26
-                p_stress_geben(state, L[2], 1)
-                # spec: spec/heldenhain/13_purpurpakt.rules:27
-                p_bis_zugende_einsatz(state, L[2], 2)
+                # spec: spec/heldenhain/13_purpurpakt.rules:32
+                p_stress_geben(state, L[1], 1)
+                # spec: spec/heldenhain/13_purpurpakt.rules:33
+                p_bis_zugende_einsatz(state, L[1], 2)
             elif k == 1:
                 pass
             state.frames.pop()
             return
 
 
-def sev_baron_blutdruck(state, frame):
-    "event of baron_blutdruck (spec/heldenhain/13_purpurpakt.rules:38)"
-    # L: 0 you, 1 this, 2 baron
+def sev_baron_blutdruck__p1(state, frame):
+    "event of baron_blutdruck(p1) (spec/heldenhain/13_purpurpakt.rules:54)"
+    # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:39
-            L[2] = state.vars[4]
-            # spec: spec/heldenhain/13_purpurpakt.rules:40
+            # spec: spec/heldenhain/13_purpurpakt.rules:55
             player = L[0]
             offered = []
             offered.append(0)
@@ -4737,16 +4553,16 @@ def sev_baron_blutdruck(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:40:9",
+                "spec/heldenhain/13_purpurpakt.rules:55:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:42
-                p_stress_geben(state, L[2], 2)
-                # spec: spec/heldenhain/13_purpurpakt.rules:43
+                # spec: spec/heldenhain/13_purpurpakt.rules:57
+                p_stress_geben(state, L[1], 2)
+                # spec: spec/heldenhain/13_purpurpakt.rules:58
                 p_karten_ziehen(state, L[0], 2)
             elif k == 1:
                 pass
@@ -4754,14 +4570,14 @@ def sev_baron_blutdruck(state, frame):
             return
 
 
-def sev_herr_handel(state, frame):
-    "event of herr_handel (spec/heldenhain/13_purpurpakt.rules:53)"
+def sev_herr_handel__p1(state, frame):
+    "event of herr_handel(p1) (spec/heldenhain/13_purpurpakt.rules:75)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:54
+            # spec: spec/heldenhain/13_purpurpakt.rules:76
             player = L[0]
             offered = []
             if len(state.zones[3 + L[0]]) > 0:
@@ -4777,7 +4593,7 @@ def sev_herr_handel(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:54:9",
+                "spec/heldenhain/13_purpurpakt.rules:76:9",
             )
             frame[1] = 1
             return
@@ -4790,12 +4606,12 @@ def sev_herr_handel(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:56
+            # spec: spec/heldenhain/13_purpurpakt.rules:78
             frame[1] = 3
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:57
+            # spec: spec/heldenhain/13_purpurpakt.rules:79
             p_energie_gewinnen(state, L[0], 2)
             pc = 4
         if pc == 4:
@@ -4803,28 +4619,26 @@ def sev_herr_handel(state, frame):
             return
 
 
-def sev_jongleur_jupp(state, frame):
-    "event of jongleur_jupp (spec/heldenhain/13_purpurpakt.rules:73)"
+def sev_jongleur_jupp__p1(state, frame):
+    "event of jongleur_jupp(p1) (spec/heldenhain/13_purpurpakt.rules:102)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:74
+    # spec: spec/heldenhain/13_purpurpakt.rules:103
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:75
+    # spec: spec/heldenhain/13_purpurpakt.rules:104
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
-def sev_magier_mehrwert(state, frame):
-    "event of magier_mehrwert (spec/heldenhain/13_purpurpakt.rules:92)"
-    # L: 0 you, 1 this, 2 magier
+def sev_magier_mehrwert__p1(state, frame):
+    "event of magier_mehrwert(p1) (spec/heldenhain/13_purpurpakt.rules:143)"
+    # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:93
-            L[2] = state.vars[4]
-            # spec: spec/heldenhain/13_purpurpakt.rules:94
+            # spec: spec/heldenhain/13_purpurpakt.rules:144
             player = L[0]
             offered = []
             offered.append(0)
@@ -4841,16 +4655,16 @@ def sev_magier_mehrwert(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:94:9",
+                "spec/heldenhain/13_purpurpakt.rules:144:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:96
-                p_stress_geben(state, L[2], 1)
-                # spec: spec/heldenhain/13_purpurpakt.rules:97
+                # spec: spec/heldenhain/13_purpurpakt.rules:146
+                p_stress_geben(state, L[1], 1)
+                # spec: spec/heldenhain/13_purpurpakt.rules:147
                 p_energie_gewinnen(state, L[0], 1)
             elif k == 1:
                 pass
@@ -4858,78 +4672,78 @@ def sev_magier_mehrwert(state, frame):
             return
 
 
-def sev_teurer_spass(state, frame):
-    "event of teurer_spass (spec/heldenhain/13_purpurpakt.rules:139)"
+def sev_teurer_spass__p1(state, frame):
+    "event of teurer_spass(p1) (spec/heldenhain/13_purpurpakt.rules:243)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:140
+            # spec: spec/heldenhain/13_purpurpakt.rules:244
             frame[1] = 1
             state.frames.append(new_frame(15, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:141
+            # spec: spec/heldenhain/13_purpurpakt.rules:245
             p_punkte_gewinnen(state, L[0], 2)
             state.frames.pop()
             return
 
 
-def sev_tauschgeschaeft(state, frame):
-    "event of tauschgeschaeft (spec/heldenhain/13_purpurpakt.rules:150)"
+def sev_tauschgeschaeft__p1(state, frame):
+    "event of tauschgeschaeft(p1) (spec/heldenhain/13_purpurpakt.rules:254)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:151
+            # spec: spec/heldenhain/13_purpurpakt.rules:255
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:152
+            # spec: spec/heldenhain/13_purpurpakt.rules:256
             frame[1] = 2
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:153
+            # spec: spec/heldenhain/13_purpurpakt.rules:257
             p_karten_ziehen(state, L[0], 3)
             state.frames.pop()
             return
 
 
-def sev_ausverkauf(state, frame):
-    "event of ausverkauf (spec/heldenhain/13_purpurpakt.rules:158)"
+def sev_ausverkauf__p1(state, frame):
+    "event of ausverkauf(p1) (spec/heldenhain/13_purpurpakt.rules:262)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:159
+            # spec: spec/heldenhain/13_purpurpakt.rules:263
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:160
+            # spec: spec/heldenhain/13_purpurpakt.rules:264
             p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
             state.frames.pop()
             return
 
 
-def sev_zugabe(state, frame):
-    "event of zugabe (spec/heldenhain/13_purpurpakt.rules:165)"
+def sev_zugabe__p1(state, frame):
+    "event of zugabe(p1) (spec/heldenhain/13_purpurpakt.rules:269)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:166
+            # spec: spec/heldenhain/13_purpurpakt.rules:270
             values = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
                 if (
-                    (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
+                    c_f in KS_charakter
                     and state.counters[1][c_f] > 0
                     and not state.counters[2][c_f] > 0
                 )
@@ -4939,7 +4753,7 @@ def sev_zugabe(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:167
+            # spec: spec/heldenhain/13_purpurpakt.rules:271
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -4949,15 +4763,15 @@ def sev_zugabe(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:167:13",
+                "spec/heldenhain/13_purpurpakt.rules:271:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:169
+            # spec: spec/heldenhain/13_purpurpakt.rules:273
             p_aufrichten(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:170
+            # spec: spec/heldenhain/13_purpurpakt.rules:274
             p_stress_geben(state, L[2], 1)
             pc = 3
         if pc == 3:
@@ -4965,40 +4779,40 @@ def sev_zugabe(state, frame):
             return
 
 
-def sev_wechselgeld(state, frame):
-    "event of wechselgeld (spec/heldenhain/13_purpurpakt.rules:176)"
+def sev_wechselgeld__p1(state, frame):
+    "event of wechselgeld(p1) (spec/heldenhain/13_purpurpakt.rules:280)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:177
+    # spec: spec/heldenhain/13_purpurpakt.rules:281
     p_energie_gewinnen(state, L[0], 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:178
+    # spec: spec/heldenhain/13_purpurpakt.rules:282
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:179
+    # spec: spec/heldenhain/13_purpurpakt.rules:283
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
-def sev_lockangebot(state, frame):
-    "event of lockangebot (spec/heldenhain/13_purpurpakt.rules:198)"
+def sev_lockangebot__p1(state, frame):
+    "event of lockangebot(p1) (spec/heldenhain/13_purpurpakt.rules:302)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:199
+    # spec: spec/heldenhain/13_purpurpakt.rules:303
     p_karten_ziehen(state, L[0], 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:200
+    # spec: spec/heldenhain/13_purpurpakt.rules:304
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
-def sev_blutgeld(state, frame):
-    "event of blutgeld (spec/heldenhain/13_purpurpakt.rules:205)"
+def sev_blutgeld__p1(state, frame):
+    "event of blutgeld(p1) (spec/heldenhain/13_purpurpakt.rules:309)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:206
+            # spec: spec/heldenhain/13_purpurpakt.rules:310
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5009,58 +4823,58 @@ def sev_blutgeld(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:206:9",
+                "spec/heldenhain/13_purpurpakt.rules:310:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:207
+            # spec: spec/heldenhain/13_purpurpakt.rules:311
             p_ausscheiden(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:208
+            # spec: spec/heldenhain/13_purpurpakt.rules:312
             p_punkte_gewinnen(state, L[0], 3)
             state.frames.pop()
             return
 
 
-def sev_preisexplosion(state, frame):
-    "event of preisexplosion (spec/heldenhain/13_purpurpakt.rules:213)"
+def sev_preisexplosion__p1(state, frame):
+    "event of preisexplosion(p1) (spec/heldenhain/13_purpurpakt.rules:317)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:214
+    # spec: spec/heldenhain/13_purpurpakt.rules:318
     p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:215
+    # spec: spec/heldenhain/13_purpurpakt.rules:319
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
-def sev_vertragsbruch(state, frame):
-    "event of vertragsbruch (spec/heldenhain/13_purpurpakt.rules:220)"
+def sev_vertragsbruch__p1(state, frame):
+    "event of vertragsbruch(p1) (spec/heldenhain/13_purpurpakt.rules:324)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:221
+            # spec: spec/heldenhain/13_purpurpakt.rules:325
             frame[1] = 1
             state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:222
+            # spec: spec/heldenhain/13_purpurpakt.rules:326
             state.frames.pop()
             state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
-def sev_hinterlist(state, frame):
-    "event of hinterlist (spec/heldenhain/13_purpurpakt.rules:234)"
+def sev_hinterlist__p1(state, frame):
+    "event of hinterlist(p1) (spec/heldenhain/13_purpurpakt.rules:338)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:235
+            # spec: spec/heldenhain/13_purpurpakt.rules:339
             values = [
                 c_z
                 for c_z in state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]
@@ -5071,7 +4885,7 @@ def sev_hinterlist(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:236
+            # spec: spec/heldenhain/13_purpurpakt.rules:340
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -5081,13 +4895,13 @@ def sev_hinterlist(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:236:13",
+                "spec/heldenhain/13_purpurpakt.rules:340:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:238
+            # spec: spec/heldenhain/13_purpurpakt.rules:342
             p_stress_geben(state, L[2], 1)
             pc = 3
         if pc == 3:
@@ -5095,62 +4909,62 @@ def sev_hinterlist(state, frame):
             return
 
 
-def sev_kredit(state, frame):
-    "event of kredit (spec/heldenhain/13_purpurpakt.rules:243)"
+def sev_kredit__p1(state, frame):
+    "event of kredit(p1) (spec/heldenhain/13_purpurpakt.rules:347)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:244
+            # spec: spec/heldenhain/13_purpurpakt.rules:348
             p_energie_gewinnen(state, L[0], 3)
-            # spec: spec/heldenhain/13_purpurpakt.rules:245
+            # spec: spec/heldenhain/13_purpurpakt.rules:349
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:246
+            # spec: spec/heldenhain/13_purpurpakt.rules:350
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
 
 
-def sev_letzte_rate(state, frame):
-    "event of letzte_rate (spec/heldenhain/13_purpurpakt.rules:251)"
+def sev_letzte_rate__p1(state, frame):
+    "event of letzte_rate(p1) (spec/heldenhain/13_purpurpakt.rules:355)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:252
+            # spec: spec/heldenhain/13_purpurpakt.rules:356
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:253
+            # spec: spec/heldenhain/13_purpurpakt.rules:357
             p_punkte_gewinnen(state, L[0], 1)
             state.frames.pop()
             return
 
 
-def st_kater_kuschel_text_0(state, frame):
-    "on zugbeginn of kater_kuschel_text (spec/heldenhain/10_superfreundinnen.rules:301)"
-    # L: 0 p
+def sev_roxy__p2(state, frame):
+    "event of roxy(p2) (spec/heldenhain/10_superfreundinnen.rules:21)"
+    # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:301
+    # spec: spec/heldenhain/10_superfreundinnen.rules:21
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(9, [L[0], L[1], 2] + [UNBOUND] * 1))
     return
 
 
-def st_illusionsdrache_text_0(state, frame):
-    "on drache_genutzt of illusionsdrache_text (spec/heldenhain/10_superfreundinnen.rules:310)"
-    # L: 0 p, 1 d, 2 f
+def sev_ronja_regenbogen__p2(state, frame):
+    "event of ronja_regenbogen(p2) (spec/heldenhain/10_superfreundinnen.rules:104)"
+    # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:311
+            # spec: spec/heldenhain/10_superfreundinnen.rules:105
             values = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
@@ -5161,7 +4975,7 @@ def st_illusionsdrache_text_0(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:312
+            # spec: spec/heldenhain/10_superfreundinnen.rules:106
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -5171,70 +4985,931 @@ def st_illusionsdrache_text_0(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:312:13",
+                "spec/heldenhain/10_superfreundinnen.rules:106:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:313
+            # spec: spec/heldenhain/10_superfreundinnen.rules:108
             p_aufrichten(state, L[2])
-            # spec: spec/heldenhain/10_superfreundinnen.rules:314
-            p_heilen(state, L[2], 1)
             pc = 3
         if pc == 3:
             state.frames.pop()
             return
 
 
-def st_ki_pflaster_text_0(state, frame):
-    "on ki_genutzt of ki_pflaster_text (spec/heldenhain/10_superfreundinnen.rules:328)"
-    # L: 0 p, 1 k
+def sev_eule_elsa__p2(state, frame):
+    "event of eule_elsa(p2) (spec/heldenhain/10_superfreundinnen.rules:147)"
+    # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:328
+    # spec: spec/heldenhain/10_superfreundinnen.rules:148
+    p_ziehen(state, L[0])
+    # spec: spec/heldenhain/10_superfreundinnen.rules:149
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
-def st_wolkenschloss_text_0(state, frame):
-    "on hq_genutzt of wolkenschloss_text (spec/heldenhain/10_superfreundinnen.rules:341)"
-    # L: 0 p, 1 h
+def sev_zweite_chance__p2(state, frame):
+    "event of zweite_chance(p2) (spec/heldenhain/10_superfreundinnen.rules:215)"
+    # L: 0 you, 1 this, 2 f
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:341
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/10_superfreundinnen.rules:216
+            values = [
+                c_f for c_f in state.zones[5 + L[0]] if state.counters[1][c_f] > 0
+            ]
+            if values:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            # spec: spec/heldenhain/10_superfreundinnen.rules:217
+            player = L[0]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche eigene Figur wird bereit?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/10_superfreundinnen.rules:217:13",
+            )
+            frame[1] = 2
+            return
+        if pc == 2:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/10_superfreundinnen.rules:218
+            p_aufrichten(state, L[2])
+            pc = 3
+        if pc == 3:
+            state.frames.pop()
+            return
+
+
+def sev_sonnenstrahl__p2(state, frame):
+    "event of sonnenstrahl(p2) (spec/heldenhain/10_superfreundinnen.rules:227)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/10_superfreundinnen.rules:228
+            frame[1] = 1
+            state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
+            return
+        if pc == 1:
+            # spec: spec/heldenhain/10_superfreundinnen.rules:229
+            p_ziehen(state, L[0])
+            state.frames.pop()
+            return
+
+
+def sev_schutzengel__p2(state, frame):
+    "event of schutzengel(p2) (spec/heldenhain/10_superfreundinnen.rules:238)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/10_superfreundinnen.rules:238
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(8, [L[0], 3] + [UNBOUND] * 1))
     return
 
 
-def st_blumenwiese_text_0(state, frame):
-    "on zugbeginn of blumenwiese_text (spec/heldenhain/10_superfreundinnen.rules:350)"
-    # L: 0 p
+def sev_gluecksbringer__p2(state, frame):
+    "event of gluecksbringer(p2) (spec/heldenhain/10_superfreundinnen.rules:242)"
+    # L: 0 you, 1 this, 2 f
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:350
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/10_superfreundinnen.rules:243
+            values = [c_f for c_f in state.zones[5 + L[0]] if c_f in KS_charakter]
+            if values:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            # spec: spec/heldenhain/10_superfreundinnen.rules:244
+            player = L[0]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welcher eigene Charakter erhält +2 Rettung?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/10_superfreundinnen.rules:244:13",
+            )
+            frame[1] = 2
+            return
+        if pc == 2:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/10_superfreundinnen.rules:246
+            p_bis_zugende_rettung(state, L[2], 2)
+            pc = 3
+        if pc == 3:
+            state.frames.pop()
+            return
+
+
+def sev_tapferes_herz__p2(state, frame):
+    "event of tapferes_herz(p2) (spec/heldenhain/10_superfreundinnen.rules:265)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/10_superfreundinnen.rules:265
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
-def st_graf_grau_text_0(state, frame):
-    "on gesammelt of graf_grau_text (spec/heldenhain/11_schattenkabinett.rules:223)"
-    # L: 0 p, 1 f, 2 n
+def sev_sternschnuppe__p2(state, frame):
+    "event of sternschnuppe(p2) (spec/heldenhain/10_superfreundinnen.rules:269)"
+    # L: 0 you, 1 this, 2 c
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:223
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/10_superfreundinnen.rules:270
+            if len(state.zones[16 + L[0]]) > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            # spec: spec/heldenhain/10_superfreundinnen.rules:271
+            player = L[0]
+            values = list(state.zones[16 + L[0]])
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche Karte nimmst du aus der Ablage auf die Hand?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/10_superfreundinnen.rules:271:13",
+            )
+            frame[1] = 2
+            return
+        if pc == 2:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/10_superfreundinnen.rules:272
+            move_card(state, L[2], 3 + L[0])
+            pc = 3
+        if pc == 3:
+            state.frames.pop()
+            return
+
+
+def sev_heilkraeuter__p2(state, frame):
+    "event of heilkraeuter(p2) (spec/heldenhain/10_superfreundinnen.rules:278)"
+    # L: 0 you, 1 this, 2 f
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/10_superfreundinnen.rules:279
+            if len(state.zones[5 + L[0]]) > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            # spec: spec/heldenhain/10_superfreundinnen.rules:280
+            player = L[0]
+            values = list(state.zones[5 + L[0]])
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche eigene Figur pflegst du?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/10_superfreundinnen.rules:280:13",
+            )
+            frame[1] = 2
+            return
+        if pc == 2:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/10_superfreundinnen.rules:281
+            p_heilen(state, L[2], 2)
+            # spec: spec/heldenhain/10_superfreundinnen.rules:282
+            p_dauerhaft_ausdauer(state, L[2], 1)
+            pc = 3
+        if pc == 3:
+            state.frames.pop()
+            return
+
+
+def sev_rueckzug_ins_baumhaus__p2(state, frame):
+    "event of rueckzug_ins_baumhaus(p2) (spec/heldenhain/10_superfreundinnen.rules:288)"
+    # L: 0 you, 1 this, 2 f
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/10_superfreundinnen.rules:289
+            if len(state.zones[5 + L[0]]) > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            # spec: spec/heldenhain/10_superfreundinnen.rules:290
+            player = L[0]
+            values = list(state.zones[5 + L[0]])
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche eigene Figur kommt zurück auf die Hand?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/10_superfreundinnen.rules:290:13",
+            )
+            frame[1] = 2
+            return
+        if pc == 2:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/10_superfreundinnen.rules:291
+            p_auf_die_hand(state, L[2])
+            pc = 3
+        if pc == 3:
+            state.frames.pop()
+            return
+
+
+def sev_lady_stillstand__p2(state, frame):
+    "event of lady_stillstand(p2) (spec/heldenhain/11_schattenkabinett.rules:16)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:16
+    state.frames.pop()
+    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+    return
+
+
+def sev_samt__p2(state, frame):
+    "event of samt(p2) (spec/heldenhain/11_schattenkabinett.rules:26)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:26
+    state.frames.pop()
+    state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
+    return
+
+
+def sev_leutnant_lahm__p2(state, frame):
+    "event of leutnant_lahm(p2) (spec/heldenhain/11_schattenkabinett.rules:92)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:92
+    state.frames.pop()
+    state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sev_stillstand__p2(state, frame):
+    "event of stillstand(p2) (spec/heldenhain/11_schattenkabinett.rules:165)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:165
+    state.frames.pop()
+    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+    return
+
+
+def sev_laehmende_rede__p2(state, frame):
+    "event of laehmende_rede(p2) (spec/heldenhain/11_schattenkabinett.rules:169)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/11_schattenkabinett.rules:170
+            frame[1] = 1
+            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+            return
+        if pc == 1:
+            # spec: spec/heldenhain/11_schattenkabinett.rules:171
+            state.frames.pop()
+            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+            return
+
+
+def sev_buerokratie__p2(state, frame):
+    "event of buerokratie(p2) (spec/heldenhain/11_schattenkabinett.rules:183)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:183
     state.frames.pop()
     state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
-def st_graefin_gaehn_text_0(state, frame):
-    "on zugbeginn of graefin_gaehn_text (spec/heldenhain/11_schattenkabinett.rules:240)"
-    # L: 0 p, 1 z
+def sev_kaltes_schweigen__p2(state, frame):
+    "event of kaltes_schweigen(p2) (spec/heldenhain/11_schattenkabinett.rules:187)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:187
+    state.frames.pop()
+    state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sev_intrige__p2(state, frame):
+    "event of intrige(p2) (spec/heldenhain/11_schattenkabinett.rules:191)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:191
+    state.frames.pop()
+    state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sev_eiserne_disziplin__p2(state, frame):
+    "event of eiserne_disziplin(p2) (spec/heldenhain/11_schattenkabinett.rules:232)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:232
+    state.frames.pop()
+    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sev_kalte_schulter__p2(state, frame):
+    "event of kalte_schulter(p2) (spec/heldenhain/11_schattenkabinett.rules:236)"
+    # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:241
+            # spec: spec/heldenhain/11_schattenkabinett.rules:237
+            if len(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]) > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            # spec: spec/heldenhain/11_schattenkabinett.rules:238
+            player = L[0]
+            values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche gegnerische Figur schickst du zurück auf die Hand?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/11_schattenkabinett.rules:238:13",
+            )
+            frame[1] = 2
+            return
+        if pc == 2:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/11_schattenkabinett.rules:240
+            p_auf_die_hand(state, L[2])
+            pc = 3
+        if pc == 3:
+            state.frames.pop()
+            return
+
+
+def sev_theo_treu__p2(state, frame):
+    "event of theo_treu(p2) (spec/heldenhain/12_weggefaehrten.rules:47)"
+    # L: 0 you, 1 this, 2 f
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/12_weggefaehrten.rules:48
+            values = [c_f for c_f in state.zones[5 + L[0]] if c_f != L[1]]
+            if values:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            # spec: spec/heldenhain/12_weggefaehrten.rules:49
+            player = L[0]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche andere eigene Figur erhält +1 Ausdauer?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/12_weggefaehrten.rules:49:13",
+            )
+            frame[1] = 2
+            return
+        if pc == 2:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/12_weggefaehrten.rules:51
+            p_dauerhaft_ausdauer(state, L[2], 1)
+            pc = 3
+        if pc == 3:
+            state.frames.pop()
+            return
+
+
+def sev_lagerpause__p2(state, frame):
+    "event of lagerpause(p2) (spec/heldenhain/12_weggefaehrten.rules:150)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/12_weggefaehrten.rules:150
+    state.frames.pop()
+    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sev_heldenmut__p2(state, frame):
+    "event of heldenmut(p2) (spec/heldenhain/12_weggefaehrten.rules:165)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/12_weggefaehrten.rules:165
+    state.frames.pop()
+    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sev_rettungsaktion__p2(state, frame):
+    "event of rettungsaktion(p2) (spec/heldenhain/12_weggefaehrten.rules:169)"
+    # L: 0 you, 1 this, 2 f
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/12_weggefaehrten.rules:170
+            if len(state.zones[5 + L[0]]) > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            # spec: spec/heldenhain/12_weggefaehrten.rules:171
+            player = L[0]
+            values = list(state.zones[5 + L[0]])
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche eigene Figur kommt zurück auf die Hand?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/12_weggefaehrten.rules:171:13",
+            )
+            frame[1] = 2
+            return
+        if pc == 2:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/12_weggefaehrten.rules:172
+            p_auf_die_hand(state, L[2])
+            pc = 3
+        if pc == 3:
+            # spec: spec/heldenhain/12_weggefaehrten.rules:174
+            p_ziehen(state, L[0])
+            state.frames.pop()
+            return
+
+
+def sev_festes_band__p2(state, frame):
+    "event of festes_band(p2) (spec/heldenhain/12_weggefaehrten.rules:179)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/12_weggefaehrten.rules:179
+    state.frames.pop()
+    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sev_mutprobe__p2(state, frame):
+    "event of mutprobe(p2) (spec/heldenhain/12_weggefaehrten.rules:209)"
+    # L: 0 you, 1 this, 2 f
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/12_weggefaehrten.rules:210
+            if len(state.zones[5 + L[0]]) > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            # spec: spec/heldenhain/12_weggefaehrten.rules:211
+            player = L[0]
+            values = list(state.zones[5 + L[0]])
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche eigene Figur erhält dauerhaft +1 Einsatz?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/12_weggefaehrten.rules:211:13",
+            )
+            frame[1] = 2
+            return
+        if pc == 2:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/12_weggefaehrten.rules:212
+            p_dauerhaft_einsatz(state, L[2], 1)
+            pc = 3
+        if pc == 3:
+            state.frames.pop()
+            return
+
+
+def sev_rico_rueckprall__p2(state, frame):
+    "event of rico_rueckprall(p2) (spec/heldenhain/13_purpurpakt.rules:29)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:30
+            player = L[0]
+            offered = []
+            offered.append(0)
+            offered.append(1)
+            ids, labels = option_names(
+                offered, ("zahlen", "verzichten"), ("1 Stress auf Rico legen", "Nein")
+            )
+            ask(
+                state,
+                player,
+                "Rico Rückprall: 1 Stress für +2 Einsatz bis Zugende?",
+                ids,
+                labels,
+                offered,
+                "spec/heldenhain/13_purpurpakt.rules:30:9",
+            )
+            frame[1] = 1
+            return
+        if pc == 1:
+            k = frame[3]
+            if k == 0:
+                # spec: spec/heldenhain/13_purpurpakt.rules:32
+                p_stress_geben(state, L[1], 1)
+                # spec: spec/heldenhain/13_purpurpakt.rules:33
+                p_bis_zugende_einsatz(state, L[1], 2)
+            elif k == 1:
+                pass
+            state.frames.pop()
+            return
+
+
+def sev_baron_blutdruck__p2(state, frame):
+    "event of baron_blutdruck(p2) (spec/heldenhain/13_purpurpakt.rules:54)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:55
+            player = L[0]
+            offered = []
+            offered.append(0)
+            offered.append(1)
+            ids, labels = option_names(
+                offered,
+                ("zahlen", "verzichten"),
+                ("2 Stress auf den Baron legen", "Nein"),
+            )
+            ask(
+                state,
+                player,
+                "Baron Blutdruck: 2 Stress für 2 Karten?",
+                ids,
+                labels,
+                offered,
+                "spec/heldenhain/13_purpurpakt.rules:55:9",
+            )
+            frame[1] = 1
+            return
+        if pc == 1:
+            k = frame[3]
+            if k == 0:
+                # spec: spec/heldenhain/13_purpurpakt.rules:57
+                p_stress_geben(state, L[1], 2)
+                # spec: spec/heldenhain/13_purpurpakt.rules:58
+                p_karten_ziehen(state, L[0], 2)
+            elif k == 1:
+                pass
+            state.frames.pop()
+            return
+
+
+def sev_herr_handel__p2(state, frame):
+    "event of herr_handel(p2) (spec/heldenhain/13_purpurpakt.rules:75)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:76
+            player = L[0]
+            offered = []
+            if len(state.zones[3 + L[0]]) > 0:
+                offered.append(0)
+            offered.append(1)
+            ids, labels = option_names(
+                offered, ("zahlen", "verzichten"), ("1 Handkarte abwerfen", "Nein")
+            )
+            ask(
+                state,
+                player,
+                "Herr Handel: 1 Handkarte für 2 Energie?",
+                ids,
+                labels,
+                offered,
+                "spec/heldenhain/13_purpurpakt.rules:76:9",
+            )
+            frame[1] = 1
+            return
+        if pc == 1:
+            k = frame[3]
+            if k == 0:
+                pc = 2
+            elif k == 1:
+                pc = 4
+            else:
+                pc = 4
+        if pc == 2:
+            # spec: spec/heldenhain/13_purpurpakt.rules:78
+            frame[1] = 3
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+            return
+        if pc == 3:
+            # spec: spec/heldenhain/13_purpurpakt.rules:79
+            p_energie_gewinnen(state, L[0], 2)
+            pc = 4
+        if pc == 4:
+            state.frames.pop()
+            return
+
+
+def sev_jongleur_jupp__p2(state, frame):
+    "event of jongleur_jupp(p2) (spec/heldenhain/13_purpurpakt.rules:102)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/13_purpurpakt.rules:103
+    p_ziehen(state, L[0])
+    # spec: spec/heldenhain/13_purpurpakt.rules:104
+    state.frames.pop()
+    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+    return
+
+
+def sev_magier_mehrwert__p2(state, frame):
+    "event of magier_mehrwert(p2) (spec/heldenhain/13_purpurpakt.rules:143)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:144
+            player = L[0]
+            offered = []
+            offered.append(0)
+            offered.append(1)
+            ids, labels = option_names(
+                offered,
+                ("zahlen", "verzichten"),
+                ("1 Stress auf den Magier legen", "Nein"),
+            )
+            ask(
+                state,
+                player,
+                "Magier Mehrwert: 1 Stress für 1 Energie?",
+                ids,
+                labels,
+                offered,
+                "spec/heldenhain/13_purpurpakt.rules:144:9",
+            )
+            frame[1] = 1
+            return
+        if pc == 1:
+            k = frame[3]
+            if k == 0:
+                # spec: spec/heldenhain/13_purpurpakt.rules:146
+                p_stress_geben(state, L[1], 1)
+                # spec: spec/heldenhain/13_purpurpakt.rules:147
+                p_energie_gewinnen(state, L[0], 1)
+            elif k == 1:
+                pass
+            state.frames.pop()
+            return
+
+
+def sev_teurer_spass__p2(state, frame):
+    "event of teurer_spass(p2) (spec/heldenhain/13_purpurpakt.rules:243)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:244
+            frame[1] = 1
+            state.frames.append(new_frame(15, [L[0], 2] + [UNBOUND] * 1))
+            return
+        if pc == 1:
+            # spec: spec/heldenhain/13_purpurpakt.rules:245
+            p_punkte_gewinnen(state, L[0], 2)
+            state.frames.pop()
+            return
+
+
+def sev_tauschgeschaeft__p2(state, frame):
+    "event of tauschgeschaeft(p2) (spec/heldenhain/13_purpurpakt.rules:254)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:255
+            frame[1] = 1
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+            return
+        if pc == 1:
+            # spec: spec/heldenhain/13_purpurpakt.rules:256
+            frame[1] = 2
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+            return
+        if pc == 2:
+            # spec: spec/heldenhain/13_purpurpakt.rules:257
+            p_karten_ziehen(state, L[0], 3)
+            state.frames.pop()
+            return
+
+
+def sev_ausverkauf__p2(state, frame):
+    "event of ausverkauf(p2) (spec/heldenhain/13_purpurpakt.rules:262)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:263
+            frame[1] = 1
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+            return
+        if pc == 1:
+            # spec: spec/heldenhain/13_purpurpakt.rules:264
+            p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
+            state.frames.pop()
+            return
+
+
+def sev_zugabe__p2(state, frame):
+    "event of zugabe(p2) (spec/heldenhain/13_purpurpakt.rules:269)"
+    # L: 0 you, 1 this, 2 f
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:270
+            values = [
+                c_f
+                for c_f in state.zones[5 + L[0]]
+                if (
+                    c_f in KS_charakter
+                    and state.counters[1][c_f] > 0
+                    and not state.counters[2][c_f] > 0
+                )
+            ]
+            if values:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            # spec: spec/heldenhain/13_purpurpakt.rules:271
+            player = L[0]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welcher eigene Charakter wird wieder bereit?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/13_purpurpakt.rules:271:13",
+            )
+            frame[1] = 2
+            return
+        if pc == 2:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:273
+            p_aufrichten(state, L[2])
+            # spec: spec/heldenhain/13_purpurpakt.rules:274
+            p_stress_geben(state, L[2], 1)
+            pc = 3
+        if pc == 3:
+            state.frames.pop()
+            return
+
+
+def sev_wechselgeld__p2(state, frame):
+    "event of wechselgeld(p2) (spec/heldenhain/13_purpurpakt.rules:280)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/13_purpurpakt.rules:281
+    p_energie_gewinnen(state, L[0], 1)
+    # spec: spec/heldenhain/13_purpurpakt.rules:282
+    p_ziehen(state, L[0])
+    # spec: spec/heldenhain/13_purpurpakt.rules:283
+    state.frames.pop()
+    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+    return
+
+
+def sev_lockangebot__p2(state, frame):
+    "event of lockangebot(p2) (spec/heldenhain/13_purpurpakt.rules:302)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/13_purpurpakt.rules:303
+    p_karten_ziehen(state, L[0], 2)
+    # spec: spec/heldenhain/13_purpurpakt.rules:304
+    state.frames.pop()
+    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+    return
+
+
+def sev_blutgeld__p2(state, frame):
+    "event of blutgeld(p2) (spec/heldenhain/13_purpurpakt.rules:309)"
+    # L: 0 you, 1 this, 2 f
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:310
+            player = L[0]
+            values = list(state.zones[5 + L[0]])
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche eigene Figur opferst du?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/13_purpurpakt.rules:310:9",
+            )
+            frame[1] = 1
+            return
+        if pc == 1:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:311
+            p_ausscheiden(state, L[2])
+            # spec: spec/heldenhain/13_purpurpakt.rules:312
+            p_punkte_gewinnen(state, L[0], 3)
+            state.frames.pop()
+            return
+
+
+def sev_preisexplosion__p2(state, frame):
+    "event of preisexplosion(p2) (spec/heldenhain/13_purpurpakt.rules:317)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/13_purpurpakt.rules:318
+    p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
+    # spec: spec/heldenhain/13_purpurpakt.rules:319
+    state.frames.pop()
+    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+    return
+
+
+def sev_vertragsbruch__p2(state, frame):
+    "event of vertragsbruch(p2) (spec/heldenhain/13_purpurpakt.rules:324)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:325
+            frame[1] = 1
+            state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
+            return
+        if pc == 1:
+            # spec: spec/heldenhain/13_purpurpakt.rules:326
+            state.frames.pop()
+            state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
+            return
+
+
+def sev_hinterlist__p2(state, frame):
+    "event of hinterlist(p2) (spec/heldenhain/13_purpurpakt.rules:338)"
+    # L: 0 you, 1 this, 2 z
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:339
             values = [
                 c_z
                 for c_z in state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]
@@ -5245,7 +5920,7 @@ def st_graefin_gaehn_text_0(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:242
+            # spec: spec/heldenhain/13_purpurpakt.rules:340
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -5255,217 +5930,361 @@ def st_graefin_gaehn_text_0(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/11_schattenkabinett.rules:242:13",
+                "spec/heldenhain/13_purpurpakt.rules:340:13",
             )
             frame[1] = 2
             return
         if pc == 2:
-            L[1] = frame[3]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:244
-            p_stress_geben(state, L[1], 1)
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:342
+            p_stress_geben(state, L[2], 1)
             pc = 3
         if pc == 3:
             state.frames.pop()
             return
 
 
-def st_ki_fluesterkasten_text_0(state, frame):
-    "on ki_genutzt of ki_fluesterkasten_text (spec/heldenhain/11_schattenkabinett.rules:271)"
-    # L: 0 p, 1 k
-    L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:271
-    state.frames.pop()
-    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
-    return
-
-
-def st_ki_bremsklotz_text_0(state, frame):
-    "on ki_genutzt of ki_bremsklotz_text (spec/heldenhain/11_schattenkabinett.rules:277)"
-    # L: 0 p, 1 k
-    L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:277
-    state.frames.pop()
-    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
-    return
-
-
-def st_aktenarchiv_text_0(state, frame):
-    "on hq_genutzt of aktenarchiv_text (spec/heldenhain/11_schattenkabinett.rules:285)"
-    # L: 0 p, 1 h
-    L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:286
-    p_ziehen(state, L[0])
-    # spec: spec/heldenhain/11_schattenkabinett.rules:287
-    state.frames.pop()
-    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
-    return
-
-
-def st_kontrollzentrum_text_0(state, frame):
-    "on hq_genutzt of kontrollzentrum_text (spec/heldenhain/11_schattenkabinett.rules:291)"
-    # L: 0 p, 1 h
-    L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:292
-    state.frames.pop()
-    state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
-    return
-
-
-def st_dachs_dieter_text_0(state, frame):
-    "on zugbeginn of dachs_dieter_text (spec/heldenhain/12_weggefaehrten.rules:228)"
-    # L: 0 p
-    L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:228
-    state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
-    return
-
-
-def st_wachturm_text_0(state, frame):
-    "on hq_genutzt of wachturm_text (spec/heldenhain/12_weggefaehrten.rules:255)"
-    # L: 0 p, 1 h
-    L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:255
-    state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
-    return
-
-
-def st_edgar_satzsprung_text_0(state, frame):
-    "on gesammelt of edgar_satzsprung_text (spec/heldenhain/13_purpurpakt.rules:320)"
-    # L: 0 p, 1 f, 2 n
+def sev_kredit__p2(state, frame):
+    "event of kredit(p2) (spec/heldenhain/13_purpurpakt.rules:347)"
+    # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:321
+            # spec: spec/heldenhain/13_purpurpakt.rules:348
+            p_energie_gewinnen(state, L[0], 3)
+            # spec: spec/heldenhain/13_purpurpakt.rules:349
             frame[1] = 1
-            state.frames.append(
-                new_frame(
-                    21, [L[0], "Edgar Satzsprung: 1 Handkarte für 1 weiteren Punkt?"]
-                )
-            )
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:322
-            if state.vars[5]:
-                p_punkte_gewinnen(state, L[0], 1)
+            # spec: spec/heldenhain/13_purpurpakt.rules:350
+            state.frames.pop()
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+            return
+
+
+def sev_letzte_rate__p2(state, frame):
+    "event of letzte_rate(p2) (spec/heldenhain/13_purpurpakt.rules:355)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:356
+            frame[1] = 1
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+            return
+        if pc == 1:
+            # spec: spec/heldenhain/13_purpurpakt.rules:357
+            p_punkte_gewinnen(state, L[0], 1)
             state.frames.pop()
             return
 
 
-def st_madame_zugabe_text_0(state, frame):
-    "on gesammelt of madame_zugabe_text (spec/heldenhain/13_purpurpakt.rules:326)"
-    # L: 0 p, 1 f, 2 n
+def st_kater_kuschel__while0_0(state, frame):
+    "on zugbeginn of kater_kuschel__while0 (spec/heldenhain/10_superfreundinnen.rules:130)"
+    # L: 0 this, 1 p
+    L = frame[2]
+    # spec: spec/heldenhain/10_superfreundinnen.rules:130
+    state.frames.pop()
+    state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
+    return
+
+
+def st_illusionsdrache__while0_0(state, frame):
+    "on drache_genutzt of illusionsdrache__while0 (spec/heldenhain/10_superfreundinnen.rules:157)"
+    # L: 0 this, 1 p, 2 d, 3 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:327
-            frame[1] = 1
-            state.frames.append(
-                new_frame(
-                    21,
-                    [L[0], "Madame Zugabe: 1 Handkarte, damit sie wieder bereit wird?"],
-                )
-            )
-            return
-        if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:328
-            if state.vars[5]:
-                # spec: spec/heldenhain/13_purpurpakt.rules:329
-                p_genutzt_setzen(state, L[1], True)
-                # spec: spec/heldenhain/13_purpurpakt.rules:330
-                p_aufrichten(state, L[1])
-            state.frames.pop()
-            return
-
-
-def st_graefin_gier_text_0(state, frame):
-    "on zugbeginn of graefin_gier_text (spec/heldenhain/13_purpurpakt.rules:335)"
-    # L: 0 p, 1 f, 2 items and 3 index of the loop at line 336
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:336
-            L[2] = [
+            # spec: spec/heldenhain/10_superfreundinnen.rules:158
+            values = [
                 c_f
-                for c_f in state.zones[5 + L[0]]
-                if (A_von[c_f] if c_f in KS_spiegel else c_f) == E_graefin_gier
+                for c_f in state.zones[5 + L[1]]
+                if (c_f != L[2] and state.counters[1][c_f] > 0)
             ]
-            L[3] = 0
-            pc = 1
-        if pc == 1:
-            if L[3] >= len(L[2]):
+            if values:
+                pc = 1
+            else:
                 pc = 3
-                continue
-            L[1] = L[2][L[3]]
-            # spec: spec/heldenhain/13_purpurpakt.rules:337
-            frame[1] = 2
-            state.frames.append(
-                new_frame(22, [L[0], L[1], "Gräfin Gier: 1 Stress für 1 Energie?"])
+        if pc == 1:
+            # spec: spec/heldenhain/10_superfreundinnen.rules:159
+            player = L[1]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche eigene Figur wird bereit?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/10_superfreundinnen.rules:159:17",
             )
+            frame[1] = 2
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:338
-            if state.vars[5]:
-                p_energie_gewinnen(state, L[0], 1)
-            L[3] = L[3] + 1
-            pc = 1
-            continue
+            L[3] = frame[3]
+            # spec: spec/heldenhain/10_superfreundinnen.rules:161
+            p_aufrichten(state, L[3])
+            # spec: spec/heldenhain/10_superfreundinnen.rules:162
+            p_heilen(state, L[3], 1)
+            pc = 3
         if pc == 3:
             state.frames.pop()
             return
 
 
-def st_lord_leihgabe_text_0(state, frame):
-    "on gesammelt of lord_leihgabe_text (spec/heldenhain/13_purpurpakt.rules:343)"
-    # L: 0 p, 1 f, 2 n
+def st_ki_pflaster__while0_0(state, frame):
+    "on ki_genutzt of ki_pflaster__while0 (spec/heldenhain/10_superfreundinnen.rules:187)"
+    # L: 0 this, 1 p, 2 k
+    L = frame[2]
+    # spec: spec/heldenhain/10_superfreundinnen.rules:187
+    state.frames.pop()
+    state.frames.append(new_frame(8, [L[1], 2] + [UNBOUND] * 1))
+    return
+
+
+def st_wolkenschloss__while0_0(state, frame):
+    "on hq_genutzt of wolkenschloss__while0 (spec/heldenhain/10_superfreundinnen.rules:341)"
+    # L: 0 this, 1 p, 2 h
+    L = frame[2]
+    # spec: spec/heldenhain/10_superfreundinnen.rules:341
+    state.frames.pop()
+    state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
+    return
+
+
+def st_blumenwiese__while0_0(state, frame):
+    "on zugbeginn of blumenwiese__while0 (spec/heldenhain/10_superfreundinnen.rules:358)"
+    # L: 0 this, 1 p
+    L = frame[2]
+    # spec: spec/heldenhain/10_superfreundinnen.rules:358
+    state.frames.pop()
+    state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
+    return
+
+
+def st_graf_grau__while0_0(state, frame):
+    "on gesammelt of graf_grau__while0 (spec/heldenhain/11_schattenkabinett.rules:34)"
+    # L: 0 this, 1 p, 2 f, 3 n
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:34
+    state.frames.pop()
+    state.frames.append(new_frame(13, [L[1], 1] + [UNBOUND] * 1))
+    return
+
+
+def st_graefin_gaehn__while0_0(state, frame):
+    "on zugbeginn of graefin_gaehn__while0 (spec/heldenhain/11_schattenkabinett.rules:81)"
+    # L: 0 this, 1 p, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:344
-            frame[1] = 1
-            state.frames.append(
-                new_frame(
-                    22, [L[0], L[1], "Lord Leihgabe: 1 Stress für 1 weiteren Punkt?"]
-                )
-            )
-            return
+            # spec: spec/heldenhain/11_schattenkabinett.rules:82
+            values = [
+                c_z
+                for c_z in state.zones[5 + (None if L[1] is None else (L[1] + 1) % 2)]
+                if state.counters[1][c_z] > 0
+            ]
+            if values:
+                pc = 1
+            else:
+                pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:345
-            if state.vars[5]:
-                p_punkte_gewinnen(state, L[0], 1)
+            # spec: spec/heldenhain/11_schattenkabinett.rules:83
+            player = L[1]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche erschöpfte gegnerische Figur bekommt 1 Stress?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/11_schattenkabinett.rules:83:17",
+            )
+            frame[1] = 2
+            return
+        if pc == 2:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/11_schattenkabinett.rules:85
+            p_stress_geben(state, L[2], 1)
+            pc = 3
+        if pc == 3:
             state.frames.pop()
             return
 
 
-def st_zauberer_zins_text_0(state, frame):
-    "on zugbeginn of zauberer_zins_text (spec/heldenhain/13_purpurpakt.rules:349)"
-    # L: 0 p, 1 f, 2 items and 3 index of the loop at line 350
+def st_ki_fluesterkasten__while0_0(state, frame):
+    "on ki_genutzt of ki_fluesterkasten__while0 (spec/heldenhain/11_schattenkabinett.rules:146)"
+    # L: 0 this, 1 p, 2 k
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:146
+    state.frames.pop()
+    state.frames.append(new_frame(10, [L[1], 2] + [UNBOUND] * 1))
+    return
+
+
+def st_ki_bremsklotz__while0_0(state, frame):
+    "on ki_genutzt of ki_bremsklotz__while0 (spec/heldenhain/11_schattenkabinett.rules:158)"
+    # L: 0 this, 1 p, 2 k
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:158
+    state.frames.pop()
+    state.frames.append(new_frame(11, [L[1]] + [UNBOUND] * 1))
+    return
+
+
+def st_aktenarchiv__while0_0(state, frame):
+    "on hq_genutzt of aktenarchiv__while0 (spec/heldenhain/11_schattenkabinett.rules:281)"
+    # L: 0 this, 1 p, 2 h
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:282
+    p_ziehen(state, L[1])
+    # spec: spec/heldenhain/11_schattenkabinett.rules:283
+    state.frames.pop()
+    state.frames.append(new_frame(0, [L[1]] + [UNBOUND] * 1))
+    return
+
+
+def st_kontrollzentrum__while0_0(state, frame):
+    "on hq_genutzt of kontrollzentrum__while0 (spec/heldenhain/11_schattenkabinett.rules:290)"
+    # L: 0 this, 1 p, 2 h
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:290
+    state.frames.pop()
+    state.frames.append(new_frame(12, [L[1], 1] + [UNBOUND] * 1))
+    return
+
+
+def st_dachs_dieter__while0_0(state, frame):
+    "on zugbeginn of dachs_dieter__while0 (spec/heldenhain/12_weggefaehrten.rules:99)"
+    # L: 0 this, 1 p
+    L = frame[2]
+    # spec: spec/heldenhain/12_weggefaehrten.rules:99
+    state.frames.pop()
+    state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
+    return
+
+
+def st_wachturm__while0_0(state, frame):
+    "on hq_genutzt of wachturm__while0 (spec/heldenhain/12_weggefaehrten.rules:255)"
+    # L: 0 this, 1 p, 2 h
+    L = frame[2]
+    # spec: spec/heldenhain/12_weggefaehrten.rules:255
+    state.frames.pop()
+    state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
+    return
+
+
+def st_edgar_satzsprung__while0_0(state, frame):
+    "on gesammelt of edgar_satzsprung__while0 (spec/heldenhain/13_purpurpakt.rules:20)"
+    # L: 0 this, 1 p, 2 f, 3 n
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:350
-            L[2] = [
-                c_f
-                for c_f in state.zones[5 + L[0]]
-                if (A_von[c_f] if c_f in KS_spiegel else c_f) == E_zauberer_zins
-            ]
-            L[3] = 0
-            pc = 1
+            # spec: spec/heldenhain/13_purpurpakt.rules:21
+            frame[1] = 1
+            state.frames.append(
+                new_frame(
+                    21, [L[1], "Edgar Satzsprung: 1 Handkarte für 1 weiteren Punkt?"]
+                )
+            )
+            return
         if pc == 1:
-            if L[3] >= len(L[2]):
-                pc = 6
-                continue
-            L[1] = L[2][L[3]]
-            # spec: spec/heldenhain/13_purpurpakt.rules:351
-            player = L[0]
+            # spec: spec/heldenhain/13_purpurpakt.rules:22
+            if state.vars[4]:
+                p_punkte_gewinnen(state, L[1], 1)
+            state.frames.pop()
+            return
+
+
+def st_madame_zugabe__while0_0(state, frame):
+    "on gesammelt of madame_zugabe__while0 (spec/heldenhain/13_purpurpakt.rules:42)"
+    # L: 0 this, 1 p, 2 f, 3 n
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:43
+            frame[1] = 1
+            state.frames.append(
+                new_frame(
+                    21,
+                    [L[1], "Madame Zugabe: 1 Handkarte, damit sie wieder bereit wird?"],
+                )
+            )
+            return
+        if pc == 1:
+            # spec: spec/heldenhain/13_purpurpakt.rules:44
+            if state.vars[4]:
+                # spec: spec/heldenhain/13_purpurpakt.rules:45
+                p_genutzt_setzen(state, L[2], True)
+                # spec: spec/heldenhain/13_purpurpakt.rules:46
+                p_aufrichten(state, L[2])
+            state.frames.pop()
+            return
+
+
+def st_graefin_gier__while0_0(state, frame):
+    "on zugbeginn of graefin_gier__while0 (spec/heldenhain/13_purpurpakt.rules:67)"
+    # L: 0 this, 1 p
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:68
+            frame[1] = 1
+            state.frames.append(
+                new_frame(22, [L[1], L[0], "Gräfin Gier: 1 Stress für 1 Energie?"])
+            )
+            return
+        if pc == 1:
+            # spec: spec/heldenhain/13_purpurpakt.rules:69
+            if state.vars[4]:
+                p_energie_gewinnen(state, L[1], 1)
+            state.frames.pop()
+            return
+
+
+def st_lord_leihgabe__while0_0(state, frame):
+    "on gesammelt of lord_leihgabe__while0 (spec/heldenhain/13_purpurpakt.rules:90)"
+    # L: 0 this, 1 p, 2 f, 3 n
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:91
+            frame[1] = 1
+            state.frames.append(
+                new_frame(
+                    22, [L[1], L[2], "Lord Leihgabe: 1 Stress für 1 weiteren Punkt?"]
+                )
+            )
+            return
+        if pc == 1:
+            # spec: spec/heldenhain/13_purpurpakt.rules:92
+            if state.vars[4]:
+                p_punkte_gewinnen(state, L[1], 1)
+            state.frames.pop()
+            return
+
+
+def st_zauberer_zins__while0_0(state, frame):
+    "on zugbeginn of zauberer_zins__while0 (spec/heldenhain/13_purpurpakt.rules:112)"
+    # L: 0 this, 1 p
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:113
+            player = L[1]
             offered = []
-            if len(state.zones[3 + L[0]]) > 0:
+            if len(state.zones[3 + L[1]]) > 0:
                 offered.append(0)
             offered.append(1)
             ids, labels = option_names(
@@ -5480,114 +6299,93 @@ def st_zauberer_zins_text_0(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:351:13",
+                "spec/heldenhain/13_purpurpakt.rules:113:13",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             k = frame[3]
             if k == 0:
-                pc = 3
+                pc = 2
             elif k == 1:
-                pc = 4
+                pc = 3
             else:
-                pc = 5
-        if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:353
-            frame[1] = 5
-            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+                pc = 4
+        if pc == 2:
+            # spec: spec/heldenhain/13_purpurpakt.rules:115
+            state.frames.pop()
+            state.frames.append(new_frame(0, [L[1]] + [UNBOUND] * 1))
             return
+        if pc == 3:
+            # spec: spec/heldenhain/13_purpurpakt.rules:117
+            p_stress_geben(state, L[0], 1)
+            pc = 4
         if pc == 4:
-            # spec: spec/heldenhain/13_purpurpakt.rules:355
-            p_stress_geben(state, L[1], 1)
-            pc = 5
-        if pc == 5:
-            L[3] = L[3] + 1
-            pc = 1
-            continue
-        if pc == 6:
             state.frames.pop()
             return
 
 
-def st_wucherin_wanda_text_0(state, frame):
-    "on zugbeginn of wucherin_wanda_text (spec/heldenhain/13_purpurpakt.rules:366)"
-    # L: 0 p, 1 f, 2 items and 3 index of the loop at line 367
+def st_wucherin_wanda__while0_0(state, frame):
+    "on zugbeginn of wucherin_wanda__while0 (spec/heldenhain/13_purpurpakt.rules:134)"
+    # L: 0 this, 1 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:367
-            L[2] = [
-                c_f
-                for c_f in state.zones[5 + L[0]]
-                if (A_von[c_f] if c_f in KS_spiegel else c_f) == E_wucherin_wanda
-            ]
-            L[3] = 0
-            pc = 1
-        if pc == 1:
-            if L[3] >= len(L[2]):
-                pc = 3
-                continue
-            L[1] = L[2][L[3]]
-            # spec: spec/heldenhain/13_purpurpakt.rules:368
-            frame[1] = 2
+            # spec: spec/heldenhain/13_purpurpakt.rules:135
+            frame[1] = 1
             state.frames.append(
                 new_frame(
                     21,
-                    [L[0], "Wucherin Wanda: 1 Handkarte für +2 Einsatz bis Zugende?"],
+                    [L[1], "Wucherin Wanda: 1 Handkarte für +2 Einsatz bis Zugende?"],
                 )
             )
             return
-        if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:369
-            if state.vars[5]:
-                p_bis_zugende_einsatz(state, L[1], 2)
-            L[3] = L[3] + 1
-            pc = 1
-            continue
-        if pc == 3:
+        if pc == 1:
+            # spec: spec/heldenhain/13_purpurpakt.rules:136
+            if state.vars[4]:
+                p_bis_zugende_einsatz(state, L[0], 2)
             state.frames.pop()
             return
 
 
-def st_kater_kasse_text_0(state, frame):
-    "on zugbeginn of kater_kasse_text (spec/heldenhain/13_purpurpakt.rules:388)"
-    # L: 0 p
+def st_kater_kasse__while0_0(state, frame):
+    "on zugbeginn of kater_kasse__while0 (spec/heldenhain/13_purpurpakt.rules:192)"
+    # L: 0 this, 1 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:389
+            # spec: spec/heldenhain/13_purpurpakt.rules:193
             frame[1] = 1
             state.frames.append(
-                new_frame(21, [L[0], "Kater Kasse: 1 Handkarte für 1 Energie?"])
+                new_frame(21, [L[1], "Kater Kasse: 1 Handkarte für 1 Energie?"])
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:390
-            if state.vars[5]:
-                p_energie_gewinnen(state, L[0], 1)
+            # spec: spec/heldenhain/13_purpurpakt.rules:194
+            if state.vars[4]:
+                p_energie_gewinnen(state, L[1], 1)
             state.frames.pop()
             return
 
 
-def st_ki_rechenmaschine_text_0(state, frame):
-    "on ki_genutzt of ki_rechenmaschine_text (spec/heldenhain/13_purpurpakt.rules:394)"
-    # L: 0 p, 1 k, 2 f
+def st_ki_rechenmaschine__while0_0(state, frame):
+    "on ki_genutzt of ki_rechenmaschine__while0 (spec/heldenhain/13_purpurpakt.rules:203)"
+    # L: 0 this, 1 p, 2 k, 3 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:395
-            if len(state.zones[5 + L[0]]) > 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:204
+            if len(state.zones[5 + L[1]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:396
-            player = L[0]
-            values = list(state.zones[5 + L[0]])
+            # spec: spec/heldenhain/13_purpurpakt.rules:205
+            player = L[1]
+            values = list(state.zones[5 + L[1]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5596,471 +6394,559 @@ def st_ki_rechenmaschine_text_0(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:396:13",
+                "spec/heldenhain/13_purpurpakt.rules:205:17",
             )
             frame[1] = 2
             return
         if pc == 2:
-            L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:397
-            p_bis_zugende_einsatz(state, L[2], 2)
-            # spec: spec/heldenhain/13_purpurpakt.rules:398
-            p_stress_geben(state, L[2], 1)
+            L[3] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:206
+            p_bis_zugende_einsatz(state, L[3], 2)
+            # spec: spec/heldenhain/13_purpurpakt.rules:207
+            p_stress_geben(state, L[3], 1)
             pc = 3
         if pc == 3:
             state.frames.pop()
             return
 
 
-def st_ki_preisschild_text_0(state, frame):
-    "on ki_genutzt of ki_preisschild_text (spec/heldenhain/13_purpurpakt.rules:403)"
-    # L: 0 p, 1 k
+def st_ki_preisschild__while0_0(state, frame):
+    "on ki_genutzt of ki_preisschild__while0 (spec/heldenhain/13_purpurpakt.rules:215)"
+    # L: 0 this, 1 p, 2 k
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:404
+            # spec: spec/heldenhain/13_purpurpakt.rules:216
             frame[1] = 1
             state.frames.append(
                 new_frame(
                     21,
-                    [L[0], "KI Preisschild: 1 Handkarte für +1 Einfluss bis Zugende?"],
+                    [L[1], "KI Preisschild: 1 Handkarte für +1 Einfluss bis Zugende?"],
                 )
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:405
-            if state.vars[5]:
-                activate(state, 5, [L[0], 1], "turn")
+            # spec: spec/heldenhain/13_purpurpakt.rules:217
+            if state.vars[4]:
+                activate(state, 5, [L[1], 1], "turn")
             state.frames.pop()
             return
 
 
-def st_ki_spielautomat_text_0(state, frame):
-    "on ki_genutzt of ki_spielautomat_text (spec/heldenhain/13_purpurpakt.rules:409)"
-    # L: 0 p, 1 k
+def st_ki_spielautomat__while0_0(state, frame):
+    "on ki_genutzt of ki_spielautomat__while0 (spec/heldenhain/13_purpurpakt.rules:224)"
+    # L: 0 this, 1 p, 2 k
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:410
+            # spec: spec/heldenhain/13_purpurpakt.rules:225
             frame[1] = 1
             state.frames.append(
-                new_frame(21, [L[0], "KI Spielautomat: 1 Handkarte für 2 Karten?"])
+                new_frame(21, [L[1], "KI Spielautomat: 1 Handkarte für 2 Karten?"])
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:411
-            if state.vars[5]:
-                p_karten_ziehen(state, L[0], 2)
+            # spec: spec/heldenhain/13_purpurpakt.rules:226
+            if state.vars[4]:
+                p_karten_ziehen(state, L[1], 2)
             state.frames.pop()
             return
 
 
-def st_ki_wechselstube_text_0(state, frame):
-    "on ki_genutzt of ki_wechselstube_text (spec/heldenhain/13_purpurpakt.rules:415)"
-    # L: 0 p, 1 k
+def st_ki_wechselstube__while0_0(state, frame):
+    "on ki_genutzt of ki_wechselstube__while0 (spec/heldenhain/13_purpurpakt.rules:233)"
+    # L: 0 this, 1 p, 2 k
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:416
-    activate(state, 4, [L[0], 1], "turn")
-    # spec: spec/heldenhain/13_purpurpakt.rules:417
+    # spec: spec/heldenhain/13_purpurpakt.rules:234
+    activate(state, 4, [L[1], 1], "turn")
+    # spec: spec/heldenhain/13_purpurpakt.rules:235
     state.frames.pop()
-    state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(15, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
-def st_spielcasino_text_0(state, frame):
-    "on hq_genutzt of spielcasino_text (spec/heldenhain/13_purpurpakt.rules:428)"
-    # L: 0 p, 1 h
+def st_spielcasino__while0_0(state, frame):
+    "on hq_genutzt of spielcasino__while0 (spec/heldenhain/13_purpurpakt.rules:393)"
+    # L: 0 this, 1 p, 2 h
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:429
-            if len(state.zones[3 + L[0]]) > 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:394
+            if len(state.zones[3 + L[1]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:430
+            # spec: spec/heldenhain/13_purpurpakt.rules:395
             frame[1] = 2
-            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(0, [L[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:431
-            p_energie_gewinnen(state, L[0], 1)
+            # spec: spec/heldenhain/13_purpurpakt.rules:396
+            p_energie_gewinnen(state, L[1], 1)
             pc = 3
         if pc == 3:
             state.frames.pop()
             return
 
 
-def st_pfandhaus_text_0(state, frame):
-    "on hq_genutzt of pfandhaus_text (spec/heldenhain/13_purpurpakt.rules:436)"
-    # L: 0 p, 1 h
+def st_pfandhaus__while0_0(state, frame):
+    "on hq_genutzt of pfandhaus__while0 (spec/heldenhain/13_purpurpakt.rules:404)"
+    # L: 0 this, 1 p, 2 h
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:437
-            if len(state.zones[5 + L[0]]) > 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:405
+            if len(state.zones[5 + L[1]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:438
+            # spec: spec/heldenhain/13_purpurpakt.rules:406
             frame[1] = 2
-            state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(15, [L[1], 1] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:439
-            p_ziehen(state, L[0])
+            # spec: spec/heldenhain/13_purpurpakt.rules:407
+            p_ziehen(state, L[1])
             pc = 3
         if pc == 3:
             state.frames.pop()
             return
 
 
-def st_opernhaus_text_0(state, frame):
-    "on zugbeginn of opernhaus_text (spec/heldenhain/13_purpurpakt.rules:447)"
-    # L: 0 p
+def st_opernhaus__while0_0(state, frame):
+    "on zugbeginn of opernhaus__while0 (spec/heldenhain/13_purpurpakt.rules:425)"
+    # L: 0 this, 1 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:448
+            # spec: spec/heldenhain/13_purpurpakt.rules:426
             frame[1] = 1
             state.frames.append(
-                new_frame(21, [L[0], "Opernhaus: 1 Handkarte für 1 Energie?"])
+                new_frame(21, [L[1], "Opernhaus: 1 Handkarte für 1 Energie?"])
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:449
-            if state.vars[5]:
-                p_energie_gewinnen(state, L[0], 1)
+            # spec: spec/heldenhain/13_purpurpakt.rules:427
+            if state.vars[4]:
+                p_energie_gewinnen(state, L[1], 1)
             state.frames.pop()
             return
 
 
-def w_t_blitzy_text_0(state, frame):
-    """Runs the plain t_blitzy_text_0 in a frame (it cannot suspend)."""
+def w_t_blitzy__while0_0(state, frame):
+    """Runs the plain t_blitzy__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_blitzy_text_0(state, *frame[2])
+    t_blitzy__while0_0(state, *frame[2])
 
 
-def w_t_lena_text_0(state, frame):
-    """Runs the plain t_lena_text_0 in a frame (it cannot suspend)."""
+def w_t_lena__while0_0(state, frame):
+    """Runs the plain t_lena__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_lena_text_0(state, *frame[2])
+    t_lena__while0_0(state, *frame[2])
 
 
-def w_t_pia_purzel_text_0(state, frame):
-    """Runs the plain t_pia_purzel_text_0 in a frame (it cannot suspend)."""
+def w_t_pia_purzel__while0_0(state, frame):
+    """Runs the plain t_pia_purzel__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_pia_purzel_text_0(state, *frame[2])
+    t_pia_purzel__while0_0(state, *frame[2])
 
 
-def w_t_fee_fortuna_text_0(state, frame):
-    """Runs the plain t_fee_fortuna_text_0 in a frame (it cannot suspend)."""
+def w_t_fee_fortuna__while0_0(state, frame):
+    """Runs the plain t_fee_fortuna__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_fee_fortuna_text_0(state, *frame[2])
+    t_fee_fortuna__while0_0(state, *frame[2])
 
 
-def w_t_luzi_lichtblick_text_0(state, frame):
-    """Runs the plain t_luzi_lichtblick_text_0 in a frame (it cannot suspend)."""
+def w_t_luzi_lichtblick__while0_0(state, frame):
+    """Runs the plain t_luzi_lichtblick__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_luzi_lichtblick_text_0(state, *frame[2])
+    t_luzi_lichtblick__while0_0(state, *frame[2])
 
 
-def w_t_cleo_chance_text_0(state, frame):
-    """Runs the plain t_cleo_chance_text_0 in a frame (it cannot suspend)."""
+def w_t_cleo_chance__while0_0(state, frame):
+    """Runs the plain t_cleo_chance__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_cleo_chance_text_0(state, *frame[2])
+    t_cleo_chance__while0_0(state, *frame[2])
 
 
-def w_t_flauschi_text_0(state, frame):
-    """Runs the plain t_flauschi_text_0 in a frame (it cannot suspend)."""
+def w_t_flauschi__while0_0(state, frame):
+    """Runs the plain t_flauschi__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_flauschi_text_0(state, *frame[2])
+    t_flauschi__while0_0(state, *frame[2])
 
 
-def w_t_gluecksschwein_trudi_text_0(state, frame):
-    """Runs the plain t_gluecksschwein_trudi_text_0 in a frame (it cannot suspend)."""
+def w_t_gluecksschwein_trudi__while0_0(state, frame):
+    """Runs the plain t_gluecksschwein_trudi__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_gluecksschwein_trudi_text_0(state, *frame[2])
+    t_gluecksschwein_trudi__while0_0(state, *frame[2])
 
 
-def w_t_ki_sternchen_text_0(state, frame):
-    """Runs the plain t_ki_sternchen_text_0 in a frame (it cannot suspend)."""
+def w_t_ki_sternchen__while0_0(state, frame):
+    """Runs the plain t_ki_sternchen__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_ki_sternchen_text_0(state, *frame[2])
+    t_ki_sternchen__while0_0(state, *frame[2])
 
 
-def w_t_ki_gluecksrad_text_0(state, frame):
-    """Runs the plain t_ki_gluecksrad_text_0 in a frame (it cannot suspend)."""
+def w_t_ki_gluecksrad__while0_0(state, frame):
+    """Runs the plain t_ki_gluecksrad__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_ki_gluecksrad_text_0(state, *frame[2])
+    t_ki_gluecksrad__while0_0(state, *frame[2])
 
 
-def w_t_ki_kompass_text_0(state, frame):
-    """Runs the plain t_ki_kompass_text_0 in a frame (it cannot suspend)."""
+def w_t_ki_kompass__while0_0(state, frame):
+    """Runs the plain t_ki_kompass__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_ki_kompass_text_0(state, *frame[2])
+    t_ki_kompass__while0_0(state, *frame[2])
 
 
-def w_t_heilamulett_text_0(state, frame):
-    """Runs the plain t_heilamulett_text_0 in a frame (it cannot suspend)."""
+def w_t_heilamulett__while0_0(state, frame):
+    """Runs the plain t_heilamulett__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_heilamulett_text_0(state, *frame[2])
+    t_heilamulett__while0_0(state, *frame[2])
 
 
-def w_t_sternwarte_text_0(state, frame):
-    """Runs the plain t_sternwarte_text_0 in a frame (it cannot suspend)."""
+def w_t_sternwarte__while0_0(state, frame):
+    """Runs the plain t_sternwarte__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_sternwarte_text_0(state, *frame[2])
+    t_sternwarte__while0_0(state, *frame[2])
 
 
-def w_t_gluecksmarkt_text_0(state, frame):
-    """Runs the plain t_gluecksmarkt_text_0 in a frame (it cannot suspend)."""
+def w_t_gluecksmarkt__while0_0(state, frame):
+    """Runs the plain t_gluecksmarkt__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_gluecksmarkt_text_0(state, *frame[2])
+    t_gluecksmarkt__while0_0(state, *frame[2])
 
 
-def w_t_professor_null_text_0(state, frame):
-    """Runs the plain t_professor_null_text_0 in a frame (it cannot suspend)."""
+def w_t_professor_null__while0_0(state, frame):
+    """Runs the plain t_professor_null__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_professor_null_text_0(state, *frame[2])
+    t_professor_null__while0_0(state, *frame[2])
 
 
-def w_t_baronin_bremse_text_0(state, frame):
-    """Runs the plain t_baronin_bremse_text_0 in a frame (it cannot suspend)."""
+def w_t_baronin_bremse__while0_0(state, frame):
+    """Runs the plain t_baronin_bremse__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_baronin_bremse_text_0(state, *frame[2])
+    t_baronin_bremse__while0_0(state, *frame[2])
 
 
-def w_t_zensor_zack_text_0(state, frame):
-    """Runs the plain t_zensor_zack_text_0 in a frame (it cannot suspend)."""
+def w_t_zensor_zack__while0_0(state, frame):
+    """Runs the plain t_zensor_zack__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_zensor_zack_text_0(state, *frame[2])
+    t_zensor_zack__while0_0(state, *frame[2])
 
 
-def w_t_rabe_raspel_text_0(state, frame):
-    """Runs the plain t_rabe_raspel_text_0 in a frame (it cannot suspend)."""
+def w_t_rabe_raspel__while0_0(state, frame):
+    """Runs the plain t_rabe_raspel__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_rabe_raspel_text_0(state, *frame[2])
+    t_rabe_raspel__while0_0(state, *frame[2])
 
 
-def w_t_schleichkatze_nebel_text_0(state, frame):
-    """Runs the plain t_schleichkatze_nebel_text_0 in a frame (it cannot suspend)."""
+def w_t_schleichkatze_nebel__while0_0(state, frame):
+    """Runs the plain t_schleichkatze_nebel__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_schleichkatze_nebel_text_0(state, *frame[2])
+    t_schleichkatze_nebel__while0_0(state, *frame[2])
 
 
-def w_t_ki_stoppuhr_text_0(state, frame):
-    """Runs the plain t_ki_stoppuhr_text_0 in a frame (it cannot suspend)."""
+def w_t_ki_stoppuhr__while0_0(state, frame):
+    """Runs the plain t_ki_stoppuhr__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_ki_stoppuhr_text_0(state, *frame[2])
+    t_ki_stoppuhr__while0_0(state, *frame[2])
 
 
-def w_t_ki_rechenknecht_text_0(state, frame):
-    """Runs the plain t_ki_rechenknecht_text_0 in a frame (it cannot suspend)."""
+def w_t_ki_rechenknecht__while0_0(state, frame):
+    """Runs the plain t_ki_rechenknecht__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_ki_rechenknecht_text_0(state, *frame[2])
+    t_ki_rechenknecht__while0_0(state, *frame[2])
 
 
-def w_t_siegelring_text_0(state, frame):
-    """Runs the plain t_siegelring_text_0 in a frame (it cannot suspend)."""
+def w_t_siegelring__while0_0(state, frame):
+    """Runs the plain t_siegelring__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_siegelring_text_0(state, *frame[2])
+    t_siegelring__while0_0(state, *frame[2])
 
 
-def w_t_grauer_platz_text_0(state, frame):
-    """Runs the plain t_grauer_platz_text_0 in a frame (it cannot suspend)."""
+def w_t_grauer_platz__while0_0(state, frame):
+    """Runs the plain t_grauer_platz__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_grauer_platz_text_0(state, *frame[2])
+    t_grauer_platz__while0_0(state, *frame[2])
 
 
-def w_t_paula_pfad_text_0(state, frame):
-    """Runs the plain t_paula_pfad_text_0 in a frame (it cannot suspend)."""
+def w_t_paula_pfad__while0_0(state, frame):
+    """Runs the plain t_paula_pfad__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_paula_pfad_text_0(state, *frame[2])
+    t_paula_pfad__while0_0(state, *frame[2])
 
 
-def w_t_wilma_weitblick_text_0(state, frame):
-    """Runs the plain t_wilma_weitblick_text_0 in a frame (it cannot suspend)."""
+def w_t_wilma_weitblick__while0_0(state, frame):
+    """Runs the plain t_wilma_weitblick__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_wilma_weitblick_text_0(state, *frame[2])
+    t_wilma_weitblick__while0_0(state, *frame[2])
 
 
-def w_t_selma_seil_text_0(state, frame):
-    """Runs the plain t_selma_seil_text_0 in a frame (it cannot suspend)."""
+def w_t_selma_seil__while0_0(state, frame):
+    """Runs the plain t_selma_seil__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_selma_seil_text_0(state, *frame[2])
+    t_selma_seil__while0_0(state, *frame[2])
 
 
-def w_t_pony_polka_text_0(state, frame):
-    """Runs the plain t_pony_polka_text_0 in a frame (it cannot suspend)."""
+def w_t_pony_polka__while0_0(state, frame):
+    """Runs the plain t_pony_polka__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_pony_polka_text_0(state, *frame[2])
+    t_pony_polka__while0_0(state, *frame[2])
 
 
-def w_t_ki_wanderkarte_text_0(state, frame):
-    """Runs the plain t_ki_wanderkarte_text_0 in a frame (it cannot suspend)."""
+def w_t_ki_wanderkarte__while0_0(state, frame):
+    """Runs the plain t_ki_wanderkarte__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_ki_wanderkarte_text_0(state, *frame[2])
+    t_ki_wanderkarte__while0_0(state, *frame[2])
 
 
-def w_t_ki_funkgeraet_text_0(state, frame):
-    """Runs the plain t_ki_funkgeraet_text_0 in a frame (it cannot suspend)."""
+def w_t_ki_funkgeraet__while0_0(state, frame):
+    """Runs the plain t_ki_funkgeraet__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_ki_funkgeraet_text_0(state, *frame[2])
+    t_ki_funkgeraet__while0_0(state, *frame[2])
 
 
-def w_t_ki_lagerfeuer_text_0(state, frame):
-    """Runs the plain t_ki_lagerfeuer_text_0 in a frame (it cannot suspend)."""
+def w_t_ki_lagerfeuer__while0_0(state, frame):
+    """Runs the plain t_ki_lagerfeuer__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_ki_lagerfeuer_text_0(state, *frame[2])
+    t_ki_lagerfeuer__while0_0(state, *frame[2])
 
 
-def w_t_ki_fernglas_text_0(state, frame):
-    """Runs the plain t_ki_fernglas_text_0 in a frame (it cannot suspend)."""
+def w_t_ki_fernglas__while0_0(state, frame):
+    """Runs the plain t_ki_fernglas__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_ki_fernglas_text_0(state, *frame[2])
+    t_ki_fernglas__while0_0(state, *frame[2])
 
 
-def w_t_feldflasche_text_0(state, frame):
-    """Runs the plain t_feldflasche_text_0 in a frame (it cannot suspend)."""
+def w_t_feldflasche__while0_0(state, frame):
+    """Runs the plain t_feldflasche__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_feldflasche_text_0(state, *frame[2])
+    t_feldflasche__while0_0(state, *frame[2])
 
 
-def w_t_gildenhaus_text_0(state, frame):
-    """Runs the plain t_gildenhaus_text_0 in a frame (it cannot suspend)."""
+def w_t_gildenhaus__while0_0(state, frame):
+    """Runs the plain t_gildenhaus__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_gildenhaus_text_0(state, *frame[2])
+    t_gildenhaus__while0_0(state, *frame[2])
 
 
-def w_t_marktplatz_text_0(state, frame):
-    """Runs the plain t_marktplatz_text_0 in a frame (it cannot suspend)."""
+def w_t_marktplatz__while0_0(state, frame):
+    """Runs the plain t_marktplatz__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_marktplatz_text_0(state, *frame[2])
+    t_marktplatz__while0_0(state, *frame[2])
 
 
-def w_t_diva_dacapo_text_0(state, frame):
-    """Runs the plain t_diva_dacapo_text_0 in a frame (it cannot suspend)."""
+def w_t_diva_dacapo__while0_0(state, frame):
+    """Runs the plain t_diva_dacapo__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_diva_dacapo_text_0(state, *frame[2])
+    t_diva_dacapo__while0_0(state, *frame[2])
 
 
-def w_t_tante_tantieme_text_0(state, frame):
-    """Runs the plain t_tante_tantieme_text_0 in a frame (it cannot suspend)."""
+def w_t_tante_tantieme__while0_0(state, frame):
+    """Runs the plain t_tante_tantieme__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_tante_tantieme_text_0(state, *frame[2])
+    t_tante_tantieme__while0_0(state, *frame[2])
 
 
-def w_t_elster_elvira_text_0(state, frame):
-    """Runs the plain t_elster_elvira_text_0 in a frame (it cannot suspend)."""
+def w_t_elster_elvira__while0_0(state, frame):
+    """Runs the plain t_elster_elvira__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_elster_elvira_text_0(state, *frame[2])
+    t_elster_elvira__while0_0(state, *frame[2])
 
 
-def w_t_perlenkette_text_0(state, frame):
-    """Runs the plain t_perlenkette_text_0 in a frame (it cannot suspend)."""
+def w_t_perlenkette__while0_0(state, frame):
+    """Runs the plain t_perlenkette__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
-    t_perlenkette_text_0(state, *frame[2])
+    t_perlenkette__while0_0(state, *frame[2])
 
 
 EVENT_PLAIN = {
-    8: ev_kiki_kleeblatt,  # kiki_kleeblatt
-    12: ev_hanna_herzlich,  # hanna_herzlich
-    15: ev_sunny_sonnenschein,  # sunny_sonnenschein
-    18: ev_gina_gluecksgriff,  # gina_gluecksgriff
-    31: ev_gruppenumarmung,  # gruppenumarmung
-    32: ev_glueckstreffer,  # glueckstreffer
-    33: ev_zusammenhalt,  # zusammenhalt
-    35: ev_kuchenpause,  # kuchenpause
-    37: ev_grosses_finale,  # grosses_finale
-    40: ev_wunschbrunnen,  # wunschbrunnen
-    45: ev_pyjamaparty,  # pyjamaparty
-    46: ev_gemeinsam_stark,  # gemeinsam_stark
-    47: ev_freundinnen_power,  # freundinnen_power
-    68: ev_frau_flaute,  # frau_flaute
-    74: ev_notar_nimmermehr,  # notar_nimmermehr
-    95: ev_rufmord,  # rufmord
-    96: ev_schmutzkampagne,  # schmutzkampagne
-    100: ev_raenke_schmieden,  # raenke_schmieden
-    101: ev_verhoer,  # verhoer
-    102: ev_hinterzimmer,  # hinterzimmer
-    103: ev_schachzug,  # schachzug
-    104: ev_abgesagt,  # abgesagt
-    105: ev_sperrstunde,  # sperrstunde
-    108: ev_dunkle_plaene,  # dunkle_plaene
-    109: ev_nullsummenspiel,  # nullsummenspiel
-    127: ev_oskar,  # oskar
-    155: ev_alle_fuer_einen,  # alle_fuer_einen
-    156: ev_schulter_an_schulter,  # schulter_an_schulter
-    157: ev_schutzwall,  # schutzwall
-    159: ev_aufbruch,  # aufbruch
-    160: ev_gemeinsamer_marsch,  # gemeinsamer_marsch
-    161: ev_verstaerkung,  # verstaerkung
-    165: ev_gipfelsturm,  # gipfelsturm
-    166: ev_treue_freunde,  # treue_freunde
-    167: ev_wegzehrung,  # wegzehrung
-    168: ev_kundschafter,  # kundschafter
-    169: ev_zeltlager,  # zeltlager
-    171: ev_schwur_der_gefaehrten,  # schwur_der_gefaehrten
-    209: ev_papagei_plapper,  # papagei_plapper
-    218: ev_sonderangebot,  # sonderangebot
-    223: ev_pakt_mit_preis,  # pakt_mit_preis
-    224: ev_schuldenberg,  # schuldenberg
-    229: ev_zinseszins,  # zinseszins
-    233: ev_kleingedrucktes,  # kleingedrucktes
+    8: ev_kiki_kleeblatt__p1,  # kiki_kleeblatt(p1)
+    12: ev_hanna_herzlich__p1,  # hanna_herzlich(p1)
+    15: ev_sunny_sonnenschein__p1,  # sunny_sonnenschein(p1)
+    18: ev_gina_gluecksgriff__p1,  # gina_gluecksgriff(p1)
+    31: ev_gruppenumarmung__p1,  # gruppenumarmung(p1)
+    32: ev_glueckstreffer__p1,  # glueckstreffer(p1)
+    33: ev_zusammenhalt__p1,  # zusammenhalt(p1)
+    35: ev_kuchenpause__p1,  # kuchenpause(p1)
+    37: ev_grosses_finale__p1,  # grosses_finale(p1)
+    40: ev_wunschbrunnen__p1,  # wunschbrunnen(p1)
+    45: ev_pyjamaparty__p1,  # pyjamaparty(p1)
+    46: ev_gemeinsam_stark__p1,  # gemeinsam_stark(p1)
+    47: ev_freundinnen_power__p1,  # freundinnen_power(p1)
+    68: ev_frau_flaute__p1,  # frau_flaute(p1)
+    74: ev_notar_nimmermehr__p1,  # notar_nimmermehr(p1)
+    95: ev_rufmord__p1,  # rufmord(p1)
+    96: ev_schmutzkampagne__p1,  # schmutzkampagne(p1)
+    100: ev_raenke_schmieden__p1,  # raenke_schmieden(p1)
+    101: ev_verhoer__p1,  # verhoer(p1)
+    102: ev_hinterzimmer__p1,  # hinterzimmer(p1)
+    103: ev_schachzug__p1,  # schachzug(p1)
+    104: ev_abgesagt__p1,  # abgesagt(p1)
+    105: ev_sperrstunde__p1,  # sperrstunde(p1)
+    108: ev_dunkle_plaene__p1,  # dunkle_plaene(p1)
+    109: ev_nullsummenspiel__p1,  # nullsummenspiel(p1)
+    127: ev_oskar__p1,  # oskar(p1)
+    155: ev_alle_fuer_einen__p1,  # alle_fuer_einen(p1)
+    156: ev_schulter_an_schulter__p1,  # schulter_an_schulter(p1)
+    157: ev_schutzwall__p1,  # schutzwall(p1)
+    159: ev_aufbruch__p1,  # aufbruch(p1)
+    160: ev_gemeinsamer_marsch__p1,  # gemeinsamer_marsch(p1)
+    161: ev_verstaerkung__p1,  # verstaerkung(p1)
+    165: ev_gipfelsturm__p1,  # gipfelsturm(p1)
+    166: ev_treue_freunde__p1,  # treue_freunde(p1)
+    167: ev_wegzehrung__p1,  # wegzehrung(p1)
+    168: ev_kundschafter__p1,  # kundschafter(p1)
+    169: ev_zeltlager__p1,  # zeltlager(p1)
+    171: ev_schwur_der_gefaehrten__p1,  # schwur_der_gefaehrten(p1)
+    209: ev_papagei_plapper__p1,  # papagei_plapper(p1)
+    218: ev_sonderangebot__p1,  # sonderangebot(p1)
+    223: ev_pakt_mit_preis__p1,  # pakt_mit_preis(p1)
+    224: ev_schuldenberg__p1,  # schuldenberg(p1)
+    229: ev_zinseszins__p1,  # zinseszins(p1)
+    233: ev_kleingedrucktes__p1,  # kleingedrucktes(p1)
+    256: ev_kiki_kleeblatt__p2,  # kiki_kleeblatt(p2)
+    260: ev_hanna_herzlich__p2,  # hanna_herzlich(p2)
+    263: ev_sunny_sonnenschein__p2,  # sunny_sonnenschein(p2)
+    266: ev_gina_gluecksgriff__p2,  # gina_gluecksgriff(p2)
+    279: ev_gruppenumarmung__p2,  # gruppenumarmung(p2)
+    280: ev_glueckstreffer__p2,  # glueckstreffer(p2)
+    281: ev_zusammenhalt__p2,  # zusammenhalt(p2)
+    283: ev_kuchenpause__p2,  # kuchenpause(p2)
+    285: ev_grosses_finale__p2,  # grosses_finale(p2)
+    288: ev_wunschbrunnen__p2,  # wunschbrunnen(p2)
+    293: ev_pyjamaparty__p2,  # pyjamaparty(p2)
+    294: ev_gemeinsam_stark__p2,  # gemeinsam_stark(p2)
+    295: ev_freundinnen_power__p2,  # freundinnen_power(p2)
+    316: ev_frau_flaute__p2,  # frau_flaute(p2)
+    322: ev_notar_nimmermehr__p2,  # notar_nimmermehr(p2)
+    343: ev_rufmord__p2,  # rufmord(p2)
+    344: ev_schmutzkampagne__p2,  # schmutzkampagne(p2)
+    348: ev_raenke_schmieden__p2,  # raenke_schmieden(p2)
+    349: ev_verhoer__p2,  # verhoer(p2)
+    350: ev_hinterzimmer__p2,  # hinterzimmer(p2)
+    351: ev_schachzug__p2,  # schachzug(p2)
+    352: ev_abgesagt__p2,  # abgesagt(p2)
+    353: ev_sperrstunde__p2,  # sperrstunde(p2)
+    356: ev_dunkle_plaene__p2,  # dunkle_plaene(p2)
+    357: ev_nullsummenspiel__p2,  # nullsummenspiel(p2)
+    375: ev_oskar__p2,  # oskar(p2)
+    403: ev_alle_fuer_einen__p2,  # alle_fuer_einen(p2)
+    404: ev_schulter_an_schulter__p2,  # schulter_an_schulter(p2)
+    405: ev_schutzwall__p2,  # schutzwall(p2)
+    407: ev_aufbruch__p2,  # aufbruch(p2)
+    408: ev_gemeinsamer_marsch__p2,  # gemeinsamer_marsch(p2)
+    409: ev_verstaerkung__p2,  # verstaerkung(p2)
+    413: ev_gipfelsturm__p2,  # gipfelsturm(p2)
+    414: ev_treue_freunde__p2,  # treue_freunde(p2)
+    415: ev_wegzehrung__p2,  # wegzehrung(p2)
+    416: ev_kundschafter__p2,  # kundschafter(p2)
+    417: ev_zeltlager__p2,  # zeltlager(p2)
+    419: ev_schwur_der_gefaehrten__p2,  # schwur_der_gefaehrten(p2)
+    457: ev_papagei_plapper__p2,  # papagei_plapper(p2)
+    466: ev_sonderangebot__p2,  # sonderangebot(p2)
+    471: ev_pakt_mit_preis__p2,  # pakt_mit_preis(p2)
+    472: ev_schuldenberg__p2,  # schuldenberg(p2)
+    477: ev_zinseszins__p2,  # zinseszins(p2)
+    481: ev_kleingedrucktes__p2,  # kleingedrucktes(p2)
 }
 EVENT_STEPS = {
-    1: (24, 0),  # roxy
-    19: (25, 1),  # ronja_regenbogen
-    25: (26, 0),  # eule_elsa
-    34: (27, 1),  # zweite_chance
-    36: (28, 0),  # sonnenstrahl
-    38: (29, 0),  # schutzengel
-    39: (30, 1),  # gluecksbringer
-    41: (31, 0),  # tapferes_herz
-    42: (32, 1),  # sternschnuppe
-    43: (33, 1),  # heilkraeuter
-    44: (34, 1),  # rueckzug_ins_baumhaus
-    62: (35, 0),  # lady_stillstand
-    64: (36, 0),  # samt
-    78: (37, 0),  # leutnant_lahm
-    93: (38, 0),  # stillstand
-    94: (39, 0),  # laehmende_rede
-    97: (40, 0),  # buerokratie
-    98: (41, 0),  # kaltes_schweigen
-    99: (42, 0),  # intrige
-    106: (43, 0),  # eiserne_disziplin
-    107: (44, 1),  # kalte_schulter
-    136: (45, 1),  # theo_treu
-    158: (46, 0),  # lagerpause
-    162: (47, 0),  # heldenmut
-    163: (48, 1),  # rettungsaktion
-    164: (49, 0),  # festes_band
-    170: (50, 1),  # mutprobe
-    187: (51, 1),  # rico_rueckprall
-    189: (52, 1),  # baron_blutdruck
-    191: (53, 0),  # herr_handel
-    196: (54, 0),  # jongleur_jupp
-    202: (55, 1),  # magier_mehrwert
-    217: (56, 0),  # teurer_spass
-    219: (57, 0),  # tauschgeschaeft
-    220: (58, 0),  # ausverkauf
-    221: (59, 1),  # zugabe
-    222: (60, 0),  # wechselgeld
-    225: (61, 0),  # lockangebot
-    226: (62, 1),  # blutgeld
-    227: (63, 0),  # preisexplosion
-    228: (64, 0),  # vertragsbruch
-    230: (65, 1),  # hinterlist
-    231: (66, 0),  # kredit
-    232: (67, 0),  # letzte_rate
+    1: (24, 0),  # roxy(p1)
+    19: (25, 1),  # ronja_regenbogen(p1)
+    25: (26, 0),  # eule_elsa(p1)
+    34: (27, 1),  # zweite_chance(p1)
+    36: (28, 0),  # sonnenstrahl(p1)
+    38: (29, 0),  # schutzengel(p1)
+    39: (30, 1),  # gluecksbringer(p1)
+    41: (31, 0),  # tapferes_herz(p1)
+    42: (32, 1),  # sternschnuppe(p1)
+    43: (33, 1),  # heilkraeuter(p1)
+    44: (34, 1),  # rueckzug_ins_baumhaus(p1)
+    62: (35, 0),  # lady_stillstand(p1)
+    64: (36, 0),  # samt(p1)
+    78: (37, 0),  # leutnant_lahm(p1)
+    93: (38, 0),  # stillstand(p1)
+    94: (39, 0),  # laehmende_rede(p1)
+    97: (40, 0),  # buerokratie(p1)
+    98: (41, 0),  # kaltes_schweigen(p1)
+    99: (42, 0),  # intrige(p1)
+    106: (43, 0),  # eiserne_disziplin(p1)
+    107: (44, 1),  # kalte_schulter(p1)
+    136: (45, 1),  # theo_treu(p1)
+    158: (46, 0),  # lagerpause(p1)
+    162: (47, 0),  # heldenmut(p1)
+    163: (48, 1),  # rettungsaktion(p1)
+    164: (49, 0),  # festes_band(p1)
+    170: (50, 1),  # mutprobe(p1)
+    187: (51, 0),  # rico_rueckprall(p1)
+    189: (52, 0),  # baron_blutdruck(p1)
+    191: (53, 0),  # herr_handel(p1)
+    196: (54, 0),  # jongleur_jupp(p1)
+    202: (55, 0),  # magier_mehrwert(p1)
+    217: (56, 0),  # teurer_spass(p1)
+    219: (57, 0),  # tauschgeschaeft(p1)
+    220: (58, 0),  # ausverkauf(p1)
+    221: (59, 1),  # zugabe(p1)
+    222: (60, 0),  # wechselgeld(p1)
+    225: (61, 0),  # lockangebot(p1)
+    226: (62, 1),  # blutgeld(p1)
+    227: (63, 0),  # preisexplosion(p1)
+    228: (64, 0),  # vertragsbruch(p1)
+    230: (65, 1),  # hinterlist(p1)
+    231: (66, 0),  # kredit(p1)
+    232: (67, 0),  # letzte_rate(p1)
+    249: (68, 0),  # roxy(p2)
+    267: (69, 1),  # ronja_regenbogen(p2)
+    273: (70, 0),  # eule_elsa(p2)
+    282: (71, 1),  # zweite_chance(p2)
+    284: (72, 0),  # sonnenstrahl(p2)
+    286: (73, 0),  # schutzengel(p2)
+    287: (74, 1),  # gluecksbringer(p2)
+    289: (75, 0),  # tapferes_herz(p2)
+    290: (76, 1),  # sternschnuppe(p2)
+    291: (77, 1),  # heilkraeuter(p2)
+    292: (78, 1),  # rueckzug_ins_baumhaus(p2)
+    310: (79, 0),  # lady_stillstand(p2)
+    312: (80, 0),  # samt(p2)
+    326: (81, 0),  # leutnant_lahm(p2)
+    341: (82, 0),  # stillstand(p2)
+    342: (83, 0),  # laehmende_rede(p2)
+    345: (84, 0),  # buerokratie(p2)
+    346: (85, 0),  # kaltes_schweigen(p2)
+    347: (86, 0),  # intrige(p2)
+    354: (87, 0),  # eiserne_disziplin(p2)
+    355: (88, 1),  # kalte_schulter(p2)
+    384: (89, 1),  # theo_treu(p2)
+    406: (90, 0),  # lagerpause(p2)
+    410: (91, 0),  # heldenmut(p2)
+    411: (92, 1),  # rettungsaktion(p2)
+    412: (93, 0),  # festes_band(p2)
+    418: (94, 1),  # mutprobe(p2)
+    435: (95, 0),  # rico_rueckprall(p2)
+    437: (96, 0),  # baron_blutdruck(p2)
+    439: (97, 0),  # herr_handel(p2)
+    444: (98, 0),  # jongleur_jupp(p2)
+    450: (99, 0),  # magier_mehrwert(p2)
+    465: (100, 0),  # teurer_spass(p2)
+    467: (101, 0),  # tauschgeschaeft(p2)
+    468: (102, 0),  # ausverkauf(p2)
+    469: (103, 1),  # zugabe(p2)
+    470: (104, 0),  # wechselgeld(p2)
+    473: (105, 0),  # lockangebot(p2)
+    474: (106, 1),  # blutgeld(p2)
+    475: (107, 0),  # preisexplosion(p2)
+    476: (108, 0),  # vertragsbruch(p2)
+    478: (109, 1),  # hinterlist(p2)
+    479: (110, 0),  # kredit(p2)
+    480: (111, 0),  # letzte_rate(p2)
 }
 STEPS = (
     s_handkarte_abwerfen,  # 0
@@ -6087,116 +6973,160 @@ STEPS = (
     s_preis_handkarte_anbieten,  # 21
     s_preis_stress_anbieten,  # 22
     s_start,  # 23
-    sev_roxy,  # 24
-    sev_ronja_regenbogen,  # 25
-    sev_eule_elsa,  # 26
-    sev_zweite_chance,  # 27
-    sev_sonnenstrahl,  # 28
-    sev_schutzengel,  # 29
-    sev_gluecksbringer,  # 30
-    sev_tapferes_herz,  # 31
-    sev_sternschnuppe,  # 32
-    sev_heilkraeuter,  # 33
-    sev_rueckzug_ins_baumhaus,  # 34
-    sev_lady_stillstand,  # 35
-    sev_samt,  # 36
-    sev_leutnant_lahm,  # 37
-    sev_stillstand,  # 38
-    sev_laehmende_rede,  # 39
-    sev_buerokratie,  # 40
-    sev_kaltes_schweigen,  # 41
-    sev_intrige,  # 42
-    sev_eiserne_disziplin,  # 43
-    sev_kalte_schulter,  # 44
-    sev_theo_treu,  # 45
-    sev_lagerpause,  # 46
-    sev_heldenmut,  # 47
-    sev_rettungsaktion,  # 48
-    sev_festes_band,  # 49
-    sev_mutprobe,  # 50
-    sev_rico_rueckprall,  # 51
-    sev_baron_blutdruck,  # 52
-    sev_herr_handel,  # 53
-    sev_jongleur_jupp,  # 54
-    sev_magier_mehrwert,  # 55
-    sev_teurer_spass,  # 56
-    sev_tauschgeschaeft,  # 57
-    sev_ausverkauf,  # 58
-    sev_zugabe,  # 59
-    sev_wechselgeld,  # 60
-    sev_lockangebot,  # 61
-    sev_blutgeld,  # 62
-    sev_preisexplosion,  # 63
-    sev_vertragsbruch,  # 64
-    sev_hinterlist,  # 65
-    sev_kredit,  # 66
-    sev_letzte_rate,  # 67
-    st_kater_kuschel_text_0,  # 68
-    st_illusionsdrache_text_0,  # 69
-    st_ki_pflaster_text_0,  # 70
-    st_wolkenschloss_text_0,  # 71
-    st_blumenwiese_text_0,  # 72
-    st_graf_grau_text_0,  # 73
-    st_graefin_gaehn_text_0,  # 74
-    st_ki_fluesterkasten_text_0,  # 75
-    st_ki_bremsklotz_text_0,  # 76
-    st_aktenarchiv_text_0,  # 77
-    st_kontrollzentrum_text_0,  # 78
-    st_dachs_dieter_text_0,  # 79
-    st_wachturm_text_0,  # 80
-    st_edgar_satzsprung_text_0,  # 81
-    st_madame_zugabe_text_0,  # 82
-    st_graefin_gier_text_0,  # 83
-    st_lord_leihgabe_text_0,  # 84
-    st_zauberer_zins_text_0,  # 85
-    st_wucherin_wanda_text_0,  # 86
-    st_kater_kasse_text_0,  # 87
-    st_ki_rechenmaschine_text_0,  # 88
-    st_ki_preisschild_text_0,  # 89
-    st_ki_spielautomat_text_0,  # 90
-    st_ki_wechselstube_text_0,  # 91
-    st_spielcasino_text_0,  # 92
-    st_pfandhaus_text_0,  # 93
-    st_opernhaus_text_0,  # 94
-    w_t_blitzy_text_0,  # 95
-    w_t_lena_text_0,  # 96
-    w_t_pia_purzel_text_0,  # 97
-    w_t_fee_fortuna_text_0,  # 98
-    w_t_luzi_lichtblick_text_0,  # 99
-    w_t_cleo_chance_text_0,  # 100
-    w_t_flauschi_text_0,  # 101
-    w_t_gluecksschwein_trudi_text_0,  # 102
-    w_t_ki_sternchen_text_0,  # 103
-    w_t_ki_gluecksrad_text_0,  # 104
-    w_t_ki_kompass_text_0,  # 105
-    w_t_heilamulett_text_0,  # 106
-    w_t_sternwarte_text_0,  # 107
-    w_t_gluecksmarkt_text_0,  # 108
-    w_t_professor_null_text_0,  # 109
-    w_t_baronin_bremse_text_0,  # 110
-    w_t_zensor_zack_text_0,  # 111
-    w_t_rabe_raspel_text_0,  # 112
-    w_t_schleichkatze_nebel_text_0,  # 113
-    w_t_ki_stoppuhr_text_0,  # 114
-    w_t_ki_rechenknecht_text_0,  # 115
-    w_t_siegelring_text_0,  # 116
-    w_t_grauer_platz_text_0,  # 117
-    w_t_paula_pfad_text_0,  # 118
-    w_t_wilma_weitblick_text_0,  # 119
-    w_t_selma_seil_text_0,  # 120
-    w_t_pony_polka_text_0,  # 121
-    w_t_ki_wanderkarte_text_0,  # 122
-    w_t_ki_funkgeraet_text_0,  # 123
-    w_t_ki_lagerfeuer_text_0,  # 124
-    w_t_ki_fernglas_text_0,  # 125
-    w_t_feldflasche_text_0,  # 126
-    w_t_gildenhaus_text_0,  # 127
-    w_t_marktplatz_text_0,  # 128
-    w_t_diva_dacapo_text_0,  # 129
-    w_t_tante_tantieme_text_0,  # 130
-    w_t_elster_elvira_text_0,  # 131
-    w_t_perlenkette_text_0,  # 132
-    event_done,  # 133
+    sev_roxy__p1,  # 24
+    sev_ronja_regenbogen__p1,  # 25
+    sev_eule_elsa__p1,  # 26
+    sev_zweite_chance__p1,  # 27
+    sev_sonnenstrahl__p1,  # 28
+    sev_schutzengel__p1,  # 29
+    sev_gluecksbringer__p1,  # 30
+    sev_tapferes_herz__p1,  # 31
+    sev_sternschnuppe__p1,  # 32
+    sev_heilkraeuter__p1,  # 33
+    sev_rueckzug_ins_baumhaus__p1,  # 34
+    sev_lady_stillstand__p1,  # 35
+    sev_samt__p1,  # 36
+    sev_leutnant_lahm__p1,  # 37
+    sev_stillstand__p1,  # 38
+    sev_laehmende_rede__p1,  # 39
+    sev_buerokratie__p1,  # 40
+    sev_kaltes_schweigen__p1,  # 41
+    sev_intrige__p1,  # 42
+    sev_eiserne_disziplin__p1,  # 43
+    sev_kalte_schulter__p1,  # 44
+    sev_theo_treu__p1,  # 45
+    sev_lagerpause__p1,  # 46
+    sev_heldenmut__p1,  # 47
+    sev_rettungsaktion__p1,  # 48
+    sev_festes_band__p1,  # 49
+    sev_mutprobe__p1,  # 50
+    sev_rico_rueckprall__p1,  # 51
+    sev_baron_blutdruck__p1,  # 52
+    sev_herr_handel__p1,  # 53
+    sev_jongleur_jupp__p1,  # 54
+    sev_magier_mehrwert__p1,  # 55
+    sev_teurer_spass__p1,  # 56
+    sev_tauschgeschaeft__p1,  # 57
+    sev_ausverkauf__p1,  # 58
+    sev_zugabe__p1,  # 59
+    sev_wechselgeld__p1,  # 60
+    sev_lockangebot__p1,  # 61
+    sev_blutgeld__p1,  # 62
+    sev_preisexplosion__p1,  # 63
+    sev_vertragsbruch__p1,  # 64
+    sev_hinterlist__p1,  # 65
+    sev_kredit__p1,  # 66
+    sev_letzte_rate__p1,  # 67
+    sev_roxy__p2,  # 68
+    sev_ronja_regenbogen__p2,  # 69
+    sev_eule_elsa__p2,  # 70
+    sev_zweite_chance__p2,  # 71
+    sev_sonnenstrahl__p2,  # 72
+    sev_schutzengel__p2,  # 73
+    sev_gluecksbringer__p2,  # 74
+    sev_tapferes_herz__p2,  # 75
+    sev_sternschnuppe__p2,  # 76
+    sev_heilkraeuter__p2,  # 77
+    sev_rueckzug_ins_baumhaus__p2,  # 78
+    sev_lady_stillstand__p2,  # 79
+    sev_samt__p2,  # 80
+    sev_leutnant_lahm__p2,  # 81
+    sev_stillstand__p2,  # 82
+    sev_laehmende_rede__p2,  # 83
+    sev_buerokratie__p2,  # 84
+    sev_kaltes_schweigen__p2,  # 85
+    sev_intrige__p2,  # 86
+    sev_eiserne_disziplin__p2,  # 87
+    sev_kalte_schulter__p2,  # 88
+    sev_theo_treu__p2,  # 89
+    sev_lagerpause__p2,  # 90
+    sev_heldenmut__p2,  # 91
+    sev_rettungsaktion__p2,  # 92
+    sev_festes_band__p2,  # 93
+    sev_mutprobe__p2,  # 94
+    sev_rico_rueckprall__p2,  # 95
+    sev_baron_blutdruck__p2,  # 96
+    sev_herr_handel__p2,  # 97
+    sev_jongleur_jupp__p2,  # 98
+    sev_magier_mehrwert__p2,  # 99
+    sev_teurer_spass__p2,  # 100
+    sev_tauschgeschaeft__p2,  # 101
+    sev_ausverkauf__p2,  # 102
+    sev_zugabe__p2,  # 103
+    sev_wechselgeld__p2,  # 104
+    sev_lockangebot__p2,  # 105
+    sev_blutgeld__p2,  # 106
+    sev_preisexplosion__p2,  # 107
+    sev_vertragsbruch__p2,  # 108
+    sev_hinterlist__p2,  # 109
+    sev_kredit__p2,  # 110
+    sev_letzte_rate__p2,  # 111
+    st_kater_kuschel__while0_0,  # 112
+    st_illusionsdrache__while0_0,  # 113
+    st_ki_pflaster__while0_0,  # 114
+    st_wolkenschloss__while0_0,  # 115
+    st_blumenwiese__while0_0,  # 116
+    st_graf_grau__while0_0,  # 117
+    st_graefin_gaehn__while0_0,  # 118
+    st_ki_fluesterkasten__while0_0,  # 119
+    st_ki_bremsklotz__while0_0,  # 120
+    st_aktenarchiv__while0_0,  # 121
+    st_kontrollzentrum__while0_0,  # 122
+    st_dachs_dieter__while0_0,  # 123
+    st_wachturm__while0_0,  # 124
+    st_edgar_satzsprung__while0_0,  # 125
+    st_madame_zugabe__while0_0,  # 126
+    st_graefin_gier__while0_0,  # 127
+    st_lord_leihgabe__while0_0,  # 128
+    st_zauberer_zins__while0_0,  # 129
+    st_wucherin_wanda__while0_0,  # 130
+    st_kater_kasse__while0_0,  # 131
+    st_ki_rechenmaschine__while0_0,  # 132
+    st_ki_preisschild__while0_0,  # 133
+    st_ki_spielautomat__while0_0,  # 134
+    st_ki_wechselstube__while0_0,  # 135
+    st_spielcasino__while0_0,  # 136
+    st_pfandhaus__while0_0,  # 137
+    st_opernhaus__while0_0,  # 138
+    w_t_blitzy__while0_0,  # 139
+    w_t_lena__while0_0,  # 140
+    w_t_pia_purzel__while0_0,  # 141
+    w_t_fee_fortuna__while0_0,  # 142
+    w_t_luzi_lichtblick__while0_0,  # 143
+    w_t_cleo_chance__while0_0,  # 144
+    w_t_flauschi__while0_0,  # 145
+    w_t_gluecksschwein_trudi__while0_0,  # 146
+    w_t_ki_sternchen__while0_0,  # 147
+    w_t_ki_gluecksrad__while0_0,  # 148
+    w_t_ki_kompass__while0_0,  # 149
+    w_t_heilamulett__while0_0,  # 150
+    w_t_sternwarte__while0_0,  # 151
+    w_t_gluecksmarkt__while0_0,  # 152
+    w_t_professor_null__while0_0,  # 153
+    w_t_baronin_bremse__while0_0,  # 154
+    w_t_zensor_zack__while0_0,  # 155
+    w_t_rabe_raspel__while0_0,  # 156
+    w_t_schleichkatze_nebel__while0_0,  # 157
+    w_t_ki_stoppuhr__while0_0,  # 158
+    w_t_ki_rechenknecht__while0_0,  # 159
+    w_t_siegelring__while0_0,  # 160
+    w_t_grauer_platz__while0_0,  # 161
+    w_t_paula_pfad__while0_0,  # 162
+    w_t_wilma_weitblick__while0_0,  # 163
+    w_t_selma_seil__while0_0,  # 164
+    w_t_pony_polka__while0_0,  # 165
+    w_t_ki_wanderkarte__while0_0,  # 166
+    w_t_ki_funkgeraet__while0_0,  # 167
+    w_t_ki_lagerfeuer__while0_0,  # 168
+    w_t_ki_fernglas__while0_0,  # 169
+    w_t_feldflasche__while0_0,  # 170
+    w_t_gildenhaus__while0_0,  # 171
+    w_t_marktplatz__while0_0,  # 172
+    w_t_diva_dacapo__while0_0,  # 173
+    w_t_tante_tantieme__while0_0,  # 174
+    w_t_elster_elvira__while0_0,  # 175
+    w_t_perlenkette__while0_0,  # 176
+    event_done,  # 177
 )
 START = (23, 0)
 # Where suspended frames hold cards: step -> (slots of cards, slots of lists of
@@ -6223,96 +7153,137 @@ CARD_SLOTS = {
     19: ((1, 2), ()),  # procedure zugende_ausfuehren
     20: ((1, 2, 3, 4, 5, 6), (7, 9)),  # phase zug_spielen
     22: ((1,), ()),  # procedure preis_stress_anbieten
-    24: ((1,), ()),  # event of roxy
-    25: ((1, 2), ()),  # event of ronja_regenbogen
-    26: ((1,), ()),  # event of eule_elsa
-    27: ((1, 2), ()),  # event of zweite_chance
-    28: ((1,), ()),  # event of sonnenstrahl
-    29: ((1,), ()),  # event of schutzengel
-    30: ((1, 2), ()),  # event of gluecksbringer
-    31: ((1,), ()),  # event of tapferes_herz
-    32: ((1, 2), ()),  # event of sternschnuppe
-    33: ((1, 2), ()),  # event of heilkraeuter
-    34: ((1, 2), ()),  # event of rueckzug_ins_baumhaus
-    35: ((1,), ()),  # event of lady_stillstand
-    36: ((1,), ()),  # event of samt
-    37: ((1,), ()),  # event of leutnant_lahm
-    38: ((1,), ()),  # event of stillstand
-    39: ((1,), ()),  # event of laehmende_rede
-    40: ((1,), ()),  # event of buerokratie
-    41: ((1,), ()),  # event of kaltes_schweigen
-    42: ((1,), ()),  # event of intrige
-    43: ((1,), ()),  # event of eiserne_disziplin
-    44: ((1, 2), ()),  # event of kalte_schulter
-    45: ((1, 2), ()),  # event of theo_treu
-    46: ((1,), ()),  # event of lagerpause
-    47: ((1,), ()),  # event of heldenmut
-    48: ((1, 2), ()),  # event of rettungsaktion
-    49: ((1,), ()),  # event of festes_band
-    50: ((1, 2), ()),  # event of mutprobe
-    51: ((1, 2), ()),  # event of rico_rueckprall
-    52: ((1, 2), ()),  # event of baron_blutdruck
-    53: ((1,), ()),  # event of herr_handel
-    54: ((1,), ()),  # event of jongleur_jupp
-    55: ((1, 2), ()),  # event of magier_mehrwert
-    56: ((1,), ()),  # event of teurer_spass
-    57: ((1,), ()),  # event of tauschgeschaeft
-    58: ((1,), ()),  # event of ausverkauf
-    59: ((1, 2), ()),  # event of zugabe
-    60: ((1,), ()),  # event of wechselgeld
-    61: ((1,), ()),  # event of lockangebot
-    62: ((1, 2), ()),  # event of blutgeld
-    63: ((1,), ()),  # event of preisexplosion
-    64: ((1,), ()),  # event of vertragsbruch
-    65: ((1, 2), ()),  # event of hinterlist
-    66: ((1,), ()),  # event of kredit
-    67: ((1,), ()),  # event of letzte_rate
-    69: ((1, 2), ()),  # on drache_genutzt of illusionsdrache_text
-    70: ((1,), ()),  # on ki_genutzt of ki_pflaster_text
-    71: ((1,), ()),  # on hq_genutzt of wolkenschloss_text
-    73: ((1,), ()),  # on gesammelt of graf_grau_text
-    74: ((1,), ()),  # on zugbeginn of graefin_gaehn_text
-    75: ((1,), ()),  # on ki_genutzt of ki_fluesterkasten_text
-    76: ((1,), ()),  # on ki_genutzt of ki_bremsklotz_text
-    77: ((1,), ()),  # on hq_genutzt of aktenarchiv_text
-    78: ((1,), ()),  # on hq_genutzt of kontrollzentrum_text
-    80: ((1,), ()),  # on hq_genutzt of wachturm_text
-    81: ((1,), ()),  # on gesammelt of edgar_satzsprung_text
-    82: ((1,), ()),  # on gesammelt of madame_zugabe_text
-    83: ((1,), (2,)),  # on zugbeginn of graefin_gier_text
-    84: ((1,), ()),  # on gesammelt of lord_leihgabe_text
-    85: ((1,), (2,)),  # on zugbeginn of zauberer_zins_text
-    86: ((1,), (2,)),  # on zugbeginn of wucherin_wanda_text
-    88: ((1, 2), ()),  # on ki_genutzt of ki_rechenmaschine_text
-    89: ((1,), ()),  # on ki_genutzt of ki_preisschild_text
-    90: ((1,), ()),  # on ki_genutzt of ki_spielautomat_text
-    91: ((1,), ()),  # on ki_genutzt of ki_wechselstube_text
-    92: ((1,), ()),  # on hq_genutzt of spielcasino_text
-    93: ((1,), ()),  # on hq_genutzt of pfandhaus_text
-    95: ((1,), ()),  # on gesammelt of blitzy_text
-    96: ((1,), ()),  # on gesammelt of lena_text
-    98: ((1,), ()),  # on gesammelt of fee_fortuna_text
-    100: ((1,), ()),  # on gesammelt of cleo_chance_text
-    101: ((1,), ()),  # on gesammelt of flauschi_text
-    102: ((1,), ()),  # on gesammelt of gluecksschwein_trudi_text
-    103: ((1,), ()),  # on ki_genutzt of ki_sternchen_text
-    104: ((1,), ()),  # on ki_genutzt of ki_gluecksrad_text
-    105: ((1,), ()),  # on ki_genutzt of ki_kompass_text
-    107: ((1,), ()),  # on hq_genutzt of sternwarte_text
-    109: ((1,), ()),  # on gesammelt of professor_null_text
-    111: ((1,), ()),  # on gesammelt of zensor_zack_text
-    112: ((1,), ()),  # on gesammelt of rabe_raspel_text
-    114: ((1,), ()),  # on ki_genutzt of ki_stoppuhr_text
-    115: ((1,), ()),  # on ki_genutzt of ki_rechenknecht_text
-    116: ((1,), ()),  # on gesammelt of siegelring_text
-    118: ((1,), ()),  # on gesammelt of paula_pfad_text
-    120: ((1,), ()),  # on gesammelt of selma_seil_text
-    121: ((1,), ()),  # on gesammelt of pony_polka_text
-    122: ((1,), ()),  # on ki_genutzt of ki_wanderkarte_text
-    123: ((1,), ()),  # on ki_genutzt of ki_funkgeraet_text
-    124: ((1,), ()),  # on ki_genutzt of ki_lagerfeuer_text
-    125: ((1,), ()),  # on ki_genutzt of ki_fernglas_text
-    127: ((1,), ()),  # on hq_genutzt of gildenhaus_text
-    130: ((1,), ()),  # on gesammelt of tante_tantieme_text
-    131: ((1,), ()),  # on gesammelt of elster_elvira_text
+    24: ((1,), ()),  # event of roxy(p1)
+    25: ((1, 2), ()),  # event of ronja_regenbogen(p1)
+    26: ((1,), ()),  # event of eule_elsa(p1)
+    27: ((1, 2), ()),  # event of zweite_chance(p1)
+    28: ((1,), ()),  # event of sonnenstrahl(p1)
+    29: ((1,), ()),  # event of schutzengel(p1)
+    30: ((1, 2), ()),  # event of gluecksbringer(p1)
+    31: ((1,), ()),  # event of tapferes_herz(p1)
+    32: ((1, 2), ()),  # event of sternschnuppe(p1)
+    33: ((1, 2), ()),  # event of heilkraeuter(p1)
+    34: ((1, 2), ()),  # event of rueckzug_ins_baumhaus(p1)
+    35: ((1,), ()),  # event of lady_stillstand(p1)
+    36: ((1,), ()),  # event of samt(p1)
+    37: ((1,), ()),  # event of leutnant_lahm(p1)
+    38: ((1,), ()),  # event of stillstand(p1)
+    39: ((1,), ()),  # event of laehmende_rede(p1)
+    40: ((1,), ()),  # event of buerokratie(p1)
+    41: ((1,), ()),  # event of kaltes_schweigen(p1)
+    42: ((1,), ()),  # event of intrige(p1)
+    43: ((1,), ()),  # event of eiserne_disziplin(p1)
+    44: ((1, 2), ()),  # event of kalte_schulter(p1)
+    45: ((1, 2), ()),  # event of theo_treu(p1)
+    46: ((1,), ()),  # event of lagerpause(p1)
+    47: ((1,), ()),  # event of heldenmut(p1)
+    48: ((1, 2), ()),  # event of rettungsaktion(p1)
+    49: ((1,), ()),  # event of festes_band(p1)
+    50: ((1, 2), ()),  # event of mutprobe(p1)
+    51: ((1,), ()),  # event of rico_rueckprall(p1)
+    52: ((1,), ()),  # event of baron_blutdruck(p1)
+    53: ((1,), ()),  # event of herr_handel(p1)
+    54: ((1,), ()),  # event of jongleur_jupp(p1)
+    55: ((1,), ()),  # event of magier_mehrwert(p1)
+    56: ((1,), ()),  # event of teurer_spass(p1)
+    57: ((1,), ()),  # event of tauschgeschaeft(p1)
+    58: ((1,), ()),  # event of ausverkauf(p1)
+    59: ((1, 2), ()),  # event of zugabe(p1)
+    60: ((1,), ()),  # event of wechselgeld(p1)
+    61: ((1,), ()),  # event of lockangebot(p1)
+    62: ((1, 2), ()),  # event of blutgeld(p1)
+    63: ((1,), ()),  # event of preisexplosion(p1)
+    64: ((1,), ()),  # event of vertragsbruch(p1)
+    65: ((1, 2), ()),  # event of hinterlist(p1)
+    66: ((1,), ()),  # event of kredit(p1)
+    67: ((1,), ()),  # event of letzte_rate(p1)
+    68: ((1,), ()),  # event of roxy(p2)
+    69: ((1, 2), ()),  # event of ronja_regenbogen(p2)
+    70: ((1,), ()),  # event of eule_elsa(p2)
+    71: ((1, 2), ()),  # event of zweite_chance(p2)
+    72: ((1,), ()),  # event of sonnenstrahl(p2)
+    73: ((1,), ()),  # event of schutzengel(p2)
+    74: ((1, 2), ()),  # event of gluecksbringer(p2)
+    75: ((1,), ()),  # event of tapferes_herz(p2)
+    76: ((1, 2), ()),  # event of sternschnuppe(p2)
+    77: ((1, 2), ()),  # event of heilkraeuter(p2)
+    78: ((1, 2), ()),  # event of rueckzug_ins_baumhaus(p2)
+    79: ((1,), ()),  # event of lady_stillstand(p2)
+    80: ((1,), ()),  # event of samt(p2)
+    81: ((1,), ()),  # event of leutnant_lahm(p2)
+    82: ((1,), ()),  # event of stillstand(p2)
+    83: ((1,), ()),  # event of laehmende_rede(p2)
+    84: ((1,), ()),  # event of buerokratie(p2)
+    85: ((1,), ()),  # event of kaltes_schweigen(p2)
+    86: ((1,), ()),  # event of intrige(p2)
+    87: ((1,), ()),  # event of eiserne_disziplin(p2)
+    88: ((1, 2), ()),  # event of kalte_schulter(p2)
+    89: ((1, 2), ()),  # event of theo_treu(p2)
+    90: ((1,), ()),  # event of lagerpause(p2)
+    91: ((1,), ()),  # event of heldenmut(p2)
+    92: ((1, 2), ()),  # event of rettungsaktion(p2)
+    93: ((1,), ()),  # event of festes_band(p2)
+    94: ((1, 2), ()),  # event of mutprobe(p2)
+    95: ((1,), ()),  # event of rico_rueckprall(p2)
+    96: ((1,), ()),  # event of baron_blutdruck(p2)
+    97: ((1,), ()),  # event of herr_handel(p2)
+    98: ((1,), ()),  # event of jongleur_jupp(p2)
+    99: ((1,), ()),  # event of magier_mehrwert(p2)
+    100: ((1,), ()),  # event of teurer_spass(p2)
+    101: ((1,), ()),  # event of tauschgeschaeft(p2)
+    102: ((1,), ()),  # event of ausverkauf(p2)
+    103: ((1, 2), ()),  # event of zugabe(p2)
+    104: ((1,), ()),  # event of wechselgeld(p2)
+    105: ((1,), ()),  # event of lockangebot(p2)
+    106: ((1, 2), ()),  # event of blutgeld(p2)
+    107: ((1,), ()),  # event of preisexplosion(p2)
+    108: ((1,), ()),  # event of vertragsbruch(p2)
+    109: ((1, 2), ()),  # event of hinterlist(p2)
+    110: ((1,), ()),  # event of kredit(p2)
+    111: ((1,), ()),  # event of letzte_rate(p2)
+    113: ((2, 3), ()),  # on drache_genutzt of illusionsdrache__while0
+    114: ((2,), ()),  # on ki_genutzt of ki_pflaster__while0
+    115: ((2,), ()),  # on hq_genutzt of wolkenschloss__while0
+    117: ((2,), ()),  # on gesammelt of graf_grau__while0
+    118: ((2,), ()),  # on zugbeginn of graefin_gaehn__while0
+    119: ((2,), ()),  # on ki_genutzt of ki_fluesterkasten__while0
+    120: ((2,), ()),  # on ki_genutzt of ki_bremsklotz__while0
+    121: ((2,), ()),  # on hq_genutzt of aktenarchiv__while0
+    122: ((2,), ()),  # on hq_genutzt of kontrollzentrum__while0
+    124: ((2,), ()),  # on hq_genutzt of wachturm__while0
+    125: ((2,), ()),  # on gesammelt of edgar_satzsprung__while0
+    126: ((2,), ()),  # on gesammelt of madame_zugabe__while0
+    128: ((2,), ()),  # on gesammelt of lord_leihgabe__while0
+    132: ((2, 3), ()),  # on ki_genutzt of ki_rechenmaschine__while0
+    133: ((2,), ()),  # on ki_genutzt of ki_preisschild__while0
+    134: ((2,), ()),  # on ki_genutzt of ki_spielautomat__while0
+    135: ((2,), ()),  # on ki_genutzt of ki_wechselstube__while0
+    136: ((2,), ()),  # on hq_genutzt of spielcasino__while0
+    137: ((2,), ()),  # on hq_genutzt of pfandhaus__while0
+    139: ((2,), ()),  # on gesammelt of blitzy__while0
+    140: ((2,), ()),  # on gesammelt of lena__while0
+    142: ((2,), ()),  # on gesammelt of fee_fortuna__while0
+    144: ((2,), ()),  # on gesammelt of cleo_chance__while0
+    145: ((2,), ()),  # on gesammelt of flauschi__while0
+    146: ((2,), ()),  # on gesammelt of gluecksschwein_trudi__while0
+    147: ((2,), ()),  # on ki_genutzt of ki_sternchen__while0
+    148: ((2,), ()),  # on ki_genutzt of ki_gluecksrad__while0
+    149: ((2,), ()),  # on ki_genutzt of ki_kompass__while0
+    151: ((2,), ()),  # on hq_genutzt of sternwarte__while0
+    153: ((2,), ()),  # on gesammelt of professor_null__while0
+    155: ((2,), ()),  # on gesammelt of zensor_zack__while0
+    156: ((2,), ()),  # on gesammelt of rabe_raspel__while0
+    158: ((2,), ()),  # on ki_genutzt of ki_stoppuhr__while0
+    159: ((2,), ()),  # on ki_genutzt of ki_rechenknecht__while0
+    160: ((2,), ()),  # on gesammelt of siegelring__while0
+    162: ((2,), ()),  # on gesammelt of paula_pfad__while0
+    164: ((2,), ()),  # on gesammelt of selma_seil__while0
+    165: ((2,), ()),  # on gesammelt of pony_polka__while0
+    166: ((2,), ()),  # on ki_genutzt of ki_wanderkarte__while0
+    167: ((2,), ()),  # on ki_genutzt of ki_funkgeraet__while0
+    168: ((2,), ()),  # on ki_genutzt of ki_lagerfeuer__while0
+    169: ((2,), ()),  # on ki_genutzt of ki_fernglas__while0
+    171: ((2,), ()),  # on hq_genutzt of gildenhaus__while0
+    174: ((2,), ()),  # on gesammelt of tante_tantieme__while0
+    175: ((2,), ()),  # on gesammelt of elster_elvira__while0
 }

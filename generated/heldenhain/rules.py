@@ -10,9 +10,8 @@
 #     heldenhain/11_schattenkabinett.rules
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
-#     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 4887dfc53866f07b
+# Spec hash: ac58d762ce6477d5
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,14 +27,14 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: ae0e39c34ac8794c
-# Fingerprint: source e16352672f232f8a1b99 output a1622621e5a9e3a12cd2
+# Tests hash: a96a0c3b0b1a9545
+# Fingerprint: source 27e7fb3b86c8a052e9ac output ef474ae3560e04609340
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
 from runtime.policy import keep_best
 from runtime.state import is_active
-from runtime.values import attr_of, event_allowed, opponent_of
+from runtime.values import attr_of, event_allowed, owner_of
 from .tables import (
     A_ausdauer,
     A_deck,
@@ -51,17 +50,159 @@ from .tables import (
     A_rettung,
     A_rueckendeckung,
     A_spaet,
-    A_von,
     ENTITY_LABELS,
-    E_alter_wald,
-    E_banner_der_gefaehrten,
-    E_basar,
-    E_doktor_daemmer,
-    E_maskenball,
-    E_nebelmoor,
-    E_regenbogenbruecke,
-    E_steile_pfade,
-    E_zeitlupenstadt,
+    E_aktenarchiv__p1,
+    E_aktenarchiv__p2,
+    E_alter_wald__p1,
+    E_alter_wald__p2,
+    E_banner_der_gefaehrten__p1,
+    E_banner_der_gefaehrten__p2,
+    E_baronin_bremse__p1,
+    E_baronin_bremse__p2,
+    E_basar__p1,
+    E_basar__p2,
+    E_blitzy__p1,
+    E_blitzy__p2,
+    E_blumenwiese__p1,
+    E_blumenwiese__p2,
+    E_cleo_chance__p1,
+    E_cleo_chance__p2,
+    E_dachs_dieter__p1,
+    E_dachs_dieter__p2,
+    E_diva_dacapo__p1,
+    E_diva_dacapo__p2,
+    E_doktor_daemmer__p1,
+    E_doktor_daemmer__p2,
+    E_edgar_satzsprung__p1,
+    E_edgar_satzsprung__p2,
+    E_elster_elvira__p1,
+    E_elster_elvira__p2,
+    E_fee_fortuna__p1,
+    E_fee_fortuna__p2,
+    E_feldflasche__p1,
+    E_feldflasche__p2,
+    E_flauschi__p1,
+    E_flauschi__p2,
+    E_fraeulein_frost__p1,
+    E_fraeulein_frost__p2,
+    E_gildenhaus__p1,
+    E_gildenhaus__p2,
+    E_gluecksmarkt__p1,
+    E_gluecksmarkt__p2,
+    E_gluecksschwein_trudi__p1,
+    E_gluecksschwein_trudi__p2,
+    E_graefin_gaehn__p1,
+    E_graefin_gaehn__p2,
+    E_graefin_gier__p1,
+    E_graefin_gier__p2,
+    E_graf_grau__p1,
+    E_graf_grau__p2,
+    E_grauer_platz__p1,
+    E_grauer_platz__p2,
+    E_heilamulett__p1,
+    E_heilamulett__p2,
+    E_illusionsdrache__p1,
+    E_illusionsdrache__p2,
+    E_kater_kasse__p1,
+    E_kater_kasse__p2,
+    E_kater_kuschel__p1,
+    E_kater_kuschel__p2,
+    E_ki_bremsklotz__p1,
+    E_ki_bremsklotz__p2,
+    E_ki_fernglas__p1,
+    E_ki_fernglas__p2,
+    E_ki_fluesterkasten__p1,
+    E_ki_fluesterkasten__p2,
+    E_ki_funkgeraet__p1,
+    E_ki_funkgeraet__p2,
+    E_ki_gluecksrad__p1,
+    E_ki_gluecksrad__p2,
+    E_ki_kompass__p1,
+    E_ki_kompass__p2,
+    E_ki_lagerfeuer__p1,
+    E_ki_lagerfeuer__p2,
+    E_ki_pflaster__p1,
+    E_ki_pflaster__p2,
+    E_ki_preisschild__p1,
+    E_ki_preisschild__p2,
+    E_ki_rechenknecht__p1,
+    E_ki_rechenknecht__p2,
+    E_ki_rechenmaschine__p1,
+    E_ki_rechenmaschine__p2,
+    E_ki_spielautomat__p1,
+    E_ki_spielautomat__p2,
+    E_ki_sternchen__p1,
+    E_ki_sternchen__p2,
+    E_ki_stoppuhr__p1,
+    E_ki_stoppuhr__p2,
+    E_ki_wanderkarte__p1,
+    E_ki_wanderkarte__p2,
+    E_ki_wechselstube__p1,
+    E_ki_wechselstube__p2,
+    E_kontrollzentrum__p1,
+    E_kontrollzentrum__p2,
+    E_lena__p1,
+    E_lena__p2,
+    E_lord_leihgabe__p1,
+    E_lord_leihgabe__p2,
+    E_luzi_lichtblick__p1,
+    E_luzi_lichtblick__p2,
+    E_madame_zugabe__p1,
+    E_madame_zugabe__p2,
+    E_marktplatz__p1,
+    E_marktplatz__p2,
+    E_maskenball__p1,
+    E_maskenball__p2,
+    E_nebelmoor__p1,
+    E_nebelmoor__p2,
+    E_opernhaus__p1,
+    E_opernhaus__p2,
+    E_paula_pfad__p1,
+    E_paula_pfad__p2,
+    E_perlenkette__p1,
+    E_perlenkette__p2,
+    E_pfandhaus__p1,
+    E_pfandhaus__p2,
+    E_pia_purzel__p1,
+    E_pia_purzel__p2,
+    E_pony_polka__p1,
+    E_pony_polka__p2,
+    E_professor_null__p1,
+    E_professor_null__p2,
+    E_rabe_raspel__p1,
+    E_rabe_raspel__p2,
+    E_regenbogenbruecke__p1,
+    E_regenbogenbruecke__p2,
+    E_schleichkatze_nebel__p1,
+    E_schleichkatze_nebel__p2,
+    E_selma_seil__p1,
+    E_selma_seil__p2,
+    E_siegelring__p1,
+    E_siegelring__p2,
+    E_spielcasino__p1,
+    E_spielcasino__p2,
+    E_spitzel_spinne__p1,
+    E_spitzel_spinne__p2,
+    E_steile_pfade__p1,
+    E_steile_pfade__p2,
+    E_sternwarte__p1,
+    E_sternwarte__p2,
+    E_tante_tantieme__p1,
+    E_tante_tantieme__p2,
+    E_wachturm__p1,
+    E_wachturm__p2,
+    E_wilma_weitblick__p1,
+    E_wilma_weitblick__p2,
+    E_wolkenschloss__p1,
+    E_wolkenschloss__p2,
+    E_wucherin_wanda__p1,
+    E_wucherin_wanda__p2,
+    E_zauberer_zins__p1,
+    E_zauberer_zins__p2,
+    E_zeitlupenstadt__p1,
+    E_zeitlupenstadt__p2,
+    E_zensor_zack__p1,
+    E_zensor_zack__p2,
     KS_aktion,
     KS_ausruestung,
     KS_begleiter,
@@ -70,442 +211,196 @@ from .tables import (
     KS_hauptquartier,
     KS_ki,
     KS_schauplatz,
-    KS_spiegel,
+    OWNER,
     PLAYERS,
 )
 
 # ---------------------------------------------------------------- defines
 
 
-def d_orig(state, v_c):
-    "define orig"
-    # spec: spec/heldenhain/02_cards.rules:7
-    return (
-        (
-            A_von[v_c]
-            if v_c is not None
-            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
-        )
-        if v_c in KS_spiegel
-        else v_c
-    )
-
-
-def d_besitzer(state, v_c):
-    "define besitzer"
-    # spec: spec/heldenhain/02_cards.rules:10
-    return 1 if v_c in KS_spiegel else 0
-
-
 def d_deck_von(state, v_p):
     "define deck_von"
-    # spec: spec/heldenhain/02_cards.rules:11
+    # spec: spec/heldenhain/02_cards.rules:5
     return state.params["deck_1"] if v_p == 0 else state.params["deck_2"]
-
-
-def d_ist(state, v_c, v_k):
-    "define ist"
-    # spec: spec/heldenhain/02_cards.rules:12
-    return (
-        (
-            A_von[v_c]
-            if v_c is not None
-            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
-        )
-        if v_c in KS_spiegel
-        else v_c
-    ) == v_k
 
 
 def d_ist_charakter(state, v_c):
     "define ist_charakter"
-    # spec: spec/heldenhain/02_cards.rules:14
-    return (
-        (
-            A_von[v_c]
-            if v_c is not None
-            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
-        )
-        if v_c in KS_spiegel
-        else v_c
-    ) in KS_charakter
+    # spec: spec/heldenhain/02_cards.rules:7
+    return v_c in KS_charakter
 
 
 def d_ist_begleiter(state, v_c):
     "define ist_begleiter"
-    # spec: spec/heldenhain/02_cards.rules:15
-    return (
-        (
-            A_von[v_c]
-            if v_c is not None
-            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
-        )
-        if v_c in KS_spiegel
-        else v_c
-    ) in KS_begleiter
+    # spec: spec/heldenhain/02_cards.rules:8
+    return v_c in KS_begleiter
 
 
 def d_ist_drache(state, v_c):
     "define ist_drache"
-    # spec: spec/heldenhain/02_cards.rules:16
-    return (
-        (
-            A_von[v_c]
-            if v_c is not None
-            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
-        )
-        if v_c in KS_spiegel
-        else v_c
-    ) in KS_drache
+    # spec: spec/heldenhain/02_cards.rules:9
+    return v_c in KS_drache
 
 
 def d_ist_figur(state, v_c):
     "define ist_figur"
-    # spec: spec/heldenhain/02_cards.rules:18
-    return (
-        (
-            (
-                A_von[v_c]
-                if v_c is not None
-                else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if v_c in KS_spiegel
-            else v_c
-        )
-        in KS_charakter
-        or (
-            (
-                A_von[v_c]
-                if v_c is not None
-                else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if v_c in KS_spiegel
-            else v_c
-        )
-        in KS_begleiter
-        or (
-            (
-                A_von[v_c]
-                if v_c is not None
-                else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if v_c in KS_spiegel
-            else v_c
-        )
-        in KS_drache
-    )
+    # spec: spec/heldenhain/02_cards.rules:11
+    return v_c in KS_charakter or v_c in KS_begleiter or v_c in KS_drache
 
 
 def d_ist_ki(state, v_c):
     "define ist_ki"
-    # spec: spec/heldenhain/02_cards.rules:19
-    return (
-        (
-            A_von[v_c]
-            if v_c is not None
-            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
-        )
-        if v_c in KS_spiegel
-        else v_c
-    ) in KS_ki
+    # spec: spec/heldenhain/02_cards.rules:12
+    return v_c in KS_ki
 
 
 def d_ist_aktion(state, v_c):
     "define ist_aktion"
-    # spec: spec/heldenhain/02_cards.rules:20
-    return (
-        (
-            A_von[v_c]
-            if v_c is not None
-            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
-        )
-        if v_c in KS_spiegel
-        else v_c
-    ) in KS_aktion
+    # spec: spec/heldenhain/02_cards.rules:13
+    return v_c in KS_aktion
 
 
 def d_ist_ausruestung(state, v_c):
     "define ist_ausruestung"
-    # spec: spec/heldenhain/02_cards.rules:21
-    return (
-        (
-            A_von[v_c]
-            if v_c is not None
-            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
-        )
-        if v_c in KS_spiegel
-        else v_c
-    ) in KS_ausruestung
+    # spec: spec/heldenhain/02_cards.rules:14
+    return v_c in KS_ausruestung
 
 
 def d_ist_hauptquartier(state, v_c):
     "define ist_hauptquartier"
-    # spec: spec/heldenhain/02_cards.rules:22
-    return (
-        (
-            A_von[v_c]
-            if v_c is not None
-            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
-        )
-        if v_c in KS_spiegel
-        else v_c
-    ) in KS_hauptquartier
+    # spec: spec/heldenhain/02_cards.rules:15
+    return v_c in KS_hauptquartier
 
 
 def d_ist_schauplatz(state, v_c):
     "define ist_schauplatz"
-    # spec: spec/heldenhain/02_cards.rules:23
-    return (
-        (
-            A_von[v_c]
-            if v_c is not None
-            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
-        )
-        if v_c in KS_spiegel
-        else v_c
-    ) in KS_schauplatz
+    # spec: spec/heldenhain/02_cards.rules:16
+    return v_c in KS_schauplatz
 
 
 def d_siegziel(state):
     "define siegziel"
-    # spec: spec/heldenhain/02_cards.rules:26
+    # spec: spec/heldenhain/02_cards.rules:19
     return 20
 
 
 def d_feldgroesse(state):
     "define feldgroesse"
-    # spec: spec/heldenhain/02_cards.rules:27
+    # spec: spec/heldenhain/02_cards.rules:20
     return 6
 
 
 def d_handlimit(state):
     "define handlimit"
-    # spec: spec/heldenhain/02_cards.rules:28
+    # spec: spec/heldenhain/02_cards.rules:21
     return 7
 
 
 def d_energiespeicher(state):
     "define energiespeicher"
-    # spec: spec/heldenhain/02_cards.rules:29
+    # spec: spec/heldenhain/02_cards.rules:22
     return 6
-
-
-def d_im_feld(state, v_p, v_k):
-    "define im_feld"
-    # spec: spec/heldenhain/02_cards.rules:32
-    return any(
-        (A_von[c_x] if c_x in KS_spiegel else c_x) == v_k
-        for c_x in state.zones[5 + v_p]
-    )
-
-
-def d_im_spiel(state, v_p, v_k):
-    "define im_spiel"
-    # spec: spec/heldenhain/02_cards.rules:33
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[0],)
-    key = ("d_im_spiel", v_p, v_k)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = bool(
-        d_im_feld(state, v_p, v_k)
-        or any(
-            (A_von[c_x] if c_x in KS_spiegel else c_x) == v_k
-            for c_x in state.zones[7 + v_p]
-        )
-        or any(
-            (A_von[c_x] if c_x in KS_spiegel else c_x) == v_k
-            for c_x in state.zones[11 + v_p]
-        )
-        or any(
-            (A_von[c_x] if c_x in KS_spiegel else c_x) == v_k
-            for c_x in state.zones[9 + v_p]
-        )
-    )
-    state.memo[key] = (stamp, value)
-    return value
-
-
-def d_hq_aktiv(state, v_p, v_k):
-    "define hq_aktiv"
-    # spec: spec/heldenhain/02_cards.rules:37
-    return any(
-        (A_von[c_x] if c_x in KS_spiegel else c_x) == v_k
-        and not state.counters[2][c_x] > 0
-        for c_x in state.zones[11 + v_p]
-    )
-
-
-def d_schauplatz_liegt(state, v_k):
-    "define schauplatz_liegt"
-    # spec: spec/heldenhain/02_cards.rules:39
-    return any(
-        (A_von[c_x] if c_x in KS_spiegel else c_x) == v_k for c_x in state.zones[13]
-    )
 
 
 def d_mannschaft(state, v_p, v_x):
     "define mannschaft"
-    # spec: spec/heldenhain/02_cards.rules:44
+    # spec: spec/heldenhain/02_cards.rules:27
     return q_mannschaftsgroesse(state, v_p) >= v_x
 
 
 def d_flink(state, v_f):
     "define flink"
-    # spec: spec/heldenhain/02_cards.rules:46
-    return (
-        (
-            (
-                A_von[v_f]
-                if v_f is not None
-                else attr_of(A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if v_f in KS_spiegel
-            else v_f
-        )
-        in KS_charakter
-        or (
-            (
-                A_von[v_f]
-                if v_f is not None
-                else attr_of(A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if v_f in KS_spiegel
-            else v_f
-        )
-        in KS_begleiter
-        or (
-            (
-                A_von[v_f]
-                if v_f is not None
-                else attr_of(A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if v_f in KS_spiegel
-            else v_f
-        )
-        in KS_drache
-    ) and attr_of(
-        A_flink,
-        (
-            (
-                A_von[v_f]
-                if v_f is not None
-                else attr_of(A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if v_f in KS_spiegel
-            else v_f
-        ),
-        "flink",
-        "spec/heldenhain/02_cards.rules:46:50",
+    # spec: spec/heldenhain/02_cards.rules:29
+    return (v_f in KS_charakter or v_f in KS_begleiter or v_f in KS_drache) and (
+        A_flink[v_f]
+        if v_f is not None
+        else attr_of(A_flink, v_f, "flink", "spec/heldenhain/02_cards.rules:29:50")
     )
 
 
 def d_erschoepft(state, v_f):
     "define erschoepft"
-    # spec: spec/heldenhain/02_cards.rules:50
+    # spec: spec/heldenhain/02_cards.rules:33
     return state.counters[1][v_f] > 0
 
 
 def d_bereit(state, v_f):
     "define bereit"
-    # spec: spec/heldenhain/02_cards.rules:51
+    # spec: spec/heldenhain/02_cards.rules:34
     return not state.counters[1][v_f] > 0
 
 
 def d_wartezeit(state, v_f):
     "define wartezeit"
-    # spec: spec/heldenhain/02_cards.rules:52
+    # spec: spec/heldenhain/02_cards.rules:35
     return state.counters[2][v_f] > 0
 
 
 def d_setzt_aus(state, v_f):
     "define setzt_aus"
-    # spec: spec/heldenhain/02_cards.rules:53
+    # spec: spec/heldenhain/02_cards.rules:36
     return state.counters[3][v_f] > 0
 
 
 def d_genutzt(state, v_f):
     "define genutzt"
-    # spec: spec/heldenhain/02_cards.rules:54
+    # spec: spec/heldenhain/02_cards.rules:37
     return state.counters[9][v_f] > 0
 
 
 def d_startcharakter(state, v_f):
     "define startcharakter"
-    # spec: spec/heldenhain/02_cards.rules:55
+    # spec: spec/heldenhain/02_cards.rules:38
     return state.counters[10][v_f] > 0
 
 
 def d_traegt(state, v_f, v_a):
     "define traegt"
-    # spec: spec/heldenhain/02_cards.rules:59
+    # spec: spec/heldenhain/02_cards.rules:42
     return is_active(state, 0, [v_a, v_f])
 
 
 def d_ausgeruestet(state, v_f):
     "define ausgeruestet"
-    # spec: spec/heldenhain/02_cards.rules:60
+    # spec: spec/heldenhain/02_cards.rules:43
     return any(
         is_active(state, 0, [c_a, v_f])
-        for c_a in state.zones[9 + (1 if v_f in KS_spiegel else 0)]
+        for c_a in state.zones[
+            9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:43:58")
+        ]
     )
 
 
 def d_mannschaft_gilt(state, v_f):
     "define mannschaft_gilt"
-    # spec: spec/heldenhain/02_cards.rules:63
+    # spec: spec/heldenhain/02_cards.rules:46
     return bool(
-        (
-            (
-                A_von[v_f]
-                if v_f is not None
-                else attr_of(A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53")
+        v_f in KS_charakter
+        and (
+            A_mannschaft[v_f]
+            if v_f is not None
+            else attr_of(
+                A_mannschaft, v_f, "mannschaft", "spec/heldenhain/02_cards.rules:47:26"
             )
-            if v_f in KS_spiegel
-            else v_f
-        )
-        in KS_charakter
-        and attr_of(
-            A_mannschaft,
-            (
-                (
-                    A_von[v_f]
-                    if v_f is not None
-                    else attr_of(
-                        A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if v_f in KS_spiegel
-                else v_f
-            ),
-            "mannschaft",
-            "spec/heldenhain/02_cards.rules:64:26",
         )
         > 0
         and (
             v_f is not None
-            and state.location[v_f] == 5 + (1 if v_f in KS_spiegel else 0)
+            and state.location[v_f]
+            == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:47:57")
         )
         and d_mannschaft(
             state,
-            1 if v_f in KS_spiegel else 0,
-            attr_of(
-                A_mannschaft,
-                (
-                    (
-                        A_von[v_f]
-                        if v_f is not None
-                        else attr_of(
-                            A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
-                        )
-                    )
-                    if v_f in KS_spiegel
-                    else v_f
-                ),
-                "mannschaft",
-                "spec/heldenhain/02_cards.rules:65:33",
+            owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:48:20"),
+            (
+                A_mannschaft[v_f]
+                if v_f is not None
+                else attr_of(
+                    A_mannschaft,
+                    v_f,
+                    "mannschaft",
+                    "spec/heldenhain/02_cards.rules:48:30",
+                )
             ),
         )
     )
@@ -513,29 +408,22 @@ def d_mannschaft_gilt(state, v_f):
 
 def d_rueckendeckung_summe(state, v_z):
     "define rueckendeckung_summe"
-    # spec: spec/heldenhain/02_cards.rules:90
+    # spec: spec/heldenhain/02_cards.rules:70
     return sum(
         [
-            attr_of(
-                A_rueckendeckung,
-                A_von[c_g] if c_g in KS_spiegel else c_g,
-                "rueckendeckung",
-                "spec/heldenhain/02_cards.rules:91:9",
-            )
-            for c_g in state.zones[5 + (1 if v_z in KS_spiegel else 0)]
+            A_rueckendeckung[c_g]
+            for c_g in state.zones[
+                5 + owner_of(OWNER, v_z, "spec/heldenhain/02_cards.rules:71:40")
+            ]
             if c_g != v_z
-            and (
-                (A_von[c_g] if c_g in KS_spiegel else c_g) in KS_charakter
-                or (A_von[c_g] if c_g in KS_spiegel else c_g) in KS_begleiter
-                or (A_von[c_g] if c_g in KS_spiegel else c_g) in KS_drache
-            )
+            and (c_g in KS_charakter or c_g in KS_begleiter or c_g in KS_drache)
         ]
     )
 
 
 def d_ueberlastet(state, v_f):
     "define ueberlastet"
-    # spec: spec/heldenhain/02_cards.rules:96
+    # spec: spec/heldenhain/02_cards.rules:76
     return state.counters[0][v_f] >= q_ausdauer(state, v_f)
 
 
@@ -547,26 +435,13 @@ def d_darf_ablenken(state, v_p, v_f):
         and not state.counters[1][v_f] > 0
         and (
             not state.counters[2][v_f] > 0
-            or (
-                d_orig(state, v_f) in KS_charakter
-                or d_orig(state, v_f) in KS_begleiter
-                or d_orig(state, v_f) in KS_drache
-            )
-            and attr_of(
-                A_flink,
-                (
-                    (
-                        A_von[v_f]
-                        if v_f is not None
-                        else attr_of(
-                            A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
-                        )
-                    )
-                    if v_f in KS_spiegel
-                    else v_f
-                ),
-                "flink",
-                "spec/heldenhain/02_cards.rules:46:50",
+            or (v_f in KS_charakter or v_f in KS_begleiter or v_f in KS_drache)
+            and (
+                A_flink[v_f]
+                if v_f is not None
+                else attr_of(
+                    A_flink, v_f, "flink", "spec/heldenhain/02_cards.rules:29:50"
+                )
             )
         )
     )
@@ -607,9 +482,7 @@ def d_dauerkarten(state, v_p):
     return (
         len(state.zones[7 + v_p])
         + len(state.zones[11 + v_p])
-        + len(
-            [c_s for c_s in state.zones[13] if (1 if c_s in KS_spiegel else 0) == v_p]
-        )
+        + len([c_s for c_s in state.zones[13] if OWNER[c_s] == v_p])
     )
 
 
@@ -634,24 +507,7 @@ def d_gesperrt(state, v_p):
 def d_eval_tante_taktik(state, v_p):
     "define eval_tante_taktik"
     # spec: spec/heldenhain/05_bots.rules:22
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[1],
-        s[2],
-        s[3],
-        s[7],
-        s[12],
-        s[13],
-        s[14],
-        s[15],
-    )
-    key = ("d_eval_tante_taktik", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = (
+    return (
         100 * (state.tracks[v_p] - state.tracks[None if v_p is None else (v_p + 1) % 2])
         + 10 * d_feldwert(state, v_p)
         - 8 * d_feldwert(state, None if v_p is None else (v_p + 1) % 2)
@@ -661,33 +517,12 @@ def d_eval_tante_taktik(state, v_p):
         + 2 * state.tracks[2 + v_p]
         + 6 * d_dauerkarten(state, v_p)
     )
-    state.memo[key] = (stamp, value)
-    return value
 
 
 def d_eval_graf_gruebel(state, v_p):
     "define eval_graf_gruebel"
     # spec: spec/heldenhain/05_bots.rules:28
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[1],
-        s[2],
-        s[3],
-        s[7],
-        s[8],
-        s[10],
-        s[12],
-        s[13],
-        s[14],
-        s[15],
-    )
-    key = ("d_eval_graf_gruebel", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = (
+    return (
         100 * (state.tracks[v_p] - state.tracks[None if v_p is None else (v_p + 1) % 2])
         + 7 * d_feldwert(state, v_p)
         - 12 * d_feldwert(state, None if v_p is None else (v_p + 1) % 2)
@@ -697,83 +532,27 @@ def d_eval_graf_gruebel(state, v_p):
         + 2 * state.tracks[2 + v_p]
         + 6 * d_dauerkarten(state, v_p)
     )
-    state.memo[key] = (stamp, value)
-    return value
 
 
 def d_eval_der_wegweiser(state, v_p):
     "define eval_der_wegweiser"
     # spec: spec/heldenhain/05_bots.rules:35
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[1],
-        s[2],
-        s[3],
-        s[7],
-        s[12],
-        s[13],
-        s[14],
-        s[15],
-    )
-    key = ("d_eval_der_wegweiser", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = (
+    return (
         100 * (state.tracks[v_p] - state.tracks[None if v_p is None else (v_p + 1) % 2])
         + 9 * d_feldwert(state, v_p)
         - 8 * d_feldwert(state, None if v_p is None else (v_p + 1) % 2)
-        + 25
-        * len(
-            [
-                c_f
-                for c_f in state.zones[5 + v_p]
-                if (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
-            ]
-        )
-        + 8
-        * sum(
-            [
-                attr_of(
-                    A_rueckendeckung,
-                    A_von[c_f] if c_f in KS_spiegel else c_f,
-                    "rueckendeckung",
-                    "spec/heldenhain/05_bots.rules:38:15",
-                )
-                for c_f in state.zones[5 + v_p]
-            ]
-        )
+        + 25 * len([c_f for c_f in state.zones[5 + v_p] if c_f in KS_charakter])
+        + 8 * sum([A_rueckendeckung[c_f] for c_f in state.zones[5 + v_p]])
         + 3 * len(state.zones[3 + v_p])
         + 2 * state.tracks[2 + v_p]
         + 6 * d_dauerkarten(state, v_p)
     )
-    state.memo[key] = (stamp, value)
-    return value
 
 
 def d_eval_fraeulein_rabatt(state, v_p):
     "define eval_fraeulein_rabatt"
-    # spec: spec/heldenhain/05_bots.rules:43
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[1],
-        s[2],
-        s[3],
-        s[7],
-        s[12],
-        s[13],
-        s[14],
-        s[15],
-    )
-    key = ("d_eval_fraeulein_rabatt", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = (
+    # spec: spec/heldenhain/05_bots.rules:42
+    return (
         100 * (state.tracks[v_p] - state.tracks[None if v_p is None else (v_p + 1) % 2])
         + 10 * d_feldwert(state, v_p)
         - 8 * d_feldwert(state, None if v_p is None else (v_p + 1) % 2)
@@ -782,33 +561,12 @@ def d_eval_fraeulein_rabatt(state, v_p):
         + 5 * state.tracks[2 + v_p]
         + 6 * d_dauerkarten(state, v_p)
     )
-    state.memo[key] = (stamp, value)
-    return value
 
 
 def d_deck_ki_wert(state, v_p):
     "define deck_ki_wert"
-    # spec: spec/heldenhain/05_bots.rules:47
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[1],
-        s[2],
-        s[3],
-        s[7],
-        s[8],
-        s[10],
-        s[12],
-        s[13],
-        s[14],
-        s[15],
-    )
-    key = ("d_deck_ki_wert", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = (
+    # spec: spec/heldenhain/05_bots.rules:46
+    return (
         d_eval_tante_taktik(state, v_p)
         if (state.params["deck_1"] if v_p == 0 else state.params["deck_2"])
         == "superfreundinnen"
@@ -824,8 +582,6 @@ def d_deck_ki_wert(state, v_p):
             )
         )
     )
-    state.memo[key] = (stamp, value)
-    return value
 
 
 def d_kartenwert(state, v_c):
@@ -835,52 +591,14 @@ def d_kartenwert(state, v_c):
         3 * q_rettung(state, v_c)
         + q_einsatz(state, v_c)
         + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
-        if (
-            (
-                A_von[v_c]
-                if v_c is not None
-                else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if v_c in KS_spiegel
-            else v_c
-        )
-        in KS_charakter
-        or (
-            (
-                A_von[v_c]
-                if v_c is not None
-                else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if v_c in KS_spiegel
-            else v_c
-        )
-        in KS_begleiter
-        or (
-            (
-                A_von[v_c]
-                if v_c is not None
-                else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if v_c in KS_spiegel
-            else v_c
-        )
-        in KS_drache
+        if v_c in KS_charakter or v_c in KS_begleiter or v_c in KS_drache
         else 2
-        * attr_of(
-            A_kosten,
-            (
-                (
-                    A_von[v_c]
-                    if v_c is not None
-                    else attr_of(
-                        A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if v_c in KS_spiegel
-                else v_c
-            ),
-            "kosten",
-            "spec/heldenhain/06_policies.rules:13:80",
+        * (
+            A_kosten[v_c]
+            if v_c is not None
+            else attr_of(
+                A_kosten, v_c, "kosten", "spec/heldenhain/06_policies.rules:13:80"
+            )
         )
     )
 
@@ -898,25 +616,7 @@ def d_siegwurf(state, v_p):
 def d_ausschalten_moeglich(state, v_p):
     "define ausschalten_moeglich"
     # spec: spec/heldenhain/06_policies.rules:20
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[1],
-        s[4],
-        s[7],
-        s[8],
-        s[9],
-        s[12],
-        s[13],
-        s[15],
-        s[18],
-    )
-    key = ("d_ausschalten_moeglich", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = any(
+    return any(
         (
             state.location[c_f] == 5 + v_p
             and not state.counters[1][c_f] > 0
@@ -927,12 +627,7 @@ def d_ausschalten_moeglich(state, v_p):
                     or d_ist_begleiter(state, c_f)
                     or d_ist_drache(state, c_f)
                 )
-                and attr_of(
-                    A_flink,
-                    A_von[c_f] if c_f in KS_spiegel else c_f,
-                    "flink",
-                    "spec/heldenhain/02_cards.rules:46:50",
-                )
+                and A_flink[c_f]
             )
         )
         and any(
@@ -945,34 +640,13 @@ def d_ausschalten_moeglich(state, v_p):
         )
         for c_f in state.zones[5 + v_p]
     )
-    state.memo[key] = (stamp, value)
-    return value
 
 
 def d_sperren_lohnt(state, v_p):
     "define sperren_lohnt"
     # spec: spec/heldenhain/06_policies.rules:30
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[1],
-        s[4],
-        s[7],
-        s[8],
-        s[9],
-        s[12],
-        s[13],
-        s[14],
-        s[15],
-        s[18],
-    )
-    key = ("d_sperren_lohnt", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = any(
-        (A_von[c_z] if c_z in KS_spiegel else c_z) in KS_charakter
+    return any(
+        c_z in KS_charakter
         and q_rettung(state, c_z) >= 3
         and any(
             (
@@ -985,12 +659,7 @@ def d_sperren_lohnt(state, v_p):
                         or d_ist_begleiter(state, c_f)
                         or d_ist_drache(state, c_f)
                     )
-                    and attr_of(
-                        A_flink,
-                        A_von[c_f] if c_f in KS_spiegel else c_f,
-                        "flink",
-                        "spec/heldenhain/02_cards.rules:46:50",
-                    )
+                    and A_flink[c_f]
                 )
             )
             and allowed_ablenken(state, v_p, c_f, c_z)
@@ -1000,8 +669,6 @@ def d_sperren_lohnt(state, v_p):
         )
         for c_z in state.zones[5 + (None if v_p is None else (v_p + 1) % 2)]
     )
-    state.memo[key] = (stamp, value)
-    return value
 
 
 def d_platz_im_feld(state, v_p):
@@ -1026,18 +693,7 @@ def d_deckgroesse(state, v_d):
     "define deckgroesse"
     # spec: spec/heldenhain/99_deck_rules.rules:6
     return len(
-        [
-            c_c
-            for c_c in state.zones[0]
-            if (1 if c_c in KS_spiegel else 0) == 0
-            and attr_of(
-                A_deck,
-                A_von[c_c] if c_c in KS_spiegel else c_c,
-                "deck",
-                "spec/heldenhain/99_deck_rules.rules:7:54",
-            )
-            == v_d
-        ]
+        [c_c for c_c in state.zones[0] if OWNER[c_c] == 0 and A_deck[c_c] == v_d]
     )
 
 
@@ -1046,429 +702,295 @@ def d_deckgroesse(state, v_d):
 
 def q_mannschaftsgroesse(state, v_p):
     "quantity mannschaftsgroesse"
-    # spec: spec/heldenhain/02_cards.rules:43
-    value = len(
-        [
-            c_f
-            for c_f in state.zones[5 + v_p]
-            if (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
-        ]
-    )
-    for effect in state.effects:
-        kind = effect[0]
-        if kind == 62:  # banner_der_gefaehrten_text
-            args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:267
-            if any(
-                (A_von[c_a] if c_a in KS_spiegel else c_a) == E_banner_der_gefaehrten
-                for c_a in state.zones[9 + v_p]
-            ):
-                value += 1
+    # spec: spec/heldenhain/02_cards.rules:26
+    value = len([c_f for c_f in state.zones[5 + v_p] if c_f in KS_charakter])
+    if (
+        state.location[E_banner_der_gefaehrten__p1] == 9
+    ):  # banner_der_gefaehrten(p1) while in angelegt
+        # spec: spec/heldenhain/12_weggefaehrten.rules:243
+        if v_p == 0:
+            value += 1
+    if (
+        state.location[E_banner_der_gefaehrten__p2] == 10
+    ):  # banner_der_gefaehrten(p2) while in angelegt
+        # spec: spec/heldenhain/12_weggefaehrten.rules:243
+        if v_p == 1:
+            value += 1
     return value
 
 
 def q_einsatz(state, v_f):
     "quantity einsatz"
-    # spec: spec/heldenhain/02_cards.rules:68
+    # spec: spec/heldenhain/02_cards.rules:51
     value = (
-        attr_of(
-            A_einsatz,
-            (
-                (
-                    A_von[v_f]
-                    if v_f is not None
-                    else attr_of(
-                        A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if v_f in KS_spiegel
-                else v_f
-            ),
-            "einsatz",
-            "spec/heldenhain/02_cards.rules:69:5",
+        (
+            A_einsatz[v_f]
+            if v_f is not None
+            else attr_of(
+                A_einsatz, v_f, "einsatz", "spec/heldenhain/02_cards.rules:52:5"
+            )
         )
         + state.counters[5][v_f]
         + sum(
             [
-                attr_of(
-                    A_einsatz,
-                    A_von[c_a] if c_a in KS_spiegel else c_a,
-                    "einsatz",
-                    "spec/heldenhain/02_cards.rules:70:11",
-                )
-                for c_a in state.zones[9 + (1 if v_f in KS_spiegel else 0)]
+                A_einsatz[c_a]
+                for c_a in state.zones[
+                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:52:67")
+                ]
                 if is_active(state, 0, [c_a, v_f])
             ]
         )
         + (
-            attr_of(
-                A_mannschaft_einsatz,
-                (
-                    (
-                        A_von[v_f]
-                        if v_f is not None
-                        else attr_of(
-                            A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
-                        )
-                    )
-                    if v_f in KS_spiegel
-                    else v_f
-                ),
-                "mannschaft_einsatz",
-                "spec/heldenhain/02_cards.rules:71:35",
+            (
+                A_mannschaft_einsatz[v_f]
+                if v_f is not None
+                else attr_of(
+                    A_mannschaft_einsatz,
+                    v_f,
+                    "mannschaft_einsatz",
+                    "spec/heldenhain/02_cards.rules:53:35",
+                )
             )
             if bool(
-                (
-                    (
-                        A_von[v_f]
-                        if v_f is not None
-                        else attr_of(
-                            A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
-                        )
+                v_f in KS_charakter
+                and (
+                    A_mannschaft[v_f]
+                    if v_f is not None
+                    else attr_of(
+                        A_mannschaft,
+                        v_f,
+                        "mannschaft",
+                        "spec/heldenhain/02_cards.rules:47:26",
                     )
-                    if v_f in KS_spiegel
-                    else v_f
-                )
-                in KS_charakter
-                and attr_of(
-                    A_mannschaft,
-                    (
-                        (
-                            A_von[v_f]
-                            if v_f is not None
-                            else attr_of(
-                                A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
-                            )
-                        )
-                        if v_f in KS_spiegel
-                        else v_f
-                    ),
-                    "mannschaft",
-                    "spec/heldenhain/02_cards.rules:64:26",
                 )
                 > 0
                 and (
                     v_f is not None
-                    and state.location[v_f] == 5 + (1 if v_f in KS_spiegel else 0)
+                    and state.location[v_f]
+                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:47:57")
                 )
                 and d_mannschaft(
                     state,
-                    1 if v_f in KS_spiegel else 0,
-                    attr_of(
-                        A_mannschaft,
-                        (
-                            (
-                                A_von[v_f]
-                                if v_f is not None
-                                else attr_of(
-                                    A_von,
-                                    v_f,
-                                    "von",
-                                    "spec/heldenhain/02_cards.rules:7:53",
-                                )
-                            )
-                            if v_f in KS_spiegel
-                            else v_f
-                        ),
-                        "mannschaft",
-                        "spec/heldenhain/02_cards.rules:65:33",
+                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:48:20"),
+                    (
+                        A_mannschaft[v_f]
+                        if v_f is not None
+                        else attr_of(
+                            A_mannschaft,
+                            v_f,
+                            "mannschaft",
+                            "spec/heldenhain/02_cards.rules:48:30",
+                        )
                     ),
                 )
             )
             else 0
         )
     )
+    if state.location[E_doktor_daemmer__p1] == 5:  # doktor_daemmer(p1) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:54
+        if v_f is not None and state.location[v_f] == 6:
+            value += -1
+            value = max(value, 0)
+    if state.location[E_nebelmoor__p1] == 13:  # nebelmoor(p1) while in tischmitte
+        # spec: spec/heldenhain/11_schattenkabinett.rules:300
+        value += -1
+        value = max(value, 0)
+    if state.location[E_maskenball__p1] == 13:  # maskenball(p1) while in tischmitte
+        # spec: spec/heldenhain/13_purpurpakt.rules:434
+        value += 1
+    if state.location[E_doktor_daemmer__p2] == 6:  # doktor_daemmer(p2) while in feld
+        # spec: spec/heldenhain/11_schattenkabinett.rules:54
+        if v_f is not None and state.location[v_f] == 5:
+            value += -1
+            value = max(value, 0)
+    if state.location[E_nebelmoor__p2] == 13:  # nebelmoor(p2) while in tischmitte
+        # spec: spec/heldenhain/11_schattenkabinett.rules:300
+        value += -1
+        value = max(value, 0)
+    if state.location[E_maskenball__p2] == 13:  # maskenball(p2) while in tischmitte
+        # spec: spec/heldenhain/13_purpurpakt.rules:434
+        value += 1
     for effect in state.effects:
         kind = effect[0]
         if kind == 1:  # einsatz_bonus
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:113
+            # spec: spec/heldenhain/03_rules.rules:112
             if v_f == args[0] and state.counters[8][args[0]] == args[2]:
                 value += args[1]
                 value = max(value, 0)
         elif kind == 4:  # seiten_einsatz
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:123
+            # spec: spec/heldenhain/03_rules.rules:122
             if v_f is not None and state.location[v_f] == 5 + args[0]:
                 value += args[1]
                 value = max(value, 0)
-        elif kind == 31:  # doktor_daemmer_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:231
-            if (
-                v_f is not None
-                and state.location[v_f] == 5 + (1 if v_f in KS_spiegel else 0)
-            ) and d_im_feld(
-                state, opponent_of(1 if v_f in KS_spiegel else 0, 2), E_doktor_daemmer
-            ):
-                value += -1
-                value = max(value, 0)
-        elif kind == 45:  # nebelmoor_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:296
-            if d_schauplatz_liegt(state, E_nebelmoor):
-                value += -1
-                value = max(value, 0)
-        elif kind == 83:  # maskenball_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:453
-            if d_schauplatz_liegt(state, E_maskenball):
-                value += 1
     return value
 
 
 def q_ausdauer(state, v_f):
     "quantity ausdauer"
-    # spec: spec/heldenhain/02_cards.rules:72
+    # spec: spec/heldenhain/02_cards.rules:54
     value = (
-        attr_of(
-            A_ausdauer,
-            (
-                (
-                    A_von[v_f]
-                    if v_f is not None
-                    else attr_of(
-                        A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if v_f in KS_spiegel
-                else v_f
-            ),
-            "ausdauer",
-            "spec/heldenhain/02_cards.rules:73:5",
+        (
+            A_ausdauer[v_f]
+            if v_f is not None
+            else attr_of(
+                A_ausdauer, v_f, "ausdauer", "spec/heldenhain/02_cards.rules:55:5"
+            )
         )
         + state.counters[6][v_f]
         + sum(
             [
-                attr_of(
-                    A_ausdauer,
-                    A_von[c_a] if c_a in KS_spiegel else c_a,
-                    "ausdauer",
-                    "spec/heldenhain/02_cards.rules:74:11",
-                )
-                for c_a in state.zones[9 + (1 if v_f in KS_spiegel else 0)]
+                A_ausdauer[c_a]
+                for c_a in state.zones[
+                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:55:70")
+                ]
                 if is_active(state, 0, [c_a, v_f])
             ]
         )
         + (
-            attr_of(
-                A_mannschaft_ausdauer,
-                (
-                    (
-                        A_von[v_f]
-                        if v_f is not None
-                        else attr_of(
-                            A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
-                        )
-                    )
-                    if v_f in KS_spiegel
-                    else v_f
-                ),
-                "mannschaft_ausdauer",
-                "spec/heldenhain/02_cards.rules:75:35",
+            (
+                A_mannschaft_ausdauer[v_f]
+                if v_f is not None
+                else attr_of(
+                    A_mannschaft_ausdauer,
+                    v_f,
+                    "mannschaft_ausdauer",
+                    "spec/heldenhain/02_cards.rules:56:35",
+                )
             )
             if bool(
-                (
-                    (
-                        A_von[v_f]
-                        if v_f is not None
-                        else attr_of(
-                            A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
-                        )
+                v_f in KS_charakter
+                and (
+                    A_mannschaft[v_f]
+                    if v_f is not None
+                    else attr_of(
+                        A_mannschaft,
+                        v_f,
+                        "mannschaft",
+                        "spec/heldenhain/02_cards.rules:47:26",
                     )
-                    if v_f in KS_spiegel
-                    else v_f
-                )
-                in KS_charakter
-                and attr_of(
-                    A_mannschaft,
-                    (
-                        (
-                            A_von[v_f]
-                            if v_f is not None
-                            else attr_of(
-                                A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
-                            )
-                        )
-                        if v_f in KS_spiegel
-                        else v_f
-                    ),
-                    "mannschaft",
-                    "spec/heldenhain/02_cards.rules:64:26",
                 )
                 > 0
                 and (
                     v_f is not None
-                    and state.location[v_f] == 5 + (1 if v_f in KS_spiegel else 0)
+                    and state.location[v_f]
+                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:47:57")
                 )
                 and d_mannschaft(
                     state,
-                    1 if v_f in KS_spiegel else 0,
-                    attr_of(
-                        A_mannschaft,
-                        (
-                            (
-                                A_von[v_f]
-                                if v_f is not None
-                                else attr_of(
-                                    A_von,
-                                    v_f,
-                                    "von",
-                                    "spec/heldenhain/02_cards.rules:7:53",
-                                )
-                            )
-                            if v_f in KS_spiegel
-                            else v_f
-                        ),
-                        "mannschaft",
-                        "spec/heldenhain/02_cards.rules:65:33",
+                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:48:20"),
+                    (
+                        A_mannschaft[v_f]
+                        if v_f is not None
+                        else attr_of(
+                            A_mannschaft,
+                            v_f,
+                            "mannschaft",
+                            "spec/heldenhain/02_cards.rules:48:30",
+                        )
                     ),
                 )
             )
             else 0
         )
     )
+    if (
+        state.location[E_regenbogenbruecke__p1] == 13
+    ):  # regenbogenbruecke(p1) while in tischmitte
+        # spec: spec/heldenhain/10_superfreundinnen.rules:364
+        value += 1
+    if state.location[E_alter_wald__p1] == 13:  # alter_wald(p1) while in tischmitte
+        # spec: spec/heldenhain/12_weggefaehrten.rules:269
+        value += 1
+    if (
+        state.location[E_regenbogenbruecke__p2] == 13
+    ):  # regenbogenbruecke(p2) while in tischmitte
+        # spec: spec/heldenhain/10_superfreundinnen.rules:364
+        value += 1
+    if state.location[E_alter_wald__p2] == 13:  # alter_wald(p2) while in tischmitte
+        # spec: spec/heldenhain/12_weggefaehrten.rules:269
+        value += 1
     for effect in state.effects:
         kind = effect[0]
         if kind == 2:  # ausdauer_bonus
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:116
+            # spec: spec/heldenhain/03_rules.rules:115
             if v_f == args[0] and state.counters[8][args[0]] == args[2]:
                 value += args[1]
         elif kind == 6:  # seiten_ausdauer
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:129
+            # spec: spec/heldenhain/03_rules.rules:128
             if v_f is not None and state.location[v_f] == 5 + args[0]:
                 value += args[1]
-        elif kind == 26:  # regenbogenbruecke_text
-            args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:353
-            if d_schauplatz_liegt(state, E_regenbogenbruecke):
-                value += 1
-        elif kind == 60:  # alter_wald_text
-            args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:261
-            if d_schauplatz_liegt(state, E_alter_wald):
-                value += 1
     return value
 
 
 def q_rettung(state, v_f):
     "quantity rettung"
-    # spec: spec/heldenhain/02_cards.rules:77
+    # spec: spec/heldenhain/02_cards.rules:58
     value = (
         0
-        if not (
-            (
-                A_von[v_f]
-                if v_f is not None
-                else attr_of(A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53")
+        if not v_f in KS_charakter
+        else (
+            A_rettung[v_f]
+            if v_f is not None
+            else attr_of(
+                A_rettung, v_f, "rettung", "spec/heldenhain/02_cards.rules:60:10"
             )
-            if v_f in KS_spiegel
-            else v_f
-        )
-        in KS_charakter
-        else attr_of(
-            A_rettung,
-            (
-                (
-                    A_von[v_f]
-                    if v_f is not None
-                    else attr_of(
-                        A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if v_f in KS_spiegel
-                else v_f
-            ),
-            "rettung",
-            "spec/heldenhain/02_cards.rules:79:10",
         )
         + state.counters[7][v_f]
         + sum(
             [
-                attr_of(
-                    A_rettung,
-                    A_von[c_a] if c_a in KS_spiegel else c_a,
-                    "rettung",
-                    "spec/heldenhain/02_cards.rules:80:11",
-                )
-                for c_a in state.zones[9 + (1 if v_f in KS_spiegel else 0)]
+                A_rettung[c_a]
+                for c_a in state.zones[
+                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:60:72")
+                ]
                 if is_active(state, 0, [c_a, v_f])
             ]
         )
         + (
-            attr_of(
-                A_mannschaft_rettung,
-                (
-                    (
-                        A_von[v_f]
-                        if v_f is not None
-                        else attr_of(
-                            A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
-                        )
-                    )
-                    if v_f in KS_spiegel
-                    else v_f
-                ),
-                "mannschaft_rettung",
-                "spec/heldenhain/02_cards.rules:81:35",
+            (
+                A_mannschaft_rettung[v_f]
+                if v_f is not None
+                else attr_of(
+                    A_mannschaft_rettung,
+                    v_f,
+                    "mannschaft_rettung",
+                    "spec/heldenhain/02_cards.rules:61:35",
+                )
             )
             if bool(
-                (
-                    (
-                        A_von[v_f]
-                        if v_f is not None
-                        else attr_of(
-                            A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
-                        )
+                v_f in KS_charakter
+                and (
+                    A_mannschaft[v_f]
+                    if v_f is not None
+                    else attr_of(
+                        A_mannschaft,
+                        v_f,
+                        "mannschaft",
+                        "spec/heldenhain/02_cards.rules:47:26",
                     )
-                    if v_f in KS_spiegel
-                    else v_f
-                )
-                in KS_charakter
-                and attr_of(
-                    A_mannschaft,
-                    (
-                        (
-                            A_von[v_f]
-                            if v_f is not None
-                            else attr_of(
-                                A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
-                            )
-                        )
-                        if v_f in KS_spiegel
-                        else v_f
-                    ),
-                    "mannschaft",
-                    "spec/heldenhain/02_cards.rules:64:26",
                 )
                 > 0
                 and (
                     v_f is not None
-                    and state.location[v_f] == 5 + (1 if v_f in KS_spiegel else 0)
+                    and state.location[v_f]
+                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:47:57")
                 )
                 and d_mannschaft(
                     state,
-                    1 if v_f in KS_spiegel else 0,
-                    attr_of(
-                        A_mannschaft,
-                        (
-                            (
-                                A_von[v_f]
-                                if v_f is not None
-                                else attr_of(
-                                    A_von,
-                                    v_f,
-                                    "von",
-                                    "spec/heldenhain/02_cards.rules:7:53",
-                                )
-                            )
-                            if v_f in KS_spiegel
-                            else v_f
-                        ),
-                        "mannschaft",
-                        "spec/heldenhain/02_cards.rules:65:33",
+                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:48:20"),
+                    (
+                        A_mannschaft[v_f]
+                        if v_f is not None
+                        else attr_of(
+                            A_mannschaft,
+                            v_f,
+                            "mannschaft",
+                            "spec/heldenhain/02_cards.rules:48:30",
+                        )
                     ),
                 )
             )
@@ -1479,24 +1001,16 @@ def q_rettung(state, v_f):
         kind = effect[0]
         if kind == 3:  # rettung_bonus
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:119
+            # spec: spec/heldenhain/03_rules.rules:118
             if v_f == args[0] and state.counters[8][args[0]] == args[2]:
                 value += args[1]
                 value = max(value, 0)
         elif kind == 5:  # seiten_rettung
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:126
-            if (v_f is not None and state.location[v_f] == 5 + args[0]) and (
-                (
-                    A_von[v_f]
-                    if v_f is not None
-                    else attr_of(
-                        A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if v_f in KS_spiegel
-                else v_f
-            ) in KS_charakter:
+            # spec: spec/heldenhain/03_rules.rules:125
+            if (
+                v_f is not None and state.location[v_f] == 5 + args[0]
+            ) and v_f in KS_charakter:
                 value += args[1]
                 value = max(value, 0)
     return value
@@ -1504,69 +1018,49 @@ def q_rettung(state, v_f):
 
 def q_kosten(state, v_p, v_c):
     "quantity kosten"
-    # spec: spec/heldenhain/02_cards.rules:83
-    value = attr_of(
-        A_kosten,
-        (
-            (
-                A_von[v_c]
-                if v_c is not None
-                else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if v_c in KS_spiegel
-            else v_c
-        ),
-        "kosten",
-        "spec/heldenhain/02_cards.rules:83:39",
+    # spec: spec/heldenhain/02_cards.rules:63
+    value = (
+        A_kosten[v_c]
+        if v_c is not None
+        else attr_of(A_kosten, v_c, "kosten", "spec/heldenhain/02_cards.rules:63:39")
     )
+    if state.location[E_basar__p1] == 13:  # basar(p1) while in tischmitte
+        # spec: spec/heldenhain/13_purpurpakt.rules:419
+        if v_c in KS_aktion:
+            value += -1
+            value = max(value, 0)
+    if state.location[E_basar__p2] == 13:  # basar(p2) while in tischmitte
+        # spec: spec/heldenhain/13_purpurpakt.rules:419
+        if v_c in KS_aktion:
+            value += -1
+            value = max(value, 0)
     for effect in state.effects:
         kind = effect[0]
         if kind == 7:  # rabatt
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:133
+            # spec: spec/heldenhain/03_rules.rules:132
             if v_p == args[0]:
                 value += -args[1]
-                value = max(value, 0)
-        elif kind == 81:  # basar_text
-            args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:444
-            if (
-                d_schauplatz_liegt(state, E_basar)
-                and (
-                    (
-                        A_von[v_c]
-                        if v_c is not None
-                        else attr_of(
-                            A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53"
-                        )
-                    )
-                    if v_c in KS_spiegel
-                    else v_c
-                )
-                in KS_aktion
-            ):
-                value += -1
                 value = max(value, 0)
     return value
 
 
 def q_rueckendeckung_fuer(state, v_z):
     "quantity rueckendeckung_fuer"
-    # spec: spec/heldenhain/02_cards.rules:92
+    # spec: spec/heldenhain/02_cards.rules:72
     value = d_rueckendeckung_summe(state, v_z)
-    for effect in state.effects:
-        kind = effect[0]
-        if kind == 63:  # steile_pfade_text
-            args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:270
-            if d_schauplatz_liegt(state, E_steile_pfade):
-                value += d_rueckendeckung_summe(state, v_z)
+    if state.location[E_steile_pfade__p1] == 13:  # steile_pfade(p1) while in tischmitte
+        # spec: spec/heldenhain/12_weggefaehrten.rules:281
+        value += d_rueckendeckung_summe(state, v_z)
+    if state.location[E_steile_pfade__p2] == 13:  # steile_pfade(p2) while in tischmitte
+        # spec: spec/heldenhain/12_weggefaehrten.rules:281
+        value += d_rueckendeckung_summe(state, v_z)
     return value
 
 
 def q_ablenkstress(state, v_z, v_n):
     "quantity ablenkstress"
-    # spec: spec/heldenhain/02_cards.rules:93
+    # spec: spec/heldenhain/02_cards.rules:73
     value = 0 if v_n <= 0 else max(1, v_n - q_rueckendeckung_fuer(state, v_z))
     return value
 
@@ -1587,67 +1081,16 @@ def allowed_ausspielen(state, x0, x1):
         return False
     # spec: spec/heldenhain/03_rules.rules:33
     if not state.vars[2] and not (
-        (
-            (
-                A_von[x1]
-                if x1 is not None
-                else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if x1 in KS_spiegel
-            else x1
-        )
-        in KS_aktion
-        and attr_of(
-            A_spaet,
-            (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ),
-            "spaet",
-            "spec/heldenhain/03_rules.rules:33:76",
+        x1 in KS_aktion
+        and (
+            A_spaet[x1]
+            if x1 is not None
+            else attr_of(A_spaet, x1, "spaet", "spec/heldenhain/03_rules.rules:33:76")
         )
     ):
         return False
     # spec: spec/heldenhain/03_rules.rules:38
-    if (
-        (
-            (
-                A_von[x1]
-                if x1 is not None
-                else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if x1 in KS_spiegel
-            else x1
-        )
-        in KS_charakter
-        or (
-            (
-                A_von[x1]
-                if x1 is not None
-                else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if x1 in KS_spiegel
-            else x1
-        )
-        in KS_begleiter
-        or (
-            (
-                A_von[x1]
-                if x1 is not None
-                else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if x1 in KS_spiegel
-            else x1
-        )
-        in KS_drache
-    ) and any(
+    if (x1 in KS_charakter or x1 in KS_begleiter or x1 in KS_drache) and any(
         ENTITY_LABELS[c_f]
         == (
             ENTITY_LABELS[x1]
@@ -1660,15 +1103,7 @@ def allowed_ausspielen(state, x0, x1):
     ):
         return False
     # spec: spec/heldenhain/03_rules.rules:41
-    if (
-        (
-            A_von[x1]
-            if x1 is not None
-            else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
-        )
-        if x1 in KS_spiegel
-        else x1
-    ) in KS_ki and any(
+    if x1 in KS_ki and any(
         ENTITY_LABELS[c_k]
         == (
             ENTITY_LABELS[x1]
@@ -1681,42 +1116,12 @@ def allowed_ausspielen(state, x0, x1):
     ):
         return False
     # spec: spec/heldenhain/03_rules.rules:44
-    if (
-        (
-            A_von[x1]
-            if x1 is not None
-            else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
-        )
-        if x1 in KS_spiegel
-        else x1
-    ) in KS_ausruestung and not any(
-        (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
-        for c_f in state.zones[5 + x0]
+    if x1 in KS_ausruestung and not any(
+        c_f in KS_charakter for c_f in state.zones[5 + x0]
     ):
         return False
     # spec: spec/heldenhain/03_rules.rules:48
-    if (
-        (
-            A_von[x1]
-            if x1 is not None
-            else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
-        )
-        if x1 in KS_spiegel
-        else x1
-    ) in KS_aktion and not event_allowed(
-        state,
-        EVENT_WHEN,
-        (
-            (
-                A_von[x1]
-                if x1 is not None
-                else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if x1 in KS_spiegel
-            else x1
-        ),
-        x0,
-    ):
+    if x1 in KS_aktion and not event_allowed(state, EVENT_WHEN, x1, x0):
         return False
     return True
 
@@ -1732,16 +1137,7 @@ def allowed_sammeln(state, x0, x1):
     # spec: spec/heldenhain/03_rules.rules:59
     if (
         (x1 is None or state.location[x1] != 5 + x0)
-        or not (
-            (
-                A_von[x1]
-                if x1 is not None
-                else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if x1 in KS_spiegel
-            else x1
-        )
-        in KS_charakter
+        or not x1 in KS_charakter
         or state.counters[1][x1] > 0
         or state.counters[2][x1] > 0
     ):
@@ -1768,21 +1164,12 @@ def allowed_ablenken_mit(state, x0, x1):
                 or d_ist_begleiter(state, x1)
                 or d_ist_drache(state, x1)
             )
-            and attr_of(
-                A_flink,
-                (
-                    (
-                        A_von[x1]
-                        if x1 is not None
-                        else attr_of(
-                            A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                        )
-                    )
-                    if x1 in KS_spiegel
-                    else x1
-                ),
-                "flink",
-                "spec/heldenhain/02_cards.rules:46:50",
+            and (
+                A_flink[x1]
+                if x1 is not None
+                else attr_of(
+                    A_flink, x1, "flink", "spec/heldenhain/02_cards.rules:29:50"
+                )
             )
         )
     ) or not any(
@@ -1790,16 +1177,18 @@ def allowed_ablenken_mit(state, x0, x1):
         for c_z in state.zones[5 + (None if x0 is None else (x0 + 1) % 2)]
     ):
         return False
-    for effect in state.effects:
-        kind = effect[0]
-        if kind == 47:  # zeitlupenstadt_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:302
-            if (
-                d_schauplatz_liegt(state, E_zeitlupenstadt)
-                and state.counters[2][x1] > 0
-            ):
-                return False
+    if (
+        state.location[E_zeitlupenstadt__p1] == 13
+    ):  # zeitlupenstadt(p1) while in tischmitte
+        # spec: spec/heldenhain/11_schattenkabinett.rules:312
+        if state.counters[2][x1] > 0:
+            return False
+    if (
+        state.location[E_zeitlupenstadt__p2] == 13
+    ):  # zeitlupenstadt(p2) while in tischmitte
+        # spec: spec/heldenhain/11_schattenkabinett.rules:312
+        if state.counters[2][x1] > 0:
+            return False
     return True
 
 
@@ -1822,21 +1211,12 @@ def allowed_ablenken(state, x0, x1, x2):
                 or d_ist_begleiter(state, x1)
                 or d_ist_drache(state, x1)
             )
-            and attr_of(
-                A_flink,
-                (
-                    (
-                        A_von[x1]
-                        if x1 is not None
-                        else attr_of(
-                            A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                        )
-                    )
-                    if x1 in KS_spiegel
-                    else x1
-                ),
-                "flink",
-                "spec/heldenhain/02_cards.rules:46:50",
+            and (
+                A_flink[x1]
+                if x1 is not None
+                else attr_of(
+                    A_flink, x1, "flink", "spec/heldenhain/02_cards.rules:29:50"
+                )
             )
         )
     ):
@@ -1846,16 +1226,18 @@ def allowed_ablenken(state, x0, x1, x2):
         x2 is None or state.location[x2] != 5 + (None if x0 is None else (x0 + 1) % 2)
     ) or not state.counters[1][x2] > 0:
         return False
-    for effect in state.effects:
-        kind = effect[0]
-        if kind == 47:  # zeitlupenstadt_text
-            args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:302
-            if (
-                d_schauplatz_liegt(state, E_zeitlupenstadt)
-                and state.counters[2][x1] > 0
-            ):
-                return False
+    if (
+        state.location[E_zeitlupenstadt__p1] == 13
+    ):  # zeitlupenstadt(p1) while in tischmitte
+        # spec: spec/heldenhain/11_schattenkabinett.rules:312
+        if state.counters[2][x1] > 0:
+            return False
+    if (
+        state.location[E_zeitlupenstadt__p2] == 13
+    ):  # zeitlupenstadt(p2) while in tischmitte
+        # spec: spec/heldenhain/11_schattenkabinett.rules:312
+        if state.counters[2][x1] > 0:
+            return False
     return True
 
 
@@ -1884,16 +1266,7 @@ def allowed_drache_nutzen(state, x0, x1):
     # spec: spec/heldenhain/03_rules.rules:83
     if (
         (x1 is None or state.location[x1] != 5 + x0)
-        or not (
-            (
-                A_von[x1]
-                if x1 is not None
-                else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
-            )
-            if x1 in KS_spiegel
-            else x1
-        )
-        in KS_drache
+        or not x1 in KS_drache
         or state.counters[1][x1] > 0
         or state.counters[2][x1] > 0
     ):
@@ -1909,21 +1282,12 @@ def allowed_hq_nutzen(state, x0, x1):
     # spec: spec/heldenhain/03_rules.rules:89
     if (
         (x1 is None or state.location[x1] != 11 + x0)
-        or not attr_of(
-            A_nutzbar,
-            (
-                (
-                    A_von[x1]
-                    if x1 is not None
-                    else attr_of(
-                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
-                    )
-                )
-                if x1 in KS_spiegel
-                else x1
-            ),
-            "nutzbar",
-            "spec/heldenhain/03_rules.rules:90:42",
+        or not (
+            A_nutzbar[x1]
+            if x1 is not None
+            else attr_of(
+                A_nutzbar, x1, "nutzbar", "spec/heldenhain/03_rules.rules:90:42"
+            )
         )
         or state.counters[9][x1] > 0
         or state.counters[2][x1] > 0
@@ -1935,7 +1299,7 @@ def allowed_hq_nutzen(state, x0, x1):
 
 def allowed_aussetzen_lassen(state, x0):
     "may the action aussetzen_lassen be taken"
-    # spec: spec/heldenhain/03_rules.rules:96
+    # spec: spec/heldenhain/03_rules.rules:95
     if state.counters[4][x0] > 0:
         return False
     return True
@@ -1944,155 +1308,231 @@ def allowed_aussetzen_lassen(state, x0):
 # ---------------------------------------------------------------- event conditions
 
 
-def when_zusammenhalt(state, v_you, v_this):
-    "when the event of zusammenhalt may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:128
+def when_zusammenhalt__p1(state, v_you, v_this):
+    "when the event of zusammenhalt(p1) may happen"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:211
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
-def when_pyjamaparty(state, v_you, v_this):
-    "when the event of pyjamaparty may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:214
+def when_pyjamaparty__p1(state, v_you, v_this):
+    "when the event of pyjamaparty(p1) may happen"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:297
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
-def when_schachzug(state, v_you, v_this):
-    "when the event of schachzug may happen"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:141
+def when_schachzug__p1(state, v_you, v_this):
+    "when the event of schachzug(p1) may happen"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:212
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
-def when_oskar(state, v_you, v_this):
-    "when the event of oskar may happen"
+def when_oskar__p1(state, v_you, v_this):
+    "when the event of oskar(p1) may happen"
     # spec: spec/heldenhain/12_weggefaehrten.rules:22
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
-def when_alle_fuer_einen(state, v_you, v_this):
-    "when the event of alle_fuer_einen may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:92
+def when_alle_fuer_einen__p1(state, v_you, v_this):
+    "when the event of alle_fuer_einen(p1) may happen"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:138
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
-def when_gemeinsamer_marsch(state, v_you, v_this):
-    "when the event of gemeinsamer_marsch may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:111
+def when_gemeinsamer_marsch__p1(state, v_you, v_this):
+    "when the event of gemeinsamer_marsch(p1) may happen"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:157
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
-def when_gipfelsturm(state, v_you, v_this):
-    "when the event of gipfelsturm may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:137
+def when_gipfelsturm__p1(state, v_you, v_this):
+    "when the event of gipfelsturm(p1) may happen"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:183
     return q_mannschaftsgroesse(state, v_you) >= 4
 
 
-def when_treue_freunde(state, v_you, v_this):
-    "when the event of treue_freunde may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:141
+def when_treue_freunde__p1(state, v_you, v_this):
+    "when the event of treue_freunde(p1) may happen"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:187
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
-def when_schwur_der_gefaehrten(state, v_you, v_this):
-    "when the event of schwur_der_gefaehrten may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:172
+def when_schwur_der_gefaehrten__p1(state, v_you, v_this):
+    "when the event of schwur_der_gefaehrten(p1) may happen"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:218
     return q_mannschaftsgroesse(state, v_you) >= 5
 
 
-def when_teurer_spass(state, v_you, v_this):
-    "when the event of teurer_spass may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:139
-    return len(state.zones[5 + v_you]) > 0
-
-
-def when_tauschgeschaeft(state, v_you, v_this):
-    "when the event of tauschgeschaeft may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:150
-    return (
-        len(
-            [
-                c_c
-                for c_c in state.zones[3 + v_you]
-                if (A_von[c_c] if c_c in KS_spiegel else c_c) != v_this
-            ]
-        )
-        >= 2
-    )
-
-
-def when_ausverkauf(state, v_you, v_this):
-    "when the event of ausverkauf may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:158
-    return (
-        len(
-            [
-                c_c
-                for c_c in state.zones[3 + v_you]
-                if (A_von[c_c] if c_c in KS_spiegel else c_c) != v_this
-            ]
-        )
-        >= 1
-    )
-
-
-def when_blutgeld(state, v_you, v_this):
-    "when the event of blutgeld may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:205
-    return len(state.zones[5 + v_you]) > 0
-
-
-def when_kredit(state, v_you, v_this):
-    "when the event of kredit may happen"
+def when_teurer_spass__p1(state, v_you, v_this):
+    "when the event of teurer_spass(p1) may happen"
     # spec: spec/heldenhain/13_purpurpakt.rules:243
-    return (
-        len(
-            [
-                c_c
-                for c_c in state.zones[3 + v_you]
-                if (A_von[c_c] if c_c in KS_spiegel else c_c) != v_this
-            ]
-        )
-        >= 2
-    )
+    return len(state.zones[5 + v_you]) > 0
 
 
-def when_letzte_rate(state, v_you, v_this):
-    "when the event of letzte_rate may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:251
-    return (
-        len(
-            [
-                c_c
-                for c_c in state.zones[3 + v_you]
-                if (A_von[c_c] if c_c in KS_spiegel else c_c) != v_this
-            ]
-        )
-        >= 1
-    )
+def when_tauschgeschaeft__p1(state, v_you, v_this):
+    "when the event of tauschgeschaeft(p1) may happen"
+    # spec: spec/heldenhain/13_purpurpakt.rules:254
+    return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
-def when_kleingedrucktes(state, v_you, v_this):
-    "when the event of kleingedrucktes may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:258
+def when_ausverkauf__p1(state, v_you, v_this):
+    "when the event of ausverkauf(p1) may happen"
+    # spec: spec/heldenhain/13_purpurpakt.rules:262
+    return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
+
+
+def when_blutgeld__p1(state, v_you, v_this):
+    "when the event of blutgeld(p1) may happen"
+    # spec: spec/heldenhain/13_purpurpakt.rules:309
+    return len(state.zones[5 + v_you]) > 0
+
+
+def when_kredit__p1(state, v_you, v_this):
+    "when the event of kredit(p1) may happen"
+    # spec: spec/heldenhain/13_purpurpakt.rules:347
+    return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
+
+
+def when_letzte_rate__p1(state, v_you, v_this):
+    "when the event of letzte_rate(p1) may happen"
+    # spec: spec/heldenhain/13_purpurpakt.rules:355
+    return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
+
+
+def when_kleingedrucktes__p1(state, v_you, v_this):
+    "when the event of kleingedrucktes(p1) may happen"
+    # spec: spec/heldenhain/13_purpurpakt.rules:362
+    return q_mannschaftsgroesse(state, v_you) >= 3
+
+
+def when_zusammenhalt__p2(state, v_you, v_this):
+    "when the event of zusammenhalt(p2) may happen"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:211
+    return q_mannschaftsgroesse(state, v_you) >= 3
+
+
+def when_pyjamaparty__p2(state, v_you, v_this):
+    "when the event of pyjamaparty(p2) may happen"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:297
+    return q_mannschaftsgroesse(state, v_you) >= 2
+
+
+def when_schachzug__p2(state, v_you, v_this):
+    "when the event of schachzug(p2) may happen"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:212
+    return q_mannschaftsgroesse(state, v_you) >= 3
+
+
+def when_oskar__p2(state, v_you, v_this):
+    "when the event of oskar(p2) may happen"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:22
+    return q_mannschaftsgroesse(state, v_you) >= 3
+
+
+def when_alle_fuer_einen__p2(state, v_you, v_this):
+    "when the event of alle_fuer_einen(p2) may happen"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:138
+    return q_mannschaftsgroesse(state, v_you) >= 3
+
+
+def when_gemeinsamer_marsch__p2(state, v_you, v_this):
+    "when the event of gemeinsamer_marsch(p2) may happen"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:157
+    return q_mannschaftsgroesse(state, v_you) >= 2
+
+
+def when_gipfelsturm__p2(state, v_you, v_this):
+    "when the event of gipfelsturm(p2) may happen"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:183
+    return q_mannschaftsgroesse(state, v_you) >= 4
+
+
+def when_treue_freunde__p2(state, v_you, v_this):
+    "when the event of treue_freunde(p2) may happen"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:187
+    return q_mannschaftsgroesse(state, v_you) >= 3
+
+
+def when_schwur_der_gefaehrten__p2(state, v_you, v_this):
+    "when the event of schwur_der_gefaehrten(p2) may happen"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:218
+    return q_mannschaftsgroesse(state, v_you) >= 5
+
+
+def when_teurer_spass__p2(state, v_you, v_this):
+    "when the event of teurer_spass(p2) may happen"
+    # spec: spec/heldenhain/13_purpurpakt.rules:243
+    return len(state.zones[5 + v_you]) > 0
+
+
+def when_tauschgeschaeft__p2(state, v_you, v_this):
+    "when the event of tauschgeschaeft(p2) may happen"
+    # spec: spec/heldenhain/13_purpurpakt.rules:254
+    return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
+
+
+def when_ausverkauf__p2(state, v_you, v_this):
+    "when the event of ausverkauf(p2) may happen"
+    # spec: spec/heldenhain/13_purpurpakt.rules:262
+    return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
+
+
+def when_blutgeld__p2(state, v_you, v_this):
+    "when the event of blutgeld(p2) may happen"
+    # spec: spec/heldenhain/13_purpurpakt.rules:309
+    return len(state.zones[5 + v_you]) > 0
+
+
+def when_kredit__p2(state, v_you, v_this):
+    "when the event of kredit(p2) may happen"
+    # spec: spec/heldenhain/13_purpurpakt.rules:347
+    return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
+
+
+def when_letzte_rate__p2(state, v_you, v_this):
+    "when the event of letzte_rate(p2) may happen"
+    # spec: spec/heldenhain/13_purpurpakt.rules:355
+    return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
+
+
+def when_kleingedrucktes__p2(state, v_you, v_this):
+    "when the event of kleingedrucktes(p2) may happen"
+    # spec: spec/heldenhain/13_purpurpakt.rules:362
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 EVENT_WHEN = {
-    33: when_zusammenhalt,  # zusammenhalt
-    45: when_pyjamaparty,  # pyjamaparty
-    103: when_schachzug,  # schachzug
-    127: when_oskar,  # oskar
-    155: when_alle_fuer_einen,  # alle_fuer_einen
-    160: when_gemeinsamer_marsch,  # gemeinsamer_marsch
-    165: when_gipfelsturm,  # gipfelsturm
-    166: when_treue_freunde,  # treue_freunde
-    171: when_schwur_der_gefaehrten,  # schwur_der_gefaehrten
-    217: when_teurer_spass,  # teurer_spass
-    219: when_tauschgeschaeft,  # tauschgeschaeft
-    220: when_ausverkauf,  # ausverkauf
-    226: when_blutgeld,  # blutgeld
-    231: when_kredit,  # kredit
-    232: when_letzte_rate,  # letzte_rate
-    233: when_kleingedrucktes,  # kleingedrucktes
+    33: when_zusammenhalt__p1,  # zusammenhalt(p1)
+    45: when_pyjamaparty__p1,  # pyjamaparty(p1)
+    103: when_schachzug__p1,  # schachzug(p1)
+    127: when_oskar__p1,  # oskar(p1)
+    155: when_alle_fuer_einen__p1,  # alle_fuer_einen(p1)
+    160: when_gemeinsamer_marsch__p1,  # gemeinsamer_marsch(p1)
+    165: when_gipfelsturm__p1,  # gipfelsturm(p1)
+    166: when_treue_freunde__p1,  # treue_freunde(p1)
+    171: when_schwur_der_gefaehrten__p1,  # schwur_der_gefaehrten(p1)
+    217: when_teurer_spass__p1,  # teurer_spass(p1)
+    219: when_tauschgeschaeft__p1,  # tauschgeschaeft(p1)
+    220: when_ausverkauf__p1,  # ausverkauf(p1)
+    226: when_blutgeld__p1,  # blutgeld(p1)
+    231: when_kredit__p1,  # kredit(p1)
+    232: when_letzte_rate__p1,  # letzte_rate(p1)
+    233: when_kleingedrucktes__p1,  # kleingedrucktes(p1)
+    281: when_zusammenhalt__p2,  # zusammenhalt(p2)
+    293: when_pyjamaparty__p2,  # pyjamaparty(p2)
+    351: when_schachzug__p2,  # schachzug(p2)
+    375: when_oskar__p2,  # oskar(p2)
+    403: when_alle_fuer_einen__p2,  # alle_fuer_einen(p2)
+    408: when_gemeinsamer_marsch__p2,  # gemeinsamer_marsch(p2)
+    413: when_gipfelsturm__p2,  # gipfelsturm(p2)
+    414: when_treue_freunde__p2,  # treue_freunde(p2)
+    419: when_schwur_der_gefaehrten__p2,  # schwur_der_gefaehrten(p2)
+    465: when_teurer_spass__p2,  # teurer_spass(p2)
+    467: when_tauschgeschaeft__p2,  # tauschgeschaeft(p2)
+    468: when_ausverkauf__p2,  # ausverkauf(p2)
+    474: when_blutgeld__p2,  # blutgeld(p2)
+    479: when_kredit__p2,  # kredit(p2)
+    480: when_letzte_rate__p2,  # letzte_rate(p2)
+    481: when_kleingedrucktes__p2,  # kleingedrucktes(p2)
 }
 
 
@@ -2101,13 +1541,13 @@ EVENT_WHEN = {
 
 def inv_punkte_im_rahmen(state):
     "invariant punkte_im_rahmen"
-    # spec: spec/heldenhain/04_turn.rules:160
+    # spec: spec/heldenhain/04_turn.rules:158
     return all(state.tracks[c_p] >= 0 and state.tracks[c_p] <= 20 for c_p in PLAYERS)
 
 
 def inv_energie_im_rahmen(state):
     "invariant energie_im_rahmen"
-    # spec: spec/heldenhain/04_turn.rules:162
+    # spec: spec/heldenhain/04_turn.rules:160
     return all(
         state.tracks[2 + c_p] >= 0 and state.tracks[2 + c_p] <= 6 for c_p in PLAYERS
     )
@@ -2115,13 +1555,13 @@ def inv_energie_im_rahmen(state):
 
 def inv_feld_hoechstens_sechs(state):
     "invariant feld_hoechstens_sechs"
-    # spec: spec/heldenhain/04_turn.rules:164
+    # spec: spec/heldenhain/04_turn.rules:162
     return all(len(state.zones[5 + c_p]) <= 6 for c_p in PLAYERS)
 
 
 def inv_jeder_name_einmal_im_feld(state):
     "invariant jeder_name_einmal_im_feld"
-    # spec: spec/heldenhain/04_turn.rules:166
+    # spec: spec/heldenhain/04_turn.rules:164
     return all(
         all(
             len(
@@ -2140,15 +1580,11 @@ def inv_jeder_name_einmal_im_feld(state):
 
 def inv_nur_figuren_im_feld(state):
     "invariant nur_figuren_im_feld"
-    # spec: spec/heldenhain/04_turn.rules:168
+    # spec: spec/heldenhain/04_turn.rules:166
     return all(
         all(
-            (
-                (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
-                or (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_begleiter
-                or (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_drache
-            )
-            and (1 if c_f in KS_spiegel else 0) == c_p
+            (c_f in KS_charakter or c_f in KS_begleiter or c_f in KS_drache)
+            and OWNER[c_f] == c_p
             for c_f in state.zones[5 + c_p]
         )
         for c_p in PLAYERS
@@ -2157,27 +1593,26 @@ def inv_nur_figuren_im_feld(state):
 
 def inv_ein_hauptquartier(state):
     "invariant ein_hauptquartier"
-    # spec: spec/heldenhain/04_turn.rules:170
+    # spec: spec/heldenhain/04_turn.rules:168
     return all(len(state.zones[11 + c_p]) <= 1 for c_p in PLAYERS)
 
 
 def inv_ein_schauplatz(state):
     "invariant ein_schauplatz"
-    # spec: spec/heldenhain/04_turn.rules:172
+    # spec: spec/heldenhain/04_turn.rules:170
     return len(state.zones[13]) <= 1
 
 
 def inv_eine_ausruestung(state):
     "invariant eine_ausruestung"
-    # spec: spec/heldenhain/04_turn.rules:173
+    # spec: spec/heldenhain/04_turn.rules:171
     return all(
         all(
             len(
                 [
                     c_f
                     for c_f in state.zones[5 + c_p]
-                    if is_active(state, 0, [c_a, c_f])
-                    and (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
+                    if is_active(state, 0, [c_a, c_f]) and c_f in KS_charakter
                 ]
             )
             == 1
@@ -2198,7 +1633,7 @@ def inv_eine_ausruestung(state):
 
 def bot_deck_ki(state, v_you):
     "bot deck_ki"
-    # spec: spec/heldenhain/05_bots.rules:52
+    # spec: spec/heldenhain/05_bots.rules:51
     return (
         d_eval_tante_taktik(state, v_you)
         if (state.params["deck_1"] if v_you == 0 else state.params["deck_2"])
@@ -2219,25 +1654,25 @@ def bot_deck_ki(state, v_you):
 
 def bot_tante_taktik(state, v_you):
     "bot tante_taktik"
-    # spec: spec/heldenhain/05_bots.rules:53
+    # spec: spec/heldenhain/05_bots.rules:52
     return d_eval_tante_taktik(state, v_you)
 
 
 def bot_graf_gruebel(state, v_you):
     "bot graf_gruebel"
-    # spec: spec/heldenhain/05_bots.rules:54
+    # spec: spec/heldenhain/05_bots.rules:53
     return d_eval_graf_gruebel(state, v_you)
 
 
 def bot_der_wegweiser(state, v_you):
     "bot der_wegweiser"
-    # spec: spec/heldenhain/05_bots.rules:55
+    # spec: spec/heldenhain/05_bots.rules:54
     return d_eval_der_wegweiser(state, v_you)
 
 
 def bot_fraeulein_rabatt(state, v_you):
     "bot fraeulein_rabatt"
-    # spec: spec/heldenhain/05_bots.rules:56
+    # spec: spec/heldenhain/05_bots.rules:55
     return d_eval_fraeulein_rabatt(state, v_you)
 
 
@@ -2334,7 +1769,7 @@ def pol_deck_ki_1(state, pending, tun):
     best = keep_best(
         best,
         [
-            (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_charakter
+            v_c in KS_charakter
             and len(state.zones[5 + v_you]) < 6
             and (state.params["deck_1"] if v_you == 0 else state.params["deck_2"])
             == "weggefaehrten"
@@ -2348,11 +1783,7 @@ def pol_deck_ki_1(state, pending, tun):
     best = keep_best(
         best,
         [
-            (
-                (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_charakter
-                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_begleiter
-                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_drache
-            )
+            (v_c in KS_charakter or v_c in KS_begleiter or v_c in KS_drache)
             and len(state.zones[5 + v_you]) < 6
             for v_c in [values[i] for i in best]
         ],
@@ -2364,14 +1795,8 @@ def pol_deck_ki_1(state, pending, tun):
     best = keep_best(
         best,
         [
-            (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_hauptquartier
-            and attr_of(
-                A_heilung,
-                A_von[v_c] if v_c in KS_spiegel else v_c,
-                "heilung",
-                "spec/heldenhain/06_policies.rules:57:41",
-            )
-            > 0
+            v_c in KS_hauptquartier
+            and A_heilung[v_c] > 0
             and (state.params["deck_1"] if v_you == 0 else state.params["deck_2"])
             == "superfreundinnen"
             for v_c in [values[i] for i in best]
@@ -2385,12 +1810,7 @@ def pol_deck_ki_1(state, pending, tun):
         best,
         [
             (
-                attr_of(
-                    A_kosten,
-                    A_von[v_c] if v_c in KS_spiegel else v_c,
-                    "kosten",
-                    "spec/heldenhain/06_policies.rules:58:47",
-                )
+                A_kosten[v_c]
                 if (state.params["deck_1"] if v_you == 0 else state.params["deck_2"])
                 == "purpurpakt"
                 else 0
@@ -2409,16 +1829,8 @@ def pol_deck_ki_1(state, pending, tun):
                 3 * q_rettung(state, v_c)
                 + q_einsatz(state, v_c)
                 + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
-                if d_orig(state, v_c) in KS_charakter
-                or d_orig(state, v_c) in KS_begleiter
-                or d_orig(state, v_c) in KS_drache
-                else 2
-                * attr_of(
-                    A_kosten,
-                    A_von[v_c] if v_c in KS_spiegel else v_c,
-                    "kosten",
-                    "spec/heldenhain/06_policies.rules:13:80",
-                )
+                if v_c in KS_charakter or v_c in KS_begleiter or v_c in KS_drache
+                else 2 * A_kosten[v_c]
             )
             for v_c in [values[i] for i in best]
         ],
@@ -2439,8 +1851,7 @@ def pol_der_wegweiser_0(state, pending, tun):
     best = keep_best(
         best,
         [
-            (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_charakter
-            and len(state.zones[5 + v_you]) < 6
+            v_c in KS_charakter and len(state.zones[5 + v_you]) < 6
             for v_c in [values[i] for i in best]
         ],
         False,
@@ -2451,18 +1862,8 @@ def pol_der_wegweiser_0(state, pending, tun):
     best = keep_best(
         best,
         [
-            (
-                (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_charakter
-                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_begleiter
-                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_drache
-            )
-            and attr_of(
-                A_rueckendeckung,
-                A_von[v_c] if v_c in KS_spiegel else v_c,
-                "rueckendeckung",
-                "spec/heldenhain/06_policies.rules:160:33",
-            )
-            > 0
+            (v_c in KS_charakter or v_c in KS_begleiter or v_c in KS_drache)
+            and A_rueckendeckung[v_c] > 0
             and len(state.zones[5 + v_you]) < 6
             for v_c in [values[i] for i in best]
         ],
@@ -2478,16 +1879,8 @@ def pol_der_wegweiser_0(state, pending, tun):
                 3 * q_rettung(state, v_c)
                 + q_einsatz(state, v_c)
                 + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
-                if d_orig(state, v_c) in KS_charakter
-                or d_orig(state, v_c) in KS_begleiter
-                or d_orig(state, v_c) in KS_drache
-                else 2
-                * attr_of(
-                    A_kosten,
-                    A_von[v_c] if v_c in KS_spiegel else v_c,
-                    "kosten",
-                    "spec/heldenhain/06_policies.rules:13:80",
-                )
+                if v_c in KS_charakter or v_c in KS_begleiter or v_c in KS_drache
+                else 2 * A_kosten[v_c]
             )
             for v_c in [values[i] for i in best]
         ],
@@ -2508,11 +1901,7 @@ def pol_fraeulein_rabatt_0(state, pending, tun):
     best = keep_best(
         best,
         [
-            (
-                (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_charakter
-                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_begleiter
-                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_drache
-            )
+            (v_c in KS_charakter or v_c in KS_begleiter or v_c in KS_drache)
             and len(state.zones[5 + v_you]) < 6
             for v_c in [values[i] for i in best]
         ],
@@ -2521,19 +1910,7 @@ def pol_fraeulein_rabatt_0(state, pending, tun):
     if len(best) == 1:
         return best
     # spec: spec/heldenhain/06_policies.rules:169
-    best = keep_best(
-        best,
-        [
-            attr_of(
-                A_kosten,
-                A_von[v_c] if v_c in KS_spiegel else v_c,
-                "kosten",
-                "spec/heldenhain/06_policies.rules:169:15",
-            )
-            for v_c in [values[i] for i in best]
-        ],
-        True,
-    )
+    best = keep_best(best, [A_kosten[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
     # spec: spec/heldenhain/06_policies.rules:170
@@ -2544,16 +1921,8 @@ def pol_fraeulein_rabatt_0(state, pending, tun):
                 3 * q_rettung(state, v_c)
                 + q_einsatz(state, v_c)
                 + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
-                if d_orig(state, v_c) in KS_charakter
-                or d_orig(state, v_c) in KS_begleiter
-                or d_orig(state, v_c) in KS_drache
-                else 2
-                * attr_of(
-                    A_kosten,
-                    A_von[v_c] if v_c in KS_spiegel else v_c,
-                    "kosten",
-                    "spec/heldenhain/06_policies.rules:13:80",
-                )
+                if v_c in KS_charakter or v_c in KS_begleiter or v_c in KS_drache
+                else 2 * A_kosten[v_c]
             )
             for v_c in [values[i] for i in best]
         ],
@@ -2624,11 +1993,7 @@ def pol_tante_taktik_0(state, pending, tun):
     best = keep_best(
         best,
         [
-            (
-                (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_charakter
-                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_begleiter
-                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_drache
-            )
+            (v_c in KS_charakter or v_c in KS_begleiter or v_c in KS_drache)
             and len(state.zones[5 + v_you]) < 6
             for v_c in [values[i] for i in best]
         ],
@@ -2640,14 +2005,7 @@ def pol_tante_taktik_0(state, pending, tun):
     best = keep_best(
         best,
         [
-            (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_hauptquartier
-            and attr_of(
-                A_heilung,
-                A_von[v_c] if v_c in KS_spiegel else v_c,
-                "heilung",
-                "spec/heldenhain/06_policies.rules:124:41",
-            )
-            > 0
+            v_c in KS_hauptquartier and A_heilung[v_c] > 0
             for v_c in [values[i] for i in best]
         ],
         False,
@@ -2662,16 +2020,8 @@ def pol_tante_taktik_0(state, pending, tun):
                 3 * q_rettung(state, v_c)
                 + q_einsatz(state, v_c)
                 + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
-                if d_orig(state, v_c) in KS_charakter
-                or d_orig(state, v_c) in KS_begleiter
-                or d_orig(state, v_c) in KS_drache
-                else 2
-                * attr_of(
-                    A_kosten,
-                    A_von[v_c] if v_c in KS_spiegel else v_c,
-                    "kosten",
-                    "spec/heldenhain/06_policies.rules:13:80",
-                )
+                if v_c in KS_charakter or v_c in KS_begleiter or v_c in KS_drache
+                else 2 * A_kosten[v_c]
             )
             for v_c in [values[i] for i in best]
         ],
@@ -2797,11 +2147,7 @@ def pol_umsichtig_1(state, pending, tun):
     best = keep_best(
         best,
         [
-            (
-                (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_charakter
-                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_begleiter
-                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_drache
-            )
+            (v_c in KS_charakter or v_c in KS_begleiter or v_c in KS_drache)
             and len(state.zones[5 + v_you]) < 6
             for v_c in [values[i] for i in best]
         ],
@@ -2817,16 +2163,8 @@ def pol_umsichtig_1(state, pending, tun):
                 3 * q_rettung(state, v_c)
                 + q_einsatz(state, v_c)
                 + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
-                if d_orig(state, v_c) in KS_charakter
-                or d_orig(state, v_c) in KS_begleiter
-                or d_orig(state, v_c) in KS_drache
-                else 2
-                * attr_of(
-                    A_kosten,
-                    A_von[v_c] if v_c in KS_spiegel else v_c,
-                    "kosten",
-                    "spec/heldenhain/06_policies.rules:13:80",
-                )
+                if v_c in KS_charakter or v_c in KS_begleiter or v_c in KS_drache
+                else 2 * A_kosten[v_c]
             )
             for v_c in [values[i] for i in best]
         ],
@@ -2922,22 +2260,7 @@ def pol_umsichtig_5(state, pending, tun):
     ids = pending["ids"]
     best = list(range(len(ids)))
     # spec: spec/heldenhain/06_policies.rules:90
-    if (
-        len(
-            [
-                c_c
-                for c_c in state.zones[3 + v_you]
-                if attr_of(
-                    A_kosten,
-                    A_von[c_c] if c_c in KS_spiegel else c_c,
-                    "kosten",
-                    "spec/heldenhain/06_policies.rules:90:57",
-                )
-                <= 3
-            ]
-        )
-        >= 2
-    ):
+    if len([c_c for c_c in state.zones[3 + v_you] if A_kosten[c_c] <= 3]) >= 2:
         best = keep_best(best, [ids[i] in ("behalten",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2962,16 +2285,8 @@ def pol_umsichtig_6(state, pending, tun):
                 3 * q_rettung(state, v_c)
                 + q_einsatz(state, v_c)
                 + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
-                if d_orig(state, v_c) in KS_charakter
-                or d_orig(state, v_c) in KS_begleiter
-                or d_orig(state, v_c) in KS_drache
-                else 2
-                * attr_of(
-                    A_kosten,
-                    A_von[v_c] if v_c in KS_spiegel else v_c,
-                    "kosten",
-                    "spec/heldenhain/06_policies.rules:13:80",
-                )
+                if v_c in KS_charakter or v_c in KS_begleiter or v_c in KS_drache
+                else 2 * A_kosten[v_c]
             )
             for v_c in [values[i] for i in best]
         ],
@@ -2996,16 +2311,8 @@ def pol_umsichtig_7(state, pending, tun):
                 3 * q_rettung(state, v_c)
                 + q_einsatz(state, v_c)
                 + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
-                if d_orig(state, v_c) in KS_charakter
-                or d_orig(state, v_c) in KS_begleiter
-                or d_orig(state, v_c) in KS_drache
-                else 2
-                * attr_of(
-                    A_kosten,
-                    A_von[v_c] if v_c in KS_spiegel else v_c,
-                    "kosten",
-                    "spec/heldenhain/06_policies.rules:13:80",
-                )
+                if v_c in KS_charakter or v_c in KS_begleiter or v_c in KS_drache
+                else 2 * A_kosten[v_c]
             )
             for v_c in [values[i] for i in best]
         ],
@@ -3112,16 +2419,8 @@ def pol_umsichtig_12(state, pending, tun):
                 3 * q_rettung(state, v_f)
                 + q_einsatz(state, v_f)
                 + max(0, q_ausdauer(state, v_f) - state.counters[0][v_f])
-                if d_orig(state, v_f) in KS_charakter
-                or d_orig(state, v_f) in KS_begleiter
-                or d_orig(state, v_f) in KS_drache
-                else 2
-                * attr_of(
-                    A_kosten,
-                    A_von[v_f] if v_f in KS_spiegel else v_f,
-                    "kosten",
-                    "spec/heldenhain/06_policies.rules:13:80",
-                )
+                if v_f in KS_charakter or v_f in KS_begleiter or v_f in KS_drache
+                else 2 * A_kosten[v_f]
             )
             for v_f in [values[i] for i in best]
         ],
@@ -3145,231 +2444,231 @@ NEVERS = {
 
 POLICIES = {
     "deck_ki": {
-        "spec/heldenhain/03_rules.rules:176:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:402:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:408:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:415:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:423:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:430:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:443:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:449:9": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:103:9": pol_deck_ki_0,
-        "spec/heldenhain/04_turn.rules:106:17": pol_deck_ki_1,
-        "spec/heldenhain/04_turn.rules:115:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:121:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:175:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:284:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:295:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:406:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:421:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:428:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:435:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:441:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:447:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:101:9": pol_deck_ki_0,
+        "spec/heldenhain/04_turn.rules:104:17": pol_deck_ki_1,
+        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:119:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:86:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:134:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:161:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:188:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:197:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:207:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:312:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:73:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:242:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:125:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:165:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:45:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:206:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:236:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:351:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:396:13": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:106:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:159:17": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:217:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:244:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:271:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:280:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:290:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:238:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:83:17": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:171:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:211:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:49:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:113:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:205:17": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:271:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:310:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:340:13": pol_umsichtig_12,
     },
     "umsichtig": {
-        "spec/heldenhain/03_rules.rules:176:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:402:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:408:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:415:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:423:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:430:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:443:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:449:9": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:103:9": pol_umsichtig_0,
-        "spec/heldenhain/04_turn.rules:106:17": pol_umsichtig_1,
-        "spec/heldenhain/04_turn.rules:115:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:121:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:175:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:284:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:295:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:406:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:421:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:428:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:435:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:441:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:447:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
+        "spec/heldenhain/04_turn.rules:104:17": pol_umsichtig_1,
+        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:119:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:86:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:134:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:161:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:188:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:197:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:207:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:312:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:73:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:242:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:125:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:165:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:45:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:206:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:236:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:351:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:396:13": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:106:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:159:17": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:217:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:244:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:271:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:280:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:290:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:238:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:83:17": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:171:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:211:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:49:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:113:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:205:17": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:271:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:310:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:340:13": pol_umsichtig_12,
     },
     "tante_taktik": {
-        "spec/heldenhain/03_rules.rules:176:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:402:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:408:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:415:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:423:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:430:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:443:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:449:9": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:103:9": pol_tante_taktik_2,
-        "spec/heldenhain/04_turn.rules:106:17": pol_tante_taktik_0,
-        "spec/heldenhain/04_turn.rules:115:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:121:17": pol_tante_taktik_1,
-        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:175:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:284:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:295:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:406:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:421:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:428:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:435:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:441:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:447:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:101:9": pol_tante_taktik_2,
+        "spec/heldenhain/04_turn.rules:104:17": pol_tante_taktik_0,
+        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:119:17": pol_tante_taktik_1,
+        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:86:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:134:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:161:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:188:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:197:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:207:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:312:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:73:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:242:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:125:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:165:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:45:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:206:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:236:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:351:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:396:13": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:106:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:159:17": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:217:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:244:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:271:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:280:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:290:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:238:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:83:17": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:171:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:211:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:49:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:113:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:205:17": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:271:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:310:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:340:13": pol_umsichtig_12,
     },
     "graf_gruebel": {
-        "spec/heldenhain/03_rules.rules:176:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:402:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:408:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:415:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:423:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:430:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:443:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:449:9": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:103:9": pol_graf_gruebel_0,
-        "spec/heldenhain/04_turn.rules:106:17": pol_umsichtig_1,
-        "spec/heldenhain/04_turn.rules:115:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:121:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:175:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:284:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:295:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:406:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:421:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:428:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:435:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:441:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:447:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:101:9": pol_graf_gruebel_0,
+        "spec/heldenhain/04_turn.rules:104:17": pol_umsichtig_1,
+        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:119:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:86:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:134:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:161:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:188:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:197:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:207:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:312:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:73:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:242:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:125:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:165:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:45:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:206:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:236:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:351:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:396:13": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:106:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:159:17": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:217:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:244:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:271:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:280:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:290:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:238:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:83:17": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:171:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:211:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:49:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:113:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:205:17": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:271:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:310:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:340:13": pol_umsichtig_12,
     },
     "der_wegweiser": {
-        "spec/heldenhain/03_rules.rules:176:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:402:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:408:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:415:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:423:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:430:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:443:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:449:9": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:103:9": pol_umsichtig_0,
-        "spec/heldenhain/04_turn.rules:106:17": pol_der_wegweiser_0,
-        "spec/heldenhain/04_turn.rules:115:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:121:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:175:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:284:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:295:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:406:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:421:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:428:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:435:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:441:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:447:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
+        "spec/heldenhain/04_turn.rules:104:17": pol_der_wegweiser_0,
+        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:119:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:86:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:134:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:161:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:188:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:197:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:207:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:312:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:73:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:242:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:125:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:165:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:45:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:206:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:236:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:351:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:396:13": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:106:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:159:17": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:217:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:244:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:271:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:280:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:290:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:238:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:83:17": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:171:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:211:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:49:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:113:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:205:17": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:271:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:310:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:340:13": pol_umsichtig_12,
     },
     "fraeulein_rabatt": {
-        "spec/heldenhain/03_rules.rules:176:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:402:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:408:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:415:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:423:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:430:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:443:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:449:9": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:103:9": pol_umsichtig_0,
-        "spec/heldenhain/04_turn.rules:106:17": pol_fraeulein_rabatt_0,
-        "spec/heldenhain/04_turn.rules:115:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:121:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:175:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:284:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:295:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:406:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:421:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:428:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:435:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:441:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:447:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
+        "spec/heldenhain/04_turn.rules:104:17": pol_fraeulein_rabatt_0,
+        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:119:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:86:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:134:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:161:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:188:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:197:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:207:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:312:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:73:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:242:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:125:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:165:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:45:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:206:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:236:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:351:13": pol_fraeulein_rabatt_1,
-        "spec/heldenhain/13_purpurpakt.rules:396:13": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:106:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:159:17": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:217:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:244:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:271:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:280:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:290:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:238:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:83:17": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:171:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:211:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:49:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:113:13": pol_fraeulein_rabatt_1,
+        "spec/heldenhain/13_purpurpakt.rules:205:17": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:271:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:310:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:340:13": pol_umsichtig_12,
     },
 }

@@ -10,9 +10,8 @@
 #     heldenhain/11_schattenkabinett.rules
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
-#     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 4887dfc53866f07b
+# Spec hash: ac58d762ce6477d5
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,8 +27,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 57fe8159ed334f95a5c8 output 32b38e8350f95fc028b9
+# Tests hash: a96a0c3b0b1a9545
+# Fingerprint: source d8fe006cc9b2622eea0f output 0cede1af1eaf3d45e6d3
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -47,7 +46,6 @@ META_SPEC_FILES = (
     "heldenhain/11_schattenkabinett.rules",
     "heldenhain/12_weggefaehrten.rules",
     "heldenhain/13_purpurpakt.rules",
-    "heldenhain/20_mirrors.rules",
     "heldenhain/99_deck_rules.rules",
 )
 META_TRACKS = (
@@ -96,7 +94,6 @@ META_VARS = (
     ("startspieler", 0),
     ("spielphase", True),
     ("zug_vorbei", False),
-    ("gespielt", None),
     ("preis_bezahlt", False),
 )
 META_ZONES = (
@@ -219,532 +216,532 @@ META_COUNTERS = (
     ),
 )
 META_ENTITY_IDS_0 = (
-    "blitzy",
-    "roxy",
-    "nami",
-    "lena",
-    "mira_morgentau",
-    "pia_purzel",
-    "fee_fortuna",
-    "juna_jubel",
-    "kiki_kleeblatt",
-    "tessa_trost",
-    "ella_eiche",
-    "zoe_zuversicht",
-    "hanna_herzlich",
-    "luzi_lichtblick",
-    "wanda_wunder",
-    "sunny_sonnenschein",
-    "cleo_chance",
-    "frieda_freundschaft",
-    "gina_gluecksgriff",
-    "ronja_regenbogen",
-    "flauschi",
-    "spatz_pieps",
-    "kater_kuschel",
-    "gluecksschwein_trudi",
-    "hase_hoppel",
-    "eule_elsa",
-    "illusionsdrache",
-    "ki_sternchen",
-    "ki_gluecksrad",
-    "ki_pflaster",
-    "ki_kompass",
-    "gruppenumarmung",
+    "blitzy(p1)",
+    "roxy(p1)",
+    "nami(p1)",
+    "lena(p1)",
+    "mira_morgentau(p1)",
+    "pia_purzel(p1)",
+    "fee_fortuna(p1)",
+    "juna_jubel(p1)",
+    "kiki_kleeblatt(p1)",
+    "tessa_trost(p1)",
+    "ella_eiche(p1)",
+    "zoe_zuversicht(p1)",
+    "hanna_herzlich(p1)",
+    "luzi_lichtblick(p1)",
+    "wanda_wunder(p1)",
+    "sunny_sonnenschein(p1)",
+    "cleo_chance(p1)",
+    "frieda_freundschaft(p1)",
+    "gina_gluecksgriff(p1)",
+    "ronja_regenbogen(p1)",
+    "flauschi(p1)",
+    "spatz_pieps(p1)",
+    "kater_kuschel(p1)",
+    "gluecksschwein_trudi(p1)",
+    "hase_hoppel(p1)",
+    "eule_elsa(p1)",
+    "illusionsdrache(p1)",
+    "ki_sternchen(p1)",
+    "ki_gluecksrad(p1)",
+    "ki_pflaster(p1)",
+    "ki_kompass(p1)",
+    "gruppenumarmung(p1)",
 )
 META_ENTITY_IDS_1 = (
-    "glueckstreffer",
-    "zusammenhalt",
-    "zweite_chance",
-    "kuchenpause",
-    "sonnenstrahl",
-    "grosses_finale",
-    "schutzengel",
-    "gluecksbringer",
-    "wunschbrunnen",
-    "tapferes_herz",
-    "sternschnuppe",
-    "heilkraeuter",
-    "rueckzug_ins_baumhaus",
-    "pyjamaparty",
-    "gemeinsam_stark",
-    "freundinnen_power",
-    "gluecksarmband",
-    "regenbogenschirm",
-    "zauberstab",
-    "heilamulett",
-    "freundschaftsband",
-    "sternenkrone",
-    "kuscheldecke",
-    "baumhaus",
-    "leuchtturm_der_hoffnung",
-    "wolkenschloss",
-    "sternwarte",
-    "blumenwiese",
-    "regenbogenbruecke",
-    "gluecksmarkt",
-    "lady_stillstand",
-    "professor_null",
+    "glueckstreffer(p1)",
+    "zusammenhalt(p1)",
+    "zweite_chance(p1)",
+    "kuchenpause(p1)",
+    "sonnenstrahl(p1)",
+    "grosses_finale(p1)",
+    "schutzengel(p1)",
+    "gluecksbringer(p1)",
+    "wunschbrunnen(p1)",
+    "tapferes_herz(p1)",
+    "sternschnuppe(p1)",
+    "heilkraeuter(p1)",
+    "rueckzug_ins_baumhaus(p1)",
+    "pyjamaparty(p1)",
+    "gemeinsam_stark(p1)",
+    "freundinnen_power(p1)",
+    "gluecksarmband(p1)",
+    "regenbogenschirm(p1)",
+    "zauberstab(p1)",
+    "heilamulett(p1)",
+    "freundschaftsband(p1)",
+    "sternenkrone(p1)",
+    "kuscheldecke(p1)",
+    "baumhaus(p1)",
+    "leuchtturm_der_hoffnung(p1)",
+    "wolkenschloss(p1)",
+    "sternwarte(p1)",
+    "blumenwiese(p1)",
+    "regenbogenbruecke(p1)",
+    "gluecksmarkt(p1)",
+    "lady_stillstand(p1)",
+    "professor_null(p1)",
 )
 META_ENTITY_IDS_2 = (
-    "samt",
-    "herr_gegenwind",
-    "graf_grau",
-    "baronin_bremse",
-    "frau_flaute",
-    "kommissar_kleinlaut",
-    "doktor_daemmer",
-    "graue_eminenz",
-    "fraeulein_frost",
-    "herr_hemmschuh",
-    "notar_nimmermehr",
-    "schatten_schorsch",
-    "madame_muerrisch",
-    "graefin_gaehn",
-    "leutnant_lahm",
-    "direktor_dunkel",
-    "zensor_zack",
-    "sekretaer_stumm",
-    "baron_bleischwer",
-    "rabe_raspel",
-    "kroete_knurr",
-    "wachhund_wotan",
-    "schleichkatze_nebel",
-    "motte_mottek",
-    "spitzel_spinne",
-    "ki_stoppuhr",
-    "ki_fluesterkasten",
-    "ki_rechenknecht",
-    "ki_bremsklotz",
-    "stillstand",
-    "laehmende_rede",
-    "rufmord",
+    "samt(p1)",
+    "herr_gegenwind(p1)",
+    "graf_grau(p1)",
+    "baronin_bremse(p1)",
+    "frau_flaute(p1)",
+    "kommissar_kleinlaut(p1)",
+    "doktor_daemmer(p1)",
+    "graue_eminenz(p1)",
+    "fraeulein_frost(p1)",
+    "herr_hemmschuh(p1)",
+    "notar_nimmermehr(p1)",
+    "schatten_schorsch(p1)",
+    "madame_muerrisch(p1)",
+    "graefin_gaehn(p1)",
+    "leutnant_lahm(p1)",
+    "direktor_dunkel(p1)",
+    "zensor_zack(p1)",
+    "sekretaer_stumm(p1)",
+    "baron_bleischwer(p1)",
+    "rabe_raspel(p1)",
+    "kroete_knurr(p1)",
+    "wachhund_wotan(p1)",
+    "schleichkatze_nebel(p1)",
+    "motte_mottek(p1)",
+    "spitzel_spinne(p1)",
+    "ki_stoppuhr(p1)",
+    "ki_fluesterkasten(p1)",
+    "ki_rechenknecht(p1)",
+    "ki_bremsklotz(p1)",
+    "stillstand(p1)",
+    "laehmende_rede(p1)",
+    "rufmord(p1)",
 )
 META_ENTITY_IDS_3 = (
-    "schmutzkampagne",
-    "buerokratie",
-    "kaltes_schweigen",
-    "intrige",
-    "raenke_schmieden",
-    "verhoer",
-    "hinterzimmer",
-    "schachzug",
-    "abgesagt",
-    "sperrstunde",
-    "eiserne_disziplin",
-    "kalte_schulter",
-    "dunkle_plaene",
-    "nullsummenspiel",
-    "eiserne_maske",
-    "schattenmantel",
-    "monokel",
-    "dolch_der_zweifel",
-    "siegelring",
-    "bleischuhe",
-    "aktenkoffer",
-    "schattenturm",
-    "aktenarchiv",
-    "kontrollzentrum",
-    "kabinettssaal",
-    "nebelmoor",
-    "grauer_platz",
-    "zeitlupenstadt",
-    "jaro",
-    "bruno",
-    "emil",
-    "oskar",
+    "schmutzkampagne(p1)",
+    "buerokratie(p1)",
+    "kaltes_schweigen(p1)",
+    "intrige(p1)",
+    "raenke_schmieden(p1)",
+    "verhoer(p1)",
+    "hinterzimmer(p1)",
+    "schachzug(p1)",
+    "abgesagt(p1)",
+    "sperrstunde(p1)",
+    "eiserne_disziplin(p1)",
+    "kalte_schulter(p1)",
+    "dunkle_plaene(p1)",
+    "nullsummenspiel(p1)",
+    "eiserne_maske(p1)",
+    "schattenmantel(p1)",
+    "monokel(p1)",
+    "dolch_der_zweifel(p1)",
+    "siegelring(p1)",
+    "bleischuhe(p1)",
+    "aktenkoffer(p1)",
+    "schattenturm(p1)",
+    "aktenarchiv(p1)",
+    "kontrollzentrum(p1)",
+    "kabinettssaal(p1)",
+    "nebelmoor(p1)",
+    "grauer_platz(p1)",
+    "zeitlupenstadt(p1)",
+    "jaro(p1)",
+    "bruno(p1)",
+    "emil(p1)",
+    "oskar(p1)",
 )
 META_ENTITY_IDS_4 = (
-    "dorian_faltfach",
-    "karl_kompass",
-    "lotte_leuchte",
-    "finn_faehrte",
-    "greta_granit",
-    "hugo_hueter",
-    "mats_mut",
-    "paula_pfad",
-    "theo_treu",
-    "ida_eifer",
-    "wilma_weitblick",
-    "rudi_rast",
-    "knut_kraft",
-    "selma_seil",
-    "anton_anker",
-    "nele_nebenan",
-    "bert_bergfuehrer",
-    "hund_hasso",
-    "pony_polka",
-    "falke_fiete",
-    "esel_emma",
-    "dachs_dieter",
-    "igel_ingo",
-    "ki_wanderkarte",
-    "ki_funkgeraet",
-    "ki_lagerfeuer",
-    "ki_fernglas",
-    "alle_fuer_einen",
-    "schulter_an_schulter",
-    "schutzwall",
-    "lagerpause",
-    "aufbruch",
+    "dorian_faltfach(p1)",
+    "karl_kompass(p1)",
+    "lotte_leuchte(p1)",
+    "finn_faehrte(p1)",
+    "greta_granit(p1)",
+    "hugo_hueter(p1)",
+    "mats_mut(p1)",
+    "paula_pfad(p1)",
+    "theo_treu(p1)",
+    "ida_eifer(p1)",
+    "wilma_weitblick(p1)",
+    "rudi_rast(p1)",
+    "knut_kraft(p1)",
+    "selma_seil(p1)",
+    "anton_anker(p1)",
+    "nele_nebenan(p1)",
+    "bert_bergfuehrer(p1)",
+    "hund_hasso(p1)",
+    "pony_polka(p1)",
+    "falke_fiete(p1)",
+    "esel_emma(p1)",
+    "dachs_dieter(p1)",
+    "igel_ingo(p1)",
+    "ki_wanderkarte(p1)",
+    "ki_funkgeraet(p1)",
+    "ki_lagerfeuer(p1)",
+    "ki_fernglas(p1)",
+    "alle_fuer_einen(p1)",
+    "schulter_an_schulter(p1)",
+    "schutzwall(p1)",
+    "lagerpause(p1)",
+    "aufbruch(p1)",
 )
 META_ENTITY_IDS_5 = (
-    "gemeinsamer_marsch",
-    "verstaerkung",
-    "heldenmut",
-    "rettungsaktion",
-    "festes_band",
-    "gipfelsturm",
-    "treue_freunde",
-    "wegzehrung",
-    "kundschafter",
-    "zeltlager",
-    "mutprobe",
-    "schwur_der_gefaehrten",
-    "wanderstab",
-    "schild_des_hueters",
-    "taschenkompass",
-    "kletterseil",
-    "feldflasche",
-    "lederwams",
-    "banner_der_gefaehrten",
-    "bergdorf",
-    "huette_am_see",
-    "wachturm",
-    "gildenhaus",
-    "alter_wald",
-    "marktplatz",
-    "steile_pfade",
-    "edgar_satzsprung",
-    "rico_rueckprall",
-    "madame_zugabe",
-    "baron_blutdruck",
-    "graefin_gier",
-    "herr_handel",
+    "gemeinsamer_marsch(p1)",
+    "verstaerkung(p1)",
+    "heldenmut(p1)",
+    "rettungsaktion(p1)",
+    "festes_band(p1)",
+    "gipfelsturm(p1)",
+    "treue_freunde(p1)",
+    "wegzehrung(p1)",
+    "kundschafter(p1)",
+    "zeltlager(p1)",
+    "mutprobe(p1)",
+    "schwur_der_gefaehrten(p1)",
+    "wanderstab(p1)",
+    "schild_des_hueters(p1)",
+    "taschenkompass(p1)",
+    "kletterseil(p1)",
+    "feldflasche(p1)",
+    "lederwams(p1)",
+    "banner_der_gefaehrten(p1)",
+    "bergdorf(p1)",
+    "huette_am_see(p1)",
+    "wachturm(p1)",
+    "gildenhaus(p1)",
+    "alter_wald(p1)",
+    "marktplatz(p1)",
+    "steile_pfade(p1)",
+    "edgar_satzsprung(p1)",
+    "rico_rueckprall(p1)",
+    "madame_zugabe(p1)",
+    "baron_blutdruck(p1)",
+    "graefin_gier(p1)",
+    "herr_handel(p1)",
 )
 META_ENTITY_IDS_6 = (
-    "fuerst_faustpfand",
-    "lord_leihgabe",
-    "mamsell_mitgift",
-    "signor_schuldschein",
-    "jongleur_jupp",
-    "pfandleiherin_paloma",
-    "zauberer_zins",
-    "diva_dacapo",
-    "kassierer_knick",
-    "wucherin_wanda",
-    "magier_mehrwert",
-    "tante_tantieme",
-    "clown_kredit",
-    "prinz_praemie",
-    "fraeulein_faelligkeit",
-    "elster_elvira",
-    "affe_anleihe",
-    "papagei_plapper",
-    "schlange_schulden",
-    "pudel_pomp",
-    "kater_kasse",
-    "ki_rechenmaschine",
-    "ki_preisschild",
-    "ki_spielautomat",
-    "ki_wechselstube",
-    "teurer_spass",
-    "sonderangebot",
-    "tauschgeschaeft",
-    "ausverkauf",
-    "zugabe",
-    "wechselgeld",
-    "pakt_mit_preis",
+    "fuerst_faustpfand(p1)",
+    "lord_leihgabe(p1)",
+    "mamsell_mitgift(p1)",
+    "signor_schuldschein(p1)",
+    "jongleur_jupp(p1)",
+    "pfandleiherin_paloma(p1)",
+    "zauberer_zins(p1)",
+    "diva_dacapo(p1)",
+    "kassierer_knick(p1)",
+    "wucherin_wanda(p1)",
+    "magier_mehrwert(p1)",
+    "tante_tantieme(p1)",
+    "clown_kredit(p1)",
+    "prinz_praemie(p1)",
+    "fraeulein_faelligkeit(p1)",
+    "elster_elvira(p1)",
+    "affe_anleihe(p1)",
+    "papagei_plapper(p1)",
+    "schlange_schulden(p1)",
+    "pudel_pomp(p1)",
+    "kater_kasse(p1)",
+    "ki_rechenmaschine(p1)",
+    "ki_preisschild(p1)",
+    "ki_spielautomat(p1)",
+    "ki_wechselstube(p1)",
+    "teurer_spass(p1)",
+    "sonderangebot(p1)",
+    "tauschgeschaeft(p1)",
+    "ausverkauf(p1)",
+    "zugabe(p1)",
+    "wechselgeld(p1)",
+    "pakt_mit_preis(p1)",
 )
 META_ENTITY_IDS_7 = (
-    "schuldenberg",
-    "lockangebot",
-    "blutgeld",
-    "preisexplosion",
-    "vertragsbruch",
-    "zinseszins",
-    "hinterlist",
-    "kredit",
-    "letzte_rate",
-    "kleingedrucktes",
-    "goldene_uhr",
-    "samthandschuh",
-    "perlenkette",
-    "zylinder",
-    "dornenkrone",
-    "spazierstock",
-    "brosche",
-    "purpurpalast",
-    "spielcasino",
-    "pfandhaus",
-    "salon",
-    "basar",
-    "opernhaus",
-    "maskenball",
-    "blitzy_2",
-    "roxy_2",
-    "nami_2",
-    "lena_2",
-    "mira_morgentau_2",
-    "pia_purzel_2",
-    "fee_fortuna_2",
-    "juna_jubel_2",
+    "schuldenberg(p1)",
+    "lockangebot(p1)",
+    "blutgeld(p1)",
+    "preisexplosion(p1)",
+    "vertragsbruch(p1)",
+    "zinseszins(p1)",
+    "hinterlist(p1)",
+    "kredit(p1)",
+    "letzte_rate(p1)",
+    "kleingedrucktes(p1)",
+    "goldene_uhr(p1)",
+    "samthandschuh(p1)",
+    "perlenkette(p1)",
+    "zylinder(p1)",
+    "dornenkrone(p1)",
+    "spazierstock(p1)",
+    "brosche(p1)",
+    "purpurpalast(p1)",
+    "spielcasino(p1)",
+    "pfandhaus(p1)",
+    "salon(p1)",
+    "basar(p1)",
+    "opernhaus(p1)",
+    "maskenball(p1)",
+    "blitzy(p2)",
+    "roxy(p2)",
+    "nami(p2)",
+    "lena(p2)",
+    "mira_morgentau(p2)",
+    "pia_purzel(p2)",
+    "fee_fortuna(p2)",
+    "juna_jubel(p2)",
 )
 META_ENTITY_IDS_8 = (
-    "kiki_kleeblatt_2",
-    "tessa_trost_2",
-    "ella_eiche_2",
-    "zoe_zuversicht_2",
-    "hanna_herzlich_2",
-    "luzi_lichtblick_2",
-    "wanda_wunder_2",
-    "sunny_sonnenschein_2",
-    "cleo_chance_2",
-    "frieda_freundschaft_2",
-    "gina_gluecksgriff_2",
-    "ronja_regenbogen_2",
-    "flauschi_2",
-    "spatz_pieps_2",
-    "kater_kuschel_2",
-    "gluecksschwein_trudi_2",
-    "hase_hoppel_2",
-    "eule_elsa_2",
-    "illusionsdrache_2",
-    "ki_sternchen_2",
-    "ki_gluecksrad_2",
-    "ki_pflaster_2",
-    "ki_kompass_2",
-    "gruppenumarmung_2",
-    "glueckstreffer_2",
-    "zusammenhalt_2",
-    "zweite_chance_2",
-    "kuchenpause_2",
-    "sonnenstrahl_2",
-    "grosses_finale_2",
-    "schutzengel_2",
-    "gluecksbringer_2",
+    "kiki_kleeblatt(p2)",
+    "tessa_trost(p2)",
+    "ella_eiche(p2)",
+    "zoe_zuversicht(p2)",
+    "hanna_herzlich(p2)",
+    "luzi_lichtblick(p2)",
+    "wanda_wunder(p2)",
+    "sunny_sonnenschein(p2)",
+    "cleo_chance(p2)",
+    "frieda_freundschaft(p2)",
+    "gina_gluecksgriff(p2)",
+    "ronja_regenbogen(p2)",
+    "flauschi(p2)",
+    "spatz_pieps(p2)",
+    "kater_kuschel(p2)",
+    "gluecksschwein_trudi(p2)",
+    "hase_hoppel(p2)",
+    "eule_elsa(p2)",
+    "illusionsdrache(p2)",
+    "ki_sternchen(p2)",
+    "ki_gluecksrad(p2)",
+    "ki_pflaster(p2)",
+    "ki_kompass(p2)",
+    "gruppenumarmung(p2)",
+    "glueckstreffer(p2)",
+    "zusammenhalt(p2)",
+    "zweite_chance(p2)",
+    "kuchenpause(p2)",
+    "sonnenstrahl(p2)",
+    "grosses_finale(p2)",
+    "schutzengel(p2)",
+    "gluecksbringer(p2)",
 )
 META_ENTITY_IDS_9 = (
-    "wunschbrunnen_2",
-    "tapferes_herz_2",
-    "sternschnuppe_2",
-    "heilkraeuter_2",
-    "rueckzug_ins_baumhaus_2",
-    "pyjamaparty_2",
-    "gemeinsam_stark_2",
-    "freundinnen_power_2",
-    "gluecksarmband_2",
-    "regenbogenschirm_2",
-    "zauberstab_2",
-    "heilamulett_2",
-    "freundschaftsband_2",
-    "sternenkrone_2",
-    "kuscheldecke_2",
-    "baumhaus_2",
-    "leuchtturm_der_hoffnung_2",
-    "wolkenschloss_2",
-    "sternwarte_2",
-    "blumenwiese_2",
-    "regenbogenbruecke_2",
-    "gluecksmarkt_2",
-    "lady_stillstand_2",
-    "professor_null_2",
-    "samt_2",
-    "herr_gegenwind_2",
-    "graf_grau_2",
-    "baronin_bremse_2",
-    "frau_flaute_2",
-    "kommissar_kleinlaut_2",
-    "doktor_daemmer_2",
-    "graue_eminenz_2",
+    "wunschbrunnen(p2)",
+    "tapferes_herz(p2)",
+    "sternschnuppe(p2)",
+    "heilkraeuter(p2)",
+    "rueckzug_ins_baumhaus(p2)",
+    "pyjamaparty(p2)",
+    "gemeinsam_stark(p2)",
+    "freundinnen_power(p2)",
+    "gluecksarmband(p2)",
+    "regenbogenschirm(p2)",
+    "zauberstab(p2)",
+    "heilamulett(p2)",
+    "freundschaftsband(p2)",
+    "sternenkrone(p2)",
+    "kuscheldecke(p2)",
+    "baumhaus(p2)",
+    "leuchtturm_der_hoffnung(p2)",
+    "wolkenschloss(p2)",
+    "sternwarte(p2)",
+    "blumenwiese(p2)",
+    "regenbogenbruecke(p2)",
+    "gluecksmarkt(p2)",
+    "lady_stillstand(p2)",
+    "professor_null(p2)",
+    "samt(p2)",
+    "herr_gegenwind(p2)",
+    "graf_grau(p2)",
+    "baronin_bremse(p2)",
+    "frau_flaute(p2)",
+    "kommissar_kleinlaut(p2)",
+    "doktor_daemmer(p2)",
+    "graue_eminenz(p2)",
 )
 META_ENTITY_IDS_10 = (
-    "fraeulein_frost_2",
-    "herr_hemmschuh_2",
-    "notar_nimmermehr_2",
-    "schatten_schorsch_2",
-    "madame_muerrisch_2",
-    "graefin_gaehn_2",
-    "leutnant_lahm_2",
-    "direktor_dunkel_2",
-    "zensor_zack_2",
-    "sekretaer_stumm_2",
-    "baron_bleischwer_2",
-    "rabe_raspel_2",
-    "kroete_knurr_2",
-    "wachhund_wotan_2",
-    "schleichkatze_nebel_2",
-    "motte_mottek_2",
-    "spitzel_spinne_2",
-    "ki_stoppuhr_2",
-    "ki_fluesterkasten_2",
-    "ki_rechenknecht_2",
-    "ki_bremsklotz_2",
-    "stillstand_2",
-    "laehmende_rede_2",
-    "rufmord_2",
-    "schmutzkampagne_2",
-    "buerokratie_2",
-    "kaltes_schweigen_2",
-    "intrige_2",
-    "raenke_schmieden_2",
-    "verhoer_2",
-    "hinterzimmer_2",
-    "schachzug_2",
+    "fraeulein_frost(p2)",
+    "herr_hemmschuh(p2)",
+    "notar_nimmermehr(p2)",
+    "schatten_schorsch(p2)",
+    "madame_muerrisch(p2)",
+    "graefin_gaehn(p2)",
+    "leutnant_lahm(p2)",
+    "direktor_dunkel(p2)",
+    "zensor_zack(p2)",
+    "sekretaer_stumm(p2)",
+    "baron_bleischwer(p2)",
+    "rabe_raspel(p2)",
+    "kroete_knurr(p2)",
+    "wachhund_wotan(p2)",
+    "schleichkatze_nebel(p2)",
+    "motte_mottek(p2)",
+    "spitzel_spinne(p2)",
+    "ki_stoppuhr(p2)",
+    "ki_fluesterkasten(p2)",
+    "ki_rechenknecht(p2)",
+    "ki_bremsklotz(p2)",
+    "stillstand(p2)",
+    "laehmende_rede(p2)",
+    "rufmord(p2)",
+    "schmutzkampagne(p2)",
+    "buerokratie(p2)",
+    "kaltes_schweigen(p2)",
+    "intrige(p2)",
+    "raenke_schmieden(p2)",
+    "verhoer(p2)",
+    "hinterzimmer(p2)",
+    "schachzug(p2)",
 )
 META_ENTITY_IDS_11 = (
-    "abgesagt_2",
-    "sperrstunde_2",
-    "eiserne_disziplin_2",
-    "kalte_schulter_2",
-    "dunkle_plaene_2",
-    "nullsummenspiel_2",
-    "eiserne_maske_2",
-    "schattenmantel_2",
-    "monokel_2",
-    "dolch_der_zweifel_2",
-    "siegelring_2",
-    "bleischuhe_2",
-    "aktenkoffer_2",
-    "schattenturm_2",
-    "aktenarchiv_2",
-    "kontrollzentrum_2",
-    "kabinettssaal_2",
-    "nebelmoor_2",
-    "grauer_platz_2",
-    "zeitlupenstadt_2",
-    "jaro_2",
-    "bruno_2",
-    "emil_2",
-    "oskar_2",
-    "dorian_faltfach_2",
-    "karl_kompass_2",
-    "lotte_leuchte_2",
-    "finn_faehrte_2",
-    "greta_granit_2",
-    "hugo_hueter_2",
-    "mats_mut_2",
-    "paula_pfad_2",
+    "abgesagt(p2)",
+    "sperrstunde(p2)",
+    "eiserne_disziplin(p2)",
+    "kalte_schulter(p2)",
+    "dunkle_plaene(p2)",
+    "nullsummenspiel(p2)",
+    "eiserne_maske(p2)",
+    "schattenmantel(p2)",
+    "monokel(p2)",
+    "dolch_der_zweifel(p2)",
+    "siegelring(p2)",
+    "bleischuhe(p2)",
+    "aktenkoffer(p2)",
+    "schattenturm(p2)",
+    "aktenarchiv(p2)",
+    "kontrollzentrum(p2)",
+    "kabinettssaal(p2)",
+    "nebelmoor(p2)",
+    "grauer_platz(p2)",
+    "zeitlupenstadt(p2)",
+    "jaro(p2)",
+    "bruno(p2)",
+    "emil(p2)",
+    "oskar(p2)",
+    "dorian_faltfach(p2)",
+    "karl_kompass(p2)",
+    "lotte_leuchte(p2)",
+    "finn_faehrte(p2)",
+    "greta_granit(p2)",
+    "hugo_hueter(p2)",
+    "mats_mut(p2)",
+    "paula_pfad(p2)",
 )
 META_ENTITY_IDS_12 = (
-    "theo_treu_2",
-    "ida_eifer_2",
-    "wilma_weitblick_2",
-    "rudi_rast_2",
-    "knut_kraft_2",
-    "selma_seil_2",
-    "anton_anker_2",
-    "nele_nebenan_2",
-    "bert_bergfuehrer_2",
-    "hund_hasso_2",
-    "pony_polka_2",
-    "falke_fiete_2",
-    "esel_emma_2",
-    "dachs_dieter_2",
-    "igel_ingo_2",
-    "ki_wanderkarte_2",
-    "ki_funkgeraet_2",
-    "ki_lagerfeuer_2",
-    "ki_fernglas_2",
-    "alle_fuer_einen_2",
-    "schulter_an_schulter_2",
-    "schutzwall_2",
-    "lagerpause_2",
-    "aufbruch_2",
-    "gemeinsamer_marsch_2",
-    "verstaerkung_2",
-    "heldenmut_2",
-    "rettungsaktion_2",
-    "festes_band_2",
-    "gipfelsturm_2",
-    "treue_freunde_2",
-    "wegzehrung_2",
+    "theo_treu(p2)",
+    "ida_eifer(p2)",
+    "wilma_weitblick(p2)",
+    "rudi_rast(p2)",
+    "knut_kraft(p2)",
+    "selma_seil(p2)",
+    "anton_anker(p2)",
+    "nele_nebenan(p2)",
+    "bert_bergfuehrer(p2)",
+    "hund_hasso(p2)",
+    "pony_polka(p2)",
+    "falke_fiete(p2)",
+    "esel_emma(p2)",
+    "dachs_dieter(p2)",
+    "igel_ingo(p2)",
+    "ki_wanderkarte(p2)",
+    "ki_funkgeraet(p2)",
+    "ki_lagerfeuer(p2)",
+    "ki_fernglas(p2)",
+    "alle_fuer_einen(p2)",
+    "schulter_an_schulter(p2)",
+    "schutzwall(p2)",
+    "lagerpause(p2)",
+    "aufbruch(p2)",
+    "gemeinsamer_marsch(p2)",
+    "verstaerkung(p2)",
+    "heldenmut(p2)",
+    "rettungsaktion(p2)",
+    "festes_band(p2)",
+    "gipfelsturm(p2)",
+    "treue_freunde(p2)",
+    "wegzehrung(p2)",
 )
 META_ENTITY_IDS_13 = (
-    "kundschafter_2",
-    "zeltlager_2",
-    "mutprobe_2",
-    "schwur_der_gefaehrten_2",
-    "wanderstab_2",
-    "schild_des_hueters_2",
-    "taschenkompass_2",
-    "kletterseil_2",
-    "feldflasche_2",
-    "lederwams_2",
-    "banner_der_gefaehrten_2",
-    "bergdorf_2",
-    "huette_am_see_2",
-    "wachturm_2",
-    "gildenhaus_2",
-    "alter_wald_2",
-    "marktplatz_2",
-    "steile_pfade_2",
-    "edgar_satzsprung_2",
-    "rico_rueckprall_2",
-    "madame_zugabe_2",
-    "baron_blutdruck_2",
-    "graefin_gier_2",
-    "herr_handel_2",
-    "fuerst_faustpfand_2",
-    "lord_leihgabe_2",
-    "mamsell_mitgift_2",
-    "signor_schuldschein_2",
-    "jongleur_jupp_2",
-    "pfandleiherin_paloma_2",
-    "zauberer_zins_2",
-    "diva_dacapo_2",
+    "kundschafter(p2)",
+    "zeltlager(p2)",
+    "mutprobe(p2)",
+    "schwur_der_gefaehrten(p2)",
+    "wanderstab(p2)",
+    "schild_des_hueters(p2)",
+    "taschenkompass(p2)",
+    "kletterseil(p2)",
+    "feldflasche(p2)",
+    "lederwams(p2)",
+    "banner_der_gefaehrten(p2)",
+    "bergdorf(p2)",
+    "huette_am_see(p2)",
+    "wachturm(p2)",
+    "gildenhaus(p2)",
+    "alter_wald(p2)",
+    "marktplatz(p2)",
+    "steile_pfade(p2)",
+    "edgar_satzsprung(p2)",
+    "rico_rueckprall(p2)",
+    "madame_zugabe(p2)",
+    "baron_blutdruck(p2)",
+    "graefin_gier(p2)",
+    "herr_handel(p2)",
+    "fuerst_faustpfand(p2)",
+    "lord_leihgabe(p2)",
+    "mamsell_mitgift(p2)",
+    "signor_schuldschein(p2)",
+    "jongleur_jupp(p2)",
+    "pfandleiherin_paloma(p2)",
+    "zauberer_zins(p2)",
+    "diva_dacapo(p2)",
 )
 META_ENTITY_IDS_14 = (
-    "kassierer_knick_2",
-    "wucherin_wanda_2",
-    "magier_mehrwert_2",
-    "tante_tantieme_2",
-    "clown_kredit_2",
-    "prinz_praemie_2",
-    "fraeulein_faelligkeit_2",
-    "elster_elvira_2",
-    "affe_anleihe_2",
-    "papagei_plapper_2",
-    "schlange_schulden_2",
-    "pudel_pomp_2",
-    "kater_kasse_2",
-    "ki_rechenmaschine_2",
-    "ki_preisschild_2",
-    "ki_spielautomat_2",
-    "ki_wechselstube_2",
-    "teurer_spass_2",
-    "sonderangebot_2",
-    "tauschgeschaeft_2",
-    "ausverkauf_2",
-    "zugabe_2",
-    "wechselgeld_2",
-    "pakt_mit_preis_2",
-    "schuldenberg_2",
-    "lockangebot_2",
-    "blutgeld_2",
-    "preisexplosion_2",
-    "vertragsbruch_2",
-    "zinseszins_2",
-    "hinterlist_2",
-    "kredit_2",
+    "kassierer_knick(p2)",
+    "wucherin_wanda(p2)",
+    "magier_mehrwert(p2)",
+    "tante_tantieme(p2)",
+    "clown_kredit(p2)",
+    "prinz_praemie(p2)",
+    "fraeulein_faelligkeit(p2)",
+    "elster_elvira(p2)",
+    "affe_anleihe(p2)",
+    "papagei_plapper(p2)",
+    "schlange_schulden(p2)",
+    "pudel_pomp(p2)",
+    "kater_kasse(p2)",
+    "ki_rechenmaschine(p2)",
+    "ki_preisschild(p2)",
+    "ki_spielautomat(p2)",
+    "ki_wechselstube(p2)",
+    "teurer_spass(p2)",
+    "sonderangebot(p2)",
+    "tauschgeschaeft(p2)",
+    "ausverkauf(p2)",
+    "zugabe(p2)",
+    "wechselgeld(p2)",
+    "pakt_mit_preis(p2)",
+    "schuldenberg(p2)",
+    "lockangebot(p2)",
+    "blutgeld(p2)",
+    "preisexplosion(p2)",
+    "vertragsbruch(p2)",
+    "zinseszins(p2)",
+    "hinterlist(p2)",
+    "kredit(p2)",
 )
 META_ENTITY_IDS_15 = (
-    "letzte_rate_2",
-    "kleingedrucktes_2",
-    "goldene_uhr_2",
-    "samthandschuh_2",
-    "perlenkette_2",
-    "zylinder_2",
-    "dornenkrone_2",
-    "spazierstock_2",
-    "brosche_2",
-    "purpurpalast_2",
-    "spielcasino_2",
-    "pfandhaus_2",
-    "salon_2",
-    "basar_2",
-    "opernhaus_2",
-    "maskenball_2",
+    "letzte_rate(p2)",
+    "kleingedrucktes(p2)",
+    "goldene_uhr(p2)",
+    "samthandschuh(p2)",
+    "perlenkette(p2)",
+    "zylinder(p2)",
+    "dornenkrone(p2)",
+    "spazierstock(p2)",
+    "brosche(p2)",
+    "purpurpalast(p2)",
+    "spielcasino(p2)",
+    "pfandhaus(p2)",
+    "salon(p2)",
+    "basar(p2)",
+    "opernhaus(p2)",
+    "maskenball(p2)",
 )
 META_ENTITY_IDS = (
     META_ENTITY_IDS_0
@@ -1573,270 +1570,270 @@ META_ENTITY_KINDS_7 = (
     "schauplatz",
     "schauplatz",
     "schauplatz",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
 )
 META_ENTITY_KINDS_8 = (
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "begleiter",
+    "begleiter",
+    "begleiter",
+    "begleiter",
+    "begleiter",
+    "begleiter",
+    "drache",
+    "ki",
+    "ki",
+    "ki",
+    "ki",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
 )
 META_ENTITY_KINDS_9 = (
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "hauptquartier",
+    "hauptquartier",
+    "hauptquartier",
+    "hauptquartier",
+    "schauplatz",
+    "schauplatz",
+    "schauplatz",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
 )
 META_ENTITY_KINDS_10 = (
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "begleiter",
+    "begleiter",
+    "begleiter",
+    "begleiter",
+    "begleiter",
+    "begleiter",
+    "ki",
+    "ki",
+    "ki",
+    "ki",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
 )
 META_ENTITY_KINDS_11 = (
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "hauptquartier",
+    "hauptquartier",
+    "hauptquartier",
+    "hauptquartier",
+    "schauplatz",
+    "schauplatz",
+    "schauplatz",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
 )
 META_ENTITY_KINDS_12 = (
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "begleiter",
+    "begleiter",
+    "begleiter",
+    "begleiter",
+    "begleiter",
+    "begleiter",
+    "ki",
+    "ki",
+    "ki",
+    "ki",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
 )
 META_ENTITY_KINDS_13 = (
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "hauptquartier",
+    "hauptquartier",
+    "hauptquartier",
+    "hauptquartier",
+    "schauplatz",
+    "schauplatz",
+    "schauplatz",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
 )
 META_ENTITY_KINDS_14 = (
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "charakter",
+    "begleiter",
+    "begleiter",
+    "begleiter",
+    "begleiter",
+    "begleiter",
+    "begleiter",
+    "ki",
+    "ki",
+    "ki",
+    "ki",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
+    "aktion",
 )
 META_ENTITY_KINDS_15 = (
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
+    "aktion",
+    "aktion",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "ausruestung",
+    "hauptquartier",
+    "hauptquartier",
+    "hauptquartier",
+    "hauptquartier",
+    "schauplatz",
+    "schauplatz",
+    "schauplatz",
 )
 META_ENTITY_KINDS = (
     META_ENTITY_KINDS_0
@@ -2412,86 +2409,86 @@ META_EFFECTS_0 = (
     "seiten_rettung",
     "seiten_ausdauer",
     "rabatt",
-    "blitzy_text",
-    "lena_text",
-    "pia_purzel_text",
-    "fee_fortuna_text",
-    "luzi_lichtblick_text",
-    "cleo_chance_text",
-    "flauschi_text",
-    "kater_kuschel_text",
-    "gluecksschwein_trudi_text",
-    "illusionsdrache_text",
-    "ki_sternchen_text",
-    "ki_gluecksrad_text",
-    "ki_pflaster_text",
-    "ki_kompass_text",
-    "heilamulett_text",
-    "wolkenschloss_text",
-    "sternwarte_text",
-    "blumenwiese_text",
-    "regenbogenbruecke_text",
-    "gluecksmarkt_text",
-    "professor_null_text",
-    "graf_grau_text",
-    "baronin_bremse_text",
-    "doktor_daemmer_text",
+    "blitzy__while0",
+    "lena__while0",
+    "pia_purzel__while0",
+    "fee_fortuna__while0",
+    "luzi_lichtblick__while0",
+    "cleo_chance__while0",
+    "flauschi__while0",
+    "kater_kuschel__while0",
+    "gluecksschwein_trudi__while0",
+    "illusionsdrache__while0",
+    "ki_sternchen__while0",
+    "ki_gluecksrad__while0",
+    "ki_pflaster__while0",
+    "ki_kompass__while0",
+    "heilamulett__while0",
+    "wolkenschloss__while0",
+    "sternwarte__while0",
+    "blumenwiese__while0",
+    "regenbogenbruecke__while0",
+    "gluecksmarkt__while0",
+    "professor_null__while0",
+    "graf_grau__while0",
+    "baronin_bremse__while0",
+    "doktor_daemmer__while0",
 )
 META_EFFECTS_1 = (
-    "fraeulein_frost_text",
-    "graefin_gaehn_text",
-    "zensor_zack_text",
-    "rabe_raspel_text",
-    "schleichkatze_nebel_text",
-    "spitzel_spinne_text",
-    "ki_stoppuhr_text",
-    "ki_fluesterkasten_text",
-    "ki_rechenknecht_text",
-    "ki_bremsklotz_text",
-    "siegelring_text",
-    "aktenarchiv_text",
-    "kontrollzentrum_text",
-    "nebelmoor_text",
-    "grauer_platz_text",
-    "zeitlupenstadt_text",
-    "paula_pfad_text",
-    "wilma_weitblick_text",
-    "selma_seil_text",
-    "pony_polka_text",
-    "dachs_dieter_text",
-    "ki_wanderkarte_text",
-    "ki_funkgeraet_text",
-    "ki_lagerfeuer_text",
-    "ki_fernglas_text",
-    "feldflasche_text",
-    "wachturm_text",
-    "gildenhaus_text",
-    "alter_wald_text",
-    "marktplatz_text",
-    "banner_der_gefaehrten_text",
-    "steile_pfade_text",
+    "fraeulein_frost__while0",
+    "graefin_gaehn__while0",
+    "zensor_zack__while0",
+    "rabe_raspel__while0",
+    "schleichkatze_nebel__while0",
+    "spitzel_spinne__while0",
+    "ki_stoppuhr__while0",
+    "ki_fluesterkasten__while0",
+    "ki_rechenknecht__while0",
+    "ki_bremsklotz__while0",
+    "siegelring__while0",
+    "aktenarchiv__while0",
+    "kontrollzentrum__while0",
+    "nebelmoor__while0",
+    "grauer_platz__while0",
+    "zeitlupenstadt__while0",
+    "paula_pfad__while0",
+    "wilma_weitblick__while0",
+    "selma_seil__while0",
+    "pony_polka__while0",
+    "dachs_dieter__while0",
+    "ki_wanderkarte__while0",
+    "ki_funkgeraet__while0",
+    "ki_lagerfeuer__while0",
+    "ki_fernglas__while0",
+    "feldflasche__while0",
+    "banner_der_gefaehrten__while0",
+    "wachturm__while0",
+    "gildenhaus__while0",
+    "alter_wald__while0",
+    "marktplatz__while0",
+    "steile_pfade__while0",
 )
 META_EFFECTS_2 = (
-    "edgar_satzsprung_text",
-    "madame_zugabe_text",
-    "graefin_gier_text",
-    "lord_leihgabe_text",
-    "zauberer_zins_text",
-    "diva_dacapo_text",
-    "wucherin_wanda_text",
-    "tante_tantieme_text",
-    "elster_elvira_text",
-    "kater_kasse_text",
-    "ki_rechenmaschine_text",
-    "ki_preisschild_text",
-    "ki_spielautomat_text",
-    "ki_wechselstube_text",
-    "perlenkette_text",
-    "spielcasino_text",
-    "pfandhaus_text",
-    "basar_text",
-    "opernhaus_text",
-    "maskenball_text",
+    "edgar_satzsprung__while0",
+    "madame_zugabe__while0",
+    "graefin_gier__while0",
+    "lord_leihgabe__while0",
+    "zauberer_zins__while0",
+    "diva_dacapo__while0",
+    "wucherin_wanda__while0",
+    "tante_tantieme__while0",
+    "elster_elvira__while0",
+    "kater_kasse__while0",
+    "ki_rechenmaschine__while0",
+    "ki_preisschild__while0",
+    "ki_spielautomat__while0",
+    "ki_wechselstube__while0",
+    "perlenkette__while0",
+    "spielcasino__while0",
+    "pfandhaus__while0",
+    "basar__while0",
+    "opernhaus__while0",
+    "maskenball__while0",
 )
 META_EFFECTS = META_EFFECTS_0 + META_EFFECTS_1 + META_EFFECTS_2
 META_POLICIES = (
@@ -2523,7 +2520,7 @@ META_COUNTS = {
     "spaces": 0,
     "regions": 0,
     "cards": 496,
-    "cards_with_events": 88,
+    "cards_with_events": 176,
     "phases": 1,
     "constraints": 16,
     "designer_tests": 289,
@@ -2537,69 +2534,89 @@ META_EFFECT_PARAM_KINDS_0 = (
     ("player", ""),
     ("player", ""),
     ("player", "", "card"),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
 )
 META_EFFECT_PARAM_KINDS_1 = (
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+)
+META_EFFECT_PARAM_KINDS_2 = (
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
+    ("card",),
 )
 META_EFFECT_PARAM_KINDS = (
-    META_EFFECT_PARAM_KINDS_0
-    + META_EFFECT_PARAM_KINDS_1
-    + ((), (), (), (), (), (), (), (), (), (), (), (), (), (), (), (), (), (), (), ())
+    META_EFFECT_PARAM_KINDS_0 + META_EFFECT_PARAM_KINDS_1 + META_EFFECT_PARAM_KINDS_2
 )
 META_PARAM_DOMAINS = (
     (
@@ -4972,270 +4989,2341 @@ META_BOARD_ATTRIBUTES_7 = (
         ("kosten", "2"),
         ("text", "Dauerregel: Alle Figuren haben +1 Einsatz."),
     ),
-    (("von", "Blitzy"),),
-    (("von", "Roxy"),),
-    (("von", "Nami"),),
-    (("von", "Lena"),),
-    (("von", "Mira Morgentau"),),
-    (("von", "Pia Purzel"),),
-    (("von", "Fee Fortuna"),),
-    (("von", "Juna Jubel"),),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Nach dem Punktesammeln: Ziehe 1 Karte."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Beim Ausspielen: Entferne 2 Stress von einer anderen eigenen Figur."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "3"),
+        ("einsatz", "3"),
+        ("ausdauer", "4"),
+        ("rettung", "1"),
+        ("flink", "yes"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Flink: Nami darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln.",
+        ),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "3"),
+        ("einsatz", "1"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Nach dem Punktesammeln einer anderen eigenen Figur: Entferne 1 Stress von dieser Figur.",
+        ),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Zu Beginn deines Zuges: Würfle. Bei 5 oder 6 ziehst du 1 Karte."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "4"),
+        ("einsatz", "2"),
+        ("ausdauer", "4"),
+        ("rettung", "3"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Nach dem Punktesammeln: Würfle. Bei 6 erhältst du 1 weiteren Punkt."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "2"),
+        ("rettung", "1"),
+        ("mannschaft", "3"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "1"),
+        ("rueckendeckung", "0"),
+        ("text", "Mannschaft 3: +1 Rettung."),
+    ),
 )
 META_BOARD_ATTRIBUTES_8 = (
-    (("von", "Kiki Kleeblatt"),),
-    (("von", "Tessa Trost"),),
-    (("von", "Ella Eiche"),),
-    (("von", "Zoe Zuversicht"),),
-    (("von", "Hanna Herzlich"),),
-    (("von", "Luzi Lichtblick"),),
-    (("von", "Wanda Wunder"),),
-    (("von", "Sunny Sonnenschein"),),
-    (("von", "Cleo Chance"),),
-    (("von", "Frieda Freundschaft"),),
-    (("von", "Gina Glücksgriff"),),
-    (("von", "Ronja Regenbogen"),),
-    (("von", "Flauschi"),),
-    (("von", "Spatz Pieps"),),
-    (("von", "Kater Kuschel"),),
-    (("von", "Glücksschwein Trudi"),),
-    (("von", "Hase Hoppel"),),
-    (("von", "Eule Elsa"),),
-    (("von", "Illusionsdrache"),),
-    (("von", "KI Sternchen"),),
-    (("von", "KI Glücksrad"),),
-    (("von", "KI Pflaster"),),
-    (("von", "KI Kompass"),),
-    (("von", "Gruppenumarmung"),),
-    (("von", "Glückstreffer"),),
-    (("von", "Zusammenhalt"),),
-    (("von", "Zweite Chance"),),
-    (("von", "Kuchenpause"),),
-    (("von", "Sonnenstrahl"),),
-    (("von", "Großes Finale"),),
-    (("von", "Schutzengel"),),
-    (("von", "Glücksbringer"),),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Beim Ausspielen: Würfle. Bei 4 bis 6 erhältst du 1 Energie."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "1"),
+        (
+            "text",
+            "Rückendeckung 1: Andere eigene Figuren bekommen beim Abgelenkt-Werden 1 Stress weniger (mindestens 1).",
+        ),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "5"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "2"),
+        ("mannschaft", "4"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "1"),
+        ("mannschaft_rettung", "1"),
+        ("rueckendeckung", "0"),
+        ("text", "Mannschaft 4: +1 Ausdauer und +1 Rettung."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Beim Ausspielen: Entferne 1 Stress von jeder eigenen Figur."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "4"),
+        ("einsatz", "3"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Zu Beginn deines Zuges: Entferne 1 Stress von Luzi."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "5"),
+        ("einsatz", "3"),
+        ("ausdauer", "5"),
+        ("rettung", "3"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Beim Ausspielen: Ziehe 1 Karte."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Nach dem Punktesammeln: Würfle. Bei 1 bekommt Cleo 1 Stress, bei 5 oder 6 ziehst du 1 Karte.",
+        ),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "3"),
+        ("mannschaft_einsatz", "1"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Mannschaft 3: +1 Einsatz."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "1"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Beim Ausspielen: Würfle. Bei 6 erhältst du 1 Punkt."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "4"),
+        ("einsatz", "2"),
+        ("ausdauer", "5"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Beim Ausspielen: Eine andere eigene erschöpfte Figur wird bereit."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Nach dem Punktesammeln einer eigenen Figur mit Stress: Erschöpfe Flauschi und entferne 1 Stress von dieser Figur.",
+        ),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "1"),
+        ("einsatz", "0"),
+        ("ausdauer", "1"),
+        ("rueckendeckung", "1"),
+        ("text", "Rückendeckung 1."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rueckendeckung", "0"),
+        ("text", "Zu Beginn deines Zuges: Entferne 1 Stress von einer eigenen Figur."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Nach dem Punktesammeln einer eigenen Figur: Würfle. Bei 6 erhältst du 1 Punkt.",
+        ),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("flink", "yes"),
+        ("rueckendeckung", "0"),
+        ("text", "Flink: darf schon im Ausspielzug ablenken."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rueckendeckung", "0"),
+        ("text", "Beim Ausspielen: Ziehe 1 Karte, dann wirf 1 Handkarte ab."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "4"),
+        ("einsatz", "2"),
+        ("ausdauer", "4"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Illusion. Erschöpfen (1 Aktionspunkt): Eine andere eigene erschöpfte Figur wird bereit und verliert 1 Stress.",
+        ),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("text", "Erschöpfen: Bis Zugende haben alle eigenen Charaktere +1 Rettung."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "1"),
+        ("text", "Erschöpfen: Würfle. Bei 4 bis 6 ziehst du 2 Karten, sonst 1."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "1"),
+        ("text", "Erschöpfen: Entferne 2 Stress von einer eigenen Figur."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("text", "Erschöpfen: Bis Zugende haben alle eigenen Figuren +1 Einsatz."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("text", "Entferne 2 Stress von jeder eigenen Figur."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "1"),
+        ("text", "Würfle. Bei 5 oder 6 erhältst du 2 Punkte, sonst 1 Energie."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        (
+            "text",
+            "Nur mit Mannschaft 3: Bis Zugende haben alle eigenen Charaktere +1 Rettung.",
+        ),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        (
+            "text",
+            "Eine eigene erschöpfte Figur wird bereit, auch eine, die gerade aussetzt.",
+        ),
+    ),
+    (("deck", "superfreundinnen"), ("kosten", "1"), ("text", "Ziehe 2 Karten.")),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "0"),
+        ("text", "Entferne 1 Stress von einer eigenen Figur. Ziehe 1 Karte."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "4"),
+        ("beendet_zug", "yes"),
+        ("text", "Du erhältst 3 Punkte. Beende danach sofort deinen Zug."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("spaet", "yes"),
+        (
+            "text",
+            "Darf auch nach der ersten Aktion gespielt werden. Entferne 3 Stress von einer eigenen Figur.",
+        ),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "1"),
+        ("text", "Ein eigener Charakter hat bis Zugende +2 Rettung."),
+    ),
 )
 META_BOARD_ATTRIBUTES_9 = (
-    (("von", "Wunschbrunnen"),),
-    (("von", "Tapferes Herz"),),
-    (("von", "Sternschnuppe"),),
-    (("von", "Heilkräuter"),),
-    (("von", "Rückzug ins Baumhaus"),),
-    (("von", "Pyjamaparty"),),
-    (("von", "Gemeinsam stark"),),
-    (("von", "Freundinnen-Power"),),
-    (("von", "Glücksarmband"),),
-    (("von", "Regenbogenschirm"),),
-    (("von", "Zauberstab"),),
-    (("von", "Heilamulett"),),
-    (("von", "Freundschaftsband"),),
-    (("von", "Sternenkrone"),),
-    (("von", "Kuscheldecke"),),
-    (("von", "Baumhaus"),),
-    (("von", "Leuchtturm der Hoffnung"),),
-    (("von", "Wolkenschloss"),),
-    (("von", "Sternwarte"),),
-    (("von", "Blumenwiese"),),
-    (("von", "Regenbogenbrücke"),),
-    (("von", "Glücksmarkt"),),
-    (("von", "Lady Stillstand"),),
-    (("von", "Professor Null"),),
-    (("von", "Samt"),),
-    (("von", "Herr Gegenwind"),),
-    (("von", "Graf Grau"),),
-    (("von", "Baronin Bremse"),),
-    (("von", "Frau Flaute"),),
-    (("von", "Kommissar Kleinlaut"),),
-    (("von", "Doktor Dämmer"),),
-    (("von", "Die Graue Eminenz"),),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        (
+            "text",
+            "Würfle. Bei 1 oder 2 ziehst du 1 Karte, bei 3 oder 4 ziehst du 2 Karten, bei 5 oder 6 erhältst du 2 Punkte.",
+        ),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "1"),
+        ("text", "Eine eigene Figur hat bis Zugende +2 Einsatz."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("text", "Nimm eine Karte deiner Wahl aus deiner Ablage auf die Hand."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "1"),
+        (
+            "text",
+            "Entferne 2 Stress von einer eigenen Figur; sie erhält dauerhaft +1 Ausdauer.",
+        ),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "1"),
+        ("text", "Eine eigene Figur kommt zurück auf die Hand."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("text", "Nur mit Mannschaft 2: Ziehe 2 Karten und erhalte 1 Energie."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "3"),
+        ("text", "Jede eigene Figur erhält dauerhaft +1 Ausdauer."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("text", "Bis Zugende haben alle eigenen Figuren +1 Einsatz."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "1"),
+        ("einsatz", "0"),
+        ("ausdauer", "0"),
+        ("rettung", "1"),
+        ("text", "+1 Rettung."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("einsatz", "0"),
+        ("ausdauer", "2"),
+        ("rettung", "0"),
+        ("text", "+2 Ausdauer."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "0"),
+        ("rettung", "1"),
+        ("text", "+1 Einsatz, +1 Rettung."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("einsatz", "0"),
+        ("ausdauer", "1"),
+        ("rettung", "0"),
+        (
+            "text",
+            "+1 Ausdauer. Zu Beginn deines Zuges: Entferne 1 Stress von der Trägerin.",
+        ),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "0"),
+        ("rettung", "0"),
+        ("text", "+1 Einsatz."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "3"),
+        ("einsatz", "0"),
+        ("ausdauer", "0"),
+        ("rettung", "2"),
+        ("text", "+2 Rettung."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "1"),
+        ("einsatz", "0"),
+        ("ausdauer", "1"),
+        ("rettung", "0"),
+        ("text", "+1 Ausdauer."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("energie", "1"),
+        ("heilung", "0"),
+        ("text", "Zu Beginn deines Zuges: +1 Energie (höchstens 6)."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "3"),
+        ("energie", "0"),
+        ("heilung", "1"),
+        ("text", "Zu Beginn deines Zuges: Entferne 1 Stress von jeder eigenen Figur."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "3"),
+        ("energie", "0"),
+        ("heilung", "0"),
+        ("nutzbar", "yes"),
+        (
+            "text",
+            "Nutzen (einmal pro Zug, in der Ausspielphase): Entferne 1 Stress von einer eigenen Figur.",
+        ),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("energie", "0"),
+        ("heilung", "0"),
+        ("nutzbar", "yes"),
+        (
+            "text",
+            "Nutzen (einmal pro Zug, in der Ausspielphase): Würfle. Bei 5 oder 6 erhältst du 1 Energie.",
+        ),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        (
+            "text",
+            "Zu Zugbeginn: Die Seite am Zug entfernt 1 Stress von einer eigenen Figur.",
+        ),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "2"),
+        ("text", "Dauerregel: Alle Figuren haben +1 Ausdauer."),
+    ),
+    (
+        ("deck", "superfreundinnen"),
+        ("kosten", "1"),
+        ("text", "Zu Zugbeginn: Die Seite am Zug würfelt; bei 6 erhält sie 1 Punkt."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "4"),
+        ("einsatz", "2"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Beim Ausspielen: Erschöpfe eine bereite gegnerische Figur; sie bleibt auch im nächsten gegnerischen Zug erschöpft.",
+        ),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "4"),
+        ("einsatz", "2"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Nach dem Punktesammeln: Punktabzug 1."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Beim Ausspielen: Eine gegnerische Figur hat bis Zugende -1 Einsatz."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("flink", "yes"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Flink: Herr Gegenwind darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln.",
+        ),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Nach dem Punktesammeln: Eine gegnerische Figur hat dauerhaft -1 Einsatz (nie unter 0).",
+        ),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "3"),
+        ("einsatz", "1"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Zu Beginn deines Zuges: Hat die andere Seite mehr Punkte als du, Punktabzug 1.",
+        ),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Beim Ausspielen: Die andere Seite verliert 1 Energie."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "2"),
+        ("rettung", "1"),
+        ("mannschaft", "3"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "1"),
+        ("rueckendeckung", "0"),
+        ("text", "Mannschaft 3: +1 Einfluss."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "4"),
+        ("einsatz", "3"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Alle gegnerischen Figuren haben -1 Einsatz (nie unter 0)."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "5"),
+        ("einsatz", "2"),
+        ("ausdauer", "5"),
+        ("rettung", "3"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
 )
 META_BOARD_ATTRIBUTES_10 = (
-    (("von", "Fräulein Frost"),),
-    (("von", "Herr Hemmschuh"),),
-    (("von", "Notar Nimmermehr"),),
-    (("von", "Schatten-Schorsch"),),
-    (("von", "Madame Mürrisch"),),
-    (("von", "Gräfin Gähn"),),
-    (("von", "Leutnant Lahm"),),
-    (("von", "Direktor Dunkel"),),
-    (("von", "Zensor Zack"),),
-    (("von", "Sekretär Stumm"),),
-    (("von", "Baron Bleischwer"),),
-    (("von", "Rabe Raspel"),),
-    (("von", "Kröte Knurr"),),
-    (("von", "Wachhund Wotan"),),
-    (("von", "Schleichkatze Nebel"),),
-    (("von", "Motte Mottek"),),
-    (("von", "Spitzel Spinne"),),
-    (("von", "KI Stoppuhr"),),
-    (("von", "KI Flüsterkasten"),),
-    (("von", "KI Rechenknecht"),),
-    (("von", "KI Bremsklotz"),),
-    (("von", "Stillstand!"),),
-    (("von", "Lähmende Rede"),),
-    (("von", "Rufmord"),),
-    (("von", "Schmutzkampagne"),),
-    (("von", "Bürokratie"),),
-    (("von", "Kaltes Schweigen"),),
-    (("von", "Intrige"),),
-    (("von", "Ränke schmieden"),),
-    (("von", "Verhör"),),
-    (("von", "Hinterzimmer"),),
-    (("von", "Schachzug"),),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "3"),
+        ("einsatz", "3"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Nach dem Ablenken durch Fräulein Frost: Das Ziel hat dauerhaft -1 Einsatz (nie unter 0).",
+        ),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "1"),
+        ("text", "Rückendeckung 1."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Beim Ausspielen: Punktabzug 1."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "3"),
+        ("einsatz", "1"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Zu Beginn deines Zuges: Eine erschöpfte gegnerische Figur bekommt 1 Stress.",
+        ),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Beim Ausspielen: Eine gegnerische Figur hat bis Zugende -2 Einsatz."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "4"),
+        ("einsatz", "3"),
+        ("ausdauer", "5"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Nach dem Punktesammeln: Die andere Seite wirft 1 zufällige Handkarte ab.",
+        ),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "5"),
+        ("einsatz", "4"),
+        ("ausdauer", "5"),
+        ("rettung", "2"),
+        ("mannschaft", "4"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "1"),
+        ("rueckendeckung", "0"),
+        ("text", "Mannschaft 4: +1 Einfluss."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Nach dem Punktesammeln einer eigenen Figur: Erschöpfe Raspel; Punktabzug 1.",
+        ),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rueckendeckung", "1"),
+        ("text", "Rückendeckung 1."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rueckendeckung", "0"),
+        ("text", "Zu Beginn deines Zuges: Die andere Seite verliert 1 Energie."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "1"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rueckendeckung", "0"),
+        ("text", "Nach dem Ablenken durch eine eigene Figur: Ziehe 1 Karte."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("text", "Erschöpfen: Bis Zugende haben alle gegnerischen Figuren -1 Einsatz."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "1"),
+        ("text", "Erschöpfen: Eine eigene Figur hat bis Zugende +2 Einsatz."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("text", "Erschöpfen: Bis Zugende haben alle eigenen Charaktere +1 Einfluss."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "3"),
+        (
+            "text",
+            "Erschöpfen: Erschöpfe eine bereite gegnerische Figur; sie bleibt auch im nächsten gegnerischen Zug erschöpft.",
+        ),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        (
+            "text",
+            "Erschöpfe eine bereite gegnerische Figur; sie bleibt auch im nächsten gegnerischen Zug erschöpft.",
+        ),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "4"),
+        (
+            "text",
+            "Erschöpfe bis zu zwei bereite gegnerische Figuren; sie bleiben auch im nächsten gegnerischen Zug erschöpft.",
+        ),
+    ),
+    (("deck", "schattenkabinett"), ("kosten", "2"), ("text", "Punktabzug 2.")),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "4"),
+        ("beendet_zug", "yes"),
+        ("text", "Punktabzug 3. Beende danach sofort deinen Zug."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "1"),
+        ("text", "Eine gegnerische Figur hat dauerhaft -1 Einsatz (nie unter 0)."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "1"),
+        ("text", "Eine gegnerische Figur hat bis Zugende -2 Einsatz."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("text", "Eine gegnerische Figur bekommt 2 Stress."),
+    ),
+    (("deck", "schattenkabinett"), ("kosten", "1"), ("text", "Ziehe 2 Karten.")),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("text", "Die andere Seite wirft 1 zufällige Handkarte ab. Ziehe 1 Karte."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "0"),
+        ("beendet_zug", "yes"),
+        (
+            "text",
+            "Erhalte 2 Energie und ziehe 1 Karte. Beende danach sofort deinen Zug.",
+        ),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("text", "Nur mit Mannschaft 3: Punktabzug 2 und ziehe 1 Karte."),
+    ),
 )
 META_BOARD_ATTRIBUTES_11 = (
-    (("von", "Abgesagt!"),),
-    (("von", "Sperrstunde"),),
-    (("von", "Eiserne Disziplin"),),
-    (("von", "Kalte Schulter"),),
-    (("von", "Dunkle Pläne"),),
-    (("von", "Nullsummenspiel"),),
-    (("von", "Eiserne Maske"),),
-    (("von", "Schattenmantel"),),
-    (("von", "Monokel"),),
-    (("von", "Dolch der Zweifel"),),
-    (("von", "Siegelring"),),
-    (("von", "Bleischuhe"),),
-    (("von", "Aktenkoffer"),),
-    (("von", "Schattenturm"),),
-    (("von", "Aktenarchiv"),),
-    (("von", "Kontrollzentrum"),),
-    (("von", "Kabinettssaal"),),
-    (("von", "Nebelmoor"),),
-    (("von", "Grauer Platz"),),
-    (("von", "Zeitlupenstadt"),),
-    (("von", "Jaro"),),
-    (("von", "Bruno"),),
-    (("von", "Emil"),),
-    (("von", "Oskar"),),
-    (("von", "Dorian Faltfach"),),
-    (("von", "Karl Kompass"),),
-    (("von", "Lotte Leuchte"),),
-    (("von", "Finn Fährte"),),
-    (("von", "Greta Granit"),),
-    (("von", "Hugo Hüter"),),
-    (("von", "Mats Mut"),),
-    (("von", "Paula Pfad"),),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "3"),
+        (
+            "text",
+            "Lege das gegnerische Hauptquartier ab. (Ein Schauplatz ist kein Hauptquartier.)",
+        ),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "3"),
+        ("text", "Jede erschöpfte gegnerische Figur bekommt 1 Stress."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "1"),
+        ("spaet", "yes"),
+        (
+            "text",
+            "Darf auch nach der ersten Aktion gespielt werden. Eine eigene Figur hat bis Zugende +2 Einsatz.",
+        ),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "4"),
+        ("text", "Eine gegnerische Figur kommt zurück auf die Hand ihrer Seite."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "1"),
+        ("text", "Ziehe 1 Karte und erhalte 1 Energie."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "3"),
+        (
+            "text",
+            "Punktabzug in Höhe der erschöpften gegnerischen Figuren, höchstens 3.",
+        ),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("einsatz", "0"),
+        ("ausdauer", "2"),
+        ("rettung", "0"),
+        ("text", "+2 Ausdauer."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "1"),
+        ("rettung", "0"),
+        ("text", "+1 Einsatz, +1 Ausdauer."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "1"),
+        ("einsatz", "0"),
+        ("ausdauer", "0"),
+        ("rettung", "1"),
+        ("text", "+1 Einfluss."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "0"),
+        ("rettung", "0"),
+        ("text", "+2 Einsatz."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("einsatz", "0"),
+        ("ausdauer", "0"),
+        ("rettung", "1"),
+        ("text", "+1 Einfluss. Nach dem Punktesammeln des Trägers: Punktabzug 1."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "1"),
+        ("einsatz", "-1"),
+        ("ausdauer", "3"),
+        ("rettung", "0"),
+        ("text", "-1 Einsatz, +3 Ausdauer."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "1"),
+        ("einsatz", "0"),
+        ("ausdauer", "0"),
+        ("rettung", "1"),
+        ("text", "+1 Einfluss."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("energie", "1"),
+        ("heilung", "0"),
+        ("text", "Zu Beginn deines Zuges: +1 Energie (höchstens 6)."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("energie", "0"),
+        ("heilung", "0"),
+        ("nutzbar", "yes"),
+        (
+            "text",
+            "Nutzen (einmal pro Zug, in der Ausspielphase): Ziehe 1 Karte, dann wirf 1 Handkarte ab.",
+        ),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "4"),
+        ("energie", "0"),
+        ("heilung", "0"),
+        ("nutzbar", "yes"),
+        (
+            "text",
+            "Nutzen (einmal pro Zug, in der Ausspielphase): Eine gegnerische Figur hat bis Zugende -1 Einsatz.",
+        ),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "3"),
+        ("energie", "0"),
+        ("heilung", "1"),
+        ("text", "Zu Beginn deines Zuges: Entferne 1 Stress von jeder eigenen Figur."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        ("text", "Dauerregel: Alle Figuren haben -1 Einsatz (nie unter 0)."),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "2"),
+        (
+            "text",
+            "Zu Zugbeginn: Hat die Seite am Zug mehr als 10 Punkte, verliert sie 1 Punkt.",
+        ),
+    ),
+    (
+        ("deck", "schattenkabinett"),
+        ("kosten", "1"),
+        (
+            "text",
+            "Dauerregel: Figuren mit Wartezeit dürfen nicht ablenken, auch flinke nicht.",
+        ),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "3"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "1"),
+        ("rueckendeckung", "0"),
+        ("text", "Mannschaft 3: +1 Rettung."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "4"),
+        ("einsatz", "2"),
+        ("ausdauer", "5"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "1"),
+        (
+            "text",
+            "Rückendeckung 1: Andere eigene Figuren bekommen beim Abgelenkt-Werden 1 Stress weniger (mindestens 1).",
+        ),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rettung", "2"),
+        ("mannschaft", "2"),
+        ("mannschaft_einsatz", "1"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Mannschaft 2: +1 Einsatz."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "4"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Beim Ausspielen, mit Mannschaft 3: Ziehe 2 Karten."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("flink", "yes"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Flink: Dorian Faltfach darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln.",
+        ),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("mannschaft", "3"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "1"),
+        ("rueckendeckung", "0"),
+        ("text", "Mannschaft 3: +1 Rettung."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "1"),
+        ("text", "Rückendeckung 1."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "4"),
+        ("einsatz", "2"),
+        ("ausdauer", "6"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "1"),
+        ("text", "Rückendeckung 1."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "3"),
+        ("einsatz", "1"),
+        ("ausdauer", "5"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "2"),
+        ("text", "Rückendeckung 2."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "3"),
+        ("einsatz", "3"),
+        ("ausdauer", "3"),
+        ("rettung", "2"),
+        ("mannschaft", "4"),
+        ("mannschaft_einsatz", "1"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "1"),
+        ("rueckendeckung", "0"),
+        ("text", "Mannschaft 4: +1 Einsatz und +1 Rettung."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Nach dem Punktesammeln, mit Mannschaft 4: Du erhältst 1 weiteren Punkt.",
+        ),
+    ),
 )
 META_BOARD_ATTRIBUTES_12 = (
-    (("von", "Theo Treu"),),
-    (("von", "Ida Eifer"),),
-    (("von", "Wilma Weitblick"),),
-    (("von", "Rudi Rast"),),
-    (("von", "Knut Kraft"),),
-    (("von", "Selma Seil"),),
-    (("von", "Anton Anker"),),
-    (("von", "Nele Nebenan"),),
-    (("von", "Bert Bergführer"),),
-    (("von", "Hund Hasso"),),
-    (("von", "Pony Polka"),),
-    (("von", "Falke Fiete"),),
-    (("von", "Esel Emma"),),
-    (("von", "Dachs Dieter"),),
-    (("von", "Igel Ingo"),),
-    (("von", "KI Wanderkarte"),),
-    (("von", "KI Funkgerät"),),
-    (("von", "KI Lagerfeuer"),),
-    (("von", "KI Fernglas"),),
-    (("von", "Alle für einen"),),
-    (("von", "Schulter an Schulter"),),
-    (("von", "Schutzwall"),),
-    (("von", "Lagerpause"),),
-    (("von", "Aufbruch"),),
-    (("von", "Gemeinsamer Marsch"),),
-    (("von", "Verstärkung"),),
-    (("von", "Heldenmut"),),
-    (("von", "Rettungsaktion"),),
-    (("von", "Festes Band"),),
-    (("von", "Gipfelsturm"),),
-    (("von", "Treue Freunde"),),
-    (("von", "Wegzehrung"),),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Beim Ausspielen: Eine andere eigene Figur erhält dauerhaft +1 Ausdauer.",
+        ),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rettung", "1"),
+        ("mannschaft", "3"),
+        ("mannschaft_einsatz", "1"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Mannschaft 3: +1 Einsatz."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Zu Beginn deines Zuges, mit Mannschaft 4: +1 Energie."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "4"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "4"),
+        ("einsatz", "3"),
+        ("ausdauer", "5"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Nach dem Punktesammeln, mit Mannschaft 3: Ziehe 1 Karte."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "5"),
+        ("einsatz", "3"),
+        ("ausdauer", "6"),
+        ("rettung", "3"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "1"),
+        ("text", "Rückendeckung 1."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rettung", "1"),
+        ("mannschaft", "2"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "1"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Mannschaft 2: +1 Ausdauer."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "4"),
+        ("rettung", "1"),
+        ("mannschaft", "5"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "2"),
+        ("rueckendeckung", "0"),
+        ("text", "Mannschaft 5: +2 Rettung."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rueckendeckung", "1"),
+        ("text", "Rückendeckung 1."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Nach dem Punktesammeln einer eigenen Figur: Erschöpfe Polka; diese Figur erhält dauerhaft +1 Ausdauer.",
+        ),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "2"),
+        ("flink", "yes"),
+        ("rueckendeckung", "0"),
+        ("text", "Flink: darf schon im Ausspielzug ablenken."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "1"),
+        ("einsatz", "0"),
+        ("ausdauer", "4"),
+        ("rueckendeckung", "1"),
+        ("text", "Rückendeckung 1."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rueckendeckung", "0"),
+        ("text", "Zu Beginn deines Zuges: Entferne 1 Stress von einer eigenen Figur."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        (
+            "text",
+            "Erschöpfen: Bis Zugende haben alle eigenen Charaktere +1 Rettung; mit Mannschaft 4 erhältst du dazu 1 Aktionspunkt.",
+        ),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("text", "Erschöpfen: Bis Zugende haben alle eigenen Figuren +1 Einsatz."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "1"),
+        ("text", "Erschöpfen: Entferne 1 Stress von jeder eigenen Figur."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "1"),
+        ("text", "Erschöpfen: Ziehe 1 Karte; mit Mannschaft 3 ziehe 2."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        (
+            "text",
+            "Nur mit Mannschaft 3: Bis Zugende haben alle eigenen Charaktere +1 Rettung.",
+        ),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("text", "Bis Zugende haben alle eigenen Figuren +1 Einsatz."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "3"),
+        ("text", "Jede eigene Figur erhält dauerhaft +1 Ausdauer."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "1"),
+        ("text", "Entferne 2 Stress von einer eigenen Figur."),
+    ),
+    (("deck", "weggefaehrten"), ("kosten", "1"), ("text", "Ziehe 2 Karten.")),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "0"),
+        ("text", "Nur mit Mannschaft 2: Erhalte 2 Energie."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("text", "Ziehe 1 Karte für jeden eigenen Charakter im Feld, höchstens 3."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "1"),
+        ("text", "Eine eigene Figur hat bis Zugende +2 Einsatz."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("text", "Eine eigene Figur kommt zurück auf die Hand. Ziehe 1 Karte."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "1"),
+        ("spaet", "yes"),
+        (
+            "text",
+            "Darf auch nach der ersten Aktion gespielt werden. Entferne 2 Stress von einer eigenen Figur.",
+        ),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "4"),
+        ("beendet_zug", "yes"),
+        (
+            "text",
+            "Nur mit Mannschaft 4: Du erhältst 3 Punkte. Beende danach sofort deinen Zug.",
+        ),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "3"),
+        ("text", "Nur mit Mannschaft 3: Du erhältst 2 Punkte."),
+    ),
+    (("deck", "weggefaehrten"), ("kosten", "1"), ("text", "Erhalte 2 Energie.")),
 )
 META_BOARD_ATTRIBUTES_13 = (
-    (("von", "Kundschafter"),),
-    (("von", "Zeltlager"),),
-    (("von", "Mutprobe"),),
-    (("von", "Schwur der Gefährten"),),
-    (("von", "Wanderstab"),),
-    (("von", "Schild des Hüters"),),
-    (("von", "Taschenkompass"),),
-    (("von", "Kletterseil"),),
-    (("von", "Feldflasche"),),
-    (("von", "Lederwams"),),
-    (("von", "Banner der Gefährten"),),
-    (("von", "Bergdorf"),),
-    (("von", "Hütte am See"),),
-    (("von", "Wachturm"),),
-    (("von", "Gildenhaus"),),
-    (("von", "Alter Wald"),),
-    (("von", "Marktplatz"),),
-    (("von", "Steile Pfade"),),
-    (("von", "Edgar Satzsprung"),),
-    (("von", "Rico Rückprall"),),
-    (("von", "Madame Zugabe"),),
-    (("von", "Baron Blutdruck"),),
-    (("von", "Gräfin Gier"),),
-    (("von", "Herr Handel"),),
-    (("von", "Fürst Faustpfand"),),
-    (("von", "Lord Leihgabe"),),
-    (("von", "Mamsell Mitgift"),),
-    (("von", "Signor Schuldschein"),),
-    (("von", "Jongleur Jupp"),),
-    (("von", "Pfandleiherin Paloma"),),
-    (("von", "Zauberer Zins"),),
-    (("von", "Diva Dacapo"),),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "1"),
+        ("text", "Ziehe 1 Karte. Ist es ein Charakter, ziehe noch 1 Karte."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("text", "Entferne 1 Stress von jeder eigenen Figur. Ziehe 1 Karte."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("text", "Eine eigene Figur erhält dauerhaft +1 Einsatz."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "3"),
+        (
+            "text",
+            "Nur mit Mannschaft 5: Jeder eigene Charakter erhält dauerhaft +1 Rettung.",
+        ),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "1"),
+        ("einsatz", "0"),
+        ("ausdauer", "1"),
+        ("rettung", "0"),
+        ("text", "+1 Ausdauer."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("einsatz", "0"),
+        ("ausdauer", "2"),
+        ("rettung", "0"),
+        ("text", "+2 Ausdauer."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "1"),
+        ("einsatz", "0"),
+        ("ausdauer", "0"),
+        ("rettung", "1"),
+        ("text", "+1 Rettung."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "1"),
+        ("rettung", "0"),
+        ("text", "+1 Einsatz, +1 Ausdauer."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("einsatz", "0"),
+        ("ausdauer", "1"),
+        ("rettung", "0"),
+        ("text", "+1 Ausdauer. Zu Beginn deines Zuges: Entferne 1 Stress vom Träger."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("einsatz", "0"),
+        ("ausdauer", "2"),
+        ("rettung", "0"),
+        ("text", "+2 Ausdauer."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("einsatz", "0"),
+        ("ausdauer", "0"),
+        ("rettung", "1"),
+        ("text", "+1 Rettung. Der Träger zählt für Mannschaft doppelt."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("energie", "1"),
+        ("heilung", "0"),
+        ("text", "Zu Beginn deines Zuges: +1 Energie (höchstens 6)."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "3"),
+        ("energie", "0"),
+        ("heilung", "1"),
+        ("text", "Zu Beginn deines Zuges: Entferne 1 Stress von jeder eigenen Figur."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("energie", "0"),
+        ("heilung", "0"),
+        ("nutzbar", "yes"),
+        (
+            "text",
+            "Nutzen (einmal pro Zug, in der Ausspielphase): Entferne 1 Stress von einer eigenen Figur.",
+        ),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "3"),
+        ("energie", "0"),
+        ("heilung", "0"),
+        ("nutzbar", "yes"),
+        (
+            "text",
+            "Nutzen (einmal pro Zug, in der Ausspielphase), mit Mannschaft 3: Ziehe 1 Karte.",
+        ),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("text", "Dauerregel: Alle Figuren haben +1 Ausdauer."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "2"),
+        ("text", "Zu Zugbeginn: Hat die Seite am Zug Mannschaft 3, zieht sie 1 Karte."),
+    ),
+    (
+        ("deck", "weggefaehrten"),
+        ("kosten", "1"),
+        ("text", "Dauerregel: Rückendeckung wirkt für beide Seiten doppelt."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Nach dem Punktesammeln: Du darfst 1 Handkarte abwerfen. Dann erhältst du 1 weiteren Punkt.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("flink", "yes"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Flink: Rico darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln. Beim Ausspielen: Du darfst 1 Stress auf Rico legen; dann hat er bis Zugende +2 Einsatz.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "4"),
+        ("einsatz", "2"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Nach dem Punktesammeln, einmal pro Zug: Du darfst 1 Handkarte abwerfen. Dann wird Madame Zugabe wieder bereit.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "3"),
+        ("einsatz", "3"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Beim Ausspielen: Du darfst 2 Stress auf den Baron legen. Dann ziehst du 2 Karten.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "4"),
+        ("einsatz", "2"),
+        ("ausdauer", "4"),
+        ("rettung", "3"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Zu Beginn deines Zuges: Du darfst 1 Stress auf die Gräfin legen. Dann erhältst du 1 Energie.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Beim Ausspielen: Du darfst 1 Handkarte abwerfen. Dann erhältst du 2 Energie.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "5"),
+        ("einsatz", "3"),
+        ("ausdauer", "5"),
+        ("rettung", "3"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Nach dem Punktesammeln: Du darfst 1 Stress auf den Lord legen. Dann erhältst du 1 weiteren Punkt.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("mannschaft", "3"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "1"),
+        ("rueckendeckung", "0"),
+        ("text", "Mannschaft 3: +1 Einfluss."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Beim Ausspielen: Ziehe 1 Karte, dann wirf 1 Handkarte ab."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "3"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Zu Beginn deines Zuges: Wirf 1 Handkarte ab, oder Zauberer Zins bekommt 1 Stress.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "3"),
+        ("einsatz", "2"),
+        ("ausdauer", "4"),
+        ("rettung", "3"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Zu Beginn deines Zuges: Diva Dacapo bekommt 1 Stress."),
+    ),
 )
 META_BOARD_ATTRIBUTES_14 = (
-    (("von", "Kassierer Knick"),),
-    (("von", "Wucherin Wanda"),),
-    (("von", "Magier Mehrwert"),),
-    (("von", "Tante Tantieme"),),
-    (("von", "Clown Kredit"),),
-    (("von", "Prinz Prämie"),),
-    (("von", "Fräulein Fälligkeit"),),
-    (("von", "Elster Elvira"),),
-    (("von", "Affe Anleihe"),),
-    (("von", "Papagei Plapper"),),
-    (("von", "Schlange Schulden"),),
-    (("von", "Pudel Pomp"),),
-    (("von", "Kater Kasse"),),
-    (("von", "KI Rechenmaschine"),),
-    (("von", "KI Preisschild"),),
-    (("von", "KI Spielautomat"),),
-    (("von", "KI Wechselstube"),),
-    (("von", "Teurer Spaß"),),
-    (("von", "Sonderangebot"),),
-    (("von", "Tauschgeschäft"),),
-    (("von", "Ausverkauf"),),
-    (("von", "Zugabe!"),),
-    (("von", "Wechselgeld"),),
-    (("von", "Pakt mit Preis"),),
-    (("von", "Schuldenberg"),),
-    (("von", "Lockangebot"),),
-    (("von", "Blutgeld"),),
-    (("von", "Preisexplosion"),),
-    (("von", "Vertragsbruch"),),
-    (("von", "Zinseszins"),),
-    (("von", "Hinterlist"),),
-    (("von", "Kredit"),),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "4"),
+        ("einsatz", "3"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Zu Beginn deines Zuges: Du darfst 1 Handkarte abwerfen. Dann hat Wanda bis Zugende +2 Einsatz.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Beim Ausspielen: Du darfst 1 Stress auf den Magier legen. Dann erhältst du 1 Energie.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "3"),
+        ("einsatz", "1"),
+        ("ausdauer", "4"),
+        ("rettung", "2"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Nach dem Punktesammeln: Ziehe 1 Karte; dann bekommt Tante Tantieme 1 Stress.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "2"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "4"),
+        ("einsatz", "2"),
+        ("ausdauer", "5"),
+        ("rettung", "2"),
+        ("mannschaft", "3"),
+        ("mannschaft_einsatz", "1"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", "Mannschaft 3: +1 Einsatz."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rettung", "1"),
+        ("mannschaft", "0"),
+        ("mannschaft_einsatz", "0"),
+        ("mannschaft_ausdauer", "0"),
+        ("mannschaft_rettung", "0"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "2"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Nach dem Punktesammeln einer eigenen Figur: Erschöpfe Elvira; die andere Seite wirft 1 zufällige Handkarte ab.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "2"),
+        ("flink", "yes"),
+        ("rueckendeckung", "0"),
+        ("text", "Flink: darf schon im Ausspielzug ablenken."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "1"),
+        ("rueckendeckung", "0"),
+        ("text", "Beim Ausspielen: Ziehe 1 Karte."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("einsatz", "2"),
+        ("ausdauer", "3"),
+        ("rueckendeckung", "1"),
+        ("text", "Rückendeckung 1."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rueckendeckung", "0"),
+        ("text", ""),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "3"),
+        ("rueckendeckung", "0"),
+        (
+            "text",
+            "Zu Beginn deines Zuges: Du darfst 1 Handkarte abwerfen. Dann erhältst du 1 Energie.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "1"),
+        (
+            "text",
+            "Erschöpfen: Eine eigene Figur hat bis Zugende +2 Einsatz und bekommt 1 Stress.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        (
+            "text",
+            "Erschöpfen: Du darfst 1 Handkarte abwerfen. Dann haben alle eigenen Charaktere bis Zugende +1 Einfluss.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "1"),
+        (
+            "text",
+            "Erschöpfen: Du darfst 1 Handkarte abwerfen. Dann ziehst du 2 Karten.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        (
+            "text",
+            "Erschöpfen: Bis Zugende haben alle eigenen Figuren +1 Einsatz; eine eigene Figur bekommt 1 Stress.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "1"),
+        ("text", "Lege 2 Stress auf eine eigene Figur. Dann erhältst du 2 Punkte."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "0"),
+        ("text", "Deine nächste Karte in diesem Zug kostet 2 Energie weniger."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "1"),
+        ("text", "Wirf 2 Handkarten ab. Dann ziehst du 3 Karten."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("text", "Wirf 1 Handkarte ab. Dann Punktabzug 2."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("spaet", "yes"),
+        (
+            "text",
+            "Darf auch nach der ersten Aktion gespielt werden. Ein eigener erschöpfter Charakter ohne Wartezeit wird bereit und bekommt 1 Stress.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "0"),
+        ("text", "Erhalte 1 Energie. Ziehe 1 Karte, dann wirf 1 Handkarte ab."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        (
+            "text",
+            "Bis Zugende haben alle eigenen Figuren +2 Einsatz. Jede eigene Figur bekommt 1 Stress.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "3"),
+        ("text", "Die andere Seite wirft 2 zufällige Handkarten ab."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "1"),
+        ("text", "Ziehe 2 Karten, dann wirf 1 Handkarte ab."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        (
+            "text",
+            "Eine eigene Figur scheidet aus (samt Ausrüstung). Dann erhältst du 3 Punkte.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "3"),
+        ("text", "Punktabzug 2. Dann wirf 1 Handkarte ab."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        (
+            "text",
+            "Eine gegnerische Figur bekommt 2 Stress, eine eigene Figur 1 Stress.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "4"),
+        ("beendet_zug", "yes"),
+        (
+            "text",
+            "Du erhältst 3 Punkte; dann bekommt jede eigene Figur 1 Stress. Beende danach sofort deinen Zug.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "1"),
+        ("text", "Eine erschöpfte gegnerische Figur bekommt 1 Stress."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "0"),
+        ("text", "Erhalte 3 Energie. Wirf 2 Handkarten ab."),
+    ),
 )
 META_BOARD_ATTRIBUTES_15 = (
-    (("von", "Letzte Rate"),),
-    (("von", "Kleingedrucktes"),),
-    (("von", "Goldene Uhr"),),
-    (("von", "Samthandschuh"),),
-    (("von", "Perlenkette"),),
-    (("von", "Zylinder"),),
-    (("von", "Dornenkrone"),),
-    (("von", "Spazierstock"),),
-    (("von", "Brosche"),),
-    (("von", "Purpurpalast"),),
-    (("von", "Spielcasino"),),
-    (("von", "Pfandhaus"),),
-    (("von", "Salon"),),
-    (("von", "Basar"),),
-    (("von", "Opernhaus"),),
-    (("von", "Maskenball"),),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("spaet", "yes"),
+        (
+            "text",
+            "Darf auch nach der ersten Aktion gespielt werden. Wirf 1 Handkarte ab. Dann erhältst du 1 Punkt.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "1"),
+        ("text", "Nur mit Mannschaft 3: Punktabzug 1 und ziehe 1 Karte."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "1"),
+        ("einsatz", "0"),
+        ("ausdauer", "0"),
+        ("rettung", "1"),
+        ("text", "+1 Einfluss."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "1"),
+        ("einsatz", "1"),
+        ("ausdauer", "0"),
+        ("rettung", "0"),
+        ("text", "+1 Einsatz."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("einsatz", "0"),
+        ("ausdauer", "0"),
+        ("rettung", "2"),
+        ("text", "+2 Einfluss. Zu Beginn deines Zuges: Der Träger bekommt 1 Stress."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("einsatz", "0"),
+        ("ausdauer", "1"),
+        ("rettung", "1"),
+        ("text", "+1 Ausdauer, +1 Einfluss."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "1"),
+        ("einsatz", "2"),
+        ("ausdauer", "-1"),
+        ("rettung", "0"),
+        ("text", "+2 Einsatz, -1 Ausdauer."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "1"),
+        ("einsatz", "0"),
+        ("ausdauer", "2"),
+        ("rettung", "0"),
+        ("text", "+2 Ausdauer."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("einsatz", "1"),
+        ("ausdauer", "0"),
+        ("rettung", "1"),
+        ("text", "+1 Einsatz, +1 Einfluss."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("energie", "1"),
+        ("heilung", "0"),
+        ("text", "Zu Beginn deines Zuges: +1 Energie (höchstens 6)."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("energie", "0"),
+        ("heilung", "0"),
+        ("nutzbar", "yes"),
+        (
+            "text",
+            "Nutzen (einmal pro Zug, in der Ausspielphase): Wirf 1 Handkarte ab. Dann erhältst du 1 Energie.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "3"),
+        ("energie", "0"),
+        ("heilung", "0"),
+        ("nutzbar", "yes"),
+        (
+            "text",
+            "Nutzen (einmal pro Zug, in der Ausspielphase): Lege 1 Stress auf eine eigene Figur. Dann ziehst du 1 Karte.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "3"),
+        ("energie", "0"),
+        ("heilung", "1"),
+        ("text", "Zu Beginn deines Zuges: Entferne 1 Stress von jeder eigenen Figur."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("text", "Dauerregel: Aktionskarten kosten 1 Energie weniger."),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        (
+            "text",
+            "Zu Zugbeginn: Die Seite am Zug darf 1 Handkarte abwerfen. Dann erhält sie 1 Energie.",
+        ),
+    ),
+    (
+        ("deck", "purpurpakt"),
+        ("kosten", "2"),
+        ("text", "Dauerregel: Alle Figuren haben +1 Einsatz."),
+    ),
 )
 META_BOARD_ATTRIBUTES = (
     META_BOARD_ATTRIBUTES_0
@@ -5257,135 +7345,135 @@ META_BOARD_ATTRIBUTES = (
 )
 META_BOARD_ENTITY_AT_0 = (
     "spec/heldenhain/10_superfreundinnen.rules:13:1",
-    "spec/heldenhain/10_superfreundinnen.rules:15:1",
     "spec/heldenhain/10_superfreundinnen.rules:19:1",
-    "spec/heldenhain/10_superfreundinnen.rules:21:1",
     "spec/heldenhain/10_superfreundinnen.rules:23:1",
     "spec/heldenhain/10_superfreundinnen.rules:25:1",
-    "spec/heldenhain/10_superfreundinnen.rules:27:1",
-    "spec/heldenhain/10_superfreundinnen.rules:29:1",
     "spec/heldenhain/10_superfreundinnen.rules:31:1",
-    "spec/heldenhain/10_superfreundinnen.rules:38:1",
-    "spec/heldenhain/10_superfreundinnen.rules:41:1",
+    "spec/heldenhain/10_superfreundinnen.rules:33:1",
     "spec/heldenhain/10_superfreundinnen.rules:42:1",
-    "spec/heldenhain/10_superfreundinnen.rules:45:1",
-    "spec/heldenhain/10_superfreundinnen.rules:49:1",
     "spec/heldenhain/10_superfreundinnen.rules:51:1",
     "spec/heldenhain/10_superfreundinnen.rules:53:1",
-    "spec/heldenhain/10_superfreundinnen.rules:57:1",
     "spec/heldenhain/10_superfreundinnen.rules:60:1",
-    "spec/heldenhain/10_superfreundinnen.rules:62:1",
-    "spec/heldenhain/10_superfreundinnen.rules:69:1",
-    "spec/heldenhain/10_superfreundinnen.rules:81:1",
+    "spec/heldenhain/10_superfreundinnen.rules:63:1",
+    "spec/heldenhain/10_superfreundinnen.rules:64:1",
+    "spec/heldenhain/10_superfreundinnen.rules:67:1",
+    "spec/heldenhain/10_superfreundinnen.rules:71:1",
+    "spec/heldenhain/10_superfreundinnen.rules:77:1",
+    "spec/heldenhain/10_superfreundinnen.rules:79:1",
     "spec/heldenhain/10_superfreundinnen.rules:83:1",
-    "spec/heldenhain/10_superfreundinnen.rules:85:1",
-    "spec/heldenhain/10_superfreundinnen.rules:87:1",
-    "spec/heldenhain/10_superfreundinnen.rules:90:1",
-    "spec/heldenhain/10_superfreundinnen.rules:92:1",
-    "spec/heldenhain/10_superfreundinnen.rules:101:1",
-    "spec/heldenhain/10_superfreundinnen.rules:105:1",
-    "spec/heldenhain/10_superfreundinnen.rules:107:1",
-    "spec/heldenhain/10_superfreundinnen.rules:109:1",
-    "spec/heldenhain/10_superfreundinnen.rules:111:1",
-    "spec/heldenhain/10_superfreundinnen.rules:115:1",
+    "spec/heldenhain/10_superfreundinnen.rules:93:1",
+    "spec/heldenhain/10_superfreundinnen.rules:95:1",
+    "spec/heldenhain/10_superfreundinnen.rules:102:1",
+    "spec/heldenhain/10_superfreundinnen.rules:114:1",
+    "spec/heldenhain/10_superfreundinnen.rules:125:1",
+    "spec/heldenhain/10_superfreundinnen.rules:127:1",
+    "spec/heldenhain/10_superfreundinnen.rules:133:1",
+    "spec/heldenhain/10_superfreundinnen.rules:143:1",
+    "spec/heldenhain/10_superfreundinnen.rules:145:1",
+    "spec/heldenhain/10_superfreundinnen.rules:154:1",
+    "spec/heldenhain/10_superfreundinnen.rules:169:1",
+    "spec/heldenhain/10_superfreundinnen.rules:175:1",
+    "spec/heldenhain/10_superfreundinnen.rules:184:1",
+    "spec/heldenhain/10_superfreundinnen.rules:190:1",
+    "spec/heldenhain/10_superfreundinnen.rules:198:1",
 )
 META_BOARD_ENTITY_AT_1 = (
-    "spec/heldenhain/10_superfreundinnen.rules:119:1",
-    "spec/heldenhain/10_superfreundinnen.rules:126:1",
-    "spec/heldenhain/10_superfreundinnen.rules:130:1",
-    "spec/heldenhain/10_superfreundinnen.rules:139:1",
-    "spec/heldenhain/10_superfreundinnen.rules:142:1",
-    "spec/heldenhain/10_superfreundinnen.rules:149:1",
-    "spec/heldenhain/10_superfreundinnen.rules:153:1",
-    "spec/heldenhain/10_superfreundinnen.rules:157:1",
-    "spec/heldenhain/10_superfreundinnen.rules:167:1",
-    "spec/heldenhain/10_superfreundinnen.rules:180:1",
-    "spec/heldenhain/10_superfreundinnen.rules:184:1",
-    "spec/heldenhain/10_superfreundinnen.rules:193:1",
-    "spec/heldenhain/10_superfreundinnen.rules:203:1",
-    "spec/heldenhain/10_superfreundinnen.rules:212:1",
-    "spec/heldenhain/10_superfreundinnen.rules:219:1",
-    "spec/heldenhain/10_superfreundinnen.rules:223:1",
-    "spec/heldenhain/10_superfreundinnen.rules:229:1",
-    "spec/heldenhain/10_superfreundinnen.rules:231:1",
-    "spec/heldenhain/10_superfreundinnen.rules:233:1",
-    "spec/heldenhain/10_superfreundinnen.rules:235:1",
-    "spec/heldenhain/10_superfreundinnen.rules:237:1",
-    "spec/heldenhain/10_superfreundinnen.rules:239:1",
-    "spec/heldenhain/10_superfreundinnen.rules:241:1",
-    "spec/heldenhain/10_superfreundinnen.rules:245:1",
-    "spec/heldenhain/10_superfreundinnen.rules:247:1",
-    "spec/heldenhain/10_superfreundinnen.rules:249:1",
-    "spec/heldenhain/10_superfreundinnen.rules:251:1",
-    "spec/heldenhain/10_superfreundinnen.rules:255:1",
-    "spec/heldenhain/10_superfreundinnen.rules:257:1",
-    "spec/heldenhain/10_superfreundinnen.rules:259:1",
+    "spec/heldenhain/10_superfreundinnen.rules:202:1",
+    "spec/heldenhain/10_superfreundinnen.rules:209:1",
+    "spec/heldenhain/10_superfreundinnen.rules:213:1",
+    "spec/heldenhain/10_superfreundinnen.rules:222:1",
+    "spec/heldenhain/10_superfreundinnen.rules:225:1",
+    "spec/heldenhain/10_superfreundinnen.rules:232:1",
+    "spec/heldenhain/10_superfreundinnen.rules:236:1",
+    "spec/heldenhain/10_superfreundinnen.rules:240:1",
+    "spec/heldenhain/10_superfreundinnen.rules:250:1",
+    "spec/heldenhain/10_superfreundinnen.rules:263:1",
+    "spec/heldenhain/10_superfreundinnen.rules:267:1",
+    "spec/heldenhain/10_superfreundinnen.rules:276:1",
+    "spec/heldenhain/10_superfreundinnen.rules:286:1",
+    "spec/heldenhain/10_superfreundinnen.rules:295:1",
+    "spec/heldenhain/10_superfreundinnen.rules:302:1",
+    "spec/heldenhain/10_superfreundinnen.rules:306:1",
+    "spec/heldenhain/10_superfreundinnen.rules:312:1",
+    "spec/heldenhain/10_superfreundinnen.rules:314:1",
+    "spec/heldenhain/10_superfreundinnen.rules:316:1",
+    "spec/heldenhain/10_superfreundinnen.rules:318:1",
+    "spec/heldenhain/10_superfreundinnen.rules:326:1",
+    "spec/heldenhain/10_superfreundinnen.rules:328:1",
+    "spec/heldenhain/10_superfreundinnen.rules:330:1",
+    "spec/heldenhain/10_superfreundinnen.rules:334:1",
+    "spec/heldenhain/10_superfreundinnen.rules:336:1",
+    "spec/heldenhain/10_superfreundinnen.rules:338:1",
+    "spec/heldenhain/10_superfreundinnen.rules:344:1",
+    "spec/heldenhain/10_superfreundinnen.rules:355:1",
+    "spec/heldenhain/10_superfreundinnen.rules:361:1",
+    "spec/heldenhain/10_superfreundinnen.rules:367:1",
     "spec/heldenhain/11_schattenkabinett.rules:13:1",
     "spec/heldenhain/11_schattenkabinett.rules:18:1",
 )
 META_BOARD_ENTITY_AT_2 = (
-    "spec/heldenhain/11_schattenkabinett.rules:20:1",
     "spec/heldenhain/11_schattenkabinett.rules:24:1",
-    "spec/heldenhain/11_schattenkabinett.rules:27:1",
-    "spec/heldenhain/11_schattenkabinett.rules:29:1",
+    "spec/heldenhain/11_schattenkabinett.rules:28:1",
     "spec/heldenhain/11_schattenkabinett.rules:31:1",
-    "spec/heldenhain/11_schattenkabinett.rules:35:1",
     "spec/heldenhain/11_schattenkabinett.rules:37:1",
-    "spec/heldenhain/11_schattenkabinett.rules:39:1",
-    "spec/heldenhain/11_schattenkabinett.rules:41:1",
-    "spec/heldenhain/11_schattenkabinett.rules:44:1",
-    "spec/heldenhain/11_schattenkabinett.rules:46:1",
-    "spec/heldenhain/11_schattenkabinett.rules:50:1",
-    "spec/heldenhain/11_schattenkabinett.rules:52:1",
-    "spec/heldenhain/11_schattenkabinett.rules:54:1",
-    "spec/heldenhain/11_schattenkabinett.rules:56:1",
-    "spec/heldenhain/11_schattenkabinett.rules:60:1",
-    "spec/heldenhain/11_schattenkabinett.rules:62:1",
-    "spec/heldenhain/11_schattenkabinett.rules:64:1",
-    "spec/heldenhain/11_schattenkabinett.rules:66:1",
+    "spec/heldenhain/11_schattenkabinett.rules:45:1",
+    "spec/heldenhain/11_schattenkabinett.rules:49:1",
+    "spec/heldenhain/11_schattenkabinett.rules:51:1",
+    "spec/heldenhain/11_schattenkabinett.rules:57:1",
+    "spec/heldenhain/11_schattenkabinett.rules:59:1",
+    "spec/heldenhain/11_schattenkabinett.rules:68:1",
     "spec/heldenhain/11_schattenkabinett.rules:70:1",
-    "spec/heldenhain/11_schattenkabinett.rules:72:1",
-    "spec/heldenhain/11_schattenkabinett.rules:73:1",
-    "spec/heldenhain/11_schattenkabinett.rules:75:1",
-    "spec/heldenhain/11_schattenkabinett.rules:77:1",
+    "spec/heldenhain/11_schattenkabinett.rules:74:1",
+    "spec/heldenhain/11_schattenkabinett.rules:76:1",
     "spec/heldenhain/11_schattenkabinett.rules:78:1",
-    "spec/heldenhain/11_schattenkabinett.rules:82:1",
-    "spec/heldenhain/11_schattenkabinett.rules:84:1",
-    "spec/heldenhain/11_schattenkabinett.rules:86:1",
-    "spec/heldenhain/11_schattenkabinett.rules:88:1",
-    "spec/heldenhain/11_schattenkabinett.rules:92:1",
+    "spec/heldenhain/11_schattenkabinett.rules:90:1",
+    "spec/heldenhain/11_schattenkabinett.rules:94:1",
     "spec/heldenhain/11_schattenkabinett.rules:96:1",
-    "spec/heldenhain/11_schattenkabinett.rules:103:1",
+    "spec/heldenhain/11_schattenkabinett.rules:102:1",
+    "spec/heldenhain/11_schattenkabinett.rules:104:1",
+    "spec/heldenhain/11_schattenkabinett.rules:108:1",
+    "spec/heldenhain/11_schattenkabinett.rules:119:1",
+    "spec/heldenhain/11_schattenkabinett.rules:120:1",
+    "spec/heldenhain/11_schattenkabinett.rules:122:1",
+    "spec/heldenhain/11_schattenkabinett.rules:128:1",
+    "spec/heldenhain/11_schattenkabinett.rules:129:1",
+    "spec/heldenhain/11_schattenkabinett.rules:137:1",
+    "spec/heldenhain/11_schattenkabinett.rules:143:1",
+    "spec/heldenhain/11_schattenkabinett.rules:149:1",
+    "spec/heldenhain/11_schattenkabinett.rules:155:1",
+    "spec/heldenhain/11_schattenkabinett.rules:163:1",
+    "spec/heldenhain/11_schattenkabinett.rules:167:1",
+    "spec/heldenhain/11_schattenkabinett.rules:174:1",
 )
 META_BOARD_ENTITY_AT_3 = (
-    "spec/heldenhain/11_schattenkabinett.rules:106:1",
-    "spec/heldenhain/11_schattenkabinett.rules:110:1",
-    "spec/heldenhain/11_schattenkabinett.rules:114:1",
-    "spec/heldenhain/11_schattenkabinett.rules:118:1",
-    "spec/heldenhain/11_schattenkabinett.rules:122:1",
-    "spec/heldenhain/11_schattenkabinett.rules:125:1",
-    "spec/heldenhain/11_schattenkabinett.rules:132:1",
-    "spec/heldenhain/11_schattenkabinett.rules:139:1",
-    "spec/heldenhain/11_schattenkabinett.rules:146:1",
-    "spec/heldenhain/11_schattenkabinett.rules:155:1",
-    "spec/heldenhain/11_schattenkabinett.rules:159:1",
-    "spec/heldenhain/11_schattenkabinett.rules:163:1",
-    "spec/heldenhain/11_schattenkabinett.rules:173:1",
-    "spec/heldenhain/11_schattenkabinett.rules:180:1",
-    "spec/heldenhain/11_schattenkabinett.rules:186:1",
-    "spec/heldenhain/11_schattenkabinett.rules:188:1",
-    "spec/heldenhain/11_schattenkabinett.rules:190:1",
-    "spec/heldenhain/11_schattenkabinett.rules:191:1",
+    "spec/heldenhain/11_schattenkabinett.rules:177:1",
+    "spec/heldenhain/11_schattenkabinett.rules:181:1",
+    "spec/heldenhain/11_schattenkabinett.rules:185:1",
+    "spec/heldenhain/11_schattenkabinett.rules:189:1",
     "spec/heldenhain/11_schattenkabinett.rules:193:1",
-    "spec/heldenhain/11_schattenkabinett.rules:195:1",
-    "spec/heldenhain/11_schattenkabinett.rules:197:1",
-    "spec/heldenhain/11_schattenkabinett.rules:201:1",
+    "spec/heldenhain/11_schattenkabinett.rules:196:1",
     "spec/heldenhain/11_schattenkabinett.rules:203:1",
-    "spec/heldenhain/11_schattenkabinett.rules:205:1",
-    "spec/heldenhain/11_schattenkabinett.rules:207:1",
-    "spec/heldenhain/11_schattenkabinett.rules:211:1",
-    "spec/heldenhain/11_schattenkabinett.rules:213:1",
-    "spec/heldenhain/11_schattenkabinett.rules:215:1",
+    "spec/heldenhain/11_schattenkabinett.rules:210:1",
+    "spec/heldenhain/11_schattenkabinett.rules:217:1",
+    "spec/heldenhain/11_schattenkabinett.rules:226:1",
+    "spec/heldenhain/11_schattenkabinett.rules:230:1",
+    "spec/heldenhain/11_schattenkabinett.rules:234:1",
+    "spec/heldenhain/11_schattenkabinett.rules:244:1",
+    "spec/heldenhain/11_schattenkabinett.rules:251:1",
+    "spec/heldenhain/11_schattenkabinett.rules:257:1",
+    "spec/heldenhain/11_schattenkabinett.rules:259:1",
+    "spec/heldenhain/11_schattenkabinett.rules:261:1",
+    "spec/heldenhain/11_schattenkabinett.rules:262:1",
+    "spec/heldenhain/11_schattenkabinett.rules:264:1",
+    "spec/heldenhain/11_schattenkabinett.rules:270:1",
+    "spec/heldenhain/11_schattenkabinett.rules:272:1",
+    "spec/heldenhain/11_schattenkabinett.rules:276:1",
+    "spec/heldenhain/11_schattenkabinett.rules:278:1",
+    "spec/heldenhain/11_schattenkabinett.rules:287:1",
+    "spec/heldenhain/11_schattenkabinett.rules:293:1",
+    "spec/heldenhain/11_schattenkabinett.rules:297:1",
+    "spec/heldenhain/11_schattenkabinett.rules:303:1",
+    "spec/heldenhain/11_schattenkabinett.rules:309:1",
     "spec/heldenhain/12_weggefaehrten.rules:13:1",
     "spec/heldenhain/12_weggefaehrten.rules:15:1",
     "spec/heldenhain/12_weggefaehrten.rules:18:1",
@@ -5400,388 +7488,388 @@ META_BOARD_ENTITY_AT_4 = (
     "spec/heldenhain/12_weggefaehrten.rules:34:1",
     "spec/heldenhain/12_weggefaehrten.rules:36:1",
     "spec/heldenhain/12_weggefaehrten.rules:39:1",
-    "spec/heldenhain/12_weggefaehrten.rules:41:1",
-    "spec/heldenhain/12_weggefaehrten.rules:51:1",
-    "spec/heldenhain/12_weggefaehrten.rules:53:1",
+    "spec/heldenhain/12_weggefaehrten.rules:45:1",
     "spec/heldenhain/12_weggefaehrten.rules:55:1",
-    "spec/heldenhain/12_weggefaehrten.rules:56:1",
     "spec/heldenhain/12_weggefaehrten.rules:57:1",
-    "spec/heldenhain/12_weggefaehrten.rules:59:1",
-    "spec/heldenhain/12_weggefaehrten.rules:61:1",
     "spec/heldenhain/12_weggefaehrten.rules:63:1",
-    "spec/heldenhain/12_weggefaehrten.rules:67:1",
-    "spec/heldenhain/12_weggefaehrten.rules:69:1",
+    "spec/heldenhain/12_weggefaehrten.rules:64:1",
+    "spec/heldenhain/12_weggefaehrten.rules:65:1",
     "spec/heldenhain/12_weggefaehrten.rules:71:1",
     "spec/heldenhain/12_weggefaehrten.rules:73:1",
     "spec/heldenhain/12_weggefaehrten.rules:75:1",
-    "spec/heldenhain/12_weggefaehrten.rules:77:1",
-    "spec/heldenhain/12_weggefaehrten.rules:80:1",
-    "spec/heldenhain/12_weggefaehrten.rules:82:1",
-    "spec/heldenhain/12_weggefaehrten.rules:84:1",
-    "spec/heldenhain/12_weggefaehrten.rules:86:1",
-    "spec/heldenhain/12_weggefaehrten.rules:90:1",
+    "spec/heldenhain/12_weggefaehrten.rules:79:1",
+    "spec/heldenhain/12_weggefaehrten.rules:81:1",
+    "spec/heldenhain/12_weggefaehrten.rules:92:1",
     "spec/heldenhain/12_weggefaehrten.rules:94:1",
-    "spec/heldenhain/12_weggefaehrten.rules:98:1",
+    "spec/heldenhain/12_weggefaehrten.rules:96:1",
     "spec/heldenhain/12_weggefaehrten.rules:102:1",
-    "spec/heldenhain/12_weggefaehrten.rules:106:1",
+    "spec/heldenhain/12_weggefaehrten.rules:105:1",
+    "spec/heldenhain/12_weggefaehrten.rules:114:1",
+    "spec/heldenhain/12_weggefaehrten.rules:120:1",
+    "spec/heldenhain/12_weggefaehrten.rules:126:1",
+    "spec/heldenhain/12_weggefaehrten.rules:136:1",
+    "spec/heldenhain/12_weggefaehrten.rules:140:1",
+    "spec/heldenhain/12_weggefaehrten.rules:144:1",
+    "spec/heldenhain/12_weggefaehrten.rules:148:1",
+    "spec/heldenhain/12_weggefaehrten.rules:152:1",
 )
 META_BOARD_ENTITY_AT_5 = (
-    "spec/heldenhain/12_weggefaehrten.rules:109:1",
-    "spec/heldenhain/12_weggefaehrten.rules:113:1",
-    "spec/heldenhain/12_weggefaehrten.rules:117:1",
-    "spec/heldenhain/12_weggefaehrten.rules:121:1",
-    "spec/heldenhain/12_weggefaehrten.rules:131:1",
-    "spec/heldenhain/12_weggefaehrten.rules:135:1",
-    "spec/heldenhain/12_weggefaehrten.rules:139:1",
-    "spec/heldenhain/12_weggefaehrten.rules:143:1",
-    "spec/heldenhain/12_weggefaehrten.rules:146:1",
-    "spec/heldenhain/12_weggefaehrten.rules:154:1",
-    "spec/heldenhain/12_weggefaehrten.rules:161:1",
-    "spec/heldenhain/12_weggefaehrten.rules:170:1",
-    "spec/heldenhain/12_weggefaehrten.rules:178:1",
-    "spec/heldenhain/12_weggefaehrten.rules:179:1",
+    "spec/heldenhain/12_weggefaehrten.rules:155:1",
+    "spec/heldenhain/12_weggefaehrten.rules:159:1",
+    "spec/heldenhain/12_weggefaehrten.rules:163:1",
+    "spec/heldenhain/12_weggefaehrten.rules:167:1",
+    "spec/heldenhain/12_weggefaehrten.rules:177:1",
     "spec/heldenhain/12_weggefaehrten.rules:181:1",
-    "spec/heldenhain/12_weggefaehrten.rules:183:1",
     "spec/heldenhain/12_weggefaehrten.rules:185:1",
-    "spec/heldenhain/12_weggefaehrten.rules:187:1",
-    "spec/heldenhain/12_weggefaehrten.rules:188:1",
+    "spec/heldenhain/12_weggefaehrten.rules:189:1",
     "spec/heldenhain/12_weggefaehrten.rules:192:1",
-    "spec/heldenhain/12_weggefaehrten.rules:194:1",
-    "spec/heldenhain/12_weggefaehrten.rules:196:1",
-    "spec/heldenhain/12_weggefaehrten.rules:198:1",
-    "spec/heldenhain/12_weggefaehrten.rules:202:1",
-    "spec/heldenhain/12_weggefaehrten.rules:204:1",
-    "spec/heldenhain/12_weggefaehrten.rules:206:1",
+    "spec/heldenhain/12_weggefaehrten.rules:200:1",
+    "spec/heldenhain/12_weggefaehrten.rules:207:1",
+    "spec/heldenhain/12_weggefaehrten.rules:216:1",
+    "spec/heldenhain/12_weggefaehrten.rules:224:1",
+    "spec/heldenhain/12_weggefaehrten.rules:225:1",
+    "spec/heldenhain/12_weggefaehrten.rules:227:1",
+    "spec/heldenhain/12_weggefaehrten.rules:229:1",
+    "spec/heldenhain/12_weggefaehrten.rules:231:1",
+    "spec/heldenhain/12_weggefaehrten.rules:239:1",
+    "spec/heldenhain/12_weggefaehrten.rules:240:1",
+    "spec/heldenhain/12_weggefaehrten.rules:248:1",
+    "spec/heldenhain/12_weggefaehrten.rules:250:1",
+    "spec/heldenhain/12_weggefaehrten.rules:252:1",
+    "spec/heldenhain/12_weggefaehrten.rules:258:1",
+    "spec/heldenhain/12_weggefaehrten.rules:266:1",
+    "spec/heldenhain/12_weggefaehrten.rules:272:1",
+    "spec/heldenhain/12_weggefaehrten.rules:278:1",
     "spec/heldenhain/13_purpurpakt.rules:16:1",
-    "spec/heldenhain/13_purpurpakt.rules:19:1",
-    "spec/heldenhain/13_purpurpakt.rules:33:1",
-    "spec/heldenhain/13_purpurpakt.rules:35:1",
-    "spec/heldenhain/13_purpurpakt.rules:49:1",
+    "spec/heldenhain/13_purpurpakt.rules:26:1",
+    "spec/heldenhain/13_purpurpakt.rules:39:1",
     "spec/heldenhain/13_purpurpakt.rules:51:1",
+    "spec/heldenhain/13_purpurpakt.rules:64:1",
+    "spec/heldenhain/13_purpurpakt.rules:73:1",
 )
 META_BOARD_ENTITY_AT_6 = (
-    "spec/heldenhain/13_purpurpakt.rules:63:1",
-    "spec/heldenhain/13_purpurpakt.rules:65:1",
-    "spec/heldenhain/13_purpurpakt.rules:67:1",
-    "spec/heldenhain/13_purpurpakt.rules:69:1",
-    "spec/heldenhain/13_purpurpakt.rules:71:1",
-    "spec/heldenhain/13_purpurpakt.rules:78:1",
-    "spec/heldenhain/13_purpurpakt.rules:80:1",
-    "spec/heldenhain/13_purpurpakt.rules:82:1",
-    "spec/heldenhain/13_purpurpakt.rules:84:1",
-    "spec/heldenhain/13_purpurpakt.rules:86:1",
-    "spec/heldenhain/13_purpurpakt.rules:89:1",
-    "spec/heldenhain/13_purpurpakt.rules:103:1",
-    "spec/heldenhain/13_purpurpakt.rules:105:1",
-    "spec/heldenhain/13_purpurpakt.rules:106:1",
-    "spec/heldenhain/13_purpurpakt.rules:108:1",
-    "spec/heldenhain/13_purpurpakt.rules:112:1",
-    "spec/heldenhain/13_purpurpakt.rules:114:1",
-    "spec/heldenhain/13_purpurpakt.rules:116:1",
-    "spec/heldenhain/13_purpurpakt.rules:120:1",
+    "spec/heldenhain/13_purpurpakt.rules:85:1",
+    "spec/heldenhain/13_purpurpakt.rules:87:1",
+    "spec/heldenhain/13_purpurpakt.rules:96:1",
+    "spec/heldenhain/13_purpurpakt.rules:98:1",
+    "spec/heldenhain/13_purpurpakt.rules:100:1",
+    "spec/heldenhain/13_purpurpakt.rules:107:1",
+    "spec/heldenhain/13_purpurpakt.rules:109:1",
     "spec/heldenhain/13_purpurpakt.rules:122:1",
-    "spec/heldenhain/13_purpurpakt.rules:123:1",
-    "spec/heldenhain/13_purpurpakt.rules:127:1",
-    "spec/heldenhain/13_purpurpakt.rules:129:1",
-    "spec/heldenhain/13_purpurpakt.rules:131:1",
-    "spec/heldenhain/13_purpurpakt.rules:133:1",
-    "spec/heldenhain/13_purpurpakt.rules:137:1",
-    "spec/heldenhain/13_purpurpakt.rules:144:1",
-    "spec/heldenhain/13_purpurpakt.rules:148:1",
-    "spec/heldenhain/13_purpurpakt.rules:156:1",
+    "spec/heldenhain/13_purpurpakt.rules:128:1",
+    "spec/heldenhain/13_purpurpakt.rules:130:1",
+    "spec/heldenhain/13_purpurpakt.rules:140:1",
+    "spec/heldenhain/13_purpurpakt.rules:153:1",
+    "spec/heldenhain/13_purpurpakt.rules:162:1",
     "spec/heldenhain/13_purpurpakt.rules:163:1",
-    "spec/heldenhain/13_purpurpakt.rules:174:1",
+    "spec/heldenhain/13_purpurpakt.rules:165:1",
+    "spec/heldenhain/13_purpurpakt.rules:169:1",
+    "spec/heldenhain/13_purpurpakt.rules:180:1",
     "spec/heldenhain/13_purpurpakt.rules:182:1",
+    "spec/heldenhain/13_purpurpakt.rules:186:1",
+    "spec/heldenhain/13_purpurpakt.rules:188:1",
+    "spec/heldenhain/13_purpurpakt.rules:189:1",
+    "spec/heldenhain/13_purpurpakt.rules:200:1",
+    "spec/heldenhain/13_purpurpakt.rules:212:1",
+    "spec/heldenhain/13_purpurpakt.rules:221:1",
+    "spec/heldenhain/13_purpurpakt.rules:230:1",
+    "spec/heldenhain/13_purpurpakt.rules:241:1",
+    "spec/heldenhain/13_purpurpakt.rules:248:1",
+    "spec/heldenhain/13_purpurpakt.rules:252:1",
+    "spec/heldenhain/13_purpurpakt.rules:260:1",
+    "spec/heldenhain/13_purpurpakt.rules:267:1",
+    "spec/heldenhain/13_purpurpakt.rules:278:1",
+    "spec/heldenhain/13_purpurpakt.rules:286:1",
 )
 META_BOARD_ENTITY_AT_7 = (
-    "spec/heldenhain/13_purpurpakt.rules:189:1",
-    "spec/heldenhain/13_purpurpakt.rules:196:1",
-    "spec/heldenhain/13_purpurpakt.rules:203:1",
-    "spec/heldenhain/13_purpurpakt.rules:211:1",
-    "spec/heldenhain/13_purpurpakt.rules:218:1",
-    "spec/heldenhain/13_purpurpakt.rules:225:1",
-    "spec/heldenhain/13_purpurpakt.rules:232:1",
-    "spec/heldenhain/13_purpurpakt.rules:242:1",
-    "spec/heldenhain/13_purpurpakt.rules:249:1",
-    "spec/heldenhain/13_purpurpakt.rules:256:1",
-    "spec/heldenhain/13_purpurpakt.rules:265:1",
-    "spec/heldenhain/13_purpurpakt.rules:266:1",
-    "spec/heldenhain/13_purpurpakt.rules:267:1",
-    "spec/heldenhain/13_purpurpakt.rules:269:1",
-    "spec/heldenhain/13_purpurpakt.rules:271:1",
-    "spec/heldenhain/13_purpurpakt.rules:273:1",
-    "spec/heldenhain/13_purpurpakt.rules:274:1",
-    "spec/heldenhain/13_purpurpakt.rules:278:1",
-    "spec/heldenhain/13_purpurpakt.rules:280:1",
-    "spec/heldenhain/13_purpurpakt.rules:282:1",
-    "spec/heldenhain/13_purpurpakt.rules:284:1",
-    "spec/heldenhain/13_purpurpakt.rules:288:1",
-    "spec/heldenhain/13_purpurpakt.rules:290:1",
-    "spec/heldenhain/13_purpurpakt.rules:292:1",
-    "spec/heldenhain/20_mirrors.rules:10:1",
-    "spec/heldenhain/20_mirrors.rules:11:1",
-    "spec/heldenhain/20_mirrors.rules:12:1",
-    "spec/heldenhain/20_mirrors.rules:13:1",
-    "spec/heldenhain/20_mirrors.rules:14:1",
-    "spec/heldenhain/20_mirrors.rules:15:1",
-    "spec/heldenhain/20_mirrors.rules:16:1",
-    "spec/heldenhain/20_mirrors.rules:17:1",
+    "spec/heldenhain/13_purpurpakt.rules:293:1",
+    "spec/heldenhain/13_purpurpakt.rules:300:1",
+    "spec/heldenhain/13_purpurpakt.rules:307:1",
+    "spec/heldenhain/13_purpurpakt.rules:315:1",
+    "spec/heldenhain/13_purpurpakt.rules:322:1",
+    "spec/heldenhain/13_purpurpakt.rules:329:1",
+    "spec/heldenhain/13_purpurpakt.rules:336:1",
+    "spec/heldenhain/13_purpurpakt.rules:346:1",
+    "spec/heldenhain/13_purpurpakt.rules:353:1",
+    "spec/heldenhain/13_purpurpakt.rules:360:1",
+    "spec/heldenhain/13_purpurpakt.rules:369:1",
+    "spec/heldenhain/13_purpurpakt.rules:370:1",
+    "spec/heldenhain/13_purpurpakt.rules:371:1",
+    "spec/heldenhain/13_purpurpakt.rules:379:1",
+    "spec/heldenhain/13_purpurpakt.rules:381:1",
+    "spec/heldenhain/13_purpurpakt.rules:383:1",
+    "spec/heldenhain/13_purpurpakt.rules:384:1",
+    "spec/heldenhain/13_purpurpakt.rules:388:1",
+    "spec/heldenhain/13_purpurpakt.rules:390:1",
+    "spec/heldenhain/13_purpurpakt.rules:401:1",
+    "spec/heldenhain/13_purpurpakt.rules:412:1",
+    "spec/heldenhain/13_purpurpakt.rules:416:1",
+    "spec/heldenhain/13_purpurpakt.rules:422:1",
+    "spec/heldenhain/13_purpurpakt.rules:431:1",
+    "spec/heldenhain/10_superfreundinnen.rules:13:1",
+    "spec/heldenhain/10_superfreundinnen.rules:19:1",
+    "spec/heldenhain/10_superfreundinnen.rules:23:1",
+    "spec/heldenhain/10_superfreundinnen.rules:25:1",
+    "spec/heldenhain/10_superfreundinnen.rules:31:1",
+    "spec/heldenhain/10_superfreundinnen.rules:33:1",
+    "spec/heldenhain/10_superfreundinnen.rules:42:1",
+    "spec/heldenhain/10_superfreundinnen.rules:51:1",
 )
 META_BOARD_ENTITY_AT_8 = (
-    "spec/heldenhain/20_mirrors.rules:18:1",
-    "spec/heldenhain/20_mirrors.rules:19:1",
-    "spec/heldenhain/20_mirrors.rules:20:1",
-    "spec/heldenhain/20_mirrors.rules:21:1",
-    "spec/heldenhain/20_mirrors.rules:22:1",
-    "spec/heldenhain/20_mirrors.rules:23:1",
-    "spec/heldenhain/20_mirrors.rules:24:1",
-    "spec/heldenhain/20_mirrors.rules:25:1",
-    "spec/heldenhain/20_mirrors.rules:26:1",
-    "spec/heldenhain/20_mirrors.rules:27:1",
-    "spec/heldenhain/20_mirrors.rules:28:1",
-    "spec/heldenhain/20_mirrors.rules:29:1",
-    "spec/heldenhain/20_mirrors.rules:30:1",
-    "spec/heldenhain/20_mirrors.rules:31:1",
-    "spec/heldenhain/20_mirrors.rules:32:1",
-    "spec/heldenhain/20_mirrors.rules:33:1",
-    "spec/heldenhain/20_mirrors.rules:34:1",
-    "spec/heldenhain/20_mirrors.rules:35:1",
-    "spec/heldenhain/20_mirrors.rules:36:1",
-    "spec/heldenhain/20_mirrors.rules:37:1",
-    "spec/heldenhain/20_mirrors.rules:38:1",
-    "spec/heldenhain/20_mirrors.rules:39:1",
-    "spec/heldenhain/20_mirrors.rules:40:1",
-    "spec/heldenhain/20_mirrors.rules:41:1",
-    "spec/heldenhain/20_mirrors.rules:42:1",
-    "spec/heldenhain/20_mirrors.rules:43:1",
-    "spec/heldenhain/20_mirrors.rules:44:1",
-    "spec/heldenhain/20_mirrors.rules:45:1",
-    "spec/heldenhain/20_mirrors.rules:46:1",
-    "spec/heldenhain/20_mirrors.rules:47:1",
-    "spec/heldenhain/20_mirrors.rules:48:1",
-    "spec/heldenhain/20_mirrors.rules:49:1",
+    "spec/heldenhain/10_superfreundinnen.rules:53:1",
+    "spec/heldenhain/10_superfreundinnen.rules:60:1",
+    "spec/heldenhain/10_superfreundinnen.rules:63:1",
+    "spec/heldenhain/10_superfreundinnen.rules:64:1",
+    "spec/heldenhain/10_superfreundinnen.rules:67:1",
+    "spec/heldenhain/10_superfreundinnen.rules:71:1",
+    "spec/heldenhain/10_superfreundinnen.rules:77:1",
+    "spec/heldenhain/10_superfreundinnen.rules:79:1",
+    "spec/heldenhain/10_superfreundinnen.rules:83:1",
+    "spec/heldenhain/10_superfreundinnen.rules:93:1",
+    "spec/heldenhain/10_superfreundinnen.rules:95:1",
+    "spec/heldenhain/10_superfreundinnen.rules:102:1",
+    "spec/heldenhain/10_superfreundinnen.rules:114:1",
+    "spec/heldenhain/10_superfreundinnen.rules:125:1",
+    "spec/heldenhain/10_superfreundinnen.rules:127:1",
+    "spec/heldenhain/10_superfreundinnen.rules:133:1",
+    "spec/heldenhain/10_superfreundinnen.rules:143:1",
+    "spec/heldenhain/10_superfreundinnen.rules:145:1",
+    "spec/heldenhain/10_superfreundinnen.rules:154:1",
+    "spec/heldenhain/10_superfreundinnen.rules:169:1",
+    "spec/heldenhain/10_superfreundinnen.rules:175:1",
+    "spec/heldenhain/10_superfreundinnen.rules:184:1",
+    "spec/heldenhain/10_superfreundinnen.rules:190:1",
+    "spec/heldenhain/10_superfreundinnen.rules:198:1",
+    "spec/heldenhain/10_superfreundinnen.rules:202:1",
+    "spec/heldenhain/10_superfreundinnen.rules:209:1",
+    "spec/heldenhain/10_superfreundinnen.rules:213:1",
+    "spec/heldenhain/10_superfreundinnen.rules:222:1",
+    "spec/heldenhain/10_superfreundinnen.rules:225:1",
+    "spec/heldenhain/10_superfreundinnen.rules:232:1",
+    "spec/heldenhain/10_superfreundinnen.rules:236:1",
+    "spec/heldenhain/10_superfreundinnen.rules:240:1",
 )
 META_BOARD_ENTITY_AT_9 = (
-    "spec/heldenhain/20_mirrors.rules:50:1",
-    "spec/heldenhain/20_mirrors.rules:51:1",
-    "spec/heldenhain/20_mirrors.rules:52:1",
-    "spec/heldenhain/20_mirrors.rules:53:1",
-    "spec/heldenhain/20_mirrors.rules:54:1",
-    "spec/heldenhain/20_mirrors.rules:55:1",
-    "spec/heldenhain/20_mirrors.rules:56:1",
-    "spec/heldenhain/20_mirrors.rules:57:1",
-    "spec/heldenhain/20_mirrors.rules:58:1",
-    "spec/heldenhain/20_mirrors.rules:59:1",
-    "spec/heldenhain/20_mirrors.rules:60:1",
-    "spec/heldenhain/20_mirrors.rules:61:1",
-    "spec/heldenhain/20_mirrors.rules:62:1",
-    "spec/heldenhain/20_mirrors.rules:63:1",
-    "spec/heldenhain/20_mirrors.rules:64:1",
-    "spec/heldenhain/20_mirrors.rules:65:1",
-    "spec/heldenhain/20_mirrors.rules:66:1",
-    "spec/heldenhain/20_mirrors.rules:67:1",
-    "spec/heldenhain/20_mirrors.rules:68:1",
-    "spec/heldenhain/20_mirrors.rules:69:1",
-    "spec/heldenhain/20_mirrors.rules:70:1",
-    "spec/heldenhain/20_mirrors.rules:71:1",
-    "spec/heldenhain/20_mirrors.rules:74:1",
-    "spec/heldenhain/20_mirrors.rules:75:1",
-    "spec/heldenhain/20_mirrors.rules:76:1",
-    "spec/heldenhain/20_mirrors.rules:77:1",
-    "spec/heldenhain/20_mirrors.rules:78:1",
-    "spec/heldenhain/20_mirrors.rules:79:1",
-    "spec/heldenhain/20_mirrors.rules:80:1",
-    "spec/heldenhain/20_mirrors.rules:81:1",
-    "spec/heldenhain/20_mirrors.rules:82:1",
-    "spec/heldenhain/20_mirrors.rules:83:1",
+    "spec/heldenhain/10_superfreundinnen.rules:250:1",
+    "spec/heldenhain/10_superfreundinnen.rules:263:1",
+    "spec/heldenhain/10_superfreundinnen.rules:267:1",
+    "spec/heldenhain/10_superfreundinnen.rules:276:1",
+    "spec/heldenhain/10_superfreundinnen.rules:286:1",
+    "spec/heldenhain/10_superfreundinnen.rules:295:1",
+    "spec/heldenhain/10_superfreundinnen.rules:302:1",
+    "spec/heldenhain/10_superfreundinnen.rules:306:1",
+    "spec/heldenhain/10_superfreundinnen.rules:312:1",
+    "spec/heldenhain/10_superfreundinnen.rules:314:1",
+    "spec/heldenhain/10_superfreundinnen.rules:316:1",
+    "spec/heldenhain/10_superfreundinnen.rules:318:1",
+    "spec/heldenhain/10_superfreundinnen.rules:326:1",
+    "spec/heldenhain/10_superfreundinnen.rules:328:1",
+    "spec/heldenhain/10_superfreundinnen.rules:330:1",
+    "spec/heldenhain/10_superfreundinnen.rules:334:1",
+    "spec/heldenhain/10_superfreundinnen.rules:336:1",
+    "spec/heldenhain/10_superfreundinnen.rules:338:1",
+    "spec/heldenhain/10_superfreundinnen.rules:344:1",
+    "spec/heldenhain/10_superfreundinnen.rules:355:1",
+    "spec/heldenhain/10_superfreundinnen.rules:361:1",
+    "spec/heldenhain/10_superfreundinnen.rules:367:1",
+    "spec/heldenhain/11_schattenkabinett.rules:13:1",
+    "spec/heldenhain/11_schattenkabinett.rules:18:1",
+    "spec/heldenhain/11_schattenkabinett.rules:24:1",
+    "spec/heldenhain/11_schattenkabinett.rules:28:1",
+    "spec/heldenhain/11_schattenkabinett.rules:31:1",
+    "spec/heldenhain/11_schattenkabinett.rules:37:1",
+    "spec/heldenhain/11_schattenkabinett.rules:45:1",
+    "spec/heldenhain/11_schattenkabinett.rules:49:1",
+    "spec/heldenhain/11_schattenkabinett.rules:51:1",
+    "spec/heldenhain/11_schattenkabinett.rules:57:1",
 )
 META_BOARD_ENTITY_AT_10 = (
-    "spec/heldenhain/20_mirrors.rules:84:1",
-    "spec/heldenhain/20_mirrors.rules:85:1",
-    "spec/heldenhain/20_mirrors.rules:86:1",
-    "spec/heldenhain/20_mirrors.rules:87:1",
-    "spec/heldenhain/20_mirrors.rules:88:1",
-    "spec/heldenhain/20_mirrors.rules:89:1",
-    "spec/heldenhain/20_mirrors.rules:90:1",
-    "spec/heldenhain/20_mirrors.rules:91:1",
-    "spec/heldenhain/20_mirrors.rules:92:1",
-    "spec/heldenhain/20_mirrors.rules:93:1",
-    "spec/heldenhain/20_mirrors.rules:94:1",
-    "spec/heldenhain/20_mirrors.rules:95:1",
-    "spec/heldenhain/20_mirrors.rules:96:1",
-    "spec/heldenhain/20_mirrors.rules:97:1",
-    "spec/heldenhain/20_mirrors.rules:98:1",
-    "spec/heldenhain/20_mirrors.rules:99:1",
-    "spec/heldenhain/20_mirrors.rules:100:1",
-    "spec/heldenhain/20_mirrors.rules:101:1",
-    "spec/heldenhain/20_mirrors.rules:102:1",
-    "spec/heldenhain/20_mirrors.rules:103:1",
-    "spec/heldenhain/20_mirrors.rules:104:1",
-    "spec/heldenhain/20_mirrors.rules:105:1",
-    "spec/heldenhain/20_mirrors.rules:106:1",
-    "spec/heldenhain/20_mirrors.rules:107:1",
-    "spec/heldenhain/20_mirrors.rules:108:1",
-    "spec/heldenhain/20_mirrors.rules:109:1",
-    "spec/heldenhain/20_mirrors.rules:110:1",
-    "spec/heldenhain/20_mirrors.rules:111:1",
-    "spec/heldenhain/20_mirrors.rules:112:1",
-    "spec/heldenhain/20_mirrors.rules:113:1",
-    "spec/heldenhain/20_mirrors.rules:114:1",
-    "spec/heldenhain/20_mirrors.rules:115:1",
+    "spec/heldenhain/11_schattenkabinett.rules:59:1",
+    "spec/heldenhain/11_schattenkabinett.rules:68:1",
+    "spec/heldenhain/11_schattenkabinett.rules:70:1",
+    "spec/heldenhain/11_schattenkabinett.rules:74:1",
+    "spec/heldenhain/11_schattenkabinett.rules:76:1",
+    "spec/heldenhain/11_schattenkabinett.rules:78:1",
+    "spec/heldenhain/11_schattenkabinett.rules:90:1",
+    "spec/heldenhain/11_schattenkabinett.rules:94:1",
+    "spec/heldenhain/11_schattenkabinett.rules:96:1",
+    "spec/heldenhain/11_schattenkabinett.rules:102:1",
+    "spec/heldenhain/11_schattenkabinett.rules:104:1",
+    "spec/heldenhain/11_schattenkabinett.rules:108:1",
+    "spec/heldenhain/11_schattenkabinett.rules:119:1",
+    "spec/heldenhain/11_schattenkabinett.rules:120:1",
+    "spec/heldenhain/11_schattenkabinett.rules:122:1",
+    "spec/heldenhain/11_schattenkabinett.rules:128:1",
+    "spec/heldenhain/11_schattenkabinett.rules:129:1",
+    "spec/heldenhain/11_schattenkabinett.rules:137:1",
+    "spec/heldenhain/11_schattenkabinett.rules:143:1",
+    "spec/heldenhain/11_schattenkabinett.rules:149:1",
+    "spec/heldenhain/11_schattenkabinett.rules:155:1",
+    "spec/heldenhain/11_schattenkabinett.rules:163:1",
+    "spec/heldenhain/11_schattenkabinett.rules:167:1",
+    "spec/heldenhain/11_schattenkabinett.rules:174:1",
+    "spec/heldenhain/11_schattenkabinett.rules:177:1",
+    "spec/heldenhain/11_schattenkabinett.rules:181:1",
+    "spec/heldenhain/11_schattenkabinett.rules:185:1",
+    "spec/heldenhain/11_schattenkabinett.rules:189:1",
+    "spec/heldenhain/11_schattenkabinett.rules:193:1",
+    "spec/heldenhain/11_schattenkabinett.rules:196:1",
+    "spec/heldenhain/11_schattenkabinett.rules:203:1",
+    "spec/heldenhain/11_schattenkabinett.rules:210:1",
 )
 META_BOARD_ENTITY_AT_11 = (
-    "spec/heldenhain/20_mirrors.rules:116:1",
-    "spec/heldenhain/20_mirrors.rules:117:1",
-    "spec/heldenhain/20_mirrors.rules:118:1",
-    "spec/heldenhain/20_mirrors.rules:119:1",
-    "spec/heldenhain/20_mirrors.rules:120:1",
-    "spec/heldenhain/20_mirrors.rules:121:1",
-    "spec/heldenhain/20_mirrors.rules:122:1",
-    "spec/heldenhain/20_mirrors.rules:123:1",
-    "spec/heldenhain/20_mirrors.rules:124:1",
-    "spec/heldenhain/20_mirrors.rules:125:1",
-    "spec/heldenhain/20_mirrors.rules:126:1",
-    "spec/heldenhain/20_mirrors.rules:127:1",
-    "spec/heldenhain/20_mirrors.rules:128:1",
-    "spec/heldenhain/20_mirrors.rules:129:1",
-    "spec/heldenhain/20_mirrors.rules:130:1",
-    "spec/heldenhain/20_mirrors.rules:131:1",
-    "spec/heldenhain/20_mirrors.rules:132:1",
-    "spec/heldenhain/20_mirrors.rules:133:1",
-    "spec/heldenhain/20_mirrors.rules:134:1",
-    "spec/heldenhain/20_mirrors.rules:135:1",
-    "spec/heldenhain/20_mirrors.rules:138:1",
-    "spec/heldenhain/20_mirrors.rules:139:1",
-    "spec/heldenhain/20_mirrors.rules:140:1",
-    "spec/heldenhain/20_mirrors.rules:141:1",
-    "spec/heldenhain/20_mirrors.rules:142:1",
-    "spec/heldenhain/20_mirrors.rules:143:1",
-    "spec/heldenhain/20_mirrors.rules:144:1",
-    "spec/heldenhain/20_mirrors.rules:145:1",
-    "spec/heldenhain/20_mirrors.rules:146:1",
-    "spec/heldenhain/20_mirrors.rules:147:1",
-    "spec/heldenhain/20_mirrors.rules:148:1",
-    "spec/heldenhain/20_mirrors.rules:149:1",
+    "spec/heldenhain/11_schattenkabinett.rules:217:1",
+    "spec/heldenhain/11_schattenkabinett.rules:226:1",
+    "spec/heldenhain/11_schattenkabinett.rules:230:1",
+    "spec/heldenhain/11_schattenkabinett.rules:234:1",
+    "spec/heldenhain/11_schattenkabinett.rules:244:1",
+    "spec/heldenhain/11_schattenkabinett.rules:251:1",
+    "spec/heldenhain/11_schattenkabinett.rules:257:1",
+    "spec/heldenhain/11_schattenkabinett.rules:259:1",
+    "spec/heldenhain/11_schattenkabinett.rules:261:1",
+    "spec/heldenhain/11_schattenkabinett.rules:262:1",
+    "spec/heldenhain/11_schattenkabinett.rules:264:1",
+    "spec/heldenhain/11_schattenkabinett.rules:270:1",
+    "spec/heldenhain/11_schattenkabinett.rules:272:1",
+    "spec/heldenhain/11_schattenkabinett.rules:276:1",
+    "spec/heldenhain/11_schattenkabinett.rules:278:1",
+    "spec/heldenhain/11_schattenkabinett.rules:287:1",
+    "spec/heldenhain/11_schattenkabinett.rules:293:1",
+    "spec/heldenhain/11_schattenkabinett.rules:297:1",
+    "spec/heldenhain/11_schattenkabinett.rules:303:1",
+    "spec/heldenhain/11_schattenkabinett.rules:309:1",
+    "spec/heldenhain/12_weggefaehrten.rules:13:1",
+    "spec/heldenhain/12_weggefaehrten.rules:15:1",
+    "spec/heldenhain/12_weggefaehrten.rules:18:1",
+    "spec/heldenhain/12_weggefaehrten.rules:20:1",
+    "spec/heldenhain/12_weggefaehrten.rules:24:1",
+    "spec/heldenhain/12_weggefaehrten.rules:27:1",
+    "spec/heldenhain/12_weggefaehrten.rules:29:1",
+    "spec/heldenhain/12_weggefaehrten.rules:31:1",
+    "spec/heldenhain/12_weggefaehrten.rules:32:1",
+    "spec/heldenhain/12_weggefaehrten.rules:34:1",
+    "spec/heldenhain/12_weggefaehrten.rules:36:1",
+    "spec/heldenhain/12_weggefaehrten.rules:39:1",
 )
 META_BOARD_ENTITY_AT_12 = (
-    "spec/heldenhain/20_mirrors.rules:150:1",
-    "spec/heldenhain/20_mirrors.rules:151:1",
-    "spec/heldenhain/20_mirrors.rules:152:1",
-    "spec/heldenhain/20_mirrors.rules:153:1",
-    "spec/heldenhain/20_mirrors.rules:154:1",
-    "spec/heldenhain/20_mirrors.rules:155:1",
-    "spec/heldenhain/20_mirrors.rules:156:1",
-    "spec/heldenhain/20_mirrors.rules:157:1",
-    "spec/heldenhain/20_mirrors.rules:158:1",
-    "spec/heldenhain/20_mirrors.rules:159:1",
-    "spec/heldenhain/20_mirrors.rules:160:1",
-    "spec/heldenhain/20_mirrors.rules:161:1",
-    "spec/heldenhain/20_mirrors.rules:162:1",
-    "spec/heldenhain/20_mirrors.rules:163:1",
-    "spec/heldenhain/20_mirrors.rules:164:1",
-    "spec/heldenhain/20_mirrors.rules:165:1",
-    "spec/heldenhain/20_mirrors.rules:166:1",
-    "spec/heldenhain/20_mirrors.rules:167:1",
-    "spec/heldenhain/20_mirrors.rules:168:1",
-    "spec/heldenhain/20_mirrors.rules:169:1",
-    "spec/heldenhain/20_mirrors.rules:170:1",
-    "spec/heldenhain/20_mirrors.rules:171:1",
-    "spec/heldenhain/20_mirrors.rules:172:1",
-    "spec/heldenhain/20_mirrors.rules:173:1",
-    "spec/heldenhain/20_mirrors.rules:174:1",
-    "spec/heldenhain/20_mirrors.rules:175:1",
-    "spec/heldenhain/20_mirrors.rules:176:1",
-    "spec/heldenhain/20_mirrors.rules:177:1",
-    "spec/heldenhain/20_mirrors.rules:178:1",
-    "spec/heldenhain/20_mirrors.rules:179:1",
-    "spec/heldenhain/20_mirrors.rules:180:1",
-    "spec/heldenhain/20_mirrors.rules:181:1",
+    "spec/heldenhain/12_weggefaehrten.rules:45:1",
+    "spec/heldenhain/12_weggefaehrten.rules:55:1",
+    "spec/heldenhain/12_weggefaehrten.rules:57:1",
+    "spec/heldenhain/12_weggefaehrten.rules:63:1",
+    "spec/heldenhain/12_weggefaehrten.rules:64:1",
+    "spec/heldenhain/12_weggefaehrten.rules:65:1",
+    "spec/heldenhain/12_weggefaehrten.rules:71:1",
+    "spec/heldenhain/12_weggefaehrten.rules:73:1",
+    "spec/heldenhain/12_weggefaehrten.rules:75:1",
+    "spec/heldenhain/12_weggefaehrten.rules:79:1",
+    "spec/heldenhain/12_weggefaehrten.rules:81:1",
+    "spec/heldenhain/12_weggefaehrten.rules:92:1",
+    "spec/heldenhain/12_weggefaehrten.rules:94:1",
+    "spec/heldenhain/12_weggefaehrten.rules:96:1",
+    "spec/heldenhain/12_weggefaehrten.rules:102:1",
+    "spec/heldenhain/12_weggefaehrten.rules:105:1",
+    "spec/heldenhain/12_weggefaehrten.rules:114:1",
+    "spec/heldenhain/12_weggefaehrten.rules:120:1",
+    "spec/heldenhain/12_weggefaehrten.rules:126:1",
+    "spec/heldenhain/12_weggefaehrten.rules:136:1",
+    "spec/heldenhain/12_weggefaehrten.rules:140:1",
+    "spec/heldenhain/12_weggefaehrten.rules:144:1",
+    "spec/heldenhain/12_weggefaehrten.rules:148:1",
+    "spec/heldenhain/12_weggefaehrten.rules:152:1",
+    "spec/heldenhain/12_weggefaehrten.rules:155:1",
+    "spec/heldenhain/12_weggefaehrten.rules:159:1",
+    "spec/heldenhain/12_weggefaehrten.rules:163:1",
+    "spec/heldenhain/12_weggefaehrten.rules:167:1",
+    "spec/heldenhain/12_weggefaehrten.rules:177:1",
+    "spec/heldenhain/12_weggefaehrten.rules:181:1",
+    "spec/heldenhain/12_weggefaehrten.rules:185:1",
+    "spec/heldenhain/12_weggefaehrten.rules:189:1",
 )
 META_BOARD_ENTITY_AT_13 = (
-    "spec/heldenhain/20_mirrors.rules:182:1",
-    "spec/heldenhain/20_mirrors.rules:183:1",
-    "spec/heldenhain/20_mirrors.rules:184:1",
-    "spec/heldenhain/20_mirrors.rules:185:1",
-    "spec/heldenhain/20_mirrors.rules:186:1",
-    "spec/heldenhain/20_mirrors.rules:187:1",
-    "spec/heldenhain/20_mirrors.rules:188:1",
-    "spec/heldenhain/20_mirrors.rules:189:1",
-    "spec/heldenhain/20_mirrors.rules:190:1",
-    "spec/heldenhain/20_mirrors.rules:191:1",
-    "spec/heldenhain/20_mirrors.rules:192:1",
-    "spec/heldenhain/20_mirrors.rules:193:1",
-    "spec/heldenhain/20_mirrors.rules:194:1",
-    "spec/heldenhain/20_mirrors.rules:195:1",
-    "spec/heldenhain/20_mirrors.rules:196:1",
-    "spec/heldenhain/20_mirrors.rules:197:1",
-    "spec/heldenhain/20_mirrors.rules:198:1",
-    "spec/heldenhain/20_mirrors.rules:199:1",
-    "spec/heldenhain/20_mirrors.rules:202:1",
-    "spec/heldenhain/20_mirrors.rules:203:1",
-    "spec/heldenhain/20_mirrors.rules:204:1",
-    "spec/heldenhain/20_mirrors.rules:205:1",
-    "spec/heldenhain/20_mirrors.rules:206:1",
-    "spec/heldenhain/20_mirrors.rules:207:1",
-    "spec/heldenhain/20_mirrors.rules:208:1",
-    "spec/heldenhain/20_mirrors.rules:209:1",
-    "spec/heldenhain/20_mirrors.rules:210:1",
-    "spec/heldenhain/20_mirrors.rules:211:1",
-    "spec/heldenhain/20_mirrors.rules:212:1",
-    "spec/heldenhain/20_mirrors.rules:213:1",
-    "spec/heldenhain/20_mirrors.rules:214:1",
-    "spec/heldenhain/20_mirrors.rules:215:1",
+    "spec/heldenhain/12_weggefaehrten.rules:192:1",
+    "spec/heldenhain/12_weggefaehrten.rules:200:1",
+    "spec/heldenhain/12_weggefaehrten.rules:207:1",
+    "spec/heldenhain/12_weggefaehrten.rules:216:1",
+    "spec/heldenhain/12_weggefaehrten.rules:224:1",
+    "spec/heldenhain/12_weggefaehrten.rules:225:1",
+    "spec/heldenhain/12_weggefaehrten.rules:227:1",
+    "spec/heldenhain/12_weggefaehrten.rules:229:1",
+    "spec/heldenhain/12_weggefaehrten.rules:231:1",
+    "spec/heldenhain/12_weggefaehrten.rules:239:1",
+    "spec/heldenhain/12_weggefaehrten.rules:240:1",
+    "spec/heldenhain/12_weggefaehrten.rules:248:1",
+    "spec/heldenhain/12_weggefaehrten.rules:250:1",
+    "spec/heldenhain/12_weggefaehrten.rules:252:1",
+    "spec/heldenhain/12_weggefaehrten.rules:258:1",
+    "spec/heldenhain/12_weggefaehrten.rules:266:1",
+    "spec/heldenhain/12_weggefaehrten.rules:272:1",
+    "spec/heldenhain/12_weggefaehrten.rules:278:1",
+    "spec/heldenhain/13_purpurpakt.rules:16:1",
+    "spec/heldenhain/13_purpurpakt.rules:26:1",
+    "spec/heldenhain/13_purpurpakt.rules:39:1",
+    "spec/heldenhain/13_purpurpakt.rules:51:1",
+    "spec/heldenhain/13_purpurpakt.rules:64:1",
+    "spec/heldenhain/13_purpurpakt.rules:73:1",
+    "spec/heldenhain/13_purpurpakt.rules:85:1",
+    "spec/heldenhain/13_purpurpakt.rules:87:1",
+    "spec/heldenhain/13_purpurpakt.rules:96:1",
+    "spec/heldenhain/13_purpurpakt.rules:98:1",
+    "spec/heldenhain/13_purpurpakt.rules:100:1",
+    "spec/heldenhain/13_purpurpakt.rules:107:1",
+    "spec/heldenhain/13_purpurpakt.rules:109:1",
+    "spec/heldenhain/13_purpurpakt.rules:122:1",
 )
 META_BOARD_ENTITY_AT_14 = (
-    "spec/heldenhain/20_mirrors.rules:216:1",
-    "spec/heldenhain/20_mirrors.rules:217:1",
-    "spec/heldenhain/20_mirrors.rules:218:1",
-    "spec/heldenhain/20_mirrors.rules:219:1",
-    "spec/heldenhain/20_mirrors.rules:220:1",
-    "spec/heldenhain/20_mirrors.rules:221:1",
-    "spec/heldenhain/20_mirrors.rules:222:1",
-    "spec/heldenhain/20_mirrors.rules:223:1",
-    "spec/heldenhain/20_mirrors.rules:224:1",
-    "spec/heldenhain/20_mirrors.rules:225:1",
-    "spec/heldenhain/20_mirrors.rules:226:1",
-    "spec/heldenhain/20_mirrors.rules:227:1",
-    "spec/heldenhain/20_mirrors.rules:228:1",
-    "spec/heldenhain/20_mirrors.rules:229:1",
-    "spec/heldenhain/20_mirrors.rules:230:1",
-    "spec/heldenhain/20_mirrors.rules:231:1",
-    "spec/heldenhain/20_mirrors.rules:232:1",
-    "spec/heldenhain/20_mirrors.rules:233:1",
-    "spec/heldenhain/20_mirrors.rules:234:1",
-    "spec/heldenhain/20_mirrors.rules:235:1",
-    "spec/heldenhain/20_mirrors.rules:236:1",
-    "spec/heldenhain/20_mirrors.rules:237:1",
-    "spec/heldenhain/20_mirrors.rules:238:1",
-    "spec/heldenhain/20_mirrors.rules:239:1",
-    "spec/heldenhain/20_mirrors.rules:240:1",
-    "spec/heldenhain/20_mirrors.rules:241:1",
-    "spec/heldenhain/20_mirrors.rules:242:1",
-    "spec/heldenhain/20_mirrors.rules:243:1",
-    "spec/heldenhain/20_mirrors.rules:244:1",
-    "spec/heldenhain/20_mirrors.rules:245:1",
-    "spec/heldenhain/20_mirrors.rules:246:1",
-    "spec/heldenhain/20_mirrors.rules:247:1",
+    "spec/heldenhain/13_purpurpakt.rules:128:1",
+    "spec/heldenhain/13_purpurpakt.rules:130:1",
+    "spec/heldenhain/13_purpurpakt.rules:140:1",
+    "spec/heldenhain/13_purpurpakt.rules:153:1",
+    "spec/heldenhain/13_purpurpakt.rules:162:1",
+    "spec/heldenhain/13_purpurpakt.rules:163:1",
+    "spec/heldenhain/13_purpurpakt.rules:165:1",
+    "spec/heldenhain/13_purpurpakt.rules:169:1",
+    "spec/heldenhain/13_purpurpakt.rules:180:1",
+    "spec/heldenhain/13_purpurpakt.rules:182:1",
+    "spec/heldenhain/13_purpurpakt.rules:186:1",
+    "spec/heldenhain/13_purpurpakt.rules:188:1",
+    "spec/heldenhain/13_purpurpakt.rules:189:1",
+    "spec/heldenhain/13_purpurpakt.rules:200:1",
+    "spec/heldenhain/13_purpurpakt.rules:212:1",
+    "spec/heldenhain/13_purpurpakt.rules:221:1",
+    "spec/heldenhain/13_purpurpakt.rules:230:1",
+    "spec/heldenhain/13_purpurpakt.rules:241:1",
+    "spec/heldenhain/13_purpurpakt.rules:248:1",
+    "spec/heldenhain/13_purpurpakt.rules:252:1",
+    "spec/heldenhain/13_purpurpakt.rules:260:1",
+    "spec/heldenhain/13_purpurpakt.rules:267:1",
+    "spec/heldenhain/13_purpurpakt.rules:278:1",
+    "spec/heldenhain/13_purpurpakt.rules:286:1",
+    "spec/heldenhain/13_purpurpakt.rules:293:1",
+    "spec/heldenhain/13_purpurpakt.rules:300:1",
+    "spec/heldenhain/13_purpurpakt.rules:307:1",
+    "spec/heldenhain/13_purpurpakt.rules:315:1",
+    "spec/heldenhain/13_purpurpakt.rules:322:1",
+    "spec/heldenhain/13_purpurpakt.rules:329:1",
+    "spec/heldenhain/13_purpurpakt.rules:336:1",
+    "spec/heldenhain/13_purpurpakt.rules:346:1",
 )
 META_BOARD_ENTITY_AT_15 = (
-    "spec/heldenhain/20_mirrors.rules:248:1",
-    "spec/heldenhain/20_mirrors.rules:249:1",
-    "spec/heldenhain/20_mirrors.rules:250:1",
-    "spec/heldenhain/20_mirrors.rules:251:1",
-    "spec/heldenhain/20_mirrors.rules:252:1",
-    "spec/heldenhain/20_mirrors.rules:253:1",
-    "spec/heldenhain/20_mirrors.rules:254:1",
-    "spec/heldenhain/20_mirrors.rules:255:1",
-    "spec/heldenhain/20_mirrors.rules:256:1",
-    "spec/heldenhain/20_mirrors.rules:257:1",
-    "spec/heldenhain/20_mirrors.rules:258:1",
-    "spec/heldenhain/20_mirrors.rules:259:1",
-    "spec/heldenhain/20_mirrors.rules:260:1",
-    "spec/heldenhain/20_mirrors.rules:261:1",
-    "spec/heldenhain/20_mirrors.rules:262:1",
-    "spec/heldenhain/20_mirrors.rules:263:1",
+    "spec/heldenhain/13_purpurpakt.rules:353:1",
+    "spec/heldenhain/13_purpurpakt.rules:360:1",
+    "spec/heldenhain/13_purpurpakt.rules:369:1",
+    "spec/heldenhain/13_purpurpakt.rules:370:1",
+    "spec/heldenhain/13_purpurpakt.rules:371:1",
+    "spec/heldenhain/13_purpurpakt.rules:379:1",
+    "spec/heldenhain/13_purpurpakt.rules:381:1",
+    "spec/heldenhain/13_purpurpakt.rules:383:1",
+    "spec/heldenhain/13_purpurpakt.rules:384:1",
+    "spec/heldenhain/13_purpurpakt.rules:388:1",
+    "spec/heldenhain/13_purpurpakt.rules:390:1",
+    "spec/heldenhain/13_purpurpakt.rules:401:1",
+    "spec/heldenhain/13_purpurpakt.rules:412:1",
+    "spec/heldenhain/13_purpurpakt.rules:416:1",
+    "spec/heldenhain/13_purpurpakt.rules:422:1",
+    "spec/heldenhain/13_purpurpakt.rules:431:1",
 )
 META_BOARD_ENTITY_AT = (
     META_BOARD_ENTITY_AT_0
@@ -5819,7 +7907,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="heldenhain",
     title="Heldenhain",
-    spec_hash="4887dfc53866f07b",
+    spec_hash="ac58d762ce6477d5",
     spec_files=META_SPEC_FILES,
     players=("p1", "p2"),
     player_labels=("Seite 1", "Seite 2"),
@@ -5846,7 +7934,7 @@ META = GameMeta(
     balance_bot="",
     use_labels=META_USE_LABELS,
     counts=META_COUNTS,
-    var_kinds=("player", "player", "", "", "card", ""),
+    var_kinds=("player", "player", "", "", ""),
     effect_param_kinds=META_EFFECT_PARAM_KINDS,
     param_domains=META_PARAM_DOMAINS,
     board=META_BOARD,
@@ -5857,1504 +7945,1504 @@ META = GameMeta(
 #   state.tracks: 0 punkte(p1), 1 punkte(p2), 2 energie(p1), 3 energie(p2), 4 aktionspunkte, 5 zuege(p1), 6 zuege(p2), 7 zug_nr
 #   state.zones: 0 schachtel, 1 stapel(p1), 2 stapel(p2), 3 hand(p1), 4 hand(p2), 5 feld(p1), 6 feld(p2), 7 ki_platz(p1), 8 ki_platz(p2), 9 angelegt(p1), 10 angelegt(p2), 11 hq_platz(p1), 12 hq_platz(p2), 13 tischmitte, 14 abwicklung, 15 verdeckt, 16 ablage(p1), 17 ablage(p2)
 #   state.counters: 0 stress, 1 marke_erschoepft, 2 marke_wartezeit, 3 marke_setzt_aus, 4 sperrschutz, 5 plus_einsatz, 6 plus_ausdauer, 7 plus_rettung, 8 auftritt, 9 marke_genutzt, 10 marke_startcharakter
-#   state.vars: 0 am_zug, 1 startspieler, 2 spielphase, 3 zug_vorbei, 4 gespielt, 5 preis_bezahlt
+#   state.vars: 0 am_zug, 1 startspieler, 2 spielphase, 3 zug_vorbei, 4 preis_bezahlt
 
 PLAYERS = (0, 1)
 PLAYER_IDS = ("p1", "p2")
 PLAYER_LABELS = ("Seite 1", "Seite 2")
 
 # Entities by index: the integer every rule uses for them, by name.
-E_blitzy = 0
-E_roxy = 1
-E_nami = 2
-E_lena = 3
-E_mira_morgentau = 4
-E_pia_purzel = 5
-E_fee_fortuna = 6
-E_juna_jubel = 7
-E_kiki_kleeblatt = 8
-E_tessa_trost = 9
-E_ella_eiche = 10
-E_zoe_zuversicht = 11
-E_hanna_herzlich = 12
-E_luzi_lichtblick = 13
-E_wanda_wunder = 14
-E_sunny_sonnenschein = 15
-E_cleo_chance = 16
-E_frieda_freundschaft = 17
-E_gina_gluecksgriff = 18
-E_ronja_regenbogen = 19
-E_flauschi = 20
-E_spatz_pieps = 21
-E_kater_kuschel = 22
-E_gluecksschwein_trudi = 23
-E_hase_hoppel = 24
-E_eule_elsa = 25
-E_illusionsdrache = 26
-E_ki_sternchen = 27
-E_ki_gluecksrad = 28
-E_ki_pflaster = 29
-E_ki_kompass = 30
-E_gruppenumarmung = 31
-E_glueckstreffer = 32
-E_zusammenhalt = 33
-E_zweite_chance = 34
-E_kuchenpause = 35
-E_sonnenstrahl = 36
-E_grosses_finale = 37
-E_schutzengel = 38
-E_gluecksbringer = 39
-E_wunschbrunnen = 40
-E_tapferes_herz = 41
-E_sternschnuppe = 42
-E_heilkraeuter = 43
-E_rueckzug_ins_baumhaus = 44
-E_pyjamaparty = 45
-E_gemeinsam_stark = 46
-E_freundinnen_power = 47
-E_gluecksarmband = 48
-E_regenbogenschirm = 49
-E_zauberstab = 50
-E_heilamulett = 51
-E_freundschaftsband = 52
-E_sternenkrone = 53
-E_kuscheldecke = 54
-E_baumhaus = 55
-E_leuchtturm_der_hoffnung = 56
-E_wolkenschloss = 57
-E_sternwarte = 58
-E_blumenwiese = 59
-E_regenbogenbruecke = 60
-E_gluecksmarkt = 61
-E_lady_stillstand = 62
-E_professor_null = 63
-E_samt = 64
-E_herr_gegenwind = 65
-E_graf_grau = 66
-E_baronin_bremse = 67
-E_frau_flaute = 68
-E_kommissar_kleinlaut = 69
-E_doktor_daemmer = 70
-E_graue_eminenz = 71
-E_fraeulein_frost = 72
-E_herr_hemmschuh = 73
-E_notar_nimmermehr = 74
-E_schatten_schorsch = 75
-E_madame_muerrisch = 76
-E_graefin_gaehn = 77
-E_leutnant_lahm = 78
-E_direktor_dunkel = 79
-E_zensor_zack = 80
-E_sekretaer_stumm = 81
-E_baron_bleischwer = 82
-E_rabe_raspel = 83
-E_kroete_knurr = 84
-E_wachhund_wotan = 85
-E_schleichkatze_nebel = 86
-E_motte_mottek = 87
-E_spitzel_spinne = 88
-E_ki_stoppuhr = 89
-E_ki_fluesterkasten = 90
-E_ki_rechenknecht = 91
-E_ki_bremsklotz = 92
-E_stillstand = 93
-E_laehmende_rede = 94
-E_rufmord = 95
-E_schmutzkampagne = 96
-E_buerokratie = 97
-E_kaltes_schweigen = 98
-E_intrige = 99
-E_raenke_schmieden = 100
-E_verhoer = 101
-E_hinterzimmer = 102
-E_schachzug = 103
-E_abgesagt = 104
-E_sperrstunde = 105
-E_eiserne_disziplin = 106
-E_kalte_schulter = 107
-E_dunkle_plaene = 108
-E_nullsummenspiel = 109
-E_eiserne_maske = 110
-E_schattenmantel = 111
-E_monokel = 112
-E_dolch_der_zweifel = 113
-E_siegelring = 114
-E_bleischuhe = 115
-E_aktenkoffer = 116
-E_schattenturm = 117
-E_aktenarchiv = 118
-E_kontrollzentrum = 119
-E_kabinettssaal = 120
-E_nebelmoor = 121
-E_grauer_platz = 122
-E_zeitlupenstadt = 123
-E_jaro = 124
-E_bruno = 125
-E_emil = 126
-E_oskar = 127
-E_dorian_faltfach = 128
-E_karl_kompass = 129
-E_lotte_leuchte = 130
-E_finn_faehrte = 131
-E_greta_granit = 132
-E_hugo_hueter = 133
-E_mats_mut = 134
-E_paula_pfad = 135
-E_theo_treu = 136
-E_ida_eifer = 137
-E_wilma_weitblick = 138
-E_rudi_rast = 139
-E_knut_kraft = 140
-E_selma_seil = 141
-E_anton_anker = 142
-E_nele_nebenan = 143
-E_bert_bergfuehrer = 144
-E_hund_hasso = 145
-E_pony_polka = 146
-E_falke_fiete = 147
-E_esel_emma = 148
-E_dachs_dieter = 149
-E_igel_ingo = 150
-E_ki_wanderkarte = 151
-E_ki_funkgeraet = 152
-E_ki_lagerfeuer = 153
-E_ki_fernglas = 154
-E_alle_fuer_einen = 155
-E_schulter_an_schulter = 156
-E_schutzwall = 157
-E_lagerpause = 158
-E_aufbruch = 159
-E_gemeinsamer_marsch = 160
-E_verstaerkung = 161
-E_heldenmut = 162
-E_rettungsaktion = 163
-E_festes_band = 164
-E_gipfelsturm = 165
-E_treue_freunde = 166
-E_wegzehrung = 167
-E_kundschafter = 168
-E_zeltlager = 169
-E_mutprobe = 170
-E_schwur_der_gefaehrten = 171
-E_wanderstab = 172
-E_schild_des_hueters = 173
-E_taschenkompass = 174
-E_kletterseil = 175
-E_feldflasche = 176
-E_lederwams = 177
-E_banner_der_gefaehrten = 178
-E_bergdorf = 179
-E_huette_am_see = 180
-E_wachturm = 181
-E_gildenhaus = 182
-E_alter_wald = 183
-E_marktplatz = 184
-E_steile_pfade = 185
-E_edgar_satzsprung = 186
-E_rico_rueckprall = 187
-E_madame_zugabe = 188
-E_baron_blutdruck = 189
-E_graefin_gier = 190
-E_herr_handel = 191
-E_fuerst_faustpfand = 192
-E_lord_leihgabe = 193
-E_mamsell_mitgift = 194
-E_signor_schuldschein = 195
-E_jongleur_jupp = 196
-E_pfandleiherin_paloma = 197
-E_zauberer_zins = 198
-E_diva_dacapo = 199
-E_kassierer_knick = 200
-E_wucherin_wanda = 201
-E_magier_mehrwert = 202
-E_tante_tantieme = 203
-E_clown_kredit = 204
-E_prinz_praemie = 205
-E_fraeulein_faelligkeit = 206
-E_elster_elvira = 207
-E_affe_anleihe = 208
-E_papagei_plapper = 209
-E_schlange_schulden = 210
-E_pudel_pomp = 211
-E_kater_kasse = 212
-E_ki_rechenmaschine = 213
-E_ki_preisschild = 214
-E_ki_spielautomat = 215
-E_ki_wechselstube = 216
-E_teurer_spass = 217
-E_sonderangebot = 218
-E_tauschgeschaeft = 219
-E_ausverkauf = 220
-E_zugabe = 221
-E_wechselgeld = 222
-E_pakt_mit_preis = 223
-E_schuldenberg = 224
-E_lockangebot = 225
-E_blutgeld = 226
-E_preisexplosion = 227
-E_vertragsbruch = 228
-E_zinseszins = 229
-E_hinterlist = 230
-E_kredit = 231
-E_letzte_rate = 232
-E_kleingedrucktes = 233
-E_goldene_uhr = 234
-E_samthandschuh = 235
-E_perlenkette = 236
-E_zylinder = 237
-E_dornenkrone = 238
-E_spazierstock = 239
-E_brosche = 240
-E_purpurpalast = 241
-E_spielcasino = 242
-E_pfandhaus = 243
-E_salon = 244
-E_basar = 245
-E_opernhaus = 246
-E_maskenball = 247
-E_blitzy_2 = 248
-E_roxy_2 = 249
-E_nami_2 = 250
-E_lena_2 = 251
-E_mira_morgentau_2 = 252
-E_pia_purzel_2 = 253
-E_fee_fortuna_2 = 254
-E_juna_jubel_2 = 255
-E_kiki_kleeblatt_2 = 256
-E_tessa_trost_2 = 257
-E_ella_eiche_2 = 258
-E_zoe_zuversicht_2 = 259
-E_hanna_herzlich_2 = 260
-E_luzi_lichtblick_2 = 261
-E_wanda_wunder_2 = 262
-E_sunny_sonnenschein_2 = 263
-E_cleo_chance_2 = 264
-E_frieda_freundschaft_2 = 265
-E_gina_gluecksgriff_2 = 266
-E_ronja_regenbogen_2 = 267
-E_flauschi_2 = 268
-E_spatz_pieps_2 = 269
-E_kater_kuschel_2 = 270
-E_gluecksschwein_trudi_2 = 271
-E_hase_hoppel_2 = 272
-E_eule_elsa_2 = 273
-E_illusionsdrache_2 = 274
-E_ki_sternchen_2 = 275
-E_ki_gluecksrad_2 = 276
-E_ki_pflaster_2 = 277
-E_ki_kompass_2 = 278
-E_gruppenumarmung_2 = 279
-E_glueckstreffer_2 = 280
-E_zusammenhalt_2 = 281
-E_zweite_chance_2 = 282
-E_kuchenpause_2 = 283
-E_sonnenstrahl_2 = 284
-E_grosses_finale_2 = 285
-E_schutzengel_2 = 286
-E_gluecksbringer_2 = 287
-E_wunschbrunnen_2 = 288
-E_tapferes_herz_2 = 289
-E_sternschnuppe_2 = 290
-E_heilkraeuter_2 = 291
-E_rueckzug_ins_baumhaus_2 = 292
-E_pyjamaparty_2 = 293
-E_gemeinsam_stark_2 = 294
-E_freundinnen_power_2 = 295
-E_gluecksarmband_2 = 296
-E_regenbogenschirm_2 = 297
-E_zauberstab_2 = 298
-E_heilamulett_2 = 299
-E_freundschaftsband_2 = 300
-E_sternenkrone_2 = 301
-E_kuscheldecke_2 = 302
-E_baumhaus_2 = 303
-E_leuchtturm_der_hoffnung_2 = 304
-E_wolkenschloss_2 = 305
-E_sternwarte_2 = 306
-E_blumenwiese_2 = 307
-E_regenbogenbruecke_2 = 308
-E_gluecksmarkt_2 = 309
-E_lady_stillstand_2 = 310
-E_professor_null_2 = 311
-E_samt_2 = 312
-E_herr_gegenwind_2 = 313
-E_graf_grau_2 = 314
-E_baronin_bremse_2 = 315
-E_frau_flaute_2 = 316
-E_kommissar_kleinlaut_2 = 317
-E_doktor_daemmer_2 = 318
-E_graue_eminenz_2 = 319
-E_fraeulein_frost_2 = 320
-E_herr_hemmschuh_2 = 321
-E_notar_nimmermehr_2 = 322
-E_schatten_schorsch_2 = 323
-E_madame_muerrisch_2 = 324
-E_graefin_gaehn_2 = 325
-E_leutnant_lahm_2 = 326
-E_direktor_dunkel_2 = 327
-E_zensor_zack_2 = 328
-E_sekretaer_stumm_2 = 329
-E_baron_bleischwer_2 = 330
-E_rabe_raspel_2 = 331
-E_kroete_knurr_2 = 332
-E_wachhund_wotan_2 = 333
-E_schleichkatze_nebel_2 = 334
-E_motte_mottek_2 = 335
-E_spitzel_spinne_2 = 336
-E_ki_stoppuhr_2 = 337
-E_ki_fluesterkasten_2 = 338
-E_ki_rechenknecht_2 = 339
-E_ki_bremsklotz_2 = 340
-E_stillstand_2 = 341
-E_laehmende_rede_2 = 342
-E_rufmord_2 = 343
-E_schmutzkampagne_2 = 344
-E_buerokratie_2 = 345
-E_kaltes_schweigen_2 = 346
-E_intrige_2 = 347
-E_raenke_schmieden_2 = 348
-E_verhoer_2 = 349
-E_hinterzimmer_2 = 350
-E_schachzug_2 = 351
-E_abgesagt_2 = 352
-E_sperrstunde_2 = 353
-E_eiserne_disziplin_2 = 354
-E_kalte_schulter_2 = 355
-E_dunkle_plaene_2 = 356
-E_nullsummenspiel_2 = 357
-E_eiserne_maske_2 = 358
-E_schattenmantel_2 = 359
-E_monokel_2 = 360
-E_dolch_der_zweifel_2 = 361
-E_siegelring_2 = 362
-E_bleischuhe_2 = 363
-E_aktenkoffer_2 = 364
-E_schattenturm_2 = 365
-E_aktenarchiv_2 = 366
-E_kontrollzentrum_2 = 367
-E_kabinettssaal_2 = 368
-E_nebelmoor_2 = 369
-E_grauer_platz_2 = 370
-E_zeitlupenstadt_2 = 371
-E_jaro_2 = 372
-E_bruno_2 = 373
-E_emil_2 = 374
-E_oskar_2 = 375
-E_dorian_faltfach_2 = 376
-E_karl_kompass_2 = 377
-E_lotte_leuchte_2 = 378
-E_finn_faehrte_2 = 379
-E_greta_granit_2 = 380
-E_hugo_hueter_2 = 381
-E_mats_mut_2 = 382
-E_paula_pfad_2 = 383
-E_theo_treu_2 = 384
-E_ida_eifer_2 = 385
-E_wilma_weitblick_2 = 386
-E_rudi_rast_2 = 387
-E_knut_kraft_2 = 388
-E_selma_seil_2 = 389
-E_anton_anker_2 = 390
-E_nele_nebenan_2 = 391
-E_bert_bergfuehrer_2 = 392
-E_hund_hasso_2 = 393
-E_pony_polka_2 = 394
-E_falke_fiete_2 = 395
-E_esel_emma_2 = 396
-E_dachs_dieter_2 = 397
-E_igel_ingo_2 = 398
-E_ki_wanderkarte_2 = 399
-E_ki_funkgeraet_2 = 400
-E_ki_lagerfeuer_2 = 401
-E_ki_fernglas_2 = 402
-E_alle_fuer_einen_2 = 403
-E_schulter_an_schulter_2 = 404
-E_schutzwall_2 = 405
-E_lagerpause_2 = 406
-E_aufbruch_2 = 407
-E_gemeinsamer_marsch_2 = 408
-E_verstaerkung_2 = 409
-E_heldenmut_2 = 410
-E_rettungsaktion_2 = 411
-E_festes_band_2 = 412
-E_gipfelsturm_2 = 413
-E_treue_freunde_2 = 414
-E_wegzehrung_2 = 415
-E_kundschafter_2 = 416
-E_zeltlager_2 = 417
-E_mutprobe_2 = 418
-E_schwur_der_gefaehrten_2 = 419
-E_wanderstab_2 = 420
-E_schild_des_hueters_2 = 421
-E_taschenkompass_2 = 422
-E_kletterseil_2 = 423
-E_feldflasche_2 = 424
-E_lederwams_2 = 425
-E_banner_der_gefaehrten_2 = 426
-E_bergdorf_2 = 427
-E_huette_am_see_2 = 428
-E_wachturm_2 = 429
-E_gildenhaus_2 = 430
-E_alter_wald_2 = 431
-E_marktplatz_2 = 432
-E_steile_pfade_2 = 433
-E_edgar_satzsprung_2 = 434
-E_rico_rueckprall_2 = 435
-E_madame_zugabe_2 = 436
-E_baron_blutdruck_2 = 437
-E_graefin_gier_2 = 438
-E_herr_handel_2 = 439
-E_fuerst_faustpfand_2 = 440
-E_lord_leihgabe_2 = 441
-E_mamsell_mitgift_2 = 442
-E_signor_schuldschein_2 = 443
-E_jongleur_jupp_2 = 444
-E_pfandleiherin_paloma_2 = 445
-E_zauberer_zins_2 = 446
-E_diva_dacapo_2 = 447
-E_kassierer_knick_2 = 448
-E_wucherin_wanda_2 = 449
-E_magier_mehrwert_2 = 450
-E_tante_tantieme_2 = 451
-E_clown_kredit_2 = 452
-E_prinz_praemie_2 = 453
-E_fraeulein_faelligkeit_2 = 454
-E_elster_elvira_2 = 455
-E_affe_anleihe_2 = 456
-E_papagei_plapper_2 = 457
-E_schlange_schulden_2 = 458
-E_pudel_pomp_2 = 459
-E_kater_kasse_2 = 460
-E_ki_rechenmaschine_2 = 461
-E_ki_preisschild_2 = 462
-E_ki_spielautomat_2 = 463
-E_ki_wechselstube_2 = 464
-E_teurer_spass_2 = 465
-E_sonderangebot_2 = 466
-E_tauschgeschaeft_2 = 467
-E_ausverkauf_2 = 468
-E_zugabe_2 = 469
-E_wechselgeld_2 = 470
-E_pakt_mit_preis_2 = 471
-E_schuldenberg_2 = 472
-E_lockangebot_2 = 473
-E_blutgeld_2 = 474
-E_preisexplosion_2 = 475
-E_vertragsbruch_2 = 476
-E_zinseszins_2 = 477
-E_hinterlist_2 = 478
-E_kredit_2 = 479
-E_letzte_rate_2 = 480
-E_kleingedrucktes_2 = 481
-E_goldene_uhr_2 = 482
-E_samthandschuh_2 = 483
-E_perlenkette_2 = 484
-E_zylinder_2 = 485
-E_dornenkrone_2 = 486
-E_spazierstock_2 = 487
-E_brosche_2 = 488
-E_purpurpalast_2 = 489
-E_spielcasino_2 = 490
-E_pfandhaus_2 = 491
-E_salon_2 = 492
-E_basar_2 = 493
-E_opernhaus_2 = 494
-E_maskenball_2 = 495
+E_blitzy__p1 = 0
+E_roxy__p1 = 1
+E_nami__p1 = 2
+E_lena__p1 = 3
+E_mira_morgentau__p1 = 4
+E_pia_purzel__p1 = 5
+E_fee_fortuna__p1 = 6
+E_juna_jubel__p1 = 7
+E_kiki_kleeblatt__p1 = 8
+E_tessa_trost__p1 = 9
+E_ella_eiche__p1 = 10
+E_zoe_zuversicht__p1 = 11
+E_hanna_herzlich__p1 = 12
+E_luzi_lichtblick__p1 = 13
+E_wanda_wunder__p1 = 14
+E_sunny_sonnenschein__p1 = 15
+E_cleo_chance__p1 = 16
+E_frieda_freundschaft__p1 = 17
+E_gina_gluecksgriff__p1 = 18
+E_ronja_regenbogen__p1 = 19
+E_flauschi__p1 = 20
+E_spatz_pieps__p1 = 21
+E_kater_kuschel__p1 = 22
+E_gluecksschwein_trudi__p1 = 23
+E_hase_hoppel__p1 = 24
+E_eule_elsa__p1 = 25
+E_illusionsdrache__p1 = 26
+E_ki_sternchen__p1 = 27
+E_ki_gluecksrad__p1 = 28
+E_ki_pflaster__p1 = 29
+E_ki_kompass__p1 = 30
+E_gruppenumarmung__p1 = 31
+E_glueckstreffer__p1 = 32
+E_zusammenhalt__p1 = 33
+E_zweite_chance__p1 = 34
+E_kuchenpause__p1 = 35
+E_sonnenstrahl__p1 = 36
+E_grosses_finale__p1 = 37
+E_schutzengel__p1 = 38
+E_gluecksbringer__p1 = 39
+E_wunschbrunnen__p1 = 40
+E_tapferes_herz__p1 = 41
+E_sternschnuppe__p1 = 42
+E_heilkraeuter__p1 = 43
+E_rueckzug_ins_baumhaus__p1 = 44
+E_pyjamaparty__p1 = 45
+E_gemeinsam_stark__p1 = 46
+E_freundinnen_power__p1 = 47
+E_gluecksarmband__p1 = 48
+E_regenbogenschirm__p1 = 49
+E_zauberstab__p1 = 50
+E_heilamulett__p1 = 51
+E_freundschaftsband__p1 = 52
+E_sternenkrone__p1 = 53
+E_kuscheldecke__p1 = 54
+E_baumhaus__p1 = 55
+E_leuchtturm_der_hoffnung__p1 = 56
+E_wolkenschloss__p1 = 57
+E_sternwarte__p1 = 58
+E_blumenwiese__p1 = 59
+E_regenbogenbruecke__p1 = 60
+E_gluecksmarkt__p1 = 61
+E_lady_stillstand__p1 = 62
+E_professor_null__p1 = 63
+E_samt__p1 = 64
+E_herr_gegenwind__p1 = 65
+E_graf_grau__p1 = 66
+E_baronin_bremse__p1 = 67
+E_frau_flaute__p1 = 68
+E_kommissar_kleinlaut__p1 = 69
+E_doktor_daemmer__p1 = 70
+E_graue_eminenz__p1 = 71
+E_fraeulein_frost__p1 = 72
+E_herr_hemmschuh__p1 = 73
+E_notar_nimmermehr__p1 = 74
+E_schatten_schorsch__p1 = 75
+E_madame_muerrisch__p1 = 76
+E_graefin_gaehn__p1 = 77
+E_leutnant_lahm__p1 = 78
+E_direktor_dunkel__p1 = 79
+E_zensor_zack__p1 = 80
+E_sekretaer_stumm__p1 = 81
+E_baron_bleischwer__p1 = 82
+E_rabe_raspel__p1 = 83
+E_kroete_knurr__p1 = 84
+E_wachhund_wotan__p1 = 85
+E_schleichkatze_nebel__p1 = 86
+E_motte_mottek__p1 = 87
+E_spitzel_spinne__p1 = 88
+E_ki_stoppuhr__p1 = 89
+E_ki_fluesterkasten__p1 = 90
+E_ki_rechenknecht__p1 = 91
+E_ki_bremsklotz__p1 = 92
+E_stillstand__p1 = 93
+E_laehmende_rede__p1 = 94
+E_rufmord__p1 = 95
+E_schmutzkampagne__p1 = 96
+E_buerokratie__p1 = 97
+E_kaltes_schweigen__p1 = 98
+E_intrige__p1 = 99
+E_raenke_schmieden__p1 = 100
+E_verhoer__p1 = 101
+E_hinterzimmer__p1 = 102
+E_schachzug__p1 = 103
+E_abgesagt__p1 = 104
+E_sperrstunde__p1 = 105
+E_eiserne_disziplin__p1 = 106
+E_kalte_schulter__p1 = 107
+E_dunkle_plaene__p1 = 108
+E_nullsummenspiel__p1 = 109
+E_eiserne_maske__p1 = 110
+E_schattenmantel__p1 = 111
+E_monokel__p1 = 112
+E_dolch_der_zweifel__p1 = 113
+E_siegelring__p1 = 114
+E_bleischuhe__p1 = 115
+E_aktenkoffer__p1 = 116
+E_schattenturm__p1 = 117
+E_aktenarchiv__p1 = 118
+E_kontrollzentrum__p1 = 119
+E_kabinettssaal__p1 = 120
+E_nebelmoor__p1 = 121
+E_grauer_platz__p1 = 122
+E_zeitlupenstadt__p1 = 123
+E_jaro__p1 = 124
+E_bruno__p1 = 125
+E_emil__p1 = 126
+E_oskar__p1 = 127
+E_dorian_faltfach__p1 = 128
+E_karl_kompass__p1 = 129
+E_lotte_leuchte__p1 = 130
+E_finn_faehrte__p1 = 131
+E_greta_granit__p1 = 132
+E_hugo_hueter__p1 = 133
+E_mats_mut__p1 = 134
+E_paula_pfad__p1 = 135
+E_theo_treu__p1 = 136
+E_ida_eifer__p1 = 137
+E_wilma_weitblick__p1 = 138
+E_rudi_rast__p1 = 139
+E_knut_kraft__p1 = 140
+E_selma_seil__p1 = 141
+E_anton_anker__p1 = 142
+E_nele_nebenan__p1 = 143
+E_bert_bergfuehrer__p1 = 144
+E_hund_hasso__p1 = 145
+E_pony_polka__p1 = 146
+E_falke_fiete__p1 = 147
+E_esel_emma__p1 = 148
+E_dachs_dieter__p1 = 149
+E_igel_ingo__p1 = 150
+E_ki_wanderkarte__p1 = 151
+E_ki_funkgeraet__p1 = 152
+E_ki_lagerfeuer__p1 = 153
+E_ki_fernglas__p1 = 154
+E_alle_fuer_einen__p1 = 155
+E_schulter_an_schulter__p1 = 156
+E_schutzwall__p1 = 157
+E_lagerpause__p1 = 158
+E_aufbruch__p1 = 159
+E_gemeinsamer_marsch__p1 = 160
+E_verstaerkung__p1 = 161
+E_heldenmut__p1 = 162
+E_rettungsaktion__p1 = 163
+E_festes_band__p1 = 164
+E_gipfelsturm__p1 = 165
+E_treue_freunde__p1 = 166
+E_wegzehrung__p1 = 167
+E_kundschafter__p1 = 168
+E_zeltlager__p1 = 169
+E_mutprobe__p1 = 170
+E_schwur_der_gefaehrten__p1 = 171
+E_wanderstab__p1 = 172
+E_schild_des_hueters__p1 = 173
+E_taschenkompass__p1 = 174
+E_kletterseil__p1 = 175
+E_feldflasche__p1 = 176
+E_lederwams__p1 = 177
+E_banner_der_gefaehrten__p1 = 178
+E_bergdorf__p1 = 179
+E_huette_am_see__p1 = 180
+E_wachturm__p1 = 181
+E_gildenhaus__p1 = 182
+E_alter_wald__p1 = 183
+E_marktplatz__p1 = 184
+E_steile_pfade__p1 = 185
+E_edgar_satzsprung__p1 = 186
+E_rico_rueckprall__p1 = 187
+E_madame_zugabe__p1 = 188
+E_baron_blutdruck__p1 = 189
+E_graefin_gier__p1 = 190
+E_herr_handel__p1 = 191
+E_fuerst_faustpfand__p1 = 192
+E_lord_leihgabe__p1 = 193
+E_mamsell_mitgift__p1 = 194
+E_signor_schuldschein__p1 = 195
+E_jongleur_jupp__p1 = 196
+E_pfandleiherin_paloma__p1 = 197
+E_zauberer_zins__p1 = 198
+E_diva_dacapo__p1 = 199
+E_kassierer_knick__p1 = 200
+E_wucherin_wanda__p1 = 201
+E_magier_mehrwert__p1 = 202
+E_tante_tantieme__p1 = 203
+E_clown_kredit__p1 = 204
+E_prinz_praemie__p1 = 205
+E_fraeulein_faelligkeit__p1 = 206
+E_elster_elvira__p1 = 207
+E_affe_anleihe__p1 = 208
+E_papagei_plapper__p1 = 209
+E_schlange_schulden__p1 = 210
+E_pudel_pomp__p1 = 211
+E_kater_kasse__p1 = 212
+E_ki_rechenmaschine__p1 = 213
+E_ki_preisschild__p1 = 214
+E_ki_spielautomat__p1 = 215
+E_ki_wechselstube__p1 = 216
+E_teurer_spass__p1 = 217
+E_sonderangebot__p1 = 218
+E_tauschgeschaeft__p1 = 219
+E_ausverkauf__p1 = 220
+E_zugabe__p1 = 221
+E_wechselgeld__p1 = 222
+E_pakt_mit_preis__p1 = 223
+E_schuldenberg__p1 = 224
+E_lockangebot__p1 = 225
+E_blutgeld__p1 = 226
+E_preisexplosion__p1 = 227
+E_vertragsbruch__p1 = 228
+E_zinseszins__p1 = 229
+E_hinterlist__p1 = 230
+E_kredit__p1 = 231
+E_letzte_rate__p1 = 232
+E_kleingedrucktes__p1 = 233
+E_goldene_uhr__p1 = 234
+E_samthandschuh__p1 = 235
+E_perlenkette__p1 = 236
+E_zylinder__p1 = 237
+E_dornenkrone__p1 = 238
+E_spazierstock__p1 = 239
+E_brosche__p1 = 240
+E_purpurpalast__p1 = 241
+E_spielcasino__p1 = 242
+E_pfandhaus__p1 = 243
+E_salon__p1 = 244
+E_basar__p1 = 245
+E_opernhaus__p1 = 246
+E_maskenball__p1 = 247
+E_blitzy__p2 = 248
+E_roxy__p2 = 249
+E_nami__p2 = 250
+E_lena__p2 = 251
+E_mira_morgentau__p2 = 252
+E_pia_purzel__p2 = 253
+E_fee_fortuna__p2 = 254
+E_juna_jubel__p2 = 255
+E_kiki_kleeblatt__p2 = 256
+E_tessa_trost__p2 = 257
+E_ella_eiche__p2 = 258
+E_zoe_zuversicht__p2 = 259
+E_hanna_herzlich__p2 = 260
+E_luzi_lichtblick__p2 = 261
+E_wanda_wunder__p2 = 262
+E_sunny_sonnenschein__p2 = 263
+E_cleo_chance__p2 = 264
+E_frieda_freundschaft__p2 = 265
+E_gina_gluecksgriff__p2 = 266
+E_ronja_regenbogen__p2 = 267
+E_flauschi__p2 = 268
+E_spatz_pieps__p2 = 269
+E_kater_kuschel__p2 = 270
+E_gluecksschwein_trudi__p2 = 271
+E_hase_hoppel__p2 = 272
+E_eule_elsa__p2 = 273
+E_illusionsdrache__p2 = 274
+E_ki_sternchen__p2 = 275
+E_ki_gluecksrad__p2 = 276
+E_ki_pflaster__p2 = 277
+E_ki_kompass__p2 = 278
+E_gruppenumarmung__p2 = 279
+E_glueckstreffer__p2 = 280
+E_zusammenhalt__p2 = 281
+E_zweite_chance__p2 = 282
+E_kuchenpause__p2 = 283
+E_sonnenstrahl__p2 = 284
+E_grosses_finale__p2 = 285
+E_schutzengel__p2 = 286
+E_gluecksbringer__p2 = 287
+E_wunschbrunnen__p2 = 288
+E_tapferes_herz__p2 = 289
+E_sternschnuppe__p2 = 290
+E_heilkraeuter__p2 = 291
+E_rueckzug_ins_baumhaus__p2 = 292
+E_pyjamaparty__p2 = 293
+E_gemeinsam_stark__p2 = 294
+E_freundinnen_power__p2 = 295
+E_gluecksarmband__p2 = 296
+E_regenbogenschirm__p2 = 297
+E_zauberstab__p2 = 298
+E_heilamulett__p2 = 299
+E_freundschaftsband__p2 = 300
+E_sternenkrone__p2 = 301
+E_kuscheldecke__p2 = 302
+E_baumhaus__p2 = 303
+E_leuchtturm_der_hoffnung__p2 = 304
+E_wolkenschloss__p2 = 305
+E_sternwarte__p2 = 306
+E_blumenwiese__p2 = 307
+E_regenbogenbruecke__p2 = 308
+E_gluecksmarkt__p2 = 309
+E_lady_stillstand__p2 = 310
+E_professor_null__p2 = 311
+E_samt__p2 = 312
+E_herr_gegenwind__p2 = 313
+E_graf_grau__p2 = 314
+E_baronin_bremse__p2 = 315
+E_frau_flaute__p2 = 316
+E_kommissar_kleinlaut__p2 = 317
+E_doktor_daemmer__p2 = 318
+E_graue_eminenz__p2 = 319
+E_fraeulein_frost__p2 = 320
+E_herr_hemmschuh__p2 = 321
+E_notar_nimmermehr__p2 = 322
+E_schatten_schorsch__p2 = 323
+E_madame_muerrisch__p2 = 324
+E_graefin_gaehn__p2 = 325
+E_leutnant_lahm__p2 = 326
+E_direktor_dunkel__p2 = 327
+E_zensor_zack__p2 = 328
+E_sekretaer_stumm__p2 = 329
+E_baron_bleischwer__p2 = 330
+E_rabe_raspel__p2 = 331
+E_kroete_knurr__p2 = 332
+E_wachhund_wotan__p2 = 333
+E_schleichkatze_nebel__p2 = 334
+E_motte_mottek__p2 = 335
+E_spitzel_spinne__p2 = 336
+E_ki_stoppuhr__p2 = 337
+E_ki_fluesterkasten__p2 = 338
+E_ki_rechenknecht__p2 = 339
+E_ki_bremsklotz__p2 = 340
+E_stillstand__p2 = 341
+E_laehmende_rede__p2 = 342
+E_rufmord__p2 = 343
+E_schmutzkampagne__p2 = 344
+E_buerokratie__p2 = 345
+E_kaltes_schweigen__p2 = 346
+E_intrige__p2 = 347
+E_raenke_schmieden__p2 = 348
+E_verhoer__p2 = 349
+E_hinterzimmer__p2 = 350
+E_schachzug__p2 = 351
+E_abgesagt__p2 = 352
+E_sperrstunde__p2 = 353
+E_eiserne_disziplin__p2 = 354
+E_kalte_schulter__p2 = 355
+E_dunkle_plaene__p2 = 356
+E_nullsummenspiel__p2 = 357
+E_eiserne_maske__p2 = 358
+E_schattenmantel__p2 = 359
+E_monokel__p2 = 360
+E_dolch_der_zweifel__p2 = 361
+E_siegelring__p2 = 362
+E_bleischuhe__p2 = 363
+E_aktenkoffer__p2 = 364
+E_schattenturm__p2 = 365
+E_aktenarchiv__p2 = 366
+E_kontrollzentrum__p2 = 367
+E_kabinettssaal__p2 = 368
+E_nebelmoor__p2 = 369
+E_grauer_platz__p2 = 370
+E_zeitlupenstadt__p2 = 371
+E_jaro__p2 = 372
+E_bruno__p2 = 373
+E_emil__p2 = 374
+E_oskar__p2 = 375
+E_dorian_faltfach__p2 = 376
+E_karl_kompass__p2 = 377
+E_lotte_leuchte__p2 = 378
+E_finn_faehrte__p2 = 379
+E_greta_granit__p2 = 380
+E_hugo_hueter__p2 = 381
+E_mats_mut__p2 = 382
+E_paula_pfad__p2 = 383
+E_theo_treu__p2 = 384
+E_ida_eifer__p2 = 385
+E_wilma_weitblick__p2 = 386
+E_rudi_rast__p2 = 387
+E_knut_kraft__p2 = 388
+E_selma_seil__p2 = 389
+E_anton_anker__p2 = 390
+E_nele_nebenan__p2 = 391
+E_bert_bergfuehrer__p2 = 392
+E_hund_hasso__p2 = 393
+E_pony_polka__p2 = 394
+E_falke_fiete__p2 = 395
+E_esel_emma__p2 = 396
+E_dachs_dieter__p2 = 397
+E_igel_ingo__p2 = 398
+E_ki_wanderkarte__p2 = 399
+E_ki_funkgeraet__p2 = 400
+E_ki_lagerfeuer__p2 = 401
+E_ki_fernglas__p2 = 402
+E_alle_fuer_einen__p2 = 403
+E_schulter_an_schulter__p2 = 404
+E_schutzwall__p2 = 405
+E_lagerpause__p2 = 406
+E_aufbruch__p2 = 407
+E_gemeinsamer_marsch__p2 = 408
+E_verstaerkung__p2 = 409
+E_heldenmut__p2 = 410
+E_rettungsaktion__p2 = 411
+E_festes_band__p2 = 412
+E_gipfelsturm__p2 = 413
+E_treue_freunde__p2 = 414
+E_wegzehrung__p2 = 415
+E_kundschafter__p2 = 416
+E_zeltlager__p2 = 417
+E_mutprobe__p2 = 418
+E_schwur_der_gefaehrten__p2 = 419
+E_wanderstab__p2 = 420
+E_schild_des_hueters__p2 = 421
+E_taschenkompass__p2 = 422
+E_kletterseil__p2 = 423
+E_feldflasche__p2 = 424
+E_lederwams__p2 = 425
+E_banner_der_gefaehrten__p2 = 426
+E_bergdorf__p2 = 427
+E_huette_am_see__p2 = 428
+E_wachturm__p2 = 429
+E_gildenhaus__p2 = 430
+E_alter_wald__p2 = 431
+E_marktplatz__p2 = 432
+E_steile_pfade__p2 = 433
+E_edgar_satzsprung__p2 = 434
+E_rico_rueckprall__p2 = 435
+E_madame_zugabe__p2 = 436
+E_baron_blutdruck__p2 = 437
+E_graefin_gier__p2 = 438
+E_herr_handel__p2 = 439
+E_fuerst_faustpfand__p2 = 440
+E_lord_leihgabe__p2 = 441
+E_mamsell_mitgift__p2 = 442
+E_signor_schuldschein__p2 = 443
+E_jongleur_jupp__p2 = 444
+E_pfandleiherin_paloma__p2 = 445
+E_zauberer_zins__p2 = 446
+E_diva_dacapo__p2 = 447
+E_kassierer_knick__p2 = 448
+E_wucherin_wanda__p2 = 449
+E_magier_mehrwert__p2 = 450
+E_tante_tantieme__p2 = 451
+E_clown_kredit__p2 = 452
+E_prinz_praemie__p2 = 453
+E_fraeulein_faelligkeit__p2 = 454
+E_elster_elvira__p2 = 455
+E_affe_anleihe__p2 = 456
+E_papagei_plapper__p2 = 457
+E_schlange_schulden__p2 = 458
+E_pudel_pomp__p2 = 459
+E_kater_kasse__p2 = 460
+E_ki_rechenmaschine__p2 = 461
+E_ki_preisschild__p2 = 462
+E_ki_spielautomat__p2 = 463
+E_ki_wechselstube__p2 = 464
+E_teurer_spass__p2 = 465
+E_sonderangebot__p2 = 466
+E_tauschgeschaeft__p2 = 467
+E_ausverkauf__p2 = 468
+E_zugabe__p2 = 469
+E_wechselgeld__p2 = 470
+E_pakt_mit_preis__p2 = 471
+E_schuldenberg__p2 = 472
+E_lockangebot__p2 = 473
+E_blutgeld__p2 = 474
+E_preisexplosion__p2 = 475
+E_vertragsbruch__p2 = 476
+E_zinseszins__p2 = 477
+E_hinterlist__p2 = 478
+E_kredit__p2 = 479
+E_letzte_rate__p2 = 480
+E_kleingedrucktes__p2 = 481
+E_goldene_uhr__p2 = 482
+E_samthandschuh__p2 = 483
+E_perlenkette__p2 = 484
+E_zylinder__p2 = 485
+E_dornenkrone__p2 = 486
+E_spazierstock__p2 = 487
+E_brosche__p2 = 488
+E_purpurpalast__p2 = 489
+E_spielcasino__p2 = 490
+E_pfandhaus__p2 = 491
+E_salon__p2 = 492
+E_basar__p2 = 493
+E_opernhaus__p2 = 494
+E_maskenball__p2 = 495
 ENTITY_IDS = (
-    "blitzy",  # 0
-    "roxy",  # 1
-    "nami",  # 2
-    "lena",  # 3
-    "mira_morgentau",  # 4
-    "pia_purzel",  # 5
-    "fee_fortuna",  # 6
-    "juna_jubel",  # 7
-    "kiki_kleeblatt",  # 8
-    "tessa_trost",  # 9
-    "ella_eiche",  # 10
-    "zoe_zuversicht",  # 11
-    "hanna_herzlich",  # 12
-    "luzi_lichtblick",  # 13
-    "wanda_wunder",  # 14
-    "sunny_sonnenschein",  # 15
-    "cleo_chance",  # 16
-    "frieda_freundschaft",  # 17
-    "gina_gluecksgriff",  # 18
-    "ronja_regenbogen",  # 19
-    "flauschi",  # 20
-    "spatz_pieps",  # 21
-    "kater_kuschel",  # 22
-    "gluecksschwein_trudi",  # 23
-    "hase_hoppel",  # 24
-    "eule_elsa",  # 25
-    "illusionsdrache",  # 26
-    "ki_sternchen",  # 27
-    "ki_gluecksrad",  # 28
-    "ki_pflaster",  # 29
-    "ki_kompass",  # 30
-    "gruppenumarmung",  # 31
-    "glueckstreffer",  # 32
-    "zusammenhalt",  # 33
-    "zweite_chance",  # 34
-    "kuchenpause",  # 35
-    "sonnenstrahl",  # 36
-    "grosses_finale",  # 37
-    "schutzengel",  # 38
-    "gluecksbringer",  # 39
-    "wunschbrunnen",  # 40
-    "tapferes_herz",  # 41
-    "sternschnuppe",  # 42
-    "heilkraeuter",  # 43
-    "rueckzug_ins_baumhaus",  # 44
-    "pyjamaparty",  # 45
-    "gemeinsam_stark",  # 46
-    "freundinnen_power",  # 47
-    "gluecksarmband",  # 48
-    "regenbogenschirm",  # 49
-    "zauberstab",  # 50
-    "heilamulett",  # 51
-    "freundschaftsband",  # 52
-    "sternenkrone",  # 53
-    "kuscheldecke",  # 54
-    "baumhaus",  # 55
-    "leuchtturm_der_hoffnung",  # 56
-    "wolkenschloss",  # 57
-    "sternwarte",  # 58
-    "blumenwiese",  # 59
-    "regenbogenbruecke",  # 60
-    "gluecksmarkt",  # 61
-    "lady_stillstand",  # 62
-    "professor_null",  # 63
-    "samt",  # 64
-    "herr_gegenwind",  # 65
-    "graf_grau",  # 66
-    "baronin_bremse",  # 67
-    "frau_flaute",  # 68
-    "kommissar_kleinlaut",  # 69
-    "doktor_daemmer",  # 70
-    "graue_eminenz",  # 71
-    "fraeulein_frost",  # 72
-    "herr_hemmschuh",  # 73
-    "notar_nimmermehr",  # 74
-    "schatten_schorsch",  # 75
-    "madame_muerrisch",  # 76
-    "graefin_gaehn",  # 77
-    "leutnant_lahm",  # 78
-    "direktor_dunkel",  # 79
-    "zensor_zack",  # 80
-    "sekretaer_stumm",  # 81
-    "baron_bleischwer",  # 82
-    "rabe_raspel",  # 83
-    "kroete_knurr",  # 84
-    "wachhund_wotan",  # 85
-    "schleichkatze_nebel",  # 86
-    "motte_mottek",  # 87
-    "spitzel_spinne",  # 88
-    "ki_stoppuhr",  # 89
-    "ki_fluesterkasten",  # 90
-    "ki_rechenknecht",  # 91
-    "ki_bremsklotz",  # 92
-    "stillstand",  # 93
-    "laehmende_rede",  # 94
-    "rufmord",  # 95
-    "schmutzkampagne",  # 96
-    "buerokratie",  # 97
-    "kaltes_schweigen",  # 98
-    "intrige",  # 99
-    "raenke_schmieden",  # 100
-    "verhoer",  # 101
-    "hinterzimmer",  # 102
-    "schachzug",  # 103
-    "abgesagt",  # 104
-    "sperrstunde",  # 105
-    "eiserne_disziplin",  # 106
-    "kalte_schulter",  # 107
-    "dunkle_plaene",  # 108
-    "nullsummenspiel",  # 109
-    "eiserne_maske",  # 110
-    "schattenmantel",  # 111
-    "monokel",  # 112
-    "dolch_der_zweifel",  # 113
-    "siegelring",  # 114
-    "bleischuhe",  # 115
-    "aktenkoffer",  # 116
-    "schattenturm",  # 117
-    "aktenarchiv",  # 118
-    "kontrollzentrum",  # 119
-    "kabinettssaal",  # 120
-    "nebelmoor",  # 121
-    "grauer_platz",  # 122
-    "zeitlupenstadt",  # 123
-    "jaro",  # 124
-    "bruno",  # 125
-    "emil",  # 126
-    "oskar",  # 127
-    "dorian_faltfach",  # 128
-    "karl_kompass",  # 129
-    "lotte_leuchte",  # 130
-    "finn_faehrte",  # 131
-    "greta_granit",  # 132
-    "hugo_hueter",  # 133
-    "mats_mut",  # 134
-    "paula_pfad",  # 135
-    "theo_treu",  # 136
-    "ida_eifer",  # 137
-    "wilma_weitblick",  # 138
-    "rudi_rast",  # 139
-    "knut_kraft",  # 140
-    "selma_seil",  # 141
-    "anton_anker",  # 142
-    "nele_nebenan",  # 143
-    "bert_bergfuehrer",  # 144
-    "hund_hasso",  # 145
-    "pony_polka",  # 146
-    "falke_fiete",  # 147
-    "esel_emma",  # 148
-    "dachs_dieter",  # 149
-    "igel_ingo",  # 150
-    "ki_wanderkarte",  # 151
-    "ki_funkgeraet",  # 152
-    "ki_lagerfeuer",  # 153
-    "ki_fernglas",  # 154
-    "alle_fuer_einen",  # 155
-    "schulter_an_schulter",  # 156
-    "schutzwall",  # 157
-    "lagerpause",  # 158
-    "aufbruch",  # 159
-    "gemeinsamer_marsch",  # 160
-    "verstaerkung",  # 161
-    "heldenmut",  # 162
-    "rettungsaktion",  # 163
-    "festes_band",  # 164
-    "gipfelsturm",  # 165
-    "treue_freunde",  # 166
-    "wegzehrung",  # 167
-    "kundschafter",  # 168
-    "zeltlager",  # 169
-    "mutprobe",  # 170
-    "schwur_der_gefaehrten",  # 171
-    "wanderstab",  # 172
-    "schild_des_hueters",  # 173
-    "taschenkompass",  # 174
-    "kletterseil",  # 175
-    "feldflasche",  # 176
-    "lederwams",  # 177
-    "banner_der_gefaehrten",  # 178
-    "bergdorf",  # 179
-    "huette_am_see",  # 180
-    "wachturm",  # 181
-    "gildenhaus",  # 182
-    "alter_wald",  # 183
-    "marktplatz",  # 184
-    "steile_pfade",  # 185
-    "edgar_satzsprung",  # 186
-    "rico_rueckprall",  # 187
-    "madame_zugabe",  # 188
-    "baron_blutdruck",  # 189
-    "graefin_gier",  # 190
-    "herr_handel",  # 191
-    "fuerst_faustpfand",  # 192
-    "lord_leihgabe",  # 193
-    "mamsell_mitgift",  # 194
-    "signor_schuldschein",  # 195
-    "jongleur_jupp",  # 196
-    "pfandleiherin_paloma",  # 197
-    "zauberer_zins",  # 198
-    "diva_dacapo",  # 199
-    "kassierer_knick",  # 200
-    "wucherin_wanda",  # 201
-    "magier_mehrwert",  # 202
-    "tante_tantieme",  # 203
-    "clown_kredit",  # 204
-    "prinz_praemie",  # 205
-    "fraeulein_faelligkeit",  # 206
-    "elster_elvira",  # 207
-    "affe_anleihe",  # 208
-    "papagei_plapper",  # 209
-    "schlange_schulden",  # 210
-    "pudel_pomp",  # 211
-    "kater_kasse",  # 212
-    "ki_rechenmaschine",  # 213
-    "ki_preisschild",  # 214
-    "ki_spielautomat",  # 215
-    "ki_wechselstube",  # 216
-    "teurer_spass",  # 217
-    "sonderangebot",  # 218
-    "tauschgeschaeft",  # 219
-    "ausverkauf",  # 220
-    "zugabe",  # 221
-    "wechselgeld",  # 222
-    "pakt_mit_preis",  # 223
-    "schuldenberg",  # 224
-    "lockangebot",  # 225
-    "blutgeld",  # 226
-    "preisexplosion",  # 227
-    "vertragsbruch",  # 228
-    "zinseszins",  # 229
-    "hinterlist",  # 230
-    "kredit",  # 231
-    "letzte_rate",  # 232
-    "kleingedrucktes",  # 233
-    "goldene_uhr",  # 234
-    "samthandschuh",  # 235
-    "perlenkette",  # 236
-    "zylinder",  # 237
-    "dornenkrone",  # 238
-    "spazierstock",  # 239
-    "brosche",  # 240
-    "purpurpalast",  # 241
-    "spielcasino",  # 242
-    "pfandhaus",  # 243
-    "salon",  # 244
-    "basar",  # 245
-    "opernhaus",  # 246
-    "maskenball",  # 247
-    "blitzy_2",  # 248
-    "roxy_2",  # 249
-    "nami_2",  # 250
-    "lena_2",  # 251
-    "mira_morgentau_2",  # 252
-    "pia_purzel_2",  # 253
-    "fee_fortuna_2",  # 254
-    "juna_jubel_2",  # 255
-    "kiki_kleeblatt_2",  # 256
-    "tessa_trost_2",  # 257
-    "ella_eiche_2",  # 258
-    "zoe_zuversicht_2",  # 259
-    "hanna_herzlich_2",  # 260
-    "luzi_lichtblick_2",  # 261
-    "wanda_wunder_2",  # 262
-    "sunny_sonnenschein_2",  # 263
-    "cleo_chance_2",  # 264
-    "frieda_freundschaft_2",  # 265
-    "gina_gluecksgriff_2",  # 266
-    "ronja_regenbogen_2",  # 267
-    "flauschi_2",  # 268
-    "spatz_pieps_2",  # 269
-    "kater_kuschel_2",  # 270
-    "gluecksschwein_trudi_2",  # 271
-    "hase_hoppel_2",  # 272
-    "eule_elsa_2",  # 273
-    "illusionsdrache_2",  # 274
-    "ki_sternchen_2",  # 275
-    "ki_gluecksrad_2",  # 276
-    "ki_pflaster_2",  # 277
-    "ki_kompass_2",  # 278
-    "gruppenumarmung_2",  # 279
-    "glueckstreffer_2",  # 280
-    "zusammenhalt_2",  # 281
-    "zweite_chance_2",  # 282
-    "kuchenpause_2",  # 283
-    "sonnenstrahl_2",  # 284
-    "grosses_finale_2",  # 285
-    "schutzengel_2",  # 286
-    "gluecksbringer_2",  # 287
-    "wunschbrunnen_2",  # 288
-    "tapferes_herz_2",  # 289
-    "sternschnuppe_2",  # 290
-    "heilkraeuter_2",  # 291
-    "rueckzug_ins_baumhaus_2",  # 292
-    "pyjamaparty_2",  # 293
-    "gemeinsam_stark_2",  # 294
-    "freundinnen_power_2",  # 295
-    "gluecksarmband_2",  # 296
-    "regenbogenschirm_2",  # 297
-    "zauberstab_2",  # 298
-    "heilamulett_2",  # 299
-    "freundschaftsband_2",  # 300
-    "sternenkrone_2",  # 301
-    "kuscheldecke_2",  # 302
-    "baumhaus_2",  # 303
-    "leuchtturm_der_hoffnung_2",  # 304
-    "wolkenschloss_2",  # 305
-    "sternwarte_2",  # 306
-    "blumenwiese_2",  # 307
-    "regenbogenbruecke_2",  # 308
-    "gluecksmarkt_2",  # 309
-    "lady_stillstand_2",  # 310
-    "professor_null_2",  # 311
-    "samt_2",  # 312
-    "herr_gegenwind_2",  # 313
-    "graf_grau_2",  # 314
-    "baronin_bremse_2",  # 315
-    "frau_flaute_2",  # 316
-    "kommissar_kleinlaut_2",  # 317
-    "doktor_daemmer_2",  # 318
-    "graue_eminenz_2",  # 319
-    "fraeulein_frost_2",  # 320
-    "herr_hemmschuh_2",  # 321
-    "notar_nimmermehr_2",  # 322
-    "schatten_schorsch_2",  # 323
-    "madame_muerrisch_2",  # 324
-    "graefin_gaehn_2",  # 325
-    "leutnant_lahm_2",  # 326
-    "direktor_dunkel_2",  # 327
-    "zensor_zack_2",  # 328
-    "sekretaer_stumm_2",  # 329
-    "baron_bleischwer_2",  # 330
-    "rabe_raspel_2",  # 331
-    "kroete_knurr_2",  # 332
-    "wachhund_wotan_2",  # 333
-    "schleichkatze_nebel_2",  # 334
-    "motte_mottek_2",  # 335
-    "spitzel_spinne_2",  # 336
-    "ki_stoppuhr_2",  # 337
-    "ki_fluesterkasten_2",  # 338
-    "ki_rechenknecht_2",  # 339
-    "ki_bremsklotz_2",  # 340
-    "stillstand_2",  # 341
-    "laehmende_rede_2",  # 342
-    "rufmord_2",  # 343
-    "schmutzkampagne_2",  # 344
-    "buerokratie_2",  # 345
-    "kaltes_schweigen_2",  # 346
-    "intrige_2",  # 347
-    "raenke_schmieden_2",  # 348
-    "verhoer_2",  # 349
-    "hinterzimmer_2",  # 350
-    "schachzug_2",  # 351
-    "abgesagt_2",  # 352
-    "sperrstunde_2",  # 353
-    "eiserne_disziplin_2",  # 354
-    "kalte_schulter_2",  # 355
-    "dunkle_plaene_2",  # 356
-    "nullsummenspiel_2",  # 357
-    "eiserne_maske_2",  # 358
-    "schattenmantel_2",  # 359
-    "monokel_2",  # 360
-    "dolch_der_zweifel_2",  # 361
-    "siegelring_2",  # 362
-    "bleischuhe_2",  # 363
-    "aktenkoffer_2",  # 364
-    "schattenturm_2",  # 365
-    "aktenarchiv_2",  # 366
-    "kontrollzentrum_2",  # 367
-    "kabinettssaal_2",  # 368
-    "nebelmoor_2",  # 369
-    "grauer_platz_2",  # 370
-    "zeitlupenstadt_2",  # 371
-    "jaro_2",  # 372
-    "bruno_2",  # 373
-    "emil_2",  # 374
-    "oskar_2",  # 375
-    "dorian_faltfach_2",  # 376
-    "karl_kompass_2",  # 377
-    "lotte_leuchte_2",  # 378
-    "finn_faehrte_2",  # 379
-    "greta_granit_2",  # 380
-    "hugo_hueter_2",  # 381
-    "mats_mut_2",  # 382
-    "paula_pfad_2",  # 383
-    "theo_treu_2",  # 384
-    "ida_eifer_2",  # 385
-    "wilma_weitblick_2",  # 386
-    "rudi_rast_2",  # 387
-    "knut_kraft_2",  # 388
-    "selma_seil_2",  # 389
-    "anton_anker_2",  # 390
-    "nele_nebenan_2",  # 391
-    "bert_bergfuehrer_2",  # 392
-    "hund_hasso_2",  # 393
-    "pony_polka_2",  # 394
-    "falke_fiete_2",  # 395
-    "esel_emma_2",  # 396
-    "dachs_dieter_2",  # 397
-    "igel_ingo_2",  # 398
-    "ki_wanderkarte_2",  # 399
-    "ki_funkgeraet_2",  # 400
-    "ki_lagerfeuer_2",  # 401
-    "ki_fernglas_2",  # 402
-    "alle_fuer_einen_2",  # 403
-    "schulter_an_schulter_2",  # 404
-    "schutzwall_2",  # 405
-    "lagerpause_2",  # 406
-    "aufbruch_2",  # 407
-    "gemeinsamer_marsch_2",  # 408
-    "verstaerkung_2",  # 409
-    "heldenmut_2",  # 410
-    "rettungsaktion_2",  # 411
-    "festes_band_2",  # 412
-    "gipfelsturm_2",  # 413
-    "treue_freunde_2",  # 414
-    "wegzehrung_2",  # 415
-    "kundschafter_2",  # 416
-    "zeltlager_2",  # 417
-    "mutprobe_2",  # 418
-    "schwur_der_gefaehrten_2",  # 419
-    "wanderstab_2",  # 420
-    "schild_des_hueters_2",  # 421
-    "taschenkompass_2",  # 422
-    "kletterseil_2",  # 423
-    "feldflasche_2",  # 424
-    "lederwams_2",  # 425
-    "banner_der_gefaehrten_2",  # 426
-    "bergdorf_2",  # 427
-    "huette_am_see_2",  # 428
-    "wachturm_2",  # 429
-    "gildenhaus_2",  # 430
-    "alter_wald_2",  # 431
-    "marktplatz_2",  # 432
-    "steile_pfade_2",  # 433
-    "edgar_satzsprung_2",  # 434
-    "rico_rueckprall_2",  # 435
-    "madame_zugabe_2",  # 436
-    "baron_blutdruck_2",  # 437
-    "graefin_gier_2",  # 438
-    "herr_handel_2",  # 439
-    "fuerst_faustpfand_2",  # 440
-    "lord_leihgabe_2",  # 441
-    "mamsell_mitgift_2",  # 442
-    "signor_schuldschein_2",  # 443
-    "jongleur_jupp_2",  # 444
-    "pfandleiherin_paloma_2",  # 445
-    "zauberer_zins_2",  # 446
-    "diva_dacapo_2",  # 447
-    "kassierer_knick_2",  # 448
-    "wucherin_wanda_2",  # 449
-    "magier_mehrwert_2",  # 450
-    "tante_tantieme_2",  # 451
-    "clown_kredit_2",  # 452
-    "prinz_praemie_2",  # 453
-    "fraeulein_faelligkeit_2",  # 454
-    "elster_elvira_2",  # 455
-    "affe_anleihe_2",  # 456
-    "papagei_plapper_2",  # 457
-    "schlange_schulden_2",  # 458
-    "pudel_pomp_2",  # 459
-    "kater_kasse_2",  # 460
-    "ki_rechenmaschine_2",  # 461
-    "ki_preisschild_2",  # 462
-    "ki_spielautomat_2",  # 463
-    "ki_wechselstube_2",  # 464
-    "teurer_spass_2",  # 465
-    "sonderangebot_2",  # 466
-    "tauschgeschaeft_2",  # 467
-    "ausverkauf_2",  # 468
-    "zugabe_2",  # 469
-    "wechselgeld_2",  # 470
-    "pakt_mit_preis_2",  # 471
-    "schuldenberg_2",  # 472
-    "lockangebot_2",  # 473
-    "blutgeld_2",  # 474
-    "preisexplosion_2",  # 475
-    "vertragsbruch_2",  # 476
-    "zinseszins_2",  # 477
-    "hinterlist_2",  # 478
-    "kredit_2",  # 479
-    "letzte_rate_2",  # 480
-    "kleingedrucktes_2",  # 481
-    "goldene_uhr_2",  # 482
-    "samthandschuh_2",  # 483
-    "perlenkette_2",  # 484
-    "zylinder_2",  # 485
-    "dornenkrone_2",  # 486
-    "spazierstock_2",  # 487
-    "brosche_2",  # 488
-    "purpurpalast_2",  # 489
-    "spielcasino_2",  # 490
-    "pfandhaus_2",  # 491
-    "salon_2",  # 492
-    "basar_2",  # 493
-    "opernhaus_2",  # 494
-    "maskenball_2",  # 495
+    "blitzy(p1)",  # 0
+    "roxy(p1)",  # 1
+    "nami(p1)",  # 2
+    "lena(p1)",  # 3
+    "mira_morgentau(p1)",  # 4
+    "pia_purzel(p1)",  # 5
+    "fee_fortuna(p1)",  # 6
+    "juna_jubel(p1)",  # 7
+    "kiki_kleeblatt(p1)",  # 8
+    "tessa_trost(p1)",  # 9
+    "ella_eiche(p1)",  # 10
+    "zoe_zuversicht(p1)",  # 11
+    "hanna_herzlich(p1)",  # 12
+    "luzi_lichtblick(p1)",  # 13
+    "wanda_wunder(p1)",  # 14
+    "sunny_sonnenschein(p1)",  # 15
+    "cleo_chance(p1)",  # 16
+    "frieda_freundschaft(p1)",  # 17
+    "gina_gluecksgriff(p1)",  # 18
+    "ronja_regenbogen(p1)",  # 19
+    "flauschi(p1)",  # 20
+    "spatz_pieps(p1)",  # 21
+    "kater_kuschel(p1)",  # 22
+    "gluecksschwein_trudi(p1)",  # 23
+    "hase_hoppel(p1)",  # 24
+    "eule_elsa(p1)",  # 25
+    "illusionsdrache(p1)",  # 26
+    "ki_sternchen(p1)",  # 27
+    "ki_gluecksrad(p1)",  # 28
+    "ki_pflaster(p1)",  # 29
+    "ki_kompass(p1)",  # 30
+    "gruppenumarmung(p1)",  # 31
+    "glueckstreffer(p1)",  # 32
+    "zusammenhalt(p1)",  # 33
+    "zweite_chance(p1)",  # 34
+    "kuchenpause(p1)",  # 35
+    "sonnenstrahl(p1)",  # 36
+    "grosses_finale(p1)",  # 37
+    "schutzengel(p1)",  # 38
+    "gluecksbringer(p1)",  # 39
+    "wunschbrunnen(p1)",  # 40
+    "tapferes_herz(p1)",  # 41
+    "sternschnuppe(p1)",  # 42
+    "heilkraeuter(p1)",  # 43
+    "rueckzug_ins_baumhaus(p1)",  # 44
+    "pyjamaparty(p1)",  # 45
+    "gemeinsam_stark(p1)",  # 46
+    "freundinnen_power(p1)",  # 47
+    "gluecksarmband(p1)",  # 48
+    "regenbogenschirm(p1)",  # 49
+    "zauberstab(p1)",  # 50
+    "heilamulett(p1)",  # 51
+    "freundschaftsband(p1)",  # 52
+    "sternenkrone(p1)",  # 53
+    "kuscheldecke(p1)",  # 54
+    "baumhaus(p1)",  # 55
+    "leuchtturm_der_hoffnung(p1)",  # 56
+    "wolkenschloss(p1)",  # 57
+    "sternwarte(p1)",  # 58
+    "blumenwiese(p1)",  # 59
+    "regenbogenbruecke(p1)",  # 60
+    "gluecksmarkt(p1)",  # 61
+    "lady_stillstand(p1)",  # 62
+    "professor_null(p1)",  # 63
+    "samt(p1)",  # 64
+    "herr_gegenwind(p1)",  # 65
+    "graf_grau(p1)",  # 66
+    "baronin_bremse(p1)",  # 67
+    "frau_flaute(p1)",  # 68
+    "kommissar_kleinlaut(p1)",  # 69
+    "doktor_daemmer(p1)",  # 70
+    "graue_eminenz(p1)",  # 71
+    "fraeulein_frost(p1)",  # 72
+    "herr_hemmschuh(p1)",  # 73
+    "notar_nimmermehr(p1)",  # 74
+    "schatten_schorsch(p1)",  # 75
+    "madame_muerrisch(p1)",  # 76
+    "graefin_gaehn(p1)",  # 77
+    "leutnant_lahm(p1)",  # 78
+    "direktor_dunkel(p1)",  # 79
+    "zensor_zack(p1)",  # 80
+    "sekretaer_stumm(p1)",  # 81
+    "baron_bleischwer(p1)",  # 82
+    "rabe_raspel(p1)",  # 83
+    "kroete_knurr(p1)",  # 84
+    "wachhund_wotan(p1)",  # 85
+    "schleichkatze_nebel(p1)",  # 86
+    "motte_mottek(p1)",  # 87
+    "spitzel_spinne(p1)",  # 88
+    "ki_stoppuhr(p1)",  # 89
+    "ki_fluesterkasten(p1)",  # 90
+    "ki_rechenknecht(p1)",  # 91
+    "ki_bremsklotz(p1)",  # 92
+    "stillstand(p1)",  # 93
+    "laehmende_rede(p1)",  # 94
+    "rufmord(p1)",  # 95
+    "schmutzkampagne(p1)",  # 96
+    "buerokratie(p1)",  # 97
+    "kaltes_schweigen(p1)",  # 98
+    "intrige(p1)",  # 99
+    "raenke_schmieden(p1)",  # 100
+    "verhoer(p1)",  # 101
+    "hinterzimmer(p1)",  # 102
+    "schachzug(p1)",  # 103
+    "abgesagt(p1)",  # 104
+    "sperrstunde(p1)",  # 105
+    "eiserne_disziplin(p1)",  # 106
+    "kalte_schulter(p1)",  # 107
+    "dunkle_plaene(p1)",  # 108
+    "nullsummenspiel(p1)",  # 109
+    "eiserne_maske(p1)",  # 110
+    "schattenmantel(p1)",  # 111
+    "monokel(p1)",  # 112
+    "dolch_der_zweifel(p1)",  # 113
+    "siegelring(p1)",  # 114
+    "bleischuhe(p1)",  # 115
+    "aktenkoffer(p1)",  # 116
+    "schattenturm(p1)",  # 117
+    "aktenarchiv(p1)",  # 118
+    "kontrollzentrum(p1)",  # 119
+    "kabinettssaal(p1)",  # 120
+    "nebelmoor(p1)",  # 121
+    "grauer_platz(p1)",  # 122
+    "zeitlupenstadt(p1)",  # 123
+    "jaro(p1)",  # 124
+    "bruno(p1)",  # 125
+    "emil(p1)",  # 126
+    "oskar(p1)",  # 127
+    "dorian_faltfach(p1)",  # 128
+    "karl_kompass(p1)",  # 129
+    "lotte_leuchte(p1)",  # 130
+    "finn_faehrte(p1)",  # 131
+    "greta_granit(p1)",  # 132
+    "hugo_hueter(p1)",  # 133
+    "mats_mut(p1)",  # 134
+    "paula_pfad(p1)",  # 135
+    "theo_treu(p1)",  # 136
+    "ida_eifer(p1)",  # 137
+    "wilma_weitblick(p1)",  # 138
+    "rudi_rast(p1)",  # 139
+    "knut_kraft(p1)",  # 140
+    "selma_seil(p1)",  # 141
+    "anton_anker(p1)",  # 142
+    "nele_nebenan(p1)",  # 143
+    "bert_bergfuehrer(p1)",  # 144
+    "hund_hasso(p1)",  # 145
+    "pony_polka(p1)",  # 146
+    "falke_fiete(p1)",  # 147
+    "esel_emma(p1)",  # 148
+    "dachs_dieter(p1)",  # 149
+    "igel_ingo(p1)",  # 150
+    "ki_wanderkarte(p1)",  # 151
+    "ki_funkgeraet(p1)",  # 152
+    "ki_lagerfeuer(p1)",  # 153
+    "ki_fernglas(p1)",  # 154
+    "alle_fuer_einen(p1)",  # 155
+    "schulter_an_schulter(p1)",  # 156
+    "schutzwall(p1)",  # 157
+    "lagerpause(p1)",  # 158
+    "aufbruch(p1)",  # 159
+    "gemeinsamer_marsch(p1)",  # 160
+    "verstaerkung(p1)",  # 161
+    "heldenmut(p1)",  # 162
+    "rettungsaktion(p1)",  # 163
+    "festes_band(p1)",  # 164
+    "gipfelsturm(p1)",  # 165
+    "treue_freunde(p1)",  # 166
+    "wegzehrung(p1)",  # 167
+    "kundschafter(p1)",  # 168
+    "zeltlager(p1)",  # 169
+    "mutprobe(p1)",  # 170
+    "schwur_der_gefaehrten(p1)",  # 171
+    "wanderstab(p1)",  # 172
+    "schild_des_hueters(p1)",  # 173
+    "taschenkompass(p1)",  # 174
+    "kletterseil(p1)",  # 175
+    "feldflasche(p1)",  # 176
+    "lederwams(p1)",  # 177
+    "banner_der_gefaehrten(p1)",  # 178
+    "bergdorf(p1)",  # 179
+    "huette_am_see(p1)",  # 180
+    "wachturm(p1)",  # 181
+    "gildenhaus(p1)",  # 182
+    "alter_wald(p1)",  # 183
+    "marktplatz(p1)",  # 184
+    "steile_pfade(p1)",  # 185
+    "edgar_satzsprung(p1)",  # 186
+    "rico_rueckprall(p1)",  # 187
+    "madame_zugabe(p1)",  # 188
+    "baron_blutdruck(p1)",  # 189
+    "graefin_gier(p1)",  # 190
+    "herr_handel(p1)",  # 191
+    "fuerst_faustpfand(p1)",  # 192
+    "lord_leihgabe(p1)",  # 193
+    "mamsell_mitgift(p1)",  # 194
+    "signor_schuldschein(p1)",  # 195
+    "jongleur_jupp(p1)",  # 196
+    "pfandleiherin_paloma(p1)",  # 197
+    "zauberer_zins(p1)",  # 198
+    "diva_dacapo(p1)",  # 199
+    "kassierer_knick(p1)",  # 200
+    "wucherin_wanda(p1)",  # 201
+    "magier_mehrwert(p1)",  # 202
+    "tante_tantieme(p1)",  # 203
+    "clown_kredit(p1)",  # 204
+    "prinz_praemie(p1)",  # 205
+    "fraeulein_faelligkeit(p1)",  # 206
+    "elster_elvira(p1)",  # 207
+    "affe_anleihe(p1)",  # 208
+    "papagei_plapper(p1)",  # 209
+    "schlange_schulden(p1)",  # 210
+    "pudel_pomp(p1)",  # 211
+    "kater_kasse(p1)",  # 212
+    "ki_rechenmaschine(p1)",  # 213
+    "ki_preisschild(p1)",  # 214
+    "ki_spielautomat(p1)",  # 215
+    "ki_wechselstube(p1)",  # 216
+    "teurer_spass(p1)",  # 217
+    "sonderangebot(p1)",  # 218
+    "tauschgeschaeft(p1)",  # 219
+    "ausverkauf(p1)",  # 220
+    "zugabe(p1)",  # 221
+    "wechselgeld(p1)",  # 222
+    "pakt_mit_preis(p1)",  # 223
+    "schuldenberg(p1)",  # 224
+    "lockangebot(p1)",  # 225
+    "blutgeld(p1)",  # 226
+    "preisexplosion(p1)",  # 227
+    "vertragsbruch(p1)",  # 228
+    "zinseszins(p1)",  # 229
+    "hinterlist(p1)",  # 230
+    "kredit(p1)",  # 231
+    "letzte_rate(p1)",  # 232
+    "kleingedrucktes(p1)",  # 233
+    "goldene_uhr(p1)",  # 234
+    "samthandschuh(p1)",  # 235
+    "perlenkette(p1)",  # 236
+    "zylinder(p1)",  # 237
+    "dornenkrone(p1)",  # 238
+    "spazierstock(p1)",  # 239
+    "brosche(p1)",  # 240
+    "purpurpalast(p1)",  # 241
+    "spielcasino(p1)",  # 242
+    "pfandhaus(p1)",  # 243
+    "salon(p1)",  # 244
+    "basar(p1)",  # 245
+    "opernhaus(p1)",  # 246
+    "maskenball(p1)",  # 247
+    "blitzy(p2)",  # 248
+    "roxy(p2)",  # 249
+    "nami(p2)",  # 250
+    "lena(p2)",  # 251
+    "mira_morgentau(p2)",  # 252
+    "pia_purzel(p2)",  # 253
+    "fee_fortuna(p2)",  # 254
+    "juna_jubel(p2)",  # 255
+    "kiki_kleeblatt(p2)",  # 256
+    "tessa_trost(p2)",  # 257
+    "ella_eiche(p2)",  # 258
+    "zoe_zuversicht(p2)",  # 259
+    "hanna_herzlich(p2)",  # 260
+    "luzi_lichtblick(p2)",  # 261
+    "wanda_wunder(p2)",  # 262
+    "sunny_sonnenschein(p2)",  # 263
+    "cleo_chance(p2)",  # 264
+    "frieda_freundschaft(p2)",  # 265
+    "gina_gluecksgriff(p2)",  # 266
+    "ronja_regenbogen(p2)",  # 267
+    "flauschi(p2)",  # 268
+    "spatz_pieps(p2)",  # 269
+    "kater_kuschel(p2)",  # 270
+    "gluecksschwein_trudi(p2)",  # 271
+    "hase_hoppel(p2)",  # 272
+    "eule_elsa(p2)",  # 273
+    "illusionsdrache(p2)",  # 274
+    "ki_sternchen(p2)",  # 275
+    "ki_gluecksrad(p2)",  # 276
+    "ki_pflaster(p2)",  # 277
+    "ki_kompass(p2)",  # 278
+    "gruppenumarmung(p2)",  # 279
+    "glueckstreffer(p2)",  # 280
+    "zusammenhalt(p2)",  # 281
+    "zweite_chance(p2)",  # 282
+    "kuchenpause(p2)",  # 283
+    "sonnenstrahl(p2)",  # 284
+    "grosses_finale(p2)",  # 285
+    "schutzengel(p2)",  # 286
+    "gluecksbringer(p2)",  # 287
+    "wunschbrunnen(p2)",  # 288
+    "tapferes_herz(p2)",  # 289
+    "sternschnuppe(p2)",  # 290
+    "heilkraeuter(p2)",  # 291
+    "rueckzug_ins_baumhaus(p2)",  # 292
+    "pyjamaparty(p2)",  # 293
+    "gemeinsam_stark(p2)",  # 294
+    "freundinnen_power(p2)",  # 295
+    "gluecksarmband(p2)",  # 296
+    "regenbogenschirm(p2)",  # 297
+    "zauberstab(p2)",  # 298
+    "heilamulett(p2)",  # 299
+    "freundschaftsband(p2)",  # 300
+    "sternenkrone(p2)",  # 301
+    "kuscheldecke(p2)",  # 302
+    "baumhaus(p2)",  # 303
+    "leuchtturm_der_hoffnung(p2)",  # 304
+    "wolkenschloss(p2)",  # 305
+    "sternwarte(p2)",  # 306
+    "blumenwiese(p2)",  # 307
+    "regenbogenbruecke(p2)",  # 308
+    "gluecksmarkt(p2)",  # 309
+    "lady_stillstand(p2)",  # 310
+    "professor_null(p2)",  # 311
+    "samt(p2)",  # 312
+    "herr_gegenwind(p2)",  # 313
+    "graf_grau(p2)",  # 314
+    "baronin_bremse(p2)",  # 315
+    "frau_flaute(p2)",  # 316
+    "kommissar_kleinlaut(p2)",  # 317
+    "doktor_daemmer(p2)",  # 318
+    "graue_eminenz(p2)",  # 319
+    "fraeulein_frost(p2)",  # 320
+    "herr_hemmschuh(p2)",  # 321
+    "notar_nimmermehr(p2)",  # 322
+    "schatten_schorsch(p2)",  # 323
+    "madame_muerrisch(p2)",  # 324
+    "graefin_gaehn(p2)",  # 325
+    "leutnant_lahm(p2)",  # 326
+    "direktor_dunkel(p2)",  # 327
+    "zensor_zack(p2)",  # 328
+    "sekretaer_stumm(p2)",  # 329
+    "baron_bleischwer(p2)",  # 330
+    "rabe_raspel(p2)",  # 331
+    "kroete_knurr(p2)",  # 332
+    "wachhund_wotan(p2)",  # 333
+    "schleichkatze_nebel(p2)",  # 334
+    "motte_mottek(p2)",  # 335
+    "spitzel_spinne(p2)",  # 336
+    "ki_stoppuhr(p2)",  # 337
+    "ki_fluesterkasten(p2)",  # 338
+    "ki_rechenknecht(p2)",  # 339
+    "ki_bremsklotz(p2)",  # 340
+    "stillstand(p2)",  # 341
+    "laehmende_rede(p2)",  # 342
+    "rufmord(p2)",  # 343
+    "schmutzkampagne(p2)",  # 344
+    "buerokratie(p2)",  # 345
+    "kaltes_schweigen(p2)",  # 346
+    "intrige(p2)",  # 347
+    "raenke_schmieden(p2)",  # 348
+    "verhoer(p2)",  # 349
+    "hinterzimmer(p2)",  # 350
+    "schachzug(p2)",  # 351
+    "abgesagt(p2)",  # 352
+    "sperrstunde(p2)",  # 353
+    "eiserne_disziplin(p2)",  # 354
+    "kalte_schulter(p2)",  # 355
+    "dunkle_plaene(p2)",  # 356
+    "nullsummenspiel(p2)",  # 357
+    "eiserne_maske(p2)",  # 358
+    "schattenmantel(p2)",  # 359
+    "monokel(p2)",  # 360
+    "dolch_der_zweifel(p2)",  # 361
+    "siegelring(p2)",  # 362
+    "bleischuhe(p2)",  # 363
+    "aktenkoffer(p2)",  # 364
+    "schattenturm(p2)",  # 365
+    "aktenarchiv(p2)",  # 366
+    "kontrollzentrum(p2)",  # 367
+    "kabinettssaal(p2)",  # 368
+    "nebelmoor(p2)",  # 369
+    "grauer_platz(p2)",  # 370
+    "zeitlupenstadt(p2)",  # 371
+    "jaro(p2)",  # 372
+    "bruno(p2)",  # 373
+    "emil(p2)",  # 374
+    "oskar(p2)",  # 375
+    "dorian_faltfach(p2)",  # 376
+    "karl_kompass(p2)",  # 377
+    "lotte_leuchte(p2)",  # 378
+    "finn_faehrte(p2)",  # 379
+    "greta_granit(p2)",  # 380
+    "hugo_hueter(p2)",  # 381
+    "mats_mut(p2)",  # 382
+    "paula_pfad(p2)",  # 383
+    "theo_treu(p2)",  # 384
+    "ida_eifer(p2)",  # 385
+    "wilma_weitblick(p2)",  # 386
+    "rudi_rast(p2)",  # 387
+    "knut_kraft(p2)",  # 388
+    "selma_seil(p2)",  # 389
+    "anton_anker(p2)",  # 390
+    "nele_nebenan(p2)",  # 391
+    "bert_bergfuehrer(p2)",  # 392
+    "hund_hasso(p2)",  # 393
+    "pony_polka(p2)",  # 394
+    "falke_fiete(p2)",  # 395
+    "esel_emma(p2)",  # 396
+    "dachs_dieter(p2)",  # 397
+    "igel_ingo(p2)",  # 398
+    "ki_wanderkarte(p2)",  # 399
+    "ki_funkgeraet(p2)",  # 400
+    "ki_lagerfeuer(p2)",  # 401
+    "ki_fernglas(p2)",  # 402
+    "alle_fuer_einen(p2)",  # 403
+    "schulter_an_schulter(p2)",  # 404
+    "schutzwall(p2)",  # 405
+    "lagerpause(p2)",  # 406
+    "aufbruch(p2)",  # 407
+    "gemeinsamer_marsch(p2)",  # 408
+    "verstaerkung(p2)",  # 409
+    "heldenmut(p2)",  # 410
+    "rettungsaktion(p2)",  # 411
+    "festes_band(p2)",  # 412
+    "gipfelsturm(p2)",  # 413
+    "treue_freunde(p2)",  # 414
+    "wegzehrung(p2)",  # 415
+    "kundschafter(p2)",  # 416
+    "zeltlager(p2)",  # 417
+    "mutprobe(p2)",  # 418
+    "schwur_der_gefaehrten(p2)",  # 419
+    "wanderstab(p2)",  # 420
+    "schild_des_hueters(p2)",  # 421
+    "taschenkompass(p2)",  # 422
+    "kletterseil(p2)",  # 423
+    "feldflasche(p2)",  # 424
+    "lederwams(p2)",  # 425
+    "banner_der_gefaehrten(p2)",  # 426
+    "bergdorf(p2)",  # 427
+    "huette_am_see(p2)",  # 428
+    "wachturm(p2)",  # 429
+    "gildenhaus(p2)",  # 430
+    "alter_wald(p2)",  # 431
+    "marktplatz(p2)",  # 432
+    "steile_pfade(p2)",  # 433
+    "edgar_satzsprung(p2)",  # 434
+    "rico_rueckprall(p2)",  # 435
+    "madame_zugabe(p2)",  # 436
+    "baron_blutdruck(p2)",  # 437
+    "graefin_gier(p2)",  # 438
+    "herr_handel(p2)",  # 439
+    "fuerst_faustpfand(p2)",  # 440
+    "lord_leihgabe(p2)",  # 441
+    "mamsell_mitgift(p2)",  # 442
+    "signor_schuldschein(p2)",  # 443
+    "jongleur_jupp(p2)",  # 444
+    "pfandleiherin_paloma(p2)",  # 445
+    "zauberer_zins(p2)",  # 446
+    "diva_dacapo(p2)",  # 447
+    "kassierer_knick(p2)",  # 448
+    "wucherin_wanda(p2)",  # 449
+    "magier_mehrwert(p2)",  # 450
+    "tante_tantieme(p2)",  # 451
+    "clown_kredit(p2)",  # 452
+    "prinz_praemie(p2)",  # 453
+    "fraeulein_faelligkeit(p2)",  # 454
+    "elster_elvira(p2)",  # 455
+    "affe_anleihe(p2)",  # 456
+    "papagei_plapper(p2)",  # 457
+    "schlange_schulden(p2)",  # 458
+    "pudel_pomp(p2)",  # 459
+    "kater_kasse(p2)",  # 460
+    "ki_rechenmaschine(p2)",  # 461
+    "ki_preisschild(p2)",  # 462
+    "ki_spielautomat(p2)",  # 463
+    "ki_wechselstube(p2)",  # 464
+    "teurer_spass(p2)",  # 465
+    "sonderangebot(p2)",  # 466
+    "tauschgeschaeft(p2)",  # 467
+    "ausverkauf(p2)",  # 468
+    "zugabe(p2)",  # 469
+    "wechselgeld(p2)",  # 470
+    "pakt_mit_preis(p2)",  # 471
+    "schuldenberg(p2)",  # 472
+    "lockangebot(p2)",  # 473
+    "blutgeld(p2)",  # 474
+    "preisexplosion(p2)",  # 475
+    "vertragsbruch(p2)",  # 476
+    "zinseszins(p2)",  # 477
+    "hinterlist(p2)",  # 478
+    "kredit(p2)",  # 479
+    "letzte_rate(p2)",  # 480
+    "kleingedrucktes(p2)",  # 481
+    "goldene_uhr(p2)",  # 482
+    "samthandschuh(p2)",  # 483
+    "perlenkette(p2)",  # 484
+    "zylinder(p2)",  # 485
+    "dornenkrone(p2)",  # 486
+    "spazierstock(p2)",  # 487
+    "brosche(p2)",  # 488
+    "purpurpalast(p2)",  # 489
+    "spielcasino(p2)",  # 490
+    "pfandhaus(p2)",  # 491
+    "salon(p2)",  # 492
+    "basar(p2)",  # 493
+    "opernhaus(p2)",  # 494
+    "maskenball(p2)",  # 495
 )
 ENTITY_LABELS = (
-    "Blitzy",  # 0 blitzy
-    "Roxy",  # 1 roxy
-    "Nami",  # 2 nami
-    "Lena",  # 3 lena
-    "Mira Morgentau",  # 4 mira_morgentau
-    "Pia Purzel",  # 5 pia_purzel
-    "Fee Fortuna",  # 6 fee_fortuna
-    "Juna Jubel",  # 7 juna_jubel
-    "Kiki Kleeblatt",  # 8 kiki_kleeblatt
-    "Tessa Trost",  # 9 tessa_trost
-    "Ella Eiche",  # 10 ella_eiche
-    "Zoe Zuversicht",  # 11 zoe_zuversicht
-    "Hanna Herzlich",  # 12 hanna_herzlich
-    "Luzi Lichtblick",  # 13 luzi_lichtblick
-    "Wanda Wunder",  # 14 wanda_wunder
-    "Sunny Sonnenschein",  # 15 sunny_sonnenschein
-    "Cleo Chance",  # 16 cleo_chance
-    "Frieda Freundschaft",  # 17 frieda_freundschaft
-    "Gina Glücksgriff",  # 18 gina_gluecksgriff
-    "Ronja Regenbogen",  # 19 ronja_regenbogen
-    "Flauschi",  # 20 flauschi
-    "Spatz Pieps",  # 21 spatz_pieps
-    "Kater Kuschel",  # 22 kater_kuschel
-    "Glücksschwein Trudi",  # 23 gluecksschwein_trudi
-    "Hase Hoppel",  # 24 hase_hoppel
-    "Eule Elsa",  # 25 eule_elsa
-    "Illusionsdrache",  # 26 illusionsdrache
-    "KI Sternchen",  # 27 ki_sternchen
-    "KI Glücksrad",  # 28 ki_gluecksrad
-    "KI Pflaster",  # 29 ki_pflaster
-    "KI Kompass",  # 30 ki_kompass
-    "Gruppenumarmung",  # 31 gruppenumarmung
-    "Glückstreffer",  # 32 glueckstreffer
-    "Zusammenhalt",  # 33 zusammenhalt
-    "Zweite Chance",  # 34 zweite_chance
-    "Kuchenpause",  # 35 kuchenpause
-    "Sonnenstrahl",  # 36 sonnenstrahl
-    "Großes Finale",  # 37 grosses_finale
-    "Schutzengel",  # 38 schutzengel
-    "Glücksbringer",  # 39 gluecksbringer
-    "Wunschbrunnen",  # 40 wunschbrunnen
-    "Tapferes Herz",  # 41 tapferes_herz
-    "Sternschnuppe",  # 42 sternschnuppe
-    "Heilkräuter",  # 43 heilkraeuter
-    "Rückzug ins Baumhaus",  # 44 rueckzug_ins_baumhaus
-    "Pyjamaparty",  # 45 pyjamaparty
-    "Gemeinsam stark",  # 46 gemeinsam_stark
-    "Freundinnen-Power",  # 47 freundinnen_power
-    "Glücksarmband",  # 48 gluecksarmband
-    "Regenbogenschirm",  # 49 regenbogenschirm
-    "Zauberstab",  # 50 zauberstab
-    "Heilamulett",  # 51 heilamulett
-    "Freundschaftsband",  # 52 freundschaftsband
-    "Sternenkrone",  # 53 sternenkrone
-    "Kuscheldecke",  # 54 kuscheldecke
-    "Baumhaus",  # 55 baumhaus
-    "Leuchtturm der Hoffnung",  # 56 leuchtturm_der_hoffnung
-    "Wolkenschloss",  # 57 wolkenschloss
-    "Sternwarte",  # 58 sternwarte
-    "Blumenwiese",  # 59 blumenwiese
-    "Regenbogenbrücke",  # 60 regenbogenbruecke
-    "Glücksmarkt",  # 61 gluecksmarkt
-    "Lady Stillstand",  # 62 lady_stillstand
-    "Professor Null",  # 63 professor_null
-    "Samt",  # 64 samt
-    "Herr Gegenwind",  # 65 herr_gegenwind
-    "Graf Grau",  # 66 graf_grau
-    "Baronin Bremse",  # 67 baronin_bremse
-    "Frau Flaute",  # 68 frau_flaute
-    "Kommissar Kleinlaut",  # 69 kommissar_kleinlaut
-    "Doktor Dämmer",  # 70 doktor_daemmer
-    "Die Graue Eminenz",  # 71 graue_eminenz
-    "Fräulein Frost",  # 72 fraeulein_frost
-    "Herr Hemmschuh",  # 73 herr_hemmschuh
-    "Notar Nimmermehr",  # 74 notar_nimmermehr
-    "Schatten-Schorsch",  # 75 schatten_schorsch
-    "Madame Mürrisch",  # 76 madame_muerrisch
-    "Gräfin Gähn",  # 77 graefin_gaehn
-    "Leutnant Lahm",  # 78 leutnant_lahm
-    "Direktor Dunkel",  # 79 direktor_dunkel
-    "Zensor Zack",  # 80 zensor_zack
-    "Sekretär Stumm",  # 81 sekretaer_stumm
-    "Baron Bleischwer",  # 82 baron_bleischwer
-    "Rabe Raspel",  # 83 rabe_raspel
-    "Kröte Knurr",  # 84 kroete_knurr
-    "Wachhund Wotan",  # 85 wachhund_wotan
-    "Schleichkatze Nebel",  # 86 schleichkatze_nebel
-    "Motte Mottek",  # 87 motte_mottek
-    "Spitzel Spinne",  # 88 spitzel_spinne
-    "KI Stoppuhr",  # 89 ki_stoppuhr
-    "KI Flüsterkasten",  # 90 ki_fluesterkasten
-    "KI Rechenknecht",  # 91 ki_rechenknecht
-    "KI Bremsklotz",  # 92 ki_bremsklotz
-    "Stillstand!",  # 93 stillstand
-    "Lähmende Rede",  # 94 laehmende_rede
-    "Rufmord",  # 95 rufmord
-    "Schmutzkampagne",  # 96 schmutzkampagne
-    "Bürokratie",  # 97 buerokratie
-    "Kaltes Schweigen",  # 98 kaltes_schweigen
-    "Intrige",  # 99 intrige
-    "Ränke schmieden",  # 100 raenke_schmieden
-    "Verhör",  # 101 verhoer
-    "Hinterzimmer",  # 102 hinterzimmer
-    "Schachzug",  # 103 schachzug
-    "Abgesagt!",  # 104 abgesagt
-    "Sperrstunde",  # 105 sperrstunde
-    "Eiserne Disziplin",  # 106 eiserne_disziplin
-    "Kalte Schulter",  # 107 kalte_schulter
-    "Dunkle Pläne",  # 108 dunkle_plaene
-    "Nullsummenspiel",  # 109 nullsummenspiel
-    "Eiserne Maske",  # 110 eiserne_maske
-    "Schattenmantel",  # 111 schattenmantel
-    "Monokel",  # 112 monokel
-    "Dolch der Zweifel",  # 113 dolch_der_zweifel
-    "Siegelring",  # 114 siegelring
-    "Bleischuhe",  # 115 bleischuhe
-    "Aktenkoffer",  # 116 aktenkoffer
-    "Schattenturm",  # 117 schattenturm
-    "Aktenarchiv",  # 118 aktenarchiv
-    "Kontrollzentrum",  # 119 kontrollzentrum
-    "Kabinettssaal",  # 120 kabinettssaal
-    "Nebelmoor",  # 121 nebelmoor
-    "Grauer Platz",  # 122 grauer_platz
-    "Zeitlupenstadt",  # 123 zeitlupenstadt
-    "Jaro",  # 124 jaro
-    "Bruno",  # 125 bruno
-    "Emil",  # 126 emil
-    "Oskar",  # 127 oskar
-    "Dorian Faltfach",  # 128 dorian_faltfach
-    "Karl Kompass",  # 129 karl_kompass
-    "Lotte Leuchte",  # 130 lotte_leuchte
-    "Finn Fährte",  # 131 finn_faehrte
-    "Greta Granit",  # 132 greta_granit
-    "Hugo Hüter",  # 133 hugo_hueter
-    "Mats Mut",  # 134 mats_mut
-    "Paula Pfad",  # 135 paula_pfad
-    "Theo Treu",  # 136 theo_treu
-    "Ida Eifer",  # 137 ida_eifer
-    "Wilma Weitblick",  # 138 wilma_weitblick
-    "Rudi Rast",  # 139 rudi_rast
-    "Knut Kraft",  # 140 knut_kraft
-    "Selma Seil",  # 141 selma_seil
-    "Anton Anker",  # 142 anton_anker
-    "Nele Nebenan",  # 143 nele_nebenan
-    "Bert Bergführer",  # 144 bert_bergfuehrer
-    "Hund Hasso",  # 145 hund_hasso
-    "Pony Polka",  # 146 pony_polka
-    "Falke Fiete",  # 147 falke_fiete
-    "Esel Emma",  # 148 esel_emma
-    "Dachs Dieter",  # 149 dachs_dieter
-    "Igel Ingo",  # 150 igel_ingo
-    "KI Wanderkarte",  # 151 ki_wanderkarte
-    "KI Funkgerät",  # 152 ki_funkgeraet
-    "KI Lagerfeuer",  # 153 ki_lagerfeuer
-    "KI Fernglas",  # 154 ki_fernglas
-    "Alle für einen",  # 155 alle_fuer_einen
-    "Schulter an Schulter",  # 156 schulter_an_schulter
-    "Schutzwall",  # 157 schutzwall
-    "Lagerpause",  # 158 lagerpause
-    "Aufbruch",  # 159 aufbruch
-    "Gemeinsamer Marsch",  # 160 gemeinsamer_marsch
-    "Verstärkung",  # 161 verstaerkung
-    "Heldenmut",  # 162 heldenmut
-    "Rettungsaktion",  # 163 rettungsaktion
-    "Festes Band",  # 164 festes_band
-    "Gipfelsturm",  # 165 gipfelsturm
-    "Treue Freunde",  # 166 treue_freunde
-    "Wegzehrung",  # 167 wegzehrung
-    "Kundschafter",  # 168 kundschafter
-    "Zeltlager",  # 169 zeltlager
-    "Mutprobe",  # 170 mutprobe
-    "Schwur der Gefährten",  # 171 schwur_der_gefaehrten
-    "Wanderstab",  # 172 wanderstab
-    "Schild des Hüters",  # 173 schild_des_hueters
-    "Taschenkompass",  # 174 taschenkompass
-    "Kletterseil",  # 175 kletterseil
-    "Feldflasche",  # 176 feldflasche
-    "Lederwams",  # 177 lederwams
-    "Banner der Gefährten",  # 178 banner_der_gefaehrten
-    "Bergdorf",  # 179 bergdorf
-    "Hütte am See",  # 180 huette_am_see
-    "Wachturm",  # 181 wachturm
-    "Gildenhaus",  # 182 gildenhaus
-    "Alter Wald",  # 183 alter_wald
-    "Marktplatz",  # 184 marktplatz
-    "Steile Pfade",  # 185 steile_pfade
-    "Edgar Satzsprung",  # 186 edgar_satzsprung
-    "Rico Rückprall",  # 187 rico_rueckprall
-    "Madame Zugabe",  # 188 madame_zugabe
-    "Baron Blutdruck",  # 189 baron_blutdruck
-    "Gräfin Gier",  # 190 graefin_gier
-    "Herr Handel",  # 191 herr_handel
-    "Fürst Faustpfand",  # 192 fuerst_faustpfand
-    "Lord Leihgabe",  # 193 lord_leihgabe
-    "Mamsell Mitgift",  # 194 mamsell_mitgift
-    "Signor Schuldschein",  # 195 signor_schuldschein
-    "Jongleur Jupp",  # 196 jongleur_jupp
-    "Pfandleiherin Paloma",  # 197 pfandleiherin_paloma
-    "Zauberer Zins",  # 198 zauberer_zins
-    "Diva Dacapo",  # 199 diva_dacapo
-    "Kassierer Knick",  # 200 kassierer_knick
-    "Wucherin Wanda",  # 201 wucherin_wanda
-    "Magier Mehrwert",  # 202 magier_mehrwert
-    "Tante Tantieme",  # 203 tante_tantieme
-    "Clown Kredit",  # 204 clown_kredit
-    "Prinz Prämie",  # 205 prinz_praemie
-    "Fräulein Fälligkeit",  # 206 fraeulein_faelligkeit
-    "Elster Elvira",  # 207 elster_elvira
-    "Affe Anleihe",  # 208 affe_anleihe
-    "Papagei Plapper",  # 209 papagei_plapper
-    "Schlange Schulden",  # 210 schlange_schulden
-    "Pudel Pomp",  # 211 pudel_pomp
-    "Kater Kasse",  # 212 kater_kasse
-    "KI Rechenmaschine",  # 213 ki_rechenmaschine
-    "KI Preisschild",  # 214 ki_preisschild
-    "KI Spielautomat",  # 215 ki_spielautomat
-    "KI Wechselstube",  # 216 ki_wechselstube
-    "Teurer Spaß",  # 217 teurer_spass
-    "Sonderangebot",  # 218 sonderangebot
-    "Tauschgeschäft",  # 219 tauschgeschaeft
-    "Ausverkauf",  # 220 ausverkauf
-    "Zugabe!",  # 221 zugabe
-    "Wechselgeld",  # 222 wechselgeld
-    "Pakt mit Preis",  # 223 pakt_mit_preis
-    "Schuldenberg",  # 224 schuldenberg
-    "Lockangebot",  # 225 lockangebot
-    "Blutgeld",  # 226 blutgeld
-    "Preisexplosion",  # 227 preisexplosion
-    "Vertragsbruch",  # 228 vertragsbruch
-    "Zinseszins",  # 229 zinseszins
-    "Hinterlist",  # 230 hinterlist
-    "Kredit",  # 231 kredit
-    "Letzte Rate",  # 232 letzte_rate
-    "Kleingedrucktes",  # 233 kleingedrucktes
-    "Goldene Uhr",  # 234 goldene_uhr
-    "Samthandschuh",  # 235 samthandschuh
-    "Perlenkette",  # 236 perlenkette
-    "Zylinder",  # 237 zylinder
-    "Dornenkrone",  # 238 dornenkrone
-    "Spazierstock",  # 239 spazierstock
-    "Brosche",  # 240 brosche
-    "Purpurpalast",  # 241 purpurpalast
-    "Spielcasino",  # 242 spielcasino
-    "Pfandhaus",  # 243 pfandhaus
-    "Salon",  # 244 salon
-    "Basar",  # 245 basar
-    "Opernhaus",  # 246 opernhaus
-    "Maskenball",  # 247 maskenball
-    "Blitzy",  # 248 blitzy_2
-    "Roxy",  # 249 roxy_2
-    "Nami",  # 250 nami_2
-    "Lena",  # 251 lena_2
-    "Mira Morgentau",  # 252 mira_morgentau_2
-    "Pia Purzel",  # 253 pia_purzel_2
-    "Fee Fortuna",  # 254 fee_fortuna_2
-    "Juna Jubel",  # 255 juna_jubel_2
-    "Kiki Kleeblatt",  # 256 kiki_kleeblatt_2
-    "Tessa Trost",  # 257 tessa_trost_2
-    "Ella Eiche",  # 258 ella_eiche_2
-    "Zoe Zuversicht",  # 259 zoe_zuversicht_2
-    "Hanna Herzlich",  # 260 hanna_herzlich_2
-    "Luzi Lichtblick",  # 261 luzi_lichtblick_2
-    "Wanda Wunder",  # 262 wanda_wunder_2
-    "Sunny Sonnenschein",  # 263 sunny_sonnenschein_2
-    "Cleo Chance",  # 264 cleo_chance_2
-    "Frieda Freundschaft",  # 265 frieda_freundschaft_2
-    "Gina Glücksgriff",  # 266 gina_gluecksgriff_2
-    "Ronja Regenbogen",  # 267 ronja_regenbogen_2
-    "Flauschi",  # 268 flauschi_2
-    "Spatz Pieps",  # 269 spatz_pieps_2
-    "Kater Kuschel",  # 270 kater_kuschel_2
-    "Glücksschwein Trudi",  # 271 gluecksschwein_trudi_2
-    "Hase Hoppel",  # 272 hase_hoppel_2
-    "Eule Elsa",  # 273 eule_elsa_2
-    "Illusionsdrache",  # 274 illusionsdrache_2
-    "KI Sternchen",  # 275 ki_sternchen_2
-    "KI Glücksrad",  # 276 ki_gluecksrad_2
-    "KI Pflaster",  # 277 ki_pflaster_2
-    "KI Kompass",  # 278 ki_kompass_2
-    "Gruppenumarmung",  # 279 gruppenumarmung_2
-    "Glückstreffer",  # 280 glueckstreffer_2
-    "Zusammenhalt",  # 281 zusammenhalt_2
-    "Zweite Chance",  # 282 zweite_chance_2
-    "Kuchenpause",  # 283 kuchenpause_2
-    "Sonnenstrahl",  # 284 sonnenstrahl_2
-    "Großes Finale",  # 285 grosses_finale_2
-    "Schutzengel",  # 286 schutzengel_2
-    "Glücksbringer",  # 287 gluecksbringer_2
-    "Wunschbrunnen",  # 288 wunschbrunnen_2
-    "Tapferes Herz",  # 289 tapferes_herz_2
-    "Sternschnuppe",  # 290 sternschnuppe_2
-    "Heilkräuter",  # 291 heilkraeuter_2
-    "Rückzug ins Baumhaus",  # 292 rueckzug_ins_baumhaus_2
-    "Pyjamaparty",  # 293 pyjamaparty_2
-    "Gemeinsam stark",  # 294 gemeinsam_stark_2
-    "Freundinnen-Power",  # 295 freundinnen_power_2
-    "Glücksarmband",  # 296 gluecksarmband_2
-    "Regenbogenschirm",  # 297 regenbogenschirm_2
-    "Zauberstab",  # 298 zauberstab_2
-    "Heilamulett",  # 299 heilamulett_2
-    "Freundschaftsband",  # 300 freundschaftsband_2
-    "Sternenkrone",  # 301 sternenkrone_2
-    "Kuscheldecke",  # 302 kuscheldecke_2
-    "Baumhaus",  # 303 baumhaus_2
-    "Leuchtturm der Hoffnung",  # 304 leuchtturm_der_hoffnung_2
-    "Wolkenschloss",  # 305 wolkenschloss_2
-    "Sternwarte",  # 306 sternwarte_2
-    "Blumenwiese",  # 307 blumenwiese_2
-    "Regenbogenbrücke",  # 308 regenbogenbruecke_2
-    "Glücksmarkt",  # 309 gluecksmarkt_2
-    "Lady Stillstand",  # 310 lady_stillstand_2
-    "Professor Null",  # 311 professor_null_2
-    "Samt",  # 312 samt_2
-    "Herr Gegenwind",  # 313 herr_gegenwind_2
-    "Graf Grau",  # 314 graf_grau_2
-    "Baronin Bremse",  # 315 baronin_bremse_2
-    "Frau Flaute",  # 316 frau_flaute_2
-    "Kommissar Kleinlaut",  # 317 kommissar_kleinlaut_2
-    "Doktor Dämmer",  # 318 doktor_daemmer_2
-    "Die Graue Eminenz",  # 319 graue_eminenz_2
-    "Fräulein Frost",  # 320 fraeulein_frost_2
-    "Herr Hemmschuh",  # 321 herr_hemmschuh_2
-    "Notar Nimmermehr",  # 322 notar_nimmermehr_2
-    "Schatten-Schorsch",  # 323 schatten_schorsch_2
-    "Madame Mürrisch",  # 324 madame_muerrisch_2
-    "Gräfin Gähn",  # 325 graefin_gaehn_2
-    "Leutnant Lahm",  # 326 leutnant_lahm_2
-    "Direktor Dunkel",  # 327 direktor_dunkel_2
-    "Zensor Zack",  # 328 zensor_zack_2
-    "Sekretär Stumm",  # 329 sekretaer_stumm_2
-    "Baron Bleischwer",  # 330 baron_bleischwer_2
-    "Rabe Raspel",  # 331 rabe_raspel_2
-    "Kröte Knurr",  # 332 kroete_knurr_2
-    "Wachhund Wotan",  # 333 wachhund_wotan_2
-    "Schleichkatze Nebel",  # 334 schleichkatze_nebel_2
-    "Motte Mottek",  # 335 motte_mottek_2
-    "Spitzel Spinne",  # 336 spitzel_spinne_2
-    "KI Stoppuhr",  # 337 ki_stoppuhr_2
-    "KI Flüsterkasten",  # 338 ki_fluesterkasten_2
-    "KI Rechenknecht",  # 339 ki_rechenknecht_2
-    "KI Bremsklotz",  # 340 ki_bremsklotz_2
-    "Stillstand!",  # 341 stillstand_2
-    "Lähmende Rede",  # 342 laehmende_rede_2
-    "Rufmord",  # 343 rufmord_2
-    "Schmutzkampagne",  # 344 schmutzkampagne_2
-    "Bürokratie",  # 345 buerokratie_2
-    "Kaltes Schweigen",  # 346 kaltes_schweigen_2
-    "Intrige",  # 347 intrige_2
-    "Ränke schmieden",  # 348 raenke_schmieden_2
-    "Verhör",  # 349 verhoer_2
-    "Hinterzimmer",  # 350 hinterzimmer_2
-    "Schachzug",  # 351 schachzug_2
-    "Abgesagt!",  # 352 abgesagt_2
-    "Sperrstunde",  # 353 sperrstunde_2
-    "Eiserne Disziplin",  # 354 eiserne_disziplin_2
-    "Kalte Schulter",  # 355 kalte_schulter_2
-    "Dunkle Pläne",  # 356 dunkle_plaene_2
-    "Nullsummenspiel",  # 357 nullsummenspiel_2
-    "Eiserne Maske",  # 358 eiserne_maske_2
-    "Schattenmantel",  # 359 schattenmantel_2
-    "Monokel",  # 360 monokel_2
-    "Dolch der Zweifel",  # 361 dolch_der_zweifel_2
-    "Siegelring",  # 362 siegelring_2
-    "Bleischuhe",  # 363 bleischuhe_2
-    "Aktenkoffer",  # 364 aktenkoffer_2
-    "Schattenturm",  # 365 schattenturm_2
-    "Aktenarchiv",  # 366 aktenarchiv_2
-    "Kontrollzentrum",  # 367 kontrollzentrum_2
-    "Kabinettssaal",  # 368 kabinettssaal_2
-    "Nebelmoor",  # 369 nebelmoor_2
-    "Grauer Platz",  # 370 grauer_platz_2
-    "Zeitlupenstadt",  # 371 zeitlupenstadt_2
-    "Jaro",  # 372 jaro_2
-    "Bruno",  # 373 bruno_2
-    "Emil",  # 374 emil_2
-    "Oskar",  # 375 oskar_2
-    "Dorian Faltfach",  # 376 dorian_faltfach_2
-    "Karl Kompass",  # 377 karl_kompass_2
-    "Lotte Leuchte",  # 378 lotte_leuchte_2
-    "Finn Fährte",  # 379 finn_faehrte_2
-    "Greta Granit",  # 380 greta_granit_2
-    "Hugo Hüter",  # 381 hugo_hueter_2
-    "Mats Mut",  # 382 mats_mut_2
-    "Paula Pfad",  # 383 paula_pfad_2
-    "Theo Treu",  # 384 theo_treu_2
-    "Ida Eifer",  # 385 ida_eifer_2
-    "Wilma Weitblick",  # 386 wilma_weitblick_2
-    "Rudi Rast",  # 387 rudi_rast_2
-    "Knut Kraft",  # 388 knut_kraft_2
-    "Selma Seil",  # 389 selma_seil_2
-    "Anton Anker",  # 390 anton_anker_2
-    "Nele Nebenan",  # 391 nele_nebenan_2
-    "Bert Bergführer",  # 392 bert_bergfuehrer_2
-    "Hund Hasso",  # 393 hund_hasso_2
-    "Pony Polka",  # 394 pony_polka_2
-    "Falke Fiete",  # 395 falke_fiete_2
-    "Esel Emma",  # 396 esel_emma_2
-    "Dachs Dieter",  # 397 dachs_dieter_2
-    "Igel Ingo",  # 398 igel_ingo_2
-    "KI Wanderkarte",  # 399 ki_wanderkarte_2
-    "KI Funkgerät",  # 400 ki_funkgeraet_2
-    "KI Lagerfeuer",  # 401 ki_lagerfeuer_2
-    "KI Fernglas",  # 402 ki_fernglas_2
-    "Alle für einen",  # 403 alle_fuer_einen_2
-    "Schulter an Schulter",  # 404 schulter_an_schulter_2
-    "Schutzwall",  # 405 schutzwall_2
-    "Lagerpause",  # 406 lagerpause_2
-    "Aufbruch",  # 407 aufbruch_2
-    "Gemeinsamer Marsch",  # 408 gemeinsamer_marsch_2
-    "Verstärkung",  # 409 verstaerkung_2
-    "Heldenmut",  # 410 heldenmut_2
-    "Rettungsaktion",  # 411 rettungsaktion_2
-    "Festes Band",  # 412 festes_band_2
-    "Gipfelsturm",  # 413 gipfelsturm_2
-    "Treue Freunde",  # 414 treue_freunde_2
-    "Wegzehrung",  # 415 wegzehrung_2
-    "Kundschafter",  # 416 kundschafter_2
-    "Zeltlager",  # 417 zeltlager_2
-    "Mutprobe",  # 418 mutprobe_2
-    "Schwur der Gefährten",  # 419 schwur_der_gefaehrten_2
-    "Wanderstab",  # 420 wanderstab_2
-    "Schild des Hüters",  # 421 schild_des_hueters_2
-    "Taschenkompass",  # 422 taschenkompass_2
-    "Kletterseil",  # 423 kletterseil_2
-    "Feldflasche",  # 424 feldflasche_2
-    "Lederwams",  # 425 lederwams_2
-    "Banner der Gefährten",  # 426 banner_der_gefaehrten_2
-    "Bergdorf",  # 427 bergdorf_2
-    "Hütte am See",  # 428 huette_am_see_2
-    "Wachturm",  # 429 wachturm_2
-    "Gildenhaus",  # 430 gildenhaus_2
-    "Alter Wald",  # 431 alter_wald_2
-    "Marktplatz",  # 432 marktplatz_2
-    "Steile Pfade",  # 433 steile_pfade_2
-    "Edgar Satzsprung",  # 434 edgar_satzsprung_2
-    "Rico Rückprall",  # 435 rico_rueckprall_2
-    "Madame Zugabe",  # 436 madame_zugabe_2
-    "Baron Blutdruck",  # 437 baron_blutdruck_2
-    "Gräfin Gier",  # 438 graefin_gier_2
-    "Herr Handel",  # 439 herr_handel_2
-    "Fürst Faustpfand",  # 440 fuerst_faustpfand_2
-    "Lord Leihgabe",  # 441 lord_leihgabe_2
-    "Mamsell Mitgift",  # 442 mamsell_mitgift_2
-    "Signor Schuldschein",  # 443 signor_schuldschein_2
-    "Jongleur Jupp",  # 444 jongleur_jupp_2
-    "Pfandleiherin Paloma",  # 445 pfandleiherin_paloma_2
-    "Zauberer Zins",  # 446 zauberer_zins_2
-    "Diva Dacapo",  # 447 diva_dacapo_2
-    "Kassierer Knick",  # 448 kassierer_knick_2
-    "Wucherin Wanda",  # 449 wucherin_wanda_2
-    "Magier Mehrwert",  # 450 magier_mehrwert_2
-    "Tante Tantieme",  # 451 tante_tantieme_2
-    "Clown Kredit",  # 452 clown_kredit_2
-    "Prinz Prämie",  # 453 prinz_praemie_2
-    "Fräulein Fälligkeit",  # 454 fraeulein_faelligkeit_2
-    "Elster Elvira",  # 455 elster_elvira_2
-    "Affe Anleihe",  # 456 affe_anleihe_2
-    "Papagei Plapper",  # 457 papagei_plapper_2
-    "Schlange Schulden",  # 458 schlange_schulden_2
-    "Pudel Pomp",  # 459 pudel_pomp_2
-    "Kater Kasse",  # 460 kater_kasse_2
-    "KI Rechenmaschine",  # 461 ki_rechenmaschine_2
-    "KI Preisschild",  # 462 ki_preisschild_2
-    "KI Spielautomat",  # 463 ki_spielautomat_2
-    "KI Wechselstube",  # 464 ki_wechselstube_2
-    "Teurer Spaß",  # 465 teurer_spass_2
-    "Sonderangebot",  # 466 sonderangebot_2
-    "Tauschgeschäft",  # 467 tauschgeschaeft_2
-    "Ausverkauf",  # 468 ausverkauf_2
-    "Zugabe!",  # 469 zugabe_2
-    "Wechselgeld",  # 470 wechselgeld_2
-    "Pakt mit Preis",  # 471 pakt_mit_preis_2
-    "Schuldenberg",  # 472 schuldenberg_2
-    "Lockangebot",  # 473 lockangebot_2
-    "Blutgeld",  # 474 blutgeld_2
-    "Preisexplosion",  # 475 preisexplosion_2
-    "Vertragsbruch",  # 476 vertragsbruch_2
-    "Zinseszins",  # 477 zinseszins_2
-    "Hinterlist",  # 478 hinterlist_2
-    "Kredit",  # 479 kredit_2
-    "Letzte Rate",  # 480 letzte_rate_2
-    "Kleingedrucktes",  # 481 kleingedrucktes_2
-    "Goldene Uhr",  # 482 goldene_uhr_2
-    "Samthandschuh",  # 483 samthandschuh_2
-    "Perlenkette",  # 484 perlenkette_2
-    "Zylinder",  # 485 zylinder_2
-    "Dornenkrone",  # 486 dornenkrone_2
-    "Spazierstock",  # 487 spazierstock_2
-    "Brosche",  # 488 brosche_2
-    "Purpurpalast",  # 489 purpurpalast_2
-    "Spielcasino",  # 490 spielcasino_2
-    "Pfandhaus",  # 491 pfandhaus_2
-    "Salon",  # 492 salon_2
-    "Basar",  # 493 basar_2
-    "Opernhaus",  # 494 opernhaus_2
-    "Maskenball",  # 495 maskenball_2
+    "Blitzy",  # 0 blitzy(p1)
+    "Roxy",  # 1 roxy(p1)
+    "Nami",  # 2 nami(p1)
+    "Lena",  # 3 lena(p1)
+    "Mira Morgentau",  # 4 mira_morgentau(p1)
+    "Pia Purzel",  # 5 pia_purzel(p1)
+    "Fee Fortuna",  # 6 fee_fortuna(p1)
+    "Juna Jubel",  # 7 juna_jubel(p1)
+    "Kiki Kleeblatt",  # 8 kiki_kleeblatt(p1)
+    "Tessa Trost",  # 9 tessa_trost(p1)
+    "Ella Eiche",  # 10 ella_eiche(p1)
+    "Zoe Zuversicht",  # 11 zoe_zuversicht(p1)
+    "Hanna Herzlich",  # 12 hanna_herzlich(p1)
+    "Luzi Lichtblick",  # 13 luzi_lichtblick(p1)
+    "Wanda Wunder",  # 14 wanda_wunder(p1)
+    "Sunny Sonnenschein",  # 15 sunny_sonnenschein(p1)
+    "Cleo Chance",  # 16 cleo_chance(p1)
+    "Frieda Freundschaft",  # 17 frieda_freundschaft(p1)
+    "Gina Glücksgriff",  # 18 gina_gluecksgriff(p1)
+    "Ronja Regenbogen",  # 19 ronja_regenbogen(p1)
+    "Flauschi",  # 20 flauschi(p1)
+    "Spatz Pieps",  # 21 spatz_pieps(p1)
+    "Kater Kuschel",  # 22 kater_kuschel(p1)
+    "Glücksschwein Trudi",  # 23 gluecksschwein_trudi(p1)
+    "Hase Hoppel",  # 24 hase_hoppel(p1)
+    "Eule Elsa",  # 25 eule_elsa(p1)
+    "Illusionsdrache",  # 26 illusionsdrache(p1)
+    "KI Sternchen",  # 27 ki_sternchen(p1)
+    "KI Glücksrad",  # 28 ki_gluecksrad(p1)
+    "KI Pflaster",  # 29 ki_pflaster(p1)
+    "KI Kompass",  # 30 ki_kompass(p1)
+    "Gruppenumarmung",  # 31 gruppenumarmung(p1)
+    "Glückstreffer",  # 32 glueckstreffer(p1)
+    "Zusammenhalt",  # 33 zusammenhalt(p1)
+    "Zweite Chance",  # 34 zweite_chance(p1)
+    "Kuchenpause",  # 35 kuchenpause(p1)
+    "Sonnenstrahl",  # 36 sonnenstrahl(p1)
+    "Großes Finale",  # 37 grosses_finale(p1)
+    "Schutzengel",  # 38 schutzengel(p1)
+    "Glücksbringer",  # 39 gluecksbringer(p1)
+    "Wunschbrunnen",  # 40 wunschbrunnen(p1)
+    "Tapferes Herz",  # 41 tapferes_herz(p1)
+    "Sternschnuppe",  # 42 sternschnuppe(p1)
+    "Heilkräuter",  # 43 heilkraeuter(p1)
+    "Rückzug ins Baumhaus",  # 44 rueckzug_ins_baumhaus(p1)
+    "Pyjamaparty",  # 45 pyjamaparty(p1)
+    "Gemeinsam stark",  # 46 gemeinsam_stark(p1)
+    "Freundinnen-Power",  # 47 freundinnen_power(p1)
+    "Glücksarmband",  # 48 gluecksarmband(p1)
+    "Regenbogenschirm",  # 49 regenbogenschirm(p1)
+    "Zauberstab",  # 50 zauberstab(p1)
+    "Heilamulett",  # 51 heilamulett(p1)
+    "Freundschaftsband",  # 52 freundschaftsband(p1)
+    "Sternenkrone",  # 53 sternenkrone(p1)
+    "Kuscheldecke",  # 54 kuscheldecke(p1)
+    "Baumhaus",  # 55 baumhaus(p1)
+    "Leuchtturm der Hoffnung",  # 56 leuchtturm_der_hoffnung(p1)
+    "Wolkenschloss",  # 57 wolkenschloss(p1)
+    "Sternwarte",  # 58 sternwarte(p1)
+    "Blumenwiese",  # 59 blumenwiese(p1)
+    "Regenbogenbrücke",  # 60 regenbogenbruecke(p1)
+    "Glücksmarkt",  # 61 gluecksmarkt(p1)
+    "Lady Stillstand",  # 62 lady_stillstand(p1)
+    "Professor Null",  # 63 professor_null(p1)
+    "Samt",  # 64 samt(p1)
+    "Herr Gegenwind",  # 65 herr_gegenwind(p1)
+    "Graf Grau",  # 66 graf_grau(p1)
+    "Baronin Bremse",  # 67 baronin_bremse(p1)
+    "Frau Flaute",  # 68 frau_flaute(p1)
+    "Kommissar Kleinlaut",  # 69 kommissar_kleinlaut(p1)
+    "Doktor Dämmer",  # 70 doktor_daemmer(p1)
+    "Die Graue Eminenz",  # 71 graue_eminenz(p1)
+    "Fräulein Frost",  # 72 fraeulein_frost(p1)
+    "Herr Hemmschuh",  # 73 herr_hemmschuh(p1)
+    "Notar Nimmermehr",  # 74 notar_nimmermehr(p1)
+    "Schatten-Schorsch",  # 75 schatten_schorsch(p1)
+    "Madame Mürrisch",  # 76 madame_muerrisch(p1)
+    "Gräfin Gähn",  # 77 graefin_gaehn(p1)
+    "Leutnant Lahm",  # 78 leutnant_lahm(p1)
+    "Direktor Dunkel",  # 79 direktor_dunkel(p1)
+    "Zensor Zack",  # 80 zensor_zack(p1)
+    "Sekretär Stumm",  # 81 sekretaer_stumm(p1)
+    "Baron Bleischwer",  # 82 baron_bleischwer(p1)
+    "Rabe Raspel",  # 83 rabe_raspel(p1)
+    "Kröte Knurr",  # 84 kroete_knurr(p1)
+    "Wachhund Wotan",  # 85 wachhund_wotan(p1)
+    "Schleichkatze Nebel",  # 86 schleichkatze_nebel(p1)
+    "Motte Mottek",  # 87 motte_mottek(p1)
+    "Spitzel Spinne",  # 88 spitzel_spinne(p1)
+    "KI Stoppuhr",  # 89 ki_stoppuhr(p1)
+    "KI Flüsterkasten",  # 90 ki_fluesterkasten(p1)
+    "KI Rechenknecht",  # 91 ki_rechenknecht(p1)
+    "KI Bremsklotz",  # 92 ki_bremsklotz(p1)
+    "Stillstand!",  # 93 stillstand(p1)
+    "Lähmende Rede",  # 94 laehmende_rede(p1)
+    "Rufmord",  # 95 rufmord(p1)
+    "Schmutzkampagne",  # 96 schmutzkampagne(p1)
+    "Bürokratie",  # 97 buerokratie(p1)
+    "Kaltes Schweigen",  # 98 kaltes_schweigen(p1)
+    "Intrige",  # 99 intrige(p1)
+    "Ränke schmieden",  # 100 raenke_schmieden(p1)
+    "Verhör",  # 101 verhoer(p1)
+    "Hinterzimmer",  # 102 hinterzimmer(p1)
+    "Schachzug",  # 103 schachzug(p1)
+    "Abgesagt!",  # 104 abgesagt(p1)
+    "Sperrstunde",  # 105 sperrstunde(p1)
+    "Eiserne Disziplin",  # 106 eiserne_disziplin(p1)
+    "Kalte Schulter",  # 107 kalte_schulter(p1)
+    "Dunkle Pläne",  # 108 dunkle_plaene(p1)
+    "Nullsummenspiel",  # 109 nullsummenspiel(p1)
+    "Eiserne Maske",  # 110 eiserne_maske(p1)
+    "Schattenmantel",  # 111 schattenmantel(p1)
+    "Monokel",  # 112 monokel(p1)
+    "Dolch der Zweifel",  # 113 dolch_der_zweifel(p1)
+    "Siegelring",  # 114 siegelring(p1)
+    "Bleischuhe",  # 115 bleischuhe(p1)
+    "Aktenkoffer",  # 116 aktenkoffer(p1)
+    "Schattenturm",  # 117 schattenturm(p1)
+    "Aktenarchiv",  # 118 aktenarchiv(p1)
+    "Kontrollzentrum",  # 119 kontrollzentrum(p1)
+    "Kabinettssaal",  # 120 kabinettssaal(p1)
+    "Nebelmoor",  # 121 nebelmoor(p1)
+    "Grauer Platz",  # 122 grauer_platz(p1)
+    "Zeitlupenstadt",  # 123 zeitlupenstadt(p1)
+    "Jaro",  # 124 jaro(p1)
+    "Bruno",  # 125 bruno(p1)
+    "Emil",  # 126 emil(p1)
+    "Oskar",  # 127 oskar(p1)
+    "Dorian Faltfach",  # 128 dorian_faltfach(p1)
+    "Karl Kompass",  # 129 karl_kompass(p1)
+    "Lotte Leuchte",  # 130 lotte_leuchte(p1)
+    "Finn Fährte",  # 131 finn_faehrte(p1)
+    "Greta Granit",  # 132 greta_granit(p1)
+    "Hugo Hüter",  # 133 hugo_hueter(p1)
+    "Mats Mut",  # 134 mats_mut(p1)
+    "Paula Pfad",  # 135 paula_pfad(p1)
+    "Theo Treu",  # 136 theo_treu(p1)
+    "Ida Eifer",  # 137 ida_eifer(p1)
+    "Wilma Weitblick",  # 138 wilma_weitblick(p1)
+    "Rudi Rast",  # 139 rudi_rast(p1)
+    "Knut Kraft",  # 140 knut_kraft(p1)
+    "Selma Seil",  # 141 selma_seil(p1)
+    "Anton Anker",  # 142 anton_anker(p1)
+    "Nele Nebenan",  # 143 nele_nebenan(p1)
+    "Bert Bergführer",  # 144 bert_bergfuehrer(p1)
+    "Hund Hasso",  # 145 hund_hasso(p1)
+    "Pony Polka",  # 146 pony_polka(p1)
+    "Falke Fiete",  # 147 falke_fiete(p1)
+    "Esel Emma",  # 148 esel_emma(p1)
+    "Dachs Dieter",  # 149 dachs_dieter(p1)
+    "Igel Ingo",  # 150 igel_ingo(p1)
+    "KI Wanderkarte",  # 151 ki_wanderkarte(p1)
+    "KI Funkgerät",  # 152 ki_funkgeraet(p1)
+    "KI Lagerfeuer",  # 153 ki_lagerfeuer(p1)
+    "KI Fernglas",  # 154 ki_fernglas(p1)
+    "Alle für einen",  # 155 alle_fuer_einen(p1)
+    "Schulter an Schulter",  # 156 schulter_an_schulter(p1)
+    "Schutzwall",  # 157 schutzwall(p1)
+    "Lagerpause",  # 158 lagerpause(p1)
+    "Aufbruch",  # 159 aufbruch(p1)
+    "Gemeinsamer Marsch",  # 160 gemeinsamer_marsch(p1)
+    "Verstärkung",  # 161 verstaerkung(p1)
+    "Heldenmut",  # 162 heldenmut(p1)
+    "Rettungsaktion",  # 163 rettungsaktion(p1)
+    "Festes Band",  # 164 festes_band(p1)
+    "Gipfelsturm",  # 165 gipfelsturm(p1)
+    "Treue Freunde",  # 166 treue_freunde(p1)
+    "Wegzehrung",  # 167 wegzehrung(p1)
+    "Kundschafter",  # 168 kundschafter(p1)
+    "Zeltlager",  # 169 zeltlager(p1)
+    "Mutprobe",  # 170 mutprobe(p1)
+    "Schwur der Gefährten",  # 171 schwur_der_gefaehrten(p1)
+    "Wanderstab",  # 172 wanderstab(p1)
+    "Schild des Hüters",  # 173 schild_des_hueters(p1)
+    "Taschenkompass",  # 174 taschenkompass(p1)
+    "Kletterseil",  # 175 kletterseil(p1)
+    "Feldflasche",  # 176 feldflasche(p1)
+    "Lederwams",  # 177 lederwams(p1)
+    "Banner der Gefährten",  # 178 banner_der_gefaehrten(p1)
+    "Bergdorf",  # 179 bergdorf(p1)
+    "Hütte am See",  # 180 huette_am_see(p1)
+    "Wachturm",  # 181 wachturm(p1)
+    "Gildenhaus",  # 182 gildenhaus(p1)
+    "Alter Wald",  # 183 alter_wald(p1)
+    "Marktplatz",  # 184 marktplatz(p1)
+    "Steile Pfade",  # 185 steile_pfade(p1)
+    "Edgar Satzsprung",  # 186 edgar_satzsprung(p1)
+    "Rico Rückprall",  # 187 rico_rueckprall(p1)
+    "Madame Zugabe",  # 188 madame_zugabe(p1)
+    "Baron Blutdruck",  # 189 baron_blutdruck(p1)
+    "Gräfin Gier",  # 190 graefin_gier(p1)
+    "Herr Handel",  # 191 herr_handel(p1)
+    "Fürst Faustpfand",  # 192 fuerst_faustpfand(p1)
+    "Lord Leihgabe",  # 193 lord_leihgabe(p1)
+    "Mamsell Mitgift",  # 194 mamsell_mitgift(p1)
+    "Signor Schuldschein",  # 195 signor_schuldschein(p1)
+    "Jongleur Jupp",  # 196 jongleur_jupp(p1)
+    "Pfandleiherin Paloma",  # 197 pfandleiherin_paloma(p1)
+    "Zauberer Zins",  # 198 zauberer_zins(p1)
+    "Diva Dacapo",  # 199 diva_dacapo(p1)
+    "Kassierer Knick",  # 200 kassierer_knick(p1)
+    "Wucherin Wanda",  # 201 wucherin_wanda(p1)
+    "Magier Mehrwert",  # 202 magier_mehrwert(p1)
+    "Tante Tantieme",  # 203 tante_tantieme(p1)
+    "Clown Kredit",  # 204 clown_kredit(p1)
+    "Prinz Prämie",  # 205 prinz_praemie(p1)
+    "Fräulein Fälligkeit",  # 206 fraeulein_faelligkeit(p1)
+    "Elster Elvira",  # 207 elster_elvira(p1)
+    "Affe Anleihe",  # 208 affe_anleihe(p1)
+    "Papagei Plapper",  # 209 papagei_plapper(p1)
+    "Schlange Schulden",  # 210 schlange_schulden(p1)
+    "Pudel Pomp",  # 211 pudel_pomp(p1)
+    "Kater Kasse",  # 212 kater_kasse(p1)
+    "KI Rechenmaschine",  # 213 ki_rechenmaschine(p1)
+    "KI Preisschild",  # 214 ki_preisschild(p1)
+    "KI Spielautomat",  # 215 ki_spielautomat(p1)
+    "KI Wechselstube",  # 216 ki_wechselstube(p1)
+    "Teurer Spaß",  # 217 teurer_spass(p1)
+    "Sonderangebot",  # 218 sonderangebot(p1)
+    "Tauschgeschäft",  # 219 tauschgeschaeft(p1)
+    "Ausverkauf",  # 220 ausverkauf(p1)
+    "Zugabe!",  # 221 zugabe(p1)
+    "Wechselgeld",  # 222 wechselgeld(p1)
+    "Pakt mit Preis",  # 223 pakt_mit_preis(p1)
+    "Schuldenberg",  # 224 schuldenberg(p1)
+    "Lockangebot",  # 225 lockangebot(p1)
+    "Blutgeld",  # 226 blutgeld(p1)
+    "Preisexplosion",  # 227 preisexplosion(p1)
+    "Vertragsbruch",  # 228 vertragsbruch(p1)
+    "Zinseszins",  # 229 zinseszins(p1)
+    "Hinterlist",  # 230 hinterlist(p1)
+    "Kredit",  # 231 kredit(p1)
+    "Letzte Rate",  # 232 letzte_rate(p1)
+    "Kleingedrucktes",  # 233 kleingedrucktes(p1)
+    "Goldene Uhr",  # 234 goldene_uhr(p1)
+    "Samthandschuh",  # 235 samthandschuh(p1)
+    "Perlenkette",  # 236 perlenkette(p1)
+    "Zylinder",  # 237 zylinder(p1)
+    "Dornenkrone",  # 238 dornenkrone(p1)
+    "Spazierstock",  # 239 spazierstock(p1)
+    "Brosche",  # 240 brosche(p1)
+    "Purpurpalast",  # 241 purpurpalast(p1)
+    "Spielcasino",  # 242 spielcasino(p1)
+    "Pfandhaus",  # 243 pfandhaus(p1)
+    "Salon",  # 244 salon(p1)
+    "Basar",  # 245 basar(p1)
+    "Opernhaus",  # 246 opernhaus(p1)
+    "Maskenball",  # 247 maskenball(p1)
+    "Blitzy",  # 248 blitzy(p2)
+    "Roxy",  # 249 roxy(p2)
+    "Nami",  # 250 nami(p2)
+    "Lena",  # 251 lena(p2)
+    "Mira Morgentau",  # 252 mira_morgentau(p2)
+    "Pia Purzel",  # 253 pia_purzel(p2)
+    "Fee Fortuna",  # 254 fee_fortuna(p2)
+    "Juna Jubel",  # 255 juna_jubel(p2)
+    "Kiki Kleeblatt",  # 256 kiki_kleeblatt(p2)
+    "Tessa Trost",  # 257 tessa_trost(p2)
+    "Ella Eiche",  # 258 ella_eiche(p2)
+    "Zoe Zuversicht",  # 259 zoe_zuversicht(p2)
+    "Hanna Herzlich",  # 260 hanna_herzlich(p2)
+    "Luzi Lichtblick",  # 261 luzi_lichtblick(p2)
+    "Wanda Wunder",  # 262 wanda_wunder(p2)
+    "Sunny Sonnenschein",  # 263 sunny_sonnenschein(p2)
+    "Cleo Chance",  # 264 cleo_chance(p2)
+    "Frieda Freundschaft",  # 265 frieda_freundschaft(p2)
+    "Gina Glücksgriff",  # 266 gina_gluecksgriff(p2)
+    "Ronja Regenbogen",  # 267 ronja_regenbogen(p2)
+    "Flauschi",  # 268 flauschi(p2)
+    "Spatz Pieps",  # 269 spatz_pieps(p2)
+    "Kater Kuschel",  # 270 kater_kuschel(p2)
+    "Glücksschwein Trudi",  # 271 gluecksschwein_trudi(p2)
+    "Hase Hoppel",  # 272 hase_hoppel(p2)
+    "Eule Elsa",  # 273 eule_elsa(p2)
+    "Illusionsdrache",  # 274 illusionsdrache(p2)
+    "KI Sternchen",  # 275 ki_sternchen(p2)
+    "KI Glücksrad",  # 276 ki_gluecksrad(p2)
+    "KI Pflaster",  # 277 ki_pflaster(p2)
+    "KI Kompass",  # 278 ki_kompass(p2)
+    "Gruppenumarmung",  # 279 gruppenumarmung(p2)
+    "Glückstreffer",  # 280 glueckstreffer(p2)
+    "Zusammenhalt",  # 281 zusammenhalt(p2)
+    "Zweite Chance",  # 282 zweite_chance(p2)
+    "Kuchenpause",  # 283 kuchenpause(p2)
+    "Sonnenstrahl",  # 284 sonnenstrahl(p2)
+    "Großes Finale",  # 285 grosses_finale(p2)
+    "Schutzengel",  # 286 schutzengel(p2)
+    "Glücksbringer",  # 287 gluecksbringer(p2)
+    "Wunschbrunnen",  # 288 wunschbrunnen(p2)
+    "Tapferes Herz",  # 289 tapferes_herz(p2)
+    "Sternschnuppe",  # 290 sternschnuppe(p2)
+    "Heilkräuter",  # 291 heilkraeuter(p2)
+    "Rückzug ins Baumhaus",  # 292 rueckzug_ins_baumhaus(p2)
+    "Pyjamaparty",  # 293 pyjamaparty(p2)
+    "Gemeinsam stark",  # 294 gemeinsam_stark(p2)
+    "Freundinnen-Power",  # 295 freundinnen_power(p2)
+    "Glücksarmband",  # 296 gluecksarmband(p2)
+    "Regenbogenschirm",  # 297 regenbogenschirm(p2)
+    "Zauberstab",  # 298 zauberstab(p2)
+    "Heilamulett",  # 299 heilamulett(p2)
+    "Freundschaftsband",  # 300 freundschaftsband(p2)
+    "Sternenkrone",  # 301 sternenkrone(p2)
+    "Kuscheldecke",  # 302 kuscheldecke(p2)
+    "Baumhaus",  # 303 baumhaus(p2)
+    "Leuchtturm der Hoffnung",  # 304 leuchtturm_der_hoffnung(p2)
+    "Wolkenschloss",  # 305 wolkenschloss(p2)
+    "Sternwarte",  # 306 sternwarte(p2)
+    "Blumenwiese",  # 307 blumenwiese(p2)
+    "Regenbogenbrücke",  # 308 regenbogenbruecke(p2)
+    "Glücksmarkt",  # 309 gluecksmarkt(p2)
+    "Lady Stillstand",  # 310 lady_stillstand(p2)
+    "Professor Null",  # 311 professor_null(p2)
+    "Samt",  # 312 samt(p2)
+    "Herr Gegenwind",  # 313 herr_gegenwind(p2)
+    "Graf Grau",  # 314 graf_grau(p2)
+    "Baronin Bremse",  # 315 baronin_bremse(p2)
+    "Frau Flaute",  # 316 frau_flaute(p2)
+    "Kommissar Kleinlaut",  # 317 kommissar_kleinlaut(p2)
+    "Doktor Dämmer",  # 318 doktor_daemmer(p2)
+    "Die Graue Eminenz",  # 319 graue_eminenz(p2)
+    "Fräulein Frost",  # 320 fraeulein_frost(p2)
+    "Herr Hemmschuh",  # 321 herr_hemmschuh(p2)
+    "Notar Nimmermehr",  # 322 notar_nimmermehr(p2)
+    "Schatten-Schorsch",  # 323 schatten_schorsch(p2)
+    "Madame Mürrisch",  # 324 madame_muerrisch(p2)
+    "Gräfin Gähn",  # 325 graefin_gaehn(p2)
+    "Leutnant Lahm",  # 326 leutnant_lahm(p2)
+    "Direktor Dunkel",  # 327 direktor_dunkel(p2)
+    "Zensor Zack",  # 328 zensor_zack(p2)
+    "Sekretär Stumm",  # 329 sekretaer_stumm(p2)
+    "Baron Bleischwer",  # 330 baron_bleischwer(p2)
+    "Rabe Raspel",  # 331 rabe_raspel(p2)
+    "Kröte Knurr",  # 332 kroete_knurr(p2)
+    "Wachhund Wotan",  # 333 wachhund_wotan(p2)
+    "Schleichkatze Nebel",  # 334 schleichkatze_nebel(p2)
+    "Motte Mottek",  # 335 motte_mottek(p2)
+    "Spitzel Spinne",  # 336 spitzel_spinne(p2)
+    "KI Stoppuhr",  # 337 ki_stoppuhr(p2)
+    "KI Flüsterkasten",  # 338 ki_fluesterkasten(p2)
+    "KI Rechenknecht",  # 339 ki_rechenknecht(p2)
+    "KI Bremsklotz",  # 340 ki_bremsklotz(p2)
+    "Stillstand!",  # 341 stillstand(p2)
+    "Lähmende Rede",  # 342 laehmende_rede(p2)
+    "Rufmord",  # 343 rufmord(p2)
+    "Schmutzkampagne",  # 344 schmutzkampagne(p2)
+    "Bürokratie",  # 345 buerokratie(p2)
+    "Kaltes Schweigen",  # 346 kaltes_schweigen(p2)
+    "Intrige",  # 347 intrige(p2)
+    "Ränke schmieden",  # 348 raenke_schmieden(p2)
+    "Verhör",  # 349 verhoer(p2)
+    "Hinterzimmer",  # 350 hinterzimmer(p2)
+    "Schachzug",  # 351 schachzug(p2)
+    "Abgesagt!",  # 352 abgesagt(p2)
+    "Sperrstunde",  # 353 sperrstunde(p2)
+    "Eiserne Disziplin",  # 354 eiserne_disziplin(p2)
+    "Kalte Schulter",  # 355 kalte_schulter(p2)
+    "Dunkle Pläne",  # 356 dunkle_plaene(p2)
+    "Nullsummenspiel",  # 357 nullsummenspiel(p2)
+    "Eiserne Maske",  # 358 eiserne_maske(p2)
+    "Schattenmantel",  # 359 schattenmantel(p2)
+    "Monokel",  # 360 monokel(p2)
+    "Dolch der Zweifel",  # 361 dolch_der_zweifel(p2)
+    "Siegelring",  # 362 siegelring(p2)
+    "Bleischuhe",  # 363 bleischuhe(p2)
+    "Aktenkoffer",  # 364 aktenkoffer(p2)
+    "Schattenturm",  # 365 schattenturm(p2)
+    "Aktenarchiv",  # 366 aktenarchiv(p2)
+    "Kontrollzentrum",  # 367 kontrollzentrum(p2)
+    "Kabinettssaal",  # 368 kabinettssaal(p2)
+    "Nebelmoor",  # 369 nebelmoor(p2)
+    "Grauer Platz",  # 370 grauer_platz(p2)
+    "Zeitlupenstadt",  # 371 zeitlupenstadt(p2)
+    "Jaro",  # 372 jaro(p2)
+    "Bruno",  # 373 bruno(p2)
+    "Emil",  # 374 emil(p2)
+    "Oskar",  # 375 oskar(p2)
+    "Dorian Faltfach",  # 376 dorian_faltfach(p2)
+    "Karl Kompass",  # 377 karl_kompass(p2)
+    "Lotte Leuchte",  # 378 lotte_leuchte(p2)
+    "Finn Fährte",  # 379 finn_faehrte(p2)
+    "Greta Granit",  # 380 greta_granit(p2)
+    "Hugo Hüter",  # 381 hugo_hueter(p2)
+    "Mats Mut",  # 382 mats_mut(p2)
+    "Paula Pfad",  # 383 paula_pfad(p2)
+    "Theo Treu",  # 384 theo_treu(p2)
+    "Ida Eifer",  # 385 ida_eifer(p2)
+    "Wilma Weitblick",  # 386 wilma_weitblick(p2)
+    "Rudi Rast",  # 387 rudi_rast(p2)
+    "Knut Kraft",  # 388 knut_kraft(p2)
+    "Selma Seil",  # 389 selma_seil(p2)
+    "Anton Anker",  # 390 anton_anker(p2)
+    "Nele Nebenan",  # 391 nele_nebenan(p2)
+    "Bert Bergführer",  # 392 bert_bergfuehrer(p2)
+    "Hund Hasso",  # 393 hund_hasso(p2)
+    "Pony Polka",  # 394 pony_polka(p2)
+    "Falke Fiete",  # 395 falke_fiete(p2)
+    "Esel Emma",  # 396 esel_emma(p2)
+    "Dachs Dieter",  # 397 dachs_dieter(p2)
+    "Igel Ingo",  # 398 igel_ingo(p2)
+    "KI Wanderkarte",  # 399 ki_wanderkarte(p2)
+    "KI Funkgerät",  # 400 ki_funkgeraet(p2)
+    "KI Lagerfeuer",  # 401 ki_lagerfeuer(p2)
+    "KI Fernglas",  # 402 ki_fernglas(p2)
+    "Alle für einen",  # 403 alle_fuer_einen(p2)
+    "Schulter an Schulter",  # 404 schulter_an_schulter(p2)
+    "Schutzwall",  # 405 schutzwall(p2)
+    "Lagerpause",  # 406 lagerpause(p2)
+    "Aufbruch",  # 407 aufbruch(p2)
+    "Gemeinsamer Marsch",  # 408 gemeinsamer_marsch(p2)
+    "Verstärkung",  # 409 verstaerkung(p2)
+    "Heldenmut",  # 410 heldenmut(p2)
+    "Rettungsaktion",  # 411 rettungsaktion(p2)
+    "Festes Band",  # 412 festes_band(p2)
+    "Gipfelsturm",  # 413 gipfelsturm(p2)
+    "Treue Freunde",  # 414 treue_freunde(p2)
+    "Wegzehrung",  # 415 wegzehrung(p2)
+    "Kundschafter",  # 416 kundschafter(p2)
+    "Zeltlager",  # 417 zeltlager(p2)
+    "Mutprobe",  # 418 mutprobe(p2)
+    "Schwur der Gefährten",  # 419 schwur_der_gefaehrten(p2)
+    "Wanderstab",  # 420 wanderstab(p2)
+    "Schild des Hüters",  # 421 schild_des_hueters(p2)
+    "Taschenkompass",  # 422 taschenkompass(p2)
+    "Kletterseil",  # 423 kletterseil(p2)
+    "Feldflasche",  # 424 feldflasche(p2)
+    "Lederwams",  # 425 lederwams(p2)
+    "Banner der Gefährten",  # 426 banner_der_gefaehrten(p2)
+    "Bergdorf",  # 427 bergdorf(p2)
+    "Hütte am See",  # 428 huette_am_see(p2)
+    "Wachturm",  # 429 wachturm(p2)
+    "Gildenhaus",  # 430 gildenhaus(p2)
+    "Alter Wald",  # 431 alter_wald(p2)
+    "Marktplatz",  # 432 marktplatz(p2)
+    "Steile Pfade",  # 433 steile_pfade(p2)
+    "Edgar Satzsprung",  # 434 edgar_satzsprung(p2)
+    "Rico Rückprall",  # 435 rico_rueckprall(p2)
+    "Madame Zugabe",  # 436 madame_zugabe(p2)
+    "Baron Blutdruck",  # 437 baron_blutdruck(p2)
+    "Gräfin Gier",  # 438 graefin_gier(p2)
+    "Herr Handel",  # 439 herr_handel(p2)
+    "Fürst Faustpfand",  # 440 fuerst_faustpfand(p2)
+    "Lord Leihgabe",  # 441 lord_leihgabe(p2)
+    "Mamsell Mitgift",  # 442 mamsell_mitgift(p2)
+    "Signor Schuldschein",  # 443 signor_schuldschein(p2)
+    "Jongleur Jupp",  # 444 jongleur_jupp(p2)
+    "Pfandleiherin Paloma",  # 445 pfandleiherin_paloma(p2)
+    "Zauberer Zins",  # 446 zauberer_zins(p2)
+    "Diva Dacapo",  # 447 diva_dacapo(p2)
+    "Kassierer Knick",  # 448 kassierer_knick(p2)
+    "Wucherin Wanda",  # 449 wucherin_wanda(p2)
+    "Magier Mehrwert",  # 450 magier_mehrwert(p2)
+    "Tante Tantieme",  # 451 tante_tantieme(p2)
+    "Clown Kredit",  # 452 clown_kredit(p2)
+    "Prinz Prämie",  # 453 prinz_praemie(p2)
+    "Fräulein Fälligkeit",  # 454 fraeulein_faelligkeit(p2)
+    "Elster Elvira",  # 455 elster_elvira(p2)
+    "Affe Anleihe",  # 456 affe_anleihe(p2)
+    "Papagei Plapper",  # 457 papagei_plapper(p2)
+    "Schlange Schulden",  # 458 schlange_schulden(p2)
+    "Pudel Pomp",  # 459 pudel_pomp(p2)
+    "Kater Kasse",  # 460 kater_kasse(p2)
+    "KI Rechenmaschine",  # 461 ki_rechenmaschine(p2)
+    "KI Preisschild",  # 462 ki_preisschild(p2)
+    "KI Spielautomat",  # 463 ki_spielautomat(p2)
+    "KI Wechselstube",  # 464 ki_wechselstube(p2)
+    "Teurer Spaß",  # 465 teurer_spass(p2)
+    "Sonderangebot",  # 466 sonderangebot(p2)
+    "Tauschgeschäft",  # 467 tauschgeschaeft(p2)
+    "Ausverkauf",  # 468 ausverkauf(p2)
+    "Zugabe!",  # 469 zugabe(p2)
+    "Wechselgeld",  # 470 wechselgeld(p2)
+    "Pakt mit Preis",  # 471 pakt_mit_preis(p2)
+    "Schuldenberg",  # 472 schuldenberg(p2)
+    "Lockangebot",  # 473 lockangebot(p2)
+    "Blutgeld",  # 474 blutgeld(p2)
+    "Preisexplosion",  # 475 preisexplosion(p2)
+    "Vertragsbruch",  # 476 vertragsbruch(p2)
+    "Zinseszins",  # 477 zinseszins(p2)
+    "Hinterlist",  # 478 hinterlist(p2)
+    "Kredit",  # 479 kredit(p2)
+    "Letzte Rate",  # 480 letzte_rate(p2)
+    "Kleingedrucktes",  # 481 kleingedrucktes(p2)
+    "Goldene Uhr",  # 482 goldene_uhr(p2)
+    "Samthandschuh",  # 483 samthandschuh(p2)
+    "Perlenkette",  # 484 perlenkette(p2)
+    "Zylinder",  # 485 zylinder(p2)
+    "Dornenkrone",  # 486 dornenkrone(p2)
+    "Spazierstock",  # 487 spazierstock(p2)
+    "Brosche",  # 488 brosche(p2)
+    "Purpurpalast",  # 489 purpurpalast(p2)
+    "Spielcasino",  # 490 spielcasino(p2)
+    "Pfandhaus",  # 491 pfandhaus(p2)
+    "Salon",  # 492 salon(p2)
+    "Basar",  # 493 basar(p2)
+    "Opernhaus",  # 494 opernhaus(p2)
+    "Maskenball",  # 495 maskenball(p2)
 )
 HAS_EVENT = (
     False,
@@ -7606,29 +9694,53 @@ HAS_EVENT = (
     False,
     False,
     False,
+    True,
     False,
     False,
     False,
     False,
     False,
     False,
+    True,
     False,
     False,
     False,
+    True,
     False,
     False,
+    True,
     False,
     False,
+    True,
+    True,
     False,
     False,
     False,
     False,
     False,
+    True,
     False,
     False,
     False,
     False,
     False,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
     False,
     False,
     False,
@@ -7643,18 +9755,23 @@ HAS_EVENT = (
     False,
     False,
     False,
+    True,
     False,
+    True,
     False,
     False,
     False,
+    True,
     False,
     False,
     False,
     False,
     False,
+    True,
     False,
     False,
     False,
+    True,
     False,
     False,
     False,
@@ -7669,6 +9786,23 @@ HAS_EVENT = (
     False,
     False,
     False,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
     False,
     False,
     False,
@@ -7686,6 +9820,7 @@ HAS_EVENT = (
     False,
     False,
     False,
+    True,
     False,
     False,
     False,
@@ -7694,6 +9829,7 @@ HAS_EVENT = (
     False,
     False,
     False,
+    True,
     False,
     False,
     False,
@@ -7712,6 +9848,23 @@ HAS_EVENT = (
     False,
     False,
     False,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
     False,
     False,
     False,
@@ -7727,23 +9880,29 @@ HAS_EVENT = (
     False,
     False,
     False,
+    True,
     False,
+    True,
     False,
+    True,
     False,
     False,
     False,
     False,
+    True,
     False,
     False,
     False,
     False,
     False,
+    True,
     False,
     False,
     False,
     False,
     False,
     False,
+    True,
     False,
     False,
     False,
@@ -7751,94 +9910,23 @@ HAS_EVENT = (
     False,
     False,
     False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
-    False,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
+    True,
     False,
     False,
     False,
@@ -7854,508 +9942,1502 @@ HAS_EVENT = (
     False,
     False,
 )
+OWNER = (
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+)  # the player of each card of a kind `per player`, else None
 
 # Attributes: a tuple when every entity has one, else a dict by entity.
-A_deck = {
-    0: "superfreundinnen",
-    1: "superfreundinnen",
-    2: "superfreundinnen",
-    3: "superfreundinnen",
-    4: "superfreundinnen",
-    5: "superfreundinnen",
-    6: "superfreundinnen",
-    7: "superfreundinnen",
-    8: "superfreundinnen",
-    9: "superfreundinnen",
-    10: "superfreundinnen",
-    11: "superfreundinnen",
-    12: "superfreundinnen",
-    13: "superfreundinnen",
-    14: "superfreundinnen",
-    15: "superfreundinnen",
-    16: "superfreundinnen",
-    17: "superfreundinnen",
-    18: "superfreundinnen",
-    19: "superfreundinnen",
-    20: "superfreundinnen",
-    21: "superfreundinnen",
-    22: "superfreundinnen",
-    23: "superfreundinnen",
-    24: "superfreundinnen",
-    25: "superfreundinnen",
-    26: "superfreundinnen",
-    27: "superfreundinnen",
-    28: "superfreundinnen",
-    29: "superfreundinnen",
-    30: "superfreundinnen",
-    31: "superfreundinnen",
-    32: "superfreundinnen",
-    33: "superfreundinnen",
-    34: "superfreundinnen",
-    35: "superfreundinnen",
-    36: "superfreundinnen",
-    37: "superfreundinnen",
-    38: "superfreundinnen",
-    39: "superfreundinnen",
-    40: "superfreundinnen",
-    41: "superfreundinnen",
-    42: "superfreundinnen",
-    43: "superfreundinnen",
-    44: "superfreundinnen",
-    45: "superfreundinnen",
-    46: "superfreundinnen",
-    47: "superfreundinnen",
-    48: "superfreundinnen",
-    49: "superfreundinnen",
-    50: "superfreundinnen",
-    51: "superfreundinnen",
-    52: "superfreundinnen",
-    53: "superfreundinnen",
-    54: "superfreundinnen",
-    55: "superfreundinnen",
-    56: "superfreundinnen",
-    57: "superfreundinnen",
-    58: "superfreundinnen",
-    59: "superfreundinnen",
-    60: "superfreundinnen",
-    61: "superfreundinnen",
-    62: "schattenkabinett",
-    63: "schattenkabinett",
-    64: "schattenkabinett",
-    65: "schattenkabinett",
-    66: "schattenkabinett",
-    67: "schattenkabinett",
-    68: "schattenkabinett",
-    69: "schattenkabinett",
-    70: "schattenkabinett",
-    71: "schattenkabinett",
-    72: "schattenkabinett",
-    73: "schattenkabinett",
-    74: "schattenkabinett",
-    75: "schattenkabinett",
-    76: "schattenkabinett",
-    77: "schattenkabinett",
-    78: "schattenkabinett",
-    79: "schattenkabinett",
-    80: "schattenkabinett",
-    81: "schattenkabinett",
-    82: "schattenkabinett",
-    83: "schattenkabinett",
-    84: "schattenkabinett",
-    85: "schattenkabinett",
-    86: "schattenkabinett",
-    87: "schattenkabinett",
-    88: "schattenkabinett",
-    89: "schattenkabinett",
-    90: "schattenkabinett",
-    91: "schattenkabinett",
-    92: "schattenkabinett",
-    93: "schattenkabinett",
-    94: "schattenkabinett",
-    95: "schattenkabinett",
-    96: "schattenkabinett",
-    97: "schattenkabinett",
-    98: "schattenkabinett",
-    99: "schattenkabinett",
-    100: "schattenkabinett",
-    101: "schattenkabinett",
-    102: "schattenkabinett",
-    103: "schattenkabinett",
-    104: "schattenkabinett",
-    105: "schattenkabinett",
-    106: "schattenkabinett",
-    107: "schattenkabinett",
-    108: "schattenkabinett",
-    109: "schattenkabinett",
-    110: "schattenkabinett",
-    111: "schattenkabinett",
-    112: "schattenkabinett",
-    113: "schattenkabinett",
-    114: "schattenkabinett",
-    115: "schattenkabinett",
-    116: "schattenkabinett",
-    117: "schattenkabinett",
-    118: "schattenkabinett",
-    119: "schattenkabinett",
-    120: "schattenkabinett",
-    121: "schattenkabinett",
-    122: "schattenkabinett",
-    123: "schattenkabinett",
-    124: "weggefaehrten",
-    125: "weggefaehrten",
-    126: "weggefaehrten",
-    127: "weggefaehrten",
-    128: "weggefaehrten",
-    129: "weggefaehrten",
-    130: "weggefaehrten",
-    131: "weggefaehrten",
-    132: "weggefaehrten",
-    133: "weggefaehrten",
-    134: "weggefaehrten",
-    135: "weggefaehrten",
-    136: "weggefaehrten",
-    137: "weggefaehrten",
-    138: "weggefaehrten",
-    139: "weggefaehrten",
-    140: "weggefaehrten",
-    141: "weggefaehrten",
-    142: "weggefaehrten",
-    143: "weggefaehrten",
-    144: "weggefaehrten",
-    145: "weggefaehrten",
-    146: "weggefaehrten",
-    147: "weggefaehrten",
-    148: "weggefaehrten",
-    149: "weggefaehrten",
-    150: "weggefaehrten",
-    151: "weggefaehrten",
-    152: "weggefaehrten",
-    153: "weggefaehrten",
-    154: "weggefaehrten",
-    155: "weggefaehrten",
-    156: "weggefaehrten",
-    157: "weggefaehrten",
-    158: "weggefaehrten",
-    159: "weggefaehrten",
-    160: "weggefaehrten",
-    161: "weggefaehrten",
-    162: "weggefaehrten",
-    163: "weggefaehrten",
-    164: "weggefaehrten",
-    165: "weggefaehrten",
-    166: "weggefaehrten",
-    167: "weggefaehrten",
-    168: "weggefaehrten",
-    169: "weggefaehrten",
-    170: "weggefaehrten",
-    171: "weggefaehrten",
-    172: "weggefaehrten",
-    173: "weggefaehrten",
-    174: "weggefaehrten",
-    175: "weggefaehrten",
-    176: "weggefaehrten",
-    177: "weggefaehrten",
-    178: "weggefaehrten",
-    179: "weggefaehrten",
-    180: "weggefaehrten",
-    181: "weggefaehrten",
-    182: "weggefaehrten",
-    183: "weggefaehrten",
-    184: "weggefaehrten",
-    185: "weggefaehrten",
-    186: "purpurpakt",
-    187: "purpurpakt",
-    188: "purpurpakt",
-    189: "purpurpakt",
-    190: "purpurpakt",
-    191: "purpurpakt",
-    192: "purpurpakt",
-    193: "purpurpakt",
-    194: "purpurpakt",
-    195: "purpurpakt",
-    196: "purpurpakt",
-    197: "purpurpakt",
-    198: "purpurpakt",
-    199: "purpurpakt",
-    200: "purpurpakt",
-    201: "purpurpakt",
-    202: "purpurpakt",
-    203: "purpurpakt",
-    204: "purpurpakt",
-    205: "purpurpakt",
-    206: "purpurpakt",
-    207: "purpurpakt",
-    208: "purpurpakt",
-    209: "purpurpakt",
-    210: "purpurpakt",
-    211: "purpurpakt",
-    212: "purpurpakt",
-    213: "purpurpakt",
-    214: "purpurpakt",
-    215: "purpurpakt",
-    216: "purpurpakt",
-    217: "purpurpakt",
-    218: "purpurpakt",
-    219: "purpurpakt",
-    220: "purpurpakt",
-    221: "purpurpakt",
-    222: "purpurpakt",
-    223: "purpurpakt",
-    224: "purpurpakt",
-    225: "purpurpakt",
-    226: "purpurpakt",
-    227: "purpurpakt",
-    228: "purpurpakt",
-    229: "purpurpakt",
-    230: "purpurpakt",
-    231: "purpurpakt",
-    232: "purpurpakt",
-    233: "purpurpakt",
-    234: "purpurpakt",
-    235: "purpurpakt",
-    236: "purpurpakt",
-    237: "purpurpakt",
-    238: "purpurpakt",
-    239: "purpurpakt",
-    240: "purpurpakt",
-    241: "purpurpakt",
-    242: "purpurpakt",
-    243: "purpurpakt",
-    244: "purpurpakt",
-    245: "purpurpakt",
-    246: "purpurpakt",
-    247: "purpurpakt",
-}
-A_kosten = {
-    0: 2,
-    1: 3,
-    2: 3,
-    3: 3,
-    4: 1,
-    5: 2,
-    6: 4,
-    7: 2,
-    8: 1,
-    9: 2,
-    10: 3,
-    11: 3,
-    12: 2,
-    13: 4,
-    14: 5,
-    15: 2,
-    16: 3,
-    17: 3,
-    18: 1,
-    19: 4,
-    20: 1,
-    21: 1,
-    22: 2,
-    23: 2,
-    24: 1,
-    25: 2,
-    26: 4,
-    27: 2,
-    28: 1,
-    29: 1,
-    30: 2,
-    31: 2,
-    32: 1,
-    33: 2,
-    34: 2,
-    35: 1,
-    36: 0,
-    37: 4,
-    38: 2,
-    39: 1,
-    40: 2,
-    41: 1,
-    42: 2,
-    43: 1,
-    44: 1,
-    45: 2,
-    46: 3,
-    47: 2,
-    48: 1,
-    49: 2,
-    50: 2,
-    51: 2,
-    52: 1,
-    53: 3,
-    54: 1,
-    55: 2,
-    56: 3,
-    57: 3,
-    58: 2,
-    59: 2,
-    60: 2,
-    61: 1,
-    62: 4,
-    63: 4,
-    64: 2,
-    65: 3,
-    66: 3,
-    67: 3,
-    68: 2,
-    69: 2,
-    70: 4,
-    71: 5,
-    72: 3,
-    73: 2,
-    74: 3,
-    75: 1,
-    76: 2,
-    77: 3,
-    78: 1,
-    79: 4,
-    80: 3,
-    81: 2,
-    82: 5,
-    83: 1,
-    84: 1,
-    85: 2,
-    86: 2,
-    87: 1,
-    88: 2,
-    89: 2,
-    90: 1,
-    91: 2,
-    92: 3,
-    93: 2,
-    94: 4,
-    95: 2,
-    96: 4,
-    97: 1,
-    98: 1,
-    99: 2,
-    100: 1,
-    101: 2,
-    102: 0,
-    103: 2,
-    104: 3,
-    105: 3,
-    106: 1,
-    107: 4,
-    108: 1,
-    109: 3,
-    110: 2,
-    111: 2,
-    112: 1,
-    113: 2,
-    114: 2,
-    115: 1,
-    116: 1,
-    117: 2,
-    118: 2,
-    119: 4,
-    120: 3,
-    121: 2,
-    122: 2,
-    123: 1,
-    124: 3,
-    125: 4,
-    126: 2,
-    127: 3,
-    128: 3,
-    129: 2,
-    130: 2,
-    131: 1,
-    132: 4,
-    133: 3,
-    134: 3,
-    135: 2,
-    136: 2,
-    137: 1,
-    138: 3,
-    139: 2,
-    140: 4,
-    141: 2,
-    142: 5,
-    143: 1,
-    144: 3,
-    145: 1,
-    146: 2,
-    147: 2,
-    148: 1,
-    149: 2,
-    150: 1,
-    151: 2,
-    152: 2,
-    153: 1,
-    154: 1,
-    155: 2,
-    156: 2,
-    157: 3,
-    158: 1,
-    159: 1,
-    160: 0,
-    161: 2,
-    162: 1,
-    163: 2,
-    164: 1,
-    165: 4,
-    166: 3,
-    167: 1,
-    168: 1,
-    169: 2,
-    170: 2,
-    171: 3,
-    172: 1,
-    173: 2,
-    174: 1,
-    175: 2,
-    176: 2,
-    177: 2,
-    178: 2,
-    179: 2,
-    180: 3,
-    181: 2,
-    182: 3,
-    183: 2,
-    184: 2,
-    185: 1,
-    186: 3,
-    187: 2,
-    188: 4,
-    189: 3,
-    190: 4,
-    191: 2,
-    192: 5,
-    193: 3,
-    194: 2,
-    195: 3,
-    196: 1,
-    197: 2,
-    198: 3,
-    199: 3,
-    200: 1,
-    201: 4,
-    202: 2,
-    203: 3,
-    204: 2,
-    205: 4,
-    206: 2,
-    207: 1,
-    208: 2,
-    209: 1,
-    210: 2,
-    211: 1,
-    212: 2,
-    213: 1,
-    214: 2,
-    215: 1,
-    216: 2,
-    217: 1,
-    218: 0,
-    219: 1,
-    220: 2,
-    221: 2,
-    222: 0,
-    223: 2,
-    224: 3,
-    225: 1,
-    226: 2,
-    227: 3,
-    228: 2,
-    229: 4,
-    230: 1,
-    231: 0,
-    232: 2,
-    233: 1,
-    234: 1,
-    235: 1,
-    236: 2,
-    237: 2,
-    238: 1,
-    239: 1,
-    240: 2,
-    241: 2,
-    242: 2,
-    243: 3,
-    244: 3,
-    245: 2,
-    246: 2,
-    247: 2,
-}
+A_deck = (
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "superfreundinnen",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "schattenkabinett",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "weggefaehrten",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+    "purpurpakt",
+)
+A_kosten = (
+    2,
+    3,
+    3,
+    3,
+    1,
+    2,
+    4,
+    2,
+    1,
+    2,
+    3,
+    3,
+    2,
+    4,
+    5,
+    2,
+    3,
+    3,
+    1,
+    4,
+    1,
+    1,
+    2,
+    2,
+    1,
+    2,
+    4,
+    2,
+    1,
+    1,
+    2,
+    2,
+    1,
+    2,
+    2,
+    1,
+    0,
+    4,
+    2,
+    1,
+    2,
+    1,
+    2,
+    1,
+    1,
+    2,
+    3,
+    2,
+    1,
+    2,
+    2,
+    2,
+    1,
+    3,
+    1,
+    2,
+    3,
+    3,
+    2,
+    2,
+    2,
+    1,
+    4,
+    4,
+    2,
+    3,
+    3,
+    3,
+    2,
+    2,
+    4,
+    5,
+    3,
+    2,
+    3,
+    1,
+    2,
+    3,
+    1,
+    4,
+    3,
+    2,
+    5,
+    1,
+    1,
+    2,
+    2,
+    1,
+    2,
+    2,
+    1,
+    2,
+    3,
+    2,
+    4,
+    2,
+    4,
+    1,
+    1,
+    2,
+    1,
+    2,
+    0,
+    2,
+    3,
+    3,
+    1,
+    4,
+    1,
+    3,
+    2,
+    2,
+    1,
+    2,
+    2,
+    1,
+    1,
+    2,
+    2,
+    4,
+    3,
+    2,
+    2,
+    1,
+    3,
+    4,
+    2,
+    3,
+    3,
+    2,
+    2,
+    1,
+    4,
+    3,
+    3,
+    2,
+    2,
+    1,
+    3,
+    2,
+    4,
+    2,
+    5,
+    1,
+    3,
+    1,
+    2,
+    2,
+    1,
+    2,
+    1,
+    2,
+    2,
+    1,
+    1,
+    2,
+    2,
+    3,
+    1,
+    1,
+    0,
+    2,
+    1,
+    2,
+    1,
+    4,
+    3,
+    1,
+    1,
+    2,
+    2,
+    3,
+    1,
+    2,
+    1,
+    2,
+    2,
+    2,
+    2,
+    2,
+    3,
+    2,
+    3,
+    2,
+    2,
+    1,
+    3,
+    2,
+    4,
+    3,
+    4,
+    2,
+    5,
+    3,
+    2,
+    3,
+    1,
+    2,
+    3,
+    3,
+    1,
+    4,
+    2,
+    3,
+    2,
+    4,
+    2,
+    1,
+    2,
+    1,
+    2,
+    1,
+    2,
+    1,
+    2,
+    1,
+    2,
+    1,
+    0,
+    1,
+    2,
+    2,
+    0,
+    2,
+    3,
+    1,
+    2,
+    3,
+    2,
+    4,
+    1,
+    0,
+    2,
+    1,
+    1,
+    1,
+    2,
+    2,
+    1,
+    1,
+    2,
+    2,
+    2,
+    3,
+    3,
+    2,
+    2,
+    2,
+    2,
+    3,
+    3,
+    3,
+    1,
+    2,
+    4,
+    2,
+    1,
+    2,
+    3,
+    3,
+    2,
+    4,
+    5,
+    2,
+    3,
+    3,
+    1,
+    4,
+    1,
+    1,
+    2,
+    2,
+    1,
+    2,
+    4,
+    2,
+    1,
+    1,
+    2,
+    2,
+    1,
+    2,
+    2,
+    1,
+    0,
+    4,
+    2,
+    1,
+    2,
+    1,
+    2,
+    1,
+    1,
+    2,
+    3,
+    2,
+    1,
+    2,
+    2,
+    2,
+    1,
+    3,
+    1,
+    2,
+    3,
+    3,
+    2,
+    2,
+    2,
+    1,
+    4,
+    4,
+    2,
+    3,
+    3,
+    3,
+    2,
+    2,
+    4,
+    5,
+    3,
+    2,
+    3,
+    1,
+    2,
+    3,
+    1,
+    4,
+    3,
+    2,
+    5,
+    1,
+    1,
+    2,
+    2,
+    1,
+    2,
+    2,
+    1,
+    2,
+    3,
+    2,
+    4,
+    2,
+    4,
+    1,
+    1,
+    2,
+    1,
+    2,
+    0,
+    2,
+    3,
+    3,
+    1,
+    4,
+    1,
+    3,
+    2,
+    2,
+    1,
+    2,
+    2,
+    1,
+    1,
+    2,
+    2,
+    4,
+    3,
+    2,
+    2,
+    1,
+    3,
+    4,
+    2,
+    3,
+    3,
+    2,
+    2,
+    1,
+    4,
+    3,
+    3,
+    2,
+    2,
+    1,
+    3,
+    2,
+    4,
+    2,
+    5,
+    1,
+    3,
+    1,
+    2,
+    2,
+    1,
+    2,
+    1,
+    2,
+    2,
+    1,
+    1,
+    2,
+    2,
+    3,
+    1,
+    1,
+    0,
+    2,
+    1,
+    2,
+    1,
+    4,
+    3,
+    1,
+    1,
+    2,
+    2,
+    3,
+    1,
+    2,
+    1,
+    2,
+    2,
+    2,
+    2,
+    2,
+    3,
+    2,
+    3,
+    2,
+    2,
+    1,
+    3,
+    2,
+    4,
+    3,
+    4,
+    2,
+    5,
+    3,
+    2,
+    3,
+    1,
+    2,
+    3,
+    3,
+    1,
+    4,
+    2,
+    3,
+    2,
+    4,
+    2,
+    1,
+    2,
+    1,
+    2,
+    1,
+    2,
+    1,
+    2,
+    1,
+    2,
+    1,
+    0,
+    1,
+    2,
+    2,
+    0,
+    2,
+    3,
+    1,
+    2,
+    3,
+    2,
+    4,
+    1,
+    0,
+    2,
+    1,
+    1,
+    1,
+    2,
+    2,
+    1,
+    1,
+    2,
+    2,
+    2,
+    3,
+    3,
+    2,
+    2,
+    2,
+)
 A_einsatz = {
     0: 2,
     1: 2,
@@ -8493,6 +11575,142 @@ A_einsatz = {
     238: 2,
     239: 0,
     240: 1,
+    248: 2,
+    249: 2,
+    250: 3,
+    251: 1,
+    252: 1,
+    253: 1,
+    254: 2,
+    255: 2,
+    256: 1,
+    257: 1,
+    258: 2,
+    259: 2,
+    260: 1,
+    261: 3,
+    262: 3,
+    263: 2,
+    264: 2,
+    265: 2,
+    266: 1,
+    267: 2,
+    268: 1,
+    269: 0,
+    270: 1,
+    271: 1,
+    272: 1,
+    273: 1,
+    274: 2,
+    296: 0,
+    297: 0,
+    298: 1,
+    299: 0,
+    300: 1,
+    301: 0,
+    302: 0,
+    310: 2,
+    311: 2,
+    312: 2,
+    313: 2,
+    314: 2,
+    315: 1,
+    316: 1,
+    317: 2,
+    318: 3,
+    319: 2,
+    320: 3,
+    321: 1,
+    322: 2,
+    323: 1,
+    324: 2,
+    325: 1,
+    326: 1,
+    327: 3,
+    328: 2,
+    329: 1,
+    330: 4,
+    331: 1,
+    332: 1,
+    333: 2,
+    334: 1,
+    335: 1,
+    336: 1,
+    358: 0,
+    359: 1,
+    360: 0,
+    361: 2,
+    362: 0,
+    363: -1,
+    364: 0,
+    372: 2,
+    373: 2,
+    374: 1,
+    375: 2,
+    376: 2,
+    377: 2,
+    378: 1,
+    379: 1,
+    380: 2,
+    381: 1,
+    382: 3,
+    383: 1,
+    384: 2,
+    385: 1,
+    386: 2,
+    387: 1,
+    388: 3,
+    389: 2,
+    390: 3,
+    391: 1,
+    392: 2,
+    393: 1,
+    394: 1,
+    395: 2,
+    396: 0,
+    397: 1,
+    398: 1,
+    420: 0,
+    421: 0,
+    422: 0,
+    423: 1,
+    424: 0,
+    425: 0,
+    426: 0,
+    434: 2,
+    435: 2,
+    436: 2,
+    437: 3,
+    438: 2,
+    439: 1,
+    440: 3,
+    441: 2,
+    442: 2,
+    443: 2,
+    444: 1,
+    445: 1,
+    446: 2,
+    447: 2,
+    448: 1,
+    449: 3,
+    450: 1,
+    451: 1,
+    452: 2,
+    453: 2,
+    454: 2,
+    455: 1,
+    456: 2,
+    457: 1,
+    458: 2,
+    459: 1,
+    460: 1,
+    482: 0,
+    483: 1,
+    484: 0,
+    485: 0,
+    486: 2,
+    487: 0,
+    488: 1,
 }
 A_ausdauer = {
     0: 3,
@@ -8631,6 +11849,142 @@ A_ausdauer = {
     238: -1,
     239: 2,
     240: 0,
+    248: 3,
+    249: 4,
+    250: 4,
+    251: 4,
+    252: 2,
+    253: 3,
+    254: 4,
+    255: 2,
+    256: 2,
+    257: 3,
+    258: 5,
+    259: 3,
+    260: 3,
+    261: 4,
+    262: 5,
+    263: 3,
+    264: 3,
+    265: 4,
+    266: 1,
+    267: 5,
+    268: 2,
+    269: 1,
+    270: 3,
+    271: 2,
+    272: 2,
+    273: 3,
+    274: 4,
+    296: 0,
+    297: 2,
+    298: 0,
+    299: 1,
+    300: 0,
+    301: 0,
+    302: 1,
+    310: 4,
+    311: 4,
+    312: 3,
+    313: 3,
+    314: 4,
+    315: 4,
+    316: 3,
+    317: 2,
+    318: 4,
+    319: 5,
+    320: 3,
+    321: 3,
+    322: 3,
+    323: 2,
+    324: 3,
+    325: 4,
+    326: 2,
+    327: 5,
+    328: 3,
+    329: 2,
+    330: 5,
+    331: 2,
+    332: 3,
+    333: 3,
+    334: 2,
+    335: 1,
+    336: 2,
+    358: 2,
+    359: 1,
+    360: 0,
+    361: 0,
+    362: 0,
+    363: 3,
+    364: 0,
+    372: 4,
+    373: 5,
+    374: 3,
+    375: 4,
+    376: 3,
+    377: 3,
+    378: 3,
+    379: 2,
+    380: 6,
+    381: 5,
+    382: 3,
+    383: 3,
+    384: 3,
+    385: 2,
+    386: 4,
+    387: 4,
+    388: 5,
+    389: 3,
+    390: 6,
+    391: 2,
+    392: 4,
+    393: 3,
+    394: 3,
+    395: 2,
+    396: 4,
+    397: 3,
+    398: 2,
+    420: 1,
+    421: 2,
+    422: 0,
+    423: 1,
+    424: 1,
+    425: 2,
+    426: 0,
+    434: 4,
+    435: 3,
+    436: 4,
+    437: 4,
+    438: 4,
+    439: 3,
+    440: 5,
+    441: 3,
+    442: 3,
+    443: 4,
+    444: 2,
+    445: 3,
+    446: 3,
+    447: 4,
+    448: 2,
+    449: 4,
+    450: 2,
+    451: 4,
+    452: 2,
+    453: 5,
+    454: 3,
+    455: 2,
+    456: 2,
+    457: 1,
+    458: 3,
+    459: 3,
+    460: 3,
+    482: 0,
+    483: 0,
+    484: 0,
+    485: 1,
+    486: -1,
+    487: 2,
+    488: 0,
 }
 A_rettung = {
     0: 2,
@@ -8744,6 +12098,117 @@ A_rettung = {
     238: 0,
     239: 0,
     240: 1,
+    248: 2,
+    249: 2,
+    250: 1,
+    251: 2,
+    252: 1,
+    253: 2,
+    254: 3,
+    255: 1,
+    256: 1,
+    257: 1,
+    258: 2,
+    259: 2,
+    260: 1,
+    261: 2,
+    262: 3,
+    263: 1,
+    264: 2,
+    265: 2,
+    266: 1,
+    267: 2,
+    296: 1,
+    297: 0,
+    298: 1,
+    299: 0,
+    300: 0,
+    301: 2,
+    302: 0,
+    310: 2,
+    311: 2,
+    312: 1,
+    313: 1,
+    314: 2,
+    315: 2,
+    316: 1,
+    317: 1,
+    318: 2,
+    319: 3,
+    320: 1,
+    321: 1,
+    322: 2,
+    323: 1,
+    324: 1,
+    325: 2,
+    326: 1,
+    327: 2,
+    328: 2,
+    329: 2,
+    330: 2,
+    358: 0,
+    359: 0,
+    360: 1,
+    361: 0,
+    362: 1,
+    363: 0,
+    364: 1,
+    372: 2,
+    373: 2,
+    374: 2,
+    375: 1,
+    376: 1,
+    377: 1,
+    378: 1,
+    379: 1,
+    380: 1,
+    381: 1,
+    382: 2,
+    383: 2,
+    384: 1,
+    385: 1,
+    386: 2,
+    387: 1,
+    388: 2,
+    389: 1,
+    390: 3,
+    391: 1,
+    392: 1,
+    420: 0,
+    421: 0,
+    422: 1,
+    423: 0,
+    424: 0,
+    425: 0,
+    426: 1,
+    434: 2,
+    435: 1,
+    436: 2,
+    437: 2,
+    438: 3,
+    439: 1,
+    440: 3,
+    441: 2,
+    442: 1,
+    443: 2,
+    444: 1,
+    445: 2,
+    446: 3,
+    447: 3,
+    448: 1,
+    449: 2,
+    450: 2,
+    451: 2,
+    452: 1,
+    453: 2,
+    454: 1,
+    482: 1,
+    483: 0,
+    484: 2,
+    485: 1,
+    486: 0,
+    487: 0,
+    488: 1,
 }
 A_flink = {
     0: False,
@@ -8854,6 +12319,114 @@ A_flink = {
     210: False,
     211: False,
     212: False,
+    248: False,
+    249: False,
+    250: True,
+    251: False,
+    252: False,
+    253: False,
+    254: False,
+    255: False,
+    256: False,
+    257: False,
+    258: False,
+    259: False,
+    260: False,
+    261: False,
+    262: False,
+    263: False,
+    264: False,
+    265: False,
+    266: False,
+    267: False,
+    268: False,
+    269: False,
+    270: False,
+    271: False,
+    272: True,
+    273: False,
+    274: False,
+    310: False,
+    311: False,
+    312: False,
+    313: True,
+    314: False,
+    315: False,
+    316: False,
+    317: False,
+    318: False,
+    319: False,
+    320: False,
+    321: False,
+    322: False,
+    323: False,
+    324: False,
+    325: False,
+    326: False,
+    327: False,
+    328: False,
+    329: False,
+    330: False,
+    331: False,
+    332: False,
+    333: False,
+    334: False,
+    335: False,
+    336: False,
+    372: False,
+    373: False,
+    374: False,
+    375: False,
+    376: True,
+    377: False,
+    378: False,
+    379: False,
+    380: False,
+    381: False,
+    382: False,
+    383: False,
+    384: False,
+    385: False,
+    386: False,
+    387: False,
+    388: False,
+    389: False,
+    390: False,
+    391: False,
+    392: False,
+    393: False,
+    394: False,
+    395: True,
+    396: False,
+    397: False,
+    398: False,
+    434: False,
+    435: True,
+    436: False,
+    437: False,
+    438: False,
+    439: False,
+    440: False,
+    441: False,
+    442: False,
+    443: False,
+    444: False,
+    445: False,
+    446: False,
+    447: False,
+    448: False,
+    449: False,
+    450: False,
+    451: False,
+    452: False,
+    453: False,
+    454: False,
+    455: False,
+    456: True,
+    457: False,
+    458: False,
+    459: False,
+    460: False,
 }
 A_mannschaft = {
     0: 0,
@@ -8939,6 +12512,89 @@ A_mannschaft = {
     204: 0,
     205: 3,
     206: 0,
+    248: 0,
+    249: 0,
+    250: 0,
+    251: 0,
+    252: 0,
+    253: 0,
+    254: 0,
+    255: 3,
+    256: 0,
+    257: 0,
+    258: 0,
+    259: 4,
+    260: 0,
+    261: 0,
+    262: 0,
+    263: 0,
+    264: 0,
+    265: 3,
+    266: 0,
+    267: 0,
+    310: 0,
+    311: 0,
+    312: 0,
+    313: 0,
+    314: 0,
+    315: 0,
+    316: 0,
+    317: 3,
+    318: 0,
+    319: 0,
+    320: 0,
+    321: 0,
+    322: 0,
+    323: 0,
+    324: 0,
+    325: 0,
+    326: 0,
+    327: 0,
+    328: 0,
+    329: 0,
+    330: 4,
+    372: 3,
+    373: 0,
+    374: 2,
+    375: 0,
+    376: 0,
+    377: 3,
+    378: 0,
+    379: 0,
+    380: 0,
+    381: 0,
+    382: 4,
+    383: 0,
+    384: 0,
+    385: 3,
+    386: 0,
+    387: 0,
+    388: 0,
+    389: 0,
+    390: 0,
+    391: 2,
+    392: 5,
+    434: 0,
+    435: 0,
+    436: 0,
+    437: 0,
+    438: 0,
+    439: 0,
+    440: 0,
+    441: 0,
+    442: 3,
+    443: 0,
+    444: 0,
+    445: 0,
+    446: 0,
+    447: 0,
+    448: 0,
+    449: 0,
+    450: 0,
+    451: 0,
+    452: 0,
+    453: 3,
+    454: 0,
 }
 A_mannschaft_einsatz = {
     0: 0,
@@ -9024,6 +12680,89 @@ A_mannschaft_einsatz = {
     204: 0,
     205: 1,
     206: 0,
+    248: 0,
+    249: 0,
+    250: 0,
+    251: 0,
+    252: 0,
+    253: 0,
+    254: 0,
+    255: 0,
+    256: 0,
+    257: 0,
+    258: 0,
+    259: 0,
+    260: 0,
+    261: 0,
+    262: 0,
+    263: 0,
+    264: 0,
+    265: 1,
+    266: 0,
+    267: 0,
+    310: 0,
+    311: 0,
+    312: 0,
+    313: 0,
+    314: 0,
+    315: 0,
+    316: 0,
+    317: 0,
+    318: 0,
+    319: 0,
+    320: 0,
+    321: 0,
+    322: 0,
+    323: 0,
+    324: 0,
+    325: 0,
+    326: 0,
+    327: 0,
+    328: 0,
+    329: 0,
+    330: 0,
+    372: 0,
+    373: 0,
+    374: 1,
+    375: 0,
+    376: 0,
+    377: 0,
+    378: 0,
+    379: 0,
+    380: 0,
+    381: 0,
+    382: 1,
+    383: 0,
+    384: 0,
+    385: 1,
+    386: 0,
+    387: 0,
+    388: 0,
+    389: 0,
+    390: 0,
+    391: 0,
+    392: 0,
+    434: 0,
+    435: 0,
+    436: 0,
+    437: 0,
+    438: 0,
+    439: 0,
+    440: 0,
+    441: 0,
+    442: 0,
+    443: 0,
+    444: 0,
+    445: 0,
+    446: 0,
+    447: 0,
+    448: 0,
+    449: 0,
+    450: 0,
+    451: 0,
+    452: 0,
+    453: 1,
+    454: 0,
 }
 A_mannschaft_ausdauer = {
     0: 0,
@@ -9109,6 +12848,89 @@ A_mannschaft_ausdauer = {
     204: 0,
     205: 0,
     206: 0,
+    248: 0,
+    249: 0,
+    250: 0,
+    251: 0,
+    252: 0,
+    253: 0,
+    254: 0,
+    255: 0,
+    256: 0,
+    257: 0,
+    258: 0,
+    259: 1,
+    260: 0,
+    261: 0,
+    262: 0,
+    263: 0,
+    264: 0,
+    265: 0,
+    266: 0,
+    267: 0,
+    310: 0,
+    311: 0,
+    312: 0,
+    313: 0,
+    314: 0,
+    315: 0,
+    316: 0,
+    317: 0,
+    318: 0,
+    319: 0,
+    320: 0,
+    321: 0,
+    322: 0,
+    323: 0,
+    324: 0,
+    325: 0,
+    326: 0,
+    327: 0,
+    328: 0,
+    329: 0,
+    330: 0,
+    372: 0,
+    373: 0,
+    374: 0,
+    375: 0,
+    376: 0,
+    377: 0,
+    378: 0,
+    379: 0,
+    380: 0,
+    381: 0,
+    382: 0,
+    383: 0,
+    384: 0,
+    385: 0,
+    386: 0,
+    387: 0,
+    388: 0,
+    389: 0,
+    390: 0,
+    391: 1,
+    392: 0,
+    434: 0,
+    435: 0,
+    436: 0,
+    437: 0,
+    438: 0,
+    439: 0,
+    440: 0,
+    441: 0,
+    442: 0,
+    443: 0,
+    444: 0,
+    445: 0,
+    446: 0,
+    447: 0,
+    448: 0,
+    449: 0,
+    450: 0,
+    451: 0,
+    452: 0,
+    453: 0,
+    454: 0,
 }
 A_mannschaft_rettung = {
     0: 0,
@@ -9194,6 +13016,89 @@ A_mannschaft_rettung = {
     204: 0,
     205: 0,
     206: 0,
+    248: 0,
+    249: 0,
+    250: 0,
+    251: 0,
+    252: 0,
+    253: 0,
+    254: 0,
+    255: 1,
+    256: 0,
+    257: 0,
+    258: 0,
+    259: 1,
+    260: 0,
+    261: 0,
+    262: 0,
+    263: 0,
+    264: 0,
+    265: 0,
+    266: 0,
+    267: 0,
+    310: 0,
+    311: 0,
+    312: 0,
+    313: 0,
+    314: 0,
+    315: 0,
+    316: 0,
+    317: 1,
+    318: 0,
+    319: 0,
+    320: 0,
+    321: 0,
+    322: 0,
+    323: 0,
+    324: 0,
+    325: 0,
+    326: 0,
+    327: 0,
+    328: 0,
+    329: 0,
+    330: 1,
+    372: 1,
+    373: 0,
+    374: 0,
+    375: 0,
+    376: 0,
+    377: 1,
+    378: 0,
+    379: 0,
+    380: 0,
+    381: 0,
+    382: 1,
+    383: 0,
+    384: 0,
+    385: 0,
+    386: 0,
+    387: 0,
+    388: 0,
+    389: 0,
+    390: 0,
+    391: 0,
+    392: 2,
+    434: 0,
+    435: 0,
+    436: 0,
+    437: 0,
+    438: 0,
+    439: 0,
+    440: 0,
+    441: 0,
+    442: 1,
+    443: 0,
+    444: 0,
+    445: 0,
+    446: 0,
+    447: 0,
+    448: 0,
+    449: 0,
+    450: 0,
+    451: 0,
+    452: 0,
+    453: 0,
+    454: 0,
 }
 A_rueckendeckung = {
     0: 0,
@@ -9304,257 +13209,613 @@ A_rueckendeckung = {
     210: 1,
     211: 0,
     212: 0,
+    248: 0,
+    249: 0,
+    250: 0,
+    251: 0,
+    252: 0,
+    253: 0,
+    254: 0,
+    255: 0,
+    256: 0,
+    257: 1,
+    258: 0,
+    259: 0,
+    260: 0,
+    261: 0,
+    262: 0,
+    263: 0,
+    264: 0,
+    265: 0,
+    266: 0,
+    267: 0,
+    268: 0,
+    269: 1,
+    270: 0,
+    271: 0,
+    272: 0,
+    273: 0,
+    274: 0,
+    310: 0,
+    311: 0,
+    312: 0,
+    313: 0,
+    314: 0,
+    315: 0,
+    316: 0,
+    317: 0,
+    318: 0,
+    319: 0,
+    320: 0,
+    321: 1,
+    322: 0,
+    323: 0,
+    324: 0,
+    325: 0,
+    326: 0,
+    327: 0,
+    328: 0,
+    329: 0,
+    330: 0,
+    331: 0,
+    332: 0,
+    333: 1,
+    334: 0,
+    335: 0,
+    336: 0,
+    372: 0,
+    373: 1,
+    374: 0,
+    375: 0,
+    376: 0,
+    377: 0,
+    378: 1,
+    379: 0,
+    380: 1,
+    381: 2,
+    382: 0,
+    383: 0,
+    384: 0,
+    385: 0,
+    386: 0,
+    387: 0,
+    388: 0,
+    389: 0,
+    390: 1,
+    391: 0,
+    392: 0,
+    393: 1,
+    394: 0,
+    395: 0,
+    396: 1,
+    397: 0,
+    398: 0,
+    434: 0,
+    435: 0,
+    436: 0,
+    437: 0,
+    438: 0,
+    439: 0,
+    440: 0,
+    441: 0,
+    442: 0,
+    443: 0,
+    444: 0,
+    445: 0,
+    446: 0,
+    447: 0,
+    448: 0,
+    449: 0,
+    450: 0,
+    451: 0,
+    452: 0,
+    453: 0,
+    454: 0,
+    455: 0,
+    456: 0,
+    457: 0,
+    458: 1,
+    459: 0,
+    460: 0,
 }
-A_text = {
-    0: "Nach dem Punktesammeln: Ziehe 1 Karte.",
-    1: "Beim Ausspielen: Entferne 2 Stress von einer anderen eigenen Figur.",
-    2: "Flink: Nami darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln.",
-    3: "Nach dem Punktesammeln einer anderen eigenen Figur: Entferne 1 Stress von dieser Figur.",
-    4: "",
-    5: "Zu Beginn deines Zuges: Würfle. Bei 5 oder 6 ziehst du 1 Karte.",
-    6: "Nach dem Punktesammeln: Würfle. Bei 6 erhältst du 1 weiteren Punkt.",
-    7: "Mannschaft 3: +1 Rettung.",
-    8: "Beim Ausspielen: Würfle. Bei 4 bis 6 erhältst du 1 Energie.",
-    9: "Rückendeckung 1: Andere eigene Figuren bekommen beim Abgelenkt-Werden 1 Stress weniger (mindestens 1).",
-    10: "",
-    11: "Mannschaft 4: +1 Ausdauer und +1 Rettung.",
-    12: "Beim Ausspielen: Entferne 1 Stress von jeder eigenen Figur.",
-    13: "Zu Beginn deines Zuges: Entferne 1 Stress von Luzi.",
-    14: "",
-    15: "Beim Ausspielen: Ziehe 1 Karte.",
-    16: "Nach dem Punktesammeln: Würfle. Bei 1 bekommt Cleo 1 Stress, bei 5 oder 6 ziehst du 1 Karte.",
-    17: "Mannschaft 3: +1 Einsatz.",
-    18: "Beim Ausspielen: Würfle. Bei 6 erhältst du 1 Punkt.",
-    19: "Beim Ausspielen: Eine andere eigene erschöpfte Figur wird bereit.",
-    20: "Nach dem Punktesammeln einer eigenen Figur mit Stress: Erschöpfe Flauschi und entferne 1 Stress von dieser Figur.",
-    21: "Rückendeckung 1.",
-    22: "Zu Beginn deines Zuges: Entferne 1 Stress von einer eigenen Figur.",
-    23: "Nach dem Punktesammeln einer eigenen Figur: Würfle. Bei 6 erhältst du 1 Punkt.",
-    24: "Flink: darf schon im Ausspielzug ablenken.",
-    25: "Beim Ausspielen: Ziehe 1 Karte, dann wirf 1 Handkarte ab.",
-    26: "Illusion. Erschöpfen (1 Aktionspunkt): Eine andere eigene erschöpfte Figur wird bereit und verliert 1 Stress.",
-    27: "Erschöpfen: Bis Zugende haben alle eigenen Charaktere +1 Rettung.",
-    28: "Erschöpfen: Würfle. Bei 4 bis 6 ziehst du 2 Karten, sonst 1.",
-    29: "Erschöpfen: Entferne 2 Stress von einer eigenen Figur.",
-    30: "Erschöpfen: Bis Zugende haben alle eigenen Figuren +1 Einsatz.",
-    31: "Entferne 2 Stress von jeder eigenen Figur.",
-    32: "Würfle. Bei 5 oder 6 erhältst du 2 Punkte, sonst 1 Energie.",
-    33: "Nur mit Mannschaft 3: Bis Zugende haben alle eigenen Charaktere +1 Rettung.",
-    34: "Eine eigene erschöpfte Figur wird bereit, auch eine, die gerade aussetzt.",
-    35: "Ziehe 2 Karten.",
-    36: "Entferne 1 Stress von einer eigenen Figur. Ziehe 1 Karte.",
-    37: "Du erhältst 3 Punkte. Beende danach sofort deinen Zug.",
-    38: "Darf auch nach der ersten Aktion gespielt werden. Entferne 3 Stress von einer eigenen Figur.",
-    39: "Ein eigener Charakter hat bis Zugende +2 Rettung.",
-    40: "Würfle. Bei 1 oder 2 ziehst du 1 Karte, bei 3 oder 4 ziehst du 2 Karten, bei 5 oder 6 erhältst du 2 Punkte.",
-    41: "Eine eigene Figur hat bis Zugende +2 Einsatz.",
-    42: "Nimm eine Karte deiner Wahl aus deiner Ablage auf die Hand.",
-    43: "Entferne 2 Stress von einer eigenen Figur; sie erhält dauerhaft +1 Ausdauer.",
-    44: "Eine eigene Figur kommt zurück auf die Hand.",
-    45: "Nur mit Mannschaft 2: Ziehe 2 Karten und erhalte 1 Energie.",
-    46: "Jede eigene Figur erhält dauerhaft +1 Ausdauer.",
-    47: "Bis Zugende haben alle eigenen Figuren +1 Einsatz.",
-    48: "+1 Rettung.",
-    49: "+2 Ausdauer.",
-    50: "+1 Einsatz, +1 Rettung.",
-    51: "+1 Ausdauer. Zu Beginn deines Zuges: Entferne 1 Stress von der Trägerin.",
-    52: "+1 Einsatz.",
-    53: "+2 Rettung.",
-    54: "+1 Ausdauer.",
-    55: "Zu Beginn deines Zuges: +1 Energie (höchstens 6).",
-    56: "Zu Beginn deines Zuges: Entferne 1 Stress von jeder eigenen Figur.",
-    57: "Nutzen (einmal pro Zug, in der Ausspielphase): Entferne 1 Stress von einer eigenen Figur.",
-    58: "Nutzen (einmal pro Zug, in der Ausspielphase): Würfle. Bei 5 oder 6 erhältst du 1 Energie.",
-    59: "Zu Zugbeginn: Die Seite am Zug entfernt 1 Stress von einer eigenen Figur.",
-    60: "Dauerregel: Alle Figuren haben +1 Ausdauer.",
-    61: "Zu Zugbeginn: Die Seite am Zug würfelt; bei 6 erhält sie 1 Punkt.",
-    62: "Beim Ausspielen: Erschöpfe eine bereite gegnerische Figur; sie bleibt auch im nächsten gegnerischen Zug erschöpft.",
-    63: "Nach dem Punktesammeln: Punktabzug 1.",
-    64: "Beim Ausspielen: Eine gegnerische Figur hat bis Zugende -1 Einsatz.",
-    65: "Flink: Herr Gegenwind darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln.",
-    66: "Nach dem Punktesammeln: Eine gegnerische Figur hat dauerhaft -1 Einsatz (nie unter 0).",
-    67: "Zu Beginn deines Zuges: Hat die andere Seite mehr Punkte als du, Punktabzug 1.",
-    68: "Beim Ausspielen: Die andere Seite verliert 1 Energie.",
-    69: "Mannschaft 3: +1 Einfluss.",
-    70: "Alle gegnerischen Figuren haben -1 Einsatz (nie unter 0).",
-    71: "",
-    72: "Nach dem Ablenken durch Fräulein Frost: Das Ziel hat dauerhaft -1 Einsatz (nie unter 0).",
-    73: "Rückendeckung 1.",
-    74: "Beim Ausspielen: Punktabzug 1.",
-    75: "",
-    76: "",
-    77: "Zu Beginn deines Zuges: Eine erschöpfte gegnerische Figur bekommt 1 Stress.",
-    78: "Beim Ausspielen: Eine gegnerische Figur hat bis Zugende -2 Einsatz.",
-    79: "",
-    80: "Nach dem Punktesammeln: Die andere Seite wirft 1 zufällige Handkarte ab.",
-    81: "",
-    82: "Mannschaft 4: +1 Einfluss.",
-    83: "Nach dem Punktesammeln einer eigenen Figur: Erschöpfe Raspel; Punktabzug 1.",
-    84: "",
-    85: "Rückendeckung 1.",
-    86: "Zu Beginn deines Zuges: Die andere Seite verliert 1 Energie.",
-    87: "",
-    88: "Nach dem Ablenken durch eine eigene Figur: Ziehe 1 Karte.",
-    89: "Erschöpfen: Bis Zugende haben alle gegnerischen Figuren -1 Einsatz.",
-    90: "Erschöpfen: Eine eigene Figur hat bis Zugende +2 Einsatz.",
-    91: "Erschöpfen: Bis Zugende haben alle eigenen Charaktere +1 Einfluss.",
-    92: "Erschöpfen: Erschöpfe eine bereite gegnerische Figur; sie bleibt auch im nächsten gegnerischen Zug erschöpft.",
-    93: "Erschöpfe eine bereite gegnerische Figur; sie bleibt auch im nächsten gegnerischen Zug erschöpft.",
-    94: "Erschöpfe bis zu zwei bereite gegnerische Figuren; sie bleiben auch im nächsten gegnerischen Zug erschöpft.",
-    95: "Punktabzug 2.",
-    96: "Punktabzug 3. Beende danach sofort deinen Zug.",
-    97: "Eine gegnerische Figur hat dauerhaft -1 Einsatz (nie unter 0).",
-    98: "Eine gegnerische Figur hat bis Zugende -2 Einsatz.",
-    99: "Eine gegnerische Figur bekommt 2 Stress.",
-    100: "Ziehe 2 Karten.",
-    101: "Die andere Seite wirft 1 zufällige Handkarte ab. Ziehe 1 Karte.",
-    102: "Erhalte 2 Energie und ziehe 1 Karte. Beende danach sofort deinen Zug.",
-    103: "Nur mit Mannschaft 3: Punktabzug 2 und ziehe 1 Karte.",
-    104: "Lege das gegnerische Hauptquartier ab. (Ein Schauplatz ist kein Hauptquartier.)",
-    105: "Jede erschöpfte gegnerische Figur bekommt 1 Stress.",
-    106: "Darf auch nach der ersten Aktion gespielt werden. Eine eigene Figur hat bis Zugende +2 Einsatz.",
-    107: "Eine gegnerische Figur kommt zurück auf die Hand ihrer Seite.",
-    108: "Ziehe 1 Karte und erhalte 1 Energie.",
-    109: "Punktabzug in Höhe der erschöpften gegnerischen Figuren, höchstens 3.",
-    110: "+2 Ausdauer.",
-    111: "+1 Einsatz, +1 Ausdauer.",
-    112: "+1 Einfluss.",
-    113: "+2 Einsatz.",
-    114: "+1 Einfluss. Nach dem Punktesammeln des Trägers: Punktabzug 1.",
-    115: "-1 Einsatz, +3 Ausdauer.",
-    116: "+1 Einfluss.",
-    117: "Zu Beginn deines Zuges: +1 Energie (höchstens 6).",
-    118: "Nutzen (einmal pro Zug, in der Ausspielphase): Ziehe 1 Karte, dann wirf 1 Handkarte ab.",
-    119: "Nutzen (einmal pro Zug, in der Ausspielphase): Eine gegnerische Figur hat bis Zugende -1 Einsatz.",
-    120: "Zu Beginn deines Zuges: Entferne 1 Stress von jeder eigenen Figur.",
-    121: "Dauerregel: Alle Figuren haben -1 Einsatz (nie unter 0).",
-    122: "Zu Zugbeginn: Hat die Seite am Zug mehr als 10 Punkte, verliert sie 1 Punkt.",
-    123: "Dauerregel: Figuren mit Wartezeit dürfen nicht ablenken, auch flinke nicht.",
-    124: "Mannschaft 3: +1 Rettung.",
-    125: "Rückendeckung 1: Andere eigene Figuren bekommen beim Abgelenkt-Werden 1 Stress weniger (mindestens 1).",
-    126: "Mannschaft 2: +1 Einsatz.",
-    127: "Beim Ausspielen, mit Mannschaft 3: Ziehe 2 Karten.",
-    128: "Flink: Dorian Faltfach darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln.",
-    129: "Mannschaft 3: +1 Rettung.",
-    130: "Rückendeckung 1.",
-    131: "",
-    132: "Rückendeckung 1.",
-    133: "Rückendeckung 2.",
-    134: "Mannschaft 4: +1 Einsatz und +1 Rettung.",
-    135: "Nach dem Punktesammeln, mit Mannschaft 4: Du erhältst 1 weiteren Punkt.",
-    136: "Beim Ausspielen: Eine andere eigene Figur erhält dauerhaft +1 Ausdauer.",
-    137: "Mannschaft 3: +1 Einsatz.",
-    138: "Zu Beginn deines Zuges, mit Mannschaft 4: +1 Energie.",
-    139: "",
-    140: "",
-    141: "Nach dem Punktesammeln, mit Mannschaft 3: Ziehe 1 Karte.",
-    142: "Rückendeckung 1.",
-    143: "Mannschaft 2: +1 Ausdauer.",
-    144: "Mannschaft 5: +2 Rettung.",
-    145: "Rückendeckung 1.",
-    146: "Nach dem Punktesammeln einer eigenen Figur: Erschöpfe Polka; diese Figur erhält dauerhaft +1 Ausdauer.",
-    147: "Flink: darf schon im Ausspielzug ablenken.",
-    148: "Rückendeckung 1.",
-    149: "Zu Beginn deines Zuges: Entferne 1 Stress von einer eigenen Figur.",
-    150: "",
-    151: "Erschöpfen: Bis Zugende haben alle eigenen Charaktere +1 Rettung; mit Mannschaft 4 erhältst du dazu 1 Aktionspunkt.",
-    152: "Erschöpfen: Bis Zugende haben alle eigenen Figuren +1 Einsatz.",
-    153: "Erschöpfen: Entferne 1 Stress von jeder eigenen Figur.",
-    154: "Erschöpfen: Ziehe 1 Karte; mit Mannschaft 3 ziehe 2.",
-    155: "Nur mit Mannschaft 3: Bis Zugende haben alle eigenen Charaktere +1 Rettung.",
-    156: "Bis Zugende haben alle eigenen Figuren +1 Einsatz.",
-    157: "Jede eigene Figur erhält dauerhaft +1 Ausdauer.",
-    158: "Entferne 2 Stress von einer eigenen Figur.",
-    159: "Ziehe 2 Karten.",
-    160: "Nur mit Mannschaft 2: Erhalte 2 Energie.",
-    161: "Ziehe 1 Karte für jeden eigenen Charakter im Feld, höchstens 3.",
-    162: "Eine eigene Figur hat bis Zugende +2 Einsatz.",
-    163: "Eine eigene Figur kommt zurück auf die Hand. Ziehe 1 Karte.",
-    164: "Darf auch nach der ersten Aktion gespielt werden. Entferne 2 Stress von einer eigenen Figur.",
-    165: "Nur mit Mannschaft 4: Du erhältst 3 Punkte. Beende danach sofort deinen Zug.",
-    166: "Nur mit Mannschaft 3: Du erhältst 2 Punkte.",
-    167: "Erhalte 2 Energie.",
-    168: "Ziehe 1 Karte. Ist es ein Charakter, ziehe noch 1 Karte.",
-    169: "Entferne 1 Stress von jeder eigenen Figur. Ziehe 1 Karte.",
-    170: "Eine eigene Figur erhält dauerhaft +1 Einsatz.",
-    171: "Nur mit Mannschaft 5: Jeder eigene Charakter erhält dauerhaft +1 Rettung.",
-    172: "+1 Ausdauer.",
-    173: "+2 Ausdauer.",
-    174: "+1 Rettung.",
-    175: "+1 Einsatz, +1 Ausdauer.",
-    176: "+1 Ausdauer. Zu Beginn deines Zuges: Entferne 1 Stress vom Träger.",
-    177: "+2 Ausdauer.",
-    178: "+1 Rettung. Der Träger zählt für Mannschaft doppelt.",
-    179: "Zu Beginn deines Zuges: +1 Energie (höchstens 6).",
-    180: "Zu Beginn deines Zuges: Entferne 1 Stress von jeder eigenen Figur.",
-    181: "Nutzen (einmal pro Zug, in der Ausspielphase): Entferne 1 Stress von einer eigenen Figur.",
-    182: "Nutzen (einmal pro Zug, in der Ausspielphase), mit Mannschaft 3: Ziehe 1 Karte.",
-    183: "Dauerregel: Alle Figuren haben +1 Ausdauer.",
-    184: "Zu Zugbeginn: Hat die Seite am Zug Mannschaft 3, zieht sie 1 Karte.",
-    185: "Dauerregel: Rückendeckung wirkt für beide Seiten doppelt.",
-    186: "Nach dem Punktesammeln: Du darfst 1 Handkarte abwerfen. Dann erhältst du 1 weiteren Punkt.",
-    187: "Flink: Rico darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln. Beim Ausspielen: Du darfst 1 Stress auf Rico legen; dann hat er bis Zugende +2 Einsatz.",
-    188: "Nach dem Punktesammeln, einmal pro Zug: Du darfst 1 Handkarte abwerfen. Dann wird Madame Zugabe wieder bereit.",
-    189: "Beim Ausspielen: Du darfst 2 Stress auf den Baron legen. Dann ziehst du 2 Karten.",
-    190: "Zu Beginn deines Zuges: Du darfst 1 Stress auf die Gräfin legen. Dann erhältst du 1 Energie.",
-    191: "Beim Ausspielen: Du darfst 1 Handkarte abwerfen. Dann erhältst du 2 Energie.",
-    192: "",
-    193: "Nach dem Punktesammeln: Du darfst 1 Stress auf den Lord legen. Dann erhältst du 1 weiteren Punkt.",
-    194: "Mannschaft 3: +1 Einfluss.",
-    195: "",
-    196: "Beim Ausspielen: Ziehe 1 Karte, dann wirf 1 Handkarte ab.",
-    197: "",
-    198: "Zu Beginn deines Zuges: Wirf 1 Handkarte ab, oder Zauberer Zins bekommt 1 Stress.",
-    199: "Zu Beginn deines Zuges: Diva Dacapo bekommt 1 Stress.",
-    200: "",
-    201: "Zu Beginn deines Zuges: Du darfst 1 Handkarte abwerfen. Dann hat Wanda bis Zugende +2 Einsatz.",
-    202: "Beim Ausspielen: Du darfst 1 Stress auf den Magier legen. Dann erhältst du 1 Energie.",
-    203: "Nach dem Punktesammeln: Ziehe 1 Karte; dann bekommt Tante Tantieme 1 Stress.",
-    204: "",
-    205: "Mannschaft 3: +1 Einsatz.",
-    206: "",
-    207: "Nach dem Punktesammeln einer eigenen Figur: Erschöpfe Elvira; die andere Seite wirft 1 zufällige Handkarte ab.",
-    208: "Flink: darf schon im Ausspielzug ablenken.",
-    209: "Beim Ausspielen: Ziehe 1 Karte.",
-    210: "Rückendeckung 1.",
-    211: "",
-    212: "Zu Beginn deines Zuges: Du darfst 1 Handkarte abwerfen. Dann erhältst du 1 Energie.",
-    213: "Erschöpfen: Eine eigene Figur hat bis Zugende +2 Einsatz und bekommt 1 Stress.",
-    214: "Erschöpfen: Du darfst 1 Handkarte abwerfen. Dann haben alle eigenen Charaktere bis Zugende +1 Einfluss.",
-    215: "Erschöpfen: Du darfst 1 Handkarte abwerfen. Dann ziehst du 2 Karten.",
-    216: "Erschöpfen: Bis Zugende haben alle eigenen Figuren +1 Einsatz; eine eigene Figur bekommt 1 Stress.",
-    217: "Lege 2 Stress auf eine eigene Figur. Dann erhältst du 2 Punkte.",
-    218: "Deine nächste Karte in diesem Zug kostet 2 Energie weniger.",
-    219: "Wirf 2 Handkarten ab. Dann ziehst du 3 Karten.",
-    220: "Wirf 1 Handkarte ab. Dann Punktabzug 2.",
-    221: "Darf auch nach der ersten Aktion gespielt werden. Ein eigener erschöpfter Charakter ohne Wartezeit wird bereit und bekommt 1 Stress.",
-    222: "Erhalte 1 Energie. Ziehe 1 Karte, dann wirf 1 Handkarte ab.",
-    223: "Bis Zugende haben alle eigenen Figuren +2 Einsatz. Jede eigene Figur bekommt 1 Stress.",
-    224: "Die andere Seite wirft 2 zufällige Handkarten ab.",
-    225: "Ziehe 2 Karten, dann wirf 1 Handkarte ab.",
-    226: "Eine eigene Figur scheidet aus (samt Ausrüstung). Dann erhältst du 3 Punkte.",
-    227: "Punktabzug 2. Dann wirf 1 Handkarte ab.",
-    228: "Eine gegnerische Figur bekommt 2 Stress, eine eigene Figur 1 Stress.",
-    229: "Du erhältst 3 Punkte; dann bekommt jede eigene Figur 1 Stress. Beende danach sofort deinen Zug.",
-    230: "Eine erschöpfte gegnerische Figur bekommt 1 Stress.",
-    231: "Erhalte 3 Energie. Wirf 2 Handkarten ab.",
-    232: "Darf auch nach der ersten Aktion gespielt werden. Wirf 1 Handkarte ab. Dann erhältst du 1 Punkt.",
-    233: "Nur mit Mannschaft 3: Punktabzug 1 und ziehe 1 Karte.",
-    234: "+1 Einfluss.",
-    235: "+1 Einsatz.",
-    236: "+2 Einfluss. Zu Beginn deines Zuges: Der Träger bekommt 1 Stress.",
-    237: "+1 Ausdauer, +1 Einfluss.",
-    238: "+2 Einsatz, -1 Ausdauer.",
-    239: "+2 Ausdauer.",
-    240: "+1 Einsatz, +1 Einfluss.",
-    241: "Zu Beginn deines Zuges: +1 Energie (höchstens 6).",
-    242: "Nutzen (einmal pro Zug, in der Ausspielphase): Wirf 1 Handkarte ab. Dann erhältst du 1 Energie.",
-    243: "Nutzen (einmal pro Zug, in der Ausspielphase): Lege 1 Stress auf eine eigene Figur. Dann ziehst du 1 Karte.",
-    244: "Zu Beginn deines Zuges: Entferne 1 Stress von jeder eigenen Figur.",
-    245: "Dauerregel: Aktionskarten kosten 1 Energie weniger.",
-    246: "Zu Zugbeginn: Die Seite am Zug darf 1 Handkarte abwerfen. Dann erhält sie 1 Energie.",
-    247: "Dauerregel: Alle Figuren haben +1 Einsatz.",
-}
+A_text = (
+    "Nach dem Punktesammeln: Ziehe 1 Karte.",
+    "Beim Ausspielen: Entferne 2 Stress von einer anderen eigenen Figur.",
+    "Flink: Nami darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln.",
+    "Nach dem Punktesammeln einer anderen eigenen Figur: Entferne 1 Stress von dieser Figur.",
+    "",
+    "Zu Beginn deines Zuges: Würfle. Bei 5 oder 6 ziehst du 1 Karte.",
+    "Nach dem Punktesammeln: Würfle. Bei 6 erhältst du 1 weiteren Punkt.",
+    "Mannschaft 3: +1 Rettung.",
+    "Beim Ausspielen: Würfle. Bei 4 bis 6 erhältst du 1 Energie.",
+    "Rückendeckung 1: Andere eigene Figuren bekommen beim Abgelenkt-Werden 1 Stress weniger (mindestens 1).",
+    "",
+    "Mannschaft 4: +1 Ausdauer und +1 Rettung.",
+    "Beim Ausspielen: Entferne 1 Stress von jeder eigenen Figur.",
+    "Zu Beginn deines Zuges: Entferne 1 Stress von Luzi.",
+    "",
+    "Beim Ausspielen: Ziehe 1 Karte.",
+    "Nach dem Punktesammeln: Würfle. Bei 1 bekommt Cleo 1 Stress, bei 5 oder 6 ziehst du 1 Karte.",
+    "Mannschaft 3: +1 Einsatz.",
+    "Beim Ausspielen: Würfle. Bei 6 erhältst du 1 Punkt.",
+    "Beim Ausspielen: Eine andere eigene erschöpfte Figur wird bereit.",
+    "Nach dem Punktesammeln einer eigenen Figur mit Stress: Erschöpfe Flauschi und entferne 1 Stress von dieser Figur.",
+    "Rückendeckung 1.",
+    "Zu Beginn deines Zuges: Entferne 1 Stress von einer eigenen Figur.",
+    "Nach dem Punktesammeln einer eigenen Figur: Würfle. Bei 6 erhältst du 1 Punkt.",
+    "Flink: darf schon im Ausspielzug ablenken.",
+    "Beim Ausspielen: Ziehe 1 Karte, dann wirf 1 Handkarte ab.",
+    "Illusion. Erschöpfen (1 Aktionspunkt): Eine andere eigene erschöpfte Figur wird bereit und verliert 1 Stress.",
+    "Erschöpfen: Bis Zugende haben alle eigenen Charaktere +1 Rettung.",
+    "Erschöpfen: Würfle. Bei 4 bis 6 ziehst du 2 Karten, sonst 1.",
+    "Erschöpfen: Entferne 2 Stress von einer eigenen Figur.",
+    "Erschöpfen: Bis Zugende haben alle eigenen Figuren +1 Einsatz.",
+    "Entferne 2 Stress von jeder eigenen Figur.",
+    "Würfle. Bei 5 oder 6 erhältst du 2 Punkte, sonst 1 Energie.",
+    "Nur mit Mannschaft 3: Bis Zugende haben alle eigenen Charaktere +1 Rettung.",
+    "Eine eigene erschöpfte Figur wird bereit, auch eine, die gerade aussetzt.",
+    "Ziehe 2 Karten.",
+    "Entferne 1 Stress von einer eigenen Figur. Ziehe 1 Karte.",
+    "Du erhältst 3 Punkte. Beende danach sofort deinen Zug.",
+    "Darf auch nach der ersten Aktion gespielt werden. Entferne 3 Stress von einer eigenen Figur.",
+    "Ein eigener Charakter hat bis Zugende +2 Rettung.",
+    "Würfle. Bei 1 oder 2 ziehst du 1 Karte, bei 3 oder 4 ziehst du 2 Karten, bei 5 oder 6 erhältst du 2 Punkte.",
+    "Eine eigene Figur hat bis Zugende +2 Einsatz.",
+    "Nimm eine Karte deiner Wahl aus deiner Ablage auf die Hand.",
+    "Entferne 2 Stress von einer eigenen Figur; sie erhält dauerhaft +1 Ausdauer.",
+    "Eine eigene Figur kommt zurück auf die Hand.",
+    "Nur mit Mannschaft 2: Ziehe 2 Karten und erhalte 1 Energie.",
+    "Jede eigene Figur erhält dauerhaft +1 Ausdauer.",
+    "Bis Zugende haben alle eigenen Figuren +1 Einsatz.",
+    "+1 Rettung.",
+    "+2 Ausdauer.",
+    "+1 Einsatz, +1 Rettung.",
+    "+1 Ausdauer. Zu Beginn deines Zuges: Entferne 1 Stress von der Trägerin.",
+    "+1 Einsatz.",
+    "+2 Rettung.",
+    "+1 Ausdauer.",
+    "Zu Beginn deines Zuges: +1 Energie (höchstens 6).",
+    "Zu Beginn deines Zuges: Entferne 1 Stress von jeder eigenen Figur.",
+    "Nutzen (einmal pro Zug, in der Ausspielphase): Entferne 1 Stress von einer eigenen Figur.",
+    "Nutzen (einmal pro Zug, in der Ausspielphase): Würfle. Bei 5 oder 6 erhältst du 1 Energie.",
+    "Zu Zugbeginn: Die Seite am Zug entfernt 1 Stress von einer eigenen Figur.",
+    "Dauerregel: Alle Figuren haben +1 Ausdauer.",
+    "Zu Zugbeginn: Die Seite am Zug würfelt; bei 6 erhält sie 1 Punkt.",
+    "Beim Ausspielen: Erschöpfe eine bereite gegnerische Figur; sie bleibt auch im nächsten gegnerischen Zug erschöpft.",
+    "Nach dem Punktesammeln: Punktabzug 1.",
+    "Beim Ausspielen: Eine gegnerische Figur hat bis Zugende -1 Einsatz.",
+    "Flink: Herr Gegenwind darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln.",
+    "Nach dem Punktesammeln: Eine gegnerische Figur hat dauerhaft -1 Einsatz (nie unter 0).",
+    "Zu Beginn deines Zuges: Hat die andere Seite mehr Punkte als du, Punktabzug 1.",
+    "Beim Ausspielen: Die andere Seite verliert 1 Energie.",
+    "Mannschaft 3: +1 Einfluss.",
+    "Alle gegnerischen Figuren haben -1 Einsatz (nie unter 0).",
+    "",
+    "Nach dem Ablenken durch Fräulein Frost: Das Ziel hat dauerhaft -1 Einsatz (nie unter 0).",
+    "Rückendeckung 1.",
+    "Beim Ausspielen: Punktabzug 1.",
+    "",
+    "",
+    "Zu Beginn deines Zuges: Eine erschöpfte gegnerische Figur bekommt 1 Stress.",
+    "Beim Ausspielen: Eine gegnerische Figur hat bis Zugende -2 Einsatz.",
+    "",
+    "Nach dem Punktesammeln: Die andere Seite wirft 1 zufällige Handkarte ab.",
+    "",
+    "Mannschaft 4: +1 Einfluss.",
+    "Nach dem Punktesammeln einer eigenen Figur: Erschöpfe Raspel; Punktabzug 1.",
+    "",
+    "Rückendeckung 1.",
+    "Zu Beginn deines Zuges: Die andere Seite verliert 1 Energie.",
+    "",
+    "Nach dem Ablenken durch eine eigene Figur: Ziehe 1 Karte.",
+    "Erschöpfen: Bis Zugende haben alle gegnerischen Figuren -1 Einsatz.",
+    "Erschöpfen: Eine eigene Figur hat bis Zugende +2 Einsatz.",
+    "Erschöpfen: Bis Zugende haben alle eigenen Charaktere +1 Einfluss.",
+    "Erschöpfen: Erschöpfe eine bereite gegnerische Figur; sie bleibt auch im nächsten gegnerischen Zug erschöpft.",
+    "Erschöpfe eine bereite gegnerische Figur; sie bleibt auch im nächsten gegnerischen Zug erschöpft.",
+    "Erschöpfe bis zu zwei bereite gegnerische Figuren; sie bleiben auch im nächsten gegnerischen Zug erschöpft.",
+    "Punktabzug 2.",
+    "Punktabzug 3. Beende danach sofort deinen Zug.",
+    "Eine gegnerische Figur hat dauerhaft -1 Einsatz (nie unter 0).",
+    "Eine gegnerische Figur hat bis Zugende -2 Einsatz.",
+    "Eine gegnerische Figur bekommt 2 Stress.",
+    "Ziehe 2 Karten.",
+    "Die andere Seite wirft 1 zufällige Handkarte ab. Ziehe 1 Karte.",
+    "Erhalte 2 Energie und ziehe 1 Karte. Beende danach sofort deinen Zug.",
+    "Nur mit Mannschaft 3: Punktabzug 2 und ziehe 1 Karte.",
+    "Lege das gegnerische Hauptquartier ab. (Ein Schauplatz ist kein Hauptquartier.)",
+    "Jede erschöpfte gegnerische Figur bekommt 1 Stress.",
+    "Darf auch nach der ersten Aktion gespielt werden. Eine eigene Figur hat bis Zugende +2 Einsatz.",
+    "Eine gegnerische Figur kommt zurück auf die Hand ihrer Seite.",
+    "Ziehe 1 Karte und erhalte 1 Energie.",
+    "Punktabzug in Höhe der erschöpften gegnerischen Figuren, höchstens 3.",
+    "+2 Ausdauer.",
+    "+1 Einsatz, +1 Ausdauer.",
+    "+1 Einfluss.",
+    "+2 Einsatz.",
+    "+1 Einfluss. Nach dem Punktesammeln des Trägers: Punktabzug 1.",
+    "-1 Einsatz, +3 Ausdauer.",
+    "+1 Einfluss.",
+    "Zu Beginn deines Zuges: +1 Energie (höchstens 6).",
+    "Nutzen (einmal pro Zug, in der Ausspielphase): Ziehe 1 Karte, dann wirf 1 Handkarte ab.",
+    "Nutzen (einmal pro Zug, in der Ausspielphase): Eine gegnerische Figur hat bis Zugende -1 Einsatz.",
+    "Zu Beginn deines Zuges: Entferne 1 Stress von jeder eigenen Figur.",
+    "Dauerregel: Alle Figuren haben -1 Einsatz (nie unter 0).",
+    "Zu Zugbeginn: Hat die Seite am Zug mehr als 10 Punkte, verliert sie 1 Punkt.",
+    "Dauerregel: Figuren mit Wartezeit dürfen nicht ablenken, auch flinke nicht.",
+    "Mannschaft 3: +1 Rettung.",
+    "Rückendeckung 1: Andere eigene Figuren bekommen beim Abgelenkt-Werden 1 Stress weniger (mindestens 1).",
+    "Mannschaft 2: +1 Einsatz.",
+    "Beim Ausspielen, mit Mannschaft 3: Ziehe 2 Karten.",
+    "Flink: Dorian Faltfach darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln.",
+    "Mannschaft 3: +1 Rettung.",
+    "Rückendeckung 1.",
+    "",
+    "Rückendeckung 1.",
+    "Rückendeckung 2.",
+    "Mannschaft 4: +1 Einsatz und +1 Rettung.",
+    "Nach dem Punktesammeln, mit Mannschaft 4: Du erhältst 1 weiteren Punkt.",
+    "Beim Ausspielen: Eine andere eigene Figur erhält dauerhaft +1 Ausdauer.",
+    "Mannschaft 3: +1 Einsatz.",
+    "Zu Beginn deines Zuges, mit Mannschaft 4: +1 Energie.",
+    "",
+    "",
+    "Nach dem Punktesammeln, mit Mannschaft 3: Ziehe 1 Karte.",
+    "Rückendeckung 1.",
+    "Mannschaft 2: +1 Ausdauer.",
+    "Mannschaft 5: +2 Rettung.",
+    "Rückendeckung 1.",
+    "Nach dem Punktesammeln einer eigenen Figur: Erschöpfe Polka; diese Figur erhält dauerhaft +1 Ausdauer.",
+    "Flink: darf schon im Ausspielzug ablenken.",
+    "Rückendeckung 1.",
+    "Zu Beginn deines Zuges: Entferne 1 Stress von einer eigenen Figur.",
+    "",
+    "Erschöpfen: Bis Zugende haben alle eigenen Charaktere +1 Rettung; mit Mannschaft 4 erhältst du dazu 1 Aktionspunkt.",
+    "Erschöpfen: Bis Zugende haben alle eigenen Figuren +1 Einsatz.",
+    "Erschöpfen: Entferne 1 Stress von jeder eigenen Figur.",
+    "Erschöpfen: Ziehe 1 Karte; mit Mannschaft 3 ziehe 2.",
+    "Nur mit Mannschaft 3: Bis Zugende haben alle eigenen Charaktere +1 Rettung.",
+    "Bis Zugende haben alle eigenen Figuren +1 Einsatz.",
+    "Jede eigene Figur erhält dauerhaft +1 Ausdauer.",
+    "Entferne 2 Stress von einer eigenen Figur.",
+    "Ziehe 2 Karten.",
+    "Nur mit Mannschaft 2: Erhalte 2 Energie.",
+    "Ziehe 1 Karte für jeden eigenen Charakter im Feld, höchstens 3.",
+    "Eine eigene Figur hat bis Zugende +2 Einsatz.",
+    "Eine eigene Figur kommt zurück auf die Hand. Ziehe 1 Karte.",
+    "Darf auch nach der ersten Aktion gespielt werden. Entferne 2 Stress von einer eigenen Figur.",
+    "Nur mit Mannschaft 4: Du erhältst 3 Punkte. Beende danach sofort deinen Zug.",
+    "Nur mit Mannschaft 3: Du erhältst 2 Punkte.",
+    "Erhalte 2 Energie.",
+    "Ziehe 1 Karte. Ist es ein Charakter, ziehe noch 1 Karte.",
+    "Entferne 1 Stress von jeder eigenen Figur. Ziehe 1 Karte.",
+    "Eine eigene Figur erhält dauerhaft +1 Einsatz.",
+    "Nur mit Mannschaft 5: Jeder eigene Charakter erhält dauerhaft +1 Rettung.",
+    "+1 Ausdauer.",
+    "+2 Ausdauer.",
+    "+1 Rettung.",
+    "+1 Einsatz, +1 Ausdauer.",
+    "+1 Ausdauer. Zu Beginn deines Zuges: Entferne 1 Stress vom Träger.",
+    "+2 Ausdauer.",
+    "+1 Rettung. Der Träger zählt für Mannschaft doppelt.",
+    "Zu Beginn deines Zuges: +1 Energie (höchstens 6).",
+    "Zu Beginn deines Zuges: Entferne 1 Stress von jeder eigenen Figur.",
+    "Nutzen (einmal pro Zug, in der Ausspielphase): Entferne 1 Stress von einer eigenen Figur.",
+    "Nutzen (einmal pro Zug, in der Ausspielphase), mit Mannschaft 3: Ziehe 1 Karte.",
+    "Dauerregel: Alle Figuren haben +1 Ausdauer.",
+    "Zu Zugbeginn: Hat die Seite am Zug Mannschaft 3, zieht sie 1 Karte.",
+    "Dauerregel: Rückendeckung wirkt für beide Seiten doppelt.",
+    "Nach dem Punktesammeln: Du darfst 1 Handkarte abwerfen. Dann erhältst du 1 weiteren Punkt.",
+    "Flink: Rico darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln. Beim Ausspielen: Du darfst 1 Stress auf Rico legen; dann hat er bis Zugende +2 Einsatz.",
+    "Nach dem Punktesammeln, einmal pro Zug: Du darfst 1 Handkarte abwerfen. Dann wird Madame Zugabe wieder bereit.",
+    "Beim Ausspielen: Du darfst 2 Stress auf den Baron legen. Dann ziehst du 2 Karten.",
+    "Zu Beginn deines Zuges: Du darfst 1 Stress auf die Gräfin legen. Dann erhältst du 1 Energie.",
+    "Beim Ausspielen: Du darfst 1 Handkarte abwerfen. Dann erhältst du 2 Energie.",
+    "",
+    "Nach dem Punktesammeln: Du darfst 1 Stress auf den Lord legen. Dann erhältst du 1 weiteren Punkt.",
+    "Mannschaft 3: +1 Einfluss.",
+    "",
+    "Beim Ausspielen: Ziehe 1 Karte, dann wirf 1 Handkarte ab.",
+    "",
+    "Zu Beginn deines Zuges: Wirf 1 Handkarte ab, oder Zauberer Zins bekommt 1 Stress.",
+    "Zu Beginn deines Zuges: Diva Dacapo bekommt 1 Stress.",
+    "",
+    "Zu Beginn deines Zuges: Du darfst 1 Handkarte abwerfen. Dann hat Wanda bis Zugende +2 Einsatz.",
+    "Beim Ausspielen: Du darfst 1 Stress auf den Magier legen. Dann erhältst du 1 Energie.",
+    "Nach dem Punktesammeln: Ziehe 1 Karte; dann bekommt Tante Tantieme 1 Stress.",
+    "",
+    "Mannschaft 3: +1 Einsatz.",
+    "",
+    "Nach dem Punktesammeln einer eigenen Figur: Erschöpfe Elvira; die andere Seite wirft 1 zufällige Handkarte ab.",
+    "Flink: darf schon im Ausspielzug ablenken.",
+    "Beim Ausspielen: Ziehe 1 Karte.",
+    "Rückendeckung 1.",
+    "",
+    "Zu Beginn deines Zuges: Du darfst 1 Handkarte abwerfen. Dann erhältst du 1 Energie.",
+    "Erschöpfen: Eine eigene Figur hat bis Zugende +2 Einsatz und bekommt 1 Stress.",
+    "Erschöpfen: Du darfst 1 Handkarte abwerfen. Dann haben alle eigenen Charaktere bis Zugende +1 Einfluss.",
+    "Erschöpfen: Du darfst 1 Handkarte abwerfen. Dann ziehst du 2 Karten.",
+    "Erschöpfen: Bis Zugende haben alle eigenen Figuren +1 Einsatz; eine eigene Figur bekommt 1 Stress.",
+    "Lege 2 Stress auf eine eigene Figur. Dann erhältst du 2 Punkte.",
+    "Deine nächste Karte in diesem Zug kostet 2 Energie weniger.",
+    "Wirf 2 Handkarten ab. Dann ziehst du 3 Karten.",
+    "Wirf 1 Handkarte ab. Dann Punktabzug 2.",
+    "Darf auch nach der ersten Aktion gespielt werden. Ein eigener erschöpfter Charakter ohne Wartezeit wird bereit und bekommt 1 Stress.",
+    "Erhalte 1 Energie. Ziehe 1 Karte, dann wirf 1 Handkarte ab.",
+    "Bis Zugende haben alle eigenen Figuren +2 Einsatz. Jede eigene Figur bekommt 1 Stress.",
+    "Die andere Seite wirft 2 zufällige Handkarten ab.",
+    "Ziehe 2 Karten, dann wirf 1 Handkarte ab.",
+    "Eine eigene Figur scheidet aus (samt Ausrüstung). Dann erhältst du 3 Punkte.",
+    "Punktabzug 2. Dann wirf 1 Handkarte ab.",
+    "Eine gegnerische Figur bekommt 2 Stress, eine eigene Figur 1 Stress.",
+    "Du erhältst 3 Punkte; dann bekommt jede eigene Figur 1 Stress. Beende danach sofort deinen Zug.",
+    "Eine erschöpfte gegnerische Figur bekommt 1 Stress.",
+    "Erhalte 3 Energie. Wirf 2 Handkarten ab.",
+    "Darf auch nach der ersten Aktion gespielt werden. Wirf 1 Handkarte ab. Dann erhältst du 1 Punkt.",
+    "Nur mit Mannschaft 3: Punktabzug 1 und ziehe 1 Karte.",
+    "+1 Einfluss.",
+    "+1 Einsatz.",
+    "+2 Einfluss. Zu Beginn deines Zuges: Der Träger bekommt 1 Stress.",
+    "+1 Ausdauer, +1 Einfluss.",
+    "+2 Einsatz, -1 Ausdauer.",
+    "+2 Ausdauer.",
+    "+1 Einsatz, +1 Einfluss.",
+    "Zu Beginn deines Zuges: +1 Energie (höchstens 6).",
+    "Nutzen (einmal pro Zug, in der Ausspielphase): Wirf 1 Handkarte ab. Dann erhältst du 1 Energie.",
+    "Nutzen (einmal pro Zug, in der Ausspielphase): Lege 1 Stress auf eine eigene Figur. Dann ziehst du 1 Karte.",
+    "Zu Beginn deines Zuges: Entferne 1 Stress von jeder eigenen Figur.",
+    "Dauerregel: Aktionskarten kosten 1 Energie weniger.",
+    "Zu Zugbeginn: Die Seite am Zug darf 1 Handkarte abwerfen. Dann erhält sie 1 Energie.",
+    "Dauerregel: Alle Figuren haben +1 Einsatz.",
+    "Nach dem Punktesammeln: Ziehe 1 Karte.",
+    "Beim Ausspielen: Entferne 2 Stress von einer anderen eigenen Figur.",
+    "Flink: Nami darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln.",
+    "Nach dem Punktesammeln einer anderen eigenen Figur: Entferne 1 Stress von dieser Figur.",
+    "",
+    "Zu Beginn deines Zuges: Würfle. Bei 5 oder 6 ziehst du 1 Karte.",
+    "Nach dem Punktesammeln: Würfle. Bei 6 erhältst du 1 weiteren Punkt.",
+    "Mannschaft 3: +1 Rettung.",
+    "Beim Ausspielen: Würfle. Bei 4 bis 6 erhältst du 1 Energie.",
+    "Rückendeckung 1: Andere eigene Figuren bekommen beim Abgelenkt-Werden 1 Stress weniger (mindestens 1).",
+    "",
+    "Mannschaft 4: +1 Ausdauer und +1 Rettung.",
+    "Beim Ausspielen: Entferne 1 Stress von jeder eigenen Figur.",
+    "Zu Beginn deines Zuges: Entferne 1 Stress von Luzi.",
+    "",
+    "Beim Ausspielen: Ziehe 1 Karte.",
+    "Nach dem Punktesammeln: Würfle. Bei 1 bekommt Cleo 1 Stress, bei 5 oder 6 ziehst du 1 Karte.",
+    "Mannschaft 3: +1 Einsatz.",
+    "Beim Ausspielen: Würfle. Bei 6 erhältst du 1 Punkt.",
+    "Beim Ausspielen: Eine andere eigene erschöpfte Figur wird bereit.",
+    "Nach dem Punktesammeln einer eigenen Figur mit Stress: Erschöpfe Flauschi und entferne 1 Stress von dieser Figur.",
+    "Rückendeckung 1.",
+    "Zu Beginn deines Zuges: Entferne 1 Stress von einer eigenen Figur.",
+    "Nach dem Punktesammeln einer eigenen Figur: Würfle. Bei 6 erhältst du 1 Punkt.",
+    "Flink: darf schon im Ausspielzug ablenken.",
+    "Beim Ausspielen: Ziehe 1 Karte, dann wirf 1 Handkarte ab.",
+    "Illusion. Erschöpfen (1 Aktionspunkt): Eine andere eigene erschöpfte Figur wird bereit und verliert 1 Stress.",
+    "Erschöpfen: Bis Zugende haben alle eigenen Charaktere +1 Rettung.",
+    "Erschöpfen: Würfle. Bei 4 bis 6 ziehst du 2 Karten, sonst 1.",
+    "Erschöpfen: Entferne 2 Stress von einer eigenen Figur.",
+    "Erschöpfen: Bis Zugende haben alle eigenen Figuren +1 Einsatz.",
+    "Entferne 2 Stress von jeder eigenen Figur.",
+    "Würfle. Bei 5 oder 6 erhältst du 2 Punkte, sonst 1 Energie.",
+    "Nur mit Mannschaft 3: Bis Zugende haben alle eigenen Charaktere +1 Rettung.",
+    "Eine eigene erschöpfte Figur wird bereit, auch eine, die gerade aussetzt.",
+    "Ziehe 2 Karten.",
+    "Entferne 1 Stress von einer eigenen Figur. Ziehe 1 Karte.",
+    "Du erhältst 3 Punkte. Beende danach sofort deinen Zug.",
+    "Darf auch nach der ersten Aktion gespielt werden. Entferne 3 Stress von einer eigenen Figur.",
+    "Ein eigener Charakter hat bis Zugende +2 Rettung.",
+    "Würfle. Bei 1 oder 2 ziehst du 1 Karte, bei 3 oder 4 ziehst du 2 Karten, bei 5 oder 6 erhältst du 2 Punkte.",
+    "Eine eigene Figur hat bis Zugende +2 Einsatz.",
+    "Nimm eine Karte deiner Wahl aus deiner Ablage auf die Hand.",
+    "Entferne 2 Stress von einer eigenen Figur; sie erhält dauerhaft +1 Ausdauer.",
+    "Eine eigene Figur kommt zurück auf die Hand.",
+    "Nur mit Mannschaft 2: Ziehe 2 Karten und erhalte 1 Energie.",
+    "Jede eigene Figur erhält dauerhaft +1 Ausdauer.",
+    "Bis Zugende haben alle eigenen Figuren +1 Einsatz.",
+    "+1 Rettung.",
+    "+2 Ausdauer.",
+    "+1 Einsatz, +1 Rettung.",
+    "+1 Ausdauer. Zu Beginn deines Zuges: Entferne 1 Stress von der Trägerin.",
+    "+1 Einsatz.",
+    "+2 Rettung.",
+    "+1 Ausdauer.",
+    "Zu Beginn deines Zuges: +1 Energie (höchstens 6).",
+    "Zu Beginn deines Zuges: Entferne 1 Stress von jeder eigenen Figur.",
+    "Nutzen (einmal pro Zug, in der Ausspielphase): Entferne 1 Stress von einer eigenen Figur.",
+    "Nutzen (einmal pro Zug, in der Ausspielphase): Würfle. Bei 5 oder 6 erhältst du 1 Energie.",
+    "Zu Zugbeginn: Die Seite am Zug entfernt 1 Stress von einer eigenen Figur.",
+    "Dauerregel: Alle Figuren haben +1 Ausdauer.",
+    "Zu Zugbeginn: Die Seite am Zug würfelt; bei 6 erhält sie 1 Punkt.",
+    "Beim Ausspielen: Erschöpfe eine bereite gegnerische Figur; sie bleibt auch im nächsten gegnerischen Zug erschöpft.",
+    "Nach dem Punktesammeln: Punktabzug 1.",
+    "Beim Ausspielen: Eine gegnerische Figur hat bis Zugende -1 Einsatz.",
+    "Flink: Herr Gegenwind darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln.",
+    "Nach dem Punktesammeln: Eine gegnerische Figur hat dauerhaft -1 Einsatz (nie unter 0).",
+    "Zu Beginn deines Zuges: Hat die andere Seite mehr Punkte als du, Punktabzug 1.",
+    "Beim Ausspielen: Die andere Seite verliert 1 Energie.",
+    "Mannschaft 3: +1 Einfluss.",
+    "Alle gegnerischen Figuren haben -1 Einsatz (nie unter 0).",
+    "",
+    "Nach dem Ablenken durch Fräulein Frost: Das Ziel hat dauerhaft -1 Einsatz (nie unter 0).",
+    "Rückendeckung 1.",
+    "Beim Ausspielen: Punktabzug 1.",
+    "",
+    "",
+    "Zu Beginn deines Zuges: Eine erschöpfte gegnerische Figur bekommt 1 Stress.",
+    "Beim Ausspielen: Eine gegnerische Figur hat bis Zugende -2 Einsatz.",
+    "",
+    "Nach dem Punktesammeln: Die andere Seite wirft 1 zufällige Handkarte ab.",
+    "",
+    "Mannschaft 4: +1 Einfluss.",
+    "Nach dem Punktesammeln einer eigenen Figur: Erschöpfe Raspel; Punktabzug 1.",
+    "",
+    "Rückendeckung 1.",
+    "Zu Beginn deines Zuges: Die andere Seite verliert 1 Energie.",
+    "",
+    "Nach dem Ablenken durch eine eigene Figur: Ziehe 1 Karte.",
+    "Erschöpfen: Bis Zugende haben alle gegnerischen Figuren -1 Einsatz.",
+    "Erschöpfen: Eine eigene Figur hat bis Zugende +2 Einsatz.",
+    "Erschöpfen: Bis Zugende haben alle eigenen Charaktere +1 Einfluss.",
+    "Erschöpfen: Erschöpfe eine bereite gegnerische Figur; sie bleibt auch im nächsten gegnerischen Zug erschöpft.",
+    "Erschöpfe eine bereite gegnerische Figur; sie bleibt auch im nächsten gegnerischen Zug erschöpft.",
+    "Erschöpfe bis zu zwei bereite gegnerische Figuren; sie bleiben auch im nächsten gegnerischen Zug erschöpft.",
+    "Punktabzug 2.",
+    "Punktabzug 3. Beende danach sofort deinen Zug.",
+    "Eine gegnerische Figur hat dauerhaft -1 Einsatz (nie unter 0).",
+    "Eine gegnerische Figur hat bis Zugende -2 Einsatz.",
+    "Eine gegnerische Figur bekommt 2 Stress.",
+    "Ziehe 2 Karten.",
+    "Die andere Seite wirft 1 zufällige Handkarte ab. Ziehe 1 Karte.",
+    "Erhalte 2 Energie und ziehe 1 Karte. Beende danach sofort deinen Zug.",
+    "Nur mit Mannschaft 3: Punktabzug 2 und ziehe 1 Karte.",
+    "Lege das gegnerische Hauptquartier ab. (Ein Schauplatz ist kein Hauptquartier.)",
+    "Jede erschöpfte gegnerische Figur bekommt 1 Stress.",
+    "Darf auch nach der ersten Aktion gespielt werden. Eine eigene Figur hat bis Zugende +2 Einsatz.",
+    "Eine gegnerische Figur kommt zurück auf die Hand ihrer Seite.",
+    "Ziehe 1 Karte und erhalte 1 Energie.",
+    "Punktabzug in Höhe der erschöpften gegnerischen Figuren, höchstens 3.",
+    "+2 Ausdauer.",
+    "+1 Einsatz, +1 Ausdauer.",
+    "+1 Einfluss.",
+    "+2 Einsatz.",
+    "+1 Einfluss. Nach dem Punktesammeln des Trägers: Punktabzug 1.",
+    "-1 Einsatz, +3 Ausdauer.",
+    "+1 Einfluss.",
+    "Zu Beginn deines Zuges: +1 Energie (höchstens 6).",
+    "Nutzen (einmal pro Zug, in der Ausspielphase): Ziehe 1 Karte, dann wirf 1 Handkarte ab.",
+    "Nutzen (einmal pro Zug, in der Ausspielphase): Eine gegnerische Figur hat bis Zugende -1 Einsatz.",
+    "Zu Beginn deines Zuges: Entferne 1 Stress von jeder eigenen Figur.",
+    "Dauerregel: Alle Figuren haben -1 Einsatz (nie unter 0).",
+    "Zu Zugbeginn: Hat die Seite am Zug mehr als 10 Punkte, verliert sie 1 Punkt.",
+    "Dauerregel: Figuren mit Wartezeit dürfen nicht ablenken, auch flinke nicht.",
+    "Mannschaft 3: +1 Rettung.",
+    "Rückendeckung 1: Andere eigene Figuren bekommen beim Abgelenkt-Werden 1 Stress weniger (mindestens 1).",
+    "Mannschaft 2: +1 Einsatz.",
+    "Beim Ausspielen, mit Mannschaft 3: Ziehe 2 Karten.",
+    "Flink: Dorian Faltfach darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln.",
+    "Mannschaft 3: +1 Rettung.",
+    "Rückendeckung 1.",
+    "",
+    "Rückendeckung 1.",
+    "Rückendeckung 2.",
+    "Mannschaft 4: +1 Einsatz und +1 Rettung.",
+    "Nach dem Punktesammeln, mit Mannschaft 4: Du erhältst 1 weiteren Punkt.",
+    "Beim Ausspielen: Eine andere eigene Figur erhält dauerhaft +1 Ausdauer.",
+    "Mannschaft 3: +1 Einsatz.",
+    "Zu Beginn deines Zuges, mit Mannschaft 4: +1 Energie.",
+    "",
+    "",
+    "Nach dem Punktesammeln, mit Mannschaft 3: Ziehe 1 Karte.",
+    "Rückendeckung 1.",
+    "Mannschaft 2: +1 Ausdauer.",
+    "Mannschaft 5: +2 Rettung.",
+    "Rückendeckung 1.",
+    "Nach dem Punktesammeln einer eigenen Figur: Erschöpfe Polka; diese Figur erhält dauerhaft +1 Ausdauer.",
+    "Flink: darf schon im Ausspielzug ablenken.",
+    "Rückendeckung 1.",
+    "Zu Beginn deines Zuges: Entferne 1 Stress von einer eigenen Figur.",
+    "",
+    "Erschöpfen: Bis Zugende haben alle eigenen Charaktere +1 Rettung; mit Mannschaft 4 erhältst du dazu 1 Aktionspunkt.",
+    "Erschöpfen: Bis Zugende haben alle eigenen Figuren +1 Einsatz.",
+    "Erschöpfen: Entferne 1 Stress von jeder eigenen Figur.",
+    "Erschöpfen: Ziehe 1 Karte; mit Mannschaft 3 ziehe 2.",
+    "Nur mit Mannschaft 3: Bis Zugende haben alle eigenen Charaktere +1 Rettung.",
+    "Bis Zugende haben alle eigenen Figuren +1 Einsatz.",
+    "Jede eigene Figur erhält dauerhaft +1 Ausdauer.",
+    "Entferne 2 Stress von einer eigenen Figur.",
+    "Ziehe 2 Karten.",
+    "Nur mit Mannschaft 2: Erhalte 2 Energie.",
+    "Ziehe 1 Karte für jeden eigenen Charakter im Feld, höchstens 3.",
+    "Eine eigene Figur hat bis Zugende +2 Einsatz.",
+    "Eine eigene Figur kommt zurück auf die Hand. Ziehe 1 Karte.",
+    "Darf auch nach der ersten Aktion gespielt werden. Entferne 2 Stress von einer eigenen Figur.",
+    "Nur mit Mannschaft 4: Du erhältst 3 Punkte. Beende danach sofort deinen Zug.",
+    "Nur mit Mannschaft 3: Du erhältst 2 Punkte.",
+    "Erhalte 2 Energie.",
+    "Ziehe 1 Karte. Ist es ein Charakter, ziehe noch 1 Karte.",
+    "Entferne 1 Stress von jeder eigenen Figur. Ziehe 1 Karte.",
+    "Eine eigene Figur erhält dauerhaft +1 Einsatz.",
+    "Nur mit Mannschaft 5: Jeder eigene Charakter erhält dauerhaft +1 Rettung.",
+    "+1 Ausdauer.",
+    "+2 Ausdauer.",
+    "+1 Rettung.",
+    "+1 Einsatz, +1 Ausdauer.",
+    "+1 Ausdauer. Zu Beginn deines Zuges: Entferne 1 Stress vom Träger.",
+    "+2 Ausdauer.",
+    "+1 Rettung. Der Träger zählt für Mannschaft doppelt.",
+    "Zu Beginn deines Zuges: +1 Energie (höchstens 6).",
+    "Zu Beginn deines Zuges: Entferne 1 Stress von jeder eigenen Figur.",
+    "Nutzen (einmal pro Zug, in der Ausspielphase): Entferne 1 Stress von einer eigenen Figur.",
+    "Nutzen (einmal pro Zug, in der Ausspielphase), mit Mannschaft 3: Ziehe 1 Karte.",
+    "Dauerregel: Alle Figuren haben +1 Ausdauer.",
+    "Zu Zugbeginn: Hat die Seite am Zug Mannschaft 3, zieht sie 1 Karte.",
+    "Dauerregel: Rückendeckung wirkt für beide Seiten doppelt.",
+    "Nach dem Punktesammeln: Du darfst 1 Handkarte abwerfen. Dann erhältst du 1 weiteren Punkt.",
+    "Flink: Rico darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln. Beim Ausspielen: Du darfst 1 Stress auf Rico legen; dann hat er bis Zugende +2 Einsatz.",
+    "Nach dem Punktesammeln, einmal pro Zug: Du darfst 1 Handkarte abwerfen. Dann wird Madame Zugabe wieder bereit.",
+    "Beim Ausspielen: Du darfst 2 Stress auf den Baron legen. Dann ziehst du 2 Karten.",
+    "Zu Beginn deines Zuges: Du darfst 1 Stress auf die Gräfin legen. Dann erhältst du 1 Energie.",
+    "Beim Ausspielen: Du darfst 1 Handkarte abwerfen. Dann erhältst du 2 Energie.",
+    "",
+    "Nach dem Punktesammeln: Du darfst 1 Stress auf den Lord legen. Dann erhältst du 1 weiteren Punkt.",
+    "Mannschaft 3: +1 Einfluss.",
+    "",
+    "Beim Ausspielen: Ziehe 1 Karte, dann wirf 1 Handkarte ab.",
+    "",
+    "Zu Beginn deines Zuges: Wirf 1 Handkarte ab, oder Zauberer Zins bekommt 1 Stress.",
+    "Zu Beginn deines Zuges: Diva Dacapo bekommt 1 Stress.",
+    "",
+    "Zu Beginn deines Zuges: Du darfst 1 Handkarte abwerfen. Dann hat Wanda bis Zugende +2 Einsatz.",
+    "Beim Ausspielen: Du darfst 1 Stress auf den Magier legen. Dann erhältst du 1 Energie.",
+    "Nach dem Punktesammeln: Ziehe 1 Karte; dann bekommt Tante Tantieme 1 Stress.",
+    "",
+    "Mannschaft 3: +1 Einsatz.",
+    "",
+    "Nach dem Punktesammeln einer eigenen Figur: Erschöpfe Elvira; die andere Seite wirft 1 zufällige Handkarte ab.",
+    "Flink: darf schon im Ausspielzug ablenken.",
+    "Beim Ausspielen: Ziehe 1 Karte.",
+    "Rückendeckung 1.",
+    "",
+    "Zu Beginn deines Zuges: Du darfst 1 Handkarte abwerfen. Dann erhältst du 1 Energie.",
+    "Erschöpfen: Eine eigene Figur hat bis Zugende +2 Einsatz und bekommt 1 Stress.",
+    "Erschöpfen: Du darfst 1 Handkarte abwerfen. Dann haben alle eigenen Charaktere bis Zugende +1 Einfluss.",
+    "Erschöpfen: Du darfst 1 Handkarte abwerfen. Dann ziehst du 2 Karten.",
+    "Erschöpfen: Bis Zugende haben alle eigenen Figuren +1 Einsatz; eine eigene Figur bekommt 1 Stress.",
+    "Lege 2 Stress auf eine eigene Figur. Dann erhältst du 2 Punkte.",
+    "Deine nächste Karte in diesem Zug kostet 2 Energie weniger.",
+    "Wirf 2 Handkarten ab. Dann ziehst du 3 Karten.",
+    "Wirf 1 Handkarte ab. Dann Punktabzug 2.",
+    "Darf auch nach der ersten Aktion gespielt werden. Ein eigener erschöpfter Charakter ohne Wartezeit wird bereit und bekommt 1 Stress.",
+    "Erhalte 1 Energie. Ziehe 1 Karte, dann wirf 1 Handkarte ab.",
+    "Bis Zugende haben alle eigenen Figuren +2 Einsatz. Jede eigene Figur bekommt 1 Stress.",
+    "Die andere Seite wirft 2 zufällige Handkarten ab.",
+    "Ziehe 2 Karten, dann wirf 1 Handkarte ab.",
+    "Eine eigene Figur scheidet aus (samt Ausrüstung). Dann erhältst du 3 Punkte.",
+    "Punktabzug 2. Dann wirf 1 Handkarte ab.",
+    "Eine gegnerische Figur bekommt 2 Stress, eine eigene Figur 1 Stress.",
+    "Du erhältst 3 Punkte; dann bekommt jede eigene Figur 1 Stress. Beende danach sofort deinen Zug.",
+    "Eine erschöpfte gegnerische Figur bekommt 1 Stress.",
+    "Erhalte 3 Energie. Wirf 2 Handkarten ab.",
+    "Darf auch nach der ersten Aktion gespielt werden. Wirf 1 Handkarte ab. Dann erhältst du 1 Punkt.",
+    "Nur mit Mannschaft 3: Punktabzug 1 und ziehe 1 Karte.",
+    "+1 Einfluss.",
+    "+1 Einsatz.",
+    "+2 Einfluss. Zu Beginn deines Zuges: Der Träger bekommt 1 Stress.",
+    "+1 Ausdauer, +1 Einfluss.",
+    "+2 Einsatz, -1 Ausdauer.",
+    "+2 Ausdauer.",
+    "+1 Einsatz, +1 Einfluss.",
+    "Zu Beginn deines Zuges: +1 Energie (höchstens 6).",
+    "Nutzen (einmal pro Zug, in der Ausspielphase): Wirf 1 Handkarte ab. Dann erhältst du 1 Energie.",
+    "Nutzen (einmal pro Zug, in der Ausspielphase): Lege 1 Stress auf eine eigene Figur. Dann ziehst du 1 Karte.",
+    "Zu Beginn deines Zuges: Entferne 1 Stress von jeder eigenen Figur.",
+    "Dauerregel: Aktionskarten kosten 1 Energie weniger.",
+    "Zu Zugbeginn: Die Seite am Zug darf 1 Handkarte abwerfen. Dann erhält sie 1 Energie.",
+    "Dauerregel: Alle Figuren haben +1 Einsatz.",
+)
 A_spaet = {
     31: False,
     32: False,
@@ -9624,6 +13885,74 @@ A_spaet = {
     231: False,
     232: True,
     233: False,
+    279: False,
+    280: False,
+    281: False,
+    282: False,
+    283: False,
+    284: False,
+    285: False,
+    286: True,
+    287: False,
+    288: False,
+    289: False,
+    290: False,
+    291: False,
+    292: False,
+    293: False,
+    294: False,
+    295: False,
+    341: False,
+    342: False,
+    343: False,
+    344: False,
+    345: False,
+    346: False,
+    347: False,
+    348: False,
+    349: False,
+    350: False,
+    351: False,
+    352: False,
+    353: False,
+    354: True,
+    355: False,
+    356: False,
+    357: False,
+    403: False,
+    404: False,
+    405: False,
+    406: False,
+    407: False,
+    408: False,
+    409: False,
+    410: False,
+    411: False,
+    412: True,
+    413: False,
+    414: False,
+    415: False,
+    416: False,
+    417: False,
+    418: False,
+    419: False,
+    465: False,
+    466: False,
+    467: False,
+    468: False,
+    469: True,
+    470: False,
+    471: False,
+    472: False,
+    473: False,
+    474: False,
+    475: False,
+    476: False,
+    477: False,
+    478: False,
+    479: False,
+    480: True,
+    481: False,
 }
 A_beendet_zug = {
     31: False,
@@ -9694,6 +14023,74 @@ A_beendet_zug = {
     231: False,
     232: False,
     233: False,
+    279: False,
+    280: False,
+    281: False,
+    282: False,
+    283: False,
+    284: False,
+    285: True,
+    286: False,
+    287: False,
+    288: False,
+    289: False,
+    290: False,
+    291: False,
+    292: False,
+    293: False,
+    294: False,
+    295: False,
+    341: False,
+    342: False,
+    343: False,
+    344: True,
+    345: False,
+    346: False,
+    347: False,
+    348: False,
+    349: False,
+    350: True,
+    351: False,
+    352: False,
+    353: False,
+    354: False,
+    355: False,
+    356: False,
+    357: False,
+    403: False,
+    404: False,
+    405: False,
+    406: False,
+    407: False,
+    408: False,
+    409: False,
+    410: False,
+    411: False,
+    412: False,
+    413: True,
+    414: False,
+    415: False,
+    416: False,
+    417: False,
+    418: False,
+    419: False,
+    465: False,
+    466: False,
+    467: False,
+    468: False,
+    469: False,
+    470: False,
+    471: False,
+    472: False,
+    473: False,
+    474: False,
+    475: False,
+    476: False,
+    477: True,
+    478: False,
+    479: False,
+    480: False,
+    481: False,
 }
 A_energie = {
     55: 1,
@@ -9712,6 +14109,22 @@ A_energie = {
     242: 0,
     243: 0,
     244: 0,
+    303: 1,
+    304: 0,
+    305: 0,
+    306: 0,
+    365: 1,
+    366: 0,
+    367: 0,
+    368: 0,
+    427: 1,
+    428: 0,
+    429: 0,
+    430: 0,
+    489: 1,
+    490: 0,
+    491: 0,
+    492: 0,
 }
 A_heilung = {
     55: 0,
@@ -9730,6 +14143,22 @@ A_heilung = {
     242: 0,
     243: 0,
     244: 1,
+    303: 0,
+    304: 1,
+    305: 0,
+    306: 0,
+    365: 0,
+    366: 0,
+    367: 0,
+    368: 1,
+    427: 0,
+    428: 1,
+    429: 0,
+    430: 0,
+    489: 0,
+    490: 0,
+    491: 0,
+    492: 1,
 }
 A_nutzbar = {
     55: False,
@@ -9748,256 +14177,22 @@ A_nutzbar = {
     242: True,
     243: True,
     244: False,
-}
-A_von = {
-    248: 0,
-    249: 1,
-    250: 2,
-    251: 3,
-    252: 4,
-    253: 5,
-    254: 6,
-    255: 7,
-    256: 8,
-    257: 9,
-    258: 10,
-    259: 11,
-    260: 12,
-    261: 13,
-    262: 14,
-    263: 15,
-    264: 16,
-    265: 17,
-    266: 18,
-    267: 19,
-    268: 20,
-    269: 21,
-    270: 22,
-    271: 23,
-    272: 24,
-    273: 25,
-    274: 26,
-    275: 27,
-    276: 28,
-    277: 29,
-    278: 30,
-    279: 31,
-    280: 32,
-    281: 33,
-    282: 34,
-    283: 35,
-    284: 36,
-    285: 37,
-    286: 38,
-    287: 39,
-    288: 40,
-    289: 41,
-    290: 42,
-    291: 43,
-    292: 44,
-    293: 45,
-    294: 46,
-    295: 47,
-    296: 48,
-    297: 49,
-    298: 50,
-    299: 51,
-    300: 52,
-    301: 53,
-    302: 54,
-    303: 55,
-    304: 56,
-    305: 57,
-    306: 58,
-    307: 59,
-    308: 60,
-    309: 61,
-    310: 62,
-    311: 63,
-    312: 64,
-    313: 65,
-    314: 66,
-    315: 67,
-    316: 68,
-    317: 69,
-    318: 70,
-    319: 71,
-    320: 72,
-    321: 73,
-    322: 74,
-    323: 75,
-    324: 76,
-    325: 77,
-    326: 78,
-    327: 79,
-    328: 80,
-    329: 81,
-    330: 82,
-    331: 83,
-    332: 84,
-    333: 85,
-    334: 86,
-    335: 87,
-    336: 88,
-    337: 89,
-    338: 90,
-    339: 91,
-    340: 92,
-    341: 93,
-    342: 94,
-    343: 95,
-    344: 96,
-    345: 97,
-    346: 98,
-    347: 99,
-    348: 100,
-    349: 101,
-    350: 102,
-    351: 103,
-    352: 104,
-    353: 105,
-    354: 106,
-    355: 107,
-    356: 108,
-    357: 109,
-    358: 110,
-    359: 111,
-    360: 112,
-    361: 113,
-    362: 114,
-    363: 115,
-    364: 116,
-    365: 117,
-    366: 118,
-    367: 119,
-    368: 120,
-    369: 121,
-    370: 122,
-    371: 123,
-    372: 124,
-    373: 125,
-    374: 126,
-    375: 127,
-    376: 128,
-    377: 129,
-    378: 130,
-    379: 131,
-    380: 132,
-    381: 133,
-    382: 134,
-    383: 135,
-    384: 136,
-    385: 137,
-    386: 138,
-    387: 139,
-    388: 140,
-    389: 141,
-    390: 142,
-    391: 143,
-    392: 144,
-    393: 145,
-    394: 146,
-    395: 147,
-    396: 148,
-    397: 149,
-    398: 150,
-    399: 151,
-    400: 152,
-    401: 153,
-    402: 154,
-    403: 155,
-    404: 156,
-    405: 157,
-    406: 158,
-    407: 159,
-    408: 160,
-    409: 161,
-    410: 162,
-    411: 163,
-    412: 164,
-    413: 165,
-    414: 166,
-    415: 167,
-    416: 168,
-    417: 169,
-    418: 170,
-    419: 171,
-    420: 172,
-    421: 173,
-    422: 174,
-    423: 175,
-    424: 176,
-    425: 177,
-    426: 178,
-    427: 179,
-    428: 180,
-    429: 181,
-    430: 182,
-    431: 183,
-    432: 184,
-    433: 185,
-    434: 186,
-    435: 187,
-    436: 188,
-    437: 189,
-    438: 190,
-    439: 191,
-    440: 192,
-    441: 193,
-    442: 194,
-    443: 195,
-    444: 196,
-    445: 197,
-    446: 198,
-    447: 199,
-    448: 200,
-    449: 201,
-    450: 202,
-    451: 203,
-    452: 204,
-    453: 205,
-    454: 206,
-    455: 207,
-    456: 208,
-    457: 209,
-    458: 210,
-    459: 211,
-    460: 212,
-    461: 213,
-    462: 214,
-    463: 215,
-    464: 216,
-    465: 217,
-    466: 218,
-    467: 219,
-    468: 220,
-    469: 221,
-    470: 222,
-    471: 223,
-    472: 224,
-    473: 225,
-    474: 226,
-    475: 227,
-    476: 228,
-    477: 229,
-    478: 230,
-    479: 231,
-    480: 232,
-    481: 233,
-    482: 234,
-    483: 235,
-    484: 236,
-    485: 237,
-    486: 238,
-    487: 239,
-    488: 240,
-    489: 241,
-    490: 242,
-    491: 243,
-    492: 244,
-    493: 245,
-    494: 246,
-    495: 247,
+    303: False,
+    304: False,
+    305: True,
+    306: True,
+    365: False,
+    366: True,
+    367: True,
+    368: False,
+    427: False,
+    428: False,
+    429: True,
+    430: True,
+    489: False,
+    490: True,
+    491: True,
+    492: False,
 }
 
 # Kinds: their entities in declaration order, and as sets for `in`.
@@ -10085,6 +14280,89 @@ K_charakter = (
     204,
     205,
     206,
+    248,
+    249,
+    250,
+    251,
+    252,
+    253,
+    254,
+    255,
+    256,
+    257,
+    258,
+    259,
+    260,
+    261,
+    262,
+    263,
+    264,
+    265,
+    266,
+    267,
+    310,
+    311,
+    312,
+    313,
+    314,
+    315,
+    316,
+    317,
+    318,
+    319,
+    320,
+    321,
+    322,
+    323,
+    324,
+    325,
+    326,
+    327,
+    328,
+    329,
+    330,
+    372,
+    373,
+    374,
+    375,
+    376,
+    377,
+    378,
+    379,
+    380,
+    381,
+    382,
+    383,
+    384,
+    385,
+    386,
+    387,
+    388,
+    389,
+    390,
+    391,
+    392,
+    434,
+    435,
+    436,
+    437,
+    438,
+    439,
+    440,
+    441,
+    442,
+    443,
+    444,
+    445,
+    446,
+    447,
+    448,
+    449,
+    450,
+    451,
+    452,
+    453,
+    454,
 )
 KS_charakter = frozenset(K_charakter)
 K_begleiter = (
@@ -10112,11 +14390,68 @@ K_begleiter = (
     210,
     211,
     212,
+    268,
+    269,
+    270,
+    271,
+    272,
+    273,
+    331,
+    332,
+    333,
+    334,
+    335,
+    336,
+    393,
+    394,
+    395,
+    396,
+    397,
+    398,
+    455,
+    456,
+    457,
+    458,
+    459,
+    460,
 )
 KS_begleiter = frozenset(K_begleiter)
-K_drache = (26,)
+K_drache = (26, 274)
 KS_drache = frozenset(K_drache)
-K_ki = (27, 28, 29, 30, 89, 90, 91, 92, 151, 152, 153, 154, 213, 214, 215, 216)
+K_ki = (
+    27,
+    28,
+    29,
+    30,
+    89,
+    90,
+    91,
+    92,
+    151,
+    152,
+    153,
+    154,
+    213,
+    214,
+    215,
+    216,
+    275,
+    276,
+    277,
+    278,
+    337,
+    338,
+    339,
+    340,
+    399,
+    400,
+    401,
+    402,
+    461,
+    462,
+    463,
+    464,
+)
 KS_ki = frozenset(K_ki)
 K_aktion = (
     31,
@@ -10187,6 +14522,74 @@ K_aktion = (
     231,
     232,
     233,
+    279,
+    280,
+    281,
+    282,
+    283,
+    284,
+    285,
+    286,
+    287,
+    288,
+    289,
+    290,
+    291,
+    292,
+    293,
+    294,
+    295,
+    341,
+    342,
+    343,
+    344,
+    345,
+    346,
+    347,
+    348,
+    349,
+    350,
+    351,
+    352,
+    353,
+    354,
+    355,
+    356,
+    357,
+    403,
+    404,
+    405,
+    406,
+    407,
+    408,
+    409,
+    410,
+    411,
+    412,
+    413,
+    414,
+    415,
+    416,
+    417,
+    418,
+    419,
+    465,
+    466,
+    467,
+    468,
+    469,
+    470,
+    471,
+    472,
+    473,
+    474,
+    475,
+    476,
+    477,
+    478,
+    479,
+    480,
+    481,
 )
 KS_aktion = frozenset(K_aktion)
 K_ausruestung = (
@@ -10218,6 +14621,34 @@ K_ausruestung = (
     238,
     239,
     240,
+    296,
+    297,
+    298,
+    299,
+    300,
+    301,
+    302,
+    358,
+    359,
+    360,
+    361,
+    362,
+    363,
+    364,
+    420,
+    421,
+    422,
+    423,
+    424,
+    425,
+    426,
+    482,
+    483,
+    484,
+    485,
+    486,
+    487,
+    488,
 )
 KS_ausruestung = frozenset(K_ausruestung)
 K_hauptquartier = (
@@ -10237,261 +14668,51 @@ K_hauptquartier = (
     242,
     243,
     244,
-)
-KS_hauptquartier = frozenset(K_hauptquartier)
-K_schauplatz = (59, 60, 61, 121, 122, 123, 183, 184, 185, 245, 246, 247)
-KS_schauplatz = frozenset(K_schauplatz)
-K_spiegel = (
-    248,
-    249,
-    250,
-    251,
-    252,
-    253,
-    254,
-    255,
-    256,
-    257,
-    258,
-    259,
-    260,
-    261,
-    262,
-    263,
-    264,
-    265,
-    266,
-    267,
-    268,
-    269,
-    270,
-    271,
-    272,
-    273,
-    274,
-    275,
-    276,
-    277,
-    278,
-    279,
-    280,
-    281,
-    282,
-    283,
-    284,
-    285,
-    286,
-    287,
-    288,
-    289,
-    290,
-    291,
-    292,
-    293,
-    294,
-    295,
-    296,
-    297,
-    298,
-    299,
-    300,
-    301,
-    302,
     303,
     304,
     305,
     306,
-    307,
-    308,
-    309,
-    310,
-    311,
-    312,
-    313,
-    314,
-    315,
-    316,
-    317,
-    318,
-    319,
-    320,
-    321,
-    322,
-    323,
-    324,
-    325,
-    326,
-    327,
-    328,
-    329,
-    330,
-    331,
-    332,
-    333,
-    334,
-    335,
-    336,
-    337,
-    338,
-    339,
-    340,
-    341,
-    342,
-    343,
-    344,
-    345,
-    346,
-    347,
-    348,
-    349,
-    350,
-    351,
-    352,
-    353,
-    354,
-    355,
-    356,
-    357,
-    358,
-    359,
-    360,
-    361,
-    362,
-    363,
-    364,
     365,
     366,
     367,
     368,
-    369,
-    370,
-    371,
-    372,
-    373,
-    374,
-    375,
-    376,
-    377,
-    378,
-    379,
-    380,
-    381,
-    382,
-    383,
-    384,
-    385,
-    386,
-    387,
-    388,
-    389,
-    390,
-    391,
-    392,
-    393,
-    394,
-    395,
-    396,
-    397,
-    398,
-    399,
-    400,
-    401,
-    402,
-    403,
-    404,
-    405,
-    406,
-    407,
-    408,
-    409,
-    410,
-    411,
-    412,
-    413,
-    414,
-    415,
-    416,
-    417,
-    418,
-    419,
-    420,
-    421,
-    422,
-    423,
-    424,
-    425,
-    426,
     427,
     428,
     429,
     430,
-    431,
-    432,
-    433,
-    434,
-    435,
-    436,
-    437,
-    438,
-    439,
-    440,
-    441,
-    442,
-    443,
-    444,
-    445,
-    446,
-    447,
-    448,
-    449,
-    450,
-    451,
-    452,
-    453,
-    454,
-    455,
-    456,
-    457,
-    458,
-    459,
-    460,
-    461,
-    462,
-    463,
-    464,
-    465,
-    466,
-    467,
-    468,
-    469,
-    470,
-    471,
-    472,
-    473,
-    474,
-    475,
-    476,
-    477,
-    478,
-    479,
-    480,
-    481,
-    482,
-    483,
-    484,
-    485,
-    486,
-    487,
-    488,
     489,
     490,
     491,
     492,
+)
+KS_hauptquartier = frozenset(K_hauptquartier)
+K_schauplatz = (
+    59,
+    60,
+    61,
+    121,
+    122,
+    123,
+    183,
+    184,
+    185,
+    245,
+    246,
+    247,
+    307,
+    308,
+    309,
+    369,
+    370,
+    371,
+    431,
+    432,
+    433,
     493,
     494,
     495,
 )
-KS_spiegel = frozenset(K_spiegel)
+KS_schauplatz = frozenset(K_schauplatz)
 
 # Enums: their values in order (a collection), and each value's place (tracks on an enum).
 N_deckname = ("superfreundinnen", "schattenkabinett", "weggefaehrten", "purpurpakt")
@@ -10508,501 +14729,501 @@ REGION_SETS = {}
 
 # Adjacency by entity index, in spec order, and as sets for `in`.
 ADJ = (
-    (),  # 0 blitzy
-    (),  # 1 roxy
-    (),  # 2 nami
-    (),  # 3 lena
-    (),  # 4 mira_morgentau
-    (),  # 5 pia_purzel
-    (),  # 6 fee_fortuna
-    (),  # 7 juna_jubel
-    (),  # 8 kiki_kleeblatt
-    (),  # 9 tessa_trost
-    (),  # 10 ella_eiche
-    (),  # 11 zoe_zuversicht
-    (),  # 12 hanna_herzlich
-    (),  # 13 luzi_lichtblick
-    (),  # 14 wanda_wunder
-    (),  # 15 sunny_sonnenschein
-    (),  # 16 cleo_chance
-    (),  # 17 frieda_freundschaft
-    (),  # 18 gina_gluecksgriff
-    (),  # 19 ronja_regenbogen
-    (),  # 20 flauschi
-    (),  # 21 spatz_pieps
-    (),  # 22 kater_kuschel
-    (),  # 23 gluecksschwein_trudi
-    (),  # 24 hase_hoppel
-    (),  # 25 eule_elsa
-    (),  # 26 illusionsdrache
-    (),  # 27 ki_sternchen
-    (),  # 28 ki_gluecksrad
-    (),  # 29 ki_pflaster
-    (),  # 30 ki_kompass
-    (),  # 31 gruppenumarmung
-    (),  # 32 glueckstreffer
-    (),  # 33 zusammenhalt
-    (),  # 34 zweite_chance
-    (),  # 35 kuchenpause
-    (),  # 36 sonnenstrahl
-    (),  # 37 grosses_finale
-    (),  # 38 schutzengel
-    (),  # 39 gluecksbringer
-    (),  # 40 wunschbrunnen
-    (),  # 41 tapferes_herz
-    (),  # 42 sternschnuppe
-    (),  # 43 heilkraeuter
-    (),  # 44 rueckzug_ins_baumhaus
-    (),  # 45 pyjamaparty
-    (),  # 46 gemeinsam_stark
-    (),  # 47 freundinnen_power
-    (),  # 48 gluecksarmband
-    (),  # 49 regenbogenschirm
-    (),  # 50 zauberstab
-    (),  # 51 heilamulett
-    (),  # 52 freundschaftsband
-    (),  # 53 sternenkrone
-    (),  # 54 kuscheldecke
-    (),  # 55 baumhaus
-    (),  # 56 leuchtturm_der_hoffnung
-    (),  # 57 wolkenschloss
-    (),  # 58 sternwarte
-    (),  # 59 blumenwiese
-    (),  # 60 regenbogenbruecke
-    (),  # 61 gluecksmarkt
-    (),  # 62 lady_stillstand
-    (),  # 63 professor_null
-    (),  # 64 samt
-    (),  # 65 herr_gegenwind
-    (),  # 66 graf_grau
-    (),  # 67 baronin_bremse
-    (),  # 68 frau_flaute
-    (),  # 69 kommissar_kleinlaut
-    (),  # 70 doktor_daemmer
-    (),  # 71 graue_eminenz
-    (),  # 72 fraeulein_frost
-    (),  # 73 herr_hemmschuh
-    (),  # 74 notar_nimmermehr
-    (),  # 75 schatten_schorsch
-    (),  # 76 madame_muerrisch
-    (),  # 77 graefin_gaehn
-    (),  # 78 leutnant_lahm
-    (),  # 79 direktor_dunkel
-    (),  # 80 zensor_zack
-    (),  # 81 sekretaer_stumm
-    (),  # 82 baron_bleischwer
-    (),  # 83 rabe_raspel
-    (),  # 84 kroete_knurr
-    (),  # 85 wachhund_wotan
-    (),  # 86 schleichkatze_nebel
-    (),  # 87 motte_mottek
-    (),  # 88 spitzel_spinne
-    (),  # 89 ki_stoppuhr
-    (),  # 90 ki_fluesterkasten
-    (),  # 91 ki_rechenknecht
-    (),  # 92 ki_bremsklotz
-    (),  # 93 stillstand
-    (),  # 94 laehmende_rede
-    (),  # 95 rufmord
-    (),  # 96 schmutzkampagne
-    (),  # 97 buerokratie
-    (),  # 98 kaltes_schweigen
-    (),  # 99 intrige
-    (),  # 100 raenke_schmieden
-    (),  # 101 verhoer
-    (),  # 102 hinterzimmer
-    (),  # 103 schachzug
-    (),  # 104 abgesagt
-    (),  # 105 sperrstunde
-    (),  # 106 eiserne_disziplin
-    (),  # 107 kalte_schulter
-    (),  # 108 dunkle_plaene
-    (),  # 109 nullsummenspiel
-    (),  # 110 eiserne_maske
-    (),  # 111 schattenmantel
-    (),  # 112 monokel
-    (),  # 113 dolch_der_zweifel
-    (),  # 114 siegelring
-    (),  # 115 bleischuhe
-    (),  # 116 aktenkoffer
-    (),  # 117 schattenturm
-    (),  # 118 aktenarchiv
-    (),  # 119 kontrollzentrum
-    (),  # 120 kabinettssaal
-    (),  # 121 nebelmoor
-    (),  # 122 grauer_platz
-    (),  # 123 zeitlupenstadt
-    (),  # 124 jaro
-    (),  # 125 bruno
-    (),  # 126 emil
-    (),  # 127 oskar
-    (),  # 128 dorian_faltfach
-    (),  # 129 karl_kompass
-    (),  # 130 lotte_leuchte
-    (),  # 131 finn_faehrte
-    (),  # 132 greta_granit
-    (),  # 133 hugo_hueter
-    (),  # 134 mats_mut
-    (),  # 135 paula_pfad
-    (),  # 136 theo_treu
-    (),  # 137 ida_eifer
-    (),  # 138 wilma_weitblick
-    (),  # 139 rudi_rast
-    (),  # 140 knut_kraft
-    (),  # 141 selma_seil
-    (),  # 142 anton_anker
-    (),  # 143 nele_nebenan
-    (),  # 144 bert_bergfuehrer
-    (),  # 145 hund_hasso
-    (),  # 146 pony_polka
-    (),  # 147 falke_fiete
-    (),  # 148 esel_emma
-    (),  # 149 dachs_dieter
-    (),  # 150 igel_ingo
-    (),  # 151 ki_wanderkarte
-    (),  # 152 ki_funkgeraet
-    (),  # 153 ki_lagerfeuer
-    (),  # 154 ki_fernglas
-    (),  # 155 alle_fuer_einen
-    (),  # 156 schulter_an_schulter
-    (),  # 157 schutzwall
-    (),  # 158 lagerpause
-    (),  # 159 aufbruch
-    (),  # 160 gemeinsamer_marsch
-    (),  # 161 verstaerkung
-    (),  # 162 heldenmut
-    (),  # 163 rettungsaktion
-    (),  # 164 festes_band
-    (),  # 165 gipfelsturm
-    (),  # 166 treue_freunde
-    (),  # 167 wegzehrung
-    (),  # 168 kundschafter
-    (),  # 169 zeltlager
-    (),  # 170 mutprobe
-    (),  # 171 schwur_der_gefaehrten
-    (),  # 172 wanderstab
-    (),  # 173 schild_des_hueters
-    (),  # 174 taschenkompass
-    (),  # 175 kletterseil
-    (),  # 176 feldflasche
-    (),  # 177 lederwams
-    (),  # 178 banner_der_gefaehrten
-    (),  # 179 bergdorf
-    (),  # 180 huette_am_see
-    (),  # 181 wachturm
-    (),  # 182 gildenhaus
-    (),  # 183 alter_wald
-    (),  # 184 marktplatz
-    (),  # 185 steile_pfade
-    (),  # 186 edgar_satzsprung
-    (),  # 187 rico_rueckprall
-    (),  # 188 madame_zugabe
-    (),  # 189 baron_blutdruck
-    (),  # 190 graefin_gier
-    (),  # 191 herr_handel
-    (),  # 192 fuerst_faustpfand
-    (),  # 193 lord_leihgabe
-    (),  # 194 mamsell_mitgift
-    (),  # 195 signor_schuldschein
-    (),  # 196 jongleur_jupp
-    (),  # 197 pfandleiherin_paloma
-    (),  # 198 zauberer_zins
-    (),  # 199 diva_dacapo
-    (),  # 200 kassierer_knick
-    (),  # 201 wucherin_wanda
-    (),  # 202 magier_mehrwert
-    (),  # 203 tante_tantieme
-    (),  # 204 clown_kredit
-    (),  # 205 prinz_praemie
-    (),  # 206 fraeulein_faelligkeit
-    (),  # 207 elster_elvira
-    (),  # 208 affe_anleihe
-    (),  # 209 papagei_plapper
-    (),  # 210 schlange_schulden
-    (),  # 211 pudel_pomp
-    (),  # 212 kater_kasse
-    (),  # 213 ki_rechenmaschine
-    (),  # 214 ki_preisschild
-    (),  # 215 ki_spielautomat
-    (),  # 216 ki_wechselstube
-    (),  # 217 teurer_spass
-    (),  # 218 sonderangebot
-    (),  # 219 tauschgeschaeft
-    (),  # 220 ausverkauf
-    (),  # 221 zugabe
-    (),  # 222 wechselgeld
-    (),  # 223 pakt_mit_preis
-    (),  # 224 schuldenberg
-    (),  # 225 lockangebot
-    (),  # 226 blutgeld
-    (),  # 227 preisexplosion
-    (),  # 228 vertragsbruch
-    (),  # 229 zinseszins
-    (),  # 230 hinterlist
-    (),  # 231 kredit
-    (),  # 232 letzte_rate
-    (),  # 233 kleingedrucktes
-    (),  # 234 goldene_uhr
-    (),  # 235 samthandschuh
-    (),  # 236 perlenkette
-    (),  # 237 zylinder
-    (),  # 238 dornenkrone
-    (),  # 239 spazierstock
-    (),  # 240 brosche
-    (),  # 241 purpurpalast
-    (),  # 242 spielcasino
-    (),  # 243 pfandhaus
-    (),  # 244 salon
-    (),  # 245 basar
-    (),  # 246 opernhaus
-    (),  # 247 maskenball
-    (),  # 248 blitzy_2
-    (),  # 249 roxy_2
-    (),  # 250 nami_2
-    (),  # 251 lena_2
-    (),  # 252 mira_morgentau_2
-    (),  # 253 pia_purzel_2
-    (),  # 254 fee_fortuna_2
-    (),  # 255 juna_jubel_2
-    (),  # 256 kiki_kleeblatt_2
-    (),  # 257 tessa_trost_2
-    (),  # 258 ella_eiche_2
-    (),  # 259 zoe_zuversicht_2
-    (),  # 260 hanna_herzlich_2
-    (),  # 261 luzi_lichtblick_2
-    (),  # 262 wanda_wunder_2
-    (),  # 263 sunny_sonnenschein_2
-    (),  # 264 cleo_chance_2
-    (),  # 265 frieda_freundschaft_2
-    (),  # 266 gina_gluecksgriff_2
-    (),  # 267 ronja_regenbogen_2
-    (),  # 268 flauschi_2
-    (),  # 269 spatz_pieps_2
-    (),  # 270 kater_kuschel_2
-    (),  # 271 gluecksschwein_trudi_2
-    (),  # 272 hase_hoppel_2
-    (),  # 273 eule_elsa_2
-    (),  # 274 illusionsdrache_2
-    (),  # 275 ki_sternchen_2
-    (),  # 276 ki_gluecksrad_2
-    (),  # 277 ki_pflaster_2
-    (),  # 278 ki_kompass_2
-    (),  # 279 gruppenumarmung_2
-    (),  # 280 glueckstreffer_2
-    (),  # 281 zusammenhalt_2
-    (),  # 282 zweite_chance_2
-    (),  # 283 kuchenpause_2
-    (),  # 284 sonnenstrahl_2
-    (),  # 285 grosses_finale_2
-    (),  # 286 schutzengel_2
-    (),  # 287 gluecksbringer_2
-    (),  # 288 wunschbrunnen_2
-    (),  # 289 tapferes_herz_2
-    (),  # 290 sternschnuppe_2
-    (),  # 291 heilkraeuter_2
-    (),  # 292 rueckzug_ins_baumhaus_2
-    (),  # 293 pyjamaparty_2
-    (),  # 294 gemeinsam_stark_2
-    (),  # 295 freundinnen_power_2
-    (),  # 296 gluecksarmband_2
-    (),  # 297 regenbogenschirm_2
-    (),  # 298 zauberstab_2
-    (),  # 299 heilamulett_2
-    (),  # 300 freundschaftsband_2
-    (),  # 301 sternenkrone_2
-    (),  # 302 kuscheldecke_2
-    (),  # 303 baumhaus_2
-    (),  # 304 leuchtturm_der_hoffnung_2
-    (),  # 305 wolkenschloss_2
-    (),  # 306 sternwarte_2
-    (),  # 307 blumenwiese_2
-    (),  # 308 regenbogenbruecke_2
-    (),  # 309 gluecksmarkt_2
-    (),  # 310 lady_stillstand_2
-    (),  # 311 professor_null_2
-    (),  # 312 samt_2
-    (),  # 313 herr_gegenwind_2
-    (),  # 314 graf_grau_2
-    (),  # 315 baronin_bremse_2
-    (),  # 316 frau_flaute_2
-    (),  # 317 kommissar_kleinlaut_2
-    (),  # 318 doktor_daemmer_2
-    (),  # 319 graue_eminenz_2
-    (),  # 320 fraeulein_frost_2
-    (),  # 321 herr_hemmschuh_2
-    (),  # 322 notar_nimmermehr_2
-    (),  # 323 schatten_schorsch_2
-    (),  # 324 madame_muerrisch_2
-    (),  # 325 graefin_gaehn_2
-    (),  # 326 leutnant_lahm_2
-    (),  # 327 direktor_dunkel_2
-    (),  # 328 zensor_zack_2
-    (),  # 329 sekretaer_stumm_2
-    (),  # 330 baron_bleischwer_2
-    (),  # 331 rabe_raspel_2
-    (),  # 332 kroete_knurr_2
-    (),  # 333 wachhund_wotan_2
-    (),  # 334 schleichkatze_nebel_2
-    (),  # 335 motte_mottek_2
-    (),  # 336 spitzel_spinne_2
-    (),  # 337 ki_stoppuhr_2
-    (),  # 338 ki_fluesterkasten_2
-    (),  # 339 ki_rechenknecht_2
-    (),  # 340 ki_bremsklotz_2
-    (),  # 341 stillstand_2
-    (),  # 342 laehmende_rede_2
-    (),  # 343 rufmord_2
-    (),  # 344 schmutzkampagne_2
-    (),  # 345 buerokratie_2
-    (),  # 346 kaltes_schweigen_2
-    (),  # 347 intrige_2
-    (),  # 348 raenke_schmieden_2
-    (),  # 349 verhoer_2
-    (),  # 350 hinterzimmer_2
-    (),  # 351 schachzug_2
-    (),  # 352 abgesagt_2
-    (),  # 353 sperrstunde_2
-    (),  # 354 eiserne_disziplin_2
-    (),  # 355 kalte_schulter_2
-    (),  # 356 dunkle_plaene_2
-    (),  # 357 nullsummenspiel_2
-    (),  # 358 eiserne_maske_2
-    (),  # 359 schattenmantel_2
-    (),  # 360 monokel_2
-    (),  # 361 dolch_der_zweifel_2
-    (),  # 362 siegelring_2
-    (),  # 363 bleischuhe_2
-    (),  # 364 aktenkoffer_2
-    (),  # 365 schattenturm_2
-    (),  # 366 aktenarchiv_2
-    (),  # 367 kontrollzentrum_2
-    (),  # 368 kabinettssaal_2
-    (),  # 369 nebelmoor_2
-    (),  # 370 grauer_platz_2
-    (),  # 371 zeitlupenstadt_2
-    (),  # 372 jaro_2
-    (),  # 373 bruno_2
-    (),  # 374 emil_2
-    (),  # 375 oskar_2
-    (),  # 376 dorian_faltfach_2
-    (),  # 377 karl_kompass_2
-    (),  # 378 lotte_leuchte_2
-    (),  # 379 finn_faehrte_2
-    (),  # 380 greta_granit_2
-    (),  # 381 hugo_hueter_2
-    (),  # 382 mats_mut_2
-    (),  # 383 paula_pfad_2
-    (),  # 384 theo_treu_2
-    (),  # 385 ida_eifer_2
-    (),  # 386 wilma_weitblick_2
-    (),  # 387 rudi_rast_2
-    (),  # 388 knut_kraft_2
-    (),  # 389 selma_seil_2
-    (),  # 390 anton_anker_2
-    (),  # 391 nele_nebenan_2
-    (),  # 392 bert_bergfuehrer_2
-    (),  # 393 hund_hasso_2
-    (),  # 394 pony_polka_2
-    (),  # 395 falke_fiete_2
-    (),  # 396 esel_emma_2
-    (),  # 397 dachs_dieter_2
-    (),  # 398 igel_ingo_2
-    (),  # 399 ki_wanderkarte_2
-    (),  # 400 ki_funkgeraet_2
-    (),  # 401 ki_lagerfeuer_2
-    (),  # 402 ki_fernglas_2
-    (),  # 403 alle_fuer_einen_2
-    (),  # 404 schulter_an_schulter_2
-    (),  # 405 schutzwall_2
-    (),  # 406 lagerpause_2
-    (),  # 407 aufbruch_2
-    (),  # 408 gemeinsamer_marsch_2
-    (),  # 409 verstaerkung_2
-    (),  # 410 heldenmut_2
-    (),  # 411 rettungsaktion_2
-    (),  # 412 festes_band_2
-    (),  # 413 gipfelsturm_2
-    (),  # 414 treue_freunde_2
-    (),  # 415 wegzehrung_2
-    (),  # 416 kundschafter_2
-    (),  # 417 zeltlager_2
-    (),  # 418 mutprobe_2
-    (),  # 419 schwur_der_gefaehrten_2
-    (),  # 420 wanderstab_2
-    (),  # 421 schild_des_hueters_2
-    (),  # 422 taschenkompass_2
-    (),  # 423 kletterseil_2
-    (),  # 424 feldflasche_2
-    (),  # 425 lederwams_2
-    (),  # 426 banner_der_gefaehrten_2
-    (),  # 427 bergdorf_2
-    (),  # 428 huette_am_see_2
-    (),  # 429 wachturm_2
-    (),  # 430 gildenhaus_2
-    (),  # 431 alter_wald_2
-    (),  # 432 marktplatz_2
-    (),  # 433 steile_pfade_2
-    (),  # 434 edgar_satzsprung_2
-    (),  # 435 rico_rueckprall_2
-    (),  # 436 madame_zugabe_2
-    (),  # 437 baron_blutdruck_2
-    (),  # 438 graefin_gier_2
-    (),  # 439 herr_handel_2
-    (),  # 440 fuerst_faustpfand_2
-    (),  # 441 lord_leihgabe_2
-    (),  # 442 mamsell_mitgift_2
-    (),  # 443 signor_schuldschein_2
-    (),  # 444 jongleur_jupp_2
-    (),  # 445 pfandleiherin_paloma_2
-    (),  # 446 zauberer_zins_2
-    (),  # 447 diva_dacapo_2
-    (),  # 448 kassierer_knick_2
-    (),  # 449 wucherin_wanda_2
-    (),  # 450 magier_mehrwert_2
-    (),  # 451 tante_tantieme_2
-    (),  # 452 clown_kredit_2
-    (),  # 453 prinz_praemie_2
-    (),  # 454 fraeulein_faelligkeit_2
-    (),  # 455 elster_elvira_2
-    (),  # 456 affe_anleihe_2
-    (),  # 457 papagei_plapper_2
-    (),  # 458 schlange_schulden_2
-    (),  # 459 pudel_pomp_2
-    (),  # 460 kater_kasse_2
-    (),  # 461 ki_rechenmaschine_2
-    (),  # 462 ki_preisschild_2
-    (),  # 463 ki_spielautomat_2
-    (),  # 464 ki_wechselstube_2
-    (),  # 465 teurer_spass_2
-    (),  # 466 sonderangebot_2
-    (),  # 467 tauschgeschaeft_2
-    (),  # 468 ausverkauf_2
-    (),  # 469 zugabe_2
-    (),  # 470 wechselgeld_2
-    (),  # 471 pakt_mit_preis_2
-    (),  # 472 schuldenberg_2
-    (),  # 473 lockangebot_2
-    (),  # 474 blutgeld_2
-    (),  # 475 preisexplosion_2
-    (),  # 476 vertragsbruch_2
-    (),  # 477 zinseszins_2
-    (),  # 478 hinterlist_2
-    (),  # 479 kredit_2
-    (),  # 480 letzte_rate_2
-    (),  # 481 kleingedrucktes_2
-    (),  # 482 goldene_uhr_2
-    (),  # 483 samthandschuh_2
-    (),  # 484 perlenkette_2
-    (),  # 485 zylinder_2
-    (),  # 486 dornenkrone_2
-    (),  # 487 spazierstock_2
-    (),  # 488 brosche_2
-    (),  # 489 purpurpalast_2
-    (),  # 490 spielcasino_2
-    (),  # 491 pfandhaus_2
-    (),  # 492 salon_2
-    (),  # 493 basar_2
-    (),  # 494 opernhaus_2
-    (),  # 495 maskenball_2
+    (),  # 0 blitzy(p1)
+    (),  # 1 roxy(p1)
+    (),  # 2 nami(p1)
+    (),  # 3 lena(p1)
+    (),  # 4 mira_morgentau(p1)
+    (),  # 5 pia_purzel(p1)
+    (),  # 6 fee_fortuna(p1)
+    (),  # 7 juna_jubel(p1)
+    (),  # 8 kiki_kleeblatt(p1)
+    (),  # 9 tessa_trost(p1)
+    (),  # 10 ella_eiche(p1)
+    (),  # 11 zoe_zuversicht(p1)
+    (),  # 12 hanna_herzlich(p1)
+    (),  # 13 luzi_lichtblick(p1)
+    (),  # 14 wanda_wunder(p1)
+    (),  # 15 sunny_sonnenschein(p1)
+    (),  # 16 cleo_chance(p1)
+    (),  # 17 frieda_freundschaft(p1)
+    (),  # 18 gina_gluecksgriff(p1)
+    (),  # 19 ronja_regenbogen(p1)
+    (),  # 20 flauschi(p1)
+    (),  # 21 spatz_pieps(p1)
+    (),  # 22 kater_kuschel(p1)
+    (),  # 23 gluecksschwein_trudi(p1)
+    (),  # 24 hase_hoppel(p1)
+    (),  # 25 eule_elsa(p1)
+    (),  # 26 illusionsdrache(p1)
+    (),  # 27 ki_sternchen(p1)
+    (),  # 28 ki_gluecksrad(p1)
+    (),  # 29 ki_pflaster(p1)
+    (),  # 30 ki_kompass(p1)
+    (),  # 31 gruppenumarmung(p1)
+    (),  # 32 glueckstreffer(p1)
+    (),  # 33 zusammenhalt(p1)
+    (),  # 34 zweite_chance(p1)
+    (),  # 35 kuchenpause(p1)
+    (),  # 36 sonnenstrahl(p1)
+    (),  # 37 grosses_finale(p1)
+    (),  # 38 schutzengel(p1)
+    (),  # 39 gluecksbringer(p1)
+    (),  # 40 wunschbrunnen(p1)
+    (),  # 41 tapferes_herz(p1)
+    (),  # 42 sternschnuppe(p1)
+    (),  # 43 heilkraeuter(p1)
+    (),  # 44 rueckzug_ins_baumhaus(p1)
+    (),  # 45 pyjamaparty(p1)
+    (),  # 46 gemeinsam_stark(p1)
+    (),  # 47 freundinnen_power(p1)
+    (),  # 48 gluecksarmband(p1)
+    (),  # 49 regenbogenschirm(p1)
+    (),  # 50 zauberstab(p1)
+    (),  # 51 heilamulett(p1)
+    (),  # 52 freundschaftsband(p1)
+    (),  # 53 sternenkrone(p1)
+    (),  # 54 kuscheldecke(p1)
+    (),  # 55 baumhaus(p1)
+    (),  # 56 leuchtturm_der_hoffnung(p1)
+    (),  # 57 wolkenschloss(p1)
+    (),  # 58 sternwarte(p1)
+    (),  # 59 blumenwiese(p1)
+    (),  # 60 regenbogenbruecke(p1)
+    (),  # 61 gluecksmarkt(p1)
+    (),  # 62 lady_stillstand(p1)
+    (),  # 63 professor_null(p1)
+    (),  # 64 samt(p1)
+    (),  # 65 herr_gegenwind(p1)
+    (),  # 66 graf_grau(p1)
+    (),  # 67 baronin_bremse(p1)
+    (),  # 68 frau_flaute(p1)
+    (),  # 69 kommissar_kleinlaut(p1)
+    (),  # 70 doktor_daemmer(p1)
+    (),  # 71 graue_eminenz(p1)
+    (),  # 72 fraeulein_frost(p1)
+    (),  # 73 herr_hemmschuh(p1)
+    (),  # 74 notar_nimmermehr(p1)
+    (),  # 75 schatten_schorsch(p1)
+    (),  # 76 madame_muerrisch(p1)
+    (),  # 77 graefin_gaehn(p1)
+    (),  # 78 leutnant_lahm(p1)
+    (),  # 79 direktor_dunkel(p1)
+    (),  # 80 zensor_zack(p1)
+    (),  # 81 sekretaer_stumm(p1)
+    (),  # 82 baron_bleischwer(p1)
+    (),  # 83 rabe_raspel(p1)
+    (),  # 84 kroete_knurr(p1)
+    (),  # 85 wachhund_wotan(p1)
+    (),  # 86 schleichkatze_nebel(p1)
+    (),  # 87 motte_mottek(p1)
+    (),  # 88 spitzel_spinne(p1)
+    (),  # 89 ki_stoppuhr(p1)
+    (),  # 90 ki_fluesterkasten(p1)
+    (),  # 91 ki_rechenknecht(p1)
+    (),  # 92 ki_bremsklotz(p1)
+    (),  # 93 stillstand(p1)
+    (),  # 94 laehmende_rede(p1)
+    (),  # 95 rufmord(p1)
+    (),  # 96 schmutzkampagne(p1)
+    (),  # 97 buerokratie(p1)
+    (),  # 98 kaltes_schweigen(p1)
+    (),  # 99 intrige(p1)
+    (),  # 100 raenke_schmieden(p1)
+    (),  # 101 verhoer(p1)
+    (),  # 102 hinterzimmer(p1)
+    (),  # 103 schachzug(p1)
+    (),  # 104 abgesagt(p1)
+    (),  # 105 sperrstunde(p1)
+    (),  # 106 eiserne_disziplin(p1)
+    (),  # 107 kalte_schulter(p1)
+    (),  # 108 dunkle_plaene(p1)
+    (),  # 109 nullsummenspiel(p1)
+    (),  # 110 eiserne_maske(p1)
+    (),  # 111 schattenmantel(p1)
+    (),  # 112 monokel(p1)
+    (),  # 113 dolch_der_zweifel(p1)
+    (),  # 114 siegelring(p1)
+    (),  # 115 bleischuhe(p1)
+    (),  # 116 aktenkoffer(p1)
+    (),  # 117 schattenturm(p1)
+    (),  # 118 aktenarchiv(p1)
+    (),  # 119 kontrollzentrum(p1)
+    (),  # 120 kabinettssaal(p1)
+    (),  # 121 nebelmoor(p1)
+    (),  # 122 grauer_platz(p1)
+    (),  # 123 zeitlupenstadt(p1)
+    (),  # 124 jaro(p1)
+    (),  # 125 bruno(p1)
+    (),  # 126 emil(p1)
+    (),  # 127 oskar(p1)
+    (),  # 128 dorian_faltfach(p1)
+    (),  # 129 karl_kompass(p1)
+    (),  # 130 lotte_leuchte(p1)
+    (),  # 131 finn_faehrte(p1)
+    (),  # 132 greta_granit(p1)
+    (),  # 133 hugo_hueter(p1)
+    (),  # 134 mats_mut(p1)
+    (),  # 135 paula_pfad(p1)
+    (),  # 136 theo_treu(p1)
+    (),  # 137 ida_eifer(p1)
+    (),  # 138 wilma_weitblick(p1)
+    (),  # 139 rudi_rast(p1)
+    (),  # 140 knut_kraft(p1)
+    (),  # 141 selma_seil(p1)
+    (),  # 142 anton_anker(p1)
+    (),  # 143 nele_nebenan(p1)
+    (),  # 144 bert_bergfuehrer(p1)
+    (),  # 145 hund_hasso(p1)
+    (),  # 146 pony_polka(p1)
+    (),  # 147 falke_fiete(p1)
+    (),  # 148 esel_emma(p1)
+    (),  # 149 dachs_dieter(p1)
+    (),  # 150 igel_ingo(p1)
+    (),  # 151 ki_wanderkarte(p1)
+    (),  # 152 ki_funkgeraet(p1)
+    (),  # 153 ki_lagerfeuer(p1)
+    (),  # 154 ki_fernglas(p1)
+    (),  # 155 alle_fuer_einen(p1)
+    (),  # 156 schulter_an_schulter(p1)
+    (),  # 157 schutzwall(p1)
+    (),  # 158 lagerpause(p1)
+    (),  # 159 aufbruch(p1)
+    (),  # 160 gemeinsamer_marsch(p1)
+    (),  # 161 verstaerkung(p1)
+    (),  # 162 heldenmut(p1)
+    (),  # 163 rettungsaktion(p1)
+    (),  # 164 festes_band(p1)
+    (),  # 165 gipfelsturm(p1)
+    (),  # 166 treue_freunde(p1)
+    (),  # 167 wegzehrung(p1)
+    (),  # 168 kundschafter(p1)
+    (),  # 169 zeltlager(p1)
+    (),  # 170 mutprobe(p1)
+    (),  # 171 schwur_der_gefaehrten(p1)
+    (),  # 172 wanderstab(p1)
+    (),  # 173 schild_des_hueters(p1)
+    (),  # 174 taschenkompass(p1)
+    (),  # 175 kletterseil(p1)
+    (),  # 176 feldflasche(p1)
+    (),  # 177 lederwams(p1)
+    (),  # 178 banner_der_gefaehrten(p1)
+    (),  # 179 bergdorf(p1)
+    (),  # 180 huette_am_see(p1)
+    (),  # 181 wachturm(p1)
+    (),  # 182 gildenhaus(p1)
+    (),  # 183 alter_wald(p1)
+    (),  # 184 marktplatz(p1)
+    (),  # 185 steile_pfade(p1)
+    (),  # 186 edgar_satzsprung(p1)
+    (),  # 187 rico_rueckprall(p1)
+    (),  # 188 madame_zugabe(p1)
+    (),  # 189 baron_blutdruck(p1)
+    (),  # 190 graefin_gier(p1)
+    (),  # 191 herr_handel(p1)
+    (),  # 192 fuerst_faustpfand(p1)
+    (),  # 193 lord_leihgabe(p1)
+    (),  # 194 mamsell_mitgift(p1)
+    (),  # 195 signor_schuldschein(p1)
+    (),  # 196 jongleur_jupp(p1)
+    (),  # 197 pfandleiherin_paloma(p1)
+    (),  # 198 zauberer_zins(p1)
+    (),  # 199 diva_dacapo(p1)
+    (),  # 200 kassierer_knick(p1)
+    (),  # 201 wucherin_wanda(p1)
+    (),  # 202 magier_mehrwert(p1)
+    (),  # 203 tante_tantieme(p1)
+    (),  # 204 clown_kredit(p1)
+    (),  # 205 prinz_praemie(p1)
+    (),  # 206 fraeulein_faelligkeit(p1)
+    (),  # 207 elster_elvira(p1)
+    (),  # 208 affe_anleihe(p1)
+    (),  # 209 papagei_plapper(p1)
+    (),  # 210 schlange_schulden(p1)
+    (),  # 211 pudel_pomp(p1)
+    (),  # 212 kater_kasse(p1)
+    (),  # 213 ki_rechenmaschine(p1)
+    (),  # 214 ki_preisschild(p1)
+    (),  # 215 ki_spielautomat(p1)
+    (),  # 216 ki_wechselstube(p1)
+    (),  # 217 teurer_spass(p1)
+    (),  # 218 sonderangebot(p1)
+    (),  # 219 tauschgeschaeft(p1)
+    (),  # 220 ausverkauf(p1)
+    (),  # 221 zugabe(p1)
+    (),  # 222 wechselgeld(p1)
+    (),  # 223 pakt_mit_preis(p1)
+    (),  # 224 schuldenberg(p1)
+    (),  # 225 lockangebot(p1)
+    (),  # 226 blutgeld(p1)
+    (),  # 227 preisexplosion(p1)
+    (),  # 228 vertragsbruch(p1)
+    (),  # 229 zinseszins(p1)
+    (),  # 230 hinterlist(p1)
+    (),  # 231 kredit(p1)
+    (),  # 232 letzte_rate(p1)
+    (),  # 233 kleingedrucktes(p1)
+    (),  # 234 goldene_uhr(p1)
+    (),  # 235 samthandschuh(p1)
+    (),  # 236 perlenkette(p1)
+    (),  # 237 zylinder(p1)
+    (),  # 238 dornenkrone(p1)
+    (),  # 239 spazierstock(p1)
+    (),  # 240 brosche(p1)
+    (),  # 241 purpurpalast(p1)
+    (),  # 242 spielcasino(p1)
+    (),  # 243 pfandhaus(p1)
+    (),  # 244 salon(p1)
+    (),  # 245 basar(p1)
+    (),  # 246 opernhaus(p1)
+    (),  # 247 maskenball(p1)
+    (),  # 248 blitzy(p2)
+    (),  # 249 roxy(p2)
+    (),  # 250 nami(p2)
+    (),  # 251 lena(p2)
+    (),  # 252 mira_morgentau(p2)
+    (),  # 253 pia_purzel(p2)
+    (),  # 254 fee_fortuna(p2)
+    (),  # 255 juna_jubel(p2)
+    (),  # 256 kiki_kleeblatt(p2)
+    (),  # 257 tessa_trost(p2)
+    (),  # 258 ella_eiche(p2)
+    (),  # 259 zoe_zuversicht(p2)
+    (),  # 260 hanna_herzlich(p2)
+    (),  # 261 luzi_lichtblick(p2)
+    (),  # 262 wanda_wunder(p2)
+    (),  # 263 sunny_sonnenschein(p2)
+    (),  # 264 cleo_chance(p2)
+    (),  # 265 frieda_freundschaft(p2)
+    (),  # 266 gina_gluecksgriff(p2)
+    (),  # 267 ronja_regenbogen(p2)
+    (),  # 268 flauschi(p2)
+    (),  # 269 spatz_pieps(p2)
+    (),  # 270 kater_kuschel(p2)
+    (),  # 271 gluecksschwein_trudi(p2)
+    (),  # 272 hase_hoppel(p2)
+    (),  # 273 eule_elsa(p2)
+    (),  # 274 illusionsdrache(p2)
+    (),  # 275 ki_sternchen(p2)
+    (),  # 276 ki_gluecksrad(p2)
+    (),  # 277 ki_pflaster(p2)
+    (),  # 278 ki_kompass(p2)
+    (),  # 279 gruppenumarmung(p2)
+    (),  # 280 glueckstreffer(p2)
+    (),  # 281 zusammenhalt(p2)
+    (),  # 282 zweite_chance(p2)
+    (),  # 283 kuchenpause(p2)
+    (),  # 284 sonnenstrahl(p2)
+    (),  # 285 grosses_finale(p2)
+    (),  # 286 schutzengel(p2)
+    (),  # 287 gluecksbringer(p2)
+    (),  # 288 wunschbrunnen(p2)
+    (),  # 289 tapferes_herz(p2)
+    (),  # 290 sternschnuppe(p2)
+    (),  # 291 heilkraeuter(p2)
+    (),  # 292 rueckzug_ins_baumhaus(p2)
+    (),  # 293 pyjamaparty(p2)
+    (),  # 294 gemeinsam_stark(p2)
+    (),  # 295 freundinnen_power(p2)
+    (),  # 296 gluecksarmband(p2)
+    (),  # 297 regenbogenschirm(p2)
+    (),  # 298 zauberstab(p2)
+    (),  # 299 heilamulett(p2)
+    (),  # 300 freundschaftsband(p2)
+    (),  # 301 sternenkrone(p2)
+    (),  # 302 kuscheldecke(p2)
+    (),  # 303 baumhaus(p2)
+    (),  # 304 leuchtturm_der_hoffnung(p2)
+    (),  # 305 wolkenschloss(p2)
+    (),  # 306 sternwarte(p2)
+    (),  # 307 blumenwiese(p2)
+    (),  # 308 regenbogenbruecke(p2)
+    (),  # 309 gluecksmarkt(p2)
+    (),  # 310 lady_stillstand(p2)
+    (),  # 311 professor_null(p2)
+    (),  # 312 samt(p2)
+    (),  # 313 herr_gegenwind(p2)
+    (),  # 314 graf_grau(p2)
+    (),  # 315 baronin_bremse(p2)
+    (),  # 316 frau_flaute(p2)
+    (),  # 317 kommissar_kleinlaut(p2)
+    (),  # 318 doktor_daemmer(p2)
+    (),  # 319 graue_eminenz(p2)
+    (),  # 320 fraeulein_frost(p2)
+    (),  # 321 herr_hemmschuh(p2)
+    (),  # 322 notar_nimmermehr(p2)
+    (),  # 323 schatten_schorsch(p2)
+    (),  # 324 madame_muerrisch(p2)
+    (),  # 325 graefin_gaehn(p2)
+    (),  # 326 leutnant_lahm(p2)
+    (),  # 327 direktor_dunkel(p2)
+    (),  # 328 zensor_zack(p2)
+    (),  # 329 sekretaer_stumm(p2)
+    (),  # 330 baron_bleischwer(p2)
+    (),  # 331 rabe_raspel(p2)
+    (),  # 332 kroete_knurr(p2)
+    (),  # 333 wachhund_wotan(p2)
+    (),  # 334 schleichkatze_nebel(p2)
+    (),  # 335 motte_mottek(p2)
+    (),  # 336 spitzel_spinne(p2)
+    (),  # 337 ki_stoppuhr(p2)
+    (),  # 338 ki_fluesterkasten(p2)
+    (),  # 339 ki_rechenknecht(p2)
+    (),  # 340 ki_bremsklotz(p2)
+    (),  # 341 stillstand(p2)
+    (),  # 342 laehmende_rede(p2)
+    (),  # 343 rufmord(p2)
+    (),  # 344 schmutzkampagne(p2)
+    (),  # 345 buerokratie(p2)
+    (),  # 346 kaltes_schweigen(p2)
+    (),  # 347 intrige(p2)
+    (),  # 348 raenke_schmieden(p2)
+    (),  # 349 verhoer(p2)
+    (),  # 350 hinterzimmer(p2)
+    (),  # 351 schachzug(p2)
+    (),  # 352 abgesagt(p2)
+    (),  # 353 sperrstunde(p2)
+    (),  # 354 eiserne_disziplin(p2)
+    (),  # 355 kalte_schulter(p2)
+    (),  # 356 dunkle_plaene(p2)
+    (),  # 357 nullsummenspiel(p2)
+    (),  # 358 eiserne_maske(p2)
+    (),  # 359 schattenmantel(p2)
+    (),  # 360 monokel(p2)
+    (),  # 361 dolch_der_zweifel(p2)
+    (),  # 362 siegelring(p2)
+    (),  # 363 bleischuhe(p2)
+    (),  # 364 aktenkoffer(p2)
+    (),  # 365 schattenturm(p2)
+    (),  # 366 aktenarchiv(p2)
+    (),  # 367 kontrollzentrum(p2)
+    (),  # 368 kabinettssaal(p2)
+    (),  # 369 nebelmoor(p2)
+    (),  # 370 grauer_platz(p2)
+    (),  # 371 zeitlupenstadt(p2)
+    (),  # 372 jaro(p2)
+    (),  # 373 bruno(p2)
+    (),  # 374 emil(p2)
+    (),  # 375 oskar(p2)
+    (),  # 376 dorian_faltfach(p2)
+    (),  # 377 karl_kompass(p2)
+    (),  # 378 lotte_leuchte(p2)
+    (),  # 379 finn_faehrte(p2)
+    (),  # 380 greta_granit(p2)
+    (),  # 381 hugo_hueter(p2)
+    (),  # 382 mats_mut(p2)
+    (),  # 383 paula_pfad(p2)
+    (),  # 384 theo_treu(p2)
+    (),  # 385 ida_eifer(p2)
+    (),  # 386 wilma_weitblick(p2)
+    (),  # 387 rudi_rast(p2)
+    (),  # 388 knut_kraft(p2)
+    (),  # 389 selma_seil(p2)
+    (),  # 390 anton_anker(p2)
+    (),  # 391 nele_nebenan(p2)
+    (),  # 392 bert_bergfuehrer(p2)
+    (),  # 393 hund_hasso(p2)
+    (),  # 394 pony_polka(p2)
+    (),  # 395 falke_fiete(p2)
+    (),  # 396 esel_emma(p2)
+    (),  # 397 dachs_dieter(p2)
+    (),  # 398 igel_ingo(p2)
+    (),  # 399 ki_wanderkarte(p2)
+    (),  # 400 ki_funkgeraet(p2)
+    (),  # 401 ki_lagerfeuer(p2)
+    (),  # 402 ki_fernglas(p2)
+    (),  # 403 alle_fuer_einen(p2)
+    (),  # 404 schulter_an_schulter(p2)
+    (),  # 405 schutzwall(p2)
+    (),  # 406 lagerpause(p2)
+    (),  # 407 aufbruch(p2)
+    (),  # 408 gemeinsamer_marsch(p2)
+    (),  # 409 verstaerkung(p2)
+    (),  # 410 heldenmut(p2)
+    (),  # 411 rettungsaktion(p2)
+    (),  # 412 festes_band(p2)
+    (),  # 413 gipfelsturm(p2)
+    (),  # 414 treue_freunde(p2)
+    (),  # 415 wegzehrung(p2)
+    (),  # 416 kundschafter(p2)
+    (),  # 417 zeltlager(p2)
+    (),  # 418 mutprobe(p2)
+    (),  # 419 schwur_der_gefaehrten(p2)
+    (),  # 420 wanderstab(p2)
+    (),  # 421 schild_des_hueters(p2)
+    (),  # 422 taschenkompass(p2)
+    (),  # 423 kletterseil(p2)
+    (),  # 424 feldflasche(p2)
+    (),  # 425 lederwams(p2)
+    (),  # 426 banner_der_gefaehrten(p2)
+    (),  # 427 bergdorf(p2)
+    (),  # 428 huette_am_see(p2)
+    (),  # 429 wachturm(p2)
+    (),  # 430 gildenhaus(p2)
+    (),  # 431 alter_wald(p2)
+    (),  # 432 marktplatz(p2)
+    (),  # 433 steile_pfade(p2)
+    (),  # 434 edgar_satzsprung(p2)
+    (),  # 435 rico_rueckprall(p2)
+    (),  # 436 madame_zugabe(p2)
+    (),  # 437 baron_blutdruck(p2)
+    (),  # 438 graefin_gier(p2)
+    (),  # 439 herr_handel(p2)
+    (),  # 440 fuerst_faustpfand(p2)
+    (),  # 441 lord_leihgabe(p2)
+    (),  # 442 mamsell_mitgift(p2)
+    (),  # 443 signor_schuldschein(p2)
+    (),  # 444 jongleur_jupp(p2)
+    (),  # 445 pfandleiherin_paloma(p2)
+    (),  # 446 zauberer_zins(p2)
+    (),  # 447 diva_dacapo(p2)
+    (),  # 448 kassierer_knick(p2)
+    (),  # 449 wucherin_wanda(p2)
+    (),  # 450 magier_mehrwert(p2)
+    (),  # 451 tante_tantieme(p2)
+    (),  # 452 clown_kredit(p2)
+    (),  # 453 prinz_praemie(p2)
+    (),  # 454 fraeulein_faelligkeit(p2)
+    (),  # 455 elster_elvira(p2)
+    (),  # 456 affe_anleihe(p2)
+    (),  # 457 papagei_plapper(p2)
+    (),  # 458 schlange_schulden(p2)
+    (),  # 459 pudel_pomp(p2)
+    (),  # 460 kater_kasse(p2)
+    (),  # 461 ki_rechenmaschine(p2)
+    (),  # 462 ki_preisschild(p2)
+    (),  # 463 ki_spielautomat(p2)
+    (),  # 464 ki_wechselstube(p2)
+    (),  # 465 teurer_spass(p2)
+    (),  # 466 sonderangebot(p2)
+    (),  # 467 tauschgeschaeft(p2)
+    (),  # 468 ausverkauf(p2)
+    (),  # 469 zugabe(p2)
+    (),  # 470 wechselgeld(p2)
+    (),  # 471 pakt_mit_preis(p2)
+    (),  # 472 schuldenberg(p2)
+    (),  # 473 lockangebot(p2)
+    (),  # 474 blutgeld(p2)
+    (),  # 475 preisexplosion(p2)
+    (),  # 476 vertragsbruch(p2)
+    (),  # 477 zinseszins(p2)
+    (),  # 478 hinterlist(p2)
+    (),  # 479 kredit(p2)
+    (),  # 480 letzte_rate(p2)
+    (),  # 481 kleingedrucktes(p2)
+    (),  # 482 goldene_uhr(p2)
+    (),  # 483 samthandschuh(p2)
+    (),  # 484 perlenkette(p2)
+    (),  # 485 zylinder(p2)
+    (),  # 486 dornenkrone(p2)
+    (),  # 487 spazierstock(p2)
+    (),  # 488 brosche(p2)
+    (),  # 489 purpurpalast(p2)
+    (),  # 490 spielcasino(p2)
+    (),  # 491 pfandhaus(p2)
+    (),  # 492 salon(p2)
+    (),  # 493 basar(p2)
+    (),  # 494 opernhaus(p2)
+    (),  # 495 maskenball(p2)
 )
 ADJS = tuple(frozenset(spaces) for spaces in ADJ)
