@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: c3d5372e68f3aff8
+# Spec hash: a0cb1eed153f0adc
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source f1fb3aff3f25ab3ce31d output 5f76d3e20d31b9ac9038
+# Fingerprint: source b66f1dc0d2367e4b926b output 8126debd6508048784b5
 "The Fox in the Forest: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -906,47 +906,9 @@ def d_suit_count(state, v_p, v_s):
     return len([c_c for c_c in state.zones[2 + v_p] if A_suit[c_c] == v_s])
 
 
-def d_longest_suit(state, v_p):
-    "define longest_suit"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:52
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[0],)
-    key = ("d_longest_suit", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = max(
-        d_suit_count(state, v_p, "bells"),
-        d_suit_count(state, v_p, "keys"),
-        d_suit_count(state, v_p, "moons"),
-    )
-    state.memo[key] = (stamp, value)
-    return value
-
-
-def d_shortest_suit(state, v_p):
-    "define shortest_suit"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:55
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[0],)
-    key = ("d_shortest_suit", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = min(
-        d_suit_count(state, v_p, "bells"),
-        d_suit_count(state, v_p, "keys"),
-        d_suit_count(state, v_p, "moons"),
-    )
-    state.memo[key] = (stamp, value)
-    return value
-
-
 def d_fox_pays(state, v_p, v_reach):
     "define fox_pays"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:60
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:54
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -959,12 +921,11 @@ def d_fox_pays(state, v_p, v_reach):
     if kept is not None and kept[0] == stamp:
         return kept[1]
     value = (
-        d_suit_count(state, v_p, state.vars[2]) + 1
-        < max(
-            d_suit_count(state, v_p, "bells"),
-            d_suit_count(state, v_p, "keys"),
-            d_suit_count(state, v_p, "moons"),
-        )
+        d_suit_count(state, v_p, "bells") > d_suit_count(state, v_p, state.vars[2]) + 1
+        or d_suit_count(state, v_p, "keys")
+        > d_suit_count(state, v_p, state.vars[2]) + 1
+        or d_suit_count(state, v_p, "moons")
+        > d_suit_count(state, v_p, state.vars[2]) + 1
         if (
             0
             if state.tracks[2 + v_p] >= 7
@@ -977,12 +938,11 @@ def d_fox_pays(state, v_p, v_reach):
         )
         > 0
         else d_suit_count(state, v_p, state.vars[2])
-        > min(
-            d_suit_count(state, v_p, "bells"),
-            d_suit_count(state, v_p, "keys"),
-            d_suit_count(state, v_p, "moons"),
-        )
-        + 1
+        > d_suit_count(state, v_p, "bells") + 1
+        or d_suit_count(state, v_p, state.vars[2])
+        > d_suit_count(state, v_p, "keys") + 1
+        or d_suit_count(state, v_p, state.vars[2])
+        > d_suit_count(state, v_p, "moons") + 1
     )
     state.memo[key] = (stamp, value)
     return value
@@ -990,7 +950,7 @@ def d_fox_pays(state, v_p, v_reach):
 
 def d_decree_value(state, v_p, v_c, v_reach):
     "define decree_value"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:64
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:58
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -1014,7 +974,7 @@ def d_decree_value(state, v_p, v_c, v_reach):
                     A_suit,
                     v_c,
                     "suit",
-                    "spec/the_fox_in_the_forest/05_policies.rules:65:51",
+                    "spec/the_fox_in_the_forest/05_policies.rules:59:51",
                 )
             ),
         )
@@ -1025,7 +985,7 @@ def d_decree_value(state, v_p, v_c, v_reach):
                 A_rank,
                 v_c,
                 "rank",
-                "spec/the_fox_in_the_forest/05_policies.rules:65:61",
+                "spec/the_fox_in_the_forest/05_policies.rules:59:61",
             )
         )
         if (
@@ -1046,7 +1006,7 @@ def d_decree_value(state, v_p, v_c, v_reach):
                 A_rank,
                 v_c,
                 "rank",
-                "spec/the_fox_in_the_forest/05_policies.rules:66:10",
+                "spec/the_fox_in_the_forest/05_policies.rules:60:10",
             )
         )
         - 10
@@ -1060,7 +1020,7 @@ def d_decree_value(state, v_p, v_c, v_reach):
                     A_suit,
                     v_c,
                     "suit",
-                    "spec/the_fox_in_the_forest/05_policies.rules:66:38",
+                    "spec/the_fox_in_the_forest/05_policies.rules:60:38",
                 )
             ),
         )
@@ -1227,7 +1187,7 @@ def inv_tricks_add_up(state):
 
 def bot_standing(state, v_you):
     "bot standing"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:87
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:81
     return (
         state.tracks[v_you]
         - state.tracks[None if v_you is None else (v_you + 1) % 2]
@@ -1261,11 +1221,11 @@ BOTS = {
 
 def pol_sensible_0(state, pending, tun):
     "policy sensible, rule 1: the options it likes best"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:70
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:64
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:71
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:65
     best = keep_best(
         best,
         [
@@ -1281,41 +1241,16 @@ def pol_sensible_0(state, pending, tun):
 
 def pol_sensible_1(state, pending, tun):
     "policy sensible, rule 2: the options it likes best"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:73
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:67
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:74
-    if (
-        d_suit_count(state, v_you, state.vars[2]) + 1
-        < max(
-            d_suit_count(state, v_you, "bells"),
-            d_suit_count(state, v_you, "keys"),
-            d_suit_count(state, v_you, "moons"),
-        )
-        if (
-            0
-            if state.tracks[2 + v_you] >= 7
-            else (
-                1
-                if state.tracks[2 + v_you] >= 4
-                or state.tracks[2 + v_you] + d_likely_wins(state, v_you) >= tun["reach"]
-                else -1
-            )
-        )
-        > 0
-        else d_suit_count(state, v_you, state.vars[2])
-        > min(
-            d_suit_count(state, v_you, "bells"),
-            d_suit_count(state, v_you, "keys"),
-            d_suit_count(state, v_you, "moons"),
-        )
-        + 1
-    ):
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:68
+    if d_fox_pays(state, v_you, tun["reach"]):
         best = keep_best(best, [ids[i] in ("exchange",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:75
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:69
     best = keep_best(best, [ids[i] in ("keep",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1324,11 +1259,11 @@ def pol_sensible_1(state, pending, tun):
 
 def pol_sensible_2(state, pending, tun):
     "policy sensible, rule 3: the options it likes best"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:77
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:71
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:78
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:72
     best = keep_best(
         best,
         [
@@ -1359,11 +1294,11 @@ def pol_sensible_2(state, pending, tun):
 
 def pol_sensible_3(state, pending, tun):
     "policy sensible, rule 4: the options it likes best"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:80
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:74
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:81
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:75
     best = keep_best(
         best,
         [
