@@ -27,6 +27,8 @@ KEPT_MIN_MEMBERS = 8  # smaller collections cost less to walk than to look up
 # A define's value is kept when working it out visits about this many items or more
 # (a look-up in state.memo costs about as much as a walk over a dozen).
 KEPT_DEFINE_WORK = 12
+KEPT_DEFINE_PARAMS = 2  # and its parameters of types of few values, so few are kept
+FEW_VALUES = frozenset({"player", "bool", "enum", "entity"})
 UNSIZED = 8  # the members guessed for a collection of no fixed size (a zone, a range)
 SAFE_BUILTINS = frozenset({"opponent", "adjacent", "min", "max", "abs", "has_event"})
 ZONE_BUILTINS = frozenset({"size", "top"})
@@ -82,6 +84,7 @@ class KeptFilters:
         self.graph = RuleGraph(model)
         self.helpers: dict[tuple[str, str, int], Kept] = {}
         self._safe: dict[tuple[str, str], bool] = {}
+        self._regions = self._region_collections()
 
     def reads(self, part: ast.Expr) -> list[int] | None:
         """The stamps of what `part` reads, or None when it cannot be kept."""
@@ -130,6 +133,8 @@ class KeptFilters:
         env = {p.name: type_of_ref(self.model, p.type) for p in decl.params}
         if TypeInfer(self.model).infer(decl.body, env).base not in ("int", "bool"):
             return None
+        if len(env) > KEPT_DEFINE_PARAMS or any(t.base not in FEW_VALUES for t in env.values()):
+            return None  # a key of numbers would keep a value for each number it is asked of
         if self.work(decl.body, frozenset({decl.name.name})) < KEPT_DEFINE_WORK:
             return None
         return self.reads(decl.body)
@@ -162,8 +167,50 @@ class KeptFilters:
                 return len(model.region_members[index])
         return UNSIZED
 
+    def _region_collections(self) -> set[int]:
+        """The ids of the collections in rules (a forbid's or modifier's test, a define) that
+        hold a region whatever the state: a parameter typed region, as in `c in r` of an
+        effect on a region. What a region holds never changes, where a zone's cards do."""
+        model, infer, found, other = self.model, TypeInfer(self.model), set(), set()
+
+        def look(part: ast.Node | None, env: dict) -> None:
+            for n in (part.walk() if part is not None else ()):
+                collection = (n.collection if isinstance(n, ast.Member) else
+                              n.source if isinstance(n, (ast.Quantifier, ast.SumOf)) else None)
+                if collection is not None:
+                    t = infer.infer(collection, env)
+                    region = t.base == "entity" and t.category == "region" and not t.optional
+                    (found if region else other).add(id(collection))  # a region each time seen
+
+        def typed(params) -> dict:
+            return {p.name: type_of_ref(model, p.type) for p in params}
+
+        for decl in model.defines.values():
+            look(decl.body, typed(decl.params))
+        owners = [((), c.forbids, ()) for c in model.constraints]
+        owners += [(e.params, e.forbids, e.modifiers) for e in model.effects.values()]
+        for params, forbids, modifiers in owners:
+            for forbid in forbids:
+                for pattern in forbid.patterns:
+                    action = model.actions.get(pattern.action.name)
+                    if action is not None:
+                        env = typed(params)
+                        env.update(zip((n.name for n in pattern.names),
+                                       typed(action.params).values()))
+                        look(forbid.when, env)
+            for mod in modifiers:
+                quantity = model.quantities.get(mod.quantity.name)
+                if quantity is not None:
+                    env = typed(params)
+                    env.update(zip((n.name for n in mod.names), typed(quantity.params).values()))
+                    for part in (mod.delta, mod.low, mod.high, mod.when):
+                        look(part, env)
+        return found - other
+
     def _static(self, node: ast.Expr) -> bool:
         """A collection no write changes: a kind, the players, a region, a map's links, a range."""
+        if id(node) in self._regions:
+            return True
         if isinstance(node, ast.NameRef):
             model = self.model
             return (node.name in model.kinds or node.name == "players"

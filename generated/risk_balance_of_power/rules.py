@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source e69b631214e3b6f5d46e output 36ffa25f6ac832ba1b8d
+# Fingerprint: source 1cec6ce58a6e65117e67 output 110b2ebd6bdc2f2f0eff
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -289,10 +289,7 @@ def d_regionen_von(state, v_p):
     # spec: spec/risk_balance_of_power/04_rules.rules:33
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
-    stamp = (
-        s[0],
-        s[11],
-    )
+    stamp = (s[11],)
     key = ("d_regionen_von", v_p)
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
@@ -331,10 +328,7 @@ def d_verstaerkung_fuer_regionen(state, v_p):
     # spec: spec/risk_balance_of_power/04_rules.rules:42
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
-    stamp = (
-        s[0],
-        s[11],
-    )
+    stamp = (s[11],)
     key = ("d_verstaerkung_fuer_regionen", v_p)
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
@@ -370,7 +364,6 @@ def d_verstaerkung_ohne_karten(state, v_p):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[0],
         s[11],
         s[13],
         s[14],
@@ -426,7 +419,6 @@ def d_mission_erfuellt(state, v_p, v_m):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[0],
         s[11],
         s[12],
         s[13],
@@ -659,24 +651,12 @@ def d_kann_bewegen_von(state, v_p, v_g):
 def d_verbunden(state, v_p, v_von, v_nach):
     "define verbunden"
     # spec: spec/risk_balance_of_power/06_turn.rules:113
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[11],
-    )
-    key = ("d_verbunden", v_p, v_von, v_nach)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = v_nach in reachable(
+    return v_nach in reachable(
         v_von,
         ADJ,
         lambda c_g: state.counters[v_p][c_g] > 0,
         "spec/risk_balance_of_power/06_turn.rules:114:13",
     )
-    state.memo[key] = (stamp, value)
-    return value
 
 
 def d_bedrohung(state, v_p, v_g):
@@ -1110,7 +1090,6 @@ def d_armeewert(state, v_p):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[0],
         s[11],
         s[13],
         s[14],

@@ -12,7 +12,7 @@
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source b66f1dc0d2367e4b926b output 8126debd6508048784b5
+# Fingerprint: source 5ef86f7c9ec9a7ed9ecc output 97a8b6840babe54b2fdf
 "The Fox in the Forest: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -452,19 +452,7 @@ def d_sevens_with(state, v_c):
 def d_play_value(state, v_p, v_c, v_reach):
     "define play_value"
     # spec: spec/the_fox_in_the_forest/05_policies.rules:39
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[3],
-        s[7],
-        s[8],
-    )
-    key = ("d_play_value", v_p, v_c, v_reach)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = (
+    return (
         (
             (
                 20
@@ -876,8 +864,6 @@ def d_play_value(state, v_p, v_c, v_reach):
             )
         )
     )
-    state.memo[key] = (stamp, value)
-    return value
 
 
 def d_lost_seven(state, v_c):
@@ -909,18 +895,7 @@ def d_suit_count(state, v_p, v_s):
 def d_fox_pays(state, v_p, v_reach):
     "define fox_pays"
     # spec: spec/the_fox_in_the_forest/05_policies.rules:54
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[3],
-        s[7],
-    )
-    key = ("d_fox_pays", v_p, v_reach)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = (
+    return (
         d_suit_count(state, v_p, "bells") > d_suit_count(state, v_p, state.vars[2]) + 1
         or d_suit_count(state, v_p, "keys")
         > d_suit_count(state, v_p, state.vars[2]) + 1
@@ -944,25 +919,12 @@ def d_fox_pays(state, v_p, v_reach):
         or d_suit_count(state, v_p, state.vars[2])
         > d_suit_count(state, v_p, "moons") + 1
     )
-    state.memo[key] = (stamp, value)
-    return value
 
 
 def d_decree_value(state, v_p, v_c, v_reach):
     "define decree_value"
     # spec: spec/the_fox_in_the_forest/05_policies.rules:58
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[3],
-        s[7],
-    )
-    key = ("d_decree_value", v_p, v_c, v_reach)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = (
+    return (
         10
         * d_suit_count(
             state,
@@ -1025,8 +987,6 @@ def d_decree_value(state, v_p, v_c, v_reach):
             ),
         )
     )
-    state.memo[key] = (stamp, value)
-    return value
 
 
 # ---------------------------------------------------------------- quantities

@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source adb97f727be80917fbef output 2a5e345d8d37aeb99dc7
+# Fingerprint: source f5e991074ed04f3858e6 output a23b50d743accb069759
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -204,10 +204,7 @@ def d_regions_present(state, v_p):
     # spec: spec/twilight_struggle/bots.rules:14
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
-    stamp = (
-        s[0],
-        s[10],
-    )
+    stamp = (s[10],)
     key = ("d_regions_present", v_p)
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
@@ -448,10 +445,7 @@ def d_countries_controlled(state, v_p, v_r):
     # spec: spec/twilight_struggle/control.rules:37
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
-    stamp = (
-        s[0],
-        s[10],
-    )
+    stamp = (s[10],)
     key = ("d_countries_controlled", v_p, v_r)
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
@@ -481,7 +475,6 @@ def d_battlegrounds_controlled(state, v_p, v_r):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[0],
         s[1],
         s[10],
         s[16],
@@ -524,7 +517,6 @@ def d_battlegrounds_in(state, v_r):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[0],
         s[1],
         s[10],
     )
@@ -551,7 +543,6 @@ def d_nonbattlegrounds_controlled(state, v_p, v_r):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[0],
         s[1],
         s[10],
     )
@@ -584,10 +575,7 @@ def d_has_presence(state, v_p, v_r):
     # spec: spec/twilight_struggle/control.rules:53
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
-    stamp = (
-        s[0],
-        s[10],
-    )
+    stamp = (s[10],)
     key = ("d_has_presence", v_p, v_r)
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
@@ -603,7 +591,6 @@ def d_has_domination(state, v_p, v_r):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[0],
         s[1],
         s[10],
         s[16],
@@ -631,7 +618,6 @@ def d_has_region_control(state, v_p, v_r):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[0],
         s[1],
         s[10],
         s[16],
@@ -654,7 +640,6 @@ def d_level_points(state, v_p, v_r):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[0],
         s[1],
         s[10],
         s[16],
@@ -714,7 +699,6 @@ def d_region_points(state, v_p, v_r):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[0],
         s[1],
         s[10],
         s[16],
@@ -1054,7 +1038,6 @@ def d_summit_bonus(state, v_p):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[0],
         s[1],
         s[10],
         s[16],
@@ -1494,7 +1477,6 @@ def d_scoring_pays(state, v_p, v_c):
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
-        s[0],
         s[1],
         s[10],
         s[16],
@@ -1836,17 +1818,7 @@ def d_event_placement_value(state, v_p, v_c):
 def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon):
     "define point_value"
     # spec: spec/twilight_struggle/policies.rules:137
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[4],
-        s[10],
-    )
-    key = ("d_point_value", v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = (
+    return (
         (
             15 * (d_map_worth(state, v_p, v_c) + (3 if v_soon else 0))
             if v_gap + v_s == 0
@@ -1895,8 +1867,6 @@ def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon
             )
         )
     )
-    state.memo[key] = (stamp, value)
-    return value
 
 
 def d_denial_value(state, v_p, v_c, v_need, v_o):
@@ -3121,7 +3091,6 @@ def kept_5(state, arg_0):
     "kept: the members of K_country where the test at spec/twilight_struggle/operations.rules:102, while what it reads is unchanged"
     s = state.stamps
     stamp = (
-        s[0],
         s[1],
         s[11],
     )
