@@ -11,7 +11,7 @@ from .locations import location
 from .model import Model
 from runtime.meta import GameMeta
 from runtime.state import State, is_active
-from runtime.values import bounded, option_names
+from runtime.values import INT_HIGH, INT_LOW, bounded, option_names
 
 
 class Evaluator(Constants):
@@ -38,12 +38,12 @@ class Evaluator(Constants):
     def assign(self, state: State, env: dict, ref: ast.Ref, update: Callable[[Any], Any]) -> None:
         """set/add/remove: a local, var or counter within the bound of whole numbers, a track
         clamped to its own."""
-        name, model, at = ref.name.name, self.model, location(ref.span)
+        name, model = ref.name.name, self.model
         if ref.args is None and name in env:
-            env[name] = bounded(update(env[name]), at)
+            env[name] = _bounded(update(env[name]), ref)
         elif name in model.var_index:
             i = model.var_index[name]
-            state.vars[i] = bounded(update(state.vars[i]), at)
+            state.vars[i] = _bounded(update(state.vars[i]), ref)
         elif name in model.tracks:
             slot = self.track_slot(name, [self.value(state, env, a) for a in ref.args or ()])
             low, high = model.track_bounds_at(name, slot)
@@ -53,7 +53,7 @@ class Evaluator(Constants):
             args = [self.value(state, env, a) for a in ref.args]
             slot = counter.slot + (args[0] if counter.per_player else 0)
             cells = state.counters[slot]
-            cells[args[-1]] = bounded(max(0, update(cells[args[-1]])), at)
+            cells[args[-1]] = _bounded(max(0, update(cells[args[-1]])), ref)
 
     # ------------------------------------------------------------ option ids
     def option_ids(self, kind: str, values: list) -> tuple[list[str], list[str]]:
@@ -109,3 +109,10 @@ def _patterns(forbids) -> list[tuple[tuple[str, ...], ast.Expr]]:
     """Each pattern of a list of `forbid`s as (action, its names...) and the test, in order."""
     return [((pattern.action.name, *(n.name for n in pattern.names)), forbid.when)
             for forbid in forbids for pattern in forbid.patterns]
+
+
+def _bounded(value: Any, ref: ast.Ref) -> Any:
+    """bounded(value, the ref's location), the location worked out only for a value past it."""
+    if type(value) is int and not INT_LOW <= value <= INT_HIGH:
+        bounded(value, location(ref.span))
+    return value

@@ -119,10 +119,32 @@ class Interpreter:
         self._push(state, "start", {}, start.body)
 
     def run(self, state: State) -> None:
-        """Execute until a decision is pending or the game is over."""
+        """Execute until a decision is pending or the game is over: one statement a turn of
+        the loop; a block's end (loops go round) and a frame's end are handed to their own
+        methods."""
+        blocks, executors = self.blocks, self._exec
         try:
             while state.frames and state.pending is None:
-                self._step(state)
+                frame = state.frames[-1]
+                cursors = frame["cur"]
+                if not cursors:
+                    self._end_of_frame(state, frame)
+                    continue
+                cursor = cursors[-1]
+                body = blocks[cursor[0]].body
+                at = cursor[1]
+                if at >= len(body):
+                    self._end_of_block(state, frame, cursor)
+                    continue
+                stmt = body[at]
+                cursor[1] = at + 1
+                execute = executors.get(type(stmt))
+                if execute is None:
+                    raise InternalError(f"the interpreter does not handle {type(stmt).__name__} at {stmt.span}")
+                try:
+                    execute(state, frame, stmt)
+                except RULE_FAILURES as err:  # none where a value is needed, a divisor of 0
+                    raise rule_error_of(err, _loc(stmt)) from None
         except GameOver:
             pass
 
@@ -145,31 +167,12 @@ class Interpreter:
     def _push(self, state: State, proc: str, env: dict, body: ast.Block) -> None:
         state.frames.append({"proc": proc, "env": env, "cur": [[self.block_id(body), 0, None]], "wait": None})
 
-    def _step(self, state: State) -> None:
-        frame = state.frames[-1]
-        cursors = frame["cur"]
-        if not cursors:
-            state.frames.pop()
-            if frame["proc"].startswith("event "):
-                rt.leave_event(state)
-            elif "ret" in frame:  # a procedure's value, for the statement that called it
-                self._take_value(state, frame["ret"])
-            return
-        cursor = cursors[-1]
-        body = self.blocks[cursor[0]].body
-        if cursor[1] >= len(body):
-            self._end_of_block(state, frame, cursor)
-            return
-        stmt = body[cursor[1]]
-        cursor[1] += 1
-        try:
-            execute = self._exec[type(stmt)]
-        except KeyError:
-            raise InternalError(f"the interpreter does not handle {type(stmt).__name__} at {stmt.span}") from None
-        try:
-            execute(state, frame, stmt)
-        except RULE_FAILURES as err:  # none where a value is needed, a divisor of 0
-            raise rule_error_of(err, _loc(stmt)) from None
+    def _end_of_frame(self, state: State, frame: dict) -> None:
+        state.frames.pop()
+        if frame["proc"].startswith("event "):
+            rt.leave_event(state)
+        elif "ret" in frame:  # a procedure's value, for the statement that called it
+            self._take_value(state, frame["ret"])
 
     def handles(self, node_class: type) -> bool:
         return node_class in self._exec
@@ -418,18 +421,30 @@ class Interpreter:
             by = self._player_param(stmt.signal.name)
             rt.note_signal(state, stmt.signal.name, [args[i] for i in self._card_params(stmt.signal.name)],
                            None if by is None else args[by])
-        runs = []
+        runs, triggers = [], self._triggers(stmt.signal.name)
         for effect, params, _ in list(self.ev.in_force(state)):
-            decl = self.effect_decls[effect]
-            for trigger in decl.triggers:
-                if trigger.signal.name != stmt.signal.name:
-                    continue
-                env = {p.name: v for p, v in zip(decl.params, params)}
-                env.update({n.name: v for n, v in zip(trigger.names, args)})
+            if effect not in triggers:  # most active effects wait for another signal
+                continue
+            for proc, effect_params, names, trigger in triggers[effect]:
+                env = dict(zip(effect_params, params))
+                env.update(zip(names, args))
                 if trigger.when is None or self.ev.truth(state, env, trigger.when):
-                    runs.append((decl.name.name, env, trigger.body))
-        for name, env, body in reversed(runs):
-            self._push(state, "on " + name, env, body)
+                    runs.append((proc, env, trigger.body))
+        for proc, env, body in reversed(runs):
+            self._push(state, proc, env, body)
+
+    def _triggers(self, signal: str) -> dict[int, list[tuple]]:
+        """effect index -> ("on NAME", its params, the signal's names, the trigger) for each
+        trigger of `signal`, in the order the effect declares them (worked out once)."""
+        by_signal = getattr(self, "_by_signal", None)
+        if by_signal is None:
+            by_signal = self._by_signal = {}
+            for index, decl in enumerate(self.effect_decls):
+                params = tuple(p.name for p in decl.params)
+                for trigger in decl.triggers:
+                    by_signal.setdefault(trigger.signal.name, {}).setdefault(index, []).append(
+                        ("on " + decl.name.name, params, tuple(n.name for n in trigger.names), trigger))
+        return by_signal.get(signal, {})
 
     def _player_param(self, signal: str) -> int | None:
         """Position of a signal's first player parameter: whose use a trace counts."""
