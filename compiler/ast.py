@@ -385,6 +385,16 @@ class MoveAll(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
+class PickRandom(Stmt):
+    """pick x at random in coll [where cond] [or skip]: a member drawn from the seeded stream."""
+
+    var: Ident
+    source: Expr
+    where: Expr | None
+    skip: bool = False  # with no member: the rest of the block skipped (else a rule error)
+
+
+@dataclass(frozen=True, slots=True)
 class Shuffle(Stmt):
     """shuffle zone."""
 

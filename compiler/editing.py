@@ -198,8 +198,8 @@ def local_names(text: str, path: str, line: int) -> set[str]:
             names.add(node.name)
         for attr in ("var", "name"):
             value = getattr(node, attr, None)
-            if isinstance(node, (ast.Let, ast.Roll, ast.For, ast.Choose, ast.MoveAll, ast.Quantifier,
-                                 ast.SumOf, ast.Reachable)) and isinstance(value, ast.Ident):
+            if isinstance(node, (ast.Let, ast.Roll, ast.For, ast.Choose, ast.PickRandom, ast.MoveAll,
+                                 ast.Quantifier, ast.SumOf, ast.Reachable)) and isinstance(value, ast.Ident):
                 names.add(value.name)
         if isinstance(node, ast.RollDice):
             names.update(n.name for n in node.names)

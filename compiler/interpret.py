@@ -78,7 +78,7 @@ class Interpreter:
             ast.Let: self._let, ast.SetStmt: self._set, ast.AddStmt: self._add,
             ast.RemoveStmt: self._remove, ast.Roll: self._roll, ast.RollDice: self._roll_dice,
             ast.MoveCard: self._move,
-            ast.MoveAll: self._move_all, ast.Shuffle: self._shuffle, ast.Reveal: self._reveal,
+            ast.MoveAll: self._move_all, ast.PickRandom: self._pick, ast.Shuffle: self._shuffle, ast.Reveal: self._reveal,
             ast.CopyCounter: self._copy, ast.ClearCounter: self._clear, ast.If: self._if,
             ast.For: self._for, ast.Repeat: self._repeat, ast.While: self._while,
             ast.Break: self._break, ast.Choose: self._choose, ast.Menu: self._menu,
@@ -276,6 +276,16 @@ class Interpreter:
         dest = self.ev.zone(state, env, stmt.dest)
         for card in self.ev.members(state, env, stmt.var.name, stmt.source, stmt.where):
             rt.move_card(state, card, dest)
+
+    def _pick(self, state, frame, stmt: ast.PickRandom):
+        env = frame["env"]
+        members = self.ev.members(state, env, stmt.var.name, stmt.source, stmt.where)
+        env.pop(stmt.var.name, None)
+        if stmt.skip and not members:  # `or skip`: the rest of the block is skipped
+            cursor = frame["cur"][-1]
+            cursor[1] = len(self.blocks[cursor[0]].body)
+            return
+        env[stmt.var.name] = rt.pick_random(state, members, _loc(stmt))
 
     def _shuffle(self, state, frame, stmt: ast.Shuffle):
         rt.shuffle(state, self.ev.zone(state, frame["env"], stmt.zone))

@@ -825,6 +825,15 @@ class _Builder(Transformer):
         return ast.Choose(self._span(meta), chooser, self._ident(var), source, where, action, text,
                           shows, pieces, bool(skip))
 
+    def pick_stmt(self, meta, c):
+        var, source, where, skip = c
+        if skip is None:  # `where cond or skip`: see choose_stmt
+            if where is not None:
+                where, skip = _without_skip(where)
+            else:
+                source, skip = _without_skip(source)
+        return ast.PickRandom(self._span(meta), self._ident(var), source, where, bool(skip))
+
     def or_skip(self, meta, c):
         return True
 

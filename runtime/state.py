@@ -219,6 +219,15 @@ def roll_sorted(state: State, count: int, width: int, at: str = "") -> list[int]
     return (rolls + [0] * width)[:width]
 
 
+def pick_random(state: State, members: list, at: str = "") -> Any:
+    """One of `members` drawn uniformly from the seeded stream (as `shuffle` draws, never from
+    a test's queued dice); none to draw from is a rule error at `at`."""
+    if not members:
+        raise RuleError("nothing to pick at random from: the collection is empty here"
+                        " (write `or skip` to go on without)", at)
+    return members[next_random(state) % len(members)]
+
+
 def shuffle(state: State, slot: int) -> None:
     cards = state.zones[slot]
     for i in range(len(cards) - 1, 0, -1):

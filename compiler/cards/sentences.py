@@ -96,6 +96,11 @@ class Sentences:
         such = f" such that {self.w(s.where)}" if s.where is not None else ""
         return Line(f"Move every {self.words.each(s.var.name, s.source)}{such} to {self.w(s.dest)}.")
 
+    def s_PickRandom(self, s: ast.PickRandom) -> Line:
+        such = f" such that {self.w(s.where)}" if s.where is not None else ""
+        skip = "; with none, the rest of this part is skipped" if s.skip else ""
+        return Line(f"Pick {self.words.each(s.var.name, s.source)}{such} at random{skip}.")
+
     def s_Shuffle(self, s: ast.Shuffle) -> Line:
         return Line(f"Shuffle {self.w(s.zone)}.")
 

@@ -19,7 +19,7 @@ class FlowCheck(ScopedVisitor):
 
     def visit_TestDecl(self, decl: ast.TestDecl) -> None:
         for step in decl.steps:
-            if isinstance(step, ast.Choose) and step.skip:
+            if isinstance(step, (ast.Choose, ast.PickRandom)) and step.skip:
                 self.report("`or skip` skips the rest of a block, and a test's steps are none: "
                             "put the choice in a procedure, or test that options exist with "
                             "`expect any(...)`", step.span)

@@ -253,7 +253,7 @@ class ScopedVisitor(Visitor):
         the block's end only when every way through binds it."""
         skipped = []
         for stmt in block.body:
-            if isinstance(stmt, ast.Choose) and stmt.skip:
+            if isinstance(stmt, (ast.Choose, ast.PickRandom)) and stmt.skip:
                 skipped.append(dict(self.env))
             self.visit(stmt)
         if skipped:
@@ -334,6 +334,14 @@ class ScopedVisitor(Visitor):
             self.where(stmt.where)
             if stmt.action is not None:
                 self.visit(stmt.action)
+        self.bind(stmt.var.name, elem, stmt.var.span)
+
+    def visit_PickRandom(self, stmt: ast.PickRandom) -> None:
+        self.source(stmt.source, "'pick'")
+        elem = self.element_of(stmt.source)
+        with self.nested():
+            self.bind(stmt.var.name, elem, stmt.var.span)
+            self.where(stmt.where)
         self.bind(stmt.var.name, elem, stmt.var.span)
 
     def visit_MoveAll(self, stmt: ast.MoveAll) -> None:

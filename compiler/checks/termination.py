@@ -21,6 +21,7 @@ ANY = ("any",)  # an effect this pass does not follow (an event resolved by valu
 ZONES, EFFECTS, RESULT, PENDING = ("zones",), ("effects",), ("result",), ("pending",)
 CALLS = (ast.CallStmt, ast.CallExpr, ast.Allowed, ast.Choose, ast.Emit)
 WRITERS = (ast.SetStmt, ast.AddStmt, ast.RemoveStmt, ast.Let, ast.Roll, ast.For, ast.Choose, ast.RollDice,
+           ast.PickRandom,
            ast.MoveCard, ast.MoveAll, ast.Shuffle, ast.Reveal, ast.CopyCounter, ast.ClearCounter,
            ast.Activate, ast.Cancel, ast.Expire, ast.Resolve, ast.Menu, ast.CallStmt, ast.Emit,
            ast.Return)
@@ -174,7 +175,7 @@ class RuleGraph:
                 out.add(("name", n.target.name.name))
             elif isinstance(n, (ast.Let, ast.Roll)):
                 out.add(("name", n.name.name))
-            elif isinstance(n, (ast.For, ast.Choose)):
+            elif isinstance(n, (ast.For, ast.Choose, ast.PickRandom)):
                 out.add(("name", n.var.name))
             elif isinstance(n, ast.RollDice):
                 out.update(("name", name.name) for name in n.names)

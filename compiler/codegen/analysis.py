@@ -67,7 +67,7 @@ def bound_names(body: ast.Block) -> list[str]:
         name = None
         if isinstance(stmt, (ast.Let, ast.Roll)):
             name = stmt.name.name
-        elif isinstance(stmt, (ast.For, ast.Choose)):
+        elif isinstance(stmt, (ast.For, ast.Choose, ast.PickRandom)):
             name = stmt.var.name
         elif isinstance(stmt, ast.RollDice):
             names += [n.name for n in stmt.names if n.name not in names]
@@ -85,7 +85,7 @@ def nonnull_names(body: ast.Block, params: set[str]) -> set[str]:
             safe.add(stmt.name.name)
         elif isinstance(stmt, ast.RollDice):
             safe.update(n.name for n in stmt.names)
-        elif isinstance(stmt, (ast.For, ast.Choose)):
+        elif isinstance(stmt, (ast.For, ast.Choose, ast.PickRandom)):
             safe.add(stmt.var.name)
         elif isinstance(stmt, ast.Let):
             unsafe.add(stmt.name.name)

@@ -116,7 +116,29 @@ class Lowerer:
             if isinstance(stmt, ast.Choose) and stmt.skip:
                 self.skipping_choice(stmt, stmts[i + 1:])
                 return
+            if isinstance(stmt, ast.PickRandom) and stmt.skip:
+                self.skipping_pick(stmt, stmts[i + 1:], depth)
+                return
             self.statement(stmt, depth)
+
+    def skipping_pick(self, stmt: ast.PickRandom, rest: tuple[ast.Stmt, ...], depth: int) -> None:
+        """A pick `or skip` and the rest of its block: nested under `if` its members, or, when
+        the rest may suspend (then at depth 0, in blocks), a jump past it."""
+        self.statement(stmt, depth)  # the members, in `picked_from`
+        before = set(self.scope.definite)
+        if self.resumable and self.gen.suspension.block(ast.Block(stmt.span, rest)):
+            end = ln.Label()
+            self.add(ln.If(0, test="not picked_from"))
+            self.add(ln.Goto(1, target=end))
+            self.pick_from_members(stmt, 0)
+            self.statements(rest, 0)
+            self.add(ln.Goto(0, target=end))
+            self.start(end)
+        else:
+            self.add(ln.If(depth, test="picked_from"))
+            self.pick_from_members(stmt, depth + 1)
+            self.nested(rest, depth + 1)
+        self.scope.definite = before
 
     def skipping_choice(self, stmt: ast.Choose, rest: tuple[ast.Stmt, ...]) -> None:
         """A choice `or skip` and the rest of its block, which it jumps over when it has no
@@ -363,6 +385,16 @@ class Lowerer:
             where = ast.BoolOp(action.span, "and", parts + (allowed,)) if parts else allowed
         name, clause, condition = self.ex.filtered(var, source, where, named)
         return f"[{name} for {clause} if {condition}]"
+
+    def lower_PickRandom(self, stmt: ast.PickRandom, depth: int) -> None:
+        self.add(ln.Assign(depth, target="picked_from", value=self.members(stmt.var, stmt.source, stmt.where)))
+        if not stmt.skip:  # else skipping_pick tests the members first
+            self.pick_from_members(stmt, depth)
+
+    def pick_from_members(self, stmt: ast.PickRandom, depth: int) -> None:
+        self.add(ln.Assign(depth, target=self.local(stmt.var.name),
+                           value=f"{self.gen.ref('pick_random')}(state, picked_from, {self.loc(stmt)})"))
+        self.bind(stmt.var.name)
 
     def lower_Shuffle(self, stmt: ast.Shuffle, depth: int) -> None:
         self.add(ln.Call(depth, code=f"{self.gen.ref('shuffle')}(state, {self.ex.zone_slot(stmt.zone).text})"))

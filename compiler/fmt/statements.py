@@ -118,6 +118,8 @@ _STATEMENTS: dict[str, Callable[[Printer, ast.Node], Doc]] = {
                                     expr_doc(s.dest)),
     "MoveAll": _move_all,
     "Shuffle": lambda p, s: concat("shuffle ", expr_doc(s.zone)),
+    "PickRandom": lambda p, s: clauses(concat(f"pick {s.var.name} at random in ", expr_doc(s.source)),
+                                       _where(s.where), "or skip" if s.skip else None, indent=0),
     "Reveal": lambda p, s: concat("reveal " if s.public else "conceal ", expr_doc(s.zone)),
     "CopyCounter": lambda p, s: f"copy {s.source.name} to {s.dest.name}",
     "ClearCounter": lambda p, s: f"clear {s.counter.name}",

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: eb75ccb38ed6ae3e
+# Spec hash: abdcf9ff1c8098f7
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 68313c62b053bb78
-# Fingerprint: source 1fcb29b9a0af2662b760 output a44c1c58df4a9db6ad87
+# Tests hash: d321ca696de2622d
+# Fingerprint: source f155fccc17e89aa87928 output d4dc9422a90e2ac9a010
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,8 +41,8 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "eb75ccb38ed6ae3e"
-TESTS_HASH = "68313c62b053bb78"
+SPEC_HASH = "abdcf9ff1c8098f7"
+TESTS_HASH = "d321ca696de2622d"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

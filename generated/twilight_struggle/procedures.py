@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: eb75ccb38ed6ae3e
+# Spec hash: abdcf9ff1c8098f7
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 68313c62b053bb78
-# Fingerprint: source 7871e046b15ca5860582 output b553d87681bae75bad6a
+# Tests hash: d321ca696de2622d
+# Fingerprint: source e36f36d7a06f2d85887e output 4955175c26440e1fa8a7
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -46,6 +46,7 @@ from runtime.state import (
     move_card,
     note_event,
     note_signal,
+    pick_random,
     roll,
     shuffle,
     tick,
@@ -289,26 +290,19 @@ def p_discard_from_hand(state, v_p, v_c):
 
 
 def p_move_random_card(state, v_p, v_dest):
-    "procedure move_random_card (spec/twilight_struggle/card_play.rules:177)"
-    # spec: spec/twilight_struggle/card_play.rules:178
-    if len(state.zones[2 + v_p]) > 0:
-        # spec: spec/twilight_struggle/card_play.rules:179
-        for card in list(state.zones[2 + v_p]):
-            move_card(state, card, 14)
-        # spec: spec/twilight_struggle/card_play.rules:180
-        shuffle(state, 14)
-        # spec: spec/twilight_struggle/card_play.rules:181
+    "procedure move_random_card (spec/twilight_struggle/card_play.rules:176)"
+    # spec: spec/twilight_struggle/card_play.rules:177
+    picked_from = list(state.zones[2 + v_p])
+    if picked_from:
+        v_c = pick_random(
+            state, picked_from, "spec/twilight_struggle/card_play.rules:177:5"
+        )
+        # spec: spec/twilight_struggle/card_play.rules:178
         move_card(
             state,
-            some_card(
-                top_card(state, 14), "spec/twilight_struggle/card_play.rules:181:9"
-            ),
-            zone_slot(v_dest, "spec/twilight_struggle/card_play.rules:181:34"),
+            v_c,
+            zone_slot(v_dest, "spec/twilight_struggle/card_play.rules:178:15"),
         )
-        # spec: spec/twilight_struggle/card_play.rules:182
-        dest = 2 + v_p
-        for card in list(state.zones[14]):
-            move_card(state, card, dest)
 
 
 def p_gain_control(state, v_p, v_c):

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: eb75ccb38ed6ae3e
+# Spec hash: abdcf9ff1c8098f7
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 68313c62b053bb78
-# Fingerprint: source f5e991074ed04f3858e6 output a23b50d743accb069759
+# Tests hash: d321ca696de2622d
+# Fingerprint: source ed3cead86846f2972d84 output 8e991b5fa3dd1abe8c24
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -2831,13 +2831,13 @@ EVENT_WHEN = {
 
 def inv_defcon_range(state):
     "invariant defcon_range"
-    # spec: spec/twilight_struggle/frame.rules:158
+    # spec: spec/twilight_struggle/frame.rules:154
     return state.tracks[0] >= 1 and state.tracks[0] <= 5
 
 
 def inv_milops_range(state):
     "invariant milops_range"
-    # spec: spec/twilight_struggle/frame.rules:160
+    # spec: spec/twilight_struggle/frame.rules:156
     return all(
         state.tracks[4 + c_p] >= 0 and state.tracks[4 + c_p] <= 5 for c_p in PLAYERS
     )
@@ -2845,7 +2845,7 @@ def inv_milops_range(state):
 
 def inv_space_range(state):
     "invariant space_range"
-    # spec: spec/twilight_struggle/frame.rules:163
+    # spec: spec/twilight_struggle/frame.rules:159
     return all(
         state.tracks[6 + c_p] >= 0 and state.tracks[6 + c_p] <= 8 for c_p in PLAYERS
     )
@@ -2853,7 +2853,7 @@ def inv_space_range(state):
 
 def inv_influence_not_negative(state):
     "invariant influence_not_negative"
-    # spec: spec/twilight_struggle/frame.rules:166
+    # spec: spec/twilight_struggle/frame.rules:162
     return all(
         state.counters[1][c_c] >= 0 and state.counters[2][c_c] >= 0 for c_c in K_country
     )
@@ -2861,13 +2861,13 @@ def inv_influence_not_negative(state):
 
 def inv_hand_limit(state):
     "invariant hand_limit"
-    # spec: spec/twilight_struggle/frame.rules:170
+    # spec: spec/twilight_struggle/frame.rules:166
     return all(len(state.zones[2 + c_p]) <= 9 for c_p in PLAYERS)
 
 
 def inv_china_card_place(state):
     "invariant china_card_place"
-    # spec: spec/twilight_struggle/frame.rules:172
+    # spec: spec/twilight_struggle/frame.rules:168
     return (
         state.location[E_china_card] == 4
         or state.location[E_china_card] == 5
@@ -2878,7 +2878,7 @@ def inv_china_card_place(state):
 
 def inv_one_headline_each(state):
     "invariant one_headline_each"
-    # spec: spec/twilight_struggle/frame.rules:176
+    # spec: spec/twilight_struggle/frame.rules:172
     return all(len(state.zones[6 + c_p]) <= 1 for c_p in PLAYERS)
 
 

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: eb75ccb38ed6ae3e
+# Spec hash: abdcf9ff1c8098f7
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 68313c62b053bb78
-# Fingerprint: source 861eb2a5853f26224eef output 8067650b40e9720b07df
+# Tests hash: d321ca696de2622d
+# Fingerprint: source 12a221bee15868507092 output 97cdd12bca4abae224e2
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -199,14 +199,6 @@ META_ZONES = (
         visibility="owner",
         ordered=False,
         slot=12,
-    ),
-    ZoneMeta(
-        name="random_pick",
-        label="Cards being picked at random",
-        per_player=False,
-        visibility="hidden",
-        ordered=True,
-        slot=14,
     ),
 )
 META_COUNTERS = (
@@ -2379,7 +2371,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="eb75ccb38ed6ae3e",
+    spec_hash="abdcf9ff1c8098f7",
     spec_files=META_SPEC_FILES,
     players=("ussr", "usa"),
     player_labels=("USSR", "USA"),
@@ -2409,7 +2401,7 @@ META = GameMeta(
 
 # Where the state keeps what (the rules index these lists directly):
 #   state.tracks: 0 defcon, 1 vp, 2 turn, 3 action_round, 4 milops(ussr), 5 milops(usa), 6 space_race(ussr), 7 space_race(usa), 8 space_attempts(ussr), 9 space_attempts(usa)
-#   state.zones: 0 box, 1 deck, 2 hand(ussr), 3 hand(usa), 4 china_holder(ussr), 5 china_holder(usa), 6 headline(ussr), 7 headline(usa), 8 in_play, 9 discard, 10 removed, 11 in_effect, 12 event_view(ussr), 13 event_view(usa), 14 random_pick
+#   state.zones: 0 box, 1 deck, 2 hand(ussr), 3 hand(usa), 4 china_holder(ussr), 5 china_holder(usa), 6 headline(ussr), 7 headline(usa), 8 in_play, 9 discard, 10 removed, 11 in_effect, 12 event_view(ussr), 13 event_view(usa)
 #   state.counters: 0 event_tally, 1 influence(ussr), 2 influence(usa), 3 start_influence(ussr), 4 start_influence(usa)
 #   state.vars: 0 norad_defcon_at_round_start, 1 phasing, 2 china_face_up, 3 in_headline, 4 in_final_scoring, 5 card_being_played, 6 card_player, 7 region_being_scored, 8 ops_unspent
 
