@@ -45,6 +45,7 @@ WIDTH = 4  # options a node tries at most, in the policy's order
 MARGIN = 0.4  # how much better (mean reward, 0..1) an option must score to overrule the policy
 SCREEN = 2  # playouts after which a decision with no rival in sight keeps the policy's choice
 ROLLOUT_CAP = 400  # decisions a rollout makes at most, whoever moves
+SOLO_STRIDE = 20  # alone at the table, this many decisions count as a change of the player to move
 EXPLORE = 0.7  # UCB1's exploration constant, for rewards in 0..1
 
 
@@ -207,7 +208,8 @@ class _Search:
     def rollout(self, world: State) -> None:
         """The policy plays on until the player to move has changed `depth` times (to the end
         when the spec declares no evaluation)."""
-        play_out(self.program, world, self.depth if self.bot is not None else ROLLOUT_CAP, self.pick)
+        play_out(self.program, world, self.depth if self.bot is not None else ROLLOUT_CAP, self.pick,
+                 solo_stride(self.game) if self.bot is not None else None)
 
     def descend(self, world: State) -> list[Node]:
         """Selection and expansion in this deal: the nodes walked, the new leaf last."""
@@ -287,18 +289,27 @@ def policy_pick(program, world: State, policy: str, ties: Stream) -> int:
     return best[0] if len(best) == 1 else best[next_random(ties) % len(best)]
 
 
-def play_out(program, world: State, changes: int, pick) -> None:
+def play_out(program, world: State, changes: int, pick, stride: int | None = None) -> None:
     """`pick(world)` chooses for whoever moves until the player to move has changed
-    `changes` times, the game ends, or ROLLOUT_CAP decisions were made."""
+    `changes` times, the game ends, or ROLLOUT_CAP decisions were made. With `stride`
+    (a game of one seat, where the player to move never changes), every `stride`
+    decisions count as a change."""
     mover = world.pending["player"] if world.pending is not None else None
-    for _ in range(ROLLOUT_CAP):
+    for made in range(ROLLOUT_CAP):
         if world.result is not None or world.pending is None:
             return
-        if world.pending["player"] != mover:
+        if world.pending["player"] != mover or (stride and made and made % stride == 0):
             mover, changes = world.pending["player"], changes - 1
             if changes <= 0:
                 return
         _resume(program, world, pick(world))
+
+
+def solo_stride(game) -> int | None:
+    """SOLO_STRIDE for a game one seat plays, else None: the horizon counts changes of the
+    player to move, and alone the player never changes - every rollout would run to the
+    end, where a policy that seldom wins scores every option the same."""
+    return SOLO_STRIDE if len(game.players) == 1 else None
 
 
 def _resume(program, world: State, index: int) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 
-from .mcts import ROLLOUT_CAP, _resume, parse_budget, play_out, policy_pick, policy_tiers
+from .mcts import ROLLOUT_CAP, _resume, parse_budget, play_out, policy_pick, policy_tiers, solo_stride
 from .search import determinize
 from .state import State, Stream, next_random
 
@@ -81,18 +81,20 @@ class RolloutAgent:
             for k in alive:
                 world = deal.copy()
                 _resume(program, world, candidates[k])
-                self.rollout(program, policy, world, Stream(ties), bot is not None)
+                self.rollout(program, policy, world, Stream(ties), bot is not None, solo_stride(game))
                 rewards[k].append(self.reward(program, bot, world, me, base))
             alive = contenders(rewards, alive, tier)
             if len(alive) == 1:
                 break  # no other candidate is ahead of the policy's choice: keep it
         return ids[candidates[choose(rewards, tier)]]
 
-    def rollout(self, program, policy: str, world: State, ties: Stream, scored: bool) -> None:
+    def rollout(self, program, policy: str, world: State, ties: Stream, scored: bool,
+                stride: int | None = None) -> None:
         """The policy plays both sides until the player to move has changed `depth` times
-        (to the end, within ROLLOUT_CAP decisions, when the spec has no evaluation)."""
+        (alone: every `stride` decisions count as a change; to the end, within ROLLOUT_CAP
+        decisions, when the spec has no evaluation)."""
         play_out(program, world, self.depth if scored else ROLLOUT_CAP,
-                 lambda w: policy_pick(program, w, policy, ties))
+                 lambda w: policy_pick(program, w, policy, ties), stride if scored else None)
 
     def reward(self, program, bot: str | None, world: State, me: int, base: float) -> float:
         """The seat's reward in 0..1: a finished game's result, else its squashed evaluation gain."""

@@ -103,3 +103,44 @@ def test_a_rollout_budget_is_named_with_the_agent(prefs):
         parse_agents("rollout:nope", meta.players, meta.bots, meta.policies)
     with pytest.raises(ValueError, match="needs a `policy`"):
         parse_agents("rollout", meta.players, meta.bots, ())
+
+
+SOLO = """\
+game alone "Alone"
+players p1 "P1", p2 "P2" seats 1 in 1..2
+track score "Score" per player 0..999 start 0
+bot lead "Lead" = score(you)
+start {
+    repeat 60 {
+        p1 chooses n in 1..2 "How many?"
+        add (if n == 2 then 50 else 1) to score(p1)
+    }
+    if score(p1) >= 900 { win p1 "enough" }
+    lose p1 "too few"
+}
+policy low "Low" {
+    choosing n: int {
+        avoid n
+    }
+}
+"""
+
+
+def test_alone_a_rollout_stops_after_its_stride_not_at_the_end(tmp_path):
+    from runtime.mcts import SOLO_STRIDE, play_out, policy_pick, solo_stride
+    from runtime.state import Stream
+    (tmp_path / "alone.rules").write_text(SOLO, encoding="utf-8")
+    prog = program(tmp_path, "generated")
+    game = Game(prog, seed=1)
+    assert len(game.players) == 1 and solo_stride(game) == SOLO_STRIDE
+    world = game.state.copy()
+    play_out(prog, world, 2, lambda w: policy_pick(prog, w, "low", Stream(1)), solo_stride(game))
+    assert world.result is None
+    assert world.tracks[0] == 2 * SOLO_STRIDE  # two strides on: the policy took 1 a decision
+    # Without the stride the same rollout runs to the end: always lost, no option told apart.
+    world = game.state.copy()
+    play_out(prog, world, 2, lambda w: policy_pick(prog, w, "low", Stream(1)))
+    assert world.result is not None
+    # So alone the rollout bot finds that taking 2 pays, which the policy never does.
+    agent = RolloutAgent(3, "low", deals=2, depth=2, width=2)
+    assert agent.choose(game, game.decision) == "2"
