@@ -42,3 +42,17 @@ def test_generated_code_tests_the_instance_location(tmp_path):
     assert "if x0 == 0:" in procedures  # owner(this) folded to the instance's player
     rules = (out / "rules.py").read_text()
     assert "value += A_bonus[E_lamp__blue]" in rules
+
+
+def test_fmt_keeps_a_short_ability_on_one_line_and_breaks_a_longer_one():
+    from compiler.fmt import format_text
+    text = ('token lamp "Lamp" (bonus 2) {\n'
+            '    while in table {\n        modify worth(p) by this.bonus when p == owner(this)\n    }\n'
+            '    while in table {\n        on scored(p, n) { add 1 to score(p) }\n'
+            '        on scored(p, n) { add 2 to score(p) }\n    }\n}\n')
+    assert format_text(text) == (
+        'token lamp "Lamp" (bonus 2) {\n'
+        '    while in table { modify worth(p) by this.bonus when p == owner(this) }\n'
+        '    while in table {\n        on scored(p, n) { add 1 to score(p) }\n'
+        '        on scored(p, n) { add 2 to score(p) }\n    }\n}\n')
+    assert format_text(format_text(text)) == format_text(text)

@@ -325,8 +325,20 @@ class Printer:
         return self.with_block(clauses(f"on {t.signal.name}{names_doc(t.names)}", when(t.when)), t.body)
 
     def item_Ability(self, a: ast.Ability) -> Doc:
+        """while in zone { ... }: on one line, when it holds one modifier, or one trigger whose
+        block is one simple statement, with no comments, and the whole fits."""
         zones = ", ".join(z.name for z in a.zones)
-        return concat(f"while in {zones} ", self.body(list(a.items()), self.item, a))
+        items = list(a.items())
+        if len(items) == 1 and self._one_line_item(a, items[0]):
+            return group(f"while in {zones} ", "{", nest(INDENT, LINE, self.item(items[0])), LINE, "}")
+        return concat(f"while in {zones} ", self.body(items, self.item, a))
+
+    def _one_line_item(self, ability: ast.Ability, item: ast.Node) -> bool:
+        comments = self.comments
+        if id(ability) in comments.holding or id(ability) in comments.closing \
+                or comments.leading.get(id(item)) or comments.trailing.get(id(item)):
+            return False
+        return isinstance(item, ast.Modifier) or (isinstance(item, ast.Trigger) and self.one_line(item.body))
 
     def item_EventBlock(self, e: ast.EventBlock) -> Doc:
         return self.with_block(clauses("event", when(e.when)), e.body)

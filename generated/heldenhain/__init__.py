@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: ac58d762ce6477d5
+# Spec hash: 295ccd2a66dbd174
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: a96a0c3b0b1a9545
-# Fingerprint: source 8e13a8e18aedfbb0aba2 output 5fd94bb8cbe02a6da8d5
+# Fingerprint: source 815a0390fa748b807fa7 output 07c17feab8a7b954c194
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -40,7 +40,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "ac58d762ce6477d5"
+SPEC_HASH = "295ccd2a66dbd174"
 TESTS_HASH = "a96a0c3b0b1a9545"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: ac58d762ce6477d5
+# Spec hash: 295ccd2a66dbd174
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: a96a0c3b0b1a9545
-# Fingerprint: source 3337cccdfad3e5338b14 output a3af1dab4d860c8ff371
+# Fingerprint: source 4b13ce26184fc55ad1c6 output 90a39cd2254d529cfec0
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -342,198 +342,198 @@ def p_karten_ziehen(state, v_p, v_n):
 
 
 def p_zufaellig_abwerfen(state, v_p):
-    "procedure zufaellig_abwerfen (spec/heldenhain/03_rules.rules:181)"
-    # spec: spec/heldenhain/03_rules.rules:182
+    "procedure zufaellig_abwerfen (spec/heldenhain/03_rules.rules:179)"
+    # spec: spec/heldenhain/03_rules.rules:180
     if len(state.zones[3 + v_p]) > 0:
-        # spec: spec/heldenhain/03_rules.rules:183
+        # spec: spec/heldenhain/03_rules.rules:181
         for card in list(state.zones[3 + v_p]):
             move_card(state, card, 15)
-        # spec: spec/heldenhain/03_rules.rules:184
+        # spec: spec/heldenhain/03_rules.rules:182
         shuffle(state, 15)
-        # spec: spec/heldenhain/03_rules.rules:185
+        # spec: spec/heldenhain/03_rules.rules:183
         move_card(
             state,
-            some_card(top_card(state, 15), "spec/heldenhain/03_rules.rules:185:9"),
+            some_card(top_card(state, 15), "spec/heldenhain/03_rules.rules:183:9"),
             16 + v_p,
         )
-        # spec: spec/heldenhain/03_rules.rules:186
+        # spec: spec/heldenhain/03_rules.rules:184
         dest = 3 + v_p
         for card in list(state.zones[15]):
             move_card(state, card, dest)
 
 
 def p_energie_gewinnen(state, v_p, v_n):
-    "procedure energie_gewinnen (spec/heldenhain/03_rules.rules:189)"
-    # spec: spec/heldenhain/03_rules.rules:189
+    "procedure energie_gewinnen (spec/heldenhain/03_rules.rules:187)"
+    # spec: spec/heldenhain/03_rules.rules:187
     state.tracks[2 + v_p] = max(0, min(6, state.tracks[2 + v_p] + v_n))
     state.stamps[3] += 1
 
 
 def p_heilen(state, v_f, v_n):
-    "procedure heilen (spec/heldenhain/03_rules.rules:193)"
-    # spec: spec/heldenhain/03_rules.rules:193
+    "procedure heilen (spec/heldenhain/03_rules.rules:191)"
+    # spec: spec/heldenhain/03_rules.rules:191
     state.counters[0][v_f] = bounded(
-        max(0, state.counters[0][v_f] - v_n), "spec/heldenhain/03_rules.rules:193:37"
+        max(0, state.counters[0][v_f] - v_n), "spec/heldenhain/03_rules.rules:191:37"
     )
     state.stamps[7] += 1
 
 
 def p_stress_geben(state, v_f, v_n):
-    "procedure stress_geben (spec/heldenhain/03_rules.rules:194)"
-    # spec: spec/heldenhain/03_rules.rules:194
+    "procedure stress_geben (spec/heldenhain/03_rules.rules:192)"
+    # spec: spec/heldenhain/03_rules.rules:192
     state.counters[0][v_f] = bounded(
-        max(0, state.counters[0][v_f] + v_n), "spec/heldenhain/03_rules.rules:194:43"
+        max(0, state.counters[0][v_f] + v_n), "spec/heldenhain/03_rules.rules:192:43"
     )
     state.stamps[7] += 1
 
 
 def p_stress_setzen(state, v_f, v_n):
-    "procedure stress_setzen (spec/heldenhain/03_rules.rules:195)"
-    # spec: spec/heldenhain/03_rules.rules:195
+    "procedure stress_setzen (spec/heldenhain/03_rules.rules:193)"
+    # spec: spec/heldenhain/03_rules.rules:193
     state.counters[0][v_f] = max(0, v_n)
     state.stamps[7] += 1
 
 
 def p_wartezeit_setzen(state, v_f, v_an):
-    "procedure wartezeit_setzen (spec/heldenhain/03_rules.rules:196)"
-    # spec: spec/heldenhain/03_rules.rules:196
+    "procedure wartezeit_setzen (spec/heldenhain/03_rules.rules:194)"
+    # spec: spec/heldenhain/03_rules.rules:194
     state.counters[2][v_f] = max(0, 1 if v_an else 0)
     state.stamps[9] += 1
 
 
 def p_genutzt_setzen(state, v_f, v_an):
-    "procedure genutzt_setzen (spec/heldenhain/03_rules.rules:197)"
-    # spec: spec/heldenhain/03_rules.rules:197
+    "procedure genutzt_setzen (spec/heldenhain/03_rules.rules:195)"
+    # spec: spec/heldenhain/03_rules.rules:195
     state.counters[9][v_f] = max(0, 1 if v_an else 0)
     state.stamps[16] += 1
 
 
 def p_startcharakter_setzen(state, v_f):
-    "procedure startcharakter_setzen (spec/heldenhain/03_rules.rules:198)"
-    # spec: spec/heldenhain/03_rules.rules:198
+    "procedure startcharakter_setzen (spec/heldenhain/03_rules.rules:196)"
+    # spec: spec/heldenhain/03_rules.rules:196
     state.counters[10][v_f] = 1
     state.stamps[17] += 1
 
 
 def p_sperrschutz_setzen(state, v_f, v_n):
-    "procedure sperrschutz_setzen (spec/heldenhain/03_rules.rules:199)"
-    # spec: spec/heldenhain/03_rules.rules:199
+    "procedure sperrschutz_setzen (spec/heldenhain/03_rules.rules:197)"
+    # spec: spec/heldenhain/03_rules.rules:197
     state.counters[4][v_f] = max(0, v_n)
     state.stamps[11] += 1
 
 
 def p_setzt_aus_setzen(state, v_f, v_an):
-    "procedure setzt_aus_setzen (spec/heldenhain/03_rules.rules:200)"
-    # spec: spec/heldenhain/03_rules.rules:200
+    "procedure setzt_aus_setzen (spec/heldenhain/03_rules.rules:198)"
+    # spec: spec/heldenhain/03_rules.rules:198
     state.counters[3][v_f] = max(0, 1 if v_an else 0)
     state.stamps[10] += 1
 
 
 def p_dauerhaft_einsatz(state, v_f, v_n):
-    "procedure dauerhaft_einsatz (spec/heldenhain/03_rules.rules:201)"
-    # spec: spec/heldenhain/03_rules.rules:201
+    "procedure dauerhaft_einsatz (spec/heldenhain/03_rules.rules:199)"
+    # spec: spec/heldenhain/03_rules.rules:199
     state.counters[5][v_f] = bounded(
-        max(0, state.counters[5][v_f] + v_n), "spec/heldenhain/03_rules.rules:201:48"
+        max(0, state.counters[5][v_f] + v_n), "spec/heldenhain/03_rules.rules:199:48"
     )
     state.stamps[12] += 1
 
 
 def p_dauerhaft_ausdauer(state, v_f, v_n):
-    "procedure dauerhaft_ausdauer (spec/heldenhain/03_rules.rules:202)"
-    # spec: spec/heldenhain/03_rules.rules:202
+    "procedure dauerhaft_ausdauer (spec/heldenhain/03_rules.rules:200)"
+    # spec: spec/heldenhain/03_rules.rules:200
     state.counters[6][v_f] = bounded(
-        max(0, state.counters[6][v_f] + v_n), "spec/heldenhain/03_rules.rules:202:49"
+        max(0, state.counters[6][v_f] + v_n), "spec/heldenhain/03_rules.rules:200:49"
     )
     state.stamps[13] += 1
 
 
 def p_dauerhaft_rettung(state, v_f, v_n):
-    "procedure dauerhaft_rettung (spec/heldenhain/03_rules.rules:203)"
-    # spec: spec/heldenhain/03_rules.rules:203
+    "procedure dauerhaft_rettung (spec/heldenhain/03_rules.rules:201)"
+    # spec: spec/heldenhain/03_rules.rules:201
     state.counters[7][v_f] = bounded(
-        max(0, state.counters[7][v_f] + v_n), "spec/heldenhain/03_rules.rules:203:48"
+        max(0, state.counters[7][v_f] + v_n), "spec/heldenhain/03_rules.rules:201:48"
     )
     state.stamps[14] += 1
 
 
 def p_aufrichten(state, v_f):
-    "procedure aufrichten (spec/heldenhain/03_rules.rules:205)"
-    # spec: spec/heldenhain/03_rules.rules:206
+    "procedure aufrichten (spec/heldenhain/03_rules.rules:203)"
+    # spec: spec/heldenhain/03_rules.rules:204
     state.counters[1][v_f] = 0
     state.stamps[8] += 1
-    # spec: spec/heldenhain/03_rules.rules:207
+    # spec: spec/heldenhain/03_rules.rules:205
     p_setzt_aus_setzen(state, v_f, False)
 
 
 def p_erschoepfen(state, v_f):
-    "procedure erschoepfen (spec/heldenhain/03_rules.rules:210)"
-    # spec: spec/heldenhain/03_rules.rules:210
+    "procedure erschoepfen (spec/heldenhain/03_rules.rules:208)"
+    # spec: spec/heldenhain/03_rules.rules:208
     state.counters[1][v_f] = 1
     state.stamps[8] += 1
 
 
 def p_sperren(state, v_f):
-    "procedure sperren (spec/heldenhain/03_rules.rules:214)"
-    # spec: spec/heldenhain/03_rules.rules:215
+    "procedure sperren (spec/heldenhain/03_rules.rules:212)"
+    # spec: spec/heldenhain/03_rules.rules:213
     p_erschoepfen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:216
+    # spec: spec/heldenhain/03_rules.rules:214
     if allowed_aussetzen_lassen(state, v_f):
         p_setzt_aus_setzen(state, v_f, True)
 
 
 def p_zuruecksetzen(state, v_f):
-    "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:220)"
-    # spec: spec/heldenhain/03_rules.rules:221
+    "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:218)"
+    # spec: spec/heldenhain/03_rules.rules:219
     state.counters[0][v_f] = 0
     state.stamps[7] += 1
-    # spec: spec/heldenhain/03_rules.rules:222
+    # spec: spec/heldenhain/03_rules.rules:220
     state.counters[1][v_f] = 0
     state.stamps[8] += 1
-    # spec: spec/heldenhain/03_rules.rules:223
+    # spec: spec/heldenhain/03_rules.rules:221
     state.counters[2][v_f] = 0
     state.stamps[9] += 1
-    # spec: spec/heldenhain/03_rules.rules:224
+    # spec: spec/heldenhain/03_rules.rules:222
     state.counters[3][v_f] = 0
     state.stamps[10] += 1
-    # spec: spec/heldenhain/03_rules.rules:225
+    # spec: spec/heldenhain/03_rules.rules:223
     state.counters[4][v_f] = 0
     state.stamps[11] += 1
-    # spec: spec/heldenhain/03_rules.rules:226
+    # spec: spec/heldenhain/03_rules.rules:224
     state.counters[5][v_f] = 0
     state.stamps[12] += 1
-    # spec: spec/heldenhain/03_rules.rules:227
+    # spec: spec/heldenhain/03_rules.rules:225
     state.counters[6][v_f] = 0
     state.stamps[13] += 1
-    # spec: spec/heldenhain/03_rules.rules:228
+    # spec: spec/heldenhain/03_rules.rules:226
     state.counters[7][v_f] = 0
     state.stamps[14] += 1
-    # spec: spec/heldenhain/03_rules.rules:229
+    # spec: spec/heldenhain/03_rules.rules:227
     state.counters[9][v_f] = 0
     state.stamps[16] += 1
-    # spec: spec/heldenhain/03_rules.rules:230
+    # spec: spec/heldenhain/03_rules.rules:228
     state.counters[8][v_f] = bounded(
-        max(0, state.counters[8][v_f] + 1), "spec/heldenhain/03_rules.rules:230:5"
+        max(0, state.counters[8][v_f] + 1), "spec/heldenhain/03_rules.rules:228:5"
     )
     state.stamps[15] += 1
 
 
 def p_ablegen_von(state, v_a, v_f):
-    "procedure ablegen_von (spec/heldenhain/03_rules.rules:233)"
-    # spec: spec/heldenhain/03_rules.rules:233
+    "procedure ablegen_von (spec/heldenhain/03_rules.rules:231)"
+    # spec: spec/heldenhain/03_rules.rules:231
     cancel(state, 0, [v_a, v_f])
 
 
 def p_ausscheiden(state, v_f):
-    "procedure ausscheiden (spec/heldenhain/03_rules.rules:235)"
-    # spec: spec/heldenhain/03_rules.rules:236
-    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:236:13")
-    # spec: spec/heldenhain/03_rules.rules:237
+    "procedure ausscheiden (spec/heldenhain/03_rules.rules:233)"
+    # spec: spec/heldenhain/03_rules.rules:234
+    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:234:13")
+    # spec: spec/heldenhain/03_rules.rules:235
     for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
-        # spec: spec/heldenhain/03_rules.rules:238
+        # spec: spec/heldenhain/03_rules.rules:236
         p_ablegen_von(state, v_a, v_f)
-        # spec: spec/heldenhain/03_rules.rules:239
+        # spec: spec/heldenhain/03_rules.rules:237
         move_card(state, v_a, 16 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:241
+    # spec: spec/heldenhain/03_rules.rules:239
     log_line(
         state,
         " ".join(
@@ -545,57 +545,57 @@ def p_ausscheiden(state, v_f):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:241:9",
+                        "spec/heldenhain/03_rules.rules:239:9",
                     )
                 ),
                 "scheidet aus",
             ]
         ),
-        "spec/heldenhain/03_rules.rules:241:5",
+        "spec/heldenhain/03_rules.rules:239:5",
     )
-    # spec: spec/heldenhain/03_rules.rules:242
+    # spec: spec/heldenhain/03_rules.rules:240
     p_zuruecksetzen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:243
-    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:243:5"), 16 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:244
+    # spec: spec/heldenhain/03_rules.rules:241
+    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:241:5"), 16 + v_p)
+    # spec: spec/heldenhain/03_rules.rules:242
     emit_ausgeschieden(state, v_p, v_f)
 
 
 def p_ablegen(state, v_f):
-    "procedure ablegen (spec/heldenhain/03_rules.rules:247)"
-    # spec: spec/heldenhain/03_rules.rules:248
-    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:248:13")
-    # spec: spec/heldenhain/03_rules.rules:249
+    "procedure ablegen (spec/heldenhain/03_rules.rules:245)"
+    # spec: spec/heldenhain/03_rules.rules:246
+    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:246:13")
+    # spec: spec/heldenhain/03_rules.rules:247
     for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
-        # spec: spec/heldenhain/03_rules.rules:250
+        # spec: spec/heldenhain/03_rules.rules:248
         p_ablegen_von(state, v_a, v_f)
-        # spec: spec/heldenhain/03_rules.rules:251
+        # spec: spec/heldenhain/03_rules.rules:249
         move_card(state, v_a, 16 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:253
+    # spec: spec/heldenhain/03_rules.rules:251
     p_zuruecksetzen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:254
-    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:254:5"), 16 + v_p)
+    # spec: spec/heldenhain/03_rules.rules:252
+    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:252:5"), 16 + v_p)
 
 
 def p_auf_die_hand(state, v_f):
-    "procedure auf_die_hand (spec/heldenhain/03_rules.rules:259)"
-    # spec: spec/heldenhain/03_rules.rules:260
-    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:260:13")
-    # spec: spec/heldenhain/03_rules.rules:261
+    "procedure auf_die_hand (spec/heldenhain/03_rules.rules:257)"
+    # spec: spec/heldenhain/03_rules.rules:258
+    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:258:13")
+    # spec: spec/heldenhain/03_rules.rules:259
     for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
-        # spec: spec/heldenhain/03_rules.rules:262
+        # spec: spec/heldenhain/03_rules.rules:260
         p_ablegen_von(state, v_a, v_f)
-        # spec: spec/heldenhain/03_rules.rules:263
+        # spec: spec/heldenhain/03_rules.rules:261
         move_card(state, v_a, 3 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:265
+    # spec: spec/heldenhain/03_rules.rules:263
     p_zuruecksetzen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:266
-    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:266:5"), 3 + v_p)
+    # spec: spec/heldenhain/03_rules.rules:264
+    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:264:5"), 3 + v_p)
 
 
 def p_stress_pruefen(state):
-    "procedure stress_pruefen (spec/heldenhain/03_rules.rules:270)"
-    # spec: spec/heldenhain/03_rules.rules:271
+    "procedure stress_pruefen (spec/heldenhain/03_rules.rules:268)"
+    # spec: spec/heldenhain/03_rules.rules:269
     while any(
         any(
             state.counters[0][c_f] >= q_ausdauer(state, c_f)
@@ -603,16 +603,16 @@ def p_stress_pruefen(state):
         )
         for c_q in PLAYERS
     ):
-        tick(state, "while", "spec/heldenhain/03_rules.rules:271:5")
-        # spec: spec/heldenhain/03_rules.rules:272
+        tick(state, "while", "spec/heldenhain/03_rules.rules:269:5")
+        # spec: spec/heldenhain/03_rules.rules:270
         for v_q in PLAYERS:
-            # spec: spec/heldenhain/03_rules.rules:273
+            # spec: spec/heldenhain/03_rules.rules:271
             for v_f in [
                 c_f
                 for c_f in state.zones[5 + v_q]
                 if state.counters[0][c_f] >= q_ausdauer(state, c_f)
             ]:
-                # spec: spec/heldenhain/03_rules.rules:274
+                # spec: spec/heldenhain/03_rules.rules:272
                 if state.location[v_f] == 5 + v_q and state.counters[0][
                     v_f
                 ] >= q_ausdauer(state, v_f):
@@ -620,18 +620,18 @@ def p_stress_pruefen(state):
 
 
 def p_aktion_beginnen(state):
-    "procedure aktion_beginnen (spec/heldenhain/03_rules.rules:344)"
-    # spec: spec/heldenhain/03_rules.rules:345
+    "procedure aktion_beginnen (spec/heldenhain/03_rules.rules:342)"
+    # spec: spec/heldenhain/03_rules.rules:343
     state.vars[2] = False
     state.stamps[20] += 1
-    # spec: spec/heldenhain/03_rules.rules:346
+    # spec: spec/heldenhain/03_rules.rules:344
     state.tracks[4] = max(0, min(9, state.tracks[4] - 1))
     state.stamps[4] += 1
 
 
 def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
-    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:363)"
-    # spec: spec/heldenhain/03_rules.rules:364
+    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:361)"
+    # spec: spec/heldenhain/03_rules.rules:362
     log_line(
         state,
         " ".join(
@@ -645,7 +645,7 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:364:17",
+                        "spec/heldenhain/03_rules.rules:362:17",
                     )
                 ),
                 "lenkt",
@@ -656,34 +656,34 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_z,
                         "label",
-                        "spec/heldenhain/03_rules.rules:364:35",
+                        "spec/heldenhain/03_rules.rules:362:35",
                     )
                 ),
                 "ab",
             ]
         ),
-        "spec/heldenhain/03_rules.rules:364:5",
+        "spec/heldenhain/03_rules.rules:362:5",
     )
-    # spec: spec/heldenhain/03_rules.rules:365
+    # spec: spec/heldenhain/03_rules.rules:363
     p_erschoepfen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:366
+    # spec: spec/heldenhain/03_rules.rules:364
     v_an_ziel = bounded(
         q_ablenkstress(state, v_z, q_einsatz(state, v_f)),
-        "spec/heldenhain/03_rules.rules:366:19",
+        "spec/heldenhain/03_rules.rules:364:19",
     )
-    # spec: spec/heldenhain/03_rules.rules:367
+    # spec: spec/heldenhain/03_rules.rules:365
     v_an_figur = bounded(
-        max(0, q_einsatz(state, v_z)), "spec/heldenhain/03_rules.rules:367:20"
+        max(0, q_einsatz(state, v_z)), "spec/heldenhain/03_rules.rules:365:20"
     )
-    # spec: spec/heldenhain/03_rules.rules:368
+    # spec: spec/heldenhain/03_rules.rules:366
     p_stress_geben(state, v_z, v_an_ziel)
-    # spec: spec/heldenhain/03_rules.rules:369
+    # spec: spec/heldenhain/03_rules.rules:367
     p_stress_geben(state, v_f, v_an_figur)
-    # spec: spec/heldenhain/03_rules.rules:370
+    # spec: spec/heldenhain/03_rules.rules:368
     p_sperren(state, v_z)
-    # spec: spec/heldenhain/03_rules.rules:371
+    # spec: spec/heldenhain/03_rules.rules:369
     emit_abgelenkt(state, v_p, v_f, v_z)
-    # spec: spec/heldenhain/03_rules.rules:372
+    # spec: spec/heldenhain/03_rules.rules:370
     p_stress_pruefen(state)
 
 
@@ -700,48 +700,48 @@ def p_deck_bilden(state, v_p, v_d):
 
 
 def ev_kiki_kleeblatt__p1(state, v_you, v_this):
-    "event of kiki_kleeblatt(p1) (spec/heldenhain/10_superfreundinnen.rules:55)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:56
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:56:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:57
+    "event of kiki_kleeblatt(p1) (spec/heldenhain/10_superfreundinnen.rules:51)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:52
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:52:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:53
     if v_w >= 4:
         p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_hanna_herzlich__p1(state, v_you, v_this):
-    "event of hanna_herzlich(p1) (spec/heldenhain/10_superfreundinnen.rules:69)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:69
+    "event of hanna_herzlich(p1) (spec/heldenhain/10_superfreundinnen.rules:65)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:65
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
 
 
 def ev_sunny_sonnenschein__p1(state, v_you, v_this):
-    "event of sunny_sonnenschein(p1) (spec/heldenhain/10_superfreundinnen.rules:81)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:81
+    "event of sunny_sonnenschein(p1) (spec/heldenhain/10_superfreundinnen.rules:75)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:75
     p_ziehen(state, v_you)
 
 
 def ev_gina_gluecksgriff__p1(state, v_you, v_this):
-    "event of gina_gluecksgriff(p1) (spec/heldenhain/10_superfreundinnen.rules:97)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:98
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:98:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:99
+    "event of gina_gluecksgriff(p1) (spec/heldenhain/10_superfreundinnen.rules:91)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:92
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:92:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:93
     if v_w == 6:
         p_punkte_gewinnen(state, v_you, 1)
 
 
 def ev_gruppenumarmung__p1(state, v_you, v_this):
-    "event of gruppenumarmung(p1) (spec/heldenhain/10_superfreundinnen.rules:200)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:200
+    "event of gruppenumarmung(p1) (spec/heldenhain/10_superfreundinnen.rules:186)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:186
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 2)
 
 
 def ev_glueckstreffer__p1(state, v_you, v_this):
-    "event of glueckstreffer(p1) (spec/heldenhain/10_superfreundinnen.rules:204)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:205
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:205:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:206
+    "event of glueckstreffer(p1) (spec/heldenhain/10_superfreundinnen.rules:190)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:191
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:191:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:192
     if v_w >= 5:
         p_punkte_gewinnen(state, v_you, 2)
     else:
@@ -749,129 +749,129 @@ def ev_glueckstreffer__p1(state, v_you, v_this):
 
 
 def ev_zusammenhalt__p1(state, v_you, v_this):
-    "event of zusammenhalt(p1) (spec/heldenhain/10_superfreundinnen.rules:211)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:211
+    "event of zusammenhalt(p1) (spec/heldenhain/10_superfreundinnen.rules:197)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:197
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_kuchenpause__p1(state, v_you, v_this):
-    "event of kuchenpause(p1) (spec/heldenhain/10_superfreundinnen.rules:223)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:223
+    "event of kuchenpause(p1) (spec/heldenhain/10_superfreundinnen.rules:207)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:207
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_grosses_finale__p1(state, v_you, v_this):
-    "event of grosses_finale(p1) (spec/heldenhain/10_superfreundinnen.rules:234)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:234
+    "event of grosses_finale(p1) (spec/heldenhain/10_superfreundinnen.rules:218)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:218
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_wunschbrunnen__p1(state, v_you, v_this):
-    "event of wunschbrunnen(p1) (spec/heldenhain/10_superfreundinnen.rules:252)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:253
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:253:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:254
+    "event of wunschbrunnen(p1) (spec/heldenhain/10_superfreundinnen.rules:234)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:235
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:235:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:236
     if v_w <= 2:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:255
+        # spec: spec/heldenhain/10_superfreundinnen.rules:237
         p_ziehen(state, v_you)
     elif v_w <= 4:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:257
+        # spec: spec/heldenhain/10_superfreundinnen.rules:239
         p_karten_ziehen(state, v_you, 2)
     else:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:259
+        # spec: spec/heldenhain/10_superfreundinnen.rules:241
         p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_pyjamaparty__p1(state, v_you, v_this):
-    "event of pyjamaparty(p1) (spec/heldenhain/10_superfreundinnen.rules:297)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:298
+    "event of pyjamaparty(p1) (spec/heldenhain/10_superfreundinnen.rules:273)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:274
     p_karten_ziehen(state, v_you, 2)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:299
+    # spec: spec/heldenhain/10_superfreundinnen.rules:275
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_gemeinsam_stark__p1(state, v_you, v_this):
-    "event of gemeinsam_stark(p1) (spec/heldenhain/10_superfreundinnen.rules:304)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:304
+    "event of gemeinsam_stark(p1) (spec/heldenhain/10_superfreundinnen.rules:280)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:280
     for v_f in list(state.zones[5 + v_you]):
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def ev_freundinnen_power__p1(state, v_you, v_this):
-    "event of freundinnen_power(p1) (spec/heldenhain/10_superfreundinnen.rules:308)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:308
+    "event of freundinnen_power(p1) (spec/heldenhain/10_superfreundinnen.rules:284)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:284
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ev_frau_flaute__p1(state, v_you, v_this):
-    "event of frau_flaute(p1) (spec/heldenhain/11_schattenkabinett.rules:47)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:47
+    "event of frau_flaute(p1) (spec/heldenhain/11_schattenkabinett.rules:45)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:45
     slot = 2 + (None if v_you is None else (v_you + 1) % 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
     state.stamps[3] += 1
 
 
 def ev_notar_nimmermehr__p1(state, v_you, v_this):
-    "event of notar_nimmermehr(p1) (spec/heldenhain/11_schattenkabinett.rules:72)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:72
+    "event of notar_nimmermehr(p1) (spec/heldenhain/11_schattenkabinett.rules:68)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:68
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
 
 
 def ev_rufmord__p1(state, v_you, v_this):
-    "event of rufmord(p1) (spec/heldenhain/11_schattenkabinett.rules:175)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:175
+    "event of rufmord(p1) (spec/heldenhain/11_schattenkabinett.rules:161)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:161
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
 
 
 def ev_schmutzkampagne__p1(state, v_you, v_this):
-    "event of schmutzkampagne(p1) (spec/heldenhain/11_schattenkabinett.rules:179)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:179
+    "event of schmutzkampagne(p1) (spec/heldenhain/11_schattenkabinett.rules:165)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:165
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 3)
 
 
 def ev_raenke_schmieden__p1(state, v_you, v_this):
-    "event of raenke_schmieden(p1) (spec/heldenhain/11_schattenkabinett.rules:194)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:194
+    "event of raenke_schmieden(p1) (spec/heldenhain/11_schattenkabinett.rules:180)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:180
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_verhoer__p1(state, v_you, v_this):
-    "event of verhoer(p1) (spec/heldenhain/11_schattenkabinett.rules:198)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:199
+    "event of verhoer(p1) (spec/heldenhain/11_schattenkabinett.rules:184)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:185
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:200
+    # spec: spec/heldenhain/11_schattenkabinett.rules:186
     p_ziehen(state, v_you)
 
 
 def ev_hinterzimmer__p1(state, v_you, v_this):
-    "event of hinterzimmer(p1) (spec/heldenhain/11_schattenkabinett.rules:205)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:206
+    "event of hinterzimmer(p1) (spec/heldenhain/11_schattenkabinett.rules:191)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:192
     p_energie_gewinnen(state, v_you, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:207
+    # spec: spec/heldenhain/11_schattenkabinett.rules:193
     p_ziehen(state, v_you)
 
 
 def ev_schachzug__p1(state, v_you, v_this):
-    "event of schachzug(p1) (spec/heldenhain/11_schattenkabinett.rules:212)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:213
+    "event of schachzug(p1) (spec/heldenhain/11_schattenkabinett.rules:198)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:199
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:214
+    # spec: spec/heldenhain/11_schattenkabinett.rules:200
     p_ziehen(state, v_you)
 
 
 def ev_abgesagt__p1(state, v_you, v_this):
-    "event of abgesagt(p1) (spec/heldenhain/11_schattenkabinett.rules:219)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:220
+    "event of abgesagt(p1) (spec/heldenhain/11_schattenkabinett.rules:205)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:206
     for v_h in list(state.zones[11 + (None if v_you is None else (v_you + 1) % 2)]):
-        # spec: spec/heldenhain/11_schattenkabinett.rules:221
+        # spec: spec/heldenhain/11_schattenkabinett.rules:207
         p_zuruecksetzen(state, v_h)
-        # spec: spec/heldenhain/11_schattenkabinett.rules:222
+        # spec: spec/heldenhain/11_schattenkabinett.rules:208
         move_card(state, v_h, 16 + (None if v_you is None else (v_you + 1) % 2))
 
 
 def ev_sperrstunde__p1(state, v_you, v_this):
-    "event of sperrstunde(p1) (spec/heldenhain/11_schattenkabinett.rules:228)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:228
+    "event of sperrstunde(p1) (spec/heldenhain/11_schattenkabinett.rules:214)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:214
     for v_z in [
         c_z
         for c_z in state.zones[5 + (None if v_you is None else (v_you + 1) % 2)]
@@ -881,16 +881,16 @@ def ev_sperrstunde__p1(state, v_you, v_this):
 
 
 def ev_dunkle_plaene__p1(state, v_you, v_this):
-    "event of dunkle_plaene(p1) (spec/heldenhain/11_schattenkabinett.rules:246)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:247
+    "event of dunkle_plaene(p1) (spec/heldenhain/11_schattenkabinett.rules:230)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:231
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:248
+    # spec: spec/heldenhain/11_schattenkabinett.rules:232
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_nullsummenspiel__p1(state, v_you, v_this):
-    "event of nullsummenspiel(p1) (spec/heldenhain/11_schattenkabinett.rules:253)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:253
+    "event of nullsummenspiel(p1) (spec/heldenhain/11_schattenkabinett.rules:237)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:237
     p_punktabzug(
         state,
         None if v_you is None else (v_you + 1) % 2,
@@ -907,7 +907,7 @@ def ev_nullsummenspiel__p1(state, v_you, v_this):
                     ]
                 ),
             ),
-            "spec/heldenhain/11_schattenkabinett.rules:253:39",
+            "spec/heldenhain/11_schattenkabinett.rules:237:39",
         ),
     )
 
@@ -919,186 +919,186 @@ def ev_oskar__p1(state, v_you, v_this):
 
 
 def ev_alle_fuer_einen__p1(state, v_you, v_this):
-    "event of alle_fuer_einen(p1) (spec/heldenhain/12_weggefaehrten.rules:138)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:138
+    "event of alle_fuer_einen(p1) (spec/heldenhain/12_weggefaehrten.rules:130)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:130
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_schulter_an_schulter__p1(state, v_you, v_this):
-    "event of schulter_an_schulter(p1) (spec/heldenhain/12_weggefaehrten.rules:142)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:142
+    "event of schulter_an_schulter(p1) (spec/heldenhain/12_weggefaehrten.rules:134)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:134
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ev_schutzwall__p1(state, v_you, v_this):
-    "event of schutzwall(p1) (spec/heldenhain/12_weggefaehrten.rules:146)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:146
+    "event of schutzwall(p1) (spec/heldenhain/12_weggefaehrten.rules:138)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:138
     for v_f in list(state.zones[5 + v_you]):
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def ev_aufbruch__p1(state, v_you, v_this):
-    "event of aufbruch(p1) (spec/heldenhain/12_weggefaehrten.rules:153)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:153
+    "event of aufbruch(p1) (spec/heldenhain/12_weggefaehrten.rules:145)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:145
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_gemeinsamer_marsch__p1(state, v_you, v_this):
-    "event of gemeinsamer_marsch(p1) (spec/heldenhain/12_weggefaehrten.rules:157)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:157
+    "event of gemeinsamer_marsch(p1) (spec/heldenhain/12_weggefaehrten.rules:149)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:149
     p_energie_gewinnen(state, v_you, 2)
 
 
 def ev_verstaerkung__p1(state, v_you, v_this):
-    "event of verstaerkung(p1) (spec/heldenhain/12_weggefaehrten.rules:161)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:161
+    "event of verstaerkung(p1) (spec/heldenhain/12_weggefaehrten.rules:153)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:153
     p_karten_ziehen(
         state,
         v_you,
         bounded(
             min(3, len([c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter])),
-            "spec/heldenhain/12_weggefaehrten.rules:161:32",
+            "spec/heldenhain/12_weggefaehrten.rules:153:32",
         ),
     )
 
 
 def ev_gipfelsturm__p1(state, v_you, v_this):
-    "event of gipfelsturm(p1) (spec/heldenhain/12_weggefaehrten.rules:183)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:183
+    "event of gipfelsturm(p1) (spec/heldenhain/12_weggefaehrten.rules:175)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:175
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_treue_freunde__p1(state, v_you, v_this):
-    "event of treue_freunde(p1) (spec/heldenhain/12_weggefaehrten.rules:187)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:187
+    "event of treue_freunde(p1) (spec/heldenhain/12_weggefaehrten.rules:179)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:179
     p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_wegzehrung__p1(state, v_you, v_this):
-    "event of wegzehrung(p1) (spec/heldenhain/12_weggefaehrten.rules:190)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:190
+    "event of wegzehrung(p1) (spec/heldenhain/12_weggefaehrten.rules:182)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:182
     p_energie_gewinnen(state, v_you, 2)
 
 
 def ev_kundschafter__p1(state, v_you, v_this):
-    "event of kundschafter(p1) (spec/heldenhain/12_weggefaehrten.rules:194)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:195
+    "event of kundschafter(p1) (spec/heldenhain/12_weggefaehrten.rules:186)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:187
     v_vorher = bounded(
         len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]),
-        "spec/heldenhain/12_weggefaehrten.rules:195:22",
+        "spec/heldenhain/12_weggefaehrten.rules:187:22",
     )
-    # spec: spec/heldenhain/12_weggefaehrten.rules:196
+    # spec: spec/heldenhain/12_weggefaehrten.rules:188
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:197
+    # spec: spec/heldenhain/12_weggefaehrten.rules:189
     if len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]) > v_vorher:
         p_ziehen(state, v_you)
 
 
 def ev_zeltlager__p1(state, v_you, v_this):
-    "event of zeltlager(p1) (spec/heldenhain/12_weggefaehrten.rules:202)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:203
+    "event of zeltlager(p1) (spec/heldenhain/12_weggefaehrten.rules:194)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:195
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:204
+    # spec: spec/heldenhain/12_weggefaehrten.rules:196
     p_ziehen(state, v_you)
 
 
 def ev_schwur_der_gefaehrten__p1(state, v_you, v_this):
-    "event of schwur_der_gefaehrten(p1) (spec/heldenhain/12_weggefaehrten.rules:218)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:219
+    "event of schwur_der_gefaehrten(p1) (spec/heldenhain/12_weggefaehrten.rules:208)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:209
     for v_f in [c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter]:
         p_dauerhaft_rettung(state, v_f, 1)
 
 
 def ev_papagei_plapper__p1(state, v_you, v_this):
-    "event of papagei_plapper(p1) (spec/heldenhain/13_purpurpakt.rules:184)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:184
+    "event of papagei_plapper(p1) (spec/heldenhain/13_purpurpakt.rules:186)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:186
     p_ziehen(state, v_you)
 
 
 def ev_sonderangebot__p1(state, v_you, v_this):
-    "event of sonderangebot(p1) (spec/heldenhain/13_purpurpakt.rules:250)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:250
+    "event of sonderangebot(p1) (spec/heldenhain/13_purpurpakt.rules:251)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:251
     activate(state, 7, [v_you, 2, v_this], "turn")
 
 
 def ev_pakt_mit_preis__p1(state, v_you, v_this):
-    "event of pakt_mit_preis(p1) (spec/heldenhain/13_purpurpakt.rules:288)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:289
+    "event of pakt_mit_preis(p1) (spec/heldenhain/13_purpurpakt.rules:287)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:288
     activate(state, 4, [v_you, 2], "turn")
-    # spec: spec/heldenhain/13_purpurpakt.rules:290
+    # spec: spec/heldenhain/13_purpurpakt.rules:289
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_schuldenberg__p1(state, v_you, v_this):
-    "event of schuldenberg(p1) (spec/heldenhain/13_purpurpakt.rules:295)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:296
+    "event of schuldenberg(p1) (spec/heldenhain/13_purpurpakt.rules:294)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:295
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:297
+    # spec: spec/heldenhain/13_purpurpakt.rules:296
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
 
 
 def ev_zinseszins__p1(state, v_you, v_this):
-    "event of zinseszins(p1) (spec/heldenhain/13_purpurpakt.rules:331)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:332
+    "event of zinseszins(p1) (spec/heldenhain/13_purpurpakt.rules:330)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:331
     p_punkte_gewinnen(state, v_you, 3)
-    # spec: spec/heldenhain/13_purpurpakt.rules:333
+    # spec: spec/heldenhain/13_purpurpakt.rules:332
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_kleingedrucktes__p1(state, v_you, v_this):
-    "event of kleingedrucktes(p1) (spec/heldenhain/13_purpurpakt.rules:362)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:363
+    "event of kleingedrucktes(p1) (spec/heldenhain/13_purpurpakt.rules:359)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:360
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:364
+    # spec: spec/heldenhain/13_purpurpakt.rules:361
     p_ziehen(state, v_you)
 
 
 def ev_kiki_kleeblatt__p2(state, v_you, v_this):
-    "event of kiki_kleeblatt(p2) (spec/heldenhain/10_superfreundinnen.rules:55)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:56
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:56:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:57
+    "event of kiki_kleeblatt(p2) (spec/heldenhain/10_superfreundinnen.rules:51)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:52
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:52:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:53
     if v_w >= 4:
         p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_hanna_herzlich__p2(state, v_you, v_this):
-    "event of hanna_herzlich(p2) (spec/heldenhain/10_superfreundinnen.rules:69)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:69
+    "event of hanna_herzlich(p2) (spec/heldenhain/10_superfreundinnen.rules:65)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:65
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
 
 
 def ev_sunny_sonnenschein__p2(state, v_you, v_this):
-    "event of sunny_sonnenschein(p2) (spec/heldenhain/10_superfreundinnen.rules:81)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:81
+    "event of sunny_sonnenschein(p2) (spec/heldenhain/10_superfreundinnen.rules:75)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:75
     p_ziehen(state, v_you)
 
 
 def ev_gina_gluecksgriff__p2(state, v_you, v_this):
-    "event of gina_gluecksgriff(p2) (spec/heldenhain/10_superfreundinnen.rules:97)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:98
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:98:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:99
+    "event of gina_gluecksgriff(p2) (spec/heldenhain/10_superfreundinnen.rules:91)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:92
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:92:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:93
     if v_w == 6:
         p_punkte_gewinnen(state, v_you, 1)
 
 
 def ev_gruppenumarmung__p2(state, v_you, v_this):
-    "event of gruppenumarmung(p2) (spec/heldenhain/10_superfreundinnen.rules:200)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:200
+    "event of gruppenumarmung(p2) (spec/heldenhain/10_superfreundinnen.rules:186)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:186
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 2)
 
 
 def ev_glueckstreffer__p2(state, v_you, v_this):
-    "event of glueckstreffer(p2) (spec/heldenhain/10_superfreundinnen.rules:204)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:205
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:205:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:206
+    "event of glueckstreffer(p2) (spec/heldenhain/10_superfreundinnen.rules:190)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:191
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:191:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:192
     if v_w >= 5:
         p_punkte_gewinnen(state, v_you, 2)
     else:
@@ -1106,129 +1106,129 @@ def ev_glueckstreffer__p2(state, v_you, v_this):
 
 
 def ev_zusammenhalt__p2(state, v_you, v_this):
-    "event of zusammenhalt(p2) (spec/heldenhain/10_superfreundinnen.rules:211)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:211
+    "event of zusammenhalt(p2) (spec/heldenhain/10_superfreundinnen.rules:197)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:197
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_kuchenpause__p2(state, v_you, v_this):
-    "event of kuchenpause(p2) (spec/heldenhain/10_superfreundinnen.rules:223)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:223
+    "event of kuchenpause(p2) (spec/heldenhain/10_superfreundinnen.rules:207)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:207
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_grosses_finale__p2(state, v_you, v_this):
-    "event of grosses_finale(p2) (spec/heldenhain/10_superfreundinnen.rules:234)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:234
+    "event of grosses_finale(p2) (spec/heldenhain/10_superfreundinnen.rules:218)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:218
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_wunschbrunnen__p2(state, v_you, v_this):
-    "event of wunschbrunnen(p2) (spec/heldenhain/10_superfreundinnen.rules:252)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:253
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:253:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:254
+    "event of wunschbrunnen(p2) (spec/heldenhain/10_superfreundinnen.rules:234)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:235
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:235:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:236
     if v_w <= 2:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:255
+        # spec: spec/heldenhain/10_superfreundinnen.rules:237
         p_ziehen(state, v_you)
     elif v_w <= 4:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:257
+        # spec: spec/heldenhain/10_superfreundinnen.rules:239
         p_karten_ziehen(state, v_you, 2)
     else:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:259
+        # spec: spec/heldenhain/10_superfreundinnen.rules:241
         p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_pyjamaparty__p2(state, v_you, v_this):
-    "event of pyjamaparty(p2) (spec/heldenhain/10_superfreundinnen.rules:297)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:298
+    "event of pyjamaparty(p2) (spec/heldenhain/10_superfreundinnen.rules:273)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:274
     p_karten_ziehen(state, v_you, 2)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:299
+    # spec: spec/heldenhain/10_superfreundinnen.rules:275
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_gemeinsam_stark__p2(state, v_you, v_this):
-    "event of gemeinsam_stark(p2) (spec/heldenhain/10_superfreundinnen.rules:304)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:304
+    "event of gemeinsam_stark(p2) (spec/heldenhain/10_superfreundinnen.rules:280)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:280
     for v_f in list(state.zones[5 + v_you]):
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def ev_freundinnen_power__p2(state, v_you, v_this):
-    "event of freundinnen_power(p2) (spec/heldenhain/10_superfreundinnen.rules:308)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:308
+    "event of freundinnen_power(p2) (spec/heldenhain/10_superfreundinnen.rules:284)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:284
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ev_frau_flaute__p2(state, v_you, v_this):
-    "event of frau_flaute(p2) (spec/heldenhain/11_schattenkabinett.rules:47)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:47
+    "event of frau_flaute(p2) (spec/heldenhain/11_schattenkabinett.rules:45)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:45
     slot = 2 + (None if v_you is None else (v_you + 1) % 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
     state.stamps[3] += 1
 
 
 def ev_notar_nimmermehr__p2(state, v_you, v_this):
-    "event of notar_nimmermehr(p2) (spec/heldenhain/11_schattenkabinett.rules:72)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:72
+    "event of notar_nimmermehr(p2) (spec/heldenhain/11_schattenkabinett.rules:68)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:68
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
 
 
 def ev_rufmord__p2(state, v_you, v_this):
-    "event of rufmord(p2) (spec/heldenhain/11_schattenkabinett.rules:175)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:175
+    "event of rufmord(p2) (spec/heldenhain/11_schattenkabinett.rules:161)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:161
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
 
 
 def ev_schmutzkampagne__p2(state, v_you, v_this):
-    "event of schmutzkampagne(p2) (spec/heldenhain/11_schattenkabinett.rules:179)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:179
+    "event of schmutzkampagne(p2) (spec/heldenhain/11_schattenkabinett.rules:165)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:165
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 3)
 
 
 def ev_raenke_schmieden__p2(state, v_you, v_this):
-    "event of raenke_schmieden(p2) (spec/heldenhain/11_schattenkabinett.rules:194)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:194
+    "event of raenke_schmieden(p2) (spec/heldenhain/11_schattenkabinett.rules:180)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:180
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_verhoer__p2(state, v_you, v_this):
-    "event of verhoer(p2) (spec/heldenhain/11_schattenkabinett.rules:198)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:199
+    "event of verhoer(p2) (spec/heldenhain/11_schattenkabinett.rules:184)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:185
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:200
+    # spec: spec/heldenhain/11_schattenkabinett.rules:186
     p_ziehen(state, v_you)
 
 
 def ev_hinterzimmer__p2(state, v_you, v_this):
-    "event of hinterzimmer(p2) (spec/heldenhain/11_schattenkabinett.rules:205)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:206
+    "event of hinterzimmer(p2) (spec/heldenhain/11_schattenkabinett.rules:191)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:192
     p_energie_gewinnen(state, v_you, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:207
+    # spec: spec/heldenhain/11_schattenkabinett.rules:193
     p_ziehen(state, v_you)
 
 
 def ev_schachzug__p2(state, v_you, v_this):
-    "event of schachzug(p2) (spec/heldenhain/11_schattenkabinett.rules:212)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:213
+    "event of schachzug(p2) (spec/heldenhain/11_schattenkabinett.rules:198)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:199
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:214
+    # spec: spec/heldenhain/11_schattenkabinett.rules:200
     p_ziehen(state, v_you)
 
 
 def ev_abgesagt__p2(state, v_you, v_this):
-    "event of abgesagt(p2) (spec/heldenhain/11_schattenkabinett.rules:219)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:220
+    "event of abgesagt(p2) (spec/heldenhain/11_schattenkabinett.rules:205)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:206
     for v_h in list(state.zones[11 + (None if v_you is None else (v_you + 1) % 2)]):
-        # spec: spec/heldenhain/11_schattenkabinett.rules:221
+        # spec: spec/heldenhain/11_schattenkabinett.rules:207
         p_zuruecksetzen(state, v_h)
-        # spec: spec/heldenhain/11_schattenkabinett.rules:222
+        # spec: spec/heldenhain/11_schattenkabinett.rules:208
         move_card(state, v_h, 16 + (None if v_you is None else (v_you + 1) % 2))
 
 
 def ev_sperrstunde__p2(state, v_you, v_this):
-    "event of sperrstunde(p2) (spec/heldenhain/11_schattenkabinett.rules:228)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:228
+    "event of sperrstunde(p2) (spec/heldenhain/11_schattenkabinett.rules:214)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:214
     for v_z in [
         c_z
         for c_z in state.zones[5 + (None if v_you is None else (v_you + 1) % 2)]
@@ -1238,16 +1238,16 @@ def ev_sperrstunde__p2(state, v_you, v_this):
 
 
 def ev_dunkle_plaene__p2(state, v_you, v_this):
-    "event of dunkle_plaene(p2) (spec/heldenhain/11_schattenkabinett.rules:246)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:247
+    "event of dunkle_plaene(p2) (spec/heldenhain/11_schattenkabinett.rules:230)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:231
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:248
+    # spec: spec/heldenhain/11_schattenkabinett.rules:232
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_nullsummenspiel__p2(state, v_you, v_this):
-    "event of nullsummenspiel(p2) (spec/heldenhain/11_schattenkabinett.rules:253)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:253
+    "event of nullsummenspiel(p2) (spec/heldenhain/11_schattenkabinett.rules:237)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:237
     p_punktabzug(
         state,
         None if v_you is None else (v_you + 1) % 2,
@@ -1264,7 +1264,7 @@ def ev_nullsummenspiel__p2(state, v_you, v_this):
                     ]
                 ),
             ),
-            "spec/heldenhain/11_schattenkabinett.rules:253:39",
+            "spec/heldenhain/11_schattenkabinett.rules:237:39",
         ),
     )
 
@@ -1276,140 +1276,140 @@ def ev_oskar__p2(state, v_you, v_this):
 
 
 def ev_alle_fuer_einen__p2(state, v_you, v_this):
-    "event of alle_fuer_einen(p2) (spec/heldenhain/12_weggefaehrten.rules:138)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:138
+    "event of alle_fuer_einen(p2) (spec/heldenhain/12_weggefaehrten.rules:130)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:130
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_schulter_an_schulter__p2(state, v_you, v_this):
-    "event of schulter_an_schulter(p2) (spec/heldenhain/12_weggefaehrten.rules:142)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:142
+    "event of schulter_an_schulter(p2) (spec/heldenhain/12_weggefaehrten.rules:134)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:134
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ev_schutzwall__p2(state, v_you, v_this):
-    "event of schutzwall(p2) (spec/heldenhain/12_weggefaehrten.rules:146)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:146
+    "event of schutzwall(p2) (spec/heldenhain/12_weggefaehrten.rules:138)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:138
     for v_f in list(state.zones[5 + v_you]):
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def ev_aufbruch__p2(state, v_you, v_this):
-    "event of aufbruch(p2) (spec/heldenhain/12_weggefaehrten.rules:153)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:153
+    "event of aufbruch(p2) (spec/heldenhain/12_weggefaehrten.rules:145)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:145
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_gemeinsamer_marsch__p2(state, v_you, v_this):
-    "event of gemeinsamer_marsch(p2) (spec/heldenhain/12_weggefaehrten.rules:157)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:157
+    "event of gemeinsamer_marsch(p2) (spec/heldenhain/12_weggefaehrten.rules:149)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:149
     p_energie_gewinnen(state, v_you, 2)
 
 
 def ev_verstaerkung__p2(state, v_you, v_this):
-    "event of verstaerkung(p2) (spec/heldenhain/12_weggefaehrten.rules:161)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:161
+    "event of verstaerkung(p2) (spec/heldenhain/12_weggefaehrten.rules:153)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:153
     p_karten_ziehen(
         state,
         v_you,
         bounded(
             min(3, len([c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter])),
-            "spec/heldenhain/12_weggefaehrten.rules:161:32",
+            "spec/heldenhain/12_weggefaehrten.rules:153:32",
         ),
     )
 
 
 def ev_gipfelsturm__p2(state, v_you, v_this):
-    "event of gipfelsturm(p2) (spec/heldenhain/12_weggefaehrten.rules:183)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:183
+    "event of gipfelsturm(p2) (spec/heldenhain/12_weggefaehrten.rules:175)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:175
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_treue_freunde__p2(state, v_you, v_this):
-    "event of treue_freunde(p2) (spec/heldenhain/12_weggefaehrten.rules:187)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:187
+    "event of treue_freunde(p2) (spec/heldenhain/12_weggefaehrten.rules:179)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:179
     p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_wegzehrung__p2(state, v_you, v_this):
-    "event of wegzehrung(p2) (spec/heldenhain/12_weggefaehrten.rules:190)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:190
+    "event of wegzehrung(p2) (spec/heldenhain/12_weggefaehrten.rules:182)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:182
     p_energie_gewinnen(state, v_you, 2)
 
 
 def ev_kundschafter__p2(state, v_you, v_this):
-    "event of kundschafter(p2) (spec/heldenhain/12_weggefaehrten.rules:194)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:195
+    "event of kundschafter(p2) (spec/heldenhain/12_weggefaehrten.rules:186)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:187
     v_vorher = bounded(
         len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]),
-        "spec/heldenhain/12_weggefaehrten.rules:195:22",
+        "spec/heldenhain/12_weggefaehrten.rules:187:22",
     )
-    # spec: spec/heldenhain/12_weggefaehrten.rules:196
+    # spec: spec/heldenhain/12_weggefaehrten.rules:188
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:197
+    # spec: spec/heldenhain/12_weggefaehrten.rules:189
     if len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]) > v_vorher:
         p_ziehen(state, v_you)
 
 
 def ev_zeltlager__p2(state, v_you, v_this):
-    "event of zeltlager(p2) (spec/heldenhain/12_weggefaehrten.rules:202)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:203
+    "event of zeltlager(p2) (spec/heldenhain/12_weggefaehrten.rules:194)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:195
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:204
+    # spec: spec/heldenhain/12_weggefaehrten.rules:196
     p_ziehen(state, v_you)
 
 
 def ev_schwur_der_gefaehrten__p2(state, v_you, v_this):
-    "event of schwur_der_gefaehrten(p2) (spec/heldenhain/12_weggefaehrten.rules:218)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:219
+    "event of schwur_der_gefaehrten(p2) (spec/heldenhain/12_weggefaehrten.rules:208)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:209
     for v_f in [c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter]:
         p_dauerhaft_rettung(state, v_f, 1)
 
 
 def ev_papagei_plapper__p2(state, v_you, v_this):
-    "event of papagei_plapper(p2) (spec/heldenhain/13_purpurpakt.rules:184)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:184
+    "event of papagei_plapper(p2) (spec/heldenhain/13_purpurpakt.rules:186)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:186
     p_ziehen(state, v_you)
 
 
 def ev_sonderangebot__p2(state, v_you, v_this):
-    "event of sonderangebot(p2) (spec/heldenhain/13_purpurpakt.rules:250)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:250
+    "event of sonderangebot(p2) (spec/heldenhain/13_purpurpakt.rules:251)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:251
     activate(state, 7, [v_you, 2, v_this], "turn")
 
 
 def ev_pakt_mit_preis__p2(state, v_you, v_this):
-    "event of pakt_mit_preis(p2) (spec/heldenhain/13_purpurpakt.rules:288)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:289
+    "event of pakt_mit_preis(p2) (spec/heldenhain/13_purpurpakt.rules:287)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:288
     activate(state, 4, [v_you, 2], "turn")
-    # spec: spec/heldenhain/13_purpurpakt.rules:290
+    # spec: spec/heldenhain/13_purpurpakt.rules:289
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_schuldenberg__p2(state, v_you, v_this):
-    "event of schuldenberg(p2) (spec/heldenhain/13_purpurpakt.rules:295)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:296
+    "event of schuldenberg(p2) (spec/heldenhain/13_purpurpakt.rules:294)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:295
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:297
+    # spec: spec/heldenhain/13_purpurpakt.rules:296
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
 
 
 def ev_zinseszins__p2(state, v_you, v_this):
-    "event of zinseszins(p2) (spec/heldenhain/13_purpurpakt.rules:331)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:332
+    "event of zinseszins(p2) (spec/heldenhain/13_purpurpakt.rules:330)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:331
     p_punkte_gewinnen(state, v_you, 3)
-    # spec: spec/heldenhain/13_purpurpakt.rules:333
+    # spec: spec/heldenhain/13_purpurpakt.rules:332
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_kleingedrucktes__p2(state, v_you, v_this):
-    "event of kleingedrucktes(p2) (spec/heldenhain/13_purpurpakt.rules:362)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:363
+    "event of kleingedrucktes(p2) (spec/heldenhain/13_purpurpakt.rules:359)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:360
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:364
+    # spec: spec/heldenhain/13_purpurpakt.rules:361
     p_ziehen(state, v_you)
 
 
@@ -1420,46 +1420,46 @@ def t_rabatt_0(state, v_p, v_n, v_quelle, v_q, v_c):
 
 
 def t_blitzy__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of blitzy__while0 (spec/heldenhain/10_superfreundinnen.rules:16)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:16
+    "on gesammelt of blitzy__while0 (spec/heldenhain/10_superfreundinnen.rules:15)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:15
     p_ziehen(state, v_p)
 
 
 def t_lena__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of lena__while0 (spec/heldenhain/10_superfreundinnen.rules:28)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:28
+    "on gesammelt of lena__while0 (spec/heldenhain/10_superfreundinnen.rules:25)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:25
     p_heilen(state, v_f, 1)
 
 
 def t_pia_purzel__while0_0(state, v_this, v_p):
-    "on zugbeginn of pia_purzel__while0 (spec/heldenhain/10_superfreundinnen.rules:36)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:37
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:37:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:38
+    "on zugbeginn of pia_purzel__while0 (spec/heldenhain/10_superfreundinnen.rules:32)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:33
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:33:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:34
     if v_w >= 5:
         p_ziehen(state, v_p)
 
 
 def t_fee_fortuna__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of fee_fortuna__while0 (spec/heldenhain/10_superfreundinnen.rules:45)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:46
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:46:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:47
+    "on gesammelt of fee_fortuna__while0 (spec/heldenhain/10_superfreundinnen.rules:41)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:42
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:42:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:43
     if v_w == 6:
         p_punkte_gewinnen(state, v_p, 1)
 
 
 def t_luzi_lichtblick__while0_0(state, v_this, v_p):
-    "on zugbeginn of luzi_lichtblick__while0 (spec/heldenhain/10_superfreundinnen.rules:74)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:74
+    "on zugbeginn of luzi_lichtblick__while0 (spec/heldenhain/10_superfreundinnen.rules:69)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:69
     p_heilen(state, v_this, 1)
 
 
 def t_cleo_chance__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of cleo_chance__while0 (spec/heldenhain/10_superfreundinnen.rules:87)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:88
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:88:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:89
+    "on gesammelt of cleo_chance__while0 (spec/heldenhain/10_superfreundinnen.rules:81)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:82
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:82:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:83
     if v_w == 1:
         p_stress_geben(state, v_f, 1)
     elif v_w >= 5:
@@ -1467,35 +1467,35 @@ def t_cleo_chance__while0_0(state, v_this, v_p, v_f, v_n):
 
 
 def t_flauschi__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of flauschi__while0 (spec/heldenhain/10_superfreundinnen.rules:117)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:118
+    "on gesammelt of flauschi__while0 (spec/heldenhain/10_superfreundinnen.rules:109)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:110
     if not state.counters[1][v_this] > 0 and not state.counters[2][v_this] > 0:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:119
+        # spec: spec/heldenhain/10_superfreundinnen.rules:111
         p_erschoepfen(state, v_this)
-        # spec: spec/heldenhain/10_superfreundinnen.rules:120
+        # spec: spec/heldenhain/10_superfreundinnen.rules:112
         p_heilen(state, v_f, 1)
 
 
 def t_gluecksschwein_trudi__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of gluecksschwein_trudi__while0 (spec/heldenhain/10_superfreundinnen.rules:137)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:138
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:138:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:139
+    "on gesammelt of gluecksschwein_trudi__while0 (spec/heldenhain/10_superfreundinnen.rules:127)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:128
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:128:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:129
     if v_w == 6:
         p_punkte_gewinnen(state, v_p, 1)
 
 
 def t_ki_sternchen__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_sternchen__while0 (spec/heldenhain/10_superfreundinnen.rules:172)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:172
+    "on ki_genutzt of ki_sternchen__while0 (spec/heldenhain/10_superfreundinnen.rules:160)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:160
     activate(state, 5, [v_p, 1], "turn")
 
 
 def t_ki_gluecksrad__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_gluecksrad__while0 (spec/heldenhain/10_superfreundinnen.rules:178)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:179
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:179:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:180
+    "on ki_genutzt of ki_gluecksrad__while0 (spec/heldenhain/10_superfreundinnen.rules:166)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:167
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:167:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:168
     if v_w >= 4:
         p_karten_ziehen(state, v_p, 2)
     else:
@@ -1503,14 +1503,14 @@ def t_ki_gluecksrad__while0_0(state, v_this, v_p, v_k):
 
 
 def t_ki_kompass__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_kompass__while0 (spec/heldenhain/10_superfreundinnen.rules:193)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:193
+    "on ki_genutzt of ki_kompass__while0 (spec/heldenhain/10_superfreundinnen.rules:179)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:179
     activate(state, 4, [v_p, 1], "turn")
 
 
 def t_heilamulett__while0_0(state, v_this, v_p):
-    "on zugbeginn of heilamulett__while0 (spec/heldenhain/10_superfreundinnen.rules:321)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:322
+    "on zugbeginn of heilamulett__while0 (spec/heldenhain/10_superfreundinnen.rules:297)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:298
     for v_f in [
         c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_this, c_f])
     ]:
@@ -1518,92 +1518,92 @@ def t_heilamulett__while0_0(state, v_this, v_p):
 
 
 def t_sternwarte__while0_0(state, v_this, v_p, v_h):
-    "on hq_genutzt of sternwarte__while0 (spec/heldenhain/10_superfreundinnen.rules:347)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:348
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:348:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:349
+    "on hq_genutzt of sternwarte__while0 (spec/heldenhain/10_superfreundinnen.rules:321)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:322
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:322:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:323
     if v_w >= 5:
         p_energie_gewinnen(state, v_p, 1)
 
 
 def t_gluecksmarkt__while0_0(state, v_this, v_p):
-    "on zugbeginn of gluecksmarkt__while0 (spec/heldenhain/10_superfreundinnen.rules:370)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:371
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:371:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:372
+    "on zugbeginn of gluecksmarkt__while0 (spec/heldenhain/10_superfreundinnen.rules:340)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:341
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:341:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:342
     if v_w == 6:
         p_punkte_gewinnen(state, v_p, 1)
 
 
 def t_professor_null__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of professor_null__while0 (spec/heldenhain/11_schattenkabinett.rules:21)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:21
+    "on gesammelt of professor_null__while0 (spec/heldenhain/11_schattenkabinett.rules:20)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:20
     p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
 def t_baronin_bremse__while0_0(state, v_this, v_p):
-    "on zugbeginn of baronin_bremse__while0 (spec/heldenhain/11_schattenkabinett.rules:40)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:41
+    "on zugbeginn of baronin_bremse__while0 (spec/heldenhain/11_schattenkabinett.rules:38)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:39
     p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
 def t_fraeulein_frost__while0_0(state, v_this, v_p, v_f, v_z):
-    "on abgelenkt of fraeulein_frost__while0 (spec/heldenhain/11_schattenkabinett.rules:63)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:64
+    "on abgelenkt of fraeulein_frost__while0 (spec/heldenhain/11_schattenkabinett.rules:59)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:60
     activate(state, 1, [v_z, -1, state.counters[8][v_z]], None)
 
 
 def t_zensor_zack__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of zensor_zack__while0 (spec/heldenhain/11_schattenkabinett.rules:99)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:99
+    "on gesammelt of zensor_zack__while0 (spec/heldenhain/11_schattenkabinett.rules:92)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:92
     p_zufaellig_abwerfen(state, None if v_p is None else (v_p + 1) % 2)
 
 
 def t_rabe_raspel__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of rabe_raspel__while0 (spec/heldenhain/11_schattenkabinett.rules:111)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:112
+    "on gesammelt of rabe_raspel__while0 (spec/heldenhain/11_schattenkabinett.rules:103)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:104
     if not state.counters[1][v_this] > 0 and not state.counters[2][v_this] > 0:
-        # spec: spec/heldenhain/11_schattenkabinett.rules:113
+        # spec: spec/heldenhain/11_schattenkabinett.rules:105
         p_erschoepfen(state, v_this)
-        # spec: spec/heldenhain/11_schattenkabinett.rules:114
+        # spec: spec/heldenhain/11_schattenkabinett.rules:106
         p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
 def t_schleichkatze_nebel__while0_0(state, v_this, v_p):
-    "on zugbeginn of schleichkatze_nebel__while0 (spec/heldenhain/11_schattenkabinett.rules:125)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:125
+    "on zugbeginn of schleichkatze_nebel__while0 (spec/heldenhain/11_schattenkabinett.rules:116)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:116
     slot = 2 + (None if v_p is None else (v_p + 1) % 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
     state.stamps[3] += 1
 
 
 def t_spitzel_spinne__while0_0(state, v_this, v_p, v_f, v_z):
-    "on abgelenkt of spitzel_spinne__while0 (spec/heldenhain/11_schattenkabinett.rules:132)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:132
+    "on abgelenkt of spitzel_spinne__while0 (spec/heldenhain/11_schattenkabinett.rules:121)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:121
     p_ziehen(state, v_p)
 
 
 def t_ki_stoppuhr__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_stoppuhr__while0 (spec/heldenhain/11_schattenkabinett.rules:140)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:140
+    "on ki_genutzt of ki_stoppuhr__while0 (spec/heldenhain/11_schattenkabinett.rules:128)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:128
     activate(state, 4, [None if v_p is None else (v_p + 1) % 2, -1], "turn")
 
 
 def t_ki_rechenknecht__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_rechenknecht__while0 (spec/heldenhain/11_schattenkabinett.rules:152)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:152
+    "on ki_genutzt of ki_rechenknecht__while0 (spec/heldenhain/11_schattenkabinett.rules:140)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:140
     activate(state, 5, [v_p, 1], "turn")
 
 
 def t_siegelring__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of siegelring__while0 (spec/heldenhain/11_schattenkabinett.rules:267)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:267
+    "on gesammelt of siegelring__while0 (spec/heldenhain/11_schattenkabinett.rules:250)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:250
     p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
 def t_grauer_platz__while0_0(state, v_this, v_p):
-    "on zugbeginn of grauer_platz__while0 (spec/heldenhain/11_schattenkabinett.rules:306)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:306
+    "on zugbeginn of grauer_platz__while0 (spec/heldenhain/11_schattenkabinett.rules:285)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:285
     p_punktabzug(state, v_p, 1)
 
 
@@ -1614,53 +1614,53 @@ def t_paula_pfad__while0_0(state, v_this, v_p, v_f, v_n):
 
 
 def t_wilma_weitblick__while0_0(state, v_this, v_p):
-    "on zugbeginn of wilma_weitblick__while0 (spec/heldenhain/12_weggefaehrten.rules:60)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:60
+    "on zugbeginn of wilma_weitblick__while0 (spec/heldenhain/12_weggefaehrten.rules:58)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:58
     p_energie_gewinnen(state, v_p, 1)
 
 
 def t_selma_seil__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of selma_seil__while0 (spec/heldenhain/12_weggefaehrten.rules:68)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:68
+    "on gesammelt of selma_seil__while0 (spec/heldenhain/12_weggefaehrten.rules:65)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:65
     p_ziehen(state, v_p)
 
 
 def t_pony_polka__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of pony_polka__while0 (spec/heldenhain/12_weggefaehrten.rules:84)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:85
+    "on gesammelt of pony_polka__while0 (spec/heldenhain/12_weggefaehrten.rules:80)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:81
     if not state.counters[1][v_this] > 0 and not state.counters[2][v_this] > 0:
-        # spec: spec/heldenhain/12_weggefaehrten.rules:86
+        # spec: spec/heldenhain/12_weggefaehrten.rules:82
         p_erschoepfen(state, v_this)
-        # spec: spec/heldenhain/12_weggefaehrten.rules:87
+        # spec: spec/heldenhain/12_weggefaehrten.rules:83
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def t_ki_wanderkarte__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_wanderkarte__while0 (spec/heldenhain/12_weggefaehrten.rules:108)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:109
+    "on ki_genutzt of ki_wanderkarte__while0 (spec/heldenhain/12_weggefaehrten.rules:102)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:103
     activate(state, 5, [v_p, 1], "turn")
-    # spec: spec/heldenhain/12_weggefaehrten.rules:110
+    # spec: spec/heldenhain/12_weggefaehrten.rules:104
     if q_mannschaftsgroesse(state, v_p) >= 4:
         state.tracks[4] = max(0, min(9, state.tracks[4] + 1))
         state.stamps[4] += 1
 
 
 def t_ki_funkgeraet__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_funkgeraet__while0 (spec/heldenhain/12_weggefaehrten.rules:117)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:117
+    "on ki_genutzt of ki_funkgeraet__while0 (spec/heldenhain/12_weggefaehrten.rules:111)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:111
     activate(state, 4, [v_p, 1], "turn")
 
 
 def t_ki_lagerfeuer__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_lagerfeuer__while0 (spec/heldenhain/12_weggefaehrten.rules:123)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:123
+    "on ki_genutzt of ki_lagerfeuer__while0 (spec/heldenhain/12_weggefaehrten.rules:116)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:116
     for v_f in list(state.zones[5 + v_p]):
         p_heilen(state, v_f, 1)
 
 
 def t_ki_fernglas__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_fernglas__while0 (spec/heldenhain/12_weggefaehrten.rules:129)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:130
+    "on ki_genutzt of ki_fernglas__while0 (spec/heldenhain/12_weggefaehrten.rules:121)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:122
     if q_mannschaftsgroesse(state, v_p) >= 3:
         p_karten_ziehen(state, v_p, 2)
     else:
@@ -1668,8 +1668,8 @@ def t_ki_fernglas__while0_0(state, v_this, v_p, v_k):
 
 
 def t_feldflasche__while0_0(state, v_this, v_p):
-    "on zugbeginn of feldflasche__while0 (spec/heldenhain/12_weggefaehrten.rules:234)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:235
+    "on zugbeginn of feldflasche__while0 (spec/heldenhain/12_weggefaehrten.rules:224)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:225
     for v_f in [
         c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_this, c_f])
     ]:
@@ -1677,44 +1677,44 @@ def t_feldflasche__while0_0(state, v_this, v_p):
 
 
 def t_gildenhaus__while0_0(state, v_this, v_p, v_h):
-    "on hq_genutzt of gildenhaus__while0 (spec/heldenhain/12_weggefaehrten.rules:261)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:261
+    "on hq_genutzt of gildenhaus__while0 (spec/heldenhain/12_weggefaehrten.rules:246)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:246
     p_ziehen(state, v_p)
 
 
 def t_marktplatz__while0_0(state, v_this, v_p):
-    "on zugbeginn of marktplatz__while0 (spec/heldenhain/12_weggefaehrten.rules:275)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:275
+    "on zugbeginn of marktplatz__while0 (spec/heldenhain/12_weggefaehrten.rules:256)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:256
     p_ziehen(state, v_p)
 
 
 def t_diva_dacapo__while0_0(state, v_this, v_p):
-    "on zugbeginn of diva_dacapo__while0 (spec/heldenhain/13_purpurpakt.rules:125)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:125
+    "on zugbeginn of diva_dacapo__while0 (spec/heldenhain/13_purpurpakt.rules:127)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:127
     p_stress_geben(state, v_this, 1)
 
 
 def t_tante_tantieme__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of tante_tantieme__while0 (spec/heldenhain/13_purpurpakt.rules:156)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:157
+    "on gesammelt of tante_tantieme__while0 (spec/heldenhain/13_purpurpakt.rules:158)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:159
     p_ziehen(state, v_p)
-    # spec: spec/heldenhain/13_purpurpakt.rules:158
+    # spec: spec/heldenhain/13_purpurpakt.rules:160
     p_stress_geben(state, v_f, 1)
 
 
 def t_elster_elvira__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of elster_elvira__while0 (spec/heldenhain/13_purpurpakt.rules:172)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:173
+    "on gesammelt of elster_elvira__while0 (spec/heldenhain/13_purpurpakt.rules:174)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:175
     if not state.counters[1][v_this] > 0 and not state.counters[2][v_this] > 0:
-        # spec: spec/heldenhain/13_purpurpakt.rules:174
+        # spec: spec/heldenhain/13_purpurpakt.rules:176
         p_erschoepfen(state, v_this)
-        # spec: spec/heldenhain/13_purpurpakt.rules:175
+        # spec: spec/heldenhain/13_purpurpakt.rules:177
         p_zufaellig_abwerfen(state, None if v_p is None else (v_p + 1) % 2)
 
 
 def t_perlenkette__while0_0(state, v_this, v_p):
-    "on zugbeginn of perlenkette__while0 (spec/heldenhain/13_purpurpakt.rules:374)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:375
+    "on zugbeginn of perlenkette__while0 (spec/heldenhain/13_purpurpakt.rules:371)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:372
     for v_f in [
         c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_this, c_f])
     ]:
@@ -1748,49 +1748,49 @@ def emit_gesammelt(state, x0, x1, x2):
         note_signal(state, "gesammelt", [], x0)
     runs = []
     if state.location[E_blitzy__p1] == 5:  # blitzy(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:16
+        # spec: spec/heldenhain/10_superfreundinnen.rules:15
         if x1 == E_blitzy__p1:
             runs.append(new_frame(139, [E_blitzy__p1, x0, x1, x2]))
     if state.location[E_lena__p1] == 5:  # lena(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:28
+        # spec: spec/heldenhain/10_superfreundinnen.rules:25
         if x0 == 0 and x1 != E_lena__p1:
             runs.append(new_frame(140, [E_lena__p1, x0, x1, x2]))
     if state.location[E_fee_fortuna__p1] == 5:  # fee_fortuna(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:45
+        # spec: spec/heldenhain/10_superfreundinnen.rules:41
         if x1 == E_fee_fortuna__p1:
             runs.append(new_frame(142, [E_fee_fortuna__p1, x0, x1, x2]))
     if state.location[E_cleo_chance__p1] == 5:  # cleo_chance(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:87
+        # spec: spec/heldenhain/10_superfreundinnen.rules:81
         if x1 == E_cleo_chance__p1:
             runs.append(new_frame(144, [E_cleo_chance__p1, x0, x1, x2]))
     if state.location[E_flauschi__p1] == 5:  # flauschi(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:117
+        # spec: spec/heldenhain/10_superfreundinnen.rules:109
         if state.counters[0][x1] > 0 and x0 == 0:
             runs.append(new_frame(145, [E_flauschi__p1, x0, x1, x2]))
     if (
         state.location[E_gluecksschwein_trudi__p1] == 5
     ):  # gluecksschwein_trudi(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:137
+        # spec: spec/heldenhain/10_superfreundinnen.rules:127
         if x0 == 0:
             runs.append(new_frame(146, [E_gluecksschwein_trudi__p1, x0, x1, x2]))
     if state.location[E_professor_null__p1] == 5:  # professor_null(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:21
+        # spec: spec/heldenhain/11_schattenkabinett.rules:20
         if x1 == E_professor_null__p1:
             runs.append(new_frame(153, [E_professor_null__p1, x0, x1, x2]))
     if state.location[E_graf_grau__p1] == 5:  # graf_grau(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:34
+        # spec: spec/heldenhain/11_schattenkabinett.rules:32
         if x1 == E_graf_grau__p1:
             runs.append(new_frame(117, [E_graf_grau__p1, x0, x1, x2]))
     if state.location[E_zensor_zack__p1] == 5:  # zensor_zack(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:99
+        # spec: spec/heldenhain/11_schattenkabinett.rules:92
         if x1 == E_zensor_zack__p1:
             runs.append(new_frame(155, [E_zensor_zack__p1, x0, x1, x2]))
     if state.location[E_rabe_raspel__p1] == 5:  # rabe_raspel(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:111
+        # spec: spec/heldenhain/11_schattenkabinett.rules:103
         if x0 == 0:
             runs.append(new_frame(156, [E_rabe_raspel__p1, x0, x1, x2]))
     if state.location[E_siegelring__p1] == 9:  # siegelring(p1) while in angelegt
-        # spec: spec/heldenhain/11_schattenkabinett.rules:267
+        # spec: spec/heldenhain/11_schattenkabinett.rules:250
         if is_active(state, 0, [E_siegelring__p1, x1]):
             runs.append(new_frame(160, [E_siegelring__p1, x0, x1, x2]))
     if state.location[E_paula_pfad__p1] == 5:  # paula_pfad(p1) while in feld
@@ -1798,11 +1798,11 @@ def emit_gesammelt(state, x0, x1, x2):
         if x1 == E_paula_pfad__p1 and q_mannschaftsgroesse(state, x0) >= 4:
             runs.append(new_frame(162, [E_paula_pfad__p1, x0, x1, x2]))
     if state.location[E_selma_seil__p1] == 5:  # selma_seil(p1) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:68
+        # spec: spec/heldenhain/12_weggefaehrten.rules:65
         if x1 == E_selma_seil__p1 and q_mannschaftsgroesse(state, x0) >= 3:
             runs.append(new_frame(164, [E_selma_seil__p1, x0, x1, x2]))
     if state.location[E_pony_polka__p1] == 5:  # pony_polka(p1) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:84
+        # spec: spec/heldenhain/12_weggefaehrten.rules:80
         if x0 == 0:
             runs.append(new_frame(165, [E_pony_polka__p1, x0, x1, x2]))
     if (
@@ -1810,71 +1810,77 @@ def emit_gesammelt(state, x0, x1, x2):
     ):  # edgar_satzsprung(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:20
         if x1 == E_edgar_satzsprung__p1 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(125, [E_edgar_satzsprung__p1, x0, x1, x2]))
+            runs.append(
+                new_frame(125, [E_edgar_satzsprung__p1, x0, x1, x2] + [UNBOUND] * 1)
+            )
     if state.location[E_madame_zugabe__p1] == 5:  # madame_zugabe(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:42
+        # spec: spec/heldenhain/13_purpurpakt.rules:43
         if (
             x1 == E_madame_zugabe__p1
             and not state.counters[9][x1] > 0
             and len(state.zones[3 + x0]) > 0
         ):
-            runs.append(new_frame(126, [E_madame_zugabe__p1, x0, x1, x2]))
+            runs.append(
+                new_frame(126, [E_madame_zugabe__p1, x0, x1, x2] + [UNBOUND] * 1)
+            )
     if state.location[E_lord_leihgabe__p1] == 5:  # lord_leihgabe(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:90
+        # spec: spec/heldenhain/13_purpurpakt.rules:92
         if x1 == E_lord_leihgabe__p1:
-            runs.append(new_frame(128, [E_lord_leihgabe__p1, x0, x1, x2]))
+            runs.append(
+                new_frame(128, [E_lord_leihgabe__p1, x0, x1, x2] + [UNBOUND] * 1)
+            )
     if state.location[E_tante_tantieme__p1] == 5:  # tante_tantieme(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:156
+        # spec: spec/heldenhain/13_purpurpakt.rules:158
         if x1 == E_tante_tantieme__p1:
             runs.append(new_frame(174, [E_tante_tantieme__p1, x0, x1, x2]))
     if state.location[E_elster_elvira__p1] == 5:  # elster_elvira(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:172
+        # spec: spec/heldenhain/13_purpurpakt.rules:174
         if x0 == 0:
             runs.append(new_frame(175, [E_elster_elvira__p1, x0, x1, x2]))
     if state.location[E_blitzy__p2] == 6:  # blitzy(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:16
+        # spec: spec/heldenhain/10_superfreundinnen.rules:15
         if x1 == E_blitzy__p2:
             runs.append(new_frame(139, [E_blitzy__p2, x0, x1, x2]))
     if state.location[E_lena__p2] == 6:  # lena(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:28
+        # spec: spec/heldenhain/10_superfreundinnen.rules:25
         if x0 == 1 and x1 != E_lena__p2:
             runs.append(new_frame(140, [E_lena__p2, x0, x1, x2]))
     if state.location[E_fee_fortuna__p2] == 6:  # fee_fortuna(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:45
+        # spec: spec/heldenhain/10_superfreundinnen.rules:41
         if x1 == E_fee_fortuna__p2:
             runs.append(new_frame(142, [E_fee_fortuna__p2, x0, x1, x2]))
     if state.location[E_cleo_chance__p2] == 6:  # cleo_chance(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:87
+        # spec: spec/heldenhain/10_superfreundinnen.rules:81
         if x1 == E_cleo_chance__p2:
             runs.append(new_frame(144, [E_cleo_chance__p2, x0, x1, x2]))
     if state.location[E_flauschi__p2] == 6:  # flauschi(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:117
+        # spec: spec/heldenhain/10_superfreundinnen.rules:109
         if state.counters[0][x1] > 0 and x0 == 1:
             runs.append(new_frame(145, [E_flauschi__p2, x0, x1, x2]))
     if (
         state.location[E_gluecksschwein_trudi__p2] == 6
     ):  # gluecksschwein_trudi(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:137
+        # spec: spec/heldenhain/10_superfreundinnen.rules:127
         if x0 == 1:
             runs.append(new_frame(146, [E_gluecksschwein_trudi__p2, x0, x1, x2]))
     if state.location[E_professor_null__p2] == 6:  # professor_null(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:21
+        # spec: spec/heldenhain/11_schattenkabinett.rules:20
         if x1 == E_professor_null__p2:
             runs.append(new_frame(153, [E_professor_null__p2, x0, x1, x2]))
     if state.location[E_graf_grau__p2] == 6:  # graf_grau(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:34
+        # spec: spec/heldenhain/11_schattenkabinett.rules:32
         if x1 == E_graf_grau__p2:
             runs.append(new_frame(117, [E_graf_grau__p2, x0, x1, x2]))
     if state.location[E_zensor_zack__p2] == 6:  # zensor_zack(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:99
+        # spec: spec/heldenhain/11_schattenkabinett.rules:92
         if x1 == E_zensor_zack__p2:
             runs.append(new_frame(155, [E_zensor_zack__p2, x0, x1, x2]))
     if state.location[E_rabe_raspel__p2] == 6:  # rabe_raspel(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:111
+        # spec: spec/heldenhain/11_schattenkabinett.rules:103
         if x0 == 1:
             runs.append(new_frame(156, [E_rabe_raspel__p2, x0, x1, x2]))
     if state.location[E_siegelring__p2] == 10:  # siegelring(p2) while in angelegt
-        # spec: spec/heldenhain/11_schattenkabinett.rules:267
+        # spec: spec/heldenhain/11_schattenkabinett.rules:250
         if is_active(state, 0, [E_siegelring__p2, x1]):
             runs.append(new_frame(160, [E_siegelring__p2, x0, x1, x2]))
     if state.location[E_paula_pfad__p2] == 6:  # paula_pfad(p2) while in feld
@@ -1882,11 +1888,11 @@ def emit_gesammelt(state, x0, x1, x2):
         if x1 == E_paula_pfad__p2 and q_mannschaftsgroesse(state, x0) >= 4:
             runs.append(new_frame(162, [E_paula_pfad__p2, x0, x1, x2]))
     if state.location[E_selma_seil__p2] == 6:  # selma_seil(p2) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:68
+        # spec: spec/heldenhain/12_weggefaehrten.rules:65
         if x1 == E_selma_seil__p2 and q_mannschaftsgroesse(state, x0) >= 3:
             runs.append(new_frame(164, [E_selma_seil__p2, x0, x1, x2]))
     if state.location[E_pony_polka__p2] == 6:  # pony_polka(p2) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:84
+        # spec: spec/heldenhain/12_weggefaehrten.rules:80
         if x0 == 1:
             runs.append(new_frame(165, [E_pony_polka__p2, x0, x1, x2]))
     if (
@@ -1894,25 +1900,31 @@ def emit_gesammelt(state, x0, x1, x2):
     ):  # edgar_satzsprung(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:20
         if x1 == E_edgar_satzsprung__p2 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(125, [E_edgar_satzsprung__p2, x0, x1, x2]))
+            runs.append(
+                new_frame(125, [E_edgar_satzsprung__p2, x0, x1, x2] + [UNBOUND] * 1)
+            )
     if state.location[E_madame_zugabe__p2] == 6:  # madame_zugabe(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:42
+        # spec: spec/heldenhain/13_purpurpakt.rules:43
         if (
             x1 == E_madame_zugabe__p2
             and not state.counters[9][x1] > 0
             and len(state.zones[3 + x0]) > 0
         ):
-            runs.append(new_frame(126, [E_madame_zugabe__p2, x0, x1, x2]))
+            runs.append(
+                new_frame(126, [E_madame_zugabe__p2, x0, x1, x2] + [UNBOUND] * 1)
+            )
     if state.location[E_lord_leihgabe__p2] == 6:  # lord_leihgabe(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:90
+        # spec: spec/heldenhain/13_purpurpakt.rules:92
         if x1 == E_lord_leihgabe__p2:
-            runs.append(new_frame(128, [E_lord_leihgabe__p2, x0, x1, x2]))
+            runs.append(
+                new_frame(128, [E_lord_leihgabe__p2, x0, x1, x2] + [UNBOUND] * 1)
+            )
     if state.location[E_tante_tantieme__p2] == 6:  # tante_tantieme(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:156
+        # spec: spec/heldenhain/13_purpurpakt.rules:158
         if x1 == E_tante_tantieme__p2:
             runs.append(new_frame(174, [E_tante_tantieme__p2, x0, x1, x2]))
     if state.location[E_elster_elvira__p2] == 6:  # elster_elvira(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:172
+        # spec: spec/heldenhain/13_purpurpakt.rules:174
         if x0 == 1:
             runs.append(new_frame(175, [E_elster_elvira__p2, x0, x1, x2]))
     # the first trigger runs first: it goes on top
@@ -1926,179 +1938,179 @@ def emit_zugbeginn(state, x0):
         note_signal(state, "zugbeginn", [], x0)
     runs = []
     if state.location[E_pia_purzel__p1] == 5:  # pia_purzel(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:36
+        # spec: spec/heldenhain/10_superfreundinnen.rules:32
         if x0 == 0:
             runs.append(new_frame(141, [E_pia_purzel__p1, x0]))
     if state.location[E_luzi_lichtblick__p1] == 5:  # luzi_lichtblick(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:74
+        # spec: spec/heldenhain/10_superfreundinnen.rules:69
         if x0 == 0:
             runs.append(new_frame(143, [E_luzi_lichtblick__p1, x0]))
     if state.location[E_kater_kuschel__p1] == 5:  # kater_kuschel(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:130
+        # spec: spec/heldenhain/10_superfreundinnen.rules:121
         if x0 == 0:
             runs.append(new_frame(112, [E_kater_kuschel__p1, x0]))
     if state.location[E_heilamulett__p1] == 9:  # heilamulett(p1) while in angelegt
-        # spec: spec/heldenhain/10_superfreundinnen.rules:321
+        # spec: spec/heldenhain/10_superfreundinnen.rules:297
         if x0 == 0:
             runs.append(new_frame(150, [E_heilamulett__p1, x0]))
     if state.location[E_blumenwiese__p1] == 13:  # blumenwiese(p1) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:358
+        # spec: spec/heldenhain/10_superfreundinnen.rules:331
         runs.append(new_frame(116, [E_blumenwiese__p1, x0]))
     if state.location[E_gluecksmarkt__p1] == 13:  # gluecksmarkt(p1) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:370
+        # spec: spec/heldenhain/10_superfreundinnen.rules:340
         runs.append(new_frame(152, [E_gluecksmarkt__p1, x0]))
     if state.location[E_baronin_bremse__p1] == 5:  # baronin_bremse(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:40
+        # spec: spec/heldenhain/11_schattenkabinett.rules:38
         if (
             x0 == 0
             and state.tracks[None if x0 is None else (x0 + 1) % 2] > state.tracks[x0]
         ):
             runs.append(new_frame(154, [E_baronin_bremse__p1, x0]))
     if state.location[E_graefin_gaehn__p1] == 5:  # graefin_gaehn(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:81
+        # spec: spec/heldenhain/11_schattenkabinett.rules:77
         if x0 == 0:
             runs.append(new_frame(118, [E_graefin_gaehn__p1, x0] + [UNBOUND] * 1))
     if (
         state.location[E_schleichkatze_nebel__p1] == 5
     ):  # schleichkatze_nebel(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:125
+        # spec: spec/heldenhain/11_schattenkabinett.rules:116
         if x0 == 0:
             runs.append(new_frame(157, [E_schleichkatze_nebel__p1, x0]))
     if state.location[E_grauer_platz__p1] == 13:  # grauer_platz(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:306
+        # spec: spec/heldenhain/11_schattenkabinett.rules:285
         if state.tracks[x0] > 10:
             runs.append(new_frame(161, [E_grauer_platz__p1, x0]))
     if state.location[E_wilma_weitblick__p1] == 5:  # wilma_weitblick(p1) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:60
+        # spec: spec/heldenhain/12_weggefaehrten.rules:58
         if x0 == 0 and q_mannschaftsgroesse(state, x0) >= 4:
             runs.append(new_frame(163, [E_wilma_weitblick__p1, x0]))
     if state.location[E_dachs_dieter__p1] == 5:  # dachs_dieter(p1) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:99
+        # spec: spec/heldenhain/12_weggefaehrten.rules:94
         if x0 == 0:
             runs.append(new_frame(123, [E_dachs_dieter__p1, x0]))
     if state.location[E_feldflasche__p1] == 9:  # feldflasche(p1) while in angelegt
-        # spec: spec/heldenhain/12_weggefaehrten.rules:234
+        # spec: spec/heldenhain/12_weggefaehrten.rules:224
         if x0 == 0:
             runs.append(new_frame(170, [E_feldflasche__p1, x0]))
     if state.location[E_marktplatz__p1] == 13:  # marktplatz(p1) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:275
+        # spec: spec/heldenhain/12_weggefaehrten.rules:256
         if q_mannschaftsgroesse(state, x0) >= 3:
             runs.append(new_frame(172, [E_marktplatz__p1, x0]))
     if state.location[E_graefin_gier__p1] == 5:  # graefin_gier(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:67
+        # spec: spec/heldenhain/13_purpurpakt.rules:69
         if x0 == 0:
-            runs.append(new_frame(127, [E_graefin_gier__p1, x0]))
+            runs.append(new_frame(127, [E_graefin_gier__p1, x0] + [UNBOUND] * 1))
     if state.location[E_zauberer_zins__p1] == 5:  # zauberer_zins(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:112
+        # spec: spec/heldenhain/13_purpurpakt.rules:115
         if x0 == 0:
             runs.append(new_frame(129, [E_zauberer_zins__p1, x0]))
     if state.location[E_diva_dacapo__p1] == 5:  # diva_dacapo(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:125
+        # spec: spec/heldenhain/13_purpurpakt.rules:127
         if x0 == 0:
             runs.append(new_frame(173, [E_diva_dacapo__p1, x0]))
     if state.location[E_wucherin_wanda__p1] == 5:  # wucherin_wanda(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:134
+        # spec: spec/heldenhain/13_purpurpakt.rules:135
         if x0 == 0 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(130, [E_wucherin_wanda__p1, x0]))
+            runs.append(new_frame(130, [E_wucherin_wanda__p1, x0] + [UNBOUND] * 1))
     if state.location[E_kater_kasse__p1] == 5:  # kater_kasse(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:192
+        # spec: spec/heldenhain/13_purpurpakt.rules:194
         if x0 == 0 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(131, [E_kater_kasse__p1, x0]))
+            runs.append(new_frame(131, [E_kater_kasse__p1, x0] + [UNBOUND] * 1))
     if state.location[E_perlenkette__p1] == 9:  # perlenkette(p1) while in angelegt
-        # spec: spec/heldenhain/13_purpurpakt.rules:374
+        # spec: spec/heldenhain/13_purpurpakt.rules:371
         if x0 == 0:
             runs.append(new_frame(176, [E_perlenkette__p1, x0]))
     if state.location[E_opernhaus__p1] == 13:  # opernhaus(p1) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:425
+        # spec: spec/heldenhain/13_purpurpakt.rules:420
         if len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(138, [E_opernhaus__p1, x0]))
+            runs.append(new_frame(138, [E_opernhaus__p1, x0] + [UNBOUND] * 1))
     if state.location[E_pia_purzel__p2] == 6:  # pia_purzel(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:36
+        # spec: spec/heldenhain/10_superfreundinnen.rules:32
         if x0 == 1:
             runs.append(new_frame(141, [E_pia_purzel__p2, x0]))
     if state.location[E_luzi_lichtblick__p2] == 6:  # luzi_lichtblick(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:74
+        # spec: spec/heldenhain/10_superfreundinnen.rules:69
         if x0 == 1:
             runs.append(new_frame(143, [E_luzi_lichtblick__p2, x0]))
     if state.location[E_kater_kuschel__p2] == 6:  # kater_kuschel(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:130
+        # spec: spec/heldenhain/10_superfreundinnen.rules:121
         if x0 == 1:
             runs.append(new_frame(112, [E_kater_kuschel__p2, x0]))
     if state.location[E_heilamulett__p2] == 10:  # heilamulett(p2) while in angelegt
-        # spec: spec/heldenhain/10_superfreundinnen.rules:321
+        # spec: spec/heldenhain/10_superfreundinnen.rules:297
         if x0 == 1:
             runs.append(new_frame(150, [E_heilamulett__p2, x0]))
     if state.location[E_blumenwiese__p2] == 13:  # blumenwiese(p2) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:358
+        # spec: spec/heldenhain/10_superfreundinnen.rules:331
         runs.append(new_frame(116, [E_blumenwiese__p2, x0]))
     if state.location[E_gluecksmarkt__p2] == 13:  # gluecksmarkt(p2) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:370
+        # spec: spec/heldenhain/10_superfreundinnen.rules:340
         runs.append(new_frame(152, [E_gluecksmarkt__p2, x0]))
     if state.location[E_baronin_bremse__p2] == 6:  # baronin_bremse(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:40
+        # spec: spec/heldenhain/11_schattenkabinett.rules:38
         if (
             x0 == 1
             and state.tracks[None if x0 is None else (x0 + 1) % 2] > state.tracks[x0]
         ):
             runs.append(new_frame(154, [E_baronin_bremse__p2, x0]))
     if state.location[E_graefin_gaehn__p2] == 6:  # graefin_gaehn(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:81
+        # spec: spec/heldenhain/11_schattenkabinett.rules:77
         if x0 == 1:
             runs.append(new_frame(118, [E_graefin_gaehn__p2, x0] + [UNBOUND] * 1))
     if (
         state.location[E_schleichkatze_nebel__p2] == 6
     ):  # schleichkatze_nebel(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:125
+        # spec: spec/heldenhain/11_schattenkabinett.rules:116
         if x0 == 1:
             runs.append(new_frame(157, [E_schleichkatze_nebel__p2, x0]))
     if state.location[E_grauer_platz__p2] == 13:  # grauer_platz(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:306
+        # spec: spec/heldenhain/11_schattenkabinett.rules:285
         if state.tracks[x0] > 10:
             runs.append(new_frame(161, [E_grauer_platz__p2, x0]))
     if state.location[E_wilma_weitblick__p2] == 6:  # wilma_weitblick(p2) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:60
+        # spec: spec/heldenhain/12_weggefaehrten.rules:58
         if x0 == 1 and q_mannschaftsgroesse(state, x0) >= 4:
             runs.append(new_frame(163, [E_wilma_weitblick__p2, x0]))
     if state.location[E_dachs_dieter__p2] == 6:  # dachs_dieter(p2) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:99
+        # spec: spec/heldenhain/12_weggefaehrten.rules:94
         if x0 == 1:
             runs.append(new_frame(123, [E_dachs_dieter__p2, x0]))
     if state.location[E_feldflasche__p2] == 10:  # feldflasche(p2) while in angelegt
-        # spec: spec/heldenhain/12_weggefaehrten.rules:234
+        # spec: spec/heldenhain/12_weggefaehrten.rules:224
         if x0 == 1:
             runs.append(new_frame(170, [E_feldflasche__p2, x0]))
     if state.location[E_marktplatz__p2] == 13:  # marktplatz(p2) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:275
+        # spec: spec/heldenhain/12_weggefaehrten.rules:256
         if q_mannschaftsgroesse(state, x0) >= 3:
             runs.append(new_frame(172, [E_marktplatz__p2, x0]))
     if state.location[E_graefin_gier__p2] == 6:  # graefin_gier(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:67
+        # spec: spec/heldenhain/13_purpurpakt.rules:69
         if x0 == 1:
-            runs.append(new_frame(127, [E_graefin_gier__p2, x0]))
+            runs.append(new_frame(127, [E_graefin_gier__p2, x0] + [UNBOUND] * 1))
     if state.location[E_zauberer_zins__p2] == 6:  # zauberer_zins(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:112
+        # spec: spec/heldenhain/13_purpurpakt.rules:115
         if x0 == 1:
             runs.append(new_frame(129, [E_zauberer_zins__p2, x0]))
     if state.location[E_diva_dacapo__p2] == 6:  # diva_dacapo(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:125
+        # spec: spec/heldenhain/13_purpurpakt.rules:127
         if x0 == 1:
             runs.append(new_frame(173, [E_diva_dacapo__p2, x0]))
     if state.location[E_wucherin_wanda__p2] == 6:  # wucherin_wanda(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:134
+        # spec: spec/heldenhain/13_purpurpakt.rules:135
         if x0 == 1 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(130, [E_wucherin_wanda__p2, x0]))
+            runs.append(new_frame(130, [E_wucherin_wanda__p2, x0] + [UNBOUND] * 1))
     if state.location[E_kater_kasse__p2] == 6:  # kater_kasse(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:192
+        # spec: spec/heldenhain/13_purpurpakt.rules:194
         if x0 == 1 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(131, [E_kater_kasse__p2, x0]))
+            runs.append(new_frame(131, [E_kater_kasse__p2, x0] + [UNBOUND] * 1))
     if state.location[E_perlenkette__p2] == 10:  # perlenkette(p2) while in angelegt
-        # spec: spec/heldenhain/13_purpurpakt.rules:374
+        # spec: spec/heldenhain/13_purpurpakt.rules:371
         if x0 == 1:
             runs.append(new_frame(176, [E_perlenkette__p2, x0]))
     if state.location[E_opernhaus__p2] == 13:  # opernhaus(p2) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:425
+        # spec: spec/heldenhain/13_purpurpakt.rules:420
         if len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(138, [E_opernhaus__p2, x0]))
+            runs.append(new_frame(138, [E_opernhaus__p2, x0] + [UNBOUND] * 1))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -2110,7 +2122,7 @@ def emit_abgelenkt(state, x0, x1, x2):
         note_signal(state, "abgelenkt", [], x0)
     runs = []
     if state.location[E_fraeulein_frost__p1] == 5:  # fraeulein_frost(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:63
+        # spec: spec/heldenhain/11_schattenkabinett.rules:59
         if x1 == E_fraeulein_frost__p1 and (
             x2 is not None
             and state.location[x2] == 5 + (None if x0 is None else (x0 + 1) % 2)
@@ -2119,13 +2131,13 @@ def emit_abgelenkt(state, x0, x1, x2):
                 (t_fraeulein_frost__while0_0, [E_fraeulein_frost__p1, x0, x1, x2])
             )
     if state.location[E_spitzel_spinne__p1] == 5:  # spitzel_spinne(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:132
+        # spec: spec/heldenhain/11_schattenkabinett.rules:121
         if x0 == 0:
             runs.append(
                 (t_spitzel_spinne__while0_0, [E_spitzel_spinne__p1, x0, x1, x2])
             )
     if state.location[E_fraeulein_frost__p2] == 6:  # fraeulein_frost(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:63
+        # spec: spec/heldenhain/11_schattenkabinett.rules:59
         if x1 == E_fraeulein_frost__p2 and (
             x2 is not None
             and state.location[x2] == 5 + (None if x0 is None else (x0 + 1) % 2)
@@ -2134,7 +2146,7 @@ def emit_abgelenkt(state, x0, x1, x2):
                 (t_fraeulein_frost__while0_0, [E_fraeulein_frost__p2, x0, x1, x2])
             )
     if state.location[E_spitzel_spinne__p2] == 6:  # spitzel_spinne(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:132
+        # spec: spec/heldenhain/11_schattenkabinett.rules:121
         if x0 == 1:
             runs.append(
                 (t_spitzel_spinne__while0_0, [E_spitzel_spinne__p2, x0, x1, x2])
@@ -2155,63 +2167,63 @@ def emit_ki_genutzt(state, x0, x1):
         note_signal(state, "ki_genutzt", [], x0)
     runs = []
     if state.location[E_ki_sternchen__p1] == 7:  # ki_sternchen(p1) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:172
+        # spec: spec/heldenhain/10_superfreundinnen.rules:160
         if x1 == E_ki_sternchen__p1:
             runs.append(new_frame(147, [E_ki_sternchen__p1, x0, x1]))
     if state.location[E_ki_gluecksrad__p1] == 7:  # ki_gluecksrad(p1) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:178
+        # spec: spec/heldenhain/10_superfreundinnen.rules:166
         if x1 == E_ki_gluecksrad__p1:
             runs.append(new_frame(148, [E_ki_gluecksrad__p1, x0, x1]))
     if state.location[E_ki_pflaster__p1] == 7:  # ki_pflaster(p1) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:187
+        # spec: spec/heldenhain/10_superfreundinnen.rules:174
         if x1 == E_ki_pflaster__p1:
             runs.append(new_frame(114, [E_ki_pflaster__p1, x0, x1]))
     if state.location[E_ki_kompass__p1] == 7:  # ki_kompass(p1) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:193
+        # spec: spec/heldenhain/10_superfreundinnen.rules:179
         if x1 == E_ki_kompass__p1:
             runs.append(new_frame(149, [E_ki_kompass__p1, x0, x1]))
     if state.location[E_ki_stoppuhr__p1] == 7:  # ki_stoppuhr(p1) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:140
+        # spec: spec/heldenhain/11_schattenkabinett.rules:128
         if x1 == E_ki_stoppuhr__p1:
             runs.append(new_frame(158, [E_ki_stoppuhr__p1, x0, x1]))
     if (
         state.location[E_ki_fluesterkasten__p1] == 7
     ):  # ki_fluesterkasten(p1) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:146
+        # spec: spec/heldenhain/11_schattenkabinett.rules:134
         if x1 == E_ki_fluesterkasten__p1:
             runs.append(new_frame(119, [E_ki_fluesterkasten__p1, x0, x1]))
     if (
         state.location[E_ki_rechenknecht__p1] == 7
     ):  # ki_rechenknecht(p1) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:152
+        # spec: spec/heldenhain/11_schattenkabinett.rules:140
         if x1 == E_ki_rechenknecht__p1:
             runs.append(new_frame(159, [E_ki_rechenknecht__p1, x0, x1]))
     if state.location[E_ki_bremsklotz__p1] == 7:  # ki_bremsklotz(p1) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:158
+        # spec: spec/heldenhain/11_schattenkabinett.rules:145
         if x1 == E_ki_bremsklotz__p1:
             runs.append(new_frame(120, [E_ki_bremsklotz__p1, x0, x1]))
     if (
         state.location[E_ki_wanderkarte__p1] == 7
     ):  # ki_wanderkarte(p1) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:108
+        # spec: spec/heldenhain/12_weggefaehrten.rules:102
         if x1 == E_ki_wanderkarte__p1:
             runs.append(new_frame(166, [E_ki_wanderkarte__p1, x0, x1]))
     if state.location[E_ki_funkgeraet__p1] == 7:  # ki_funkgeraet(p1) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:117
+        # spec: spec/heldenhain/12_weggefaehrten.rules:111
         if x1 == E_ki_funkgeraet__p1:
             runs.append(new_frame(167, [E_ki_funkgeraet__p1, x0, x1]))
     if state.location[E_ki_lagerfeuer__p1] == 7:  # ki_lagerfeuer(p1) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:123
+        # spec: spec/heldenhain/12_weggefaehrten.rules:116
         if x1 == E_ki_lagerfeuer__p1:
             runs.append(new_frame(168, [E_ki_lagerfeuer__p1, x0, x1]))
     if state.location[E_ki_fernglas__p1] == 7:  # ki_fernglas(p1) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:129
+        # spec: spec/heldenhain/12_weggefaehrten.rules:121
         if x1 == E_ki_fernglas__p1:
             runs.append(new_frame(169, [E_ki_fernglas__p1, x0, x1]))
     if (
         state.location[E_ki_rechenmaschine__p1] == 7
     ):  # ki_rechenmaschine(p1) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:203
+        # spec: spec/heldenhain/13_purpurpakt.rules:205
         if x1 == E_ki_rechenmaschine__p1:
             runs.append(
                 new_frame(132, [E_ki_rechenmaschine__p1, x0, x1] + [UNBOUND] * 1)
@@ -2221,77 +2233,77 @@ def emit_ki_genutzt(state, x0, x1):
     ):  # ki_preisschild(p1) while in ki_platz
         # spec: spec/heldenhain/13_purpurpakt.rules:215
         if x1 == E_ki_preisschild__p1 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(133, [E_ki_preisschild__p1, x0, x1]))
+            runs.append(new_frame(133, [E_ki_preisschild__p1, x0, x1] + [UNBOUND] * 1))
     if (
         state.location[E_ki_spielautomat__p1] == 7
     ):  # ki_spielautomat(p1) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:224
+        # spec: spec/heldenhain/13_purpurpakt.rules:225
         if x1 == E_ki_spielautomat__p1 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(134, [E_ki_spielautomat__p1, x0, x1]))
+            runs.append(new_frame(134, [E_ki_spielautomat__p1, x0, x1] + [UNBOUND] * 1))
     if (
         state.location[E_ki_wechselstube__p1] == 7
     ):  # ki_wechselstube(p1) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:233
+        # spec: spec/heldenhain/13_purpurpakt.rules:234
         if x1 == E_ki_wechselstube__p1:
             runs.append(new_frame(135, [E_ki_wechselstube__p1, x0, x1]))
     if state.location[E_ki_sternchen__p2] == 8:  # ki_sternchen(p2) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:172
+        # spec: spec/heldenhain/10_superfreundinnen.rules:160
         if x1 == E_ki_sternchen__p2:
             runs.append(new_frame(147, [E_ki_sternchen__p2, x0, x1]))
     if state.location[E_ki_gluecksrad__p2] == 8:  # ki_gluecksrad(p2) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:178
+        # spec: spec/heldenhain/10_superfreundinnen.rules:166
         if x1 == E_ki_gluecksrad__p2:
             runs.append(new_frame(148, [E_ki_gluecksrad__p2, x0, x1]))
     if state.location[E_ki_pflaster__p2] == 8:  # ki_pflaster(p2) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:187
+        # spec: spec/heldenhain/10_superfreundinnen.rules:174
         if x1 == E_ki_pflaster__p2:
             runs.append(new_frame(114, [E_ki_pflaster__p2, x0, x1]))
     if state.location[E_ki_kompass__p2] == 8:  # ki_kompass(p2) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:193
+        # spec: spec/heldenhain/10_superfreundinnen.rules:179
         if x1 == E_ki_kompass__p2:
             runs.append(new_frame(149, [E_ki_kompass__p2, x0, x1]))
     if state.location[E_ki_stoppuhr__p2] == 8:  # ki_stoppuhr(p2) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:140
+        # spec: spec/heldenhain/11_schattenkabinett.rules:128
         if x1 == E_ki_stoppuhr__p2:
             runs.append(new_frame(158, [E_ki_stoppuhr__p2, x0, x1]))
     if (
         state.location[E_ki_fluesterkasten__p2] == 8
     ):  # ki_fluesterkasten(p2) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:146
+        # spec: spec/heldenhain/11_schattenkabinett.rules:134
         if x1 == E_ki_fluesterkasten__p2:
             runs.append(new_frame(119, [E_ki_fluesterkasten__p2, x0, x1]))
     if (
         state.location[E_ki_rechenknecht__p2] == 8
     ):  # ki_rechenknecht(p2) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:152
+        # spec: spec/heldenhain/11_schattenkabinett.rules:140
         if x1 == E_ki_rechenknecht__p2:
             runs.append(new_frame(159, [E_ki_rechenknecht__p2, x0, x1]))
     if state.location[E_ki_bremsklotz__p2] == 8:  # ki_bremsklotz(p2) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:158
+        # spec: spec/heldenhain/11_schattenkabinett.rules:145
         if x1 == E_ki_bremsklotz__p2:
             runs.append(new_frame(120, [E_ki_bremsklotz__p2, x0, x1]))
     if (
         state.location[E_ki_wanderkarte__p2] == 8
     ):  # ki_wanderkarte(p2) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:108
+        # spec: spec/heldenhain/12_weggefaehrten.rules:102
         if x1 == E_ki_wanderkarte__p2:
             runs.append(new_frame(166, [E_ki_wanderkarte__p2, x0, x1]))
     if state.location[E_ki_funkgeraet__p2] == 8:  # ki_funkgeraet(p2) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:117
+        # spec: spec/heldenhain/12_weggefaehrten.rules:111
         if x1 == E_ki_funkgeraet__p2:
             runs.append(new_frame(167, [E_ki_funkgeraet__p2, x0, x1]))
     if state.location[E_ki_lagerfeuer__p2] == 8:  # ki_lagerfeuer(p2) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:123
+        # spec: spec/heldenhain/12_weggefaehrten.rules:116
         if x1 == E_ki_lagerfeuer__p2:
             runs.append(new_frame(168, [E_ki_lagerfeuer__p2, x0, x1]))
     if state.location[E_ki_fernglas__p2] == 8:  # ki_fernglas(p2) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:129
+        # spec: spec/heldenhain/12_weggefaehrten.rules:121
         if x1 == E_ki_fernglas__p2:
             runs.append(new_frame(169, [E_ki_fernglas__p2, x0, x1]))
     if (
         state.location[E_ki_rechenmaschine__p2] == 8
     ):  # ki_rechenmaschine(p2) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:203
+        # spec: spec/heldenhain/13_purpurpakt.rules:205
         if x1 == E_ki_rechenmaschine__p2:
             runs.append(
                 new_frame(132, [E_ki_rechenmaschine__p2, x0, x1] + [UNBOUND] * 1)
@@ -2301,17 +2313,17 @@ def emit_ki_genutzt(state, x0, x1):
     ):  # ki_preisschild(p2) while in ki_platz
         # spec: spec/heldenhain/13_purpurpakt.rules:215
         if x1 == E_ki_preisschild__p2 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(133, [E_ki_preisschild__p2, x0, x1]))
+            runs.append(new_frame(133, [E_ki_preisschild__p2, x0, x1] + [UNBOUND] * 1))
     if (
         state.location[E_ki_spielautomat__p2] == 8
     ):  # ki_spielautomat(p2) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:224
+        # spec: spec/heldenhain/13_purpurpakt.rules:225
         if x1 == E_ki_spielautomat__p2 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(134, [E_ki_spielautomat__p2, x0, x1]))
+            runs.append(new_frame(134, [E_ki_spielautomat__p2, x0, x1] + [UNBOUND] * 1))
     if (
         state.location[E_ki_wechselstube__p2] == 8
     ):  # ki_wechselstube(p2) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:233
+        # spec: spec/heldenhain/13_purpurpakt.rules:234
         if x1 == E_ki_wechselstube__p2:
             runs.append(new_frame(135, [E_ki_wechselstube__p2, x0, x1]))
     # the first trigger runs first: it goes on top
@@ -2325,11 +2337,11 @@ def emit_drache_genutzt(state, x0, x1):
         note_signal(state, "drache_genutzt", [], x0)
     runs = []
     if state.location[E_illusionsdrache__p1] == 5:  # illusionsdrache(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:157
+        # spec: spec/heldenhain/10_superfreundinnen.rules:147
         if x1 == E_illusionsdrache__p1:
             runs.append(new_frame(113, [E_illusionsdrache__p1, x0, x1] + [UNBOUND] * 1))
     if state.location[E_illusionsdrache__p2] == 6:  # illusionsdrache(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:157
+        # spec: spec/heldenhain/10_superfreundinnen.rules:147
         if x1 == E_illusionsdrache__p2:
             runs.append(new_frame(113, [E_illusionsdrache__p2, x0, x1] + [UNBOUND] * 1))
     # the first trigger runs first: it goes on top
@@ -2343,71 +2355,71 @@ def emit_hq_genutzt(state, x0, x1):
         note_signal(state, "hq_genutzt", [], x0)
     runs = []
     if state.location[E_wolkenschloss__p1] == 11:  # wolkenschloss(p1) while in hq_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:341
+        # spec: spec/heldenhain/10_superfreundinnen.rules:316
         if x1 == E_wolkenschloss__p1:
             runs.append(new_frame(115, [E_wolkenschloss__p1, x0, x1]))
     if state.location[E_sternwarte__p1] == 11:  # sternwarte(p1) while in hq_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:347
+        # spec: spec/heldenhain/10_superfreundinnen.rules:321
         if x1 == E_sternwarte__p1:
             runs.append(new_frame(151, [E_sternwarte__p1, x0, x1]))
     if state.location[E_aktenarchiv__p1] == 11:  # aktenarchiv(p1) while in hq_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:281
+        # spec: spec/heldenhain/11_schattenkabinett.rules:263
         if x1 == E_aktenarchiv__p1:
             runs.append(new_frame(121, [E_aktenarchiv__p1, x0, x1]))
     if (
         state.location[E_kontrollzentrum__p1] == 11
     ):  # kontrollzentrum(p1) while in hq_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:290
+        # spec: spec/heldenhain/11_schattenkabinett.rules:272
         if x1 == E_kontrollzentrum__p1:
             runs.append(new_frame(122, [E_kontrollzentrum__p1, x0, x1]))
     if state.location[E_wachturm__p1] == 11:  # wachturm(p1) while in hq_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:255
+        # spec: spec/heldenhain/12_weggefaehrten.rules:242
         if x1 == E_wachturm__p1:
             runs.append(new_frame(124, [E_wachturm__p1, x0, x1]))
     if state.location[E_gildenhaus__p1] == 11:  # gildenhaus(p1) while in hq_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:261
+        # spec: spec/heldenhain/12_weggefaehrten.rules:246
         if x1 == E_gildenhaus__p1 and q_mannschaftsgroesse(state, x0) >= 3:
             runs.append(new_frame(171, [E_gildenhaus__p1, x0, x1]))
     if state.location[E_spielcasino__p1] == 11:  # spielcasino(p1) while in hq_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:393
+        # spec: spec/heldenhain/13_purpurpakt.rules:390
         if x1 == E_spielcasino__p1:
             runs.append(new_frame(136, [E_spielcasino__p1, x0, x1]))
     if state.location[E_pfandhaus__p1] == 11:  # pfandhaus(p1) while in hq_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:404
+        # spec: spec/heldenhain/13_purpurpakt.rules:401
         if x1 == E_pfandhaus__p1:
             runs.append(new_frame(137, [E_pfandhaus__p1, x0, x1]))
     if state.location[E_wolkenschloss__p2] == 12:  # wolkenschloss(p2) while in hq_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:341
+        # spec: spec/heldenhain/10_superfreundinnen.rules:316
         if x1 == E_wolkenschloss__p2:
             runs.append(new_frame(115, [E_wolkenschloss__p2, x0, x1]))
     if state.location[E_sternwarte__p2] == 12:  # sternwarte(p2) while in hq_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:347
+        # spec: spec/heldenhain/10_superfreundinnen.rules:321
         if x1 == E_sternwarte__p2:
             runs.append(new_frame(151, [E_sternwarte__p2, x0, x1]))
     if state.location[E_aktenarchiv__p2] == 12:  # aktenarchiv(p2) while in hq_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:281
+        # spec: spec/heldenhain/11_schattenkabinett.rules:263
         if x1 == E_aktenarchiv__p2:
             runs.append(new_frame(121, [E_aktenarchiv__p2, x0, x1]))
     if (
         state.location[E_kontrollzentrum__p2] == 12
     ):  # kontrollzentrum(p2) while in hq_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:290
+        # spec: spec/heldenhain/11_schattenkabinett.rules:272
         if x1 == E_kontrollzentrum__p2:
             runs.append(new_frame(122, [E_kontrollzentrum__p2, x0, x1]))
     if state.location[E_wachturm__p2] == 12:  # wachturm(p2) while in hq_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:255
+        # spec: spec/heldenhain/12_weggefaehrten.rules:242
         if x1 == E_wachturm__p2:
             runs.append(new_frame(124, [E_wachturm__p2, x0, x1]))
     if state.location[E_gildenhaus__p2] == 12:  # gildenhaus(p2) while in hq_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:261
+        # spec: spec/heldenhain/12_weggefaehrten.rules:246
         if x1 == E_gildenhaus__p2 and q_mannschaftsgroesse(state, x0) >= 3:
             runs.append(new_frame(171, [E_gildenhaus__p2, x0, x1]))
     if state.location[E_spielcasino__p2] == 12:  # spielcasino(p2) while in hq_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:393
+        # spec: spec/heldenhain/13_purpurpakt.rules:390
         if x1 == E_spielcasino__p2:
             runs.append(new_frame(136, [E_spielcasino__p2, x0, x1]))
     if state.location[E_pfandhaus__p2] == 12:  # pfandhaus(p2) while in hq_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:404
+        # spec: spec/heldenhain/13_purpurpakt.rules:401
         if x1 == E_pfandhaus__p2:
             runs.append(new_frame(137, [E_pfandhaus__p2, x0, x1]))
     # the first trigger runs first: it goes on top
@@ -2458,14 +2470,12 @@ def s_handkarte_abwerfen(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/03_rules.rules:174
-            if len(state.zones[3 + L[0]]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:175
             player = L[0]
             values = list(state.zones[3 + L[0]])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -2474,34 +2484,34 @@ def s_handkarte_abwerfen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:175:9",
+                "spec/heldenhain/03_rules.rules:174:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[1] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:176
+            # spec: spec/heldenhain/03_rules.rules:175
             move_card(state, L[1], 16 + L[0])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def s_figur_ins_feld(state, frame):
-    "procedure figur_ins_feld (spec/heldenhain/03_rules.rules:282)"
+    "procedure figur_ins_feld (spec/heldenhain/03_rules.rules:280)"
     # L: 0 p, 1 c, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:283
+            # spec: spec/heldenhain/03_rules.rules:281
             if len(state.zones[5 + L[0]]) >= 6:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:284
+            # spec: spec/heldenhain/03_rules.rules:282
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2512,36 +2522,36 @@ def s_figur_ins_feld(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:284:9",
+                "spec/heldenhain/03_rules.rules:282:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:286
+            # spec: spec/heldenhain/03_rules.rules:284
             p_ablegen(state, L[2])
             pc = 3
         if pc == 3:
-            # spec: spec/heldenhain/03_rules.rules:288
+            # spec: spec/heldenhain/03_rules.rules:286
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:289
+            # spec: spec/heldenhain/03_rules.rules:287
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:289:5"), 5 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:287:5"), 5 + L[0]
             )
-            # spec: spec/heldenhain/03_rules.rules:290
+            # spec: spec/heldenhain/03_rules.rules:288
             p_wartezeit_setzen(state, L[1], True)
             state.frames.pop()
             return
 
 
 def s_anlegen(state, frame):
-    "procedure anlegen (spec/heldenhain/03_rules.rules:294)"
+    "procedure anlegen (spec/heldenhain/03_rules.rules:292)"
     # L: 0 p, 1 a, 2 h, 3 alt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:295
+            # spec: spec/heldenhain/03_rules.rules:293
             player = L[0]
             values = [c_h for c_h in state.zones[5 + L[0]] if c_h in KS_charakter]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2552,42 +2562,42 @@ def s_anlegen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:295:5",
+                "spec/heldenhain/03_rules.rules:293:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:297
+            # spec: spec/heldenhain/03_rules.rules:295
             for L[3] in [
                 c_alt
                 for c_alt in state.zones[9 + L[0]]
                 if is_active(state, 0, [c_alt, L[2]])
             ]:
-                # spec: spec/heldenhain/03_rules.rules:298
+                # spec: spec/heldenhain/03_rules.rules:296
                 p_ablegen_von(state, L[3], L[2])
-                # spec: spec/heldenhain/03_rules.rules:299
+                # spec: spec/heldenhain/03_rules.rules:297
                 move_card(state, L[3], 16 + L[0])
-            # spec: spec/heldenhain/03_rules.rules:301
+            # spec: spec/heldenhain/03_rules.rules:299
             activate(state, 0, [L[1], L[2]], None)
-            # spec: spec/heldenhain/03_rules.rules:302
+            # spec: spec/heldenhain/03_rules.rules:300
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:302:5"), 9 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:300:5"), 9 + L[0]
             )
-            # spec: spec/heldenhain/03_rules.rules:303
+            # spec: spec/heldenhain/03_rules.rules:301
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_karte_ausspielen(state, frame):
-    "procedure karte_ausspielen (spec/heldenhain/03_rules.rules:309)"
+    "procedure karte_ausspielen (spec/heldenhain/03_rules.rules:307)"
     # L: 0 p, 1 c, 2 h, 3 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:310
+            # spec: spec/heldenhain/03_rules.rules:308
             log_line(
                 state,
                 " ".join(
@@ -2601,20 +2611,20 @@ def s_karte_ausspielen(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:310:22",
+                                "spec/heldenhain/03_rules.rules:308:22",
                             )
                         ),
                         "aus",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:310:5",
+                "spec/heldenhain/03_rules.rules:308:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:311
+            # spec: spec/heldenhain/03_rules.rules:309
             state.tracks[2 + L[0]] = max(
                 0, min(6, state.tracks[2 + L[0]] - q_kosten(state, L[0], L[1]))
             )
             state.stamps[3] += 1
-            # spec: spec/heldenhain/03_rules.rules:312
+            # spec: spec/heldenhain/03_rules.rules:310
             if L[1] in KS_charakter or L[1] in KS_begleiter or L[1] in KS_drache:
                 pc = 1
             elif L[1] in KS_ki:
@@ -2628,72 +2638,72 @@ def s_karte_ausspielen(state, frame):
             else:
                 pc = 6
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:313
+            # spec: spec/heldenhain/03_rules.rules:311
             frame[1] = 7
             state.frames.append(new_frame(1, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/03_rules.rules:315
+            # spec: spec/heldenhain/03_rules.rules:313
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:316
+            # spec: spec/heldenhain/03_rules.rules:314
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:316:9"), 7 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:314:9"), 7 + L[0]
             )
             pc = 7
         if pc == 3:
-            # spec: spec/heldenhain/03_rules.rules:318
+            # spec: spec/heldenhain/03_rules.rules:316
             frame[1] = 7
             state.frames.append(new_frame(2, [L[0], L[1]] + [UNBOUND] * 2))
             return
         if pc == 4:
-            # spec: spec/heldenhain/03_rules.rules:321
+            # spec: spec/heldenhain/03_rules.rules:319
             for L[2] in list(state.zones[11 + L[0]]):
                 move_card(state, L[2], 16 + L[0])
-            # spec: spec/heldenhain/03_rules.rules:322
+            # spec: spec/heldenhain/03_rules.rules:320
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:323
+            # spec: spec/heldenhain/03_rules.rules:321
             move_card(
                 state,
-                some_card(L[1], "spec/heldenhain/03_rules.rules:323:9"),
+                some_card(L[1], "spec/heldenhain/03_rules.rules:321:9"),
                 11 + L[0],
             )
-            # spec: spec/heldenhain/03_rules.rules:324
+            # spec: spec/heldenhain/03_rules.rules:322
             p_wartezeit_setzen(state, L[1], True)
             pc = 7
         if pc == 5:
-            # spec: spec/heldenhain/03_rules.rules:327
+            # spec: spec/heldenhain/03_rules.rules:325
             for L[3] in list(state.zones[13]):
                 move_card(state, L[3], 16 + OWNER[L[3]])
-            # spec: spec/heldenhain/03_rules.rules:328
+            # spec: spec/heldenhain/03_rules.rules:326
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:328:9"), 13
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:326:9"), 13
             )
             pc = 7
         if pc == 6:
-            # spec: spec/heldenhain/03_rules.rules:330
+            # spec: spec/heldenhain/03_rules.rules:328
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:330:9"), 14
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:328:9"), 14
             )
             pc = 7
         if pc == 7:
-            # spec: spec/heldenhain/03_rules.rules:332
+            # spec: spec/heldenhain/03_rules.rules:330
             frame[1] = 8
-            if resolve_event(state, L[1], L[0], "spec/heldenhain/03_rules.rules:332:5"):
+            if resolve_event(state, L[1], L[0], "spec/heldenhain/03_rules.rules:330:5"):
                 return
             pc = 8
         if pc == 8:
-            # spec: spec/heldenhain/03_rules.rules:333
+            # spec: spec/heldenhain/03_rules.rules:331
             emit_ausgespielt(state, L[0], L[1])
-            # spec: spec/heldenhain/03_rules.rules:334
+            # spec: spec/heldenhain/03_rules.rules:332
             if L[1] in KS_aktion:
-                # spec: spec/heldenhain/03_rules.rules:335
+                # spec: spec/heldenhain/03_rules.rules:333
                 if L[1] is not None and state.location[L[1]] == 14:
                     move_card(
                         state,
-                        some_card(L[1], "spec/heldenhain/03_rules.rules:335:30"),
+                        some_card(L[1], "spec/heldenhain/03_rules.rules:333:30"),
                         16 + L[0],
                     )
-                # spec: spec/heldenhain/03_rules.rules:337
+                # spec: spec/heldenhain/03_rules.rules:335
                 if (
                     A_beendet_zug[L[1]]
                     if L[1] is not None
@@ -2701,31 +2711,31 @@ def s_karte_ausspielen(state, frame):
                         A_beendet_zug,
                         L[1],
                         "beendet_zug",
-                        "spec/heldenhain/03_rules.rules:337:12",
+                        "spec/heldenhain/03_rules.rules:335:12",
                     )
                 ):
                     state.vars[3] = True
                     state.stamps[21] += 1
-            # spec: spec/heldenhain/03_rules.rules:339
+            # spec: spec/heldenhain/03_rules.rules:337
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_punkte_sammeln(state, frame):
-    "procedure punkte_sammeln (spec/heldenhain/03_rules.rules:350)"
+    "procedure punkte_sammeln (spec/heldenhain/03_rules.rules:348)"
     # L: 0 p, 1 f, 2 n
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:351
+            # spec: spec/heldenhain/03_rules.rules:349
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:352
+            # spec: spec/heldenhain/03_rules.rules:350
             L[2] = bounded(
-                max(0, q_rettung(state, L[1])), "spec/heldenhain/03_rules.rules:352:13"
+                max(0, q_rettung(state, L[1])), "spec/heldenhain/03_rules.rules:350:13"
             )
-            # spec: spec/heldenhain/03_rules.rules:353
+            # spec: spec/heldenhain/03_rules.rules:351
             log_line(
                 state,
                 " ".join(
@@ -2739,7 +2749,7 @@ def s_punkte_sammeln(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:353:17",
+                                "spec/heldenhain/03_rules.rules:351:17",
                             )
                         ),
                         "sammelt",
@@ -2747,30 +2757,30 @@ def s_punkte_sammeln(state, frame):
                         "Punkte",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:353:5",
+                "spec/heldenhain/03_rules.rules:351:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:354
+            # spec: spec/heldenhain/03_rules.rules:352
             p_punkte_gewinnen(state, L[0], L[2])
-            # spec: spec/heldenhain/03_rules.rules:355
+            # spec: spec/heldenhain/03_rules.rules:353
             frame[1] = 1
             if emit_gesammelt(state, L[0], L[1], L[2]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:356
+            # spec: spec/heldenhain/03_rules.rules:354
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_ki_ausfuehren(state, frame):
-    "procedure ki_ausfuehren (spec/heldenhain/03_rules.rules:375)"
+    "procedure ki_ausfuehren (spec/heldenhain/03_rules.rules:373)"
     # L: 0 p, 1 k
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:376
+            # spec: spec/heldenhain/03_rules.rules:374
             log_line(
                 state,
                 " ".join(
@@ -2784,35 +2794,35 @@ def s_ki_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:376:21",
+                                "spec/heldenhain/03_rules.rules:374:21",
                             )
                         ),
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:376:5",
+                "spec/heldenhain/03_rules.rules:374:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:377
+            # spec: spec/heldenhain/03_rules.rules:375
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:378
+            # spec: spec/heldenhain/03_rules.rules:376
             frame[1] = 1
             if emit_ki_genutzt(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:379
+            # spec: spec/heldenhain/03_rules.rules:377
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_drache_ausfuehren(state, frame):
-    "procedure drache_ausfuehren (spec/heldenhain/03_rules.rules:381)"
+    "procedure drache_ausfuehren (spec/heldenhain/03_rules.rules:379)"
     # L: 0 p, 1 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:382
+            # spec: spec/heldenhain/03_rules.rules:380
             log_line(
                 state,
                 " ".join(
@@ -2826,35 +2836,35 @@ def s_drache_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:382:21",
+                                "spec/heldenhain/03_rules.rules:380:21",
                             )
                         ),
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:382:5",
+                "spec/heldenhain/03_rules.rules:380:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:383
+            # spec: spec/heldenhain/03_rules.rules:381
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:384
+            # spec: spec/heldenhain/03_rules.rules:382
             frame[1] = 1
             if emit_drache_genutzt(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:385
+            # spec: spec/heldenhain/03_rules.rules:383
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_hq_ausfuehren(state, frame):
-    "procedure hq_ausfuehren (spec/heldenhain/03_rules.rules:387)"
+    "procedure hq_ausfuehren (spec/heldenhain/03_rules.rules:385)"
     # L: 0 p, 1 h
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:388
+            # spec: spec/heldenhain/03_rules.rules:386
             log_line(
                 state,
                 " ".join(
@@ -2868,45 +2878,43 @@ def s_hq_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:388:21",
+                                "spec/heldenhain/03_rules.rules:386:21",
                             )
                         ),
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:388:5",
+                "spec/heldenhain/03_rules.rules:386:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:389
+            # spec: spec/heldenhain/03_rules.rules:387
             p_genutzt_setzen(state, L[1], True)
-            # spec: spec/heldenhain/03_rules.rules:390
+            # spec: spec/heldenhain/03_rules.rules:388
             frame[1] = 1
             if emit_hq_genutzt(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:391
+            # spec: spec/heldenhain/03_rules.rules:389
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_eigene_figur_heilen(state, frame):
-    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:398)"
+    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:396)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:399
+            # spec: spec/heldenhain/03_rules.rules:397
+            player = L[0]
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[0][c_f] > 0
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:400
-            player = L[0]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -2915,40 +2923,38 @@ def s_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:400:9",
+                "spec/heldenhain/03_rules.rules:397:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:401
+            # spec: spec/heldenhain/03_rules.rules:399
             p_heilen(state, L[2], L[1])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def s_andere_eigene_figur_heilen(state, frame):
-    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:404)"
+    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:401)"
     # L: 0 p, 1 selbst, 2 n, 3 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:405
+            # spec: spec/heldenhain/03_rules.rules:402
+            player = L[0]
             values = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
                 if (c_f != L[1] and state.counters[0][c_f] > 0)
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:406
-            player = L[0]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -2957,36 +2963,34 @@ def s_andere_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:406:9",
+                "spec/heldenhain/03_rules.rules:402:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[3] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:408
+            # spec: spec/heldenhain/03_rules.rules:404
             p_heilen(state, L[3], L[2])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def s_eigene_figur_einsatz_bis_zugende(state, frame):
-    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:411)"
+    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:406)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:412
-            if len(state.zones[5 + L[0]]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:413
+            # spec: spec/heldenhain/03_rules.rules:407
             player = L[0]
             values = list(state.zones[5 + L[0]])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -2995,40 +2999,38 @@ def s_eigene_figur_einsatz_bis_zugende(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:413:9",
+                "spec/heldenhain/03_rules.rules:407:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:414
+            # spec: spec/heldenhain/03_rules.rules:408
             p_bis_zugende_einsatz(state, L[2], L[1])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def s_gegnerische_figur_sperren(state, frame):
-    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:419)"
+    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:412)"
     # L: 0 p, 1 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:420
+            # spec: spec/heldenhain/03_rules.rules:413
+            player = L[0]
             values = [
                 c_z
                 for c_z in state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]
                 if not state.counters[1][c_z] > 0
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:421
-            player = L[0]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -3037,36 +3039,34 @@ def s_gegnerische_figur_sperren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:421:9",
+                "spec/heldenhain/03_rules.rules:413:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[1] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:423
+            # spec: spec/heldenhain/03_rules.rules:415
             p_sperren(state, L[1])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
-    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:426)"
+    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:417)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:427
-            if len(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:428
+            # spec: spec/heldenhain/03_rules.rules:418
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -3075,38 +3075,36 @@ def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:428:9",
+                "spec/heldenhain/03_rules.rules:418:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:429
+            # spec: spec/heldenhain/03_rules.rules:419
             p_bis_zugende_einsatz(
-                state, L[2], bounded(-L[1], "spec/heldenhain/03_rules.rules:429:32")
+                state, L[2], bounded(-L[1], "spec/heldenhain/03_rules.rules:419:28")
             )
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
-    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:433)"
+    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:422)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:434
-            if len(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:435
+            # spec: spec/heldenhain/03_rules.rules:423
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -3115,45 +3113,43 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:435:9",
+                "spec/heldenhain/03_rules.rules:423:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:436
+            # spec: spec/heldenhain/03_rules.rules:424
             activate(
                 state,
                 1,
                 [
                     L[2],
-                    bounded(-L[1], "spec/heldenhain/03_rules.rules:436:35"),
+                    bounded(-L[1], "spec/heldenhain/03_rules.rules:424:31"),
                     state.counters[8][L[2]],
                 ],
                 None,
             )
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def s_gegnerischer_figur_stress_geben(state, frame):
-    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:439)"
+    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:426)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:440
-            if len(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:441
+            # spec: spec/heldenhain/03_rules.rules:427
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -3162,36 +3158,34 @@ def s_gegnerischer_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:441:9",
+                "spec/heldenhain/03_rules.rules:427:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:442
+            # spec: spec/heldenhain/03_rules.rules:428
             p_stress_geben(state, L[2], L[1])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def s_eigener_figur_stress_geben(state, frame):
-    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:445)"
+    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:430)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:446
-            if len(state.zones[5 + L[0]]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:447
+            # spec: spec/heldenhain/03_rules.rules:431
             player = L[0]
             values = list(state.zones[5 + L[0]])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -3200,16 +3194,16 @@ def s_eigener_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:447:9",
+                "spec/heldenhain/03_rules.rules:431:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:448
+            # spec: spec/heldenhain/03_rules.rules:432
             p_stress_geben(state, L[2], L[1])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
@@ -3757,15 +3751,15 @@ def s_zug_spielen(state, frame):
 
 
 def s_preis_handkarte_anbieten(state, frame):
-    "procedure preis_handkarte_anbieten (spec/heldenhain/13_purpurpakt.rules:439)"
+    "procedure preis_handkarte_anbieten (spec/heldenhain/13_purpurpakt.rules:432)"
     # L: 0 p, 1 frage
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:440
-            log_line(state, text_of(L[1]), "spec/heldenhain/13_purpurpakt.rules:440:5")
-            # spec: spec/heldenhain/13_purpurpakt.rules:441
+            # spec: spec/heldenhain/13_purpurpakt.rules:433
+            log_line(state, text_of(L[1]), "spec/heldenhain/13_purpurpakt.rules:433:5")
+            # spec: spec/heldenhain/13_purpurpakt.rules:434
             player = L[0]
             offered = []
             if len(state.zones[3 + L[0]]) > 0:
@@ -3784,7 +3778,7 @@ def s_preis_handkarte_anbieten(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:441:5",
+                "spec/heldenhain/13_purpurpakt.rules:434:5",
             )
             frame[1] = 1
             return
@@ -3797,19 +3791,25 @@ def s_preis_handkarte_anbieten(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:443
+            # spec: spec/heldenhain/13_purpurpakt.rules:436
             frame[1] = 3
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:444
-            state.vars[4] = True
-            state.stamps[22] += 1
+            # spec: spec/heldenhain/13_purpurpakt.rules:437
+            given = True
+            state.frames.pop()
+            if state.frames:
+                state.frames[-1][3] = given
+            return
             pc = 5
         if pc == 4:
-            # spec: spec/heldenhain/13_purpurpakt.rules:446
-            state.vars[4] = False
-            state.stamps[22] += 1
+            # spec: spec/heldenhain/13_purpurpakt.rules:439
+            given = False
+            state.frames.pop()
+            if state.frames:
+                state.frames[-1][3] = given
+            return
             pc = 5
         if pc == 5:
             state.frames.pop()
@@ -3817,15 +3817,15 @@ def s_preis_handkarte_anbieten(state, frame):
 
 
 def s_preis_stress_anbieten(state, frame):
-    "procedure preis_stress_anbieten (spec/heldenhain/13_purpurpakt.rules:450)"
+    "procedure preis_stress_anbieten (spec/heldenhain/13_purpurpakt.rules:443)"
     # L: 0 p, 1 f, 2 frage
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:451
-            log_line(state, text_of(L[2]), "spec/heldenhain/13_purpurpakt.rules:451:5")
-            # spec: spec/heldenhain/13_purpurpakt.rules:452
+            # spec: spec/heldenhain/13_purpurpakt.rules:444
+            log_line(state, text_of(L[2]), "spec/heldenhain/13_purpurpakt.rules:444:5")
+            # spec: spec/heldenhain/13_purpurpakt.rules:445
             player = L[0]
             offered = []
             offered.append(0)
@@ -3847,7 +3847,7 @@ def s_preis_stress_anbieten(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:452:5",
+                "spec/heldenhain/13_purpurpakt.rules:445:5",
                 (L[1],),
             )
             frame[1] = 1
@@ -3855,15 +3855,21 @@ def s_preis_stress_anbieten(state, frame):
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:454
+                # spec: spec/heldenhain/13_purpurpakt.rules:447
                 p_stress_geben(state, L[1], 1)
-                # spec: spec/heldenhain/13_purpurpakt.rules:455
-                state.vars[4] = True
-                state.stamps[22] += 1
+                # spec: spec/heldenhain/13_purpurpakt.rules:448
+                given = True
+                state.frames.pop()
+                if state.frames:
+                    state.frames[-1][3] = given
+                return
             elif k == 1:
-                # spec: spec/heldenhain/13_purpurpakt.rules:457
-                state.vars[4] = False
-                state.stamps[22] += 1
+                # spec: spec/heldenhain/13_purpurpakt.rules:450
+                given = False
+                state.frames.pop()
+                if state.frames:
+                    state.frames[-1][3] = given
+                return
             state.frames.pop()
             return
 
@@ -3913,35 +3919,33 @@ def s_start(state, frame):
 
 
 def sev_roxy__p1(state, frame):
-    "event of roxy(p1) (spec/heldenhain/10_superfreundinnen.rules:21)"
+    "event of roxy(p1) (spec/heldenhain/10_superfreundinnen.rules:19)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:21
+    # spec: spec/heldenhain/10_superfreundinnen.rules:19
     state.frames.pop()
     state.frames.append(new_frame(9, [L[0], L[1], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_ronja_regenbogen__p1(state, frame):
-    "event of ronja_regenbogen(p1) (spec/heldenhain/10_superfreundinnen.rules:104)"
+    "event of ronja_regenbogen(p1) (spec/heldenhain/10_superfreundinnen.rules:98)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:105
+            # spec: spec/heldenhain/10_superfreundinnen.rules:99
+            player = L[0]
             values = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
                 if (c_f != L[1] and state.counters[1][c_f] > 0)
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:106
-            player = L[0]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -3950,50 +3954,48 @@ def sev_ronja_regenbogen__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:106:13",
+                "spec/heldenhain/10_superfreundinnen.rules:99:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:108
+            # spec: spec/heldenhain/10_superfreundinnen.rules:101
             p_aufrichten(state, L[2])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_eule_elsa__p1(state, frame):
-    "event of eule_elsa(p1) (spec/heldenhain/10_superfreundinnen.rules:147)"
+    "event of eule_elsa(p1) (spec/heldenhain/10_superfreundinnen.rules:137)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:148
+    # spec: spec/heldenhain/10_superfreundinnen.rules:138
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/10_superfreundinnen.rules:149
+    # spec: spec/heldenhain/10_superfreundinnen.rules:139
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_zweite_chance__p1(state, frame):
-    "event of zweite_chance(p1) (spec/heldenhain/10_superfreundinnen.rules:215)"
+    "event of zweite_chance(p1) (spec/heldenhain/10_superfreundinnen.rules:201)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:216
+            # spec: spec/heldenhain/10_superfreundinnen.rules:202
+            player = L[0]
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[1][c_f] > 0
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:217
-            player = L[0]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4002,64 +4004,62 @@ def sev_zweite_chance__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:217:13",
+                "spec/heldenhain/10_superfreundinnen.rules:202:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:218
+            # spec: spec/heldenhain/10_superfreundinnen.rules:203
             p_aufrichten(state, L[2])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_sonnenstrahl__p1(state, frame):
-    "event of sonnenstrahl(p1) (spec/heldenhain/10_superfreundinnen.rules:227)"
+    "event of sonnenstrahl(p1) (spec/heldenhain/10_superfreundinnen.rules:211)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:228
+            # spec: spec/heldenhain/10_superfreundinnen.rules:212
             frame[1] = 1
             state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:229
+            # spec: spec/heldenhain/10_superfreundinnen.rules:213
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_schutzengel__p1(state, frame):
-    "event of schutzengel(p1) (spec/heldenhain/10_superfreundinnen.rules:238)"
+    "event of schutzengel(p1) (spec/heldenhain/10_superfreundinnen.rules:222)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:238
+    # spec: spec/heldenhain/10_superfreundinnen.rules:222
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 3] + [UNBOUND] * 1))
     return
 
 
 def sev_gluecksbringer__p1(state, frame):
-    "event of gluecksbringer(p1) (spec/heldenhain/10_superfreundinnen.rules:242)"
+    "event of gluecksbringer(p1) (spec/heldenhain/10_superfreundinnen.rules:226)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:243
-            values = [c_f for c_f in state.zones[5 + L[0]] if c_f in KS_charakter]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:244
+            # spec: spec/heldenhain/10_superfreundinnen.rules:227
             player = L[0]
+            values = [c_f for c_f in state.zones[5 + L[0]] if c_f in KS_charakter]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4068,46 +4068,44 @@ def sev_gluecksbringer__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:244:13",
+                "spec/heldenhain/10_superfreundinnen.rules:227:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:246
+            # spec: spec/heldenhain/10_superfreundinnen.rules:229
             p_bis_zugende_rettung(state, L[2], 2)
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_tapferes_herz__p1(state, frame):
-    "event of tapferes_herz(p1) (spec/heldenhain/10_superfreundinnen.rules:265)"
+    "event of tapferes_herz(p1) (spec/heldenhain/10_superfreundinnen.rules:247)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:265
+    # spec: spec/heldenhain/10_superfreundinnen.rules:247
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_sternschnuppe__p1(state, frame):
-    "event of sternschnuppe(p1) (spec/heldenhain/10_superfreundinnen.rules:269)"
+    "event of sternschnuppe(p1) (spec/heldenhain/10_superfreundinnen.rules:251)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:270
-            if len(state.zones[16 + L[0]]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:271
+            # spec: spec/heldenhain/10_superfreundinnen.rules:252
             player = L[0]
             values = list(state.zones[16 + L[0]])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4116,36 +4114,34 @@ def sev_sternschnuppe__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:271:13",
+                "spec/heldenhain/10_superfreundinnen.rules:252:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:272
+            # spec: spec/heldenhain/10_superfreundinnen.rules:253
             move_card(state, L[2], 3 + L[0])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_heilkraeuter__p1(state, frame):
-    "event of heilkraeuter(p1) (spec/heldenhain/10_superfreundinnen.rules:278)"
+    "event of heilkraeuter(p1) (spec/heldenhain/10_superfreundinnen.rules:258)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:279
-            if len(state.zones[5 + L[0]]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:280
+            # spec: spec/heldenhain/10_superfreundinnen.rules:259
             player = L[0]
             values = list(state.zones[5 + L[0]])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4154,38 +4150,36 @@ def sev_heilkraeuter__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:280:13",
+                "spec/heldenhain/10_superfreundinnen.rules:259:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:281
+            # spec: spec/heldenhain/10_superfreundinnen.rules:260
             p_heilen(state, L[2], 2)
-            # spec: spec/heldenhain/10_superfreundinnen.rules:282
+            # spec: spec/heldenhain/10_superfreundinnen.rules:261
             p_dauerhaft_ausdauer(state, L[2], 1)
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_rueckzug_ins_baumhaus__p1(state, frame):
-    "event of rueckzug_ins_baumhaus(p1) (spec/heldenhain/10_superfreundinnen.rules:288)"
+    "event of rueckzug_ins_baumhaus(p1) (spec/heldenhain/10_superfreundinnen.rules:266)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:289
-            if len(state.zones[5 + L[0]]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:290
+            # spec: spec/heldenhain/10_superfreundinnen.rules:267
             player = L[0]
             values = list(state.zones[5 + L[0]])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4194,16 +4188,16 @@ def sev_rueckzug_ins_baumhaus__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:290:13",
+                "spec/heldenhain/10_superfreundinnen.rules:267:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:291
+            # spec: spec/heldenhain/10_superfreundinnen.rules:268
             p_auf_die_hand(state, L[2])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
@@ -4219,109 +4213,107 @@ def sev_lady_stillstand__p1(state, frame):
 
 
 def sev_samt__p1(state, frame):
-    "event of samt(p1) (spec/heldenhain/11_schattenkabinett.rules:26)"
+    "event of samt(p1) (spec/heldenhain/11_schattenkabinett.rules:24)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:26
+    # spec: spec/heldenhain/11_schattenkabinett.rules:24
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_leutnant_lahm__p1(state, frame):
-    "event of leutnant_lahm(p1) (spec/heldenhain/11_schattenkabinett.rules:92)"
+    "event of leutnant_lahm(p1) (spec/heldenhain/11_schattenkabinett.rules:86)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:92
+    # spec: spec/heldenhain/11_schattenkabinett.rules:86
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_stillstand__p1(state, frame):
-    "event of stillstand(p1) (spec/heldenhain/11_schattenkabinett.rules:165)"
+    "event of stillstand(p1) (spec/heldenhain/11_schattenkabinett.rules:151)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:165
+    # spec: spec/heldenhain/11_schattenkabinett.rules:151
     state.frames.pop()
     state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_laehmende_rede__p1(state, frame):
-    "event of laehmende_rede(p1) (spec/heldenhain/11_schattenkabinett.rules:169)"
+    "event of laehmende_rede(p1) (spec/heldenhain/11_schattenkabinett.rules:155)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:170
+            # spec: spec/heldenhain/11_schattenkabinett.rules:156
             frame[1] = 1
             state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:171
+            # spec: spec/heldenhain/11_schattenkabinett.rules:157
             state.frames.pop()
             state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_buerokratie__p1(state, frame):
-    "event of buerokratie(p1) (spec/heldenhain/11_schattenkabinett.rules:183)"
+    "event of buerokratie(p1) (spec/heldenhain/11_schattenkabinett.rules:169)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:183
+    # spec: spec/heldenhain/11_schattenkabinett.rules:169
     state.frames.pop()
     state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_kaltes_schweigen__p1(state, frame):
-    "event of kaltes_schweigen(p1) (spec/heldenhain/11_schattenkabinett.rules:187)"
+    "event of kaltes_schweigen(p1) (spec/heldenhain/11_schattenkabinett.rules:173)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:187
+    # spec: spec/heldenhain/11_schattenkabinett.rules:173
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_intrige__p1(state, frame):
-    "event of intrige(p1) (spec/heldenhain/11_schattenkabinett.rules:191)"
+    "event of intrige(p1) (spec/heldenhain/11_schattenkabinett.rules:177)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:191
+    # spec: spec/heldenhain/11_schattenkabinett.rules:177
     state.frames.pop()
     state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_eiserne_disziplin__p1(state, frame):
-    "event of eiserne_disziplin(p1) (spec/heldenhain/11_schattenkabinett.rules:232)"
+    "event of eiserne_disziplin(p1) (spec/heldenhain/11_schattenkabinett.rules:218)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:232
+    # spec: spec/heldenhain/11_schattenkabinett.rules:218
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_kalte_schulter__p1(state, frame):
-    "event of kalte_schulter(p1) (spec/heldenhain/11_schattenkabinett.rules:236)"
+    "event of kalte_schulter(p1) (spec/heldenhain/11_schattenkabinett.rules:222)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:237
-            if len(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:238
+            # spec: spec/heldenhain/11_schattenkabinett.rules:223
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4330,16 +4322,16 @@ def sev_kalte_schulter__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/11_schattenkabinett.rules:238:13",
+                "spec/heldenhain/11_schattenkabinett.rules:223:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:240
+            # spec: spec/heldenhain/11_schattenkabinett.rules:225
             p_auf_die_hand(state, L[2])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
@@ -4352,14 +4344,12 @@ def sev_theo_treu__p1(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/12_weggefaehrten.rules:48
-            values = [c_f for c_f in state.zones[5 + L[0]] if c_f != L[1]]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:49
             player = L[0]
+            values = [c_f for c_f in state.zones[5 + L[0]] if c_f != L[1]]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4368,54 +4358,54 @@ def sev_theo_treu__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:49:13",
+                "spec/heldenhain/12_weggefaehrten.rules:48:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:51
+            # spec: spec/heldenhain/12_weggefaehrten.rules:50
             p_dauerhaft_ausdauer(state, L[2], 1)
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_lagerpause__p1(state, frame):
-    "event of lagerpause(p1) (spec/heldenhain/12_weggefaehrten.rules:150)"
+    "event of lagerpause(p1) (spec/heldenhain/12_weggefaehrten.rules:142)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:150
+    # spec: spec/heldenhain/12_weggefaehrten.rules:142
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_heldenmut__p1(state, frame):
-    "event of heldenmut(p1) (spec/heldenhain/12_weggefaehrten.rules:165)"
+    "event of heldenmut(p1) (spec/heldenhain/12_weggefaehrten.rules:157)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:165
+    # spec: spec/heldenhain/12_weggefaehrten.rules:157
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_rettungsaktion__p1(state, frame):
-    "event of rettungsaktion(p1) (spec/heldenhain/12_weggefaehrten.rules:169)"
+    "event of rettungsaktion(p1) (spec/heldenhain/12_weggefaehrten.rules:161)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:170
+            # spec: spec/heldenhain/12_weggefaehrten.rules:162
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:171
+            # spec: spec/heldenhain/12_weggefaehrten.rules:163
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4426,48 +4416,46 @@ def sev_rettungsaktion__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:171:13",
+                "spec/heldenhain/12_weggefaehrten.rules:163:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:172
+            # spec: spec/heldenhain/12_weggefaehrten.rules:164
             p_auf_die_hand(state, L[2])
             pc = 3
         if pc == 3:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:174
+            # spec: spec/heldenhain/12_weggefaehrten.rules:166
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_festes_band__p1(state, frame):
-    "event of festes_band(p1) (spec/heldenhain/12_weggefaehrten.rules:179)"
+    "event of festes_band(p1) (spec/heldenhain/12_weggefaehrten.rules:171)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:179
+    # spec: spec/heldenhain/12_weggefaehrten.rules:171
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_mutprobe__p1(state, frame):
-    "event of mutprobe(p1) (spec/heldenhain/12_weggefaehrten.rules:209)"
+    "event of mutprobe(p1) (spec/heldenhain/12_weggefaehrten.rules:201)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:210
-            if len(state.zones[5 + L[0]]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:211
+            # spec: spec/heldenhain/12_weggefaehrten.rules:202
             player = L[0]
             values = list(state.zones[5 + L[0]])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4476,28 +4464,28 @@ def sev_mutprobe__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:211:13",
+                "spec/heldenhain/12_weggefaehrten.rules:202:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:212
+            # spec: spec/heldenhain/12_weggefaehrten.rules:203
             p_dauerhaft_einsatz(state, L[2], 1)
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_rico_rueckprall__p1(state, frame):
-    "event of rico_rueckprall(p1) (spec/heldenhain/13_purpurpakt.rules:29)"
+    "event of rico_rueckprall(p1) (spec/heldenhain/13_purpurpakt.rules:30)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:30
+            # spec: spec/heldenhain/13_purpurpakt.rules:31
             player = L[0]
             offered = []
             offered.append(0)
@@ -4512,16 +4500,16 @@ def sev_rico_rueckprall__p1(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:30:9",
+                "spec/heldenhain/13_purpurpakt.rules:31:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:32
-                p_stress_geben(state, L[1], 1)
                 # spec: spec/heldenhain/13_purpurpakt.rules:33
+                p_stress_geben(state, L[1], 1)
+                # spec: spec/heldenhain/13_purpurpakt.rules:34
                 p_bis_zugende_einsatz(state, L[1], 2)
             elif k == 1:
                 pass
@@ -4530,13 +4518,13 @@ def sev_rico_rueckprall__p1(state, frame):
 
 
 def sev_baron_blutdruck__p1(state, frame):
-    "event of baron_blutdruck(p1) (spec/heldenhain/13_purpurpakt.rules:54)"
+    "event of baron_blutdruck(p1) (spec/heldenhain/13_purpurpakt.rules:56)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:55
+            # spec: spec/heldenhain/13_purpurpakt.rules:57
             player = L[0]
             offered = []
             offered.append(0)
@@ -4553,16 +4541,16 @@ def sev_baron_blutdruck__p1(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:55:9",
+                "spec/heldenhain/13_purpurpakt.rules:57:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:57
+                # spec: spec/heldenhain/13_purpurpakt.rules:59
                 p_stress_geben(state, L[1], 2)
-                # spec: spec/heldenhain/13_purpurpakt.rules:58
+                # spec: spec/heldenhain/13_purpurpakt.rules:60
                 p_karten_ziehen(state, L[0], 2)
             elif k == 1:
                 pass
@@ -4571,13 +4559,13 @@ def sev_baron_blutdruck__p1(state, frame):
 
 
 def sev_herr_handel__p1(state, frame):
-    "event of herr_handel(p1) (spec/heldenhain/13_purpurpakt.rules:75)"
+    "event of herr_handel(p1) (spec/heldenhain/13_purpurpakt.rules:77)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:76
+            # spec: spec/heldenhain/13_purpurpakt.rules:78
             player = L[0]
             offered = []
             if len(state.zones[3 + L[0]]) > 0:
@@ -4593,7 +4581,7 @@ def sev_herr_handel__p1(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:76:9",
+                "spec/heldenhain/13_purpurpakt.rules:78:9",
             )
             frame[1] = 1
             return
@@ -4606,12 +4594,12 @@ def sev_herr_handel__p1(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:78
+            # spec: spec/heldenhain/13_purpurpakt.rules:80
             frame[1] = 3
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:79
+            # spec: spec/heldenhain/13_purpurpakt.rules:81
             p_energie_gewinnen(state, L[0], 2)
             pc = 4
         if pc == 4:
@@ -4620,25 +4608,25 @@ def sev_herr_handel__p1(state, frame):
 
 
 def sev_jongleur_jupp__p1(state, frame):
-    "event of jongleur_jupp(p1) (spec/heldenhain/13_purpurpakt.rules:102)"
+    "event of jongleur_jupp(p1) (spec/heldenhain/13_purpurpakt.rules:105)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:103
+    # spec: spec/heldenhain/13_purpurpakt.rules:106
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:104
+    # spec: spec/heldenhain/13_purpurpakt.rules:107
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_magier_mehrwert__p1(state, frame):
-    "event of magier_mehrwert(p1) (spec/heldenhain/13_purpurpakt.rules:143)"
+    "event of magier_mehrwert(p1) (spec/heldenhain/13_purpurpakt.rules:145)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:144
+            # spec: spec/heldenhain/13_purpurpakt.rules:146
             player = L[0]
             offered = []
             offered.append(0)
@@ -4655,16 +4643,16 @@ def sev_magier_mehrwert__p1(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:144:9",
+                "spec/heldenhain/13_purpurpakt.rules:146:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:146
+                # spec: spec/heldenhain/13_purpurpakt.rules:148
                 p_stress_geben(state, L[1], 1)
-                # spec: spec/heldenhain/13_purpurpakt.rules:147
+                # spec: spec/heldenhain/13_purpurpakt.rules:149
                 p_energie_gewinnen(state, L[0], 1)
             elif k == 1:
                 pass
@@ -4673,72 +4661,73 @@ def sev_magier_mehrwert__p1(state, frame):
 
 
 def sev_teurer_spass__p1(state, frame):
-    "event of teurer_spass(p1) (spec/heldenhain/13_purpurpakt.rules:243)"
+    "event of teurer_spass(p1) (spec/heldenhain/13_purpurpakt.rules:244)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:244
+            # spec: spec/heldenhain/13_purpurpakt.rules:245
             frame[1] = 1
             state.frames.append(new_frame(15, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:245
+            # spec: spec/heldenhain/13_purpurpakt.rules:246
             p_punkte_gewinnen(state, L[0], 2)
             state.frames.pop()
             return
 
 
 def sev_tauschgeschaeft__p1(state, frame):
-    "event of tauschgeschaeft(p1) (spec/heldenhain/13_purpurpakt.rules:254)"
+    "event of tauschgeschaeft(p1) (spec/heldenhain/13_purpurpakt.rules:255)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:255
+            # spec: spec/heldenhain/13_purpurpakt.rules:256
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:256
+            # spec: spec/heldenhain/13_purpurpakt.rules:257
             frame[1] = 2
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:257
+            # spec: spec/heldenhain/13_purpurpakt.rules:258
             p_karten_ziehen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_ausverkauf__p1(state, frame):
-    "event of ausverkauf(p1) (spec/heldenhain/13_purpurpakt.rules:262)"
+    "event of ausverkauf(p1) (spec/heldenhain/13_purpurpakt.rules:263)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:263
+            # spec: spec/heldenhain/13_purpurpakt.rules:264
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:264
+            # spec: spec/heldenhain/13_purpurpakt.rules:265
             p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
             state.frames.pop()
             return
 
 
 def sev_zugabe__p1(state, frame):
-    "event of zugabe(p1) (spec/heldenhain/13_purpurpakt.rules:269)"
+    "event of zugabe(p1) (spec/heldenhain/13_purpurpakt.rules:270)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:270
+            # spec: spec/heldenhain/13_purpurpakt.rules:271
+            player = L[0]
             values = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
@@ -4748,13 +4737,10 @@ def sev_zugabe__p1(state, frame):
                     and not state.counters[2][c_f] > 0
                 )
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:271
-            player = L[0]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4763,56 +4749,56 @@ def sev_zugabe__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:271:13",
+                "spec/heldenhain/13_purpurpakt.rules:271:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
             # spec: spec/heldenhain/13_purpurpakt.rules:273
             p_aufrichten(state, L[2])
             # spec: spec/heldenhain/13_purpurpakt.rules:274
             p_stress_geben(state, L[2], 1)
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_wechselgeld__p1(state, frame):
-    "event of wechselgeld(p1) (spec/heldenhain/13_purpurpakt.rules:280)"
+    "event of wechselgeld(p1) (spec/heldenhain/13_purpurpakt.rules:279)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:281
+    # spec: spec/heldenhain/13_purpurpakt.rules:280
     p_energie_gewinnen(state, L[0], 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:282
+    # spec: spec/heldenhain/13_purpurpakt.rules:281
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:283
+    # spec: spec/heldenhain/13_purpurpakt.rules:282
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_lockangebot__p1(state, frame):
-    "event of lockangebot(p1) (spec/heldenhain/13_purpurpakt.rules:302)"
+    "event of lockangebot(p1) (spec/heldenhain/13_purpurpakt.rules:301)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:303
+    # spec: spec/heldenhain/13_purpurpakt.rules:302
     p_karten_ziehen(state, L[0], 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:304
+    # spec: spec/heldenhain/13_purpurpakt.rules:303
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_blutgeld__p1(state, frame):
-    "event of blutgeld(p1) (spec/heldenhain/13_purpurpakt.rules:309)"
+    "event of blutgeld(p1) (spec/heldenhain/13_purpurpakt.rules:308)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:310
+            # spec: spec/heldenhain/13_purpurpakt.rules:309
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4823,70 +4809,68 @@ def sev_blutgeld__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:310:9",
+                "spec/heldenhain/13_purpurpakt.rules:309:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:311
+            # spec: spec/heldenhain/13_purpurpakt.rules:310
             p_ausscheiden(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:312
+            # spec: spec/heldenhain/13_purpurpakt.rules:311
             p_punkte_gewinnen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_preisexplosion__p1(state, frame):
-    "event of preisexplosion(p1) (spec/heldenhain/13_purpurpakt.rules:317)"
+    "event of preisexplosion(p1) (spec/heldenhain/13_purpurpakt.rules:316)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:318
+    # spec: spec/heldenhain/13_purpurpakt.rules:317
     p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:319
+    # spec: spec/heldenhain/13_purpurpakt.rules:318
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_vertragsbruch__p1(state, frame):
-    "event of vertragsbruch(p1) (spec/heldenhain/13_purpurpakt.rules:324)"
+    "event of vertragsbruch(p1) (spec/heldenhain/13_purpurpakt.rules:323)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:325
+            # spec: spec/heldenhain/13_purpurpakt.rules:324
             frame[1] = 1
             state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:326
+            # spec: spec/heldenhain/13_purpurpakt.rules:325
             state.frames.pop()
             state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
 def sev_hinterlist__p1(state, frame):
-    "event of hinterlist(p1) (spec/heldenhain/13_purpurpakt.rules:338)"
+    "event of hinterlist(p1) (spec/heldenhain/13_purpurpakt.rules:337)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:339
+            # spec: spec/heldenhain/13_purpurpakt.rules:338
+            player = L[0]
             values = [
                 c_z
                 for c_z in state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]
                 if state.counters[1][c_z] > 0
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:340
-            player = L[0]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4895,88 +4879,86 @@ def sev_hinterlist__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:340:13",
+                "spec/heldenhain/13_purpurpakt.rules:338:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:342
+            # spec: spec/heldenhain/13_purpurpakt.rules:340
             p_stress_geben(state, L[2], 1)
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_kredit__p1(state, frame):
-    "event of kredit(p1) (spec/heldenhain/13_purpurpakt.rules:347)"
+    "event of kredit(p1) (spec/heldenhain/13_purpurpakt.rules:344)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:348
+            # spec: spec/heldenhain/13_purpurpakt.rules:345
             p_energie_gewinnen(state, L[0], 3)
-            # spec: spec/heldenhain/13_purpurpakt.rules:349
+            # spec: spec/heldenhain/13_purpurpakt.rules:346
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:350
+            # spec: spec/heldenhain/13_purpurpakt.rules:347
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_letzte_rate__p1(state, frame):
-    "event of letzte_rate(p1) (spec/heldenhain/13_purpurpakt.rules:355)"
+    "event of letzte_rate(p1) (spec/heldenhain/13_purpurpakt.rules:352)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:356
+            # spec: spec/heldenhain/13_purpurpakt.rules:353
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:357
+            # spec: spec/heldenhain/13_purpurpakt.rules:354
             p_punkte_gewinnen(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def sev_roxy__p2(state, frame):
-    "event of roxy(p2) (spec/heldenhain/10_superfreundinnen.rules:21)"
+    "event of roxy(p2) (spec/heldenhain/10_superfreundinnen.rules:19)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:21
+    # spec: spec/heldenhain/10_superfreundinnen.rules:19
     state.frames.pop()
     state.frames.append(new_frame(9, [L[0], L[1], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_ronja_regenbogen__p2(state, frame):
-    "event of ronja_regenbogen(p2) (spec/heldenhain/10_superfreundinnen.rules:104)"
+    "event of ronja_regenbogen(p2) (spec/heldenhain/10_superfreundinnen.rules:98)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:105
+            # spec: spec/heldenhain/10_superfreundinnen.rules:99
+            player = L[0]
             values = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
                 if (c_f != L[1] and state.counters[1][c_f] > 0)
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:106
-            player = L[0]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4985,50 +4967,48 @@ def sev_ronja_regenbogen__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:106:13",
+                "spec/heldenhain/10_superfreundinnen.rules:99:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:108
+            # spec: spec/heldenhain/10_superfreundinnen.rules:101
             p_aufrichten(state, L[2])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_eule_elsa__p2(state, frame):
-    "event of eule_elsa(p2) (spec/heldenhain/10_superfreundinnen.rules:147)"
+    "event of eule_elsa(p2) (spec/heldenhain/10_superfreundinnen.rules:137)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:148
+    # spec: spec/heldenhain/10_superfreundinnen.rules:138
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/10_superfreundinnen.rules:149
+    # spec: spec/heldenhain/10_superfreundinnen.rules:139
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_zweite_chance__p2(state, frame):
-    "event of zweite_chance(p2) (spec/heldenhain/10_superfreundinnen.rules:215)"
+    "event of zweite_chance(p2) (spec/heldenhain/10_superfreundinnen.rules:201)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:216
+            # spec: spec/heldenhain/10_superfreundinnen.rules:202
+            player = L[0]
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[1][c_f] > 0
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:217
-            player = L[0]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5037,64 +5017,62 @@ def sev_zweite_chance__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:217:13",
+                "spec/heldenhain/10_superfreundinnen.rules:202:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:218
+            # spec: spec/heldenhain/10_superfreundinnen.rules:203
             p_aufrichten(state, L[2])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_sonnenstrahl__p2(state, frame):
-    "event of sonnenstrahl(p2) (spec/heldenhain/10_superfreundinnen.rules:227)"
+    "event of sonnenstrahl(p2) (spec/heldenhain/10_superfreundinnen.rules:211)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:228
+            # spec: spec/heldenhain/10_superfreundinnen.rules:212
             frame[1] = 1
             state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:229
+            # spec: spec/heldenhain/10_superfreundinnen.rules:213
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_schutzengel__p2(state, frame):
-    "event of schutzengel(p2) (spec/heldenhain/10_superfreundinnen.rules:238)"
+    "event of schutzengel(p2) (spec/heldenhain/10_superfreundinnen.rules:222)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:238
+    # spec: spec/heldenhain/10_superfreundinnen.rules:222
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 3] + [UNBOUND] * 1))
     return
 
 
 def sev_gluecksbringer__p2(state, frame):
-    "event of gluecksbringer(p2) (spec/heldenhain/10_superfreundinnen.rules:242)"
+    "event of gluecksbringer(p2) (spec/heldenhain/10_superfreundinnen.rules:226)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:243
-            values = [c_f for c_f in state.zones[5 + L[0]] if c_f in KS_charakter]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:244
+            # spec: spec/heldenhain/10_superfreundinnen.rules:227
             player = L[0]
+            values = [c_f for c_f in state.zones[5 + L[0]] if c_f in KS_charakter]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5103,46 +5081,44 @@ def sev_gluecksbringer__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:244:13",
+                "spec/heldenhain/10_superfreundinnen.rules:227:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:246
+            # spec: spec/heldenhain/10_superfreundinnen.rules:229
             p_bis_zugende_rettung(state, L[2], 2)
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_tapferes_herz__p2(state, frame):
-    "event of tapferes_herz(p2) (spec/heldenhain/10_superfreundinnen.rules:265)"
+    "event of tapferes_herz(p2) (spec/heldenhain/10_superfreundinnen.rules:247)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:265
+    # spec: spec/heldenhain/10_superfreundinnen.rules:247
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_sternschnuppe__p2(state, frame):
-    "event of sternschnuppe(p2) (spec/heldenhain/10_superfreundinnen.rules:269)"
+    "event of sternschnuppe(p2) (spec/heldenhain/10_superfreundinnen.rules:251)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:270
-            if len(state.zones[16 + L[0]]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:271
+            # spec: spec/heldenhain/10_superfreundinnen.rules:252
             player = L[0]
             values = list(state.zones[16 + L[0]])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5151,36 +5127,34 @@ def sev_sternschnuppe__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:271:13",
+                "spec/heldenhain/10_superfreundinnen.rules:252:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:272
+            # spec: spec/heldenhain/10_superfreundinnen.rules:253
             move_card(state, L[2], 3 + L[0])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_heilkraeuter__p2(state, frame):
-    "event of heilkraeuter(p2) (spec/heldenhain/10_superfreundinnen.rules:278)"
+    "event of heilkraeuter(p2) (spec/heldenhain/10_superfreundinnen.rules:258)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:279
-            if len(state.zones[5 + L[0]]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:280
+            # spec: spec/heldenhain/10_superfreundinnen.rules:259
             player = L[0]
             values = list(state.zones[5 + L[0]])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5189,38 +5163,36 @@ def sev_heilkraeuter__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:280:13",
+                "spec/heldenhain/10_superfreundinnen.rules:259:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:281
+            # spec: spec/heldenhain/10_superfreundinnen.rules:260
             p_heilen(state, L[2], 2)
-            # spec: spec/heldenhain/10_superfreundinnen.rules:282
+            # spec: spec/heldenhain/10_superfreundinnen.rules:261
             p_dauerhaft_ausdauer(state, L[2], 1)
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_rueckzug_ins_baumhaus__p2(state, frame):
-    "event of rueckzug_ins_baumhaus(p2) (spec/heldenhain/10_superfreundinnen.rules:288)"
+    "event of rueckzug_ins_baumhaus(p2) (spec/heldenhain/10_superfreundinnen.rules:266)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:289
-            if len(state.zones[5 + L[0]]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:290
+            # spec: spec/heldenhain/10_superfreundinnen.rules:267
             player = L[0]
             values = list(state.zones[5 + L[0]])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5229,16 +5201,16 @@ def sev_rueckzug_ins_baumhaus__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:290:13",
+                "spec/heldenhain/10_superfreundinnen.rules:267:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:291
+            # spec: spec/heldenhain/10_superfreundinnen.rules:268
             p_auf_die_hand(state, L[2])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
@@ -5254,109 +5226,107 @@ def sev_lady_stillstand__p2(state, frame):
 
 
 def sev_samt__p2(state, frame):
-    "event of samt(p2) (spec/heldenhain/11_schattenkabinett.rules:26)"
+    "event of samt(p2) (spec/heldenhain/11_schattenkabinett.rules:24)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:26
+    # spec: spec/heldenhain/11_schattenkabinett.rules:24
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_leutnant_lahm__p2(state, frame):
-    "event of leutnant_lahm(p2) (spec/heldenhain/11_schattenkabinett.rules:92)"
+    "event of leutnant_lahm(p2) (spec/heldenhain/11_schattenkabinett.rules:86)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:92
+    # spec: spec/heldenhain/11_schattenkabinett.rules:86
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_stillstand__p2(state, frame):
-    "event of stillstand(p2) (spec/heldenhain/11_schattenkabinett.rules:165)"
+    "event of stillstand(p2) (spec/heldenhain/11_schattenkabinett.rules:151)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:165
+    # spec: spec/heldenhain/11_schattenkabinett.rules:151
     state.frames.pop()
     state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_laehmende_rede__p2(state, frame):
-    "event of laehmende_rede(p2) (spec/heldenhain/11_schattenkabinett.rules:169)"
+    "event of laehmende_rede(p2) (spec/heldenhain/11_schattenkabinett.rules:155)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:170
+            # spec: spec/heldenhain/11_schattenkabinett.rules:156
             frame[1] = 1
             state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:171
+            # spec: spec/heldenhain/11_schattenkabinett.rules:157
             state.frames.pop()
             state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_buerokratie__p2(state, frame):
-    "event of buerokratie(p2) (spec/heldenhain/11_schattenkabinett.rules:183)"
+    "event of buerokratie(p2) (spec/heldenhain/11_schattenkabinett.rules:169)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:183
+    # spec: spec/heldenhain/11_schattenkabinett.rules:169
     state.frames.pop()
     state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_kaltes_schweigen__p2(state, frame):
-    "event of kaltes_schweigen(p2) (spec/heldenhain/11_schattenkabinett.rules:187)"
+    "event of kaltes_schweigen(p2) (spec/heldenhain/11_schattenkabinett.rules:173)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:187
+    # spec: spec/heldenhain/11_schattenkabinett.rules:173
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_intrige__p2(state, frame):
-    "event of intrige(p2) (spec/heldenhain/11_schattenkabinett.rules:191)"
+    "event of intrige(p2) (spec/heldenhain/11_schattenkabinett.rules:177)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:191
+    # spec: spec/heldenhain/11_schattenkabinett.rules:177
     state.frames.pop()
     state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_eiserne_disziplin__p2(state, frame):
-    "event of eiserne_disziplin(p2) (spec/heldenhain/11_schattenkabinett.rules:232)"
+    "event of eiserne_disziplin(p2) (spec/heldenhain/11_schattenkabinett.rules:218)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:232
+    # spec: spec/heldenhain/11_schattenkabinett.rules:218
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_kalte_schulter__p2(state, frame):
-    "event of kalte_schulter(p2) (spec/heldenhain/11_schattenkabinett.rules:236)"
+    "event of kalte_schulter(p2) (spec/heldenhain/11_schattenkabinett.rules:222)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:237
-            if len(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:238
+            # spec: spec/heldenhain/11_schattenkabinett.rules:223
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5365,16 +5335,16 @@ def sev_kalte_schulter__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/11_schattenkabinett.rules:238:13",
+                "spec/heldenhain/11_schattenkabinett.rules:223:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:240
+            # spec: spec/heldenhain/11_schattenkabinett.rules:225
             p_auf_die_hand(state, L[2])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
@@ -5387,14 +5357,12 @@ def sev_theo_treu__p2(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/12_weggefaehrten.rules:48
-            values = [c_f for c_f in state.zones[5 + L[0]] if c_f != L[1]]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:49
             player = L[0]
+            values = [c_f for c_f in state.zones[5 + L[0]] if c_f != L[1]]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5403,54 +5371,54 @@ def sev_theo_treu__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:49:13",
+                "spec/heldenhain/12_weggefaehrten.rules:48:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:51
+            # spec: spec/heldenhain/12_weggefaehrten.rules:50
             p_dauerhaft_ausdauer(state, L[2], 1)
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_lagerpause__p2(state, frame):
-    "event of lagerpause(p2) (spec/heldenhain/12_weggefaehrten.rules:150)"
+    "event of lagerpause(p2) (spec/heldenhain/12_weggefaehrten.rules:142)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:150
+    # spec: spec/heldenhain/12_weggefaehrten.rules:142
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_heldenmut__p2(state, frame):
-    "event of heldenmut(p2) (spec/heldenhain/12_weggefaehrten.rules:165)"
+    "event of heldenmut(p2) (spec/heldenhain/12_weggefaehrten.rules:157)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:165
+    # spec: spec/heldenhain/12_weggefaehrten.rules:157
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_rettungsaktion__p2(state, frame):
-    "event of rettungsaktion(p2) (spec/heldenhain/12_weggefaehrten.rules:169)"
+    "event of rettungsaktion(p2) (spec/heldenhain/12_weggefaehrten.rules:161)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:170
+            # spec: spec/heldenhain/12_weggefaehrten.rules:162
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:171
+            # spec: spec/heldenhain/12_weggefaehrten.rules:163
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5461,48 +5429,46 @@ def sev_rettungsaktion__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:171:13",
+                "spec/heldenhain/12_weggefaehrten.rules:163:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:172
+            # spec: spec/heldenhain/12_weggefaehrten.rules:164
             p_auf_die_hand(state, L[2])
             pc = 3
         if pc == 3:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:174
+            # spec: spec/heldenhain/12_weggefaehrten.rules:166
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_festes_band__p2(state, frame):
-    "event of festes_band(p2) (spec/heldenhain/12_weggefaehrten.rules:179)"
+    "event of festes_band(p2) (spec/heldenhain/12_weggefaehrten.rules:171)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:179
+    # spec: spec/heldenhain/12_weggefaehrten.rules:171
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_mutprobe__p2(state, frame):
-    "event of mutprobe(p2) (spec/heldenhain/12_weggefaehrten.rules:209)"
+    "event of mutprobe(p2) (spec/heldenhain/12_weggefaehrten.rules:201)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:210
-            if len(state.zones[5 + L[0]]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:211
+            # spec: spec/heldenhain/12_weggefaehrten.rules:202
             player = L[0]
             values = list(state.zones[5 + L[0]])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5511,28 +5477,28 @@ def sev_mutprobe__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:211:13",
+                "spec/heldenhain/12_weggefaehrten.rules:202:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:212
+            # spec: spec/heldenhain/12_weggefaehrten.rules:203
             p_dauerhaft_einsatz(state, L[2], 1)
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_rico_rueckprall__p2(state, frame):
-    "event of rico_rueckprall(p2) (spec/heldenhain/13_purpurpakt.rules:29)"
+    "event of rico_rueckprall(p2) (spec/heldenhain/13_purpurpakt.rules:30)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:30
+            # spec: spec/heldenhain/13_purpurpakt.rules:31
             player = L[0]
             offered = []
             offered.append(0)
@@ -5547,16 +5513,16 @@ def sev_rico_rueckprall__p2(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:30:9",
+                "spec/heldenhain/13_purpurpakt.rules:31:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:32
-                p_stress_geben(state, L[1], 1)
                 # spec: spec/heldenhain/13_purpurpakt.rules:33
+                p_stress_geben(state, L[1], 1)
+                # spec: spec/heldenhain/13_purpurpakt.rules:34
                 p_bis_zugende_einsatz(state, L[1], 2)
             elif k == 1:
                 pass
@@ -5565,13 +5531,13 @@ def sev_rico_rueckprall__p2(state, frame):
 
 
 def sev_baron_blutdruck__p2(state, frame):
-    "event of baron_blutdruck(p2) (spec/heldenhain/13_purpurpakt.rules:54)"
+    "event of baron_blutdruck(p2) (spec/heldenhain/13_purpurpakt.rules:56)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:55
+            # spec: spec/heldenhain/13_purpurpakt.rules:57
             player = L[0]
             offered = []
             offered.append(0)
@@ -5588,16 +5554,16 @@ def sev_baron_blutdruck__p2(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:55:9",
+                "spec/heldenhain/13_purpurpakt.rules:57:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:57
+                # spec: spec/heldenhain/13_purpurpakt.rules:59
                 p_stress_geben(state, L[1], 2)
-                # spec: spec/heldenhain/13_purpurpakt.rules:58
+                # spec: spec/heldenhain/13_purpurpakt.rules:60
                 p_karten_ziehen(state, L[0], 2)
             elif k == 1:
                 pass
@@ -5606,13 +5572,13 @@ def sev_baron_blutdruck__p2(state, frame):
 
 
 def sev_herr_handel__p2(state, frame):
-    "event of herr_handel(p2) (spec/heldenhain/13_purpurpakt.rules:75)"
+    "event of herr_handel(p2) (spec/heldenhain/13_purpurpakt.rules:77)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:76
+            # spec: spec/heldenhain/13_purpurpakt.rules:78
             player = L[0]
             offered = []
             if len(state.zones[3 + L[0]]) > 0:
@@ -5628,7 +5594,7 @@ def sev_herr_handel__p2(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:76:9",
+                "spec/heldenhain/13_purpurpakt.rules:78:9",
             )
             frame[1] = 1
             return
@@ -5641,12 +5607,12 @@ def sev_herr_handel__p2(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:78
+            # spec: spec/heldenhain/13_purpurpakt.rules:80
             frame[1] = 3
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:79
+            # spec: spec/heldenhain/13_purpurpakt.rules:81
             p_energie_gewinnen(state, L[0], 2)
             pc = 4
         if pc == 4:
@@ -5655,25 +5621,25 @@ def sev_herr_handel__p2(state, frame):
 
 
 def sev_jongleur_jupp__p2(state, frame):
-    "event of jongleur_jupp(p2) (spec/heldenhain/13_purpurpakt.rules:102)"
+    "event of jongleur_jupp(p2) (spec/heldenhain/13_purpurpakt.rules:105)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:103
+    # spec: spec/heldenhain/13_purpurpakt.rules:106
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:104
+    # spec: spec/heldenhain/13_purpurpakt.rules:107
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_magier_mehrwert__p2(state, frame):
-    "event of magier_mehrwert(p2) (spec/heldenhain/13_purpurpakt.rules:143)"
+    "event of magier_mehrwert(p2) (spec/heldenhain/13_purpurpakt.rules:145)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:144
+            # spec: spec/heldenhain/13_purpurpakt.rules:146
             player = L[0]
             offered = []
             offered.append(0)
@@ -5690,16 +5656,16 @@ def sev_magier_mehrwert__p2(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:144:9",
+                "spec/heldenhain/13_purpurpakt.rules:146:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:146
+                # spec: spec/heldenhain/13_purpurpakt.rules:148
                 p_stress_geben(state, L[1], 1)
-                # spec: spec/heldenhain/13_purpurpakt.rules:147
+                # spec: spec/heldenhain/13_purpurpakt.rules:149
                 p_energie_gewinnen(state, L[0], 1)
             elif k == 1:
                 pass
@@ -5708,72 +5674,73 @@ def sev_magier_mehrwert__p2(state, frame):
 
 
 def sev_teurer_spass__p2(state, frame):
-    "event of teurer_spass(p2) (spec/heldenhain/13_purpurpakt.rules:243)"
+    "event of teurer_spass(p2) (spec/heldenhain/13_purpurpakt.rules:244)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:244
+            # spec: spec/heldenhain/13_purpurpakt.rules:245
             frame[1] = 1
             state.frames.append(new_frame(15, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:245
+            # spec: spec/heldenhain/13_purpurpakt.rules:246
             p_punkte_gewinnen(state, L[0], 2)
             state.frames.pop()
             return
 
 
 def sev_tauschgeschaeft__p2(state, frame):
-    "event of tauschgeschaeft(p2) (spec/heldenhain/13_purpurpakt.rules:254)"
+    "event of tauschgeschaeft(p2) (spec/heldenhain/13_purpurpakt.rules:255)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:255
+            # spec: spec/heldenhain/13_purpurpakt.rules:256
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:256
+            # spec: spec/heldenhain/13_purpurpakt.rules:257
             frame[1] = 2
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:257
+            # spec: spec/heldenhain/13_purpurpakt.rules:258
             p_karten_ziehen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_ausverkauf__p2(state, frame):
-    "event of ausverkauf(p2) (spec/heldenhain/13_purpurpakt.rules:262)"
+    "event of ausverkauf(p2) (spec/heldenhain/13_purpurpakt.rules:263)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:263
+            # spec: spec/heldenhain/13_purpurpakt.rules:264
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:264
+            # spec: spec/heldenhain/13_purpurpakt.rules:265
             p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
             state.frames.pop()
             return
 
 
 def sev_zugabe__p2(state, frame):
-    "event of zugabe(p2) (spec/heldenhain/13_purpurpakt.rules:269)"
+    "event of zugabe(p2) (spec/heldenhain/13_purpurpakt.rules:270)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:270
+            # spec: spec/heldenhain/13_purpurpakt.rules:271
+            player = L[0]
             values = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
@@ -5783,13 +5750,10 @@ def sev_zugabe__p2(state, frame):
                     and not state.counters[2][c_f] > 0
                 )
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:271
-            player = L[0]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5798,56 +5762,56 @@ def sev_zugabe__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:271:13",
+                "spec/heldenhain/13_purpurpakt.rules:271:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
             # spec: spec/heldenhain/13_purpurpakt.rules:273
             p_aufrichten(state, L[2])
             # spec: spec/heldenhain/13_purpurpakt.rules:274
             p_stress_geben(state, L[2], 1)
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_wechselgeld__p2(state, frame):
-    "event of wechselgeld(p2) (spec/heldenhain/13_purpurpakt.rules:280)"
+    "event of wechselgeld(p2) (spec/heldenhain/13_purpurpakt.rules:279)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:281
+    # spec: spec/heldenhain/13_purpurpakt.rules:280
     p_energie_gewinnen(state, L[0], 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:282
+    # spec: spec/heldenhain/13_purpurpakt.rules:281
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:283
+    # spec: spec/heldenhain/13_purpurpakt.rules:282
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_lockangebot__p2(state, frame):
-    "event of lockangebot(p2) (spec/heldenhain/13_purpurpakt.rules:302)"
+    "event of lockangebot(p2) (spec/heldenhain/13_purpurpakt.rules:301)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:303
+    # spec: spec/heldenhain/13_purpurpakt.rules:302
     p_karten_ziehen(state, L[0], 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:304
+    # spec: spec/heldenhain/13_purpurpakt.rules:303
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_blutgeld__p2(state, frame):
-    "event of blutgeld(p2) (spec/heldenhain/13_purpurpakt.rules:309)"
+    "event of blutgeld(p2) (spec/heldenhain/13_purpurpakt.rules:308)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:310
+            # spec: spec/heldenhain/13_purpurpakt.rules:309
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5858,70 +5822,68 @@ def sev_blutgeld__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:310:9",
+                "spec/heldenhain/13_purpurpakt.rules:309:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:311
+            # spec: spec/heldenhain/13_purpurpakt.rules:310
             p_ausscheiden(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:312
+            # spec: spec/heldenhain/13_purpurpakt.rules:311
             p_punkte_gewinnen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_preisexplosion__p2(state, frame):
-    "event of preisexplosion(p2) (spec/heldenhain/13_purpurpakt.rules:317)"
+    "event of preisexplosion(p2) (spec/heldenhain/13_purpurpakt.rules:316)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:318
+    # spec: spec/heldenhain/13_purpurpakt.rules:317
     p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:319
+    # spec: spec/heldenhain/13_purpurpakt.rules:318
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_vertragsbruch__p2(state, frame):
-    "event of vertragsbruch(p2) (spec/heldenhain/13_purpurpakt.rules:324)"
+    "event of vertragsbruch(p2) (spec/heldenhain/13_purpurpakt.rules:323)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:325
+            # spec: spec/heldenhain/13_purpurpakt.rules:324
             frame[1] = 1
             state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:326
+            # spec: spec/heldenhain/13_purpurpakt.rules:325
             state.frames.pop()
             state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
 def sev_hinterlist__p2(state, frame):
-    "event of hinterlist(p2) (spec/heldenhain/13_purpurpakt.rules:338)"
+    "event of hinterlist(p2) (spec/heldenhain/13_purpurpakt.rules:337)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:339
+            # spec: spec/heldenhain/13_purpurpakt.rules:338
+            player = L[0]
             values = [
                 c_z
                 for c_z in state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]
                 if state.counters[1][c_z] > 0
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:340
-            player = L[0]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5930,88 +5892,86 @@ def sev_hinterlist__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:340:13",
+                "spec/heldenhain/13_purpurpakt.rules:338:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:342
+            # spec: spec/heldenhain/13_purpurpakt.rules:340
             p_stress_geben(state, L[2], 1)
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_kredit__p2(state, frame):
-    "event of kredit(p2) (spec/heldenhain/13_purpurpakt.rules:347)"
+    "event of kredit(p2) (spec/heldenhain/13_purpurpakt.rules:344)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:348
+            # spec: spec/heldenhain/13_purpurpakt.rules:345
             p_energie_gewinnen(state, L[0], 3)
-            # spec: spec/heldenhain/13_purpurpakt.rules:349
+            # spec: spec/heldenhain/13_purpurpakt.rules:346
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:350
+            # spec: spec/heldenhain/13_purpurpakt.rules:347
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_letzte_rate__p2(state, frame):
-    "event of letzte_rate(p2) (spec/heldenhain/13_purpurpakt.rules:355)"
+    "event of letzte_rate(p2) (spec/heldenhain/13_purpurpakt.rules:352)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:356
+            # spec: spec/heldenhain/13_purpurpakt.rules:353
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:357
+            # spec: spec/heldenhain/13_purpurpakt.rules:354
             p_punkte_gewinnen(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def st_kater_kuschel__while0_0(state, frame):
-    "on zugbeginn of kater_kuschel__while0 (spec/heldenhain/10_superfreundinnen.rules:130)"
+    "on zugbeginn of kater_kuschel__while0 (spec/heldenhain/10_superfreundinnen.rules:121)"
     # L: 0 this, 1 p
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:130
+    # spec: spec/heldenhain/10_superfreundinnen.rules:121
     state.frames.pop()
     state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_illusionsdrache__while0_0(state, frame):
-    "on drache_genutzt of illusionsdrache__while0 (spec/heldenhain/10_superfreundinnen.rules:157)"
+    "on drache_genutzt of illusionsdrache__while0 (spec/heldenhain/10_superfreundinnen.rules:147)"
     # L: 0 this, 1 p, 2 d, 3 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:158
+            # spec: spec/heldenhain/10_superfreundinnen.rules:148
+            player = L[1]
             values = [
                 c_f
                 for c_f in state.zones[5 + L[1]]
                 if (c_f != L[2] and state.counters[1][c_f] > 0)
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:159
-            player = L[1]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -6020,82 +5980,80 @@ def st_illusionsdrache__while0_0(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:159:17",
+                "spec/heldenhain/10_superfreundinnen.rules:148:13",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[3] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:161
+            # spec: spec/heldenhain/10_superfreundinnen.rules:150
             p_aufrichten(state, L[3])
-            # spec: spec/heldenhain/10_superfreundinnen.rules:162
+            # spec: spec/heldenhain/10_superfreundinnen.rules:151
             p_heilen(state, L[3], 1)
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def st_ki_pflaster__while0_0(state, frame):
-    "on ki_genutzt of ki_pflaster__while0 (spec/heldenhain/10_superfreundinnen.rules:187)"
+    "on ki_genutzt of ki_pflaster__while0 (spec/heldenhain/10_superfreundinnen.rules:174)"
     # L: 0 this, 1 p, 2 k
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:187
+    # spec: spec/heldenhain/10_superfreundinnen.rules:174
     state.frames.pop()
     state.frames.append(new_frame(8, [L[1], 2] + [UNBOUND] * 1))
     return
 
 
 def st_wolkenschloss__while0_0(state, frame):
-    "on hq_genutzt of wolkenschloss__while0 (spec/heldenhain/10_superfreundinnen.rules:341)"
+    "on hq_genutzt of wolkenschloss__while0 (spec/heldenhain/10_superfreundinnen.rules:316)"
     # L: 0 this, 1 p, 2 h
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:341
+    # spec: spec/heldenhain/10_superfreundinnen.rules:316
     state.frames.pop()
     state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_blumenwiese__while0_0(state, frame):
-    "on zugbeginn of blumenwiese__while0 (spec/heldenhain/10_superfreundinnen.rules:358)"
+    "on zugbeginn of blumenwiese__while0 (spec/heldenhain/10_superfreundinnen.rules:331)"
     # L: 0 this, 1 p
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:358
+    # spec: spec/heldenhain/10_superfreundinnen.rules:331
     state.frames.pop()
     state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_graf_grau__while0_0(state, frame):
-    "on gesammelt of graf_grau__while0 (spec/heldenhain/11_schattenkabinett.rules:34)"
+    "on gesammelt of graf_grau__while0 (spec/heldenhain/11_schattenkabinett.rules:32)"
     # L: 0 this, 1 p, 2 f, 3 n
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:34
+    # spec: spec/heldenhain/11_schattenkabinett.rules:32
     state.frames.pop()
     state.frames.append(new_frame(13, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_graefin_gaehn__while0_0(state, frame):
-    "on zugbeginn of graefin_gaehn__while0 (spec/heldenhain/11_schattenkabinett.rules:81)"
+    "on zugbeginn of graefin_gaehn__while0 (spec/heldenhain/11_schattenkabinett.rules:77)"
     # L: 0 this, 1 p, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:82
+            # spec: spec/heldenhain/11_schattenkabinett.rules:78
+            player = L[1]
             values = [
                 c_z
                 for c_z in state.zones[5 + (None if L[1] is None else (L[1] + 1) % 2)]
                 if state.counters[1][c_z] > 0
             ]
-            if values:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:83
-            player = L[1]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -6104,77 +6062,77 @@ def st_graefin_gaehn__while0_0(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/11_schattenkabinett.rules:83:17",
+                "spec/heldenhain/11_schattenkabinett.rules:78:13",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:85
+            # spec: spec/heldenhain/11_schattenkabinett.rules:80
             p_stress_geben(state, L[2], 1)
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def st_ki_fluesterkasten__while0_0(state, frame):
-    "on ki_genutzt of ki_fluesterkasten__while0 (spec/heldenhain/11_schattenkabinett.rules:146)"
+    "on ki_genutzt of ki_fluesterkasten__while0 (spec/heldenhain/11_schattenkabinett.rules:134)"
     # L: 0 this, 1 p, 2 k
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:146
+    # spec: spec/heldenhain/11_schattenkabinett.rules:134
     state.frames.pop()
     state.frames.append(new_frame(10, [L[1], 2] + [UNBOUND] * 1))
     return
 
 
 def st_ki_bremsklotz__while0_0(state, frame):
-    "on ki_genutzt of ki_bremsklotz__while0 (spec/heldenhain/11_schattenkabinett.rules:158)"
+    "on ki_genutzt of ki_bremsklotz__while0 (spec/heldenhain/11_schattenkabinett.rules:145)"
     # L: 0 this, 1 p, 2 k
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:158
+    # spec: spec/heldenhain/11_schattenkabinett.rules:145
     state.frames.pop()
     state.frames.append(new_frame(11, [L[1]] + [UNBOUND] * 1))
     return
 
 
 def st_aktenarchiv__while0_0(state, frame):
-    "on hq_genutzt of aktenarchiv__while0 (spec/heldenhain/11_schattenkabinett.rules:281)"
+    "on hq_genutzt of aktenarchiv__while0 (spec/heldenhain/11_schattenkabinett.rules:263)"
     # L: 0 this, 1 p, 2 h
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:282
+    # spec: spec/heldenhain/11_schattenkabinett.rules:264
     p_ziehen(state, L[1])
-    # spec: spec/heldenhain/11_schattenkabinett.rules:283
+    # spec: spec/heldenhain/11_schattenkabinett.rules:265
     state.frames.pop()
     state.frames.append(new_frame(0, [L[1]] + [UNBOUND] * 1))
     return
 
 
 def st_kontrollzentrum__while0_0(state, frame):
-    "on hq_genutzt of kontrollzentrum__while0 (spec/heldenhain/11_schattenkabinett.rules:290)"
+    "on hq_genutzt of kontrollzentrum__while0 (spec/heldenhain/11_schattenkabinett.rules:272)"
     # L: 0 this, 1 p, 2 h
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:290
+    # spec: spec/heldenhain/11_schattenkabinett.rules:272
     state.frames.pop()
     state.frames.append(new_frame(12, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_dachs_dieter__while0_0(state, frame):
-    "on zugbeginn of dachs_dieter__while0 (spec/heldenhain/12_weggefaehrten.rules:99)"
+    "on zugbeginn of dachs_dieter__while0 (spec/heldenhain/12_weggefaehrten.rules:94)"
     # L: 0 this, 1 p
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:99
+    # spec: spec/heldenhain/12_weggefaehrten.rules:94
     state.frames.pop()
     state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_wachturm__while0_0(state, frame):
-    "on hq_genutzt of wachturm__while0 (spec/heldenhain/12_weggefaehrten.rules:255)"
+    "on hq_genutzt of wachturm__while0 (spec/heldenhain/12_weggefaehrten.rules:242)"
     # L: 0 this, 1 p, 2 h
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:255
+    # spec: spec/heldenhain/12_weggefaehrten.rules:242
     state.frames.pop()
     state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
     return
@@ -6182,7 +6140,7 @@ def st_wachturm__while0_0(state, frame):
 
 def st_edgar_satzsprung__while0_0(state, frame):
     "on gesammelt of edgar_satzsprung__while0 (spec/heldenhain/13_purpurpakt.rules:20)"
-    # L: 0 this, 1 p, 2 f, 3 n
+    # L: 0 this, 1 p, 2 f, 3 n, 4 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
@@ -6196,21 +6154,22 @@ def st_edgar_satzsprung__while0_0(state, frame):
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:22
-            if state.vars[4]:
+            L[4] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:23
+            if L[4]:
                 p_punkte_gewinnen(state, L[1], 1)
             state.frames.pop()
             return
 
 
 def st_madame_zugabe__while0_0(state, frame):
-    "on gesammelt of madame_zugabe__while0 (spec/heldenhain/13_purpurpakt.rules:42)"
-    # L: 0 this, 1 p, 2 f, 3 n
+    "on gesammelt of madame_zugabe__while0 (spec/heldenhain/13_purpurpakt.rules:43)"
+    # L: 0 this, 1 p, 2 f, 3 n, 4 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:43
+            # spec: spec/heldenhain/13_purpurpakt.rules:44
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -6220,45 +6179,47 @@ def st_madame_zugabe__while0_0(state, frame):
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:44
-            if state.vars[4]:
-                # spec: spec/heldenhain/13_purpurpakt.rules:45
+            L[4] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:46
+            if L[4]:
+                # spec: spec/heldenhain/13_purpurpakt.rules:47
                 p_genutzt_setzen(state, L[2], True)
-                # spec: spec/heldenhain/13_purpurpakt.rules:46
+                # spec: spec/heldenhain/13_purpurpakt.rules:48
                 p_aufrichten(state, L[2])
             state.frames.pop()
             return
 
 
 def st_graefin_gier__while0_0(state, frame):
-    "on zugbeginn of graefin_gier__while0 (spec/heldenhain/13_purpurpakt.rules:67)"
-    # L: 0 this, 1 p
+    "on zugbeginn of graefin_gier__while0 (spec/heldenhain/13_purpurpakt.rules:69)"
+    # L: 0 this, 1 p, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:68
+            # spec: spec/heldenhain/13_purpurpakt.rules:70
             frame[1] = 1
             state.frames.append(
                 new_frame(22, [L[1], L[0], "Gräfin Gier: 1 Stress für 1 Energie?"])
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:69
-            if state.vars[4]:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:71
+            if L[2]:
                 p_energie_gewinnen(state, L[1], 1)
             state.frames.pop()
             return
 
 
 def st_lord_leihgabe__while0_0(state, frame):
-    "on gesammelt of lord_leihgabe__while0 (spec/heldenhain/13_purpurpakt.rules:90)"
-    # L: 0 this, 1 p, 2 f, 3 n
+    "on gesammelt of lord_leihgabe__while0 (spec/heldenhain/13_purpurpakt.rules:92)"
+    # L: 0 this, 1 p, 2 f, 3 n, 4 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:91
+            # spec: spec/heldenhain/13_purpurpakt.rules:93
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -6267,21 +6228,22 @@ def st_lord_leihgabe__while0_0(state, frame):
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:92
-            if state.vars[4]:
+            L[4] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:95
+            if L[4]:
                 p_punkte_gewinnen(state, L[1], 1)
             state.frames.pop()
             return
 
 
 def st_zauberer_zins__while0_0(state, frame):
-    "on zugbeginn of zauberer_zins__while0 (spec/heldenhain/13_purpurpakt.rules:112)"
+    "on zugbeginn of zauberer_zins__while0 (spec/heldenhain/13_purpurpakt.rules:115)"
     # L: 0 this, 1 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:113
+            # spec: spec/heldenhain/13_purpurpakt.rules:116
             player = L[1]
             offered = []
             if len(state.zones[3 + L[1]]) > 0:
@@ -6299,7 +6261,7 @@ def st_zauberer_zins__while0_0(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:113:13",
+                "spec/heldenhain/13_purpurpakt.rules:116:13",
             )
             frame[1] = 1
             return
@@ -6312,12 +6274,12 @@ def st_zauberer_zins__while0_0(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:115
+            # spec: spec/heldenhain/13_purpurpakt.rules:118
             state.frames.pop()
             state.frames.append(new_frame(0, [L[1]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:117
+            # spec: spec/heldenhain/13_purpurpakt.rules:120
             p_stress_geben(state, L[0], 1)
             pc = 4
         if pc == 4:
@@ -6326,13 +6288,13 @@ def st_zauberer_zins__while0_0(state, frame):
 
 
 def st_wucherin_wanda__while0_0(state, frame):
-    "on zugbeginn of wucherin_wanda__while0 (spec/heldenhain/13_purpurpakt.rules:134)"
-    # L: 0 this, 1 p
+    "on zugbeginn of wucherin_wanda__while0 (spec/heldenhain/13_purpurpakt.rules:135)"
+    # L: 0 this, 1 p, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:135
+            # spec: spec/heldenhain/13_purpurpakt.rules:136
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -6342,50 +6304,50 @@ def st_wucherin_wanda__while0_0(state, frame):
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:136
-            if state.vars[4]:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:138
+            if L[2]:
                 p_bis_zugende_einsatz(state, L[0], 2)
             state.frames.pop()
             return
 
 
 def st_kater_kasse__while0_0(state, frame):
-    "on zugbeginn of kater_kasse__while0 (spec/heldenhain/13_purpurpakt.rules:192)"
-    # L: 0 this, 1 p
+    "on zugbeginn of kater_kasse__while0 (spec/heldenhain/13_purpurpakt.rules:194)"
+    # L: 0 this, 1 p, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:193
+            # spec: spec/heldenhain/13_purpurpakt.rules:195
             frame[1] = 1
             state.frames.append(
                 new_frame(21, [L[1], "Kater Kasse: 1 Handkarte für 1 Energie?"])
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:194
-            if state.vars[4]:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:196
+            if L[2]:
                 p_energie_gewinnen(state, L[1], 1)
             state.frames.pop()
             return
 
 
 def st_ki_rechenmaschine__while0_0(state, frame):
-    "on ki_genutzt of ki_rechenmaschine__while0 (spec/heldenhain/13_purpurpakt.rules:203)"
+    "on ki_genutzt of ki_rechenmaschine__while0 (spec/heldenhain/13_purpurpakt.rules:205)"
     # L: 0 this, 1 p, 2 k, 3 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:204
-            if len(state.zones[5 + L[1]]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:205
+            # spec: spec/heldenhain/13_purpurpakt.rules:206
             player = L[1]
             values = list(state.zones[5 + L[1]])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -6394,25 +6356,25 @@ def st_ki_rechenmaschine__while0_0(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:205:17",
+                "spec/heldenhain/13_purpurpakt.rules:206:13",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[3] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:206
-            p_bis_zugende_einsatz(state, L[3], 2)
             # spec: spec/heldenhain/13_purpurpakt.rules:207
+            p_bis_zugende_einsatz(state, L[3], 2)
+            # spec: spec/heldenhain/13_purpurpakt.rules:208
             p_stress_geben(state, L[3], 1)
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def st_ki_preisschild__while0_0(state, frame):
     "on ki_genutzt of ki_preisschild__while0 (spec/heldenhain/13_purpurpakt.rules:215)"
-    # L: 0 this, 1 p, 2 k
+    # L: 0 this, 1 p, 2 k, 3 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
@@ -6427,65 +6389,67 @@ def st_ki_preisschild__while0_0(state, frame):
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:217
-            if state.vars[4]:
+            L[3] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:218
+            if L[3]:
                 activate(state, 5, [L[1], 1], "turn")
             state.frames.pop()
             return
 
 
 def st_ki_spielautomat__while0_0(state, frame):
-    "on ki_genutzt of ki_spielautomat__while0 (spec/heldenhain/13_purpurpakt.rules:224)"
-    # L: 0 this, 1 p, 2 k
+    "on ki_genutzt of ki_spielautomat__while0 (spec/heldenhain/13_purpurpakt.rules:225)"
+    # L: 0 this, 1 p, 2 k, 3 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:225
+            # spec: spec/heldenhain/13_purpurpakt.rules:226
             frame[1] = 1
             state.frames.append(
                 new_frame(21, [L[1], "KI Spielautomat: 1 Handkarte für 2 Karten?"])
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:226
-            if state.vars[4]:
+            L[3] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:227
+            if L[3]:
                 p_karten_ziehen(state, L[1], 2)
             state.frames.pop()
             return
 
 
 def st_ki_wechselstube__while0_0(state, frame):
-    "on ki_genutzt of ki_wechselstube__while0 (spec/heldenhain/13_purpurpakt.rules:233)"
+    "on ki_genutzt of ki_wechselstube__while0 (spec/heldenhain/13_purpurpakt.rules:234)"
     # L: 0 this, 1 p, 2 k
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:234
-    activate(state, 4, [L[1], 1], "turn")
     # spec: spec/heldenhain/13_purpurpakt.rules:235
+    activate(state, 4, [L[1], 1], "turn")
+    # spec: spec/heldenhain/13_purpurpakt.rules:236
     state.frames.pop()
     state.frames.append(new_frame(15, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_spielcasino__while0_0(state, frame):
-    "on hq_genutzt of spielcasino__while0 (spec/heldenhain/13_purpurpakt.rules:393)"
+    "on hq_genutzt of spielcasino__while0 (spec/heldenhain/13_purpurpakt.rules:390)"
     # L: 0 this, 1 p, 2 h
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:394
+            # spec: spec/heldenhain/13_purpurpakt.rules:391
             if len(state.zones[3 + L[1]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:395
+            # spec: spec/heldenhain/13_purpurpakt.rules:392
             frame[1] = 2
             state.frames.append(new_frame(0, [L[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:396
+            # spec: spec/heldenhain/13_purpurpakt.rules:393
             p_energie_gewinnen(state, L[1], 1)
             pc = 3
         if pc == 3:
@@ -6494,24 +6458,24 @@ def st_spielcasino__while0_0(state, frame):
 
 
 def st_pfandhaus__while0_0(state, frame):
-    "on hq_genutzt of pfandhaus__while0 (spec/heldenhain/13_purpurpakt.rules:404)"
+    "on hq_genutzt of pfandhaus__while0 (spec/heldenhain/13_purpurpakt.rules:401)"
     # L: 0 this, 1 p, 2 h
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:405
+            # spec: spec/heldenhain/13_purpurpakt.rules:402
             if len(state.zones[5 + L[1]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:406
+            # spec: spec/heldenhain/13_purpurpakt.rules:403
             frame[1] = 2
             state.frames.append(new_frame(15, [L[1], 1] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:407
+            # spec: spec/heldenhain/13_purpurpakt.rules:404
             p_ziehen(state, L[1])
             pc = 3
         if pc == 3:
@@ -6520,21 +6484,22 @@ def st_pfandhaus__while0_0(state, frame):
 
 
 def st_opernhaus__while0_0(state, frame):
-    "on zugbeginn of opernhaus__while0 (spec/heldenhain/13_purpurpakt.rules:425)"
-    # L: 0 this, 1 p
+    "on zugbeginn of opernhaus__while0 (spec/heldenhain/13_purpurpakt.rules:420)"
+    # L: 0 this, 1 p, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:426
+            # spec: spec/heldenhain/13_purpurpakt.rules:421
             frame[1] = 1
             state.frames.append(
                 new_frame(21, [L[1], "Opernhaus: 1 Handkarte für 1 Energie?"])
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:427
-            if state.vars[4]:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:422
+            if L[2]:
                 p_energie_gewinnen(state, L[1], 1)
             state.frames.pop()
             return

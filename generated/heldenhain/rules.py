@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: ac58d762ce6477d5
+# Spec hash: 295ccd2a66dbd174
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: a96a0c3b0b1a9545
-# Fingerprint: source 27e7fb3b86c8a052e9ac output ef474ae3560e04609340
+# Fingerprint: source eeef2ad0ed6a7a64ab82 output 4198c7b98ea40fb798c1
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -707,13 +707,13 @@ def q_mannschaftsgroesse(state, v_p):
     if (
         state.location[E_banner_der_gefaehrten__p1] == 9
     ):  # banner_der_gefaehrten(p1) while in angelegt
-        # spec: spec/heldenhain/12_weggefaehrten.rules:243
+        # spec: spec/heldenhain/12_weggefaehrten.rules:232
         if v_p == 0:
             value += 1
     if (
         state.location[E_banner_der_gefaehrten__p2] == 10
     ):  # banner_der_gefaehrten(p2) while in angelegt
-        # spec: spec/heldenhain/12_weggefaehrten.rules:243
+        # spec: spec/heldenhain/12_weggefaehrten.rules:232
         if v_p == 1:
             value += 1
     return value
@@ -788,28 +788,28 @@ def q_einsatz(state, v_f):
         )
     )
     if state.location[E_doktor_daemmer__p1] == 5:  # doktor_daemmer(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:54
+        # spec: spec/heldenhain/11_schattenkabinett.rules:51
         if v_f is not None and state.location[v_f] == 6:
             value += -1
             value = max(value, 0)
     if state.location[E_nebelmoor__p1] == 13:  # nebelmoor(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:300
+        # spec: spec/heldenhain/11_schattenkabinett.rules:281
         value += -1
         value = max(value, 0)
     if state.location[E_maskenball__p1] == 13:  # maskenball(p1) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:434
+        # spec: spec/heldenhain/13_purpurpakt.rules:428
         value += 1
     if state.location[E_doktor_daemmer__p2] == 6:  # doktor_daemmer(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:54
+        # spec: spec/heldenhain/11_schattenkabinett.rules:51
         if v_f is not None and state.location[v_f] == 5:
             value += -1
             value = max(value, 0)
     if state.location[E_nebelmoor__p2] == 13:  # nebelmoor(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:300
+        # spec: spec/heldenhain/11_schattenkabinett.rules:281
         value += -1
         value = max(value, 0)
     if state.location[E_maskenball__p2] == 13:  # maskenball(p2) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:434
+        # spec: spec/heldenhain/13_purpurpakt.rules:428
         value += 1
     for effect in state.effects:
         kind = effect[0]
@@ -899,18 +899,18 @@ def q_ausdauer(state, v_f):
     if (
         state.location[E_regenbogenbruecke__p1] == 13
     ):  # regenbogenbruecke(p1) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:364
+        # spec: spec/heldenhain/10_superfreundinnen.rules:335
         value += 1
     if state.location[E_alter_wald__p1] == 13:  # alter_wald(p1) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:269
+        # spec: spec/heldenhain/12_weggefaehrten.rules:252
         value += 1
     if (
         state.location[E_regenbogenbruecke__p2] == 13
     ):  # regenbogenbruecke(p2) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:364
+        # spec: spec/heldenhain/10_superfreundinnen.rules:335
         value += 1
     if state.location[E_alter_wald__p2] == 13:  # alter_wald(p2) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:269
+        # spec: spec/heldenhain/12_weggefaehrten.rules:252
         value += 1
     for effect in state.effects:
         kind = effect[0]
@@ -1025,12 +1025,12 @@ def q_kosten(state, v_p, v_c):
         else attr_of(A_kosten, v_c, "kosten", "spec/heldenhain/02_cards.rules:63:39")
     )
     if state.location[E_basar__p1] == 13:  # basar(p1) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:419
+        # spec: spec/heldenhain/13_purpurpakt.rules:415
         if v_c in KS_aktion:
             value += -1
             value = max(value, 0)
     if state.location[E_basar__p2] == 13:  # basar(p2) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:419
+        # spec: spec/heldenhain/13_purpurpakt.rules:415
         if v_c in KS_aktion:
             value += -1
             value = max(value, 0)
@@ -1050,10 +1050,10 @@ def q_rueckendeckung_fuer(state, v_z):
     # spec: spec/heldenhain/02_cards.rules:72
     value = d_rueckendeckung_summe(state, v_z)
     if state.location[E_steile_pfade__p1] == 13:  # steile_pfade(p1) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:281
+        # spec: spec/heldenhain/12_weggefaehrten.rules:260
         value += d_rueckendeckung_summe(state, v_z)
     if state.location[E_steile_pfade__p2] == 13:  # steile_pfade(p2) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:281
+        # spec: spec/heldenhain/12_weggefaehrten.rules:260
         value += d_rueckendeckung_summe(state, v_z)
     return value
 
@@ -1180,13 +1180,13 @@ def allowed_ablenken_mit(state, x0, x1):
     if (
         state.location[E_zeitlupenstadt__p1] == 13
     ):  # zeitlupenstadt(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:312
+        # spec: spec/heldenhain/11_schattenkabinett.rules:290
         if state.counters[2][x1] > 0:
             return False
     if (
         state.location[E_zeitlupenstadt__p2] == 13
     ):  # zeitlupenstadt(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:312
+        # spec: spec/heldenhain/11_schattenkabinett.rules:290
         if state.counters[2][x1] > 0:
             return False
     return True
@@ -1229,13 +1229,13 @@ def allowed_ablenken(state, x0, x1, x2):
     if (
         state.location[E_zeitlupenstadt__p1] == 13
     ):  # zeitlupenstadt(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:312
+        # spec: spec/heldenhain/11_schattenkabinett.rules:290
         if state.counters[2][x1] > 0:
             return False
     if (
         state.location[E_zeitlupenstadt__p2] == 13
     ):  # zeitlupenstadt(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:312
+        # spec: spec/heldenhain/11_schattenkabinett.rules:290
         if state.counters[2][x1] > 0:
             return False
     return True
@@ -1310,19 +1310,19 @@ def allowed_aussetzen_lassen(state, x0):
 
 def when_zusammenhalt__p1(state, v_you, v_this):
     "when the event of zusammenhalt(p1) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:211
+    # spec: spec/heldenhain/10_superfreundinnen.rules:197
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_pyjamaparty__p1(state, v_you, v_this):
     "when the event of pyjamaparty(p1) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:297
+    # spec: spec/heldenhain/10_superfreundinnen.rules:273
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
 def when_schachzug__p1(state, v_you, v_this):
     "when the event of schachzug(p1) may happen"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:212
+    # spec: spec/heldenhain/11_schattenkabinett.rules:198
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
@@ -1334,91 +1334,91 @@ def when_oskar__p1(state, v_you, v_this):
 
 def when_alle_fuer_einen__p1(state, v_you, v_this):
     "when the event of alle_fuer_einen(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:138
+    # spec: spec/heldenhain/12_weggefaehrten.rules:130
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_gemeinsamer_marsch__p1(state, v_you, v_this):
     "when the event of gemeinsamer_marsch(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:157
+    # spec: spec/heldenhain/12_weggefaehrten.rules:149
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
 def when_gipfelsturm__p1(state, v_you, v_this):
     "when the event of gipfelsturm(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:183
+    # spec: spec/heldenhain/12_weggefaehrten.rules:175
     return q_mannschaftsgroesse(state, v_you) >= 4
 
 
 def when_treue_freunde__p1(state, v_you, v_this):
     "when the event of treue_freunde(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:187
+    # spec: spec/heldenhain/12_weggefaehrten.rules:179
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_schwur_der_gefaehrten__p1(state, v_you, v_this):
     "when the event of schwur_der_gefaehrten(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:218
+    # spec: spec/heldenhain/12_weggefaehrten.rules:208
     return q_mannschaftsgroesse(state, v_you) >= 5
 
 
 def when_teurer_spass__p1(state, v_you, v_this):
     "when the event of teurer_spass(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:243
+    # spec: spec/heldenhain/13_purpurpakt.rules:244
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_tauschgeschaeft__p1(state, v_you, v_this):
     "when the event of tauschgeschaeft(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:254
+    # spec: spec/heldenhain/13_purpurpakt.rules:255
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_ausverkauf__p1(state, v_you, v_this):
     "when the event of ausverkauf(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:262
+    # spec: spec/heldenhain/13_purpurpakt.rules:263
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_blutgeld__p1(state, v_you, v_this):
     "when the event of blutgeld(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:309
+    # spec: spec/heldenhain/13_purpurpakt.rules:308
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_kredit__p1(state, v_you, v_this):
     "when the event of kredit(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:347
+    # spec: spec/heldenhain/13_purpurpakt.rules:344
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_letzte_rate__p1(state, v_you, v_this):
     "when the event of letzte_rate(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:355
+    # spec: spec/heldenhain/13_purpurpakt.rules:352
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_kleingedrucktes__p1(state, v_you, v_this):
     "when the event of kleingedrucktes(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:362
+    # spec: spec/heldenhain/13_purpurpakt.rules:359
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_zusammenhalt__p2(state, v_you, v_this):
     "when the event of zusammenhalt(p2) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:211
+    # spec: spec/heldenhain/10_superfreundinnen.rules:197
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_pyjamaparty__p2(state, v_you, v_this):
     "when the event of pyjamaparty(p2) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:297
+    # spec: spec/heldenhain/10_superfreundinnen.rules:273
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
 def when_schachzug__p2(state, v_you, v_this):
     "when the event of schachzug(p2) may happen"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:212
+    # spec: spec/heldenhain/11_schattenkabinett.rules:198
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
@@ -1430,73 +1430,73 @@ def when_oskar__p2(state, v_you, v_this):
 
 def when_alle_fuer_einen__p2(state, v_you, v_this):
     "when the event of alle_fuer_einen(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:138
+    # spec: spec/heldenhain/12_weggefaehrten.rules:130
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_gemeinsamer_marsch__p2(state, v_you, v_this):
     "when the event of gemeinsamer_marsch(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:157
+    # spec: spec/heldenhain/12_weggefaehrten.rules:149
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
 def when_gipfelsturm__p2(state, v_you, v_this):
     "when the event of gipfelsturm(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:183
+    # spec: spec/heldenhain/12_weggefaehrten.rules:175
     return q_mannschaftsgroesse(state, v_you) >= 4
 
 
 def when_treue_freunde__p2(state, v_you, v_this):
     "when the event of treue_freunde(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:187
+    # spec: spec/heldenhain/12_weggefaehrten.rules:179
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_schwur_der_gefaehrten__p2(state, v_you, v_this):
     "when the event of schwur_der_gefaehrten(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:218
+    # spec: spec/heldenhain/12_weggefaehrten.rules:208
     return q_mannschaftsgroesse(state, v_you) >= 5
 
 
 def when_teurer_spass__p2(state, v_you, v_this):
     "when the event of teurer_spass(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:243
+    # spec: spec/heldenhain/13_purpurpakt.rules:244
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_tauschgeschaeft__p2(state, v_you, v_this):
     "when the event of tauschgeschaeft(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:254
+    # spec: spec/heldenhain/13_purpurpakt.rules:255
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_ausverkauf__p2(state, v_you, v_this):
     "when the event of ausverkauf(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:262
+    # spec: spec/heldenhain/13_purpurpakt.rules:263
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_blutgeld__p2(state, v_you, v_this):
     "when the event of blutgeld(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:309
+    # spec: spec/heldenhain/13_purpurpakt.rules:308
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_kredit__p2(state, v_you, v_this):
     "when the event of kredit(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:347
+    # spec: spec/heldenhain/13_purpurpakt.rules:344
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_letzte_rate__p2(state, v_you, v_this):
     "when the event of letzte_rate(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:355
+    # spec: spec/heldenhain/13_purpurpakt.rules:352
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_kleingedrucktes__p2(state, v_you, v_this):
     "when the event of kleingedrucktes(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:362
+    # spec: spec/heldenhain/13_purpurpakt.rules:359
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
@@ -2444,17 +2444,17 @@ NEVERS = {
 
 POLICIES = {
     "deck_ki": {
-        "spec/heldenhain/03_rules.rules:175:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:284:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:295:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:400:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:406:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:421:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:428:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:435:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:441:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:447:9": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:174:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:282:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:293:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:397:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:402:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:407:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:427:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:431:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_deck_ki_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_deck_ki_1,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2463,36 +2463,36 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:106:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:159:17": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:217:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:244:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:271:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:280:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:290:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:238:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:83:17": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:171:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:211:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:49:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:113:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:205:17": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:271:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:310:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:340:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:148:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:202:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:227:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:252:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:259:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:267:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:99:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:223:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:78:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:163:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:202:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:48:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:116:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:206:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:271:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:309:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:338:9": pol_umsichtig_12,
     },
     "umsichtig": {
-        "spec/heldenhain/03_rules.rules:175:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:284:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:295:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:400:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:406:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:421:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:428:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:435:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:441:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:447:9": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:174:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:282:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:293:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:397:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:402:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:407:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:427:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:431:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_umsichtig_1,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2501,36 +2501,36 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:106:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:159:17": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:217:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:244:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:271:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:280:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:290:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:238:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:83:17": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:171:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:211:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:49:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:113:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:205:17": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:271:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:310:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:340:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:148:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:202:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:227:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:252:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:259:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:267:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:99:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:223:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:78:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:163:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:202:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:48:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:116:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:206:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:271:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:309:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:338:9": pol_umsichtig_12,
     },
     "tante_taktik": {
-        "spec/heldenhain/03_rules.rules:175:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:284:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:295:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:400:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:406:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:421:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:428:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:435:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:441:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:447:9": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:174:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:282:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:293:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:397:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:402:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:407:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:427:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:431:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_tante_taktik_2,
         "spec/heldenhain/04_turn.rules:104:17": pol_tante_taktik_0,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2539,36 +2539,36 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:106:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:159:17": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:217:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:244:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:271:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:280:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:290:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:238:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:83:17": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:171:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:211:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:49:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:113:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:205:17": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:271:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:310:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:340:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:148:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:202:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:227:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:252:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:259:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:267:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:99:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:223:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:78:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:163:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:202:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:48:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:116:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:206:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:271:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:309:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:338:9": pol_umsichtig_12,
     },
     "graf_gruebel": {
-        "spec/heldenhain/03_rules.rules:175:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:284:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:295:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:400:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:406:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:421:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:428:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:435:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:441:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:447:9": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:174:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:282:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:293:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:397:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:402:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:407:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:427:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:431:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_graf_gruebel_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_umsichtig_1,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2577,36 +2577,36 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:106:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:159:17": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:217:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:244:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:271:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:280:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:290:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:238:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:83:17": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:171:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:211:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:49:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:113:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:205:17": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:271:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:310:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:340:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:148:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:202:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:227:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:252:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:259:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:267:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:99:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:223:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:78:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:163:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:202:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:48:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:116:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:206:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:271:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:309:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:338:9": pol_umsichtig_12,
     },
     "der_wegweiser": {
-        "spec/heldenhain/03_rules.rules:175:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:284:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:295:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:400:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:406:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:421:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:428:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:435:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:441:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:447:9": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:174:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:282:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:293:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:397:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:402:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:407:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:427:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:431:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_der_wegweiser_0,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2615,36 +2615,36 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:106:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:159:17": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:217:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:244:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:271:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:280:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:290:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:238:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:83:17": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:171:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:211:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:49:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:113:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:205:17": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:271:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:310:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:340:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:148:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:202:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:227:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:252:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:259:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:267:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:99:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:223:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:78:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:163:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:202:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:48:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:116:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:206:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:271:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:309:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:338:9": pol_umsichtig_12,
     },
     "fraeulein_rabatt": {
-        "spec/heldenhain/03_rules.rules:175:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:284:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:295:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:400:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:406:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:421:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:428:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:435:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:441:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:447:9": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:174:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:282:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:293:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:397:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:402:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:407:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:427:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:431:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_fraeulein_rabatt_0,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2653,22 +2653,22 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:106:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:159:17": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:217:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:244:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:271:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:280:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:290:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:238:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:83:17": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:171:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:211:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:49:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:113:13": pol_fraeulein_rabatt_1,
-        "spec/heldenhain/13_purpurpakt.rules:205:17": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:271:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:310:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:340:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:148:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:202:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:227:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:252:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:259:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:267:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:99:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:223:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:78:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:163:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:202:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:48:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:116:13": pol_fraeulein_rabatt_1,
+        "spec/heldenhain/13_purpurpakt.rules:206:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:271:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:309:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:338:9": pol_umsichtig_12,
     },
 }
