@@ -366,15 +366,21 @@ class Constants:
             return lambda s, e: (run or body)(s, dict(zip(names, read(e))))
         return lambda s, e: (run or body)(s, dict(zip(names, [a(s, e) for a in args])))
 
-    def in_force(self, state: State) -> list:
+    def in_force(self, state: State, abilities: list | None = None) -> list:
         """Every effect in force, in the order it applies: first the abilities of the cards
-        lying where they hold (their one argument: the card), then the active effects."""
-        if not self.abilities:
+        lying where they hold (their one argument: the card), then the active effects.
+        `abilities`: only these may matter to the caller (abilities_of), not all."""
+        abilities = self.abilities if abilities is None else abilities
+        if not abilities:
             return state.effects
         location = state.location
-        held = [(effect, [card], None) for effect, card, slots in self.abilities
+        held = [(effect, [card], None) for effect, card, slots in abilities
                 if location[card] in slots]
         return held + state.effects
+
+    def abilities_of(self, effects) -> list:
+        """The abilities of those `effects` (a caller that heeds only them gives in_force these)."""
+        return [ability for ability in self.abilities if ability[0] in effects]
 
     def _build_quantity(self, name: str, args: tuple[Closure, ...], span: ast.Span,
                         arg_nodes: tuple[ast.Expr, ...]) -> Closure:
@@ -385,6 +391,7 @@ class Constants:
             return self._routine(names, args, decl.body, arg_nodes)
         value, body, closure = self.value, decl.body, self.closure
         by_effect: dict[int, list[tuple]] | None = None  # built on the first call: a modifier may call this quantity
+        abilities: list = []  # the abilities among them
 
         def modifiers() -> dict[int, list[tuple]]:
             """effect index -> (its params, the names, the modifier's when, delta, low, high)."""
@@ -398,14 +405,15 @@ class Constants:
         def modified(s, e):
             """The body's value, then each modifier of an active effect in the order the
             effects were activated."""
-            nonlocal by_effect
+            nonlocal by_effect, abilities
             given = [a(s, e) for a in args]
             total = value(s, dict(zip(names, given)), body)
-            effects = self.in_force(s)
-            if not effects:
-                return total
             if by_effect is None:
                 by_effect = modifiers()
+                abilities = self.abilities_of(by_effect)
+            effects = self.in_force(s, abilities)
+            if not effects:
+                return total
             for effect, params, _ in effects:
                 if effect not in by_effect:  # most active effects modify something else
                     continue

@@ -27,7 +27,7 @@ class Evaluator(Constants):
         for constraint in model.constraints:
             for names, when in _patterns(constraint.forbids):
                 self._forbidden_by.setdefault(names[0], []).append((names[1:], when))
-        self._forbid_runs: dict[str, tuple[list, dict]] = {}  # by action, as _forbidding gives them
+        self._forbid_runs: dict[str, tuple[list, dict, list]] = {}  # by action, as _forbidding gives them
         self._effect_forbids: dict[str, dict[int, list]] = {}
         for index, decl in enumerate(self.effect_decls):
             params = tuple(p.name for p in decl.params)
@@ -75,12 +75,12 @@ class Evaluator(Constants):
         found = self._forbid_runs.get(action)
         if found is None:
             found = self._forbid_runs[action] = self._forbidding(action)
-        constraints, by_effect = found
+        constraints, by_effect, abilities = found
         for names, when in constraints:
             if when(state, dict(zip(names, args))):
                 return False
         if by_effect:
-            for effect, params, _ in self.in_force(state):
+            for effect, params, _ in self.in_force(state, abilities):
                 if effect not in by_effect:
                     continue
                 for names, given, when in by_effect[effect]:
@@ -90,12 +90,14 @@ class Evaluator(Constants):
                         return False
         return True
 
-    def _forbidding(self, action: str) -> tuple[list, dict]:
-        """What may forbid `action`, with the tests as closures (built on its first ask)."""
+    def _forbidding(self, action: str) -> tuple[list, dict, list]:
+        """What may forbid `action`, with the tests as closures (built on its first ask): the
+        constraints, the effects', and the abilities among those effects."""
         closure = self.closure
+        by_effect = {effect: [(names, given, closure(when)) for names, given, when in found]
+                     for effect, found in self._effect_forbids.get(action, {}).items()}
         return ([(names, closure(when)) for names, when in self._forbidden_by.get(action, ())],
-                {effect: [(names, given, closure(when)) for names, given, when in found]
-                 for effect, found in self._effect_forbids.get(action, {}).items()})
+                by_effect, self.abilities_of(by_effect))
 
     def _build_active(self, node: ast.Active):
         effect = self.model.effect_index[node.effect.name]

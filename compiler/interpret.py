@@ -431,8 +431,9 @@ class Interpreter:
             by = self._player_param(stmt.signal.name)
             rt.note_signal(state, stmt.signal.name, [args[i] for i in self._card_params(stmt.signal.name)],
                            None if by is None else args[by])
-        runs, triggers = [], self._triggers(stmt.signal.name)
-        for effect, params, _ in list(self.ev.in_force(state)):
+        triggers, abilities = self._triggers(stmt.signal.name)
+        runs = []
+        for effect, params, _ in list(self.ev.in_force(state, abilities)):
             if effect not in triggers:  # most active effects wait for another signal
                 continue
             for proc, effect_params, names, trigger in triggers[effect]:
@@ -443,9 +444,10 @@ class Interpreter:
         for proc, env, body in reversed(runs):
             self._push(state, proc, env, body)
 
-    def _triggers(self, signal: str) -> dict[int, list[tuple]]:
+    def _triggers(self, signal: str) -> tuple[dict[int, list[tuple]], list]:
         """effect index -> ("on NAME", its params, the signal's names, the trigger) for each
-        trigger of `signal`, in the order the effect declares them (worked out once)."""
+        trigger of `signal`, in the order the effect declares them, and the abilities among
+        those effects (worked out once)."""
         by_signal = getattr(self, "_by_signal", None)
         if by_signal is None:
             by_signal = self._by_signal = {}
@@ -454,7 +456,9 @@ class Interpreter:
                 for trigger in decl.triggers:
                     by_signal.setdefault(trigger.signal.name, {}).setdefault(index, []).append(
                         ("on " + decl.name.name, params, tuple(n.name for n in trigger.names), trigger))
-        return by_signal.get(signal, {})
+            by_signal = self._by_signal = {signal: (found, self.ev.abilities_of(found))
+                                           for signal, found in by_signal.items()}
+        return by_signal.get(signal, ({}, []))
 
     def _player_param(self, signal: str) -> int | None:
         """Position of a signal's first player parameter: whose use a trace counts."""
