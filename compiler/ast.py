@@ -536,10 +536,12 @@ class CallStmt(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class Resolve(Stmt):
-    """resolve card for player: run the card's event with `you` = player."""
+    """resolve card for player: run the card's event with `you` = player;
+    resolve action card for player: run the card's action instead."""
 
     card: Expr
     player: Expr
+    action: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -1145,7 +1147,7 @@ class Ability(Node):
 
 @dataclass(frozen=True, slots=True)
 class EntityDecl(Decl):
-    """kind id "Label" (attributes) in regions adjacent spaces { event  while in ... }."""
+    """kind id "Label" (attributes) in regions adjacent spaces { event  while in ...  action }."""
 
     kind: Ident
     name: Ident
@@ -1155,6 +1157,15 @@ class EntityDecl(Decl):
     adjacent: tuple[Ident, ...]
     events: tuple[EventBlock, ...]
     abilities: tuple[Ability, ...] = ()
+    actions: tuple[ActionBlock, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ActionBlock(Node):
+    """action [when condition] { ... } of a card: what using the card does, beside its event."""
+
+    when: Expr | None
+    body: Block
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,6 +76,10 @@ class _Walk(ScopedVisitor):
         own = [n for n in ("this", "you") if n in self.env and _is_card(self.env[n])]
         self._within(event.body, super().visit_EventBlock, event, own)
 
+    def visit_ActionBlock(self, action: ast.ActionBlock) -> None:
+        own = [n for n in ("this", "you") if n in self.env and _is_card(self.env[n])]
+        self._within(action.body, super().visit_ActionBlock, action, own)
+
     def visit_Trigger(self, trigger: ast.Trigger) -> None:
         self._within(trigger.body, super().visit_Trigger, trigger)
 

@@ -716,7 +716,17 @@ _BUILTINS: dict[str, Callable[[Constants, State, ast.CallExpr, list], Any]] = {
     "has_event": lambda ev, s, n, a: bool(ev.model.entities[a[0]].events),
     "owner": lambda ev, s, n, a: owner_of(ev.model.entity_owner, a[0], location(n.span)),
     "event_allowed": lambda ev, s, n, a: _event_allowed(ev, s, a[0], a[1]),
+    "has_action": lambda ev, s, n, a: bool(ev.model.entities[a[0]].actions),
+    "action_allowed": lambda ev, s, n, a: _action_allowed(ev, s, a[0], a[1]),
 }
+
+
+def _action_allowed(ev: Constants, state: State, card: int, player: int) -> bool:
+    """The card has an action and its `when` holds for the player (false without an action)."""
+    action = ev.model.action_of(card)
+    if action is None:
+        return False
+    return action.when is None or ev.truth(state, {"you": player, "this": card}, action.when)
 
 
 def _event_allowed(ev: Constants, state: State, card: int, player: int) -> bool:

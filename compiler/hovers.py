@@ -60,6 +60,9 @@ def _entity_hover(entity, sheet, lines: dict[str, list[str]]) -> str:
         if sheet.event is not None:
             only = f" (only if {sheet.condition})" if sheet.condition else ""
             parts.append(f"Event{only}:\n" + "\n".join(event_lines(sheet.event, 0)))
+        if sheet.action is not None:
+            only = f" (only if {sheet.action_condition})" if sheet.action_condition else ""
+            parts.append(f"Action{only}:\n" + "\n".join(event_lines(sheet.action, 0)))
     else:
         source = lines.get(entity.span.file)
         comment = doc_comment(source, entity.span.line) if source else ""

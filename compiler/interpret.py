@@ -169,7 +169,7 @@ class Interpreter:
 
     def _end_of_frame(self, state: State, frame: dict) -> None:
         state.frames.pop()
-        if frame["proc"].startswith("event "):
+        if frame["proc"].startswith(("event ", "action ")):
             rt.leave_event(state)
         elif "ret" in frame:  # a procedure's value, for the statement that called it
             self._take_value(state, frame["ret"])
@@ -404,14 +404,15 @@ class Interpreter:
     def _resolve(self, state, frame, stmt: ast.Resolve):
         card = self.ev.value(state, frame["env"], stmt.card)
         player = self.ev.value(state, frame["env"], stmt.player)
-        event = self.model.event_of(card)
+        event = self.model.action_of(card) if stmt.action else self.model.event_of(card)
         if event is None:
             return
         env = {"you": player, "this": card}
         if event.when is None or self.ev.truth(state, env, event.when):
-            rt.note_event(state, card, player)
+            rt.note_event(state, card, player)  # a use of the card, for simulate's card table
             rt.enter_event(state, self.meta.entity_ids[card], _loc(stmt))
-            self._push(state, "event " + self.meta.entity_ids[card], env, event.body)
+            word = "action " if stmt.action else "event "
+            self._push(state, word + self.meta.entity_ids[card], env, event.body)
 
     def _activate(self, state, frame, stmt: ast.Activate):
         args = self.ev.kept_args(state, frame["env"], stmt.args)

@@ -139,6 +139,10 @@ class Model:
         events = self.entities[index].events
         return events[0] if events else None
 
+    def action_of(self, index: int) -> ast.ActionBlock | None:
+        actions = self.entities[index].actions
+        return actions[0] if actions else None
+
     def literal(self, expr: ast.Expr | None) -> Any:
         """The value of a literal in a declaration (attribute, default, var)."""
         if expr is None or isinstance(expr, ast.NoneLit):

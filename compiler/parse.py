@@ -614,6 +614,7 @@ class _Builder(Transformer):
             attrs or (), regions or (), adjacent or (),
             tuple(b for b in body if isinstance(b, ast.EventBlock)),
             tuple(b for b in body if isinstance(b, ast.Ability)),
+            tuple(b for b in body if isinstance(b, ast.ActionBlock)),
         )
 
     def attributes(self, meta, c):
@@ -644,6 +645,9 @@ class _Builder(Transformer):
 
     def event_block(self, meta, c):
         return ast.EventBlock(self._span(meta), c[0], c[1])
+
+    def action_block(self, meta, c):
+        return ast.ActionBlock(self._span(meta), c[0], c[1])
 
     # -- literals
     def positive(self, meta, c):
@@ -896,6 +900,9 @@ class _Builder(Transformer):
 
     def resolve_stmt(self, meta, c):
         return ast.Resolve(self._span(meta), c[0], c[1])
+
+    def resolve_action_stmt(self, meta, c):
+        return ast.Resolve(self._span(meta), c[0], c[1], True)
 
     def activate_stmt(self, meta, c):
         lifetime = self._ident(c[2]) if c[2] is not None else None

@@ -110,7 +110,8 @@ class Sentences:
         return Line(f"Conceal {self.w(s.zone)} again.")
 
     def s_Resolve(self, s: ast.Resolve) -> Line:
-        return Line(f"Carry out the event of {self.w(s.card)} for {self.w(s.player)}.")
+        what = "action" if s.action else "event"
+        return Line(f"Carry out the {what} of {self.w(s.card)} for {self.w(s.player)}.")
 
     # ------------------------------------------------------------ control
     def s_If(self, s: ast.If) -> Line:

@@ -34,6 +34,8 @@ class CardSheet:
     location: str
     event_location: str | None
     spec_text: str
+    action_condition: str | None = None  # the action's `when`, in words
+    action: tuple[Line, ...] | None = None  # None: the card has no action
 
 
 def card_sheets(model: Model) -> list[CardSheet]:
@@ -46,6 +48,7 @@ def card_sheets(model: Model) -> list[CardSheet]:
 def _sheet(model: Model, index: int, sentences: Sentences, lines: dict[str, list[str]]) -> CardSheet:
     entity = model.entities[index]
     event = model.event_of(index)
+    action = model.action_of(index)
     text = _text(entity.span, lines)
     event_apart = event is not None and not _within(event.span, entity.span)
     if event_apart:
@@ -60,6 +63,8 @@ def _sheet(model: Model, index: int, sentences: Sentences, lines: dict[str, list
         location=f"{entity.span.file}:{entity.span.line}",
         event_location=f"{event.span.file}:{event.span.line}" if event is not None else None,
         spec_text=text,
+        action_condition=sentences.w(action.when) if action is not None and action.when is not None else None,
+        action=sentences.block(action.body) if action is not None else None,
     )
 
 
@@ -115,6 +120,10 @@ def sheet_text(sheet: CardSheet) -> str:
         only = f" (only if {sheet.condition})" if sheet.condition else ""
         out.append(f"event{only}:{where}")
         out += event_lines(sheet.event, 1)
+    if sheet.action is not None:
+        only = f" (only if {sheet.action_condition})" if sheet.action_condition else ""
+        out.append(f"action{only}:")
+        out += event_lines(sheet.action, 1)
     return "\n".join(out) + "\n"
 
 

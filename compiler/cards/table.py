@@ -29,9 +29,15 @@ def card_faces(model: Model) -> dict[str, dict[str, Any]]:
 
 
 def _words(sheet: CardSheet) -> str:
-    if sheet.event is None:
+    if sheet.event is None and sheet.action is None:
         return NO_EVENT
-    only = [f"Only if {sheet.condition}:"] if sheet.condition else []
-    # the steps one a line, the steps inside a step indented under it
-    lines = only + [line[2:] if line.startswith("- ") else line for line in event_lines(sheet.event, 0)]
+    lines = []
+    if sheet.event is not None:
+        lines += [f"Only if {sheet.condition}:"] if sheet.condition else []
+        # the steps one a line, the steps inside a step indented under it
+        lines += [line[2:] if line.startswith("- ") else line for line in event_lines(sheet.event, 0)]
+    if sheet.action is not None:
+        only = f" (only if {sheet.action_condition})" if sheet.action_condition else ""
+        lines += [f"Action{only}:"]
+        lines += [line[2:] if line.startswith("- ") else line for line in event_lines(sheet.action, 0)]
     return "\n".join(lines).replace("`", "")

@@ -283,6 +283,13 @@ class Words:
     def builtin_has_event(self, args):
         return f"{self.part(args[0], SUM)} has an event", COMPARE
 
+    def builtin_action_allowed(self, args):
+        return (f"the action of {self.part(args[0], ATOM)} may be used by {self.part(args[1], SUM)}",
+                COMPARE)
+
+    def builtin_has_action(self, args):
+        return f"{self.part(args[0], SUM)} has an action", COMPARE
+
 
 def cannot(node: ast.Node) -> str:
     """What the sheet says for a construct it has no words for: never a guess."""

@@ -132,6 +132,11 @@ class KindCheck:
             self.report(f"only cards have events; '{decl.name.name}' is a {category}", decl.events[0].span)
         for extra in decl.events[1:]:
             self.report(f"a card has one event; '{decl.name.name}' already has one", extra.span)
+        if decl.actions and category != "card":
+            self.report(f"only cards have actions; '{decl.name.name}' is a {category}", decl.actions[0].span)
+        for extra in decl.actions[1:]:
+            self.report(f"a card has one action; '{decl.name.name}' already has one: write both in one "
+                        "action, with a menu if the player picks", extra.span)
 
     def category_of(self, name: str) -> str | None:
         return self.model.entity_category(self.model.entity_index[name])

@@ -146,10 +146,12 @@ class NoneCheck(ScopedVisitor):
             self.where(option.when)
             self.visit(option.body)
 
-    def visit_EventBlock(self, event: ast.EventBlock) -> None:
+    def visit_EventBlock(self, event: ast.EventBlock | ast.ActionBlock) -> None:
         with self.nested():
             self.where(event.when)
             self.visit(event.body)
+
+    visit_ActionBlock = visit_EventBlock
 
     def visit_Trigger(self, trigger: ast.Trigger) -> None:
         signal = self.model.signals.get(trigger.signal.name)

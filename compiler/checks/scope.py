@@ -189,9 +189,9 @@ class ScopedVisitor(Visitor):
     def visit_EntityDecl(self, decl: ast.EntityDecl) -> None:
         category = self.model.category(decl.kind.name)
         this = entity(category, decl.kind.name) if category else UNKNOWN
-        for event in decl.events:
+        for block in decl.events + decl.actions:
             with self.frame([], {"you": PLAYER, "this": this}):
-                self.visit(event)
+                self.visit(block)
         for ability in decl.abilities:
             self.rule_implicit = {"this": this}
             self.visit(ability)
@@ -205,6 +205,11 @@ class ScopedVisitor(Visitor):
         if event.when is not None:
             self.expect(event.when, BOOL, "the event's 'when' condition")
         self.visit(event.body)
+
+    def visit_ActionBlock(self, action: ast.ActionBlock) -> None:
+        if action.when is not None:
+            self.expect(action.when, BOOL, "the action's 'when' condition")
+        self.visit(action.body)
 
     def visit_Expect(self, step: ast.Expect) -> None:
         self.expect(step.test, BOOL, "what a test expects")

@@ -12,6 +12,7 @@ BUILTIN_PARAMS: dict[str, tuple[Type, ...]] = {
     "size": (ZONE,), "top": (ZONE,), "opponent": (PLAYER,), "adjacent": (SPACE,),
     "min": (INT, INT), "max": (INT, INT), "abs": (INT,),
     "has_event": (CARD,), "event_allowed": (CARD, PLAYER), "owner": (CARD,),
+    "has_action": (CARD,), "action_allowed": (CARD, PLAYER),
 }
 VARIADIC = ("min", "max")
 

@@ -252,7 +252,7 @@ class TypeCheck(ScopedVisitor):
         self.args(node.name.name, sig, node.args, node.name.span)
 
     def visit_Resolve(self, stmt: ast.Resolve) -> None:
-        self.expect(stmt.card, CARD, "the card to resolve")
+        self.expect(stmt.card, CARD, "the card whose action to resolve" if stmt.action else "the card to resolve")
         self.expect(stmt.player, PLAYER, "the player who resolves it")
 
     def visit_Activate(self, stmt: ast.Activate) -> None:

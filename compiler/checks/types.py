@@ -153,6 +153,7 @@ BUILTIN_RESULTS: dict[str, Type] = {
     "size": INT, "top": optional(CARD), "opponent": PLAYER, "adjacent": collection(SPACE),
     "min": INT, "max": INT, "abs": INT, "has_event": BOOL, "event_allowed": BOOL,
     "owner": PLAYER,  # the player a card of a kind `per player` belongs to
+    "has_action": BOOL, "action_allowed": BOOL,
 }
 
 

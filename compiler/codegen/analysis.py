@@ -101,6 +101,7 @@ class Suspension:
         self.model = model
         self.procedures = {name: False for name in model.procedures}
         self.events = {i: False for i, e in enumerate(model.entities) if e.events}
+        self.actions = {i: False for i, e in enumerate(model.entities) if e.actions}
         self.triggers: dict[tuple[str, int], bool] = {}
         self.signal_triggers: dict[str, list[tuple[str, int]]] = {}
         for effect in model.effects.values():
@@ -117,6 +118,8 @@ class Suspension:
                 changed |= self._mark(self.procedures, name, decl.body)
             for index in self.events:
                 changed |= self._mark(self.events, index, self.model.event_of(index).body)
+            for index in self.actions:
+                changed |= self._mark(self.actions, index, self.model.action_of(index).body)
             for effect in self.model.effects.values():
                 for i, trigger in enumerate(effect.triggers):
                     changed |= self._mark(self.triggers, (effect.name.name, i), trigger.body)
@@ -130,6 +133,10 @@ class Suspension:
     @property
     def any_event(self) -> bool:
         return any(self.events.values())
+
+    @property
+    def any_action(self) -> bool:
+        return any(self.actions.values())
 
     def signal(self, name: str) -> bool:
         return any(self.triggers[t] for t in self.signal_triggers.get(name, ()))
@@ -145,7 +152,7 @@ class Suspension:
         if isinstance(stmt, (ast.Let, ast.SetStmt, ast.Return)) and isinstance(stmt.value, ast.CallExpr):
             return self.procedures.get(stmt.value.name, False)  # a procedure's value (checks/returns.py)
         if isinstance(stmt, ast.Resolve):
-            return self.any_event
+            return self.any_action if stmt.action else self.any_event
         if isinstance(stmt, ast.Emit):
             return self.signal(stmt.signal.name)
         return any(self.block(b) for b in blocks_of(stmt))

@@ -174,6 +174,17 @@ class Gen:
             if model.event_of(i) is not None and model.event_of(i).when is not None
         }
         self._define("EVENT_WHEN", "rules")
+        self.has_actions = any(e.actions for e in model.entities)
+        self.action_whens = {
+            i: self._define(mangle("action_when", model.entities[i].name.name), "rules")
+            for i in range(len(model.entities))
+            if model.action_of(i) is not None and model.action_of(i).when is not None
+        }
+        if self.has_actions:
+            for name in ("ACTION_WHEN", "action_allowed", "ACTION_CARDS"):
+                self._define(name, "rules")
+            for name in ("ACTION_PLAIN", "ACTION_STEPS", "resolve_action"):
+                self._define(name, "procedures")
         self.invariants = [self._define(mangle("invariant", i.name.name), "rules")
                            for i in model.invariants]
         self.bots = {n: self._define(mangle("bot", n), "rules") for n in model.bots}
@@ -232,6 +243,11 @@ class Gen:
                 self._routine(f"event {index}", "event", f"event of {entity.name.name}", event.span,
                               ["you", "this"], {"this"}, event.body, sus.events[index],
                               entity.name.name)
+            action = model.action_of(index)
+            if action is not None:
+                self._routine(f"action {index}", "action", f"action of {entity.name.name}", action.span,
+                              ["you", "this"], {"this"}, action.body, sus.actions[index],
+                              entity.name.name)
         for effect in model.effects.values():
             for i, trigger in enumerate(effect.triggers):
                 names = self.trigger_names(effect, trigger)
@@ -243,10 +259,10 @@ class Gen:
 
     def _routine(self, key, kind, label, span, params, trusted, body, suspends, name) -> Routine:
         routine = Routine(key, kind, label, span, params, set(trusted), body, suspends)
-        prefix = {"procedure": "procedure", "start": "procedure", "event": "event",
+        prefix = {"procedure": "procedure", "start": "procedure", "event": "event", "action": "action",
                   "trigger": "trigger", "test": "test_block"}[kind]
         if suspends or kind == "test":
-            step = {"procedure": "step", "start": "step", "event": "event_step",
+            step = {"procedure": "step", "start": "step", "event": "event_step", "action": "action_step",
                     "trigger": "trigger_step", "test": "test_block"}[kind]
             routine.step_name = self._define(mangle(step, name), "tests" if kind == "test" else "procedures")
         else:
@@ -324,6 +340,9 @@ class Gen:
     # ------------------------------------------------------------ facts
     def event_routine(self, index: int) -> Routine:
         return self.by_key[f"event {index}"]
+
+    def action_routine(self, index: int) -> Routine:
+        return self.by_key[f"action {index}"]
 
     def entity(self, index: int) -> str:
         """The name generated code gives an entity's index (E_cuba), imported where used."""

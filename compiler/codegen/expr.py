@@ -417,6 +417,20 @@ class ExprEmitter:
             return Code.constant(bool(self.model.entities[card.number].events))
         return Code(f"{self.ref('HAS_EVENT')}[{card.text}]", P_ATOM, True)
 
+    def builtin_has_action(self, node: ast.CallExpr) -> Code:
+        card = self.emit(node.args[0])
+        if card.number is not None and 0 <= card.number < len(self.model.entities):
+            return Code.constant(bool(self.model.entities[card.number].actions))
+        if not self.gen.has_actions:
+            return Code.constant(False)
+        return Code(f"{card.at(P_CMP + 1)} in {self.ref('ACTION_CARDS')}", P_CMP, True)
+
+    def builtin_action_allowed(self, node: ast.CallExpr) -> Code:
+        card, player = self.args(node.args[:2])
+        if not self.gen.has_actions:
+            return Code.constant(False)
+        return Code(f"{self.ref('action_allowed')}(state, {card}, {player})", P_ATOM, True)
+
     def builtin_event_allowed(self, node: ast.CallExpr) -> Code:
         card, player = self.args(node.args[:2])
         return Code(f"{self.ref('event_allowed')}(state, {self.ref('EVENT_WHEN')}, {card}, {player})",

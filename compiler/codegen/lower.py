@@ -483,7 +483,10 @@ class Lowerer:
 
     def _resolve(self, stmt: ast.Resolve) -> str:
         card, player = self.ex.value(stmt.card), self.ex.value(stmt.player)
-        return f"{self.gen.ref('resolve_event')}(state, {card}, {player}, {self.loc(stmt)})"
+        if stmt.action and not self.gen.has_actions:
+            return "pass  # no card has an action"
+        helper = "resolve_action" if stmt.action else "resolve_event"
+        return f"{self.gen.ref(helper)}(state, {card}, {player}, {self.loc(stmt)})"
 
     def lower_Emit(self, stmt: ast.Emit, depth: int) -> None:
         self.add(ln.Call(depth, code=self._emit(stmt)))

@@ -24,6 +24,9 @@ PREFIXES = {
     "event": "ev_",
     "event_step": "sev_",
     "event_when": "when_",
+    "action": "ac_",       # a card's action (`action { }` beside its event)
+    "action_step": "sac_",
+    "action_when": "aw_",
     "trigger": "t_",
     "trigger_step": "st_",
     "wrapper": "w_",      # a frame that runs a plain function

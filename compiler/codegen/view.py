@@ -184,6 +184,9 @@ class ViewBuilder:
             "quantities": [self.quantity(q) for q in self.model.quantities.values()],
             "allowed": [self.allowed(a) for a in self.gen.allowed],
             "whens": self.event_whens(),
+            "action_whens": self.action_whens(),
+            "has_actions": self.gen.has_actions,
+            "action_cards": tuple(i for i, e in enumerate(self.model.entities) if e.actions),
             "invariants": self.invariants(),
             "bots": [self.bot(name, decl) for name, decl in self.model.bots.items()],
             **self.policies(),
@@ -286,6 +289,18 @@ class ViewBuilder:
                                                  repr(f"when the event of {self.model.entities[index].name.name} may happen"))})
         return out
 
+    def action_whens(self) -> list[dict[str, Any]]:
+        out = []
+        for index, name in self.gen.action_whens.items():
+            action = self.model.action_of(index)
+            entity = self.model.entities[index].name.name
+            ex = self.emitter([("you", "v_you", False), ("this", "v_this", True)])
+            out.append({"index": index, "id": entity,
+                        "function": FunctionView(name, ["v_you", "v_this"], self.where(action),
+                                                 ex.test(action.when),
+                                                 repr(f"when the action of {entity} may be used"))})
+        return out
+
     def invariants(self) -> list[dict[str, Any]]:
         out = []
         for decl, name in zip(self.model.invariants, self.gen.invariants):
@@ -386,6 +401,16 @@ class ViewBuilder:
                 events_plain.append((index, entity, routine.plain_name))
             else:
                 events_steps.append((index, entity, routine.step_id, routine.size - 2))
+        actions_plain, actions_steps = [], []
+        for index in sorted(gen.suspension.actions):
+            routine = gen.action_routine(index)
+            entity = self.model.entities[index].name.name
+            if routine.plain_name is not None:
+                actions_plain.append((index, entity, routine.plain_name))
+            else:
+                actions_steps.append((index, entity, routine.step_id, routine.size - 2))
+        if gen.has_actions:
+            gen.ref("ACTION_WHEN")
         for name in ("HAS_EVENT", "EVENT_WHEN", "UNBOUND", "new_frame", "note_event"):
             gen.ref(name)
         for name in ("ENTITY_IDS", "enter_event", "leave_event"):  # resolve_event's budget
@@ -397,6 +422,8 @@ class ViewBuilder:
                          for key, name in gen.wrappers.items()],
             "emits": [self.emit(signal) for signal in gen.emits],
             "events_plain": events_plain, "events_steps": events_steps,
+            "has_actions": gen.has_actions,
+            "actions_plain": actions_plain, "actions_steps": actions_steps,
             "step_names": [name for name, r in gen.steps if r is None or r.kind != "test"],
             "card_slots": self.card_slots(),
             "event_done": gen.event_done,

@@ -18,7 +18,7 @@ _TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|#[^\n]*')
 
 # Nodes written on lines of their own, items of a body.
 UNIT_TYPES: tuple[type, ...] = (
-    ast.Decl, ast.Stmt, ast.Modifier, ast.Forbid, ast.Trigger, ast.Option, ast.EventBlock,
+    ast.Decl, ast.Stmt, ast.Modifier, ast.Forbid, ast.Trigger, ast.Option, ast.EventBlock, ast.ActionBlock,
     ast.ChoiceRule, ast.MenuRule, ast.Preference, ast.OptionPreference, ast.Tunable,
     ast.RequireConnected, ast.RequireInRegion, ast.Field, ast.AttributeValue,
 ) + tuple(getattr(ast, name) for name in ("Placement", "BoardColour") if hasattr(ast, name))  # newer constructs
@@ -99,7 +99,7 @@ def child_sequences(node: ast.Node) -> list[tuple[ast.Node, list[ast.Node]]]:
 def has_item_body(node: ast.Node) -> bool:
     """Whether the node is written with a brace body of items (not a statement block)."""
     if isinstance(node, ast.EntityDecl):
-        return bool(node.events)
+        return bool(node.events or node.actions)
     return isinstance(node, (ast.EffectDecl, ast.ConstraintDecl, ast.TestDecl, ast.MapDecl,
                              ast.PolicyDecl, ast.ChoiceRule, ast.MenuRule, ast.Menu)) \
         or type(node).__name__ == "BoardDecl"

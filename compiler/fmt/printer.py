@@ -278,13 +278,13 @@ class Printer:
         parts: list[Doc] = [f"{d.kind.name.strip()} {d.name.name} {quote(d.label)}"]
         if d.attributes:
             attrs = [(a, a.name.name if _bare(a) else f"{a.name.name} {literal(a.value)}") for a in d.attributes]
-            parts.append(concat(" (", self.listed(attrs, None if d.events or d.abilities else d), ")"))
+            parts.append(concat(" (", self.listed(attrs, None if d.events or d.abilities or d.actions else d), ")"))
         if d.regions:
             parts.append(concat(" in ", nest(INDENT, fill([r.name for r in d.regions], COMMA))))
         if d.adjacent:
             parts += [HARD, "adjacent ", nest(INDENT, fill([a.name for a in d.adjacent], COMMA))]
         head = nest(INDENT, *parts)
-        items = sorted((*d.events, *d.abilities), key=lambda n: (n.span.line, n.span.column))
+        items = sorted((*d.events, *d.abilities, *d.actions), key=lambda n: (n.span.line, n.span.column))
         if not items:
             return head
         return concat(head, " ", self.body(items, self.item, d))
@@ -342,6 +342,9 @@ class Printer:
 
     def item_EventBlock(self, e: ast.EventBlock) -> Doc:
         return self.with_block(clauses("event", when(e.when)), e.body)
+
+    def item_ActionBlock(self, a: ast.ActionBlock) -> Doc:
+        return self.with_block(clauses("action", when(a.when)), a.body)
 
     def item_ChoiceRule(self, r: ast.ChoiceRule) -> Doc:
         head = f"choosing {r.var.name}: {type_text(r.type)}"

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: a1bff473f50f9f81
+# Spec hash: bfc9dd05af4b6b38
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: aa10c9ad5d6d89ff
-# Fingerprint: source 076df1cd9fe4e1e43023 output 22d48cb7d5907dba571c
+# Tests hash: 7808e070aac8a61a
+# Fingerprint: source 607d8bb0d5c7bdbdcf31 output e2530379969ea290d652
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -34,8 +34,8 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "a1bff473f50f9f81"
-TESTS_HASH = "aa10c9ad5d6d89ff"
+SPEC_HASH = "bfc9dd05af4b6b38"
+TESTS_HASH = "7808e070aac8a61a"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: a1bff473f50f9f81
+# Spec hash: bfc9dd05af4b6b38
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: aa10c9ad5d6d89ff
-# Fingerprint: source 0fe90d58fbaabf32dd0f output f21963bfdf23ba8416a0
+# Tests hash: 7808e070aac8a61a
+# Fingerprint: source 722929ed3ed8bc6af90a output b1824b0569f8f32a207f
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -91,8 +91,9 @@ from .tables import (
     PLAYER_LABELS,
 )
 from .rules import (
+    ACTION_WHEN,
     EVENT_WHEN,
-    d_action_ready,
+    action_allowed,
     d_adjacent_oceans,
     d_any_action_ready,
     d_any_city_spot,
@@ -260,8 +261,8 @@ def p_placement_bonus(state, v_p, v_s):
 def p_ocean_placed(state, v_p, v_s):
     "procedure ocean_placed (spec/terraforming_mars/03_tiles.rules:93)"
     # spec: spec/terraforming_mars/03_tiles.rules:94
-    state.vars[4] = v_s
-    state.stamps[35] += 1
+    state.vars[3] = v_s
+    state.stamps[34] += 1
     # spec: spec/terraforming_mars/03_tiles.rules:95
     state.counters[0][v_s] = 1
     state.stamps[19] += 1
@@ -299,31 +300,31 @@ def p_special_placed(state, v_p, v_s):
 
 
 def p_research_pay(state, v_p, v_price):
-    "procedure research_pay (spec/terraforming_mars/05_generation.rules:225)"
-    # spec: spec/terraforming_mars/05_generation.rules:226
+    "procedure research_pay (spec/terraforming_mars/05_generation.rules:221)"
+    # spec: spec/terraforming_mars/05_generation.rules:222
     state.tracks[v_p] = max(
         0, min(9999, state.tracks[v_p] - v_price * len(state.zones[18 + v_p]))
     )
     state.stamps[2] += 1
-    # spec: spec/terraforming_mars/05_generation.rules:227
+    # spec: spec/terraforming_mars/05_generation.rules:223
     dest = 8 + v_p
     for card in list(state.zones[18 + v_p]):
         move_card(state, card, dest)
 
 
 def p_production_phase(state):
-    "phase production_phase (spec/terraforming_mars/05_generation.rules:246)"
-    # spec: spec/terraforming_mars/05_generation.rules:247
+    "phase production_phase (spec/terraforming_mars/05_generation.rules:242)"
+    # spec: spec/terraforming_mars/05_generation.rules:243
     for v_q in range(state.params["players"]):
-        # spec: spec/terraforming_mars/05_generation.rules:248
+        # spec: spec/terraforming_mars/05_generation.rules:244
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[20 + v_q])
         )
         state.stamps[7] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:249
+        # spec: spec/terraforming_mars/05_generation.rules:245
         state.tracks[20 + v_q] = 0
         state.stamps[6] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:250
+        # spec: spec/terraforming_mars/05_generation.rules:246
         state.tracks[v_q] = max(
             0,
             min(
@@ -333,39 +334,39 @@ def p_production_phase(state):
             ),
         )
         state.stamps[2] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:251
+        # spec: spec/terraforming_mars/05_generation.rules:247
         state.tracks[5 + v_q] = max(
             0, min(9999, state.tracks[5 + v_q] + state.tracks[35 + v_q])
         )
         state.stamps[3] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:252
+        # spec: spec/terraforming_mars/05_generation.rules:248
         state.tracks[10 + v_q] = max(
             0, min(9999, state.tracks[10 + v_q] + state.tracks[40 + v_q])
         )
         state.stamps[4] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:253
+        # spec: spec/terraforming_mars/05_generation.rules:249
         state.tracks[15 + v_q] = max(
             0, min(9999, state.tracks[15 + v_q] + state.tracks[45 + v_q])
         )
         state.stamps[5] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:254
+        # spec: spec/terraforming_mars/05_generation.rules:250
         state.tracks[20 + v_q] = max(
             0, min(9999, state.tracks[20 + v_q] + state.tracks[50 + v_q])
         )
         state.stamps[6] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:255
+        # spec: spec/terraforming_mars/05_generation.rules:251
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[55 + v_q])
         )
         state.stamps[7] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:256
+        # spec: spec/terraforming_mars/05_generation.rules:252
         state.tracks[65 + v_q] = 0
         state.stamps[10] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:257
+        # spec: spec/terraforming_mars/05_generation.rules:253
         for v_c in list(state.zones[23 + v_q]):
             state.counters[19][v_c] = 0
             state.stamps[26] += 1
-    # spec: spec/terraforming_mars/05_generation.rules:259
+    # spec: spec/terraforming_mars/05_generation.rules:255
     expire(state, "generation_end")
 
 
@@ -395,86 +396,96 @@ def p_before_corporations(state):
 
 
 def ev_credicor(state, v_you, v_this):
-    "event of credicor (spec/terraforming_mars/06_corporations.rules:83)"
-    # spec: spec/terraforming_mars/06_corporations.rules:83
+    "event of credicor (spec/terraforming_mars/06_corporations.rules:82)"
+    # spec: spec/terraforming_mars/06_corporations.rules:82
     activate(state, 0, [v_you], None)
 
 
 def ev_ecoline(state, v_you, v_this):
-    "event of ecoline (spec/terraforming_mars/06_corporations.rules:89)"
-    # spec: spec/terraforming_mars/06_corporations.rules:90
+    "event of ecoline (spec/terraforming_mars/06_corporations.rules:88)"
+    # spec: spec/terraforming_mars/06_corporations.rules:89
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 3))
     state.stamps[5] += 1
-    # spec: spec/terraforming_mars/06_corporations.rules:91
+    # spec: spec/terraforming_mars/06_corporations.rules:90
     slot = 45 + v_you
     state.tracks[slot] = max(0, min(999, state.tracks[slot] + 2))
     state.stamps[8] += 1
-    # spec: spec/terraforming_mars/06_corporations.rules:92
+    # spec: spec/terraforming_mars/06_corporations.rules:91
     activate(state, 1, [v_you], None)
 
 
 def ev_helion(state, v_you, v_this):
-    "event of helion (spec/terraforming_mars/06_corporations.rules:99)"
-    # spec: spec/terraforming_mars/06_corporations.rules:100
+    "event of helion (spec/terraforming_mars/06_corporations.rules:98)"
+    # spec: spec/terraforming_mars/06_corporations.rules:99
     slot = 55 + v_you
     state.tracks[slot] = max(0, min(999, state.tracks[slot] + 3))
     state.stamps[8] += 1
-    # spec: spec/terraforming_mars/06_corporations.rules:101
+    # spec: spec/terraforming_mars/06_corporations.rules:100
     activate(state, 2, [v_you], None)
 
 
 def ev_interplanetary_cinematics(state, v_you, v_this):
-    "event of interplanetary_cinematics (spec/terraforming_mars/06_corporations.rules:109)"
-    # spec: spec/terraforming_mars/06_corporations.rules:110
+    "event of interplanetary_cinematics (spec/terraforming_mars/06_corporations.rules:108)"
+    # spec: spec/terraforming_mars/06_corporations.rules:109
     state.tracks[5 + v_you] = max(0, min(9999, state.tracks[5 + v_you] + 20))
     state.stamps[3] += 1
-    # spec: spec/terraforming_mars/06_corporations.rules:111
+    # spec: spec/terraforming_mars/06_corporations.rules:110
     activate(state, 3, [v_you], None)
 
 
 def ev_inventrix(state, v_you, v_this):
-    "event of inventrix (spec/terraforming_mars/06_corporations.rules:118)"
-    # spec: spec/terraforming_mars/06_corporations.rules:119
-    if state.vars[3]:
-        # spec: spec/terraforming_mars/06_corporations.rules:120
-        p_draw_cards(state, v_you, 3)
-    else:
-        # spec: spec/terraforming_mars/06_corporations.rules:122
-        state.tracks[84 + v_you] = 1
-        state.stamps[17] += 1
-        # spec: spec/terraforming_mars/06_corporations.rules:123
-        activate(state, 4, [v_you], None)
+    "event of inventrix (spec/terraforming_mars/06_corporations.rules:119)"
+    # spec: spec/terraforming_mars/06_corporations.rules:120
+    state.tracks[84 + v_you] = 1
+    state.stamps[17] += 1
+    # spec: spec/terraforming_mars/06_corporations.rules:121
+    activate(state, 4, [v_you], None)
+
+
+def ac_inventrix(state, v_you, v_this):
+    "action of inventrix (spec/terraforming_mars/06_corporations.rules:123)"
+    # spec: spec/terraforming_mars/06_corporations.rules:123
+    p_draw_cards(state, v_you, 3)
 
 
 def ev_mining_guild(state, v_you, v_this):
-    "event of mining_guild (spec/terraforming_mars/06_corporations.rules:131)"
-    # spec: spec/terraforming_mars/06_corporations.rules:132
+    "event of mining_guild (spec/terraforming_mars/06_corporations.rules:129)"
+    # spec: spec/terraforming_mars/06_corporations.rules:130
     state.tracks[5 + v_you] = max(0, min(9999, state.tracks[5 + v_you] + 5))
     state.stamps[3] += 1
-    # spec: spec/terraforming_mars/06_corporations.rules:133
+    # spec: spec/terraforming_mars/06_corporations.rules:131
     slot = 35 + v_you
     state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
     state.stamps[8] += 1
-    # spec: spec/terraforming_mars/06_corporations.rules:134
+    # spec: spec/terraforming_mars/06_corporations.rules:132
     activate(state, 5, [v_you], None)
 
 
 def ev_phobolog(state, v_you, v_this):
-    "event of phobolog (spec/terraforming_mars/06_corporations.rules:143)"
-    # spec: spec/terraforming_mars/06_corporations.rules:144
+    "event of phobolog (spec/terraforming_mars/06_corporations.rules:141)"
+    # spec: spec/terraforming_mars/06_corporations.rules:142
     state.tracks[10 + v_you] = max(0, min(9999, state.tracks[10 + v_you] + 10))
     state.stamps[4] += 1
-    # spec: spec/terraforming_mars/06_corporations.rules:145
+    # spec: spec/terraforming_mars/06_corporations.rules:143
     activate(state, 6, [v_you], None)
 
 
+def ev_tharsis_republic(state, v_you, v_this):
+    "event of tharsis_republic (spec/terraforming_mars/06_corporations.rules:151)"
+    # spec: spec/terraforming_mars/06_corporations.rules:152
+    state.tracks[84 + v_you] = 1
+    state.stamps[17] += 1
+    # spec: spec/terraforming_mars/06_corporations.rules:153
+    activate(state, 7, [v_you], None)
+
+
 def ev_thorgate(state, v_you, v_this):
-    "event of thorgate (spec/terraforming_mars/06_corporations.rules:167)"
-    # spec: spec/terraforming_mars/06_corporations.rules:168
+    "event of thorgate (spec/terraforming_mars/06_corporations.rules:162)"
+    # spec: spec/terraforming_mars/06_corporations.rules:163
     slot = 50 + v_you
     state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
     state.stamps[8] += 1
-    # spec: spec/terraforming_mars/06_corporations.rules:169
+    # spec: spec/terraforming_mars/06_corporations.rules:164
     activate(state, 8, [v_you], None)
 
 
@@ -571,110 +582,191 @@ def ev_special_design(state, v_you, v_this):
     activate(state, 10, [v_you], "generation_end")
 
 
-def ev_martian_rails(state, v_you, v_this):
-    "event of martian_rails (spec/terraforming_mars/07c_active.rules:28)"
-    # spec: spec/terraforming_mars/07c_active.rules:29
-    if state.vars[3]:
-        # spec: spec/terraforming_mars/07c_active.rules:30
-        state.tracks[20 + v_you] = max(0, min(9999, state.tracks[20 + v_you] - 1))
-        state.stamps[6] += 1
-        # spec: spec/terraforming_mars/07c_active.rules:31
-        state.tracks[v_you] = max(
-            0, min(9999, state.tracks[v_you] + d_cities_on_mars(state))
-        )
-        state.stamps[2] += 1
+def ev_search_for_life(state, v_you, v_this):
+    "event of search_for_life (spec/terraforming_mars/07c_active.rules:10)"
+    pass
 
 
-def ev_equatorial_magnetizer(state, v_you, v_this):
-    "event of equatorial_magnetizer (spec/terraforming_mars/07c_active.rules:46)"
-    # spec: spec/terraforming_mars/07c_active.rules:47
-    if state.vars[3]:
-        # spec: spec/terraforming_mars/07c_active.rules:48
-        slot = 50 + v_you
-        state.tracks[slot] = max(0, min(999, state.tracks[slot] - 1))
-        state.stamps[8] += 1
-        # spec: spec/terraforming_mars/07c_active.rules:49
-        p_raise_tr(state, v_you, 1)
+def ac_martian_rails(state, v_you, v_this):
+    "action of martian_rails (spec/terraforming_mars/07c_active.rules:26)"
+    # spec: spec/terraforming_mars/07c_active.rules:27
+    state.tracks[20 + v_you] = max(0, min(9999, state.tracks[20 + v_you] - 1))
+    state.stamps[6] += 1
+    # spec: spec/terraforming_mars/07c_active.rules:28
+    state.tracks[v_you] = max(
+        0, min(9999, state.tracks[v_you] + d_cities_on_mars(state))
+    )
+    state.stamps[2] += 1
+
+
+def ac_equatorial_magnetizer(state, v_you, v_this):
+    "action of equatorial_magnetizer (spec/terraforming_mars/07c_active.rules:39)"
+    # spec: spec/terraforming_mars/07c_active.rules:40
+    slot = 50 + v_you
+    state.tracks[slot] = max(0, min(999, state.tracks[slot] - 1))
+    state.stamps[8] += 1
+    # spec: spec/terraforming_mars/07c_active.rules:41
+    p_raise_tr(state, v_you, 1)
+
+
+def ev_predators(state, v_you, v_this):
+    "event of predators (spec/terraforming_mars/07c_active.rules:46)"
+    pass
+
+
+def ev_ghg_producing_bacteria(state, v_you, v_this):
+    "event of ghg_producing_bacteria (spec/terraforming_mars/07c_active.rules:68)"
+    pass
+
+
+def ev_ants(state, v_you, v_this):
+    "event of ants (spec/terraforming_mars/07c_active.rules:77)"
+    pass
+
+
+def ac_fish(state, v_you, v_this):
+    "action of fish (spec/terraforming_mars/07c_active.rules:83)"
+    # spec: spec/terraforming_mars/07c_active.rules:83
+    state.counters[18][v_this] = bounded(
+        max(0, state.counters[18][v_this] + 1),
+        "spec/terraforming_mars/07c_active.rules:83:14",
+    )
+    state.stamps[25] += 1
+
+
+def ac_small_animals(state, v_you, v_this):
+    "action of small_animals (spec/terraforming_mars/07c_active.rules:88)"
+    # spec: spec/terraforming_mars/07c_active.rules:88
+    state.counters[18][v_this] = bounded(
+        max(0, state.counters[18][v_this] + 1),
+        "spec/terraforming_mars/07c_active.rules:88:14",
+    )
+    state.stamps[25] += 1
+
+
+def ac_birds(state, v_you, v_this):
+    "action of birds (spec/terraforming_mars/07c_active.rules:93)"
+    # spec: spec/terraforming_mars/07c_active.rules:93
+    state.counters[18][v_this] = bounded(
+        max(0, state.counters[18][v_this] + 1),
+        "spec/terraforming_mars/07c_active.rules:93:14",
+    )
+    state.stamps[25] += 1
+
+
+def ev_symbiotic_fungus(state, v_you, v_this):
+    "event of symbiotic_fungus (spec/terraforming_mars/07c_active.rules:123)"
+    pass
+
+
+def ev_extreme_cold_fungus(state, v_you, v_this):
+    "event of extreme_cold_fungus (spec/terraforming_mars/07c_active.rules:129)"
+    pass
+
+
+def ev_nitrite_reducing_bacteria(state, v_you, v_this):
+    "event of nitrite_reducing_bacteria (spec/terraforming_mars/07c_active.rules:142)"
+    # spec: spec/terraforming_mars/07c_active.rules:142
+    state.counters[18][v_this] = bounded(
+        max(0, state.counters[18][v_this] + 3),
+        "spec/terraforming_mars/07c_active.rules:142:13",
+    )
+    state.stamps[25] += 1
+
+
+def ac_livestock(state, v_you, v_this):
+    "action of livestock (spec/terraforming_mars/07c_active.rules:152)"
+    # spec: spec/terraforming_mars/07c_active.rules:152
+    state.counters[18][v_this] = bounded(
+        max(0, state.counters[18][v_this] + 1),
+        "spec/terraforming_mars/07c_active.rules:152:14",
+    )
+    state.stamps[25] += 1
+
+
+def ev_water_splitting_plant(state, v_you, v_this):
+    "event of water_splitting_plant (spec/terraforming_mars/07c_active.rules:156)"
+    pass
 
 
 def ev_arctic_algae(state, v_you, v_this):
-    "event of arctic_algae (spec/terraforming_mars/07c_active.rules:220)"
-    # spec: spec/terraforming_mars/07c_active.rules:221
+    "event of arctic_algae (spec/terraforming_mars/07c_active.rules:181)"
+    # spec: spec/terraforming_mars/07c_active.rules:182
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 1))
     state.stamps[5] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:222
+    # spec: spec/terraforming_mars/07c_active.rules:183
     activate(state, 11, [v_you], None)
 
 
 def ev_optimal_aerobraking(state, v_you, v_this):
-    "event of optimal_aerobraking (spec/terraforming_mars/07c_active.rules:232)"
-    # spec: spec/terraforming_mars/07c_active.rules:232
+    "event of optimal_aerobraking (spec/terraforming_mars/07c_active.rules:193)"
+    # spec: spec/terraforming_mars/07c_active.rules:193
     activate(state, 12, [v_you], None)
 
 
 def ev_rover_construction(state, v_you, v_this):
-    "event of rover_construction (spec/terraforming_mars/07c_active.rules:238)"
-    # spec: spec/terraforming_mars/07c_active.rules:238
+    "event of rover_construction (spec/terraforming_mars/07c_active.rules:199)"
+    # spec: spec/terraforming_mars/07c_active.rules:199
     activate(state, 13, [v_you], None)
 
 
 def ev_decomposers(state, v_you, v_this):
-    "event of decomposers (spec/terraforming_mars/07c_active.rules:257)"
-    # spec: spec/terraforming_mars/07c_active.rules:257
+    "event of decomposers (spec/terraforming_mars/07c_active.rules:218)"
+    # spec: spec/terraforming_mars/07c_active.rules:218
     activate(state, 15, [v_you, v_this], None)
 
 
 def ev_adaptation_technology(state, v_you, v_this):
-    "event of adaptation_technology (spec/terraforming_mars/07c_active.rules:272)"
-    # spec: spec/terraforming_mars/07c_active.rules:272
+    "event of adaptation_technology (spec/terraforming_mars/07c_active.rules:233)"
+    # spec: spec/terraforming_mars/07c_active.rules:233
     activate(state, 4, [v_you], None)
 
 
 def ev_pets(state, v_you, v_this):
-    "event of pets (spec/terraforming_mars/07c_active.rules:291)"
-    # spec: spec/terraforming_mars/07c_active.rules:292
+    "event of pets (spec/terraforming_mars/07c_active.rules:252)"
+    # spec: spec/terraforming_mars/07c_active.rules:253
     state.counters[18][v_this] = bounded(
         max(0, state.counters[18][v_this] + 1),
-        "spec/terraforming_mars/07c_active.rules:292:9",
+        "spec/terraforming_mars/07c_active.rules:253:9",
     )
     state.stamps[25] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:293
+    # spec: spec/terraforming_mars/07c_active.rules:254
     activate(state, 18, [v_you, v_this], None)
 
 
 def t_credicor_effect_0(state, v_owner, v_q, v_n):
-    "on paid_project of credicor_effect (spec/terraforming_mars/06_corporations.rules:86)"
-    # spec: spec/terraforming_mars/06_corporations.rules:86
+    "on paid_project of credicor_effect (spec/terraforming_mars/06_corporations.rules:85)"
+    # spec: spec/terraforming_mars/06_corporations.rules:85
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 4))
     state.stamps[2] += 1
 
 
 def t_cinematics_effect_0(state, v_owner, v_q, v_c):
-    "on card_played of cinematics_effect (spec/terraforming_mars/06_corporations.rules:115)"
-    # spec: spec/terraforming_mars/06_corporations.rules:115
+    "on card_played of cinematics_effect (spec/terraforming_mars/06_corporations.rules:114)"
+    # spec: spec/terraforming_mars/06_corporations.rules:114
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 2))
     state.stamps[2] += 1
 
 
 def t_mining_guild_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of mining_guild_effect (spec/terraforming_mars/06_corporations.rules:138)"
-    # spec: spec/terraforming_mars/06_corporations.rules:139
+    "on tile_placed of mining_guild_effect (spec/terraforming_mars/06_corporations.rules:136)"
+    # spec: spec/terraforming_mars/06_corporations.rules:137
     slot = 35 + v_owner
     state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
     state.stamps[8] += 1
 
 
 def t_tharsis_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:163)"
-    # spec: spec/terraforming_mars/06_corporations.rules:163
+    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:158)"
+    # spec: spec/terraforming_mars/06_corporations.rules:158
     slot = 30 + v_owner
     state.tracks[slot] = max(-5, min(999, state.tracks[slot] + 1))
     state.stamps[8] += 1
 
 
 def t_tharsis_effect_1(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:164)"
-    # spec: spec/terraforming_mars/06_corporations.rules:164
+    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:159)"
+    # spec: spec/terraforming_mars/06_corporations.rules:159
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 3))
     state.stamps[2] += 1
 
@@ -686,32 +778,32 @@ def t_special_design_effect_0(state, v_owner, v_q, v_c):
 
 
 def t_arctic_algae_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of arctic_algae_effect (spec/terraforming_mars/07c_active.rules:217)"
-    # spec: spec/terraforming_mars/07c_active.rules:217
+    "on tile_placed of arctic_algae_effect (spec/terraforming_mars/07c_active.rules:178)"
+    # spec: spec/terraforming_mars/07c_active.rules:178
     state.tracks[15 + v_owner] = max(0, min(9999, state.tracks[15 + v_owner] + 2))
     state.stamps[5] += 1
 
 
 def t_aerobraking_effect_0(state, v_owner, v_q, v_c):
-    "on card_played of aerobraking_effect (spec/terraforming_mars/07c_active.rules:226)"
-    # spec: spec/terraforming_mars/07c_active.rules:227
+    "on card_played of aerobraking_effect (spec/terraforming_mars/07c_active.rules:187)"
+    # spec: spec/terraforming_mars/07c_active.rules:188
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 3))
     state.stamps[2] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:228
+    # spec: spec/terraforming_mars/07c_active.rules:189
     state.tracks[25 + v_owner] = max(0, min(9999, state.tracks[25 + v_owner] + 3))
     state.stamps[7] += 1
 
 
 def t_rover_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of rover_effect (spec/terraforming_mars/07c_active.rules:235)"
-    # spec: spec/terraforming_mars/07c_active.rules:235
+    "on tile_placed of rover_effect (spec/terraforming_mars/07c_active.rules:196)"
+    # spec: spec/terraforming_mars/07c_active.rules:196
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 2))
     state.stamps[2] += 1
 
 
 def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
-    "on card_played of ecological_zone_effect (spec/terraforming_mars/07c_active.rules:241)"
-    # spec: spec/terraforming_mars/07c_active.rules:241
+    "on card_played of ecological_zone_effect (spec/terraforming_mars/07c_active.rules:202)"
+    # spec: spec/terraforming_mars/07c_active.rules:202
     state.counters[18][v_z] = bounded(
         max(
             0,
@@ -724,7 +816,7 @@ def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
                         A_animal,
                         v_c,
                         "animal",
-                        "spec/terraforming_mars/07c_active.rules:241:48",
+                        "spec/terraforming_mars/07c_active.rules:202:48",
                     )
                 )
                 + (
@@ -734,19 +826,19 @@ def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
                         A_plant,
                         v_c,
                         "plant",
-                        "spec/terraforming_mars/07c_active.rules:241:59",
+                        "spec/terraforming_mars/07c_active.rules:202:59",
                     )
                 )
             ),
         ),
-        "spec/terraforming_mars/07c_active.rules:241:44",
+        "spec/terraforming_mars/07c_active.rules:202:44",
     )
     state.stamps[25] += 1
 
 
 def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
-    "on card_played of decomposers_effect (spec/terraforming_mars/07c_active.rules:253)"
-    # spec: spec/terraforming_mars/07c_active.rules:253
+    "on card_played of decomposers_effect (spec/terraforming_mars/07c_active.rules:214)"
+    # spec: spec/terraforming_mars/07c_active.rules:214
     state.counters[18][v_z] = bounded(
         max(
             0,
@@ -759,7 +851,7 @@ def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
                         A_animal,
                         v_c,
                         "animal",
-                        "spec/terraforming_mars/07c_active.rules:253:48",
+                        "spec/terraforming_mars/07c_active.rules:214:48",
                     )
                 )
                 + (
@@ -769,7 +861,7 @@ def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
                         A_plant,
                         v_c,
                         "plant",
-                        "spec/terraforming_mars/07c_active.rules:253:59",
+                        "spec/terraforming_mars/07c_active.rules:214:59",
                     )
                 )
                 + (
@@ -779,39 +871,39 @@ def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
                         A_microbe,
                         v_c,
                         "microbe",
-                        "spec/terraforming_mars/07c_active.rules:253:69",
+                        "spec/terraforming_mars/07c_active.rules:214:69",
                     )
                 )
             ),
         ),
-        "spec/terraforming_mars/07c_active.rules:253:44",
+        "spec/terraforming_mars/07c_active.rules:214:44",
     )
     state.stamps[25] += 1
 
 
 def t_herbivores_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
-    "on tile_placed of herbivores_effect (spec/terraforming_mars/07c_active.rules:260)"
-    # spec: spec/terraforming_mars/07c_active.rules:260
+    "on tile_placed of herbivores_effect (spec/terraforming_mars/07c_active.rules:221)"
+    # spec: spec/terraforming_mars/07c_active.rules:221
     state.counters[18][v_z] = bounded(
         max(0, state.counters[18][v_z] + 1),
-        "spec/terraforming_mars/07c_active.rules:260:67",
+        "spec/terraforming_mars/07c_active.rules:221:67",
     )
     state.stamps[25] += 1
 
 
 def t_pets_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
-    "on tile_placed of pets_effect (spec/terraforming_mars/07c_active.rules:287)"
-    # spec: spec/terraforming_mars/07c_active.rules:287
+    "on tile_placed of pets_effect (spec/terraforming_mars/07c_active.rules:248)"
+    # spec: spec/terraforming_mars/07c_active.rules:248
     state.counters[18][v_z] = bounded(
         max(0, state.counters[18][v_z] + 1),
-        "spec/terraforming_mars/07c_active.rules:287:48",
+        "spec/terraforming_mars/07c_active.rules:248:48",
     )
     state.stamps[25] += 1
 
 
 def t_immigrant_city_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of immigrant_city_effect (spec/terraforming_mars/07c_active.rules:297)"
-    # spec: spec/terraforming_mars/07c_active.rules:297
+    "on tile_placed of immigrant_city_effect (spec/terraforming_mars/07c_active.rules:258)"
+    # spec: spec/terraforming_mars/07c_active.rules:258
     slot = 30 + v_owner
     state.tracks[slot] = max(-5, min(999, state.tracks[slot] + 1))
     state.stamps[8] += 1
@@ -831,7 +923,7 @@ def emit_tile_placed(state, x0, x1, x2):
         kind = effect[0]
         if kind == 5:  # mining_guild_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:138
+            # spec: spec/terraforming_mars/06_corporations.rules:136
             if x0 == args[0] and (
                 (
                     A_bonus_steel[x1]
@@ -840,7 +932,7 @@ def emit_tile_placed(state, x0, x1, x2):
                         A_bonus_steel,
                         x1,
                         "bonus_steel",
-                        "spec/terraforming_mars/06_corporations.rules:138:50",
+                        "spec/terraforming_mars/06_corporations.rules:136:50",
                     )
                 )
                 > 0
@@ -851,7 +943,7 @@ def emit_tile_placed(state, x0, x1, x2):
                         A_bonus_titanium,
                         x1,
                         "bonus_titanium",
-                        "spec/terraforming_mars/06_corporations.rules:138:71",
+                        "spec/terraforming_mars/06_corporations.rules:136:71",
                     )
                 )
                 > 0
@@ -859,7 +951,7 @@ def emit_tile_placed(state, x0, x1, x2):
                 runs.append((t_mining_guild_effect_0, [args[0], x0, x1, x2]))
         elif kind == 7:  # tharsis_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:163
+            # spec: spec/terraforming_mars/06_corporations.rules:158
             if x2 == "city_t" and not (
                 A_off_mars[x1]
                 if x1 is not None
@@ -867,36 +959,36 @@ def emit_tile_placed(state, x0, x1, x2):
                     A_off_mars,
                     x1,
                     "off_mars",
-                    "spec/terraforming_mars/06_corporations.rules:163:54",
+                    "spec/terraforming_mars/06_corporations.rules:158:54",
                 )
             ):
                 runs.append((t_tharsis_effect_0, [args[0], x0, x1, x2]))
-            # spec: spec/terraforming_mars/06_corporations.rules:164
+            # spec: spec/terraforming_mars/06_corporations.rules:159
             if x2 == "city_t" and x0 == args[0]:
                 runs.append((t_tharsis_effect_1, [args[0], x0, x1, x2]))
         elif kind == 11:  # arctic_algae_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:217
+            # spec: spec/terraforming_mars/07c_active.rules:178
             if x2 == "ocean_t":
                 runs.append((t_arctic_algae_effect_0, [args[0], x0, x1, x2]))
         elif kind == 13:  # rover_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:235
+            # spec: spec/terraforming_mars/07c_active.rules:196
             if x2 == "city_t":
                 runs.append((t_rover_effect_0, [args[0], x0, x1, x2]))
         elif kind == 16:  # herbivores_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:260
+            # spec: spec/terraforming_mars/07c_active.rules:221
             if x0 == args[0] and x2 == "greenery_t":
                 runs.append((t_herbivores_effect_0, [args[0], args[1], x0, x1, x2]))
         elif kind == 18:  # pets_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:287
+            # spec: spec/terraforming_mars/07c_active.rules:248
             if x2 == "city_t":
                 runs.append((t_pets_effect_0, [args[0], args[1], x0, x1, x2]))
         elif kind == 19:  # immigrant_city_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:297
+            # spec: spec/terraforming_mars/07c_active.rules:258
             if x2 == "city_t":
                 runs.append((t_immigrant_city_effect_0, [args[0], x0, x1, x2]))
     for function, values in runs:
@@ -912,7 +1004,7 @@ def emit_card_played(state, x0, x1):
         kind = effect[0]
         if kind == 3:  # cinematics_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:115
+            # spec: spec/terraforming_mars/06_corporations.rules:114
             if (
                 x0 == args[0]
                 and (
@@ -922,7 +1014,7 @@ def emit_card_played(state, x0, x1):
                         A_colour,
                         x1,
                         "colour",
-                        "spec/terraforming_mars/06_corporations.rules:115:46",
+                        "spec/terraforming_mars/06_corporations.rules:114:46",
                     )
                 )
                 == "event"
@@ -935,7 +1027,7 @@ def emit_card_played(state, x0, x1):
                 runs.append((t_special_design_effect_0, [args[0], x0, x1]))
         elif kind == 12:  # aerobraking_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:226
+            # spec: spec/terraforming_mars/07c_active.rules:187
             if (
                 x0 == args[0]
                 and (
@@ -945,7 +1037,7 @@ def emit_card_played(state, x0, x1):
                         A_colour,
                         x1,
                         "colour",
-                        "spec/terraforming_mars/07c_active.rules:226:46",
+                        "spec/terraforming_mars/07c_active.rules:187:46",
                     )
                 )
                 == "event"
@@ -956,7 +1048,7 @@ def emit_card_played(state, x0, x1):
                         A_space,
                         x1,
                         "space",
-                        "spec/terraforming_mars/07c_active.rules:226:68",
+                        "spec/terraforming_mars/07c_active.rules:187:68",
                     )
                 )
                 > 0
@@ -964,12 +1056,12 @@ def emit_card_played(state, x0, x1):
                 runs.append((t_aerobraking_effect_0, [args[0], x0, x1]))
         elif kind == 14:  # ecological_zone_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:241
+            # spec: spec/terraforming_mars/07c_active.rules:202
             if x0 == args[0]:
                 runs.append((t_ecological_zone_effect_0, [args[0], args[1], x0, x1]))
         elif kind == 15:  # decomposers_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:253
+            # spec: spec/terraforming_mars/07c_active.rules:214
             if x0 == args[0]:
                 runs.append((t_decomposers_effect_0, [args[0], args[1], x0, x1]))
     for function, values in runs:
@@ -985,7 +1077,7 @@ def emit_paid_project(state, x0, x1):
         kind = effect[0]
         if kind == 0:  # credicor_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:86
+            # spec: spec/terraforming_mars/06_corporations.rules:85
             if x0 == args[0] and x1 >= 20:
                 runs.append((t_credicor_effect_0, [args[0], x0, x1]))
     for function, values in runs:
@@ -1020,6 +1112,29 @@ def resolve_event(state, card, you, at):
         return False
     step, size = EVENT_STEPS[card]
     state.frames.append(new_frame(151, []))  # event_done, when the event is over
+    state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
+    return True
+
+
+def resolve_action(state, card, you, at):
+    """Run a card's action for `you` (as resolve_event runs its event); True when it waits
+    in a frame. A card without an action, or whose `when` fails, does nothing."""
+    plain = ACTION_PLAIN.get(card)
+    found = ACTION_STEPS.get(card) if plain is None else None
+    if plain is None and found is None:
+        return False
+    when = ACTION_WHEN.get(card)
+    if when is not None and not when(state, you, card):
+        return False
+    if state.trace is not None:
+        note_event(state, card, you)
+    enter_event(state, ENTITY_IDS[card], at)
+    if plain is not None:
+        plain(state, you, card)
+        leave_event(state)
+        return False
+    step, size = found
+    state.frames.append(new_frame(151, []))  # event_done, when the action is over
     state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
 
@@ -1426,26 +1541,26 @@ def s_place_city(state, frame):
 
 
 def s_pay(state, frame):
-    "procedure pay (spec/terraforming_mars/04_economy.rules:84)"
+    "procedure pay (spec/terraforming_mars/04_economy.rules:81)"
     # L: 0 p, 1 n, 2 steel_ok, 3 titanium_ok, 4 rest, 5 sv, 6 others, 7 least, 8 most, 9 k, 10 tv
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:85
+            # spec: spec/terraforming_mars/04_economy.rules:82
             L[4] = L[1]
-            # spec: spec/terraforming_mars/04_economy.rules:86
+            # spec: spec/terraforming_mars/04_economy.rules:83
             if L[2] and state.tracks[5 + L[0]] > 0 and L[4] > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:87
+            # spec: spec/terraforming_mars/04_economy.rules:84
             L[5] = bounded(
                 q_steel_value(state, L[0]),
-                "spec/terraforming_mars/04_economy.rules:87:18",
+                "spec/terraforming_mars/04_economy.rules:84:18",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:88
+            # spec: spec/terraforming_mars/04_economy.rules:85
             L[6] = bounded(
                 state.tracks[L[0]]
                 + q_heat_as_mc(state, L[0])
@@ -1455,22 +1570,22 @@ def s_pay(state, frame):
                     if L[3]
                     else 0
                 ),
-                "spec/terraforming_mars/04_economy.rules:88:22",
+                "spec/terraforming_mars/04_economy.rules:85:22",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:90
+            # spec: spec/terraforming_mars/04_economy.rules:87
             L[7] = bounded(
                 max(0, (L[4] - L[6] + L[5] - 1) // L[5]),
-                "spec/terraforming_mars/04_economy.rules:90:21",
+                "spec/terraforming_mars/04_economy.rules:87:21",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:91
+            # spec: spec/terraforming_mars/04_economy.rules:88
             L[8] = bounded(
                 min(state.tracks[5 + L[0]], (L[4] + L[5] - 1) // L[5]),
-                "spec/terraforming_mars/04_economy.rules:91:20",
+                "spec/terraforming_mars/04_economy.rules:88:20",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:92
+            # spec: spec/terraforming_mars/04_economy.rules:89
             player = L[0]
             values = list(
-                int_range(L[7], L[8], "spec/terraforming_mars/04_economy.rules:92:24")
+                int_range(L[7], L[8], "spec/terraforming_mars/04_economy.rules:89:24")
             )
             ids, labels = option_names(values)
             ask(
@@ -1480,54 +1595,54 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:92:9",
+                "spec/terraforming_mars/04_economy.rules:89:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[9] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:93
+            # spec: spec/terraforming_mars/04_economy.rules:90
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] - L[9]))
             state.stamps[3] += 1
-            # spec: spec/terraforming_mars/04_economy.rules:94
+            # spec: spec/terraforming_mars/04_economy.rules:91
             L[4] = bounded(
                 max(0, L[4] - L[5] * L[9]),
-                "spec/terraforming_mars/04_economy.rules:94:9",
+                "spec/terraforming_mars/04_economy.rules:91:9",
             )
             pc = 3
         if pc == 3:
-            # spec: spec/terraforming_mars/04_economy.rules:96
+            # spec: spec/terraforming_mars/04_economy.rules:93
             if L[3] and state.tracks[10 + L[0]] > 0 and L[4] > 0:
                 pc = 4
             else:
                 pc = 6
         if pc == 4:
-            # spec: spec/terraforming_mars/04_economy.rules:97
+            # spec: spec/terraforming_mars/04_economy.rules:94
             L[10] = bounded(
                 q_titanium_value(state, L[0]),
-                "spec/terraforming_mars/04_economy.rules:97:18",
+                "spec/terraforming_mars/04_economy.rules:94:18",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:98
+            # spec: spec/terraforming_mars/04_economy.rules:95
             L[6] = bounded(
                 state.tracks[L[0]]
                 + q_heat_as_mc(state, L[0])
                 * max(0, state.tracks[25 + L[0]] - state.tracks[89]),
-                "spec/terraforming_mars/04_economy.rules:98:22",
+                "spec/terraforming_mars/04_economy.rules:95:22",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:99
+            # spec: spec/terraforming_mars/04_economy.rules:96
             L[7] = bounded(
                 max(0, (L[4] - L[6] + L[10] - 1) // L[10]),
-                "spec/terraforming_mars/04_economy.rules:99:21",
+                "spec/terraforming_mars/04_economy.rules:96:21",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:100
+            # spec: spec/terraforming_mars/04_economy.rules:97
             L[8] = bounded(
                 min(state.tracks[10 + L[0]], (L[4] + L[10] - 1) // L[10]),
-                "spec/terraforming_mars/04_economy.rules:100:20",
+                "spec/terraforming_mars/04_economy.rules:97:20",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:101
+            # spec: spec/terraforming_mars/04_economy.rules:98
             player = L[0]
             values = list(
-                int_range(L[7], L[8], "spec/terraforming_mars/04_economy.rules:101:24")
+                int_range(L[7], L[8], "spec/terraforming_mars/04_economy.rules:98:24")
             )
             ids, labels = option_names(values)
             ask(
@@ -1537,23 +1652,23 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:101:9",
+                "spec/terraforming_mars/04_economy.rules:98:9",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[9] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:102
+            # spec: spec/terraforming_mars/04_economy.rules:99
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] - L[9]))
             state.stamps[4] += 1
-            # spec: spec/terraforming_mars/04_economy.rules:103
+            # spec: spec/terraforming_mars/04_economy.rules:100
             L[4] = bounded(
                 max(0, L[4] - L[10] * L[9]),
-                "spec/terraforming_mars/04_economy.rules:103:9",
+                "spec/terraforming_mars/04_economy.rules:100:9",
             )
             pc = 6
         if pc == 6:
-            # spec: spec/terraforming_mars/04_economy.rules:105
+            # spec: spec/terraforming_mars/04_economy.rules:102
             if (
                 q_heat_as_mc(state, L[0])
                 * max(0, state.tracks[25 + L[0]] - state.tracks[89])
@@ -1564,24 +1679,24 @@ def s_pay(state, frame):
             else:
                 pc = 9
         if pc == 7:
-            # spec: spec/terraforming_mars/04_economy.rules:106
+            # spec: spec/terraforming_mars/04_economy.rules:103
             L[7] = bounded(
                 max(0, L[4] - state.tracks[L[0]]),
-                "spec/terraforming_mars/04_economy.rules:106:21",
+                "spec/terraforming_mars/04_economy.rules:103:21",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:107
+            # spec: spec/terraforming_mars/04_economy.rules:104
             L[8] = bounded(
                 min(
                     q_heat_as_mc(state, L[0])
                     * max(0, state.tracks[25 + L[0]] - state.tracks[89]),
                     L[4],
                 ),
-                "spec/terraforming_mars/04_economy.rules:107:20",
+                "spec/terraforming_mars/04_economy.rules:104:20",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:108
+            # spec: spec/terraforming_mars/04_economy.rules:105
             player = L[0]
             values = list(
-                int_range(L[7], L[8], "spec/terraforming_mars/04_economy.rules:108:24")
+                int_range(L[7], L[8], "spec/terraforming_mars/04_economy.rules:105:24")
             )
             ids, labels = option_names(values)
             ask(
@@ -1591,20 +1706,20 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:108:9",
+                "spec/terraforming_mars/04_economy.rules:105:9",
             )
             frame[1] = 8
             return
         if pc == 8:
             L[9] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:109
+            # spec: spec/terraforming_mars/04_economy.rules:106
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - L[9]))
             state.stamps[7] += 1
-            # spec: spec/terraforming_mars/04_economy.rules:110
-            L[4] = bounded(L[4] - L[9], "spec/terraforming_mars/04_economy.rules:110:9")
+            # spec: spec/terraforming_mars/04_economy.rules:107
+            L[4] = bounded(L[4] - L[9], "spec/terraforming_mars/04_economy.rules:107:9")
             pc = 9
         if pc == 9:
-            # spec: spec/terraforming_mars/04_economy.rules:112
+            # spec: spec/terraforming_mars/04_economy.rules:109
             state.tracks[L[0]] = max(0, min(9999, state.tracks[L[0]] - L[4]))
             state.stamps[2] += 1
             state.frames.pop()
@@ -1612,23 +1727,23 @@ def s_pay(state, frame):
 
 
 def s_pay_mc(state, frame):
-    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:114)"
+    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:111)"
     # L: 0 p, 1 n
     L = frame[2]
-    # spec: spec/terraforming_mars/04_economy.rules:114
+    # spec: spec/terraforming_mars/04_economy.rules:111
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], L[1], False, False] + [UNBOUND] * 7))
     return
 
 
 def s_play_project(state, frame):
-    "procedure play_project (spec/terraforming_mars/04_economy.rules:124)"
+    "procedure play_project (spec/terraforming_mars/04_economy.rules:121)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:125
+            # spec: spec/terraforming_mars/04_economy.rules:122
             state.tracks[89] = max(
                 0,
                 min(
@@ -1640,13 +1755,13 @@ def s_play_project(state, frame):
                             A_needs_heat,
                             L[1],
                             "needs_heat",
-                            "spec/terraforming_mars/04_economy.rules:125:22",
+                            "spec/terraforming_mars/04_economy.rules:122:22",
                         )
                     ),
                 ),
             )
             state.stamps[18] += 1
-            # spec: spec/terraforming_mars/04_economy.rules:126
+            # spec: spec/terraforming_mars/04_economy.rules:123
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -1655,7 +1770,7 @@ def s_play_project(state, frame):
                         L[0],
                         bounded(
                             q_card_cost(state, L[0], L[1]),
-                            "spec/terraforming_mars/04_economy.rules:126:12",
+                            "spec/terraforming_mars/04_economy.rules:123:12",
                         ),
                         (
                             A_building[L[1]]
@@ -1664,7 +1779,7 @@ def s_play_project(state, frame):
                                 A_building,
                                 L[1],
                                 "building",
-                                "spec/terraforming_mars/04_economy.rules:126:29",
+                                "spec/terraforming_mars/04_economy.rules:123:29",
                             )
                         )
                         > 0,
@@ -1675,7 +1790,7 @@ def s_play_project(state, frame):
                                 A_space,
                                 L[1],
                                 "space",
-                                "spec/terraforming_mars/04_economy.rules:126:45",
+                                "spec/terraforming_mars/04_economy.rules:123:45",
                             )
                         )
                         > 0,
@@ -1685,10 +1800,10 @@ def s_play_project(state, frame):
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:127
+            # spec: spec/terraforming_mars/04_economy.rules:124
             state.tracks[89] = 0
             state.stamps[18] += 1
-            # spec: spec/terraforming_mars/04_economy.rules:128
+            # spec: spec/terraforming_mars/04_economy.rules:125
             if (
                 A_colour[L[1]]
                 if L[1] is not None
@@ -1696,21 +1811,21 @@ def s_play_project(state, frame):
                     A_colour,
                     L[1],
                     "colour",
-                    "spec/terraforming_mars/04_economy.rules:128:8",
+                    "spec/terraforming_mars/04_economy.rules:125:8",
                 )
             ) == "event":
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:128:28"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:125:28"),
                     28 + L[0],
                 )
             else:
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:128:57"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:125:57"),
                     23 + L[0],
                 )
-            # spec: spec/terraforming_mars/04_economy.rules:129
+            # spec: spec/terraforming_mars/04_economy.rules:126
             log_line(
                 state,
                 " ".join(
@@ -1724,25 +1839,22 @@ def s_play_project(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/terraforming_mars/04_economy.rules:129:21",
+                                "spec/terraforming_mars/04_economy.rules:126:21",
                             )
                         ),
                     ]
                 ),
-                "spec/terraforming_mars/04_economy.rules:129:5",
+                "spec/terraforming_mars/04_economy.rules:126:5",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:130
-            state.vars[3] = False
-            state.stamps[34] += 1
-            # spec: spec/terraforming_mars/04_economy.rules:131
+            # spec: spec/terraforming_mars/04_economy.rules:127
             frame[1] = 2
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:131:5"
+                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:127:5"
             ):
                 return
             pc = 2
         if pc == 2:
-            # spec: spec/terraforming_mars/04_economy.rules:132
+            # spec: spec/terraforming_mars/04_economy.rules:128
             emit_paid_project(
                 state,
                 L[0],
@@ -1753,73 +1865,58 @@ def s_play_project(state, frame):
                         A_cost,
                         L[1],
                         "cost",
-                        "spec/terraforming_mars/04_economy.rules:132:26",
+                        "spec/terraforming_mars/04_economy.rules:128:26",
                     )
                 ),
             )
-            # spec: spec/terraforming_mars/04_economy.rules:133
+            # spec: spec/terraforming_mars/04_economy.rules:129
             emit_card_played(state, L[0], L[1])
             state.frames.pop()
             return
 
 
 def s_use_action(state, frame):
-    "procedure use_action (spec/terraforming_mars/04_economy.rules:150)"
+    "procedure use_action (spec/terraforming_mars/04_economy.rules:138)"
     # L: 0 p, 1 c
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:151
-            state.counters[19][L[1]] = 1
-            state.stamps[26] += 1
-            # spec: spec/terraforming_mars/04_economy.rules:152
-            log_line(
-                state,
-                " ".join(
-                    [
-                        label_of(PLAYER_LABELS, L[0]),
-                        "uses the action of",
-                        text_of(
-                            ENTITY_LABELS[L[1]]
-                            if L[1] is not None
-                            else attr_of(
-                                ENTITY_LABELS,
-                                L[1],
-                                "label",
-                                "spec/terraforming_mars/04_economy.rules:152:34",
-                            )
-                        ),
-                    ]
+    # spec: spec/terraforming_mars/04_economy.rules:139
+    state.counters[19][L[1]] = 1
+    state.stamps[26] += 1
+    # spec: spec/terraforming_mars/04_economy.rules:140
+    log_line(
+        state,
+        " ".join(
+            [
+                label_of(PLAYER_LABELS, L[0]),
+                "uses the action of",
+                text_of(
+                    ENTITY_LABELS[L[1]]
+                    if L[1] is not None
+                    else attr_of(
+                        ENTITY_LABELS,
+                        L[1],
+                        "label",
+                        "spec/terraforming_mars/04_economy.rules:140:34",
+                    )
                 ),
-                "spec/terraforming_mars/04_economy.rules:152:5",
-            )
-            # spec: spec/terraforming_mars/04_economy.rules:153
-            state.vars[3] = True
-            state.stamps[34] += 1
-            # spec: spec/terraforming_mars/04_economy.rules:154
-            frame[1] = 1
-            if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:154:5"
-            ):
-                return
-            pc = 1
-        if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:155
-            state.vars[3] = False
-            state.stamps[34] += 1
-            state.frames.pop()
-            return
+            ]
+        ),
+        "spec/terraforming_mars/04_economy.rules:140:5",
+    )
+    # spec: spec/terraforming_mars/04_economy.rules:141
+    state.frames.pop()
+    resolve_action(state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:141:5")
+    return
 
 
 def s_add_to_own_card(state, frame):
-    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:161)"
+    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:147)"
     # L: 0 p, 1 k, 2 n, 3 not_this, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:162
+            # spec: spec/terraforming_mars/04_economy.rules:148
             player = L[0]
             values = [
                 c_d
@@ -1838,16 +1935,16 @@ def s_add_to_own_card(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:162:5",
+                "spec/terraforming_mars/04_economy.rules:148:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:164
+            # spec: spec/terraforming_mars/04_economy.rules:150
             state.counters[18][L[4]] = bounded(
                 max(0, state.counters[18][L[4]] + L[2]),
-                "spec/terraforming_mars/04_economy.rules:164:5",
+                "spec/terraforming_mars/04_economy.rules:150:5",
             )
             state.stamps[25] += 1
             pc = 2
@@ -1857,13 +1954,13 @@ def s_add_to_own_card(state, frame):
 
 
 def s_take_one_from_any(state, frame):
-    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:167)"
+    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:153)"
     # L: 0 p, 1 k, 2 into, 3 q, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:168
+            # spec: spec/terraforming_mars/04_economy.rules:154
             player = L[0]
             values = [
                 c_q
@@ -1884,13 +1981,13 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:168:5",
+                "spec/terraforming_mars/04_economy.rules:154:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:171
+            # spec: spec/terraforming_mars/04_economy.rules:157
             player = L[0]
             values = [
                 c_d
@@ -1910,22 +2007,22 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:171:5",
+                "spec/terraforming_mars/04_economy.rules:157:5",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:173
+            # spec: spec/terraforming_mars/04_economy.rules:159
             state.counters[18][L[4]] = bounded(
                 max(0, state.counters[18][L[4]] - 1),
-                "spec/terraforming_mars/04_economy.rules:173:5",
+                "spec/terraforming_mars/04_economy.rules:159:5",
             )
             state.stamps[25] += 1
-            # spec: spec/terraforming_mars/04_economy.rules:174
+            # spec: spec/terraforming_mars/04_economy.rules:160
             state.counters[18][L[2]] = bounded(
                 max(0, state.counters[18][L[2]] + 1),
-                "spec/terraforming_mars/04_economy.rules:174:5",
+                "spec/terraforming_mars/04_economy.rules:160:5",
             )
             state.stamps[25] += 1
             state.frames.pop()
@@ -2408,7 +2505,7 @@ def s_take_action(state, frame):
             values = [
                 c_c
                 for c_c in state.zones[23 + L[0]]
-                if d_action_ready(state, L[0], c_c)
+                if (state.counters[19][c_c] == 0 and action_allowed(state, c_c, L[0]))
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -2461,15 +2558,12 @@ def s_take_action(state, frame):
 
 def s_corporation_first_action(state, frame):
     "procedure corporation_first_action (spec/terraforming_mars/05_generation.rules:189)"
-    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 191
+    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 190
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
             # spec: spec/terraforming_mars/05_generation.rules:190
-            state.tracks[84 + L[0]] = 0
-            state.stamps[17] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:191
             L[2] = [
                 c_c for c_c in state.zones[23 + L[0]] if A_colour[c_c] == "corporation"
             ]
@@ -2480,25 +2574,21 @@ def s_corporation_first_action(state, frame):
                 pc = 3
                 continue
             L[1] = L[2][L[3]]
-            # spec: spec/terraforming_mars/05_generation.rules:192
-            state.vars[3] = True
-            state.stamps[34] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:193
             frame[1] = 2
-            if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/05_generation.rules:193:9"
+            if resolve_action(
+                state, L[1], L[0], "spec/terraforming_mars/05_generation.rules:190:56"
             ):
                 return
             pc = 2
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:194
-            state.vars[3] = False
-            state.stamps[34] += 1
             L[3] = L[3] + 1
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:196
+            # spec: spec/terraforming_mars/05_generation.rules:191
+            state.tracks[84 + L[0]] = 0
+            state.stamps[17] += 1
+            # spec: spec/terraforming_mars/05_generation.rules:192
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
             state.stamps[16] += 1
             state.frames.pop()
@@ -2506,16 +2596,16 @@ def s_corporation_first_action(state, frame):
 
 
 def s_take_turn(state, frame):
-    "procedure take_turn (spec/terraforming_mars/05_generation.rules:199)"
+    "procedure take_turn (spec/terraforming_mars/05_generation.rules:195)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:200
+            # spec: spec/terraforming_mars/05_generation.rules:196
             state.tracks[79 + L[0]] = 0
             state.stamps[16] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:201
+            # spec: spec/terraforming_mars/05_generation.rules:197
             if state.tracks[84 + L[0]] > 0:
                 pc = 1
             else:
@@ -2529,7 +2619,7 @@ def s_take_turn(state, frame):
             state.frames.append(new_frame(17, [L[0], False] + [UNBOUND] * 3))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:202
+            # spec: spec/terraforming_mars/05_generation.rules:198
             if (
                 state.tracks[74 + L[0]] == 0
                 and state.tracks[79 + L[0]] < 2
@@ -2548,20 +2638,20 @@ def s_take_turn(state, frame):
 
 
 def s_action_phase(state, frame):
-    "phase action_phase (spec/terraforming_mars/05_generation.rules:204)"
+    "phase action_phase (spec/terraforming_mars/05_generation.rules:200)"
     # L: 0 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:205
+            # spec: spec/terraforming_mars/05_generation.rules:201
             for L[0] in range(state.params["players"]):
                 state.tracks[74 + L[0]] = 0
                 state.stamps[15] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:206
+            # spec: spec/terraforming_mars/05_generation.rules:202
             state.vars[1] = state.vars[0]
             state.stamps[32] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:207
+            # spec: spec/terraforming_mars/05_generation.rules:203
             pc = 1
         if pc == 1:
             if not any(
@@ -2569,8 +2659,8 @@ def s_action_phase(state, frame):
             ):
                 pc = 4
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:207:5")
-            # spec: spec/terraforming_mars/05_generation.rules:208
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:203:5")
+            # spec: spec/terraforming_mars/05_generation.rules:204
             if state.tracks[74 + state.vars[1]] == 0:
                 pc = 2
             else:
@@ -2580,14 +2670,14 @@ def s_action_phase(state, frame):
             state.frames.append(new_frame(19, [state.vars[1]]))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:209
+            # spec: spec/terraforming_mars/05_generation.rules:205
             state.vars[1] = bounded(
                 (
                     None
                     if state.vars[1] is None
                     else (state.vars[1] + 1) % state.params["players"]
                 ),
-                "spec/terraforming_mars/05_generation.rules:209:9",
+                "spec/terraforming_mars/05_generation.rules:205:9",
             )
             state.stamps[32] += 1
             pc = 1
@@ -2598,13 +2688,13 @@ def s_action_phase(state, frame):
 
 
 def s_research_choices(state, frame):
-    "procedure research_choices (spec/terraforming_mars/05_generation.rules:217)"
-    # L: 0 p, 1 price, 2 c, 3 items and 4 index of the loop at line 218
+    "procedure research_choices (spec/terraforming_mars/05_generation.rules:213)"
+    # L: 0 p, 1 price, 2 c, 3 items and 4 index of the loop at line 214
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:218
+            # spec: spec/terraforming_mars/05_generation.rules:214
             L[3] = list(state.zones[13 + L[0]])
             L[4] = 0
             pc = 1
@@ -2613,7 +2703,7 @@ def s_research_choices(state, frame):
                 pc = 3
                 continue
             L[2] = L[3][L[4]]
-            # spec: spec/terraforming_mars/05_generation.rules:219
+            # spec: spec/terraforming_mars/05_generation.rules:215
             player = L[0]
             offered = []
             if state.tracks[L[0]] >= L[1] * (len(state.zones[18 + L[0]]) + 1):
@@ -2632,7 +2722,7 @@ def s_research_choices(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:219:9",
+                "spec/terraforming_mars/05_generation.rules:215:9",
                 (L[2],),
             )
             frame[1] = 2
@@ -2640,10 +2730,10 @@ def s_research_choices(state, frame):
         if pc == 2:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/05_generation.rules:220
+                # spec: spec/terraforming_mars/05_generation.rules:216
                 move_card(state, L[2], 18 + L[0])
             elif k == 1:
-                # spec: spec/terraforming_mars/05_generation.rules:221
+                # spec: spec/terraforming_mars/05_generation.rules:217
                 move_card(state, L[2], 2)
             L[4] = L[4] + 1
             pc = 1
@@ -2654,39 +2744,39 @@ def s_research_choices(state, frame):
 
 
 def s_research_phase(state, frame):
-    "phase research_phase (spec/terraforming_mars/05_generation.rules:229)"
-    # L: 0 q, 1 items and 2 index of the loop at line 239
+    "phase research_phase (spec/terraforming_mars/05_generation.rules:225)"
+    # L: 0 q, 1 items and 2 index of the loop at line 235
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:230
+            # spec: spec/terraforming_mars/05_generation.rules:226
             for L[0] in range(state.params["players"]):
-                # spec: spec/terraforming_mars/05_generation.rules:231
+                # spec: spec/terraforming_mars/05_generation.rules:227
                 for _ in range(4):
                     tick(
                         state,
                         "repeat",
-                        "spec/terraforming_mars/05_generation.rules:231:9",
+                        "spec/terraforming_mars/05_generation.rules:227:9",
                     )
-                    # spec: spec/terraforming_mars/05_generation.rules:232
+                    # spec: spec/terraforming_mars/05_generation.rules:228
                     if len(state.zones[1]) == 0:
-                        # spec: spec/terraforming_mars/05_generation.rules:233
+                        # spec: spec/terraforming_mars/05_generation.rules:229
                         for card in list(state.zones[2]):
                             move_card(state, card, 1)
-                        # spec: spec/terraforming_mars/05_generation.rules:234
+                        # spec: spec/terraforming_mars/05_generation.rules:230
                         shuffle(state, 1)
-                    # spec: spec/terraforming_mars/05_generation.rules:236
+                    # spec: spec/terraforming_mars/05_generation.rules:232
                     if len(state.zones[1]) > 0:
                         move_card(
                             state,
                             some_card(
                                 top_card(state, 1),
-                                "spec/terraforming_mars/05_generation.rules:236:33",
+                                "spec/terraforming_mars/05_generation.rules:232:33",
                             ),
                             13 + L[0],
                         )
-            # spec: spec/terraforming_mars/05_generation.rules:239
+            # spec: spec/terraforming_mars/05_generation.rules:235
             L[1] = list(range(state.params["players"]))
             L[2] = 0
             pc = 1
@@ -2703,7 +2793,7 @@ def s_research_phase(state, frame):
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:240
+            # spec: spec/terraforming_mars/05_generation.rules:236
             for L[0] in range(state.params["players"]):
                 p_research_pay(state, L[0], 3)
             state.frames.pop()
@@ -2711,15 +2801,15 @@ def s_research_phase(state, frame):
 
 
 def s_final_greeneries(state, frame):
-    "procedure final_greeneries (spec/terraforming_mars/05_generation.rules:265)"
+    "procedure final_greeneries (spec/terraforming_mars/05_generation.rules:261)"
     # L: 0 p, 1 going
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:266
+            # spec: spec/terraforming_mars/05_generation.rules:262
             L[1] = True
-            # spec: spec/terraforming_mars/05_generation.rules:267
+            # spec: spec/terraforming_mars/05_generation.rules:263
             pc = 1
         if pc == 1:
             if not (
@@ -2731,8 +2821,8 @@ def s_final_greeneries(state, frame):
             ):
                 pc = 5
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:267:5")
-            # spec: spec/terraforming_mars/05_generation.rules:268
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:263:5")
+            # spec: spec/terraforming_mars/05_generation.rules:264
             player = L[0]
             offered = []
             offered.append(0)
@@ -2749,7 +2839,7 @@ def s_final_greeneries(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:268:9",
+                "spec/terraforming_mars/05_generation.rules:264:9",
             )
             frame[1] = 2
             return
@@ -2762,12 +2852,12 @@ def s_final_greeneries(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:269
+            # spec: spec/terraforming_mars/05_generation.rules:265
             frame[1] = 1
             state.frames.append(new_frame(16, [L[0]]))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:270
+            # spec: spec/terraforming_mars/05_generation.rules:266
             L[1] = False
             pc = 1
             continue
@@ -2777,54 +2867,54 @@ def s_final_greeneries(state, frame):
 
 
 def s_final_scoring(state, frame):
-    "procedure final_scoring (spec/terraforming_mars/05_generation.rules:276)"
-    # L: 0 q, 1 rounds left of the repeat at line 278
+    "procedure final_scoring (spec/terraforming_mars/05_generation.rules:272)"
+    # L: 0 q, 1 rounds left of the repeat at line 274
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:277
+            # spec: spec/terraforming_mars/05_generation.rules:273
             state.vars[1] = state.vars[0]
             state.stamps[32] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:278
+            # spec: spec/terraforming_mars/05_generation.rules:274
             L[1] = d_seat_count(state)
             pc = 1
         if pc == 1:
             if L[1] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/terraforming_mars/05_generation.rules:278:5")
-            # spec: spec/terraforming_mars/05_generation.rules:279
+            tick(state, "repeat", "spec/terraforming_mars/05_generation.rules:274:5")
+            # spec: spec/terraforming_mars/05_generation.rules:275
             frame[1] = 2
             state.frames.append(new_frame(23, [state.vars[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:280
+            # spec: spec/terraforming_mars/05_generation.rules:276
             state.vars[1] = bounded(
                 (
                     None
                     if state.vars[1] is None
                     else (state.vars[1] + 1) % state.params["players"]
                 ),
-                "spec/terraforming_mars/05_generation.rules:280:9",
+                "spec/terraforming_mars/05_generation.rules:276:9",
             )
             state.stamps[32] += 1
             L[1] = L[1] - 1
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:282
+            # spec: spec/terraforming_mars/05_generation.rules:278
             for L[0] in range(state.params["players"]):
                 log_line(
                     state,
                     " ".join(
                         [PLAYER_LABELS[L[0]], "scores", text_of(d_score(state, L[0]))]
                     ),
-                    "spec/terraforming_mars/05_generation.rules:282:24",
+                    "spec/terraforming_mars/05_generation.rules:278:24",
                 )
-            # spec: spec/terraforming_mars/05_generation.rules:284
+            # spec: spec/terraforming_mars/05_generation.rules:280
             for L[0] in range(state.params["players"]):
-                # spec: spec/terraforming_mars/05_generation.rules:285
+                # spec: spec/terraforming_mars/05_generation.rules:281
                 if all(
                     c_r == L[0]
                     or (
@@ -2838,14 +2928,14 @@ def s_final_scoring(state, frame):
                         state,
                         L[0],
                         "most victory points",
-                        "spec/terraforming_mars/05_generation.rules:285:60",
+                        "spec/terraforming_mars/05_generation.rules:281:60",
                     )
-            # spec: spec/terraforming_mars/05_generation.rules:287
+            # spec: spec/terraforming_mars/05_generation.rules:283
             end_game(
                 state,
                 None,
                 "tie in points and MC",
-                "spec/terraforming_mars/05_generation.rules:287:5",
+                "spec/terraforming_mars/05_generation.rules:283:5",
             )
             state.frames.pop()
             return
@@ -3069,12 +3159,9 @@ def s_standard_setup(state, frame):
             )
             state.stamps[2] += 1
             # spec: spec/terraforming_mars/06_corporations.rules:72
-            state.vars[3] = False
-            state.stamps[34] += 1
-            # spec: spec/terraforming_mars/06_corporations.rules:73
             frame[1] = 11
             if resolve_event(
-                state, L[2], L[3], "spec/terraforming_mars/06_corporations.rules:73:13"
+                state, L[2], L[3], "spec/terraforming_mars/06_corporations.rules:72:13"
             ):
                 return
             pc = 11
@@ -3083,13 +3170,13 @@ def s_standard_setup(state, frame):
             pc = 10
             continue
         if pc == 12:
-            # spec: spec/terraforming_mars/06_corporations.rules:75
+            # spec: spec/terraforming_mars/06_corporations.rules:74
             p_research_pay(
                 state,
                 L[3],
                 bounded(
                     0 if d_beginner(state, L[3]) else 3,
-                    "spec/terraforming_mars/06_corporations.rules:75:25",
+                    "spec/terraforming_mars/06_corporations.rules:74:25",
                 ),
             )
             L[10] = L[10] + 1
@@ -3385,13 +3472,13 @@ def s_gain_choice_plants_or(state, frame):
 
 
 def s_spend_or_add(state, frame):
-    "procedure spend_or_add (spec/terraforming_mars/07c_active.rules:59)"
+    "procedure spend_or_add (spec/terraforming_mars/07c_active.rules:49)"
     # L: 0 p, 1 c, 2 n, 3 label
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:60
+            # spec: spec/terraforming_mars/07c_active.rules:50
             player = L[0]
             offered = []
             if state.counters[18][L[1]] >= L[2]:
@@ -3409,7 +3496,7 @@ def s_spend_or_add(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07c_active.rules:60:5",
+                "spec/terraforming_mars/07c_active.rules:50:5",
                 (L[1],),
             )
             frame[1] = 1
@@ -3417,23 +3504,23 @@ def s_spend_or_add(state, frame):
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/07c_active.rules:62
+                # spec: spec/terraforming_mars/07c_active.rules:52
                 state.counters[18][L[1]] = bounded(
                     max(0, state.counters[18][L[1]] - L[2]),
-                    "spec/terraforming_mars/07c_active.rules:62:13",
+                    "spec/terraforming_mars/07c_active.rules:52:13",
                 )
                 state.stamps[25] += 1
-                # spec: spec/terraforming_mars/07c_active.rules:63
+                # spec: spec/terraforming_mars/07c_active.rules:53
                 log_line(
                     state,
                     " ".join([label_of(PLAYER_LABELS, L[0]), text_of(L[3])]),
-                    "spec/terraforming_mars/07c_active.rules:63:13",
+                    "spec/terraforming_mars/07c_active.rules:53:13",
                 )
             elif k == 1:
-                # spec: spec/terraforming_mars/07c_active.rules:65
+                # spec: spec/terraforming_mars/07c_active.rules:55
                 state.counters[18][L[1]] = bounded(
                     max(0, state.counters[18][L[1]] + 1),
-                    "spec/terraforming_mars/07c_active.rules:65:49",
+                    "spec/terraforming_mars/07c_active.rules:55:49",
                 )
                 state.stamps[25] += 1
             state.frames.pop()
@@ -3441,23 +3528,23 @@ def s_spend_or_add(state, frame):
 
 
 def s_start(state, frame):
-    "start (spec/terraforming_mars/05_generation.rules:293)"
+    "start (spec/terraforming_mars/05_generation.rules:289)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:294
+            # spec: spec/terraforming_mars/05_generation.rules:290
             frame[1] = 1
             state.frames.append(new_frame(26, [UNBOUND] * 13))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/05_generation.rules:295
+            # spec: spec/terraforming_mars/05_generation.rules:291
             frame[1] = 2
             state.frames.append(new_frame(20, [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:296
+            # spec: spec/terraforming_mars/05_generation.rules:292
             p_production_phase(state)
-            # spec: spec/terraforming_mars/05_generation.rules:297
+            # spec: spec/terraforming_mars/05_generation.rules:293
             pc = 3
         if pc == 3:
             if not (
@@ -3470,92 +3557,65 @@ def s_start(state, frame):
             ):
                 pc = 6
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:297:5")
-            # spec: spec/terraforming_mars/05_generation.rules:298
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:293:5")
+            # spec: spec/terraforming_mars/05_generation.rules:294
             state.tracks[73] = max(1, min(99, state.tracks[73] + 1))
             state.stamps[14] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:299
+            # spec: spec/terraforming_mars/05_generation.rules:295
             state.vars[0] = bounded(
                 (
                     None
                     if state.vars[0] is None
                     else (state.vars[0] + 1) % state.params["players"]
                 ),
-                "spec/terraforming_mars/05_generation.rules:299:9",
+                "spec/terraforming_mars/05_generation.rules:295:9",
             )
             state.stamps[31] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:300
+            # spec: spec/terraforming_mars/05_generation.rules:296
             frame[1] = 4
             state.frames.append(new_frame(22, [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:301
+            # spec: spec/terraforming_mars/05_generation.rules:297
             frame[1] = 5
             state.frames.append(new_frame(20, [UNBOUND] * 1))
             return
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:302
+            # spec: spec/terraforming_mars/05_generation.rules:298
             p_production_phase(state)
             pc = 3
             continue
         if pc == 6:
-            # spec: spec/terraforming_mars/05_generation.rules:304
+            # spec: spec/terraforming_mars/05_generation.rules:300
             state.frames.pop()
             state.frames.append(new_frame(24, [UNBOUND] * 2))
             return
 
 
-def sev_tharsis_republic(state, frame):
-    "event of tharsis_republic (spec/terraforming_mars/06_corporations.rules:153)"
+def sac_tharsis_republic(state, frame):
+    "action of tharsis_republic (spec/terraforming_mars/06_corporations.rules:155)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/06_corporations.rules:155
+    state.frames.pop()
+    state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
+    return
+
+
+def sac_unmi(state, frame):
+    "action of unmi (spec/terraforming_mars/06_corporations.rules:173)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/06_corporations.rules:154
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 2
-        if pc == 1:
-            # spec: spec/terraforming_mars/06_corporations.rules:155
-            state.frames.pop()
-            state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
-            return
-        if pc == 2:
-            # spec: spec/terraforming_mars/06_corporations.rules:157
-            state.tracks[84 + L[0]] = 1
-            state.stamps[17] += 1
-            # spec: spec/terraforming_mars/06_corporations.rules:158
-            activate(state, 7, [L[0]], None)
-            pc = 3
-        if pc == 3:
-            state.frames.pop()
-            return
-
-
-def sev_unmi(state, frame):
-    "event of unmi (spec/terraforming_mars/06_corporations.rules:179)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/terraforming_mars/06_corporations.rules:180
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/terraforming_mars/06_corporations.rules:181
-            frame[1] = 2
+            # spec: spec/terraforming_mars/06_corporations.rules:174
+            frame[1] = 1
             state.frames.append(new_frame(9, [L[0], 3]))
             return
-        if pc == 2:
-            # spec: spec/terraforming_mars/06_corporations.rules:182
+        if pc == 1:
+            # spec: spec/terraforming_mars/06_corporations.rules:175
             p_raise_tr(state, L[0], 1)
-            pc = 3
-        if pc == 3:
             state.frames.pop()
             return
 
@@ -5226,7 +5286,7 @@ def sev_flooding(state, frame):
                 pc = 8
         if pc == 2:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:308
-            L[5] = [c_o for c_o in K_area if c_o == state.vars[4]]
+            L[5] = [c_o for c_o in K_area if c_o == state.vars[3]]
             L[6] = 0
             pc = 3
         if pc == 3:
@@ -5307,24 +5367,18 @@ def sev_flooding(state, frame):
             return
 
 
-def sev_search_for_life(state, frame):
-    "event of search_for_life (spec/terraforming_mars/07c_active.rules:10)"
+def sac_search_for_life(state, frame):
+    "action of search_for_life (spec/terraforming_mars/07c_active.rules:11)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:11
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
             # spec: spec/terraforming_mars/07c_active.rules:12
-            frame[1] = 2
+            frame[1] = 1
             state.frames.append(new_frame(9, [L[0], 1]))
             return
-        if pc == 2:
+        if pc == 1:
             # spec: spec/terraforming_mars/07c_active.rules:13
             if len(state.zones[1]) == 0:
                 # spec: spec/terraforming_mars/07c_active.rules:14
@@ -5346,397 +5400,235 @@ def sev_search_for_life(state, frame):
                             text_of(ENTITY_LABELS[L[2]]),
                         ]
                     ),
-                    "spec/terraforming_mars/07c_active.rules:19:17",
+                    "spec/terraforming_mars/07c_active.rules:19:13",
                 )
                 # spec: spec/terraforming_mars/07c_active.rules:20
                 if A_microbe[L[2]] > 0:
                     state.counters[18][L[1]] = bounded(
                         max(0, state.counters[18][L[1]] + 1),
-                        "spec/terraforming_mars/07c_active.rules:20:36",
+                        "spec/terraforming_mars/07c_active.rules:20:32",
                     )
                     state.stamps[25] += 1
                 # spec: spec/terraforming_mars/07c_active.rules:21
                 move_card(state, L[2], 2)
-            pc = 3
-        if pc == 3:
             state.frames.pop()
             return
 
 
-def sev_water_import_from_europa(state, frame):
-    "event of water_import_from_europa (spec/terraforming_mars/07c_active.rules:37)"
+def sac_water_import_from_europa(state, frame):
+    "action of water_import_from_europa (spec/terraforming_mars/07c_active.rules:33)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:38
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:39
-            frame[1] = 2
+            # spec: spec/terraforming_mars/07c_active.rules:34
+            frame[1] = 1
             state.frames.append(new_frame(8, [L[0], 12, False, True] + [UNBOUND] * 7))
             return
-        if pc == 2:
-            # spec: spec/terraforming_mars/07c_active.rules:40
+        if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:35
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
-        if pc == 3:
-            state.frames.pop()
-            return
 
 
-def sev_predators(state, frame):
-    "event of predators (spec/terraforming_mars/07c_active.rules:55)"
+def sac_predators(state, frame):
+    "action of predators (spec/terraforming_mars/07c_active.rules:47)"
     # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:56
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 2
-        if pc == 1:
-            state.frames.pop()
-            state.frames.append(new_frame(13, [L[0], "animals", L[1]] + [UNBOUND] * 2))
-            return
-        if pc == 2:
-            state.frames.pop()
-            return
+    # spec: spec/terraforming_mars/07c_active.rules:47
+    state.frames.pop()
+    state.frames.append(new_frame(13, [L[0], "animals", L[1]] + [UNBOUND] * 2))
+    return
 
 
-def sev_regolith_eaters(state, frame):
-    "event of regolith_eaters (spec/terraforming_mars/07c_active.rules:70)"
+def sac_regolith_eaters(state, frame):
+    "action of regolith_eaters (spec/terraforming_mars/07c_active.rules:60)"
     # L: 0 you, 1 this, 2 before
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:71
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 4
-        if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:72
+            # spec: spec/terraforming_mars/07c_active.rules:61
             L[2] = state.counters[18][L[1]]
-            # spec: spec/terraforming_mars/07c_active.rules:73
-            frame[1] = 2
+            # spec: spec/terraforming_mars/07c_active.rules:62
+            frame[1] = 1
             state.frames.append(
                 new_frame(31, [L[0], L[1], 2, "spends 2 microbes: oxygen +1"])
             )
             return
-        if pc == 2:
-            # spec: spec/terraforming_mars/07c_active.rules:74
+        if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:63
             if state.counters[18][L[1]] < L[2]:
-                pc = 3
+                pc = 2
             else:
-                pc = 4
-        if pc == 3:
+                pc = 3
+        if pc == 2:
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
             return
-        if pc == 4:
+        if pc == 3:
             state.frames.pop()
             return
 
 
-def sev_ghg_producing_bacteria(state, frame):
-    "event of ghg_producing_bacteria (spec/terraforming_mars/07c_active.rules:80)"
+def sac_ghg_producing_bacteria(state, frame):
+    "action of ghg_producing_bacteria (spec/terraforming_mars/07c_active.rules:69)"
     # L: 0 you, 1 this, 2 before
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:81
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 4
-        if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:82
+            # spec: spec/terraforming_mars/07c_active.rules:70
             L[2] = state.counters[18][L[1]]
-            # spec: spec/terraforming_mars/07c_active.rules:83
-            frame[1] = 2
+            # spec: spec/terraforming_mars/07c_active.rules:71
+            frame[1] = 1
             state.frames.append(
                 new_frame(31, [L[0], L[1], 2, "spends 2 microbes: temperature +1"])
             )
             return
-        if pc == 2:
-            # spec: spec/terraforming_mars/07c_active.rules:84
+        if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:72
             if state.counters[18][L[1]] < L[2]:
-                pc = 3
+                pc = 2
             else:
-                pc = 4
-        if pc == 3:
+                pc = 3
+        if pc == 2:
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
-        if pc == 4:
+        if pc == 3:
             state.frames.pop()
             return
 
 
-def sev_ants(state, frame):
-    "event of ants (spec/terraforming_mars/07c_active.rules:90)"
+def sac_ants(state, frame):
+    "action of ants (spec/terraforming_mars/07c_active.rules:78)"
     # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:91
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 2
-        if pc == 1:
-            state.frames.pop()
-            state.frames.append(new_frame(13, [L[0], "microbes", L[1]] + [UNBOUND] * 2))
-            return
-        if pc == 2:
-            state.frames.pop()
-            return
+    # spec: spec/terraforming_mars/07c_active.rules:78
+    state.frames.pop()
+    state.frames.append(new_frame(13, [L[0], "microbes", L[1]] + [UNBOUND] * 2))
+    return
 
 
 def sev_fish(state, frame):
-    "event of fish (spec/terraforming_mars/07c_active.rules:96)"
+    "event of fish (spec/terraforming_mars/07c_active.rules:82)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07c_active.rules:82
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
+    return
+
+
+def sev_small_animals(state, frame):
+    "event of small_animals (spec/terraforming_mars/07c_active.rules:87)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07c_active.rules:87
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
+    return
+
+
+def sev_birds(state, frame):
+    "event of birds (spec/terraforming_mars/07c_active.rules:92)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07c_active.rules:92
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
+    return
+
+
+def sac_space_mirrors(state, frame):
+    "action of space_mirrors (spec/terraforming_mars/07c_active.rules:96)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
             # spec: spec/terraforming_mars/07c_active.rules:97
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 2
-        if pc == 1:
-            state.counters[18][L[1]] = bounded(
-                max(0, state.counters[18][L[1]] + 1),
-                "spec/terraforming_mars/07c_active.rules:97:21",
-            )
-            state.stamps[25] += 1
-            pc = 3
-        if pc == 2:
-            state.frames.pop()
-            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
-            return
-        if pc == 3:
-            state.frames.pop()
-            return
-
-
-def sev_small_animals(state, frame):
-    "event of small_animals (spec/terraforming_mars/07c_active.rules:102)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:103
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 2
-        if pc == 1:
-            state.counters[18][L[1]] = bounded(
-                max(0, state.counters[18][L[1]] + 1),
-                "spec/terraforming_mars/07c_active.rules:103:21",
-            )
-            state.stamps[25] += 1
-            pc = 3
-        if pc == 2:
-            state.frames.pop()
-            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
-            return
-        if pc == 3:
-            state.frames.pop()
-            return
-
-
-def sev_birds(state, frame):
-    "event of birds (spec/terraforming_mars/07c_active.rules:108)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:109
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 2
-        if pc == 1:
-            state.counters[18][L[1]] = bounded(
-                max(0, state.counters[18][L[1]] + 1),
-                "spec/terraforming_mars/07c_active.rules:109:21",
-            )
-            state.stamps[25] += 1
-            pc = 3
-        if pc == 2:
-            state.frames.pop()
-            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
-            return
-        if pc == 3:
-            state.frames.pop()
-            return
-
-
-def sev_space_mirrors(state, frame):
-    "event of space_mirrors (spec/terraforming_mars/07c_active.rules:114)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:115
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:116
-            frame[1] = 2
+            frame[1] = 1
             state.frames.append(new_frame(9, [L[0], 7]))
             return
-        if pc == 2:
-            # spec: spec/terraforming_mars/07c_active.rules:117
+        if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:98
             slot = 50 + L[0]
             state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
             state.stamps[8] += 1
-            pc = 3
-        if pc == 3:
             state.frames.pop()
             return
 
 
-def sev_ironworks(state, frame):
-    "event of ironworks (spec/terraforming_mars/07c_active.rules:122)"
+def sac_ironworks(state, frame):
+    "action of ironworks (spec/terraforming_mars/07c_active.rules:102)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07c_active.rules:103
+    state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
+    state.stamps[6] += 1
+    # spec: spec/terraforming_mars/07c_active.rules:104
+    state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 1))
+    state.stamps[3] += 1
+    # spec: spec/terraforming_mars/07c_active.rules:105
+    state.frames.pop()
+    state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
+    return
+
+
+def sac_steelworks(state, frame):
+    "action of steelworks (spec/terraforming_mars/07c_active.rules:109)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07c_active.rules:110
+    state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
+    state.stamps[6] += 1
+    # spec: spec/terraforming_mars/07c_active.rules:111
+    state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 2))
+    state.stamps[3] += 1
+    # spec: spec/terraforming_mars/07c_active.rules:112
+    state.frames.pop()
+    state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
+    return
+
+
+def sac_ore_processor(state, frame):
+    "action of ore_processor (spec/terraforming_mars/07c_active.rules:116)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07c_active.rules:117
+    state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
+    state.stamps[6] += 1
+    # spec: spec/terraforming_mars/07c_active.rules:118
+    state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 1))
+    state.stamps[4] += 1
+    # spec: spec/terraforming_mars/07c_active.rules:119
+    state.frames.pop()
+    state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
+    return
+
+
+def sac_symbiotic_fungus(state, frame):
+    "action of symbiotic_fungus (spec/terraforming_mars/07c_active.rules:124)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07c_active.rules:125
+    state.frames.pop()
+    state.frames.append(new_frame(12, [L[0], "microbes", 1, L[1]] + [UNBOUND] * 1))
+    return
+
+
+def sac_extreme_cold_fungus(state, frame):
+    "action of extreme_cold_fungus (spec/terraforming_mars/07c_active.rules:130)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:123
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 2
-        if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:124
-            state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
-            state.stamps[6] += 1
-            # spec: spec/terraforming_mars/07c_active.rules:125
-            state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 1))
-            state.stamps[3] += 1
-            # spec: spec/terraforming_mars/07c_active.rules:126
-            state.frames.pop()
-            state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
-            return
-        if pc == 2:
-            state.frames.pop()
-            return
-
-
-def sev_steelworks(state, frame):
-    "event of steelworks (spec/terraforming_mars/07c_active.rules:131)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:132
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 2
-        if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:133
-            state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
-            state.stamps[6] += 1
-            # spec: spec/terraforming_mars/07c_active.rules:134
-            state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 2))
-            state.stamps[3] += 1
-            # spec: spec/terraforming_mars/07c_active.rules:135
-            state.frames.pop()
-            state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
-            return
-        if pc == 2:
-            state.frames.pop()
-            return
-
-
-def sev_ore_processor(state, frame):
-    "event of ore_processor (spec/terraforming_mars/07c_active.rules:141)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:142
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 2
-        if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:143
-            state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
-            state.stamps[6] += 1
-            # spec: spec/terraforming_mars/07c_active.rules:144
-            state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 1))
-            state.stamps[4] += 1
-            # spec: spec/terraforming_mars/07c_active.rules:145
-            state.frames.pop()
-            state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
-            return
-        if pc == 2:
-            state.frames.pop()
-            return
-
-
-def sev_symbiotic_fungus(state, frame):
-    "event of symbiotic_fungus (spec/terraforming_mars/07c_active.rules:151)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:152
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 2
-        if pc == 1:
-            state.frames.pop()
-            state.frames.append(
-                new_frame(12, [L[0], "microbes", 1, L[1]] + [UNBOUND] * 1)
-            )
-            return
-        if pc == 2:
-            state.frames.pop()
-            return
-
-
-def sev_extreme_cold_fungus(state, frame):
-    "event of extreme_cold_fungus (spec/terraforming_mars/07c_active.rules:157)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:158
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 5
-        if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:159
+            # spec: spec/terraforming_mars/07c_active.rules:131
             player = L[0]
             offered = []
             offered.append(0)
@@ -5757,192 +5649,129 @@ def sev_extreme_cold_fungus(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07c_active.rules:159:13",
+                "spec/terraforming_mars/07c_active.rules:131:9",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             k = frame[3]
             if k == 0:
-                pc = 3
+                pc = 2
             elif k == 1:
-                pc = 4
+                pc = 3
             else:
-                pc = 5
-        if pc == 3:
-            # spec: spec/terraforming_mars/07c_active.rules:160
+                pc = 4
+        if pc == 2:
+            # spec: spec/terraforming_mars/07c_active.rules:132
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
-            pc = 5
-        if pc == 4:
-            # spec: spec/terraforming_mars/07c_active.rules:163
+            pc = 4
+        if pc == 3:
+            # spec: spec/terraforming_mars/07c_active.rules:135
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "microbes", 2, L[1]] + [UNBOUND] * 1)
             )
             return
-        if pc == 5:
-            state.frames.pop()
-            return
-
-
-def sev_nitrite_reducing_bacteria(state, frame):
-    "event of nitrite_reducing_bacteria (spec/terraforming_mars/07c_active.rules:171)"
-    # L: 0 you, 1 this, 2 before
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:172
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:173
-            L[2] = state.counters[18][L[1]]
-            # spec: spec/terraforming_mars/07c_active.rules:174
-            frame[1] = 2
-            state.frames.append(
-                new_frame(31, [L[0], L[1], 3, "spends 3 microbes: TR +1"])
-            )
-            return
-        if pc == 2:
-            # spec: spec/terraforming_mars/07c_active.rules:175
-            if state.counters[18][L[1]] < L[2]:
-                p_raise_tr(state, L[0], 1)
-            pc = 4
-        if pc == 3:
-            # spec: spec/terraforming_mars/07c_active.rules:177
-            state.counters[18][L[1]] = bounded(
-                max(0, state.counters[18][L[1]] + 3),
-                "spec/terraforming_mars/07c_active.rules:177:13",
-            )
-            state.stamps[25] += 1
-            pc = 4
         if pc == 4:
             state.frames.pop()
             return
 
 
-def sev_livestock(state, frame):
-    "event of livestock (spec/terraforming_mars/07c_active.rules:183)"
-    # L: 0 you, 1 this
+def sac_nitrite_reducing_bacteria(state, frame):
+    "action of nitrite_reducing_bacteria (spec/terraforming_mars/07c_active.rules:143)"
+    # L: 0 you, 1 this, 2 before
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:184
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 2
-        if pc == 1:
-            state.counters[18][L[1]] = bounded(
-                max(0, state.counters[18][L[1]] + 1),
-                "spec/terraforming_mars/07c_active.rules:184:21",
+            # spec: spec/terraforming_mars/07c_active.rules:144
+            L[2] = state.counters[18][L[1]]
+            # spec: spec/terraforming_mars/07c_active.rules:145
+            frame[1] = 1
+            state.frames.append(
+                new_frame(31, [L[0], L[1], 3, "spends 3 microbes: TR +1"])
             )
-            state.stamps[25] += 1
-            pc = 3
-        if pc == 2:
-            state.frames.pop()
-            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
-        if pc == 3:
+        if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:146
+            if state.counters[18][L[1]] < L[2]:
+                p_raise_tr(state, L[0], 1)
             state.frames.pop()
             return
 
 
-def sev_water_splitting_plant(state, frame):
-    "event of water_splitting_plant (spec/terraforming_mars/07c_active.rules:189)"
+def sev_livestock(state, frame):
+    "event of livestock (spec/terraforming_mars/07c_active.rules:151)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07c_active.rules:151
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
+    return
+
+
+def sac_water_splitting_plant(state, frame):
+    "action of water_splitting_plant (spec/terraforming_mars/07c_active.rules:157)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07c_active.rules:158
+    state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 3))
+    state.stamps[6] += 1
+    # spec: spec/terraforming_mars/07c_active.rules:159
+    state.frames.pop()
+    state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
+    return
+
+
+def sac_aquifer_pumping(state, frame):
+    "action of aquifer_pumping (spec/terraforming_mars/07c_active.rules:163)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:190
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 2
-        if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:191
-            state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 3))
-            state.stamps[6] += 1
-            # spec: spec/terraforming_mars/07c_active.rules:192
-            state.frames.pop()
-            state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
-            return
-        if pc == 2:
-            state.frames.pop()
-            return
-
-
-def sev_aquifer_pumping(state, frame):
-    "event of aquifer_pumping (spec/terraforming_mars/07c_active.rules:198)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:199
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:200
-            frame[1] = 2
+            # spec: spec/terraforming_mars/07c_active.rules:164
+            frame[1] = 1
             state.frames.append(new_frame(8, [L[0], 8, True, False] + [UNBOUND] * 7))
             return
-        if pc == 2:
-            # spec: spec/terraforming_mars/07c_active.rules:201
+        if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:165
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
-        if pc == 3:
-            state.frames.pop()
-            return
 
 
-def sev_underground_detonations(state, frame):
-    "event of underground_detonations (spec/terraforming_mars/07c_active.rules:207)"
+def sac_underground_detonations(state, frame):
+    "action of underground_detonations (spec/terraforming_mars/07c_active.rules:170)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:208
-            if state.vars[3]:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:209
-            frame[1] = 2
+            # spec: spec/terraforming_mars/07c_active.rules:171
+            frame[1] = 1
             state.frames.append(new_frame(9, [L[0], 10]))
             return
-        if pc == 2:
-            # spec: spec/terraforming_mars/07c_active.rules:210
+        if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:172
             slot = 55 + L[0]
             state.tracks[slot] = max(0, min(999, state.tracks[slot] + 2))
             state.stamps[8] += 1
-            pc = 3
-        if pc == 3:
             state.frames.pop()
             return
 
 
 def sev_ecological_zone(state, frame):
-    "event of ecological_zone (spec/terraforming_mars/07c_active.rules:246)"
+    "event of ecological_zone (spec/terraforming_mars/07c_active.rules:207)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:247
+            # spec: spec/terraforming_mars/07c_active.rules:208
             activate(state, 14, [L[0], L[1]], None)
-            # spec: spec/terraforming_mars/07c_active.rules:248
+            # spec: spec/terraforming_mars/07c_active.rules:209
             player = L[0]
             values = [
                 c_s
@@ -5958,75 +5787,75 @@ def sev_ecological_zone(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07c_active.rules:248:9",
+                "spec/terraforming_mars/07c_active.rules:209:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07c_active.rules:249
+            # spec: spec/terraforming_mars/07c_active.rules:210
             p_special_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_herbivores(state, frame):
-    "event of herbivores (spec/terraforming_mars/07c_active.rules:264)"
+    "event of herbivores (spec/terraforming_mars/07c_active.rules:225)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:265
+            # spec: spec/terraforming_mars/07c_active.rules:226
             state.counters[18][L[1]] = bounded(
                 max(0, state.counters[18][L[1]] + 1),
-                "spec/terraforming_mars/07c_active.rules:265:9",
+                "spec/terraforming_mars/07c_active.rules:226:9",
             )
             state.stamps[25] += 1
-            # spec: spec/terraforming_mars/07c_active.rules:266
+            # spec: spec/terraforming_mars/07c_active.rules:227
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:267
+            # spec: spec/terraforming_mars/07c_active.rules:228
             activate(state, 16, [L[0], L[1]], None)
             state.frames.pop()
             return
 
 
 def sev_shuttles(state, frame):
-    "event of shuttles (spec/terraforming_mars/07c_active.rules:279)"
+    "event of shuttles (spec/terraforming_mars/07c_active.rules:240)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:280
+            # spec: spec/terraforming_mars/07c_active.rules:241
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:281
+            # spec: spec/terraforming_mars/07c_active.rules:242
             activate(state, 17, [L[0]], None)
             state.frames.pop()
             return
 
 
 def sev_immigrant_city(state, frame):
-    "event of immigrant_city (spec/terraforming_mars/07c_active.rules:302)"
+    "event of immigrant_city (spec/terraforming_mars/07c_active.rules:263)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:303
+            # spec: spec/terraforming_mars/07c_active.rules:264
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:304
+            # spec: spec/terraforming_mars/07c_active.rules:265
             activate(state, 19, [L[0]], None)
-            # spec: spec/terraforming_mars/07c_active.rules:305
+            # spec: spec/terraforming_mars/07c_active.rules:266
             state.frames.pop()
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
             return
@@ -6040,6 +5869,7 @@ EVENT_PLAIN = {
     80: ev_inventrix,  # inventrix
     81: ev_mining_guild,  # mining_guild
     82: ev_phobolog,  # phobolog
+    83: ev_tharsis_republic,  # tharsis_republic
     84: ev_thorgate,  # thorgate
     86: ev_colonizer_training_camp,  # colonizer_training_camp
     109: ev_greenhouses,  # greenhouses
@@ -6054,8 +5884,14 @@ EVENT_PLAIN = {
     159: ev_ganymede_colony,  # ganymede_colony
     171: ev_release_of_inert_gases,  # release_of_inert_gases
     189: ev_special_design,  # special_design
-    192: ev_martian_rails,  # martian_rails
-    194: ev_equatorial_magnetizer,  # equatorial_magnetizer
+    191: ev_search_for_life,  # search_for_life
+    195: ev_predators,  # predators
+    197: ev_ghg_producing_bacteria,  # ghg_producing_bacteria
+    198: ev_ants,  # ants
+    206: ev_symbiotic_fungus,  # symbiotic_fungus
+    207: ev_extreme_cold_fungus,  # extreme_cold_fungus
+    208: ev_nitrite_reducing_bacteria,  # nitrite_reducing_bacteria
+    210: ev_water_splitting_plant,  # water_splitting_plant
     213: ev_arctic_algae,  # arctic_algae
     214: ev_optimal_aerobraking,  # optimal_aerobraking
     215: ev_rover_construction,  # rover_construction
@@ -6064,8 +5900,6 @@ EVENT_PLAIN = {
     221: ev_pets,  # pets
 }
 EVENT_STEPS = {
-    83: (33, 0),  # tharsis_republic
-    85: (34, 0),  # unmi
     87: (35, 0),  # deep_well_heating
     88: (36, 0),  # cloud_seeding
     89: (37, 0),  # methane_from_titan
@@ -6158,15 +5992,33 @@ EVENT_STEPS = {
     187: (124, 0),  # local_heat_trapping
     188: (125, 0),  # permafrost_extraction
     190: (126, 5),  # flooding
+    199: (133, 0),  # fish
+    200: (134, 0),  # small_animals
+    201: (135, 0),  # birds
+    209: (143, 0),  # livestock
+    216: (147, 1),  # ecological_zone
+    218: (148, 0),  # herbivores
+    220: (149, 0),  # shuttles
+    222: (150, 0),  # immigrant_city
+}
+ACTION_PLAIN = {
+    80: ac_inventrix,  # inventrix
+    192: ac_martian_rails,  # martian_rails
+    194: ac_equatorial_magnetizer,  # equatorial_magnetizer
+    199: ac_fish,  # fish
+    200: ac_small_animals,  # small_animals
+    201: ac_birds,  # birds
+    209: ac_livestock,  # livestock
+}
+ACTION_STEPS = {
+    83: (33, 0),  # tharsis_republic
+    85: (34, 0),  # unmi
     191: (127, 1),  # search_for_life
     193: (128, 0),  # water_import_from_europa
     195: (129, 0),  # predators
     196: (130, 1),  # regolith_eaters
     197: (131, 1),  # ghg_producing_bacteria
     198: (132, 0),  # ants
-    199: (133, 0),  # fish
-    200: (134, 0),  # small_animals
-    201: (135, 0),  # birds
     202: (136, 0),  # space_mirrors
     203: (137, 0),  # ironworks
     204: (138, 0),  # steelworks
@@ -6174,14 +6026,9 @@ EVENT_STEPS = {
     206: (140, 0),  # symbiotic_fungus
     207: (141, 0),  # extreme_cold_fungus
     208: (142, 1),  # nitrite_reducing_bacteria
-    209: (143, 0),  # livestock
     210: (144, 0),  # water_splitting_plant
     211: (145, 0),  # aquifer_pumping
     212: (146, 0),  # underground_detonations
-    216: (147, 1),  # ecological_zone
-    218: (148, 0),  # herbivores
-    220: (149, 0),  # shuttles
-    222: (150, 0),  # immigrant_city
 }
 STEPS = (
     s_raise_temperature,  # 0
@@ -6217,8 +6064,8 @@ STEPS = (
     s_gain_choice_plants_or,  # 30
     s_spend_or_add,  # 31
     s_start,  # 32
-    sev_tharsis_republic,  # 33
-    sev_unmi,  # 34
+    sac_tharsis_republic,  # 33
+    sac_unmi,  # 34
     sev_deep_well_heating,  # 35
     sev_cloud_seeding,  # 36
     sev_methane_from_titan,  # 37
@@ -6311,26 +6158,26 @@ STEPS = (
     sev_local_heat_trapping,  # 124
     sev_permafrost_extraction,  # 125
     sev_flooding,  # 126
-    sev_search_for_life,  # 127
-    sev_water_import_from_europa,  # 128
-    sev_predators,  # 129
-    sev_regolith_eaters,  # 130
-    sev_ghg_producing_bacteria,  # 131
-    sev_ants,  # 132
+    sac_search_for_life,  # 127
+    sac_water_import_from_europa,  # 128
+    sac_predators,  # 129
+    sac_regolith_eaters,  # 130
+    sac_ghg_producing_bacteria,  # 131
+    sac_ants,  # 132
     sev_fish,  # 133
     sev_small_animals,  # 134
     sev_birds,  # 135
-    sev_space_mirrors,  # 136
-    sev_ironworks,  # 137
-    sev_steelworks,  # 138
-    sev_ore_processor,  # 139
-    sev_symbiotic_fungus,  # 140
-    sev_extreme_cold_fungus,  # 141
-    sev_nitrite_reducing_bacteria,  # 142
+    sac_space_mirrors,  # 136
+    sac_ironworks,  # 137
+    sac_steelworks,  # 138
+    sac_ore_processor,  # 139
+    sac_symbiotic_fungus,  # 140
+    sac_extreme_cold_fungus,  # 141
+    sac_nitrite_reducing_bacteria,  # 142
     sev_livestock,  # 143
-    sev_water_splitting_plant,  # 144
-    sev_aquifer_pumping,  # 145
-    sev_underground_detonations,  # 146
+    sac_water_splitting_plant,  # 144
+    sac_aquifer_pumping,  # 145
+    sac_underground_detonations,  # 146
     sev_ecological_zone,  # 147
     sev_herbivores,  # 148
     sev_shuttles,  # 149
@@ -6353,8 +6200,8 @@ CARD_SLOTS = {
     26: ((0, 1, 2), (11,)),  # setup standard_setup
     27: ((1,), ()),  # procedure apply_box
     31: ((1,), ()),  # procedure spend_or_add
-    33: ((1,), ()),  # event of tharsis_republic
-    34: ((1,), ()),  # event of unmi
+    33: ((1,), ()),  # action of tharsis_republic
+    34: ((1,), ()),  # action of unmi
     35: ((1,), ()),  # event of deep_well_heating
     36: ((1,), ()),  # event of cloud_seeding
     37: ((1,), ()),  # event of methane_from_titan
@@ -6447,26 +6294,26 @@ CARD_SLOTS = {
     124: ((1,), ()),  # event of local_heat_trapping
     125: ((1,), ()),  # event of permafrost_extraction
     126: ((1,), ()),  # event of flooding
-    127: ((1, 2), ()),  # event of search_for_life
-    128: ((1,), ()),  # event of water_import_from_europa
-    129: ((1,), ()),  # event of predators
-    130: ((1,), ()),  # event of regolith_eaters
-    131: ((1,), ()),  # event of ghg_producing_bacteria
-    132: ((1,), ()),  # event of ants
+    127: ((1, 2), ()),  # action of search_for_life
+    128: ((1,), ()),  # action of water_import_from_europa
+    129: ((1,), ()),  # action of predators
+    130: ((1,), ()),  # action of regolith_eaters
+    131: ((1,), ()),  # action of ghg_producing_bacteria
+    132: ((1,), ()),  # action of ants
     133: ((1,), ()),  # event of fish
     134: ((1,), ()),  # event of small_animals
     135: ((1,), ()),  # event of birds
-    136: ((1,), ()),  # event of space_mirrors
-    137: ((1,), ()),  # event of ironworks
-    138: ((1,), ()),  # event of steelworks
-    139: ((1,), ()),  # event of ore_processor
-    140: ((1,), ()),  # event of symbiotic_fungus
-    141: ((1,), ()),  # event of extreme_cold_fungus
-    142: ((1,), ()),  # event of nitrite_reducing_bacteria
+    136: ((1,), ()),  # action of space_mirrors
+    137: ((1,), ()),  # action of ironworks
+    138: ((1,), ()),  # action of steelworks
+    139: ((1,), ()),  # action of ore_processor
+    140: ((1,), ()),  # action of symbiotic_fungus
+    141: ((1,), ()),  # action of extreme_cold_fungus
+    142: ((1,), ()),  # action of nitrite_reducing_bacteria
     143: ((1,), ()),  # event of livestock
-    144: ((1,), ()),  # event of water_splitting_plant
-    145: ((1,), ()),  # event of aquifer_pumping
-    146: ((1,), ()),  # event of underground_detonations
+    144: ((1,), ()),  # action of water_splitting_plant
+    145: ((1,), ()),  # action of aquifer_pumping
+    146: ((1,), ()),  # action of underground_detonations
     147: ((1,), ()),  # event of ecological_zone
     148: ((1,), ()),  # event of herbivores
     149: ((1,), ()),  # event of shuttles

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: a1bff473f50f9f81
+# Spec hash: bfc9dd05af4b6b38
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: aa10c9ad5d6d89ff
-# Fingerprint: source bdbdd743df7a73e9d20e output 3c8f1e12b2c8e9b21649
+# Tests hash: 7808e070aac8a61a
+# Fingerprint: source 5c6dbd5d4ffd0844f48e output 163db32894b64e515fc0
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -30,16 +30,6 @@ from runtime.policy import keep_best
 from runtime.values import attr_of, event_allowed
 from .tables import (
     ADJ,
-    A_act,
-    A_act_energy,
-    A_act_energy_prod,
-    A_act_gives,
-    A_act_here,
-    A_act_pay,
-    A_act_steel,
-    A_act_takes,
-    A_act_titanium,
-    A_act_tr_raised,
     A_animal,
     A_beginner,
     A_bonus_cards,
@@ -134,7 +124,7 @@ def d_mars_done(state):
 
 def d_idle_seat(state, v_p):
     "define idle_seat"
-    # spec: spec/terraforming_mars/01_frame.rules:105
+    # spec: spec/terraforming_mars/01_frame.rules:102
     return (
         state.tracks[60 + v_p] == 0
         and len(state.zones[8 + v_p]) == 0
@@ -465,7 +455,7 @@ def d_any_greenery_spot(state, v_p):
 
 def d_tag_of(state, v_c, v_t):
     "define tag_of"
-    # spec: spec/terraforming_mars/04_economy.rules:48
+    # spec: spec/terraforming_mars/04_economy.rules:45
     return (
         (
             A_building[v_c]
@@ -474,7 +464,7 @@ def d_tag_of(state, v_c, v_t):
                 A_building,
                 v_c,
                 "building",
-                "spec/terraforming_mars/04_economy.rules:49:31",
+                "spec/terraforming_mars/04_economy.rules:46:31",
             )
         )
         if v_t == "building_tag"
@@ -486,7 +476,7 @@ def d_tag_of(state, v_c, v_t):
                     A_space,
                     v_c,
                     "space",
-                    "spec/terraforming_mars/04_economy.rules:49:70",
+                    "spec/terraforming_mars/04_economy.rules:46:70",
                 )
             )
             if v_t == "space_tag"
@@ -498,7 +488,7 @@ def d_tag_of(state, v_c, v_t):
                         A_science,
                         v_c,
                         "science",
-                        "spec/terraforming_mars/04_economy.rules:50:35",
+                        "spec/terraforming_mars/04_economy.rules:47:35",
                     )
                 )
                 if v_t == "science_tag"
@@ -510,7 +500,7 @@ def d_tag_of(state, v_c, v_t):
                             A_power,
                             v_c,
                             "power",
-                            "spec/terraforming_mars/04_economy.rules:50:73",
+                            "spec/terraforming_mars/04_economy.rules:47:73",
                         )
                     )
                     if v_t == "power_tag"
@@ -522,7 +512,7 @@ def d_tag_of(state, v_c, v_t):
                                 A_earth,
                                 v_c,
                                 "earth",
-                                "spec/terraforming_mars/04_economy.rules:51:33",
+                                "spec/terraforming_mars/04_economy.rules:48:33",
                             )
                         )
                         if v_t == "earth_tag"
@@ -534,7 +524,7 @@ def d_tag_of(state, v_c, v_t):
                                     A_jovian,
                                     v_c,
                                     "jovian",
-                                    "spec/terraforming_mars/04_economy.rules:51:70",
+                                    "spec/terraforming_mars/04_economy.rules:48:70",
                                 )
                             )
                             if v_t == "jovian_tag"
@@ -546,7 +536,7 @@ def d_tag_of(state, v_c, v_t):
                                         A_plant,
                                         v_c,
                                         "plant",
-                                        "spec/terraforming_mars/04_economy.rules:52:33",
+                                        "spec/terraforming_mars/04_economy.rules:49:33",
                                     )
                                 )
                                 if v_t == "plant_tag"
@@ -558,7 +548,7 @@ def d_tag_of(state, v_c, v_t):
                                             A_microbe,
                                             v_c,
                                             "microbe",
-                                            "spec/terraforming_mars/04_economy.rules:52:71",
+                                            "spec/terraforming_mars/04_economy.rules:49:71",
                                         )
                                     )
                                     if v_t == "microbe_tag"
@@ -570,7 +560,7 @@ def d_tag_of(state, v_c, v_t):
                                                 A_animal,
                                                 v_c,
                                                 "animal",
-                                                "spec/terraforming_mars/04_economy.rules:53:34",
+                                                "spec/terraforming_mars/04_economy.rules:50:34",
                                             )
                                         )
                                         if v_t == "animal_tag"
@@ -581,7 +571,7 @@ def d_tag_of(state, v_c, v_t):
                                                 A_city_t,
                                                 v_c,
                                                 "city_t",
-                                                "spec/terraforming_mars/04_economy.rules:53:48",
+                                                "spec/terraforming_mars/04_economy.rules:50:48",
                                             )
                                         )
                                     )
@@ -597,55 +587,55 @@ def d_tag_of(state, v_c, v_t):
 
 def d_tags(state, v_p, v_t):
     "define tags"
-    # spec: spec/terraforming_mars/04_economy.rules:55
+    # spec: spec/terraforming_mars/04_economy.rules:52
     return sum([d_tag_of(state, c_c, v_t) for c_c in state.zones[23 + v_p]])
 
 
 def d_temp_at_least(state, v_p, v_t):
     "define temp_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:62
+    # spec: spec/terraforming_mars/04_economy.rules:59
     return state.tracks[70] >= v_t - 2 * q_slack(state, v_p)
 
 
 def d_temp_at_most(state, v_p, v_t):
     "define temp_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:63
+    # spec: spec/terraforming_mars/04_economy.rules:60
     return state.tracks[70] <= v_t + 2 * q_slack(state, v_p)
 
 
 def d_oxygen_at_least(state, v_p, v_n):
     "define oxygen_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:64
+    # spec: spec/terraforming_mars/04_economy.rules:61
     return state.tracks[71] >= v_n - q_slack(state, v_p)
 
 
 def d_oxygen_at_most(state, v_p, v_n):
     "define oxygen_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:65
+    # spec: spec/terraforming_mars/04_economy.rules:62
     return state.tracks[71] <= v_n + q_slack(state, v_p)
 
 
 def d_oceans_at_least(state, v_p, v_n):
     "define oceans_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:66
+    # spec: spec/terraforming_mars/04_economy.rules:63
     return state.tracks[72] >= v_n - q_slack(state, v_p)
 
 
 def d_oceans_at_most(state, v_p, v_n):
     "define oceans_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:67
+    # spec: spec/terraforming_mars/04_economy.rules:64
     return state.tracks[72] <= v_n + q_slack(state, v_p)
 
 
 def d_heat_money(state, v_p):
     "define heat_money"
-    # spec: spec/terraforming_mars/04_economy.rules:77
+    # spec: spec/terraforming_mars/04_economy.rules:74
     return q_heat_as_mc(state, v_p) * max(0, state.tracks[25 + v_p] - state.tracks[89])
 
 
 def d_budget(state, v_p, v_steel_ok, v_titanium_ok):
     "define budget"
-    # spec: spec/terraforming_mars/04_economy.rules:78
+    # spec: spec/terraforming_mars/04_economy.rules:75
     return (
         state.tracks[v_p]
         + q_heat_as_mc(state, v_p) * max(0, state.tracks[25 + v_p] - state.tracks[89])
@@ -660,13 +650,13 @@ def d_budget(state, v_p, v_steel_ok, v_titanium_ok):
 
 def d_playable(state, v_p, v_c):
     "define playable"
-    # spec: spec/terraforming_mars/04_economy.rules:118
+    # spec: spec/terraforming_mars/04_economy.rules:115
     return (
         (
             A_colour[v_c]
             if v_c is not None
             else attr_of(
-                A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:119:5"
+                A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:116:5"
             )
         )
         != "corporation"
@@ -681,7 +671,7 @@ def d_playable(state, v_p, v_c):
                     A_building,
                     v_c,
                     "building",
-                    "spec/terraforming_mars/04_economy.rules:120:19",
+                    "spec/terraforming_mars/04_economy.rules:117:19",
                 )
             )
             > 0,
@@ -692,7 +682,7 @@ def d_playable(state, v_p, v_c):
                     A_space,
                     v_c,
                     "space",
-                    "spec/terraforming_mars/04_economy.rules:120:35",
+                    "spec/terraforming_mars/04_economy.rules:117:35",
                 )
             )
             > 0,
@@ -706,7 +696,7 @@ def d_playable(state, v_p, v_c):
                         A_needs_heat,
                         v_c,
                         "needs_heat",
-                        "spec/terraforming_mars/04_economy.rules:121:38",
+                        "spec/terraforming_mars/04_economy.rules:118:38",
                     )
                 ),
                 state.tracks[25 + v_p],
@@ -720,7 +710,7 @@ def d_playable(state, v_p, v_c):
 
 def d_holders(state, v_k, v_other_than):
     "define holders"
-    # spec: spec/terraforming_mars/04_economy.rules:137
+    # spec: spec/terraforming_mars/04_economy.rules:133
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -747,185 +737,13 @@ def d_holders(state, v_k, v_other_than):
 
 def d_action_ready(state, v_p, v_c):
     "define action_ready"
-    # spec: spec/terraforming_mars/04_economy.rules:140
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[1],
-        s[2],
-        s[3],
-        s[4],
-        s[6],
-        s[7],
-        s[8],
-        s[10],
-        s[18],
-        s[25],
-        s[26],
-    )
-    key = ("d_action_ready", v_p, v_c)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = bool(
-        (
-            A_act[v_c]
-            if v_c is not None
-            else attr_of(
-                A_act, v_c, "act", "spec/terraforming_mars/04_economy.rules:141:5"
-            )
-        )
-        and state.counters[19][v_c] == 0
-        and d_budget(
-            state,
-            v_p,
-            (
-                A_act_steel[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_act_steel,
-                    v_c,
-                    "act_steel",
-                    "spec/terraforming_mars/04_economy.rules:141:42",
-                )
-            ),
-            (
-                A_act_titanium[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_act_titanium,
-                    v_c,
-                    "act_titanium",
-                    "spec/terraforming_mars/04_economy.rules:141:55",
-                )
-            ),
-        )
-        >= (
-            A_act_pay[v_c]
-            if v_c is not None
-            else attr_of(
-                A_act_pay,
-                v_c,
-                "act_pay",
-                "spec/terraforming_mars/04_economy.rules:141:74",
-            )
-        )
-        and state.tracks[20 + v_p]
-        >= (
-            A_act_energy[v_c]
-            if v_c is not None
-            else attr_of(
-                A_act_energy,
-                v_c,
-                "act_energy",
-                "spec/terraforming_mars/04_economy.rules:142:22",
-            )
-        )
-        and state.tracks[50 + v_p]
-        >= (
-            A_act_energy_prod[v_c]
-            if v_c is not None
-            else attr_of(
-                A_act_energy_prod,
-                v_c,
-                "act_energy_prod",
-                "spec/terraforming_mars/04_economy.rules:142:66",
-            )
-        )
-        and state.counters[18][v_c]
-        >= (
-            A_act_here[v_c]
-            if v_c is not None
-            else attr_of(
-                A_act_here,
-                v_c,
-                "act_here",
-                "spec/terraforming_mars/04_economy.rules:143:19",
-            )
-        )
-        and (
-            (
-                A_act_takes[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_act_takes,
-                    v_c,
-                    "act_takes",
-                    "spec/terraforming_mars/04_economy.rules:143:35",
-                )
-            )
-            == "no_resource"
-            or d_holders(
-                state,
-                (
-                    A_act_takes[v_c]
-                    if v_c is not None
-                    else attr_of(
-                        A_act_takes,
-                        v_c,
-                        "act_takes",
-                        "spec/terraforming_mars/04_economy.rules:143:73",
-                    )
-                ),
-                v_c,
-            )
-        )
-        and (
-            not (
-                A_act_tr_raised[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_act_tr_raised,
-                    v_c,
-                    "act_tr_raised",
-                    "spec/terraforming_mars/04_economy.rules:144:14",
-                )
-            )
-            or state.tracks[65 + v_p] > 0
-        )
-        and (
-            (
-                A_act_gives[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_act_gives,
-                    v_c,
-                    "act_gives",
-                    "spec/terraforming_mars/04_economy.rules:145:10",
-                )
-            )
-            == "no_resource"
-            or any(
-                A_holds[c_d]
-                == (
-                    A_act_gives[v_c]
-                    if v_c is not None
-                    else attr_of(
-                        A_act_gives,
-                        v_c,
-                        "act_gives",
-                        "spec/terraforming_mars/04_economy.rules:145:76",
-                    )
-                )
-                and c_d != v_c
-                for c_d in state.zones[23 + v_p]
-            )
-        )
-    )
-    state.memo[key] = (stamp, value)
-    return value
-
-
-def d_action_needs_met(state, v_p, v_c):
-    "define action_needs_met"
-    # spec: spec/terraforming_mars/04_economy.rules:149
-    return True
+    # spec: spec/terraforming_mars/04_economy.rules:137
+    return state.counters[19][v_c] == 0 and action_allowed(state, v_c, v_p)
 
 
 def d_own_holder(state, v_p, v_k):
     "define own_holder"
-    # spec: spec/terraforming_mars/04_economy.rules:159
+    # spec: spec/terraforming_mars/04_economy.rules:145
     return any(A_holds[c_d] == v_k for c_d in state.zones[23 + v_p])
 
 
@@ -1614,34 +1432,15 @@ def d_any_playable(state, v_p):
 def d_any_action_ready(state, v_p):
     "define any_action_ready"
     # spec: spec/terraforming_mars/05_generation.rules:149
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[1],
-        s[2],
-        s[3],
-        s[4],
-        s[6],
-        s[7],
-        s[8],
-        s[10],
-        s[18],
-        s[25],
-        s[26],
+    return any(
+        state.counters[19][c_c] == 0 and action_allowed(state, c_c, v_p)
+        for c_c in state.zones[23 + v_p]
     )
-    key = ("d_any_action_ready", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = any(d_action_ready(state, v_p, c_c) for c_c in state.zones[23 + v_p])
-    state.memo[key] = (stamp, value)
-    return value
 
 
 def d_beats(state, v_p, v_q):
     "define beats"
-    # spec: spec/terraforming_mars/05_generation.rules:274
+    # spec: spec/terraforming_mars/05_generation.rules:270
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -2130,7 +1929,7 @@ def d_flood_victim(state, v_p, v_q, v_o):
 
 def d_eco_spot(state, v_s):
     "define eco_spot"
-    # spec: spec/terraforming_mars/07c_active.rules:243
+    # spec: spec/terraforming_mars/07c_active.rules:204
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -2217,13 +2016,13 @@ def d_research_budget(state, v_p):
 
 def q_slack(state, v_p):
     "quantity slack"
-    # spec: spec/terraforming_mars/04_economy.rules:61
+    # spec: spec/terraforming_mars/04_economy.rules:58
     value = 0
     for effect in state.effects:
         kind = effect[0]
         if kind == 4:  # slack_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:128
+            # spec: spec/terraforming_mars/06_corporations.rules:126
             if v_p == args[0]:
                 value += 2
         elif kind == 10:  # special_design_effect
@@ -2236,19 +2035,19 @@ def q_slack(state, v_p):
 
 def q_card_cost(state, v_p, v_c):
     "quantity card_cost"
-    # spec: spec/terraforming_mars/04_economy.rules:70
+    # spec: spec/terraforming_mars/04_economy.rules:67
     value = (
         A_cost[v_c]
         if v_c is not None
         else attr_of(
-            A_cost, v_c, "cost", "spec/terraforming_mars/04_economy.rules:70:45"
+            A_cost, v_c, "cost", "spec/terraforming_mars/04_economy.rules:67:45"
         )
     )
     for effect in state.effects:
         kind = effect[0]
         if kind == 8:  # thorgate_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:173
+            # spec: spec/terraforming_mars/06_corporations.rules:168
             if (
                 v_p == args[0]
                 and (
@@ -2258,7 +2057,7 @@ def q_card_cost(state, v_p, v_c):
                         A_power,
                         v_c,
                         "power",
-                        "spec/terraforming_mars/06_corporations.rules:173:60",
+                        "spec/terraforming_mars/06_corporations.rules:168:60",
                     )
                 )
                 > 0
@@ -2273,7 +2072,7 @@ def q_card_cost(state, v_p, v_c):
                 value = max(value, 0)
         elif kind == 17:  # shuttles_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:275
+            # spec: spec/terraforming_mars/07c_active.rules:236
             if (
                 v_p == args[0]
                 and (
@@ -2283,7 +2082,7 @@ def q_card_cost(state, v_p, v_c):
                         A_space,
                         v_c,
                         "space",
-                        "spec/terraforming_mars/07c_active.rules:275:60",
+                        "spec/terraforming_mars/07c_active.rules:236:60",
                     )
                 )
                 > 0
@@ -2295,20 +2094,20 @@ def q_card_cost(state, v_p, v_c):
 
 def q_steel_value(state, v_p):
     "quantity steel_value"
-    # spec: spec/terraforming_mars/04_economy.rules:71
+    # spec: spec/terraforming_mars/04_economy.rules:68
     value = 2
     return value
 
 
 def q_titanium_value(state, v_p):
     "quantity titanium_value"
-    # spec: spec/terraforming_mars/04_economy.rules:72
+    # spec: spec/terraforming_mars/04_economy.rules:69
     value = 3
     for effect in state.effects:
         kind = effect[0]
         if kind == 6:  # phobolog_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:149
+            # spec: spec/terraforming_mars/06_corporations.rules:147
             if v_p == args[0]:
                 value += 1
     return value
@@ -2316,13 +2115,13 @@ def q_titanium_value(state, v_p):
 
 def q_heat_as_mc(state, v_p):
     "quantity heat_as_mc"
-    # spec: spec/terraforming_mars/04_economy.rules:74
+    # spec: spec/terraforming_mars/04_economy.rules:71
     value = 0
     for effect in state.effects:
         kind = effect[0]
         if kind == 2:  # helion_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:105
+            # spec: spec/terraforming_mars/06_corporations.rules:104
             if v_p == args[0]:
                 value += 1
     return value
@@ -2336,7 +2135,7 @@ def q_power_plant_cost(state, v_p):
         kind = effect[0]
         if kind == 8:  # thorgate_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:174
+            # spec: spec/terraforming_mars/06_corporations.rules:169
             if v_p == args[0]:
                 value += -3
     return value
@@ -2350,7 +2149,7 @@ def q_greenery_plants(state, v_p):
         kind = effect[0]
         if kind == 1:  # ecoline_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:96
+            # spec: spec/terraforming_mars/06_corporations.rules:95
             if v_p == args[0]:
                 value += -1
     return value
@@ -2820,82 +2619,80 @@ def when_permafrost_extraction(state, v_you, v_this):
 def when_search_for_life(state, v_you, v_this):
     "when the event of search_for_life may happen"
     # spec: spec/terraforming_mars/07c_active.rules:10
-    return state.vars[3] or state.tracks[71] <= 6 + q_slack(state, v_you)
+    return state.tracks[71] <= 6 + q_slack(state, v_you)
 
 
 def when_predators(state, v_you, v_this):
     "when the event of predators may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:55
-    return state.vars[3] or state.tracks[71] >= 11 - q_slack(state, v_you)
+    # spec: spec/terraforming_mars/07c_active.rules:46
+    return state.tracks[71] >= 11 - q_slack(state, v_you)
 
 
 def when_ghg_producing_bacteria(state, v_you, v_this):
     "when the event of ghg_producing_bacteria may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:80
-    return state.vars[3] or state.tracks[71] >= 4 - q_slack(state, v_you)
+    # spec: spec/terraforming_mars/07c_active.rules:68
+    return state.tracks[71] >= 4 - q_slack(state, v_you)
 
 
 def when_ants(state, v_you, v_this):
     "when the event of ants may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:90
-    return state.vars[3] or state.tracks[71] >= 4 - q_slack(state, v_you)
+    # spec: spec/terraforming_mars/07c_active.rules:77
+    return state.tracks[71] >= 4 - q_slack(state, v_you)
 
 
 def when_fish(state, v_you, v_this):
     "when the event of fish may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:96
-    return state.vars[3] or state.tracks[70] >= 2 - 2 * q_slack(state, v_you)
+    # spec: spec/terraforming_mars/07c_active.rules:82
+    return state.tracks[70] >= 2 - 2 * q_slack(state, v_you)
 
 
 def when_small_animals(state, v_you, v_this):
     "when the event of small_animals may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:102
-    return state.vars[3] or state.tracks[71] >= 6 - q_slack(state, v_you)
+    # spec: spec/terraforming_mars/07c_active.rules:87
+    return state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
 def when_birds(state, v_you, v_this):
     "when the event of birds may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:108
-    return state.vars[3] or state.tracks[71] >= 13 - q_slack(state, v_you)
+    # spec: spec/terraforming_mars/07c_active.rules:92
+    return state.tracks[71] >= 13 - q_slack(state, v_you)
 
 
 def when_symbiotic_fungus(state, v_you, v_this):
     "when the event of symbiotic_fungus may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:151
-    return state.vars[3] or d_temp_at_least(state, v_you, -14)
+    # spec: spec/terraforming_mars/07c_active.rules:123
+    return d_temp_at_least(state, v_you, -14)
 
 
 def when_extreme_cold_fungus(state, v_you, v_this):
     "when the event of extreme_cold_fungus may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:157
-    return state.vars[3] or d_temp_at_most(state, v_you, -10)
+    # spec: spec/terraforming_mars/07c_active.rules:129
+    return d_temp_at_most(state, v_you, -10)
 
 
 def when_livestock(state, v_you, v_this):
     "when the event of livestock may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:183
+    # spec: spec/terraforming_mars/07c_active.rules:151
     return (
-        state.vars[3]
-        or state.tracks[71] >= 9 - q_slack(state, v_you)
-        and state.tracks[45 + v_you] >= 1
+        state.tracks[71] >= 9 - q_slack(state, v_you) and state.tracks[45 + v_you] >= 1
     )
 
 
 def when_water_splitting_plant(state, v_you, v_this):
     "when the event of water_splitting_plant may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:189
-    return state.vars[3] or state.tracks[72] >= 2 - q_slack(state, v_you)
+    # spec: spec/terraforming_mars/07c_active.rules:156
+    return state.tracks[72] >= 2 - q_slack(state, v_you)
 
 
 def when_arctic_algae(state, v_you, v_this):
     "when the event of arctic_algae may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:220
+    # spec: spec/terraforming_mars/07c_active.rules:181
     return d_temp_at_most(state, v_you, -12)
 
 
 def when_ecological_zone(state, v_you, v_this):
     "when the event of ecological_zone may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:246
+    # spec: spec/terraforming_mars/07c_active.rules:207
     return d_own_greeneries(state, v_you) >= 1 and any(
         d_eco_spot(state, c_s) for c_s in K_area
     )
@@ -2903,19 +2700,19 @@ def when_ecological_zone(state, v_you, v_this):
 
 def when_decomposers(state, v_you, v_this):
     "when the event of decomposers may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:257
+    # spec: spec/terraforming_mars/07c_active.rules:218
     return state.tracks[71] >= 3 - q_slack(state, v_you)
 
 
 def when_herbivores(state, v_you, v_this):
     "when the event of herbivores may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:264
+    # spec: spec/terraforming_mars/07c_active.rules:225
     return state.tracks[71] >= 8 - q_slack(state, v_you)
 
 
 def when_shuttles(state, v_you, v_this):
     "when the event of shuttles may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:279
+    # spec: spec/terraforming_mars/07c_active.rules:240
     return (
         state.tracks[71] >= 5 - q_slack(state, v_you) and state.tracks[50 + v_you] >= 1
     )
@@ -2923,7 +2720,7 @@ def when_shuttles(state, v_you, v_this):
 
 def when_immigrant_city(state, v_you, v_this):
     "when the event of immigrant_city may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:302
+    # spec: spec/terraforming_mars/07c_active.rules:263
     return (
         state.tracks[50 + v_you] >= 1
         and state.tracks[30 + v_you] >= -3
@@ -3020,12 +2817,219 @@ EVENT_WHEN = {
 }
 
 
+def aw_inventrix(state, v_you, v_this):
+    "when the action of inventrix may be used"
+    # spec: spec/terraforming_mars/06_corporations.rules:123
+    return state.tracks[84 + v_you] > 0
+
+
+def aw_tharsis_republic(state, v_you, v_this):
+    "when the action of tharsis_republic may be used"
+    # spec: spec/terraforming_mars/06_corporations.rules:155
+    return state.tracks[84 + v_you] > 0
+
+
+def aw_unmi(state, v_you, v_this):
+    "when the action of unmi may be used"
+    # spec: spec/terraforming_mars/06_corporations.rules:173
+    return (
+        state.tracks[65 + v_you] > 0
+        and state.tracks[v_you]
+        + q_heat_as_mc(state, v_you)
+        * max(0, state.tracks[25 + v_you] - state.tracks[89])
+        + (q_steel_value(state, v_you) * state.tracks[5 + v_you] if False else 0)
+        + (q_titanium_value(state, v_you) * state.tracks[10 + v_you] if False else 0)
+        >= 3
+    )
+
+
+def aw_search_for_life(state, v_you, v_this):
+    "when the action of search_for_life may be used"
+    # spec: spec/terraforming_mars/07c_active.rules:11
+    return (
+        state.tracks[v_you]
+        + q_heat_as_mc(state, v_you)
+        * max(0, state.tracks[25 + v_you] - state.tracks[89])
+        + (q_steel_value(state, v_you) * state.tracks[5 + v_you] if False else 0)
+        + (q_titanium_value(state, v_you) * state.tracks[10 + v_you] if False else 0)
+        >= 1
+    )
+
+
+def aw_martian_rails(state, v_you, v_this):
+    "when the action of martian_rails may be used"
+    # spec: spec/terraforming_mars/07c_active.rules:26
+    return state.tracks[20 + v_you] >= 1
+
+
+def aw_water_import_from_europa(state, v_you, v_this):
+    "when the action of water_import_from_europa may be used"
+    # spec: spec/terraforming_mars/07c_active.rules:33
+    return (
+        state.tracks[v_you]
+        + q_heat_as_mc(state, v_you)
+        * max(0, state.tracks[25 + v_you] - state.tracks[89])
+        + (q_steel_value(state, v_you) * state.tracks[5 + v_you] if False else 0)
+        + (q_titanium_value(state, v_you) * state.tracks[10 + v_you] if True else 0)
+        >= 12
+    )
+
+
+def aw_equatorial_magnetizer(state, v_you, v_this):
+    "when the action of equatorial_magnetizer may be used"
+    # spec: spec/terraforming_mars/07c_active.rules:39
+    return state.tracks[50 + v_you] >= 1
+
+
+def aw_predators(state, v_you, v_this):
+    "when the action of predators may be used"
+    # spec: spec/terraforming_mars/07c_active.rules:47
+    return d_holders(state, "animals", v_this)
+
+
+def aw_ants(state, v_you, v_this):
+    "when the action of ants may be used"
+    # spec: spec/terraforming_mars/07c_active.rules:78
+    return d_holders(state, "microbes", v_this)
+
+
+def aw_space_mirrors(state, v_you, v_this):
+    "when the action of space_mirrors may be used"
+    # spec: spec/terraforming_mars/07c_active.rules:96
+    return (
+        state.tracks[v_you]
+        + q_heat_as_mc(state, v_you)
+        * max(0, state.tracks[25 + v_you] - state.tracks[89])
+        + (q_steel_value(state, v_you) * state.tracks[5 + v_you] if False else 0)
+        + (q_titanium_value(state, v_you) * state.tracks[10 + v_you] if False else 0)
+        >= 7
+    )
+
+
+def aw_ironworks(state, v_you, v_this):
+    "when the action of ironworks may be used"
+    # spec: spec/terraforming_mars/07c_active.rules:102
+    return state.tracks[20 + v_you] >= 4
+
+
+def aw_steelworks(state, v_you, v_this):
+    "when the action of steelworks may be used"
+    # spec: spec/terraforming_mars/07c_active.rules:109
+    return state.tracks[20 + v_you] >= 4
+
+
+def aw_ore_processor(state, v_you, v_this):
+    "when the action of ore_processor may be used"
+    # spec: spec/terraforming_mars/07c_active.rules:116
+    return state.tracks[20 + v_you] >= 4
+
+
+def aw_symbiotic_fungus(state, v_you, v_this):
+    "when the action of symbiotic_fungus may be used"
+    # spec: spec/terraforming_mars/07c_active.rules:124
+    return any(
+        A_holds[c_d] == "microbes" and c_d != v_this for c_d in state.zones[23 + v_you]
+    )
+
+
+def aw_water_splitting_plant(state, v_you, v_this):
+    "when the action of water_splitting_plant may be used"
+    # spec: spec/terraforming_mars/07c_active.rules:157
+    return state.tracks[20 + v_you] >= 3
+
+
+def aw_aquifer_pumping(state, v_you, v_this):
+    "when the action of aquifer_pumping may be used"
+    # spec: spec/terraforming_mars/07c_active.rules:163
+    return (
+        state.tracks[v_you]
+        + q_heat_as_mc(state, v_you)
+        * max(0, state.tracks[25 + v_you] - state.tracks[89])
+        + (q_steel_value(state, v_you) * state.tracks[5 + v_you] if True else 0)
+        + (q_titanium_value(state, v_you) * state.tracks[10 + v_you] if False else 0)
+        >= 8
+    )
+
+
+def aw_underground_detonations(state, v_you, v_this):
+    "when the action of underground_detonations may be used"
+    # spec: spec/terraforming_mars/07c_active.rules:170
+    return (
+        state.tracks[v_you]
+        + q_heat_as_mc(state, v_you)
+        * max(0, state.tracks[25 + v_you] - state.tracks[89])
+        + (q_steel_value(state, v_you) * state.tracks[5 + v_you] if False else 0)
+        + (q_titanium_value(state, v_you) * state.tracks[10 + v_you] if False else 0)
+        >= 10
+    )
+
+
+ACTION_WHEN = {
+    80: aw_inventrix,  # inventrix
+    83: aw_tharsis_republic,  # tharsis_republic
+    85: aw_unmi,  # unmi
+    191: aw_search_for_life,  # search_for_life
+    192: aw_martian_rails,  # martian_rails
+    193: aw_water_import_from_europa,  # water_import_from_europa
+    194: aw_equatorial_magnetizer,  # equatorial_magnetizer
+    195: aw_predators,  # predators
+    198: aw_ants,  # ants
+    202: aw_space_mirrors,  # space_mirrors
+    203: aw_ironworks,  # ironworks
+    204: aw_steelworks,  # steelworks
+    205: aw_ore_processor,  # ore_processor
+    206: aw_symbiotic_fungus,  # symbiotic_fungus
+    210: aw_water_splitting_plant,  # water_splitting_plant
+    211: aw_aquifer_pumping,  # aquifer_pumping
+    212: aw_underground_detonations,  # underground_detonations
+}
+
+
+def action_allowed(state, card, you):
+    """The card has an action and its `when` holds for `you`."""
+    if card not in ACTION_CARDS:
+        return False
+    when = ACTION_WHEN.get(card)
+    return when is None or when(state, you, card)
+
+
+ACTION_CARDS = frozenset(
+    (
+        80,
+        83,
+        85,
+        191,
+        192,
+        193,
+        194,
+        195,
+        196,
+        197,
+        198,
+        199,
+        200,
+        201,
+        202,
+        203,
+        204,
+        205,
+        206,
+        207,
+        208,
+        209,
+        210,
+        211,
+        212,
+    )
+)
+
+
 # ---------------------------------------------------------------- invariants and bots
 
 
 def inv_parameters_in_range(state):
     "invariant parameters_in_range"
-    # spec: spec/terraforming_mars/01_frame.rules:95
+    # spec: spec/terraforming_mars/01_frame.rules:92
     return (
         state.tracks[70] >= -30
         and state.tracks[70] <= 8
@@ -3039,7 +3043,7 @@ def inv_parameters_in_range(state):
 
 def inv_ocean_count(state):
     "invariant ocean_count"
-    # spec: spec/terraforming_mars/01_frame.rules:98
+    # spec: spec/terraforming_mars/01_frame.rules:95
     return state.tracks[72] == len(
         [c_s for c_s in K_area if state.counters[0][c_s] > 0]
     )
@@ -3047,7 +3051,7 @@ def inv_ocean_count(state):
 
 def inv_resources_not_negative(state):
     "invariant resources_not_negative"
-    # spec: spec/terraforming_mars/01_frame.rules:100
+    # spec: spec/terraforming_mars/01_frame.rules:97
     return all(
         state.tracks[c_p] >= 0
         and state.tracks[5 + c_p] >= 0
@@ -3069,7 +3073,7 @@ def inv_resources_not_negative(state):
 
 def inv_empty_seats_idle(state):
     "invariant empty_seats_idle"
-    # spec: spec/terraforming_mars/01_frame.rules:106
+    # spec: spec/terraforming_mars/01_frame.rules:103
     return (
         (
             1 in range(state.params["players"])
@@ -3100,19 +3104,19 @@ def inv_empty_seats_idle(state):
 
 def inv_at_most_three_milestones(state):
     "invariant at_most_three_milestones"
-    # spec: spec/terraforming_mars/01_frame.rules:109
+    # spec: spec/terraforming_mars/01_frame.rules:106
     return d_milestones_claimed(state) <= 3
 
 
 def inv_at_most_three_awards(state):
     "invariant at_most_three_awards"
-    # spec: spec/terraforming_mars/01_frame.rules:110
+    # spec: spec/terraforming_mars/01_frame.rules:107
     return d_awards_funded(state) <= 3
 
 
 def inv_one_tile_a_space(state):
     "invariant one_tile_a_space"
-    # spec: spec/terraforming_mars/01_frame.rules:113
+    # spec: spec/terraforming_mars/01_frame.rules:110
     return all(state.counters[0][c_s] <= 1 for c_s in K_area) and all(
         all(
             state.counters[1 + c_q][c_s]
@@ -3128,7 +3132,7 @@ def inv_one_tile_a_space(state):
 
 def inv_oceans_only_reserved(state):
     "invariant oceans_only_reserved"
-    # spec: spec/terraforming_mars/01_frame.rules:117
+    # spec: spec/terraforming_mars/01_frame.rules:114
     return all(
         state.counters[0][c_s] == 0 or A_ocean_spot[c_s] or state.counters[17][c_s] > 0
         for c_s in K_area
@@ -3137,7 +3141,7 @@ def inv_oceans_only_reserved(state):
 
 def inv_cities_apart(state):
     "invariant cities_apart"
-    # spec: spec/terraforming_mars/01_frame.rules:119
+    # spec: spec/terraforming_mars/01_frame.rules:116
     return all(
         all(
             state.counters[6 + c_q][c_s] == 0
@@ -3155,7 +3159,7 @@ def inv_cities_apart(state):
 
 def inv_one_corporation(state):
     "invariant one_corporation"
-    # spec: spec/terraforming_mars/01_frame.rules:122
+    # spec: spec/terraforming_mars/01_frame.rules:119
     return all(
         len([c_c for c_c in state.zones[23 + c_p] if A_colour[c_c] == "corporation"])
         <= 1
@@ -3500,7 +3504,7 @@ def kept_10(state):
 
 
 def kept_11(state):
-    "kept: the members of K_area where the test at spec/terraforming_mars/07c_active.rules:248, while what it reads is unchanged"
+    "kept: the members of K_area where the test at spec/terraforming_mars/07c_active.rules:209, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[19],
@@ -3824,13 +3828,13 @@ POLICIES = {
         "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:134:5": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:145:9": pol_builder_core_10,
-        "spec/terraforming_mars/04_economy.rules:101:9": pol_builder_core_12,
-        "spec/terraforming_mars/04_economy.rules:92:9": pol_builder_core_11,
+        "spec/terraforming_mars/04_economy.rules:89:9": pol_builder_core_11,
+        "spec/terraforming_mars/04_economy.rules:98:9": pol_builder_core_12,
         "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,
         "spec/terraforming_mars/05_generation.rules:153:13": pol_builder_core_1,
         "spec/terraforming_mars/05_generation.rules:164:13": pol_builder_core_3,
-        "spec/terraforming_mars/05_generation.rules:219:9": pol_builder_core_4,
-        "spec/terraforming_mars/05_generation.rules:268:9": pol_builder_core_6,
+        "spec/terraforming_mars/05_generation.rules:215:9": pol_builder_core_4,
+        "spec/terraforming_mars/05_generation.rules:264:9": pol_builder_core_6,
         "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_core_5,
         "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
         "spec/terraforming_mars/06_corporations.rules:55:9": pol_builder_core_2,
@@ -3845,7 +3849,7 @@ POLICIES = {
         "spec/terraforming_mars/07b_tiles_events.rules:83:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:96:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:9:9": pol_builder_core_10,
-        "spec/terraforming_mars/07c_active.rules:248:9": pol_builder_core_10,
+        "spec/terraforming_mars/07c_active.rules:209:9": pol_builder_core_10,
     },
     "builder_core": {
         "spec/terraforming_mars/03_tiles.rules:104:9": pol_builder_core_10,
@@ -3854,13 +3858,13 @@ POLICIES = {
         "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:134:5": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:145:9": pol_builder_core_10,
-        "spec/terraforming_mars/04_economy.rules:101:9": pol_builder_core_12,
-        "spec/terraforming_mars/04_economy.rules:92:9": pol_builder_core_11,
+        "spec/terraforming_mars/04_economy.rules:89:9": pol_builder_core_11,
+        "spec/terraforming_mars/04_economy.rules:98:9": pol_builder_core_12,
         "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,
         "spec/terraforming_mars/05_generation.rules:153:13": pol_builder_core_1,
         "spec/terraforming_mars/05_generation.rules:164:13": pol_builder_core_3,
-        "spec/terraforming_mars/05_generation.rules:219:9": pol_builder_core_4,
-        "spec/terraforming_mars/05_generation.rules:268:9": pol_builder_core_6,
+        "spec/terraforming_mars/05_generation.rules:215:9": pol_builder_core_4,
+        "spec/terraforming_mars/05_generation.rules:264:9": pol_builder_core_6,
         "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_core_5,
         "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
         "spec/terraforming_mars/06_corporations.rules:55:9": pol_builder_core_2,
@@ -3875,6 +3879,6 @@ POLICIES = {
         "spec/terraforming_mars/07b_tiles_events.rules:83:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:96:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:9:9": pol_builder_core_10,
-        "spec/terraforming_mars/07c_active.rules:248:9": pol_builder_core_10,
+        "spec/terraforming_mars/07c_active.rules:209:9": pol_builder_core_10,
     },
 }

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: a1bff473f50f9f81
+# Spec hash: bfc9dd05af4b6b38
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: aa10c9ad5d6d89ff
-# Fingerprint: source 86bbbf950e9037f32cf0 output c2bdd2bd7fcf63d15215
+# Tests hash: 7808e070aac8a61a
+# Fingerprint: source 8a76d4f161b0f7828b57 output 450029192de1bc7eea9f
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -159,7 +159,7 @@ from .tables import (
     K_project,
 )
 from .rules import (
-    d_action_ready,
+    action_allowed,
     d_any_greenery_spot,
     d_award_first,
     d_award_second,
@@ -402,69 +402,66 @@ def tb_02_tiles_6_0(state, frame):
     # spec: spec/terraforming_mars/tests/02_tiles.rules:55
     move_card(state, E_cupola_city, 23)
     # spec: spec/terraforming_mars/tests/02_tiles.rules:56
-    state.vars[3] = False
-    state.stamps[34] += 1
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:57
     state.frames.pop()
     resolve_event(
-        state, E_cupola_city, 0, "spec/terraforming_mars/tests/02_tiles.rules:57:5"
+        state, E_cupola_city, 0, "spec/terraforming_mars/tests/02_tiles.rules:56:5"
     )
     return
 
 
 def tb_02_tiles_6_1(state, frame):
-    "test tests/02_tiles.rules#6 part 1 (spec/terraforming_mars/tests/02_tiles.rules:60)"
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:60
+    "test tests/02_tiles.rules#6 part 1 (spec/terraforming_mars/tests/02_tiles.rules:59)"
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:59
     state.frames.pop()
     state.frames.append(new_frame(14, [0]))
     return
 
 
 def tb_02_tiles_7_0(state, frame):
-    "test tests/02_tiles.rules#7 part 0 (spec/terraforming_mars/tests/02_tiles.rules:66)"
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:66
+    "test tests/02_tiles.rules#7 part 0 (spec/terraforming_mars/tests/02_tiles.rules:65)"
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:65
     state.counters[7][E_s30] = 1
     state.stamps[21] += 1
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:67
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:66
     state.tracks[50] = 1
     state.stamps[8] += 1
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:68
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:67
     state.tracks[0] = 18
     state.stamps[2] += 1
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:69
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:68
     move_card(state, E_noctis_city, 8)
     state.frames.pop()
     return
 
 
 def tb_02_tiles_7_1(state, frame):
-    "test tests/02_tiles.rules#7 part 1 (spec/terraforming_mars/tests/02_tiles.rules:71)"
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:71
+    "test tests/02_tiles.rules#7 part 1 (spec/terraforming_mars/tests/02_tiles.rules:70)"
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:70
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_noctis_city]))
     return
 
 
 def tb_02_tiles_8_0(state, frame):
-    "test tests/02_tiles.rules#8 part 0 (spec/terraforming_mars/tests/02_tiles.rules:77)"
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:77
+    "test tests/02_tiles.rules#8 part 0 (spec/terraforming_mars/tests/02_tiles.rules:76)"
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:76
     state.tracks[50] = 1
     state.stamps[8] += 1
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:78
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:77
     state.tracks[0] = 10
     state.stamps[2] += 1
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:79
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:78
     move_card(state, E_urbanized_area, 8)
     state.frames.pop()
     return
 
 
 def tb_02_tiles_8_1(state, frame):
-    "test tests/02_tiles.rules#8 part 1 (spec/terraforming_mars/tests/02_tiles.rules:81)"
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:81
+    "test tests/02_tiles.rules#8 part 1 (spec/terraforming_mars/tests/02_tiles.rules:80)"
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:80
     state.counters[6][E_s16] = 1
     state.stamps[21] += 1
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:82
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:81
     state.counters[7][E_s18] = 1
     state.stamps[21] += 1
     state.frames.pop()
@@ -472,41 +469,41 @@ def tb_02_tiles_8_1(state, frame):
 
 
 def tb_02_tiles_8_2(state, frame):
-    "test tests/02_tiles.rules#8 part 2 (spec/terraforming_mars/tests/02_tiles.rules:84)"
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:84
+    "test tests/02_tiles.rules#8 part 2 (spec/terraforming_mars/tests/02_tiles.rules:83)"
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:83
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_urbanized_area]))
     return
 
 
 def tb_02_tiles_9_0(state, frame):
-    "test tests/02_tiles.rules#9 part 0 (spec/terraforming_mars/tests/02_tiles.rules:90)"
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:90
+    "test tests/02_tiles.rules#9 part 0 (spec/terraforming_mars/tests/02_tiles.rules:89)"
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:89
     state.tracks[72] = 4
     state.stamps[13] += 1
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:91
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:90
     state.tracks[50] = 2
     state.stamps[8] += 1
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:92
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:91
     state.tracks[0] = 26
     state.stamps[2] += 1
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:93
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:92
     move_card(state, E_capital, 8)
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:94
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:93
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_capital]))
     return
 
 
 def tb_02_tiles_9_1(state, frame):
-    "test tests/02_tiles.rules#9 part 1 (spec/terraforming_mars/tests/02_tiles.rules:96)"
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:96
+    "test tests/02_tiles.rules#9 part 1 (spec/terraforming_mars/tests/02_tiles.rules:95)"
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:95
     state.counters[0][E_s34] = 1
     state.stamps[19] += 1
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:97
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:96
     state.counters[0][E_s43] = 1
     state.stamps[19] += 1
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:98
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:97
     state.counters[0][E_s44] = 1
     state.stamps[19] += 1
     state.frames.pop()
@@ -3839,13 +3836,13 @@ tx_02_tiles_0 = {
     "#5:expect0": lambda state, L: state.tracks[71] == 1,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:49
     "#5:expect1": lambda state, L: state.tracks[16] == 1,
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:59
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:58
     "#6:expect0": lambda state, L: state.tracks[30] == 3,
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:62
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:61
     "#6:expect1": lambda state, L: state.tracks[30] == 4,
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:62
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:61
     "#6:expect2": lambda state, L: state.tracks[0] == 35,
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:70
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:69
     "#7:expect0": lambda state, L: d_playable(state, 0, E_noctis_city),
 }
 ts_02_tiles_0 = {
@@ -3866,21 +3863,21 @@ ts_02_tiles_0 = {
     "#6:expect2": lambda state, L: (state.tracks[0], 35),
 }
 tx_02_tiles_1 = {
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:72
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:71
     "#7:expect1": lambda state, L: state.counters[6][E_s31] == 1,
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:72
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:71
     "#7:expect2": lambda state, L: state.tracks[30] == 3,
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:72
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:71
     "#7:expect3": lambda state, L: state.tracks[15] == 2,
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:80
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:79
     "#8:expect0": lambda state, L: not d_playable(state, 0, E_urbanized_area),
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:83
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:82
     "#8:expect1": lambda state, L: d_playable(state, 0, E_urbanized_area),
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:86
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:85
     "#8:expect2": lambda state, L: state.counters[6][E_s17] == 1,
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:86
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:85
     "#8:expect3": lambda state, L: state.counters[16][E_s17] == 1,
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:99
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:98
     "#9:expect0": lambda state, L: d_card_vp(state, 0, E_capital) == 3,
 }
 ts_02_tiles_1 = {
@@ -3960,13 +3957,21 @@ tx_03_economy_1 = {
     # spec: spec/terraforming_mars/tests/03_economy.rules:94
     "#8:expect4": lambda state, L: q_power_plant_cost(state, 0) == 8,
     # spec: spec/terraforming_mars/tests/03_economy.rules:100
-    "#9:expect0": lambda state, L: d_action_ready(state, 0, E_space_mirrors),
+    "#9:expect0": lambda state, L: (
+        state.counters[19][E_space_mirrors] == 0
+        and action_allowed(state, E_space_mirrors, 0)
+    ),
     # spec: spec/terraforming_mars/tests/03_economy.rules:102
     "#9:expect1": lambda state, L: state.tracks[0] == 13,
     # spec: spec/terraforming_mars/tests/03_economy.rules:102
     "#9:expect2": lambda state, L: state.tracks[50] == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:103
-    "#9:expect3": lambda state, L: not d_action_ready(state, 0, E_space_mirrors),
+    "#9:expect3": lambda state, L: (
+        not (
+            state.counters[19][E_space_mirrors] == 0
+            and action_allowed(state, E_space_mirrors, 0)
+        )
+    ),
 }
 ts_03_economy_1 = {
     "#6:expect1": lambda state, L: (d_tags(state, 0, "science_tag"), 0),
@@ -3981,9 +3986,17 @@ ts_03_economy_1 = {
 }
 tx_03_economy_2 = {
     # spec: spec/terraforming_mars/tests/03_economy.rules:105
-    "#9:expect4": lambda state, L: d_action_ready(state, 0, E_space_mirrors),
+    "#9:expect4": lambda state, L: (
+        state.counters[19][E_space_mirrors] == 0
+        and action_allowed(state, E_space_mirrors, 0)
+    ),
     # spec: spec/terraforming_mars/tests/03_economy.rules:111
-    "#10:expect0": lambda state, L: not d_action_ready(state, 0, E_ironworks),
+    "#10:expect0": lambda state, L: (
+        not (
+            state.counters[19][E_ironworks] == 0
+            and action_allowed(state, E_ironworks, 0)
+        )
+    ),
     # spec: spec/terraforming_mars/tests/03_economy.rules:114
     "#10:expect1": lambda state, L: state.tracks[20] == 0,
     # spec: spec/terraforming_mars/tests/03_economy.rules:114
@@ -3993,7 +4006,12 @@ tx_03_economy_2 = {
     # spec: spec/terraforming_mars/tests/03_economy.rules:114
     "#10:expect4": lambda state, L: state.tracks[60] == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:122
-    "#11:expect0": lambda state, L: not d_action_ready(state, 0, E_predators),
+    "#11:expect0": lambda state, L: (
+        not (
+            state.counters[19][E_predators] == 0
+            and action_allowed(state, E_predators, 0)
+        )
+    ),
     # spec: spec/terraforming_mars/tests/03_economy.rules:127
     "#11:expect1": lambda state, L: state.counters[18][E_birds] == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:127
@@ -4542,7 +4560,9 @@ tx_05_cards_0 = {
     # spec: spec/terraforming_mars/tests/05_cards.rules:43
     "#3:expect2": lambda state, L: state.tracks[10] == 2,
     # spec: spec/terraforming_mars/tests/05_cards.rules:49
-    "#4:expect0": lambda state, L: not d_action_ready(state, 0, E_unmi),
+    "#4:expect0": lambda state, L: (
+        not (state.counters[19][E_unmi] == 0 and action_allowed(state, E_unmi, 0))
+    ),
     # spec: spec/terraforming_mars/tests/05_cards.rules:52
     "#4:expect1": lambda state, L: state.tracks[60] == 2,
     # spec: spec/terraforming_mars/tests/05_cards.rules:52
@@ -4890,7 +4910,10 @@ tx_07_more_cards_0 = {
     "#2:expect2": lambda state, L: d_card_vp(state, 1, E_pets) == 1,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:41
     "#3:expect0": lambda state, L: (
-        not d_action_ready(state, 0, E_water_import_from_europa)
+        not (
+            state.counters[19][E_water_import_from_europa] == 0
+            and action_allowed(state, E_water_import_from_europa, 0)
+        )
     ),
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:45
     "#3:expect1": lambda state, L: state.tracks[10] == 0,
@@ -4918,7 +4941,10 @@ tx_07_more_cards_1 = {
     "#4:expect2": lambda state, L: state.tracks[60] == 1,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:58
     "#5:expect0": lambda state, L: (
-        not d_action_ready(state, 0, E_equatorial_magnetizer)
+        not (
+            state.counters[19][E_equatorial_magnetizer] == 0
+            and action_allowed(state, E_equatorial_magnetizer, 0)
+        )
     ),
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:61
     "#5:expect1": lambda state, L: state.tracks[50] == 0,
@@ -4929,7 +4955,12 @@ tx_07_more_cards_1 = {
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:72
     "#6:expect1": lambda state, L: state.tracks[20] == 0,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:78
-    "#7:expect0": lambda state, L: not d_action_ready(state, 0, E_symbiotic_fungus),
+    "#7:expect0": lambda state, L: (
+        not (
+            state.counters[19][E_symbiotic_fungus] == 0
+            and action_allowed(state, E_symbiotic_fungus, 0)
+        )
+    ),
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:85
     "#7:expect1": lambda state, L: state.counters[18][E_ants] == 1,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:85
