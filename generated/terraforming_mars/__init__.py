@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: bfc9dd05af4b6b38
+# Spec hash: 84e1989e35c49b07
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 7808e070aac8a61a
-# Fingerprint: source 607d8bb0d5c7bdbdcf31 output e2530379969ea290d652
+# Fingerprint: source b1297f731cc7bbbbd0c3 output 19354f2fcc8d41c9fba0
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -34,7 +34,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "bfc9dd05af4b6b38"
+SPEC_HASH = "84e1989e35c49b07"
 TESTS_HASH = "7808e070aac8a61a"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: bfc9dd05af4b6b38
+# Spec hash: 84e1989e35c49b07
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 7808e070aac8a61a
-# Fingerprint: source 722929ed3ed8bc6af90a output b1824b0569f8f32a207f
+# Fingerprint: source 78c49ba5d05b4e19a9dd output b8f1a8133d625a0f4321
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -289,13 +289,13 @@ def p_city_placed(state, v_p, v_s):
 
 
 def p_special_placed(state, v_p, v_s):
-    "procedure special_placed (spec/terraforming_mars/03_tiles.rules:149)"
-    # spec: spec/terraforming_mars/03_tiles.rules:150
+    "procedure special_placed (spec/terraforming_mars/03_tiles.rules:147)"
+    # spec: spec/terraforming_mars/03_tiles.rules:148
     state.counters[11 + v_p][v_s] = 1
     state.stamps[22] += 1
-    # spec: spec/terraforming_mars/03_tiles.rules:151
+    # spec: spec/terraforming_mars/03_tiles.rules:149
     p_placement_bonus(state, v_p, v_s)
-    # spec: spec/terraforming_mars/03_tiles.rules:152
+    # spec: spec/terraforming_mars/03_tiles.rules:150
     emit_tile_placed(state, v_p, v_s, "special_t")
 
 
@@ -1505,12 +1505,6 @@ def s_place_city(state, frame):
     while True:
         if pc == 0:
             # spec: spec/terraforming_mars/03_tiles.rules:144
-            if d_any_city_spot(state):
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:145
             player = L[0]
             values = [
                 c_s
@@ -1518,6 +1512,10 @@ def s_place_city(state, frame):
                 for c_s in kept_[0]
                 if kept_[1] or d_city_spot(state, c_s)
             ]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -1526,16 +1524,16 @@ def s_place_city(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:145:9",
+                "spec/terraforming_mars/03_tiles.rules:144:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:146
+            # spec: spec/terraforming_mars/03_tiles.rules:145
             p_city_placed(state, L[0], L[1])
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 

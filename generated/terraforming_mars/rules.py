@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: bfc9dd05af4b6b38
+# Spec hash: 84e1989e35c49b07
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 7808e070aac8a61a
-# Fingerprint: source 5c6dbd5d4ffd0844f48e output 163db32894b64e515fc0
+# Fingerprint: source c2baaa4a43a1a1148da8 output 6917d77e078e35ba4e11
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -3384,7 +3384,7 @@ def kept_5(state, arg_0):
 
 
 def kept_6(state):
-    "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:145, while what it reads is unchanged"
+    "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:144, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[19],
@@ -3827,7 +3827,7 @@ POLICIES = {
         "spec/terraforming_mars/03_tiles.rules:124:9": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:134:5": pol_builder_core_10,
-        "spec/terraforming_mars/03_tiles.rules:145:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:144:5": pol_builder_core_10,
         "spec/terraforming_mars/04_economy.rules:89:9": pol_builder_core_11,
         "spec/terraforming_mars/04_economy.rules:98:9": pol_builder_core_12,
         "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,
@@ -3857,7 +3857,7 @@ POLICIES = {
         "spec/terraforming_mars/03_tiles.rules:124:9": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:134:5": pol_builder_core_10,
-        "spec/terraforming_mars/03_tiles.rules:145:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:144:5": pol_builder_core_10,
         "spec/terraforming_mars/04_economy.rules:89:9": pol_builder_core_11,
         "spec/terraforming_mars/04_economy.rules:98:9": pol_builder_core_12,
         "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,
