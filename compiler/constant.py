@@ -29,7 +29,8 @@ from .errors import InternalError
 from runtime.state import State
 from runtime.values import (INT_HIGH, INT_LOW, RULE_FAILURES, attr_of, bounded, collection_of, deciding_of, end_reason_of,
                             in_zone, int_range, is_zone, losers_of, opponent_of, owner_of, reachable,
-                            rule_error_of, unknown_function, unknown_name, winner_of, zone_slot, zone_value)
+                            rule_error_of, union_of, unknown_function, unknown_name, winner_of, zone_slot,
+                            zone_value)
 
 Closure = Callable[[State, dict], Any]
 
@@ -160,6 +161,9 @@ class Constants:
             return lambda s, e: list(int_range(low(s, e), high(s, e), at))
         if isinstance(node, ast.Reachable):
             return lambda s, e: self._reachable(s, e, node)
+        if isinstance(node, ast.BinOp) and node.op == "+":  # a union: checks/typecheck.py
+            left, right = self._collection_closure(node.left), self._collection_closure(node.right)
+            return lambda s, e: union_of(left(s, e), right(s, e))
         held = self.closure(node)
         if isinstance(node, ast.NameRef):
             name, fixed = node.name, None

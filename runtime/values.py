@@ -45,6 +45,16 @@ def collection_of(state: State, value: Any, regions: Mapping[int, Sequence[int]]
     raise RuleError(f"not a collection: {text_of(value)}", location)
 
 
+def union_of(first: Sequence, second: Sequence) -> list:
+    """`a + b` of two collections: a's members, then b's not in a (each member once)."""
+    out = list(first)
+    if not out:
+        return list(second)
+    seen = set(out)
+    out.extend(x for x in second if x not in seen)
+    return out
+
+
 def member_of(state: State, item: Any, value: Any, region_sets: Mapping[int, frozenset],
               location: str) -> bool:
     """`item in value` for a zone or region held in a value."""

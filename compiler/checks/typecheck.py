@@ -93,8 +93,23 @@ class TypeCheck(ScopedVisitor):
             self.expect(operand, BOOL, f"each operand of '{node.op}'")
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
+        if node.op == "+" and self.infer(node).base == "collection":
+            self.union(node)
+            return
         self.expect(node.left, INT, f"each operand of '{node.op}'")
         self.expect(node.right, INT, f"each operand of '{node.op}'")
+
+    def union(self, node: ast.BinOp) -> None:
+        """`a + b` of two collections: their members, a's first; both hold the same kind."""
+        self.generic_visit(node)
+        left, right = self.infer(node.left), self.infer(node.right)
+        a, b = element(left), element(right)
+        if b is None:
+            self.report(f"'+' joins a collection only with another collection, not {right}"
+                        f" (a number adds only to a number)", node.right.span)
+        elif not comparable(a, b):
+            self.report(f"cannot join a collection of {a} with a collection of {b}: a union holds"
+                        f" members of one kind", node.span)
 
     def visit_Range(self, node: ast.Range) -> None:
         self.expect(node.low, INT, "each end of '..'")

@@ -171,7 +171,7 @@ class TypeInfer:
             ast.Not: lambda e, env: BOOL, ast.BoolOp: lambda e, env: BOOL,
             ast.Compare: lambda e, env: BOOL, ast.Member: lambda e, env: BOOL,
             ast.Allowed: lambda e, env: BOOL, ast.Active: lambda e, env: BOOL,
-            ast.Negate: lambda e, env: INT, ast.BinOp: lambda e, env: INT,
+            ast.Negate: lambda e, env: INT, ast.BinOp: self._binop,
             ast.SumOf: lambda e, env: INT, ast.Range: lambda e, env: collection(INT),
             ast.Reachable: lambda e, env: collection(SPACE),
             ast.Quantifier: lambda e, env: INT if e.kind == "count" else BOOL,
@@ -208,6 +208,15 @@ class TypeInfer:
         if name in self.model.enums:
             return collection(Type("enum", name))
         return BUILTIN_VALUES.get(name, UNKNOWN)
+
+    def _binop(self, expr: ast.BinOp, env: Mapping[str, Type]) -> Type:
+        """A number, or for `+` between collections their union (`hand(p) + reserve(p)`)."""
+        if expr.op == "+":
+            left = self.infer(expr.left, env)
+            members = element(left) if left.base != "unknown" else None
+            if members is not None:
+                return collection(members)
+        return INT
 
     def _name(self, expr: ast.NameRef, env: Mapping[str, Type]) -> Type:
         return env[expr.name] if expr.name in env else self.global_type(expr.name)

@@ -599,6 +599,9 @@ class ExprEmitter:
             return self._zone_cards(self.zone_slot(node), snapshot)
         if isinstance(node, ast.CallExpr) and node.name == "adjacent":
             return self.builtin_adjacent(node)
+        if isinstance(node, ast.BinOp) and node.op == "+":  # a union (checks/typecheck.py)
+            left, right = self.collection(node.left), self.collection(node.right)
+            return Code(f"{self.ref('union_of')}({left.text}, {right.text})", fresh=True)
         return dynamic(self.value(node))
 
     def _zone_cards(self, slot: Code, snapshot: bool) -> Code:
@@ -664,6 +667,8 @@ class ExprEmitter:
             return self._in(item, self.emit_Reachable(coll), negated)
         if isinstance(coll, ast.CallExpr) and coll.name == "adjacent":
             return self._in(item, self.as_set(self.builtin_adjacent(coll)), negated)
+        if isinstance(coll, ast.BinOp) and coll.op == "+":  # in a union: in its members
+            return self._in(item, self.collection(coll), negated)
         return self._member_of(item, self.emit(coll), negated, node)
 
     def _global_member(self, node: ast.Member, item: Code) -> Code:

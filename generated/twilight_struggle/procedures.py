@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: abdcf9ff1c8098f7
+# Spec hash: da229896b11f43d0
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source e36f36d7a06f2d85887e output 4955175c26440e1fa8a7
+# Fingerprint: source 44357f16a426a843714c output e7fa54143fa7559573e7
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -64,6 +64,7 @@ from runtime.values import (
     option_names,
     some_card,
     text_of,
+    union_of,
     zone_slot,
 )
 from .tables import (
@@ -143,7 +144,6 @@ from .tables import (
     E_yugoslavia,
     HAS_EVENT,
     KS_country,
-    K_card,
     K_country,
     K_region,
     PLAYERS,
@@ -192,8 +192,6 @@ from .rules import (
     kept_12,
     kept_13,
     kept_14,
-    kept_15,
-    kept_16,
     kept_2,
     kept_3,
     kept_4,
@@ -219,12 +217,12 @@ from .rules import (
 
 
 def p_put_away_played_card(state, v_p, v_c, v_fired):
-    "procedure put_away_played_card (spec/twilight_struggle/card_play.rules:142)"
-    # spec: spec/twilight_struggle/card_play.rules:143
+    "procedure put_away_played_card (spec/twilight_struggle/card_play.rules:144)"
+    # spec: spec/twilight_struggle/card_play.rules:145
     if v_c is not None and state.location[v_c] == 8:
-        # spec: spec/twilight_struggle/card_play.rules:144
+        # spec: spec/twilight_struggle/card_play.rules:146
         if v_c == E_china_card:
-            # spec: spec/twilight_struggle/card_play.rules:147
+            # spec: spec/twilight_struggle/card_play.rules:149
             p_pass_china_card(state, None if v_p is None else (v_p + 1) % 2, False)
         elif (
             A_starred[v_c]
@@ -233,75 +231,75 @@ def p_put_away_played_card(state, v_p, v_c, v_fired):
                 A_starred,
                 v_c,
                 "starred",
-                "spec/twilight_struggle/card_play.rules:148:19",
+                "spec/twilight_struggle/card_play.rules:150:19",
             )
         ) and v_fired:
-            # spec: spec/twilight_struggle/card_play.rules:149
-            move_card(
-                state,
-                some_card(v_c, "spec/twilight_struggle/card_play.rules:149:13"),
-                10,
-            )
-        else:
             # spec: spec/twilight_struggle/card_play.rules:151
             move_card(
                 state,
                 some_card(v_c, "spec/twilight_struggle/card_play.rules:151:13"),
+                10,
+            )
+        else:
+            # spec: spec/twilight_struggle/card_play.rules:153
+            move_card(
+                state,
+                some_card(v_c, "spec/twilight_struggle/card_play.rules:153:13"),
                 9,
             )
 
 
 def p_pass_china_card(state, v_receiver, v_face_up):
-    "procedure pass_china_card (spec/twilight_struggle/card_play.rules:156)"
-    # spec: spec/twilight_struggle/card_play.rules:157
+    "procedure pass_china_card (spec/twilight_struggle/card_play.rules:158)"
+    # spec: spec/twilight_struggle/card_play.rules:159
     move_card(state, E_china_card, 4 + v_receiver)
-    # spec: spec/twilight_struggle/card_play.rules:158
+    # spec: spec/twilight_struggle/card_play.rules:160
     state.vars[2] = v_face_up
     state.stamps[14] += 1
 
 
 def p_draw_card(state, v_p):
-    "procedure draw_card (spec/twilight_struggle/card_play.rules:165)"
-    # spec: spec/twilight_struggle/card_play.rules:166
+    "procedure draw_card (spec/twilight_struggle/card_play.rules:167)"
+    # spec: spec/twilight_struggle/card_play.rules:168
     if len(state.zones[1]) == 0:
-        # spec: spec/twilight_struggle/card_play.rules:167
+        # spec: spec/twilight_struggle/card_play.rules:169
         for card in list(state.zones[9]):
             move_card(state, card, 1)
-        # spec: spec/twilight_struggle/card_play.rules:168
+        # spec: spec/twilight_struggle/card_play.rules:170
         shuffle(state, 1)
-    # spec: spec/twilight_struggle/card_play.rules:170
+    # spec: spec/twilight_struggle/card_play.rules:172
     if len(state.zones[1]) > 0:
         move_card(
             state,
             some_card(
-                top_card(state, 1), "spec/twilight_struggle/card_play.rules:170:25"
+                top_card(state, 1), "spec/twilight_struggle/card_play.rules:172:25"
             ),
             2 + v_p,
         )
 
 
 def p_discard_from_hand(state, v_p, v_c):
-    "procedure discard_from_hand (spec/twilight_struggle/card_play.rules:173)"
-    # spec: spec/twilight_struggle/card_play.rules:173
+    "procedure discard_from_hand (spec/twilight_struggle/card_play.rules:175)"
+    # spec: spec/twilight_struggle/card_play.rules:175
     if v_c is not None and state.location[v_c] == 2 + v_p:
         move_card(
-            state, some_card(v_c, "spec/twilight_struggle/card_play.rules:173:69"), 9
+            state, some_card(v_c, "spec/twilight_struggle/card_play.rules:175:69"), 9
         )
 
 
 def p_move_random_card(state, v_p, v_dest):
-    "procedure move_random_card (spec/twilight_struggle/card_play.rules:176)"
-    # spec: spec/twilight_struggle/card_play.rules:177
+    "procedure move_random_card (spec/twilight_struggle/card_play.rules:178)"
+    # spec: spec/twilight_struggle/card_play.rules:179
     picked_from = list(state.zones[2 + v_p])
     if picked_from:
         v_c = pick_random(
-            state, picked_from, "spec/twilight_struggle/card_play.rules:177:5"
+            state, picked_from, "spec/twilight_struggle/card_play.rules:179:5"
         )
-        # spec: spec/twilight_struggle/card_play.rules:178
+        # spec: spec/twilight_struggle/card_play.rules:180
         move_card(
             state,
             v_c,
-            zone_slot(v_dest, "spec/twilight_struggle/card_play.rules:178:15"),
+            zone_slot(v_dest, "spec/twilight_struggle/card_play.rules:180:15"),
         )
 
 
@@ -1243,7 +1241,7 @@ def ev_opec(state, v_you, v_this):
             len(
                 [
                     c_c
-                    for kept_ in (kept_12(state),)
+                    for kept_ in (kept_10(state),)
                     for c_c in kept_[0]
                     if kept_[1]
                     or (
@@ -1378,7 +1376,7 @@ def ev_alliance_for_progress(state, v_you, v_this):
             len(
                 [
                     c_c
-                    for kept_ in (kept_4(state),)
+                    for kept_ in (kept_2(state),)
                     for c_c in kept_[0]
                     if (
                         kept_[1] or c_c in RS_central_america or c_c in RS_south_america
@@ -1518,7 +1516,7 @@ def ev_defectors(state, v_you, v_this):
             # spec: spec/twilight_struggle/events_late.rules:422
             if state.vars[6] == 1:
                 # spec: spec/twilight_struggle/events_late.rules:423
-                for v_c in [c_c for c_c in K_card if state.location[c_c] == 6]:
+                for v_c in list(state.zones[6]):
                     # spec: spec/twilight_struggle/events_late.rules:424
                     log_line(
                         state,
@@ -1956,7 +1954,7 @@ def emit_headline_played(state, x0, x1):
                             A_side,
                             x1,
                             "side",
-                            "spec/twilight_struggle/card_play.rules:37:8",
+                            "spec/twilight_struggle/card_play.rules:38:8",
                         )
                     )
                     == 0
@@ -1969,7 +1967,7 @@ def emit_headline_played(state, x0, x1):
                                 A_side,
                                 x1,
                                 "side",
-                                "spec/twilight_struggle/card_play.rules:37:41",
+                                "spec/twilight_struggle/card_play.rules:38:41",
                             )
                         )
                         == 1
@@ -2040,40 +2038,40 @@ def event_done(state, frame):
 
 
 def s_play_card_in_action_round(state, frame):
-    "procedure play_card_in_action_round (spec/twilight_struggle/card_play.rules:48)"
+    "procedure play_card_in_action_round (spec/twilight_struggle/card_play.rules:49)"
     # L: 0 p, 1 rounds_left, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:49
+            # spec: spec/twilight_struggle/card_play.rules:50
             L[1] = bounded(
                 q_action_rounds_for(state, L[0]) - state.tracks[3] + 1,
-                "spec/twilight_struggle/card_play.rules:49:23",
+                "spec/twilight_struggle/card_play.rules:50:23",
             )
-            # spec: spec/twilight_struggle/card_play.rules:50
+            # spec: spec/twilight_struggle/card_play.rules:51
             values = [
                 c_c
-                for kept_ in (kept_2(state, L[0], L[1]),)
-                for c_c in kept_[0]
-                if kept_[1]
-                or (
-                    bool(
-                        state.location[c_c] == 2 + L[0]
-                        or c_c == E_china_card
-                        and state.location[c_c] == 4 + L[0]
-                        and state.vars[2]
+                for c_c in union_of(state.zones[2 + L[0]], state.zones[4 + L[0]])
+                if (
+                    (
+                        bool(
+                            state.location[c_c] == 2 + L[0]
+                            or c_c == E_china_card
+                            and state.location[c_c] == 4 + L[0]
+                            and state.vars[2]
+                        )
+                        and (A_scoring[c_c] or d_scoring_cards_held(state, L[0]) < L[1])
                     )
-                    and (A_scoring[c_c] or d_scoring_cards_held(state, L[0]) < L[1])
+                    and allowed_play_card(state, L[0], c_c)
                 )
-                and allowed_play_card(state, L[0], c_c)
             ]
             if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:51
+            # spec: spec/twilight_struggle/card_play.rules:53
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -2083,18 +2081,18 @@ def s_play_card_in_action_round(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/card_play.rules:51:9",
+                "spec/twilight_struggle/card_play.rules:53:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/card_play.rules:53
+            # spec: spec/twilight_struggle/card_play.rules:55
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], L[2]] + [UNBOUND] * 3))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/card_play.rules:55
+            # spec: spec/twilight_struggle/card_play.rules:57
             log_line(
                 state,
                 " ".join(
@@ -2104,13 +2102,13 @@ def s_play_card_in_action_round(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/card_play.rules:55:13",
+                                "spec/twilight_struggle/card_play.rules:57:13",
                             )
                         ),
                         "has no card that may be played and passes",
                     ]
                 ),
-                "spec/twilight_struggle/card_play.rules:55:9",
+                "spec/twilight_struggle/card_play.rules:57:9",
             )
             pc = 4
         if pc == 4:
@@ -2119,29 +2117,29 @@ def s_play_card_in_action_round(state, frame):
 
 
 def s_play_card_for_action(state, frame):
-    "procedure play_card_for_action (spec/twilight_struggle/card_play.rules:59)"
+    "procedure play_card_for_action (spec/twilight_struggle/card_play.rules:61)"
     # L: 0 p, 1 c, 2 outer_card, 3 outer_player, 4 fired
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:62
-            L[2] = state.vars[5]
-            # spec: spec/twilight_struggle/card_play.rules:63
-            L[3] = state.vars[6]
             # spec: spec/twilight_struggle/card_play.rules:64
+            L[2] = state.vars[5]
+            # spec: spec/twilight_struggle/card_play.rules:65
+            L[3] = state.vars[6]
+            # spec: spec/twilight_struggle/card_play.rules:66
             state.vars[5] = L[1]
             state.stamps[17] += 1
-            # spec: spec/twilight_struggle/card_play.rules:65
+            # spec: spec/twilight_struggle/card_play.rules:67
             state.vars[6] = L[0]
             state.stamps[18] += 1
-            # spec: spec/twilight_struggle/card_play.rules:66
-            move_card(
-                state, some_card(L[1], "spec/twilight_struggle/card_play.rules:66:5"), 8
-            )
-            # spec: spec/twilight_struggle/card_play.rules:67
-            emit_card_played(state, L[0], L[1])
             # spec: spec/twilight_struggle/card_play.rules:68
+            move_card(
+                state, some_card(L[1], "spec/twilight_struggle/card_play.rules:68:5"), 8
+            )
+            # spec: spec/twilight_struggle/card_play.rules:69
+            emit_card_played(state, L[0], L[1])
+            # spec: spec/twilight_struggle/card_play.rules:70
             log_line(
                 state,
                 " ".join(
@@ -2151,7 +2149,7 @@ def s_play_card_for_action(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/card_play.rules:68:9",
+                                "spec/twilight_struggle/card_play.rules:70:9",
                             )
                         ),
                         "plays",
@@ -2162,16 +2160,16 @@ def s_play_card_for_action(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/twilight_struggle/card_play.rules:68:27",
+                                "spec/twilight_struggle/card_play.rules:70:27",
                             )
                         ),
                     ]
                 ),
-                "spec/twilight_struggle/card_play.rules:68:5",
+                "spec/twilight_struggle/card_play.rules:70:5",
             )
-            # spec: spec/twilight_struggle/card_play.rules:69
+            # spec: spec/twilight_struggle/card_play.rules:71
             L[4] = False
-            # spec: spec/twilight_struggle/card_play.rules:70
+            # spec: spec/twilight_struggle/card_play.rules:72
             if (
                 A_scoring[L[1]]
                 if L[1] is not None
@@ -2179,14 +2177,14 @@ def s_play_card_for_action(state, frame):
                     A_scoring,
                     L[1],
                     "scoring",
-                    "spec/twilight_struggle/card_play.rules:70:8",
+                    "spec/twilight_struggle/card_play.rules:72:8",
                 )
             ):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:72
+            # spec: spec/twilight_struggle/card_play.rules:74
             frame[1] = 2
             state.frames.append(new_frame(4, [L[1], L[0]]))
             return
@@ -2194,7 +2192,7 @@ def s_play_card_for_action(state, frame):
             L[4] = frame[3]
             pc = 10
         if pc == 3:
-            # spec: spec/twilight_struggle/card_play.rules:74
+            # spec: spec/twilight_struggle/card_play.rules:76
             player = L[0]
             offered = []
             if (
@@ -2206,7 +2204,7 @@ def s_play_card_for_action(state, frame):
                         A_scoring,
                         L[1],
                         "scoring",
-                        "spec/twilight_struggle/card_play.rules:44:29",
+                        "spec/twilight_struggle/card_play.rules:45:29",
                     )
                 )
                 and (
@@ -2217,7 +2215,7 @@ def s_play_card_for_action(state, frame):
                             A_side,
                             L[1],
                             "side",
-                            "spec/twilight_struggle/card_play.rules:44:44",
+                            "spec/twilight_struggle/card_play.rules:45:44",
                         )
                     )
                     == L[0]
@@ -2228,7 +2226,7 @@ def s_play_card_for_action(state, frame):
                             A_side,
                             L[1],
                             "side",
-                            "spec/twilight_struggle/card_play.rules:44:59",
+                            "spec/twilight_struggle/card_play.rules:45:59",
                         )
                     )
                     == None
@@ -2266,7 +2264,7 @@ def s_play_card_for_action(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/card_play.rules:74:9",
+                "spec/twilight_struggle/card_play.rules:76:9",
                 (L[1],),
             )
             frame[1] = 4
@@ -2282,7 +2280,7 @@ def s_play_card_for_action(state, frame):
             else:
                 pc = 10
         if pc == 5:
-            # spec: spec/twilight_struggle/card_play.rules:76
+            # spec: spec/twilight_struggle/card_play.rules:78
             frame[1] = 6
             state.frames.append(new_frame(4, [L[1], L[0]]))
             return
@@ -2290,7 +2288,7 @@ def s_play_card_for_action(state, frame):
             L[4] = frame[3]
             pc = 10
         if pc == 7:
-            # spec: spec/twilight_struggle/card_play.rules:78
+            # spec: spec/twilight_struggle/card_play.rules:80
             frame[1] = 8
             state.frames.append(new_frame(2, [L[0], L[1]] + [UNBOUND] * 1))
             return
@@ -2298,44 +2296,44 @@ def s_play_card_for_action(state, frame):
             L[4] = frame[3]
             pc = 10
         if pc == 9:
-            # spec: spec/twilight_struggle/card_play.rules:80
+            # spec: spec/twilight_struggle/card_play.rules:82
             p_space_race_attempt(state, L[0], L[1])
             pc = 10
         if pc == 10:
-            # spec: spec/twilight_struggle/card_play.rules:84
+            # spec: spec/twilight_struggle/card_play.rules:86
             p_put_away_played_card(state, L[0], L[1], L[4])
-            # spec: spec/twilight_struggle/card_play.rules:85
+            # spec: spec/twilight_struggle/card_play.rules:87
             state.vars[5] = L[2]
             state.stamps[17] += 1
-            # spec: spec/twilight_struggle/card_play.rules:86
+            # spec: spec/twilight_struggle/card_play.rules:88
             state.vars[6] = L[3]
             state.stamps[18] += 1
-            # spec: spec/twilight_struggle/card_play.rules:87
+            # spec: spec/twilight_struggle/card_play.rules:89
             p_check_vp_victory(state)
             state.frames.pop()
             return
 
 
 def s_operations_with_card(state, frame):
-    "procedure operations_with_card (spec/twilight_struggle/card_play.rules:95)"
+    "procedure operations_with_card (spec/twilight_struggle/card_play.rules:97)"
     # L: 0 p, 1 c, 2 fired
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:96
+            # spec: spec/twilight_struggle/card_play.rules:98
             if (
                 A_side[L[1]]
                 if L[1] is not None
                 else attr_of(
-                    A_side, L[1], "side", "spec/twilight_struggle/card_play.rules:96:8"
+                    A_side, L[1], "side", "spec/twilight_struggle/card_play.rules:98:8"
                 )
             ) == (None if L[0] is None else (L[0] + 1) % 2):
                 pc = 1
             else:
                 pc = 8
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:97
+            # spec: spec/twilight_struggle/card_play.rules:99
             player = L[0]
             offered = []
             offered.append(0)
@@ -2358,7 +2356,7 @@ def s_operations_with_card(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/card_play.rules:97:9",
+                "spec/twilight_struggle/card_play.rules:99:9",
                 (L[1],),
             )
             frame[1] = 2
@@ -2372,7 +2370,7 @@ def s_operations_with_card(state, frame):
             else:
                 pc = 10
         if pc == 3:
-            # spec: spec/twilight_struggle/card_play.rules:99
+            # spec: spec/twilight_struggle/card_play.rules:101
             frame[1] = 4
             state.frames.append(
                 new_frame(4, [L[1], None if L[0] is None else (L[0] + 1) % 2])
@@ -2380,14 +2378,14 @@ def s_operations_with_card(state, frame):
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/card_play.rules:100
+            # spec: spec/twilight_struggle/card_play.rules:102
             p_check_vp_victory(state)
-            # spec: spec/twilight_struggle/card_play.rules:101
+            # spec: spec/twilight_struggle/card_play.rules:103
             frame[1] = 5
             state.frames.append(new_frame(3, [L[0], L[1]]))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/card_play.rules:102
+            # spec: spec/twilight_struggle/card_play.rules:104
             given = L[2]
             state.frames.pop()
             if state.frames:
@@ -2395,26 +2393,26 @@ def s_operations_with_card(state, frame):
             return
             pc = 10
         if pc == 6:
-            # spec: spec/twilight_struggle/card_play.rules:105
+            # spec: spec/twilight_struggle/card_play.rules:107
             frame[1] = 7
             state.frames.append(new_frame(3, [L[0], L[1]]))
             return
         if pc == 7:
-            # spec: spec/twilight_struggle/card_play.rules:106
+            # spec: spec/twilight_struggle/card_play.rules:108
             p_check_vp_victory(state)
-            # spec: spec/twilight_struggle/card_play.rules:107
+            # spec: spec/twilight_struggle/card_play.rules:109
             state.frames.pop()
             state.frames.append(
                 new_frame(4, [L[1], None if L[0] is None else (L[0] + 1) % 2])
             )
             return
         if pc == 8:
-            # spec: spec/twilight_struggle/card_play.rules:111
+            # spec: spec/twilight_struggle/card_play.rules:113
             frame[1] = 9
             state.frames.append(new_frame(3, [L[0], L[1]]))
             return
         if pc == 9:
-            # spec: spec/twilight_struggle/card_play.rules:112
+            # spec: spec/twilight_struggle/card_play.rules:114
             given = False
             state.frames.pop()
             if state.frames:
@@ -2427,10 +2425,10 @@ def s_operations_with_card(state, frame):
 
 
 def s_card_operations(state, frame):
-    "procedure card_operations (spec/twilight_struggle/card_play.rules:116)"
+    "procedure card_operations (spec/twilight_struggle/card_play.rules:118)"
     # L: 0 p, 1 c
     L = frame[2]
-    # spec: spec/twilight_struggle/card_play.rules:117
+    # spec: spec/twilight_struggle/card_play.rules:119
     state.frames.pop()
     state.frames.append(
         new_frame(
@@ -2439,15 +2437,15 @@ def s_card_operations(state, frame):
                 L[0],
                 bounded(
                     q_ops_value(state, L[0], L[1]),
-                    "spec/twilight_struggle/card_play.rules:117:27",
+                    "spec/twilight_struggle/card_play.rules:119:27",
                 ),
                 bounded(
                     q_ops_bonus_in(state, L[0], L[1], E_asia),
-                    "spec/twilight_struggle/card_play.rules:117:44",
+                    "spec/twilight_struggle/card_play.rules:119:44",
                 ),
                 bounded(
                     q_ops_bonus_in(state, L[0], L[1], E_southeast_asia),
-                    "spec/twilight_struggle/card_play.rules:118:13",
+                    "spec/twilight_struggle/card_play.rules:120:13",
                 ),
             ],
         )
@@ -2456,37 +2454,37 @@ def s_card_operations(state, frame):
 
 
 def s_fire_event(state, frame):
-    "procedure fire_event (spec/twilight_struggle/card_play.rules:127)"
+    "procedure fire_event (spec/twilight_struggle/card_play.rules:129)"
     # L: 0 c, 1 owner
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:128
+            # spec: spec/twilight_struggle/card_play.rules:130
             if event_allowed(state, EVENT_WHEN, L[0], L[1]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:129
+            # spec: spec/twilight_struggle/card_play.rules:131
             if HAS_EVENT[L[0]]:
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/card_play.rules:130
+            # spec: spec/twilight_struggle/card_play.rules:132
             frame[1] = 3
             if resolve_event(
-                state, L[0], L[1], "spec/twilight_struggle/card_play.rules:130:13"
+                state, L[0], L[1], "spec/twilight_struggle/card_play.rules:132:13"
             ):
                 return
             pc = 3
         if pc == 3:
-            # spec: spec/twilight_struggle/card_play.rules:131
+            # spec: spec/twilight_struggle/card_play.rules:133
             emit_event_resolved(state, L[1], L[0])
             pc = 4
         if pc == 4:
-            # spec: spec/twilight_struggle/card_play.rules:133
+            # spec: spec/twilight_struggle/card_play.rules:135
             given = True
             state.frames.pop()
             if state.frames:
@@ -2494,7 +2492,7 @@ def s_fire_event(state, frame):
             return
             pc = 6
         if pc == 5:
-            # spec: spec/twilight_struggle/card_play.rules:135
+            # spec: spec/twilight_struggle/card_play.rules:137
             log_line(
                 state,
                 " ".join(
@@ -2506,15 +2504,15 @@ def s_fire_event(state, frame):
                                 ENTITY_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/card_play.rules:135:13",
+                                "spec/twilight_struggle/card_play.rules:137:13",
                             )
                         ),
                         "- the event cannot take place",
                     ]
                 ),
-                "spec/twilight_struggle/card_play.rules:135:9",
+                "spec/twilight_struggle/card_play.rules:137:9",
             )
-            # spec: spec/twilight_struggle/card_play.rules:136
+            # spec: spec/twilight_struggle/card_play.rules:138
             given = False
             state.frames.pop()
             if state.frames:
@@ -3175,7 +3173,7 @@ def s_trap_action_round(state, frame):
                     state.location[c_c] == 2 + L[0]
                     and not A_scoring[c_c]
                     and q_ops_value(state, L[0], c_c) >= 2
-                    for c_c in K_card
+                    for c_c in state.zones[2 + L[0]]
                 ),
                 "spec/twilight_struggle/events_mid.rules:145:23",
             )
@@ -3235,12 +3233,12 @@ def s_trap_action_round(state, frame):
             player = L[0]
             values = [
                 c_c
-                for kept_ in (kept_3(state, L[0]),)
-                for c_c in kept_[0]
-                if kept_[1]
-                or state.location[c_c] == 2 + L[0]
-                and not A_scoring[c_c]
-                and q_ops_value(state, L[0], c_c) >= 2
+                for c_c in state.zones[2 + L[0]]
+                if (
+                    state.location[c_c] == 2 + L[0]
+                    and not A_scoring[c_c]
+                    and q_ops_value(state, L[0], c_c) >= 2
+                )
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -3434,7 +3432,7 @@ def s_free_latin_american_realignments(state, frame):
             player = L[0]
             values = [
                 c_target
-                for kept_ in (kept_4(state),)
+                for kept_ in (kept_2(state),)
                 for c_target in kept_[0]
                 if (
                     kept_[1]
@@ -3679,7 +3677,7 @@ def s_place_influence_by_ops(state, frame):
         if pc == 1:
             values = [
                 c_target
-                for kept_ in (kept_5(state, L[0]),)
+                for kept_ in (kept_3(state, L[0]),)
                 for c_target in kept_[0]
                 if (kept_[1] or d_may_place_influence(state, L[0], c_target))
                 and (
@@ -4405,7 +4403,7 @@ def s_resolve_headline(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/turn.rules:92
-            L[3] = [c_c for c_c in K_card if state.location[c_c] == 6 + L[0]]
+            L[3] = list(state.zones[6 + L[0]])
             L[4] = 0
             pc = 1
         if pc == 1:
@@ -5361,7 +5359,7 @@ def sev_independent_reds(state, frame):
             player = L[0]
             values = [
                 c_c
-                for kept_ in (kept_7(state),)
+                for kept_ in (kept_5(state),)
                 for c_c in kept_[0]
                 if (
                     kept_[1]
@@ -5569,7 +5567,7 @@ def sev_suez_crisis(state, frame):
             player = L[0]
             values = [
                 c_c
-                for kept_ in (kept_8(state),)
+                for kept_ in (kept_6(state),)
                 for c_c in kept_[0]
                 if (kept_[1] or c_c == E_france or c_c == E_uk or c_c == E_israel)
                 and state.counters[2][c_c] > 0
@@ -5888,7 +5886,7 @@ def sev_de_stalinization(state, frame):
             player = L[0]
             values = [
                 c_dest
-                for kept_ in (kept_9(state),)
+                for kept_ in (kept_7(state),)
                 for c_dest in kept_[0]
                 if (
                     kept_[1]
@@ -5952,7 +5950,7 @@ def sev_brush_war(state, frame):
             player = L[0]
             values = [
                 c_target
-                for kept_ in (kept_10(state, L[0]),)
+                for kept_ in (kept_8(state, L[0]),)
                 for c_target in kept_[0]
                 if kept_[1]
                 or A_stability[c_target] <= 2
@@ -6192,7 +6190,7 @@ def sev_junta(state, frame):
             player = L[0]
             values = [
                 c_target
-                for kept_ in (kept_4(state),)
+                for kept_ in (kept_2(state),)
                 for c_target in kept_[0]
                 if kept_[1]
                 or c_target in RS_central_america
@@ -6276,7 +6274,7 @@ def sev_junta(state, frame):
             player = L[0]
             values = [
                 c_c
-                for kept_ in (kept_4(state),)
+                for kept_ in (kept_2(state),)
                 for c_c in kept_[0]
                 if (kept_[1] or c_c in RS_central_america or c_c in RS_south_america)
                 and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c]
@@ -6485,7 +6483,7 @@ def sev_muslim_revolution(state, frame):
             player = L[0]
             values = [
                 c_c
-                for kept_ in (kept_11(state),)
+                for kept_ in (kept_9(state),)
                 for c_c in kept_[0]
                 if (kept_[1] or d_muslim_revolution_country(state, c_c))
                 and state.counters[2][c_c] > 0
@@ -6693,7 +6691,7 @@ def sev_puppet_governments(state, frame):
             player = 1
             values = [
                 c_c
-                for kept_ in (kept_13(state),)
+                for kept_ in (kept_11(state),)
                 for c_c in kept_[0]
                 if kept_[1]
                 or state.counters[2][c_c] == 0
@@ -6863,7 +6861,7 @@ def sev_oas_founded(state, frame):
             player = 1
             values = [
                 c_c
-                for kept_ in (kept_4(state),)
+                for kept_ in (kept_2(state),)
                 for c_c in kept_[0]
                 if kept_[1] or c_c in RS_central_america or c_c in RS_south_america
             ]
@@ -6917,7 +6915,7 @@ def sev_the_voice_of_america(state, frame):
             player = 1
             values = [
                 c_c
-                for kept_ in (kept_14(state),)
+                for kept_ in (kept_12(state),)
                 for c_c in kept_[0]
                 if kept_[1]
                 or c_c not in RS_europe
@@ -7441,7 +7439,7 @@ def sev_chernobyl(state, frame):
             player = 1
             values = [
                 c_r
-                for kept_ in (kept_15(state),)
+                for kept_ in (kept_13(state),)
                 for c_r in kept_[0]
                 if kept_[1] or A_presence[c_r] > 0
             ]
@@ -8045,7 +8043,7 @@ def sev_che(state, frame):
             player = 0
             values = [
                 c_first
-                for kept_ in (kept_16(state),)
+                for kept_ in (kept_14(state),)
                 for c_first in kept_[0]
                 if kept_[1]
                 or not A_battleground[c_first]
@@ -8127,7 +8125,7 @@ def sev_che(state, frame):
             player = 0
             values = [
                 c_second
-                for kept_ in (kept_16(state),)
+                for kept_ in (kept_14(state),)
                 for c_second in kept_[0]
                 if (
                     kept_[1]

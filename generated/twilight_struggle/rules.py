@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: abdcf9ff1c8098f7
+# Spec hash: da229896b11f43d0
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,13 +29,13 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source ed3cead86846f2972d84 output 8e991b5fa3dd1abe8c24
+# Fingerprint: source 3c103281bd9e4465d67e output 651a352c13c4812cadfb
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
 from runtime.policy import keep_best
 from runtime.state import is_active
-from runtime.values import attr_of, collection_of, event_allowed, member_of
+from runtime.values import attr_of, collection_of, event_allowed, member_of, union_of
 from .tables import (
     ADJ,
     ADJS,
@@ -117,7 +117,6 @@ from .tables import (
     E_west_germany,
     E_yugoslavia,
     KS_country,
-    K_card,
     K_country,
     K_region,
     PLAYERS,
@@ -250,38 +249,26 @@ def d_held_playable(state, v_p, v_c):
 def d_has_playable_card(state, v_p):
     "define has_playable_card"
     # spec: spec/twilight_struggle/card_play.rules:18
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[14],
-    )
-    key = ("d_has_playable_card", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = any(
+    return any(
         bool(
             state.location[c_c] == 2 + v_p
             or c_c == E_china_card
             and state.location[c_c] == 4 + v_p
             and state.vars[2]
         )
-        for c_c in K_card
+        for c_c in union_of(state.zones[2 + v_p], state.zones[4 + v_p])
     )
-    state.memo[key] = (stamp, value)
-    return value
 
 
 def d_scoring_cards_held(state, v_p):
     "define scoring_cards_held"
-    # spec: spec/twilight_struggle/card_play.rules:23
+    # spec: spec/twilight_struggle/card_play.rules:24
     return len([c_c for c_c in state.zones[2 + v_p] if A_scoring[c_c]])
 
 
 def d_may_play_now(state, v_p, v_c, v_rounds_left):
     "define may_play_now"
-    # spec: spec/twilight_struggle/card_play.rules:25
+    # spec: spec/twilight_struggle/card_play.rules:26
     return bool(
         v_c is not None
         and state.location[v_c] == 2 + v_p
@@ -296,7 +283,7 @@ def d_may_play_now(state, v_p, v_c, v_rounds_left):
                 A_scoring,
                 v_c,
                 "scoring",
-                "spec/twilight_struggle/card_play.rules:26:30",
+                "spec/twilight_struggle/card_play.rules:27:30",
             )
         )
         or d_scoring_cards_held(state, v_p) < v_rounds_left
@@ -305,13 +292,13 @@ def d_may_play_now(state, v_p, v_c, v_rounds_left):
 
 def d_action_rounds_left(state, v_p):
     "define action_rounds_left"
-    # spec: spec/twilight_struggle/card_play.rules:29
+    # spec: spec/twilight_struggle/card_play.rules:30
     return q_action_rounds_for(state, v_p) - state.tracks[3] + 1
 
 
 def d_scoring_card_due(state, v_p):
     "define scoring_card_due"
-    # spec: spec/twilight_struggle/card_play.rules:33
+    # spec: spec/twilight_struggle/card_play.rules:34
     return (
         d_scoring_cards_held(state, v_p)
         >= q_action_rounds_for(state, v_p) - state.tracks[3] + 1
@@ -320,14 +307,14 @@ def d_scoring_card_due(state, v_p):
 
 def d_event_owner(state, v_c, v_p):
     "define event_owner"
-    # spec: spec/twilight_struggle/card_play.rules:36
+    # spec: spec/twilight_struggle/card_play.rules:37
     return (
         0
         if (
             A_side[v_c]
             if v_c is not None
             else attr_of(
-                A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:37:8"
+                A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:38:8"
             )
         )
         == 0
@@ -337,7 +324,7 @@ def d_event_owner(state, v_c, v_p):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:37:41"
+                    A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:38:41"
                 )
             )
             == 1
@@ -348,7 +335,7 @@ def d_event_owner(state, v_c, v_p):
 
 def d_may_play_as_event(state, v_p, v_c):
     "define may_play_as_event"
-    # spec: spec/twilight_struggle/card_play.rules:43
+    # spec: spec/twilight_struggle/card_play.rules:44
     return (
         v_c != E_china_card
         and not (
@@ -358,7 +345,7 @@ def d_may_play_as_event(state, v_p, v_c):
                 A_scoring,
                 v_c,
                 "scoring",
-                "spec/twilight_struggle/card_play.rules:44:29",
+                "spec/twilight_struggle/card_play.rules:45:29",
             )
         )
         and (
@@ -366,7 +353,7 @@ def d_may_play_as_event(state, v_p, v_c):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:44:44"
+                    A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:45:44"
                 )
             )
             == v_p
@@ -374,7 +361,7 @@ def d_may_play_as_event(state, v_p, v_c):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:44:59"
+                    A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:45:59"
                 )
             )
             == None
@@ -3000,76 +2987,11 @@ def kept_1(state):
     return found
 
 
-def kept_2(state, arg_0, arg_1):
-    "kept: the members of K_card where the test at spec/twilight_struggle/card_play.rules:51, while what it reads is unchanged"
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[1],
-        s[4],
-        s[5],
-        s[7],
-        s[14],
-    )
-    kept = state.memo.get((2, arg_0, arg_1))
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    try:
-        found = (
-            [
-                item_
-                for item_ in K_card
-                if (
-                    bool(
-                        state.location[item_] == 2 + arg_0
-                        or item_ == E_china_card
-                        and state.location[item_] == 4 + arg_0
-                        and state.vars[2]
-                    )
-                    and (A_scoring[item_] or d_scoring_cards_held(state, arg_0) < arg_1)
-                )
-                and allowed_play_card(state, arg_0, item_)
-            ],
-            True,
-        )
-    except Exception:  # the caller tests as written, to fail where that fails
-        return K_card, False
-    state.memo[(2, arg_0, arg_1)] = (stamp, found)
-    return found
-
-
-def kept_3(state, arg_0):
-    "kept: the members of K_card where the test at spec/twilight_struggle/events_mid.rules:153, while what it reads is unchanged"
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[1],
-    )
-    kept = state.memo.get((3, arg_0))
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    try:
-        found = (
-            [
-                item_
-                for item_ in K_card
-                if state.location[item_] == 2 + arg_0
-                and not A_scoring[item_]
-                and q_ops_value(state, arg_0, item_) >= 2
-            ],
-            True,
-        )
-    except Exception:  # the caller tests as written, to fail where that fails
-        return K_card, False
-    state.memo[(3, arg_0)] = (stamp, found)
-    return found
-
-
-def kept_4(state):
+def kept_2(state):
     "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:278, while what it reads is unchanged"
     s = state.stamps
     stamp = ()
-    kept = state.memo.get(4)
+    kept = state.memo.get(2)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3083,18 +3005,18 @@ def kept_4(state):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[4] = (stamp, found)
+    state.memo[2] = (stamp, found)
     return found
 
 
-def kept_5(state, arg_0):
+def kept_3(state, arg_0):
     "kept: the members of K_country where the test at spec/twilight_struggle/operations.rules:102, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[1],
         s[11],
     )
-    kept = state.memo.get((5, arg_0))
+    kept = state.memo.get((3, arg_0))
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3108,11 +3030,11 @@ def kept_5(state, arg_0):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[(5, arg_0)] = (stamp, found)
+    state.memo[(3, arg_0)] = (stamp, found)
     return found
 
 
-def kept_6(state, arg_0):
+def kept_4(state, arg_0):
     "kept: the members of K_country where the test at spec/twilight_struggle/operations.rules:132, while what it reads is unchanged"
     s = state.stamps
     stamp = (
@@ -3121,7 +3043,7 @@ def kept_6(state, arg_0):
         s[2],
         s[10],
     )
-    kept = state.memo.get((6, arg_0))
+    kept = state.memo.get((4, arg_0))
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3139,15 +3061,15 @@ def kept_6(state, arg_0):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[(6, arg_0)] = (stamp, found)
+    state.memo[(4, arg_0)] = (stamp, found)
     return found
 
 
-def kept_7(state):
+def kept_5(state):
     "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:253, while what it reads is unchanged"
     s = state.stamps
     stamp = ()
-    kept = state.memo.get(7)
+    kept = state.memo.get(5)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3165,15 +3087,15 @@ def kept_7(state):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[7] = (stamp, found)
+    state.memo[5] = (stamp, found)
     return found
 
 
-def kept_8(state):
+def kept_6(state):
     "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:317, while what it reads is unchanged"
     s = state.stamps
     stamp = ()
-    kept = state.memo.get(8)
+    kept = state.memo.get(6)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3187,15 +3109,15 @@ def kept_8(state):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[8] = (stamp, found)
+    state.memo[6] = (stamp, found)
     return found
 
 
-def kept_9(state):
+def kept_7(state):
     "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:392, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[10],)
-    kept = state.memo.get(9)
+    kept = state.memo.get(7)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3214,11 +3136,11 @@ def kept_9(state):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[9] = (stamp, found)
+    state.memo[7] = (stamp, found)
     return found
 
 
-def kept_10(state, arg_0):
+def kept_8(state, arg_0):
     "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:39, while what it reads is unchanged"
     s = state.stamps
     stamp = (
@@ -3226,7 +3148,7 @@ def kept_10(state, arg_0):
         s[1],
         s[10],
     )
-    kept = state.memo.get((10, arg_0))
+    kept = state.memo.get((8, arg_0))
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3254,15 +3176,15 @@ def kept_10(state, arg_0):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[(10, arg_0)] = (stamp, found)
+    state.memo[(8, arg_0)] = (stamp, found)
     return found
 
 
-def kept_11(state):
+def kept_9(state):
     "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:462, while what it reads is unchanged"
     s = state.stamps
     stamp = ()
-    kept = state.memo.get(11)
+    kept = state.memo.get(9)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3272,15 +3194,15 @@ def kept_11(state):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[11] = (stamp, found)
+    state.memo[9] = (stamp, found)
     return found
 
 
-def kept_12(state):
+def kept_10(state):
     "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:539, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[10],)
-    kept = state.memo.get(12)
+    kept = state.memo.get(10)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3308,15 +3230,15 @@ def kept_12(state):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[12] = (stamp, found)
+    state.memo[10] = (stamp, found)
     return found
 
 
-def kept_13(state):
+def kept_11(state):
     "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:593, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[10],)
-    kept = state.memo.get(13)
+    kept = state.memo.get(11)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3330,18 +3252,18 @@ def kept_13(state):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[13] = (stamp, found)
+    state.memo[11] = (stamp, found)
     return found
 
 
-def kept_14(state):
+def kept_12(state):
     "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:715, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[9],
         s[10],
     )
-    kept = state.memo.get(14)
+    kept = state.memo.get(12)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3357,26 +3279,26 @@ def kept_14(state):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[14] = (stamp, found)
+    state.memo[12] = (stamp, found)
     return found
 
 
-def kept_15(state):
+def kept_13(state):
     "kept: the members of K_region where the test at spec/twilight_struggle/events_late.rules:242, while what it reads is unchanged"
     s = state.stamps
     stamp = ()
-    kept = state.memo.get(15)
+    kept = state.memo.get(13)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
         found = ([item_ for item_ in K_region if A_presence[item_] > 0], True)
     except Exception:  # the caller tests as written, to fail where that fails
         return K_region, False
-    state.memo[15] = (stamp, found)
+    state.memo[13] = (stamp, found)
     return found
 
 
-def kept_16(state):
+def kept_14(state):
     "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:802, while what it reads is unchanged"
     s = state.stamps
     stamp = (
@@ -3385,7 +3307,7 @@ def kept_16(state):
         s[2],
         s[10],
     )
-    kept = state.memo.get(16)
+    kept = state.memo.get(14)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3405,7 +3327,7 @@ def kept_16(state):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[16] = (stamp, found)
+    state.memo[14] = (stamp, found)
     return found
 
 
@@ -5436,8 +5358,8 @@ def pol_careful_core_67(state, pending, tun):
 # The options a `never` line marks, where a policy's rule has such lines: no search considers them.
 NEVERS = {
     "careful": {
-        "spec/twilight_struggle/card_play.rules:51:9": nev_careful_core_0,
-        "spec/twilight_struggle/card_play.rules:74:9": nev_careful_core_2,
+        "spec/twilight_struggle/card_play.rules:53:9": nev_careful_core_0,
+        "spec/twilight_struggle/card_play.rules:76:9": nev_careful_core_2,
         "spec/twilight_struggle/events_late.rules:126:5": nev_careful_core_62,
         "spec/twilight_struggle/events_late.rules:202:17": nev_careful_core_40,
         "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_40,
@@ -5448,8 +5370,8 @@ NEVERS = {
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
     "careful_core": {
-        "spec/twilight_struggle/card_play.rules:51:9": nev_careful_core_0,
-        "spec/twilight_struggle/card_play.rules:74:9": nev_careful_core_2,
+        "spec/twilight_struggle/card_play.rules:53:9": nev_careful_core_0,
+        "spec/twilight_struggle/card_play.rules:76:9": nev_careful_core_2,
         "spec/twilight_struggle/events_late.rules:126:5": nev_careful_core_62,
         "spec/twilight_struggle/events_late.rules:202:17": nev_careful_core_40,
         "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_40,
@@ -5464,9 +5386,9 @@ NEVERS = {
 
 POLICIES = {
     "careful": {
-        "spec/twilight_struggle/card_play.rules:51:9": pol_careful_core_0,
-        "spec/twilight_struggle/card_play.rules:74:9": pol_careful_core_2,
-        "spec/twilight_struggle/card_play.rules:97:9": pol_careful_core_3,
+        "spec/twilight_struggle/card_play.rules:53:9": pol_careful_core_0,
+        "spec/twilight_struggle/card_play.rules:76:9": pol_careful_core_2,
+        "spec/twilight_struggle/card_play.rules:99:9": pol_careful_core_3,
         "spec/twilight_struggle/cards.rules:101:17": pol_careful_core_66,
         "spec/twilight_struggle/cards.rules:136:13": pol_careful_core_9,
         "spec/twilight_struggle/cards.rules:158:9": pol_careful_core_58,
@@ -5548,9 +5470,9 @@ POLICIES = {
         "spec/twilight_struggle/turn.rules:84:5": pol_careful_core_1,
     },
     "careful_core": {
-        "spec/twilight_struggle/card_play.rules:51:9": pol_careful_core_0,
-        "spec/twilight_struggle/card_play.rules:74:9": pol_careful_core_2,
-        "spec/twilight_struggle/card_play.rules:97:9": pol_careful_core_3,
+        "spec/twilight_struggle/card_play.rules:53:9": pol_careful_core_0,
+        "spec/twilight_struggle/card_play.rules:76:9": pol_careful_core_2,
+        "spec/twilight_struggle/card_play.rules:99:9": pol_careful_core_3,
         "spec/twilight_struggle/cards.rules:101:17": pol_careful_core_66,
         "spec/twilight_struggle/cards.rules:136:13": pol_careful_core_9,
         "spec/twilight_struggle/cards.rules:158:9": pol_careful_core_58,
