@@ -693,6 +693,16 @@ class Forbid(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class Allow(Node):
+    """allow action(x, y), ... when condition despite constraint, ...: in a card's `while in`
+    block, the named constraints' forbids do not hold for these actions while it does."""
+
+    patterns: tuple[ActionPattern, ...]
+    when: Expr
+    constraints: tuple[Ident, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Trigger(Node):
     """on signal(x, y) [when condition] { ... }."""
 
@@ -1138,10 +1148,11 @@ class Ability(Node):
     modifiers: tuple[Modifier, ...]
     forbids: tuple[Forbid, ...]
     triggers: tuple[Trigger, ...]
+    allows: tuple[Allow, ...] = ()
 
     def items(self) -> tuple[Node, ...]:
-        """Its modifiers, forbids and triggers in source order."""
-        return tuple(sorted(self.modifiers + self.forbids + self.triggers,
+        """Its modifiers, forbids, triggers and allows in source order."""
+        return tuple(sorted(self.modifiers + self.forbids + self.triggers + self.allows,
                             key=lambda n: (n.span.line, n.span.column)))
 
 

@@ -23,10 +23,11 @@ class Evaluator(Constants):
         self._builders[ast.Allowed] = self._build_allowed
         self._builders[ast.Active] = self._build_active
         # Per action, what may forbid it: the constraints' patterns, then per effect its own.
-        self._forbidden_by: dict[str, list[tuple[tuple[str, ...], ast.Expr]]] = {}
+        self._forbidden_by: dict[str, list[tuple[tuple[str, ...], ast.Expr, str]]] = {}
         for constraint in model.constraints:
             for names, when in _patterns(constraint.forbids):
-                self._forbidden_by.setdefault(names[0], []).append((names[1:], when))
+                self._forbidden_by.setdefault(names[0], []).append(
+                    (names[1:], when, constraint.name.name))
         self._forbid_runs: dict[str, tuple[list, dict, list]] = {}  # by action, as _forbidding gives them
         self._effect_forbids: dict[str, dict[int, list]] = {}
         for index, decl in enumerate(self.effect_decls):
@@ -76,8 +77,8 @@ class Evaluator(Constants):
         if found is None:
             found = self._forbid_runs[action] = self._forbidding(action)
         constraints, by_effect, abilities = found
-        for names, when in constraints:
-            if when(state, dict(zip(names, args))):
+        for names, when, despite in constraints:
+            if when(state, dict(zip(names, args))) and not (despite and _despite(state, despite, args)):
                 return False
         if by_effect:
             for effect, params, _ in self.in_force(state, abilities):
@@ -96,7 +97,10 @@ class Evaluator(Constants):
         closure = self.closure
         by_effect = {effect: [(names, given, closure(when)) for names, given, when in found]
                      for effect, found in self._effect_forbids.get(action, {}).items()}
-        return ([(names, closure(when)) for names, when in self._forbidden_by.get(action, ())],
+        allows = self.model.allows
+        return ([(names, closure(when), [(card, slots, given, closure(test)) for card, slots, given, test
+                                         in allows.get((action, constraint), ())])
+                 for names, when, constraint in self._forbidden_by.get(action, ())],
                 by_effect, self.abilities_of(by_effect))
 
     def _build_active(self, node: ast.Active):
@@ -105,6 +109,19 @@ class Evaluator(Constants):
             return lambda s, e: is_active(s, effect, None)
         args = tuple(self.closure(a) for a in node.args)
         return lambda s, e: is_active(s, effect, [a(s, e) for a in args])
+
+
+def _despite(state: State, despite: list, args: list) -> bool:
+    """A card's `allow ... despite` the constraint holds: the card lies where it holds and
+    its condition is true for these arguments."""
+    location = state.location
+    for card, slots, given, test in despite:
+        if location[card] in slots:
+            env = dict(zip(given, args))
+            env["this"] = card
+            if test(state, env):
+                return True
+    return False
 
 
 def _patterns(forbids) -> list[tuple[tuple[str, ...], ast.Expr]]:

@@ -66,6 +66,10 @@ class Model:
     # in entity order, then source order: the order they are heard and applied in.
     ability_effects: dict[str, ast.Ability] = field(default_factory=dict)
     abilities: list[tuple[str, int, tuple[int, ...]]] = field(default_factory=list)
+    # Their `allow ... despite C`: (action, constraint) -> (instance, zone slots, the pattern's
+    # names, the condition), in entity order.
+    allows: dict[tuple[str, str], list[tuple[int, tuple[int, ...], tuple[str, ...], ast.Expr]]] = \
+        field(default_factory=dict)
     defines: dict[str, ast.DefineDecl] = field(default_factory=dict)
     quantities: dict[str, ast.QuantityDecl] = field(default_factory=dict)
     procedures: dict[str, ast.ProcedureDecl] = field(default_factory=dict)
@@ -447,7 +451,14 @@ def _derive_abilities(model: Model) -> None:
                     ability.span, ast.Ident(ability.span, name), (this,), entity.label,
                     ability.modifiers, ability.forbids, ability.triggers)
                 model.ability_effects[name] = ability
-            model.abilities.append((name, index, ability_slots(model, ability, index)))
+            slots = ability_slots(model, ability, index)
+            model.abilities.append((name, index, slots))
+            for allow in ability.allows:
+                for pattern in allow.patterns:
+                    names = tuple(n.name for n in pattern.names)
+                    for constraint in allow.constraints:
+                        model.allows.setdefault((pattern.action.name, constraint.name), []).append(
+                            (index, slots, names, allow.when))
 
 
 def ability_slots(model: Model, ability: ast.Ability, index: int) -> tuple[int, ...]:

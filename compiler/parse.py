@@ -641,7 +641,14 @@ class _Builder(Transformer):
             tuple(i for i in items if isinstance(i, ast.Modifier)),
             tuple(i for i in items if isinstance(i, ast.Forbid)),
             tuple(i for i in items if isinstance(i, ast.Trigger)),
+            tuple(i for i in items if isinstance(i, ast.Allow)),
         )
+
+    def allow(self, meta, c):
+        patterns = tuple(x for x in c if isinstance(x, ast.ActionPattern))
+        when = next(x for x in c if isinstance(x, ast.Node) and not isinstance(x, ast.ActionPattern))
+        names = tuple(self._ident(t) for t in c if isinstance(t, Token))
+        return ast.Allow(self._span(meta), patterns, when, names)
 
     def event_block(self, meta, c):
         return ast.EventBlock(self._span(meta), c[0], c[1])

@@ -16,21 +16,25 @@ SPEC = TESTS / "specs" / "per_player"
 def test_designer_tests_pass_on_both_back_ends():
     result = CliRunner().invoke(main, ["test", str(SPEC)])
     assert result.exit_code == 0, result.output
-    assert "4 passed, 0 failed (2 on generated, 2 on interpreted)" in result.output
+    assert "6 passed, 0 failed (3 on generated, 3 on interpreted)" in result.output
 
 
 def test_instances_are_laid_out_player_by_player():
     model = load_spec(SPEC).model
     ids = [e.name.name for e in model.entities]
-    assert ids == ["one(red)", "two(red)", "lamp(red)", "one(blue)", "two(blue)", "lamp(blue)"]
-    assert model.entity_owner == [0, 0, 0, 1, 1, 1]
-    assert model.instances["lamp"] == (2, 5)
+    assert ids == ["one(red)", "two(red)", "lamp(red)", "key(red)",
+                   "one(blue)", "two(blue)", "lamp(blue)", "key(blue)"]
+    assert model.entity_owner == [0, 0, 0, 0, 1, 1, 1, 1]
+    assert model.instances["lamp"] == (2, 6)
 
 
 def test_an_ability_holds_in_its_owners_zone_only():
     model = load_spec(SPEC).model
     table = model.zones["table"].slot
-    assert model.abilities == [("lamp__while0", 2, (table,)), ("lamp__while0", 5, (table + 1,))]
+    assert model.abilities == [("lamp__while0", 2, (table,)), ("key__while0", 3, (table,)),
+                               ("lamp__while0", 6, (table + 1,)), ("key__while0", 7, (table + 1,))]
+    assert [(card, slots) for card, slots, _, _ in model.allows[("take", "no_taking")]] == [
+        (3, (table,)), (7, (table + 1,))]
 
 
 def test_generated_code_tests_the_instance_location(tmp_path):
@@ -42,6 +46,7 @@ def test_generated_code_tests_the_instance_location(tmp_path):
     assert "if x0 == 0:" in procedures  # owner(this) folded to the instance's player
     rules = (out / "rules.py").read_text()
     assert "value += A_bonus[E_lamp__blue]" in rules
+    assert "state.location[E_key__red] == 3\n            and x0 == 0" in rules  # allow ... despite
 
 
 def test_fmt_keeps_a_short_ability_on_one_line_and_breaks_a_longer_one():

@@ -145,6 +145,20 @@ class NameCheck(ScopedVisitor):
         self.known(trigger.signal, self.model.signals, "signal")
         super().visit_Trigger(trigger)
 
+    def visit_Allow(self, allow: ast.Allow) -> None:
+        constraints = {c.name.name: c for c in self.model.constraints}
+        actions = {p.action.name for p in allow.patterns}
+        for ident in allow.constraints:
+            constraint = constraints.get(ident.name)
+            if constraint is None:
+                self.unknown("constraint", ident.name, ident.span, constraints)
+                continue
+            forbidden = {p.action.name for f in constraint.forbids for p in f.patterns}
+            for action in sorted(actions - forbidden):
+                self.report(f"constraint '{ident.name}' forbids no '{action}': nothing to allow; "
+                            f"it forbids {', '.join(sorted(forbidden))}", ident.span)
+        super().visit_Allow(allow)
+
     def visit_Ability(self, ability: ast.Ability) -> None:
         for zone in ability.zones:
             if zone.name not in self.model.zones:

@@ -244,6 +244,14 @@ class ScopedVisitor(Visitor):
                 self.visit(pattern)
                 self.expect(forbid.when, BOOL, "the 'when' condition")
 
+    def visit_Allow(self, allow: ast.Allow) -> None:
+        for pattern in allow.patterns:
+            action = self.model.actions.get(pattern.action.name)
+            names = self.pattern(pattern.names, action.params if action else ())
+            with self.frame(self.rule_params + names, self.rule_implicit):
+                self.visit(pattern)
+                self.expect(allow.when, BOOL, "the 'when' condition")
+
     def visit_Trigger(self, trigger: ast.Trigger) -> None:
         signal = self.model.signals.get(trigger.signal.name)
         names = self.pattern(trigger.names, signal.params if signal else ())

@@ -58,6 +58,8 @@ class RuleGraph:
         for forbid in self._forbids():
             for pattern in forbid.patterns:
                 self.bodies.setdefault(("allowed", pattern.action.name), []).append(forbid.when)
+        for (action, _), found in model.allows.items():  # a card's `allow ... despite`
+            self.bodies.setdefault(("allowed", action), []).extend(test for *_, test in found)
         self._writes: dict[Key, frozenset] = {}
         self._reads: dict[Key, frozenset] = {}
         # A card's `while in` ability holds where the card lies: what it modifies or forbids
@@ -65,6 +67,7 @@ class RuleGraph:
         held = [model.effects[name] for name in model.ability_effects]
         self.zone_quantities = {m.quantity.name for e in held for m in e.modifiers}
         self.zone_actions = {p.action.name for e in held for f in e.forbids for p in f.patterns}
+        self.zone_actions |= {action for action, _ in model.allows}
 
     def _forbids(self) -> Iterator[ast.Forbid]:
         for constraint in self.model.constraints:

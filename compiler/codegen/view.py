@@ -257,7 +257,11 @@ class ViewBuilder:
         params = [f"x{i}" for i in range(width)]
         checks = []
         for constraint in self.model.constraints:
-            checks += self.forbid_checks(constraint.forbids, action, params, [])
+            found = self.forbid_checks(constraint.forbids, action, params, [])
+            despite = self.despite(action, constraint.name.name, params)
+            for check in found:
+                check.fields["despite"] = despite
+            checks += found
         groups = []
         for index, effect in self.declared_effects():
             found = self.forbid_checks(effect.forbids, action, params, self.effect_params(effect))
@@ -267,6 +271,18 @@ class ViewBuilder:
             lambda effect, base: self.forbid_checks(effect.forbids, action, params, base))
         return {"name": self.gen.allowed[action], "action": action, "params": params,
                 "checks": checks, "effects": groups, "abilities": abilities, "doc": repr(f"may the action {action} be taken")}
+
+    def despite(self, action: str, constraint: str, params: list[str]) -> str | None:
+        """When the cards' `allow action(...) ... despite constraint` lift its forbids: each
+        card where it lies and its condition, `or`-ed; None when no card allows it."""
+        parts = []
+        for card, slots, given, test in self.model.allows.get((action, constraint), ()):
+            const = self.gen.entity(card)
+            bindings = [("this", const, True)] + [(n, x, False) for n, x in zip(given, params)]
+            where = f"state.location[{const}]"
+            lies = f"{where} == {slots[0]}" if len(slots) == 1 else f"{where} in {tuple(slots)!r}"
+            parts.append(f"({lies} and {self.emitter(bindings).test(test)})")
+        return " or ".join(parts) or None
 
     def forbid_checks(self, forbids, action: str, params: list[str], base) -> list[Check]:
         checks = []

@@ -321,6 +321,15 @@ class Printer:
             parts += [COMMA, pattern]
         return nest(INDENT, fill_parts(parts + [LINE, concat("when ", expr_doc(f.when))]))
 
+    def item_Allow(self, a: ast.Allow) -> Doc:
+        patterns = [f"{p.action.name}{names_doc(p.names)}" for p in a.patterns]
+        parts: list[Doc] = [f"allow {patterns[0]}"]
+        for pattern in patterns[1:]:
+            parts += [COMMA, pattern]
+        despite = ", ".join(c.name for c in a.constraints)
+        return nest(INDENT, fill_parts(parts + [LINE, concat("when ", expr_doc(a.when)),
+                                               LINE, f"despite {despite}"]))
+
     def item_Trigger(self, t: ast.Trigger) -> Doc:
         return self.with_block(clauses(f"on {t.signal.name}{names_doc(t.names)}", when(t.when)), t.body)
 
@@ -338,7 +347,8 @@ class Printer:
         if id(ability) in comments.holding or id(ability) in comments.closing \
                 or comments.leading.get(id(item)) or comments.trailing.get(id(item)):
             return False
-        return isinstance(item, ast.Modifier) or (isinstance(item, ast.Trigger) and self.one_line(item.body))
+        return isinstance(item, (ast.Modifier, ast.Allow)) or (
+            isinstance(item, ast.Trigger) and self.one_line(item.body))
 
     def item_EventBlock(self, e: ast.EventBlock) -> Doc:
         return self.with_block(clauses("event", when(e.when)), e.body)

@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 295ccd2a66dbd174
+# Spec hash: 57befb124470dc26
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -27,8 +27,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: a96a0c3b0b1a9545
-# Fingerprint: source 815a0390fa748b807fa7 output 07c17feab8a7b954c194
+# Tests hash: 3152cf9d81b8e00a
+# Fingerprint: source b2f695bf56f2a5ec701b output 420968becfd42059e47d
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -40,8 +40,8 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "295ccd2a66dbd174"
-TESTS_HASH = "a96a0c3b0b1a9545"
+SPEC_HASH = "57befb124470dc26"
+TESTS_HASH = "3152cf9d81b8e00a"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

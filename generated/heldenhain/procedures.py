@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 295ccd2a66dbd174
+# Spec hash: 57befb124470dc26
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -27,8 +27,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: a96a0c3b0b1a9545
-# Fingerprint: source 4b13ce26184fc55ad1c6 output 90a39cd2254d529cfec0
+# Tests hash: 3152cf9d81b8e00a
+# Fingerprint: source ed24ba602d399b30b727 output f3d47bc0ab0a43dd84e5
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -67,6 +67,8 @@ from .tables import (
     A_heilung,
     ENTITY_IDS,
     ENTITY_LABELS,
+    E_affe_anleihe__p1,
+    E_affe_anleihe__p2,
     E_aktenarchiv__p1,
     E_aktenarchiv__p2,
     E_alter_wald__p1,
@@ -89,14 +91,22 @@ from .tables import (
     E_diva_dacapo__p2,
     E_doktor_daemmer__p1,
     E_doktor_daemmer__p2,
+    E_dorian_faltfach__p1,
+    E_dorian_faltfach__p2,
     E_edgar_satzsprung__p1,
     E_edgar_satzsprung__p2,
+    E_eiserne_disziplin__p1,
+    E_eiserne_disziplin__p2,
     E_elster_elvira__p1,
     E_elster_elvira__p2,
+    E_falke_fiete__p1,
+    E_falke_fiete__p2,
     E_fee_fortuna__p1,
     E_fee_fortuna__p2,
     E_feldflasche__p1,
     E_feldflasche__p2,
+    E_festes_band__p1,
+    E_festes_band__p2,
     E_flauschi__p1,
     E_flauschi__p2,
     E_fraeulein_frost__p1,
@@ -115,8 +125,12 @@ from .tables import (
     E_graf_grau__p2,
     E_grauer_platz__p1,
     E_grauer_platz__p2,
+    E_hase_hoppel__p1,
+    E_hase_hoppel__p2,
     E_heilamulett__p1,
     E_heilamulett__p2,
+    E_herr_gegenwind__p1,
+    E_herr_gegenwind__p2,
     E_illusionsdrache__p1,
     E_illusionsdrache__p2,
     E_kater_kasse__p1,
@@ -159,6 +173,8 @@ from .tables import (
     E_kontrollzentrum__p2,
     E_lena__p1,
     E_lena__p2,
+    E_letzte_rate__p1,
+    E_letzte_rate__p2,
     E_lord_leihgabe__p1,
     E_lord_leihgabe__p2,
     E_luzi_lichtblick__p1,
@@ -169,6 +185,8 @@ from .tables import (
     E_marktplatz__p2,
     E_maskenball__p1,
     E_maskenball__p2,
+    E_nami__p1,
+    E_nami__p2,
     E_nebelmoor__p1,
     E_nebelmoor__p2,
     E_opernhaus__p1,
@@ -189,8 +207,12 @@ from .tables import (
     E_rabe_raspel__p2,
     E_regenbogenbruecke__p1,
     E_regenbogenbruecke__p2,
+    E_rico_rueckprall__p1,
+    E_rico_rueckprall__p2,
     E_schleichkatze_nebel__p1,
     E_schleichkatze_nebel__p2,
+    E_schutzengel__p1,
+    E_schutzengel__p2,
     E_selma_seil__p1,
     E_selma_seil__p2,
     E_siegelring__p1,
@@ -219,6 +241,8 @@ from .tables import (
     E_zeitlupenstadt__p2,
     E_zensor_zack__p1,
     E_zensor_zack__p2,
+    E_zugabe__p1,
+    E_zugabe__p2,
     HAS_EVENT,
     KS_aktion,
     KS_ausruestung,
@@ -257,33 +281,33 @@ from .rules import (
 
 
 def p_bis_zugende_einsatz(state, v_f, v_n):
-    "procedure bis_zugende_einsatz (spec/heldenhain/03_rules.rules:136)"
-    # spec: spec/heldenhain/03_rules.rules:137
+    "procedure bis_zugende_einsatz (spec/heldenhain/03_rules.rules:139)"
+    # spec: spec/heldenhain/03_rules.rules:140
     activate(state, 1, [v_f, v_n, state.counters[8][v_f]], "turn")
 
 
 def p_bis_zugende_ausdauer(state, v_f, v_n):
-    "procedure bis_zugende_ausdauer (spec/heldenhain/03_rules.rules:139)"
-    # spec: spec/heldenhain/03_rules.rules:140
+    "procedure bis_zugende_ausdauer (spec/heldenhain/03_rules.rules:142)"
+    # spec: spec/heldenhain/03_rules.rules:143
     activate(state, 2, [v_f, v_n, state.counters[8][v_f]], "turn")
 
 
 def p_bis_zugende_rettung(state, v_f, v_n):
-    "procedure bis_zugende_rettung (spec/heldenhain/03_rules.rules:142)"
-    # spec: spec/heldenhain/03_rules.rules:143
+    "procedure bis_zugende_rettung (spec/heldenhain/03_rules.rules:145)"
+    # spec: spec/heldenhain/03_rules.rules:146
     activate(state, 3, [v_f, v_n, state.counters[8][v_f]], "turn")
 
 
 def p_punkte_gewinnen(state, v_p, v_n):
-    "procedure punkte_gewinnen (spec/heldenhain/03_rules.rules:149)"
-    # spec: spec/heldenhain/03_rules.rules:150
+    "procedure punkte_gewinnen (spec/heldenhain/03_rules.rules:152)"
+    # spec: spec/heldenhain/03_rules.rules:153
     if v_n > 0:
-        # spec: spec/heldenhain/03_rules.rules:151
+        # spec: spec/heldenhain/03_rules.rules:154
         state.tracks[v_p] = max(0, min(20, state.tracks[v_p] + v_n))
         state.stamps[2] += 1
-        # spec: spec/heldenhain/03_rules.rules:152
+        # spec: spec/heldenhain/03_rules.rules:155
         if state.tracks[v_p] >= 20:
-            # spec: spec/heldenhain/03_rules.rules:153
+            # spec: spec/heldenhain/03_rules.rules:156
             log_line(
                 state,
                 " ".join(
@@ -294,246 +318,246 @@ def p_punkte_gewinnen(state, v_p, v_n):
                         "Punkte und gewinnt",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:153:13",
+                "spec/heldenhain/03_rules.rules:156:13",
             )
-            # spec: spec/heldenhain/03_rules.rules:154
+            # spec: spec/heldenhain/03_rules.rules:157
             end_game(
                 state,
                 v_p,
                 "20 Punkte erreicht",
-                "spec/heldenhain/03_rules.rules:154:13",
+                "spec/heldenhain/03_rules.rules:157:13",
             )
 
 
 def p_punktabzug(state, v_p, v_n):
-    "procedure punktabzug (spec/heldenhain/03_rules.rules:159)"
-    # spec: spec/heldenhain/03_rules.rules:159
+    "procedure punktabzug (spec/heldenhain/03_rules.rules:162)"
+    # spec: spec/heldenhain/03_rules.rules:162
     state.tracks[v_p] = max(0, min(20, state.tracks[v_p] - v_n))
     state.stamps[2] += 1
 
 
 def p_ziehen(state, v_p):
-    "procedure ziehen (spec/heldenhain/03_rules.rules:164)"
-    # spec: spec/heldenhain/03_rules.rules:165
+    "procedure ziehen (spec/heldenhain/03_rules.rules:167)"
+    # spec: spec/heldenhain/03_rules.rules:168
     if len(state.zones[1 + v_p]) == 0 and len(state.zones[16 + v_p]) > 0:
-        # spec: spec/heldenhain/03_rules.rules:166
+        # spec: spec/heldenhain/03_rules.rules:169
         dest = 1 + v_p
         for card in list(state.zones[16 + v_p]):
             move_card(state, card, dest)
-        # spec: spec/heldenhain/03_rules.rules:167
+        # spec: spec/heldenhain/03_rules.rules:170
         shuffle(state, 1 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:169
+    # spec: spec/heldenhain/03_rules.rules:172
     if len(state.zones[1 + v_p]) > 0:
         move_card(
             state,
             some_card(
-                top_card(state, 1 + v_p), "spec/heldenhain/03_rules.rules:169:30"
+                top_card(state, 1 + v_p), "spec/heldenhain/03_rules.rules:172:30"
             ),
             3 + v_p,
         )
 
 
 def p_karten_ziehen(state, v_p, v_n):
-    "procedure karten_ziehen (spec/heldenhain/03_rules.rules:171)"
-    # spec: spec/heldenhain/03_rules.rules:171
+    "procedure karten_ziehen (spec/heldenhain/03_rules.rules:174)"
+    # spec: spec/heldenhain/03_rules.rules:174
     for _ in range(v_n):
-        tick(state, "repeat", "spec/heldenhain/03_rules.rules:171:46")
+        tick(state, "repeat", "spec/heldenhain/03_rules.rules:174:46")
         p_ziehen(state, v_p)
 
 
 def p_zufaellig_abwerfen(state, v_p):
-    "procedure zufaellig_abwerfen (spec/heldenhain/03_rules.rules:179)"
-    # spec: spec/heldenhain/03_rules.rules:180
+    "procedure zufaellig_abwerfen (spec/heldenhain/03_rules.rules:182)"
+    # spec: spec/heldenhain/03_rules.rules:183
     if len(state.zones[3 + v_p]) > 0:
-        # spec: spec/heldenhain/03_rules.rules:181
+        # spec: spec/heldenhain/03_rules.rules:184
         for card in list(state.zones[3 + v_p]):
             move_card(state, card, 15)
-        # spec: spec/heldenhain/03_rules.rules:182
+        # spec: spec/heldenhain/03_rules.rules:185
         shuffle(state, 15)
-        # spec: spec/heldenhain/03_rules.rules:183
+        # spec: spec/heldenhain/03_rules.rules:186
         move_card(
             state,
-            some_card(top_card(state, 15), "spec/heldenhain/03_rules.rules:183:9"),
+            some_card(top_card(state, 15), "spec/heldenhain/03_rules.rules:186:9"),
             16 + v_p,
         )
-        # spec: spec/heldenhain/03_rules.rules:184
+        # spec: spec/heldenhain/03_rules.rules:187
         dest = 3 + v_p
         for card in list(state.zones[15]):
             move_card(state, card, dest)
 
 
 def p_energie_gewinnen(state, v_p, v_n):
-    "procedure energie_gewinnen (spec/heldenhain/03_rules.rules:187)"
-    # spec: spec/heldenhain/03_rules.rules:187
+    "procedure energie_gewinnen (spec/heldenhain/03_rules.rules:190)"
+    # spec: spec/heldenhain/03_rules.rules:190
     state.tracks[2 + v_p] = max(0, min(6, state.tracks[2 + v_p] + v_n))
     state.stamps[3] += 1
 
 
 def p_heilen(state, v_f, v_n):
-    "procedure heilen (spec/heldenhain/03_rules.rules:191)"
-    # spec: spec/heldenhain/03_rules.rules:191
+    "procedure heilen (spec/heldenhain/03_rules.rules:194)"
+    # spec: spec/heldenhain/03_rules.rules:194
     state.counters[0][v_f] = bounded(
-        max(0, state.counters[0][v_f] - v_n), "spec/heldenhain/03_rules.rules:191:37"
+        max(0, state.counters[0][v_f] - v_n), "spec/heldenhain/03_rules.rules:194:37"
     )
     state.stamps[7] += 1
 
 
 def p_stress_geben(state, v_f, v_n):
-    "procedure stress_geben (spec/heldenhain/03_rules.rules:192)"
-    # spec: spec/heldenhain/03_rules.rules:192
+    "procedure stress_geben (spec/heldenhain/03_rules.rules:195)"
+    # spec: spec/heldenhain/03_rules.rules:195
     state.counters[0][v_f] = bounded(
-        max(0, state.counters[0][v_f] + v_n), "spec/heldenhain/03_rules.rules:192:43"
+        max(0, state.counters[0][v_f] + v_n), "spec/heldenhain/03_rules.rules:195:43"
     )
     state.stamps[7] += 1
 
 
 def p_stress_setzen(state, v_f, v_n):
-    "procedure stress_setzen (spec/heldenhain/03_rules.rules:193)"
-    # spec: spec/heldenhain/03_rules.rules:193
+    "procedure stress_setzen (spec/heldenhain/03_rules.rules:196)"
+    # spec: spec/heldenhain/03_rules.rules:196
     state.counters[0][v_f] = max(0, v_n)
     state.stamps[7] += 1
 
 
 def p_wartezeit_setzen(state, v_f, v_an):
-    "procedure wartezeit_setzen (spec/heldenhain/03_rules.rules:194)"
-    # spec: spec/heldenhain/03_rules.rules:194
+    "procedure wartezeit_setzen (spec/heldenhain/03_rules.rules:197)"
+    # spec: spec/heldenhain/03_rules.rules:197
     state.counters[2][v_f] = max(0, 1 if v_an else 0)
     state.stamps[9] += 1
 
 
 def p_genutzt_setzen(state, v_f, v_an):
-    "procedure genutzt_setzen (spec/heldenhain/03_rules.rules:195)"
-    # spec: spec/heldenhain/03_rules.rules:195
+    "procedure genutzt_setzen (spec/heldenhain/03_rules.rules:198)"
+    # spec: spec/heldenhain/03_rules.rules:198
     state.counters[9][v_f] = max(0, 1 if v_an else 0)
     state.stamps[16] += 1
 
 
 def p_startcharakter_setzen(state, v_f):
-    "procedure startcharakter_setzen (spec/heldenhain/03_rules.rules:196)"
-    # spec: spec/heldenhain/03_rules.rules:196
+    "procedure startcharakter_setzen (spec/heldenhain/03_rules.rules:199)"
+    # spec: spec/heldenhain/03_rules.rules:199
     state.counters[10][v_f] = 1
     state.stamps[17] += 1
 
 
 def p_sperrschutz_setzen(state, v_f, v_n):
-    "procedure sperrschutz_setzen (spec/heldenhain/03_rules.rules:197)"
-    # spec: spec/heldenhain/03_rules.rules:197
+    "procedure sperrschutz_setzen (spec/heldenhain/03_rules.rules:200)"
+    # spec: spec/heldenhain/03_rules.rules:200
     state.counters[4][v_f] = max(0, v_n)
     state.stamps[11] += 1
 
 
 def p_setzt_aus_setzen(state, v_f, v_an):
-    "procedure setzt_aus_setzen (spec/heldenhain/03_rules.rules:198)"
-    # spec: spec/heldenhain/03_rules.rules:198
+    "procedure setzt_aus_setzen (spec/heldenhain/03_rules.rules:201)"
+    # spec: spec/heldenhain/03_rules.rules:201
     state.counters[3][v_f] = max(0, 1 if v_an else 0)
     state.stamps[10] += 1
 
 
 def p_dauerhaft_einsatz(state, v_f, v_n):
-    "procedure dauerhaft_einsatz (spec/heldenhain/03_rules.rules:199)"
-    # spec: spec/heldenhain/03_rules.rules:199
+    "procedure dauerhaft_einsatz (spec/heldenhain/03_rules.rules:202)"
+    # spec: spec/heldenhain/03_rules.rules:202
     state.counters[5][v_f] = bounded(
-        max(0, state.counters[5][v_f] + v_n), "spec/heldenhain/03_rules.rules:199:48"
+        max(0, state.counters[5][v_f] + v_n), "spec/heldenhain/03_rules.rules:202:48"
     )
     state.stamps[12] += 1
 
 
 def p_dauerhaft_ausdauer(state, v_f, v_n):
-    "procedure dauerhaft_ausdauer (spec/heldenhain/03_rules.rules:200)"
-    # spec: spec/heldenhain/03_rules.rules:200
+    "procedure dauerhaft_ausdauer (spec/heldenhain/03_rules.rules:203)"
+    # spec: spec/heldenhain/03_rules.rules:203
     state.counters[6][v_f] = bounded(
-        max(0, state.counters[6][v_f] + v_n), "spec/heldenhain/03_rules.rules:200:49"
+        max(0, state.counters[6][v_f] + v_n), "spec/heldenhain/03_rules.rules:203:49"
     )
     state.stamps[13] += 1
 
 
 def p_dauerhaft_rettung(state, v_f, v_n):
-    "procedure dauerhaft_rettung (spec/heldenhain/03_rules.rules:201)"
-    # spec: spec/heldenhain/03_rules.rules:201
+    "procedure dauerhaft_rettung (spec/heldenhain/03_rules.rules:204)"
+    # spec: spec/heldenhain/03_rules.rules:204
     state.counters[7][v_f] = bounded(
-        max(0, state.counters[7][v_f] + v_n), "spec/heldenhain/03_rules.rules:201:48"
+        max(0, state.counters[7][v_f] + v_n), "spec/heldenhain/03_rules.rules:204:48"
     )
     state.stamps[14] += 1
 
 
 def p_aufrichten(state, v_f):
-    "procedure aufrichten (spec/heldenhain/03_rules.rules:203)"
-    # spec: spec/heldenhain/03_rules.rules:204
+    "procedure aufrichten (spec/heldenhain/03_rules.rules:206)"
+    # spec: spec/heldenhain/03_rules.rules:207
     state.counters[1][v_f] = 0
     state.stamps[8] += 1
-    # spec: spec/heldenhain/03_rules.rules:205
+    # spec: spec/heldenhain/03_rules.rules:208
     p_setzt_aus_setzen(state, v_f, False)
 
 
 def p_erschoepfen(state, v_f):
-    "procedure erschoepfen (spec/heldenhain/03_rules.rules:208)"
-    # spec: spec/heldenhain/03_rules.rules:208
+    "procedure erschoepfen (spec/heldenhain/03_rules.rules:211)"
+    # spec: spec/heldenhain/03_rules.rules:211
     state.counters[1][v_f] = 1
     state.stamps[8] += 1
 
 
 def p_sperren(state, v_f):
-    "procedure sperren (spec/heldenhain/03_rules.rules:212)"
-    # spec: spec/heldenhain/03_rules.rules:213
+    "procedure sperren (spec/heldenhain/03_rules.rules:215)"
+    # spec: spec/heldenhain/03_rules.rules:216
     p_erschoepfen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:214
+    # spec: spec/heldenhain/03_rules.rules:217
     if allowed_aussetzen_lassen(state, v_f):
         p_setzt_aus_setzen(state, v_f, True)
 
 
 def p_zuruecksetzen(state, v_f):
-    "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:218)"
-    # spec: spec/heldenhain/03_rules.rules:219
+    "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:221)"
+    # spec: spec/heldenhain/03_rules.rules:222
     state.counters[0][v_f] = 0
     state.stamps[7] += 1
-    # spec: spec/heldenhain/03_rules.rules:220
+    # spec: spec/heldenhain/03_rules.rules:223
     state.counters[1][v_f] = 0
     state.stamps[8] += 1
-    # spec: spec/heldenhain/03_rules.rules:221
+    # spec: spec/heldenhain/03_rules.rules:224
     state.counters[2][v_f] = 0
     state.stamps[9] += 1
-    # spec: spec/heldenhain/03_rules.rules:222
+    # spec: spec/heldenhain/03_rules.rules:225
     state.counters[3][v_f] = 0
     state.stamps[10] += 1
-    # spec: spec/heldenhain/03_rules.rules:223
+    # spec: spec/heldenhain/03_rules.rules:226
     state.counters[4][v_f] = 0
     state.stamps[11] += 1
-    # spec: spec/heldenhain/03_rules.rules:224
+    # spec: spec/heldenhain/03_rules.rules:227
     state.counters[5][v_f] = 0
     state.stamps[12] += 1
-    # spec: spec/heldenhain/03_rules.rules:225
+    # spec: spec/heldenhain/03_rules.rules:228
     state.counters[6][v_f] = 0
     state.stamps[13] += 1
-    # spec: spec/heldenhain/03_rules.rules:226
+    # spec: spec/heldenhain/03_rules.rules:229
     state.counters[7][v_f] = 0
     state.stamps[14] += 1
-    # spec: spec/heldenhain/03_rules.rules:227
+    # spec: spec/heldenhain/03_rules.rules:230
     state.counters[9][v_f] = 0
     state.stamps[16] += 1
-    # spec: spec/heldenhain/03_rules.rules:228
+    # spec: spec/heldenhain/03_rules.rules:231
     state.counters[8][v_f] = bounded(
-        max(0, state.counters[8][v_f] + 1), "spec/heldenhain/03_rules.rules:228:5"
+        max(0, state.counters[8][v_f] + 1), "spec/heldenhain/03_rules.rules:231:5"
     )
     state.stamps[15] += 1
 
 
 def p_ablegen_von(state, v_a, v_f):
-    "procedure ablegen_von (spec/heldenhain/03_rules.rules:231)"
-    # spec: spec/heldenhain/03_rules.rules:231
+    "procedure ablegen_von (spec/heldenhain/03_rules.rules:234)"
+    # spec: spec/heldenhain/03_rules.rules:234
     cancel(state, 0, [v_a, v_f])
 
 
 def p_ausscheiden(state, v_f):
-    "procedure ausscheiden (spec/heldenhain/03_rules.rules:233)"
-    # spec: spec/heldenhain/03_rules.rules:234
-    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:234:13")
-    # spec: spec/heldenhain/03_rules.rules:235
+    "procedure ausscheiden (spec/heldenhain/03_rules.rules:236)"
+    # spec: spec/heldenhain/03_rules.rules:237
+    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:237:13")
+    # spec: spec/heldenhain/03_rules.rules:238
     for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
-        # spec: spec/heldenhain/03_rules.rules:236
+        # spec: spec/heldenhain/03_rules.rules:239
         p_ablegen_von(state, v_a, v_f)
-        # spec: spec/heldenhain/03_rules.rules:237
+        # spec: spec/heldenhain/03_rules.rules:240
         move_card(state, v_a, 16 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:239
+    # spec: spec/heldenhain/03_rules.rules:242
     log_line(
         state,
         " ".join(
@@ -545,57 +569,57 @@ def p_ausscheiden(state, v_f):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:239:9",
+                        "spec/heldenhain/03_rules.rules:242:9",
                     )
                 ),
                 "scheidet aus",
             ]
         ),
-        "spec/heldenhain/03_rules.rules:239:5",
+        "spec/heldenhain/03_rules.rules:242:5",
     )
-    # spec: spec/heldenhain/03_rules.rules:240
+    # spec: spec/heldenhain/03_rules.rules:243
     p_zuruecksetzen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:241
-    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:241:5"), 16 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:242
+    # spec: spec/heldenhain/03_rules.rules:244
+    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:244:5"), 16 + v_p)
+    # spec: spec/heldenhain/03_rules.rules:245
     emit_ausgeschieden(state, v_p, v_f)
 
 
 def p_ablegen(state, v_f):
-    "procedure ablegen (spec/heldenhain/03_rules.rules:245)"
-    # spec: spec/heldenhain/03_rules.rules:246
-    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:246:13")
-    # spec: spec/heldenhain/03_rules.rules:247
+    "procedure ablegen (spec/heldenhain/03_rules.rules:248)"
+    # spec: spec/heldenhain/03_rules.rules:249
+    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:249:13")
+    # spec: spec/heldenhain/03_rules.rules:250
     for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
-        # spec: spec/heldenhain/03_rules.rules:248
+        # spec: spec/heldenhain/03_rules.rules:251
         p_ablegen_von(state, v_a, v_f)
-        # spec: spec/heldenhain/03_rules.rules:249
+        # spec: spec/heldenhain/03_rules.rules:252
         move_card(state, v_a, 16 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:251
+    # spec: spec/heldenhain/03_rules.rules:254
     p_zuruecksetzen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:252
-    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:252:5"), 16 + v_p)
+    # spec: spec/heldenhain/03_rules.rules:255
+    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:255:5"), 16 + v_p)
 
 
 def p_auf_die_hand(state, v_f):
-    "procedure auf_die_hand (spec/heldenhain/03_rules.rules:257)"
-    # spec: spec/heldenhain/03_rules.rules:258
-    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:258:13")
-    # spec: spec/heldenhain/03_rules.rules:259
+    "procedure auf_die_hand (spec/heldenhain/03_rules.rules:260)"
+    # spec: spec/heldenhain/03_rules.rules:261
+    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:261:13")
+    # spec: spec/heldenhain/03_rules.rules:262
     for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
-        # spec: spec/heldenhain/03_rules.rules:260
+        # spec: spec/heldenhain/03_rules.rules:263
         p_ablegen_von(state, v_a, v_f)
-        # spec: spec/heldenhain/03_rules.rules:261
+        # spec: spec/heldenhain/03_rules.rules:264
         move_card(state, v_a, 3 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:263
+    # spec: spec/heldenhain/03_rules.rules:266
     p_zuruecksetzen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:264
-    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:264:5"), 3 + v_p)
+    # spec: spec/heldenhain/03_rules.rules:267
+    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:267:5"), 3 + v_p)
 
 
 def p_stress_pruefen(state):
-    "procedure stress_pruefen (spec/heldenhain/03_rules.rules:268)"
-    # spec: spec/heldenhain/03_rules.rules:269
+    "procedure stress_pruefen (spec/heldenhain/03_rules.rules:271)"
+    # spec: spec/heldenhain/03_rules.rules:272
     while any(
         any(
             state.counters[0][c_f] >= q_ausdauer(state, c_f)
@@ -603,16 +627,16 @@ def p_stress_pruefen(state):
         )
         for c_q in PLAYERS
     ):
-        tick(state, "while", "spec/heldenhain/03_rules.rules:269:5")
-        # spec: spec/heldenhain/03_rules.rules:270
+        tick(state, "while", "spec/heldenhain/03_rules.rules:272:5")
+        # spec: spec/heldenhain/03_rules.rules:273
         for v_q in PLAYERS:
-            # spec: spec/heldenhain/03_rules.rules:271
+            # spec: spec/heldenhain/03_rules.rules:274
             for v_f in [
                 c_f
                 for c_f in state.zones[5 + v_q]
                 if state.counters[0][c_f] >= q_ausdauer(state, c_f)
             ]:
-                # spec: spec/heldenhain/03_rules.rules:272
+                # spec: spec/heldenhain/03_rules.rules:275
                 if state.location[v_f] == 5 + v_q and state.counters[0][
                     v_f
                 ] >= q_ausdauer(state, v_f):
@@ -620,18 +644,18 @@ def p_stress_pruefen(state):
 
 
 def p_aktion_beginnen(state):
-    "procedure aktion_beginnen (spec/heldenhain/03_rules.rules:342)"
-    # spec: spec/heldenhain/03_rules.rules:343
+    "procedure aktion_beginnen (spec/heldenhain/03_rules.rules:345)"
+    # spec: spec/heldenhain/03_rules.rules:346
     state.vars[2] = False
     state.stamps[20] += 1
-    # spec: spec/heldenhain/03_rules.rules:344
+    # spec: spec/heldenhain/03_rules.rules:347
     state.tracks[4] = max(0, min(9, state.tracks[4] - 1))
     state.stamps[4] += 1
 
 
 def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
-    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:361)"
-    # spec: spec/heldenhain/03_rules.rules:362
+    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:364)"
+    # spec: spec/heldenhain/03_rules.rules:365
     log_line(
         state,
         " ".join(
@@ -645,7 +669,7 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:362:17",
+                        "spec/heldenhain/03_rules.rules:365:17",
                     )
                 ),
                 "lenkt",
@@ -656,34 +680,34 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_z,
                         "label",
-                        "spec/heldenhain/03_rules.rules:362:35",
+                        "spec/heldenhain/03_rules.rules:365:35",
                     )
                 ),
                 "ab",
             ]
         ),
-        "spec/heldenhain/03_rules.rules:362:5",
-    )
-    # spec: spec/heldenhain/03_rules.rules:363
-    p_erschoepfen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:364
-    v_an_ziel = bounded(
-        q_ablenkstress(state, v_z, q_einsatz(state, v_f)),
-        "spec/heldenhain/03_rules.rules:364:19",
-    )
-    # spec: spec/heldenhain/03_rules.rules:365
-    v_an_figur = bounded(
-        max(0, q_einsatz(state, v_z)), "spec/heldenhain/03_rules.rules:365:20"
+        "spec/heldenhain/03_rules.rules:365:5",
     )
     # spec: spec/heldenhain/03_rules.rules:366
-    p_stress_geben(state, v_z, v_an_ziel)
+    p_erschoepfen(state, v_f)
     # spec: spec/heldenhain/03_rules.rules:367
-    p_stress_geben(state, v_f, v_an_figur)
+    v_an_ziel = bounded(
+        q_ablenkstress(state, v_z, q_einsatz(state, v_f)),
+        "spec/heldenhain/03_rules.rules:367:19",
+    )
     # spec: spec/heldenhain/03_rules.rules:368
-    p_sperren(state, v_z)
+    v_an_figur = bounded(
+        max(0, q_einsatz(state, v_z)), "spec/heldenhain/03_rules.rules:368:20"
+    )
     # spec: spec/heldenhain/03_rules.rules:369
-    emit_abgelenkt(state, v_p, v_f, v_z)
+    p_stress_geben(state, v_z, v_an_ziel)
     # spec: spec/heldenhain/03_rules.rules:370
+    p_stress_geben(state, v_f, v_an_figur)
+    # spec: spec/heldenhain/03_rules.rules:371
+    p_sperren(state, v_z)
+    # spec: spec/heldenhain/03_rules.rules:372
+    emit_abgelenkt(state, v_p, v_f, v_z)
+    # spec: spec/heldenhain/03_rules.rules:373
     p_stress_pruefen(state)
 
 
@@ -700,48 +724,48 @@ def p_deck_bilden(state, v_p, v_d):
 
 
 def ev_kiki_kleeblatt__p1(state, v_you, v_this):
-    "event of kiki_kleeblatt(p1) (spec/heldenhain/10_superfreundinnen.rules:51)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:52
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:52:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:53
+    "event of kiki_kleeblatt(p1) (spec/heldenhain/10_superfreundinnen.rules:53)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:54
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:54:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:55
     if v_w >= 4:
         p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_hanna_herzlich__p1(state, v_you, v_this):
-    "event of hanna_herzlich(p1) (spec/heldenhain/10_superfreundinnen.rules:65)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:65
+    "event of hanna_herzlich(p1) (spec/heldenhain/10_superfreundinnen.rules:67)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:67
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
 
 
 def ev_sunny_sonnenschein__p1(state, v_you, v_this):
-    "event of sunny_sonnenschein(p1) (spec/heldenhain/10_superfreundinnen.rules:75)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:75
+    "event of sunny_sonnenschein(p1) (spec/heldenhain/10_superfreundinnen.rules:77)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:77
     p_ziehen(state, v_you)
 
 
 def ev_gina_gluecksgriff__p1(state, v_you, v_this):
-    "event of gina_gluecksgriff(p1) (spec/heldenhain/10_superfreundinnen.rules:91)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:92
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:92:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:93
+    "event of gina_gluecksgriff(p1) (spec/heldenhain/10_superfreundinnen.rules:93)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:94
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:94:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:95
     if v_w == 6:
         p_punkte_gewinnen(state, v_you, 1)
 
 
 def ev_gruppenumarmung__p1(state, v_you, v_this):
-    "event of gruppenumarmung(p1) (spec/heldenhain/10_superfreundinnen.rules:186)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:186
+    "event of gruppenumarmung(p1) (spec/heldenhain/10_superfreundinnen.rules:190)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:190
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 2)
 
 
 def ev_glueckstreffer__p1(state, v_you, v_this):
-    "event of glueckstreffer(p1) (spec/heldenhain/10_superfreundinnen.rules:190)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:191
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:191:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:192
+    "event of glueckstreffer(p1) (spec/heldenhain/10_superfreundinnen.rules:194)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:195
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:195:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:196
     if v_w >= 5:
         p_punkte_gewinnen(state, v_you, 2)
     else:
@@ -749,129 +773,129 @@ def ev_glueckstreffer__p1(state, v_you, v_this):
 
 
 def ev_zusammenhalt__p1(state, v_you, v_this):
-    "event of zusammenhalt(p1) (spec/heldenhain/10_superfreundinnen.rules:197)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:197
+    "event of zusammenhalt(p1) (spec/heldenhain/10_superfreundinnen.rules:201)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:201
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_kuchenpause__p1(state, v_you, v_this):
-    "event of kuchenpause(p1) (spec/heldenhain/10_superfreundinnen.rules:207)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:207
+    "event of kuchenpause(p1) (spec/heldenhain/10_superfreundinnen.rules:211)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:211
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_grosses_finale__p1(state, v_you, v_this):
-    "event of grosses_finale(p1) (spec/heldenhain/10_superfreundinnen.rules:218)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:218
+    "event of grosses_finale(p1) (spec/heldenhain/10_superfreundinnen.rules:222)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:222
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_wunschbrunnen__p1(state, v_you, v_this):
-    "event of wunschbrunnen(p1) (spec/heldenhain/10_superfreundinnen.rules:234)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:235
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:235:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:236
+    "event of wunschbrunnen(p1) (spec/heldenhain/10_superfreundinnen.rules:239)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:240
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:240:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:241
     if v_w <= 2:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:237
+        # spec: spec/heldenhain/10_superfreundinnen.rules:242
         p_ziehen(state, v_you)
     elif v_w <= 4:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:239
+        # spec: spec/heldenhain/10_superfreundinnen.rules:244
         p_karten_ziehen(state, v_you, 2)
     else:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:241
+        # spec: spec/heldenhain/10_superfreundinnen.rules:246
         p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_pyjamaparty__p1(state, v_you, v_this):
-    "event of pyjamaparty(p1) (spec/heldenhain/10_superfreundinnen.rules:273)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:274
+    "event of pyjamaparty(p1) (spec/heldenhain/10_superfreundinnen.rules:278)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:279
     p_karten_ziehen(state, v_you, 2)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:275
+    # spec: spec/heldenhain/10_superfreundinnen.rules:280
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_gemeinsam_stark__p1(state, v_you, v_this):
-    "event of gemeinsam_stark(p1) (spec/heldenhain/10_superfreundinnen.rules:280)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:280
+    "event of gemeinsam_stark(p1) (spec/heldenhain/10_superfreundinnen.rules:285)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:285
     for v_f in list(state.zones[5 + v_you]):
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def ev_freundinnen_power__p1(state, v_you, v_this):
-    "event of freundinnen_power(p1) (spec/heldenhain/10_superfreundinnen.rules:284)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:284
+    "event of freundinnen_power(p1) (spec/heldenhain/10_superfreundinnen.rules:289)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:289
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ev_frau_flaute__p1(state, v_you, v_this):
-    "event of frau_flaute(p1) (spec/heldenhain/11_schattenkabinett.rules:45)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:45
+    "event of frau_flaute(p1) (spec/heldenhain/11_schattenkabinett.rules:47)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:47
     slot = 2 + (None if v_you is None else (v_you + 1) % 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
     state.stamps[3] += 1
 
 
 def ev_notar_nimmermehr__p1(state, v_you, v_this):
-    "event of notar_nimmermehr(p1) (spec/heldenhain/11_schattenkabinett.rules:68)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:68
+    "event of notar_nimmermehr(p1) (spec/heldenhain/11_schattenkabinett.rules:70)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:70
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
 
 
 def ev_rufmord__p1(state, v_you, v_this):
-    "event of rufmord(p1) (spec/heldenhain/11_schattenkabinett.rules:161)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:161
+    "event of rufmord(p1) (spec/heldenhain/11_schattenkabinett.rules:163)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:163
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
 
 
 def ev_schmutzkampagne__p1(state, v_you, v_this):
-    "event of schmutzkampagne(p1) (spec/heldenhain/11_schattenkabinett.rules:165)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:165
+    "event of schmutzkampagne(p1) (spec/heldenhain/11_schattenkabinett.rules:167)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:167
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 3)
 
 
 def ev_raenke_schmieden__p1(state, v_you, v_this):
-    "event of raenke_schmieden(p1) (spec/heldenhain/11_schattenkabinett.rules:180)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:180
+    "event of raenke_schmieden(p1) (spec/heldenhain/11_schattenkabinett.rules:182)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:182
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_verhoer__p1(state, v_you, v_this):
-    "event of verhoer(p1) (spec/heldenhain/11_schattenkabinett.rules:184)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:185
+    "event of verhoer(p1) (spec/heldenhain/11_schattenkabinett.rules:186)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:187
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:186
+    # spec: spec/heldenhain/11_schattenkabinett.rules:188
     p_ziehen(state, v_you)
 
 
 def ev_hinterzimmer__p1(state, v_you, v_this):
-    "event of hinterzimmer(p1) (spec/heldenhain/11_schattenkabinett.rules:191)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:192
+    "event of hinterzimmer(p1) (spec/heldenhain/11_schattenkabinett.rules:193)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:194
     p_energie_gewinnen(state, v_you, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:193
+    # spec: spec/heldenhain/11_schattenkabinett.rules:195
     p_ziehen(state, v_you)
 
 
 def ev_schachzug__p1(state, v_you, v_this):
-    "event of schachzug(p1) (spec/heldenhain/11_schattenkabinett.rules:198)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:199
+    "event of schachzug(p1) (spec/heldenhain/11_schattenkabinett.rules:200)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:201
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:200
+    # spec: spec/heldenhain/11_schattenkabinett.rules:202
     p_ziehen(state, v_you)
 
 
 def ev_abgesagt__p1(state, v_you, v_this):
-    "event of abgesagt(p1) (spec/heldenhain/11_schattenkabinett.rules:205)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:206
+    "event of abgesagt(p1) (spec/heldenhain/11_schattenkabinett.rules:207)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:208
     for v_h in list(state.zones[11 + (None if v_you is None else (v_you + 1) % 2)]):
-        # spec: spec/heldenhain/11_schattenkabinett.rules:207
+        # spec: spec/heldenhain/11_schattenkabinett.rules:209
         p_zuruecksetzen(state, v_h)
-        # spec: spec/heldenhain/11_schattenkabinett.rules:208
+        # spec: spec/heldenhain/11_schattenkabinett.rules:210
         move_card(state, v_h, 16 + (None if v_you is None else (v_you + 1) % 2))
 
 
 def ev_sperrstunde__p1(state, v_you, v_this):
-    "event of sperrstunde(p1) (spec/heldenhain/11_schattenkabinett.rules:214)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:214
+    "event of sperrstunde(p1) (spec/heldenhain/11_schattenkabinett.rules:216)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:216
     for v_z in [
         c_z
         for c_z in state.zones[5 + (None if v_you is None else (v_you + 1) % 2)]
@@ -881,16 +905,16 @@ def ev_sperrstunde__p1(state, v_you, v_this):
 
 
 def ev_dunkle_plaene__p1(state, v_you, v_this):
-    "event of dunkle_plaene(p1) (spec/heldenhain/11_schattenkabinett.rules:230)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:231
+    "event of dunkle_plaene(p1) (spec/heldenhain/11_schattenkabinett.rules:233)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:234
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:232
+    # spec: spec/heldenhain/11_schattenkabinett.rules:235
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_nullsummenspiel__p1(state, v_you, v_this):
-    "event of nullsummenspiel(p1) (spec/heldenhain/11_schattenkabinett.rules:237)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:237
+    "event of nullsummenspiel(p1) (spec/heldenhain/11_schattenkabinett.rules:240)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:240
     p_punktabzug(
         state,
         None if v_you is None else (v_you + 1) % 2,
@@ -907,7 +931,7 @@ def ev_nullsummenspiel__p1(state, v_you, v_this):
                     ]
                 ),
             ),
-            "spec/heldenhain/11_schattenkabinett.rules:237:39",
+            "spec/heldenhain/11_schattenkabinett.rules:240:39",
         ),
     )
 
@@ -919,186 +943,186 @@ def ev_oskar__p1(state, v_you, v_this):
 
 
 def ev_alle_fuer_einen__p1(state, v_you, v_this):
-    "event of alle_fuer_einen(p1) (spec/heldenhain/12_weggefaehrten.rules:130)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:130
+    "event of alle_fuer_einen(p1) (spec/heldenhain/12_weggefaehrten.rules:134)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:134
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_schulter_an_schulter__p1(state, v_you, v_this):
-    "event of schulter_an_schulter(p1) (spec/heldenhain/12_weggefaehrten.rules:134)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:134
+    "event of schulter_an_schulter(p1) (spec/heldenhain/12_weggefaehrten.rules:138)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:138
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ev_schutzwall__p1(state, v_you, v_this):
-    "event of schutzwall(p1) (spec/heldenhain/12_weggefaehrten.rules:138)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:138
+    "event of schutzwall(p1) (spec/heldenhain/12_weggefaehrten.rules:142)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:142
     for v_f in list(state.zones[5 + v_you]):
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def ev_aufbruch__p1(state, v_you, v_this):
-    "event of aufbruch(p1) (spec/heldenhain/12_weggefaehrten.rules:145)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:145
+    "event of aufbruch(p1) (spec/heldenhain/12_weggefaehrten.rules:149)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:149
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_gemeinsamer_marsch__p1(state, v_you, v_this):
-    "event of gemeinsamer_marsch(p1) (spec/heldenhain/12_weggefaehrten.rules:149)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:149
+    "event of gemeinsamer_marsch(p1) (spec/heldenhain/12_weggefaehrten.rules:153)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:153
     p_energie_gewinnen(state, v_you, 2)
 
 
 def ev_verstaerkung__p1(state, v_you, v_this):
-    "event of verstaerkung(p1) (spec/heldenhain/12_weggefaehrten.rules:153)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:153
+    "event of verstaerkung(p1) (spec/heldenhain/12_weggefaehrten.rules:157)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:157
     p_karten_ziehen(
         state,
         v_you,
         bounded(
             min(3, len([c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter])),
-            "spec/heldenhain/12_weggefaehrten.rules:153:32",
+            "spec/heldenhain/12_weggefaehrten.rules:157:32",
         ),
     )
 
 
 def ev_gipfelsturm__p1(state, v_you, v_this):
-    "event of gipfelsturm(p1) (spec/heldenhain/12_weggefaehrten.rules:175)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:175
+    "event of gipfelsturm(p1) (spec/heldenhain/12_weggefaehrten.rules:180)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:180
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_treue_freunde__p1(state, v_you, v_this):
-    "event of treue_freunde(p1) (spec/heldenhain/12_weggefaehrten.rules:179)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:179
+    "event of treue_freunde(p1) (spec/heldenhain/12_weggefaehrten.rules:184)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:184
     p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_wegzehrung__p1(state, v_you, v_this):
-    "event of wegzehrung(p1) (spec/heldenhain/12_weggefaehrten.rules:182)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:182
+    "event of wegzehrung(p1) (spec/heldenhain/12_weggefaehrten.rules:187)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:187
     p_energie_gewinnen(state, v_you, 2)
 
 
 def ev_kundschafter__p1(state, v_you, v_this):
-    "event of kundschafter(p1) (spec/heldenhain/12_weggefaehrten.rules:186)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:187
+    "event of kundschafter(p1) (spec/heldenhain/12_weggefaehrten.rules:191)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:192
     v_vorher = bounded(
         len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]),
-        "spec/heldenhain/12_weggefaehrten.rules:187:22",
+        "spec/heldenhain/12_weggefaehrten.rules:192:22",
     )
-    # spec: spec/heldenhain/12_weggefaehrten.rules:188
+    # spec: spec/heldenhain/12_weggefaehrten.rules:193
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:189
+    # spec: spec/heldenhain/12_weggefaehrten.rules:194
     if len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]) > v_vorher:
         p_ziehen(state, v_you)
 
 
 def ev_zeltlager__p1(state, v_you, v_this):
-    "event of zeltlager(p1) (spec/heldenhain/12_weggefaehrten.rules:194)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:195
+    "event of zeltlager(p1) (spec/heldenhain/12_weggefaehrten.rules:199)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:200
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:196
+    # spec: spec/heldenhain/12_weggefaehrten.rules:201
     p_ziehen(state, v_you)
 
 
 def ev_schwur_der_gefaehrten__p1(state, v_you, v_this):
-    "event of schwur_der_gefaehrten(p1) (spec/heldenhain/12_weggefaehrten.rules:208)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:209
+    "event of schwur_der_gefaehrten(p1) (spec/heldenhain/12_weggefaehrten.rules:213)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:214
     for v_f in [c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter]:
         p_dauerhaft_rettung(state, v_f, 1)
 
 
 def ev_papagei_plapper__p1(state, v_you, v_this):
-    "event of papagei_plapper(p1) (spec/heldenhain/13_purpurpakt.rules:186)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:186
+    "event of papagei_plapper(p1) (spec/heldenhain/13_purpurpakt.rules:189)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:189
     p_ziehen(state, v_you)
 
 
 def ev_sonderangebot__p1(state, v_you, v_this):
-    "event of sonderangebot(p1) (spec/heldenhain/13_purpurpakt.rules:251)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:251
+    "event of sonderangebot(p1) (spec/heldenhain/13_purpurpakt.rules:254)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:254
     activate(state, 7, [v_you, 2, v_this], "turn")
 
 
 def ev_pakt_mit_preis__p1(state, v_you, v_this):
-    "event of pakt_mit_preis(p1) (spec/heldenhain/13_purpurpakt.rules:287)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:288
+    "event of pakt_mit_preis(p1) (spec/heldenhain/13_purpurpakt.rules:291)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:292
     activate(state, 4, [v_you, 2], "turn")
-    # spec: spec/heldenhain/13_purpurpakt.rules:289
+    # spec: spec/heldenhain/13_purpurpakt.rules:293
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_schuldenberg__p1(state, v_you, v_this):
-    "event of schuldenberg(p1) (spec/heldenhain/13_purpurpakt.rules:294)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:295
+    "event of schuldenberg(p1) (spec/heldenhain/13_purpurpakt.rules:298)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:299
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:296
+    # spec: spec/heldenhain/13_purpurpakt.rules:300
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
 
 
 def ev_zinseszins__p1(state, v_you, v_this):
-    "event of zinseszins(p1) (spec/heldenhain/13_purpurpakt.rules:330)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:331
+    "event of zinseszins(p1) (spec/heldenhain/13_purpurpakt.rules:334)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:335
     p_punkte_gewinnen(state, v_you, 3)
-    # spec: spec/heldenhain/13_purpurpakt.rules:332
+    # spec: spec/heldenhain/13_purpurpakt.rules:336
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_kleingedrucktes__p1(state, v_you, v_this):
-    "event of kleingedrucktes(p1) (spec/heldenhain/13_purpurpakt.rules:359)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:360
+    "event of kleingedrucktes(p1) (spec/heldenhain/13_purpurpakt.rules:364)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:365
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:361
+    # spec: spec/heldenhain/13_purpurpakt.rules:366
     p_ziehen(state, v_you)
 
 
 def ev_kiki_kleeblatt__p2(state, v_you, v_this):
-    "event of kiki_kleeblatt(p2) (spec/heldenhain/10_superfreundinnen.rules:51)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:52
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:52:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:53
+    "event of kiki_kleeblatt(p2) (spec/heldenhain/10_superfreundinnen.rules:53)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:54
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:54:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:55
     if v_w >= 4:
         p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_hanna_herzlich__p2(state, v_you, v_this):
-    "event of hanna_herzlich(p2) (spec/heldenhain/10_superfreundinnen.rules:65)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:65
+    "event of hanna_herzlich(p2) (spec/heldenhain/10_superfreundinnen.rules:67)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:67
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
 
 
 def ev_sunny_sonnenschein__p2(state, v_you, v_this):
-    "event of sunny_sonnenschein(p2) (spec/heldenhain/10_superfreundinnen.rules:75)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:75
+    "event of sunny_sonnenschein(p2) (spec/heldenhain/10_superfreundinnen.rules:77)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:77
     p_ziehen(state, v_you)
 
 
 def ev_gina_gluecksgriff__p2(state, v_you, v_this):
-    "event of gina_gluecksgriff(p2) (spec/heldenhain/10_superfreundinnen.rules:91)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:92
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:92:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:93
+    "event of gina_gluecksgriff(p2) (spec/heldenhain/10_superfreundinnen.rules:93)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:94
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:94:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:95
     if v_w == 6:
         p_punkte_gewinnen(state, v_you, 1)
 
 
 def ev_gruppenumarmung__p2(state, v_you, v_this):
-    "event of gruppenumarmung(p2) (spec/heldenhain/10_superfreundinnen.rules:186)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:186
+    "event of gruppenumarmung(p2) (spec/heldenhain/10_superfreundinnen.rules:190)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:190
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 2)
 
 
 def ev_glueckstreffer__p2(state, v_you, v_this):
-    "event of glueckstreffer(p2) (spec/heldenhain/10_superfreundinnen.rules:190)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:191
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:191:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:192
+    "event of glueckstreffer(p2) (spec/heldenhain/10_superfreundinnen.rules:194)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:195
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:195:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:196
     if v_w >= 5:
         p_punkte_gewinnen(state, v_you, 2)
     else:
@@ -1106,129 +1130,129 @@ def ev_glueckstreffer__p2(state, v_you, v_this):
 
 
 def ev_zusammenhalt__p2(state, v_you, v_this):
-    "event of zusammenhalt(p2) (spec/heldenhain/10_superfreundinnen.rules:197)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:197
+    "event of zusammenhalt(p2) (spec/heldenhain/10_superfreundinnen.rules:201)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:201
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_kuchenpause__p2(state, v_you, v_this):
-    "event of kuchenpause(p2) (spec/heldenhain/10_superfreundinnen.rules:207)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:207
+    "event of kuchenpause(p2) (spec/heldenhain/10_superfreundinnen.rules:211)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:211
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_grosses_finale__p2(state, v_you, v_this):
-    "event of grosses_finale(p2) (spec/heldenhain/10_superfreundinnen.rules:218)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:218
+    "event of grosses_finale(p2) (spec/heldenhain/10_superfreundinnen.rules:222)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:222
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_wunschbrunnen__p2(state, v_you, v_this):
-    "event of wunschbrunnen(p2) (spec/heldenhain/10_superfreundinnen.rules:234)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:235
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:235:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:236
+    "event of wunschbrunnen(p2) (spec/heldenhain/10_superfreundinnen.rules:239)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:240
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:240:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:241
     if v_w <= 2:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:237
+        # spec: spec/heldenhain/10_superfreundinnen.rules:242
         p_ziehen(state, v_you)
     elif v_w <= 4:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:239
+        # spec: spec/heldenhain/10_superfreundinnen.rules:244
         p_karten_ziehen(state, v_you, 2)
     else:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:241
+        # spec: spec/heldenhain/10_superfreundinnen.rules:246
         p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_pyjamaparty__p2(state, v_you, v_this):
-    "event of pyjamaparty(p2) (spec/heldenhain/10_superfreundinnen.rules:273)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:274
+    "event of pyjamaparty(p2) (spec/heldenhain/10_superfreundinnen.rules:278)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:279
     p_karten_ziehen(state, v_you, 2)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:275
+    # spec: spec/heldenhain/10_superfreundinnen.rules:280
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_gemeinsam_stark__p2(state, v_you, v_this):
-    "event of gemeinsam_stark(p2) (spec/heldenhain/10_superfreundinnen.rules:280)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:280
+    "event of gemeinsam_stark(p2) (spec/heldenhain/10_superfreundinnen.rules:285)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:285
     for v_f in list(state.zones[5 + v_you]):
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def ev_freundinnen_power__p2(state, v_you, v_this):
-    "event of freundinnen_power(p2) (spec/heldenhain/10_superfreundinnen.rules:284)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:284
+    "event of freundinnen_power(p2) (spec/heldenhain/10_superfreundinnen.rules:289)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:289
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ev_frau_flaute__p2(state, v_you, v_this):
-    "event of frau_flaute(p2) (spec/heldenhain/11_schattenkabinett.rules:45)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:45
+    "event of frau_flaute(p2) (spec/heldenhain/11_schattenkabinett.rules:47)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:47
     slot = 2 + (None if v_you is None else (v_you + 1) % 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
     state.stamps[3] += 1
 
 
 def ev_notar_nimmermehr__p2(state, v_you, v_this):
-    "event of notar_nimmermehr(p2) (spec/heldenhain/11_schattenkabinett.rules:68)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:68
+    "event of notar_nimmermehr(p2) (spec/heldenhain/11_schattenkabinett.rules:70)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:70
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
 
 
 def ev_rufmord__p2(state, v_you, v_this):
-    "event of rufmord(p2) (spec/heldenhain/11_schattenkabinett.rules:161)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:161
+    "event of rufmord(p2) (spec/heldenhain/11_schattenkabinett.rules:163)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:163
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
 
 
 def ev_schmutzkampagne__p2(state, v_you, v_this):
-    "event of schmutzkampagne(p2) (spec/heldenhain/11_schattenkabinett.rules:165)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:165
+    "event of schmutzkampagne(p2) (spec/heldenhain/11_schattenkabinett.rules:167)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:167
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 3)
 
 
 def ev_raenke_schmieden__p2(state, v_you, v_this):
-    "event of raenke_schmieden(p2) (spec/heldenhain/11_schattenkabinett.rules:180)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:180
+    "event of raenke_schmieden(p2) (spec/heldenhain/11_schattenkabinett.rules:182)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:182
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_verhoer__p2(state, v_you, v_this):
-    "event of verhoer(p2) (spec/heldenhain/11_schattenkabinett.rules:184)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:185
+    "event of verhoer(p2) (spec/heldenhain/11_schattenkabinett.rules:186)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:187
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:186
+    # spec: spec/heldenhain/11_schattenkabinett.rules:188
     p_ziehen(state, v_you)
 
 
 def ev_hinterzimmer__p2(state, v_you, v_this):
-    "event of hinterzimmer(p2) (spec/heldenhain/11_schattenkabinett.rules:191)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:192
+    "event of hinterzimmer(p2) (spec/heldenhain/11_schattenkabinett.rules:193)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:194
     p_energie_gewinnen(state, v_you, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:193
+    # spec: spec/heldenhain/11_schattenkabinett.rules:195
     p_ziehen(state, v_you)
 
 
 def ev_schachzug__p2(state, v_you, v_this):
-    "event of schachzug(p2) (spec/heldenhain/11_schattenkabinett.rules:198)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:199
+    "event of schachzug(p2) (spec/heldenhain/11_schattenkabinett.rules:200)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:201
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:200
+    # spec: spec/heldenhain/11_schattenkabinett.rules:202
     p_ziehen(state, v_you)
 
 
 def ev_abgesagt__p2(state, v_you, v_this):
-    "event of abgesagt(p2) (spec/heldenhain/11_schattenkabinett.rules:205)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:206
+    "event of abgesagt(p2) (spec/heldenhain/11_schattenkabinett.rules:207)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:208
     for v_h in list(state.zones[11 + (None if v_you is None else (v_you + 1) % 2)]):
-        # spec: spec/heldenhain/11_schattenkabinett.rules:207
+        # spec: spec/heldenhain/11_schattenkabinett.rules:209
         p_zuruecksetzen(state, v_h)
-        # spec: spec/heldenhain/11_schattenkabinett.rules:208
+        # spec: spec/heldenhain/11_schattenkabinett.rules:210
         move_card(state, v_h, 16 + (None if v_you is None else (v_you + 1) % 2))
 
 
 def ev_sperrstunde__p2(state, v_you, v_this):
-    "event of sperrstunde(p2) (spec/heldenhain/11_schattenkabinett.rules:214)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:214
+    "event of sperrstunde(p2) (spec/heldenhain/11_schattenkabinett.rules:216)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:216
     for v_z in [
         c_z
         for c_z in state.zones[5 + (None if v_you is None else (v_you + 1) % 2)]
@@ -1238,16 +1262,16 @@ def ev_sperrstunde__p2(state, v_you, v_this):
 
 
 def ev_dunkle_plaene__p2(state, v_you, v_this):
-    "event of dunkle_plaene(p2) (spec/heldenhain/11_schattenkabinett.rules:230)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:231
+    "event of dunkle_plaene(p2) (spec/heldenhain/11_schattenkabinett.rules:233)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:234
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:232
+    # spec: spec/heldenhain/11_schattenkabinett.rules:235
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_nullsummenspiel__p2(state, v_you, v_this):
-    "event of nullsummenspiel(p2) (spec/heldenhain/11_schattenkabinett.rules:237)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:237
+    "event of nullsummenspiel(p2) (spec/heldenhain/11_schattenkabinett.rules:240)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:240
     p_punktabzug(
         state,
         None if v_you is None else (v_you + 1) % 2,
@@ -1264,7 +1288,7 @@ def ev_nullsummenspiel__p2(state, v_you, v_this):
                     ]
                 ),
             ),
-            "spec/heldenhain/11_schattenkabinett.rules:237:39",
+            "spec/heldenhain/11_schattenkabinett.rules:240:39",
         ),
     )
 
@@ -1276,146 +1300,146 @@ def ev_oskar__p2(state, v_you, v_this):
 
 
 def ev_alle_fuer_einen__p2(state, v_you, v_this):
-    "event of alle_fuer_einen(p2) (spec/heldenhain/12_weggefaehrten.rules:130)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:130
+    "event of alle_fuer_einen(p2) (spec/heldenhain/12_weggefaehrten.rules:134)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:134
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_schulter_an_schulter__p2(state, v_you, v_this):
-    "event of schulter_an_schulter(p2) (spec/heldenhain/12_weggefaehrten.rules:134)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:134
+    "event of schulter_an_schulter(p2) (spec/heldenhain/12_weggefaehrten.rules:138)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:138
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ev_schutzwall__p2(state, v_you, v_this):
-    "event of schutzwall(p2) (spec/heldenhain/12_weggefaehrten.rules:138)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:138
+    "event of schutzwall(p2) (spec/heldenhain/12_weggefaehrten.rules:142)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:142
     for v_f in list(state.zones[5 + v_you]):
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def ev_aufbruch__p2(state, v_you, v_this):
-    "event of aufbruch(p2) (spec/heldenhain/12_weggefaehrten.rules:145)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:145
+    "event of aufbruch(p2) (spec/heldenhain/12_weggefaehrten.rules:149)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:149
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_gemeinsamer_marsch__p2(state, v_you, v_this):
-    "event of gemeinsamer_marsch(p2) (spec/heldenhain/12_weggefaehrten.rules:149)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:149
+    "event of gemeinsamer_marsch(p2) (spec/heldenhain/12_weggefaehrten.rules:153)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:153
     p_energie_gewinnen(state, v_you, 2)
 
 
 def ev_verstaerkung__p2(state, v_you, v_this):
-    "event of verstaerkung(p2) (spec/heldenhain/12_weggefaehrten.rules:153)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:153
+    "event of verstaerkung(p2) (spec/heldenhain/12_weggefaehrten.rules:157)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:157
     p_karten_ziehen(
         state,
         v_you,
         bounded(
             min(3, len([c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter])),
-            "spec/heldenhain/12_weggefaehrten.rules:153:32",
+            "spec/heldenhain/12_weggefaehrten.rules:157:32",
         ),
     )
 
 
 def ev_gipfelsturm__p2(state, v_you, v_this):
-    "event of gipfelsturm(p2) (spec/heldenhain/12_weggefaehrten.rules:175)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:175
+    "event of gipfelsturm(p2) (spec/heldenhain/12_weggefaehrten.rules:180)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:180
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_treue_freunde__p2(state, v_you, v_this):
-    "event of treue_freunde(p2) (spec/heldenhain/12_weggefaehrten.rules:179)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:179
+    "event of treue_freunde(p2) (spec/heldenhain/12_weggefaehrten.rules:184)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:184
     p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_wegzehrung__p2(state, v_you, v_this):
-    "event of wegzehrung(p2) (spec/heldenhain/12_weggefaehrten.rules:182)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:182
+    "event of wegzehrung(p2) (spec/heldenhain/12_weggefaehrten.rules:187)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:187
     p_energie_gewinnen(state, v_you, 2)
 
 
 def ev_kundschafter__p2(state, v_you, v_this):
-    "event of kundschafter(p2) (spec/heldenhain/12_weggefaehrten.rules:186)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:187
+    "event of kundschafter(p2) (spec/heldenhain/12_weggefaehrten.rules:191)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:192
     v_vorher = bounded(
         len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]),
-        "spec/heldenhain/12_weggefaehrten.rules:187:22",
+        "spec/heldenhain/12_weggefaehrten.rules:192:22",
     )
-    # spec: spec/heldenhain/12_weggefaehrten.rules:188
+    # spec: spec/heldenhain/12_weggefaehrten.rules:193
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:189
+    # spec: spec/heldenhain/12_weggefaehrten.rules:194
     if len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]) > v_vorher:
         p_ziehen(state, v_you)
 
 
 def ev_zeltlager__p2(state, v_you, v_this):
-    "event of zeltlager(p2) (spec/heldenhain/12_weggefaehrten.rules:194)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:195
+    "event of zeltlager(p2) (spec/heldenhain/12_weggefaehrten.rules:199)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:200
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:196
+    # spec: spec/heldenhain/12_weggefaehrten.rules:201
     p_ziehen(state, v_you)
 
 
 def ev_schwur_der_gefaehrten__p2(state, v_you, v_this):
-    "event of schwur_der_gefaehrten(p2) (spec/heldenhain/12_weggefaehrten.rules:208)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:209
+    "event of schwur_der_gefaehrten(p2) (spec/heldenhain/12_weggefaehrten.rules:213)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:214
     for v_f in [c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter]:
         p_dauerhaft_rettung(state, v_f, 1)
 
 
 def ev_papagei_plapper__p2(state, v_you, v_this):
-    "event of papagei_plapper(p2) (spec/heldenhain/13_purpurpakt.rules:186)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:186
+    "event of papagei_plapper(p2) (spec/heldenhain/13_purpurpakt.rules:189)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:189
     p_ziehen(state, v_you)
 
 
 def ev_sonderangebot__p2(state, v_you, v_this):
-    "event of sonderangebot(p2) (spec/heldenhain/13_purpurpakt.rules:251)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:251
+    "event of sonderangebot(p2) (spec/heldenhain/13_purpurpakt.rules:254)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:254
     activate(state, 7, [v_you, 2, v_this], "turn")
 
 
 def ev_pakt_mit_preis__p2(state, v_you, v_this):
-    "event of pakt_mit_preis(p2) (spec/heldenhain/13_purpurpakt.rules:287)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:288
+    "event of pakt_mit_preis(p2) (spec/heldenhain/13_purpurpakt.rules:291)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:292
     activate(state, 4, [v_you, 2], "turn")
-    # spec: spec/heldenhain/13_purpurpakt.rules:289
+    # spec: spec/heldenhain/13_purpurpakt.rules:293
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_schuldenberg__p2(state, v_you, v_this):
-    "event of schuldenberg(p2) (spec/heldenhain/13_purpurpakt.rules:294)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:295
+    "event of schuldenberg(p2) (spec/heldenhain/13_purpurpakt.rules:298)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:299
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:296
+    # spec: spec/heldenhain/13_purpurpakt.rules:300
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
 
 
 def ev_zinseszins__p2(state, v_you, v_this):
-    "event of zinseszins(p2) (spec/heldenhain/13_purpurpakt.rules:330)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:331
+    "event of zinseszins(p2) (spec/heldenhain/13_purpurpakt.rules:334)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:335
     p_punkte_gewinnen(state, v_you, 3)
-    # spec: spec/heldenhain/13_purpurpakt.rules:332
+    # spec: spec/heldenhain/13_purpurpakt.rules:336
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_kleingedrucktes__p2(state, v_you, v_this):
-    "event of kleingedrucktes(p2) (spec/heldenhain/13_purpurpakt.rules:359)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:360
+    "event of kleingedrucktes(p2) (spec/heldenhain/13_purpurpakt.rules:364)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:365
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:361
+    # spec: spec/heldenhain/13_purpurpakt.rules:366
     p_ziehen(state, v_you)
 
 
 def t_rabatt_0(state, v_p, v_n, v_quelle, v_q, v_c):
-    "on ausgespielt of rabatt (spec/heldenhain/03_rules.rules:133)"
-    # spec: spec/heldenhain/03_rules.rules:133
+    "on ausgespielt of rabatt (spec/heldenhain/03_rules.rules:136)"
+    # spec: spec/heldenhain/03_rules.rules:136
     cancel(state, 7, [v_p, v_n, v_quelle])
 
 
@@ -1426,40 +1450,40 @@ def t_blitzy__while0_0(state, v_this, v_p, v_f, v_n):
 
 
 def t_lena__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of lena__while0 (spec/heldenhain/10_superfreundinnen.rules:25)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:25
+    "on gesammelt of lena__while0 (spec/heldenhain/10_superfreundinnen.rules:27)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:27
     p_heilen(state, v_f, 1)
 
 
 def t_pia_purzel__while0_0(state, v_this, v_p):
-    "on zugbeginn of pia_purzel__while0 (spec/heldenhain/10_superfreundinnen.rules:32)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:33
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:33:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:34
+    "on zugbeginn of pia_purzel__while0 (spec/heldenhain/10_superfreundinnen.rules:34)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:35
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:35:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:36
     if v_w >= 5:
         p_ziehen(state, v_p)
 
 
 def t_fee_fortuna__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of fee_fortuna__while0 (spec/heldenhain/10_superfreundinnen.rules:41)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:42
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:42:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:43
+    "on gesammelt of fee_fortuna__while0 (spec/heldenhain/10_superfreundinnen.rules:43)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:44
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:44:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:45
     if v_w == 6:
         p_punkte_gewinnen(state, v_p, 1)
 
 
 def t_luzi_lichtblick__while0_0(state, v_this, v_p):
-    "on zugbeginn of luzi_lichtblick__while0 (spec/heldenhain/10_superfreundinnen.rules:69)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:69
+    "on zugbeginn of luzi_lichtblick__while0 (spec/heldenhain/10_superfreundinnen.rules:71)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:71
     p_heilen(state, v_this, 1)
 
 
 def t_cleo_chance__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of cleo_chance__while0 (spec/heldenhain/10_superfreundinnen.rules:81)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:82
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:82:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:83
+    "on gesammelt of cleo_chance__while0 (spec/heldenhain/10_superfreundinnen.rules:83)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:84
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:84:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:85
     if v_w == 1:
         p_stress_geben(state, v_f, 1)
     elif v_w >= 5:
@@ -1467,35 +1491,35 @@ def t_cleo_chance__while0_0(state, v_this, v_p, v_f, v_n):
 
 
 def t_flauschi__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of flauschi__while0 (spec/heldenhain/10_superfreundinnen.rules:109)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:110
+    "on gesammelt of flauschi__while0 (spec/heldenhain/10_superfreundinnen.rules:111)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:112
     if not state.counters[1][v_this] > 0 and not state.counters[2][v_this] > 0:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:111
+        # spec: spec/heldenhain/10_superfreundinnen.rules:113
         p_erschoepfen(state, v_this)
-        # spec: spec/heldenhain/10_superfreundinnen.rules:112
+        # spec: spec/heldenhain/10_superfreundinnen.rules:114
         p_heilen(state, v_f, 1)
 
 
 def t_gluecksschwein_trudi__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of gluecksschwein_trudi__while0 (spec/heldenhain/10_superfreundinnen.rules:127)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:128
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:128:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:129
+    "on gesammelt of gluecksschwein_trudi__while0 (spec/heldenhain/10_superfreundinnen.rules:129)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:130
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:130:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:131
     if v_w == 6:
         p_punkte_gewinnen(state, v_p, 1)
 
 
 def t_ki_sternchen__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_sternchen__while0 (spec/heldenhain/10_superfreundinnen.rules:160)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:160
+    "on ki_genutzt of ki_sternchen__while0 (spec/heldenhain/10_superfreundinnen.rules:164)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:164
     activate(state, 5, [v_p, 1], "turn")
 
 
 def t_ki_gluecksrad__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_gluecksrad__while0 (spec/heldenhain/10_superfreundinnen.rules:166)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:167
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:167:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:168
+    "on ki_genutzt of ki_gluecksrad__while0 (spec/heldenhain/10_superfreundinnen.rules:170)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:171
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:171:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:172
     if v_w >= 4:
         p_karten_ziehen(state, v_p, 2)
     else:
@@ -1503,14 +1527,14 @@ def t_ki_gluecksrad__while0_0(state, v_this, v_p, v_k):
 
 
 def t_ki_kompass__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_kompass__while0 (spec/heldenhain/10_superfreundinnen.rules:179)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:179
+    "on ki_genutzt of ki_kompass__while0 (spec/heldenhain/10_superfreundinnen.rules:183)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:183
     activate(state, 4, [v_p, 1], "turn")
 
 
 def t_heilamulett__while0_0(state, v_this, v_p):
-    "on zugbeginn of heilamulett__while0 (spec/heldenhain/10_superfreundinnen.rules:297)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:298
+    "on zugbeginn of heilamulett__while0 (spec/heldenhain/10_superfreundinnen.rules:302)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:303
     for v_f in [
         c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_this, c_f])
     ]:
@@ -1518,19 +1542,19 @@ def t_heilamulett__while0_0(state, v_this, v_p):
 
 
 def t_sternwarte__while0_0(state, v_this, v_p, v_h):
-    "on hq_genutzt of sternwarte__while0 (spec/heldenhain/10_superfreundinnen.rules:321)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:322
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:322:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:323
+    "on hq_genutzt of sternwarte__while0 (spec/heldenhain/10_superfreundinnen.rules:326)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:327
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:327:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:328
     if v_w >= 5:
         p_energie_gewinnen(state, v_p, 1)
 
 
 def t_gluecksmarkt__while0_0(state, v_this, v_p):
-    "on zugbeginn of gluecksmarkt__while0 (spec/heldenhain/10_superfreundinnen.rules:340)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:341
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:341:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:342
+    "on zugbeginn of gluecksmarkt__while0 (spec/heldenhain/10_superfreundinnen.rules:345)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:346
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:346:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:347
     if v_w == 6:
         p_punkte_gewinnen(state, v_p, 1)
 
@@ -1542,125 +1566,125 @@ def t_professor_null__while0_0(state, v_this, v_p, v_f, v_n):
 
 
 def t_baronin_bremse__while0_0(state, v_this, v_p):
-    "on zugbeginn of baronin_bremse__while0 (spec/heldenhain/11_schattenkabinett.rules:38)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:39
+    "on zugbeginn of baronin_bremse__while0 (spec/heldenhain/11_schattenkabinett.rules:40)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:41
     p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
 def t_fraeulein_frost__while0_0(state, v_this, v_p, v_f, v_z):
-    "on abgelenkt of fraeulein_frost__while0 (spec/heldenhain/11_schattenkabinett.rules:59)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:60
+    "on abgelenkt of fraeulein_frost__while0 (spec/heldenhain/11_schattenkabinett.rules:61)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:62
     activate(state, 1, [v_z, -1, state.counters[8][v_z]], None)
 
 
 def t_zensor_zack__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of zensor_zack__while0 (spec/heldenhain/11_schattenkabinett.rules:92)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:92
+    "on gesammelt of zensor_zack__while0 (spec/heldenhain/11_schattenkabinett.rules:94)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:94
     p_zufaellig_abwerfen(state, None if v_p is None else (v_p + 1) % 2)
 
 
 def t_rabe_raspel__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of rabe_raspel__while0 (spec/heldenhain/11_schattenkabinett.rules:103)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:104
+    "on gesammelt of rabe_raspel__while0 (spec/heldenhain/11_schattenkabinett.rules:105)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:106
     if not state.counters[1][v_this] > 0 and not state.counters[2][v_this] > 0:
-        # spec: spec/heldenhain/11_schattenkabinett.rules:105
+        # spec: spec/heldenhain/11_schattenkabinett.rules:107
         p_erschoepfen(state, v_this)
-        # spec: spec/heldenhain/11_schattenkabinett.rules:106
+        # spec: spec/heldenhain/11_schattenkabinett.rules:108
         p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
 def t_schleichkatze_nebel__while0_0(state, v_this, v_p):
-    "on zugbeginn of schleichkatze_nebel__while0 (spec/heldenhain/11_schattenkabinett.rules:116)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:116
+    "on zugbeginn of schleichkatze_nebel__while0 (spec/heldenhain/11_schattenkabinett.rules:118)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:118
     slot = 2 + (None if v_p is None else (v_p + 1) % 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
     state.stamps[3] += 1
 
 
 def t_spitzel_spinne__while0_0(state, v_this, v_p, v_f, v_z):
-    "on abgelenkt of spitzel_spinne__while0 (spec/heldenhain/11_schattenkabinett.rules:121)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:121
+    "on abgelenkt of spitzel_spinne__while0 (spec/heldenhain/11_schattenkabinett.rules:123)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:123
     p_ziehen(state, v_p)
 
 
 def t_ki_stoppuhr__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_stoppuhr__while0 (spec/heldenhain/11_schattenkabinett.rules:128)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:128
+    "on ki_genutzt of ki_stoppuhr__while0 (spec/heldenhain/11_schattenkabinett.rules:130)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:130
     activate(state, 4, [None if v_p is None else (v_p + 1) % 2, -1], "turn")
 
 
 def t_ki_rechenknecht__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_rechenknecht__while0 (spec/heldenhain/11_schattenkabinett.rules:140)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:140
+    "on ki_genutzt of ki_rechenknecht__while0 (spec/heldenhain/11_schattenkabinett.rules:142)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:142
     activate(state, 5, [v_p, 1], "turn")
 
 
 def t_siegelring__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of siegelring__while0 (spec/heldenhain/11_schattenkabinett.rules:250)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:250
+    "on gesammelt of siegelring__while0 (spec/heldenhain/11_schattenkabinett.rules:253)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:253
     p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
 def t_grauer_platz__while0_0(state, v_this, v_p):
-    "on zugbeginn of grauer_platz__while0 (spec/heldenhain/11_schattenkabinett.rules:285)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:285
+    "on zugbeginn of grauer_platz__while0 (spec/heldenhain/11_schattenkabinett.rules:288)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:288
     p_punktabzug(state, v_p, 1)
 
 
 def t_paula_pfad__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of paula_pfad__while0 (spec/heldenhain/12_weggefaehrten.rules:42)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:42
+    "on gesammelt of paula_pfad__while0 (spec/heldenhain/12_weggefaehrten.rules:44)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:44
     p_punkte_gewinnen(state, v_p, 1)
 
 
 def t_wilma_weitblick__while0_0(state, v_this, v_p):
-    "on zugbeginn of wilma_weitblick__while0 (spec/heldenhain/12_weggefaehrten.rules:58)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:58
+    "on zugbeginn of wilma_weitblick__while0 (spec/heldenhain/12_weggefaehrten.rules:60)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:60
     p_energie_gewinnen(state, v_p, 1)
 
 
 def t_selma_seil__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of selma_seil__while0 (spec/heldenhain/12_weggefaehrten.rules:65)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:65
+    "on gesammelt of selma_seil__while0 (spec/heldenhain/12_weggefaehrten.rules:67)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:67
     p_ziehen(state, v_p)
 
 
 def t_pony_polka__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of pony_polka__while0 (spec/heldenhain/12_weggefaehrten.rules:80)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:81
+    "on gesammelt of pony_polka__while0 (spec/heldenhain/12_weggefaehrten.rules:82)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:83
     if not state.counters[1][v_this] > 0 and not state.counters[2][v_this] > 0:
-        # spec: spec/heldenhain/12_weggefaehrten.rules:82
+        # spec: spec/heldenhain/12_weggefaehrten.rules:84
         p_erschoepfen(state, v_this)
-        # spec: spec/heldenhain/12_weggefaehrten.rules:83
+        # spec: spec/heldenhain/12_weggefaehrten.rules:85
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def t_ki_wanderkarte__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_wanderkarte__while0 (spec/heldenhain/12_weggefaehrten.rules:102)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:103
+    "on ki_genutzt of ki_wanderkarte__while0 (spec/heldenhain/12_weggefaehrten.rules:106)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:107
     activate(state, 5, [v_p, 1], "turn")
-    # spec: spec/heldenhain/12_weggefaehrten.rules:104
+    # spec: spec/heldenhain/12_weggefaehrten.rules:108
     if q_mannschaftsgroesse(state, v_p) >= 4:
         state.tracks[4] = max(0, min(9, state.tracks[4] + 1))
         state.stamps[4] += 1
 
 
 def t_ki_funkgeraet__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_funkgeraet__while0 (spec/heldenhain/12_weggefaehrten.rules:111)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:111
+    "on ki_genutzt of ki_funkgeraet__while0 (spec/heldenhain/12_weggefaehrten.rules:115)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:115
     activate(state, 4, [v_p, 1], "turn")
 
 
 def t_ki_lagerfeuer__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_lagerfeuer__while0 (spec/heldenhain/12_weggefaehrten.rules:116)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:116
+    "on ki_genutzt of ki_lagerfeuer__while0 (spec/heldenhain/12_weggefaehrten.rules:120)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:120
     for v_f in list(state.zones[5 + v_p]):
         p_heilen(state, v_f, 1)
 
 
 def t_ki_fernglas__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_fernglas__while0 (spec/heldenhain/12_weggefaehrten.rules:121)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:122
+    "on ki_genutzt of ki_fernglas__while0 (spec/heldenhain/12_weggefaehrten.rules:125)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:126
     if q_mannschaftsgroesse(state, v_p) >= 3:
         p_karten_ziehen(state, v_p, 2)
     else:
@@ -1668,8 +1692,8 @@ def t_ki_fernglas__while0_0(state, v_this, v_p, v_k):
 
 
 def t_feldflasche__while0_0(state, v_this, v_p):
-    "on zugbeginn of feldflasche__while0 (spec/heldenhain/12_weggefaehrten.rules:224)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:225
+    "on zugbeginn of feldflasche__while0 (spec/heldenhain/12_weggefaehrten.rules:229)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:230
     for v_f in [
         c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_this, c_f])
     ]:
@@ -1677,44 +1701,44 @@ def t_feldflasche__while0_0(state, v_this, v_p):
 
 
 def t_gildenhaus__while0_0(state, v_this, v_p, v_h):
-    "on hq_genutzt of gildenhaus__while0 (spec/heldenhain/12_weggefaehrten.rules:246)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:246
+    "on hq_genutzt of gildenhaus__while0 (spec/heldenhain/12_weggefaehrten.rules:251)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:251
     p_ziehen(state, v_p)
 
 
 def t_marktplatz__while0_0(state, v_this, v_p):
-    "on zugbeginn of marktplatz__while0 (spec/heldenhain/12_weggefaehrten.rules:256)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:256
+    "on zugbeginn of marktplatz__while0 (spec/heldenhain/12_weggefaehrten.rules:261)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:261
     p_ziehen(state, v_p)
 
 
 def t_diva_dacapo__while0_0(state, v_this, v_p):
-    "on zugbeginn of diva_dacapo__while0 (spec/heldenhain/13_purpurpakt.rules:127)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:127
+    "on zugbeginn of diva_dacapo__while0 (spec/heldenhain/13_purpurpakt.rules:128)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:128
     p_stress_geben(state, v_this, 1)
 
 
 def t_tante_tantieme__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of tante_tantieme__while0 (spec/heldenhain/13_purpurpakt.rules:158)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:159
-    p_ziehen(state, v_p)
+    "on gesammelt of tante_tantieme__while0 (spec/heldenhain/13_purpurpakt.rules:159)"
     # spec: spec/heldenhain/13_purpurpakt.rules:160
+    p_ziehen(state, v_p)
+    # spec: spec/heldenhain/13_purpurpakt.rules:161
     p_stress_geben(state, v_f, 1)
 
 
 def t_elster_elvira__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of elster_elvira__while0 (spec/heldenhain/13_purpurpakt.rules:174)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:175
+    "on gesammelt of elster_elvira__while0 (spec/heldenhain/13_purpurpakt.rules:175)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:176
     if not state.counters[1][v_this] > 0 and not state.counters[2][v_this] > 0:
-        # spec: spec/heldenhain/13_purpurpakt.rules:176
-        p_erschoepfen(state, v_this)
         # spec: spec/heldenhain/13_purpurpakt.rules:177
+        p_erschoepfen(state, v_this)
+        # spec: spec/heldenhain/13_purpurpakt.rules:178
         p_zufaellig_abwerfen(state, None if v_p is None else (v_p + 1) % 2)
 
 
 def t_perlenkette__while0_0(state, v_this, v_p):
-    "on zugbeginn of perlenkette__while0 (spec/heldenhain/13_purpurpakt.rules:371)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:372
+    "on zugbeginn of perlenkette__while0 (spec/heldenhain/13_purpurpakt.rules:376)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:377
     for v_f in [
         c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_this, c_f])
     ]:
@@ -1735,7 +1759,7 @@ def emit_ausgespielt(state, x0, x1):
         kind = effect[0]
         if kind == 7:  # rabatt
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:133
+            # spec: spec/heldenhain/03_rules.rules:136
             if x0 == args[0] and x1 != args[2]:
                 runs.append((t_rabatt_0, [args[0], args[1], args[2], x0, x1]))
     for function, values in runs:
@@ -1752,25 +1776,25 @@ def emit_gesammelt(state, x0, x1, x2):
         if x1 == E_blitzy__p1:
             runs.append(new_frame(139, [E_blitzy__p1, x0, x1, x2]))
     if state.location[E_lena__p1] == 5:  # lena(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:25
+        # spec: spec/heldenhain/10_superfreundinnen.rules:27
         if x0 == 0 and x1 != E_lena__p1:
             runs.append(new_frame(140, [E_lena__p1, x0, x1, x2]))
     if state.location[E_fee_fortuna__p1] == 5:  # fee_fortuna(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:41
+        # spec: spec/heldenhain/10_superfreundinnen.rules:43
         if x1 == E_fee_fortuna__p1:
             runs.append(new_frame(142, [E_fee_fortuna__p1, x0, x1, x2]))
     if state.location[E_cleo_chance__p1] == 5:  # cleo_chance(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:81
+        # spec: spec/heldenhain/10_superfreundinnen.rules:83
         if x1 == E_cleo_chance__p1:
             runs.append(new_frame(144, [E_cleo_chance__p1, x0, x1, x2]))
     if state.location[E_flauschi__p1] == 5:  # flauschi(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:109
+        # spec: spec/heldenhain/10_superfreundinnen.rules:111
         if state.counters[0][x1] > 0 and x0 == 0:
             runs.append(new_frame(145, [E_flauschi__p1, x0, x1, x2]))
     if (
         state.location[E_gluecksschwein_trudi__p1] == 5
     ):  # gluecksschwein_trudi(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:127
+        # spec: spec/heldenhain/10_superfreundinnen.rules:129
         if x0 == 0:
             runs.append(new_frame(146, [E_gluecksschwein_trudi__p1, x0, x1, x2]))
     if state.location[E_professor_null__p1] == 5:  # professor_null(p1) while in feld
@@ -1778,31 +1802,31 @@ def emit_gesammelt(state, x0, x1, x2):
         if x1 == E_professor_null__p1:
             runs.append(new_frame(153, [E_professor_null__p1, x0, x1, x2]))
     if state.location[E_graf_grau__p1] == 5:  # graf_grau(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:32
+        # spec: spec/heldenhain/11_schattenkabinett.rules:34
         if x1 == E_graf_grau__p1:
             runs.append(new_frame(117, [E_graf_grau__p1, x0, x1, x2]))
     if state.location[E_zensor_zack__p1] == 5:  # zensor_zack(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:92
+        # spec: spec/heldenhain/11_schattenkabinett.rules:94
         if x1 == E_zensor_zack__p1:
             runs.append(new_frame(155, [E_zensor_zack__p1, x0, x1, x2]))
     if state.location[E_rabe_raspel__p1] == 5:  # rabe_raspel(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:103
+        # spec: spec/heldenhain/11_schattenkabinett.rules:105
         if x0 == 0:
             runs.append(new_frame(156, [E_rabe_raspel__p1, x0, x1, x2]))
     if state.location[E_siegelring__p1] == 9:  # siegelring(p1) while in angelegt
-        # spec: spec/heldenhain/11_schattenkabinett.rules:250
+        # spec: spec/heldenhain/11_schattenkabinett.rules:253
         if is_active(state, 0, [E_siegelring__p1, x1]):
             runs.append(new_frame(160, [E_siegelring__p1, x0, x1, x2]))
     if state.location[E_paula_pfad__p1] == 5:  # paula_pfad(p1) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:42
+        # spec: spec/heldenhain/12_weggefaehrten.rules:44
         if x1 == E_paula_pfad__p1 and q_mannschaftsgroesse(state, x0) >= 4:
             runs.append(new_frame(162, [E_paula_pfad__p1, x0, x1, x2]))
     if state.location[E_selma_seil__p1] == 5:  # selma_seil(p1) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:65
+        # spec: spec/heldenhain/12_weggefaehrten.rules:67
         if x1 == E_selma_seil__p1 and q_mannschaftsgroesse(state, x0) >= 3:
             runs.append(new_frame(164, [E_selma_seil__p1, x0, x1, x2]))
     if state.location[E_pony_polka__p1] == 5:  # pony_polka(p1) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:80
+        # spec: spec/heldenhain/12_weggefaehrten.rules:82
         if x0 == 0:
             runs.append(new_frame(165, [E_pony_polka__p1, x0, x1, x2]))
     if (
@@ -1814,7 +1838,7 @@ def emit_gesammelt(state, x0, x1, x2):
                 new_frame(125, [E_edgar_satzsprung__p1, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_madame_zugabe__p1] == 5:  # madame_zugabe(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:43
+        # spec: spec/heldenhain/13_purpurpakt.rules:44
         if (
             x1 == E_madame_zugabe__p1
             and not state.counters[9][x1] > 0
@@ -1824,17 +1848,17 @@ def emit_gesammelt(state, x0, x1, x2):
                 new_frame(126, [E_madame_zugabe__p1, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_lord_leihgabe__p1] == 5:  # lord_leihgabe(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:92
+        # spec: spec/heldenhain/13_purpurpakt.rules:93
         if x1 == E_lord_leihgabe__p1:
             runs.append(
                 new_frame(128, [E_lord_leihgabe__p1, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_tante_tantieme__p1] == 5:  # tante_tantieme(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:158
+        # spec: spec/heldenhain/13_purpurpakt.rules:159
         if x1 == E_tante_tantieme__p1:
             runs.append(new_frame(174, [E_tante_tantieme__p1, x0, x1, x2]))
     if state.location[E_elster_elvira__p1] == 5:  # elster_elvira(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:174
+        # spec: spec/heldenhain/13_purpurpakt.rules:175
         if x0 == 0:
             runs.append(new_frame(175, [E_elster_elvira__p1, x0, x1, x2]))
     if state.location[E_blitzy__p2] == 6:  # blitzy(p2) while in feld
@@ -1842,25 +1866,25 @@ def emit_gesammelt(state, x0, x1, x2):
         if x1 == E_blitzy__p2:
             runs.append(new_frame(139, [E_blitzy__p2, x0, x1, x2]))
     if state.location[E_lena__p2] == 6:  # lena(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:25
+        # spec: spec/heldenhain/10_superfreundinnen.rules:27
         if x0 == 1 and x1 != E_lena__p2:
             runs.append(new_frame(140, [E_lena__p2, x0, x1, x2]))
     if state.location[E_fee_fortuna__p2] == 6:  # fee_fortuna(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:41
+        # spec: spec/heldenhain/10_superfreundinnen.rules:43
         if x1 == E_fee_fortuna__p2:
             runs.append(new_frame(142, [E_fee_fortuna__p2, x0, x1, x2]))
     if state.location[E_cleo_chance__p2] == 6:  # cleo_chance(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:81
+        # spec: spec/heldenhain/10_superfreundinnen.rules:83
         if x1 == E_cleo_chance__p2:
             runs.append(new_frame(144, [E_cleo_chance__p2, x0, x1, x2]))
     if state.location[E_flauschi__p2] == 6:  # flauschi(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:109
+        # spec: spec/heldenhain/10_superfreundinnen.rules:111
         if state.counters[0][x1] > 0 and x0 == 1:
             runs.append(new_frame(145, [E_flauschi__p2, x0, x1, x2]))
     if (
         state.location[E_gluecksschwein_trudi__p2] == 6
     ):  # gluecksschwein_trudi(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:127
+        # spec: spec/heldenhain/10_superfreundinnen.rules:129
         if x0 == 1:
             runs.append(new_frame(146, [E_gluecksschwein_trudi__p2, x0, x1, x2]))
     if state.location[E_professor_null__p2] == 6:  # professor_null(p2) while in feld
@@ -1868,31 +1892,31 @@ def emit_gesammelt(state, x0, x1, x2):
         if x1 == E_professor_null__p2:
             runs.append(new_frame(153, [E_professor_null__p2, x0, x1, x2]))
     if state.location[E_graf_grau__p2] == 6:  # graf_grau(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:32
+        # spec: spec/heldenhain/11_schattenkabinett.rules:34
         if x1 == E_graf_grau__p2:
             runs.append(new_frame(117, [E_graf_grau__p2, x0, x1, x2]))
     if state.location[E_zensor_zack__p2] == 6:  # zensor_zack(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:92
+        # spec: spec/heldenhain/11_schattenkabinett.rules:94
         if x1 == E_zensor_zack__p2:
             runs.append(new_frame(155, [E_zensor_zack__p2, x0, x1, x2]))
     if state.location[E_rabe_raspel__p2] == 6:  # rabe_raspel(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:103
+        # spec: spec/heldenhain/11_schattenkabinett.rules:105
         if x0 == 1:
             runs.append(new_frame(156, [E_rabe_raspel__p2, x0, x1, x2]))
     if state.location[E_siegelring__p2] == 10:  # siegelring(p2) while in angelegt
-        # spec: spec/heldenhain/11_schattenkabinett.rules:250
+        # spec: spec/heldenhain/11_schattenkabinett.rules:253
         if is_active(state, 0, [E_siegelring__p2, x1]):
             runs.append(new_frame(160, [E_siegelring__p2, x0, x1, x2]))
     if state.location[E_paula_pfad__p2] == 6:  # paula_pfad(p2) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:42
+        # spec: spec/heldenhain/12_weggefaehrten.rules:44
         if x1 == E_paula_pfad__p2 and q_mannschaftsgroesse(state, x0) >= 4:
             runs.append(new_frame(162, [E_paula_pfad__p2, x0, x1, x2]))
     if state.location[E_selma_seil__p2] == 6:  # selma_seil(p2) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:65
+        # spec: spec/heldenhain/12_weggefaehrten.rules:67
         if x1 == E_selma_seil__p2 and q_mannschaftsgroesse(state, x0) >= 3:
             runs.append(new_frame(164, [E_selma_seil__p2, x0, x1, x2]))
     if state.location[E_pony_polka__p2] == 6:  # pony_polka(p2) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:80
+        # spec: spec/heldenhain/12_weggefaehrten.rules:82
         if x0 == 1:
             runs.append(new_frame(165, [E_pony_polka__p2, x0, x1, x2]))
     if (
@@ -1904,7 +1928,7 @@ def emit_gesammelt(state, x0, x1, x2):
                 new_frame(125, [E_edgar_satzsprung__p2, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_madame_zugabe__p2] == 6:  # madame_zugabe(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:43
+        # spec: spec/heldenhain/13_purpurpakt.rules:44
         if (
             x1 == E_madame_zugabe__p2
             and not state.counters[9][x1] > 0
@@ -1914,17 +1938,17 @@ def emit_gesammelt(state, x0, x1, x2):
                 new_frame(126, [E_madame_zugabe__p2, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_lord_leihgabe__p2] == 6:  # lord_leihgabe(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:92
+        # spec: spec/heldenhain/13_purpurpakt.rules:93
         if x1 == E_lord_leihgabe__p2:
             runs.append(
                 new_frame(128, [E_lord_leihgabe__p2, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_tante_tantieme__p2] == 6:  # tante_tantieme(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:158
+        # spec: spec/heldenhain/13_purpurpakt.rules:159
         if x1 == E_tante_tantieme__p2:
             runs.append(new_frame(174, [E_tante_tantieme__p2, x0, x1, x2]))
     if state.location[E_elster_elvira__p2] == 6:  # elster_elvira(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:174
+        # spec: spec/heldenhain/13_purpurpakt.rules:175
         if x0 == 1:
             runs.append(new_frame(175, [E_elster_elvira__p2, x0, x1, x2]))
     # the first trigger runs first: it goes on top
@@ -1938,177 +1962,177 @@ def emit_zugbeginn(state, x0):
         note_signal(state, "zugbeginn", [], x0)
     runs = []
     if state.location[E_pia_purzel__p1] == 5:  # pia_purzel(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:32
+        # spec: spec/heldenhain/10_superfreundinnen.rules:34
         if x0 == 0:
             runs.append(new_frame(141, [E_pia_purzel__p1, x0]))
     if state.location[E_luzi_lichtblick__p1] == 5:  # luzi_lichtblick(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:69
+        # spec: spec/heldenhain/10_superfreundinnen.rules:71
         if x0 == 0:
             runs.append(new_frame(143, [E_luzi_lichtblick__p1, x0]))
     if state.location[E_kater_kuschel__p1] == 5:  # kater_kuschel(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:121
+        # spec: spec/heldenhain/10_superfreundinnen.rules:123
         if x0 == 0:
             runs.append(new_frame(112, [E_kater_kuschel__p1, x0]))
     if state.location[E_heilamulett__p1] == 9:  # heilamulett(p1) while in angelegt
-        # spec: spec/heldenhain/10_superfreundinnen.rules:297
+        # spec: spec/heldenhain/10_superfreundinnen.rules:302
         if x0 == 0:
             runs.append(new_frame(150, [E_heilamulett__p1, x0]))
     if state.location[E_blumenwiese__p1] == 13:  # blumenwiese(p1) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:331
+        # spec: spec/heldenhain/10_superfreundinnen.rules:336
         runs.append(new_frame(116, [E_blumenwiese__p1, x0]))
     if state.location[E_gluecksmarkt__p1] == 13:  # gluecksmarkt(p1) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:340
+        # spec: spec/heldenhain/10_superfreundinnen.rules:345
         runs.append(new_frame(152, [E_gluecksmarkt__p1, x0]))
     if state.location[E_baronin_bremse__p1] == 5:  # baronin_bremse(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:38
+        # spec: spec/heldenhain/11_schattenkabinett.rules:40
         if (
             x0 == 0
             and state.tracks[None if x0 is None else (x0 + 1) % 2] > state.tracks[x0]
         ):
             runs.append(new_frame(154, [E_baronin_bremse__p1, x0]))
     if state.location[E_graefin_gaehn__p1] == 5:  # graefin_gaehn(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:77
+        # spec: spec/heldenhain/11_schattenkabinett.rules:79
         if x0 == 0:
             runs.append(new_frame(118, [E_graefin_gaehn__p1, x0] + [UNBOUND] * 1))
     if (
         state.location[E_schleichkatze_nebel__p1] == 5
     ):  # schleichkatze_nebel(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:116
+        # spec: spec/heldenhain/11_schattenkabinett.rules:118
         if x0 == 0:
             runs.append(new_frame(157, [E_schleichkatze_nebel__p1, x0]))
     if state.location[E_grauer_platz__p1] == 13:  # grauer_platz(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:285
+        # spec: spec/heldenhain/11_schattenkabinett.rules:288
         if state.tracks[x0] > 10:
             runs.append(new_frame(161, [E_grauer_platz__p1, x0]))
     if state.location[E_wilma_weitblick__p1] == 5:  # wilma_weitblick(p1) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:58
+        # spec: spec/heldenhain/12_weggefaehrten.rules:60
         if x0 == 0 and q_mannschaftsgroesse(state, x0) >= 4:
             runs.append(new_frame(163, [E_wilma_weitblick__p1, x0]))
     if state.location[E_dachs_dieter__p1] == 5:  # dachs_dieter(p1) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:94
+        # spec: spec/heldenhain/12_weggefaehrten.rules:98
         if x0 == 0:
             runs.append(new_frame(123, [E_dachs_dieter__p1, x0]))
     if state.location[E_feldflasche__p1] == 9:  # feldflasche(p1) while in angelegt
-        # spec: spec/heldenhain/12_weggefaehrten.rules:224
+        # spec: spec/heldenhain/12_weggefaehrten.rules:229
         if x0 == 0:
             runs.append(new_frame(170, [E_feldflasche__p1, x0]))
     if state.location[E_marktplatz__p1] == 13:  # marktplatz(p1) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:256
+        # spec: spec/heldenhain/12_weggefaehrten.rules:261
         if q_mannschaftsgroesse(state, x0) >= 3:
             runs.append(new_frame(172, [E_marktplatz__p1, x0]))
     if state.location[E_graefin_gier__p1] == 5:  # graefin_gier(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:69
+        # spec: spec/heldenhain/13_purpurpakt.rules:70
         if x0 == 0:
             runs.append(new_frame(127, [E_graefin_gier__p1, x0] + [UNBOUND] * 1))
     if state.location[E_zauberer_zins__p1] == 5:  # zauberer_zins(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:115
+        # spec: spec/heldenhain/13_purpurpakt.rules:116
         if x0 == 0:
             runs.append(new_frame(129, [E_zauberer_zins__p1, x0]))
     if state.location[E_diva_dacapo__p1] == 5:  # diva_dacapo(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:127
+        # spec: spec/heldenhain/13_purpurpakt.rules:128
         if x0 == 0:
             runs.append(new_frame(173, [E_diva_dacapo__p1, x0]))
     if state.location[E_wucherin_wanda__p1] == 5:  # wucherin_wanda(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:135
+        # spec: spec/heldenhain/13_purpurpakt.rules:136
         if x0 == 0 and len(state.zones[3 + x0]) > 0:
             runs.append(new_frame(130, [E_wucherin_wanda__p1, x0] + [UNBOUND] * 1))
     if state.location[E_kater_kasse__p1] == 5:  # kater_kasse(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:194
+        # spec: spec/heldenhain/13_purpurpakt.rules:197
         if x0 == 0 and len(state.zones[3 + x0]) > 0:
             runs.append(new_frame(131, [E_kater_kasse__p1, x0] + [UNBOUND] * 1))
     if state.location[E_perlenkette__p1] == 9:  # perlenkette(p1) while in angelegt
-        # spec: spec/heldenhain/13_purpurpakt.rules:371
+        # spec: spec/heldenhain/13_purpurpakt.rules:376
         if x0 == 0:
             runs.append(new_frame(176, [E_perlenkette__p1, x0]))
     if state.location[E_opernhaus__p1] == 13:  # opernhaus(p1) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:420
+        # spec: spec/heldenhain/13_purpurpakt.rules:425
         if len(state.zones[3 + x0]) > 0:
             runs.append(new_frame(138, [E_opernhaus__p1, x0] + [UNBOUND] * 1))
     if state.location[E_pia_purzel__p2] == 6:  # pia_purzel(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:32
+        # spec: spec/heldenhain/10_superfreundinnen.rules:34
         if x0 == 1:
             runs.append(new_frame(141, [E_pia_purzel__p2, x0]))
     if state.location[E_luzi_lichtblick__p2] == 6:  # luzi_lichtblick(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:69
+        # spec: spec/heldenhain/10_superfreundinnen.rules:71
         if x0 == 1:
             runs.append(new_frame(143, [E_luzi_lichtblick__p2, x0]))
     if state.location[E_kater_kuschel__p2] == 6:  # kater_kuschel(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:121
+        # spec: spec/heldenhain/10_superfreundinnen.rules:123
         if x0 == 1:
             runs.append(new_frame(112, [E_kater_kuschel__p2, x0]))
     if state.location[E_heilamulett__p2] == 10:  # heilamulett(p2) while in angelegt
-        # spec: spec/heldenhain/10_superfreundinnen.rules:297
+        # spec: spec/heldenhain/10_superfreundinnen.rules:302
         if x0 == 1:
             runs.append(new_frame(150, [E_heilamulett__p2, x0]))
     if state.location[E_blumenwiese__p2] == 13:  # blumenwiese(p2) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:331
+        # spec: spec/heldenhain/10_superfreundinnen.rules:336
         runs.append(new_frame(116, [E_blumenwiese__p2, x0]))
     if state.location[E_gluecksmarkt__p2] == 13:  # gluecksmarkt(p2) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:340
+        # spec: spec/heldenhain/10_superfreundinnen.rules:345
         runs.append(new_frame(152, [E_gluecksmarkt__p2, x0]))
     if state.location[E_baronin_bremse__p2] == 6:  # baronin_bremse(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:38
+        # spec: spec/heldenhain/11_schattenkabinett.rules:40
         if (
             x0 == 1
             and state.tracks[None if x0 is None else (x0 + 1) % 2] > state.tracks[x0]
         ):
             runs.append(new_frame(154, [E_baronin_bremse__p2, x0]))
     if state.location[E_graefin_gaehn__p2] == 6:  # graefin_gaehn(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:77
+        # spec: spec/heldenhain/11_schattenkabinett.rules:79
         if x0 == 1:
             runs.append(new_frame(118, [E_graefin_gaehn__p2, x0] + [UNBOUND] * 1))
     if (
         state.location[E_schleichkatze_nebel__p2] == 6
     ):  # schleichkatze_nebel(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:116
+        # spec: spec/heldenhain/11_schattenkabinett.rules:118
         if x0 == 1:
             runs.append(new_frame(157, [E_schleichkatze_nebel__p2, x0]))
     if state.location[E_grauer_platz__p2] == 13:  # grauer_platz(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:285
+        # spec: spec/heldenhain/11_schattenkabinett.rules:288
         if state.tracks[x0] > 10:
             runs.append(new_frame(161, [E_grauer_platz__p2, x0]))
     if state.location[E_wilma_weitblick__p2] == 6:  # wilma_weitblick(p2) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:58
+        # spec: spec/heldenhain/12_weggefaehrten.rules:60
         if x0 == 1 and q_mannschaftsgroesse(state, x0) >= 4:
             runs.append(new_frame(163, [E_wilma_weitblick__p2, x0]))
     if state.location[E_dachs_dieter__p2] == 6:  # dachs_dieter(p2) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:94
+        # spec: spec/heldenhain/12_weggefaehrten.rules:98
         if x0 == 1:
             runs.append(new_frame(123, [E_dachs_dieter__p2, x0]))
     if state.location[E_feldflasche__p2] == 10:  # feldflasche(p2) while in angelegt
-        # spec: spec/heldenhain/12_weggefaehrten.rules:224
+        # spec: spec/heldenhain/12_weggefaehrten.rules:229
         if x0 == 1:
             runs.append(new_frame(170, [E_feldflasche__p2, x0]))
     if state.location[E_marktplatz__p2] == 13:  # marktplatz(p2) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:256
+        # spec: spec/heldenhain/12_weggefaehrten.rules:261
         if q_mannschaftsgroesse(state, x0) >= 3:
             runs.append(new_frame(172, [E_marktplatz__p2, x0]))
     if state.location[E_graefin_gier__p2] == 6:  # graefin_gier(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:69
+        # spec: spec/heldenhain/13_purpurpakt.rules:70
         if x0 == 1:
             runs.append(new_frame(127, [E_graefin_gier__p2, x0] + [UNBOUND] * 1))
     if state.location[E_zauberer_zins__p2] == 6:  # zauberer_zins(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:115
+        # spec: spec/heldenhain/13_purpurpakt.rules:116
         if x0 == 1:
             runs.append(new_frame(129, [E_zauberer_zins__p2, x0]))
     if state.location[E_diva_dacapo__p2] == 6:  # diva_dacapo(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:127
+        # spec: spec/heldenhain/13_purpurpakt.rules:128
         if x0 == 1:
             runs.append(new_frame(173, [E_diva_dacapo__p2, x0]))
     if state.location[E_wucherin_wanda__p2] == 6:  # wucherin_wanda(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:135
+        # spec: spec/heldenhain/13_purpurpakt.rules:136
         if x0 == 1 and len(state.zones[3 + x0]) > 0:
             runs.append(new_frame(130, [E_wucherin_wanda__p2, x0] + [UNBOUND] * 1))
     if state.location[E_kater_kasse__p2] == 6:  # kater_kasse(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:194
+        # spec: spec/heldenhain/13_purpurpakt.rules:197
         if x0 == 1 and len(state.zones[3 + x0]) > 0:
             runs.append(new_frame(131, [E_kater_kasse__p2, x0] + [UNBOUND] * 1))
     if state.location[E_perlenkette__p2] == 10:  # perlenkette(p2) while in angelegt
-        # spec: spec/heldenhain/13_purpurpakt.rules:371
+        # spec: spec/heldenhain/13_purpurpakt.rules:376
         if x0 == 1:
             runs.append(new_frame(176, [E_perlenkette__p2, x0]))
     if state.location[E_opernhaus__p2] == 13:  # opernhaus(p2) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:420
+        # spec: spec/heldenhain/13_purpurpakt.rules:425
         if len(state.zones[3 + x0]) > 0:
             runs.append(new_frame(138, [E_opernhaus__p2, x0] + [UNBOUND] * 1))
     # the first trigger runs first: it goes on top
@@ -2122,7 +2146,7 @@ def emit_abgelenkt(state, x0, x1, x2):
         note_signal(state, "abgelenkt", [], x0)
     runs = []
     if state.location[E_fraeulein_frost__p1] == 5:  # fraeulein_frost(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:59
+        # spec: spec/heldenhain/11_schattenkabinett.rules:61
         if x1 == E_fraeulein_frost__p1 and (
             x2 is not None
             and state.location[x2] == 5 + (None if x0 is None else (x0 + 1) % 2)
@@ -2131,13 +2155,13 @@ def emit_abgelenkt(state, x0, x1, x2):
                 (t_fraeulein_frost__while0_0, [E_fraeulein_frost__p1, x0, x1, x2])
             )
     if state.location[E_spitzel_spinne__p1] == 5:  # spitzel_spinne(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:121
+        # spec: spec/heldenhain/11_schattenkabinett.rules:123
         if x0 == 0:
             runs.append(
                 (t_spitzel_spinne__while0_0, [E_spitzel_spinne__p1, x0, x1, x2])
             )
     if state.location[E_fraeulein_frost__p2] == 6:  # fraeulein_frost(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:59
+        # spec: spec/heldenhain/11_schattenkabinett.rules:61
         if x1 == E_fraeulein_frost__p2 and (
             x2 is not None
             and state.location[x2] == 5 + (None if x0 is None else (x0 + 1) % 2)
@@ -2146,7 +2170,7 @@ def emit_abgelenkt(state, x0, x1, x2):
                 (t_fraeulein_frost__while0_0, [E_fraeulein_frost__p2, x0, x1, x2])
             )
     if state.location[E_spitzel_spinne__p2] == 6:  # spitzel_spinne(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:121
+        # spec: spec/heldenhain/11_schattenkabinett.rules:123
         if x0 == 1:
             runs.append(
                 (t_spitzel_spinne__while0_0, [E_spitzel_spinne__p2, x0, x1, x2])
@@ -2167,63 +2191,63 @@ def emit_ki_genutzt(state, x0, x1):
         note_signal(state, "ki_genutzt", [], x0)
     runs = []
     if state.location[E_ki_sternchen__p1] == 7:  # ki_sternchen(p1) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:160
+        # spec: spec/heldenhain/10_superfreundinnen.rules:164
         if x1 == E_ki_sternchen__p1:
             runs.append(new_frame(147, [E_ki_sternchen__p1, x0, x1]))
     if state.location[E_ki_gluecksrad__p1] == 7:  # ki_gluecksrad(p1) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:166
+        # spec: spec/heldenhain/10_superfreundinnen.rules:170
         if x1 == E_ki_gluecksrad__p1:
             runs.append(new_frame(148, [E_ki_gluecksrad__p1, x0, x1]))
     if state.location[E_ki_pflaster__p1] == 7:  # ki_pflaster(p1) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:174
+        # spec: spec/heldenhain/10_superfreundinnen.rules:178
         if x1 == E_ki_pflaster__p1:
             runs.append(new_frame(114, [E_ki_pflaster__p1, x0, x1]))
     if state.location[E_ki_kompass__p1] == 7:  # ki_kompass(p1) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:179
+        # spec: spec/heldenhain/10_superfreundinnen.rules:183
         if x1 == E_ki_kompass__p1:
             runs.append(new_frame(149, [E_ki_kompass__p1, x0, x1]))
     if state.location[E_ki_stoppuhr__p1] == 7:  # ki_stoppuhr(p1) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:128
+        # spec: spec/heldenhain/11_schattenkabinett.rules:130
         if x1 == E_ki_stoppuhr__p1:
             runs.append(new_frame(158, [E_ki_stoppuhr__p1, x0, x1]))
     if (
         state.location[E_ki_fluesterkasten__p1] == 7
     ):  # ki_fluesterkasten(p1) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:134
+        # spec: spec/heldenhain/11_schattenkabinett.rules:136
         if x1 == E_ki_fluesterkasten__p1:
             runs.append(new_frame(119, [E_ki_fluesterkasten__p1, x0, x1]))
     if (
         state.location[E_ki_rechenknecht__p1] == 7
     ):  # ki_rechenknecht(p1) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:140
+        # spec: spec/heldenhain/11_schattenkabinett.rules:142
         if x1 == E_ki_rechenknecht__p1:
             runs.append(new_frame(159, [E_ki_rechenknecht__p1, x0, x1]))
     if state.location[E_ki_bremsklotz__p1] == 7:  # ki_bremsklotz(p1) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:145
+        # spec: spec/heldenhain/11_schattenkabinett.rules:147
         if x1 == E_ki_bremsklotz__p1:
             runs.append(new_frame(120, [E_ki_bremsklotz__p1, x0, x1]))
     if (
         state.location[E_ki_wanderkarte__p1] == 7
     ):  # ki_wanderkarte(p1) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:102
+        # spec: spec/heldenhain/12_weggefaehrten.rules:106
         if x1 == E_ki_wanderkarte__p1:
             runs.append(new_frame(166, [E_ki_wanderkarte__p1, x0, x1]))
     if state.location[E_ki_funkgeraet__p1] == 7:  # ki_funkgeraet(p1) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:111
+        # spec: spec/heldenhain/12_weggefaehrten.rules:115
         if x1 == E_ki_funkgeraet__p1:
             runs.append(new_frame(167, [E_ki_funkgeraet__p1, x0, x1]))
     if state.location[E_ki_lagerfeuer__p1] == 7:  # ki_lagerfeuer(p1) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:116
+        # spec: spec/heldenhain/12_weggefaehrten.rules:120
         if x1 == E_ki_lagerfeuer__p1:
             runs.append(new_frame(168, [E_ki_lagerfeuer__p1, x0, x1]))
     if state.location[E_ki_fernglas__p1] == 7:  # ki_fernglas(p1) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:121
+        # spec: spec/heldenhain/12_weggefaehrten.rules:125
         if x1 == E_ki_fernglas__p1:
             runs.append(new_frame(169, [E_ki_fernglas__p1, x0, x1]))
     if (
         state.location[E_ki_rechenmaschine__p1] == 7
     ):  # ki_rechenmaschine(p1) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:205
+        # spec: spec/heldenhain/13_purpurpakt.rules:208
         if x1 == E_ki_rechenmaschine__p1:
             runs.append(
                 new_frame(132, [E_ki_rechenmaschine__p1, x0, x1] + [UNBOUND] * 1)
@@ -2231,79 +2255,79 @@ def emit_ki_genutzt(state, x0, x1):
     if (
         state.location[E_ki_preisschild__p1] == 7
     ):  # ki_preisschild(p1) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:215
+        # spec: spec/heldenhain/13_purpurpakt.rules:218
         if x1 == E_ki_preisschild__p1 and len(state.zones[3 + x0]) > 0:
             runs.append(new_frame(133, [E_ki_preisschild__p1, x0, x1] + [UNBOUND] * 1))
     if (
         state.location[E_ki_spielautomat__p1] == 7
     ):  # ki_spielautomat(p1) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:225
+        # spec: spec/heldenhain/13_purpurpakt.rules:228
         if x1 == E_ki_spielautomat__p1 and len(state.zones[3 + x0]) > 0:
             runs.append(new_frame(134, [E_ki_spielautomat__p1, x0, x1] + [UNBOUND] * 1))
     if (
         state.location[E_ki_wechselstube__p1] == 7
     ):  # ki_wechselstube(p1) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:234
+        # spec: spec/heldenhain/13_purpurpakt.rules:237
         if x1 == E_ki_wechselstube__p1:
             runs.append(new_frame(135, [E_ki_wechselstube__p1, x0, x1]))
     if state.location[E_ki_sternchen__p2] == 8:  # ki_sternchen(p2) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:160
+        # spec: spec/heldenhain/10_superfreundinnen.rules:164
         if x1 == E_ki_sternchen__p2:
             runs.append(new_frame(147, [E_ki_sternchen__p2, x0, x1]))
     if state.location[E_ki_gluecksrad__p2] == 8:  # ki_gluecksrad(p2) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:166
+        # spec: spec/heldenhain/10_superfreundinnen.rules:170
         if x1 == E_ki_gluecksrad__p2:
             runs.append(new_frame(148, [E_ki_gluecksrad__p2, x0, x1]))
     if state.location[E_ki_pflaster__p2] == 8:  # ki_pflaster(p2) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:174
+        # spec: spec/heldenhain/10_superfreundinnen.rules:178
         if x1 == E_ki_pflaster__p2:
             runs.append(new_frame(114, [E_ki_pflaster__p2, x0, x1]))
     if state.location[E_ki_kompass__p2] == 8:  # ki_kompass(p2) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:179
+        # spec: spec/heldenhain/10_superfreundinnen.rules:183
         if x1 == E_ki_kompass__p2:
             runs.append(new_frame(149, [E_ki_kompass__p2, x0, x1]))
     if state.location[E_ki_stoppuhr__p2] == 8:  # ki_stoppuhr(p2) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:128
+        # spec: spec/heldenhain/11_schattenkabinett.rules:130
         if x1 == E_ki_stoppuhr__p2:
             runs.append(new_frame(158, [E_ki_stoppuhr__p2, x0, x1]))
     if (
         state.location[E_ki_fluesterkasten__p2] == 8
     ):  # ki_fluesterkasten(p2) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:134
+        # spec: spec/heldenhain/11_schattenkabinett.rules:136
         if x1 == E_ki_fluesterkasten__p2:
             runs.append(new_frame(119, [E_ki_fluesterkasten__p2, x0, x1]))
     if (
         state.location[E_ki_rechenknecht__p2] == 8
     ):  # ki_rechenknecht(p2) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:140
+        # spec: spec/heldenhain/11_schattenkabinett.rules:142
         if x1 == E_ki_rechenknecht__p2:
             runs.append(new_frame(159, [E_ki_rechenknecht__p2, x0, x1]))
     if state.location[E_ki_bremsklotz__p2] == 8:  # ki_bremsklotz(p2) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:145
+        # spec: spec/heldenhain/11_schattenkabinett.rules:147
         if x1 == E_ki_bremsklotz__p2:
             runs.append(new_frame(120, [E_ki_bremsklotz__p2, x0, x1]))
     if (
         state.location[E_ki_wanderkarte__p2] == 8
     ):  # ki_wanderkarte(p2) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:102
+        # spec: spec/heldenhain/12_weggefaehrten.rules:106
         if x1 == E_ki_wanderkarte__p2:
             runs.append(new_frame(166, [E_ki_wanderkarte__p2, x0, x1]))
     if state.location[E_ki_funkgeraet__p2] == 8:  # ki_funkgeraet(p2) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:111
+        # spec: spec/heldenhain/12_weggefaehrten.rules:115
         if x1 == E_ki_funkgeraet__p2:
             runs.append(new_frame(167, [E_ki_funkgeraet__p2, x0, x1]))
     if state.location[E_ki_lagerfeuer__p2] == 8:  # ki_lagerfeuer(p2) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:116
+        # spec: spec/heldenhain/12_weggefaehrten.rules:120
         if x1 == E_ki_lagerfeuer__p2:
             runs.append(new_frame(168, [E_ki_lagerfeuer__p2, x0, x1]))
     if state.location[E_ki_fernglas__p2] == 8:  # ki_fernglas(p2) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:121
+        # spec: spec/heldenhain/12_weggefaehrten.rules:125
         if x1 == E_ki_fernglas__p2:
             runs.append(new_frame(169, [E_ki_fernglas__p2, x0, x1]))
     if (
         state.location[E_ki_rechenmaschine__p2] == 8
     ):  # ki_rechenmaschine(p2) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:205
+        # spec: spec/heldenhain/13_purpurpakt.rules:208
         if x1 == E_ki_rechenmaschine__p2:
             runs.append(
                 new_frame(132, [E_ki_rechenmaschine__p2, x0, x1] + [UNBOUND] * 1)
@@ -2311,19 +2335,19 @@ def emit_ki_genutzt(state, x0, x1):
     if (
         state.location[E_ki_preisschild__p2] == 8
     ):  # ki_preisschild(p2) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:215
+        # spec: spec/heldenhain/13_purpurpakt.rules:218
         if x1 == E_ki_preisschild__p2 and len(state.zones[3 + x0]) > 0:
             runs.append(new_frame(133, [E_ki_preisschild__p2, x0, x1] + [UNBOUND] * 1))
     if (
         state.location[E_ki_spielautomat__p2] == 8
     ):  # ki_spielautomat(p2) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:225
+        # spec: spec/heldenhain/13_purpurpakt.rules:228
         if x1 == E_ki_spielautomat__p2 and len(state.zones[3 + x0]) > 0:
             runs.append(new_frame(134, [E_ki_spielautomat__p2, x0, x1] + [UNBOUND] * 1))
     if (
         state.location[E_ki_wechselstube__p2] == 8
     ):  # ki_wechselstube(p2) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:234
+        # spec: spec/heldenhain/13_purpurpakt.rules:237
         if x1 == E_ki_wechselstube__p2:
             runs.append(new_frame(135, [E_ki_wechselstube__p2, x0, x1]))
     # the first trigger runs first: it goes on top
@@ -2337,11 +2361,11 @@ def emit_drache_genutzt(state, x0, x1):
         note_signal(state, "drache_genutzt", [], x0)
     runs = []
     if state.location[E_illusionsdrache__p1] == 5:  # illusionsdrache(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:147
+        # spec: spec/heldenhain/10_superfreundinnen.rules:151
         if x1 == E_illusionsdrache__p1:
             runs.append(new_frame(113, [E_illusionsdrache__p1, x0, x1] + [UNBOUND] * 1))
     if state.location[E_illusionsdrache__p2] == 6:  # illusionsdrache(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:147
+        # spec: spec/heldenhain/10_superfreundinnen.rules:151
         if x1 == E_illusionsdrache__p2:
             runs.append(new_frame(113, [E_illusionsdrache__p2, x0, x1] + [UNBOUND] * 1))
     # the first trigger runs first: it goes on top
@@ -2355,71 +2379,71 @@ def emit_hq_genutzt(state, x0, x1):
         note_signal(state, "hq_genutzt", [], x0)
     runs = []
     if state.location[E_wolkenschloss__p1] == 11:  # wolkenschloss(p1) while in hq_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:316
+        # spec: spec/heldenhain/10_superfreundinnen.rules:321
         if x1 == E_wolkenschloss__p1:
             runs.append(new_frame(115, [E_wolkenschloss__p1, x0, x1]))
     if state.location[E_sternwarte__p1] == 11:  # sternwarte(p1) while in hq_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:321
+        # spec: spec/heldenhain/10_superfreundinnen.rules:326
         if x1 == E_sternwarte__p1:
             runs.append(new_frame(151, [E_sternwarte__p1, x0, x1]))
     if state.location[E_aktenarchiv__p1] == 11:  # aktenarchiv(p1) while in hq_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:263
+        # spec: spec/heldenhain/11_schattenkabinett.rules:266
         if x1 == E_aktenarchiv__p1:
             runs.append(new_frame(121, [E_aktenarchiv__p1, x0, x1]))
     if (
         state.location[E_kontrollzentrum__p1] == 11
     ):  # kontrollzentrum(p1) while in hq_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:272
+        # spec: spec/heldenhain/11_schattenkabinett.rules:275
         if x1 == E_kontrollzentrum__p1:
             runs.append(new_frame(122, [E_kontrollzentrum__p1, x0, x1]))
     if state.location[E_wachturm__p1] == 11:  # wachturm(p1) while in hq_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:242
+        # spec: spec/heldenhain/12_weggefaehrten.rules:247
         if x1 == E_wachturm__p1:
             runs.append(new_frame(124, [E_wachturm__p1, x0, x1]))
     if state.location[E_gildenhaus__p1] == 11:  # gildenhaus(p1) while in hq_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:246
+        # spec: spec/heldenhain/12_weggefaehrten.rules:251
         if x1 == E_gildenhaus__p1 and q_mannschaftsgroesse(state, x0) >= 3:
             runs.append(new_frame(171, [E_gildenhaus__p1, x0, x1]))
     if state.location[E_spielcasino__p1] == 11:  # spielcasino(p1) while in hq_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:390
+        # spec: spec/heldenhain/13_purpurpakt.rules:395
         if x1 == E_spielcasino__p1:
             runs.append(new_frame(136, [E_spielcasino__p1, x0, x1]))
     if state.location[E_pfandhaus__p1] == 11:  # pfandhaus(p1) while in hq_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:401
+        # spec: spec/heldenhain/13_purpurpakt.rules:406
         if x1 == E_pfandhaus__p1:
             runs.append(new_frame(137, [E_pfandhaus__p1, x0, x1]))
     if state.location[E_wolkenschloss__p2] == 12:  # wolkenschloss(p2) while in hq_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:316
+        # spec: spec/heldenhain/10_superfreundinnen.rules:321
         if x1 == E_wolkenschloss__p2:
             runs.append(new_frame(115, [E_wolkenschloss__p2, x0, x1]))
     if state.location[E_sternwarte__p2] == 12:  # sternwarte(p2) while in hq_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:321
+        # spec: spec/heldenhain/10_superfreundinnen.rules:326
         if x1 == E_sternwarte__p2:
             runs.append(new_frame(151, [E_sternwarte__p2, x0, x1]))
     if state.location[E_aktenarchiv__p2] == 12:  # aktenarchiv(p2) while in hq_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:263
+        # spec: spec/heldenhain/11_schattenkabinett.rules:266
         if x1 == E_aktenarchiv__p2:
             runs.append(new_frame(121, [E_aktenarchiv__p2, x0, x1]))
     if (
         state.location[E_kontrollzentrum__p2] == 12
     ):  # kontrollzentrum(p2) while in hq_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:272
+        # spec: spec/heldenhain/11_schattenkabinett.rules:275
         if x1 == E_kontrollzentrum__p2:
             runs.append(new_frame(122, [E_kontrollzentrum__p2, x0, x1]))
     if state.location[E_wachturm__p2] == 12:  # wachturm(p2) while in hq_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:242
+        # spec: spec/heldenhain/12_weggefaehrten.rules:247
         if x1 == E_wachturm__p2:
             runs.append(new_frame(124, [E_wachturm__p2, x0, x1]))
     if state.location[E_gildenhaus__p2] == 12:  # gildenhaus(p2) while in hq_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:246
+        # spec: spec/heldenhain/12_weggefaehrten.rules:251
         if x1 == E_gildenhaus__p2 and q_mannschaftsgroesse(state, x0) >= 3:
             runs.append(new_frame(171, [E_gildenhaus__p2, x0, x1]))
     if state.location[E_spielcasino__p2] == 12:  # spielcasino(p2) while in hq_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:390
+        # spec: spec/heldenhain/13_purpurpakt.rules:395
         if x1 == E_spielcasino__p2:
             runs.append(new_frame(136, [E_spielcasino__p2, x0, x1]))
     if state.location[E_pfandhaus__p2] == 12:  # pfandhaus(p2) while in hq_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:401
+        # spec: spec/heldenhain/13_purpurpakt.rules:406
         if x1 == E_pfandhaus__p2:
             runs.append(new_frame(137, [E_pfandhaus__p2, x0, x1]))
     # the first trigger runs first: it goes on top
@@ -2463,13 +2487,13 @@ def event_done(state, frame):
 
 
 def s_handkarte_abwerfen(state, frame):
-    "procedure handkarte_abwerfen (spec/heldenhain/03_rules.rules:173)"
+    "procedure handkarte_abwerfen (spec/heldenhain/03_rules.rules:176)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:174
+            # spec: spec/heldenhain/03_rules.rules:177
             player = L[0]
             values = list(state.zones[3 + L[0]])
             if not values:
@@ -2484,13 +2508,13 @@ def s_handkarte_abwerfen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:174:5",
+                "spec/heldenhain/03_rules.rules:177:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:175
+            # spec: spec/heldenhain/03_rules.rules:178
             move_card(state, L[1], 16 + L[0])
             pc = 2
         if pc == 2:
@@ -2499,19 +2523,19 @@ def s_handkarte_abwerfen(state, frame):
 
 
 def s_figur_ins_feld(state, frame):
-    "procedure figur_ins_feld (spec/heldenhain/03_rules.rules:280)"
+    "procedure figur_ins_feld (spec/heldenhain/03_rules.rules:283)"
     # L: 0 p, 1 c, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:281
+            # spec: spec/heldenhain/03_rules.rules:284
             if len(state.zones[5 + L[0]]) >= 6:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:282
+            # spec: spec/heldenhain/03_rules.rules:285
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2522,36 +2546,36 @@ def s_figur_ins_feld(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:282:9",
+                "spec/heldenhain/03_rules.rules:285:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:284
+            # spec: spec/heldenhain/03_rules.rules:287
             p_ablegen(state, L[2])
             pc = 3
         if pc == 3:
-            # spec: spec/heldenhain/03_rules.rules:286
+            # spec: spec/heldenhain/03_rules.rules:289
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:287
+            # spec: spec/heldenhain/03_rules.rules:290
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:287:5"), 5 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:290:5"), 5 + L[0]
             )
-            # spec: spec/heldenhain/03_rules.rules:288
+            # spec: spec/heldenhain/03_rules.rules:291
             p_wartezeit_setzen(state, L[1], True)
             state.frames.pop()
             return
 
 
 def s_anlegen(state, frame):
-    "procedure anlegen (spec/heldenhain/03_rules.rules:292)"
+    "procedure anlegen (spec/heldenhain/03_rules.rules:295)"
     # L: 0 p, 1 a, 2 h, 3 alt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:293
+            # spec: spec/heldenhain/03_rules.rules:296
             player = L[0]
             values = [c_h for c_h in state.zones[5 + L[0]] if c_h in KS_charakter]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2562,42 +2586,42 @@ def s_anlegen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:293:5",
+                "spec/heldenhain/03_rules.rules:296:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:295
+            # spec: spec/heldenhain/03_rules.rules:298
             for L[3] in [
                 c_alt
                 for c_alt in state.zones[9 + L[0]]
                 if is_active(state, 0, [c_alt, L[2]])
             ]:
-                # spec: spec/heldenhain/03_rules.rules:296
+                # spec: spec/heldenhain/03_rules.rules:299
                 p_ablegen_von(state, L[3], L[2])
-                # spec: spec/heldenhain/03_rules.rules:297
+                # spec: spec/heldenhain/03_rules.rules:300
                 move_card(state, L[3], 16 + L[0])
-            # spec: spec/heldenhain/03_rules.rules:299
+            # spec: spec/heldenhain/03_rules.rules:302
             activate(state, 0, [L[1], L[2]], None)
-            # spec: spec/heldenhain/03_rules.rules:300
+            # spec: spec/heldenhain/03_rules.rules:303
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:300:5"), 9 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:303:5"), 9 + L[0]
             )
-            # spec: spec/heldenhain/03_rules.rules:301
+            # spec: spec/heldenhain/03_rules.rules:304
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_karte_ausspielen(state, frame):
-    "procedure karte_ausspielen (spec/heldenhain/03_rules.rules:307)"
+    "procedure karte_ausspielen (spec/heldenhain/03_rules.rules:310)"
     # L: 0 p, 1 c, 2 h, 3 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:308
+            # spec: spec/heldenhain/03_rules.rules:311
             log_line(
                 state,
                 " ".join(
@@ -2611,20 +2635,20 @@ def s_karte_ausspielen(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:308:22",
+                                "spec/heldenhain/03_rules.rules:311:22",
                             )
                         ),
                         "aus",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:308:5",
+                "spec/heldenhain/03_rules.rules:311:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:309
+            # spec: spec/heldenhain/03_rules.rules:312
             state.tracks[2 + L[0]] = max(
                 0, min(6, state.tracks[2 + L[0]] - q_kosten(state, L[0], L[1]))
             )
             state.stamps[3] += 1
-            # spec: spec/heldenhain/03_rules.rules:310
+            # spec: spec/heldenhain/03_rules.rules:313
             if L[1] in KS_charakter or L[1] in KS_begleiter or L[1] in KS_drache:
                 pc = 1
             elif L[1] in KS_ki:
@@ -2638,72 +2662,72 @@ def s_karte_ausspielen(state, frame):
             else:
                 pc = 6
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:311
+            # spec: spec/heldenhain/03_rules.rules:314
             frame[1] = 7
             state.frames.append(new_frame(1, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/03_rules.rules:313
+            # spec: spec/heldenhain/03_rules.rules:316
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:314
+            # spec: spec/heldenhain/03_rules.rules:317
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:314:9"), 7 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:317:9"), 7 + L[0]
             )
             pc = 7
         if pc == 3:
-            # spec: spec/heldenhain/03_rules.rules:316
+            # spec: spec/heldenhain/03_rules.rules:319
             frame[1] = 7
             state.frames.append(new_frame(2, [L[0], L[1]] + [UNBOUND] * 2))
             return
         if pc == 4:
-            # spec: spec/heldenhain/03_rules.rules:319
+            # spec: spec/heldenhain/03_rules.rules:322
             for L[2] in list(state.zones[11 + L[0]]):
                 move_card(state, L[2], 16 + L[0])
-            # spec: spec/heldenhain/03_rules.rules:320
+            # spec: spec/heldenhain/03_rules.rules:323
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:321
+            # spec: spec/heldenhain/03_rules.rules:324
             move_card(
                 state,
-                some_card(L[1], "spec/heldenhain/03_rules.rules:321:9"),
+                some_card(L[1], "spec/heldenhain/03_rules.rules:324:9"),
                 11 + L[0],
             )
-            # spec: spec/heldenhain/03_rules.rules:322
+            # spec: spec/heldenhain/03_rules.rules:325
             p_wartezeit_setzen(state, L[1], True)
             pc = 7
         if pc == 5:
-            # spec: spec/heldenhain/03_rules.rules:325
+            # spec: spec/heldenhain/03_rules.rules:328
             for L[3] in list(state.zones[13]):
                 move_card(state, L[3], 16 + OWNER[L[3]])
-            # spec: spec/heldenhain/03_rules.rules:326
+            # spec: spec/heldenhain/03_rules.rules:329
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:326:9"), 13
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:329:9"), 13
             )
             pc = 7
         if pc == 6:
-            # spec: spec/heldenhain/03_rules.rules:328
+            # spec: spec/heldenhain/03_rules.rules:331
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:328:9"), 14
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:331:9"), 14
             )
             pc = 7
         if pc == 7:
-            # spec: spec/heldenhain/03_rules.rules:330
+            # spec: spec/heldenhain/03_rules.rules:333
             frame[1] = 8
-            if resolve_event(state, L[1], L[0], "spec/heldenhain/03_rules.rules:330:5"):
+            if resolve_event(state, L[1], L[0], "spec/heldenhain/03_rules.rules:333:5"):
                 return
             pc = 8
         if pc == 8:
-            # spec: spec/heldenhain/03_rules.rules:331
+            # spec: spec/heldenhain/03_rules.rules:334
             emit_ausgespielt(state, L[0], L[1])
-            # spec: spec/heldenhain/03_rules.rules:332
+            # spec: spec/heldenhain/03_rules.rules:335
             if L[1] in KS_aktion:
-                # spec: spec/heldenhain/03_rules.rules:333
+                # spec: spec/heldenhain/03_rules.rules:336
                 if L[1] is not None and state.location[L[1]] == 14:
                     move_card(
                         state,
-                        some_card(L[1], "spec/heldenhain/03_rules.rules:333:30"),
+                        some_card(L[1], "spec/heldenhain/03_rules.rules:336:30"),
                         16 + L[0],
                     )
-                # spec: spec/heldenhain/03_rules.rules:335
+                # spec: spec/heldenhain/03_rules.rules:338
                 if (
                     A_beendet_zug[L[1]]
                     if L[1] is not None
@@ -2711,31 +2735,31 @@ def s_karte_ausspielen(state, frame):
                         A_beendet_zug,
                         L[1],
                         "beendet_zug",
-                        "spec/heldenhain/03_rules.rules:335:12",
+                        "spec/heldenhain/03_rules.rules:338:12",
                     )
                 ):
                     state.vars[3] = True
                     state.stamps[21] += 1
-            # spec: spec/heldenhain/03_rules.rules:337
+            # spec: spec/heldenhain/03_rules.rules:340
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_punkte_sammeln(state, frame):
-    "procedure punkte_sammeln (spec/heldenhain/03_rules.rules:348)"
+    "procedure punkte_sammeln (spec/heldenhain/03_rules.rules:351)"
     # L: 0 p, 1 f, 2 n
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:349
+            # spec: spec/heldenhain/03_rules.rules:352
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:350
+            # spec: spec/heldenhain/03_rules.rules:353
             L[2] = bounded(
-                max(0, q_rettung(state, L[1])), "spec/heldenhain/03_rules.rules:350:13"
+                max(0, q_rettung(state, L[1])), "spec/heldenhain/03_rules.rules:353:13"
             )
-            # spec: spec/heldenhain/03_rules.rules:351
+            # spec: spec/heldenhain/03_rules.rules:354
             log_line(
                 state,
                 " ".join(
@@ -2749,7 +2773,7 @@ def s_punkte_sammeln(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:351:17",
+                                "spec/heldenhain/03_rules.rules:354:17",
                             )
                         ),
                         "sammelt",
@@ -2757,30 +2781,30 @@ def s_punkte_sammeln(state, frame):
                         "Punkte",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:351:5",
+                "spec/heldenhain/03_rules.rules:354:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:352
+            # spec: spec/heldenhain/03_rules.rules:355
             p_punkte_gewinnen(state, L[0], L[2])
-            # spec: spec/heldenhain/03_rules.rules:353
+            # spec: spec/heldenhain/03_rules.rules:356
             frame[1] = 1
             if emit_gesammelt(state, L[0], L[1], L[2]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:354
+            # spec: spec/heldenhain/03_rules.rules:357
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_ki_ausfuehren(state, frame):
-    "procedure ki_ausfuehren (spec/heldenhain/03_rules.rules:373)"
+    "procedure ki_ausfuehren (spec/heldenhain/03_rules.rules:376)"
     # L: 0 p, 1 k
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:374
+            # spec: spec/heldenhain/03_rules.rules:377
             log_line(
                 state,
                 " ".join(
@@ -2794,35 +2818,35 @@ def s_ki_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:374:21",
+                                "spec/heldenhain/03_rules.rules:377:21",
                             )
                         ),
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:374:5",
+                "spec/heldenhain/03_rules.rules:377:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:375
+            # spec: spec/heldenhain/03_rules.rules:378
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:376
+            # spec: spec/heldenhain/03_rules.rules:379
             frame[1] = 1
             if emit_ki_genutzt(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:377
+            # spec: spec/heldenhain/03_rules.rules:380
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_drache_ausfuehren(state, frame):
-    "procedure drache_ausfuehren (spec/heldenhain/03_rules.rules:379)"
+    "procedure drache_ausfuehren (spec/heldenhain/03_rules.rules:382)"
     # L: 0 p, 1 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:380
+            # spec: spec/heldenhain/03_rules.rules:383
             log_line(
                 state,
                 " ".join(
@@ -2836,35 +2860,35 @@ def s_drache_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:380:21",
+                                "spec/heldenhain/03_rules.rules:383:21",
                             )
                         ),
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:380:5",
+                "spec/heldenhain/03_rules.rules:383:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:381
+            # spec: spec/heldenhain/03_rules.rules:384
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:382
+            # spec: spec/heldenhain/03_rules.rules:385
             frame[1] = 1
             if emit_drache_genutzt(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:383
+            # spec: spec/heldenhain/03_rules.rules:386
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_hq_ausfuehren(state, frame):
-    "procedure hq_ausfuehren (spec/heldenhain/03_rules.rules:385)"
+    "procedure hq_ausfuehren (spec/heldenhain/03_rules.rules:388)"
     # L: 0 p, 1 h
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:386
+            # spec: spec/heldenhain/03_rules.rules:389
             log_line(
                 state,
                 " ".join(
@@ -2878,35 +2902,35 @@ def s_hq_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:386:21",
+                                "spec/heldenhain/03_rules.rules:389:21",
                             )
                         ),
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:386:5",
+                "spec/heldenhain/03_rules.rules:389:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:387
+            # spec: spec/heldenhain/03_rules.rules:390
             p_genutzt_setzen(state, L[1], True)
-            # spec: spec/heldenhain/03_rules.rules:388
+            # spec: spec/heldenhain/03_rules.rules:391
             frame[1] = 1
             if emit_hq_genutzt(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:389
+            # spec: spec/heldenhain/03_rules.rules:392
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_eigene_figur_heilen(state, frame):
-    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:396)"
+    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:399)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:397
+            # spec: spec/heldenhain/03_rules.rules:400
             player = L[0]
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[0][c_f] > 0
@@ -2923,13 +2947,13 @@ def s_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:397:5",
+                "spec/heldenhain/03_rules.rules:400:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:399
+            # spec: spec/heldenhain/03_rules.rules:402
             p_heilen(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -2938,13 +2962,13 @@ def s_eigene_figur_heilen(state, frame):
 
 
 def s_andere_eigene_figur_heilen(state, frame):
-    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:401)"
+    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:404)"
     # L: 0 p, 1 selbst, 2 n, 3 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:402
+            # spec: spec/heldenhain/03_rules.rules:405
             player = L[0]
             values = [
                 c_f
@@ -2963,13 +2987,13 @@ def s_andere_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:402:5",
+                "spec/heldenhain/03_rules.rules:405:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:404
+            # spec: spec/heldenhain/03_rules.rules:407
             p_heilen(state, L[3], L[2])
             pc = 2
         if pc == 2:
@@ -2978,13 +3002,13 @@ def s_andere_eigene_figur_heilen(state, frame):
 
 
 def s_eigene_figur_einsatz_bis_zugende(state, frame):
-    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:406)"
+    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:409)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:407
+            # spec: spec/heldenhain/03_rules.rules:410
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -2999,13 +3023,13 @@ def s_eigene_figur_einsatz_bis_zugende(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:407:5",
+                "spec/heldenhain/03_rules.rules:410:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:408
+            # spec: spec/heldenhain/03_rules.rules:411
             p_bis_zugende_einsatz(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -3014,13 +3038,13 @@ def s_eigene_figur_einsatz_bis_zugende(state, frame):
 
 
 def s_gegnerische_figur_sperren(state, frame):
-    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:412)"
+    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:415)"
     # L: 0 p, 1 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:413
+            # spec: spec/heldenhain/03_rules.rules:416
             player = L[0]
             values = [
                 c_z
@@ -3039,13 +3063,13 @@ def s_gegnerische_figur_sperren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:413:5",
+                "spec/heldenhain/03_rules.rules:416:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:415
+            # spec: spec/heldenhain/03_rules.rules:418
             p_sperren(state, L[1])
             pc = 2
         if pc == 2:
@@ -3054,13 +3078,13 @@ def s_gegnerische_figur_sperren(state, frame):
 
 
 def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
-    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:417)"
+    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:420)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:418
+            # spec: spec/heldenhain/03_rules.rules:421
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             if not values:
@@ -3075,15 +3099,15 @@ def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:418:5",
+                "spec/heldenhain/03_rules.rules:421:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:419
+            # spec: spec/heldenhain/03_rules.rules:422
             p_bis_zugende_einsatz(
-                state, L[2], bounded(-L[1], "spec/heldenhain/03_rules.rules:419:28")
+                state, L[2], bounded(-L[1], "spec/heldenhain/03_rules.rules:422:28")
             )
             pc = 2
         if pc == 2:
@@ -3092,13 +3116,13 @@ def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
 
 
 def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
-    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:422)"
+    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:425)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:423
+            # spec: spec/heldenhain/03_rules.rules:426
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             if not values:
@@ -3113,19 +3137,19 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:423:5",
+                "spec/heldenhain/03_rules.rules:426:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:424
+            # spec: spec/heldenhain/03_rules.rules:427
             activate(
                 state,
                 1,
                 [
                     L[2],
-                    bounded(-L[1], "spec/heldenhain/03_rules.rules:424:31"),
+                    bounded(-L[1], "spec/heldenhain/03_rules.rules:427:31"),
                     state.counters[8][L[2]],
                 ],
                 None,
@@ -3137,13 +3161,13 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
 
 
 def s_gegnerischer_figur_stress_geben(state, frame):
-    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:426)"
+    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:429)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:427
+            # spec: spec/heldenhain/03_rules.rules:430
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             if not values:
@@ -3158,13 +3182,13 @@ def s_gegnerischer_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:427:5",
+                "spec/heldenhain/03_rules.rules:430:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:428
+            # spec: spec/heldenhain/03_rules.rules:431
             p_stress_geben(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -3173,13 +3197,13 @@ def s_gegnerischer_figur_stress_geben(state, frame):
 
 
 def s_eigener_figur_stress_geben(state, frame):
-    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:430)"
+    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:433)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:431
+            # spec: spec/heldenhain/03_rules.rules:434
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -3194,13 +3218,13 @@ def s_eigener_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:431:5",
+                "spec/heldenhain/03_rules.rules:434:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:432
+            # spec: spec/heldenhain/03_rules.rules:435
             p_stress_geben(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -3751,15 +3775,15 @@ def s_zug_spielen(state, frame):
 
 
 def s_preis_handkarte_anbieten(state, frame):
-    "procedure preis_handkarte_anbieten (spec/heldenhain/13_purpurpakt.rules:432)"
+    "procedure preis_handkarte_anbieten (spec/heldenhain/13_purpurpakt.rules:437)"
     # L: 0 p, 1 frage
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:433
-            log_line(state, text_of(L[1]), "spec/heldenhain/13_purpurpakt.rules:433:5")
-            # spec: spec/heldenhain/13_purpurpakt.rules:434
+            # spec: spec/heldenhain/13_purpurpakt.rules:438
+            log_line(state, text_of(L[1]), "spec/heldenhain/13_purpurpakt.rules:438:5")
+            # spec: spec/heldenhain/13_purpurpakt.rules:439
             player = L[0]
             offered = []
             if len(state.zones[3 + L[0]]) > 0:
@@ -3778,7 +3802,7 @@ def s_preis_handkarte_anbieten(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:434:5",
+                "spec/heldenhain/13_purpurpakt.rules:439:5",
             )
             frame[1] = 1
             return
@@ -3791,12 +3815,12 @@ def s_preis_handkarte_anbieten(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:436
+            # spec: spec/heldenhain/13_purpurpakt.rules:441
             frame[1] = 3
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:437
+            # spec: spec/heldenhain/13_purpurpakt.rules:442
             given = True
             state.frames.pop()
             if state.frames:
@@ -3804,7 +3828,7 @@ def s_preis_handkarte_anbieten(state, frame):
             return
             pc = 5
         if pc == 4:
-            # spec: spec/heldenhain/13_purpurpakt.rules:439
+            # spec: spec/heldenhain/13_purpurpakt.rules:444
             given = False
             state.frames.pop()
             if state.frames:
@@ -3817,15 +3841,15 @@ def s_preis_handkarte_anbieten(state, frame):
 
 
 def s_preis_stress_anbieten(state, frame):
-    "procedure preis_stress_anbieten (spec/heldenhain/13_purpurpakt.rules:443)"
+    "procedure preis_stress_anbieten (spec/heldenhain/13_purpurpakt.rules:448)"
     # L: 0 p, 1 f, 2 frage
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:444
-            log_line(state, text_of(L[2]), "spec/heldenhain/13_purpurpakt.rules:444:5")
-            # spec: spec/heldenhain/13_purpurpakt.rules:445
+            # spec: spec/heldenhain/13_purpurpakt.rules:449
+            log_line(state, text_of(L[2]), "spec/heldenhain/13_purpurpakt.rules:449:5")
+            # spec: spec/heldenhain/13_purpurpakt.rules:450
             player = L[0]
             offered = []
             offered.append(0)
@@ -3847,7 +3871,7 @@ def s_preis_stress_anbieten(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:445:5",
+                "spec/heldenhain/13_purpurpakt.rules:450:5",
                 (L[1],),
             )
             frame[1] = 1
@@ -3855,16 +3879,16 @@ def s_preis_stress_anbieten(state, frame):
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:447
+                # spec: spec/heldenhain/13_purpurpakt.rules:452
                 p_stress_geben(state, L[1], 1)
-                # spec: spec/heldenhain/13_purpurpakt.rules:448
+                # spec: spec/heldenhain/13_purpurpakt.rules:453
                 given = True
                 state.frames.pop()
                 if state.frames:
                     state.frames[-1][3] = given
                 return
             elif k == 1:
-                # spec: spec/heldenhain/13_purpurpakt.rules:450
+                # spec: spec/heldenhain/13_purpurpakt.rules:455
                 given = False
                 state.frames.pop()
                 if state.frames:
@@ -3929,13 +3953,13 @@ def sev_roxy__p1(state, frame):
 
 
 def sev_ronja_regenbogen__p1(state, frame):
-    "event of ronja_regenbogen(p1) (spec/heldenhain/10_superfreundinnen.rules:98)"
+    "event of ronja_regenbogen(p1) (spec/heldenhain/10_superfreundinnen.rules:100)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:99
+            # spec: spec/heldenhain/10_superfreundinnen.rules:101
             player = L[0]
             values = [
                 c_f
@@ -3954,13 +3978,13 @@ def sev_ronja_regenbogen__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:99:9",
+                "spec/heldenhain/10_superfreundinnen.rules:101:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:101
+            # spec: spec/heldenhain/10_superfreundinnen.rules:103
             p_aufrichten(state, L[2])
             pc = 2
         if pc == 2:
@@ -3969,25 +3993,25 @@ def sev_ronja_regenbogen__p1(state, frame):
 
 
 def sev_eule_elsa__p1(state, frame):
-    "event of eule_elsa(p1) (spec/heldenhain/10_superfreundinnen.rules:137)"
+    "event of eule_elsa(p1) (spec/heldenhain/10_superfreundinnen.rules:141)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:138
+    # spec: spec/heldenhain/10_superfreundinnen.rules:142
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/10_superfreundinnen.rules:139
+    # spec: spec/heldenhain/10_superfreundinnen.rules:143
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_zweite_chance__p1(state, frame):
-    "event of zweite_chance(p1) (spec/heldenhain/10_superfreundinnen.rules:201)"
+    "event of zweite_chance(p1) (spec/heldenhain/10_superfreundinnen.rules:205)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:202
+            # spec: spec/heldenhain/10_superfreundinnen.rules:206
             player = L[0]
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[1][c_f] > 0
@@ -4004,13 +4028,13 @@ def sev_zweite_chance__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:202:9",
+                "spec/heldenhain/10_superfreundinnen.rules:206:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:203
+            # spec: spec/heldenhain/10_superfreundinnen.rules:207
             p_aufrichten(state, L[2])
             pc = 2
         if pc == 2:
@@ -4019,41 +4043,41 @@ def sev_zweite_chance__p1(state, frame):
 
 
 def sev_sonnenstrahl__p1(state, frame):
-    "event of sonnenstrahl(p1) (spec/heldenhain/10_superfreundinnen.rules:211)"
+    "event of sonnenstrahl(p1) (spec/heldenhain/10_superfreundinnen.rules:215)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:212
+            # spec: spec/heldenhain/10_superfreundinnen.rules:216
             frame[1] = 1
             state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:213
+            # spec: spec/heldenhain/10_superfreundinnen.rules:217
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_schutzengel__p1(state, frame):
-    "event of schutzengel(p1) (spec/heldenhain/10_superfreundinnen.rules:222)"
+    "event of schutzengel(p1) (spec/heldenhain/10_superfreundinnen.rules:227)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:222
+    # spec: spec/heldenhain/10_superfreundinnen.rules:227
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 3] + [UNBOUND] * 1))
     return
 
 
 def sev_gluecksbringer__p1(state, frame):
-    "event of gluecksbringer(p1) (spec/heldenhain/10_superfreundinnen.rules:226)"
+    "event of gluecksbringer(p1) (spec/heldenhain/10_superfreundinnen.rules:231)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:227
+            # spec: spec/heldenhain/10_superfreundinnen.rules:232
             player = L[0]
             values = [c_f for c_f in state.zones[5 + L[0]] if c_f in KS_charakter]
             if not values:
@@ -4068,13 +4092,13 @@ def sev_gluecksbringer__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:227:9",
+                "spec/heldenhain/10_superfreundinnen.rules:232:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:229
+            # spec: spec/heldenhain/10_superfreundinnen.rules:234
             p_bis_zugende_rettung(state, L[2], 2)
             pc = 2
         if pc == 2:
@@ -4083,23 +4107,23 @@ def sev_gluecksbringer__p1(state, frame):
 
 
 def sev_tapferes_herz__p1(state, frame):
-    "event of tapferes_herz(p1) (spec/heldenhain/10_superfreundinnen.rules:247)"
+    "event of tapferes_herz(p1) (spec/heldenhain/10_superfreundinnen.rules:252)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:247
+    # spec: spec/heldenhain/10_superfreundinnen.rules:252
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_sternschnuppe__p1(state, frame):
-    "event of sternschnuppe(p1) (spec/heldenhain/10_superfreundinnen.rules:251)"
+    "event of sternschnuppe(p1) (spec/heldenhain/10_superfreundinnen.rules:256)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:252
+            # spec: spec/heldenhain/10_superfreundinnen.rules:257
             player = L[0]
             values = list(state.zones[16 + L[0]])
             if not values:
@@ -4114,13 +4138,13 @@ def sev_sternschnuppe__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:252:9",
+                "spec/heldenhain/10_superfreundinnen.rules:257:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:253
+            # spec: spec/heldenhain/10_superfreundinnen.rules:258
             move_card(state, L[2], 3 + L[0])
             pc = 2
         if pc == 2:
@@ -4129,13 +4153,13 @@ def sev_sternschnuppe__p1(state, frame):
 
 
 def sev_heilkraeuter__p1(state, frame):
-    "event of heilkraeuter(p1) (spec/heldenhain/10_superfreundinnen.rules:258)"
+    "event of heilkraeuter(p1) (spec/heldenhain/10_superfreundinnen.rules:263)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:259
+            # spec: spec/heldenhain/10_superfreundinnen.rules:264
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -4150,15 +4174,15 @@ def sev_heilkraeuter__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:259:9",
+                "spec/heldenhain/10_superfreundinnen.rules:264:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:260
+            # spec: spec/heldenhain/10_superfreundinnen.rules:265
             p_heilen(state, L[2], 2)
-            # spec: spec/heldenhain/10_superfreundinnen.rules:261
+            # spec: spec/heldenhain/10_superfreundinnen.rules:266
             p_dauerhaft_ausdauer(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -4167,13 +4191,13 @@ def sev_heilkraeuter__p1(state, frame):
 
 
 def sev_rueckzug_ins_baumhaus__p1(state, frame):
-    "event of rueckzug_ins_baumhaus(p1) (spec/heldenhain/10_superfreundinnen.rules:266)"
+    "event of rueckzug_ins_baumhaus(p1) (spec/heldenhain/10_superfreundinnen.rules:271)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:267
+            # spec: spec/heldenhain/10_superfreundinnen.rules:272
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -4188,13 +4212,13 @@ def sev_rueckzug_ins_baumhaus__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:267:9",
+                "spec/heldenhain/10_superfreundinnen.rules:272:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:268
+            # spec: spec/heldenhain/10_superfreundinnen.rules:273
             p_auf_die_hand(state, L[2])
             pc = 2
         if pc == 2:
@@ -4223,91 +4247,91 @@ def sev_samt__p1(state, frame):
 
 
 def sev_leutnant_lahm__p1(state, frame):
-    "event of leutnant_lahm(p1) (spec/heldenhain/11_schattenkabinett.rules:86)"
+    "event of leutnant_lahm(p1) (spec/heldenhain/11_schattenkabinett.rules:88)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:86
+    # spec: spec/heldenhain/11_schattenkabinett.rules:88
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_stillstand__p1(state, frame):
-    "event of stillstand(p1) (spec/heldenhain/11_schattenkabinett.rules:151)"
+    "event of stillstand(p1) (spec/heldenhain/11_schattenkabinett.rules:153)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:151
+    # spec: spec/heldenhain/11_schattenkabinett.rules:153
     state.frames.pop()
     state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_laehmende_rede__p1(state, frame):
-    "event of laehmende_rede(p1) (spec/heldenhain/11_schattenkabinett.rules:155)"
+    "event of laehmende_rede(p1) (spec/heldenhain/11_schattenkabinett.rules:157)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:156
+            # spec: spec/heldenhain/11_schattenkabinett.rules:158
             frame[1] = 1
             state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:157
+            # spec: spec/heldenhain/11_schattenkabinett.rules:159
             state.frames.pop()
             state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_buerokratie__p1(state, frame):
-    "event of buerokratie(p1) (spec/heldenhain/11_schattenkabinett.rules:169)"
+    "event of buerokratie(p1) (spec/heldenhain/11_schattenkabinett.rules:171)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:169
+    # spec: spec/heldenhain/11_schattenkabinett.rules:171
     state.frames.pop()
     state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_kaltes_schweigen__p1(state, frame):
-    "event of kaltes_schweigen(p1) (spec/heldenhain/11_schattenkabinett.rules:173)"
+    "event of kaltes_schweigen(p1) (spec/heldenhain/11_schattenkabinett.rules:175)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:173
+    # spec: spec/heldenhain/11_schattenkabinett.rules:175
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_intrige__p1(state, frame):
-    "event of intrige(p1) (spec/heldenhain/11_schattenkabinett.rules:177)"
+    "event of intrige(p1) (spec/heldenhain/11_schattenkabinett.rules:179)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:177
+    # spec: spec/heldenhain/11_schattenkabinett.rules:179
     state.frames.pop()
     state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_eiserne_disziplin__p1(state, frame):
-    "event of eiserne_disziplin(p1) (spec/heldenhain/11_schattenkabinett.rules:218)"
+    "event of eiserne_disziplin(p1) (spec/heldenhain/11_schattenkabinett.rules:221)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:218
+    # spec: spec/heldenhain/11_schattenkabinett.rules:221
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_kalte_schulter__p1(state, frame):
-    "event of kalte_schulter(p1) (spec/heldenhain/11_schattenkabinett.rules:222)"
+    "event of kalte_schulter(p1) (spec/heldenhain/11_schattenkabinett.rules:225)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:223
+            # spec: spec/heldenhain/11_schattenkabinett.rules:226
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             if not values:
@@ -4322,13 +4346,13 @@ def sev_kalte_schulter__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/11_schattenkabinett.rules:223:9",
+                "spec/heldenhain/11_schattenkabinett.rules:226:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:225
+            # spec: spec/heldenhain/11_schattenkabinett.rules:228
             p_auf_die_hand(state, L[2])
             pc = 2
         if pc == 2:
@@ -4337,13 +4361,13 @@ def sev_kalte_schulter__p1(state, frame):
 
 
 def sev_theo_treu__p1(state, frame):
-    "event of theo_treu(p1) (spec/heldenhain/12_weggefaehrten.rules:47)"
+    "event of theo_treu(p1) (spec/heldenhain/12_weggefaehrten.rules:49)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:48
+            # spec: spec/heldenhain/12_weggefaehrten.rules:50
             player = L[0]
             values = [c_f for c_f in state.zones[5 + L[0]] if c_f != L[1]]
             if not values:
@@ -4358,13 +4382,13 @@ def sev_theo_treu__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:48:9",
+                "spec/heldenhain/12_weggefaehrten.rules:50:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:50
+            # spec: spec/heldenhain/12_weggefaehrten.rules:52
             p_dauerhaft_ausdauer(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -4373,39 +4397,39 @@ def sev_theo_treu__p1(state, frame):
 
 
 def sev_lagerpause__p1(state, frame):
-    "event of lagerpause(p1) (spec/heldenhain/12_weggefaehrten.rules:142)"
+    "event of lagerpause(p1) (spec/heldenhain/12_weggefaehrten.rules:146)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:142
+    # spec: spec/heldenhain/12_weggefaehrten.rules:146
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_heldenmut__p1(state, frame):
-    "event of heldenmut(p1) (spec/heldenhain/12_weggefaehrten.rules:157)"
+    "event of heldenmut(p1) (spec/heldenhain/12_weggefaehrten.rules:161)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:157
+    # spec: spec/heldenhain/12_weggefaehrten.rules:161
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_rettungsaktion__p1(state, frame):
-    "event of rettungsaktion(p1) (spec/heldenhain/12_weggefaehrten.rules:161)"
+    "event of rettungsaktion(p1) (spec/heldenhain/12_weggefaehrten.rules:165)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:162
+            # spec: spec/heldenhain/12_weggefaehrten.rules:166
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:163
+            # spec: spec/heldenhain/12_weggefaehrten.rules:167
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4416,40 +4440,40 @@ def sev_rettungsaktion__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:163:13",
+                "spec/heldenhain/12_weggefaehrten.rules:167:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:164
+            # spec: spec/heldenhain/12_weggefaehrten.rules:168
             p_auf_die_hand(state, L[2])
             pc = 3
         if pc == 3:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:166
+            # spec: spec/heldenhain/12_weggefaehrten.rules:170
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_festes_band__p1(state, frame):
-    "event of festes_band(p1) (spec/heldenhain/12_weggefaehrten.rules:171)"
+    "event of festes_band(p1) (spec/heldenhain/12_weggefaehrten.rules:176)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:171
+    # spec: spec/heldenhain/12_weggefaehrten.rules:176
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_mutprobe__p1(state, frame):
-    "event of mutprobe(p1) (spec/heldenhain/12_weggefaehrten.rules:201)"
+    "event of mutprobe(p1) (spec/heldenhain/12_weggefaehrten.rules:206)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:202
+            # spec: spec/heldenhain/12_weggefaehrten.rules:207
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -4464,13 +4488,13 @@ def sev_mutprobe__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:202:9",
+                "spec/heldenhain/12_weggefaehrten.rules:207:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:203
+            # spec: spec/heldenhain/12_weggefaehrten.rules:208
             p_dauerhaft_einsatz(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -4479,13 +4503,13 @@ def sev_mutprobe__p1(state, frame):
 
 
 def sev_rico_rueckprall__p1(state, frame):
-    "event of rico_rueckprall(p1) (spec/heldenhain/13_purpurpakt.rules:30)"
+    "event of rico_rueckprall(p1) (spec/heldenhain/13_purpurpakt.rules:31)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:31
+            # spec: spec/heldenhain/13_purpurpakt.rules:32
             player = L[0]
             offered = []
             offered.append(0)
@@ -4500,16 +4524,16 @@ def sev_rico_rueckprall__p1(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:31:9",
+                "spec/heldenhain/13_purpurpakt.rules:32:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:33
-                p_stress_geben(state, L[1], 1)
                 # spec: spec/heldenhain/13_purpurpakt.rules:34
+                p_stress_geben(state, L[1], 1)
+                # spec: spec/heldenhain/13_purpurpakt.rules:35
                 p_bis_zugende_einsatz(state, L[1], 2)
             elif k == 1:
                 pass
@@ -4518,13 +4542,13 @@ def sev_rico_rueckprall__p1(state, frame):
 
 
 def sev_baron_blutdruck__p1(state, frame):
-    "event of baron_blutdruck(p1) (spec/heldenhain/13_purpurpakt.rules:56)"
+    "event of baron_blutdruck(p1) (spec/heldenhain/13_purpurpakt.rules:57)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:57
+            # spec: spec/heldenhain/13_purpurpakt.rules:58
             player = L[0]
             offered = []
             offered.append(0)
@@ -4541,16 +4565,16 @@ def sev_baron_blutdruck__p1(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:57:9",
+                "spec/heldenhain/13_purpurpakt.rules:58:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:59
-                p_stress_geben(state, L[1], 2)
                 # spec: spec/heldenhain/13_purpurpakt.rules:60
+                p_stress_geben(state, L[1], 2)
+                # spec: spec/heldenhain/13_purpurpakt.rules:61
                 p_karten_ziehen(state, L[0], 2)
             elif k == 1:
                 pass
@@ -4559,13 +4583,13 @@ def sev_baron_blutdruck__p1(state, frame):
 
 
 def sev_herr_handel__p1(state, frame):
-    "event of herr_handel(p1) (spec/heldenhain/13_purpurpakt.rules:77)"
+    "event of herr_handel(p1) (spec/heldenhain/13_purpurpakt.rules:78)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:78
+            # spec: spec/heldenhain/13_purpurpakt.rules:79
             player = L[0]
             offered = []
             if len(state.zones[3 + L[0]]) > 0:
@@ -4581,7 +4605,7 @@ def sev_herr_handel__p1(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:78:9",
+                "spec/heldenhain/13_purpurpakt.rules:79:9",
             )
             frame[1] = 1
             return
@@ -4594,12 +4618,12 @@ def sev_herr_handel__p1(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:80
+            # spec: spec/heldenhain/13_purpurpakt.rules:81
             frame[1] = 3
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:81
+            # spec: spec/heldenhain/13_purpurpakt.rules:82
             p_energie_gewinnen(state, L[0], 2)
             pc = 4
         if pc == 4:
@@ -4608,25 +4632,25 @@ def sev_herr_handel__p1(state, frame):
 
 
 def sev_jongleur_jupp__p1(state, frame):
-    "event of jongleur_jupp(p1) (spec/heldenhain/13_purpurpakt.rules:105)"
+    "event of jongleur_jupp(p1) (spec/heldenhain/13_purpurpakt.rules:106)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:106
-    p_ziehen(state, L[0])
     # spec: spec/heldenhain/13_purpurpakt.rules:107
+    p_ziehen(state, L[0])
+    # spec: spec/heldenhain/13_purpurpakt.rules:108
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_magier_mehrwert__p1(state, frame):
-    "event of magier_mehrwert(p1) (spec/heldenhain/13_purpurpakt.rules:145)"
+    "event of magier_mehrwert(p1) (spec/heldenhain/13_purpurpakt.rules:146)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:146
+            # spec: spec/heldenhain/13_purpurpakt.rules:147
             player = L[0]
             offered = []
             offered.append(0)
@@ -4643,16 +4667,16 @@ def sev_magier_mehrwert__p1(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:146:9",
+                "spec/heldenhain/13_purpurpakt.rules:147:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:148
-                p_stress_geben(state, L[1], 1)
                 # spec: spec/heldenhain/13_purpurpakt.rules:149
+                p_stress_geben(state, L[1], 1)
+                # spec: spec/heldenhain/13_purpurpakt.rules:150
                 p_energie_gewinnen(state, L[0], 1)
             elif k == 1:
                 pass
@@ -4661,72 +4685,72 @@ def sev_magier_mehrwert__p1(state, frame):
 
 
 def sev_teurer_spass__p1(state, frame):
-    "event of teurer_spass(p1) (spec/heldenhain/13_purpurpakt.rules:244)"
+    "event of teurer_spass(p1) (spec/heldenhain/13_purpurpakt.rules:247)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:245
+            # spec: spec/heldenhain/13_purpurpakt.rules:248
             frame[1] = 1
             state.frames.append(new_frame(15, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:246
+            # spec: spec/heldenhain/13_purpurpakt.rules:249
             p_punkte_gewinnen(state, L[0], 2)
             state.frames.pop()
             return
 
 
 def sev_tauschgeschaeft__p1(state, frame):
-    "event of tauschgeschaeft(p1) (spec/heldenhain/13_purpurpakt.rules:255)"
+    "event of tauschgeschaeft(p1) (spec/heldenhain/13_purpurpakt.rules:258)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:256
+            # spec: spec/heldenhain/13_purpurpakt.rules:259
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:257
+            # spec: spec/heldenhain/13_purpurpakt.rules:260
             frame[1] = 2
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:258
+            # spec: spec/heldenhain/13_purpurpakt.rules:261
             p_karten_ziehen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_ausverkauf__p1(state, frame):
-    "event of ausverkauf(p1) (spec/heldenhain/13_purpurpakt.rules:263)"
+    "event of ausverkauf(p1) (spec/heldenhain/13_purpurpakt.rules:266)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:264
+            # spec: spec/heldenhain/13_purpurpakt.rules:267
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:265
+            # spec: spec/heldenhain/13_purpurpakt.rules:268
             p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
             state.frames.pop()
             return
 
 
 def sev_zugabe__p1(state, frame):
-    "event of zugabe(p1) (spec/heldenhain/13_purpurpakt.rules:270)"
+    "event of zugabe(p1) (spec/heldenhain/13_purpurpakt.rules:274)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:271
+            # spec: spec/heldenhain/13_purpurpakt.rules:275
             player = L[0]
             values = [
                 c_f
@@ -4749,15 +4773,15 @@ def sev_zugabe__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:271:9",
+                "spec/heldenhain/13_purpurpakt.rules:275:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:273
+            # spec: spec/heldenhain/13_purpurpakt.rules:277
             p_aufrichten(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:274
+            # spec: spec/heldenhain/13_purpurpakt.rules:278
             p_stress_geben(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -4766,39 +4790,39 @@ def sev_zugabe__p1(state, frame):
 
 
 def sev_wechselgeld__p1(state, frame):
-    "event of wechselgeld(p1) (spec/heldenhain/13_purpurpakt.rules:279)"
+    "event of wechselgeld(p1) (spec/heldenhain/13_purpurpakt.rules:283)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:280
+    # spec: spec/heldenhain/13_purpurpakt.rules:284
     p_energie_gewinnen(state, L[0], 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:281
+    # spec: spec/heldenhain/13_purpurpakt.rules:285
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:282
+    # spec: spec/heldenhain/13_purpurpakt.rules:286
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_lockangebot__p1(state, frame):
-    "event of lockangebot(p1) (spec/heldenhain/13_purpurpakt.rules:301)"
+    "event of lockangebot(p1) (spec/heldenhain/13_purpurpakt.rules:305)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:302
+    # spec: spec/heldenhain/13_purpurpakt.rules:306
     p_karten_ziehen(state, L[0], 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:303
+    # spec: spec/heldenhain/13_purpurpakt.rules:307
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_blutgeld__p1(state, frame):
-    "event of blutgeld(p1) (spec/heldenhain/13_purpurpakt.rules:308)"
+    "event of blutgeld(p1) (spec/heldenhain/13_purpurpakt.rules:312)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:309
+            # spec: spec/heldenhain/13_purpurpakt.rules:313
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4809,58 +4833,58 @@ def sev_blutgeld__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:309:9",
+                "spec/heldenhain/13_purpurpakt.rules:313:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:310
+            # spec: spec/heldenhain/13_purpurpakt.rules:314
             p_ausscheiden(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:311
+            # spec: spec/heldenhain/13_purpurpakt.rules:315
             p_punkte_gewinnen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_preisexplosion__p1(state, frame):
-    "event of preisexplosion(p1) (spec/heldenhain/13_purpurpakt.rules:316)"
+    "event of preisexplosion(p1) (spec/heldenhain/13_purpurpakt.rules:320)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:317
+    # spec: spec/heldenhain/13_purpurpakt.rules:321
     p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:318
+    # spec: spec/heldenhain/13_purpurpakt.rules:322
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_vertragsbruch__p1(state, frame):
-    "event of vertragsbruch(p1) (spec/heldenhain/13_purpurpakt.rules:323)"
+    "event of vertragsbruch(p1) (spec/heldenhain/13_purpurpakt.rules:327)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:324
+            # spec: spec/heldenhain/13_purpurpakt.rules:328
             frame[1] = 1
             state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:325
+            # spec: spec/heldenhain/13_purpurpakt.rules:329
             state.frames.pop()
             state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
 def sev_hinterlist__p1(state, frame):
-    "event of hinterlist(p1) (spec/heldenhain/13_purpurpakt.rules:337)"
+    "event of hinterlist(p1) (spec/heldenhain/13_purpurpakt.rules:341)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:338
+            # spec: spec/heldenhain/13_purpurpakt.rules:342
             player = L[0]
             values = [
                 c_z
@@ -4879,13 +4903,13 @@ def sev_hinterlist__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:338:9",
+                "spec/heldenhain/13_purpurpakt.rules:342:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:340
+            # spec: spec/heldenhain/13_purpurpakt.rules:344
             p_stress_geben(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -4894,38 +4918,38 @@ def sev_hinterlist__p1(state, frame):
 
 
 def sev_kredit__p1(state, frame):
-    "event of kredit(p1) (spec/heldenhain/13_purpurpakt.rules:344)"
+    "event of kredit(p1) (spec/heldenhain/13_purpurpakt.rules:348)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:345
+            # spec: spec/heldenhain/13_purpurpakt.rules:349
             p_energie_gewinnen(state, L[0], 3)
-            # spec: spec/heldenhain/13_purpurpakt.rules:346
+            # spec: spec/heldenhain/13_purpurpakt.rules:350
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:347
+            # spec: spec/heldenhain/13_purpurpakt.rules:351
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_letzte_rate__p1(state, frame):
-    "event of letzte_rate(p1) (spec/heldenhain/13_purpurpakt.rules:352)"
+    "event of letzte_rate(p1) (spec/heldenhain/13_purpurpakt.rules:357)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:353
+            # spec: spec/heldenhain/13_purpurpakt.rules:358
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:354
+            # spec: spec/heldenhain/13_purpurpakt.rules:359
             p_punkte_gewinnen(state, L[0], 1)
             state.frames.pop()
             return
@@ -4942,13 +4966,13 @@ def sev_roxy__p2(state, frame):
 
 
 def sev_ronja_regenbogen__p2(state, frame):
-    "event of ronja_regenbogen(p2) (spec/heldenhain/10_superfreundinnen.rules:98)"
+    "event of ronja_regenbogen(p2) (spec/heldenhain/10_superfreundinnen.rules:100)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:99
+            # spec: spec/heldenhain/10_superfreundinnen.rules:101
             player = L[0]
             values = [
                 c_f
@@ -4967,13 +4991,13 @@ def sev_ronja_regenbogen__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:99:9",
+                "spec/heldenhain/10_superfreundinnen.rules:101:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:101
+            # spec: spec/heldenhain/10_superfreundinnen.rules:103
             p_aufrichten(state, L[2])
             pc = 2
         if pc == 2:
@@ -4982,25 +5006,25 @@ def sev_ronja_regenbogen__p2(state, frame):
 
 
 def sev_eule_elsa__p2(state, frame):
-    "event of eule_elsa(p2) (spec/heldenhain/10_superfreundinnen.rules:137)"
+    "event of eule_elsa(p2) (spec/heldenhain/10_superfreundinnen.rules:141)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:138
+    # spec: spec/heldenhain/10_superfreundinnen.rules:142
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/10_superfreundinnen.rules:139
+    # spec: spec/heldenhain/10_superfreundinnen.rules:143
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_zweite_chance__p2(state, frame):
-    "event of zweite_chance(p2) (spec/heldenhain/10_superfreundinnen.rules:201)"
+    "event of zweite_chance(p2) (spec/heldenhain/10_superfreundinnen.rules:205)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:202
+            # spec: spec/heldenhain/10_superfreundinnen.rules:206
             player = L[0]
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[1][c_f] > 0
@@ -5017,13 +5041,13 @@ def sev_zweite_chance__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:202:9",
+                "spec/heldenhain/10_superfreundinnen.rules:206:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:203
+            # spec: spec/heldenhain/10_superfreundinnen.rules:207
             p_aufrichten(state, L[2])
             pc = 2
         if pc == 2:
@@ -5032,41 +5056,41 @@ def sev_zweite_chance__p2(state, frame):
 
 
 def sev_sonnenstrahl__p2(state, frame):
-    "event of sonnenstrahl(p2) (spec/heldenhain/10_superfreundinnen.rules:211)"
+    "event of sonnenstrahl(p2) (spec/heldenhain/10_superfreundinnen.rules:215)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:212
+            # spec: spec/heldenhain/10_superfreundinnen.rules:216
             frame[1] = 1
             state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:213
+            # spec: spec/heldenhain/10_superfreundinnen.rules:217
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_schutzengel__p2(state, frame):
-    "event of schutzengel(p2) (spec/heldenhain/10_superfreundinnen.rules:222)"
+    "event of schutzengel(p2) (spec/heldenhain/10_superfreundinnen.rules:227)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:222
+    # spec: spec/heldenhain/10_superfreundinnen.rules:227
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 3] + [UNBOUND] * 1))
     return
 
 
 def sev_gluecksbringer__p2(state, frame):
-    "event of gluecksbringer(p2) (spec/heldenhain/10_superfreundinnen.rules:226)"
+    "event of gluecksbringer(p2) (spec/heldenhain/10_superfreundinnen.rules:231)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:227
+            # spec: spec/heldenhain/10_superfreundinnen.rules:232
             player = L[0]
             values = [c_f for c_f in state.zones[5 + L[0]] if c_f in KS_charakter]
             if not values:
@@ -5081,13 +5105,13 @@ def sev_gluecksbringer__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:227:9",
+                "spec/heldenhain/10_superfreundinnen.rules:232:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:229
+            # spec: spec/heldenhain/10_superfreundinnen.rules:234
             p_bis_zugende_rettung(state, L[2], 2)
             pc = 2
         if pc == 2:
@@ -5096,23 +5120,23 @@ def sev_gluecksbringer__p2(state, frame):
 
 
 def sev_tapferes_herz__p2(state, frame):
-    "event of tapferes_herz(p2) (spec/heldenhain/10_superfreundinnen.rules:247)"
+    "event of tapferes_herz(p2) (spec/heldenhain/10_superfreundinnen.rules:252)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:247
+    # spec: spec/heldenhain/10_superfreundinnen.rules:252
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_sternschnuppe__p2(state, frame):
-    "event of sternschnuppe(p2) (spec/heldenhain/10_superfreundinnen.rules:251)"
+    "event of sternschnuppe(p2) (spec/heldenhain/10_superfreundinnen.rules:256)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:252
+            # spec: spec/heldenhain/10_superfreundinnen.rules:257
             player = L[0]
             values = list(state.zones[16 + L[0]])
             if not values:
@@ -5127,13 +5151,13 @@ def sev_sternschnuppe__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:252:9",
+                "spec/heldenhain/10_superfreundinnen.rules:257:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:253
+            # spec: spec/heldenhain/10_superfreundinnen.rules:258
             move_card(state, L[2], 3 + L[0])
             pc = 2
         if pc == 2:
@@ -5142,13 +5166,13 @@ def sev_sternschnuppe__p2(state, frame):
 
 
 def sev_heilkraeuter__p2(state, frame):
-    "event of heilkraeuter(p2) (spec/heldenhain/10_superfreundinnen.rules:258)"
+    "event of heilkraeuter(p2) (spec/heldenhain/10_superfreundinnen.rules:263)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:259
+            # spec: spec/heldenhain/10_superfreundinnen.rules:264
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -5163,15 +5187,15 @@ def sev_heilkraeuter__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:259:9",
+                "spec/heldenhain/10_superfreundinnen.rules:264:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:260
+            # spec: spec/heldenhain/10_superfreundinnen.rules:265
             p_heilen(state, L[2], 2)
-            # spec: spec/heldenhain/10_superfreundinnen.rules:261
+            # spec: spec/heldenhain/10_superfreundinnen.rules:266
             p_dauerhaft_ausdauer(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -5180,13 +5204,13 @@ def sev_heilkraeuter__p2(state, frame):
 
 
 def sev_rueckzug_ins_baumhaus__p2(state, frame):
-    "event of rueckzug_ins_baumhaus(p2) (spec/heldenhain/10_superfreundinnen.rules:266)"
+    "event of rueckzug_ins_baumhaus(p2) (spec/heldenhain/10_superfreundinnen.rules:271)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:267
+            # spec: spec/heldenhain/10_superfreundinnen.rules:272
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -5201,13 +5225,13 @@ def sev_rueckzug_ins_baumhaus__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:267:9",
+                "spec/heldenhain/10_superfreundinnen.rules:272:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:268
+            # spec: spec/heldenhain/10_superfreundinnen.rules:273
             p_auf_die_hand(state, L[2])
             pc = 2
         if pc == 2:
@@ -5236,91 +5260,91 @@ def sev_samt__p2(state, frame):
 
 
 def sev_leutnant_lahm__p2(state, frame):
-    "event of leutnant_lahm(p2) (spec/heldenhain/11_schattenkabinett.rules:86)"
+    "event of leutnant_lahm(p2) (spec/heldenhain/11_schattenkabinett.rules:88)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:86
+    # spec: spec/heldenhain/11_schattenkabinett.rules:88
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_stillstand__p2(state, frame):
-    "event of stillstand(p2) (spec/heldenhain/11_schattenkabinett.rules:151)"
+    "event of stillstand(p2) (spec/heldenhain/11_schattenkabinett.rules:153)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:151
+    # spec: spec/heldenhain/11_schattenkabinett.rules:153
     state.frames.pop()
     state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_laehmende_rede__p2(state, frame):
-    "event of laehmende_rede(p2) (spec/heldenhain/11_schattenkabinett.rules:155)"
+    "event of laehmende_rede(p2) (spec/heldenhain/11_schattenkabinett.rules:157)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:156
+            # spec: spec/heldenhain/11_schattenkabinett.rules:158
             frame[1] = 1
             state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:157
+            # spec: spec/heldenhain/11_schattenkabinett.rules:159
             state.frames.pop()
             state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_buerokratie__p2(state, frame):
-    "event of buerokratie(p2) (spec/heldenhain/11_schattenkabinett.rules:169)"
+    "event of buerokratie(p2) (spec/heldenhain/11_schattenkabinett.rules:171)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:169
+    # spec: spec/heldenhain/11_schattenkabinett.rules:171
     state.frames.pop()
     state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_kaltes_schweigen__p2(state, frame):
-    "event of kaltes_schweigen(p2) (spec/heldenhain/11_schattenkabinett.rules:173)"
+    "event of kaltes_schweigen(p2) (spec/heldenhain/11_schattenkabinett.rules:175)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:173
+    # spec: spec/heldenhain/11_schattenkabinett.rules:175
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_intrige__p2(state, frame):
-    "event of intrige(p2) (spec/heldenhain/11_schattenkabinett.rules:177)"
+    "event of intrige(p2) (spec/heldenhain/11_schattenkabinett.rules:179)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:177
+    # spec: spec/heldenhain/11_schattenkabinett.rules:179
     state.frames.pop()
     state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_eiserne_disziplin__p2(state, frame):
-    "event of eiserne_disziplin(p2) (spec/heldenhain/11_schattenkabinett.rules:218)"
+    "event of eiserne_disziplin(p2) (spec/heldenhain/11_schattenkabinett.rules:221)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:218
+    # spec: spec/heldenhain/11_schattenkabinett.rules:221
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_kalte_schulter__p2(state, frame):
-    "event of kalte_schulter(p2) (spec/heldenhain/11_schattenkabinett.rules:222)"
+    "event of kalte_schulter(p2) (spec/heldenhain/11_schattenkabinett.rules:225)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:223
+            # spec: spec/heldenhain/11_schattenkabinett.rules:226
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             if not values:
@@ -5335,13 +5359,13 @@ def sev_kalte_schulter__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/11_schattenkabinett.rules:223:9",
+                "spec/heldenhain/11_schattenkabinett.rules:226:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:225
+            # spec: spec/heldenhain/11_schattenkabinett.rules:228
             p_auf_die_hand(state, L[2])
             pc = 2
         if pc == 2:
@@ -5350,13 +5374,13 @@ def sev_kalte_schulter__p2(state, frame):
 
 
 def sev_theo_treu__p2(state, frame):
-    "event of theo_treu(p2) (spec/heldenhain/12_weggefaehrten.rules:47)"
+    "event of theo_treu(p2) (spec/heldenhain/12_weggefaehrten.rules:49)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:48
+            # spec: spec/heldenhain/12_weggefaehrten.rules:50
             player = L[0]
             values = [c_f for c_f in state.zones[5 + L[0]] if c_f != L[1]]
             if not values:
@@ -5371,13 +5395,13 @@ def sev_theo_treu__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:48:9",
+                "spec/heldenhain/12_weggefaehrten.rules:50:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:50
+            # spec: spec/heldenhain/12_weggefaehrten.rules:52
             p_dauerhaft_ausdauer(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -5386,39 +5410,39 @@ def sev_theo_treu__p2(state, frame):
 
 
 def sev_lagerpause__p2(state, frame):
-    "event of lagerpause(p2) (spec/heldenhain/12_weggefaehrten.rules:142)"
+    "event of lagerpause(p2) (spec/heldenhain/12_weggefaehrten.rules:146)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:142
+    # spec: spec/heldenhain/12_weggefaehrten.rules:146
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_heldenmut__p2(state, frame):
-    "event of heldenmut(p2) (spec/heldenhain/12_weggefaehrten.rules:157)"
+    "event of heldenmut(p2) (spec/heldenhain/12_weggefaehrten.rules:161)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:157
+    # spec: spec/heldenhain/12_weggefaehrten.rules:161
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_rettungsaktion__p2(state, frame):
-    "event of rettungsaktion(p2) (spec/heldenhain/12_weggefaehrten.rules:161)"
+    "event of rettungsaktion(p2) (spec/heldenhain/12_weggefaehrten.rules:165)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:162
+            # spec: spec/heldenhain/12_weggefaehrten.rules:166
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:163
+            # spec: spec/heldenhain/12_weggefaehrten.rules:167
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5429,40 +5453,40 @@ def sev_rettungsaktion__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:163:13",
+                "spec/heldenhain/12_weggefaehrten.rules:167:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:164
+            # spec: spec/heldenhain/12_weggefaehrten.rules:168
             p_auf_die_hand(state, L[2])
             pc = 3
         if pc == 3:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:166
+            # spec: spec/heldenhain/12_weggefaehrten.rules:170
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_festes_band__p2(state, frame):
-    "event of festes_band(p2) (spec/heldenhain/12_weggefaehrten.rules:171)"
+    "event of festes_band(p2) (spec/heldenhain/12_weggefaehrten.rules:176)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:171
+    # spec: spec/heldenhain/12_weggefaehrten.rules:176
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_mutprobe__p2(state, frame):
-    "event of mutprobe(p2) (spec/heldenhain/12_weggefaehrten.rules:201)"
+    "event of mutprobe(p2) (spec/heldenhain/12_weggefaehrten.rules:206)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:202
+            # spec: spec/heldenhain/12_weggefaehrten.rules:207
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -5477,13 +5501,13 @@ def sev_mutprobe__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:202:9",
+                "spec/heldenhain/12_weggefaehrten.rules:207:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:203
+            # spec: spec/heldenhain/12_weggefaehrten.rules:208
             p_dauerhaft_einsatz(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -5492,13 +5516,13 @@ def sev_mutprobe__p2(state, frame):
 
 
 def sev_rico_rueckprall__p2(state, frame):
-    "event of rico_rueckprall(p2) (spec/heldenhain/13_purpurpakt.rules:30)"
+    "event of rico_rueckprall(p2) (spec/heldenhain/13_purpurpakt.rules:31)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:31
+            # spec: spec/heldenhain/13_purpurpakt.rules:32
             player = L[0]
             offered = []
             offered.append(0)
@@ -5513,16 +5537,16 @@ def sev_rico_rueckprall__p2(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:31:9",
+                "spec/heldenhain/13_purpurpakt.rules:32:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:33
-                p_stress_geben(state, L[1], 1)
                 # spec: spec/heldenhain/13_purpurpakt.rules:34
+                p_stress_geben(state, L[1], 1)
+                # spec: spec/heldenhain/13_purpurpakt.rules:35
                 p_bis_zugende_einsatz(state, L[1], 2)
             elif k == 1:
                 pass
@@ -5531,13 +5555,13 @@ def sev_rico_rueckprall__p2(state, frame):
 
 
 def sev_baron_blutdruck__p2(state, frame):
-    "event of baron_blutdruck(p2) (spec/heldenhain/13_purpurpakt.rules:56)"
+    "event of baron_blutdruck(p2) (spec/heldenhain/13_purpurpakt.rules:57)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:57
+            # spec: spec/heldenhain/13_purpurpakt.rules:58
             player = L[0]
             offered = []
             offered.append(0)
@@ -5554,16 +5578,16 @@ def sev_baron_blutdruck__p2(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:57:9",
+                "spec/heldenhain/13_purpurpakt.rules:58:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:59
-                p_stress_geben(state, L[1], 2)
                 # spec: spec/heldenhain/13_purpurpakt.rules:60
+                p_stress_geben(state, L[1], 2)
+                # spec: spec/heldenhain/13_purpurpakt.rules:61
                 p_karten_ziehen(state, L[0], 2)
             elif k == 1:
                 pass
@@ -5572,13 +5596,13 @@ def sev_baron_blutdruck__p2(state, frame):
 
 
 def sev_herr_handel__p2(state, frame):
-    "event of herr_handel(p2) (spec/heldenhain/13_purpurpakt.rules:77)"
+    "event of herr_handel(p2) (spec/heldenhain/13_purpurpakt.rules:78)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:78
+            # spec: spec/heldenhain/13_purpurpakt.rules:79
             player = L[0]
             offered = []
             if len(state.zones[3 + L[0]]) > 0:
@@ -5594,7 +5618,7 @@ def sev_herr_handel__p2(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:78:9",
+                "spec/heldenhain/13_purpurpakt.rules:79:9",
             )
             frame[1] = 1
             return
@@ -5607,12 +5631,12 @@ def sev_herr_handel__p2(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:80
+            # spec: spec/heldenhain/13_purpurpakt.rules:81
             frame[1] = 3
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:81
+            # spec: spec/heldenhain/13_purpurpakt.rules:82
             p_energie_gewinnen(state, L[0], 2)
             pc = 4
         if pc == 4:
@@ -5621,25 +5645,25 @@ def sev_herr_handel__p2(state, frame):
 
 
 def sev_jongleur_jupp__p2(state, frame):
-    "event of jongleur_jupp(p2) (spec/heldenhain/13_purpurpakt.rules:105)"
+    "event of jongleur_jupp(p2) (spec/heldenhain/13_purpurpakt.rules:106)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:106
-    p_ziehen(state, L[0])
     # spec: spec/heldenhain/13_purpurpakt.rules:107
+    p_ziehen(state, L[0])
+    # spec: spec/heldenhain/13_purpurpakt.rules:108
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_magier_mehrwert__p2(state, frame):
-    "event of magier_mehrwert(p2) (spec/heldenhain/13_purpurpakt.rules:145)"
+    "event of magier_mehrwert(p2) (spec/heldenhain/13_purpurpakt.rules:146)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:146
+            # spec: spec/heldenhain/13_purpurpakt.rules:147
             player = L[0]
             offered = []
             offered.append(0)
@@ -5656,16 +5680,16 @@ def sev_magier_mehrwert__p2(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:146:9",
+                "spec/heldenhain/13_purpurpakt.rules:147:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:148
-                p_stress_geben(state, L[1], 1)
                 # spec: spec/heldenhain/13_purpurpakt.rules:149
+                p_stress_geben(state, L[1], 1)
+                # spec: spec/heldenhain/13_purpurpakt.rules:150
                 p_energie_gewinnen(state, L[0], 1)
             elif k == 1:
                 pass
@@ -5674,72 +5698,72 @@ def sev_magier_mehrwert__p2(state, frame):
 
 
 def sev_teurer_spass__p2(state, frame):
-    "event of teurer_spass(p2) (spec/heldenhain/13_purpurpakt.rules:244)"
+    "event of teurer_spass(p2) (spec/heldenhain/13_purpurpakt.rules:247)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:245
+            # spec: spec/heldenhain/13_purpurpakt.rules:248
             frame[1] = 1
             state.frames.append(new_frame(15, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:246
+            # spec: spec/heldenhain/13_purpurpakt.rules:249
             p_punkte_gewinnen(state, L[0], 2)
             state.frames.pop()
             return
 
 
 def sev_tauschgeschaeft__p2(state, frame):
-    "event of tauschgeschaeft(p2) (spec/heldenhain/13_purpurpakt.rules:255)"
+    "event of tauschgeschaeft(p2) (spec/heldenhain/13_purpurpakt.rules:258)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:256
+            # spec: spec/heldenhain/13_purpurpakt.rules:259
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:257
+            # spec: spec/heldenhain/13_purpurpakt.rules:260
             frame[1] = 2
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:258
+            # spec: spec/heldenhain/13_purpurpakt.rules:261
             p_karten_ziehen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_ausverkauf__p2(state, frame):
-    "event of ausverkauf(p2) (spec/heldenhain/13_purpurpakt.rules:263)"
+    "event of ausverkauf(p2) (spec/heldenhain/13_purpurpakt.rules:266)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:264
+            # spec: spec/heldenhain/13_purpurpakt.rules:267
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:265
+            # spec: spec/heldenhain/13_purpurpakt.rules:268
             p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
             state.frames.pop()
             return
 
 
 def sev_zugabe__p2(state, frame):
-    "event of zugabe(p2) (spec/heldenhain/13_purpurpakt.rules:270)"
+    "event of zugabe(p2) (spec/heldenhain/13_purpurpakt.rules:274)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:271
+            # spec: spec/heldenhain/13_purpurpakt.rules:275
             player = L[0]
             values = [
                 c_f
@@ -5762,15 +5786,15 @@ def sev_zugabe__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:271:9",
+                "spec/heldenhain/13_purpurpakt.rules:275:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:273
+            # spec: spec/heldenhain/13_purpurpakt.rules:277
             p_aufrichten(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:274
+            # spec: spec/heldenhain/13_purpurpakt.rules:278
             p_stress_geben(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -5779,39 +5803,39 @@ def sev_zugabe__p2(state, frame):
 
 
 def sev_wechselgeld__p2(state, frame):
-    "event of wechselgeld(p2) (spec/heldenhain/13_purpurpakt.rules:279)"
+    "event of wechselgeld(p2) (spec/heldenhain/13_purpurpakt.rules:283)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:280
+    # spec: spec/heldenhain/13_purpurpakt.rules:284
     p_energie_gewinnen(state, L[0], 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:281
+    # spec: spec/heldenhain/13_purpurpakt.rules:285
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:282
+    # spec: spec/heldenhain/13_purpurpakt.rules:286
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_lockangebot__p2(state, frame):
-    "event of lockangebot(p2) (spec/heldenhain/13_purpurpakt.rules:301)"
+    "event of lockangebot(p2) (spec/heldenhain/13_purpurpakt.rules:305)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:302
+    # spec: spec/heldenhain/13_purpurpakt.rules:306
     p_karten_ziehen(state, L[0], 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:303
+    # spec: spec/heldenhain/13_purpurpakt.rules:307
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_blutgeld__p2(state, frame):
-    "event of blutgeld(p2) (spec/heldenhain/13_purpurpakt.rules:308)"
+    "event of blutgeld(p2) (spec/heldenhain/13_purpurpakt.rules:312)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:309
+            # spec: spec/heldenhain/13_purpurpakt.rules:313
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5822,58 +5846,58 @@ def sev_blutgeld__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:309:9",
+                "spec/heldenhain/13_purpurpakt.rules:313:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:310
+            # spec: spec/heldenhain/13_purpurpakt.rules:314
             p_ausscheiden(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:311
+            # spec: spec/heldenhain/13_purpurpakt.rules:315
             p_punkte_gewinnen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_preisexplosion__p2(state, frame):
-    "event of preisexplosion(p2) (spec/heldenhain/13_purpurpakt.rules:316)"
+    "event of preisexplosion(p2) (spec/heldenhain/13_purpurpakt.rules:320)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:317
+    # spec: spec/heldenhain/13_purpurpakt.rules:321
     p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:318
+    # spec: spec/heldenhain/13_purpurpakt.rules:322
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_vertragsbruch__p2(state, frame):
-    "event of vertragsbruch(p2) (spec/heldenhain/13_purpurpakt.rules:323)"
+    "event of vertragsbruch(p2) (spec/heldenhain/13_purpurpakt.rules:327)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:324
+            # spec: spec/heldenhain/13_purpurpakt.rules:328
             frame[1] = 1
             state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:325
+            # spec: spec/heldenhain/13_purpurpakt.rules:329
             state.frames.pop()
             state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
 def sev_hinterlist__p2(state, frame):
-    "event of hinterlist(p2) (spec/heldenhain/13_purpurpakt.rules:337)"
+    "event of hinterlist(p2) (spec/heldenhain/13_purpurpakt.rules:341)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:338
+            # spec: spec/heldenhain/13_purpurpakt.rules:342
             player = L[0]
             values = [
                 c_z
@@ -5892,13 +5916,13 @@ def sev_hinterlist__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:338:9",
+                "spec/heldenhain/13_purpurpakt.rules:342:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:340
+            # spec: spec/heldenhain/13_purpurpakt.rules:344
             p_stress_geben(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -5907,61 +5931,61 @@ def sev_hinterlist__p2(state, frame):
 
 
 def sev_kredit__p2(state, frame):
-    "event of kredit(p2) (spec/heldenhain/13_purpurpakt.rules:344)"
+    "event of kredit(p2) (spec/heldenhain/13_purpurpakt.rules:348)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:345
+            # spec: spec/heldenhain/13_purpurpakt.rules:349
             p_energie_gewinnen(state, L[0], 3)
-            # spec: spec/heldenhain/13_purpurpakt.rules:346
+            # spec: spec/heldenhain/13_purpurpakt.rules:350
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:347
+            # spec: spec/heldenhain/13_purpurpakt.rules:351
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_letzte_rate__p2(state, frame):
-    "event of letzte_rate(p2) (spec/heldenhain/13_purpurpakt.rules:352)"
+    "event of letzte_rate(p2) (spec/heldenhain/13_purpurpakt.rules:357)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:353
+            # spec: spec/heldenhain/13_purpurpakt.rules:358
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:354
+            # spec: spec/heldenhain/13_purpurpakt.rules:359
             p_punkte_gewinnen(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def st_kater_kuschel__while0_0(state, frame):
-    "on zugbeginn of kater_kuschel__while0 (spec/heldenhain/10_superfreundinnen.rules:121)"
+    "on zugbeginn of kater_kuschel__while0 (spec/heldenhain/10_superfreundinnen.rules:123)"
     # L: 0 this, 1 p
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:121
+    # spec: spec/heldenhain/10_superfreundinnen.rules:123
     state.frames.pop()
     state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_illusionsdrache__while0_0(state, frame):
-    "on drache_genutzt of illusionsdrache__while0 (spec/heldenhain/10_superfreundinnen.rules:147)"
+    "on drache_genutzt of illusionsdrache__while0 (spec/heldenhain/10_superfreundinnen.rules:151)"
     # L: 0 this, 1 p, 2 d, 3 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:148
+            # spec: spec/heldenhain/10_superfreundinnen.rules:152
             player = L[1]
             values = [
                 c_f
@@ -5980,15 +6004,15 @@ def st_illusionsdrache__while0_0(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:148:13",
+                "spec/heldenhain/10_superfreundinnen.rules:152:13",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:150
+            # spec: spec/heldenhain/10_superfreundinnen.rules:154
             p_aufrichten(state, L[3])
-            # spec: spec/heldenhain/10_superfreundinnen.rules:151
+            # spec: spec/heldenhain/10_superfreundinnen.rules:155
             p_heilen(state, L[3], 1)
             pc = 2
         if pc == 2:
@@ -5997,53 +6021,53 @@ def st_illusionsdrache__while0_0(state, frame):
 
 
 def st_ki_pflaster__while0_0(state, frame):
-    "on ki_genutzt of ki_pflaster__while0 (spec/heldenhain/10_superfreundinnen.rules:174)"
+    "on ki_genutzt of ki_pflaster__while0 (spec/heldenhain/10_superfreundinnen.rules:178)"
     # L: 0 this, 1 p, 2 k
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:174
+    # spec: spec/heldenhain/10_superfreundinnen.rules:178
     state.frames.pop()
     state.frames.append(new_frame(8, [L[1], 2] + [UNBOUND] * 1))
     return
 
 
 def st_wolkenschloss__while0_0(state, frame):
-    "on hq_genutzt of wolkenschloss__while0 (spec/heldenhain/10_superfreundinnen.rules:316)"
+    "on hq_genutzt of wolkenschloss__while0 (spec/heldenhain/10_superfreundinnen.rules:321)"
     # L: 0 this, 1 p, 2 h
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:316
+    # spec: spec/heldenhain/10_superfreundinnen.rules:321
     state.frames.pop()
     state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_blumenwiese__while0_0(state, frame):
-    "on zugbeginn of blumenwiese__while0 (spec/heldenhain/10_superfreundinnen.rules:331)"
+    "on zugbeginn of blumenwiese__while0 (spec/heldenhain/10_superfreundinnen.rules:336)"
     # L: 0 this, 1 p
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:331
+    # spec: spec/heldenhain/10_superfreundinnen.rules:336
     state.frames.pop()
     state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_graf_grau__while0_0(state, frame):
-    "on gesammelt of graf_grau__while0 (spec/heldenhain/11_schattenkabinett.rules:32)"
+    "on gesammelt of graf_grau__while0 (spec/heldenhain/11_schattenkabinett.rules:34)"
     # L: 0 this, 1 p, 2 f, 3 n
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:32
+    # spec: spec/heldenhain/11_schattenkabinett.rules:34
     state.frames.pop()
     state.frames.append(new_frame(13, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_graefin_gaehn__while0_0(state, frame):
-    "on zugbeginn of graefin_gaehn__while0 (spec/heldenhain/11_schattenkabinett.rules:77)"
+    "on zugbeginn of graefin_gaehn__while0 (spec/heldenhain/11_schattenkabinett.rules:79)"
     # L: 0 this, 1 p, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:78
+            # spec: spec/heldenhain/11_schattenkabinett.rules:80
             player = L[1]
             values = [
                 c_z
@@ -6062,13 +6086,13 @@ def st_graefin_gaehn__while0_0(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/11_schattenkabinett.rules:78:13",
+                "spec/heldenhain/11_schattenkabinett.rules:80:13",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:80
+            # spec: spec/heldenhain/11_schattenkabinett.rules:82
             p_stress_geben(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -6077,62 +6101,62 @@ def st_graefin_gaehn__while0_0(state, frame):
 
 
 def st_ki_fluesterkasten__while0_0(state, frame):
-    "on ki_genutzt of ki_fluesterkasten__while0 (spec/heldenhain/11_schattenkabinett.rules:134)"
+    "on ki_genutzt of ki_fluesterkasten__while0 (spec/heldenhain/11_schattenkabinett.rules:136)"
     # L: 0 this, 1 p, 2 k
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:134
+    # spec: spec/heldenhain/11_schattenkabinett.rules:136
     state.frames.pop()
     state.frames.append(new_frame(10, [L[1], 2] + [UNBOUND] * 1))
     return
 
 
 def st_ki_bremsklotz__while0_0(state, frame):
-    "on ki_genutzt of ki_bremsklotz__while0 (spec/heldenhain/11_schattenkabinett.rules:145)"
+    "on ki_genutzt of ki_bremsklotz__while0 (spec/heldenhain/11_schattenkabinett.rules:147)"
     # L: 0 this, 1 p, 2 k
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:145
+    # spec: spec/heldenhain/11_schattenkabinett.rules:147
     state.frames.pop()
     state.frames.append(new_frame(11, [L[1]] + [UNBOUND] * 1))
     return
 
 
 def st_aktenarchiv__while0_0(state, frame):
-    "on hq_genutzt of aktenarchiv__while0 (spec/heldenhain/11_schattenkabinett.rules:263)"
+    "on hq_genutzt of aktenarchiv__while0 (spec/heldenhain/11_schattenkabinett.rules:266)"
     # L: 0 this, 1 p, 2 h
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:264
+    # spec: spec/heldenhain/11_schattenkabinett.rules:267
     p_ziehen(state, L[1])
-    # spec: spec/heldenhain/11_schattenkabinett.rules:265
+    # spec: spec/heldenhain/11_schattenkabinett.rules:268
     state.frames.pop()
     state.frames.append(new_frame(0, [L[1]] + [UNBOUND] * 1))
     return
 
 
 def st_kontrollzentrum__while0_0(state, frame):
-    "on hq_genutzt of kontrollzentrum__while0 (spec/heldenhain/11_schattenkabinett.rules:272)"
+    "on hq_genutzt of kontrollzentrum__while0 (spec/heldenhain/11_schattenkabinett.rules:275)"
     # L: 0 this, 1 p, 2 h
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:272
+    # spec: spec/heldenhain/11_schattenkabinett.rules:275
     state.frames.pop()
     state.frames.append(new_frame(12, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_dachs_dieter__while0_0(state, frame):
-    "on zugbeginn of dachs_dieter__while0 (spec/heldenhain/12_weggefaehrten.rules:94)"
+    "on zugbeginn of dachs_dieter__while0 (spec/heldenhain/12_weggefaehrten.rules:98)"
     # L: 0 this, 1 p
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:94
+    # spec: spec/heldenhain/12_weggefaehrten.rules:98
     state.frames.pop()
     state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_wachturm__while0_0(state, frame):
-    "on hq_genutzt of wachturm__while0 (spec/heldenhain/12_weggefaehrten.rules:242)"
+    "on hq_genutzt of wachturm__while0 (spec/heldenhain/12_weggefaehrten.rules:247)"
     # L: 0 this, 1 p, 2 h
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:242
+    # spec: spec/heldenhain/12_weggefaehrten.rules:247
     state.frames.pop()
     state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
     return
@@ -6163,13 +6187,13 @@ def st_edgar_satzsprung__while0_0(state, frame):
 
 
 def st_madame_zugabe__while0_0(state, frame):
-    "on gesammelt of madame_zugabe__while0 (spec/heldenhain/13_purpurpakt.rules:43)"
+    "on gesammelt of madame_zugabe__while0 (spec/heldenhain/13_purpurpakt.rules:44)"
     # L: 0 this, 1 p, 2 f, 3 n, 4 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:44
+            # spec: spec/heldenhain/13_purpurpakt.rules:45
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -6180,24 +6204,24 @@ def st_madame_zugabe__while0_0(state, frame):
             return
         if pc == 1:
             L[4] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:46
+            # spec: spec/heldenhain/13_purpurpakt.rules:47
             if L[4]:
-                # spec: spec/heldenhain/13_purpurpakt.rules:47
-                p_genutzt_setzen(state, L[2], True)
                 # spec: spec/heldenhain/13_purpurpakt.rules:48
+                p_genutzt_setzen(state, L[2], True)
+                # spec: spec/heldenhain/13_purpurpakt.rules:49
                 p_aufrichten(state, L[2])
             state.frames.pop()
             return
 
 
 def st_graefin_gier__while0_0(state, frame):
-    "on zugbeginn of graefin_gier__while0 (spec/heldenhain/13_purpurpakt.rules:69)"
+    "on zugbeginn of graefin_gier__while0 (spec/heldenhain/13_purpurpakt.rules:70)"
     # L: 0 this, 1 p, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:70
+            # spec: spec/heldenhain/13_purpurpakt.rules:71
             frame[1] = 1
             state.frames.append(
                 new_frame(22, [L[1], L[0], "Gräfin Gier: 1 Stress für 1 Energie?"])
@@ -6205,7 +6229,7 @@ def st_graefin_gier__while0_0(state, frame):
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:71
+            # spec: spec/heldenhain/13_purpurpakt.rules:72
             if L[2]:
                 p_energie_gewinnen(state, L[1], 1)
             state.frames.pop()
@@ -6213,13 +6237,13 @@ def st_graefin_gier__while0_0(state, frame):
 
 
 def st_lord_leihgabe__while0_0(state, frame):
-    "on gesammelt of lord_leihgabe__while0 (spec/heldenhain/13_purpurpakt.rules:92)"
+    "on gesammelt of lord_leihgabe__while0 (spec/heldenhain/13_purpurpakt.rules:93)"
     # L: 0 this, 1 p, 2 f, 3 n, 4 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:93
+            # spec: spec/heldenhain/13_purpurpakt.rules:94
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -6229,7 +6253,7 @@ def st_lord_leihgabe__while0_0(state, frame):
             return
         if pc == 1:
             L[4] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:95
+            # spec: spec/heldenhain/13_purpurpakt.rules:96
             if L[4]:
                 p_punkte_gewinnen(state, L[1], 1)
             state.frames.pop()
@@ -6237,13 +6261,13 @@ def st_lord_leihgabe__while0_0(state, frame):
 
 
 def st_zauberer_zins__while0_0(state, frame):
-    "on zugbeginn of zauberer_zins__while0 (spec/heldenhain/13_purpurpakt.rules:115)"
+    "on zugbeginn of zauberer_zins__while0 (spec/heldenhain/13_purpurpakt.rules:116)"
     # L: 0 this, 1 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:116
+            # spec: spec/heldenhain/13_purpurpakt.rules:117
             player = L[1]
             offered = []
             if len(state.zones[3 + L[1]]) > 0:
@@ -6261,7 +6285,7 @@ def st_zauberer_zins__while0_0(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:116:13",
+                "spec/heldenhain/13_purpurpakt.rules:117:13",
             )
             frame[1] = 1
             return
@@ -6274,12 +6298,12 @@ def st_zauberer_zins__while0_0(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:118
+            # spec: spec/heldenhain/13_purpurpakt.rules:119
             state.frames.pop()
             state.frames.append(new_frame(0, [L[1]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:120
+            # spec: spec/heldenhain/13_purpurpakt.rules:121
             p_stress_geben(state, L[0], 1)
             pc = 4
         if pc == 4:
@@ -6288,13 +6312,13 @@ def st_zauberer_zins__while0_0(state, frame):
 
 
 def st_wucherin_wanda__while0_0(state, frame):
-    "on zugbeginn of wucherin_wanda__while0 (spec/heldenhain/13_purpurpakt.rules:135)"
+    "on zugbeginn of wucherin_wanda__while0 (spec/heldenhain/13_purpurpakt.rules:136)"
     # L: 0 this, 1 p, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:136
+            # spec: spec/heldenhain/13_purpurpakt.rules:137
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -6305,7 +6329,7 @@ def st_wucherin_wanda__while0_0(state, frame):
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:138
+            # spec: spec/heldenhain/13_purpurpakt.rules:139
             if L[2]:
                 p_bis_zugende_einsatz(state, L[0], 2)
             state.frames.pop()
@@ -6313,13 +6337,13 @@ def st_wucherin_wanda__while0_0(state, frame):
 
 
 def st_kater_kasse__while0_0(state, frame):
-    "on zugbeginn of kater_kasse__while0 (spec/heldenhain/13_purpurpakt.rules:194)"
+    "on zugbeginn of kater_kasse__while0 (spec/heldenhain/13_purpurpakt.rules:197)"
     # L: 0 this, 1 p, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:195
+            # spec: spec/heldenhain/13_purpurpakt.rules:198
             frame[1] = 1
             state.frames.append(
                 new_frame(21, [L[1], "Kater Kasse: 1 Handkarte für 1 Energie?"])
@@ -6327,7 +6351,7 @@ def st_kater_kasse__while0_0(state, frame):
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:196
+            # spec: spec/heldenhain/13_purpurpakt.rules:199
             if L[2]:
                 p_energie_gewinnen(state, L[1], 1)
             state.frames.pop()
@@ -6335,13 +6359,13 @@ def st_kater_kasse__while0_0(state, frame):
 
 
 def st_ki_rechenmaschine__while0_0(state, frame):
-    "on ki_genutzt of ki_rechenmaschine__while0 (spec/heldenhain/13_purpurpakt.rules:205)"
+    "on ki_genutzt of ki_rechenmaschine__while0 (spec/heldenhain/13_purpurpakt.rules:208)"
     # L: 0 this, 1 p, 2 k, 3 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:206
+            # spec: spec/heldenhain/13_purpurpakt.rules:209
             player = L[1]
             values = list(state.zones[5 + L[1]])
             if not values:
@@ -6356,15 +6380,15 @@ def st_ki_rechenmaschine__while0_0(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:206:13",
+                "spec/heldenhain/13_purpurpakt.rules:209:13",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:207
+            # spec: spec/heldenhain/13_purpurpakt.rules:210
             p_bis_zugende_einsatz(state, L[3], 2)
-            # spec: spec/heldenhain/13_purpurpakt.rules:208
+            # spec: spec/heldenhain/13_purpurpakt.rules:211
             p_stress_geben(state, L[3], 1)
             pc = 2
         if pc == 2:
@@ -6373,13 +6397,13 @@ def st_ki_rechenmaschine__while0_0(state, frame):
 
 
 def st_ki_preisschild__while0_0(state, frame):
-    "on ki_genutzt of ki_preisschild__while0 (spec/heldenhain/13_purpurpakt.rules:215)"
+    "on ki_genutzt of ki_preisschild__while0 (spec/heldenhain/13_purpurpakt.rules:218)"
     # L: 0 this, 1 p, 2 k, 3 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:216
+            # spec: spec/heldenhain/13_purpurpakt.rules:219
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -6390,7 +6414,7 @@ def st_ki_preisschild__while0_0(state, frame):
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:218
+            # spec: spec/heldenhain/13_purpurpakt.rules:221
             if L[3]:
                 activate(state, 5, [L[1], 1], "turn")
             state.frames.pop()
@@ -6398,13 +6422,13 @@ def st_ki_preisschild__while0_0(state, frame):
 
 
 def st_ki_spielautomat__while0_0(state, frame):
-    "on ki_genutzt of ki_spielautomat__while0 (spec/heldenhain/13_purpurpakt.rules:225)"
+    "on ki_genutzt of ki_spielautomat__while0 (spec/heldenhain/13_purpurpakt.rules:228)"
     # L: 0 this, 1 p, 2 k, 3 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:226
+            # spec: spec/heldenhain/13_purpurpakt.rules:229
             frame[1] = 1
             state.frames.append(
                 new_frame(21, [L[1], "KI Spielautomat: 1 Handkarte für 2 Karten?"])
@@ -6412,7 +6436,7 @@ def st_ki_spielautomat__while0_0(state, frame):
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:227
+            # spec: spec/heldenhain/13_purpurpakt.rules:230
             if L[3]:
                 p_karten_ziehen(state, L[1], 2)
             state.frames.pop()
@@ -6420,36 +6444,36 @@ def st_ki_spielautomat__while0_0(state, frame):
 
 
 def st_ki_wechselstube__while0_0(state, frame):
-    "on ki_genutzt of ki_wechselstube__while0 (spec/heldenhain/13_purpurpakt.rules:234)"
+    "on ki_genutzt of ki_wechselstube__while0 (spec/heldenhain/13_purpurpakt.rules:237)"
     # L: 0 this, 1 p, 2 k
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:235
+    # spec: spec/heldenhain/13_purpurpakt.rules:238
     activate(state, 4, [L[1], 1], "turn")
-    # spec: spec/heldenhain/13_purpurpakt.rules:236
+    # spec: spec/heldenhain/13_purpurpakt.rules:239
     state.frames.pop()
     state.frames.append(new_frame(15, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_spielcasino__while0_0(state, frame):
-    "on hq_genutzt of spielcasino__while0 (spec/heldenhain/13_purpurpakt.rules:390)"
+    "on hq_genutzt of spielcasino__while0 (spec/heldenhain/13_purpurpakt.rules:395)"
     # L: 0 this, 1 p, 2 h
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:391
+            # spec: spec/heldenhain/13_purpurpakt.rules:396
             if len(state.zones[3 + L[1]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:392
+            # spec: spec/heldenhain/13_purpurpakt.rules:397
             frame[1] = 2
             state.frames.append(new_frame(0, [L[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:393
+            # spec: spec/heldenhain/13_purpurpakt.rules:398
             p_energie_gewinnen(state, L[1], 1)
             pc = 3
         if pc == 3:
@@ -6458,24 +6482,24 @@ def st_spielcasino__while0_0(state, frame):
 
 
 def st_pfandhaus__while0_0(state, frame):
-    "on hq_genutzt of pfandhaus__while0 (spec/heldenhain/13_purpurpakt.rules:401)"
+    "on hq_genutzt of pfandhaus__while0 (spec/heldenhain/13_purpurpakt.rules:406)"
     # L: 0 this, 1 p, 2 h
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:402
+            # spec: spec/heldenhain/13_purpurpakt.rules:407
             if len(state.zones[5 + L[1]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:403
+            # spec: spec/heldenhain/13_purpurpakt.rules:408
             frame[1] = 2
             state.frames.append(new_frame(15, [L[1], 1] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:404
+            # spec: spec/heldenhain/13_purpurpakt.rules:409
             p_ziehen(state, L[1])
             pc = 3
         if pc == 3:
@@ -6484,13 +6508,13 @@ def st_pfandhaus__while0_0(state, frame):
 
 
 def st_opernhaus__while0_0(state, frame):
-    "on zugbeginn of opernhaus__while0 (spec/heldenhain/13_purpurpakt.rules:420)"
+    "on zugbeginn of opernhaus__while0 (spec/heldenhain/13_purpurpakt.rules:425)"
     # L: 0 this, 1 p, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:421
+            # spec: spec/heldenhain/13_purpurpakt.rules:426
             frame[1] = 1
             state.frames.append(
                 new_frame(21, [L[1], "Opernhaus: 1 Handkarte für 1 Energie?"])
@@ -6498,7 +6522,7 @@ def st_opernhaus__while0_0(state, frame):
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:422
+            # spec: spec/heldenhain/13_purpurpakt.rules:427
             if L[2]:
                 p_energie_gewinnen(state, L[1], 1)
             state.frames.pop()

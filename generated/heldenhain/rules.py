@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 295ccd2a66dbd174
+# Spec hash: 57befb124470dc26
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -27,8 +27,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: a96a0c3b0b1a9545
-# Fingerprint: source eeef2ad0ed6a7a64ab82 output 4198c7b98ea40fb798c1
+# Tests hash: 3152cf9d81b8e00a
+# Fingerprint: source 65a29e5eb4d60613b2a8 output 2d150df3b2142938c001
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -39,7 +39,6 @@ from .tables import (
     A_ausdauer,
     A_deck,
     A_einsatz,
-    A_flink,
     A_heilung,
     A_kosten,
     A_mannschaft,
@@ -49,8 +48,9 @@ from .tables import (
     A_nutzbar,
     A_rettung,
     A_rueckendeckung,
-    A_spaet,
     ENTITY_LABELS,
+    E_affe_anleihe__p1,
+    E_affe_anleihe__p2,
     E_aktenarchiv__p1,
     E_aktenarchiv__p2,
     E_alter_wald__p1,
@@ -73,14 +73,22 @@ from .tables import (
     E_diva_dacapo__p2,
     E_doktor_daemmer__p1,
     E_doktor_daemmer__p2,
+    E_dorian_faltfach__p1,
+    E_dorian_faltfach__p2,
     E_edgar_satzsprung__p1,
     E_edgar_satzsprung__p2,
+    E_eiserne_disziplin__p1,
+    E_eiserne_disziplin__p2,
     E_elster_elvira__p1,
     E_elster_elvira__p2,
+    E_falke_fiete__p1,
+    E_falke_fiete__p2,
     E_fee_fortuna__p1,
     E_fee_fortuna__p2,
     E_feldflasche__p1,
     E_feldflasche__p2,
+    E_festes_band__p1,
+    E_festes_band__p2,
     E_flauschi__p1,
     E_flauschi__p2,
     E_fraeulein_frost__p1,
@@ -99,8 +107,12 @@ from .tables import (
     E_graf_grau__p2,
     E_grauer_platz__p1,
     E_grauer_platz__p2,
+    E_hase_hoppel__p1,
+    E_hase_hoppel__p2,
     E_heilamulett__p1,
     E_heilamulett__p2,
+    E_herr_gegenwind__p1,
+    E_herr_gegenwind__p2,
     E_illusionsdrache__p1,
     E_illusionsdrache__p2,
     E_kater_kasse__p1,
@@ -143,6 +155,8 @@ from .tables import (
     E_kontrollzentrum__p2,
     E_lena__p1,
     E_lena__p2,
+    E_letzte_rate__p1,
+    E_letzte_rate__p2,
     E_lord_leihgabe__p1,
     E_lord_leihgabe__p2,
     E_luzi_lichtblick__p1,
@@ -153,6 +167,8 @@ from .tables import (
     E_marktplatz__p2,
     E_maskenball__p1,
     E_maskenball__p2,
+    E_nami__p1,
+    E_nami__p2,
     E_nebelmoor__p1,
     E_nebelmoor__p2,
     E_opernhaus__p1,
@@ -173,8 +189,12 @@ from .tables import (
     E_rabe_raspel__p2,
     E_regenbogenbruecke__p1,
     E_regenbogenbruecke__p2,
+    E_rico_rueckprall__p1,
+    E_rico_rueckprall__p2,
     E_schleichkatze_nebel__p1,
     E_schleichkatze_nebel__p2,
+    E_schutzengel__p1,
+    E_schutzengel__p2,
     E_selma_seil__p1,
     E_selma_seil__p2,
     E_siegelring__p1,
@@ -203,6 +223,8 @@ from .tables import (
     E_zeitlupenstadt__p2,
     E_zensor_zack__p1,
     E_zensor_zack__p2,
+    E_zugabe__p1,
+    E_zugabe__p2,
     KS_aktion,
     KS_ausruestung,
     KS_begleiter,
@@ -308,90 +330,80 @@ def d_mannschaft(state, v_p, v_x):
     return q_mannschaftsgroesse(state, v_p) >= v_x
 
 
-def d_flink(state, v_f):
-    "define flink"
-    # spec: spec/heldenhain/02_cards.rules:29
-    return (v_f in KS_charakter or v_f in KS_begleiter or v_f in KS_drache) and (
-        A_flink[v_f]
-        if v_f is not None
-        else attr_of(A_flink, v_f, "flink", "spec/heldenhain/02_cards.rules:29:50")
-    )
-
-
 def d_erschoepft(state, v_f):
     "define erschoepft"
-    # spec: spec/heldenhain/02_cards.rules:33
+    # spec: spec/heldenhain/02_cards.rules:31
     return state.counters[1][v_f] > 0
 
 
 def d_bereit(state, v_f):
     "define bereit"
-    # spec: spec/heldenhain/02_cards.rules:34
+    # spec: spec/heldenhain/02_cards.rules:32
     return not state.counters[1][v_f] > 0
 
 
 def d_wartezeit(state, v_f):
     "define wartezeit"
-    # spec: spec/heldenhain/02_cards.rules:35
+    # spec: spec/heldenhain/02_cards.rules:33
     return state.counters[2][v_f] > 0
 
 
 def d_setzt_aus(state, v_f):
     "define setzt_aus"
-    # spec: spec/heldenhain/02_cards.rules:36
+    # spec: spec/heldenhain/02_cards.rules:34
     return state.counters[3][v_f] > 0
 
 
 def d_genutzt(state, v_f):
     "define genutzt"
-    # spec: spec/heldenhain/02_cards.rules:37
+    # spec: spec/heldenhain/02_cards.rules:35
     return state.counters[9][v_f] > 0
 
 
 def d_startcharakter(state, v_f):
     "define startcharakter"
-    # spec: spec/heldenhain/02_cards.rules:38
+    # spec: spec/heldenhain/02_cards.rules:36
     return state.counters[10][v_f] > 0
 
 
 def d_traegt(state, v_f, v_a):
     "define traegt"
-    # spec: spec/heldenhain/02_cards.rules:42
+    # spec: spec/heldenhain/02_cards.rules:40
     return is_active(state, 0, [v_a, v_f])
 
 
 def d_ausgeruestet(state, v_f):
     "define ausgeruestet"
-    # spec: spec/heldenhain/02_cards.rules:43
+    # spec: spec/heldenhain/02_cards.rules:41
     return any(
         is_active(state, 0, [c_a, v_f])
         for c_a in state.zones[
-            9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:43:58")
+            9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:41:58")
         ]
     )
 
 
 def d_mannschaft_gilt(state, v_f):
     "define mannschaft_gilt"
-    # spec: spec/heldenhain/02_cards.rules:46
+    # spec: spec/heldenhain/02_cards.rules:44
     return bool(
         v_f in KS_charakter
         and (
             A_mannschaft[v_f]
             if v_f is not None
             else attr_of(
-                A_mannschaft, v_f, "mannschaft", "spec/heldenhain/02_cards.rules:47:26"
+                A_mannschaft, v_f, "mannschaft", "spec/heldenhain/02_cards.rules:45:26"
             )
         )
         > 0
         and (
             v_f is not None
             and state.location[v_f]
-            == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:47:57")
+            == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:45:57")
         )
         and d_mannschaft(
             state,
-            owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:48:20"),
+            owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:46:20"),
             (
                 A_mannschaft[v_f]
                 if v_f is not None
@@ -399,7 +411,7 @@ def d_mannschaft_gilt(state, v_f):
                     A_mannschaft,
                     v_f,
                     "mannschaft",
-                    "spec/heldenhain/02_cards.rules:48:30",
+                    "spec/heldenhain/02_cards.rules:46:30",
                 )
             ),
         )
@@ -408,12 +420,12 @@ def d_mannschaft_gilt(state, v_f):
 
 def d_rueckendeckung_summe(state, v_z):
     "define rueckendeckung_summe"
-    # spec: spec/heldenhain/02_cards.rules:70
+    # spec: spec/heldenhain/02_cards.rules:68
     return sum(
         [
             A_rueckendeckung[c_g]
             for c_g in state.zones[
-                5 + owner_of(OWNER, v_z, "spec/heldenhain/02_cards.rules:71:40")
+                5 + owner_of(OWNER, v_z, "spec/heldenhain/02_cards.rules:69:40")
             ]
             if c_g != v_z
             and (c_g in KS_charakter or c_g in KS_begleiter or c_g in KS_drache)
@@ -423,28 +435,16 @@ def d_rueckendeckung_summe(state, v_z):
 
 def d_ueberlastet(state, v_f):
     "define ueberlastet"
-    # spec: spec/heldenhain/02_cards.rules:76
+    # spec: spec/heldenhain/02_cards.rules:74
     return state.counters[0][v_f] >= q_ausdauer(state, v_f)
 
 
 def d_darf_ablenken(state, v_p, v_f):
     "define darf_ablenken"
-    # spec: spec/heldenhain/03_rules.rules:65
-    return (
-        (v_f is not None and state.location[v_f] == 5 + v_p)
-        and not state.counters[1][v_f] > 0
-        and (
-            not state.counters[2][v_f] > 0
-            or (v_f in KS_charakter or v_f in KS_begleiter or v_f in KS_drache)
-            and (
-                A_flink[v_f]
-                if v_f is not None
-                else attr_of(
-                    A_flink, v_f, "flink", "spec/heldenhain/02_cards.rules:29:50"
-                )
-            )
-        )
-    )
+    # spec: spec/heldenhain/03_rules.rules:63
+    return (v_f is not None and state.location[v_f] == 5 + v_p) and not state.counters[
+        1
+    ][v_f] > 0
 
 
 def d_figurwert(state, v_f):
@@ -617,19 +617,7 @@ def d_ausschalten_moeglich(state, v_p):
     "define ausschalten_moeglich"
     # spec: spec/heldenhain/06_policies.rules:20
     return any(
-        (
-            state.location[c_f] == 5 + v_p
-            and not state.counters[1][c_f] > 0
-            and (
-                not state.counters[2][c_f] > 0
-                or bool(
-                    d_ist_charakter(state, c_f)
-                    or d_ist_begleiter(state, c_f)
-                    or d_ist_drache(state, c_f)
-                )
-                and A_flink[c_f]
-            )
-        )
+        (state.location[c_f] == 5 + v_p and not state.counters[1][c_f] > 0)
         and any(
             allowed_ablenken(state, v_p, c_f, c_z)
             and state.counters[0][c_z]
@@ -649,19 +637,7 @@ def d_sperren_lohnt(state, v_p):
         c_z in KS_charakter
         and q_rettung(state, c_z) >= 3
         and any(
-            (
-                state.location[c_f] == 5 + v_p
-                and not state.counters[1][c_f] > 0
-                and (
-                    not state.counters[2][c_f] > 0
-                    or bool(
-                        d_ist_charakter(state, c_f)
-                        or d_ist_begleiter(state, c_f)
-                        or d_ist_drache(state, c_f)
-                    )
-                    and A_flink[c_f]
-                )
-            )
+            (state.location[c_f] == 5 + v_p and not state.counters[1][c_f] > 0)
             and allowed_ablenken(state, v_p, c_f, c_z)
             and q_rettung(state, c_f) < q_rettung(state, c_z)
             and state.counters[0][c_f] + q_einsatz(state, c_z) < q_ausdauer(state, c_f)
@@ -707,13 +683,13 @@ def q_mannschaftsgroesse(state, v_p):
     if (
         state.location[E_banner_der_gefaehrten__p1] == 9
     ):  # banner_der_gefaehrten(p1) while in angelegt
-        # spec: spec/heldenhain/12_weggefaehrten.rules:232
+        # spec: spec/heldenhain/12_weggefaehrten.rules:237
         if v_p == 0:
             value += 1
     if (
         state.location[E_banner_der_gefaehrten__p2] == 10
     ):  # banner_der_gefaehrten(p2) while in angelegt
-        # spec: spec/heldenhain/12_weggefaehrten.rules:232
+        # spec: spec/heldenhain/12_weggefaehrten.rules:237
         if v_p == 1:
             value += 1
     return value
@@ -721,13 +697,13 @@ def q_mannschaftsgroesse(state, v_p):
 
 def q_einsatz(state, v_f):
     "quantity einsatz"
-    # spec: spec/heldenhain/02_cards.rules:51
+    # spec: spec/heldenhain/02_cards.rules:49
     value = (
         (
             A_einsatz[v_f]
             if v_f is not None
             else attr_of(
-                A_einsatz, v_f, "einsatz", "spec/heldenhain/02_cards.rules:52:5"
+                A_einsatz, v_f, "einsatz", "spec/heldenhain/02_cards.rules:50:5"
             )
         )
         + state.counters[5][v_f]
@@ -735,7 +711,7 @@ def q_einsatz(state, v_f):
             [
                 A_einsatz[c_a]
                 for c_a in state.zones[
-                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:52:67")
+                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:50:67")
                 ]
                 if is_active(state, 0, [c_a, v_f])
             ]
@@ -748,7 +724,7 @@ def q_einsatz(state, v_f):
                     A_mannschaft_einsatz,
                     v_f,
                     "mannschaft_einsatz",
-                    "spec/heldenhain/02_cards.rules:53:35",
+                    "spec/heldenhain/02_cards.rules:51:35",
                 )
             )
             if bool(
@@ -760,18 +736,18 @@ def q_einsatz(state, v_f):
                         A_mannschaft,
                         v_f,
                         "mannschaft",
-                        "spec/heldenhain/02_cards.rules:47:26",
+                        "spec/heldenhain/02_cards.rules:45:26",
                     )
                 )
                 > 0
                 and (
                     v_f is not None
                     and state.location[v_f]
-                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:47:57")
+                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:45:57")
                 )
                 and d_mannschaft(
                     state,
-                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:48:20"),
+                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:46:20"),
                     (
                         A_mannschaft[v_f]
                         if v_f is not None
@@ -779,7 +755,7 @@ def q_einsatz(state, v_f):
                             A_mannschaft,
                             v_f,
                             "mannschaft",
-                            "spec/heldenhain/02_cards.rules:48:30",
+                            "spec/heldenhain/02_cards.rules:46:30",
                         )
                     ),
                 )
@@ -788,40 +764,40 @@ def q_einsatz(state, v_f):
         )
     )
     if state.location[E_doktor_daemmer__p1] == 5:  # doktor_daemmer(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:51
+        # spec: spec/heldenhain/11_schattenkabinett.rules:53
         if v_f is not None and state.location[v_f] == 6:
             value += -1
             value = max(value, 0)
     if state.location[E_nebelmoor__p1] == 13:  # nebelmoor(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:281
+        # spec: spec/heldenhain/11_schattenkabinett.rules:284
         value += -1
         value = max(value, 0)
     if state.location[E_maskenball__p1] == 13:  # maskenball(p1) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:428
+        # spec: spec/heldenhain/13_purpurpakt.rules:433
         value += 1
     if state.location[E_doktor_daemmer__p2] == 6:  # doktor_daemmer(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:51
+        # spec: spec/heldenhain/11_schattenkabinett.rules:53
         if v_f is not None and state.location[v_f] == 5:
             value += -1
             value = max(value, 0)
     if state.location[E_nebelmoor__p2] == 13:  # nebelmoor(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:281
+        # spec: spec/heldenhain/11_schattenkabinett.rules:284
         value += -1
         value = max(value, 0)
     if state.location[E_maskenball__p2] == 13:  # maskenball(p2) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:428
+        # spec: spec/heldenhain/13_purpurpakt.rules:433
         value += 1
     for effect in state.effects:
         kind = effect[0]
         if kind == 1:  # einsatz_bonus
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:112
+            # spec: spec/heldenhain/03_rules.rules:115
             if v_f == args[0] and state.counters[8][args[0]] == args[2]:
                 value += args[1]
                 value = max(value, 0)
         elif kind == 4:  # seiten_einsatz
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:122
+            # spec: spec/heldenhain/03_rules.rules:125
             if v_f is not None and state.location[v_f] == 5 + args[0]:
                 value += args[1]
                 value = max(value, 0)
@@ -830,13 +806,13 @@ def q_einsatz(state, v_f):
 
 def q_ausdauer(state, v_f):
     "quantity ausdauer"
-    # spec: spec/heldenhain/02_cards.rules:54
+    # spec: spec/heldenhain/02_cards.rules:52
     value = (
         (
             A_ausdauer[v_f]
             if v_f is not None
             else attr_of(
-                A_ausdauer, v_f, "ausdauer", "spec/heldenhain/02_cards.rules:55:5"
+                A_ausdauer, v_f, "ausdauer", "spec/heldenhain/02_cards.rules:53:5"
             )
         )
         + state.counters[6][v_f]
@@ -844,7 +820,7 @@ def q_ausdauer(state, v_f):
             [
                 A_ausdauer[c_a]
                 for c_a in state.zones[
-                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:55:70")
+                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:53:70")
                 ]
                 if is_active(state, 0, [c_a, v_f])
             ]
@@ -857,7 +833,7 @@ def q_ausdauer(state, v_f):
                     A_mannschaft_ausdauer,
                     v_f,
                     "mannschaft_ausdauer",
-                    "spec/heldenhain/02_cards.rules:56:35",
+                    "spec/heldenhain/02_cards.rules:54:35",
                 )
             )
             if bool(
@@ -869,18 +845,18 @@ def q_ausdauer(state, v_f):
                         A_mannschaft,
                         v_f,
                         "mannschaft",
-                        "spec/heldenhain/02_cards.rules:47:26",
+                        "spec/heldenhain/02_cards.rules:45:26",
                     )
                 )
                 > 0
                 and (
                     v_f is not None
                     and state.location[v_f]
-                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:47:57")
+                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:45:57")
                 )
                 and d_mannschaft(
                     state,
-                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:48:20"),
+                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:46:20"),
                     (
                         A_mannschaft[v_f]
                         if v_f is not None
@@ -888,7 +864,7 @@ def q_ausdauer(state, v_f):
                             A_mannschaft,
                             v_f,
                             "mannschaft",
-                            "spec/heldenhain/02_cards.rules:48:30",
+                            "spec/heldenhain/02_cards.rules:46:30",
                         )
                     ),
                 )
@@ -899,29 +875,29 @@ def q_ausdauer(state, v_f):
     if (
         state.location[E_regenbogenbruecke__p1] == 13
     ):  # regenbogenbruecke(p1) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:335
+        # spec: spec/heldenhain/10_superfreundinnen.rules:340
         value += 1
     if state.location[E_alter_wald__p1] == 13:  # alter_wald(p1) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:252
+        # spec: spec/heldenhain/12_weggefaehrten.rules:257
         value += 1
     if (
         state.location[E_regenbogenbruecke__p2] == 13
     ):  # regenbogenbruecke(p2) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:335
+        # spec: spec/heldenhain/10_superfreundinnen.rules:340
         value += 1
     if state.location[E_alter_wald__p2] == 13:  # alter_wald(p2) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:252
+        # spec: spec/heldenhain/12_weggefaehrten.rules:257
         value += 1
     for effect in state.effects:
         kind = effect[0]
         if kind == 2:  # ausdauer_bonus
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:115
+            # spec: spec/heldenhain/03_rules.rules:118
             if v_f == args[0] and state.counters[8][args[0]] == args[2]:
                 value += args[1]
         elif kind == 6:  # seiten_ausdauer
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:128
+            # spec: spec/heldenhain/03_rules.rules:131
             if v_f is not None and state.location[v_f] == 5 + args[0]:
                 value += args[1]
     return value
@@ -929,7 +905,7 @@ def q_ausdauer(state, v_f):
 
 def q_rettung(state, v_f):
     "quantity rettung"
-    # spec: spec/heldenhain/02_cards.rules:58
+    # spec: spec/heldenhain/02_cards.rules:56
     value = (
         0
         if not v_f in KS_charakter
@@ -937,7 +913,7 @@ def q_rettung(state, v_f):
             A_rettung[v_f]
             if v_f is not None
             else attr_of(
-                A_rettung, v_f, "rettung", "spec/heldenhain/02_cards.rules:60:10"
+                A_rettung, v_f, "rettung", "spec/heldenhain/02_cards.rules:58:10"
             )
         )
         + state.counters[7][v_f]
@@ -945,7 +921,7 @@ def q_rettung(state, v_f):
             [
                 A_rettung[c_a]
                 for c_a in state.zones[
-                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:60:72")
+                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:58:72")
                 ]
                 if is_active(state, 0, [c_a, v_f])
             ]
@@ -958,7 +934,7 @@ def q_rettung(state, v_f):
                     A_mannschaft_rettung,
                     v_f,
                     "mannschaft_rettung",
-                    "spec/heldenhain/02_cards.rules:61:35",
+                    "spec/heldenhain/02_cards.rules:59:35",
                 )
             )
             if bool(
@@ -970,18 +946,18 @@ def q_rettung(state, v_f):
                         A_mannschaft,
                         v_f,
                         "mannschaft",
-                        "spec/heldenhain/02_cards.rules:47:26",
+                        "spec/heldenhain/02_cards.rules:45:26",
                     )
                 )
                 > 0
                 and (
                     v_f is not None
                     and state.location[v_f]
-                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:47:57")
+                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:45:57")
                 )
                 and d_mannschaft(
                     state,
-                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:48:20"),
+                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:46:20"),
                     (
                         A_mannschaft[v_f]
                         if v_f is not None
@@ -989,7 +965,7 @@ def q_rettung(state, v_f):
                             A_mannschaft,
                             v_f,
                             "mannschaft",
-                            "spec/heldenhain/02_cards.rules:48:30",
+                            "spec/heldenhain/02_cards.rules:46:30",
                         )
                     ),
                 )
@@ -1001,13 +977,13 @@ def q_rettung(state, v_f):
         kind = effect[0]
         if kind == 3:  # rettung_bonus
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:118
+            # spec: spec/heldenhain/03_rules.rules:121
             if v_f == args[0] and state.counters[8][args[0]] == args[2]:
                 value += args[1]
                 value = max(value, 0)
         elif kind == 5:  # seiten_rettung
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:125
+            # spec: spec/heldenhain/03_rules.rules:128
             if (
                 v_f is not None and state.location[v_f] == 5 + args[0]
             ) and v_f in KS_charakter:
@@ -1018,19 +994,19 @@ def q_rettung(state, v_f):
 
 def q_kosten(state, v_p, v_c):
     "quantity kosten"
-    # spec: spec/heldenhain/02_cards.rules:63
+    # spec: spec/heldenhain/02_cards.rules:61
     value = (
         A_kosten[v_c]
         if v_c is not None
-        else attr_of(A_kosten, v_c, "kosten", "spec/heldenhain/02_cards.rules:63:39")
+        else attr_of(A_kosten, v_c, "kosten", "spec/heldenhain/02_cards.rules:61:39")
     )
     if state.location[E_basar__p1] == 13:  # basar(p1) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:415
+        # spec: spec/heldenhain/13_purpurpakt.rules:420
         if v_c in KS_aktion:
             value += -1
             value = max(value, 0)
     if state.location[E_basar__p2] == 13:  # basar(p2) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:415
+        # spec: spec/heldenhain/13_purpurpakt.rules:420
         if v_c in KS_aktion:
             value += -1
             value = max(value, 0)
@@ -1038,7 +1014,7 @@ def q_kosten(state, v_p, v_c):
         kind = effect[0]
         if kind == 7:  # rabatt
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:132
+            # spec: spec/heldenhain/03_rules.rules:135
             if v_p == args[0]:
                 value += -args[1]
                 value = max(value, 0)
@@ -1047,20 +1023,20 @@ def q_kosten(state, v_p, v_c):
 
 def q_rueckendeckung_fuer(state, v_z):
     "quantity rueckendeckung_fuer"
-    # spec: spec/heldenhain/02_cards.rules:72
+    # spec: spec/heldenhain/02_cards.rules:70
     value = d_rueckendeckung_summe(state, v_z)
     if state.location[E_steile_pfade__p1] == 13:  # steile_pfade(p1) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:260
+        # spec: spec/heldenhain/12_weggefaehrten.rules:265
         value += d_rueckendeckung_summe(state, v_z)
     if state.location[E_steile_pfade__p2] == 13:  # steile_pfade(p2) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:260
+        # spec: spec/heldenhain/12_weggefaehrten.rules:265
         value += d_rueckendeckung_summe(state, v_z)
     return value
 
 
 def q_ablenkstress(state, v_z, v_n):
     "quantity ablenkstress"
-    # spec: spec/heldenhain/02_cards.rules:73
+    # spec: spec/heldenhain/02_cards.rules:71
     value = 0 if v_n <= 0 else max(1, v_n - q_rueckendeckung_fuer(state, v_z))
     return value
 
@@ -1080,13 +1056,23 @@ def allowed_ausspielen(state, x0, x1):
     if q_kosten(state, x0, x1) > state.tracks[2 + x0]:
         return False
     # spec: spec/heldenhain/03_rules.rules:33
-    if not state.vars[2] and not (
-        x1 in KS_aktion
-        and (
-            A_spaet[x1]
-            if x1 is not None
-            else attr_of(A_spaet, x1, "spaet", "spec/heldenhain/03_rules.rules:33:76")
+    if (not state.vars[2]) and not (
+        (state.location[E_schutzengel__p1] == 3 and x1 == E_schutzengel__p1)
+        or (
+            state.location[E_eiserne_disziplin__p1] == 3
+            and x1 == E_eiserne_disziplin__p1
         )
+        or (state.location[E_festes_band__p1] == 3 and x1 == E_festes_band__p1)
+        or (state.location[E_zugabe__p1] == 3 and x1 == E_zugabe__p1)
+        or (state.location[E_letzte_rate__p1] == 3 and x1 == E_letzte_rate__p1)
+        or (state.location[E_schutzengel__p2] == 4 and x1 == E_schutzengel__p2)
+        or (
+            state.location[E_eiserne_disziplin__p2] == 4
+            and x1 == E_eiserne_disziplin__p2
+        )
+        or (state.location[E_festes_band__p2] == 4 and x1 == E_festes_band__p2)
+        or (state.location[E_zugabe__p2] == 4 and x1 == E_zugabe__p2)
+        or (state.location[E_letzte_rate__p2] == 4 and x1 == E_letzte_rate__p2)
     ):
         return False
     # spec: spec/heldenhain/03_rules.rules:38
@@ -1153,25 +1139,10 @@ def allowed_ablenken_mit(state, x0, x1):
     # spec: spec/heldenhain/03_rules.rules:53
     if state.tracks[4] < 1:
         return False
-    # spec: spec/heldenhain/03_rules.rules:68
+    # spec: spec/heldenhain/03_rules.rules:71
     if not (
         (x1 is not None and state.location[x1] == 5 + x0)
         and not state.counters[1][x1] > 0
-        and (
-            not state.counters[2][x1] > 0
-            or bool(
-                d_ist_charakter(state, x1)
-                or d_ist_begleiter(state, x1)
-                or d_ist_drache(state, x1)
-            )
-            and (
-                A_flink[x1]
-                if x1 is not None
-                else attr_of(
-                    A_flink, x1, "flink", "spec/heldenhain/02_cards.rules:29:50"
-                )
-            )
-        )
     ) or not any(
         allowed_ablenken(state, x0, x1, c_z)
         for c_z in state.zones[5 + (None if x0 is None else (x0 + 1) % 2)]
@@ -1180,13 +1151,13 @@ def allowed_ablenken_mit(state, x0, x1):
     if (
         state.location[E_zeitlupenstadt__p1] == 13
     ):  # zeitlupenstadt(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:290
+        # spec: spec/heldenhain/11_schattenkabinett.rules:293
         if state.counters[2][x1] > 0:
             return False
     if (
         state.location[E_zeitlupenstadt__p2] == 13
     ):  # zeitlupenstadt(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:290
+        # spec: spec/heldenhain/11_schattenkabinett.rules:293
         if state.counters[2][x1] > 0:
             return False
     return True
@@ -1200,28 +1171,31 @@ def allowed_ablenken(state, x0, x1, x2):
     # spec: spec/heldenhain/03_rules.rules:53
     if state.tracks[4] < 1:
         return False
-    # spec: spec/heldenhain/03_rules.rules:71
+    # spec: spec/heldenhain/03_rules.rules:68
+    if (state.counters[2][x1] > 0) and not (
+        (state.location[E_nami__p1] == 5 and x1 == E_nami__p1)
+        or (state.location[E_hase_hoppel__p1] == 5 and x1 == E_hase_hoppel__p1)
+        or (state.location[E_herr_gegenwind__p1] == 5 and x1 == E_herr_gegenwind__p1)
+        or (state.location[E_dorian_faltfach__p1] == 5 and x1 == E_dorian_faltfach__p1)
+        or (state.location[E_falke_fiete__p1] == 5 and x1 == E_falke_fiete__p1)
+        or (state.location[E_rico_rueckprall__p1] == 5 and x1 == E_rico_rueckprall__p1)
+        or (state.location[E_affe_anleihe__p1] == 5 and x1 == E_affe_anleihe__p1)
+        or (state.location[E_nami__p2] == 6 and x1 == E_nami__p2)
+        or (state.location[E_hase_hoppel__p2] == 6 and x1 == E_hase_hoppel__p2)
+        or (state.location[E_herr_gegenwind__p2] == 6 and x1 == E_herr_gegenwind__p2)
+        or (state.location[E_dorian_faltfach__p2] == 6 and x1 == E_dorian_faltfach__p2)
+        or (state.location[E_falke_fiete__p2] == 6 and x1 == E_falke_fiete__p2)
+        or (state.location[E_rico_rueckprall__p2] == 6 and x1 == E_rico_rueckprall__p2)
+        or (state.location[E_affe_anleihe__p2] == 6 and x1 == E_affe_anleihe__p2)
+    ):
+        return False
+    # spec: spec/heldenhain/03_rules.rules:74
     if not (
         (x1 is not None and state.location[x1] == 5 + x0)
         and not state.counters[1][x1] > 0
-        and (
-            not state.counters[2][x1] > 0
-            or bool(
-                d_ist_charakter(state, x1)
-                or d_ist_begleiter(state, x1)
-                or d_ist_drache(state, x1)
-            )
-            and (
-                A_flink[x1]
-                if x1 is not None
-                else attr_of(
-                    A_flink, x1, "flink", "spec/heldenhain/02_cards.rules:29:50"
-                )
-            )
-        )
     ):
         return False
-    # spec: spec/heldenhain/03_rules.rules:75
+    # spec: spec/heldenhain/03_rules.rules:78
     if (
         x2 is None or state.location[x2] != 5 + (None if x0 is None else (x0 + 1) % 2)
     ) or not state.counters[1][x2] > 0:
@@ -1229,13 +1203,13 @@ def allowed_ablenken(state, x0, x1, x2):
     if (
         state.location[E_zeitlupenstadt__p1] == 13
     ):  # zeitlupenstadt(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:290
+        # spec: spec/heldenhain/11_schattenkabinett.rules:293
         if state.counters[2][x1] > 0:
             return False
     if (
         state.location[E_zeitlupenstadt__p2] == 13
     ):  # zeitlupenstadt(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:290
+        # spec: spec/heldenhain/11_schattenkabinett.rules:293
         if state.counters[2][x1] > 0:
             return False
     return True
@@ -1249,7 +1223,7 @@ def allowed_ki_nutzen(state, x0, x1):
     # spec: spec/heldenhain/03_rules.rules:53
     if state.tracks[4] < 1:
         return False
-    # spec: spec/heldenhain/03_rules.rules:79
+    # spec: spec/heldenhain/03_rules.rules:82
     if (x1 is None or state.location[x1] != 7 + x0) or state.counters[1][x1] > 0:
         return False
     return True
@@ -1263,7 +1237,7 @@ def allowed_drache_nutzen(state, x0, x1):
     # spec: spec/heldenhain/03_rules.rules:53
     if state.tracks[4] < 1:
         return False
-    # spec: spec/heldenhain/03_rules.rules:83
+    # spec: spec/heldenhain/03_rules.rules:86
     if (
         (x1 is None or state.location[x1] != 5 + x0)
         or not x1 in KS_drache
@@ -1279,14 +1253,14 @@ def allowed_hq_nutzen(state, x0, x1):
     # spec: spec/heldenhain/03_rules.rules:19
     if x0 != state.vars[0]:
         return False
-    # spec: spec/heldenhain/03_rules.rules:89
+    # spec: spec/heldenhain/03_rules.rules:92
     if (
         (x1 is None or state.location[x1] != 11 + x0)
         or not (
             A_nutzbar[x1]
             if x1 is not None
             else attr_of(
-                A_nutzbar, x1, "nutzbar", "spec/heldenhain/03_rules.rules:90:42"
+                A_nutzbar, x1, "nutzbar", "spec/heldenhain/03_rules.rules:93:42"
             )
         )
         or state.counters[9][x1] > 0
@@ -1299,7 +1273,7 @@ def allowed_hq_nutzen(state, x0, x1):
 
 def allowed_aussetzen_lassen(state, x0):
     "may the action aussetzen_lassen be taken"
-    # spec: spec/heldenhain/03_rules.rules:95
+    # spec: spec/heldenhain/03_rules.rules:98
     if state.counters[4][x0] > 0:
         return False
     return True
@@ -1310,19 +1284,19 @@ def allowed_aussetzen_lassen(state, x0):
 
 def when_zusammenhalt__p1(state, v_you, v_this):
     "when the event of zusammenhalt(p1) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:197
+    # spec: spec/heldenhain/10_superfreundinnen.rules:201
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_pyjamaparty__p1(state, v_you, v_this):
     "when the event of pyjamaparty(p1) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:273
+    # spec: spec/heldenhain/10_superfreundinnen.rules:278
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
 def when_schachzug__p1(state, v_you, v_this):
     "when the event of schachzug(p1) may happen"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:198
+    # spec: spec/heldenhain/11_schattenkabinett.rules:200
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
@@ -1334,91 +1308,91 @@ def when_oskar__p1(state, v_you, v_this):
 
 def when_alle_fuer_einen__p1(state, v_you, v_this):
     "when the event of alle_fuer_einen(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:130
+    # spec: spec/heldenhain/12_weggefaehrten.rules:134
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_gemeinsamer_marsch__p1(state, v_you, v_this):
     "when the event of gemeinsamer_marsch(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:149
+    # spec: spec/heldenhain/12_weggefaehrten.rules:153
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
 def when_gipfelsturm__p1(state, v_you, v_this):
     "when the event of gipfelsturm(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:175
+    # spec: spec/heldenhain/12_weggefaehrten.rules:180
     return q_mannschaftsgroesse(state, v_you) >= 4
 
 
 def when_treue_freunde__p1(state, v_you, v_this):
     "when the event of treue_freunde(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:179
+    # spec: spec/heldenhain/12_weggefaehrten.rules:184
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_schwur_der_gefaehrten__p1(state, v_you, v_this):
     "when the event of schwur_der_gefaehrten(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:208
+    # spec: spec/heldenhain/12_weggefaehrten.rules:213
     return q_mannschaftsgroesse(state, v_you) >= 5
 
 
 def when_teurer_spass__p1(state, v_you, v_this):
     "when the event of teurer_spass(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:244
+    # spec: spec/heldenhain/13_purpurpakt.rules:247
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_tauschgeschaeft__p1(state, v_you, v_this):
     "when the event of tauschgeschaeft(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:255
+    # spec: spec/heldenhain/13_purpurpakt.rules:258
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_ausverkauf__p1(state, v_you, v_this):
     "when the event of ausverkauf(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:263
+    # spec: spec/heldenhain/13_purpurpakt.rules:266
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_blutgeld__p1(state, v_you, v_this):
     "when the event of blutgeld(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:308
+    # spec: spec/heldenhain/13_purpurpakt.rules:312
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_kredit__p1(state, v_you, v_this):
     "when the event of kredit(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:344
+    # spec: spec/heldenhain/13_purpurpakt.rules:348
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_letzte_rate__p1(state, v_you, v_this):
     "when the event of letzte_rate(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:352
+    # spec: spec/heldenhain/13_purpurpakt.rules:357
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_kleingedrucktes__p1(state, v_you, v_this):
     "when the event of kleingedrucktes(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:359
+    # spec: spec/heldenhain/13_purpurpakt.rules:364
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_zusammenhalt__p2(state, v_you, v_this):
     "when the event of zusammenhalt(p2) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:197
+    # spec: spec/heldenhain/10_superfreundinnen.rules:201
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_pyjamaparty__p2(state, v_you, v_this):
     "when the event of pyjamaparty(p2) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:273
+    # spec: spec/heldenhain/10_superfreundinnen.rules:278
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
 def when_schachzug__p2(state, v_you, v_this):
     "when the event of schachzug(p2) may happen"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:198
+    # spec: spec/heldenhain/11_schattenkabinett.rules:200
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
@@ -1430,73 +1404,73 @@ def when_oskar__p2(state, v_you, v_this):
 
 def when_alle_fuer_einen__p2(state, v_you, v_this):
     "when the event of alle_fuer_einen(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:130
+    # spec: spec/heldenhain/12_weggefaehrten.rules:134
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_gemeinsamer_marsch__p2(state, v_you, v_this):
     "when the event of gemeinsamer_marsch(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:149
+    # spec: spec/heldenhain/12_weggefaehrten.rules:153
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
 def when_gipfelsturm__p2(state, v_you, v_this):
     "when the event of gipfelsturm(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:175
+    # spec: spec/heldenhain/12_weggefaehrten.rules:180
     return q_mannschaftsgroesse(state, v_you) >= 4
 
 
 def when_treue_freunde__p2(state, v_you, v_this):
     "when the event of treue_freunde(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:179
+    # spec: spec/heldenhain/12_weggefaehrten.rules:184
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_schwur_der_gefaehrten__p2(state, v_you, v_this):
     "when the event of schwur_der_gefaehrten(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:208
+    # spec: spec/heldenhain/12_weggefaehrten.rules:213
     return q_mannschaftsgroesse(state, v_you) >= 5
 
 
 def when_teurer_spass__p2(state, v_you, v_this):
     "when the event of teurer_spass(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:244
+    # spec: spec/heldenhain/13_purpurpakt.rules:247
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_tauschgeschaeft__p2(state, v_you, v_this):
     "when the event of tauschgeschaeft(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:255
+    # spec: spec/heldenhain/13_purpurpakt.rules:258
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_ausverkauf__p2(state, v_you, v_this):
     "when the event of ausverkauf(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:263
+    # spec: spec/heldenhain/13_purpurpakt.rules:266
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_blutgeld__p2(state, v_you, v_this):
     "when the event of blutgeld(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:308
+    # spec: spec/heldenhain/13_purpurpakt.rules:312
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_kredit__p2(state, v_you, v_this):
     "when the event of kredit(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:344
+    # spec: spec/heldenhain/13_purpurpakt.rules:348
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_letzte_rate__p2(state, v_you, v_this):
     "when the event of letzte_rate(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:352
+    # spec: spec/heldenhain/13_purpurpakt.rules:357
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_kleingedrucktes__p2(state, v_you, v_this):
     "when the event of kleingedrucktes(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:359
+    # spec: spec/heldenhain/13_purpurpakt.rules:364
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
@@ -2444,17 +2418,17 @@ NEVERS = {
 
 POLICIES = {
     "deck_ki": {
-        "spec/heldenhain/03_rules.rules:174:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:282:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:293:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:397:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:402:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:407:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:427:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:431:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:416:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:421:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:426:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:430:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:434:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_deck_ki_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_deck_ki_1,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2463,36 +2437,36 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:148:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:202:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:227:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:252:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:259:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:267:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:99:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:223:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:78:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:163:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:202:9": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:48:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:116:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:206:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:271:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:309:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:338:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:152:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:206:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:232:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:257:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:264:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:272:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:226:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:207:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:117:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:209:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:275:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:342:9": pol_umsichtig_12,
     },
     "umsichtig": {
-        "spec/heldenhain/03_rules.rules:174:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:282:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:293:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:397:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:402:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:407:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:427:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:431:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:416:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:421:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:426:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:430:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:434:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_umsichtig_1,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2501,36 +2475,36 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:148:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:202:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:227:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:252:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:259:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:267:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:99:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:223:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:78:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:163:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:202:9": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:48:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:116:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:206:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:271:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:309:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:338:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:152:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:206:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:232:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:257:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:264:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:272:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:226:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:207:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:117:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:209:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:275:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:342:9": pol_umsichtig_12,
     },
     "tante_taktik": {
-        "spec/heldenhain/03_rules.rules:174:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:282:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:293:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:397:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:402:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:407:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:427:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:431:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:416:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:421:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:426:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:430:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:434:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_tante_taktik_2,
         "spec/heldenhain/04_turn.rules:104:17": pol_tante_taktik_0,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2539,36 +2513,36 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:148:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:202:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:227:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:252:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:259:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:267:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:99:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:223:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:78:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:163:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:202:9": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:48:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:116:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:206:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:271:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:309:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:338:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:152:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:206:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:232:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:257:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:264:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:272:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:226:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:207:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:117:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:209:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:275:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:342:9": pol_umsichtig_12,
     },
     "graf_gruebel": {
-        "spec/heldenhain/03_rules.rules:174:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:282:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:293:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:397:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:402:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:407:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:427:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:431:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:416:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:421:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:426:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:430:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:434:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_graf_gruebel_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_umsichtig_1,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2577,36 +2551,36 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:148:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:202:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:227:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:252:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:259:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:267:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:99:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:223:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:78:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:163:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:202:9": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:48:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:116:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:206:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:271:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:309:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:338:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:152:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:206:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:232:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:257:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:264:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:272:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:226:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:207:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:117:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:209:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:275:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:342:9": pol_umsichtig_12,
     },
     "der_wegweiser": {
-        "spec/heldenhain/03_rules.rules:174:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:282:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:293:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:397:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:402:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:407:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:427:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:431:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:416:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:421:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:426:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:430:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:434:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_der_wegweiser_0,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2615,36 +2589,36 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:148:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:202:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:227:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:252:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:259:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:267:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:99:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:223:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:78:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:163:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:202:9": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:48:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:116:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:206:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:271:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:309:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:338:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:152:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:206:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:232:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:257:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:264:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:272:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:226:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:207:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:117:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:209:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:275:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:342:9": pol_umsichtig_12,
     },
     "fraeulein_rabatt": {
-        "spec/heldenhain/03_rules.rules:174:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:282:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:293:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:397:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:402:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:407:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:427:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:431:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:416:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:421:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:426:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:430:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:434:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_fraeulein_rabatt_0,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2653,22 +2627,22 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:148:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:202:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:227:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:252:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:259:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:267:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:99:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:223:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:78:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:163:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:202:9": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:48:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:116:13": pol_fraeulein_rabatt_1,
-        "spec/heldenhain/13_purpurpakt.rules:206:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:271:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:309:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:338:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:152:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:206:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:232:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:257:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:264:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:272:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:226:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:207:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:117:13": pol_fraeulein_rabatt_1,
+        "spec/heldenhain/13_purpurpakt.rules:209:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:275:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:342:9": pol_umsichtig_12,
     },
 }

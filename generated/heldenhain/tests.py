@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 295ccd2a66dbd174
+# Spec hash: 57befb124470dc26
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -27,13 +27,13 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: a96a0c3b0b1a9545
-# Fingerprint: source ce229a2a992d156b58dd output ee5efa899db1e2830f57
+# Tests hash: 3152cf9d81b8e00a
+# Fingerprint: source e18ab6a15151b5c311f7 output bad57339dc3ff3512ccb
 "Heldenhain: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
 from runtime.state import activate, move_card
-from runtime.values import bounded, unknown_name, winner_of
+from runtime.values import bounded, some_card, unknown_name, winner_of
 from .tables import (
     A_deck,
     A_kosten,
@@ -357,6 +357,56 @@ def tb_01_decks_4_0(state, frame):
     p_deck_bilden(state, 0, "weggefaehrten")
     # spec: spec/heldenhain/tests/01_decks.rules:49
     p_deck_bilden(state, 1, "weggefaehrten")
+    state.frames.pop()
+    return
+
+
+def tb_01_decks_5_0(state, frame):
+    "test tests/01_decks.rules#5 part 0 (spec/heldenhain/tests/01_decks.rules:66)"
+    # L: the test's locals, by name
+    L = frame[2]
+    # spec: spec/heldenhain/tests/01_decks.rules:66
+    for L["f"] in [
+        c_f
+        for c_f in state.zones[0]
+        if (
+            c_f == E_nami__p1
+            or c_f == E_herr_gegenwind__p1
+            or c_f == E_dorian_faltfach__p1
+            or c_f == E_rico_rueckprall__p1
+            or c_f == E_blitzy__p1
+        )
+    ]:
+        # spec: spec/heldenhain/tests/01_decks.rules:69
+        move_card(
+            state,
+            some_card(
+                (
+                    L["f"]
+                    if "f" in L
+                    else unknown_name("f", "spec/heldenhain/tests/01_decks.rules:69:14")
+                ),
+                "spec/heldenhain/tests/01_decks.rules:69:9",
+            ),
+            5,
+        )
+        # spec: spec/heldenhain/tests/01_decks.rules:70
+        p_wartezeit_setzen(
+            state,
+            (
+                L["f"]
+                if "f" in L
+                else unknown_name("f", "spec/heldenhain/tests/01_decks.rules:70:26")
+            ),
+            True,
+        )
+    # spec: spec/heldenhain/tests/01_decks.rules:72
+    move_card(state, E_samt__p2, 6)
+    # spec: spec/heldenhain/tests/01_decks.rules:73
+    p_erschoepfen(state, E_samt__p2)
+    # spec: spec/heldenhain/tests/01_decks.rules:74
+    state.tracks[4] = 3
+    state.stamps[4] += 1
     state.frames.pop()
     return
 
@@ -6166,14 +6216,22 @@ tx_01_decks_3 = {
     "#5:expect16": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:65
     "#5:expect17": lambda state, L: True,
-    # spec: spec/heldenhain/tests/01_decks.rules:66
-    "#5:expect18": lambda state, L: True,
-    # spec: spec/heldenhain/tests/01_decks.rules:66
-    "#5:expect19": lambda state, L: True,
-    # spec: spec/heldenhain/tests/01_decks.rules:66
-    "#5:expect20": lambda state, L: True,
-    # spec: spec/heldenhain/tests/01_decks.rules:67
-    "#5:expect21": lambda state, L: True,
+    # spec: spec/heldenhain/tests/01_decks.rules:75
+    "#5:expect18": lambda state, L: allowed_ablenken_mit(state, 0, E_nami__p1),
+    # spec: spec/heldenhain/tests/01_decks.rules:75
+    "#5:expect19": lambda state, L: (
+        allowed_ablenken_mit(state, 0, E_herr_gegenwind__p1)
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:76
+    "#5:expect20": lambda state, L: (
+        allowed_ablenken_mit(state, 0, E_dorian_faltfach__p1)
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:77
+    "#5:expect21": lambda state, L: (
+        allowed_ablenken_mit(state, 0, E_rico_rueckprall__p1)
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:78
+    "#5:expect22": lambda state, L: not allowed_ablenken_mit(state, 0, E_blitzy__p1),
 }
 ts_01_decks_3 = {
     "#5:expect13": lambda state, L: ("weggefaehrten", "weggefaehrten"),
@@ -8587,6 +8645,7 @@ def _keyed(*tables):
 
 TEST_STEPS = (
     tb_01_decks_4_0,
+    tb_01_decks_5_0,
     tb_03_setup_1_0,
     tb_03_setup_2_0,
     tb_03_setup_3_0,
@@ -9013,6 +9072,7 @@ TEST_STEPS = (
 )
 TEST_BLOCKS = {
     "tests/01_decks.rules#4:run0": tb_01_decks_4_0,
+    "tests/01_decks.rules#5:run0": tb_01_decks_5_0,
     "tests/03_setup.rules#1:run0": tb_03_setup_1_0,
     "tests/03_setup.rules#2:run0": tb_03_setup_2_0,
     "tests/03_setup.rules#3:run0": tb_03_setup_3_0,
