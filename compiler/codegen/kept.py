@@ -13,6 +13,9 @@ when making it fails, the helper says so and the caller walks S testing A and B 
 written, failing where it would have. A state's copy carries the kept lists (they were
 true of it); a view that hides cards (runtime/policy.py) and a re-dealt world
 (runtime/search.py) start with none.
+
+Defines are kept the same way (define_stamps): a define of a number or a truth that walks
+enough items keeps its value in state.memo by its name and arguments (rules.py.j2).
 """
 
 from __future__ import annotations
