@@ -824,6 +824,7 @@ class CounterDecl(Decl):
     label: str
     per_player: bool
     kind: Ident
+    flag: bool = False  # `flag NAME ... on KIND`: holds false or true (kept as 0 or 1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -280,31 +280,11 @@ class Constants:
             return self._routine(tuple(p.name for p in decl.params), args, decl.body, node.args)
         if name in model.quantities:
             return self._build_quantity(name, args, span, node.args)
+        if name in model.counters and name in model.flags:  # kept as 0 or 1, read as a truth
+            cell_of = self._counter_closure(node, args, span, model.counters[name])
+            return lambda s, e: cell_of(s, e) == 1
         if name in model.counters:
-            counter = model.counters[name]
-            slot, cell = counter.slot, args[-1]
-            owner, place = self._local(node.args[0]), self._local(node.args[-1])
-            if counter.per_player and owner is not None and place is not None:
-                def per_player_counter_of_locals(s, e):
-                    try:
-                        return s.counters[slot + e[owner]][e[place]]
-                    except RULE_FAILURES as err:
-                        raise _failure(err, span) from None
-                return per_player_counter_of_locals
-            if counter.per_player:
-                def per_player_counter(s, e):
-                    try:
-                        return s.counters[slot + first(s, e)][cell(s, e)]
-                    except RULE_FAILURES as err:
-                        raise _failure(err, span) from None
-                return per_player_counter
-
-            def counter_cell(s, e):
-                try:
-                    return s.counters[slot][cell(s, e)]
-                except RULE_FAILURES as err:
-                    raise _failure(err, span) from None
-            return counter_cell
+            return self._counter_closure(node, args, span, model.counters[name])
         if name in model.track_values:
             return _guarded(lambda s, e: s.tracks[self.track_slot(name, [a(s, e) for a in args])], span)
         if name in model.tracks:
@@ -582,6 +562,33 @@ class Constants:
     def _build_cond(self, node: ast.Cond) -> Closure:
         test, then, otherwise = self.closure(node.test), self.closure(node.then), self.closure(node.otherwise)
         return lambda s, e: then(s, e) if test(s, e) else otherwise(s, e)
+
+    def _counter_closure(self, node: ast.CallExpr, args: list, span, counter) -> Closure:
+        """A counter's cell: `name(p, x)` or `name(x)` (a flag's too: 0 or 1)."""
+        first = args[0]
+        slot, cell = counter.slot, args[-1]
+        owner, place = self._local(node.args[0]), self._local(node.args[-1])
+        if counter.per_player and owner is not None and place is not None:
+            def per_player_counter_of_locals(s, e):
+                try:
+                    return s.counters[slot + e[owner]][e[place]]
+                except RULE_FAILURES as err:
+                    raise _failure(err, span) from None
+            return per_player_counter_of_locals
+        if counter.per_player:
+            def per_player_counter(s, e):
+                try:
+                    return s.counters[slot + first(s, e)][cell(s, e)]
+                except RULE_FAILURES as err:
+                    raise _failure(err, span) from None
+            return per_player_counter
+
+        def counter_cell(s, e):
+            try:
+                return s.counters[slot][cell(s, e)]
+            except RULE_FAILURES as err:
+                raise _failure(err, span) from None
+        return counter_cell
 
     def _build_range_value(self, node: ast.Range) -> Closure:
         return _guarded(self._collection_closure(node), node.span)

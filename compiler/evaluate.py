@@ -54,7 +54,10 @@ class Evaluator(Constants):
             args = [self.value(state, env, a) for a in ref.args]
             slot = counter.slot + (args[0] if counter.per_player else 0)
             cells = state.counters[slot]
-            cells[args[-1]] = _bounded(max(0, update(cells[args[-1]])), ref)
+            if name in model.flags:  # a truth, kept as 0 or 1
+                cells[args[-1]] = 1 if update(cells[args[-1]]) else 0
+            else:
+                cells[args[-1]] = _bounded(max(0, update(cells[args[-1]])), ref)
 
     # ------------------------------------------------------------ option ids
     def option_ids(self, kind: str, values: list) -> tuple[list[str], list[str]]:

@@ -43,6 +43,7 @@ class Model:
     zones: dict[str, ZoneMeta] = field(default_factory=dict)
     counters: dict[str, CounterMeta] = field(default_factory=dict)
     counter_kinds: dict[str, str] = field(default_factory=dict)
+    flags: set[str] = field(default_factory=set)  # the counters declared `flag`: 0 or 1, read as truths
     kinds: dict[str, ast.KindDecl] = field(default_factory=dict)
     entities: list[ast.EntityDecl] = field(default_factory=list)
     entity_index: dict[str, int] = field(default_factory=dict)
@@ -320,6 +321,8 @@ def _index(model: Model, decl: ast.Decl) -> None:
             model.zones.setdefault(decl.name.name, ZoneMeta(
                 decl.name.name, decl.label, decl.per_player, decl.visibility, decl.ordered, slot))
         case ast.CounterDecl():
+            if decl.flag and decl.name.name not in model.counters:  # the first declaration wins
+                model.flags.add(decl.name.name)
             slot = sum(players if c.per_player else 1 for c in model.counters.values())
             model.counters.setdefault(decl.name.name, CounterMeta(
                 decl.name.name, decl.label, decl.per_player, slot))

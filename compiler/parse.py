@@ -401,6 +401,11 @@ class _Builder(Transformer):
         return ast.CounterDecl(self._span(meta), self._ident(name), _unquote(label),
                                per is not None, self._ident(kind))
 
+    def flag_decl(self, meta, c):
+        name, label, per, kind = c
+        return ast.CounterDecl(self._span(meta), self._ident(name), _unquote(label),
+                               per is not None, self._ident(kind), True)
+
     def kind_decl(self, meta, c):
         per = bool(c) and c[-1] is True
         fields = tuple(f for f in c[2:] if f is not None and f is not True)

@@ -216,7 +216,7 @@ class TypeCheck(ScopedVisitor):
             return self.plain_target(ref)
         if name in model.tracks or name in model.counters:
             self.args(name, call_signature(model, name), ref.args or (), ref.name.span)
-            return INT
+            return BOOL if name in model.counters and name in model.flags else INT
         for arg in ref.args or ():
             self.visit(arg)
         what = self.globals.describe(name)
@@ -255,7 +255,8 @@ class TypeCheck(ScopedVisitor):
         counters, kinds = self.model.counters, self.model.counter_kinds
         src, dst = stmt.source.name, stmt.dest.name
         if src in counters and dst in counters and (
-                counters[src].per_player != counters[dst].per_player or kinds.get(src) != kinds.get(dst)):
+                counters[src].per_player != counters[dst].per_player or kinds.get(src) != kinds.get(dst)
+                or (src in self.model.flags) != (dst in self.model.flags)):
             self.report(f"cannot copy '{src}' to '{dst}': they are not kept on the same things", stmt.span)
 
     def visit_CallStmt(self, stmt: ast.CallStmt) -> None:

@@ -227,6 +227,8 @@ class TypeInfer:
             return BUILTIN_RESULTS[name]
         if name in model.defines:
             return self.define_type(name)
+        if name in model.counters and name in model.flags:
+            return BOOL
         if name in model.quantities or name in model.counters or name in model.tracks:
             return INT
         procedure = model.procedures.get(name)

@@ -259,6 +259,8 @@ class ExprEmitter:
             args = self.args(node.args, len(routine.params), kept=True)
             return Code(f"{self.ref(routine.plain_name)}({', '.join(['state'] + args)})")
         if name in model.counters:
+            if name in model.flags:  # kept as 0 or 1, read as a truth
+                return Code(f"{self.counter_cell(name, node.args)} == 1", P_CMP, True)
             return Code(self.counter_cell(name, node.args))
         if name in model.tracks:
             slot, _ = self.track_slot(name, node.args)

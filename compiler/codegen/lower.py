@@ -20,7 +20,7 @@ from ..model import option_kind
 from . import lines as ln
 from .analysis import Routine, may_grow
 from .context import Gen
-from .code import P_ADD, P_NOT, Code, clamp
+from .code import P_ADD, P_COND, P_NOT, Code, clamp
 from .expr import ExprEmitter, Scope
 
 
@@ -326,6 +326,9 @@ class Lowerer:
             cell = self._simple(self.ex.value(ref.args[-1]), ref.args[-1], "cell", depth)
             target = f"state.counters[{row}][{cell}]"
             value = self._update(target, op, amount)
+            if name in model.flags:  # a truth, kept as 0 or 1 (only `set` reaches a flag)
+                self.add(ln.Assign(depth, target=target, value=f"1 if {value.at(P_COND + 1)} else 0"))
+                return
             if value.number is not None:
                 self.add(ln.Assign(depth, target=target, value=repr(max(0, value.number))))
             else:

@@ -163,7 +163,8 @@ class Printer:
 
     def decl_CounterDecl(self, d: ast.CounterDecl) -> Doc:
         per = " per player" if d.per_player else ""
-        return f"counter {d.name.name} {quote(d.label)}{per} on {d.kind.name}"
+        word = "flag" if d.flag else "counter"
+        return f"{word} {d.name.name} {quote(d.label)}{per} on {d.kind.name}"
 
     def decl_KindDecl(self, d: ast.KindDecl) -> Doc:
         fields = [(f, f"{f.name.name}: {type_text(f.type)}"
