@@ -519,11 +519,13 @@ class Menu(Stmt):
     options: tuple[Option, ...]
     shows: tuple[Expr, ...] = ()  # the values the prompt names, as in Choose
     pieces: tuple[str, ...] = ()
+    asked: Expr | None = None  # `p chooses (EXPR) { ... }`: a prompt made when it is asked
 
     @property
     def asking(self) -> str:
-        """The prompt as written (policies match it): its values still in braces."""
-        return self.prompt or "Choose"
+        """The prompt as written (policies match it): its values still in braces; a prompt
+        made when asked has none (no `choosing "..."` rule names it)."""
+        return "" if self.asked is not None else self.prompt or "Choose"
 
 
 @dataclass(frozen=True, slots=True)

@@ -364,6 +364,8 @@ class Interpreter:
 
     def _prompt(self, state, env, stmt: ast.Choose | ast.Menu) -> tuple[str, tuple]:
         """The prompt with the values it names filled in, and the entities it names."""
+        if isinstance(stmt, ast.Menu) and stmt.asked is not None:  # made when asked
+            return text_of(self.ev.value(state, env, stmt.asked)), ()
         if not stmt.pieces:
             return stmt.asking, ()
         found, texts, about = player_labels(self.model), [], []

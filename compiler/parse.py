@@ -858,6 +858,10 @@ class _Builder(Transformer):
         text, shows, pieces = self._prompt(prompt)
         return ast.Menu(self._span(meta), chooser, text, tuple(options), shows, pieces)
 
+    def menu_asked_stmt(self, meta, c):
+        chooser, asked, *options = c
+        return ast.Menu(self._span(meta), chooser, None, tuple(options), (), (), asked)
+
     def _prompt(self, token: Token | None) -> tuple[str | None, tuple[ast.Expr, ...], tuple[str, ...]]:
         """A prompt's text, the values it names in braces ("Keep {c} for 3 MC?") parsed as
         expressions where they stand in the file, and the text around them; `{{` is a brace."""

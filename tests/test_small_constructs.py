@@ -70,3 +70,23 @@ def test_the_picked_card_is_shown_to_nobody_before_it_moves(picks, backend):
     shown = str(game.view("red")) + "\n".join(game.state.log)
     assert not [card for card in ("'one'", "'two'", "'three'") if card in shown]
     assert game.view("red")["zones"]["hand(blue)"] == {"count": 3}
+
+
+ASKED = """
+game asked "Asked"
+players red "Red", blue "Blue"
+track score "Score" per player 0..9 start 2
+define question(p: player) -> str = if score(p) > 1 then "Rich enough?" else "Poor?"
+start {
+    red chooses (question(red)) {
+        option yes "Yes" { }
+    }
+    win none "done"
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ["interpreted", "generated"])
+def test_a_menu_prompt_made_when_asked(tmp_path_factory, backend):
+    game = Game(program(one_file_spec(tmp_path_factory, "asked", ASKED), backend), seed=1)
+    assert game.decision.prompt == "Rich enough?"

@@ -159,6 +159,8 @@ class Sentences:
 
     def s_Menu(self, s: ast.Menu) -> Line:
         prompt = f" (asked: “{s.prompt}”)" if s.prompt else ""
+        if s.asked is not None:
+            prompt = f" (asked: {self.w(s.asked)})"
         return Line(f"{self.chooser(s.chooser)} one{prompt}:", tuple(self.option(o) for o in s.options))
 
     def option(self, o: ast.Option) -> Line:

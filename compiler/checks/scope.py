@@ -14,7 +14,7 @@ from ..errors import Diagnostic
 from ..model import Model
 from .reuse import VERDICTS
 from .symbols import name_span
-from .types import BOOL, INT, PLAYER, SPACE, UNKNOWN, Type, TypeInfer, element, entity, type_of_ref
+from .types import BOOL, INT, PLAYER, SPACE, STR, UNKNOWN, Type, TypeInfer, element, entity, type_of_ref
 from .visitor import Visitor
 
 Binding = tuple[str, Type, ast.Span]
@@ -327,6 +327,8 @@ class ScopedVisitor(Visitor):
 
     def visit_Menu(self, stmt: ast.Menu) -> None:
         self.expect(stmt.chooser, PLAYER, "the chooser")
+        if stmt.asked is not None:
+            self.expect(stmt.asked, STR, "a menu's prompt")
         for part in stmt.shows:
             self.shown(part)
         self.env = self.merge([self.branch(option) for option in stmt.options])

@@ -593,6 +593,8 @@ class Lowerer:
     def prompt(self, stmt: ast.Choose | ast.Menu) -> tuple[str, str]:
         """The code of the prompt with the values it names filled in (as the interpreter's
         _prompt), and ", (the entities it names)" for `ask`, or nothing."""
+        if isinstance(stmt, ast.Menu) and stmt.asked is not None:  # made when asked
+            return f"{self.gen.ref('text_of')}({self.ex.value(stmt.asked)})", ""
         if not stmt.pieces:
             return repr(stmt.asking), ""
         found, texts, about = self.gen.player_labels, [], []

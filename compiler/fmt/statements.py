@@ -74,6 +74,8 @@ def _choose(p: Printer, s: ast.Choose) -> Doc:
 def _menu(p: Printer, s: ast.Menu) -> Doc:
     prompt = f" {quote(s.prompt)}" if s.prompt is not None else ""
     head = concat(expr_doc(s.chooser, ATOM), f" chooses{prompt} ")
+    if s.asked is not None:
+        head = concat(expr_doc(s.chooser, ATOM), " chooses (", expr_doc(s.asked), ") ")
     return concat(head, p.body(list(s.options), p.item, s))
 
 
