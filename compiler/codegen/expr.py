@@ -431,7 +431,10 @@ class ExprEmitter:
         card, player = self.args(node.args[:2])
         if not self.gen.has_actions:
             return Code.constant(False)
-        return Code(f"{self.ref('action_allowed')}(state, {card}, {player})", P_ATOM, True)
+        call = f"{self.ref('action_allowed')}(state, {card}, {player})"
+        if self.is_simple(node.args[0]):  # most cards have no action: no call for them
+            return Code(f"{card} in {self.ref('ACTION_CARDS')} and {call}", P_AND, True)
+        return Code(call, P_ATOM, True)
 
     def builtin_event_allowed(self, node: ast.CallExpr) -> Code:
         card, player = self.args(node.args[:2])

@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 7808e070aac8a61a
-# Fingerprint: source 78c49ba5d05b4e19a9dd output b8f1a8133d625a0f4321
+# Fingerprint: source 96614c898b701c88ff7b output f073f186dd39a84215e0
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -91,6 +91,7 @@ from .tables import (
     PLAYER_LABELS,
 )
 from .rules import (
+    ACTION_CARDS,
     ACTION_WHEN,
     EVENT_WHEN,
     action_allowed,
@@ -2503,7 +2504,10 @@ def s_take_action(state, frame):
             values = [
                 c_c
                 for c_c in state.zones[23 + L[0]]
-                if (state.counters[19][c_c] == 0 and action_allowed(state, c_c, L[0]))
+                if (
+                    state.counters[19][c_c] == 0
+                    and (c_c in ACTION_CARDS and action_allowed(state, c_c, L[0]))
+                )
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(

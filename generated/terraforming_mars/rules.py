@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 7808e070aac8a61a
-# Fingerprint: source c2baaa4a43a1a1148da8 output 6917d77e078e35ba4e11
+# Fingerprint: source 033c9b7a9479ffef8b65 output 8c103c1bb1e7025fe03a
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -738,7 +738,9 @@ def d_holders(state, v_k, v_other_than):
 def d_action_ready(state, v_p, v_c):
     "define action_ready"
     # spec: spec/terraforming_mars/04_economy.rules:137
-    return state.counters[19][v_c] == 0 and action_allowed(state, v_c, v_p)
+    return state.counters[19][v_c] == 0 and (
+        v_c in ACTION_CARDS and action_allowed(state, v_c, v_p)
+    )
 
 
 def d_own_holder(state, v_p, v_k):
@@ -1433,7 +1435,8 @@ def d_any_action_ready(state, v_p):
     "define any_action_ready"
     # spec: spec/terraforming_mars/05_generation.rules:149
     return any(
-        state.counters[19][c_c] == 0 and action_allowed(state, c_c, v_p)
+        state.counters[19][c_c] == 0
+        and (c_c in ACTION_CARDS and action_allowed(state, c_c, v_p))
         for c_c in state.zones[23 + v_p]
     )
 

@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 7808e070aac8a61a
-# Fingerprint: source 8a76d4f161b0f7828b57 output 450029192de1bc7eea9f
+# Fingerprint: source c1d983001b1fbd4a0278 output 1c3321e9ade076e3f216
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -159,6 +159,7 @@ from .tables import (
     K_project,
 )
 from .rules import (
+    ACTION_CARDS,
     action_allowed,
     d_any_greenery_spot,
     d_award_first,
@@ -3959,7 +3960,10 @@ tx_03_economy_1 = {
     # spec: spec/terraforming_mars/tests/03_economy.rules:100
     "#9:expect0": lambda state, L: (
         state.counters[19][E_space_mirrors] == 0
-        and action_allowed(state, E_space_mirrors, 0)
+        and (
+            E_space_mirrors in ACTION_CARDS
+            and action_allowed(state, E_space_mirrors, 0)
+        )
     ),
     # spec: spec/terraforming_mars/tests/03_economy.rules:102
     "#9:expect1": lambda state, L: state.tracks[0] == 13,
@@ -3969,7 +3973,10 @@ tx_03_economy_1 = {
     "#9:expect3": lambda state, L: (
         not (
             state.counters[19][E_space_mirrors] == 0
-            and action_allowed(state, E_space_mirrors, 0)
+            and (
+                E_space_mirrors in ACTION_CARDS
+                and action_allowed(state, E_space_mirrors, 0)
+            )
         )
     ),
 }
@@ -3988,13 +3995,16 @@ tx_03_economy_2 = {
     # spec: spec/terraforming_mars/tests/03_economy.rules:105
     "#9:expect4": lambda state, L: (
         state.counters[19][E_space_mirrors] == 0
-        and action_allowed(state, E_space_mirrors, 0)
+        and (
+            E_space_mirrors in ACTION_CARDS
+            and action_allowed(state, E_space_mirrors, 0)
+        )
     ),
     # spec: spec/terraforming_mars/tests/03_economy.rules:111
     "#10:expect0": lambda state, L: (
         not (
             state.counters[19][E_ironworks] == 0
-            and action_allowed(state, E_ironworks, 0)
+            and (E_ironworks in ACTION_CARDS and action_allowed(state, E_ironworks, 0))
         )
     ),
     # spec: spec/terraforming_mars/tests/03_economy.rules:114
@@ -4009,7 +4019,7 @@ tx_03_economy_2 = {
     "#11:expect0": lambda state, L: (
         not (
             state.counters[19][E_predators] == 0
-            and action_allowed(state, E_predators, 0)
+            and (E_predators in ACTION_CARDS and action_allowed(state, E_predators, 0))
         )
     ),
     # spec: spec/terraforming_mars/tests/03_economy.rules:127
@@ -4561,7 +4571,10 @@ tx_05_cards_0 = {
     "#3:expect2": lambda state, L: state.tracks[10] == 2,
     # spec: spec/terraforming_mars/tests/05_cards.rules:49
     "#4:expect0": lambda state, L: (
-        not (state.counters[19][E_unmi] == 0 and action_allowed(state, E_unmi, 0))
+        not (
+            state.counters[19][E_unmi] == 0
+            and (E_unmi in ACTION_CARDS and action_allowed(state, E_unmi, 0))
+        )
     ),
     # spec: spec/terraforming_mars/tests/05_cards.rules:52
     "#4:expect1": lambda state, L: state.tracks[60] == 2,
@@ -4912,7 +4925,10 @@ tx_07_more_cards_0 = {
     "#3:expect0": lambda state, L: (
         not (
             state.counters[19][E_water_import_from_europa] == 0
-            and action_allowed(state, E_water_import_from_europa, 0)
+            and (
+                E_water_import_from_europa in ACTION_CARDS
+                and action_allowed(state, E_water_import_from_europa, 0)
+            )
         )
     ),
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:45
@@ -4943,7 +4959,10 @@ tx_07_more_cards_1 = {
     "#5:expect0": lambda state, L: (
         not (
             state.counters[19][E_equatorial_magnetizer] == 0
-            and action_allowed(state, E_equatorial_magnetizer, 0)
+            and (
+                E_equatorial_magnetizer in ACTION_CARDS
+                and action_allowed(state, E_equatorial_magnetizer, 0)
+            )
         )
     ),
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:61
@@ -4958,7 +4977,10 @@ tx_07_more_cards_1 = {
     "#7:expect0": lambda state, L: (
         not (
             state.counters[19][E_symbiotic_fungus] == 0
-            and action_allowed(state, E_symbiotic_fungus, 0)
+            and (
+                E_symbiotic_fungus in ACTION_CARDS
+                and action_allowed(state, E_symbiotic_fungus, 0)
+            )
         )
     ),
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:85
