@@ -3,6 +3,10 @@
 Continuations are plain data: a frame is {proc, env, cur, wait}; `cur` is a
 stack of cursors [block id, next statement, loop state], so a state waiting in
 the middle of an event can be copied and saved like any other.
+
+A new statement kind: a handler `(state, frame, stmt)` in `self._exec`. Expressions
+are evaluated by closures built once per node (compiler/constant.py says how to add
+a kind there).
 """
 
 from __future__ import annotations
