@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: da229896b11f43d0
+# Spec hash: 96d209fa4c3d9729
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source 9f63ba55d94bd994cf8f output 7eb8b12e023e76092ae7
+# Fingerprint: source 5ad1b0fcb398eddde86c output d89717e2a379caa7862f
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,7 +41,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "da229896b11f43d0"
+SPEC_HASH = "96d209fa4c3d9729"
 TESTS_HASH = "d321ca696de2622d"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

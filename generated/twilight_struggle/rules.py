@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: da229896b11f43d0
+# Spec hash: 96d209fa4c3d9729
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source 3c103281bd9e4465d67e output 651a352c13c4812cadfb
+# Fingerprint: source b873a411646b8a4cc524 output a9d72f80273db707ec3d
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -4902,6 +4902,22 @@ def pol_careful_core_46(state, pending, tun):
     ids = pending["ids"]
     best = list(range(len(ids)))
     # spec: spec/twilight_struggle/policies.rules:413
+    if not any(
+        (c_c in RS_central_america or c_c in RS_south_america)
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
+        for c_c in K_country
+    ):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:414
     if any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4917,20 +4933,57 @@ def pol_careful_core_46(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:414
+    # spec: spec/twilight_struggle/policies.rules:415
     best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
+def nev_careful_core_46(state, pending, tun):
+    "policy careful_core, rule 47: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = set()
+    # spec: spec/twilight_struggle/policies.rules:413
+    if not any(
+        (c_c in RS_central_america or c_c in RS_south_america)
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
+        for c_c in K_country
+    ):
+        marked.update(("coup",))
+    return [i for i, option in enumerate(pending["ids"]) if option in marked]
+
+
 def pol_careful_core_47(state, pending, tun):
     "policy careful_core, rule 48: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:416
+    # spec: spec/twilight_struggle/policies.rules:417
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:417
+    # spec: spec/twilight_struggle/policies.rules:418
+    if not any(
+        c_c in KS_country
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
+        for c_c in R_europe
+    ):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:419
     if any(
         c_c in KS_country
         and (
@@ -4946,20 +4999,57 @@ def pol_careful_core_47(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:418
+    # spec: spec/twilight_struggle/policies.rules:420
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
+def nev_careful_core_47(state, pending, tun):
+    "policy careful_core, rule 48: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = set()
+    # spec: spec/twilight_struggle/policies.rules:418
+    if not any(
+        c_c in KS_country
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
+        for c_c in R_europe
+    ):
+        marked.update(("coup",))
+    return [i for i, option in enumerate(pending["ids"]) if option in marked]
+
+
 def pol_careful_core_48(state, pending, tun):
     "policy careful_core, rule 49: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:420
+    # spec: spec/twilight_struggle/policies.rules:423
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:421
+    # spec: spec/twilight_struggle/policies.rules:424
+    if not any(
+        c_c in KS_country
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
+        for c_c in ADJ[E_nicaragua]
+    ):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:426
     if any(
         c_c in KS_country
         and (
@@ -4975,34 +5065,75 @@ def pol_careful_core_48(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:422
+    # spec: spec/twilight_struggle/policies.rules:427
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
+def nev_careful_core_48(state, pending, tun):
+    "policy careful_core, rule 49: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = set()
+    # spec: spec/twilight_struggle/policies.rules:424
+    if not any(
+        c_c in KS_country
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
+        for c_c in ADJ[E_nicaragua]
+    ):
+        marked.update(("coup",))
+    return [i for i, option in enumerate(pending["ids"]) if option in marked]
+
+
 def pol_careful_core_49(state, pending, tun):
     "policy careful_core, rule 50: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:424
+    # spec: spec/twilight_struggle/policies.rules:429
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:425
+    # spec: spec/twilight_struggle/policies.rules:430
+    if not d_safe_coup_target(state, v_you):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:431
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
     return best
+
+
+def nev_careful_core_49(state, pending, tun):
+    "policy careful_core, rule 50: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = set()
+    # spec: spec/twilight_struggle/policies.rules:430
+    if not d_safe_coup_target(state, v_you):
+        marked.update(("coup",))
+    return [i for i, option in enumerate(pending["ids"]) if option in marked]
 
 
 def pol_careful_core_50(state, pending, tun):
     "policy careful_core, rule 51: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:427
+    # spec: spec/twilight_struggle/policies.rules:433
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:428
+    # spec: spec/twilight_struggle/policies.rules:434
+    if not d_safe_coup_target(state, v_you):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:435
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -5010,17 +5141,27 @@ def pol_careful_core_50(state, pending, tun):
     return best
 
 
+def nev_careful_core_50(state, pending, tun):
+    "policy careful_core, rule 51: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = set()
+    # spec: spec/twilight_struggle/policies.rules:434
+    if not d_safe_coup_target(state, v_you):
+        marked.update(("coup",))
+    return [i for i, option in enumerate(pending["ids"]) if option in marked]
+
+
 def pol_careful_core_51(state, pending, tun):
     "policy careful_core, rule 52: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:430
+    # spec: spec/twilight_struggle/policies.rules:437
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:431
+    # spec: spec/twilight_struggle/policies.rules:438
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:432
+    # spec: spec/twilight_struggle/policies.rules:439
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5029,11 +5170,11 @@ def pol_careful_core_51(state, pending, tun):
 
 def pol_careful_core_52(state, pending, tun):
     "policy careful_core, rule 53: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:434
+    # spec: spec/twilight_struggle/policies.rules:441
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:435
+    # spec: spec/twilight_struggle/policies.rules:442
     if (
         d_scoring_cards_held(state, v_you)
         >= q_action_rounds_for(state, v_you) - state.tracks[3] + 1
@@ -5041,7 +5182,7 @@ def pol_careful_core_52(state, pending, tun):
         best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:436
+    # spec: spec/twilight_struggle/policies.rules:443
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5050,11 +5191,11 @@ def pol_careful_core_52(state, pending, tun):
 
 def pol_careful_core_53(state, pending, tun):
     "policy careful_core, rule 54: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:438
+    # spec: spec/twilight_struggle/policies.rules:445
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:439
+    # spec: spec/twilight_struggle/policies.rules:446
     best = keep_best(best, [ids[i] in ("double",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5063,11 +5204,11 @@ def pol_careful_core_53(state, pending, tun):
 
 def pol_careful_core_54(state, pending, tun):
     "policy careful_core, rule 55: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:441
+    # spec: spec/twilight_struggle/policies.rules:448
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:442
+    # spec: spec/twilight_struggle/policies.rules:449
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5076,11 +5217,11 @@ def pol_careful_core_54(state, pending, tun):
 
 def pol_careful_core_55(state, pending, tun):
     "policy careful_core, rule 56: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:444
+    # spec: spec/twilight_struggle/policies.rules:451
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:445
+    # spec: spec/twilight_struggle/policies.rules:452
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5089,11 +5230,11 @@ def pol_careful_core_55(state, pending, tun):
 
 def pol_careful_core_56(state, pending, tun):
     "policy careful_core, rule 57: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:447
+    # spec: spec/twilight_struggle/policies.rules:454
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:448
+    # spec: spec/twilight_struggle/policies.rules:455
     best = keep_best(best, [ids[i] in ("move",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5102,11 +5243,11 @@ def pol_careful_core_56(state, pending, tun):
 
 def pol_careful_core_57(state, pending, tun):
     "policy careful_core, rule 58: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:450
+    # spec: spec/twilight_struggle/policies.rules:457
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:451
+    # spec: spec/twilight_struggle/policies.rules:458
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5115,11 +5256,11 @@ def pol_careful_core_57(state, pending, tun):
 
 def pol_careful_core_58(state, pending, tun):
     "policy careful_core, rule 59: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:453
+    # spec: spec/twilight_struggle/policies.rules:460
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:454
+    # spec: spec/twilight_struggle/policies.rules:461
     if (
         len(
             [
@@ -5137,7 +5278,7 @@ def pol_careful_core_58(state, pending, tun):
         best = keep_best(best, [ids[i] in ("remove",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:457
+    # spec: spec/twilight_struggle/policies.rules:464
     best = keep_best(best, [ids[i] in ("add",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5146,11 +5287,11 @@ def pol_careful_core_58(state, pending, tun):
 
 def pol_careful_core_59(state, pending, tun):
     "policy careful_core, rule 60: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:459
+    # spec: spec/twilight_struggle/policies.rules:466
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:460
+    # spec: spec/twilight_struggle/policies.rules:467
     best = keep_best(best, [ids[i] in ("split",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5159,11 +5300,11 @@ def pol_careful_core_59(state, pending, tun):
 
 def pol_careful_core_60(state, pending, tun):
     "policy careful_core, rule 61: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:462
+    # spec: spec/twilight_struggle/policies.rules:469
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:463
+    # spec: spec/twilight_struggle/policies.rules:470
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5172,11 +5313,11 @@ def pol_careful_core_60(state, pending, tun):
 
 def pol_careful_core_61(state, pending, tun):
     "policy careful_core, rule 62: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:465
+    # spec: spec/twilight_struggle/policies.rules:472
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:466
+    # spec: spec/twilight_struggle/policies.rules:473
     best = keep_best(best, [ids[i] in ("use",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5185,11 +5326,11 @@ def pol_careful_core_61(state, pending, tun):
 
 def pol_careful_core_62(state, pending, tun):
     "policy careful_core, rule 63: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:469
+    # spec: spec/twilight_struggle/policies.rules:476
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:470
+    # spec: spec/twilight_struggle/policies.rules:477
     best = keep_best(
         best,
         [
@@ -5206,42 +5347,6 @@ def pol_careful_core_62(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:471
-    best = keep_best(
-        best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:472
-    best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def nev_careful_core_62(state, pending, tun):
-    "policy careful_core, rule 63: the options its `never` lines mark"
-    v_you = pending["player"]
-    marked = []
-    for i, v_c in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:470
-        if state.tracks[0] <= 2 and (
-            v_c == E_duck_and_cover
-            or v_c == E_we_will_bury_you
-            or v_c == E_soviets_shoot_down_kal_007
-            or v_c == E_olympic_games
-        ):
-            marked.append(i)
-            continue
-    return marked
-
-
-def pol_careful_core_63(state, pending, tun):
-    "policy careful_core, rule 64: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:477
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
     # spec: spec/twilight_struggle/policies.rules:478
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
@@ -5255,13 +5360,49 @@ def pol_careful_core_63(state, pending, tun):
     return best
 
 
-def pol_careful_core_64(state, pending, tun):
-    "policy careful_core, rule 65: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:481
+def nev_careful_core_62(state, pending, tun):
+    "policy careful_core, rule 63: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = []
+    for i, v_c in enumerate(pending["values"]):
+        # spec: spec/twilight_struggle/policies.rules:477
+        if state.tracks[0] <= 2 and (
+            v_c == E_duck_and_cover
+            or v_c == E_we_will_bury_you
+            or v_c == E_soviets_shoot_down_kal_007
+            or v_c == E_olympic_games
+        ):
+            marked.append(i)
+            continue
+    return marked
+
+
+def pol_careful_core_63(state, pending, tun):
+    "policy careful_core, rule 64: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:484
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:482
+    # spec: spec/twilight_struggle/policies.rules:485
+    best = keep_best(
+        best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:486
+    best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_core_64(state, pending, tun):
+    "policy careful_core, rule 65: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:488
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:489
     best = keep_best(
         best,
         [
@@ -5274,7 +5415,7 @@ def pol_careful_core_64(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:483
+    # spec: spec/twilight_struggle/policies.rules:490
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -5287,11 +5428,11 @@ def pol_careful_core_64(state, pending, tun):
 
 def pol_careful_core_65(state, pending, tun):
     "policy careful_core, rule 66: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:485
+    # spec: spec/twilight_struggle/policies.rules:492
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:486
+    # spec: spec/twilight_struggle/policies.rules:493
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -5300,11 +5441,11 @@ def pol_careful_core_65(state, pending, tun):
 
 def pol_careful_core_66(state, pending, tun):
     "policy careful_core, rule 67: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:490
+    # spec: spec/twilight_struggle/policies.rules:497
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:491
+    # spec: spec/twilight_struggle/policies.rules:498
     best = keep_best(
         best,
         [A_scoring[v_c] or v_c == E_china_card for v_c in [values[i] for i in best]],
@@ -5312,7 +5453,7 @@ def pol_careful_core_66(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:492
+    # spec: spec/twilight_struggle/policies.rules:499
     best = keep_best(
         best,
         [
@@ -5323,7 +5464,7 @@ def pol_careful_core_66(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:493
+    # spec: spec/twilight_struggle/policies.rules:500
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -5336,17 +5477,17 @@ def pol_careful_core_66(state, pending, tun):
 
 def pol_careful_core_67(state, pending, tun):
     "policy careful_core, rule 68: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:496
+    # spec: spec/twilight_struggle/policies.rules:503
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:497
+    # spec: spec/twilight_struggle/policies.rules:504
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:498
+    # spec: spec/twilight_struggle/policies.rules:505
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )
@@ -5361,10 +5502,15 @@ NEVERS = {
         "spec/twilight_struggle/card_play.rules:53:9": nev_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": nev_careful_core_2,
         "spec/twilight_struggle/events_late.rules:126:5": nev_careful_core_62,
+        "spec/twilight_struggle/events_late.rules:200:9": nev_careful_core_48,
         "spec/twilight_struggle/events_late.rules:202:17": nev_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:299:5": nev_careful_core_47,
         "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:259:5": nev_careful_core_46,
         "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:800:9": nev_careful_core_49,
         "spec/twilight_struggle/events_mid.rules:802:17": nev_careful_core_35,
+        "spec/twilight_struggle/events_mid.rules:807:21": nev_careful_core_50,
         "spec/twilight_struggle/events_mid.rules:809:29": nev_careful_core_36,
         "spec/twilight_struggle/operations.rules:167:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
@@ -5373,10 +5519,15 @@ NEVERS = {
         "spec/twilight_struggle/card_play.rules:53:9": nev_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": nev_careful_core_2,
         "spec/twilight_struggle/events_late.rules:126:5": nev_careful_core_62,
+        "spec/twilight_struggle/events_late.rules:200:9": nev_careful_core_48,
         "spec/twilight_struggle/events_late.rules:202:17": nev_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:299:5": nev_careful_core_47,
         "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:259:5": nev_careful_core_46,
         "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:800:9": nev_careful_core_49,
         "spec/twilight_struggle/events_mid.rules:802:17": nev_careful_core_35,
+        "spec/twilight_struggle/events_mid.rules:807:21": nev_careful_core_50,
         "spec/twilight_struggle/events_mid.rules:809:29": nev_careful_core_36,
         "spec/twilight_struggle/operations.rules:167:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: da229896b11f43d0
+# Spec hash: 96d209fa4c3d9729
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source b4d70a7de688ff542052 output 853551bac50ed12f1d9c
+# Fingerprint: source 1b7514a0401effabe960 output c26a315044b7375ddc7c
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -2371,7 +2371,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="da229896b11f43d0",
+    spec_hash="96d209fa4c3d9729",
     spec_files=META_SPEC_FILES,
     players=("ussr", "usa"),
     player_labels=("USSR", "USA"),
