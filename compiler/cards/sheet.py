@@ -39,10 +39,16 @@ class CardSheet:
 
 
 def card_sheets(model: Model) -> list[CardSheet]:
-    """Every card of the spec, in declaration order."""
+    """Every card of the spec, in declaration order; a card of a kind `per player` once,
+    under its declared name (its instances share its data and text)."""
     lines = {path: text.split("\n") for path, text in model.sources.texts().items()}
     sentences = Sentences(Words(model))
-    return [_sheet(model, index, sentences, lines) for index in model.cards()]
+    return [_sheet(model, index, sentences, lines) for index in declared_cards(model)]
+
+
+def declared_cards(model: Model) -> list[int]:
+    """The cards as declared: of a kind `per player`, the first player's instance only."""
+    return [i for i in model.cards() if model.entity_owner[i] in (None, 0)]
 
 
 def _sheet(model: Model, index: int, sentences: Sentences, lines: dict[str, list[str]]) -> CardSheet:
@@ -55,7 +61,7 @@ def _sheet(model: Model, index: int, sentences: Sentences, lines: dict[str, list
         text += "\n\n" + _text(event.span, lines)
     comments = [_comment(entity, lines)] + ([_comment(event, lines)] if event is not None else [])
     return CardSheet(
-        name=entity.name.name, label=entity.label, kind=entity.kind.name,
+        name=entity.name.name.split("(")[0], label=entity.label, kind=entity.kind.name,
         data=_data(model, entity, sentences.words),
         condition=sentences.w(event.when) if event is not None and event.when is not None else None,
         event=sentences.block(event.body) if event is not None else None,

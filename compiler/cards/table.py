@@ -25,6 +25,10 @@ def card_faces(model: Model) -> dict[str, dict[str, Any]]:
         data = [[d.name, d.value] for d in sheet.data
                 if not d.default and d.name != "text" and d.value not in ("0", "no")]
         out[sheet.name] = {"text": _words(sheet), "data": data}
+    for card, instances in model.instances.items():  # a card per player: each instance's id
+        face = out.pop(card, None)
+        if face is not None:
+            out.update({model.entities[i].name.name: face for i in instances})
     return out
 
 

@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 57befb124470dc26
+# Spec hash: 7cd75f6947d05a29
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 3152cf9d81b8e00a
-# Fingerprint: source b2f695bf56f2a5ec701b output 420968becfd42059e47d
+# Fingerprint: source 99aaad370562e27bca4d output 098d6654d21f358172c5
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -40,7 +40,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "57befb124470dc26"
+SPEC_HASH = "7cd75f6947d05a29"
 TESTS_HASH = "3152cf9d81b8e00a"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 57befb124470dc26
+# Spec hash: 7cd75f6947d05a29
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 3152cf9d81b8e00a
-# Fingerprint: source ed24ba602d399b30b727 output f3d47bc0ab0a43dd84e5
+# Fingerprint: source 02aa41ecd640d07e823d output a38cf23ae50018d883c4
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -421,21 +421,21 @@ def p_stress_setzen(state, v_f, v_n):
 def p_wartezeit_setzen(state, v_f, v_an):
     "procedure wartezeit_setzen (spec/heldenhain/03_rules.rules:197)"
     # spec: spec/heldenhain/03_rules.rules:197
-    state.counters[2][v_f] = max(0, 1 if v_an else 0)
+    state.counters[2][v_f] = 1 if v_an else 0
     state.stamps[9] += 1
 
 
 def p_genutzt_setzen(state, v_f, v_an):
     "procedure genutzt_setzen (spec/heldenhain/03_rules.rules:198)"
     # spec: spec/heldenhain/03_rules.rules:198
-    state.counters[9][v_f] = max(0, 1 if v_an else 0)
+    state.counters[9][v_f] = 1 if v_an else 0
     state.stamps[16] += 1
 
 
 def p_startcharakter_setzen(state, v_f):
     "procedure startcharakter_setzen (spec/heldenhain/03_rules.rules:199)"
     # spec: spec/heldenhain/03_rules.rules:199
-    state.counters[10][v_f] = 1
+    state.counters[10][v_f] = 1 if True else 0
     state.stamps[17] += 1
 
 
@@ -449,7 +449,7 @@ def p_sperrschutz_setzen(state, v_f, v_n):
 def p_setzt_aus_setzen(state, v_f, v_an):
     "procedure setzt_aus_setzen (spec/heldenhain/03_rules.rules:201)"
     # spec: spec/heldenhain/03_rules.rules:201
-    state.counters[3][v_f] = max(0, 1 if v_an else 0)
+    state.counters[3][v_f] = 1 if v_an else 0
     state.stamps[10] += 1
 
 
@@ -483,7 +483,7 @@ def p_dauerhaft_rettung(state, v_f, v_n):
 def p_aufrichten(state, v_f):
     "procedure aufrichten (spec/heldenhain/03_rules.rules:206)"
     # spec: spec/heldenhain/03_rules.rules:207
-    state.counters[1][v_f] = 0
+    state.counters[1][v_f] = 1 if False else 0
     state.stamps[8] += 1
     # spec: spec/heldenhain/03_rules.rules:208
     p_setzt_aus_setzen(state, v_f, False)
@@ -492,7 +492,7 @@ def p_aufrichten(state, v_f):
 def p_erschoepfen(state, v_f):
     "procedure erschoepfen (spec/heldenhain/03_rules.rules:211)"
     # spec: spec/heldenhain/03_rules.rules:211
-    state.counters[1][v_f] = 1
+    state.counters[1][v_f] = 1 if True else 0
     state.stamps[8] += 1
 
 
@@ -511,13 +511,13 @@ def p_zuruecksetzen(state, v_f):
     state.counters[0][v_f] = 0
     state.stamps[7] += 1
     # spec: spec/heldenhain/03_rules.rules:223
-    state.counters[1][v_f] = 0
+    state.counters[1][v_f] = 1 if False else 0
     state.stamps[8] += 1
     # spec: spec/heldenhain/03_rules.rules:224
-    state.counters[2][v_f] = 0
+    state.counters[2][v_f] = 1 if False else 0
     state.stamps[9] += 1
     # spec: spec/heldenhain/03_rules.rules:225
-    state.counters[3][v_f] = 0
+    state.counters[3][v_f] = 1 if False else 0
     state.stamps[10] += 1
     # spec: spec/heldenhain/03_rules.rules:226
     state.counters[4][v_f] = 0
@@ -532,7 +532,7 @@ def p_zuruecksetzen(state, v_f):
     state.counters[7][v_f] = 0
     state.stamps[14] += 1
     # spec: spec/heldenhain/03_rules.rules:230
-    state.counters[9][v_f] = 0
+    state.counters[9][v_f] = 1 if False else 0
     state.stamps[16] += 1
     # spec: spec/heldenhain/03_rules.rules:231
     state.counters[8][v_f] = bounded(
@@ -899,7 +899,7 @@ def ev_sperrstunde__p1(state, v_you, v_this):
     for v_z in [
         c_z
         for c_z in state.zones[5 + (None if v_you is None else (v_you + 1) % 2)]
-        if state.counters[1][c_z] > 0
+        if state.counters[1][c_z] == 1
     ]:
         p_stress_geben(state, v_z, 1)
 
@@ -918,20 +918,17 @@ def ev_nullsummenspiel__p1(state, v_you, v_this):
     p_punktabzug(
         state,
         None if v_you is None else (v_you + 1) % 2,
-        bounded(
-            min(
-                3,
-                len(
-                    [
-                        c_z
-                        for c_z in state.zones[
-                            5 + (None if v_you is None else (v_you + 1) % 2)
-                        ]
-                        if state.counters[1][c_z] > 0
+        min(
+            3,
+            len(
+                [
+                    c_z
+                    for c_z in state.zones[
+                        5 + (None if v_you is None else (v_you + 1) % 2)
                     ]
-                ),
+                    if state.counters[1][c_z] == 1
+                ]
             ),
-            "spec/heldenhain/11_schattenkabinett.rules:240:39",
         ),
     )
 
@@ -1256,7 +1253,7 @@ def ev_sperrstunde__p2(state, v_you, v_this):
     for v_z in [
         c_z
         for c_z in state.zones[5 + (None if v_you is None else (v_you + 1) % 2)]
-        if state.counters[1][c_z] > 0
+        if state.counters[1][c_z] == 1
     ]:
         p_stress_geben(state, v_z, 1)
 
@@ -1275,20 +1272,17 @@ def ev_nullsummenspiel__p2(state, v_you, v_this):
     p_punktabzug(
         state,
         None if v_you is None else (v_you + 1) % 2,
-        bounded(
-            min(
-                3,
-                len(
-                    [
-                        c_z
-                        for c_z in state.zones[
-                            5 + (None if v_you is None else (v_you + 1) % 2)
-                        ]
-                        if state.counters[1][c_z] > 0
+        min(
+            3,
+            len(
+                [
+                    c_z
+                    for c_z in state.zones[
+                        5 + (None if v_you is None else (v_you + 1) % 2)
                     ]
-                ),
+                    if state.counters[1][c_z] == 1
+                ]
             ),
-            "spec/heldenhain/11_schattenkabinett.rules:240:39",
         ),
     )
 
@@ -1493,7 +1487,7 @@ def t_cleo_chance__while0_0(state, v_this, v_p, v_f, v_n):
 def t_flauschi__while0_0(state, v_this, v_p, v_f, v_n):
     "on gesammelt of flauschi__while0 (spec/heldenhain/10_superfreundinnen.rules:111)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:112
-    if not state.counters[1][v_this] > 0 and not state.counters[2][v_this] > 0:
+    if not state.counters[1][v_this] == 1 and not state.counters[2][v_this] == 1:
         # spec: spec/heldenhain/10_superfreundinnen.rules:113
         p_erschoepfen(state, v_this)
         # spec: spec/heldenhain/10_superfreundinnen.rules:114
@@ -1586,7 +1580,7 @@ def t_zensor_zack__while0_0(state, v_this, v_p, v_f, v_n):
 def t_rabe_raspel__while0_0(state, v_this, v_p, v_f, v_n):
     "on gesammelt of rabe_raspel__while0 (spec/heldenhain/11_schattenkabinett.rules:105)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:106
-    if not state.counters[1][v_this] > 0 and not state.counters[2][v_this] > 0:
+    if not state.counters[1][v_this] == 1 and not state.counters[2][v_this] == 1:
         # spec: spec/heldenhain/11_schattenkabinett.rules:107
         p_erschoepfen(state, v_this)
         # spec: spec/heldenhain/11_schattenkabinett.rules:108
@@ -1652,7 +1646,7 @@ def t_selma_seil__while0_0(state, v_this, v_p, v_f, v_n):
 def t_pony_polka__while0_0(state, v_this, v_p, v_f, v_n):
     "on gesammelt of pony_polka__while0 (spec/heldenhain/12_weggefaehrten.rules:82)"
     # spec: spec/heldenhain/12_weggefaehrten.rules:83
-    if not state.counters[1][v_this] > 0 and not state.counters[2][v_this] > 0:
+    if not state.counters[1][v_this] == 1 and not state.counters[2][v_this] == 1:
         # spec: spec/heldenhain/12_weggefaehrten.rules:84
         p_erschoepfen(state, v_this)
         # spec: spec/heldenhain/12_weggefaehrten.rules:85
@@ -1729,7 +1723,7 @@ def t_tante_tantieme__while0_0(state, v_this, v_p, v_f, v_n):
 def t_elster_elvira__while0_0(state, v_this, v_p, v_f, v_n):
     "on gesammelt of elster_elvira__while0 (spec/heldenhain/13_purpurpakt.rules:175)"
     # spec: spec/heldenhain/13_purpurpakt.rules:176
-    if not state.counters[1][v_this] > 0 and not state.counters[2][v_this] > 0:
+    if not state.counters[1][v_this] == 1 and not state.counters[2][v_this] == 1:
         # spec: spec/heldenhain/13_purpurpakt.rules:177
         p_erschoepfen(state, v_this)
         # spec: spec/heldenhain/13_purpurpakt.rules:178
@@ -1841,7 +1835,7 @@ def emit_gesammelt(state, x0, x1, x2):
         # spec: spec/heldenhain/13_purpurpakt.rules:44
         if (
             x1 == E_madame_zugabe__p1
-            and not state.counters[9][x1] > 0
+            and not state.counters[9][x1] == 1
             and len(state.zones[3 + x0]) > 0
         ):
             runs.append(
@@ -1931,7 +1925,7 @@ def emit_gesammelt(state, x0, x1, x2):
         # spec: spec/heldenhain/13_purpurpakt.rules:44
         if (
             x1 == E_madame_zugabe__p2
-            and not state.counters[9][x1] > 0
+            and not state.counters[9][x1] == 1
             and len(state.zones[3 + x0]) > 0
         ):
             runs.append(
@@ -3049,7 +3043,7 @@ def s_gegnerische_figur_sperren(state, frame):
             values = [
                 c_z
                 for c_z in state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]
-                if not state.counters[1][c_z] > 0
+                if not state.counters[1][c_z] == 1
             ]
             if not values:
                 pc = 2
@@ -3273,7 +3267,7 @@ def s_neu_mischen_anbieten(state, frame):
                 for card in [
                     c_c
                     for c_c in state.zones[3 + L[0]]
-                    if not state.counters[10][c_c] > 0
+                    if not state.counters[10][c_c] == 1
                 ]:
                     move_card(state, card, dest)
                 # spec: spec/heldenhain/04_turn.rules:16
@@ -3349,7 +3343,7 @@ def s_zugbeginn_ausfuehren(state, frame):
             # spec: spec/heldenhain/04_turn.rules:46
             for L[1] in list(state.zones[5 + L[0]]):
                 # spec: spec/heldenhain/04_turn.rules:47
-                if state.counters[3][L[1]] > 0:
+                if state.counters[3][L[1]] == 1:
                     # spec: spec/heldenhain/04_turn.rules:48
                     p_setzt_aus_setzen(state, L[1], False)
                     # spec: spec/heldenhain/04_turn.rules:49
@@ -3964,7 +3958,7 @@ def sev_ronja_regenbogen__p1(state, frame):
             values = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
-                if (c_f != L[1] and state.counters[1][c_f] > 0)
+                if (c_f != L[1] and state.counters[1][c_f] == 1)
             ]
             if not values:
                 pc = 2
@@ -4014,7 +4008,7 @@ def sev_zweite_chance__p1(state, frame):
             # spec: spec/heldenhain/10_superfreundinnen.rules:206
             player = L[0]
             values = [
-                c_f for c_f in state.zones[5 + L[0]] if state.counters[1][c_f] > 0
+                c_f for c_f in state.zones[5 + L[0]] if state.counters[1][c_f] == 1
             ]
             if not values:
                 pc = 2
@@ -4757,8 +4751,8 @@ def sev_zugabe__p1(state, frame):
                 for c_f in state.zones[5 + L[0]]
                 if (
                     c_f in KS_charakter
-                    and state.counters[1][c_f] > 0
-                    and not state.counters[2][c_f] > 0
+                    and state.counters[1][c_f] == 1
+                    and not state.counters[2][c_f] == 1
                 )
             ]
             if not values:
@@ -4889,7 +4883,7 @@ def sev_hinterlist__p1(state, frame):
             values = [
                 c_z
                 for c_z in state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]
-                if state.counters[1][c_z] > 0
+                if state.counters[1][c_z] == 1
             ]
             if not values:
                 pc = 2
@@ -4977,7 +4971,7 @@ def sev_ronja_regenbogen__p2(state, frame):
             values = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
-                if (c_f != L[1] and state.counters[1][c_f] > 0)
+                if (c_f != L[1] and state.counters[1][c_f] == 1)
             ]
             if not values:
                 pc = 2
@@ -5027,7 +5021,7 @@ def sev_zweite_chance__p2(state, frame):
             # spec: spec/heldenhain/10_superfreundinnen.rules:206
             player = L[0]
             values = [
-                c_f for c_f in state.zones[5 + L[0]] if state.counters[1][c_f] > 0
+                c_f for c_f in state.zones[5 + L[0]] if state.counters[1][c_f] == 1
             ]
             if not values:
                 pc = 2
@@ -5770,8 +5764,8 @@ def sev_zugabe__p2(state, frame):
                 for c_f in state.zones[5 + L[0]]
                 if (
                     c_f in KS_charakter
-                    and state.counters[1][c_f] > 0
-                    and not state.counters[2][c_f] > 0
+                    and state.counters[1][c_f] == 1
+                    and not state.counters[2][c_f] == 1
                 )
             ]
             if not values:
@@ -5902,7 +5896,7 @@ def sev_hinterlist__p2(state, frame):
             values = [
                 c_z
                 for c_z in state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]
-                if state.counters[1][c_z] > 0
+                if state.counters[1][c_z] == 1
             ]
             if not values:
                 pc = 2
@@ -5990,7 +5984,7 @@ def st_illusionsdrache__while0_0(state, frame):
             values = [
                 c_f
                 for c_f in state.zones[5 + L[1]]
-                if (c_f != L[2] and state.counters[1][c_f] > 0)
+                if (c_f != L[2] and state.counters[1][c_f] == 1)
             ]
             if not values:
                 pc = 2
@@ -6072,7 +6066,7 @@ def st_graefin_gaehn__while0_0(state, frame):
             values = [
                 c_z
                 for c_z in state.zones[5 + (None if L[1] is None else (L[1] + 1) % 2)]
-                if state.counters[1][c_z] > 0
+                if state.counters[1][c_z] == 1
             ]
             if not values:
                 pc = 2

@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 57befb124470dc26
+# Spec hash: 7cd75f6947d05a29
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 3152cf9d81b8e00a
-# Fingerprint: source 65a29e5eb4d60613b2a8 output 2d150df3b2142938c001
+# Fingerprint: source 5551f0683da431b53511 output 139e2c4cec2d0166f6b1
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -330,80 +330,50 @@ def d_mannschaft(state, v_p, v_x):
     return q_mannschaftsgroesse(state, v_p) >= v_x
 
 
-def d_erschoepft(state, v_f):
-    "define erschoepft"
-    # spec: spec/heldenhain/02_cards.rules:31
-    return state.counters[1][v_f] > 0
-
-
 def d_bereit(state, v_f):
     "define bereit"
-    # spec: spec/heldenhain/02_cards.rules:32
-    return not state.counters[1][v_f] > 0
-
-
-def d_wartezeit(state, v_f):
-    "define wartezeit"
-    # spec: spec/heldenhain/02_cards.rules:33
-    return state.counters[2][v_f] > 0
-
-
-def d_setzt_aus(state, v_f):
-    "define setzt_aus"
-    # spec: spec/heldenhain/02_cards.rules:34
-    return state.counters[3][v_f] > 0
-
-
-def d_genutzt(state, v_f):
-    "define genutzt"
-    # spec: spec/heldenhain/02_cards.rules:35
-    return state.counters[9][v_f] > 0
-
-
-def d_startcharakter(state, v_f):
-    "define startcharakter"
-    # spec: spec/heldenhain/02_cards.rules:36
-    return state.counters[10][v_f] > 0
+    # spec: spec/heldenhain/02_cards.rules:30
+    return not state.counters[1][v_f] == 1
 
 
 def d_traegt(state, v_f, v_a):
     "define traegt"
-    # spec: spec/heldenhain/02_cards.rules:40
+    # spec: spec/heldenhain/02_cards.rules:34
     return is_active(state, 0, [v_a, v_f])
 
 
 def d_ausgeruestet(state, v_f):
     "define ausgeruestet"
-    # spec: spec/heldenhain/02_cards.rules:41
+    # spec: spec/heldenhain/02_cards.rules:35
     return any(
         is_active(state, 0, [c_a, v_f])
         for c_a in state.zones[
-            9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:41:58")
+            9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:35:58")
         ]
     )
 
 
 def d_mannschaft_gilt(state, v_f):
     "define mannschaft_gilt"
-    # spec: spec/heldenhain/02_cards.rules:44
+    # spec: spec/heldenhain/02_cards.rules:38
     return bool(
         v_f in KS_charakter
         and (
             A_mannschaft[v_f]
             if v_f is not None
             else attr_of(
-                A_mannschaft, v_f, "mannschaft", "spec/heldenhain/02_cards.rules:45:26"
+                A_mannschaft, v_f, "mannschaft", "spec/heldenhain/02_cards.rules:39:26"
             )
         )
         > 0
         and (
             v_f is not None
             and state.location[v_f]
-            == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:45:57")
+            == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:39:57")
         )
         and d_mannschaft(
             state,
-            owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:46:20"),
+            owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:40:20"),
             (
                 A_mannschaft[v_f]
                 if v_f is not None
@@ -411,7 +381,7 @@ def d_mannschaft_gilt(state, v_f):
                     A_mannschaft,
                     v_f,
                     "mannschaft",
-                    "spec/heldenhain/02_cards.rules:46:30",
+                    "spec/heldenhain/02_cards.rules:40:30",
                 )
             ),
         )
@@ -420,12 +390,12 @@ def d_mannschaft_gilt(state, v_f):
 
 def d_rueckendeckung_summe(state, v_z):
     "define rueckendeckung_summe"
-    # spec: spec/heldenhain/02_cards.rules:68
+    # spec: spec/heldenhain/02_cards.rules:62
     return sum(
         [
             A_rueckendeckung[c_g]
             for c_g in state.zones[
-                5 + owner_of(OWNER, v_z, "spec/heldenhain/02_cards.rules:69:40")
+                5 + owner_of(OWNER, v_z, "spec/heldenhain/02_cards.rules:63:40")
             ]
             if c_g != v_z
             and (c_g in KS_charakter or c_g in KS_begleiter or c_g in KS_drache)
@@ -435,7 +405,7 @@ def d_rueckendeckung_summe(state, v_z):
 
 def d_ueberlastet(state, v_f):
     "define ueberlastet"
-    # spec: spec/heldenhain/02_cards.rules:74
+    # spec: spec/heldenhain/02_cards.rules:68
     return state.counters[0][v_f] >= q_ausdauer(state, v_f)
 
 
@@ -444,7 +414,7 @@ def d_darf_ablenken(state, v_p, v_f):
     # spec: spec/heldenhain/03_rules.rules:63
     return (v_f is not None and state.location[v_f] == 5 + v_p) and not state.counters[
         1
-    ][v_f] > 0
+    ][v_f] == 1
 
 
 def d_figurwert(state, v_f):
@@ -499,7 +469,7 @@ def d_gesperrt(state, v_p):
         [
             c_f
             for c_f in state.zones[5 + v_p]
-            if state.counters[1][c_f] > 0 or state.counters[3][c_f] > 0
+            if state.counters[1][c_f] == 1 or state.counters[3][c_f] == 1
         ]
     )
 
@@ -617,7 +587,7 @@ def d_ausschalten_moeglich(state, v_p):
     "define ausschalten_moeglich"
     # spec: spec/heldenhain/06_policies.rules:20
     return any(
-        (state.location[c_f] == 5 + v_p and not state.counters[1][c_f] > 0)
+        (state.location[c_f] == 5 + v_p and not state.counters[1][c_f] == 1)
         and any(
             allowed_ablenken(state, v_p, c_f, c_z)
             and state.counters[0][c_z]
@@ -637,7 +607,7 @@ def d_sperren_lohnt(state, v_p):
         c_z in KS_charakter
         and q_rettung(state, c_z) >= 3
         and any(
-            (state.location[c_f] == 5 + v_p and not state.counters[1][c_f] > 0)
+            (state.location[c_f] == 5 + v_p and not state.counters[1][c_f] == 1)
             and allowed_ablenken(state, v_p, c_f, c_z)
             and q_rettung(state, c_f) < q_rettung(state, c_z)
             and state.counters[0][c_f] + q_einsatz(state, c_z) < q_ausdauer(state, c_f)
@@ -697,13 +667,13 @@ def q_mannschaftsgroesse(state, v_p):
 
 def q_einsatz(state, v_f):
     "quantity einsatz"
-    # spec: spec/heldenhain/02_cards.rules:49
+    # spec: spec/heldenhain/02_cards.rules:43
     value = (
         (
             A_einsatz[v_f]
             if v_f is not None
             else attr_of(
-                A_einsatz, v_f, "einsatz", "spec/heldenhain/02_cards.rules:50:5"
+                A_einsatz, v_f, "einsatz", "spec/heldenhain/02_cards.rules:44:5"
             )
         )
         + state.counters[5][v_f]
@@ -711,7 +681,7 @@ def q_einsatz(state, v_f):
             [
                 A_einsatz[c_a]
                 for c_a in state.zones[
-                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:50:67")
+                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:44:67")
                 ]
                 if is_active(state, 0, [c_a, v_f])
             ]
@@ -724,7 +694,7 @@ def q_einsatz(state, v_f):
                     A_mannschaft_einsatz,
                     v_f,
                     "mannschaft_einsatz",
-                    "spec/heldenhain/02_cards.rules:51:35",
+                    "spec/heldenhain/02_cards.rules:45:35",
                 )
             )
             if bool(
@@ -736,18 +706,18 @@ def q_einsatz(state, v_f):
                         A_mannschaft,
                         v_f,
                         "mannschaft",
-                        "spec/heldenhain/02_cards.rules:45:26",
+                        "spec/heldenhain/02_cards.rules:39:26",
                     )
                 )
                 > 0
                 and (
                     v_f is not None
                     and state.location[v_f]
-                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:45:57")
+                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:39:57")
                 )
                 and d_mannschaft(
                     state,
-                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:46:20"),
+                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:40:20"),
                     (
                         A_mannschaft[v_f]
                         if v_f is not None
@@ -755,7 +725,7 @@ def q_einsatz(state, v_f):
                             A_mannschaft,
                             v_f,
                             "mannschaft",
-                            "spec/heldenhain/02_cards.rules:46:30",
+                            "spec/heldenhain/02_cards.rules:40:30",
                         )
                     ),
                 )
@@ -806,13 +776,13 @@ def q_einsatz(state, v_f):
 
 def q_ausdauer(state, v_f):
     "quantity ausdauer"
-    # spec: spec/heldenhain/02_cards.rules:52
+    # spec: spec/heldenhain/02_cards.rules:46
     value = (
         (
             A_ausdauer[v_f]
             if v_f is not None
             else attr_of(
-                A_ausdauer, v_f, "ausdauer", "spec/heldenhain/02_cards.rules:53:5"
+                A_ausdauer, v_f, "ausdauer", "spec/heldenhain/02_cards.rules:47:5"
             )
         )
         + state.counters[6][v_f]
@@ -820,7 +790,7 @@ def q_ausdauer(state, v_f):
             [
                 A_ausdauer[c_a]
                 for c_a in state.zones[
-                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:53:70")
+                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:47:70")
                 ]
                 if is_active(state, 0, [c_a, v_f])
             ]
@@ -833,7 +803,7 @@ def q_ausdauer(state, v_f):
                     A_mannschaft_ausdauer,
                     v_f,
                     "mannschaft_ausdauer",
-                    "spec/heldenhain/02_cards.rules:54:35",
+                    "spec/heldenhain/02_cards.rules:48:35",
                 )
             )
             if bool(
@@ -845,18 +815,18 @@ def q_ausdauer(state, v_f):
                         A_mannschaft,
                         v_f,
                         "mannschaft",
-                        "spec/heldenhain/02_cards.rules:45:26",
+                        "spec/heldenhain/02_cards.rules:39:26",
                     )
                 )
                 > 0
                 and (
                     v_f is not None
                     and state.location[v_f]
-                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:45:57")
+                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:39:57")
                 )
                 and d_mannschaft(
                     state,
-                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:46:20"),
+                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:40:20"),
                     (
                         A_mannschaft[v_f]
                         if v_f is not None
@@ -864,7 +834,7 @@ def q_ausdauer(state, v_f):
                             A_mannschaft,
                             v_f,
                             "mannschaft",
-                            "spec/heldenhain/02_cards.rules:46:30",
+                            "spec/heldenhain/02_cards.rules:40:30",
                         )
                     ),
                 )
@@ -905,7 +875,7 @@ def q_ausdauer(state, v_f):
 
 def q_rettung(state, v_f):
     "quantity rettung"
-    # spec: spec/heldenhain/02_cards.rules:56
+    # spec: spec/heldenhain/02_cards.rules:50
     value = (
         0
         if not v_f in KS_charakter
@@ -913,7 +883,7 @@ def q_rettung(state, v_f):
             A_rettung[v_f]
             if v_f is not None
             else attr_of(
-                A_rettung, v_f, "rettung", "spec/heldenhain/02_cards.rules:58:10"
+                A_rettung, v_f, "rettung", "spec/heldenhain/02_cards.rules:52:10"
             )
         )
         + state.counters[7][v_f]
@@ -921,7 +891,7 @@ def q_rettung(state, v_f):
             [
                 A_rettung[c_a]
                 for c_a in state.zones[
-                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:58:72")
+                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:52:72")
                 ]
                 if is_active(state, 0, [c_a, v_f])
             ]
@@ -934,7 +904,7 @@ def q_rettung(state, v_f):
                     A_mannschaft_rettung,
                     v_f,
                     "mannschaft_rettung",
-                    "spec/heldenhain/02_cards.rules:59:35",
+                    "spec/heldenhain/02_cards.rules:53:35",
                 )
             )
             if bool(
@@ -946,18 +916,18 @@ def q_rettung(state, v_f):
                         A_mannschaft,
                         v_f,
                         "mannschaft",
-                        "spec/heldenhain/02_cards.rules:45:26",
+                        "spec/heldenhain/02_cards.rules:39:26",
                     )
                 )
                 > 0
                 and (
                     v_f is not None
                     and state.location[v_f]
-                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:45:57")
+                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:39:57")
                 )
                 and d_mannschaft(
                     state,
-                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:46:20"),
+                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:40:20"),
                     (
                         A_mannschaft[v_f]
                         if v_f is not None
@@ -965,7 +935,7 @@ def q_rettung(state, v_f):
                             A_mannschaft,
                             v_f,
                             "mannschaft",
-                            "spec/heldenhain/02_cards.rules:46:30",
+                            "spec/heldenhain/02_cards.rules:40:30",
                         )
                     ),
                 )
@@ -994,11 +964,11 @@ def q_rettung(state, v_f):
 
 def q_kosten(state, v_p, v_c):
     "quantity kosten"
-    # spec: spec/heldenhain/02_cards.rules:61
+    # spec: spec/heldenhain/02_cards.rules:55
     value = (
         A_kosten[v_c]
         if v_c is not None
-        else attr_of(A_kosten, v_c, "kosten", "spec/heldenhain/02_cards.rules:61:39")
+        else attr_of(A_kosten, v_c, "kosten", "spec/heldenhain/02_cards.rules:55:39")
     )
     if state.location[E_basar__p1] == 13:  # basar(p1) while in tischmitte
         # spec: spec/heldenhain/13_purpurpakt.rules:420
@@ -1023,7 +993,7 @@ def q_kosten(state, v_p, v_c):
 
 def q_rueckendeckung_fuer(state, v_z):
     "quantity rueckendeckung_fuer"
-    # spec: spec/heldenhain/02_cards.rules:70
+    # spec: spec/heldenhain/02_cards.rules:64
     value = d_rueckendeckung_summe(state, v_z)
     if state.location[E_steile_pfade__p1] == 13:  # steile_pfade(p1) while in tischmitte
         # spec: spec/heldenhain/12_weggefaehrten.rules:265
@@ -1036,7 +1006,7 @@ def q_rueckendeckung_fuer(state, v_z):
 
 def q_ablenkstress(state, v_z, v_n):
     "quantity ablenkstress"
-    # spec: spec/heldenhain/02_cards.rules:71
+    # spec: spec/heldenhain/02_cards.rules:65
     value = 0 if v_n <= 0 else max(1, v_n - q_rueckendeckung_fuer(state, v_z))
     return value
 
@@ -1124,8 +1094,8 @@ def allowed_sammeln(state, x0, x1):
     if (
         (x1 is None or state.location[x1] != 5 + x0)
         or not x1 in KS_charakter
-        or state.counters[1][x1] > 0
-        or state.counters[2][x1] > 0
+        or state.counters[1][x1] == 1
+        or state.counters[2][x1] == 1
     ):
         return False
     return True
@@ -1142,7 +1112,7 @@ def allowed_ablenken_mit(state, x0, x1):
     # spec: spec/heldenhain/03_rules.rules:71
     if not (
         (x1 is not None and state.location[x1] == 5 + x0)
-        and not state.counters[1][x1] > 0
+        and not state.counters[1][x1] == 1
     ) or not any(
         allowed_ablenken(state, x0, x1, c_z)
         for c_z in state.zones[5 + (None if x0 is None else (x0 + 1) % 2)]
@@ -1152,13 +1122,13 @@ def allowed_ablenken_mit(state, x0, x1):
         state.location[E_zeitlupenstadt__p1] == 13
     ):  # zeitlupenstadt(p1) while in tischmitte
         # spec: spec/heldenhain/11_schattenkabinett.rules:293
-        if state.counters[2][x1] > 0:
+        if state.counters[2][x1] == 1:
             return False
     if (
         state.location[E_zeitlupenstadt__p2] == 13
     ):  # zeitlupenstadt(p2) while in tischmitte
         # spec: spec/heldenhain/11_schattenkabinett.rules:293
-        if state.counters[2][x1] > 0:
+        if state.counters[2][x1] == 1:
             return False
     return True
 
@@ -1172,7 +1142,7 @@ def allowed_ablenken(state, x0, x1, x2):
     if state.tracks[4] < 1:
         return False
     # spec: spec/heldenhain/03_rules.rules:68
-    if (state.counters[2][x1] > 0) and not (
+    if (state.counters[2][x1] == 1) and not (
         (state.location[E_nami__p1] == 5 and x1 == E_nami__p1)
         or (state.location[E_hase_hoppel__p1] == 5 and x1 == E_hase_hoppel__p1)
         or (state.location[E_herr_gegenwind__p1] == 5 and x1 == E_herr_gegenwind__p1)
@@ -1192,25 +1162,25 @@ def allowed_ablenken(state, x0, x1, x2):
     # spec: spec/heldenhain/03_rules.rules:74
     if not (
         (x1 is not None and state.location[x1] == 5 + x0)
-        and not state.counters[1][x1] > 0
+        and not state.counters[1][x1] == 1
     ):
         return False
     # spec: spec/heldenhain/03_rules.rules:78
     if (
         x2 is None or state.location[x2] != 5 + (None if x0 is None else (x0 + 1) % 2)
-    ) or not state.counters[1][x2] > 0:
+    ) or not state.counters[1][x2] == 1:
         return False
     if (
         state.location[E_zeitlupenstadt__p1] == 13
     ):  # zeitlupenstadt(p1) while in tischmitte
         # spec: spec/heldenhain/11_schattenkabinett.rules:293
-        if state.counters[2][x1] > 0:
+        if state.counters[2][x1] == 1:
             return False
     if (
         state.location[E_zeitlupenstadt__p2] == 13
     ):  # zeitlupenstadt(p2) while in tischmitte
         # spec: spec/heldenhain/11_schattenkabinett.rules:293
-        if state.counters[2][x1] > 0:
+        if state.counters[2][x1] == 1:
             return False
     return True
 
@@ -1224,7 +1194,7 @@ def allowed_ki_nutzen(state, x0, x1):
     if state.tracks[4] < 1:
         return False
     # spec: spec/heldenhain/03_rules.rules:82
-    if (x1 is None or state.location[x1] != 7 + x0) or state.counters[1][x1] > 0:
+    if (x1 is None or state.location[x1] != 7 + x0) or state.counters[1][x1] == 1:
         return False
     return True
 
@@ -1241,8 +1211,8 @@ def allowed_drache_nutzen(state, x0, x1):
     if (
         (x1 is None or state.location[x1] != 5 + x0)
         or not x1 in KS_drache
-        or state.counters[1][x1] > 0
-        or state.counters[2][x1] > 0
+        or state.counters[1][x1] == 1
+        or state.counters[2][x1] == 1
     ):
         return False
     return True
@@ -1263,8 +1233,8 @@ def allowed_hq_nutzen(state, x0, x1):
                 A_nutzbar, x1, "nutzbar", "spec/heldenhain/03_rules.rules:93:42"
             )
         )
-        or state.counters[9][x1] > 0
-        or state.counters[2][x1] > 0
+        or state.counters[9][x1] == 1
+        or state.counters[2][x1] == 1
         or not state.vars[2]
     ):
         return False

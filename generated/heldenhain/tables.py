@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 57befb124470dc26
+# Spec hash: 7cd75f6947d05a29
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 3152cf9d81b8e00a
-# Fingerprint: source 5d8b0d44ea3337394045 output 11a8aca2f36c2243ac10
+# Fingerprint: source bd685abad29e4b0e1085 output 36f70a6d0e08fb870e75
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -188,17 +188,11 @@ META_ZONES = (
 META_COUNTERS = (
     CounterMeta(name="stress", label="Stress", per_player=False, slot=0),
     CounterMeta(
-        name="marke_erschoepft",
-        label="Erschöpft (1) oder bereit (0)",
-        per_player=False,
-        slot=1,
+        name="erschoepft", label="Erschöpft (sonst bereit)", per_player=False, slot=1
     ),
-    CounterMeta(name="marke_wartezeit", label="Wartezeit", per_player=False, slot=2),
+    CounterMeta(name="wartezeit", label="Wartezeit", per_player=False, slot=2),
     CounterMeta(
-        name="marke_setzt_aus",
-        label="Setzt den nächsten Zug aus",
-        per_player=False,
-        slot=3,
+        name="setzt_aus", label="Setzt den nächsten Zug aus", per_player=False, slot=3
     ),
     CounterMeta(
         name="sperrschutz", label="Keine Kettensperre", per_player=False, slot=4
@@ -208,10 +202,10 @@ META_COUNTERS = (
     CounterMeta(name="plus_rettung", label="Bonus Rettung", per_player=False, slot=7),
     CounterMeta(name="auftritt", label="Auftritt Nr.", per_player=False, slot=8),
     CounterMeta(
-        name="marke_genutzt", label="Diesen Zug schon genutzt", per_player=False, slot=9
+        name="genutzt", label="Diesen Zug schon genutzt", per_player=False, slot=9
     ),
     CounterMeta(
-        name="marke_startcharakter", label="Startcharakter", per_player=False, slot=10
+        name="startcharakter", label="Startcharakter", per_player=False, slot=10
     ),
 )
 META_ENTITY_IDS_0 = (
@@ -7906,7 +7900,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="heldenhain",
     title="Heldenhain",
-    spec_hash="57befb124470dc26",
+    spec_hash="7cd75f6947d05a29",
     spec_files=META_SPEC_FILES,
     players=("p1", "p2"),
     player_labels=("Seite 1", "Seite 2"),
@@ -7943,7 +7937,7 @@ META = GameMeta(
 # Where the state keeps what (the rules index these lists directly):
 #   state.tracks: 0 punkte(p1), 1 punkte(p2), 2 energie(p1), 3 energie(p2), 4 aktionspunkte, 5 zuege(p1), 6 zuege(p2), 7 zug_nr
 #   state.zones: 0 schachtel, 1 stapel(p1), 2 stapel(p2), 3 hand(p1), 4 hand(p2), 5 feld(p1), 6 feld(p2), 7 ki_platz(p1), 8 ki_platz(p2), 9 angelegt(p1), 10 angelegt(p2), 11 hq_platz(p1), 12 hq_platz(p2), 13 tischmitte, 14 abwicklung, 15 verdeckt, 16 ablage(p1), 17 ablage(p2)
-#   state.counters: 0 stress, 1 marke_erschoepft, 2 marke_wartezeit, 3 marke_setzt_aus, 4 sperrschutz, 5 plus_einsatz, 6 plus_ausdauer, 7 plus_rettung, 8 auftritt, 9 marke_genutzt, 10 marke_startcharakter
+#   state.counters: 0 stress, 1 erschoepft, 2 wartezeit, 3 setzt_aus, 4 sperrschutz, 5 plus_einsatz, 6 plus_ausdauer, 7 plus_rettung, 8 auftritt, 9 genutzt, 10 startcharakter
 #   state.vars: 0 am_zug, 1 startspieler, 2 spielphase, 3 zug_vorbei
 
 PLAYERS = (0, 1)
