@@ -47,7 +47,7 @@ def main(argv: list[str]) -> None:
             times[name].append((time.process_time() - start) / int(games) * 1000)
             digests[name] = hashlib.sha256(json.dumps(
                 [(g.seed, g.winner, g.reason, g.decisions, g.tracks, g.events, g.uses)
-                 for g in games_played], sort_keys=True).encode()).hexdigest()[:16]
+                 for g in games_played], sort_keys=True, default=repr).encode()).hexdigest()[:16]
     base = min(times[next(iter(times))])
     for name, spent in times.items():
         print(f"{name}: lowest {min(spent):.1f}, median {statistics.median(spent):.1f} ms a game"

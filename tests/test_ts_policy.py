@@ -82,3 +82,69 @@ def test_the_us_setup_puts_three_in_italy_when_the_ussr_can_reach_it(backend):
             assert picks["usa"].count("italy") == 3 and picks["usa"].count("west_germany") == 4, (
                 seed, picks["usa"])
     assert checked >= 3
+
+
+def _first_answer(game: Game, seed: int, prompt: str, side: str, limit: int = 4000) -> str | None:
+    """The balance bot's answer the first time `side` is asked `prompt` (None if never)."""
+    bots = seat_agents(("policy", "policy"), game.meta.players, seed)
+    for _ in range(limit):
+        if game.over:
+            return None
+        decision = game.decision
+        pick = bots[decision.player].choose(game, decision)
+        if decision.prompt == prompt and decision.player == side:
+            return pick
+        game.choose(pick)
+    return None
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_us_plays_its_weakest_events_for_operations(backend):
+    # These events give the USA less than their operations points (Taiwan a
+    # battleground only while held; no DEFCON loss for this turn's
+    # battleground coups; one country matched; +1 for the few cards still to
+    # come this turn); strong players use the points.
+    need_ts()
+    answers = []
+    names = ("Formosan Resolution", "Nuclear Subs", "Independent Reds", "Containment")
+    for name in names:
+        for seed in range(1, 13):
+            pick = _first_answer(Game(program(TS, backend), seed=seed), seed, f"Play {name} how?", "usa")
+            if pick is not None:
+                answers.append((name, seed, pick))
+                break
+    assert len(answers) == len(names) and all(pick == "operations" for _, _, pick in answers), answers
+
+
+ASIA_AND_MIDDLE_EAST = set(
+    "afghanistan australia india japan north_korea pakistan south_korea taiwan burma indonesia"
+    " laos_cambodia malaysia philippines thailand vietnam egypt gulf_states iran iraq israel"
+    " jordan lebanon libya saudi_arabia syria".split())
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_us_weights_its_points_toward_asia_and_the_middle_east(backend):
+    # usa_asia and usa_middle_east (policies.rules): where they change a US
+    # operations point against the same policy with both at 0, the best
+    # options hold a country of Asia or the Middle East - the regions the USSR leads in the
+    # Early War - and only the USA's choices change.
+    need_ts()
+    from runtime.policy import Tuned, masked
+    plain = Tuned("careful", (("usa_asia", 0), ("usa_middle_east", 0)))
+    changed = {"usa": 0, "ussr": 0}
+    for seed in (1, 2, 3):
+        game = Game(program(TS, backend), seed=seed)
+        bots = seat_agents(("policy", "policy"), game.meta.players, seed)
+        for _ in range(1500):
+            if game.over:
+                break
+            decision = game.decision
+            if decision.prompt == "Place 1 influence where?":
+                view = masked(game.meta, game.state, game.state.pending["player"])
+                best = game.program.prefer(view, "careful")
+                other = game.program.prefer(view, plain)
+                if set(best) != set(other):
+                    changed[decision.player] += 1
+                    assert {decision.option_ids[i] for i in best} & ASIA_AND_MIDDLE_EAST
+            game.choose(bots[decision.player].choose(game, decision))
+    assert changed["usa"] >= 3 and changed["ussr"] == 0, changed

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 96d209fa4c3d9729
+# Spec hash: b181b0ef823014fe
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,10 +29,17 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source 1b7514a0401effabe960 output c26a315044b7375ddc7c
+# Fingerprint: source fc4bc81e81714c3de0a3 output 0530b88a0e264d769d4a
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
-from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
+from runtime.meta import (
+    BoardMeta,
+    CounterMeta,
+    GameMeta,
+    TrackMeta,
+    TunableMeta,
+    ZoneMeta,
+)
 
 # The game's description; its long parts first, each a statement of its own.
 META_SPEC_FILES = (
@@ -1058,6 +1065,82 @@ META_EFFECTS = (
     "u2_incident_in_effect",
     "latin_american_death_squads_in_effect",
     "shuttle_diplomacy_in_effect",
+)
+META_TUNABLES = (
+    (
+        "careful",
+        (
+            TunableMeta(
+                name="usa_coup_slack",
+                default=0,
+                low=-3,
+                high=3,
+                policy="careful_core",
+                label="the USA coups for military operations while short by more than this",
+            ),
+            TunableMeta(
+                name="usa_europe",
+                default=0,
+                low=0,
+                high=150,
+                policy="careful_core",
+                label="a US point in Europe, where the USA lacks control: this much more",
+            ),
+            TunableMeta(
+                name="usa_asia",
+                default=60,
+                low=0,
+                high=150,
+                policy="careful_core",
+                label="a US point in Asia, where the USA lacks control: this much more",
+            ),
+            TunableMeta(
+                name="usa_middle_east",
+                default=60,
+                low=0,
+                high=150,
+                policy="careful_core",
+                label="a US point in the Middle East, where the USA lacks control: this much more",
+            ),
+        ),
+    ),
+    (
+        "careful_core",
+        (
+            TunableMeta(
+                name="usa_coup_slack",
+                default=0,
+                low=-3,
+                high=3,
+                policy="careful_core",
+                label="the USA coups for military operations while short by more than this",
+            ),
+            TunableMeta(
+                name="usa_europe",
+                default=0,
+                low=0,
+                high=150,
+                policy="careful_core",
+                label="a US point in Europe, where the USA lacks control: this much more",
+            ),
+            TunableMeta(
+                name="usa_asia",
+                default=60,
+                low=0,
+                high=150,
+                policy="careful_core",
+                label="a US point in Asia, where the USA lacks control: this much more",
+            ),
+            TunableMeta(
+                name="usa_middle_east",
+                default=60,
+                low=0,
+                high=150,
+                policy="careful_core",
+                label="a US point in the Middle East, where the USA lacks control: this much more",
+            ),
+        ),
+    ),
 )
 META_USE_LABELS = (
     ("card_played", "played in an action round"),
@@ -2371,7 +2454,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="96d209fa4c3d9729",
+    spec_hash="b181b0ef823014fe",
     spec_files=META_SPEC_FILES,
     players=("ussr", "usa"),
     player_labels=("USSR", "USA"),
@@ -2388,7 +2471,7 @@ META = GameMeta(
     effects=META_EFFECTS,
     bots=("positional", "points_only"),
     policies=("careful", "careful_core"),
-    tunables=(("careful", ()), ("careful_core", ())),
+    tunables=META_TUNABLES,
     balance_bot="",
     use_labels=META_USE_LABELS,
     counts=META_COUNTS,
