@@ -347,7 +347,7 @@ class Table:
     def card_info(self, view: dict[str, Any], decision: dict[str, Any] | None) -> dict[str, Any]:
         """What the seat may read of every card its view or its decision names."""
         named: set[str] = set()
-        _strings(view, named)
+        json_strings(view, named)
         if decision:
             named.update(o["id"] for o in decision["options"])
             named.update(a["id"] for a in decision["about"])
@@ -524,16 +524,19 @@ def entity_info(meta: GameMeta, entity: int) -> dict[str, Any]:
             "at": board.entity_at[entity] if board is not None else ""}
 
 
-def _strings(value: Any, out: set[str]) -> None:
+def json_strings(value: Any, out: set[str] | None = None) -> set[str]:
+    """Every string in a JSON value, keys included (what a page could show)."""
+    out = set() if out is None else out
     if isinstance(value, str):
         out.add(value)
     elif isinstance(value, dict):
         for key, item in value.items():
             out.add(str(key))
-            _strings(item, out)
+            json_strings(item, out)
     elif isinstance(value, (list, tuple)):
         for item in value:
-            _strings(item, out)
+            json_strings(item, out)
+    return out
 
 
 _LOCATION = re.compile(r"^(?P<file>.+?):(?P<line>\d+)(?::\d+)?$")

@@ -12,23 +12,10 @@ import pytest
 
 from runtime.agents import seat_agents
 from runtime.game import Game
-from runtime.table import Table
+from runtime.table import Table, json_strings
 from support import REPO, program, spec_value
 
 FOX = REPO / "spec" / "the_fox_in_the_forest"
-
-
-def _strings(value, out: set[str]) -> set[str]:
-    if isinstance(value, str):
-        out.add(value)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            out.add(str(key))
-            _strings(item, out)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            _strings(item, out)
-    return out
 
 
 def _cards_in(table: Table, *names: str) -> set[str]:
@@ -62,7 +49,7 @@ def test_no_view_shows_the_deck_or_the_other_hand(seed):
     while True:
         for player in table.players:
             view = table.game.view(player)
-            leaked = _secrets(table, player) & _strings(json.loads(json.dumps(view)), set())
+            leaked = _secrets(table, player) & json_strings(json.loads(json.dumps(view)))
             assert not leaked, f"{player} sees {sorted(leaked)} at decision {steps}"
         if not table.bot_step():
             break
@@ -91,7 +78,7 @@ def test_the_woodcutters_card_goes_under_the_deck_unseen():
             if card in decrees:
                 continue
             buried += 1
-            assert card not in _strings(table.game.view(other), set())
+            assert card not in json_strings(table.game.view(other))
             for line in table.log_lines(other)[before:]:
                 assert not _names(line.text, _label(table, card)), line.text
     assert buried > 10

@@ -14,6 +14,7 @@ from compiler.loader import load_spec
 from runtime.game import Game, seen_slots, unseen_cards
 from runtime.search import determinize
 from runtime.state import RuleError, Stream, next_random
+from runtime.table import json_strings
 from support import BACKENDS, MINI, REPO, TS, program
 
 HELDENHAIN = REPO / "spec" / "heldenhain"
@@ -56,20 +57,6 @@ start {
 """
 
 
-def _strings(value, out: set[str]) -> set[str]:
-    """Every string in a JSON value, keys included."""
-    if isinstance(value, str):
-        out.add(value)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            out.add(str(key))
-            _strings(item, out)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            _strings(item, out)
-    return out
-
-
 def assert_views_hide(game: Game) -> None:
     """For every seat: no id of a card it cannot see appears anywhere in its view
     (unless the seat's own decision offers it), and card vars are ids, never indexes."""
@@ -82,7 +69,7 @@ def assert_views_hide(game: Game) -> None:
         secret = {meta.entity_ids[c] for c in unseen_cards(meta, state, seen_slots(meta, state, seat))}
         if state.pending is not None and state.pending["player"] == seat:
             secret -= set(state.pending["ids"])
-        leaked = (secret - declared) & _strings(view, set())
+        leaked = (secret - declared) & json_strings(view)
         assert not leaked, f"{player} sees hidden cards {sorted(leaked)} at decision {game.decisions}"
         for (name, _), kind in zip(meta.vars, meta.var_kinds):
             if kind == "card":
