@@ -148,3 +148,41 @@ def test_the_us_weights_its_points_toward_asia_and_the_middle_east(backend):
                     assert {decision.option_ids[i] for i in best} & ASIA_AND_MIDDLE_EAST
             game.choose(bots[decision.player].choose(game, decision))
     assert changed["usa"] >= 3 and changed["ussr"] == 0, changed
+
+
+def _card_ops_and_sides() -> dict[str, tuple[int, str]]:
+    """Each card's printed operations and side, read from the spec's card list."""
+    import re
+    text = (TS / "cards.rules").read_text()
+    return {name: (int(ops), side) for name, ops, side in
+            re.findall(r"^card (\w+) \"[^\"]*\" \(number \d+, ops (\d), side (\w+)", text, re.M)}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_us_sends_the_cheapest_ussr_card_to_the_space_race(backend):
+    # Holding several USSR cards, the USA sends one to the space race and
+    # plays the others for operations, their events firing either way: the
+    # attempt should cost the fewest points, not - as before - the most.
+    need_ts()
+    cards = _card_ops_and_sides()
+    cheapest = choices = 0
+    for seed in range(1, 9):
+        game = Game(program(TS, backend), seed=seed)
+        bots = seat_agents(("policy", "policy"), game.meta.players, seed)
+        pending = None
+        for _ in range(3000):
+            if game.over:
+                break
+            decision = game.decision
+            pick = bots[decision.player].choose(game, decision)
+            if decision.player == "usa" and decision.prompt == "Play which card?":
+                theirs = {c: cards[c][0] for c in decision.option_ids
+                          if c in cards and cards[c][1] == "ussr" and cards[c][0] >= 2}
+                pending = (pick, theirs) if pick in theirs and len(set(theirs.values())) > 1 else None
+            elif pending and decision.prompt.startswith("Play ") and pick == "space_attempt":
+                choices += 1
+                cheapest += pending[1][pending[0]] == min(pending[1].values())
+                pending = None
+            game.choose(pick)
+    # (A cheaper card may fall short of the next box: 3 or 4 points needed.)
+    assert choices >= 10 and cheapest >= 2 * choices // 3, (cheapest, choices)

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: b181b0ef823014fe
+# Spec hash: 65d4c77b71ec7086
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source ec90001ba51e72e0bb60 output 82de9f5172003dc32060
+# Fingerprint: source 9674b868feea09c928e8 output e781ba090613f49f1cd2
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -3479,7 +3479,33 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:227
+    # spec: spec/twilight_struggle/policies.rules:231
+    best = keep_best(
+        best,
+        [
+            (
+                10 - q_ops_value(state, v_you, v_c)
+                if v_you == 1
+                and A_side[v_c] == (None if v_you is None else (v_you + 1) % 2)
+                and (
+                    not A_scoring[v_c]
+                    and state.tracks[6 + v_you] < 8
+                    and state.tracks[8 + v_you] < q_space_attempts_allowed(state, v_you)
+                    and q_ops_value(state, v_you, v_c)
+                    >= d_space_ops_needed(state, state.tracks[6 + v_you] + 1)
+                )
+                and event_allowed(
+                    state, EVENT_WHEN, v_c, None if v_you is None else (v_you + 1) % 2
+                )
+                else 0
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:234
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -3504,11 +3530,11 @@ def nev_careful_core_0(state, pending, tun):
 
 def pol_careful_core_1(state, pending, tun):
     "policy careful_core, rule 2: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:229
+    # spec: spec/twilight_struggle/policies.rules:236
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:230
+    # spec: spec/twilight_struggle/policies.rules:237
     best = keep_best(
         best,
         [
@@ -3525,7 +3551,7 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:231
+    # spec: spec/twilight_struggle/policies.rules:238
     best = keep_best(
         best,
         [
@@ -3536,7 +3562,7 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:232
+    # spec: spec/twilight_struggle/policies.rules:239
     best = keep_best(
         best,
         [
@@ -3561,11 +3587,11 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:233
+    # spec: spec/twilight_struggle/policies.rules:240
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:236
+    # spec: spec/twilight_struggle/policies.rules:243
     best = keep_best(
         best,
         [
@@ -3576,13 +3602,13 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:237
+    # spec: spec/twilight_struggle/policies.rules:244
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:238
+    # spec: spec/twilight_struggle/policies.rules:245
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -3591,11 +3617,11 @@ def pol_careful_core_1(state, pending, tun):
 
 def pol_careful_core_2(state, pending, tun):
     "policy careful_core, rule 3: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:241
+    # spec: spec/twilight_struggle/policies.rules:248
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:242
+    # spec: spec/twilight_struggle/policies.rules:249
     if state.vars[5] != None and (
         A_side[state.vars[5]]
         if state.vars[5] is not None
@@ -3609,7 +3635,7 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:243
+    # spec: spec/twilight_struggle/policies.rules:250
     if (
         state.tracks[0] <= 2
         and state.vars[5] != None
@@ -3630,17 +3656,17 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:246
+    # spec: spec/twilight_struggle/policies.rules:253
     if state.vars[5] == E_un_intervention:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:248
+    # spec: spec/twilight_struggle/policies.rules:255
     if state.vars[5] == E_defectors:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:255
+    # spec: spec/twilight_struggle/policies.rules:262
     if (
         v_you == 1
         and state.vars[5] != None
@@ -3654,7 +3680,7 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:259
+    # spec: spec/twilight_struggle/policies.rules:266
     if (
         state.vars[5] != None
         and (
@@ -3672,7 +3698,7 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:260
+    # spec: spec/twilight_struggle/policies.rules:267
     best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3683,7 +3709,7 @@ def nev_careful_core_2(state, pending, tun):
     "policy careful_core, rule 3: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:243
+    # spec: spec/twilight_struggle/policies.rules:250
     if (
         state.tracks[0] <= 2
         and state.vars[5] != None
@@ -3707,11 +3733,11 @@ def nev_careful_core_2(state, pending, tun):
 
 def pol_careful_core_3(state, pending, tun):
     "policy careful_core, rule 4: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:264
+    # spec: spec/twilight_struggle/policies.rules:271
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:265
+    # spec: spec/twilight_struggle/policies.rules:272
     if state.vars[5] != None and (
         state.vars[5] == E_duck_and_cover
         or state.vars[5] == E_we_will_bury_you
@@ -3721,7 +3747,7 @@ def pol_careful_core_3(state, pending, tun):
         best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:266
+    # spec: spec/twilight_struggle/policies.rules:273
     best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3730,16 +3756,16 @@ def pol_careful_core_3(state, pending, tun):
 
 def pol_careful_core_4(state, pending, tun):
     "policy careful_core, rule 5: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:268
+    # spec: spec/twilight_struggle/policies.rules:275
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:269
+    # spec: spec/twilight_struggle/policies.rules:276
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:270
+    # spec: spec/twilight_struggle/policies.rules:277
     best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3748,16 +3774,16 @@ def pol_careful_core_4(state, pending, tun):
 
 def pol_careful_core_5(state, pending, tun):
     "policy careful_core, rule 6: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:272
+    # spec: spec/twilight_struggle/policies.rules:279
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:273
+    # spec: spec/twilight_struggle/policies.rules:280
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:274
+    # spec: spec/twilight_struggle/policies.rules:281
     if (
         state.tracks[4 + v_you] + (tun["usa_coup_slack"] if v_you == 1 else 0)
         < state.tracks[0]
@@ -3765,16 +3791,16 @@ def pol_careful_core_5(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:275
+    # spec: spec/twilight_struggle/policies.rules:282
     if d_good_realignment(state, v_you):
         best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:276
+    # spec: spec/twilight_struggle/policies.rules:283
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:277
+    # spec: spec/twilight_struggle/policies.rules:284
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3785,7 +3811,7 @@ def nev_careful_core_5(state, pending, tun):
     "policy careful_core, rule 6: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:273
+    # spec: spec/twilight_struggle/policies.rules:280
     if not d_safe_coup_target(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -3793,11 +3819,11 @@ def nev_careful_core_5(state, pending, tun):
 
 def pol_careful_core_6(state, pending, tun):
     "policy careful_core, rule 7: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:280
+    # spec: spec/twilight_struggle/policies.rules:287
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:281
+    # spec: spec/twilight_struggle/policies.rules:288
     best = keep_best(
         best,
         [
@@ -3810,7 +3836,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:282
+    # spec: spec/twilight_struggle/policies.rules:289
     best = keep_best(
         best,
         [
@@ -3826,7 +3852,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:283
+    # spec: spec/twilight_struggle/policies.rules:290
     best = keep_best(
         best,
         [
@@ -3841,7 +3867,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:284
+    # spec: spec/twilight_struggle/policies.rules:291
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3849,7 +3875,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:285
+    # spec: spec/twilight_struggle/policies.rules:292
     best = keep_best(
         best,
         [
@@ -3863,7 +3889,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:286
+    # spec: spec/twilight_struggle/policies.rules:293
     best = keep_best(
         best,
         [
@@ -3882,7 +3908,7 @@ def nev_careful_core_6(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:281
+        # spec: spec/twilight_struggle/policies.rules:288
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -3895,11 +3921,11 @@ def nev_careful_core_6(state, pending, tun):
 
 def pol_careful_core_7(state, pending, tun):
     "policy careful_core, rule 8: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:288
+    # spec: spec/twilight_struggle/policies.rules:295
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:289
+    # spec: spec/twilight_struggle/policies.rules:296
     best = keep_best(
         best,
         [
@@ -3913,7 +3939,7 @@ def pol_careful_core_7(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:290
+    # spec: spec/twilight_struggle/policies.rules:297
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3921,7 +3947,7 @@ def pol_careful_core_7(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:291
+    # spec: spec/twilight_struggle/policies.rules:298
     best = keep_best(
         best,
         [
@@ -3937,11 +3963,11 @@ def pol_careful_core_7(state, pending, tun):
 
 def pol_careful_core_8(state, pending, tun):
     "policy careful_core, rule 9: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:295
+    # spec: spec/twilight_struggle/policies.rules:302
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:296
+    # spec: spec/twilight_struggle/policies.rules:303
     best = keep_best(
         best,
         [
@@ -3973,7 +3999,7 @@ def pol_careful_core_8(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:299
+    # spec: spec/twilight_struggle/policies.rules:306
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3981,7 +4007,7 @@ def pol_careful_core_8(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:300
+    # spec: spec/twilight_struggle/policies.rules:307
     best = keep_best(
         best,
         [
@@ -4005,11 +4031,11 @@ def pol_careful_core_8(state, pending, tun):
 
 def pol_careful_core_9(state, pending, tun):
     "policy careful_core, rule 10: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:302
+    # spec: spec/twilight_struggle/policies.rules:309
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:303
+    # spec: spec/twilight_struggle/policies.rules:310
     best = keep_best(
         best,
         [
@@ -4025,11 +4051,11 @@ def pol_careful_core_9(state, pending, tun):
 
 def pol_careful_core_10(state, pending, tun):
     "policy careful_core, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:305
+    # spec: spec/twilight_struggle/policies.rules:312
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:306
+    # spec: spec/twilight_struggle/policies.rules:313
     best = keep_best(
         best,
         [
@@ -4045,11 +4071,11 @@ def pol_careful_core_10(state, pending, tun):
 
 def pol_careful_core_11(state, pending, tun):
     "policy careful_core, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:308
+    # spec: spec/twilight_struggle/policies.rules:315
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:309
+    # spec: spec/twilight_struggle/policies.rules:316
     best = keep_best(
         best,
         [
@@ -4065,11 +4091,11 @@ def pol_careful_core_11(state, pending, tun):
 
 def pol_careful_core_12(state, pending, tun):
     "policy careful_core, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:311
+    # spec: spec/twilight_struggle/policies.rules:318
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:312
+    # spec: spec/twilight_struggle/policies.rules:319
     best = keep_best(
         best,
         [
@@ -4085,11 +4111,11 @@ def pol_careful_core_12(state, pending, tun):
 
 def pol_careful_core_13(state, pending, tun):
     "policy careful_core, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:314
+    # spec: spec/twilight_struggle/policies.rules:321
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:315
+    # spec: spec/twilight_struggle/policies.rules:322
     best = keep_best(
         best,
         [
@@ -4105,11 +4131,11 @@ def pol_careful_core_13(state, pending, tun):
 
 def pol_careful_core_14(state, pending, tun):
     "policy careful_core, rule 15: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:317
+    # spec: spec/twilight_struggle/policies.rules:324
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:318
+    # spec: spec/twilight_struggle/policies.rules:325
     best = keep_best(
         best,
         [
@@ -4125,11 +4151,11 @@ def pol_careful_core_14(state, pending, tun):
 
 def pol_careful_core_15(state, pending, tun):
     "policy careful_core, rule 16: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:320
+    # spec: spec/twilight_struggle/policies.rules:327
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:321
+    # spec: spec/twilight_struggle/policies.rules:328
     best = keep_best(
         best,
         [
@@ -4145,11 +4171,11 @@ def pol_careful_core_15(state, pending, tun):
 
 def pol_careful_core_16(state, pending, tun):
     "policy careful_core, rule 17: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:323
+    # spec: spec/twilight_struggle/policies.rules:330
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:324
+    # spec: spec/twilight_struggle/policies.rules:331
     best = keep_best(
         best,
         [
@@ -4165,11 +4191,11 @@ def pol_careful_core_16(state, pending, tun):
 
 def pol_careful_core_17(state, pending, tun):
     "policy careful_core, rule 18: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:326
+    # spec: spec/twilight_struggle/policies.rules:333
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:327
+    # spec: spec/twilight_struggle/policies.rules:334
     best = keep_best(
         best,
         [
@@ -4185,11 +4211,11 @@ def pol_careful_core_17(state, pending, tun):
 
 def pol_careful_core_18(state, pending, tun):
     "policy careful_core, rule 19: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:329
+    # spec: spec/twilight_struggle/policies.rules:336
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:330
+    # spec: spec/twilight_struggle/policies.rules:337
     best = keep_best(
         best,
         [
@@ -4205,11 +4231,11 @@ def pol_careful_core_18(state, pending, tun):
 
 def pol_careful_core_19(state, pending, tun):
     "policy careful_core, rule 20: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:332
+    # spec: spec/twilight_struggle/policies.rules:339
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:333
+    # spec: spec/twilight_struggle/policies.rules:340
     best = keep_best(
         best,
         [
@@ -4225,11 +4251,11 @@ def pol_careful_core_19(state, pending, tun):
 
 def pol_careful_core_20(state, pending, tun):
     "policy careful_core, rule 21: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:335
+    # spec: spec/twilight_struggle/policies.rules:342
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:336
+    # spec: spec/twilight_struggle/policies.rules:343
     best = keep_best(
         best,
         [
@@ -4245,11 +4271,11 @@ def pol_careful_core_20(state, pending, tun):
 
 def pol_careful_core_21(state, pending, tun):
     "policy careful_core, rule 22: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:338
+    # spec: spec/twilight_struggle/policies.rules:345
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:339
+    # spec: spec/twilight_struggle/policies.rules:346
     best = keep_best(
         best,
         [
@@ -4265,11 +4291,11 @@ def pol_careful_core_21(state, pending, tun):
 
 def pol_careful_core_22(state, pending, tun):
     "policy careful_core, rule 23: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:341
+    # spec: spec/twilight_struggle/policies.rules:348
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:342
+    # spec: spec/twilight_struggle/policies.rules:349
     best = keep_best(
         best,
         [
@@ -4285,11 +4311,11 @@ def pol_careful_core_22(state, pending, tun):
 
 def pol_careful_core_23(state, pending, tun):
     "policy careful_core, rule 24: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:344
+    # spec: spec/twilight_struggle/policies.rules:351
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:345
+    # spec: spec/twilight_struggle/policies.rules:352
     best = keep_best(
         best,
         [
@@ -4305,11 +4331,11 @@ def pol_careful_core_23(state, pending, tun):
 
 def pol_careful_core_24(state, pending, tun):
     "policy careful_core, rule 25: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:347
+    # spec: spec/twilight_struggle/policies.rules:354
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:348
+    # spec: spec/twilight_struggle/policies.rules:355
     best = keep_best(
         best,
         [
@@ -4325,11 +4351,11 @@ def pol_careful_core_24(state, pending, tun):
 
 def pol_careful_core_25(state, pending, tun):
     "policy careful_core, rule 26: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:350
+    # spec: spec/twilight_struggle/policies.rules:357
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:351
+    # spec: spec/twilight_struggle/policies.rules:358
     best = keep_best(
         best,
         [
@@ -4345,11 +4371,11 @@ def pol_careful_core_25(state, pending, tun):
 
 def pol_careful_core_26(state, pending, tun):
     "policy careful_core, rule 27: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:353
+    # spec: spec/twilight_struggle/policies.rules:360
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:354
+    # spec: spec/twilight_struggle/policies.rules:361
     best = keep_best(
         best,
         [
@@ -4365,11 +4391,11 @@ def pol_careful_core_26(state, pending, tun):
 
 def pol_careful_core_27(state, pending, tun):
     "policy careful_core, rule 28: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:356
+    # spec: spec/twilight_struggle/policies.rules:363
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:357
+    # spec: spec/twilight_struggle/policies.rules:364
     best = keep_best(
         best,
         [
@@ -4385,11 +4411,11 @@ def pol_careful_core_27(state, pending, tun):
 
 def pol_careful_core_28(state, pending, tun):
     "policy careful_core, rule 29: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:359
+    # spec: spec/twilight_struggle/policies.rules:366
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:360
+    # spec: spec/twilight_struggle/policies.rules:367
     best = keep_best(
         best,
         [
@@ -4405,11 +4431,11 @@ def pol_careful_core_28(state, pending, tun):
 
 def pol_careful_core_29(state, pending, tun):
     "policy careful_core, rule 30: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:362
+    # spec: spec/twilight_struggle/policies.rules:369
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:363
+    # spec: spec/twilight_struggle/policies.rules:370
     best = keep_best(
         best,
         [
@@ -4425,11 +4451,11 @@ def pol_careful_core_29(state, pending, tun):
 
 def pol_careful_core_30(state, pending, tun):
     "policy careful_core, rule 31: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:365
+    # spec: spec/twilight_struggle/policies.rules:372
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:366
+    # spec: spec/twilight_struggle/policies.rules:373
     best = keep_best(
         best,
         [
@@ -4445,11 +4471,11 @@ def pol_careful_core_30(state, pending, tun):
 
 def pol_careful_core_31(state, pending, tun):
     "policy careful_core, rule 32: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:368
+    # spec: spec/twilight_struggle/policies.rules:375
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:369
+    # spec: spec/twilight_struggle/policies.rules:376
     best = keep_best(
         best,
         [
@@ -4465,11 +4491,11 @@ def pol_careful_core_31(state, pending, tun):
 
 def pol_careful_core_32(state, pending, tun):
     "policy careful_core, rule 33: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:371
+    # spec: spec/twilight_struggle/policies.rules:378
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:372
+    # spec: spec/twilight_struggle/policies.rules:379
     best = keep_best(
         best,
         [
@@ -4485,11 +4511,11 @@ def pol_careful_core_32(state, pending, tun):
 
 def pol_careful_core_33(state, pending, tun):
     "policy careful_core, rule 34: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:374
+    # spec: spec/twilight_struggle/policies.rules:381
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:375
+    # spec: spec/twilight_struggle/policies.rules:382
     best = keep_best(
         best,
         [
@@ -4505,11 +4531,11 @@ def pol_careful_core_33(state, pending, tun):
 
 def pol_careful_core_34(state, pending, tun):
     "policy careful_core, rule 35: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:377
+    # spec: spec/twilight_struggle/policies.rules:384
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:378
+    # spec: spec/twilight_struggle/policies.rules:385
     best = keep_best(
         best,
         [
@@ -4525,11 +4551,11 @@ def pol_careful_core_34(state, pending, tun):
 
 def pol_careful_core_35(state, pending, tun):
     "policy careful_core, rule 36: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:380
+    # spec: spec/twilight_struggle/policies.rules:387
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:381
+    # spec: spec/twilight_struggle/policies.rules:388
     best = keep_best(
         best,
         [
@@ -4542,7 +4568,7 @@ def pol_careful_core_35(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:382
+    # spec: spec/twilight_struggle/policies.rules:389
     best = keep_best(
         best,
         [
@@ -4564,7 +4590,7 @@ def nev_careful_core_35(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:381
+        # spec: spec/twilight_struggle/policies.rules:388
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -4577,11 +4603,11 @@ def nev_careful_core_35(state, pending, tun):
 
 def pol_careful_core_36(state, pending, tun):
     "policy careful_core, rule 37: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:384
+    # spec: spec/twilight_struggle/policies.rules:391
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:385
+    # spec: spec/twilight_struggle/policies.rules:392
     best = keep_best(
         best,
         [
@@ -4594,7 +4620,7 @@ def pol_careful_core_36(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:386
+    # spec: spec/twilight_struggle/policies.rules:393
     best = keep_best(
         best,
         [
@@ -4616,7 +4642,7 @@ def nev_careful_core_36(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:385
+        # spec: spec/twilight_struggle/policies.rules:392
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -4629,11 +4655,11 @@ def nev_careful_core_36(state, pending, tun):
 
 def pol_careful_core_37(state, pending, tun):
     "policy careful_core, rule 38: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:388
+    # spec: spec/twilight_struggle/policies.rules:395
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:389
+    # spec: spec/twilight_struggle/policies.rules:396
     best = keep_best(
         best,
         [
@@ -4647,7 +4673,7 @@ def pol_careful_core_37(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:390
+    # spec: spec/twilight_struggle/policies.rules:397
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4660,78 +4686,6 @@ def pol_careful_core_37(state, pending, tun):
 
 def pol_careful_core_38(state, pending, tun):
     "policy careful_core, rule 39: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:395
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:396
-    best = keep_best(
-        best,
-        [
-            bool(
-                A_battleground[v_target]
-                and not (
-                    state.counters[1 + v_you][v_target] >= A_stability[v_target]
-                    and state.counters[1 + v_you][v_target]
-                    - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    >= A_stability[v_target]
-                )
-                and d_within_reach(
-                    state, None if v_you is None else (v_you + 1) % 2, v_target
-                )
-            )
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:398
-    best = keep_best(
-        best,
-        [
-            A_battleground[v_target]
-            and not (
-                state.counters[1 + v_you][v_target] >= A_stability[v_target]
-                and state.counters[1 + v_you][v_target]
-                - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                >= A_stability[v_target]
-            )
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:399
-    best = keep_best(
-        best,
-        [
-            state.counters[1 + v_you][v_target] >= A_stability[v_target]
-            and state.counters[1 + v_you][v_target]
-            - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][v_target]
-            >= A_stability[v_target]
-            for v_target in [values[i] for i in best]
-        ],
-        True,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:400
-    best = keep_best(
-        best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_39(state, pending, tun):
-    "policy careful_core, rule 40: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:402
     v_you = pending["player"]
     values = pending["values"]
@@ -4760,26 +4714,7 @@ def pol_careful_core_39(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:409
-    best = keep_best(
-        best,
-        [
-            (
-                10 - A_stability[v_target]
-                if A_battleground[v_target]
-                and d_within_reach(
-                    state, None if v_you is None else (v_you + 1) % 2, v_target
-                )
-                and state.counters[1 + v_you][v_target] <= A_stability[v_target]
-                else 0
-            )
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:412
+    # spec: spec/twilight_struggle/policies.rules:405
     best = keep_best(
         best,
         [
@@ -4798,7 +4733,7 @@ def pol_careful_core_39(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:413
+    # spec: spec/twilight_struggle/policies.rules:406
     best = keep_best(
         best,
         [
@@ -4812,7 +4747,98 @@ def pol_careful_core_39(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:414
+    # spec: spec/twilight_struggle/policies.rules:407
+    best = keep_best(
+        best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_core_39(state, pending, tun):
+    "policy careful_core, rule 40: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:409
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:410
+    best = keep_best(
+        best,
+        [
+            bool(
+                A_battleground[v_target]
+                and not (
+                    state.counters[1 + v_you][v_target] >= A_stability[v_target]
+                    and state.counters[1 + v_you][v_target]
+                    - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    >= A_stability[v_target]
+                )
+                and d_within_reach(
+                    state, None if v_you is None else (v_you + 1) % 2, v_target
+                )
+            )
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:416
+    best = keep_best(
+        best,
+        [
+            (
+                10 - A_stability[v_target]
+                if A_battleground[v_target]
+                and d_within_reach(
+                    state, None if v_you is None else (v_you + 1) % 2, v_target
+                )
+                and state.counters[1 + v_you][v_target] <= A_stability[v_target]
+                else 0
+            )
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:419
+    best = keep_best(
+        best,
+        [
+            A_battleground[v_target]
+            and not (
+                state.counters[1 + v_you][v_target] >= A_stability[v_target]
+                and state.counters[1 + v_you][v_target]
+                - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                >= A_stability[v_target]
+            )
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:420
+    best = keep_best(
+        best,
+        [
+            state.counters[1 + v_you][v_target] >= A_stability[v_target]
+            and state.counters[1 + v_you][v_target]
+            - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][v_target]
+            >= A_stability[v_target]
+            for v_target in [values[i] for i in best]
+        ],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:421
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4823,11 +4849,11 @@ def pol_careful_core_39(state, pending, tun):
 
 def pol_careful_core_40(state, pending, tun):
     "policy careful_core, rule 41: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:416
+    # spec: spec/twilight_struggle/policies.rules:423
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:417
+    # spec: spec/twilight_struggle/policies.rules:424
     best = keep_best(
         best,
         [
@@ -4840,7 +4866,7 @@ def pol_careful_core_40(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:418
+    # spec: spec/twilight_struggle/policies.rules:425
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4848,7 +4874,7 @@ def pol_careful_core_40(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:419
+    # spec: spec/twilight_struggle/policies.rules:426
     best = keep_best(
         best,
         [
@@ -4867,7 +4893,7 @@ def nev_careful_core_40(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:417
+        # spec: spec/twilight_struggle/policies.rules:424
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -4880,11 +4906,11 @@ def nev_careful_core_40(state, pending, tun):
 
 def pol_careful_core_41(state, pending, tun):
     "policy careful_core, rule 42: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:421
+    # spec: spec/twilight_struggle/policies.rules:428
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:422
+    # spec: spec/twilight_struggle/policies.rules:429
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -4895,11 +4921,11 @@ def pol_careful_core_41(state, pending, tun):
 
 def pol_careful_core_42(state, pending, tun):
     "policy careful_core, rule 43: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:424
+    # spec: spec/twilight_struggle/policies.rules:431
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:425
+    # spec: spec/twilight_struggle/policies.rules:432
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -4909,11 +4935,11 @@ def pol_careful_core_42(state, pending, tun):
 
 def pol_careful_core_43(state, pending, tun):
     "policy careful_core, rule 44: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:427
+    # spec: spec/twilight_struggle/policies.rules:434
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:428
+    # spec: spec/twilight_struggle/policies.rules:435
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4922,11 +4948,11 @@ def pol_careful_core_43(state, pending, tun):
 
 def pol_careful_core_44(state, pending, tun):
     "policy careful_core, rule 45: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:430
+    # spec: spec/twilight_struggle/policies.rules:437
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:431
+    # spec: spec/twilight_struggle/policies.rules:438
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4935,16 +4961,16 @@ def pol_careful_core_44(state, pending, tun):
 
 def pol_careful_core_45(state, pending, tun):
     "policy careful_core, rule 46: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:433
+    # spec: spec/twilight_struggle/policies.rules:440
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:434
+    # spec: spec/twilight_struggle/policies.rules:441
     if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
         best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:435
+    # spec: spec/twilight_struggle/policies.rules:442
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4953,11 +4979,11 @@ def pol_careful_core_45(state, pending, tun):
 
 def pol_careful_core_46(state, pending, tun):
     "policy careful_core, rule 47: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:437
+    # spec: spec/twilight_struggle/policies.rules:444
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:438
+    # spec: spec/twilight_struggle/policies.rules:445
     if not any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4973,7 +4999,7 @@ def pol_careful_core_46(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:439
+    # spec: spec/twilight_struggle/policies.rules:446
     if any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4989,7 +5015,7 @@ def pol_careful_core_46(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:440
+    # spec: spec/twilight_struggle/policies.rules:447
     best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5000,7 +5026,7 @@ def nev_careful_core_46(state, pending, tun):
     "policy careful_core, rule 47: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:438
+    # spec: spec/twilight_struggle/policies.rules:445
     if not any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -5019,11 +5045,11 @@ def nev_careful_core_46(state, pending, tun):
 
 def pol_careful_core_47(state, pending, tun):
     "policy careful_core, rule 48: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:442
+    # spec: spec/twilight_struggle/policies.rules:449
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:443
+    # spec: spec/twilight_struggle/policies.rules:450
     if not any(
         c_c in KS_country
         and (
@@ -5039,7 +5065,7 @@ def pol_careful_core_47(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:444
+    # spec: spec/twilight_struggle/policies.rules:451
     if any(
         c_c in KS_country
         and (
@@ -5055,7 +5081,7 @@ def pol_careful_core_47(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:445
+    # spec: spec/twilight_struggle/policies.rules:452
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5066,7 +5092,7 @@ def nev_careful_core_47(state, pending, tun):
     "policy careful_core, rule 48: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:443
+    # spec: spec/twilight_struggle/policies.rules:450
     if not any(
         c_c in KS_country
         and (
@@ -5085,11 +5111,11 @@ def nev_careful_core_47(state, pending, tun):
 
 def pol_careful_core_48(state, pending, tun):
     "policy careful_core, rule 49: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:448
+    # spec: spec/twilight_struggle/policies.rules:455
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:449
+    # spec: spec/twilight_struggle/policies.rules:456
     if not any(
         c_c in KS_country
         and (
@@ -5105,7 +5131,7 @@ def pol_careful_core_48(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:451
+    # spec: spec/twilight_struggle/policies.rules:458
     if any(
         c_c in KS_country
         and (
@@ -5121,7 +5147,7 @@ def pol_careful_core_48(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:452
+    # spec: spec/twilight_struggle/policies.rules:459
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5132,7 +5158,7 @@ def nev_careful_core_48(state, pending, tun):
     "policy careful_core, rule 49: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:449
+    # spec: spec/twilight_struggle/policies.rules:456
     if not any(
         c_c in KS_country
         and (
@@ -5151,16 +5177,16 @@ def nev_careful_core_48(state, pending, tun):
 
 def pol_careful_core_49(state, pending, tun):
     "policy careful_core, rule 50: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:454
+    # spec: spec/twilight_struggle/policies.rules:461
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:455
+    # spec: spec/twilight_struggle/policies.rules:462
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:456
+    # spec: spec/twilight_struggle/policies.rules:463
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -5172,7 +5198,7 @@ def nev_careful_core_49(state, pending, tun):
     "policy careful_core, rule 50: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:455
+    # spec: spec/twilight_struggle/policies.rules:462
     if not d_safe_coup_target(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -5180,16 +5206,16 @@ def nev_careful_core_49(state, pending, tun):
 
 def pol_careful_core_50(state, pending, tun):
     "policy careful_core, rule 51: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:458
+    # spec: spec/twilight_struggle/policies.rules:465
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:459
+    # spec: spec/twilight_struggle/policies.rules:466
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:460
+    # spec: spec/twilight_struggle/policies.rules:467
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -5201,7 +5227,7 @@ def nev_careful_core_50(state, pending, tun):
     "policy careful_core, rule 51: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:459
+    # spec: spec/twilight_struggle/policies.rules:466
     if not d_safe_coup_target(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -5209,15 +5235,15 @@ def nev_careful_core_50(state, pending, tun):
 
 def pol_careful_core_51(state, pending, tun):
     "policy careful_core, rule 52: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:462
+    # spec: spec/twilight_struggle/policies.rules:469
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:463
+    # spec: spec/twilight_struggle/policies.rules:470
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:464
+    # spec: spec/twilight_struggle/policies.rules:471
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5226,11 +5252,11 @@ def pol_careful_core_51(state, pending, tun):
 
 def pol_careful_core_52(state, pending, tun):
     "policy careful_core, rule 53: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:466
+    # spec: spec/twilight_struggle/policies.rules:473
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:467
+    # spec: spec/twilight_struggle/policies.rules:474
     if (
         d_scoring_cards_held(state, v_you)
         >= q_action_rounds_for(state, v_you) - state.tracks[3] + 1
@@ -5238,7 +5264,7 @@ def pol_careful_core_52(state, pending, tun):
         best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:468
+    # spec: spec/twilight_struggle/policies.rules:475
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5247,11 +5273,11 @@ def pol_careful_core_52(state, pending, tun):
 
 def pol_careful_core_53(state, pending, tun):
     "policy careful_core, rule 54: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:470
+    # spec: spec/twilight_struggle/policies.rules:477
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:471
+    # spec: spec/twilight_struggle/policies.rules:478
     best = keep_best(best, [ids[i] in ("double",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5260,11 +5286,11 @@ def pol_careful_core_53(state, pending, tun):
 
 def pol_careful_core_54(state, pending, tun):
     "policy careful_core, rule 55: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:473
+    # spec: spec/twilight_struggle/policies.rules:480
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:474
+    # spec: spec/twilight_struggle/policies.rules:481
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5273,11 +5299,11 @@ def pol_careful_core_54(state, pending, tun):
 
 def pol_careful_core_55(state, pending, tun):
     "policy careful_core, rule 56: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:476
+    # spec: spec/twilight_struggle/policies.rules:483
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:477
+    # spec: spec/twilight_struggle/policies.rules:484
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5286,11 +5312,11 @@ def pol_careful_core_55(state, pending, tun):
 
 def pol_careful_core_56(state, pending, tun):
     "policy careful_core, rule 57: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:479
+    # spec: spec/twilight_struggle/policies.rules:486
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:480
+    # spec: spec/twilight_struggle/policies.rules:487
     best = keep_best(best, [ids[i] in ("move",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5299,11 +5325,11 @@ def pol_careful_core_56(state, pending, tun):
 
 def pol_careful_core_57(state, pending, tun):
     "policy careful_core, rule 58: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:482
+    # spec: spec/twilight_struggle/policies.rules:489
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:483
+    # spec: spec/twilight_struggle/policies.rules:490
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5312,11 +5338,11 @@ def pol_careful_core_57(state, pending, tun):
 
 def pol_careful_core_58(state, pending, tun):
     "policy careful_core, rule 59: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:485
+    # spec: spec/twilight_struggle/policies.rules:492
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:486
+    # spec: spec/twilight_struggle/policies.rules:493
     if (
         len(
             [
@@ -5334,7 +5360,7 @@ def pol_careful_core_58(state, pending, tun):
         best = keep_best(best, [ids[i] in ("remove",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:489
+    # spec: spec/twilight_struggle/policies.rules:496
     best = keep_best(best, [ids[i] in ("add",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5343,11 +5369,11 @@ def pol_careful_core_58(state, pending, tun):
 
 def pol_careful_core_59(state, pending, tun):
     "policy careful_core, rule 60: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:491
+    # spec: spec/twilight_struggle/policies.rules:498
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:492
+    # spec: spec/twilight_struggle/policies.rules:499
     best = keep_best(best, [ids[i] in ("split",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5356,11 +5382,11 @@ def pol_careful_core_59(state, pending, tun):
 
 def pol_careful_core_60(state, pending, tun):
     "policy careful_core, rule 61: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:494
+    # spec: spec/twilight_struggle/policies.rules:501
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:495
+    # spec: spec/twilight_struggle/policies.rules:502
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5369,11 +5395,11 @@ def pol_careful_core_60(state, pending, tun):
 
 def pol_careful_core_61(state, pending, tun):
     "policy careful_core, rule 62: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:497
+    # spec: spec/twilight_struggle/policies.rules:504
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:498
+    # spec: spec/twilight_struggle/policies.rules:505
     best = keep_best(best, [ids[i] in ("use",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5382,11 +5408,11 @@ def pol_careful_core_61(state, pending, tun):
 
 def pol_careful_core_62(state, pending, tun):
     "policy careful_core, rule 63: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:501
+    # spec: spec/twilight_struggle/policies.rules:508
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:502
+    # spec: spec/twilight_struggle/policies.rules:509
     best = keep_best(
         best,
         [
@@ -5403,42 +5429,6 @@ def pol_careful_core_62(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:503
-    best = keep_best(
-        best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:504
-    best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def nev_careful_core_62(state, pending, tun):
-    "policy careful_core, rule 63: the options its `never` lines mark"
-    v_you = pending["player"]
-    marked = []
-    for i, v_c in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:502
-        if state.tracks[0] <= 2 and (
-            v_c == E_duck_and_cover
-            or v_c == E_we_will_bury_you
-            or v_c == E_soviets_shoot_down_kal_007
-            or v_c == E_olympic_games
-        ):
-            marked.append(i)
-            continue
-    return marked
-
-
-def pol_careful_core_63(state, pending, tun):
-    "policy careful_core, rule 64: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:509
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
     # spec: spec/twilight_struggle/policies.rules:510
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
@@ -5452,13 +5442,49 @@ def pol_careful_core_63(state, pending, tun):
     return best
 
 
-def pol_careful_core_64(state, pending, tun):
-    "policy careful_core, rule 65: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:513
+def nev_careful_core_62(state, pending, tun):
+    "policy careful_core, rule 63: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = []
+    for i, v_c in enumerate(pending["values"]):
+        # spec: spec/twilight_struggle/policies.rules:509
+        if state.tracks[0] <= 2 and (
+            v_c == E_duck_and_cover
+            or v_c == E_we_will_bury_you
+            or v_c == E_soviets_shoot_down_kal_007
+            or v_c == E_olympic_games
+        ):
+            marked.append(i)
+            continue
+    return marked
+
+
+def pol_careful_core_63(state, pending, tun):
+    "policy careful_core, rule 64: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:516
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:514
+    # spec: spec/twilight_struggle/policies.rules:517
+    best = keep_best(
+        best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:518
+    best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_core_64(state, pending, tun):
+    "policy careful_core, rule 65: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:520
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:521
     best = keep_best(
         best,
         [
@@ -5471,7 +5497,7 @@ def pol_careful_core_64(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:515
+    # spec: spec/twilight_struggle/policies.rules:522
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -5484,11 +5510,11 @@ def pol_careful_core_64(state, pending, tun):
 
 def pol_careful_core_65(state, pending, tun):
     "policy careful_core, rule 66: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:517
+    # spec: spec/twilight_struggle/policies.rules:524
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:518
+    # spec: spec/twilight_struggle/policies.rules:525
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -5497,11 +5523,11 @@ def pol_careful_core_65(state, pending, tun):
 
 def pol_careful_core_66(state, pending, tun):
     "policy careful_core, rule 67: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:522
+    # spec: spec/twilight_struggle/policies.rules:529
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:523
+    # spec: spec/twilight_struggle/policies.rules:530
     best = keep_best(
         best,
         [A_scoring[v_c] or v_c == E_china_card for v_c in [values[i] for i in best]],
@@ -5509,7 +5535,7 @@ def pol_careful_core_66(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:524
+    # spec: spec/twilight_struggle/policies.rules:531
     best = keep_best(
         best,
         [
@@ -5520,7 +5546,7 @@ def pol_careful_core_66(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:525
+    # spec: spec/twilight_struggle/policies.rules:532
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -5533,17 +5559,17 @@ def pol_careful_core_66(state, pending, tun):
 
 def pol_careful_core_67(state, pending, tun):
     "policy careful_core, rule 68: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:528
+    # spec: spec/twilight_struggle/policies.rules:535
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:529
+    # spec: spec/twilight_struggle/policies.rules:536
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:530
+    # spec: spec/twilight_struggle/policies.rules:537
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )
