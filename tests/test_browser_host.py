@@ -39,6 +39,9 @@ def test_the_host_loads_a_saved_and_an_uploaded_record_and_the_seat_follows(page
         page.wait_for_function("() => document.getElementById('app').dataset.decisions === '2'")
         upload = tmp_path / "upload.json"
         upload.write_text(json.dumps(record), encoding="utf-8")
+        # The message still reads 'Loaded' from the load above: clear it, so the wait is for this upload's answer
+        # (else it can land after the bad upload's refusal and overwrite it).
+        host.evaluate("() => { document.getElementById('message').textContent = ''; }")
         host.set_input_files("#upload", str(upload))
         host.wait_for_function("() => document.getElementById('message').textContent.includes('Loaded: 2 decisions')")
         bad = tmp_path / "bad.json"
