@@ -51,6 +51,8 @@ def test_the_host_loads_a_saved_and_an_uploaded_record_and_the_seat_follows(page
         assert "error" in host.get_attribute("#message", "class")
         # the host's replay viewer: an uploaded record, every seat's view
         host.goto(running.urls["host"].replace("/host/", "/replay/"))
+        # the viewer listens for a file only once the board has come (data-ready), as a person sees it
+        host.wait_for_function("() => document.getElementById('app').dataset.ready === '1'")
         host.set_input_files("#upload", str(upload))
         host.wait_for_function("() => document.getElementById('app').dataset.step === '0'")
         assert host.locator("#as-seat option").count() == 2
