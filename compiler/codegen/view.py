@@ -399,6 +399,18 @@ class ViewBuilder:
         return {"spec": self.where(first), "lines": f"[{', '.join(lines)}]"}
 
     # ------------------------------------------------------------ procedures.py
+    def _card_routines(self, indices, routine_of) -> tuple[list, list]:
+        """A card's event or action routines, split into plain calls and suspended steps, by card."""
+        plain, steps = [], []
+        for index in sorted(indices):
+            routine = routine_of(index)
+            entity = self.model.entities[index].name.name
+            if routine.plain_name is not None:
+                plain.append((index, entity, routine.plain_name))
+            else:
+                steps.append((index, entity, routine.step_id, routine.size - 2))
+        return plain, steps
+
     def build_procedures(self) -> dict[str, Any]:
         gen = self.gen
         plain, steps = [], []
@@ -409,22 +421,8 @@ class ViewBuilder:
                 plain.append(self.routine(routine, "py"))
             else:
                 steps.append(self.routine(routine, "slot"))
-        events_plain, events_steps = [], []
-        for index in sorted(gen.suspension.events):
-            routine = gen.event_routine(index)
-            entity = self.model.entities[index].name.name
-            if routine.plain_name is not None:
-                events_plain.append((index, entity, routine.plain_name))
-            else:
-                events_steps.append((index, entity, routine.step_id, routine.size - 2))
-        actions_plain, actions_steps = [], []
-        for index in sorted(gen.suspension.actions):
-            routine = gen.action_routine(index)
-            entity = self.model.entities[index].name.name
-            if routine.plain_name is not None:
-                actions_plain.append((index, entity, routine.plain_name))
-            else:
-                actions_steps.append((index, entity, routine.step_id, routine.size - 2))
+        events_plain, events_steps = self._card_routines(gen.suspension.events, gen.event_routine)
+        actions_plain, actions_steps = self._card_routines(gen.suspension.actions, gen.action_routine)
         if gen.has_actions:
             gen.ref("ACTION_WHEN")
         for name in ("HAS_EVENT", "EVENT_WHEN", "UNBOUND", "new_frame", "note_event"):
