@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 65d4c77b71ec7086
+# Spec hash: 66aeb205f10379c9
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source 44357f16a426a843714c output e7fa54143fa7559573e7
+# Fingerprint: source 59aacf72bf6468edf00c output 755b0b1e39f92fa48d07
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -1780,12 +1780,12 @@ def emit_action_round_replaced(state, x0):
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:135
             if x0 == 1:
-                runs.append(new_frame(88, [x0]))
+                runs.append(new_frame(89, [x0]))
         elif kind == 20:  # bear_trap_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:140
             if x0 == 0:
-                runs.append(new_frame(89, [x0]))
+                runs.append(new_frame(90, [x0]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1801,7 +1801,7 @@ def emit_action_round_started(state, x0):
         if kind == 15:  # norad_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_late.rules:484
-            runs.append(new_frame(90, [x0]))
+            runs.append(new_frame(91, [x0]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:77
@@ -1811,17 +1811,17 @@ def emit_action_round_started(state, x0):
                 else state.counters[2][E_west_germany] >= 2
                 or state.counters[2][E_turkey] >= 2
             ):
-                runs.append(new_frame(86, [args[0], x0]))
+                runs.append(new_frame(87, [args[0], x0]))
         elif kind == 22:  # missile_envy_obligation
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:354
             if state.location[E_missile_envy] != 2 + args[0]:
-                runs.append(new_frame(91, [args[0], x0]))
+                runs.append(new_frame(92, [args[0], x0]))
         elif kind == 24:  # we_will_bury_you_pending
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:380
             if x0 == 1:
-                runs.append(new_frame(93, [x0]))
+                runs.append(new_frame(94, [x0]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1837,17 +1837,17 @@ def emit_action_round_ended(state, x0):
         if kind == 15:  # norad_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_late.rules:485
-            runs.append(new_frame(85, [x0]))
+            runs.append(new_frame(86, [x0]))
         elif kind == 22:  # missile_envy_obligation
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:357
             if state.location[E_missile_envy] != 2 + args[0]:
-                runs.append(new_frame(92, [args[0], x0]))
+                runs.append(new_frame(93, [args[0], x0]))
         elif kind == 24:  # we_will_bury_you_pending
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:387
             if x0 == 1 and is_active(state, 25, None):
-                runs.append(new_frame(94, [x0]))
+                runs.append(new_frame(95, [x0]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1996,7 +1996,7 @@ def emit_coup_announced(state, x0, x1):
                 else state.counters[2][E_west_germany] >= 2
                 or state.counters[2][E_turkey] >= 2
             ):
-                runs.append(new_frame(87, [args[0], x0, x1]))
+                runs.append(new_frame(88, [args[0], x0, x1]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -2023,7 +2023,7 @@ def resolve_event(state, card, you, at):
         leave_event(state)
         return False
     step, size = EVENT_STEPS[card]
-    state.frames.append(new_frame(95, []))  # event_done, when the event is over
+    state.frames.append(new_frame(96, []))  # event_done, when the event is over
     state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
 
@@ -4138,6 +4138,79 @@ def s_standard(state, frame):
             pc = 4
             continue
         if pc == 6:
+            # spec: spec/twilight_struggle/setup.rules:52
+            state.frames.pop()
+            state.frames.append(
+                new_frame(
+                    24, [state.params["bid_side"], state.params["bid"]] + [UNBOUND] * 2
+                )
+            )
+            return
+
+
+def s_place_bid(state, frame):
+    "procedure place_bid (spec/twilight_struggle/setup.rules:64)"
+    # L: 0 p, 1 n, 2 c, 3 rounds left of the repeat at line 66
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/twilight_struggle/setup.rules:65
+            if L[1] > 0:
+                log_line(
+                    state,
+                    " ".join(
+                        [
+                            text_of(
+                                attr_of(
+                                    PLAYER_LABELS,
+                                    L[0],
+                                    "label",
+                                    "spec/twilight_struggle/setup.rules:65:20",
+                                )
+                            ),
+                            "places",
+                            text_of(L[1]),
+                            "bid influence",
+                        ]
+                    ),
+                    "spec/twilight_struggle/setup.rules:65:16",
+                )
+            # spec: spec/twilight_struggle/setup.rules:66
+            L[3] = L[1]
+            pc = 1
+        if pc == 1:
+            if L[3] <= 0:
+                pc = 3
+                continue
+            tick(state, "repeat", "spec/twilight_struggle/setup.rules:66:5")
+            # spec: spec/twilight_struggle/setup.rules:67
+            player = L[0]
+            values = [c_c for c_c in K_country if state.counters[1 + L[0]][c_c] > 0]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Place 1 bid influence (only where you already have influence)",
+                ids,
+                labels,
+                values,
+                "spec/twilight_struggle/setup.rules:67:9",
+            )
+            frame[1] = 2
+            return
+        if pc == 2:
+            L[2] = frame[3]
+            # spec: spec/twilight_struggle/setup.rules:69
+            state.counters[1 + L[0]][L[2]] = bounded(
+                max(0, state.counters[1 + L[0]][L[2]] + 1),
+                "spec/twilight_struggle/setup.rules:69:9",
+            )
+            state.stamps[10] += 1
+            L[3] = L[3] - 1
+            pc = 1
+            continue
+        if pc == 3:
             state.frames.pop()
             return
 
@@ -4251,17 +4324,17 @@ def s_play_turn(state, frame):
             p_deal_cards(state)
             # spec: spec/twilight_struggle/turn.rules:13
             frame[1] = 1
-            state.frames.append(new_frame(26, [UNBOUND] * 3))
+            state.frames.append(new_frame(27, [UNBOUND] * 3))
             return
         if pc == 1:
             # spec: spec/twilight_struggle/turn.rules:14
             frame[1] = 2
-            state.frames.append(new_frame(29, [UNBOUND] * 6))
+            state.frames.append(new_frame(30, [UNBOUND] * 6))
             return
         if pc == 2:
             # spec: spec/twilight_struggle/turn.rules:15
             state.frames.pop()
-            state.frames.append(new_frame(32, [UNBOUND] * 1))
+            state.frames.append(new_frame(33, [UNBOUND] * 1))
             return
 
 
@@ -4293,7 +4366,7 @@ def s_headline_phase(state, frame):
                 L[1] = True
             # spec: spec/twilight_struggle/turn.rules:67
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(28, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/twilight_struggle/turn.rules:68
@@ -4304,7 +4377,7 @@ def s_headline_phase(state, frame):
             frame[1] = 2
             state.frames.append(
                 new_frame(
-                    27, [None if L[0] is None else (L[0] + 1) % 2] + [UNBOUND] * 1
+                    28, [None if L[0] is None else (L[0] + 1) % 2] + [UNBOUND] * 1
                 )
             )
             return
@@ -4330,14 +4403,14 @@ def s_headline_phase(state, frame):
             )
             # spec: spec/twilight_struggle/turn.rules:76
             frame[1] = 3
-            state.frames.append(new_frame(28, [L[2]] + [UNBOUND] * 4))
+            state.frames.append(new_frame(29, [L[2]] + [UNBOUND] * 4))
             return
         if pc == 3:
             # spec: spec/twilight_struggle/turn.rules:77
             frame[1] = 4
             state.frames.append(
                 new_frame(
-                    28, [None if L[2] is None else (L[2] + 1) % 2] + [UNBOUND] * 4
+                    29, [None if L[2] is None else (L[2] + 1) % 2] + [UNBOUND] * 4
                 )
             )
             return
@@ -4517,7 +4590,7 @@ def s_action_rounds(state, frame):
                 pc = 4
         if pc == 3:
             frame[1] = 4
-            state.frames.append(new_frame(30, [L[1]]))
+            state.frames.append(new_frame(31, [L[1]]))
             return
         if pc == 4:
             L[5] = L[5] + 1
@@ -4593,7 +4666,7 @@ def s_take_action_round_of(state, frame):
         if pc == 4:
             # spec: spec/twilight_struggle/turn.rules:137
             frame[1] = 6
-            state.frames.append(new_frame(31, [L[0]]))
+            state.frames.append(new_frame(32, [L[0]]))
             return
         if pc == 5:
             # spec: spec/twilight_struggle/turn.rules:139
@@ -4671,7 +4744,7 @@ def s_turn_end(state, frame):
             p_military_operations_check(state)
             # spec: spec/twilight_struggle/turn.rules:159
             frame[1] = 1
-            state.frames.append(new_frame(24, [UNBOUND] * 4))
+            state.frames.append(new_frame(25, [UNBOUND] * 4))
             return
         if pc == 1:
             # spec: spec/twilight_struggle/turn.rules:160
@@ -4693,23 +4766,23 @@ def s_turn_end(state, frame):
 
 
 def s_start(state, frame):
-    "start (spec/twilight_struggle/setup.rules:52)"
-    # L: 0 t, 1 items and 2 index of the loop at line 54
+    "start (spec/twilight_struggle/setup.rules:73)"
+    # L: 0 t, 1 items and 2 index of the loop at line 75
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/setup.rules:53
+            # spec: spec/twilight_struggle/setup.rules:74
             frame[1] = 1
             state.frames.append(new_frame(23, [UNBOUND] * 4))
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/setup.rules:54
+            # spec: spec/twilight_struggle/setup.rules:75
             L[1] = list(
                 int_range(
                     1,
                     state.params["last_turn"],
-                    "spec/twilight_struggle/setup.rules:54:14",
+                    "spec/twilight_struggle/setup.rules:75:14",
                 )
             )
             L[2] = 0
@@ -4719,21 +4792,21 @@ def s_start(state, frame):
                 pc = 4
                 continue
             L[0] = L[1][L[2]]
-            # spec: spec/twilight_struggle/setup.rules:55
+            # spec: spec/twilight_struggle/setup.rules:76
             state.tracks[2] = max(1, min(10, L[0]))
             state.stamps[4] += 1
-            # spec: spec/twilight_struggle/setup.rules:56
+            # spec: spec/twilight_struggle/setup.rules:77
             frame[1] = 3
-            state.frames.append(new_frame(25, []))
+            state.frames.append(new_frame(26, []))
             return
         if pc == 3:
             L[2] = L[2] + 1
             pc = 2
             continue
         if pc == 4:
-            # spec: spec/twilight_struggle/setup.rules:58
+            # spec: spec/twilight_struggle/setup.rules:79
             if state.params["last_turn"] < 10:
-                # spec: spec/twilight_struggle/setup.rules:59
+                # spec: spec/twilight_struggle/setup.rules:80
                 log_line(
                     state,
                     " ".join(
@@ -4743,9 +4816,9 @@ def s_start(state, frame):
                             "(param last_turn); final scoring follows",
                         ]
                     ),
-                    "spec/twilight_struggle/setup.rules:59:9",
+                    "spec/twilight_struggle/setup.rules:80:9",
                 )
-            # spec: spec/twilight_struggle/setup.rules:62
+            # spec: spec/twilight_struggle/setup.rules:83
             p_final_scoring(state)
             state.frames.pop()
             return
@@ -8408,57 +8481,57 @@ EVENT_PLAIN = {
     109: ev_awacs_sale_to_saudis,  # awacs_sale_to_saudis
 }
 EVENT_STEPS = {
-    4: (34, 2),  # five_year_plan
-    6: (35, 2),  # socialist_governments
-    9: (36, 1),  # blockade
-    13: (37, 2),  # comecon
-    15: (38, 3),  # warsaw_pact_formed
-    18: (39, 1),  # truman_doctrine
-    19: (40, 4),  # olympic_games
-    21: (41, 1),  # independent_reds
-    22: (42, 2),  # marshall_plan
-    23: (43, 1),  # indo_pakistani_war
-    25: (44, 0),  # cia_created
-    27: (45, 2),  # suez_crisis
-    28: (46, 3),  # east_european_unrest
-    29: (47, 2),  # decolonization
-    31: (48, 1),  # un_intervention
-    32: (49, 3),  # de_stalinization
-    35: (50, 1),  # brush_war
-    42: (51, 1),  # salt_negotiations
-    44: (52, 4),  # summit
-    45: (53, 1),  # how_i_learned_to_stop_worrying
-    46: (54, 3),  # junta
-    48: (55, 4),  # missile_envy
-    52: (56, 1),  # south_african_unrest
-    55: (57, 2),  # muslim_revolution
-    56: (58, 0),  # abm_treaty
-    61: (59, 0),  # lone_gunman
-    62: (60, 2),  # colonial_rear_guards
-    65: (61, 2),  # puppet_governments
-    66: (62, 2),  # grain_sales_to_soviets
-    69: (63, 2),  # oas_founded
-    73: (64, 2),  # the_voice_of_america
-    74: (65, 2),  # liberation_theology
-    75: (66, 2),  # ussuri_river_skirmish
-    76: (67, 2),  # ask_not_what_your_country_can_do_for_you
-    84: (68, 2),  # star_wars
-    86: (69, 1),  # the_reformer
-    87: (70, 0),  # marine_barracks_bombing
-    88: (71, 0),  # soviets_shoot_down_kal_007
-    89: (72, 0),  # glasnost
-    90: (73, 1),  # ortega_elected_in_nicaragua
-    93: (74, 1),  # chernobyl
-    94: (75, 1),  # latin_american_debt_crisis
-    95: (76, 2),  # tear_down_this_wall
-    97: (77, 1),  # aldrich_ames_remix
-    98: (78, 0),  # pershing_ii_deployed
-    99: (79, 0),  # wargames
-    101: (80, 1),  # iran_iraq_war
-    103: (81, 2),  # the_cambridge_five
-    104: (82, 1),  # special_relationship
-    106: (83, 4),  # che
-    107: (84, 1),  # our_man_in_tehran
+    4: (35, 2),  # five_year_plan
+    6: (36, 2),  # socialist_governments
+    9: (37, 1),  # blockade
+    13: (38, 2),  # comecon
+    15: (39, 3),  # warsaw_pact_formed
+    18: (40, 1),  # truman_doctrine
+    19: (41, 4),  # olympic_games
+    21: (42, 1),  # independent_reds
+    22: (43, 2),  # marshall_plan
+    23: (44, 1),  # indo_pakistani_war
+    25: (45, 0),  # cia_created
+    27: (46, 2),  # suez_crisis
+    28: (47, 3),  # east_european_unrest
+    29: (48, 2),  # decolonization
+    31: (49, 1),  # un_intervention
+    32: (50, 3),  # de_stalinization
+    35: (51, 1),  # brush_war
+    42: (52, 1),  # salt_negotiations
+    44: (53, 4),  # summit
+    45: (54, 1),  # how_i_learned_to_stop_worrying
+    46: (55, 3),  # junta
+    48: (56, 4),  # missile_envy
+    52: (57, 1),  # south_african_unrest
+    55: (58, 2),  # muslim_revolution
+    56: (59, 0),  # abm_treaty
+    61: (60, 0),  # lone_gunman
+    62: (61, 2),  # colonial_rear_guards
+    65: (62, 2),  # puppet_governments
+    66: (63, 2),  # grain_sales_to_soviets
+    69: (64, 2),  # oas_founded
+    73: (65, 2),  # the_voice_of_america
+    74: (66, 2),  # liberation_theology
+    75: (67, 2),  # ussuri_river_skirmish
+    76: (68, 2),  # ask_not_what_your_country_can_do_for_you
+    84: (69, 2),  # star_wars
+    86: (70, 1),  # the_reformer
+    87: (71, 0),  # marine_barracks_bombing
+    88: (72, 0),  # soviets_shoot_down_kal_007
+    89: (73, 0),  # glasnost
+    90: (74, 1),  # ortega_elected_in_nicaragua
+    93: (75, 1),  # chernobyl
+    94: (76, 1),  # latin_american_debt_crisis
+    95: (77, 2),  # tear_down_this_wall
+    97: (78, 1),  # aldrich_ames_remix
+    98: (79, 0),  # pershing_ii_deployed
+    99: (80, 0),  # wargames
+    101: (81, 1),  # iran_iraq_war
+    103: (82, 2),  # the_cambridge_five
+    104: (83, 1),  # special_relationship
+    106: (84, 4),  # che
+    107: (85, 1),  # our_man_in_tehran
 }
 STEPS = (
     s_play_card_in_action_round,  # 0
@@ -8485,80 +8558,81 @@ STEPS = (
     s_coup_with_ops,  # 21
     s_coup_attempt,  # 22
     s_standard,  # 23
-    s_space_discard_ability,  # 24
-    s_play_turn,  # 25
-    s_headline_phase,  # 26
-    s_choose_headline,  # 27
-    s_resolve_headline,  # 28
-    s_action_rounds,  # 29
-    s_take_action_round_of,  # 30
-    s_extra_action_round,  # 31
-    s_turn_end,  # 32
-    s_start,  # 33
-    sev_five_year_plan,  # 34
-    sev_socialist_governments,  # 35
-    sev_blockade,  # 36
-    sev_comecon,  # 37
-    sev_warsaw_pact_formed,  # 38
-    sev_truman_doctrine,  # 39
-    sev_olympic_games,  # 40
-    sev_independent_reds,  # 41
-    sev_marshall_plan,  # 42
-    sev_indo_pakistani_war,  # 43
-    sev_cia_created,  # 44
-    sev_suez_crisis,  # 45
-    sev_east_european_unrest,  # 46
-    sev_decolonization,  # 47
-    sev_un_intervention,  # 48
-    sev_de_stalinization,  # 49
-    sev_brush_war,  # 50
-    sev_salt_negotiations,  # 51
-    sev_summit,  # 52
-    sev_how_i_learned_to_stop_worrying,  # 53
-    sev_junta,  # 54
-    sev_missile_envy,  # 55
-    sev_south_african_unrest,  # 56
-    sev_muslim_revolution,  # 57
-    sev_abm_treaty,  # 58
-    sev_lone_gunman,  # 59
-    sev_colonial_rear_guards,  # 60
-    sev_puppet_governments,  # 61
-    sev_grain_sales_to_soviets,  # 62
-    sev_oas_founded,  # 63
-    sev_the_voice_of_america,  # 64
-    sev_liberation_theology,  # 65
-    sev_ussuri_river_skirmish,  # 66
-    sev_ask_not_what_your_country_can_do_for_you,  # 67
-    sev_star_wars,  # 68
-    sev_the_reformer,  # 69
-    sev_marine_barracks_bombing,  # 70
-    sev_soviets_shoot_down_kal_007,  # 71
-    sev_glasnost,  # 72
-    sev_ortega_elected_in_nicaragua,  # 73
-    sev_chernobyl,  # 74
-    sev_latin_american_debt_crisis,  # 75
-    sev_tear_down_this_wall,  # 76
-    sev_aldrich_ames_remix,  # 77
-    sev_pershing_ii_deployed,  # 78
-    sev_wargames,  # 79
-    sev_iran_iraq_war,  # 80
-    sev_the_cambridge_five,  # 81
-    sev_special_relationship,  # 82
-    sev_che,  # 83
-    sev_our_man_in_tehran,  # 84
-    st_norad_in_effect_1,  # 85
-    st_cuban_missile_crisis_in_effect_0,  # 86
-    st_cuban_missile_crisis_in_effect_1,  # 87
-    st_quagmire_in_effect_0,  # 88
-    st_bear_trap_in_effect_0,  # 89
-    w_t_norad_in_effect_0,  # 90
-    w_t_missile_envy_obligation_1,  # 91
-    w_t_missile_envy_obligation_2,  # 92
-    w_t_we_will_bury_you_pending_0,  # 93
-    w_t_we_will_bury_you_pending_2,  # 94
-    event_done,  # 95
+    s_place_bid,  # 24
+    s_space_discard_ability,  # 25
+    s_play_turn,  # 26
+    s_headline_phase,  # 27
+    s_choose_headline,  # 28
+    s_resolve_headline,  # 29
+    s_action_rounds,  # 30
+    s_take_action_round_of,  # 31
+    s_extra_action_round,  # 32
+    s_turn_end,  # 33
+    s_start,  # 34
+    sev_five_year_plan,  # 35
+    sev_socialist_governments,  # 36
+    sev_blockade,  # 37
+    sev_comecon,  # 38
+    sev_warsaw_pact_formed,  # 39
+    sev_truman_doctrine,  # 40
+    sev_olympic_games,  # 41
+    sev_independent_reds,  # 42
+    sev_marshall_plan,  # 43
+    sev_indo_pakistani_war,  # 44
+    sev_cia_created,  # 45
+    sev_suez_crisis,  # 46
+    sev_east_european_unrest,  # 47
+    sev_decolonization,  # 48
+    sev_un_intervention,  # 49
+    sev_de_stalinization,  # 50
+    sev_brush_war,  # 51
+    sev_salt_negotiations,  # 52
+    sev_summit,  # 53
+    sev_how_i_learned_to_stop_worrying,  # 54
+    sev_junta,  # 55
+    sev_missile_envy,  # 56
+    sev_south_african_unrest,  # 57
+    sev_muslim_revolution,  # 58
+    sev_abm_treaty,  # 59
+    sev_lone_gunman,  # 60
+    sev_colonial_rear_guards,  # 61
+    sev_puppet_governments,  # 62
+    sev_grain_sales_to_soviets,  # 63
+    sev_oas_founded,  # 64
+    sev_the_voice_of_america,  # 65
+    sev_liberation_theology,  # 66
+    sev_ussuri_river_skirmish,  # 67
+    sev_ask_not_what_your_country_can_do_for_you,  # 68
+    sev_star_wars,  # 69
+    sev_the_reformer,  # 70
+    sev_marine_barracks_bombing,  # 71
+    sev_soviets_shoot_down_kal_007,  # 72
+    sev_glasnost,  # 73
+    sev_ortega_elected_in_nicaragua,  # 74
+    sev_chernobyl,  # 75
+    sev_latin_american_debt_crisis,  # 76
+    sev_tear_down_this_wall,  # 77
+    sev_aldrich_ames_remix,  # 78
+    sev_pershing_ii_deployed,  # 79
+    sev_wargames,  # 80
+    sev_iran_iraq_war,  # 81
+    sev_the_cambridge_five,  # 82
+    sev_special_relationship,  # 83
+    sev_che,  # 84
+    sev_our_man_in_tehran,  # 85
+    st_norad_in_effect_1,  # 86
+    st_cuban_missile_crisis_in_effect_0,  # 87
+    st_cuban_missile_crisis_in_effect_1,  # 88
+    st_quagmire_in_effect_0,  # 89
+    st_bear_trap_in_effect_0,  # 90
+    w_t_norad_in_effect_0,  # 91
+    w_t_missile_envy_obligation_1,  # 92
+    w_t_missile_envy_obligation_2,  # 93
+    w_t_we_will_bury_you_pending_0,  # 94
+    w_t_we_will_bury_you_pending_2,  # 95
+    event_done,  # 96
 )
-START = (33, 3)
+START = (34, 3)
 # Where suspended frames hold cards: step -> (slots of cards, slots of lists of
 # cards), so a search bot that re-deals unseen cards re-deals these too.
 CARD_SLOTS = {
@@ -8570,58 +8644,58 @@ CARD_SLOTS = {
     9: ((1,), ()),  # procedure late_event_operations
     14: ((5,), ()),  # procedure trap_action_round
     17: ((1,), ()),  # procedure missile_envy_use
-    24: ((1,), ()),  # procedure space_discard_ability
-    27: ((1,), ()),  # procedure choose_headline
-    28: ((1,), (3,)),  # procedure resolve_headline
-    34: ((1, 2), ()),  # event of five_year_plan
-    35: ((1,), ()),  # event of socialist_governments
-    36: ((1, 2), ()),  # event of blockade
-    37: ((1,), ()),  # event of comecon
-    38: ((1,), ()),  # event of warsaw_pact_formed
-    39: ((1,), ()),  # event of truman_doctrine
-    40: ((1,), ()),  # event of olympic_games
-    41: ((1,), ()),  # event of independent_reds
-    42: ((1,), ()),  # event of marshall_plan
-    43: ((1,), ()),  # event of indo_pakistani_war
-    44: ((1,), ()),  # event of cia_created
-    45: ((1,), ()),  # event of suez_crisis
-    46: ((1,), ()),  # event of east_european_unrest
-    47: ((1,), ()),  # event of decolonization
-    48: ((1, 2), ()),  # event of un_intervention
-    49: ((1,), ()),  # event of de_stalinization
-    50: ((1,), ()),  # event of brush_war
-    51: ((1, 2), ()),  # event of salt_negotiations
-    52: ((1,), ()),  # event of summit
-    53: ((1,), ()),  # event of how_i_learned_to_stop_worrying
-    54: ((1,), ()),  # event of junta
-    55: ((1, 4, 5), ()),  # event of missile_envy
-    56: ((1,), ()),  # event of south_african_unrest
-    57: ((1,), ()),  # event of muslim_revolution
-    58: ((1,), ()),  # event of abm_treaty
-    59: ((1,), ()),  # event of lone_gunman
-    60: ((1,), ()),  # event of colonial_rear_guards
-    61: ((1,), ()),  # event of puppet_governments
-    62: ((1, 3), ()),  # event of grain_sales_to_soviets
-    63: ((1,), ()),  # event of oas_founded
-    64: ((1,), ()),  # event of the_voice_of_america
-    65: ((1,), ()),  # event of liberation_theology
-    66: ((1,), ()),  # event of ussuri_river_skirmish
-    67: ((1, 3), ()),  # event of ask_not_what_your_country_can_do_for_you
-    68: ((1, 2), ()),  # event of star_wars
-    69: ((1,), ()),  # event of the_reformer
-    70: ((1,), ()),  # event of marine_barracks_bombing
-    71: ((1,), ()),  # event of soviets_shoot_down_kal_007
-    72: ((1,), ()),  # event of glasnost
-    73: ((1,), ()),  # event of ortega_elected_in_nicaragua
-    74: ((1,), ()),  # event of chernobyl
-    75: ((1, 2), ()),  # event of latin_american_debt_crisis
-    76: ((1,), ()),  # event of tear_down_this_wall
-    77: ((1, 2), ()),  # event of aldrich_ames_remix
-    78: ((1,), ()),  # event of pershing_ii_deployed
-    79: ((1,), ()),  # event of wargames
-    80: ((1,), ()),  # event of iran_iraq_war
-    81: ((1, 2), ()),  # event of the_cambridge_five
-    82: ((1,), ()),  # event of special_relationship
-    83: ((1,), ()),  # event of che
-    84: ((1, 2), ()),  # event of our_man_in_tehran
+    25: ((1,), ()),  # procedure space_discard_ability
+    28: ((1,), ()),  # procedure choose_headline
+    29: ((1,), (3,)),  # procedure resolve_headline
+    35: ((1, 2), ()),  # event of five_year_plan
+    36: ((1,), ()),  # event of socialist_governments
+    37: ((1, 2), ()),  # event of blockade
+    38: ((1,), ()),  # event of comecon
+    39: ((1,), ()),  # event of warsaw_pact_formed
+    40: ((1,), ()),  # event of truman_doctrine
+    41: ((1,), ()),  # event of olympic_games
+    42: ((1,), ()),  # event of independent_reds
+    43: ((1,), ()),  # event of marshall_plan
+    44: ((1,), ()),  # event of indo_pakistani_war
+    45: ((1,), ()),  # event of cia_created
+    46: ((1,), ()),  # event of suez_crisis
+    47: ((1,), ()),  # event of east_european_unrest
+    48: ((1,), ()),  # event of decolonization
+    49: ((1, 2), ()),  # event of un_intervention
+    50: ((1,), ()),  # event of de_stalinization
+    51: ((1,), ()),  # event of brush_war
+    52: ((1, 2), ()),  # event of salt_negotiations
+    53: ((1,), ()),  # event of summit
+    54: ((1,), ()),  # event of how_i_learned_to_stop_worrying
+    55: ((1,), ()),  # event of junta
+    56: ((1, 4, 5), ()),  # event of missile_envy
+    57: ((1,), ()),  # event of south_african_unrest
+    58: ((1,), ()),  # event of muslim_revolution
+    59: ((1,), ()),  # event of abm_treaty
+    60: ((1,), ()),  # event of lone_gunman
+    61: ((1,), ()),  # event of colonial_rear_guards
+    62: ((1,), ()),  # event of puppet_governments
+    63: ((1, 3), ()),  # event of grain_sales_to_soviets
+    64: ((1,), ()),  # event of oas_founded
+    65: ((1,), ()),  # event of the_voice_of_america
+    66: ((1,), ()),  # event of liberation_theology
+    67: ((1,), ()),  # event of ussuri_river_skirmish
+    68: ((1, 3), ()),  # event of ask_not_what_your_country_can_do_for_you
+    69: ((1, 2), ()),  # event of star_wars
+    70: ((1,), ()),  # event of the_reformer
+    71: ((1,), ()),  # event of marine_barracks_bombing
+    72: ((1,), ()),  # event of soviets_shoot_down_kal_007
+    73: ((1,), ()),  # event of glasnost
+    74: ((1,), ()),  # event of ortega_elected_in_nicaragua
+    75: ((1,), ()),  # event of chernobyl
+    76: ((1, 2), ()),  # event of latin_american_debt_crisis
+    77: ((1,), ()),  # event of tear_down_this_wall
+    78: ((1, 2), ()),  # event of aldrich_ames_remix
+    79: ((1,), ()),  # event of pershing_ii_deployed
+    80: ((1,), ()),  # event of wargames
+    81: ((1,), ()),  # event of iran_iraq_war
+    82: ((1, 2), ()),  # event of the_cambridge_five
+    83: ((1,), ()),  # event of special_relationship
+    84: ((1,), ()),  # event of che
+    85: ((1, 2), ()),  # event of our_man_in_tehran
 }

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 65d4c77b71ec7086
+# Spec hash: 66aeb205f10379c9
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source 9674b868feea09c928e8 output e781ba090613f49f1cd2
+# Fingerprint: source 67140a4c5f99f0361910 output 676536ebb669cab4df4b
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -2836,13 +2836,13 @@ EVENT_WHEN = {
 
 def inv_defcon_range(state):
     "invariant defcon_range"
-    # spec: spec/twilight_struggle/frame.rules:154
+    # spec: spec/twilight_struggle/frame.rules:160
     return state.tracks[0] >= 1 and state.tracks[0] <= 5
 
 
 def inv_milops_range(state):
     "invariant milops_range"
-    # spec: spec/twilight_struggle/frame.rules:156
+    # spec: spec/twilight_struggle/frame.rules:162
     return all(
         state.tracks[4 + c_p] >= 0 and state.tracks[4 + c_p] <= 5 for c_p in PLAYERS
     )
@@ -2850,7 +2850,7 @@ def inv_milops_range(state):
 
 def inv_space_range(state):
     "invariant space_range"
-    # spec: spec/twilight_struggle/frame.rules:159
+    # spec: spec/twilight_struggle/frame.rules:165
     return all(
         state.tracks[6 + c_p] >= 0 and state.tracks[6 + c_p] <= 8 for c_p in PLAYERS
     )
@@ -2858,7 +2858,7 @@ def inv_space_range(state):
 
 def inv_influence_not_negative(state):
     "invariant influence_not_negative"
-    # spec: spec/twilight_struggle/frame.rules:162
+    # spec: spec/twilight_struggle/frame.rules:168
     return all(
         state.counters[1][c_c] >= 0 and state.counters[2][c_c] >= 0 for c_c in K_country
     )
@@ -2866,13 +2866,13 @@ def inv_influence_not_negative(state):
 
 def inv_hand_limit(state):
     "invariant hand_limit"
-    # spec: spec/twilight_struggle/frame.rules:166
+    # spec: spec/twilight_struggle/frame.rules:172
     return all(len(state.zones[2 + c_p]) <= 9 for c_p in PLAYERS)
 
 
 def inv_china_card_place(state):
     "invariant china_card_place"
-    # spec: spec/twilight_struggle/frame.rules:168
+    # spec: spec/twilight_struggle/frame.rules:174
     return (
         state.location[E_china_card] == 4
         or state.location[E_china_card] == 5
@@ -2883,7 +2883,7 @@ def inv_china_card_place(state):
 
 def inv_one_headline_each(state):
     "invariant one_headline_each"
-    # spec: spec/twilight_struggle/frame.rules:172
+    # spec: spec/twilight_struggle/frame.rules:178
     return all(len(state.zones[6 + c_p]) <= 1 for c_p in PLAYERS)
 
 
@@ -4849,11 +4849,39 @@ def pol_careful_core_39(state, pending, tun):
 
 def pol_careful_core_40(state, pending, tun):
     "policy careful_core, rule 41: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:423
+    # spec: spec/twilight_struggle/policies.rules:426
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:424
+    # spec: spec/twilight_struggle/policies.rules:427
+    best = keep_best(
+        best,
+        [
+            d_event_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:428
+    best = keep_best(
+        best,
+        [A_battleground[v_target] for v_target in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_core_41(state, pending, tun):
+    "policy careful_core, rule 42: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:430
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:431
     best = keep_best(
         best,
         [
@@ -4866,7 +4894,7 @@ def pol_careful_core_40(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:425
+    # spec: spec/twilight_struggle/policies.rules:432
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4874,7 +4902,7 @@ def pol_careful_core_40(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:426
+    # spec: spec/twilight_struggle/policies.rules:433
     best = keep_best(
         best,
         [
@@ -4888,12 +4916,12 @@ def pol_careful_core_40(state, pending, tun):
     return best
 
 
-def nev_careful_core_40(state, pending, tun):
-    "policy careful_core, rule 41: the options its `never` lines mark"
+def nev_careful_core_41(state, pending, tun):
+    "policy careful_core, rule 42: the options its `never` lines mark"
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:424
+        # spec: spec/twilight_struggle/policies.rules:431
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -4904,13 +4932,13 @@ def nev_careful_core_40(state, pending, tun):
     return marked
 
 
-def pol_careful_core_41(state, pending, tun):
-    "policy careful_core, rule 42: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:428
+def pol_careful_core_42(state, pending, tun):
+    "policy careful_core, rule 43: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:435
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:429
+    # spec: spec/twilight_struggle/policies.rules:436
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -4919,13 +4947,13 @@ def pol_careful_core_41(state, pending, tun):
     return best
 
 
-def pol_careful_core_42(state, pending, tun):
-    "policy careful_core, rule 43: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:431
+def pol_careful_core_43(state, pending, tun):
+    "policy careful_core, rule 44: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:438
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:432
+    # spec: spec/twilight_struggle/policies.rules:439
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -4933,26 +4961,13 @@ def pol_careful_core_42(state, pending, tun):
     return best
 
 
-def pol_careful_core_43(state, pending, tun):
-    "policy careful_core, rule 44: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:434
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:435
-    best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
 def pol_careful_core_44(state, pending, tun):
     "policy careful_core, rule 45: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:437
+    # spec: spec/twilight_struggle/policies.rules:441
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:438
+    # spec: spec/twilight_struggle/policies.rules:442
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4961,17 +4976,12 @@ def pol_careful_core_44(state, pending, tun):
 
 def pol_careful_core_45(state, pending, tun):
     "policy careful_core, rule 46: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:440
+    # spec: spec/twilight_struggle/policies.rules:444
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:441
-    if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
-        best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:442
-    best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
+    # spec: spec/twilight_struggle/policies.rules:445
+    best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
     return best
@@ -4979,54 +4989,29 @@ def pol_careful_core_45(state, pending, tun):
 
 def pol_careful_core_46(state, pending, tun):
     "policy careful_core, rule 47: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:444
+    # spec: spec/twilight_struggle/policies.rules:447
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:445
-    if not any(
-        (c_c in RS_central_america or c_c in RS_south_america)
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in K_country
-    ):
-        best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
+    # spec: spec/twilight_struggle/policies.rules:448
+    if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
+        best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:446
-    if any(
-        (c_c in RS_central_america or c_c in RS_south_america)
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in K_country
-    ):
-        best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:447
-    best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
+    # spec: spec/twilight_struggle/policies.rules:449
+    best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def nev_careful_core_46(state, pending, tun):
-    "policy careful_core, rule 47: the options its `never` lines mark"
+def pol_careful_core_47(state, pending, tun):
+    "policy careful_core, rule 48: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:451
     v_you = pending["player"]
-    marked = set()
-    # spec: spec/twilight_struggle/policies.rules:445
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:452
     if not any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -5039,35 +5024,12 @@ def nev_careful_core_46(state, pending, tun):
         )
         for c_c in K_country
     ):
-        marked.update(("coup",))
-    return [i for i, option in enumerate(pending["ids"]) if option in marked]
-
-
-def pol_careful_core_47(state, pending, tun):
-    "policy careful_core, rule 48: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:449
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:450
-    if not any(
-        c_c in KS_country
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in R_europe
-    ):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:451
+    # spec: spec/twilight_struggle/policies.rules:453
     if any(
-        c_c in KS_country
+        (c_c in RS_central_america or c_c in RS_south_america)
         and (
             state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
             and not (
@@ -5076,13 +5038,13 @@ def pol_careful_core_47(state, pending, tun):
                 or is_active(state, 17, [v_you])
             )
         )
-        for c_c in R_europe
+        for c_c in K_country
     ):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:452
-    best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
+    # spec: spec/twilight_struggle/policies.rules:454
+    best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
     if len(best) == 1:
         return best
     return best
@@ -5092,7 +5054,30 @@ def nev_careful_core_47(state, pending, tun):
     "policy careful_core, rule 48: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:450
+    # spec: spec/twilight_struggle/policies.rules:452
+    if not any(
+        (c_c in RS_central_america or c_c in RS_south_america)
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
+        for c_c in K_country
+    ):
+        marked.update(("coup",))
+    return [i for i, option in enumerate(pending["ids"]) if option in marked]
+
+
+def pol_careful_core_48(state, pending, tun):
+    "policy careful_core, rule 49: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:456
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:457
     if not any(
         c_c in KS_country
         and (
@@ -5104,29 +5089,6 @@ def nev_careful_core_47(state, pending, tun):
             )
         )
         for c_c in R_europe
-    ):
-        marked.update(("coup",))
-    return [i for i, option in enumerate(pending["ids"]) if option in marked]
-
-
-def pol_careful_core_48(state, pending, tun):
-    "policy careful_core, rule 49: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:455
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:456
-    if not any(
-        c_c in KS_country
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in ADJ[E_nicaragua]
     ):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
@@ -5142,13 +5104,13 @@ def pol_careful_core_48(state, pending, tun):
                 or is_active(state, 17, [v_you])
             )
         )
-        for c_c in ADJ[E_nicaragua]
+        for c_c in R_europe
     ):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
     # spec: spec/twilight_struggle/policies.rules:459
-    best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
+    best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
     return best
@@ -5158,7 +5120,73 @@ def nev_careful_core_48(state, pending, tun):
     "policy careful_core, rule 49: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:456
+    # spec: spec/twilight_struggle/policies.rules:457
+    if not any(
+        c_c in KS_country
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
+        for c_c in R_europe
+    ):
+        marked.update(("coup",))
+    return [i for i, option in enumerate(pending["ids"]) if option in marked]
+
+
+def pol_careful_core_49(state, pending, tun):
+    "policy careful_core, rule 50: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:462
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:463
+    if not any(
+        c_c in KS_country
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
+        for c_c in ADJ[E_nicaragua]
+    ):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:465
+    if any(
+        c_c in KS_country
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
+        for c_c in ADJ[E_nicaragua]
+    ):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:466
+    best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def nev_careful_core_49(state, pending, tun):
+    "policy careful_core, rule 50: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = set()
+    # spec: spec/twilight_struggle/policies.rules:463
     if not any(
         c_c in KS_country
         and (
@@ -5175,47 +5203,18 @@ def nev_careful_core_48(state, pending, tun):
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
 
 
-def pol_careful_core_49(state, pending, tun):
-    "policy careful_core, rule 50: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:461
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:462
-    if not d_safe_coup_target(state, v_you):
-        best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:463
-    if d_safe_coup_target(state, v_you):
-        best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def nev_careful_core_49(state, pending, tun):
-    "policy careful_core, rule 50: the options its `never` lines mark"
-    v_you = pending["player"]
-    marked = set()
-    # spec: spec/twilight_struggle/policies.rules:462
-    if not d_safe_coup_target(state, v_you):
-        marked.update(("coup",))
-    return [i for i, option in enumerate(pending["ids"]) if option in marked]
-
-
 def pol_careful_core_50(state, pending, tun):
     "policy careful_core, rule 51: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:465
+    # spec: spec/twilight_struggle/policies.rules:468
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:466
+    # spec: spec/twilight_struggle/policies.rules:469
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:467
+    # spec: spec/twilight_struggle/policies.rules:470
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -5227,7 +5226,7 @@ def nev_careful_core_50(state, pending, tun):
     "policy careful_core, rule 51: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:466
+    # spec: spec/twilight_struggle/policies.rules:469
     if not d_safe_coup_target(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -5235,37 +5234,45 @@ def nev_careful_core_50(state, pending, tun):
 
 def pol_careful_core_51(state, pending, tun):
     "policy careful_core, rule 52: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:469
+    # spec: spec/twilight_struggle/policies.rules:472
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:470
-    best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
+    # spec: spec/twilight_struggle/policies.rules:473
+    if not d_safe_coup_target(state, v_you):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:471
-    best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
+    # spec: spec/twilight_struggle/policies.rules:474
+    if d_safe_coup_target(state, v_you):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
+def nev_careful_core_51(state, pending, tun):
+    "policy careful_core, rule 52: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = set()
+    # spec: spec/twilight_struggle/policies.rules:473
+    if not d_safe_coup_target(state, v_you):
+        marked.update(("coup",))
+    return [i for i, option in enumerate(pending["ids"]) if option in marked]
+
+
 def pol_careful_core_52(state, pending, tun):
     "policy careful_core, rule 53: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:473
+    # spec: spec/twilight_struggle/policies.rules:476
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:474
-    if (
-        d_scoring_cards_held(state, v_you)
-        >= q_action_rounds_for(state, v_you) - state.tracks[3] + 1
-    ):
-        best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
+    # spec: spec/twilight_struggle/policies.rules:477
+    best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:475
-    best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
+    # spec: spec/twilight_struggle/policies.rules:478
+    best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
     return best
@@ -5273,12 +5280,20 @@ def pol_careful_core_52(state, pending, tun):
 
 def pol_careful_core_53(state, pending, tun):
     "policy careful_core, rule 54: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:477
+    # spec: spec/twilight_struggle/policies.rules:480
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:478
-    best = keep_best(best, [ids[i] in ("double",) for i in best], False)
+    # spec: spec/twilight_struggle/policies.rules:481
+    if (
+        d_scoring_cards_held(state, v_you)
+        >= q_action_rounds_for(state, v_you) - state.tracks[3] + 1
+    ):
+        best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:482
+    best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
     return best
@@ -5286,12 +5301,12 @@ def pol_careful_core_53(state, pending, tun):
 
 def pol_careful_core_54(state, pending, tun):
     "policy careful_core, rule 55: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:480
+    # spec: spec/twilight_struggle/policies.rules:484
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:481
-    best = keep_best(best, [ids[i] in ("place",) for i in best], False)
+    # spec: spec/twilight_struggle/policies.rules:485
+    best = keep_best(best, [ids[i] in ("double",) for i in best], False)
     if len(best) == 1:
         return best
     return best
@@ -5299,11 +5314,11 @@ def pol_careful_core_54(state, pending, tun):
 
 def pol_careful_core_55(state, pending, tun):
     "policy careful_core, rule 56: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:483
+    # spec: spec/twilight_struggle/policies.rules:487
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:484
+    # spec: spec/twilight_struggle/policies.rules:488
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5312,12 +5327,12 @@ def pol_careful_core_55(state, pending, tun):
 
 def pol_careful_core_56(state, pending, tun):
     "policy careful_core, rule 57: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:486
+    # spec: spec/twilight_struggle/policies.rules:490
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:487
-    best = keep_best(best, [ids[i] in ("move",) for i in best], False)
+    # spec: spec/twilight_struggle/policies.rules:491
+    best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
     return best
@@ -5325,12 +5340,12 @@ def pol_careful_core_56(state, pending, tun):
 
 def pol_careful_core_57(state, pending, tun):
     "policy careful_core, rule 58: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:489
+    # spec: spec/twilight_struggle/policies.rules:493
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:490
-    best = keep_best(best, [ids[i] in ("take",) for i in best], False)
+    # spec: spec/twilight_struggle/policies.rules:494
+    best = keep_best(best, [ids[i] in ("move",) for i in best], False)
     if len(best) == 1:
         return best
     return best
@@ -5338,11 +5353,24 @@ def pol_careful_core_57(state, pending, tun):
 
 def pol_careful_core_58(state, pending, tun):
     "policy careful_core, rule 59: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:492
+    # spec: spec/twilight_struggle/policies.rules:496
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:493
+    # spec: spec/twilight_struggle/policies.rules:497
+    best = keep_best(best, [ids[i] in ("take",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_core_59(state, pending, tun):
+    "policy careful_core, rule 60: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:499
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:500
     if (
         len(
             [
@@ -5360,21 +5388,8 @@ def pol_careful_core_58(state, pending, tun):
         best = keep_best(best, [ids[i] in ("remove",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:496
+    # spec: spec/twilight_struggle/policies.rules:503
     best = keep_best(best, [ids[i] in ("add",) for i in best], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_59(state, pending, tun):
-    "policy careful_core, rule 60: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:498
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:499
-    best = keep_best(best, [ids[i] in ("split",) for i in best], False)
     if len(best) == 1:
         return best
     return best
@@ -5382,12 +5397,12 @@ def pol_careful_core_59(state, pending, tun):
 
 def pol_careful_core_60(state, pending, tun):
     "policy careful_core, rule 61: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:501
+    # spec: spec/twilight_struggle/policies.rules:505
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:502
-    best = keep_best(best, [ids[i] in ("take",) for i in best], False)
+    # spec: spec/twilight_struggle/policies.rules:506
+    best = keep_best(best, [ids[i] in ("split",) for i in best], False)
     if len(best) == 1:
         return best
     return best
@@ -5395,12 +5410,12 @@ def pol_careful_core_60(state, pending, tun):
 
 def pol_careful_core_61(state, pending, tun):
     "policy careful_core, rule 62: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:504
+    # spec: spec/twilight_struggle/policies.rules:508
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:505
-    best = keep_best(best, [ids[i] in ("use",) for i in best], False)
+    # spec: spec/twilight_struggle/policies.rules:509
+    best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
     return best
@@ -5408,11 +5423,24 @@ def pol_careful_core_61(state, pending, tun):
 
 def pol_careful_core_62(state, pending, tun):
     "policy careful_core, rule 63: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:508
+    # spec: spec/twilight_struggle/policies.rules:511
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:512
+    best = keep_best(best, [ids[i] in ("use",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_core_63(state, pending, tun):
+    "policy careful_core, rule 64: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:515
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:509
+    # spec: spec/twilight_struggle/policies.rules:516
     best = keep_best(
         best,
         [
@@ -5429,42 +5457,6 @@ def pol_careful_core_62(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:510
-    best = keep_best(
-        best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:511
-    best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def nev_careful_core_62(state, pending, tun):
-    "policy careful_core, rule 63: the options its `never` lines mark"
-    v_you = pending["player"]
-    marked = []
-    for i, v_c in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:509
-        if state.tracks[0] <= 2 and (
-            v_c == E_duck_and_cover
-            or v_c == E_we_will_bury_you
-            or v_c == E_soviets_shoot_down_kal_007
-            or v_c == E_olympic_games
-        ):
-            marked.append(i)
-            continue
-    return marked
-
-
-def pol_careful_core_63(state, pending, tun):
-    "policy careful_core, rule 64: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:516
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
     # spec: spec/twilight_struggle/policies.rules:517
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
@@ -5478,13 +5470,49 @@ def pol_careful_core_63(state, pending, tun):
     return best
 
 
+def nev_careful_core_63(state, pending, tun):
+    "policy careful_core, rule 64: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = []
+    for i, v_c in enumerate(pending["values"]):
+        # spec: spec/twilight_struggle/policies.rules:516
+        if state.tracks[0] <= 2 and (
+            v_c == E_duck_and_cover
+            or v_c == E_we_will_bury_you
+            or v_c == E_soviets_shoot_down_kal_007
+            or v_c == E_olympic_games
+        ):
+            marked.append(i)
+            continue
+    return marked
+
+
 def pol_careful_core_64(state, pending, tun):
     "policy careful_core, rule 65: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:520
+    # spec: spec/twilight_struggle/policies.rules:523
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:521
+    # spec: spec/twilight_struggle/policies.rules:524
+    best = keep_best(
+        best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:525
+    best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_core_65(state, pending, tun):
+    "policy careful_core, rule 66: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:527
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:528
     best = keep_best(
         best,
         [
@@ -5497,7 +5525,7 @@ def pol_careful_core_64(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:522
+    # spec: spec/twilight_struggle/policies.rules:529
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -5508,26 +5536,26 @@ def pol_careful_core_64(state, pending, tun):
     return best
 
 
-def pol_careful_core_65(state, pending, tun):
-    "policy careful_core, rule 66: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:524
+def pol_careful_core_66(state, pending, tun):
+    "policy careful_core, rule 67: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:531
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:525
+    # spec: spec/twilight_struggle/policies.rules:532
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_66(state, pending, tun):
-    "policy careful_core, rule 67: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:529
+def pol_careful_core_67(state, pending, tun):
+    "policy careful_core, rule 68: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:536
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:530
+    # spec: spec/twilight_struggle/policies.rules:537
     best = keep_best(
         best,
         [A_scoring[v_c] or v_c == E_china_card for v_c in [values[i] for i in best]],
@@ -5535,7 +5563,7 @@ def pol_careful_core_66(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:531
+    # spec: spec/twilight_struggle/policies.rules:538
     best = keep_best(
         best,
         [
@@ -5546,7 +5574,7 @@ def pol_careful_core_66(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:532
+    # spec: spec/twilight_struggle/policies.rules:539
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -5557,19 +5585,19 @@ def pol_careful_core_66(state, pending, tun):
     return best
 
 
-def pol_careful_core_67(state, pending, tun):
-    "policy careful_core, rule 68: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:535
+def pol_careful_core_68(state, pending, tun):
+    "policy careful_core, rule 69: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:542
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:536
+    # spec: spec/twilight_struggle/policies.rules:543
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:537
+    # spec: spec/twilight_struggle/policies.rules:544
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )
@@ -5583,16 +5611,16 @@ NEVERS = {
     "careful": {
         "spec/twilight_struggle/card_play.rules:53:9": nev_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": nev_careful_core_2,
-        "spec/twilight_struggle/events_late.rules:126:5": nev_careful_core_62,
-        "spec/twilight_struggle/events_late.rules:200:9": nev_careful_core_48,
-        "spec/twilight_struggle/events_late.rules:202:17": nev_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:299:5": nev_careful_core_47,
-        "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:259:5": nev_careful_core_46,
-        "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:800:9": nev_careful_core_49,
+        "spec/twilight_struggle/events_late.rules:126:5": nev_careful_core_63,
+        "spec/twilight_struggle/events_late.rules:200:9": nev_careful_core_49,
+        "spec/twilight_struggle/events_late.rules:202:17": nev_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:299:5": nev_careful_core_48,
+        "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_41,
+        "spec/twilight_struggle/events_mid.rules:259:5": nev_careful_core_47,
+        "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_41,
+        "spec/twilight_struggle/events_mid.rules:800:9": nev_careful_core_50,
         "spec/twilight_struggle/events_mid.rules:802:17": nev_careful_core_35,
-        "spec/twilight_struggle/events_mid.rules:807:21": nev_careful_core_50,
+        "spec/twilight_struggle/events_mid.rules:807:21": nev_careful_core_51,
         "spec/twilight_struggle/events_mid.rules:809:29": nev_careful_core_36,
         "spec/twilight_struggle/operations.rules:167:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
@@ -5600,16 +5628,16 @@ NEVERS = {
     "careful_core": {
         "spec/twilight_struggle/card_play.rules:53:9": nev_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": nev_careful_core_2,
-        "spec/twilight_struggle/events_late.rules:126:5": nev_careful_core_62,
-        "spec/twilight_struggle/events_late.rules:200:9": nev_careful_core_48,
-        "spec/twilight_struggle/events_late.rules:202:17": nev_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:299:5": nev_careful_core_47,
-        "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:259:5": nev_careful_core_46,
-        "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:800:9": nev_careful_core_49,
+        "spec/twilight_struggle/events_late.rules:126:5": nev_careful_core_63,
+        "spec/twilight_struggle/events_late.rules:200:9": nev_careful_core_49,
+        "spec/twilight_struggle/events_late.rules:202:17": nev_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:299:5": nev_careful_core_48,
+        "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_41,
+        "spec/twilight_struggle/events_mid.rules:259:5": nev_careful_core_47,
+        "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_41,
+        "spec/twilight_struggle/events_mid.rules:800:9": nev_careful_core_50,
         "spec/twilight_struggle/events_mid.rules:802:17": nev_careful_core_35,
-        "spec/twilight_struggle/events_mid.rules:807:21": nev_careful_core_50,
+        "spec/twilight_struggle/events_mid.rules:807:21": nev_careful_core_51,
         "spec/twilight_struggle/events_mid.rules:809:29": nev_careful_core_36,
         "spec/twilight_struggle/operations.rules:167:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
@@ -5622,168 +5650,170 @@ POLICIES = {
         "spec/twilight_struggle/card_play.rules:53:9": pol_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": pol_careful_core_2,
         "spec/twilight_struggle/card_play.rules:99:9": pol_careful_core_3,
-        "spec/twilight_struggle/cards.rules:101:17": pol_careful_core_66,
+        "spec/twilight_struggle/cards.rules:101:17": pol_careful_core_67,
         "spec/twilight_struggle/cards.rules:136:13": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:158:9": pol_careful_core_58,
+        "spec/twilight_struggle/cards.rules:158:9": pol_careful_core_59,
         "spec/twilight_struggle/cards.rules:161:21": pol_careful_core_27,
         "spec/twilight_struggle/cards.rules:168:21": pol_careful_core_10,
         "spec/twilight_struggle/cards.rules:199:9": pol_careful_core_28,
         "spec/twilight_struggle/cards.rules:214:9": pol_careful_core_4,
         "spec/twilight_struggle/cards.rules:252:9": pol_careful_core_11,
         "spec/twilight_struggle/cards.rules:264:13": pol_careful_core_12,
-        "spec/twilight_struggle/cards.rules:278:9": pol_careful_core_67,
+        "spec/twilight_struggle/cards.rules:278:9": pol_careful_core_68,
         "spec/twilight_struggle/cards.rules:316:13": pol_careful_core_29,
         "spec/twilight_struggle/cards.rules:332:13": pol_careful_core_30,
         "spec/twilight_struggle/cards.rules:346:13": pol_careful_core_13,
-        "spec/twilight_struggle/cards.rules:369:9": pol_careful_core_64,
-        "spec/twilight_struggle/cards.rules:386:13": pol_careful_core_56,
+        "spec/twilight_struggle/cards.rules:369:9": pol_careful_core_65,
+        "spec/twilight_struggle/cards.rules:386:13": pol_careful_core_57,
         "spec/twilight_struggle/cards.rules:388:21": pol_careful_core_34,
         "spec/twilight_struggle/cards.rules:391:21": pol_careful_core_14,
         "spec/twilight_struggle/cards.rules:70:13": pol_careful_core_26,
-        "spec/twilight_struggle/cards.rules:98:9": pol_careful_core_43,
-        "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_core_61,
-        "spec/twilight_struggle/events_late.rules:126:5": pol_careful_core_62,
-        "spec/twilight_struggle/events_late.rules:200:9": pol_careful_core_48,
-        "spec/twilight_struggle/events_late.rules:202:17": pol_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:253:5": pol_careful_core_44,
-        "spec/twilight_struggle/events_late.rules:256:13": pol_careful_core_66,
-        "spec/twilight_struggle/events_late.rules:272:9": pol_careful_core_53,
+        "spec/twilight_struggle/cards.rules:98:9": pol_careful_core_44,
+        "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_core_62,
+        "spec/twilight_struggle/events_late.rules:126:5": pol_careful_core_63,
+        "spec/twilight_struggle/events_late.rules:200:9": pol_careful_core_49,
+        "spec/twilight_struggle/events_late.rules:202:17": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:253:5": pol_careful_core_45,
+        "spec/twilight_struggle/events_late.rules:256:13": pol_careful_core_67,
+        "spec/twilight_struggle/events_late.rules:272:9": pol_careful_core_54,
         "spec/twilight_struggle/events_late.rules:274:17": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:299:5": pol_careful_core_47,
-        "spec/twilight_struggle/events_late.rules:302:13": pol_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:319:9": pol_careful_core_67,
+        "spec/twilight_struggle/events_late.rules:299:5": pol_careful_core_48,
+        "spec/twilight_struggle/events_late.rules:302:13": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:319:9": pol_careful_core_68,
         "spec/twilight_struggle/events_late.rules:33:9": pol_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:346:9": pol_careful_core_65,
-        "spec/twilight_struggle/events_late.rules:367:5": pol_careful_core_45,
-        "spec/twilight_struggle/events_late.rules:398:5": pol_careful_core_67,
-        "spec/twilight_struggle/events_late.rules:442:9": pol_careful_core_55,
+        "spec/twilight_struggle/events_late.rules:346:9": pol_careful_core_66,
+        "spec/twilight_struggle/events_late.rules:367:5": pol_careful_core_46,
+        "spec/twilight_struggle/events_late.rules:398:5": pol_careful_core_68,
+        "spec/twilight_struggle/events_late.rules:442:9": pol_careful_core_56,
         "spec/twilight_struggle/events_late.rules:444:17": pol_careful_core_22,
         "spec/twilight_struggle/events_late.rules:45:9": pol_careful_core_33,
         "spec/twilight_struggle/events_late.rules:463:13": pol_careful_core_23,
         "spec/twilight_struggle/events_late.rules:467:13": pol_careful_core_22,
         "spec/twilight_struggle/events_late.rules:491:9": pol_careful_core_25,
-        "spec/twilight_struggle/events_late.rules:63:5": pol_careful_core_51,
-        "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_52,
-        "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_66,
-        "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_66,
-        "spec/twilight_struggle/events_mid.rules:189:9": pol_careful_core_57,
-        "spec/twilight_struggle/events_mid.rules:191:17": pol_careful_core_63,
-        "spec/twilight_struggle/events_mid.rules:231:5": pol_careful_core_42,
-        "spec/twilight_struggle/events_mid.rules:243:5": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:63:5": pol_careful_core_52,
+        "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_53,
+        "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_67,
+        "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_67,
+        "spec/twilight_struggle/events_mid.rules:189:9": pol_careful_core_58,
+        "spec/twilight_struggle/events_mid.rules:191:17": pol_careful_core_64,
+        "spec/twilight_struggle/events_mid.rules:231:5": pol_careful_core_43,
+        "spec/twilight_struggle/events_mid.rules:243:5": pol_careful_core_42,
         "spec/twilight_struggle/events_mid.rules:256:5": pol_careful_core_15,
-        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_core_46,
-        "spec/twilight_struggle/events_mid.rules:262:13": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_core_47,
+        "spec/twilight_struggle/events_mid.rules:262:13": pol_careful_core_41,
         "spec/twilight_struggle/events_mid.rules:277:9": pol_careful_core_37,
-        "spec/twilight_struggle/events_mid.rules:325:9": pol_careful_core_66,
-        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_67,
-        "spec/twilight_struggle/events_mid.rules:421:5": pol_careful_core_59,
+        "spec/twilight_struggle/events_mid.rules:325:9": pol_careful_core_67,
+        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_68,
+        "spec/twilight_struggle/events_mid.rules:421:5": pol_careful_core_60,
         "spec/twilight_struggle/events_mid.rules:425:13": pol_careful_core_16,
         "spec/twilight_struggle/events_mid.rules:462:9": pol_careful_core_31,
         "spec/twilight_struggle/events_mid.rules:557:9": pol_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:590:9": pol_careful_core_54,
+        "spec/twilight_struggle/events_mid.rules:590:9": pol_careful_core_55,
         "spec/twilight_struggle/events_mid.rules:593:17": pol_careful_core_18,
         "spec/twilight_struggle/events_mid.rules:654:9": pol_careful_core_19,
         "spec/twilight_struggle/events_mid.rules:715:9": pol_careful_core_32,
         "spec/twilight_struggle/events_mid.rules:727:9": pol_careful_core_20,
         "spec/twilight_struggle/events_mid.rules:742:13": pol_careful_core_21,
-        "spec/twilight_struggle/events_mid.rules:759:17": pol_careful_core_66,
-        "spec/twilight_struggle/events_mid.rules:800:9": pol_careful_core_49,
+        "spec/twilight_struggle/events_mid.rules:759:17": pol_careful_core_67,
+        "spec/twilight_struggle/events_mid.rules:800:9": pol_careful_core_50,
         "spec/twilight_struggle/events_mid.rules:802:17": pol_careful_core_35,
-        "spec/twilight_struggle/events_mid.rules:807:21": pol_careful_core_50,
+        "spec/twilight_struggle/events_mid.rules:807:21": pol_careful_core_51,
         "spec/twilight_struggle/events_mid.rules:809:29": pol_careful_core_36,
-        "spec/twilight_struggle/events_mid.rules:835:17": pol_careful_core_66,
+        "spec/twilight_struggle/events_mid.rules:835:17": pol_careful_core_67,
         "spec/twilight_struggle/operations.rules:101:9": pol_careful_core_8,
         "spec/twilight_struggle/operations.rules:134:9": pol_careful_core_7,
         "spec/twilight_struggle/operations.rules:167:5": pol_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": pol_careful_core_5,
         "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_38,
         "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_39,
-        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_66,
-        "spec/twilight_struggle/turn.rules:149:5": pol_careful_core_60,
+        "spec/twilight_struggle/setup.rules:67:9": pol_careful_core_40,
+        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_67,
+        "spec/twilight_struggle/turn.rules:149:5": pol_careful_core_61,
         "spec/twilight_struggle/turn.rules:84:5": pol_careful_core_1,
     },
     "careful_core": {
         "spec/twilight_struggle/card_play.rules:53:9": pol_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": pol_careful_core_2,
         "spec/twilight_struggle/card_play.rules:99:9": pol_careful_core_3,
-        "spec/twilight_struggle/cards.rules:101:17": pol_careful_core_66,
+        "spec/twilight_struggle/cards.rules:101:17": pol_careful_core_67,
         "spec/twilight_struggle/cards.rules:136:13": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:158:9": pol_careful_core_58,
+        "spec/twilight_struggle/cards.rules:158:9": pol_careful_core_59,
         "spec/twilight_struggle/cards.rules:161:21": pol_careful_core_27,
         "spec/twilight_struggle/cards.rules:168:21": pol_careful_core_10,
         "spec/twilight_struggle/cards.rules:199:9": pol_careful_core_28,
         "spec/twilight_struggle/cards.rules:214:9": pol_careful_core_4,
         "spec/twilight_struggle/cards.rules:252:9": pol_careful_core_11,
         "spec/twilight_struggle/cards.rules:264:13": pol_careful_core_12,
-        "spec/twilight_struggle/cards.rules:278:9": pol_careful_core_67,
+        "spec/twilight_struggle/cards.rules:278:9": pol_careful_core_68,
         "spec/twilight_struggle/cards.rules:316:13": pol_careful_core_29,
         "spec/twilight_struggle/cards.rules:332:13": pol_careful_core_30,
         "spec/twilight_struggle/cards.rules:346:13": pol_careful_core_13,
-        "spec/twilight_struggle/cards.rules:369:9": pol_careful_core_64,
-        "spec/twilight_struggle/cards.rules:386:13": pol_careful_core_56,
+        "spec/twilight_struggle/cards.rules:369:9": pol_careful_core_65,
+        "spec/twilight_struggle/cards.rules:386:13": pol_careful_core_57,
         "spec/twilight_struggle/cards.rules:388:21": pol_careful_core_34,
         "spec/twilight_struggle/cards.rules:391:21": pol_careful_core_14,
         "spec/twilight_struggle/cards.rules:70:13": pol_careful_core_26,
-        "spec/twilight_struggle/cards.rules:98:9": pol_careful_core_43,
-        "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_core_61,
-        "spec/twilight_struggle/events_late.rules:126:5": pol_careful_core_62,
-        "spec/twilight_struggle/events_late.rules:200:9": pol_careful_core_48,
-        "spec/twilight_struggle/events_late.rules:202:17": pol_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:253:5": pol_careful_core_44,
-        "spec/twilight_struggle/events_late.rules:256:13": pol_careful_core_66,
-        "spec/twilight_struggle/events_late.rules:272:9": pol_careful_core_53,
+        "spec/twilight_struggle/cards.rules:98:9": pol_careful_core_44,
+        "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_core_62,
+        "spec/twilight_struggle/events_late.rules:126:5": pol_careful_core_63,
+        "spec/twilight_struggle/events_late.rules:200:9": pol_careful_core_49,
+        "spec/twilight_struggle/events_late.rules:202:17": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:253:5": pol_careful_core_45,
+        "spec/twilight_struggle/events_late.rules:256:13": pol_careful_core_67,
+        "spec/twilight_struggle/events_late.rules:272:9": pol_careful_core_54,
         "spec/twilight_struggle/events_late.rules:274:17": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:299:5": pol_careful_core_47,
-        "spec/twilight_struggle/events_late.rules:302:13": pol_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:319:9": pol_careful_core_67,
+        "spec/twilight_struggle/events_late.rules:299:5": pol_careful_core_48,
+        "spec/twilight_struggle/events_late.rules:302:13": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:319:9": pol_careful_core_68,
         "spec/twilight_struggle/events_late.rules:33:9": pol_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:346:9": pol_careful_core_65,
-        "spec/twilight_struggle/events_late.rules:367:5": pol_careful_core_45,
-        "spec/twilight_struggle/events_late.rules:398:5": pol_careful_core_67,
-        "spec/twilight_struggle/events_late.rules:442:9": pol_careful_core_55,
+        "spec/twilight_struggle/events_late.rules:346:9": pol_careful_core_66,
+        "spec/twilight_struggle/events_late.rules:367:5": pol_careful_core_46,
+        "spec/twilight_struggle/events_late.rules:398:5": pol_careful_core_68,
+        "spec/twilight_struggle/events_late.rules:442:9": pol_careful_core_56,
         "spec/twilight_struggle/events_late.rules:444:17": pol_careful_core_22,
         "spec/twilight_struggle/events_late.rules:45:9": pol_careful_core_33,
         "spec/twilight_struggle/events_late.rules:463:13": pol_careful_core_23,
         "spec/twilight_struggle/events_late.rules:467:13": pol_careful_core_22,
         "spec/twilight_struggle/events_late.rules:491:9": pol_careful_core_25,
-        "spec/twilight_struggle/events_late.rules:63:5": pol_careful_core_51,
-        "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_52,
-        "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_66,
-        "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_66,
-        "spec/twilight_struggle/events_mid.rules:189:9": pol_careful_core_57,
-        "spec/twilight_struggle/events_mid.rules:191:17": pol_careful_core_63,
-        "spec/twilight_struggle/events_mid.rules:231:5": pol_careful_core_42,
-        "spec/twilight_struggle/events_mid.rules:243:5": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:63:5": pol_careful_core_52,
+        "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_53,
+        "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_67,
+        "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_67,
+        "spec/twilight_struggle/events_mid.rules:189:9": pol_careful_core_58,
+        "spec/twilight_struggle/events_mid.rules:191:17": pol_careful_core_64,
+        "spec/twilight_struggle/events_mid.rules:231:5": pol_careful_core_43,
+        "spec/twilight_struggle/events_mid.rules:243:5": pol_careful_core_42,
         "spec/twilight_struggle/events_mid.rules:256:5": pol_careful_core_15,
-        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_core_46,
-        "spec/twilight_struggle/events_mid.rules:262:13": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_core_47,
+        "spec/twilight_struggle/events_mid.rules:262:13": pol_careful_core_41,
         "spec/twilight_struggle/events_mid.rules:277:9": pol_careful_core_37,
-        "spec/twilight_struggle/events_mid.rules:325:9": pol_careful_core_66,
-        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_67,
-        "spec/twilight_struggle/events_mid.rules:421:5": pol_careful_core_59,
+        "spec/twilight_struggle/events_mid.rules:325:9": pol_careful_core_67,
+        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_68,
+        "spec/twilight_struggle/events_mid.rules:421:5": pol_careful_core_60,
         "spec/twilight_struggle/events_mid.rules:425:13": pol_careful_core_16,
         "spec/twilight_struggle/events_mid.rules:462:9": pol_careful_core_31,
         "spec/twilight_struggle/events_mid.rules:557:9": pol_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:590:9": pol_careful_core_54,
+        "spec/twilight_struggle/events_mid.rules:590:9": pol_careful_core_55,
         "spec/twilight_struggle/events_mid.rules:593:17": pol_careful_core_18,
         "spec/twilight_struggle/events_mid.rules:654:9": pol_careful_core_19,
         "spec/twilight_struggle/events_mid.rules:715:9": pol_careful_core_32,
         "spec/twilight_struggle/events_mid.rules:727:9": pol_careful_core_20,
         "spec/twilight_struggle/events_mid.rules:742:13": pol_careful_core_21,
-        "spec/twilight_struggle/events_mid.rules:759:17": pol_careful_core_66,
-        "spec/twilight_struggle/events_mid.rules:800:9": pol_careful_core_49,
+        "spec/twilight_struggle/events_mid.rules:759:17": pol_careful_core_67,
+        "spec/twilight_struggle/events_mid.rules:800:9": pol_careful_core_50,
         "spec/twilight_struggle/events_mid.rules:802:17": pol_careful_core_35,
-        "spec/twilight_struggle/events_mid.rules:807:21": pol_careful_core_50,
+        "spec/twilight_struggle/events_mid.rules:807:21": pol_careful_core_51,
         "spec/twilight_struggle/events_mid.rules:809:29": pol_careful_core_36,
-        "spec/twilight_struggle/events_mid.rules:835:17": pol_careful_core_66,
+        "spec/twilight_struggle/events_mid.rules:835:17": pol_careful_core_67,
         "spec/twilight_struggle/operations.rules:101:9": pol_careful_core_8,
         "spec/twilight_struggle/operations.rules:134:9": pol_careful_core_7,
         "spec/twilight_struggle/operations.rules:167:5": pol_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": pol_careful_core_5,
         "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_38,
         "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_39,
-        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_66,
-        "spec/twilight_struggle/turn.rules:149:5": pol_careful_core_60,
+        "spec/twilight_struggle/setup.rules:67:9": pol_careful_core_40,
+        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_67,
+        "spec/twilight_struggle/turn.rules:149:5": pol_careful_core_61,
         "spec/twilight_struggle/turn.rules:84:5": pol_careful_core_1,
     },
 }

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 65d4c77b71ec7086
+# Spec hash: 66aeb205f10379c9
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source 8940cdccfef4a991bbf4 output 8e5b1a28eaae8e772278
+# Fingerprint: source 68fd7bd9559712694ea5 output 9e0c6de9dbf262a05df4
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import (
@@ -1019,6 +1019,8 @@ META_PARAMS = (
     ("last_turn", "int", 10),
     ("optional_cards", "bool", False),
     ("held_card_reveal", "bool", False),
+    ("bid", "int", 0),
+    ("bid_side", "player", 1),
 )
 META_INVARIANTS = (
     ("defcon_range", "DEFCON stays within 1..5"),
@@ -1195,6 +1197,8 @@ META_PARAM_DOMAINS = (
     ("last_turn", ("range", (1, 10))),
     ("optional_cards", ("choices", (False, True))),
     ("held_card_reveal", ("choices", (False, True))),
+    ("bid", ("range", (0, 20))),
+    ("bid_side", ("choices", (0, 1))),
 )
 META_BOARD_SPACES_0 = (
     119,
@@ -2454,7 +2458,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="65d4c77b71ec7086",
+    spec_hash="66aeb205f10379c9",
     spec_files=META_SPEC_FILES,
     players=("ussr", "usa"),
     player_labels=("USSR", "USA"),

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 65d4c77b71ec7086
+# Spec hash: 66aeb205f10379c9
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source 19dd0921d75e458ce09f output edeb0e13310e4f91e1c5
+# Fingerprint: source 2bdb13ae60233e9e2703 output fe64fd5472727608ab61
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -423,7 +423,7 @@ def tb_card_play_10_0(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:115
     state.frames.pop()
-    state.frames.append(new_frame(30, [1]))
+    state.frames.append(new_frame(31, [1]))
     return
 
 
@@ -568,7 +568,7 @@ def tb_card_play_18_0(state, frame):
     move_card(state, E_fidel, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:193
     state.frames.pop()
-    state.frames.append(new_frame(24, [UNBOUND] * 4))
+    state.frames.append(new_frame(25, [UNBOUND] * 4))
     return
 
 
@@ -605,7 +605,7 @@ def tb_card_play_20_0(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:211
     state.frames.pop()
-    state.frames.append(new_frame(30, [1]))
+    state.frames.append(new_frame(31, [1]))
     return
 
 
@@ -615,7 +615,7 @@ def tb_card_play_20_1(state, frame):
     move_card(state, E_asia_scoring, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:216
     state.frames.pop()
-    state.frames.append(new_frame(30, [1]))
+    state.frames.append(new_frame(31, [1]))
     return
 
 
@@ -642,7 +642,7 @@ def tb_card_play_22_0(state, frame):
     p_pass_china_card(state, 1, False)
     # spec: spec/twilight_struggle/tests/card_play.rules:239
     state.frames.pop()
-    state.frames.append(new_frame(32, [UNBOUND] * 1))
+    state.frames.append(new_frame(33, [UNBOUND] * 1))
     return
 
 
@@ -664,7 +664,7 @@ def tb_card_play_24_0(state, frame):
     move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:254
     state.frames.pop()
-    state.frames.append(new_frame(27, [0] + [UNBOUND] * 1))
+    state.frames.append(new_frame(28, [0] + [UNBOUND] * 1))
     return
 
 
@@ -2668,7 +2668,7 @@ def tb_events_early_81_0(state, frame):
     move_card(state, E_duck_and_cover, 7)
     # spec: spec/twilight_struggle/tests/events_early.rules:812
     state.frames.pop()
-    state.frames.append(new_frame(28, [1] + [UNBOUND] * 4))
+    state.frames.append(new_frame(29, [1] + [UNBOUND] * 4))
     return
 
 
@@ -2683,7 +2683,7 @@ def tb_events_early_82_0(state, frame):
     move_card(state, E_blockade, 7)
     # spec: spec/twilight_struggle/tests/events_early.rules:820
     state.frames.pop()
-    state.frames.append(new_frame(28, [1] + [UNBOUND] * 4))
+    state.frames.append(new_frame(29, [1] + [UNBOUND] * 4))
     return
 
 
@@ -2996,7 +2996,7 @@ def tb_events_late_16_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:163
             state.frames.pop()
-            state.frames.append(new_frame(30, [1]))
+            state.frames.append(new_frame(31, [1]))
             return
 
 
@@ -3683,7 +3683,7 @@ def tb_events_late_54_0(state, frame):
     state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:575
     state.frames.pop()
-    state.frames.append(new_frame(26, [UNBOUND] * 3))
+    state.frames.append(new_frame(27, [UNBOUND] * 3))
     return
 
 
@@ -3695,7 +3695,7 @@ def tb_events_late_55_0(state, frame):
     move_card(state, E_defectors, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:585
     state.frames.pop()
-    state.frames.append(new_frame(26, [UNBOUND] * 3))
+    state.frames.append(new_frame(27, [UNBOUND] * 3))
     return
 
 
@@ -3925,7 +3925,7 @@ def tb_events_late_66_1(state, frame):
     "test tests/events_late.rules#66 part 1 (spec/twilight_struggle/tests/events_late.rules:697)"
     # spec: spec/twilight_struggle/tests/events_late.rules:697
     state.frames.pop()
-    state.frames.append(new_frame(30, [0]))
+    state.frames.append(new_frame(31, [0]))
     return
 
 
@@ -4573,7 +4573,7 @@ def tb_events_mid_12_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:131
             state.frames.pop()
-            state.frames.append(new_frame(30, [0]))
+            state.frames.append(new_frame(31, [0]))
             return
 
 
@@ -4606,7 +4606,7 @@ def tb_events_mid_13_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:147
             state.frames.pop()
-            state.frames.append(new_frame(30, [0]))
+            state.frames.append(new_frame(31, [0]))
             return
 
 
@@ -4636,7 +4636,7 @@ def tb_events_mid_14_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:162
             state.frames.pop()
-            state.frames.append(new_frame(30, [1]))
+            state.frames.append(new_frame(31, [1]))
             return
 
 
@@ -4652,7 +4652,7 @@ def tb_events_mid_14_1(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:169
     state.frames.pop()
-    state.frames.append(new_frame(30, [0]))
+    state.frames.append(new_frame(31, [0]))
     return
 
 
@@ -4821,7 +4821,7 @@ def tb_events_mid_19_1(state, frame):
     "test tests/events_mid.rules#19 part 1 (spec/twilight_struggle/tests/events_mid.rules:220)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:220
     state.frames.pop()
-    state.frames.append(new_frame(30, [1]))
+    state.frames.append(new_frame(31, [1]))
     return
 
 
@@ -4854,7 +4854,7 @@ def tb_events_mid_20_1(state, frame):
     "test tests/events_mid.rules#20 part 1 (spec/twilight_struggle/tests/events_mid.rules:236)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:236
     state.frames.pop()
-    state.frames.append(new_frame(30, [1]))
+    state.frames.append(new_frame(31, [1]))
     return
 
 
@@ -4881,7 +4881,7 @@ def tb_events_mid_21_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:246
             state.frames.pop()
-            state.frames.append(new_frame(30, [1]))
+            state.frames.append(new_frame(31, [1]))
             return
 
 
@@ -4913,7 +4913,7 @@ def tb_events_mid_22_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:256
             state.frames.pop()
-            state.frames.append(new_frame(30, [1]))
+            state.frames.append(new_frame(31, [1]))
             return
 
 
@@ -4944,7 +4944,7 @@ def tb_events_mid_23_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:270
             state.frames.pop()
-            state.frames.append(new_frame(30, [1]))
+            state.frames.append(new_frame(31, [1]))
             return
 
 
@@ -4973,7 +4973,7 @@ def tb_events_mid_24_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:279
             state.frames.pop()
-            state.frames.append(new_frame(30, [1]))
+            state.frames.append(new_frame(31, [1]))
             return
 
 
@@ -5018,7 +5018,7 @@ def tb_events_mid_26_1(state, frame):
     "test tests/events_mid.rules#26 part 1 (spec/twilight_struggle/tests/events_mid.rules:297)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:297
     state.frames.pop()
-    state.frames.append(new_frame(30, [0]))
+    state.frames.append(new_frame(31, [0]))
     return
 
 
@@ -5051,7 +5051,7 @@ def tb_events_mid_27_1(state, frame):
     "test tests/events_mid.rules#27 part 1 (spec/twilight_struggle/tests/events_mid.rules:308)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:308
     state.frames.pop()
-    state.frames.append(new_frame(30, [0]))
+    state.frames.append(new_frame(31, [0]))
     return
 
 
@@ -5425,7 +5425,7 @@ def tb_events_mid_45_2(state, frame):
     "test tests/events_mid.rules#45 part 2 (spec/twilight_struggle/tests/events_mid.rules:516)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:516
     state.frames.pop()
-    state.frames.append(new_frame(30, [1]))
+    state.frames.append(new_frame(31, [1]))
     return
 
 
@@ -5450,7 +5450,7 @@ def tb_events_mid_46_1(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:529
     state.frames.pop()
-    state.frames.append(new_frame(30, [1]))
+    state.frames.append(new_frame(31, [1]))
     return
 
 
@@ -5475,7 +5475,7 @@ def tb_events_mid_46_3(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:541
     state.frames.pop()
-    state.frames.append(new_frame(30, [1]))
+    state.frames.append(new_frame(31, [1]))
     return
 
 
@@ -5508,7 +5508,7 @@ def tb_events_mid_47_2(state, frame):
     "test tests/events_mid.rules#47 part 2 (spec/twilight_struggle/tests/events_mid.rules:556)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:556
     state.frames.pop()
-    state.frames.append(new_frame(30, [1]))
+    state.frames.append(new_frame(31, [1]))
     return
 
 
@@ -5531,7 +5531,7 @@ def tb_events_mid_48_1(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:570
     state.frames.pop()
-    state.frames.append(new_frame(30, [1]))
+    state.frames.append(new_frame(31, [1]))
     return
 
 
@@ -5577,7 +5577,7 @@ def tb_events_mid_50_1(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:589
     state.frames.pop()
-    state.frames.append(new_frame(30, [1]))
+    state.frames.append(new_frame(31, [1]))
     return
 
 
@@ -5606,7 +5606,7 @@ def tb_events_mid_51_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:599
             state.frames.pop()
-            state.frames.append(new_frame(30, [1]))
+            state.frames.append(new_frame(31, [1]))
             return
 
 
@@ -5635,7 +5635,7 @@ def tb_events_mid_52_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:610
             state.frames.pop()
-            state.frames.append(new_frame(30, [1]))
+            state.frames.append(new_frame(31, [1]))
             return
 
 
@@ -5648,7 +5648,7 @@ def tb_events_mid_53_0(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:618
     state.frames.pop()
-    state.frames.append(new_frame(30, [1]))
+    state.frames.append(new_frame(31, [1]))
     return
 
 
@@ -5661,7 +5661,7 @@ def tb_events_mid_53_1(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:624
     state.frames.pop()
-    state.frames.append(new_frame(30, [1]))
+    state.frames.append(new_frame(31, [1]))
     return
 
 
@@ -5697,7 +5697,7 @@ def tb_events_mid_54_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:633
             state.frames.pop()
-            state.frames.append(new_frame(30, [1]))
+            state.frames.append(new_frame(31, [1]))
             return
 
 
@@ -6067,7 +6067,7 @@ def tb_events_mid_74_1(state, frame):
     "test tests/events_mid.rules#74 part 1 (spec/twilight_struggle/tests/events_mid.rules:802)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:802
     state.frames.pop()
-    state.frames.append(new_frame(28, [1] + [UNBOUND] * 4))
+    state.frames.append(new_frame(29, [1] + [UNBOUND] * 4))
     return
 
 
@@ -7425,7 +7425,7 @@ def tb_inside_other_plays_8_0(state, frame):
     move_card(state, E_five_year_plan, 3)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:117
     state.frames.pop()
-    state.frames.append(new_frame(26, [UNBOUND] * 3))
+    state.frames.append(new_frame(27, [UNBOUND] * 3))
     return
 
 
@@ -7461,7 +7461,7 @@ def tb_inside_other_plays_10_0(state, frame):
     move_card(state, E_star_wars, 3)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:142
     state.frames.pop()
-    state.frames.append(new_frame(26, [UNBOUND] * 3))
+    state.frames.append(new_frame(27, [UNBOUND] * 3))
     return
 
 
@@ -8236,7 +8236,7 @@ def tb_turn_and_victory_5_0(state, frame):
     move_card(state, E_containment, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:72
     state.frames.pop()
-    state.frames.append(new_frame(26, [UNBOUND] * 3))
+    state.frames.append(new_frame(27, [UNBOUND] * 3))
     return
 
 
@@ -8248,7 +8248,7 @@ def tb_turn_and_victory_6_0(state, frame):
     move_card(state, E_europe_scoring, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:83
     state.frames.pop()
-    state.frames.append(new_frame(26, [UNBOUND] * 3))
+    state.frames.append(new_frame(27, [UNBOUND] * 3))
     return
 
 
@@ -8260,7 +8260,7 @@ def tb_turn_and_victory_7_0(state, frame):
     move_card(state, E_europe_scoring, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:91
     state.frames.pop()
-    state.frames.append(new_frame(26, [UNBOUND] * 3))
+    state.frames.append(new_frame(27, [UNBOUND] * 3))
     return
 
 
@@ -8272,7 +8272,7 @@ def tb_turn_and_victory_8_0(state, frame):
     move_card(state, E_containment, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:99
     state.frames.pop()
-    state.frames.append(new_frame(26, [UNBOUND] * 3))
+    state.frames.append(new_frame(27, [UNBOUND] * 3))
     return
 
 
@@ -8287,7 +8287,7 @@ def tb_turn_and_victory_9_0(state, frame):
     move_card(state, E_containment, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:110
     state.frames.pop()
-    state.frames.append(new_frame(26, [UNBOUND] * 3))
+    state.frames.append(new_frame(27, [UNBOUND] * 3))
     return
 
 
@@ -8300,7 +8300,7 @@ def tb_turn_and_victory_10_0(state, frame):
     state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:120
     state.frames.pop()
-    state.frames.append(new_frame(28, [1] + [UNBOUND] * 4))
+    state.frames.append(new_frame(29, [1] + [UNBOUND] * 4))
     return
 
 
@@ -8348,7 +8348,7 @@ def tb_turn_and_victory_12_0(state, frame):
     move_card(state, E_truman_doctrine, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:142
     state.frames.pop()
-    state.frames.append(new_frame(29, [UNBOUND] * 6))
+    state.frames.append(new_frame(30, [UNBOUND] * 6))
     return
 
 
@@ -8505,7 +8505,7 @@ def tb_turn_and_victory_22_0(state, frame):
     state.stamps[6] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:236
     state.frames.pop()
-    state.frames.append(new_frame(32, [UNBOUND] * 1))
+    state.frames.append(new_frame(33, [UNBOUND] * 1))
     return
 
 
