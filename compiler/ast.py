@@ -1015,21 +1015,24 @@ class OptionPreference(Node):
 
 @dataclass(frozen=True, slots=True)
 class ChoiceRule(Node):
-    """choosing x: type [as action] ["prompt"] { prefer ... }: for the `chooses` it matches."""
+    """choosing x: type [as action] ["prompt", ...] { prefer ... }: for the `chooses` it matches
+    (asking any of the prompts; no prompt: any)."""
 
     var: Ident
     type: TypeRef
     action: Ident | None
-    prompt: str | None
+    prompts: tuple[str, ...]
     prefs: tuple[Preference, ...]
+    prompt_spans: tuple[Span, ...] = ()  # where each prompt is written, for an error about one
 
 
 @dataclass(frozen=True, slots=True)
 class MenuRule(Node):
-    """choosing "prompt" { prefer option ... }: for the menus asking that prompt."""
+    """choosing "prompt", ... { prefer option ... }: for the menus asking one of those prompts."""
 
-    prompt: str
+    prompts: tuple[str, ...]
     prefs: tuple[OptionPreference, ...]
+    prompt_spans: tuple[Span, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -514,15 +514,21 @@ class _Builder(Transformer):
         tunable = c[0]
         return ast.Weight(self._span(meta), ast.NameRef(tunable.name.span, tunable.name.name), tunable)
 
+    def prompts(self, meta, c):
+        return [(_unquote(t), ast.Span(self.path, t.line, t.column, t.end_line, t.end_column)) for t in c]
+
     def choice_rule(self, meta, c):
-        var, kind, action, prompt, *prefs = c
+        var, kind, action, prompts, *prefs = c
         type_ = ast.TypeRef(self._ident(kind).span, str(kind))
+        prompts = prompts or []
         return ast.ChoiceRule(self._span(meta), self._ident(var), type_,
                               self._ident(action) if action is not None else None,
-                              _unquote(prompt) if prompt is not None else None, tuple(prefs))
+                              tuple(t for t, _ in prompts), tuple(prefs), tuple(s for _, s in prompts))
 
     def menu_rule(self, meta, c):
-        return ast.MenuRule(self._span(meta), _unquote(c[0]), tuple(c[1:]))
+        prompts, *prefs = c
+        return ast.MenuRule(self._span(meta), tuple(t for t, _ in prompts), tuple(prefs),
+                            tuple(s for _, s in prompts))
 
     def prefer(self, meta, c):
         return ast.Preference(self._span(meta), False, c[0], c[1])

@@ -3,10 +3,11 @@
 A decision is a `chooses` or a menu of the spec (a site), named at run time
 by its location (`pending["at"]`). A policy's rules are tried in order - its
 own, then those of the policy it extends - and the first whose pattern fits
-the site answers it: `choosing x: T [as action] ["prompt"]` fits a `chooses`
-whose options are of type T (with that action and that prompt, when given),
-`choosing "prompt"` a menu asking that prompt. A site no rule fits leaves
-every option equal (the policy bot picks among them at random).
+the site answers it: `choosing x: T [as action] ["prompt", ...]` fits a
+`chooses` whose options are of type T (with that action, and asking one of
+those prompts, when given), `choosing "prompt", ...` a menu asking one of
+them. A site no rule fits leaves every option equal (the policy bot picks
+among them at random).
 """
 
 from __future__ import annotations

@@ -87,6 +87,9 @@ policy points "Points" {
 policy thrifty "Thrifty" extends points {
     choosing c: card { avoid c.points }
 }
+policy shared "Shared" {
+    choosing "Finish?", "Bonus?" { prefer play_on, safe }
+}
 """
 
 
@@ -125,6 +128,16 @@ def test_tiers_in_order_avoid_lowest_and_extends(prefs, backend):
     assert _labels(game, prog.prefer(game.state, "points")) == ["2"]  # even first, then the most
     game.choose("0")
     assert _labels(game, prog.prefer(game.state, "thrifty")) == ["north"]  # inherited from points
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_one_rule_naming_two_prompts_answers_both_menus(prefs, backend):
+    prog = program(prefs, backend)
+    game = Game(prog, seed=3)
+    assert _labels(game, prog.prefer(game.state, "shared")) == ["play_on"]  # "Finish?"
+    game.choose("play_on")
+    _play_to(game, "Bonus?", PolicyAgent(1, "points"))
+    assert _labels(game, prog.prefer(game.state, "shared")) == ["safe"]  # "Bonus?"
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

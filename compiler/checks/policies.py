@@ -76,12 +76,12 @@ def rule_chain(model: Model, name: str) -> list[tuple[str, int, ast.Node]]:
 def fits(model: Model, rule: ast.Node, site: Site) -> bool:
     """Whether a rule's pattern matches a decision site."""
     if isinstance(rule, ast.MenuRule):
-        return site.is_menu and site.prompt == rule.prompt
+        return site.is_menu and site.prompt in rule.prompts
     if not isinstance(rule, ast.ChoiceRule) or site.is_menu:
         return False
     if rule.action is not None and rule.action.name != site.action:
         return False
-    if rule.prompt is not None and rule.prompt != site.prompt:
+    if rule.prompts and site.prompt not in rule.prompts:
         return False
     wanted = resolve_type(model, rule.type.name)
     return site.element is not None and site.element.base != "unknown" and compatible(site.element, wanted)
@@ -142,15 +142,14 @@ def _rules(model: Model, decl: ast.PolicyDecl, sites: list[Site]) -> list[Diagno
         if isinstance(rule, ast.ChoiceRule) and not _option_type(model, rule.type.name):
             continue  # the names pass reports an unknown type
         matched = [s for s in sites if fits(model, rule, s)]
-        if not matched:
-            problems.append(Diagnostic(_no_site(model, rule, sites), rule.span))
-            continue
-        earlier = [(o, i, r) for o, i, r in chain[:index] if o == decl.name.name]
-        if all(any(fits(model, r, s) for _, _, r in earlier) for s in matched):
-            first = next(r for _, _, r in earlier if any(fits(model, r, s) for s in matched))
-            problems.append(Diagnostic(
-                f"this rule answers no decision: the rule at {first.span} comes first", rule.span))
-        if isinstance(rule, ast.MenuRule):
+        earlier = [r for o, i, r in chain[:index] if o == decl.name.name]
+        if len(rule.prompts) > 1:
+            problems += _each_prompt(model, rule, sites, matched, earlier)
+        elif not matched:
+            problems.append(Diagnostic(_no_site(model, rule, sites, _only(rule.prompts)), rule.span))
+        elif shadow := _shadowed(model, matched, earlier):
+            problems.append(Diagnostic(shadow, rule.span))
+        if matched and isinstance(rule, ast.MenuRule):
             problems += _menu_options(rule, matched)
     return problems
 
@@ -159,28 +158,63 @@ def _option_type(model: Model, name: str) -> bool:
     return name in OPTION_TYPES or name in model.kinds or name in ("space", "card", "region")
 
 
-def _no_site(model: Model, rule: ast.Node, sites: list[Site]) -> str:
+def _only(prompts: tuple[str, ...]) -> str | None:
+    return prompts[0] if prompts else None
+
+
+def _shadowed(model: Model, matched: list[Site], earlier: list[ast.Node]) -> str | None:
+    """Why a rule (or one prompt of it) answers none of the decisions it fits: an earlier rule
+    of the same policy answers them all."""
+    if not all(any(fits(model, r, s) for r in earlier) for s in matched):
+        return None
+    first = next(r for r in earlier if any(fits(model, r, s) for s in matched))
+    return f"this rule answers no decision: the rule at {first.span} comes first"
+
+
+def _each_prompt(model: Model, rule: ast.Node, sites: list[Site], matched: list[Site],
+                 earlier: list[ast.Node]) -> list[Diagnostic]:
+    """A rule naming several prompts: each one asked by a decision the rule fits, named once,
+    and not answered first by an earlier rule - reported at the prompt."""
+    problems, seen = [], set()
+    for prompt, span in zip(rule.prompts, rule.prompt_spans or (rule.span,) * len(rule.prompts)):
+        asking = [s for s in matched if s.prompt == prompt]
+        if prompt in seen:
+            problems.append(Diagnostic(f"the prompt \"{prompt}\" is named twice in this rule", span))
+        elif not asking:
+            problems.append(Diagnostic(_no_site(model, rule, sites, prompt), span))
+        elif shadow := _shadowed(model, asking, earlier):
+            problems.append(Diagnostic(shadow, span))
+        seen.add(prompt)
+    return problems
+
+
+def _no_site(model: Model, rule: ast.Node, sites: list[Site], prompt: str | None) -> str:
     if isinstance(rule, ast.MenuRule):
         prompts = [s.prompt for s in sites if s.is_menu]
-        return f"no menu asks \"{rule.prompt}\"{did_you_mean(rule.prompt, prompts)}"
+        return f"no menu asks \"{prompt}\"{did_you_mean(prompt, prompts)}"
     wanted = resolve_type(model, rule.type.name)
     what = f"no `chooses` offers {wanted}"
     if rule.action is not None:
         what += f" as {rule.action.name}"
-    if rule.prompt is not None:
+    if prompt is not None:
         prompts = [s.prompt for s in sites if not s.is_menu]
-        what += f" asking \"{rule.prompt}\"{did_you_mean(rule.prompt, prompts)}"
+        what += f" asking \"{prompt}\"{did_you_mean(prompt, prompts)}"
     return what
+
+
+def _menus(prompts: tuple[str, ...]) -> str:
+    return " or ".join(f"\"{p}\"" for p in prompts)
 
 
 def _menu_options(rule: ast.MenuRule, matched: list[Site]) -> list[Diagnostic]:
     names = sorted({o for s in matched for o in s.options})
+    asked = tuple(dict.fromkeys(s.prompt for s in matched))
     problems = []
     for pref in rule.prefs:
         for option in pref.options:
             if option.name not in names:
                 problems.append(Diagnostic(
-                    f"the menu \"{rule.prompt}\" has no option '{option.name}'"
+                    f"the menu {_menus(asked)} has no option '{option.name}'"
                     f"{did_you_mean(option.name, names)} (options: {', '.join(names)})", option.span))
     return problems
 

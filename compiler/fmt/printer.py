@@ -360,11 +360,11 @@ class Printer:
     def item_ChoiceRule(self, r: ast.ChoiceRule) -> Doc:
         head = f"choosing {r.var.name}: {type_text(r.type)}"
         head += f" as {r.action.name}" if r.action is not None else ""
-        head += f" {quote(r.prompt)}" if r.prompt is not None else ""
-        return concat(head, " ", self.body(list(r.prefs), self.item, r))
+        prompts = (" ", _prompts(r.prompts)) if r.prompts else ()
+        return concat(head, *prompts, " ", self.body(list(r.prefs), self.item, r))
 
     def item_MenuRule(self, r: ast.MenuRule) -> Doc:
-        return concat(f"choosing {quote(r.prompt)} ", self.body(list(r.prefs), self.item, r))
+        return concat("choosing ", _prompts(r.prompts), " ", self.body(list(r.prefs), self.item, r))
 
     def item_Preference(self, p: ast.Preference) -> Doc:
         head = concat(_line_word(p), nest(INDENT, expr_doc(p.value)))
@@ -428,6 +428,11 @@ def tunable_text(t: ast.Tunable) -> str:
     if t.low is not None and t.high is not None:
         text += f" in {t.low.value}..{t.high.value}"
     return text + (f" {quote(t.label)}" if t.label is not None else "")
+
+
+def _prompts(prompts: tuple[str, ...]) -> Doc:
+    """A policy rule's prompts, as `changes test` lays out its names."""
+    return nest(INDENT, fill([quote(p) for p in prompts], COMMA))
 
 
 def _line_word(p: ast.Preference | ast.OptionPreference) -> str:

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 66aeb205f10379c9
+# Spec hash: a1533254ee021a1c
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source 67140a4c5f99f0361910 output 676536ebb669cab4df4b
+# Fingerprint: source 2a30accfc8e81c5da94b output 84a4c6f75a8281de27aa
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -4035,7 +4035,7 @@ def pol_careful_core_9(state, pending, tun):
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:310
+    # spec: spec/twilight_struggle/policies.rules:320
     best = keep_best(
         best,
         [
@@ -4051,15 +4051,15 @@ def pol_careful_core_9(state, pending, tun):
 
 def pol_careful_core_10(state, pending, tun):
     "policy careful_core, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:312
+    # spec: spec/twilight_struggle/policies.rules:322
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:313
+    # spec: spec/twilight_struggle/policies.rules:329
     best = keep_best(
         best,
         [
-            d_event_placement_value(state, v_you, v_target)
+            d_removal_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -4071,471 +4071,11 @@ def pol_careful_core_10(state, pending, tun):
 
 def pol_careful_core_11(state, pending, tun):
     "policy careful_core, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:315
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:316
-    best = keep_best(
-        best,
-        [
-            d_event_placement_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_12(state, pending, tun):
-    "policy careful_core, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:318
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:319
-    best = keep_best(
-        best,
-        [
-            d_event_placement_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_13(state, pending, tun):
-    "policy careful_core, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:321
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:322
-    best = keep_best(
-        best,
-        [
-            d_event_placement_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_14(state, pending, tun):
-    "policy careful_core, rule 15: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:324
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:325
-    best = keep_best(
-        best,
-        [
-            d_event_placement_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_15(state, pending, tun):
-    "policy careful_core, rule 16: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:327
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:328
-    best = keep_best(
-        best,
-        [
-            d_event_placement_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_16(state, pending, tun):
-    "policy careful_core, rule 17: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:330
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
     # spec: spec/twilight_struggle/policies.rules:331
-    best = keep_best(
-        best,
-        [
-            d_event_placement_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_17(state, pending, tun):
-    "policy careful_core, rule 18: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:333
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:334
-    best = keep_best(
-        best,
-        [
-            d_event_placement_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_18(state, pending, tun):
-    "policy careful_core, rule 19: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:336
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:337
-    best = keep_best(
-        best,
-        [
-            d_event_placement_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_19(state, pending, tun):
-    "policy careful_core, rule 20: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:339
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:340
-    best = keep_best(
-        best,
-        [
-            d_event_placement_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_20(state, pending, tun):
-    "policy careful_core, rule 21: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:342
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:343
-    best = keep_best(
-        best,
-        [
-            d_event_placement_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_21(state, pending, tun):
-    "policy careful_core, rule 22: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:345
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:346
-    best = keep_best(
-        best,
-        [
-            d_event_placement_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_22(state, pending, tun):
-    "policy careful_core, rule 23: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:348
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:349
-    best = keep_best(
-        best,
-        [
-            d_event_placement_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_23(state, pending, tun):
-    "policy careful_core, rule 24: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:351
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:352
-    best = keep_best(
-        best,
-        [
-            d_event_placement_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_24(state, pending, tun):
-    "policy careful_core, rule 25: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:354
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:355
-    best = keep_best(
-        best,
-        [
-            d_event_placement_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_25(state, pending, tun):
-    "policy careful_core, rule 26: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:357
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:358
-    best = keep_best(
-        best,
-        [
-            d_event_placement_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_26(state, pending, tun):
-    "policy careful_core, rule 27: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:360
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:361
-    best = keep_best(
-        best,
-        [
-            d_removal_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_27(state, pending, tun):
-    "policy careful_core, rule 28: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:363
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:364
-    best = keep_best(
-        best,
-        [
-            d_removal_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_28(state, pending, tun):
-    "policy careful_core, rule 29: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:366
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:367
-    best = keep_best(
-        best,
-        [
-            d_removal_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_29(state, pending, tun):
-    "policy careful_core, rule 30: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:369
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:370
-    best = keep_best(
-        best,
-        [
-            d_removal_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_30(state, pending, tun):
-    "policy careful_core, rule 31: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:372
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:373
-    best = keep_best(
-        best,
-        [
-            d_removal_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_31(state, pending, tun):
-    "policy careful_core, rule 32: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:375
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:376
-    best = keep_best(
-        best,
-        [
-            d_removal_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_32(state, pending, tun):
-    "policy careful_core, rule 33: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:378
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:379
-    best = keep_best(
-        best,
-        [
-            d_removal_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_33(state, pending, tun):
-    "policy careful_core, rule 34: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:381
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:382
-    best = keep_best(
-        best,
-        [
-            d_removal_value(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_34(state, pending, tun):
-    "policy careful_core, rule 35: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:384
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:385
+    # spec: spec/twilight_struggle/policies.rules:332
     best = keep_best(
         best,
         [
@@ -4549,13 +4089,13 @@ def pol_careful_core_34(state, pending, tun):
     return best
 
 
-def pol_careful_core_35(state, pending, tun):
-    "policy careful_core, rule 36: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:387
+def pol_careful_core_12(state, pending, tun):
+    "policy careful_core, rule 13: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:334
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:388
+    # spec: spec/twilight_struggle/policies.rules:335
     best = keep_best(
         best,
         [
@@ -4568,7 +4108,7 @@ def pol_careful_core_35(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:389
+    # spec: spec/twilight_struggle/policies.rules:336
     best = keep_best(
         best,
         [
@@ -4585,12 +4125,12 @@ def pol_careful_core_35(state, pending, tun):
     return best
 
 
-def nev_careful_core_35(state, pending, tun):
-    "policy careful_core, rule 36: the options its `never` lines mark"
+def nev_careful_core_12(state, pending, tun):
+    "policy careful_core, rule 13: the options its `never` lines mark"
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:388
+        # spec: spec/twilight_struggle/policies.rules:335
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -4601,65 +4141,13 @@ def nev_careful_core_35(state, pending, tun):
     return marked
 
 
-def pol_careful_core_36(state, pending, tun):
-    "policy careful_core, rule 37: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:391
+def pol_careful_core_13(state, pending, tun):
+    "policy careful_core, rule 14: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:338
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:392
-    best = keep_best(
-        best,
-        [
-            state.tracks[0] <= 2
-            and q_coup_defcon_loss(state, v_you, v_target) > 0
-            or is_active(state, 17, [v_you])
-            for v_target in [values[i] for i in best]
-        ],
-        True,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:393
-    best = keep_best(
-        best,
-        [
-            7
-            + 2
-            * (2 if state.vars[5] == None else q_ops_value(state, v_you, state.vars[5]))
-            - 4 * A_stability[v_target]
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def nev_careful_core_36(state, pending, tun):
-    "policy careful_core, rule 37: the options its `never` lines mark"
-    v_you = pending["player"]
-    marked = []
-    for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:392
-        if (
-            state.tracks[0] <= 2
-            and q_coup_defcon_loss(state, v_you, v_target) > 0
-            or is_active(state, 17, [v_you])
-        ):
-            marked.append(i)
-            continue
-    return marked
-
-
-def pol_careful_core_37(state, pending, tun):
-    "policy careful_core, rule 38: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:395
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:396
+    # spec: spec/twilight_struggle/policies.rules:339
     best = keep_best(
         best,
         [
@@ -4673,7 +4161,7 @@ def pol_careful_core_37(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:397
+    # spec: spec/twilight_struggle/policies.rules:340
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4684,13 +4172,13 @@ def pol_careful_core_37(state, pending, tun):
     return best
 
 
-def pol_careful_core_38(state, pending, tun):
-    "policy careful_core, rule 39: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:402
+def pol_careful_core_14(state, pending, tun):
+    "policy careful_core, rule 15: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:345
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:403
+    # spec: spec/twilight_struggle/policies.rules:346
     best = keep_best(
         best,
         [
@@ -4714,7 +4202,7 @@ def pol_careful_core_38(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:405
+    # spec: spec/twilight_struggle/policies.rules:348
     best = keep_best(
         best,
         [
@@ -4733,7 +4221,7 @@ def pol_careful_core_38(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:406
+    # spec: spec/twilight_struggle/policies.rules:349
     best = keep_best(
         best,
         [
@@ -4747,7 +4235,7 @@ def pol_careful_core_38(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:407
+    # spec: spec/twilight_struggle/policies.rules:350
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4756,13 +4244,13 @@ def pol_careful_core_38(state, pending, tun):
     return best
 
 
-def pol_careful_core_39(state, pending, tun):
-    "policy careful_core, rule 40: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:409
+def pol_careful_core_15(state, pending, tun):
+    "policy careful_core, rule 16: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:352
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:410
+    # spec: spec/twilight_struggle/policies.rules:353
     best = keep_best(
         best,
         [
@@ -4786,7 +4274,7 @@ def pol_careful_core_39(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:416
+    # spec: spec/twilight_struggle/policies.rules:359
     best = keep_best(
         best,
         [
@@ -4805,7 +4293,7 @@ def pol_careful_core_39(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:419
+    # spec: spec/twilight_struggle/policies.rules:362
     best = keep_best(
         best,
         [
@@ -4824,7 +4312,7 @@ def pol_careful_core_39(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:420
+    # spec: spec/twilight_struggle/policies.rules:363
     best = keep_best(
         best,
         [
@@ -4838,7 +4326,7 @@ def pol_careful_core_39(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:421
+    # spec: spec/twilight_struggle/policies.rules:364
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4847,13 +4335,13 @@ def pol_careful_core_39(state, pending, tun):
     return best
 
 
-def pol_careful_core_40(state, pending, tun):
-    "policy careful_core, rule 41: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:426
+def pol_careful_core_16(state, pending, tun):
+    "policy careful_core, rule 17: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:369
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:427
+    # spec: spec/twilight_struggle/policies.rules:370
     best = keep_best(
         best,
         [
@@ -4864,7 +4352,7 @@ def pol_careful_core_40(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:428
+    # spec: spec/twilight_struggle/policies.rules:371
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4875,13 +4363,13 @@ def pol_careful_core_40(state, pending, tun):
     return best
 
 
-def pol_careful_core_41(state, pending, tun):
-    "policy careful_core, rule 42: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:430
+def pol_careful_core_17(state, pending, tun):
+    "policy careful_core, rule 18: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:373
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:431
+    # spec: spec/twilight_struggle/policies.rules:374
     best = keep_best(
         best,
         [
@@ -4894,7 +4382,7 @@ def pol_careful_core_41(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:432
+    # spec: spec/twilight_struggle/policies.rules:375
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4902,7 +4390,7 @@ def pol_careful_core_41(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:433
+    # spec: spec/twilight_struggle/policies.rules:376
     best = keep_best(
         best,
         [
@@ -4916,12 +4404,12 @@ def pol_careful_core_41(state, pending, tun):
     return best
 
 
-def nev_careful_core_41(state, pending, tun):
-    "policy careful_core, rule 42: the options its `never` lines mark"
+def nev_careful_core_17(state, pending, tun):
+    "policy careful_core, rule 18: the options its `never` lines mark"
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:431
+        # spec: spec/twilight_struggle/policies.rules:374
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -4932,13 +4420,13 @@ def nev_careful_core_41(state, pending, tun):
     return marked
 
 
-def pol_careful_core_42(state, pending, tun):
-    "policy careful_core, rule 43: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:435
+def pol_careful_core_18(state, pending, tun):
+    "policy careful_core, rule 19: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:378
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:436
+    # spec: spec/twilight_struggle/policies.rules:379
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -4947,13 +4435,13 @@ def pol_careful_core_42(state, pending, tun):
     return best
 
 
-def pol_careful_core_43(state, pending, tun):
-    "policy careful_core, rule 44: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:438
+def pol_careful_core_19(state, pending, tun):
+    "policy careful_core, rule 20: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:381
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:439
+    # spec: spec/twilight_struggle/policies.rules:382
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -4961,57 +4449,44 @@ def pol_careful_core_43(state, pending, tun):
     return best
 
 
-def pol_careful_core_44(state, pending, tun):
-    "policy careful_core, rule 45: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:441
+def pol_careful_core_20(state, pending, tun):
+    "policy careful_core, rule 21: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:384
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:442
+    # spec: spec/twilight_struggle/policies.rules:385
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_45(state, pending, tun):
-    "policy careful_core, rule 46: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:444
+def pol_careful_core_21(state, pending, tun):
+    "policy careful_core, rule 22: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:387
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:445
-    best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_46(state, pending, tun):
-    "policy careful_core, rule 47: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:447
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:448
+    # spec: spec/twilight_struggle/policies.rules:388
     if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
         best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:449
+    # spec: spec/twilight_struggle/policies.rules:389
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_47(state, pending, tun):
-    "policy careful_core, rule 48: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:451
+def pol_careful_core_22(state, pending, tun):
+    "policy careful_core, rule 23: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:391
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:452
+    # spec: spec/twilight_struggle/policies.rules:392
     if not any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -5027,7 +4502,7 @@ def pol_careful_core_47(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:453
+    # spec: spec/twilight_struggle/policies.rules:393
     if any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -5043,18 +4518,18 @@ def pol_careful_core_47(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:454
+    # spec: spec/twilight_struggle/policies.rules:394
     best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def nev_careful_core_47(state, pending, tun):
-    "policy careful_core, rule 48: the options its `never` lines mark"
+def nev_careful_core_22(state, pending, tun):
+    "policy careful_core, rule 23: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:452
+    # spec: spec/twilight_struggle/policies.rules:392
     if not any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -5071,13 +4546,13 @@ def nev_careful_core_47(state, pending, tun):
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
 
 
-def pol_careful_core_48(state, pending, tun):
-    "policy careful_core, rule 49: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:456
+def pol_careful_core_23(state, pending, tun):
+    "policy careful_core, rule 24: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:396
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:457
+    # spec: spec/twilight_struggle/policies.rules:397
     if not any(
         c_c in KS_country
         and (
@@ -5093,7 +4568,7 @@ def pol_careful_core_48(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:458
+    # spec: spec/twilight_struggle/policies.rules:398
     if any(
         c_c in KS_country
         and (
@@ -5109,18 +4584,18 @@ def pol_careful_core_48(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:459
+    # spec: spec/twilight_struggle/policies.rules:399
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def nev_careful_core_48(state, pending, tun):
-    "policy careful_core, rule 49: the options its `never` lines mark"
+def nev_careful_core_23(state, pending, tun):
+    "policy careful_core, rule 24: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:457
+    # spec: spec/twilight_struggle/policies.rules:397
     if not any(
         c_c in KS_country
         and (
@@ -5137,13 +4612,13 @@ def nev_careful_core_48(state, pending, tun):
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
 
 
-def pol_careful_core_49(state, pending, tun):
-    "policy careful_core, rule 50: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:462
+def pol_careful_core_24(state, pending, tun):
+    "policy careful_core, rule 25: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:402
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:463
+    # spec: spec/twilight_struggle/policies.rules:403
     if not any(
         c_c in KS_country
         and (
@@ -5159,7 +4634,7 @@ def pol_careful_core_49(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:465
+    # spec: spec/twilight_struggle/policies.rules:405
     if any(
         c_c in KS_country
         and (
@@ -5175,18 +4650,18 @@ def pol_careful_core_49(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:466
+    # spec: spec/twilight_struggle/policies.rules:406
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def nev_careful_core_49(state, pending, tun):
-    "policy careful_core, rule 50: the options its `never` lines mark"
+def nev_careful_core_24(state, pending, tun):
+    "policy careful_core, rule 25: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:463
+    # spec: spec/twilight_struggle/policies.rules:403
     if not any(
         c_c in KS_country
         and (
@@ -5203,18 +4678,18 @@ def nev_careful_core_49(state, pending, tun):
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
 
 
-def pol_careful_core_50(state, pending, tun):
-    "policy careful_core, rule 51: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:468
+def pol_careful_core_25(state, pending, tun):
+    "policy careful_core, rule 26: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:408
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:469
+    # spec: spec/twilight_struggle/policies.rules:409
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:470
+    # spec: spec/twilight_struggle/policies.rules:410
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -5222,69 +4697,40 @@ def pol_careful_core_50(state, pending, tun):
     return best
 
 
-def nev_careful_core_50(state, pending, tun):
-    "policy careful_core, rule 51: the options its `never` lines mark"
+def nev_careful_core_25(state, pending, tun):
+    "policy careful_core, rule 26: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:469
+    # spec: spec/twilight_struggle/policies.rules:409
     if not d_safe_coup_target(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
 
 
-def pol_careful_core_51(state, pending, tun):
-    "policy careful_core, rule 52: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:472
+def pol_careful_core_26(state, pending, tun):
+    "policy careful_core, rule 27: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:412
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:473
-    if not d_safe_coup_target(state, v_you):
-        best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:474
-    if d_safe_coup_target(state, v_you):
-        best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def nev_careful_core_51(state, pending, tun):
-    "policy careful_core, rule 52: the options its `never` lines mark"
-    v_you = pending["player"]
-    marked = set()
-    # spec: spec/twilight_struggle/policies.rules:473
-    if not d_safe_coup_target(state, v_you):
-        marked.update(("coup",))
-    return [i for i, option in enumerate(pending["ids"]) if option in marked]
-
-
-def pol_careful_core_52(state, pending, tun):
-    "policy careful_core, rule 53: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:476
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:477
+    # spec: spec/twilight_struggle/policies.rules:413
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:478
+    # spec: spec/twilight_struggle/policies.rules:414
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_53(state, pending, tun):
-    "policy careful_core, rule 54: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:480
+def pol_careful_core_27(state, pending, tun):
+    "policy careful_core, rule 28: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:416
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:481
+    # spec: spec/twilight_struggle/policies.rules:417
     if (
         d_scoring_cards_held(state, v_you)
         >= q_action_rounds_for(state, v_you) - state.tracks[3] + 1
@@ -5292,85 +4738,72 @@ def pol_careful_core_53(state, pending, tun):
         best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:482
+    # spec: spec/twilight_struggle/policies.rules:418
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_54(state, pending, tun):
-    "policy careful_core, rule 55: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:484
+def pol_careful_core_28(state, pending, tun):
+    "policy careful_core, rule 29: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:420
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:485
+    # spec: spec/twilight_struggle/policies.rules:421
     best = keep_best(best, [ids[i] in ("double",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_55(state, pending, tun):
-    "policy careful_core, rule 56: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:487
+def pol_careful_core_29(state, pending, tun):
+    "policy careful_core, rule 30: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:423
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:488
+    # spec: spec/twilight_struggle/policies.rules:424
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_56(state, pending, tun):
-    "policy careful_core, rule 57: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:490
+def pol_careful_core_30(state, pending, tun):
+    "policy careful_core, rule 31: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:426
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:491
-    best = keep_best(best, [ids[i] in ("place",) for i in best], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_57(state, pending, tun):
-    "policy careful_core, rule 58: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:493
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:494
+    # spec: spec/twilight_struggle/policies.rules:427
     best = keep_best(best, [ids[i] in ("move",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_58(state, pending, tun):
-    "policy careful_core, rule 59: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:496
+def pol_careful_core_31(state, pending, tun):
+    "policy careful_core, rule 32: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:429
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:497
+    # spec: spec/twilight_struggle/policies.rules:430
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_59(state, pending, tun):
-    "policy careful_core, rule 60: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:499
+def pol_careful_core_32(state, pending, tun):
+    "policy careful_core, rule 33: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:432
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:500
+    # spec: spec/twilight_struggle/policies.rules:433
     if (
         len(
             [
@@ -5388,59 +4821,59 @@ def pol_careful_core_59(state, pending, tun):
         best = keep_best(best, [ids[i] in ("remove",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:503
+    # spec: spec/twilight_struggle/policies.rules:436
     best = keep_best(best, [ids[i] in ("add",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_60(state, pending, tun):
-    "policy careful_core, rule 61: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:505
+def pol_careful_core_33(state, pending, tun):
+    "policy careful_core, rule 34: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:438
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:506
+    # spec: spec/twilight_struggle/policies.rules:439
     best = keep_best(best, [ids[i] in ("split",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_61(state, pending, tun):
-    "policy careful_core, rule 62: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:508
+def pol_careful_core_34(state, pending, tun):
+    "policy careful_core, rule 35: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:441
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:509
+    # spec: spec/twilight_struggle/policies.rules:442
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_62(state, pending, tun):
-    "policy careful_core, rule 63: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:511
+def pol_careful_core_35(state, pending, tun):
+    "policy careful_core, rule 36: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:444
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:512
+    # spec: spec/twilight_struggle/policies.rules:445
     best = keep_best(best, [ids[i] in ("use",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_63(state, pending, tun):
-    "policy careful_core, rule 64: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:515
+def pol_careful_core_36(state, pending, tun):
+    "policy careful_core, rule 37: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:448
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:516
+    # spec: spec/twilight_struggle/policies.rules:449
     best = keep_best(
         best,
         [
@@ -5457,25 +4890,25 @@ def pol_careful_core_63(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:517
+    # spec: spec/twilight_struggle/policies.rules:450
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:518
+    # spec: spec/twilight_struggle/policies.rules:451
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
     return best
 
 
-def nev_careful_core_63(state, pending, tun):
-    "policy careful_core, rule 64: the options its `never` lines mark"
+def nev_careful_core_36(state, pending, tun):
+    "policy careful_core, rule 37: the options its `never` lines mark"
     v_you = pending["player"]
     marked = []
     for i, v_c in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:516
+        # spec: spec/twilight_struggle/policies.rules:449
         if state.tracks[0] <= 2 and (
             v_c == E_duck_and_cover
             or v_c == E_we_will_bury_you
@@ -5487,32 +4920,32 @@ def nev_careful_core_63(state, pending, tun):
     return marked
 
 
-def pol_careful_core_64(state, pending, tun):
-    "policy careful_core, rule 65: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:523
+def pol_careful_core_37(state, pending, tun):
+    "policy careful_core, rule 38: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:456
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:524
+    # spec: spec/twilight_struggle/policies.rules:457
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:525
+    # spec: spec/twilight_struggle/policies.rules:458
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_65(state, pending, tun):
-    "policy careful_core, rule 66: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:527
+def pol_careful_core_38(state, pending, tun):
+    "policy careful_core, rule 39: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:460
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:528
+    # spec: spec/twilight_struggle/policies.rules:461
     best = keep_best(
         best,
         [
@@ -5525,7 +4958,7 @@ def pol_careful_core_65(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:529
+    # spec: spec/twilight_struggle/policies.rules:462
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -5536,26 +4969,26 @@ def pol_careful_core_65(state, pending, tun):
     return best
 
 
-def pol_careful_core_66(state, pending, tun):
-    "policy careful_core, rule 67: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:531
+def pol_careful_core_39(state, pending, tun):
+    "policy careful_core, rule 40: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:464
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:532
+    # spec: spec/twilight_struggle/policies.rules:465
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_67(state, pending, tun):
-    "policy careful_core, rule 68: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:536
+def pol_careful_core_40(state, pending, tun):
+    "policy careful_core, rule 41: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:469
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:537
+    # spec: spec/twilight_struggle/policies.rules:470
     best = keep_best(
         best,
         [A_scoring[v_c] or v_c == E_china_card for v_c in [values[i] for i in best]],
@@ -5563,7 +4996,7 @@ def pol_careful_core_67(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:538
+    # spec: spec/twilight_struggle/policies.rules:471
     best = keep_best(
         best,
         [
@@ -5574,7 +5007,7 @@ def pol_careful_core_67(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:539
+    # spec: spec/twilight_struggle/policies.rules:472
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -5585,19 +5018,19 @@ def pol_careful_core_67(state, pending, tun):
     return best
 
 
-def pol_careful_core_68(state, pending, tun):
-    "policy careful_core, rule 69: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:542
+def pol_careful_core_41(state, pending, tun):
+    "policy careful_core, rule 42: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:475
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:543
+    # spec: spec/twilight_struggle/policies.rules:476
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:544
+    # spec: spec/twilight_struggle/policies.rules:477
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )
@@ -5611,34 +5044,34 @@ NEVERS = {
     "careful": {
         "spec/twilight_struggle/card_play.rules:53:9": nev_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": nev_careful_core_2,
-        "spec/twilight_struggle/events_late.rules:126:5": nev_careful_core_63,
-        "spec/twilight_struggle/events_late.rules:200:9": nev_careful_core_49,
-        "spec/twilight_struggle/events_late.rules:202:17": nev_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:299:5": nev_careful_core_48,
-        "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_41,
-        "spec/twilight_struggle/events_mid.rules:259:5": nev_careful_core_47,
-        "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_41,
-        "spec/twilight_struggle/events_mid.rules:800:9": nev_careful_core_50,
-        "spec/twilight_struggle/events_mid.rules:802:17": nev_careful_core_35,
-        "spec/twilight_struggle/events_mid.rules:807:21": nev_careful_core_51,
-        "spec/twilight_struggle/events_mid.rules:809:29": nev_careful_core_36,
+        "spec/twilight_struggle/events_late.rules:126:5": nev_careful_core_36,
+        "spec/twilight_struggle/events_late.rules:200:9": nev_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:202:17": nev_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:299:5": nev_careful_core_23,
+        "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:259:5": nev_careful_core_22,
+        "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:800:9": nev_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:802:17": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:807:21": nev_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:809:29": nev_careful_core_12,
         "spec/twilight_struggle/operations.rules:167:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
     "careful_core": {
         "spec/twilight_struggle/card_play.rules:53:9": nev_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": nev_careful_core_2,
-        "spec/twilight_struggle/events_late.rules:126:5": nev_careful_core_63,
-        "spec/twilight_struggle/events_late.rules:200:9": nev_careful_core_49,
-        "spec/twilight_struggle/events_late.rules:202:17": nev_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:299:5": nev_careful_core_48,
-        "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_41,
-        "spec/twilight_struggle/events_mid.rules:259:5": nev_careful_core_47,
-        "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_41,
-        "spec/twilight_struggle/events_mid.rules:800:9": nev_careful_core_50,
-        "spec/twilight_struggle/events_mid.rules:802:17": nev_careful_core_35,
-        "spec/twilight_struggle/events_mid.rules:807:21": nev_careful_core_51,
-        "spec/twilight_struggle/events_mid.rules:809:29": nev_careful_core_36,
+        "spec/twilight_struggle/events_late.rules:126:5": nev_careful_core_36,
+        "spec/twilight_struggle/events_late.rules:200:9": nev_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:202:17": nev_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:299:5": nev_careful_core_23,
+        "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:259:5": nev_careful_core_22,
+        "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:800:9": nev_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:802:17": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:807:21": nev_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:809:29": nev_careful_core_12,
         "spec/twilight_struggle/operations.rules:167:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
@@ -5650,170 +5083,170 @@ POLICIES = {
         "spec/twilight_struggle/card_play.rules:53:9": pol_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": pol_careful_core_2,
         "spec/twilight_struggle/card_play.rules:99:9": pol_careful_core_3,
-        "spec/twilight_struggle/cards.rules:101:17": pol_careful_core_67,
+        "spec/twilight_struggle/cards.rules:101:17": pol_careful_core_40,
         "spec/twilight_struggle/cards.rules:136:13": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:158:9": pol_careful_core_59,
-        "spec/twilight_struggle/cards.rules:161:21": pol_careful_core_27,
-        "spec/twilight_struggle/cards.rules:168:21": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:199:9": pol_careful_core_28,
+        "spec/twilight_struggle/cards.rules:158:9": pol_careful_core_32,
+        "spec/twilight_struggle/cards.rules:161:21": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:168:21": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:199:9": pol_careful_core_10,
         "spec/twilight_struggle/cards.rules:214:9": pol_careful_core_4,
-        "spec/twilight_struggle/cards.rules:252:9": pol_careful_core_11,
-        "spec/twilight_struggle/cards.rules:264:13": pol_careful_core_12,
-        "spec/twilight_struggle/cards.rules:278:9": pol_careful_core_68,
-        "spec/twilight_struggle/cards.rules:316:13": pol_careful_core_29,
-        "spec/twilight_struggle/cards.rules:332:13": pol_careful_core_30,
-        "spec/twilight_struggle/cards.rules:346:13": pol_careful_core_13,
-        "spec/twilight_struggle/cards.rules:369:9": pol_careful_core_65,
-        "spec/twilight_struggle/cards.rules:386:13": pol_careful_core_57,
-        "spec/twilight_struggle/cards.rules:388:21": pol_careful_core_34,
-        "spec/twilight_struggle/cards.rules:391:21": pol_careful_core_14,
-        "spec/twilight_struggle/cards.rules:70:13": pol_careful_core_26,
-        "spec/twilight_struggle/cards.rules:98:9": pol_careful_core_44,
-        "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_core_62,
-        "spec/twilight_struggle/events_late.rules:126:5": pol_careful_core_63,
-        "spec/twilight_struggle/events_late.rules:200:9": pol_careful_core_49,
-        "spec/twilight_struggle/events_late.rules:202:17": pol_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:253:5": pol_careful_core_45,
-        "spec/twilight_struggle/events_late.rules:256:13": pol_careful_core_67,
-        "spec/twilight_struggle/events_late.rules:272:9": pol_careful_core_54,
-        "spec/twilight_struggle/events_late.rules:274:17": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:299:5": pol_careful_core_48,
-        "spec/twilight_struggle/events_late.rules:302:13": pol_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:319:9": pol_careful_core_68,
-        "spec/twilight_struggle/events_late.rules:33:9": pol_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:346:9": pol_careful_core_66,
-        "spec/twilight_struggle/events_late.rules:367:5": pol_careful_core_46,
-        "spec/twilight_struggle/events_late.rules:398:5": pol_careful_core_68,
-        "spec/twilight_struggle/events_late.rules:442:9": pol_careful_core_56,
-        "spec/twilight_struggle/events_late.rules:444:17": pol_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:45:9": pol_careful_core_33,
-        "spec/twilight_struggle/events_late.rules:463:13": pol_careful_core_23,
-        "spec/twilight_struggle/events_late.rules:467:13": pol_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:491:9": pol_careful_core_25,
-        "spec/twilight_struggle/events_late.rules:63:5": pol_careful_core_52,
-        "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_53,
-        "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_67,
-        "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_67,
-        "spec/twilight_struggle/events_mid.rules:189:9": pol_careful_core_58,
-        "spec/twilight_struggle/events_mid.rules:191:17": pol_careful_core_64,
-        "spec/twilight_struggle/events_mid.rules:231:5": pol_careful_core_43,
-        "spec/twilight_struggle/events_mid.rules:243:5": pol_careful_core_42,
-        "spec/twilight_struggle/events_mid.rules:256:5": pol_careful_core_15,
-        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_core_47,
-        "spec/twilight_struggle/events_mid.rules:262:13": pol_careful_core_41,
-        "spec/twilight_struggle/events_mid.rules:277:9": pol_careful_core_37,
-        "spec/twilight_struggle/events_mid.rules:325:9": pol_careful_core_67,
-        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_68,
-        "spec/twilight_struggle/events_mid.rules:421:5": pol_careful_core_60,
-        "spec/twilight_struggle/events_mid.rules:425:13": pol_careful_core_16,
-        "spec/twilight_struggle/events_mid.rules:462:9": pol_careful_core_31,
-        "spec/twilight_struggle/events_mid.rules:557:9": pol_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:590:9": pol_careful_core_55,
-        "spec/twilight_struggle/events_mid.rules:593:17": pol_careful_core_18,
-        "spec/twilight_struggle/events_mid.rules:654:9": pol_careful_core_19,
-        "spec/twilight_struggle/events_mid.rules:715:9": pol_careful_core_32,
-        "spec/twilight_struggle/events_mid.rules:727:9": pol_careful_core_20,
-        "spec/twilight_struggle/events_mid.rules:742:13": pol_careful_core_21,
-        "spec/twilight_struggle/events_mid.rules:759:17": pol_careful_core_67,
-        "spec/twilight_struggle/events_mid.rules:800:9": pol_careful_core_50,
-        "spec/twilight_struggle/events_mid.rules:802:17": pol_careful_core_35,
-        "spec/twilight_struggle/events_mid.rules:807:21": pol_careful_core_51,
-        "spec/twilight_struggle/events_mid.rules:809:29": pol_careful_core_36,
-        "spec/twilight_struggle/events_mid.rules:835:17": pol_careful_core_67,
+        "spec/twilight_struggle/cards.rules:252:9": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:264:13": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:278:9": pol_careful_core_41,
+        "spec/twilight_struggle/cards.rules:316:13": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:332:13": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:346:13": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:369:9": pol_careful_core_38,
+        "spec/twilight_struggle/cards.rules:386:13": pol_careful_core_30,
+        "spec/twilight_struggle/cards.rules:388:21": pol_careful_core_11,
+        "spec/twilight_struggle/cards.rules:391:21": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:70:13": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:98:9": pol_careful_core_20,
+        "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_core_35,
+        "spec/twilight_struggle/events_late.rules:126:5": pol_careful_core_36,
+        "spec/twilight_struggle/events_late.rules:200:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:202:17": pol_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:253:5": pol_careful_core_20,
+        "spec/twilight_struggle/events_late.rules:256:13": pol_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:272:9": pol_careful_core_28,
+        "spec/twilight_struggle/events_late.rules:274:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:299:5": pol_careful_core_23,
+        "spec/twilight_struggle/events_late.rules:302:13": pol_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:319:9": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:33:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:346:9": pol_careful_core_39,
+        "spec/twilight_struggle/events_late.rules:367:5": pol_careful_core_21,
+        "spec/twilight_struggle/events_late.rules:398:5": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:442:9": pol_careful_core_29,
+        "spec/twilight_struggle/events_late.rules:444:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:45:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_late.rules:463:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:467:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:491:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:63:5": pol_careful_core_26,
+        "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_27,
+        "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:189:9": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:191:17": pol_careful_core_37,
+        "spec/twilight_struggle/events_mid.rules:231:5": pol_careful_core_19,
+        "spec/twilight_struggle/events_mid.rules:243:5": pol_careful_core_18,
+        "spec/twilight_struggle/events_mid.rules:256:5": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_core_22,
+        "spec/twilight_struggle/events_mid.rules:262:13": pol_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:277:9": pol_careful_core_13,
+        "spec/twilight_struggle/events_mid.rules:325:9": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_41,
+        "spec/twilight_struggle/events_mid.rules:421:5": pol_careful_core_33,
+        "spec/twilight_struggle/events_mid.rules:425:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:462:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:557:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:590:9": pol_careful_core_29,
+        "spec/twilight_struggle/events_mid.rules:593:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:654:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:715:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:727:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:742:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:759:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:800:9": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:802:17": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:807:21": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:809:29": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:835:17": pol_careful_core_40,
         "spec/twilight_struggle/operations.rules:101:9": pol_careful_core_8,
         "spec/twilight_struggle/operations.rules:134:9": pol_careful_core_7,
         "spec/twilight_struggle/operations.rules:167:5": pol_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": pol_careful_core_5,
-        "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_38,
-        "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_39,
-        "spec/twilight_struggle/setup.rules:67:9": pol_careful_core_40,
-        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_67,
-        "spec/twilight_struggle/turn.rules:149:5": pol_careful_core_61,
+        "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_14,
+        "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_15,
+        "spec/twilight_struggle/setup.rules:67:9": pol_careful_core_16,
+        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_40,
+        "spec/twilight_struggle/turn.rules:149:5": pol_careful_core_34,
         "spec/twilight_struggle/turn.rules:84:5": pol_careful_core_1,
     },
     "careful_core": {
         "spec/twilight_struggle/card_play.rules:53:9": pol_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": pol_careful_core_2,
         "spec/twilight_struggle/card_play.rules:99:9": pol_careful_core_3,
-        "spec/twilight_struggle/cards.rules:101:17": pol_careful_core_67,
+        "spec/twilight_struggle/cards.rules:101:17": pol_careful_core_40,
         "spec/twilight_struggle/cards.rules:136:13": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:158:9": pol_careful_core_59,
-        "spec/twilight_struggle/cards.rules:161:21": pol_careful_core_27,
-        "spec/twilight_struggle/cards.rules:168:21": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:199:9": pol_careful_core_28,
+        "spec/twilight_struggle/cards.rules:158:9": pol_careful_core_32,
+        "spec/twilight_struggle/cards.rules:161:21": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:168:21": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:199:9": pol_careful_core_10,
         "spec/twilight_struggle/cards.rules:214:9": pol_careful_core_4,
-        "spec/twilight_struggle/cards.rules:252:9": pol_careful_core_11,
-        "spec/twilight_struggle/cards.rules:264:13": pol_careful_core_12,
-        "spec/twilight_struggle/cards.rules:278:9": pol_careful_core_68,
-        "spec/twilight_struggle/cards.rules:316:13": pol_careful_core_29,
-        "spec/twilight_struggle/cards.rules:332:13": pol_careful_core_30,
-        "spec/twilight_struggle/cards.rules:346:13": pol_careful_core_13,
-        "spec/twilight_struggle/cards.rules:369:9": pol_careful_core_65,
-        "spec/twilight_struggle/cards.rules:386:13": pol_careful_core_57,
-        "spec/twilight_struggle/cards.rules:388:21": pol_careful_core_34,
-        "spec/twilight_struggle/cards.rules:391:21": pol_careful_core_14,
-        "spec/twilight_struggle/cards.rules:70:13": pol_careful_core_26,
-        "spec/twilight_struggle/cards.rules:98:9": pol_careful_core_44,
-        "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_core_62,
-        "spec/twilight_struggle/events_late.rules:126:5": pol_careful_core_63,
-        "spec/twilight_struggle/events_late.rules:200:9": pol_careful_core_49,
-        "spec/twilight_struggle/events_late.rules:202:17": pol_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:253:5": pol_careful_core_45,
-        "spec/twilight_struggle/events_late.rules:256:13": pol_careful_core_67,
-        "spec/twilight_struggle/events_late.rules:272:9": pol_careful_core_54,
-        "spec/twilight_struggle/events_late.rules:274:17": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:299:5": pol_careful_core_48,
-        "spec/twilight_struggle/events_late.rules:302:13": pol_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:319:9": pol_careful_core_68,
-        "spec/twilight_struggle/events_late.rules:33:9": pol_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:346:9": pol_careful_core_66,
-        "spec/twilight_struggle/events_late.rules:367:5": pol_careful_core_46,
-        "spec/twilight_struggle/events_late.rules:398:5": pol_careful_core_68,
-        "spec/twilight_struggle/events_late.rules:442:9": pol_careful_core_56,
-        "spec/twilight_struggle/events_late.rules:444:17": pol_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:45:9": pol_careful_core_33,
-        "spec/twilight_struggle/events_late.rules:463:13": pol_careful_core_23,
-        "spec/twilight_struggle/events_late.rules:467:13": pol_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:491:9": pol_careful_core_25,
-        "spec/twilight_struggle/events_late.rules:63:5": pol_careful_core_52,
-        "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_53,
-        "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_67,
-        "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_67,
-        "spec/twilight_struggle/events_mid.rules:189:9": pol_careful_core_58,
-        "spec/twilight_struggle/events_mid.rules:191:17": pol_careful_core_64,
-        "spec/twilight_struggle/events_mid.rules:231:5": pol_careful_core_43,
-        "spec/twilight_struggle/events_mid.rules:243:5": pol_careful_core_42,
-        "spec/twilight_struggle/events_mid.rules:256:5": pol_careful_core_15,
-        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_core_47,
-        "spec/twilight_struggle/events_mid.rules:262:13": pol_careful_core_41,
-        "spec/twilight_struggle/events_mid.rules:277:9": pol_careful_core_37,
-        "spec/twilight_struggle/events_mid.rules:325:9": pol_careful_core_67,
-        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_68,
-        "spec/twilight_struggle/events_mid.rules:421:5": pol_careful_core_60,
-        "spec/twilight_struggle/events_mid.rules:425:13": pol_careful_core_16,
-        "spec/twilight_struggle/events_mid.rules:462:9": pol_careful_core_31,
-        "spec/twilight_struggle/events_mid.rules:557:9": pol_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:590:9": pol_careful_core_55,
-        "spec/twilight_struggle/events_mid.rules:593:17": pol_careful_core_18,
-        "spec/twilight_struggle/events_mid.rules:654:9": pol_careful_core_19,
-        "spec/twilight_struggle/events_mid.rules:715:9": pol_careful_core_32,
-        "spec/twilight_struggle/events_mid.rules:727:9": pol_careful_core_20,
-        "spec/twilight_struggle/events_mid.rules:742:13": pol_careful_core_21,
-        "spec/twilight_struggle/events_mid.rules:759:17": pol_careful_core_67,
-        "spec/twilight_struggle/events_mid.rules:800:9": pol_careful_core_50,
-        "spec/twilight_struggle/events_mid.rules:802:17": pol_careful_core_35,
-        "spec/twilight_struggle/events_mid.rules:807:21": pol_careful_core_51,
-        "spec/twilight_struggle/events_mid.rules:809:29": pol_careful_core_36,
-        "spec/twilight_struggle/events_mid.rules:835:17": pol_careful_core_67,
+        "spec/twilight_struggle/cards.rules:252:9": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:264:13": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:278:9": pol_careful_core_41,
+        "spec/twilight_struggle/cards.rules:316:13": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:332:13": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:346:13": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:369:9": pol_careful_core_38,
+        "spec/twilight_struggle/cards.rules:386:13": pol_careful_core_30,
+        "spec/twilight_struggle/cards.rules:388:21": pol_careful_core_11,
+        "spec/twilight_struggle/cards.rules:391:21": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:70:13": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:98:9": pol_careful_core_20,
+        "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_core_35,
+        "spec/twilight_struggle/events_late.rules:126:5": pol_careful_core_36,
+        "spec/twilight_struggle/events_late.rules:200:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:202:17": pol_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:253:5": pol_careful_core_20,
+        "spec/twilight_struggle/events_late.rules:256:13": pol_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:272:9": pol_careful_core_28,
+        "spec/twilight_struggle/events_late.rules:274:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:299:5": pol_careful_core_23,
+        "spec/twilight_struggle/events_late.rules:302:13": pol_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:319:9": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:33:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:346:9": pol_careful_core_39,
+        "spec/twilight_struggle/events_late.rules:367:5": pol_careful_core_21,
+        "spec/twilight_struggle/events_late.rules:398:5": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:442:9": pol_careful_core_29,
+        "spec/twilight_struggle/events_late.rules:444:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:45:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_late.rules:463:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:467:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:491:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:63:5": pol_careful_core_26,
+        "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_27,
+        "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:189:9": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:191:17": pol_careful_core_37,
+        "spec/twilight_struggle/events_mid.rules:231:5": pol_careful_core_19,
+        "spec/twilight_struggle/events_mid.rules:243:5": pol_careful_core_18,
+        "spec/twilight_struggle/events_mid.rules:256:5": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_core_22,
+        "spec/twilight_struggle/events_mid.rules:262:13": pol_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:277:9": pol_careful_core_13,
+        "spec/twilight_struggle/events_mid.rules:325:9": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_41,
+        "spec/twilight_struggle/events_mid.rules:421:5": pol_careful_core_33,
+        "spec/twilight_struggle/events_mid.rules:425:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:462:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:557:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:590:9": pol_careful_core_29,
+        "spec/twilight_struggle/events_mid.rules:593:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:654:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:715:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:727:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:742:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:759:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:800:9": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:802:17": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:807:21": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:809:29": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:835:17": pol_careful_core_40,
         "spec/twilight_struggle/operations.rules:101:9": pol_careful_core_8,
         "spec/twilight_struggle/operations.rules:134:9": pol_careful_core_7,
         "spec/twilight_struggle/operations.rules:167:5": pol_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": pol_careful_core_5,
-        "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_38,
-        "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_39,
-        "spec/twilight_struggle/setup.rules:67:9": pol_careful_core_40,
-        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_67,
-        "spec/twilight_struggle/turn.rules:149:5": pol_careful_core_61,
+        "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_14,
+        "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_15,
+        "spec/twilight_struggle/setup.rules:67:9": pol_careful_core_16,
+        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_40,
+        "spec/twilight_struggle/turn.rules:149:5": pol_careful_core_34,
         "spec/twilight_struggle/turn.rules:84:5": pol_careful_core_1,
     },
 }
