@@ -183,6 +183,15 @@ class Attr(Expr):
 
 
 @dataclass(frozen=True, slots=True)
+class AttrAt(Expr):
+    """obj.name(key): an attribute that holds a value per value of an enum, at one of them."""
+
+    obj: Expr
+    name: str
+    key: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class Not(Expr):
     """not e."""
 
@@ -831,11 +840,13 @@ class CounterDecl(Decl):
 
 @dataclass(frozen=True, slots=True)
 class Field(Node):
-    """An attribute a kind declares, with an optional default."""
+    """An attribute a kind declares, with an optional default; `on ENUM`: a value per value of
+    the enum (the default is each one's)."""
 
     name: Ident
     type: TypeRef
     default: Expr | None
+    on: Ident | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1131,10 +1142,26 @@ class TestDecl(Decl):
 
 @dataclass(frozen=True, slots=True)
 class AttributeValue(Node):
-    """name value in an entity's attribute list (a bare name means true)."""
+    """name value in an entity's attribute list (a bare name means true); for an attribute
+    `on ENUM`, name (value n, ...)."""
 
     name: Ident
+    value: Expr | PerValue
+
+
+@dataclass(frozen=True, slots=True)
+class ValueAt(Node):
+    """value n in an attribute's per-value list: the number (or literal) at one enum value."""
+
+    key: Ident
     value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class PerValue(Node):
+    """(value n, ...): an entity's values of an attribute `on ENUM`; the rest take the default."""
+
+    items: tuple[ValueAt, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -1205,7 +1232,7 @@ class Spec(Node):
 
 
 AnyExpr = Union[
-    IntLit, StrLit, BoolLit, NoneLit, NameRef, CallExpr, Attr, Not, Negate,
+    IntLit, StrLit, BoolLit, NoneLit, NameRef, CallExpr, Attr, AttrAt, Not, Negate,
     BinOp, BoolOp, Compare, Member, Range, Cond, Quantifier, SumOf, Reachable, Allowed, Active,
 ]
 

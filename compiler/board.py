@@ -63,9 +63,12 @@ def attribute_texts(model: Model, index: int) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def _text(model: Model, expr: ast.Expr | None) -> str | None:
+def _text(model: Model, expr: ast.Expr | ast.PerValue | None) -> str | None:
     if expr is None or isinstance(expr, ast.NoneLit):
         return None
+    if isinstance(expr, ast.PerValue):  # the values given, each as the table shows it
+        shown = [(i.key.name, _text(model, i.value)) for i in expr.items]
+        return ", ".join(f"{key} {text}" for key, text in shown if text is not None) or None
     if isinstance(expr, ast.BoolLit):
         return "yes" if expr.value else None
     if isinstance(expr, (ast.IntLit, ast.StrLit)):

@@ -163,6 +163,16 @@ class Model:
             return name  # an enum value (or unknown: the checker says so)
         return None
 
+    def per_value(self, field: ast.Field, given: ast.Expr | ast.PerValue | None) -> tuple | None:
+        """An attribute `on ENUM` of one entity: its values in the enum's order, the default
+        where none is given (None: the enum is unknown, or the value not a list; checked)."""
+        enum = self.enums.get(field.on.name) if field.on is not None else None
+        if enum is None or (given is not None and not isinstance(given, ast.PerValue)):
+            return None
+        at = {item.key.name: self.literal(item.value) for item in given.items} if given else {}
+        default = self.literal(field.default)
+        return tuple(at.get(v.name, default) for v in enum.values)
+
     def meta(self) -> GameMeta:
         return GameMeta(
             game=self.game, title=self.title, spec_hash=self.spec_hash,
@@ -486,11 +496,15 @@ def _derive_entities(model: Model) -> None:
         model.kind_members.setdefault(entity.kind.name, []).append(index)
         kind = model.kinds.get(entity.kind.name)
         attrs: dict[str, Any] = {}
-        if kind is not None:
-            for f in kind.fields:
-                attrs[f.name.name] = model.literal(f.default)
+        fields = {f.name.name: f for f in kind.fields} if kind is not None else {}
+        for f in fields.values():
+            attrs[f.name.name] = model.per_value(f, None) if f.on is not None else model.literal(f.default)
         for attribute in entity.attributes:
-            attrs[attribute.name.name] = model.literal(attribute.value)
+            field = fields.get(attribute.name.name)
+            if field is not None and field.on is not None:
+                attrs[field.name.name] = model.per_value(field, attribute.value)
+            else:
+                attrs[attribute.name.name] = model.literal(attribute.value)
         model.entity_attrs.append(attrs)
         model.adjacency[index] = [
             model.entity_index[a.name] for a in entity.adjacent if a.name in model.entity_index

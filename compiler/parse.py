@@ -421,7 +421,7 @@ class _Builder(Transformer):
         return "region"
 
     def field(self, meta, c):
-        return ast.Field(self._span(meta), self._ident(c[0]), c[1], c[2])
+        return ast.Field(self._span(meta), self._ident(c[0]), c[1], c[3], c[2])
 
     def lifetimes_decl(self, meta, c):
         return ast.LifetimesDecl(self._span(meta), self._idents(c))
@@ -634,6 +634,15 @@ class _Builder(Transformer):
     def attribute(self, meta, c):
         value = c[1] if c[1] is not None else ast.BoolLit(self._span(meta), True)
         return ast.AttributeValue(self._span(meta), self._ident(c[0]), value)
+
+    def attribute_per_value(self, meta, c):
+        items = tuple(c[1:])
+        span = ast.Span(items[0].span.file, items[0].span.line, items[0].span.column,
+                        items[-1].span.end_line, items[-1].span.end_column)
+        return ast.AttributeValue(self._span(meta), self._ident(c[0]), ast.PerValue(span, items))
+
+    def value_at(self, meta, c):
+        return ast.ValueAt(self._span(meta), self._ident(c[0]), c[1])
 
     def in_regions(self, meta, c):
         return self._idents(c)
@@ -1013,6 +1022,9 @@ class _Builder(Transformer):
 
     def attr_expr(self, meta, c):
         return ast.Attr(self._span(meta), c[0], str(c[1]))
+
+    def attr_at_expr(self, meta, c):
+        return ast.AttrAt(self._span(meta), c[0], str(c[1]), c[2])
 
     def _quantifier(kind):  # noqa: N805
         def method(self, meta, c):

@@ -1,5 +1,6 @@
 """Values per enum value: a track `on` an enum (one number per value, some values with
-bounds of their own) and an enum as a collection, on both back ends, in `fmt`, in the
+bounds of their own), an attribute `on` an enum (a value per value, on each entity) and an
+enum as a collection, on both back ends, in `fmt`, in the
 runtime's tracks and in the generated code (a value written as a name folds to its slot)."""
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def played(backend: str, seed: int) -> Game:
 def test_the_designer_tests_pass_on_both_back_ends() -> None:
     result = CliRunner().invoke(main, ["test", str(PER_VALUE)])
     assert result.exit_code == 0, result.output
-    assert "10 passed, 0 failed (5 on generated, 5 on interpreted)" in result.output
+    assert "14 passed, 0 failed (7 on generated, 7 on interpreted)" in result.output
 
 
 def test_both_back_ends_play_every_game_alike() -> None:
@@ -63,3 +64,34 @@ def test_a_value_written_as_a_name_reads_its_own_slot(tmp_path) -> None:
     # ore's cells: iron for red and blue (slots 0, 1), then copper (2, 3)
     assert "NI_metal" not in body and "state.tracks[2 + v_p] < 0" in body
     assert "NI_metal" in rules  # the dynamic reads look the value's place up
+
+
+def test_fmt_prints_an_attribute_on_an_enum_as_written() -> None:
+    text = ('game g "G"\nplayers a "A"\nenum metal { iron, copper }\n'
+            'kind mine: space(yield: int on metal = 0, deep: bool on metal)\n'
+            'mine north "North" (yield (iron 2, copper -1), deep (iron true, copper false))\n'
+            'define twice(s: mine) -> int = 2 * s.yield(iron)\n'
+            'start { win none "x" }\n')
+    assert format_text(text) == text
+    assert format_text(text.replace("yield (iron 2, copper -1)", "yield ( iron 2 ,copper -1 )")) == text
+
+
+def test_an_attribute_on_an_enum_is_a_table_row_read_at_the_value(tmp_path) -> None:
+    compile_game(loaded(PER_VALUE).model, tmp_path / "per_value")
+    tables = (tmp_path / "per_value" / "tables.py").read_text()
+    rules = (tmp_path / "per_value" / "rules.py").read_text()
+    assert "A_yield = ((2, 0, 1), (0, 3, 0))" in " ".join(tables.split())
+    body = rules[rules.index("def d_output"):][:400]
+    assert "NI_metal[c_m]" in body and "A_yield" in body  # the value's place looked up
+    tests = (tmp_path / "per_value" / "tests.py").read_text()
+    assert "A_yield[c_s][2]" in tests  # gold, a constant, folds to its place
+
+
+def test_the_card_sheet_and_the_reference_show_the_values() -> None:
+    model = loaded(PER_VALUE).model
+    from compiler.board import attribute_texts
+    from compiler.reference import build_reference
+    north = model.entity_index["north"]
+    assert dict(attribute_texts(model, north))["yield"] == "iron 2, gold 1"
+    kind = next(e for e in build_reference(model, PER_VALUE).entries() if e.name == "mine")
+    assert "yield: int on metal = 0" in kind.signature

@@ -51,7 +51,7 @@ def test_the_solo_bot_steps_oceans_first_and_keeps_cards_whose_box_pays(backend:
         top = game.state.zones[research_slot(game)][-1]
         assert game.decision.prompt == f"Keep {model.entities[top].label} for 3 MC?"  # it names the card
         card = model.entity_attrs[top]
-        box = sum(w * card[f"box_{r}"] for r, w in WEIGHTS.items()) + (4 if card["box_by"] == "mined" else 0)
+        box = sum(w * n for w, n in zip(WEIGHTS.values(), card["box"])) + (4 if card["box_by"] == "mined" else 0)
         worth = 13 * box // 4  # 14 generations to go in the first
         ids = game.decision.option_ids
         wanted = "keep" if "keep" in ids and worth > card["cost"] + 3 else "drop"
@@ -62,6 +62,7 @@ def test_the_solo_bot_steps_oceans_first_and_keeps_cards_whose_box_pays(backend:
 
 
 KEEP = r"Keep .+ for 3 MC\?"  # the research prompt, naming the card
+# quarters of a step per unit, in the order of enum resource (a card's box is a tuple in it)
 WEIGHTS = {"mc": 4, "steel": 4, "titanium": 12, "plants": 8, "energy": 4, "heat": 4}
 
 

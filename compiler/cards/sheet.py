@@ -87,7 +87,10 @@ def _data(model: Model, entity: ast.EntityDecl, words: Words) -> tuple[Datum, ..
     return tuple(data)
 
 
-def _value(expr: ast.Expr, words: Words) -> str:
+def _value(expr: ast.Expr | ast.PerValue, words: Words) -> str:
+    if isinstance(expr, ast.PerValue):
+        return ", ".join(f"{words.label_of(i.key.name) or i.key.name} {_value(i.value, words)}"
+                         for i in expr.items)
     if isinstance(expr, ast.BoolLit):
         return "yes" if expr.value else "no"
     if isinstance(expr, ast.StrLit):

@@ -152,6 +152,12 @@ class Words:
             return f"your {field}"
         return f"the {field} of {self.part(e.obj, ATOM)}"
 
+    def w_AttrAt(self, e: ast.AttrAt) -> str:
+        field, key = e.name.replace("_", " "), self.part(e.key, ATOM)
+        if _is_name(e.obj, "you"):
+            return f"your {field} for {key}"
+        return f"the {field} of {self.part(e.obj, ATOM)} for {key}"
+
     def tail(self, expr: ast.Expr, at_least: int) -> tuple[str, bool]:
         """The last part of a phrase: an open one ("... such that P") may stand there bare, since
         nothing of the phrase follows it; the phrase then ends in an open one (OPENED)."""

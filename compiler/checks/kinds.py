@@ -42,8 +42,27 @@ class KindCheck:
             elif name == "label":
                 self.report("'label' is every entity's label; choose another attribute name", field.name.span)
             seen.setdefault(name, field.name.span)
+            if field.on is not None:
+                self.field_on(decl, field)
             if field.default is not None:
                 self.value(field.default, type_of_ref(self.model, field.type), f"the default of '{name}'")
+
+    def field_on(self, decl: ast.KindDecl, field: ast.Field) -> None:
+        """`name: T on ENUM`: an enum, and the same one wherever the attribute's name is declared."""
+        on = field.on.name
+        if on not in self.model.enums:
+            self.report(f"attribute '{field.name.name}' is on '{on}', which is not an enum"
+                        f"{did_you_mean(on, self.model.enums)}", field.on.span)
+            return
+        for kind in self.model.kinds.values():
+            other = next((f for f in kind.fields if f.name.name == field.name.name), None)
+            if kind is decl or other is None:
+                continue
+            if other.on is None or other.on.name != on:
+                held = f"a value per {other.on.name}" if other.on is not None else "one value"
+                self.report(f"attribute '{field.name.name}' holds {held} on {kind.name.name}: an "
+                            f"attribute of that name must hold the same on every kind", field.name.span)
+            break
 
     def counter(self, decl: ast.CounterDecl) -> None:
         kind = decl.kind.name
@@ -86,6 +105,8 @@ class KindCheck:
             elif name not in fields:
                 self.report(f"{kind.name.name} has no attribute '{name}'{did_you_mean(name, fields)}",
                             attribute.name.span)
+            elif fields[name].on is not None or isinstance(attribute.value, ast.PerValue):
+                self.per_value(decl, attribute, fields[name])
             else:
                 self.attribute(attribute, type_of_ref(self.model, fields[name].type))
             seen.setdefault(name, attribute.name.span)
@@ -93,6 +114,37 @@ class KindCheck:
             if field.default is None and name not in seen:
                 self.report(f"{kind.name.name} '{decl.name.name}' has no value for attribute '{name}'",
                             decl.name.span)
+
+    def per_value(self, decl: ast.EntityDecl, attribute: ast.AttributeValue, field: ast.Field) -> None:
+        """name (value n, ...) for an attribute `on ENUM`: known values, each once, well typed."""
+        name, given = attribute.name.name, attribute.value
+        if field.on is None:
+            self.report(f"attribute '{name}' holds one value, not one per value of an enum: write "
+                        f"'{name} VALUE'", given.span)
+            return
+        on = field.on.name
+        if not isinstance(given, ast.PerValue):
+            self.report(f"attribute '{name}' holds a value per {on}: write '{name} (v n, ...)' for "
+                        f"{on} values v", attribute.span)
+            return
+        enum = self.model.enums.get(on)
+        if enum is None:
+            return  # the kind's field reports it
+        values = [v.name for v in enum.values]
+        wanted = type_of_ref(self.model, field.type)
+        seen: dict[str, ast.Span] = {}
+        for item in given.items:
+            key = item.key.name
+            if key in seen:
+                self.report(f"'{key}' has its value given twice in '{name}'", item.key.span)
+            elif key not in values:
+                self.report(f"'{key}' is not a value of enum '{on}'{did_you_mean(key, values)}", item.key.span)
+            seen.setdefault(key, item.key.span)
+            self.value(item.value, wanted, f"'{name}' at {key}")
+        missing = [v for v in values if v not in seen]
+        if field.default is None and missing:
+            self.report(f"{decl.kind.name} '{decl.name.name}' has no value for '{name}' at "
+                        f"{', '.join(missing)} (its kind gives no default)", attribute.span)
 
     def attribute(self, attribute: ast.AttributeValue, wanted: Type) -> None:
         name = attribute.name.name

@@ -165,10 +165,37 @@ class TypeCheck(ScopedVisitor):
     def visit_Attr(self, node: ast.Attr) -> None:
         self.visit(node.obj)
         obj = self.infer(node.obj)
-        if self.types.attribute(obj, node.name) is not None:
-            return
         span = ast.Span(node.span.file, node.span.end_line, node.span.end_column - len(node.name),
                         node.span.end_line, node.span.end_column)
+        field = self.types.field(obj, node.name)
+        if field is not None and field.on is not None:
+            on = field.on.name
+            self.report(f"attribute '{node.name}' holds a value per {on}: write "
+                        f"'.{node.name}(v)' for a {on} v", span)
+            return
+        if self.types.attribute(obj, node.name) is not None:
+            return
+        self.no_attribute(node, obj, span)
+
+    def visit_AttrAt(self, node: ast.AttrAt) -> None:
+        self.visit(node.obj)
+        obj = self.infer(node.obj)
+        start = node.obj.span
+        span = ast.Span(node.span.file, start.end_line, start.end_column + 1, start.end_line,
+                        start.end_column + 1 + len(node.name))
+        field = self.types.field(obj, node.name)
+        if field is not None and field.on is None:
+            self.report(f"attribute '{node.name}' holds one value, not one per value of an enum: "
+                        f"write '.{node.name}' without '(...)'", span)
+            self.visit(node.key)
+        elif field is not None:
+            self.expect(node.key, Type("enum", field.on.name), f"the {field.on.name} of '.{node.name}(...)'")
+        else:
+            self.visit(node.key)
+            if self.types.attribute(obj, node.name) is None:
+                self.no_attribute(node, obj, span)
+
+    def no_attribute(self, node: ast.Attr | ast.AttrAt, obj: Type, span: ast.Span) -> None:
         if obj.base == "player":
             self.report(f"a player has no attribute '{node.name}' (only 'label')", span)
         elif obj.base != "entity":

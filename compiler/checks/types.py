@@ -168,6 +168,7 @@ class TypeInfer:
             ast.IntLit: lambda e, env: INT, ast.StrLit: lambda e, env: STR,
             ast.BoolLit: lambda e, env: BOOL, ast.NoneLit: lambda e, env: NONE,
             ast.NameRef: self._name, ast.CallExpr: self._call, ast.Attr: self._attr,
+            ast.AttrAt: self._attr,
             ast.Not: lambda e, env: BOOL, ast.BoolOp: lambda e, env: BOOL,
             ast.Compare: lambda e, env: BOOL, ast.Member: lambda e, env: BOOL,
             ast.Allowed: lambda e, env: BOOL, ast.Active: lambda e, env: BOOL,
@@ -257,7 +258,7 @@ class TypeInfer:
     def param_types(self, params: tuple[ast.Param, ...]) -> dict[str, Type]:
         return {p.name: type_of_ref(self.model, p.type) for p in params}
 
-    def _attr(self, expr: ast.Attr, env: Mapping[str, Type]) -> Type:
+    def _attr(self, expr: ast.Attr | ast.AttrAt, env: Mapping[str, Type]) -> Type:
         found = self.attribute(self.infer(expr.obj, env), expr.name)
         return found if found is not None else UNKNOWN
 
@@ -273,6 +274,12 @@ class TypeInfer:
             if field.name.name == name:
                 return type_of_ref(self.model, field.type)
         return None
+
+    def field(self, obj: Type, name: str) -> ast.Field | None:
+        """The field `name` of an entity type's kind (the first of its category's kinds)."""
+        if obj.base != "entity":
+            return None
+        return next((f for f in self.fields(obj) if f.name.name == name), None)
 
     def fields(self, obj: Type) -> list[ast.Field]:
         """The fields of an entity type's kind, or of every kind of its category."""

@@ -511,6 +511,31 @@ class ExprEmitter:
                         P_COND, is_bool)
         return Code(checked, P_ATOM, is_bool)
 
+    def emit_AttrAt(self, node: ast.AttrAt) -> Code:
+        """obj.name(key): the entity's row of the attribute, at the key's place in its enum."""
+        enum = self.gen.attr_enum.get(node.name)
+        if enum is None or node.name not in self.gen.attr_tables:
+            message = f"no entity has an attribute {node.name!r} on an enum"
+            return Code(f"{self.ref('rule_error')}({message!r}, {self.loc(node)})")
+        obj, key = self.emit(node.obj), self.emit(node.key)
+        values = [v.name for v in self.model.enums[enum].values]
+        place = values.index(key.value) if key.is_constant and key.value in values else None
+        if obj.number is not None and place is not None and 0 <= obj.number < len(self.model.entities):
+            row = self.model.entity_attrs[obj.number].get(node.name)
+            if row is not None:
+                self.gen.literal(row[place])  # only literals reach generated code
+                return Code.constant(row[place])
+        table = self.ref(self.gen.attr_tables[node.name])
+        at = str(place) if place is not None else f"{self.ref(self.gen.enum_index[enum])}[{key.text}]"
+        is_bool = self.gen.attr_bool[node.name]
+        if self.nonnull(node.obj):
+            return Code(f"{table}[{obj.text}][{at}]", P_ATOM, is_bool)
+        checked = f"{self.ref('attr_of')}({table}, {obj.text}, {node.name!r}, {self.loc(node)})[{at}]"
+        if self.is_simple(node.obj):  # as _attr: the check inline, attr_of called only to raise
+            return Code(f"{table}[{obj.text}][{at}] if {obj.at(P_CMP + 1)} is not None else {checked}",
+                        P_COND, is_bool)
+        return Code(checked, P_ATOM, is_bool)
+
     # ------------------------------------------------------------ operators
     def emit_Not(self, node: ast.Not) -> Code:
         return self._not(self.truth(node.operand))

@@ -20,11 +20,21 @@ def quote(text: str) -> str:
     return f'"{body}"'
 
 
-def literal(expr: ast.Expr) -> str:
-    """A literal of a declaration (a default, an attribute value): may be a negative number."""
+def literal(expr: ast.Expr | ast.PerValue) -> str:
+    """A literal of a declaration (a default, an attribute value): may be a negative number;
+    an attribute's values per value of an enum, `(value n, ...)`."""
     if isinstance(expr, ast.IntLit):
         return str(expr.value)
+    if isinstance(expr, ast.PerValue):
+        return "(" + ", ".join(f"{i.key.name} {literal(i.value)}" for i in expr.items) + ")"
     return expr_text(expr)
+
+
+def field_text(field: ast.Field) -> str:
+    """A kind's field: `name: type [on ENUM] [= default]`."""
+    on = f" on {field.on.name}" if field.on is not None else ""
+    default = f" = {literal(field.default)}" if field.default is not None else ""
+    return f"{field.name.name}: {type_text(field.type)}{on}{default}"
 
 
 def expr_text(expr: ast.Expr) -> str:
@@ -169,6 +179,7 @@ _PRINTERS: dict[str, Callable[[ast.Expr], Doc]] = {
     "NameRef": lambda e: e.name,
     "CallExpr": lambda e: concat(e.name, args_doc(e.args)),
     "Attr": lambda e: concat(expr_doc(e.obj, ATOM), ".", e.name),
+    "AttrAt": lambda e: concat(expr_doc(e.obj, ATOM), ".", e.name, args_doc((e.key,))),
     "Not": lambda e: concat("not ", expr_doc(e.operand, NOT)),
     "Negate": _negate,
     "BinOp": _binary,

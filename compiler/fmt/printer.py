@@ -16,7 +16,7 @@ from typing import Callable
 
 from .. import ast
 from .comments import FILE_END, Attached, Comment
-from .exprs import (COMMA, INDENT, clauses, expr_doc, literal, names_doc, params_text, quote,
+from .exprs import (COMMA, INDENT, clauses, expr_doc, field_text, literal, names_doc, params_text, quote,
                     type_text, when)
 from .statements import statement_doc
 from .layout import HARD, LINE, Doc, concat, fill, fill_parts, group, join, nest
@@ -167,8 +167,7 @@ class Printer:
         return f"{word} {d.name.name} {quote(d.label)}{per} on {d.kind.name}"
 
     def decl_KindDecl(self, d: ast.KindDecl) -> Doc:
-        fields = [(f, f"{f.name.name}: {type_text(f.type)}"
-                   + (f" = {literal(f.default)}" if f.default is not None else "")) for f in d.fields]
+        fields = [(f, field_text(f)) for f in d.fields]
         per = " per player" if d.per_player else ""
         return concat(f"kind {d.name.name}: {d.category}(", nest(INDENT, self.listed(fields, d)), ")" + per)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from .. import ast
 from ..errors import Sources
 from ..fmt.comments import doc_comment
-from ..fmt.exprs import expr_doc, literal, params_text, quote, type_text
+from ..fmt.exprs import expr_doc, field_text, literal, params_text, quote, type_text
 from ..fmt.layout import render
 from ..fmt.printer import tunable_text
 from ..model import Model
@@ -294,8 +294,7 @@ class _Maker:
         return self._entry("enum", d, d.name.name, f"enum {d.name.name} {{ {values} }}")
 
     def kind(self, d: ast.KindDecl, model: Model) -> Entry:
-        fields = ", ".join(f"{f.name.name}: {type_text(f.type)}"
-                           + (f" = {literal(f.default)}" if f.default is not None else "") for f in d.fields)
+        fields = ", ".join(field_text(f) for f in d.fields)
         members = [model.entities[i].name.name for i in model.kind_members.get(d.name.name, [])]
         shown = ", ".join(members[:SHOWN_MEMBERS]) + (", ..." if len(members) > SHOWN_MEMBERS else "")
         count = f"{len(members)} declared" + (f": {shown}" if members else "")

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 84e1989e35c49b07
+# Spec hash: d6b0157ffc9d0f66
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 7808e070aac8a61a
-# Fingerprint: source b1297f731cc7bbbbd0c3 output 19354f2fcc8d41c9fba0
+# Tests hash: 9cfa1cd24c6eaa8e
+# Fingerprint: source 1595454d2c394df3e47a output 0fe99bc2a9157cc1a585
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -34,8 +34,8 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "84e1989e35c49b07"
-TESTS_HASH = "7808e070aac8a61a"
+SPEC_HASH = "d6b0157ffc9d0f66"
+TESTS_HASH = "9cfa1cd24c6eaa8e"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 84e1989e35c49b07
+# Spec hash: d6b0157ffc9d0f66
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 7808e070aac8a61a
-# Fingerprint: source 96614c898b701c88ff7b output f073f186dd39a84215e0
+# Tests hash: 9cfa1cd24c6eaa8e
+# Fingerprint: source c0394dd3568babdef47b output 1345daeb2bb523a7991e
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -53,26 +53,22 @@ from runtime.values import (
     text_of,
 )
 from .tables import (
-    A_animal,
     A_bonus_cards,
     A_bonus_plants,
     A_bonus_steel,
     A_bonus_titanium,
     A_box_hit,
     A_box_hits,
-    A_building,
     A_colour,
     A_cost,
     A_guarded,
     A_holds,
-    A_microbe,
     A_needs_heat,
     A_noctis,
     A_ocean_spot,
     A_off_mars,
-    A_plant,
-    A_space,
     A_start_mc,
+    A_tags,
     A_volcanic,
     ENTITY_IDS,
     ENTITY_LABELS,
@@ -491,7 +487,7 @@ def ev_thorgate(state, v_you, v_this):
 
 
 def ev_colonizer_training_camp(state, v_you, v_this):
-    "event of colonizer_training_camp (spec/terraforming_mars/07_cards.rules:64)"
+    "event of colonizer_training_camp (spec/terraforming_mars/07_cards.rules:60)"
     pass
 
 
@@ -509,77 +505,77 @@ def ev_power_grid(state, v_you, v_this):
     # spec: spec/terraforming_mars/07_cards.rules:182
     slot = 50 + v_you
     state.tracks[slot] = max(
-        0, min(999, state.tracks[slot] + d_tags(state, v_you, "power_tag"))
+        0, min(999, state.tracks[slot] + d_tags(state, v_you, "power"))
     )
     state.stamps[8] += 1
 
 
 def ev_breathing_filters(state, v_you, v_this):
-    "event of breathing_filters (spec/terraforming_mars/07_cards.rules:188)"
+    "event of breathing_filters (spec/terraforming_mars/07_cards.rules:189)"
     pass
 
 
 def ev_dust_seals(state, v_you, v_this):
-    "event of dust_seals (spec/terraforming_mars/07_cards.rules:208)"
+    "event of dust_seals (spec/terraforming_mars/07_cards.rules:210)"
     pass
 
 
 def ev_zeppelins(state, v_you, v_this):
-    "event of zeppelins (spec/terraforming_mars/07_cards.rules:220)"
-    # spec: spec/terraforming_mars/07_cards.rules:220
+    "event of zeppelins (spec/terraforming_mars/07_cards.rules:223)"
+    # spec: spec/terraforming_mars/07_cards.rules:223
     slot = 30 + v_you
     state.tracks[slot] = max(-5, min(999, state.tracks[slot] + d_cities_on_mars(state)))
     state.stamps[8] += 1
 
 
 def ev_worms(state, v_you, v_this):
-    "event of worms (spec/terraforming_mars/07_cards.rules:223)"
-    # spec: spec/terraforming_mars/07_cards.rules:224
+    "event of worms (spec/terraforming_mars/07_cards.rules:226)"
+    # spec: spec/terraforming_mars/07_cards.rules:226
     slot = 45 + v_you
     state.tracks[slot] = max(
-        0, min(999, state.tracks[slot] + d_tags(state, v_you, "microbe_tag") // 2)
+        0, min(999, state.tracks[slot] + d_tags(state, v_you, "microbe") // 2)
     )
     state.stamps[8] += 1
 
 
 def ev_advanced_ecosystems(state, v_you, v_this):
-    "event of advanced_ecosystems (spec/terraforming_mars/07_cards.rules:235)"
+    "event of advanced_ecosystems (spec/terraforming_mars/07_cards.rules:236)"
     pass
 
 
 def ev_insects(state, v_you, v_this):
-    "event of insects (spec/terraforming_mars/07_cards.rules:266)"
-    # spec: spec/terraforming_mars/07_cards.rules:266
+    "event of insects (spec/terraforming_mars/07_cards.rules:267)"
+    # spec: spec/terraforming_mars/07_cards.rules:267
     slot = 45 + v_you
     state.tracks[slot] = max(
-        0, min(999, state.tracks[slot] + d_tags(state, v_you, "plant_tag"))
+        0, min(999, state.tracks[slot] + d_tags(state, v_you, "plant"))
     )
     state.stamps[8] += 1
 
 
 def ev_energy_saving(state, v_you, v_this):
-    "event of energy_saving (spec/terraforming_mars/07_cards.rules:331)"
-    # spec: spec/terraforming_mars/07_cards.rules:331
+    "event of energy_saving (spec/terraforming_mars/07_cards.rules:335)"
+    # spec: spec/terraforming_mars/07_cards.rules:335
     slot = 50 + v_you
     state.tracks[slot] = max(0, min(999, state.tracks[slot] + d_cities_in_play(state)))
     state.stamps[8] += 1
 
 
 def ev_ganymede_colony(state, v_you, v_this):
-    "event of ganymede_colony (spec/terraforming_mars/07b_tiles_events.rules:92)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:92
+    "event of ganymede_colony (spec/terraforming_mars/07b_tiles_events.rules:94)"
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:94
     p_city_placed(state, v_you, E_s01)
 
 
 def ev_release_of_inert_gases(state, v_you, v_this):
-    "event of release_of_inert_gases (spec/terraforming_mars/07b_tiles_events.rules:182)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:182
+    "event of release_of_inert_gases (spec/terraforming_mars/07b_tiles_events.rules:186)"
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:186
     p_raise_tr(state, v_you, 2)
 
 
 def ev_special_design(state, v_you, v_this):
-    "event of special_design (spec/terraforming_mars/07b_tiles_events.rules:297)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:297
+    "event of special_design (spec/terraforming_mars/07b_tiles_events.rules:305)"
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:305
     activate(state, 10, [v_you], "generation_end")
 
 
@@ -601,137 +597,137 @@ def ac_martian_rails(state, v_you, v_this):
 
 
 def ac_equatorial_magnetizer(state, v_you, v_this):
-    "action of equatorial_magnetizer (spec/terraforming_mars/07c_active.rules:39)"
-    # spec: spec/terraforming_mars/07c_active.rules:40
+    "action of equatorial_magnetizer (spec/terraforming_mars/07c_active.rules:40)"
+    # spec: spec/terraforming_mars/07c_active.rules:41
     slot = 50 + v_you
     state.tracks[slot] = max(0, min(999, state.tracks[slot] - 1))
     state.stamps[8] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:41
+    # spec: spec/terraforming_mars/07c_active.rules:42
     p_raise_tr(state, v_you, 1)
 
 
 def ev_predators(state, v_you, v_this):
-    "event of predators (spec/terraforming_mars/07c_active.rules:46)"
+    "event of predators (spec/terraforming_mars/07c_active.rules:47)"
     pass
 
 
 def ev_ghg_producing_bacteria(state, v_you, v_this):
-    "event of ghg_producing_bacteria (spec/terraforming_mars/07c_active.rules:68)"
+    "event of ghg_producing_bacteria (spec/terraforming_mars/07c_active.rules:69)"
     pass
 
 
 def ev_ants(state, v_you, v_this):
-    "event of ants (spec/terraforming_mars/07c_active.rules:77)"
+    "event of ants (spec/terraforming_mars/07c_active.rules:78)"
     pass
 
 
 def ac_fish(state, v_you, v_this):
-    "action of fish (spec/terraforming_mars/07c_active.rules:83)"
-    # spec: spec/terraforming_mars/07c_active.rules:83
+    "action of fish (spec/terraforming_mars/07c_active.rules:84)"
+    # spec: spec/terraforming_mars/07c_active.rules:84
     state.counters[18][v_this] = bounded(
         max(0, state.counters[18][v_this] + 1),
-        "spec/terraforming_mars/07c_active.rules:83:14",
+        "spec/terraforming_mars/07c_active.rules:84:14",
     )
     state.stamps[25] += 1
 
 
 def ac_small_animals(state, v_you, v_this):
-    "action of small_animals (spec/terraforming_mars/07c_active.rules:88)"
-    # spec: spec/terraforming_mars/07c_active.rules:88
+    "action of small_animals (spec/terraforming_mars/07c_active.rules:89)"
+    # spec: spec/terraforming_mars/07c_active.rules:89
     state.counters[18][v_this] = bounded(
         max(0, state.counters[18][v_this] + 1),
-        "spec/terraforming_mars/07c_active.rules:88:14",
+        "spec/terraforming_mars/07c_active.rules:89:14",
     )
     state.stamps[25] += 1
 
 
 def ac_birds(state, v_you, v_this):
-    "action of birds (spec/terraforming_mars/07c_active.rules:93)"
-    # spec: spec/terraforming_mars/07c_active.rules:93
+    "action of birds (spec/terraforming_mars/07c_active.rules:94)"
+    # spec: spec/terraforming_mars/07c_active.rules:94
     state.counters[18][v_this] = bounded(
         max(0, state.counters[18][v_this] + 1),
-        "spec/terraforming_mars/07c_active.rules:93:14",
+        "spec/terraforming_mars/07c_active.rules:94:14",
     )
     state.stamps[25] += 1
 
 
 def ev_symbiotic_fungus(state, v_you, v_this):
-    "event of symbiotic_fungus (spec/terraforming_mars/07c_active.rules:123)"
+    "event of symbiotic_fungus (spec/terraforming_mars/07c_active.rules:124)"
     pass
 
 
 def ev_extreme_cold_fungus(state, v_you, v_this):
-    "event of extreme_cold_fungus (spec/terraforming_mars/07c_active.rules:129)"
+    "event of extreme_cold_fungus (spec/terraforming_mars/07c_active.rules:131)"
     pass
 
 
 def ev_nitrite_reducing_bacteria(state, v_you, v_this):
-    "event of nitrite_reducing_bacteria (spec/terraforming_mars/07c_active.rules:142)"
-    # spec: spec/terraforming_mars/07c_active.rules:142
+    "event of nitrite_reducing_bacteria (spec/terraforming_mars/07c_active.rules:144)"
+    # spec: spec/terraforming_mars/07c_active.rules:144
     state.counters[18][v_this] = bounded(
         max(0, state.counters[18][v_this] + 3),
-        "spec/terraforming_mars/07c_active.rules:142:13",
+        "spec/terraforming_mars/07c_active.rules:144:13",
     )
     state.stamps[25] += 1
 
 
 def ac_livestock(state, v_you, v_this):
-    "action of livestock (spec/terraforming_mars/07c_active.rules:152)"
-    # spec: spec/terraforming_mars/07c_active.rules:152
+    "action of livestock (spec/terraforming_mars/07c_active.rules:154)"
+    # spec: spec/terraforming_mars/07c_active.rules:154
     state.counters[18][v_this] = bounded(
         max(0, state.counters[18][v_this] + 1),
-        "spec/terraforming_mars/07c_active.rules:152:14",
+        "spec/terraforming_mars/07c_active.rules:154:14",
     )
     state.stamps[25] += 1
 
 
 def ev_water_splitting_plant(state, v_you, v_this):
-    "event of water_splitting_plant (spec/terraforming_mars/07c_active.rules:156)"
+    "event of water_splitting_plant (spec/terraforming_mars/07c_active.rules:158)"
     pass
 
 
 def ev_arctic_algae(state, v_you, v_this):
-    "event of arctic_algae (spec/terraforming_mars/07c_active.rules:181)"
-    # spec: spec/terraforming_mars/07c_active.rules:182
+    "event of arctic_algae (spec/terraforming_mars/07c_active.rules:183)"
+    # spec: spec/terraforming_mars/07c_active.rules:184
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 1))
     state.stamps[5] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:183
+    # spec: spec/terraforming_mars/07c_active.rules:185
     activate(state, 11, [v_you], None)
 
 
 def ev_optimal_aerobraking(state, v_you, v_this):
-    "event of optimal_aerobraking (spec/terraforming_mars/07c_active.rules:193)"
-    # spec: spec/terraforming_mars/07c_active.rules:193
+    "event of optimal_aerobraking (spec/terraforming_mars/07c_active.rules:195)"
+    # spec: spec/terraforming_mars/07c_active.rules:195
     activate(state, 12, [v_you], None)
 
 
 def ev_rover_construction(state, v_you, v_this):
-    "event of rover_construction (spec/terraforming_mars/07c_active.rules:199)"
-    # spec: spec/terraforming_mars/07c_active.rules:199
+    "event of rover_construction (spec/terraforming_mars/07c_active.rules:202)"
+    # spec: spec/terraforming_mars/07c_active.rules:202
     activate(state, 13, [v_you], None)
 
 
 def ev_decomposers(state, v_you, v_this):
-    "event of decomposers (spec/terraforming_mars/07c_active.rules:218)"
-    # spec: spec/terraforming_mars/07c_active.rules:218
+    "event of decomposers (spec/terraforming_mars/07c_active.rules:223)"
+    # spec: spec/terraforming_mars/07c_active.rules:223
     activate(state, 15, [v_you, v_this], None)
 
 
 def ev_adaptation_technology(state, v_you, v_this):
-    "event of adaptation_technology (spec/terraforming_mars/07c_active.rules:233)"
-    # spec: spec/terraforming_mars/07c_active.rules:233
+    "event of adaptation_technology (spec/terraforming_mars/07c_active.rules:238)"
+    # spec: spec/terraforming_mars/07c_active.rules:238
     activate(state, 4, [v_you], None)
 
 
 def ev_pets(state, v_you, v_this):
-    "event of pets (spec/terraforming_mars/07c_active.rules:252)"
-    # spec: spec/terraforming_mars/07c_active.rules:253
+    "event of pets (spec/terraforming_mars/07c_active.rules:257)"
+    # spec: spec/terraforming_mars/07c_active.rules:258
     state.counters[18][v_this] = bounded(
         max(0, state.counters[18][v_this] + 1),
-        "spec/terraforming_mars/07c_active.rules:253:9",
+        "spec/terraforming_mars/07c_active.rules:258:9",
     )
     state.stamps[25] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:254
+    # spec: spec/terraforming_mars/07c_active.rules:259
     activate(state, 18, [v_you, v_this], None)
 
 
@@ -773,138 +769,138 @@ def t_tharsis_effect_1(state, v_owner, v_q, v_s, v_t):
 
 
 def t_special_design_effect_0(state, v_owner, v_q, v_c):
-    "on card_played of special_design_effect (spec/terraforming_mars/07b_tiles_events.rules:292)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:293
+    "on card_played of special_design_effect (spec/terraforming_mars/07b_tiles_events.rules:300)"
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:301
     cancel(state, 10, [v_owner])
 
 
 def t_arctic_algae_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of arctic_algae_effect (spec/terraforming_mars/07c_active.rules:178)"
-    # spec: spec/terraforming_mars/07c_active.rules:178
+    "on tile_placed of arctic_algae_effect (spec/terraforming_mars/07c_active.rules:180)"
+    # spec: spec/terraforming_mars/07c_active.rules:180
     state.tracks[15 + v_owner] = max(0, min(9999, state.tracks[15 + v_owner] + 2))
     state.stamps[5] += 1
 
 
 def t_aerobraking_effect_0(state, v_owner, v_q, v_c):
-    "on card_played of aerobraking_effect (spec/terraforming_mars/07c_active.rules:187)"
-    # spec: spec/terraforming_mars/07c_active.rules:188
+    "on card_played of aerobraking_effect (spec/terraforming_mars/07c_active.rules:189)"
+    # spec: spec/terraforming_mars/07c_active.rules:190
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 3))
     state.stamps[2] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:189
+    # spec: spec/terraforming_mars/07c_active.rules:191
     state.tracks[25 + v_owner] = max(0, min(9999, state.tracks[25 + v_owner] + 3))
     state.stamps[7] += 1
 
 
 def t_rover_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of rover_effect (spec/terraforming_mars/07c_active.rules:196)"
-    # spec: spec/terraforming_mars/07c_active.rules:196
+    "on tile_placed of rover_effect (spec/terraforming_mars/07c_active.rules:198)"
+    # spec: spec/terraforming_mars/07c_active.rules:198
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 2))
     state.stamps[2] += 1
 
 
 def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
-    "on card_played of ecological_zone_effect (spec/terraforming_mars/07c_active.rules:202)"
-    # spec: spec/terraforming_mars/07c_active.rules:202
+    "on card_played of ecological_zone_effect (spec/terraforming_mars/07c_active.rules:205)"
+    # spec: spec/terraforming_mars/07c_active.rules:205
     state.counters[18][v_z] = bounded(
         max(
             0,
             state.counters[18][v_z]
             + (
                 (
-                    A_animal[v_c]
+                    A_tags[v_c][8]
                     if v_c is not None
                     else attr_of(
-                        A_animal,
+                        A_tags,
                         v_c,
-                        "animal",
-                        "spec/terraforming_mars/07c_active.rules:202:48",
-                    )
+                        "tags",
+                        "spec/terraforming_mars/07c_active.rules:205:48",
+                    )[8]
                 )
                 + (
-                    A_plant[v_c]
+                    A_tags[v_c][6]
                     if v_c is not None
                     else attr_of(
-                        A_plant,
+                        A_tags,
                         v_c,
-                        "plant",
-                        "spec/terraforming_mars/07c_active.rules:202:59",
-                    )
+                        "tags",
+                        "spec/terraforming_mars/07c_active.rules:205:65",
+                    )[6]
                 )
             ),
         ),
-        "spec/terraforming_mars/07c_active.rules:202:44",
+        "spec/terraforming_mars/07c_active.rules:205:44",
     )
     state.stamps[25] += 1
 
 
 def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
-    "on card_played of decomposers_effect (spec/terraforming_mars/07c_active.rules:214)"
-    # spec: spec/terraforming_mars/07c_active.rules:214
+    "on card_played of decomposers_effect (spec/terraforming_mars/07c_active.rules:217)"
+    # spec: spec/terraforming_mars/07c_active.rules:218
     state.counters[18][v_z] = bounded(
         max(
             0,
             state.counters[18][v_z]
             + (
                 (
-                    A_animal[v_c]
+                    A_tags[v_c][8]
                     if v_c is not None
                     else attr_of(
-                        A_animal,
+                        A_tags,
                         v_c,
-                        "animal",
-                        "spec/terraforming_mars/07c_active.rules:214:48",
-                    )
+                        "tags",
+                        "spec/terraforming_mars/07c_active.rules:218:13",
+                    )[8]
                 )
                 + (
-                    A_plant[v_c]
+                    A_tags[v_c][6]
                     if v_c is not None
                     else attr_of(
-                        A_plant,
+                        A_tags,
                         v_c,
-                        "plant",
-                        "spec/terraforming_mars/07c_active.rules:214:59",
-                    )
+                        "tags",
+                        "spec/terraforming_mars/07c_active.rules:218:30",
+                    )[6]
                 )
                 + (
-                    A_microbe[v_c]
+                    A_tags[v_c][7]
                     if v_c is not None
                     else attr_of(
-                        A_microbe,
+                        A_tags,
                         v_c,
-                        "microbe",
-                        "spec/terraforming_mars/07c_active.rules:214:69",
-                    )
+                        "tags",
+                        "spec/terraforming_mars/07c_active.rules:218:46",
+                    )[7]
                 )
             ),
         ),
-        "spec/terraforming_mars/07c_active.rules:214:44",
+        "spec/terraforming_mars/07c_active.rules:218:9",
     )
     state.stamps[25] += 1
 
 
 def t_herbivores_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
-    "on tile_placed of herbivores_effect (spec/terraforming_mars/07c_active.rules:221)"
-    # spec: spec/terraforming_mars/07c_active.rules:221
+    "on tile_placed of herbivores_effect (spec/terraforming_mars/07c_active.rules:226)"
+    # spec: spec/terraforming_mars/07c_active.rules:226
     state.counters[18][v_z] = bounded(
         max(0, state.counters[18][v_z] + 1),
-        "spec/terraforming_mars/07c_active.rules:221:67",
+        "spec/terraforming_mars/07c_active.rules:226:67",
     )
     state.stamps[25] += 1
 
 
 def t_pets_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
-    "on tile_placed of pets_effect (spec/terraforming_mars/07c_active.rules:248)"
-    # spec: spec/terraforming_mars/07c_active.rules:248
+    "on tile_placed of pets_effect (spec/terraforming_mars/07c_active.rules:253)"
+    # spec: spec/terraforming_mars/07c_active.rules:253
     state.counters[18][v_z] = bounded(
         max(0, state.counters[18][v_z] + 1),
-        "spec/terraforming_mars/07c_active.rules:248:48",
+        "spec/terraforming_mars/07c_active.rules:253:48",
     )
     state.stamps[25] += 1
 
 
 def t_immigrant_city_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of immigrant_city_effect (spec/terraforming_mars/07c_active.rules:258)"
-    # spec: spec/terraforming_mars/07c_active.rules:258
+    "on tile_placed of immigrant_city_effect (spec/terraforming_mars/07c_active.rules:263)"
+    # spec: spec/terraforming_mars/07c_active.rules:263
     slot = 30 + v_owner
     state.tracks[slot] = max(-5, min(999, state.tracks[slot] + 1))
     state.stamps[8] += 1
@@ -969,27 +965,27 @@ def emit_tile_placed(state, x0, x1, x2):
                 runs.append((t_tharsis_effect_1, [args[0], x0, x1, x2]))
         elif kind == 11:  # arctic_algae_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:178
+            # spec: spec/terraforming_mars/07c_active.rules:180
             if x2 == "ocean_t":
                 runs.append((t_arctic_algae_effect_0, [args[0], x0, x1, x2]))
         elif kind == 13:  # rover_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:196
+            # spec: spec/terraforming_mars/07c_active.rules:198
             if x2 == "city_t":
                 runs.append((t_rover_effect_0, [args[0], x0, x1, x2]))
         elif kind == 16:  # herbivores_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:221
+            # spec: spec/terraforming_mars/07c_active.rules:226
             if x0 == args[0] and x2 == "greenery_t":
                 runs.append((t_herbivores_effect_0, [args[0], args[1], x0, x1, x2]))
         elif kind == 18:  # pets_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:248
+            # spec: spec/terraforming_mars/07c_active.rules:253
             if x2 == "city_t":
                 runs.append((t_pets_effect_0, [args[0], args[1], x0, x1, x2]))
         elif kind == 19:  # immigrant_city_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:258
+            # spec: spec/terraforming_mars/07c_active.rules:263
             if x2 == "city_t":
                 runs.append((t_immigrant_city_effect_0, [args[0], x0, x1, x2]))
     for function, values in runs:
@@ -1023,12 +1019,12 @@ def emit_card_played(state, x0, x1):
                 runs.append((t_cinematics_effect_0, [args[0], x0, x1]))
         elif kind == 10:  # special_design_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:292
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:300
             if x0 == args[0] and x1 != E_special_design:
                 runs.append((t_special_design_effect_0, [args[0], x0, x1]))
         elif kind == 12:  # aerobraking_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:187
+            # spec: spec/terraforming_mars/07c_active.rules:189
             if (
                 x0 == args[0]
                 and (
@@ -1038,31 +1034,31 @@ def emit_card_played(state, x0, x1):
                         A_colour,
                         x1,
                         "colour",
-                        "spec/terraforming_mars/07c_active.rules:187:46",
+                        "spec/terraforming_mars/07c_active.rules:189:46",
                     )
                 )
                 == "event"
                 and (
-                    A_space[x1]
+                    A_tags[x1][1]
                     if x1 is not None
                     else attr_of(
-                        A_space,
+                        A_tags,
                         x1,
-                        "space",
-                        "spec/terraforming_mars/07c_active.rules:187:68",
-                    )
+                        "tags",
+                        "spec/terraforming_mars/07c_active.rules:189:68",
+                    )[1]
                 )
                 > 0
             ):
                 runs.append((t_aerobraking_effect_0, [args[0], x0, x1]))
         elif kind == 14:  # ecological_zone_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:202
+            # spec: spec/terraforming_mars/07c_active.rules:205
             if x0 == args[0]:
                 runs.append((t_ecological_zone_effect_0, [args[0], args[1], x0, x1]))
         elif kind == 15:  # decomposers_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:214
+            # spec: spec/terraforming_mars/07c_active.rules:217
             if x0 == args[0]:
                 runs.append((t_decomposers_effect_0, [args[0], args[1], x0, x1]))
     for function, values in runs:
@@ -1540,26 +1536,26 @@ def s_place_city(state, frame):
 
 
 def s_pay(state, frame):
-    "procedure pay (spec/terraforming_mars/04_economy.rules:81)"
+    "procedure pay (spec/terraforming_mars/04_economy.rules:73)"
     # L: 0 p, 1 n, 2 steel_ok, 3 titanium_ok, 4 rest, 5 sv, 6 others, 7 least, 8 most, 9 k, 10 tv
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:82
+            # spec: spec/terraforming_mars/04_economy.rules:74
             L[4] = L[1]
-            # spec: spec/terraforming_mars/04_economy.rules:83
+            # spec: spec/terraforming_mars/04_economy.rules:75
             if L[2] and state.tracks[5 + L[0]] > 0 and L[4] > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:84
+            # spec: spec/terraforming_mars/04_economy.rules:76
             L[5] = bounded(
                 q_steel_value(state, L[0]),
-                "spec/terraforming_mars/04_economy.rules:84:18",
+                "spec/terraforming_mars/04_economy.rules:76:18",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:85
+            # spec: spec/terraforming_mars/04_economy.rules:77
             L[6] = bounded(
                 state.tracks[L[0]]
                 + q_heat_as_mc(state, L[0])
@@ -1569,22 +1565,22 @@ def s_pay(state, frame):
                     if L[3]
                     else 0
                 ),
-                "spec/terraforming_mars/04_economy.rules:85:22",
+                "spec/terraforming_mars/04_economy.rules:77:22",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:87
+            # spec: spec/terraforming_mars/04_economy.rules:79
             L[7] = bounded(
                 max(0, (L[4] - L[6] + L[5] - 1) // L[5]),
-                "spec/terraforming_mars/04_economy.rules:87:21",
+                "spec/terraforming_mars/04_economy.rules:79:21",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:88
+            # spec: spec/terraforming_mars/04_economy.rules:80
             L[8] = bounded(
                 min(state.tracks[5 + L[0]], (L[4] + L[5] - 1) // L[5]),
-                "spec/terraforming_mars/04_economy.rules:88:20",
+                "spec/terraforming_mars/04_economy.rules:80:20",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:89
+            # spec: spec/terraforming_mars/04_economy.rules:81
             player = L[0]
             values = list(
-                int_range(L[7], L[8], "spec/terraforming_mars/04_economy.rules:89:24")
+                int_range(L[7], L[8], "spec/terraforming_mars/04_economy.rules:81:24")
             )
             ids, labels = option_names(values)
             ask(
@@ -1594,54 +1590,54 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:89:9",
+                "spec/terraforming_mars/04_economy.rules:81:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[9] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:90
+            # spec: spec/terraforming_mars/04_economy.rules:82
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] - L[9]))
             state.stamps[3] += 1
-            # spec: spec/terraforming_mars/04_economy.rules:91
+            # spec: spec/terraforming_mars/04_economy.rules:83
             L[4] = bounded(
                 max(0, L[4] - L[5] * L[9]),
-                "spec/terraforming_mars/04_economy.rules:91:9",
+                "spec/terraforming_mars/04_economy.rules:83:9",
             )
             pc = 3
         if pc == 3:
-            # spec: spec/terraforming_mars/04_economy.rules:93
+            # spec: spec/terraforming_mars/04_economy.rules:85
             if L[3] and state.tracks[10 + L[0]] > 0 and L[4] > 0:
                 pc = 4
             else:
                 pc = 6
         if pc == 4:
-            # spec: spec/terraforming_mars/04_economy.rules:94
+            # spec: spec/terraforming_mars/04_economy.rules:86
             L[10] = bounded(
                 q_titanium_value(state, L[0]),
-                "spec/terraforming_mars/04_economy.rules:94:18",
+                "spec/terraforming_mars/04_economy.rules:86:18",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:95
+            # spec: spec/terraforming_mars/04_economy.rules:87
             L[6] = bounded(
                 state.tracks[L[0]]
                 + q_heat_as_mc(state, L[0])
                 * max(0, state.tracks[25 + L[0]] - state.tracks[89]),
-                "spec/terraforming_mars/04_economy.rules:95:22",
+                "spec/terraforming_mars/04_economy.rules:87:22",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:96
+            # spec: spec/terraforming_mars/04_economy.rules:88
             L[7] = bounded(
                 max(0, (L[4] - L[6] + L[10] - 1) // L[10]),
-                "spec/terraforming_mars/04_economy.rules:96:21",
+                "spec/terraforming_mars/04_economy.rules:88:21",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:97
+            # spec: spec/terraforming_mars/04_economy.rules:89
             L[8] = bounded(
                 min(state.tracks[10 + L[0]], (L[4] + L[10] - 1) // L[10]),
-                "spec/terraforming_mars/04_economy.rules:97:20",
+                "spec/terraforming_mars/04_economy.rules:89:20",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:98
+            # spec: spec/terraforming_mars/04_economy.rules:90
             player = L[0]
             values = list(
-                int_range(L[7], L[8], "spec/terraforming_mars/04_economy.rules:98:24")
+                int_range(L[7], L[8], "spec/terraforming_mars/04_economy.rules:90:24")
             )
             ids, labels = option_names(values)
             ask(
@@ -1651,23 +1647,23 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:98:9",
+                "spec/terraforming_mars/04_economy.rules:90:9",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[9] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:99
+            # spec: spec/terraforming_mars/04_economy.rules:91
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] - L[9]))
             state.stamps[4] += 1
-            # spec: spec/terraforming_mars/04_economy.rules:100
+            # spec: spec/terraforming_mars/04_economy.rules:92
             L[4] = bounded(
                 max(0, L[4] - L[10] * L[9]),
-                "spec/terraforming_mars/04_economy.rules:100:9",
+                "spec/terraforming_mars/04_economy.rules:92:9",
             )
             pc = 6
         if pc == 6:
-            # spec: spec/terraforming_mars/04_economy.rules:102
+            # spec: spec/terraforming_mars/04_economy.rules:94
             if (
                 q_heat_as_mc(state, L[0])
                 * max(0, state.tracks[25 + L[0]] - state.tracks[89])
@@ -1678,24 +1674,24 @@ def s_pay(state, frame):
             else:
                 pc = 9
         if pc == 7:
-            # spec: spec/terraforming_mars/04_economy.rules:103
+            # spec: spec/terraforming_mars/04_economy.rules:95
             L[7] = bounded(
                 max(0, L[4] - state.tracks[L[0]]),
-                "spec/terraforming_mars/04_economy.rules:103:21",
+                "spec/terraforming_mars/04_economy.rules:95:21",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:104
+            # spec: spec/terraforming_mars/04_economy.rules:96
             L[8] = bounded(
                 min(
                     q_heat_as_mc(state, L[0])
                     * max(0, state.tracks[25 + L[0]] - state.tracks[89]),
                     L[4],
                 ),
-                "spec/terraforming_mars/04_economy.rules:104:20",
+                "spec/terraforming_mars/04_economy.rules:96:20",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:105
+            # spec: spec/terraforming_mars/04_economy.rules:97
             player = L[0]
             values = list(
-                int_range(L[7], L[8], "spec/terraforming_mars/04_economy.rules:105:24")
+                int_range(L[7], L[8], "spec/terraforming_mars/04_economy.rules:97:24")
             )
             ids, labels = option_names(values)
             ask(
@@ -1705,20 +1701,20 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:105:9",
+                "spec/terraforming_mars/04_economy.rules:97:9",
             )
             frame[1] = 8
             return
         if pc == 8:
             L[9] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:106
+            # spec: spec/terraforming_mars/04_economy.rules:98
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - L[9]))
             state.stamps[7] += 1
-            # spec: spec/terraforming_mars/04_economy.rules:107
-            L[4] = bounded(L[4] - L[9], "spec/terraforming_mars/04_economy.rules:107:9")
+            # spec: spec/terraforming_mars/04_economy.rules:99
+            L[4] = bounded(L[4] - L[9], "spec/terraforming_mars/04_economy.rules:99:9")
             pc = 9
         if pc == 9:
-            # spec: spec/terraforming_mars/04_economy.rules:109
+            # spec: spec/terraforming_mars/04_economy.rules:101
             state.tracks[L[0]] = max(0, min(9999, state.tracks[L[0]] - L[4]))
             state.stamps[2] += 1
             state.frames.pop()
@@ -1726,23 +1722,23 @@ def s_pay(state, frame):
 
 
 def s_pay_mc(state, frame):
-    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:111)"
+    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:103)"
     # L: 0 p, 1 n
     L = frame[2]
-    # spec: spec/terraforming_mars/04_economy.rules:111
+    # spec: spec/terraforming_mars/04_economy.rules:103
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], L[1], False, False] + [UNBOUND] * 7))
     return
 
 
 def s_play_project(state, frame):
-    "procedure play_project (spec/terraforming_mars/04_economy.rules:121)"
+    "procedure play_project (spec/terraforming_mars/04_economy.rules:113)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:122
+            # spec: spec/terraforming_mars/04_economy.rules:114
             state.tracks[89] = max(
                 0,
                 min(
@@ -1754,13 +1750,13 @@ def s_play_project(state, frame):
                             A_needs_heat,
                             L[1],
                             "needs_heat",
-                            "spec/terraforming_mars/04_economy.rules:122:22",
+                            "spec/terraforming_mars/04_economy.rules:114:22",
                         )
                     ),
                 ),
             )
             state.stamps[18] += 1
-            # spec: spec/terraforming_mars/04_economy.rules:123
+            # spec: spec/terraforming_mars/04_economy.rules:115
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -1769,28 +1765,28 @@ def s_play_project(state, frame):
                         L[0],
                         bounded(
                             q_card_cost(state, L[0], L[1]),
-                            "spec/terraforming_mars/04_economy.rules:123:12",
+                            "spec/terraforming_mars/04_economy.rules:115:12",
                         ),
                         (
-                            A_building[L[1]]
+                            A_tags[L[1]][0]
                             if L[1] is not None
                             else attr_of(
-                                A_building,
+                                A_tags,
                                 L[1],
-                                "building",
-                                "spec/terraforming_mars/04_economy.rules:123:29",
-                            )
+                                "tags",
+                                "spec/terraforming_mars/04_economy.rules:115:29",
+                            )[0]
                         )
                         > 0,
                         (
-                            A_space[L[1]]
+                            A_tags[L[1]][1]
                             if L[1] is not None
                             else attr_of(
-                                A_space,
+                                A_tags,
                                 L[1],
-                                "space",
-                                "spec/terraforming_mars/04_economy.rules:123:45",
-                            )
+                                "tags",
+                                "spec/terraforming_mars/04_economy.rules:115:51",
+                            )[1]
                         )
                         > 0,
                     ]
@@ -1799,10 +1795,10 @@ def s_play_project(state, frame):
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:124
+            # spec: spec/terraforming_mars/04_economy.rules:116
             state.tracks[89] = 0
             state.stamps[18] += 1
-            # spec: spec/terraforming_mars/04_economy.rules:125
+            # spec: spec/terraforming_mars/04_economy.rules:117
             if (
                 A_colour[L[1]]
                 if L[1] is not None
@@ -1810,21 +1806,21 @@ def s_play_project(state, frame):
                     A_colour,
                     L[1],
                     "colour",
-                    "spec/terraforming_mars/04_economy.rules:125:8",
+                    "spec/terraforming_mars/04_economy.rules:117:8",
                 )
             ) == "event":
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:125:28"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:117:28"),
                     28 + L[0],
                 )
             else:
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:125:57"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:117:57"),
                     23 + L[0],
                 )
-            # spec: spec/terraforming_mars/04_economy.rules:126
+            # spec: spec/terraforming_mars/04_economy.rules:118
             log_line(
                 state,
                 " ".join(
@@ -1838,22 +1834,22 @@ def s_play_project(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/terraforming_mars/04_economy.rules:126:21",
+                                "spec/terraforming_mars/04_economy.rules:118:21",
                             )
                         ),
                     ]
                 ),
-                "spec/terraforming_mars/04_economy.rules:126:5",
+                "spec/terraforming_mars/04_economy.rules:118:5",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:127
+            # spec: spec/terraforming_mars/04_economy.rules:119
             frame[1] = 2
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:127:5"
+                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:119:5"
             ):
                 return
             pc = 2
         if pc == 2:
-            # spec: spec/terraforming_mars/04_economy.rules:128
+            # spec: spec/terraforming_mars/04_economy.rules:120
             emit_paid_project(
                 state,
                 L[0],
@@ -1864,24 +1860,24 @@ def s_play_project(state, frame):
                         A_cost,
                         L[1],
                         "cost",
-                        "spec/terraforming_mars/04_economy.rules:128:26",
+                        "spec/terraforming_mars/04_economy.rules:120:26",
                     )
                 ),
             )
-            # spec: spec/terraforming_mars/04_economy.rules:129
+            # spec: spec/terraforming_mars/04_economy.rules:121
             emit_card_played(state, L[0], L[1])
             state.frames.pop()
             return
 
 
 def s_use_action(state, frame):
-    "procedure use_action (spec/terraforming_mars/04_economy.rules:138)"
+    "procedure use_action (spec/terraforming_mars/04_economy.rules:130)"
     # L: 0 p, 1 c
     L = frame[2]
-    # spec: spec/terraforming_mars/04_economy.rules:139
+    # spec: spec/terraforming_mars/04_economy.rules:131
     state.counters[19][L[1]] = 1
     state.stamps[26] += 1
-    # spec: spec/terraforming_mars/04_economy.rules:140
+    # spec: spec/terraforming_mars/04_economy.rules:132
     log_line(
         state,
         " ".join(
@@ -1895,27 +1891,27 @@ def s_use_action(state, frame):
                         ENTITY_LABELS,
                         L[1],
                         "label",
-                        "spec/terraforming_mars/04_economy.rules:140:34",
+                        "spec/terraforming_mars/04_economy.rules:132:34",
                     )
                 ),
             ]
         ),
-        "spec/terraforming_mars/04_economy.rules:140:5",
+        "spec/terraforming_mars/04_economy.rules:132:5",
     )
-    # spec: spec/terraforming_mars/04_economy.rules:141
+    # spec: spec/terraforming_mars/04_economy.rules:133
     state.frames.pop()
-    resolve_action(state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:141:5")
+    resolve_action(state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:133:5")
     return
 
 
 def s_add_to_own_card(state, frame):
-    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:147)"
+    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:139)"
     # L: 0 p, 1 k, 2 n, 3 not_this, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:148
+            # spec: spec/terraforming_mars/04_economy.rules:140
             player = L[0]
             values = [
                 c_d
@@ -1934,16 +1930,16 @@ def s_add_to_own_card(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:148:5",
+                "spec/terraforming_mars/04_economy.rules:140:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:150
+            # spec: spec/terraforming_mars/04_economy.rules:142
             state.counters[18][L[4]] = bounded(
                 max(0, state.counters[18][L[4]] + L[2]),
-                "spec/terraforming_mars/04_economy.rules:150:5",
+                "spec/terraforming_mars/04_economy.rules:142:5",
             )
             state.stamps[25] += 1
             pc = 2
@@ -1953,13 +1949,13 @@ def s_add_to_own_card(state, frame):
 
 
 def s_take_one_from_any(state, frame):
-    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:153)"
+    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:145)"
     # L: 0 p, 1 k, 2 into, 3 q, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:154
+            # spec: spec/terraforming_mars/04_economy.rules:146
             player = L[0]
             values = [
                 c_q
@@ -1980,13 +1976,13 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:154:5",
+                "spec/terraforming_mars/04_economy.rules:146:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:157
+            # spec: spec/terraforming_mars/04_economy.rules:149
             player = L[0]
             values = [
                 c_d
@@ -2006,22 +2002,22 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:157:5",
+                "spec/terraforming_mars/04_economy.rules:149:5",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:159
+            # spec: spec/terraforming_mars/04_economy.rules:151
             state.counters[18][L[4]] = bounded(
                 max(0, state.counters[18][L[4]] - 1),
-                "spec/terraforming_mars/04_economy.rules:159:5",
+                "spec/terraforming_mars/04_economy.rules:151:5",
             )
             state.stamps[25] += 1
-            # spec: spec/terraforming_mars/04_economy.rules:160
+            # spec: spec/terraforming_mars/04_economy.rules:152
             state.counters[18][L[2]] = bounded(
                 max(0, state.counters[18][L[2]] + 1),
-                "spec/terraforming_mars/04_economy.rules:160:5",
+                "spec/terraforming_mars/04_economy.rules:152:5",
             )
             state.stamps[25] += 1
             state.frames.pop()
@@ -3190,13 +3186,13 @@ def s_standard_setup(state, frame):
 
 
 def s_apply_box(state, frame):
-    "procedure apply_box (spec/terraforming_mars/07_cards.rules:31)"
+    "procedure apply_box (spec/terraforming_mars/07_cards.rules:27)"
     # L: 0 p, 1 c, 2 r
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:32
+            # spec: spec/terraforming_mars/07_cards.rules:28
             for L[2] in N_resource:
                 slot = 30 + NI_resource[L[2]] * 5 + L[0]
                 place = NI_resource[L[2]]
@@ -3208,7 +3204,7 @@ def s_apply_box(state, frame):
                     ),
                 )
                 state.stamps[8] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:33
+            # spec: spec/terraforming_mars/07_cards.rules:29
             if (
                 A_box_hit[L[1]]
                 if L[1] is not None
@@ -3216,7 +3212,7 @@ def s_apply_box(state, frame):
                     A_box_hit,
                     L[1],
                     "box_hit",
-                    "spec/terraforming_mars/07_cards.rules:33:8",
+                    "spec/terraforming_mars/07_cards.rules:29:8",
                 )
             ) > 0:
                 pc = 1
@@ -3236,7 +3232,7 @@ def s_apply_box(state, frame):
                                 A_box_hits,
                                 L[1],
                                 "box_hits",
-                                "spec/terraforming_mars/07_cards.rules:33:48",
+                                "spec/terraforming_mars/07_cards.rules:29:48",
                             )
                         ),
                         (
@@ -3246,7 +3242,7 @@ def s_apply_box(state, frame):
                                 A_box_hit,
                                 L[1],
                                 "box_hit",
-                                "spec/terraforming_mars/07_cards.rules:33:60",
+                                "spec/terraforming_mars/07_cards.rules:29:60",
                             )
                         ),
                     ]
@@ -3260,13 +3256,13 @@ def s_apply_box(state, frame):
 
 
 def s_lower_any_production(state, frame):
-    "procedure lower_any_production (spec/terraforming_mars/07_cards.rules:38)"
+    "procedure lower_any_production (spec/terraforming_mars/07_cards.rules:34)"
     # L: 0 p, 1 r, 2 n, 3 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:39
+            # spec: spec/terraforming_mars/07_cards.rules:35
             player = L[0]
             offered = []
             if any(
@@ -3287,7 +3283,7 @@ def s_lower_any_production(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:39:5",
+                "spec/terraforming_mars/07_cards.rules:35:5",
             )
             frame[1] = 1
             return
@@ -3300,7 +3296,7 @@ def s_lower_any_production(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/07_cards.rules:42
+            # spec: spec/terraforming_mars/07_cards.rules:38
             player = L[0]
             values = [
                 c_q
@@ -3315,13 +3311,13 @@ def s_lower_any_production(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:42:13",
+                "spec/terraforming_mars/07_cards.rules:38:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:43
+            # spec: spec/terraforming_mars/07_cards.rules:39
             slot = 30 + NI_resource[L[1]] * 5 + L[3]
             place = NI_resource[L[1]]
             state.tracks[slot] = max(
@@ -3336,13 +3332,13 @@ def s_lower_any_production(state, frame):
 
 
 def s_remove_any_plants(state, frame):
-    "procedure remove_any_plants (spec/terraforming_mars/07_cards.rules:48)"
+    "procedure remove_any_plants (spec/terraforming_mars/07_cards.rules:44)"
     # L: 0 p, 1 n, 2 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:49
+            # spec: spec/terraforming_mars/07_cards.rules:45
             player = L[0]
             offered = []
             if any(
@@ -3362,7 +3358,7 @@ def s_remove_any_plants(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:49:5",
+                "spec/terraforming_mars/07_cards.rules:45:5",
             )
             frame[1] = 1
             return
@@ -3375,7 +3371,7 @@ def s_remove_any_plants(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/07_cards.rules:52
+            # spec: spec/terraforming_mars/07_cards.rules:48
             player = L[0]
             values = [
                 c_q
@@ -3390,13 +3386,13 @@ def s_remove_any_plants(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:52:13",
+                "spec/terraforming_mars/07_cards.rules:48:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:53
+            # spec: spec/terraforming_mars/07_cards.rules:49
             state.tracks[15 + L[2]] = max(
                 0,
                 min(9999, state.tracks[15 + L[2]] - min(L[1], state.tracks[15 + L[2]])),
@@ -3409,13 +3405,13 @@ def s_remove_any_plants(state, frame):
 
 
 def s_gain_choice_plants_or(state, frame):
-    "procedure gain_choice_plants_or (spec/terraforming_mars/07b_tiles_events.rules:163)"
+    "procedure gain_choice_plants_or (spec/terraforming_mars/07b_tiles_events.rules:166)"
     # L: 0 p, 1 n_plants, 2 n_microbes, 3 n_animals
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:164
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:167
             player = L[0]
             offered = []
             offered.append(0)
@@ -3435,7 +3431,7 @@ def s_gain_choice_plants_or(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07b_tiles_events.rules:164:5",
+                "spec/terraforming_mars/07b_tiles_events.rules:167:5",
             )
             frame[1] = 1
             return
@@ -3450,19 +3446,19 @@ def s_gain_choice_plants_or(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:165
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:168
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + L[1]))
             state.stamps[5] += 1
             pc = 5
         if pc == 3:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:168
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:171
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "microbes", L[2], None] + [UNBOUND] * 1)
             )
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:171
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:174
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "animals", L[3], None] + [UNBOUND] * 1)
@@ -3474,13 +3470,13 @@ def s_gain_choice_plants_or(state, frame):
 
 
 def s_spend_or_add(state, frame):
-    "procedure spend_or_add (spec/terraforming_mars/07c_active.rules:49)"
+    "procedure spend_or_add (spec/terraforming_mars/07c_active.rules:50)"
     # L: 0 p, 1 c, 2 n, 3 label
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:50
+            # spec: spec/terraforming_mars/07c_active.rules:51
             player = L[0]
             offered = []
             if state.counters[18][L[1]] >= L[2]:
@@ -3498,7 +3494,7 @@ def s_spend_or_add(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07c_active.rules:50:5",
+                "spec/terraforming_mars/07c_active.rules:51:5",
                 (L[1],),
             )
             frame[1] = 1
@@ -3506,23 +3502,23 @@ def s_spend_or_add(state, frame):
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/07c_active.rules:52
+                # spec: spec/terraforming_mars/07c_active.rules:53
                 state.counters[18][L[1]] = bounded(
                     max(0, state.counters[18][L[1]] - L[2]),
-                    "spec/terraforming_mars/07c_active.rules:52:13",
+                    "spec/terraforming_mars/07c_active.rules:53:13",
                 )
                 state.stamps[25] += 1
-                # spec: spec/terraforming_mars/07c_active.rules:53
+                # spec: spec/terraforming_mars/07c_active.rules:54
                 log_line(
                     state,
                     " ".join([label_of(PLAYER_LABELS, L[0]), text_of(L[3])]),
-                    "spec/terraforming_mars/07c_active.rules:53:13",
+                    "spec/terraforming_mars/07c_active.rules:54:13",
                 )
             elif k == 1:
-                # spec: spec/terraforming_mars/07c_active.rules:55
+                # spec: spec/terraforming_mars/07c_active.rules:56
                 state.counters[18][L[1]] = bounded(
                     max(0, state.counters[18][L[1]] + 1),
-                    "spec/terraforming_mars/07c_active.rules:55:49",
+                    "spec/terraforming_mars/07c_active.rules:56:49",
                 )
                 state.stamps[25] += 1
             state.frames.pop()
@@ -3605,95 +3601,95 @@ def sac_tharsis_republic(state, frame):
 
 
 def sac_unmi(state, frame):
-    "action of unmi (spec/terraforming_mars/06_corporations.rules:173)"
+    "action of unmi (spec/terraforming_mars/06_corporations.rules:174)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/06_corporations.rules:174
+            # spec: spec/terraforming_mars/06_corporations.rules:175
             frame[1] = 1
             state.frames.append(new_frame(9, [L[0], 3]))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/06_corporations.rules:175
+            # spec: spec/terraforming_mars/06_corporations.rules:176
             p_raise_tr(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def sev_deep_well_heating(state, frame):
-    "event of deep_well_heating (spec/terraforming_mars/07_cards.rules:67)"
+    "event of deep_well_heating (spec/terraforming_mars/07_cards.rules:64)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:68
+            # spec: spec/terraforming_mars/07_cards.rules:65
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:69
+            # spec: spec/terraforming_mars/07_cards.rules:66
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
 def sev_cloud_seeding(state, frame):
-    "event of cloud_seeding (spec/terraforming_mars/07_cards.rules:74)"
+    "event of cloud_seeding (spec/terraforming_mars/07_cards.rules:71)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:74
+    # spec: spec/terraforming_mars/07_cards.rules:71
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_methane_from_titan(state, frame):
-    "event of methane_from_titan (spec/terraforming_mars/07_cards.rules:78)"
+    "event of methane_from_titan (spec/terraforming_mars/07_cards.rules:75)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:78
+    # spec: spec/terraforming_mars/07_cards.rules:75
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_black_polar_dust(state, frame):
-    "event of black_polar_dust (spec/terraforming_mars/07_cards.rules:81)"
+    "event of black_polar_dust (spec/terraforming_mars/07_cards.rules:78)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:82
+            # spec: spec/terraforming_mars/07_cards.rules:79
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:83
+            # spec: spec/terraforming_mars/07_cards.rules:80
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_eos_chasma_national_park(state, frame):
-    "event of eos_chasma_national_park (spec/terraforming_mars/07_cards.rules:88)"
+    "event of eos_chasma_national_park (spec/terraforming_mars/07_cards.rules:85)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:89
+            # spec: spec/terraforming_mars/07_cards.rules:86
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:90
+            # spec: spec/terraforming_mars/07_cards.rules:87
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
             state.stamps[5] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:91
+            # spec: spec/terraforming_mars/07_cards.rules:88
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "animals", 1, None] + [UNBOUND] * 1)
@@ -3702,78 +3698,78 @@ def sev_eos_chasma_national_park(state, frame):
 
 
 def sev_lunar_beam(state, frame):
-    "event of lunar_beam (spec/terraforming_mars/07_cards.rules:96)"
+    "event of lunar_beam (spec/terraforming_mars/07_cards.rules:93)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:96
+    # spec: spec/terraforming_mars/07_cards.rules:93
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_asteroid_mining(state, frame):
-    "event of asteroid_mining (spec/terraforming_mars/07_cards.rules:100)"
+    "event of asteroid_mining (spec/terraforming_mars/07_cards.rules:97)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:100
+    # spec: spec/terraforming_mars/07_cards.rules:97
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_food_factory(state, frame):
-    "event of food_factory (spec/terraforming_mars/07_cards.rules:103)"
+    "event of food_factory (spec/terraforming_mars/07_cards.rules:101)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:103
+    # spec: spec/terraforming_mars/07_cards.rules:101
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_archaebacteria(state, frame):
-    "event of archaebacteria (spec/terraforming_mars/07_cards.rules:106)"
+    "event of archaebacteria (spec/terraforming_mars/07_cards.rules:104)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:106
+    # spec: spec/terraforming_mars/07_cards.rules:104
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_carbonate_processing(state, frame):
-    "event of carbonate_processing (spec/terraforming_mars/07_cards.rules:110)"
+    "event of carbonate_processing (spec/terraforming_mars/07_cards.rules:108)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:110
+    # spec: spec/terraforming_mars/07_cards.rules:108
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_nuclear_power(state, frame):
-    "event of nuclear_power (spec/terraforming_mars/07_cards.rules:114)"
+    "event of nuclear_power (spec/terraforming_mars/07_cards.rules:112)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:114
+    # spec: spec/terraforming_mars/07_cards.rules:112
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_algae(state, frame):
-    "event of algae (spec/terraforming_mars/07_cards.rules:117)"
+    "event of algae (spec/terraforming_mars/07_cards.rules:115)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:118
+            # spec: spec/terraforming_mars/07_cards.rules:116
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:119
+            # spec: spec/terraforming_mars/07_cards.rules:117
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3781,28 +3777,28 @@ def sev_algae(state, frame):
 
 
 def sev_adapted_lichen(state, frame):
-    "event of adapted_lichen (spec/terraforming_mars/07_cards.rules:123)"
+    "event of adapted_lichen (spec/terraforming_mars/07_cards.rules:121)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:123
+    # spec: spec/terraforming_mars/07_cards.rules:121
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_kelp_farming(state, frame):
-    "event of kelp_farming (spec/terraforming_mars/07_cards.rules:126)"
+    "event of kelp_farming (spec/terraforming_mars/07_cards.rules:125)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:127
+            # spec: spec/terraforming_mars/07_cards.rules:126
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:128
+            # spec: spec/terraforming_mars/07_cards.rules:127
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3810,28 +3806,28 @@ def sev_kelp_farming(state, frame):
 
 
 def sev_beam_from_a_thorium_asteroid(state, frame):
-    "event of beam_from_a_thorium_asteroid (spec/terraforming_mars/07_cards.rules:133)"
+    "event of beam_from_a_thorium_asteroid (spec/terraforming_mars/07_cards.rules:132)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:133
+    # spec: spec/terraforming_mars/07_cards.rules:132
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_trees(state, frame):
-    "event of trees (spec/terraforming_mars/07_cards.rules:136)"
+    "event of trees (spec/terraforming_mars/07_cards.rules:135)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:137
+            # spec: spec/terraforming_mars/07_cards.rules:136
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:138
+            # spec: spec/terraforming_mars/07_cards.rules:137
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3839,18 +3835,18 @@ def sev_trees(state, frame):
 
 
 def sev_solar_wind_power(state, frame):
-    "event of solar_wind_power (spec/terraforming_mars/07_cards.rules:143)"
+    "event of solar_wind_power (spec/terraforming_mars/07_cards.rules:142)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:144
+            # spec: spec/terraforming_mars/07_cards.rules:143
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:145
+            # spec: spec/terraforming_mars/07_cards.rules:144
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 2))
             state.stamps[4] += 1
             state.frames.pop()
@@ -3945,23 +3941,23 @@ def sev_fueled_generators(state, frame):
 
 
 def sev_solar_power(state, frame):
-    "event of solar_power (spec/terraforming_mars/07_cards.rules:185)"
+    "event of solar_power (spec/terraforming_mars/07_cards.rules:186)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:185
+    # spec: spec/terraforming_mars/07_cards.rules:186
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_artificial_photosynthesis(state, frame):
-    "event of artificial_photosynthesis (spec/terraforming_mars/07_cards.rules:191)"
+    "event of artificial_photosynthesis (spec/terraforming_mars/07_cards.rules:192)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:192
+            # spec: spec/terraforming_mars/07_cards.rules:193
             player = L[0]
             offered = []
             offered.append(0)
@@ -3978,19 +3974,19 @@ def sev_artificial_photosynthesis(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:192:9",
+                "spec/terraforming_mars/07_cards.rules:193:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/07_cards.rules:193
+                # spec: spec/terraforming_mars/07_cards.rules:194
                 slot = 50 + L[0]
                 state.tracks[slot] = max(0, min(999, state.tracks[slot] + 2))
                 state.stamps[8] += 1
             elif k == 1:
-                # spec: spec/terraforming_mars/07_cards.rules:194
+                # spec: spec/terraforming_mars/07_cards.rules:195
                 slot = 45 + L[0]
                 state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
                 state.stamps[8] += 1
@@ -3999,28 +3995,28 @@ def sev_artificial_photosynthesis(state, frame):
 
 
 def sev_geothermal_power(state, frame):
-    "event of geothermal_power (spec/terraforming_mars/07_cards.rules:199)"
+    "event of geothermal_power (spec/terraforming_mars/07_cards.rules:201)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:199
+    # spec: spec/terraforming_mars/07_cards.rules:201
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_farming(state, frame):
-    "event of farming (spec/terraforming_mars/07_cards.rules:202)"
+    "event of farming (spec/terraforming_mars/07_cards.rules:204)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:203
+            # spec: spec/terraforming_mars/07_cards.rules:205
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:204
+            # spec: spec/terraforming_mars/07_cards.rules:206
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4028,18 +4024,18 @@ def sev_farming(state, frame):
 
 
 def sev_moss(state, frame):
-    "event of moss (spec/terraforming_mars/07_cards.rules:211)"
+    "event of moss (spec/terraforming_mars/07_cards.rules:213)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:212
+            # spec: spec/terraforming_mars/07_cards.rules:214
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:213
+            # spec: spec/terraforming_mars/07_cards.rules:215
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] - 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4047,20 +4043,20 @@ def sev_moss(state, frame):
 
 
 def sev_ghg_factories(state, frame):
-    "event of ghg_factories (spec/terraforming_mars/07_cards.rules:217)"
+    "event of ghg_factories (spec/terraforming_mars/07_cards.rules:220)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:217
+    # spec: spec/terraforming_mars/07_cards.rules:220
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_fusion_power(state, frame):
-    "event of fusion_power (spec/terraforming_mars/07_cards.rules:229)"
+    "event of fusion_power (spec/terraforming_mars/07_cards.rules:230)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:229
+    # spec: spec/terraforming_mars/07_cards.rules:230
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
@@ -4105,38 +4101,38 @@ def sev_wave_power(state, frame):
 
 
 def sev_power_plant_card(state, frame):
-    "event of power_plant_card (spec/terraforming_mars/07_cards.rules:253)"
+    "event of power_plant_card (spec/terraforming_mars/07_cards.rules:254)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:253
+    # spec: spec/terraforming_mars/07_cards.rules:254
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_tectonic_stress_power(state, frame):
-    "event of tectonic_stress_power (spec/terraforming_mars/07_cards.rules:257)"
+    "event of tectonic_stress_power (spec/terraforming_mars/07_cards.rules:258)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:257
+    # spec: spec/terraforming_mars/07_cards.rules:258
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_nitrophilic_moss(state, frame):
-    "event of nitrophilic_moss (spec/terraforming_mars/07_cards.rules:260)"
+    "event of nitrophilic_moss (spec/terraforming_mars/07_cards.rules:261)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:261
+            # spec: spec/terraforming_mars/07_cards.rules:262
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:262
+            # spec: spec/terraforming_mars/07_cards.rules:263
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] - 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4144,19 +4140,19 @@ def sev_nitrophilic_moss(state, frame):
 
 
 def sev_insulation(state, frame):
-    "event of insulation (spec/terraforming_mars/07_cards.rules:269)"
+    "event of insulation (spec/terraforming_mars/07_cards.rules:270)"
     # L: 0 you, 1 this, 2 x
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:270
+            # spec: spec/terraforming_mars/07_cards.rules:271
             player = L[0]
             values = list(
                 int_range(
                     1,
                     state.tracks[55 + L[0]],
-                    "spec/terraforming_mars/07_cards.rules:270:26",
+                    "spec/terraforming_mars/07_cards.rules:271:26",
                 )
             )
             ids, labels = option_names(values)
@@ -4167,17 +4163,17 @@ def sev_insulation(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:270:9",
+                "spec/terraforming_mars/07_cards.rules:271:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:271
+            # spec: spec/terraforming_mars/07_cards.rules:272
             slot = 55 + L[0]
             state.tracks[slot] = max(0, min(999, state.tracks[slot] - L[2]))
             state.stamps[8] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:272
+            # spec: spec/terraforming_mars/07_cards.rules:273
             slot = 30 + L[0]
             state.tracks[slot] = max(-5, min(999, state.tracks[slot] + L[2]))
             state.stamps[8] += 1
@@ -4186,86 +4182,86 @@ def sev_insulation(state, frame):
 
 
 def sev_designed_microorganisms(state, frame):
-    "event of designed_microorganisms (spec/terraforming_mars/07_cards.rules:277)"
+    "event of designed_microorganisms (spec/terraforming_mars/07_cards.rules:278)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:277
+    # spec: spec/terraforming_mars/07_cards.rules:278
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_industrial_microbes(state, frame):
-    "event of industrial_microbes (spec/terraforming_mars/07_cards.rules:281)"
+    "event of industrial_microbes (spec/terraforming_mars/07_cards.rules:282)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:281
+    # spec: spec/terraforming_mars/07_cards.rules:282
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_lichen(state, frame):
-    "event of lichen (spec/terraforming_mars/07_cards.rules:284)"
+    "event of lichen (spec/terraforming_mars/07_cards.rules:285)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:284
+    # spec: spec/terraforming_mars/07_cards.rules:285
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_micro_mills(state, frame):
-    "event of micro_mills (spec/terraforming_mars/07_cards.rules:287)"
+    "event of micro_mills (spec/terraforming_mars/07_cards.rules:288)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:287
+    # spec: spec/terraforming_mars/07_cards.rules:288
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_magnetic_field_generators(state, frame):
-    "event of magnetic_field_generators (spec/terraforming_mars/07_cards.rules:291)"
+    "event of magnetic_field_generators (spec/terraforming_mars/07_cards.rules:292)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:292
+            # spec: spec/terraforming_mars/07_cards.rules:293
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:293
+            # spec: spec/terraforming_mars/07_cards.rules:294
             p_raise_tr(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_windmills(state, frame):
-    "event of windmills (spec/terraforming_mars/07_cards.rules:297)"
+    "event of windmills (spec/terraforming_mars/07_cards.rules:299)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:297
+    # spec: spec/terraforming_mars/07_cards.rules:299
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_tundra_farming(state, frame):
-    "event of tundra_farming (spec/terraforming_mars/07_cards.rules:300)"
+    "event of tundra_farming (spec/terraforming_mars/07_cards.rules:303)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:301
+            # spec: spec/terraforming_mars/07_cards.rules:304
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:302
+            # spec: spec/terraforming_mars/07_cards.rules:305
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4273,36 +4269,36 @@ def sev_tundra_farming(state, frame):
 
 
 def sev_magnetic_field_dome(state, frame):
-    "event of magnetic_field_dome (spec/terraforming_mars/07_cards.rules:307)"
+    "event of magnetic_field_dome (spec/terraforming_mars/07_cards.rules:310)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:308
+            # spec: spec/terraforming_mars/07_cards.rules:311
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:309
+            # spec: spec/terraforming_mars/07_cards.rules:312
             p_raise_tr(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def sev_noctis_farming(state, frame):
-    "event of noctis_farming (spec/terraforming_mars/07_cards.rules:313)"
+    "event of noctis_farming (spec/terraforming_mars/07_cards.rules:317)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:314
+            # spec: spec/terraforming_mars/07_cards.rules:318
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:315
+            # spec: spec/terraforming_mars/07_cards.rules:319
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4310,17 +4306,7 @@ def sev_noctis_farming(state, frame):
 
 
 def sev_heat_trappers(state, frame):
-    "event of heat_trappers (spec/terraforming_mars/07_cards.rules:320)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:320
-    state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
-    return
-
-
-def sev_soil_factory(state, frame):
-    "event of soil_factory (spec/terraforming_mars/07_cards.rules:324)"
+    "event of heat_trappers (spec/terraforming_mars/07_cards.rules:324)"
     # L: 0 you, 1 this
     L = frame[2]
     # spec: spec/terraforming_mars/07_cards.rules:324
@@ -4329,8 +4315,8 @@ def sev_soil_factory(state, frame):
     return
 
 
-def sev_biomass_combustors(state, frame):
-    "event of biomass_combustors (spec/terraforming_mars/07_cards.rules:328)"
+def sev_soil_factory(state, frame):
+    "event of soil_factory (spec/terraforming_mars/07_cards.rules:328)"
     # L: 0 you, 1 this
     L = frame[2]
     # spec: spec/terraforming_mars/07_cards.rules:328
@@ -4339,39 +4325,49 @@ def sev_biomass_combustors(state, frame):
     return
 
 
-def sev_immigration_shuttles(state, frame):
-    "event of immigration_shuttles (spec/terraforming_mars/07_cards.rules:335)"
+def sev_biomass_combustors(state, frame):
+    "event of biomass_combustors (spec/terraforming_mars/07_cards.rules:332)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:335
+    # spec: spec/terraforming_mars/07_cards.rules:332
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
+    return
+
+
+def sev_immigration_shuttles(state, frame):
+    "event of immigration_shuttles (spec/terraforming_mars/07_cards.rules:339)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:339
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_soletta(state, frame):
-    "event of soletta (spec/terraforming_mars/07_cards.rules:338)"
+    "event of soletta (spec/terraforming_mars/07_cards.rules:342)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:338
+    # spec: spec/terraforming_mars/07_cards.rules:342
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_rad_chem_factory(state, frame):
-    "event of rad_chem_factory (spec/terraforming_mars/07_cards.rules:341)"
+    "event of rad_chem_factory (spec/terraforming_mars/07_cards.rules:346)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:342
+            # spec: spec/terraforming_mars/07_cards.rules:347
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:343
+            # spec: spec/terraforming_mars/07_cards.rules:348
             p_raise_tr(state, L[0], 2)
             state.frames.pop()
             return
@@ -4442,33 +4438,33 @@ def sev_domed_crater(state, frame):
 
 
 def sev_noctis_city(state, frame):
-    "event of noctis_city (spec/terraforming_mars/07b_tiles_events.rules:24)"
+    "event of noctis_city (spec/terraforming_mars/07b_tiles_events.rules:25)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:25
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:26
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:26
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:27
             p_city_placed(state, L[0], E_s31)
             state.frames.pop()
             return
 
 
 def sev_research_outpost(state, frame):
-    "event of research_outpost (spec/terraforming_mars/07b_tiles_events.rules:31)"
+    "event of research_outpost (spec/terraforming_mars/07b_tiles_events.rules:32)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:32
-            activate(state, 9, [L[0], 1], None)
             # spec: spec/terraforming_mars/07b_tiles_events.rules:33
+            activate(state, 9, [L[0], 1], None)
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:34
             player = L[0]
             values = [
                 c_s
@@ -4484,85 +4480,85 @@ def sev_research_outpost(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:33:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:34:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:34
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:35
             p_city_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_phobos_space_haven(state, frame):
-    "event of phobos_space_haven (spec/terraforming_mars/07b_tiles_events.rules:42)"
+    "event of phobos_space_haven (spec/terraforming_mars/07b_tiles_events.rules:43)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:43
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:44
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:44
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:45
             p_city_placed(state, L[0], E_s02)
             state.frames.pop()
             return
 
 
 def sev_cupola_city(state, frame):
-    "event of cupola_city (spec/terraforming_mars/07b_tiles_events.rules:48)"
+    "event of cupola_city (spec/terraforming_mars/07b_tiles_events.rules:50)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:49
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:51
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:50
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:52
             state.frames.pop()
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_underground_city(state, frame):
-    "event of underground_city (spec/terraforming_mars/07b_tiles_events.rules:55)"
+    "event of underground_city (spec/terraforming_mars/07b_tiles_events.rules:57)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:56
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:58
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:57
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:59
             state.frames.pop()
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_natural_preserve(state, frame):
-    "event of natural_preserve (spec/terraforming_mars/07b_tiles_events.rules:62)"
+    "event of natural_preserve (spec/terraforming_mars/07b_tiles_events.rules:64)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:63
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:65
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:64
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:66
             player = L[0]
             values = [
                 c_s
@@ -4578,54 +4574,54 @@ def sev_natural_preserve(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:64:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:66:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:66
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:68
             p_special_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_lake_marineris(state, frame):
-    "event of lake_marineris (spec/terraforming_mars/07b_tiles_events.rules:70)"
+    "event of lake_marineris (spec/terraforming_mars/07b_tiles_events.rules:72)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:71
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:73
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:72
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:74
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_mangrove(state, frame):
-    "event of mangrove (spec/terraforming_mars/07b_tiles_events.rules:76)"
+    "event of mangrove (spec/terraforming_mars/07b_tiles_events.rules:78)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:77
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:79
     state.frames.pop()
     state.frames.append(new_frame(6, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_mining_rights(state, frame):
-    "event of mining_rights (spec/terraforming_mars/07b_tiles_events.rules:82)"
+    "event of mining_rights (spec/terraforming_mars/07b_tiles_events.rules:84)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:83
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:85
             player = L[0]
             values = [
                 c_s
@@ -4648,32 +4644,32 @@ def sev_mining_rights(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:83:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:85:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:85
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:87
             p_special_placed(state, L[0], L[2])
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:86
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:88
             if A_bonus_steel[L[2]] == 0:
                 state.counters[27][L[1]] = 1
                 state.stamps[30] += 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:87
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:89
             state.frames.pop()
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
 
 
 def sev_nuclear_zone(state, frame):
-    "event of nuclear_zone (spec/terraforming_mars/07b_tiles_events.rules:95)"
+    "event of nuclear_zone (spec/terraforming_mars/07b_tiles_events.rules:97)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:96
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:98
             player = L[0]
             values = [
                 c_s
@@ -4693,64 +4689,64 @@ def sev_nuclear_zone(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:96:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:98:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:97
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:99
             p_special_placed(state, L[0], L[2])
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:98
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:100
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0], 2] + [UNBOUND] * 1))
             return
 
 
 def sev_open_city(state, frame):
-    "event of open_city (spec/terraforming_mars/07b_tiles_events.rules:103)"
+    "event of open_city (spec/terraforming_mars/07b_tiles_events.rules:105)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:104
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:106
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:105
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:107
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:106
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:108
             state.frames.pop()
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_artificial_lake(state, frame):
-    "event of artificial_lake (spec/terraforming_mars/07b_tiles_events.rules:110)"
+    "event of artificial_lake (spec/terraforming_mars/07b_tiles_events.rules:112)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:110
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:112
     state.frames.pop()
     state.frames.append(new_frame(3, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_urbanized_area(state, frame):
-    "event of urbanized_area (spec/terraforming_mars/07b_tiles_events.rules:116)"
+    "event of urbanized_area (spec/terraforming_mars/07b_tiles_events.rules:118)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:117
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:119
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:118
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:120
             player = L[0]
             values = [
                 c_s
@@ -4766,44 +4762,44 @@ def sev_urbanized_area(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:118:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:120:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:119
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:121
             state.counters[16][L[2]] = 1
             state.stamps[23] += 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:120
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:122
             p_city_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_plantation(state, frame):
-    "event of plantation (spec/terraforming_mars/07b_tiles_events.rules:125)"
+    "event of plantation (spec/terraforming_mars/07b_tiles_events.rules:127)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:125
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:127
     state.frames.pop()
     state.frames.append(new_frame(5, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_mohole_area(state, frame):
-    "event of mohole_area (spec/terraforming_mars/07b_tiles_events.rules:128)"
+    "event of mohole_area (spec/terraforming_mars/07b_tiles_events.rules:130)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:129
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:131
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:130
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:132
             player = L[0]
             values = [
                 c_s
@@ -4819,280 +4815,280 @@ def sev_mohole_area(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:130:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:132:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:131
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:133
             p_special_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_protected_valley(state, frame):
-    "event of protected_valley (spec/terraforming_mars/07b_tiles_events.rules:135)"
+    "event of protected_valley (spec/terraforming_mars/07b_tiles_events.rules:138)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:136
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:139
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:137
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:140
             state.frames.pop()
             state.frames.append(new_frame(6, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_asteroid(state, frame):
-    "event of asteroid (spec/terraforming_mars/07b_tiles_events.rules:143)"
+    "event of asteroid (spec/terraforming_mars/07b_tiles_events.rules:146)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:144
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:147
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 2))
             state.stamps[4] += 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:145
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:148
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:146
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:149
             state.frames.pop()
             state.frames.append(new_frame(29, [L[0], 3] + [UNBOUND] * 1))
             return
 
 
 def sev_comet(state, frame):
-    "event of comet (spec/terraforming_mars/07b_tiles_events.rules:150)"
+    "event of comet (spec/terraforming_mars/07b_tiles_events.rules:153)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:151
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:154
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:152
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:155
             frame[1] = 2
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:153
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:156
             state.frames.pop()
             state.frames.append(new_frame(29, [L[0], 3] + [UNBOUND] * 1))
             return
 
 
 def sev_big_asteroid(state, frame):
-    "event of big_asteroid (spec/terraforming_mars/07b_tiles_events.rules:157)"
+    "event of big_asteroid (spec/terraforming_mars/07b_tiles_events.rules:160)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:158
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:161
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 4))
             state.stamps[4] += 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:159
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:162
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:160
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:163
             state.frames.pop()
             state.frames.append(new_frame(29, [L[0], 4] + [UNBOUND] * 1))
             return
 
 
 def sev_imported_hydrogen(state, frame):
-    "event of imported_hydrogen (spec/terraforming_mars/07b_tiles_events.rules:176)"
+    "event of imported_hydrogen (spec/terraforming_mars/07b_tiles_events.rules:180)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:177
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:181
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:178
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:182
             state.frames.pop()
             state.frames.append(new_frame(30, [L[0], 3, 3, 2]))
             return
 
 
 def sev_nitrogen_rich_asteroid(state, frame):
-    "event of nitrogen_rich_asteroid (spec/terraforming_mars/07b_tiles_events.rules:185)"
+    "event of nitrogen_rich_asteroid (spec/terraforming_mars/07b_tiles_events.rules:190)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:186
-            if d_tags(state, L[0], "plant_tag") >= 3:
-                # spec: spec/terraforming_mars/07b_tiles_events.rules:187
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:191
+            if d_tags(state, L[0], "plant") >= 3:
+                # spec: spec/terraforming_mars/07b_tiles_events.rules:192
                 slot = 45 + L[0]
                 state.tracks[slot] = max(0, min(999, state.tracks[slot] + 4))
                 state.stamps[8] += 1
             else:
-                # spec: spec/terraforming_mars/07b_tiles_events.rules:189
+                # spec: spec/terraforming_mars/07b_tiles_events.rules:194
                 slot = 45 + L[0]
                 state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
                 state.stamps[8] += 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:191
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:196
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:192
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:197
             p_raise_tr(state, L[0], 2)
             state.frames.pop()
             return
 
 
 def sev_deimos_down(state, frame):
-    "event of deimos_down (spec/terraforming_mars/07b_tiles_events.rules:196)"
+    "event of deimos_down (spec/terraforming_mars/07b_tiles_events.rules:201)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:197
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:202
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 4))
             state.stamps[3] += 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:198
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:203
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 3] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:199
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:204
             state.frames.pop()
             state.frames.append(new_frame(29, [L[0], 8] + [UNBOUND] * 1))
             return
 
 
 def sev_mining_expedition(state, frame):
-    "event of mining_expedition (spec/terraforming_mars/07b_tiles_events.rules:203)"
+    "event of mining_expedition (spec/terraforming_mars/07b_tiles_events.rules:208)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:204
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:209
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 2))
             state.stamps[3] += 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:205
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:210
             frame[1] = 1
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:206
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:211
             state.frames.pop()
             state.frames.append(new_frame(29, [L[0], 2] + [UNBOUND] * 1))
             return
 
 
 def sev_towing_a_comet(state, frame):
-    "event of towing_a_comet (spec/terraforming_mars/07b_tiles_events.rules:210)"
+    "event of towing_a_comet (spec/terraforming_mars/07b_tiles_events.rules:215)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:211
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:216
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:212
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:217
             frame[1] = 1
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:213
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:218
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_ice_asteroid(state, frame):
-    "event of ice_asteroid (spec/terraforming_mars/07b_tiles_events.rules:217)"
+    "event of ice_asteroid (spec/terraforming_mars/07b_tiles_events.rules:222)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:218
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:223
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:219
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:224
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_giant_ice_asteroid(state, frame):
-    "event of giant_ice_asteroid (spec/terraforming_mars/07b_tiles_events.rules:223)"
+    "event of giant_ice_asteroid (spec/terraforming_mars/07b_tiles_events.rules:228)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:224
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:229
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:225
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:230
             frame[1] = 2
             state.frames.append(new_frame(29, [L[0], 6] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:226
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:231
             frame[1] = 3
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:227
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:232
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_subterranean_reservoir(state, frame):
-    "event of subterranean_reservoir (spec/terraforming_mars/07b_tiles_events.rules:231)"
+    "event of subterranean_reservoir (spec/terraforming_mars/07b_tiles_events.rules:236)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:231
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:236
     state.frames.pop()
     state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_lava_flows(state, frame):
-    "event of lava_flows (spec/terraforming_mars/07b_tiles_events.rules:234)"
+    "event of lava_flows (spec/terraforming_mars/07b_tiles_events.rules:239)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:235
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:240
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:236
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:241
             player = L[0]
             values = [
                 c_s
@@ -5108,58 +5104,40 @@ def sev_lava_flows(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:236:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:241:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:237
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:242
             p_special_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_large_convoy(state, frame):
-    "event of large_convoy (spec/terraforming_mars/07b_tiles_events.rules:241)"
+    "event of large_convoy (spec/terraforming_mars/07b_tiles_events.rules:247)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:242
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:248
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:243
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:249
             p_draw_cards(state, L[0], 2)
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:244
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:250
             state.frames.pop()
             state.frames.append(new_frame(30, [L[0], 5, 0, 4]))
             return
 
 
 def sev_convoy_from_europa(state, frame):
-    "event of convoy_from_europa (spec/terraforming_mars/07b_tiles_events.rules:248)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:249
-            frame[1] = 1
-            state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
-            return
-        if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:250
-            p_draw_cards(state, L[0], 1)
-            state.frames.pop()
-            return
-
-
-def sev_imported_ghg(state, frame):
-    "event of imported_ghg (spec/terraforming_mars/07b_tiles_events.rules:254)"
+    "event of convoy_from_europa (spec/terraforming_mars/07b_tiles_events.rules:254)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
@@ -5167,10 +5145,28 @@ def sev_imported_ghg(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:255
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:256
+            p_draw_cards(state, L[0], 1)
+            state.frames.pop()
+            return
+
+
+def sev_imported_ghg(state, frame):
+    "event of imported_ghg (spec/terraforming_mars/07b_tiles_events.rules:261)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:262
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:263
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] + 3))
             state.stamps[7] += 1
             state.frames.pop()
@@ -5178,25 +5174,25 @@ def sev_imported_ghg(state, frame):
 
 
 def sev_imported_nitrogen(state, frame):
-    "event of imported_nitrogen (spec/terraforming_mars/07b_tiles_events.rules:260)"
+    "event of imported_nitrogen (spec/terraforming_mars/07b_tiles_events.rules:268)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:261
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:269
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 4))
             state.stamps[5] += 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:262
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:270
             p_raise_tr(state, L[0], 1)
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:263
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:271
             frame[1] = 1
             state.frames.append(
                 new_frame(12, [L[0], "microbes", 3, None] + [UNBOUND] * 1)
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:264
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:272
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "animals", 2, None] + [UNBOUND] * 1)
@@ -5205,28 +5201,28 @@ def sev_imported_nitrogen(state, frame):
 
 
 def sev_import_of_advanced_ghg(state, frame):
-    "event of import_of_advanced_ghg (spec/terraforming_mars/07b_tiles_events.rules:269)"
+    "event of import_of_advanced_ghg (spec/terraforming_mars/07b_tiles_events.rules:277)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:269
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:277
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_aerobraked_ammonia_asteroid(state, frame):
-    "event of aerobraked_ammonia_asteroid (spec/terraforming_mars/07b_tiles_events.rules:273)"
+    "event of aerobraked_ammonia_asteroid (spec/terraforming_mars/07b_tiles_events.rules:281)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:274
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:282
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:275
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:283
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "microbes", 2, None] + [UNBOUND] * 1)
@@ -5235,59 +5231,59 @@ def sev_aerobraked_ammonia_asteroid(state, frame):
 
 
 def sev_ice_cap_melting(state, frame):
-    "event of ice_cap_melting (spec/terraforming_mars/07b_tiles_events.rules:279)"
+    "event of ice_cap_melting (spec/terraforming_mars/07b_tiles_events.rules:287)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:279
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:287
     state.frames.pop()
     state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_local_heat_trapping(state, frame):
-    "event of local_heat_trapping (spec/terraforming_mars/07b_tiles_events.rules:282)"
+    "event of local_heat_trapping (spec/terraforming_mars/07b_tiles_events.rules:290)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:283
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:291
     state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - 5))
     state.stamps[7] += 1
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:284
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:292
     state.frames.pop()
     state.frames.append(new_frame(30, [L[0], 4, 0, 2]))
     return
 
 
 def sev_permafrost_extraction(state, frame):
-    "event of permafrost_extraction (spec/terraforming_mars/07b_tiles_events.rules:288)"
+    "event of permafrost_extraction (spec/terraforming_mars/07b_tiles_events.rules:296)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:288
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:296
     state.frames.pop()
     state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_flooding(state, frame):
-    "event of flooding (spec/terraforming_mars/07b_tiles_events.rules:304)"
-    # L: 0 you, 1 this, 2 before, 3 o, 4 q, 5 items and 6 index of the loop at line 308
+    "event of flooding (spec/terraforming_mars/07b_tiles_events.rules:312)"
+    # L: 0 you, 1 this, 2 before, 3 o, 4 q, 5 items and 6 index of the loop at line 316
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:305
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:313
             L[2] = state.tracks[72]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:306
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:314
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:307
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:315
             if state.tracks[72] > L[2]:
                 pc = 2
             else:
                 pc = 8
         if pc == 2:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:308
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:316
             L[5] = [c_o for c_o in K_area if c_o == state.vars[3]]
             L[6] = 0
             pc = 3
@@ -5296,7 +5292,7 @@ def sev_flooding(state, frame):
                 pc = 8
                 continue
             L[3] = L[5][L[6]]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:309
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:317
             player = L[0]
             offered = []
             if any(
@@ -5320,7 +5316,7 @@ def sev_flooding(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07b_tiles_events.rules:309:17",
+                "spec/terraforming_mars/07b_tiles_events.rules:317:17",
             )
             frame[1] = 4
             return
@@ -5333,7 +5329,7 @@ def sev_flooding(state, frame):
             else:
                 pc = 7
         if pc == 5:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:312
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:320
             player = L[0]
             values = [
                 c_q
@@ -5348,13 +5344,13 @@ def sev_flooding(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:312:25",
+                "spec/terraforming_mars/07b_tiles_events.rules:320:25",
             )
             frame[1] = 6
             return
         if pc == 6:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:313
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:321
             state.tracks[L[4]] = max(
                 0, min(9999, state.tracks[L[4]] - min(4, state.tracks[L[4]]))
             )
@@ -5405,10 +5401,10 @@ def sac_search_for_life(state, frame):
                     "spec/terraforming_mars/07c_active.rules:19:13",
                 )
                 # spec: spec/terraforming_mars/07c_active.rules:20
-                if A_microbe[L[2]] > 0:
+                if A_tags[L[2]][7] > 0:
                     state.counters[18][L[1]] = bounded(
                         max(0, state.counters[18][L[1]] + 1),
-                        "spec/terraforming_mars/07c_active.rules:20:32",
+                        "spec/terraforming_mars/07c_active.rules:20:38",
                     )
                     state.stamps[25] += 1
                 # spec: spec/terraforming_mars/07c_active.rules:21
@@ -5436,32 +5432,32 @@ def sac_water_import_from_europa(state, frame):
 
 
 def sac_predators(state, frame):
-    "action of predators (spec/terraforming_mars/07c_active.rules:47)"
+    "action of predators (spec/terraforming_mars/07c_active.rules:48)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:47
+    # spec: spec/terraforming_mars/07c_active.rules:48
     state.frames.pop()
     state.frames.append(new_frame(13, [L[0], "animals", L[1]] + [UNBOUND] * 2))
     return
 
 
 def sac_regolith_eaters(state, frame):
-    "action of regolith_eaters (spec/terraforming_mars/07c_active.rules:60)"
+    "action of regolith_eaters (spec/terraforming_mars/07c_active.rules:61)"
     # L: 0 you, 1 this, 2 before
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:61
-            L[2] = state.counters[18][L[1]]
             # spec: spec/terraforming_mars/07c_active.rules:62
+            L[2] = state.counters[18][L[1]]
+            # spec: spec/terraforming_mars/07c_active.rules:63
             frame[1] = 1
             state.frames.append(
                 new_frame(31, [L[0], L[1], 2, "spends 2 microbes: oxygen +1"])
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:63
+            # spec: spec/terraforming_mars/07c_active.rules:64
             if state.counters[18][L[1]] < L[2]:
                 pc = 2
             else:
@@ -5476,22 +5472,22 @@ def sac_regolith_eaters(state, frame):
 
 
 def sac_ghg_producing_bacteria(state, frame):
-    "action of ghg_producing_bacteria (spec/terraforming_mars/07c_active.rules:69)"
+    "action of ghg_producing_bacteria (spec/terraforming_mars/07c_active.rules:70)"
     # L: 0 you, 1 this, 2 before
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:70
-            L[2] = state.counters[18][L[1]]
             # spec: spec/terraforming_mars/07c_active.rules:71
+            L[2] = state.counters[18][L[1]]
+            # spec: spec/terraforming_mars/07c_active.rules:72
             frame[1] = 1
             state.frames.append(
                 new_frame(31, [L[0], L[1], 2, "spends 2 microbes: temperature +1"])
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:72
+            # spec: spec/terraforming_mars/07c_active.rules:73
             if state.counters[18][L[1]] < L[2]:
                 pc = 2
             else:
@@ -5506,58 +5502,58 @@ def sac_ghg_producing_bacteria(state, frame):
 
 
 def sac_ants(state, frame):
-    "action of ants (spec/terraforming_mars/07c_active.rules:78)"
+    "action of ants (spec/terraforming_mars/07c_active.rules:79)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:78
+    # spec: spec/terraforming_mars/07c_active.rules:79
     state.frames.pop()
     state.frames.append(new_frame(13, [L[0], "microbes", L[1]] + [UNBOUND] * 2))
     return
 
 
 def sev_fish(state, frame):
-    "event of fish (spec/terraforming_mars/07c_active.rules:82)"
+    "event of fish (spec/terraforming_mars/07c_active.rules:83)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:82
+    # spec: spec/terraforming_mars/07c_active.rules:83
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_small_animals(state, frame):
-    "event of small_animals (spec/terraforming_mars/07c_active.rules:87)"
+    "event of small_animals (spec/terraforming_mars/07c_active.rules:88)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:87
+    # spec: spec/terraforming_mars/07c_active.rules:88
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_birds(state, frame):
-    "event of birds (spec/terraforming_mars/07c_active.rules:92)"
+    "event of birds (spec/terraforming_mars/07c_active.rules:93)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:92
+    # spec: spec/terraforming_mars/07c_active.rules:93
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sac_space_mirrors(state, frame):
-    "action of space_mirrors (spec/terraforming_mars/07c_active.rules:96)"
+    "action of space_mirrors (spec/terraforming_mars/07c_active.rules:97)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:97
+            # spec: spec/terraforming_mars/07c_active.rules:98
             frame[1] = 1
             state.frames.append(new_frame(9, [L[0], 7]))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:98
+            # spec: spec/terraforming_mars/07c_active.rules:99
             slot = 50 + L[0]
             state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
             state.stamps[8] += 1
@@ -5566,71 +5562,71 @@ def sac_space_mirrors(state, frame):
 
 
 def sac_ironworks(state, frame):
-    "action of ironworks (spec/terraforming_mars/07c_active.rules:102)"
+    "action of ironworks (spec/terraforming_mars/07c_active.rules:103)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:103
+    # spec: spec/terraforming_mars/07c_active.rules:104
     state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
     state.stamps[6] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:104
+    # spec: spec/terraforming_mars/07c_active.rules:105
     state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 1))
     state.stamps[3] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:105
+    # spec: spec/terraforming_mars/07c_active.rules:106
     state.frames.pop()
     state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sac_steelworks(state, frame):
-    "action of steelworks (spec/terraforming_mars/07c_active.rules:109)"
+    "action of steelworks (spec/terraforming_mars/07c_active.rules:110)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:110
+    # spec: spec/terraforming_mars/07c_active.rules:111
     state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
     state.stamps[6] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:111
+    # spec: spec/terraforming_mars/07c_active.rules:112
     state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 2))
     state.stamps[3] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:112
+    # spec: spec/terraforming_mars/07c_active.rules:113
     state.frames.pop()
     state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sac_ore_processor(state, frame):
-    "action of ore_processor (spec/terraforming_mars/07c_active.rules:116)"
+    "action of ore_processor (spec/terraforming_mars/07c_active.rules:117)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:117
+    # spec: spec/terraforming_mars/07c_active.rules:118
     state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
     state.stamps[6] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:118
+    # spec: spec/terraforming_mars/07c_active.rules:119
     state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 1))
     state.stamps[4] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:119
+    # spec: spec/terraforming_mars/07c_active.rules:120
     state.frames.pop()
     state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sac_symbiotic_fungus(state, frame):
-    "action of symbiotic_fungus (spec/terraforming_mars/07c_active.rules:124)"
+    "action of symbiotic_fungus (spec/terraforming_mars/07c_active.rules:125)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:125
+    # spec: spec/terraforming_mars/07c_active.rules:126
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], "microbes", 1, L[1]] + [UNBOUND] * 1))
     return
 
 
 def sac_extreme_cold_fungus(state, frame):
-    "action of extreme_cold_fungus (spec/terraforming_mars/07c_active.rules:130)"
+    "action of extreme_cold_fungus (spec/terraforming_mars/07c_active.rules:132)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:131
+            # spec: spec/terraforming_mars/07c_active.rules:133
             player = L[0]
             offered = []
             offered.append(0)
@@ -5651,7 +5647,7 @@ def sac_extreme_cold_fungus(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07c_active.rules:131:9",
+                "spec/terraforming_mars/07c_active.rules:133:9",
             )
             frame[1] = 1
             return
@@ -5664,12 +5660,12 @@ def sac_extreme_cold_fungus(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/07c_active.rules:132
+            # spec: spec/terraforming_mars/07c_active.rules:134
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             pc = 4
         if pc == 3:
-            # spec: spec/terraforming_mars/07c_active.rules:135
+            # spec: spec/terraforming_mars/07c_active.rules:137
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "microbes", 2, L[1]] + [UNBOUND] * 1)
@@ -5681,22 +5677,22 @@ def sac_extreme_cold_fungus(state, frame):
 
 
 def sac_nitrite_reducing_bacteria(state, frame):
-    "action of nitrite_reducing_bacteria (spec/terraforming_mars/07c_active.rules:143)"
+    "action of nitrite_reducing_bacteria (spec/terraforming_mars/07c_active.rules:145)"
     # L: 0 you, 1 this, 2 before
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:144
+            # spec: spec/terraforming_mars/07c_active.rules:146
             L[2] = state.counters[18][L[1]]
-            # spec: spec/terraforming_mars/07c_active.rules:145
+            # spec: spec/terraforming_mars/07c_active.rules:147
             frame[1] = 1
             state.frames.append(
                 new_frame(31, [L[0], L[1], 3, "spends 3 microbes: TR +1"])
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:146
+            # spec: spec/terraforming_mars/07c_active.rules:148
             if state.counters[18][L[1]] < L[2]:
                 p_raise_tr(state, L[0], 1)
             state.frames.pop()
@@ -5704,59 +5700,59 @@ def sac_nitrite_reducing_bacteria(state, frame):
 
 
 def sev_livestock(state, frame):
-    "event of livestock (spec/terraforming_mars/07c_active.rules:151)"
+    "event of livestock (spec/terraforming_mars/07c_active.rules:153)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:151
+    # spec: spec/terraforming_mars/07c_active.rules:153
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sac_water_splitting_plant(state, frame):
-    "action of water_splitting_plant (spec/terraforming_mars/07c_active.rules:157)"
+    "action of water_splitting_plant (spec/terraforming_mars/07c_active.rules:159)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:158
+    # spec: spec/terraforming_mars/07c_active.rules:160
     state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 3))
     state.stamps[6] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:159
+    # spec: spec/terraforming_mars/07c_active.rules:161
     state.frames.pop()
     state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sac_aquifer_pumping(state, frame):
-    "action of aquifer_pumping (spec/terraforming_mars/07c_active.rules:163)"
+    "action of aquifer_pumping (spec/terraforming_mars/07c_active.rules:165)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:164
+            # spec: spec/terraforming_mars/07c_active.rules:166
             frame[1] = 1
             state.frames.append(new_frame(8, [L[0], 8, True, False] + [UNBOUND] * 7))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:165
+            # spec: spec/terraforming_mars/07c_active.rules:167
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sac_underground_detonations(state, frame):
-    "action of underground_detonations (spec/terraforming_mars/07c_active.rules:170)"
+    "action of underground_detonations (spec/terraforming_mars/07c_active.rules:172)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:171
+            # spec: spec/terraforming_mars/07c_active.rules:173
             frame[1] = 1
             state.frames.append(new_frame(9, [L[0], 10]))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:172
+            # spec: spec/terraforming_mars/07c_active.rules:174
             slot = 55 + L[0]
             state.tracks[slot] = max(0, min(999, state.tracks[slot] + 2))
             state.stamps[8] += 1
@@ -5765,15 +5761,15 @@ def sac_underground_detonations(state, frame):
 
 
 def sev_ecological_zone(state, frame):
-    "event of ecological_zone (spec/terraforming_mars/07c_active.rules:207)"
+    "event of ecological_zone (spec/terraforming_mars/07c_active.rules:210)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:208
+            # spec: spec/terraforming_mars/07c_active.rules:211
             activate(state, 14, [L[0], L[1]], None)
-            # spec: spec/terraforming_mars/07c_active.rules:209
+            # spec: spec/terraforming_mars/07c_active.rules:212
             player = L[0]
             values = [
                 c_s
@@ -5789,75 +5785,75 @@ def sev_ecological_zone(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07c_active.rules:209:9",
+                "spec/terraforming_mars/07c_active.rules:212:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07c_active.rules:210
+            # spec: spec/terraforming_mars/07c_active.rules:213
             p_special_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_herbivores(state, frame):
-    "event of herbivores (spec/terraforming_mars/07c_active.rules:225)"
+    "event of herbivores (spec/terraforming_mars/07c_active.rules:230)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:226
+            # spec: spec/terraforming_mars/07c_active.rules:231
             state.counters[18][L[1]] = bounded(
                 max(0, state.counters[18][L[1]] + 1),
-                "spec/terraforming_mars/07c_active.rules:226:9",
+                "spec/terraforming_mars/07c_active.rules:231:9",
             )
             state.stamps[25] += 1
-            # spec: spec/terraforming_mars/07c_active.rules:227
+            # spec: spec/terraforming_mars/07c_active.rules:232
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:228
+            # spec: spec/terraforming_mars/07c_active.rules:233
             activate(state, 16, [L[0], L[1]], None)
             state.frames.pop()
             return
 
 
 def sev_shuttles(state, frame):
-    "event of shuttles (spec/terraforming_mars/07c_active.rules:240)"
+    "event of shuttles (spec/terraforming_mars/07c_active.rules:245)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:241
+            # spec: spec/terraforming_mars/07c_active.rules:246
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:242
+            # spec: spec/terraforming_mars/07c_active.rules:247
             activate(state, 17, [L[0]], None)
             state.frames.pop()
             return
 
 
 def sev_immigrant_city(state, frame):
-    "event of immigrant_city (spec/terraforming_mars/07c_active.rules:263)"
+    "event of immigrant_city (spec/terraforming_mars/07c_active.rules:268)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:264
+            # spec: spec/terraforming_mars/07c_active.rules:269
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:265
+            # spec: spec/terraforming_mars/07c_active.rules:270
             activate(state, 19, [L[0]], None)
-            # spec: spec/terraforming_mars/07c_active.rules:266
+            # spec: spec/terraforming_mars/07c_active.rules:271
             state.frames.pop()
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
             return

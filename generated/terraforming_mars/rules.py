@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 84e1989e35c49b07
+# Spec hash: d6b0157ffc9d0f66
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 7808e070aac8a61a
-# Fingerprint: source 033c9b7a9479ffef8b65 output 8c103c1bb1e7025fe03a
+# Tests hash: 9cfa1cd24c6eaa8e
+# Fingerprint: source 8498b7ea09a64dd103ae output d079eb355d4d8c389ebb
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -30,40 +30,26 @@ from runtime.policy import keep_best
 from runtime.values import attr_of, event_allowed
 from .tables import (
     ADJ,
-    A_animal,
     A_beginner,
     A_bonus_cards,
     A_bonus_plants,
     A_bonus_steel,
     A_bonus_titanium,
+    A_box,
     A_box_by,
-    A_box_energy,
-    A_box_heat,
     A_box_hit,
-    A_box_mc,
-    A_box_plants,
-    A_box_steel,
-    A_box_titanium,
-    A_building,
-    A_city_t,
     A_colour,
     A_cost,
-    A_earth,
     A_goal,
     A_guarded,
     A_holds,
-    A_jovian,
     A_measure,
-    A_microbe,
     A_needs_heat,
     A_noctis,
     A_ocean_spot,
     A_off_mars,
-    A_plant,
-    A_power,
-    A_science,
-    A_space,
     A_start_mc,
+    A_tags,
     A_volcanic,
     A_vp,
     A_vp_by,
@@ -74,6 +60,8 @@ from .tables import (
     K_area,
     K_award,
     K_milestone,
+    NI_resource,
+    NI_tag,
     R_mars,
 )
 
@@ -453,189 +441,57 @@ def d_any_greenery_spot(state, v_p):
     return value
 
 
-def d_tag_of(state, v_c, v_t):
-    "define tag_of"
-    # spec: spec/terraforming_mars/04_economy.rules:45
-    return (
-        (
-            A_building[v_c]
-            if v_c is not None
-            else attr_of(
-                A_building,
-                v_c,
-                "building",
-                "spec/terraforming_mars/04_economy.rules:46:31",
-            )
-        )
-        if v_t == "building_tag"
-        else (
-            (
-                A_space[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_space,
-                    v_c,
-                    "space",
-                    "spec/terraforming_mars/04_economy.rules:46:70",
-                )
-            )
-            if v_t == "space_tag"
-            else (
-                (
-                    A_science[v_c]
-                    if v_c is not None
-                    else attr_of(
-                        A_science,
-                        v_c,
-                        "science",
-                        "spec/terraforming_mars/04_economy.rules:47:35",
-                    )
-                )
-                if v_t == "science_tag"
-                else (
-                    (
-                        A_power[v_c]
-                        if v_c is not None
-                        else attr_of(
-                            A_power,
-                            v_c,
-                            "power",
-                            "spec/terraforming_mars/04_economy.rules:47:73",
-                        )
-                    )
-                    if v_t == "power_tag"
-                    else (
-                        (
-                            A_earth[v_c]
-                            if v_c is not None
-                            else attr_of(
-                                A_earth,
-                                v_c,
-                                "earth",
-                                "spec/terraforming_mars/04_economy.rules:48:33",
-                            )
-                        )
-                        if v_t == "earth_tag"
-                        else (
-                            (
-                                A_jovian[v_c]
-                                if v_c is not None
-                                else attr_of(
-                                    A_jovian,
-                                    v_c,
-                                    "jovian",
-                                    "spec/terraforming_mars/04_economy.rules:48:70",
-                                )
-                            )
-                            if v_t == "jovian_tag"
-                            else (
-                                (
-                                    A_plant[v_c]
-                                    if v_c is not None
-                                    else attr_of(
-                                        A_plant,
-                                        v_c,
-                                        "plant",
-                                        "spec/terraforming_mars/04_economy.rules:49:33",
-                                    )
-                                )
-                                if v_t == "plant_tag"
-                                else (
-                                    (
-                                        A_microbe[v_c]
-                                        if v_c is not None
-                                        else attr_of(
-                                            A_microbe,
-                                            v_c,
-                                            "microbe",
-                                            "spec/terraforming_mars/04_economy.rules:49:71",
-                                        )
-                                    )
-                                    if v_t == "microbe_tag"
-                                    else (
-                                        (
-                                            A_animal[v_c]
-                                            if v_c is not None
-                                            else attr_of(
-                                                A_animal,
-                                                v_c,
-                                                "animal",
-                                                "spec/terraforming_mars/04_economy.rules:50:34",
-                                            )
-                                        )
-                                        if v_t == "animal_tag"
-                                        else (
-                                            A_city_t[v_c]
-                                            if v_c is not None
-                                            else attr_of(
-                                                A_city_t,
-                                                v_c,
-                                                "city_t",
-                                                "spec/terraforming_mars/04_economy.rules:50:48",
-                                            )
-                                        )
-                                    )
-                                )
-                            )
-                        )
-                    )
-                )
-            )
-        )
-    )
-
-
 def d_tags(state, v_p, v_t):
     "define tags"
-    # spec: spec/terraforming_mars/04_economy.rules:52
-    return sum([d_tag_of(state, c_c, v_t) for c_c in state.zones[23 + v_p]])
+    # spec: spec/terraforming_mars/04_economy.rules:44
+    return sum([A_tags[c_c][NI_tag[v_t]] for c_c in state.zones[23 + v_p]])
 
 
 def d_temp_at_least(state, v_p, v_t):
     "define temp_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:59
+    # spec: spec/terraforming_mars/04_economy.rules:51
     return state.tracks[70] >= v_t - 2 * q_slack(state, v_p)
 
 
 def d_temp_at_most(state, v_p, v_t):
     "define temp_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:60
+    # spec: spec/terraforming_mars/04_economy.rules:52
     return state.tracks[70] <= v_t + 2 * q_slack(state, v_p)
 
 
 def d_oxygen_at_least(state, v_p, v_n):
     "define oxygen_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:61
+    # spec: spec/terraforming_mars/04_economy.rules:53
     return state.tracks[71] >= v_n - q_slack(state, v_p)
 
 
 def d_oxygen_at_most(state, v_p, v_n):
     "define oxygen_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:62
+    # spec: spec/terraforming_mars/04_economy.rules:54
     return state.tracks[71] <= v_n + q_slack(state, v_p)
 
 
 def d_oceans_at_least(state, v_p, v_n):
     "define oceans_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:63
+    # spec: spec/terraforming_mars/04_economy.rules:55
     return state.tracks[72] >= v_n - q_slack(state, v_p)
 
 
 def d_oceans_at_most(state, v_p, v_n):
     "define oceans_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:64
+    # spec: spec/terraforming_mars/04_economy.rules:56
     return state.tracks[72] <= v_n + q_slack(state, v_p)
 
 
 def d_heat_money(state, v_p):
     "define heat_money"
-    # spec: spec/terraforming_mars/04_economy.rules:74
+    # spec: spec/terraforming_mars/04_economy.rules:66
     return q_heat_as_mc(state, v_p) * max(0, state.tracks[25 + v_p] - state.tracks[89])
 
 
 def d_budget(state, v_p, v_steel_ok, v_titanium_ok):
     "define budget"
-    # spec: spec/terraforming_mars/04_economy.rules:75
+    # spec: spec/terraforming_mars/04_economy.rules:67
     return (
         state.tracks[v_p]
         + q_heat_as_mc(state, v_p) * max(0, state.tracks[25 + v_p] - state.tracks[89])
@@ -650,13 +506,13 @@ def d_budget(state, v_p, v_steel_ok, v_titanium_ok):
 
 def d_playable(state, v_p, v_c):
     "define playable"
-    # spec: spec/terraforming_mars/04_economy.rules:115
+    # spec: spec/terraforming_mars/04_economy.rules:107
     return (
         (
             A_colour[v_c]
             if v_c is not None
             else attr_of(
-                A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:116:5"
+                A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:108:5"
             )
         )
         != "corporation"
@@ -665,25 +521,25 @@ def d_playable(state, v_p, v_c):
             state,
             v_p,
             (
-                A_building[v_c]
+                A_tags[v_c][0]
                 if v_c is not None
                 else attr_of(
-                    A_building,
+                    A_tags,
                     v_c,
-                    "building",
-                    "spec/terraforming_mars/04_economy.rules:117:19",
-                )
+                    "tags",
+                    "spec/terraforming_mars/04_economy.rules:109:19",
+                )[0]
             )
             > 0,
             (
-                A_space[v_c]
+                A_tags[v_c][1]
                 if v_c is not None
                 else attr_of(
-                    A_space,
+                    A_tags,
                     v_c,
-                    "space",
-                    "spec/terraforming_mars/04_economy.rules:117:35",
-                )
+                    "tags",
+                    "spec/terraforming_mars/04_economy.rules:109:41",
+                )[1]
             )
             > 0,
         )
@@ -696,7 +552,7 @@ def d_playable(state, v_p, v_c):
                         A_needs_heat,
                         v_c,
                         "needs_heat",
-                        "spec/terraforming_mars/04_economy.rules:118:38",
+                        "spec/terraforming_mars/04_economy.rules:110:38",
                     )
                 ),
                 state.tracks[25 + v_p],
@@ -710,7 +566,7 @@ def d_playable(state, v_p, v_c):
 
 def d_holders(state, v_k, v_other_than):
     "define holders"
-    # spec: spec/terraforming_mars/04_economy.rules:133
+    # spec: spec/terraforming_mars/04_economy.rules:125
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -737,7 +593,7 @@ def d_holders(state, v_k, v_other_than):
 
 def d_action_ready(state, v_p, v_c):
     "define action_ready"
-    # spec: spec/terraforming_mars/04_economy.rules:137
+    # spec: spec/terraforming_mars/04_economy.rules:129
     return state.counters[19][v_c] == 0 and (
         v_c in ACTION_CARDS and action_allowed(state, v_c, v_p)
     )
@@ -745,7 +601,7 @@ def d_action_ready(state, v_p, v_c):
 
 def d_own_holder(state, v_p, v_k):
     "define own_holder"
-    # spec: spec/terraforming_mars/04_economy.rules:145
+    # spec: spec/terraforming_mars/04_economy.rules:137
     return any(A_holds[c_d] == v_k for c_d in state.zones[23 + v_p])
 
 
@@ -831,7 +687,7 @@ def d_goal_met(state, v_p, v_m):
                 )
                 == "gardener"
                 else (
-                    d_tags(state, v_p, "building_tag") >= 8
+                    d_tags(state, v_p, "building") >= 8
                     if (
                         A_goal[v_m]
                         if v_m is not None
@@ -968,8 +824,8 @@ def d_award_value(state, v_p, v_a):
             )
             == "banker"
             else (
-                d_tags(state, v_p, "science_tag")
-                + sum([A_science[c_c] for c_c in state.zones[28 + v_p]])
+                d_tags(state, v_p, "science")
+                + sum([A_tags[c_c][2] for c_c in state.zones[28 + v_p]])
                 if (
                     A_measure[v_a]
                     if v_a is not None
@@ -1183,7 +1039,7 @@ def d_card_vp(state, v_p, v_c):
             )
             == "per_resource"
             else (
-                d_tags(state, v_p, "jovian_tag")
+                d_tags(state, v_p, "jovian")
                 if (
                     A_vp_by[v_c]
                     if v_c is not None
@@ -1515,15 +1371,24 @@ def d_box_of(state, v_p, v_c, v_r):
     "define box_of"
     # spec: spec/terraforming_mars/07_cards.rules:17
     return (
-        (
-            A_box_mc[v_c]
+        A_box[v_c][NI_resource[v_r]]
+        if v_c is not None
+        else attr_of(A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:18:5")[
+            NI_resource[v_r]
+        ]
+    ) + (
+        d_tags(state, v_p, "building") // 2
+        if (
+            A_box_by[v_c]
             if v_c is not None
             else attr_of(
-                A_box_mc, v_c, "box_mc", "spec/terraforming_mars/07_cards.rules:19:14"
+                A_box_by, v_c, "box_by", "spec/terraforming_mars/07_cards.rules:19:11"
             )
         )
-        + (
-            d_tags(state, v_p, "building_tag") // 2
+        == "mc_per_2_building"
+        and v_r == "r_mc"
+        else (
+            1
             if (
                 A_box_by[v_c]
                 if v_c is not None
@@ -1531,182 +1396,75 @@ def d_box_of(state, v_p, v_c, v_r):
                     A_box_by,
                     v_c,
                     "box_by",
-                    "spec/terraforming_mars/07_cards.rules:19:29",
+                    "spec/terraforming_mars/07_cards.rules:20:16",
                 )
             )
-            == "mc_per_2_building"
+            == "mined"
+            and v_r == ("r_titanium" if state.counters[27][v_c] > 0 else "r_steel")
             else 0
-        )
-        if v_r == "r_mc"
-        else (
-            (
-                A_box_steel[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_box_steel,
-                    v_c,
-                    "box_steel",
-                    "spec/terraforming_mars/07_cards.rules:21:14",
-                )
-            )
-            + (
-                1
-                if (
-                    A_box_by[v_c]
-                    if v_c is not None
-                    else attr_of(
-                        A_box_by,
-                        v_c,
-                        "box_by",
-                        "spec/terraforming_mars/07_cards.rules:21:32",
-                    )
-                )
-                == "mined"
-                and state.counters[27][v_c] == 0
-                else 0
-            )
-            if v_r == "r_steel"
-            else (
-                (
-                    A_box_titanium[v_c]
-                    if v_c is not None
-                    else attr_of(
-                        A_box_titanium,
-                        v_c,
-                        "box_titanium",
-                        "spec/terraforming_mars/07_cards.rules:23:14",
-                    )
-                )
-                + (
-                    1
-                    if (
-                        A_box_by[v_c]
-                        if v_c is not None
-                        else attr_of(
-                            A_box_by,
-                            v_c,
-                            "box_by",
-                            "spec/terraforming_mars/07_cards.rules:23:35",
-                        )
-                    )
-                    == "mined"
-                    and state.counters[27][v_c] > 0
-                    else 0
-                )
-                if v_r == "r_titanium"
-                else (
-                    (
-                        A_box_plants[v_c]
-                        if v_c is not None
-                        else attr_of(
-                            A_box_plants,
-                            v_c,
-                            "box_plants",
-                            "spec/terraforming_mars/07_cards.rules:24:32",
-                        )
-                    )
-                    if v_r == "r_plants"
-                    else (
-                        (
-                            A_box_energy[v_c]
-                            if v_c is not None
-                            else attr_of(
-                                A_box_energy,
-                                v_c,
-                                "box_energy",
-                                "spec/terraforming_mars/07_cards.rules:24:72",
-                            )
-                        )
-                        if v_r == "r_energy"
-                        else (
-                            A_box_heat[v_c]
-                            if v_c is not None
-                            else attr_of(
-                                A_box_heat,
-                                v_c,
-                                "box_heat",
-                                "spec/terraforming_mars/07_cards.rules:24:90",
-                            )
-                        )
-                    )
-                )
-            )
         )
     )
 
 
 def d_has_box(state, v_c):
     "define has_box"
-    # spec: spec/terraforming_mars/07_cards.rules:25
+    # spec: spec/terraforming_mars/07_cards.rules:22
     return (
         (
-            A_box_mc[v_c]
-            if v_c is not None
-            else attr_of(
-                A_box_mc, v_c, "box_mc", "spec/terraforming_mars/07_cards.rules:26:5"
+            (
+                A_box[v_c][0]
+                if v_c is not None
+                else attr_of(
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
+                )[0]
             )
-        )
-        != 0
-        or (
-            A_box_steel[v_c]
-            if v_c is not None
-            else attr_of(
-                A_box_steel,
-                v_c,
-                "box_steel",
-                "spec/terraforming_mars/07_cards.rules:26:22",
+            != 0
+            or (
+                A_box[v_c][1]
+                if v_c is not None
+                else attr_of(
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
+                )[1]
             )
-        )
-        != 0
-        or (
-            A_box_titanium[v_c]
-            if v_c is not None
-            else attr_of(
-                A_box_titanium,
-                v_c,
-                "box_titanium",
-                "spec/terraforming_mars/07_cards.rules:26:42",
+            != 0
+            or (
+                A_box[v_c][2]
+                if v_c is not None
+                else attr_of(
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
+                )[2]
             )
-        )
-        != 0
-        or (
-            A_box_plants[v_c]
-            if v_c is not None
-            else attr_of(
-                A_box_plants,
-                v_c,
-                "box_plants",
-                "spec/terraforming_mars/07_cards.rules:26:65",
+            != 0
+            or (
+                A_box[v_c][3]
+                if v_c is not None
+                else attr_of(
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
+                )[3]
             )
-        )
-        != 0
-        or (
-            A_box_energy[v_c]
-            if v_c is not None
-            else attr_of(
-                A_box_energy,
-                v_c,
-                "box_energy",
-                "spec/terraforming_mars/07_cards.rules:27:8",
+            != 0
+            or (
+                A_box[v_c][4]
+                if v_c is not None
+                else attr_of(
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
+                )[4]
             )
-        )
-        != 0
-        or (
-            A_box_heat[v_c]
-            if v_c is not None
-            else attr_of(
-                A_box_heat,
-                v_c,
-                "box_heat",
-                "spec/terraforming_mars/07_cards.rules:27:29",
+            != 0
+            or (
+                A_box[v_c][5]
+                if v_c is not None
+                else attr_of(
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
+                )[5]
             )
+            != 0
         )
-        != 0
         or (
             A_box_hit[v_c]
             if v_c is not None
             else attr_of(
-                A_box_hit, v_c, "box_hit", "spec/terraforming_mars/07_cards.rules:27:48"
+                A_box_hit, v_c, "box_hit", "spec/terraforming_mars/07_cards.rules:23:47"
             )
         )
         > 0
@@ -1714,7 +1472,7 @@ def d_has_box(state, v_c):
             A_box_by[v_c]
             if v_c is not None
             else attr_of(
-                A_box_by, v_c, "box_by", "spec/terraforming_mars/07_cards.rules:27:65"
+                A_box_by, v_c, "box_by", "spec/terraforming_mars/07_cards.rules:23:64"
             )
         )
         != "fixed_box"
@@ -1723,7 +1481,7 @@ def d_has_box(state, v_c):
 
 def d_box_affordable(state, v_p, v_c):
     "define box_affordable"
-    # spec: spec/terraforming_mars/07_cards.rules:29
+    # spec: spec/terraforming_mars/07_cards.rules:25
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -1749,7 +1507,7 @@ def d_box_affordable(state, v_p, v_c):
 
 def d_no_neighbour_tile(state, v_s):
     "define no_neighbour_tile"
-    # spec: spec/terraforming_mars/07_cards.rules:58
+    # spec: spec/terraforming_mars/07_cards.rules:54
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -1798,7 +1556,7 @@ def d_no_neighbour_tile(state, v_s):
 
 def d_mining_spot(state, v_s):
     "define mining_spot"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:80
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:82
     return (
         not (
             A_ocean_spot[v_s]
@@ -1836,7 +1594,7 @@ def d_mining_spot(state, v_s):
                 A_bonus_steel,
                 v_s,
                 "bonus_steel",
-                "spec/terraforming_mars/07b_tiles_events.rules:80:57",
+                "spec/terraforming_mars/07b_tiles_events.rules:82:57",
             )
         )
         > 0
@@ -1847,7 +1605,7 @@ def d_mining_spot(state, v_s):
                 A_bonus_titanium,
                 v_s,
                 "bonus_titanium",
-                "spec/terraforming_mars/07b_tiles_events.rules:80:78",
+                "spec/terraforming_mars/07b_tiles_events.rules:82:78",
             )
         )
         > 0
@@ -1856,7 +1614,7 @@ def d_mining_spot(state, v_s):
 
 def d_urban_spot(state, v_s):
     "define urban_spot"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:113
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:115
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -1905,7 +1663,7 @@ def d_urban_spot(state, v_s):
 
 def d_volcanic_spot(state, v_s):
     "define volcanic_spot"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:123
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:125
     return (
         A_volcanic[v_s]
         if v_s is not None
@@ -1913,14 +1671,14 @@ def d_volcanic_spot(state, v_s):
             A_volcanic,
             v_s,
             "volcanic",
-            "spec/terraforming_mars/07b_tiles_events.rules:123:41",
+            "spec/terraforming_mars/07b_tiles_events.rules:125:41",
         )
     ) and d_tiles_on(state, v_s) == 0
 
 
 def d_flood_victim(state, v_p, v_q, v_o):
     "define flood_victim"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:301
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:309
     return v_q != v_p and any(
         state.counters[1 + v_q][c_t]
         + state.counters[6 + v_q][c_t]
@@ -1932,7 +1690,7 @@ def d_flood_victim(state, v_p, v_q, v_o):
 
 def d_eco_spot(state, v_s):
     "define eco_spot"
-    # spec: spec/terraforming_mars/07c_active.rules:204
+    # spec: spec/terraforming_mars/07c_active.rules:207
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -2019,7 +1777,7 @@ def d_research_budget(state, v_p):
 
 def q_slack(state, v_p):
     "quantity slack"
-    # spec: spec/terraforming_mars/04_economy.rules:58
+    # spec: spec/terraforming_mars/04_economy.rules:50
     value = 0
     for effect in state.effects:
         kind = effect[0]
@@ -2030,7 +1788,7 @@ def q_slack(state, v_p):
                 value += 2
         elif kind == 10:  # special_design_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:291
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:299
             if v_p == args[0]:
                 value += 2
     return value
@@ -2038,12 +1796,12 @@ def q_slack(state, v_p):
 
 def q_card_cost(state, v_p, v_c):
     "quantity card_cost"
-    # spec: spec/terraforming_mars/04_economy.rules:67
+    # spec: spec/terraforming_mars/04_economy.rules:59
     value = (
         A_cost[v_c]
         if v_c is not None
         else attr_of(
-            A_cost, v_c, "cost", "spec/terraforming_mars/04_economy.rules:67:45"
+            A_cost, v_c, "cost", "spec/terraforming_mars/04_economy.rules:59:45"
         )
     )
     for effect in state.effects:
@@ -2054,14 +1812,14 @@ def q_card_cost(state, v_p, v_c):
             if (
                 v_p == args[0]
                 and (
-                    A_power[v_c]
+                    A_tags[v_c][3]
                     if v_c is not None
                     else attr_of(
-                        A_power,
+                        A_tags,
                         v_c,
-                        "power",
+                        "tags",
                         "spec/terraforming_mars/06_corporations.rules:168:60",
-                    )
+                    )[3]
                 )
                 > 0
             ):
@@ -2069,24 +1827,24 @@ def q_card_cost(state, v_p, v_c):
                 value = max(value, 0)
         elif kind == 9:  # discount_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:38
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:39
             if v_p == args[0]:
                 value += -args[1]
                 value = max(value, 0)
         elif kind == 17:  # shuttles_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:236
+            # spec: spec/terraforming_mars/07c_active.rules:241
             if (
                 v_p == args[0]
                 and (
-                    A_space[v_c]
+                    A_tags[v_c][1]
                     if v_c is not None
                     else attr_of(
-                        A_space,
+                        A_tags,
                         v_c,
-                        "space",
-                        "spec/terraforming_mars/07c_active.rules:236:60",
-                    )
+                        "tags",
+                        "spec/terraforming_mars/07c_active.rules:241:60",
+                    )[1]
                 )
                 > 0
             ):
@@ -2097,14 +1855,14 @@ def q_card_cost(state, v_p, v_c):
 
 def q_steel_value(state, v_p):
     "quantity steel_value"
-    # spec: spec/terraforming_mars/04_economy.rules:68
+    # spec: spec/terraforming_mars/04_economy.rules:60
     value = 2
     return value
 
 
 def q_titanium_value(state, v_p):
     "quantity titanium_value"
-    # spec: spec/terraforming_mars/04_economy.rules:69
+    # spec: spec/terraforming_mars/04_economy.rules:61
     value = 3
     for effect in state.effects:
         kind = effect[0]
@@ -2118,7 +1876,7 @@ def q_titanium_value(state, v_p):
 
 def q_heat_as_mc(state, v_p):
     "quantity heat_as_mc"
-    # spec: spec/terraforming_mars/04_economy.rules:71
+    # spec: spec/terraforming_mars/04_economy.rules:63
     value = 0
     for effect in state.effects:
         kind = effect[0]
@@ -2164,13 +1922,13 @@ def q_greenery_plants(state, v_p):
 
 def when_colonizer_training_camp(state, v_you, v_this):
     "when the event of colonizer_training_camp may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:64
+    # spec: spec/terraforming_mars/07_cards.rules:60
     return state.tracks[71] <= 5 + q_slack(state, v_you)
 
 
 def when_cloud_seeding(state, v_you, v_this):
     "when the event of cloud_seeding may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:74
+    # spec: spec/terraforming_mars/07_cards.rules:71
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[30 + v_you] >= -4
     )
@@ -2178,73 +1936,73 @@ def when_cloud_seeding(state, v_you, v_this):
 
 def when_methane_from_titan(state, v_you, v_this):
     "when the event of methane_from_titan may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:78
+    # spec: spec/terraforming_mars/07_cards.rules:75
     return state.tracks[71] >= 2 - q_slack(state, v_you)
 
 
 def when_black_polar_dust(state, v_you, v_this):
     "when the event of black_polar_dust may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:81
+    # spec: spec/terraforming_mars/07_cards.rules:78
     return state.tracks[30 + v_you] >= -3
 
 
 def when_eos_chasma_national_park(state, v_you, v_this):
     "when the event of eos_chasma_national_park may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:88
+    # spec: spec/terraforming_mars/07_cards.rules:85
     return d_temp_at_least(state, v_you, -12)
 
 
 def when_lunar_beam(state, v_you, v_this):
     "when the event of lunar_beam may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:96
+    # spec: spec/terraforming_mars/07_cards.rules:93
     return state.tracks[30 + v_you] >= -3
 
 
 def when_food_factory(state, v_you, v_this):
     "when the event of food_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:103
+    # spec: spec/terraforming_mars/07_cards.rules:101
     return state.tracks[45 + v_you] >= 1
 
 
 def when_archaebacteria(state, v_you, v_this):
     "when the event of archaebacteria may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:106
+    # spec: spec/terraforming_mars/07_cards.rules:104
     return d_temp_at_most(state, v_you, -18)
 
 
 def when_carbonate_processing(state, v_you, v_this):
     "when the event of carbonate_processing may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:110
+    # spec: spec/terraforming_mars/07_cards.rules:108
     return state.tracks[50 + v_you] >= 1
 
 
 def when_nuclear_power(state, v_you, v_this):
     "when the event of nuclear_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:114
+    # spec: spec/terraforming_mars/07_cards.rules:112
     return state.tracks[30 + v_you] >= -3
 
 
 def when_algae(state, v_you, v_this):
     "when the event of algae may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:117
+    # spec: spec/terraforming_mars/07_cards.rules:115
     return state.tracks[72] >= 5 - q_slack(state, v_you)
 
 
 def when_kelp_farming(state, v_you, v_this):
     "when the event of kelp_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:126
+    # spec: spec/terraforming_mars/07_cards.rules:125
     return state.tracks[72] >= 6 - q_slack(state, v_you)
 
 
 def when_beam_from_a_thorium_asteroid(state, v_you, v_this):
     "when the event of beam_from_a_thorium_asteroid may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:133
-    return d_tags(state, v_you, "jovian_tag") >= 1
+    # spec: spec/terraforming_mars/07_cards.rules:132
+    return d_tags(state, v_you, "jovian") >= 1
 
 
 def when_trees(state, v_you, v_this):
     "when the event of trees may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:136
+    # spec: spec/terraforming_mars/07_cards.rules:135
     return d_temp_at_least(state, v_you, -4)
 
 
@@ -2280,25 +2038,25 @@ def when_fueled_generators(state, v_you, v_this):
 
 def when_breathing_filters(state, v_you, v_this):
     "when the event of breathing_filters may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:188
+    # spec: spec/terraforming_mars/07_cards.rules:189
     return state.tracks[71] >= 7 - q_slack(state, v_you)
 
 
 def when_farming(state, v_you, v_this):
     "when the event of farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:202
+    # spec: spec/terraforming_mars/07_cards.rules:204
     return state.tracks[70] >= 4 - 2 * q_slack(state, v_you)
 
 
 def when_dust_seals(state, v_you, v_this):
     "when the event of dust_seals may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:208
+    # spec: spec/terraforming_mars/07_cards.rules:210
     return state.tracks[72] <= 3 + q_slack(state, v_you)
 
 
 def when_moss(state, v_you, v_this):
     "when the event of moss may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:211
+    # spec: spec/terraforming_mars/07_cards.rules:213
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[15 + v_you] >= 1
     )
@@ -2306,35 +2064,35 @@ def when_moss(state, v_you, v_this):
 
 def when_ghg_factories(state, v_you, v_this):
     "when the event of ghg_factories may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:217
+    # spec: spec/terraforming_mars/07_cards.rules:220
     return state.tracks[50 + v_you] >= 1
 
 
 def when_zeppelins(state, v_you, v_this):
     "when the event of zeppelins may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:220
+    # spec: spec/terraforming_mars/07_cards.rules:223
     return state.tracks[71] >= 5 - q_slack(state, v_you)
 
 
 def when_worms(state, v_you, v_this):
     "when the event of worms may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:223
+    # spec: spec/terraforming_mars/07_cards.rules:226
     return state.tracks[71] >= 4 - q_slack(state, v_you)
 
 
 def when_fusion_power(state, v_you, v_this):
     "when the event of fusion_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:229
-    return d_tags(state, v_you, "power_tag") >= 2
+    # spec: spec/terraforming_mars/07_cards.rules:230
+    return d_tags(state, v_you, "power") >= 2
 
 
 def when_advanced_ecosystems(state, v_you, v_this):
     "when the event of advanced_ecosystems may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:235
+    # spec: spec/terraforming_mars/07_cards.rules:236
     return (
-        d_tags(state, v_you, "plant_tag") >= 1
-        and d_tags(state, v_you, "animal_tag") >= 1
-        and d_tags(state, v_you, "microbe_tag") >= 1
+        d_tags(state, v_you, "plant") >= 1
+        and d_tags(state, v_you, "animal") >= 1
+        and d_tags(state, v_you, "microbe") >= 1
     )
 
 
@@ -2358,13 +2116,13 @@ def when_wave_power(state, v_you, v_this):
 
 def when_tectonic_stress_power(state, v_you, v_this):
     "when the event of tectonic_stress_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:257
-    return d_tags(state, v_you, "science_tag") >= 2
+    # spec: spec/terraforming_mars/07_cards.rules:258
+    return d_tags(state, v_you, "science") >= 2
 
 
 def when_nitrophilic_moss(state, v_you, v_this):
     "when the event of nitrophilic_moss may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:260
+    # spec: spec/terraforming_mars/07_cards.rules:261
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[15 + v_you] >= 2
     )
@@ -2372,73 +2130,73 @@ def when_nitrophilic_moss(state, v_you, v_this):
 
 def when_insects(state, v_you, v_this):
     "when the event of insects may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:266
+    # spec: spec/terraforming_mars/07_cards.rules:267
     return state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
 def when_insulation(state, v_you, v_this):
     "when the event of insulation may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:269
+    # spec: spec/terraforming_mars/07_cards.rules:270
     return state.tracks[55 + v_you] >= 1
 
 
 def when_designed_microorganisms(state, v_you, v_this):
     "when the event of designed_microorganisms may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:277
+    # spec: spec/terraforming_mars/07_cards.rules:278
     return d_temp_at_most(state, v_you, -14)
 
 
 def when_lichen(state, v_you, v_this):
     "when the event of lichen may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:284
+    # spec: spec/terraforming_mars/07_cards.rules:285
     return d_temp_at_least(state, v_you, -24)
 
 
 def when_magnetic_field_generators(state, v_you, v_this):
     "when the event of magnetic_field_generators may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:291
+    # spec: spec/terraforming_mars/07_cards.rules:292
     return state.tracks[50 + v_you] >= 4
 
 
 def when_windmills(state, v_you, v_this):
     "when the event of windmills may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:297
+    # spec: spec/terraforming_mars/07_cards.rules:299
     return state.tracks[71] >= 7 - q_slack(state, v_you)
 
 
 def when_tundra_farming(state, v_you, v_this):
     "when the event of tundra_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:300
+    # spec: spec/terraforming_mars/07_cards.rules:303
     return d_temp_at_least(state, v_you, -6)
 
 
 def when_magnetic_field_dome(state, v_you, v_this):
     "when the event of magnetic_field_dome may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:307
+    # spec: spec/terraforming_mars/07_cards.rules:310
     return state.tracks[50 + v_you] >= 2
 
 
 def when_noctis_farming(state, v_you, v_this):
     "when the event of noctis_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:313
+    # spec: spec/terraforming_mars/07_cards.rules:317
     return d_temp_at_least(state, v_you, -20)
 
 
 def when_soil_factory(state, v_you, v_this):
     "when the event of soil_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:324
+    # spec: spec/terraforming_mars/07_cards.rules:328
     return state.tracks[50 + v_you] >= 1
 
 
 def when_biomass_combustors(state, v_you, v_this):
     "when the event of biomass_combustors may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:328
+    # spec: spec/terraforming_mars/07_cards.rules:332
     return state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
 def when_rad_chem_factory(state, v_you, v_this):
     "when the event of rad_chem_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:341
+    # spec: spec/terraforming_mars/07_cards.rules:346
     return state.tracks[50 + v_you] >= 1
 
 
@@ -2464,25 +2222,25 @@ def when_domed_crater(state, v_you, v_this):
 
 def when_noctis_city(state, v_you, v_this):
     "when the event of noctis_city may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:24
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:25
     return state.tracks[50 + v_you] >= 1 and d_tiles_on(state, E_s31) == 0
 
 
 def when_research_outpost(state, v_you, v_this):
     "when the event of research_outpost may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:31
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:32
     return any(d_no_neighbour_tile(state, c_s) for c_s in K_area)
 
 
 def when_phobos_space_haven(state, v_you, v_this):
     "when the event of phobos_space_haven may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:42
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:43
     return d_tiles_on(state, E_s02) == 0
 
 
 def when_cupola_city(state, v_you, v_this):
     "when the event of cupola_city may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:48
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:50
     return (
         state.tracks[71] <= 9 + q_slack(state, v_you)
         and state.tracks[50 + v_you] >= 1
@@ -2492,13 +2250,13 @@ def when_cupola_city(state, v_you, v_this):
 
 def when_underground_city(state, v_you, v_this):
     "when the event of underground_city may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:55
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:57
     return state.tracks[50 + v_you] >= 2 and d_any_city_spot(state)
 
 
 def when_natural_preserve(state, v_you, v_this):
     "when the event of natural_preserve may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:62
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:64
     return state.tracks[71] <= 4 + q_slack(state, v_you) and any(
         d_no_neighbour_tile(state, c_s) for c_s in K_area
     )
@@ -2506,13 +2264,13 @@ def when_natural_preserve(state, v_you, v_this):
 
 def when_lake_marineris(state, v_you, v_this):
     "when the event of lake_marineris may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:70
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:72
     return state.tracks[70] >= 0 - 2 * q_slack(state, v_you)
 
 
 def when_mangrove(state, v_you, v_this):
     "when the event of mangrove may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:76
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:78
     return state.tracks[70] >= 4 - 2 * q_slack(state, v_you) and any(
         A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area
     )
@@ -2520,7 +2278,7 @@ def when_mangrove(state, v_you, v_this):
 
 def when_mining_rights(state, v_you, v_this):
     "when the event of mining_rights may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:82
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:84
     return any(
         (
             not A_ocean_spot[c_s]
@@ -2535,13 +2293,13 @@ def when_mining_rights(state, v_you, v_this):
 
 def when_ganymede_colony(state, v_you, v_this):
     "when the event of ganymede_colony may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:92
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:94
     return d_tiles_on(state, E_s01) == 0
 
 
 def when_nuclear_zone(state, v_you, v_this):
     "when the event of nuclear_zone may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:95
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:97
     return any(
         not A_ocean_spot[c_s]
         and not A_noctis[c_s]
@@ -2553,7 +2311,7 @@ def when_nuclear_zone(state, v_you, v_this):
 
 def when_open_city(state, v_you, v_this):
     "when the event of open_city may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:103
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:105
     return (
         state.tracks[71] >= 12 - q_slack(state, v_you)
         and state.tracks[50 + v_you] >= 1
@@ -2563,13 +2321,13 @@ def when_open_city(state, v_you, v_this):
 
 def when_artificial_lake(state, v_you, v_this):
     "when the event of artificial_lake may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:110
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:112
     return d_temp_at_least(state, v_you, -6)
 
 
 def when_urbanized_area(state, v_you, v_this):
     "when the event of urbanized_area may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:116
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:118
     return state.tracks[50 + v_you] >= 1 and any(
         d_urban_spot(state, c_s) for c_s in K_area
     )
@@ -2577,45 +2335,43 @@ def when_urbanized_area(state, v_you, v_this):
 
 def when_plantation(state, v_you, v_this):
     "when the event of plantation may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:125
-    return d_tags(state, v_you, "science_tag") >= 2 and d_any_greenery_spot(
-        state, v_you
-    )
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:127
+    return d_tags(state, v_you, "science") >= 2 and d_any_greenery_spot(state, v_you)
 
 
 def when_mohole_area(state, v_you, v_this):
     "when the event of mohole_area may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:128
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:130
     return any(A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area)
 
 
 def when_protected_valley(state, v_you, v_this):
     "when the event of protected_valley may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:135
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:138
     return any(A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area)
 
 
 def when_lava_flows(state, v_you, v_this):
     "when the event of lava_flows may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:234
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:239
     return any(A_volcanic[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area)
 
 
 def when_ice_cap_melting(state, v_you, v_this):
     "when the event of ice_cap_melting may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:279
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:287
     return state.tracks[70] >= 2 - 2 * q_slack(state, v_you)
 
 
 def when_local_heat_trapping(state, v_you, v_this):
     "when the event of local_heat_trapping may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:282
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:290
     return state.tracks[25 + v_you] >= 5
 
 
 def when_permafrost_extraction(state, v_you, v_this):
     "when the event of permafrost_extraction may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:288
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:296
     return d_temp_at_least(state, v_you, -8)
 
 
@@ -2627,55 +2383,55 @@ def when_search_for_life(state, v_you, v_this):
 
 def when_predators(state, v_you, v_this):
     "when the event of predators may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:46
+    # spec: spec/terraforming_mars/07c_active.rules:47
     return state.tracks[71] >= 11 - q_slack(state, v_you)
 
 
 def when_ghg_producing_bacteria(state, v_you, v_this):
     "when the event of ghg_producing_bacteria may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:68
+    # spec: spec/terraforming_mars/07c_active.rules:69
     return state.tracks[71] >= 4 - q_slack(state, v_you)
 
 
 def when_ants(state, v_you, v_this):
     "when the event of ants may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:77
+    # spec: spec/terraforming_mars/07c_active.rules:78
     return state.tracks[71] >= 4 - q_slack(state, v_you)
 
 
 def when_fish(state, v_you, v_this):
     "when the event of fish may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:82
+    # spec: spec/terraforming_mars/07c_active.rules:83
     return state.tracks[70] >= 2 - 2 * q_slack(state, v_you)
 
 
 def when_small_animals(state, v_you, v_this):
     "when the event of small_animals may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:87
+    # spec: spec/terraforming_mars/07c_active.rules:88
     return state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
 def when_birds(state, v_you, v_this):
     "when the event of birds may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:92
+    # spec: spec/terraforming_mars/07c_active.rules:93
     return state.tracks[71] >= 13 - q_slack(state, v_you)
 
 
 def when_symbiotic_fungus(state, v_you, v_this):
     "when the event of symbiotic_fungus may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:123
+    # spec: spec/terraforming_mars/07c_active.rules:124
     return d_temp_at_least(state, v_you, -14)
 
 
 def when_extreme_cold_fungus(state, v_you, v_this):
     "when the event of extreme_cold_fungus may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:129
+    # spec: spec/terraforming_mars/07c_active.rules:131
     return d_temp_at_most(state, v_you, -10)
 
 
 def when_livestock(state, v_you, v_this):
     "when the event of livestock may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:151
+    # spec: spec/terraforming_mars/07c_active.rules:153
     return (
         state.tracks[71] >= 9 - q_slack(state, v_you) and state.tracks[45 + v_you] >= 1
     )
@@ -2683,19 +2439,19 @@ def when_livestock(state, v_you, v_this):
 
 def when_water_splitting_plant(state, v_you, v_this):
     "when the event of water_splitting_plant may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:156
+    # spec: spec/terraforming_mars/07c_active.rules:158
     return state.tracks[72] >= 2 - q_slack(state, v_you)
 
 
 def when_arctic_algae(state, v_you, v_this):
     "when the event of arctic_algae may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:181
+    # spec: spec/terraforming_mars/07c_active.rules:183
     return d_temp_at_most(state, v_you, -12)
 
 
 def when_ecological_zone(state, v_you, v_this):
     "when the event of ecological_zone may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:207
+    # spec: spec/terraforming_mars/07c_active.rules:210
     return d_own_greeneries(state, v_you) >= 1 and any(
         d_eco_spot(state, c_s) for c_s in K_area
     )
@@ -2703,19 +2459,19 @@ def when_ecological_zone(state, v_you, v_this):
 
 def when_decomposers(state, v_you, v_this):
     "when the event of decomposers may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:218
+    # spec: spec/terraforming_mars/07c_active.rules:223
     return state.tracks[71] >= 3 - q_slack(state, v_you)
 
 
 def when_herbivores(state, v_you, v_this):
     "when the event of herbivores may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:225
+    # spec: spec/terraforming_mars/07c_active.rules:230
     return state.tracks[71] >= 8 - q_slack(state, v_you)
 
 
 def when_shuttles(state, v_you, v_this):
     "when the event of shuttles may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:240
+    # spec: spec/terraforming_mars/07c_active.rules:245
     return (
         state.tracks[71] >= 5 - q_slack(state, v_you) and state.tracks[50 + v_you] >= 1
     )
@@ -2723,7 +2479,7 @@ def when_shuttles(state, v_you, v_this):
 
 def when_immigrant_city(state, v_you, v_this):
     "when the event of immigrant_city may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:263
+    # spec: spec/terraforming_mars/07c_active.rules:268
     return (
         state.tracks[50 + v_you] >= 1
         and state.tracks[30 + v_you] >= -3
@@ -2834,7 +2590,7 @@ def aw_tharsis_republic(state, v_you, v_this):
 
 def aw_unmi(state, v_you, v_this):
     "when the action of unmi may be used"
-    # spec: spec/terraforming_mars/06_corporations.rules:173
+    # spec: spec/terraforming_mars/06_corporations.rules:174
     return (
         state.tracks[65 + v_you] > 0
         and state.tracks[v_you]
@@ -2880,25 +2636,25 @@ def aw_water_import_from_europa(state, v_you, v_this):
 
 def aw_equatorial_magnetizer(state, v_you, v_this):
     "when the action of equatorial_magnetizer may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:39
+    # spec: spec/terraforming_mars/07c_active.rules:40
     return state.tracks[50 + v_you] >= 1
 
 
 def aw_predators(state, v_you, v_this):
     "when the action of predators may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:47
+    # spec: spec/terraforming_mars/07c_active.rules:48
     return d_holders(state, "animals", v_this)
 
 
 def aw_ants(state, v_you, v_this):
     "when the action of ants may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:78
+    # spec: spec/terraforming_mars/07c_active.rules:79
     return d_holders(state, "microbes", v_this)
 
 
 def aw_space_mirrors(state, v_you, v_this):
     "when the action of space_mirrors may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:96
+    # spec: spec/terraforming_mars/07c_active.rules:97
     return (
         state.tracks[v_you]
         + q_heat_as_mc(state, v_you)
@@ -2911,25 +2667,25 @@ def aw_space_mirrors(state, v_you, v_this):
 
 def aw_ironworks(state, v_you, v_this):
     "when the action of ironworks may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:102
+    # spec: spec/terraforming_mars/07c_active.rules:103
     return state.tracks[20 + v_you] >= 4
 
 
 def aw_steelworks(state, v_you, v_this):
     "when the action of steelworks may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:109
+    # spec: spec/terraforming_mars/07c_active.rules:110
     return state.tracks[20 + v_you] >= 4
 
 
 def aw_ore_processor(state, v_you, v_this):
     "when the action of ore_processor may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:116
+    # spec: spec/terraforming_mars/07c_active.rules:117
     return state.tracks[20 + v_you] >= 4
 
 
 def aw_symbiotic_fungus(state, v_you, v_this):
     "when the action of symbiotic_fungus may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:124
+    # spec: spec/terraforming_mars/07c_active.rules:125
     return any(
         A_holds[c_d] == "microbes" and c_d != v_this for c_d in state.zones[23 + v_you]
     )
@@ -2937,13 +2693,13 @@ def aw_symbiotic_fungus(state, v_you, v_this):
 
 def aw_water_splitting_plant(state, v_you, v_this):
     "when the action of water_splitting_plant may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:157
+    # spec: spec/terraforming_mars/07c_active.rules:159
     return state.tracks[20 + v_you] >= 3
 
 
 def aw_aquifer_pumping(state, v_you, v_this):
     "when the action of aquifer_pumping may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:163
+    # spec: spec/terraforming_mars/07c_active.rules:165
     return (
         state.tracks[v_you]
         + q_heat_as_mc(state, v_you)
@@ -2956,7 +2712,7 @@ def aw_aquifer_pumping(state, v_you, v_this):
 
 def aw_underground_detonations(state, v_you, v_this):
     "when the action of underground_detonations may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:170
+    # spec: spec/terraforming_mars/07c_active.rules:172
     return (
         state.tracks[v_you]
         + q_heat_as_mc(state, v_you)
@@ -3407,7 +3163,7 @@ def kept_6(state):
 
 
 def kept_7(state):
-    "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:33, while what it reads is unchanged"
+    "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:34, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[19],
@@ -3427,7 +3183,7 @@ def kept_7(state):
 
 
 def kept_8(state):
-    "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:83, while what it reads is unchanged"
+    "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:85, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[19],
@@ -3460,7 +3216,7 @@ def kept_8(state):
 
 
 def kept_9(state):
-    "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:118, while what it reads is unchanged"
+    "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:120, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[19],
@@ -3480,7 +3236,7 @@ def kept_9(state):
 
 
 def kept_10(state):
-    "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:236, while what it reads is unchanged"
+    "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:241, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[19],
@@ -3507,7 +3263,7 @@ def kept_10(state):
 
 
 def kept_11(state):
-    "kept: the members of K_area where the test at spec/terraforming_mars/07c_active.rules:209, while what it reads is unchanged"
+    "kept: the members of K_area where the test at spec/terraforming_mars/07c_active.rules:212, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[19],
@@ -3831,8 +3587,8 @@ POLICIES = {
         "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:134:5": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:144:5": pol_builder_core_10,
-        "spec/terraforming_mars/04_economy.rules:89:9": pol_builder_core_11,
-        "spec/terraforming_mars/04_economy.rules:98:9": pol_builder_core_12,
+        "spec/terraforming_mars/04_economy.rules:81:9": pol_builder_core_11,
+        "spec/terraforming_mars/04_economy.rules:90:9": pol_builder_core_12,
         "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,
         "spec/terraforming_mars/05_generation.rules:153:13": pol_builder_core_1,
         "spec/terraforming_mars/05_generation.rules:164:13": pol_builder_core_3,
@@ -3841,18 +3597,18 @@ POLICIES = {
         "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_core_5,
         "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
         "spec/terraforming_mars/06_corporations.rules:55:9": pol_builder_core_2,
-        "spec/terraforming_mars/07_cards.rules:39:5": pol_builder_core_7,
-        "spec/terraforming_mars/07_cards.rules:42:13": pol_builder_core_8,
-        "spec/terraforming_mars/07_cards.rules:52:13": pol_builder_core_9,
-        "spec/terraforming_mars/07b_tiles_events.rules:118:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:130:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:236:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:33:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:64:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:83:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:96:9": pol_builder_core_10,
+        "spec/terraforming_mars/07_cards.rules:35:5": pol_builder_core_7,
+        "spec/terraforming_mars/07_cards.rules:38:13": pol_builder_core_8,
+        "spec/terraforming_mars/07_cards.rules:48:13": pol_builder_core_9,
+        "spec/terraforming_mars/07b_tiles_events.rules:120:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:132:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:241:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:34:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:66:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:85:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:98:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:9:9": pol_builder_core_10,
-        "spec/terraforming_mars/07c_active.rules:209:9": pol_builder_core_10,
+        "spec/terraforming_mars/07c_active.rules:212:9": pol_builder_core_10,
     },
     "builder_core": {
         "spec/terraforming_mars/03_tiles.rules:104:9": pol_builder_core_10,
@@ -3861,8 +3617,8 @@ POLICIES = {
         "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:134:5": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:144:5": pol_builder_core_10,
-        "spec/terraforming_mars/04_economy.rules:89:9": pol_builder_core_11,
-        "spec/terraforming_mars/04_economy.rules:98:9": pol_builder_core_12,
+        "spec/terraforming_mars/04_economy.rules:81:9": pol_builder_core_11,
+        "spec/terraforming_mars/04_economy.rules:90:9": pol_builder_core_12,
         "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,
         "spec/terraforming_mars/05_generation.rules:153:13": pol_builder_core_1,
         "spec/terraforming_mars/05_generation.rules:164:13": pol_builder_core_3,
@@ -3871,17 +3627,17 @@ POLICIES = {
         "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_core_5,
         "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
         "spec/terraforming_mars/06_corporations.rules:55:9": pol_builder_core_2,
-        "spec/terraforming_mars/07_cards.rules:39:5": pol_builder_core_7,
-        "spec/terraforming_mars/07_cards.rules:42:13": pol_builder_core_8,
-        "spec/terraforming_mars/07_cards.rules:52:13": pol_builder_core_9,
-        "spec/terraforming_mars/07b_tiles_events.rules:118:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:130:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:236:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:33:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:64:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:83:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:96:9": pol_builder_core_10,
+        "spec/terraforming_mars/07_cards.rules:35:5": pol_builder_core_7,
+        "spec/terraforming_mars/07_cards.rules:38:13": pol_builder_core_8,
+        "spec/terraforming_mars/07_cards.rules:48:13": pol_builder_core_9,
+        "spec/terraforming_mars/07b_tiles_events.rules:120:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:132:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:241:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:34:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:66:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:85:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:98:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:9:9": pol_builder_core_10,
-        "spec/terraforming_mars/07c_active.rules:209:9": pol_builder_core_10,
+        "spec/terraforming_mars/07c_active.rules:212:9": pol_builder_core_10,
     },
 }

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 84e1989e35c49b07
+# Spec hash: d6b0157ffc9d0f66
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 7808e070aac8a61a
-# Fingerprint: source c1d983001b1fbd4a0278 output 1c3321e9ade076e3f216
+# Tests hash: 9cfa1cd24c6eaa8e
+# Fingerprint: source feab792e3a10e1465856 output 9e730cfce30a60cb0677
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -3936,7 +3936,7 @@ tx_03_economy_1 = {
     # spec: spec/terraforming_mars/tests/03_economy.rules:69
     "#6:expect0": lambda state, L: state.location[E_special_design] == 28,
     # spec: spec/terraforming_mars/tests/03_economy.rules:70
-    "#6:expect1": lambda state, L: d_tags(state, 0, "science_tag") == 0,
+    "#6:expect1": lambda state, L: d_tags(state, 0, "science") == 0,
     # spec: spec/terraforming_mars/tests/03_economy.rules:71
     "#6:expect2": lambda state, L: d_award_value(state, 0, E_a_scientist) == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:81
@@ -3981,7 +3981,7 @@ tx_03_economy_1 = {
     ),
 }
 ts_03_economy_1 = {
-    "#6:expect1": lambda state, L: (d_tags(state, 0, "science_tag"), 0),
+    "#6:expect1": lambda state, L: (d_tags(state, 0, "science"), 0),
     "#6:expect2": lambda state, L: (d_award_value(state, 0, E_a_scientist), 1),
     "#8:expect0": lambda state, L: (q_card_cost(state, 0, E_micro_mills), 2),
     "#8:expect1": lambda state, L: (q_card_cost(state, 0, E_geothermal_power), 7),
