@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: a1533254ee021a1c
+# Spec hash: 97cea26b33b131d8
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source b9591cd07a7c5afb7946 output 12dbb802631be71b07c9
+# Fingerprint: source e7d5867e83218abd858b output a98ef33da848b57fa439
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,7 +41,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "a1533254ee021a1c"
+SPEC_HASH = "97cea26b33b131d8"
 TESTS_HASH = "d321ca696de2622d"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: a1533254ee021a1c
+# Spec hash: 97cea26b33b131d8
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source 59aacf72bf6468edf00c output 755b0b1e39f92fa48d07
+# Fingerprint: source ebd71c6db0d77cdbe02c output cdf6d84a85337ce28077
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -396,11 +396,25 @@ def p_realignment_roll(state, v_p, v_c):
         state.stamps[10] += 1
     elif v_their_total > v_own_total:
         # spec: spec/twilight_struggle/operations.rules:158
-        state.counters[1 + v_p][v_c] = bounded(
-            max(0, state.counters[1 + v_p][v_c] - (v_their_total - v_own_total)),
-            "spec/twilight_struggle/operations.rules:158:9",
+        p_realignment_loss(
+            state,
+            v_p,
+            v_c,
+            bounded(
+                v_their_total - v_own_total,
+                "spec/twilight_struggle/operations.rules:158:32",
+            ),
         )
-        state.stamps[10] += 1
+
+
+def p_realignment_loss(state, v_p, v_c, v_n):
+    "procedure realignment_loss (spec/twilight_struggle/operations.rules:164)"
+    # spec: spec/twilight_struggle/operations.rules:164
+    state.counters[1 + v_p][v_c] = bounded(
+        max(0, state.counters[1 + v_p][v_c] - v_n),
+        "spec/twilight_struggle/operations.rules:164:61",
+    )
+    state.stamps[10] += 1
 
 
 def p_war(
@@ -412,10 +426,10 @@ def p_war(
     v_milops_gain,
     v_target_counts,
 ):
-    "procedure war (spec/twilight_struggle/operations.rules:207)"
-    # spec: spec/twilight_struggle/operations.rules:209
-    v_die = roll(state, 6, "spec/twilight_struggle/operations.rules:209:5")
-    # spec: spec/twilight_struggle/operations.rules:210
+    "procedure war (spec/twilight_struggle/operations.rules:211)"
+    # spec: spec/twilight_struggle/operations.rules:213
+    v_die = roll(state, 6, "spec/twilight_struggle/operations.rules:213:5")
+    # spec: spec/twilight_struggle/operations.rules:214
     v_result = bounded(
         v_die
         - d_war_penalty(
@@ -424,9 +438,9 @@ def p_war(
             v_target,
             v_target_counts,
         ),
-        "spec/twilight_struggle/operations.rules:210:18",
+        "spec/twilight_struggle/operations.rules:214:18",
     )
-    # spec: spec/twilight_struggle/operations.rules:211
+    # spec: spec/twilight_struggle/operations.rules:215
     log_line(
         state,
         " ".join(
@@ -436,7 +450,7 @@ def p_war(
                         PLAYER_LABELS,
                         v_attacker,
                         "label",
-                        "spec/twilight_struggle/operations.rules:211:9",
+                        "spec/twilight_struggle/operations.rules:215:9",
                     )
                 ),
                 "wages war in",
@@ -447,7 +461,7 @@ def p_war(
                         ENTITY_LABELS,
                         v_target,
                         "label",
-                        "spec/twilight_struggle/operations.rules:211:41",
+                        "spec/twilight_struggle/operations.rules:215:41",
                     )
                 ),
                 "- roll",
@@ -456,15 +470,15 @@ def p_war(
                 text_of(v_result),
             ]
         ),
-        "spec/twilight_struggle/operations.rules:211:5",
+        "spec/twilight_struggle/operations.rules:215:5",
     )
-    # spec: spec/twilight_struggle/operations.rules:212
+    # spec: spec/twilight_struggle/operations.rules:216
     p_add_milops(state, v_attacker, v_milops_gain)
-    # spec: spec/twilight_struggle/operations.rules:213
+    # spec: spec/twilight_struggle/operations.rules:217
     if v_result >= v_success_from:
-        # spec: spec/twilight_struggle/operations.rules:214
+        # spec: spec/twilight_struggle/operations.rules:218
         p_gain_vp(state, v_attacker, v_vp_award)
-        # spec: spec/twilight_struggle/operations.rules:215
+        # spec: spec/twilight_struggle/operations.rules:219
         state.counters[1 + v_attacker][v_target] = bounded(
             max(
                 0,
@@ -473,10 +487,10 @@ def p_war(
                     1 + (None if v_attacker is None else (v_attacker + 1) % 2)
                 ][v_target],
             ),
-            "spec/twilight_struggle/operations.rules:215:9",
+            "spec/twilight_struggle/operations.rules:219:9",
         )
         state.stamps[10] += 1
-        # spec: spec/twilight_struggle/operations.rules:216
+        # spec: spec/twilight_struggle/operations.rules:220
         row = 1 + (None if v_attacker is None else (v_attacker + 1) % 2)
         state.counters[row][v_target] = 0
         state.stamps[10] += 1
@@ -600,30 +614,41 @@ def p_final_scoring(state):
         if state.location[E_china_card] == 4 + v_p:
             p_gain_vp(state, v_p, 1)
     # spec: spec/twilight_struggle/scoring.rules:52
+    p_final_verdict(state)
+
+
+def p_final_verdict(state):
+    "procedure final_verdict (spec/twilight_struggle/scoring.rules:57)"
+    # spec: spec/twilight_struggle/scoring.rules:58
     if state.tracks[1] > 0:
-        # spec: spec/twilight_struggle/scoring.rules:53
+        # spec: spec/twilight_struggle/scoring.rules:59
         end_game(
             state,
             1,
             "more victory points after final scoring",
-            "spec/twilight_struggle/scoring.rules:53:9",
+            "spec/twilight_struggle/scoring.rules:59:9",
         )
     elif state.tracks[1] < 0:
-        # spec: spec/twilight_struggle/scoring.rules:55
+        # spec: spec/twilight_struggle/scoring.rules:61
         end_game(
             state,
             0,
             "more victory points after final scoring",
-            "spec/twilight_struggle/scoring.rules:55:9",
+            "spec/twilight_struggle/scoring.rules:61:9",
         )
     else:
-        # spec: spec/twilight_struggle/scoring.rules:57
+        # spec: spec/twilight_struggle/scoring.rules:63
         end_game(
             state,
             None,
             "0 victory points after final scoring: a draw",
-            "spec/twilight_struggle/scoring.rules:57:9",
+            "spec/twilight_struggle/scoring.rules:63:9",
         )
+
+
+def p_before_first_turn(state):
+    "procedure before_first_turn (spec/twilight_struggle/setup.rules:75)"
+    pass
 
 
 def p_space_race_attempt(state, v_p, v_c):
@@ -1335,40 +1360,40 @@ def ev_latin_american_death_squads(state, v_you, v_this):
 
 
 def ev_nixon_plays_the_china_card(state, v_you, v_this):
-    "event of nixon_plays_the_china_card (spec/twilight_struggle/events_mid.rules:661)"
-    # spec: spec/twilight_struggle/events_mid.rules:662
+    "event of nixon_plays_the_china_card (spec/twilight_struggle/events_mid.rules:666)"
+    # spec: spec/twilight_struggle/events_mid.rules:667
     if state.location[E_china_card] == 4:
-        # spec: spec/twilight_struggle/events_mid.rules:663
+        # spec: spec/twilight_struggle/events_mid.rules:668
         p_pass_china_card(state, 1, False)
     elif state.location[E_china_card] == 5:
-        # spec: spec/twilight_struggle/events_mid.rules:665
+        # spec: spec/twilight_struggle/events_mid.rules:670
         p_gain_vp(state, 1, 2)
 
 
 def ev_sadat_expels_soviets(state, v_you, v_this):
-    "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:671)"
-    # spec: spec/twilight_struggle/events_mid.rules:672
+    "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:676)"
+    # spec: spec/twilight_struggle/events_mid.rules:677
     state.counters[1][E_egypt] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:673
+    # spec: spec/twilight_struggle/events_mid.rules:678
     state.counters[2][E_egypt] = bounded(
         max(0, state.counters[2][E_egypt] + 1),
-        "spec/twilight_struggle/events_mid.rules:673:5",
+        "spec/twilight_struggle/events_mid.rules:678:5",
     )
     state.stamps[10] += 1
 
 
 def ev_shuttle_diplomacy(state, v_you, v_this):
-    "event of shuttle_diplomacy (spec/twilight_struggle/events_mid.rules:691)"
-    # spec: spec/twilight_struggle/events_mid.rules:692
+    "event of shuttle_diplomacy (spec/twilight_struggle/events_mid.rules:696)"
+    # spec: spec/twilight_struggle/events_mid.rules:697
     move_card(state, v_this, 11)
-    # spec: spec/twilight_struggle/events_mid.rules:693
+    # spec: spec/twilight_struggle/events_mid.rules:698
     activate(state, 31, [], None)
 
 
 def ev_alliance_for_progress(state, v_you, v_this):
-    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:772)"
-    # spec: spec/twilight_struggle/events_mid.rules:773
+    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:777)"
+    # spec: spec/twilight_struggle/events_mid.rules:778
     p_gain_vp(
         state,
         1,
@@ -1390,7 +1415,7 @@ def ev_alliance_for_progress(state, v_you, v_this):
                     )
                 ]
             ),
-            "spec/twilight_struggle/events_mid.rules:774:13",
+            "spec/twilight_struggle/events_mid.rules:779:13",
         ),
     )
 
@@ -1402,12 +1427,12 @@ def ev_africa_scoring(state, v_you, v_this):
 
 
 def ev_one_small_step(state, v_you, v_this):
-    "event of one_small_step (spec/twilight_struggle/events_mid.rules:781)"
-    # spec: spec/twilight_struggle/events_mid.rules:782
+    "event of one_small_step (spec/twilight_struggle/events_mid.rules:786)"
+    # spec: spec/twilight_struggle/events_mid.rules:787
     if state.tracks[6 + v_you] < 7:
         state.tracks[6 + v_you] = max(0, min(8, state.tracks[6 + v_you] + 1))
         state.stamps[7] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:783
+    # spec: spec/twilight_struggle/events_mid.rules:788
     p_space_race_advance(state, v_you)
 
 
@@ -1498,26 +1523,26 @@ def ev_an_evil_empire(state, v_you, v_this):
 
 
 def ev_solidarity(state, v_you, v_this):
-    "event of solidarity (spec/twilight_struggle/events_late.rules:387)"
-    # spec: spec/twilight_struggle/events_late.rules:388
+    "event of solidarity (spec/twilight_struggle/events_late.rules:392)"
+    # spec: spec/twilight_struggle/events_late.rules:393
     state.counters[2][E_poland] = bounded(
         max(0, state.counters[2][E_poland] + 3),
-        "spec/twilight_struggle/events_late.rules:388:5",
+        "spec/twilight_struggle/events_late.rules:393:5",
     )
     state.stamps[10] += 1
 
 
 def ev_defectors(state, v_you, v_this):
-    "event of defectors (spec/twilight_struggle/events_late.rules:419)"
-    # spec: spec/twilight_struggle/events_late.rules:420
+    "event of defectors (spec/twilight_struggle/events_late.rules:424)"
+    # spec: spec/twilight_struggle/events_late.rules:425
     if state.vars[5] == v_this:
-        # spec: spec/twilight_struggle/events_late.rules:421
+        # spec: spec/twilight_struggle/events_late.rules:426
         if state.vars[3]:
-            # spec: spec/twilight_struggle/events_late.rules:422
+            # spec: spec/twilight_struggle/events_late.rules:427
             if state.vars[6] == 1:
-                # spec: spec/twilight_struggle/events_late.rules:423
+                # spec: spec/twilight_struggle/events_late.rules:428
                 for v_c in list(state.zones[6]):
-                    # spec: spec/twilight_struggle/events_late.rules:424
+                    # spec: spec/twilight_struggle/events_late.rules:429
                     log_line(
                         state,
                         " ".join(
@@ -1526,36 +1551,36 @@ def ev_defectors(state, v_you, v_this):
                                 text_of(ENTITY_LABELS[v_c]),
                             ]
                         ),
-                        "spec/twilight_struggle/events_late.rules:424:21",
+                        "spec/twilight_struggle/events_late.rules:429:21",
                     )
-                    # spec: spec/twilight_struggle/events_late.rules:425
+                    # spec: spec/twilight_struggle/events_late.rules:430
                     move_card(state, v_c, 9)
         elif state.vars[6] == 0:
-            # spec: spec/twilight_struggle/events_late.rules:429
+            # spec: spec/twilight_struggle/events_late.rules:434
             p_gain_vp(state, 1, 1)
 
 
 def ev_norad(state, v_you, v_this):
-    "event of norad (spec/twilight_struggle/events_late.rules:496)"
-    # spec: spec/twilight_struggle/events_late.rules:497
+    "event of norad (spec/twilight_struggle/events_late.rules:501)"
+    # spec: spec/twilight_struggle/events_late.rules:502
     state.vars[0] = state.tracks[0]
     state.stamps[12] += 1
-    # spec: spec/twilight_struggle/events_late.rules:498
+    # spec: spec/twilight_struggle/events_late.rules:503
     activate(state, 15, [], None)
 
 
 def ev_yuri_and_samantha(state, v_you, v_this):
-    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:509)"
-    # spec: spec/twilight_struggle/events_late.rules:509
+    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:514)"
+    # spec: spec/twilight_struggle/events_late.rules:514
     activate(state, 16, [], "end_of_turn")
 
 
 def ev_awacs_sale_to_saudis(state, v_you, v_this):
-    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:515)"
-    # spec: spec/twilight_struggle/events_late.rules:515
+    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:520)"
+    # spec: spec/twilight_struggle/events_late.rules:520
     state.counters[2][E_saudi_arabia] = bounded(
         max(0, state.counters[2][E_saudi_arabia] + 2),
-        "spec/twilight_struggle/events_late.rules:515:30",
+        "spec/twilight_struggle/events_late.rules:520:30",
     )
     state.stamps[10] += 1
 
@@ -1574,15 +1599,15 @@ def t_aldrich_ames_remix_in_effect_0(state):
 
 
 def t_norad_in_effect_0(state, v_p):
-    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:484)"
-    # spec: spec/twilight_struggle/events_late.rules:484
+    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:489)"
+    # spec: spec/twilight_struggle/events_late.rules:489
     state.vars[0] = state.tracks[0]
     state.stamps[12] += 1
 
 
 def t_yuri_and_samantha_in_effect_0(state, v_p, v_c):
-    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:506)"
-    # spec: spec/twilight_struggle/events_late.rules:506
+    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:511)"
+    # spec: spec/twilight_struggle/events_late.rules:511
     p_gain_vp(state, 0, 1)
 
 
@@ -1680,10 +1705,10 @@ def t_u2_incident_in_effect_0(state, v_o, v_c):
 
 
 def t_shuttle_diplomacy_in_effect_0(state, v_r):
-    "on region_scored of shuttle_diplomacy_in_effect (spec/twilight_struggle/events_mid.rules:700)"
-    # spec: spec/twilight_struggle/events_mid.rules:701
+    "on region_scored of shuttle_diplomacy_in_effect (spec/twilight_struggle/events_mid.rules:705)"
+    # spec: spec/twilight_struggle/events_mid.rules:706
     cancel(state, 31, None)
-    # spec: spec/twilight_struggle/events_mid.rules:702
+    # spec: spec/twilight_struggle/events_mid.rules:707
     if state.location[E_shuttle_diplomacy] == 11:
         move_card(state, E_shuttle_diplomacy, 9)
 
@@ -1741,7 +1766,7 @@ def emit_coup_made(state, x0, x1):
         kind = effect[0]
         if kind == 16:  # yuri_and_samantha_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:506
+            # spec: spec/twilight_struggle/events_late.rules:511
             if x0 == 1:
                 runs.append((t_yuri_and_samantha_in_effect_0, [x0, x1]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
@@ -1762,7 +1787,7 @@ def emit_region_scored(state, x0):
         kind = effect[0]
         if kind == 31:  # shuttle_diplomacy_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:700
+            # spec: spec/twilight_struggle/events_mid.rules:705
             if (x0 == E_middle_east or x0 == E_asia) and not state.vars[4]:
                 runs.append((t_shuttle_diplomacy_in_effect_0, [x0]))
     for function, values in runs:
@@ -1800,7 +1825,7 @@ def emit_action_round_started(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:484
+            # spec: spec/twilight_struggle/events_late.rules:489
             runs.append(new_frame(91, [x0]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
             args = effect[1]
@@ -1836,7 +1861,7 @@ def emit_action_round_ended(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:485
+            # spec: spec/twilight_struggle/events_late.rules:490
             runs.append(new_frame(86, [x0]))
         elif kind == 22:  # missile_envy_obligation
             args = effect[1]
@@ -3031,13 +3056,13 @@ def s_late_free_realignments(state, frame):
 
 
 def s_norad_check(state, frame):
-    "procedure norad_check (spec/twilight_struggle/events_late.rules:488)"
+    "procedure norad_check (spec/twilight_struggle/events_late.rules:493)"
     # L: 0 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:489
+            # spec: spec/twilight_struggle/events_late.rules:494
             if (
                 state.tracks[0] == 2
                 and state.vars[0] != 2
@@ -3053,7 +3078,7 @@ def s_norad_check(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:491
+            # spec: spec/twilight_struggle/events_late.rules:496
             player = 1
             values = [c_c for c_c in K_country if state.counters[2][c_c] > 0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3064,16 +3089,16 @@ def s_norad_check(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:491:9",
+                "spec/twilight_struggle/events_late.rules:496:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[0] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:492
+            # spec: spec/twilight_struggle/events_late.rules:497
             state.counters[2][L[0]] = bounded(
                 max(0, state.counters[2][L[0]] + 1),
-                "spec/twilight_struggle/events_late.rules:492:9",
+                "spec/twilight_struggle/events_late.rules:497:9",
             )
             state.stamps[10] += 1
             pc = 3
@@ -3828,13 +3853,13 @@ def s_realign_with_ops(state, frame):
 
 
 def s_coup_with_ops(state, frame):
-    "procedure coup_with_ops (spec/twilight_struggle/operations.rules:166)"
+    "procedure coup_with_ops (spec/twilight_struggle/operations.rules:170)"
     # L: 0 p, 1 ops, 2 asia_bonus, 3 sea_bonus, 4 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/operations.rules:167
+            # spec: spec/twilight_struggle/operations.rules:171
             player = L[0]
             values = [
                 c_target
@@ -3855,13 +3880,13 @@ def s_coup_with_ops(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/operations.rules:167:5",
+                "spec/twilight_struggle/operations.rules:171:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/operations.rules:169
+            # spec: spec/twilight_struggle/operations.rules:173
             state.frames.pop()
             state.frames.append(
                 new_frame(
@@ -3874,7 +3899,7 @@ def s_coup_with_ops(state, frame):
                             - 0
                             + (L[2] if L[4] in RS_asia else 0)
                             + (L[3] if L[4] in RS_southeast_asia else 0),
-                            "spec/twilight_struggle/operations.rules:169:29",
+                            "spec/twilight_struggle/operations.rules:173:29",
                         ),
                         False,
                     ]
@@ -3885,21 +3910,21 @@ def s_coup_with_ops(state, frame):
 
 
 def s_coup_attempt(state, frame):
-    "procedure coup_attempt (spec/twilight_struggle/operations.rules:177)"
+    "procedure coup_attempt (spec/twilight_struggle/operations.rules:181)"
     # L: 0 p, 1 c, 2 ops, 3 free, 4 die, 5 margin, 6 taken
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/operations.rules:178
+            # spec: spec/twilight_struggle/operations.rules:182
             frame[1] = 1
             if emit_coup_announced(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/operations.rules:179
-            L[4] = roll(state, 6, "spec/twilight_struggle/operations.rules:179:5")
-            # spec: spec/twilight_struggle/operations.rules:180
+            # spec: spec/twilight_struggle/operations.rules:183
+            L[4] = roll(state, 6, "spec/twilight_struggle/operations.rules:183:5")
+            # spec: spec/twilight_struggle/operations.rules:184
             L[5] = bounded(
                 L[4]
                 + L[2]
@@ -3912,12 +3937,12 @@ def s_coup_attempt(state, frame):
                         A_stability,
                         L[1],
                         "stability",
-                        "spec/twilight_struggle/operations.rules:180:61",
+                        "spec/twilight_struggle/operations.rules:184:61",
                     )
                 ),
-                "spec/twilight_struggle/operations.rules:180:18",
+                "spec/twilight_struggle/operations.rules:184:18",
             )
-            # spec: spec/twilight_struggle/operations.rules:181
+            # spec: spec/twilight_struggle/operations.rules:185
             log_line(
                 state,
                 " ".join(
@@ -3927,7 +3952,7 @@ def s_coup_attempt(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/operations.rules:181:9",
+                                "spec/twilight_struggle/operations.rules:185:9",
                             )
                         ),
                         "coups in",
@@ -3938,7 +3963,7 @@ def s_coup_attempt(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/twilight_struggle/operations.rules:181:30",
+                                "spec/twilight_struggle/operations.rules:185:30",
                             )
                         ),
                         "with",
@@ -3949,41 +3974,41 @@ def s_coup_attempt(state, frame):
                         text_of(L[5]),
                     ]
                 ),
-                "spec/twilight_struggle/operations.rules:181:5",
+                "spec/twilight_struggle/operations.rules:185:5",
             )
-            # spec: spec/twilight_struggle/operations.rules:182
+            # spec: spec/twilight_struggle/operations.rules:186
             if L[5] > 0:
-                # spec: spec/twilight_struggle/operations.rules:183
+                # spec: spec/twilight_struggle/operations.rules:187
                 L[6] = min(
                     L[5],
                     state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
                         L[1]
                     ],
                 )
-                # spec: spec/twilight_struggle/operations.rules:184
+                # spec: spec/twilight_struggle/operations.rules:188
                 row = 1 + (None if L[0] is None else (L[0] + 1) % 2)
                 state.counters[row][L[1]] = bounded(
                     max(0, state.counters[row][L[1]] - L[6]),
-                    "spec/twilight_struggle/operations.rules:184:9",
+                    "spec/twilight_struggle/operations.rules:188:9",
                 )
                 state.stamps[10] += 1
-                # spec: spec/twilight_struggle/operations.rules:185
+                # spec: spec/twilight_struggle/operations.rules:189
                 state.counters[1 + L[0]][L[1]] = bounded(
                     max(0, state.counters[1 + L[0]][L[1]] + (L[5] - L[6])),
-                    "spec/twilight_struggle/operations.rules:185:9",
+                    "spec/twilight_struggle/operations.rules:189:9",
                 )
                 state.stamps[10] += 1
-            # spec: spec/twilight_struggle/operations.rules:187
+            # spec: spec/twilight_struggle/operations.rules:191
             if not L[3]:
                 p_add_milops(state, L[0], L[2])
-            # spec: spec/twilight_struggle/operations.rules:188
+            # spec: spec/twilight_struggle/operations.rules:192
             emit_coup_made(state, L[0], L[1])
-            # spec: spec/twilight_struggle/operations.rules:189
+            # spec: spec/twilight_struggle/operations.rules:193
             p_degrade_defcon(
                 state,
                 bounded(
                     q_coup_defcon_loss(state, L[0], L[1]),
-                    "spec/twilight_struggle/operations.rules:189:20",
+                    "spec/twilight_struggle/operations.rules:193:20",
                 ),
             )
             state.frames.pop()
@@ -4766,23 +4791,25 @@ def s_turn_end(state, frame):
 
 
 def s_start(state, frame):
-    "start (spec/twilight_struggle/setup.rules:73)"
-    # L: 0 t, 1 items and 2 index of the loop at line 75
+    "start (spec/twilight_struggle/setup.rules:77)"
+    # L: 0 t, 1 items and 2 index of the loop at line 80
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/setup.rules:74
+            # spec: spec/twilight_struggle/setup.rules:78
             frame[1] = 1
             state.frames.append(new_frame(23, [UNBOUND] * 4))
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/setup.rules:75
+            # spec: spec/twilight_struggle/setup.rules:79
+            p_before_first_turn(state)
+            # spec: spec/twilight_struggle/setup.rules:80
             L[1] = list(
                 int_range(
                     1,
                     state.params["last_turn"],
-                    "spec/twilight_struggle/setup.rules:75:14",
+                    "spec/twilight_struggle/setup.rules:80:14",
                 )
             )
             L[2] = 0
@@ -4792,10 +4819,10 @@ def s_start(state, frame):
                 pc = 4
                 continue
             L[0] = L[1][L[2]]
-            # spec: spec/twilight_struggle/setup.rules:76
+            # spec: spec/twilight_struggle/setup.rules:81
             state.tracks[2] = max(1, min(10, L[0]))
             state.stamps[4] += 1
-            # spec: spec/twilight_struggle/setup.rules:77
+            # spec: spec/twilight_struggle/setup.rules:82
             frame[1] = 3
             state.frames.append(new_frame(26, []))
             return
@@ -4804,9 +4831,9 @@ def s_start(state, frame):
             pc = 2
             continue
         if pc == 4:
-            # spec: spec/twilight_struggle/setup.rules:79
+            # spec: spec/twilight_struggle/setup.rules:84
             if state.params["last_turn"] < 10:
-                # spec: spec/twilight_struggle/setup.rules:80
+                # spec: spec/twilight_struggle/setup.rules:85
                 log_line(
                     state,
                     " ".join(
@@ -4816,9 +4843,9 @@ def s_start(state, frame):
                             "(param last_turn); final scoring follows",
                         ]
                     ),
-                    "spec/twilight_struggle/setup.rules:80:9",
+                    "spec/twilight_struggle/setup.rules:85:9",
                 )
-            # spec: spec/twilight_struggle/setup.rules:83
+            # spec: spec/twilight_struggle/setup.rules:88
             p_final_scoring(state)
             state.frames.pop()
             return
@@ -6967,24 +6994,24 @@ def sev_oas_founded(state, frame):
 
 
 def sev_the_voice_of_america(state, frame):
-    "event of the_voice_of_america (spec/twilight_struggle/events_mid.rules:712)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 714
+    "event of the_voice_of_america (spec/twilight_struggle/events_mid.rules:717)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 719
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:713
+            # spec: spec/twilight_struggle/events_mid.rules:718
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:714
+            # spec: spec/twilight_struggle/events_mid.rules:719
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:714:5")
-            # spec: spec/twilight_struggle/events_mid.rules:715
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:719:5")
+            # spec: spec/twilight_struggle/events_mid.rules:720
             player = 1
             values = [
                 c_c
@@ -7007,22 +7034,22 @@ def sev_the_voice_of_america(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:715:9",
+                "spec/twilight_struggle/events_mid.rules:720:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:717
+            # spec: spec/twilight_struggle/events_mid.rules:722
             state.counters[1][L[2]] = bounded(
                 max(0, state.counters[1][L[2]] - 1),
-                "spec/twilight_struggle/events_mid.rules:717:9",
+                "spec/twilight_struggle/events_mid.rules:722:9",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:718
+            # spec: spec/twilight_struggle/events_mid.rules:723
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:718:9",
+                "spec/twilight_struggle/events_mid.rules:723:9",
             )
             state.stamps[9] += 1
             pc = 3
@@ -7036,24 +7063,24 @@ def sev_the_voice_of_america(state, frame):
 
 
 def sev_liberation_theology(state, frame):
-    "event of liberation_theology (spec/twilight_struggle/events_mid.rules:724)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 726
+    "event of liberation_theology (spec/twilight_struggle/events_mid.rules:729)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 731
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:725
+            # spec: spec/twilight_struggle/events_mid.rules:730
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:726
+            # spec: spec/twilight_struggle/events_mid.rules:731
             L[3] = 3
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:726:5")
-            # spec: spec/twilight_struggle/events_mid.rules:727
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:731:5")
+            # spec: spec/twilight_struggle/events_mid.rules:732
             player = 0
             values = [
                 c_c
@@ -7068,22 +7095,22 @@ def sev_liberation_theology(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:727:9",
+                "spec/twilight_struggle/events_mid.rules:732:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:729
+            # spec: spec/twilight_struggle/events_mid.rules:734
             state.counters[1][L[2]] = bounded(
                 max(0, state.counters[1][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:729:9",
+                "spec/twilight_struggle/events_mid.rules:734:9",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:730
+            # spec: spec/twilight_struggle/events_mid.rules:735
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:730:9",
+                "spec/twilight_struggle/events_mid.rules:735:9",
             )
             state.stamps[9] += 1
             L[3] = L[3] - 1
@@ -7095,13 +7122,13 @@ def sev_liberation_theology(state, frame):
 
 
 def sev_ussuri_river_skirmish(state, frame):
-    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:736)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 741
+    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:741)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 746
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:737
+            # spec: spec/twilight_struggle/events_mid.rules:742
             if state.location[E_china_card] == 4:
                 pc = 1
             elif state.location[E_china_card] == 5:
@@ -7109,22 +7136,22 @@ def sev_ussuri_river_skirmish(state, frame):
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:738
+            # spec: spec/twilight_struggle/events_mid.rules:743
             p_pass_china_card(state, 1, True)
             pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:740
+            # spec: spec/twilight_struggle/events_mid.rules:745
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:741
+            # spec: spec/twilight_struggle/events_mid.rules:746
             L[3] = 4
             pc = 3
         if pc == 3:
             if L[3] <= 0:
                 pc = 5
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:741:9")
-            # spec: spec/twilight_struggle/events_mid.rules:742
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:746:9")
+            # spec: spec/twilight_struggle/events_mid.rules:747
             player = 1
             values = [
                 c_c
@@ -7139,22 +7166,22 @@ def sev_ussuri_river_skirmish(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:742:13",
+                "spec/twilight_struggle/events_mid.rules:747:13",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:744
+            # spec: spec/twilight_struggle/events_mid.rules:749
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:744:13",
+                "spec/twilight_struggle/events_mid.rules:749:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:745
+            # spec: spec/twilight_struggle/events_mid.rules:750
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:745:13",
+                "spec/twilight_struggle/events_mid.rules:750:13",
             )
             state.stamps[9] += 1
             L[3] = L[3] - 1
@@ -7166,22 +7193,22 @@ def sev_ussuri_river_skirmish(state, frame):
 
 
 def sev_ask_not_what_your_country_can_do_for_you(state, frame):
-    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:754)"
+    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:759)"
     # L: 0 you, 1 this, 2 discarded, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:755
+            # spec: spec/twilight_struggle/events_mid.rules:760
             L[2] = 0
-            # spec: spec/twilight_struggle/events_mid.rules:756
+            # spec: spec/twilight_struggle/events_mid.rules:761
             pc = 1
         if pc == 1:
             if not len(state.zones[3]) > 0:
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:756:5")
-            # spec: spec/twilight_struggle/events_mid.rules:757
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:761:5")
+            # spec: spec/twilight_struggle/events_mid.rules:762
             player = 1
             offered = []
             offered.append(0)
@@ -7198,7 +7225,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:757:9",
+                "spec/twilight_struggle/events_mid.rules:762:9",
             )
             frame[1] = 2
             return
@@ -7211,7 +7238,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:759
+            # spec: spec/twilight_struggle/events_mid.rules:764
             player = 1
             values = list(state.zones[3])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7222,34 +7249,34 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:759:17",
+                "spec/twilight_struggle/events_mid.rules:764:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:760
+            # spec: spec/twilight_struggle/events_mid.rules:765
             move_card(state, L[3], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:761
-            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/events_mid.rules:761:17")
+            # spec: spec/twilight_struggle/events_mid.rules:766
+            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/events_mid.rules:766:17")
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:763
+            # spec: spec/twilight_struggle/events_mid.rules:768
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:766
+            # spec: spec/twilight_struggle/events_mid.rules:771
             log_line(
                 state,
                 " ".join(["USA discards", text_of(L[2]), "cards and draws as many"]),
-                "spec/twilight_struggle/events_mid.rules:766:5",
+                "spec/twilight_struggle/events_mid.rules:771:5",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:767
+            # spec: spec/twilight_struggle/events_mid.rules:772
             for _ in range(L[2]):
-                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:767:5")
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:772:5")
                 p_draw_card(state, 1)
             state.frames.pop()
             return
@@ -7759,13 +7786,13 @@ def sev_pershing_ii_deployed(state, frame):
 
 
 def sev_wargames(state, frame):
-    "event of wargames (spec/twilight_struggle/events_late.rules:366)"
+    "event of wargames (spec/twilight_struggle/events_late.rules:369)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:367
+            # spec: spec/twilight_struggle/events_late.rules:370
             player = L[0]
             offered = []
             offered.append(0)
@@ -7782,16 +7809,16 @@ def sev_wargames(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:367:5",
+                "spec/twilight_struggle/events_late.rules:370:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/twilight_struggle/events_late.rules:369
+                # spec: spec/twilight_struggle/events_late.rules:372
                 p_gain_vp(state, None if L[0] is None else (L[0] + 1) % 2, 6)
-                # spec: spec/twilight_struggle/events_late.rules:370
+                # spec: spec/twilight_struggle/events_late.rules:373
                 log_line(
                     state,
                     " ".join(
@@ -7802,38 +7829,41 @@ def sev_wargames(state, frame):
                                     PLAYER_LABELS,
                                     L[0],
                                     "label",
-                                    "spec/twilight_struggle/events_late.rules:370:30",
+                                    "spec/twilight_struggle/events_late.rules:373:30",
                                 )
                             ),
                             "ends the game",
                         ]
                     ),
-                    "spec/twilight_struggle/events_late.rules:370:13",
+                    "spec/twilight_struggle/events_late.rules:373:13",
                 )
-                # spec: spec/twilight_struggle/events_late.rules:371
-                if state.tracks[1] > 0:
-                    # spec: spec/twilight_struggle/events_late.rules:372
+                # spec: spec/twilight_struggle/events_late.rules:374
+                if False:
+                    # spec: spec/twilight_struggle/events_late.rules:375
+                    p_final_verdict(state)
+                elif state.tracks[1] > 0:
+                    # spec: spec/twilight_struggle/events_late.rules:377
                     end_game(
                         state,
                         1,
                         "Wargames ended the game with the USA ahead",
-                        "spec/twilight_struggle/events_late.rules:372:17",
+                        "spec/twilight_struggle/events_late.rules:377:17",
                     )
                 elif state.tracks[1] < 0:
-                    # spec: spec/twilight_struggle/events_late.rules:374
+                    # spec: spec/twilight_struggle/events_late.rules:379
                     end_game(
                         state,
                         0,
                         "Wargames ended the game with the USSR ahead",
-                        "spec/twilight_struggle/events_late.rules:374:17",
+                        "spec/twilight_struggle/events_late.rules:379:17",
                     )
                 else:
-                    # spec: spec/twilight_struggle/events_late.rules:376
+                    # spec: spec/twilight_struggle/events_late.rules:381
                     end_game(
                         state,
                         None,
                         "Wargames ended the game at 0 VP: a draw",
-                        "spec/twilight_struggle/events_late.rules:376:17",
+                        "spec/twilight_struggle/events_late.rules:381:17",
                     )
             elif k == 1:
                 pass
@@ -7842,13 +7872,13 @@ def sev_wargames(state, frame):
 
 
 def sev_iran_iraq_war(state, frame):
-    "event of iran_iraq_war (spec/twilight_struggle/events_late.rules:397)"
+    "event of iran_iraq_war (spec/twilight_struggle/events_late.rules:402)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:398
+            # spec: spec/twilight_struggle/events_late.rules:403
             player = L[0]
             values = [
                 c_target
@@ -7863,26 +7893,26 @@ def sev_iran_iraq_war(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:398:5",
+                "spec/twilight_struggle/events_late.rules:403:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:399
+            # spec: spec/twilight_struggle/events_late.rules:404
             p_war(state, L[0], L[2], 4, 2, 2, False)
             state.frames.pop()
             return
 
 
 def sev_the_cambridge_five(state, frame):
-    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:439)"
+    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:444)"
     # L: 0 you, 1 this, 2 s, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:440
+            # spec: spec/twilight_struggle/events_late.rules:445
             for L[2] in [c_s for c_s in state.zones[3] if A_scoring[c_s]]:
                 log_line(
                     state,
@@ -7892,15 +7922,15 @@ def sev_the_cambridge_five(state, frame):
                             text_of(ENTITY_LABELS[L[2]]),
                         ]
                     ),
-                    "spec/twilight_struggle/events_late.rules:440:42",
+                    "spec/twilight_struggle/events_late.rules:445:42",
                 )
-            # spec: spec/twilight_struggle/events_late.rules:441
+            # spec: spec/twilight_struggle/events_late.rules:446
             if any(A_scoring[c_s] for c_s in state.zones[3]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:442
+            # spec: spec/twilight_struggle/events_late.rules:447
             player = 0
             offered = []
             offered.append(0)
@@ -7917,7 +7947,7 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:442:9",
+                "spec/twilight_struggle/events_late.rules:447:9",
             )
             frame[1] = 2
             return
@@ -7930,7 +7960,7 @@ def sev_the_cambridge_five(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:444
+            # spec: spec/twilight_struggle/events_late.rules:449
             player = 0
             values = [
                 c_c
@@ -7942,7 +7972,7 @@ def sev_the_cambridge_five(state, frame):
                         c_c,
                         d_scoring_region_of(state, c_s),
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:445:66",
+                        "spec/twilight_struggle/events_late.rules:450:66",
                     )
                     for c_s in state.zones[3]
                 )
@@ -7955,16 +7985,16 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:444:17",
+                "spec/twilight_struggle/events_late.rules:449:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:447
+            # spec: spec/twilight_struggle/events_late.rules:452
             state.counters[1][L[3]] = bounded(
                 max(0, state.counters[1][L[3]] + 1),
-                "spec/twilight_struggle/events_late.rules:447:17",
+                "spec/twilight_struggle/events_late.rules:452:17",
             )
             state.stamps[10] += 1
             pc = 5
@@ -7974,13 +8004,13 @@ def sev_the_cambridge_five(state, frame):
 
 
 def sev_special_relationship(state, frame):
-    "event of special_relationship (spec/twilight_struggle/events_late.rules:460)"
+    "event of special_relationship (spec/twilight_struggle/events_late.rules:465)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:461
+            # spec: spec/twilight_struggle/events_late.rules:466
             if (
                 state.counters[1 + 1][E_uk] >= A_stability[E_uk]
                 and state.counters[1 + 1][E_uk] - state.counters[1 + (1 + 1) % 2][E_uk]
@@ -7990,13 +8020,13 @@ def sev_special_relationship(state, frame):
             else:
                 pc = 6
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:462
+            # spec: spec/twilight_struggle/events_late.rules:467
             if is_active(state, 5, None):
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:463
+            # spec: spec/twilight_struggle/events_late.rules:468
             player = 1
             values = [c_c for c_c in K_country if c_c in RS_western_europe]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -8007,23 +8037,23 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:463:13",
+                "spec/twilight_struggle/events_late.rules:468:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:464
+            # spec: spec/twilight_struggle/events_late.rules:469
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 2),
-                "spec/twilight_struggle/events_late.rules:464:13",
+                "spec/twilight_struggle/events_late.rules:469:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:465
+            # spec: spec/twilight_struggle/events_late.rules:470
             p_gain_vp(state, 1, 2)
             pc = 6
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:467
+            # spec: spec/twilight_struggle/events_late.rules:472
             player = 1
             values = [c_c for c_c in K_country if c_c in ADJS[E_uk]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -8034,16 +8064,16 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:467:13",
+                "spec/twilight_struggle/events_late.rules:472:13",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:468
+            # spec: spec/twilight_struggle/events_late.rules:473
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_late.rules:468:13",
+                "spec/twilight_struggle/events_late.rules:473:13",
             )
             state.stamps[10] += 1
             pc = 6
@@ -8053,18 +8083,18 @@ def sev_special_relationship(state, frame):
 
 
 def sev_che(state, frame):
-    "event of che (spec/twilight_struggle/events_mid.rules:797)"
+    "event of che (spec/twilight_struggle/events_mid.rules:802)"
     # L: 0 you, 1 this, 2 ops, 3 first, 4 before, 5 second
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:798
+            # spec: spec/twilight_struggle/events_mid.rules:803
             L[2] = bounded(
                 d_event_ops(state, 0, L[1], A_ops[L[1]]),
-                "spec/twilight_struggle/events_mid.rules:798:15",
+                "spec/twilight_struggle/events_mid.rules:803:15",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:799
+            # spec: spec/twilight_struggle/events_mid.rules:804
             if any(
                 not A_battleground[c_c]
                 and (
@@ -8079,7 +8109,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:800
+            # spec: spec/twilight_struggle/events_mid.rules:805
             player = 0
             offered = []
             offered.append(0)
@@ -8099,7 +8129,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:800:9",
+                "spec/twilight_struggle/events_mid.rules:805:9",
             )
             frame[1] = 2
             return
@@ -8112,7 +8142,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:802
+            # spec: spec/twilight_struggle/events_mid.rules:807
             player = 0
             values = [
                 c_first
@@ -8135,20 +8165,20 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:802:17",
+                "spec/twilight_struggle/events_mid.rules:807:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:803
+            # spec: spec/twilight_struggle/events_mid.rules:808
             L[4] = state.counters[2][L[3]]
-            # spec: spec/twilight_struggle/events_mid.rules:804
+            # spec: spec/twilight_struggle/events_mid.rules:809
             frame[1] = 5
             state.frames.append(new_frame(22, [0, L[3], L[2], False] + [UNBOUND] * 3))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:805
+            # spec: spec/twilight_struggle/events_mid.rules:810
             if state.counters[2][L[3]] < L[4] and any(
                 (
                     not A_battleground[c_c]
@@ -8166,7 +8196,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:807
+            # spec: spec/twilight_struggle/events_mid.rules:812
             player = 0
             offered = []
             offered.append(0)
@@ -8181,7 +8211,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:807:21",
+                "spec/twilight_struggle/events_mid.rules:812:21",
             )
             frame[1] = 7
             return
@@ -8194,7 +8224,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 8:
-            # spec: spec/twilight_struggle/events_mid.rules:809
+            # spec: spec/twilight_struggle/events_mid.rules:814
             player = 0
             values = [
                 c_second
@@ -8220,13 +8250,13 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:809:29",
+                "spec/twilight_struggle/events_mid.rules:814:29",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:812
+            # spec: spec/twilight_struggle/events_mid.rules:817
             state.frames.pop()
             state.frames.append(new_frame(22, [0, L[5], L[2], False] + [UNBOUND] * 3))
             return
@@ -8236,32 +8266,32 @@ def sev_che(state, frame):
 
 
 def sev_our_man_in_tehran(state, frame):
-    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:830)"
+    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:835)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:831
+            # spec: spec/twilight_struggle/events_mid.rules:836
             for _ in range(5):
-                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:831:5")
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:836:5")
                 if len(state.zones[1]) > 0:
                     move_card(
                         state,
                         some_card(
                             top_card(state, 1),
-                            "spec/twilight_struggle/events_mid.rules:831:36",
+                            "spec/twilight_struggle/events_mid.rules:836:36",
                         ),
                         13,
                     )
-            # spec: spec/twilight_struggle/events_mid.rules:832
+            # spec: spec/twilight_struggle/events_mid.rules:837
             pc = 1
         if pc == 1:
             if not len(state.zones[13]) > 0:
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:832:5")
-            # spec: spec/twilight_struggle/events_mid.rules:833
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:837:5")
+            # spec: spec/twilight_struggle/events_mid.rules:838
             player = 1
             offered = []
             offered.append(0)
@@ -8278,7 +8308,7 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:833:9",
+                "spec/twilight_struggle/events_mid.rules:838:9",
             )
             frame[1] = 2
             return
@@ -8291,7 +8321,7 @@ def sev_our_man_in_tehran(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:835
+            # spec: spec/twilight_struggle/events_mid.rules:840
             player = 1
             values = list(state.zones[13])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -8302,15 +8332,15 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:835:17",
+                "spec/twilight_struggle/events_mid.rules:840:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:836
+            # spec: spec/twilight_struggle/events_mid.rules:841
             move_card(state, L[2], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:837
+            # spec: spec/twilight_struggle/events_mid.rules:842
             log_line(
                 state,
                 " ".join(
@@ -8320,31 +8350,31 @@ def sev_our_man_in_tehran(state, frame):
                         "(Our Man in Tehran)",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:837:17",
+                "spec/twilight_struggle/events_mid.rules:842:17",
             )
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:839
+            # spec: spec/twilight_struggle/events_mid.rules:844
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:842
+            # spec: spec/twilight_struggle/events_mid.rules:847
             for card in list(state.zones[13]):
                 move_card(state, card, 1)
-            # spec: spec/twilight_struggle/events_mid.rules:843
+            # spec: spec/twilight_struggle/events_mid.rules:848
             shuffle(state, 1)
             state.frames.pop()
             return
 
 
 def st_norad_in_effect_1(state, frame):
-    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:485)"
+    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:490)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:485
+    # spec: spec/twilight_struggle/events_late.rules:490
     state.frames.pop()
     state.frames.append(new_frame(12, [UNBOUND] * 1))
     return

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: a1533254ee021a1c
+# Spec hash: 97cea26b33b131d8
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source 2a30accfc8e81c5da94b output 84a4c6f75a8281de27aa
+# Fingerprint: source f9d9cc7932fa3e0ba43f output e92b5fa3f93f67c058db
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -923,9 +923,15 @@ def d_is_main_region(state, v_r):
     ) > 0
 
 
+def d_wargames_final_verdict(state, v_p):
+    "define wargames_final_verdict"
+    # spec: spec/twilight_struggle/events_late.rules:367
+    return False
+
+
 def d_headline_goes_first(state, v_c):
     "define headline_goes_first"
-    # spec: spec/twilight_struggle/events_late.rules:417
+    # spec: spec/twilight_struggle/events_late.rules:422
     return v_c == E_defectors
 
 
@@ -1130,9 +1136,15 @@ def d_empty_country(state, v_c):
     return state.counters[2][v_c] == 0 and state.counters[1][v_c] == 0
 
 
+def d_usa_counts_as_china_holder(state):
+    "define usa_counts_as_china_holder"
+    # spec: spec/twilight_struggle/events_mid.rules:664
+    return state.location[E_china_card] == 5
+
+
 def d_voice_of_america_target(state, v_c):
     "define voice_of_america_target"
-    # spec: spec/twilight_struggle/events_mid.rules:709
+    # spec: spec/twilight_struggle/events_mid.rules:714
     return (
         v_c not in RS_europe
         and state.counters[1][v_c] > 0
@@ -1142,7 +1154,7 @@ def d_voice_of_america_target(state, v_c):
 
 def d_che_target(state, v_c):
     "define che_target"
-    # spec: spec/twilight_struggle/events_mid.rules:793
+    # spec: spec/twilight_struggle/events_mid.rules:798
     return (
         not (
             A_battleground[v_c]
@@ -1151,7 +1163,7 @@ def d_che_target(state, v_c):
                 A_battleground,
                 v_c,
                 "battleground",
-                "spec/twilight_struggle/events_mid.rules:794:9",
+                "spec/twilight_struggle/events_mid.rules:799:9",
             )
         )
         and ((v_c in RS_central_america or v_c in RS_south_america) or v_c in RS_africa)
@@ -1225,7 +1237,7 @@ def d_realign_modifier(state, v_p, v_c):
 
 def d_war_penalty(state, v_defender, v_target, v_target_counts):
     "define war_penalty"
-    # spec: spec/twilight_struggle/operations.rules:202
+    # spec: spec/twilight_struggle/operations.rules:206
     return (
         d_adjacent_controlled(state, v_defender, v_target)
         + (
@@ -2276,7 +2288,7 @@ def q_battleground_adjustment(state, v_p, v_r):
         kind = effect[0]
         if kind == 31:  # shuttle_diplomacy_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:697
+            # spec: spec/twilight_struggle/events_mid.rules:702
             if (
                 v_p == 0
                 and (v_r == E_middle_east or v_r == E_asia)
@@ -2764,7 +2776,7 @@ def when_opec(state, v_you, v_this):
 
 def when_one_small_step(state, v_you, v_this):
     "when the event of one_small_step may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:781
+    # spec: spec/twilight_struggle/events_mid.rules:786
     return (
         state.tracks[6 + v_you]
         < state.tracks[6 + (None if v_you is None else (v_you + 1) % 2)]
@@ -2779,13 +2791,13 @@ def when_star_wars(state, v_you, v_this):
 
 def when_wargames(state, v_you, v_this):
     "when the event of wargames may happen"
-    # spec: spec/twilight_struggle/events_late.rules:366
+    # spec: spec/twilight_struggle/events_late.rules:369
     return state.tracks[0] == 2
 
 
 def when_solidarity(state, v_you, v_this):
     "when the event of solidarity may happen"
-    # spec: spec/twilight_struggle/events_late.rules:387
+    # spec: spec/twilight_struggle/events_late.rules:392
     return (
         A_starred[E_john_paul_ii_elected_pope]
         and state.location[E_john_paul_ii_elected_pope] == 10
@@ -2794,13 +2806,13 @@ def when_solidarity(state, v_you, v_this):
 
 def when_the_cambridge_five(state, v_you, v_this):
     "when the event of the_cambridge_five may happen"
-    # spec: spec/twilight_struggle/events_late.rules:439
+    # spec: spec/twilight_struggle/events_late.rules:444
     return state.tracks[2] < 8
 
 
 def when_our_man_in_tehran(state, v_you, v_this):
     "when the event of our_man_in_tehran may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:830
+    # spec: spec/twilight_struggle/events_mid.rules:835
     return any(
         c_c in KS_country
         and (
@@ -3275,7 +3287,7 @@ def kept_11(state):
 
 
 def kept_12(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:715, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:720, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[9],
@@ -3317,7 +3329,7 @@ def kept_13(state):
 
 
 def kept_14(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:802, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:807, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[0],
@@ -5051,11 +5063,11 @@ NEVERS = {
         "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_17,
         "spec/twilight_struggle/events_mid.rules:259:5": nev_careful_core_22,
         "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:800:9": nev_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:802:17": nev_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:807:21": nev_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:809:29": nev_careful_core_12,
-        "spec/twilight_struggle/operations.rules:167:5": nev_careful_core_6,
+        "spec/twilight_struggle/events_mid.rules:805:9": nev_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:807:17": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:812:21": nev_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:814:29": nev_careful_core_12,
+        "spec/twilight_struggle/operations.rules:171:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
     "careful_core": {
@@ -5068,11 +5080,11 @@ NEVERS = {
         "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_17,
         "spec/twilight_struggle/events_mid.rules:259:5": nev_careful_core_22,
         "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:800:9": nev_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:802:17": nev_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:807:21": nev_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:809:29": nev_careful_core_12,
-        "spec/twilight_struggle/operations.rules:167:5": nev_careful_core_6,
+        "spec/twilight_struggle/events_mid.rules:805:9": nev_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:807:17": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:812:21": nev_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:814:29": nev_careful_core_12,
+        "spec/twilight_struggle/operations.rules:171:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
 }
@@ -5115,14 +5127,14 @@ POLICIES = {
         "spec/twilight_struggle/events_late.rules:319:9": pol_careful_core_41,
         "spec/twilight_struggle/events_late.rules:33:9": pol_careful_core_9,
         "spec/twilight_struggle/events_late.rules:346:9": pol_careful_core_39,
-        "spec/twilight_struggle/events_late.rules:367:5": pol_careful_core_21,
-        "spec/twilight_struggle/events_late.rules:398:5": pol_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:442:9": pol_careful_core_29,
-        "spec/twilight_struggle/events_late.rules:444:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:370:5": pol_careful_core_21,
+        "spec/twilight_struggle/events_late.rules:403:5": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:447:9": pol_careful_core_29,
+        "spec/twilight_struggle/events_late.rules:449:17": pol_careful_core_9,
         "spec/twilight_struggle/events_late.rules:45:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_late.rules:463:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:467:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:491:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:468:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:472:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:496:9": pol_careful_core_9,
         "spec/twilight_struggle/events_late.rules:63:5": pol_careful_core_26,
         "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_40,
@@ -5144,18 +5156,18 @@ POLICIES = {
         "spec/twilight_struggle/events_mid.rules:590:9": pol_careful_core_29,
         "spec/twilight_struggle/events_mid.rules:593:17": pol_careful_core_9,
         "spec/twilight_struggle/events_mid.rules:654:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:715:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:727:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:742:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:759:17": pol_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:800:9": pol_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:802:17": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:807:21": pol_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:809:29": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:835:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:720:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:732:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:747:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:764:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:805:9": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:807:17": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:812:21": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:814:29": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:840:17": pol_careful_core_40,
         "spec/twilight_struggle/operations.rules:101:9": pol_careful_core_8,
         "spec/twilight_struggle/operations.rules:134:9": pol_careful_core_7,
-        "spec/twilight_struggle/operations.rules:167:5": pol_careful_core_6,
+        "spec/twilight_struggle/operations.rules:171:5": pol_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": pol_careful_core_5,
         "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_14,
         "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_15,
@@ -5200,14 +5212,14 @@ POLICIES = {
         "spec/twilight_struggle/events_late.rules:319:9": pol_careful_core_41,
         "spec/twilight_struggle/events_late.rules:33:9": pol_careful_core_9,
         "spec/twilight_struggle/events_late.rules:346:9": pol_careful_core_39,
-        "spec/twilight_struggle/events_late.rules:367:5": pol_careful_core_21,
-        "spec/twilight_struggle/events_late.rules:398:5": pol_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:442:9": pol_careful_core_29,
-        "spec/twilight_struggle/events_late.rules:444:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:370:5": pol_careful_core_21,
+        "spec/twilight_struggle/events_late.rules:403:5": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:447:9": pol_careful_core_29,
+        "spec/twilight_struggle/events_late.rules:449:17": pol_careful_core_9,
         "spec/twilight_struggle/events_late.rules:45:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_late.rules:463:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:467:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:491:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:468:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:472:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:496:9": pol_careful_core_9,
         "spec/twilight_struggle/events_late.rules:63:5": pol_careful_core_26,
         "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_40,
@@ -5229,18 +5241,18 @@ POLICIES = {
         "spec/twilight_struggle/events_mid.rules:590:9": pol_careful_core_29,
         "spec/twilight_struggle/events_mid.rules:593:17": pol_careful_core_9,
         "spec/twilight_struggle/events_mid.rules:654:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:715:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:727:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:742:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:759:17": pol_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:800:9": pol_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:802:17": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:807:21": pol_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:809:29": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:835:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:720:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:732:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:747:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:764:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:805:9": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:807:17": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:812:21": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:814:29": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:840:17": pol_careful_core_40,
         "spec/twilight_struggle/operations.rules:101:9": pol_careful_core_8,
         "spec/twilight_struggle/operations.rules:134:9": pol_careful_core_7,
-        "spec/twilight_struggle/operations.rules:167:5": pol_careful_core_6,
+        "spec/twilight_struggle/operations.rules:171:5": pol_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": pol_careful_core_5,
         "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_14,
         "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_15,
