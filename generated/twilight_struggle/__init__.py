@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 97cea26b33b131d8
+# Spec hash: 65b3aeb80cba02fe
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source e7d5867e83218abd858b output a98ef33da848b57fa439
+# Fingerprint: source 3e462b0da69bc4b361f3 output ba62d3036efa0cd4d090
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,7 +41,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "97cea26b33b131d8"
+SPEC_HASH = "65b3aeb80cba02fe"
 TESTS_HASH = "d321ca696de2622d"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 97cea26b33b131d8
+# Spec hash: 65b3aeb80cba02fe
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source ebd71c6db0d77cdbe02c output cdf6d84a85337ce28077
+# Fingerprint: source 5aff27b62e108b2023d0 output 38cdb43443bb91fbe1eb
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -187,11 +187,11 @@ from .rules import (
     d_space_vp_second,
     d_summit_bonus,
     d_war_penalty,
+    kept_1,
     kept_10,
     kept_11,
     kept_12,
     kept_13,
-    kept_14,
     kept_2,
     kept_3,
     kept_4,
@@ -336,24 +336,29 @@ def p_start_ops_shift_rule(state):
         activate(state, 0, [], None)
 
 
+def p_civil_war_placement(state, v_p, v_ops, v_asia_bonus):
+    "procedure civil_war_placement (spec/twilight_struggle/operations.rules:86)"
+    pass
+
+
 def p_realignment_roll(state, v_p, v_c):
-    "procedure realignment_roll (spec/twilight_struggle/operations.rules:149)"
-    # spec: spec/twilight_struggle/operations.rules:150
-    v_own_die = roll(state, 6, "spec/twilight_struggle/operations.rules:150:5")
-    # spec: spec/twilight_struggle/operations.rules:151
-    v_their_die = roll(state, 6, "spec/twilight_struggle/operations.rules:151:5")
-    # spec: spec/twilight_struggle/operations.rules:152
+    "procedure realignment_roll (spec/twilight_struggle/operations.rules:161)"
+    # spec: spec/twilight_struggle/operations.rules:162
+    v_own_die = roll(state, 6, "spec/twilight_struggle/operations.rules:162:5")
+    # spec: spec/twilight_struggle/operations.rules:163
+    v_their_die = roll(state, 6, "spec/twilight_struggle/operations.rules:163:5")
+    # spec: spec/twilight_struggle/operations.rules:164
     v_own_total = bounded(
         v_own_die + d_realign_modifier(state, v_p, v_c),
-        "spec/twilight_struggle/operations.rules:152:21",
+        "spec/twilight_struggle/operations.rules:164:21",
     )
-    # spec: spec/twilight_struggle/operations.rules:153
+    # spec: spec/twilight_struggle/operations.rules:165
     v_their_total = bounded(
         v_their_die
         + d_realign_modifier(state, None if v_p is None else (v_p + 1) % 2, v_c),
-        "spec/twilight_struggle/operations.rules:153:23",
+        "spec/twilight_struggle/operations.rules:165:23",
     )
-    # spec: spec/twilight_struggle/operations.rules:154
+    # spec: spec/twilight_struggle/operations.rules:166
     log_line(
         state,
         " ".join(
@@ -363,7 +368,7 @@ def p_realignment_roll(state, v_p, v_c):
                         PLAYER_LABELS,
                         v_p,
                         "label",
-                        "spec/twilight_struggle/operations.rules:154:9",
+                        "spec/twilight_struggle/operations.rules:166:9",
                     )
                 ),
                 "realigns in",
@@ -374,7 +379,7 @@ def p_realignment_roll(state, v_p, v_c):
                         ENTITY_LABELS,
                         v_c,
                         "label",
-                        "spec/twilight_struggle/operations.rules:154:33",
+                        "spec/twilight_struggle/operations.rules:166:33",
                     )
                 ),
                 "-",
@@ -383,36 +388,36 @@ def p_realignment_roll(state, v_p, v_c):
                 text_of(v_their_total),
             ]
         ),
-        "spec/twilight_struggle/operations.rules:154:5",
+        "spec/twilight_struggle/operations.rules:166:5",
     )
-    # spec: spec/twilight_struggle/operations.rules:155
+    # spec: spec/twilight_struggle/operations.rules:167
     if v_own_total > v_their_total:
-        # spec: spec/twilight_struggle/operations.rules:156
+        # spec: spec/twilight_struggle/operations.rules:168
         row = 1 + (None if v_p is None else (v_p + 1) % 2)
         state.counters[row][v_c] = bounded(
             max(0, state.counters[row][v_c] - (v_own_total - v_their_total)),
-            "spec/twilight_struggle/operations.rules:156:9",
+            "spec/twilight_struggle/operations.rules:168:9",
         )
         state.stamps[10] += 1
     elif v_their_total > v_own_total:
-        # spec: spec/twilight_struggle/operations.rules:158
+        # spec: spec/twilight_struggle/operations.rules:170
         p_realignment_loss(
             state,
             v_p,
             v_c,
             bounded(
                 v_their_total - v_own_total,
-                "spec/twilight_struggle/operations.rules:158:32",
+                "spec/twilight_struggle/operations.rules:170:32",
             ),
         )
 
 
 def p_realignment_loss(state, v_p, v_c, v_n):
-    "procedure realignment_loss (spec/twilight_struggle/operations.rules:164)"
-    # spec: spec/twilight_struggle/operations.rules:164
+    "procedure realignment_loss (spec/twilight_struggle/operations.rules:176)"
+    # spec: spec/twilight_struggle/operations.rules:176
     state.counters[1 + v_p][v_c] = bounded(
         max(0, state.counters[1 + v_p][v_c] - v_n),
-        "spec/twilight_struggle/operations.rules:164:61",
+        "spec/twilight_struggle/operations.rules:176:61",
     )
     state.stamps[10] += 1
 
@@ -426,10 +431,10 @@ def p_war(
     v_milops_gain,
     v_target_counts,
 ):
-    "procedure war (spec/twilight_struggle/operations.rules:211)"
-    # spec: spec/twilight_struggle/operations.rules:213
-    v_die = roll(state, 6, "spec/twilight_struggle/operations.rules:213:5")
-    # spec: spec/twilight_struggle/operations.rules:214
+    "procedure war (spec/twilight_struggle/operations.rules:223)"
+    # spec: spec/twilight_struggle/operations.rules:225
+    v_die = roll(state, 6, "spec/twilight_struggle/operations.rules:225:5")
+    # spec: spec/twilight_struggle/operations.rules:226
     v_result = bounded(
         v_die
         - d_war_penalty(
@@ -438,9 +443,9 @@ def p_war(
             v_target,
             v_target_counts,
         ),
-        "spec/twilight_struggle/operations.rules:214:18",
+        "spec/twilight_struggle/operations.rules:226:18",
     )
-    # spec: spec/twilight_struggle/operations.rules:215
+    # spec: spec/twilight_struggle/operations.rules:227
     log_line(
         state,
         " ".join(
@@ -450,7 +455,7 @@ def p_war(
                         PLAYER_LABELS,
                         v_attacker,
                         "label",
-                        "spec/twilight_struggle/operations.rules:215:9",
+                        "spec/twilight_struggle/operations.rules:227:9",
                     )
                 ),
                 "wages war in",
@@ -461,7 +466,7 @@ def p_war(
                         ENTITY_LABELS,
                         v_target,
                         "label",
-                        "spec/twilight_struggle/operations.rules:215:41",
+                        "spec/twilight_struggle/operations.rules:227:41",
                     )
                 ),
                 "- roll",
@@ -470,15 +475,15 @@ def p_war(
                 text_of(v_result),
             ]
         ),
-        "spec/twilight_struggle/operations.rules:215:5",
+        "spec/twilight_struggle/operations.rules:227:5",
     )
-    # spec: spec/twilight_struggle/operations.rules:216
+    # spec: spec/twilight_struggle/operations.rules:228
     p_add_milops(state, v_attacker, v_milops_gain)
-    # spec: spec/twilight_struggle/operations.rules:217
+    # spec: spec/twilight_struggle/operations.rules:229
     if v_result >= v_success_from:
-        # spec: spec/twilight_struggle/operations.rules:218
+        # spec: spec/twilight_struggle/operations.rules:230
         p_gain_vp(state, v_attacker, v_vp_award)
-        # spec: spec/twilight_struggle/operations.rules:219
+        # spec: spec/twilight_struggle/operations.rules:231
         state.counters[1 + v_attacker][v_target] = bounded(
             max(
                 0,
@@ -487,10 +492,10 @@ def p_war(
                     1 + (None if v_attacker is None else (v_attacker + 1) % 2)
                 ][v_target],
             ),
-            "spec/twilight_struggle/operations.rules:219:9",
+            "spec/twilight_struggle/operations.rules:231:9",
         )
         state.stamps[10] += 1
-        # spec: spec/twilight_struggle/operations.rules:220
+        # spec: spec/twilight_struggle/operations.rules:232
         row = 1 + (None if v_attacker is None else (v_attacker + 1) % 2)
         state.counters[row][v_target] = 0
         state.stamps[10] += 1
@@ -597,52 +602,48 @@ def p_final_scoring(state):
     state.stamps[16] += 1
     # spec: spec/twilight_struggle/scoring.rules:44
     log_line(state, "Final scoring", "spec/twilight_struggle/scoring.rules:44:5")
-    # spec: spec/twilight_struggle/scoring.rules:45
-    p_score_region(state, E_europe)
-    # spec: spec/twilight_struggle/scoring.rules:46
-    p_score_region(state, E_asia)
     # spec: spec/twilight_struggle/scoring.rules:47
-    p_score_region(state, E_middle_east)
+    for v_r in [
+        c_r
+        for kept_ in (kept_1(state),)
+        for c_r in kept_[0]
+        if kept_[1] or A_presence[c_r] > 0
+    ]:
+        p_score_region(state, v_r)
     # spec: spec/twilight_struggle/scoring.rules:48
-    p_score_region(state, E_africa)
-    # spec: spec/twilight_struggle/scoring.rules:49
-    p_score_region(state, E_central_america)
-    # spec: spec/twilight_struggle/scoring.rules:50
-    p_score_region(state, E_south_america)
-    # spec: spec/twilight_struggle/scoring.rules:51
     for v_p in PLAYERS:
         if state.location[E_china_card] == 4 + v_p:
             p_gain_vp(state, v_p, 1)
-    # spec: spec/twilight_struggle/scoring.rules:52
+    # spec: spec/twilight_struggle/scoring.rules:49
     p_final_verdict(state)
 
 
 def p_final_verdict(state):
-    "procedure final_verdict (spec/twilight_struggle/scoring.rules:57)"
-    # spec: spec/twilight_struggle/scoring.rules:58
+    "procedure final_verdict (spec/twilight_struggle/scoring.rules:54)"
+    # spec: spec/twilight_struggle/scoring.rules:55
     if state.tracks[1] > 0:
-        # spec: spec/twilight_struggle/scoring.rules:59
+        # spec: spec/twilight_struggle/scoring.rules:56
         end_game(
             state,
             1,
             "more victory points after final scoring",
-            "spec/twilight_struggle/scoring.rules:59:9",
+            "spec/twilight_struggle/scoring.rules:56:9",
         )
     elif state.tracks[1] < 0:
-        # spec: spec/twilight_struggle/scoring.rules:61
+        # spec: spec/twilight_struggle/scoring.rules:58
         end_game(
             state,
             0,
             "more victory points after final scoring",
-            "spec/twilight_struggle/scoring.rules:61:9",
+            "spec/twilight_struggle/scoring.rules:58:9",
         )
     else:
-        # spec: spec/twilight_struggle/scoring.rules:63
+        # spec: spec/twilight_struggle/scoring.rules:60
         end_game(
             state,
             None,
             "0 victory points after final scoring: a draw",
-            "spec/twilight_struggle/scoring.rules:63:9",
+            "spec/twilight_struggle/scoring.rules:60:9",
         )
 
 
@@ -1146,8 +1147,8 @@ def ev_bear_trap(state, v_you, v_this):
 
 
 def ev_kitchen_debates(state, v_you, v_this):
-    "event of kitchen_debates (spec/twilight_struggle/events_mid.rules:290)"
-    # spec: spec/twilight_struggle/events_mid.rules:291
+    "event of kitchen_debates (spec/twilight_struggle/events_mid.rules:286)"
+    # spec: spec/twilight_struggle/events_mid.rules:287
     if len(
         [
             c_c
@@ -1171,94 +1172,94 @@ def ev_kitchen_debates(state, v_you, v_this):
             )
         ]
     ):
-        # spec: spec/twilight_struggle/events_mid.rules:293
+        # spec: spec/twilight_struggle/events_mid.rules:289
         p_gain_vp(state, 1, 2)
 
 
 def ev_we_will_bury_you(state, v_you, v_this):
-    "event of we_will_bury_you (spec/twilight_struggle/events_mid.rules:374)"
-    # spec: spec/twilight_struggle/events_mid.rules:375
+    "event of we_will_bury_you (spec/twilight_struggle/events_mid.rules:370)"
+    # spec: spec/twilight_struggle/events_mid.rules:371
     p_degrade_defcon(state, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:376
+    # spec: spec/twilight_struggle/events_mid.rules:372
     activate(state, 24, [], None)
 
 
 def ev_brezhnev_doctrine(state, v_you, v_this):
-    "event of brezhnev_doctrine (spec/twilight_struggle/events_mid.rules:401)"
-    # spec: spec/twilight_struggle/events_mid.rules:402
+    "event of brezhnev_doctrine (spec/twilight_struggle/events_mid.rules:397)"
+    # spec: spec/twilight_struggle/events_mid.rules:398
     p_start_ops_shift_rule(state)
-    # spec: spec/twilight_struggle/events_mid.rules:403
+    # spec: spec/twilight_struggle/events_mid.rules:399
     activate(state, 26, [], "end_of_turn")
 
 
 def ev_portuguese_empire_crumbles(state, v_you, v_this):
-    "event of portuguese_empire_crumbles (spec/twilight_struggle/events_mid.rules:412)"
-    # spec: spec/twilight_struggle/events_mid.rules:413
+    "event of portuguese_empire_crumbles (spec/twilight_struggle/events_mid.rules:408)"
+    # spec: spec/twilight_struggle/events_mid.rules:409
     state.counters[1][E_se_african_states] = bounded(
         max(0, state.counters[1][E_se_african_states] + 2),
-        "spec/twilight_struggle/events_mid.rules:413:5",
+        "spec/twilight_struggle/events_mid.rules:409:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:414
+    # spec: spec/twilight_struggle/events_mid.rules:410
     state.counters[1][E_angola] = bounded(
         max(0, state.counters[1][E_angola] + 2),
-        "spec/twilight_struggle/events_mid.rules:414:5",
+        "spec/twilight_struggle/events_mid.rules:410:5",
     )
     state.stamps[10] += 1
 
 
 def ev_allende(state, v_you, v_this):
-    "event of allende (spec/twilight_struggle/events_mid.rules:433)"
-    # spec: spec/twilight_struggle/events_mid.rules:433
+    "event of allende (spec/twilight_struggle/events_mid.rules:429)"
+    # spec: spec/twilight_struggle/events_mid.rules:429
     state.counters[1][E_chile] = bounded(
         max(0, state.counters[1][E_chile] + 2),
-        "spec/twilight_struggle/events_mid.rules:433:17",
+        "spec/twilight_struggle/events_mid.rules:429:17",
     )
     state.stamps[10] += 1
 
 
 def ev_willy_brandt(state, v_you, v_this):
-    "event of willy_brandt (spec/twilight_struggle/events_mid.rules:440)"
-    # spec: spec/twilight_struggle/events_mid.rules:441
+    "event of willy_brandt (spec/twilight_struggle/events_mid.rules:436)"
+    # spec: spec/twilight_struggle/events_mid.rules:437
     p_gain_vp(state, 0, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:442
+    # spec: spec/twilight_struggle/events_mid.rules:438
     state.counters[1][E_west_germany] = bounded(
         max(0, state.counters[1][E_west_germany] + 1),
-        "spec/twilight_struggle/events_mid.rules:442:5",
+        "spec/twilight_struggle/events_mid.rules:438:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:443
+    # spec: spec/twilight_struggle/events_mid.rules:439
     activate(state, 27, [], None)
 
 
 def ev_cultural_revolution(state, v_you, v_this):
-    "event of cultural_revolution (spec/twilight_struggle/events_mid.rules:479)"
-    # spec: spec/twilight_struggle/events_mid.rules:480
+    "event of cultural_revolution (spec/twilight_struggle/events_mid.rules:475)"
+    # spec: spec/twilight_struggle/events_mid.rules:476
     if state.location[E_china_card] == 5:
-        # spec: spec/twilight_struggle/events_mid.rules:481
+        # spec: spec/twilight_struggle/events_mid.rules:477
         p_pass_china_card(state, 0, True)
     elif state.location[E_china_card] == 4:
-        # spec: spec/twilight_struggle/events_mid.rules:483
+        # spec: spec/twilight_struggle/events_mid.rules:479
         p_gain_vp(state, 0, 1)
 
 
 def ev_flower_power(state, v_you, v_this):
-    "event of flower_power (spec/twilight_struggle/events_mid.rules:503)"
-    # spec: spec/twilight_struggle/events_mid.rules:503
+    "event of flower_power (spec/twilight_struggle/events_mid.rules:499)"
+    # spec: spec/twilight_struggle/events_mid.rules:499
     activate(state, 28, [], None)
 
 
 def ev_u2_incident(state, v_you, v_this):
-    "event of u2_incident (spec/twilight_struggle/events_mid.rules:520)"
-    # spec: spec/twilight_struggle/events_mid.rules:521
+    "event of u2_incident (spec/twilight_struggle/events_mid.rules:516)"
+    # spec: spec/twilight_struggle/events_mid.rules:517
     p_gain_vp(state, 0, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:522
+    # spec: spec/twilight_struggle/events_mid.rules:518
     activate(state, 29, [], "end_of_turn")
 
 
 def ev_opec(state, v_you, v_this):
-    "event of opec (spec/twilight_struggle/events_mid.rules:538)"
-    # spec: spec/twilight_struggle/events_mid.rules:539
+    "event of opec (spec/twilight_struggle/events_mid.rules:534)"
+    # spec: spec/twilight_struggle/events_mid.rules:535
     p_gain_vp(
         state,
         0,
@@ -1286,114 +1287,114 @@ def ev_opec(state, v_you, v_this):
                     )
                 ]
             ),
-            "spec/twilight_struggle/events_mid.rules:539:19",
+            "spec/twilight_struggle/events_mid.rules:535:19",
         ),
     )
 
 
 def ev_panama_canal_returned(state, v_you, v_this):
-    "event of panama_canal_returned (spec/twilight_struggle/events_mid.rules:566)"
-    # spec: spec/twilight_struggle/events_mid.rules:567
+    "event of panama_canal_returned (spec/twilight_struggle/events_mid.rules:562)"
+    # spec: spec/twilight_struggle/events_mid.rules:563
     state.counters[2][E_panama] = bounded(
         max(0, state.counters[2][E_panama] + 1),
-        "spec/twilight_struggle/events_mid.rules:567:5",
+        "spec/twilight_struggle/events_mid.rules:563:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:568
+    # spec: spec/twilight_struggle/events_mid.rules:564
     state.counters[2][E_costa_rica] = bounded(
         max(0, state.counters[2][E_costa_rica] + 1),
-        "spec/twilight_struggle/events_mid.rules:568:5",
+        "spec/twilight_struggle/events_mid.rules:564:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:569
+    # spec: spec/twilight_struggle/events_mid.rules:565
     state.counters[2][E_venezuela] = bounded(
         max(0, state.counters[2][E_venezuela] + 1),
-        "spec/twilight_struggle/events_mid.rules:569:5",
+        "spec/twilight_struggle/events_mid.rules:565:5",
     )
     state.stamps[10] += 1
 
 
 def ev_camp_david_accords(state, v_you, v_this):
-    "event of camp_david_accords (spec/twilight_struggle/events_mid.rules:575)"
-    # spec: spec/twilight_struggle/events_mid.rules:576
+    "event of camp_david_accords (spec/twilight_struggle/events_mid.rules:571)"
+    # spec: spec/twilight_struggle/events_mid.rules:572
     p_gain_vp(state, 1, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:577
+    # spec: spec/twilight_struggle/events_mid.rules:573
     state.counters[2][E_israel] = bounded(
         max(0, state.counters[2][E_israel] + 1),
-        "spec/twilight_struggle/events_mid.rules:577:5",
+        "spec/twilight_struggle/events_mid.rules:573:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:578
+    # spec: spec/twilight_struggle/events_mid.rules:574
     state.counters[2][E_jordan] = bounded(
         max(0, state.counters[2][E_jordan] + 1),
-        "spec/twilight_struggle/events_mid.rules:578:5",
+        "spec/twilight_struggle/events_mid.rules:574:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:579
+    # spec: spec/twilight_struggle/events_mid.rules:575
     state.counters[2][E_egypt] = bounded(
         max(0, state.counters[2][E_egypt] + 1),
-        "spec/twilight_struggle/events_mid.rules:579:5",
+        "spec/twilight_struggle/events_mid.rules:575:5",
     )
     state.stamps[10] += 1
 
 
 def ev_john_paul_ii_elected_pope(state, v_you, v_this):
-    "event of john_paul_ii_elected_pope (spec/twilight_struggle/events_mid.rules:632)"
-    # spec: spec/twilight_struggle/events_mid.rules:633
+    "event of john_paul_ii_elected_pope (spec/twilight_struggle/events_mid.rules:628)"
+    # spec: spec/twilight_struggle/events_mid.rules:629
     state.counters[1][E_poland] = bounded(
         max(0, state.counters[1][E_poland] - 2),
-        "spec/twilight_struggle/events_mid.rules:633:5",
+        "spec/twilight_struggle/events_mid.rules:629:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:634
+    # spec: spec/twilight_struggle/events_mid.rules:630
     state.counters[2][E_poland] = bounded(
         max(0, state.counters[2][E_poland] + 1),
-        "spec/twilight_struggle/events_mid.rules:634:5",
+        "spec/twilight_struggle/events_mid.rules:630:5",
     )
     state.stamps[10] += 1
 
 
 def ev_latin_american_death_squads(state, v_you, v_this):
-    "event of latin_american_death_squads (spec/twilight_struggle/events_mid.rules:641)"
-    # spec: spec/twilight_struggle/events_mid.rules:642
+    "event of latin_american_death_squads (spec/twilight_struggle/events_mid.rules:637)"
+    # spec: spec/twilight_struggle/events_mid.rules:638
     activate(state, 30, [v_you], "end_of_turn")
 
 
 def ev_nixon_plays_the_china_card(state, v_you, v_this):
-    "event of nixon_plays_the_china_card (spec/twilight_struggle/events_mid.rules:666)"
-    # spec: spec/twilight_struggle/events_mid.rules:667
+    "event of nixon_plays_the_china_card (spec/twilight_struggle/events_mid.rules:662)"
+    # spec: spec/twilight_struggle/events_mid.rules:663
     if state.location[E_china_card] == 4:
-        # spec: spec/twilight_struggle/events_mid.rules:668
+        # spec: spec/twilight_struggle/events_mid.rules:664
         p_pass_china_card(state, 1, False)
     elif state.location[E_china_card] == 5:
-        # spec: spec/twilight_struggle/events_mid.rules:670
+        # spec: spec/twilight_struggle/events_mid.rules:666
         p_gain_vp(state, 1, 2)
 
 
 def ev_sadat_expels_soviets(state, v_you, v_this):
-    "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:676)"
-    # spec: spec/twilight_struggle/events_mid.rules:677
+    "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:672)"
+    # spec: spec/twilight_struggle/events_mid.rules:673
     state.counters[1][E_egypt] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:678
+    # spec: spec/twilight_struggle/events_mid.rules:674
     state.counters[2][E_egypt] = bounded(
         max(0, state.counters[2][E_egypt] + 1),
-        "spec/twilight_struggle/events_mid.rules:678:5",
+        "spec/twilight_struggle/events_mid.rules:674:5",
     )
     state.stamps[10] += 1
 
 
 def ev_shuttle_diplomacy(state, v_you, v_this):
-    "event of shuttle_diplomacy (spec/twilight_struggle/events_mid.rules:696)"
-    # spec: spec/twilight_struggle/events_mid.rules:697
+    "event of shuttle_diplomacy (spec/twilight_struggle/events_mid.rules:692)"
+    # spec: spec/twilight_struggle/events_mid.rules:693
     move_card(state, v_this, 11)
-    # spec: spec/twilight_struggle/events_mid.rules:698
+    # spec: spec/twilight_struggle/events_mid.rules:694
     activate(state, 31, [], None)
 
 
 def ev_alliance_for_progress(state, v_you, v_this):
-    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:777)"
-    # spec: spec/twilight_struggle/events_mid.rules:778
+    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:773)"
+    # spec: spec/twilight_struggle/events_mid.rules:774
     p_gain_vp(
         state,
         1,
@@ -1415,7 +1416,7 @@ def ev_alliance_for_progress(state, v_you, v_this):
                     )
                 ]
             ),
-            "spec/twilight_struggle/events_mid.rules:779:13",
+            "spec/twilight_struggle/events_mid.rules:775:13",
         ),
     )
 
@@ -1427,12 +1428,12 @@ def ev_africa_scoring(state, v_you, v_this):
 
 
 def ev_one_small_step(state, v_you, v_this):
-    "event of one_small_step (spec/twilight_struggle/events_mid.rules:786)"
-    # spec: spec/twilight_struggle/events_mid.rules:787
+    "event of one_small_step (spec/twilight_struggle/events_mid.rules:782)"
+    # spec: spec/twilight_struggle/events_mid.rules:783
     if state.tracks[6 + v_you] < 7:
         state.tracks[6 + v_you] = max(0, min(8, state.tracks[6 + v_you] + 1))
         state.stamps[7] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:788
+    # spec: spec/twilight_struggle/events_mid.rules:784
     p_space_race_advance(state, v_you)
 
 
@@ -1443,55 +1444,55 @@ def ev_south_america_scoring(state, v_you, v_this):
 
 
 def ev_iranian_hostage_crisis(state, v_you, v_this):
-    "event of iranian_hostage_crisis (spec/twilight_struggle/events_late.rules:91)"
-    # spec: spec/twilight_struggle/events_late.rules:92
+    "event of iranian_hostage_crisis (spec/twilight_struggle/events_late.rules:86)"
+    # spec: spec/twilight_struggle/events_late.rules:87
     state.counters[2][E_iran] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_late.rules:93
+    # spec: spec/twilight_struggle/events_late.rules:88
     state.counters[1][E_iran] = bounded(
         max(0, state.counters[1][E_iran] + 2),
-        "spec/twilight_struggle/events_late.rules:93:5",
+        "spec/twilight_struggle/events_late.rules:88:5",
     )
     state.stamps[10] += 1
 
 
 def ev_the_iron_lady(state, v_you, v_this):
-    "event of the_iron_lady (spec/twilight_struggle/events_late.rules:100)"
-    # spec: spec/twilight_struggle/events_late.rules:101
+    "event of the_iron_lady (spec/twilight_struggle/events_late.rules:95)"
+    # spec: spec/twilight_struggle/events_late.rules:96
     p_gain_vp(state, 1, 1)
-    # spec: spec/twilight_struggle/events_late.rules:102
+    # spec: spec/twilight_struggle/events_late.rules:97
     state.counters[1][E_argentina] = bounded(
         max(0, state.counters[1][E_argentina] + 1),
-        "spec/twilight_struggle/events_late.rules:102:5",
+        "spec/twilight_struggle/events_late.rules:97:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_late.rules:103
+    # spec: spec/twilight_struggle/events_late.rules:98
     state.counters[1][E_uk] = 0
     state.stamps[10] += 1
 
 
 def ev_reagan_bombs_libya(state, v_you, v_this):
-    "event of reagan_bombs_libya (spec/twilight_struggle/events_late.rules:108)"
-    # spec: spec/twilight_struggle/events_late.rules:108
+    "event of reagan_bombs_libya (spec/twilight_struggle/events_late.rules:103)"
+    # spec: spec/twilight_struggle/events_late.rules:103
     p_gain_vp(
         state,
         1,
         bounded(
             state.counters[1][E_libya] // 2,
-            "spec/twilight_struggle/events_late.rules:108:41",
+            "spec/twilight_struggle/events_late.rules:103:41",
         ),
     )
 
 
 def ev_north_sea_oil(state, v_you, v_this):
-    "event of north_sea_oil (spec/twilight_struggle/events_late.rules:143)"
-    # spec: spec/twilight_struggle/events_late.rules:143
+    "event of north_sea_oil (spec/twilight_struggle/events_late.rules:138)"
+    # spec: spec/twilight_struggle/events_late.rules:138
     activate(state, 10, [], "end_of_turn")
 
 
 def ev_terrorism(state, v_you, v_this):
-    "event of terrorism (spec/twilight_struggle/events_late.rules:218)"
-    # spec: spec/twilight_struggle/events_late.rules:219
+    "event of terrorism (spec/twilight_struggle/events_late.rules:213)"
+    # spec: spec/twilight_struggle/events_late.rules:214
     v_count_lost = bounded(
         (
             2
@@ -1502,47 +1503,47 @@ def ev_terrorism(state, v_you, v_this):
             )
             else 1
         ),
-        "spec/twilight_struggle/events_late.rules:219:22",
+        "spec/twilight_struggle/events_late.rules:214:22",
     )
-    # spec: spec/twilight_struggle/events_late.rules:220
+    # spec: spec/twilight_struggle/events_late.rules:215
     for _ in range(v_count_lost):
-        tick(state, "repeat", "spec/twilight_struggle/events_late.rules:220:5")
+        tick(state, "repeat", "spec/twilight_struggle/events_late.rules:215:5")
         p_move_random_card(state, None if v_you is None else (v_you + 1) % 2, "@9")
 
 
 def ev_iran_contra_scandal(state, v_you, v_this):
-    "event of iran_contra_scandal (spec/twilight_struggle/events_late.rules:231)"
-    # spec: spec/twilight_struggle/events_late.rules:231
+    "event of iran_contra_scandal (spec/twilight_struggle/events_late.rules:226)"
+    # spec: spec/twilight_struggle/events_late.rules:226
     activate(state, 12, [], "end_of_turn")
 
 
 def ev_an_evil_empire(state, v_you, v_this):
-    "event of an_evil_empire (spec/twilight_struggle/events_late.rules:331)"
-    # spec: spec/twilight_struggle/events_late.rules:331
+    "event of an_evil_empire (spec/twilight_struggle/events_late.rules:326)"
+    # spec: spec/twilight_struggle/events_late.rules:326
     p_gain_vp(state, 1, 1)
 
 
 def ev_solidarity(state, v_you, v_this):
-    "event of solidarity (spec/twilight_struggle/events_late.rules:392)"
-    # spec: spec/twilight_struggle/events_late.rules:393
+    "event of solidarity (spec/twilight_struggle/events_late.rules:387)"
+    # spec: spec/twilight_struggle/events_late.rules:388
     state.counters[2][E_poland] = bounded(
         max(0, state.counters[2][E_poland] + 3),
-        "spec/twilight_struggle/events_late.rules:393:5",
+        "spec/twilight_struggle/events_late.rules:388:5",
     )
     state.stamps[10] += 1
 
 
 def ev_defectors(state, v_you, v_this):
-    "event of defectors (spec/twilight_struggle/events_late.rules:424)"
-    # spec: spec/twilight_struggle/events_late.rules:425
+    "event of defectors (spec/twilight_struggle/events_late.rules:419)"
+    # spec: spec/twilight_struggle/events_late.rules:420
     if state.vars[5] == v_this:
-        # spec: spec/twilight_struggle/events_late.rules:426
+        # spec: spec/twilight_struggle/events_late.rules:421
         if state.vars[3]:
-            # spec: spec/twilight_struggle/events_late.rules:427
+            # spec: spec/twilight_struggle/events_late.rules:422
             if state.vars[6] == 1:
-                # spec: spec/twilight_struggle/events_late.rules:428
+                # spec: spec/twilight_struggle/events_late.rules:423
                 for v_c in list(state.zones[6]):
-                    # spec: spec/twilight_struggle/events_late.rules:429
+                    # spec: spec/twilight_struggle/events_late.rules:424
                     log_line(
                         state,
                         " ".join(
@@ -1551,36 +1552,36 @@ def ev_defectors(state, v_you, v_this):
                                 text_of(ENTITY_LABELS[v_c]),
                             ]
                         ),
-                        "spec/twilight_struggle/events_late.rules:429:21",
+                        "spec/twilight_struggle/events_late.rules:424:21",
                     )
-                    # spec: spec/twilight_struggle/events_late.rules:430
+                    # spec: spec/twilight_struggle/events_late.rules:425
                     move_card(state, v_c, 9)
         elif state.vars[6] == 0:
-            # spec: spec/twilight_struggle/events_late.rules:434
+            # spec: spec/twilight_struggle/events_late.rules:429
             p_gain_vp(state, 1, 1)
 
 
 def ev_norad(state, v_you, v_this):
-    "event of norad (spec/twilight_struggle/events_late.rules:501)"
-    # spec: spec/twilight_struggle/events_late.rules:502
+    "event of norad (spec/twilight_struggle/events_late.rules:496)"
+    # spec: spec/twilight_struggle/events_late.rules:497
     state.vars[0] = state.tracks[0]
     state.stamps[12] += 1
-    # spec: spec/twilight_struggle/events_late.rules:503
+    # spec: spec/twilight_struggle/events_late.rules:498
     activate(state, 15, [], None)
 
 
 def ev_yuri_and_samantha(state, v_you, v_this):
-    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:514)"
-    # spec: spec/twilight_struggle/events_late.rules:514
+    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:509)"
+    # spec: spec/twilight_struggle/events_late.rules:509
     activate(state, 16, [], "end_of_turn")
 
 
 def ev_awacs_sale_to_saudis(state, v_you, v_this):
-    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:520)"
-    # spec: spec/twilight_struggle/events_late.rules:520
+    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:515)"
+    # spec: spec/twilight_struggle/events_late.rules:515
     state.counters[2][E_saudi_arabia] = bounded(
         max(0, state.counters[2][E_saudi_arabia] + 2),
-        "spec/twilight_struggle/events_late.rules:520:30",
+        "spec/twilight_struggle/events_late.rules:515:30",
     )
     state.stamps[10] += 1
 
@@ -1592,22 +1593,22 @@ def t_formosan_resolution_in_effect_0(state, v_p, v_c):
 
 
 def t_aldrich_ames_remix_in_effect_0(state):
-    "on turn_ending of aldrich_ames_remix_in_effect (spec/twilight_struggle/events_late.rules:339)"
-    # spec: spec/twilight_struggle/events_late.rules:339
+    "on turn_ending of aldrich_ames_remix_in_effect (spec/twilight_struggle/events_late.rules:334)"
+    # spec: spec/twilight_struggle/events_late.rules:334
     state.revealed[3] = False
     state.stamps[0] += 1
 
 
 def t_norad_in_effect_0(state, v_p):
-    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:489)"
-    # spec: spec/twilight_struggle/events_late.rules:489
+    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:484)"
+    # spec: spec/twilight_struggle/events_late.rules:484
     state.vars[0] = state.tracks[0]
     state.stamps[12] += 1
 
 
 def t_yuri_and_samantha_in_effect_0(state, v_p, v_c):
-    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:511)"
-    # spec: spec/twilight_struggle/events_late.rules:511
+    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:506)"
+    # spec: spec/twilight_struggle/events_late.rules:506
     p_gain_vp(state, 0, 1)
 
 
@@ -1623,92 +1624,92 @@ def t_cuban_missile_crisis_in_effect_2(state, v_target, v_p, v_c):
 
 
 def t_missile_envy_obligation_0(state, v_target, v_p, v_c):
-    "on card_played of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:350)"
-    # spec: spec/twilight_struggle/events_mid.rules:351
+    "on card_played of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:346)"
+    # spec: spec/twilight_struggle/events_mid.rules:347
     cancel(state, 22, [v_target])
-    # spec: spec/twilight_struggle/events_mid.rules:352
+    # spec: spec/twilight_struggle/events_mid.rules:348
     activate(state, 23, [v_target], "end_of_action_round")
 
 
 def t_missile_envy_obligation_1(state, v_target, v_p):
-    "on action_round_started of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:354)"
-    # spec: spec/twilight_struggle/events_mid.rules:355
+    "on action_round_started of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:350)"
+    # spec: spec/twilight_struggle/events_mid.rules:351
     cancel(state, 22, [v_target])
 
 
 def t_missile_envy_obligation_2(state, v_target, v_p):
-    "on action_round_ended of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:357)"
-    # spec: spec/twilight_struggle/events_mid.rules:358
+    "on action_round_ended of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:353)"
+    # spec: spec/twilight_struggle/events_mid.rules:354
     cancel(state, 22, [v_target])
 
 
 def t_we_will_bury_you_pending_0(state, v_p):
-    "on action_round_started of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:380)"
-    # spec: spec/twilight_struggle/events_mid.rules:380
+    "on action_round_started of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:376)"
+    # spec: spec/twilight_struggle/events_mid.rules:376
     activate(state, 25, [], None)
 
 
 def t_we_will_bury_you_pending_1(state, v_o, v_c):
-    "on event_resolved of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:381)"
-    # spec: spec/twilight_struggle/events_mid.rules:383
+    "on event_resolved of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:377)"
+    # spec: spec/twilight_struggle/events_mid.rules:379
     cancel(state, 24, None)
-    # spec: spec/twilight_struggle/events_mid.rules:384
+    # spec: spec/twilight_struggle/events_mid.rules:380
     cancel(state, 25, None)
-    # spec: spec/twilight_struggle/events_mid.rules:385
+    # spec: spec/twilight_struggle/events_mid.rules:381
     log_line(
         state,
         'UN Intervention answers "We Will Bury You"',
-        "spec/twilight_struggle/events_mid.rules:385:9",
+        "spec/twilight_struggle/events_mid.rules:381:9",
     )
 
 
 def t_we_will_bury_you_pending_2(state, v_p):
-    "on action_round_ended of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:387)"
-    # spec: spec/twilight_struggle/events_mid.rules:388
+    "on action_round_ended of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:383)"
+    # spec: spec/twilight_struggle/events_mid.rules:384
     cancel(state, 24, None)
-    # spec: spec/twilight_struggle/events_mid.rules:389
+    # spec: spec/twilight_struggle/events_mid.rules:385
     cancel(state, 25, None)
-    # spec: spec/twilight_struggle/events_mid.rules:390
+    # spec: spec/twilight_struggle/events_mid.rules:386
     p_gain_vp(state, 0, 3)
 
 
 def t_flower_power_in_effect_0(state, v_p, v_c):
-    "on card_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:506)"
-    # spec: spec/twilight_struggle/events_mid.rules:506
+    "on card_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:502)"
+    # spec: spec/twilight_struggle/events_mid.rules:502
     p_gain_vp(state, 0, 2)
 
 
 def t_flower_power_in_effect_1(state, v_p, v_c):
-    "on space_attempted of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:507)"
-    # spec: spec/twilight_struggle/events_mid.rules:508
+    "on space_attempted of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:503)"
+    # spec: spec/twilight_struggle/events_mid.rules:504
     log_line(
         state,
         "Flower Power: a war card on the space race scores nothing",
-        "spec/twilight_struggle/events_mid.rules:508:9",
+        "spec/twilight_struggle/events_mid.rules:504:9",
     )
-    # spec: spec/twilight_struggle/events_mid.rules:509
+    # spec: spec/twilight_struggle/events_mid.rules:505
     p_gain_vp(state, 1, 2)
 
 
 def t_flower_power_in_effect_2(state, v_p, v_c):
-    "on headline_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:511)"
-    # spec: spec/twilight_struggle/events_mid.rules:512
+    "on headline_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:507)"
+    # spec: spec/twilight_struggle/events_mid.rules:508
     p_gain_vp(state, 0, 2)
 
 
 def t_u2_incident_in_effect_0(state, v_o, v_c):
-    "on event_resolved of u2_incident_in_effect (spec/twilight_struggle/events_mid.rules:526)"
-    # spec: spec/twilight_struggle/events_mid.rules:527
+    "on event_resolved of u2_incident_in_effect (spec/twilight_struggle/events_mid.rules:522)"
+    # spec: spec/twilight_struggle/events_mid.rules:523
     cancel(state, 29, None)
-    # spec: spec/twilight_struggle/events_mid.rules:528
+    # spec: spec/twilight_struggle/events_mid.rules:524
     p_gain_vp(state, 0, 1)
 
 
 def t_shuttle_diplomacy_in_effect_0(state, v_r):
-    "on region_scored of shuttle_diplomacy_in_effect (spec/twilight_struggle/events_mid.rules:705)"
-    # spec: spec/twilight_struggle/events_mid.rules:706
+    "on region_scored of shuttle_diplomacy_in_effect (spec/twilight_struggle/events_mid.rules:701)"
+    # spec: spec/twilight_struggle/events_mid.rules:702
     cancel(state, 31, None)
-    # spec: spec/twilight_struggle/events_mid.rules:707
+    # spec: spec/twilight_struggle/events_mid.rules:703
     if state.location[E_shuttle_diplomacy] == 11:
         move_card(state, E_shuttle_diplomacy, 9)
 
@@ -1732,12 +1733,12 @@ def emit_card_played(state, x0, x1):
                 runs.append((t_formosan_resolution_in_effect_0, [x0, x1]))
         elif kind == 22:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:350
+            # spec: spec/twilight_struggle/events_mid.rules:346
             if x0 == args[0] and x1 == E_missile_envy:
                 runs.append((t_missile_envy_obligation_0, [args[0], x0, x1]))
         elif kind == 28:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:506
+            # spec: spec/twilight_struggle/events_mid.rules:502
             if (
                 x0 == 1
                 and (
@@ -1766,7 +1767,7 @@ def emit_coup_made(state, x0, x1):
         kind = effect[0]
         if kind == 16:  # yuri_and_samantha_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:511
+            # spec: spec/twilight_struggle/events_late.rules:506
             if x0 == 1:
                 runs.append((t_yuri_and_samantha_in_effect_0, [x0, x1]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
@@ -1787,7 +1788,7 @@ def emit_region_scored(state, x0):
         kind = effect[0]
         if kind == 31:  # shuttle_diplomacy_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:705
+            # spec: spec/twilight_struggle/events_mid.rules:701
             if (x0 == E_middle_east or x0 == E_asia) and not state.vars[4]:
                 runs.append((t_shuttle_diplomacy_in_effect_0, [x0]))
     for function, values in runs:
@@ -1825,7 +1826,7 @@ def emit_action_round_started(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:489
+            # spec: spec/twilight_struggle/events_late.rules:484
             runs.append(new_frame(91, [x0]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
             args = effect[1]
@@ -1839,12 +1840,12 @@ def emit_action_round_started(state, x0):
                 runs.append(new_frame(87, [args[0], x0]))
         elif kind == 22:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:354
+            # spec: spec/twilight_struggle/events_mid.rules:350
             if state.location[E_missile_envy] != 2 + args[0]:
                 runs.append(new_frame(92, [args[0], x0]))
         elif kind == 24:  # we_will_bury_you_pending
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:380
+            # spec: spec/twilight_struggle/events_mid.rules:376
             if x0 == 1:
                 runs.append(new_frame(94, [x0]))
     # the first trigger runs first: it goes on top
@@ -1861,16 +1862,16 @@ def emit_action_round_ended(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:490
+            # spec: spec/twilight_struggle/events_late.rules:485
             runs.append(new_frame(86, [x0]))
         elif kind == 22:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:357
+            # spec: spec/twilight_struggle/events_mid.rules:353
             if state.location[E_missile_envy] != 2 + args[0]:
                 runs.append(new_frame(93, [args[0], x0]))
         elif kind == 24:  # we_will_bury_you_pending
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:387
+            # spec: spec/twilight_struggle/events_mid.rules:383
             if x0 == 1 and is_active(state, 25, None):
                 runs.append(new_frame(95, [x0]))
     # the first trigger runs first: it goes on top
@@ -1887,7 +1888,7 @@ def emit_turn_ending(state):
         kind = effect[0]
         if kind == 14:  # aldrich_ames_remix_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:339
+            # spec: spec/twilight_struggle/events_late.rules:334
             runs.append((t_aldrich_ames_remix_in_effect_0, []))
     for function, values in runs:
         function(state, *values)
@@ -1902,12 +1903,12 @@ def emit_event_resolved(state, x0, x1):
         kind = effect[0]
         if kind == 24:  # we_will_bury_you_pending
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:381
+            # spec: spec/twilight_struggle/events_mid.rules:377
             if x0 == 1 and x1 == E_un_intervention and is_active(state, 25, None):
                 runs.append((t_we_will_bury_you_pending_1, [x0, x1]))
         elif kind == 29:  # u2_incident_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:526
+            # spec: spec/twilight_struggle/events_mid.rules:522
             if x1 == E_un_intervention:
                 runs.append((t_u2_incident_in_effect_0, [x0, x1]))
     for function, values in runs:
@@ -1923,7 +1924,7 @@ def emit_space_attempted(state, x0, x1):
         kind = effect[0]
         if kind == 28:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:507
+            # spec: spec/twilight_struggle/events_mid.rules:503
             if (
                 x0 == 1
                 and (
@@ -1952,7 +1953,7 @@ def emit_headline_played(state, x0, x1):
         kind = effect[0]
         if kind == 28:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:511
+            # spec: spec/twilight_struggle/events_mid.rules:507
             if (
                 x0 == 1
                 and (
@@ -2862,18 +2863,18 @@ def s_late_event_operations(state, frame):
 
 
 def s_late_double_influence(state, frame):
-    "procedure late_double_influence (spec/twilight_struggle/events_late.rules:267)"
+    "procedure late_double_influence (spec/twilight_struggle/events_late.rules:262)"
     # L: 0 p, 1 n, 2 r, 3 left, 4 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:268
+            # spec: spec/twilight_struggle/events_late.rules:263
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_late.rules:269
+            # spec: spec/twilight_struggle/events_late.rules:264
             L[3] = L[1]
-            # spec: spec/twilight_struggle/events_late.rules:270
+            # spec: spec/twilight_struggle/events_late.rules:265
             pc = 1
         if pc == 1:
             if not (
@@ -2886,14 +2887,14 @@ def s_late_double_influence(state, frame):
                         state,
                         L[2],
                         REGION_MEMBERS,
-                        "spec/twilight_struggle/events_late.rules:271:45",
+                        "spec/twilight_struggle/events_late.rules:266:45",
                     )
                 )
             ):
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_late.rules:270:5")
-            # spec: spec/twilight_struggle/events_late.rules:272
+            tick(state, "while", "spec/twilight_struggle/events_late.rules:265:5")
+            # spec: spec/twilight_struggle/events_late.rules:267
             player = L[0]
             offered = []
             offered.append(0)
@@ -2910,7 +2911,7 @@ def s_late_double_influence(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:272:9",
+                "spec/twilight_struggle/events_late.rules:267:9",
             )
             frame[1] = 2
             return
@@ -2923,7 +2924,7 @@ def s_late_double_influence(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:274
+            # spec: spec/twilight_struggle/events_late.rules:269
             player = L[0]
             values = [
                 c_c
@@ -2934,7 +2935,7 @@ def s_late_double_influence(state, frame):
                         c_c,
                         L[2],
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:274:46",
+                        "spec/twilight_struggle/events_late.rules:269:46",
                     )
                     and state.counters[1 + L[0]][c_c] > 0
                     and state.counters[0][c_c] == 0
@@ -2948,30 +2949,30 @@ def s_late_double_influence(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:274:17",
+                "spec/twilight_struggle/events_late.rules:269:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:276
+            # spec: spec/twilight_struggle/events_late.rules:271
             state.counters[1 + L[0]][L[4]] = bounded(
                 max(0, state.counters[1 + L[0]][L[4]] + state.counters[1 + L[0]][L[4]]),
-                "spec/twilight_struggle/events_late.rules:276:17",
+                "spec/twilight_struggle/events_late.rules:271:17",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:277
+            # spec: spec/twilight_struggle/events_late.rules:272
             state.counters[0][L[4]] = bounded(
                 max(0, state.counters[0][L[4]] + 1),
-                "spec/twilight_struggle/events_late.rules:277:17",
+                "spec/twilight_struggle/events_late.rules:272:17",
             )
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_late.rules:278
-            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:278:17")
+            # spec: spec/twilight_struggle/events_late.rules:273
+            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:273:17")
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_late.rules:280
+            # spec: spec/twilight_struggle/events_late.rules:275
             L[3] = 0
             pc = 1
             continue
@@ -2981,15 +2982,15 @@ def s_late_double_influence(state, frame):
 
 
 def s_late_free_realignments(state, frame):
-    "procedure late_free_realignments (spec/twilight_struggle/events_late.rules:316)"
+    "procedure late_free_realignments (spec/twilight_struggle/events_late.rules:311)"
     # L: 0 p, 1 points, 2 r, 3 left, 4 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:317
+            # spec: spec/twilight_struggle/events_late.rules:312
             L[3] = L[1]
-            # spec: spec/twilight_struggle/events_late.rules:318
+            # spec: spec/twilight_struggle/events_late.rules:313
             pc = 1
         if pc == 1:
             if not (
@@ -3004,14 +3005,14 @@ def s_late_free_realignments(state, frame):
                         state,
                         L[2],
                         REGION_MEMBERS,
-                        "spec/twilight_struggle/events_late.rules:318:52",
+                        "spec/twilight_struggle/events_late.rules:313:52",
                     )
                 )
             ):
                 pc = 3
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_late.rules:318:5")
-            # spec: spec/twilight_struggle/events_late.rules:319
+            tick(state, "while", "spec/twilight_struggle/events_late.rules:313:5")
+            # spec: spec/twilight_struggle/events_late.rules:314
             player = L[0]
             values = [
                 c_target
@@ -3022,7 +3023,7 @@ def s_late_free_realignments(state, frame):
                         c_target,
                         L[2],
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:319:43",
+                        "spec/twilight_struggle/events_late.rules:314:43",
                     )
                     and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
                         c_target
@@ -3038,16 +3039,16 @@ def s_late_free_realignments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:319:9",
+                "spec/twilight_struggle/events_late.rules:314:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:321
+            # spec: spec/twilight_struggle/events_late.rules:316
             p_realignment_roll(state, L[0], L[4])
-            # spec: spec/twilight_struggle/events_late.rules:322
-            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:322:9")
+            # spec: spec/twilight_struggle/events_late.rules:317
+            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:317:9")
             pc = 1
             continue
         if pc == 3:
@@ -3056,13 +3057,13 @@ def s_late_free_realignments(state, frame):
 
 
 def s_norad_check(state, frame):
-    "procedure norad_check (spec/twilight_struggle/events_late.rules:493)"
+    "procedure norad_check (spec/twilight_struggle/events_late.rules:488)"
     # L: 0 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:494
+            # spec: spec/twilight_struggle/events_late.rules:489
             if (
                 state.tracks[0] == 2
                 and state.vars[0] != 2
@@ -3078,7 +3079,7 @@ def s_norad_check(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:496
+            # spec: spec/twilight_struggle/events_late.rules:491
             player = 1
             values = [c_c for c_c in K_country if state.counters[2][c_c] > 0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3089,16 +3090,16 @@ def s_norad_check(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:496:9",
+                "spec/twilight_struggle/events_late.rules:491:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[0] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:497
+            # spec: spec/twilight_struggle/events_late.rules:492
             state.counters[2][L[0]] = bounded(
                 max(0, state.counters[2][L[0]] + 1),
-                "spec/twilight_struggle/events_late.rules:497:9",
+                "spec/twilight_struggle/events_late.rules:492:9",
             )
             state.stamps[10] += 1
             pc = 3
@@ -3378,15 +3379,15 @@ def s_trap_action_round(state, frame):
 
 
 def s_summit_winner(state, frame):
-    "procedure summit_winner (spec/twilight_struggle/events_mid.rules:229)"
+    "procedure summit_winner (spec/twilight_struggle/events_mid.rules:225)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:230
+            # spec: spec/twilight_struggle/events_mid.rules:226
             p_gain_vp(state, L[0], 2)
-            # spec: spec/twilight_struggle/events_mid.rules:231
+            # spec: spec/twilight_struggle/events_mid.rules:227
             player = L[0]
             offered = []
             offered.append(0)
@@ -3409,17 +3410,17 @@ def s_summit_winner(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:231:5",
+                "spec/twilight_struggle/events_mid.rules:227:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/twilight_struggle/events_mid.rules:232
+                # spec: spec/twilight_struggle/events_mid.rules:228
                 p_degrade_defcon(state, 1)
             elif k == 1:
-                # spec: spec/twilight_struggle/events_mid.rules:233
+                # spec: spec/twilight_struggle/events_mid.rules:229
                 p_improve_defcon(state, 1)
             elif k == 2:
                 pass
@@ -3428,15 +3429,15 @@ def s_summit_winner(state, frame):
 
 
 def s_free_latin_american_realignments(state, frame):
-    "procedure free_latin_american_realignments (spec/twilight_struggle/events_mid.rules:274)"
+    "procedure free_latin_american_realignments (spec/twilight_struggle/events_mid.rules:270)"
     # L: 0 p, 1 rolls, 2 left, 3 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:275
+            # spec: spec/twilight_struggle/events_mid.rules:271
             L[2] = L[1]
-            # spec: spec/twilight_struggle/events_mid.rules:276
+            # spec: spec/twilight_struggle/events_mid.rules:272
             pc = 1
         if pc == 1:
             if not (
@@ -3452,8 +3453,8 @@ def s_free_latin_american_realignments(state, frame):
             ):
                 pc = 3
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:276:5")
-            # spec: spec/twilight_struggle/events_mid.rules:277
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:272:5")
+            # spec: spec/twilight_struggle/events_mid.rules:273
             player = L[0]
             values = [
                 c_target
@@ -3477,16 +3478,16 @@ def s_free_latin_american_realignments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:277:9",
+                "spec/twilight_struggle/events_mid.rules:273:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:280
+            # spec: spec/twilight_struggle/events_mid.rules:276
             p_realignment_roll(state, L[0], L[3])
-            # spec: spec/twilight_struggle/events_mid.rules:281
-            L[2] = bounded(L[2] - 1, "spec/twilight_struggle/events_mid.rules:281:9")
+            # spec: spec/twilight_struggle/events_mid.rules:277
+            L[2] = bounded(L[2] - 1, "spec/twilight_struggle/events_mid.rules:277:9")
             pc = 1
             continue
         if pc == 3:
@@ -3495,21 +3496,21 @@ def s_free_latin_american_realignments(state, frame):
 
 
 def s_missile_envy_use(state, frame):
-    "procedure missile_envy_use (spec/twilight_struggle/events_mid.rules:333)"
+    "procedure missile_envy_use (spec/twilight_struggle/events_mid.rules:329)"
     # L: 0 p, 1 c, 2 fired
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:334
+            # spec: spec/twilight_struggle/events_mid.rules:330
             move_card(
                 state,
-                some_card(L[1], "spec/twilight_struggle/events_mid.rules:334:5"),
+                some_card(L[1], "spec/twilight_struggle/events_mid.rules:330:5"),
                 8,
             )
-            # spec: spec/twilight_struggle/events_mid.rules:335
+            # spec: spec/twilight_struggle/events_mid.rules:331
             emit_card_played(state, L[0], L[1])
-            # spec: spec/twilight_struggle/events_mid.rules:336
+            # spec: spec/twilight_struggle/events_mid.rules:332
             if (
                 A_side[L[1]]
                 if L[1] is not None
@@ -3517,14 +3518,14 @@ def s_missile_envy_use(state, frame):
                     A_side,
                     L[1],
                     "side",
-                    "spec/twilight_struggle/events_mid.rules:336:8",
+                    "spec/twilight_struggle/events_mid.rules:332:8",
                 )
             ) == (None if L[0] is None else (L[0] + 1) % 2):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:337
+            # spec: spec/twilight_struggle/events_mid.rules:333
             frame[1] = 2
             state.frames.append(
                 new_frame(
@@ -3543,32 +3544,32 @@ def s_missile_envy_use(state, frame):
                                         A_ops,
                                         L[1],
                                         "ops",
-                                        "spec/twilight_struggle/events_mid.rules:337:45",
+                                        "spec/twilight_struggle/events_mid.rules:333:45",
                                     )
                                 ),
                             ),
-                            "spec/twilight_struggle/events_mid.rules:337:29",
+                            "spec/twilight_struggle/events_mid.rules:333:29",
                         ),
                     ],
                 )
             )
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:338
+            # spec: spec/twilight_struggle/events_mid.rules:334
             move_card(
                 state,
-                some_card(L[1], "spec/twilight_struggle/events_mid.rules:338:9"),
+                some_card(L[1], "spec/twilight_struggle/events_mid.rules:334:9"),
                 9,
             )
             pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:340
+            # spec: spec/twilight_struggle/events_mid.rules:336
             frame[1] = 4
             state.frames.append(new_frame(4, [L[1], L[0]]))
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:341
+            # spec: spec/twilight_struggle/events_mid.rules:337
             p_put_away_played_card(state, L[0], L[1], L[2])
             pc = 5
         if pc == 5:
@@ -3588,18 +3589,20 @@ def s_conduct_operations(state, frame):
             offered = []
             if any(d_may_place_influence(state, L[0], c_c) for c_c in K_country):
                 offered.append(0)
+            if False:
+                offered.append(1)
             if any(
                 state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c] > 0
                 and allowed_realign(state, L[0], c_c)
                 for c_c in K_country
             ):
-                offered.append(1)
+                offered.append(2)
             if any(
                 state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c] > 0
                 and allowed_coup(state, L[0], c_c)
                 for c_c in K_country
             ):
-                offered.append(2)
+                offered.append(3)
             if not any(
                 d_may_place_influence(state, L[0], c_c)
                 or state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c]
@@ -3610,12 +3613,13 @@ def s_conduct_operations(state, frame):
                 and allowed_coup(state, L[0], c_c)
                 for c_c in K_country
             ):
-                offered.append(3)
+                offered.append(4)
             ids, labels = option_names(
                 offered,
-                ("influence", "realignment", "coup", "nothing"),
+                ("influence", "civil_war", "realignment", "coup", "nothing"),
                 (
                     "Place influence",
+                    "Place influence, some of it in the Chinese Civil War",
                     "Realignment rolls",
                     "A coup",
                     "Nothing can be done",
@@ -3642,25 +3646,31 @@ def s_conduct_operations(state, frame):
                 pc = 4
             elif k == 3:
                 pc = 5
-            else:
+            elif k == 4:
                 pc = 6
+            else:
+                pc = 7
         if pc == 2:
             # spec: spec/twilight_struggle/operations.rules:57
             state.frames.pop()
             state.frames.append(new_frame(19, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 4))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/operations.rules:60
+            # spec: spec/twilight_struggle/operations.rules:62
+            p_civil_war_placement(state, L[0], L[1], L[2])
+            pc = 7
+        if pc == 4:
+            # spec: spec/twilight_struggle/operations.rules:65
             state.frames.pop()
             state.frames.append(new_frame(20, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 4))
             return
-        if pc == 4:
-            # spec: spec/twilight_struggle/operations.rules:64
+        if pc == 5:
+            # spec: spec/twilight_struggle/operations.rules:69
             state.frames.pop()
             state.frames.append(new_frame(21, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 1))
             return
-        if pc == 5:
-            # spec: spec/twilight_struggle/operations.rules:71
+        if pc == 6:
+            # spec: spec/twilight_struggle/operations.rules:77
             log_line(
                 state,
                 " ".join(
@@ -3670,34 +3680,34 @@ def s_conduct_operations(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/operations.rules:71:17",
+                                "spec/twilight_struggle/operations.rules:77:17",
                             )
                         ),
                         "can use no operations",
                     ]
                 ),
-                "spec/twilight_struggle/operations.rules:71:13",
+                "spec/twilight_struggle/operations.rules:77:13",
             )
-            pc = 6
-        if pc == 6:
+            pc = 7
+        if pc == 7:
             state.frames.pop()
             return
 
 
 def s_place_influence_by_ops(state, frame):
-    "procedure place_influence_by_ops (spec/twilight_struggle/operations.rules:94)"
+    "procedure place_influence_by_ops (spec/twilight_struggle/operations.rules:106)"
     # L: 0 p, 1 ops, 2 asia_bonus, 3 sea_bonus, 4 spent, 5 asia_live, 6 sea_live, 7 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/operations.rules:95
+            # spec: spec/twilight_struggle/operations.rules:107
             L[4] = 0
-            # spec: spec/twilight_struggle/operations.rules:96
+            # spec: spec/twilight_struggle/operations.rules:108
             L[5] = L[2]
-            # spec: spec/twilight_struggle/operations.rules:97
+            # spec: spec/twilight_struggle/operations.rules:109
             L[6] = L[3]
-            # spec: spec/twilight_struggle/operations.rules:98
+            # spec: spec/twilight_struggle/operations.rules:110
             pc = 1
         if pc == 1:
             values = [
@@ -3720,13 +3730,13 @@ def s_place_influence_by_ops(state, frame):
             if not values:
                 pc = 3
                 continue
-            tick(state, "while", "spec/twilight_struggle/operations.rules:98:5")
-            # spec: spec/twilight_struggle/operations.rules:100
+            tick(state, "while", "spec/twilight_struggle/operations.rules:110:5")
+            # spec: spec/twilight_struggle/operations.rules:112
             state.vars[8] = bounded(
-                L[1] - L[4], "spec/twilight_struggle/operations.rules:100:9"
+                L[1] - L[4], "spec/twilight_struggle/operations.rules:112:9"
             )
             state.stamps[20] += 1
-            # spec: spec/twilight_struggle/operations.rules:101
+            # spec: spec/twilight_struggle/operations.rules:113
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -3736,13 +3746,13 @@ def s_place_influence_by_ops(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/operations.rules:101:9",
+                "spec/twilight_struggle/operations.rules:113:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[7] = frame[3]
-            # spec: spec/twilight_struggle/operations.rules:105
+            # spec: spec/twilight_struggle/operations.rules:117
             L[4] = bounded(
                 L[4]
                 + (
@@ -3750,18 +3760,18 @@ def s_place_influence_by_ops(state, frame):
                     if d_controls(state, None if L[0] is None else (L[0] + 1) % 2, L[7])
                     else 1
                 ),
-                "spec/twilight_struggle/operations.rules:105:9",
+                "spec/twilight_struggle/operations.rules:117:9",
             )
-            # spec: spec/twilight_struggle/operations.rules:106
+            # spec: spec/twilight_struggle/operations.rules:118
             state.counters[1 + L[0]][L[7]] = bounded(
                 max(0, state.counters[1 + L[0]][L[7]] + 1),
-                "spec/twilight_struggle/operations.rules:106:9",
+                "spec/twilight_struggle/operations.rules:118:9",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/operations.rules:107
+            # spec: spec/twilight_struggle/operations.rules:119
             if L[7] not in RS_asia:
                 L[5] = 0
-            # spec: spec/twilight_struggle/operations.rules:108
+            # spec: spec/twilight_struggle/operations.rules:120
             if L[7] not in RS_southeast_asia:
                 L[6] = 0
             pc = 1
@@ -3772,19 +3782,19 @@ def s_place_influence_by_ops(state, frame):
 
 
 def s_realign_with_ops(state, frame):
-    "procedure realign_with_ops (spec/twilight_struggle/operations.rules:128)"
+    "procedure realign_with_ops (spec/twilight_struggle/operations.rules:140)"
     # L: 0 p, 1 ops, 2 asia_bonus, 3 sea_bonus, 4 spent, 5 asia_live, 6 sea_live, 7 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/operations.rules:129
+            # spec: spec/twilight_struggle/operations.rules:141
             L[4] = 0
-            # spec: spec/twilight_struggle/operations.rules:130
+            # spec: spec/twilight_struggle/operations.rules:142
             L[5] = L[2]
-            # spec: spec/twilight_struggle/operations.rules:131
+            # spec: spec/twilight_struggle/operations.rules:143
             L[6] = L[3]
-            # spec: spec/twilight_struggle/operations.rules:132
+            # spec: spec/twilight_struggle/operations.rules:144
             pc = 1
         if pc == 1:
             if not any(
@@ -3802,8 +3812,8 @@ def s_realign_with_ops(state, frame):
             ):
                 pc = 3
                 continue
-            tick(state, "while", "spec/twilight_struggle/operations.rules:132:5")
-            # spec: spec/twilight_struggle/operations.rules:134
+            tick(state, "while", "spec/twilight_struggle/operations.rules:144:5")
+            # spec: spec/twilight_struggle/operations.rules:146
             player = L[0]
             values = [
                 c_target
@@ -3829,20 +3839,20 @@ def s_realign_with_ops(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/operations.rules:134:9",
+                "spec/twilight_struggle/operations.rules:146:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[7] = frame[3]
-            # spec: spec/twilight_struggle/operations.rules:138
-            L[4] = bounded(L[4] + 1, "spec/twilight_struggle/operations.rules:138:9")
-            # spec: spec/twilight_struggle/operations.rules:139
+            # spec: spec/twilight_struggle/operations.rules:150
+            L[4] = bounded(L[4] + 1, "spec/twilight_struggle/operations.rules:150:9")
+            # spec: spec/twilight_struggle/operations.rules:151
             p_realignment_roll(state, L[0], L[7])
-            # spec: spec/twilight_struggle/operations.rules:140
+            # spec: spec/twilight_struggle/operations.rules:152
             if L[7] not in RS_asia:
                 L[5] = 0
-            # spec: spec/twilight_struggle/operations.rules:141
+            # spec: spec/twilight_struggle/operations.rules:153
             if L[7] not in RS_southeast_asia:
                 L[6] = 0
             pc = 1
@@ -3853,13 +3863,13 @@ def s_realign_with_ops(state, frame):
 
 
 def s_coup_with_ops(state, frame):
-    "procedure coup_with_ops (spec/twilight_struggle/operations.rules:170)"
+    "procedure coup_with_ops (spec/twilight_struggle/operations.rules:182)"
     # L: 0 p, 1 ops, 2 asia_bonus, 3 sea_bonus, 4 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/operations.rules:171
+            # spec: spec/twilight_struggle/operations.rules:183
             player = L[0]
             values = [
                 c_target
@@ -3880,13 +3890,13 @@ def s_coup_with_ops(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/operations.rules:171:5",
+                "spec/twilight_struggle/operations.rules:183:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/operations.rules:173
+            # spec: spec/twilight_struggle/operations.rules:185
             state.frames.pop()
             state.frames.append(
                 new_frame(
@@ -3899,7 +3909,7 @@ def s_coup_with_ops(state, frame):
                             - 0
                             + (L[2] if L[4] in RS_asia else 0)
                             + (L[3] if L[4] in RS_southeast_asia else 0),
-                            "spec/twilight_struggle/operations.rules:173:29",
+                            "spec/twilight_struggle/operations.rules:185:29",
                         ),
                         False,
                     ]
@@ -3910,21 +3920,21 @@ def s_coup_with_ops(state, frame):
 
 
 def s_coup_attempt(state, frame):
-    "procedure coup_attempt (spec/twilight_struggle/operations.rules:181)"
+    "procedure coup_attempt (spec/twilight_struggle/operations.rules:193)"
     # L: 0 p, 1 c, 2 ops, 3 free, 4 die, 5 margin, 6 taken
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/operations.rules:182
+            # spec: spec/twilight_struggle/operations.rules:194
             frame[1] = 1
             if emit_coup_announced(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/operations.rules:183
-            L[4] = roll(state, 6, "spec/twilight_struggle/operations.rules:183:5")
-            # spec: spec/twilight_struggle/operations.rules:184
+            # spec: spec/twilight_struggle/operations.rules:195
+            L[4] = roll(state, 6, "spec/twilight_struggle/operations.rules:195:5")
+            # spec: spec/twilight_struggle/operations.rules:196
             L[5] = bounded(
                 L[4]
                 + L[2]
@@ -3937,12 +3947,12 @@ def s_coup_attempt(state, frame):
                         A_stability,
                         L[1],
                         "stability",
-                        "spec/twilight_struggle/operations.rules:184:61",
+                        "spec/twilight_struggle/operations.rules:196:61",
                     )
                 ),
-                "spec/twilight_struggle/operations.rules:184:18",
+                "spec/twilight_struggle/operations.rules:196:18",
             )
-            # spec: spec/twilight_struggle/operations.rules:185
+            # spec: spec/twilight_struggle/operations.rules:197
             log_line(
                 state,
                 " ".join(
@@ -3952,7 +3962,7 @@ def s_coup_attempt(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/operations.rules:185:9",
+                                "spec/twilight_struggle/operations.rules:197:9",
                             )
                         ),
                         "coups in",
@@ -3963,7 +3973,7 @@ def s_coup_attempt(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/twilight_struggle/operations.rules:185:30",
+                                "spec/twilight_struggle/operations.rules:197:30",
                             )
                         ),
                         "with",
@@ -3974,41 +3984,41 @@ def s_coup_attempt(state, frame):
                         text_of(L[5]),
                     ]
                 ),
-                "spec/twilight_struggle/operations.rules:185:5",
+                "spec/twilight_struggle/operations.rules:197:5",
             )
-            # spec: spec/twilight_struggle/operations.rules:186
+            # spec: spec/twilight_struggle/operations.rules:198
             if L[5] > 0:
-                # spec: spec/twilight_struggle/operations.rules:187
+                # spec: spec/twilight_struggle/operations.rules:199
                 L[6] = min(
                     L[5],
                     state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
                         L[1]
                     ],
                 )
-                # spec: spec/twilight_struggle/operations.rules:188
+                # spec: spec/twilight_struggle/operations.rules:200
                 row = 1 + (None if L[0] is None else (L[0] + 1) % 2)
                 state.counters[row][L[1]] = bounded(
                     max(0, state.counters[row][L[1]] - L[6]),
-                    "spec/twilight_struggle/operations.rules:188:9",
+                    "spec/twilight_struggle/operations.rules:200:9",
                 )
                 state.stamps[10] += 1
-                # spec: spec/twilight_struggle/operations.rules:189
+                # spec: spec/twilight_struggle/operations.rules:201
                 state.counters[1 + L[0]][L[1]] = bounded(
                     max(0, state.counters[1 + L[0]][L[1]] + (L[5] - L[6])),
-                    "spec/twilight_struggle/operations.rules:189:9",
+                    "spec/twilight_struggle/operations.rules:201:9",
                 )
                 state.stamps[10] += 1
-            # spec: spec/twilight_struggle/operations.rules:191
+            # spec: spec/twilight_struggle/operations.rules:203
             if not L[3]:
                 p_add_milops(state, L[0], L[2])
-            # spec: spec/twilight_struggle/operations.rules:192
+            # spec: spec/twilight_struggle/operations.rules:204
             emit_coup_made(state, L[0], L[1])
-            # spec: spec/twilight_struggle/operations.rules:193
+            # spec: spec/twilight_struggle/operations.rules:205
             p_degrade_defcon(
                 state,
                 bounded(
                     q_coup_defcon_loss(state, L[0], L[1]),
-                    "spec/twilight_struggle/operations.rules:193:20",
+                    "spec/twilight_struggle/operations.rules:205:20",
                 ),
             )
             state.frames.pop()
@@ -6182,27 +6192,27 @@ def sev_salt_negotiations(state, frame):
 
 
 def sev_summit(state, frame):
-    "event of summit (spec/twilight_struggle/events_mid.rules:216)"
+    "event of summit (spec/twilight_struggle/events_mid.rules:212)"
     # L: 0 you, 1 this, 2 own_die, 3 their_die, 4 own_total, 5 their_total
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:217
-            L[2] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:217:5")
-            # spec: spec/twilight_struggle/events_mid.rules:218
-            L[3] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:218:5")
-            # spec: spec/twilight_struggle/events_mid.rules:219
+            # spec: spec/twilight_struggle/events_mid.rules:213
+            L[2] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:213:5")
+            # spec: spec/twilight_struggle/events_mid.rules:214
+            L[3] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:214:5")
+            # spec: spec/twilight_struggle/events_mid.rules:215
             L[4] = bounded(
                 L[2] + d_summit_bonus(state, L[0]),
-                "spec/twilight_struggle/events_mid.rules:219:21",
+                "spec/twilight_struggle/events_mid.rules:215:21",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:220
+            # spec: spec/twilight_struggle/events_mid.rules:216
             L[5] = bounded(
                 L[3] + d_summit_bonus(state, None if L[0] is None else (L[0] + 1) % 2),
-                "spec/twilight_struggle/events_mid.rules:220:23",
+                "spec/twilight_struggle/events_mid.rules:216:23",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:221
+            # spec: spec/twilight_struggle/events_mid.rules:217
             log_line(
                 state,
                 " ".join(
@@ -6213,7 +6223,7 @@ def sev_summit(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/events_mid.rules:221:20",
+                                "spec/twilight_struggle/events_mid.rules:217:20",
                             )
                         ),
                         text_of(L[4]),
@@ -6221,9 +6231,9 @@ def sev_summit(state, frame):
                         text_of(L[5]),
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:221:5",
+                "spec/twilight_struggle/events_mid.rules:217:5",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:222
+            # spec: spec/twilight_struggle/events_mid.rules:218
             if L[4] > L[5]:
                 pc = 1
             elif L[5] > L[4]:
@@ -6231,12 +6241,12 @@ def sev_summit(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:223
+            # spec: spec/twilight_struggle/events_mid.rules:219
             state.frames.pop()
             state.frames.append(new_frame(15, [L[0]]))
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:225
+            # spec: spec/twilight_struggle/events_mid.rules:221
             state.frames.pop()
             state.frames.append(
                 new_frame(15, [None if L[0] is None else (L[0] + 1) % 2])
@@ -6248,13 +6258,13 @@ def sev_summit(state, frame):
 
 
 def sev_how_i_learned_to_stop_worrying(state, frame):
-    "event of how_i_learned_to_stop_worrying (spec/twilight_struggle/events_mid.rules:242)"
+    "event of how_i_learned_to_stop_worrying (spec/twilight_struggle/events_mid.rules:238)"
     # L: 0 you, 1 this, 2 level
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:243
+            # spec: spec/twilight_struggle/events_mid.rules:239
             player = L[0]
             values = list(range(1, 6))
             ids, labels = option_names(values)
@@ -6265,28 +6275,28 @@ def sev_how_i_learned_to_stop_worrying(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:243:5",
+                "spec/twilight_struggle/events_mid.rules:239:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:244
+            # spec: spec/twilight_struggle/events_mid.rules:240
             p_set_defcon_to(state, L[2])
-            # spec: spec/twilight_struggle/events_mid.rules:245
+            # spec: spec/twilight_struggle/events_mid.rules:241
             p_add_milops(state, L[0], 5)
             state.frames.pop()
             return
 
 
 def sev_junta(state, frame):
-    "event of junta (spec/twilight_struggle/events_mid.rules:255)"
+    "event of junta (spec/twilight_struggle/events_mid.rules:251)"
     # L: 0 you, 1 this, 2 target, 3 ops, 4 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:256
+            # spec: spec/twilight_struggle/events_mid.rules:252
             player = L[0]
             values = [
                 c_target
@@ -6304,24 +6314,24 @@ def sev_junta(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:256:5",
+                "spec/twilight_struggle/events_mid.rules:252:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:257
+            # spec: spec/twilight_struggle/events_mid.rules:253
             state.counters[1 + L[0]][L[2]] = bounded(
                 max(0, state.counters[1 + L[0]][L[2]] + 2),
-                "spec/twilight_struggle/events_mid.rules:257:5",
+                "spec/twilight_struggle/events_mid.rules:253:5",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:258
+            # spec: spec/twilight_struggle/events_mid.rules:254
             L[3] = bounded(
                 d_event_ops(state, L[0], L[1], A_ops[L[1]]),
-                "spec/twilight_struggle/events_mid.rules:258:15",
+                "spec/twilight_struggle/events_mid.rules:254:15",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:259
+            # spec: spec/twilight_struggle/events_mid.rules:255
             player = L[0]
             offered = []
             if any(
@@ -6355,7 +6365,7 @@ def sev_junta(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:259:5",
+                "spec/twilight_struggle/events_mid.rules:255:5",
             )
             frame[1] = 2
             return
@@ -6370,7 +6380,7 @@ def sev_junta(state, frame):
             else:
                 pc = 6
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:262
+            # spec: spec/twilight_struggle/events_mid.rules:258
             player = L[0]
             values = [
                 c_c
@@ -6388,18 +6398,18 @@ def sev_junta(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:262:13",
+                "spec/twilight_struggle/events_mid.rules:258:13",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:264
+            # spec: spec/twilight_struggle/events_mid.rules:260
             state.frames.pop()
             state.frames.append(new_frame(22, [L[0], L[4], L[3], True] + [UNBOUND] * 3))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:268
+            # spec: spec/twilight_struggle/events_mid.rules:264
             state.frames.pop()
             state.frames.append(new_frame(16, [L[0], L[3]] + [UNBOUND] * 2))
             return
@@ -6409,26 +6419,26 @@ def sev_junta(state, frame):
 
 
 def sev_missile_envy(state, frame):
-    "event of missile_envy (spec/twilight_struggle/events_mid.rules:320)"
+    "event of missile_envy (spec/twilight_struggle/events_mid.rules:316)"
     # L: 0 you, 1 this, 2 them, 3 best, 4 c, 5 taken
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:321
+            # spec: spec/twilight_struggle/events_mid.rules:317
             L[2] = None if L[0] is None else (L[0] + 1) % 2
-            # spec: spec/twilight_struggle/events_mid.rules:322
+            # spec: spec/twilight_struggle/events_mid.rules:318
             if len(state.zones[2 + L[2]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:323
+            # spec: spec/twilight_struggle/events_mid.rules:319
             L[3] = 0
-            # spec: spec/twilight_struggle/events_mid.rules:324
+            # spec: spec/twilight_struggle/events_mid.rules:320
             for L[4] in list(state.zones[2 + L[2]]):
                 L[3] = max(L[3], A_ops[L[4]])
-            # spec: spec/twilight_struggle/events_mid.rules:325
+            # spec: spec/twilight_struggle/events_mid.rules:321
             player = L[2]
             values = [
                 c_taken for c_taken in state.zones[2 + L[2]] if A_ops[c_taken] == L[3]
@@ -6441,18 +6451,18 @@ def sev_missile_envy(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:325:9",
+                "spec/twilight_struggle/events_mid.rules:321:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:326
+            # spec: spec/twilight_struggle/events_mid.rules:322
             move_card(state, L[1], 2 + L[2])
-            # spec: spec/twilight_struggle/events_mid.rules:327
+            # spec: spec/twilight_struggle/events_mid.rules:323
             if not is_active(state, 22, [L[2]]):
                 activate(state, 22, [L[2]], None)
-            # spec: spec/twilight_struggle/events_mid.rules:328
+            # spec: spec/twilight_struggle/events_mid.rules:324
             log_line(
                 state,
                 " ".join(
@@ -6462,7 +6472,7 @@ def sev_missile_envy(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/events_mid.rules:328:13",
+                                "spec/twilight_struggle/events_mid.rules:324:13",
                             )
                         ),
                         "takes",
@@ -6470,9 +6480,9 @@ def sev_missile_envy(state, frame):
                         "with Missile Envy",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:328:9",
+                "spec/twilight_struggle/events_mid.rules:324:9",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:329
+            # spec: spec/twilight_struggle/events_mid.rules:325
             state.frames.pop()
             state.frames.append(new_frame(17, [L[0], L[5]] + [UNBOUND] * 1))
             return
@@ -6482,13 +6492,13 @@ def sev_missile_envy(state, frame):
 
 
 def sev_south_african_unrest(state, frame):
-    "event of south_african_unrest (spec/twilight_struggle/events_mid.rules:420)"
+    "event of south_african_unrest (spec/twilight_struggle/events_mid.rules:416)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:421
+            # spec: spec/twilight_struggle/events_mid.rules:417
             player = 0
             offered = []
             offered.append(0)
@@ -6508,7 +6518,7 @@ def sev_south_african_unrest(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:421:5",
+                "spec/twilight_struggle/events_mid.rules:417:5",
             )
             frame[1] = 1
             return
@@ -6521,21 +6531,21 @@ def sev_south_african_unrest(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:422
+            # spec: spec/twilight_struggle/events_mid.rules:418
             state.counters[1][E_south_africa] = bounded(
                 max(0, state.counters[1][E_south_africa] + 2),
-                "spec/twilight_struggle/events_mid.rules:422:52",
+                "spec/twilight_struggle/events_mid.rules:418:52",
             )
             state.stamps[10] += 1
             pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:424
+            # spec: spec/twilight_struggle/events_mid.rules:420
             state.counters[1][E_south_africa] = bounded(
                 max(0, state.counters[1][E_south_africa] + 1),
-                "spec/twilight_struggle/events_mid.rules:424:13",
+                "spec/twilight_struggle/events_mid.rules:420:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:425
+            # spec: spec/twilight_struggle/events_mid.rules:421
             player = 0
             values = [c_c for c_c in K_country if c_c in ADJS[E_south_africa]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -6546,16 +6556,16 @@ def sev_south_african_unrest(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:425:13",
+                "spec/twilight_struggle/events_mid.rules:421:13",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:426
+            # spec: spec/twilight_struggle/events_mid.rules:422
             state.counters[1][L[2]] = bounded(
                 max(0, state.counters[1][L[2]] + 2),
-                "spec/twilight_struggle/events_mid.rules:426:13",
+                "spec/twilight_struggle/events_mid.rules:422:13",
             )
             state.stamps[10] += 1
             pc = 5
@@ -6565,21 +6575,21 @@ def sev_south_african_unrest(state, frame):
 
 
 def sev_muslim_revolution(state, frame):
-    "event of muslim_revolution (spec/twilight_struggle/events_mid.rules:460)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 461
+    "event of muslim_revolution (spec/twilight_struggle/events_mid.rules:456)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 457
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:461
+            # spec: spec/twilight_struggle/events_mid.rules:457
             L[3] = 2
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:461:5")
-            # spec: spec/twilight_struggle/events_mid.rules:462
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:457:5")
+            # spec: spec/twilight_struggle/events_mid.rules:458
             player = L[0]
             values = [
                 c_c
@@ -6600,13 +6610,13 @@ def sev_muslim_revolution(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:462:9",
+                "spec/twilight_struggle/events_mid.rules:458:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:464
+            # spec: spec/twilight_struggle/events_mid.rules:460
             state.counters[2][L[2]] = 0
             state.stamps[10] += 1
             pc = 3
@@ -6620,12 +6630,12 @@ def sev_muslim_revolution(state, frame):
 
 
 def sev_abm_treaty(state, frame):
-    "event of abm_treaty (spec/twilight_struggle/events_mid.rules:472)"
+    "event of abm_treaty (spec/twilight_struggle/events_mid.rules:468)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_mid.rules:473
+    # spec: spec/twilight_struggle/events_mid.rules:469
     p_improve_defcon(state, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:474
+    # spec: spec/twilight_struggle/events_mid.rules:470
     state.frames.pop()
     state.frames.append(
         new_frame(
@@ -6634,7 +6644,7 @@ def sev_abm_treaty(state, frame):
                 L[0],
                 bounded(
                     d_event_ops(state, L[0], L[1], A_ops[L[1]]),
-                    "spec/twilight_struggle/events_mid.rules:474:27",
+                    "spec/twilight_struggle/events_mid.rules:470:27",
                 ),
             ],
         )
@@ -6643,16 +6653,16 @@ def sev_abm_treaty(state, frame):
 
 
 def sev_lone_gunman(state, frame):
-    "event of lone_gunman (spec/twilight_struggle/events_mid.rules:546)"
+    "event of lone_gunman (spec/twilight_struggle/events_mid.rules:542)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:547
+            # spec: spec/twilight_struggle/events_mid.rules:543
             state.revealed[3] = True
             state.stamps[0] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:548
+            # spec: spec/twilight_struggle/events_mid.rules:544
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -6661,14 +6671,14 @@ def sev_lone_gunman(state, frame):
                         0,
                         bounded(
                             d_event_ops(state, 0, L[1], A_ops[L[1]]),
-                            "spec/twilight_struggle/events_mid.rules:548:37",
+                            "spec/twilight_struggle/events_mid.rules:544:37",
                         ),
                     ],
                 )
             )
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:549
+            # spec: spec/twilight_struggle/events_mid.rules:545
             if not is_active(state, 14, None):
                 state.revealed[3] = False
                 state.stamps[0] += 1
@@ -6677,24 +6687,24 @@ def sev_lone_gunman(state, frame):
 
 
 def sev_colonial_rear_guards(state, frame):
-    "event of colonial_rear_guards (spec/twilight_struggle/events_mid.rules:554)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 556
+    "event of colonial_rear_guards (spec/twilight_struggle/events_mid.rules:550)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 552
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:555
+            # spec: spec/twilight_struggle/events_mid.rules:551
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:556
+            # spec: spec/twilight_struggle/events_mid.rules:552
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:556:5")
-            # spec: spec/twilight_struggle/events_mid.rules:557
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:552:5")
+            # spec: spec/twilight_struggle/events_mid.rules:553
             player = 1
             values = [
                 c_c
@@ -6712,22 +6722,22 @@ def sev_colonial_rear_guards(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:557:9",
+                "spec/twilight_struggle/events_mid.rules:553:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:559
+            # spec: spec/twilight_struggle/events_mid.rules:555
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:559:9",
+                "spec/twilight_struggle/events_mid.rules:555:9",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:560
+            # spec: spec/twilight_struggle/events_mid.rules:556
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:560:9",
+                "spec/twilight_struggle/events_mid.rules:556:9",
             )
             state.stamps[9] += 1
             L[3] = L[3] - 1
@@ -6739,21 +6749,21 @@ def sev_colonial_rear_guards(state, frame):
 
 
 def sev_puppet_governments(state, frame):
-    "event of puppet_governments (spec/twilight_struggle/events_mid.rules:588)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 589
+    "event of puppet_governments (spec/twilight_struggle/events_mid.rules:584)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 585
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:589
+            # spec: spec/twilight_struggle/events_mid.rules:585
             L[3] = 3
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 7
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:589:5")
-            # spec: spec/twilight_struggle/events_mid.rules:590
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:585:5")
+            # spec: spec/twilight_struggle/events_mid.rules:586
             player = 1
             offered = []
             if any(
@@ -6774,7 +6784,7 @@ def sev_puppet_governments(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:590:9",
+                "spec/twilight_struggle/events_mid.rules:586:9",
             )
             frame[1] = 2
             return
@@ -6787,7 +6797,7 @@ def sev_puppet_governments(state, frame):
             else:
                 pc = 6
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:593
+            # spec: spec/twilight_struggle/events_mid.rules:589
             player = 1
             values = [
                 c_c
@@ -6805,21 +6815,21 @@ def sev_puppet_governments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:593:17",
+                "spec/twilight_struggle/events_mid.rules:589:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:594
+            # spec: spec/twilight_struggle/events_mid.rules:590
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:594:17",
+                "spec/twilight_struggle/events_mid.rules:590:17",
             )
             state.stamps[10] += 1
             pc = 6
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:596
+            # spec: spec/twilight_struggle/events_mid.rules:592
             pc = 7
             continue
             pc = 6
@@ -6833,25 +6843,25 @@ def sev_puppet_governments(state, frame):
 
 
 def sev_grain_sales_to_soviets(state, frame):
-    "event of grain_sales_to_soviets (spec/twilight_struggle/events_mid.rules:610)"
+    "event of grain_sales_to_soviets (spec/twilight_struggle/events_mid.rules:606)"
     # L: 0 you, 1 this, 2 own_ops, 3 taken
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:611
+            # spec: spec/twilight_struggle/events_mid.rules:607
             L[2] = True
-            # spec: spec/twilight_struggle/events_mid.rules:612
+            # spec: spec/twilight_struggle/events_mid.rules:608
             if len(state.zones[2]) > 0:
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:613
+            # spec: spec/twilight_struggle/events_mid.rules:609
             p_move_random_card(state, 0, "@8")
-            # spec: spec/twilight_struggle/events_mid.rules:614
+            # spec: spec/twilight_struggle/events_mid.rules:610
             L[3] = top_card(state, 8)
-            # spec: spec/twilight_struggle/events_mid.rules:615
+            # spec: spec/twilight_struggle/events_mid.rules:611
             player = 1
             offered = []
             offered.append(0)
@@ -6868,7 +6878,7 @@ def sev_grain_sales_to_soviets(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:615:9",
+                "spec/twilight_struggle/events_mid.rules:611:9",
             )
             frame[1] = 2
             return
@@ -6881,9 +6891,9 @@ def sev_grain_sales_to_soviets(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:617
+            # spec: spec/twilight_struggle/events_mid.rules:613
             L[2] = False
-            # spec: spec/twilight_struggle/events_mid.rules:618
+            # spec: spec/twilight_struggle/events_mid.rules:614
             log_line(
                 state,
                 " ".join(
@@ -6896,28 +6906,28 @@ def sev_grain_sales_to_soviets(state, frame):
                                 ENTITY_LABELS,
                                 L[3],
                                 "label",
-                                "spec/twilight_struggle/events_mid.rules:618:34",
+                                "spec/twilight_struggle/events_mid.rules:614:34",
                             )
                         ),
                         "taken from the USSR",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:618:17",
+                "spec/twilight_struggle/events_mid.rules:614:17",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:619
+            # spec: spec/twilight_struggle/events_mid.rules:615
             frame[1] = 5
             state.frames.append(new_frame(1, [1, L[3]] + [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/events_mid.rules:622
+            # spec: spec/twilight_struggle/events_mid.rules:618
             move_card(
                 state,
-                some_card(L[3], "spec/twilight_struggle/events_mid.rules:622:17"),
+                some_card(L[3], "spec/twilight_struggle/events_mid.rules:618:17"),
                 2,
             )
             pc = 5
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:626
+            # spec: spec/twilight_struggle/events_mid.rules:622
             if L[2]:
                 pc = 6
             else:
@@ -6931,7 +6941,7 @@ def sev_grain_sales_to_soviets(state, frame):
                         1,
                         bounded(
                             d_event_ops(state, 1, L[1], A_ops[L[1]]),
-                            "spec/twilight_struggle/events_mid.rules:626:49",
+                            "spec/twilight_struggle/events_mid.rules:622:49",
                         ),
                     ],
                 )
@@ -6943,21 +6953,21 @@ def sev_grain_sales_to_soviets(state, frame):
 
 
 def sev_oas_founded(state, frame):
-    "event of oas_founded (spec/twilight_struggle/events_mid.rules:652)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 653
+    "event of oas_founded (spec/twilight_struggle/events_mid.rules:648)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 649
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:653
+            # spec: spec/twilight_struggle/events_mid.rules:649
             L[3] = 2
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:653:5")
-            # spec: spec/twilight_struggle/events_mid.rules:654
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:649:5")
+            # spec: spec/twilight_struggle/events_mid.rules:650
             player = 1
             values = [
                 c_c
@@ -6973,16 +6983,16 @@ def sev_oas_founded(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:654:9",
+                "spec/twilight_struggle/events_mid.rules:650:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:655
+            # spec: spec/twilight_struggle/events_mid.rules:651
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:655:9",
+                "spec/twilight_struggle/events_mid.rules:651:9",
             )
             state.stamps[10] += 1
             L[3] = L[3] - 1
@@ -6994,24 +7004,24 @@ def sev_oas_founded(state, frame):
 
 
 def sev_the_voice_of_america(state, frame):
-    "event of the_voice_of_america (spec/twilight_struggle/events_mid.rules:717)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 719
+    "event of the_voice_of_america (spec/twilight_struggle/events_mid.rules:713)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 715
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:718
+            # spec: spec/twilight_struggle/events_mid.rules:714
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:719
+            # spec: spec/twilight_struggle/events_mid.rules:715
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:719:5")
-            # spec: spec/twilight_struggle/events_mid.rules:720
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:715:5")
+            # spec: spec/twilight_struggle/events_mid.rules:716
             player = 1
             values = [
                 c_c
@@ -7034,22 +7044,22 @@ def sev_the_voice_of_america(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:720:9",
+                "spec/twilight_struggle/events_mid.rules:716:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:722
+            # spec: spec/twilight_struggle/events_mid.rules:718
             state.counters[1][L[2]] = bounded(
                 max(0, state.counters[1][L[2]] - 1),
-                "spec/twilight_struggle/events_mid.rules:722:9",
+                "spec/twilight_struggle/events_mid.rules:718:9",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:723
+            # spec: spec/twilight_struggle/events_mid.rules:719
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:723:9",
+                "spec/twilight_struggle/events_mid.rules:719:9",
             )
             state.stamps[9] += 1
             pc = 3
@@ -7063,24 +7073,24 @@ def sev_the_voice_of_america(state, frame):
 
 
 def sev_liberation_theology(state, frame):
-    "event of liberation_theology (spec/twilight_struggle/events_mid.rules:729)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 731
+    "event of liberation_theology (spec/twilight_struggle/events_mid.rules:725)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 727
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:730
+            # spec: spec/twilight_struggle/events_mid.rules:726
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:731
+            # spec: spec/twilight_struggle/events_mid.rules:727
             L[3] = 3
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:731:5")
-            # spec: spec/twilight_struggle/events_mid.rules:732
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:727:5")
+            # spec: spec/twilight_struggle/events_mid.rules:728
             player = 0
             values = [
                 c_c
@@ -7095,22 +7105,22 @@ def sev_liberation_theology(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:732:9",
+                "spec/twilight_struggle/events_mid.rules:728:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:734
+            # spec: spec/twilight_struggle/events_mid.rules:730
             state.counters[1][L[2]] = bounded(
                 max(0, state.counters[1][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:734:9",
+                "spec/twilight_struggle/events_mid.rules:730:9",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:735
+            # spec: spec/twilight_struggle/events_mid.rules:731
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:735:9",
+                "spec/twilight_struggle/events_mid.rules:731:9",
             )
             state.stamps[9] += 1
             L[3] = L[3] - 1
@@ -7122,13 +7132,13 @@ def sev_liberation_theology(state, frame):
 
 
 def sev_ussuri_river_skirmish(state, frame):
-    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:741)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 746
+    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:737)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 742
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:742
+            # spec: spec/twilight_struggle/events_mid.rules:738
             if state.location[E_china_card] == 4:
                 pc = 1
             elif state.location[E_china_card] == 5:
@@ -7136,22 +7146,22 @@ def sev_ussuri_river_skirmish(state, frame):
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:743
+            # spec: spec/twilight_struggle/events_mid.rules:739
             p_pass_china_card(state, 1, True)
             pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:745
+            # spec: spec/twilight_struggle/events_mid.rules:741
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:746
+            # spec: spec/twilight_struggle/events_mid.rules:742
             L[3] = 4
             pc = 3
         if pc == 3:
             if L[3] <= 0:
                 pc = 5
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:746:9")
-            # spec: spec/twilight_struggle/events_mid.rules:747
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:742:9")
+            # spec: spec/twilight_struggle/events_mid.rules:743
             player = 1
             values = [
                 c_c
@@ -7166,22 +7176,22 @@ def sev_ussuri_river_skirmish(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:747:13",
+                "spec/twilight_struggle/events_mid.rules:743:13",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:749
+            # spec: spec/twilight_struggle/events_mid.rules:745
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:749:13",
+                "spec/twilight_struggle/events_mid.rules:745:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:750
+            # spec: spec/twilight_struggle/events_mid.rules:746
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:750:13",
+                "spec/twilight_struggle/events_mid.rules:746:13",
             )
             state.stamps[9] += 1
             L[3] = L[3] - 1
@@ -7193,22 +7203,22 @@ def sev_ussuri_river_skirmish(state, frame):
 
 
 def sev_ask_not_what_your_country_can_do_for_you(state, frame):
-    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:759)"
+    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:755)"
     # L: 0 you, 1 this, 2 discarded, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:760
+            # spec: spec/twilight_struggle/events_mid.rules:756
             L[2] = 0
-            # spec: spec/twilight_struggle/events_mid.rules:761
+            # spec: spec/twilight_struggle/events_mid.rules:757
             pc = 1
         if pc == 1:
             if not len(state.zones[3]) > 0:
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:761:5")
-            # spec: spec/twilight_struggle/events_mid.rules:762
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:757:5")
+            # spec: spec/twilight_struggle/events_mid.rules:758
             player = 1
             offered = []
             offered.append(0)
@@ -7225,7 +7235,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:762:9",
+                "spec/twilight_struggle/events_mid.rules:758:9",
             )
             frame[1] = 2
             return
@@ -7238,7 +7248,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:764
+            # spec: spec/twilight_struggle/events_mid.rules:760
             player = 1
             values = list(state.zones[3])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7249,47 +7259,47 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:764:17",
+                "spec/twilight_struggle/events_mid.rules:760:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:765
+            # spec: spec/twilight_struggle/events_mid.rules:761
             move_card(state, L[3], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:766
-            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/events_mid.rules:766:17")
+            # spec: spec/twilight_struggle/events_mid.rules:762
+            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/events_mid.rules:762:17")
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:768
+            # spec: spec/twilight_struggle/events_mid.rules:764
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:771
+            # spec: spec/twilight_struggle/events_mid.rules:767
             log_line(
                 state,
                 " ".join(["USA discards", text_of(L[2]), "cards and draws as many"]),
-                "spec/twilight_struggle/events_mid.rules:771:5",
+                "spec/twilight_struggle/events_mid.rules:767:5",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:772
+            # spec: spec/twilight_struggle/events_mid.rules:768
             for _ in range(L[2]):
-                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:772:5")
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:768:5")
                 p_draw_card(state, 1)
             state.frames.pop()
             return
 
 
 def sev_star_wars(state, frame):
-    "event of star_wars (spec/twilight_struggle/events_late.rules:125)"
+    "event of star_wars (spec/twilight_struggle/events_late.rules:120)"
     # L: 0 you, 1 this, 2 c, 3 fired
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:126
+            # spec: spec/twilight_struggle/events_late.rules:121
             player = 1
             values = [c_c for c_c in state.zones[9] if not A_scoring[c_c]]
             if not values:
@@ -7304,15 +7314,15 @@ def sev_star_wars(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:126:5",
+                "spec/twilight_struggle/events_late.rules:121:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:127
+            # spec: spec/twilight_struggle/events_late.rules:122
             move_card(state, L[2], 8)
-            # spec: spec/twilight_struggle/events_late.rules:128
+            # spec: spec/twilight_struggle/events_late.rules:123
             log_line(
                 state,
                 " ".join(
@@ -7322,9 +7332,9 @@ def sev_star_wars(state, frame):
                         "from the discard pile",
                     ]
                 ),
-                "spec/twilight_struggle/events_late.rules:128:5",
+                "spec/twilight_struggle/events_late.rules:123:5",
             )
-            # spec: spec/twilight_struggle/events_late.rules:129
+            # spec: spec/twilight_struggle/events_late.rules:124
             frame[1] = 2
             state.frames.append(
                 new_frame(
@@ -7333,7 +7343,7 @@ def sev_star_wars(state, frame):
                         L[2],
                         bounded(
                             0 if A_side[L[2]] == 0 else 1 if A_side[L[2]] == 1 else 1,
-                            "spec/twilight_struggle/events_late.rules:129:31",
+                            "spec/twilight_struggle/events_late.rules:124:31",
                         ),
                     ],
                 )
@@ -7341,7 +7351,7 @@ def sev_star_wars(state, frame):
             return
         if pc == 2:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:130
+            # spec: spec/twilight_struggle/events_late.rules:125
             p_put_away_played_card(state, 1, L[2], L[3])
             pc = 3
         if pc == 3:
@@ -7350,50 +7360,50 @@ def sev_star_wars(state, frame):
 
 
 def sev_the_reformer(state, frame):
-    "event of the_reformer (spec/twilight_struggle/events_late.rules:155)"
+    "event of the_reformer (spec/twilight_struggle/events_late.rules:150)"
     # L: 0 you, 1 this, 2 amount
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:156
+            # spec: spec/twilight_struggle/events_late.rules:151
             L[2] = 6 if state.tracks[1] < 0 else 4
-            # spec: spec/twilight_struggle/events_late.rules:157
+            # spec: spec/twilight_struggle/events_late.rules:152
             frame[1] = 1
             state.frames.append(new_frame(7, [0, L[2], 2, E_europe] + [UNBOUND] * 2))
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:158
+            # spec: spec/twilight_struggle/events_late.rules:153
             activate(state, 11, [], None)
             state.frames.pop()
             return
 
 
 def sev_marine_barracks_bombing(state, frame):
-    "event of marine_barracks_bombing (spec/twilight_struggle/events_late.rules:166)"
+    "event of marine_barracks_bombing (spec/twilight_struggle/events_late.rules:161)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:167
+    # spec: spec/twilight_struggle/events_late.rules:162
     state.counters[2][E_lebanon] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_late.rules:168
+    # spec: spec/twilight_struggle/events_late.rules:163
     state.frames.pop()
     state.frames.append(new_frame(8, [0, 1, 2, 2, E_middle_east] + [UNBOUND] * 2))
     return
 
 
 def sev_soviets_shoot_down_kal_007(state, frame):
-    "event of soviets_shoot_down_kal_007 (spec/twilight_struggle/events_late.rules:176)"
+    "event of soviets_shoot_down_kal_007 (spec/twilight_struggle/events_late.rules:171)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:177
+            # spec: spec/twilight_struggle/events_late.rules:172
             p_degrade_defcon(state, 1)
-            # spec: spec/twilight_struggle/events_late.rules:178
+            # spec: spec/twilight_struggle/events_late.rules:173
             p_gain_vp(state, 1, 2)
-            # spec: spec/twilight_struggle/events_late.rules:179
+            # spec: spec/twilight_struggle/events_late.rules:174
             if (
                 state.counters[1 + 1][E_south_korea] >= A_stability[E_south_korea]
                 and state.counters[1 + 1][E_south_korea]
@@ -7413,17 +7423,17 @@ def sev_soviets_shoot_down_kal_007(state, frame):
 
 
 def sev_glasnost(state, frame):
-    "event of glasnost (spec/twilight_struggle/events_late.rules:184)"
+    "event of glasnost (spec/twilight_struggle/events_late.rules:179)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:185
+            # spec: spec/twilight_struggle/events_late.rules:180
             p_improve_defcon(state, 1)
-            # spec: spec/twilight_struggle/events_late.rules:186
+            # spec: spec/twilight_struggle/events_late.rules:181
             p_gain_vp(state, 0, 2)
-            # spec: spec/twilight_struggle/events_late.rules:187
+            # spec: spec/twilight_struggle/events_late.rules:182
             if is_active(state, 11, None):
                 pc = 1
             else:
@@ -7438,16 +7448,16 @@ def sev_glasnost(state, frame):
 
 
 def sev_ortega_elected_in_nicaragua(state, frame):
-    "event of ortega_elected_in_nicaragua (spec/twilight_struggle/events_late.rules:197)"
+    "event of ortega_elected_in_nicaragua (spec/twilight_struggle/events_late.rules:192)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:198
+            # spec: spec/twilight_struggle/events_late.rules:193
             state.counters[2][E_nicaragua] = 0
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:199
+            # spec: spec/twilight_struggle/events_late.rules:194
             if any(
                 c_c in KS_country and state.counters[2][c_c] > 0
                 for c_c in ADJ[E_nicaragua]
@@ -7456,7 +7466,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:200
+            # spec: spec/twilight_struggle/events_late.rules:195
             player = 0
             offered = []
             offered.append(0)
@@ -7471,7 +7481,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:200:9",
+                "spec/twilight_struggle/events_late.rules:195:9",
             )
             frame[1] = 2
             return
@@ -7484,7 +7494,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:202
+            # spec: spec/twilight_struggle/events_late.rules:197
             player = 0
             values = [
                 c_target
@@ -7499,13 +7509,13 @@ def sev_ortega_elected_in_nicaragua(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:202:17",
+                "spec/twilight_struggle/events_late.rules:197:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:205
+            # spec: spec/twilight_struggle/events_late.rules:200
             state.frames.pop()
             state.frames.append(
                 new_frame(
@@ -7515,7 +7525,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
                         L[2],
                         bounded(
                             d_event_ops(state, 0, L[1], A_ops[L[1]]),
-                            "spec/twilight_struggle/events_late.rules:205:44",
+                            "spec/twilight_struggle/events_late.rules:200:44",
                         ),
                         True,
                     ]
@@ -7529,17 +7539,17 @@ def sev_ortega_elected_in_nicaragua(state, frame):
 
 
 def sev_chernobyl(state, frame):
-    "event of chernobyl (spec/twilight_struggle/events_late.rules:241)"
+    "event of chernobyl (spec/twilight_struggle/events_late.rules:236)"
     # L: 0 you, 1 this, 2 r
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:242
+            # spec: spec/twilight_struggle/events_late.rules:237
             player = 1
             values = [
                 c_r
-                for kept_ in (kept_13(state),)
+                for kept_ in (kept_1(state),)
                 for c_r in kept_[0]
                 if kept_[1] or A_presence[c_r] > 0
             ]
@@ -7551,26 +7561,26 @@ def sev_chernobyl(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:242:5",
+                "spec/twilight_struggle/events_late.rules:237:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:243
+            # spec: spec/twilight_struggle/events_late.rules:238
             activate(state, 13, [L[2]], "end_of_turn")
             state.frames.pop()
             return
 
 
 def sev_latin_american_debt_crisis(state, frame):
-    "event of latin_american_debt_crisis (spec/twilight_struggle/events_late.rules:252)"
+    "event of latin_american_debt_crisis (spec/twilight_struggle/events_late.rules:247)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:253
+            # spec: spec/twilight_struggle/events_late.rules:248
             player = 1
             offered = []
             if any(q_ops_value(state, 1, c_c) >= 3 for c_c in state.zones[3]):
@@ -7591,7 +7601,7 @@ def sev_latin_american_debt_crisis(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:253:5",
+                "spec/twilight_struggle/events_late.rules:248:5",
             )
             frame[1] = 1
             return
@@ -7604,7 +7614,7 @@ def sev_latin_american_debt_crisis(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:256
+            # spec: spec/twilight_struggle/events_late.rules:251
             player = 1
             values = [c_c for c_c in state.zones[3] if q_ops_value(state, 1, c_c) >= 3]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7615,17 +7625,17 @@ def sev_latin_american_debt_crisis(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:256:13",
+                "spec/twilight_struggle/events_late.rules:251:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:257
+            # spec: spec/twilight_struggle/events_late.rules:252
             move_card(state, L[2], 9)
             pc = 5
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:260
+            # spec: spec/twilight_struggle/events_late.rules:255
             state.frames.pop()
             state.frames.append(new_frame(10, [0, 2, E_south_america] + [UNBOUND] * 2))
             return
@@ -7635,24 +7645,24 @@ def sev_latin_american_debt_crisis(state, frame):
 
 
 def sev_tear_down_this_wall(state, frame):
-    "event of tear_down_this_wall (spec/twilight_struggle/events_late.rules:296)"
+    "event of tear_down_this_wall (spec/twilight_struggle/events_late.rules:291)"
     # L: 0 you, 1 this, 2 points, 3 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:297
+            # spec: spec/twilight_struggle/events_late.rules:292
             state.counters[2][E_east_germany] = bounded(
                 max(0, state.counters[2][E_east_germany] + 3),
-                "spec/twilight_struggle/events_late.rules:297:5",
+                "spec/twilight_struggle/events_late.rules:292:5",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:298
+            # spec: spec/twilight_struggle/events_late.rules:293
             L[2] = bounded(
                 d_event_ops(state, 1, L[1], A_ops[L[1]]),
-                "spec/twilight_struggle/events_late.rules:298:18",
+                "spec/twilight_struggle/events_late.rules:293:18",
             )
-            # spec: spec/twilight_struggle/events_late.rules:299
+            # spec: spec/twilight_struggle/events_late.rules:294
             player = 1
             offered = []
             if any(
@@ -7680,7 +7690,7 @@ def sev_tear_down_this_wall(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:299:5",
+                "spec/twilight_struggle/events_late.rules:294:5",
             )
             frame[1] = 1
             return
@@ -7695,7 +7705,7 @@ def sev_tear_down_this_wall(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:302
+            # spec: spec/twilight_struggle/events_late.rules:297
             player = 1
             values = [
                 c_target
@@ -7710,18 +7720,18 @@ def sev_tear_down_this_wall(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:302:13",
+                "spec/twilight_struggle/events_late.rules:297:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:304
+            # spec: spec/twilight_struggle/events_late.rules:299
             state.frames.pop()
             state.frames.append(new_frame(22, [1, L[3], L[2], True] + [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:308
+            # spec: spec/twilight_struggle/events_late.rules:303
             state.frames.pop()
             state.frames.append(new_frame(11, [1, L[2], E_europe] + [UNBOUND] * 2))
             return
@@ -7731,24 +7741,24 @@ def sev_tear_down_this_wall(state, frame):
 
 
 def sev_aldrich_ames_remix(state, frame):
-    "event of aldrich_ames_remix (spec/twilight_struggle/events_late.rules:342)"
+    "event of aldrich_ames_remix (spec/twilight_struggle/events_late.rules:337)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:343
+            # spec: spec/twilight_struggle/events_late.rules:338
             state.revealed[3] = True
             state.stamps[0] += 1
-            # spec: spec/twilight_struggle/events_late.rules:344
+            # spec: spec/twilight_struggle/events_late.rules:339
             activate(state, 14, [], "end_of_turn")
-            # spec: spec/twilight_struggle/events_late.rules:345
+            # spec: spec/twilight_struggle/events_late.rules:340
             if len(state.zones[3]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:346
+            # spec: spec/twilight_struggle/events_late.rules:341
             player = 0
             values = list(state.zones[3])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7759,13 +7769,13 @@ def sev_aldrich_ames_remix(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:346:9",
+                "spec/twilight_struggle/events_late.rules:341:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:347
+            # spec: spec/twilight_struggle/events_late.rules:342
             move_card(state, L[2], 9)
             pc = 3
         if pc == 3:
@@ -7774,25 +7784,25 @@ def sev_aldrich_ames_remix(state, frame):
 
 
 def sev_pershing_ii_deployed(state, frame):
-    "event of pershing_ii_deployed (spec/twilight_struggle/events_late.rules:355)"
+    "event of pershing_ii_deployed (spec/twilight_struggle/events_late.rules:350)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:356
+    # spec: spec/twilight_struggle/events_late.rules:351
     p_gain_vp(state, 0, 1)
-    # spec: spec/twilight_struggle/events_late.rules:357
+    # spec: spec/twilight_struggle/events_late.rules:352
     state.frames.pop()
     state.frames.append(new_frame(8, [0, 1, 3, 1, E_western_europe] + [UNBOUND] * 2))
     return
 
 
 def sev_wargames(state, frame):
-    "event of wargames (spec/twilight_struggle/events_late.rules:369)"
+    "event of wargames (spec/twilight_struggle/events_late.rules:364)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:370
+            # spec: spec/twilight_struggle/events_late.rules:365
             player = L[0]
             offered = []
             offered.append(0)
@@ -7809,16 +7819,16 @@ def sev_wargames(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:370:5",
+                "spec/twilight_struggle/events_late.rules:365:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/twilight_struggle/events_late.rules:372
+                # spec: spec/twilight_struggle/events_late.rules:367
                 p_gain_vp(state, None if L[0] is None else (L[0] + 1) % 2, 6)
-                # spec: spec/twilight_struggle/events_late.rules:373
+                # spec: spec/twilight_struggle/events_late.rules:368
                 log_line(
                     state,
                     " ".join(
@@ -7829,41 +7839,41 @@ def sev_wargames(state, frame):
                                     PLAYER_LABELS,
                                     L[0],
                                     "label",
-                                    "spec/twilight_struggle/events_late.rules:373:30",
+                                    "spec/twilight_struggle/events_late.rules:368:30",
                                 )
                             ),
                             "ends the game",
                         ]
                     ),
-                    "spec/twilight_struggle/events_late.rules:373:13",
+                    "spec/twilight_struggle/events_late.rules:368:13",
                 )
-                # spec: spec/twilight_struggle/events_late.rules:374
+                # spec: spec/twilight_struggle/events_late.rules:369
                 if False:
-                    # spec: spec/twilight_struggle/events_late.rules:375
+                    # spec: spec/twilight_struggle/events_late.rules:370
                     p_final_verdict(state)
                 elif state.tracks[1] > 0:
-                    # spec: spec/twilight_struggle/events_late.rules:377
+                    # spec: spec/twilight_struggle/events_late.rules:372
                     end_game(
                         state,
                         1,
                         "Wargames ended the game with the USA ahead",
-                        "spec/twilight_struggle/events_late.rules:377:17",
+                        "spec/twilight_struggle/events_late.rules:372:17",
                     )
                 elif state.tracks[1] < 0:
-                    # spec: spec/twilight_struggle/events_late.rules:379
+                    # spec: spec/twilight_struggle/events_late.rules:374
                     end_game(
                         state,
                         0,
                         "Wargames ended the game with the USSR ahead",
-                        "spec/twilight_struggle/events_late.rules:379:17",
+                        "spec/twilight_struggle/events_late.rules:374:17",
                     )
                 else:
-                    # spec: spec/twilight_struggle/events_late.rules:381
+                    # spec: spec/twilight_struggle/events_late.rules:376
                     end_game(
                         state,
                         None,
                         "Wargames ended the game at 0 VP: a draw",
-                        "spec/twilight_struggle/events_late.rules:381:17",
+                        "spec/twilight_struggle/events_late.rules:376:17",
                     )
             elif k == 1:
                 pass
@@ -7872,13 +7882,13 @@ def sev_wargames(state, frame):
 
 
 def sev_iran_iraq_war(state, frame):
-    "event of iran_iraq_war (spec/twilight_struggle/events_late.rules:402)"
+    "event of iran_iraq_war (spec/twilight_struggle/events_late.rules:397)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:403
+            # spec: spec/twilight_struggle/events_late.rules:398
             player = L[0]
             values = [
                 c_target
@@ -7893,26 +7903,26 @@ def sev_iran_iraq_war(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:403:5",
+                "spec/twilight_struggle/events_late.rules:398:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:404
+            # spec: spec/twilight_struggle/events_late.rules:399
             p_war(state, L[0], L[2], 4, 2, 2, False)
             state.frames.pop()
             return
 
 
 def sev_the_cambridge_five(state, frame):
-    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:444)"
+    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:439)"
     # L: 0 you, 1 this, 2 s, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:445
+            # spec: spec/twilight_struggle/events_late.rules:440
             for L[2] in [c_s for c_s in state.zones[3] if A_scoring[c_s]]:
                 log_line(
                     state,
@@ -7922,15 +7932,15 @@ def sev_the_cambridge_five(state, frame):
                             text_of(ENTITY_LABELS[L[2]]),
                         ]
                     ),
-                    "spec/twilight_struggle/events_late.rules:445:42",
+                    "spec/twilight_struggle/events_late.rules:440:42",
                 )
-            # spec: spec/twilight_struggle/events_late.rules:446
+            # spec: spec/twilight_struggle/events_late.rules:441
             if any(A_scoring[c_s] for c_s in state.zones[3]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:447
+            # spec: spec/twilight_struggle/events_late.rules:442
             player = 0
             offered = []
             offered.append(0)
@@ -7947,7 +7957,7 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:447:9",
+                "spec/twilight_struggle/events_late.rules:442:9",
             )
             frame[1] = 2
             return
@@ -7960,7 +7970,7 @@ def sev_the_cambridge_five(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:449
+            # spec: spec/twilight_struggle/events_late.rules:444
             player = 0
             values = [
                 c_c
@@ -7972,7 +7982,7 @@ def sev_the_cambridge_five(state, frame):
                         c_c,
                         d_scoring_region_of(state, c_s),
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:450:66",
+                        "spec/twilight_struggle/events_late.rules:445:66",
                     )
                     for c_s in state.zones[3]
                 )
@@ -7985,16 +7995,16 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:449:17",
+                "spec/twilight_struggle/events_late.rules:444:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:452
+            # spec: spec/twilight_struggle/events_late.rules:447
             state.counters[1][L[3]] = bounded(
                 max(0, state.counters[1][L[3]] + 1),
-                "spec/twilight_struggle/events_late.rules:452:17",
+                "spec/twilight_struggle/events_late.rules:447:17",
             )
             state.stamps[10] += 1
             pc = 5
@@ -8004,13 +8014,13 @@ def sev_the_cambridge_five(state, frame):
 
 
 def sev_special_relationship(state, frame):
-    "event of special_relationship (spec/twilight_struggle/events_late.rules:465)"
+    "event of special_relationship (spec/twilight_struggle/events_late.rules:460)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:466
+            # spec: spec/twilight_struggle/events_late.rules:461
             if (
                 state.counters[1 + 1][E_uk] >= A_stability[E_uk]
                 and state.counters[1 + 1][E_uk] - state.counters[1 + (1 + 1) % 2][E_uk]
@@ -8020,13 +8030,13 @@ def sev_special_relationship(state, frame):
             else:
                 pc = 6
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:467
+            # spec: spec/twilight_struggle/events_late.rules:462
             if is_active(state, 5, None):
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:468
+            # spec: spec/twilight_struggle/events_late.rules:463
             player = 1
             values = [c_c for c_c in K_country if c_c in RS_western_europe]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -8037,23 +8047,23 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:468:13",
+                "spec/twilight_struggle/events_late.rules:463:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:469
+            # spec: spec/twilight_struggle/events_late.rules:464
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 2),
-                "spec/twilight_struggle/events_late.rules:469:13",
+                "spec/twilight_struggle/events_late.rules:464:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:470
+            # spec: spec/twilight_struggle/events_late.rules:465
             p_gain_vp(state, 1, 2)
             pc = 6
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:472
+            # spec: spec/twilight_struggle/events_late.rules:467
             player = 1
             values = [c_c for c_c in K_country if c_c in ADJS[E_uk]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -8064,16 +8074,16 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:472:13",
+                "spec/twilight_struggle/events_late.rules:467:13",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:473
+            # spec: spec/twilight_struggle/events_late.rules:468
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_late.rules:473:13",
+                "spec/twilight_struggle/events_late.rules:468:13",
             )
             state.stamps[10] += 1
             pc = 6
@@ -8083,18 +8093,18 @@ def sev_special_relationship(state, frame):
 
 
 def sev_che(state, frame):
-    "event of che (spec/twilight_struggle/events_mid.rules:802)"
+    "event of che (spec/twilight_struggle/events_mid.rules:798)"
     # L: 0 you, 1 this, 2 ops, 3 first, 4 before, 5 second
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:803
+            # spec: spec/twilight_struggle/events_mid.rules:799
             L[2] = bounded(
                 d_event_ops(state, 0, L[1], A_ops[L[1]]),
-                "spec/twilight_struggle/events_mid.rules:803:15",
+                "spec/twilight_struggle/events_mid.rules:799:15",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:804
+            # spec: spec/twilight_struggle/events_mid.rules:800
             if any(
                 not A_battleground[c_c]
                 and (
@@ -8109,7 +8119,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:805
+            # spec: spec/twilight_struggle/events_mid.rules:801
             player = 0
             offered = []
             offered.append(0)
@@ -8129,7 +8139,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:805:9",
+                "spec/twilight_struggle/events_mid.rules:801:9",
             )
             frame[1] = 2
             return
@@ -8142,11 +8152,11 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:807
+            # spec: spec/twilight_struggle/events_mid.rules:803
             player = 0
             values = [
                 c_first
-                for kept_ in (kept_14(state),)
+                for kept_ in (kept_13(state),)
                 for c_first in kept_[0]
                 if kept_[1]
                 or not A_battleground[c_first]
@@ -8165,20 +8175,20 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:807:17",
+                "spec/twilight_struggle/events_mid.rules:803:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:808
+            # spec: spec/twilight_struggle/events_mid.rules:804
             L[4] = state.counters[2][L[3]]
-            # spec: spec/twilight_struggle/events_mid.rules:809
+            # spec: spec/twilight_struggle/events_mid.rules:805
             frame[1] = 5
             state.frames.append(new_frame(22, [0, L[3], L[2], False] + [UNBOUND] * 3))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:810
+            # spec: spec/twilight_struggle/events_mid.rules:806
             if state.counters[2][L[3]] < L[4] and any(
                 (
                     not A_battleground[c_c]
@@ -8196,7 +8206,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:812
+            # spec: spec/twilight_struggle/events_mid.rules:808
             player = 0
             offered = []
             offered.append(0)
@@ -8211,7 +8221,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:812:21",
+                "spec/twilight_struggle/events_mid.rules:808:21",
             )
             frame[1] = 7
             return
@@ -8224,11 +8234,11 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 8:
-            # spec: spec/twilight_struggle/events_mid.rules:814
+            # spec: spec/twilight_struggle/events_mid.rules:810
             player = 0
             values = [
                 c_second
-                for kept_ in (kept_14(state),)
+                for kept_ in (kept_13(state),)
                 for c_second in kept_[0]
                 if (
                     kept_[1]
@@ -8250,13 +8260,13 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:814:29",
+                "spec/twilight_struggle/events_mid.rules:810:29",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:817
+            # spec: spec/twilight_struggle/events_mid.rules:813
             state.frames.pop()
             state.frames.append(new_frame(22, [0, L[5], L[2], False] + [UNBOUND] * 3))
             return
@@ -8266,32 +8276,32 @@ def sev_che(state, frame):
 
 
 def sev_our_man_in_tehran(state, frame):
-    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:835)"
+    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:831)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:836
+            # spec: spec/twilight_struggle/events_mid.rules:832
             for _ in range(5):
-                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:836:5")
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:832:5")
                 if len(state.zones[1]) > 0:
                     move_card(
                         state,
                         some_card(
                             top_card(state, 1),
-                            "spec/twilight_struggle/events_mid.rules:836:36",
+                            "spec/twilight_struggle/events_mid.rules:832:36",
                         ),
                         13,
                     )
-            # spec: spec/twilight_struggle/events_mid.rules:837
+            # spec: spec/twilight_struggle/events_mid.rules:833
             pc = 1
         if pc == 1:
             if not len(state.zones[13]) > 0:
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:837:5")
-            # spec: spec/twilight_struggle/events_mid.rules:838
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:833:5")
+            # spec: spec/twilight_struggle/events_mid.rules:834
             player = 1
             offered = []
             offered.append(0)
@@ -8308,7 +8318,7 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:838:9",
+                "spec/twilight_struggle/events_mid.rules:834:9",
             )
             frame[1] = 2
             return
@@ -8321,7 +8331,7 @@ def sev_our_man_in_tehran(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:840
+            # spec: spec/twilight_struggle/events_mid.rules:836
             player = 1
             values = list(state.zones[13])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -8332,15 +8342,15 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:840:17",
+                "spec/twilight_struggle/events_mid.rules:836:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:841
+            # spec: spec/twilight_struggle/events_mid.rules:837
             move_card(state, L[2], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:842
+            # spec: spec/twilight_struggle/events_mid.rules:838
             log_line(
                 state,
                 " ".join(
@@ -8350,31 +8360,31 @@ def sev_our_man_in_tehran(state, frame):
                         "(Our Man in Tehran)",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:842:17",
+                "spec/twilight_struggle/events_mid.rules:838:17",
             )
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:844
+            # spec: spec/twilight_struggle/events_mid.rules:840
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:847
+            # spec: spec/twilight_struggle/events_mid.rules:843
             for card in list(state.zones[13]):
                 move_card(state, card, 1)
-            # spec: spec/twilight_struggle/events_mid.rules:848
+            # spec: spec/twilight_struggle/events_mid.rules:844
             shuffle(state, 1)
             state.frames.pop()
             return
 
 
 def st_norad_in_effect_1(state, frame):
-    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:490)"
+    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:485)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:490
+    # spec: spec/twilight_struggle/events_late.rules:485
     state.frames.pop()
     state.frames.append(new_frame(12, [UNBOUND] * 1))
     return

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 97cea26b33b131d8
+# Spec hash: 65b3aeb80cba02fe
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source f9d9cc7932fa3e0ba43f output e92b5fa3f93f67c058db
+# Fingerprint: source 0044e6c9d25148bc7e86 output 0f29ffa4d28501f618b4
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -770,9 +770,21 @@ def d_region_points(state, v_p, v_r):
     return value
 
 
+def d_is_main_region(state, v_r):
+    "define is_main_region"
+    # spec: spec/twilight_struggle/control.rules:82
+    return (
+        A_presence[v_r]
+        if v_r is not None
+        else attr_of(
+            A_presence, v_r, "presence", "spec/twilight_struggle/control.rules:82:44"
+        )
+    ) > 0
+
+
 def d_southeast_asia_points(state, v_p):
     "define southeast_asia_points"
-    # spec: spec/twilight_struggle/control.rules:80
+    # spec: spec/twilight_struggle/control.rules:85
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (s[10],)
@@ -908,30 +920,15 @@ def d_scoring_region_of(state, v_c):
     )
 
 
-def d_is_main_region(state, v_r):
-    "define is_main_region"
-    # spec: spec/twilight_struggle/events_late.rules:85
-    return (
-        A_presence[v_r]
-        if v_r is not None
-        else attr_of(
-            A_presence,
-            v_r,
-            "presence",
-            "spec/twilight_struggle/events_late.rules:85:44",
-        )
-    ) > 0
-
-
 def d_wargames_final_verdict(state, v_p):
     "define wargames_final_verdict"
-    # spec: spec/twilight_struggle/events_late.rules:367
+    # spec: spec/twilight_struggle/events_late.rules:362
     return False
 
 
 def d_headline_goes_first(state, v_c):
     "define headline_goes_first"
-    # spec: spec/twilight_struggle/events_late.rules:422
+    # spec: spec/twilight_struggle/events_late.rules:417
     return v_c == E_defectors
 
 
@@ -1016,22 +1013,9 @@ def d_trap_discard_ok(state, v_p, v_c):
     )
 
 
-def d_scoring_region(state, v_r):
-    "define scoring_region"
-    # spec: spec/twilight_struggle/events_mid.rules:209
-    return (
-        v_r == E_europe
-        or v_r == E_asia
-        or v_r == E_middle_east
-        or v_r == E_africa
-        or v_r == E_central_america
-        or v_r == E_south_america
-    )
-
-
 def d_summit_bonus(state, v_p):
     "define summit_bonus"
-    # spec: spec/twilight_struggle/events_mid.rules:213
+    # spec: spec/twilight_struggle/events_mid.rules:209
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -1049,15 +1033,7 @@ def d_summit_bonus(state, v_p):
             c_r
             for kept_ in (kept_1(state),)
             for c_r in kept_[0]
-            if (
-                kept_[1]
-                or c_r == E_europe
-                or c_r == E_asia
-                or c_r == E_middle_east
-                or c_r == E_africa
-                or c_r == E_central_america
-                or c_r == E_south_america
-            )
+            if (kept_[1] or A_presence[c_r] > 0)
             and (
                 d_has_domination(state, v_p, c_r)
                 or d_countries_controlled(state, v_p, c_r)
@@ -1075,7 +1051,7 @@ def d_summit_bonus(state, v_p):
 
 def d_muslim_revolution_country(state, v_c):
     "define muslim_revolution_country"
-    # spec: spec/twilight_struggle/events_mid.rules:456
+    # spec: spec/twilight_struggle/events_mid.rules:452
     return (
         v_c == E_sudan
         or v_c == E_iran
@@ -1090,7 +1066,7 @@ def d_muslim_revolution_country(state, v_c):
 
 def d_is_war_card(state, v_c):
     "define is_war_card"
-    # spec: spec/twilight_struggle/events_mid.rules:496
+    # spec: spec/twilight_struggle/events_mid.rules:492
     return (
         v_c == E_arab_israeli_war
         or v_c == E_korean_war
@@ -1102,7 +1078,7 @@ def d_is_war_card(state, v_c):
 
 def d_flower_power_counts(state, v_p, v_c):
     "define flower_power_counts"
-    # spec: spec/twilight_struggle/events_mid.rules:500
+    # spec: spec/twilight_struggle/events_mid.rules:496
     return (
         v_p == 1
         and (
@@ -1118,7 +1094,7 @@ def d_flower_power_counts(state, v_p, v_c):
 
 def d_opec_country(state, v_c):
     "define opec_country"
-    # spec: spec/twilight_struggle/events_mid.rules:534
+    # spec: spec/twilight_struggle/events_mid.rules:530
     return (
         v_c == E_egypt
         or v_c == E_iran
@@ -1132,19 +1108,19 @@ def d_opec_country(state, v_c):
 
 def d_empty_country(state, v_c):
     "define empty_country"
-    # spec: spec/twilight_struggle/events_mid.rules:586
+    # spec: spec/twilight_struggle/events_mid.rules:582
     return state.counters[2][v_c] == 0 and state.counters[1][v_c] == 0
 
 
 def d_usa_counts_as_china_holder(state):
     "define usa_counts_as_china_holder"
-    # spec: spec/twilight_struggle/events_mid.rules:664
+    # spec: spec/twilight_struggle/events_mid.rules:660
     return state.location[E_china_card] == 5
 
 
 def d_voice_of_america_target(state, v_c):
     "define voice_of_america_target"
-    # spec: spec/twilight_struggle/events_mid.rules:714
+    # spec: spec/twilight_struggle/events_mid.rules:710
     return (
         v_c not in RS_europe
         and state.counters[1][v_c] > 0
@@ -1154,7 +1130,7 @@ def d_voice_of_america_target(state, v_c):
 
 def d_che_target(state, v_c):
     "define che_target"
-    # spec: spec/twilight_struggle/events_mid.rules:798
+    # spec: spec/twilight_struggle/events_mid.rules:794
     return (
         not (
             A_battleground[v_c]
@@ -1163,7 +1139,7 @@ def d_che_target(state, v_c):
                 A_battleground,
                 v_c,
                 "battleground",
-                "spec/twilight_struggle/events_mid.rules:799:9",
+                "spec/twilight_struggle/events_mid.rules:795:9",
             )
         )
         and ((v_c in RS_central_america or v_c in RS_south_america) or v_c in RS_africa)
@@ -1183,9 +1159,15 @@ def d_budget_in(state, v_c, v_ops, v_spent, v_asia_live, v_sea_live):
     )
 
 
+def d_civil_war_use_open(state, v_p, v_ops):
+    "define civil_war_use_open"
+    # spec: spec/twilight_struggle/operations.rules:84
+    return False
+
+
 def d_may_place_influence(state, v_p, v_c):
     "define may_place_influence"
-    # spec: spec/twilight_struggle/operations.rules:81
+    # spec: spec/twilight_struggle/operations.rules:93
     return (
         state.counters[3 + v_p][v_c] > 0
         or any(state.counters[3 + v_p][c_x] > 0 for c_x in ADJ[v_c])
@@ -1200,13 +1182,13 @@ def d_may_place_influence(state, v_p, v_c):
 
 def d_influence_cost(state, v_p, v_c):
     "define influence_cost"
-    # spec: spec/twilight_struggle/operations.rules:87
+    # spec: spec/twilight_struggle/operations.rules:99
     return 2 if d_controls(state, None if v_p is None else (v_p + 1) % 2, v_c) else 1
 
 
 def d_realign_target(state, v_p, v_c):
     "define realign_target"
-    # spec: spec/twilight_struggle/operations.rules:116
+    # spec: spec/twilight_struggle/operations.rules:128
     return state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][
         v_c
     ] > 0 and allowed_realign(state, v_p, v_c)
@@ -1214,7 +1196,7 @@ def d_realign_target(state, v_p, v_c):
 
 def d_realign_modifier(state, v_p, v_c):
     "define realign_modifier"
-    # spec: spec/twilight_struggle/operations.rules:122
+    # spec: spec/twilight_struggle/operations.rules:134
     return (
         d_adjacent_controlled(state, v_p, v_c)
         + (
@@ -1237,7 +1219,7 @@ def d_realign_modifier(state, v_p, v_c):
 
 def d_war_penalty(state, v_defender, v_target, v_target_counts):
     "define war_penalty"
-    # spec: spec/twilight_struggle/operations.rules:206
+    # spec: spec/twilight_struggle/operations.rules:218
     return (
         d_adjacent_controlled(state, v_defender, v_target)
         + (
@@ -2288,7 +2270,7 @@ def q_battleground_adjustment(state, v_p, v_r):
         kind = effect[0]
         if kind == 31:  # shuttle_diplomacy_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:702
+            # spec: spec/twilight_struggle/events_mid.rules:698
             if (
                 v_p == 0
                 and (v_r == E_middle_east or v_r == E_asia)
@@ -2317,7 +2299,7 @@ def q_ops_shift(state, v_p, v_c):
                 value += -1
         elif kind == 26:  # brezhnev_doctrine_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:407
+            # spec: spec/twilight_struggle/events_mid.rules:403
             if v_p == 0:
                 value += 1
     return value
@@ -2336,7 +2318,7 @@ def q_nato_exempt(state, v_c):
                 value += 1
         elif kind == 27:  # willy_brandt_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:447
+            # spec: spec/twilight_struggle/events_mid.rules:443
             if v_c == E_west_germany and not (
                 A_starred[E_tear_down_this_wall]
                 and state.location[E_tear_down_this_wall] == 10
@@ -2416,12 +2398,12 @@ def q_coup_roll_modifier(state, v_p, v_c):
             value += -1
         elif kind == 30:  # latin_american_death_squads_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:646
+            # spec: spec/twilight_struggle/events_mid.rules:642
             if v_p == args[0] and (
                 v_c in RS_central_america or v_c in RS_south_america
             ):
                 value += 1
-            # spec: spec/twilight_struggle/events_mid.rules:647
+            # spec: spec/twilight_struggle/events_mid.rules:643
             if v_p == (None if args[0] is None else (args[0] + 1) % 2) and (
                 v_c in RS_central_america or v_c in RS_south_america
             ):
@@ -2437,7 +2419,7 @@ def q_realign_roll_modifier(state, v_p, v_c):
         kind = effect[0]
         if kind == 12:  # iran_contra_scandal_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:228
+            # spec: spec/twilight_struggle/events_late.rules:223
             if v_p == 1:
                 value += -1
     return value
@@ -2484,7 +2466,7 @@ def q_space_attempts_allowed(state, v_p):
         kind = effect[0]
         if kind == 23:  # missile_envy_ops_only
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:364
+            # spec: spec/twilight_struggle/events_mid.rules:360
             if v_p == args[0]:
                 value += -2
                 value = max(value, 0)
@@ -2504,7 +2486,7 @@ def q_action_rounds_for(state, v_p):
         kind = effect[0]
         if kind == 10:  # north_sea_oil_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:140
+            # spec: spec/twilight_struggle/events_late.rules:135
             if v_p == 1:
                 value += 1
                 value = min(value, 8)
@@ -2523,7 +2505,7 @@ def allowed_headline_card(state, x0, x1):
         kind = effect[0]
         if kind == 22:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:349
+            # spec: spec/twilight_struggle/events_mid.rules:345
             if x0 == args[0] and x1 == E_missile_envy:
                 return False
     return True
@@ -2582,7 +2564,7 @@ def allowed_coup(state, x0, x1):
                 return False
         elif kind == 11:  # the_reformer_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:150
+            # spec: spec/twilight_struggle/events_late.rules:145
             if x0 == 0 and x1 in RS_europe:
                 return False
     return True
@@ -2648,13 +2630,13 @@ def allowed_place_influence(state, x0, x1):
         kind = effect[0]
         if kind == 13:  # chernobyl_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:238
+            # spec: spec/twilight_struggle/events_late.rules:233
             if x0 == 0 and member_of(
                 state,
                 x1,
                 args[0],
                 REGION_SETS,
-                "spec/twilight_struggle/events_late.rules:238:53",
+                "spec/twilight_struggle/events_late.rules:233:53",
             ):
                 return False
     return True
@@ -2683,7 +2665,7 @@ def allowed_play_card(state, x0, x1):
         kind = effect[0]
         if kind == 22:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:346
+            # spec: spec/twilight_struggle/events_mid.rules:342
             if (
                 x0 == args[0]
                 and state.location[E_missile_envy] == 2 + args[0]
@@ -2696,7 +2678,7 @@ def allowed_play_card(state, x0, x1):
                             A_scoring,
                             x1,
                             "scoring",
-                            "spec/twilight_struggle/events_mid.rules:348:18",
+                            "spec/twilight_struggle/events_mid.rules:344:18",
                         )
                     )
                     and d_scoring_cards_held(state, args[0])
@@ -2741,13 +2723,13 @@ def when_un_intervention(state, v_you, v_this):
 
 def when_missile_envy(state, v_you, v_this):
     "when the event of missile_envy may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:320
+    # spec: spec/twilight_struggle/events_mid.rules:316
     return not is_active(state, 23, [v_you])
 
 
 def when_willy_brandt(state, v_you, v_this):
     "when the event of willy_brandt may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:440
+    # spec: spec/twilight_struggle/events_mid.rules:436
     return not (
         A_starred[E_tear_down_this_wall] and state.location[E_tear_down_this_wall] == 10
     )
@@ -2755,7 +2737,7 @@ def when_willy_brandt(state, v_you, v_this):
 
 def when_muslim_revolution(state, v_you, v_this):
     "when the event of muslim_revolution may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:460
+    # spec: spec/twilight_struggle/events_mid.rules:456
     return not (
         A_starred[E_awacs_sale_to_saudis]
         and state.location[E_awacs_sale_to_saudis] == 10
@@ -2764,19 +2746,19 @@ def when_muslim_revolution(state, v_you, v_this):
 
 def when_flower_power(state, v_you, v_this):
     "when the event of flower_power may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:503
+    # spec: spec/twilight_struggle/events_mid.rules:499
     return not (A_starred[E_an_evil_empire] and state.location[E_an_evil_empire] == 10)
 
 
 def when_opec(state, v_you, v_this):
     "when the event of opec may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:538
+    # spec: spec/twilight_struggle/events_mid.rules:534
     return not (A_starred[E_north_sea_oil] and state.location[E_north_sea_oil] == 10)
 
 
 def when_one_small_step(state, v_you, v_this):
     "when the event of one_small_step may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:786
+    # spec: spec/twilight_struggle/events_mid.rules:782
     return (
         state.tracks[6 + v_you]
         < state.tracks[6 + (None if v_you is None else (v_you + 1) % 2)]
@@ -2785,19 +2767,19 @@ def when_one_small_step(state, v_you, v_this):
 
 def when_star_wars(state, v_you, v_this):
     "when the event of star_wars may happen"
-    # spec: spec/twilight_struggle/events_late.rules:125
+    # spec: spec/twilight_struggle/events_late.rules:120
     return state.tracks[7] > state.tracks[6]
 
 
 def when_wargames(state, v_you, v_this):
     "when the event of wargames may happen"
-    # spec: spec/twilight_struggle/events_late.rules:369
+    # spec: spec/twilight_struggle/events_late.rules:364
     return state.tracks[0] == 2
 
 
 def when_solidarity(state, v_you, v_this):
     "when the event of solidarity may happen"
-    # spec: spec/twilight_struggle/events_late.rules:392
+    # spec: spec/twilight_struggle/events_late.rules:387
     return (
         A_starred[E_john_paul_ii_elected_pope]
         and state.location[E_john_paul_ii_elected_pope] == 10
@@ -2806,13 +2788,13 @@ def when_solidarity(state, v_you, v_this):
 
 def when_the_cambridge_five(state, v_you, v_this):
     "when the event of the_cambridge_five may happen"
-    # spec: spec/twilight_struggle/events_late.rules:444
+    # spec: spec/twilight_struggle/events_late.rules:439
     return state.tracks[2] < 8
 
 
 def when_our_man_in_tehran(state, v_you, v_this):
     "when the event of our_man_in_tehran may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:835
+    # spec: spec/twilight_struggle/events_mid.rules:831
     return any(
         c_c in KS_country
         and (
@@ -2991,26 +2973,14 @@ def kept_0(state, arg_0):
 
 
 def kept_1(state):
-    "kept: the members of K_region where the test at spec/twilight_struggle/events_mid.rules:214, while what it reads is unchanged"
+    "kept: the members of K_region where the test at spec/twilight_struggle/events_mid.rules:210, while what it reads is unchanged"
     s = state.stamps
     stamp = ()
     kept = state.memo.get(1)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
-        found = (
-            [
-                item_
-                for item_ in K_region
-                if item_ == E_europe
-                or item_ == E_asia
-                or item_ == E_middle_east
-                or item_ == E_africa
-                or item_ == E_central_america
-                or item_ == E_south_america
-            ],
-            True,
-        )
+        found = ([item_ for item_ in K_region if A_presence[item_] > 0], True)
     except Exception:  # the caller tests as written, to fail where that fails
         return K_region, False
     state.memo[1] = (stamp, found)
@@ -3018,7 +2988,7 @@ def kept_1(state):
 
 
 def kept_2(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:278, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:274, while what it reads is unchanged"
     s = state.stamps
     stamp = ()
     kept = state.memo.get(2)
@@ -3040,7 +3010,7 @@ def kept_2(state):
 
 
 def kept_3(state, arg_0):
-    "kept: the members of K_country where the test at spec/twilight_struggle/operations.rules:102, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/operations.rules:114, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[1],
@@ -3065,7 +3035,7 @@ def kept_3(state, arg_0):
 
 
 def kept_4(state, arg_0):
-    "kept: the members of K_country where the test at spec/twilight_struggle/operations.rules:132, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/operations.rules:144, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[0],
@@ -3211,7 +3181,7 @@ def kept_8(state, arg_0):
 
 
 def kept_9(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:462, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:458, while what it reads is unchanged"
     s = state.stamps
     stamp = ()
     kept = state.memo.get(9)
@@ -3229,7 +3199,7 @@ def kept_9(state):
 
 
 def kept_10(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:539, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:535, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[10],)
     kept = state.memo.get(10)
@@ -3265,7 +3235,7 @@ def kept_10(state):
 
 
 def kept_11(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:593, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:589, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[10],)
     kept = state.memo.get(11)
@@ -3287,7 +3257,7 @@ def kept_11(state):
 
 
 def kept_12(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:720, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:716, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[9],
@@ -3314,22 +3284,7 @@ def kept_12(state):
 
 
 def kept_13(state):
-    "kept: the members of K_region where the test at spec/twilight_struggle/events_late.rules:242, while what it reads is unchanged"
-    s = state.stamps
-    stamp = ()
-    kept = state.memo.get(13)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    try:
-        found = ([item_ for item_ in K_region if A_presence[item_] > 0], True)
-    except Exception:  # the caller tests as written, to fail where that fails
-        return K_region, False
-    state.memo[13] = (stamp, found)
-    return found
-
-
-def kept_14(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:807, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:803, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[0],
@@ -3337,7 +3292,7 @@ def kept_14(state):
         s[2],
         s[10],
     )
-    kept = state.memo.get(14)
+    kept = state.memo.get(13)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3357,7 +3312,7 @@ def kept_14(state):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[14] = (stamp, found)
+    state.memo[13] = (stamp, found)
     return found
 
 
@@ -5056,35 +5011,35 @@ NEVERS = {
     "careful": {
         "spec/twilight_struggle/card_play.rules:53:9": nev_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": nev_careful_core_2,
-        "spec/twilight_struggle/events_late.rules:126:5": nev_careful_core_36,
-        "spec/twilight_struggle/events_late.rules:200:9": nev_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:202:17": nev_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:299:5": nev_careful_core_23,
-        "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:259:5": nev_careful_core_22,
-        "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:805:9": nev_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:807:17": nev_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:812:21": nev_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:814:29": nev_careful_core_12,
-        "spec/twilight_struggle/operations.rules:171:5": nev_careful_core_6,
+        "spec/twilight_struggle/events_late.rules:121:5": nev_careful_core_36,
+        "spec/twilight_struggle/events_late.rules:195:9": nev_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:197:17": nev_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:294:5": nev_careful_core_23,
+        "spec/twilight_struggle/events_late.rules:297:13": nev_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:255:5": nev_careful_core_22,
+        "spec/twilight_struggle/events_mid.rules:258:13": nev_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:801:9": nev_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:803:17": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:808:21": nev_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:810:29": nev_careful_core_12,
+        "spec/twilight_struggle/operations.rules:183:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
     "careful_core": {
         "spec/twilight_struggle/card_play.rules:53:9": nev_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": nev_careful_core_2,
-        "spec/twilight_struggle/events_late.rules:126:5": nev_careful_core_36,
-        "spec/twilight_struggle/events_late.rules:200:9": nev_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:202:17": nev_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:299:5": nev_careful_core_23,
-        "spec/twilight_struggle/events_late.rules:302:13": nev_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:259:5": nev_careful_core_22,
-        "spec/twilight_struggle/events_mid.rules:262:13": nev_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:805:9": nev_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:807:17": nev_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:812:21": nev_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:814:29": nev_careful_core_12,
-        "spec/twilight_struggle/operations.rules:171:5": nev_careful_core_6,
+        "spec/twilight_struggle/events_late.rules:121:5": nev_careful_core_36,
+        "spec/twilight_struggle/events_late.rules:195:9": nev_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:197:17": nev_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:294:5": nev_careful_core_23,
+        "spec/twilight_struggle/events_late.rules:297:13": nev_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:255:5": nev_careful_core_22,
+        "spec/twilight_struggle/events_mid.rules:258:13": nev_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:801:9": nev_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:803:17": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:808:21": nev_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:810:29": nev_careful_core_12,
+        "spec/twilight_struggle/operations.rules:183:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
 }
@@ -5115,59 +5070,59 @@ POLICIES = {
         "spec/twilight_struggle/cards.rules:70:13": pol_careful_core_10,
         "spec/twilight_struggle/cards.rules:98:9": pol_careful_core_20,
         "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_core_35,
-        "spec/twilight_struggle/events_late.rules:126:5": pol_careful_core_36,
-        "spec/twilight_struggle/events_late.rules:200:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:202:17": pol_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:253:5": pol_careful_core_20,
-        "spec/twilight_struggle/events_late.rules:256:13": pol_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:272:9": pol_careful_core_28,
-        "spec/twilight_struggle/events_late.rules:274:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:299:5": pol_careful_core_23,
-        "spec/twilight_struggle/events_late.rules:302:13": pol_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:319:9": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:121:5": pol_careful_core_36,
+        "spec/twilight_struggle/events_late.rules:195:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:197:17": pol_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:248:5": pol_careful_core_20,
+        "spec/twilight_struggle/events_late.rules:251:13": pol_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:267:9": pol_careful_core_28,
+        "spec/twilight_struggle/events_late.rules:269:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:294:5": pol_careful_core_23,
+        "spec/twilight_struggle/events_late.rules:297:13": pol_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:314:9": pol_careful_core_41,
         "spec/twilight_struggle/events_late.rules:33:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:346:9": pol_careful_core_39,
-        "spec/twilight_struggle/events_late.rules:370:5": pol_careful_core_21,
-        "spec/twilight_struggle/events_late.rules:403:5": pol_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:447:9": pol_careful_core_29,
-        "spec/twilight_struggle/events_late.rules:449:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:341:9": pol_careful_core_39,
+        "spec/twilight_struggle/events_late.rules:365:5": pol_careful_core_21,
+        "spec/twilight_struggle/events_late.rules:398:5": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:442:9": pol_careful_core_29,
+        "spec/twilight_struggle/events_late.rules:444:17": pol_careful_core_9,
         "spec/twilight_struggle/events_late.rules:45:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_late.rules:468:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:472:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:496:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:463:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:467:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:491:9": pol_careful_core_9,
         "spec/twilight_struggle/events_late.rules:63:5": pol_careful_core_26,
         "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_40,
         "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_40,
         "spec/twilight_struggle/events_mid.rules:189:9": pol_careful_core_31,
         "spec/twilight_struggle/events_mid.rules:191:17": pol_careful_core_37,
-        "spec/twilight_struggle/events_mid.rules:231:5": pol_careful_core_19,
-        "spec/twilight_struggle/events_mid.rules:243:5": pol_careful_core_18,
-        "spec/twilight_struggle/events_mid.rules:256:5": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_core_22,
-        "spec/twilight_struggle/events_mid.rules:262:13": pol_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:277:9": pol_careful_core_13,
-        "spec/twilight_struggle/events_mid.rules:325:9": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:227:5": pol_careful_core_19,
+        "spec/twilight_struggle/events_mid.rules:239:5": pol_careful_core_18,
+        "spec/twilight_struggle/events_mid.rules:252:5": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:255:5": pol_careful_core_22,
+        "spec/twilight_struggle/events_mid.rules:258:13": pol_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:273:9": pol_careful_core_13,
+        "spec/twilight_struggle/events_mid.rules:321:9": pol_careful_core_40,
         "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_41,
-        "spec/twilight_struggle/events_mid.rules:421:5": pol_careful_core_33,
-        "spec/twilight_struggle/events_mid.rules:425:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:462:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:557:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:590:9": pol_careful_core_29,
-        "spec/twilight_struggle/events_mid.rules:593:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:654:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:720:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:732:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:747:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:764:17": pol_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:805:9": pol_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:807:17": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:812:21": pol_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:814:29": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:840:17": pol_careful_core_40,
-        "spec/twilight_struggle/operations.rules:101:9": pol_careful_core_8,
-        "spec/twilight_struggle/operations.rules:134:9": pol_careful_core_7,
-        "spec/twilight_struggle/operations.rules:171:5": pol_careful_core_6,
+        "spec/twilight_struggle/events_mid.rules:417:5": pol_careful_core_33,
+        "spec/twilight_struggle/events_mid.rules:421:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:458:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:553:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:586:9": pol_careful_core_29,
+        "spec/twilight_struggle/events_mid.rules:589:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:650:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:716:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:728:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:743:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:760:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:801:9": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:803:17": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:808:21": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:810:29": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:836:17": pol_careful_core_40,
+        "spec/twilight_struggle/operations.rules:113:9": pol_careful_core_8,
+        "spec/twilight_struggle/operations.rules:146:9": pol_careful_core_7,
+        "spec/twilight_struggle/operations.rules:183:5": pol_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": pol_careful_core_5,
         "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_14,
         "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_15,
@@ -5200,59 +5155,59 @@ POLICIES = {
         "spec/twilight_struggle/cards.rules:70:13": pol_careful_core_10,
         "spec/twilight_struggle/cards.rules:98:9": pol_careful_core_20,
         "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_core_35,
-        "spec/twilight_struggle/events_late.rules:126:5": pol_careful_core_36,
-        "spec/twilight_struggle/events_late.rules:200:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:202:17": pol_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:253:5": pol_careful_core_20,
-        "spec/twilight_struggle/events_late.rules:256:13": pol_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:272:9": pol_careful_core_28,
-        "spec/twilight_struggle/events_late.rules:274:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:299:5": pol_careful_core_23,
-        "spec/twilight_struggle/events_late.rules:302:13": pol_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:319:9": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:121:5": pol_careful_core_36,
+        "spec/twilight_struggle/events_late.rules:195:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:197:17": pol_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:248:5": pol_careful_core_20,
+        "spec/twilight_struggle/events_late.rules:251:13": pol_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:267:9": pol_careful_core_28,
+        "spec/twilight_struggle/events_late.rules:269:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:294:5": pol_careful_core_23,
+        "spec/twilight_struggle/events_late.rules:297:13": pol_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:314:9": pol_careful_core_41,
         "spec/twilight_struggle/events_late.rules:33:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:346:9": pol_careful_core_39,
-        "spec/twilight_struggle/events_late.rules:370:5": pol_careful_core_21,
-        "spec/twilight_struggle/events_late.rules:403:5": pol_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:447:9": pol_careful_core_29,
-        "spec/twilight_struggle/events_late.rules:449:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:341:9": pol_careful_core_39,
+        "spec/twilight_struggle/events_late.rules:365:5": pol_careful_core_21,
+        "spec/twilight_struggle/events_late.rules:398:5": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:442:9": pol_careful_core_29,
+        "spec/twilight_struggle/events_late.rules:444:17": pol_careful_core_9,
         "spec/twilight_struggle/events_late.rules:45:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_late.rules:468:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:472:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:496:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:463:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:467:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:491:9": pol_careful_core_9,
         "spec/twilight_struggle/events_late.rules:63:5": pol_careful_core_26,
         "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_40,
         "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_40,
         "spec/twilight_struggle/events_mid.rules:189:9": pol_careful_core_31,
         "spec/twilight_struggle/events_mid.rules:191:17": pol_careful_core_37,
-        "spec/twilight_struggle/events_mid.rules:231:5": pol_careful_core_19,
-        "spec/twilight_struggle/events_mid.rules:243:5": pol_careful_core_18,
-        "spec/twilight_struggle/events_mid.rules:256:5": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_core_22,
-        "spec/twilight_struggle/events_mid.rules:262:13": pol_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:277:9": pol_careful_core_13,
-        "spec/twilight_struggle/events_mid.rules:325:9": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:227:5": pol_careful_core_19,
+        "spec/twilight_struggle/events_mid.rules:239:5": pol_careful_core_18,
+        "spec/twilight_struggle/events_mid.rules:252:5": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:255:5": pol_careful_core_22,
+        "spec/twilight_struggle/events_mid.rules:258:13": pol_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:273:9": pol_careful_core_13,
+        "spec/twilight_struggle/events_mid.rules:321:9": pol_careful_core_40,
         "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_41,
-        "spec/twilight_struggle/events_mid.rules:421:5": pol_careful_core_33,
-        "spec/twilight_struggle/events_mid.rules:425:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:462:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:557:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:590:9": pol_careful_core_29,
-        "spec/twilight_struggle/events_mid.rules:593:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:654:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:720:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:732:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:747:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:764:17": pol_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:805:9": pol_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:807:17": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:812:21": pol_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:814:29": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:840:17": pol_careful_core_40,
-        "spec/twilight_struggle/operations.rules:101:9": pol_careful_core_8,
-        "spec/twilight_struggle/operations.rules:134:9": pol_careful_core_7,
-        "spec/twilight_struggle/operations.rules:171:5": pol_careful_core_6,
+        "spec/twilight_struggle/events_mid.rules:417:5": pol_careful_core_33,
+        "spec/twilight_struggle/events_mid.rules:421:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:458:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:553:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:586:9": pol_careful_core_29,
+        "spec/twilight_struggle/events_mid.rules:589:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:650:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:716:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:728:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:743:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:760:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:801:9": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:803:17": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:808:21": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:810:29": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:836:17": pol_careful_core_40,
+        "spec/twilight_struggle/operations.rules:113:9": pol_careful_core_8,
+        "spec/twilight_struggle/operations.rules:146:9": pol_careful_core_7,
+        "spec/twilight_struggle/operations.rules:183:5": pol_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": pol_careful_core_5,
         "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_14,
         "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_15,
