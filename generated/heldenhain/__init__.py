@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 7cd75f6947d05a29
+# Spec hash: de9343a59fccd919
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -27,8 +27,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: 3152cf9d81b8e00a
-# Fingerprint: source 99aaad370562e27bca4d output 098d6654d21f358172c5
+# Tests hash: e6b42c5f129a157e
+# Fingerprint: source 8a6894f395fe9ade44c4 output e65c9e821ac907d3544d
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -40,8 +40,8 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "7cd75f6947d05a29"
-TESTS_HASH = "3152cf9d81b8e00a"
+SPEC_HASH = "de9343a59fccd919"
+TESTS_HASH = "e6b42c5f129a157e"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

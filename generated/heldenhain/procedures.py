@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 7cd75f6947d05a29
+# Spec hash: de9343a59fccd919
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -27,8 +27,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: 3152cf9d81b8e00a
-# Fingerprint: source 02aa41ecd640d07e823d output a38cf23ae50018d883c4
+# Tests hash: e6b42c5f129a157e
+# Fingerprint: source c22abb612c7e37d22224 output be5ff8e1500ab13a78e1
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -59,6 +59,8 @@ from runtime.values import (
     owner_of,
     some_card,
     text_of,
+    zone_slot,
+    zone_value,
 )
 from .tables import (
     A_beendet_zug,
@@ -69,8 +71,6 @@ from .tables import (
     ENTITY_LABELS,
     E_affe_anleihe__p1,
     E_affe_anleihe__p2,
-    E_aktenarchiv__p1,
-    E_aktenarchiv__p2,
     E_alter_wald__p1,
     E_alter_wald__p2,
     E_banner_der_gefaehrten__p1,
@@ -111,8 +111,6 @@ from .tables import (
     E_flauschi__p2,
     E_fraeulein_frost__p1,
     E_fraeulein_frost__p2,
-    E_gildenhaus__p1,
-    E_gildenhaus__p2,
     E_gluecksmarkt__p1,
     E_gluecksmarkt__p2,
     E_gluecksschwein_trudi__p1,
@@ -131,46 +129,10 @@ from .tables import (
     E_heilamulett__p2,
     E_herr_gegenwind__p1,
     E_herr_gegenwind__p2,
-    E_illusionsdrache__p1,
-    E_illusionsdrache__p2,
     E_kater_kasse__p1,
     E_kater_kasse__p2,
     E_kater_kuschel__p1,
     E_kater_kuschel__p2,
-    E_ki_bremsklotz__p1,
-    E_ki_bremsklotz__p2,
-    E_ki_fernglas__p1,
-    E_ki_fernglas__p2,
-    E_ki_fluesterkasten__p1,
-    E_ki_fluesterkasten__p2,
-    E_ki_funkgeraet__p1,
-    E_ki_funkgeraet__p2,
-    E_ki_gluecksrad__p1,
-    E_ki_gluecksrad__p2,
-    E_ki_kompass__p1,
-    E_ki_kompass__p2,
-    E_ki_lagerfeuer__p1,
-    E_ki_lagerfeuer__p2,
-    E_ki_pflaster__p1,
-    E_ki_pflaster__p2,
-    E_ki_preisschild__p1,
-    E_ki_preisschild__p2,
-    E_ki_rechenknecht__p1,
-    E_ki_rechenknecht__p2,
-    E_ki_rechenmaschine__p1,
-    E_ki_rechenmaschine__p2,
-    E_ki_spielautomat__p1,
-    E_ki_spielautomat__p2,
-    E_ki_sternchen__p1,
-    E_ki_sternchen__p2,
-    E_ki_stoppuhr__p1,
-    E_ki_stoppuhr__p2,
-    E_ki_wanderkarte__p1,
-    E_ki_wanderkarte__p2,
-    E_ki_wechselstube__p1,
-    E_ki_wechselstube__p2,
-    E_kontrollzentrum__p1,
-    E_kontrollzentrum__p2,
     E_lena__p1,
     E_lena__p2,
     E_letzte_rate__p1,
@@ -195,8 +157,6 @@ from .tables import (
     E_paula_pfad__p2,
     E_perlenkette__p1,
     E_perlenkette__p2,
-    E_pfandhaus__p1,
-    E_pfandhaus__p2,
     E_pia_purzel__p1,
     E_pia_purzel__p2,
     E_pony_polka__p1,
@@ -217,22 +177,14 @@ from .tables import (
     E_selma_seil__p2,
     E_siegelring__p1,
     E_siegelring__p2,
-    E_spielcasino__p1,
-    E_spielcasino__p2,
     E_spitzel_spinne__p1,
     E_spitzel_spinne__p2,
     E_steile_pfade__p1,
     E_steile_pfade__p2,
-    E_sternwarte__p1,
-    E_sternwarte__p2,
     E_tante_tantieme__p1,
     E_tante_tantieme__p2,
-    E_wachturm__p1,
-    E_wachturm__p2,
     E_wilma_weitblick__p1,
     E_wilma_weitblick__p2,
-    E_wolkenschloss__p1,
-    E_wolkenschloss__p2,
     E_wucherin_wanda__p1,
     E_wucherin_wanda__p2,
     E_zauberer_zins__p1,
@@ -257,6 +209,7 @@ from .tables import (
     PLAYER_LABELS,
 )
 from .rules import (
+    ACTION_WHEN,
     EVENT_WHEN,
     allowed_ablenken,
     allowed_ablenken_mit,
@@ -281,33 +234,33 @@ from .rules import (
 
 
 def p_bis_zugende_einsatz(state, v_f, v_n):
-    "procedure bis_zugende_einsatz (spec/heldenhain/03_rules.rules:139)"
-    # spec: spec/heldenhain/03_rules.rules:140
+    "procedure bis_zugende_einsatz (spec/heldenhain/03_rules.rules:134)"
+    # spec: spec/heldenhain/03_rules.rules:135
     activate(state, 1, [v_f, v_n, state.counters[8][v_f]], "turn")
 
 
 def p_bis_zugende_ausdauer(state, v_f, v_n):
-    "procedure bis_zugende_ausdauer (spec/heldenhain/03_rules.rules:142)"
-    # spec: spec/heldenhain/03_rules.rules:143
+    "procedure bis_zugende_ausdauer (spec/heldenhain/03_rules.rules:137)"
+    # spec: spec/heldenhain/03_rules.rules:138
     activate(state, 2, [v_f, v_n, state.counters[8][v_f]], "turn")
 
 
 def p_bis_zugende_rettung(state, v_f, v_n):
-    "procedure bis_zugende_rettung (spec/heldenhain/03_rules.rules:145)"
-    # spec: spec/heldenhain/03_rules.rules:146
+    "procedure bis_zugende_rettung (spec/heldenhain/03_rules.rules:140)"
+    # spec: spec/heldenhain/03_rules.rules:141
     activate(state, 3, [v_f, v_n, state.counters[8][v_f]], "turn")
 
 
 def p_punkte_gewinnen(state, v_p, v_n):
-    "procedure punkte_gewinnen (spec/heldenhain/03_rules.rules:152)"
-    # spec: spec/heldenhain/03_rules.rules:153
+    "procedure punkte_gewinnen (spec/heldenhain/03_rules.rules:147)"
+    # spec: spec/heldenhain/03_rules.rules:148
     if v_n > 0:
-        # spec: spec/heldenhain/03_rules.rules:154
+        # spec: spec/heldenhain/03_rules.rules:149
         state.tracks[v_p] = max(0, min(20, state.tracks[v_p] + v_n))
         state.stamps[2] += 1
-        # spec: spec/heldenhain/03_rules.rules:155
+        # spec: spec/heldenhain/03_rules.rules:150
         if state.tracks[v_p] >= 20:
-            # spec: spec/heldenhain/03_rules.rules:156
+            # spec: spec/heldenhain/03_rules.rules:151
             log_line(
                 state,
                 " ".join(
@@ -318,246 +271,218 @@ def p_punkte_gewinnen(state, v_p, v_n):
                         "Punkte und gewinnt",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:156:13",
+                "spec/heldenhain/03_rules.rules:151:13",
             )
-            # spec: spec/heldenhain/03_rules.rules:157
+            # spec: spec/heldenhain/03_rules.rules:152
             end_game(
                 state,
                 v_p,
                 "20 Punkte erreicht",
-                "spec/heldenhain/03_rules.rules:157:13",
+                "spec/heldenhain/03_rules.rules:152:13",
             )
 
 
 def p_punktabzug(state, v_p, v_n):
-    "procedure punktabzug (spec/heldenhain/03_rules.rules:162)"
-    # spec: spec/heldenhain/03_rules.rules:162
+    "procedure punktabzug (spec/heldenhain/03_rules.rules:157)"
+    # spec: spec/heldenhain/03_rules.rules:157
     state.tracks[v_p] = max(0, min(20, state.tracks[v_p] - v_n))
     state.stamps[2] += 1
 
 
 def p_ziehen(state, v_p):
-    "procedure ziehen (spec/heldenhain/03_rules.rules:167)"
-    # spec: spec/heldenhain/03_rules.rules:168
+    "procedure ziehen (spec/heldenhain/03_rules.rules:162)"
+    # spec: spec/heldenhain/03_rules.rules:163
     if len(state.zones[1 + v_p]) == 0 and len(state.zones[16 + v_p]) > 0:
-        # spec: spec/heldenhain/03_rules.rules:169
+        # spec: spec/heldenhain/03_rules.rules:164
         dest = 1 + v_p
         for card in list(state.zones[16 + v_p]):
             move_card(state, card, dest)
-        # spec: spec/heldenhain/03_rules.rules:170
+        # spec: spec/heldenhain/03_rules.rules:165
         shuffle(state, 1 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:172
+    # spec: spec/heldenhain/03_rules.rules:167
     if len(state.zones[1 + v_p]) > 0:
         move_card(
             state,
             some_card(
-                top_card(state, 1 + v_p), "spec/heldenhain/03_rules.rules:172:30"
+                top_card(state, 1 + v_p), "spec/heldenhain/03_rules.rules:167:30"
             ),
             3 + v_p,
         )
 
 
 def p_karten_ziehen(state, v_p, v_n):
-    "procedure karten_ziehen (spec/heldenhain/03_rules.rules:174)"
-    # spec: spec/heldenhain/03_rules.rules:174
+    "procedure karten_ziehen (spec/heldenhain/03_rules.rules:169)"
+    # spec: spec/heldenhain/03_rules.rules:169
     for _ in range(v_n):
-        tick(state, "repeat", "spec/heldenhain/03_rules.rules:174:46")
+        tick(state, "repeat", "spec/heldenhain/03_rules.rules:169:46")
         p_ziehen(state, v_p)
 
 
 def p_zufaellig_abwerfen(state, v_p):
-    "procedure zufaellig_abwerfen (spec/heldenhain/03_rules.rules:182)"
-    # spec: spec/heldenhain/03_rules.rules:183
+    "procedure zufaellig_abwerfen (spec/heldenhain/03_rules.rules:177)"
+    # spec: spec/heldenhain/03_rules.rules:178
     if len(state.zones[3 + v_p]) > 0:
-        # spec: spec/heldenhain/03_rules.rules:184
+        # spec: spec/heldenhain/03_rules.rules:179
         for card in list(state.zones[3 + v_p]):
             move_card(state, card, 15)
-        # spec: spec/heldenhain/03_rules.rules:185
+        # spec: spec/heldenhain/03_rules.rules:180
         shuffle(state, 15)
-        # spec: spec/heldenhain/03_rules.rules:186
+        # spec: spec/heldenhain/03_rules.rules:181
         move_card(
             state,
-            some_card(top_card(state, 15), "spec/heldenhain/03_rules.rules:186:9"),
+            some_card(top_card(state, 15), "spec/heldenhain/03_rules.rules:181:9"),
             16 + v_p,
         )
-        # spec: spec/heldenhain/03_rules.rules:187
+        # spec: spec/heldenhain/03_rules.rules:182
         dest = 3 + v_p
         for card in list(state.zones[15]):
             move_card(state, card, dest)
 
 
 def p_energie_gewinnen(state, v_p, v_n):
-    "procedure energie_gewinnen (spec/heldenhain/03_rules.rules:190)"
-    # spec: spec/heldenhain/03_rules.rules:190
+    "procedure energie_gewinnen (spec/heldenhain/03_rules.rules:185)"
+    # spec: spec/heldenhain/03_rules.rules:185
     state.tracks[2 + v_p] = max(0, min(6, state.tracks[2 + v_p] + v_n))
     state.stamps[3] += 1
 
 
 def p_heilen(state, v_f, v_n):
-    "procedure heilen (spec/heldenhain/03_rules.rules:194)"
-    # spec: spec/heldenhain/03_rules.rules:194
+    "procedure heilen (spec/heldenhain/03_rules.rules:189)"
+    # spec: spec/heldenhain/03_rules.rules:189
     state.counters[0][v_f] = bounded(
-        max(0, state.counters[0][v_f] - v_n), "spec/heldenhain/03_rules.rules:194:37"
+        max(0, state.counters[0][v_f] - v_n), "spec/heldenhain/03_rules.rules:189:37"
     )
     state.stamps[7] += 1
 
 
 def p_stress_geben(state, v_f, v_n):
-    "procedure stress_geben (spec/heldenhain/03_rules.rules:195)"
-    # spec: spec/heldenhain/03_rules.rules:195
+    "procedure stress_geben (spec/heldenhain/03_rules.rules:190)"
+    # spec: spec/heldenhain/03_rules.rules:190
     state.counters[0][v_f] = bounded(
-        max(0, state.counters[0][v_f] + v_n), "spec/heldenhain/03_rules.rules:195:43"
+        max(0, state.counters[0][v_f] + v_n), "spec/heldenhain/03_rules.rules:190:43"
     )
     state.stamps[7] += 1
 
 
-def p_stress_setzen(state, v_f, v_n):
-    "procedure stress_setzen (spec/heldenhain/03_rules.rules:196)"
-    # spec: spec/heldenhain/03_rules.rules:196
-    state.counters[0][v_f] = max(0, v_n)
-    state.stamps[7] += 1
-
-
-def p_wartezeit_setzen(state, v_f, v_an):
-    "procedure wartezeit_setzen (spec/heldenhain/03_rules.rules:197)"
-    # spec: spec/heldenhain/03_rules.rules:197
-    state.counters[2][v_f] = 1 if v_an else 0
-    state.stamps[9] += 1
-
-
-def p_genutzt_setzen(state, v_f, v_an):
-    "procedure genutzt_setzen (spec/heldenhain/03_rules.rules:198)"
-    # spec: spec/heldenhain/03_rules.rules:198
-    state.counters[9][v_f] = 1 if v_an else 0
-    state.stamps[16] += 1
-
-
-def p_startcharakter_setzen(state, v_f):
-    "procedure startcharakter_setzen (spec/heldenhain/03_rules.rules:199)"
-    # spec: spec/heldenhain/03_rules.rules:199
-    state.counters[10][v_f] = 1 if True else 0
-    state.stamps[17] += 1
-
-
-def p_sperrschutz_setzen(state, v_f, v_n):
-    "procedure sperrschutz_setzen (spec/heldenhain/03_rules.rules:200)"
-    # spec: spec/heldenhain/03_rules.rules:200
-    state.counters[4][v_f] = max(0, v_n)
-    state.stamps[11] += 1
-
-
-def p_setzt_aus_setzen(state, v_f, v_an):
-    "procedure setzt_aus_setzen (spec/heldenhain/03_rules.rules:201)"
-    # spec: spec/heldenhain/03_rules.rules:201
-    state.counters[3][v_f] = 1 if v_an else 0
-    state.stamps[10] += 1
-
-
 def p_dauerhaft_einsatz(state, v_f, v_n):
-    "procedure dauerhaft_einsatz (spec/heldenhain/03_rules.rules:202)"
-    # spec: spec/heldenhain/03_rules.rules:202
+    "procedure dauerhaft_einsatz (spec/heldenhain/03_rules.rules:191)"
+    # spec: spec/heldenhain/03_rules.rules:191
     state.counters[5][v_f] = bounded(
-        max(0, state.counters[5][v_f] + v_n), "spec/heldenhain/03_rules.rules:202:48"
+        max(0, state.counters[5][v_f] + v_n), "spec/heldenhain/03_rules.rules:191:48"
     )
     state.stamps[12] += 1
 
 
 def p_dauerhaft_ausdauer(state, v_f, v_n):
-    "procedure dauerhaft_ausdauer (spec/heldenhain/03_rules.rules:203)"
-    # spec: spec/heldenhain/03_rules.rules:203
+    "procedure dauerhaft_ausdauer (spec/heldenhain/03_rules.rules:192)"
+    # spec: spec/heldenhain/03_rules.rules:192
     state.counters[6][v_f] = bounded(
-        max(0, state.counters[6][v_f] + v_n), "spec/heldenhain/03_rules.rules:203:49"
+        max(0, state.counters[6][v_f] + v_n), "spec/heldenhain/03_rules.rules:192:49"
     )
     state.stamps[13] += 1
 
 
 def p_dauerhaft_rettung(state, v_f, v_n):
-    "procedure dauerhaft_rettung (spec/heldenhain/03_rules.rules:204)"
-    # spec: spec/heldenhain/03_rules.rules:204
+    "procedure dauerhaft_rettung (spec/heldenhain/03_rules.rules:193)"
+    # spec: spec/heldenhain/03_rules.rules:193
     state.counters[7][v_f] = bounded(
-        max(0, state.counters[7][v_f] + v_n), "spec/heldenhain/03_rules.rules:204:48"
+        max(0, state.counters[7][v_f] + v_n), "spec/heldenhain/03_rules.rules:193:48"
     )
     state.stamps[14] += 1
 
 
 def p_aufrichten(state, v_f):
-    "procedure aufrichten (spec/heldenhain/03_rules.rules:206)"
-    # spec: spec/heldenhain/03_rules.rules:207
+    "procedure aufrichten (spec/heldenhain/03_rules.rules:195)"
+    # spec: spec/heldenhain/03_rules.rules:196
     state.counters[1][v_f] = 1 if False else 0
     state.stamps[8] += 1
-    # spec: spec/heldenhain/03_rules.rules:208
-    p_setzt_aus_setzen(state, v_f, False)
+    # spec: spec/heldenhain/03_rules.rules:197
+    state.counters[3][v_f] = 1 if False else 0
+    state.stamps[10] += 1
 
 
 def p_erschoepfen(state, v_f):
-    "procedure erschoepfen (spec/heldenhain/03_rules.rules:211)"
-    # spec: spec/heldenhain/03_rules.rules:211
+    "procedure erschoepfen (spec/heldenhain/03_rules.rules:200)"
+    # spec: spec/heldenhain/03_rules.rules:200
     state.counters[1][v_f] = 1 if True else 0
     state.stamps[8] += 1
 
 
 def p_sperren(state, v_f):
-    "procedure sperren (spec/heldenhain/03_rules.rules:215)"
-    # spec: spec/heldenhain/03_rules.rules:216
+    "procedure sperren (spec/heldenhain/03_rules.rules:204)"
+    # spec: spec/heldenhain/03_rules.rules:205
     p_erschoepfen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:217
+    # spec: spec/heldenhain/03_rules.rules:206
     if allowed_aussetzen_lassen(state, v_f):
-        p_setzt_aus_setzen(state, v_f, True)
+        state.counters[3][v_f] = 1 if True else 0
+        state.stamps[10] += 1
 
 
 def p_zuruecksetzen(state, v_f):
-    "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:221)"
-    # spec: spec/heldenhain/03_rules.rules:222
+    "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:210)"
+    # spec: spec/heldenhain/03_rules.rules:211
     state.counters[0][v_f] = 0
     state.stamps[7] += 1
-    # spec: spec/heldenhain/03_rules.rules:223
+    # spec: spec/heldenhain/03_rules.rules:212
     state.counters[1][v_f] = 1 if False else 0
     state.stamps[8] += 1
-    # spec: spec/heldenhain/03_rules.rules:224
+    # spec: spec/heldenhain/03_rules.rules:213
     state.counters[2][v_f] = 1 if False else 0
     state.stamps[9] += 1
-    # spec: spec/heldenhain/03_rules.rules:225
+    # spec: spec/heldenhain/03_rules.rules:214
     state.counters[3][v_f] = 1 if False else 0
     state.stamps[10] += 1
-    # spec: spec/heldenhain/03_rules.rules:226
+    # spec: spec/heldenhain/03_rules.rules:215
     state.counters[4][v_f] = 0
     state.stamps[11] += 1
-    # spec: spec/heldenhain/03_rules.rules:227
+    # spec: spec/heldenhain/03_rules.rules:216
     state.counters[5][v_f] = 0
     state.stamps[12] += 1
-    # spec: spec/heldenhain/03_rules.rules:228
+    # spec: spec/heldenhain/03_rules.rules:217
     state.counters[6][v_f] = 0
     state.stamps[13] += 1
-    # spec: spec/heldenhain/03_rules.rules:229
+    # spec: spec/heldenhain/03_rules.rules:218
     state.counters[7][v_f] = 0
     state.stamps[14] += 1
-    # spec: spec/heldenhain/03_rules.rules:230
+    # spec: spec/heldenhain/03_rules.rules:219
     state.counters[9][v_f] = 1 if False else 0
     state.stamps[16] += 1
-    # spec: spec/heldenhain/03_rules.rules:231
+    # spec: spec/heldenhain/03_rules.rules:220
     state.counters[8][v_f] = bounded(
-        max(0, state.counters[8][v_f] + 1), "spec/heldenhain/03_rules.rules:231:5"
+        max(0, state.counters[8][v_f] + 1), "spec/heldenhain/03_rules.rules:220:5"
     )
     state.stamps[15] += 1
 
 
-def p_ablegen_von(state, v_a, v_f):
-    "procedure ablegen_von (spec/heldenhain/03_rules.rules:234)"
-    # spec: spec/heldenhain/03_rules.rules:234
-    cancel(state, 0, [v_a, v_f])
+def p_feld_verlassen(state, v_f, v_ziel):
+    "procedure feld_verlassen (spec/heldenhain/03_rules.rules:224)"
+    # spec: spec/heldenhain/03_rules.rules:225
+    for v_a in [
+        c_a
+        for c_a in state.zones[
+            9 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:225:23")
+        ]
+        if is_active(state, 0, [c_a, v_f])
+    ]:
+        # spec: spec/heldenhain/03_rules.rules:226
+        cancel(state, 0, [v_a, v_f])
+        # spec: spec/heldenhain/03_rules.rules:227
+        move_card(
+            state, v_a, zone_slot(v_ziel, "spec/heldenhain/03_rules.rules:227:19")
+        )
+    # spec: spec/heldenhain/03_rules.rules:229
+    p_zuruecksetzen(state, v_f)
+    # spec: spec/heldenhain/03_rules.rules:230
+    move_card(
+        state,
+        some_card(v_f, "spec/heldenhain/03_rules.rules:230:5"),
+        zone_slot(v_ziel, "spec/heldenhain/03_rules.rules:230:15"),
+    )
 
 
 def p_ausscheiden(state, v_f):
-    "procedure ausscheiden (spec/heldenhain/03_rules.rules:236)"
-    # spec: spec/heldenhain/03_rules.rules:237
-    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:237:13")
-    # spec: spec/heldenhain/03_rules.rules:238
-    for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
-        # spec: spec/heldenhain/03_rules.rules:239
-        p_ablegen_von(state, v_a, v_f)
-        # spec: spec/heldenhain/03_rules.rules:240
-        move_card(state, v_a, 16 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:242
+    "procedure ausscheiden (spec/heldenhain/03_rules.rules:233)"
+    # spec: spec/heldenhain/03_rules.rules:234
     log_line(
         state,
         " ".join(
@@ -569,57 +494,39 @@ def p_ausscheiden(state, v_f):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:242:9",
+                        "spec/heldenhain/03_rules.rules:234:9",
                     )
                 ),
                 "scheidet aus",
             ]
         ),
-        "spec/heldenhain/03_rules.rules:242:5",
+        "spec/heldenhain/03_rules.rules:234:5",
     )
-    # spec: spec/heldenhain/03_rules.rules:243
-    p_zuruecksetzen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:244
-    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:244:5"), 16 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:245
-    emit_ausgeschieden(state, v_p, v_f)
-
-
-def p_ablegen(state, v_f):
-    "procedure ablegen (spec/heldenhain/03_rules.rules:248)"
-    # spec: spec/heldenhain/03_rules.rules:249
-    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:249:13")
-    # spec: spec/heldenhain/03_rules.rules:250
-    for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
-        # spec: spec/heldenhain/03_rules.rules:251
-        p_ablegen_von(state, v_a, v_f)
-        # spec: spec/heldenhain/03_rules.rules:252
-        move_card(state, v_a, 16 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:254
-    p_zuruecksetzen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:255
-    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:255:5"), 16 + v_p)
+    # spec: spec/heldenhain/03_rules.rules:235
+    p_feld_verlassen(
+        state,
+        v_f,
+        zone_value(16 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:235:30")),
+    )
+    # spec: spec/heldenhain/03_rules.rules:236
+    emit_ausgeschieden(
+        state, owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:236:24"), v_f
+    )
 
 
 def p_auf_die_hand(state, v_f):
-    "procedure auf_die_hand (spec/heldenhain/03_rules.rules:260)"
-    # spec: spec/heldenhain/03_rules.rules:261
-    v_p = owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:261:13")
-    # spec: spec/heldenhain/03_rules.rules:262
-    for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
-        # spec: spec/heldenhain/03_rules.rules:263
-        p_ablegen_von(state, v_a, v_f)
-        # spec: spec/heldenhain/03_rules.rules:264
-        move_card(state, v_a, 3 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:266
-    p_zuruecksetzen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:267
-    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:267:5"), 3 + v_p)
+    "procedure auf_die_hand (spec/heldenhain/03_rules.rules:241)"
+    # spec: spec/heldenhain/03_rules.rules:241
+    p_feld_verlassen(
+        state,
+        v_f,
+        zone_value(3 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:241:58")),
+    )
 
 
 def p_stress_pruefen(state):
-    "procedure stress_pruefen (spec/heldenhain/03_rules.rules:271)"
-    # spec: spec/heldenhain/03_rules.rules:272
+    "procedure stress_pruefen (spec/heldenhain/03_rules.rules:244)"
+    # spec: spec/heldenhain/03_rules.rules:245
     while any(
         any(
             state.counters[0][c_f] >= q_ausdauer(state, c_f)
@@ -627,16 +534,16 @@ def p_stress_pruefen(state):
         )
         for c_q in PLAYERS
     ):
-        tick(state, "while", "spec/heldenhain/03_rules.rules:272:5")
-        # spec: spec/heldenhain/03_rules.rules:273
+        tick(state, "while", "spec/heldenhain/03_rules.rules:245:5")
+        # spec: spec/heldenhain/03_rules.rules:246
         for v_q in PLAYERS:
-            # spec: spec/heldenhain/03_rules.rules:274
+            # spec: spec/heldenhain/03_rules.rules:247
             for v_f in [
                 c_f
                 for c_f in state.zones[5 + v_q]
                 if state.counters[0][c_f] >= q_ausdauer(state, c_f)
             ]:
-                # spec: spec/heldenhain/03_rules.rules:275
+                # spec: spec/heldenhain/03_rules.rules:248
                 if state.location[v_f] == 5 + v_q and state.counters[0][
                     v_f
                 ] >= q_ausdauer(state, v_f):
@@ -644,18 +551,18 @@ def p_stress_pruefen(state):
 
 
 def p_aktion_beginnen(state):
-    "procedure aktion_beginnen (spec/heldenhain/03_rules.rules:345)"
-    # spec: spec/heldenhain/03_rules.rules:346
+    "procedure aktion_beginnen (spec/heldenhain/03_rules.rules:319)"
+    # spec: spec/heldenhain/03_rules.rules:320
     state.vars[2] = False
     state.stamps[20] += 1
-    # spec: spec/heldenhain/03_rules.rules:347
+    # spec: spec/heldenhain/03_rules.rules:321
     state.tracks[4] = max(0, min(9, state.tracks[4] - 1))
     state.stamps[4] += 1
 
 
 def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
-    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:364)"
-    # spec: spec/heldenhain/03_rules.rules:365
+    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:338)"
+    # spec: spec/heldenhain/03_rules.rules:339
     log_line(
         state,
         " ".join(
@@ -669,7 +576,7 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:365:17",
+                        "spec/heldenhain/03_rules.rules:339:17",
                     )
                 ),
                 "lenkt",
@@ -680,34 +587,34 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_z,
                         "label",
-                        "spec/heldenhain/03_rules.rules:365:35",
+                        "spec/heldenhain/03_rules.rules:339:35",
                     )
                 ),
                 "ab",
             ]
         ),
-        "spec/heldenhain/03_rules.rules:365:5",
+        "spec/heldenhain/03_rules.rules:339:5",
     )
-    # spec: spec/heldenhain/03_rules.rules:366
+    # spec: spec/heldenhain/03_rules.rules:340
     p_erschoepfen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:367
+    # spec: spec/heldenhain/03_rules.rules:341
     v_an_ziel = bounded(
         q_ablenkstress(state, v_z, q_einsatz(state, v_f)),
-        "spec/heldenhain/03_rules.rules:367:19",
+        "spec/heldenhain/03_rules.rules:341:19",
     )
-    # spec: spec/heldenhain/03_rules.rules:368
+    # spec: spec/heldenhain/03_rules.rules:342
     v_an_figur = bounded(
-        max(0, q_einsatz(state, v_z)), "spec/heldenhain/03_rules.rules:368:20"
+        max(0, q_einsatz(state, v_z)), "spec/heldenhain/03_rules.rules:342:20"
     )
-    # spec: spec/heldenhain/03_rules.rules:369
+    # spec: spec/heldenhain/03_rules.rules:343
     p_stress_geben(state, v_z, v_an_ziel)
-    # spec: spec/heldenhain/03_rules.rules:370
+    # spec: spec/heldenhain/03_rules.rules:344
     p_stress_geben(state, v_f, v_an_figur)
-    # spec: spec/heldenhain/03_rules.rules:371
+    # spec: spec/heldenhain/03_rules.rules:345
     p_sperren(state, v_z)
-    # spec: spec/heldenhain/03_rules.rules:372
+    # spec: spec/heldenhain/03_rules.rules:346
     emit_abgelenkt(state, v_p, v_f, v_z)
-    # spec: spec/heldenhain/03_rules.rules:373
+    # spec: spec/heldenhain/03_rules.rules:347
     p_stress_pruefen(state)
 
 
@@ -754,18 +661,41 @@ def ev_gina_gluecksgriff__p1(state, v_you, v_this):
         p_punkte_gewinnen(state, v_you, 1)
 
 
+def ac_ki_sternchen__p1(state, v_you, v_this):
+    "action of ki_sternchen(p1) (spec/heldenhain/10_superfreundinnen.rules:159)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:159
+    activate(state, 5, [v_you, 1], "turn")
+
+
+def ac_ki_gluecksrad__p1(state, v_you, v_this):
+    "action of ki_gluecksrad(p1) (spec/heldenhain/10_superfreundinnen.rules:163)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:164
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:164:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:165
+    if v_w >= 4:
+        p_karten_ziehen(state, v_you, 2)
+    else:
+        p_ziehen(state, v_you)
+
+
+def ac_ki_kompass__p1(state, v_you, v_this):
+    "action of ki_kompass(p1) (spec/heldenhain/10_superfreundinnen.rules:174)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:174
+    activate(state, 4, [v_you, 1], "turn")
+
+
 def ev_gruppenumarmung__p1(state, v_you, v_this):
-    "event of gruppenumarmung(p1) (spec/heldenhain/10_superfreundinnen.rules:190)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:190
+    "event of gruppenumarmung(p1) (spec/heldenhain/10_superfreundinnen.rules:180)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:180
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 2)
 
 
 def ev_glueckstreffer__p1(state, v_you, v_this):
-    "event of glueckstreffer(p1) (spec/heldenhain/10_superfreundinnen.rules:194)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:195
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:195:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:196
+    "event of glueckstreffer(p1) (spec/heldenhain/10_superfreundinnen.rules:184)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:185
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:185:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:186
     if v_w >= 5:
         p_punkte_gewinnen(state, v_you, 2)
     else:
@@ -773,58 +703,67 @@ def ev_glueckstreffer__p1(state, v_you, v_this):
 
 
 def ev_zusammenhalt__p1(state, v_you, v_this):
-    "event of zusammenhalt(p1) (spec/heldenhain/10_superfreundinnen.rules:201)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:201
+    "event of zusammenhalt(p1) (spec/heldenhain/10_superfreundinnen.rules:191)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:191
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_kuchenpause__p1(state, v_you, v_this):
-    "event of kuchenpause(p1) (spec/heldenhain/10_superfreundinnen.rules:211)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:211
+    "event of kuchenpause(p1) (spec/heldenhain/10_superfreundinnen.rules:201)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:201
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_grosses_finale__p1(state, v_you, v_this):
-    "event of grosses_finale(p1) (spec/heldenhain/10_superfreundinnen.rules:222)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:222
+    "event of grosses_finale(p1) (spec/heldenhain/10_superfreundinnen.rules:212)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:212
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_wunschbrunnen__p1(state, v_you, v_this):
-    "event of wunschbrunnen(p1) (spec/heldenhain/10_superfreundinnen.rules:239)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:240
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:240:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:241
+    "event of wunschbrunnen(p1) (spec/heldenhain/10_superfreundinnen.rules:229)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:230
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:230:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:231
     if v_w <= 2:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:242
+        # spec: spec/heldenhain/10_superfreundinnen.rules:232
         p_ziehen(state, v_you)
     elif v_w <= 4:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:244
+        # spec: spec/heldenhain/10_superfreundinnen.rules:234
         p_karten_ziehen(state, v_you, 2)
     else:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:246
+        # spec: spec/heldenhain/10_superfreundinnen.rules:236
         p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_pyjamaparty__p1(state, v_you, v_this):
-    "event of pyjamaparty(p1) (spec/heldenhain/10_superfreundinnen.rules:278)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:279
+    "event of pyjamaparty(p1) (spec/heldenhain/10_superfreundinnen.rules:268)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:269
     p_karten_ziehen(state, v_you, 2)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:280
+    # spec: spec/heldenhain/10_superfreundinnen.rules:270
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_gemeinsam_stark__p1(state, v_you, v_this):
-    "event of gemeinsam_stark(p1) (spec/heldenhain/10_superfreundinnen.rules:285)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:285
+    "event of gemeinsam_stark(p1) (spec/heldenhain/10_superfreundinnen.rules:275)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:275
     for v_f in list(state.zones[5 + v_you]):
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def ev_freundinnen_power__p1(state, v_you, v_this):
-    "event of freundinnen_power(p1) (spec/heldenhain/10_superfreundinnen.rules:289)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:289
+    "event of freundinnen_power(p1) (spec/heldenhain/10_superfreundinnen.rules:279)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:279
     activate(state, 4, [v_you, 1], "turn")
+
+
+def ac_sternwarte__p1(state, v_you, v_this):
+    "action of sternwarte(p1) (spec/heldenhain/10_superfreundinnen.rules:315)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:316
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:316:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:317
+    if v_w >= 5:
+        p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_frau_flaute__p1(state, v_you, v_this):
@@ -841,61 +780,73 @@ def ev_notar_nimmermehr__p1(state, v_you, v_this):
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
 
 
+def ac_ki_stoppuhr__p1(state, v_you, v_this):
+    "action of ki_stoppuhr(p1) (spec/heldenhain/11_schattenkabinett.rules:127)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:127
+    activate(state, 4, [None if v_you is None else (v_you + 1) % 2, -1], "turn")
+
+
+def ac_ki_rechenknecht__p1(state, v_you, v_this):
+    "action of ki_rechenknecht(p1) (spec/heldenhain/11_schattenkabinett.rules:135)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:135
+    activate(state, 5, [v_you, 1], "turn")
+
+
 def ev_rufmord__p1(state, v_you, v_this):
-    "event of rufmord(p1) (spec/heldenhain/11_schattenkabinett.rules:163)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:163
+    "event of rufmord(p1) (spec/heldenhain/11_schattenkabinett.rules:155)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:155
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
 
 
 def ev_schmutzkampagne__p1(state, v_you, v_this):
-    "event of schmutzkampagne(p1) (spec/heldenhain/11_schattenkabinett.rules:167)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:167
+    "event of schmutzkampagne(p1) (spec/heldenhain/11_schattenkabinett.rules:159)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:159
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 3)
 
 
 def ev_raenke_schmieden__p1(state, v_you, v_this):
-    "event of raenke_schmieden(p1) (spec/heldenhain/11_schattenkabinett.rules:182)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:182
+    "event of raenke_schmieden(p1) (spec/heldenhain/11_schattenkabinett.rules:174)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:174
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_verhoer__p1(state, v_you, v_this):
-    "event of verhoer(p1) (spec/heldenhain/11_schattenkabinett.rules:186)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:187
+    "event of verhoer(p1) (spec/heldenhain/11_schattenkabinett.rules:178)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:179
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:188
+    # spec: spec/heldenhain/11_schattenkabinett.rules:180
     p_ziehen(state, v_you)
 
 
 def ev_hinterzimmer__p1(state, v_you, v_this):
-    "event of hinterzimmer(p1) (spec/heldenhain/11_schattenkabinett.rules:193)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:194
+    "event of hinterzimmer(p1) (spec/heldenhain/11_schattenkabinett.rules:185)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:186
     p_energie_gewinnen(state, v_you, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:195
+    # spec: spec/heldenhain/11_schattenkabinett.rules:187
     p_ziehen(state, v_you)
 
 
 def ev_schachzug__p1(state, v_you, v_this):
-    "event of schachzug(p1) (spec/heldenhain/11_schattenkabinett.rules:200)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:201
+    "event of schachzug(p1) (spec/heldenhain/11_schattenkabinett.rules:192)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:193
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:202
+    # spec: spec/heldenhain/11_schattenkabinett.rules:194
     p_ziehen(state, v_you)
 
 
 def ev_abgesagt__p1(state, v_you, v_this):
-    "event of abgesagt(p1) (spec/heldenhain/11_schattenkabinett.rules:207)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:208
+    "event of abgesagt(p1) (spec/heldenhain/11_schattenkabinett.rules:199)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:200
     for v_h in list(state.zones[11 + (None if v_you is None else (v_you + 1) % 2)]):
-        # spec: spec/heldenhain/11_schattenkabinett.rules:209
+        # spec: spec/heldenhain/11_schattenkabinett.rules:201
         p_zuruecksetzen(state, v_h)
-        # spec: spec/heldenhain/11_schattenkabinett.rules:210
+        # spec: spec/heldenhain/11_schattenkabinett.rules:202
         move_card(state, v_h, 16 + (None if v_you is None else (v_you + 1) % 2))
 
 
 def ev_sperrstunde__p1(state, v_you, v_this):
-    "event of sperrstunde(p1) (spec/heldenhain/11_schattenkabinett.rules:216)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:216
+    "event of sperrstunde(p1) (spec/heldenhain/11_schattenkabinett.rules:208)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:208
     for v_z in [
         c_z
         for c_z in state.zones[5 + (None if v_you is None else (v_you + 1) % 2)]
@@ -905,16 +856,16 @@ def ev_sperrstunde__p1(state, v_you, v_this):
 
 
 def ev_dunkle_plaene__p1(state, v_you, v_this):
-    "event of dunkle_plaene(p1) (spec/heldenhain/11_schattenkabinett.rules:233)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:234
+    "event of dunkle_plaene(p1) (spec/heldenhain/11_schattenkabinett.rules:225)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:226
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:235
+    # spec: spec/heldenhain/11_schattenkabinett.rules:227
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_nullsummenspiel__p1(state, v_you, v_this):
-    "event of nullsummenspiel(p1) (spec/heldenhain/11_schattenkabinett.rules:240)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:240
+    "event of nullsummenspiel(p1) (spec/heldenhain/11_schattenkabinett.rules:232)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:232
     p_punktabzug(
         state,
         None if v_you is None else (v_you + 1) % 2,
@@ -939,141 +890,179 @@ def ev_oskar__p1(state, v_you, v_this):
     p_karten_ziehen(state, v_you, 2)
 
 
+def ac_ki_wanderkarte__p1(state, v_you, v_this):
+    "action of ki_wanderkarte(p1) (spec/heldenhain/12_weggefaehrten.rules:103)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:104
+    activate(state, 5, [v_you, 1], "turn")
+    # spec: spec/heldenhain/12_weggefaehrten.rules:105
+    if q_mannschaftsgroesse(state, v_you) >= 4:
+        state.tracks[4] = max(0, min(9, state.tracks[4] + 1))
+        state.stamps[4] += 1
+
+
+def ac_ki_funkgeraet__p1(state, v_you, v_this):
+    "action of ki_funkgeraet(p1) (spec/heldenhain/12_weggefaehrten.rules:110)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:110
+    activate(state, 4, [v_you, 1], "turn")
+
+
+def ac_ki_lagerfeuer__p1(state, v_you, v_this):
+    "action of ki_lagerfeuer(p1) (spec/heldenhain/12_weggefaehrten.rules:114)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:114
+    for v_f in list(state.zones[5 + v_you]):
+        p_heilen(state, v_f, 1)
+
+
+def ac_ki_fernglas__p1(state, v_you, v_this):
+    "action of ki_fernglas(p1) (spec/heldenhain/12_weggefaehrten.rules:118)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:118
+    if q_mannschaftsgroesse(state, v_you) >= 3:
+        p_karten_ziehen(state, v_you, 2)
+    else:
+        p_ziehen(state, v_you)
+
+
 def ev_alle_fuer_einen__p1(state, v_you, v_this):
-    "event of alle_fuer_einen(p1) (spec/heldenhain/12_weggefaehrten.rules:134)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:134
+    "event of alle_fuer_einen(p1) (spec/heldenhain/12_weggefaehrten.rules:124)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:124
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_schulter_an_schulter__p1(state, v_you, v_this):
-    "event of schulter_an_schulter(p1) (spec/heldenhain/12_weggefaehrten.rules:138)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:138
+    "event of schulter_an_schulter(p1) (spec/heldenhain/12_weggefaehrten.rules:128)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:128
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ev_schutzwall__p1(state, v_you, v_this):
-    "event of schutzwall(p1) (spec/heldenhain/12_weggefaehrten.rules:142)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:142
+    "event of schutzwall(p1) (spec/heldenhain/12_weggefaehrten.rules:132)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:132
     for v_f in list(state.zones[5 + v_you]):
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def ev_aufbruch__p1(state, v_you, v_this):
-    "event of aufbruch(p1) (spec/heldenhain/12_weggefaehrten.rules:149)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:149
+    "event of aufbruch(p1) (spec/heldenhain/12_weggefaehrten.rules:139)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:139
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_gemeinsamer_marsch__p1(state, v_you, v_this):
-    "event of gemeinsamer_marsch(p1) (spec/heldenhain/12_weggefaehrten.rules:153)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:153
+    "event of gemeinsamer_marsch(p1) (spec/heldenhain/12_weggefaehrten.rules:143)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:143
     p_energie_gewinnen(state, v_you, 2)
 
 
 def ev_verstaerkung__p1(state, v_you, v_this):
-    "event of verstaerkung(p1) (spec/heldenhain/12_weggefaehrten.rules:157)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:157
+    "event of verstaerkung(p1) (spec/heldenhain/12_weggefaehrten.rules:147)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:147
     p_karten_ziehen(
         state,
         v_you,
         bounded(
             min(3, len([c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter])),
-            "spec/heldenhain/12_weggefaehrten.rules:157:32",
+            "spec/heldenhain/12_weggefaehrten.rules:147:32",
         ),
     )
 
 
 def ev_gipfelsturm__p1(state, v_you, v_this):
-    "event of gipfelsturm(p1) (spec/heldenhain/12_weggefaehrten.rules:180)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:180
+    "event of gipfelsturm(p1) (spec/heldenhain/12_weggefaehrten.rules:170)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:170
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_treue_freunde__p1(state, v_you, v_this):
-    "event of treue_freunde(p1) (spec/heldenhain/12_weggefaehrten.rules:184)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:184
+    "event of treue_freunde(p1) (spec/heldenhain/12_weggefaehrten.rules:174)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:174
     p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_wegzehrung__p1(state, v_you, v_this):
-    "event of wegzehrung(p1) (spec/heldenhain/12_weggefaehrten.rules:187)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:187
+    "event of wegzehrung(p1) (spec/heldenhain/12_weggefaehrten.rules:177)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:177
     p_energie_gewinnen(state, v_you, 2)
 
 
 def ev_kundschafter__p1(state, v_you, v_this):
-    "event of kundschafter(p1) (spec/heldenhain/12_weggefaehrten.rules:191)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:192
+    "event of kundschafter(p1) (spec/heldenhain/12_weggefaehrten.rules:181)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:182
     v_vorher = bounded(
         len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]),
-        "spec/heldenhain/12_weggefaehrten.rules:192:22",
+        "spec/heldenhain/12_weggefaehrten.rules:182:22",
     )
-    # spec: spec/heldenhain/12_weggefaehrten.rules:193
+    # spec: spec/heldenhain/12_weggefaehrten.rules:183
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:194
+    # spec: spec/heldenhain/12_weggefaehrten.rules:184
     if len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]) > v_vorher:
         p_ziehen(state, v_you)
 
 
 def ev_zeltlager__p1(state, v_you, v_this):
-    "event of zeltlager(p1) (spec/heldenhain/12_weggefaehrten.rules:199)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:200
+    "event of zeltlager(p1) (spec/heldenhain/12_weggefaehrten.rules:189)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:190
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:201
+    # spec: spec/heldenhain/12_weggefaehrten.rules:191
     p_ziehen(state, v_you)
 
 
 def ev_schwur_der_gefaehrten__p1(state, v_you, v_this):
-    "event of schwur_der_gefaehrten(p1) (spec/heldenhain/12_weggefaehrten.rules:213)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:214
+    "event of schwur_der_gefaehrten(p1) (spec/heldenhain/12_weggefaehrten.rules:203)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:204
     for v_f in [c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter]:
         p_dauerhaft_rettung(state, v_f, 1)
 
 
+def ac_gildenhaus__p1(state, v_you, v_this):
+    "action of gildenhaus(p1) (spec/heldenhain/12_weggefaehrten.rules:241)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:241
+    p_ziehen(state, v_you)
+
+
 def ev_papagei_plapper__p1(state, v_you, v_this):
-    "event of papagei_plapper(p1) (spec/heldenhain/13_purpurpakt.rules:189)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:189
+    "event of papagei_plapper(p1) (spec/heldenhain/13_purpurpakt.rules:168)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:168
     p_ziehen(state, v_you)
 
 
 def ev_sonderangebot__p1(state, v_you, v_this):
-    "event of sonderangebot(p1) (spec/heldenhain/13_purpurpakt.rules:254)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:254
-    activate(state, 7, [v_you, 2, v_this], "turn")
+    "event of sonderangebot(p1) (spec/heldenhain/13_purpurpakt.rules:225)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:225
+    activate(state, 6, [v_you, 2, v_this], "turn")
 
 
 def ev_pakt_mit_preis__p1(state, v_you, v_this):
-    "event of pakt_mit_preis(p1) (spec/heldenhain/13_purpurpakt.rules:291)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:292
+    "event of pakt_mit_preis(p1) (spec/heldenhain/13_purpurpakt.rules:262)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:263
     activate(state, 4, [v_you, 2], "turn")
-    # spec: spec/heldenhain/13_purpurpakt.rules:293
+    # spec: spec/heldenhain/13_purpurpakt.rules:264
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_schuldenberg__p1(state, v_you, v_this):
-    "event of schuldenberg(p1) (spec/heldenhain/13_purpurpakt.rules:298)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:299
+    "event of schuldenberg(p1) (spec/heldenhain/13_purpurpakt.rules:269)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:270
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:300
+    # spec: spec/heldenhain/13_purpurpakt.rules:271
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
 
 
 def ev_zinseszins__p1(state, v_you, v_this):
-    "event of zinseszins(p1) (spec/heldenhain/13_purpurpakt.rules:334)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:335
+    "event of zinseszins(p1) (spec/heldenhain/13_purpurpakt.rules:305)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:306
     p_punkte_gewinnen(state, v_you, 3)
-    # spec: spec/heldenhain/13_purpurpakt.rules:336
+    # spec: spec/heldenhain/13_purpurpakt.rules:307
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_kleingedrucktes__p1(state, v_you, v_this):
-    "event of kleingedrucktes(p1) (spec/heldenhain/13_purpurpakt.rules:364)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:365
+    "event of kleingedrucktes(p1) (spec/heldenhain/13_purpurpakt.rules:335)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:336
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:366
+    # spec: spec/heldenhain/13_purpurpakt.rules:337
     p_ziehen(state, v_you)
 
 
@@ -1108,18 +1097,41 @@ def ev_gina_gluecksgriff__p2(state, v_you, v_this):
         p_punkte_gewinnen(state, v_you, 1)
 
 
+def ac_ki_sternchen__p2(state, v_you, v_this):
+    "action of ki_sternchen(p2) (spec/heldenhain/10_superfreundinnen.rules:159)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:159
+    activate(state, 5, [v_you, 1], "turn")
+
+
+def ac_ki_gluecksrad__p2(state, v_you, v_this):
+    "action of ki_gluecksrad(p2) (spec/heldenhain/10_superfreundinnen.rules:163)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:164
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:164:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:165
+    if v_w >= 4:
+        p_karten_ziehen(state, v_you, 2)
+    else:
+        p_ziehen(state, v_you)
+
+
+def ac_ki_kompass__p2(state, v_you, v_this):
+    "action of ki_kompass(p2) (spec/heldenhain/10_superfreundinnen.rules:174)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:174
+    activate(state, 4, [v_you, 1], "turn")
+
+
 def ev_gruppenumarmung__p2(state, v_you, v_this):
-    "event of gruppenumarmung(p2) (spec/heldenhain/10_superfreundinnen.rules:190)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:190
+    "event of gruppenumarmung(p2) (spec/heldenhain/10_superfreundinnen.rules:180)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:180
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 2)
 
 
 def ev_glueckstreffer__p2(state, v_you, v_this):
-    "event of glueckstreffer(p2) (spec/heldenhain/10_superfreundinnen.rules:194)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:195
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:195:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:196
+    "event of glueckstreffer(p2) (spec/heldenhain/10_superfreundinnen.rules:184)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:185
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:185:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:186
     if v_w >= 5:
         p_punkte_gewinnen(state, v_you, 2)
     else:
@@ -1127,58 +1139,67 @@ def ev_glueckstreffer__p2(state, v_you, v_this):
 
 
 def ev_zusammenhalt__p2(state, v_you, v_this):
-    "event of zusammenhalt(p2) (spec/heldenhain/10_superfreundinnen.rules:201)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:201
+    "event of zusammenhalt(p2) (spec/heldenhain/10_superfreundinnen.rules:191)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:191
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_kuchenpause__p2(state, v_you, v_this):
-    "event of kuchenpause(p2) (spec/heldenhain/10_superfreundinnen.rules:211)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:211
+    "event of kuchenpause(p2) (spec/heldenhain/10_superfreundinnen.rules:201)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:201
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_grosses_finale__p2(state, v_you, v_this):
-    "event of grosses_finale(p2) (spec/heldenhain/10_superfreundinnen.rules:222)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:222
+    "event of grosses_finale(p2) (spec/heldenhain/10_superfreundinnen.rules:212)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:212
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_wunschbrunnen__p2(state, v_you, v_this):
-    "event of wunschbrunnen(p2) (spec/heldenhain/10_superfreundinnen.rules:239)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:240
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:240:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:241
+    "event of wunschbrunnen(p2) (spec/heldenhain/10_superfreundinnen.rules:229)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:230
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:230:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:231
     if v_w <= 2:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:242
+        # spec: spec/heldenhain/10_superfreundinnen.rules:232
         p_ziehen(state, v_you)
     elif v_w <= 4:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:244
+        # spec: spec/heldenhain/10_superfreundinnen.rules:234
         p_karten_ziehen(state, v_you, 2)
     else:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:246
+        # spec: spec/heldenhain/10_superfreundinnen.rules:236
         p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_pyjamaparty__p2(state, v_you, v_this):
-    "event of pyjamaparty(p2) (spec/heldenhain/10_superfreundinnen.rules:278)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:279
+    "event of pyjamaparty(p2) (spec/heldenhain/10_superfreundinnen.rules:268)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:269
     p_karten_ziehen(state, v_you, 2)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:280
+    # spec: spec/heldenhain/10_superfreundinnen.rules:270
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_gemeinsam_stark__p2(state, v_you, v_this):
-    "event of gemeinsam_stark(p2) (spec/heldenhain/10_superfreundinnen.rules:285)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:285
+    "event of gemeinsam_stark(p2) (spec/heldenhain/10_superfreundinnen.rules:275)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:275
     for v_f in list(state.zones[5 + v_you]):
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def ev_freundinnen_power__p2(state, v_you, v_this):
-    "event of freundinnen_power(p2) (spec/heldenhain/10_superfreundinnen.rules:289)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:289
+    "event of freundinnen_power(p2) (spec/heldenhain/10_superfreundinnen.rules:279)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:279
     activate(state, 4, [v_you, 1], "turn")
+
+
+def ac_sternwarte__p2(state, v_you, v_this):
+    "action of sternwarte(p2) (spec/heldenhain/10_superfreundinnen.rules:315)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:316
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:316:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:317
+    if v_w >= 5:
+        p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_frau_flaute__p2(state, v_you, v_this):
@@ -1195,61 +1216,73 @@ def ev_notar_nimmermehr__p2(state, v_you, v_this):
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
 
 
+def ac_ki_stoppuhr__p2(state, v_you, v_this):
+    "action of ki_stoppuhr(p2) (spec/heldenhain/11_schattenkabinett.rules:127)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:127
+    activate(state, 4, [None if v_you is None else (v_you + 1) % 2, -1], "turn")
+
+
+def ac_ki_rechenknecht__p2(state, v_you, v_this):
+    "action of ki_rechenknecht(p2) (spec/heldenhain/11_schattenkabinett.rules:135)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:135
+    activate(state, 5, [v_you, 1], "turn")
+
+
 def ev_rufmord__p2(state, v_you, v_this):
-    "event of rufmord(p2) (spec/heldenhain/11_schattenkabinett.rules:163)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:163
+    "event of rufmord(p2) (spec/heldenhain/11_schattenkabinett.rules:155)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:155
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
 
 
 def ev_schmutzkampagne__p2(state, v_you, v_this):
-    "event of schmutzkampagne(p2) (spec/heldenhain/11_schattenkabinett.rules:167)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:167
+    "event of schmutzkampagne(p2) (spec/heldenhain/11_schattenkabinett.rules:159)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:159
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 3)
 
 
 def ev_raenke_schmieden__p2(state, v_you, v_this):
-    "event of raenke_schmieden(p2) (spec/heldenhain/11_schattenkabinett.rules:182)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:182
+    "event of raenke_schmieden(p2) (spec/heldenhain/11_schattenkabinett.rules:174)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:174
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_verhoer__p2(state, v_you, v_this):
-    "event of verhoer(p2) (spec/heldenhain/11_schattenkabinett.rules:186)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:187
+    "event of verhoer(p2) (spec/heldenhain/11_schattenkabinett.rules:178)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:179
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:188
+    # spec: spec/heldenhain/11_schattenkabinett.rules:180
     p_ziehen(state, v_you)
 
 
 def ev_hinterzimmer__p2(state, v_you, v_this):
-    "event of hinterzimmer(p2) (spec/heldenhain/11_schattenkabinett.rules:193)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:194
+    "event of hinterzimmer(p2) (spec/heldenhain/11_schattenkabinett.rules:185)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:186
     p_energie_gewinnen(state, v_you, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:195
+    # spec: spec/heldenhain/11_schattenkabinett.rules:187
     p_ziehen(state, v_you)
 
 
 def ev_schachzug__p2(state, v_you, v_this):
-    "event of schachzug(p2) (spec/heldenhain/11_schattenkabinett.rules:200)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:201
+    "event of schachzug(p2) (spec/heldenhain/11_schattenkabinett.rules:192)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:193
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:202
+    # spec: spec/heldenhain/11_schattenkabinett.rules:194
     p_ziehen(state, v_you)
 
 
 def ev_abgesagt__p2(state, v_you, v_this):
-    "event of abgesagt(p2) (spec/heldenhain/11_schattenkabinett.rules:207)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:208
+    "event of abgesagt(p2) (spec/heldenhain/11_schattenkabinett.rules:199)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:200
     for v_h in list(state.zones[11 + (None if v_you is None else (v_you + 1) % 2)]):
-        # spec: spec/heldenhain/11_schattenkabinett.rules:209
+        # spec: spec/heldenhain/11_schattenkabinett.rules:201
         p_zuruecksetzen(state, v_h)
-        # spec: spec/heldenhain/11_schattenkabinett.rules:210
+        # spec: spec/heldenhain/11_schattenkabinett.rules:202
         move_card(state, v_h, 16 + (None if v_you is None else (v_you + 1) % 2))
 
 
 def ev_sperrstunde__p2(state, v_you, v_this):
-    "event of sperrstunde(p2) (spec/heldenhain/11_schattenkabinett.rules:216)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:216
+    "event of sperrstunde(p2) (spec/heldenhain/11_schattenkabinett.rules:208)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:208
     for v_z in [
         c_z
         for c_z in state.zones[5 + (None if v_you is None else (v_you + 1) % 2)]
@@ -1259,16 +1292,16 @@ def ev_sperrstunde__p2(state, v_you, v_this):
 
 
 def ev_dunkle_plaene__p2(state, v_you, v_this):
-    "event of dunkle_plaene(p2) (spec/heldenhain/11_schattenkabinett.rules:233)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:234
+    "event of dunkle_plaene(p2) (spec/heldenhain/11_schattenkabinett.rules:225)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:226
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:235
+    # spec: spec/heldenhain/11_schattenkabinett.rules:227
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_nullsummenspiel__p2(state, v_you, v_this):
-    "event of nullsummenspiel(p2) (spec/heldenhain/11_schattenkabinett.rules:240)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:240
+    "event of nullsummenspiel(p2) (spec/heldenhain/11_schattenkabinett.rules:232)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:232
     p_punktabzug(
         state,
         None if v_you is None else (v_you + 1) % 2,
@@ -1293,148 +1326,186 @@ def ev_oskar__p2(state, v_you, v_this):
     p_karten_ziehen(state, v_you, 2)
 
 
+def ac_ki_wanderkarte__p2(state, v_you, v_this):
+    "action of ki_wanderkarte(p2) (spec/heldenhain/12_weggefaehrten.rules:103)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:104
+    activate(state, 5, [v_you, 1], "turn")
+    # spec: spec/heldenhain/12_weggefaehrten.rules:105
+    if q_mannschaftsgroesse(state, v_you) >= 4:
+        state.tracks[4] = max(0, min(9, state.tracks[4] + 1))
+        state.stamps[4] += 1
+
+
+def ac_ki_funkgeraet__p2(state, v_you, v_this):
+    "action of ki_funkgeraet(p2) (spec/heldenhain/12_weggefaehrten.rules:110)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:110
+    activate(state, 4, [v_you, 1], "turn")
+
+
+def ac_ki_lagerfeuer__p2(state, v_you, v_this):
+    "action of ki_lagerfeuer(p2) (spec/heldenhain/12_weggefaehrten.rules:114)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:114
+    for v_f in list(state.zones[5 + v_you]):
+        p_heilen(state, v_f, 1)
+
+
+def ac_ki_fernglas__p2(state, v_you, v_this):
+    "action of ki_fernglas(p2) (spec/heldenhain/12_weggefaehrten.rules:118)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:118
+    if q_mannschaftsgroesse(state, v_you) >= 3:
+        p_karten_ziehen(state, v_you, 2)
+    else:
+        p_ziehen(state, v_you)
+
+
 def ev_alle_fuer_einen__p2(state, v_you, v_this):
-    "event of alle_fuer_einen(p2) (spec/heldenhain/12_weggefaehrten.rules:134)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:134
+    "event of alle_fuer_einen(p2) (spec/heldenhain/12_weggefaehrten.rules:124)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:124
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_schulter_an_schulter__p2(state, v_you, v_this):
-    "event of schulter_an_schulter(p2) (spec/heldenhain/12_weggefaehrten.rules:138)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:138
+    "event of schulter_an_schulter(p2) (spec/heldenhain/12_weggefaehrten.rules:128)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:128
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ev_schutzwall__p2(state, v_you, v_this):
-    "event of schutzwall(p2) (spec/heldenhain/12_weggefaehrten.rules:142)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:142
+    "event of schutzwall(p2) (spec/heldenhain/12_weggefaehrten.rules:132)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:132
     for v_f in list(state.zones[5 + v_you]):
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def ev_aufbruch__p2(state, v_you, v_this):
-    "event of aufbruch(p2) (spec/heldenhain/12_weggefaehrten.rules:149)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:149
+    "event of aufbruch(p2) (spec/heldenhain/12_weggefaehrten.rules:139)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:139
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_gemeinsamer_marsch__p2(state, v_you, v_this):
-    "event of gemeinsamer_marsch(p2) (spec/heldenhain/12_weggefaehrten.rules:153)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:153
+    "event of gemeinsamer_marsch(p2) (spec/heldenhain/12_weggefaehrten.rules:143)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:143
     p_energie_gewinnen(state, v_you, 2)
 
 
 def ev_verstaerkung__p2(state, v_you, v_this):
-    "event of verstaerkung(p2) (spec/heldenhain/12_weggefaehrten.rules:157)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:157
+    "event of verstaerkung(p2) (spec/heldenhain/12_weggefaehrten.rules:147)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:147
     p_karten_ziehen(
         state,
         v_you,
         bounded(
             min(3, len([c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter])),
-            "spec/heldenhain/12_weggefaehrten.rules:157:32",
+            "spec/heldenhain/12_weggefaehrten.rules:147:32",
         ),
     )
 
 
 def ev_gipfelsturm__p2(state, v_you, v_this):
-    "event of gipfelsturm(p2) (spec/heldenhain/12_weggefaehrten.rules:180)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:180
+    "event of gipfelsturm(p2) (spec/heldenhain/12_weggefaehrten.rules:170)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:170
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_treue_freunde__p2(state, v_you, v_this):
-    "event of treue_freunde(p2) (spec/heldenhain/12_weggefaehrten.rules:184)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:184
+    "event of treue_freunde(p2) (spec/heldenhain/12_weggefaehrten.rules:174)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:174
     p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_wegzehrung__p2(state, v_you, v_this):
-    "event of wegzehrung(p2) (spec/heldenhain/12_weggefaehrten.rules:187)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:187
+    "event of wegzehrung(p2) (spec/heldenhain/12_weggefaehrten.rules:177)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:177
     p_energie_gewinnen(state, v_you, 2)
 
 
 def ev_kundschafter__p2(state, v_you, v_this):
-    "event of kundschafter(p2) (spec/heldenhain/12_weggefaehrten.rules:191)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:192
+    "event of kundschafter(p2) (spec/heldenhain/12_weggefaehrten.rules:181)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:182
     v_vorher = bounded(
         len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]),
-        "spec/heldenhain/12_weggefaehrten.rules:192:22",
+        "spec/heldenhain/12_weggefaehrten.rules:182:22",
     )
-    # spec: spec/heldenhain/12_weggefaehrten.rules:193
+    # spec: spec/heldenhain/12_weggefaehrten.rules:183
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:194
+    # spec: spec/heldenhain/12_weggefaehrten.rules:184
     if len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]) > v_vorher:
         p_ziehen(state, v_you)
 
 
 def ev_zeltlager__p2(state, v_you, v_this):
-    "event of zeltlager(p2) (spec/heldenhain/12_weggefaehrten.rules:199)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:200
+    "event of zeltlager(p2) (spec/heldenhain/12_weggefaehrten.rules:189)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:190
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:201
+    # spec: spec/heldenhain/12_weggefaehrten.rules:191
     p_ziehen(state, v_you)
 
 
 def ev_schwur_der_gefaehrten__p2(state, v_you, v_this):
-    "event of schwur_der_gefaehrten(p2) (spec/heldenhain/12_weggefaehrten.rules:213)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:214
+    "event of schwur_der_gefaehrten(p2) (spec/heldenhain/12_weggefaehrten.rules:203)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:204
     for v_f in [c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter]:
         p_dauerhaft_rettung(state, v_f, 1)
 
 
+def ac_gildenhaus__p2(state, v_you, v_this):
+    "action of gildenhaus(p2) (spec/heldenhain/12_weggefaehrten.rules:241)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:241
+    p_ziehen(state, v_you)
+
+
 def ev_papagei_plapper__p2(state, v_you, v_this):
-    "event of papagei_plapper(p2) (spec/heldenhain/13_purpurpakt.rules:189)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:189
+    "event of papagei_plapper(p2) (spec/heldenhain/13_purpurpakt.rules:168)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:168
     p_ziehen(state, v_you)
 
 
 def ev_sonderangebot__p2(state, v_you, v_this):
-    "event of sonderangebot(p2) (spec/heldenhain/13_purpurpakt.rules:254)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:254
-    activate(state, 7, [v_you, 2, v_this], "turn")
+    "event of sonderangebot(p2) (spec/heldenhain/13_purpurpakt.rules:225)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:225
+    activate(state, 6, [v_you, 2, v_this], "turn")
 
 
 def ev_pakt_mit_preis__p2(state, v_you, v_this):
-    "event of pakt_mit_preis(p2) (spec/heldenhain/13_purpurpakt.rules:291)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:292
+    "event of pakt_mit_preis(p2) (spec/heldenhain/13_purpurpakt.rules:262)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:263
     activate(state, 4, [v_you, 2], "turn")
-    # spec: spec/heldenhain/13_purpurpakt.rules:293
+    # spec: spec/heldenhain/13_purpurpakt.rules:264
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_schuldenberg__p2(state, v_you, v_this):
-    "event of schuldenberg(p2) (spec/heldenhain/13_purpurpakt.rules:298)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:299
+    "event of schuldenberg(p2) (spec/heldenhain/13_purpurpakt.rules:269)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:270
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:300
+    # spec: spec/heldenhain/13_purpurpakt.rules:271
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
 
 
 def ev_zinseszins__p2(state, v_you, v_this):
-    "event of zinseszins(p2) (spec/heldenhain/13_purpurpakt.rules:334)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:335
+    "event of zinseszins(p2) (spec/heldenhain/13_purpurpakt.rules:305)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:306
     p_punkte_gewinnen(state, v_you, 3)
-    # spec: spec/heldenhain/13_purpurpakt.rules:336
+    # spec: spec/heldenhain/13_purpurpakt.rules:307
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_kleingedrucktes__p2(state, v_you, v_this):
-    "event of kleingedrucktes(p2) (spec/heldenhain/13_purpurpakt.rules:364)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:365
+    "event of kleingedrucktes(p2) (spec/heldenhain/13_purpurpakt.rules:335)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:336
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:366
+    # spec: spec/heldenhain/13_purpurpakt.rules:337
     p_ziehen(state, v_you)
 
 
 def t_rabatt_0(state, v_p, v_n, v_quelle, v_q, v_c):
-    "on ausgespielt of rabatt (spec/heldenhain/03_rules.rules:136)"
-    # spec: spec/heldenhain/03_rules.rules:136
-    cancel(state, 7, [v_p, v_n, v_quelle])
+    "on ausgespielt of rabatt (spec/heldenhain/03_rules.rules:131)"
+    # spec: spec/heldenhain/03_rules.rules:131
+    cancel(state, 6, [v_p, v_n, v_quelle])
 
 
 def t_blitzy__while0_0(state, v_this, v_p, v_f, v_n):
@@ -1487,68 +1558,34 @@ def t_cleo_chance__while0_0(state, v_this, v_p, v_f, v_n):
 def t_flauschi__while0_0(state, v_this, v_p, v_f, v_n):
     "on gesammelt of flauschi__while0 (spec/heldenhain/10_superfreundinnen.rules:111)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:112
-    if not state.counters[1][v_this] == 1 and not state.counters[2][v_this] == 1:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:113
-        p_erschoepfen(state, v_this)
-        # spec: spec/heldenhain/10_superfreundinnen.rules:114
-        p_heilen(state, v_f, 1)
+    p_erschoepfen(state, v_this)
+    # spec: spec/heldenhain/10_superfreundinnen.rules:113
+    p_heilen(state, v_f, 1)
 
 
 def t_gluecksschwein_trudi__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of gluecksschwein_trudi__while0 (spec/heldenhain/10_superfreundinnen.rules:129)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:130
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:130:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:131
+    "on gesammelt of gluecksschwein_trudi__while0 (spec/heldenhain/10_superfreundinnen.rules:127)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:128
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:128:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:129
     if v_w == 6:
         p_punkte_gewinnen(state, v_p, 1)
 
 
-def t_ki_sternchen__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_sternchen__while0 (spec/heldenhain/10_superfreundinnen.rules:164)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:164
-    activate(state, 5, [v_p, 1], "turn")
-
-
-def t_ki_gluecksrad__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_gluecksrad__while0 (spec/heldenhain/10_superfreundinnen.rules:170)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:171
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:171:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:172
-    if v_w >= 4:
-        p_karten_ziehen(state, v_p, 2)
-    else:
-        p_ziehen(state, v_p)
-
-
-def t_ki_kompass__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_kompass__while0 (spec/heldenhain/10_superfreundinnen.rules:183)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:183
-    activate(state, 4, [v_p, 1], "turn")
-
-
 def t_heilamulett__while0_0(state, v_this, v_p):
-    "on zugbeginn of heilamulett__while0 (spec/heldenhain/10_superfreundinnen.rules:302)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:303
+    "on zugbeginn of heilamulett__while0 (spec/heldenhain/10_superfreundinnen.rules:292)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:293
     for v_f in [
         c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_this, c_f])
     ]:
         p_heilen(state, v_f, 1)
 
 
-def t_sternwarte__while0_0(state, v_this, v_p, v_h):
-    "on hq_genutzt of sternwarte__while0 (spec/heldenhain/10_superfreundinnen.rules:326)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:327
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:327:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:328
-    if v_w >= 5:
-        p_energie_gewinnen(state, v_p, 1)
-
-
 def t_gluecksmarkt__while0_0(state, v_this, v_p):
-    "on zugbeginn of gluecksmarkt__while0 (spec/heldenhain/10_superfreundinnen.rules:345)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:346
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:346:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:347
+    "on zugbeginn of gluecksmarkt__while0 (spec/heldenhain/10_superfreundinnen.rules:333)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:334
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:334:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:335
     if v_w == 6:
         p_punkte_gewinnen(state, v_p, 1)
 
@@ -1580,48 +1617,34 @@ def t_zensor_zack__while0_0(state, v_this, v_p, v_f, v_n):
 def t_rabe_raspel__while0_0(state, v_this, v_p, v_f, v_n):
     "on gesammelt of rabe_raspel__while0 (spec/heldenhain/11_schattenkabinett.rules:105)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:106
-    if not state.counters[1][v_this] == 1 and not state.counters[2][v_this] == 1:
-        # spec: spec/heldenhain/11_schattenkabinett.rules:107
-        p_erschoepfen(state, v_this)
-        # spec: spec/heldenhain/11_schattenkabinett.rules:108
-        p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
+    p_erschoepfen(state, v_this)
+    # spec: spec/heldenhain/11_schattenkabinett.rules:107
+    p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
 def t_schleichkatze_nebel__while0_0(state, v_this, v_p):
-    "on zugbeginn of schleichkatze_nebel__while0 (spec/heldenhain/11_schattenkabinett.rules:118)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:118
+    "on zugbeginn of schleichkatze_nebel__while0 (spec/heldenhain/11_schattenkabinett.rules:116)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:116
     slot = 2 + (None if v_p is None else (v_p + 1) % 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
     state.stamps[3] += 1
 
 
 def t_spitzel_spinne__while0_0(state, v_this, v_p, v_f, v_z):
-    "on abgelenkt of spitzel_spinne__while0 (spec/heldenhain/11_schattenkabinett.rules:123)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:123
+    "on abgelenkt of spitzel_spinne__while0 (spec/heldenhain/11_schattenkabinett.rules:121)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:121
     p_ziehen(state, v_p)
 
 
-def t_ki_stoppuhr__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_stoppuhr__while0 (spec/heldenhain/11_schattenkabinett.rules:130)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:130
-    activate(state, 4, [None if v_p is None else (v_p + 1) % 2, -1], "turn")
-
-
-def t_ki_rechenknecht__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_rechenknecht__while0 (spec/heldenhain/11_schattenkabinett.rules:142)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:142
-    activate(state, 5, [v_p, 1], "turn")
-
-
 def t_siegelring__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of siegelring__while0 (spec/heldenhain/11_schattenkabinett.rules:253)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:253
+    "on gesammelt of siegelring__while0 (spec/heldenhain/11_schattenkabinett.rules:245)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:245
     p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
 def t_grauer_platz__while0_0(state, v_this, v_p):
-    "on zugbeginn of grauer_platz__while0 (spec/heldenhain/11_schattenkabinett.rules:288)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:288
+    "on zugbeginn of grauer_platz__while0 (spec/heldenhain/11_schattenkabinett.rules:276)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:276
     p_punktabzug(state, v_p, 1)
 
 
@@ -1646,93 +1669,51 @@ def t_selma_seil__while0_0(state, v_this, v_p, v_f, v_n):
 def t_pony_polka__while0_0(state, v_this, v_p, v_f, v_n):
     "on gesammelt of pony_polka__while0 (spec/heldenhain/12_weggefaehrten.rules:82)"
     # spec: spec/heldenhain/12_weggefaehrten.rules:83
-    if not state.counters[1][v_this] == 1 and not state.counters[2][v_this] == 1:
-        # spec: spec/heldenhain/12_weggefaehrten.rules:84
-        p_erschoepfen(state, v_this)
-        # spec: spec/heldenhain/12_weggefaehrten.rules:85
-        p_dauerhaft_ausdauer(state, v_f, 1)
-
-
-def t_ki_wanderkarte__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_wanderkarte__while0 (spec/heldenhain/12_weggefaehrten.rules:106)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:107
-    activate(state, 5, [v_p, 1], "turn")
-    # spec: spec/heldenhain/12_weggefaehrten.rules:108
-    if q_mannschaftsgroesse(state, v_p) >= 4:
-        state.tracks[4] = max(0, min(9, state.tracks[4] + 1))
-        state.stamps[4] += 1
-
-
-def t_ki_funkgeraet__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_funkgeraet__while0 (spec/heldenhain/12_weggefaehrten.rules:115)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:115
-    activate(state, 4, [v_p, 1], "turn")
-
-
-def t_ki_lagerfeuer__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_lagerfeuer__while0 (spec/heldenhain/12_weggefaehrten.rules:120)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:120
-    for v_f in list(state.zones[5 + v_p]):
-        p_heilen(state, v_f, 1)
-
-
-def t_ki_fernglas__while0_0(state, v_this, v_p, v_k):
-    "on ki_genutzt of ki_fernglas__while0 (spec/heldenhain/12_weggefaehrten.rules:125)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:126
-    if q_mannschaftsgroesse(state, v_p) >= 3:
-        p_karten_ziehen(state, v_p, 2)
-    else:
-        p_ziehen(state, v_p)
+    p_erschoepfen(state, v_this)
+    # spec: spec/heldenhain/12_weggefaehrten.rules:84
+    p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def t_feldflasche__while0_0(state, v_this, v_p):
-    "on zugbeginn of feldflasche__while0 (spec/heldenhain/12_weggefaehrten.rules:229)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:230
+    "on zugbeginn of feldflasche__while0 (spec/heldenhain/12_weggefaehrten.rules:219)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:220
     for v_f in [
         c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_this, c_f])
     ]:
         p_heilen(state, v_f, 1)
 
 
-def t_gildenhaus__while0_0(state, v_this, v_p, v_h):
-    "on hq_genutzt of gildenhaus__while0 (spec/heldenhain/12_weggefaehrten.rules:251)"
+def t_marktplatz__while0_0(state, v_this, v_p):
+    "on zugbeginn of marktplatz__while0 (spec/heldenhain/12_weggefaehrten.rules:251)"
     # spec: spec/heldenhain/12_weggefaehrten.rules:251
     p_ziehen(state, v_p)
 
 
-def t_marktplatz__while0_0(state, v_this, v_p):
-    "on zugbeginn of marktplatz__while0 (spec/heldenhain/12_weggefaehrten.rules:261)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:261
-    p_ziehen(state, v_p)
-
-
 def t_diva_dacapo__while0_0(state, v_this, v_p):
-    "on zugbeginn of diva_dacapo__while0 (spec/heldenhain/13_purpurpakt.rules:128)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:128
+    "on zugbeginn of diva_dacapo__while0 (spec/heldenhain/13_purpurpakt.rules:114)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:114
     p_stress_geben(state, v_this, 1)
 
 
 def t_tante_tantieme__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of tante_tantieme__while0 (spec/heldenhain/13_purpurpakt.rules:159)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:160
+    "on gesammelt of tante_tantieme__while0 (spec/heldenhain/13_purpurpakt.rules:140)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:141
     p_ziehen(state, v_p)
-    # spec: spec/heldenhain/13_purpurpakt.rules:161
+    # spec: spec/heldenhain/13_purpurpakt.rules:142
     p_stress_geben(state, v_f, 1)
 
 
 def t_elster_elvira__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of elster_elvira__while0 (spec/heldenhain/13_purpurpakt.rules:175)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:176
-    if not state.counters[1][v_this] == 1 and not state.counters[2][v_this] == 1:
-        # spec: spec/heldenhain/13_purpurpakt.rules:177
-        p_erschoepfen(state, v_this)
-        # spec: spec/heldenhain/13_purpurpakt.rules:178
-        p_zufaellig_abwerfen(state, None if v_p is None else (v_p + 1) % 2)
+    "on gesammelt of elster_elvira__while0 (spec/heldenhain/13_purpurpakt.rules:156)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:157
+    p_erschoepfen(state, v_this)
+    # spec: spec/heldenhain/13_purpurpakt.rules:158
+    p_zufaellig_abwerfen(state, None if v_p is None else (v_p + 1) % 2)
 
 
 def t_perlenkette__while0_0(state, v_this, v_p):
-    "on zugbeginn of perlenkette__while0 (spec/heldenhain/13_purpurpakt.rules:376)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:377
+    "on zugbeginn of perlenkette__while0 (spec/heldenhain/13_purpurpakt.rules:347)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:348
     for v_f in [
         c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_this, c_f])
     ]:
@@ -1751,9 +1732,9 @@ def emit_ausgespielt(state, x0, x1):
     runs = []
     for effect in state.effects:
         kind = effect[0]
-        if kind == 7:  # rabatt
+        if kind == 6:  # rabatt
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:136
+            # spec: spec/heldenhain/03_rules.rules:131
             if x0 == args[0] and x1 != args[2]:
                 runs.append((t_rabatt_0, [args[0], args[1], args[2], x0, x1]))
     for function, values in runs:
@@ -1768,183 +1749,215 @@ def emit_gesammelt(state, x0, x1, x2):
     if state.location[E_blitzy__p1] == 5:  # blitzy(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:15
         if x1 == E_blitzy__p1:
-            runs.append(new_frame(139, [E_blitzy__p1, x0, x1, x2]))
+            runs.append(new_frame(151, [E_blitzy__p1, x0, x1, x2]))
     if state.location[E_lena__p1] == 5:  # lena(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:27
         if x0 == 0 and x1 != E_lena__p1:
-            runs.append(new_frame(140, [E_lena__p1, x0, x1, x2]))
+            runs.append(new_frame(152, [E_lena__p1, x0, x1, x2]))
     if state.location[E_fee_fortuna__p1] == 5:  # fee_fortuna(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:43
         if x1 == E_fee_fortuna__p1:
-            runs.append(new_frame(142, [E_fee_fortuna__p1, x0, x1, x2]))
+            runs.append(new_frame(154, [E_fee_fortuna__p1, x0, x1, x2]))
     if state.location[E_cleo_chance__p1] == 5:  # cleo_chance(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:83
         if x1 == E_cleo_chance__p1:
-            runs.append(new_frame(144, [E_cleo_chance__p1, x0, x1, x2]))
+            runs.append(new_frame(156, [E_cleo_chance__p1, x0, x1, x2]))
     if state.location[E_flauschi__p1] == 5:  # flauschi(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:111
-        if state.counters[0][x1] > 0 and x0 == 0:
-            runs.append(new_frame(145, [E_flauschi__p1, x0, x1, x2]))
+        if (
+            state.counters[0][x1] > 0
+            and x0 == 0
+            and (
+                not state.counters[1][E_flauschi__p1] == 1
+                and not state.counters[2][E_flauschi__p1] == 1
+            )
+        ):
+            runs.append(new_frame(157, [E_flauschi__p1, x0, x1, x2]))
     if (
         state.location[E_gluecksschwein_trudi__p1] == 5
     ):  # gluecksschwein_trudi(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:129
+        # spec: spec/heldenhain/10_superfreundinnen.rules:127
         if x0 == 0:
-            runs.append(new_frame(146, [E_gluecksschwein_trudi__p1, x0, x1, x2]))
+            runs.append(new_frame(158, [E_gluecksschwein_trudi__p1, x0, x1, x2]))
     if state.location[E_professor_null__p1] == 5:  # professor_null(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:20
         if x1 == E_professor_null__p1:
-            runs.append(new_frame(153, [E_professor_null__p1, x0, x1, x2]))
+            runs.append(new_frame(161, [E_professor_null__p1, x0, x1, x2]))
     if state.location[E_graf_grau__p1] == 5:  # graf_grau(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:34
         if x1 == E_graf_grau__p1:
-            runs.append(new_frame(117, [E_graf_grau__p1, x0, x1, x2]))
+            runs.append(new_frame(140, [E_graf_grau__p1, x0, x1, x2]))
     if state.location[E_zensor_zack__p1] == 5:  # zensor_zack(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:94
         if x1 == E_zensor_zack__p1:
-            runs.append(new_frame(155, [E_zensor_zack__p1, x0, x1, x2]))
+            runs.append(new_frame(163, [E_zensor_zack__p1, x0, x1, x2]))
     if state.location[E_rabe_raspel__p1] == 5:  # rabe_raspel(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:105
-        if x0 == 0:
-            runs.append(new_frame(156, [E_rabe_raspel__p1, x0, x1, x2]))
+        if x0 == 0 and (
+            not state.counters[1][E_rabe_raspel__p1] == 1
+            and not state.counters[2][E_rabe_raspel__p1] == 1
+        ):
+            runs.append(new_frame(164, [E_rabe_raspel__p1, x0, x1, x2]))
     if state.location[E_siegelring__p1] == 9:  # siegelring(p1) while in angelegt
-        # spec: spec/heldenhain/11_schattenkabinett.rules:253
+        # spec: spec/heldenhain/11_schattenkabinett.rules:245
         if is_active(state, 0, [E_siegelring__p1, x1]):
-            runs.append(new_frame(160, [E_siegelring__p1, x0, x1, x2]))
+            runs.append(new_frame(166, [E_siegelring__p1, x0, x1, x2]))
     if state.location[E_paula_pfad__p1] == 5:  # paula_pfad(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:44
         if x1 == E_paula_pfad__p1 and q_mannschaftsgroesse(state, x0) >= 4:
-            runs.append(new_frame(162, [E_paula_pfad__p1, x0, x1, x2]))
+            runs.append(new_frame(168, [E_paula_pfad__p1, x0, x1, x2]))
     if state.location[E_selma_seil__p1] == 5:  # selma_seil(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:67
         if x1 == E_selma_seil__p1 and q_mannschaftsgroesse(state, x0) >= 3:
-            runs.append(new_frame(164, [E_selma_seil__p1, x0, x1, x2]))
+            runs.append(new_frame(170, [E_selma_seil__p1, x0, x1, x2]))
     if state.location[E_pony_polka__p1] == 5:  # pony_polka(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:82
-        if x0 == 0:
-            runs.append(new_frame(165, [E_pony_polka__p1, x0, x1, x2]))
+        if x0 == 0 and (
+            not state.counters[1][E_pony_polka__p1] == 1
+            and not state.counters[2][E_pony_polka__p1] == 1
+        ):
+            runs.append(new_frame(171, [E_pony_polka__p1, x0, x1, x2]))
     if (
         state.location[E_edgar_satzsprung__p1] == 5
     ):  # edgar_satzsprung(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:20
         if x1 == E_edgar_satzsprung__p1 and len(state.zones[3 + x0]) > 0:
             runs.append(
-                new_frame(125, [E_edgar_satzsprung__p1, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(143, [E_edgar_satzsprung__p1, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_madame_zugabe__p1] == 5:  # madame_zugabe(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:44
+        # spec: spec/heldenhain/13_purpurpakt.rules:40
         if (
             x1 == E_madame_zugabe__p1
             and not state.counters[9][x1] == 1
             and len(state.zones[3 + x0]) > 0
         ):
             runs.append(
-                new_frame(126, [E_madame_zugabe__p1, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(144, [E_madame_zugabe__p1, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_lord_leihgabe__p1] == 5:  # lord_leihgabe(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:93
+        # spec: spec/heldenhain/13_purpurpakt.rules:79
         if x1 == E_lord_leihgabe__p1:
             runs.append(
-                new_frame(128, [E_lord_leihgabe__p1, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(146, [E_lord_leihgabe__p1, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_tante_tantieme__p1] == 5:  # tante_tantieme(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:159
+        # spec: spec/heldenhain/13_purpurpakt.rules:140
         if x1 == E_tante_tantieme__p1:
-            runs.append(new_frame(174, [E_tante_tantieme__p1, x0, x1, x2]))
+            runs.append(new_frame(175, [E_tante_tantieme__p1, x0, x1, x2]))
     if state.location[E_elster_elvira__p1] == 5:  # elster_elvira(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:175
-        if x0 == 0:
-            runs.append(new_frame(175, [E_elster_elvira__p1, x0, x1, x2]))
+        # spec: spec/heldenhain/13_purpurpakt.rules:156
+        if x0 == 0 and (
+            not state.counters[1][E_elster_elvira__p1] == 1
+            and not state.counters[2][E_elster_elvira__p1] == 1
+        ):
+            runs.append(new_frame(176, [E_elster_elvira__p1, x0, x1, x2]))
     if state.location[E_blitzy__p2] == 6:  # blitzy(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:15
         if x1 == E_blitzy__p2:
-            runs.append(new_frame(139, [E_blitzy__p2, x0, x1, x2]))
+            runs.append(new_frame(151, [E_blitzy__p2, x0, x1, x2]))
     if state.location[E_lena__p2] == 6:  # lena(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:27
         if x0 == 1 and x1 != E_lena__p2:
-            runs.append(new_frame(140, [E_lena__p2, x0, x1, x2]))
+            runs.append(new_frame(152, [E_lena__p2, x0, x1, x2]))
     if state.location[E_fee_fortuna__p2] == 6:  # fee_fortuna(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:43
         if x1 == E_fee_fortuna__p2:
-            runs.append(new_frame(142, [E_fee_fortuna__p2, x0, x1, x2]))
+            runs.append(new_frame(154, [E_fee_fortuna__p2, x0, x1, x2]))
     if state.location[E_cleo_chance__p2] == 6:  # cleo_chance(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:83
         if x1 == E_cleo_chance__p2:
-            runs.append(new_frame(144, [E_cleo_chance__p2, x0, x1, x2]))
+            runs.append(new_frame(156, [E_cleo_chance__p2, x0, x1, x2]))
     if state.location[E_flauschi__p2] == 6:  # flauschi(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:111
-        if state.counters[0][x1] > 0 and x0 == 1:
-            runs.append(new_frame(145, [E_flauschi__p2, x0, x1, x2]))
+        if (
+            state.counters[0][x1] > 0
+            and x0 == 1
+            and (
+                not state.counters[1][E_flauschi__p2] == 1
+                and not state.counters[2][E_flauschi__p2] == 1
+            )
+        ):
+            runs.append(new_frame(157, [E_flauschi__p2, x0, x1, x2]))
     if (
         state.location[E_gluecksschwein_trudi__p2] == 6
     ):  # gluecksschwein_trudi(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:129
+        # spec: spec/heldenhain/10_superfreundinnen.rules:127
         if x0 == 1:
-            runs.append(new_frame(146, [E_gluecksschwein_trudi__p2, x0, x1, x2]))
+            runs.append(new_frame(158, [E_gluecksschwein_trudi__p2, x0, x1, x2]))
     if state.location[E_professor_null__p2] == 6:  # professor_null(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:20
         if x1 == E_professor_null__p2:
-            runs.append(new_frame(153, [E_professor_null__p2, x0, x1, x2]))
+            runs.append(new_frame(161, [E_professor_null__p2, x0, x1, x2]))
     if state.location[E_graf_grau__p2] == 6:  # graf_grau(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:34
         if x1 == E_graf_grau__p2:
-            runs.append(new_frame(117, [E_graf_grau__p2, x0, x1, x2]))
+            runs.append(new_frame(140, [E_graf_grau__p2, x0, x1, x2]))
     if state.location[E_zensor_zack__p2] == 6:  # zensor_zack(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:94
         if x1 == E_zensor_zack__p2:
-            runs.append(new_frame(155, [E_zensor_zack__p2, x0, x1, x2]))
+            runs.append(new_frame(163, [E_zensor_zack__p2, x0, x1, x2]))
     if state.location[E_rabe_raspel__p2] == 6:  # rabe_raspel(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:105
-        if x0 == 1:
-            runs.append(new_frame(156, [E_rabe_raspel__p2, x0, x1, x2]))
+        if x0 == 1 and (
+            not state.counters[1][E_rabe_raspel__p2] == 1
+            and not state.counters[2][E_rabe_raspel__p2] == 1
+        ):
+            runs.append(new_frame(164, [E_rabe_raspel__p2, x0, x1, x2]))
     if state.location[E_siegelring__p2] == 10:  # siegelring(p2) while in angelegt
-        # spec: spec/heldenhain/11_schattenkabinett.rules:253
+        # spec: spec/heldenhain/11_schattenkabinett.rules:245
         if is_active(state, 0, [E_siegelring__p2, x1]):
-            runs.append(new_frame(160, [E_siegelring__p2, x0, x1, x2]))
+            runs.append(new_frame(166, [E_siegelring__p2, x0, x1, x2]))
     if state.location[E_paula_pfad__p2] == 6:  # paula_pfad(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:44
         if x1 == E_paula_pfad__p2 and q_mannschaftsgroesse(state, x0) >= 4:
-            runs.append(new_frame(162, [E_paula_pfad__p2, x0, x1, x2]))
+            runs.append(new_frame(168, [E_paula_pfad__p2, x0, x1, x2]))
     if state.location[E_selma_seil__p2] == 6:  # selma_seil(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:67
         if x1 == E_selma_seil__p2 and q_mannschaftsgroesse(state, x0) >= 3:
-            runs.append(new_frame(164, [E_selma_seil__p2, x0, x1, x2]))
+            runs.append(new_frame(170, [E_selma_seil__p2, x0, x1, x2]))
     if state.location[E_pony_polka__p2] == 6:  # pony_polka(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:82
-        if x0 == 1:
-            runs.append(new_frame(165, [E_pony_polka__p2, x0, x1, x2]))
+        if x0 == 1 and (
+            not state.counters[1][E_pony_polka__p2] == 1
+            and not state.counters[2][E_pony_polka__p2] == 1
+        ):
+            runs.append(new_frame(171, [E_pony_polka__p2, x0, x1, x2]))
     if (
         state.location[E_edgar_satzsprung__p2] == 6
     ):  # edgar_satzsprung(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:20
         if x1 == E_edgar_satzsprung__p2 and len(state.zones[3 + x0]) > 0:
             runs.append(
-                new_frame(125, [E_edgar_satzsprung__p2, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(143, [E_edgar_satzsprung__p2, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_madame_zugabe__p2] == 6:  # madame_zugabe(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:44
+        # spec: spec/heldenhain/13_purpurpakt.rules:40
         if (
             x1 == E_madame_zugabe__p2
             and not state.counters[9][x1] == 1
             and len(state.zones[3 + x0]) > 0
         ):
             runs.append(
-                new_frame(126, [E_madame_zugabe__p2, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(144, [E_madame_zugabe__p2, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_lord_leihgabe__p2] == 6:  # lord_leihgabe(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:93
+        # spec: spec/heldenhain/13_purpurpakt.rules:79
         if x1 == E_lord_leihgabe__p2:
             runs.append(
-                new_frame(128, [E_lord_leihgabe__p2, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(146, [E_lord_leihgabe__p2, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_tante_tantieme__p2] == 6:  # tante_tantieme(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:159
+        # spec: spec/heldenhain/13_purpurpakt.rules:140
         if x1 == E_tante_tantieme__p2:
-            runs.append(new_frame(174, [E_tante_tantieme__p2, x0, x1, x2]))
+            runs.append(new_frame(175, [E_tante_tantieme__p2, x0, x1, x2]))
     if state.location[E_elster_elvira__p2] == 6:  # elster_elvira(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:175
-        if x0 == 1:
-            runs.append(new_frame(175, [E_elster_elvira__p2, x0, x1, x2]))
+        # spec: spec/heldenhain/13_purpurpakt.rules:156
+        if x0 == 1 and (
+            not state.counters[1][E_elster_elvira__p2] == 1
+            and not state.counters[2][E_elster_elvira__p2] == 1
+        ):
+            runs.append(new_frame(176, [E_elster_elvira__p2, x0, x1, x2]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1958,177 +1971,177 @@ def emit_zugbeginn(state, x0):
     if state.location[E_pia_purzel__p1] == 5:  # pia_purzel(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:34
         if x0 == 0:
-            runs.append(new_frame(141, [E_pia_purzel__p1, x0]))
+            runs.append(new_frame(153, [E_pia_purzel__p1, x0]))
     if state.location[E_luzi_lichtblick__p1] == 5:  # luzi_lichtblick(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:71
         if x0 == 0:
-            runs.append(new_frame(143, [E_luzi_lichtblick__p1, x0]))
+            runs.append(new_frame(155, [E_luzi_lichtblick__p1, x0]))
     if state.location[E_kater_kuschel__p1] == 5:  # kater_kuschel(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:123
+        # spec: spec/heldenhain/10_superfreundinnen.rules:121
         if x0 == 0:
-            runs.append(new_frame(112, [E_kater_kuschel__p1, x0]))
+            runs.append(new_frame(138, [E_kater_kuschel__p1, x0]))
     if state.location[E_heilamulett__p1] == 9:  # heilamulett(p1) while in angelegt
-        # spec: spec/heldenhain/10_superfreundinnen.rules:302
+        # spec: spec/heldenhain/10_superfreundinnen.rules:292
         if x0 == 0:
-            runs.append(new_frame(150, [E_heilamulett__p1, x0]))
+            runs.append(new_frame(159, [E_heilamulett__p1, x0]))
     if state.location[E_blumenwiese__p1] == 13:  # blumenwiese(p1) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:336
-        runs.append(new_frame(116, [E_blumenwiese__p1, x0]))
+        # spec: spec/heldenhain/10_superfreundinnen.rules:324
+        runs.append(new_frame(139, [E_blumenwiese__p1, x0]))
     if state.location[E_gluecksmarkt__p1] == 13:  # gluecksmarkt(p1) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:345
-        runs.append(new_frame(152, [E_gluecksmarkt__p1, x0]))
+        # spec: spec/heldenhain/10_superfreundinnen.rules:333
+        runs.append(new_frame(160, [E_gluecksmarkt__p1, x0]))
     if state.location[E_baronin_bremse__p1] == 5:  # baronin_bremse(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:40
         if (
             x0 == 0
             and state.tracks[None if x0 is None else (x0 + 1) % 2] > state.tracks[x0]
         ):
-            runs.append(new_frame(154, [E_baronin_bremse__p1, x0]))
+            runs.append(new_frame(162, [E_baronin_bremse__p1, x0]))
     if state.location[E_graefin_gaehn__p1] == 5:  # graefin_gaehn(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:79
         if x0 == 0:
-            runs.append(new_frame(118, [E_graefin_gaehn__p1, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(141, [E_graefin_gaehn__p1, x0] + [UNBOUND] * 1))
     if (
         state.location[E_schleichkatze_nebel__p1] == 5
     ):  # schleichkatze_nebel(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:118
+        # spec: spec/heldenhain/11_schattenkabinett.rules:116
         if x0 == 0:
-            runs.append(new_frame(157, [E_schleichkatze_nebel__p1, x0]))
+            runs.append(new_frame(165, [E_schleichkatze_nebel__p1, x0]))
     if state.location[E_grauer_platz__p1] == 13:  # grauer_platz(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:288
+        # spec: spec/heldenhain/11_schattenkabinett.rules:276
         if state.tracks[x0] > 10:
-            runs.append(new_frame(161, [E_grauer_platz__p1, x0]))
+            runs.append(new_frame(167, [E_grauer_platz__p1, x0]))
     if state.location[E_wilma_weitblick__p1] == 5:  # wilma_weitblick(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:60
         if x0 == 0 and q_mannschaftsgroesse(state, x0) >= 4:
-            runs.append(new_frame(163, [E_wilma_weitblick__p1, x0]))
+            runs.append(new_frame(169, [E_wilma_weitblick__p1, x0]))
     if state.location[E_dachs_dieter__p1] == 5:  # dachs_dieter(p1) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:98
+        # spec: spec/heldenhain/12_weggefaehrten.rules:96
         if x0 == 0:
-            runs.append(new_frame(123, [E_dachs_dieter__p1, x0]))
+            runs.append(new_frame(142, [E_dachs_dieter__p1, x0]))
     if state.location[E_feldflasche__p1] == 9:  # feldflasche(p1) while in angelegt
-        # spec: spec/heldenhain/12_weggefaehrten.rules:229
+        # spec: spec/heldenhain/12_weggefaehrten.rules:219
         if x0 == 0:
-            runs.append(new_frame(170, [E_feldflasche__p1, x0]))
+            runs.append(new_frame(172, [E_feldflasche__p1, x0]))
     if state.location[E_marktplatz__p1] == 13:  # marktplatz(p1) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:261
+        # spec: spec/heldenhain/12_weggefaehrten.rules:251
         if q_mannschaftsgroesse(state, x0) >= 3:
-            runs.append(new_frame(172, [E_marktplatz__p1, x0]))
+            runs.append(new_frame(173, [E_marktplatz__p1, x0]))
     if state.location[E_graefin_gier__p1] == 5:  # graefin_gier(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:70
+        # spec: spec/heldenhain/13_purpurpakt.rules:61
         if x0 == 0:
-            runs.append(new_frame(127, [E_graefin_gier__p1, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(145, [E_graefin_gier__p1, x0] + [UNBOUND] * 1))
     if state.location[E_zauberer_zins__p1] == 5:  # zauberer_zins(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:116
+        # spec: spec/heldenhain/13_purpurpakt.rules:102
         if x0 == 0:
-            runs.append(new_frame(129, [E_zauberer_zins__p1, x0]))
+            runs.append(new_frame(147, [E_zauberer_zins__p1, x0]))
     if state.location[E_diva_dacapo__p1] == 5:  # diva_dacapo(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:128
+        # spec: spec/heldenhain/13_purpurpakt.rules:114
         if x0 == 0:
-            runs.append(new_frame(173, [E_diva_dacapo__p1, x0]))
+            runs.append(new_frame(174, [E_diva_dacapo__p1, x0]))
     if state.location[E_wucherin_wanda__p1] == 5:  # wucherin_wanda(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:136
+        # spec: spec/heldenhain/13_purpurpakt.rules:122
         if x0 == 0 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(130, [E_wucherin_wanda__p1, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(148, [E_wucherin_wanda__p1, x0] + [UNBOUND] * 1))
     if state.location[E_kater_kasse__p1] == 5:  # kater_kasse(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:197
+        # spec: spec/heldenhain/13_purpurpakt.rules:176
         if x0 == 0 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(131, [E_kater_kasse__p1, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(149, [E_kater_kasse__p1, x0] + [UNBOUND] * 1))
     if state.location[E_perlenkette__p1] == 9:  # perlenkette(p1) while in angelegt
-        # spec: spec/heldenhain/13_purpurpakt.rules:376
+        # spec: spec/heldenhain/13_purpurpakt.rules:347
         if x0 == 0:
-            runs.append(new_frame(176, [E_perlenkette__p1, x0]))
+            runs.append(new_frame(177, [E_perlenkette__p1, x0]))
     if state.location[E_opernhaus__p1] == 13:  # opernhaus(p1) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:425
+        # spec: spec/heldenhain/13_purpurpakt.rules:388
         if len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(138, [E_opernhaus__p1, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(150, [E_opernhaus__p1, x0] + [UNBOUND] * 1))
     if state.location[E_pia_purzel__p2] == 6:  # pia_purzel(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:34
         if x0 == 1:
-            runs.append(new_frame(141, [E_pia_purzel__p2, x0]))
+            runs.append(new_frame(153, [E_pia_purzel__p2, x0]))
     if state.location[E_luzi_lichtblick__p2] == 6:  # luzi_lichtblick(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:71
         if x0 == 1:
-            runs.append(new_frame(143, [E_luzi_lichtblick__p2, x0]))
+            runs.append(new_frame(155, [E_luzi_lichtblick__p2, x0]))
     if state.location[E_kater_kuschel__p2] == 6:  # kater_kuschel(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:123
+        # spec: spec/heldenhain/10_superfreundinnen.rules:121
         if x0 == 1:
-            runs.append(new_frame(112, [E_kater_kuschel__p2, x0]))
+            runs.append(new_frame(138, [E_kater_kuschel__p2, x0]))
     if state.location[E_heilamulett__p2] == 10:  # heilamulett(p2) while in angelegt
-        # spec: spec/heldenhain/10_superfreundinnen.rules:302
+        # spec: spec/heldenhain/10_superfreundinnen.rules:292
         if x0 == 1:
-            runs.append(new_frame(150, [E_heilamulett__p2, x0]))
+            runs.append(new_frame(159, [E_heilamulett__p2, x0]))
     if state.location[E_blumenwiese__p2] == 13:  # blumenwiese(p2) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:336
-        runs.append(new_frame(116, [E_blumenwiese__p2, x0]))
+        # spec: spec/heldenhain/10_superfreundinnen.rules:324
+        runs.append(new_frame(139, [E_blumenwiese__p2, x0]))
     if state.location[E_gluecksmarkt__p2] == 13:  # gluecksmarkt(p2) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:345
-        runs.append(new_frame(152, [E_gluecksmarkt__p2, x0]))
+        # spec: spec/heldenhain/10_superfreundinnen.rules:333
+        runs.append(new_frame(160, [E_gluecksmarkt__p2, x0]))
     if state.location[E_baronin_bremse__p2] == 6:  # baronin_bremse(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:40
         if (
             x0 == 1
             and state.tracks[None if x0 is None else (x0 + 1) % 2] > state.tracks[x0]
         ):
-            runs.append(new_frame(154, [E_baronin_bremse__p2, x0]))
+            runs.append(new_frame(162, [E_baronin_bremse__p2, x0]))
     if state.location[E_graefin_gaehn__p2] == 6:  # graefin_gaehn(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:79
         if x0 == 1:
-            runs.append(new_frame(118, [E_graefin_gaehn__p2, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(141, [E_graefin_gaehn__p2, x0] + [UNBOUND] * 1))
     if (
         state.location[E_schleichkatze_nebel__p2] == 6
     ):  # schleichkatze_nebel(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:118
+        # spec: spec/heldenhain/11_schattenkabinett.rules:116
         if x0 == 1:
-            runs.append(new_frame(157, [E_schleichkatze_nebel__p2, x0]))
+            runs.append(new_frame(165, [E_schleichkatze_nebel__p2, x0]))
     if state.location[E_grauer_platz__p2] == 13:  # grauer_platz(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:288
+        # spec: spec/heldenhain/11_schattenkabinett.rules:276
         if state.tracks[x0] > 10:
-            runs.append(new_frame(161, [E_grauer_platz__p2, x0]))
+            runs.append(new_frame(167, [E_grauer_platz__p2, x0]))
     if state.location[E_wilma_weitblick__p2] == 6:  # wilma_weitblick(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:60
         if x0 == 1 and q_mannschaftsgroesse(state, x0) >= 4:
-            runs.append(new_frame(163, [E_wilma_weitblick__p2, x0]))
+            runs.append(new_frame(169, [E_wilma_weitblick__p2, x0]))
     if state.location[E_dachs_dieter__p2] == 6:  # dachs_dieter(p2) while in feld
-        # spec: spec/heldenhain/12_weggefaehrten.rules:98
+        # spec: spec/heldenhain/12_weggefaehrten.rules:96
         if x0 == 1:
-            runs.append(new_frame(123, [E_dachs_dieter__p2, x0]))
+            runs.append(new_frame(142, [E_dachs_dieter__p2, x0]))
     if state.location[E_feldflasche__p2] == 10:  # feldflasche(p2) while in angelegt
-        # spec: spec/heldenhain/12_weggefaehrten.rules:229
+        # spec: spec/heldenhain/12_weggefaehrten.rules:219
         if x0 == 1:
-            runs.append(new_frame(170, [E_feldflasche__p2, x0]))
+            runs.append(new_frame(172, [E_feldflasche__p2, x0]))
     if state.location[E_marktplatz__p2] == 13:  # marktplatz(p2) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:261
+        # spec: spec/heldenhain/12_weggefaehrten.rules:251
         if q_mannschaftsgroesse(state, x0) >= 3:
-            runs.append(new_frame(172, [E_marktplatz__p2, x0]))
+            runs.append(new_frame(173, [E_marktplatz__p2, x0]))
     if state.location[E_graefin_gier__p2] == 6:  # graefin_gier(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:70
+        # spec: spec/heldenhain/13_purpurpakt.rules:61
         if x0 == 1:
-            runs.append(new_frame(127, [E_graefin_gier__p2, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(145, [E_graefin_gier__p2, x0] + [UNBOUND] * 1))
     if state.location[E_zauberer_zins__p2] == 6:  # zauberer_zins(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:116
+        # spec: spec/heldenhain/13_purpurpakt.rules:102
         if x0 == 1:
-            runs.append(new_frame(129, [E_zauberer_zins__p2, x0]))
+            runs.append(new_frame(147, [E_zauberer_zins__p2, x0]))
     if state.location[E_diva_dacapo__p2] == 6:  # diva_dacapo(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:128
+        # spec: spec/heldenhain/13_purpurpakt.rules:114
         if x0 == 1:
-            runs.append(new_frame(173, [E_diva_dacapo__p2, x0]))
+            runs.append(new_frame(174, [E_diva_dacapo__p2, x0]))
     if state.location[E_wucherin_wanda__p2] == 6:  # wucherin_wanda(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:136
+        # spec: spec/heldenhain/13_purpurpakt.rules:122
         if x0 == 1 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(130, [E_wucherin_wanda__p2, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(148, [E_wucherin_wanda__p2, x0] + [UNBOUND] * 1))
     if state.location[E_kater_kasse__p2] == 6:  # kater_kasse(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:197
+        # spec: spec/heldenhain/13_purpurpakt.rules:176
         if x0 == 1 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(131, [E_kater_kasse__p2, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(149, [E_kater_kasse__p2, x0] + [UNBOUND] * 1))
     if state.location[E_perlenkette__p2] == 10:  # perlenkette(p2) while in angelegt
-        # spec: spec/heldenhain/13_purpurpakt.rules:376
+        # spec: spec/heldenhain/13_purpurpakt.rules:347
         if x0 == 1:
-            runs.append(new_frame(176, [E_perlenkette__p2, x0]))
+            runs.append(new_frame(177, [E_perlenkette__p2, x0]))
     if state.location[E_opernhaus__p2] == 13:  # opernhaus(p2) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:425
+        # spec: spec/heldenhain/13_purpurpakt.rules:388
         if len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(138, [E_opernhaus__p2, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(150, [E_opernhaus__p2, x0] + [UNBOUND] * 1))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -2149,7 +2162,7 @@ def emit_abgelenkt(state, x0, x1, x2):
                 (t_fraeulein_frost__while0_0, [E_fraeulein_frost__p1, x0, x1, x2])
             )
     if state.location[E_spitzel_spinne__p1] == 5:  # spitzel_spinne(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:123
+        # spec: spec/heldenhain/11_schattenkabinett.rules:121
         if x0 == 0:
             runs.append(
                 (t_spitzel_spinne__while0_0, [E_spitzel_spinne__p1, x0, x1, x2])
@@ -2164,7 +2177,7 @@ def emit_abgelenkt(state, x0, x1, x2):
                 (t_fraeulein_frost__while0_0, [E_fraeulein_frost__p2, x0, x1, x2])
             )
     if state.location[E_spitzel_spinne__p2] == 6:  # spitzel_spinne(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:123
+        # spec: spec/heldenhain/11_schattenkabinett.rules:121
         if x0 == 1:
             runs.append(
                 (t_spitzel_spinne__while0_0, [E_spitzel_spinne__p2, x0, x1, x2])
@@ -2177,272 +2190,6 @@ def emit_ausgeschieden(state, x0, x1):
     "emit ausgeschieden"
     if state.trace is not None:
         note_signal(state, "ausgeschieden", [], x0)
-
-
-def emit_ki_genutzt(state, x0, x1):
-    "emit ki_genutzt"
-    if state.trace is not None:
-        note_signal(state, "ki_genutzt", [], x0)
-    runs = []
-    if state.location[E_ki_sternchen__p1] == 7:  # ki_sternchen(p1) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:164
-        if x1 == E_ki_sternchen__p1:
-            runs.append(new_frame(147, [E_ki_sternchen__p1, x0, x1]))
-    if state.location[E_ki_gluecksrad__p1] == 7:  # ki_gluecksrad(p1) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:170
-        if x1 == E_ki_gluecksrad__p1:
-            runs.append(new_frame(148, [E_ki_gluecksrad__p1, x0, x1]))
-    if state.location[E_ki_pflaster__p1] == 7:  # ki_pflaster(p1) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:178
-        if x1 == E_ki_pflaster__p1:
-            runs.append(new_frame(114, [E_ki_pflaster__p1, x0, x1]))
-    if state.location[E_ki_kompass__p1] == 7:  # ki_kompass(p1) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:183
-        if x1 == E_ki_kompass__p1:
-            runs.append(new_frame(149, [E_ki_kompass__p1, x0, x1]))
-    if state.location[E_ki_stoppuhr__p1] == 7:  # ki_stoppuhr(p1) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:130
-        if x1 == E_ki_stoppuhr__p1:
-            runs.append(new_frame(158, [E_ki_stoppuhr__p1, x0, x1]))
-    if (
-        state.location[E_ki_fluesterkasten__p1] == 7
-    ):  # ki_fluesterkasten(p1) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:136
-        if x1 == E_ki_fluesterkasten__p1:
-            runs.append(new_frame(119, [E_ki_fluesterkasten__p1, x0, x1]))
-    if (
-        state.location[E_ki_rechenknecht__p1] == 7
-    ):  # ki_rechenknecht(p1) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:142
-        if x1 == E_ki_rechenknecht__p1:
-            runs.append(new_frame(159, [E_ki_rechenknecht__p1, x0, x1]))
-    if state.location[E_ki_bremsklotz__p1] == 7:  # ki_bremsklotz(p1) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:147
-        if x1 == E_ki_bremsklotz__p1:
-            runs.append(new_frame(120, [E_ki_bremsklotz__p1, x0, x1]))
-    if (
-        state.location[E_ki_wanderkarte__p1] == 7
-    ):  # ki_wanderkarte(p1) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:106
-        if x1 == E_ki_wanderkarte__p1:
-            runs.append(new_frame(166, [E_ki_wanderkarte__p1, x0, x1]))
-    if state.location[E_ki_funkgeraet__p1] == 7:  # ki_funkgeraet(p1) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:115
-        if x1 == E_ki_funkgeraet__p1:
-            runs.append(new_frame(167, [E_ki_funkgeraet__p1, x0, x1]))
-    if state.location[E_ki_lagerfeuer__p1] == 7:  # ki_lagerfeuer(p1) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:120
-        if x1 == E_ki_lagerfeuer__p1:
-            runs.append(new_frame(168, [E_ki_lagerfeuer__p1, x0, x1]))
-    if state.location[E_ki_fernglas__p1] == 7:  # ki_fernglas(p1) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:125
-        if x1 == E_ki_fernglas__p1:
-            runs.append(new_frame(169, [E_ki_fernglas__p1, x0, x1]))
-    if (
-        state.location[E_ki_rechenmaschine__p1] == 7
-    ):  # ki_rechenmaschine(p1) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:208
-        if x1 == E_ki_rechenmaschine__p1:
-            runs.append(
-                new_frame(132, [E_ki_rechenmaschine__p1, x0, x1] + [UNBOUND] * 1)
-            )
-    if (
-        state.location[E_ki_preisschild__p1] == 7
-    ):  # ki_preisschild(p1) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:218
-        if x1 == E_ki_preisschild__p1 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(133, [E_ki_preisschild__p1, x0, x1] + [UNBOUND] * 1))
-    if (
-        state.location[E_ki_spielautomat__p1] == 7
-    ):  # ki_spielautomat(p1) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:228
-        if x1 == E_ki_spielautomat__p1 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(134, [E_ki_spielautomat__p1, x0, x1] + [UNBOUND] * 1))
-    if (
-        state.location[E_ki_wechselstube__p1] == 7
-    ):  # ki_wechselstube(p1) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:237
-        if x1 == E_ki_wechselstube__p1:
-            runs.append(new_frame(135, [E_ki_wechselstube__p1, x0, x1]))
-    if state.location[E_ki_sternchen__p2] == 8:  # ki_sternchen(p2) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:164
-        if x1 == E_ki_sternchen__p2:
-            runs.append(new_frame(147, [E_ki_sternchen__p2, x0, x1]))
-    if state.location[E_ki_gluecksrad__p2] == 8:  # ki_gluecksrad(p2) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:170
-        if x1 == E_ki_gluecksrad__p2:
-            runs.append(new_frame(148, [E_ki_gluecksrad__p2, x0, x1]))
-    if state.location[E_ki_pflaster__p2] == 8:  # ki_pflaster(p2) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:178
-        if x1 == E_ki_pflaster__p2:
-            runs.append(new_frame(114, [E_ki_pflaster__p2, x0, x1]))
-    if state.location[E_ki_kompass__p2] == 8:  # ki_kompass(p2) while in ki_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:183
-        if x1 == E_ki_kompass__p2:
-            runs.append(new_frame(149, [E_ki_kompass__p2, x0, x1]))
-    if state.location[E_ki_stoppuhr__p2] == 8:  # ki_stoppuhr(p2) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:130
-        if x1 == E_ki_stoppuhr__p2:
-            runs.append(new_frame(158, [E_ki_stoppuhr__p2, x0, x1]))
-    if (
-        state.location[E_ki_fluesterkasten__p2] == 8
-    ):  # ki_fluesterkasten(p2) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:136
-        if x1 == E_ki_fluesterkasten__p2:
-            runs.append(new_frame(119, [E_ki_fluesterkasten__p2, x0, x1]))
-    if (
-        state.location[E_ki_rechenknecht__p2] == 8
-    ):  # ki_rechenknecht(p2) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:142
-        if x1 == E_ki_rechenknecht__p2:
-            runs.append(new_frame(159, [E_ki_rechenknecht__p2, x0, x1]))
-    if state.location[E_ki_bremsklotz__p2] == 8:  # ki_bremsklotz(p2) while in ki_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:147
-        if x1 == E_ki_bremsklotz__p2:
-            runs.append(new_frame(120, [E_ki_bremsklotz__p2, x0, x1]))
-    if (
-        state.location[E_ki_wanderkarte__p2] == 8
-    ):  # ki_wanderkarte(p2) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:106
-        if x1 == E_ki_wanderkarte__p2:
-            runs.append(new_frame(166, [E_ki_wanderkarte__p2, x0, x1]))
-    if state.location[E_ki_funkgeraet__p2] == 8:  # ki_funkgeraet(p2) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:115
-        if x1 == E_ki_funkgeraet__p2:
-            runs.append(new_frame(167, [E_ki_funkgeraet__p2, x0, x1]))
-    if state.location[E_ki_lagerfeuer__p2] == 8:  # ki_lagerfeuer(p2) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:120
-        if x1 == E_ki_lagerfeuer__p2:
-            runs.append(new_frame(168, [E_ki_lagerfeuer__p2, x0, x1]))
-    if state.location[E_ki_fernglas__p2] == 8:  # ki_fernglas(p2) while in ki_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:125
-        if x1 == E_ki_fernglas__p2:
-            runs.append(new_frame(169, [E_ki_fernglas__p2, x0, x1]))
-    if (
-        state.location[E_ki_rechenmaschine__p2] == 8
-    ):  # ki_rechenmaschine(p2) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:208
-        if x1 == E_ki_rechenmaschine__p2:
-            runs.append(
-                new_frame(132, [E_ki_rechenmaschine__p2, x0, x1] + [UNBOUND] * 1)
-            )
-    if (
-        state.location[E_ki_preisschild__p2] == 8
-    ):  # ki_preisschild(p2) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:218
-        if x1 == E_ki_preisschild__p2 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(133, [E_ki_preisschild__p2, x0, x1] + [UNBOUND] * 1))
-    if (
-        state.location[E_ki_spielautomat__p2] == 8
-    ):  # ki_spielautomat(p2) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:228
-        if x1 == E_ki_spielautomat__p2 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(134, [E_ki_spielautomat__p2, x0, x1] + [UNBOUND] * 1))
-    if (
-        state.location[E_ki_wechselstube__p2] == 8
-    ):  # ki_wechselstube(p2) while in ki_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:237
-        if x1 == E_ki_wechselstube__p2:
-            runs.append(new_frame(135, [E_ki_wechselstube__p2, x0, x1]))
-    # the first trigger runs first: it goes on top
-    state.frames.extend(reversed(runs))
-    return len(runs) > 0
-
-
-def emit_drache_genutzt(state, x0, x1):
-    "emit drache_genutzt"
-    if state.trace is not None:
-        note_signal(state, "drache_genutzt", [], x0)
-    runs = []
-    if state.location[E_illusionsdrache__p1] == 5:  # illusionsdrache(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:151
-        if x1 == E_illusionsdrache__p1:
-            runs.append(new_frame(113, [E_illusionsdrache__p1, x0, x1] + [UNBOUND] * 1))
-    if state.location[E_illusionsdrache__p2] == 6:  # illusionsdrache(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:151
-        if x1 == E_illusionsdrache__p2:
-            runs.append(new_frame(113, [E_illusionsdrache__p2, x0, x1] + [UNBOUND] * 1))
-    # the first trigger runs first: it goes on top
-    state.frames.extend(reversed(runs))
-    return len(runs) > 0
-
-
-def emit_hq_genutzt(state, x0, x1):
-    "emit hq_genutzt"
-    if state.trace is not None:
-        note_signal(state, "hq_genutzt", [], x0)
-    runs = []
-    if state.location[E_wolkenschloss__p1] == 11:  # wolkenschloss(p1) while in hq_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:321
-        if x1 == E_wolkenschloss__p1:
-            runs.append(new_frame(115, [E_wolkenschloss__p1, x0, x1]))
-    if state.location[E_sternwarte__p1] == 11:  # sternwarte(p1) while in hq_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:326
-        if x1 == E_sternwarte__p1:
-            runs.append(new_frame(151, [E_sternwarte__p1, x0, x1]))
-    if state.location[E_aktenarchiv__p1] == 11:  # aktenarchiv(p1) while in hq_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:266
-        if x1 == E_aktenarchiv__p1:
-            runs.append(new_frame(121, [E_aktenarchiv__p1, x0, x1]))
-    if (
-        state.location[E_kontrollzentrum__p1] == 11
-    ):  # kontrollzentrum(p1) while in hq_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:275
-        if x1 == E_kontrollzentrum__p1:
-            runs.append(new_frame(122, [E_kontrollzentrum__p1, x0, x1]))
-    if state.location[E_wachturm__p1] == 11:  # wachturm(p1) while in hq_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:247
-        if x1 == E_wachturm__p1:
-            runs.append(new_frame(124, [E_wachturm__p1, x0, x1]))
-    if state.location[E_gildenhaus__p1] == 11:  # gildenhaus(p1) while in hq_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:251
-        if x1 == E_gildenhaus__p1 and q_mannschaftsgroesse(state, x0) >= 3:
-            runs.append(new_frame(171, [E_gildenhaus__p1, x0, x1]))
-    if state.location[E_spielcasino__p1] == 11:  # spielcasino(p1) while in hq_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:395
-        if x1 == E_spielcasino__p1:
-            runs.append(new_frame(136, [E_spielcasino__p1, x0, x1]))
-    if state.location[E_pfandhaus__p1] == 11:  # pfandhaus(p1) while in hq_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:406
-        if x1 == E_pfandhaus__p1:
-            runs.append(new_frame(137, [E_pfandhaus__p1, x0, x1]))
-    if state.location[E_wolkenschloss__p2] == 12:  # wolkenschloss(p2) while in hq_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:321
-        if x1 == E_wolkenschloss__p2:
-            runs.append(new_frame(115, [E_wolkenschloss__p2, x0, x1]))
-    if state.location[E_sternwarte__p2] == 12:  # sternwarte(p2) while in hq_platz
-        # spec: spec/heldenhain/10_superfreundinnen.rules:326
-        if x1 == E_sternwarte__p2:
-            runs.append(new_frame(151, [E_sternwarte__p2, x0, x1]))
-    if state.location[E_aktenarchiv__p2] == 12:  # aktenarchiv(p2) while in hq_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:266
-        if x1 == E_aktenarchiv__p2:
-            runs.append(new_frame(121, [E_aktenarchiv__p2, x0, x1]))
-    if (
-        state.location[E_kontrollzentrum__p2] == 12
-    ):  # kontrollzentrum(p2) while in hq_platz
-        # spec: spec/heldenhain/11_schattenkabinett.rules:275
-        if x1 == E_kontrollzentrum__p2:
-            runs.append(new_frame(122, [E_kontrollzentrum__p2, x0, x1]))
-    if state.location[E_wachturm__p2] == 12:  # wachturm(p2) while in hq_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:247
-        if x1 == E_wachturm__p2:
-            runs.append(new_frame(124, [E_wachturm__p2, x0, x1]))
-    if state.location[E_gildenhaus__p2] == 12:  # gildenhaus(p2) while in hq_platz
-        # spec: spec/heldenhain/12_weggefaehrten.rules:251
-        if x1 == E_gildenhaus__p2 and q_mannschaftsgroesse(state, x0) >= 3:
-            runs.append(new_frame(171, [E_gildenhaus__p2, x0, x1]))
-    if state.location[E_spielcasino__p2] == 12:  # spielcasino(p2) while in hq_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:395
-        if x1 == E_spielcasino__p2:
-            runs.append(new_frame(136, [E_spielcasino__p2, x0, x1]))
-    if state.location[E_pfandhaus__p2] == 12:  # pfandhaus(p2) while in hq_platz
-        # spec: spec/heldenhain/13_purpurpakt.rules:406
-        if x1 == E_pfandhaus__p2:
-            runs.append(new_frame(137, [E_pfandhaus__p2, x0, x1]))
-    # the first trigger runs first: it goes on top
-    state.frames.extend(reversed(runs))
-    return len(runs) > 0
 
 
 # ---------------------------------------------------------------- events
@@ -2466,7 +2213,30 @@ def resolve_event(state, card, you, at):
         leave_event(state)
         return False
     step, size = EVENT_STEPS[card]
-    state.frames.append(new_frame(177, []))  # event_done, when the event is over
+    state.frames.append(new_frame(178, []))  # event_done, when the event is over
+    state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
+    return True
+
+
+def resolve_action(state, card, you, at):
+    """Run a card's action for `you` (as resolve_event runs its event); True when it waits
+    in a frame. A card without an action, or whose `when` fails, does nothing."""
+    plain = ACTION_PLAIN.get(card)
+    found = ACTION_STEPS.get(card) if plain is None else None
+    if plain is None and found is None:
+        return False
+    when = ACTION_WHEN.get(card)
+    if when is not None and not when(state, you, card):
+        return False
+    if state.trace is not None:
+        note_event(state, card, you)
+    enter_event(state, ENTITY_IDS[card], at)
+    if plain is not None:
+        plain(state, you, card)
+        leave_event(state)
+        return False
+    step, size = found
+    state.frames.append(new_frame(178, []))  # event_done, when the action is over
     state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
 
@@ -2481,13 +2251,13 @@ def event_done(state, frame):
 
 
 def s_handkarte_abwerfen(state, frame):
-    "procedure handkarte_abwerfen (spec/heldenhain/03_rules.rules:176)"
+    "procedure handkarte_abwerfen (spec/heldenhain/03_rules.rules:171)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:177
+            # spec: spec/heldenhain/03_rules.rules:172
             player = L[0]
             values = list(state.zones[3 + L[0]])
             if not values:
@@ -2502,13 +2272,13 @@ def s_handkarte_abwerfen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:177:5",
+                "spec/heldenhain/03_rules.rules:172:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:178
+            # spec: spec/heldenhain/03_rules.rules:173
             move_card(state, L[1], 16 + L[0])
             pc = 2
         if pc == 2:
@@ -2517,19 +2287,19 @@ def s_handkarte_abwerfen(state, frame):
 
 
 def s_figur_ins_feld(state, frame):
-    "procedure figur_ins_feld (spec/heldenhain/03_rules.rules:283)"
+    "procedure figur_ins_feld (spec/heldenhain/03_rules.rules:256)"
     # L: 0 p, 1 c, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:284
+            # spec: spec/heldenhain/03_rules.rules:257
             if len(state.zones[5 + L[0]]) >= 6:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:285
+            # spec: spec/heldenhain/03_rules.rules:259
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2540,36 +2310,37 @@ def s_figur_ins_feld(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:285:9",
+                "spec/heldenhain/03_rules.rules:259:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:287
-            p_ablegen(state, L[2])
+            # spec: spec/heldenhain/03_rules.rules:261
+            p_feld_verlassen(state, L[2], zone_value(16 + L[0]))
             pc = 3
         if pc == 3:
-            # spec: spec/heldenhain/03_rules.rules:289
+            # spec: spec/heldenhain/03_rules.rules:263
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:290
+            # spec: spec/heldenhain/03_rules.rules:264
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:290:5"), 5 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:264:5"), 5 + L[0]
             )
-            # spec: spec/heldenhain/03_rules.rules:291
-            p_wartezeit_setzen(state, L[1], True)
+            # spec: spec/heldenhain/03_rules.rules:265
+            state.counters[2][L[1]] = 1 if True else 0
+            state.stamps[9] += 1
             state.frames.pop()
             return
 
 
 def s_anlegen(state, frame):
-    "procedure anlegen (spec/heldenhain/03_rules.rules:295)"
+    "procedure anlegen (spec/heldenhain/03_rules.rules:269)"
     # L: 0 p, 1 a, 2 h, 3 alt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:296
+            # spec: spec/heldenhain/03_rules.rules:270
             player = L[0]
             values = [c_h for c_h in state.zones[5 + L[0]] if c_h in KS_charakter]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2580,42 +2351,42 @@ def s_anlegen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:296:5",
+                "spec/heldenhain/03_rules.rules:270:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:298
+            # spec: spec/heldenhain/03_rules.rules:272
             for L[3] in [
                 c_alt
                 for c_alt in state.zones[9 + L[0]]
                 if is_active(state, 0, [c_alt, L[2]])
             ]:
-                # spec: spec/heldenhain/03_rules.rules:299
-                p_ablegen_von(state, L[3], L[2])
-                # spec: spec/heldenhain/03_rules.rules:300
+                # spec: spec/heldenhain/03_rules.rules:273
+                cancel(state, 0, [L[3], L[2]])
+                # spec: spec/heldenhain/03_rules.rules:274
                 move_card(state, L[3], 16 + L[0])
-            # spec: spec/heldenhain/03_rules.rules:302
+            # spec: spec/heldenhain/03_rules.rules:276
             activate(state, 0, [L[1], L[2]], None)
-            # spec: spec/heldenhain/03_rules.rules:303
+            # spec: spec/heldenhain/03_rules.rules:277
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:303:5"), 9 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:277:5"), 9 + L[0]
             )
-            # spec: spec/heldenhain/03_rules.rules:304
+            # spec: spec/heldenhain/03_rules.rules:278
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_karte_ausspielen(state, frame):
-    "procedure karte_ausspielen (spec/heldenhain/03_rules.rules:310)"
+    "procedure karte_ausspielen (spec/heldenhain/03_rules.rules:284)"
     # L: 0 p, 1 c, 2 h, 3 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:311
+            # spec: spec/heldenhain/03_rules.rules:285
             log_line(
                 state,
                 " ".join(
@@ -2629,20 +2400,20 @@ def s_karte_ausspielen(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:311:22",
+                                "spec/heldenhain/03_rules.rules:285:22",
                             )
                         ),
                         "aus",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:311:5",
+                "spec/heldenhain/03_rules.rules:285:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:312
+            # spec: spec/heldenhain/03_rules.rules:286
             state.tracks[2 + L[0]] = max(
                 0, min(6, state.tracks[2 + L[0]] - q_kosten(state, L[0], L[1]))
             )
             state.stamps[3] += 1
-            # spec: spec/heldenhain/03_rules.rules:313
+            # spec: spec/heldenhain/03_rules.rules:287
             if L[1] in KS_charakter or L[1] in KS_begleiter or L[1] in KS_drache:
                 pc = 1
             elif L[1] in KS_ki:
@@ -2656,72 +2427,73 @@ def s_karte_ausspielen(state, frame):
             else:
                 pc = 6
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:314
+            # spec: spec/heldenhain/03_rules.rules:288
             frame[1] = 7
             state.frames.append(new_frame(1, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/03_rules.rules:316
+            # spec: spec/heldenhain/03_rules.rules:290
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:317
+            # spec: spec/heldenhain/03_rules.rules:291
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:317:9"), 7 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:291:9"), 7 + L[0]
             )
             pc = 7
         if pc == 3:
-            # spec: spec/heldenhain/03_rules.rules:319
+            # spec: spec/heldenhain/03_rules.rules:293
             frame[1] = 7
             state.frames.append(new_frame(2, [L[0], L[1]] + [UNBOUND] * 2))
             return
         if pc == 4:
-            # spec: spec/heldenhain/03_rules.rules:322
+            # spec: spec/heldenhain/03_rules.rules:296
             for L[2] in list(state.zones[11 + L[0]]):
                 move_card(state, L[2], 16 + L[0])
-            # spec: spec/heldenhain/03_rules.rules:323
+            # spec: spec/heldenhain/03_rules.rules:297
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:324
+            # spec: spec/heldenhain/03_rules.rules:298
             move_card(
                 state,
-                some_card(L[1], "spec/heldenhain/03_rules.rules:324:9"),
+                some_card(L[1], "spec/heldenhain/03_rules.rules:298:9"),
                 11 + L[0],
             )
-            # spec: spec/heldenhain/03_rules.rules:325
-            p_wartezeit_setzen(state, L[1], True)
+            # spec: spec/heldenhain/03_rules.rules:299
+            state.counters[2][L[1]] = 1 if True else 0
+            state.stamps[9] += 1
             pc = 7
         if pc == 5:
-            # spec: spec/heldenhain/03_rules.rules:328
+            # spec: spec/heldenhain/03_rules.rules:302
             for L[3] in list(state.zones[13]):
                 move_card(state, L[3], 16 + OWNER[L[3]])
-            # spec: spec/heldenhain/03_rules.rules:329
+            # spec: spec/heldenhain/03_rules.rules:303
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:329:9"), 13
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:303:9"), 13
             )
             pc = 7
         if pc == 6:
-            # spec: spec/heldenhain/03_rules.rules:331
+            # spec: spec/heldenhain/03_rules.rules:305
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:331:9"), 14
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:305:9"), 14
             )
             pc = 7
         if pc == 7:
-            # spec: spec/heldenhain/03_rules.rules:333
+            # spec: spec/heldenhain/03_rules.rules:307
             frame[1] = 8
-            if resolve_event(state, L[1], L[0], "spec/heldenhain/03_rules.rules:333:5"):
+            if resolve_event(state, L[1], L[0], "spec/heldenhain/03_rules.rules:307:5"):
                 return
             pc = 8
         if pc == 8:
-            # spec: spec/heldenhain/03_rules.rules:334
+            # spec: spec/heldenhain/03_rules.rules:308
             emit_ausgespielt(state, L[0], L[1])
-            # spec: spec/heldenhain/03_rules.rules:335
+            # spec: spec/heldenhain/03_rules.rules:309
             if L[1] in KS_aktion:
-                # spec: spec/heldenhain/03_rules.rules:336
+                # spec: spec/heldenhain/03_rules.rules:310
                 if L[1] is not None and state.location[L[1]] == 14:
                     move_card(
                         state,
-                        some_card(L[1], "spec/heldenhain/03_rules.rules:336:30"),
+                        some_card(L[1], "spec/heldenhain/03_rules.rules:310:30"),
                         16 + L[0],
                     )
-                # spec: spec/heldenhain/03_rules.rules:338
+                # spec: spec/heldenhain/03_rules.rules:312
                 if (
                     A_beendet_zug[L[1]]
                     if L[1] is not None
@@ -2729,31 +2501,31 @@ def s_karte_ausspielen(state, frame):
                         A_beendet_zug,
                         L[1],
                         "beendet_zug",
-                        "spec/heldenhain/03_rules.rules:338:12",
+                        "spec/heldenhain/03_rules.rules:312:12",
                     )
                 ):
                     state.vars[3] = True
                     state.stamps[21] += 1
-            # spec: spec/heldenhain/03_rules.rules:340
+            # spec: spec/heldenhain/03_rules.rules:314
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_punkte_sammeln(state, frame):
-    "procedure punkte_sammeln (spec/heldenhain/03_rules.rules:351)"
+    "procedure punkte_sammeln (spec/heldenhain/03_rules.rules:325)"
     # L: 0 p, 1 f, 2 n
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:352
+            # spec: spec/heldenhain/03_rules.rules:326
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:353
+            # spec: spec/heldenhain/03_rules.rules:327
             L[2] = bounded(
-                max(0, q_rettung(state, L[1])), "spec/heldenhain/03_rules.rules:353:13"
+                max(0, q_rettung(state, L[1])), "spec/heldenhain/03_rules.rules:327:13"
             )
-            # spec: spec/heldenhain/03_rules.rules:354
+            # spec: spec/heldenhain/03_rules.rules:328
             log_line(
                 state,
                 " ".join(
@@ -2767,7 +2539,7 @@ def s_punkte_sammeln(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:354:17",
+                                "spec/heldenhain/03_rules.rules:328:17",
                             )
                         ),
                         "sammelt",
@@ -2775,30 +2547,30 @@ def s_punkte_sammeln(state, frame):
                         "Punkte",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:354:5",
+                "spec/heldenhain/03_rules.rules:328:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:355
+            # spec: spec/heldenhain/03_rules.rules:329
             p_punkte_gewinnen(state, L[0], L[2])
-            # spec: spec/heldenhain/03_rules.rules:356
+            # spec: spec/heldenhain/03_rules.rules:330
             frame[1] = 1
             if emit_gesammelt(state, L[0], L[1], L[2]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:357
+            # spec: spec/heldenhain/03_rules.rules:331
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
-def s_ki_ausfuehren(state, frame):
-    "procedure ki_ausfuehren (spec/heldenhain/03_rules.rules:376)"
-    # L: 0 p, 1 k
+def s_karte_nutzen(state, frame):
+    "procedure karte_nutzen (spec/heldenhain/03_rules.rules:352)"
+    # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:377
+            # spec: spec/heldenhain/03_rules.rules:353
             log_line(
                 state,
                 " ".join(
@@ -2812,119 +2584,41 @@ def s_ki_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:377:21",
+                                "spec/heldenhain/03_rules.rules:353:21",
                             )
                         ),
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:377:5",
+                "spec/heldenhain/03_rules.rules:353:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:378
-            p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:379
+            # spec: spec/heldenhain/03_rules.rules:354
+            if L[1] in KS_hauptquartier:
+                state.counters[9][L[1]] = 1 if True else 0
+                state.stamps[16] += 1
+            else:
+                p_erschoepfen(state, L[1])
+            # spec: spec/heldenhain/03_rules.rules:355
             frame[1] = 1
-            if emit_ki_genutzt(state, L[0], L[1]):
+            if resolve_action(
+                state, L[1], L[0], "spec/heldenhain/03_rules.rules:355:5"
+            ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:380
-            p_stress_pruefen(state)
-            state.frames.pop()
-            return
-
-
-def s_drache_ausfuehren(state, frame):
-    "procedure drache_ausfuehren (spec/heldenhain/03_rules.rules:382)"
-    # L: 0 p, 1 d
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:383
-            log_line(
-                state,
-                " ".join(
-                    [
-                        label_of(PLAYER_LABELS, L[0]),
-                        "nutzt",
-                        text_of(
-                            ENTITY_LABELS[L[1]]
-                            if L[1] is not None
-                            else attr_of(
-                                ENTITY_LABELS,
-                                L[1],
-                                "label",
-                                "spec/heldenhain/03_rules.rules:383:21",
-                            )
-                        ),
-                    ]
-                ),
-                "spec/heldenhain/03_rules.rules:383:5",
-            )
-            # spec: spec/heldenhain/03_rules.rules:384
-            p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:385
-            frame[1] = 1
-            if emit_drache_genutzt(state, L[0], L[1]):
-                return
-            pc = 1
-        if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:386
-            p_stress_pruefen(state)
-            state.frames.pop()
-            return
-
-
-def s_hq_ausfuehren(state, frame):
-    "procedure hq_ausfuehren (spec/heldenhain/03_rules.rules:388)"
-    # L: 0 p, 1 h
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:389
-            log_line(
-                state,
-                " ".join(
-                    [
-                        label_of(PLAYER_LABELS, L[0]),
-                        "nutzt",
-                        text_of(
-                            ENTITY_LABELS[L[1]]
-                            if L[1] is not None
-                            else attr_of(
-                                ENTITY_LABELS,
-                                L[1],
-                                "label",
-                                "spec/heldenhain/03_rules.rules:389:21",
-                            )
-                        ),
-                    ]
-                ),
-                "spec/heldenhain/03_rules.rules:389:5",
-            )
-            # spec: spec/heldenhain/03_rules.rules:390
-            p_genutzt_setzen(state, L[1], True)
-            # spec: spec/heldenhain/03_rules.rules:391
-            frame[1] = 1
-            if emit_hq_genutzt(state, L[0], L[1]):
-                return
-            pc = 1
-        if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:392
+            # spec: spec/heldenhain/03_rules.rules:356
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_eigene_figur_heilen(state, frame):
-    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:399)"
+    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:363)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:400
+            # spec: spec/heldenhain/03_rules.rules:364
             player = L[0]
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[0][c_f] > 0
@@ -2941,13 +2635,13 @@ def s_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:400:5",
+                "spec/heldenhain/03_rules.rules:364:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:402
+            # spec: spec/heldenhain/03_rules.rules:366
             p_heilen(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -2956,13 +2650,13 @@ def s_eigene_figur_heilen(state, frame):
 
 
 def s_andere_eigene_figur_heilen(state, frame):
-    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:404)"
+    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:368)"
     # L: 0 p, 1 selbst, 2 n, 3 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:405
+            # spec: spec/heldenhain/03_rules.rules:369
             player = L[0]
             values = [
                 c_f
@@ -2981,13 +2675,13 @@ def s_andere_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:405:5",
+                "spec/heldenhain/03_rules.rules:369:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:407
+            # spec: spec/heldenhain/03_rules.rules:371
             p_heilen(state, L[3], L[2])
             pc = 2
         if pc == 2:
@@ -2996,13 +2690,13 @@ def s_andere_eigene_figur_heilen(state, frame):
 
 
 def s_eigene_figur_einsatz_bis_zugende(state, frame):
-    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:409)"
+    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:373)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:410
+            # spec: spec/heldenhain/03_rules.rules:374
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -3017,13 +2711,13 @@ def s_eigene_figur_einsatz_bis_zugende(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:410:5",
+                "spec/heldenhain/03_rules.rules:374:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:411
+            # spec: spec/heldenhain/03_rules.rules:375
             p_bis_zugende_einsatz(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -3032,13 +2726,13 @@ def s_eigene_figur_einsatz_bis_zugende(state, frame):
 
 
 def s_gegnerische_figur_sperren(state, frame):
-    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:415)"
+    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:379)"
     # L: 0 p, 1 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:416
+            # spec: spec/heldenhain/03_rules.rules:380
             player = L[0]
             values = [
                 c_z
@@ -3057,13 +2751,13 @@ def s_gegnerische_figur_sperren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:416:5",
+                "spec/heldenhain/03_rules.rules:380:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:418
+            # spec: spec/heldenhain/03_rules.rules:382
             p_sperren(state, L[1])
             pc = 2
         if pc == 2:
@@ -3072,13 +2766,13 @@ def s_gegnerische_figur_sperren(state, frame):
 
 
 def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
-    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:420)"
+    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:384)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:421
+            # spec: spec/heldenhain/03_rules.rules:385
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             if not values:
@@ -3093,15 +2787,15 @@ def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:421:5",
+                "spec/heldenhain/03_rules.rules:385:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:422
+            # spec: spec/heldenhain/03_rules.rules:386
             p_bis_zugende_einsatz(
-                state, L[2], bounded(-L[1], "spec/heldenhain/03_rules.rules:422:28")
+                state, L[2], bounded(-L[1], "spec/heldenhain/03_rules.rules:386:28")
             )
             pc = 2
         if pc == 2:
@@ -3110,13 +2804,13 @@ def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
 
 
 def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
-    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:425)"
+    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:389)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:426
+            # spec: spec/heldenhain/03_rules.rules:390
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             if not values:
@@ -3131,19 +2825,19 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:426:5",
+                "spec/heldenhain/03_rules.rules:390:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:427
+            # spec: spec/heldenhain/03_rules.rules:391
             activate(
                 state,
                 1,
                 [
                     L[2],
-                    bounded(-L[1], "spec/heldenhain/03_rules.rules:427:31"),
+                    bounded(-L[1], "spec/heldenhain/03_rules.rules:391:31"),
                     state.counters[8][L[2]],
                 ],
                 None,
@@ -3155,13 +2849,13 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
 
 
 def s_gegnerischer_figur_stress_geben(state, frame):
-    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:429)"
+    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:393)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:430
+            # spec: spec/heldenhain/03_rules.rules:394
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             if not values:
@@ -3176,13 +2870,13 @@ def s_gegnerischer_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:430:5",
+                "spec/heldenhain/03_rules.rules:394:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:431
+            # spec: spec/heldenhain/03_rules.rules:395
             p_stress_geben(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -3191,13 +2885,13 @@ def s_gegnerischer_figur_stress_geben(state, frame):
 
 
 def s_eigener_figur_stress_geben(state, frame):
-    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:433)"
+    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:397)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:434
+            # spec: spec/heldenhain/03_rules.rules:398
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -3212,13 +2906,13 @@ def s_eigener_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:434:5",
+                "spec/heldenhain/03_rules.rules:398:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:435
+            # spec: spec/heldenhain/03_rules.rules:399
             p_stress_geben(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -3298,7 +2992,8 @@ def s_aufbau(state, frame):
                     # spec: spec/heldenhain/04_turn.rules:27
                     move_card(state, L[1], 3 + L[0])
                     # spec: spec/heldenhain/04_turn.rules:28
-                    p_startcharakter_setzen(state, L[1])
+                    state.counters[10][L[1]] = 1 if True else 0
+                    state.stamps[17] += 1
                     # spec: spec/heldenhain/04_turn.rules:29
                     break
                 # spec: spec/heldenhain/04_turn.rules:31
@@ -3320,14 +3015,14 @@ def s_aufbau(state, frame):
             )
             # spec: spec/heldenhain/04_turn.rules:37
             frame[1] = 1
-            state.frames.append(new_frame(16, [state.vars[1]]))
+            state.frames.append(new_frame(14, [state.vars[1]]))
             return
         if pc == 1:
             # spec: spec/heldenhain/04_turn.rules:38
             state.frames.pop()
             state.frames.append(
                 new_frame(
-                    16, [None if state.vars[1] is None else (state.vars[1] + 1) % 2]
+                    14, [None if state.vars[1] is None else (state.vars[1] + 1) % 2]
                 )
             )
             return
@@ -3345,28 +3040,35 @@ def s_zugbeginn_ausfuehren(state, frame):
                 # spec: spec/heldenhain/04_turn.rules:47
                 if state.counters[3][L[1]] == 1:
                     # spec: spec/heldenhain/04_turn.rules:48
-                    p_setzt_aus_setzen(state, L[1], False)
+                    state.counters[3][L[1]] = 1 if False else 0
+                    state.stamps[10] += 1
                     # spec: spec/heldenhain/04_turn.rules:49
-                    p_sperrschutz_setzen(state, L[1], 2)
+                    state.counters[4][L[1]] = 2
+                    state.stamps[11] += 1
                 else:
                     # spec: spec/heldenhain/04_turn.rules:51
                     p_aufrichten(state, L[1])
                 # spec: spec/heldenhain/04_turn.rules:53
-                p_wartezeit_setzen(state, L[1], False)
+                state.counters[2][L[1]] = 1 if False else 0
+                state.stamps[9] += 1
                 # spec: spec/heldenhain/04_turn.rules:54
-                p_genutzt_setzen(state, L[1], False)
+                state.counters[9][L[1]] = 1 if False else 0
+                state.stamps[16] += 1
             # spec: spec/heldenhain/04_turn.rules:56
             for L[2] in list(state.zones[7 + L[0]]):
                 # spec: spec/heldenhain/04_turn.rules:57
                 p_aufrichten(state, L[2])
                 # spec: spec/heldenhain/04_turn.rules:58
-                p_genutzt_setzen(state, L[2], False)
+                state.counters[9][L[2]] = 1 if False else 0
+                state.stamps[16] += 1
             # spec: spec/heldenhain/04_turn.rules:60
             for L[3] in list(state.zones[11 + L[0]]):
                 # spec: spec/heldenhain/04_turn.rules:61
-                p_wartezeit_setzen(state, L[3], False)
+                state.counters[2][L[3]] = 1 if False else 0
+                state.stamps[9] += 1
                 # spec: spec/heldenhain/04_turn.rules:62
-                p_genutzt_setzen(state, L[3], False)
+                state.counters[9][L[3]] = 1 if False else 0
+                state.stamps[16] += 1
             # spec: spec/heldenhain/04_turn.rules:65
             if state.tracks[5 + L[0]] == 1:
                 state.tracks[2 + L[0]] = 6
@@ -3440,14 +3142,11 @@ def s_zugende_ausfuehren(state, frame):
             for L[2] in [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[4][c_f] > 0
             ]:
-                p_sperrschutz_setzen(
-                    state,
-                    L[2],
-                    bounded(
-                        state.counters[4][L[2]] - 1,
-                        "spec/heldenhain/04_turn.rules:87:71",
-                    ),
+                state.counters[4][L[2]] = bounded(
+                    max(0, state.counters[4][L[2]] - 1),
+                    "spec/heldenhain/04_turn.rules:87:49",
                 )
+                state.stamps[11] += 1
             state.frames.pop()
             return
 
@@ -3496,7 +3195,7 @@ def s_zug_spielen(state, frame):
             )
             # spec: spec/heldenhain/04_turn.rules:98
             frame[1] = 1
-            state.frames.append(new_frame(18, [L[0]] + [UNBOUND] * 3))
+            state.frames.append(new_frame(16, [L[0]] + [UNBOUND] * 3))
             return
         if pc == 1:
             if not not state.vars[3]:
@@ -3620,7 +3319,7 @@ def s_zug_spielen(state, frame):
                 continue
             L[2] = L[7][L[8]]
             frame[1] = 7
-            state.frames.append(new_frame(7, [L[0], L[2]]))
+            state.frames.append(new_frame(5, [L[0], L[2]]))
             return
         if pc == 7:
             L[8] = L[8] + 1
@@ -3749,7 +3448,7 @@ def s_zug_spielen(state, frame):
             p_aktion_beginnen(state)
             # spec: spec/heldenhain/04_turn.rules:135
             frame[1] = 17
-            state.frames.append(new_frame(6, [L[0], L[6]]))
+            state.frames.append(new_frame(5, [L[0], L[6]]))
             return
         if pc == 17:
             L[10] = L[10] + 1
@@ -3764,20 +3463,20 @@ def s_zug_spielen(state, frame):
         if pc == 19:
             # spec: spec/heldenhain/04_turn.rules:141
             state.frames.pop()
-            state.frames.append(new_frame(19, [L[0]] + [UNBOUND] * 2))
+            state.frames.append(new_frame(17, [L[0]] + [UNBOUND] * 2))
             return
 
 
 def s_preis_handkarte_anbieten(state, frame):
-    "procedure preis_handkarte_anbieten (spec/heldenhain/13_purpurpakt.rules:437)"
+    "procedure preis_handkarte_anbieten (spec/heldenhain/13_purpurpakt.rules:400)"
     # L: 0 p, 1 frage
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:438
-            log_line(state, text_of(L[1]), "spec/heldenhain/13_purpurpakt.rules:438:5")
-            # spec: spec/heldenhain/13_purpurpakt.rules:439
+            # spec: spec/heldenhain/13_purpurpakt.rules:401
+            log_line(state, text_of(L[1]), "spec/heldenhain/13_purpurpakt.rules:401:5")
+            # spec: spec/heldenhain/13_purpurpakt.rules:402
             player = L[0]
             offered = []
             if len(state.zones[3 + L[0]]) > 0:
@@ -3796,7 +3495,7 @@ def s_preis_handkarte_anbieten(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:439:5",
+                "spec/heldenhain/13_purpurpakt.rules:402:5",
             )
             frame[1] = 1
             return
@@ -3809,12 +3508,12 @@ def s_preis_handkarte_anbieten(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:441
+            # spec: spec/heldenhain/13_purpurpakt.rules:404
             frame[1] = 3
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:442
+            # spec: spec/heldenhain/13_purpurpakt.rules:405
             given = True
             state.frames.pop()
             if state.frames:
@@ -3822,7 +3521,7 @@ def s_preis_handkarte_anbieten(state, frame):
             return
             pc = 5
         if pc == 4:
-            # spec: spec/heldenhain/13_purpurpakt.rules:444
+            # spec: spec/heldenhain/13_purpurpakt.rules:407
             given = False
             state.frames.pop()
             if state.frames:
@@ -3835,21 +3534,21 @@ def s_preis_handkarte_anbieten(state, frame):
 
 
 def s_preis_stress_anbieten(state, frame):
-    "procedure preis_stress_anbieten (spec/heldenhain/13_purpurpakt.rules:448)"
-    # L: 0 p, 1 f, 2 frage
+    "procedure preis_stress_anbieten (spec/heldenhain/13_purpurpakt.rules:411)"
+    # L: 0 p, 1 f, 2 n, 3 frage
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:449
-            log_line(state, text_of(L[2]), "spec/heldenhain/13_purpurpakt.rules:449:5")
-            # spec: spec/heldenhain/13_purpurpakt.rules:450
+            # spec: spec/heldenhain/13_purpurpakt.rules:412
+            log_line(state, text_of(L[3]), "spec/heldenhain/13_purpurpakt.rules:412:5")
+            # spec: spec/heldenhain/13_purpurpakt.rules:413
             player = L[0]
             offered = []
             offered.append(0)
             offered.append(1)
             ids, labels = option_names(
-                offered, ("zahlen", "verzichten"), ("1 Stress nehmen", "Nein")
+                offered, ("zahlen", "verzichten"), ("Den Stress nehmen", "Nein")
             )
             ask(
                 state,
@@ -3857,15 +3556,16 @@ def s_preis_stress_anbieten(state, frame):
                 fill_prompt(
                     (
                         "",
-                        " Du darfst 1 Stress auf ",
+                        " Du darfst ",
+                        " Stress auf ",
                         " nehmen, um den Bonus zu erhalten",
                     ),
-                    [text_of(L[2]), label_of(ENTITY_LABELS, L[1])],
+                    [text_of(L[3]), text_of(L[2]), label_of(ENTITY_LABELS, L[1])],
                 ),
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:450:5",
+                "spec/heldenhain/13_purpurpakt.rules:413:5",
                 (L[1],),
             )
             frame[1] = 1
@@ -3873,16 +3573,16 @@ def s_preis_stress_anbieten(state, frame):
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:452
-                p_stress_geben(state, L[1], 1)
-                # spec: spec/heldenhain/13_purpurpakt.rules:453
+                # spec: spec/heldenhain/13_purpurpakt.rules:415
+                p_stress_geben(state, L[1], L[2])
+                # spec: spec/heldenhain/13_purpurpakt.rules:416
                 given = True
                 state.frames.pop()
                 if state.frames:
                     state.frames[-1][3] = given
                 return
             elif k == 1:
-                # spec: spec/heldenhain/13_purpurpakt.rules:455
+                # spec: spec/heldenhain/13_purpurpakt.rules:418
                 given = False
                 state.frames.pop()
                 if state.frames:
@@ -3899,7 +3599,7 @@ def s_start(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/04_turn.rules:146
             frame[1] = 1
-            state.frames.append(new_frame(17, [UNBOUND] * 3))
+            state.frames.append(new_frame(15, [UNBOUND] * 3))
             return
         if pc == 1:
             # spec: spec/heldenhain/04_turn.rules:147
@@ -3923,7 +3623,7 @@ def s_start(state, frame):
                 )
             # spec: spec/heldenhain/04_turn.rules:152
             frame[1] = 3
-            state.frames.append(new_frame(20, [UNBOUND] * 11))
+            state.frames.append(new_frame(18, [UNBOUND] * 11))
             return
         if pc == 3:
             # spec: spec/heldenhain/04_turn.rules:153
@@ -3942,7 +3642,7 @@ def sev_roxy__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/10_superfreundinnen.rules:19
     state.frames.pop()
-    state.frames.append(new_frame(9, [L[0], L[1], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(7, [L[0], L[1], 2] + [UNBOUND] * 1))
     return
 
 
@@ -3987,25 +3687,77 @@ def sev_ronja_regenbogen__p1(state, frame):
 
 
 def sev_eule_elsa__p1(state, frame):
-    "event of eule_elsa(p1) (spec/heldenhain/10_superfreundinnen.rules:141)"
+    "event of eule_elsa(p1) (spec/heldenhain/10_superfreundinnen.rules:139)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:142
+    # spec: spec/heldenhain/10_superfreundinnen.rules:140
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/10_superfreundinnen.rules:143
+    # spec: spec/heldenhain/10_superfreundinnen.rules:141
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
-def sev_zweite_chance__p1(state, frame):
-    "event of zweite_chance(p1) (spec/heldenhain/10_superfreundinnen.rules:205)"
+def sac_illusionsdrache__p1(state, frame):
+    "action of illusionsdrache(p1) (spec/heldenhain/10_superfreundinnen.rules:148)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:206
+            # spec: spec/heldenhain/10_superfreundinnen.rules:149
+            player = L[0]
+            values = [
+                c_f
+                for c_f in state.zones[5 + L[0]]
+                if (c_f != L[1] and state.counters[1][c_f] == 1)
+            ]
+            if not values:
+                pc = 2
+                continue
+            player = player
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche eigene Figur wird bereit?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/10_superfreundinnen.rules:149:9",
+            )
+            frame[1] = 1
+            return
+        if pc == 1:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/10_superfreundinnen.rules:151
+            p_aufrichten(state, L[2])
+            # spec: spec/heldenhain/10_superfreundinnen.rules:152
+            p_heilen(state, L[2], 1)
+            pc = 2
+        if pc == 2:
+            state.frames.pop()
+            return
+
+
+def sac_ki_pflaster__p1(state, frame):
+    "action of ki_pflaster(p1) (spec/heldenhain/10_superfreundinnen.rules:170)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/10_superfreundinnen.rules:170
+    state.frames.pop()
+    state.frames.append(new_frame(6, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sev_zweite_chance__p1(state, frame):
+    "event of zweite_chance(p1) (spec/heldenhain/10_superfreundinnen.rules:195)"
+    # L: 0 you, 1 this, 2 f
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/10_superfreundinnen.rules:196
             player = L[0]
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[1][c_f] == 1
@@ -4022,13 +3774,13 @@ def sev_zweite_chance__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:206:9",
+                "spec/heldenhain/10_superfreundinnen.rules:196:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:207
+            # spec: spec/heldenhain/10_superfreundinnen.rules:197
             p_aufrichten(state, L[2])
             pc = 2
         if pc == 2:
@@ -4037,41 +3789,41 @@ def sev_zweite_chance__p1(state, frame):
 
 
 def sev_sonnenstrahl__p1(state, frame):
-    "event of sonnenstrahl(p1) (spec/heldenhain/10_superfreundinnen.rules:215)"
+    "event of sonnenstrahl(p1) (spec/heldenhain/10_superfreundinnen.rules:205)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:216
+            # spec: spec/heldenhain/10_superfreundinnen.rules:206
             frame[1] = 1
-            state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:217
+            # spec: spec/heldenhain/10_superfreundinnen.rules:207
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_schutzengel__p1(state, frame):
-    "event of schutzengel(p1) (spec/heldenhain/10_superfreundinnen.rules:227)"
+    "event of schutzengel(p1) (spec/heldenhain/10_superfreundinnen.rules:217)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:227
+    # spec: spec/heldenhain/10_superfreundinnen.rules:217
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 3] + [UNBOUND] * 1))
+    state.frames.append(new_frame(6, [L[0], 3] + [UNBOUND] * 1))
     return
 
 
 def sev_gluecksbringer__p1(state, frame):
-    "event of gluecksbringer(p1) (spec/heldenhain/10_superfreundinnen.rules:231)"
+    "event of gluecksbringer(p1) (spec/heldenhain/10_superfreundinnen.rules:221)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:232
+            # spec: spec/heldenhain/10_superfreundinnen.rules:222
             player = L[0]
             values = [c_f for c_f in state.zones[5 + L[0]] if c_f in KS_charakter]
             if not values:
@@ -4086,13 +3838,13 @@ def sev_gluecksbringer__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:232:9",
+                "spec/heldenhain/10_superfreundinnen.rules:222:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:234
+            # spec: spec/heldenhain/10_superfreundinnen.rules:224
             p_bis_zugende_rettung(state, L[2], 2)
             pc = 2
         if pc == 2:
@@ -4101,23 +3853,23 @@ def sev_gluecksbringer__p1(state, frame):
 
 
 def sev_tapferes_herz__p1(state, frame):
-    "event of tapferes_herz(p1) (spec/heldenhain/10_superfreundinnen.rules:252)"
+    "event of tapferes_herz(p1) (spec/heldenhain/10_superfreundinnen.rules:242)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:252
+    # spec: spec/heldenhain/10_superfreundinnen.rules:242
     state.frames.pop()
-    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_sternschnuppe__p1(state, frame):
-    "event of sternschnuppe(p1) (spec/heldenhain/10_superfreundinnen.rules:256)"
+    "event of sternschnuppe(p1) (spec/heldenhain/10_superfreundinnen.rules:246)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:257
+            # spec: spec/heldenhain/10_superfreundinnen.rules:247
             player = L[0]
             values = list(state.zones[16 + L[0]])
             if not values:
@@ -4132,13 +3884,13 @@ def sev_sternschnuppe__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:257:9",
+                "spec/heldenhain/10_superfreundinnen.rules:247:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:258
+            # spec: spec/heldenhain/10_superfreundinnen.rules:248
             move_card(state, L[2], 3 + L[0])
             pc = 2
         if pc == 2:
@@ -4147,13 +3899,13 @@ def sev_sternschnuppe__p1(state, frame):
 
 
 def sev_heilkraeuter__p1(state, frame):
-    "event of heilkraeuter(p1) (spec/heldenhain/10_superfreundinnen.rules:263)"
+    "event of heilkraeuter(p1) (spec/heldenhain/10_superfreundinnen.rules:253)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:264
+            # spec: spec/heldenhain/10_superfreundinnen.rules:254
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -4168,15 +3920,15 @@ def sev_heilkraeuter__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:264:9",
+                "spec/heldenhain/10_superfreundinnen.rules:254:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:265
+            # spec: spec/heldenhain/10_superfreundinnen.rules:255
             p_heilen(state, L[2], 2)
-            # spec: spec/heldenhain/10_superfreundinnen.rules:266
+            # spec: spec/heldenhain/10_superfreundinnen.rules:256
             p_dauerhaft_ausdauer(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -4185,13 +3937,13 @@ def sev_heilkraeuter__p1(state, frame):
 
 
 def sev_rueckzug_ins_baumhaus__p1(state, frame):
-    "event of rueckzug_ins_baumhaus(p1) (spec/heldenhain/10_superfreundinnen.rules:271)"
+    "event of rueckzug_ins_baumhaus(p1) (spec/heldenhain/10_superfreundinnen.rules:261)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:272
+            # spec: spec/heldenhain/10_superfreundinnen.rules:262
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -4206,18 +3958,28 @@ def sev_rueckzug_ins_baumhaus__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:272:9",
+                "spec/heldenhain/10_superfreundinnen.rules:262:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:273
+            # spec: spec/heldenhain/10_superfreundinnen.rules:263
             p_auf_die_hand(state, L[2])
             pc = 2
         if pc == 2:
             state.frames.pop()
             return
+
+
+def sac_wolkenschloss__p1(state, frame):
+    "action of wolkenschloss(p1) (spec/heldenhain/10_superfreundinnen.rules:311)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/10_superfreundinnen.rules:311
+    state.frames.pop()
+    state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
+    return
 
 
 def sev_lady_stillstand__p1(state, frame):
@@ -4226,7 +3988,7 @@ def sev_lady_stillstand__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:16
     state.frames.pop()
-    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -4236,7 +3998,7 @@ def sev_samt__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:24
     state.frames.pop()
-    state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(10, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -4246,86 +4008,106 @@ def sev_leutnant_lahm__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:88
     state.frames.pop()
-    state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sac_ki_fluesterkasten__p1(state, frame):
+    "action of ki_fluesterkasten(p1) (spec/heldenhain/11_schattenkabinett.rules:131)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:131
+    state.frames.pop()
+    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sac_ki_bremsklotz__p1(state, frame):
+    "action of ki_bremsklotz(p1) (spec/heldenhain/11_schattenkabinett.rules:139)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:139
+    state.frames.pop()
+    state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_stillstand__p1(state, frame):
-    "event of stillstand(p1) (spec/heldenhain/11_schattenkabinett.rules:153)"
+    "event of stillstand(p1) (spec/heldenhain/11_schattenkabinett.rules:145)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:153
+    # spec: spec/heldenhain/11_schattenkabinett.rules:145
     state.frames.pop()
-    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_laehmende_rede__p1(state, frame):
-    "event of laehmende_rede(p1) (spec/heldenhain/11_schattenkabinett.rules:157)"
+    "event of laehmende_rede(p1) (spec/heldenhain/11_schattenkabinett.rules:149)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:158
+            # spec: spec/heldenhain/11_schattenkabinett.rules:150
             frame[1] = 1
-            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:159
+            # spec: spec/heldenhain/11_schattenkabinett.rules:151
             state.frames.pop()
-            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_buerokratie__p1(state, frame):
-    "event of buerokratie(p1) (spec/heldenhain/11_schattenkabinett.rules:171)"
+    "event of buerokratie(p1) (spec/heldenhain/11_schattenkabinett.rules:163)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:171
+    # spec: spec/heldenhain/11_schattenkabinett.rules:163
     state.frames.pop()
-    state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(11, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_kaltes_schweigen__p1(state, frame):
-    "event of kaltes_schweigen(p1) (spec/heldenhain/11_schattenkabinett.rules:175)"
+    "event of kaltes_schweigen(p1) (spec/heldenhain/11_schattenkabinett.rules:167)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:175
-    state.frames.pop()
-    state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
-    return
-
-
-def sev_intrige__p1(state, frame):
-    "event of intrige(p1) (spec/heldenhain/11_schattenkabinett.rules:179)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:179
-    state.frames.pop()
-    state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
-    return
-
-
-def sev_eiserne_disziplin__p1(state, frame):
-    "event of eiserne_disziplin(p1) (spec/heldenhain/11_schattenkabinett.rules:221)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:221
+    # spec: spec/heldenhain/11_schattenkabinett.rules:167
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
+def sev_intrige__p1(state, frame):
+    "event of intrige(p1) (spec/heldenhain/11_schattenkabinett.rules:171)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:171
+    state.frames.pop()
+    state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sev_eiserne_disziplin__p1(state, frame):
+    "event of eiserne_disziplin(p1) (spec/heldenhain/11_schattenkabinett.rules:213)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:213
+    state.frames.pop()
+    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
 def sev_kalte_schulter__p1(state, frame):
-    "event of kalte_schulter(p1) (spec/heldenhain/11_schattenkabinett.rules:225)"
+    "event of kalte_schulter(p1) (spec/heldenhain/11_schattenkabinett.rules:217)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:226
+            # spec: spec/heldenhain/11_schattenkabinett.rules:218
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             if not values:
@@ -4340,18 +4122,40 @@ def sev_kalte_schulter__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/11_schattenkabinett.rules:226:9",
+                "spec/heldenhain/11_schattenkabinett.rules:218:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:228
+            # spec: spec/heldenhain/11_schattenkabinett.rules:220
             p_auf_die_hand(state, L[2])
             pc = 2
         if pc == 2:
             state.frames.pop()
             return
+
+
+def sac_aktenarchiv__p1(state, frame):
+    "action of aktenarchiv(p1) (spec/heldenhain/11_schattenkabinett.rules:257)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:258
+    p_ziehen(state, L[0])
+    # spec: spec/heldenhain/11_schattenkabinett.rules:259
+    state.frames.pop()
+    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+    return
+
+
+def sac_kontrollzentrum__p1(state, frame):
+    "action of kontrollzentrum(p1) (spec/heldenhain/11_schattenkabinett.rules:264)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:264
+    state.frames.pop()
+    state.frames.append(new_frame(10, [L[0], 1] + [UNBOUND] * 1))
+    return
 
 
 def sev_theo_treu__p1(state, frame):
@@ -4391,39 +4195,39 @@ def sev_theo_treu__p1(state, frame):
 
 
 def sev_lagerpause__p1(state, frame):
-    "event of lagerpause(p1) (spec/heldenhain/12_weggefaehrten.rules:146)"
+    "event of lagerpause(p1) (spec/heldenhain/12_weggefaehrten.rules:136)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:146
+    # spec: spec/heldenhain/12_weggefaehrten.rules:136
+    state.frames.pop()
+    state.frames.append(new_frame(6, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sev_heldenmut__p1(state, frame):
+    "event of heldenmut(p1) (spec/heldenhain/12_weggefaehrten.rules:151)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/12_weggefaehrten.rules:151
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
-def sev_heldenmut__p1(state, frame):
-    "event of heldenmut(p1) (spec/heldenhain/12_weggefaehrten.rules:161)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:161
-    state.frames.pop()
-    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
-    return
-
-
 def sev_rettungsaktion__p1(state, frame):
-    "event of rettungsaktion(p1) (spec/heldenhain/12_weggefaehrten.rules:165)"
+    "event of rettungsaktion(p1) (spec/heldenhain/12_weggefaehrten.rules:155)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:166
+            # spec: spec/heldenhain/12_weggefaehrten.rules:156
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:167
+            # spec: spec/heldenhain/12_weggefaehrten.rules:157
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4434,40 +4238,40 @@ def sev_rettungsaktion__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:167:13",
+                "spec/heldenhain/12_weggefaehrten.rules:157:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:168
+            # spec: spec/heldenhain/12_weggefaehrten.rules:158
             p_auf_die_hand(state, L[2])
             pc = 3
         if pc == 3:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:170
+            # spec: spec/heldenhain/12_weggefaehrten.rules:160
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_festes_band__p1(state, frame):
-    "event of festes_band(p1) (spec/heldenhain/12_weggefaehrten.rules:176)"
+    "event of festes_band(p1) (spec/heldenhain/12_weggefaehrten.rules:166)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:176
+    # spec: spec/heldenhain/12_weggefaehrten.rules:166
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(6, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_mutprobe__p1(state, frame):
-    "event of mutprobe(p1) (spec/heldenhain/12_weggefaehrten.rules:206)"
+    "event of mutprobe(p1) (spec/heldenhain/12_weggefaehrten.rules:196)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:207
+            # spec: spec/heldenhain/12_weggefaehrten.rules:197
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -4482,13 +4286,13 @@ def sev_mutprobe__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:207:9",
+                "spec/heldenhain/12_weggefaehrten.rules:197:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:208
+            # spec: spec/heldenhain/12_weggefaehrten.rules:198
             p_dauerhaft_einsatz(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -4496,255 +4300,292 @@ def sev_mutprobe__p1(state, frame):
             return
 
 
+def sac_wachturm__p1(state, frame):
+    "action of wachturm(p1) (spec/heldenhain/12_weggefaehrten.rules:237)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/12_weggefaehrten.rules:237
+    state.frames.pop()
+    state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
+    return
+
+
 def sev_rico_rueckprall__p1(state, frame):
     "event of rico_rueckprall(p1) (spec/heldenhain/13_purpurpakt.rules:31)"
-    # L: 0 you, 1 this
+    # L: 0 you, 1 this, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:32
-            player = L[0]
-            offered = []
-            offered.append(0)
-            offered.append(1)
-            ids, labels = option_names(
-                offered, ("zahlen", "verzichten"), ("1 Stress auf Rico legen", "Nein")
-            )
-            ask(
-                state,
-                player,
-                "Rico Rückprall: 1 Stress für +2 Einsatz bis Zugende?",
-                ids,
-                labels,
-                offered,
-                "spec/heldenhain/13_purpurpakt.rules:32:9",
-            )
             frame[1] = 1
+            state.frames.append(
+                new_frame(
+                    20,
+                    [
+                        L[0],
+                        L[1],
+                        1,
+                        "Rico Rückprall: 1 Stress für +2 Einsatz bis Zugende?",
+                    ],
+                )
+            )
             return
         if pc == 1:
-            k = frame[3]
-            if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:34
-                p_stress_geben(state, L[1], 1)
-                # spec: spec/heldenhain/13_purpurpakt.rules:35
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:34
+            if L[2]:
                 p_bis_zugende_einsatz(state, L[1], 2)
-            elif k == 1:
-                pass
             state.frames.pop()
             return
 
 
 def sev_baron_blutdruck__p1(state, frame):
-    "event of baron_blutdruck(p1) (spec/heldenhain/13_purpurpakt.rules:57)"
-    # L: 0 you, 1 this
+    "event of baron_blutdruck(p1) (spec/heldenhain/13_purpurpakt.rules:53)"
+    # L: 0 you, 1 this, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:58
-            player = L[0]
-            offered = []
-            offered.append(0)
-            offered.append(1)
-            ids, labels = option_names(
-                offered,
-                ("zahlen", "verzichten"),
-                ("2 Stress auf den Baron legen", "Nein"),
-            )
-            ask(
-                state,
-                player,
-                "Baron Blutdruck: 2 Stress für 2 Karten?",
-                ids,
-                labels,
-                offered,
-                "spec/heldenhain/13_purpurpakt.rules:58:9",
-            )
+            # spec: spec/heldenhain/13_purpurpakt.rules:54
             frame[1] = 1
+            state.frames.append(
+                new_frame(
+                    20, [L[0], L[1], 2, "Baron Blutdruck: 2 Stress für 2 Karten?"]
+                )
+            )
             return
         if pc == 1:
-            k = frame[3]
-            if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:60
-                p_stress_geben(state, L[1], 2)
-                # spec: spec/heldenhain/13_purpurpakt.rules:61
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:55
+            if L[2]:
                 p_karten_ziehen(state, L[0], 2)
-            elif k == 1:
-                pass
             state.frames.pop()
             return
 
 
 def sev_herr_handel__p1(state, frame):
-    "event of herr_handel(p1) (spec/heldenhain/13_purpurpakt.rules:78)"
-    # L: 0 you, 1 this
+    "event of herr_handel(p1) (spec/heldenhain/13_purpurpakt.rules:69)"
+    # L: 0 you, 1 this, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:79
-            player = L[0]
-            offered = []
-            if len(state.zones[3 + L[0]]) > 0:
-                offered.append(0)
-            offered.append(1)
-            ids, labels = option_names(
-                offered, ("zahlen", "verzichten"), ("1 Handkarte abwerfen", "Nein")
-            )
-            ask(
-                state,
-                player,
-                "Herr Handel: 1 Handkarte für 2 Energie?",
-                ids,
-                labels,
-                offered,
-                "spec/heldenhain/13_purpurpakt.rules:79:9",
-            )
+            # spec: spec/heldenhain/13_purpurpakt.rules:70
             frame[1] = 1
+            state.frames.append(
+                new_frame(19, [L[0], "Herr Handel: 1 Handkarte für 2 Energie?"])
+            )
             return
         if pc == 1:
-            k = frame[3]
-            if k == 0:
-                pc = 2
-            elif k == 1:
-                pc = 4
-            else:
-                pc = 4
-        if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:81
-            frame[1] = 3
-            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
-            return
-        if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:82
-            p_energie_gewinnen(state, L[0], 2)
-            pc = 4
-        if pc == 4:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:71
+            if L[2]:
+                p_energie_gewinnen(state, L[0], 2)
             state.frames.pop()
             return
 
 
 def sev_jongleur_jupp__p1(state, frame):
-    "event of jongleur_jupp(p1) (spec/heldenhain/13_purpurpakt.rules:106)"
+    "event of jongleur_jupp(p1) (spec/heldenhain/13_purpurpakt.rules:92)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:107
+    # spec: spec/heldenhain/13_purpurpakt.rules:93
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:108
+    # spec: spec/heldenhain/13_purpurpakt.rules:94
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_magier_mehrwert__p1(state, frame):
-    "event of magier_mehrwert(p1) (spec/heldenhain/13_purpurpakt.rules:146)"
-    # L: 0 you, 1 this
+    "event of magier_mehrwert(p1) (spec/heldenhain/13_purpurpakt.rules:132)"
+    # L: 0 you, 1 this, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:147
-            player = L[0]
-            offered = []
-            offered.append(0)
-            offered.append(1)
-            ids, labels = option_names(
-                offered,
-                ("zahlen", "verzichten"),
-                ("1 Stress auf den Magier legen", "Nein"),
-            )
-            ask(
-                state,
-                player,
-                "Magier Mehrwert: 1 Stress für 1 Energie?",
-                ids,
-                labels,
-                offered,
-                "spec/heldenhain/13_purpurpakt.rules:147:9",
-            )
+            # spec: spec/heldenhain/13_purpurpakt.rules:133
             frame[1] = 1
+            state.frames.append(
+                new_frame(
+                    20, [L[0], L[1], 1, "Magier Mehrwert: 1 Stress für 1 Energie?"]
+                )
+            )
             return
         if pc == 1:
-            k = frame[3]
-            if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:149
-                p_stress_geben(state, L[1], 1)
-                # spec: spec/heldenhain/13_purpurpakt.rules:150
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:134
+            if L[2]:
                 p_energie_gewinnen(state, L[0], 1)
-            elif k == 1:
-                pass
             state.frames.pop()
             return
 
 
+def sac_ki_rechenmaschine__p1(state, frame):
+    "action of ki_rechenmaschine(p1) (spec/heldenhain/13_purpurpakt.rules:186)"
+    # L: 0 you, 1 this, 2 f
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:187
+            player = L[0]
+            values = list(state.zones[5 + L[0]])
+            if not values:
+                pc = 2
+                continue
+            player = player
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche eigene Figur erhält +2 Einsatz und 1 Stress?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/13_purpurpakt.rules:187:9",
+            )
+            frame[1] = 1
+            return
+        if pc == 1:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:188
+            p_bis_zugende_einsatz(state, L[2], 2)
+            # spec: spec/heldenhain/13_purpurpakt.rules:189
+            p_stress_geben(state, L[2], 1)
+            pc = 2
+        if pc == 2:
+            state.frames.pop()
+            return
+
+
+def sac_ki_preisschild__p1(state, frame):
+    "action of ki_preisschild(p1) (spec/heldenhain/13_purpurpakt.rules:194)"
+    # L: 0 you, 1 this, 2 bezahlt
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:195
+            frame[1] = 1
+            state.frames.append(
+                new_frame(
+                    19,
+                    [L[0], "KI Preisschild: 1 Handkarte für +1 Einfluss bis Zugende?"],
+                )
+            )
+            return
+        if pc == 1:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:197
+            if L[2]:
+                activate(state, 5, [L[0], 1], "turn")
+            state.frames.pop()
+            return
+
+
+def sac_ki_spielautomat__p1(state, frame):
+    "action of ki_spielautomat(p1) (spec/heldenhain/13_purpurpakt.rules:202)"
+    # L: 0 you, 1 this, 2 bezahlt
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:203
+            frame[1] = 1
+            state.frames.append(
+                new_frame(19, [L[0], "KI Spielautomat: 1 Handkarte für 2 Karten?"])
+            )
+            return
+        if pc == 1:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:204
+            if L[2]:
+                p_karten_ziehen(state, L[0], 2)
+            state.frames.pop()
+            return
+
+
+def sac_ki_wechselstube__p1(state, frame):
+    "action of ki_wechselstube(p1) (spec/heldenhain/13_purpurpakt.rules:209)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/13_purpurpakt.rules:210
+    activate(state, 4, [L[0], 1], "turn")
+    # spec: spec/heldenhain/13_purpurpakt.rules:211
+    state.frames.pop()
+    state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
+    return
+
+
 def sev_teurer_spass__p1(state, frame):
-    "event of teurer_spass(p1) (spec/heldenhain/13_purpurpakt.rules:247)"
+    "event of teurer_spass(p1) (spec/heldenhain/13_purpurpakt.rules:218)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:248
+            # spec: spec/heldenhain/13_purpurpakt.rules:219
             frame[1] = 1
-            state.frames.append(new_frame(15, [L[0], 2] + [UNBOUND] * 1))
+            state.frames.append(new_frame(13, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:249
+            # spec: spec/heldenhain/13_purpurpakt.rules:220
             p_punkte_gewinnen(state, L[0], 2)
             state.frames.pop()
             return
 
 
 def sev_tauschgeschaeft__p1(state, frame):
-    "event of tauschgeschaeft(p1) (spec/heldenhain/13_purpurpakt.rules:258)"
+    "event of tauschgeschaeft(p1) (spec/heldenhain/13_purpurpakt.rules:229)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:259
+            # spec: spec/heldenhain/13_purpurpakt.rules:230
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:260
+            # spec: spec/heldenhain/13_purpurpakt.rules:231
             frame[1] = 2
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:261
+            # spec: spec/heldenhain/13_purpurpakt.rules:232
             p_karten_ziehen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_ausverkauf__p1(state, frame):
-    "event of ausverkauf(p1) (spec/heldenhain/13_purpurpakt.rules:266)"
+    "event of ausverkauf(p1) (spec/heldenhain/13_purpurpakt.rules:237)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:267
+            # spec: spec/heldenhain/13_purpurpakt.rules:238
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:268
+            # spec: spec/heldenhain/13_purpurpakt.rules:239
             p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
             state.frames.pop()
             return
 
 
 def sev_zugabe__p1(state, frame):
-    "event of zugabe(p1) (spec/heldenhain/13_purpurpakt.rules:274)"
+    "event of zugabe(p1) (spec/heldenhain/13_purpurpakt.rules:245)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:275
+            # spec: spec/heldenhain/13_purpurpakt.rules:246
             player = L[0]
             values = [
                 c_f
@@ -4767,15 +4608,15 @@ def sev_zugabe__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:275:9",
+                "spec/heldenhain/13_purpurpakt.rules:246:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:277
+            # spec: spec/heldenhain/13_purpurpakt.rules:248
             p_aufrichten(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:278
+            # spec: spec/heldenhain/13_purpurpakt.rules:249
             p_stress_geben(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -4784,39 +4625,39 @@ def sev_zugabe__p1(state, frame):
 
 
 def sev_wechselgeld__p1(state, frame):
-    "event of wechselgeld(p1) (spec/heldenhain/13_purpurpakt.rules:283)"
+    "event of wechselgeld(p1) (spec/heldenhain/13_purpurpakt.rules:254)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:284
+    # spec: spec/heldenhain/13_purpurpakt.rules:255
     p_energie_gewinnen(state, L[0], 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:285
+    # spec: spec/heldenhain/13_purpurpakt.rules:256
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:286
+    # spec: spec/heldenhain/13_purpurpakt.rules:257
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_lockangebot__p1(state, frame):
-    "event of lockangebot(p1) (spec/heldenhain/13_purpurpakt.rules:305)"
+    "event of lockangebot(p1) (spec/heldenhain/13_purpurpakt.rules:276)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:306
+    # spec: spec/heldenhain/13_purpurpakt.rules:277
     p_karten_ziehen(state, L[0], 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:307
+    # spec: spec/heldenhain/13_purpurpakt.rules:278
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_blutgeld__p1(state, frame):
-    "event of blutgeld(p1) (spec/heldenhain/13_purpurpakt.rules:312)"
+    "event of blutgeld(p1) (spec/heldenhain/13_purpurpakt.rules:283)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:313
+            # spec: spec/heldenhain/13_purpurpakt.rules:284
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4827,58 +4668,58 @@ def sev_blutgeld__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:313:9",
+                "spec/heldenhain/13_purpurpakt.rules:284:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:314
+            # spec: spec/heldenhain/13_purpurpakt.rules:285
             p_ausscheiden(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:315
+            # spec: spec/heldenhain/13_purpurpakt.rules:286
             p_punkte_gewinnen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_preisexplosion__p1(state, frame):
-    "event of preisexplosion(p1) (spec/heldenhain/13_purpurpakt.rules:320)"
+    "event of preisexplosion(p1) (spec/heldenhain/13_purpurpakt.rules:291)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:321
+    # spec: spec/heldenhain/13_purpurpakt.rules:292
     p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:322
+    # spec: spec/heldenhain/13_purpurpakt.rules:293
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_vertragsbruch__p1(state, frame):
-    "event of vertragsbruch(p1) (spec/heldenhain/13_purpurpakt.rules:327)"
+    "event of vertragsbruch(p1) (spec/heldenhain/13_purpurpakt.rules:298)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:328
+            # spec: spec/heldenhain/13_purpurpakt.rules:299
             frame[1] = 1
-            state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
+            state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:329
+            # spec: spec/heldenhain/13_purpurpakt.rules:300
             state.frames.pop()
-            state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
 def sev_hinterlist__p1(state, frame):
-    "event of hinterlist(p1) (spec/heldenhain/13_purpurpakt.rules:341)"
+    "event of hinterlist(p1) (spec/heldenhain/13_purpurpakt.rules:312)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:342
+            # spec: spec/heldenhain/13_purpurpakt.rules:313
             player = L[0]
             values = [
                 c_z
@@ -4897,13 +4738,13 @@ def sev_hinterlist__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:342:9",
+                "spec/heldenhain/13_purpurpakt.rules:313:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:344
+            # spec: spec/heldenhain/13_purpurpakt.rules:315
             p_stress_geben(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -4912,39 +4753,75 @@ def sev_hinterlist__p1(state, frame):
 
 
 def sev_kredit__p1(state, frame):
-    "event of kredit(p1) (spec/heldenhain/13_purpurpakt.rules:348)"
+    "event of kredit(p1) (spec/heldenhain/13_purpurpakt.rules:319)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:349
+            # spec: spec/heldenhain/13_purpurpakt.rules:320
             p_energie_gewinnen(state, L[0], 3)
-            # spec: spec/heldenhain/13_purpurpakt.rules:350
+            # spec: spec/heldenhain/13_purpurpakt.rules:321
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:351
+            # spec: spec/heldenhain/13_purpurpakt.rules:322
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_letzte_rate__p1(state, frame):
-    "event of letzte_rate(p1) (spec/heldenhain/13_purpurpakt.rules:357)"
+    "event of letzte_rate(p1) (spec/heldenhain/13_purpurpakt.rules:328)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:358
+            # spec: spec/heldenhain/13_purpurpakt.rules:329
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:359
+            # spec: spec/heldenhain/13_purpurpakt.rules:330
             p_punkte_gewinnen(state, L[0], 1)
+            state.frames.pop()
+            return
+
+
+def sac_spielcasino__p1(state, frame):
+    "action of spielcasino(p1) (spec/heldenhain/13_purpurpakt.rules:365)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:366
+            frame[1] = 1
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+            return
+        if pc == 1:
+            # spec: spec/heldenhain/13_purpurpakt.rules:367
+            p_energie_gewinnen(state, L[0], 1)
+            state.frames.pop()
+            return
+
+
+def sac_pfandhaus__p1(state, frame):
+    "action of pfandhaus(p1) (spec/heldenhain/13_purpurpakt.rules:372)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:373
+            frame[1] = 1
+            state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
+            return
+        if pc == 1:
+            # spec: spec/heldenhain/13_purpurpakt.rules:374
+            p_ziehen(state, L[0])
             state.frames.pop()
             return
 
@@ -4955,7 +4832,7 @@ def sev_roxy__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/10_superfreundinnen.rules:19
     state.frames.pop()
-    state.frames.append(new_frame(9, [L[0], L[1], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(7, [L[0], L[1], 2] + [UNBOUND] * 1))
     return
 
 
@@ -5000,25 +4877,77 @@ def sev_ronja_regenbogen__p2(state, frame):
 
 
 def sev_eule_elsa__p2(state, frame):
-    "event of eule_elsa(p2) (spec/heldenhain/10_superfreundinnen.rules:141)"
+    "event of eule_elsa(p2) (spec/heldenhain/10_superfreundinnen.rules:139)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:142
+    # spec: spec/heldenhain/10_superfreundinnen.rules:140
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/10_superfreundinnen.rules:143
+    # spec: spec/heldenhain/10_superfreundinnen.rules:141
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
-def sev_zweite_chance__p2(state, frame):
-    "event of zweite_chance(p2) (spec/heldenhain/10_superfreundinnen.rules:205)"
+def sac_illusionsdrache__p2(state, frame):
+    "action of illusionsdrache(p2) (spec/heldenhain/10_superfreundinnen.rules:148)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:206
+            # spec: spec/heldenhain/10_superfreundinnen.rules:149
+            player = L[0]
+            values = [
+                c_f
+                for c_f in state.zones[5 + L[0]]
+                if (c_f != L[1] and state.counters[1][c_f] == 1)
+            ]
+            if not values:
+                pc = 2
+                continue
+            player = player
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche eigene Figur wird bereit?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/10_superfreundinnen.rules:149:9",
+            )
+            frame[1] = 1
+            return
+        if pc == 1:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/10_superfreundinnen.rules:151
+            p_aufrichten(state, L[2])
+            # spec: spec/heldenhain/10_superfreundinnen.rules:152
+            p_heilen(state, L[2], 1)
+            pc = 2
+        if pc == 2:
+            state.frames.pop()
+            return
+
+
+def sac_ki_pflaster__p2(state, frame):
+    "action of ki_pflaster(p2) (spec/heldenhain/10_superfreundinnen.rules:170)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/10_superfreundinnen.rules:170
+    state.frames.pop()
+    state.frames.append(new_frame(6, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sev_zweite_chance__p2(state, frame):
+    "event of zweite_chance(p2) (spec/heldenhain/10_superfreundinnen.rules:195)"
+    # L: 0 you, 1 this, 2 f
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/10_superfreundinnen.rules:196
             player = L[0]
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[1][c_f] == 1
@@ -5035,13 +4964,13 @@ def sev_zweite_chance__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:206:9",
+                "spec/heldenhain/10_superfreundinnen.rules:196:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:207
+            # spec: spec/heldenhain/10_superfreundinnen.rules:197
             p_aufrichten(state, L[2])
             pc = 2
         if pc == 2:
@@ -5050,41 +4979,41 @@ def sev_zweite_chance__p2(state, frame):
 
 
 def sev_sonnenstrahl__p2(state, frame):
-    "event of sonnenstrahl(p2) (spec/heldenhain/10_superfreundinnen.rules:215)"
+    "event of sonnenstrahl(p2) (spec/heldenhain/10_superfreundinnen.rules:205)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:216
+            # spec: spec/heldenhain/10_superfreundinnen.rules:206
             frame[1] = 1
-            state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:217
+            # spec: spec/heldenhain/10_superfreundinnen.rules:207
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_schutzengel__p2(state, frame):
-    "event of schutzengel(p2) (spec/heldenhain/10_superfreundinnen.rules:227)"
+    "event of schutzengel(p2) (spec/heldenhain/10_superfreundinnen.rules:217)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:227
+    # spec: spec/heldenhain/10_superfreundinnen.rules:217
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 3] + [UNBOUND] * 1))
+    state.frames.append(new_frame(6, [L[0], 3] + [UNBOUND] * 1))
     return
 
 
 def sev_gluecksbringer__p2(state, frame):
-    "event of gluecksbringer(p2) (spec/heldenhain/10_superfreundinnen.rules:231)"
+    "event of gluecksbringer(p2) (spec/heldenhain/10_superfreundinnen.rules:221)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:232
+            # spec: spec/heldenhain/10_superfreundinnen.rules:222
             player = L[0]
             values = [c_f for c_f in state.zones[5 + L[0]] if c_f in KS_charakter]
             if not values:
@@ -5099,13 +5028,13 @@ def sev_gluecksbringer__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:232:9",
+                "spec/heldenhain/10_superfreundinnen.rules:222:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:234
+            # spec: spec/heldenhain/10_superfreundinnen.rules:224
             p_bis_zugende_rettung(state, L[2], 2)
             pc = 2
         if pc == 2:
@@ -5114,23 +5043,23 @@ def sev_gluecksbringer__p2(state, frame):
 
 
 def sev_tapferes_herz__p2(state, frame):
-    "event of tapferes_herz(p2) (spec/heldenhain/10_superfreundinnen.rules:252)"
+    "event of tapferes_herz(p2) (spec/heldenhain/10_superfreundinnen.rules:242)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:252
+    # spec: spec/heldenhain/10_superfreundinnen.rules:242
     state.frames.pop()
-    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_sternschnuppe__p2(state, frame):
-    "event of sternschnuppe(p2) (spec/heldenhain/10_superfreundinnen.rules:256)"
+    "event of sternschnuppe(p2) (spec/heldenhain/10_superfreundinnen.rules:246)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:257
+            # spec: spec/heldenhain/10_superfreundinnen.rules:247
             player = L[0]
             values = list(state.zones[16 + L[0]])
             if not values:
@@ -5145,13 +5074,13 @@ def sev_sternschnuppe__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:257:9",
+                "spec/heldenhain/10_superfreundinnen.rules:247:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:258
+            # spec: spec/heldenhain/10_superfreundinnen.rules:248
             move_card(state, L[2], 3 + L[0])
             pc = 2
         if pc == 2:
@@ -5160,13 +5089,13 @@ def sev_sternschnuppe__p2(state, frame):
 
 
 def sev_heilkraeuter__p2(state, frame):
-    "event of heilkraeuter(p2) (spec/heldenhain/10_superfreundinnen.rules:263)"
+    "event of heilkraeuter(p2) (spec/heldenhain/10_superfreundinnen.rules:253)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:264
+            # spec: spec/heldenhain/10_superfreundinnen.rules:254
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -5181,15 +5110,15 @@ def sev_heilkraeuter__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:264:9",
+                "spec/heldenhain/10_superfreundinnen.rules:254:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:265
+            # spec: spec/heldenhain/10_superfreundinnen.rules:255
             p_heilen(state, L[2], 2)
-            # spec: spec/heldenhain/10_superfreundinnen.rules:266
+            # spec: spec/heldenhain/10_superfreundinnen.rules:256
             p_dauerhaft_ausdauer(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -5198,13 +5127,13 @@ def sev_heilkraeuter__p2(state, frame):
 
 
 def sev_rueckzug_ins_baumhaus__p2(state, frame):
-    "event of rueckzug_ins_baumhaus(p2) (spec/heldenhain/10_superfreundinnen.rules:271)"
+    "event of rueckzug_ins_baumhaus(p2) (spec/heldenhain/10_superfreundinnen.rules:261)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:272
+            # spec: spec/heldenhain/10_superfreundinnen.rules:262
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -5219,18 +5148,28 @@ def sev_rueckzug_ins_baumhaus__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:272:9",
+                "spec/heldenhain/10_superfreundinnen.rules:262:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:273
+            # spec: spec/heldenhain/10_superfreundinnen.rules:263
             p_auf_die_hand(state, L[2])
             pc = 2
         if pc == 2:
             state.frames.pop()
             return
+
+
+def sac_wolkenschloss__p2(state, frame):
+    "action of wolkenschloss(p2) (spec/heldenhain/10_superfreundinnen.rules:311)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/10_superfreundinnen.rules:311
+    state.frames.pop()
+    state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
+    return
 
 
 def sev_lady_stillstand__p2(state, frame):
@@ -5239,7 +5178,7 @@ def sev_lady_stillstand__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:16
     state.frames.pop()
-    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -5249,7 +5188,7 @@ def sev_samt__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:24
     state.frames.pop()
-    state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(10, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -5259,86 +5198,106 @@ def sev_leutnant_lahm__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:88
     state.frames.pop()
-    state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sac_ki_fluesterkasten__p2(state, frame):
+    "action of ki_fluesterkasten(p2) (spec/heldenhain/11_schattenkabinett.rules:131)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:131
+    state.frames.pop()
+    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sac_ki_bremsklotz__p2(state, frame):
+    "action of ki_bremsklotz(p2) (spec/heldenhain/11_schattenkabinett.rules:139)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:139
+    state.frames.pop()
+    state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_stillstand__p2(state, frame):
-    "event of stillstand(p2) (spec/heldenhain/11_schattenkabinett.rules:153)"
+    "event of stillstand(p2) (spec/heldenhain/11_schattenkabinett.rules:145)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:153
+    # spec: spec/heldenhain/11_schattenkabinett.rules:145
     state.frames.pop()
-    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_laehmende_rede__p2(state, frame):
-    "event of laehmende_rede(p2) (spec/heldenhain/11_schattenkabinett.rules:157)"
+    "event of laehmende_rede(p2) (spec/heldenhain/11_schattenkabinett.rules:149)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:158
+            # spec: spec/heldenhain/11_schattenkabinett.rules:150
             frame[1] = 1
-            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:159
+            # spec: spec/heldenhain/11_schattenkabinett.rules:151
             state.frames.pop()
-            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_buerokratie__p2(state, frame):
-    "event of buerokratie(p2) (spec/heldenhain/11_schattenkabinett.rules:171)"
+    "event of buerokratie(p2) (spec/heldenhain/11_schattenkabinett.rules:163)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:171
+    # spec: spec/heldenhain/11_schattenkabinett.rules:163
     state.frames.pop()
-    state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(11, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_kaltes_schweigen__p2(state, frame):
-    "event of kaltes_schweigen(p2) (spec/heldenhain/11_schattenkabinett.rules:175)"
+    "event of kaltes_schweigen(p2) (spec/heldenhain/11_schattenkabinett.rules:167)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:175
-    state.frames.pop()
-    state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
-    return
-
-
-def sev_intrige__p2(state, frame):
-    "event of intrige(p2) (spec/heldenhain/11_schattenkabinett.rules:179)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:179
-    state.frames.pop()
-    state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
-    return
-
-
-def sev_eiserne_disziplin__p2(state, frame):
-    "event of eiserne_disziplin(p2) (spec/heldenhain/11_schattenkabinett.rules:221)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:221
+    # spec: spec/heldenhain/11_schattenkabinett.rules:167
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
+def sev_intrige__p2(state, frame):
+    "event of intrige(p2) (spec/heldenhain/11_schattenkabinett.rules:171)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:171
+    state.frames.pop()
+    state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sev_eiserne_disziplin__p2(state, frame):
+    "event of eiserne_disziplin(p2) (spec/heldenhain/11_schattenkabinett.rules:213)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:213
+    state.frames.pop()
+    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
 def sev_kalte_schulter__p2(state, frame):
-    "event of kalte_schulter(p2) (spec/heldenhain/11_schattenkabinett.rules:225)"
+    "event of kalte_schulter(p2) (spec/heldenhain/11_schattenkabinett.rules:217)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:226
+            # spec: spec/heldenhain/11_schattenkabinett.rules:218
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             if not values:
@@ -5353,18 +5312,40 @@ def sev_kalte_schulter__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/11_schattenkabinett.rules:226:9",
+                "spec/heldenhain/11_schattenkabinett.rules:218:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:228
+            # spec: spec/heldenhain/11_schattenkabinett.rules:220
             p_auf_die_hand(state, L[2])
             pc = 2
         if pc == 2:
             state.frames.pop()
             return
+
+
+def sac_aktenarchiv__p2(state, frame):
+    "action of aktenarchiv(p2) (spec/heldenhain/11_schattenkabinett.rules:257)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:258
+    p_ziehen(state, L[0])
+    # spec: spec/heldenhain/11_schattenkabinett.rules:259
+    state.frames.pop()
+    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+    return
+
+
+def sac_kontrollzentrum__p2(state, frame):
+    "action of kontrollzentrum(p2) (spec/heldenhain/11_schattenkabinett.rules:264)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:264
+    state.frames.pop()
+    state.frames.append(new_frame(10, [L[0], 1] + [UNBOUND] * 1))
+    return
 
 
 def sev_theo_treu__p2(state, frame):
@@ -5404,39 +5385,39 @@ def sev_theo_treu__p2(state, frame):
 
 
 def sev_lagerpause__p2(state, frame):
-    "event of lagerpause(p2) (spec/heldenhain/12_weggefaehrten.rules:146)"
+    "event of lagerpause(p2) (spec/heldenhain/12_weggefaehrten.rules:136)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:146
+    # spec: spec/heldenhain/12_weggefaehrten.rules:136
+    state.frames.pop()
+    state.frames.append(new_frame(6, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sev_heldenmut__p2(state, frame):
+    "event of heldenmut(p2) (spec/heldenhain/12_weggefaehrten.rules:151)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/12_weggefaehrten.rules:151
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
-def sev_heldenmut__p2(state, frame):
-    "event of heldenmut(p2) (spec/heldenhain/12_weggefaehrten.rules:161)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:161
-    state.frames.pop()
-    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
-    return
-
-
 def sev_rettungsaktion__p2(state, frame):
-    "event of rettungsaktion(p2) (spec/heldenhain/12_weggefaehrten.rules:165)"
+    "event of rettungsaktion(p2) (spec/heldenhain/12_weggefaehrten.rules:155)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:166
+            # spec: spec/heldenhain/12_weggefaehrten.rules:156
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:167
+            # spec: spec/heldenhain/12_weggefaehrten.rules:157
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5447,40 +5428,40 @@ def sev_rettungsaktion__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:167:13",
+                "spec/heldenhain/12_weggefaehrten.rules:157:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:168
+            # spec: spec/heldenhain/12_weggefaehrten.rules:158
             p_auf_die_hand(state, L[2])
             pc = 3
         if pc == 3:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:170
+            # spec: spec/heldenhain/12_weggefaehrten.rules:160
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_festes_band__p2(state, frame):
-    "event of festes_band(p2) (spec/heldenhain/12_weggefaehrten.rules:176)"
+    "event of festes_band(p2) (spec/heldenhain/12_weggefaehrten.rules:166)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:176
+    # spec: spec/heldenhain/12_weggefaehrten.rules:166
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(6, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_mutprobe__p2(state, frame):
-    "event of mutprobe(p2) (spec/heldenhain/12_weggefaehrten.rules:206)"
+    "event of mutprobe(p2) (spec/heldenhain/12_weggefaehrten.rules:196)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:207
+            # spec: spec/heldenhain/12_weggefaehrten.rules:197
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -5495,13 +5476,13 @@ def sev_mutprobe__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:207:9",
+                "spec/heldenhain/12_weggefaehrten.rules:197:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:208
+            # spec: spec/heldenhain/12_weggefaehrten.rules:198
             p_dauerhaft_einsatz(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -5509,255 +5490,292 @@ def sev_mutprobe__p2(state, frame):
             return
 
 
+def sac_wachturm__p2(state, frame):
+    "action of wachturm(p2) (spec/heldenhain/12_weggefaehrten.rules:237)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/12_weggefaehrten.rules:237
+    state.frames.pop()
+    state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
+    return
+
+
 def sev_rico_rueckprall__p2(state, frame):
     "event of rico_rueckprall(p2) (spec/heldenhain/13_purpurpakt.rules:31)"
-    # L: 0 you, 1 this
+    # L: 0 you, 1 this, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:32
-            player = L[0]
-            offered = []
-            offered.append(0)
-            offered.append(1)
-            ids, labels = option_names(
-                offered, ("zahlen", "verzichten"), ("1 Stress auf Rico legen", "Nein")
-            )
-            ask(
-                state,
-                player,
-                "Rico Rückprall: 1 Stress für +2 Einsatz bis Zugende?",
-                ids,
-                labels,
-                offered,
-                "spec/heldenhain/13_purpurpakt.rules:32:9",
-            )
             frame[1] = 1
+            state.frames.append(
+                new_frame(
+                    20,
+                    [
+                        L[0],
+                        L[1],
+                        1,
+                        "Rico Rückprall: 1 Stress für +2 Einsatz bis Zugende?",
+                    ],
+                )
+            )
             return
         if pc == 1:
-            k = frame[3]
-            if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:34
-                p_stress_geben(state, L[1], 1)
-                # spec: spec/heldenhain/13_purpurpakt.rules:35
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:34
+            if L[2]:
                 p_bis_zugende_einsatz(state, L[1], 2)
-            elif k == 1:
-                pass
             state.frames.pop()
             return
 
 
 def sev_baron_blutdruck__p2(state, frame):
-    "event of baron_blutdruck(p2) (spec/heldenhain/13_purpurpakt.rules:57)"
-    # L: 0 you, 1 this
+    "event of baron_blutdruck(p2) (spec/heldenhain/13_purpurpakt.rules:53)"
+    # L: 0 you, 1 this, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:58
-            player = L[0]
-            offered = []
-            offered.append(0)
-            offered.append(1)
-            ids, labels = option_names(
-                offered,
-                ("zahlen", "verzichten"),
-                ("2 Stress auf den Baron legen", "Nein"),
-            )
-            ask(
-                state,
-                player,
-                "Baron Blutdruck: 2 Stress für 2 Karten?",
-                ids,
-                labels,
-                offered,
-                "spec/heldenhain/13_purpurpakt.rules:58:9",
-            )
+            # spec: spec/heldenhain/13_purpurpakt.rules:54
             frame[1] = 1
+            state.frames.append(
+                new_frame(
+                    20, [L[0], L[1], 2, "Baron Blutdruck: 2 Stress für 2 Karten?"]
+                )
+            )
             return
         if pc == 1:
-            k = frame[3]
-            if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:60
-                p_stress_geben(state, L[1], 2)
-                # spec: spec/heldenhain/13_purpurpakt.rules:61
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:55
+            if L[2]:
                 p_karten_ziehen(state, L[0], 2)
-            elif k == 1:
-                pass
             state.frames.pop()
             return
 
 
 def sev_herr_handel__p2(state, frame):
-    "event of herr_handel(p2) (spec/heldenhain/13_purpurpakt.rules:78)"
-    # L: 0 you, 1 this
+    "event of herr_handel(p2) (spec/heldenhain/13_purpurpakt.rules:69)"
+    # L: 0 you, 1 this, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:79
-            player = L[0]
-            offered = []
-            if len(state.zones[3 + L[0]]) > 0:
-                offered.append(0)
-            offered.append(1)
-            ids, labels = option_names(
-                offered, ("zahlen", "verzichten"), ("1 Handkarte abwerfen", "Nein")
-            )
-            ask(
-                state,
-                player,
-                "Herr Handel: 1 Handkarte für 2 Energie?",
-                ids,
-                labels,
-                offered,
-                "spec/heldenhain/13_purpurpakt.rules:79:9",
-            )
+            # spec: spec/heldenhain/13_purpurpakt.rules:70
             frame[1] = 1
+            state.frames.append(
+                new_frame(19, [L[0], "Herr Handel: 1 Handkarte für 2 Energie?"])
+            )
             return
         if pc == 1:
-            k = frame[3]
-            if k == 0:
-                pc = 2
-            elif k == 1:
-                pc = 4
-            else:
-                pc = 4
-        if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:81
-            frame[1] = 3
-            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
-            return
-        if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:82
-            p_energie_gewinnen(state, L[0], 2)
-            pc = 4
-        if pc == 4:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:71
+            if L[2]:
+                p_energie_gewinnen(state, L[0], 2)
             state.frames.pop()
             return
 
 
 def sev_jongleur_jupp__p2(state, frame):
-    "event of jongleur_jupp(p2) (spec/heldenhain/13_purpurpakt.rules:106)"
+    "event of jongleur_jupp(p2) (spec/heldenhain/13_purpurpakt.rules:92)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:107
+    # spec: spec/heldenhain/13_purpurpakt.rules:93
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:108
+    # spec: spec/heldenhain/13_purpurpakt.rules:94
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_magier_mehrwert__p2(state, frame):
-    "event of magier_mehrwert(p2) (spec/heldenhain/13_purpurpakt.rules:146)"
-    # L: 0 you, 1 this
+    "event of magier_mehrwert(p2) (spec/heldenhain/13_purpurpakt.rules:132)"
+    # L: 0 you, 1 this, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:147
-            player = L[0]
-            offered = []
-            offered.append(0)
-            offered.append(1)
-            ids, labels = option_names(
-                offered,
-                ("zahlen", "verzichten"),
-                ("1 Stress auf den Magier legen", "Nein"),
-            )
-            ask(
-                state,
-                player,
-                "Magier Mehrwert: 1 Stress für 1 Energie?",
-                ids,
-                labels,
-                offered,
-                "spec/heldenhain/13_purpurpakt.rules:147:9",
-            )
+            # spec: spec/heldenhain/13_purpurpakt.rules:133
             frame[1] = 1
+            state.frames.append(
+                new_frame(
+                    20, [L[0], L[1], 1, "Magier Mehrwert: 1 Stress für 1 Energie?"]
+                )
+            )
             return
         if pc == 1:
-            k = frame[3]
-            if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:149
-                p_stress_geben(state, L[1], 1)
-                # spec: spec/heldenhain/13_purpurpakt.rules:150
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:134
+            if L[2]:
                 p_energie_gewinnen(state, L[0], 1)
-            elif k == 1:
-                pass
             state.frames.pop()
             return
 
 
+def sac_ki_rechenmaschine__p2(state, frame):
+    "action of ki_rechenmaschine(p2) (spec/heldenhain/13_purpurpakt.rules:186)"
+    # L: 0 you, 1 this, 2 f
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:187
+            player = L[0]
+            values = list(state.zones[5 + L[0]])
+            if not values:
+                pc = 2
+                continue
+            player = player
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche eigene Figur erhält +2 Einsatz und 1 Stress?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/13_purpurpakt.rules:187:9",
+            )
+            frame[1] = 1
+            return
+        if pc == 1:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:188
+            p_bis_zugende_einsatz(state, L[2], 2)
+            # spec: spec/heldenhain/13_purpurpakt.rules:189
+            p_stress_geben(state, L[2], 1)
+            pc = 2
+        if pc == 2:
+            state.frames.pop()
+            return
+
+
+def sac_ki_preisschild__p2(state, frame):
+    "action of ki_preisschild(p2) (spec/heldenhain/13_purpurpakt.rules:194)"
+    # L: 0 you, 1 this, 2 bezahlt
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:195
+            frame[1] = 1
+            state.frames.append(
+                new_frame(
+                    19,
+                    [L[0], "KI Preisschild: 1 Handkarte für +1 Einfluss bis Zugende?"],
+                )
+            )
+            return
+        if pc == 1:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:197
+            if L[2]:
+                activate(state, 5, [L[0], 1], "turn")
+            state.frames.pop()
+            return
+
+
+def sac_ki_spielautomat__p2(state, frame):
+    "action of ki_spielautomat(p2) (spec/heldenhain/13_purpurpakt.rules:202)"
+    # L: 0 you, 1 this, 2 bezahlt
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:203
+            frame[1] = 1
+            state.frames.append(
+                new_frame(19, [L[0], "KI Spielautomat: 1 Handkarte für 2 Karten?"])
+            )
+            return
+        if pc == 1:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/13_purpurpakt.rules:204
+            if L[2]:
+                p_karten_ziehen(state, L[0], 2)
+            state.frames.pop()
+            return
+
+
+def sac_ki_wechselstube__p2(state, frame):
+    "action of ki_wechselstube(p2) (spec/heldenhain/13_purpurpakt.rules:209)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/13_purpurpakt.rules:210
+    activate(state, 4, [L[0], 1], "turn")
+    # spec: spec/heldenhain/13_purpurpakt.rules:211
+    state.frames.pop()
+    state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
+    return
+
+
 def sev_teurer_spass__p2(state, frame):
-    "event of teurer_spass(p2) (spec/heldenhain/13_purpurpakt.rules:247)"
+    "event of teurer_spass(p2) (spec/heldenhain/13_purpurpakt.rules:218)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:248
+            # spec: spec/heldenhain/13_purpurpakt.rules:219
             frame[1] = 1
-            state.frames.append(new_frame(15, [L[0], 2] + [UNBOUND] * 1))
+            state.frames.append(new_frame(13, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:249
+            # spec: spec/heldenhain/13_purpurpakt.rules:220
             p_punkte_gewinnen(state, L[0], 2)
             state.frames.pop()
             return
 
 
 def sev_tauschgeschaeft__p2(state, frame):
-    "event of tauschgeschaeft(p2) (spec/heldenhain/13_purpurpakt.rules:258)"
+    "event of tauschgeschaeft(p2) (spec/heldenhain/13_purpurpakt.rules:229)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:259
+            # spec: spec/heldenhain/13_purpurpakt.rules:230
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:260
+            # spec: spec/heldenhain/13_purpurpakt.rules:231
             frame[1] = 2
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:261
+            # spec: spec/heldenhain/13_purpurpakt.rules:232
             p_karten_ziehen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_ausverkauf__p2(state, frame):
-    "event of ausverkauf(p2) (spec/heldenhain/13_purpurpakt.rules:266)"
+    "event of ausverkauf(p2) (spec/heldenhain/13_purpurpakt.rules:237)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:267
+            # spec: spec/heldenhain/13_purpurpakt.rules:238
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:268
+            # spec: spec/heldenhain/13_purpurpakt.rules:239
             p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
             state.frames.pop()
             return
 
 
 def sev_zugabe__p2(state, frame):
-    "event of zugabe(p2) (spec/heldenhain/13_purpurpakt.rules:274)"
+    "event of zugabe(p2) (spec/heldenhain/13_purpurpakt.rules:245)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:275
+            # spec: spec/heldenhain/13_purpurpakt.rules:246
             player = L[0]
             values = [
                 c_f
@@ -5780,15 +5798,15 @@ def sev_zugabe__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:275:9",
+                "spec/heldenhain/13_purpurpakt.rules:246:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:277
+            # spec: spec/heldenhain/13_purpurpakt.rules:248
             p_aufrichten(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:278
+            # spec: spec/heldenhain/13_purpurpakt.rules:249
             p_stress_geben(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -5797,39 +5815,39 @@ def sev_zugabe__p2(state, frame):
 
 
 def sev_wechselgeld__p2(state, frame):
-    "event of wechselgeld(p2) (spec/heldenhain/13_purpurpakt.rules:283)"
+    "event of wechselgeld(p2) (spec/heldenhain/13_purpurpakt.rules:254)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:284
+    # spec: spec/heldenhain/13_purpurpakt.rules:255
     p_energie_gewinnen(state, L[0], 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:285
+    # spec: spec/heldenhain/13_purpurpakt.rules:256
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:286
+    # spec: spec/heldenhain/13_purpurpakt.rules:257
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_lockangebot__p2(state, frame):
-    "event of lockangebot(p2) (spec/heldenhain/13_purpurpakt.rules:305)"
+    "event of lockangebot(p2) (spec/heldenhain/13_purpurpakt.rules:276)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:306
+    # spec: spec/heldenhain/13_purpurpakt.rules:277
     p_karten_ziehen(state, L[0], 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:307
+    # spec: spec/heldenhain/13_purpurpakt.rules:278
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_blutgeld__p2(state, frame):
-    "event of blutgeld(p2) (spec/heldenhain/13_purpurpakt.rules:312)"
+    "event of blutgeld(p2) (spec/heldenhain/13_purpurpakt.rules:283)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:313
+            # spec: spec/heldenhain/13_purpurpakt.rules:284
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5840,58 +5858,58 @@ def sev_blutgeld__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:313:9",
+                "spec/heldenhain/13_purpurpakt.rules:284:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:314
+            # spec: spec/heldenhain/13_purpurpakt.rules:285
             p_ausscheiden(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:315
+            # spec: spec/heldenhain/13_purpurpakt.rules:286
             p_punkte_gewinnen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_preisexplosion__p2(state, frame):
-    "event of preisexplosion(p2) (spec/heldenhain/13_purpurpakt.rules:320)"
+    "event of preisexplosion(p2) (spec/heldenhain/13_purpurpakt.rules:291)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:321
+    # spec: spec/heldenhain/13_purpurpakt.rules:292
     p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:322
+    # spec: spec/heldenhain/13_purpurpakt.rules:293
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_vertragsbruch__p2(state, frame):
-    "event of vertragsbruch(p2) (spec/heldenhain/13_purpurpakt.rules:327)"
+    "event of vertragsbruch(p2) (spec/heldenhain/13_purpurpakt.rules:298)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:328
+            # spec: spec/heldenhain/13_purpurpakt.rules:299
             frame[1] = 1
-            state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
+            state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:329
+            # spec: spec/heldenhain/13_purpurpakt.rules:300
             state.frames.pop()
-            state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
 def sev_hinterlist__p2(state, frame):
-    "event of hinterlist(p2) (spec/heldenhain/13_purpurpakt.rules:341)"
+    "event of hinterlist(p2) (spec/heldenhain/13_purpurpakt.rules:312)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:342
+            # spec: spec/heldenhain/13_purpurpakt.rules:313
             player = L[0]
             values = [
                 c_z
@@ -5910,13 +5928,13 @@ def sev_hinterlist__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:342:9",
+                "spec/heldenhain/13_purpurpakt.rules:313:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:344
+            # spec: spec/heldenhain/13_purpurpakt.rules:315
             p_stress_geben(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -5925,122 +5943,96 @@ def sev_hinterlist__p2(state, frame):
 
 
 def sev_kredit__p2(state, frame):
-    "event of kredit(p2) (spec/heldenhain/13_purpurpakt.rules:348)"
+    "event of kredit(p2) (spec/heldenhain/13_purpurpakt.rules:319)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:349
+            # spec: spec/heldenhain/13_purpurpakt.rules:320
             p_energie_gewinnen(state, L[0], 3)
-            # spec: spec/heldenhain/13_purpurpakt.rules:350
+            # spec: spec/heldenhain/13_purpurpakt.rules:321
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:351
+            # spec: spec/heldenhain/13_purpurpakt.rules:322
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_letzte_rate__p2(state, frame):
-    "event of letzte_rate(p2) (spec/heldenhain/13_purpurpakt.rules:357)"
+    "event of letzte_rate(p2) (spec/heldenhain/13_purpurpakt.rules:328)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:358
+            # spec: spec/heldenhain/13_purpurpakt.rules:329
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:359
+            # spec: spec/heldenhain/13_purpurpakt.rules:330
             p_punkte_gewinnen(state, L[0], 1)
             state.frames.pop()
             return
 
 
-def st_kater_kuschel__while0_0(state, frame):
-    "on zugbeginn of kater_kuschel__while0 (spec/heldenhain/10_superfreundinnen.rules:123)"
-    # L: 0 this, 1 p
-    L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:123
-    state.frames.pop()
-    state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
-    return
-
-
-def st_illusionsdrache__while0_0(state, frame):
-    "on drache_genutzt of illusionsdrache__while0 (spec/heldenhain/10_superfreundinnen.rules:151)"
-    # L: 0 this, 1 p, 2 d, 3 f
+def sac_spielcasino__p2(state, frame):
+    "action of spielcasino(p2) (spec/heldenhain/13_purpurpakt.rules:365)"
+    # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:152
-            player = L[1]
-            values = [
-                c_f
-                for c_f in state.zones[5 + L[1]]
-                if (c_f != L[2] and state.counters[1][c_f] == 1)
-            ]
-            if not values:
-                pc = 2
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Welche eigene Figur wird bereit?",
-                ids,
-                labels,
-                values,
-                "spec/heldenhain/10_superfreundinnen.rules:152:13",
-            )
+            # spec: spec/heldenhain/13_purpurpakt.rules:366
             frame[1] = 1
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            L[3] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:154
-            p_aufrichten(state, L[3])
-            # spec: spec/heldenhain/10_superfreundinnen.rules:155
-            p_heilen(state, L[3], 1)
-            pc = 2
-        if pc == 2:
+            # spec: spec/heldenhain/13_purpurpakt.rules:367
+            p_energie_gewinnen(state, L[0], 1)
             state.frames.pop()
             return
 
 
-def st_ki_pflaster__while0_0(state, frame):
-    "on ki_genutzt of ki_pflaster__while0 (spec/heldenhain/10_superfreundinnen.rules:178)"
-    # L: 0 this, 1 p, 2 k
+def sac_pfandhaus__p2(state, frame):
+    "action of pfandhaus(p2) (spec/heldenhain/13_purpurpakt.rules:372)"
+    # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:178
-    state.frames.pop()
-    state.frames.append(new_frame(8, [L[1], 2] + [UNBOUND] * 1))
-    return
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:373
+            frame[1] = 1
+            state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
+            return
+        if pc == 1:
+            # spec: spec/heldenhain/13_purpurpakt.rules:374
+            p_ziehen(state, L[0])
+            state.frames.pop()
+            return
 
 
-def st_wolkenschloss__while0_0(state, frame):
-    "on hq_genutzt of wolkenschloss__while0 (spec/heldenhain/10_superfreundinnen.rules:321)"
-    # L: 0 this, 1 p, 2 h
+def st_kater_kuschel__while0_0(state, frame):
+    "on zugbeginn of kater_kuschel__while0 (spec/heldenhain/10_superfreundinnen.rules:121)"
+    # L: 0 this, 1 p
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:321
+    # spec: spec/heldenhain/10_superfreundinnen.rules:121
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(6, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_blumenwiese__while0_0(state, frame):
-    "on zugbeginn of blumenwiese__while0 (spec/heldenhain/10_superfreundinnen.rules:336)"
+    "on zugbeginn of blumenwiese__while0 (spec/heldenhain/10_superfreundinnen.rules:324)"
     # L: 0 this, 1 p
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:336
+    # spec: spec/heldenhain/10_superfreundinnen.rules:324
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(6, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
@@ -6050,7 +6042,7 @@ def st_graf_grau__while0_0(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:34
     state.frames.pop()
-    state.frames.append(new_frame(13, [L[1], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(11, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
@@ -6094,65 +6086,13 @@ def st_graefin_gaehn__while0_0(state, frame):
             return
 
 
-def st_ki_fluesterkasten__while0_0(state, frame):
-    "on ki_genutzt of ki_fluesterkasten__while0 (spec/heldenhain/11_schattenkabinett.rules:136)"
-    # L: 0 this, 1 p, 2 k
-    L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:136
-    state.frames.pop()
-    state.frames.append(new_frame(10, [L[1], 2] + [UNBOUND] * 1))
-    return
-
-
-def st_ki_bremsklotz__while0_0(state, frame):
-    "on ki_genutzt of ki_bremsklotz__while0 (spec/heldenhain/11_schattenkabinett.rules:147)"
-    # L: 0 this, 1 p, 2 k
-    L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:147
-    state.frames.pop()
-    state.frames.append(new_frame(11, [L[1]] + [UNBOUND] * 1))
-    return
-
-
-def st_aktenarchiv__while0_0(state, frame):
-    "on hq_genutzt of aktenarchiv__while0 (spec/heldenhain/11_schattenkabinett.rules:266)"
-    # L: 0 this, 1 p, 2 h
-    L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:267
-    p_ziehen(state, L[1])
-    # spec: spec/heldenhain/11_schattenkabinett.rules:268
-    state.frames.pop()
-    state.frames.append(new_frame(0, [L[1]] + [UNBOUND] * 1))
-    return
-
-
-def st_kontrollzentrum__while0_0(state, frame):
-    "on hq_genutzt of kontrollzentrum__while0 (spec/heldenhain/11_schattenkabinett.rules:275)"
-    # L: 0 this, 1 p, 2 h
-    L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:275
-    state.frames.pop()
-    state.frames.append(new_frame(12, [L[1], 1] + [UNBOUND] * 1))
-    return
-
-
 def st_dachs_dieter__while0_0(state, frame):
-    "on zugbeginn of dachs_dieter__while0 (spec/heldenhain/12_weggefaehrten.rules:98)"
+    "on zugbeginn of dachs_dieter__while0 (spec/heldenhain/12_weggefaehrten.rules:96)"
     # L: 0 this, 1 p
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:98
+    # spec: spec/heldenhain/12_weggefaehrten.rules:96
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
-    return
-
-
-def st_wachturm__while0_0(state, frame):
-    "on hq_genutzt of wachturm__while0 (spec/heldenhain/12_weggefaehrten.rules:247)"
-    # L: 0 this, 1 p, 2 h
-    L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:247
-    state.frames.pop()
-    state.frames.append(new_frame(8, [L[1], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(6, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
@@ -6167,7 +6107,7 @@ def st_edgar_satzsprung__while0_0(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    21, [L[1], "Edgar Satzsprung: 1 Handkarte für 1 weiteren Punkt?"]
+                    19, [L[1], "Edgar Satzsprung: 1 Handkarte für 1 weiteren Punkt?"]
                 )
             )
             return
@@ -6181,49 +6121,50 @@ def st_edgar_satzsprung__while0_0(state, frame):
 
 
 def st_madame_zugabe__while0_0(state, frame):
-    "on gesammelt of madame_zugabe__while0 (spec/heldenhain/13_purpurpakt.rules:44)"
+    "on gesammelt of madame_zugabe__while0 (spec/heldenhain/13_purpurpakt.rules:40)"
     # L: 0 this, 1 p, 2 f, 3 n, 4 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:45
+            # spec: spec/heldenhain/13_purpurpakt.rules:41
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    21,
+                    19,
                     [L[1], "Madame Zugabe: 1 Handkarte, damit sie wieder bereit wird?"],
                 )
             )
             return
         if pc == 1:
             L[4] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:47
+            # spec: spec/heldenhain/13_purpurpakt.rules:43
             if L[4]:
-                # spec: spec/heldenhain/13_purpurpakt.rules:48
-                p_genutzt_setzen(state, L[2], True)
-                # spec: spec/heldenhain/13_purpurpakt.rules:49
+                # spec: spec/heldenhain/13_purpurpakt.rules:44
+                state.counters[9][L[2]] = 1 if True else 0
+                state.stamps[16] += 1
+                # spec: spec/heldenhain/13_purpurpakt.rules:45
                 p_aufrichten(state, L[2])
             state.frames.pop()
             return
 
 
 def st_graefin_gier__while0_0(state, frame):
-    "on zugbeginn of graefin_gier__while0 (spec/heldenhain/13_purpurpakt.rules:70)"
+    "on zugbeginn of graefin_gier__while0 (spec/heldenhain/13_purpurpakt.rules:61)"
     # L: 0 this, 1 p, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:71
+            # spec: spec/heldenhain/13_purpurpakt.rules:62
             frame[1] = 1
             state.frames.append(
-                new_frame(22, [L[1], L[0], "Gräfin Gier: 1 Stress für 1 Energie?"])
+                new_frame(20, [L[1], L[0], 1, "Gräfin Gier: 1 Stress für 1 Energie?"])
             )
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:72
+            # spec: spec/heldenhain/13_purpurpakt.rules:63
             if L[2]:
                 p_energie_gewinnen(state, L[1], 1)
             state.frames.pop()
@@ -6231,23 +6172,23 @@ def st_graefin_gier__while0_0(state, frame):
 
 
 def st_lord_leihgabe__while0_0(state, frame):
-    "on gesammelt of lord_leihgabe__while0 (spec/heldenhain/13_purpurpakt.rules:93)"
+    "on gesammelt of lord_leihgabe__while0 (spec/heldenhain/13_purpurpakt.rules:79)"
     # L: 0 this, 1 p, 2 f, 3 n, 4 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:94
+            # spec: spec/heldenhain/13_purpurpakt.rules:80
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    22, [L[1], L[2], "Lord Leihgabe: 1 Stress für 1 weiteren Punkt?"]
+                    20, [L[1], L[2], 1, "Lord Leihgabe: 1 Stress für 1 weiteren Punkt?"]
                 )
             )
             return
         if pc == 1:
             L[4] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:96
+            # spec: spec/heldenhain/13_purpurpakt.rules:82
             if L[4]:
                 p_punkte_gewinnen(state, L[1], 1)
             state.frames.pop()
@@ -6255,13 +6196,13 @@ def st_lord_leihgabe__while0_0(state, frame):
 
 
 def st_zauberer_zins__while0_0(state, frame):
-    "on zugbeginn of zauberer_zins__while0 (spec/heldenhain/13_purpurpakt.rules:116)"
+    "on zugbeginn of zauberer_zins__while0 (spec/heldenhain/13_purpurpakt.rules:102)"
     # L: 0 this, 1 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:117
+            # spec: spec/heldenhain/13_purpurpakt.rules:103
             player = L[1]
             offered = []
             if len(state.zones[3 + L[1]]) > 0:
@@ -6279,7 +6220,7 @@ def st_zauberer_zins__while0_0(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:117:13",
+                "spec/heldenhain/13_purpurpakt.rules:103:13",
             )
             frame[1] = 1
             return
@@ -6292,12 +6233,12 @@ def st_zauberer_zins__while0_0(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:119
+            # spec: spec/heldenhain/13_purpurpakt.rules:105
             state.frames.pop()
             state.frames.append(new_frame(0, [L[1]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:121
+            # spec: spec/heldenhain/13_purpurpakt.rules:107
             p_stress_geben(state, L[0], 1)
             pc = 4
         if pc == 4:
@@ -6306,24 +6247,24 @@ def st_zauberer_zins__while0_0(state, frame):
 
 
 def st_wucherin_wanda__while0_0(state, frame):
-    "on zugbeginn of wucherin_wanda__while0 (spec/heldenhain/13_purpurpakt.rules:136)"
+    "on zugbeginn of wucherin_wanda__while0 (spec/heldenhain/13_purpurpakt.rules:122)"
     # L: 0 this, 1 p, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:137
+            # spec: spec/heldenhain/13_purpurpakt.rules:123
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    21,
+                    19,
                     [L[1], "Wucherin Wanda: 1 Handkarte für +2 Einsatz bis Zugende?"],
                 )
             )
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:139
+            # spec: spec/heldenhain/13_purpurpakt.rules:125
             if L[2]:
                 p_bis_zugende_einsatz(state, L[0], 2)
             state.frames.pop()
@@ -6331,192 +6272,43 @@ def st_wucherin_wanda__while0_0(state, frame):
 
 
 def st_kater_kasse__while0_0(state, frame):
-    "on zugbeginn of kater_kasse__while0 (spec/heldenhain/13_purpurpakt.rules:197)"
+    "on zugbeginn of kater_kasse__while0 (spec/heldenhain/13_purpurpakt.rules:176)"
     # L: 0 this, 1 p, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:198
+            # spec: spec/heldenhain/13_purpurpakt.rules:177
             frame[1] = 1
             state.frames.append(
-                new_frame(21, [L[1], "Kater Kasse: 1 Handkarte für 1 Energie?"])
+                new_frame(19, [L[1], "Kater Kasse: 1 Handkarte für 1 Energie?"])
             )
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:199
+            # spec: spec/heldenhain/13_purpurpakt.rules:178
             if L[2]:
                 p_energie_gewinnen(state, L[1], 1)
             state.frames.pop()
             return
 
 
-def st_ki_rechenmaschine__while0_0(state, frame):
-    "on ki_genutzt of ki_rechenmaschine__while0 (spec/heldenhain/13_purpurpakt.rules:208)"
-    # L: 0 this, 1 p, 2 k, 3 f
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:209
-            player = L[1]
-            values = list(state.zones[5 + L[1]])
-            if not values:
-                pc = 2
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Welche eigene Figur erhält +2 Einsatz und 1 Stress?",
-                ids,
-                labels,
-                values,
-                "spec/heldenhain/13_purpurpakt.rules:209:13",
-            )
-            frame[1] = 1
-            return
-        if pc == 1:
-            L[3] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:210
-            p_bis_zugende_einsatz(state, L[3], 2)
-            # spec: spec/heldenhain/13_purpurpakt.rules:211
-            p_stress_geben(state, L[3], 1)
-            pc = 2
-        if pc == 2:
-            state.frames.pop()
-            return
-
-
-def st_ki_preisschild__while0_0(state, frame):
-    "on ki_genutzt of ki_preisschild__while0 (spec/heldenhain/13_purpurpakt.rules:218)"
-    # L: 0 this, 1 p, 2 k, 3 bezahlt
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:219
-            frame[1] = 1
-            state.frames.append(
-                new_frame(
-                    21,
-                    [L[1], "KI Preisschild: 1 Handkarte für +1 Einfluss bis Zugende?"],
-                )
-            )
-            return
-        if pc == 1:
-            L[3] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:221
-            if L[3]:
-                activate(state, 5, [L[1], 1], "turn")
-            state.frames.pop()
-            return
-
-
-def st_ki_spielautomat__while0_0(state, frame):
-    "on ki_genutzt of ki_spielautomat__while0 (spec/heldenhain/13_purpurpakt.rules:228)"
-    # L: 0 this, 1 p, 2 k, 3 bezahlt
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:229
-            frame[1] = 1
-            state.frames.append(
-                new_frame(21, [L[1], "KI Spielautomat: 1 Handkarte für 2 Karten?"])
-            )
-            return
-        if pc == 1:
-            L[3] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:230
-            if L[3]:
-                p_karten_ziehen(state, L[1], 2)
-            state.frames.pop()
-            return
-
-
-def st_ki_wechselstube__while0_0(state, frame):
-    "on ki_genutzt of ki_wechselstube__while0 (spec/heldenhain/13_purpurpakt.rules:237)"
-    # L: 0 this, 1 p, 2 k
-    L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:238
-    activate(state, 4, [L[1], 1], "turn")
-    # spec: spec/heldenhain/13_purpurpakt.rules:239
-    state.frames.pop()
-    state.frames.append(new_frame(15, [L[1], 1] + [UNBOUND] * 1))
-    return
-
-
-def st_spielcasino__while0_0(state, frame):
-    "on hq_genutzt of spielcasino__while0 (spec/heldenhain/13_purpurpakt.rules:395)"
-    # L: 0 this, 1 p, 2 h
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:396
-            if len(state.zones[3 + L[1]]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:397
-            frame[1] = 2
-            state.frames.append(new_frame(0, [L[1]] + [UNBOUND] * 1))
-            return
-        if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:398
-            p_energie_gewinnen(state, L[1], 1)
-            pc = 3
-        if pc == 3:
-            state.frames.pop()
-            return
-
-
-def st_pfandhaus__while0_0(state, frame):
-    "on hq_genutzt of pfandhaus__while0 (spec/heldenhain/13_purpurpakt.rules:406)"
-    # L: 0 this, 1 p, 2 h
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:407
-            if len(state.zones[5 + L[1]]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:408
-            frame[1] = 2
-            state.frames.append(new_frame(15, [L[1], 1] + [UNBOUND] * 1))
-            return
-        if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:409
-            p_ziehen(state, L[1])
-            pc = 3
-        if pc == 3:
-            state.frames.pop()
-            return
-
-
 def st_opernhaus__while0_0(state, frame):
-    "on zugbeginn of opernhaus__while0 (spec/heldenhain/13_purpurpakt.rules:425)"
+    "on zugbeginn of opernhaus__while0 (spec/heldenhain/13_purpurpakt.rules:388)"
     # L: 0 this, 1 p, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:426
+            # spec: spec/heldenhain/13_purpurpakt.rules:389
             frame[1] = 1
             state.frames.append(
-                new_frame(21, [L[1], "Opernhaus: 1 Handkarte für 1 Energie?"])
+                new_frame(19, [L[1], "Opernhaus: 1 Handkarte für 1 Energie?"])
             )
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:427
+            # spec: spec/heldenhain/13_purpurpakt.rules:390
             if L[2]:
                 p_energie_gewinnen(state, L[1], 1)
             state.frames.pop()
@@ -6571,34 +6363,10 @@ def w_t_gluecksschwein_trudi__while0_0(state, frame):
     t_gluecksschwein_trudi__while0_0(state, *frame[2])
 
 
-def w_t_ki_sternchen__while0_0(state, frame):
-    """Runs the plain t_ki_sternchen__while0_0 in a frame (it cannot suspend)."""
-    state.frames.pop()
-    t_ki_sternchen__while0_0(state, *frame[2])
-
-
-def w_t_ki_gluecksrad__while0_0(state, frame):
-    """Runs the plain t_ki_gluecksrad__while0_0 in a frame (it cannot suspend)."""
-    state.frames.pop()
-    t_ki_gluecksrad__while0_0(state, *frame[2])
-
-
-def w_t_ki_kompass__while0_0(state, frame):
-    """Runs the plain t_ki_kompass__while0_0 in a frame (it cannot suspend)."""
-    state.frames.pop()
-    t_ki_kompass__while0_0(state, *frame[2])
-
-
 def w_t_heilamulett__while0_0(state, frame):
     """Runs the plain t_heilamulett__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
     t_heilamulett__while0_0(state, *frame[2])
-
-
-def w_t_sternwarte__while0_0(state, frame):
-    """Runs the plain t_sternwarte__while0_0 in a frame (it cannot suspend)."""
-    state.frames.pop()
-    t_sternwarte__while0_0(state, *frame[2])
 
 
 def w_t_gluecksmarkt__while0_0(state, frame):
@@ -6637,18 +6405,6 @@ def w_t_schleichkatze_nebel__while0_0(state, frame):
     t_schleichkatze_nebel__while0_0(state, *frame[2])
 
 
-def w_t_ki_stoppuhr__while0_0(state, frame):
-    """Runs the plain t_ki_stoppuhr__while0_0 in a frame (it cannot suspend)."""
-    state.frames.pop()
-    t_ki_stoppuhr__while0_0(state, *frame[2])
-
-
-def w_t_ki_rechenknecht__while0_0(state, frame):
-    """Runs the plain t_ki_rechenknecht__while0_0 in a frame (it cannot suspend)."""
-    state.frames.pop()
-    t_ki_rechenknecht__while0_0(state, *frame[2])
-
-
 def w_t_siegelring__while0_0(state, frame):
     """Runs the plain t_siegelring__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
@@ -6685,40 +6441,10 @@ def w_t_pony_polka__while0_0(state, frame):
     t_pony_polka__while0_0(state, *frame[2])
 
 
-def w_t_ki_wanderkarte__while0_0(state, frame):
-    """Runs the plain t_ki_wanderkarte__while0_0 in a frame (it cannot suspend)."""
-    state.frames.pop()
-    t_ki_wanderkarte__while0_0(state, *frame[2])
-
-
-def w_t_ki_funkgeraet__while0_0(state, frame):
-    """Runs the plain t_ki_funkgeraet__while0_0 in a frame (it cannot suspend)."""
-    state.frames.pop()
-    t_ki_funkgeraet__while0_0(state, *frame[2])
-
-
-def w_t_ki_lagerfeuer__while0_0(state, frame):
-    """Runs the plain t_ki_lagerfeuer__while0_0 in a frame (it cannot suspend)."""
-    state.frames.pop()
-    t_ki_lagerfeuer__while0_0(state, *frame[2])
-
-
-def w_t_ki_fernglas__while0_0(state, frame):
-    """Runs the plain t_ki_fernglas__while0_0 in a frame (it cannot suspend)."""
-    state.frames.pop()
-    t_ki_fernglas__while0_0(state, *frame[2])
-
-
 def w_t_feldflasche__while0_0(state, frame):
     """Runs the plain t_feldflasche__while0_0 in a frame (it cannot suspend)."""
     state.frames.pop()
     t_feldflasche__while0_0(state, *frame[2])
-
-
-def w_t_gildenhaus__while0_0(state, frame):
-    """Runs the plain t_gildenhaus__while0_0 in a frame (it cannot suspend)."""
-    state.frames.pop()
-    t_gildenhaus__while0_0(state, *frame[2])
 
 
 def w_t_marktplatz__while0_0(state, frame):
@@ -6842,9 +6568,9 @@ EVENT_PLAIN = {
     481: ev_kleingedrucktes__p2,  # kleingedrucktes(p2)
 }
 EVENT_STEPS = {
-    1: (24, 0),  # roxy(p1)
-    19: (25, 1),  # ronja_regenbogen(p1)
-    25: (26, 0),  # eule_elsa(p1)
+    1: (22, 0),  # roxy(p1)
+    19: (23, 1),  # ronja_regenbogen(p1)
+    25: (24, 0),  # eule_elsa(p1)
     34: (27, 1),  # zweite_chance(p1)
     36: (28, 0),  # sonnenstrahl(p1)
     38: (29, 0),  # schutzengel(p1)
@@ -6853,83 +6579,137 @@ EVENT_STEPS = {
     42: (32, 1),  # sternschnuppe(p1)
     43: (33, 1),  # heilkraeuter(p1)
     44: (34, 1),  # rueckzug_ins_baumhaus(p1)
-    62: (35, 0),  # lady_stillstand(p1)
-    64: (36, 0),  # samt(p1)
-    78: (37, 0),  # leutnant_lahm(p1)
-    93: (38, 0),  # stillstand(p1)
-    94: (39, 0),  # laehmende_rede(p1)
-    97: (40, 0),  # buerokratie(p1)
-    98: (41, 0),  # kaltes_schweigen(p1)
-    99: (42, 0),  # intrige(p1)
-    106: (43, 0),  # eiserne_disziplin(p1)
-    107: (44, 1),  # kalte_schulter(p1)
-    136: (45, 1),  # theo_treu(p1)
-    158: (46, 0),  # lagerpause(p1)
-    162: (47, 0),  # heldenmut(p1)
-    163: (48, 1),  # rettungsaktion(p1)
-    164: (49, 0),  # festes_band(p1)
-    170: (50, 1),  # mutprobe(p1)
-    187: (51, 0),  # rico_rueckprall(p1)
-    189: (52, 0),  # baron_blutdruck(p1)
-    191: (53, 0),  # herr_handel(p1)
-    196: (54, 0),  # jongleur_jupp(p1)
-    202: (55, 0),  # magier_mehrwert(p1)
-    217: (56, 0),  # teurer_spass(p1)
-    219: (57, 0),  # tauschgeschaeft(p1)
-    220: (58, 0),  # ausverkauf(p1)
-    221: (59, 1),  # zugabe(p1)
-    222: (60, 0),  # wechselgeld(p1)
-    225: (61, 0),  # lockangebot(p1)
-    226: (62, 1),  # blutgeld(p1)
-    227: (63, 0),  # preisexplosion(p1)
-    228: (64, 0),  # vertragsbruch(p1)
-    230: (65, 1),  # hinterlist(p1)
-    231: (66, 0),  # kredit(p1)
-    232: (67, 0),  # letzte_rate(p1)
-    249: (68, 0),  # roxy(p2)
-    267: (69, 1),  # ronja_regenbogen(p2)
-    273: (70, 0),  # eule_elsa(p2)
-    282: (71, 1),  # zweite_chance(p2)
-    284: (72, 0),  # sonnenstrahl(p2)
-    286: (73, 0),  # schutzengel(p2)
-    287: (74, 1),  # gluecksbringer(p2)
-    289: (75, 0),  # tapferes_herz(p2)
-    290: (76, 1),  # sternschnuppe(p2)
-    291: (77, 1),  # heilkraeuter(p2)
-    292: (78, 1),  # rueckzug_ins_baumhaus(p2)
-    310: (79, 0),  # lady_stillstand(p2)
-    312: (80, 0),  # samt(p2)
-    326: (81, 0),  # leutnant_lahm(p2)
-    341: (82, 0),  # stillstand(p2)
-    342: (83, 0),  # laehmende_rede(p2)
-    345: (84, 0),  # buerokratie(p2)
-    346: (85, 0),  # kaltes_schweigen(p2)
-    347: (86, 0),  # intrige(p2)
-    354: (87, 0),  # eiserne_disziplin(p2)
-    355: (88, 1),  # kalte_schulter(p2)
-    384: (89, 1),  # theo_treu(p2)
-    406: (90, 0),  # lagerpause(p2)
-    410: (91, 0),  # heldenmut(p2)
-    411: (92, 1),  # rettungsaktion(p2)
-    412: (93, 0),  # festes_band(p2)
-    418: (94, 1),  # mutprobe(p2)
-    435: (95, 0),  # rico_rueckprall(p2)
-    437: (96, 0),  # baron_blutdruck(p2)
-    439: (97, 0),  # herr_handel(p2)
-    444: (98, 0),  # jongleur_jupp(p2)
-    450: (99, 0),  # magier_mehrwert(p2)
-    465: (100, 0),  # teurer_spass(p2)
-    467: (101, 0),  # tauschgeschaeft(p2)
-    468: (102, 0),  # ausverkauf(p2)
-    469: (103, 1),  # zugabe(p2)
-    470: (104, 0),  # wechselgeld(p2)
-    473: (105, 0),  # lockangebot(p2)
-    474: (106, 1),  # blutgeld(p2)
-    475: (107, 0),  # preisexplosion(p2)
-    476: (108, 0),  # vertragsbruch(p2)
-    478: (109, 1),  # hinterlist(p2)
-    479: (110, 0),  # kredit(p2)
-    480: (111, 0),  # letzte_rate(p2)
+    62: (36, 0),  # lady_stillstand(p1)
+    64: (37, 0),  # samt(p1)
+    78: (38, 0),  # leutnant_lahm(p1)
+    93: (41, 0),  # stillstand(p1)
+    94: (42, 0),  # laehmende_rede(p1)
+    97: (43, 0),  # buerokratie(p1)
+    98: (44, 0),  # kaltes_schweigen(p1)
+    99: (45, 0),  # intrige(p1)
+    106: (46, 0),  # eiserne_disziplin(p1)
+    107: (47, 1),  # kalte_schulter(p1)
+    136: (50, 1),  # theo_treu(p1)
+    158: (51, 0),  # lagerpause(p1)
+    162: (52, 0),  # heldenmut(p1)
+    163: (53, 1),  # rettungsaktion(p1)
+    164: (54, 0),  # festes_band(p1)
+    170: (55, 1),  # mutprobe(p1)
+    187: (57, 1),  # rico_rueckprall(p1)
+    189: (58, 1),  # baron_blutdruck(p1)
+    191: (59, 1),  # herr_handel(p1)
+    196: (60, 0),  # jongleur_jupp(p1)
+    202: (61, 1),  # magier_mehrwert(p1)
+    217: (66, 0),  # teurer_spass(p1)
+    219: (67, 0),  # tauschgeschaeft(p1)
+    220: (68, 0),  # ausverkauf(p1)
+    221: (69, 1),  # zugabe(p1)
+    222: (70, 0),  # wechselgeld(p1)
+    225: (71, 0),  # lockangebot(p1)
+    226: (72, 1),  # blutgeld(p1)
+    227: (73, 0),  # preisexplosion(p1)
+    228: (74, 0),  # vertragsbruch(p1)
+    230: (75, 1),  # hinterlist(p1)
+    231: (76, 0),  # kredit(p1)
+    232: (77, 0),  # letzte_rate(p1)
+    249: (80, 0),  # roxy(p2)
+    267: (81, 1),  # ronja_regenbogen(p2)
+    273: (82, 0),  # eule_elsa(p2)
+    282: (85, 1),  # zweite_chance(p2)
+    284: (86, 0),  # sonnenstrahl(p2)
+    286: (87, 0),  # schutzengel(p2)
+    287: (88, 1),  # gluecksbringer(p2)
+    289: (89, 0),  # tapferes_herz(p2)
+    290: (90, 1),  # sternschnuppe(p2)
+    291: (91, 1),  # heilkraeuter(p2)
+    292: (92, 1),  # rueckzug_ins_baumhaus(p2)
+    310: (94, 0),  # lady_stillstand(p2)
+    312: (95, 0),  # samt(p2)
+    326: (96, 0),  # leutnant_lahm(p2)
+    341: (99, 0),  # stillstand(p2)
+    342: (100, 0),  # laehmende_rede(p2)
+    345: (101, 0),  # buerokratie(p2)
+    346: (102, 0),  # kaltes_schweigen(p2)
+    347: (103, 0),  # intrige(p2)
+    354: (104, 0),  # eiserne_disziplin(p2)
+    355: (105, 1),  # kalte_schulter(p2)
+    384: (108, 1),  # theo_treu(p2)
+    406: (109, 0),  # lagerpause(p2)
+    410: (110, 0),  # heldenmut(p2)
+    411: (111, 1),  # rettungsaktion(p2)
+    412: (112, 0),  # festes_band(p2)
+    418: (113, 1),  # mutprobe(p2)
+    435: (115, 1),  # rico_rueckprall(p2)
+    437: (116, 1),  # baron_blutdruck(p2)
+    439: (117, 1),  # herr_handel(p2)
+    444: (118, 0),  # jongleur_jupp(p2)
+    450: (119, 1),  # magier_mehrwert(p2)
+    465: (124, 0),  # teurer_spass(p2)
+    467: (125, 0),  # tauschgeschaeft(p2)
+    468: (126, 0),  # ausverkauf(p2)
+    469: (127, 1),  # zugabe(p2)
+    470: (128, 0),  # wechselgeld(p2)
+    473: (129, 0),  # lockangebot(p2)
+    474: (130, 1),  # blutgeld(p2)
+    475: (131, 0),  # preisexplosion(p2)
+    476: (132, 0),  # vertragsbruch(p2)
+    478: (133, 1),  # hinterlist(p2)
+    479: (134, 0),  # kredit(p2)
+    480: (135, 0),  # letzte_rate(p2)
+}
+ACTION_PLAIN = {
+    27: ac_ki_sternchen__p1,  # ki_sternchen(p1)
+    28: ac_ki_gluecksrad__p1,  # ki_gluecksrad(p1)
+    30: ac_ki_kompass__p1,  # ki_kompass(p1)
+    58: ac_sternwarte__p1,  # sternwarte(p1)
+    89: ac_ki_stoppuhr__p1,  # ki_stoppuhr(p1)
+    91: ac_ki_rechenknecht__p1,  # ki_rechenknecht(p1)
+    151: ac_ki_wanderkarte__p1,  # ki_wanderkarte(p1)
+    152: ac_ki_funkgeraet__p1,  # ki_funkgeraet(p1)
+    153: ac_ki_lagerfeuer__p1,  # ki_lagerfeuer(p1)
+    154: ac_ki_fernglas__p1,  # ki_fernglas(p1)
+    182: ac_gildenhaus__p1,  # gildenhaus(p1)
+    275: ac_ki_sternchen__p2,  # ki_sternchen(p2)
+    276: ac_ki_gluecksrad__p2,  # ki_gluecksrad(p2)
+    278: ac_ki_kompass__p2,  # ki_kompass(p2)
+    306: ac_sternwarte__p2,  # sternwarte(p2)
+    337: ac_ki_stoppuhr__p2,  # ki_stoppuhr(p2)
+    339: ac_ki_rechenknecht__p2,  # ki_rechenknecht(p2)
+    399: ac_ki_wanderkarte__p2,  # ki_wanderkarte(p2)
+    400: ac_ki_funkgeraet__p2,  # ki_funkgeraet(p2)
+    401: ac_ki_lagerfeuer__p2,  # ki_lagerfeuer(p2)
+    402: ac_ki_fernglas__p2,  # ki_fernglas(p2)
+    430: ac_gildenhaus__p2,  # gildenhaus(p2)
+}
+ACTION_STEPS = {
+    26: (25, 1),  # illusionsdrache(p1)
+    29: (26, 0),  # ki_pflaster(p1)
+    57: (35, 0),  # wolkenschloss(p1)
+    90: (39, 0),  # ki_fluesterkasten(p1)
+    92: (40, 0),  # ki_bremsklotz(p1)
+    118: (48, 0),  # aktenarchiv(p1)
+    119: (49, 0),  # kontrollzentrum(p1)
+    181: (56, 0),  # wachturm(p1)
+    213: (62, 1),  # ki_rechenmaschine(p1)
+    214: (63, 1),  # ki_preisschild(p1)
+    215: (64, 1),  # ki_spielautomat(p1)
+    216: (65, 0),  # ki_wechselstube(p1)
+    242: (78, 0),  # spielcasino(p1)
+    243: (79, 0),  # pfandhaus(p1)
+    274: (83, 1),  # illusionsdrache(p2)
+    277: (84, 0),  # ki_pflaster(p2)
+    305: (93, 0),  # wolkenschloss(p2)
+    338: (97, 0),  # ki_fluesterkasten(p2)
+    340: (98, 0),  # ki_bremsklotz(p2)
+    366: (106, 0),  # aktenarchiv(p2)
+    367: (107, 0),  # kontrollzentrum(p2)
+    429: (114, 0),  # wachturm(p2)
+    461: (120, 1),  # ki_rechenmaschine(p2)
+    462: (121, 1),  # ki_preisschild(p2)
+    463: (122, 1),  # ki_spielautomat(p2)
+    464: (123, 0),  # ki_wechselstube(p2)
+    490: (136, 0),  # spielcasino(p2)
+    491: (137, 0),  # pfandhaus(p2)
 }
 STEPS = (
     s_handkarte_abwerfen,  # 0
@@ -6937,28 +6717,28 @@ STEPS = (
     s_anlegen,  # 2
     s_karte_ausspielen,  # 3
     s_punkte_sammeln,  # 4
-    s_ki_ausfuehren,  # 5
-    s_drache_ausfuehren,  # 6
-    s_hq_ausfuehren,  # 7
-    s_eigene_figur_heilen,  # 8
-    s_andere_eigene_figur_heilen,  # 9
-    s_eigene_figur_einsatz_bis_zugende,  # 10
-    s_gegnerische_figur_sperren,  # 11
-    s_gegnerischen_einsatz_bis_zugende_senken,  # 12
-    s_gegnerischen_einsatz_dauerhaft_senken,  # 13
-    s_gegnerischer_figur_stress_geben,  # 14
-    s_eigener_figur_stress_geben,  # 15
-    s_neu_mischen_anbieten,  # 16
-    s_aufbau,  # 17
-    s_zugbeginn_ausfuehren,  # 18
-    s_zugende_ausfuehren,  # 19
-    s_zug_spielen,  # 20
-    s_preis_handkarte_anbieten,  # 21
-    s_preis_stress_anbieten,  # 22
-    s_start,  # 23
-    sev_roxy__p1,  # 24
-    sev_ronja_regenbogen__p1,  # 25
-    sev_eule_elsa__p1,  # 26
+    s_karte_nutzen,  # 5
+    s_eigene_figur_heilen,  # 6
+    s_andere_eigene_figur_heilen,  # 7
+    s_eigene_figur_einsatz_bis_zugende,  # 8
+    s_gegnerische_figur_sperren,  # 9
+    s_gegnerischen_einsatz_bis_zugende_senken,  # 10
+    s_gegnerischen_einsatz_dauerhaft_senken,  # 11
+    s_gegnerischer_figur_stress_geben,  # 12
+    s_eigener_figur_stress_geben,  # 13
+    s_neu_mischen_anbieten,  # 14
+    s_aufbau,  # 15
+    s_zugbeginn_ausfuehren,  # 16
+    s_zugende_ausfuehren,  # 17
+    s_zug_spielen,  # 18
+    s_preis_handkarte_anbieten,  # 19
+    s_preis_stress_anbieten,  # 20
+    s_start,  # 21
+    sev_roxy__p1,  # 22
+    sev_ronja_regenbogen__p1,  # 23
+    sev_eule_elsa__p1,  # 24
+    sac_illusionsdrache__p1,  # 25
+    sac_ki_pflaster__p1,  # 26
     sev_zweite_chance__p1,  # 27
     sev_sonnenstrahl__p1,  # 28
     sev_schutzengel__p1,  # 29
@@ -6967,151 +6747,152 @@ STEPS = (
     sev_sternschnuppe__p1,  # 32
     sev_heilkraeuter__p1,  # 33
     sev_rueckzug_ins_baumhaus__p1,  # 34
-    sev_lady_stillstand__p1,  # 35
-    sev_samt__p1,  # 36
-    sev_leutnant_lahm__p1,  # 37
-    sev_stillstand__p1,  # 38
-    sev_laehmende_rede__p1,  # 39
-    sev_buerokratie__p1,  # 40
-    sev_kaltes_schweigen__p1,  # 41
-    sev_intrige__p1,  # 42
-    sev_eiserne_disziplin__p1,  # 43
-    sev_kalte_schulter__p1,  # 44
-    sev_theo_treu__p1,  # 45
-    sev_lagerpause__p1,  # 46
-    sev_heldenmut__p1,  # 47
-    sev_rettungsaktion__p1,  # 48
-    sev_festes_band__p1,  # 49
-    sev_mutprobe__p1,  # 50
-    sev_rico_rueckprall__p1,  # 51
-    sev_baron_blutdruck__p1,  # 52
-    sev_herr_handel__p1,  # 53
-    sev_jongleur_jupp__p1,  # 54
-    sev_magier_mehrwert__p1,  # 55
-    sev_teurer_spass__p1,  # 56
-    sev_tauschgeschaeft__p1,  # 57
-    sev_ausverkauf__p1,  # 58
-    sev_zugabe__p1,  # 59
-    sev_wechselgeld__p1,  # 60
-    sev_lockangebot__p1,  # 61
-    sev_blutgeld__p1,  # 62
-    sev_preisexplosion__p1,  # 63
-    sev_vertragsbruch__p1,  # 64
-    sev_hinterlist__p1,  # 65
-    sev_kredit__p1,  # 66
-    sev_letzte_rate__p1,  # 67
-    sev_roxy__p2,  # 68
-    sev_ronja_regenbogen__p2,  # 69
-    sev_eule_elsa__p2,  # 70
-    sev_zweite_chance__p2,  # 71
-    sev_sonnenstrahl__p2,  # 72
-    sev_schutzengel__p2,  # 73
-    sev_gluecksbringer__p2,  # 74
-    sev_tapferes_herz__p2,  # 75
-    sev_sternschnuppe__p2,  # 76
-    sev_heilkraeuter__p2,  # 77
-    sev_rueckzug_ins_baumhaus__p2,  # 78
-    sev_lady_stillstand__p2,  # 79
-    sev_samt__p2,  # 80
-    sev_leutnant_lahm__p2,  # 81
-    sev_stillstand__p2,  # 82
-    sev_laehmende_rede__p2,  # 83
-    sev_buerokratie__p2,  # 84
-    sev_kaltes_schweigen__p2,  # 85
-    sev_intrige__p2,  # 86
-    sev_eiserne_disziplin__p2,  # 87
-    sev_kalte_schulter__p2,  # 88
-    sev_theo_treu__p2,  # 89
-    sev_lagerpause__p2,  # 90
-    sev_heldenmut__p2,  # 91
-    sev_rettungsaktion__p2,  # 92
-    sev_festes_band__p2,  # 93
-    sev_mutprobe__p2,  # 94
-    sev_rico_rueckprall__p2,  # 95
-    sev_baron_blutdruck__p2,  # 96
-    sev_herr_handel__p2,  # 97
-    sev_jongleur_jupp__p2,  # 98
-    sev_magier_mehrwert__p2,  # 99
-    sev_teurer_spass__p2,  # 100
-    sev_tauschgeschaeft__p2,  # 101
-    sev_ausverkauf__p2,  # 102
-    sev_zugabe__p2,  # 103
-    sev_wechselgeld__p2,  # 104
-    sev_lockangebot__p2,  # 105
-    sev_blutgeld__p2,  # 106
-    sev_preisexplosion__p2,  # 107
-    sev_vertragsbruch__p2,  # 108
-    sev_hinterlist__p2,  # 109
-    sev_kredit__p2,  # 110
-    sev_letzte_rate__p2,  # 111
-    st_kater_kuschel__while0_0,  # 112
-    st_illusionsdrache__while0_0,  # 113
-    st_ki_pflaster__while0_0,  # 114
-    st_wolkenschloss__while0_0,  # 115
-    st_blumenwiese__while0_0,  # 116
-    st_graf_grau__while0_0,  # 117
-    st_graefin_gaehn__while0_0,  # 118
-    st_ki_fluesterkasten__while0_0,  # 119
-    st_ki_bremsklotz__while0_0,  # 120
-    st_aktenarchiv__while0_0,  # 121
-    st_kontrollzentrum__while0_0,  # 122
-    st_dachs_dieter__while0_0,  # 123
-    st_wachturm__while0_0,  # 124
-    st_edgar_satzsprung__while0_0,  # 125
-    st_madame_zugabe__while0_0,  # 126
-    st_graefin_gier__while0_0,  # 127
-    st_lord_leihgabe__while0_0,  # 128
-    st_zauberer_zins__while0_0,  # 129
-    st_wucherin_wanda__while0_0,  # 130
-    st_kater_kasse__while0_0,  # 131
-    st_ki_rechenmaschine__while0_0,  # 132
-    st_ki_preisschild__while0_0,  # 133
-    st_ki_spielautomat__while0_0,  # 134
-    st_ki_wechselstube__while0_0,  # 135
-    st_spielcasino__while0_0,  # 136
-    st_pfandhaus__while0_0,  # 137
-    st_opernhaus__while0_0,  # 138
-    w_t_blitzy__while0_0,  # 139
-    w_t_lena__while0_0,  # 140
-    w_t_pia_purzel__while0_0,  # 141
-    w_t_fee_fortuna__while0_0,  # 142
-    w_t_luzi_lichtblick__while0_0,  # 143
-    w_t_cleo_chance__while0_0,  # 144
-    w_t_flauschi__while0_0,  # 145
-    w_t_gluecksschwein_trudi__while0_0,  # 146
-    w_t_ki_sternchen__while0_0,  # 147
-    w_t_ki_gluecksrad__while0_0,  # 148
-    w_t_ki_kompass__while0_0,  # 149
-    w_t_heilamulett__while0_0,  # 150
-    w_t_sternwarte__while0_0,  # 151
-    w_t_gluecksmarkt__while0_0,  # 152
-    w_t_professor_null__while0_0,  # 153
-    w_t_baronin_bremse__while0_0,  # 154
-    w_t_zensor_zack__while0_0,  # 155
-    w_t_rabe_raspel__while0_0,  # 156
-    w_t_schleichkatze_nebel__while0_0,  # 157
-    w_t_ki_stoppuhr__while0_0,  # 158
-    w_t_ki_rechenknecht__while0_0,  # 159
-    w_t_siegelring__while0_0,  # 160
-    w_t_grauer_platz__while0_0,  # 161
-    w_t_paula_pfad__while0_0,  # 162
-    w_t_wilma_weitblick__while0_0,  # 163
-    w_t_selma_seil__while0_0,  # 164
-    w_t_pony_polka__while0_0,  # 165
-    w_t_ki_wanderkarte__while0_0,  # 166
-    w_t_ki_funkgeraet__while0_0,  # 167
-    w_t_ki_lagerfeuer__while0_0,  # 168
-    w_t_ki_fernglas__while0_0,  # 169
-    w_t_feldflasche__while0_0,  # 170
-    w_t_gildenhaus__while0_0,  # 171
-    w_t_marktplatz__while0_0,  # 172
-    w_t_diva_dacapo__while0_0,  # 173
-    w_t_tante_tantieme__while0_0,  # 174
-    w_t_elster_elvira__while0_0,  # 175
-    w_t_perlenkette__while0_0,  # 176
-    event_done,  # 177
+    sac_wolkenschloss__p1,  # 35
+    sev_lady_stillstand__p1,  # 36
+    sev_samt__p1,  # 37
+    sev_leutnant_lahm__p1,  # 38
+    sac_ki_fluesterkasten__p1,  # 39
+    sac_ki_bremsklotz__p1,  # 40
+    sev_stillstand__p1,  # 41
+    sev_laehmende_rede__p1,  # 42
+    sev_buerokratie__p1,  # 43
+    sev_kaltes_schweigen__p1,  # 44
+    sev_intrige__p1,  # 45
+    sev_eiserne_disziplin__p1,  # 46
+    sev_kalte_schulter__p1,  # 47
+    sac_aktenarchiv__p1,  # 48
+    sac_kontrollzentrum__p1,  # 49
+    sev_theo_treu__p1,  # 50
+    sev_lagerpause__p1,  # 51
+    sev_heldenmut__p1,  # 52
+    sev_rettungsaktion__p1,  # 53
+    sev_festes_band__p1,  # 54
+    sev_mutprobe__p1,  # 55
+    sac_wachturm__p1,  # 56
+    sev_rico_rueckprall__p1,  # 57
+    sev_baron_blutdruck__p1,  # 58
+    sev_herr_handel__p1,  # 59
+    sev_jongleur_jupp__p1,  # 60
+    sev_magier_mehrwert__p1,  # 61
+    sac_ki_rechenmaschine__p1,  # 62
+    sac_ki_preisschild__p1,  # 63
+    sac_ki_spielautomat__p1,  # 64
+    sac_ki_wechselstube__p1,  # 65
+    sev_teurer_spass__p1,  # 66
+    sev_tauschgeschaeft__p1,  # 67
+    sev_ausverkauf__p1,  # 68
+    sev_zugabe__p1,  # 69
+    sev_wechselgeld__p1,  # 70
+    sev_lockangebot__p1,  # 71
+    sev_blutgeld__p1,  # 72
+    sev_preisexplosion__p1,  # 73
+    sev_vertragsbruch__p1,  # 74
+    sev_hinterlist__p1,  # 75
+    sev_kredit__p1,  # 76
+    sev_letzte_rate__p1,  # 77
+    sac_spielcasino__p1,  # 78
+    sac_pfandhaus__p1,  # 79
+    sev_roxy__p2,  # 80
+    sev_ronja_regenbogen__p2,  # 81
+    sev_eule_elsa__p2,  # 82
+    sac_illusionsdrache__p2,  # 83
+    sac_ki_pflaster__p2,  # 84
+    sev_zweite_chance__p2,  # 85
+    sev_sonnenstrahl__p2,  # 86
+    sev_schutzengel__p2,  # 87
+    sev_gluecksbringer__p2,  # 88
+    sev_tapferes_herz__p2,  # 89
+    sev_sternschnuppe__p2,  # 90
+    sev_heilkraeuter__p2,  # 91
+    sev_rueckzug_ins_baumhaus__p2,  # 92
+    sac_wolkenschloss__p2,  # 93
+    sev_lady_stillstand__p2,  # 94
+    sev_samt__p2,  # 95
+    sev_leutnant_lahm__p2,  # 96
+    sac_ki_fluesterkasten__p2,  # 97
+    sac_ki_bremsklotz__p2,  # 98
+    sev_stillstand__p2,  # 99
+    sev_laehmende_rede__p2,  # 100
+    sev_buerokratie__p2,  # 101
+    sev_kaltes_schweigen__p2,  # 102
+    sev_intrige__p2,  # 103
+    sev_eiserne_disziplin__p2,  # 104
+    sev_kalte_schulter__p2,  # 105
+    sac_aktenarchiv__p2,  # 106
+    sac_kontrollzentrum__p2,  # 107
+    sev_theo_treu__p2,  # 108
+    sev_lagerpause__p2,  # 109
+    sev_heldenmut__p2,  # 110
+    sev_rettungsaktion__p2,  # 111
+    sev_festes_band__p2,  # 112
+    sev_mutprobe__p2,  # 113
+    sac_wachturm__p2,  # 114
+    sev_rico_rueckprall__p2,  # 115
+    sev_baron_blutdruck__p2,  # 116
+    sev_herr_handel__p2,  # 117
+    sev_jongleur_jupp__p2,  # 118
+    sev_magier_mehrwert__p2,  # 119
+    sac_ki_rechenmaschine__p2,  # 120
+    sac_ki_preisschild__p2,  # 121
+    sac_ki_spielautomat__p2,  # 122
+    sac_ki_wechselstube__p2,  # 123
+    sev_teurer_spass__p2,  # 124
+    sev_tauschgeschaeft__p2,  # 125
+    sev_ausverkauf__p2,  # 126
+    sev_zugabe__p2,  # 127
+    sev_wechselgeld__p2,  # 128
+    sev_lockangebot__p2,  # 129
+    sev_blutgeld__p2,  # 130
+    sev_preisexplosion__p2,  # 131
+    sev_vertragsbruch__p2,  # 132
+    sev_hinterlist__p2,  # 133
+    sev_kredit__p2,  # 134
+    sev_letzte_rate__p2,  # 135
+    sac_spielcasino__p2,  # 136
+    sac_pfandhaus__p2,  # 137
+    st_kater_kuschel__while0_0,  # 138
+    st_blumenwiese__while0_0,  # 139
+    st_graf_grau__while0_0,  # 140
+    st_graefin_gaehn__while0_0,  # 141
+    st_dachs_dieter__while0_0,  # 142
+    st_edgar_satzsprung__while0_0,  # 143
+    st_madame_zugabe__while0_0,  # 144
+    st_graefin_gier__while0_0,  # 145
+    st_lord_leihgabe__while0_0,  # 146
+    st_zauberer_zins__while0_0,  # 147
+    st_wucherin_wanda__while0_0,  # 148
+    st_kater_kasse__while0_0,  # 149
+    st_opernhaus__while0_0,  # 150
+    w_t_blitzy__while0_0,  # 151
+    w_t_lena__while0_0,  # 152
+    w_t_pia_purzel__while0_0,  # 153
+    w_t_fee_fortuna__while0_0,  # 154
+    w_t_luzi_lichtblick__while0_0,  # 155
+    w_t_cleo_chance__while0_0,  # 156
+    w_t_flauschi__while0_0,  # 157
+    w_t_gluecksschwein_trudi__while0_0,  # 158
+    w_t_heilamulett__while0_0,  # 159
+    w_t_gluecksmarkt__while0_0,  # 160
+    w_t_professor_null__while0_0,  # 161
+    w_t_baronin_bremse__while0_0,  # 162
+    w_t_zensor_zack__while0_0,  # 163
+    w_t_rabe_raspel__while0_0,  # 164
+    w_t_schleichkatze_nebel__while0_0,  # 165
+    w_t_siegelring__while0_0,  # 166
+    w_t_grauer_platz__while0_0,  # 167
+    w_t_paula_pfad__while0_0,  # 168
+    w_t_wilma_weitblick__while0_0,  # 169
+    w_t_selma_seil__while0_0,  # 170
+    w_t_pony_polka__while0_0,  # 171
+    w_t_feldflasche__while0_0,  # 172
+    w_t_marktplatz__while0_0,  # 173
+    w_t_diva_dacapo__while0_0,  # 174
+    w_t_tante_tantieme__while0_0,  # 175
+    w_t_elster_elvira__while0_0,  # 176
+    w_t_perlenkette__while0_0,  # 177
+    event_done,  # 178
 )
-START = (23, 0)
+START = (21, 0)
 # Where suspended frames hold cards: step -> (slots of cards, slots of lists of
 # cards), so a search bot that re-deals unseen cards re-deals these too.
 CARD_SLOTS = {
@@ -7120,25 +6901,25 @@ CARD_SLOTS = {
     2: ((1, 2, 3), ()),  # procedure anlegen
     3: ((1, 2, 3), ()),  # procedure karte_ausspielen
     4: ((1,), ()),  # procedure punkte_sammeln
-    5: ((1,), ()),  # procedure ki_ausfuehren
-    6: ((1,), ()),  # procedure drache_ausfuehren
-    7: ((1,), ()),  # procedure hq_ausfuehren
-    8: ((2,), ()),  # procedure eigene_figur_heilen
-    9: ((1, 3), ()),  # procedure andere_eigene_figur_heilen
-    10: ((2,), ()),  # procedure eigene_figur_einsatz_bis_zugende
-    11: ((1,), ()),  # procedure gegnerische_figur_sperren
-    12: ((2,), ()),  # procedure gegnerischen_einsatz_bis_zugende_senken
-    13: ((2,), ()),  # procedure gegnerischen_einsatz_dauerhaft_senken
-    14: ((2,), ()),  # procedure gegnerischer_figur_stress_geben
-    15: ((2,), ()),  # procedure eigener_figur_stress_geben
-    17: ((1,), ()),  # setup aufbau
-    18: ((1, 2, 3), ()),  # procedure zugbeginn_ausfuehren
-    19: ((1, 2), ()),  # procedure zugende_ausfuehren
-    20: ((1, 2, 3, 4, 5, 6), (7, 9)),  # phase zug_spielen
-    22: ((1,), ()),  # procedure preis_stress_anbieten
-    24: ((1,), ()),  # event of roxy(p1)
-    25: ((1, 2), ()),  # event of ronja_regenbogen(p1)
-    26: ((1,), ()),  # event of eule_elsa(p1)
+    5: ((1,), ()),  # procedure karte_nutzen
+    6: ((2,), ()),  # procedure eigene_figur_heilen
+    7: ((1, 3), ()),  # procedure andere_eigene_figur_heilen
+    8: ((2,), ()),  # procedure eigene_figur_einsatz_bis_zugende
+    9: ((1,), ()),  # procedure gegnerische_figur_sperren
+    10: ((2,), ()),  # procedure gegnerischen_einsatz_bis_zugende_senken
+    11: ((2,), ()),  # procedure gegnerischen_einsatz_dauerhaft_senken
+    12: ((2,), ()),  # procedure gegnerischer_figur_stress_geben
+    13: ((2,), ()),  # procedure eigener_figur_stress_geben
+    15: ((1,), ()),  # setup aufbau
+    16: ((1, 2, 3), ()),  # procedure zugbeginn_ausfuehren
+    17: ((1, 2), ()),  # procedure zugende_ausfuehren
+    18: ((1, 2, 3, 4, 5, 6), (7, 9)),  # phase zug_spielen
+    20: ((1,), ()),  # procedure preis_stress_anbieten
+    22: ((1,), ()),  # event of roxy(p1)
+    23: ((1, 2), ()),  # event of ronja_regenbogen(p1)
+    24: ((1,), ()),  # event of eule_elsa(p1)
+    25: ((1, 2), ()),  # action of illusionsdrache(p1)
+    26: ((1,), ()),  # action of ki_pflaster(p1)
     27: ((1, 2), ()),  # event of zweite_chance(p1)
     28: ((1,), ()),  # event of sonnenstrahl(p1)
     29: ((1,), ()),  # event of schutzengel(p1)
@@ -7147,126 +6928,127 @@ CARD_SLOTS = {
     32: ((1, 2), ()),  # event of sternschnuppe(p1)
     33: ((1, 2), ()),  # event of heilkraeuter(p1)
     34: ((1, 2), ()),  # event of rueckzug_ins_baumhaus(p1)
-    35: ((1,), ()),  # event of lady_stillstand(p1)
-    36: ((1,), ()),  # event of samt(p1)
-    37: ((1,), ()),  # event of leutnant_lahm(p1)
-    38: ((1,), ()),  # event of stillstand(p1)
-    39: ((1,), ()),  # event of laehmende_rede(p1)
-    40: ((1,), ()),  # event of buerokratie(p1)
-    41: ((1,), ()),  # event of kaltes_schweigen(p1)
-    42: ((1,), ()),  # event of intrige(p1)
-    43: ((1,), ()),  # event of eiserne_disziplin(p1)
-    44: ((1, 2), ()),  # event of kalte_schulter(p1)
-    45: ((1, 2), ()),  # event of theo_treu(p1)
-    46: ((1,), ()),  # event of lagerpause(p1)
-    47: ((1,), ()),  # event of heldenmut(p1)
-    48: ((1, 2), ()),  # event of rettungsaktion(p1)
-    49: ((1,), ()),  # event of festes_band(p1)
-    50: ((1, 2), ()),  # event of mutprobe(p1)
-    51: ((1,), ()),  # event of rico_rueckprall(p1)
-    52: ((1,), ()),  # event of baron_blutdruck(p1)
-    53: ((1,), ()),  # event of herr_handel(p1)
-    54: ((1,), ()),  # event of jongleur_jupp(p1)
-    55: ((1,), ()),  # event of magier_mehrwert(p1)
-    56: ((1,), ()),  # event of teurer_spass(p1)
-    57: ((1,), ()),  # event of tauschgeschaeft(p1)
-    58: ((1,), ()),  # event of ausverkauf(p1)
-    59: ((1, 2), ()),  # event of zugabe(p1)
-    60: ((1,), ()),  # event of wechselgeld(p1)
-    61: ((1,), ()),  # event of lockangebot(p1)
-    62: ((1, 2), ()),  # event of blutgeld(p1)
-    63: ((1,), ()),  # event of preisexplosion(p1)
-    64: ((1,), ()),  # event of vertragsbruch(p1)
-    65: ((1, 2), ()),  # event of hinterlist(p1)
-    66: ((1,), ()),  # event of kredit(p1)
-    67: ((1,), ()),  # event of letzte_rate(p1)
-    68: ((1,), ()),  # event of roxy(p2)
-    69: ((1, 2), ()),  # event of ronja_regenbogen(p2)
-    70: ((1,), ()),  # event of eule_elsa(p2)
-    71: ((1, 2), ()),  # event of zweite_chance(p2)
-    72: ((1,), ()),  # event of sonnenstrahl(p2)
-    73: ((1,), ()),  # event of schutzengel(p2)
-    74: ((1, 2), ()),  # event of gluecksbringer(p2)
-    75: ((1,), ()),  # event of tapferes_herz(p2)
-    76: ((1, 2), ()),  # event of sternschnuppe(p2)
-    77: ((1, 2), ()),  # event of heilkraeuter(p2)
-    78: ((1, 2), ()),  # event of rueckzug_ins_baumhaus(p2)
-    79: ((1,), ()),  # event of lady_stillstand(p2)
-    80: ((1,), ()),  # event of samt(p2)
-    81: ((1,), ()),  # event of leutnant_lahm(p2)
-    82: ((1,), ()),  # event of stillstand(p2)
-    83: ((1,), ()),  # event of laehmende_rede(p2)
-    84: ((1,), ()),  # event of buerokratie(p2)
-    85: ((1,), ()),  # event of kaltes_schweigen(p2)
-    86: ((1,), ()),  # event of intrige(p2)
-    87: ((1,), ()),  # event of eiserne_disziplin(p2)
-    88: ((1, 2), ()),  # event of kalte_schulter(p2)
-    89: ((1, 2), ()),  # event of theo_treu(p2)
-    90: ((1,), ()),  # event of lagerpause(p2)
-    91: ((1,), ()),  # event of heldenmut(p2)
-    92: ((1, 2), ()),  # event of rettungsaktion(p2)
-    93: ((1,), ()),  # event of festes_band(p2)
-    94: ((1, 2), ()),  # event of mutprobe(p2)
-    95: ((1,), ()),  # event of rico_rueckprall(p2)
-    96: ((1,), ()),  # event of baron_blutdruck(p2)
-    97: ((1,), ()),  # event of herr_handel(p2)
-    98: ((1,), ()),  # event of jongleur_jupp(p2)
-    99: ((1,), ()),  # event of magier_mehrwert(p2)
-    100: ((1,), ()),  # event of teurer_spass(p2)
-    101: ((1,), ()),  # event of tauschgeschaeft(p2)
-    102: ((1,), ()),  # event of ausverkauf(p2)
-    103: ((1, 2), ()),  # event of zugabe(p2)
-    104: ((1,), ()),  # event of wechselgeld(p2)
-    105: ((1,), ()),  # event of lockangebot(p2)
-    106: ((1, 2), ()),  # event of blutgeld(p2)
-    107: ((1,), ()),  # event of preisexplosion(p2)
-    108: ((1,), ()),  # event of vertragsbruch(p2)
-    109: ((1, 2), ()),  # event of hinterlist(p2)
-    110: ((1,), ()),  # event of kredit(p2)
-    111: ((1,), ()),  # event of letzte_rate(p2)
-    113: ((2, 3), ()),  # on drache_genutzt of illusionsdrache__while0
-    114: ((2,), ()),  # on ki_genutzt of ki_pflaster__while0
-    115: ((2,), ()),  # on hq_genutzt of wolkenschloss__while0
-    117: ((2,), ()),  # on gesammelt of graf_grau__while0
-    118: ((2,), ()),  # on zugbeginn of graefin_gaehn__while0
-    119: ((2,), ()),  # on ki_genutzt of ki_fluesterkasten__while0
-    120: ((2,), ()),  # on ki_genutzt of ki_bremsklotz__while0
-    121: ((2,), ()),  # on hq_genutzt of aktenarchiv__while0
-    122: ((2,), ()),  # on hq_genutzt of kontrollzentrum__while0
-    124: ((2,), ()),  # on hq_genutzt of wachturm__while0
-    125: ((2,), ()),  # on gesammelt of edgar_satzsprung__while0
-    126: ((2,), ()),  # on gesammelt of madame_zugabe__while0
-    128: ((2,), ()),  # on gesammelt of lord_leihgabe__while0
-    132: ((2, 3), ()),  # on ki_genutzt of ki_rechenmaschine__while0
-    133: ((2,), ()),  # on ki_genutzt of ki_preisschild__while0
-    134: ((2,), ()),  # on ki_genutzt of ki_spielautomat__while0
-    135: ((2,), ()),  # on ki_genutzt of ki_wechselstube__while0
-    136: ((2,), ()),  # on hq_genutzt of spielcasino__while0
-    137: ((2,), ()),  # on hq_genutzt of pfandhaus__while0
-    139: ((2,), ()),  # on gesammelt of blitzy__while0
-    140: ((2,), ()),  # on gesammelt of lena__while0
-    142: ((2,), ()),  # on gesammelt of fee_fortuna__while0
-    144: ((2,), ()),  # on gesammelt of cleo_chance__while0
-    145: ((2,), ()),  # on gesammelt of flauschi__while0
-    146: ((2,), ()),  # on gesammelt of gluecksschwein_trudi__while0
-    147: ((2,), ()),  # on ki_genutzt of ki_sternchen__while0
-    148: ((2,), ()),  # on ki_genutzt of ki_gluecksrad__while0
-    149: ((2,), ()),  # on ki_genutzt of ki_kompass__while0
-    151: ((2,), ()),  # on hq_genutzt of sternwarte__while0
-    153: ((2,), ()),  # on gesammelt of professor_null__while0
-    155: ((2,), ()),  # on gesammelt of zensor_zack__while0
-    156: ((2,), ()),  # on gesammelt of rabe_raspel__while0
-    158: ((2,), ()),  # on ki_genutzt of ki_stoppuhr__while0
-    159: ((2,), ()),  # on ki_genutzt of ki_rechenknecht__while0
-    160: ((2,), ()),  # on gesammelt of siegelring__while0
-    162: ((2,), ()),  # on gesammelt of paula_pfad__while0
-    164: ((2,), ()),  # on gesammelt of selma_seil__while0
-    165: ((2,), ()),  # on gesammelt of pony_polka__while0
-    166: ((2,), ()),  # on ki_genutzt of ki_wanderkarte__while0
-    167: ((2,), ()),  # on ki_genutzt of ki_funkgeraet__while0
-    168: ((2,), ()),  # on ki_genutzt of ki_lagerfeuer__while0
-    169: ((2,), ()),  # on ki_genutzt of ki_fernglas__while0
-    171: ((2,), ()),  # on hq_genutzt of gildenhaus__while0
-    174: ((2,), ()),  # on gesammelt of tante_tantieme__while0
-    175: ((2,), ()),  # on gesammelt of elster_elvira__while0
+    35: ((1,), ()),  # action of wolkenschloss(p1)
+    36: ((1,), ()),  # event of lady_stillstand(p1)
+    37: ((1,), ()),  # event of samt(p1)
+    38: ((1,), ()),  # event of leutnant_lahm(p1)
+    39: ((1,), ()),  # action of ki_fluesterkasten(p1)
+    40: ((1,), ()),  # action of ki_bremsklotz(p1)
+    41: ((1,), ()),  # event of stillstand(p1)
+    42: ((1,), ()),  # event of laehmende_rede(p1)
+    43: ((1,), ()),  # event of buerokratie(p1)
+    44: ((1,), ()),  # event of kaltes_schweigen(p1)
+    45: ((1,), ()),  # event of intrige(p1)
+    46: ((1,), ()),  # event of eiserne_disziplin(p1)
+    47: ((1, 2), ()),  # event of kalte_schulter(p1)
+    48: ((1,), ()),  # action of aktenarchiv(p1)
+    49: ((1,), ()),  # action of kontrollzentrum(p1)
+    50: ((1, 2), ()),  # event of theo_treu(p1)
+    51: ((1,), ()),  # event of lagerpause(p1)
+    52: ((1,), ()),  # event of heldenmut(p1)
+    53: ((1, 2), ()),  # event of rettungsaktion(p1)
+    54: ((1,), ()),  # event of festes_band(p1)
+    55: ((1, 2), ()),  # event of mutprobe(p1)
+    56: ((1,), ()),  # action of wachturm(p1)
+    57: ((1,), ()),  # event of rico_rueckprall(p1)
+    58: ((1,), ()),  # event of baron_blutdruck(p1)
+    59: ((1,), ()),  # event of herr_handel(p1)
+    60: ((1,), ()),  # event of jongleur_jupp(p1)
+    61: ((1,), ()),  # event of magier_mehrwert(p1)
+    62: ((1, 2), ()),  # action of ki_rechenmaschine(p1)
+    63: ((1,), ()),  # action of ki_preisschild(p1)
+    64: ((1,), ()),  # action of ki_spielautomat(p1)
+    65: ((1,), ()),  # action of ki_wechselstube(p1)
+    66: ((1,), ()),  # event of teurer_spass(p1)
+    67: ((1,), ()),  # event of tauschgeschaeft(p1)
+    68: ((1,), ()),  # event of ausverkauf(p1)
+    69: ((1, 2), ()),  # event of zugabe(p1)
+    70: ((1,), ()),  # event of wechselgeld(p1)
+    71: ((1,), ()),  # event of lockangebot(p1)
+    72: ((1, 2), ()),  # event of blutgeld(p1)
+    73: ((1,), ()),  # event of preisexplosion(p1)
+    74: ((1,), ()),  # event of vertragsbruch(p1)
+    75: ((1, 2), ()),  # event of hinterlist(p1)
+    76: ((1,), ()),  # event of kredit(p1)
+    77: ((1,), ()),  # event of letzte_rate(p1)
+    78: ((1,), ()),  # action of spielcasino(p1)
+    79: ((1,), ()),  # action of pfandhaus(p1)
+    80: ((1,), ()),  # event of roxy(p2)
+    81: ((1, 2), ()),  # event of ronja_regenbogen(p2)
+    82: ((1,), ()),  # event of eule_elsa(p2)
+    83: ((1, 2), ()),  # action of illusionsdrache(p2)
+    84: ((1,), ()),  # action of ki_pflaster(p2)
+    85: ((1, 2), ()),  # event of zweite_chance(p2)
+    86: ((1,), ()),  # event of sonnenstrahl(p2)
+    87: ((1,), ()),  # event of schutzengel(p2)
+    88: ((1, 2), ()),  # event of gluecksbringer(p2)
+    89: ((1,), ()),  # event of tapferes_herz(p2)
+    90: ((1, 2), ()),  # event of sternschnuppe(p2)
+    91: ((1, 2), ()),  # event of heilkraeuter(p2)
+    92: ((1, 2), ()),  # event of rueckzug_ins_baumhaus(p2)
+    93: ((1,), ()),  # action of wolkenschloss(p2)
+    94: ((1,), ()),  # event of lady_stillstand(p2)
+    95: ((1,), ()),  # event of samt(p2)
+    96: ((1,), ()),  # event of leutnant_lahm(p2)
+    97: ((1,), ()),  # action of ki_fluesterkasten(p2)
+    98: ((1,), ()),  # action of ki_bremsklotz(p2)
+    99: ((1,), ()),  # event of stillstand(p2)
+    100: ((1,), ()),  # event of laehmende_rede(p2)
+    101: ((1,), ()),  # event of buerokratie(p2)
+    102: ((1,), ()),  # event of kaltes_schweigen(p2)
+    103: ((1,), ()),  # event of intrige(p2)
+    104: ((1,), ()),  # event of eiserne_disziplin(p2)
+    105: ((1, 2), ()),  # event of kalte_schulter(p2)
+    106: ((1,), ()),  # action of aktenarchiv(p2)
+    107: ((1,), ()),  # action of kontrollzentrum(p2)
+    108: ((1, 2), ()),  # event of theo_treu(p2)
+    109: ((1,), ()),  # event of lagerpause(p2)
+    110: ((1,), ()),  # event of heldenmut(p2)
+    111: ((1, 2), ()),  # event of rettungsaktion(p2)
+    112: ((1,), ()),  # event of festes_band(p2)
+    113: ((1, 2), ()),  # event of mutprobe(p2)
+    114: ((1,), ()),  # action of wachturm(p2)
+    115: ((1,), ()),  # event of rico_rueckprall(p2)
+    116: ((1,), ()),  # event of baron_blutdruck(p2)
+    117: ((1,), ()),  # event of herr_handel(p2)
+    118: ((1,), ()),  # event of jongleur_jupp(p2)
+    119: ((1,), ()),  # event of magier_mehrwert(p2)
+    120: ((1, 2), ()),  # action of ki_rechenmaschine(p2)
+    121: ((1,), ()),  # action of ki_preisschild(p2)
+    122: ((1,), ()),  # action of ki_spielautomat(p2)
+    123: ((1,), ()),  # action of ki_wechselstube(p2)
+    124: ((1,), ()),  # event of teurer_spass(p2)
+    125: ((1,), ()),  # event of tauschgeschaeft(p2)
+    126: ((1,), ()),  # event of ausverkauf(p2)
+    127: ((1, 2), ()),  # event of zugabe(p2)
+    128: ((1,), ()),  # event of wechselgeld(p2)
+    129: ((1,), ()),  # event of lockangebot(p2)
+    130: ((1, 2), ()),  # event of blutgeld(p2)
+    131: ((1,), ()),  # event of preisexplosion(p2)
+    132: ((1,), ()),  # event of vertragsbruch(p2)
+    133: ((1, 2), ()),  # event of hinterlist(p2)
+    134: ((1,), ()),  # event of kredit(p2)
+    135: ((1,), ()),  # event of letzte_rate(p2)
+    136: ((1,), ()),  # action of spielcasino(p2)
+    137: ((1,), ()),  # action of pfandhaus(p2)
+    140: ((2,), ()),  # on gesammelt of graf_grau__while0
+    141: ((2,), ()),  # on zugbeginn of graefin_gaehn__while0
+    143: ((2,), ()),  # on gesammelt of edgar_satzsprung__while0
+    144: ((2,), ()),  # on gesammelt of madame_zugabe__while0
+    146: ((2,), ()),  # on gesammelt of lord_leihgabe__while0
+    151: ((2,), ()),  # on gesammelt of blitzy__while0
+    152: ((2,), ()),  # on gesammelt of lena__while0
+    154: ((2,), ()),  # on gesammelt of fee_fortuna__while0
+    156: ((2,), ()),  # on gesammelt of cleo_chance__while0
+    157: ((2,), ()),  # on gesammelt of flauschi__while0
+    158: ((2,), ()),  # on gesammelt of gluecksschwein_trudi__while0
+    161: ((2,), ()),  # on gesammelt of professor_null__while0
+    163: ((2,), ()),  # on gesammelt of zensor_zack__while0
+    164: ((2,), ()),  # on gesammelt of rabe_raspel__while0
+    166: ((2,), ()),  # on gesammelt of siegelring__while0
+    168: ((2,), ()),  # on gesammelt of paula_pfad__while0
+    170: ((2,), ()),  # on gesammelt of selma_seil__while0
+    171: ((2,), ()),  # on gesammelt of pony_polka__while0
+    175: ((2,), ()),  # on gesammelt of tante_tantieme__while0
+    176: ((2,), ()),  # on gesammelt of elster_elvira__while0
 }

@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 7cd75f6947d05a29
+# Spec hash: de9343a59fccd919
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -27,8 +27,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: 3152cf9d81b8e00a
-# Fingerprint: source 5551f0683da431b53511 output 139e2c4cec2d0166f6b1
+# Tests hash: e6b42c5f129a157e
+# Fingerprint: source d8e78c795a0746a3240a output 064c79114bde4017f1d7
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -45,14 +45,11 @@ from .tables import (
     A_mannschaft_ausdauer,
     A_mannschaft_einsatz,
     A_mannschaft_rettung,
-    A_nutzbar,
     A_rettung,
     A_rueckendeckung,
     ENTITY_LABELS,
     E_affe_anleihe__p1,
     E_affe_anleihe__p2,
-    E_aktenarchiv__p1,
-    E_aktenarchiv__p2,
     E_alter_wald__p1,
     E_alter_wald__p2,
     E_banner_der_gefaehrten__p1,
@@ -93,8 +90,6 @@ from .tables import (
     E_flauschi__p2,
     E_fraeulein_frost__p1,
     E_fraeulein_frost__p2,
-    E_gildenhaus__p1,
-    E_gildenhaus__p2,
     E_gluecksmarkt__p1,
     E_gluecksmarkt__p2,
     E_gluecksschwein_trudi__p1,
@@ -113,46 +108,10 @@ from .tables import (
     E_heilamulett__p2,
     E_herr_gegenwind__p1,
     E_herr_gegenwind__p2,
-    E_illusionsdrache__p1,
-    E_illusionsdrache__p2,
     E_kater_kasse__p1,
     E_kater_kasse__p2,
     E_kater_kuschel__p1,
     E_kater_kuschel__p2,
-    E_ki_bremsklotz__p1,
-    E_ki_bremsklotz__p2,
-    E_ki_fernglas__p1,
-    E_ki_fernglas__p2,
-    E_ki_fluesterkasten__p1,
-    E_ki_fluesterkasten__p2,
-    E_ki_funkgeraet__p1,
-    E_ki_funkgeraet__p2,
-    E_ki_gluecksrad__p1,
-    E_ki_gluecksrad__p2,
-    E_ki_kompass__p1,
-    E_ki_kompass__p2,
-    E_ki_lagerfeuer__p1,
-    E_ki_lagerfeuer__p2,
-    E_ki_pflaster__p1,
-    E_ki_pflaster__p2,
-    E_ki_preisschild__p1,
-    E_ki_preisschild__p2,
-    E_ki_rechenknecht__p1,
-    E_ki_rechenknecht__p2,
-    E_ki_rechenmaschine__p1,
-    E_ki_rechenmaschine__p2,
-    E_ki_spielautomat__p1,
-    E_ki_spielautomat__p2,
-    E_ki_sternchen__p1,
-    E_ki_sternchen__p2,
-    E_ki_stoppuhr__p1,
-    E_ki_stoppuhr__p2,
-    E_ki_wanderkarte__p1,
-    E_ki_wanderkarte__p2,
-    E_ki_wechselstube__p1,
-    E_ki_wechselstube__p2,
-    E_kontrollzentrum__p1,
-    E_kontrollzentrum__p2,
     E_lena__p1,
     E_lena__p2,
     E_letzte_rate__p1,
@@ -177,8 +136,6 @@ from .tables import (
     E_paula_pfad__p2,
     E_perlenkette__p1,
     E_perlenkette__p2,
-    E_pfandhaus__p1,
-    E_pfandhaus__p2,
     E_pia_purzel__p1,
     E_pia_purzel__p2,
     E_pony_polka__p1,
@@ -199,22 +156,14 @@ from .tables import (
     E_selma_seil__p2,
     E_siegelring__p1,
     E_siegelring__p2,
-    E_spielcasino__p1,
-    E_spielcasino__p2,
     E_spitzel_spinne__p1,
     E_spitzel_spinne__p2,
     E_steile_pfade__p1,
     E_steile_pfade__p2,
-    E_sternwarte__p1,
-    E_sternwarte__p2,
     E_tante_tantieme__p1,
     E_tante_tantieme__p2,
-    E_wachturm__p1,
-    E_wachturm__p2,
     E_wilma_weitblick__p1,
     E_wilma_weitblick__p2,
-    E_wolkenschloss__p1,
-    E_wolkenschloss__p2,
     E_wucherin_wanda__p1,
     E_wucherin_wanda__p2,
     E_zauberer_zins__p1,
@@ -336,44 +285,39 @@ def d_bereit(state, v_f):
     return not state.counters[1][v_f] == 1
 
 
+def d_einsatzbereit(state, v_f):
+    "define einsatzbereit"
+    # spec: spec/heldenhain/02_cards.rules:32
+    return not state.counters[1][v_f] == 1 and not state.counters[2][v_f] == 1
+
+
 def d_traegt(state, v_f, v_a):
     "define traegt"
-    # spec: spec/heldenhain/02_cards.rules:34
+    # spec: spec/heldenhain/02_cards.rules:36
     return is_active(state, 0, [v_a, v_f])
-
-
-def d_ausgeruestet(state, v_f):
-    "define ausgeruestet"
-    # spec: spec/heldenhain/02_cards.rules:35
-    return any(
-        is_active(state, 0, [c_a, v_f])
-        for c_a in state.zones[
-            9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:35:58")
-        ]
-    )
 
 
 def d_mannschaft_gilt(state, v_f):
     "define mannschaft_gilt"
-    # spec: spec/heldenhain/02_cards.rules:38
+    # spec: spec/heldenhain/02_cards.rules:39
     return bool(
         v_f in KS_charakter
         and (
             A_mannschaft[v_f]
             if v_f is not None
             else attr_of(
-                A_mannschaft, v_f, "mannschaft", "spec/heldenhain/02_cards.rules:39:26"
+                A_mannschaft, v_f, "mannschaft", "spec/heldenhain/02_cards.rules:40:26"
             )
         )
         > 0
         and (
             v_f is not None
             and state.location[v_f]
-            == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:39:57")
+            == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:40:57")
         )
         and d_mannschaft(
             state,
-            owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:40:20"),
+            owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:41:20"),
             (
                 A_mannschaft[v_f]
                 if v_f is not None
@@ -381,7 +325,7 @@ def d_mannschaft_gilt(state, v_f):
                     A_mannschaft,
                     v_f,
                     "mannschaft",
-                    "spec/heldenhain/02_cards.rules:40:30",
+                    "spec/heldenhain/02_cards.rules:41:30",
                 )
             ),
         )
@@ -390,12 +334,12 @@ def d_mannschaft_gilt(state, v_f):
 
 def d_rueckendeckung_summe(state, v_z):
     "define rueckendeckung_summe"
-    # spec: spec/heldenhain/02_cards.rules:62
+    # spec: spec/heldenhain/02_cards.rules:63
     return sum(
         [
             A_rueckendeckung[c_g]
             for c_g in state.zones[
-                5 + owner_of(OWNER, v_z, "spec/heldenhain/02_cards.rules:63:40")
+                5 + owner_of(OWNER, v_z, "spec/heldenhain/02_cards.rules:64:40")
             ]
             if c_g != v_z
             and (c_g in KS_charakter or c_g in KS_begleiter or c_g in KS_drache)
@@ -405,7 +349,7 @@ def d_rueckendeckung_summe(state, v_z):
 
 def d_ueberlastet(state, v_f):
     "define ueberlastet"
-    # spec: spec/heldenhain/02_cards.rules:68
+    # spec: spec/heldenhain/02_cards.rules:69
     return state.counters[0][v_f] >= q_ausdauer(state, v_f)
 
 
@@ -653,13 +597,13 @@ def q_mannschaftsgroesse(state, v_p):
     if (
         state.location[E_banner_der_gefaehrten__p1] == 9
     ):  # banner_der_gefaehrten(p1) while in angelegt
-        # spec: spec/heldenhain/12_weggefaehrten.rules:237
+        # spec: spec/heldenhain/12_weggefaehrten.rules:227
         if v_p == 0:
             value += 1
     if (
         state.location[E_banner_der_gefaehrten__p2] == 10
     ):  # banner_der_gefaehrten(p2) while in angelegt
-        # spec: spec/heldenhain/12_weggefaehrten.rules:237
+        # spec: spec/heldenhain/12_weggefaehrten.rules:227
         if v_p == 1:
             value += 1
     return value
@@ -667,13 +611,13 @@ def q_mannschaftsgroesse(state, v_p):
 
 def q_einsatz(state, v_f):
     "quantity einsatz"
-    # spec: spec/heldenhain/02_cards.rules:43
+    # spec: spec/heldenhain/02_cards.rules:44
     value = (
         (
             A_einsatz[v_f]
             if v_f is not None
             else attr_of(
-                A_einsatz, v_f, "einsatz", "spec/heldenhain/02_cards.rules:44:5"
+                A_einsatz, v_f, "einsatz", "spec/heldenhain/02_cards.rules:45:5"
             )
         )
         + state.counters[5][v_f]
@@ -681,7 +625,7 @@ def q_einsatz(state, v_f):
             [
                 A_einsatz[c_a]
                 for c_a in state.zones[
-                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:44:67")
+                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:45:67")
                 ]
                 if is_active(state, 0, [c_a, v_f])
             ]
@@ -694,7 +638,7 @@ def q_einsatz(state, v_f):
                     A_mannschaft_einsatz,
                     v_f,
                     "mannschaft_einsatz",
-                    "spec/heldenhain/02_cards.rules:45:35",
+                    "spec/heldenhain/02_cards.rules:46:35",
                 )
             )
             if bool(
@@ -706,18 +650,18 @@ def q_einsatz(state, v_f):
                         A_mannschaft,
                         v_f,
                         "mannschaft",
-                        "spec/heldenhain/02_cards.rules:39:26",
+                        "spec/heldenhain/02_cards.rules:40:26",
                     )
                 )
                 > 0
                 and (
                     v_f is not None
                     and state.location[v_f]
-                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:39:57")
+                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:40:57")
                 )
                 and d_mannschaft(
                     state,
-                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:40:20"),
+                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:41:20"),
                     (
                         A_mannschaft[v_f]
                         if v_f is not None
@@ -725,7 +669,7 @@ def q_einsatz(state, v_f):
                             A_mannschaft,
                             v_f,
                             "mannschaft",
-                            "spec/heldenhain/02_cards.rules:40:30",
+                            "spec/heldenhain/02_cards.rules:41:30",
                         )
                     ),
                 )
@@ -739,11 +683,11 @@ def q_einsatz(state, v_f):
             value += -1
             value = max(value, 0)
     if state.location[E_nebelmoor__p1] == 13:  # nebelmoor(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:284
+        # spec: spec/heldenhain/11_schattenkabinett.rules:272
         value += -1
         value = max(value, 0)
     if state.location[E_maskenball__p1] == 13:  # maskenball(p1) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:433
+        # spec: spec/heldenhain/13_purpurpakt.rules:396
         value += 1
     if state.location[E_doktor_daemmer__p2] == 6:  # doktor_daemmer(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:53
@@ -751,23 +695,23 @@ def q_einsatz(state, v_f):
             value += -1
             value = max(value, 0)
     if state.location[E_nebelmoor__p2] == 13:  # nebelmoor(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:284
+        # spec: spec/heldenhain/11_schattenkabinett.rules:272
         value += -1
         value = max(value, 0)
     if state.location[E_maskenball__p2] == 13:  # maskenball(p2) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:433
+        # spec: spec/heldenhain/13_purpurpakt.rules:396
         value += 1
     for effect in state.effects:
         kind = effect[0]
         if kind == 1:  # einsatz_bonus
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:115
+            # spec: spec/heldenhain/03_rules.rules:113
             if v_f == args[0] and state.counters[8][args[0]] == args[2]:
                 value += args[1]
                 value = max(value, 0)
         elif kind == 4:  # seiten_einsatz
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:125
+            # spec: spec/heldenhain/03_rules.rules:123
             if v_f is not None and state.location[v_f] == 5 + args[0]:
                 value += args[1]
                 value = max(value, 0)
@@ -776,13 +720,13 @@ def q_einsatz(state, v_f):
 
 def q_ausdauer(state, v_f):
     "quantity ausdauer"
-    # spec: spec/heldenhain/02_cards.rules:46
+    # spec: spec/heldenhain/02_cards.rules:47
     value = (
         (
             A_ausdauer[v_f]
             if v_f is not None
             else attr_of(
-                A_ausdauer, v_f, "ausdauer", "spec/heldenhain/02_cards.rules:47:5"
+                A_ausdauer, v_f, "ausdauer", "spec/heldenhain/02_cards.rules:48:5"
             )
         )
         + state.counters[6][v_f]
@@ -790,7 +734,7 @@ def q_ausdauer(state, v_f):
             [
                 A_ausdauer[c_a]
                 for c_a in state.zones[
-                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:47:70")
+                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:48:70")
                 ]
                 if is_active(state, 0, [c_a, v_f])
             ]
@@ -803,7 +747,7 @@ def q_ausdauer(state, v_f):
                     A_mannschaft_ausdauer,
                     v_f,
                     "mannschaft_ausdauer",
-                    "spec/heldenhain/02_cards.rules:48:35",
+                    "spec/heldenhain/02_cards.rules:49:35",
                 )
             )
             if bool(
@@ -815,18 +759,18 @@ def q_ausdauer(state, v_f):
                         A_mannschaft,
                         v_f,
                         "mannschaft",
-                        "spec/heldenhain/02_cards.rules:39:26",
+                        "spec/heldenhain/02_cards.rules:40:26",
                     )
                 )
                 > 0
                 and (
                     v_f is not None
                     and state.location[v_f]
-                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:39:57")
+                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:40:57")
                 )
                 and d_mannschaft(
                     state,
-                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:40:20"),
+                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:41:20"),
                     (
                         A_mannschaft[v_f]
                         if v_f is not None
@@ -834,7 +778,7 @@ def q_ausdauer(state, v_f):
                             A_mannschaft,
                             v_f,
                             "mannschaft",
-                            "spec/heldenhain/02_cards.rules:40:30",
+                            "spec/heldenhain/02_cards.rules:41:30",
                         )
                     ),
                 )
@@ -845,37 +789,32 @@ def q_ausdauer(state, v_f):
     if (
         state.location[E_regenbogenbruecke__p1] == 13
     ):  # regenbogenbruecke(p1) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:340
+        # spec: spec/heldenhain/10_superfreundinnen.rules:328
         value += 1
     if state.location[E_alter_wald__p1] == 13:  # alter_wald(p1) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:257
+        # spec: spec/heldenhain/12_weggefaehrten.rules:247
         value += 1
     if (
         state.location[E_regenbogenbruecke__p2] == 13
     ):  # regenbogenbruecke(p2) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:340
+        # spec: spec/heldenhain/10_superfreundinnen.rules:328
         value += 1
     if state.location[E_alter_wald__p2] == 13:  # alter_wald(p2) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:257
+        # spec: spec/heldenhain/12_weggefaehrten.rules:247
         value += 1
     for effect in state.effects:
         kind = effect[0]
         if kind == 2:  # ausdauer_bonus
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:118
+            # spec: spec/heldenhain/03_rules.rules:116
             if v_f == args[0] and state.counters[8][args[0]] == args[2]:
-                value += args[1]
-        elif kind == 6:  # seiten_ausdauer
-            args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:131
-            if v_f is not None and state.location[v_f] == 5 + args[0]:
                 value += args[1]
     return value
 
 
 def q_rettung(state, v_f):
     "quantity rettung"
-    # spec: spec/heldenhain/02_cards.rules:50
+    # spec: spec/heldenhain/02_cards.rules:51
     value = (
         0
         if not v_f in KS_charakter
@@ -883,7 +822,7 @@ def q_rettung(state, v_f):
             A_rettung[v_f]
             if v_f is not None
             else attr_of(
-                A_rettung, v_f, "rettung", "spec/heldenhain/02_cards.rules:52:10"
+                A_rettung, v_f, "rettung", "spec/heldenhain/02_cards.rules:53:10"
             )
         )
         + state.counters[7][v_f]
@@ -891,7 +830,7 @@ def q_rettung(state, v_f):
             [
                 A_rettung[c_a]
                 for c_a in state.zones[
-                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:52:72")
+                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:53:72")
                 ]
                 if is_active(state, 0, [c_a, v_f])
             ]
@@ -904,7 +843,7 @@ def q_rettung(state, v_f):
                     A_mannschaft_rettung,
                     v_f,
                     "mannschaft_rettung",
-                    "spec/heldenhain/02_cards.rules:53:35",
+                    "spec/heldenhain/02_cards.rules:54:35",
                 )
             )
             if bool(
@@ -916,18 +855,18 @@ def q_rettung(state, v_f):
                         A_mannschaft,
                         v_f,
                         "mannschaft",
-                        "spec/heldenhain/02_cards.rules:39:26",
+                        "spec/heldenhain/02_cards.rules:40:26",
                     )
                 )
                 > 0
                 and (
                     v_f is not None
                     and state.location[v_f]
-                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:39:57")
+                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:40:57")
                 )
                 and d_mannschaft(
                     state,
-                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:40:20"),
+                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:41:20"),
                     (
                         A_mannschaft[v_f]
                         if v_f is not None
@@ -935,7 +874,7 @@ def q_rettung(state, v_f):
                             A_mannschaft,
                             v_f,
                             "mannschaft",
-                            "spec/heldenhain/02_cards.rules:40:30",
+                            "spec/heldenhain/02_cards.rules:41:30",
                         )
                     ),
                 )
@@ -947,13 +886,13 @@ def q_rettung(state, v_f):
         kind = effect[0]
         if kind == 3:  # rettung_bonus
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:121
+            # spec: spec/heldenhain/03_rules.rules:119
             if v_f == args[0] and state.counters[8][args[0]] == args[2]:
                 value += args[1]
                 value = max(value, 0)
         elif kind == 5:  # seiten_rettung
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:128
+            # spec: spec/heldenhain/03_rules.rules:126
             if (
                 v_f is not None and state.location[v_f] == 5 + args[0]
             ) and v_f in KS_charakter:
@@ -964,27 +903,27 @@ def q_rettung(state, v_f):
 
 def q_kosten(state, v_p, v_c):
     "quantity kosten"
-    # spec: spec/heldenhain/02_cards.rules:55
+    # spec: spec/heldenhain/02_cards.rules:56
     value = (
         A_kosten[v_c]
         if v_c is not None
-        else attr_of(A_kosten, v_c, "kosten", "spec/heldenhain/02_cards.rules:55:39")
+        else attr_of(A_kosten, v_c, "kosten", "spec/heldenhain/02_cards.rules:56:39")
     )
     if state.location[E_basar__p1] == 13:  # basar(p1) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:420
+        # spec: spec/heldenhain/13_purpurpakt.rules:383
         if v_c in KS_aktion:
             value += -1
             value = max(value, 0)
     if state.location[E_basar__p2] == 13:  # basar(p2) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:420
+        # spec: spec/heldenhain/13_purpurpakt.rules:383
         if v_c in KS_aktion:
             value += -1
             value = max(value, 0)
     for effect in state.effects:
         kind = effect[0]
-        if kind == 7:  # rabatt
+        if kind == 6:  # rabatt
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:135
+            # spec: spec/heldenhain/03_rules.rules:130
             if v_p == args[0]:
                 value += -args[1]
                 value = max(value, 0)
@@ -993,20 +932,20 @@ def q_kosten(state, v_p, v_c):
 
 def q_rueckendeckung_fuer(state, v_z):
     "quantity rueckendeckung_fuer"
-    # spec: spec/heldenhain/02_cards.rules:64
+    # spec: spec/heldenhain/02_cards.rules:65
     value = d_rueckendeckung_summe(state, v_z)
     if state.location[E_steile_pfade__p1] == 13:  # steile_pfade(p1) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:265
+        # spec: spec/heldenhain/12_weggefaehrten.rules:255
         value += d_rueckendeckung_summe(state, v_z)
     if state.location[E_steile_pfade__p2] == 13:  # steile_pfade(p2) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:265
+        # spec: spec/heldenhain/12_weggefaehrten.rules:255
         value += d_rueckendeckung_summe(state, v_z)
     return value
 
 
 def q_ablenkstress(state, v_z, v_n):
     "quantity ablenkstress"
-    # spec: spec/heldenhain/02_cards.rules:65
+    # spec: spec/heldenhain/02_cards.rules:66
     value = 0 if v_n <= 0 else max(1, v_n - q_rueckendeckung_fuer(state, v_z))
     return value
 
@@ -1121,13 +1060,13 @@ def allowed_ablenken_mit(state, x0, x1):
     if (
         state.location[E_zeitlupenstadt__p1] == 13
     ):  # zeitlupenstadt(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:293
+        # spec: spec/heldenhain/11_schattenkabinett.rules:281
         if state.counters[2][x1] == 1:
             return False
     if (
         state.location[E_zeitlupenstadt__p2] == 13
     ):  # zeitlupenstadt(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:293
+        # spec: spec/heldenhain/11_schattenkabinett.rules:281
         if state.counters[2][x1] == 1:
             return False
     return True
@@ -1173,13 +1112,13 @@ def allowed_ablenken(state, x0, x1, x2):
     if (
         state.location[E_zeitlupenstadt__p1] == 13
     ):  # zeitlupenstadt(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:293
+        # spec: spec/heldenhain/11_schattenkabinett.rules:281
         if state.counters[2][x1] == 1:
             return False
     if (
         state.location[E_zeitlupenstadt__p2] == 13
     ):  # zeitlupenstadt(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:293
+        # spec: spec/heldenhain/11_schattenkabinett.rules:281
         if state.counters[2][x1] == 1:
             return False
     return True
@@ -1226,13 +1165,7 @@ def allowed_hq_nutzen(state, x0, x1):
     # spec: spec/heldenhain/03_rules.rules:92
     if (
         (x1 is None or state.location[x1] != 11 + x0)
-        or not (
-            A_nutzbar[x1]
-            if x1 is not None
-            else attr_of(
-                A_nutzbar, x1, "nutzbar", "spec/heldenhain/03_rules.rules:93:42"
-            )
-        )
+        or not x1 in ACTION_CARDS
         or state.counters[9][x1] == 1
         or state.counters[2][x1] == 1
         or not state.vars[2]
@@ -1243,7 +1176,7 @@ def allowed_hq_nutzen(state, x0, x1):
 
 def allowed_aussetzen_lassen(state, x0):
     "may the action aussetzen_lassen be taken"
-    # spec: spec/heldenhain/03_rules.rules:98
+    # spec: spec/heldenhain/03_rules.rules:99
     if state.counters[4][x0] > 0:
         return False
     return True
@@ -1254,19 +1187,19 @@ def allowed_aussetzen_lassen(state, x0):
 
 def when_zusammenhalt__p1(state, v_you, v_this):
     "when the event of zusammenhalt(p1) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:201
+    # spec: spec/heldenhain/10_superfreundinnen.rules:191
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_pyjamaparty__p1(state, v_you, v_this):
     "when the event of pyjamaparty(p1) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:278
+    # spec: spec/heldenhain/10_superfreundinnen.rules:268
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
 def when_schachzug__p1(state, v_you, v_this):
     "when the event of schachzug(p1) may happen"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:200
+    # spec: spec/heldenhain/11_schattenkabinett.rules:192
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
@@ -1278,91 +1211,91 @@ def when_oskar__p1(state, v_you, v_this):
 
 def when_alle_fuer_einen__p1(state, v_you, v_this):
     "when the event of alle_fuer_einen(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:134
+    # spec: spec/heldenhain/12_weggefaehrten.rules:124
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_gemeinsamer_marsch__p1(state, v_you, v_this):
     "when the event of gemeinsamer_marsch(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:153
+    # spec: spec/heldenhain/12_weggefaehrten.rules:143
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
 def when_gipfelsturm__p1(state, v_you, v_this):
     "when the event of gipfelsturm(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:180
+    # spec: spec/heldenhain/12_weggefaehrten.rules:170
     return q_mannschaftsgroesse(state, v_you) >= 4
 
 
 def when_treue_freunde__p1(state, v_you, v_this):
     "when the event of treue_freunde(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:184
+    # spec: spec/heldenhain/12_weggefaehrten.rules:174
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_schwur_der_gefaehrten__p1(state, v_you, v_this):
     "when the event of schwur_der_gefaehrten(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:213
+    # spec: spec/heldenhain/12_weggefaehrten.rules:203
     return q_mannschaftsgroesse(state, v_you) >= 5
 
 
 def when_teurer_spass__p1(state, v_you, v_this):
     "when the event of teurer_spass(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:247
+    # spec: spec/heldenhain/13_purpurpakt.rules:218
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_tauschgeschaeft__p1(state, v_you, v_this):
     "when the event of tauschgeschaeft(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:258
+    # spec: spec/heldenhain/13_purpurpakt.rules:229
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_ausverkauf__p1(state, v_you, v_this):
     "when the event of ausverkauf(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:266
+    # spec: spec/heldenhain/13_purpurpakt.rules:237
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_blutgeld__p1(state, v_you, v_this):
     "when the event of blutgeld(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:312
+    # spec: spec/heldenhain/13_purpurpakt.rules:283
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_kredit__p1(state, v_you, v_this):
     "when the event of kredit(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:348
+    # spec: spec/heldenhain/13_purpurpakt.rules:319
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_letzte_rate__p1(state, v_you, v_this):
     "when the event of letzte_rate(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:357
+    # spec: spec/heldenhain/13_purpurpakt.rules:328
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_kleingedrucktes__p1(state, v_you, v_this):
     "when the event of kleingedrucktes(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:364
+    # spec: spec/heldenhain/13_purpurpakt.rules:335
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_zusammenhalt__p2(state, v_you, v_this):
     "when the event of zusammenhalt(p2) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:201
+    # spec: spec/heldenhain/10_superfreundinnen.rules:191
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_pyjamaparty__p2(state, v_you, v_this):
     "when the event of pyjamaparty(p2) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:278
+    # spec: spec/heldenhain/10_superfreundinnen.rules:268
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
 def when_schachzug__p2(state, v_you, v_this):
     "when the event of schachzug(p2) may happen"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:200
+    # spec: spec/heldenhain/11_schattenkabinett.rules:192
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
@@ -1374,73 +1307,73 @@ def when_oskar__p2(state, v_you, v_this):
 
 def when_alle_fuer_einen__p2(state, v_you, v_this):
     "when the event of alle_fuer_einen(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:134
+    # spec: spec/heldenhain/12_weggefaehrten.rules:124
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_gemeinsamer_marsch__p2(state, v_you, v_this):
     "when the event of gemeinsamer_marsch(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:153
+    # spec: spec/heldenhain/12_weggefaehrten.rules:143
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
 def when_gipfelsturm__p2(state, v_you, v_this):
     "when the event of gipfelsturm(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:180
+    # spec: spec/heldenhain/12_weggefaehrten.rules:170
     return q_mannschaftsgroesse(state, v_you) >= 4
 
 
 def when_treue_freunde__p2(state, v_you, v_this):
     "when the event of treue_freunde(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:184
+    # spec: spec/heldenhain/12_weggefaehrten.rules:174
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_schwur_der_gefaehrten__p2(state, v_you, v_this):
     "when the event of schwur_der_gefaehrten(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:213
+    # spec: spec/heldenhain/12_weggefaehrten.rules:203
     return q_mannschaftsgroesse(state, v_you) >= 5
 
 
 def when_teurer_spass__p2(state, v_you, v_this):
     "when the event of teurer_spass(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:247
+    # spec: spec/heldenhain/13_purpurpakt.rules:218
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_tauschgeschaeft__p2(state, v_you, v_this):
     "when the event of tauschgeschaeft(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:258
+    # spec: spec/heldenhain/13_purpurpakt.rules:229
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_ausverkauf__p2(state, v_you, v_this):
     "when the event of ausverkauf(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:266
+    # spec: spec/heldenhain/13_purpurpakt.rules:237
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_blutgeld__p2(state, v_you, v_this):
     "when the event of blutgeld(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:312
+    # spec: spec/heldenhain/13_purpurpakt.rules:283
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_kredit__p2(state, v_you, v_this):
     "when the event of kredit(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:348
+    # spec: spec/heldenhain/13_purpurpakt.rules:319
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_letzte_rate__p2(state, v_you, v_this):
     "when the event of letzte_rate(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:357
+    # spec: spec/heldenhain/13_purpurpakt.rules:328
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_kleingedrucktes__p2(state, v_you, v_this):
     "when the event of kleingedrucktes(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:364
+    # spec: spec/heldenhain/13_purpurpakt.rules:335
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
@@ -1478,6 +1411,144 @@ EVENT_WHEN = {
     480: when_letzte_rate__p2,  # letzte_rate(p2)
     481: when_kleingedrucktes__p2,  # kleingedrucktes(p2)
 }
+
+
+def aw_gildenhaus__p1(state, v_you, v_this):
+    "when the action of gildenhaus(p1) may be used"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:241
+    return q_mannschaftsgroesse(state, v_you) >= 3
+
+
+def aw_ki_preisschild__p1(state, v_you, v_this):
+    "when the action of ki_preisschild(p1) may be used"
+    # spec: spec/heldenhain/13_purpurpakt.rules:194
+    return len(state.zones[3 + v_you]) > 0
+
+
+def aw_ki_spielautomat__p1(state, v_you, v_this):
+    "when the action of ki_spielautomat(p1) may be used"
+    # spec: spec/heldenhain/13_purpurpakt.rules:202
+    return len(state.zones[3 + v_you]) > 0
+
+
+def aw_spielcasino__p1(state, v_you, v_this):
+    "when the action of spielcasino(p1) may be used"
+    # spec: spec/heldenhain/13_purpurpakt.rules:365
+    return len(state.zones[3 + v_you]) > 0
+
+
+def aw_pfandhaus__p1(state, v_you, v_this):
+    "when the action of pfandhaus(p1) may be used"
+    # spec: spec/heldenhain/13_purpurpakt.rules:372
+    return len(state.zones[5 + v_you]) > 0
+
+
+def aw_gildenhaus__p2(state, v_you, v_this):
+    "when the action of gildenhaus(p2) may be used"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:241
+    return q_mannschaftsgroesse(state, v_you) >= 3
+
+
+def aw_ki_preisschild__p2(state, v_you, v_this):
+    "when the action of ki_preisschild(p2) may be used"
+    # spec: spec/heldenhain/13_purpurpakt.rules:194
+    return len(state.zones[3 + v_you]) > 0
+
+
+def aw_ki_spielautomat__p2(state, v_you, v_this):
+    "when the action of ki_spielautomat(p2) may be used"
+    # spec: spec/heldenhain/13_purpurpakt.rules:202
+    return len(state.zones[3 + v_you]) > 0
+
+
+def aw_spielcasino__p2(state, v_you, v_this):
+    "when the action of spielcasino(p2) may be used"
+    # spec: spec/heldenhain/13_purpurpakt.rules:365
+    return len(state.zones[3 + v_you]) > 0
+
+
+def aw_pfandhaus__p2(state, v_you, v_this):
+    "when the action of pfandhaus(p2) may be used"
+    # spec: spec/heldenhain/13_purpurpakt.rules:372
+    return len(state.zones[5 + v_you]) > 0
+
+
+ACTION_WHEN = {
+    182: aw_gildenhaus__p1,  # gildenhaus(p1)
+    214: aw_ki_preisschild__p1,  # ki_preisschild(p1)
+    215: aw_ki_spielautomat__p1,  # ki_spielautomat(p1)
+    242: aw_spielcasino__p1,  # spielcasino(p1)
+    243: aw_pfandhaus__p1,  # pfandhaus(p1)
+    430: aw_gildenhaus__p2,  # gildenhaus(p2)
+    462: aw_ki_preisschild__p2,  # ki_preisschild(p2)
+    463: aw_ki_spielautomat__p2,  # ki_spielautomat(p2)
+    490: aw_spielcasino__p2,  # spielcasino(p2)
+    491: aw_pfandhaus__p2,  # pfandhaus(p2)
+}
+
+
+def action_allowed(state, card, you):
+    """The card has an action and its `when` holds for `you`."""
+    if card not in ACTION_CARDS:
+        return False
+    when = ACTION_WHEN.get(card)
+    return when is None or when(state, you, card)
+
+
+ACTION_CARDS = frozenset(
+    (
+        26,
+        27,
+        28,
+        29,
+        30,
+        57,
+        58,
+        89,
+        90,
+        91,
+        92,
+        118,
+        119,
+        151,
+        152,
+        153,
+        154,
+        181,
+        182,
+        213,
+        214,
+        215,
+        216,
+        242,
+        243,
+        274,
+        275,
+        276,
+        277,
+        278,
+        305,
+        306,
+        337,
+        338,
+        339,
+        340,
+        366,
+        367,
+        399,
+        400,
+        401,
+        402,
+        429,
+        430,
+        461,
+        462,
+        463,
+        464,
+        490,
+        491,
+    )
+)
 
 
 # ---------------------------------------------------------------- invariants and bots
@@ -2388,17 +2459,17 @@ NEVERS = {
 
 POLICIES = {
     "deck_ki": {
-        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:416:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:421:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:426:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:430:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:434:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:259:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:270:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:374:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:390:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:398:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_deck_ki_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_deck_ki_1,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2408,35 +2479,35 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
         "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:152:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:206:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:232:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:257:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:264:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:272:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:226:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:149:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:196:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:247:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:254:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:262:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:218:9": pol_umsichtig_12,
         "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:207:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:157:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:197:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:117:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:209:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:275:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:342:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:103:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_12,
     },
     "umsichtig": {
-        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:416:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:421:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:426:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:430:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:434:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:259:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:270:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:374:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:390:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:398:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_umsichtig_1,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2446,35 +2517,35 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
         "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:152:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:206:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:232:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:257:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:264:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:272:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:226:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:149:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:196:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:247:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:254:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:262:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:218:9": pol_umsichtig_12,
         "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:207:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:157:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:197:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:117:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:209:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:275:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:342:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:103:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_12,
     },
     "tante_taktik": {
-        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:416:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:421:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:426:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:430:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:434:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:259:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:270:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:374:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:390:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:398:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_tante_taktik_2,
         "spec/heldenhain/04_turn.rules:104:17": pol_tante_taktik_0,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2484,35 +2555,35 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
         "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:152:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:206:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:232:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:257:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:264:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:272:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:226:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:149:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:196:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:247:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:254:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:262:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:218:9": pol_umsichtig_12,
         "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:207:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:157:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:197:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:117:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:209:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:275:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:342:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:103:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_12,
     },
     "graf_gruebel": {
-        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:416:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:421:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:426:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:430:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:434:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:259:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:270:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:374:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:390:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:398:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_graf_gruebel_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_umsichtig_1,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2522,35 +2593,35 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
         "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:152:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:206:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:232:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:257:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:264:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:272:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:226:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:149:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:196:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:247:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:254:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:262:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:218:9": pol_umsichtig_12,
         "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:207:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:157:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:197:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:117:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:209:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:275:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:342:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:103:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_12,
     },
     "der_wegweiser": {
-        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:416:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:421:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:426:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:430:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:434:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:259:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:270:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:374:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:390:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:398:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_der_wegweiser_0,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2560,35 +2631,35 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
         "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:152:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:206:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:232:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:257:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:264:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:272:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:226:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:149:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:196:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:247:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:254:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:262:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:218:9": pol_umsichtig_12,
         "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:207:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:157:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:197:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:117:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:209:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:275:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:342:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:103:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_12,
     },
     "fraeulein_rabatt": {
-        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:416:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:421:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:426:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:430:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:434:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:259:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:270:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:374:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:390:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:398:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_fraeulein_rabatt_0,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2598,21 +2669,21 @@ POLICIES = {
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
         "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
         "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:152:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:206:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:232:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:257:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:264:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:272:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:226:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:149:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:196:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:247:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:254:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:262:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:218:9": pol_umsichtig_12,
         "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:167:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:207:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:157:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:197:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:117:13": pol_fraeulein_rabatt_1,
-        "spec/heldenhain/13_purpurpakt.rules:209:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:275:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:342:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:103:13": pol_fraeulein_rabatt_1,
+        "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_12,
     },
 }

@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 7cd75f6947d05a29
+# Spec hash: de9343a59fccd919
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -27,8 +27,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: 3152cf9d81b8e00a
-# Fingerprint: source 8e166edd6bf2a0db230a output 0ed36eb6f0953d3d0407
+# Tests hash: e6b42c5f129a157e
+# Fingerprint: source 0d06dcbf196d9ba3c7ae output ba6b48597cfaf6c0804d
 "Heldenhain: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -334,10 +334,8 @@ from .procedures import (
     p_karten_ziehen,
     p_punkte_gewinnen,
     p_sperren,
-    p_startcharakter_setzen,
     p_stress_geben,
     p_stress_pruefen,
-    p_wartezeit_setzen,
     p_ziehen,
 )
 
@@ -387,15 +385,13 @@ def tb_01_decks_5_0(state, frame):
             5,
         )
         # spec: spec/heldenhain/tests/01_decks.rules:70
-        p_wartezeit_setzen(
-            state,
-            (
-                L["f"]
-                if "f" in L
-                else unknown_name("f", "spec/heldenhain/tests/01_decks.rules:70:26")
-            ),
-            True,
+        cell = (
+            L["f"]
+            if "f" in L
+            else unknown_name("f", "spec/heldenhain/tests/01_decks.rules:70:23")
         )
+        state.counters[2][cell] = 1 if True else 0
+        state.stamps[9] += 1
     # spec: spec/heldenhain/tests/01_decks.rules:72
     move_card(state, E_samt__p2, 6)
     # spec: spec/heldenhain/tests/01_decks.rules:73
@@ -411,7 +407,7 @@ def tb_03_setup_1_0(state, frame):
     "test tests/03_setup.rules#1 part 0 (spec/heldenhain/tests/03_setup.rules:11)"
     # spec: spec/heldenhain/tests/03_setup.rules:11
     state.frames.pop()
-    state.frames.append(new_frame(17, [UNBOUND] * 3))
+    state.frames.append(new_frame(15, [UNBOUND] * 3))
     return
 
 
@@ -419,7 +415,7 @@ def tb_03_setup_2_0(state, frame):
     "test tests/03_setup.rules#2 part 0 (spec/heldenhain/tests/03_setup.rules:23)"
     # spec: spec/heldenhain/tests/03_setup.rules:23
     state.frames.pop()
-    state.frames.append(new_frame(17, [UNBOUND] * 3))
+    state.frames.append(new_frame(15, [UNBOUND] * 3))
     return
 
 
@@ -435,7 +431,9 @@ def tb_03_setup_3_0(state, frame):
     # spec: spec/heldenhain/tests/03_setup.rules:31
     move_card(state, E_blitzy__p1, 3)
     # spec: spec/heldenhain/tests/03_setup.rules:32
-    p_startcharakter_setzen(state, E_blitzy__p1)
+    cell = E_blitzy__p1
+    state.counters[10][cell] = 1 if True else 0
+    state.stamps[17] += 1
     # spec: spec/heldenhain/tests/03_setup.rules:33
     move_card(state, E_gruppenumarmung__p1, 3)
     # spec: spec/heldenhain/tests/03_setup.rules:34
@@ -446,7 +444,7 @@ def tb_03_setup_3_0(state, frame):
     move_card(state, E_zauberstab__p1, 3)
     # spec: spec/heldenhain/tests/03_setup.rules:37
     state.frames.pop()
-    state.frames.append(new_frame(16, [0]))
+    state.frames.append(new_frame(14, [0]))
     return
 
 
@@ -454,7 +452,7 @@ def tb_03_setup_4_0(state, frame):
     "test tests/03_setup.rules#4 part 0 (spec/heldenhain/tests/03_setup.rules:45)"
     # spec: spec/heldenhain/tests/03_setup.rules:45
     state.frames.pop()
-    state.frames.append(new_frame(17, [UNBOUND] * 3))
+    state.frames.append(new_frame(15, [UNBOUND] * 3))
     return
 
 
@@ -483,7 +481,7 @@ def tb_03_setup_5_0(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/03_setup.rules:58
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -494,7 +492,7 @@ def tb_03_setup_5_1(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/03_setup.rules:62
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -505,7 +503,7 @@ def tb_03_setup_5_2(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/03_setup.rules:66
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -513,7 +511,7 @@ def tb_03_setup_6_0(state, frame):
     "test tests/03_setup.rules#6 part 0 (spec/heldenhain/tests/03_setup.rules:73)"
     # spec: spec/heldenhain/tests/03_setup.rules:73
     state.frames.pop()
-    state.frames.append(new_frame(17, [UNBOUND] * 3))
+    state.frames.append(new_frame(15, [UNBOUND] * 3))
     return
 
 
@@ -533,7 +531,7 @@ def tb_04_turn_0_0(state, frame):
     p_sperren(state, E_roxy__p1)
     # spec: spec/heldenhain/tests/04_turn.rules:12
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -545,7 +543,7 @@ def tb_04_turn_1_0(state, frame):
     p_erschoepfen(state, E_samt__p2)
     # spec: spec/heldenhain/tests/04_turn.rules:21
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -564,7 +562,7 @@ def tb_04_turn_2_1(state, frame):
     "test tests/04_turn.rules#2 part 1 (spec/heldenhain/tests/04_turn.rules:30)"
     # spec: spec/heldenhain/tests/04_turn.rules:30
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -575,7 +573,7 @@ def tb_04_turn_3_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:37
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -589,7 +587,7 @@ def tb_04_turn_4_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:45
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -600,7 +598,7 @@ def tb_04_turn_4_1(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:49
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -616,7 +614,7 @@ def tb_04_turn_5_0(state, frame):
     move_card(state, E_baumhaus__p1, 11)
     # spec: spec/heldenhain/tests/04_turn.rules:58
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -630,7 +628,7 @@ def tb_04_turn_5_1(state, frame):
     p_stress_geben(state, E_blitzy__p1, 2)
     # spec: spec/heldenhain/tests/04_turn.rules:64
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -645,7 +643,7 @@ def tb_04_turn_6_0(state, frame):
     move_card(state, E_kuchenpause__p1, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:73
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -660,7 +658,7 @@ def tb_04_turn_7_0(state, frame):
     move_card(state, E_sonnenstrahl__p1, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:86
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -709,7 +707,7 @@ def tb_04_turn_9_0(state, frame):
     move_card(state, E_mira_morgentau__p1, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:112
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -721,7 +719,7 @@ def tb_04_turn_10_0(state, frame):
     move_card(state, E_sonnenstrahl__p1, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:126
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -739,7 +737,7 @@ def tb_04_turn_11_0(state, frame):
     p_stress_geben(state, E_blitzy__p1, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:140
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -759,7 +757,7 @@ def tb_04_turn_12_1(state, frame):
     "test tests/04_turn.rules#12 part 1 (spec/heldenhain/tests/04_turn.rules:153)"
     # spec: spec/heldenhain/tests/04_turn.rules:153
     state.frames.pop()
-    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
     return
 
 
@@ -789,7 +787,7 @@ def tb_04_turn_13_1(state, frame):
     "test tests/04_turn.rules#13 part 1 (spec/heldenhain/tests/04_turn.rules:164)"
     # spec: spec/heldenhain/tests/04_turn.rules:164
     state.frames.pop()
-    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
     return
 
 
@@ -801,7 +799,7 @@ def tb_04_turn_14_0(state, frame):
     move_card(state, E_kuchenpause__p1, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:172
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -813,7 +811,7 @@ def tb_04_turn_15_0(state, frame):
     move_card(state, E_blitzy__p1, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:181
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -995,7 +993,7 @@ def tb_05_figures_2_1(state, frame):
     "test tests/05_figures.rules#2 part 1 (spec/heldenhain/tests/05_figures.rules:28)"
     # spec: spec/heldenhain/tests/05_figures.rules:28
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1194,7 +1192,7 @@ def tb_06_collect_0_0(state, frame):
     move_card(state, E_roxy__p1, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:5
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1229,7 +1227,9 @@ def tb_06_collect_2_0(state, frame):
     # spec: spec/heldenhain/tests/06_collect.rules:28
     move_card(state, E_lena__p1, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:29
-    p_wartezeit_setzen(state, E_lena__p1, True)
+    cell = E_lena__p1
+    state.counters[2][cell] = 1 if True else 0
+    state.stamps[9] += 1
     state.frames.pop()
     return
 
@@ -1256,7 +1256,7 @@ def tb_06_collect_4_0(state, frame):
     move_card(state, E_roxy__p1, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:47
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1312,7 +1312,7 @@ def tb_07_distract_0_1(state, frame):
     "test tests/07_distract.rules#0 part 1 (spec/heldenhain/tests/07_distract.rules:9)"
     # spec: spec/heldenhain/tests/07_distract.rules:9
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1415,7 +1415,7 @@ def tb_07_distract_5_0(state, frame):
     p_erschoepfen(state, E_direktor_dunkel__p2)
     # spec: spec/heldenhain/tests/07_distract.rules:72
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1464,7 +1464,7 @@ def tb_07_distract_7_1(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:99
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1475,7 +1475,7 @@ def tb_07_distract_7_2(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:103
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1486,7 +1486,7 @@ def tb_07_distract_7_3(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:107
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1498,7 +1498,7 @@ def tb_07_distract_8_0(state, frame):
     p_stress_geben(state, E_nami__p1, 2)
     # spec: spec/heldenhain/tests/07_distract.rules:115
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1506,7 +1506,7 @@ def tb_07_distract_8_1(state, frame):
     "test tests/07_distract.rules#8 part 1 (spec/heldenhain/tests/07_distract.rules:117)"
     # spec: spec/heldenhain/tests/07_distract.rules:117
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1537,7 +1537,7 @@ def tb_07_distract_9_1(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:132
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1549,7 +1549,7 @@ def tb_07_distract_10_0(state, frame):
     p_erschoepfen(state, E_blitzy__p1)
     # spec: spec/heldenhain/tests/07_distract.rules:140
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1569,7 +1569,7 @@ def tb_07_distract_11_0(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:151
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1580,7 +1580,7 @@ def tb_07_distract_11_1(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:156
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1591,7 +1591,7 @@ def tb_07_distract_11_2(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:161
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1606,7 +1606,7 @@ def tb_07_distract_12_0(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:171
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1834,7 +1834,7 @@ def tb_08_card_kinds_9_0(state, frame):
     move_card(state, E_ki_kompass__p1, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:112
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1846,7 +1846,7 @@ def tb_08_card_kinds_10_0(state, frame):
     p_erschoepfen(state, E_ki_kompass__p1)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:124
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1927,7 +1927,7 @@ def tb_08_card_kinds_15_0(state, frame):
     p_stress_geben(state, E_blitzy__p1, 2)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:167
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1935,7 +1935,7 @@ def tb_08_card_kinds_15_1(state, frame):
     "test tests/08_card_kinds.rules#15 part 1 (spec/heldenhain/tests/08_card_kinds.rules:172)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:172
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1947,7 +1947,7 @@ def tb_08_card_kinds_16_0(state, frame):
     move_card(state, E_blitzy__p1, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:183
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1955,7 +1955,7 @@ def tb_08_card_kinds_16_1(state, frame):
     "test tests/08_card_kinds.rules#16 part 1 (spec/heldenhain/tests/08_card_kinds.rules:189)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:189
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -1971,7 +1971,7 @@ def tb_08_card_kinds_17_0(state, frame):
     move_card(state, E_baumhaus__p1, 11)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:199
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -2007,7 +2007,7 @@ def tb_08_card_kinds_20_0(state, frame):
     move_card(state, E_gluecksmarkt__p1, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:224
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -2024,7 +2024,7 @@ def tb_08_card_kinds_20_2(state, frame):
     "test tests/08_card_kinds.rules#20 part 2 (spec/heldenhain/tests/08_card_kinds.rules:230)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:230
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -2050,7 +2050,7 @@ def tb_08_card_kinds_22_0(state, frame):
     move_card(state, E_roxy__p1, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:247
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -2084,7 +2084,7 @@ def tb_09_keywords_1_0(state, frame):
     move_card(state, E_kuchenpause__p1, 1)
     # spec: spec/heldenhain/tests/09_keywords.rules:15
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -2096,7 +2096,7 @@ def tb_09_keywords_2_0(state, frame):
     move_card(state, E_tapferes_herz__p1, 3)
     # spec: spec/heldenhain/tests/09_keywords.rules:24
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -2243,7 +2243,7 @@ def tb_09_keywords_10_0(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/09_keywords.rules:102
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -2254,7 +2254,7 @@ def tb_09_keywords_10_1(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/09_keywords.rules:106
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -2396,7 +2396,7 @@ def tb_10_superfreundinnen_2_1(state, frame):
     "test tests/10_superfreundinnen.rules#2 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:27)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:27
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -2404,7 +2404,7 @@ def tb_10_superfreundinnen_2_2(state, frame):
     "test tests/10_superfreundinnen.rules#2 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:31)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:31
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -2618,7 +2618,7 @@ def tb_10_superfreundinnen_13_0(state, frame):
     p_stress_geben(state, E_roxy__p1, 2)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:131
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -2664,7 +2664,7 @@ def tb_10_superfreundinnen_16_0(state, frame):
     move_card(state, E_illusionsdrache__p1, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:158
     state.frames.pop()
-    state.frames.append(new_frame(6, [0, E_illusionsdrache__p1]))
+    state.frames.append(new_frame(5, [0, E_illusionsdrache__p1]))
     return
 
 
@@ -2686,7 +2686,7 @@ def tb_10_superfreundinnen_17_1(state, frame):
     "test tests/10_superfreundinnen.rules#17 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:168)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:168
     state.frames.pop()
-    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
     return
 
 
@@ -2754,7 +2754,7 @@ def tb_10_superfreundinnen_20_1(state, frame):
     "test tests/10_superfreundinnen.rules#20 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:202)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:202
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -2771,7 +2771,7 @@ def tb_10_superfreundinnen_21_0(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:212
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -2965,7 +2965,7 @@ def tb_10_superfreundinnen_30_1(state, frame):
     "test tests/10_superfreundinnen.rules#30 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:308)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:308
     state.frames.pop()
-    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
     return
 
 
@@ -3057,7 +3057,7 @@ def tb_11_overview_2_0(state, frame):
     "test tests/11_overview.rules#2 part 0 (spec/heldenhain/tests/11_overview.rules:19)"
     # spec: spec/heldenhain/tests/11_overview.rules:19
     state.frames.pop()
-    state.frames.append(new_frame(17, [UNBOUND] * 3))
+    state.frames.append(new_frame(15, [UNBOUND] * 3))
     return
 
 
@@ -3065,7 +3065,7 @@ def tb_11_overview_3_0(state, frame):
     "test tests/11_overview.rules#3 part 0 (spec/heldenhain/tests/11_overview.rules:28)"
     # spec: spec/heldenhain/tests/11_overview.rules:28
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -3076,7 +3076,7 @@ def tb_11_overview_3_1(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/11_overview.rules:32
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -3084,7 +3084,7 @@ def tb_11_overview_3_2(state, frame):
     "test tests/11_overview.rules#3 part 2 (spec/heldenhain/tests/11_overview.rules:35)"
     # spec: spec/heldenhain/tests/11_overview.rules:35
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -3104,7 +3104,7 @@ def tb_11_overview_4_0(state, frame):
     p_erschoepfen(state, E_samt__p2)
     # spec: spec/heldenhain/tests/11_overview.rules:47
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -3211,7 +3211,7 @@ def tb_11_overview_8_1(state, frame):
     "test tests/11_overview.rules#8 part 1 (spec/heldenhain/tests/11_overview.rules:98)"
     # spec: spec/heldenhain/tests/11_overview.rules:98
     state.frames.pop()
-    state.frames.append(new_frame(19, [1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(17, [1] + [UNBOUND] * 2))
     return
 
 
@@ -3268,7 +3268,7 @@ def tb_11_schattenkabinett_0_1(state, frame):
     "test tests/11_schattenkabinett.rules#0 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:11)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:11
     state.frames.pop()
-    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
     return
 
 
@@ -3307,7 +3307,7 @@ def tb_11_schattenkabinett_2_1(state, frame):
     "test tests/11_schattenkabinett.rules#2 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:30)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:30
     state.frames.pop()
-    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
     return
 
 
@@ -3351,7 +3351,7 @@ def tb_11_schattenkabinett_3_0(state, frame):
     state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:47
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -3362,7 +3362,7 @@ def tb_11_schattenkabinett_3_1(state, frame):
     state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:51
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -3456,7 +3456,7 @@ def tb_11_schattenkabinett_10_0(state, frame):
     p_erschoepfen(state, E_roxy__p2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:104
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -3551,7 +3551,7 @@ def tb_11_schattenkabinett_16_0(state, frame):
     move_card(state, E_schleichkatze_nebel__p1, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:157
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -3594,7 +3594,7 @@ def tb_11_schattenkabinett_18_1(state, frame):
     "test tests/11_schattenkabinett.rules#18 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:179)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:179
     state.frames.pop()
-    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
     return
 
 
@@ -3669,7 +3669,7 @@ def tb_11_schattenkabinett_24_0(state, frame):
     move_card(state, E_samt__p1, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:228
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -3696,7 +3696,7 @@ def tb_11_schattenkabinett_25_1(state, frame):
     "test tests/11_schattenkabinett.rules#25 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:238)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:238
     state.frames.pop()
-    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
     return
 
 
@@ -3714,7 +3714,7 @@ def tb_11_schattenkabinett_26_1(state, frame):
     "test tests/11_schattenkabinett.rules#26 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:247)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:247
     state.frames.pop()
-    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
     return
 
 
@@ -3766,7 +3766,7 @@ def tb_11_schattenkabinett_30_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:277
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -3957,7 +3957,7 @@ def tb_11_schattenkabinett_39_0(state, frame):
     move_card(state, E_intrige__p1, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:369
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -3969,7 +3969,7 @@ def tb_11_schattenkabinett_40_0(state, frame):
     move_card(state, E_roxy__p2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:379
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -3983,7 +3983,7 @@ def tb_11_schattenkabinett_41_0(state, frame):
     p_stress_geben(state, E_samt__p1, 2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:390
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -4013,7 +4013,7 @@ def tb_11_schattenkabinett_43_0(state, frame):
     state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:407
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -4021,7 +4021,7 @@ def tb_11_schattenkabinett_43_1(state, frame):
     "test tests/11_schattenkabinett.rules#43 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:410)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:410
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -4219,7 +4219,7 @@ def tb_12_weggefaehrten_9_0(state, frame):
     move_card(state, E_emil__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:94
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -4232,7 +4232,7 @@ def tb_12_weggefaehrten_9_1(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:99
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -4339,7 +4339,7 @@ def tb_12_weggefaehrten_15_0(state, frame):
     p_stress_geben(state, E_jaro__p1, 2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:154
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -4482,7 +4482,7 @@ def tb_12_weggefaehrten_22_0(state, frame):
         if pc == 1:
             # spec: spec/heldenhain/tests/12_weggefaehrten.rules:225
             state.frames.pop()
-            state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
+            state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
             return
 
 
@@ -4639,7 +4639,7 @@ def tb_12_weggefaehrten_29_1(state, frame):
     move_card(state, E_oskar__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:303
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -4743,7 +4743,7 @@ def tb_12_weggefaehrten_34_1(state, frame):
     "test tests/12_weggefaehrten.rules#34 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:351)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:351
     state.frames.pop()
-    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
     return
 
 
@@ -4791,7 +4791,7 @@ def tb_12_weggefaehrten_36_1(state, frame):
     "test tests/12_weggefaehrten.rules#36 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:374)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -4819,7 +4819,7 @@ def tb_12_weggefaehrten_38_0(state, frame):
     move_card(state, E_bergdorf__p1, 11)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:391
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -4835,7 +4835,7 @@ def tb_12_weggefaehrten_38_1(state, frame):
     p_stress_geben(state, E_jaro__p1, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:398
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -4849,7 +4849,7 @@ def tb_12_weggefaehrten_39_0(state, frame):
     p_stress_geben(state, E_jaro__p1, 2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:407
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -4865,7 +4865,7 @@ def tb_12_weggefaehrten_40_0(state, frame):
     move_card(state, E_jaro__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:418
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -4877,7 +4877,7 @@ def tb_12_weggefaehrten_40_1(state, frame):
     move_card(state, E_finn_faehrte__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:424
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -4907,7 +4907,7 @@ def tb_12_weggefaehrten_42_0(state, frame):
     move_card(state, E_aufbruch__p1, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:444
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -4951,7 +4951,7 @@ def tb_13_purpurpakt_2_1(state, frame):
     "test tests/13_purpurpakt.rules#2 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:26)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:26
     state.frames.pop()
-    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
     return
 
 
@@ -4965,7 +4965,7 @@ def tb_13_purpurpakt_3_0(state, frame):
     move_card(state, E_wechselgeld__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:34
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -4993,7 +4993,7 @@ def tb_13_purpurpakt_5_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:55
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -5064,7 +5064,7 @@ def tb_13_purpurpakt_11_0(state, frame):
     move_card(state, E_kredit__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:102
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -5074,7 +5074,7 @@ def tb_13_purpurpakt_12_0(state, frame):
     move_card(state, E_diva_dacapo__p1, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:111
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -5086,7 +5086,7 @@ def tb_13_purpurpakt_12_1(state, frame):
     move_card(state, E_kredit__p1, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:116
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -5098,7 +5098,7 @@ def tb_13_purpurpakt_13_0(state, frame):
     move_card(state, E_kredit__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:124
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -5191,7 +5191,7 @@ def tb_13_purpurpakt_20_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:179
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -5318,7 +5318,7 @@ def tb_13_purpurpakt_28_0(state, frame):
     move_card(state, E_zugabe__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:254
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -5427,7 +5427,7 @@ def tb_13_purpurpakt_37_0(state, frame):
     move_card(state, E_kassierer_knick__p1, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:329
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -5537,7 +5537,7 @@ def tb_13_purpurpakt_42_1(state, frame):
     "test tests/13_purpurpakt.rules#42 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:382)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:382
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -5558,7 +5558,7 @@ def tb_13_purpurpakt_43_0(state, frame):
     state.stamps[19] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:393
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -5572,7 +5572,7 @@ def tb_13_purpurpakt_44_0(state, frame):
     move_card(state, E_kredit__p1, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:403
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -5588,7 +5588,7 @@ def tb_13_purpurpakt_45_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:413
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -5604,7 +5604,7 @@ def tb_13_purpurpakt_45_1(state, frame):
     p_stress_geben(state, E_kassierer_knick__p1, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:420
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
@@ -5633,7 +5633,7 @@ def tb_13_purpurpakt_47_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:438
     state.frames.pop()
-    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    state.frames.append(new_frame(18, [UNBOUND] * 11))
     return
 
 
