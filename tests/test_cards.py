@@ -59,9 +59,11 @@ def test_every_card_of_every_game_renders(game):
 
 def test_the_words_use_the_specs_labels():
     sheets = {s.name: s for s in card_sheets(loaded(REPO / "spec" / "twilight_struggle").model)}
-    text = sheet_text(sheets["socialist_governments"])
+    text = sheet_text(sheets["suez_crisis"])
     assert "Remove 1 USA Influence from `c`." in text
-    assert "Western Europe" in text and "(asked: “Socialist Governments: remove 1 US influence where?”)" in text
+    assert "(asked: “Suez Crisis: remove 1 US influence where?”)" in text
+    text = sheet_text(sheets["socialist_governments"])
+    assert "Western Europe" in text and "USA" in text
     assert "only if not `starred_event_played`(The Iron Lady)" in text
 
 

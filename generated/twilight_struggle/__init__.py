@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 65b3aeb80cba02fe
+# Spec hash: 5eba1dfd553128f0
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source 3e462b0da69bc4b361f3 output ba62d3036efa0cd4d090
+# Fingerprint: source a39d797f7f8cb2ccfaf8 output 34af54b44c9260b2344d
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,7 +41,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "65b3aeb80cba02fe"
+SPEC_HASH = "5eba1dfd553128f0"
 TESTS_HASH = "d321ca696de2622d"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 65b3aeb80cba02fe
+# Spec hash: 5eba1dfd553128f0
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source 5aff27b62e108b2023d0 output 38cdb43443bb91fbe1eb
+# Fingerprint: source d3824cefc2accbc5e04b output 5d0a5a163dea76228d19
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -99,6 +99,7 @@ from .tables import (
     E_czechoslovakia,
     E_defectors,
     E_east_germany,
+    E_eastern_europe,
     E_egypt,
     E_europe,
     E_finland,
@@ -304,8 +305,8 @@ def p_move_random_card(state, v_p, v_dest):
 
 
 def p_gain_control(state, v_p, v_c):
-    "procedure gain_control (spec/twilight_struggle/event_helpers.rules:34)"
-    # spec: spec/twilight_struggle/event_helpers.rules:35
+    "procedure gain_control (spec/twilight_struggle/event_helpers.rules:72)"
+    # spec: spec/twilight_struggle/event_helpers.rules:73
     state.counters[1 + v_p][v_c] = bounded(
         max(
             0,
@@ -319,19 +320,19 @@ def p_gain_control(state, v_p, v_c):
                         A_stability,
                         v_c,
                         "stability",
-                        "spec/twilight_struggle/event_helpers.rules:35:77",
+                        "spec/twilight_struggle/event_helpers.rules:73:77",
                     )
                 ),
             ),
         ),
-        "spec/twilight_struggle/event_helpers.rules:35:5",
+        "spec/twilight_struggle/event_helpers.rules:73:5",
     )
     state.stamps[10] += 1
 
 
 def p_start_ops_shift_rule(state):
-    "procedure start_ops_shift_rule (spec/twilight_struggle/event_helpers.rules:58)"
-    # spec: spec/twilight_struggle/event_helpers.rules:58
+    "procedure start_ops_shift_rule (spec/twilight_struggle/event_helpers.rules:96)"
+    # spec: spec/twilight_struggle/event_helpers.rules:96
     if not is_active(state, 0, None):
         activate(state, 0, [], None)
 
@@ -963,144 +964,144 @@ def ev_duck_and_cover(state, v_you, v_this):
 
 
 def ev_fidel(state, v_you, v_this):
-    "event of fidel (spec/twilight_struggle/cards.rules:80)"
-    # spec: spec/twilight_struggle/cards.rules:81
+    "event of fidel (spec/twilight_struggle/cards.rules:73)"
+    # spec: spec/twilight_struggle/cards.rules:74
     state.counters[2][E_cuba] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:82
+    # spec: spec/twilight_struggle/cards.rules:75
     p_gain_control(state, 0, E_cuba)
 
 
 def ev_vietnam_revolts(state, v_you, v_this):
-    "event of vietnam_revolts (spec/twilight_struggle/cards.rules:86)"
-    # spec: spec/twilight_struggle/cards.rules:87
+    "event of vietnam_revolts (spec/twilight_struggle/cards.rules:79)"
+    # spec: spec/twilight_struggle/cards.rules:80
     state.counters[1][E_vietnam] = bounded(
         max(0, state.counters[1][E_vietnam] + 2),
-        "spec/twilight_struggle/cards.rules:87:9",
+        "spec/twilight_struggle/cards.rules:80:9",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:88
+    # spec: spec/twilight_struggle/cards.rules:81
     activate(state, 3, [], "end_of_turn")
 
 
 def ev_korean_war(state, v_you, v_this):
-    "event of korean_war (spec/twilight_struggle/cards.rules:116)"
-    # spec: spec/twilight_struggle/cards.rules:116
+    "event of korean_war (spec/twilight_struggle/cards.rules:109)"
+    # spec: spec/twilight_struggle/cards.rules:109
     p_war(state, 0, E_south_korea, 4, 2, 2, False)
 
 
 def ev_romanian_abdication(state, v_you, v_this):
-    "event of romanian_abdication (spec/twilight_struggle/cards.rules:119)"
-    # spec: spec/twilight_struggle/cards.rules:120
+    "event of romanian_abdication (spec/twilight_struggle/cards.rules:112)"
+    # spec: spec/twilight_struggle/cards.rules:113
     state.counters[2][E_romania] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:121
+    # spec: spec/twilight_struggle/cards.rules:114
     p_gain_control(state, 0, E_romania)
 
 
 def ev_arab_israeli_war(state, v_you, v_this):
-    "event of arab_israeli_war (spec/twilight_struggle/cards.rules:128)"
-    # spec: spec/twilight_struggle/cards.rules:128
+    "event of arab_israeli_war (spec/twilight_struggle/cards.rules:121)"
+    # spec: spec/twilight_struggle/cards.rules:121
     p_war(state, 0, E_israel, 4, 2, 2, True)
 
 
 def ev_nasser(state, v_you, v_this):
-    "event of nasser (spec/twilight_struggle/cards.rules:146)"
-    # spec: spec/twilight_struggle/cards.rules:147
+    "event of nasser (spec/twilight_struggle/cards.rules:130)"
+    # spec: spec/twilight_struggle/cards.rules:131
     state.counters[1][E_egypt] = bounded(
         max(0, state.counters[1][E_egypt] + 2),
-        "spec/twilight_struggle/cards.rules:147:9",
+        "spec/twilight_struggle/cards.rules:131:9",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:148
+    # spec: spec/twilight_struggle/cards.rules:132
     state.counters[2][E_egypt] = bounded(
         max(0, state.counters[2][E_egypt] - (state.counters[2][E_egypt] + 1) // 2),
-        "spec/twilight_struggle/cards.rules:148:9",
+        "spec/twilight_struggle/cards.rules:132:9",
     )
     state.stamps[10] += 1
 
 
 def ev_de_gaulle_leads_france(state, v_you, v_this):
-    "event of de_gaulle_leads_france (spec/twilight_struggle/cards.rules:182)"
-    # spec: spec/twilight_struggle/cards.rules:183
+    "event of de_gaulle_leads_france (spec/twilight_struggle/cards.rules:160)"
+    # spec: spec/twilight_struggle/cards.rules:161
     state.counters[2][E_france] = bounded(
         max(0, state.counters[2][E_france] - 2),
-        "spec/twilight_struggle/cards.rules:183:9",
+        "spec/twilight_struggle/cards.rules:161:9",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:184
+    # spec: spec/twilight_struggle/cards.rules:162
     state.counters[1][E_france] = bounded(
         max(0, state.counters[1][E_france] + 1),
-        "spec/twilight_struggle/cards.rules:184:9",
+        "spec/twilight_struggle/cards.rules:162:9",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:185
+    # spec: spec/twilight_struggle/cards.rules:163
     activate(state, 4, [], None)
 
 
 def ev_captured_nazi_scientist(state, v_you, v_this):
-    "event of captured_nazi_scientist (spec/twilight_struggle/cards.rules:192)"
-    # spec: spec/twilight_struggle/cards.rules:192
+    "event of captured_nazi_scientist (spec/twilight_struggle/cards.rules:170)"
+    # spec: spec/twilight_struggle/cards.rules:170
     p_space_race_advance(state, v_you)
 
 
 def ev_nato(state, v_you, v_this):
-    "event of nato (spec/twilight_struggle/cards.rules:242)"
-    # spec: spec/twilight_struggle/cards.rules:243
+    "event of nato (spec/twilight_struggle/cards.rules:220)"
+    # spec: spec/twilight_struggle/cards.rules:221
     activate(state, 5, [], None)
 
 
 def ev_containment(state, v_you, v_this):
-    "event of containment (spec/twilight_struggle/cards.rules:286)"
-    # spec: spec/twilight_struggle/cards.rules:287
+    "event of containment (spec/twilight_struggle/cards.rules:257)"
+    # spec: spec/twilight_struggle/cards.rules:258
     p_start_ops_shift_rule(state)
-    # spec: spec/twilight_struggle/cards.rules:288
+    # spec: spec/twilight_struggle/cards.rules:259
     activate(state, 6, [], "end_of_turn")
 
 
 def ev_us_japan_mutual_defense_pact(state, v_you, v_this):
-    "event of us_japan_mutual_defense_pact (spec/twilight_struggle/cards.rules:305)"
-    # spec: spec/twilight_struggle/cards.rules:306
+    "event of us_japan_mutual_defense_pact (spec/twilight_struggle/cards.rules:276)"
+    # spec: spec/twilight_struggle/cards.rules:277
     p_gain_control(state, 1, E_japan)
-    # spec: spec/twilight_struggle/cards.rules:307
+    # spec: spec/twilight_struggle/cards.rules:278
     activate(state, 7, [], None)
 
 
 def ev_red_scare_purge(state, v_you, v_this):
-    "event of red_scare_purge (spec/twilight_struggle/cards.rules:357)"
-    # spec: spec/twilight_struggle/cards.rules:358
+    "event of red_scare_purge (spec/twilight_struggle/cards.rules:328)"
+    # spec: spec/twilight_struggle/cards.rules:329
     p_start_ops_shift_rule(state)
-    # spec: spec/twilight_struggle/cards.rules:359
+    # spec: spec/twilight_struggle/cards.rules:330
     activate(state, 8, [None if v_you is None else (v_you + 1) % 2], "end_of_turn")
 
 
 def ev_nuclear_test_ban(state, v_you, v_this):
-    "event of nuclear_test_ban (spec/twilight_struggle/cards.rules:405)"
-    # spec: spec/twilight_struggle/cards.rules:406
+    "event of nuclear_test_ban (spec/twilight_struggle/cards.rules:376)"
+    # spec: spec/twilight_struggle/cards.rules:377
     p_gain_vp(
         state,
         v_you,
-        bounded(state.tracks[0] - 2, "spec/twilight_struggle/cards.rules:406:22"),
+        bounded(state.tracks[0] - 2, "spec/twilight_struggle/cards.rules:377:22"),
     )
-    # spec: spec/twilight_struggle/cards.rules:407
+    # spec: spec/twilight_struggle/cards.rules:378
     p_improve_defcon(state, 2)
 
 
 def ev_formosan_resolution(state, v_you, v_this):
-    "event of formosan_resolution (spec/twilight_struggle/cards.rules:413)"
-    # spec: spec/twilight_struggle/cards.rules:413
+    "event of formosan_resolution (spec/twilight_struggle/cards.rules:384)"
+    # spec: spec/twilight_struggle/cards.rules:384
     activate(state, 9, [], None)
 
 
 def ev_central_america_scoring(state, v_you, v_this):
-    "event of central_america_scoring (spec/twilight_struggle/cards.rules:421)"
-    # spec: spec/twilight_struggle/cards.rules:421
+    "event of central_america_scoring (spec/twilight_struggle/cards.rules:392)"
+    # spec: spec/twilight_struggle/cards.rules:392
     p_score_region(state, E_central_america)
 
 
 def ev_southeast_asia_scoring(state, v_you, v_this):
-    "event of southeast_asia_scoring (spec/twilight_struggle/cards.rules:426)"
-    # spec: spec/twilight_struggle/cards.rules:426
+    "event of southeast_asia_scoring (spec/twilight_struggle/cards.rules:397)"
+    # spec: spec/twilight_struggle/cards.rules:397
     p_score_southeast_asia(state)
 
 
@@ -1393,8 +1394,8 @@ def ev_shuttle_diplomacy(state, v_you, v_this):
 
 
 def ev_alliance_for_progress(state, v_you, v_this):
-    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:773)"
-    # spec: spec/twilight_struggle/events_mid.rules:774
+    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:759)"
+    # spec: spec/twilight_struggle/events_mid.rules:760
     p_gain_vp(
         state,
         1,
@@ -1416,83 +1417,83 @@ def ev_alliance_for_progress(state, v_you, v_this):
                     )
                 ]
             ),
-            "spec/twilight_struggle/events_mid.rules:775:13",
+            "spec/twilight_struggle/events_mid.rules:761:13",
         ),
     )
 
 
 def ev_africa_scoring(state, v_you, v_this):
-    "event of africa_scoring (spec/twilight_struggle/cards.rules:474)"
-    # spec: spec/twilight_struggle/cards.rules:474
+    "event of africa_scoring (spec/twilight_struggle/cards.rules:445)"
+    # spec: spec/twilight_struggle/cards.rules:445
     p_score_region(state, E_africa)
 
 
 def ev_one_small_step(state, v_you, v_this):
-    "event of one_small_step (spec/twilight_struggle/events_mid.rules:782)"
-    # spec: spec/twilight_struggle/events_mid.rules:783
+    "event of one_small_step (spec/twilight_struggle/events_mid.rules:768)"
+    # spec: spec/twilight_struggle/events_mid.rules:769
     if state.tracks[6 + v_you] < 7:
         state.tracks[6 + v_you] = max(0, min(8, state.tracks[6 + v_you] + 1))
         state.stamps[7] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:784
+    # spec: spec/twilight_struggle/events_mid.rules:770
     p_space_race_advance(state, v_you)
 
 
 def ev_south_america_scoring(state, v_you, v_this):
-    "event of south_america_scoring (spec/twilight_struggle/cards.rules:478)"
-    # spec: spec/twilight_struggle/cards.rules:478
+    "event of south_america_scoring (spec/twilight_struggle/cards.rules:449)"
+    # spec: spec/twilight_struggle/cards.rules:449
     p_score_region(state, E_south_america)
 
 
 def ev_iranian_hostage_crisis(state, v_you, v_this):
-    "event of iranian_hostage_crisis (spec/twilight_struggle/events_late.rules:86)"
-    # spec: spec/twilight_struggle/events_late.rules:87
+    "event of iranian_hostage_crisis (spec/twilight_struggle/events_late.rules:60)"
+    # spec: spec/twilight_struggle/events_late.rules:61
     state.counters[2][E_iran] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_late.rules:88
+    # spec: spec/twilight_struggle/events_late.rules:62
     state.counters[1][E_iran] = bounded(
         max(0, state.counters[1][E_iran] + 2),
-        "spec/twilight_struggle/events_late.rules:88:5",
+        "spec/twilight_struggle/events_late.rules:62:5",
     )
     state.stamps[10] += 1
 
 
 def ev_the_iron_lady(state, v_you, v_this):
-    "event of the_iron_lady (spec/twilight_struggle/events_late.rules:95)"
-    # spec: spec/twilight_struggle/events_late.rules:96
+    "event of the_iron_lady (spec/twilight_struggle/events_late.rules:69)"
+    # spec: spec/twilight_struggle/events_late.rules:70
     p_gain_vp(state, 1, 1)
-    # spec: spec/twilight_struggle/events_late.rules:97
+    # spec: spec/twilight_struggle/events_late.rules:71
     state.counters[1][E_argentina] = bounded(
         max(0, state.counters[1][E_argentina] + 1),
-        "spec/twilight_struggle/events_late.rules:97:5",
+        "spec/twilight_struggle/events_late.rules:71:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_late.rules:98
+    # spec: spec/twilight_struggle/events_late.rules:72
     state.counters[1][E_uk] = 0
     state.stamps[10] += 1
 
 
 def ev_reagan_bombs_libya(state, v_you, v_this):
-    "event of reagan_bombs_libya (spec/twilight_struggle/events_late.rules:103)"
-    # spec: spec/twilight_struggle/events_late.rules:103
+    "event of reagan_bombs_libya (spec/twilight_struggle/events_late.rules:77)"
+    # spec: spec/twilight_struggle/events_late.rules:77
     p_gain_vp(
         state,
         1,
         bounded(
             state.counters[1][E_libya] // 2,
-            "spec/twilight_struggle/events_late.rules:103:41",
+            "spec/twilight_struggle/events_late.rules:77:41",
         ),
     )
 
 
 def ev_north_sea_oil(state, v_you, v_this):
-    "event of north_sea_oil (spec/twilight_struggle/events_late.rules:138)"
-    # spec: spec/twilight_struggle/events_late.rules:138
+    "event of north_sea_oil (spec/twilight_struggle/events_late.rules:112)"
+    # spec: spec/twilight_struggle/events_late.rules:112
     activate(state, 10, [], "end_of_turn")
 
 
 def ev_terrorism(state, v_you, v_this):
-    "event of terrorism (spec/twilight_struggle/events_late.rules:213)"
-    # spec: spec/twilight_struggle/events_late.rules:214
+    "event of terrorism (spec/twilight_struggle/events_late.rules:187)"
+    # spec: spec/twilight_struggle/events_late.rules:188
     v_count_lost = bounded(
         (
             2
@@ -1503,47 +1504,47 @@ def ev_terrorism(state, v_you, v_this):
             )
             else 1
         ),
-        "spec/twilight_struggle/events_late.rules:214:22",
+        "spec/twilight_struggle/events_late.rules:188:22",
     )
-    # spec: spec/twilight_struggle/events_late.rules:215
+    # spec: spec/twilight_struggle/events_late.rules:189
     for _ in range(v_count_lost):
-        tick(state, "repeat", "spec/twilight_struggle/events_late.rules:215:5")
+        tick(state, "repeat", "spec/twilight_struggle/events_late.rules:189:5")
         p_move_random_card(state, None if v_you is None else (v_you + 1) % 2, "@9")
 
 
 def ev_iran_contra_scandal(state, v_you, v_this):
-    "event of iran_contra_scandal (spec/twilight_struggle/events_late.rules:226)"
-    # spec: spec/twilight_struggle/events_late.rules:226
+    "event of iran_contra_scandal (spec/twilight_struggle/events_late.rules:200)"
+    # spec: spec/twilight_struggle/events_late.rules:200
     activate(state, 12, [], "end_of_turn")
 
 
 def ev_an_evil_empire(state, v_you, v_this):
-    "event of an_evil_empire (spec/twilight_struggle/events_late.rules:326)"
-    # spec: spec/twilight_struggle/events_late.rules:326
+    "event of an_evil_empire (spec/twilight_struggle/events_late.rules:300)"
+    # spec: spec/twilight_struggle/events_late.rules:300
     p_gain_vp(state, 1, 1)
 
 
 def ev_solidarity(state, v_you, v_this):
-    "event of solidarity (spec/twilight_struggle/events_late.rules:387)"
-    # spec: spec/twilight_struggle/events_late.rules:388
+    "event of solidarity (spec/twilight_struggle/events_late.rules:361)"
+    # spec: spec/twilight_struggle/events_late.rules:362
     state.counters[2][E_poland] = bounded(
         max(0, state.counters[2][E_poland] + 3),
-        "spec/twilight_struggle/events_late.rules:388:5",
+        "spec/twilight_struggle/events_late.rules:362:5",
     )
     state.stamps[10] += 1
 
 
 def ev_defectors(state, v_you, v_this):
-    "event of defectors (spec/twilight_struggle/events_late.rules:419)"
-    # spec: spec/twilight_struggle/events_late.rules:420
+    "event of defectors (spec/twilight_struggle/events_late.rules:393)"
+    # spec: spec/twilight_struggle/events_late.rules:394
     if state.vars[5] == v_this:
-        # spec: spec/twilight_struggle/events_late.rules:421
+        # spec: spec/twilight_struggle/events_late.rules:395
         if state.vars[3]:
-            # spec: spec/twilight_struggle/events_late.rules:422
+            # spec: spec/twilight_struggle/events_late.rules:396
             if state.vars[6] == 1:
-                # spec: spec/twilight_struggle/events_late.rules:423
+                # spec: spec/twilight_struggle/events_late.rules:397
                 for v_c in list(state.zones[6]):
-                    # spec: spec/twilight_struggle/events_late.rules:424
+                    # spec: spec/twilight_struggle/events_late.rules:398
                     log_line(
                         state,
                         " ".join(
@@ -1552,36 +1553,36 @@ def ev_defectors(state, v_you, v_this):
                                 text_of(ENTITY_LABELS[v_c]),
                             ]
                         ),
-                        "spec/twilight_struggle/events_late.rules:424:21",
+                        "spec/twilight_struggle/events_late.rules:398:21",
                     )
-                    # spec: spec/twilight_struggle/events_late.rules:425
+                    # spec: spec/twilight_struggle/events_late.rules:399
                     move_card(state, v_c, 9)
         elif state.vars[6] == 0:
-            # spec: spec/twilight_struggle/events_late.rules:429
+            # spec: spec/twilight_struggle/events_late.rules:403
             p_gain_vp(state, 1, 1)
 
 
 def ev_norad(state, v_you, v_this):
-    "event of norad (spec/twilight_struggle/events_late.rules:496)"
-    # spec: spec/twilight_struggle/events_late.rules:497
+    "event of norad (spec/twilight_struggle/events_late.rules:470)"
+    # spec: spec/twilight_struggle/events_late.rules:471
     state.vars[0] = state.tracks[0]
     state.stamps[12] += 1
-    # spec: spec/twilight_struggle/events_late.rules:498
+    # spec: spec/twilight_struggle/events_late.rules:472
     activate(state, 15, [], None)
 
 
 def ev_yuri_and_samantha(state, v_you, v_this):
-    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:509)"
-    # spec: spec/twilight_struggle/events_late.rules:509
+    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:483)"
+    # spec: spec/twilight_struggle/events_late.rules:483
     activate(state, 16, [], "end_of_turn")
 
 
 def ev_awacs_sale_to_saudis(state, v_you, v_this):
-    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:515)"
-    # spec: spec/twilight_struggle/events_late.rules:515
+    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:489)"
+    # spec: spec/twilight_struggle/events_late.rules:489
     state.counters[2][E_saudi_arabia] = bounded(
         max(0, state.counters[2][E_saudi_arabia] + 2),
-        "spec/twilight_struggle/events_late.rules:515:30",
+        "spec/twilight_struggle/events_late.rules:489:30",
     )
     state.stamps[10] += 1
 
@@ -1593,22 +1594,22 @@ def t_formosan_resolution_in_effect_0(state, v_p, v_c):
 
 
 def t_aldrich_ames_remix_in_effect_0(state):
-    "on turn_ending of aldrich_ames_remix_in_effect (spec/twilight_struggle/events_late.rules:334)"
-    # spec: spec/twilight_struggle/events_late.rules:334
+    "on turn_ending of aldrich_ames_remix_in_effect (spec/twilight_struggle/events_late.rules:308)"
+    # spec: spec/twilight_struggle/events_late.rules:308
     state.revealed[3] = False
     state.stamps[0] += 1
 
 
 def t_norad_in_effect_0(state, v_p):
-    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:484)"
-    # spec: spec/twilight_struggle/events_late.rules:484
+    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:458)"
+    # spec: spec/twilight_struggle/events_late.rules:458
     state.vars[0] = state.tracks[0]
     state.stamps[12] += 1
 
 
 def t_yuri_and_samantha_in_effect_0(state, v_p, v_c):
-    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:506)"
-    # spec: spec/twilight_struggle/events_late.rules:506
+    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:480)"
+    # spec: spec/twilight_struggle/events_late.rules:480
     p_gain_vp(state, 0, 1)
 
 
@@ -1767,7 +1768,7 @@ def emit_coup_made(state, x0, x1):
         kind = effect[0]
         if kind == 16:  # yuri_and_samantha_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:506
+            # spec: spec/twilight_struggle/events_late.rules:480
             if x0 == 1:
                 runs.append((t_yuri_and_samantha_in_effect_0, [x0, x1]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
@@ -1826,7 +1827,7 @@ def emit_action_round_started(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:484
+            # spec: spec/twilight_struggle/events_late.rules:458
             runs.append(new_frame(91, [x0]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
             args = effect[1]
@@ -1862,7 +1863,7 @@ def emit_action_round_ended(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:485
+            # spec: spec/twilight_struggle/events_late.rules:459
             runs.append(new_frame(86, [x0]))
         elif kind == 22:  # missile_envy_obligation
             args = effect[1]
@@ -1888,7 +1889,7 @@ def emit_turn_ending(state):
         kind = effect[0]
         if kind == 14:  # aldrich_ames_remix_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:334
+            # spec: spec/twilight_struggle/events_late.rules:308
             runs.append((t_aldrich_ames_remix_in_effect_0, []))
     for function, values in runs:
         function(state, *values)
@@ -2550,29 +2551,192 @@ def s_fire_event(state, frame):
             return
 
 
+def s_add_influence_capped(state, frame):
+    "procedure add_influence_capped (spec/twilight_struggle/event_helpers.rules:40)"
+    # L: 0 src, 1 p, 2 n, 3 cap, 4 r, 5 uncontrolled, 6 c, 7 rounds left of the repeat at line 42
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/twilight_struggle/event_helpers.rules:41
+            state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
+            # spec: spec/twilight_struggle/event_helpers.rules:42
+            L[7] = L[2]
+            pc = 1
+        if pc == 1:
+            if L[7] <= 0:
+                pc = 4
+                continue
+            tick(state, "repeat", "spec/twilight_struggle/event_helpers.rules:42:5")
+            # spec: spec/twilight_struggle/event_helpers.rules:43
+            player = L[1]
+            values = [
+                c_c
+                for c_c in K_country
+                if (
+                    member_of(
+                        state,
+                        c_c,
+                        L[4],
+                        REGION_SETS,
+                        "spec/twilight_struggle/event_helpers.rules:44:19",
+                    )
+                    and state.counters[0][c_c] < L[3]
+                    and not (
+                        L[5]
+                        and d_controls(
+                            state, None if L[1] is None else (L[1] + 1) % 2, c_c
+                        )
+                    )
+                )
+            ]
+            if not values:
+                pc = 3
+                continue
+            player = player
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                fill_prompt(
+                    ("", ": add 1 ", " influence where?"),
+                    [label_of(ENTITY_LABELS, L[0]), label_of(PLAYER_LABELS, L[1])],
+                ),
+                ids,
+                labels,
+                values,
+                "spec/twilight_struggle/event_helpers.rules:43:9",
+                (L[0],),
+            )
+            frame[1] = 2
+            return
+        if pc == 2:
+            L[6] = frame[3]
+            # spec: spec/twilight_struggle/event_helpers.rules:47
+            state.counters[1 + L[1]][L[6]] = bounded(
+                max(0, state.counters[1 + L[1]][L[6]] + 1),
+                "spec/twilight_struggle/event_helpers.rules:47:9",
+            )
+            state.stamps[10] += 1
+            # spec: spec/twilight_struggle/event_helpers.rules:48
+            state.counters[0][L[6]] = bounded(
+                max(0, state.counters[0][L[6]] + 1),
+                "spec/twilight_struggle/event_helpers.rules:48:9",
+            )
+            state.stamps[9] += 1
+            pc = 3
+        if pc == 3:
+            L[7] = L[7] - 1
+            pc = 1
+            continue
+        if pc == 4:
+            state.frames.pop()
+            return
+
+
+def s_remove_influence_capped(state, frame):
+    "procedure remove_influence_capped (spec/twilight_struggle/event_helpers.rules:54)"
+    # L: 0 src, 1 chooser, 2 victim, 3 n, 4 cap, 5 r, 6 c, 7 rounds left of the repeat at line 57
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/twilight_struggle/event_helpers.rules:56
+            state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
+            # spec: spec/twilight_struggle/event_helpers.rules:57
+            L[7] = L[3]
+            pc = 1
+        if pc == 1:
+            if L[7] <= 0:
+                pc = 4
+                continue
+            tick(state, "repeat", "spec/twilight_struggle/event_helpers.rules:57:5")
+            # spec: spec/twilight_struggle/event_helpers.rules:58
+            player = L[1]
+            values = [
+                c_c
+                for c_c in K_country
+                if (
+                    member_of(
+                        state,
+                        c_c,
+                        L[5],
+                        REGION_SETS,
+                        "spec/twilight_struggle/event_helpers.rules:59:19",
+                    )
+                    and state.counters[1 + L[2]][c_c] > 0
+                    and state.counters[0][c_c] < L[4]
+                )
+            ]
+            if not values:
+                pc = 3
+                continue
+            player = player
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                fill_prompt(
+                    ("", ": remove 1 ", " influence where?"),
+                    [label_of(ENTITY_LABELS, L[0]), label_of(PLAYER_LABELS, L[2])],
+                ),
+                ids,
+                labels,
+                values,
+                "spec/twilight_struggle/event_helpers.rules:58:9",
+                (L[0],),
+            )
+            frame[1] = 2
+            return
+        if pc == 2:
+            L[6] = frame[3]
+            # spec: spec/twilight_struggle/event_helpers.rules:61
+            state.counters[1 + L[2]][L[6]] = bounded(
+                max(0, state.counters[1 + L[2]][L[6]] - 1),
+                "spec/twilight_struggle/event_helpers.rules:61:9",
+            )
+            state.stamps[10] += 1
+            # spec: spec/twilight_struggle/event_helpers.rules:62
+            state.counters[0][L[6]] = bounded(
+                max(0, state.counters[0][L[6]] + 1),
+                "spec/twilight_struggle/event_helpers.rules:62:9",
+            )
+            state.stamps[9] += 1
+            pc = 3
+        if pc == 3:
+            L[7] = L[7] - 1
+            pc = 1
+            continue
+        if pc == 4:
+            state.frames.pop()
+            return
+
+
 def s_event_operations(state, frame):
-    "procedure event_operations (spec/twilight_struggle/event_helpers.rules:72)"
+    "procedure event_operations (spec/twilight_struggle/event_helpers.rules:110)"
     # L: 0 p, 1 ops
     L = frame[2]
-    # spec: spec/twilight_struggle/event_helpers.rules:73
+    # spec: spec/twilight_struggle/event_helpers.rules:111
     if state.vars[3]:
         state.counters[3][:] = state.counters[1]
         state.counters[4][:] = state.counters[2]
         state.stamps[11] += 1
-    # spec: spec/twilight_struggle/event_helpers.rules:74
+    # spec: spec/twilight_struggle/event_helpers.rules:112
     state.frames.pop()
     state.frames.append(new_frame(18, [L[0], L[1], 0, 0]))
     return
 
 
 def s_optional_event_operations(state, frame):
-    "procedure optional_event_operations (spec/twilight_struggle/event_helpers.rules:80)"
+    "procedure optional_event_operations (spec/twilight_struggle/event_helpers.rules:118)"
     # L: 0 p, 1 ops
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/event_helpers.rules:81
+            # spec: spec/twilight_struggle/event_helpers.rules:119
             player = L[0]
             offered = []
             offered.append(0)
@@ -2589,7 +2753,7 @@ def s_optional_event_operations(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/event_helpers.rules:81:5",
+                "spec/twilight_struggle/event_helpers.rules:119:5",
             )
             frame[1] = 1
             return
@@ -2602,12 +2766,12 @@ def s_optional_event_operations(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/event_helpers.rules:82
+            # spec: spec/twilight_struggle/event_helpers.rules:120
             state.frames.pop()
-            state.frames.append(new_frame(5, [L[0], L[1]]))
+            state.frames.append(new_frame(7, [L[0], L[1]]))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/event_helpers.rules:83
+            # spec: spec/twilight_struggle/event_helpers.rules:121
             log_line(
                 state,
                 " ".join(
@@ -2617,13 +2781,13 @@ def s_optional_event_operations(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/event_helpers.rules:83:48",
+                                "spec/twilight_struggle/event_helpers.rules:121:48",
                             )
                         ),
                         "declines the operations",
                     ]
                 ),
-                "spec/twilight_struggle/event_helpers.rules:83:44",
+                "spec/twilight_struggle/event_helpers.rules:121:44",
             )
             pc = 4
         if pc == 4:
@@ -2631,163 +2795,14 @@ def s_optional_event_operations(state, frame):
             return
 
 
-def s_late_add_influence_capped(state, frame):
-    "procedure late_add_influence_capped (spec/twilight_struggle/events_late.rules:30)"
-    # L: 0 p, 1 n, 2 cap, 3 r, 4 c, 5 rounds left of the repeat at line 32
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:31
-            state.counters[0][:] = [0] * 205
-            state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_late.rules:32
-            L[5] = L[1]
-            pc = 1
-        if pc == 1:
-            if L[5] <= 0:
-                pc = 4
-                continue
-            tick(state, "repeat", "spec/twilight_struggle/events_late.rules:32:5")
-            # spec: spec/twilight_struggle/events_late.rules:33
-            player = L[0]
-            values = [
-                c_c
-                for c_c in K_country
-                if (
-                    member_of(
-                        state,
-                        c_c,
-                        L[3],
-                        REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:33:38",
-                    )
-                    and state.counters[0][c_c] < L[2]
-                )
-            ]
-            if not values:
-                pc = 3
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Add 1 influence where?",
-                ids,
-                labels,
-                values,
-                "spec/twilight_struggle/events_late.rules:33:9",
-            )
-            frame[1] = 2
-            return
-        if pc == 2:
-            L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:35
-            state.counters[1 + L[0]][L[4]] = bounded(
-                max(0, state.counters[1 + L[0]][L[4]] + 1),
-                "spec/twilight_struggle/events_late.rules:35:9",
-            )
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:36
-            state.counters[0][L[4]] = bounded(
-                max(0, state.counters[0][L[4]] + 1),
-                "spec/twilight_struggle/events_late.rules:36:9",
-            )
-            state.stamps[9] += 1
-            pc = 3
-        if pc == 3:
-            L[5] = L[5] - 1
-            pc = 1
-            continue
-        if pc == 4:
-            state.frames.pop()
-            return
-
-
-def s_late_remove_influence_capped(state, frame):
-    "procedure late_remove_influence_capped (spec/twilight_struggle/events_late.rules:42)"
-    # L: 0 chooser, 1 victim, 2 n, 3 cap, 4 r, 5 c, 6 rounds left of the repeat at line 44
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:43
-            state.counters[0][:] = [0] * 205
-            state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_late.rules:44
-            L[6] = L[2]
-            pc = 1
-        if pc == 1:
-            if L[6] <= 0:
-                pc = 4
-                continue
-            tick(state, "repeat", "spec/twilight_struggle/events_late.rules:44:5")
-            # spec: spec/twilight_struggle/events_late.rules:45
-            player = L[0]
-            values = [
-                c_c
-                for c_c in K_country
-                if (
-                    member_of(
-                        state,
-                        c_c,
-                        L[4],
-                        REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:46:19",
-                    )
-                    and state.counters[1 + L[1]][c_c] > 0
-                    and state.counters[0][c_c] < L[3]
-                )
-            ]
-            if not values:
-                pc = 3
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Remove 1 influence where?",
-                ids,
-                labels,
-                values,
-                "spec/twilight_struggle/events_late.rules:45:9",
-            )
-            frame[1] = 2
-            return
-        if pc == 2:
-            L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:48
-            state.counters[1 + L[1]][L[5]] = bounded(
-                max(0, state.counters[1 + L[1]][L[5]] - 1),
-                "spec/twilight_struggle/events_late.rules:48:9",
-            )
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:49
-            state.counters[0][L[5]] = bounded(
-                max(0, state.counters[0][L[5]] + 1),
-                "spec/twilight_struggle/events_late.rules:49:9",
-            )
-            state.stamps[9] += 1
-            pc = 3
-        if pc == 3:
-            L[6] = L[6] - 1
-            pc = 1
-            continue
-        if pc == 4:
-            state.frames.pop()
-            return
-
-
 def s_late_event_operations(state, frame):
-    "procedure late_event_operations (spec/twilight_struggle/events_late.rules:61)"
+    "procedure late_event_operations (spec/twilight_struggle/events_late.rules:35)"
     # L: 0 p, 1 c, 2 points
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:62
+            # spec: spec/twilight_struggle/events_late.rules:36
             L[2] = bounded(
                 d_event_ops(
                     state,
@@ -2800,13 +2815,13 @@ def s_late_event_operations(state, frame):
                             A_ops,
                             L[1],
                             "ops",
-                            "spec/twilight_struggle/events_late.rules:62:34",
+                            "spec/twilight_struggle/events_late.rules:36:34",
                         )
                     ),
                 ),
-                "spec/twilight_struggle/events_late.rules:62:18",
+                "spec/twilight_struggle/events_late.rules:36:18",
             )
-            # spec: spec/twilight_struggle/events_late.rules:63
+            # spec: spec/twilight_struggle/events_late.rules:37
             player = L[0]
             offered = []
             if any(d_may_place_influence(state, L[0], c_x) for c_x in K_country):
@@ -2832,7 +2847,7 @@ def s_late_event_operations(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:63:5",
+                "spec/twilight_struggle/events_late.rules:37:5",
                 (L[1],),
             )
             frame[1] = 1
@@ -2848,12 +2863,12 @@ def s_late_event_operations(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:65
+            # spec: spec/twilight_struggle/events_late.rules:39
             state.frames.pop()
             state.frames.append(new_frame(19, [L[0], L[2], 0, 0] + [UNBOUND] * 4))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:68
+            # spec: spec/twilight_struggle/events_late.rules:42
             state.frames.pop()
             state.frames.append(new_frame(20, [L[0], L[2], 0, 0] + [UNBOUND] * 4))
             return
@@ -2863,18 +2878,18 @@ def s_late_event_operations(state, frame):
 
 
 def s_late_double_influence(state, frame):
-    "procedure late_double_influence (spec/twilight_struggle/events_late.rules:262)"
+    "procedure late_double_influence (spec/twilight_struggle/events_late.rules:236)"
     # L: 0 p, 1 n, 2 r, 3 left, 4 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:263
+            # spec: spec/twilight_struggle/events_late.rules:237
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_late.rules:264
+            # spec: spec/twilight_struggle/events_late.rules:238
             L[3] = L[1]
-            # spec: spec/twilight_struggle/events_late.rules:265
+            # spec: spec/twilight_struggle/events_late.rules:239
             pc = 1
         if pc == 1:
             if not (
@@ -2887,14 +2902,14 @@ def s_late_double_influence(state, frame):
                         state,
                         L[2],
                         REGION_MEMBERS,
-                        "spec/twilight_struggle/events_late.rules:266:45",
+                        "spec/twilight_struggle/events_late.rules:240:45",
                     )
                 )
             ):
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_late.rules:265:5")
-            # spec: spec/twilight_struggle/events_late.rules:267
+            tick(state, "while", "spec/twilight_struggle/events_late.rules:239:5")
+            # spec: spec/twilight_struggle/events_late.rules:241
             player = L[0]
             offered = []
             offered.append(0)
@@ -2911,7 +2926,7 @@ def s_late_double_influence(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:267:9",
+                "spec/twilight_struggle/events_late.rules:241:9",
             )
             frame[1] = 2
             return
@@ -2924,7 +2939,7 @@ def s_late_double_influence(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:269
+            # spec: spec/twilight_struggle/events_late.rules:243
             player = L[0]
             values = [
                 c_c
@@ -2935,7 +2950,7 @@ def s_late_double_influence(state, frame):
                         c_c,
                         L[2],
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:269:46",
+                        "spec/twilight_struggle/events_late.rules:243:46",
                     )
                     and state.counters[1 + L[0]][c_c] > 0
                     and state.counters[0][c_c] == 0
@@ -2949,30 +2964,30 @@ def s_late_double_influence(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:269:17",
+                "spec/twilight_struggle/events_late.rules:243:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:271
+            # spec: spec/twilight_struggle/events_late.rules:245
             state.counters[1 + L[0]][L[4]] = bounded(
                 max(0, state.counters[1 + L[0]][L[4]] + state.counters[1 + L[0]][L[4]]),
-                "spec/twilight_struggle/events_late.rules:271:17",
+                "spec/twilight_struggle/events_late.rules:245:17",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:272
+            # spec: spec/twilight_struggle/events_late.rules:246
             state.counters[0][L[4]] = bounded(
                 max(0, state.counters[0][L[4]] + 1),
-                "spec/twilight_struggle/events_late.rules:272:17",
+                "spec/twilight_struggle/events_late.rules:246:17",
             )
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_late.rules:273
-            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:273:17")
+            # spec: spec/twilight_struggle/events_late.rules:247
+            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:247:17")
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_late.rules:275
+            # spec: spec/twilight_struggle/events_late.rules:249
             L[3] = 0
             pc = 1
             continue
@@ -2982,15 +2997,15 @@ def s_late_double_influence(state, frame):
 
 
 def s_late_free_realignments(state, frame):
-    "procedure late_free_realignments (spec/twilight_struggle/events_late.rules:311)"
+    "procedure late_free_realignments (spec/twilight_struggle/events_late.rules:285)"
     # L: 0 p, 1 points, 2 r, 3 left, 4 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:312
+            # spec: spec/twilight_struggle/events_late.rules:286
             L[3] = L[1]
-            # spec: spec/twilight_struggle/events_late.rules:313
+            # spec: spec/twilight_struggle/events_late.rules:287
             pc = 1
         if pc == 1:
             if not (
@@ -3005,14 +3020,14 @@ def s_late_free_realignments(state, frame):
                         state,
                         L[2],
                         REGION_MEMBERS,
-                        "spec/twilight_struggle/events_late.rules:313:52",
+                        "spec/twilight_struggle/events_late.rules:287:52",
                     )
                 )
             ):
                 pc = 3
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_late.rules:313:5")
-            # spec: spec/twilight_struggle/events_late.rules:314
+            tick(state, "while", "spec/twilight_struggle/events_late.rules:287:5")
+            # spec: spec/twilight_struggle/events_late.rules:288
             player = L[0]
             values = [
                 c_target
@@ -3023,7 +3038,7 @@ def s_late_free_realignments(state, frame):
                         c_target,
                         L[2],
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:314:43",
+                        "spec/twilight_struggle/events_late.rules:288:43",
                     )
                     and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
                         c_target
@@ -3039,16 +3054,16 @@ def s_late_free_realignments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:314:9",
+                "spec/twilight_struggle/events_late.rules:288:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:316
+            # spec: spec/twilight_struggle/events_late.rules:290
             p_realignment_roll(state, L[0], L[4])
-            # spec: spec/twilight_struggle/events_late.rules:317
-            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:317:9")
+            # spec: spec/twilight_struggle/events_late.rules:291
+            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:291:9")
             pc = 1
             continue
         if pc == 3:
@@ -3057,13 +3072,13 @@ def s_late_free_realignments(state, frame):
 
 
 def s_norad_check(state, frame):
-    "procedure norad_check (spec/twilight_struggle/events_late.rules:488)"
+    "procedure norad_check (spec/twilight_struggle/events_late.rules:462)"
     # L: 0 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:489
+            # spec: spec/twilight_struggle/events_late.rules:463
             if (
                 state.tracks[0] == 2
                 and state.vars[0] != 2
@@ -3079,7 +3094,7 @@ def s_norad_check(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:491
+            # spec: spec/twilight_struggle/events_late.rules:465
             player = 1
             values = [c_c for c_c in K_country if state.counters[2][c_c] > 0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3090,16 +3105,16 @@ def s_norad_check(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:491:9",
+                "spec/twilight_struggle/events_late.rules:465:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[0] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:492
+            # spec: spec/twilight_struggle/events_late.rules:466
             state.counters[2][L[0]] = bounded(
                 max(0, state.counters[2][L[0]] + 1),
-                "spec/twilight_struggle/events_late.rules:492:9",
+                "spec/twilight_struggle/events_late.rules:466:9",
             )
             state.stamps[10] += 1
             pc = 3
@@ -3529,7 +3544,7 @@ def s_missile_envy_use(state, frame):
             frame[1] = 2
             state.frames.append(
                 new_frame(
-                    5,
+                    7,
                     [
                         L[0],
                         bounded(
@@ -4932,81 +4947,24 @@ def sev_five_year_plan(state, frame):
 
 def sev_socialist_governments(state, frame):
     "event of socialist_governments (spec/twilight_struggle/cards.rules:67)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 69
+    # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:68
-            state.counters[0][:] = [0] * 205
-            state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:69
-            L[3] = 3
-            pc = 1
-        if pc == 1:
-            if L[3] <= 0:
-                pc = 4
-                continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:69:9")
-            # spec: spec/twilight_struggle/cards.rules:70
-            player = L[0]
-            values = [
-                c_c
-                for c_c in K_country
-                if (
-                    c_c in RS_western_europe
-                    and state.counters[2][c_c] > 0
-                    and state.counters[0][c_c] < 2
-                )
-            ]
-            if not values:
-                pc = 3
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Socialist Governments: remove 1 US influence where?",
-                ids,
-                labels,
-                values,
-                "spec/twilight_struggle/cards.rules:70:13",
-            )
-            frame[1] = 2
-            return
-        if pc == 2:
-            L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:73
-            state.counters[2][L[2]] = bounded(
-                max(0, state.counters[2][L[2]] - 1),
-                "spec/twilight_struggle/cards.rules:73:13",
-            )
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:74
-            state.counters[0][L[2]] = bounded(
-                max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:74:13",
-            )
-            state.stamps[9] += 1
-            pc = 3
-        if pc == 3:
-            L[3] = L[3] - 1
-            pc = 1
-            continue
-        if pc == 4:
-            state.frames.pop()
-            return
+    # spec: spec/twilight_struggle/cards.rules:68
+    state.frames.pop()
+    state.frames.append(
+        new_frame(6, [L[1], L[0], 1, 3, 2, E_western_europe] + [UNBOUND] * 2)
+    )
+    return
 
 
 def sev_blockade(state, frame):
-    "event of blockade (spec/twilight_struggle/cards.rules:97)"
+    "event of blockade (spec/twilight_struggle/cards.rules:90)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:98
+            # spec: spec/twilight_struggle/cards.rules:91
             player = 1
             offered = []
             if any(q_ops_value(state, 1, c_c) >= 3 for c_c in state.zones[3]):
@@ -5027,7 +4985,7 @@ def sev_blockade(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:98:9",
+                "spec/twilight_struggle/cards.rules:91:9",
             )
             frame[1] = 1
             return
@@ -5040,7 +4998,7 @@ def sev_blockade(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:101
+            # spec: spec/twilight_struggle/cards.rules:94
             player = 1
             values = [c_c for c_c in state.zones[3] if q_ops_value(state, 1, c_c) >= 3]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5051,23 +5009,23 @@ def sev_blockade(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:101:17",
+                "spec/twilight_struggle/cards.rules:94:17",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:103
+            # spec: spec/twilight_struggle/cards.rules:96
             log_line(
                 state,
                 " ".join(["Blockade: the USA discards", text_of(ENTITY_LABELS[L[2]])]),
-                "spec/twilight_struggle/cards.rules:103:17",
+                "spec/twilight_struggle/cards.rules:96:17",
             )
-            # spec: spec/twilight_struggle/cards.rules:104
+            # spec: spec/twilight_struggle/cards.rules:97
             move_card(state, L[2], 9)
             pc = 5
         if pc == 4:
-            # spec: spec/twilight_struggle/cards.rules:107
+            # spec: spec/twilight_struggle/cards.rules:100
             state.counters[2][E_west_germany] = 0
             state.stamps[10] += 1
             pc = 5
@@ -5077,90 +5035,25 @@ def sev_blockade(state, frame):
 
 
 def sev_comecon(state, frame):
-    "event of comecon (spec/twilight_struggle/cards.rules:133)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 135
+    "event of comecon (spec/twilight_struggle/cards.rules:126)"
+    # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:134
-            state.counters[0][:] = [0] * 205
-            state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:135
-            L[3] = 4
-            pc = 1
-        if pc == 1:
-            if L[3] <= 0:
-                pc = 4
-                continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:135:9")
-            # spec: spec/twilight_struggle/cards.rules:136
-            player = L[0]
-            values = [
-                c_c
-                for c_c in K_country
-                if (
-                    c_c in RS_eastern_europe
-                    and not (
-                        state.counters[1 + 1][c_c] >= A_stability[c_c]
-                        and state.counters[1 + 1][c_c]
-                        - state.counters[1 + (1 + 1) % 2][c_c]
-                        >= A_stability[c_c]
-                    )
-                    and state.counters[0][c_c] == 0
-                )
-            ]
-            if not values:
-                pc = 3
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "COMECON: add 1 USSR influence where?",
-                ids,
-                labels,
-                values,
-                "spec/twilight_struggle/cards.rules:136:13",
-            )
-            frame[1] = 2
-            return
-        if pc == 2:
-            L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:139
-            state.counters[1][L[2]] = bounded(
-                max(0, state.counters[1][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:139:13",
-            )
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:140
-            state.counters[0][L[2]] = bounded(
-                max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:140:13",
-            )
-            state.stamps[9] += 1
-            pc = 3
-        if pc == 3:
-            L[3] = L[3] - 1
-            pc = 1
-            continue
-        if pc == 4:
-            state.frames.pop()
-            return
+    # spec: spec/twilight_struggle/cards.rules:126
+    state.frames.pop()
+    state.frames.append(
+        new_frame(5, [L[1], 0, 4, 1, E_eastern_europe, True] + [UNBOUND] * 2)
+    )
+    return
 
 
 def sev_warsaw_pact_formed(state, frame):
-    "event of warsaw_pact_formed (spec/twilight_struggle/cards.rules:156)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 160, 4 rounds left of the repeat at line 167
+    "event of warsaw_pact_formed (spec/twilight_struggle/cards.rules:140)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 143
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:157
-            state.counters[0][:] = [0] * 205
-            state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:158
+            # spec: spec/twilight_struggle/cards.rules:141
             player = L[0]
             offered = []
             offered.append(0)
@@ -5180,7 +5073,7 @@ def sev_warsaw_pact_formed(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:158:9",
+                "spec/twilight_struggle/cards.rules:141:9",
             )
             frame[1] = 1
             return
@@ -5191,17 +5084,17 @@ def sev_warsaw_pact_formed(state, frame):
             elif k == 1:
                 pc = 6
             else:
-                pc = 9
+                pc = 7
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:160
+            # spec: spec/twilight_struggle/cards.rules:143
             L[3] = 4
             pc = 3
         if pc == 3:
             if L[3] <= 0:
-                pc = 9
+                pc = 7
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:160:17")
-            # spec: spec/twilight_struggle/cards.rules:161
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:143:17")
+            # spec: spec/twilight_struggle/cards.rules:144
             player = L[0]
             values = [
                 c_c
@@ -5220,13 +5113,13 @@ def sev_warsaw_pact_formed(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:161:21",
+                "spec/twilight_struggle/cards.rules:144:21",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:163
+            # spec: spec/twilight_struggle/cards.rules:146
             state.counters[2][L[2]] = 0
             state.stamps[10] += 1
             pc = 5
@@ -5235,65 +5128,27 @@ def sev_warsaw_pact_formed(state, frame):
             pc = 3
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/cards.rules:167
-            L[4] = 5
-            pc = 7
-        if pc == 7:
-            if L[4] <= 0:
-                pc = 9
-                continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:167:17")
-            # spec: spec/twilight_struggle/cards.rules:168
-            player = L[0]
-            values = [
-                c_c
-                for c_c in K_country
-                if (c_c in RS_eastern_europe and state.counters[0][c_c] < 2)
-            ]
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Warsaw Pact Formed: add 1 USSR influence where?",
-                ids,
-                labels,
-                values,
-                "spec/twilight_struggle/cards.rules:168:21",
+            # spec: spec/twilight_struggle/cards.rules:150
+            frame[1] = 7
+            state.frames.append(
+                new_frame(5, [L[1], 0, 5, 2, E_eastern_europe, False] + [UNBOUND] * 2)
             )
-            frame[1] = 8
             return
-        if pc == 8:
-            L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:170
-            state.counters[1][L[2]] = bounded(
-                max(0, state.counters[1][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:170:21",
-            )
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:171
-            state.counters[0][L[2]] = bounded(
-                max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:171:21",
-            )
-            state.stamps[9] += 1
-            L[4] = L[4] - 1
-            pc = 7
-            continue
-        if pc == 9:
-            # spec: spec/twilight_struggle/cards.rules:175
+        if pc == 7:
+            # spec: spec/twilight_struggle/cards.rules:153
             activate(state, 2, [], None)
             state.frames.pop()
             return
 
 
 def sev_truman_doctrine(state, frame):
-    "event of truman_doctrine (spec/twilight_struggle/cards.rules:198)"
+    "event of truman_doctrine (spec/twilight_struggle/cards.rules:176)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:199
+            # spec: spec/twilight_struggle/cards.rules:177
             player = L[0]
             values = [
                 c_c
@@ -5327,13 +5182,13 @@ def sev_truman_doctrine(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:199:9",
+                "spec/twilight_struggle/cards.rules:177:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:203
+            # spec: spec/twilight_struggle/cards.rules:181
             state.counters[1][L[2]] = 0
             state.stamps[10] += 1
             pc = 2
@@ -5343,13 +5198,13 @@ def sev_truman_doctrine(state, frame):
 
 
 def sev_olympic_games(state, frame):
-    "event of olympic_games (spec/twilight_struggle/cards.rules:213)"
+    "event of olympic_games (spec/twilight_struggle/cards.rules:191)"
     # L: 0 you, 1 this, 2 sponsor_total, 3 guest_total, 4 sponsor_die, 5 guest_die
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:214
+            # spec: spec/twilight_struggle/cards.rules:192
             player = None if L[0] is None else (L[0] + 1) % 2
             offered = []
             offered.append(0)
@@ -5366,7 +5221,7 @@ def sev_olympic_games(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:214:9",
+                "spec/twilight_struggle/cards.rules:192:9",
             )
             frame[1] = 1
             return
@@ -5379,22 +5234,22 @@ def sev_olympic_games(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:216
+            # spec: spec/twilight_struggle/cards.rules:194
             L[2] = 0
-            # spec: spec/twilight_struggle/cards.rules:217
+            # spec: spec/twilight_struggle/cards.rules:195
             L[3] = 0
-            # spec: spec/twilight_struggle/cards.rules:218
+            # spec: spec/twilight_struggle/cards.rules:196
             while L[2] == L[3]:
-                tick(state, "while", "spec/twilight_struggle/cards.rules:218:17")
-                # spec: spec/twilight_struggle/cards.rules:219
-                L[4] = roll(state, 6, "spec/twilight_struggle/cards.rules:219:21")
-                # spec: spec/twilight_struggle/cards.rules:220
-                L[5] = roll(state, 6, "spec/twilight_struggle/cards.rules:220:21")
-                # spec: spec/twilight_struggle/cards.rules:221
-                L[2] = bounded(L[4] + 2, "spec/twilight_struggle/cards.rules:221:21")
-                # spec: spec/twilight_struggle/cards.rules:222
+                tick(state, "while", "spec/twilight_struggle/cards.rules:196:17")
+                # spec: spec/twilight_struggle/cards.rules:197
+                L[4] = roll(state, 6, "spec/twilight_struggle/cards.rules:197:21")
+                # spec: spec/twilight_struggle/cards.rules:198
+                L[5] = roll(state, 6, "spec/twilight_struggle/cards.rules:198:21")
+                # spec: spec/twilight_struggle/cards.rules:199
+                L[2] = bounded(L[4] + 2, "spec/twilight_struggle/cards.rules:199:21")
+                # spec: spec/twilight_struggle/cards.rules:200
                 L[3] = L[5]
-            # spec: spec/twilight_struggle/cards.rules:224
+            # spec: spec/twilight_struggle/cards.rules:202
             log_line(
                 state,
                 " ".join(
@@ -5405,7 +5260,7 @@ def sev_olympic_games(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/cards.rules:224:39",
+                                "spec/twilight_struggle/cards.rules:202:39",
                             )
                         ),
                         text_of(L[2]),
@@ -5415,30 +5270,30 @@ def sev_olympic_games(state, frame):
                                 PLAYER_LABELS,
                                 None if L[0] is None else (L[0] + 1) % 2,
                                 "label",
-                                "spec/twilight_struggle/cards.rules:224:76",
+                                "spec/twilight_struggle/cards.rules:202:76",
                             )
                         ),
                         text_of(L[3]),
                     ]
                 ),
-                "spec/twilight_struggle/cards.rules:224:17",
+                "spec/twilight_struggle/cards.rules:202:17",
             )
-            # spec: spec/twilight_struggle/cards.rules:226
+            # spec: spec/twilight_struggle/cards.rules:204
             if L[2] > L[3]:
-                # spec: spec/twilight_struggle/cards.rules:227
+                # spec: spec/twilight_struggle/cards.rules:205
                 p_gain_vp(state, L[0], 2)
             else:
-                # spec: spec/twilight_struggle/cards.rules:229
+                # spec: spec/twilight_struggle/cards.rules:207
                 p_gain_vp(state, None if L[0] is None else (L[0] + 1) % 2, 2)
             pc = 4
         if pc == 3:
-            # spec: spec/twilight_struggle/cards.rules:233
+            # spec: spec/twilight_struggle/cards.rules:211
             p_degrade_defcon(state, 1)
-            # spec: spec/twilight_struggle/cards.rules:234
+            # spec: spec/twilight_struggle/cards.rules:212
             state.frames.pop()
             state.frames.append(
                 new_frame(
-                    6,
+                    8,
                     [
                         L[0],
                         bounded(
@@ -5447,7 +5302,7 @@ def sev_olympic_games(state, frame):
                                 if q_ops_shift(state, L[0], L[1]) == 0
                                 else min(4, max(1, 4 + q_ops_shift(state, L[0], L[1])))
                             ),
-                            "spec/twilight_struggle/cards.rules:234:48",
+                            "spec/twilight_struggle/cards.rules:212:48",
                         ),
                     ],
                 )
@@ -5459,13 +5314,13 @@ def sev_olympic_games(state, frame):
 
 
 def sev_independent_reds(state, frame):
-    "event of independent_reds (spec/twilight_struggle/cards.rules:251)"
+    "event of independent_reds (spec/twilight_struggle/cards.rules:229)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:252
+            # spec: spec/twilight_struggle/cards.rules:230
             player = L[0]
             values = [
                 c_c
@@ -5493,13 +5348,13 @@ def sev_independent_reds(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:252:9",
+                "spec/twilight_struggle/cards.rules:230:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:255
+            # spec: spec/twilight_struggle/cards.rules:233
             state.counters[2][L[2]] = max(0, state.counters[1][L[2]])
             state.stamps[10] += 1
             pc = 2
@@ -5509,89 +5364,33 @@ def sev_independent_reds(state, frame):
 
 
 def sev_marshall_plan(state, frame):
-    "event of marshall_plan (spec/twilight_struggle/cards.rules:261)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 263
+    "event of marshall_plan (spec/twilight_struggle/cards.rules:239)"
+    # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:262
-            state.counters[0][:] = [0] * 205
-            state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:263
-            L[3] = 7
-            pc = 1
-        if pc == 1:
-            if L[3] <= 0:
-                pc = 4
-                continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:263:9")
-            # spec: spec/twilight_struggle/cards.rules:264
-            player = L[0]
-            values = [
-                c_c
-                for c_c in K_country
-                if (
-                    c_c in RS_western_europe
-                    and not (
-                        state.counters[1 + 0][c_c] >= A_stability[c_c]
-                        and state.counters[1 + 0][c_c]
-                        - state.counters[1 + (0 + 1) % 2][c_c]
-                        >= A_stability[c_c]
-                    )
-                    and state.counters[0][c_c] == 0
-                )
-            ]
-            if not values:
-                pc = 3
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Marshall Plan: add 1 US influence where?",
-                ids,
-                labels,
-                values,
-                "spec/twilight_struggle/cards.rules:264:13",
+            # spec: spec/twilight_struggle/cards.rules:240
+            frame[1] = 1
+            state.frames.append(
+                new_frame(5, [L[1], 1, 7, 1, E_western_europe, True] + [UNBOUND] * 2)
             )
-            frame[1] = 2
             return
-        if pc == 2:
-            L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:267
-            state.counters[2][L[2]] = bounded(
-                max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:267:13",
-            )
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:268
-            state.counters[0][L[2]] = bounded(
-                max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:268:13",
-            )
-            state.stamps[9] += 1
-            pc = 3
-        if pc == 3:
-            L[3] = L[3] - 1
-            pc = 1
-            continue
-        if pc == 4:
-            # spec: spec/twilight_struggle/cards.rules:270
+        if pc == 1:
+            # spec: spec/twilight_struggle/cards.rules:241
             activate(state, 1, [], None)
             state.frames.pop()
             return
 
 
 def sev_indo_pakistani_war(state, frame):
-    "event of indo_pakistani_war (spec/twilight_struggle/cards.rules:277)"
+    "event of indo_pakistani_war (spec/twilight_struggle/cards.rules:248)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:278
+            # spec: spec/twilight_struggle/cards.rules:249
             player = L[0]
             values = [
                 c_target
@@ -5606,33 +5405,33 @@ def sev_indo_pakistani_war(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:278:9",
+                "spec/twilight_struggle/cards.rules:249:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:280
+            # spec: spec/twilight_struggle/cards.rules:251
             p_war(state, L[0], L[2], 4, 2, 2, False)
             state.frames.pop()
             return
 
 
 def sev_cia_created(state, frame):
-    "event of cia_created (spec/twilight_struggle/cards.rules:295)"
+    "event of cia_created (spec/twilight_struggle/cards.rules:266)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:296
+            # spec: spec/twilight_struggle/cards.rules:267
             state.revealed[2] = True
             state.stamps[0] += 1
-            # spec: spec/twilight_struggle/cards.rules:297
+            # spec: spec/twilight_struggle/cards.rules:268
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    6,
+                    8,
                     [
                         1,
                         bounded(
@@ -5641,14 +5440,14 @@ def sev_cia_created(state, frame):
                                 if q_ops_shift(state, 1, L[1]) == 0
                                 else min(4, max(1, 1 + q_ops_shift(state, 1, L[1])))
                             ),
-                            "spec/twilight_struggle/cards.rules:297:40",
+                            "spec/twilight_struggle/cards.rules:268:40",
                         ),
                     ],
                 )
             )
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/cards.rules:298
+            # spec: spec/twilight_struggle/cards.rules:269
             state.revealed[2] = False
             state.stamps[0] += 1
             state.frames.pop()
@@ -5656,24 +5455,24 @@ def sev_cia_created(state, frame):
 
 
 def sev_suez_crisis(state, frame):
-    "event of suez_crisis (spec/twilight_struggle/cards.rules:313)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 315
+    "event of suez_crisis (spec/twilight_struggle/cards.rules:284)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 286
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:314
+            # spec: spec/twilight_struggle/cards.rules:285
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:315
+            # spec: spec/twilight_struggle/cards.rules:286
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:315:9")
-            # spec: spec/twilight_struggle/cards.rules:316
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:286:9")
+            # spec: spec/twilight_struggle/cards.rules:287
             player = L[0]
             values = [
                 c_c
@@ -5695,22 +5494,22 @@ def sev_suez_crisis(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:316:13",
+                "spec/twilight_struggle/cards.rules:287:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:319
+            # spec: spec/twilight_struggle/cards.rules:290
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] - 1),
-                "spec/twilight_struggle/cards.rules:319:13",
+                "spec/twilight_struggle/cards.rules:290:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:320
+            # spec: spec/twilight_struggle/cards.rules:291
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:320:13",
+                "spec/twilight_struggle/cards.rules:291:13",
             )
             state.stamps[9] += 1
             pc = 3
@@ -5724,26 +5523,26 @@ def sev_suez_crisis(state, frame):
 
 
 def sev_east_european_unrest(state, frame):
-    "event of east_european_unrest (spec/twilight_struggle/cards.rules:328)"
-    # L: 0 you, 1 this, 2 amount, 3 c, 4 rounds left of the repeat at line 331
+    "event of east_european_unrest (spec/twilight_struggle/cards.rules:299)"
+    # L: 0 you, 1 this, 2 amount, 3 c, 4 rounds left of the repeat at line 302
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:329
+            # spec: spec/twilight_struggle/cards.rules:300
             L[2] = 2 if state.tracks[2] >= 8 else 1
-            # spec: spec/twilight_struggle/cards.rules:330
+            # spec: spec/twilight_struggle/cards.rules:301
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:331
+            # spec: spec/twilight_struggle/cards.rules:302
             L[4] = 3
             pc = 1
         if pc == 1:
             if L[4] <= 0:
                 pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:331:9")
-            # spec: spec/twilight_struggle/cards.rules:332
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:302:9")
+            # spec: spec/twilight_struggle/cards.rules:303
             player = L[0]
             values = [
                 c_c
@@ -5766,22 +5565,22 @@ def sev_east_european_unrest(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:332:13",
+                "spec/twilight_struggle/cards.rules:303:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:335
+            # spec: spec/twilight_struggle/cards.rules:306
             state.counters[1][L[3]] = bounded(
                 max(0, state.counters[1][L[3]] - L[2]),
-                "spec/twilight_struggle/cards.rules:335:13",
+                "spec/twilight_struggle/cards.rules:306:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:336
+            # spec: spec/twilight_struggle/cards.rules:307
             state.counters[0][L[3]] = bounded(
                 max(0, state.counters[0][L[3]] + 1),
-                "spec/twilight_struggle/cards.rules:336:13",
+                "spec/twilight_struggle/cards.rules:307:13",
             )
             state.stamps[9] += 1
             pc = 3
@@ -5795,24 +5594,24 @@ def sev_east_european_unrest(state, frame):
 
 
 def sev_decolonization(state, frame):
-    "event of decolonization (spec/twilight_struggle/cards.rules:343)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 345
+    "event of decolonization (spec/twilight_struggle/cards.rules:314)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 316
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:344
+            # spec: spec/twilight_struggle/cards.rules:315
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:345
+            # spec: spec/twilight_struggle/cards.rules:316
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:345:9")
-            # spec: spec/twilight_struggle/cards.rules:346
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:316:9")
+            # spec: spec/twilight_struggle/cards.rules:317
             player = L[0]
             values = [
                 c_c
@@ -5830,22 +5629,22 @@ def sev_decolonization(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:346:13",
+                "spec/twilight_struggle/cards.rules:317:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:349
+            # spec: spec/twilight_struggle/cards.rules:320
             state.counters[1][L[2]] = bounded(
                 max(0, state.counters[1][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:349:13",
+                "spec/twilight_struggle/cards.rules:320:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:350
+            # spec: spec/twilight_struggle/cards.rules:321
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:350:13",
+                "spec/twilight_struggle/cards.rules:321:13",
             )
             state.stamps[9] += 1
             L[3] = L[3] - 1
@@ -5857,13 +5656,13 @@ def sev_decolonization(state, frame):
 
 
 def sev_un_intervention(state, frame):
-    "event of un_intervention (spec/twilight_struggle/cards.rules:368)"
+    "event of un_intervention (spec/twilight_struggle/cards.rules:339)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:369
+            # spec: spec/twilight_struggle/cards.rules:340
             player = L[0]
             values = [
                 c_c
@@ -5878,13 +5677,13 @@ def sev_un_intervention(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:369:9",
+                "spec/twilight_struggle/cards.rules:340:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:371
+            # spec: spec/twilight_struggle/cards.rules:342
             log_line(
                 state,
                 " ".join(
@@ -5894,7 +5693,7 @@ def sev_un_intervention(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/cards.rules:371:13",
+                                "spec/twilight_struggle/cards.rules:342:13",
                             )
                         ),
                         "plays",
@@ -5902,18 +5701,18 @@ def sev_un_intervention(state, frame):
                         "with UN Intervention: its event is cancelled",
                     ]
                 ),
-                "spec/twilight_struggle/cards.rules:371:9",
+                "spec/twilight_struggle/cards.rules:342:9",
             )
-            # spec: spec/twilight_struggle/cards.rules:372
+            # spec: spec/twilight_struggle/cards.rules:343
             move_card(state, L[2], 8)
-            # spec: spec/twilight_struggle/cards.rules:373
+            # spec: spec/twilight_struggle/cards.rules:344
             emit_card_played(state, L[0], L[2])
-            # spec: spec/twilight_struggle/cards.rules:374
+            # spec: spec/twilight_struggle/cards.rules:345
             frame[1] = 2
             state.frames.append(new_frame(3, [L[0], L[2]]))
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:375
+            # spec: spec/twilight_struggle/cards.rules:346
             if state.location[L[2]] == 8:
                 move_card(state, L[2], 9)
             state.frames.pop()
@@ -5921,25 +5720,25 @@ def sev_un_intervention(state, frame):
 
 
 def sev_de_stalinization(state, frame):
-    "event of de_stalinization (spec/twilight_struggle/cards.rules:382)"
+    "event of de_stalinization (spec/twilight_struggle/cards.rules:353)"
     # L: 0 you, 1 this, 2 moved, 3 source, 4 dest
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:383
+            # spec: spec/twilight_struggle/cards.rules:354
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:384
+            # spec: spec/twilight_struggle/cards.rules:355
             L[2] = 0
-            # spec: spec/twilight_struggle/cards.rules:385
+            # spec: spec/twilight_struggle/cards.rules:356
             pc = 1
         if pc == 1:
             if not (L[2] < 4 and any(state.counters[1][c_c] > 0 for c_c in K_country)):
                 pc = 7
                 continue
-            tick(state, "while", "spec/twilight_struggle/cards.rules:385:9")
-            # spec: spec/twilight_struggle/cards.rules:386
+            tick(state, "while", "spec/twilight_struggle/cards.rules:356:9")
+            # spec: spec/twilight_struggle/cards.rules:357
             player = L[0]
             offered = []
             offered.append(0)
@@ -5954,7 +5753,7 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:386:13",
+                "spec/twilight_struggle/cards.rules:357:13",
             )
             frame[1] = 2
             return
@@ -5967,7 +5766,7 @@ def sev_de_stalinization(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/cards.rules:388
+            # spec: spec/twilight_struggle/cards.rules:359
             player = L[0]
             values = [
                 c_source for c_source in K_country if state.counters[1][c_source] > 0
@@ -5980,19 +5779,19 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:388:21",
+                "spec/twilight_struggle/cards.rules:359:21",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:390
+            # spec: spec/twilight_struggle/cards.rules:361
             state.counters[1][L[3]] = bounded(
                 max(0, state.counters[1][L[3]] - 1),
-                "spec/twilight_struggle/cards.rules:390:21",
+                "spec/twilight_struggle/cards.rules:361:21",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:391
+            # spec: spec/twilight_struggle/cards.rules:362
             player = L[0]
             values = [
                 c_dest
@@ -6017,30 +5816,30 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:391:21",
+                "spec/twilight_struggle/cards.rules:362:21",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:394
+            # spec: spec/twilight_struggle/cards.rules:365
             state.counters[1][L[4]] = bounded(
                 max(0, state.counters[1][L[4]] + 1),
-                "spec/twilight_struggle/cards.rules:394:21",
+                "spec/twilight_struggle/cards.rules:365:21",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:395
+            # spec: spec/twilight_struggle/cards.rules:366
             state.counters[0][L[4]] = bounded(
                 max(0, state.counters[0][L[4]] + 1),
-                "spec/twilight_struggle/cards.rules:395:21",
+                "spec/twilight_struggle/cards.rules:366:21",
             )
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:396
-            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/cards.rules:396:21")
+            # spec: spec/twilight_struggle/cards.rules:367
+            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/cards.rules:367:21")
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/cards.rules:398
+            # spec: spec/twilight_struggle/cards.rules:369
             L[2] = 4
             pc = 1
             continue
@@ -6639,7 +6438,7 @@ def sev_abm_treaty(state, frame):
     state.frames.pop()
     state.frames.append(
         new_frame(
-            5,
+            7,
             [
                 L[0],
                 bounded(
@@ -6666,7 +6465,7 @@ def sev_lone_gunman(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    6,
+                    8,
                     [
                         0,
                         bounded(
@@ -6936,7 +6735,7 @@ def sev_grain_sales_to_soviets(state, frame):
             state.frames.pop()
             state.frames.append(
                 new_frame(
-                    6,
+                    8,
                     [
                         1,
                         bounded(
@@ -7074,151 +6873,63 @@ def sev_the_voice_of_america(state, frame):
 
 def sev_liberation_theology(state, frame):
     "event of liberation_theology (spec/twilight_struggle/events_mid.rules:725)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 727
+    # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:726
-            state.counters[0][:] = [0] * 205
-            state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:727
-            L[3] = 3
-            pc = 1
-        if pc == 1:
-            if L[3] <= 0:
-                pc = 3
-                continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:727:5")
-            # spec: spec/twilight_struggle/events_mid.rules:728
-            player = 0
-            values = [
-                c_c
-                for c_c in K_country
-                if (c_c in RS_central_america and state.counters[0][c_c] < 2)
-            ]
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Liberation Theology: 1 influence where (at most 2 per country)?",
-                ids,
-                labels,
-                values,
-                "spec/twilight_struggle/events_mid.rules:728:9",
-            )
-            frame[1] = 2
-            return
-        if pc == 2:
-            L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:730
-            state.counters[1][L[2]] = bounded(
-                max(0, state.counters[1][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:730:9",
-            )
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:731
-            state.counters[0][L[2]] = bounded(
-                max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:731:9",
-            )
-            state.stamps[9] += 1
-            L[3] = L[3] - 1
-            pc = 1
-            continue
-        if pc == 3:
-            state.frames.pop()
-            return
+    # spec: spec/twilight_struggle/events_mid.rules:725
+    state.frames.pop()
+    state.frames.append(
+        new_frame(5, [L[1], 0, 3, 2, E_central_america, False] + [UNBOUND] * 2)
+    )
+    return
 
 
 def sev_ussuri_river_skirmish(state, frame):
-    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:737)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 742
+    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:729)"
+    # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:738
+            # spec: spec/twilight_struggle/events_mid.rules:730
             if state.location[E_china_card] == 4:
                 pc = 1
             elif state.location[E_china_card] == 5:
                 pc = 2
             else:
-                pc = 5
+                pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:739
+            # spec: spec/twilight_struggle/events_mid.rules:731
             p_pass_china_card(state, 1, True)
-            pc = 5
+            pc = 3
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:741
-            state.counters[0][:] = [0] * 205
-            state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:742
-            L[3] = 4
-            pc = 3
-        if pc == 3:
-            if L[3] <= 0:
-                pc = 5
-                continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:742:9")
-            # spec: spec/twilight_struggle/events_mid.rules:743
-            player = 1
-            values = [
-                c_c
-                for c_c in K_country
-                if (c_c in RS_asia and state.counters[0][c_c] < 2)
-            ]
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Ussuri River Skirmish: 1 influence where (at most 2 per country)?",
-                ids,
-                labels,
-                values,
-                "spec/twilight_struggle/events_mid.rules:743:13",
+            # spec: spec/twilight_struggle/events_mid.rules:733
+            state.frames.pop()
+            state.frames.append(
+                new_frame(5, [L[1], 1, 4, 2, E_asia, False] + [UNBOUND] * 2)
             )
-            frame[1] = 4
             return
-        if pc == 4:
-            L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:745
-            state.counters[2][L[2]] = bounded(
-                max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:745:13",
-            )
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:746
-            state.counters[0][L[2]] = bounded(
-                max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:746:13",
-            )
-            state.stamps[9] += 1
-            L[3] = L[3] - 1
-            pc = 3
-            continue
-        if pc == 5:
+        if pc == 3:
             state.frames.pop()
             return
 
 
 def sev_ask_not_what_your_country_can_do_for_you(state, frame):
-    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:755)"
+    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:741)"
     # L: 0 you, 1 this, 2 discarded, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:756
+            # spec: spec/twilight_struggle/events_mid.rules:742
             L[2] = 0
-            # spec: spec/twilight_struggle/events_mid.rules:757
+            # spec: spec/twilight_struggle/events_mid.rules:743
             pc = 1
         if pc == 1:
             if not len(state.zones[3]) > 0:
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:757:5")
-            # spec: spec/twilight_struggle/events_mid.rules:758
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:743:5")
+            # spec: spec/twilight_struggle/events_mid.rules:744
             player = 1
             offered = []
             offered.append(0)
@@ -7235,7 +6946,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:758:9",
+                "spec/twilight_struggle/events_mid.rules:744:9",
             )
             frame[1] = 2
             return
@@ -7248,7 +6959,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:760
+            # spec: spec/twilight_struggle/events_mid.rules:746
             player = 1
             values = list(state.zones[3])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7259,47 +6970,47 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:760:17",
+                "spec/twilight_struggle/events_mid.rules:746:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:761
+            # spec: spec/twilight_struggle/events_mid.rules:747
             move_card(state, L[3], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:762
-            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/events_mid.rules:762:17")
+            # spec: spec/twilight_struggle/events_mid.rules:748
+            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/events_mid.rules:748:17")
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:764
+            # spec: spec/twilight_struggle/events_mid.rules:750
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:767
+            # spec: spec/twilight_struggle/events_mid.rules:753
             log_line(
                 state,
                 " ".join(["USA discards", text_of(L[2]), "cards and draws as many"]),
-                "spec/twilight_struggle/events_mid.rules:767:5",
+                "spec/twilight_struggle/events_mid.rules:753:5",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:768
+            # spec: spec/twilight_struggle/events_mid.rules:754
             for _ in range(L[2]):
-                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:768:5")
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:754:5")
                 p_draw_card(state, 1)
             state.frames.pop()
             return
 
 
 def sev_star_wars(state, frame):
-    "event of star_wars (spec/twilight_struggle/events_late.rules:120)"
+    "event of star_wars (spec/twilight_struggle/events_late.rules:94)"
     # L: 0 you, 1 this, 2 c, 3 fired
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:121
+            # spec: spec/twilight_struggle/events_late.rules:95
             player = 1
             values = [c_c for c_c in state.zones[9] if not A_scoring[c_c]]
             if not values:
@@ -7314,15 +7025,15 @@ def sev_star_wars(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:121:5",
+                "spec/twilight_struggle/events_late.rules:95:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:122
+            # spec: spec/twilight_struggle/events_late.rules:96
             move_card(state, L[2], 8)
-            # spec: spec/twilight_struggle/events_late.rules:123
+            # spec: spec/twilight_struggle/events_late.rules:97
             log_line(
                 state,
                 " ".join(
@@ -7332,9 +7043,9 @@ def sev_star_wars(state, frame):
                         "from the discard pile",
                     ]
                 ),
-                "spec/twilight_struggle/events_late.rules:123:5",
+                "spec/twilight_struggle/events_late.rules:97:5",
             )
-            # spec: spec/twilight_struggle/events_late.rules:124
+            # spec: spec/twilight_struggle/events_late.rules:98
             frame[1] = 2
             state.frames.append(
                 new_frame(
@@ -7343,7 +7054,7 @@ def sev_star_wars(state, frame):
                         L[2],
                         bounded(
                             0 if A_side[L[2]] == 0 else 1 if A_side[L[2]] == 1 else 1,
-                            "spec/twilight_struggle/events_late.rules:124:31",
+                            "spec/twilight_struggle/events_late.rules:98:31",
                         ),
                     ],
                 )
@@ -7351,7 +7062,7 @@ def sev_star_wars(state, frame):
             return
         if pc == 2:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:125
+            # spec: spec/twilight_struggle/events_late.rules:99
             p_put_away_played_card(state, 1, L[2], L[3])
             pc = 3
         if pc == 3:
@@ -7360,50 +7071,52 @@ def sev_star_wars(state, frame):
 
 
 def sev_the_reformer(state, frame):
-    "event of the_reformer (spec/twilight_struggle/events_late.rules:150)"
+    "event of the_reformer (spec/twilight_struggle/events_late.rules:124)"
     # L: 0 you, 1 this, 2 amount
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:151
+            # spec: spec/twilight_struggle/events_late.rules:125
             L[2] = 6 if state.tracks[1] < 0 else 4
-            # spec: spec/twilight_struggle/events_late.rules:152
+            # spec: spec/twilight_struggle/events_late.rules:126
             frame[1] = 1
-            state.frames.append(new_frame(7, [0, L[2], 2, E_europe] + [UNBOUND] * 2))
+            state.frames.append(
+                new_frame(5, [L[1], 0, L[2], 2, E_europe, False] + [UNBOUND] * 2)
+            )
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:153
+            # spec: spec/twilight_struggle/events_late.rules:127
             activate(state, 11, [], None)
             state.frames.pop()
             return
 
 
 def sev_marine_barracks_bombing(state, frame):
-    "event of marine_barracks_bombing (spec/twilight_struggle/events_late.rules:161)"
+    "event of marine_barracks_bombing (spec/twilight_struggle/events_late.rules:135)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:162
+    # spec: spec/twilight_struggle/events_late.rules:136
     state.counters[2][E_lebanon] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_late.rules:163
+    # spec: spec/twilight_struggle/events_late.rules:137
     state.frames.pop()
-    state.frames.append(new_frame(8, [0, 1, 2, 2, E_middle_east] + [UNBOUND] * 2))
+    state.frames.append(new_frame(6, [L[1], 0, 1, 2, 2, E_middle_east] + [UNBOUND] * 2))
     return
 
 
 def sev_soviets_shoot_down_kal_007(state, frame):
-    "event of soviets_shoot_down_kal_007 (spec/twilight_struggle/events_late.rules:171)"
+    "event of soviets_shoot_down_kal_007 (spec/twilight_struggle/events_late.rules:145)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:172
+            # spec: spec/twilight_struggle/events_late.rules:146
             p_degrade_defcon(state, 1)
-            # spec: spec/twilight_struggle/events_late.rules:173
+            # spec: spec/twilight_struggle/events_late.rules:147
             p_gain_vp(state, 1, 2)
-            # spec: spec/twilight_struggle/events_late.rules:174
+            # spec: spec/twilight_struggle/events_late.rules:148
             if (
                 state.counters[1 + 1][E_south_korea] >= A_stability[E_south_korea]
                 and state.counters[1 + 1][E_south_korea]
@@ -7423,17 +7136,17 @@ def sev_soviets_shoot_down_kal_007(state, frame):
 
 
 def sev_glasnost(state, frame):
-    "event of glasnost (spec/twilight_struggle/events_late.rules:179)"
+    "event of glasnost (spec/twilight_struggle/events_late.rules:153)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:180
+            # spec: spec/twilight_struggle/events_late.rules:154
             p_improve_defcon(state, 1)
-            # spec: spec/twilight_struggle/events_late.rules:181
+            # spec: spec/twilight_struggle/events_late.rules:155
             p_gain_vp(state, 0, 2)
-            # spec: spec/twilight_struggle/events_late.rules:182
+            # spec: spec/twilight_struggle/events_late.rules:156
             if is_active(state, 11, None):
                 pc = 1
             else:
@@ -7448,16 +7161,16 @@ def sev_glasnost(state, frame):
 
 
 def sev_ortega_elected_in_nicaragua(state, frame):
-    "event of ortega_elected_in_nicaragua (spec/twilight_struggle/events_late.rules:192)"
+    "event of ortega_elected_in_nicaragua (spec/twilight_struggle/events_late.rules:166)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:193
+            # spec: spec/twilight_struggle/events_late.rules:167
             state.counters[2][E_nicaragua] = 0
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:194
+            # spec: spec/twilight_struggle/events_late.rules:168
             if any(
                 c_c in KS_country and state.counters[2][c_c] > 0
                 for c_c in ADJ[E_nicaragua]
@@ -7466,7 +7179,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:195
+            # spec: spec/twilight_struggle/events_late.rules:169
             player = 0
             offered = []
             offered.append(0)
@@ -7481,7 +7194,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:195:9",
+                "spec/twilight_struggle/events_late.rules:169:9",
             )
             frame[1] = 2
             return
@@ -7494,7 +7207,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:197
+            # spec: spec/twilight_struggle/events_late.rules:171
             player = 0
             values = [
                 c_target
@@ -7509,13 +7222,13 @@ def sev_ortega_elected_in_nicaragua(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:197:17",
+                "spec/twilight_struggle/events_late.rules:171:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:200
+            # spec: spec/twilight_struggle/events_late.rules:174
             state.frames.pop()
             state.frames.append(
                 new_frame(
@@ -7525,7 +7238,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
                         L[2],
                         bounded(
                             d_event_ops(state, 0, L[1], A_ops[L[1]]),
-                            "spec/twilight_struggle/events_late.rules:200:44",
+                            "spec/twilight_struggle/events_late.rules:174:44",
                         ),
                         True,
                     ]
@@ -7539,13 +7252,13 @@ def sev_ortega_elected_in_nicaragua(state, frame):
 
 
 def sev_chernobyl(state, frame):
-    "event of chernobyl (spec/twilight_struggle/events_late.rules:236)"
+    "event of chernobyl (spec/twilight_struggle/events_late.rules:210)"
     # L: 0 you, 1 this, 2 r
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:237
+            # spec: spec/twilight_struggle/events_late.rules:211
             player = 1
             values = [
                 c_r
@@ -7561,26 +7274,26 @@ def sev_chernobyl(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:237:5",
+                "spec/twilight_struggle/events_late.rules:211:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:238
+            # spec: spec/twilight_struggle/events_late.rules:212
             activate(state, 13, [L[2]], "end_of_turn")
             state.frames.pop()
             return
 
 
 def sev_latin_american_debt_crisis(state, frame):
-    "event of latin_american_debt_crisis (spec/twilight_struggle/events_late.rules:247)"
+    "event of latin_american_debt_crisis (spec/twilight_struggle/events_late.rules:221)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:248
+            # spec: spec/twilight_struggle/events_late.rules:222
             player = 1
             offered = []
             if any(q_ops_value(state, 1, c_c) >= 3 for c_c in state.zones[3]):
@@ -7601,7 +7314,7 @@ def sev_latin_american_debt_crisis(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:248:5",
+                "spec/twilight_struggle/events_late.rules:222:5",
             )
             frame[1] = 1
             return
@@ -7614,7 +7327,7 @@ def sev_latin_american_debt_crisis(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:251
+            # spec: spec/twilight_struggle/events_late.rules:225
             player = 1
             values = [c_c for c_c in state.zones[3] if q_ops_value(state, 1, c_c) >= 3]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7625,17 +7338,17 @@ def sev_latin_american_debt_crisis(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:251:13",
+                "spec/twilight_struggle/events_late.rules:225:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:252
+            # spec: spec/twilight_struggle/events_late.rules:226
             move_card(state, L[2], 9)
             pc = 5
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:255
+            # spec: spec/twilight_struggle/events_late.rules:229
             state.frames.pop()
             state.frames.append(new_frame(10, [0, 2, E_south_america] + [UNBOUND] * 2))
             return
@@ -7645,24 +7358,24 @@ def sev_latin_american_debt_crisis(state, frame):
 
 
 def sev_tear_down_this_wall(state, frame):
-    "event of tear_down_this_wall (spec/twilight_struggle/events_late.rules:291)"
+    "event of tear_down_this_wall (spec/twilight_struggle/events_late.rules:265)"
     # L: 0 you, 1 this, 2 points, 3 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:292
+            # spec: spec/twilight_struggle/events_late.rules:266
             state.counters[2][E_east_germany] = bounded(
                 max(0, state.counters[2][E_east_germany] + 3),
-                "spec/twilight_struggle/events_late.rules:292:5",
+                "spec/twilight_struggle/events_late.rules:266:5",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:293
+            # spec: spec/twilight_struggle/events_late.rules:267
             L[2] = bounded(
                 d_event_ops(state, 1, L[1], A_ops[L[1]]),
-                "spec/twilight_struggle/events_late.rules:293:18",
+                "spec/twilight_struggle/events_late.rules:267:18",
             )
-            # spec: spec/twilight_struggle/events_late.rules:294
+            # spec: spec/twilight_struggle/events_late.rules:268
             player = 1
             offered = []
             if any(
@@ -7690,7 +7403,7 @@ def sev_tear_down_this_wall(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:294:5",
+                "spec/twilight_struggle/events_late.rules:268:5",
             )
             frame[1] = 1
             return
@@ -7705,7 +7418,7 @@ def sev_tear_down_this_wall(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:297
+            # spec: spec/twilight_struggle/events_late.rules:271
             player = 1
             values = [
                 c_target
@@ -7720,18 +7433,18 @@ def sev_tear_down_this_wall(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:297:13",
+                "spec/twilight_struggle/events_late.rules:271:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:299
+            # spec: spec/twilight_struggle/events_late.rules:273
             state.frames.pop()
             state.frames.append(new_frame(22, [1, L[3], L[2], True] + [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:303
+            # spec: spec/twilight_struggle/events_late.rules:277
             state.frames.pop()
             state.frames.append(new_frame(11, [1, L[2], E_europe] + [UNBOUND] * 2))
             return
@@ -7741,24 +7454,24 @@ def sev_tear_down_this_wall(state, frame):
 
 
 def sev_aldrich_ames_remix(state, frame):
-    "event of aldrich_ames_remix (spec/twilight_struggle/events_late.rules:337)"
+    "event of aldrich_ames_remix (spec/twilight_struggle/events_late.rules:311)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:338
+            # spec: spec/twilight_struggle/events_late.rules:312
             state.revealed[3] = True
             state.stamps[0] += 1
-            # spec: spec/twilight_struggle/events_late.rules:339
+            # spec: spec/twilight_struggle/events_late.rules:313
             activate(state, 14, [], "end_of_turn")
-            # spec: spec/twilight_struggle/events_late.rules:340
+            # spec: spec/twilight_struggle/events_late.rules:314
             if len(state.zones[3]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:341
+            # spec: spec/twilight_struggle/events_late.rules:315
             player = 0
             values = list(state.zones[3])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7769,13 +7482,13 @@ def sev_aldrich_ames_remix(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:341:9",
+                "spec/twilight_struggle/events_late.rules:315:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:342
+            # spec: spec/twilight_struggle/events_late.rules:316
             move_card(state, L[2], 9)
             pc = 3
         if pc == 3:
@@ -7784,25 +7497,27 @@ def sev_aldrich_ames_remix(state, frame):
 
 
 def sev_pershing_ii_deployed(state, frame):
-    "event of pershing_ii_deployed (spec/twilight_struggle/events_late.rules:350)"
+    "event of pershing_ii_deployed (spec/twilight_struggle/events_late.rules:324)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:351
+    # spec: spec/twilight_struggle/events_late.rules:325
     p_gain_vp(state, 0, 1)
-    # spec: spec/twilight_struggle/events_late.rules:352
+    # spec: spec/twilight_struggle/events_late.rules:326
     state.frames.pop()
-    state.frames.append(new_frame(8, [0, 1, 3, 1, E_western_europe] + [UNBOUND] * 2))
+    state.frames.append(
+        new_frame(6, [L[1], 0, 1, 3, 1, E_western_europe] + [UNBOUND] * 2)
+    )
     return
 
 
 def sev_wargames(state, frame):
-    "event of wargames (spec/twilight_struggle/events_late.rules:364)"
+    "event of wargames (spec/twilight_struggle/events_late.rules:338)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:365
+            # spec: spec/twilight_struggle/events_late.rules:339
             player = L[0]
             offered = []
             offered.append(0)
@@ -7819,16 +7534,16 @@ def sev_wargames(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:365:5",
+                "spec/twilight_struggle/events_late.rules:339:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/twilight_struggle/events_late.rules:367
+                # spec: spec/twilight_struggle/events_late.rules:341
                 p_gain_vp(state, None if L[0] is None else (L[0] + 1) % 2, 6)
-                # spec: spec/twilight_struggle/events_late.rules:368
+                # spec: spec/twilight_struggle/events_late.rules:342
                 log_line(
                     state,
                     " ".join(
@@ -7839,41 +7554,41 @@ def sev_wargames(state, frame):
                                     PLAYER_LABELS,
                                     L[0],
                                     "label",
-                                    "spec/twilight_struggle/events_late.rules:368:30",
+                                    "spec/twilight_struggle/events_late.rules:342:30",
                                 )
                             ),
                             "ends the game",
                         ]
                     ),
-                    "spec/twilight_struggle/events_late.rules:368:13",
+                    "spec/twilight_struggle/events_late.rules:342:13",
                 )
-                # spec: spec/twilight_struggle/events_late.rules:369
+                # spec: spec/twilight_struggle/events_late.rules:343
                 if False:
-                    # spec: spec/twilight_struggle/events_late.rules:370
+                    # spec: spec/twilight_struggle/events_late.rules:344
                     p_final_verdict(state)
                 elif state.tracks[1] > 0:
-                    # spec: spec/twilight_struggle/events_late.rules:372
+                    # spec: spec/twilight_struggle/events_late.rules:346
                     end_game(
                         state,
                         1,
                         "Wargames ended the game with the USA ahead",
-                        "spec/twilight_struggle/events_late.rules:372:17",
+                        "spec/twilight_struggle/events_late.rules:346:17",
                     )
                 elif state.tracks[1] < 0:
-                    # spec: spec/twilight_struggle/events_late.rules:374
+                    # spec: spec/twilight_struggle/events_late.rules:348
                     end_game(
                         state,
                         0,
                         "Wargames ended the game with the USSR ahead",
-                        "spec/twilight_struggle/events_late.rules:374:17",
+                        "spec/twilight_struggle/events_late.rules:348:17",
                     )
                 else:
-                    # spec: spec/twilight_struggle/events_late.rules:376
+                    # spec: spec/twilight_struggle/events_late.rules:350
                     end_game(
                         state,
                         None,
                         "Wargames ended the game at 0 VP: a draw",
-                        "spec/twilight_struggle/events_late.rules:376:17",
+                        "spec/twilight_struggle/events_late.rules:350:17",
                     )
             elif k == 1:
                 pass
@@ -7882,13 +7597,13 @@ def sev_wargames(state, frame):
 
 
 def sev_iran_iraq_war(state, frame):
-    "event of iran_iraq_war (spec/twilight_struggle/events_late.rules:397)"
+    "event of iran_iraq_war (spec/twilight_struggle/events_late.rules:371)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:398
+            # spec: spec/twilight_struggle/events_late.rules:372
             player = L[0]
             values = [
                 c_target
@@ -7903,26 +7618,26 @@ def sev_iran_iraq_war(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:398:5",
+                "spec/twilight_struggle/events_late.rules:372:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:399
+            # spec: spec/twilight_struggle/events_late.rules:373
             p_war(state, L[0], L[2], 4, 2, 2, False)
             state.frames.pop()
             return
 
 
 def sev_the_cambridge_five(state, frame):
-    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:439)"
+    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:413)"
     # L: 0 you, 1 this, 2 s, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:440
+            # spec: spec/twilight_struggle/events_late.rules:414
             for L[2] in [c_s for c_s in state.zones[3] if A_scoring[c_s]]:
                 log_line(
                     state,
@@ -7932,15 +7647,15 @@ def sev_the_cambridge_five(state, frame):
                             text_of(ENTITY_LABELS[L[2]]),
                         ]
                     ),
-                    "spec/twilight_struggle/events_late.rules:440:42",
+                    "spec/twilight_struggle/events_late.rules:414:42",
                 )
-            # spec: spec/twilight_struggle/events_late.rules:441
+            # spec: spec/twilight_struggle/events_late.rules:415
             if any(A_scoring[c_s] for c_s in state.zones[3]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:442
+            # spec: spec/twilight_struggle/events_late.rules:416
             player = 0
             offered = []
             offered.append(0)
@@ -7957,7 +7672,7 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:442:9",
+                "spec/twilight_struggle/events_late.rules:416:9",
             )
             frame[1] = 2
             return
@@ -7970,7 +7685,7 @@ def sev_the_cambridge_five(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:444
+            # spec: spec/twilight_struggle/events_late.rules:418
             player = 0
             values = [
                 c_c
@@ -7982,7 +7697,7 @@ def sev_the_cambridge_five(state, frame):
                         c_c,
                         d_scoring_region_of(state, c_s),
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:445:66",
+                        "spec/twilight_struggle/events_late.rules:419:66",
                     )
                     for c_s in state.zones[3]
                 )
@@ -7995,16 +7710,16 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:444:17",
+                "spec/twilight_struggle/events_late.rules:418:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:447
+            # spec: spec/twilight_struggle/events_late.rules:421
             state.counters[1][L[3]] = bounded(
                 max(0, state.counters[1][L[3]] + 1),
-                "spec/twilight_struggle/events_late.rules:447:17",
+                "spec/twilight_struggle/events_late.rules:421:17",
             )
             state.stamps[10] += 1
             pc = 5
@@ -8014,13 +7729,13 @@ def sev_the_cambridge_five(state, frame):
 
 
 def sev_special_relationship(state, frame):
-    "event of special_relationship (spec/twilight_struggle/events_late.rules:460)"
+    "event of special_relationship (spec/twilight_struggle/events_late.rules:434)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:461
+            # spec: spec/twilight_struggle/events_late.rules:435
             if (
                 state.counters[1 + 1][E_uk] >= A_stability[E_uk]
                 and state.counters[1 + 1][E_uk] - state.counters[1 + (1 + 1) % 2][E_uk]
@@ -8030,13 +7745,13 @@ def sev_special_relationship(state, frame):
             else:
                 pc = 6
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:462
+            # spec: spec/twilight_struggle/events_late.rules:436
             if is_active(state, 5, None):
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:463
+            # spec: spec/twilight_struggle/events_late.rules:437
             player = 1
             values = [c_c for c_c in K_country if c_c in RS_western_europe]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -8047,23 +7762,23 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:463:13",
+                "spec/twilight_struggle/events_late.rules:437:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:464
+            # spec: spec/twilight_struggle/events_late.rules:438
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 2),
-                "spec/twilight_struggle/events_late.rules:464:13",
+                "spec/twilight_struggle/events_late.rules:438:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:465
+            # spec: spec/twilight_struggle/events_late.rules:439
             p_gain_vp(state, 1, 2)
             pc = 6
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:467
+            # spec: spec/twilight_struggle/events_late.rules:441
             player = 1
             values = [c_c for c_c in K_country if c_c in ADJS[E_uk]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -8074,16 +7789,16 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:467:13",
+                "spec/twilight_struggle/events_late.rules:441:13",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:468
+            # spec: spec/twilight_struggle/events_late.rules:442
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_late.rules:468:13",
+                "spec/twilight_struggle/events_late.rules:442:13",
             )
             state.stamps[10] += 1
             pc = 6
@@ -8093,18 +7808,18 @@ def sev_special_relationship(state, frame):
 
 
 def sev_che(state, frame):
-    "event of che (spec/twilight_struggle/events_mid.rules:798)"
+    "event of che (spec/twilight_struggle/events_mid.rules:784)"
     # L: 0 you, 1 this, 2 ops, 3 first, 4 before, 5 second
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:799
+            # spec: spec/twilight_struggle/events_mid.rules:785
             L[2] = bounded(
                 d_event_ops(state, 0, L[1], A_ops[L[1]]),
-                "spec/twilight_struggle/events_mid.rules:799:15",
+                "spec/twilight_struggle/events_mid.rules:785:15",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:800
+            # spec: spec/twilight_struggle/events_mid.rules:786
             if any(
                 not A_battleground[c_c]
                 and (
@@ -8119,7 +7834,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:801
+            # spec: spec/twilight_struggle/events_mid.rules:787
             player = 0
             offered = []
             offered.append(0)
@@ -8139,7 +7854,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:801:9",
+                "spec/twilight_struggle/events_mid.rules:787:9",
             )
             frame[1] = 2
             return
@@ -8152,7 +7867,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:803
+            # spec: spec/twilight_struggle/events_mid.rules:789
             player = 0
             values = [
                 c_first
@@ -8175,20 +7890,20 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:803:17",
+                "spec/twilight_struggle/events_mid.rules:789:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:804
+            # spec: spec/twilight_struggle/events_mid.rules:790
             L[4] = state.counters[2][L[3]]
-            # spec: spec/twilight_struggle/events_mid.rules:805
+            # spec: spec/twilight_struggle/events_mid.rules:791
             frame[1] = 5
             state.frames.append(new_frame(22, [0, L[3], L[2], False] + [UNBOUND] * 3))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:806
+            # spec: spec/twilight_struggle/events_mid.rules:792
             if state.counters[2][L[3]] < L[4] and any(
                 (
                     not A_battleground[c_c]
@@ -8206,7 +7921,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:808
+            # spec: spec/twilight_struggle/events_mid.rules:794
             player = 0
             offered = []
             offered.append(0)
@@ -8221,7 +7936,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:808:21",
+                "spec/twilight_struggle/events_mid.rules:794:21",
             )
             frame[1] = 7
             return
@@ -8234,7 +7949,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 8:
-            # spec: spec/twilight_struggle/events_mid.rules:810
+            # spec: spec/twilight_struggle/events_mid.rules:796
             player = 0
             values = [
                 c_second
@@ -8260,13 +7975,13 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:810:29",
+                "spec/twilight_struggle/events_mid.rules:796:29",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:813
+            # spec: spec/twilight_struggle/events_mid.rules:799
             state.frames.pop()
             state.frames.append(new_frame(22, [0, L[5], L[2], False] + [UNBOUND] * 3))
             return
@@ -8276,32 +7991,32 @@ def sev_che(state, frame):
 
 
 def sev_our_man_in_tehran(state, frame):
-    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:831)"
+    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:817)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:832
+            # spec: spec/twilight_struggle/events_mid.rules:818
             for _ in range(5):
-                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:832:5")
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:818:5")
                 if len(state.zones[1]) > 0:
                     move_card(
                         state,
                         some_card(
                             top_card(state, 1),
-                            "spec/twilight_struggle/events_mid.rules:832:36",
+                            "spec/twilight_struggle/events_mid.rules:818:36",
                         ),
                         13,
                     )
-            # spec: spec/twilight_struggle/events_mid.rules:833
+            # spec: spec/twilight_struggle/events_mid.rules:819
             pc = 1
         if pc == 1:
             if not len(state.zones[13]) > 0:
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:833:5")
-            # spec: spec/twilight_struggle/events_mid.rules:834
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:819:5")
+            # spec: spec/twilight_struggle/events_mid.rules:820
             player = 1
             offered = []
             offered.append(0)
@@ -8318,7 +8033,7 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:834:9",
+                "spec/twilight_struggle/events_mid.rules:820:9",
             )
             frame[1] = 2
             return
@@ -8331,7 +8046,7 @@ def sev_our_man_in_tehran(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:836
+            # spec: spec/twilight_struggle/events_mid.rules:822
             player = 1
             values = list(state.zones[13])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -8342,15 +8057,15 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:836:17",
+                "spec/twilight_struggle/events_mid.rules:822:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:837
+            # spec: spec/twilight_struggle/events_mid.rules:823
             move_card(state, L[2], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:838
+            # spec: spec/twilight_struggle/events_mid.rules:824
             log_line(
                 state,
                 " ".join(
@@ -8360,31 +8075,31 @@ def sev_our_man_in_tehran(state, frame):
                         "(Our Man in Tehran)",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:838:17",
+                "spec/twilight_struggle/events_mid.rules:824:17",
             )
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:840
+            # spec: spec/twilight_struggle/events_mid.rules:826
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:843
+            # spec: spec/twilight_struggle/events_mid.rules:829
             for card in list(state.zones[13]):
                 move_card(state, card, 1)
-            # spec: spec/twilight_struggle/events_mid.rules:844
+            # spec: spec/twilight_struggle/events_mid.rules:830
             shuffle(state, 1)
             state.frames.pop()
             return
 
 
 def st_norad_in_effect_1(state, frame):
-    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:485)"
+    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:459)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:485
+    # spec: spec/twilight_struggle/events_late.rules:459
     state.frames.pop()
     state.frames.append(new_frame(12, [UNBOUND] * 1))
     return
@@ -8522,14 +8237,14 @@ EVENT_PLAIN = {
 }
 EVENT_STEPS = {
     4: (35, 2),  # five_year_plan
-    6: (36, 2),  # socialist_governments
+    6: (36, 0),  # socialist_governments
     9: (37, 1),  # blockade
-    13: (38, 2),  # comecon
-    15: (39, 3),  # warsaw_pact_formed
+    13: (38, 0),  # comecon
+    15: (39, 2),  # warsaw_pact_formed
     18: (40, 1),  # truman_doctrine
     19: (41, 4),  # olympic_games
     21: (42, 1),  # independent_reds
-    22: (43, 2),  # marshall_plan
+    22: (43, 0),  # marshall_plan
     23: (44, 1),  # indo_pakistani_war
     25: (45, 0),  # cia_created
     27: (46, 2),  # suez_crisis
@@ -8552,8 +8267,8 @@ EVENT_STEPS = {
     66: (63, 2),  # grain_sales_to_soviets
     69: (64, 2),  # oas_founded
     73: (65, 2),  # the_voice_of_america
-    74: (66, 2),  # liberation_theology
-    75: (67, 2),  # ussuri_river_skirmish
+    74: (66, 0),  # liberation_theology
+    75: (67, 0),  # ussuri_river_skirmish
     76: (68, 2),  # ask_not_what_your_country_can_do_for_you
     84: (69, 2),  # star_wars
     86: (70, 1),  # the_reformer
@@ -8579,10 +8294,10 @@ STEPS = (
     s_operations_with_card,  # 2
     s_card_operations,  # 3
     s_fire_event,  # 4
-    s_event_operations,  # 5
-    s_optional_event_operations,  # 6
-    s_late_add_influence_capped,  # 7
-    s_late_remove_influence_capped,  # 8
+    s_add_influence_capped,  # 5
+    s_remove_influence_capped,  # 6
+    s_event_operations,  # 7
+    s_optional_event_operations,  # 8
     s_late_event_operations,  # 9
     s_late_double_influence,  # 10
     s_late_free_realignments,  # 11
@@ -8681,6 +8396,8 @@ CARD_SLOTS = {
     2: ((1,), ()),  # procedure operations_with_card
     3: ((1,), ()),  # procedure card_operations
     4: ((0,), ()),  # procedure fire_event
+    5: ((0,), ()),  # procedure add_influence_capped
+    6: ((0,), ()),  # procedure remove_influence_capped
     9: ((1,), ()),  # procedure late_event_operations
     14: ((5,), ()),  # procedure trap_action_round
     17: ((1,), ()),  # procedure missile_envy_use

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 65b3aeb80cba02fe
+# Spec hash: 5eba1dfd553128f0
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: d321ca696de2622d
-# Fingerprint: source 0044e6c9d25148bc7e86 output 0f29ffa4d28501f618b4
+# Fingerprint: source c716be0f601b4df61c9c output 999e4bee271ea46651d5
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -811,7 +811,7 @@ def d_southeast_asia_points(state, v_p):
 
 def d_event_ops(state, v_p, v_c, v_n):
     "define event_ops"
-    # spec: spec/twilight_struggle/event_helpers.rules:63
+    # spec: spec/twilight_struggle/event_helpers.rules:101
     return (
         v_n
         if q_ops_shift(state, v_p, v_c) == 0
@@ -821,7 +821,7 @@ def d_event_ops(state, v_p, v_c, v_n):
 
 def d_nato_protected(state, v_c):
     "define nato_protected"
-    # spec: spec/twilight_struggle/event_helpers.rules:96
+    # spec: spec/twilight_struggle/event_helpers.rules:134
     return (
         is_active(state, 5, None)
         and v_c in RS_europe
@@ -855,7 +855,7 @@ def d_nato_protected(state, v_c):
 
 def d_starred_event_played(state, v_c):
     "define starred_event_played"
-    # spec: spec/twilight_struggle/event_helpers.rules:106
+    # spec: spec/twilight_struggle/event_helpers.rules:144
     return (
         A_starred[v_c]
         if v_c is not None
@@ -863,7 +863,7 @@ def d_starred_event_played(state, v_c):
             A_starred,
             v_c,
             "starred",
-            "spec/twilight_struggle/event_helpers.rules:106:48",
+            "spec/twilight_struggle/event_helpers.rules:144:48",
         )
     ) and (v_c is not None and state.location[v_c] == 10)
 
@@ -888,7 +888,7 @@ def d_suez_country(state, v_c):
 
 def d_scoring_region_of(state, v_c):
     "define scoring_region_of"
-    # spec: spec/twilight_struggle/events_late.rules:75
+    # spec: spec/twilight_struggle/events_late.rules:49
     return (
         E_europe
         if v_c == E_europe_scoring
@@ -922,13 +922,13 @@ def d_scoring_region_of(state, v_c):
 
 def d_wargames_final_verdict(state, v_p):
     "define wargames_final_verdict"
-    # spec: spec/twilight_struggle/events_late.rules:362
+    # spec: spec/twilight_struggle/events_late.rules:336
     return False
 
 
 def d_headline_goes_first(state, v_c):
     "define headline_goes_first"
-    # spec: spec/twilight_struggle/events_late.rules:417
+    # spec: spec/twilight_struggle/events_late.rules:391
     return v_c == E_defectors
 
 
@@ -1130,7 +1130,7 @@ def d_voice_of_america_target(state, v_c):
 
 def d_che_target(state, v_c):
     "define che_target"
-    # spec: spec/twilight_struggle/events_mid.rules:794
+    # spec: spec/twilight_struggle/events_mid.rules:780
     return (
         not (
             A_battleground[v_c]
@@ -1139,7 +1139,7 @@ def d_che_target(state, v_c):
                 A_battleground,
                 v_c,
                 "battleground",
-                "spec/twilight_struggle/events_mid.rules:795:9",
+                "spec/twilight_struggle/events_mid.rules:781:9",
             )
         )
         and ((v_c in RS_central_america or v_c in RS_south_america) or v_c in RS_africa)
@@ -2283,7 +2283,7 @@ def q_battleground_adjustment(state, v_p, v_r):
 
 def q_ops_shift(state, v_p, v_c):
     "quantity ops_shift"
-    # spec: spec/twilight_struggle/event_helpers.rules:51
+    # spec: spec/twilight_struggle/event_helpers.rules:89
     value = 0
     for effect in state.effects:
         kind = effect[0]
@@ -2307,7 +2307,7 @@ def q_ops_shift(state, v_p, v_c):
 
 def q_nato_exempt(state, v_c):
     "quantity nato_exempt"
-    # spec: spec/twilight_struggle/event_helpers.rules:91
+    # spec: spec/twilight_struggle/event_helpers.rules:129
     value = 0
     for effect in state.effects:
         kind = effect[0]
@@ -2339,7 +2339,7 @@ def q_ops_value(state, v_p, v_c):
         kind = effect[0]
         if kind == 0:  # ops_shift_rule
             args = effect[1]
-            # spec: spec/twilight_struggle/event_helpers.rules:54
+            # spec: spec/twilight_struggle/event_helpers.rules:92
             if (
                 not (
                     A_scoring[v_c]
@@ -2348,7 +2348,7 @@ def q_ops_value(state, v_p, v_c):
                         A_scoring,
                         v_c,
                         "scoring",
-                        "spec/twilight_struggle/event_helpers.rules:55:18",
+                        "spec/twilight_struggle/event_helpers.rules:93:18",
                     )
                 )
                 and q_ops_shift(state, v_p, v_c) != 0
@@ -2419,7 +2419,7 @@ def q_realign_roll_modifier(state, v_p, v_c):
         kind = effect[0]
         if kind == 12:  # iran_contra_scandal_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:223
+            # spec: spec/twilight_struggle/events_late.rules:197
             if v_p == 1:
                 value += -1
     return value
@@ -2486,7 +2486,7 @@ def q_action_rounds_for(state, v_p):
         kind = effect[0]
         if kind == 10:  # north_sea_oil_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:135
+            # spec: spec/twilight_struggle/events_late.rules:109
             if v_p == 1:
                 value += 1
                 value = min(value, 8)
@@ -2564,7 +2564,7 @@ def allowed_coup(state, x0, x1):
                 return False
         elif kind == 11:  # the_reformer_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:145
+            # spec: spec/twilight_struggle/events_late.rules:119
             if x0 == 0 and x1 in RS_europe:
                 return False
     return True
@@ -2630,13 +2630,13 @@ def allowed_place_influence(state, x0, x1):
         kind = effect[0]
         if kind == 13:  # chernobyl_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:233
+            # spec: spec/twilight_struggle/events_late.rules:207
             if x0 == 0 and member_of(
                 state,
                 x1,
                 args[0],
                 REGION_SETS,
-                "spec/twilight_struggle/events_late.rules:233:53",
+                "spec/twilight_struggle/events_late.rules:207:53",
             ):
                 return False
     return True
@@ -2700,7 +2700,7 @@ def when_socialist_governments(state, v_you, v_this):
 
 def when_arab_israeli_war(state, v_you, v_this):
     "when the event of arab_israeli_war may happen"
-    # spec: spec/twilight_struggle/cards.rules:128
+    # spec: spec/twilight_struggle/cards.rules:121
     return not (
         A_starred[E_camp_david_accords] and state.location[E_camp_david_accords] == 10
     )
@@ -2708,13 +2708,13 @@ def when_arab_israeli_war(state, v_you, v_this):
 
 def when_nato(state, v_you, v_this):
     "when the event of nato may happen"
-    # spec: spec/twilight_struggle/cards.rules:242
+    # spec: spec/twilight_struggle/cards.rules:220
     return is_active(state, 1, None) or is_active(state, 2, None)
 
 
 def when_un_intervention(state, v_you, v_this):
     "when the event of un_intervention may happen"
-    # spec: spec/twilight_struggle/cards.rules:368
+    # spec: spec/twilight_struggle/cards.rules:339
     return not state.vars[3] and any(
         A_side[c_c] == (None if v_you is None else (v_you + 1) % 2)
         for c_c in state.zones[2 + v_you]
@@ -2758,7 +2758,7 @@ def when_opec(state, v_you, v_this):
 
 def when_one_small_step(state, v_you, v_this):
     "when the event of one_small_step may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:782
+    # spec: spec/twilight_struggle/events_mid.rules:768
     return (
         state.tracks[6 + v_you]
         < state.tracks[6 + (None if v_you is None else (v_you + 1) % 2)]
@@ -2767,19 +2767,19 @@ def when_one_small_step(state, v_you, v_this):
 
 def when_star_wars(state, v_you, v_this):
     "when the event of star_wars may happen"
-    # spec: spec/twilight_struggle/events_late.rules:120
+    # spec: spec/twilight_struggle/events_late.rules:94
     return state.tracks[7] > state.tracks[6]
 
 
 def when_wargames(state, v_you, v_this):
     "when the event of wargames may happen"
-    # spec: spec/twilight_struggle/events_late.rules:364
+    # spec: spec/twilight_struggle/events_late.rules:338
     return state.tracks[0] == 2
 
 
 def when_solidarity(state, v_you, v_this):
     "when the event of solidarity may happen"
-    # spec: spec/twilight_struggle/events_late.rules:387
+    # spec: spec/twilight_struggle/events_late.rules:361
     return (
         A_starred[E_john_paul_ii_elected_pope]
         and state.location[E_john_paul_ii_elected_pope] == 10
@@ -2788,13 +2788,13 @@ def when_solidarity(state, v_you, v_this):
 
 def when_the_cambridge_five(state, v_you, v_this):
     "when the event of the_cambridge_five may happen"
-    # spec: spec/twilight_struggle/events_late.rules:439
+    # spec: spec/twilight_struggle/events_late.rules:413
     return state.tracks[2] < 8
 
 
 def when_our_man_in_tehran(state, v_you, v_this):
     "when the event of our_man_in_tehran may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:831
+    # spec: spec/twilight_struggle/events_mid.rules:817
     return any(
         c_c in KS_country
         and (
@@ -3066,7 +3066,7 @@ def kept_4(state, arg_0):
 
 
 def kept_5(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:253, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:231, while what it reads is unchanged"
     s = state.stamps
     stamp = ()
     kept = state.memo.get(5)
@@ -3092,7 +3092,7 @@ def kept_5(state):
 
 
 def kept_6(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:317, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:288, while what it reads is unchanged"
     s = state.stamps
     stamp = ()
     kept = state.memo.get(6)
@@ -3114,7 +3114,7 @@ def kept_6(state):
 
 
 def kept_7(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:392, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:363, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[10],)
     kept = state.memo.get(7)
@@ -3284,7 +3284,7 @@ def kept_12(state):
 
 
 def kept_13(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:803, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:789, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[0],
@@ -4002,7 +4002,7 @@ def pol_careful_core_9(state, pending, tun):
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:320
+    # spec: spec/twilight_struggle/policies.rules:316
     best = keep_best(
         best,
         [
@@ -4018,11 +4018,11 @@ def pol_careful_core_9(state, pending, tun):
 
 def pol_careful_core_10(state, pending, tun):
     "policy careful_core, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:322
+    # spec: spec/twilight_struggle/policies.rules:318
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:329
+    # spec: spec/twilight_struggle/policies.rules:325
     best = keep_best(
         best,
         [
@@ -4038,11 +4038,11 @@ def pol_careful_core_10(state, pending, tun):
 
 def pol_careful_core_11(state, pending, tun):
     "policy careful_core, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:331
+    # spec: spec/twilight_struggle/policies.rules:327
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:332
+    # spec: spec/twilight_struggle/policies.rules:328
     best = keep_best(
         best,
         [
@@ -4058,11 +4058,11 @@ def pol_careful_core_11(state, pending, tun):
 
 def pol_careful_core_12(state, pending, tun):
     "policy careful_core, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:334
+    # spec: spec/twilight_struggle/policies.rules:330
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:335
+    # spec: spec/twilight_struggle/policies.rules:331
     best = keep_best(
         best,
         [
@@ -4075,7 +4075,7 @@ def pol_careful_core_12(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:336
+    # spec: spec/twilight_struggle/policies.rules:332
     best = keep_best(
         best,
         [
@@ -4097,7 +4097,7 @@ def nev_careful_core_12(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:335
+        # spec: spec/twilight_struggle/policies.rules:331
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -4110,11 +4110,11 @@ def nev_careful_core_12(state, pending, tun):
 
 def pol_careful_core_13(state, pending, tun):
     "policy careful_core, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:338
+    # spec: spec/twilight_struggle/policies.rules:334
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:339
+    # spec: spec/twilight_struggle/policies.rules:335
     best = keep_best(
         best,
         [
@@ -4128,7 +4128,7 @@ def pol_careful_core_13(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:340
+    # spec: spec/twilight_struggle/policies.rules:336
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4141,11 +4141,11 @@ def pol_careful_core_13(state, pending, tun):
 
 def pol_careful_core_14(state, pending, tun):
     "policy careful_core, rule 15: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:345
+    # spec: spec/twilight_struggle/policies.rules:341
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:346
+    # spec: spec/twilight_struggle/policies.rules:342
     best = keep_best(
         best,
         [
@@ -4169,7 +4169,7 @@ def pol_careful_core_14(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:348
+    # spec: spec/twilight_struggle/policies.rules:344
     best = keep_best(
         best,
         [
@@ -4188,7 +4188,7 @@ def pol_careful_core_14(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:349
+    # spec: spec/twilight_struggle/policies.rules:345
     best = keep_best(
         best,
         [
@@ -4202,7 +4202,7 @@ def pol_careful_core_14(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:350
+    # spec: spec/twilight_struggle/policies.rules:346
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4213,11 +4213,11 @@ def pol_careful_core_14(state, pending, tun):
 
 def pol_careful_core_15(state, pending, tun):
     "policy careful_core, rule 16: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:352
+    # spec: spec/twilight_struggle/policies.rules:348
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:353
+    # spec: spec/twilight_struggle/policies.rules:349
     best = keep_best(
         best,
         [
@@ -4241,7 +4241,7 @@ def pol_careful_core_15(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:359
+    # spec: spec/twilight_struggle/policies.rules:355
     best = keep_best(
         best,
         [
@@ -4260,7 +4260,7 @@ def pol_careful_core_15(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:362
+    # spec: spec/twilight_struggle/policies.rules:358
     best = keep_best(
         best,
         [
@@ -4279,7 +4279,7 @@ def pol_careful_core_15(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:363
+    # spec: spec/twilight_struggle/policies.rules:359
     best = keep_best(
         best,
         [
@@ -4293,7 +4293,7 @@ def pol_careful_core_15(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:364
+    # spec: spec/twilight_struggle/policies.rules:360
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4304,11 +4304,11 @@ def pol_careful_core_15(state, pending, tun):
 
 def pol_careful_core_16(state, pending, tun):
     "policy careful_core, rule 17: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:369
+    # spec: spec/twilight_struggle/policies.rules:365
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:370
+    # spec: spec/twilight_struggle/policies.rules:366
     best = keep_best(
         best,
         [
@@ -4319,7 +4319,7 @@ def pol_careful_core_16(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:371
+    # spec: spec/twilight_struggle/policies.rules:367
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4332,11 +4332,11 @@ def pol_careful_core_16(state, pending, tun):
 
 def pol_careful_core_17(state, pending, tun):
     "policy careful_core, rule 18: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:373
+    # spec: spec/twilight_struggle/policies.rules:369
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:374
+    # spec: spec/twilight_struggle/policies.rules:370
     best = keep_best(
         best,
         [
@@ -4349,7 +4349,7 @@ def pol_careful_core_17(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:375
+    # spec: spec/twilight_struggle/policies.rules:371
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4357,7 +4357,7 @@ def pol_careful_core_17(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:376
+    # spec: spec/twilight_struggle/policies.rules:372
     best = keep_best(
         best,
         [
@@ -4376,7 +4376,7 @@ def nev_careful_core_17(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:374
+        # spec: spec/twilight_struggle/policies.rules:370
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -4389,11 +4389,11 @@ def nev_careful_core_17(state, pending, tun):
 
 def pol_careful_core_18(state, pending, tun):
     "policy careful_core, rule 19: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:378
+    # spec: spec/twilight_struggle/policies.rules:374
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:379
+    # spec: spec/twilight_struggle/policies.rules:375
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -4404,11 +4404,11 @@ def pol_careful_core_18(state, pending, tun):
 
 def pol_careful_core_19(state, pending, tun):
     "policy careful_core, rule 20: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:381
+    # spec: spec/twilight_struggle/policies.rules:377
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:382
+    # spec: spec/twilight_struggle/policies.rules:378
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -4418,11 +4418,11 @@ def pol_careful_core_19(state, pending, tun):
 
 def pol_careful_core_20(state, pending, tun):
     "policy careful_core, rule 21: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:384
+    # spec: spec/twilight_struggle/policies.rules:380
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:385
+    # spec: spec/twilight_struggle/policies.rules:381
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4431,16 +4431,16 @@ def pol_careful_core_20(state, pending, tun):
 
 def pol_careful_core_21(state, pending, tun):
     "policy careful_core, rule 22: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:387
+    # spec: spec/twilight_struggle/policies.rules:383
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:388
+    # spec: spec/twilight_struggle/policies.rules:384
     if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
         best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:389
+    # spec: spec/twilight_struggle/policies.rules:385
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4449,11 +4449,11 @@ def pol_careful_core_21(state, pending, tun):
 
 def pol_careful_core_22(state, pending, tun):
     "policy careful_core, rule 23: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:391
+    # spec: spec/twilight_struggle/policies.rules:387
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:392
+    # spec: spec/twilight_struggle/policies.rules:388
     if not any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4469,7 +4469,7 @@ def pol_careful_core_22(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:393
+    # spec: spec/twilight_struggle/policies.rules:389
     if any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4485,7 +4485,7 @@ def pol_careful_core_22(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:394
+    # spec: spec/twilight_struggle/policies.rules:390
     best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4496,7 +4496,7 @@ def nev_careful_core_22(state, pending, tun):
     "policy careful_core, rule 23: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:392
+    # spec: spec/twilight_struggle/policies.rules:388
     if not any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4515,11 +4515,11 @@ def nev_careful_core_22(state, pending, tun):
 
 def pol_careful_core_23(state, pending, tun):
     "policy careful_core, rule 24: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:396
+    # spec: spec/twilight_struggle/policies.rules:392
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:397
+    # spec: spec/twilight_struggle/policies.rules:393
     if not any(
         c_c in KS_country
         and (
@@ -4535,7 +4535,7 @@ def pol_careful_core_23(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:398
+    # spec: spec/twilight_struggle/policies.rules:394
     if any(
         c_c in KS_country
         and (
@@ -4551,7 +4551,7 @@ def pol_careful_core_23(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:399
+    # spec: spec/twilight_struggle/policies.rules:395
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4562,7 +4562,7 @@ def nev_careful_core_23(state, pending, tun):
     "policy careful_core, rule 24: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:397
+    # spec: spec/twilight_struggle/policies.rules:393
     if not any(
         c_c in KS_country
         and (
@@ -4581,11 +4581,11 @@ def nev_careful_core_23(state, pending, tun):
 
 def pol_careful_core_24(state, pending, tun):
     "policy careful_core, rule 25: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:402
+    # spec: spec/twilight_struggle/policies.rules:398
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:403
+    # spec: spec/twilight_struggle/policies.rules:399
     if not any(
         c_c in KS_country
         and (
@@ -4601,7 +4601,7 @@ def pol_careful_core_24(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:405
+    # spec: spec/twilight_struggle/policies.rules:401
     if any(
         c_c in KS_country
         and (
@@ -4617,7 +4617,7 @@ def pol_careful_core_24(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:406
+    # spec: spec/twilight_struggle/policies.rules:402
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4628,7 +4628,7 @@ def nev_careful_core_24(state, pending, tun):
     "policy careful_core, rule 25: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:403
+    # spec: spec/twilight_struggle/policies.rules:399
     if not any(
         c_c in KS_country
         and (
@@ -4647,16 +4647,16 @@ def nev_careful_core_24(state, pending, tun):
 
 def pol_careful_core_25(state, pending, tun):
     "policy careful_core, rule 26: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:408
+    # spec: spec/twilight_struggle/policies.rules:404
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:409
+    # spec: spec/twilight_struggle/policies.rules:405
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:410
+    # spec: spec/twilight_struggle/policies.rules:406
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -4668,7 +4668,7 @@ def nev_careful_core_25(state, pending, tun):
     "policy careful_core, rule 26: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:409
+    # spec: spec/twilight_struggle/policies.rules:405
     if not d_safe_coup_target(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -4676,15 +4676,15 @@ def nev_careful_core_25(state, pending, tun):
 
 def pol_careful_core_26(state, pending, tun):
     "policy careful_core, rule 27: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:412
+    # spec: spec/twilight_struggle/policies.rules:408
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:413
+    # spec: spec/twilight_struggle/policies.rules:409
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:414
+    # spec: spec/twilight_struggle/policies.rules:410
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4693,11 +4693,11 @@ def pol_careful_core_26(state, pending, tun):
 
 def pol_careful_core_27(state, pending, tun):
     "policy careful_core, rule 28: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:416
+    # spec: spec/twilight_struggle/policies.rules:412
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:417
+    # spec: spec/twilight_struggle/policies.rules:413
     if (
         d_scoring_cards_held(state, v_you)
         >= q_action_rounds_for(state, v_you) - state.tracks[3] + 1
@@ -4705,7 +4705,7 @@ def pol_careful_core_27(state, pending, tun):
         best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:418
+    # spec: spec/twilight_struggle/policies.rules:414
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4714,11 +4714,11 @@ def pol_careful_core_27(state, pending, tun):
 
 def pol_careful_core_28(state, pending, tun):
     "policy careful_core, rule 29: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:420
+    # spec: spec/twilight_struggle/policies.rules:416
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:421
+    # spec: spec/twilight_struggle/policies.rules:417
     best = keep_best(best, [ids[i] in ("double",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4727,11 +4727,11 @@ def pol_careful_core_28(state, pending, tun):
 
 def pol_careful_core_29(state, pending, tun):
     "policy careful_core, rule 30: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:423
+    # spec: spec/twilight_struggle/policies.rules:419
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:424
+    # spec: spec/twilight_struggle/policies.rules:420
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4740,11 +4740,11 @@ def pol_careful_core_29(state, pending, tun):
 
 def pol_careful_core_30(state, pending, tun):
     "policy careful_core, rule 31: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:426
+    # spec: spec/twilight_struggle/policies.rules:422
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:427
+    # spec: spec/twilight_struggle/policies.rules:423
     best = keep_best(best, [ids[i] in ("move",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4753,11 +4753,11 @@ def pol_careful_core_30(state, pending, tun):
 
 def pol_careful_core_31(state, pending, tun):
     "policy careful_core, rule 32: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:429
+    # spec: spec/twilight_struggle/policies.rules:425
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:430
+    # spec: spec/twilight_struggle/policies.rules:426
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4766,11 +4766,11 @@ def pol_careful_core_31(state, pending, tun):
 
 def pol_careful_core_32(state, pending, tun):
     "policy careful_core, rule 33: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:432
+    # spec: spec/twilight_struggle/policies.rules:428
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:433
+    # spec: spec/twilight_struggle/policies.rules:429
     if (
         len(
             [
@@ -4788,7 +4788,7 @@ def pol_careful_core_32(state, pending, tun):
         best = keep_best(best, [ids[i] in ("remove",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:436
+    # spec: spec/twilight_struggle/policies.rules:432
     best = keep_best(best, [ids[i] in ("add",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4797,11 +4797,11 @@ def pol_careful_core_32(state, pending, tun):
 
 def pol_careful_core_33(state, pending, tun):
     "policy careful_core, rule 34: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:438
+    # spec: spec/twilight_struggle/policies.rules:434
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:439
+    # spec: spec/twilight_struggle/policies.rules:435
     best = keep_best(best, [ids[i] in ("split",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4810,11 +4810,11 @@ def pol_careful_core_33(state, pending, tun):
 
 def pol_careful_core_34(state, pending, tun):
     "policy careful_core, rule 35: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:441
+    # spec: spec/twilight_struggle/policies.rules:437
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:442
+    # spec: spec/twilight_struggle/policies.rules:438
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4823,11 +4823,11 @@ def pol_careful_core_34(state, pending, tun):
 
 def pol_careful_core_35(state, pending, tun):
     "policy careful_core, rule 36: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:444
+    # spec: spec/twilight_struggle/policies.rules:440
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:445
+    # spec: spec/twilight_struggle/policies.rules:441
     best = keep_best(best, [ids[i] in ("use",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4836,11 +4836,11 @@ def pol_careful_core_35(state, pending, tun):
 
 def pol_careful_core_36(state, pending, tun):
     "policy careful_core, rule 37: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:448
+    # spec: spec/twilight_struggle/policies.rules:444
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:449
+    # spec: spec/twilight_struggle/policies.rules:445
     best = keep_best(
         best,
         [
@@ -4857,13 +4857,13 @@ def pol_careful_core_36(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:450
+    # spec: spec/twilight_struggle/policies.rules:446
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:451
+    # spec: spec/twilight_struggle/policies.rules:447
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4875,7 +4875,7 @@ def nev_careful_core_36(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_c in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:449
+        # spec: spec/twilight_struggle/policies.rules:445
         if state.tracks[0] <= 2 and (
             v_c == E_duck_and_cover
             or v_c == E_we_will_bury_you
@@ -4889,17 +4889,17 @@ def nev_careful_core_36(state, pending, tun):
 
 def pol_careful_core_37(state, pending, tun):
     "policy careful_core, rule 38: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:456
+    # spec: spec/twilight_struggle/policies.rules:452
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:457
+    # spec: spec/twilight_struggle/policies.rules:453
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:458
+    # spec: spec/twilight_struggle/policies.rules:454
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4908,11 +4908,11 @@ def pol_careful_core_37(state, pending, tun):
 
 def pol_careful_core_38(state, pending, tun):
     "policy careful_core, rule 39: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:460
+    # spec: spec/twilight_struggle/policies.rules:456
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:461
+    # spec: spec/twilight_struggle/policies.rules:457
     best = keep_best(
         best,
         [
@@ -4925,7 +4925,7 @@ def pol_careful_core_38(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:462
+    # spec: spec/twilight_struggle/policies.rules:458
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4938,11 +4938,11 @@ def pol_careful_core_38(state, pending, tun):
 
 def pol_careful_core_39(state, pending, tun):
     "policy careful_core, rule 40: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:464
+    # spec: spec/twilight_struggle/policies.rules:460
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:465
+    # spec: spec/twilight_struggle/policies.rules:461
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4951,11 +4951,11 @@ def pol_careful_core_39(state, pending, tun):
 
 def pol_careful_core_40(state, pending, tun):
     "policy careful_core, rule 41: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:469
+    # spec: spec/twilight_struggle/policies.rules:465
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:470
+    # spec: spec/twilight_struggle/policies.rules:466
     best = keep_best(
         best,
         [A_scoring[v_c] or v_c == E_china_card for v_c in [values[i] for i in best]],
@@ -4963,7 +4963,7 @@ def pol_careful_core_40(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:471
+    # spec: spec/twilight_struggle/policies.rules:467
     best = keep_best(
         best,
         [
@@ -4974,7 +4974,7 @@ def pol_careful_core_40(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:472
+    # spec: spec/twilight_struggle/policies.rules:468
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4987,17 +4987,17 @@ def pol_careful_core_40(state, pending, tun):
 
 def pol_careful_core_41(state, pending, tun):
     "policy careful_core, rule 42: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:475
+    # spec: spec/twilight_struggle/policies.rules:471
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:476
+    # spec: spec/twilight_struggle/policies.rules:472
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:477
+    # spec: spec/twilight_struggle/policies.rules:473
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )
@@ -5011,34 +5011,34 @@ NEVERS = {
     "careful": {
         "spec/twilight_struggle/card_play.rules:53:9": nev_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": nev_careful_core_2,
-        "spec/twilight_struggle/events_late.rules:121:5": nev_careful_core_36,
-        "spec/twilight_struggle/events_late.rules:195:9": nev_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:197:17": nev_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:294:5": nev_careful_core_23,
-        "spec/twilight_struggle/events_late.rules:297:13": nev_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:169:9": nev_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:171:17": nev_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:268:5": nev_careful_core_23,
+        "spec/twilight_struggle/events_late.rules:271:13": nev_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:95:5": nev_careful_core_36,
         "spec/twilight_struggle/events_mid.rules:255:5": nev_careful_core_22,
         "spec/twilight_struggle/events_mid.rules:258:13": nev_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:801:9": nev_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:803:17": nev_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:808:21": nev_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:810:29": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:787:9": nev_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:789:17": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:794:21": nev_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:796:29": nev_careful_core_12,
         "spec/twilight_struggle/operations.rules:183:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
     "careful_core": {
         "spec/twilight_struggle/card_play.rules:53:9": nev_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": nev_careful_core_2,
-        "spec/twilight_struggle/events_late.rules:121:5": nev_careful_core_36,
-        "spec/twilight_struggle/events_late.rules:195:9": nev_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:197:17": nev_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:294:5": nev_careful_core_23,
-        "spec/twilight_struggle/events_late.rules:297:13": nev_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:169:9": nev_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:171:17": nev_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:268:5": nev_careful_core_23,
+        "spec/twilight_struggle/events_late.rules:271:13": nev_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:95:5": nev_careful_core_36,
         "spec/twilight_struggle/events_mid.rules:255:5": nev_careful_core_22,
         "spec/twilight_struggle/events_mid.rules:258:13": nev_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:801:9": nev_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:803:17": nev_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:808:21": nev_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:810:29": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:787:9": nev_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:789:17": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:794:21": nev_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:796:29": nev_careful_core_12,
         "spec/twilight_struggle/operations.rules:183:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
@@ -5050,47 +5050,43 @@ POLICIES = {
         "spec/twilight_struggle/card_play.rules:53:9": pol_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": pol_careful_core_2,
         "spec/twilight_struggle/card_play.rules:99:9": pol_careful_core_3,
-        "spec/twilight_struggle/cards.rules:101:17": pol_careful_core_40,
-        "spec/twilight_struggle/cards.rules:136:13": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:158:9": pol_careful_core_32,
-        "spec/twilight_struggle/cards.rules:161:21": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:168:21": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:199:9": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:214:9": pol_careful_core_4,
-        "spec/twilight_struggle/cards.rules:252:9": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:264:13": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:278:9": pol_careful_core_41,
-        "spec/twilight_struggle/cards.rules:316:13": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:332:13": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:346:13": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:369:9": pol_careful_core_38,
-        "spec/twilight_struggle/cards.rules:386:13": pol_careful_core_30,
-        "spec/twilight_struggle/cards.rules:388:21": pol_careful_core_11,
-        "spec/twilight_struggle/cards.rules:391:21": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:70:13": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:98:9": pol_careful_core_20,
-        "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_core_35,
-        "spec/twilight_struggle/events_late.rules:121:5": pol_careful_core_36,
-        "spec/twilight_struggle/events_late.rules:195:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:197:17": pol_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:248:5": pol_careful_core_20,
-        "spec/twilight_struggle/events_late.rules:251:13": pol_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:267:9": pol_careful_core_28,
-        "spec/twilight_struggle/events_late.rules:269:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:294:5": pol_careful_core_23,
-        "spec/twilight_struggle/events_late.rules:297:13": pol_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:314:9": pol_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:33:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:341:9": pol_careful_core_39,
-        "spec/twilight_struggle/events_late.rules:365:5": pol_careful_core_21,
-        "spec/twilight_struggle/events_late.rules:398:5": pol_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:442:9": pol_careful_core_29,
-        "spec/twilight_struggle/events_late.rules:444:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:45:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_late.rules:463:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:467:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:491:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:63:5": pol_careful_core_26,
+        "spec/twilight_struggle/cards.rules:141:9": pol_careful_core_32,
+        "spec/twilight_struggle/cards.rules:144:21": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:177:9": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:192:9": pol_careful_core_4,
+        "spec/twilight_struggle/cards.rules:230:9": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:249:9": pol_careful_core_41,
+        "spec/twilight_struggle/cards.rules:287:13": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:303:13": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:317:13": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:340:9": pol_careful_core_38,
+        "spec/twilight_struggle/cards.rules:357:13": pol_careful_core_30,
+        "spec/twilight_struggle/cards.rules:359:21": pol_careful_core_11,
+        "spec/twilight_struggle/cards.rules:362:21": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:91:9": pol_careful_core_20,
+        "spec/twilight_struggle/cards.rules:94:17": pol_careful_core_40,
+        "spec/twilight_struggle/event_helpers.rules:119:5": pol_careful_core_35,
+        "spec/twilight_struggle/event_helpers.rules:43:9": pol_careful_core_9,
+        "spec/twilight_struggle/event_helpers.rules:58:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_late.rules:169:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:171:17": pol_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:222:5": pol_careful_core_20,
+        "spec/twilight_struggle/events_late.rules:225:13": pol_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:241:9": pol_careful_core_28,
+        "spec/twilight_struggle/events_late.rules:243:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:268:5": pol_careful_core_23,
+        "spec/twilight_struggle/events_late.rules:271:13": pol_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:288:9": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:315:9": pol_careful_core_39,
+        "spec/twilight_struggle/events_late.rules:339:5": pol_careful_core_21,
+        "spec/twilight_struggle/events_late.rules:372:5": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:37:5": pol_careful_core_26,
+        "spec/twilight_struggle/events_late.rules:416:9": pol_careful_core_29,
+        "spec/twilight_struggle/events_late.rules:418:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:437:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:441:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:465:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:95:5": pol_careful_core_36,
         "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_40,
         "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_40,
@@ -5112,14 +5108,12 @@ POLICIES = {
         "spec/twilight_struggle/events_mid.rules:589:17": pol_careful_core_9,
         "spec/twilight_struggle/events_mid.rules:650:9": pol_careful_core_9,
         "spec/twilight_struggle/events_mid.rules:716:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:728:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:743:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:760:17": pol_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:801:9": pol_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:803:17": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:808:21": pol_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:810:29": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:836:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:746:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:787:9": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:789:17": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:794:21": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:796:29": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:822:17": pol_careful_core_40,
         "spec/twilight_struggle/operations.rules:113:9": pol_careful_core_8,
         "spec/twilight_struggle/operations.rules:146:9": pol_careful_core_7,
         "spec/twilight_struggle/operations.rules:183:5": pol_careful_core_6,
@@ -5135,47 +5129,43 @@ POLICIES = {
         "spec/twilight_struggle/card_play.rules:53:9": pol_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": pol_careful_core_2,
         "spec/twilight_struggle/card_play.rules:99:9": pol_careful_core_3,
-        "spec/twilight_struggle/cards.rules:101:17": pol_careful_core_40,
-        "spec/twilight_struggle/cards.rules:136:13": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:158:9": pol_careful_core_32,
-        "spec/twilight_struggle/cards.rules:161:21": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:168:21": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:199:9": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:214:9": pol_careful_core_4,
-        "spec/twilight_struggle/cards.rules:252:9": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:264:13": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:278:9": pol_careful_core_41,
-        "spec/twilight_struggle/cards.rules:316:13": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:332:13": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:346:13": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:369:9": pol_careful_core_38,
-        "spec/twilight_struggle/cards.rules:386:13": pol_careful_core_30,
-        "spec/twilight_struggle/cards.rules:388:21": pol_careful_core_11,
-        "spec/twilight_struggle/cards.rules:391:21": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:70:13": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:98:9": pol_careful_core_20,
-        "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_core_35,
-        "spec/twilight_struggle/events_late.rules:121:5": pol_careful_core_36,
-        "spec/twilight_struggle/events_late.rules:195:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:197:17": pol_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:248:5": pol_careful_core_20,
-        "spec/twilight_struggle/events_late.rules:251:13": pol_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:267:9": pol_careful_core_28,
-        "spec/twilight_struggle/events_late.rules:269:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:294:5": pol_careful_core_23,
-        "spec/twilight_struggle/events_late.rules:297:13": pol_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:314:9": pol_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:33:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:341:9": pol_careful_core_39,
-        "spec/twilight_struggle/events_late.rules:365:5": pol_careful_core_21,
-        "spec/twilight_struggle/events_late.rules:398:5": pol_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:442:9": pol_careful_core_29,
-        "spec/twilight_struggle/events_late.rules:444:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:45:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_late.rules:463:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:467:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:491:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:63:5": pol_careful_core_26,
+        "spec/twilight_struggle/cards.rules:141:9": pol_careful_core_32,
+        "spec/twilight_struggle/cards.rules:144:21": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:177:9": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:192:9": pol_careful_core_4,
+        "spec/twilight_struggle/cards.rules:230:9": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:249:9": pol_careful_core_41,
+        "spec/twilight_struggle/cards.rules:287:13": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:303:13": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:317:13": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:340:9": pol_careful_core_38,
+        "spec/twilight_struggle/cards.rules:357:13": pol_careful_core_30,
+        "spec/twilight_struggle/cards.rules:359:21": pol_careful_core_11,
+        "spec/twilight_struggle/cards.rules:362:21": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:91:9": pol_careful_core_20,
+        "spec/twilight_struggle/cards.rules:94:17": pol_careful_core_40,
+        "spec/twilight_struggle/event_helpers.rules:119:5": pol_careful_core_35,
+        "spec/twilight_struggle/event_helpers.rules:43:9": pol_careful_core_9,
+        "spec/twilight_struggle/event_helpers.rules:58:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_late.rules:169:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:171:17": pol_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:222:5": pol_careful_core_20,
+        "spec/twilight_struggle/events_late.rules:225:13": pol_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:241:9": pol_careful_core_28,
+        "spec/twilight_struggle/events_late.rules:243:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:268:5": pol_careful_core_23,
+        "spec/twilight_struggle/events_late.rules:271:13": pol_careful_core_17,
+        "spec/twilight_struggle/events_late.rules:288:9": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:315:9": pol_careful_core_39,
+        "spec/twilight_struggle/events_late.rules:339:5": pol_careful_core_21,
+        "spec/twilight_struggle/events_late.rules:372:5": pol_careful_core_41,
+        "spec/twilight_struggle/events_late.rules:37:5": pol_careful_core_26,
+        "spec/twilight_struggle/events_late.rules:416:9": pol_careful_core_29,
+        "spec/twilight_struggle/events_late.rules:418:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:437:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:441:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:465:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:95:5": pol_careful_core_36,
         "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_40,
         "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_40,
@@ -5197,14 +5187,12 @@ POLICIES = {
         "spec/twilight_struggle/events_mid.rules:589:17": pol_careful_core_9,
         "spec/twilight_struggle/events_mid.rules:650:9": pol_careful_core_9,
         "spec/twilight_struggle/events_mid.rules:716:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:728:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:743:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:760:17": pol_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:801:9": pol_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:803:17": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:808:21": pol_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:810:29": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:836:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:746:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:787:9": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:789:17": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:794:21": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:796:29": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:822:17": pol_careful_core_40,
         "spec/twilight_struggle/operations.rules:113:9": pol_careful_core_8,
         "spec/twilight_struggle/operations.rules:146:9": pol_careful_core_7,
         "spec/twilight_struggle/operations.rules:183:5": pol_careful_core_6,
