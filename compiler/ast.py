@@ -249,6 +249,13 @@ class Range(Expr):
 
 
 @dataclass(frozen=True, slots=True)
+class ListOf(Expr):
+    """[a, b, c]: a collection of the values written, in that order."""
+
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Cond(Expr):
     """if c then a else b."""
 
@@ -1233,7 +1240,7 @@ class Spec(Node):
 
 AnyExpr = Union[
     IntLit, StrLit, BoolLit, NoneLit, NameRef, CallExpr, Attr, AttrAt, Not, Negate,
-    BinOp, BoolOp, Compare, Member, Range, Cond, Quantifier, SumOf, Reachable, Allowed, Active,
+    BinOp, BoolOp, Compare, Member, Range, ListOf, Cond, Quantifier, SumOf, Reachable, Allowed, Active,
 ]
 
 

@@ -76,6 +76,7 @@ class Constants:
             ast.BinOp: self._build_binop, ast.BoolOp: self._build_boolop, ast.Compare: self._build_compare,
             ast.Member: self._build_member, ast.Cond: self._build_cond, ast.Quantifier: self._build_quantifier,
             ast.SumOf: self._build_sum, ast.Range: self._build_range_value,
+            ast.ListOf: self._build_range_value,
         }
         self._closures: dict[int, Closure] = {}      # by id() of the node ...
         self._collections: dict[int, Closure] = {}   # ... read as a collection ...
@@ -164,6 +165,9 @@ class Constants:
         if isinstance(node, ast.BinOp) and node.op == "+":  # a union: checks/typecheck.py
             left, right = self._collection_closure(node.left), self._collection_closure(node.right)
             return lambda s, e: union_of(left(s, e), right(s, e))
+        if isinstance(node, ast.ListOf):  # [a, b, c]: the items' values, in order
+            items = [self.closure(item) for item in node.items]
+            return lambda s, e: [item(s, e) for item in items]
         held = self.closure(node)
         if isinstance(node, ast.NameRef):
             name, fixed = node.name, None
@@ -605,7 +609,7 @@ class Constants:
                 raise _failure(err, span) from None
         return counter_cell
 
-    def _build_range_value(self, node: ast.Range) -> Closure:
+    def _build_range_value(self, node: ast.Range | ast.ListOf) -> Closure:
         return _guarded(self._collection_closure(node), node.span)
 
     def _build_quantifier(self, node: ast.Quantifier) -> Closure:

@@ -277,7 +277,28 @@ def option_kind(model: Model, stmt: ast.Choose) -> str:
     enum's values by the values themselves (as numbers are)."""
     if isinstance(stmt.source, ast.NameRef) and stmt.source.name in model.enums:
         return "int"
+    if isinstance(stmt.source, ast.ListOf):
+        return list_option_kind(model, stmt.source)
     return stmt.option_kind
+
+
+def list_option_kind(model: Model, source: ast.ListOf) -> str:
+    """A list's options are named by its first item that shows what they are: a number or an
+    enum value ("int": by the value), a player, else an entity (checks/typecheck.py reports a
+    list of players or numbers whose items show none of it)."""
+    for item in source.items:
+        if isinstance(item, (ast.IntLit, ast.Negate)):
+            return "int"
+        if isinstance(item, ast.NameRef):
+            if item.name in model.players:
+                return "player"
+            if item.name in model.enum_of_value:
+                return "int"
+            if item.name in model.entity_index:
+                return "entity"
+        if isinstance(item, ast.CallExpr) and item.name == "opponent":
+            return "player"
+    return "entity"
 
 
 def spec_hash(files: list[tuple[str, str]]) -> str:

@@ -988,6 +988,9 @@ class _Builder(Transformer):
     def range_expr(self, meta, c):
         return ast.Range(self._span(meta), c[0], c[1])
 
+    def list_expr(self, meta, c):
+        return ast.ListOf(self._span(meta), tuple(c))
+
     def _binary(op):  # noqa: N805 - builds methods at class creation
         def method(self, meta, c):
             return ast.BinOp(self._span(meta), op, c[0], c[1])

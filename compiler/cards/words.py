@@ -201,6 +201,11 @@ class Words:
     def w_Range(self, e: ast.Range):
         return f"{self.part(e.low, SUM)} to {self.part(e.high, SUM)}", PHRASE
 
+    def w_ListOf(self, e: ast.ListOf):
+        items = [self.part(i, SUM) for i in e.items]
+        text = items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+        return text, PHRASE
+
     def w_Cond(self, e: ast.Cond):
         return (f"if {self.part(e.test, OR)} then {self.part(e.then, OR)}, "
                 f"else {self.expr(e.otherwise)}", OPEN)

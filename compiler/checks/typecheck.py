@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import ast
 from ..errors import Diagnostic, did_you_mean
-from ..model import Model
+from ..model import Model, list_option_kind
 from .scope import ScopedVisitor
 from .signatures import Signature, call_signature, decl_signature
 from .symbols import Globals, literal_names, name_span
@@ -12,6 +12,15 @@ from .types import (BOOL, CARD, INT, PLAYER, ZONE, Type, comparable, compatible,
                     literal_type, optional, type_of_ref)
 
 ORDERING = ("<", "<=", ">", ">=")
+
+
+def _written(item: ast.Expr) -> str | None:
+    """A list item that names one fixed value (a name, a number), as written; else None."""
+    if isinstance(item, ast.NameRef):
+        return f"'{item.name}'"
+    if isinstance(item, ast.IntLit):
+        return str(item.value)
+    return None
 
 
 class TypeCheck(ScopedVisitor):
@@ -110,6 +119,34 @@ class TypeCheck(ScopedVisitor):
         elif not comparable(a, b):
             self.report(f"cannot join a collection of {a} with a collection of {b}: a union holds"
                         f" members of one kind", node.span)
+
+    def visit_Choose(self, stmt: ast.Choose) -> None:
+        super().visit_Choose(stmt)
+        if isinstance(stmt.source, ast.ListOf):
+            named = {"int": ("int", "enum"), "player": ("player",), "entity": ("entity",)}
+            members = element(self.infer(stmt.source))
+            kind = list_option_kind(self.model, stmt.source)
+            if members is not None and members.base in ("int", "enum", "player", "entity") \
+                    and members.base not in named[kind]:
+                self.report(f"cannot tell how to name the options of this list of {members}: write"
+                            f" one item out, as a name or a number", stmt.source.span)
+
+    def visit_ListOf(self, node: ast.ListOf) -> None:
+        """`[a, b, c]`: single values of one type, each written once."""
+        self.generic_visit(node)
+        first, seen = self.infer(node.items[0]), set()
+        for item in node.items:
+            actual = self.infer(item)
+            if actual.base in ("collection", "zone"):
+                self.report(f"a list holds single values, not a {actual}: join collections with"
+                            f" '+'", item.span)
+            elif not comparable(first, actual):
+                self.report(f"a list holds values of one type: {actual} after {first}", item.span)
+            written = _written(item)
+            if written in seen:
+                self.report(f"{written} is listed twice", item.span)
+            elif written is not None:
+                seen.add(written)
 
     def visit_Range(self, node: ast.Range) -> None:
         self.expect(node.low, INT, "each end of '..'")

@@ -174,6 +174,7 @@ class TypeInfer:
             ast.Allowed: lambda e, env: BOOL, ast.Active: lambda e, env: BOOL,
             ast.Negate: lambda e, env: INT, ast.BinOp: self._binop,
             ast.SumOf: lambda e, env: INT, ast.Range: lambda e, env: collection(INT),
+            ast.ListOf: self._list,
             ast.Reachable: lambda e, env: collection(SPACE),
             ast.Quantifier: lambda e, env: INT if e.kind == "count" else BOOL,
             ast.Cond: lambda e, env: join(self.infer(e.then, env), self.infer(e.otherwise, env)),
@@ -218,6 +219,17 @@ class TypeInfer:
             if members is not None:
                 return collection(members)
         return INT
+
+    def _list(self, expr: ast.ListOf, env: Mapping[str, Type]) -> Type:
+        """`[a, b]`: a collection of the items' type (entities of two kinds: of their category)."""
+        members = UNKNOWN
+        for item in expr.items:
+            t = self.infer(item, env)
+            if members.base == "entity" == t.base and members.name != t.name:
+                members = entity(members.category)
+            elif members.base in ("unknown", "none") or t.base == "none":
+                members = join(members, t) if members.base != "unknown" else t
+        return collection(members)
 
     def _name(self, expr: ast.NameRef, env: Mapping[str, Type]) -> Type:
         return env[expr.name] if expr.name in env else self.global_type(expr.name)

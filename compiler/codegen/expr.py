@@ -593,6 +593,10 @@ class ExprEmitter:
     def emit_Range(self, node: ast.Range) -> Code:
         return Code(f"list({self.range_of(node).text})", fresh=True)
 
+    def emit_ListOf(self, node: ast.ListOf) -> Code:
+        """`[a, b, c]`: the items' values, in order."""
+        return Code(f"[{', '.join(self.emit(item).text for item in node.items)}]", fresh=True)
+
     def range_of(self, node: ast.Range) -> Code:
         low, high = self.emit(node.low), self.emit(node.high)
         if low.number is None or high.number is None or high.number - low.number >= MAX_ROUNDS:
@@ -622,6 +626,8 @@ class ExprEmitter:
             return self.range_of(node)
         if isinstance(node, ast.Reachable):
             return self.emit_Reachable(node)
+        if isinstance(node, ast.ListOf):
+            return self.emit_ListOf(node)
         dynamic = lambda v: self._collection_of(Code(v), node)  # noqa: E731
         if isinstance(node, ast.NameRef):
             return self.dispatch(node.name, lambda: self._global_collection(node, snapshot), dynamic)
@@ -691,8 +697,8 @@ class ExprEmitter:
             return self._in_zone(node.element, item, self.zone_slot(coll), negated)
         if isinstance(coll, ast.NameRef):
             return self.dispatch(coll.name, lambda: self._global_member(node, item), dynamic)
-        if isinstance(coll, ast.Range):
-            return self._in(item, self.range_of(coll), negated)
+        if isinstance(coll, (ast.Range, ast.ListOf)):
+            return self._in(item, self.collection(coll), negated)
         if isinstance(coll, ast.Reachable):
             return self._in(item, self.emit_Reachable(coll), negated)
         if isinstance(coll, ast.CallExpr) and coll.name == "adjacent":

@@ -187,6 +187,7 @@ _PRINTERS: dict[str, Callable[[ast.Expr], Doc]] = {
     "Compare": _compare,
     "Member": _member,
     "Range": lambda e: concat(expr_doc(e.low, SUM), "..", expr_doc(e.high, SUM)),
+    "ListOf": lambda e: concat("[", nest(4, fill([expr_doc(i) for i in e.items], COMMA)), "]"),
     "Cond": _cond,
     "Quantifier": _quantifier,
     "SumOf": _sum,

@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: b4a61f4f24f43343
+# Spec hash: b4dc7a581814f274
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 5ce89ace2b1507083f0d output 18528e8b5863425de432
+# Fingerprint: source 6daff5f81e7438de4c63 output 0dceec32e27080937e99
 "Risiko - Das Duell (Risk: Balance of Power): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -262,250 +262,198 @@ def p_neutral_aufstellen(state, v_g, v_n):
     state.stamps[12] += 1
 
 
-def p_mission_auslegen(state, v_m):
-    "procedure mission_auslegen (spec/risk_balance_of_power/07_setup.rules:11)"
-    # spec: spec/risk_balance_of_power/07_setup.rules:11
-    move_card(
-        state, some_card(v_m, "spec/risk_balance_of_power/07_setup.rules:11:42"), 6
-    )
-
-
-def p_stadt_bauen(state, v_g):
-    "procedure stadt_bauen (spec/risk_balance_of_power/07_setup.rules:12)"
-    # spec: spec/risk_balance_of_power/07_setup.rules:12
-    state.counters[3][v_g] = 1
-    state.stamps[13] += 1
-
-
 def p_spiel_1(state):
-    "setup spiel_1 (spec/risk_balance_of_power/07_setup.rules:49)"
-    # spec: spec/risk_balance_of_power/07_setup.rules:50
-    p_mission_auslegen(state, E_m_sechs_staedte)
-    # spec: spec/risk_balance_of_power/07_setup.rules:51
-    p_mission_auslegen(state, E_m_marinestuetzpunkt)
+    "setup spiel_1 (spec/risk_balance_of_power/07_setup.rules:47)"
+    # spec: spec/risk_balance_of_power/07_setup.rules:48
+    for v_m in [
+        E_m_sechs_staedte,
+        E_m_marinestuetzpunkt,
+        E_m_neutrale_armee,
+        E_m_satellitenzentren,
+        E_m_schwieriges_gelaende,
+        E_m_region_gruen,
+        E_m_seestrassen,
+        E_m_region_gelb,
+    ]:
+        # spec: spec/risk_balance_of_power/07_setup.rules:50
+        move_card(state, v_m, 6)
     # spec: spec/risk_balance_of_power/07_setup.rules:52
-    p_mission_auslegen(state, E_m_neutrale_armee)
-    # spec: spec/risk_balance_of_power/07_setup.rules:53
-    p_mission_auslegen(state, E_m_satellitenzentren)
-    # spec: spec/risk_balance_of_power/07_setup.rules:54
-    p_mission_auslegen(state, E_m_schwieriges_gelaende)
-    # spec: spec/risk_balance_of_power/07_setup.rules:55
-    p_mission_auslegen(state, E_m_region_gruen)
+    for v_g in [
+        E_grossbritannien,
+        E_belgien,
+        E_finnland,
+        E_litauen,
+        E_irland,
+        E_norwegen,
+        E_schweden,
+        E_daenemark,
+        E_polen,
+    ]:
+        # spec: spec/risk_balance_of_power/07_setup.rules:54
+        state.counters[3][v_g] = 1
+        state.stamps[13] += 1
     # spec: spec/risk_balance_of_power/07_setup.rules:56
-    p_mission_auslegen(state, E_m_seestrassen)
-    # spec: spec/risk_balance_of_power/07_setup.rules:57
-    p_mission_auslegen(state, E_m_region_gelb)
-    # spec: spec/risk_balance_of_power/07_setup.rules:58
-    p_stadt_bauen(state, E_grossbritannien)
-    # spec: spec/risk_balance_of_power/07_setup.rules:59
-    p_stadt_bauen(state, E_belgien)
-    # spec: spec/risk_balance_of_power/07_setup.rules:60
-    p_stadt_bauen(state, E_finnland)
-    # spec: spec/risk_balance_of_power/07_setup.rules:61
-    p_stadt_bauen(state, E_litauen)
-    # spec: spec/risk_balance_of_power/07_setup.rules:62
-    p_stadt_bauen(state, E_irland)
-    # spec: spec/risk_balance_of_power/07_setup.rules:63
-    p_stadt_bauen(state, E_norwegen)
-    # spec: spec/risk_balance_of_power/07_setup.rules:64
-    p_stadt_bauen(state, E_schweden)
-    # spec: spec/risk_balance_of_power/07_setup.rules:65
-    p_stadt_bauen(state, E_daenemark)
-    # spec: spec/risk_balance_of_power/07_setup.rules:66
-    p_stadt_bauen(state, E_polen)
-    # spec: spec/risk_balance_of_power/07_setup.rules:67
     p_aufstellen(state, 0, E_nord_frankreich, 7)
-    # spec: spec/risk_balance_of_power/07_setup.rules:68
-    p_aufstellen(state, 0, E_sued_frankreich, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:69
-    p_aufstellen(state, 0, E_belgien, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:70
-    p_aufstellen(state, 0, E_deutschland, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:71
-    p_aufstellen(state, 0, E_grossbritannien, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:72
-    p_aufstellen(state, 0, E_schweden, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:73
-    p_aufstellen(state, 0, E_italien, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:74
-    p_aufstellen(state, 0, E_oesterreich, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:75
-    p_aufstellen(state, 0, E_slowakei, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:76
-    p_aufstellen(state, 0, E_ungarn, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:77
-    p_aufstellen(state, 0, E_preussen, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:78
+    # spec: spec/risk_balance_of_power/07_setup.rules:57
+    for v_g in [
+        E_sued_frankreich,
+        E_belgien,
+        E_deutschland,
+        E_grossbritannien,
+        E_schweden,
+        E_italien,
+        E_oesterreich,
+        E_slowakei,
+        E_ungarn,
+        E_preussen,
+    ]:
+        # spec: spec/risk_balance_of_power/07_setup.rules:59
+        p_aufstellen(state, 0, v_g, 2)
+    # spec: spec/risk_balance_of_power/07_setup.rules:61
     p_aufstellen(state, 1, E_finnland, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:79
+    # spec: spec/risk_balance_of_power/07_setup.rules:62
     p_aufstellen(state, 1, E_polen, 5)
-    # spec: spec/risk_balance_of_power/07_setup.rules:80
-    p_aufstellen(state, 1, E_litauen, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:81
-    p_aufstellen(state, 1, E_irland, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:82
-    p_aufstellen(state, 1, E_estland, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:83
-    p_aufstellen(state, 1, E_weissrussland, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:84
-    p_aufstellen(state, 1, E_ost_ukraine, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:85
-    p_aufstellen(state, 1, E_moldawien, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:86
-    p_aufstellen(state, 1, E_rumaenien, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:87
-    p_aufstellen(state, 1, E_sued_russland, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:88
-    p_aufstellen(state, 1, E_zentral_russland, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:89
-    p_aufstellen(state, 1, E_nord_russland, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:90
+    # spec: spec/risk_balance_of_power/07_setup.rules:63
+    for v_g in [
+        E_litauen,
+        E_irland,
+        E_estland,
+        E_weissrussland,
+        E_ost_ukraine,
+        E_moldawien,
+        E_rumaenien,
+        E_sued_russland,
+        E_zentral_russland,
+        E_nord_russland,
+    ]:
+        # spec: spec/risk_balance_of_power/07_setup.rules:65
+        p_aufstellen(state, 1, v_g, 2)
+    # spec: spec/risk_balance_of_power/07_setup.rules:67
     p_neutral_aufstellen(state, E_schweiz, 15)
-    # spec: spec/risk_balance_of_power/07_setup.rules:91
+    # spec: spec/risk_balance_of_power/07_setup.rules:68
     p_neutral_aufstellen(state, E_west_ukraine, 12)
-    # spec: spec/risk_balance_of_power/07_setup.rules:92
+    # spec: spec/risk_balance_of_power/07_setup.rules:69
     p_neutral_aufstellen(state, E_daenemark, 8)
-    # spec: spec/risk_balance_of_power/07_setup.rules:93
+    # spec: spec/risk_balance_of_power/07_setup.rules:70
     p_neutral_aufstellen(state, E_norwegen, 7)
-    # spec: spec/risk_balance_of_power/07_setup.rules:94
+    # spec: spec/risk_balance_of_power/07_setup.rules:71
     p_neutral_aufstellen(state, E_tschechien, 7)
-    # spec: spec/risk_balance_of_power/07_setup.rules:95
+    # spec: spec/risk_balance_of_power/07_setup.rules:72
     p_neutral_aufstellen(state, E_niederlande, 6)
-    # spec: spec/risk_balance_of_power/07_setup.rules:96
+    # spec: spec/risk_balance_of_power/07_setup.rules:73
     p_neutral_aufstellen(state, E_lettland, 5)
-    # spec: spec/risk_balance_of_power/07_setup.rules:97
+    # spec: spec/risk_balance_of_power/07_setup.rules:74
     state.counters[4][E_nord_frankreich] = 1
     state.stamps[14] += 1
-    # spec: spec/risk_balance_of_power/07_setup.rules:98
+    # spec: spec/risk_balance_of_power/07_setup.rules:75
     state.counters[5][E_zentral_russland] = 1
     state.stamps[14] += 1
 
 
 def p_spiel_2(state):
-    "setup spiel_2 (spec/risk_balance_of_power/07_setup.rules:106)"
-    # spec: spec/risk_balance_of_power/07_setup.rules:107
-    p_mission_auslegen(state, E_m_marinestuetzpunkt)
-    # spec: spec/risk_balance_of_power/07_setup.rules:108
-    p_mission_auslegen(state, E_m_neutrale_armee)
-    # spec: spec/risk_balance_of_power/07_setup.rules:109
-    p_mission_auslegen(state, E_m_schwieriges_gelaende)
-    # spec: spec/risk_balance_of_power/07_setup.rules:110
-    p_mission_auslegen(state, E_m_region_gruen)
-    # spec: spec/risk_balance_of_power/07_setup.rules:111
-    p_mission_auslegen(state, E_m_seestrassen)
-    # spec: spec/risk_balance_of_power/07_setup.rules:112
-    p_mission_auslegen(state, E_m_region_lila)
-    # spec: spec/risk_balance_of_power/07_setup.rules:113
-    p_mission_auslegen(state, E_m_schweizer_gewoelbe)
-    # spec: spec/risk_balance_of_power/07_setup.rules:114
-    p_mission_auslegen(state, E_m_zwei_regionen)
-    # spec: spec/risk_balance_of_power/07_setup.rules:115
-    p_stadt_bauen(state, E_schweiz)
-    # spec: spec/risk_balance_of_power/07_setup.rules:116
-    p_stadt_bauen(state, E_oesterreich)
-    # spec: spec/risk_balance_of_power/07_setup.rules:117
-    p_stadt_bauen(state, E_italien)
-    # spec: spec/risk_balance_of_power/07_setup.rules:118
-    p_stadt_bauen(state, E_rumaenien)
-    # spec: spec/risk_balance_of_power/07_setup.rules:119
-    p_stadt_bauen(state, E_estland)
-    # spec: spec/risk_balance_of_power/07_setup.rules:120
-    p_stadt_bauen(state, E_tschechien)
-    # spec: spec/risk_balance_of_power/07_setup.rules:121
-    p_stadt_bauen(state, E_ungarn)
-    # spec: spec/risk_balance_of_power/07_setup.rules:122
-    p_stadt_bauen(state, E_moldawien)
-    # spec: spec/risk_balance_of_power/07_setup.rules:123
-    p_stadt_bauen(state, E_ost_ukraine)
-    # spec: spec/risk_balance_of_power/07_setup.rules:124
-    p_aufstellen(state, 0, E_nord_frankreich, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:125
-    p_aufstellen(state, 0, E_sued_frankreich, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:126
-    p_aufstellen(state, 0, E_belgien, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:127
-    p_aufstellen(state, 0, E_deutschland, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:128
-    p_aufstellen(state, 0, E_grossbritannien, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:129
-    p_aufstellen(state, 0, E_schweden, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:130
-    p_aufstellen(state, 0, E_italien, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:131
-    p_aufstellen(state, 0, E_oesterreich, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:132
-    p_aufstellen(state, 0, E_ungarn, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:133
-    p_aufstellen(state, 1, E_polen, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:134
-    p_aufstellen(state, 1, E_preussen, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:135
-    p_aufstellen(state, 1, E_litauen, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:136
-    p_aufstellen(state, 1, E_estland, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:137
-    p_aufstellen(state, 1, E_ost_ukraine, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:138
-    p_aufstellen(state, 1, E_moldawien, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:139
-    p_aufstellen(state, 1, E_rumaenien, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:140
-    p_aufstellen(state, 1, E_zentral_russland, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:141
-    p_aufstellen(state, 1, E_nord_russland, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:142
-    p_neutral_aufstellen(state, E_schweiz, 5)
-    # spec: spec/risk_balance_of_power/07_setup.rules:143
-    p_neutral_aufstellen(state, E_daenemark, 5)
-    # spec: spec/risk_balance_of_power/07_setup.rules:144
-    p_neutral_aufstellen(state, E_norwegen, 5)
-    # spec: spec/risk_balance_of_power/07_setup.rules:145
-    p_neutral_aufstellen(state, E_west_ukraine, 5)
-    # spec: spec/risk_balance_of_power/07_setup.rules:146
-    p_neutral_aufstellen(state, E_niederlande, 5)
-    # spec: spec/risk_balance_of_power/07_setup.rules:147
-    p_neutral_aufstellen(state, E_irland, 5)
-    # spec: spec/risk_balance_of_power/07_setup.rules:148
-    p_neutral_aufstellen(state, E_tschechien, 5)
-    # spec: spec/risk_balance_of_power/07_setup.rules:149
-    p_neutral_aufstellen(state, E_slowakei, 5)
-    # spec: spec/risk_balance_of_power/07_setup.rules:150
-    p_neutral_aufstellen(state, E_weissrussland, 5)
-    # spec: spec/risk_balance_of_power/07_setup.rules:151
-    p_neutral_aufstellen(state, E_lettland, 5)
-    # spec: spec/risk_balance_of_power/07_setup.rules:152
-    p_neutral_aufstellen(state, E_finnland, 5)
-    # spec: spec/risk_balance_of_power/07_setup.rules:153
-    p_neutral_aufstellen(state, E_sued_russland, 5)
-    # spec: spec/risk_balance_of_power/07_setup.rules:154
+    "setup spiel_2 (spec/risk_balance_of_power/07_setup.rules:83)"
+    # spec: spec/risk_balance_of_power/07_setup.rules:84
+    for v_m in [
+        E_m_marinestuetzpunkt,
+        E_m_neutrale_armee,
+        E_m_schwieriges_gelaende,
+        E_m_region_gruen,
+        E_m_seestrassen,
+        E_m_region_lila,
+        E_m_schweizer_gewoelbe,
+        E_m_zwei_regionen,
+    ]:
+        # spec: spec/risk_balance_of_power/07_setup.rules:86
+        move_card(state, v_m, 6)
+    # spec: spec/risk_balance_of_power/07_setup.rules:88
+    for v_g in [
+        E_schweiz,
+        E_oesterreich,
+        E_italien,
+        E_rumaenien,
+        E_estland,
+        E_tschechien,
+        E_ungarn,
+        E_moldawien,
+        E_ost_ukraine,
+    ]:
+        # spec: spec/risk_balance_of_power/07_setup.rules:90
+        state.counters[3][v_g] = 1
+        state.stamps[13] += 1
+    # spec: spec/risk_balance_of_power/07_setup.rules:92
+    for v_g in [
+        E_nord_frankreich,
+        E_sued_frankreich,
+        E_belgien,
+        E_deutschland,
+        E_grossbritannien,
+        E_schweden,
+        E_italien,
+        E_oesterreich,
+        E_ungarn,
+    ]:
+        # spec: spec/risk_balance_of_power/07_setup.rules:94
+        p_aufstellen(state, 0, v_g, 3)
+    # spec: spec/risk_balance_of_power/07_setup.rules:96
+    for v_g in [
+        E_polen,
+        E_preussen,
+        E_litauen,
+        E_estland,
+        E_ost_ukraine,
+        E_moldawien,
+        E_rumaenien,
+        E_zentral_russland,
+        E_nord_russland,
+    ]:
+        # spec: spec/risk_balance_of_power/07_setup.rules:98
+        p_aufstellen(state, 1, v_g, 3)
+    # spec: spec/risk_balance_of_power/07_setup.rules:100
+    for v_g in [
+        E_schweiz,
+        E_daenemark,
+        E_norwegen,
+        E_west_ukraine,
+        E_niederlande,
+        E_irland,
+        E_tschechien,
+        E_slowakei,
+        E_weissrussland,
+        E_lettland,
+        E_finnland,
+        E_sued_russland,
+    ]:
+        # spec: spec/risk_balance_of_power/07_setup.rules:102
+        p_neutral_aufstellen(state, v_g, 5)
+    # spec: spec/risk_balance_of_power/07_setup.rules:104
     state.counters[4][E_nord_frankreich] = 1
     state.stamps[14] += 1
-    # spec: spec/risk_balance_of_power/07_setup.rules:155
+    # spec: spec/risk_balance_of_power/07_setup.rules:105
     state.counters[5][E_litauen] = 1
     state.stamps[14] += 1
 
 
 def p_grundausbildung(state):
-    "setup grundausbildung (spec/risk_balance_of_power/07_setup.rules:162)"
-    # spec: spec/risk_balance_of_power/07_setup.rules:163
+    "setup grundausbildung (spec/risk_balance_of_power/07_setup.rules:112)"
+    # spec: spec/risk_balance_of_power/07_setup.rules:113
     if state.params["aufbau"] == 2:
         p_spiel_2(state)
     else:
         p_spiel_1(state)
-    # spec: spec/risk_balance_of_power/07_setup.rules:164
+    # spec: spec/risk_balance_of_power/07_setup.rules:114
     for card in K_gebietskarte:
         move_card(state, card, 1)
-    # spec: spec/risk_balance_of_power/07_setup.rules:165
+    # spec: spec/risk_balance_of_power/07_setup.rules:115
     shuffle(state, 1)
-    # spec: spec/risk_balance_of_power/07_setup.rules:166
+    # spec: spec/risk_balance_of_power/07_setup.rules:116
     if state.params["beginner"] == 0:
-        # spec: spec/risk_balance_of_power/07_setup.rules:167
-        v_w = roll(state, 6, "spec/risk_balance_of_power/07_setup.rules:167:9")
-        # spec: spec/risk_balance_of_power/07_setup.rules:168
+        # spec: spec/risk_balance_of_power/07_setup.rules:117
+        v_w = roll(state, 6, "spec/risk_balance_of_power/07_setup.rules:117:9")
+        # spec: spec/risk_balance_of_power/07_setup.rules:118
         state.vars[1] = 0 if v_w <= 3 else 1
         state.stamps[16] += 1
     else:
-        # spec: spec/risk_balance_of_power/07_setup.rules:170
+        # spec: spec/risk_balance_of_power/07_setup.rules:120
         state.vars[1] = 1 if state.params["beginner"] == 2 else 0
         state.stamps[16] += 1
 
@@ -1619,10 +1567,10 @@ def s_spiel(state, frame):
 
 
 def s_start(state, frame):
-    "start (spec/risk_balance_of_power/07_setup.rules:174)"
-    # spec: spec/risk_balance_of_power/07_setup.rules:175
+    "start (spec/risk_balance_of_power/07_setup.rules:124)"
+    # spec: spec/risk_balance_of_power/07_setup.rules:125
     p_grundausbildung(state)
-    # spec: spec/risk_balance_of_power/07_setup.rules:176
+    # spec: spec/risk_balance_of_power/07_setup.rules:126
     state.frames.pop()
     state.frames.append(new_frame(14, [UNBOUND] * 1))
     return
