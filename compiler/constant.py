@@ -71,7 +71,8 @@ class Constants:
         # Builders: a node -> its closure, once.
         self._builders: dict[type, Callable[[Any], Closure]] = {
             ast.IntLit: _literal, ast.StrLit: _literal, ast.BoolLit: _literal, ast.NoneLit: _literal,
-            ast.NameRef: self._build_name, ast.CallExpr: self._build_call, ast.Attr: self._build_attr, ast.AttrAt: self._build_attr_at,
+            ast.NameRef: self._build_name, ast.CallExpr: self._build_call, ast.Attr: self._build_attr,
+            ast.AttrAt: self._build_attr_at,
             ast.Not: self._build_not, ast.Negate: self._build_negate,
             ast.BinOp: self._build_binop, ast.BoolOp: self._build_boolop, ast.Compare: self._build_compare,
             ast.Member: self._build_member, ast.Cond: self._build_cond, ast.Quantifier: self._build_quantifier,
@@ -443,10 +444,8 @@ class Constants:
     def _build_attr_at(self, node: ast.AttrAt) -> Closure:
         entity, key, name, at = self.closure(node.obj), self.closure(node.key), node.name, location(node.span)
         attrs, span = self.model.entity_attrs, node.span
-        field = next((f for k in self.model.kinds.values() for f in k.fields
-                      if f.name.name == name and f.on is not None), None)
-        enum = self.model.enums.get(field.on.name) if field is not None else None
-        places = {v.name: i for i, v in enumerate(enum.values)} if enum is not None else {}
+        enum = self.model.attr_enums.get(name)
+        places = {v.name: i for i, v in enumerate(self.model.enums[enum].values)} if enum else {}
 
         def attribute_at(s, e):
             try:

@@ -48,6 +48,9 @@ class Model:
     entities: list[ast.EntityDecl] = field(default_factory=list)
     entity_index: dict[str, int] = field(default_factory=dict)
     entity_attrs: list[dict[str, Any]] = field(default_factory=list)
+    # attribute `on ENUM` -> the enum (each entity's value is a tuple in the enum's order; one
+    # enum a name: checks/kinds.py)
+    attr_enums: dict[str, str] = field(default_factory=dict)
     # Cards of a kind `per player`: the card's name -> its instances, one per player in
     # player order (ids "card(player)", ...); and each entity's owner (None: not per player).
     instances: dict[str, tuple[int, ...]] = field(default_factory=dict)
@@ -513,6 +516,8 @@ def ability_slots(model: Model, ability: ast.Ability, index: int) -> tuple[int, 
 
 
 def _derive_entities(model: Model) -> None:
+    model.attr_enums = {f.name.name: f.on.name for k in model.kinds.values() for f in k.fields
+                        if f.on is not None and f.on.name in model.enums}
     for index, entity in enumerate(model.entities):
         model.kind_members.setdefault(entity.kind.name, []).append(index)
         kind = model.kinds.get(entity.kind.name)

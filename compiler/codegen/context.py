@@ -139,9 +139,6 @@ class Gen:
         self.this_constants = {self.entity_names[index]: index for _, index, _ in model.abilities}
         self.entity_attrs = {f.name.name for k in model.kinds.values() for f in k.fields
                              if f.type.name in model.kinds or f.type.name in ENTITY_TYPES}
-        # An attribute `on ENUM`: its enum (each entity's row is a tuple in the enum's order).
-        self.attr_enum = {f.name.name: f.on.name for k in model.kinds.values() for f in k.fields
-                          if f.on is not None and f.on.name in model.enums}
         self.attr_tables: dict[str, str] = {}
         self.attr_total: dict[str, bool] = {}
         self.attr_bool: dict[str, bool] = {}
@@ -154,7 +151,7 @@ class Gen:
             values = [a[name] for a in model.entity_attrs if name in a]
             self.attr_total[name] = len(values) == len(model.entities)
             rows = [v for row in values if isinstance(row, tuple) for v in row]
-            self.attr_bool[name] = all(isinstance(v, bool) for v in (rows if name in self.attr_enum else values))
+            self.attr_bool[name] = all(isinstance(v, bool) for v in (rows if name in model.attr_enums else values))
         self.kind_tables = {k: self._define(mangle("kind", k), "tables") for k in model.kinds}
         self.kind_sets = {k: self._define(mangle("kind_set", k), "tables") for k in model.kinds}
         self.enum_tables = {e: self._define(mangle("enum", e), "tables") for e in model.enums}

@@ -513,7 +513,7 @@ class ExprEmitter:
 
     def emit_AttrAt(self, node: ast.AttrAt) -> Code:
         """obj.name(key): the entity's row of the attribute, at the key's place in its enum."""
-        enum = self.gen.attr_enum.get(node.name)
+        enum = self.model.attr_enums.get(node.name)
         if enum is None or node.name not in self.gen.attr_tables:
             message = f"no entity has an attribute {node.name!r} on an enum"
             return Code(f"{self.ref('rule_error')}({message!r}, {self.loc(node)})")
