@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: de9343a59fccd919
+# Spec hash: 5b00bcbec6df1cc0
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: e6b42c5f129a157e
-# Fingerprint: source 8a6894f395fe9ade44c4 output e65c9e821ac907d3544d
+# Fingerprint: source b9301c7f5de440c47439 output afa752d47dd0fb92d5e8
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -40,7 +40,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "de9343a59fccd919"
+SPEC_HASH = "5b00bcbec6df1cc0"
 TESTS_HASH = "e6b42c5f129a157e"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

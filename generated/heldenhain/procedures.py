@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: de9343a59fccd919
+# Spec hash: 5b00bcbec6df1cc0
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: e6b42c5f129a157e
-# Fingerprint: source c22abb612c7e37d22224 output be5ff8e1500ab13a78e1
+# Fingerprint: source 5a601aa3294bc45277cb output 5eee1961967d14fc9fa7
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -45,6 +45,7 @@ from runtime.state import (
     move_card,
     note_event,
     note_signal,
+    pick_random,
     roll,
     shuffle,
     tick,
@@ -292,10 +293,10 @@ def p_punktabzug(state, v_p, v_n):
 def p_ziehen(state, v_p):
     "procedure ziehen (spec/heldenhain/03_rules.rules:162)"
     # spec: spec/heldenhain/03_rules.rules:163
-    if len(state.zones[1 + v_p]) == 0 and len(state.zones[16 + v_p]) > 0:
+    if len(state.zones[1 + v_p]) == 0 and len(state.zones[15 + v_p]) > 0:
         # spec: spec/heldenhain/03_rules.rules:164
         dest = 1 + v_p
-        for card in list(state.zones[16 + v_p]):
+        for card in list(state.zones[15 + v_p]):
             move_card(state, card, dest)
         # spec: spec/heldenhain/03_rules.rules:165
         shuffle(state, 1 + v_p)
@@ -319,170 +320,159 @@ def p_karten_ziehen(state, v_p, v_n):
 
 
 def p_zufaellig_abwerfen(state, v_p):
-    "procedure zufaellig_abwerfen (spec/heldenhain/03_rules.rules:177)"
-    # spec: spec/heldenhain/03_rules.rules:178
-    if len(state.zones[3 + v_p]) > 0:
-        # spec: spec/heldenhain/03_rules.rules:179
-        for card in list(state.zones[3 + v_p]):
-            move_card(state, card, 15)
-        # spec: spec/heldenhain/03_rules.rules:180
-        shuffle(state, 15)
-        # spec: spec/heldenhain/03_rules.rules:181
-        move_card(
-            state,
-            some_card(top_card(state, 15), "spec/heldenhain/03_rules.rules:181:9"),
-            16 + v_p,
-        )
-        # spec: spec/heldenhain/03_rules.rules:182
-        dest = 3 + v_p
-        for card in list(state.zones[15]):
-            move_card(state, card, dest)
+    "procedure zufaellig_abwerfen (spec/heldenhain/03_rules.rules:176)"
+    # spec: spec/heldenhain/03_rules.rules:177
+    picked_from = list(state.zones[3 + v_p])
+    if picked_from:
+        v_c = pick_random(state, picked_from, "spec/heldenhain/03_rules.rules:177:5")
+        # spec: spec/heldenhain/03_rules.rules:178
+        move_card(state, v_c, 15 + v_p)
 
 
 def p_energie_gewinnen(state, v_p, v_n):
-    "procedure energie_gewinnen (spec/heldenhain/03_rules.rules:185)"
-    # spec: spec/heldenhain/03_rules.rules:185
+    "procedure energie_gewinnen (spec/heldenhain/03_rules.rules:180)"
+    # spec: spec/heldenhain/03_rules.rules:180
     state.tracks[2 + v_p] = max(0, min(6, state.tracks[2 + v_p] + v_n))
     state.stamps[3] += 1
 
 
 def p_heilen(state, v_f, v_n):
-    "procedure heilen (spec/heldenhain/03_rules.rules:189)"
-    # spec: spec/heldenhain/03_rules.rules:189
+    "procedure heilen (spec/heldenhain/03_rules.rules:184)"
+    # spec: spec/heldenhain/03_rules.rules:184
     state.counters[0][v_f] = bounded(
-        max(0, state.counters[0][v_f] - v_n), "spec/heldenhain/03_rules.rules:189:37"
+        max(0, state.counters[0][v_f] - v_n), "spec/heldenhain/03_rules.rules:184:37"
     )
     state.stamps[7] += 1
 
 
 def p_stress_geben(state, v_f, v_n):
-    "procedure stress_geben (spec/heldenhain/03_rules.rules:190)"
-    # spec: spec/heldenhain/03_rules.rules:190
+    "procedure stress_geben (spec/heldenhain/03_rules.rules:185)"
+    # spec: spec/heldenhain/03_rules.rules:185
     state.counters[0][v_f] = bounded(
-        max(0, state.counters[0][v_f] + v_n), "spec/heldenhain/03_rules.rules:190:43"
+        max(0, state.counters[0][v_f] + v_n), "spec/heldenhain/03_rules.rules:185:43"
     )
     state.stamps[7] += 1
 
 
 def p_dauerhaft_einsatz(state, v_f, v_n):
-    "procedure dauerhaft_einsatz (spec/heldenhain/03_rules.rules:191)"
-    # spec: spec/heldenhain/03_rules.rules:191
+    "procedure dauerhaft_einsatz (spec/heldenhain/03_rules.rules:186)"
+    # spec: spec/heldenhain/03_rules.rules:186
     state.counters[5][v_f] = bounded(
-        max(0, state.counters[5][v_f] + v_n), "spec/heldenhain/03_rules.rules:191:48"
+        max(0, state.counters[5][v_f] + v_n), "spec/heldenhain/03_rules.rules:186:48"
     )
     state.stamps[12] += 1
 
 
 def p_dauerhaft_ausdauer(state, v_f, v_n):
-    "procedure dauerhaft_ausdauer (spec/heldenhain/03_rules.rules:192)"
-    # spec: spec/heldenhain/03_rules.rules:192
+    "procedure dauerhaft_ausdauer (spec/heldenhain/03_rules.rules:187)"
+    # spec: spec/heldenhain/03_rules.rules:187
     state.counters[6][v_f] = bounded(
-        max(0, state.counters[6][v_f] + v_n), "spec/heldenhain/03_rules.rules:192:49"
+        max(0, state.counters[6][v_f] + v_n), "spec/heldenhain/03_rules.rules:187:49"
     )
     state.stamps[13] += 1
 
 
 def p_dauerhaft_rettung(state, v_f, v_n):
-    "procedure dauerhaft_rettung (spec/heldenhain/03_rules.rules:193)"
-    # spec: spec/heldenhain/03_rules.rules:193
+    "procedure dauerhaft_rettung (spec/heldenhain/03_rules.rules:188)"
+    # spec: spec/heldenhain/03_rules.rules:188
     state.counters[7][v_f] = bounded(
-        max(0, state.counters[7][v_f] + v_n), "spec/heldenhain/03_rules.rules:193:48"
+        max(0, state.counters[7][v_f] + v_n), "spec/heldenhain/03_rules.rules:188:48"
     )
     state.stamps[14] += 1
 
 
 def p_aufrichten(state, v_f):
-    "procedure aufrichten (spec/heldenhain/03_rules.rules:195)"
-    # spec: spec/heldenhain/03_rules.rules:196
+    "procedure aufrichten (spec/heldenhain/03_rules.rules:190)"
+    # spec: spec/heldenhain/03_rules.rules:191
     state.counters[1][v_f] = 1 if False else 0
     state.stamps[8] += 1
-    # spec: spec/heldenhain/03_rules.rules:197
+    # spec: spec/heldenhain/03_rules.rules:192
     state.counters[3][v_f] = 1 if False else 0
     state.stamps[10] += 1
 
 
 def p_erschoepfen(state, v_f):
-    "procedure erschoepfen (spec/heldenhain/03_rules.rules:200)"
-    # spec: spec/heldenhain/03_rules.rules:200
+    "procedure erschoepfen (spec/heldenhain/03_rules.rules:195)"
+    # spec: spec/heldenhain/03_rules.rules:195
     state.counters[1][v_f] = 1 if True else 0
     state.stamps[8] += 1
 
 
 def p_sperren(state, v_f):
-    "procedure sperren (spec/heldenhain/03_rules.rules:204)"
-    # spec: spec/heldenhain/03_rules.rules:205
+    "procedure sperren (spec/heldenhain/03_rules.rules:199)"
+    # spec: spec/heldenhain/03_rules.rules:200
     p_erschoepfen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:206
+    # spec: spec/heldenhain/03_rules.rules:201
     if allowed_aussetzen_lassen(state, v_f):
         state.counters[3][v_f] = 1 if True else 0
         state.stamps[10] += 1
 
 
 def p_zuruecksetzen(state, v_f):
-    "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:210)"
-    # spec: spec/heldenhain/03_rules.rules:211
+    "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:205)"
+    # spec: spec/heldenhain/03_rules.rules:206
     state.counters[0][v_f] = 0
     state.stamps[7] += 1
-    # spec: spec/heldenhain/03_rules.rules:212
+    # spec: spec/heldenhain/03_rules.rules:207
     state.counters[1][v_f] = 1 if False else 0
     state.stamps[8] += 1
-    # spec: spec/heldenhain/03_rules.rules:213
+    # spec: spec/heldenhain/03_rules.rules:208
     state.counters[2][v_f] = 1 if False else 0
     state.stamps[9] += 1
-    # spec: spec/heldenhain/03_rules.rules:214
+    # spec: spec/heldenhain/03_rules.rules:209
     state.counters[3][v_f] = 1 if False else 0
     state.stamps[10] += 1
-    # spec: spec/heldenhain/03_rules.rules:215
+    # spec: spec/heldenhain/03_rules.rules:210
     state.counters[4][v_f] = 0
     state.stamps[11] += 1
-    # spec: spec/heldenhain/03_rules.rules:216
+    # spec: spec/heldenhain/03_rules.rules:211
     state.counters[5][v_f] = 0
     state.stamps[12] += 1
-    # spec: spec/heldenhain/03_rules.rules:217
+    # spec: spec/heldenhain/03_rules.rules:212
     state.counters[6][v_f] = 0
     state.stamps[13] += 1
-    # spec: spec/heldenhain/03_rules.rules:218
+    # spec: spec/heldenhain/03_rules.rules:213
     state.counters[7][v_f] = 0
     state.stamps[14] += 1
-    # spec: spec/heldenhain/03_rules.rules:219
+    # spec: spec/heldenhain/03_rules.rules:214
     state.counters[9][v_f] = 1 if False else 0
     state.stamps[16] += 1
-    # spec: spec/heldenhain/03_rules.rules:220
+    # spec: spec/heldenhain/03_rules.rules:215
     state.counters[8][v_f] = bounded(
-        max(0, state.counters[8][v_f] + 1), "spec/heldenhain/03_rules.rules:220:5"
+        max(0, state.counters[8][v_f] + 1), "spec/heldenhain/03_rules.rules:215:5"
     )
     state.stamps[15] += 1
 
 
 def p_feld_verlassen(state, v_f, v_ziel):
-    "procedure feld_verlassen (spec/heldenhain/03_rules.rules:224)"
-    # spec: spec/heldenhain/03_rules.rules:225
+    "procedure feld_verlassen (spec/heldenhain/03_rules.rules:219)"
+    # spec: spec/heldenhain/03_rules.rules:220
     for v_a in [
         c_a
         for c_a in state.zones[
-            9 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:225:23")
+            9 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:220:23")
         ]
         if is_active(state, 0, [c_a, v_f])
     ]:
-        # spec: spec/heldenhain/03_rules.rules:226
+        # spec: spec/heldenhain/03_rules.rules:221
         cancel(state, 0, [v_a, v_f])
-        # spec: spec/heldenhain/03_rules.rules:227
+        # spec: spec/heldenhain/03_rules.rules:222
         move_card(
-            state, v_a, zone_slot(v_ziel, "spec/heldenhain/03_rules.rules:227:19")
+            state, v_a, zone_slot(v_ziel, "spec/heldenhain/03_rules.rules:222:19")
         )
-    # spec: spec/heldenhain/03_rules.rules:229
+    # spec: spec/heldenhain/03_rules.rules:224
     p_zuruecksetzen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:230
+    # spec: spec/heldenhain/03_rules.rules:225
     move_card(
         state,
-        some_card(v_f, "spec/heldenhain/03_rules.rules:230:5"),
-        zone_slot(v_ziel, "spec/heldenhain/03_rules.rules:230:15"),
+        some_card(v_f, "spec/heldenhain/03_rules.rules:225:5"),
+        zone_slot(v_ziel, "spec/heldenhain/03_rules.rules:225:15"),
     )
 
 
 def p_ausscheiden(state, v_f):
-    "procedure ausscheiden (spec/heldenhain/03_rules.rules:233)"
-    # spec: spec/heldenhain/03_rules.rules:234
+    "procedure ausscheiden (spec/heldenhain/03_rules.rules:228)"
+    # spec: spec/heldenhain/03_rules.rules:229
     log_line(
         state,
         " ".join(
@@ -494,39 +484,39 @@ def p_ausscheiden(state, v_f):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:234:9",
+                        "spec/heldenhain/03_rules.rules:229:9",
                     )
                 ),
                 "scheidet aus",
             ]
         ),
-        "spec/heldenhain/03_rules.rules:234:5",
+        "spec/heldenhain/03_rules.rules:229:5",
     )
-    # spec: spec/heldenhain/03_rules.rules:235
+    # spec: spec/heldenhain/03_rules.rules:230
     p_feld_verlassen(
         state,
         v_f,
-        zone_value(16 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:235:30")),
+        zone_value(15 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:230:30")),
     )
-    # spec: spec/heldenhain/03_rules.rules:236
+    # spec: spec/heldenhain/03_rules.rules:231
     emit_ausgeschieden(
-        state, owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:236:24"), v_f
+        state, owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:231:24"), v_f
     )
 
 
 def p_auf_die_hand(state, v_f):
-    "procedure auf_die_hand (spec/heldenhain/03_rules.rules:241)"
-    # spec: spec/heldenhain/03_rules.rules:241
+    "procedure auf_die_hand (spec/heldenhain/03_rules.rules:236)"
+    # spec: spec/heldenhain/03_rules.rules:236
     p_feld_verlassen(
         state,
         v_f,
-        zone_value(3 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:241:58")),
+        zone_value(3 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:236:58")),
     )
 
 
 def p_stress_pruefen(state):
-    "procedure stress_pruefen (spec/heldenhain/03_rules.rules:244)"
-    # spec: spec/heldenhain/03_rules.rules:245
+    "procedure stress_pruefen (spec/heldenhain/03_rules.rules:239)"
+    # spec: spec/heldenhain/03_rules.rules:240
     while any(
         any(
             state.counters[0][c_f] >= q_ausdauer(state, c_f)
@@ -534,16 +524,16 @@ def p_stress_pruefen(state):
         )
         for c_q in PLAYERS
     ):
-        tick(state, "while", "spec/heldenhain/03_rules.rules:245:5")
-        # spec: spec/heldenhain/03_rules.rules:246
+        tick(state, "while", "spec/heldenhain/03_rules.rules:240:5")
+        # spec: spec/heldenhain/03_rules.rules:241
         for v_q in PLAYERS:
-            # spec: spec/heldenhain/03_rules.rules:247
+            # spec: spec/heldenhain/03_rules.rules:242
             for v_f in [
                 c_f
                 for c_f in state.zones[5 + v_q]
                 if state.counters[0][c_f] >= q_ausdauer(state, c_f)
             ]:
-                # spec: spec/heldenhain/03_rules.rules:248
+                # spec: spec/heldenhain/03_rules.rules:243
                 if state.location[v_f] == 5 + v_q and state.counters[0][
                     v_f
                 ] >= q_ausdauer(state, v_f):
@@ -551,18 +541,18 @@ def p_stress_pruefen(state):
 
 
 def p_aktion_beginnen(state):
-    "procedure aktion_beginnen (spec/heldenhain/03_rules.rules:319)"
-    # spec: spec/heldenhain/03_rules.rules:320
+    "procedure aktion_beginnen (spec/heldenhain/03_rules.rules:314)"
+    # spec: spec/heldenhain/03_rules.rules:315
     state.vars[2] = False
     state.stamps[20] += 1
-    # spec: spec/heldenhain/03_rules.rules:321
+    # spec: spec/heldenhain/03_rules.rules:316
     state.tracks[4] = max(0, min(9, state.tracks[4] - 1))
     state.stamps[4] += 1
 
 
 def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
-    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:338)"
-    # spec: spec/heldenhain/03_rules.rules:339
+    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:333)"
+    # spec: spec/heldenhain/03_rules.rules:334
     log_line(
         state,
         " ".join(
@@ -576,7 +566,7 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:339:17",
+                        "spec/heldenhain/03_rules.rules:334:17",
                     )
                 ),
                 "lenkt",
@@ -587,34 +577,34 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_z,
                         "label",
-                        "spec/heldenhain/03_rules.rules:339:35",
+                        "spec/heldenhain/03_rules.rules:334:35",
                     )
                 ),
                 "ab",
             ]
         ),
-        "spec/heldenhain/03_rules.rules:339:5",
+        "spec/heldenhain/03_rules.rules:334:5",
     )
-    # spec: spec/heldenhain/03_rules.rules:340
+    # spec: spec/heldenhain/03_rules.rules:335
     p_erschoepfen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:341
+    # spec: spec/heldenhain/03_rules.rules:336
     v_an_ziel = bounded(
         q_ablenkstress(state, v_z, q_einsatz(state, v_f)),
-        "spec/heldenhain/03_rules.rules:341:19",
+        "spec/heldenhain/03_rules.rules:336:19",
     )
-    # spec: spec/heldenhain/03_rules.rules:342
+    # spec: spec/heldenhain/03_rules.rules:337
     v_an_figur = bounded(
-        max(0, q_einsatz(state, v_z)), "spec/heldenhain/03_rules.rules:342:20"
+        max(0, q_einsatz(state, v_z)), "spec/heldenhain/03_rules.rules:337:20"
     )
-    # spec: spec/heldenhain/03_rules.rules:343
+    # spec: spec/heldenhain/03_rules.rules:338
     p_stress_geben(state, v_z, v_an_ziel)
-    # spec: spec/heldenhain/03_rules.rules:344
+    # spec: spec/heldenhain/03_rules.rules:339
     p_stress_geben(state, v_f, v_an_figur)
-    # spec: spec/heldenhain/03_rules.rules:345
+    # spec: spec/heldenhain/03_rules.rules:340
     p_sperren(state, v_z)
-    # spec: spec/heldenhain/03_rules.rules:346
+    # spec: spec/heldenhain/03_rules.rules:341
     emit_abgelenkt(state, v_p, v_f, v_z)
-    # spec: spec/heldenhain/03_rules.rules:347
+    # spec: spec/heldenhain/03_rules.rules:342
     p_stress_pruefen(state)
 
 
@@ -841,7 +831,7 @@ def ev_abgesagt__p1(state, v_you, v_this):
         # spec: spec/heldenhain/11_schattenkabinett.rules:201
         p_zuruecksetzen(state, v_h)
         # spec: spec/heldenhain/11_schattenkabinett.rules:202
-        move_card(state, v_h, 16 + (None if v_you is None else (v_you + 1) % 2))
+        move_card(state, v_h, 15 + (None if v_you is None else (v_you + 1) % 2))
 
 
 def ev_sperrstunde__p1(state, v_you, v_this):
@@ -1277,7 +1267,7 @@ def ev_abgesagt__p2(state, v_you, v_this):
         # spec: spec/heldenhain/11_schattenkabinett.rules:201
         p_zuruecksetzen(state, v_h)
         # spec: spec/heldenhain/11_schattenkabinett.rules:202
-        move_card(state, v_h, 16 + (None if v_you is None else (v_you + 1) % 2))
+        move_card(state, v_h, 15 + (None if v_you is None else (v_you + 1) % 2))
 
 
 def ev_sperrstunde__p2(state, v_you, v_this):
@@ -2279,7 +2269,7 @@ def s_handkarte_abwerfen(state, frame):
         if pc == 1:
             L[1] = frame[3]
             # spec: spec/heldenhain/03_rules.rules:173
-            move_card(state, L[1], 16 + L[0])
+            move_card(state, L[1], 15 + L[0])
             pc = 2
         if pc == 2:
             state.frames.pop()
@@ -2287,19 +2277,19 @@ def s_handkarte_abwerfen(state, frame):
 
 
 def s_figur_ins_feld(state, frame):
-    "procedure figur_ins_feld (spec/heldenhain/03_rules.rules:256)"
+    "procedure figur_ins_feld (spec/heldenhain/03_rules.rules:251)"
     # L: 0 p, 1 c, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:257
+            # spec: spec/heldenhain/03_rules.rules:252
             if len(state.zones[5 + L[0]]) >= 6:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:259
+            # spec: spec/heldenhain/03_rules.rules:254
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2310,23 +2300,23 @@ def s_figur_ins_feld(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:259:9",
+                "spec/heldenhain/03_rules.rules:254:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:261
-            p_feld_verlassen(state, L[2], zone_value(16 + L[0]))
+            # spec: spec/heldenhain/03_rules.rules:256
+            p_feld_verlassen(state, L[2], zone_value(15 + L[0]))
             pc = 3
         if pc == 3:
-            # spec: spec/heldenhain/03_rules.rules:263
+            # spec: spec/heldenhain/03_rules.rules:258
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:264
+            # spec: spec/heldenhain/03_rules.rules:259
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:264:5"), 5 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:259:5"), 5 + L[0]
             )
-            # spec: spec/heldenhain/03_rules.rules:265
+            # spec: spec/heldenhain/03_rules.rules:260
             state.counters[2][L[1]] = 1 if True else 0
             state.stamps[9] += 1
             state.frames.pop()
@@ -2334,13 +2324,13 @@ def s_figur_ins_feld(state, frame):
 
 
 def s_anlegen(state, frame):
-    "procedure anlegen (spec/heldenhain/03_rules.rules:269)"
+    "procedure anlegen (spec/heldenhain/03_rules.rules:264)"
     # L: 0 p, 1 a, 2 h, 3 alt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:270
+            # spec: spec/heldenhain/03_rules.rules:265
             player = L[0]
             values = [c_h for c_h in state.zones[5 + L[0]] if c_h in KS_charakter]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2351,42 +2341,42 @@ def s_anlegen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:270:5",
+                "spec/heldenhain/03_rules.rules:265:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:272
+            # spec: spec/heldenhain/03_rules.rules:267
             for L[3] in [
                 c_alt
                 for c_alt in state.zones[9 + L[0]]
                 if is_active(state, 0, [c_alt, L[2]])
             ]:
-                # spec: spec/heldenhain/03_rules.rules:273
+                # spec: spec/heldenhain/03_rules.rules:268
                 cancel(state, 0, [L[3], L[2]])
-                # spec: spec/heldenhain/03_rules.rules:274
-                move_card(state, L[3], 16 + L[0])
-            # spec: spec/heldenhain/03_rules.rules:276
+                # spec: spec/heldenhain/03_rules.rules:269
+                move_card(state, L[3], 15 + L[0])
+            # spec: spec/heldenhain/03_rules.rules:271
             activate(state, 0, [L[1], L[2]], None)
-            # spec: spec/heldenhain/03_rules.rules:277
+            # spec: spec/heldenhain/03_rules.rules:272
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:277:5"), 9 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:272:5"), 9 + L[0]
             )
-            # spec: spec/heldenhain/03_rules.rules:278
+            # spec: spec/heldenhain/03_rules.rules:273
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_karte_ausspielen(state, frame):
-    "procedure karte_ausspielen (spec/heldenhain/03_rules.rules:284)"
+    "procedure karte_ausspielen (spec/heldenhain/03_rules.rules:279)"
     # L: 0 p, 1 c, 2 h, 3 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:285
+            # spec: spec/heldenhain/03_rules.rules:280
             log_line(
                 state,
                 " ".join(
@@ -2400,20 +2390,20 @@ def s_karte_ausspielen(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:285:22",
+                                "spec/heldenhain/03_rules.rules:280:22",
                             )
                         ),
                         "aus",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:285:5",
+                "spec/heldenhain/03_rules.rules:280:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:286
+            # spec: spec/heldenhain/03_rules.rules:281
             state.tracks[2 + L[0]] = max(
                 0, min(6, state.tracks[2 + L[0]] - q_kosten(state, L[0], L[1]))
             )
             state.stamps[3] += 1
-            # spec: spec/heldenhain/03_rules.rules:287
+            # spec: spec/heldenhain/03_rules.rules:282
             if L[1] in KS_charakter or L[1] in KS_begleiter or L[1] in KS_drache:
                 pc = 1
             elif L[1] in KS_ki:
@@ -2427,73 +2417,73 @@ def s_karte_ausspielen(state, frame):
             else:
                 pc = 6
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:288
+            # spec: spec/heldenhain/03_rules.rules:283
             frame[1] = 7
             state.frames.append(new_frame(1, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/03_rules.rules:290
+            # spec: spec/heldenhain/03_rules.rules:285
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:291
+            # spec: spec/heldenhain/03_rules.rules:286
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:291:9"), 7 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:286:9"), 7 + L[0]
             )
             pc = 7
         if pc == 3:
-            # spec: spec/heldenhain/03_rules.rules:293
+            # spec: spec/heldenhain/03_rules.rules:288
             frame[1] = 7
             state.frames.append(new_frame(2, [L[0], L[1]] + [UNBOUND] * 2))
             return
         if pc == 4:
-            # spec: spec/heldenhain/03_rules.rules:296
+            # spec: spec/heldenhain/03_rules.rules:291
             for L[2] in list(state.zones[11 + L[0]]):
-                move_card(state, L[2], 16 + L[0])
-            # spec: spec/heldenhain/03_rules.rules:297
+                move_card(state, L[2], 15 + L[0])
+            # spec: spec/heldenhain/03_rules.rules:292
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:298
+            # spec: spec/heldenhain/03_rules.rules:293
             move_card(
                 state,
-                some_card(L[1], "spec/heldenhain/03_rules.rules:298:9"),
+                some_card(L[1], "spec/heldenhain/03_rules.rules:293:9"),
                 11 + L[0],
             )
-            # spec: spec/heldenhain/03_rules.rules:299
+            # spec: spec/heldenhain/03_rules.rules:294
             state.counters[2][L[1]] = 1 if True else 0
             state.stamps[9] += 1
             pc = 7
         if pc == 5:
-            # spec: spec/heldenhain/03_rules.rules:302
+            # spec: spec/heldenhain/03_rules.rules:297
             for L[3] in list(state.zones[13]):
-                move_card(state, L[3], 16 + OWNER[L[3]])
-            # spec: spec/heldenhain/03_rules.rules:303
+                move_card(state, L[3], 15 + OWNER[L[3]])
+            # spec: spec/heldenhain/03_rules.rules:298
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:303:9"), 13
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:298:9"), 13
             )
             pc = 7
         if pc == 6:
-            # spec: spec/heldenhain/03_rules.rules:305
+            # spec: spec/heldenhain/03_rules.rules:300
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:305:9"), 14
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:300:9"), 14
             )
             pc = 7
         if pc == 7:
-            # spec: spec/heldenhain/03_rules.rules:307
+            # spec: spec/heldenhain/03_rules.rules:302
             frame[1] = 8
-            if resolve_event(state, L[1], L[0], "spec/heldenhain/03_rules.rules:307:5"):
+            if resolve_event(state, L[1], L[0], "spec/heldenhain/03_rules.rules:302:5"):
                 return
             pc = 8
         if pc == 8:
-            # spec: spec/heldenhain/03_rules.rules:308
+            # spec: spec/heldenhain/03_rules.rules:303
             emit_ausgespielt(state, L[0], L[1])
-            # spec: spec/heldenhain/03_rules.rules:309
+            # spec: spec/heldenhain/03_rules.rules:304
             if L[1] in KS_aktion:
-                # spec: spec/heldenhain/03_rules.rules:310
+                # spec: spec/heldenhain/03_rules.rules:305
                 if L[1] is not None and state.location[L[1]] == 14:
                     move_card(
                         state,
-                        some_card(L[1], "spec/heldenhain/03_rules.rules:310:30"),
-                        16 + L[0],
+                        some_card(L[1], "spec/heldenhain/03_rules.rules:305:30"),
+                        15 + L[0],
                     )
-                # spec: spec/heldenhain/03_rules.rules:312
+                # spec: spec/heldenhain/03_rules.rules:307
                 if (
                     A_beendet_zug[L[1]]
                     if L[1] is not None
@@ -2501,31 +2491,31 @@ def s_karte_ausspielen(state, frame):
                         A_beendet_zug,
                         L[1],
                         "beendet_zug",
-                        "spec/heldenhain/03_rules.rules:312:12",
+                        "spec/heldenhain/03_rules.rules:307:12",
                     )
                 ):
                     state.vars[3] = True
                     state.stamps[21] += 1
-            # spec: spec/heldenhain/03_rules.rules:314
+            # spec: spec/heldenhain/03_rules.rules:309
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_punkte_sammeln(state, frame):
-    "procedure punkte_sammeln (spec/heldenhain/03_rules.rules:325)"
+    "procedure punkte_sammeln (spec/heldenhain/03_rules.rules:320)"
     # L: 0 p, 1 f, 2 n
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:326
+            # spec: spec/heldenhain/03_rules.rules:321
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:327
+            # spec: spec/heldenhain/03_rules.rules:322
             L[2] = bounded(
-                max(0, q_rettung(state, L[1])), "spec/heldenhain/03_rules.rules:327:13"
+                max(0, q_rettung(state, L[1])), "spec/heldenhain/03_rules.rules:322:13"
             )
-            # spec: spec/heldenhain/03_rules.rules:328
+            # spec: spec/heldenhain/03_rules.rules:323
             log_line(
                 state,
                 " ".join(
@@ -2539,7 +2529,7 @@ def s_punkte_sammeln(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:328:17",
+                                "spec/heldenhain/03_rules.rules:323:17",
                             )
                         ),
                         "sammelt",
@@ -2547,30 +2537,30 @@ def s_punkte_sammeln(state, frame):
                         "Punkte",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:328:5",
+                "spec/heldenhain/03_rules.rules:323:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:329
+            # spec: spec/heldenhain/03_rules.rules:324
             p_punkte_gewinnen(state, L[0], L[2])
-            # spec: spec/heldenhain/03_rules.rules:330
+            # spec: spec/heldenhain/03_rules.rules:325
             frame[1] = 1
             if emit_gesammelt(state, L[0], L[1], L[2]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:331
+            # spec: spec/heldenhain/03_rules.rules:326
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_karte_nutzen(state, frame):
-    "procedure karte_nutzen (spec/heldenhain/03_rules.rules:352)"
+    "procedure karte_nutzen (spec/heldenhain/03_rules.rules:347)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:353
+            # spec: spec/heldenhain/03_rules.rules:348
             log_line(
                 state,
                 " ".join(
@@ -2584,41 +2574,41 @@ def s_karte_nutzen(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:353:21",
+                                "spec/heldenhain/03_rules.rules:348:21",
                             )
                         ),
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:353:5",
+                "spec/heldenhain/03_rules.rules:348:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:354
+            # spec: spec/heldenhain/03_rules.rules:349
             if L[1] in KS_hauptquartier:
                 state.counters[9][L[1]] = 1 if True else 0
                 state.stamps[16] += 1
             else:
                 p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:355
+            # spec: spec/heldenhain/03_rules.rules:350
             frame[1] = 1
             if resolve_action(
-                state, L[1], L[0], "spec/heldenhain/03_rules.rules:355:5"
+                state, L[1], L[0], "spec/heldenhain/03_rules.rules:350:5"
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:356
+            # spec: spec/heldenhain/03_rules.rules:351
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_eigene_figur_heilen(state, frame):
-    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:363)"
+    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:358)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:364
+            # spec: spec/heldenhain/03_rules.rules:359
             player = L[0]
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[0][c_f] > 0
@@ -2635,13 +2625,13 @@ def s_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:364:5",
+                "spec/heldenhain/03_rules.rules:359:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:366
+            # spec: spec/heldenhain/03_rules.rules:361
             p_heilen(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -2650,13 +2640,13 @@ def s_eigene_figur_heilen(state, frame):
 
 
 def s_andere_eigene_figur_heilen(state, frame):
-    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:368)"
+    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:363)"
     # L: 0 p, 1 selbst, 2 n, 3 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:369
+            # spec: spec/heldenhain/03_rules.rules:364
             player = L[0]
             values = [
                 c_f
@@ -2675,13 +2665,13 @@ def s_andere_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:369:5",
+                "spec/heldenhain/03_rules.rules:364:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:371
+            # spec: spec/heldenhain/03_rules.rules:366
             p_heilen(state, L[3], L[2])
             pc = 2
         if pc == 2:
@@ -2690,13 +2680,13 @@ def s_andere_eigene_figur_heilen(state, frame):
 
 
 def s_eigene_figur_einsatz_bis_zugende(state, frame):
-    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:373)"
+    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:368)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:374
+            # spec: spec/heldenhain/03_rules.rules:369
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -2711,13 +2701,13 @@ def s_eigene_figur_einsatz_bis_zugende(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:374:5",
+                "spec/heldenhain/03_rules.rules:369:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:375
+            # spec: spec/heldenhain/03_rules.rules:370
             p_bis_zugende_einsatz(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -2726,13 +2716,13 @@ def s_eigene_figur_einsatz_bis_zugende(state, frame):
 
 
 def s_gegnerische_figur_sperren(state, frame):
-    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:379)"
+    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:374)"
     # L: 0 p, 1 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:380
+            # spec: spec/heldenhain/03_rules.rules:375
             player = L[0]
             values = [
                 c_z
@@ -2751,13 +2741,13 @@ def s_gegnerische_figur_sperren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:380:5",
+                "spec/heldenhain/03_rules.rules:375:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:382
+            # spec: spec/heldenhain/03_rules.rules:377
             p_sperren(state, L[1])
             pc = 2
         if pc == 2:
@@ -2766,7 +2756,45 @@ def s_gegnerische_figur_sperren(state, frame):
 
 
 def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
-    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:384)"
+    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:379)"
+    # L: 0 p, 1 n, 2 z
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/03_rules.rules:380
+            player = L[0]
+            values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
+            if not values:
+                pc = 2
+                continue
+            player = player
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche gegnerische Figur verliert Einsatz?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/03_rules.rules:380:5",
+            )
+            frame[1] = 1
+            return
+        if pc == 1:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/03_rules.rules:381
+            p_bis_zugende_einsatz(
+                state, L[2], bounded(-L[1], "spec/heldenhain/03_rules.rules:381:28")
+            )
+            pc = 2
+        if pc == 2:
+            state.frames.pop()
+            return
+
+
+def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
+    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:384)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
@@ -2783,7 +2811,7 @@ def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
             ask(
                 state,
                 player,
-                "Welche gegnerische Figur verliert Einsatz?",
+                "Welche gegnerische Figur verliert dauerhaft Einsatz?",
                 ids,
                 labels,
                 values,
@@ -2794,50 +2822,12 @@ def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
         if pc == 1:
             L[2] = frame[3]
             # spec: spec/heldenhain/03_rules.rules:386
-            p_bis_zugende_einsatz(
-                state, L[2], bounded(-L[1], "spec/heldenhain/03_rules.rules:386:28")
-            )
-            pc = 2
-        if pc == 2:
-            state.frames.pop()
-            return
-
-
-def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
-    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:389)"
-    # L: 0 p, 1 n, 2 z
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:390
-            player = L[0]
-            values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
-            if not values:
-                pc = 2
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Welche gegnerische Figur verliert dauerhaft Einsatz?",
-                ids,
-                labels,
-                values,
-                "spec/heldenhain/03_rules.rules:390:5",
-            )
-            frame[1] = 1
-            return
-        if pc == 1:
-            L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:391
             activate(
                 state,
                 1,
                 [
                     L[2],
-                    bounded(-L[1], "spec/heldenhain/03_rules.rules:391:31"),
+                    bounded(-L[1], "spec/heldenhain/03_rules.rules:386:31"),
                     state.counters[8][L[2]],
                 ],
                 None,
@@ -2849,13 +2839,13 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
 
 
 def s_gegnerischer_figur_stress_geben(state, frame):
-    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:393)"
+    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:388)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:394
+            # spec: spec/heldenhain/03_rules.rules:389
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             if not values:
@@ -2870,13 +2860,13 @@ def s_gegnerischer_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:394:5",
+                "spec/heldenhain/03_rules.rules:389:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:395
+            # spec: spec/heldenhain/03_rules.rules:390
             p_stress_geben(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -2885,13 +2875,13 @@ def s_gegnerischer_figur_stress_geben(state, frame):
 
 
 def s_eigener_figur_stress_geben(state, frame):
-    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:397)"
+    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:392)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:398
+            # spec: spec/heldenhain/03_rules.rules:393
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -2906,13 +2896,13 @@ def s_eigener_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:398:5",
+                "spec/heldenhain/03_rules.rules:393:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:399
+            # spec: spec/heldenhain/03_rules.rules:394
             p_stress_geben(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -3134,7 +3124,7 @@ def s_zugende_ausfuehren(state, frame):
         if pc == 2:
             L[1] = frame[3]
             # spec: spec/heldenhain/04_turn.rules:85
-            move_card(state, L[1], 16 + L[0])
+            move_card(state, L[1], 15 + L[0])
             pc = 1
             continue
         if pc == 3:
@@ -3871,7 +3861,7 @@ def sev_sternschnuppe__p1(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/10_superfreundinnen.rules:247
             player = L[0]
-            values = list(state.zones[16 + L[0]])
+            values = list(state.zones[15 + L[0]])
             if not values:
                 pc = 2
                 continue
@@ -5061,7 +5051,7 @@ def sev_sternschnuppe__p2(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/10_superfreundinnen.rules:247
             player = L[0]
-            values = list(state.zones[16 + L[0]])
+            values = list(state.zones[15 + L[0]])
             if not values:
                 pc = 2
                 continue

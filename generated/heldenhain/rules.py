@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: de9343a59fccd919
+# Spec hash: 5b00bcbec6df1cc0
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: e6b42c5f129a157e
-# Fingerprint: source d8e78c795a0746a3240a output 064c79114bde4017f1d7
+# Fingerprint: source 3d90c7ceb0fe4d2f05a2 output 75333dfeb99c1eee6128
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -2460,16 +2460,16 @@ NEVERS = {
 POLICIES = {
     "deck_ki": {
         "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:259:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:270:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:254:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:265:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:359:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:374:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:375:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:390:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:398:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:393:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_deck_ki_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_deck_ki_1,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2498,16 +2498,16 @@ POLICIES = {
     },
     "umsichtig": {
         "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:259:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:270:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:254:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:265:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:359:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:374:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:375:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:390:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:398:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:393:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_umsichtig_1,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2536,16 +2536,16 @@ POLICIES = {
     },
     "tante_taktik": {
         "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:259:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:270:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:254:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:265:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:359:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:374:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:375:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:390:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:398:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:393:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_tante_taktik_2,
         "spec/heldenhain/04_turn.rules:104:17": pol_tante_taktik_0,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2574,16 +2574,16 @@ POLICIES = {
     },
     "graf_gruebel": {
         "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:259:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:270:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:254:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:265:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:359:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:374:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:375:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:390:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:398:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:393:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_graf_gruebel_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_umsichtig_1,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2612,16 +2612,16 @@ POLICIES = {
     },
     "der_wegweiser": {
         "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:259:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:270:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:254:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:265:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:359:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:374:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:375:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:390:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:398:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:393:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_der_wegweiser_0,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
@@ -2650,16 +2650,16 @@ POLICIES = {
     },
     "fraeulein_rabatt": {
         "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:259:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:270:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:254:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:265:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:359:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:374:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:375:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:390:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:398:5": pol_umsichtig_9,
+        "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:393:5": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
         "spec/heldenhain/04_turn.rules:104:17": pol_fraeulein_rabatt_0,
         "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,

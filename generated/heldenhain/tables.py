@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: de9343a59fccd919
+# Spec hash: 5b00bcbec6df1cc0
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: e6b42c5f129a157e
-# Fingerprint: source 5c4a6788b66525193ee5 output 578ad2488124a8d90316
+# Fingerprint: source 69b2d4b0af45a09af75b output a31abf2a18cfc54e7bcb
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -169,20 +169,12 @@ META_ZONES = (
         slot=14,
     ),
     ZoneMeta(
-        name="verdeckt",
-        label="Verdeckt gemischt",
-        per_player=False,
-        visibility="hidden",
-        ordered=True,
-        slot=15,
-    ),
-    ZoneMeta(
         name="ablage",
         label="Ablage",
         per_player=True,
         visibility="public",
         ordered=False,
-        slot=16,
+        slot=15,
     ),
 )
 META_COUNTERS = (
@@ -2602,7 +2594,6 @@ META_BOARD_POSITIONS = (
     ("ki_platz(p2)", 910, 330),
     ("tischmitte", 250, 500),
     ("abwicklung", 500, 500),
-    ("verdeckt", 750, 500),
     ("hq_platz(p1)", 90, 670),
     ("feld(p1)", 500, 670),
     ("ki_platz(p1)", 910, 670),
@@ -7823,7 +7814,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="heldenhain",
     title="Heldenhain",
-    spec_hash="de9343a59fccd919",
+    spec_hash="5b00bcbec6df1cc0",
     spec_files=META_SPEC_FILES,
     players=("p1", "p2"),
     player_labels=("Seite 1", "Seite 2"),
@@ -7859,7 +7850,7 @@ META = GameMeta(
 
 # Where the state keeps what (the rules index these lists directly):
 #   state.tracks: 0 punkte(p1), 1 punkte(p2), 2 energie(p1), 3 energie(p2), 4 aktionspunkte, 5 zuege(p1), 6 zuege(p2), 7 zug_nr
-#   state.zones: 0 schachtel, 1 stapel(p1), 2 stapel(p2), 3 hand(p1), 4 hand(p2), 5 feld(p1), 6 feld(p2), 7 ki_platz(p1), 8 ki_platz(p2), 9 angelegt(p1), 10 angelegt(p2), 11 hq_platz(p1), 12 hq_platz(p2), 13 tischmitte, 14 abwicklung, 15 verdeckt, 16 ablage(p1), 17 ablage(p2)
+#   state.zones: 0 schachtel, 1 stapel(p1), 2 stapel(p2), 3 hand(p1), 4 hand(p2), 5 feld(p1), 6 feld(p2), 7 ki_platz(p1), 8 ki_platz(p2), 9 angelegt(p1), 10 angelegt(p2), 11 hq_platz(p1), 12 hq_platz(p2), 13 tischmitte, 14 abwicklung, 15 ablage(p1), 16 ablage(p2)
 #   state.counters: 0 stress, 1 erschoepft, 2 wartezeit, 3 setzt_aus, 4 sperrschutz, 5 plus_einsatz, 6 plus_ausdauer, 7 plus_rettung, 8 auftritt, 9 genutzt, 10 startcharakter
 #   state.vars: 0 am_zug, 1 startspieler, 2 spielphase, 3 zug_vorbei
 

@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: de9343a59fccd919
+# Spec hash: 5b00bcbec6df1cc0
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: e6b42c5f129a157e
-# Fingerprint: source 0d06dcbf196d9ba3c7ae output ba6b48597cfaf6c0804d
+# Fingerprint: source ea09f0ca87bbb25fc14d output 3e18748759a12095667c
 "Heldenhain: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -1130,7 +1130,7 @@ def tb_05_figures_9_0(state, frame):
 def tb_05_figures_9_1(state, frame):
     "test tests/05_figures.rules#9 part 1 (spec/heldenhain/tests/05_figures.rules:108)"
     # spec: spec/heldenhain/tests/05_figures.rules:108
-    move_card(state, E_nami__p2, 17)
+    move_card(state, E_nami__p2, 16)
     state.frames.pop()
     return
 
@@ -2261,9 +2261,9 @@ def tb_09_keywords_10_1(state, frame):
 def tb_09_keywords_11_0(state, frame):
     "test tests/09_keywords.rules#11 part 0 (spec/heldenhain/tests/09_keywords.rules:112)"
     # spec: spec/heldenhain/tests/09_keywords.rules:112
-    move_card(state, E_kuchenpause__p1, 16)
+    move_card(state, E_kuchenpause__p1, 15)
     # spec: spec/heldenhain/tests/09_keywords.rules:113
-    move_card(state, E_sonnenstrahl__p1, 16)
+    move_card(state, E_sonnenstrahl__p1, 15)
     # spec: spec/heldenhain/tests/09_keywords.rules:114
     p_ziehen(state, 0)
     state.frames.pop()
@@ -2942,7 +2942,7 @@ def tb_10_superfreundinnen_28_5(state, frame):
 def tb_10_superfreundinnen_29_0(state, frame):
     "test tests/10_superfreundinnen.rules#29 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:295)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:295
-    move_card(state, E_roxy__p1, 16)
+    move_card(state, E_roxy__p1, 15)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:296
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_sternschnuppe__p1] + [UNBOUND] * 2))
@@ -4828,7 +4828,7 @@ def tb_12_weggefaehrten_38_1(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:394
     move_card(state, E_huette_am_see__p1, 11)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:395
-    move_card(state, E_bergdorf__p1, 16)
+    move_card(state, E_bergdorf__p1, 15)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:396
     move_card(state, E_jaro__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:397
@@ -5595,7 +5595,7 @@ def tb_13_purpurpakt_45_0(state, frame):
 def tb_13_purpurpakt_45_1(state, frame):
     "test tests/13_purpurpakt.rules#45 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:416)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:416
-    move_card(state, E_purpurpalast__p1, 16)
+    move_card(state, E_purpurpalast__p1, 15)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:417
     move_card(state, E_salon__p1, 11)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:418
@@ -6429,7 +6429,7 @@ tx_04_turn_1 = {
     # spec: spec/heldenhain/tests/04_turn.rules:104
     "#8:expect7": lambda state, L: state.tracks[2] == 0,
     # spec: spec/heldenhain/tests/04_turn.rules:104
-    "#8:expect8": lambda state, L: state.location[E_kuchenpause__p1] == 16,
+    "#8:expect8": lambda state, L: state.location[E_kuchenpause__p1] == 15,
     # spec: spec/heldenhain/tests/04_turn.rules:113
     "#9:expect0": lambda state, L: state.tracks[4] == 3,
     # spec: spec/heldenhain/tests/04_turn.rules:115
@@ -6467,15 +6467,15 @@ tx_04_turn_2 = {
     # spec: spec/heldenhain/tests/04_turn.rules:152
     "#12:expect1": lambda state, L: not d_ueberlastet(state, E_blitzy__p1),
     # spec: spec/heldenhain/tests/04_turn.rules:154
-    "#12:expect2": lambda state, L: state.location[E_blitzy__p1] == 16,
+    "#12:expect2": lambda state, L: state.location[E_blitzy__p1] == 15,
     # spec: spec/heldenhain/tests/04_turn.rules:163
     "#13:expect0": lambda state, L: len(state.zones[3]) == 9,
     # spec: spec/heldenhain/tests/04_turn.rules:166
     "#13:expect1": lambda state, L: len(state.zones[3]) == 7,
     # spec: spec/heldenhain/tests/04_turn.rules:166
-    "#13:expect2": lambda state, L: state.location[E_blitzy__p1] == 16,
+    "#13:expect2": lambda state, L: state.location[E_blitzy__p1] == 15,
     # spec: spec/heldenhain/tests/04_turn.rules:166
-    "#13:expect3": lambda state, L: state.location[E_roxy__p1] == 16,
+    "#13:expect3": lambda state, L: state.location[E_roxy__p1] == 15,
     # spec: spec/heldenhain/tests/04_turn.rules:175
     "#14:expect0": lambda state, L: state.tracks[0] == 0,
     # spec: spec/heldenhain/tests/04_turn.rules:175
@@ -6483,7 +6483,7 @@ tx_04_turn_2 = {
     # spec: spec/heldenhain/tests/04_turn.rules:183
     "#15:expect0": lambda state, L: state.tracks[0] == 3,
     # spec: spec/heldenhain/tests/04_turn.rules:183
-    "#15:expect1": lambda state, L: state.location[E_grosses_finale__p1] == 16,
+    "#15:expect1": lambda state, L: state.location[E_grosses_finale__p1] == 15,
 }
 ts_04_turn_2 = {
     "#11:expect0": lambda state, L: (state.tracks[4], 3),
@@ -6883,9 +6883,9 @@ ts_05_figures_1 = {
 }
 tx_05_figures_2 = {
     # spec: spec/heldenhain/tests/05_figures.rules:88
-    "#7:expect2": lambda state, L: state.location[E_ella_eiche__p1] == 16,
+    "#7:expect2": lambda state, L: state.location[E_ella_eiche__p1] == 15,
     # spec: spec/heldenhain/tests/05_figures.rules:88
-    "#7:expect3": lambda state, L: state.location[E_zauberstab__p1] == 16,
+    "#7:expect3": lambda state, L: state.location[E_zauberstab__p1] == 15,
     # spec: spec/heldenhain/tests/05_figures.rules:89
     "#7:expect4": lambda state, L: state.location[E_roxy__p1] == 5,
     # spec: spec/heldenhain/tests/05_figures.rules:89
@@ -7001,7 +7001,7 @@ tx_07_distract_0 = {
     # spec: spec/heldenhain/tests/07_distract.rules:8
     "#0:expect3": lambda state, L: q_ausdauer(state, E_samt__p2) == 3,
     # spec: spec/heldenhain/tests/07_distract.rules:15
-    "#0:expect4": lambda state, L: state.location[E_samt__p2] == 17,
+    "#0:expect4": lambda state, L: state.location[E_samt__p2] == 16,
     # spec: spec/heldenhain/tests/07_distract.rules:16
     "#0:expect5": lambda state, L: state.location[E_nami__p1] == 5,
     # spec: spec/heldenhain/tests/07_distract.rules:16
@@ -7040,9 +7040,9 @@ ts_07_distract_0 = {
 }
 tx_07_distract_1 = {
     # spec: spec/heldenhain/tests/07_distract.rules:49
-    "#3:expect0": lambda state, L: state.location[E_samt__p2] == 17,
+    "#3:expect0": lambda state, L: state.location[E_samt__p2] == 16,
     # spec: spec/heldenhain/tests/07_distract.rules:50
-    "#3:expect1": lambda state, L: state.location[E_mira_morgentau__p1] == 16,
+    "#3:expect1": lambda state, L: state.location[E_mira_morgentau__p1] == 15,
     # spec: spec/heldenhain/tests/07_distract.rules:59
     "#4:expect0": lambda state, L: q_einsatz(state, E_nami__p1) == 3,
     # spec: spec/heldenhain/tests/07_distract.rules:59
@@ -7060,9 +7060,9 @@ tx_07_distract_1 = {
     # spec: spec/heldenhain/tests/07_distract.rules:75
     "#5:expect1": lambda state, L: state.counters[0][E_nami__p1] == 3,
     # spec: spec/heldenhain/tests/07_distract.rules:87
-    "#6:expect0": lambda state, L: state.location[E_samt__p2] == 17,
+    "#6:expect0": lambda state, L: state.location[E_samt__p2] == 16,
     # spec: spec/heldenhain/tests/07_distract.rules:87
-    "#6:expect1": lambda state, L: state.location[E_monokel__p2] == 17,
+    "#6:expect1": lambda state, L: state.location[E_monokel__p2] == 16,
     # spec: spec/heldenhain/tests/07_distract.rules:96
     "#7:expect0": lambda state, L: state.counters[0][E_direktor_dunkel__p2] == 3,
     # spec: spec/heldenhain/tests/07_distract.rules:96
@@ -7143,7 +7143,7 @@ tx_08_card_kinds_0 = {
     # spec: spec/heldenhain/tests/08_card_kinds.rules:31
     "#2:expect1": lambda state, L: allowed_ausspielen(state, 0, E_zauberstab__p1),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:42
-    "#3:expect0": lambda state, L: state.location[E_zauberstab__p1] == 16,
+    "#3:expect0": lambda state, L: state.location[E_zauberstab__p1] == 15,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:42
     "#3:expect1": lambda state, L: state.location[E_sternenkrone__p1] == 9,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:43
@@ -7155,7 +7155,7 @@ tx_08_card_kinds_0 = {
     # spec: spec/heldenhain/tests/08_card_kinds.rules:54
     "#4:expect1": lambda state, L: state.location[E_mira_morgentau__p2] == 6,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:57
-    "#4:expect2": lambda state, L: state.location[E_mira_morgentau__p2] == 17,
+    "#4:expect2": lambda state, L: state.location[E_mira_morgentau__p2] == 16,
 }
 ts_08_card_kinds_0 = {
     "#1:expect2": lambda state, L: (q_einsatz(state, E_blitzy__p1), 3),
@@ -7166,13 +7166,13 @@ ts_08_card_kinds_0 = {
 }
 tx_08_card_kinds_1 = {
     # spec: spec/heldenhain/tests/08_card_kinds.rules:57
-    "#4:expect3": lambda state, L: state.location[E_dornenkrone__p2] == 17,
+    "#4:expect3": lambda state, L: state.location[E_dornenkrone__p2] == 16,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:58
-    "#4:expect4": lambda state, L: state.location[E_regenbogenschirm__p2] == 17,
+    "#4:expect4": lambda state, L: state.location[E_regenbogenschirm__p2] == 16,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:67
-    "#5:expect0": lambda state, L: state.location[E_blitzy__p1] == 16,
+    "#5:expect0": lambda state, L: state.location[E_blitzy__p1] == 15,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:67
-    "#5:expect1": lambda state, L: state.location[E_kuscheldecke__p1] == 16,
+    "#5:expect1": lambda state, L: state.location[E_kuscheldecke__p1] == 15,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:68
     "#5:expect2": lambda state, L: (
         not d_traegt(state, E_blitzy__p1, E_kuscheldecke__p1)
@@ -7188,7 +7188,7 @@ tx_08_card_kinds_1 = {
         allowed_ablenken(state, 1, E_samt__p2, E_flauschi__p1)
     ),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:83
-    "#6:expect4": lambda state, L: state.location[E_flauschi__p1] == 16,
+    "#6:expect4": lambda state, L: state.location[E_flauschi__p1] == 15,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:92
     "#7:expect0": lambda state, L: state.counters[1][E_flauschi__p1] == 1,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:92
@@ -7220,13 +7220,13 @@ tx_08_card_kinds_2 = {
     # spec: spec/heldenhain/tests/08_card_kinds.rules:128
     "#10:expect1": lambda state, L: not allowed_ausspielen(state, 0, E_ki_kompass__p2),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:137
-    "#11:expect0": lambda state, L: state.location[E_kuchenpause__p1] == 16,
+    "#11:expect0": lambda state, L: state.location[E_kuchenpause__p1] == 15,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:137
     "#11:expect1": lambda state, L: len(state.zones[3]) == 2,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:144
     "#12:expect0": lambda state, L: state.location[E_blitzy__p1] == 3,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:144
-    "#12:expect1": lambda state, L: state.location[E_sonnenstrahl__p1] == 16,
+    "#12:expect1": lambda state, L: state.location[E_sonnenstrahl__p1] == 15,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:151
     "#13:expect0": lambda state, L: not allowed_ausspielen(state, 0, E_kuchenpause__p1),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:151
@@ -7234,7 +7234,7 @@ tx_08_card_kinds_2 = {
     # spec: spec/heldenhain/tests/08_card_kinds.rules:160
     "#14:expect0": lambda state, L: state.location[E_sternwarte__p1] == 11,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:160
-    "#14:expect1": lambda state, L: state.location[E_baumhaus__p1] == 16,
+    "#14:expect1": lambda state, L: state.location[E_baumhaus__p1] == 15,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:160
     "#14:expect2": lambda state, L: len(state.zones[11]) == 1,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:169
@@ -7269,7 +7269,7 @@ tx_08_card_kinds_3 = {
     # spec: spec/heldenhain/tests/08_card_kinds.rules:218
     "#19:expect0": lambda state, L: state.location[E_gluecksmarkt__p1] == 13,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:218
-    "#19:expect1": lambda state, L: state.location[E_blumenwiese__p2] == 17,
+    "#19:expect1": lambda state, L: state.location[E_blumenwiese__p2] == 16,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:219
     "#19:expect2": lambda state, L: len(state.zones[13]) == 1,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:226
@@ -7279,7 +7279,7 @@ tx_08_card_kinds_3 = {
     # spec: spec/heldenhain/tests/08_card_kinds.rules:231
     "#20:expect2": lambda state, L: state.tracks[0] == 0,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:240
-    "#21:expect0": lambda state, L: state.location[E_baumhaus__p2] == 17,
+    "#21:expect0": lambda state, L: state.location[E_baumhaus__p2] == 16,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:240
     "#21:expect1": lambda state, L: state.location[E_blumenwiese__p2] == 13,
 }
@@ -7312,9 +7312,9 @@ ts_08_card_kinds_4 = {
 }
 tx_09_keywords_0 = {
     # spec: spec/heldenhain/tests/09_keywords.rules:9
-    "#0:expect0": lambda state, L: state.location[E_kuchenpause__p1] == 16,
+    "#0:expect0": lambda state, L: state.location[E_kuchenpause__p1] == 15,
     # spec: spec/heldenhain/tests/09_keywords.rules:9
-    "#0:expect1": lambda state, L: state.location[E_blitzy__p1] == 16,
+    "#0:expect1": lambda state, L: state.location[E_blitzy__p1] == 15,
     # spec: spec/heldenhain/tests/09_keywords.rules:17
     "#1:expect0": lambda state, L: state.location[E_kuchenpause__p1] == 3,
     # spec: spec/heldenhain/tests/09_keywords.rules:17
@@ -7365,7 +7365,7 @@ tx_09_keywords_1 = {
     # spec: spec/heldenhain/tests/09_keywords.rules:92
     "#9:expect0": lambda state, L: state.location[E_roxy__p1] == 5,
     # spec: spec/heldenhain/tests/09_keywords.rules:95
-    "#9:expect1": lambda state, L: state.location[E_roxy__p1] == 16,
+    "#9:expect1": lambda state, L: state.location[E_roxy__p1] == 15,
     # spec: spec/heldenhain/tests/09_keywords.rules:103
     "#10:expect0": lambda state, L: state.counters[0][E_luzi_lichtblick__p1] == 2,
     # spec: spec/heldenhain/tests/09_keywords.rules:107
@@ -7375,11 +7375,11 @@ tx_09_keywords_1 = {
     # spec: spec/heldenhain/tests/09_keywords.rules:115
     "#11:expect1": lambda state, L: len(state.zones[1]) == 1,
     # spec: spec/heldenhain/tests/09_keywords.rules:115
-    "#11:expect2": lambda state, L: len(state.zones[16]) == 0,
+    "#11:expect2": lambda state, L: len(state.zones[15]) == 0,
     # spec: spec/heldenhain/tests/09_keywords.rules:121
     "#12:expect0": lambda state, L: len(state.zones[3]) == 0,
     # spec: spec/heldenhain/tests/09_keywords.rules:130
-    "#13:expect0": lambda state, L: state.location[E_mira_morgentau__p2] == 17,
+    "#13:expect0": lambda state, L: state.location[E_mira_morgentau__p2] == 16,
     # spec: spec/heldenhain/tests/09_keywords.rules:130
     "#13:expect1": lambda state, L: state.tracks[1] == 2,
     # spec: spec/heldenhain/tests/09_keywords.rules:138
@@ -7399,7 +7399,7 @@ ts_09_keywords_1 = {
     "#10:expect1": lambda state, L: (state.counters[0][E_luzi_lichtblick__p1], 1),
     "#11:expect0": lambda state, L: (len(state.zones[3]), 1),
     "#11:expect1": lambda state, L: (len(state.zones[1]), 1),
-    "#11:expect2": lambda state, L: (len(state.zones[16]), 0),
+    "#11:expect2": lambda state, L: (len(state.zones[15]), 0),
     "#12:expect0": lambda state, L: (len(state.zones[3]), 0),
     "#13:expect1": lambda state, L: (state.tracks[1], 2),
 }
@@ -7500,7 +7500,7 @@ tx_10_superfreundinnen_1 = {
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:152
     "#15:expect0": lambda state, L: state.location[E_kuchenpause__p1] == 3,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:152
-    "#15:expect1": lambda state, L: state.location[E_blitzy__p1] == 16,
+    "#15:expect1": lambda state, L: state.location[E_blitzy__p1] == 15,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:159
     "#16:expect0": lambda state, L: state.counters[1][E_illusionsdrache__p1] == 1,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:167
@@ -7591,7 +7591,7 @@ tx_10_superfreundinnen_3 = {
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:299
     "#29:expect0": lambda state, L: state.location[E_roxy__p1] == 3,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:299
-    "#29:expect1": lambda state, L: state.location[E_sternschnuppe__p1] == 16,
+    "#29:expect1": lambda state, L: state.location[E_sternschnuppe__p1] == 15,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:307
     "#30:expect0": lambda state, L: state.counters[0][E_roxy__p1] == 1,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:307
@@ -7714,7 +7714,7 @@ ts_11_overview_0 = {
 }
 tx_11_overview_1 = {
     # spec: spec/heldenhain/tests/11_overview.rules:66
-    "#5:expect1": lambda state, L: state.location[E_flauschi__p1] == 16,
+    "#5:expect1": lambda state, L: state.location[E_flauschi__p1] == 15,
     # spec: spec/heldenhain/tests/11_overview.rules:77
     "#6:expect0": lambda state, L: (
         len([c_a for c_a in state.zones[9] if d_traegt(state, E_blitzy__p1, c_a)]) == 1
@@ -7740,9 +7740,9 @@ tx_11_overview_1 = {
     # spec: spec/heldenhain/tests/11_overview.rules:111
     "#9:expect3": lambda state, L: state.counters[3][E_graue_eminenz__p2] == 1,
     # spec: spec/heldenhain/tests/11_overview.rules:120
-    "#10:expect0": lambda state, L: state.location[E_blitzy__p1] == 16,
+    "#10:expect0": lambda state, L: state.location[E_blitzy__p1] == 15,
     # spec: spec/heldenhain/tests/11_overview.rules:120
-    "#10:expect1": lambda state, L: state.location[E_roxy__p1] == 16,
+    "#10:expect1": lambda state, L: state.location[E_roxy__p1] == 15,
 }
 ts_11_overview_1 = {
     "#6:expect0": lambda state, L: (
@@ -7830,7 +7830,7 @@ tx_11_schattenkabinett_1 = {
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:125
     "#12:expect0": lambda state, L: len(state.zones[4]) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:125
-    "#12:expect1": lambda state, L: len(state.zones[17]) == 1,
+    "#12:expect1": lambda state, L: len(state.zones[16]) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:132
     "#13:expect0": lambda state, L: q_rettung(state, E_baron_bleischwer__p1) == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:134
@@ -7853,7 +7853,7 @@ ts_11_schattenkabinett_1 = {
     "#10:expect0": lambda state, L: (state.counters[0][E_roxy__p2], 1),
     "#11:expect0": lambda state, L: (q_einsatz(state, E_roxy__p2), 0),
     "#12:expect0": lambda state, L: (len(state.zones[4]), 1),
-    "#12:expect1": lambda state, L: (len(state.zones[17]), 1),
+    "#12:expect1": lambda state, L: (len(state.zones[16]), 1),
     "#13:expect0": lambda state, L: (q_rettung(state, E_baron_bleischwer__p1), 2),
     "#13:expect1": lambda state, L: (q_rettung(state, E_baron_bleischwer__p1), 3),
     "#14:expect1": lambda state, L: (state.tracks[1], 2),
@@ -7889,7 +7889,7 @@ tx_11_schattenkabinett_2 = {
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:221
     "#23:expect0": lambda state, L: state.counters[3][E_roxy__p2] == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:221
-    "#23:expect1": lambda state, L: state.location[E_laehmende_rede__p1] == 16,
+    "#23:expect1": lambda state, L: state.location[E_laehmende_rede__p1] == 15,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:230
     "#24:expect0": lambda state, L: state.tracks[1] == 2,
 }
@@ -7913,11 +7913,11 @@ tx_11_schattenkabinett_3 = {
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:248
     "#26:expect1": lambda state, L: q_einsatz(state, E_ella_eiche__p2) == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:255
-    "#27:expect0": lambda state, L: state.location[E_mira_morgentau__p2] == 17,
+    "#27:expect0": lambda state, L: state.location[E_mira_morgentau__p2] == 16,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:262
     "#28:expect0": lambda state, L: len(state.zones[3]) == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:269
-    "#29:expect0": lambda state, L: state.location[E_roxy__p2] == 17,
+    "#29:expect0": lambda state, L: state.location[E_roxy__p2] == 16,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:269
     "#29:expect1": lambda state, L: state.location[E_rufmord__p1] == 3,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:279
@@ -7977,7 +7977,7 @@ tx_11_schattenkabinett_4 = {
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:372
     "#39:expect0": lambda state, L: state.location[E_rufmord__p1] == 3,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:372
-    "#39:expect1": lambda state, L: state.location[E_intrige__p1] == 16,
+    "#39:expect1": lambda state, L: state.location[E_intrige__p1] == 15,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:381
     "#40:expect0": lambda state, L: q_einsatz(state, E_roxy__p2) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:383
@@ -8314,7 +8314,7 @@ tx_13_purpurpakt_0 = {
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:12
     "#0:expect0": lambda state, L: state.tracks[0] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:12
-    "#0:expect1": lambda state, L: state.location[E_kredit__p1] == 16,
+    "#0:expect1": lambda state, L: state.location[E_kredit__p1] == 15,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:19
     "#1:expect0": lambda state, L: state.tracks[0] == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:25
@@ -8374,15 +8374,15 @@ tx_13_purpurpakt_1 = {
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:89
     "#9:expect3": lambda state, L: q_einsatz(state, E_prinz_praemie__p1) == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:96
-    "#10:expect0": lambda state, L: state.location[E_kredit__p1] == 16,
+    "#10:expect0": lambda state, L: state.location[E_kredit__p1] == 15,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:105
-    "#11:expect0": lambda state, L: state.location[E_kredit__p1] == 16,
+    "#11:expect0": lambda state, L: state.location[E_kredit__p1] == 15,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:105
     "#11:expect1": lambda state, L: state.counters[0][E_zauberer_zins__p1] == 0,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:112
     "#12:expect0": lambda state, L: state.counters[0][E_diva_dacapo__p1] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:117
-    "#12:expect1": lambda state, L: state.location[E_diva_dacapo__p1] == 16,
+    "#12:expect1": lambda state, L: state.location[E_diva_dacapo__p1] == 15,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:126
     "#13:expect0": lambda state, L: q_einsatz(state, E_wucherin_wanda__p1) == 5,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:128
@@ -8415,7 +8415,7 @@ tx_13_purpurpakt_2 = {
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:151
     "#16:expect0": lambda state, L: state.counters[1][E_elster_elvira__p1] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:151
-    "#16:expect1": lambda state, L: state.location[E_roxy__p2] == 17,
+    "#16:expect1": lambda state, L: state.location[E_roxy__p2] == 16,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:159
     "#17:expect0": lambda state, L: (
         allowed_ablenken(state, 0, E_affe_anleihe__p1, E_samt__p2)
@@ -8437,7 +8437,7 @@ tx_13_purpurpakt_2 = {
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:209
     "#23:expect0": lambda state, L: len(state.zones[3]) == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:209
-    "#23:expect1": lambda state, L: state.location[E_kredit__p1] == 16,
+    "#23:expect1": lambda state, L: state.location[E_kredit__p1] == 15,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:217
     "#24:expect0": lambda state, L: q_einsatz(state, E_kassierer_knick__p1) == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:217
@@ -8484,7 +8484,7 @@ tx_13_purpurpakt_3 = {
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:268
     "#29:expect0": lambda state, L: state.tracks[2] == 6,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:268
-    "#29:expect1": lambda state, L: state.location[E_kredit__p1] == 16,
+    "#29:expect1": lambda state, L: state.location[E_kredit__p1] == 15,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:275
     "#30:expect0": lambda state, L: q_einsatz(state, E_kassierer_knick__p1) == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:275
@@ -8494,7 +8494,7 @@ tx_13_purpurpakt_3 = {
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:284
     "#31:expect0": lambda state, L: len(state.zones[4]) == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:284
-    "#31:expect1": lambda state, L: len(state.zones[17]) == 2,
+    "#31:expect1": lambda state, L: len(state.zones[16]) == 2,
 }
 ts_13_purpurpakt_3 = {
     "#25:expect1": lambda state, L: (q_kosten(state, 0, E_kassierer_knick__p1), 0),
@@ -8509,7 +8509,7 @@ ts_13_purpurpakt_3 = {
     "#30:expect1": lambda state, L: (state.counters[0][E_kassierer_knick__p1], 1),
     "#30:expect2": lambda state, L: (state.counters[0][E_pudel_pomp__p1], 1),
     "#31:expect0": lambda state, L: (len(state.zones[4]), 1),
-    "#31:expect1": lambda state, L: (len(state.zones[17]), 2),
+    "#31:expect1": lambda state, L: (len(state.zones[16]), 2),
 }
 tx_13_purpurpakt_4 = {
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:292
@@ -8517,9 +8517,9 @@ tx_13_purpurpakt_4 = {
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:292
     "#32:expect1": lambda state, L: len(state.zones[3]) == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:302
-    "#33:expect0": lambda state, L: state.location[E_kassierer_knick__p1] == 16,
+    "#33:expect0": lambda state, L: state.location[E_kassierer_knick__p1] == 15,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:302
-    "#33:expect1": lambda state, L: state.location[E_goldene_uhr__p1] == 16,
+    "#33:expect1": lambda state, L: state.location[E_goldene_uhr__p1] == 15,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:302
     "#33:expect2": lambda state, L: state.tracks[0] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:307
@@ -8527,7 +8527,7 @@ tx_13_purpurpakt_4 = {
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:315
     "#35:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:315
-    "#35:expect1": lambda state, L: state.location[E_kredit__p1] == 16,
+    "#35:expect1": lambda state, L: state.location[E_kredit__p1] == 15,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:323
     "#36:expect0": lambda state, L: state.counters[0][E_roxy__p2] == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:323
@@ -8575,7 +8575,7 @@ tx_13_purpurpakt_5 = {
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:395
     "#43:expect0": lambda state, L: state.tracks[2] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:395
-    "#43:expect1": lambda state, L: state.location[E_kredit__p1] == 16,
+    "#43:expect1": lambda state, L: state.location[E_kredit__p1] == 15,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:405
     "#44:expect0": lambda state, L: state.counters[0][E_kassierer_knick__p1] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:405
