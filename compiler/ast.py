@@ -500,6 +500,7 @@ class Choose(Stmt):
     shows: tuple[Expr, ...] = ()  # the values the prompt names: "Keep {c} for 3 MC?"
     pieces: tuple[str, ...] = ()  # the prompt's text around them (one more than shows)
     skip: bool = False  # `or skip`: no option, no decision, the rest of the block skipped
+    forced: bool = False  # `unless forced`: one option, no decision, the rules take it
 
     @property
     def asking(self) -> str:
@@ -536,6 +537,7 @@ class Menu(Stmt):
     shows: tuple[Expr, ...] = ()  # the values the prompt names, as in Choose
     pieces: tuple[str, ...] = ()
     asked: Expr | None = None  # `p chooses (EXPR) { ... }`: a prompt made when it is asked
+    forced: bool = False  # `unless forced`, as in Choose: one option offered runs it undecided
 
     @property
     def asking(self) -> str:

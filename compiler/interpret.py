@@ -361,6 +361,9 @@ class Interpreter:
             cursor = frame["cur"][-1]
             cursor[1] = len(self.blocks[cursor[0]].body)
             return
+        if stmt.forced and len(values) == 1:  # `unless forced`: the only option, no decision
+            env[stmt.var.name] = values[0]
+            return
         ids, labels = self.ev.option_ids(option_kind(self.model, stmt), values)
         prompt, about = self._prompt(state, env, stmt)
         rt.ask(state, player, prompt, ids, labels, values, _loc(stmt), about)
@@ -396,6 +399,9 @@ class Interpreter:
         player = self.ev.value(state, env, stmt.chooser)
         offered = [i for i, o in enumerate(stmt.options)
                    if o.when is None or self.ev.truth(state, env, o.when)]
+        if stmt.forced and len(offered) == 1:  # `unless forced`: the only option runs, undecided
+            frame["cur"].append([self.block_id(stmt.options[offered[0]].body), 0, None])
+            return
         ids, labels = option_names(offered, [o.name.name for o in stmt.options], [o.label for o in stmt.options])
         prompt, about = self._prompt(state, env, stmt)
         rt.ask(state, player, prompt, ids, labels, offered, _loc(stmt), about)

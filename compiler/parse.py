@@ -846,15 +846,16 @@ class _Builder(Transformer):
         return ast.Break(self._span(meta))
 
     def choose_stmt(self, meta, c):
-        chooser, var, source, where, action, prompt, skip = c
-        if skip is None and prompt is None and action is None:  # `where cond or skip`, unprompted
+        chooser, var, source, where, action, prompt, forced, skip = c
+        if skip is None and prompt is None and action is None and forced is None:
+            # `where cond or skip`, unprompted
             if where is not None:
                 where, skip = _without_skip(where)
             else:
                 source, skip = _without_skip(source)
         text, shows, pieces = self._prompt(prompt)
         return ast.Choose(self._span(meta), chooser, self._ident(var), source, where, action, text,
-                          shows, pieces, bool(skip))
+                          shows, pieces, bool(skip), bool(forced))
 
     def pick_stmt(self, meta, c):
         var, source, where, skip = c
@@ -868,14 +869,17 @@ class _Builder(Transformer):
     def or_skip(self, meta, c):
         return True
 
+    def unless_forced(self, meta, c):
+        return True
+
     def menu_stmt(self, meta, c):
-        chooser, prompt, *options = c
+        chooser, prompt, forced, *options = c
         text, shows, pieces = self._prompt(prompt)
-        return ast.Menu(self._span(meta), chooser, text, tuple(options), shows, pieces)
+        return ast.Menu(self._span(meta), chooser, text, tuple(options), shows, pieces, forced=bool(forced))
 
     def menu_asked_stmt(self, meta, c):
-        chooser, asked, *options = c
-        return ast.Menu(self._span(meta), chooser, None, tuple(options), (), (), asked)
+        chooser, asked, forced, *options = c
+        return ast.Menu(self._span(meta), chooser, None, tuple(options), (), (), asked, bool(forced))
 
     def _prompt(self, token: Token | None) -> tuple[str | None, tuple[ast.Expr, ...], tuple[str, ...]]:
         """A prompt's text, the values it names in braces ("Keep {c} for 3 MC?") parsed as

@@ -1,4 +1,5 @@
-"""The smaller constructs on both back ends: `pick ... at random`, procedure values, `or skip`.
+"""The smaller constructs on both back ends: `pick ... at random`, procedure values, `or skip`,
+`unless forced`.
 
 tests/specs/values exercises them in play (tests/test_differential.py plays it in lockstep);
 here what play cannot show: the pick's rule error, its spread over seeds, and that it
@@ -90,3 +91,78 @@ start {
 def test_a_menu_prompt_made_when_asked(tmp_path_factory, backend):
     game = Game(program(one_file_spec(tmp_path_factory, "asked", ASKED), backend), seed=1)
     assert game.decision.prompt == "Rich enough?"
+
+
+FORCED = """
+game forced "Forced"
+players red "Red", blue "Blue"
+track score "Score" per player 0..99 start 0
+zone hand "Hand" per player owner
+zone played "Played" public
+kind card: card(points: int)
+card one "One" (points 1)
+card two "Two" (points 2)
+define question(p: player) -> str = if score(p) > 40 then "Rich, a bonus?" else "A bonus?"
+procedure take(p: player, most: int) {
+    p chooses n in 1..most "How many, up to {most}?" unless forced
+    add n to score(p)
+}
+procedure play(p: player) {
+    p chooses c in hand(p) "Play which card?" unless forced or skip
+    move c to played
+    add 10 * c.points to score(p)
+    log p, "plays", c.label
+}
+procedure bonus(p: player) {
+    p chooses "Big or small?" unless forced {
+        option big "Big" when score(p) >= 5 { add 5 to score(p) }
+        option small "Small" { add 1 to score(p) }
+    }
+    p chooses (question(p)) unless forced {
+        option yes "Yes" { add 20 to score(p) }
+        option no "No" when score(p) > 40 { }
+    }
+}
+start {
+    take(red, 1)
+    take(red, 3)
+    move one to hand(blue)
+    play(blue)
+    play(blue)
+    bonus(red)
+    move all c in card to hand(red)
+    play(red)
+    bonus(red)
+    take(blue, 0)
+    win none "done"
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def forced(tmp_path_factory):
+    return one_file_spec(tmp_path_factory, "forced", FORCED)
+
+
+@pytest.mark.parametrize("backend", ["interpreted", "generated"])
+def test_unless_forced_asks_only_with_more_than_one_option(forced, backend):
+    game = Game(program(forced, backend), seed=1)
+    # take(red, 1) took its only option without asking; take(red, 3) asks
+    assert (game.decision.player, game.decision.prompt) == ("red", "How many, up to 3?")
+    assert game.tracks()["score"]["red"] == 1
+    game.choose("2")
+    # play(blue): the one card, unasked; then nothing to play: skipped; bonus(red): each
+    # menu offers one option (score 3: not big; not more than 40: only yes), run unasked
+    assert game.state.log == ["Blue plays One"]
+    assert game.tracks()["score"] == {"red": 1 + 2 + 1 + 20, "blue": 10}
+    assert game.decision.prompt == "Play which card?"  # two cards: asked
+    game.choose("two")
+    assert game.decision.prompt == "Big or small?"  # score 44: both options offered
+    game.choose("big")
+    assert game.decision.prompt == "Rich, a bonus?"
+    with pytest.raises(RuleError) as err:  # take(blue, 0): no option is a dead end, as without it
+        game.choose("no")
+    assert "dead end" in err.value.reason and err.value.location.endswith("forced.rules:12:5")
+    assert game.choices == ["2", "two", "big", "no"]
+    assert game.state.log == ["Blue plays One", "Red plays Two"]
+    assert game.tracks()["score"] == {"red": 24 + 20 + 5, "blue": 10}

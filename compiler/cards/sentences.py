@@ -152,16 +152,18 @@ class Sentences:
             name = f"“{label}”" if label else code(s.action.name.name)
             action = f", where {name} is allowed"
         prompt = f" (asked: “{s.prompt}”)" if s.prompt else ""
+        forced = "; with only one to choose, it is taken without asking" if s.forced else ""
         skip = "; with none to choose, the rest of this part is skipped" if s.skip else ""
         article = "an" if self.words.each(s.var.name, s.source)[:1] in "aeiou" else "a"
         return Line(f"{self.chooser(s.chooser)} {article} {self.words.each(s.var.name, s.source)}"
-                    f"{such}{action}{prompt}{skip}.")
+                    f"{such}{action}{prompt}{forced}{skip}.")
 
     def s_Menu(self, s: ast.Menu) -> Line:
         prompt = f" (asked: “{s.prompt}”)" if s.prompt else ""
         if s.asked is not None:
             prompt = f" (asked: {self.w(s.asked)})"
-        return Line(f"{self.chooser(s.chooser)} one{prompt}:", tuple(self.option(o) for o in s.options))
+        forced = " (with only one offered, it is taken without asking)" if s.forced else ""
+        return Line(f"{self.chooser(s.chooser)} one{prompt}{forced}:", tuple(self.option(o) for o in s.options))
 
     def option(self, o: ast.Option) -> Line:
         only = f" (only if {self.w(o.when)})" if o.when is not None else ""

@@ -1,4 +1,5 @@
-"""Statement placement: 'break' only inside a loop, menu options named once."""
+"""Statement placement: 'break' only inside a loop, menu options named once, `unless forced`
+only where one option may be all there is."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from .scope import ScopedVisitor
 
 
 class FlowCheck(ScopedVisitor):
-    """Reports a 'break' outside any loop and a menu offering two options of one name."""
+    """Reports a 'break' outside any loop, a menu offering two options of one name, and an
+    `unless forced` on a decision that always offers more than one option."""
 
     reuse_as = "flow"
 
@@ -25,7 +27,20 @@ class FlowCheck(ScopedVisitor):
                             "`expect any(...)`", step.span)
         super().visit_TestDecl(decl)
 
+    def visit_Choose(self, stmt: ast.Choose) -> None:
+        source = stmt.source
+        if (stmt.forced and stmt.where is None and stmt.action is None and isinstance(source, ast.Range)
+                and isinstance(source.low, ast.IntLit) and isinstance(source.high, ast.IntLit)
+                and source.high.value > source.low.value):
+            self.report(f"`unless forced` never applies here: {source.low.value}..{source.high.value} "
+                        f"always offers {source.high.value - source.low.value + 1} options", stmt.span)
+        super().visit_Choose(stmt)
+
     def visit_Menu(self, stmt: ast.Menu) -> None:
+        always = [o for o in stmt.options if o.when is None]
+        if stmt.forced and len(always) > 1:
+            self.report(f"`unless forced` never applies here: options {always[0].name.name!r} and "
+                        f"{always[1].name.name!r} are always offered (give one a `when`)", stmt.span)
         seen: dict[str, ast.Span] = {}
         for option in stmt.options:
             name = option.name.name

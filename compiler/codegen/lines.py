@@ -194,6 +194,14 @@ class Choose(Line):
     at: str
     ready: bool = False  # `values` holds them already (the test before the choice made them)
     about: str = ""  # ", (entities the prompt names)" or nothing
+    forced: Label | None = None  # `unless forced`: with one option, take it and go here
+
+    def jumps(self) -> list[Label]:
+        return [] if self.forced is None else [self.forced]
+
+    def retarget(self, final: Callable[[Label], Label]) -> None:
+        if self.forced is not None:
+            self.forced = final(self.forced)
 
 
 @dataclass
@@ -207,6 +215,10 @@ class Menu(Line):
     names: str
     at: str
     about: str = ""  # as in Choose
+    forced: Label | None = None  # as in Choose: the only option offered is taken
+
+    jumps = Choose.jumps
+    retarget = Choose.retarget
 
 
 # ------------------------------------------------------------------ lines that end a block

@@ -580,11 +580,11 @@ class Lowerer:
                        "entity": ("ENTITY_IDS", "ENTITY_LABELS")}[kind]
         prompt, about = self.prompt(stmt)
         tables = "" if ids is None else f", {self.gen.ref(ids)}, {self.gen.ref(labels)}"
+        after = ln.Label()
         self.add(ln.Choose(depth, player=player, values=values, prompt=prompt,
                  names=f"{self.gen.ref('option_names')}(values{tables})", at=self.loc(stmt),
-                 ready=ready, about=about))
+                 ready=ready, about=about, forced=after if stmt.forced else None))
         self.gen.ref("ask")
-        after = ln.Label()
         self.add(ln.Suspend(0, next=after))
         self.start(after)
         self.add(ln.Assign(0, target=self.local(stmt.var.name), value="frame[3]"))
@@ -617,11 +617,11 @@ class Lowerer:
                    for i, o in enumerate(stmt.options)]
         ids, labels = tuple(o.name.name for o in stmt.options), tuple(o.label for o in stmt.options)
         prompt, about = self.prompt(stmt)
+        chosen = ln.Label()
         self.add(ln.Menu(depth, player=self.ex.value(stmt.chooser), options=options,
                  names=f"{self.gen.ref('option_names')}(offered, {ids!r}, {labels!r})",
-                 prompt=prompt, at=self.loc(stmt), about=about))
+                 prompt=prompt, at=self.loc(stmt), about=about, forced=chosen if stmt.forced else None))
         self.gen.ref("ask")
-        chosen = ln.Label()
         self.add(ln.Suspend(0, next=chosen))
         self.start(chosen)
         self.add(ln.Assign(0, target="k", value="frame[3]"))

@@ -67,15 +67,17 @@ def _choose(p: Printer, s: ast.Choose) -> Doc:
     if s.action is not None:
         action = concat(f"as {s.action.name.name}", args_doc(s.action.args))
     prompt = quote(s.prompt) if s.prompt is not None else None
+    forced = "unless forced" if s.forced else None
     skip = "or skip" if s.skip else None
-    return clauses(head, _where(s.where), action, prompt, skip, indent=0)  # the statement is nested
+    return clauses(head, _where(s.where), action, prompt, forced, skip, indent=0)  # the statement is nested
 
 
 def _menu(p: Printer, s: ast.Menu) -> Doc:
     prompt = f" {quote(s.prompt)}" if s.prompt is not None else ""
-    head = concat(expr_doc(s.chooser, ATOM), f" chooses{prompt} ")
+    forced = "unless forced " if s.forced else ""
+    head = concat(expr_doc(s.chooser, ATOM), f" chooses{prompt} ", forced)
     if s.asked is not None:
-        head = concat(expr_doc(s.chooser, ATOM), " chooses (", expr_doc(s.asked), ") ")
+        head = concat(expr_doc(s.chooser, ATOM), " chooses (", expr_doc(s.asked), ") ", forced)
     return concat(head, p.body(list(s.options), p.item, s))
 
 

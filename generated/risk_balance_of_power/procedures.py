@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: b4dc7a581814f274
+# Spec hash: af9333056f61d664
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 6daff5f81e7438de4c63 output 0dceec32e27080937e99
+# Fingerprint: source f63e43aedb1d718a110f output 5c88faf02b9de422108e
 "Risiko - Das Duell (Risk: Balance of Power): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -126,8 +126,8 @@ from .rules import (
 
 
 def p_vergleich(state, v_von, v_ziel, v_wurf_a, v_wurf_v):
-    "procedure vergleich (spec/risk_balance_of_power/05_conquest.rules:86)"
-    # spec: spec/risk_balance_of_power/05_conquest.rules:87
+    "procedure vergleich (spec/risk_balance_of_power/05_conquest.rules:80)"
+    # spec: spec/risk_balance_of_power/05_conquest.rules:81
     if v_wurf_a > v_wurf_v:
         p_einheit_verloren(state, v_ziel)
     else:
@@ -135,39 +135,39 @@ def p_vergleich(state, v_von, v_ziel, v_wurf_a, v_wurf_v):
 
 
 def p_einheit_verloren(state, v_g):
-    "procedure einheit_verloren (spec/risk_balance_of_power/05_conquest.rules:93)"
-    # spec: spec/risk_balance_of_power/05_conquest.rules:94
+    "procedure einheit_verloren (spec/risk_balance_of_power/05_conquest.rules:87)"
+    # spec: spec/risk_balance_of_power/05_conquest.rules:88
     if state.counters[2][v_g] > 0:
-        # spec: spec/risk_balance_of_power/05_conquest.rules:95
+        # spec: spec/risk_balance_of_power/05_conquest.rules:89
         state.counters[2][v_g] = bounded(
             max(0, state.counters[2][v_g] - 1),
-            "spec/risk_balance_of_power/05_conquest.rules:95:9",
+            "spec/risk_balance_of_power/05_conquest.rules:89:9",
         )
         state.stamps[12] += 1
-        # spec: spec/risk_balance_of_power/05_conquest.rules:96
+        # spec: spec/risk_balance_of_power/05_conquest.rules:90
         p_neutrale_einheit_gefallen(state)
-    # spec: spec/risk_balance_of_power/05_conquest.rules:98
+    # spec: spec/risk_balance_of_power/05_conquest.rules:92
     for v_q in [c_q for c_q in PLAYERS if state.counters[c_q][v_g] > 0]:
-        # spec: spec/risk_balance_of_power/05_conquest.rules:99
+        # spec: spec/risk_balance_of_power/05_conquest.rules:93
         state.counters[v_q][v_g] = bounded(
             max(0, state.counters[v_q][v_g] - 1),
-            "spec/risk_balance_of_power/05_conquest.rules:99:9",
+            "spec/risk_balance_of_power/05_conquest.rules:93:9",
         )
         state.stamps[11] += 1
-        # spec: spec/risk_balance_of_power/05_conquest.rules:100
+        # spec: spec/risk_balance_of_power/05_conquest.rules:94
         p_einheit_gefallen(state, v_q)
 
 
 def p_einheit_gefallen(state, v_q):
-    "procedure einheit_gefallen (spec/risk_balance_of_power/05_conquest.rules:103)"
-    # spec: spec/risk_balance_of_power/05_conquest.rules:103
+    "procedure einheit_gefallen (spec/risk_balance_of_power/05_conquest.rules:97)"
+    # spec: spec/risk_balance_of_power/05_conquest.rules:97
     state.tracks[v_q] = max(0, min(90, state.tracks[v_q] + 1))
     state.stamps[2] += 1
 
 
 def p_neutrale_einheit_gefallen(state):
-    "procedure neutrale_einheit_gefallen (spec/risk_balance_of_power/05_conquest.rules:104)"
-    # spec: spec/risk_balance_of_power/05_conquest.rules:104
+    "procedure neutrale_einheit_gefallen (spec/risk_balance_of_power/05_conquest.rules:98)"
+    # spec: spec/risk_balance_of_power/05_conquest.rules:98
     state.tracks[4] = max(0, min(60, state.tracks[4] + 1))
     state.stamps[4] += 1
 
@@ -190,49 +190,49 @@ def p_einheiten_nehmen(state, v_p, v_n):
 
 
 def p_gebietskarte_ziehen(state, v_p):
-    "procedure gebietskarte_ziehen (spec/risk_balance_of_power/06_turn.rules:145)"
-    # spec: spec/risk_balance_of_power/06_turn.rules:146
+    "procedure gebietskarte_ziehen (spec/risk_balance_of_power/06_turn.rules:140)"
+    # spec: spec/risk_balance_of_power/06_turn.rules:141
     if state.vars[2] and state.tracks[9] == 0:
-        # spec: spec/risk_balance_of_power/06_turn.rules:147
+        # spec: spec/risk_balance_of_power/06_turn.rules:142
         if len(state.zones[1]) == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:148
+            # spec: spec/risk_balance_of_power/06_turn.rules:143
             for card in list(state.zones[5]):
                 move_card(state, card, 1)
-            # spec: spec/risk_balance_of_power/06_turn.rules:149
+            # spec: spec/risk_balance_of_power/06_turn.rules:144
             shuffle(state, 1)
-        # spec: spec/risk_balance_of_power/06_turn.rules:151
+        # spec: spec/risk_balance_of_power/06_turn.rules:146
         if len(state.zones[1]) > 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:152
+            # spec: spec/risk_balance_of_power/06_turn.rules:147
             move_card(
                 state,
                 some_card(
                     top_card(state, 1),
-                    "spec/risk_balance_of_power/06_turn.rules:152:13",
+                    "spec/risk_balance_of_power/06_turn.rules:147:13",
                 ),
                 2 + v_p,
             )
-            # spec: spec/risk_balance_of_power/06_turn.rules:153
+            # spec: spec/risk_balance_of_power/06_turn.rules:148
             state.tracks[10] = max(0, min(30, state.tracks[10] + 1))
             state.stamps[9] += 1
 
 
 def p_sieg_pruefen(state, v_p):
-    "procedure sieg_pruefen (spec/risk_balance_of_power/06_turn.rules:161)"
-    # spec: spec/risk_balance_of_power/06_turn.rules:162
+    "procedure sieg_pruefen (spec/risk_balance_of_power/06_turn.rules:156)"
+    # spec: spec/risk_balance_of_power/06_turn.rules:157
     if d_gebiete_von(state, None if v_p is None else (v_p + 1) % 2) == 0:
         end_game(
             state,
             v_p,
             "Der Gegner ist ausgeschaltet",
-            "spec/risk_balance_of_power/06_turn.rules:162:40",
+            "spec/risk_balance_of_power/06_turn.rules:157:40",
         )
-    # spec: spec/risk_balance_of_power/06_turn.rules:163
+    # spec: spec/risk_balance_of_power/06_turn.rules:158
     if bool(len(state.zones[7 + v_p]) >= 3 and d_haelt_eigene_hauptstadt(state, v_p)):
         end_game(
             state,
             v_p,
             "Drei Missionen erfüllt, die eigene Hauptstadt gehalten",
-            "spec/risk_balance_of_power/06_turn.rules:163:26",
+            "spec/risk_balance_of_power/06_turn.rules:158:26",
         )
 
 
@@ -557,7 +557,7 @@ def s_angriffe(state, frame):
         if pc == 4:
             # spec: spec/risk_balance_of_power/05_conquest.rules:34
             frame[1] = 1
-            state.frames.append(new_frame(1, [L[0]] + [UNBOUND] * 6))
+            state.frames.append(new_frame(1, [L[0]] + [UNBOUND] * 4))
             return
         if pc == 5:
             state.frames.pop()
@@ -566,7 +566,7 @@ def s_angriffe(state, frame):
 
 def s_angriff(state, frame):
     "procedure angriff (spec/risk_balance_of_power/05_conquest.rules:51)"
-    # L: 0 p, 1 von, 2 ziel, 3 n, 4 a, 5 m, 6 v
+    # L: 0 p, 1 von, 2 ziel, 3 n, 4 m
     L = frame[2]
     pc = frame[1]
     while True:
@@ -622,24 +622,21 @@ def s_angriff(state, frame):
             state.vars[6] = L[2]
             state.stamps[21] += 1
             # spec: spec/risk_balance_of_power/05_conquest.rules:57
-            L[3] = bounded(
-                min(
-                    q_angriffswuerfel_hoechstens(state, L[0], L[2]),
-                    state.counters[L[0]][L[1]] - 1,
-                ),
-                "spec/risk_balance_of_power/05_conquest.rules:57:13",
-            )
-            # spec: spec/risk_balance_of_power/05_conquest.rules:58
-            if L[3] > 1:
-                pc = 3
-            else:
-                pc = 5
-        if pc == 3:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:59
             player = L[0]
             values = list(
-                int_range(1, L[3], "spec/risk_balance_of_power/05_conquest.rules:59:24")
+                int_range(
+                    1,
+                    min(
+                        q_angriffswuerfel_hoechstens(state, L[0], L[2]),
+                        state.counters[L[0]][L[1]] - 1,
+                    ),
+                    "spec/risk_balance_of_power/05_conquest.rules:57:20",
+                )
             )
+            if len(values) == 1:  # unless forced: the only option, no decision
+                frame[3] = values[0]
+                pc = 3
+                continue
             ids, labels = option_names(values)
             ask(
                 state,
@@ -651,41 +648,34 @@ def s_angriff(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/05_conquest.rules:59:9",
+                "spec/risk_balance_of_power/05_conquest.rules:57:5",
                 (
                     L[2],
                     L[1],
                 ),
             )
-            frame[1] = 4
+            frame[1] = 3
             return
-        if pc == 4:
-            L[4] = frame[3]
-            # spec: spec/risk_balance_of_power/05_conquest.rules:60
-            L[3] = L[4]
-            pc = 5
-        if pc == 5:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:62
-            L[5] = bounded(
-                min(
-                    q_verteidigungswuerfel_hoechstens(state, L[0], L[2]),
-                    state.counters[0][L[2]]
-                    + state.counters[1][L[2]]
-                    + state.counters[2][L[2]],
-                ),
-                "spec/risk_balance_of_power/05_conquest.rules:62:13",
-            )
-            # spec: spec/risk_balance_of_power/05_conquest.rules:63
-            if L[5] > 1:
-                pc = 6
-            else:
-                pc = 8
-        if pc == 6:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:64
+        if pc == 3:
+            L[3] = frame[3]
+            # spec: spec/risk_balance_of_power/05_conquest.rules:59
             player = None if L[0] is None else (L[0] + 1) % 2
             values = list(
-                int_range(1, L[5], "spec/risk_balance_of_power/05_conquest.rules:64:34")
+                int_range(
+                    1,
+                    min(
+                        q_verteidigungswuerfel_hoechstens(state, L[0], L[2]),
+                        state.counters[0][L[2]]
+                        + state.counters[1][L[2]]
+                        + state.counters[2][L[2]],
+                    ),
+                    "spec/risk_balance_of_power/05_conquest.rules:59:30",
+                )
             )
+            if len(values) == 1:  # unless forced: the only option, no decision
+                frame[3] = values[0]
+                pc = 4
+                continue
             ids, labels = option_names(values)
             ask(
                 state,
@@ -697,31 +687,27 @@ def s_angriff(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/05_conquest.rules:64:9",
+                "spec/risk_balance_of_power/05_conquest.rules:59:5",
                 (L[2],),
             )
-            frame[1] = 7
+            frame[1] = 4
             return
-        if pc == 7:
-            L[6] = frame[3]
-            # spec: spec/risk_balance_of_power/05_conquest.rules:65
-            L[5] = L[6]
-            pc = 8
-        if pc == 8:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:67
+        if pc == 4:
+            L[4] = frame[3]
+            # spec: spec/risk_balance_of_power/05_conquest.rules:61
             state.vars[4] = False
             state.stamps[19] += 1
-            # spec: spec/risk_balance_of_power/05_conquest.rules:68
-            frame[1] = 9
+            # spec: spec/risk_balance_of_power/05_conquest.rules:62
+            frame[1] = 5
             state.frames.append(
-                new_frame(2, [L[0], L[1], L[2], L[3], L[5]] + [UNBOUND] * 6)
+                new_frame(2, [L[0], L[1], L[2], L[3], L[4]] + [UNBOUND] * 6)
             )
             return
-        if pc == 9:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:69
+        if pc == 5:
+            # spec: spec/risk_balance_of_power/05_conquest.rules:63
             state.vars[5] = None
             state.stamps[20] += 1
-            # spec: spec/risk_balance_of_power/05_conquest.rules:70
+            # spec: spec/risk_balance_of_power/05_conquest.rules:64
             state.vars[6] = None
             state.stamps[21] += 1
             state.frames.pop()
@@ -729,26 +715,26 @@ def s_angriff(state, frame):
 
 
 def s_kampf(state, frame):
-    "procedure kampf (spec/risk_balance_of_power/05_conquest.rules:75)"
+    "procedure kampf (spec/risk_balance_of_power/05_conquest.rules:69)"
     # L: 0 p, 1 von, 2 ziel, 3 n, 4 m, 5 gegnerisch, 6 a1, 7 a2, 8 a3, 9 v1, 10 v2
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:76
+            # spec: spec/risk_balance_of_power/05_conquest.rules:70
             L[5] = bounded(
                 d_besetzt(state, None if L[0] is None else (L[0] + 1) % 2, L[2]),
-                "spec/risk_balance_of_power/05_conquest.rules:76:22",
+                "spec/risk_balance_of_power/05_conquest.rules:70:22",
             )
-            # spec: spec/risk_balance_of_power/05_conquest.rules:77
+            # spec: spec/risk_balance_of_power/05_conquest.rules:71
             L[6], L[7], L[8] = roll_sorted(
-                state, L[3], 3, "spec/risk_balance_of_power/05_conquest.rules:77:5"
+                state, L[3], 3, "spec/risk_balance_of_power/05_conquest.rules:71:5"
             )
-            # spec: spec/risk_balance_of_power/05_conquest.rules:78
+            # spec: spec/risk_balance_of_power/05_conquest.rules:72
             L[9], L[10] = roll_sorted(
-                state, L[4], 2, "spec/risk_balance_of_power/05_conquest.rules:78:5"
+                state, L[4], 2, "spec/risk_balance_of_power/05_conquest.rules:72:5"
             )
-            # spec: spec/risk_balance_of_power/05_conquest.rules:79
+            # spec: spec/risk_balance_of_power/05_conquest.rules:73
             log_line(
                 state,
                 " ".join(
@@ -762,7 +748,7 @@ def s_kampf(state, frame):
                                 ENTITY_LABELS,
                                 L[2],
                                 "label",
-                                "spec/risk_balance_of_power/05_conquest.rules:79:22",
+                                "spec/risk_balance_of_power/05_conquest.rules:73:22",
                             )
                         ),
                         "von",
@@ -773,7 +759,7 @@ def s_kampf(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/risk_balance_of_power/05_conquest.rules:79:41",
+                                "spec/risk_balance_of_power/05_conquest.rules:73:41",
                             )
                         ),
                         "an:",
@@ -785,16 +771,16 @@ def s_kampf(state, frame):
                         text_of(L[10]),
                     ]
                 ),
-                "spec/risk_balance_of_power/05_conquest.rules:79:5",
+                "spec/risk_balance_of_power/05_conquest.rules:73:5",
             )
-            # spec: spec/risk_balance_of_power/05_conquest.rules:80
+            # spec: spec/risk_balance_of_power/05_conquest.rules:74
             p_vergleich(state, L[1], L[2], L[6], L[9])
-            # spec: spec/risk_balance_of_power/05_conquest.rules:81
+            # spec: spec/risk_balance_of_power/05_conquest.rules:75
             if L[3] >= 2 and L[4] >= 2:
                 p_vergleich(state, L[1], L[2], L[7], L[10])
-            # spec: spec/risk_balance_of_power/05_conquest.rules:82
+            # spec: spec/risk_balance_of_power/05_conquest.rules:76
             emit_gewuerfelt(state, L[0])
-            # spec: spec/risk_balance_of_power/05_conquest.rules:83
+            # spec: spec/risk_balance_of_power/05_conquest.rules:77
             if (
                 state.counters[0][L[2]]
                 + state.counters[1][L[2]]
@@ -816,17 +802,17 @@ def s_kampf(state, frame):
 
 
 def s_erobern(state, frame):
-    "procedure erobern (spec/risk_balance_of_power/05_conquest.rules:113)"
+    "procedure erobern (spec/risk_balance_of_power/05_conquest.rules:107)"
     # L: 0 p, 1 von, 2 ziel, 3 n, 4 gegnerisch, 5 k
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:114
+            # spec: spec/risk_balance_of_power/05_conquest.rules:108
             if L[4]:
                 state.vars[2] = True
                 state.stamps[17] += 1
-            # spec: spec/risk_balance_of_power/05_conquest.rules:115
+            # spec: spec/risk_balance_of_power/05_conquest.rules:109
             log_line(
                 state,
                 " ".join(
@@ -840,40 +826,38 @@ def s_erobern(state, frame):
                                 ENTITY_LABELS,
                                 L[2],
                                 "label",
-                                "spec/risk_balance_of_power/05_conquest.rules:115:23",
+                                "spec/risk_balance_of_power/05_conquest.rules:109:23",
                             )
                         ),
                     ]
                 ),
-                "spec/risk_balance_of_power/05_conquest.rules:115:5",
+                "spec/risk_balance_of_power/05_conquest.rules:109:5",
             )
-            # spec: spec/risk_balance_of_power/05_conquest.rules:116
+            # spec: spec/risk_balance_of_power/05_conquest.rules:110
             state.counters[L[0]][L[1]] = bounded(
                 max(0, state.counters[L[0]][L[1]] - L[3]),
-                "spec/risk_balance_of_power/05_conquest.rules:116:5",
+                "spec/risk_balance_of_power/05_conquest.rules:110:5",
             )
             state.stamps[11] += 1
-            # spec: spec/risk_balance_of_power/05_conquest.rules:117
+            # spec: spec/risk_balance_of_power/05_conquest.rules:111
             state.counters[L[0]][L[2]] = bounded(
                 max(0, state.counters[L[0]][L[2]] + L[3]),
-                "spec/risk_balance_of_power/05_conquest.rules:117:5",
+                "spec/risk_balance_of_power/05_conquest.rules:111:5",
             )
             state.stamps[11] += 1
-            # spec: spec/risk_balance_of_power/05_conquest.rules:118
-            if state.counters[L[0]][L[1]] > 1:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:119
+            # spec: spec/risk_balance_of_power/05_conquest.rules:112
             player = L[0]
             values = list(
                 int_range(
                     0,
                     state.counters[L[0]][L[1]] - 1,
-                    "spec/risk_balance_of_power/05_conquest.rules:119:24",
+                    "spec/risk_balance_of_power/05_conquest.rules:112:20",
                 )
             )
+            if len(values) == 1:  # unless forced: the only option, no decision
+                frame[3] = values[0]
+                pc = 1
+                continue
             ids, labels = option_names(values)
             ask(
                 state,
@@ -885,31 +869,29 @@ def s_erobern(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/05_conquest.rules:119:9",
+                "spec/risk_balance_of_power/05_conquest.rules:112:5",
                 (
                     L[1],
                     L[2],
                 ),
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[5] = frame[3]
-            # spec: spec/risk_balance_of_power/05_conquest.rules:121
+            # spec: spec/risk_balance_of_power/05_conquest.rules:114
             state.counters[L[0]][L[1]] = bounded(
                 max(0, state.counters[L[0]][L[1]] - L[5]),
-                "spec/risk_balance_of_power/05_conquest.rules:121:9",
+                "spec/risk_balance_of_power/05_conquest.rules:114:5",
             )
             state.stamps[11] += 1
-            # spec: spec/risk_balance_of_power/05_conquest.rules:122
+            # spec: spec/risk_balance_of_power/05_conquest.rules:115
             state.counters[L[0]][L[2]] = bounded(
                 max(0, state.counters[L[0]][L[2]] + L[5]),
-                "spec/risk_balance_of_power/05_conquest.rules:122:9",
+                "spec/risk_balance_of_power/05_conquest.rules:115:5",
             )
             state.stamps[11] += 1
-            pc = 3
-        if pc == 3:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:124
+            # spec: spec/risk_balance_of_power/05_conquest.rules:116
             p_sieg_pruefen(state, L[0])
             state.frames.pop()
             return
@@ -1181,7 +1163,7 @@ def s_platzieren(state, frame):
             pc = 1
         if pc == 1:
             if not (state.tracks[2 + L[0]] > 0 and d_gebiete_von(state, L[0]) > 0):
-                pc = 5
+                pc = 4
                 continue
             tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:75:5")
             # spec: spec/risk_balance_of_power/06_turn.rules:76
@@ -1216,20 +1198,18 @@ def s_platzieren(state, frame):
             )
             state.stamps[11] += 1
             # spec: spec/risk_balance_of_power/06_turn.rules:79
-            if state.tracks[2 + L[0]] > 0:
-                pc = 3
-            else:
-                pc = 1
-        if pc == 3:
-            # spec: spec/risk_balance_of_power/06_turn.rules:80
             player = L[0]
             values = list(
                 int_range(
                     0,
                     state.tracks[2 + L[0]],
-                    "spec/risk_balance_of_power/06_turn.rules:80:28",
+                    "spec/risk_balance_of_power/06_turn.rules:79:24",
                 )
             )
+            if len(values) == 1:  # unless forced: the only option, no decision
+                frame[3] = values[0]
+                pc = 3
+                continue
             ids, labels = option_names(values)
             ask(
                 state,
@@ -1241,43 +1221,43 @@ def s_platzieren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:80:13",
+                "spec/risk_balance_of_power/06_turn.rules:79:9",
                 (L[1],),
             )
-            frame[1] = 4
+            frame[1] = 3
             return
-        if pc == 4:
+        if pc == 3:
             L[2] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:81
+            # spec: spec/risk_balance_of_power/06_turn.rules:80
             state.tracks[2 + L[0]] = max(0, min(90, state.tracks[2 + L[0]] - L[2]))
             state.stamps[3] += 1
-            # spec: spec/risk_balance_of_power/06_turn.rules:82
+            # spec: spec/risk_balance_of_power/06_turn.rules:81
             state.counters[L[0]][L[1]] = bounded(
                 max(0, state.counters[L[0]][L[1]] + L[2]),
-                "spec/risk_balance_of_power/06_turn.rules:82:13",
+                "spec/risk_balance_of_power/06_turn.rules:81:9",
             )
             state.stamps[11] += 1
             pc = 1
             continue
-        if pc == 5:
+        if pc == 4:
             state.frames.pop()
             return
 
 
 def s_mission_beanspruchen(state, frame):
-    "procedure mission_beanspruchen (spec/risk_balance_of_power/06_turn.rules:90)"
+    "procedure mission_beanspruchen (spec/risk_balance_of_power/06_turn.rules:88)"
     # L: 0 p, 1 m
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:91
+            # spec: spec/risk_balance_of_power/06_turn.rules:89
             if any(d_mission_erfuellt(state, L[0], c_m) for c_m in state.zones[6]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/risk_balance_of_power/06_turn.rules:92
+            # spec: spec/risk_balance_of_power/06_turn.rules:90
             player = L[0]
             offered = []
             offered.append(0)
@@ -1294,7 +1274,7 @@ def s_mission_beanspruchen(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/risk_balance_of_power/06_turn.rules:92:9",
+                "spec/risk_balance_of_power/06_turn.rules:90:9",
             )
             frame[1] = 2
             return
@@ -1307,7 +1287,7 @@ def s_mission_beanspruchen(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/risk_balance_of_power/06_turn.rules:94
+            # spec: spec/risk_balance_of_power/06_turn.rules:92
             player = L[0]
             values = [
                 c_m for c_m in state.zones[6] if d_mission_erfuellt(state, L[0], c_m)
@@ -1320,18 +1300,18 @@ def s_mission_beanspruchen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:94:17",
+                "spec/risk_balance_of_power/06_turn.rules:92:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[1] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:95
+            # spec: spec/risk_balance_of_power/06_turn.rules:93
             move_card(state, L[1], 7 + L[0])
-            # spec: spec/risk_balance_of_power/06_turn.rules:96
+            # spec: spec/risk_balance_of_power/06_turn.rules:94
             state.tracks[9] = max(0, min(12, state.tracks[9] + 1))
             state.stamps[8] += 1
-            # spec: spec/risk_balance_of_power/06_turn.rules:97
+            # spec: spec/risk_balance_of_power/06_turn.rules:95
             log_line(
                 state,
                 " ".join(
@@ -1341,9 +1321,9 @@ def s_mission_beanspruchen(state, frame):
                         text_of(ENTITY_LABELS[L[1]]),
                     ]
                 ),
-                "spec/risk_balance_of_power/06_turn.rules:97:17",
+                "spec/risk_balance_of_power/06_turn.rules:95:17",
             )
-            # spec: spec/risk_balance_of_power/06_turn.rules:98
+            # spec: spec/risk_balance_of_power/06_turn.rules:96
             p_sieg_pruefen(state, L[0])
             pc = 5
         if pc == 5:
@@ -1352,19 +1332,19 @@ def s_mission_beanspruchen(state, frame):
 
 
 def s_truppenbewegung(state, frame):
-    "procedure truppenbewegung (spec/risk_balance_of_power/06_turn.rules:116)"
+    "procedure truppenbewegung (spec/risk_balance_of_power/06_turn.rules:114)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:117
+            # spec: spec/risk_balance_of_power/06_turn.rules:115
             if any(d_kann_bewegen_von(state, L[0], c_g) for c_g in K_gebiet):
                 pc = 1
             else:
                 pc = 4
         if pc == 1:
-            # spec: spec/risk_balance_of_power/06_turn.rules:118
+            # spec: spec/risk_balance_of_power/06_turn.rules:116
             player = L[0]
             offered = []
             offered.append(0)
@@ -1384,7 +1364,7 @@ def s_truppenbewegung(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/risk_balance_of_power/06_turn.rules:118:9",
+                "spec/risk_balance_of_power/06_turn.rules:116:9",
             )
             frame[1] = 2
             return
@@ -1397,9 +1377,9 @@ def s_truppenbewegung(state, frame):
             else:
                 pc = 4
         if pc == 3:
-            # spec: spec/risk_balance_of_power/06_turn.rules:120
+            # spec: spec/risk_balance_of_power/06_turn.rules:118
             state.frames.pop()
-            state.frames.append(new_frame(13, [L[0]] + [UNBOUND] * 4))
+            state.frames.append(new_frame(13, [L[0]] + [UNBOUND] * 3))
             return
         if pc == 4:
             state.frames.pop()
@@ -1407,13 +1387,13 @@ def s_truppenbewegung(state, frame):
 
 
 def s_truppen_bewegen(state, frame):
-    "procedure truppen_bewegen (spec/risk_balance_of_power/06_turn.rules:127)"
-    # L: 0 p, 1 von, 2 nach, 3 k, 4 n
+    "procedure truppen_bewegen (spec/risk_balance_of_power/06_turn.rules:125)"
+    # L: 0 p, 1 von, 2 nach, 3 n
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:128
+            # spec: spec/risk_balance_of_power/06_turn.rules:126
             player = L[0]
             values = [
                 c_von
@@ -1429,13 +1409,13 @@ def s_truppen_bewegen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:128:5",
+                "spec/risk_balance_of_power/06_turn.rules:126:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:129
+            # spec: spec/risk_balance_of_power/06_turn.rules:127
             player = L[0]
             values = [
                 c_nach
@@ -1443,7 +1423,7 @@ def s_truppen_bewegen(state, frame):
                     L[1],
                     ADJ,
                     lambda c_g: state.counters[L[0]][c_g] > 0,
-                    "spec/risk_balance_of_power/06_turn.rules:129:23",
+                    "spec/risk_balance_of_power/06_turn.rules:127:23",
                 )
                 if c_nach != L[1]
             ]
@@ -1455,29 +1435,25 @@ def s_truppen_bewegen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:129:5",
+                "spec/risk_balance_of_power/06_turn.rules:127:5",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:131
-            L[3] = 1
-            # spec: spec/risk_balance_of_power/06_turn.rules:132
-            if state.counters[L[0]][L[1]] > 2:
-                pc = 3
-            else:
-                pc = 5
-        if pc == 3:
-            # spec: spec/risk_balance_of_power/06_turn.rules:133
+            # spec: spec/risk_balance_of_power/06_turn.rules:129
             player = L[0]
             values = list(
                 int_range(
                     1,
                     state.counters[L[0]][L[1]] - 1,
-                    "spec/risk_balance_of_power/06_turn.rules:133:24",
+                    "spec/risk_balance_of_power/06_turn.rules:129:20",
                 )
             )
+            if len(values) == 1:  # unless forced: the only option, no decision
+                frame[3] = values[0]
+                pc = 3
+                continue
             ids, labels = option_names(values)
             ask(
                 state,
@@ -1489,30 +1465,26 @@ def s_truppen_bewegen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:133:9",
+                "spec/risk_balance_of_power/06_turn.rules:129:5",
                 (
                     L[1],
                     L[2],
                 ),
             )
-            frame[1] = 4
+            frame[1] = 3
             return
-        if pc == 4:
-            L[4] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:134
-            L[3] = L[4]
-            pc = 5
-        if pc == 5:
-            # spec: spec/risk_balance_of_power/06_turn.rules:136
+        if pc == 3:
+            L[3] = frame[3]
+            # spec: spec/risk_balance_of_power/06_turn.rules:131
             state.counters[L[0]][L[1]] = bounded(
                 max(0, state.counters[L[0]][L[1]] - L[3]),
-                "spec/risk_balance_of_power/06_turn.rules:136:5",
+                "spec/risk_balance_of_power/06_turn.rules:131:5",
             )
             state.stamps[11] += 1
-            # spec: spec/risk_balance_of_power/06_turn.rules:137
+            # spec: spec/risk_balance_of_power/06_turn.rules:132
             state.counters[L[0]][L[2]] = bounded(
                 max(0, state.counters[L[0]][L[2]] + L[3]),
-                "spec/risk_balance_of_power/06_turn.rules:137:5",
+                "spec/risk_balance_of_power/06_turn.rules:132:5",
             )
             state.stamps[11] += 1
             state.frames.pop()
@@ -1520,44 +1492,44 @@ def s_truppen_bewegen(state, frame):
 
 
 def s_spiel(state, frame):
-    "procedure spiel (spec/risk_balance_of_power/06_turn.rules:167)"
+    "procedure spiel (spec/risk_balance_of_power/06_turn.rules:162)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:168
+            # spec: spec/risk_balance_of_power/06_turn.rules:163
             state.vars[3] = True
             state.stamps[18] += 1
-            # spec: spec/risk_balance_of_power/06_turn.rules:169
+            # spec: spec/risk_balance_of_power/06_turn.rules:164
             L[0] = state.vars[1]
-            # spec: spec/risk_balance_of_power/06_turn.rules:170
+            # spec: spec/risk_balance_of_power/06_turn.rules:165
             pc = 1
         if pc == 1:
             if not True:
                 pc = 3
                 continue
-            tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:170:5")
-            # spec: spec/risk_balance_of_power/06_turn.rules:171
+            tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:165:5")
+            # spec: spec/risk_balance_of_power/06_turn.rules:166
             frame[1] = 2
             state.frames.append(new_frame(4, [L[0]]))
             return
         if pc == 2:
-            # spec: spec/risk_balance_of_power/06_turn.rules:172
+            # spec: spec/risk_balance_of_power/06_turn.rules:167
             if L[0] != state.vars[1]:
-                # spec: spec/risk_balance_of_power/06_turn.rules:173
+                # spec: spec/risk_balance_of_power/06_turn.rules:168
                 if state.tracks[8] >= state.params["rundenlimit"]:
-                    # spec: spec/risk_balance_of_power/06_turn.rules:174
+                    # spec: spec/risk_balance_of_power/06_turn.rules:169
                     end_game(
                         state,
                         None,
                         "Rundenlimit erreicht (Simulationsgrenze, nicht in der Regel)",
-                        "spec/risk_balance_of_power/06_turn.rules:174:17",
+                        "spec/risk_balance_of_power/06_turn.rules:169:17",
                     )
-                # spec: spec/risk_balance_of_power/06_turn.rules:176
+                # spec: spec/risk_balance_of_power/06_turn.rules:171
                 state.tracks[8] = max(1, min(999, state.tracks[8] + 1))
                 state.stamps[7] += 1
-            # spec: spec/risk_balance_of_power/06_turn.rules:178
+            # spec: spec/risk_balance_of_power/06_turn.rules:173
             L[0] = None if L[0] is None else (L[0] + 1) % 2
             pc = 1
             continue

@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: b4dc7a581814f274
+# Spec hash: af9333056f61d664
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 1cec6ce58a6e65117e67 output 110b2ebd6bdc2f2f0eff
+# Fingerprint: source 7ccb6ef1c26b42eb1837 output 4d9ceb7941198a323a00
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -642,7 +642,7 @@ def d_kann_angreifen(state, v_p):
 
 def d_kann_bewegen_von(state, v_p, v_g):
     "define kann_bewegen_von"
-    # spec: spec/risk_balance_of_power/06_turn.rules:111
+    # spec: spec/risk_balance_of_power/06_turn.rules:109
     return state.counters[v_p][v_g] >= 2 and any(
         state.counters[v_p][c_z] > 0 for c_z in ADJ[v_g]
     )
@@ -650,12 +650,12 @@ def d_kann_bewegen_von(state, v_p, v_g):
 
 def d_verbunden(state, v_p, v_von, v_nach):
     "define verbunden"
-    # spec: spec/risk_balance_of_power/06_turn.rules:113
+    # spec: spec/risk_balance_of_power/06_turn.rules:111
     return v_nach in reachable(
         v_von,
         ADJ,
         lambda c_g: state.counters[v_p][c_g] > 0,
-        "spec/risk_balance_of_power/06_turn.rules:114:13",
+        "spec/risk_balance_of_power/06_turn.rules:112:13",
     )
 
 
@@ -1318,7 +1318,7 @@ def kept_2(state, arg_0):
 
 
 def kept_3(state, arg_0):
-    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/06_turn.rules:128, while what it reads is unchanged"
+    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/06_turn.rules:126, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[11],)
     kept = state.memo.get((3, arg_0))
@@ -1700,37 +1700,37 @@ NEVERS = {
 
 POLICIES = {
     "feldzug": {
-        "spec/risk_balance_of_power/05_conquest.rules:119:9": pol_feldzug_grundausbildung_9,
+        "spec/risk_balance_of_power/05_conquest.rules:112:5": pol_feldzug_grundausbildung_9,
         "spec/risk_balance_of_power/05_conquest.rules:32:9": pol_feldzug_grundausbildung_4,
         "spec/risk_balance_of_power/05_conquest.rules:53:5": pol_feldzug_grundausbildung_5,
         "spec/risk_balance_of_power/05_conquest.rules:55:5": pol_feldzug_grundausbildung_6,
-        "spec/risk_balance_of_power/05_conquest.rules:59:9": pol_feldzug_grundausbildung_7,
-        "spec/risk_balance_of_power/05_conquest.rules:64:9": pol_feldzug_grundausbildung_8,
-        "spec/risk_balance_of_power/06_turn.rules:118:9": pol_feldzug_grundausbildung_11,
-        "spec/risk_balance_of_power/06_turn.rules:128:5": pol_feldzug_grundausbildung_12,
-        "spec/risk_balance_of_power/06_turn.rules:129:5": pol_feldzug_grundausbildung_13,
-        "spec/risk_balance_of_power/06_turn.rules:133:9": pol_feldzug_grundausbildung_14,
+        "spec/risk_balance_of_power/05_conquest.rules:57:5": pol_feldzug_grundausbildung_7,
+        "spec/risk_balance_of_power/05_conquest.rules:59:5": pol_feldzug_grundausbildung_8,
+        "spec/risk_balance_of_power/06_turn.rules:116:9": pol_feldzug_grundausbildung_11,
+        "spec/risk_balance_of_power/06_turn.rules:126:5": pol_feldzug_grundausbildung_12,
+        "spec/risk_balance_of_power/06_turn.rules:127:5": pol_feldzug_grundausbildung_13,
+        "spec/risk_balance_of_power/06_turn.rules:129:5": pol_feldzug_grundausbildung_14,
         "spec/risk_balance_of_power/06_turn.rules:51:9": pol_feldzug_grundausbildung_2,
         "spec/risk_balance_of_power/06_turn.rules:53:17": pol_feldzug_grundausbildung_3,
         "spec/risk_balance_of_power/06_turn.rules:76:9": pol_feldzug_grundausbildung_0,
-        "spec/risk_balance_of_power/06_turn.rules:80:13": pol_feldzug_grundausbildung_1,
-        "spec/risk_balance_of_power/06_turn.rules:92:9": pol_feldzug_grundausbildung_10,
+        "spec/risk_balance_of_power/06_turn.rules:79:9": pol_feldzug_grundausbildung_1,
+        "spec/risk_balance_of_power/06_turn.rules:90:9": pol_feldzug_grundausbildung_10,
     },
     "feldzug_grundausbildung": {
-        "spec/risk_balance_of_power/05_conquest.rules:119:9": pol_feldzug_grundausbildung_9,
+        "spec/risk_balance_of_power/05_conquest.rules:112:5": pol_feldzug_grundausbildung_9,
         "spec/risk_balance_of_power/05_conquest.rules:32:9": pol_feldzug_grundausbildung_4,
         "spec/risk_balance_of_power/05_conquest.rules:53:5": pol_feldzug_grundausbildung_5,
         "spec/risk_balance_of_power/05_conquest.rules:55:5": pol_feldzug_grundausbildung_6,
-        "spec/risk_balance_of_power/05_conquest.rules:59:9": pol_feldzug_grundausbildung_7,
-        "spec/risk_balance_of_power/05_conquest.rules:64:9": pol_feldzug_grundausbildung_8,
-        "spec/risk_balance_of_power/06_turn.rules:118:9": pol_feldzug_grundausbildung_11,
-        "spec/risk_balance_of_power/06_turn.rules:128:5": pol_feldzug_grundausbildung_12,
-        "spec/risk_balance_of_power/06_turn.rules:129:5": pol_feldzug_grundausbildung_13,
-        "spec/risk_balance_of_power/06_turn.rules:133:9": pol_feldzug_grundausbildung_14,
+        "spec/risk_balance_of_power/05_conquest.rules:57:5": pol_feldzug_grundausbildung_7,
+        "spec/risk_balance_of_power/05_conquest.rules:59:5": pol_feldzug_grundausbildung_8,
+        "spec/risk_balance_of_power/06_turn.rules:116:9": pol_feldzug_grundausbildung_11,
+        "spec/risk_balance_of_power/06_turn.rules:126:5": pol_feldzug_grundausbildung_12,
+        "spec/risk_balance_of_power/06_turn.rules:127:5": pol_feldzug_grundausbildung_13,
+        "spec/risk_balance_of_power/06_turn.rules:129:5": pol_feldzug_grundausbildung_14,
         "spec/risk_balance_of_power/06_turn.rules:51:9": pol_feldzug_grundausbildung_2,
         "spec/risk_balance_of_power/06_turn.rules:53:17": pol_feldzug_grundausbildung_3,
         "spec/risk_balance_of_power/06_turn.rules:76:9": pol_feldzug_grundausbildung_0,
-        "spec/risk_balance_of_power/06_turn.rules:80:13": pol_feldzug_grundausbildung_1,
-        "spec/risk_balance_of_power/06_turn.rules:92:9": pol_feldzug_grundausbildung_10,
+        "spec/risk_balance_of_power/06_turn.rules:79:9": pol_feldzug_grundausbildung_1,
+        "spec/risk_balance_of_power/06_turn.rules:90:9": pol_feldzug_grundausbildung_10,
     },
 }

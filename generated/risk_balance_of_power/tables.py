@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: b4dc7a581814f274
+# Spec hash: af9333056f61d664
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 81d6a936e49150bab0e0 output 6ece56a2407dcdcb908d
+# Fingerprint: source 8f162010e483a6038509 output e4c00adec7ec0712800b
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -861,7 +861,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="risk_balance_of_power",
     title="Risiko - Das Duell (Risk: Balance of Power)",
-    spec_hash="b4dc7a581814f274",
+    spec_hash="af9333056f61d664",
     spec_files=META_SPEC_FILES,
     players=("rot", "blau"),
     player_labels=("Rot", "Blau"),

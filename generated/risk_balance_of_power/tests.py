@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: b4dc7a581814f274
+# Spec hash: af9333056f61d664
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source a1e8ef0162f719376ecb output 925d35c25c398158feb6
+# Fingerprint: source 97a3df7dbbf2905a2c86 output e1ea885fd38a0e84f617
 "Risiko - Das Duell (Risk: Balance of Power): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -403,7 +403,7 @@ def tb_02_conquest_0_0(state, frame):
     p_aufstellen(state, 1, E_polen, 1)
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:9
     state.frames.pop()
-    state.frames.append(new_frame(1, [0] + [UNBOUND] * 6))
+    state.frames.append(new_frame(1, [0] + [UNBOUND] * 4))
     return
 
 
@@ -494,7 +494,7 @@ def tb_02_conquest_4_1(state, frame):
     "test tests/02_conquest.rules#4 part 1 (spec/risk_balance_of_power/tests/02_conquest.rules:58)"
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:58
     state.frames.pop()
-    state.frames.append(new_frame(1, [0] + [UNBOUND] * 6))
+    state.frames.append(new_frame(1, [0] + [UNBOUND] * 4))
     return
 
 
@@ -534,7 +534,7 @@ def tb_02_conquest_6_0(state, frame):
     p_neutral_aufstellen(state, E_daenemark, 3)
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:82
     state.frames.pop()
-    state.frames.append(new_frame(1, [0] + [UNBOUND] * 6))
+    state.frames.append(new_frame(1, [0] + [UNBOUND] * 4))
     return
 
 
@@ -551,7 +551,7 @@ def tb_02_conquest_7_0(state, frame):
     state.stamps[12] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:96
     state.frames.pop()
-    state.frames.append(new_frame(1, [0] + [UNBOUND] * 6))
+    state.frames.append(new_frame(1, [0] + [UNBOUND] * 4))
     return
 
 
