@@ -805,6 +805,7 @@ class TrackDecl(Decl):
     start: int
     on: Ident | None = None
     bounds: tuple[TrackBound, ...] = ()
+    flag: bool = False  # `flag NAME "label" per player`: holds false or true (kept as 0 or 1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -292,6 +292,9 @@ class Constants:
             return self._counter_closure(node, args, span, model.counters[name])
         if name in model.track_values:
             return _guarded(lambda s, e: s.tracks[self.track_slot(name, [a(s, e) for a in args])], span)
+        if name in model.tracks and name in model.flags:  # kept as 0 or 1, read as a truth
+            slot = model.tracks[name].slot
+            return _guarded(lambda s, e: s.tracks[slot + first(s, e)] == 1, span)
         if name in model.tracks:
             slot = model.tracks[name].slot
             return _guarded(lambda s, e: s.tracks[slot + first(s, e)], span)

@@ -47,6 +47,9 @@ class Evaluator(Constants):
             state.vars[i] = _bounded(update(state.vars[i]), ref)
         elif name in model.tracks:
             slot = self.track_slot(name, [self.value(state, env, a) for a in ref.args or ()])
+            if name in model.flags:  # a truth, kept as 0 or 1
+                state.tracks[slot] = 1 if update(state.tracks[slot]) else 0
+                return
             low, high = model.track_bounds_at(name, slot)
             state.tracks[slot] = max(low, min(high, update(state.tracks[slot])))
         else:

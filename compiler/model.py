@@ -43,7 +43,7 @@ class Model:
     zones: dict[str, ZoneMeta] = field(default_factory=dict)
     counters: dict[str, CounterMeta] = field(default_factory=dict)
     counter_kinds: dict[str, str] = field(default_factory=dict)
-    flags: set[str] = field(default_factory=set)  # the counters declared `flag`: 0 or 1, read as truths
+    flags: set[str] = field(default_factory=set)  # the counters and tracks declared `flag`: 0 or 1, read as truths
     kinds: dict[str, ast.KindDecl] = field(default_factory=dict)
     entities: list[ast.EntityDecl] = field(default_factory=list)
     entity_index: dict[str, int] = field(default_factory=dict)
@@ -345,6 +345,8 @@ def _index(model: Model, decl: ast.Decl) -> None:
             for value in decl.values:
                 model.enum_of_value.setdefault(value.name, decl.name.name)
         case ast.TrackDecl():
+            if decl.flag and decl.name.name not in model.track_decls:  # the first declaration wins
+                model.flags.add(decl.name.name)
             model.track_decls.setdefault(decl.name.name, decl)
         case ast.VarDecl():
             if decl.name.name not in model.vars:

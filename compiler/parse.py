@@ -403,6 +403,9 @@ class _Builder(Transformer):
 
     def flag_decl(self, meta, c):
         name, label, per, kind = c
+        if kind is None:  # a yes/no state of each player: a track kept as 0 or 1
+            return ast.TrackDecl(self._span(meta), self._ident(name), _unquote(label),
+                                 per is not None, 0, 1, 0, flag=True)
         return ast.CounterDecl(self._span(meta), self._ident(name), _unquote(label),
                                per is not None, self._ident(kind), True)
 

@@ -111,6 +111,10 @@ def _repeats(items: list[tuple[str, ast.Span]], word: str) -> list[Diagnostic]:
 
 def _track(decl: ast.TrackDecl) -> list[Diagnostic]:
     name, low, high = decl.name.name, decl.low, decl.high
+    if decl.flag and not decl.per_player:
+        return [Diagnostic(f"flag '{name}' is on nothing: write 'per player' for a yes/no of each "
+                           f"player, 'on KIND' for one of each entity, or 'var {name}: bool = false' "
+                           "for one of the whole game", decl.span)]
     if low > high:
         return [Diagnostic(f"track '{name}' has an empty range {low}..{high}", decl.span)]
     if not low <= decl.start <= high:

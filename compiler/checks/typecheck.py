@@ -280,7 +280,7 @@ class TypeCheck(ScopedVisitor):
             return self.plain_target(ref)
         if name in model.tracks or name in model.counters:
             self.args(name, call_signature(model, name), ref.args or (), ref.name.span)
-            return BOOL if name in model.counters and name in model.flags else INT
+            return BOOL if name in model.flags else INT
         for arg in ref.args or ():
             self.visit(arg)
         what = self.globals.describe(name)

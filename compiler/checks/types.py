@@ -240,7 +240,7 @@ class TypeInfer:
             return BUILTIN_RESULTS[name]
         if name in model.defines:
             return self.define_type(name)
-        if name in model.counters and name in model.flags:
+        if name in model.flags:
             return BOOL
         if name in model.quantities or name in model.counters or name in model.tracks:
             return INT

@@ -264,6 +264,8 @@ class ExprEmitter:
             return Code(self.counter_cell(name, node.args))
         if name in model.tracks:
             slot, _ = self.track_slot(name, node.args)
+            if name in model.flags:  # kept as 0 or 1, read as a truth
+                return Code(f"state.tracks[{slot.text}] == 1", P_CMP, True)
             return Code(f"state.tracks[{slot.text}]")
         if name in model.zones:
             slot = self.offset(model.zones[name].slot, node.args[0])

@@ -308,6 +308,9 @@ class Lowerer:
                 slot = "slot"
             target = f"state.tracks[{slot}]"
             value = self._update(target, op, amount)
+            if name in model.flags:  # a truth, kept as 0 or 1 (only `set` reaches a flag)
+                self.add(ln.Assign(depth, target=target, value=f"1 if {value.at(P_COND + 1)} else 0"))
+                return
             low, high = track.low, track.high
             if index is not None:
                 low, high = model.track_bounds[name][index]

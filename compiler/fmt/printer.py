@@ -148,6 +148,8 @@ class Printer:
 
     def decl_TrackDecl(self, d: ast.TrackDecl) -> Doc:
         per = " per player" if d.per_player else ""
+        if d.flag:
+            return f"flag {d.name.name} {quote(d.label)}{per}"
         on = f" on {d.on.name}" if d.on is not None else ""
         bounds = ", ".join(f"{b.value.name} {b.low}..{b.high}" for b in d.bounds)
         excepts = f" except {bounds}" if bounds else ""

@@ -263,6 +263,9 @@ class _Maker:
 
     def track(self, d: ast.TrackDecl) -> Entry:
         per = " per player" if d.per_player else ""
+        if d.flag:
+            return self._entry("track", d, d.name.name, f"flag {d.name.name} {quote(d.label)}{per}",
+                               (f"read as a truth {d.name.name}(p), set to true or false",))
         on = f" on {d.on.name}" if d.on is not None else ""
         excepts = ", ".join(f"{b.value.name} {b.low}..{b.high}" for b in d.bounds)
         args = ", ".join((["p"] if d.per_player else []) + (["v"] if d.on is not None else []))
@@ -285,9 +288,10 @@ class _Maker:
     def counter(self, d: ast.CounterDecl) -> Entry:
         per = " per player" if d.per_player else ""
         use = f"{d.name.name}(p, x)" if d.per_player else f"{d.name.name}(x)"
+        word = "flag" if d.flag else "counter"
+        how = f"read as a truth {use}, set to true or false" if d.flag else f"read and set as {use}"
         return self._entry("counter", d, d.name.name,
-                           f"counter {d.name.name} {quote(d.label)}{per} on {d.kind.name}",
-                           (f"read and set as {use}",))
+                           f"{word} {d.name.name} {quote(d.label)}{per} on {d.kind.name}", (how,))
 
     def enum(self, d: ast.EnumDecl) -> Entry:
         values = ", ".join(v.name for v in d.values)

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: d6b0157ffc9d0f66
+# Spec hash: 4c723e04d1bbefa4
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 9cfa1cd24c6eaa8e
-# Fingerprint: source 1595454d2c394df3e47a output 0fe99bc2a9157cc1a585
+# Tests hash: 02cb7dea3ad20948
+# Fingerprint: source 7ba53a28e9c2c194055f output 3d70e45d52d22ec9194d
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -34,8 +34,8 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "d6b0157ffc9d0f66"
-TESTS_HASH = "9cfa1cd24c6eaa8e"
+SPEC_HASH = "4c723e04d1bbefa4"
+TESTS_HASH = "02cb7dea3ad20948"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

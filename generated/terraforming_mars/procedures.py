@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: d6b0157ffc9d0f66
+# Spec hash: 4c723e04d1bbefa4
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 9cfa1cd24c6eaa8e
-# Fingerprint: source c0394dd3568babdef47b output 1345daeb2bb523a7991e
+# Tests hash: 02cb7dea3ad20948
+# Fingerprint: source 163bbebe0a5ab769174b output 8a16139979955cee8667
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -147,7 +147,7 @@ def p_raise_tr(state, v_p, v_n):
         state.tracks[60 + v_p] = max(0, min(999, state.tracks[60 + v_p] + v_n))
         state.stamps[9] += 1
         # spec: spec/terraforming_mars/03_tiles.rules:46
-        state.tracks[65 + v_p] = 1
+        state.tracks[65 + v_p] = 1 if True else 0
         state.stamps[10] += 1
 
 
@@ -357,11 +357,11 @@ def p_production_phase(state):
         )
         state.stamps[7] += 1
         # spec: spec/terraforming_mars/05_generation.rules:252
-        state.tracks[65 + v_q] = 0
+        state.tracks[65 + v_q] = 1 if False else 0
         state.stamps[10] += 1
         # spec: spec/terraforming_mars/05_generation.rules:253
         for v_c in list(state.zones[23 + v_q]):
-            state.counters[19][v_c] = 0
+            state.counters[19][v_c] = 1 if False else 0
             state.stamps[26] += 1
     # spec: spec/terraforming_mars/05_generation.rules:255
     expire(state, "generation_end")
@@ -433,7 +433,7 @@ def ev_interplanetary_cinematics(state, v_you, v_this):
 def ev_inventrix(state, v_you, v_this):
     "event of inventrix (spec/terraforming_mars/06_corporations.rules:119)"
     # spec: spec/terraforming_mars/06_corporations.rules:120
-    state.tracks[84 + v_you] = 1
+    state.tracks[84 + v_you] = 1 if True else 0
     state.stamps[17] += 1
     # spec: spec/terraforming_mars/06_corporations.rules:121
     activate(state, 4, [v_you], None)
@@ -470,7 +470,7 @@ def ev_phobolog(state, v_you, v_this):
 def ev_tharsis_republic(state, v_you, v_this):
     "event of tharsis_republic (spec/terraforming_mars/06_corporations.rules:151)"
     # spec: spec/terraforming_mars/06_corporations.rules:152
-    state.tracks[84 + v_you] = 1
+    state.tracks[84 + v_you] = 1 if True else 0
     state.stamps[17] += 1
     # spec: spec/terraforming_mars/06_corporations.rules:153
     activate(state, 7, [v_you], None)
@@ -1329,7 +1329,7 @@ def s_place_ocean_on_land(state, frame):
         if pc == 2:
             L[1] = frame[3]
             # spec: spec/terraforming_mars/03_tiles.rules:112
-            state.counters[17][L[1]] = 1
+            state.counters[17][L[1]] = 1 if True else 0
             state.stamps[24] += 1
             # spec: spec/terraforming_mars/03_tiles.rules:113
             p_ocean_placed(state, L[0], L[1])
@@ -1875,7 +1875,7 @@ def s_use_action(state, frame):
     # L: 0 p, 1 c
     L = frame[2]
     # spec: spec/terraforming_mars/04_economy.rules:131
-    state.counters[19][L[1]] = 1
+    state.counters[19][L[1]] = 1 if True else 0
     state.stamps[26] += 1
     # spec: spec/terraforming_mars/04_economy.rules:132
     log_line(
@@ -2315,7 +2315,7 @@ def s_take_action(state, frame):
             if any(
                 d_seat_count(state) > 1
                 and d_awards_funded(state) < 3
-                and state.counters[26][c_a] == 0
+                and not state.counters[26][c_a] == 1
                 and state.tracks[L[0]] >= 8 + 6 * d_awards_funded(state)
                 for c_a in K_award
             ):
@@ -2444,7 +2444,7 @@ def s_take_action(state, frame):
             return
         if pc == 7:
             # spec: spec/terraforming_mars/05_generation.rules:161
-            state.counters[21 + L[0]][L[3]] = 1
+            state.counters[21 + L[0]][L[3]] = 1 if True else 0
             state.stamps[28] += 1
             pc = 17
         if pc == 8:
@@ -2456,7 +2456,7 @@ def s_take_action(state, frame):
                 if (
                     d_seat_count(state) > 1
                     and d_awards_funded(state) < 3
-                    and state.counters[26][c_a] == 0
+                    and not state.counters[26][c_a] == 1
                     and state.tracks[L[0]] >= 8 + 6 * d_awards_funded(state)
                 )
             ]
@@ -2491,7 +2491,7 @@ def s_take_action(state, frame):
             return
         if pc == 10:
             # spec: spec/terraforming_mars/05_generation.rules:166
-            state.counters[26][L[4]] = 1
+            state.counters[26][L[4]] = 1 if True else 0
             state.stamps[29] += 1
             pc = 17
         if pc == 11:
@@ -2501,7 +2501,7 @@ def s_take_action(state, frame):
                 c_c
                 for c_c in state.zones[23 + L[0]]
                 if (
-                    state.counters[19][c_c] == 0
+                    not state.counters[19][c_c] == 1
                     and (c_c in ACTION_CARDS and action_allowed(state, c_c, L[0]))
                 )
             ]
@@ -2538,7 +2538,7 @@ def s_take_action(state, frame):
             return
         if pc == 15:
             # spec: spec/terraforming_mars/05_generation.rules:181
-            state.tracks[74 + L[0]] = 1
+            state.tracks[74 + L[0]] = 1 if True else 0
             state.stamps[15] += 1
             pc = 17
         if pc == 16:
@@ -2584,7 +2584,7 @@ def s_corporation_first_action(state, frame):
             continue
         if pc == 3:
             # spec: spec/terraforming_mars/05_generation.rules:191
-            state.tracks[84 + L[0]] = 0
+            state.tracks[84 + L[0]] = 1 if False else 0
             state.stamps[17] += 1
             # spec: spec/terraforming_mars/05_generation.rules:192
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
@@ -2604,7 +2604,7 @@ def s_take_turn(state, frame):
             state.tracks[79 + L[0]] = 0
             state.stamps[16] += 1
             # spec: spec/terraforming_mars/05_generation.rules:197
-            if state.tracks[84 + L[0]] > 0:
+            if state.tracks[84 + L[0]] == 1:
                 pc = 1
             else:
                 pc = 2
@@ -2619,7 +2619,7 @@ def s_take_turn(state, frame):
         if pc == 3:
             # spec: spec/terraforming_mars/05_generation.rules:198
             if (
-                state.tracks[74 + L[0]] == 0
+                not state.tracks[74 + L[0]] == 1
                 and state.tracks[79 + L[0]] < 2
                 and not state.result is not None
             ):
@@ -2644,7 +2644,7 @@ def s_action_phase(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/05_generation.rules:201
             for L[0] in range(state.params["players"]):
-                state.tracks[74 + L[0]] = 0
+                state.tracks[74 + L[0]] = 1 if False else 0
                 state.stamps[15] += 1
             # spec: spec/terraforming_mars/05_generation.rules:202
             state.vars[1] = state.vars[0]
@@ -2653,13 +2653,14 @@ def s_action_phase(state, frame):
             pc = 1
         if pc == 1:
             if not any(
-                state.tracks[74 + c_q] == 0 for c_q in range(state.params["players"])
+                not state.tracks[74 + c_q] == 1
+                for c_q in range(state.params["players"])
             ):
                 pc = 4
                 continue
             tick(state, "while", "spec/terraforming_mars/05_generation.rules:203:5")
             # spec: spec/terraforming_mars/05_generation.rules:204
-            if state.tracks[74 + state.vars[1]] == 0:
+            if not state.tracks[74 + state.vars[1]] == 1:
                 pc = 2
             else:
                 pc = 3
@@ -4408,7 +4409,7 @@ def sev_capital(state, frame):
         if pc == 2:
             L[2] = frame[3]
             # spec: spec/terraforming_mars/07b_tiles_events.rules:10
-            state.counters[20][L[2]] = 1
+            state.counters[20][L[2]] = 1 if True else 0
             state.stamps[27] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:11
             p_city_placed(state, L[0], L[2])
@@ -4654,7 +4655,7 @@ def sev_mining_rights(state, frame):
             p_special_placed(state, L[0], L[2])
             # spec: spec/terraforming_mars/07b_tiles_events.rules:88
             if A_bonus_steel[L[2]] == 0:
-                state.counters[27][L[1]] = 1
+                state.counters[27][L[1]] = 1 if True else 0
                 state.stamps[30] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:89
             state.frames.pop()
@@ -4769,7 +4770,7 @@ def sev_urbanized_area(state, frame):
         if pc == 2:
             L[2] = frame[3]
             # spec: spec/terraforming_mars/07b_tiles_events.rules:121
-            state.counters[16][L[2]] = 1
+            state.counters[16][L[2]] = 1 if True else 0
             state.stamps[23] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:122
             p_city_placed(state, L[0], L[2])

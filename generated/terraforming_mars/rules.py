@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: d6b0157ffc9d0f66
+# Spec hash: 4c723e04d1bbefa4
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 9cfa1cd24c6eaa8e
-# Fingerprint: source 8498b7ea09a64dd103ae output d079eb355d4d8c389ebb
+# Tests hash: 02cb7dea3ad20948
+# Fingerprint: source cf9d8ab4e19b83435c1a output ced4b259384a4a22b808
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -169,7 +169,7 @@ def d_city_exempt(state, v_s):
         else attr_of(
             A_noctis, v_s, "noctis", "spec/terraforming_mars/03_tiles.rules:22:39"
         )
-    ) or state.counters[16][v_s] > 0
+    ) or state.counters[16][v_s] == 1
 
 
 def d_adjacent_oceans(state, v_s):
@@ -594,7 +594,7 @@ def d_holders(state, v_k, v_other_than):
 def d_action_ready(state, v_p, v_c):
     "define action_ready"
     # spec: spec/terraforming_mars/04_economy.rules:129
-    return state.counters[19][v_c] == 0 and (
+    return not state.counters[19][v_c] == 1 and (
         v_c in ACTION_CARDS and action_allowed(state, v_c, v_p)
     )
 
@@ -620,7 +620,7 @@ def d_milestones_claimed(state):
             c_m
             for c_m in K_milestone
             if any(
-                state.counters[21 + c_q][c_m] > 0
+                state.counters[21 + c_q][c_m] == 1
                 for c_q in range(state.params["players"])
             )
         ]
@@ -632,7 +632,7 @@ def d_milestones_claimed(state):
 def d_awards_funded(state):
     "define awards_funded"
     # spec: spec/terraforming_mars/05_generation.rules:24
-    return len([c_a for c_a in K_award if state.counters[26][c_a] > 0])
+    return len([c_a for c_a in K_award if state.counters[26][c_a] == 1])
 
 
 def d_goal_met(state, v_p, v_m):
@@ -730,7 +730,7 @@ def d_can_claim(state, v_p, v_m):
         and d_seat_count(state) > 1
         and d_milestones_claimed(state) < 3
         and not any(
-            state.counters[21 + c_q][v_m] > 0 for c_q in range(state.params["players"])
+            state.counters[21 + c_q][v_m] == 1 for c_q in range(state.params["players"])
         )
         and d_goal_met(state, v_p, v_m)
     )
@@ -760,7 +760,7 @@ def d_can_fund(state, v_p, v_a):
     value = (
         d_seat_count(state) > 1
         and d_awards_funded(state) < 3
-        and state.counters[26][v_a] == 0
+        and not state.counters[26][v_a] == 1
         and state.tracks[v_p] >= 8 + 6 * d_awards_funded(state)
     )
     state.memo[key] = (stamp, value)
@@ -971,7 +971,7 @@ def d_award_vp(state, v_p, v_a):
         return kept[1]
     value = (
         0
-        if state.counters[26][v_a] == 0
+        if not state.counters[26][v_a] == 1
         else (
             5
             if d_award_first(state, v_p, v_a)
@@ -1069,7 +1069,7 @@ def d_card_vp(state, v_p, v_c):
                             [
                                 d_adjacent_oceans(state, c_s)
                                 for c_s in K_area
-                                if state.counters[20][c_s] > 0
+                                if state.counters[20][c_s] == 1
                                 and state.counters[6 + v_p][c_s] > 0
                             ]
                         )
@@ -1155,7 +1155,7 @@ def d_score(state, v_p):
             [
                 (
                     0
-                    if state.counters[26][c_a] == 0
+                    if not state.counters[26][c_a] == 1
                     else (
                         5
                         if d_award_first(state, v_p, c_a)
@@ -1165,7 +1165,7 @@ def d_score(state, v_p):
                 for c_a in K_award
             ]
         )
-        + 5 * len([c_m for c_m in K_milestone if state.counters[21 + v_p][c_m] > 0])
+        + 5 * len([c_m for c_m in K_milestone if state.counters[21 + v_p][c_m] == 1])
         + d_board_vp(state, v_p)
         + sum([d_card_vp(state, v_p, c_c) for c_c in state.zones[23 + v_p]])
         + sum([d_card_vp(state, v_p, c_c) for c_c in state.zones[28 + v_p]])
@@ -1291,7 +1291,7 @@ def d_any_action_ready(state, v_p):
     "define any_action_ready"
     # spec: spec/terraforming_mars/05_generation.rules:149
     return any(
-        state.counters[19][c_c] == 0
+        not state.counters[19][c_c] == 1
         and (c_c in ACTION_CARDS and action_allowed(state, c_c, v_p))
         for c_c in state.zones[23 + v_p]
     )
@@ -1400,7 +1400,7 @@ def d_box_of(state, v_p, v_c, v_r):
                 )
             )
             == "mined"
-            and v_r == ("r_titanium" if state.counters[27][v_c] > 0 else "r_steel")
+            and v_r == ("r_titanium" if state.counters[27][v_c] == 1 else "r_steel")
             else 0
         )
     )
@@ -2579,20 +2579,20 @@ EVENT_WHEN = {
 def aw_inventrix(state, v_you, v_this):
     "when the action of inventrix may be used"
     # spec: spec/terraforming_mars/06_corporations.rules:123
-    return state.tracks[84 + v_you] > 0
+    return state.tracks[84 + v_you] == 1
 
 
 def aw_tharsis_republic(state, v_you, v_this):
     "when the action of tharsis_republic may be used"
     # spec: spec/terraforming_mars/06_corporations.rules:155
-    return state.tracks[84 + v_you] > 0
+    return state.tracks[84 + v_you] == 1
 
 
 def aw_unmi(state, v_you, v_this):
     "when the action of unmi may be used"
     # spec: spec/terraforming_mars/06_corporations.rules:174
     return (
-        state.tracks[65 + v_you] > 0
+        state.tracks[65 + v_you] == 1
         and state.tracks[v_you]
         + q_heat_as_mc(state, v_you)
         * max(0, state.tracks[25 + v_you] - state.tracks[89])
@@ -2893,7 +2893,7 @@ def inv_oceans_only_reserved(state):
     "invariant oceans_only_reserved"
     # spec: spec/terraforming_mars/01_frame.rules:114
     return all(
-        state.counters[0][c_s] == 0 or A_ocean_spot[c_s] or state.counters[17][c_s] > 0
+        state.counters[0][c_s] == 0 or A_ocean_spot[c_s] or state.counters[17][c_s] == 1
         for c_s in K_area
     )
 
@@ -2904,10 +2904,10 @@ def inv_cities_apart(state):
     return all(
         all(
             state.counters[6 + c_q][c_s] == 0
-            or (A_noctis[c_s] or state.counters[16][c_s] > 0)
+            or (A_noctis[c_s] or state.counters[16][c_s] == 1)
             or not any(
                 d_is_city(state, c_t)
-                and not (A_noctis[c_t] or state.counters[16][c_t] > 0)
+                and not (A_noctis[c_t] or state.counters[16][c_t] == 1)
                 for c_t in ADJ[c_s]
             )
             for c_s in K_area
@@ -3304,7 +3304,7 @@ def pol_builder_core_0(state, pending, tun):
         (
             d_seat_count(state) > 1
             and d_awards_funded(state) < 3
-            and state.counters[26][c_a] == 0
+            and not state.counters[26][c_a] == 1
             and state.tracks[v_you] >= 8 + 6 * d_awards_funded(state)
         )
         and d_leads_award(state, v_you, c_a)

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: d6b0157ffc9d0f66
+# Spec hash: 4c723e04d1bbefa4
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 9cfa1cd24c6eaa8e
-# Fingerprint: source f36dc7d97b1d7a8305ef output 675b6d1861b79ccb734a
+# Tests hash: 02cb7dea3ad20948
+# Fingerprint: source 2052db37c29e19b2183d output 36230b1c07ad41cda5bd
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -5161,7 +5161,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="terraforming_mars",
     title="Terraforming Mars (base game, Tharsis)",
-    spec_hash="d6b0157ffc9d0f66",
+    spec_hash="4c723e04d1bbefa4",
     spec_files=META_SPEC_FILES,
     players=("p1", "p2", "p3", "p4", "p5"),
     player_labels=("Spieler 1", "Spieler 2", "Spieler 3", "Spieler 4", "Spieler 5"),

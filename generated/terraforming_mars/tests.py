@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: d6b0157ffc9d0f66
+# Spec hash: 4c723e04d1bbefa4
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 9cfa1cd24c6eaa8e
-# Fingerprint: source feab792e3a10e1465856 output 9e730cfce30a60cb0677
+# Tests hash: 02cb7dea3ad20948
+# Fingerprint: source 3cfc8a32fbabb6e04df0 output e10ebd2ee5a1db2ceb68
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -791,7 +791,7 @@ def tb_03_economy_12_1(state, frame):
     state.counters[18][E_regolith_eaters] = 2
     state.stamps[25] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:136
-    state.counters[19][E_regolith_eaters] = 0
+    state.counters[19][E_regolith_eaters] = 1 if False else 0
     state.stamps[26] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:137
     state.frames.pop()
@@ -1128,7 +1128,7 @@ def tb_04_generation_9_3(state, frame):
 def tb_04_generation_10_0(state, frame):
     "test tests/04_generation.rules#10 part 0 (spec/terraforming_mars/tests/04_generation.rules:127)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:127
-    state.counters[26][E_a_thermalist] = 1
+    state.counters[26][E_a_thermalist] = 1 if True else 0
     state.stamps[29] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:128
     state.tracks[25] = 10
@@ -1152,7 +1152,7 @@ def tb_04_generation_10_1(state, frame):
 def tb_04_generation_11_0(state, frame):
     "test tests/04_generation.rules#11 part 0 (spec/terraforming_mars/tests/04_generation.rules:137)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:137
-    state.counters[26][E_a_thermalist] = 1
+    state.counters[26][E_a_thermalist] = 1 if True else 0
     state.stamps[29] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:138
     state.tracks[25] = 10
@@ -3809,7 +3809,6 @@ ts_01_parameters_1 = {
     "#6:expect1": lambda state, L: (state.tracks[55], 0),
     "#8:expect0": lambda state, L: (state.tracks[0], 12),
     "#8:expect1": lambda state, L: (state.tracks[60], 35),
-    "#8:expect2": lambda state, L: (state.counters[21][E_m_terraformer], 1),
     "#8:expect3": lambda state, L: (d_score(state, 0), 40),
 }
 tx_02_tiles_0 = {
@@ -3886,7 +3885,6 @@ ts_02_tiles_1 = {
     "#7:expect2": lambda state, L: (state.tracks[30], 3),
     "#7:expect3": lambda state, L: (state.tracks[15], 2),
     "#8:expect2": lambda state, L: (state.counters[6][E_s17], 1),
-    "#8:expect3": lambda state, L: (state.counters[16][E_s17], 1),
     "#9:expect0": lambda state, L: (d_card_vp(state, 0, E_capital), 3),
 }
 tx_03_economy_0 = {
@@ -3959,7 +3957,7 @@ tx_03_economy_1 = {
     "#8:expect4": lambda state, L: q_power_plant_cost(state, 0) == 8,
     # spec: spec/terraforming_mars/tests/03_economy.rules:100
     "#9:expect0": lambda state, L: (
-        state.counters[19][E_space_mirrors] == 0
+        not state.counters[19][E_space_mirrors] == 1
         and (
             E_space_mirrors in ACTION_CARDS
             and action_allowed(state, E_space_mirrors, 0)
@@ -3972,7 +3970,7 @@ tx_03_economy_1 = {
     # spec: spec/terraforming_mars/tests/03_economy.rules:103
     "#9:expect3": lambda state, L: (
         not (
-            state.counters[19][E_space_mirrors] == 0
+            not state.counters[19][E_space_mirrors] == 1
             and (
                 E_space_mirrors in ACTION_CARDS
                 and action_allowed(state, E_space_mirrors, 0)
@@ -3994,7 +3992,7 @@ ts_03_economy_1 = {
 tx_03_economy_2 = {
     # spec: spec/terraforming_mars/tests/03_economy.rules:105
     "#9:expect4": lambda state, L: (
-        state.counters[19][E_space_mirrors] == 0
+        not state.counters[19][E_space_mirrors] == 1
         and (
             E_space_mirrors in ACTION_CARDS
             and action_allowed(state, E_space_mirrors, 0)
@@ -4003,7 +4001,7 @@ tx_03_economy_2 = {
     # spec: spec/terraforming_mars/tests/03_economy.rules:111
     "#10:expect0": lambda state, L: (
         not (
-            state.counters[19][E_ironworks] == 0
+            not state.counters[19][E_ironworks] == 1
             and (E_ironworks in ACTION_CARDS and action_allowed(state, E_ironworks, 0))
         )
     ),
@@ -4018,7 +4016,7 @@ tx_03_economy_2 = {
     # spec: spec/terraforming_mars/tests/03_economy.rules:122
     "#11:expect0": lambda state, L: (
         not (
-            state.counters[19][E_predators] == 0
+            not state.counters[19][E_predators] == 1
             and (E_predators in ACTION_CARDS and action_allowed(state, E_predators, 0))
         )
     ),
@@ -4264,7 +4262,7 @@ tx_04_generation_3 = {
     "#10:expect0": lambda state, L: (
         (
             0
-            if state.counters[26][E_a_thermalist] == 0
+            if not state.counters[26][E_a_thermalist] == 1
             else (
                 5
                 if d_award_first(state, 0, E_a_thermalist)
@@ -4277,7 +4275,7 @@ tx_04_generation_3 = {
     "#10:expect1": lambda state, L: (
         (
             0
-            if state.counters[26][E_a_thermalist] == 0
+            if not state.counters[26][E_a_thermalist] == 1
             else (
                 5
                 if d_award_first(state, 1, E_a_thermalist)
@@ -4290,7 +4288,7 @@ tx_04_generation_3 = {
     "#10:expect2": lambda state, L: (
         (
             0
-            if state.counters[26][E_a_thermalist] == 0
+            if not state.counters[26][E_a_thermalist] == 1
             else (
                 5
                 if d_award_first(state, 0, E_a_thermalist)
@@ -4303,7 +4301,7 @@ tx_04_generation_3 = {
     "#10:expect3": lambda state, L: (
         (
             0
-            if state.counters[26][E_a_thermalist] == 0
+            if not state.counters[26][E_a_thermalist] == 1
             else (
                 5
                 if d_award_first(state, 1, E_a_thermalist)
@@ -4316,7 +4314,7 @@ tx_04_generation_3 = {
     "#11:expect0": lambda state, L: (
         (
             0
-            if state.counters[26][E_a_thermalist] == 0
+            if not state.counters[26][E_a_thermalist] == 1
             else (
                 5
                 if d_award_first(state, 1, E_a_thermalist)
@@ -4329,7 +4327,7 @@ tx_04_generation_3 = {
     "#11:expect1": lambda state, L: (
         (
             0
-            if state.counters[26][E_a_thermalist] == 0
+            if not state.counters[26][E_a_thermalist] == 1
             else (
                 5
                 if d_award_first(state, 2, E_a_thermalist)
@@ -4342,7 +4340,7 @@ tx_04_generation_3 = {
     "#11:expect2": lambda state, L: (
         (
             0
-            if state.counters[26][E_a_thermalist] == 0
+            if not state.counters[26][E_a_thermalist] == 1
             else (
                 5
                 if d_award_first(state, 2, E_a_thermalist)
@@ -4355,7 +4353,7 @@ tx_04_generation_3 = {
     "#11:expect3": lambda state, L: (
         (
             0
-            if state.counters[26][E_a_thermalist] == 0
+            if not state.counters[26][E_a_thermalist] == 1
             else (
                 5
                 if d_award_first(state, 1, E_a_thermalist)
@@ -4371,7 +4369,7 @@ tx_04_generation_3 = {
         not (
             d_seat_count(state) > 1
             and d_awards_funded(state) < 3
-            and state.counters[26][E_a_banker] == 0
+            and not state.counters[26][E_a_banker] == 1
             and state.tracks[0] >= 8 + 6 * d_awards_funded(state)
         )
     ),
@@ -4390,7 +4388,7 @@ ts_04_generation_3 = {
     "#10:expect0": lambda state, L: (
         (
             0
-            if state.counters[26][E_a_thermalist] == 0
+            if not state.counters[26][E_a_thermalist] == 1
             else (
                 5
                 if d_award_first(state, 0, E_a_thermalist)
@@ -4402,7 +4400,7 @@ ts_04_generation_3 = {
     "#10:expect1": lambda state, L: (
         (
             0
-            if state.counters[26][E_a_thermalist] == 0
+            if not state.counters[26][E_a_thermalist] == 1
             else (
                 5
                 if d_award_first(state, 1, E_a_thermalist)
@@ -4414,7 +4412,7 @@ ts_04_generation_3 = {
     "#10:expect2": lambda state, L: (
         (
             0
-            if state.counters[26][E_a_thermalist] == 0
+            if not state.counters[26][E_a_thermalist] == 1
             else (
                 5
                 if d_award_first(state, 0, E_a_thermalist)
@@ -4426,7 +4424,7 @@ ts_04_generation_3 = {
     "#10:expect3": lambda state, L: (
         (
             0
-            if state.counters[26][E_a_thermalist] == 0
+            if not state.counters[26][E_a_thermalist] == 1
             else (
                 5
                 if d_award_first(state, 1, E_a_thermalist)
@@ -4438,7 +4436,7 @@ ts_04_generation_3 = {
     "#11:expect0": lambda state, L: (
         (
             0
-            if state.counters[26][E_a_thermalist] == 0
+            if not state.counters[26][E_a_thermalist] == 1
             else (
                 5
                 if d_award_first(state, 1, E_a_thermalist)
@@ -4450,7 +4448,7 @@ ts_04_generation_3 = {
     "#11:expect1": lambda state, L: (
         (
             0
-            if state.counters[26][E_a_thermalist] == 0
+            if not state.counters[26][E_a_thermalist] == 1
             else (
                 5
                 if d_award_first(state, 2, E_a_thermalist)
@@ -4462,7 +4460,7 @@ ts_04_generation_3 = {
     "#11:expect2": lambda state, L: (
         (
             0
-            if state.counters[26][E_a_thermalist] == 0
+            if not state.counters[26][E_a_thermalist] == 1
             else (
                 5
                 if d_award_first(state, 2, E_a_thermalist)
@@ -4474,7 +4472,7 @@ ts_04_generation_3 = {
     "#11:expect3": lambda state, L: (
         (
             0
-            if state.counters[26][E_a_thermalist] == 0
+            if not state.counters[26][E_a_thermalist] == 1
             else (
                 5
                 if d_award_first(state, 1, E_a_thermalist)
@@ -4572,7 +4570,7 @@ tx_05_cards_0 = {
     # spec: spec/terraforming_mars/tests/05_cards.rules:49
     "#4:expect0": lambda state, L: (
         not (
-            state.counters[19][E_unmi] == 0
+            not state.counters[19][E_unmi] == 1
             and (E_unmi in ACTION_CARDS and action_allowed(state, E_unmi, 0))
         )
     ),
@@ -4924,7 +4922,7 @@ tx_07_more_cards_0 = {
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:41
     "#3:expect0": lambda state, L: (
         not (
-            state.counters[19][E_water_import_from_europa] == 0
+            not state.counters[19][E_water_import_from_europa] == 1
             and (
                 E_water_import_from_europa in ACTION_CARDS
                 and action_allowed(state, E_water_import_from_europa, 0)
@@ -4958,7 +4956,7 @@ tx_07_more_cards_1 = {
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:58
     "#5:expect0": lambda state, L: (
         not (
-            state.counters[19][E_equatorial_magnetizer] == 0
+            not state.counters[19][E_equatorial_magnetizer] == 1
             and (
                 E_equatorial_magnetizer in ACTION_CARDS
                 and action_allowed(state, E_equatorial_magnetizer, 0)
@@ -4976,7 +4974,7 @@ tx_07_more_cards_1 = {
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:78
     "#7:expect0": lambda state, L: (
         not (
-            state.counters[19][E_symbiotic_fungus] == 0
+            not state.counters[19][E_symbiotic_fungus] == 1
             and (
                 E_symbiotic_fungus in ACTION_CARDS
                 and action_allowed(state, E_symbiotic_fungus, 0)
