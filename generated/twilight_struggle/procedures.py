@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 5eba1dfd553128f0
+# Spec hash: 44c97f00dfe083ca
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: d321ca696de2622d
-# Fingerprint: source d3824cefc2accbc5e04b output 5d0a5a163dea76228d19
+# Tests hash: b6a65c34ed7bfe13
+# Fingerprint: source c2c2fb2bccf80ab51f57 output cfa3814ccaa39d62c378
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -134,6 +134,7 @@ from .tables import (
     E_south_america,
     E_south_korea,
     E_southeast_asia,
+    E_sudan,
     E_syria,
     E_turkey,
     E_uk,
@@ -176,7 +177,6 @@ from .rules import (
     d_has_playable_card,
     d_headline_value_of,
     d_may_place_influence,
-    d_muslim_revolution_country,
     d_realign_modifier,
     d_region_points,
     d_scoring_cards_held,
@@ -191,8 +191,6 @@ from .rules import (
     kept_1,
     kept_10,
     kept_11,
-    kept_12,
-    kept_13,
     kept_2,
     kept_3,
     kept_4,
@@ -964,144 +962,144 @@ def ev_duck_and_cover(state, v_you, v_this):
 
 
 def ev_fidel(state, v_you, v_this):
-    "event of fidel (spec/twilight_struggle/cards.rules:73)"
-    # spec: spec/twilight_struggle/cards.rules:74
+    "event of fidel (spec/twilight_struggle/cards.rules:71)"
+    # spec: spec/twilight_struggle/cards.rules:72
     state.counters[2][E_cuba] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:75
+    # spec: spec/twilight_struggle/cards.rules:73
     p_gain_control(state, 0, E_cuba)
 
 
 def ev_vietnam_revolts(state, v_you, v_this):
-    "event of vietnam_revolts (spec/twilight_struggle/cards.rules:79)"
-    # spec: spec/twilight_struggle/cards.rules:80
+    "event of vietnam_revolts (spec/twilight_struggle/cards.rules:77)"
+    # spec: spec/twilight_struggle/cards.rules:78
     state.counters[1][E_vietnam] = bounded(
         max(0, state.counters[1][E_vietnam] + 2),
-        "spec/twilight_struggle/cards.rules:80:9",
+        "spec/twilight_struggle/cards.rules:78:9",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:81
+    # spec: spec/twilight_struggle/cards.rules:79
     activate(state, 3, [], "end_of_turn")
 
 
 def ev_korean_war(state, v_you, v_this):
-    "event of korean_war (spec/twilight_struggle/cards.rules:109)"
-    # spec: spec/twilight_struggle/cards.rules:109
+    "event of korean_war (spec/twilight_struggle/cards.rules:107)"
+    # spec: spec/twilight_struggle/cards.rules:107
     p_war(state, 0, E_south_korea, 4, 2, 2, False)
 
 
 def ev_romanian_abdication(state, v_you, v_this):
-    "event of romanian_abdication (spec/twilight_struggle/cards.rules:112)"
-    # spec: spec/twilight_struggle/cards.rules:113
+    "event of romanian_abdication (spec/twilight_struggle/cards.rules:110)"
+    # spec: spec/twilight_struggle/cards.rules:111
     state.counters[2][E_romania] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:114
+    # spec: spec/twilight_struggle/cards.rules:112
     p_gain_control(state, 0, E_romania)
 
 
 def ev_arab_israeli_war(state, v_you, v_this):
-    "event of arab_israeli_war (spec/twilight_struggle/cards.rules:121)"
-    # spec: spec/twilight_struggle/cards.rules:121
+    "event of arab_israeli_war (spec/twilight_struggle/cards.rules:119)"
+    # spec: spec/twilight_struggle/cards.rules:119
     p_war(state, 0, E_israel, 4, 2, 2, True)
 
 
 def ev_nasser(state, v_you, v_this):
-    "event of nasser (spec/twilight_struggle/cards.rules:130)"
-    # spec: spec/twilight_struggle/cards.rules:131
+    "event of nasser (spec/twilight_struggle/cards.rules:128)"
+    # spec: spec/twilight_struggle/cards.rules:129
     state.counters[1][E_egypt] = bounded(
         max(0, state.counters[1][E_egypt] + 2),
-        "spec/twilight_struggle/cards.rules:131:9",
+        "spec/twilight_struggle/cards.rules:129:9",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:132
+    # spec: spec/twilight_struggle/cards.rules:130
     state.counters[2][E_egypt] = bounded(
         max(0, state.counters[2][E_egypt] - (state.counters[2][E_egypt] + 1) // 2),
-        "spec/twilight_struggle/cards.rules:132:9",
+        "spec/twilight_struggle/cards.rules:130:9",
     )
     state.stamps[10] += 1
 
 
 def ev_de_gaulle_leads_france(state, v_you, v_this):
-    "event of de_gaulle_leads_france (spec/twilight_struggle/cards.rules:160)"
-    # spec: spec/twilight_struggle/cards.rules:161
+    "event of de_gaulle_leads_france (spec/twilight_struggle/cards.rules:158)"
+    # spec: spec/twilight_struggle/cards.rules:159
     state.counters[2][E_france] = bounded(
         max(0, state.counters[2][E_france] - 2),
-        "spec/twilight_struggle/cards.rules:161:9",
+        "spec/twilight_struggle/cards.rules:159:9",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:162
+    # spec: spec/twilight_struggle/cards.rules:160
     state.counters[1][E_france] = bounded(
         max(0, state.counters[1][E_france] + 1),
-        "spec/twilight_struggle/cards.rules:162:9",
+        "spec/twilight_struggle/cards.rules:160:9",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/cards.rules:163
+    # spec: spec/twilight_struggle/cards.rules:161
     activate(state, 4, [], None)
 
 
 def ev_captured_nazi_scientist(state, v_you, v_this):
-    "event of captured_nazi_scientist (spec/twilight_struggle/cards.rules:170)"
-    # spec: spec/twilight_struggle/cards.rules:170
+    "event of captured_nazi_scientist (spec/twilight_struggle/cards.rules:168)"
+    # spec: spec/twilight_struggle/cards.rules:168
     p_space_race_advance(state, v_you)
 
 
 def ev_nato(state, v_you, v_this):
-    "event of nato (spec/twilight_struggle/cards.rules:220)"
-    # spec: spec/twilight_struggle/cards.rules:221
+    "event of nato (spec/twilight_struggle/cards.rules:218)"
+    # spec: spec/twilight_struggle/cards.rules:219
     activate(state, 5, [], None)
 
 
 def ev_containment(state, v_you, v_this):
-    "event of containment (spec/twilight_struggle/cards.rules:257)"
-    # spec: spec/twilight_struggle/cards.rules:258
+    "event of containment (spec/twilight_struggle/cards.rules:256)"
+    # spec: spec/twilight_struggle/cards.rules:257
     p_start_ops_shift_rule(state)
-    # spec: spec/twilight_struggle/cards.rules:259
+    # spec: spec/twilight_struggle/cards.rules:258
     activate(state, 6, [], "end_of_turn")
 
 
 def ev_us_japan_mutual_defense_pact(state, v_you, v_this):
-    "event of us_japan_mutual_defense_pact (spec/twilight_struggle/cards.rules:276)"
-    # spec: spec/twilight_struggle/cards.rules:277
+    "event of us_japan_mutual_defense_pact (spec/twilight_struggle/cards.rules:275)"
+    # spec: spec/twilight_struggle/cards.rules:276
     p_gain_control(state, 1, E_japan)
-    # spec: spec/twilight_struggle/cards.rules:278
+    # spec: spec/twilight_struggle/cards.rules:277
     activate(state, 7, [], None)
 
 
 def ev_red_scare_purge(state, v_you, v_this):
-    "event of red_scare_purge (spec/twilight_struggle/cards.rules:328)"
-    # spec: spec/twilight_struggle/cards.rules:329
+    "event of red_scare_purge (spec/twilight_struggle/cards.rules:327)"
+    # spec: spec/twilight_struggle/cards.rules:328
     p_start_ops_shift_rule(state)
-    # spec: spec/twilight_struggle/cards.rules:330
+    # spec: spec/twilight_struggle/cards.rules:329
     activate(state, 8, [None if v_you is None else (v_you + 1) % 2], "end_of_turn")
 
 
 def ev_nuclear_test_ban(state, v_you, v_this):
-    "event of nuclear_test_ban (spec/twilight_struggle/cards.rules:376)"
-    # spec: spec/twilight_struggle/cards.rules:377
+    "event of nuclear_test_ban (spec/twilight_struggle/cards.rules:375)"
+    # spec: spec/twilight_struggle/cards.rules:376
     p_gain_vp(
         state,
         v_you,
-        bounded(state.tracks[0] - 2, "spec/twilight_struggle/cards.rules:377:22"),
+        bounded(state.tracks[0] - 2, "spec/twilight_struggle/cards.rules:376:22"),
     )
-    # spec: spec/twilight_struggle/cards.rules:378
+    # spec: spec/twilight_struggle/cards.rules:377
     p_improve_defcon(state, 2)
 
 
 def ev_formosan_resolution(state, v_you, v_this):
-    "event of formosan_resolution (spec/twilight_struggle/cards.rules:384)"
-    # spec: spec/twilight_struggle/cards.rules:384
+    "event of formosan_resolution (spec/twilight_struggle/cards.rules:383)"
+    # spec: spec/twilight_struggle/cards.rules:383
     activate(state, 9, [], None)
 
 
 def ev_central_america_scoring(state, v_you, v_this):
-    "event of central_america_scoring (spec/twilight_struggle/cards.rules:392)"
-    # spec: spec/twilight_struggle/cards.rules:392
+    "event of central_america_scoring (spec/twilight_struggle/cards.rules:391)"
+    # spec: spec/twilight_struggle/cards.rules:391
     p_score_region(state, E_central_america)
 
 
 def ev_southeast_asia_scoring(state, v_you, v_this):
-    "event of southeast_asia_scoring (spec/twilight_struggle/cards.rules:397)"
-    # spec: spec/twilight_struggle/cards.rules:397
+    "event of southeast_asia_scoring (spec/twilight_struggle/cards.rules:396)"
+    # spec: spec/twilight_struggle/cards.rules:396
     p_score_southeast_asia(state)
 
 
@@ -1134,22 +1132,22 @@ def ev_nuclear_subs(state, v_you, v_this):
 
 
 def ev_quagmire(state, v_you, v_this):
-    "event of quagmire (spec/twilight_struggle/events_mid.rules:174)"
-    # spec: spec/twilight_struggle/events_mid.rules:175
+    "event of quagmire (spec/twilight_struggle/events_mid.rules:170)"
+    # spec: spec/twilight_struggle/events_mid.rules:171
     cancel(state, 15, None)
-    # spec: spec/twilight_struggle/events_mid.rules:176
-    activate(state, 19, [], None)
+    # spec: spec/twilight_struggle/events_mid.rules:172
+    activate(state, 19, [1], None)
 
 
 def ev_bear_trap(state, v_you, v_this):
-    "event of bear_trap (spec/twilight_struggle/events_mid.rules:179)"
-    # spec: spec/twilight_struggle/events_mid.rules:179
-    activate(state, 20, [], None)
+    "event of bear_trap (spec/twilight_struggle/events_mid.rules:175)"
+    # spec: spec/twilight_struggle/events_mid.rules:175
+    activate(state, 19, [0], None)
 
 
 def ev_kitchen_debates(state, v_you, v_this):
-    "event of kitchen_debates (spec/twilight_struggle/events_mid.rules:286)"
-    # spec: spec/twilight_struggle/events_mid.rules:287
+    "event of kitchen_debates (spec/twilight_struggle/events_mid.rules:282)"
+    # spec: spec/twilight_struggle/events_mid.rules:283
     if len(
         [
             c_c
@@ -1173,94 +1171,89 @@ def ev_kitchen_debates(state, v_you, v_this):
             )
         ]
     ):
-        # spec: spec/twilight_struggle/events_mid.rules:289
+        # spec: spec/twilight_struggle/events_mid.rules:285
         p_gain_vp(state, 1, 2)
 
 
 def ev_we_will_bury_you(state, v_you, v_this):
-    "event of we_will_bury_you (spec/twilight_struggle/events_mid.rules:370)"
-    # spec: spec/twilight_struggle/events_mid.rules:371
+    "event of we_will_bury_you (spec/twilight_struggle/events_mid.rules:363)"
+    # spec: spec/twilight_struggle/events_mid.rules:364
     p_degrade_defcon(state, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:372
-    activate(state, 24, [], None)
+    # spec: spec/twilight_struggle/events_mid.rules:365
+    activate(state, 23, [], None)
 
 
 def ev_brezhnev_doctrine(state, v_you, v_this):
-    "event of brezhnev_doctrine (spec/twilight_struggle/events_mid.rules:397)"
-    # spec: spec/twilight_struggle/events_mid.rules:398
+    "event of brezhnev_doctrine (spec/twilight_struggle/events_mid.rules:390)"
+    # spec: spec/twilight_struggle/events_mid.rules:391
     p_start_ops_shift_rule(state)
-    # spec: spec/twilight_struggle/events_mid.rules:399
-    activate(state, 26, [], "end_of_turn")
+    # spec: spec/twilight_struggle/events_mid.rules:392
+    activate(state, 25, [], "end_of_turn")
 
 
 def ev_portuguese_empire_crumbles(state, v_you, v_this):
-    "event of portuguese_empire_crumbles (spec/twilight_struggle/events_mid.rules:408)"
-    # spec: spec/twilight_struggle/events_mid.rules:409
-    state.counters[1][E_se_african_states] = bounded(
-        max(0, state.counters[1][E_se_african_states] + 2),
-        "spec/twilight_struggle/events_mid.rules:409:5",
-    )
-    state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:410
-    state.counters[1][E_angola] = bounded(
-        max(0, state.counters[1][E_angola] + 2),
-        "spec/twilight_struggle/events_mid.rules:410:5",
-    )
-    state.stamps[10] += 1
+    "event of portuguese_empire_crumbles (spec/twilight_struggle/events_mid.rules:401)"
+    # spec: spec/twilight_struggle/events_mid.rules:402
+    for v_c in [E_se_african_states, E_angola]:
+        state.counters[1][v_c] = bounded(
+            max(0, state.counters[1][v_c] + 2),
+            "spec/twilight_struggle/events_mid.rules:402:44",
+        )
+        state.stamps[10] += 1
 
 
 def ev_allende(state, v_you, v_this):
-    "event of allende (spec/twilight_struggle/events_mid.rules:429)"
-    # spec: spec/twilight_struggle/events_mid.rules:429
+    "event of allende (spec/twilight_struggle/events_mid.rules:421)"
+    # spec: spec/twilight_struggle/events_mid.rules:421
     state.counters[1][E_chile] = bounded(
         max(0, state.counters[1][E_chile] + 2),
-        "spec/twilight_struggle/events_mid.rules:429:17",
+        "spec/twilight_struggle/events_mid.rules:421:17",
     )
     state.stamps[10] += 1
 
 
 def ev_willy_brandt(state, v_you, v_this):
-    "event of willy_brandt (spec/twilight_struggle/events_mid.rules:436)"
-    # spec: spec/twilight_struggle/events_mid.rules:437
+    "event of willy_brandt (spec/twilight_struggle/events_mid.rules:428)"
+    # spec: spec/twilight_struggle/events_mid.rules:429
     p_gain_vp(state, 0, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:438
+    # spec: spec/twilight_struggle/events_mid.rules:430
     state.counters[1][E_west_germany] = bounded(
         max(0, state.counters[1][E_west_germany] + 1),
-        "spec/twilight_struggle/events_mid.rules:438:5",
+        "spec/twilight_struggle/events_mid.rules:430:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:439
-    activate(state, 27, [], None)
+    # spec: spec/twilight_struggle/events_mid.rules:431
+    activate(state, 26, [], None)
 
 
 def ev_cultural_revolution(state, v_you, v_this):
-    "event of cultural_revolution (spec/twilight_struggle/events_mid.rules:475)"
-    # spec: spec/twilight_struggle/events_mid.rules:476
+    "event of cultural_revolution (spec/twilight_struggle/events_mid.rules:466)"
+    # spec: spec/twilight_struggle/events_mid.rules:467
     if state.location[E_china_card] == 5:
-        # spec: spec/twilight_struggle/events_mid.rules:477
+        # spec: spec/twilight_struggle/events_mid.rules:468
         p_pass_china_card(state, 0, True)
     elif state.location[E_china_card] == 4:
-        # spec: spec/twilight_struggle/events_mid.rules:479
+        # spec: spec/twilight_struggle/events_mid.rules:470
         p_gain_vp(state, 0, 1)
 
 
 def ev_flower_power(state, v_you, v_this):
-    "event of flower_power (spec/twilight_struggle/events_mid.rules:499)"
-    # spec: spec/twilight_struggle/events_mid.rules:499
-    activate(state, 28, [], None)
+    "event of flower_power (spec/twilight_struggle/events_mid.rules:489)"
+    # spec: spec/twilight_struggle/events_mid.rules:489
+    activate(state, 27, [], None)
 
 
 def ev_u2_incident(state, v_you, v_this):
-    "event of u2_incident (spec/twilight_struggle/events_mid.rules:516)"
-    # spec: spec/twilight_struggle/events_mid.rules:517
+    "event of u2_incident (spec/twilight_struggle/events_mid.rules:506)"
+    # spec: spec/twilight_struggle/events_mid.rules:507
     p_gain_vp(state, 0, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:518
-    activate(state, 29, [], "end_of_turn")
+    # spec: spec/twilight_struggle/events_mid.rules:508
+    activate(state, 28, [], "end_of_turn")
 
 
 def ev_opec(state, v_you, v_this):
-    "event of opec (spec/twilight_struggle/events_mid.rules:534)"
-    # spec: spec/twilight_struggle/events_mid.rules:535
+    "event of opec (spec/twilight_struggle/events_mid.rules:523)"
+    # spec: spec/twilight_struggle/events_mid.rules:524
     p_gain_vp(
         state,
         0,
@@ -1268,18 +1261,19 @@ def ev_opec(state, v_you, v_this):
             len(
                 [
                     c_c
-                    for kept_ in (kept_10(state),)
+                    for kept_ in (kept_8(state),)
                     for c_c in kept_[0]
                     if kept_[1]
-                    or (
-                        c_c == E_egypt
-                        or c_c == E_iran
-                        or c_c == E_libya
-                        or c_c == E_saudi_arabia
-                        or c_c == E_iraq
-                        or c_c == E_gulf_states
-                        or c_c == E_venezuela
-                    )
+                    or c_c
+                    in [
+                        E_egypt,
+                        E_iran,
+                        E_libya,
+                        E_saudi_arabia,
+                        E_iraq,
+                        E_gulf_states,
+                        E_venezuela,
+                    ]
                     and (
                         state.counters[1 + 0][c_c] >= A_stability[c_c]
                         and state.counters[1 + 0][c_c]
@@ -1288,114 +1282,92 @@ def ev_opec(state, v_you, v_this):
                     )
                 ]
             ),
-            "spec/twilight_struggle/events_mid.rules:535:19",
+            "spec/twilight_struggle/events_mid.rules:524:19",
         ),
     )
 
 
 def ev_panama_canal_returned(state, v_you, v_this):
-    "event of panama_canal_returned (spec/twilight_struggle/events_mid.rules:562)"
-    # spec: spec/twilight_struggle/events_mid.rules:563
-    state.counters[2][E_panama] = bounded(
-        max(0, state.counters[2][E_panama] + 1),
-        "spec/twilight_struggle/events_mid.rules:563:5",
-    )
-    state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:564
-    state.counters[2][E_costa_rica] = bounded(
-        max(0, state.counters[2][E_costa_rica] + 1),
-        "spec/twilight_struggle/events_mid.rules:564:5",
-    )
-    state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:565
-    state.counters[2][E_venezuela] = bounded(
-        max(0, state.counters[2][E_venezuela] + 1),
-        "spec/twilight_struggle/events_mid.rules:565:5",
-    )
-    state.stamps[10] += 1
+    "event of panama_canal_returned (spec/twilight_struggle/events_mid.rules:551)"
+    # spec: spec/twilight_struggle/events_mid.rules:552
+    for v_c in [E_panama, E_costa_rica, E_venezuela]:
+        state.counters[2][v_c] = bounded(
+            max(0, state.counters[2][v_c] + 1),
+            "spec/twilight_struggle/events_mid.rules:552:48",
+        )
+        state.stamps[10] += 1
 
 
 def ev_camp_david_accords(state, v_you, v_this):
-    "event of camp_david_accords (spec/twilight_struggle/events_mid.rules:571)"
-    # spec: spec/twilight_struggle/events_mid.rules:572
+    "event of camp_david_accords (spec/twilight_struggle/events_mid.rules:558)"
+    # spec: spec/twilight_struggle/events_mid.rules:559
     p_gain_vp(state, 1, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:573
-    state.counters[2][E_israel] = bounded(
-        max(0, state.counters[2][E_israel] + 1),
-        "spec/twilight_struggle/events_mid.rules:573:5",
-    )
-    state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:574
-    state.counters[2][E_jordan] = bounded(
-        max(0, state.counters[2][E_jordan] + 1),
-        "spec/twilight_struggle/events_mid.rules:574:5",
-    )
-    state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:575
-    state.counters[2][E_egypt] = bounded(
-        max(0, state.counters[2][E_egypt] + 1),
-        "spec/twilight_struggle/events_mid.rules:575:5",
-    )
-    state.stamps[10] += 1
+    # spec: spec/twilight_struggle/events_mid.rules:560
+    for v_c in [E_israel, E_jordan, E_egypt]:
+        state.counters[2][v_c] = bounded(
+            max(0, state.counters[2][v_c] + 1),
+            "spec/twilight_struggle/events_mid.rules:560:40",
+        )
+        state.stamps[10] += 1
 
 
 def ev_john_paul_ii_elected_pope(state, v_you, v_this):
-    "event of john_paul_ii_elected_pope (spec/twilight_struggle/events_mid.rules:628)"
-    # spec: spec/twilight_struggle/events_mid.rules:629
+    "event of john_paul_ii_elected_pope (spec/twilight_struggle/events_mid.rules:613)"
+    # spec: spec/twilight_struggle/events_mid.rules:614
     state.counters[1][E_poland] = bounded(
         max(0, state.counters[1][E_poland] - 2),
-        "spec/twilight_struggle/events_mid.rules:629:5",
+        "spec/twilight_struggle/events_mid.rules:614:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:630
+    # spec: spec/twilight_struggle/events_mid.rules:615
     state.counters[2][E_poland] = bounded(
         max(0, state.counters[2][E_poland] + 1),
-        "spec/twilight_struggle/events_mid.rules:630:5",
+        "spec/twilight_struggle/events_mid.rules:615:5",
     )
     state.stamps[10] += 1
 
 
 def ev_latin_american_death_squads(state, v_you, v_this):
-    "event of latin_american_death_squads (spec/twilight_struggle/events_mid.rules:637)"
-    # spec: spec/twilight_struggle/events_mid.rules:638
-    activate(state, 30, [v_you], "end_of_turn")
+    "event of latin_american_death_squads (spec/twilight_struggle/events_mid.rules:622)"
+    # spec: spec/twilight_struggle/events_mid.rules:623
+    activate(state, 29, [v_you], "end_of_turn")
 
 
 def ev_nixon_plays_the_china_card(state, v_you, v_this):
-    "event of nixon_plays_the_china_card (spec/twilight_struggle/events_mid.rules:662)"
-    # spec: spec/twilight_struggle/events_mid.rules:663
+    "event of nixon_plays_the_china_card (spec/twilight_struggle/events_mid.rules:647)"
+    # spec: spec/twilight_struggle/events_mid.rules:648
     if state.location[E_china_card] == 4:
-        # spec: spec/twilight_struggle/events_mid.rules:664
+        # spec: spec/twilight_struggle/events_mid.rules:649
         p_pass_china_card(state, 1, False)
     elif state.location[E_china_card] == 5:
-        # spec: spec/twilight_struggle/events_mid.rules:666
+        # spec: spec/twilight_struggle/events_mid.rules:651
         p_gain_vp(state, 1, 2)
 
 
 def ev_sadat_expels_soviets(state, v_you, v_this):
-    "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:672)"
-    # spec: spec/twilight_struggle/events_mid.rules:673
+    "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:657)"
+    # spec: spec/twilight_struggle/events_mid.rules:658
     state.counters[1][E_egypt] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:674
+    # spec: spec/twilight_struggle/events_mid.rules:659
     state.counters[2][E_egypt] = bounded(
         max(0, state.counters[2][E_egypt] + 1),
-        "spec/twilight_struggle/events_mid.rules:674:5",
+        "spec/twilight_struggle/events_mid.rules:659:5",
     )
     state.stamps[10] += 1
 
 
 def ev_shuttle_diplomacy(state, v_you, v_this):
-    "event of shuttle_diplomacy (spec/twilight_struggle/events_mid.rules:692)"
-    # spec: spec/twilight_struggle/events_mid.rules:693
+    "event of shuttle_diplomacy (spec/twilight_struggle/events_mid.rules:677)"
+    # spec: spec/twilight_struggle/events_mid.rules:678
     move_card(state, v_this, 11)
-    # spec: spec/twilight_struggle/events_mid.rules:694
-    activate(state, 31, [], None)
+    # spec: spec/twilight_struggle/events_mid.rules:679
+    activate(state, 30, [], None)
 
 
 def ev_alliance_for_progress(state, v_you, v_this):
-    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:759)"
-    # spec: spec/twilight_struggle/events_mid.rules:760
+    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:744)"
+    # spec: spec/twilight_struggle/events_mid.rules:745
     p_gain_vp(
         state,
         1,
@@ -1417,30 +1389,30 @@ def ev_alliance_for_progress(state, v_you, v_this):
                     )
                 ]
             ),
-            "spec/twilight_struggle/events_mid.rules:761:13",
+            "spec/twilight_struggle/events_mid.rules:746:13",
         ),
     )
 
 
 def ev_africa_scoring(state, v_you, v_this):
-    "event of africa_scoring (spec/twilight_struggle/cards.rules:445)"
-    # spec: spec/twilight_struggle/cards.rules:445
+    "event of africa_scoring (spec/twilight_struggle/cards.rules:444)"
+    # spec: spec/twilight_struggle/cards.rules:444
     p_score_region(state, E_africa)
 
 
 def ev_one_small_step(state, v_you, v_this):
-    "event of one_small_step (spec/twilight_struggle/events_mid.rules:768)"
-    # spec: spec/twilight_struggle/events_mid.rules:769
+    "event of one_small_step (spec/twilight_struggle/events_mid.rules:753)"
+    # spec: spec/twilight_struggle/events_mid.rules:754
     if state.tracks[6 + v_you] < 7:
         state.tracks[6 + v_you] = max(0, min(8, state.tracks[6 + v_you] + 1))
         state.stamps[7] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:770
+    # spec: spec/twilight_struggle/events_mid.rules:755
     p_space_race_advance(state, v_you)
 
 
 def ev_south_america_scoring(state, v_you, v_this):
-    "event of south_america_scoring (spec/twilight_struggle/cards.rules:449)"
-    # spec: spec/twilight_struggle/cards.rules:449
+    "event of south_america_scoring (spec/twilight_struggle/cards.rules:448)"
+    # spec: spec/twilight_struggle/cards.rules:448
     p_score_region(state, E_south_america)
 
 
@@ -1525,26 +1497,26 @@ def ev_an_evil_empire(state, v_you, v_this):
 
 
 def ev_solidarity(state, v_you, v_this):
-    "event of solidarity (spec/twilight_struggle/events_late.rules:361)"
-    # spec: spec/twilight_struggle/events_late.rules:362
+    "event of solidarity (spec/twilight_struggle/events_late.rules:359)"
+    # spec: spec/twilight_struggle/events_late.rules:360
     state.counters[2][E_poland] = bounded(
         max(0, state.counters[2][E_poland] + 3),
-        "spec/twilight_struggle/events_late.rules:362:5",
+        "spec/twilight_struggle/events_late.rules:360:5",
     )
     state.stamps[10] += 1
 
 
 def ev_defectors(state, v_you, v_this):
-    "event of defectors (spec/twilight_struggle/events_late.rules:393)"
-    # spec: spec/twilight_struggle/events_late.rules:394
+    "event of defectors (spec/twilight_struggle/events_late.rules:391)"
+    # spec: spec/twilight_struggle/events_late.rules:392
     if state.vars[5] == v_this:
-        # spec: spec/twilight_struggle/events_late.rules:395
+        # spec: spec/twilight_struggle/events_late.rules:393
         if state.vars[3]:
-            # spec: spec/twilight_struggle/events_late.rules:396
+            # spec: spec/twilight_struggle/events_late.rules:394
             if state.vars[6] == 1:
-                # spec: spec/twilight_struggle/events_late.rules:397
+                # spec: spec/twilight_struggle/events_late.rules:395
                 for v_c in list(state.zones[6]):
-                    # spec: spec/twilight_struggle/events_late.rules:398
+                    # spec: spec/twilight_struggle/events_late.rules:396
                     log_line(
                         state,
                         " ".join(
@@ -1553,36 +1525,36 @@ def ev_defectors(state, v_you, v_this):
                                 text_of(ENTITY_LABELS[v_c]),
                             ]
                         ),
-                        "spec/twilight_struggle/events_late.rules:398:21",
+                        "spec/twilight_struggle/events_late.rules:396:21",
                     )
-                    # spec: spec/twilight_struggle/events_late.rules:399
+                    # spec: spec/twilight_struggle/events_late.rules:397
                     move_card(state, v_c, 9)
         elif state.vars[6] == 0:
-            # spec: spec/twilight_struggle/events_late.rules:403
+            # spec: spec/twilight_struggle/events_late.rules:401
             p_gain_vp(state, 1, 1)
 
 
 def ev_norad(state, v_you, v_this):
-    "event of norad (spec/twilight_struggle/events_late.rules:470)"
-    # spec: spec/twilight_struggle/events_late.rules:471
+    "event of norad (spec/twilight_struggle/events_late.rules:468)"
+    # spec: spec/twilight_struggle/events_late.rules:469
     state.vars[0] = state.tracks[0]
     state.stamps[12] += 1
-    # spec: spec/twilight_struggle/events_late.rules:472
+    # spec: spec/twilight_struggle/events_late.rules:470
     activate(state, 15, [], None)
 
 
 def ev_yuri_and_samantha(state, v_you, v_this):
-    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:483)"
-    # spec: spec/twilight_struggle/events_late.rules:483
+    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:481)"
+    # spec: spec/twilight_struggle/events_late.rules:481
     activate(state, 16, [], "end_of_turn")
 
 
 def ev_awacs_sale_to_saudis(state, v_you, v_this):
-    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:489)"
-    # spec: spec/twilight_struggle/events_late.rules:489
+    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:487)"
+    # spec: spec/twilight_struggle/events_late.rules:487
     state.counters[2][E_saudi_arabia] = bounded(
         max(0, state.counters[2][E_saudi_arabia] + 2),
-        "spec/twilight_struggle/events_late.rules:489:30",
+        "spec/twilight_struggle/events_late.rules:487:30",
     )
     state.stamps[10] += 1
 
@@ -1601,15 +1573,15 @@ def t_aldrich_ames_remix_in_effect_0(state):
 
 
 def t_norad_in_effect_0(state, v_p):
-    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:458)"
-    # spec: spec/twilight_struggle/events_late.rules:458
+    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:456)"
+    # spec: spec/twilight_struggle/events_late.rules:456
     state.vars[0] = state.tracks[0]
     state.stamps[12] += 1
 
 
 def t_yuri_and_samantha_in_effect_0(state, v_p, v_c):
-    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:480)"
-    # spec: spec/twilight_struggle/events_late.rules:480
+    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:478)"
+    # spec: spec/twilight_struggle/events_late.rules:478
     p_gain_vp(state, 0, 1)
 
 
@@ -1625,92 +1597,92 @@ def t_cuban_missile_crisis_in_effect_2(state, v_target, v_p, v_c):
 
 
 def t_missile_envy_obligation_0(state, v_target, v_p, v_c):
-    "on card_played of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:346)"
-    # spec: spec/twilight_struggle/events_mid.rules:347
-    cancel(state, 22, [v_target])
-    # spec: spec/twilight_struggle/events_mid.rules:348
-    activate(state, 23, [v_target], "end_of_action_round")
+    "on card_played of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:339)"
+    # spec: spec/twilight_struggle/events_mid.rules:340
+    cancel(state, 21, [v_target])
+    # spec: spec/twilight_struggle/events_mid.rules:341
+    activate(state, 22, [v_target], "end_of_action_round")
 
 
 def t_missile_envy_obligation_1(state, v_target, v_p):
-    "on action_round_started of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:350)"
-    # spec: spec/twilight_struggle/events_mid.rules:351
-    cancel(state, 22, [v_target])
+    "on action_round_started of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:343)"
+    # spec: spec/twilight_struggle/events_mid.rules:344
+    cancel(state, 21, [v_target])
 
 
 def t_missile_envy_obligation_2(state, v_target, v_p):
-    "on action_round_ended of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:353)"
-    # spec: spec/twilight_struggle/events_mid.rules:354
-    cancel(state, 22, [v_target])
+    "on action_round_ended of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:346)"
+    # spec: spec/twilight_struggle/events_mid.rules:347
+    cancel(state, 21, [v_target])
 
 
 def t_we_will_bury_you_pending_0(state, v_p):
-    "on action_round_started of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:376)"
-    # spec: spec/twilight_struggle/events_mid.rules:376
-    activate(state, 25, [], None)
+    "on action_round_started of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:369)"
+    # spec: spec/twilight_struggle/events_mid.rules:369
+    activate(state, 24, [], None)
 
 
 def t_we_will_bury_you_pending_1(state, v_o, v_c):
-    "on event_resolved of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:377)"
-    # spec: spec/twilight_struggle/events_mid.rules:379
+    "on event_resolved of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:370)"
+    # spec: spec/twilight_struggle/events_mid.rules:372
+    cancel(state, 23, None)
+    # spec: spec/twilight_struggle/events_mid.rules:373
     cancel(state, 24, None)
-    # spec: spec/twilight_struggle/events_mid.rules:380
-    cancel(state, 25, None)
-    # spec: spec/twilight_struggle/events_mid.rules:381
+    # spec: spec/twilight_struggle/events_mid.rules:374
     log_line(
         state,
         'UN Intervention answers "We Will Bury You"',
-        "spec/twilight_struggle/events_mid.rules:381:9",
+        "spec/twilight_struggle/events_mid.rules:374:9",
     )
 
 
 def t_we_will_bury_you_pending_2(state, v_p):
-    "on action_round_ended of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:383)"
-    # spec: spec/twilight_struggle/events_mid.rules:384
+    "on action_round_ended of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:376)"
+    # spec: spec/twilight_struggle/events_mid.rules:377
+    cancel(state, 23, None)
+    # spec: spec/twilight_struggle/events_mid.rules:378
     cancel(state, 24, None)
-    # spec: spec/twilight_struggle/events_mid.rules:385
-    cancel(state, 25, None)
-    # spec: spec/twilight_struggle/events_mid.rules:386
+    # spec: spec/twilight_struggle/events_mid.rules:379
     p_gain_vp(state, 0, 3)
 
 
 def t_flower_power_in_effect_0(state, v_p, v_c):
-    "on card_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:502)"
-    # spec: spec/twilight_struggle/events_mid.rules:502
+    "on card_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:492)"
+    # spec: spec/twilight_struggle/events_mid.rules:492
     p_gain_vp(state, 0, 2)
 
 
 def t_flower_power_in_effect_1(state, v_p, v_c):
-    "on space_attempted of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:503)"
-    # spec: spec/twilight_struggle/events_mid.rules:504
+    "on space_attempted of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:493)"
+    # spec: spec/twilight_struggle/events_mid.rules:494
     log_line(
         state,
         "Flower Power: a war card on the space race scores nothing",
-        "spec/twilight_struggle/events_mid.rules:504:9",
+        "spec/twilight_struggle/events_mid.rules:494:9",
     )
-    # spec: spec/twilight_struggle/events_mid.rules:505
+    # spec: spec/twilight_struggle/events_mid.rules:495
     p_gain_vp(state, 1, 2)
 
 
 def t_flower_power_in_effect_2(state, v_p, v_c):
-    "on headline_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:507)"
-    # spec: spec/twilight_struggle/events_mid.rules:508
+    "on headline_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:497)"
+    # spec: spec/twilight_struggle/events_mid.rules:498
     p_gain_vp(state, 0, 2)
 
 
 def t_u2_incident_in_effect_0(state, v_o, v_c):
-    "on event_resolved of u2_incident_in_effect (spec/twilight_struggle/events_mid.rules:522)"
-    # spec: spec/twilight_struggle/events_mid.rules:523
-    cancel(state, 29, None)
-    # spec: spec/twilight_struggle/events_mid.rules:524
+    "on event_resolved of u2_incident_in_effect (spec/twilight_struggle/events_mid.rules:512)"
+    # spec: spec/twilight_struggle/events_mid.rules:513
+    cancel(state, 28, None)
+    # spec: spec/twilight_struggle/events_mid.rules:514
     p_gain_vp(state, 0, 1)
 
 
 def t_shuttle_diplomacy_in_effect_0(state, v_r):
-    "on region_scored of shuttle_diplomacy_in_effect (spec/twilight_struggle/events_mid.rules:701)"
-    # spec: spec/twilight_struggle/events_mid.rules:702
-    cancel(state, 31, None)
-    # spec: spec/twilight_struggle/events_mid.rules:703
+    "on region_scored of shuttle_diplomacy_in_effect (spec/twilight_struggle/events_mid.rules:686)"
+    # spec: spec/twilight_struggle/events_mid.rules:687
+    cancel(state, 30, None)
+    # spec: spec/twilight_struggle/events_mid.rules:688
     if state.location[E_shuttle_diplomacy] == 11:
         move_card(state, E_shuttle_diplomacy, 9)
 
@@ -1732,23 +1704,24 @@ def emit_card_played(state, x0, x1):
             # spec: spec/twilight_struggle/events_early.rules:74
             if x0 == 1 and x1 == E_china_card:
                 runs.append((t_formosan_resolution_in_effect_0, [x0, x1]))
-        elif kind == 22:  # missile_envy_obligation
+        elif kind == 21:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:346
+            # spec: spec/twilight_struggle/events_mid.rules:339
             if x0 == args[0] and x1 == E_missile_envy:
                 runs.append((t_missile_envy_obligation_0, [args[0], x0, x1]))
-        elif kind == 28:  # flower_power_in_effect
+        elif kind == 27:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:502
+            # spec: spec/twilight_struggle/events_mid.rules:492
             if (
                 x0 == 1
-                and (
-                    x1 == E_arab_israeli_war
-                    or x1 == E_korean_war
-                    or x1 == E_brush_war
-                    or x1 == E_indo_pakistani_war
-                    or x1 == E_iran_iraq_war
-                )
+                and x1
+                in [
+                    E_arab_israeli_war,
+                    E_korean_war,
+                    E_brush_war,
+                    E_indo_pakistani_war,
+                    E_iran_iraq_war,
+                ]
                 and not (
                     A_starred[E_an_evil_empire]
                     and state.location[E_an_evil_empire] == 10
@@ -1768,7 +1741,7 @@ def emit_coup_made(state, x0, x1):
         kind = effect[0]
         if kind == 16:  # yuri_and_samantha_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:480
+            # spec: spec/twilight_struggle/events_late.rules:478
             if x0 == 1:
                 runs.append((t_yuri_and_samantha_in_effect_0, [x0, x1]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
@@ -1787,9 +1760,9 @@ def emit_region_scored(state, x0):
     runs = []
     for effect in state.effects:
         kind = effect[0]
-        if kind == 31:  # shuttle_diplomacy_in_effect
+        if kind == 30:  # shuttle_diplomacy_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:701
+            # spec: spec/twilight_struggle/events_mid.rules:686
             if (x0 == E_middle_east or x0 == E_asia) and not state.vars[4]:
                 runs.append((t_shuttle_diplomacy_in_effect_0, [x0]))
     for function, values in runs:
@@ -1803,16 +1776,11 @@ def emit_action_round_replaced(state, x0):
     runs = []
     for effect in state.effects:
         kind = effect[0]
-        if kind == 19:  # quagmire_in_effect
+        if kind == 19:  # trap_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:135
-            if x0 == 1:
-                runs.append(new_frame(89, [x0]))
-        elif kind == 20:  # bear_trap_in_effect
-            args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:140
-            if x0 == 0:
-                runs.append(new_frame(90, [x0]))
+            # spec: spec/twilight_struggle/events_mid.rules:136
+            if x0 == args[0]:
+                runs.append(new_frame(89, [args[0], x0]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1827,8 +1795,8 @@ def emit_action_round_started(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:458
-            runs.append(new_frame(91, [x0]))
+            # spec: spec/twilight_struggle/events_late.rules:456
+            runs.append(new_frame(90, [x0]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:77
@@ -1839,16 +1807,16 @@ def emit_action_round_started(state, x0):
                 or state.counters[2][E_turkey] >= 2
             ):
                 runs.append(new_frame(87, [args[0], x0]))
-        elif kind == 22:  # missile_envy_obligation
+        elif kind == 21:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:350
+            # spec: spec/twilight_struggle/events_mid.rules:343
             if state.location[E_missile_envy] != 2 + args[0]:
-                runs.append(new_frame(92, [args[0], x0]))
-        elif kind == 24:  # we_will_bury_you_pending
+                runs.append(new_frame(91, [args[0], x0]))
+        elif kind == 23:  # we_will_bury_you_pending
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:376
+            # spec: spec/twilight_struggle/events_mid.rules:369
             if x0 == 1:
-                runs.append(new_frame(94, [x0]))
+                runs.append(new_frame(93, [x0]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1863,18 +1831,18 @@ def emit_action_round_ended(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:459
+            # spec: spec/twilight_struggle/events_late.rules:457
             runs.append(new_frame(86, [x0]))
-        elif kind == 22:  # missile_envy_obligation
+        elif kind == 21:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:353
+            # spec: spec/twilight_struggle/events_mid.rules:346
             if state.location[E_missile_envy] != 2 + args[0]:
-                runs.append(new_frame(93, [args[0], x0]))
-        elif kind == 24:  # we_will_bury_you_pending
+                runs.append(new_frame(92, [args[0], x0]))
+        elif kind == 23:  # we_will_bury_you_pending
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:383
-            if x0 == 1 and is_active(state, 25, None):
-                runs.append(new_frame(95, [x0]))
+            # spec: spec/twilight_struggle/events_mid.rules:376
+            if x0 == 1 and is_active(state, 24, None):
+                runs.append(new_frame(94, [x0]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1902,14 +1870,14 @@ def emit_event_resolved(state, x0, x1):
     runs = []
     for effect in state.effects:
         kind = effect[0]
-        if kind == 24:  # we_will_bury_you_pending
+        if kind == 23:  # we_will_bury_you_pending
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:377
-            if x0 == 1 and x1 == E_un_intervention and is_active(state, 25, None):
+            # spec: spec/twilight_struggle/events_mid.rules:370
+            if x0 == 1 and x1 == E_un_intervention and is_active(state, 24, None):
                 runs.append((t_we_will_bury_you_pending_1, [x0, x1]))
-        elif kind == 29:  # u2_incident_in_effect
+        elif kind == 28:  # u2_incident_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:522
+            # spec: spec/twilight_struggle/events_mid.rules:512
             if x1 == E_un_intervention:
                 runs.append((t_u2_incident_in_effect_0, [x0, x1]))
     for function, values in runs:
@@ -1923,18 +1891,19 @@ def emit_space_attempted(state, x0, x1):
     runs = []
     for effect in state.effects:
         kind = effect[0]
-        if kind == 28:  # flower_power_in_effect
+        if kind == 27:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:503
+            # spec: spec/twilight_struggle/events_mid.rules:493
             if (
                 x0 == 1
-                and (
-                    x1 == E_arab_israeli_war
-                    or x1 == E_korean_war
-                    or x1 == E_brush_war
-                    or x1 == E_indo_pakistani_war
-                    or x1 == E_iran_iraq_war
-                )
+                and x1
+                in [
+                    E_arab_israeli_war,
+                    E_korean_war,
+                    E_brush_war,
+                    E_indo_pakistani_war,
+                    E_iran_iraq_war,
+                ]
                 and not (
                     A_starred[E_an_evil_empire]
                     and state.location[E_an_evil_empire] == 10
@@ -1952,18 +1921,19 @@ def emit_headline_played(state, x0, x1):
     runs = []
     for effect in state.effects:
         kind = effect[0]
-        if kind == 28:  # flower_power_in_effect
+        if kind == 27:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:507
+            # spec: spec/twilight_struggle/events_mid.rules:497
             if (
                 x0 == 1
-                and (
-                    x1 == E_arab_israeli_war
-                    or x1 == E_korean_war
-                    or x1 == E_brush_war
-                    or x1 == E_indo_pakistani_war
-                    or x1 == E_iran_iraq_war
-                )
+                and x1
+                in [
+                    E_arab_israeli_war,
+                    E_korean_war,
+                    E_brush_war,
+                    E_indo_pakistani_war,
+                    E_iran_iraq_war,
+                ]
                 and not (
                     A_starred[E_an_evil_empire]
                     and state.location[E_an_evil_empire] == 10
@@ -2050,7 +2020,7 @@ def resolve_event(state, card, you, at):
         leave_event(state)
         return False
     step, size = EVENT_STEPS[card]
-    state.frames.append(new_frame(96, []))  # event_done, when the event is over
+    state.frames.append(new_frame(95, []))  # event_done, when the event is over
     state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
 
@@ -3072,13 +3042,13 @@ def s_late_free_realignments(state, frame):
 
 
 def s_norad_check(state, frame):
-    "procedure norad_check (spec/twilight_struggle/events_late.rules:462)"
+    "procedure norad_check (spec/twilight_struggle/events_late.rules:460)"
     # L: 0 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:463
+            # spec: spec/twilight_struggle/events_late.rules:461
             if (
                 state.tracks[0] == 2
                 and state.vars[0] != 2
@@ -3094,7 +3064,7 @@ def s_norad_check(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:465
+            # spec: spec/twilight_struggle/events_late.rules:463
             player = 1
             values = [c_c for c_c in K_country if state.counters[2][c_c] > 0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3105,16 +3075,16 @@ def s_norad_check(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:465:9",
+                "spec/twilight_struggle/events_late.rules:463:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[0] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:466
+            # spec: spec/twilight_struggle/events_late.rules:464
             state.counters[2][L[0]] = bounded(
                 max(0, state.counters[2][L[0]] + 1),
-                "spec/twilight_struggle/events_late.rules:466:9",
+                "spec/twilight_struggle/events_late.rules:464:9",
             )
             state.stamps[10] += 1
             pc = 3
@@ -3197,18 +3167,18 @@ def s_offer_cmc_cancel(state, frame):
 
 
 def s_trap_action_round(state, frame):
-    "procedure trap_action_round (spec/twilight_struggle/events_mid.rules:143)"
+    "procedure trap_action_round (spec/twilight_struggle/events_mid.rules:139)"
     # L: 0 p, 1 rounds_left, 2 can_discard, 3 may_discard, 4 may_score, 5 c, 6 die
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:144
+            # spec: spec/twilight_struggle/events_mid.rules:140
             L[1] = bounded(
                 q_action_rounds_for(state, L[0]) - state.tracks[3] + 1,
-                "spec/twilight_struggle/events_mid.rules:144:23",
+                "spec/twilight_struggle/events_mid.rules:140:23",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:145
+            # spec: spec/twilight_struggle/events_mid.rules:141
             L[2] = bounded(
                 any(
                     state.location[c_c] == 2 + L[0]
@@ -3216,26 +3186,26 @@ def s_trap_action_round(state, frame):
                     and q_ops_value(state, L[0], c_c) >= 2
                     for c_c in state.zones[2 + L[0]]
                 ),
-                "spec/twilight_struggle/events_mid.rules:145:23",
+                "spec/twilight_struggle/events_mid.rules:141:23",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:146
+            # spec: spec/twilight_struggle/events_mid.rules:142
             L[3] = bounded(
                 bool(L[2] and d_scoring_cards_held(state, L[0]) < L[1]),
-                "spec/twilight_struggle/events_mid.rules:146:23",
+                "spec/twilight_struggle/events_mid.rules:142:23",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:147
+            # spec: spec/twilight_struggle/events_mid.rules:143
             L[4] = bounded(
                 d_scoring_cards_held(state, L[0]) > 0
                 and (not L[2] or d_scoring_cards_held(state, L[0]) >= L[1]),
-                "spec/twilight_struggle/events_mid.rules:147:21",
+                "spec/twilight_struggle/events_mid.rules:143:21",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:149
+            # spec: spec/twilight_struggle/events_mid.rules:145
             if L[3] or L[4]:
                 pc = 1
             else:
                 pc = 7
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:150
+            # spec: spec/twilight_struggle/events_mid.rules:146
             player = L[0]
             offered = []
             if L[3]:
@@ -3257,7 +3227,7 @@ def s_trap_action_round(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:150:9",
+                "spec/twilight_struggle/events_mid.rules:146:9",
             )
             frame[1] = 2
             return
@@ -3270,7 +3240,7 @@ def s_trap_action_round(state, frame):
             else:
                 pc = 8
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:153
+            # spec: spec/twilight_struggle/events_mid.rules:149
             player = L[0]
             values = [
                 c_c
@@ -3289,17 +3259,17 @@ def s_trap_action_round(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:153:17",
+                "spec/twilight_struggle/events_mid.rules:149:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:154
+            # spec: spec/twilight_struggle/events_mid.rules:150
             move_card(state, L[5], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:155
-            L[6] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:155:17")
-            # spec: spec/twilight_struggle/events_mid.rules:156
+            # spec: spec/twilight_struggle/events_mid.rules:151
+            L[6] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:151:17")
+            # spec: spec/twilight_struggle/events_mid.rules:152
             log_line(
                 state,
                 " ".join(
@@ -3309,7 +3279,7 @@ def s_trap_action_round(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/events_mid.rules:156:21",
+                                "spec/twilight_struggle/events_mid.rules:152:21",
                             )
                         ),
                         "discards",
@@ -3318,16 +3288,13 @@ def s_trap_action_round(state, frame):
                         text_of(L[6]),
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:156:17",
+                "spec/twilight_struggle/events_mid.rules:152:17",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:157
+            # spec: spec/twilight_struggle/events_mid.rules:153
             if L[6] <= 4:
-                # spec: spec/twilight_struggle/events_mid.rules:158
-                if L[0] == 1:
-                    cancel(state, 19, None)
-                else:
-                    cancel(state, 20, None)
-                # spec: spec/twilight_struggle/events_mid.rules:159
+                # spec: spec/twilight_struggle/events_mid.rules:154
+                cancel(state, 19, [L[0]])
+                # spec: spec/twilight_struggle/events_mid.rules:155
                 log_line(
                     state,
                     " ".join(
@@ -3337,17 +3304,17 @@ def s_trap_action_round(state, frame):
                                     PLAYER_LABELS,
                                     L[0],
                                     "label",
-                                    "spec/twilight_struggle/events_mid.rules:159:25",
+                                    "spec/twilight_struggle/events_mid.rules:155:25",
                                 )
                             ),
                             "escapes the trap",
                         ]
                     ),
-                    "spec/twilight_struggle/events_mid.rules:159:21",
+                    "spec/twilight_struggle/events_mid.rules:155:21",
                 )
             pc = 8
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:163
+            # spec: spec/twilight_struggle/events_mid.rules:159
             player = L[0]
             values = [c_c for c_c in state.zones[2 + L[0]] if A_scoring[c_c]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3358,18 +3325,18 @@ def s_trap_action_round(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:163:17",
+                "spec/twilight_struggle/events_mid.rules:159:17",
             )
             frame[1] = 6
             return
         if pc == 6:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:164
+            # spec: spec/twilight_struggle/events_mid.rules:160
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], L[5]] + [UNBOUND] * 3))
             return
         if pc == 7:
-            # spec: spec/twilight_struggle/events_mid.rules:168
+            # spec: spec/twilight_struggle/events_mid.rules:164
             log_line(
                 state,
                 " ".join(
@@ -3379,13 +3346,13 @@ def s_trap_action_round(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/events_mid.rules:168:13",
+                                "spec/twilight_struggle/events_mid.rules:164:13",
                             )
                         ),
                         "is trapped and has no card to discard: the action round is skipped",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:168:9",
+                "spec/twilight_struggle/events_mid.rules:164:9",
             )
             pc = 8
         if pc == 8:
@@ -3394,15 +3361,15 @@ def s_trap_action_round(state, frame):
 
 
 def s_summit_winner(state, frame):
-    "procedure summit_winner (spec/twilight_struggle/events_mid.rules:225)"
+    "procedure summit_winner (spec/twilight_struggle/events_mid.rules:221)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:226
+            # spec: spec/twilight_struggle/events_mid.rules:222
             p_gain_vp(state, L[0], 2)
-            # spec: spec/twilight_struggle/events_mid.rules:227
+            # spec: spec/twilight_struggle/events_mid.rules:223
             player = L[0]
             offered = []
             offered.append(0)
@@ -3425,17 +3392,17 @@ def s_summit_winner(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:227:5",
+                "spec/twilight_struggle/events_mid.rules:223:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/twilight_struggle/events_mid.rules:228
+                # spec: spec/twilight_struggle/events_mid.rules:224
                 p_degrade_defcon(state, 1)
             elif k == 1:
-                # spec: spec/twilight_struggle/events_mid.rules:229
+                # spec: spec/twilight_struggle/events_mid.rules:225
                 p_improve_defcon(state, 1)
             elif k == 2:
                 pass
@@ -3444,15 +3411,15 @@ def s_summit_winner(state, frame):
 
 
 def s_free_latin_american_realignments(state, frame):
-    "procedure free_latin_american_realignments (spec/twilight_struggle/events_mid.rules:270)"
+    "procedure free_latin_american_realignments (spec/twilight_struggle/events_mid.rules:266)"
     # L: 0 p, 1 rolls, 2 left, 3 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:271
+            # spec: spec/twilight_struggle/events_mid.rules:267
             L[2] = L[1]
-            # spec: spec/twilight_struggle/events_mid.rules:272
+            # spec: spec/twilight_struggle/events_mid.rules:268
             pc = 1
         if pc == 1:
             if not (
@@ -3468,8 +3435,8 @@ def s_free_latin_american_realignments(state, frame):
             ):
                 pc = 3
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:272:5")
-            # spec: spec/twilight_struggle/events_mid.rules:273
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:268:5")
+            # spec: spec/twilight_struggle/events_mid.rules:269
             player = L[0]
             values = [
                 c_target
@@ -3493,16 +3460,16 @@ def s_free_latin_american_realignments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:273:9",
+                "spec/twilight_struggle/events_mid.rules:269:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:276
+            # spec: spec/twilight_struggle/events_mid.rules:272
             p_realignment_roll(state, L[0], L[3])
-            # spec: spec/twilight_struggle/events_mid.rules:277
-            L[2] = bounded(L[2] - 1, "spec/twilight_struggle/events_mid.rules:277:9")
+            # spec: spec/twilight_struggle/events_mid.rules:273
+            L[2] = bounded(L[2] - 1, "spec/twilight_struggle/events_mid.rules:273:9")
             pc = 1
             continue
         if pc == 3:
@@ -3511,21 +3478,21 @@ def s_free_latin_american_realignments(state, frame):
 
 
 def s_missile_envy_use(state, frame):
-    "procedure missile_envy_use (spec/twilight_struggle/events_mid.rules:329)"
+    "procedure missile_envy_use (spec/twilight_struggle/events_mid.rules:322)"
     # L: 0 p, 1 c, 2 fired
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:330
+            # spec: spec/twilight_struggle/events_mid.rules:323
             move_card(
                 state,
-                some_card(L[1], "spec/twilight_struggle/events_mid.rules:330:5"),
+                some_card(L[1], "spec/twilight_struggle/events_mid.rules:323:5"),
                 8,
             )
-            # spec: spec/twilight_struggle/events_mid.rules:331
+            # spec: spec/twilight_struggle/events_mid.rules:324
             emit_card_played(state, L[0], L[1])
-            # spec: spec/twilight_struggle/events_mid.rules:332
+            # spec: spec/twilight_struggle/events_mid.rules:325
             if (
                 A_side[L[1]]
                 if L[1] is not None
@@ -3533,14 +3500,14 @@ def s_missile_envy_use(state, frame):
                     A_side,
                     L[1],
                     "side",
-                    "spec/twilight_struggle/events_mid.rules:332:8",
+                    "spec/twilight_struggle/events_mid.rules:325:8",
                 )
             ) == (None if L[0] is None else (L[0] + 1) % 2):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:333
+            # spec: spec/twilight_struggle/events_mid.rules:326
             frame[1] = 2
             state.frames.append(
                 new_frame(
@@ -3559,32 +3526,32 @@ def s_missile_envy_use(state, frame):
                                         A_ops,
                                         L[1],
                                         "ops",
-                                        "spec/twilight_struggle/events_mid.rules:333:45",
+                                        "spec/twilight_struggle/events_mid.rules:326:45",
                                     )
                                 ),
                             ),
-                            "spec/twilight_struggle/events_mid.rules:333:29",
+                            "spec/twilight_struggle/events_mid.rules:326:29",
                         ),
                     ],
                 )
             )
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:334
+            # spec: spec/twilight_struggle/events_mid.rules:327
             move_card(
                 state,
-                some_card(L[1], "spec/twilight_struggle/events_mid.rules:334:9"),
+                some_card(L[1], "spec/twilight_struggle/events_mid.rules:327:9"),
                 9,
             )
             pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:336
+            # spec: spec/twilight_struggle/events_mid.rules:329
             frame[1] = 4
             state.frames.append(new_frame(4, [L[1], L[0]]))
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:337
+            # spec: spec/twilight_struggle/events_mid.rules:330
             p_put_away_played_card(state, L[0], L[1], L[2])
             pc = 5
         if pc == 5:
@@ -4390,7 +4357,7 @@ def s_play_turn(state, frame):
 
 def s_headline_phase(state, frame):
     "phase headline_phase (spec/twilight_struggle/turn.rules:55)"
-    # L: 0 first_chooser, 1 shown_first, 2 first
+    # L: 0 first_chooser, 1 p, 2 first
     L = frame[2]
     pc = frame[1]
     while True:
@@ -4398,32 +4365,30 @@ def s_headline_phase(state, frame):
             # spec: spec/twilight_struggle/turn.rules:56
             state.vars[3] = True
             state.stamps[15] += 1
-            # spec: spec/twilight_struggle/turn.rules:57
-            L[0] = 0
             # spec: spec/twilight_struggle/turn.rules:58
-            L[1] = False
+            L[0] = bounded(
+                (
+                    1
+                    if state.tracks[6 + 0] >= 4 and state.tracks[6 + (0 + 1) % 2] < 4
+                    else 0
+                ),
+                "spec/twilight_struggle/turn.rules:58:25",
+            )
             # spec: spec/twilight_struggle/turn.rules:59
-            if state.tracks[6 + 1] >= 4 and state.tracks[6 + (1 + 1) % 2] < 4:
-                # spec: spec/twilight_struggle/turn.rules:60
-                L[0] = 0
-                # spec: spec/twilight_struggle/turn.rules:61
-                L[1] = True
-            # spec: spec/twilight_struggle/turn.rules:63
-            if state.tracks[6 + 0] >= 4 and state.tracks[6 + (0 + 1) % 2] < 4:
-                # spec: spec/twilight_struggle/turn.rules:64
-                L[0] = 1
-                # spec: spec/twilight_struggle/turn.rules:65
-                L[1] = True
-            # spec: spec/twilight_struggle/turn.rules:67
             frame[1] = 1
             state.frames.append(new_frame(28, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/turn.rules:68
-            if L[1]:
+            # spec: spec/twilight_struggle/turn.rules:60
+            if (
+                state.tracks[6 + 1] >= 4
+                and state.tracks[6 + (1 + 1) % 2] < 4
+                or state.tracks[6 + 0] >= 4
+                and state.tracks[6 + (0 + 1) % 2] < 4
+            ):
                 state.revealed[6 + L[0]] = True
                 state.stamps[0] += 1
-            # spec: spec/twilight_struggle/turn.rules:69
+            # spec: spec/twilight_struggle/turn.rules:61
             frame[1] = 2
             state.frames.append(
                 new_frame(
@@ -4432,13 +4397,11 @@ def s_headline_phase(state, frame):
             )
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/turn.rules:70
-            state.revealed[6] = True
-            state.stamps[0] += 1
-            # spec: spec/twilight_struggle/turn.rules:71
-            state.revealed[7] = True
-            state.stamps[0] += 1
-            # spec: spec/twilight_struggle/turn.rules:74
+            # spec: spec/twilight_struggle/turn.rules:62
+            for L[1] in PLAYERS:
+                state.revealed[6 + L[1]] = True
+                state.stamps[0] += 1
+            # spec: spec/twilight_struggle/turn.rules:65
             L[2] = bounded(
                 (
                     1
@@ -4449,14 +4412,14 @@ def s_headline_phase(state, frame):
                         else 1
                     )
                 ),
-                "spec/twilight_struggle/turn.rules:74:17",
+                "spec/twilight_struggle/turn.rules:65:17",
             )
-            # spec: spec/twilight_struggle/turn.rules:76
+            # spec: spec/twilight_struggle/turn.rules:67
             frame[1] = 3
             state.frames.append(new_frame(29, [L[2]] + [UNBOUND] * 4))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/turn.rules:77
+            # spec: spec/twilight_struggle/turn.rules:68
             frame[1] = 4
             state.frames.append(
                 new_frame(
@@ -4465,13 +4428,11 @@ def s_headline_phase(state, frame):
             )
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/turn.rules:78
-            state.revealed[6] = False
-            state.stamps[0] += 1
-            # spec: spec/twilight_struggle/turn.rules:79
-            state.revealed[7] = False
-            state.stamps[0] += 1
-            # spec: spec/twilight_struggle/turn.rules:80
+            # spec: spec/twilight_struggle/turn.rules:69
+            for L[1] in PLAYERS:
+                state.revealed[6 + L[1]] = False
+                state.stamps[0] += 1
+            # spec: spec/twilight_struggle/turn.rules:70
             state.vars[3] = False
             state.stamps[15] += 1
             state.frames.pop()
@@ -4479,13 +4440,13 @@ def s_headline_phase(state, frame):
 
 
 def s_choose_headline(state, frame):
-    "procedure choose_headline (spec/twilight_struggle/turn.rules:83)"
+    "procedure choose_headline (spec/twilight_struggle/turn.rules:73)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:84
+            # spec: spec/twilight_struggle/turn.rules:74
             player = L[0]
             values = [
                 c_c
@@ -4504,13 +4465,13 @@ def s_choose_headline(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/turn.rules:84:5",
+                "spec/twilight_struggle/turn.rules:74:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/twilight_struggle/turn.rules:85
+            # spec: spec/twilight_struggle/turn.rules:75
             move_card(state, L[1], 6 + L[0])
             pc = 2
         if pc == 2:
@@ -4519,13 +4480,13 @@ def s_choose_headline(state, frame):
 
 
 def s_resolve_headline(state, frame):
-    "procedure resolve_headline (spec/twilight_struggle/turn.rules:91)"
-    # L: 0 p, 1 c, 2 fired, 3 items and 4 index of the loop at line 92
+    "procedure resolve_headline (spec/twilight_struggle/turn.rules:81)"
+    # L: 0 p, 1 c, 2 fired, 3 items and 4 index of the loop at line 82
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:92
+            # spec: spec/twilight_struggle/turn.rules:82
             L[3] = list(state.zones[6 + L[0]])
             L[4] = 0
             pc = 1
@@ -4534,24 +4495,24 @@ def s_resolve_headline(state, frame):
                 pc = 3
                 continue
             L[1] = L[3][L[4]]
-            # spec: spec/twilight_struggle/turn.rules:93
+            # spec: spec/twilight_struggle/turn.rules:83
             state.vars[1] = L[0]
             state.stamps[13] += 1
-            # spec: spec/twilight_struggle/turn.rules:96
+            # spec: spec/twilight_struggle/turn.rules:86
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
             state.stamps[11] += 1
-            # spec: spec/twilight_struggle/turn.rules:97
+            # spec: spec/twilight_struggle/turn.rules:87
             move_card(state, L[1], 8)
-            # spec: spec/twilight_struggle/turn.rules:98
+            # spec: spec/twilight_struggle/turn.rules:88
             state.vars[5] = L[1]
             state.stamps[17] += 1
-            # spec: spec/twilight_struggle/turn.rules:99
+            # spec: spec/twilight_struggle/turn.rules:89
             state.vars[6] = L[0]
             state.stamps[18] += 1
-            # spec: spec/twilight_struggle/turn.rules:100
+            # spec: spec/twilight_struggle/turn.rules:90
             emit_headline_played(state, L[0], L[1])
-            # spec: spec/twilight_struggle/turn.rules:101
+            # spec: spec/twilight_struggle/turn.rules:91
             log_line(
                 state,
                 " ".join(
@@ -4561,16 +4522,16 @@ def s_resolve_headline(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/turn.rules:101:13",
+                                "spec/twilight_struggle/turn.rules:91:13",
                             )
                         ),
                         "headlines",
                         text_of(ENTITY_LABELS[L[1]]),
                     ]
                 ),
-                "spec/twilight_struggle/turn.rules:101:9",
+                "spec/twilight_struggle/turn.rules:91:9",
             )
-            # spec: spec/twilight_struggle/turn.rules:102
+            # spec: spec/twilight_struggle/turn.rules:92
             frame[1] = 2
             state.frames.append(
                 new_frame(
@@ -4583,7 +4544,7 @@ def s_resolve_headline(state, frame):
                                 if A_side[L[1]] == 0
                                 else 1 if A_side[L[1]] == 1 else L[0]
                             ),
-                            "spec/twilight_struggle/turn.rules:102:35",
+                            "spec/twilight_struggle/turn.rules:92:35",
                         ),
                     ],
                 )
@@ -4591,12 +4552,12 @@ def s_resolve_headline(state, frame):
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/turn.rules:103
+            # spec: spec/twilight_struggle/turn.rules:93
             p_put_away_played_card(state, L[0], L[1], L[2])
-            # spec: spec/twilight_struggle/turn.rules:104
+            # spec: spec/twilight_struggle/turn.rules:94
             state.vars[5] = None
             state.stamps[17] += 1
-            # spec: spec/twilight_struggle/turn.rules:105
+            # spec: spec/twilight_struggle/turn.rules:95
             p_check_vp_victory(state)
             L[4] = L[4] + 1
             pc = 1
@@ -4607,13 +4568,13 @@ def s_resolve_headline(state, frame):
 
 
 def s_action_rounds(state, frame):
-    "phase action_rounds (spec/twilight_struggle/turn.rules:118)"
-    # L: 0 n, 1 p, 2 items and 3 index of the loop at line 119, 4 items and 5 index of the loop at line 121
+    "phase action_rounds (spec/twilight_struggle/turn.rules:108)"
+    # L: 0 n, 1 p, 2 items and 3 index of the loop at line 109, 4 items and 5 index of the loop at line 111
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:119
+            # spec: spec/twilight_struggle/turn.rules:109
             L[2] = list(range(1, 9))
             L[3] = 0
             pc = 1
@@ -4622,10 +4583,10 @@ def s_action_rounds(state, frame):
                 pc = 6
                 continue
             L[0] = L[2][L[3]]
-            # spec: spec/twilight_struggle/turn.rules:120
+            # spec: spec/twilight_struggle/turn.rules:110
             state.tracks[3] = max(0, min(8, L[0]))
             state.stamps[5] += 1
-            # spec: spec/twilight_struggle/turn.rules:121
+            # spec: spec/twilight_struggle/turn.rules:111
             L[4] = list(PLAYERS)
             L[5] = 0
             pc = 2
@@ -4651,7 +4612,7 @@ def s_action_rounds(state, frame):
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/turn.rules:123
+            # spec: spec/twilight_struggle/turn.rules:113
             state.tracks[3] = 0
             state.stamps[5] += 1
             state.frames.pop()
@@ -4659,26 +4620,26 @@ def s_action_rounds(state, frame):
 
 
 def s_take_action_round_of(state, frame):
-    "procedure take_action_round_of (spec/twilight_struggle/turn.rules:126)"
+    "procedure take_action_round_of (spec/twilight_struggle/turn.rules:116)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:127
+            # spec: spec/twilight_struggle/turn.rules:117
             state.vars[1] = L[0]
             state.stamps[13] += 1
-            # spec: spec/twilight_struggle/turn.rules:130
+            # spec: spec/twilight_struggle/turn.rules:120
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
             state.stamps[11] += 1
-            # spec: spec/twilight_struggle/turn.rules:131
+            # spec: spec/twilight_struggle/turn.rules:121
             frame[1] = 1
             if emit_action_round_started(state, L[0]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/turn.rules:132
+            # spec: spec/twilight_struggle/turn.rules:122
             if not allowed_take_action_round(state, L[0]):
                 pc = 2
             elif not d_has_playable_card(state, L[0]):
@@ -4688,13 +4649,13 @@ def s_take_action_round_of(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/turn.rules:133
+            # spec: spec/twilight_struggle/turn.rules:123
             frame[1] = 6
             if emit_action_round_replaced(state, L[0]):
                 return
             pc = 6
         if pc == 3:
-            # spec: spec/twilight_struggle/turn.rules:135
+            # spec: spec/twilight_struggle/turn.rules:125
             log_line(
                 state,
                 " ".join(
@@ -4704,48 +4665,48 @@ def s_take_action_round_of(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/turn.rules:135:13",
+                                "spec/twilight_struggle/turn.rules:125:13",
                             )
                         ),
                         "has no card to play and passes the action round",
                     ]
                 ),
-                "spec/twilight_struggle/turn.rules:135:9",
+                "spec/twilight_struggle/turn.rules:125:9",
             )
             pc = 6
         if pc == 4:
-            # spec: spec/twilight_struggle/turn.rules:137
+            # spec: spec/twilight_struggle/turn.rules:127
             frame[1] = 6
             state.frames.append(new_frame(32, [L[0]]))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/turn.rules:139
+            # spec: spec/twilight_struggle/turn.rules:129
             frame[1] = 6
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 2))
             return
         if pc == 6:
-            # spec: spec/twilight_struggle/turn.rules:141
+            # spec: spec/twilight_struggle/turn.rules:131
             frame[1] = 7
             if emit_action_round_ended(state, L[0]):
                 return
             pc = 7
         if pc == 7:
-            # spec: spec/twilight_struggle/turn.rules:142
+            # spec: spec/twilight_struggle/turn.rules:132
             p_check_vp_victory(state)
-            # spec: spec/twilight_struggle/turn.rules:143
+            # spec: spec/twilight_struggle/turn.rules:133
             expire(state, "end_of_action_round")
             state.frames.pop()
             return
 
 
 def s_extra_action_round(state, frame):
-    "procedure extra_action_round (spec/twilight_struggle/turn.rules:148)"
+    "procedure extra_action_round (spec/twilight_struggle/turn.rules:138)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:149
+            # spec: spec/twilight_struggle/turn.rules:139
             player = L[0]
             offered = []
             offered.append(0)
@@ -4761,7 +4722,7 @@ def s_extra_action_round(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/turn.rules:149:5",
+                "spec/twilight_struggle/turn.rules:139:5",
             )
             frame[1] = 1
             return
@@ -4774,7 +4735,7 @@ def s_extra_action_round(state, frame):
             else:
                 pc = 3
         if pc == 2:
-            # spec: spec/twilight_struggle/turn.rules:150
+            # spec: spec/twilight_struggle/turn.rules:140
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 2))
             return
@@ -4784,32 +4745,32 @@ def s_extra_action_round(state, frame):
 
 
 def s_turn_end(state, frame):
-    "phase turn_end (spec/twilight_struggle/turn.rules:157)"
+    "phase turn_end (spec/twilight_struggle/turn.rules:147)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:158
+            # spec: spec/twilight_struggle/turn.rules:148
             p_military_operations_check(state)
-            # spec: spec/twilight_struggle/turn.rules:159
+            # spec: spec/twilight_struggle/turn.rules:149
             frame[1] = 1
             state.frames.append(new_frame(25, [UNBOUND] * 4))
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/turn.rules:160
+            # spec: spec/twilight_struggle/turn.rules:150
             if state.params["held_card_reveal"]:
                 p_held_card_check(state)
-            # spec: spec/twilight_struggle/turn.rules:162
+            # spec: spec/twilight_struggle/turn.rules:152
             state.vars[2] = True
             state.stamps[14] += 1
-            # spec: spec/twilight_struggle/turn.rules:163
+            # spec: spec/twilight_struggle/turn.rules:153
             for L[0] in PLAYERS:
                 state.tracks[8 + L[0]] = 0
                 state.stamps[8] += 1
-            # spec: spec/twilight_struggle/turn.rules:164
+            # spec: spec/twilight_struggle/turn.rules:154
             emit_turn_ending(state)
-            # spec: spec/twilight_struggle/turn.rules:165
+            # spec: spec/twilight_struggle/turn.rules:155
             expire(state, "end_of_turn")
             state.frames.pop()
             return
@@ -4884,72 +4845,52 @@ def sev_five_year_plan(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/cards.rules:47
-            if len(state.zones[2]) > 0:
-                pc = 1
-            else:
-                pc = 5
-        if pc == 1:
+            picked_from = list(state.zones[2])
+            if not picked_from:
+                pc = 4
+                continue
+            L[2] = pick_random(
+                state, picked_from, "spec/twilight_struggle/cards.rules:47:9"
+            )
             # spec: spec/twilight_struggle/cards.rules:48
-            p_move_random_card(state, 0, "@8")
+            move_card(state, L[2], 8)
             # spec: spec/twilight_struggle/cards.rules:49
-            L[2] = top_card(state, 8)
-            # spec: spec/twilight_struggle/cards.rules:50
             log_line(
                 state,
                 " ".join(
-                    [
-                        "Five Year Plan: the USSR discards",
-                        text_of(
-                            ENTITY_LABELS[L[2]]
-                            if L[2] is not None
-                            else attr_of(
-                                ENTITY_LABELS,
-                                L[2],
-                                "label",
-                                "spec/twilight_struggle/cards.rules:50:54",
-                            )
-                        ),
-                    ]
+                    ["Five Year Plan: the USSR discards", text_of(ENTITY_LABELS[L[2]])]
                 ),
-                "spec/twilight_struggle/cards.rules:50:13",
+                "spec/twilight_struggle/cards.rules:49:9",
             )
-            # spec: spec/twilight_struggle/cards.rules:51
-            if (
-                A_side[L[2]]
-                if L[2] is not None
-                else attr_of(
-                    A_side, L[2], "side", "spec/twilight_struggle/cards.rules:51:16"
-                )
-            ) == 1:
-                pc = 2
+            # spec: spec/twilight_struggle/cards.rules:50
+            if A_side[L[2]] == 1:
+                pc = 1
             else:
-                pc = 4
-        if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:52
-            frame[1] = 3
+                pc = 3
+        if pc == 1:
+            # spec: spec/twilight_struggle/cards.rules:51
+            frame[1] = 2
             state.frames.append(new_frame(4, [L[2], 1]))
             return
-        if pc == 3:
+        if pc == 2:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:53
+            # spec: spec/twilight_struggle/cards.rules:52
             p_put_away_played_card(state, 1, L[2], L[3])
-            pc = 5
+            pc = 4
+        if pc == 3:
+            # spec: spec/twilight_struggle/cards.rules:54
+            move_card(state, L[2], 9)
+            pc = 4
         if pc == 4:
-            # spec: spec/twilight_struggle/cards.rules:55
-            move_card(
-                state, some_card(L[2], "spec/twilight_struggle/cards.rules:55:17"), 9
-            )
-            pc = 5
-        if pc == 5:
             state.frames.pop()
             return
 
 
 def sev_socialist_governments(state, frame):
-    "event of socialist_governments (spec/twilight_struggle/cards.rules:67)"
+    "event of socialist_governments (spec/twilight_struggle/cards.rules:65)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/cards.rules:68
+    # spec: spec/twilight_struggle/cards.rules:66
     state.frames.pop()
     state.frames.append(
         new_frame(6, [L[1], L[0], 1, 3, 2, E_western_europe] + [UNBOUND] * 2)
@@ -4958,13 +4899,13 @@ def sev_socialist_governments(state, frame):
 
 
 def sev_blockade(state, frame):
-    "event of blockade (spec/twilight_struggle/cards.rules:90)"
+    "event of blockade (spec/twilight_struggle/cards.rules:88)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:91
+            # spec: spec/twilight_struggle/cards.rules:89
             player = 1
             offered = []
             if any(q_ops_value(state, 1, c_c) >= 3 for c_c in state.zones[3]):
@@ -4985,7 +4926,7 @@ def sev_blockade(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:91:9",
+                "spec/twilight_struggle/cards.rules:89:9",
             )
             frame[1] = 1
             return
@@ -4998,7 +4939,7 @@ def sev_blockade(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:94
+            # spec: spec/twilight_struggle/cards.rules:92
             player = 1
             values = [c_c for c_c in state.zones[3] if q_ops_value(state, 1, c_c) >= 3]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5009,23 +4950,23 @@ def sev_blockade(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:94:17",
+                "spec/twilight_struggle/cards.rules:92:17",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:96
+            # spec: spec/twilight_struggle/cards.rules:94
             log_line(
                 state,
                 " ".join(["Blockade: the USA discards", text_of(ENTITY_LABELS[L[2]])]),
-                "spec/twilight_struggle/cards.rules:96:17",
+                "spec/twilight_struggle/cards.rules:94:17",
             )
-            # spec: spec/twilight_struggle/cards.rules:97
+            # spec: spec/twilight_struggle/cards.rules:95
             move_card(state, L[2], 9)
             pc = 5
         if pc == 4:
-            # spec: spec/twilight_struggle/cards.rules:100
+            # spec: spec/twilight_struggle/cards.rules:98
             state.counters[2][E_west_germany] = 0
             state.stamps[10] += 1
             pc = 5
@@ -5035,10 +4976,10 @@ def sev_blockade(state, frame):
 
 
 def sev_comecon(state, frame):
-    "event of comecon (spec/twilight_struggle/cards.rules:126)"
+    "event of comecon (spec/twilight_struggle/cards.rules:124)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/cards.rules:126
+    # spec: spec/twilight_struggle/cards.rules:124
     state.frames.pop()
     state.frames.append(
         new_frame(5, [L[1], 0, 4, 1, E_eastern_europe, True] + [UNBOUND] * 2)
@@ -5047,13 +4988,13 @@ def sev_comecon(state, frame):
 
 
 def sev_warsaw_pact_formed(state, frame):
-    "event of warsaw_pact_formed (spec/twilight_struggle/cards.rules:140)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 143
+    "event of warsaw_pact_formed (spec/twilight_struggle/cards.rules:138)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 141
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:141
+            # spec: spec/twilight_struggle/cards.rules:139
             player = L[0]
             offered = []
             offered.append(0)
@@ -5073,7 +5014,7 @@ def sev_warsaw_pact_formed(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:141:9",
+                "spec/twilight_struggle/cards.rules:139:9",
             )
             frame[1] = 1
             return
@@ -5086,15 +5027,15 @@ def sev_warsaw_pact_formed(state, frame):
             else:
                 pc = 7
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:143
+            # spec: spec/twilight_struggle/cards.rules:141
             L[3] = 4
             pc = 3
         if pc == 3:
             if L[3] <= 0:
                 pc = 7
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:143:17")
-            # spec: spec/twilight_struggle/cards.rules:144
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:141:17")
+            # spec: spec/twilight_struggle/cards.rules:142
             player = L[0]
             values = [
                 c_c
@@ -5113,13 +5054,13 @@ def sev_warsaw_pact_formed(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:144:21",
+                "spec/twilight_struggle/cards.rules:142:21",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:146
+            # spec: spec/twilight_struggle/cards.rules:144
             state.counters[2][L[2]] = 0
             state.stamps[10] += 1
             pc = 5
@@ -5128,27 +5069,27 @@ def sev_warsaw_pact_formed(state, frame):
             pc = 3
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/cards.rules:150
+            # spec: spec/twilight_struggle/cards.rules:148
             frame[1] = 7
             state.frames.append(
                 new_frame(5, [L[1], 0, 5, 2, E_eastern_europe, False] + [UNBOUND] * 2)
             )
             return
         if pc == 7:
-            # spec: spec/twilight_struggle/cards.rules:153
+            # spec: spec/twilight_struggle/cards.rules:151
             activate(state, 2, [], None)
             state.frames.pop()
             return
 
 
 def sev_truman_doctrine(state, frame):
-    "event of truman_doctrine (spec/twilight_struggle/cards.rules:176)"
+    "event of truman_doctrine (spec/twilight_struggle/cards.rules:174)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:177
+            # spec: spec/twilight_struggle/cards.rules:175
             player = L[0]
             values = [
                 c_c
@@ -5182,13 +5123,13 @@ def sev_truman_doctrine(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:177:9",
+                "spec/twilight_struggle/cards.rules:175:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:181
+            # spec: spec/twilight_struggle/cards.rules:179
             state.counters[1][L[2]] = 0
             state.stamps[10] += 1
             pc = 2
@@ -5198,13 +5139,13 @@ def sev_truman_doctrine(state, frame):
 
 
 def sev_olympic_games(state, frame):
-    "event of olympic_games (spec/twilight_struggle/cards.rules:191)"
+    "event of olympic_games (spec/twilight_struggle/cards.rules:189)"
     # L: 0 you, 1 this, 2 sponsor_total, 3 guest_total, 4 sponsor_die, 5 guest_die
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:192
+            # spec: spec/twilight_struggle/cards.rules:190
             player = None if L[0] is None else (L[0] + 1) % 2
             offered = []
             offered.append(0)
@@ -5221,7 +5162,7 @@ def sev_olympic_games(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:192:9",
+                "spec/twilight_struggle/cards.rules:190:9",
             )
             frame[1] = 1
             return
@@ -5234,22 +5175,22 @@ def sev_olympic_games(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:194
+            # spec: spec/twilight_struggle/cards.rules:192
             L[2] = 0
-            # spec: spec/twilight_struggle/cards.rules:195
+            # spec: spec/twilight_struggle/cards.rules:193
             L[3] = 0
-            # spec: spec/twilight_struggle/cards.rules:196
+            # spec: spec/twilight_struggle/cards.rules:194
             while L[2] == L[3]:
-                tick(state, "while", "spec/twilight_struggle/cards.rules:196:17")
+                tick(state, "while", "spec/twilight_struggle/cards.rules:194:17")
+                # spec: spec/twilight_struggle/cards.rules:195
+                L[4] = roll(state, 6, "spec/twilight_struggle/cards.rules:195:21")
+                # spec: spec/twilight_struggle/cards.rules:196
+                L[5] = roll(state, 6, "spec/twilight_struggle/cards.rules:196:21")
                 # spec: spec/twilight_struggle/cards.rules:197
-                L[4] = roll(state, 6, "spec/twilight_struggle/cards.rules:197:21")
+                L[2] = bounded(L[4] + 2, "spec/twilight_struggle/cards.rules:197:21")
                 # spec: spec/twilight_struggle/cards.rules:198
-                L[5] = roll(state, 6, "spec/twilight_struggle/cards.rules:198:21")
-                # spec: spec/twilight_struggle/cards.rules:199
-                L[2] = bounded(L[4] + 2, "spec/twilight_struggle/cards.rules:199:21")
-                # spec: spec/twilight_struggle/cards.rules:200
                 L[3] = L[5]
-            # spec: spec/twilight_struggle/cards.rules:202
+            # spec: spec/twilight_struggle/cards.rules:200
             log_line(
                 state,
                 " ".join(
@@ -5260,7 +5201,7 @@ def sev_olympic_games(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/cards.rules:202:39",
+                                "spec/twilight_struggle/cards.rules:200:39",
                             )
                         ),
                         text_of(L[2]),
@@ -5270,26 +5211,26 @@ def sev_olympic_games(state, frame):
                                 PLAYER_LABELS,
                                 None if L[0] is None else (L[0] + 1) % 2,
                                 "label",
-                                "spec/twilight_struggle/cards.rules:202:76",
+                                "spec/twilight_struggle/cards.rules:200:76",
                             )
                         ),
                         text_of(L[3]),
                     ]
                 ),
-                "spec/twilight_struggle/cards.rules:202:17",
+                "spec/twilight_struggle/cards.rules:200:17",
             )
-            # spec: spec/twilight_struggle/cards.rules:204
+            # spec: spec/twilight_struggle/cards.rules:202
             if L[2] > L[3]:
-                # spec: spec/twilight_struggle/cards.rules:205
+                # spec: spec/twilight_struggle/cards.rules:203
                 p_gain_vp(state, L[0], 2)
             else:
-                # spec: spec/twilight_struggle/cards.rules:207
+                # spec: spec/twilight_struggle/cards.rules:205
                 p_gain_vp(state, None if L[0] is None else (L[0] + 1) % 2, 2)
             pc = 4
         if pc == 3:
-            # spec: spec/twilight_struggle/cards.rules:211
+            # spec: spec/twilight_struggle/cards.rules:209
             p_degrade_defcon(state, 1)
-            # spec: spec/twilight_struggle/cards.rules:212
+            # spec: spec/twilight_struggle/cards.rules:210
             state.frames.pop()
             state.frames.append(
                 new_frame(
@@ -5302,7 +5243,7 @@ def sev_olympic_games(state, frame):
                                 if q_ops_shift(state, L[0], L[1]) == 0
                                 else min(4, max(1, 4 + q_ops_shift(state, L[0], L[1])))
                             ),
-                            "spec/twilight_struggle/cards.rules:212:48",
+                            "spec/twilight_struggle/cards.rules:210:48",
                         ),
                     ],
                 )
@@ -5314,27 +5255,28 @@ def sev_olympic_games(state, frame):
 
 
 def sev_independent_reds(state, frame):
-    "event of independent_reds (spec/twilight_struggle/cards.rules:229)"
+    "event of independent_reds (spec/twilight_struggle/cards.rules:227)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:230
+            # spec: spec/twilight_struggle/cards.rules:228
             player = L[0]
             values = [
                 c_c
-                for kept_ in (kept_5(state),)
-                for c_c in kept_[0]
+                for c_c in K_country
                 if (
-                    kept_[1]
-                    or c_c == E_yugoslavia
-                    or c_c == E_romania
-                    or c_c == E_bulgaria
-                    or c_c == E_hungary
-                    or c_c == E_czechoslovakia
+                    c_c
+                    in [
+                        E_yugoslavia,
+                        E_romania,
+                        E_bulgaria,
+                        E_hungary,
+                        E_czechoslovakia,
+                    ]
+                    and state.counters[1][c_c] > state.counters[2][c_c]
                 )
-                and state.counters[1][c_c] > state.counters[2][c_c]
             ]
             if not values:
                 pc = 2
@@ -5348,13 +5290,13 @@ def sev_independent_reds(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:230:9",
+                "spec/twilight_struggle/cards.rules:228:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:233
+            # spec: spec/twilight_struggle/cards.rules:232
             state.counters[2][L[2]] = max(0, state.counters[1][L[2]])
             state.stamps[10] += 1
             pc = 2
@@ -5364,33 +5306,33 @@ def sev_independent_reds(state, frame):
 
 
 def sev_marshall_plan(state, frame):
-    "event of marshall_plan (spec/twilight_struggle/cards.rules:239)"
+    "event of marshall_plan (spec/twilight_struggle/cards.rules:238)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:240
+            # spec: spec/twilight_struggle/cards.rules:239
             frame[1] = 1
             state.frames.append(
                 new_frame(5, [L[1], 1, 7, 1, E_western_europe, True] + [UNBOUND] * 2)
             )
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/cards.rules:241
+            # spec: spec/twilight_struggle/cards.rules:240
             activate(state, 1, [], None)
             state.frames.pop()
             return
 
 
 def sev_indo_pakistani_war(state, frame):
-    "event of indo_pakistani_war (spec/twilight_struggle/cards.rules:248)"
+    "event of indo_pakistani_war (spec/twilight_struggle/cards.rules:247)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:249
+            # spec: spec/twilight_struggle/cards.rules:248
             player = L[0]
             values = [
                 c_target
@@ -5405,29 +5347,29 @@ def sev_indo_pakistani_war(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:249:9",
+                "spec/twilight_struggle/cards.rules:248:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:251
+            # spec: spec/twilight_struggle/cards.rules:250
             p_war(state, L[0], L[2], 4, 2, 2, False)
             state.frames.pop()
             return
 
 
 def sev_cia_created(state, frame):
-    "event of cia_created (spec/twilight_struggle/cards.rules:266)"
+    "event of cia_created (spec/twilight_struggle/cards.rules:265)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:267
+            # spec: spec/twilight_struggle/cards.rules:266
             state.revealed[2] = True
             state.stamps[0] += 1
-            # spec: spec/twilight_struggle/cards.rules:268
+            # spec: spec/twilight_struggle/cards.rules:267
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -5440,14 +5382,14 @@ def sev_cia_created(state, frame):
                                 if q_ops_shift(state, 1, L[1]) == 0
                                 else min(4, max(1, 1 + q_ops_shift(state, 1, L[1])))
                             ),
-                            "spec/twilight_struggle/cards.rules:268:40",
+                            "spec/twilight_struggle/cards.rules:267:40",
                         ),
                     ],
                 )
             )
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/cards.rules:269
+            # spec: spec/twilight_struggle/cards.rules:268
             state.revealed[2] = False
             state.stamps[0] += 1
             state.frames.pop()
@@ -5455,32 +5397,33 @@ def sev_cia_created(state, frame):
 
 
 def sev_suez_crisis(state, frame):
-    "event of suez_crisis (spec/twilight_struggle/cards.rules:284)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 286
+    "event of suez_crisis (spec/twilight_struggle/cards.rules:283)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 285
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:285
+            # spec: spec/twilight_struggle/cards.rules:284
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:286
+            # spec: spec/twilight_struggle/cards.rules:285
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:286:9")
-            # spec: spec/twilight_struggle/cards.rules:287
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:285:9")
+            # spec: spec/twilight_struggle/cards.rules:286
             player = L[0]
             values = [
                 c_c
-                for kept_ in (kept_6(state),)
-                for c_c in kept_[0]
-                if (kept_[1] or c_c == E_france or c_c == E_uk or c_c == E_israel)
-                and state.counters[2][c_c] > 0
-                and state.counters[0][c_c] < 2
+                for c_c in K_country
+                if (
+                    c_c in [E_france, E_uk, E_israel]
+                    and state.counters[2][c_c] > 0
+                    and state.counters[0][c_c] < 2
+                )
             ]
             if not values:
                 pc = 3
@@ -5494,22 +5437,22 @@ def sev_suez_crisis(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:287:13",
+                "spec/twilight_struggle/cards.rules:286:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:290
+            # spec: spec/twilight_struggle/cards.rules:289
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] - 1),
-                "spec/twilight_struggle/cards.rules:290:13",
+                "spec/twilight_struggle/cards.rules:289:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:291
+            # spec: spec/twilight_struggle/cards.rules:290
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:291:13",
+                "spec/twilight_struggle/cards.rules:290:13",
             )
             state.stamps[9] += 1
             pc = 3
@@ -5523,26 +5466,26 @@ def sev_suez_crisis(state, frame):
 
 
 def sev_east_european_unrest(state, frame):
-    "event of east_european_unrest (spec/twilight_struggle/cards.rules:299)"
-    # L: 0 you, 1 this, 2 amount, 3 c, 4 rounds left of the repeat at line 302
+    "event of east_european_unrest (spec/twilight_struggle/cards.rules:298)"
+    # L: 0 you, 1 this, 2 amount, 3 c, 4 rounds left of the repeat at line 301
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:300
+            # spec: spec/twilight_struggle/cards.rules:299
             L[2] = 2 if state.tracks[2] >= 8 else 1
-            # spec: spec/twilight_struggle/cards.rules:301
+            # spec: spec/twilight_struggle/cards.rules:300
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:302
+            # spec: spec/twilight_struggle/cards.rules:301
             L[4] = 3
             pc = 1
         if pc == 1:
             if L[4] <= 0:
                 pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:302:9")
-            # spec: spec/twilight_struggle/cards.rules:303
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:301:9")
+            # spec: spec/twilight_struggle/cards.rules:302
             player = L[0]
             values = [
                 c_c
@@ -5565,22 +5508,22 @@ def sev_east_european_unrest(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:303:13",
+                "spec/twilight_struggle/cards.rules:302:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:306
+            # spec: spec/twilight_struggle/cards.rules:305
             state.counters[1][L[3]] = bounded(
                 max(0, state.counters[1][L[3]] - L[2]),
-                "spec/twilight_struggle/cards.rules:306:13",
+                "spec/twilight_struggle/cards.rules:305:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:307
+            # spec: spec/twilight_struggle/cards.rules:306
             state.counters[0][L[3]] = bounded(
                 max(0, state.counters[0][L[3]] + 1),
-                "spec/twilight_struggle/cards.rules:307:13",
+                "spec/twilight_struggle/cards.rules:306:13",
             )
             state.stamps[9] += 1
             pc = 3
@@ -5594,24 +5537,24 @@ def sev_east_european_unrest(state, frame):
 
 
 def sev_decolonization(state, frame):
-    "event of decolonization (spec/twilight_struggle/cards.rules:314)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 316
+    "event of decolonization (spec/twilight_struggle/cards.rules:313)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 315
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:315
+            # spec: spec/twilight_struggle/cards.rules:314
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:316
+            # spec: spec/twilight_struggle/cards.rules:315
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:316:9")
-            # spec: spec/twilight_struggle/cards.rules:317
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:315:9")
+            # spec: spec/twilight_struggle/cards.rules:316
             player = L[0]
             values = [
                 c_c
@@ -5629,22 +5572,22 @@ def sev_decolonization(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:317:13",
+                "spec/twilight_struggle/cards.rules:316:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:320
+            # spec: spec/twilight_struggle/cards.rules:319
             state.counters[1][L[2]] = bounded(
                 max(0, state.counters[1][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:320:13",
+                "spec/twilight_struggle/cards.rules:319:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:321
+            # spec: spec/twilight_struggle/cards.rules:320
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:321:13",
+                "spec/twilight_struggle/cards.rules:320:13",
             )
             state.stamps[9] += 1
             L[3] = L[3] - 1
@@ -5656,13 +5599,13 @@ def sev_decolonization(state, frame):
 
 
 def sev_un_intervention(state, frame):
-    "event of un_intervention (spec/twilight_struggle/cards.rules:339)"
+    "event of un_intervention (spec/twilight_struggle/cards.rules:338)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:340
+            # spec: spec/twilight_struggle/cards.rules:339
             player = L[0]
             values = [
                 c_c
@@ -5677,13 +5620,13 @@ def sev_un_intervention(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:340:9",
+                "spec/twilight_struggle/cards.rules:339:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:342
+            # spec: spec/twilight_struggle/cards.rules:341
             log_line(
                 state,
                 " ".join(
@@ -5693,7 +5636,7 @@ def sev_un_intervention(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/cards.rules:342:13",
+                                "spec/twilight_struggle/cards.rules:341:13",
                             )
                         ),
                         "plays",
@@ -5701,18 +5644,18 @@ def sev_un_intervention(state, frame):
                         "with UN Intervention: its event is cancelled",
                     ]
                 ),
-                "spec/twilight_struggle/cards.rules:342:9",
+                "spec/twilight_struggle/cards.rules:341:9",
             )
-            # spec: spec/twilight_struggle/cards.rules:343
+            # spec: spec/twilight_struggle/cards.rules:342
             move_card(state, L[2], 8)
-            # spec: spec/twilight_struggle/cards.rules:344
+            # spec: spec/twilight_struggle/cards.rules:343
             emit_card_played(state, L[0], L[2])
-            # spec: spec/twilight_struggle/cards.rules:345
+            # spec: spec/twilight_struggle/cards.rules:344
             frame[1] = 2
             state.frames.append(new_frame(3, [L[0], L[2]]))
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:346
+            # spec: spec/twilight_struggle/cards.rules:345
             if state.location[L[2]] == 8:
                 move_card(state, L[2], 9)
             state.frames.pop()
@@ -5720,25 +5663,25 @@ def sev_un_intervention(state, frame):
 
 
 def sev_de_stalinization(state, frame):
-    "event of de_stalinization (spec/twilight_struggle/cards.rules:353)"
+    "event of de_stalinization (spec/twilight_struggle/cards.rules:352)"
     # L: 0 you, 1 this, 2 moved, 3 source, 4 dest
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:354
+            # spec: spec/twilight_struggle/cards.rules:353
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:355
+            # spec: spec/twilight_struggle/cards.rules:354
             L[2] = 0
-            # spec: spec/twilight_struggle/cards.rules:356
+            # spec: spec/twilight_struggle/cards.rules:355
             pc = 1
         if pc == 1:
             if not (L[2] < 4 and any(state.counters[1][c_c] > 0 for c_c in K_country)):
                 pc = 7
                 continue
-            tick(state, "while", "spec/twilight_struggle/cards.rules:356:9")
-            # spec: spec/twilight_struggle/cards.rules:357
+            tick(state, "while", "spec/twilight_struggle/cards.rules:355:9")
+            # spec: spec/twilight_struggle/cards.rules:356
             player = L[0]
             offered = []
             offered.append(0)
@@ -5753,7 +5696,7 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:357:13",
+                "spec/twilight_struggle/cards.rules:356:13",
             )
             frame[1] = 2
             return
@@ -5766,7 +5709,7 @@ def sev_de_stalinization(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/cards.rules:359
+            # spec: spec/twilight_struggle/cards.rules:358
             player = L[0]
             values = [
                 c_source for c_source in K_country if state.counters[1][c_source] > 0
@@ -5779,23 +5722,23 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:359:21",
+                "spec/twilight_struggle/cards.rules:358:21",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:361
+            # spec: spec/twilight_struggle/cards.rules:360
             state.counters[1][L[3]] = bounded(
                 max(0, state.counters[1][L[3]] - 1),
-                "spec/twilight_struggle/cards.rules:361:21",
+                "spec/twilight_struggle/cards.rules:360:21",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:362
+            # spec: spec/twilight_struggle/cards.rules:361
             player = L[0]
             values = [
                 c_dest
-                for kept_ in (kept_7(state),)
+                for kept_ in (kept_5(state),)
                 for c_dest in kept_[0]
                 if (
                     kept_[1]
@@ -5816,30 +5759,30 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:362:21",
+                "spec/twilight_struggle/cards.rules:361:21",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:365
+            # spec: spec/twilight_struggle/cards.rules:364
             state.counters[1][L[4]] = bounded(
                 max(0, state.counters[1][L[4]] + 1),
-                "spec/twilight_struggle/cards.rules:365:21",
+                "spec/twilight_struggle/cards.rules:364:21",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:366
+            # spec: spec/twilight_struggle/cards.rules:365
             state.counters[0][L[4]] = bounded(
                 max(0, state.counters[0][L[4]] + 1),
-                "spec/twilight_struggle/cards.rules:366:21",
+                "spec/twilight_struggle/cards.rules:365:21",
             )
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:367
-            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/cards.rules:367:21")
+            # spec: spec/twilight_struggle/cards.rules:366
+            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/cards.rules:366:21")
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/cards.rules:369
+            # spec: spec/twilight_struggle/cards.rules:368
             L[2] = 4
             pc = 1
             continue
@@ -5859,7 +5802,7 @@ def sev_brush_war(state, frame):
             player = L[0]
             values = [
                 c_target
-                for kept_ in (kept_8(state, L[0]),)
+                for kept_ in (kept_6(state, L[0]),)
                 for c_target in kept_[0]
                 if kept_[1]
                 or A_stability[c_target] <= 2
@@ -5899,23 +5842,23 @@ def sev_brush_war(state, frame):
 
 
 def sev_salt_negotiations(state, frame):
-    "event of salt_negotiations (spec/twilight_struggle/events_mid.rules:185)"
+    "event of salt_negotiations (spec/twilight_struggle/events_mid.rules:181)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:186
+            # spec: spec/twilight_struggle/events_mid.rules:182
             p_improve_defcon(state, 2)
-            # spec: spec/twilight_struggle/events_mid.rules:187
-            activate(state, 21, [], "end_of_turn")
-            # spec: spec/twilight_struggle/events_mid.rules:188
+            # spec: spec/twilight_struggle/events_mid.rules:183
+            activate(state, 20, [], "end_of_turn")
+            # spec: spec/twilight_struggle/events_mid.rules:184
             if any(not A_scoring[c_c] for c_c in state.zones[9]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:189
+            # spec: spec/twilight_struggle/events_mid.rules:185
             player = L[0]
             offered = []
             offered.append(0)
@@ -5932,7 +5875,7 @@ def sev_salt_negotiations(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:189:9",
+                "spec/twilight_struggle/events_mid.rules:185:9",
             )
             frame[1] = 2
             return
@@ -5945,7 +5888,7 @@ def sev_salt_negotiations(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:191
+            # spec: spec/twilight_struggle/events_mid.rules:187
             player = L[0]
             values = [c_c for c_c in state.zones[9] if not A_scoring[c_c]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5956,15 +5899,15 @@ def sev_salt_negotiations(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:191:17",
+                "spec/twilight_struggle/events_mid.rules:187:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:192
+            # spec: spec/twilight_struggle/events_mid.rules:188
             move_card(state, L[2], 2 + L[0])
-            # spec: spec/twilight_struggle/events_mid.rules:193
+            # spec: spec/twilight_struggle/events_mid.rules:189
             log_line(
                 state,
                 " ".join(
@@ -5974,7 +5917,7 @@ def sev_salt_negotiations(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/events_mid.rules:193:21",
+                                "spec/twilight_struggle/events_mid.rules:189:21",
                             )
                         ),
                         "takes",
@@ -5982,7 +5925,7 @@ def sev_salt_negotiations(state, frame):
                         "from the discards",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:193:17",
+                "spec/twilight_struggle/events_mid.rules:189:17",
             )
             pc = 5
         if pc == 5:
@@ -5991,27 +5934,27 @@ def sev_salt_negotiations(state, frame):
 
 
 def sev_summit(state, frame):
-    "event of summit (spec/twilight_struggle/events_mid.rules:212)"
+    "event of summit (spec/twilight_struggle/events_mid.rules:208)"
     # L: 0 you, 1 this, 2 own_die, 3 their_die, 4 own_total, 5 their_total
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:213
-            L[2] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:213:5")
-            # spec: spec/twilight_struggle/events_mid.rules:214
-            L[3] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:214:5")
-            # spec: spec/twilight_struggle/events_mid.rules:215
+            # spec: spec/twilight_struggle/events_mid.rules:209
+            L[2] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:209:5")
+            # spec: spec/twilight_struggle/events_mid.rules:210
+            L[3] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:210:5")
+            # spec: spec/twilight_struggle/events_mid.rules:211
             L[4] = bounded(
                 L[2] + d_summit_bonus(state, L[0]),
-                "spec/twilight_struggle/events_mid.rules:215:21",
+                "spec/twilight_struggle/events_mid.rules:211:21",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:216
+            # spec: spec/twilight_struggle/events_mid.rules:212
             L[5] = bounded(
                 L[3] + d_summit_bonus(state, None if L[0] is None else (L[0] + 1) % 2),
-                "spec/twilight_struggle/events_mid.rules:216:23",
+                "spec/twilight_struggle/events_mid.rules:212:23",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:217
+            # spec: spec/twilight_struggle/events_mid.rules:213
             log_line(
                 state,
                 " ".join(
@@ -6022,7 +5965,7 @@ def sev_summit(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/events_mid.rules:217:20",
+                                "spec/twilight_struggle/events_mid.rules:213:20",
                             )
                         ),
                         text_of(L[4]),
@@ -6030,9 +5973,9 @@ def sev_summit(state, frame):
                         text_of(L[5]),
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:217:5",
+                "spec/twilight_struggle/events_mid.rules:213:5",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:218
+            # spec: spec/twilight_struggle/events_mid.rules:214
             if L[4] > L[5]:
                 pc = 1
             elif L[5] > L[4]:
@@ -6040,12 +5983,12 @@ def sev_summit(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:219
+            # spec: spec/twilight_struggle/events_mid.rules:215
             state.frames.pop()
             state.frames.append(new_frame(15, [L[0]]))
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:221
+            # spec: spec/twilight_struggle/events_mid.rules:217
             state.frames.pop()
             state.frames.append(
                 new_frame(15, [None if L[0] is None else (L[0] + 1) % 2])
@@ -6057,13 +6000,13 @@ def sev_summit(state, frame):
 
 
 def sev_how_i_learned_to_stop_worrying(state, frame):
-    "event of how_i_learned_to_stop_worrying (spec/twilight_struggle/events_mid.rules:238)"
+    "event of how_i_learned_to_stop_worrying (spec/twilight_struggle/events_mid.rules:234)"
     # L: 0 you, 1 this, 2 level
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:239
+            # spec: spec/twilight_struggle/events_mid.rules:235
             player = L[0]
             values = list(range(1, 6))
             ids, labels = option_names(values)
@@ -6074,28 +6017,28 @@ def sev_how_i_learned_to_stop_worrying(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:239:5",
+                "spec/twilight_struggle/events_mid.rules:235:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:240
+            # spec: spec/twilight_struggle/events_mid.rules:236
             p_set_defcon_to(state, L[2])
-            # spec: spec/twilight_struggle/events_mid.rules:241
+            # spec: spec/twilight_struggle/events_mid.rules:237
             p_add_milops(state, L[0], 5)
             state.frames.pop()
             return
 
 
 def sev_junta(state, frame):
-    "event of junta (spec/twilight_struggle/events_mid.rules:251)"
+    "event of junta (spec/twilight_struggle/events_mid.rules:247)"
     # L: 0 you, 1 this, 2 target, 3 ops, 4 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:252
+            # spec: spec/twilight_struggle/events_mid.rules:248
             player = L[0]
             values = [
                 c_target
@@ -6113,24 +6056,24 @@ def sev_junta(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:252:5",
+                "spec/twilight_struggle/events_mid.rules:248:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:253
+            # spec: spec/twilight_struggle/events_mid.rules:249
             state.counters[1 + L[0]][L[2]] = bounded(
                 max(0, state.counters[1 + L[0]][L[2]] + 2),
-                "spec/twilight_struggle/events_mid.rules:253:5",
+                "spec/twilight_struggle/events_mid.rules:249:5",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:254
+            # spec: spec/twilight_struggle/events_mid.rules:250
             L[3] = bounded(
                 d_event_ops(state, L[0], L[1], A_ops[L[1]]),
-                "spec/twilight_struggle/events_mid.rules:254:15",
+                "spec/twilight_struggle/events_mid.rules:250:15",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:255
+            # spec: spec/twilight_struggle/events_mid.rules:251
             player = L[0]
             offered = []
             if any(
@@ -6164,7 +6107,7 @@ def sev_junta(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:255:5",
+                "spec/twilight_struggle/events_mid.rules:251:5",
             )
             frame[1] = 2
             return
@@ -6179,7 +6122,7 @@ def sev_junta(state, frame):
             else:
                 pc = 6
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:258
+            # spec: spec/twilight_struggle/events_mid.rules:254
             player = L[0]
             values = [
                 c_c
@@ -6197,18 +6140,18 @@ def sev_junta(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:258:13",
+                "spec/twilight_struggle/events_mid.rules:254:13",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:260
+            # spec: spec/twilight_struggle/events_mid.rules:256
             state.frames.pop()
             state.frames.append(new_frame(22, [L[0], L[4], L[3], True] + [UNBOUND] * 3))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:264
+            # spec: spec/twilight_struggle/events_mid.rules:260
             state.frames.pop()
             state.frames.append(new_frame(16, [L[0], L[3]] + [UNBOUND] * 2))
             return
@@ -6218,30 +6161,25 @@ def sev_junta(state, frame):
 
 
 def sev_missile_envy(state, frame):
-    "event of missile_envy (spec/twilight_struggle/events_mid.rules:316)"
-    # L: 0 you, 1 this, 2 them, 3 best, 4 c, 5 taken
+    "event of missile_envy (spec/twilight_struggle/events_mid.rules:312)"
+    # L: 0 you, 1 this, 2 them, 3 taken
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:317
+            # spec: spec/twilight_struggle/events_mid.rules:313
             L[2] = None if L[0] is None else (L[0] + 1) % 2
-            # spec: spec/twilight_struggle/events_mid.rules:318
-            if len(state.zones[2 + L[2]]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:319
-            L[3] = 0
-            # spec: spec/twilight_struggle/events_mid.rules:320
-            for L[4] in list(state.zones[2 + L[2]]):
-                L[3] = max(L[3], A_ops[L[4]])
-            # spec: spec/twilight_struggle/events_mid.rules:321
+            # spec: spec/twilight_struggle/events_mid.rules:314
             player = L[2]
             values = [
-                c_taken for c_taken in state.zones[2 + L[2]] if A_ops[c_taken] == L[3]
+                c_taken
+                for c_taken in state.zones[2 + L[2]]
+                if all(A_ops[c_c] <= A_ops[c_taken] for c_c in state.zones[2 + L[2]])
             ]
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -6250,18 +6188,18 @@ def sev_missile_envy(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:321:9",
+                "spec/twilight_struggle/events_mid.rules:314:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
-            L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:322
+        if pc == 1:
+            L[3] = frame[3]
+            # spec: spec/twilight_struggle/events_mid.rules:316
             move_card(state, L[1], 2 + L[2])
-            # spec: spec/twilight_struggle/events_mid.rules:323
-            if not is_active(state, 22, [L[2]]):
-                activate(state, 22, [L[2]], None)
-            # spec: spec/twilight_struggle/events_mid.rules:324
+            # spec: spec/twilight_struggle/events_mid.rules:317
+            if not is_active(state, 21, [L[2]]):
+                activate(state, 21, [L[2]], None)
+            # spec: spec/twilight_struggle/events_mid.rules:318
             log_line(
                 state,
                 " ".join(
@@ -6271,33 +6209,33 @@ def sev_missile_envy(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/events_mid.rules:324:13",
+                                "spec/twilight_struggle/events_mid.rules:318:9",
                             )
                         ),
                         "takes",
-                        text_of(ENTITY_LABELS[L[5]]),
+                        text_of(ENTITY_LABELS[L[3]]),
                         "with Missile Envy",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:324:9",
+                "spec/twilight_struggle/events_mid.rules:318:5",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:325
+            # spec: spec/twilight_struggle/events_mid.rules:319
             state.frames.pop()
-            state.frames.append(new_frame(17, [L[0], L[5]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(17, [L[0], L[3]] + [UNBOUND] * 1))
             return
-        if pc == 3:
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_south_african_unrest(state, frame):
-    "event of south_african_unrest (spec/twilight_struggle/events_mid.rules:416)"
+    "event of south_african_unrest (spec/twilight_struggle/events_mid.rules:408)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:417
+            # spec: spec/twilight_struggle/events_mid.rules:409
             player = 0
             offered = []
             offered.append(0)
@@ -6317,7 +6255,7 @@ def sev_south_african_unrest(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:417:5",
+                "spec/twilight_struggle/events_mid.rules:409:5",
             )
             frame[1] = 1
             return
@@ -6330,21 +6268,21 @@ def sev_south_african_unrest(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:418
+            # spec: spec/twilight_struggle/events_mid.rules:410
             state.counters[1][E_south_africa] = bounded(
                 max(0, state.counters[1][E_south_africa] + 2),
-                "spec/twilight_struggle/events_mid.rules:418:52",
+                "spec/twilight_struggle/events_mid.rules:410:52",
             )
             state.stamps[10] += 1
             pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:420
+            # spec: spec/twilight_struggle/events_mid.rules:412
             state.counters[1][E_south_africa] = bounded(
                 max(0, state.counters[1][E_south_africa] + 1),
-                "spec/twilight_struggle/events_mid.rules:420:13",
+                "spec/twilight_struggle/events_mid.rules:412:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:421
+            # spec: spec/twilight_struggle/events_mid.rules:413
             player = 0
             values = [c_c for c_c in K_country if c_c in ADJS[E_south_africa]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -6355,16 +6293,16 @@ def sev_south_african_unrest(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:421:13",
+                "spec/twilight_struggle/events_mid.rules:413:13",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:422
+            # spec: spec/twilight_struggle/events_mid.rules:414
             state.counters[1][L[2]] = bounded(
                 max(0, state.counters[1][L[2]] + 2),
-                "spec/twilight_struggle/events_mid.rules:422:13",
+                "spec/twilight_struggle/events_mid.rules:414:13",
             )
             state.stamps[10] += 1
             pc = 5
@@ -6374,27 +6312,40 @@ def sev_south_african_unrest(state, frame):
 
 
 def sev_muslim_revolution(state, frame):
-    "event of muslim_revolution (spec/twilight_struggle/events_mid.rules:456)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 457
+    "event of muslim_revolution (spec/twilight_struggle/events_mid.rules:447)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 448
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:457
+            # spec: spec/twilight_struggle/events_mid.rules:448
             L[3] = 2
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:457:5")
-            # spec: spec/twilight_struggle/events_mid.rules:458
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:448:5")
+            # spec: spec/twilight_struggle/events_mid.rules:449
             player = L[0]
             values = [
                 c_c
-                for kept_ in (kept_9(state),)
+                for kept_ in (kept_7(state),)
                 for c_c in kept_[0]
-                if (kept_[1] or d_muslim_revolution_country(state, c_c))
+                if (
+                    kept_[1]
+                    or c_c
+                    in [
+                        E_sudan,
+                        E_iran,
+                        E_iraq,
+                        E_egypt,
+                        E_libya,
+                        E_saudi_arabia,
+                        E_syria,
+                        E_jordan,
+                    ]
+                )
                 and state.counters[2][c_c] > 0
             ]
             if not values:
@@ -6409,13 +6360,13 @@ def sev_muslim_revolution(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:458:9",
+                "spec/twilight_struggle/events_mid.rules:449:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:460
+            # spec: spec/twilight_struggle/events_mid.rules:451
             state.counters[2][L[2]] = 0
             state.stamps[10] += 1
             pc = 3
@@ -6429,12 +6380,12 @@ def sev_muslim_revolution(state, frame):
 
 
 def sev_abm_treaty(state, frame):
-    "event of abm_treaty (spec/twilight_struggle/events_mid.rules:468)"
+    "event of abm_treaty (spec/twilight_struggle/events_mid.rules:459)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_mid.rules:469
+    # spec: spec/twilight_struggle/events_mid.rules:460
     p_improve_defcon(state, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:470
+    # spec: spec/twilight_struggle/events_mid.rules:461
     state.frames.pop()
     state.frames.append(
         new_frame(
@@ -6443,7 +6394,7 @@ def sev_abm_treaty(state, frame):
                 L[0],
                 bounded(
                     d_event_ops(state, L[0], L[1], A_ops[L[1]]),
-                    "spec/twilight_struggle/events_mid.rules:470:27",
+                    "spec/twilight_struggle/events_mid.rules:461:27",
                 ),
             ],
         )
@@ -6452,16 +6403,16 @@ def sev_abm_treaty(state, frame):
 
 
 def sev_lone_gunman(state, frame):
-    "event of lone_gunman (spec/twilight_struggle/events_mid.rules:542)"
+    "event of lone_gunman (spec/twilight_struggle/events_mid.rules:531)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:543
+            # spec: spec/twilight_struggle/events_mid.rules:532
             state.revealed[3] = True
             state.stamps[0] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:544
+            # spec: spec/twilight_struggle/events_mid.rules:533
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -6470,14 +6421,14 @@ def sev_lone_gunman(state, frame):
                         0,
                         bounded(
                             d_event_ops(state, 0, L[1], A_ops[L[1]]),
-                            "spec/twilight_struggle/events_mid.rules:544:37",
+                            "spec/twilight_struggle/events_mid.rules:533:37",
                         ),
                     ],
                 )
             )
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:545
+            # spec: spec/twilight_struggle/events_mid.rules:534
             if not is_active(state, 14, None):
                 state.revealed[3] = False
                 state.stamps[0] += 1
@@ -6486,24 +6437,24 @@ def sev_lone_gunman(state, frame):
 
 
 def sev_colonial_rear_guards(state, frame):
-    "event of colonial_rear_guards (spec/twilight_struggle/events_mid.rules:550)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 552
+    "event of colonial_rear_guards (spec/twilight_struggle/events_mid.rules:539)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 541
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:551
+            # spec: spec/twilight_struggle/events_mid.rules:540
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:552
+            # spec: spec/twilight_struggle/events_mid.rules:541
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:552:5")
-            # spec: spec/twilight_struggle/events_mid.rules:553
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:541:5")
+            # spec: spec/twilight_struggle/events_mid.rules:542
             player = 1
             values = [
                 c_c
@@ -6521,22 +6472,22 @@ def sev_colonial_rear_guards(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:553:9",
+                "spec/twilight_struggle/events_mid.rules:542:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:555
+            # spec: spec/twilight_struggle/events_mid.rules:544
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:555:9",
+                "spec/twilight_struggle/events_mid.rules:544:9",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:556
+            # spec: spec/twilight_struggle/events_mid.rules:545
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:556:9",
+                "spec/twilight_struggle/events_mid.rules:545:9",
             )
             state.stamps[9] += 1
             L[3] = L[3] - 1
@@ -6548,21 +6499,21 @@ def sev_colonial_rear_guards(state, frame):
 
 
 def sev_puppet_governments(state, frame):
-    "event of puppet_governments (spec/twilight_struggle/events_mid.rules:584)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 585
+    "event of puppet_governments (spec/twilight_struggle/events_mid.rules:569)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 570
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:585
+            # spec: spec/twilight_struggle/events_mid.rules:570
             L[3] = 3
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 7
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:585:5")
-            # spec: spec/twilight_struggle/events_mid.rules:586
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:570:5")
+            # spec: spec/twilight_struggle/events_mid.rules:571
             player = 1
             offered = []
             if any(
@@ -6583,7 +6534,7 @@ def sev_puppet_governments(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:586:9",
+                "spec/twilight_struggle/events_mid.rules:571:9",
             )
             frame[1] = 2
             return
@@ -6596,11 +6547,11 @@ def sev_puppet_governments(state, frame):
             else:
                 pc = 6
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:589
+            # spec: spec/twilight_struggle/events_mid.rules:574
             player = 1
             values = [
                 c_c
-                for kept_ in (kept_11(state),)
+                for kept_ in (kept_9(state),)
                 for c_c in kept_[0]
                 if kept_[1]
                 or state.counters[2][c_c] == 0
@@ -6614,21 +6565,21 @@ def sev_puppet_governments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:589:17",
+                "spec/twilight_struggle/events_mid.rules:574:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:590
+            # spec: spec/twilight_struggle/events_mid.rules:575
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:590:17",
+                "spec/twilight_struggle/events_mid.rules:575:17",
             )
             state.stamps[10] += 1
             pc = 6
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:592
+            # spec: spec/twilight_struggle/events_mid.rules:577
             pc = 7
             continue
             pc = 6
@@ -6642,25 +6593,25 @@ def sev_puppet_governments(state, frame):
 
 
 def sev_grain_sales_to_soviets(state, frame):
-    "event of grain_sales_to_soviets (spec/twilight_struggle/events_mid.rules:606)"
+    "event of grain_sales_to_soviets (spec/twilight_struggle/events_mid.rules:591)"
     # L: 0 you, 1 this, 2 own_ops, 3 taken
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:607
+            # spec: spec/twilight_struggle/events_mid.rules:592
             L[2] = True
-            # spec: spec/twilight_struggle/events_mid.rules:608
+            # spec: spec/twilight_struggle/events_mid.rules:593
             if len(state.zones[2]) > 0:
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:609
+            # spec: spec/twilight_struggle/events_mid.rules:594
             p_move_random_card(state, 0, "@8")
-            # spec: spec/twilight_struggle/events_mid.rules:610
+            # spec: spec/twilight_struggle/events_mid.rules:595
             L[3] = top_card(state, 8)
-            # spec: spec/twilight_struggle/events_mid.rules:611
+            # spec: spec/twilight_struggle/events_mid.rules:596
             player = 1
             offered = []
             offered.append(0)
@@ -6677,7 +6628,7 @@ def sev_grain_sales_to_soviets(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:611:9",
+                "spec/twilight_struggle/events_mid.rules:596:9",
             )
             frame[1] = 2
             return
@@ -6690,9 +6641,9 @@ def sev_grain_sales_to_soviets(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:613
+            # spec: spec/twilight_struggle/events_mid.rules:598
             L[2] = False
-            # spec: spec/twilight_struggle/events_mid.rules:614
+            # spec: spec/twilight_struggle/events_mid.rules:599
             log_line(
                 state,
                 " ".join(
@@ -6705,28 +6656,28 @@ def sev_grain_sales_to_soviets(state, frame):
                                 ENTITY_LABELS,
                                 L[3],
                                 "label",
-                                "spec/twilight_struggle/events_mid.rules:614:34",
+                                "spec/twilight_struggle/events_mid.rules:599:34",
                             )
                         ),
                         "taken from the USSR",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:614:17",
+                "spec/twilight_struggle/events_mid.rules:599:17",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:615
+            # spec: spec/twilight_struggle/events_mid.rules:600
             frame[1] = 5
             state.frames.append(new_frame(1, [1, L[3]] + [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/events_mid.rules:618
+            # spec: spec/twilight_struggle/events_mid.rules:603
             move_card(
                 state,
-                some_card(L[3], "spec/twilight_struggle/events_mid.rules:618:17"),
+                some_card(L[3], "spec/twilight_struggle/events_mid.rules:603:17"),
                 2,
             )
             pc = 5
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:622
+            # spec: spec/twilight_struggle/events_mid.rules:607
             if L[2]:
                 pc = 6
             else:
@@ -6740,7 +6691,7 @@ def sev_grain_sales_to_soviets(state, frame):
                         1,
                         bounded(
                             d_event_ops(state, 1, L[1], A_ops[L[1]]),
-                            "spec/twilight_struggle/events_mid.rules:622:49",
+                            "spec/twilight_struggle/events_mid.rules:607:49",
                         ),
                     ],
                 )
@@ -6752,21 +6703,21 @@ def sev_grain_sales_to_soviets(state, frame):
 
 
 def sev_oas_founded(state, frame):
-    "event of oas_founded (spec/twilight_struggle/events_mid.rules:648)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 649
+    "event of oas_founded (spec/twilight_struggle/events_mid.rules:633)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 634
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:649
+            # spec: spec/twilight_struggle/events_mid.rules:634
             L[3] = 2
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:649:5")
-            # spec: spec/twilight_struggle/events_mid.rules:650
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:634:5")
+            # spec: spec/twilight_struggle/events_mid.rules:635
             player = 1
             values = [
                 c_c
@@ -6782,16 +6733,16 @@ def sev_oas_founded(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:650:9",
+                "spec/twilight_struggle/events_mid.rules:635:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:651
+            # spec: spec/twilight_struggle/events_mid.rules:636
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:651:9",
+                "spec/twilight_struggle/events_mid.rules:636:9",
             )
             state.stamps[10] += 1
             L[3] = L[3] - 1
@@ -6803,28 +6754,28 @@ def sev_oas_founded(state, frame):
 
 
 def sev_the_voice_of_america(state, frame):
-    "event of the_voice_of_america (spec/twilight_struggle/events_mid.rules:713)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 715
+    "event of the_voice_of_america (spec/twilight_struggle/events_mid.rules:698)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 700
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:714
+            # spec: spec/twilight_struggle/events_mid.rules:699
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:715
+            # spec: spec/twilight_struggle/events_mid.rules:700
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:715:5")
-            # spec: spec/twilight_struggle/events_mid.rules:716
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:700:5")
+            # spec: spec/twilight_struggle/events_mid.rules:701
             player = 1
             values = [
                 c_c
-                for kept_ in (kept_12(state),)
+                for kept_ in (kept_10(state),)
                 for c_c in kept_[0]
                 if kept_[1]
                 or c_c not in RS_europe
@@ -6843,22 +6794,22 @@ def sev_the_voice_of_america(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:716:9",
+                "spec/twilight_struggle/events_mid.rules:701:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:718
+            # spec: spec/twilight_struggle/events_mid.rules:703
             state.counters[1][L[2]] = bounded(
                 max(0, state.counters[1][L[2]] - 1),
-                "spec/twilight_struggle/events_mid.rules:718:9",
+                "spec/twilight_struggle/events_mid.rules:703:9",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:719
+            # spec: spec/twilight_struggle/events_mid.rules:704
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:719:9",
+                "spec/twilight_struggle/events_mid.rules:704:9",
             )
             state.stamps[9] += 1
             pc = 3
@@ -6872,10 +6823,10 @@ def sev_the_voice_of_america(state, frame):
 
 
 def sev_liberation_theology(state, frame):
-    "event of liberation_theology (spec/twilight_struggle/events_mid.rules:725)"
+    "event of liberation_theology (spec/twilight_struggle/events_mid.rules:710)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_mid.rules:725
+    # spec: spec/twilight_struggle/events_mid.rules:710
     state.frames.pop()
     state.frames.append(
         new_frame(5, [L[1], 0, 3, 2, E_central_america, False] + [UNBOUND] * 2)
@@ -6884,13 +6835,13 @@ def sev_liberation_theology(state, frame):
 
 
 def sev_ussuri_river_skirmish(state, frame):
-    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:729)"
+    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:714)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:730
+            # spec: spec/twilight_struggle/events_mid.rules:715
             if state.location[E_china_card] == 4:
                 pc = 1
             elif state.location[E_china_card] == 5:
@@ -6898,11 +6849,11 @@ def sev_ussuri_river_skirmish(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:731
+            # spec: spec/twilight_struggle/events_mid.rules:716
             p_pass_china_card(state, 1, True)
             pc = 3
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:733
+            # spec: spec/twilight_struggle/events_mid.rules:718
             state.frames.pop()
             state.frames.append(
                 new_frame(5, [L[1], 1, 4, 2, E_asia, False] + [UNBOUND] * 2)
@@ -6914,22 +6865,22 @@ def sev_ussuri_river_skirmish(state, frame):
 
 
 def sev_ask_not_what_your_country_can_do_for_you(state, frame):
-    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:741)"
+    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:726)"
     # L: 0 you, 1 this, 2 discarded, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:742
+            # spec: spec/twilight_struggle/events_mid.rules:727
             L[2] = 0
-            # spec: spec/twilight_struggle/events_mid.rules:743
+            # spec: spec/twilight_struggle/events_mid.rules:728
             pc = 1
         if pc == 1:
             if not len(state.zones[3]) > 0:
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:743:5")
-            # spec: spec/twilight_struggle/events_mid.rules:744
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:728:5")
+            # spec: spec/twilight_struggle/events_mid.rules:729
             player = 1
             offered = []
             offered.append(0)
@@ -6946,7 +6897,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:744:9",
+                "spec/twilight_struggle/events_mid.rules:729:9",
             )
             frame[1] = 2
             return
@@ -6959,7 +6910,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:746
+            # spec: spec/twilight_struggle/events_mid.rules:731
             player = 1
             values = list(state.zones[3])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -6970,34 +6921,34 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:746:17",
+                "spec/twilight_struggle/events_mid.rules:731:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:747
+            # spec: spec/twilight_struggle/events_mid.rules:732
             move_card(state, L[3], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:748
-            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/events_mid.rules:748:17")
+            # spec: spec/twilight_struggle/events_mid.rules:733
+            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/events_mid.rules:733:17")
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:750
+            # spec: spec/twilight_struggle/events_mid.rules:735
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:753
+            # spec: spec/twilight_struggle/events_mid.rules:738
             log_line(
                 state,
                 " ".join(["USA discards", text_of(L[2]), "cards and draws as many"]),
-                "spec/twilight_struggle/events_mid.rules:753:5",
+                "spec/twilight_struggle/events_mid.rules:738:5",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:754
+            # spec: spec/twilight_struggle/events_mid.rules:739
             for _ in range(L[2]):
-                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:754:5")
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:739:5")
                 p_draw_card(state, 1)
             state.frames.pop()
             return
@@ -7466,14 +7417,12 @@ def sev_aldrich_ames_remix(state, frame):
             # spec: spec/twilight_struggle/events_late.rules:313
             activate(state, 14, [], "end_of_turn")
             # spec: spec/twilight_struggle/events_late.rules:314
-            if len(state.zones[3]) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:315
             player = 0
             values = list(state.zones[3])
+            if not values:
+                pc = 2
+                continue
+            player = player
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -7482,27 +7431,27 @@ def sev_aldrich_ames_remix(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:315:9",
+                "spec/twilight_struggle/events_late.rules:314:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:316
+            # spec: spec/twilight_struggle/events_late.rules:315
             move_card(state, L[2], 9)
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             state.frames.pop()
             return
 
 
 def sev_pershing_ii_deployed(state, frame):
-    "event of pershing_ii_deployed (spec/twilight_struggle/events_late.rules:324)"
+    "event of pershing_ii_deployed (spec/twilight_struggle/events_late.rules:322)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:325
+    # spec: spec/twilight_struggle/events_late.rules:323
     p_gain_vp(state, 0, 1)
-    # spec: spec/twilight_struggle/events_late.rules:326
+    # spec: spec/twilight_struggle/events_late.rules:324
     state.frames.pop()
     state.frames.append(
         new_frame(6, [L[1], 0, 1, 3, 1, E_western_europe] + [UNBOUND] * 2)
@@ -7511,13 +7460,13 @@ def sev_pershing_ii_deployed(state, frame):
 
 
 def sev_wargames(state, frame):
-    "event of wargames (spec/twilight_struggle/events_late.rules:338)"
+    "event of wargames (spec/twilight_struggle/events_late.rules:336)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:339
+            # spec: spec/twilight_struggle/events_late.rules:337
             player = L[0]
             offered = []
             offered.append(0)
@@ -7534,16 +7483,16 @@ def sev_wargames(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:339:5",
+                "spec/twilight_struggle/events_late.rules:337:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/twilight_struggle/events_late.rules:341
+                # spec: spec/twilight_struggle/events_late.rules:339
                 p_gain_vp(state, None if L[0] is None else (L[0] + 1) % 2, 6)
-                # spec: spec/twilight_struggle/events_late.rules:342
+                # spec: spec/twilight_struggle/events_late.rules:340
                 log_line(
                     state,
                     " ".join(
@@ -7554,41 +7503,41 @@ def sev_wargames(state, frame):
                                     PLAYER_LABELS,
                                     L[0],
                                     "label",
-                                    "spec/twilight_struggle/events_late.rules:342:30",
+                                    "spec/twilight_struggle/events_late.rules:340:30",
                                 )
                             ),
                             "ends the game",
                         ]
                     ),
-                    "spec/twilight_struggle/events_late.rules:342:13",
+                    "spec/twilight_struggle/events_late.rules:340:13",
                 )
-                # spec: spec/twilight_struggle/events_late.rules:343
+                # spec: spec/twilight_struggle/events_late.rules:341
                 if False:
-                    # spec: spec/twilight_struggle/events_late.rules:344
+                    # spec: spec/twilight_struggle/events_late.rules:342
                     p_final_verdict(state)
                 elif state.tracks[1] > 0:
-                    # spec: spec/twilight_struggle/events_late.rules:346
+                    # spec: spec/twilight_struggle/events_late.rules:344
                     end_game(
                         state,
                         1,
                         "Wargames ended the game with the USA ahead",
-                        "spec/twilight_struggle/events_late.rules:346:17",
+                        "spec/twilight_struggle/events_late.rules:344:17",
                     )
                 elif state.tracks[1] < 0:
-                    # spec: spec/twilight_struggle/events_late.rules:348
+                    # spec: spec/twilight_struggle/events_late.rules:346
                     end_game(
                         state,
                         0,
                         "Wargames ended the game with the USSR ahead",
-                        "spec/twilight_struggle/events_late.rules:348:17",
+                        "spec/twilight_struggle/events_late.rules:346:17",
                     )
                 else:
-                    # spec: spec/twilight_struggle/events_late.rules:350
+                    # spec: spec/twilight_struggle/events_late.rules:348
                     end_game(
                         state,
                         None,
                         "Wargames ended the game at 0 VP: a draw",
-                        "spec/twilight_struggle/events_late.rules:350:17",
+                        "spec/twilight_struggle/events_late.rules:348:17",
                     )
             elif k == 1:
                 pass
@@ -7597,13 +7546,13 @@ def sev_wargames(state, frame):
 
 
 def sev_iran_iraq_war(state, frame):
-    "event of iran_iraq_war (spec/twilight_struggle/events_late.rules:371)"
+    "event of iran_iraq_war (spec/twilight_struggle/events_late.rules:369)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:372
+            # spec: spec/twilight_struggle/events_late.rules:370
             player = L[0]
             values = [
                 c_target
@@ -7618,26 +7567,26 @@ def sev_iran_iraq_war(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:372:5",
+                "spec/twilight_struggle/events_late.rules:370:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:373
+            # spec: spec/twilight_struggle/events_late.rules:371
             p_war(state, L[0], L[2], 4, 2, 2, False)
             state.frames.pop()
             return
 
 
 def sev_the_cambridge_five(state, frame):
-    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:413)"
+    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:411)"
     # L: 0 you, 1 this, 2 s, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:414
+            # spec: spec/twilight_struggle/events_late.rules:412
             for L[2] in [c_s for c_s in state.zones[3] if A_scoring[c_s]]:
                 log_line(
                     state,
@@ -7647,15 +7596,15 @@ def sev_the_cambridge_five(state, frame):
                             text_of(ENTITY_LABELS[L[2]]),
                         ]
                     ),
-                    "spec/twilight_struggle/events_late.rules:414:42",
+                    "spec/twilight_struggle/events_late.rules:412:42",
                 )
-            # spec: spec/twilight_struggle/events_late.rules:415
+            # spec: spec/twilight_struggle/events_late.rules:413
             if any(A_scoring[c_s] for c_s in state.zones[3]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:416
+            # spec: spec/twilight_struggle/events_late.rules:414
             player = 0
             offered = []
             offered.append(0)
@@ -7672,7 +7621,7 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:416:9",
+                "spec/twilight_struggle/events_late.rules:414:9",
             )
             frame[1] = 2
             return
@@ -7685,7 +7634,7 @@ def sev_the_cambridge_five(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:418
+            # spec: spec/twilight_struggle/events_late.rules:416
             player = 0
             values = [
                 c_c
@@ -7697,7 +7646,7 @@ def sev_the_cambridge_five(state, frame):
                         c_c,
                         d_scoring_region_of(state, c_s),
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:419:66",
+                        "spec/twilight_struggle/events_late.rules:417:66",
                     )
                     for c_s in state.zones[3]
                 )
@@ -7710,16 +7659,16 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:418:17",
+                "spec/twilight_struggle/events_late.rules:416:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:421
+            # spec: spec/twilight_struggle/events_late.rules:419
             state.counters[1][L[3]] = bounded(
                 max(0, state.counters[1][L[3]] + 1),
-                "spec/twilight_struggle/events_late.rules:421:17",
+                "spec/twilight_struggle/events_late.rules:419:17",
             )
             state.stamps[10] += 1
             pc = 5
@@ -7729,13 +7678,13 @@ def sev_the_cambridge_five(state, frame):
 
 
 def sev_special_relationship(state, frame):
-    "event of special_relationship (spec/twilight_struggle/events_late.rules:434)"
+    "event of special_relationship (spec/twilight_struggle/events_late.rules:432)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:435
+            # spec: spec/twilight_struggle/events_late.rules:433
             if (
                 state.counters[1 + 1][E_uk] >= A_stability[E_uk]
                 and state.counters[1 + 1][E_uk] - state.counters[1 + (1 + 1) % 2][E_uk]
@@ -7745,13 +7694,13 @@ def sev_special_relationship(state, frame):
             else:
                 pc = 6
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:436
+            # spec: spec/twilight_struggle/events_late.rules:434
             if is_active(state, 5, None):
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:437
+            # spec: spec/twilight_struggle/events_late.rules:435
             player = 1
             values = [c_c for c_c in K_country if c_c in RS_western_europe]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7762,23 +7711,23 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:437:13",
+                "spec/twilight_struggle/events_late.rules:435:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:438
+            # spec: spec/twilight_struggle/events_late.rules:436
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 2),
-                "spec/twilight_struggle/events_late.rules:438:13",
+                "spec/twilight_struggle/events_late.rules:436:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:439
+            # spec: spec/twilight_struggle/events_late.rules:437
             p_gain_vp(state, 1, 2)
             pc = 6
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:441
+            # spec: spec/twilight_struggle/events_late.rules:439
             player = 1
             values = [c_c for c_c in K_country if c_c in ADJS[E_uk]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7789,16 +7738,16 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:441:13",
+                "spec/twilight_struggle/events_late.rules:439:13",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:442
+            # spec: spec/twilight_struggle/events_late.rules:440
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_late.rules:442:13",
+                "spec/twilight_struggle/events_late.rules:440:13",
             )
             state.stamps[10] += 1
             pc = 6
@@ -7808,18 +7757,18 @@ def sev_special_relationship(state, frame):
 
 
 def sev_che(state, frame):
-    "event of che (spec/twilight_struggle/events_mid.rules:784)"
+    "event of che (spec/twilight_struggle/events_mid.rules:769)"
     # L: 0 you, 1 this, 2 ops, 3 first, 4 before, 5 second
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:785
+            # spec: spec/twilight_struggle/events_mid.rules:770
             L[2] = bounded(
                 d_event_ops(state, 0, L[1], A_ops[L[1]]),
-                "spec/twilight_struggle/events_mid.rules:785:15",
+                "spec/twilight_struggle/events_mid.rules:770:15",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:786
+            # spec: spec/twilight_struggle/events_mid.rules:771
             if any(
                 not A_battleground[c_c]
                 and (
@@ -7834,7 +7783,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:787
+            # spec: spec/twilight_struggle/events_mid.rules:772
             player = 0
             offered = []
             offered.append(0)
@@ -7854,7 +7803,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:787:9",
+                "spec/twilight_struggle/events_mid.rules:772:9",
             )
             frame[1] = 2
             return
@@ -7867,11 +7816,11 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:789
+            # spec: spec/twilight_struggle/events_mid.rules:774
             player = 0
             values = [
                 c_first
-                for kept_ in (kept_13(state),)
+                for kept_ in (kept_11(state),)
                 for c_first in kept_[0]
                 if kept_[1]
                 or not A_battleground[c_first]
@@ -7890,20 +7839,20 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:789:17",
+                "spec/twilight_struggle/events_mid.rules:774:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:790
+            # spec: spec/twilight_struggle/events_mid.rules:775
             L[4] = state.counters[2][L[3]]
-            # spec: spec/twilight_struggle/events_mid.rules:791
+            # spec: spec/twilight_struggle/events_mid.rules:776
             frame[1] = 5
             state.frames.append(new_frame(22, [0, L[3], L[2], False] + [UNBOUND] * 3))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:792
+            # spec: spec/twilight_struggle/events_mid.rules:777
             if state.counters[2][L[3]] < L[4] and any(
                 (
                     not A_battleground[c_c]
@@ -7921,7 +7870,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:794
+            # spec: spec/twilight_struggle/events_mid.rules:779
             player = 0
             offered = []
             offered.append(0)
@@ -7936,7 +7885,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:794:21",
+                "spec/twilight_struggle/events_mid.rules:779:21",
             )
             frame[1] = 7
             return
@@ -7949,11 +7898,11 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 8:
-            # spec: spec/twilight_struggle/events_mid.rules:796
+            # spec: spec/twilight_struggle/events_mid.rules:781
             player = 0
             values = [
                 c_second
-                for kept_ in (kept_13(state),)
+                for kept_ in (kept_11(state),)
                 for c_second in kept_[0]
                 if (
                     kept_[1]
@@ -7975,13 +7924,13 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:796:29",
+                "spec/twilight_struggle/events_mid.rules:781:29",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:799
+            # spec: spec/twilight_struggle/events_mid.rules:784
             state.frames.pop()
             state.frames.append(new_frame(22, [0, L[5], L[2], False] + [UNBOUND] * 3))
             return
@@ -7991,32 +7940,32 @@ def sev_che(state, frame):
 
 
 def sev_our_man_in_tehran(state, frame):
-    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:817)"
+    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:802)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:818
+            # spec: spec/twilight_struggle/events_mid.rules:803
             for _ in range(5):
-                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:818:5")
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:803:5")
                 if len(state.zones[1]) > 0:
                     move_card(
                         state,
                         some_card(
                             top_card(state, 1),
-                            "spec/twilight_struggle/events_mid.rules:818:36",
+                            "spec/twilight_struggle/events_mid.rules:803:36",
                         ),
                         13,
                     )
-            # spec: spec/twilight_struggle/events_mid.rules:819
+            # spec: spec/twilight_struggle/events_mid.rules:804
             pc = 1
         if pc == 1:
             if not len(state.zones[13]) > 0:
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:819:5")
-            # spec: spec/twilight_struggle/events_mid.rules:820
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:804:5")
+            # spec: spec/twilight_struggle/events_mid.rules:805
             player = 1
             offered = []
             offered.append(0)
@@ -8033,7 +7982,7 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:820:9",
+                "spec/twilight_struggle/events_mid.rules:805:9",
             )
             frame[1] = 2
             return
@@ -8046,7 +7995,7 @@ def sev_our_man_in_tehran(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:822
+            # spec: spec/twilight_struggle/events_mid.rules:807
             player = 1
             values = list(state.zones[13])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -8057,15 +8006,15 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:822:17",
+                "spec/twilight_struggle/events_mid.rules:807:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:823
+            # spec: spec/twilight_struggle/events_mid.rules:808
             move_card(state, L[2], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:824
+            # spec: spec/twilight_struggle/events_mid.rules:809
             log_line(
                 state,
                 " ".join(
@@ -8075,31 +8024,31 @@ def sev_our_man_in_tehran(state, frame):
                         "(Our Man in Tehran)",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:824:17",
+                "spec/twilight_struggle/events_mid.rules:809:17",
             )
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:826
+            # spec: spec/twilight_struggle/events_mid.rules:811
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:829
+            # spec: spec/twilight_struggle/events_mid.rules:814
             for card in list(state.zones[13]):
                 move_card(state, card, 1)
-            # spec: spec/twilight_struggle/events_mid.rules:830
+            # spec: spec/twilight_struggle/events_mid.rules:815
             shuffle(state, 1)
             state.frames.pop()
             return
 
 
 def st_norad_in_effect_1(state, frame):
-    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:459)"
+    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:457)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:459
+    # spec: spec/twilight_struggle/events_late.rules:457
     state.frames.pop()
     state.frames.append(new_frame(12, [UNBOUND] * 1))
     return
@@ -8125,23 +8074,13 @@ def st_cuban_missile_crisis_in_effect_1(state, frame):
     return
 
 
-def st_quagmire_in_effect_0(state, frame):
-    "on action_round_replaced of quagmire_in_effect (spec/twilight_struggle/events_mid.rules:135)"
-    # L: 0 p
+def st_trap_in_effect_0(state, frame):
+    "on action_round_replaced of trap_in_effect (spec/twilight_struggle/events_mid.rules:136)"
+    # L: 0 target, 1 p
     L = frame[2]
-    # spec: spec/twilight_struggle/events_mid.rules:135
+    # spec: spec/twilight_struggle/events_mid.rules:136
     state.frames.pop()
-    state.frames.append(new_frame(14, [1] + [UNBOUND] * 6))
-    return
-
-
-def st_bear_trap_in_effect_0(state, frame):
-    "on action_round_replaced of bear_trap_in_effect (spec/twilight_struggle/events_mid.rules:140)"
-    # L: 0 p
-    L = frame[2]
-    # spec: spec/twilight_struggle/events_mid.rules:140
-    state.frames.pop()
-    state.frames.append(new_frame(14, [0] + [UNBOUND] * 6))
+    state.frames.append(new_frame(14, [L[0]] + [UNBOUND] * 6))
     return
 
 
@@ -8257,7 +8196,7 @@ EVENT_STEPS = {
     44: (53, 4),  # summit
     45: (54, 1),  # how_i_learned_to_stop_worrying
     46: (55, 3),  # junta
-    48: (56, 4),  # missile_envy
+    48: (56, 2),  # missile_envy
     52: (57, 1),  # south_african_unrest
     55: (58, 2),  # muslim_revolution
     56: (59, 0),  # abm_treaty
@@ -8378,14 +8317,13 @@ STEPS = (
     st_norad_in_effect_1,  # 86
     st_cuban_missile_crisis_in_effect_0,  # 87
     st_cuban_missile_crisis_in_effect_1,  # 88
-    st_quagmire_in_effect_0,  # 89
-    st_bear_trap_in_effect_0,  # 90
-    w_t_norad_in_effect_0,  # 91
-    w_t_missile_envy_obligation_1,  # 92
-    w_t_missile_envy_obligation_2,  # 93
-    w_t_we_will_bury_you_pending_0,  # 94
-    w_t_we_will_bury_you_pending_2,  # 95
-    event_done,  # 96
+    st_trap_in_effect_0,  # 89
+    w_t_norad_in_effect_0,  # 90
+    w_t_missile_envy_obligation_1,  # 91
+    w_t_missile_envy_obligation_2,  # 92
+    w_t_we_will_bury_you_pending_0,  # 93
+    w_t_we_will_bury_you_pending_2,  # 94
+    event_done,  # 95
 )
 START = (34, 3)
 # Where suspended frames hold cards: step -> (slots of cards, slots of lists of
@@ -8425,7 +8363,7 @@ CARD_SLOTS = {
     53: ((1,), ()),  # event of summit
     54: ((1,), ()),  # event of how_i_learned_to_stop_worrying
     55: ((1,), ()),  # event of junta
-    56: ((1, 4, 5), ()),  # event of missile_envy
+    56: ((1, 3), ()),  # event of missile_envy
     57: ((1,), ()),  # event of south_african_unrest
     58: ((1,), ()),  # event of muslim_revolution
     59: ((1,), ()),  # event of abm_treaty

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 5eba1dfd553128f0
+# Spec hash: 44c97f00dfe083ca
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: d321ca696de2622d
-# Fingerprint: source c716be0f601b4df61c9c output 999e4bee271ea46651d5
+# Tests hash: b6a65c34ed7bfe13
+# Fingerprint: source d2f9bdddeb7b8a9817cd output 8d62850d9b6b543ed42f
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -57,7 +57,6 @@ from .tables import (
     E_asia_scoring,
     E_awacs_sale_to_saudis,
     E_brush_war,
-    E_bulgaria,
     E_camp_david_accords,
     E_central_america,
     E_central_america_scoring,
@@ -65,7 +64,6 @@ from .tables import (
     E_cia_created,
     E_containment,
     E_cuba,
-    E_czechoslovakia,
     E_defectors,
     E_duck_and_cover,
     E_egypt,
@@ -77,13 +75,11 @@ from .tables import (
     E_glasnost,
     E_grain_sales_to_soviets,
     E_gulf_states,
-    E_hungary,
     E_independent_reds,
     E_indo_pakistani_war,
     E_iran,
     E_iran_iraq_war,
     E_iraq,
-    E_israel,
     E_japan,
     E_john_paul_ii_elected_pope,
     E_jordan,
@@ -97,7 +93,6 @@ from .tables import (
     E_north_sea_oil,
     E_nuclear_subs,
     E_olympic_games,
-    E_romania,
     E_saudi_arabia,
     E_south_america,
     E_south_america_scoring,
@@ -112,14 +107,12 @@ from .tables import (
     E_thailand,
     E_the_iron_lady,
     E_turkey,
-    E_uk,
     E_un_intervention,
     E_usa_superpower,
     E_ussr_superpower,
     E_venezuela,
     E_we_will_bury_you,
     E_west_germany,
-    E_yugoslavia,
     KS_country,
     K_country,
     K_region,
@@ -868,24 +861,6 @@ def d_starred_event_played(state, v_c):
     ) and (v_c is not None and state.location[v_c] == 10)
 
 
-def d_independent_reds_country(state, v_c):
-    "define independent_reds_country"
-    # spec: spec/twilight_struggle/events_early.rules:80
-    return (
-        v_c == E_yugoslavia
-        or v_c == E_romania
-        or v_c == E_bulgaria
-        or v_c == E_hungary
-        or v_c == E_czechoslovakia
-    )
-
-
-def d_suez_country(state, v_c):
-    "define suez_country"
-    # spec: spec/twilight_struggle/events_early.rules:84
-    return v_c == E_france or v_c == E_uk or v_c == E_israel
-
-
 def d_scoring_region_of(state, v_c):
     "define scoring_region_of"
     # spec: spec/twilight_struggle/events_late.rules:49
@@ -922,13 +897,13 @@ def d_scoring_region_of(state, v_c):
 
 def d_wargames_final_verdict(state, v_p):
     "define wargames_final_verdict"
-    # spec: spec/twilight_struggle/events_late.rules:336
+    # spec: spec/twilight_struggle/events_late.rules:334
     return False
 
 
 def d_headline_goes_first(state, v_c):
     "define headline_goes_first"
-    # spec: spec/twilight_struggle/events_late.rules:391
+    # spec: spec/twilight_struggle/events_late.rules:389
     return v_c == E_defectors
 
 
@@ -1015,7 +990,7 @@ def d_trap_discard_ok(state, v_p, v_c):
 
 def d_summit_bonus(state, v_p):
     "define summit_bonus"
-    # spec: spec/twilight_struggle/events_mid.rules:209
+    # spec: spec/twilight_struggle/events_mid.rules:205
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -1051,76 +1026,77 @@ def d_summit_bonus(state, v_p):
 
 def d_muslim_revolution_country(state, v_c):
     "define muslim_revolution_country"
-    # spec: spec/twilight_struggle/events_mid.rules:452
-    return (
-        v_c == E_sudan
-        or v_c == E_iran
-        or v_c == E_iraq
-        or v_c == E_egypt
-        or v_c == E_libya
-        or v_c == E_saudi_arabia
-        or v_c == E_syria
-        or v_c == E_jordan
-    )
+    # spec: spec/twilight_struggle/events_mid.rules:444
+    return v_c in [
+        E_sudan,
+        E_iran,
+        E_iraq,
+        E_egypt,
+        E_libya,
+        E_saudi_arabia,
+        E_syria,
+        E_jordan,
+    ]
 
 
 def d_is_war_card(state, v_c):
     "define is_war_card"
-    # spec: spec/twilight_struggle/events_mid.rules:492
-    return (
-        v_c == E_arab_israeli_war
-        or v_c == E_korean_war
-        or v_c == E_brush_war
-        or v_c == E_indo_pakistani_war
-        or v_c == E_iran_iraq_war
-    )
+    # spec: spec/twilight_struggle/events_mid.rules:483
+    return v_c in [
+        E_arab_israeli_war,
+        E_korean_war,
+        E_brush_war,
+        E_indo_pakistani_war,
+        E_iran_iraq_war,
+    ]
 
 
 def d_flower_power_counts(state, v_p, v_c):
     "define flower_power_counts"
-    # spec: spec/twilight_struggle/events_mid.rules:496
+    # spec: spec/twilight_struggle/events_mid.rules:486
     return (
         v_p == 1
-        and (
-            v_c == E_arab_israeli_war
-            or v_c == E_korean_war
-            or v_c == E_brush_war
-            or v_c == E_indo_pakistani_war
-            or v_c == E_iran_iraq_war
-        )
+        and v_c
+        in [
+            E_arab_israeli_war,
+            E_korean_war,
+            E_brush_war,
+            E_indo_pakistani_war,
+            E_iran_iraq_war,
+        ]
         and not (A_starred[E_an_evil_empire] and state.location[E_an_evil_empire] == 10)
     )
 
 
 def d_opec_country(state, v_c):
     "define opec_country"
-    # spec: spec/twilight_struggle/events_mid.rules:530
-    return (
-        v_c == E_egypt
-        or v_c == E_iran
-        or v_c == E_libya
-        or v_c == E_saudi_arabia
-        or v_c == E_iraq
-        or v_c == E_gulf_states
-        or v_c == E_venezuela
-    )
+    # spec: spec/twilight_struggle/events_mid.rules:520
+    return v_c in [
+        E_egypt,
+        E_iran,
+        E_libya,
+        E_saudi_arabia,
+        E_iraq,
+        E_gulf_states,
+        E_venezuela,
+    ]
 
 
 def d_empty_country(state, v_c):
     "define empty_country"
-    # spec: spec/twilight_struggle/events_mid.rules:582
+    # spec: spec/twilight_struggle/events_mid.rules:567
     return state.counters[2][v_c] == 0 and state.counters[1][v_c] == 0
 
 
 def d_usa_counts_as_china_holder(state):
     "define usa_counts_as_china_holder"
-    # spec: spec/twilight_struggle/events_mid.rules:660
+    # spec: spec/twilight_struggle/events_mid.rules:645
     return state.location[E_china_card] == 5
 
 
 def d_voice_of_america_target(state, v_c):
     "define voice_of_america_target"
-    # spec: spec/twilight_struggle/events_mid.rules:710
+    # spec: spec/twilight_struggle/events_mid.rules:695
     return (
         v_c not in RS_europe
         and state.counters[1][v_c] > 0
@@ -1130,7 +1106,7 @@ def d_voice_of_america_target(state, v_c):
 
 def d_che_target(state, v_c):
     "define che_target"
-    # spec: spec/twilight_struggle/events_mid.rules:780
+    # spec: spec/twilight_struggle/events_mid.rules:765
     return (
         not (
             A_battleground[v_c]
@@ -1139,7 +1115,7 @@ def d_che_target(state, v_c):
                 A_battleground,
                 v_c,
                 "battleground",
-                "spec/twilight_struggle/events_mid.rules:781:9",
+                "spec/twilight_struggle/events_mid.rules:766:9",
             )
         )
         and ((v_c in RS_central_america or v_c in RS_south_america) or v_c in RS_africa)
@@ -1268,17 +1244,17 @@ def d_war_penalty(state, v_defender, v_target, v_target_counts):
 def d_degrades_defcon(state, v_c):
     "define degrades_defcon"
     # spec: spec/twilight_struggle/policies.rules:14
-    return (
-        v_c == E_duck_and_cover
-        or v_c == E_we_will_bury_you
-        or v_c == E_soviets_shoot_down_kal_007
-        or v_c == E_olympic_games
-    )
+    return v_c in [
+        E_duck_and_cover,
+        E_we_will_bury_you,
+        E_soviets_shoot_down_kal_007,
+        E_olympic_games,
+    ]
 
 
 def d_nuclear_risk(state, v_p, v_c):
     "define nuclear_risk"
-    # spec: spec/twilight_struggle/policies.rules:21
+    # spec: spec/twilight_struggle/policies.rules:20
     return (
         state.tracks[0] <= 2
         and not (
@@ -1302,41 +1278,39 @@ def d_nuclear_risk(state, v_p, v_c):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:195:50"
+                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:193:50"
                 )
             )
             == (None if v_p is None else (v_p + 1) % 2)
             and (
-                (
-                    v_c == E_duck_and_cover
-                    or v_c == E_we_will_bury_you
-                    or v_c == E_soviets_shoot_down_kal_007
-                    or v_c == E_olympic_games
-                )
-                or (
-                    v_c == E_lone_gunman
-                    or v_c == E_cia_created
-                    or v_c == E_glasnost
-                    or v_c == E_grain_sales_to_soviets
-                )
+                v_c
+                in [
+                    E_duck_and_cover,
+                    E_we_will_bury_you,
+                    E_soviets_shoot_down_kal_007,
+                    E_olympic_games,
+                ]
+                or v_c
+                in [E_lone_gunman, E_cia_created, E_glasnost, E_grain_sales_to_soviets]
             )
             or v_c == E_five_year_plan
             and (
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:195:50"
+                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:193:50"
                 )
             )
             == (None if v_p is None else (v_p + 1) % 2)
             and any(
                 c_x != v_c
-                and (
-                    c_x == E_duck_and_cover
-                    or c_x == E_we_will_bury_you
-                    or c_x == E_soviets_shoot_down_kal_007
-                    or c_x == E_olympic_games
-                )
+                and c_x
+                in [
+                    E_duck_and_cover,
+                    E_we_will_bury_you,
+                    E_soviets_shoot_down_kal_007,
+                    E_olympic_games,
+                ]
                 and A_side[c_x] == (None if v_p is None else (v_p + 1) % 2)
                 for c_x in state.zones[2 + v_p]
             )
@@ -1346,37 +1320,30 @@ def d_nuclear_risk(state, v_p, v_c):
 
 def d_grants_operations(state, v_c):
     "define grants_operations"
-    # spec: spec/twilight_struggle/policies.rules:30
-    return (
-        v_c == E_lone_gunman
-        or v_c == E_cia_created
-        or v_c == E_glasnost
-        or v_c == E_grain_sales_to_soviets
-    )
+    # spec: spec/twilight_struggle/policies.rules:29
+    return v_c in [E_lone_gunman, E_cia_created, E_glasnost, E_grain_sales_to_soviets]
 
 
 def d_nuclear_headline(state, v_c):
     "define nuclear_headline"
-    # spec: spec/twilight_struggle/policies.rules:35
-    return state.tracks[0] <= 3 and (
-        v_c == E_duck_and_cover
-        or v_c == E_we_will_bury_you
-        or v_c == E_soviets_shoot_down_kal_007
-        or v_c == E_olympic_games
-    )
+    # spec: spec/twilight_struggle/policies.rules:34
+    return state.tracks[0] <= 3 and v_c in [
+        E_duck_and_cover,
+        E_we_will_bury_you,
+        E_soviets_shoot_down_kal_007,
+        E_olympic_games,
+    ]
 
 
 def d_sets_off_events(state, v_c):
     "define sets_off_events"
-    # spec: spec/twilight_struggle/policies.rules:40
-    return (
-        v_c == E_five_year_plan or v_c == E_star_wars or v_c == E_grain_sales_to_soviets
-    )
+    # spec: spec/twilight_struggle/policies.rules:39
+    return v_c in [E_five_year_plan, E_star_wars, E_grain_sales_to_soviets]
 
 
 def d_suicidal_coup(state, v_p, v_c):
     "define suicidal_coup"
-    # spec: spec/twilight_struggle/policies.rules:47
+    # spec: spec/twilight_struggle/policies.rules:45
     return (
         state.tracks[0] <= 2
         and q_coup_defcon_loss(state, v_p, v_c) > 0
@@ -1386,7 +1353,7 @@ def d_suicidal_coup(state, v_p, v_c):
 
 def d_safe_free_coup(state, v_p, v_c):
     "define safe_free_coup"
-    # spec: spec/twilight_struggle/policies.rules:51
+    # spec: spec/twilight_struggle/policies.rules:49
     return state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][
         v_c
     ] > 0 and not (
@@ -1398,7 +1365,7 @@ def d_safe_free_coup(state, v_p, v_c):
 
 def d_good_realignment(state, v_p):
     "define good_realignment"
-    # spec: spec/twilight_struggle/policies.rules:55
+    # spec: spec/twilight_struggle/policies.rules:53
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -1429,7 +1396,7 @@ def d_good_realignment(state, v_p):
 
 def d_safe_coup_target(state, v_p):
     "define safe_coup_target"
-    # spec: spec/twilight_struggle/policies.rules:59
+    # spec: spec/twilight_struggle/policies.rules:57
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -1458,7 +1425,7 @@ def d_safe_coup_target(state, v_p):
 
 def d_scoring_pays(state, v_p, v_c):
     "define scoring_pays"
-    # spec: spec/twilight_struggle/policies.rules:67
+    # spec: spec/twilight_struggle/policies.rules:65
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -1479,7 +1446,7 @@ def d_scoring_pays(state, v_p, v_c):
             A_scoring[v_c]
             if v_c is not None
             else attr_of(
-                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:70:10"
+                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:68:10"
             )
         )
         and d_region_points(state, v_p, d_scoring_region_of(state, v_c))
@@ -1495,7 +1462,7 @@ def d_scoring_pays(state, v_p, v_c):
 
 def d_coup_margin(state, v_p, v_c):
     "define coup_margin"
-    # spec: spec/twilight_struggle/policies.rules:75
+    # spec: spec/twilight_struggle/policies.rules:73
     return (
         7
         + 2 * (2 if state.vars[5] == None else q_ops_value(state, v_p, state.vars[5]))
@@ -1507,7 +1474,7 @@ def d_coup_margin(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:77:11",
+                "spec/twilight_struggle/policies.rules:75:11",
             )
         )
     )
@@ -1515,7 +1482,7 @@ def d_coup_margin(state, v_p, v_c):
 
 def d_points_to_control(state, v_p, v_c):
     "define points_to_control"
-    # spec: spec/twilight_struggle/policies.rules:81
+    # spec: spec/twilight_struggle/policies.rules:79
     return max(
         0,
         (
@@ -1525,7 +1492,7 @@ def d_points_to_control(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:82:12",
+                "spec/twilight_struggle/policies.rules:80:12",
             )
         )
         + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1537,7 +1504,7 @@ def d_points_to_control(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:82:71",
+                "spec/twilight_struggle/policies.rules:80:71",
             )
         )
         - state.counters[1 + v_p][v_c],
@@ -1546,7 +1513,7 @@ def d_points_to_control(state, v_p, v_c):
 
 def d_breaks_with_one(state, v_p, v_c):
     "define breaks_with_one"
-    # spec: spec/twilight_struggle/policies.rules:85
+    # spec: spec/twilight_struggle/policies.rules:83
     return bool(
         d_controls(state, None if v_p is None else (v_p + 1) % 2, v_c)
         and state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1559,7 +1526,7 @@ def d_breaks_with_one(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:86:84",
+                "spec/twilight_struggle/policies.rules:84:84",
             )
         )
     )
@@ -1567,7 +1534,7 @@ def d_breaks_with_one(state, v_p, v_c):
 
 def d_scores_soon(state, v_p, v_c):
     "define scores_soon"
-    # spec: spec/twilight_struggle/policies.rules:89
+    # spec: spec/twilight_struggle/policies.rules:87
     return any(
         A_scoring[c_s]
         and member_of(
@@ -1575,7 +1542,7 @@ def d_scores_soon(state, v_p, v_c):
             v_c,
             d_scoring_region_of(state, c_s),
             REGION_SETS,
-            "spec/twilight_struggle/policies.rules:90:42",
+            "spec/twilight_struggle/policies.rules:88:42",
         )
         for c_s in state.zones[2 + v_p]
     )
@@ -1583,13 +1550,13 @@ def d_scores_soon(state, v_p, v_c):
 
 def d_weight(state, v_b, v_w):
     "define weight"
-    # spec: spec/twilight_struggle/policies.rules:92
+    # spec: spec/twilight_struggle/policies.rules:90
     return v_w if v_b else 0
 
 
 def d_map_worth(state, v_p, v_c):
     "define map_worth"
-    # spec: spec/twilight_struggle/policies.rules:102
+    # spec: spec/twilight_struggle/policies.rules:100
     return (
         (
             3
@@ -1600,7 +1567,7 @@ def d_map_worth(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:103:57",
+                    "spec/twilight_struggle/policies.rules:101:57",
                 )
             )
             else 1
@@ -1610,7 +1577,7 @@ def d_map_worth(state, v_p, v_c):
             A_war,
             d_region_card(state, v_c),
             "war",
-            "spec/twilight_struggle/policies.rules:103:22",
+            "spec/twilight_struggle/policies.rules:101:22",
         )
         == "mid"
         else (
@@ -1622,7 +1589,7 @@ def d_map_worth(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:104:15",
+                    "spec/twilight_struggle/policies.rules:102:15",
                 )
             )
             else 1
@@ -1631,7 +1598,7 @@ def d_map_worth(state, v_p, v_c):
             A_domination,
             d_scoring_region_of(state, d_region_card(state, v_c)),
             "domination",
-            "spec/twilight_struggle/policies.rules:104:47",
+            "spec/twilight_struggle/policies.rules:102:47",
         )
         // 3
     ) + (
@@ -1645,7 +1612,7 @@ def d_map_worth(state, v_p, v_c):
 
 def d_region_card(state, v_c):
     "define region_card"
-    # spec: spec/twilight_struggle/policies.rules:108
+    # spec: spec/twilight_struggle/policies.rules:106
     return (
         E_europe_scoring
         if v_c in RS_europe
@@ -1671,7 +1638,7 @@ def d_region_card(state, v_c):
 
 def d_ops_placement_value(state, v_p, v_c):
     "define ops_placement_value"
-    # spec: spec/twilight_struggle/policies.rules:121
+    # spec: spec/twilight_struggle/policies.rules:119
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -1697,7 +1664,7 @@ def d_ops_placement_value(state, v_p, v_c):
                     A_stability,
                     v_c,
                     "stability",
-                    "spec/twilight_struggle/policies.rules:82:12",
+                    "spec/twilight_struggle/policies.rules:80:12",
                 )
             )
             + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1709,7 +1676,7 @@ def d_ops_placement_value(state, v_p, v_c):
                     A_stability,
                     v_c,
                     "stability",
-                    "spec/twilight_struggle/policies.rules:82:71",
+                    "spec/twilight_struggle/policies.rules:80:71",
                 )
             )
             - state.counters[1 + v_p][v_c],
@@ -1724,7 +1691,7 @@ def d_ops_placement_value(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:123:36",
+                "spec/twilight_struggle/policies.rules:121:36",
             )
         ),
         2,
@@ -1737,7 +1704,7 @@ def d_ops_placement_value(state, v_p, v_c):
 
 def d_event_placement_value(state, v_p, v_c):
     "define event_placement_value"
-    # spec: spec/twilight_struggle/policies.rules:126
+    # spec: spec/twilight_struggle/policies.rules:124
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -1762,7 +1729,7 @@ def d_event_placement_value(state, v_p, v_c):
                     A_stability,
                     v_c,
                     "stability",
-                    "spec/twilight_struggle/policies.rules:82:12",
+                    "spec/twilight_struggle/policies.rules:80:12",
                 )
             )
             + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1774,7 +1741,7 @@ def d_event_placement_value(state, v_p, v_c):
                     A_stability,
                     v_c,
                     "stability",
-                    "spec/twilight_struggle/policies.rules:82:71",
+                    "spec/twilight_struggle/policies.rules:80:71",
                 )
             )
             - state.counters[1 + v_p][v_c],
@@ -1789,7 +1756,7 @@ def d_event_placement_value(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:128:36",
+                "spec/twilight_struggle/policies.rules:126:36",
             )
         ),
         1,
@@ -1802,7 +1769,7 @@ def d_event_placement_value(state, v_p, v_c):
 
 def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon):
     "define point_value"
-    # spec: spec/twilight_struggle/policies.rules:137
+    # spec: spec/twilight_struggle/policies.rules:135
     return (
         (
             15 * (d_map_worth(state, v_p, v_c) + (3 if v_soon else 0))
@@ -1814,7 +1781,7 @@ def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:140:35",
+                    "spec/twilight_struggle/policies.rules:138:35",
                 )
             )
             and d_within_reach(state, None if v_p is None else (v_p + 1) % 2, v_c)
@@ -1856,7 +1823,7 @@ def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon
 
 def d_denial_value(state, v_p, v_c, v_need, v_o):
     "define denial_value"
-    # spec: spec/twilight_struggle/policies.rules:152
+    # spec: spec/twilight_struggle/policies.rules:150
     return (
         30
         * d_map_worth(state, None if v_p is None else (v_p + 1) % 2, v_c)
@@ -1868,7 +1835,7 @@ def d_denial_value(state, v_p, v_c, v_need, v_o):
                 A_battleground,
                 v_c,
                 "battleground",
-                "spec/twilight_struggle/policies.rules:153:8",
+                "spec/twilight_struggle/policies.rules:151:8",
             )
         )
         and v_o > 0
@@ -1879,7 +1846,7 @@ def d_denial_value(state, v_p, v_c, v_need, v_o):
 
 def d_plan_rate(state, v_worth, v_cost, v_left, v_soon):
     "define plan_rate"
-    # spec: spec/twilight_struggle/policies.rules:159
+    # spec: spec/twilight_struggle/policies.rules:157
     return (
         60 * v_worth // v_cost
         if v_cost <= v_left
@@ -1889,7 +1856,7 @@ def d_plan_rate(state, v_worth, v_cost, v_left, v_soon):
 
 def d_removal_value(state, v_p, v_c):
     "define removal_value"
-    # spec: spec/twilight_struggle/policies.rules:165
+    # spec: spec/twilight_struggle/policies.rules:163
     return (
         (
             4096
@@ -1901,7 +1868,7 @@ def d_removal_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:166:12",
+                        "spec/twilight_struggle/policies.rules:164:12",
                     )
                 )
                 and bool(
@@ -1918,7 +1885,7 @@ def d_removal_value(state, v_p, v_c):
                             A_stability,
                             v_c,
                             "stability",
-                            "spec/twilight_struggle/policies.rules:86:84",
+                            "spec/twilight_struggle/policies.rules:84:84",
                         )
                     )
                 )
@@ -1935,7 +1902,7 @@ def d_removal_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:167:14",
+                        "spec/twilight_struggle/policies.rules:165:14",
                     )
                 )
                 and d_controls(state, None if v_p is None else (v_p + 1) % 2, v_c)
@@ -1956,7 +1923,7 @@ def d_removal_value(state, v_p, v_c):
                         A_stability,
                         v_c,
                         "stability",
-                        "spec/twilight_struggle/policies.rules:86:84",
+                        "spec/twilight_struggle/policies.rules:84:84",
                     )
                 )
             )
@@ -1971,7 +1938,7 @@ def d_removal_value(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:168:52",
+                    "spec/twilight_struggle/policies.rules:166:52",
                 )
             )
             else 0
@@ -1983,7 +1950,7 @@ def d_removal_value(state, v_p, v_c):
 
 def d_spare_value(state, v_p, v_c):
     "define spare_value"
-    # spec: spec/twilight_struggle/policies.rules:173
+    # spec: spec/twilight_struggle/policies.rules:171
     return (
         (
             4096
@@ -1996,7 +1963,7 @@ def d_spare_value(state, v_p, v_c):
                         A_stability,
                         v_c,
                         "stability",
-                        "spec/twilight_struggle/policies.rules:174:35",
+                        "spec/twilight_struggle/policies.rules:172:35",
                     )
                 )
                 + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -2013,7 +1980,7 @@ def d_spare_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:175:18",
+                        "spec/twilight_struggle/policies.rules:173:18",
                     )
                 )
             )
@@ -2056,7 +2023,7 @@ def d_spare_value(state, v_p, v_c):
 
 def d_within_reach(state, v_p, v_c):
     "define within_reach"
-    # spec: spec/twilight_struggle/policies.rules:179
+    # spec: spec/twilight_struggle/policies.rules:177
     return state.counters[1 + v_p][v_c] > 0 or any(
         c_x in KS_country and state.counters[1 + v_p][c_x] > 0 for c_x in ADJ[v_c]
     )
@@ -2064,7 +2031,7 @@ def d_within_reach(state, v_p, v_c):
 
 def d_by_region(state, v_c, v_in_europe, v_in_asia, v_in_middle_east):
     "define by_region"
-    # spec: spec/twilight_struggle/policies.rules:184
+    # spec: spec/twilight_struggle/policies.rules:182
     return (
         v_in_europe
         if v_c in RS_europe
@@ -2078,7 +2045,7 @@ def d_by_region(state, v_c, v_in_europe, v_in_asia, v_in_middle_east):
 
 def d_un_intervention_pays(state, v_p, v_c):
     "define un_intervention_pays"
-    # spec: spec/twilight_struggle/policies.rules:190
+    # spec: spec/twilight_struggle/policies.rules:188
     return (
         v_c == E_un_intervention
         and not state.vars[3]
@@ -2095,24 +2062,24 @@ def d_un_intervention_pays(state, v_p, v_c):
 
 def d_my_event(state, v_p, v_c):
     "define my_event"
-    # spec: spec/twilight_struggle/policies.rules:194
+    # spec: spec/twilight_struggle/policies.rules:192
     return (
         A_side[v_c]
         if v_c is not None
         else attr_of(
-            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:194:47"
+            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:192:47"
         )
     ) == v_p
 
 
 def d_their_event(state, v_p, v_c):
     "define their_event"
-    # spec: spec/twilight_struggle/policies.rules:195
+    # spec: spec/twilight_struggle/policies.rules:193
     return (
         A_side[v_c]
         if v_c is not None
         else attr_of(
-            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:195:50"
+            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:193:50"
         )
     ) == (None if v_p is None else (v_p + 1) % 2)
 
@@ -2217,7 +2184,7 @@ def d_headline_value_of(state, v_p):
 
 def d_standard_action_rounds(state):
     "define standard_action_rounds"
-    # spec: spec/twilight_struggle/turn.rules:113
+    # spec: spec/twilight_struggle/turn.rules:103
     return 7 if state.tracks[2] >= 4 else 6
 
 
@@ -2268,9 +2235,9 @@ def q_battleground_adjustment(state, v_p, v_r):
     value = 0
     for effect in state.effects:
         kind = effect[0]
-        if kind == 31:  # shuttle_diplomacy_in_effect
+        if kind == 30:  # shuttle_diplomacy_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:698
+            # spec: spec/twilight_struggle/events_mid.rules:683
             if (
                 v_p == 0
                 and (v_r == E_middle_east or v_r == E_asia)
@@ -2297,9 +2264,9 @@ def q_ops_shift(state, v_p, v_c):
             # spec: spec/twilight_struggle/events_early.rules:55
             if v_p == args[0]:
                 value += -1
-        elif kind == 26:  # brezhnev_doctrine_in_effect
+        elif kind == 25:  # brezhnev_doctrine_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:403
+            # spec: spec/twilight_struggle/events_mid.rules:396
             if v_p == 0:
                 value += 1
     return value
@@ -2316,9 +2283,9 @@ def q_nato_exempt(state, v_c):
             # spec: spec/twilight_struggle/events_early.rules:25
             if v_c == E_france:
                 value += 1
-        elif kind == 27:  # willy_brandt_in_effect
+        elif kind == 26:  # willy_brandt_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:443
+            # spec: spec/twilight_struggle/events_mid.rules:435
             if v_c == E_west_germany and not (
                 A_starred[E_tear_down_this_wall]
                 and state.location[E_tear_down_this_wall] == 10
@@ -2392,18 +2359,18 @@ def q_coup_roll_modifier(state, v_p, v_c):
     value = 0
     for effect in state.effects:
         kind = effect[0]
-        if kind == 21:  # salt_negotiations_in_effect
+        if kind == 20:  # salt_negotiations_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:201
+            # spec: spec/twilight_struggle/events_mid.rules:197
             value += -1
-        elif kind == 30:  # latin_american_death_squads_in_effect
+        elif kind == 29:  # latin_american_death_squads_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:642
+            # spec: spec/twilight_struggle/events_mid.rules:627
             if v_p == args[0] and (
                 v_c in RS_central_america or v_c in RS_south_america
             ):
                 value += 1
-            # spec: spec/twilight_struggle/events_mid.rules:643
+            # spec: spec/twilight_struggle/events_mid.rules:628
             if v_p == (None if args[0] is None else (args[0] + 1) % 2) and (
                 v_c in RS_central_america or v_c in RS_south_america
             ):
@@ -2464,9 +2431,9 @@ def q_space_attempts_allowed(state, v_p):
     )
     for effect in state.effects:
         kind = effect[0]
-        if kind == 23:  # missile_envy_ops_only
+        if kind == 22:  # missile_envy_ops_only
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:360
+            # spec: spec/twilight_struggle/events_mid.rules:353
             if v_p == args[0]:
                 value += -2
                 value = max(value, 0)
@@ -2475,7 +2442,7 @@ def q_space_attempts_allowed(state, v_p):
 
 def q_action_rounds_for(state, v_p):
     "quantity action_rounds_for"
-    # spec: spec/twilight_struggle/turn.rules:115
+    # spec: spec/twilight_struggle/turn.rules:105
     value = (7 if state.tracks[2] >= 4 else 6) + (
         1
         if state.tracks[6 + v_p] >= 8
@@ -2503,9 +2470,9 @@ def allowed_headline_card(state, x0, x1):
         return False
     for effect in state.effects:
         kind = effect[0]
-        if kind == 22:  # missile_envy_obligation
+        if kind == 21:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:345
+            # spec: spec/twilight_struggle/events_mid.rules:338
             if x0 == args[0] and x1 == E_missile_envy:
                 return False
     return True
@@ -2646,15 +2613,10 @@ def allowed_take_action_round(state, x0):
     "may the action take_action_round be taken"
     for effect in state.effects:
         kind = effect[0]
-        if kind == 19:  # quagmire_in_effect
+        if kind == 19:  # trap_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:134
-            if x0 == 1:
-                return False
-        elif kind == 20:  # bear_trap_in_effect
-            args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:139
-            if x0 == 0:
+            # spec: spec/twilight_struggle/events_mid.rules:135
+            if x0 == args[0]:
                 return False
     return True
 
@@ -2663,9 +2625,9 @@ def allowed_play_card(state, x0, x1):
     "may the action play_card be taken"
     for effect in state.effects:
         kind = effect[0]
-        if kind == 22:  # missile_envy_obligation
+        if kind == 21:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:342
+            # spec: spec/twilight_struggle/events_mid.rules:335
             if (
                 x0 == args[0]
                 and state.location[E_missile_envy] == 2 + args[0]
@@ -2678,7 +2640,7 @@ def allowed_play_card(state, x0, x1):
                             A_scoring,
                             x1,
                             "scoring",
-                            "spec/twilight_struggle/events_mid.rules:344:18",
+                            "spec/twilight_struggle/events_mid.rules:337:18",
                         )
                     )
                     and d_scoring_cards_held(state, args[0])
@@ -2694,13 +2656,13 @@ def allowed_play_card(state, x0, x1):
 
 def when_socialist_governments(state, v_you, v_this):
     "when the event of socialist_governments may happen"
-    # spec: spec/twilight_struggle/cards.rules:67
+    # spec: spec/twilight_struggle/cards.rules:65
     return not (A_starred[E_the_iron_lady] and state.location[E_the_iron_lady] == 10)
 
 
 def when_arab_israeli_war(state, v_you, v_this):
     "when the event of arab_israeli_war may happen"
-    # spec: spec/twilight_struggle/cards.rules:121
+    # spec: spec/twilight_struggle/cards.rules:119
     return not (
         A_starred[E_camp_david_accords] and state.location[E_camp_david_accords] == 10
     )
@@ -2708,13 +2670,13 @@ def when_arab_israeli_war(state, v_you, v_this):
 
 def when_nato(state, v_you, v_this):
     "when the event of nato may happen"
-    # spec: spec/twilight_struggle/cards.rules:220
+    # spec: spec/twilight_struggle/cards.rules:218
     return is_active(state, 1, None) or is_active(state, 2, None)
 
 
 def when_un_intervention(state, v_you, v_this):
     "when the event of un_intervention may happen"
-    # spec: spec/twilight_struggle/cards.rules:339
+    # spec: spec/twilight_struggle/cards.rules:338
     return not state.vars[3] and any(
         A_side[c_c] == (None if v_you is None else (v_you + 1) % 2)
         for c_c in state.zones[2 + v_you]
@@ -2723,13 +2685,13 @@ def when_un_intervention(state, v_you, v_this):
 
 def when_missile_envy(state, v_you, v_this):
     "when the event of missile_envy may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:316
-    return not is_active(state, 23, [v_you])
+    # spec: spec/twilight_struggle/events_mid.rules:312
+    return not is_active(state, 22, [v_you])
 
 
 def when_willy_brandt(state, v_you, v_this):
     "when the event of willy_brandt may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:436
+    # spec: spec/twilight_struggle/events_mid.rules:428
     return not (
         A_starred[E_tear_down_this_wall] and state.location[E_tear_down_this_wall] == 10
     )
@@ -2737,7 +2699,7 @@ def when_willy_brandt(state, v_you, v_this):
 
 def when_muslim_revolution(state, v_you, v_this):
     "when the event of muslim_revolution may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:456
+    # spec: spec/twilight_struggle/events_mid.rules:447
     return not (
         A_starred[E_awacs_sale_to_saudis]
         and state.location[E_awacs_sale_to_saudis] == 10
@@ -2746,19 +2708,19 @@ def when_muslim_revolution(state, v_you, v_this):
 
 def when_flower_power(state, v_you, v_this):
     "when the event of flower_power may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:499
+    # spec: spec/twilight_struggle/events_mid.rules:489
     return not (A_starred[E_an_evil_empire] and state.location[E_an_evil_empire] == 10)
 
 
 def when_opec(state, v_you, v_this):
     "when the event of opec may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:534
+    # spec: spec/twilight_struggle/events_mid.rules:523
     return not (A_starred[E_north_sea_oil] and state.location[E_north_sea_oil] == 10)
 
 
 def when_one_small_step(state, v_you, v_this):
     "when the event of one_small_step may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:768
+    # spec: spec/twilight_struggle/events_mid.rules:753
     return (
         state.tracks[6 + v_you]
         < state.tracks[6 + (None if v_you is None else (v_you + 1) % 2)]
@@ -2773,13 +2735,13 @@ def when_star_wars(state, v_you, v_this):
 
 def when_wargames(state, v_you, v_this):
     "when the event of wargames may happen"
-    # spec: spec/twilight_struggle/events_late.rules:338
+    # spec: spec/twilight_struggle/events_late.rules:336
     return state.tracks[0] == 2
 
 
 def when_solidarity(state, v_you, v_this):
     "when the event of solidarity may happen"
-    # spec: spec/twilight_struggle/events_late.rules:361
+    # spec: spec/twilight_struggle/events_late.rules:359
     return (
         A_starred[E_john_paul_ii_elected_pope]
         and state.location[E_john_paul_ii_elected_pope] == 10
@@ -2788,13 +2750,13 @@ def when_solidarity(state, v_you, v_this):
 
 def when_the_cambridge_five(state, v_you, v_this):
     "when the event of the_cambridge_five may happen"
-    # spec: spec/twilight_struggle/events_late.rules:413
+    # spec: spec/twilight_struggle/events_late.rules:411
     return state.tracks[2] < 8
 
 
 def when_our_man_in_tehran(state, v_you, v_this):
     "when the event of our_man_in_tehran may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:817
+    # spec: spec/twilight_struggle/events_mid.rules:802
     return any(
         c_c in KS_country
         and (
@@ -2973,7 +2935,7 @@ def kept_0(state, arg_0):
 
 
 def kept_1(state):
-    "kept: the members of K_region where the test at spec/twilight_struggle/events_mid.rules:210, while what it reads is unchanged"
+    "kept: the members of K_region where the test at spec/twilight_struggle/events_mid.rules:206, while what it reads is unchanged"
     s = state.stamps
     stamp = ()
     kept = state.memo.get(1)
@@ -2988,7 +2950,7 @@ def kept_1(state):
 
 
 def kept_2(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:274, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:270, while what it reads is unchanged"
     s = state.stamps
     stamp = ()
     kept = state.memo.get(2)
@@ -3066,58 +3028,10 @@ def kept_4(state, arg_0):
 
 
 def kept_5(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:231, while what it reads is unchanged"
-    s = state.stamps
-    stamp = ()
-    kept = state.memo.get(5)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    try:
-        found = (
-            [
-                item_
-                for item_ in K_country
-                if item_ == E_yugoslavia
-                or item_ == E_romania
-                or item_ == E_bulgaria
-                or item_ == E_hungary
-                or item_ == E_czechoslovakia
-            ],
-            True,
-        )
-    except Exception:  # the caller tests as written, to fail where that fails
-        return K_country, False
-    state.memo[5] = (stamp, found)
-    return found
-
-
-def kept_6(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:288, while what it reads is unchanged"
-    s = state.stamps
-    stamp = ()
-    kept = state.memo.get(6)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    try:
-        found = (
-            [
-                item_
-                for item_ in K_country
-                if item_ == E_france or item_ == E_uk or item_ == E_israel
-            ],
-            True,
-        )
-    except Exception:  # the caller tests as written, to fail where that fails
-        return K_country, False
-    state.memo[6] = (stamp, found)
-    return found
-
-
-def kept_7(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:363, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:362, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[10],)
-    kept = state.memo.get(7)
+    kept = state.memo.get(5)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3136,11 +3050,11 @@ def kept_7(state):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[7] = (stamp, found)
+    state.memo[5] = (stamp, found)
     return found
 
 
-def kept_8(state, arg_0):
+def kept_6(state, arg_0):
     "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:39, while what it reads is unchanged"
     s = state.stamps
     stamp = (
@@ -3148,7 +3062,7 @@ def kept_8(state, arg_0):
         s[1],
         s[10],
     )
-    kept = state.memo.get((8, arg_0))
+    kept = state.memo.get((6, arg_0))
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3176,33 +3090,15 @@ def kept_8(state, arg_0):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[(8, arg_0)] = (stamp, found)
+    state.memo[(6, arg_0)] = (stamp, found)
     return found
 
 
-def kept_9(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:458, while what it reads is unchanged"
+def kept_7(state):
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:449, while what it reads is unchanged"
     s = state.stamps
-    stamp = ()
-    kept = state.memo.get(9)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    try:
-        found = (
-            [item_ for item_ in K_country if d_muslim_revolution_country(state, item_)],
-            True,
-        )
-    except Exception:  # the caller tests as written, to fail where that fails
-        return K_country, False
-    state.memo[9] = (stamp, found)
-    return found
-
-
-def kept_10(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:535, while what it reads is unchanged"
-    s = state.stamps
-    stamp = (s[10],)
-    kept = state.memo.get(10)
+    stamp = (s[0],)
+    kept = state.memo.get(7)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3210,15 +3106,51 @@ def kept_10(state):
             [
                 item_
                 for item_ in K_country
-                if (
-                    item_ == E_egypt
-                    or item_ == E_iran
-                    or item_ == E_libya
-                    or item_ == E_saudi_arabia
-                    or item_ == E_iraq
-                    or item_ == E_gulf_states
-                    or item_ == E_venezuela
-                )
+                if item_
+                in [
+                    E_sudan,
+                    E_iran,
+                    E_iraq,
+                    E_egypt,
+                    E_libya,
+                    E_saudi_arabia,
+                    E_syria,
+                    E_jordan,
+                ]
+            ],
+            True,
+        )
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_country, False
+    state.memo[7] = (stamp, found)
+    return found
+
+
+def kept_8(state):
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:524, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[10],
+    )
+    kept = state.memo.get(8)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = (
+            [
+                item_
+                for item_ in K_country
+                if item_
+                in [
+                    E_egypt,
+                    E_iran,
+                    E_libya,
+                    E_saudi_arabia,
+                    E_iraq,
+                    E_gulf_states,
+                    E_venezuela,
+                ]
                 and (
                     state.counters[1 + 0][item_] >= A_stability[item_]
                     and state.counters[1 + 0][item_]
@@ -3230,15 +3162,15 @@ def kept_10(state):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[10] = (stamp, found)
+    state.memo[8] = (stamp, found)
     return found
 
 
-def kept_11(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:589, while what it reads is unchanged"
+def kept_9(state):
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:574, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[10],)
-    kept = state.memo.get(11)
+    kept = state.memo.get(9)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3252,18 +3184,18 @@ def kept_11(state):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[11] = (stamp, found)
+    state.memo[9] = (stamp, found)
     return found
 
 
-def kept_12(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:716, while what it reads is unchanged"
+def kept_10(state):
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:701, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[9],
         s[10],
     )
-    kept = state.memo.get(12)
+    kept = state.memo.get(10)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3279,12 +3211,12 @@ def kept_12(state):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[12] = (stamp, found)
+    state.memo[10] = (stamp, found)
     return found
 
 
-def kept_13(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:789, while what it reads is unchanged"
+def kept_11(state):
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:774, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[0],
@@ -3292,7 +3224,7 @@ def kept_13(state):
         s[2],
         s[10],
     )
-    kept = state.memo.get(13)
+    kept = state.memo.get(11)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -3312,7 +3244,7 @@ def kept_13(state):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_country, False
-    state.memo[13] = (stamp, found)
+    state.memo[11] = (stamp, found)
     return found
 
 
@@ -3321,11 +3253,11 @@ def kept_13(state):
 
 def pol_careful_core_0(state, pending, tun):
     "policy careful_core, rule 1: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:211
+    # spec: spec/twilight_struggle/policies.rules:209
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:212
+    # spec: spec/twilight_struggle/policies.rules:210
     best = keep_best(
         best,
         [d_nuclear_risk(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -3333,7 +3265,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:213
+    # spec: spec/twilight_struggle/policies.rules:211
     best = keep_best(
         best,
         [
@@ -3358,17 +3290,18 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:215
+    # spec: spec/twilight_struggle/policies.rules:213
     best = keep_best(
         best,
         [
             A_side[v_c] == (None if v_you is None else (v_you + 1) % 2)
-            and (
-                v_c == E_duck_and_cover
-                or v_c == E_we_will_bury_you
-                or v_c == E_soviets_shoot_down_kal_007
-                or v_c == E_olympic_games
-            )
+            and v_c
+            in [
+                E_duck_and_cover,
+                E_we_will_bury_you,
+                E_soviets_shoot_down_kal_007,
+                E_olympic_games,
+            ]
             and (
                 not A_scoring[v_c]
                 and state.tracks[6 + v_you] < 8
@@ -3382,17 +3315,18 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:218
+    # spec: spec/twilight_struggle/policies.rules:216
     best = keep_best(
         best,
         [
             A_side[v_c] == (None if v_you is None else (v_you + 1) % 2)
-            and (
-                v_c == E_duck_and_cover
-                or v_c == E_we_will_bury_you
-                or v_c == E_soviets_shoot_down_kal_007
-                or v_c == E_olympic_games
-            )
+            and v_c
+            in [
+                E_duck_and_cover,
+                E_we_will_bury_you,
+                E_soviets_shoot_down_kal_007,
+                E_olympic_games,
+            ]
             and state.tracks[0] >= 4
             for v_c in [values[i] for i in best]
         ],
@@ -3400,7 +3334,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:221
+    # spec: spec/twilight_struggle/policies.rules:219
     best = keep_best(
         best,
         [
@@ -3411,17 +3345,17 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:222
+    # spec: spec/twilight_struggle/policies.rules:220
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:223
+    # spec: spec/twilight_struggle/policies.rules:221
     best = keep_best(
         best, [v_c == E_china_card for v_c in [values[i] for i in best]], True
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:225
+    # spec: spec/twilight_struggle/policies.rules:223
     best = keep_best(
         best,
         [
@@ -3435,7 +3369,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:226
+    # spec: spec/twilight_struggle/policies.rules:224
     best = keep_best(
         best,
         [
@@ -3446,7 +3380,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:231
+    # spec: spec/twilight_struggle/policies.rules:229
     best = keep_best(
         best,
         [
@@ -3472,7 +3406,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:234
+    # spec: spec/twilight_struggle/policies.rules:232
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -3488,7 +3422,7 @@ def nev_careful_core_0(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_c in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:212
+        # spec: spec/twilight_struggle/policies.rules:210
         if d_nuclear_risk(state, v_you, v_c):
             marked.append(i)
             continue
@@ -3497,28 +3431,29 @@ def nev_careful_core_0(state, pending, tun):
 
 def pol_careful_core_1(state, pending, tun):
     "policy careful_core, rule 2: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:236
+    # spec: spec/twilight_struggle/policies.rules:234
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:237
+    # spec: spec/twilight_struggle/policies.rules:235
     best = keep_best(
         best,
         [
             state.tracks[0] <= 3
-            and (
-                v_c == E_duck_and_cover
-                or v_c == E_we_will_bury_you
-                or v_c == E_soviets_shoot_down_kal_007
-                or v_c == E_olympic_games
-            )
+            and v_c
+            in [
+                E_duck_and_cover,
+                E_we_will_bury_you,
+                E_soviets_shoot_down_kal_007,
+                E_olympic_games,
+            ]
             for v_c in [values[i] for i in best]
         ],
         True,
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:238
+    # spec: spec/twilight_struggle/policies.rules:236
     best = keep_best(
         best,
         [
@@ -3529,7 +3464,7 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:239
+    # spec: spec/twilight_struggle/policies.rules:237
     best = keep_best(
         best,
         [
@@ -3554,11 +3489,11 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:240
+    # spec: spec/twilight_struggle/policies.rules:238
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:243
+    # spec: spec/twilight_struggle/policies.rules:241
     best = keep_best(
         best,
         [
@@ -3569,13 +3504,13 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:244
+    # spec: spec/twilight_struggle/policies.rules:242
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:245
+    # spec: spec/twilight_struggle/policies.rules:243
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -3584,11 +3519,11 @@ def pol_careful_core_1(state, pending, tun):
 
 def pol_careful_core_2(state, pending, tun):
     "policy careful_core, rule 3: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:248
+    # spec: spec/twilight_struggle/policies.rules:246
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:249
+    # spec: spec/twilight_struggle/policies.rules:247
     if state.vars[5] != None and (
         A_side[state.vars[5]]
         if state.vars[5] is not None
@@ -3596,44 +3531,42 @@ def pol_careful_core_2(state, pending, tun):
             A_side,
             state.vars[5],
             "side",
-            "spec/twilight_struggle/policies.rules:195:50",
+            "spec/twilight_struggle/policies.rules:193:50",
         )
     ) == (None if v_you is None else (v_you + 1) % 2):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:250
+    # spec: spec/twilight_struggle/policies.rules:248
     if (
         state.tracks[0] <= 2
         and state.vars[5] != None
         and (
-            (
-                state.vars[5] == E_duck_and_cover
-                or state.vars[5] == E_we_will_bury_you
-                or state.vars[5] == E_soviets_shoot_down_kal_007
-                or state.vars[5] == E_olympic_games
-            )
-            or (
-                state.vars[5] == E_five_year_plan
-                or state.vars[5] == E_star_wars
-                or state.vars[5] == E_grain_sales_to_soviets
-            )
+            state.vars[5]
+            in [
+                E_duck_and_cover,
+                E_we_will_bury_you,
+                E_soviets_shoot_down_kal_007,
+                E_olympic_games,
+            ]
+            or state.vars[5]
+            in [E_five_year_plan, E_star_wars, E_grain_sales_to_soviets]
         )
     ):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:253
+    # spec: spec/twilight_struggle/policies.rules:251
     if state.vars[5] == E_un_intervention:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:255
+    # spec: spec/twilight_struggle/policies.rules:253
     if state.vars[5] == E_defectors:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:262
+    # spec: spec/twilight_struggle/policies.rules:260
     if (
         v_you == 1
         and state.vars[5] != None
@@ -3647,7 +3580,7 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:266
+    # spec: spec/twilight_struggle/policies.rules:264
     if (
         state.vars[5] != None
         and (
@@ -3657,7 +3590,7 @@ def pol_careful_core_2(state, pending, tun):
                 A_side,
                 state.vars[5],
                 "side",
-                "spec/twilight_struggle/policies.rules:194:47",
+                "spec/twilight_struggle/policies.rules:192:47",
             )
         )
         == v_you
@@ -3665,7 +3598,7 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:267
+    # spec: spec/twilight_struggle/policies.rules:265
     best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3676,22 +3609,20 @@ def nev_careful_core_2(state, pending, tun):
     "policy careful_core, rule 3: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:250
+    # spec: spec/twilight_struggle/policies.rules:248
     if (
         state.tracks[0] <= 2
         and state.vars[5] != None
         and (
-            (
-                state.vars[5] == E_duck_and_cover
-                or state.vars[5] == E_we_will_bury_you
-                or state.vars[5] == E_soviets_shoot_down_kal_007
-                or state.vars[5] == E_olympic_games
-            )
-            or (
-                state.vars[5] == E_five_year_plan
-                or state.vars[5] == E_star_wars
-                or state.vars[5] == E_grain_sales_to_soviets
-            )
+            state.vars[5]
+            in [
+                E_duck_and_cover,
+                E_we_will_bury_you,
+                E_soviets_shoot_down_kal_007,
+                E_olympic_games,
+            ]
+            or state.vars[5]
+            in [E_five_year_plan, E_star_wars, E_grain_sales_to_soviets]
         )
     ):
         marked.update(("play_event",))
@@ -3700,21 +3631,21 @@ def nev_careful_core_2(state, pending, tun):
 
 def pol_careful_core_3(state, pending, tun):
     "policy careful_core, rule 4: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:271
+    # spec: spec/twilight_struggle/policies.rules:269
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:272
-    if state.vars[5] != None and (
-        state.vars[5] == E_duck_and_cover
-        or state.vars[5] == E_we_will_bury_you
-        or state.vars[5] == E_soviets_shoot_down_kal_007
-        or state.vars[5] == E_olympic_games
-    ):
+    # spec: spec/twilight_struggle/policies.rules:270
+    if state.vars[5] != None and state.vars[5] in [
+        E_duck_and_cover,
+        E_we_will_bury_you,
+        E_soviets_shoot_down_kal_007,
+        E_olympic_games,
+    ]:
         best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:273
+    # spec: spec/twilight_struggle/policies.rules:271
     best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3723,16 +3654,16 @@ def pol_careful_core_3(state, pending, tun):
 
 def pol_careful_core_4(state, pending, tun):
     "policy careful_core, rule 5: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:275
+    # spec: spec/twilight_struggle/policies.rules:273
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:276
+    # spec: spec/twilight_struggle/policies.rules:274
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:277
+    # spec: spec/twilight_struggle/policies.rules:275
     best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3741,16 +3672,16 @@ def pol_careful_core_4(state, pending, tun):
 
 def pol_careful_core_5(state, pending, tun):
     "policy careful_core, rule 6: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:279
+    # spec: spec/twilight_struggle/policies.rules:277
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:280
+    # spec: spec/twilight_struggle/policies.rules:278
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:281
+    # spec: spec/twilight_struggle/policies.rules:279
     if (
         state.tracks[4 + v_you] + (tun["usa_coup_slack"] if v_you == 1 else 0)
         < state.tracks[0]
@@ -3758,16 +3689,16 @@ def pol_careful_core_5(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:282
+    # spec: spec/twilight_struggle/policies.rules:280
     if d_good_realignment(state, v_you):
         best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:283
+    # spec: spec/twilight_struggle/policies.rules:281
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:284
+    # spec: spec/twilight_struggle/policies.rules:282
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3778,7 +3709,7 @@ def nev_careful_core_5(state, pending, tun):
     "policy careful_core, rule 6: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:280
+    # spec: spec/twilight_struggle/policies.rules:278
     if not d_safe_coup_target(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -3786,11 +3717,11 @@ def nev_careful_core_5(state, pending, tun):
 
 def pol_careful_core_6(state, pending, tun):
     "policy careful_core, rule 7: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:287
+    # spec: spec/twilight_struggle/policies.rules:285
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:288
+    # spec: spec/twilight_struggle/policies.rules:286
     best = keep_best(
         best,
         [
@@ -3803,7 +3734,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:289
+    # spec: spec/twilight_struggle/policies.rules:287
     best = keep_best(
         best,
         [
@@ -3819,7 +3750,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:290
+    # spec: spec/twilight_struggle/policies.rules:288
     best = keep_best(
         best,
         [
@@ -3834,7 +3765,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:291
+    # spec: spec/twilight_struggle/policies.rules:289
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3842,7 +3773,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:292
+    # spec: spec/twilight_struggle/policies.rules:290
     best = keep_best(
         best,
         [
@@ -3856,7 +3787,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:293
+    # spec: spec/twilight_struggle/policies.rules:291
     best = keep_best(
         best,
         [
@@ -3875,7 +3806,7 @@ def nev_careful_core_6(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:288
+        # spec: spec/twilight_struggle/policies.rules:286
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -3888,11 +3819,11 @@ def nev_careful_core_6(state, pending, tun):
 
 def pol_careful_core_7(state, pending, tun):
     "policy careful_core, rule 8: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:295
+    # spec: spec/twilight_struggle/policies.rules:293
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:296
+    # spec: spec/twilight_struggle/policies.rules:294
     best = keep_best(
         best,
         [
@@ -3906,7 +3837,7 @@ def pol_careful_core_7(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:297
+    # spec: spec/twilight_struggle/policies.rules:295
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3914,7 +3845,7 @@ def pol_careful_core_7(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:298
+    # spec: spec/twilight_struggle/policies.rules:296
     best = keep_best(
         best,
         [
@@ -3930,11 +3861,11 @@ def pol_careful_core_7(state, pending, tun):
 
 def pol_careful_core_8(state, pending, tun):
     "policy careful_core, rule 9: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:302
+    # spec: spec/twilight_struggle/policies.rules:300
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:303
+    # spec: spec/twilight_struggle/policies.rules:301
     best = keep_best(
         best,
         [
@@ -3966,7 +3897,7 @@ def pol_careful_core_8(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:306
+    # spec: spec/twilight_struggle/policies.rules:304
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3974,7 +3905,7 @@ def pol_careful_core_8(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:307
+    # spec: spec/twilight_struggle/policies.rules:305
     best = keep_best(
         best,
         [
@@ -3998,11 +3929,11 @@ def pol_careful_core_8(state, pending, tun):
 
 def pol_careful_core_9(state, pending, tun):
     "policy careful_core, rule 10: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:309
+    # spec: spec/twilight_struggle/policies.rules:307
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:316
+    # spec: spec/twilight_struggle/policies.rules:314
     best = keep_best(
         best,
         [
@@ -4018,11 +3949,11 @@ def pol_careful_core_9(state, pending, tun):
 
 def pol_careful_core_10(state, pending, tun):
     "policy careful_core, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:318
+    # spec: spec/twilight_struggle/policies.rules:316
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:325
+    # spec: spec/twilight_struggle/policies.rules:323
     best = keep_best(
         best,
         [
@@ -4038,11 +3969,11 @@ def pol_careful_core_10(state, pending, tun):
 
 def pol_careful_core_11(state, pending, tun):
     "policy careful_core, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:327
+    # spec: spec/twilight_struggle/policies.rules:325
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:328
+    # spec: spec/twilight_struggle/policies.rules:326
     best = keep_best(
         best,
         [
@@ -4058,11 +3989,11 @@ def pol_careful_core_11(state, pending, tun):
 
 def pol_careful_core_12(state, pending, tun):
     "policy careful_core, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:330
+    # spec: spec/twilight_struggle/policies.rules:328
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:331
+    # spec: spec/twilight_struggle/policies.rules:329
     best = keep_best(
         best,
         [
@@ -4075,7 +4006,7 @@ def pol_careful_core_12(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:332
+    # spec: spec/twilight_struggle/policies.rules:330
     best = keep_best(
         best,
         [
@@ -4097,7 +4028,7 @@ def nev_careful_core_12(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:331
+        # spec: spec/twilight_struggle/policies.rules:329
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -4110,11 +4041,11 @@ def nev_careful_core_12(state, pending, tun):
 
 def pol_careful_core_13(state, pending, tun):
     "policy careful_core, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:334
+    # spec: spec/twilight_struggle/policies.rules:332
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:335
+    # spec: spec/twilight_struggle/policies.rules:333
     best = keep_best(
         best,
         [
@@ -4128,7 +4059,7 @@ def pol_careful_core_13(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:336
+    # spec: spec/twilight_struggle/policies.rules:334
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4145,7 +4076,7 @@ def pol_careful_core_14(state, pending, tun):
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:342
+    # spec: spec/twilight_struggle/policies.rules:343
     best = keep_best(
         best,
         [
@@ -4169,79 +4100,7 @@ def pol_careful_core_14(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:344
-    best = keep_best(
-        best,
-        [
-            A_battleground[v_target]
-            and not (
-                state.counters[1 + v_you][v_target] >= A_stability[v_target]
-                and state.counters[1 + v_you][v_target]
-                - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                >= A_stability[v_target]
-            )
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:345
-    best = keep_best(
-        best,
-        [
-            state.counters[1 + v_you][v_target] >= A_stability[v_target]
-            and state.counters[1 + v_you][v_target]
-            - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][v_target]
-            >= A_stability[v_target]
-            for v_target in [values[i] for i in best]
-        ],
-        True,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:346
-    best = keep_best(
-        best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_15(state, pending, tun):
-    "policy careful_core, rule 16: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:348
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
     # spec: spec/twilight_struggle/policies.rules:349
-    best = keep_best(
-        best,
-        [
-            bool(
-                A_battleground[v_target]
-                and not (
-                    state.counters[1 + v_you][v_target] >= A_stability[v_target]
-                    and state.counters[1 + v_you][v_target]
-                    - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    >= A_stability[v_target]
-                )
-                and d_within_reach(
-                    state, None if v_you is None else (v_you + 1) % 2, v_target
-                )
-            )
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:355
     best = keep_best(
         best,
         [
@@ -4260,7 +4119,7 @@ def pol_careful_core_15(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:358
+    # spec: spec/twilight_struggle/policies.rules:352
     best = keep_best(
         best,
         [
@@ -4279,7 +4138,7 @@ def pol_careful_core_15(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:359
+    # spec: spec/twilight_struggle/policies.rules:353
     best = keep_best(
         best,
         [
@@ -4293,7 +4152,7 @@ def pol_careful_core_15(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:360
+    # spec: spec/twilight_struggle/policies.rules:354
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4302,13 +4161,13 @@ def pol_careful_core_15(state, pending, tun):
     return best
 
 
-def pol_careful_core_16(state, pending, tun):
-    "policy careful_core, rule 17: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:365
+def pol_careful_core_15(state, pending, tun):
+    "policy careful_core, rule 16: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:359
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:366
+    # spec: spec/twilight_struggle/policies.rules:360
     best = keep_best(
         best,
         [
@@ -4319,7 +4178,7 @@ def pol_careful_core_16(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:367
+    # spec: spec/twilight_struggle/policies.rules:361
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4330,13 +4189,13 @@ def pol_careful_core_16(state, pending, tun):
     return best
 
 
-def pol_careful_core_17(state, pending, tun):
-    "policy careful_core, rule 18: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:369
+def pol_careful_core_16(state, pending, tun):
+    "policy careful_core, rule 17: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:363
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:370
+    # spec: spec/twilight_struggle/policies.rules:364
     best = keep_best(
         best,
         [
@@ -4349,7 +4208,7 @@ def pol_careful_core_17(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:371
+    # spec: spec/twilight_struggle/policies.rules:365
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4357,7 +4216,7 @@ def pol_careful_core_17(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:372
+    # spec: spec/twilight_struggle/policies.rules:366
     best = keep_best(
         best,
         [
@@ -4371,12 +4230,12 @@ def pol_careful_core_17(state, pending, tun):
     return best
 
 
-def nev_careful_core_17(state, pending, tun):
-    "policy careful_core, rule 18: the options its `never` lines mark"
+def nev_careful_core_16(state, pending, tun):
+    "policy careful_core, rule 17: the options its `never` lines mark"
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:370
+        # spec: spec/twilight_struggle/policies.rules:364
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -4387,13 +4246,13 @@ def nev_careful_core_17(state, pending, tun):
     return marked
 
 
-def pol_careful_core_18(state, pending, tun):
-    "policy careful_core, rule 19: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:374
+def pol_careful_core_17(state, pending, tun):
+    "policy careful_core, rule 18: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:368
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:375
+    # spec: spec/twilight_struggle/policies.rules:369
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -4402,13 +4261,13 @@ def pol_careful_core_18(state, pending, tun):
     return best
 
 
-def pol_careful_core_19(state, pending, tun):
-    "policy careful_core, rule 20: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:377
+def pol_careful_core_18(state, pending, tun):
+    "policy careful_core, rule 19: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:371
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:378
+    # spec: spec/twilight_struggle/policies.rules:372
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -4416,17 +4275,88 @@ def pol_careful_core_19(state, pending, tun):
     return best
 
 
-def pol_careful_core_20(state, pending, tun):
-    "policy careful_core, rule 21: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:380
+def pol_careful_core_19(state, pending, tun):
+    "policy careful_core, rule 20: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:374
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:381
-    best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
+    # spec: spec/twilight_struggle/policies.rules:375
+    if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
+        best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:376
+    best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
     return best
+
+
+def pol_careful_core_20(state, pending, tun):
+    "policy careful_core, rule 21: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:378
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:379
+    if not any(
+        (c_c in RS_central_america or c_c in RS_south_america)
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
+        for c_c in K_country
+    ):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:380
+    if any(
+        (c_c in RS_central_america or c_c in RS_south_america)
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
+        for c_c in K_country
+    ):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:381
+    best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def nev_careful_core_20(state, pending, tun):
+    "policy careful_core, rule 21: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = set()
+    # spec: spec/twilight_struggle/policies.rules:379
+    if not any(
+        (c_c in RS_central_america or c_c in RS_south_america)
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
+        for c_c in K_country
+    ):
+        marked.update(("coup",))
+    return [i for i, option in enumerate(pending["ids"]) if option in marked]
 
 
 def pol_careful_core_21(state, pending, tun):
@@ -4436,26 +4366,51 @@ def pol_careful_core_21(state, pending, tun):
     ids = pending["ids"]
     best = list(range(len(ids)))
     # spec: spec/twilight_struggle/policies.rules:384
-    if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
-        best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
+    if not any(
+        c_c in KS_country
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
+        for c_c in R_europe
+    ):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
     # spec: spec/twilight_struggle/policies.rules:385
-    best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
+    if any(
+        c_c in KS_country
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
+        for c_c in R_europe
+    ):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:386
+    best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_22(state, pending, tun):
-    "policy careful_core, rule 23: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:387
+def nev_careful_core_21(state, pending, tun):
+    "policy careful_core, rule 22: the options its `never` lines mark"
     v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:388
+    marked = set()
+    # spec: spec/twilight_struggle/policies.rules:384
     if not any(
-        (c_c in RS_central_america or c_c in RS_south_america)
+        c_c in KS_country
         and (
             state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
             and not (
@@ -4464,14 +4419,37 @@ def pol_careful_core_22(state, pending, tun):
                 or is_active(state, 17, [v_you])
             )
         )
-        for c_c in K_country
+        for c_c in R_europe
+    ):
+        marked.update(("coup",))
+    return [i for i, option in enumerate(pending["ids"]) if option in marked]
+
+
+def pol_careful_core_22(state, pending, tun):
+    "policy careful_core, rule 23: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:389
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:390
+    if not any(
+        c_c in KS_country
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
+        for c_c in ADJ[E_nicaragua]
     ):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:389
+    # spec: spec/twilight_struggle/policies.rules:392
     if any(
-        (c_c in RS_central_america or c_c in RS_south_america)
+        c_c in KS_country
         and (
             state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
             and not (
@@ -4480,13 +4458,13 @@ def pol_careful_core_22(state, pending, tun):
                 or is_active(state, 17, [v_you])
             )
         )
-        for c_c in K_country
+        for c_c in ADJ[E_nicaragua]
     ):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:390
-    best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
+    # spec: spec/twilight_struggle/policies.rules:393
+    best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
     return best
@@ -4496,9 +4474,9 @@ def nev_careful_core_22(state, pending, tun):
     "policy careful_core, rule 23: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:388
+    # spec: spec/twilight_struggle/policies.rules:390
     if not any(
-        (c_c in RS_central_america or c_c in RS_south_america)
+        c_c in KS_country
         and (
             state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
             and not (
@@ -4507,7 +4485,7 @@ def nev_careful_core_22(state, pending, tun):
                 or is_active(state, 17, [v_you])
             )
         )
-        for c_c in K_country
+        for c_c in ADJ[E_nicaragua]
     ):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -4515,44 +4493,18 @@ def nev_careful_core_22(state, pending, tun):
 
 def pol_careful_core_23(state, pending, tun):
     "policy careful_core, rule 24: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:392
+    # spec: spec/twilight_struggle/policies.rules:395
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:393
-    if not any(
-        c_c in KS_country
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in R_europe
-    ):
+    # spec: spec/twilight_struggle/policies.rules:396
+    if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:394
-    if any(
-        c_c in KS_country
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in R_europe
-    ):
+    # spec: spec/twilight_struggle/policies.rules:397
+    if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:395
-    best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
     return best
@@ -4562,142 +4514,53 @@ def nev_careful_core_23(state, pending, tun):
     "policy careful_core, rule 24: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:393
-    if not any(
-        c_c in KS_country
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in R_europe
-    ):
+    # spec: spec/twilight_struggle/policies.rules:396
+    if not d_safe_coup_target(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
 
 
 def pol_careful_core_24(state, pending, tun):
     "policy careful_core, rule 25: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:398
+    # spec: spec/twilight_struggle/policies.rules:403
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:399
-    if not any(
-        c_c in KS_country
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in ADJ[E_nicaragua]
-    ):
-        best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:401
-    if any(
-        c_c in KS_country
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in ADJ[E_nicaragua]
-    ):
-        best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:402
-    best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def nev_careful_core_24(state, pending, tun):
-    "policy careful_core, rule 25: the options its `never` lines mark"
-    v_you = pending["player"]
-    marked = set()
-    # spec: spec/twilight_struggle/policies.rules:399
-    if not any(
-        c_c in KS_country
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in ADJ[E_nicaragua]
-    ):
-        marked.update(("coup",))
-    return [i for i, option in enumerate(pending["ids"]) if option in marked]
-
-
-def pol_careful_core_25(state, pending, tun):
-    "policy careful_core, rule 26: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:404
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:405
-    if not d_safe_coup_target(state, v_you):
-        best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:406
-    if d_safe_coup_target(state, v_you):
-        best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def nev_careful_core_25(state, pending, tun):
-    "policy careful_core, rule 26: the options its `never` lines mark"
-    v_you = pending["player"]
-    marked = set()
-    # spec: spec/twilight_struggle/policies.rules:405
-    if not d_safe_coup_target(state, v_you):
-        marked.update(("coup",))
-    return [i for i, option in enumerate(pending["ids"]) if option in marked]
-
-
-def pol_careful_core_26(state, pending, tun):
-    "policy careful_core, rule 27: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:408
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:409
-    best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
+    best = keep_best(
+        best,
+        [
+            ids[i]
+            in (
+                "discard",
+                "influence",
+                "double",
+                "place",
+                "move",
+                "take",
+                "split",
+                "use",
+            )
+            for i in best
+        ],
+        False,
+    )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:410
+    # spec: spec/twilight_struggle/policies.rules:409
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_27(state, pending, tun):
-    "policy careful_core, rule 28: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:412
+def pol_careful_core_25(state, pending, tun):
+    "policy careful_core, rule 26: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:411
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:413
+    # spec: spec/twilight_struggle/policies.rules:412
     if (
         d_scoring_cards_held(state, v_you)
         >= q_action_rounds_for(state, v_you) - state.tracks[3] + 1
@@ -4705,72 +4568,20 @@ def pol_careful_core_27(state, pending, tun):
         best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:414
+    # spec: spec/twilight_struggle/policies.rules:413
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_28(state, pending, tun):
-    "policy careful_core, rule 29: the options it likes best"
+def pol_careful_core_26(state, pending, tun):
+    "policy careful_core, rule 27: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:415
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
     # spec: spec/twilight_struggle/policies.rules:416
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:417
-    best = keep_best(best, [ids[i] in ("double",) for i in best], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_29(state, pending, tun):
-    "policy careful_core, rule 30: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:419
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:420
-    best = keep_best(best, [ids[i] in ("place",) for i in best], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_30(state, pending, tun):
-    "policy careful_core, rule 31: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:422
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:423
-    best = keep_best(best, [ids[i] in ("move",) for i in best], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_31(state, pending, tun):
-    "policy careful_core, rule 32: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:425
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:426
-    best = keep_best(best, [ids[i] in ("take",) for i in best], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_32(state, pending, tun):
-    "policy careful_core, rule 33: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:428
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:429
     if (
         len(
             [
@@ -4788,131 +4599,93 @@ def pol_careful_core_32(state, pending, tun):
         best = keep_best(best, [ids[i] in ("remove",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:432
+    # spec: spec/twilight_struggle/policies.rules:419
     best = keep_best(best, [ids[i] in ("add",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_33(state, pending, tun):
-    "policy careful_core, rule 34: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:434
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:435
-    best = keep_best(best, [ids[i] in ("split",) for i in best], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_34(state, pending, tun):
-    "policy careful_core, rule 35: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:437
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:438
-    best = keep_best(best, [ids[i] in ("take",) for i in best], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_35(state, pending, tun):
-    "policy careful_core, rule 36: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:440
-    v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:441
-    best = keep_best(best, [ids[i] in ("use",) for i in best], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_core_36(state, pending, tun):
-    "policy careful_core, rule 37: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:444
+def pol_careful_core_27(state, pending, tun):
+    "policy careful_core, rule 28: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:422
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:445
+    # spec: spec/twilight_struggle/policies.rules:423
     best = keep_best(
         best,
         [
             state.tracks[0] <= 2
-            and (
-                v_c == E_duck_and_cover
-                or v_c == E_we_will_bury_you
-                or v_c == E_soviets_shoot_down_kal_007
-                or v_c == E_olympic_games
-            )
+            and v_c
+            in [
+                E_duck_and_cover,
+                E_we_will_bury_you,
+                E_soviets_shoot_down_kal_007,
+                E_olympic_games,
+            ]
             for v_c in [values[i] for i in best]
         ],
         True,
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:446
+    # spec: spec/twilight_struggle/policies.rules:424
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:447
+    # spec: spec/twilight_struggle/policies.rules:425
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
     return best
 
 
-def nev_careful_core_36(state, pending, tun):
-    "policy careful_core, rule 37: the options its `never` lines mark"
+def nev_careful_core_27(state, pending, tun):
+    "policy careful_core, rule 28: the options its `never` lines mark"
     v_you = pending["player"]
     marked = []
     for i, v_c in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:445
-        if state.tracks[0] <= 2 and (
-            v_c == E_duck_and_cover
-            or v_c == E_we_will_bury_you
-            or v_c == E_soviets_shoot_down_kal_007
-            or v_c == E_olympic_games
-        ):
+        # spec: spec/twilight_struggle/policies.rules:423
+        if state.tracks[0] <= 2 and v_c in [
+            E_duck_and_cover,
+            E_we_will_bury_you,
+            E_soviets_shoot_down_kal_007,
+            E_olympic_games,
+        ]:
             marked.append(i)
             continue
     return marked
 
 
-def pol_careful_core_37(state, pending, tun):
-    "policy careful_core, rule 38: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:452
+def pol_careful_core_28(state, pending, tun):
+    "policy careful_core, rule 29: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:430
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:453
+    # spec: spec/twilight_struggle/policies.rules:431
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:454
+    # spec: spec/twilight_struggle/policies.rules:432
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_38(state, pending, tun):
-    "policy careful_core, rule 39: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:456
+def pol_careful_core_29(state, pending, tun):
+    "policy careful_core, rule 30: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:434
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:457
+    # spec: spec/twilight_struggle/policies.rules:435
     best = keep_best(
         best,
         [
@@ -4925,7 +4698,7 @@ def pol_careful_core_38(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:458
+    # spec: spec/twilight_struggle/policies.rules:436
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4936,26 +4709,26 @@ def pol_careful_core_38(state, pending, tun):
     return best
 
 
-def pol_careful_core_39(state, pending, tun):
-    "policy careful_core, rule 40: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:460
+def pol_careful_core_30(state, pending, tun):
+    "policy careful_core, rule 31: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:438
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:461
+    # spec: spec/twilight_struggle/policies.rules:439
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_core_40(state, pending, tun):
-    "policy careful_core, rule 41: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:465
+def pol_careful_core_31(state, pending, tun):
+    "policy careful_core, rule 32: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:443
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:466
+    # spec: spec/twilight_struggle/policies.rules:444
     best = keep_best(
         best,
         [A_scoring[v_c] or v_c == E_china_card for v_c in [values[i] for i in best]],
@@ -4963,7 +4736,7 @@ def pol_careful_core_40(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:467
+    # spec: spec/twilight_struggle/policies.rules:445
     best = keep_best(
         best,
         [
@@ -4974,7 +4747,7 @@ def pol_careful_core_40(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:468
+    # spec: spec/twilight_struggle/policies.rules:446
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4985,19 +4758,19 @@ def pol_careful_core_40(state, pending, tun):
     return best
 
 
-def pol_careful_core_41(state, pending, tun):
-    "policy careful_core, rule 42: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:471
+def pol_careful_core_32(state, pending, tun):
+    "policy careful_core, rule 33: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:449
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:472
+    # spec: spec/twilight_struggle/policies.rules:450
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:473
+    # spec: spec/twilight_struggle/policies.rules:451
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )
@@ -5011,34 +4784,34 @@ NEVERS = {
     "careful": {
         "spec/twilight_struggle/card_play.rules:53:9": nev_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": nev_careful_core_2,
-        "spec/twilight_struggle/events_late.rules:169:9": nev_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:171:17": nev_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:268:5": nev_careful_core_23,
-        "spec/twilight_struggle/events_late.rules:271:13": nev_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:95:5": nev_careful_core_36,
-        "spec/twilight_struggle/events_mid.rules:255:5": nev_careful_core_22,
-        "spec/twilight_struggle/events_mid.rules:258:13": nev_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:787:9": nev_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:789:17": nev_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:794:21": nev_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:796:29": nev_careful_core_12,
+        "spec/twilight_struggle/events_late.rules:169:9": nev_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:171:17": nev_careful_core_16,
+        "spec/twilight_struggle/events_late.rules:268:5": nev_careful_core_21,
+        "spec/twilight_struggle/events_late.rules:271:13": nev_careful_core_16,
+        "spec/twilight_struggle/events_late.rules:95:5": nev_careful_core_27,
+        "spec/twilight_struggle/events_mid.rules:251:5": nev_careful_core_20,
+        "spec/twilight_struggle/events_mid.rules:254:13": nev_careful_core_16,
+        "spec/twilight_struggle/events_mid.rules:772:9": nev_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:774:17": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:779:21": nev_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:781:29": nev_careful_core_12,
         "spec/twilight_struggle/operations.rules:183:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
     "careful_core": {
         "spec/twilight_struggle/card_play.rules:53:9": nev_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": nev_careful_core_2,
-        "spec/twilight_struggle/events_late.rules:169:9": nev_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:171:17": nev_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:268:5": nev_careful_core_23,
-        "spec/twilight_struggle/events_late.rules:271:13": nev_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:95:5": nev_careful_core_36,
-        "spec/twilight_struggle/events_mid.rules:255:5": nev_careful_core_22,
-        "spec/twilight_struggle/events_mid.rules:258:13": nev_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:787:9": nev_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:789:17": nev_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:794:21": nev_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:796:29": nev_careful_core_12,
+        "spec/twilight_struggle/events_late.rules:169:9": nev_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:171:17": nev_careful_core_16,
+        "spec/twilight_struggle/events_late.rules:268:5": nev_careful_core_21,
+        "spec/twilight_struggle/events_late.rules:271:13": nev_careful_core_16,
+        "spec/twilight_struggle/events_late.rules:95:5": nev_careful_core_27,
+        "spec/twilight_struggle/events_mid.rules:251:5": nev_careful_core_20,
+        "spec/twilight_struggle/events_mid.rules:254:13": nev_careful_core_16,
+        "spec/twilight_struggle/events_mid.rules:772:9": nev_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:774:17": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:779:21": nev_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:781:29": nev_careful_core_12,
         "spec/twilight_struggle/operations.rules:183:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
@@ -5050,158 +4823,158 @@ POLICIES = {
         "spec/twilight_struggle/card_play.rules:53:9": pol_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": pol_careful_core_2,
         "spec/twilight_struggle/card_play.rules:99:9": pol_careful_core_3,
-        "spec/twilight_struggle/cards.rules:141:9": pol_careful_core_32,
-        "spec/twilight_struggle/cards.rules:144:21": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:177:9": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:192:9": pol_careful_core_4,
-        "spec/twilight_struggle/cards.rules:230:9": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:249:9": pol_careful_core_41,
-        "spec/twilight_struggle/cards.rules:287:13": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:303:13": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:317:13": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:340:9": pol_careful_core_38,
-        "spec/twilight_struggle/cards.rules:357:13": pol_careful_core_30,
-        "spec/twilight_struggle/cards.rules:359:21": pol_careful_core_11,
-        "spec/twilight_struggle/cards.rules:362:21": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:91:9": pol_careful_core_20,
-        "spec/twilight_struggle/cards.rules:94:17": pol_careful_core_40,
-        "spec/twilight_struggle/event_helpers.rules:119:5": pol_careful_core_35,
+        "spec/twilight_struggle/cards.rules:139:9": pol_careful_core_26,
+        "spec/twilight_struggle/cards.rules:142:21": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:175:9": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:190:9": pol_careful_core_4,
+        "spec/twilight_struggle/cards.rules:228:9": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:248:9": pol_careful_core_32,
+        "spec/twilight_struggle/cards.rules:286:13": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:302:13": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:316:13": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:339:9": pol_careful_core_29,
+        "spec/twilight_struggle/cards.rules:356:13": pol_careful_core_24,
+        "spec/twilight_struggle/cards.rules:358:21": pol_careful_core_11,
+        "spec/twilight_struggle/cards.rules:361:21": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:89:9": pol_careful_core_24,
+        "spec/twilight_struggle/cards.rules:92:17": pol_careful_core_31,
+        "spec/twilight_struggle/event_helpers.rules:119:5": pol_careful_core_24,
         "spec/twilight_struggle/event_helpers.rules:43:9": pol_careful_core_9,
         "spec/twilight_struggle/event_helpers.rules:58:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_late.rules:169:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:171:17": pol_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:222:5": pol_careful_core_20,
-        "spec/twilight_struggle/events_late.rules:225:13": pol_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:241:9": pol_careful_core_28,
+        "spec/twilight_struggle/events_late.rules:169:9": pol_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:171:17": pol_careful_core_16,
+        "spec/twilight_struggle/events_late.rules:222:5": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:225:13": pol_careful_core_31,
+        "spec/twilight_struggle/events_late.rules:241:9": pol_careful_core_24,
         "spec/twilight_struggle/events_late.rules:243:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:268:5": pol_careful_core_23,
-        "spec/twilight_struggle/events_late.rules:271:13": pol_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:288:9": pol_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:315:9": pol_careful_core_39,
-        "spec/twilight_struggle/events_late.rules:339:5": pol_careful_core_21,
-        "spec/twilight_struggle/events_late.rules:372:5": pol_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:37:5": pol_careful_core_26,
-        "spec/twilight_struggle/events_late.rules:416:9": pol_careful_core_29,
-        "spec/twilight_struggle/events_late.rules:418:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:437:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:441:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:465:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:95:5": pol_careful_core_36,
-        "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_27,
-        "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:189:9": pol_careful_core_31,
-        "spec/twilight_struggle/events_mid.rules:191:17": pol_careful_core_37,
-        "spec/twilight_struggle/events_mid.rules:227:5": pol_careful_core_19,
-        "spec/twilight_struggle/events_mid.rules:239:5": pol_careful_core_18,
-        "spec/twilight_struggle/events_mid.rules:252:5": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:255:5": pol_careful_core_22,
-        "spec/twilight_struggle/events_mid.rules:258:13": pol_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:273:9": pol_careful_core_13,
-        "spec/twilight_struggle/events_mid.rules:321:9": pol_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_41,
-        "spec/twilight_struggle/events_mid.rules:417:5": pol_careful_core_33,
-        "spec/twilight_struggle/events_mid.rules:421:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:458:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:553:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:586:9": pol_careful_core_29,
-        "spec/twilight_struggle/events_mid.rules:589:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:650:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:716:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:746:17": pol_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:787:9": pol_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:789:17": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:794:21": pol_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:796:29": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:822:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:268:5": pol_careful_core_21,
+        "spec/twilight_struggle/events_late.rules:271:13": pol_careful_core_16,
+        "spec/twilight_struggle/events_late.rules:288:9": pol_careful_core_32,
+        "spec/twilight_struggle/events_late.rules:314:5": pol_careful_core_30,
+        "spec/twilight_struggle/events_late.rules:337:5": pol_careful_core_19,
+        "spec/twilight_struggle/events_late.rules:370:5": pol_careful_core_32,
+        "spec/twilight_struggle/events_late.rules:37:5": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:414:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:416:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:435:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:439:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:463:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:95:5": pol_careful_core_27,
+        "spec/twilight_struggle/events_mid.rules:146:9": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:149:17": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:159:17": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:185:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_mid.rules:187:17": pol_careful_core_28,
+        "spec/twilight_struggle/events_mid.rules:223:5": pol_careful_core_18,
+        "spec/twilight_struggle/events_mid.rules:235:5": pol_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:248:5": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:251:5": pol_careful_core_20,
+        "spec/twilight_struggle/events_mid.rules:254:13": pol_careful_core_16,
+        "spec/twilight_struggle/events_mid.rules:269:9": pol_careful_core_13,
+        "spec/twilight_struggle/events_mid.rules:314:5": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_32,
+        "spec/twilight_struggle/events_mid.rules:409:5": pol_careful_core_24,
+        "spec/twilight_struggle/events_mid.rules:413:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:449:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:542:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:571:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_mid.rules:574:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:635:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:701:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:731:17": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:772:9": pol_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:774:17": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:779:21": pol_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:781:29": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:807:17": pol_careful_core_31,
         "spec/twilight_struggle/operations.rules:113:9": pol_careful_core_8,
         "spec/twilight_struggle/operations.rules:146:9": pol_careful_core_7,
         "spec/twilight_struggle/operations.rules:183:5": pol_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": pol_careful_core_5,
         "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_14,
-        "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_15,
-        "spec/twilight_struggle/setup.rules:67:9": pol_careful_core_16,
-        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_40,
-        "spec/twilight_struggle/turn.rules:149:5": pol_careful_core_34,
-        "spec/twilight_struggle/turn.rules:84:5": pol_careful_core_1,
+        "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_14,
+        "spec/twilight_struggle/setup.rules:67:9": pol_careful_core_15,
+        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_31,
+        "spec/twilight_struggle/turn.rules:139:5": pol_careful_core_24,
+        "spec/twilight_struggle/turn.rules:74:5": pol_careful_core_1,
     },
     "careful_core": {
         "spec/twilight_struggle/card_play.rules:53:9": pol_careful_core_0,
         "spec/twilight_struggle/card_play.rules:76:9": pol_careful_core_2,
         "spec/twilight_struggle/card_play.rules:99:9": pol_careful_core_3,
-        "spec/twilight_struggle/cards.rules:141:9": pol_careful_core_32,
-        "spec/twilight_struggle/cards.rules:144:21": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:177:9": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:192:9": pol_careful_core_4,
-        "spec/twilight_struggle/cards.rules:230:9": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:249:9": pol_careful_core_41,
-        "spec/twilight_struggle/cards.rules:287:13": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:303:13": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:317:13": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:340:9": pol_careful_core_38,
-        "spec/twilight_struggle/cards.rules:357:13": pol_careful_core_30,
-        "spec/twilight_struggle/cards.rules:359:21": pol_careful_core_11,
-        "spec/twilight_struggle/cards.rules:362:21": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:91:9": pol_careful_core_20,
-        "spec/twilight_struggle/cards.rules:94:17": pol_careful_core_40,
-        "spec/twilight_struggle/event_helpers.rules:119:5": pol_careful_core_35,
+        "spec/twilight_struggle/cards.rules:139:9": pol_careful_core_26,
+        "spec/twilight_struggle/cards.rules:142:21": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:175:9": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:190:9": pol_careful_core_4,
+        "spec/twilight_struggle/cards.rules:228:9": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:248:9": pol_careful_core_32,
+        "spec/twilight_struggle/cards.rules:286:13": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:302:13": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:316:13": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:339:9": pol_careful_core_29,
+        "spec/twilight_struggle/cards.rules:356:13": pol_careful_core_24,
+        "spec/twilight_struggle/cards.rules:358:21": pol_careful_core_11,
+        "spec/twilight_struggle/cards.rules:361:21": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:89:9": pol_careful_core_24,
+        "spec/twilight_struggle/cards.rules:92:17": pol_careful_core_31,
+        "spec/twilight_struggle/event_helpers.rules:119:5": pol_careful_core_24,
         "spec/twilight_struggle/event_helpers.rules:43:9": pol_careful_core_9,
         "spec/twilight_struggle/event_helpers.rules:58:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_late.rules:169:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:171:17": pol_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:222:5": pol_careful_core_20,
-        "spec/twilight_struggle/events_late.rules:225:13": pol_careful_core_40,
-        "spec/twilight_struggle/events_late.rules:241:9": pol_careful_core_28,
+        "spec/twilight_struggle/events_late.rules:169:9": pol_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:171:17": pol_careful_core_16,
+        "spec/twilight_struggle/events_late.rules:222:5": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:225:13": pol_careful_core_31,
+        "spec/twilight_struggle/events_late.rules:241:9": pol_careful_core_24,
         "spec/twilight_struggle/events_late.rules:243:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:268:5": pol_careful_core_23,
-        "spec/twilight_struggle/events_late.rules:271:13": pol_careful_core_17,
-        "spec/twilight_struggle/events_late.rules:288:9": pol_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:315:9": pol_careful_core_39,
-        "spec/twilight_struggle/events_late.rules:339:5": pol_careful_core_21,
-        "spec/twilight_struggle/events_late.rules:372:5": pol_careful_core_41,
-        "spec/twilight_struggle/events_late.rules:37:5": pol_careful_core_26,
-        "spec/twilight_struggle/events_late.rules:416:9": pol_careful_core_29,
-        "spec/twilight_struggle/events_late.rules:418:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:437:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:441:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:465:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:95:5": pol_careful_core_36,
-        "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_27,
-        "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:189:9": pol_careful_core_31,
-        "spec/twilight_struggle/events_mid.rules:191:17": pol_careful_core_37,
-        "spec/twilight_struggle/events_mid.rules:227:5": pol_careful_core_19,
-        "spec/twilight_struggle/events_mid.rules:239:5": pol_careful_core_18,
-        "spec/twilight_struggle/events_mid.rules:252:5": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:255:5": pol_careful_core_22,
-        "spec/twilight_struggle/events_mid.rules:258:13": pol_careful_core_17,
-        "spec/twilight_struggle/events_mid.rules:273:9": pol_careful_core_13,
-        "spec/twilight_struggle/events_mid.rules:321:9": pol_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_41,
-        "spec/twilight_struggle/events_mid.rules:417:5": pol_careful_core_33,
-        "spec/twilight_struggle/events_mid.rules:421:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:458:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:553:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:586:9": pol_careful_core_29,
-        "spec/twilight_struggle/events_mid.rules:589:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:650:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:716:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:746:17": pol_careful_core_40,
-        "spec/twilight_struggle/events_mid.rules:787:9": pol_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:789:17": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:794:21": pol_careful_core_25,
-        "spec/twilight_struggle/events_mid.rules:796:29": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:822:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:268:5": pol_careful_core_21,
+        "spec/twilight_struggle/events_late.rules:271:13": pol_careful_core_16,
+        "spec/twilight_struggle/events_late.rules:288:9": pol_careful_core_32,
+        "spec/twilight_struggle/events_late.rules:314:5": pol_careful_core_30,
+        "spec/twilight_struggle/events_late.rules:337:5": pol_careful_core_19,
+        "spec/twilight_struggle/events_late.rules:370:5": pol_careful_core_32,
+        "spec/twilight_struggle/events_late.rules:37:5": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:414:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:416:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:435:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:439:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:463:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:95:5": pol_careful_core_27,
+        "spec/twilight_struggle/events_mid.rules:146:9": pol_careful_core_25,
+        "spec/twilight_struggle/events_mid.rules:149:17": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:159:17": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:185:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_mid.rules:187:17": pol_careful_core_28,
+        "spec/twilight_struggle/events_mid.rules:223:5": pol_careful_core_18,
+        "spec/twilight_struggle/events_mid.rules:235:5": pol_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:248:5": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:251:5": pol_careful_core_20,
+        "spec/twilight_struggle/events_mid.rules:254:13": pol_careful_core_16,
+        "spec/twilight_struggle/events_mid.rules:269:9": pol_careful_core_13,
+        "spec/twilight_struggle/events_mid.rules:314:5": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_32,
+        "spec/twilight_struggle/events_mid.rules:409:5": pol_careful_core_24,
+        "spec/twilight_struggle/events_mid.rules:413:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:449:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:542:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:571:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_mid.rules:574:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:635:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:701:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:731:17": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:772:9": pol_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:774:17": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:779:21": pol_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:781:29": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:807:17": pol_careful_core_31,
         "spec/twilight_struggle/operations.rules:113:9": pol_careful_core_8,
         "spec/twilight_struggle/operations.rules:146:9": pol_careful_core_7,
         "spec/twilight_struggle/operations.rules:183:5": pol_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": pol_careful_core_5,
         "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_14,
-        "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_15,
-        "spec/twilight_struggle/setup.rules:67:9": pol_careful_core_16,
-        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_40,
-        "spec/twilight_struggle/turn.rules:149:5": pol_careful_core_34,
-        "spec/twilight_struggle/turn.rules:84:5": pol_careful_core_1,
+        "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_14,
+        "spec/twilight_struggle/setup.rules:67:9": pol_careful_core_15,
+        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_31,
+        "spec/twilight_struggle/turn.rules:139:5": pol_careful_core_24,
+        "spec/twilight_struggle/turn.rules:74:5": pol_careful_core_1,
     },
 }

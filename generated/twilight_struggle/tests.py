@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 5eba1dfd553128f0
+# Spec hash: 44c97f00dfe083ca
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: d321ca696de2622d
-# Fingerprint: source 2bdb13ae60233e9e2703 output fe64fd5472727608ab61
+# Tests hash: b6a65c34ed7bfe13
+# Fingerprint: source 3eb5e0aafe9511171c86 output 6b82f83be51db9cecc32
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -4224,7 +4224,7 @@ def tb_events_late_75_3(state, frame):
 def tb_events_late_76_0(state, frame):
     "test tests/events_late.rules#76 part 0 (spec/twilight_struggle/tests/events_late.rules:819)"
     # spec: spec/twilight_struggle/tests/events_late.rules:819
-    activate(state, 28, [], None)
+    activate(state, 27, [], None)
     # spec: spec/twilight_struggle/tests/events_late.rules:820
     move_card(state, E_iran_iraq_war, 3)
     state.frames.pop()
@@ -5494,7 +5494,7 @@ def tb_events_mid_47_0(state, frame):
 def tb_events_mid_47_1(state, frame):
     "test tests/events_mid.rules#47 part 1 (spec/twilight_struggle/tests/events_mid.rules:552)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:552
-    activate(state, 19, [], None)
+    activate(state, 19, [1], None)
     # spec: spec/twilight_struggle/tests/events_mid.rules:553
     move_card(state, E_duck_and_cover, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:554
@@ -10776,9 +10776,9 @@ tx_events_mid_2 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:227
     "#19:expect1": lambda state, L: state.tracks[0] == 5,
     # spec: spec/twilight_struggle/tests/events_mid.rules:228
-    "#19:expect2": lambda state, L: not is_active(state, 19, None),
+    "#19:expect2": lambda state, L: not is_active(state, 19, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:238
-    "#20:expect0": lambda state, L: is_active(state, 19, None),
+    "#20:expect0": lambda state, L: is_active(state, 19, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:238
     "#20:expect1": lambda state, L: state.location[E_duck_and_cover] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:239
@@ -10798,13 +10798,13 @@ tx_events_mid_3 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:247
     "#21:expect0": lambda state, L: state.location[E_cia_created] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:247
-    "#21:expect1": lambda state, L: is_active(state, 19, None),
+    "#21:expect1": lambda state, L: is_active(state, 19, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:260
     "#22:expect0": lambda state, L: state.location[E_asia_scoring] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:260
     "#22:expect1": lambda state, L: state.tracks[1] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:261
-    "#22:expect2": lambda state, L: is_active(state, 19, None),
+    "#22:expect2": lambda state, L: is_active(state, 19, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:271
     "#23:expect0": lambda state, L: state.location[E_fidel] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:283
@@ -10814,15 +10814,15 @@ tx_events_mid_3 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:289
     "#25:expect0": lambda state, L: not is_active(state, 15, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:289
-    "#25:expect1": lambda state, L: is_active(state, 19, None),
+    "#25:expect1": lambda state, L: is_active(state, 19, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:299
     "#26:expect0": lambda state, L: state.location[E_fidel] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:299
     "#26:expect1": lambda state, L: state.counters[1][E_cuba] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:300
-    "#26:expect2": lambda state, L: not is_active(state, 20, None),
+    "#26:expect2": lambda state, L: not is_active(state, 19, [0]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:311
-    "#27:expect0": lambda state, L: is_active(state, 20, None),
+    "#27:expect0": lambda state, L: is_active(state, 19, [0]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:311
     "#27:expect1": lambda state, L: not allowed_take_action_round(state, 0),
 }
@@ -10844,7 +10844,7 @@ tx_events_mid_4 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:333
     "#29:expect0": lambda state, L: state.tracks[0] == 5,
     # spec: spec/twilight_struggle/tests/events_mid.rules:333
-    "#29:expect1": lambda state, L: is_active(state, 21, None),
+    "#29:expect1": lambda state, L: is_active(state, 20, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:338
     "#29:expect2": lambda state, L: state.counters[2][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:338
@@ -10942,7 +10942,7 @@ tx_events_mid_6 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:467
     "#41:expect3": lambda state, L: state.location[E_missile_envy] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:468
-    "#41:expect4": lambda state, L: is_active(state, 22, [1]),
+    "#41:expect4": lambda state, L: is_active(state, 21, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:477
     "#42:expect0": lambda state, L: state.counters[1][E_chile] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:477
@@ -10992,21 +10992,21 @@ tx_events_mid_7 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:520
     "#45:expect4": lambda state, L: state.location[E_missile_envy] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:520
-    "#45:expect5": lambda state, L: not is_active(state, 22, [1]),
+    "#45:expect5": lambda state, L: not is_active(state, 21, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:533
     "#46:expect0": lambda state, L: state.location[E_asia_scoring] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:534
-    "#46:expect1": lambda state, L: is_active(state, 22, [1]),
+    "#46:expect1": lambda state, L: is_active(state, 21, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:539
     "#46:expect2": lambda state, L: not allowed_headline_card(state, 1, E_missile_envy),
     # spec: spec/twilight_struggle/tests/events_mid.rules:545
-    "#46:expect3": lambda state, L: not is_active(state, 22, [1]),
+    "#46:expect3": lambda state, L: not is_active(state, 21, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:545
     "#46:expect4": lambda state, L: allowed_play_card(state, 1, E_duck_and_cover),
     # spec: spec/twilight_struggle/tests/events_mid.rules:558
-    "#47:expect0": lambda state, L: is_active(state, 19, None),
+    "#47:expect0": lambda state, L: is_active(state, 19, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:559
-    "#47:expect1": lambda state, L: is_active(state, 22, [1]),
+    "#47:expect1": lambda state, L: is_active(state, 21, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:559
     "#47:expect2": lambda state, L: state.location[E_missile_envy] == 3,
 }
@@ -11017,11 +11017,11 @@ tx_events_mid_8 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:568
     "#48:expect1": lambda state, L: state.location[E_terrorism] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:571
-    "#48:expect2": lambda state, L: not is_active(state, 22, [1]),
+    "#48:expect2": lambda state, L: not is_active(state, 21, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:574
     "#48:expect3": lambda state, L: allowed_play_card(state, 1, E_duck_and_cover),
     # spec: spec/twilight_struggle/tests/events_mid.rules:579
-    "#49:expect0": lambda state, L: not is_active(state, 22, [1]),
+    "#49:expect0": lambda state, L: not is_active(state, 21, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:579
     "#49:expect1": lambda state, L: state.location[E_missile_envy] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:586
@@ -11031,11 +11031,11 @@ tx_events_mid_8 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:591
     "#50:expect2": lambda state, L: state.tracks[1] == -3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:591
-    "#50:expect3": lambda state, L: not is_active(state, 24, None),
+    "#50:expect3": lambda state, L: not is_active(state, 23, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:601
     "#51:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:601
-    "#51:expect1": lambda state, L: not is_active(state, 24, None),
+    "#51:expect1": lambda state, L: not is_active(state, 23, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:602
     "#51:expect2": lambda state, L: state.counters[2][E_canada] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:602
@@ -11043,7 +11043,7 @@ tx_events_mid_8 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:612
     "#52:expect0": lambda state, L: state.tracks[1] == -3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:612
-    "#52:expect1": lambda state, L: not is_active(state, 24, None),
+    "#52:expect1": lambda state, L: not is_active(state, 23, None),
 }
 ts_events_mid_8 = {
     "#50:expect0": lambda state, L: (state.tracks[0], 4),
@@ -11060,7 +11060,7 @@ tx_events_mid_9 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:621
     "#53:expect1": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:621
-    "#53:expect2": lambda state, L: is_active(state, 24, None),
+    "#53:expect2": lambda state, L: is_active(state, 23, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:626
     "#53:expect3": lambda state, L: state.tracks[1] == -3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:634
@@ -11214,11 +11214,11 @@ tx_events_mid_12 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:833
     "#77:expect1": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:833
-    "#77:expect2": lambda state, L: not is_active(state, 29, None),
+    "#77:expect2": lambda state, L: not is_active(state, 28, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:843
     "#78:expect0": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:845
-    "#78:expect1": lambda state, L: not is_active(state, 29, None),
+    "#78:expect1": lambda state, L: not is_active(state, 28, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:856
     "#79:expect0": lambda state, L: state.tracks[1] == -3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:861
@@ -11381,9 +11381,9 @@ tx_events_mid_15 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:1036
     "#98:expect2": lambda state, L: state.location[E_shuttle_diplomacy] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1036
-    "#98:expect3": lambda state, L: not is_active(state, 31, None),
+    "#98:expect3": lambda state, L: not is_active(state, 30, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1043
-    "#99:expect0": lambda state, L: is_active(state, 31, None),
+    "#99:expect0": lambda state, L: is_active(state, 30, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1043
     "#99:expect1": lambda state, L: state.location[E_shuttle_diplomacy] == 11,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1045
@@ -11409,7 +11409,7 @@ tx_events_mid_16 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:1060
     "#100:expect1": lambda state, L: state.location[E_shuttle_diplomacy] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1060
-    "#100:expect2": lambda state, L: not is_active(state, 31, None),
+    "#100:expect2": lambda state, L: not is_active(state, 30, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1068
     "#101:expect0": lambda state, L: not d_has_domination(state, 0, E_middle_east),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1070
@@ -11427,7 +11427,7 @@ tx_events_mid_16 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:1094
     "#103:expect3": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1096
-    "#103:expect4": lambda state, L: is_active(state, 31, None),
+    "#103:expect4": lambda state, L: is_active(state, 30, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1096
     "#103:expect5": lambda state, L: state.location[E_shuttle_diplomacy] == 11,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1111
@@ -11609,13 +11609,13 @@ tx_events_mid_20 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:1324
     "#125:expect0": lambda state, L: state.location[E_flower_power] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1324
-    "#125:expect1": lambda state, L: not is_active(state, 28, None),
+    "#125:expect1": lambda state, L: not is_active(state, 27, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1332
     "#126:expect0": lambda state, L: state.tracks[1] == -3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1333
     "#126:expect1": lambda state, L: state.location[E_shuttle_diplomacy] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1333
-    "#126:expect2": lambda state, L: not is_active(state, 31, None),
+    "#126:expect2": lambda state, L: not is_active(state, 30, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1341
     "#127:expect0": lambda state, L: state.location[E_africa_scoring] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1341
