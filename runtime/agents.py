@@ -10,7 +10,9 @@ of the spec's `policy` declarations: runtime/policy.py), `greedy` / `mc`
 `mcts:<policy>`, and a search budget `mcts@<playouts>x<depth>`, e.g.
 `mcts:NAME@4x4`) and `rollout` (the policy's best few options compared by
 policy rollouts on shared deals: runtime/rollout.py; `rollout:<policy>`,
-`rollout@<deals>x<depth>x<width>`).
+`rollout@<deals>x<depth>x<width>x<z>`). A depth with a `t` after it
+(`mcts@8x2t`, `rollout@4x2tx2`) counts whole turns, not changes of the
+player to move (runtime/mcts.py's TurnClock).
 """
 
 from __future__ import annotations

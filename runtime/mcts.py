@@ -14,7 +14,10 @@ weighs the policy's choice against its next few, not against chance. An
 option a `never` line of the policy marks is not tried at all, for either
 seat (`considered`). The new
 leaf is played on by the policy until the player to move has changed DEPTH
-times (each side's next turns, however many decisions they take) and scored:
+times (each side's next turns, however many decisions they take), or with a
+depth in turns (`mcts@8x2t`) until DEPTH whole turns have begun (TurnClock:
+a defender's single decision inside another seat's turn does not end it),
+and scored:
 a finished game 1 for a win, 0 for a loss, 1/2 for a draw, with certainty; an
 unfinished one by the spec's first `bot` evaluation, squashed into 0..1
 around its value at the root (with two seats, the other seat's reward is the
@@ -34,13 +37,14 @@ same seed plays the same game.
 from __future__ import annotations
 
 import math
+import re
 
 from .search import determinize
 from .state import GameOver, State, Stream, next_random
 from .text import shown
 
 PLAYOUTS = 8  # per decision with more than one option
-DEPTH = 2  # changes of the player to move in a rollout before the evaluation scores it
+DEPTH = 2  # changes of the player to move (or turns, `@8x2t`) in a rollout before it is scored
 WIDTH = 4  # options a node tries at most, in the policy's order
 MARGIN = 0.4  # how much better (mean reward, 0..1) an option must score to overrule the policy
 SCREEN = 2  # playouts after which a decision with no rival in sight keeps the policy's choice
@@ -49,41 +53,73 @@ SOLO_STRIDE = 20  # alone at the table, this many decisions count as a change of
 EXPLORE = 0.7  # UCB1's exploration constant, for rewards in 0..1
 
 
-def parse_mcts(name: str) -> tuple[str, int, int]:
-    """'mcts[:POLICY][@PLAYOUTSxDEPTH]' -> ('mcts[:POLICY]', playouts, depth), or ValueError."""
-    head, playouts, depth = parse_budget(name, "PLAYOUTSxDEPTH", (PLAYOUTS, DEPTH))
-    return head, playouts, depth
+def parse_mcts(name: str) -> tuple[str, int, int, bool]:
+    """'mcts[:POLICY][@PLAYOUTSxDEPTH[t]]' -> ('mcts[:POLICY]', playouts, depth, in turns),
+    or ValueError."""
+    head, playouts, depth, turns = parse_budget(name, "PLAYOUTSxDEPTH", (PLAYOUTS, DEPTH))
+    return head, playouts, depth, turns
 
 
 _COUNTS = {1: "one", 2: "two", 3: "three"}
 MAX_BUDGET = 1_000  # each number of a search budget (docs/CLI.md, "Limits")
+MAX_Z = 10  # standard errors a rollout's gain must clear, at most
+_Z_TEXT = re.compile(r"(?:0|[1-9][0-9]?)(?:\.[0-9]{1,2})?")
 
 
-def parse_budget(name: str, shape: str, defaults: tuple[int, ...]) -> tuple:
-    """'KIND[:POLICY][@AxB...]' -> ('KIND[:POLICY]', a, b, ...): the numbers given after the `@`,
-    the defaults for those left out at the end; ValueError (naming `shape`) for anything else."""
+def parse_budget(name: str, shape: str, defaults: tuple) -> tuple:
+    """'KIND[:POLICY][@AxB...]' -> ('KIND[:POLICY]', a, b, ..., in turns): the numbers given after
+    the `@`, the defaults for those left out at the end, and whether the DEPTH is counted in
+    whole turns (a `t` after it: `mcts@8x2t`); ValueError (naming `shape`) for anything else.
+    Each field is a whole number from 1 to MAX_BUDGET, except a Z: a number of standard
+    errors from 0 to MAX_Z (up to two decimals)."""
     head, at, budget = name.partition("@")
     if not at:
-        return (head, *defaults)
-    parts = budget.split("x")
-    if len(parts) > len(defaults) or not all(_count(p) for p in parts):
-        kind = head.partition(":")[0]
-        raise ValueError(f"'{shown(name)}': the search budget is @{shape},"
-                         f" {_COUNTS.get(len(defaults), len(defaults))} whole numbers from 1 to"
-                         f" {MAX_BUDGET:,} (e.g. {kind}@{'x'.join(str(d) for d in defaults)})")
-    return (head, *(int(p) for p in parts), *defaults[len(parts):])
+        return (head, *defaults, False)
+    fields, parts = shape.split("x"), budget.split("x")
+    values, turns = [], False
+    for field, part in zip(fields, parts):
+        if field == "DEPTH" and part.endswith("t"):
+            part, turns = part[:-1], True
+        value = _z(part) if field == "Z" else _count(part)
+        if value is None:
+            values = None
+            break
+        values.append(value)
+    if values is None or len(parts) > len(fields):
+        raise ValueError(f"'{shown(name)}': {_budget_words(head, shape, defaults)}")
+    return (head, *values, *defaults[len(values):], turns)
 
 
-def _count(text: str) -> bool:
-    return text.isascii() and text.isdigit() and len(text) <= 9 and 1 <= int(text) <= MAX_BUDGET
+def _budget_words(head: str, shape: str, defaults: tuple) -> str:
+    kind, fields = head.partition(":")[0], shape.split("x")
+    counts = [f for f in fields if f != "Z"]
+    words = (f"the search budget is @{shape}, {_COUNTS.get(len(counts), len(counts))} whole numbers"
+             f" from 1 to {MAX_BUDGET:,}")
+    if "Z" in fields:
+        words += f" and Z, standard errors from 0 to {MAX_Z}"
+    example = "x".join(str(d) for d in defaults)
+    turned = "x".join(f"{d}t" if f == "DEPTH" else str(d) for f, d in zip(fields, defaults))
+    return (f"{words}; a t after DEPTH counts it in whole turns"
+            f" (e.g. {kind}@{example} or {kind}@{turned})")
+
+
+def _count(text: str) -> int | None:
+    ok = text.isascii() and text.isdigit() and len(text) <= 9 and 1 <= int(text) <= MAX_BUDGET
+    return int(text) if ok else None
+
+
+def _z(text: str) -> float | None:
+    if not text.isascii() or _Z_TEXT.fullmatch(text) is None or float(text) > MAX_Z:
+        return None
+    return float(text)
 
 
 def make_mcts_agent(name: str, seed: int) -> "MctsAgent":
-    head, playouts, depth = parse_mcts(name)
+    head, playouts, depth, turns = parse_mcts(name)
     kind, _, policy = head.partition(":")
     if kind != "mcts":
         raise ValueError(f"unknown agent '{name}'")
-    return MctsAgent(seed, policy or None, playouts, depth)
+    return MctsAgent(seed, policy or None, playouts, depth, turns)
 
 
 class Node:
@@ -109,15 +145,18 @@ class MctsAgent:
     """ISMCTS with a fixed number of playouts per decision; ties and deals from its own stream."""
 
     def __init__(self, seed: int, policy: str | None = None, playouts: int = PLAYOUTS,
-                 depth: int = DEPTH):
+                 depth: int = DEPTH, turns: bool = False):
         self.stream = Stream(seed * 0x61C88647 + 5)
-        self.policy, self.playouts, self.depth = policy, playouts, depth
+        self.policy, self.playouts, self.depth, self.turns = policy, playouts, depth, turns
+        self.watch = TurnWatch()
 
     def choose(self, game, decision) -> str:
         ids = decision.option_ids
+        run = self.watch.observe(game)
         if len(ids) == 1:
             return ids[0]
-        search = _Search(game, self.policy or game.meta.policies[0], self.depth, self.stream)
+        search = _Search(game, self.policy or game.meta.policies[0], self.depth, self.stream,
+                         run if self.turns else None)
         for n in range(self.playouts):
             search.playout()
             if n + 1 == SCREEN and not search.tied and search.best() == search.first:
@@ -171,9 +210,10 @@ def _narrowed(pending: dict, keep: list[int]) -> dict:
 class _Search:
     """One decision's tree and what scoring its leaves needs."""
 
-    def __init__(self, game, policy: str, depth: int, stream: Stream):
+    def __init__(self, game, policy: str, depth: int, stream: Stream, run: int | None = None):
         self.game, self.program, self.policy = game, game.program, policy
         self.depth, self.stream = depth, stream
+        self.run = run  # the root seat's decisions in its turn so far, for a depth in turns
         self.me = game.state.pending["player"]
         self.root = Node(self.me)
         self.first: str | None = None  # the policy's choice at the root, in the first deal
@@ -197,25 +237,31 @@ class _Search:
             world, self.deal = self.deal, None
         if self.base is None and self.bot is not None:
             self.base = [float(self.program.evaluate(world, self.bot, p)) for p in self.scored_seats]
-        path = self.descend(world)
-        self.rollout(world)
+        clock = None if self.run is None else TurnClock(self.me, self.run - 1)
+        path = self.descend(world, clock)
+        world = self.rollout(world, clock)
         rewards = self.rewards(world)
         self.root.visits += 1
         for node in path:
             node.visits += 1
             node.reward += rewards[node.mover]
 
-    def rollout(self, world: State) -> None:
-        """The policy plays on until the player to move has changed `depth` times (to the end
-        when the spec declares no evaluation)."""
-        play_out(self.program, world, self.depth if self.bot is not None else ROLLOUT_CAP, self.pick,
-                 solo_stride(self.game) if self.bot is not None else None)
+    def rollout(self, world: State, clock: "TurnClock | None" = None) -> State:
+        """The policy plays on until the player to move has changed `depth` times, or `depth`
+        turns have begun with a `clock` (to the end when the spec declares no evaluation):
+        the position to score."""
+        scored = self.bot is not None
+        return play_out(self.program, world, self.depth if scored else ROLLOUT_CAP, self.pick,
+                        solo_stride(self.game) if scored else None, clock if scored else None)
 
-    def descend(self, world: State) -> list[Node]:
-        """Selection and expansion in this deal: the nodes walked, the new leaf last."""
+    def descend(self, world: State, clock: "TurnClock | None" = None) -> list[Node]:
+        """Selection and expansion in this deal: the nodes walked, the new leaf last (each
+        decision made told to the `clock`, when the depth counts turns)."""
         node, path = self.root, []
         while world.result is None and world.pending is not None:
             ids = world.pending["ids"]
+            if clock is not None:
+                clock.step(world.pending["player"])
             allowed = considered(self.program, self.policy, world)
             if len(allowed) == len(ids):
                 offered = [node.children.get(i) for i in ids]
@@ -289,20 +335,99 @@ def policy_pick(program, world: State, policy: str, ties: Stream) -> int:
     return best[0] if len(best) == 1 else best[next_random(ties) % len(best)]
 
 
-def play_out(program, world: State, changes: int, pick, stride: int | None = None) -> None:
+def play_out(program, world: State, changes: int, pick, stride: int | None = None,
+             clock: "TurnClock | None" = None) -> State:
     """`pick(world)` chooses for whoever moves until the player to move has changed
-    `changes` times, the game ends, or ROLLOUT_CAP decisions were made. With `stride`
-    (a game of one seat, where the player to move never changes), every `stride`
-    decisions count as a change."""
+    `changes` times (with a `clock`: until `changes` turns have begun), the game ends, or
+    ROLLOUT_CAP decisions were made; returns the position reached (with a clock, where the
+    last turn began: a copy taken before its first decision, when only the next decision
+    told that a turn had begun). With `stride` (a game of one seat, where the player to move
+    never changes), every `stride` decisions count as a change."""
     mover = world.pending["player"] if world.pending is not None else None
+    before: State | None = None  # the position before a decision that may begin the last turn
     for made in range(ROLLOUT_CAP):
         if world.result is not None or world.pending is None:
-            return
-        if world.pending["player"] != mover or (stride and made and made % stride == 0):
-            mover, changes = world.pending["player"], changes - 1
+            return world
+        player = world.pending["player"]
+        if clock is None:
+            earlier, now, mover = 0, int(player != mover), player
+        else:
+            earlier, now = clock.step(player)
+        if stride and made and made % stride == 0:
+            now = 1
+        if earlier:  # the last decision began a turn
+            changes -= 1
             if changes <= 0:
-                return
+                return before if before is not None else world
+        if now:
+            changes -= 1
+            if changes <= 0:
+                return world
+        before = world.copy() if clock is not None and clock.maybe and changes == 1 else None
         _resume(program, world, pick(world))
+    return world
+
+
+class TurnClock:
+    """Counts the turns a sequence of decisions begins, told the seat of each decision in turn.
+
+    A seat's turn is the decisions it makes one after another, and a turn of two or more
+    decisions is not ended by a single decision of another seat after which the turn's seat
+    moves again (a defender's dice in the middle of an attack, a reply an event asks for):
+    so another seat's turn begins when it makes two decisions in a row, or makes one after a
+    turn of a single decision (games where each turn is one decision), or one that a third
+    seat follows. Generic: only who makes each decision is seen.
+    """
+
+    __slots__ = ("owner", "run", "pending")
+
+    def __init__(self, owner: int, run: int = 1):
+        self.owner, self.run = owner, run  # whose turn, and its decisions so far
+        self.pending: int | None = None  # a seat whose one decision may begin its turn
+
+    @property
+    def maybe(self) -> bool:
+        """Whether the last decision told may have begun a turn (the next one says)."""
+        return self.pending is not None
+
+    def step(self, mover: int) -> tuple[int, int]:
+        """`mover` makes the next decision: (1 when the decision before it turns out to have
+        begun a turn, else 0; 1 when this one begins a turn, else 0)."""
+        earlier = 0
+        if self.pending is not None:
+            if mover == self.owner:  # an interruption: the turn goes on
+                self.pending, self.run = None, self.run + 1
+                return 0, 0
+            self.owner, self.run, self.pending, earlier = self.pending, 1, None, 1
+        if mover == self.owner:
+            self.run += 1
+            return earlier, 0
+        if self.run >= 2:
+            self.pending = mover
+            return earlier, 0
+        self.owner, self.run = mover, 1
+        return earlier, 1
+
+
+class TurnWatch:
+    """What a search bot sees of its own turn in the real game: the decisions its seat has
+    made in its current turn, by TurnClock's rule, from the positions of its own decisions in
+    the game (one decision of another seat between two of its own, after two or more of its
+    own, is an interruption)."""
+
+    def __init__(self):
+        self.last: int | None = None  # the position of the seat's last decision
+        self.run = 0
+
+    def observe(self, game) -> int:
+        """Tell the watch the seat decides now; its decisions in this turn, this one included."""
+        at = game.decisions
+        if self.last is not None and (at == self.last + 1 or (at == self.last + 2 and self.run >= 2)):
+            self.run += 1
+        else:
+            self.run = 1
+        self.last = at
+        return self.run
 
 
 def solo_stride(game) -> int | None:

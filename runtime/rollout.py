@@ -6,14 +6,15 @@ see (runtime/search.py's `determinize`), every candidate - the policy's first
 WIDTH options in its order of preference - is played on that same deal, the
 same dice and the same tie-breaks (an option a `never` line of the policy
 marks is no candidate), by the policy on both sides, until the
-player to move has changed DEPTH times; the leaf is scored by the spec's first
+player to move has changed DEPTH times (or, with a depth in turns, `@4x2tx2`, until DEPTH
+turns have begun: runtime/mcts.py's TurnClock); the leaf is scored by the spec's first
 `bot` evaluation squashed into 0..1 (a finished game: 1 won, 0 lost, 1/2
 drawn). Sharing the deal makes the difference between two candidates on it
 far steadier than either score alone, so a few deals can tell them apart.
 
 The choice: among the policy's tied best options, the best mean; another
 option only when its paired difference from that one is clearly positive
-(mean minus Z standard errors above MARGIN). After each deal a candidate
+(mean minus Z standard errors above MARGIN; Z the budget's fourth number). After each deal a candidate
 whose mean paired gain is not above 0 gets no more deals, and once only the
 policy's (untied) choice is left it is played: the budget goes to the
 decisions where an alternative keeps looking better. A fixed budget,
@@ -24,7 +25,8 @@ from __future__ import annotations
 
 import math
 
-from .mcts import ROLLOUT_CAP, _resume, parse_budget, play_out, policy_pick, policy_tiers, solo_stride
+from .mcts import (ROLLOUT_CAP, TurnClock, TurnWatch, _resume, parse_budget, play_out, policy_pick,
+                   policy_tiers, solo_stride)
 from .search import determinize
 from .state import State, Stream, next_random
 
@@ -32,35 +34,40 @@ DEALS = 4  # deals each candidate is played on, at most
 DEPTH = 3  # changes of the player to move in a rollout before the evaluation scores it
 WIDTH = 2  # candidates: the policy's first options in its order
 MARGIN = 0.02  # mean paired gain (reward 0..1) an option needs beyond Z standard errors
-Z = 1.5
+Z = 1.5  # standard errors of the paired gain an option must clear to overrule the policy
 SCALE_WINDOW = 200  # leaves the running scale of evaluation differences averages over
 
 
-def parse_rollout(name: str) -> tuple[str, int, int, int]:
-    """'rollout[:POLICY][@DEALSxDEPTHxWIDTH]' -> ('rollout[:POLICY]', deals, depth, width)."""
-    head, deals, depth, width = parse_budget(name, "DEALSxDEPTHxWIDTH", (DEALS, DEPTH, WIDTH))
-    return head, deals, depth, width
+def parse_rollout(name: str) -> tuple[str, int, int, int, float, bool]:
+    """'rollout[:POLICY][@DEALSxDEPTH[t]xWIDTHxZ]' -> ('rollout[:POLICY]', deals, depth, width,
+    z, the depth in turns), or ValueError."""
+    head, deals, depth, width, z, turns = parse_budget(name, "DEALSxDEPTHxWIDTHxZ",
+                                                       (DEALS, DEPTH, WIDTH, Z))
+    return head, deals, depth, width, z, turns
 
 
 def make_rollout_agent(name: str, seed: int) -> "RolloutAgent":
-    head, deals, depth, width = parse_rollout(name)
+    head, deals, depth, width, z, turns = parse_rollout(name)
     kind, _, policy = head.partition(":")
     if kind != "rollout":
         raise ValueError(f"unknown agent '{name}'")
-    return RolloutAgent(seed, policy or None, deals, depth, width)
+    return RolloutAgent(seed, policy or None, deals, depth, width, z, turns)
 
 
 class RolloutAgent:
     """Paired policy rollouts from the policy's best few options; deals and ties from its stream."""
 
     def __init__(self, seed: int, policy: str | None = None, deals: int = DEALS,
-                 depth: int = DEPTH, width: int = WIDTH):
+                 depth: int = DEPTH, width: int = WIDTH, z: float = Z, turns: bool = False):
         self.stream = Stream(seed * 0x61C88647 + 9)
         self.policy, self.deals, self.depth, self.width = policy, deals, depth, width
+        self.z, self.turns = z, turns
+        self.watch = TurnWatch()  # the seat's decisions in its current turn, for turns
         self.spread, self.scored = 0.0, 0  # running mean |leaf - root| evaluation: the scale
 
     def choose(self, game, decision) -> str:
         ids = decision.option_ids
+        run = self.watch.observe(game)
         if len(ids) == 1:
             return ids[0]
         program, me = game.program, game.state.pending["player"]
@@ -81,20 +88,24 @@ class RolloutAgent:
             for k in alive:
                 world = deal.copy()
                 _resume(program, world, candidates[k])
-                self.rollout(program, policy, world, Stream(ties), bot is not None, solo_stride(game))
+                clock = TurnClock(me, run) if self.turns else None
+                world = self.rollout(program, policy, world, Stream(ties), bot is not None,
+                                     solo_stride(game), clock)
                 rewards[k].append(self.reward(program, bot, world, me, base))
             alive = contenders(rewards, alive, tier)
             if len(alive) == 1:
                 break  # no other candidate is ahead of the policy's choice: keep it
-        return ids[candidates[choose(rewards, tier)]]
+        return ids[candidates[choose(rewards, tier, self.z)]]
 
     def rollout(self, program, policy: str, world: State, ties: Stream, scored: bool,
-                stride: int | None = None) -> None:
-        """The policy plays both sides until the player to move has changed `depth` times
-        (alone: every `stride` decisions count as a change; to the end, within ROLLOUT_CAP
-        decisions, when the spec has no evaluation)."""
-        play_out(program, world, self.depth if scored else ROLLOUT_CAP,
-                 lambda w: policy_pick(program, w, policy, ties), stride if scored else None)
+                stride: int | None = None, clock: TurnClock | None = None) -> State:
+        """The policy plays both sides until the player to move has changed `depth` times, or
+        `depth` turns have begun by the `clock` (alone: every `stride` decisions count as a
+        change; to the end, within ROLLOUT_CAP decisions, when the spec has no evaluation):
+        the position to score."""
+        return play_out(program, world, self.depth if scored else ROLLOUT_CAP,
+                        lambda w: policy_pick(program, w, policy, ties), stride if scored else None,
+                        clock if scored else None)
 
     def reward(self, program, bot: str | None, world: State, me: int, base: float) -> float:
         """The seat's reward in 0..1: a finished game's result, else its squashed evaluation gain."""
@@ -124,10 +135,10 @@ def contenders(rewards: list[list[float]], alive: list[int], tier: int) -> list[
             sum(a - b for a, b in zip(rewards[k], rewards[top])) > 0]
 
 
-def choose(rewards: list[list[float]], tier: int) -> int:
+def choose(rewards: list[list[float]], tier: int, z: float = Z) -> int:
     """The candidate to play: the best mean among the first `tier` (the policy's tied best),
     unless a later one, played on every deal, has a clearly positive paired gain over it
-    (the largest such)."""
+    (its mean `z` standard errors above MARGIN; the largest such)."""
     top = _top(rewards, tier)
     choice, best_gain = top, 0.0
     for k in range(tier, len(rewards)):
@@ -137,6 +148,6 @@ def choose(rewards: list[list[float]], tier: int) -> int:
             continue  # one deal cannot show a gain is more than luck; a dropped one is out
         mean = sum(gains) / n
         error = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1) / n)
-        if mean - Z * error > MARGIN and mean > best_gain:
+        if mean - z * error > MARGIN and mean > best_gain:
             choice, best_gain = k, mean
     return choice

@@ -96,7 +96,7 @@ def test_a_rollout_budget_is_named_with_the_agent(prefs):
     plain = make_agent("rollout", 1)
     assert (plain.deals, plain.depth, plain.width) == (rollout.DEALS, rollout.DEPTH, rollout.WIDTH)
     assert make_agent("rollout@5", 1).deals == 5
-    for bad in ("rollout@0", "rollout@3x", "rollout@1x2x3x4", "rollout:thrifty@big"):
+    for bad in ("rollout@0", "rollout@3x", "rollout@1x2x3x4x5", "rollout:thrifty@big"):
         with pytest.raises(ValueError, match="search budget is @DEALSxDEPTHxWIDTH"):
             parse_agents(bad, meta.players, meta.bots, meta.policies)
     with pytest.raises(ValueError, match="unknown policy 'nope'"):

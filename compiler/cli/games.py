@@ -25,7 +25,8 @@ from runtime.state import RuleError
 @click.option("--agents", default=None, metavar="A,B",
               help="One bot for all players, or one per player: random, first, last,"
                    " policy[:NAME], mcts[:POLICY][@PLAYOUTSxDEPTH] (e.g. mcts@8x2),"
-                   " rollout[:POLICY][@DEALSxDEPTHxWIDTH] (e.g. rollout@4x3x2),"
+                   " rollout[:POLICY][@DEALSxDEPTHxWIDTHxZ] (e.g. rollout@4x3x2; a t after DEPTH"
+                   " counts whole turns: rollout@4x2tx2),"
                    " greedy[:BOT], mc[:BOT]; human for a person's seat in the terminal."
                    "  [default: random]")
 @click.option("--resume", default=None, metavar="FILE",
