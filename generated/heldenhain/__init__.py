@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 5b00bcbec6df1cc0
+# Spec hash: 0eeaf9d5e769ffdf
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -27,8 +27,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: e6b42c5f129a157e
-# Fingerprint: source b9301c7f5de440c47439 output afa752d47dd0fb92d5e8
+# Tests hash: 5fa2d9b15d3bea16
+# Fingerprint: source e882bf572b4ba39eed7b output 6f22615c7014b8f0ce1a
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -40,8 +40,8 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "5b00bcbec6df1cc0"
-TESTS_HASH = "e6b42c5f129a157e"
+SPEC_HASH = "0eeaf9d5e769ffdf"
+TESTS_HASH = "5fa2d9b15d3bea16"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

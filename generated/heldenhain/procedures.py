@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 5b00bcbec6df1cc0
+# Spec hash: 0eeaf9d5e769ffdf
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -27,8 +27,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: e6b42c5f129a157e
-# Fingerprint: source 5a601aa3294bc45277cb output 5eee1961967d14fc9fa7
+# Tests hash: 5fa2d9b15d3bea16
+# Fingerprint: source 5c283f244424185cdeec output de5cbc41440fae98a38c
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -60,6 +60,7 @@ from runtime.values import (
     owner_of,
     some_card,
     text_of,
+    union_of,
     zone_slot,
     zone_value,
 )
@@ -290,189 +291,197 @@ def p_punktabzug(state, v_p, v_n):
     state.stamps[2] += 1
 
 
+def p_bei_sechs_ein_punkt(state, v_p):
+    "procedure bei_sechs_ein_punkt (spec/heldenhain/03_rules.rules:159)"
+    # spec: spec/heldenhain/03_rules.rules:160
+    v_w = roll(state, 6, "spec/heldenhain/03_rules.rules:160:5")
+    # spec: spec/heldenhain/03_rules.rules:161
+    if v_w == 6:
+        p_punkte_gewinnen(state, v_p, 1)
+
+
 def p_ziehen(state, v_p):
-    "procedure ziehen (spec/heldenhain/03_rules.rules:162)"
-    # spec: spec/heldenhain/03_rules.rules:163
+    "procedure ziehen (spec/heldenhain/03_rules.rules:167)"
+    # spec: spec/heldenhain/03_rules.rules:168
     if len(state.zones[1 + v_p]) == 0 and len(state.zones[15 + v_p]) > 0:
-        # spec: spec/heldenhain/03_rules.rules:164
+        # spec: spec/heldenhain/03_rules.rules:169
         dest = 1 + v_p
         for card in list(state.zones[15 + v_p]):
             move_card(state, card, dest)
-        # spec: spec/heldenhain/03_rules.rules:165
+        # spec: spec/heldenhain/03_rules.rules:170
         shuffle(state, 1 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:167
+    # spec: spec/heldenhain/03_rules.rules:172
     if len(state.zones[1 + v_p]) > 0:
         move_card(
             state,
             some_card(
-                top_card(state, 1 + v_p), "spec/heldenhain/03_rules.rules:167:30"
+                top_card(state, 1 + v_p), "spec/heldenhain/03_rules.rules:172:30"
             ),
             3 + v_p,
         )
 
 
 def p_karten_ziehen(state, v_p, v_n):
-    "procedure karten_ziehen (spec/heldenhain/03_rules.rules:169)"
-    # spec: spec/heldenhain/03_rules.rules:169
+    "procedure karten_ziehen (spec/heldenhain/03_rules.rules:174)"
+    # spec: spec/heldenhain/03_rules.rules:174
     for _ in range(v_n):
-        tick(state, "repeat", "spec/heldenhain/03_rules.rules:169:46")
+        tick(state, "repeat", "spec/heldenhain/03_rules.rules:174:46")
         p_ziehen(state, v_p)
 
 
 def p_zufaellig_abwerfen(state, v_p):
-    "procedure zufaellig_abwerfen (spec/heldenhain/03_rules.rules:176)"
-    # spec: spec/heldenhain/03_rules.rules:177
+    "procedure zufaellig_abwerfen (spec/heldenhain/03_rules.rules:181)"
+    # spec: spec/heldenhain/03_rules.rules:182
     picked_from = list(state.zones[3 + v_p])
     if picked_from:
-        v_c = pick_random(state, picked_from, "spec/heldenhain/03_rules.rules:177:5")
-        # spec: spec/heldenhain/03_rules.rules:178
+        v_c = pick_random(state, picked_from, "spec/heldenhain/03_rules.rules:182:5")
+        # spec: spec/heldenhain/03_rules.rules:183
         move_card(state, v_c, 15 + v_p)
 
 
 def p_energie_gewinnen(state, v_p, v_n):
-    "procedure energie_gewinnen (spec/heldenhain/03_rules.rules:180)"
-    # spec: spec/heldenhain/03_rules.rules:180
+    "procedure energie_gewinnen (spec/heldenhain/03_rules.rules:185)"
+    # spec: spec/heldenhain/03_rules.rules:185
     state.tracks[2 + v_p] = max(0, min(6, state.tracks[2 + v_p] + v_n))
     state.stamps[3] += 1
 
 
 def p_heilen(state, v_f, v_n):
-    "procedure heilen (spec/heldenhain/03_rules.rules:184)"
-    # spec: spec/heldenhain/03_rules.rules:184
+    "procedure heilen (spec/heldenhain/03_rules.rules:189)"
+    # spec: spec/heldenhain/03_rules.rules:189
     state.counters[0][v_f] = bounded(
-        max(0, state.counters[0][v_f] - v_n), "spec/heldenhain/03_rules.rules:184:37"
+        max(0, state.counters[0][v_f] - v_n), "spec/heldenhain/03_rules.rules:189:37"
     )
     state.stamps[7] += 1
 
 
 def p_stress_geben(state, v_f, v_n):
-    "procedure stress_geben (spec/heldenhain/03_rules.rules:185)"
-    # spec: spec/heldenhain/03_rules.rules:185
+    "procedure stress_geben (spec/heldenhain/03_rules.rules:190)"
+    # spec: spec/heldenhain/03_rules.rules:190
     state.counters[0][v_f] = bounded(
-        max(0, state.counters[0][v_f] + v_n), "spec/heldenhain/03_rules.rules:185:43"
+        max(0, state.counters[0][v_f] + v_n), "spec/heldenhain/03_rules.rules:190:43"
     )
     state.stamps[7] += 1
 
 
-def p_dauerhaft_einsatz(state, v_f, v_n):
-    "procedure dauerhaft_einsatz (spec/heldenhain/03_rules.rules:186)"
-    # spec: spec/heldenhain/03_rules.rules:186
-    state.counters[5][v_f] = bounded(
-        max(0, state.counters[5][v_f] + v_n), "spec/heldenhain/03_rules.rules:186:48"
-    )
-    state.stamps[12] += 1
+def p_traeger_heilen(state, v_a, v_n):
+    "procedure traeger_heilen (spec/heldenhain/03_rules.rules:192)"
+    # spec: spec/heldenhain/03_rules.rules:193
+    for v_f in [
+        c_f
+        for c_f in state.zones[
+            5 + owner_of(OWNER, v_a, "spec/heldenhain/03_rules.rules:193:19")
+        ]
+        if is_active(state, 0, [v_a, c_f])
+    ]:
+        p_heilen(state, v_f, v_n)
 
 
-def p_dauerhaft_ausdauer(state, v_f, v_n):
-    "procedure dauerhaft_ausdauer (spec/heldenhain/03_rules.rules:187)"
-    # spec: spec/heldenhain/03_rules.rules:187
-    state.counters[6][v_f] = bounded(
-        max(0, state.counters[6][v_f] + v_n), "spec/heldenhain/03_rules.rules:187:49"
-    )
-    state.stamps[13] += 1
-
-
-def p_dauerhaft_rettung(state, v_f, v_n):
-    "procedure dauerhaft_rettung (spec/heldenhain/03_rules.rules:188)"
-    # spec: spec/heldenhain/03_rules.rules:188
-    state.counters[7][v_f] = bounded(
-        max(0, state.counters[7][v_f] + v_n), "spec/heldenhain/03_rules.rules:188:48"
-    )
-    state.stamps[14] += 1
+def p_traeger_stress_geben(state, v_a, v_n):
+    "procedure traeger_stress_geben (spec/heldenhain/03_rules.rules:195)"
+    # spec: spec/heldenhain/03_rules.rules:196
+    for v_f in [
+        c_f
+        for c_f in state.zones[
+            5 + owner_of(OWNER, v_a, "spec/heldenhain/03_rules.rules:196:19")
+        ]
+        if is_active(state, 0, [v_a, c_f])
+    ]:
+        p_stress_geben(state, v_f, v_n)
 
 
 def p_aufrichten(state, v_f):
-    "procedure aufrichten (spec/heldenhain/03_rules.rules:190)"
-    # spec: spec/heldenhain/03_rules.rules:191
+    "procedure aufrichten (spec/heldenhain/03_rules.rules:199)"
+    # spec: spec/heldenhain/03_rules.rules:200
     state.counters[1][v_f] = 1 if False else 0
     state.stamps[8] += 1
-    # spec: spec/heldenhain/03_rules.rules:192
+    # spec: spec/heldenhain/03_rules.rules:201
     state.counters[3][v_f] = 1 if False else 0
     state.stamps[10] += 1
 
 
 def p_erschoepfen(state, v_f):
-    "procedure erschoepfen (spec/heldenhain/03_rules.rules:195)"
-    # spec: spec/heldenhain/03_rules.rules:195
+    "procedure erschoepfen (spec/heldenhain/03_rules.rules:204)"
+    # spec: spec/heldenhain/03_rules.rules:204
     state.counters[1][v_f] = 1 if True else 0
     state.stamps[8] += 1
 
 
 def p_sperren(state, v_f):
-    "procedure sperren (spec/heldenhain/03_rules.rules:199)"
-    # spec: spec/heldenhain/03_rules.rules:200
+    "procedure sperren (spec/heldenhain/03_rules.rules:208)"
+    # spec: spec/heldenhain/03_rules.rules:209
     p_erschoepfen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:201
+    # spec: spec/heldenhain/03_rules.rules:210
     if allowed_aussetzen_lassen(state, v_f):
         state.counters[3][v_f] = 1 if True else 0
         state.stamps[10] += 1
 
 
 def p_zuruecksetzen(state, v_f):
-    "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:205)"
-    # spec: spec/heldenhain/03_rules.rules:206
+    "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:214)"
+    # spec: spec/heldenhain/03_rules.rules:215
     state.counters[0][v_f] = 0
     state.stamps[7] += 1
-    # spec: spec/heldenhain/03_rules.rules:207
+    # spec: spec/heldenhain/03_rules.rules:216
     state.counters[1][v_f] = 1 if False else 0
     state.stamps[8] += 1
-    # spec: spec/heldenhain/03_rules.rules:208
+    # spec: spec/heldenhain/03_rules.rules:217
     state.counters[2][v_f] = 1 if False else 0
     state.stamps[9] += 1
-    # spec: spec/heldenhain/03_rules.rules:209
+    # spec: spec/heldenhain/03_rules.rules:218
     state.counters[3][v_f] = 1 if False else 0
     state.stamps[10] += 1
-    # spec: spec/heldenhain/03_rules.rules:210
+    # spec: spec/heldenhain/03_rules.rules:219
     state.counters[4][v_f] = 0
     state.stamps[11] += 1
-    # spec: spec/heldenhain/03_rules.rules:211
+    # spec: spec/heldenhain/03_rules.rules:220
     state.counters[5][v_f] = 0
     state.stamps[12] += 1
-    # spec: spec/heldenhain/03_rules.rules:212
+    # spec: spec/heldenhain/03_rules.rules:221
     state.counters[6][v_f] = 0
     state.stamps[13] += 1
-    # spec: spec/heldenhain/03_rules.rules:213
+    # spec: spec/heldenhain/03_rules.rules:222
     state.counters[7][v_f] = 0
     state.stamps[14] += 1
-    # spec: spec/heldenhain/03_rules.rules:214
+    # spec: spec/heldenhain/03_rules.rules:223
     state.counters[9][v_f] = 1 if False else 0
     state.stamps[16] += 1
-    # spec: spec/heldenhain/03_rules.rules:215
+    # spec: spec/heldenhain/03_rules.rules:224
     state.counters[8][v_f] = bounded(
-        max(0, state.counters[8][v_f] + 1), "spec/heldenhain/03_rules.rules:215:5"
+        max(0, state.counters[8][v_f] + 1), "spec/heldenhain/03_rules.rules:224:5"
     )
     state.stamps[15] += 1
 
 
 def p_feld_verlassen(state, v_f, v_ziel):
-    "procedure feld_verlassen (spec/heldenhain/03_rules.rules:219)"
-    # spec: spec/heldenhain/03_rules.rules:220
+    "procedure feld_verlassen (spec/heldenhain/03_rules.rules:228)"
+    # spec: spec/heldenhain/03_rules.rules:229
     for v_a in [
         c_a
         for c_a in state.zones[
-            9 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:220:23")
+            9 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:229:23")
         ]
         if is_active(state, 0, [c_a, v_f])
     ]:
-        # spec: spec/heldenhain/03_rules.rules:221
+        # spec: spec/heldenhain/03_rules.rules:230
         cancel(state, 0, [v_a, v_f])
-        # spec: spec/heldenhain/03_rules.rules:222
+        # spec: spec/heldenhain/03_rules.rules:231
         move_card(
-            state, v_a, zone_slot(v_ziel, "spec/heldenhain/03_rules.rules:222:19")
+            state, v_a, zone_slot(v_ziel, "spec/heldenhain/03_rules.rules:231:19")
         )
-    # spec: spec/heldenhain/03_rules.rules:224
+    # spec: spec/heldenhain/03_rules.rules:233
     p_zuruecksetzen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:225
+    # spec: spec/heldenhain/03_rules.rules:234
     move_card(
         state,
-        some_card(v_f, "spec/heldenhain/03_rules.rules:225:5"),
-        zone_slot(v_ziel, "spec/heldenhain/03_rules.rules:225:15"),
+        some_card(v_f, "spec/heldenhain/03_rules.rules:234:5"),
+        zone_slot(v_ziel, "spec/heldenhain/03_rules.rules:234:15"),
     )
 
 
 def p_ausscheiden(state, v_f):
-    "procedure ausscheiden (spec/heldenhain/03_rules.rules:228)"
-    # spec: spec/heldenhain/03_rules.rules:229
+    "procedure ausscheiden (spec/heldenhain/03_rules.rules:237)"
+    # spec: spec/heldenhain/03_rules.rules:238
     log_line(
         state,
         " ".join(
@@ -484,39 +493,39 @@ def p_ausscheiden(state, v_f):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:229:9",
+                        "spec/heldenhain/03_rules.rules:238:9",
                     )
                 ),
                 "scheidet aus",
             ]
         ),
-        "spec/heldenhain/03_rules.rules:229:5",
+        "spec/heldenhain/03_rules.rules:238:5",
     )
-    # spec: spec/heldenhain/03_rules.rules:230
+    # spec: spec/heldenhain/03_rules.rules:239
     p_feld_verlassen(
         state,
         v_f,
-        zone_value(15 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:230:30")),
+        zone_value(15 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:239:30")),
     )
-    # spec: spec/heldenhain/03_rules.rules:231
+    # spec: spec/heldenhain/03_rules.rules:240
     emit_ausgeschieden(
-        state, owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:231:24"), v_f
+        state, owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:240:24"), v_f
     )
 
 
 def p_auf_die_hand(state, v_f):
-    "procedure auf_die_hand (spec/heldenhain/03_rules.rules:236)"
-    # spec: spec/heldenhain/03_rules.rules:236
+    "procedure auf_die_hand (spec/heldenhain/03_rules.rules:245)"
+    # spec: spec/heldenhain/03_rules.rules:245
     p_feld_verlassen(
         state,
         v_f,
-        zone_value(3 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:236:58")),
+        zone_value(3 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:245:58")),
     )
 
 
 def p_stress_pruefen(state):
-    "procedure stress_pruefen (spec/heldenhain/03_rules.rules:239)"
-    # spec: spec/heldenhain/03_rules.rules:240
+    "procedure stress_pruefen (spec/heldenhain/03_rules.rules:248)"
+    # spec: spec/heldenhain/03_rules.rules:249
     while any(
         any(
             state.counters[0][c_f] >= q_ausdauer(state, c_f)
@@ -524,16 +533,16 @@ def p_stress_pruefen(state):
         )
         for c_q in PLAYERS
     ):
-        tick(state, "while", "spec/heldenhain/03_rules.rules:240:5")
-        # spec: spec/heldenhain/03_rules.rules:241
+        tick(state, "while", "spec/heldenhain/03_rules.rules:249:5")
+        # spec: spec/heldenhain/03_rules.rules:250
         for v_q in PLAYERS:
-            # spec: spec/heldenhain/03_rules.rules:242
+            # spec: spec/heldenhain/03_rules.rules:251
             for v_f in [
                 c_f
                 for c_f in state.zones[5 + v_q]
                 if state.counters[0][c_f] >= q_ausdauer(state, c_f)
             ]:
-                # spec: spec/heldenhain/03_rules.rules:243
+                # spec: spec/heldenhain/03_rules.rules:252
                 if state.location[v_f] == 5 + v_q and state.counters[0][
                     v_f
                 ] >= q_ausdauer(state, v_f):
@@ -541,18 +550,18 @@ def p_stress_pruefen(state):
 
 
 def p_aktion_beginnen(state):
-    "procedure aktion_beginnen (spec/heldenhain/03_rules.rules:314)"
-    # spec: spec/heldenhain/03_rules.rules:315
+    "procedure aktion_beginnen (spec/heldenhain/03_rules.rules:323)"
+    # spec: spec/heldenhain/03_rules.rules:324
     state.vars[2] = False
     state.stamps[20] += 1
-    # spec: spec/heldenhain/03_rules.rules:316
+    # spec: spec/heldenhain/03_rules.rules:325
     state.tracks[4] = max(0, min(9, state.tracks[4] - 1))
     state.stamps[4] += 1
 
 
 def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
-    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:333)"
-    # spec: spec/heldenhain/03_rules.rules:334
+    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:342)"
+    # spec: spec/heldenhain/03_rules.rules:343
     log_line(
         state,
         " ".join(
@@ -566,7 +575,7 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:334:17",
+                        "spec/heldenhain/03_rules.rules:343:17",
                     )
                 ),
                 "lenkt",
@@ -577,34 +586,34 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_z,
                         "label",
-                        "spec/heldenhain/03_rules.rules:334:35",
+                        "spec/heldenhain/03_rules.rules:343:35",
                     )
                 ),
                 "ab",
             ]
         ),
-        "spec/heldenhain/03_rules.rules:334:5",
+        "spec/heldenhain/03_rules.rules:343:5",
     )
-    # spec: spec/heldenhain/03_rules.rules:335
+    # spec: spec/heldenhain/03_rules.rules:344
     p_erschoepfen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:336
+    # spec: spec/heldenhain/03_rules.rules:345
     v_an_ziel = bounded(
         q_ablenkstress(state, v_z, q_einsatz(state, v_f)),
-        "spec/heldenhain/03_rules.rules:336:19",
+        "spec/heldenhain/03_rules.rules:345:19",
     )
-    # spec: spec/heldenhain/03_rules.rules:337
+    # spec: spec/heldenhain/03_rules.rules:346
     v_an_figur = bounded(
-        max(0, q_einsatz(state, v_z)), "spec/heldenhain/03_rules.rules:337:20"
+        max(0, q_einsatz(state, v_z)), "spec/heldenhain/03_rules.rules:346:20"
     )
-    # spec: spec/heldenhain/03_rules.rules:338
+    # spec: spec/heldenhain/03_rules.rules:347
     p_stress_geben(state, v_z, v_an_ziel)
-    # spec: spec/heldenhain/03_rules.rules:339
+    # spec: spec/heldenhain/03_rules.rules:348
     p_stress_geben(state, v_f, v_an_figur)
-    # spec: spec/heldenhain/03_rules.rules:340
+    # spec: spec/heldenhain/03_rules.rules:349
     p_sperren(state, v_z)
-    # spec: spec/heldenhain/03_rules.rules:341
+    # spec: spec/heldenhain/03_rules.rules:350
     emit_abgelenkt(state, v_p, v_f, v_z)
-    # spec: spec/heldenhain/03_rules.rules:342
+    # spec: spec/heldenhain/03_rules.rules:351
     p_stress_pruefen(state)
 
 
@@ -621,47 +630,44 @@ def p_deck_bilden(state, v_p, v_d):
 
 
 def ev_kiki_kleeblatt__p1(state, v_you, v_this):
-    "event of kiki_kleeblatt(p1) (spec/heldenhain/10_superfreundinnen.rules:53)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:54
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:54:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:55
+    "event of kiki_kleeblatt(p1) (spec/heldenhain/10_superfreundinnen.rules:48)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:49
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:49:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:50
     if v_w >= 4:
         p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_hanna_herzlich__p1(state, v_you, v_this):
-    "event of hanna_herzlich(p1) (spec/heldenhain/10_superfreundinnen.rules:67)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:67
+    "event of hanna_herzlich(p1) (spec/heldenhain/10_superfreundinnen.rules:62)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:62
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
 
 
 def ev_sunny_sonnenschein__p1(state, v_you, v_this):
-    "event of sunny_sonnenschein(p1) (spec/heldenhain/10_superfreundinnen.rules:77)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:77
+    "event of sunny_sonnenschein(p1) (spec/heldenhain/10_superfreundinnen.rules:72)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:72
     p_ziehen(state, v_you)
 
 
 def ev_gina_gluecksgriff__p1(state, v_you, v_this):
-    "event of gina_gluecksgriff(p1) (spec/heldenhain/10_superfreundinnen.rules:93)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:94
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:94:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:95
-    if v_w == 6:
-        p_punkte_gewinnen(state, v_you, 1)
+    "event of gina_gluecksgriff(p1) (spec/heldenhain/10_superfreundinnen.rules:88)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:88
+    p_bei_sechs_ein_punkt(state, v_you)
 
 
 def ac_ki_sternchen__p1(state, v_you, v_this):
-    "action of ki_sternchen(p1) (spec/heldenhain/10_superfreundinnen.rules:159)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:159
+    "action of ki_sternchen(p1) (spec/heldenhain/10_superfreundinnen.rules:137)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:137
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ac_ki_gluecksrad__p1(state, v_you, v_this):
-    "action of ki_gluecksrad(p1) (spec/heldenhain/10_superfreundinnen.rules:163)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:164
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:164:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:165
+    "action of ki_gluecksrad(p1) (spec/heldenhain/10_superfreundinnen.rules:141)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:142
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:142:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:143
     if v_w >= 4:
         p_karten_ziehen(state, v_you, 2)
     else:
@@ -669,23 +675,23 @@ def ac_ki_gluecksrad__p1(state, v_you, v_this):
 
 
 def ac_ki_kompass__p1(state, v_you, v_this):
-    "action of ki_kompass(p1) (spec/heldenhain/10_superfreundinnen.rules:174)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:174
+    "action of ki_kompass(p1) (spec/heldenhain/10_superfreundinnen.rules:152)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:152
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ev_gruppenumarmung__p1(state, v_you, v_this):
-    "event of gruppenumarmung(p1) (spec/heldenhain/10_superfreundinnen.rules:180)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:180
+    "event of gruppenumarmung(p1) (spec/heldenhain/10_superfreundinnen.rules:158)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:158
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 2)
 
 
 def ev_glueckstreffer__p1(state, v_you, v_this):
-    "event of glueckstreffer(p1) (spec/heldenhain/10_superfreundinnen.rules:184)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:185
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:185:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:186
+    "event of glueckstreffer(p1) (spec/heldenhain/10_superfreundinnen.rules:162)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:163
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:163:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:164
     if v_w >= 5:
         p_punkte_gewinnen(state, v_you, 2)
     else:
@@ -693,65 +699,69 @@ def ev_glueckstreffer__p1(state, v_you, v_this):
 
 
 def ev_zusammenhalt__p1(state, v_you, v_this):
-    "event of zusammenhalt(p1) (spec/heldenhain/10_superfreundinnen.rules:191)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:191
+    "event of zusammenhalt(p1) (spec/heldenhain/10_superfreundinnen.rules:169)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:169
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_kuchenpause__p1(state, v_you, v_this):
-    "event of kuchenpause(p1) (spec/heldenhain/10_superfreundinnen.rules:201)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:201
+    "event of kuchenpause(p1) (spec/heldenhain/10_superfreundinnen.rules:176)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:176
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_grosses_finale__p1(state, v_you, v_this):
-    "event of grosses_finale(p1) (spec/heldenhain/10_superfreundinnen.rules:212)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:212
+    "event of grosses_finale(p1) (spec/heldenhain/10_superfreundinnen.rules:187)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:187
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_wunschbrunnen__p1(state, v_you, v_this):
-    "event of wunschbrunnen(p1) (spec/heldenhain/10_superfreundinnen.rules:229)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:230
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:230:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:231
+    "event of wunschbrunnen(p1) (spec/heldenhain/10_superfreundinnen.rules:204)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:205
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:205:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:206
     if v_w <= 2:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:232
+        # spec: spec/heldenhain/10_superfreundinnen.rules:207
         p_ziehen(state, v_you)
     elif v_w <= 4:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:234
+        # spec: spec/heldenhain/10_superfreundinnen.rules:209
         p_karten_ziehen(state, v_you, 2)
     else:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:236
+        # spec: spec/heldenhain/10_superfreundinnen.rules:211
         p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_pyjamaparty__p1(state, v_you, v_this):
-    "event of pyjamaparty(p1) (spec/heldenhain/10_superfreundinnen.rules:268)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:269
+    "event of pyjamaparty(p1) (spec/heldenhain/10_superfreundinnen.rules:240)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:241
     p_karten_ziehen(state, v_you, 2)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:270
+    # spec: spec/heldenhain/10_superfreundinnen.rules:242
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_gemeinsam_stark__p1(state, v_you, v_this):
-    "event of gemeinsam_stark(p1) (spec/heldenhain/10_superfreundinnen.rules:275)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:275
+    "event of gemeinsam_stark(p1) (spec/heldenhain/10_superfreundinnen.rules:247)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:247
     for v_f in list(state.zones[5 + v_you]):
-        p_dauerhaft_ausdauer(state, v_f, 1)
+        state.counters[6][v_f] = bounded(
+            max(0, state.counters[6][v_f] + 1),
+            "spec/heldenhain/10_superfreundinnen.rules:247:34",
+        )
+        state.stamps[13] += 1
 
 
 def ev_freundinnen_power__p1(state, v_you, v_this):
-    "event of freundinnen_power(p1) (spec/heldenhain/10_superfreundinnen.rules:279)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:279
+    "event of freundinnen_power(p1) (spec/heldenhain/10_superfreundinnen.rules:251)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:251
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ac_sternwarte__p1(state, v_you, v_this):
-    "action of sternwarte(p1) (spec/heldenhain/10_superfreundinnen.rules:315)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:316
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:316:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:317
+    "action of sternwarte(p1) (spec/heldenhain/10_superfreundinnen.rules:283)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:284
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:284:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:285
     if v_w >= 5:
         p_energie_gewinnen(state, v_you, 1)
 
@@ -771,72 +781,72 @@ def ev_notar_nimmermehr__p1(state, v_you, v_this):
 
 
 def ac_ki_stoppuhr__p1(state, v_you, v_this):
-    "action of ki_stoppuhr(p1) (spec/heldenhain/11_schattenkabinett.rules:127)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:127
+    "action of ki_stoppuhr(p1) (spec/heldenhain/11_schattenkabinett.rules:123)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:123
     activate(state, 4, [None if v_you is None else (v_you + 1) % 2, -1], "turn")
 
 
 def ac_ki_rechenknecht__p1(state, v_you, v_this):
-    "action of ki_rechenknecht(p1) (spec/heldenhain/11_schattenkabinett.rules:135)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:135
+    "action of ki_rechenknecht(p1) (spec/heldenhain/11_schattenkabinett.rules:131)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:131
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_rufmord__p1(state, v_you, v_this):
-    "event of rufmord(p1) (spec/heldenhain/11_schattenkabinett.rules:155)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:155
+    "event of rufmord(p1) (spec/heldenhain/11_schattenkabinett.rules:151)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:151
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
 
 
 def ev_schmutzkampagne__p1(state, v_you, v_this):
-    "event of schmutzkampagne(p1) (spec/heldenhain/11_schattenkabinett.rules:159)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:159
+    "event of schmutzkampagne(p1) (spec/heldenhain/11_schattenkabinett.rules:155)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:155
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 3)
 
 
 def ev_raenke_schmieden__p1(state, v_you, v_this):
-    "event of raenke_schmieden(p1) (spec/heldenhain/11_schattenkabinett.rules:174)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:174
+    "event of raenke_schmieden(p1) (spec/heldenhain/11_schattenkabinett.rules:170)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:170
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_verhoer__p1(state, v_you, v_this):
-    "event of verhoer(p1) (spec/heldenhain/11_schattenkabinett.rules:178)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:179
+    "event of verhoer(p1) (spec/heldenhain/11_schattenkabinett.rules:174)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:175
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:180
+    # spec: spec/heldenhain/11_schattenkabinett.rules:176
     p_ziehen(state, v_you)
 
 
 def ev_hinterzimmer__p1(state, v_you, v_this):
-    "event of hinterzimmer(p1) (spec/heldenhain/11_schattenkabinett.rules:185)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:186
+    "event of hinterzimmer(p1) (spec/heldenhain/11_schattenkabinett.rules:181)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:182
     p_energie_gewinnen(state, v_you, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:187
+    # spec: spec/heldenhain/11_schattenkabinett.rules:183
     p_ziehen(state, v_you)
 
 
 def ev_schachzug__p1(state, v_you, v_this):
-    "event of schachzug(p1) (spec/heldenhain/11_schattenkabinett.rules:192)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:193
+    "event of schachzug(p1) (spec/heldenhain/11_schattenkabinett.rules:188)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:189
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:194
+    # spec: spec/heldenhain/11_schattenkabinett.rules:190
     p_ziehen(state, v_you)
 
 
 def ev_abgesagt__p1(state, v_you, v_this):
-    "event of abgesagt(p1) (spec/heldenhain/11_schattenkabinett.rules:199)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:200
+    "event of abgesagt(p1) (spec/heldenhain/11_schattenkabinett.rules:195)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:196
     for v_h in list(state.zones[11 + (None if v_you is None else (v_you + 1) % 2)]):
-        # spec: spec/heldenhain/11_schattenkabinett.rules:201
+        # spec: spec/heldenhain/11_schattenkabinett.rules:197
         p_zuruecksetzen(state, v_h)
-        # spec: spec/heldenhain/11_schattenkabinett.rules:202
+        # spec: spec/heldenhain/11_schattenkabinett.rules:198
         move_card(state, v_h, 15 + (None if v_you is None else (v_you + 1) % 2))
 
 
 def ev_sperrstunde__p1(state, v_you, v_this):
-    "event of sperrstunde(p1) (spec/heldenhain/11_schattenkabinett.rules:208)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:208
+    "event of sperrstunde(p1) (spec/heldenhain/11_schattenkabinett.rules:204)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:204
     for v_z in [
         c_z
         for c_z in state.zones[5 + (None if v_you is None else (v_you + 1) % 2)]
@@ -846,16 +856,16 @@ def ev_sperrstunde__p1(state, v_you, v_this):
 
 
 def ev_dunkle_plaene__p1(state, v_you, v_this):
-    "event of dunkle_plaene(p1) (spec/heldenhain/11_schattenkabinett.rules:225)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:226
+    "event of dunkle_plaene(p1) (spec/heldenhain/11_schattenkabinett.rules:221)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:222
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:227
+    # spec: spec/heldenhain/11_schattenkabinett.rules:223
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_nullsummenspiel__p1(state, v_you, v_this):
-    "event of nullsummenspiel(p1) (spec/heldenhain/11_schattenkabinett.rules:232)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:232
+    "event of nullsummenspiel(p1) (spec/heldenhain/11_schattenkabinett.rules:228)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:228
     p_punktabzug(
         state,
         None if v_you is None else (v_you + 1) % 2,
@@ -928,7 +938,11 @@ def ev_schutzwall__p1(state, v_you, v_this):
     "event of schutzwall(p1) (spec/heldenhain/12_weggefaehrten.rules:132)"
     # spec: spec/heldenhain/12_weggefaehrten.rules:132
     for v_f in list(state.zones[5 + v_you]):
-        p_dauerhaft_ausdauer(state, v_f, 1)
+        state.counters[6][v_f] = bounded(
+            max(0, state.counters[6][v_f] + 1),
+            "spec/heldenhain/12_weggefaehrten.rules:132:34",
+        )
+        state.stamps[13] += 1
 
 
 def ev_aufbruch__p1(state, v_you, v_this):
@@ -949,64 +963,62 @@ def ev_verstaerkung__p1(state, v_you, v_this):
     p_karten_ziehen(
         state,
         v_you,
-        bounded(
-            min(3, len([c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter])),
-            "spec/heldenhain/12_weggefaehrten.rules:147:32",
-        ),
+        min(3, len([c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter])),
     )
 
 
 def ev_gipfelsturm__p1(state, v_you, v_this):
-    "event of gipfelsturm(p1) (spec/heldenhain/12_weggefaehrten.rules:170)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:170
+    "event of gipfelsturm(p1) (spec/heldenhain/12_weggefaehrten.rules:167)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:167
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_treue_freunde__p1(state, v_you, v_this):
-    "event of treue_freunde(p1) (spec/heldenhain/12_weggefaehrten.rules:174)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:174
+    "event of treue_freunde(p1) (spec/heldenhain/12_weggefaehrten.rules:171)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:171
     p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_wegzehrung__p1(state, v_you, v_this):
-    "event of wegzehrung(p1) (spec/heldenhain/12_weggefaehrten.rules:177)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:177
+    "event of wegzehrung(p1) (spec/heldenhain/12_weggefaehrten.rules:174)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:174
     p_energie_gewinnen(state, v_you, 2)
 
 
 def ev_kundschafter__p1(state, v_you, v_this):
-    "event of kundschafter(p1) (spec/heldenhain/12_weggefaehrten.rules:181)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:182
-    v_vorher = bounded(
-        len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]),
-        "spec/heldenhain/12_weggefaehrten.rules:182:22",
-    )
-    # spec: spec/heldenhain/12_weggefaehrten.rules:183
+    "event of kundschafter(p1) (spec/heldenhain/12_weggefaehrten.rules:178)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:179
+    v_vorher = len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter])
+    # spec: spec/heldenhain/12_weggefaehrten.rules:180
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:184
+    # spec: spec/heldenhain/12_weggefaehrten.rules:181
     if len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]) > v_vorher:
         p_ziehen(state, v_you)
 
 
 def ev_zeltlager__p1(state, v_you, v_this):
-    "event of zeltlager(p1) (spec/heldenhain/12_weggefaehrten.rules:189)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:190
+    "event of zeltlager(p1) (spec/heldenhain/12_weggefaehrten.rules:186)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:187
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:191
+    # spec: spec/heldenhain/12_weggefaehrten.rules:188
     p_ziehen(state, v_you)
 
 
 def ev_schwur_der_gefaehrten__p1(state, v_you, v_this):
-    "event of schwur_der_gefaehrten(p1) (spec/heldenhain/12_weggefaehrten.rules:203)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:204
+    "event of schwur_der_gefaehrten(p1) (spec/heldenhain/12_weggefaehrten.rules:200)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:201
     for v_f in [c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter]:
-        p_dauerhaft_rettung(state, v_f, 1)
+        state.counters[7][v_f] = bounded(
+            max(0, state.counters[7][v_f] + 1),
+            "spec/heldenhain/12_weggefaehrten.rules:201:51",
+        )
+        state.stamps[14] += 1
 
 
 def ac_gildenhaus__p1(state, v_you, v_this):
-    "action of gildenhaus(p1) (spec/heldenhain/12_weggefaehrten.rules:241)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:241
+    "action of gildenhaus(p1) (spec/heldenhain/12_weggefaehrten.rules:234)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:234
     p_ziehen(state, v_you)
 
 
@@ -1049,55 +1061,52 @@ def ev_zinseszins__p1(state, v_you, v_this):
 
 
 def ev_kleingedrucktes__p1(state, v_you, v_this):
-    "event of kleingedrucktes(p1) (spec/heldenhain/13_purpurpakt.rules:335)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:336
+    "event of kleingedrucktes(p1) (spec/heldenhain/13_purpurpakt.rules:331)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:332
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:337
+    # spec: spec/heldenhain/13_purpurpakt.rules:333
     p_ziehen(state, v_you)
 
 
 def ev_kiki_kleeblatt__p2(state, v_you, v_this):
-    "event of kiki_kleeblatt(p2) (spec/heldenhain/10_superfreundinnen.rules:53)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:54
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:54:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:55
+    "event of kiki_kleeblatt(p2) (spec/heldenhain/10_superfreundinnen.rules:48)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:49
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:49:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:50
     if v_w >= 4:
         p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_hanna_herzlich__p2(state, v_you, v_this):
-    "event of hanna_herzlich(p2) (spec/heldenhain/10_superfreundinnen.rules:67)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:67
+    "event of hanna_herzlich(p2) (spec/heldenhain/10_superfreundinnen.rules:62)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:62
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
 
 
 def ev_sunny_sonnenschein__p2(state, v_you, v_this):
-    "event of sunny_sonnenschein(p2) (spec/heldenhain/10_superfreundinnen.rules:77)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:77
+    "event of sunny_sonnenschein(p2) (spec/heldenhain/10_superfreundinnen.rules:72)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:72
     p_ziehen(state, v_you)
 
 
 def ev_gina_gluecksgriff__p2(state, v_you, v_this):
-    "event of gina_gluecksgriff(p2) (spec/heldenhain/10_superfreundinnen.rules:93)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:94
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:94:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:95
-    if v_w == 6:
-        p_punkte_gewinnen(state, v_you, 1)
+    "event of gina_gluecksgriff(p2) (spec/heldenhain/10_superfreundinnen.rules:88)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:88
+    p_bei_sechs_ein_punkt(state, v_you)
 
 
 def ac_ki_sternchen__p2(state, v_you, v_this):
-    "action of ki_sternchen(p2) (spec/heldenhain/10_superfreundinnen.rules:159)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:159
+    "action of ki_sternchen(p2) (spec/heldenhain/10_superfreundinnen.rules:137)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:137
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ac_ki_gluecksrad__p2(state, v_you, v_this):
-    "action of ki_gluecksrad(p2) (spec/heldenhain/10_superfreundinnen.rules:163)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:164
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:164:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:165
+    "action of ki_gluecksrad(p2) (spec/heldenhain/10_superfreundinnen.rules:141)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:142
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:142:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:143
     if v_w >= 4:
         p_karten_ziehen(state, v_you, 2)
     else:
@@ -1105,23 +1114,23 @@ def ac_ki_gluecksrad__p2(state, v_you, v_this):
 
 
 def ac_ki_kompass__p2(state, v_you, v_this):
-    "action of ki_kompass(p2) (spec/heldenhain/10_superfreundinnen.rules:174)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:174
+    "action of ki_kompass(p2) (spec/heldenhain/10_superfreundinnen.rules:152)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:152
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ev_gruppenumarmung__p2(state, v_you, v_this):
-    "event of gruppenumarmung(p2) (spec/heldenhain/10_superfreundinnen.rules:180)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:180
+    "event of gruppenumarmung(p2) (spec/heldenhain/10_superfreundinnen.rules:158)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:158
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 2)
 
 
 def ev_glueckstreffer__p2(state, v_you, v_this):
-    "event of glueckstreffer(p2) (spec/heldenhain/10_superfreundinnen.rules:184)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:185
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:185:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:186
+    "event of glueckstreffer(p2) (spec/heldenhain/10_superfreundinnen.rules:162)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:163
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:163:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:164
     if v_w >= 5:
         p_punkte_gewinnen(state, v_you, 2)
     else:
@@ -1129,65 +1138,69 @@ def ev_glueckstreffer__p2(state, v_you, v_this):
 
 
 def ev_zusammenhalt__p2(state, v_you, v_this):
-    "event of zusammenhalt(p2) (spec/heldenhain/10_superfreundinnen.rules:191)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:191
+    "event of zusammenhalt(p2) (spec/heldenhain/10_superfreundinnen.rules:169)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:169
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_kuchenpause__p2(state, v_you, v_this):
-    "event of kuchenpause(p2) (spec/heldenhain/10_superfreundinnen.rules:201)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:201
+    "event of kuchenpause(p2) (spec/heldenhain/10_superfreundinnen.rules:176)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:176
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_grosses_finale__p2(state, v_you, v_this):
-    "event of grosses_finale(p2) (spec/heldenhain/10_superfreundinnen.rules:212)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:212
+    "event of grosses_finale(p2) (spec/heldenhain/10_superfreundinnen.rules:187)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:187
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_wunschbrunnen__p2(state, v_you, v_this):
-    "event of wunschbrunnen(p2) (spec/heldenhain/10_superfreundinnen.rules:229)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:230
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:230:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:231
+    "event of wunschbrunnen(p2) (spec/heldenhain/10_superfreundinnen.rules:204)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:205
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:205:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:206
     if v_w <= 2:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:232
+        # spec: spec/heldenhain/10_superfreundinnen.rules:207
         p_ziehen(state, v_you)
     elif v_w <= 4:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:234
+        # spec: spec/heldenhain/10_superfreundinnen.rules:209
         p_karten_ziehen(state, v_you, 2)
     else:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:236
+        # spec: spec/heldenhain/10_superfreundinnen.rules:211
         p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_pyjamaparty__p2(state, v_you, v_this):
-    "event of pyjamaparty(p2) (spec/heldenhain/10_superfreundinnen.rules:268)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:269
+    "event of pyjamaparty(p2) (spec/heldenhain/10_superfreundinnen.rules:240)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:241
     p_karten_ziehen(state, v_you, 2)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:270
+    # spec: spec/heldenhain/10_superfreundinnen.rules:242
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_gemeinsam_stark__p2(state, v_you, v_this):
-    "event of gemeinsam_stark(p2) (spec/heldenhain/10_superfreundinnen.rules:275)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:275
+    "event of gemeinsam_stark(p2) (spec/heldenhain/10_superfreundinnen.rules:247)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:247
     for v_f in list(state.zones[5 + v_you]):
-        p_dauerhaft_ausdauer(state, v_f, 1)
+        state.counters[6][v_f] = bounded(
+            max(0, state.counters[6][v_f] + 1),
+            "spec/heldenhain/10_superfreundinnen.rules:247:34",
+        )
+        state.stamps[13] += 1
 
 
 def ev_freundinnen_power__p2(state, v_you, v_this):
-    "event of freundinnen_power(p2) (spec/heldenhain/10_superfreundinnen.rules:279)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:279
+    "event of freundinnen_power(p2) (spec/heldenhain/10_superfreundinnen.rules:251)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:251
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ac_sternwarte__p2(state, v_you, v_this):
-    "action of sternwarte(p2) (spec/heldenhain/10_superfreundinnen.rules:315)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:316
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:316:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:317
+    "action of sternwarte(p2) (spec/heldenhain/10_superfreundinnen.rules:283)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:284
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:284:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:285
     if v_w >= 5:
         p_energie_gewinnen(state, v_you, 1)
 
@@ -1207,72 +1220,72 @@ def ev_notar_nimmermehr__p2(state, v_you, v_this):
 
 
 def ac_ki_stoppuhr__p2(state, v_you, v_this):
-    "action of ki_stoppuhr(p2) (spec/heldenhain/11_schattenkabinett.rules:127)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:127
+    "action of ki_stoppuhr(p2) (spec/heldenhain/11_schattenkabinett.rules:123)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:123
     activate(state, 4, [None if v_you is None else (v_you + 1) % 2, -1], "turn")
 
 
 def ac_ki_rechenknecht__p2(state, v_you, v_this):
-    "action of ki_rechenknecht(p2) (spec/heldenhain/11_schattenkabinett.rules:135)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:135
+    "action of ki_rechenknecht(p2) (spec/heldenhain/11_schattenkabinett.rules:131)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:131
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_rufmord__p2(state, v_you, v_this):
-    "event of rufmord(p2) (spec/heldenhain/11_schattenkabinett.rules:155)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:155
+    "event of rufmord(p2) (spec/heldenhain/11_schattenkabinett.rules:151)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:151
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
 
 
 def ev_schmutzkampagne__p2(state, v_you, v_this):
-    "event of schmutzkampagne(p2) (spec/heldenhain/11_schattenkabinett.rules:159)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:159
+    "event of schmutzkampagne(p2) (spec/heldenhain/11_schattenkabinett.rules:155)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:155
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 3)
 
 
 def ev_raenke_schmieden__p2(state, v_you, v_this):
-    "event of raenke_schmieden(p2) (spec/heldenhain/11_schattenkabinett.rules:174)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:174
+    "event of raenke_schmieden(p2) (spec/heldenhain/11_schattenkabinett.rules:170)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:170
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_verhoer__p2(state, v_you, v_this):
-    "event of verhoer(p2) (spec/heldenhain/11_schattenkabinett.rules:178)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:179
+    "event of verhoer(p2) (spec/heldenhain/11_schattenkabinett.rules:174)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:175
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:180
+    # spec: spec/heldenhain/11_schattenkabinett.rules:176
     p_ziehen(state, v_you)
 
 
 def ev_hinterzimmer__p2(state, v_you, v_this):
-    "event of hinterzimmer(p2) (spec/heldenhain/11_schattenkabinett.rules:185)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:186
+    "event of hinterzimmer(p2) (spec/heldenhain/11_schattenkabinett.rules:181)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:182
     p_energie_gewinnen(state, v_you, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:187
+    # spec: spec/heldenhain/11_schattenkabinett.rules:183
     p_ziehen(state, v_you)
 
 
 def ev_schachzug__p2(state, v_you, v_this):
-    "event of schachzug(p2) (spec/heldenhain/11_schattenkabinett.rules:192)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:193
+    "event of schachzug(p2) (spec/heldenhain/11_schattenkabinett.rules:188)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:189
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:194
+    # spec: spec/heldenhain/11_schattenkabinett.rules:190
     p_ziehen(state, v_you)
 
 
 def ev_abgesagt__p2(state, v_you, v_this):
-    "event of abgesagt(p2) (spec/heldenhain/11_schattenkabinett.rules:199)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:200
+    "event of abgesagt(p2) (spec/heldenhain/11_schattenkabinett.rules:195)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:196
     for v_h in list(state.zones[11 + (None if v_you is None else (v_you + 1) % 2)]):
-        # spec: spec/heldenhain/11_schattenkabinett.rules:201
+        # spec: spec/heldenhain/11_schattenkabinett.rules:197
         p_zuruecksetzen(state, v_h)
-        # spec: spec/heldenhain/11_schattenkabinett.rules:202
+        # spec: spec/heldenhain/11_schattenkabinett.rules:198
         move_card(state, v_h, 15 + (None if v_you is None else (v_you + 1) % 2))
 
 
 def ev_sperrstunde__p2(state, v_you, v_this):
-    "event of sperrstunde(p2) (spec/heldenhain/11_schattenkabinett.rules:208)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:208
+    "event of sperrstunde(p2) (spec/heldenhain/11_schattenkabinett.rules:204)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:204
     for v_z in [
         c_z
         for c_z in state.zones[5 + (None if v_you is None else (v_you + 1) % 2)]
@@ -1282,16 +1295,16 @@ def ev_sperrstunde__p2(state, v_you, v_this):
 
 
 def ev_dunkle_plaene__p2(state, v_you, v_this):
-    "event of dunkle_plaene(p2) (spec/heldenhain/11_schattenkabinett.rules:225)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:226
+    "event of dunkle_plaene(p2) (spec/heldenhain/11_schattenkabinett.rules:221)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:222
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:227
+    # spec: spec/heldenhain/11_schattenkabinett.rules:223
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_nullsummenspiel__p2(state, v_you, v_this):
-    "event of nullsummenspiel(p2) (spec/heldenhain/11_schattenkabinett.rules:232)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:232
+    "event of nullsummenspiel(p2) (spec/heldenhain/11_schattenkabinett.rules:228)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:228
     p_punktabzug(
         state,
         None if v_you is None else (v_you + 1) % 2,
@@ -1364,7 +1377,11 @@ def ev_schutzwall__p2(state, v_you, v_this):
     "event of schutzwall(p2) (spec/heldenhain/12_weggefaehrten.rules:132)"
     # spec: spec/heldenhain/12_weggefaehrten.rules:132
     for v_f in list(state.zones[5 + v_you]):
-        p_dauerhaft_ausdauer(state, v_f, 1)
+        state.counters[6][v_f] = bounded(
+            max(0, state.counters[6][v_f] + 1),
+            "spec/heldenhain/12_weggefaehrten.rules:132:34",
+        )
+        state.stamps[13] += 1
 
 
 def ev_aufbruch__p2(state, v_you, v_this):
@@ -1385,64 +1402,62 @@ def ev_verstaerkung__p2(state, v_you, v_this):
     p_karten_ziehen(
         state,
         v_you,
-        bounded(
-            min(3, len([c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter])),
-            "spec/heldenhain/12_weggefaehrten.rules:147:32",
-        ),
+        min(3, len([c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter])),
     )
 
 
 def ev_gipfelsturm__p2(state, v_you, v_this):
-    "event of gipfelsturm(p2) (spec/heldenhain/12_weggefaehrten.rules:170)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:170
+    "event of gipfelsturm(p2) (spec/heldenhain/12_weggefaehrten.rules:167)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:167
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_treue_freunde__p2(state, v_you, v_this):
-    "event of treue_freunde(p2) (spec/heldenhain/12_weggefaehrten.rules:174)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:174
+    "event of treue_freunde(p2) (spec/heldenhain/12_weggefaehrten.rules:171)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:171
     p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_wegzehrung__p2(state, v_you, v_this):
-    "event of wegzehrung(p2) (spec/heldenhain/12_weggefaehrten.rules:177)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:177
+    "event of wegzehrung(p2) (spec/heldenhain/12_weggefaehrten.rules:174)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:174
     p_energie_gewinnen(state, v_you, 2)
 
 
 def ev_kundschafter__p2(state, v_you, v_this):
-    "event of kundschafter(p2) (spec/heldenhain/12_weggefaehrten.rules:181)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:182
-    v_vorher = bounded(
-        len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]),
-        "spec/heldenhain/12_weggefaehrten.rules:182:22",
-    )
-    # spec: spec/heldenhain/12_weggefaehrten.rules:183
+    "event of kundschafter(p2) (spec/heldenhain/12_weggefaehrten.rules:178)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:179
+    v_vorher = len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter])
+    # spec: spec/heldenhain/12_weggefaehrten.rules:180
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:184
+    # spec: spec/heldenhain/12_weggefaehrten.rules:181
     if len([c_c for c_c in state.zones[3 + v_you] if c_c in KS_charakter]) > v_vorher:
         p_ziehen(state, v_you)
 
 
 def ev_zeltlager__p2(state, v_you, v_this):
-    "event of zeltlager(p2) (spec/heldenhain/12_weggefaehrten.rules:189)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:190
+    "event of zeltlager(p2) (spec/heldenhain/12_weggefaehrten.rules:186)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:187
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:191
+    # spec: spec/heldenhain/12_weggefaehrten.rules:188
     p_ziehen(state, v_you)
 
 
 def ev_schwur_der_gefaehrten__p2(state, v_you, v_this):
-    "event of schwur_der_gefaehrten(p2) (spec/heldenhain/12_weggefaehrten.rules:203)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:204
+    "event of schwur_der_gefaehrten(p2) (spec/heldenhain/12_weggefaehrten.rules:200)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:201
     for v_f in [c_f for c_f in state.zones[5 + v_you] if c_f in KS_charakter]:
-        p_dauerhaft_rettung(state, v_f, 1)
+        state.counters[7][v_f] = bounded(
+            max(0, state.counters[7][v_f] + 1),
+            "spec/heldenhain/12_weggefaehrten.rules:201:51",
+        )
+        state.stamps[14] += 1
 
 
 def ac_gildenhaus__p2(state, v_you, v_this):
-    "action of gildenhaus(p2) (spec/heldenhain/12_weggefaehrten.rules:241)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:241
+    "action of gildenhaus(p2) (spec/heldenhain/12_weggefaehrten.rules:234)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:234
     p_ziehen(state, v_you)
 
 
@@ -1485,10 +1500,10 @@ def ev_zinseszins__p2(state, v_you, v_this):
 
 
 def ev_kleingedrucktes__p2(state, v_you, v_this):
-    "event of kleingedrucktes(p2) (spec/heldenhain/13_purpurpakt.rules:335)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:336
+    "event of kleingedrucktes(p2) (spec/heldenhain/13_purpurpakt.rules:331)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:332
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:337
+    # spec: spec/heldenhain/13_purpurpakt.rules:333
     p_ziehen(state, v_you)
 
 
@@ -1520,25 +1535,22 @@ def t_pia_purzel__while0_0(state, v_this, v_p):
 
 
 def t_fee_fortuna__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of fee_fortuna__while0 (spec/heldenhain/10_superfreundinnen.rules:43)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:44
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:44:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:45
-    if v_w == 6:
-        p_punkte_gewinnen(state, v_p, 1)
+    "on gesammelt of fee_fortuna__while0 (spec/heldenhain/10_superfreundinnen.rules:42)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:42
+    p_bei_sechs_ein_punkt(state, v_p)
 
 
 def t_luzi_lichtblick__while0_0(state, v_this, v_p):
-    "on zugbeginn of luzi_lichtblick__while0 (spec/heldenhain/10_superfreundinnen.rules:71)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:71
+    "on zugbeginn of luzi_lichtblick__while0 (spec/heldenhain/10_superfreundinnen.rules:66)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:66
     p_heilen(state, v_this, 1)
 
 
 def t_cleo_chance__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of cleo_chance__while0 (spec/heldenhain/10_superfreundinnen.rules:83)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:84
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:84:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:85
+    "on gesammelt of cleo_chance__while0 (spec/heldenhain/10_superfreundinnen.rules:78)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:79
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:79:13")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:80
     if v_w == 1:
         p_stress_geben(state, v_f, 1)
     elif v_w >= 5:
@@ -1546,38 +1558,29 @@ def t_cleo_chance__while0_0(state, v_this, v_p, v_f, v_n):
 
 
 def t_flauschi__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of flauschi__while0 (spec/heldenhain/10_superfreundinnen.rules:111)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:112
+    "on gesammelt of flauschi__while0 (spec/heldenhain/10_superfreundinnen.rules:99)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:100
     p_erschoepfen(state, v_this)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:113
+    # spec: spec/heldenhain/10_superfreundinnen.rules:101
     p_heilen(state, v_f, 1)
 
 
 def t_gluecksschwein_trudi__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of gluecksschwein_trudi__while0 (spec/heldenhain/10_superfreundinnen.rules:127)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:128
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:128:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:129
-    if v_w == 6:
-        p_punkte_gewinnen(state, v_p, 1)
+    "on gesammelt of gluecksschwein_trudi__while0 (spec/heldenhain/10_superfreundinnen.rules:114)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:114
+    p_bei_sechs_ein_punkt(state, v_p)
 
 
 def t_heilamulett__while0_0(state, v_this, v_p):
-    "on zugbeginn of heilamulett__while0 (spec/heldenhain/10_superfreundinnen.rules:292)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:293
-    for v_f in [
-        c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_this, c_f])
-    ]:
-        p_heilen(state, v_f, 1)
+    "on zugbeginn of heilamulett__while0 (spec/heldenhain/10_superfreundinnen.rules:263)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:263
+    p_traeger_heilen(state, v_this, 1)
 
 
 def t_gluecksmarkt__while0_0(state, v_this, v_p):
-    "on zugbeginn of gluecksmarkt__while0 (spec/heldenhain/10_superfreundinnen.rules:333)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:334
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:334:13")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:335
-    if v_w == 6:
-        p_punkte_gewinnen(state, v_p, 1)
+    "on zugbeginn of gluecksmarkt__while0 (spec/heldenhain/10_superfreundinnen.rules:300)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:300
+    p_bei_sechs_ein_punkt(state, v_p)
 
 
 def t_professor_null__while0_0(state, v_this, v_p, v_f, v_n):
@@ -1599,42 +1602,42 @@ def t_fraeulein_frost__while0_0(state, v_this, v_p, v_f, v_z):
 
 
 def t_zensor_zack__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of zensor_zack__while0 (spec/heldenhain/11_schattenkabinett.rules:94)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:94
+    "on gesammelt of zensor_zack__while0 (spec/heldenhain/11_schattenkabinett.rules:90)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:90
     p_zufaellig_abwerfen(state, None if v_p is None else (v_p + 1) % 2)
 
 
 def t_rabe_raspel__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of rabe_raspel__while0 (spec/heldenhain/11_schattenkabinett.rules:105)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:106
+    "on gesammelt of rabe_raspel__while0 (spec/heldenhain/11_schattenkabinett.rules:101)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:102
     p_erschoepfen(state, v_this)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:107
+    # spec: spec/heldenhain/11_schattenkabinett.rules:103
     p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
 def t_schleichkatze_nebel__while0_0(state, v_this, v_p):
-    "on zugbeginn of schleichkatze_nebel__while0 (spec/heldenhain/11_schattenkabinett.rules:116)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:116
+    "on zugbeginn of schleichkatze_nebel__while0 (spec/heldenhain/11_schattenkabinett.rules:112)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:112
     slot = 2 + (None if v_p is None else (v_p + 1) % 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
     state.stamps[3] += 1
 
 
 def t_spitzel_spinne__while0_0(state, v_this, v_p, v_f, v_z):
-    "on abgelenkt of spitzel_spinne__while0 (spec/heldenhain/11_schattenkabinett.rules:121)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:121
+    "on abgelenkt of spitzel_spinne__while0 (spec/heldenhain/11_schattenkabinett.rules:117)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:117
     p_ziehen(state, v_p)
 
 
 def t_siegelring__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of siegelring__while0 (spec/heldenhain/11_schattenkabinett.rules:245)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:245
+    "on gesammelt of siegelring__while0 (spec/heldenhain/11_schattenkabinett.rules:241)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:241
     p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
 def t_grauer_platz__while0_0(state, v_this, v_p):
-    "on zugbeginn of grauer_platz__while0 (spec/heldenhain/11_schattenkabinett.rules:276)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:276
+    "on zugbeginn of grauer_platz__while0 (spec/heldenhain/11_schattenkabinett.rules:272)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:272
     p_punktabzug(state, v_p, 1)
 
 
@@ -1661,21 +1664,22 @@ def t_pony_polka__while0_0(state, v_this, v_p, v_f, v_n):
     # spec: spec/heldenhain/12_weggefaehrten.rules:83
     p_erschoepfen(state, v_this)
     # spec: spec/heldenhain/12_weggefaehrten.rules:84
-    p_dauerhaft_ausdauer(state, v_f, 1)
+    state.counters[6][v_f] = bounded(
+        max(0, state.counters[6][v_f] + 1),
+        "spec/heldenhain/12_weggefaehrten.rules:84:13",
+    )
+    state.stamps[13] += 1
 
 
 def t_feldflasche__while0_0(state, v_this, v_p):
-    "on zugbeginn of feldflasche__while0 (spec/heldenhain/12_weggefaehrten.rules:219)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:220
-    for v_f in [
-        c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_this, c_f])
-    ]:
-        p_heilen(state, v_f, 1)
+    "on zugbeginn of feldflasche__while0 (spec/heldenhain/12_weggefaehrten.rules:215)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:215
+    p_traeger_heilen(state, v_this, 1)
 
 
 def t_marktplatz__while0_0(state, v_this, v_p):
-    "on zugbeginn of marktplatz__while0 (spec/heldenhain/12_weggefaehrten.rules:251)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:251
+    "on zugbeginn of marktplatz__while0 (spec/heldenhain/12_weggefaehrten.rules:244)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:244
     p_ziehen(state, v_p)
 
 
@@ -1702,12 +1706,9 @@ def t_elster_elvira__while0_0(state, v_this, v_p, v_f, v_n):
 
 
 def t_perlenkette__while0_0(state, v_this, v_p):
-    "on zugbeginn of perlenkette__while0 (spec/heldenhain/13_purpurpakt.rules:347)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:348
-    for v_f in [
-        c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_this, c_f])
-    ]:
-        p_stress_geben(state, v_f, 1)
+    "on zugbeginn of perlenkette__while0 (spec/heldenhain/13_purpurpakt.rules:342)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:342
+    p_traeger_stress_geben(state, v_this, 1)
 
 
 # ---------------------------------------------------------------- signals
@@ -1739,21 +1740,21 @@ def emit_gesammelt(state, x0, x1, x2):
     if state.location[E_blitzy__p1] == 5:  # blitzy(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:15
         if x1 == E_blitzy__p1:
-            runs.append(new_frame(151, [E_blitzy__p1, x0, x1, x2]))
+            runs.append(new_frame(154, [E_blitzy__p1, x0, x1, x2]))
     if state.location[E_lena__p1] == 5:  # lena(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:27
         if x0 == 0 and x1 != E_lena__p1:
-            runs.append(new_frame(152, [E_lena__p1, x0, x1, x2]))
+            runs.append(new_frame(155, [E_lena__p1, x0, x1, x2]))
     if state.location[E_fee_fortuna__p1] == 5:  # fee_fortuna(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:43
+        # spec: spec/heldenhain/10_superfreundinnen.rules:42
         if x1 == E_fee_fortuna__p1:
-            runs.append(new_frame(154, [E_fee_fortuna__p1, x0, x1, x2]))
+            runs.append(new_frame(157, [E_fee_fortuna__p1, x0, x1, x2]))
     if state.location[E_cleo_chance__p1] == 5:  # cleo_chance(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:83
+        # spec: spec/heldenhain/10_superfreundinnen.rules:78
         if x1 == E_cleo_chance__p1:
-            runs.append(new_frame(156, [E_cleo_chance__p1, x0, x1, x2]))
+            runs.append(new_frame(159, [E_cleo_chance__p1, x0, x1, x2]))
     if state.location[E_flauschi__p1] == 5:  # flauschi(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:111
+        # spec: spec/heldenhain/10_superfreundinnen.rules:99
         if (
             state.counters[0][x1] > 0
             and x0 == 0
@@ -1762,58 +1763,58 @@ def emit_gesammelt(state, x0, x1, x2):
                 and not state.counters[2][E_flauschi__p1] == 1
             )
         ):
-            runs.append(new_frame(157, [E_flauschi__p1, x0, x1, x2]))
+            runs.append(new_frame(160, [E_flauschi__p1, x0, x1, x2]))
     if (
         state.location[E_gluecksschwein_trudi__p1] == 5
     ):  # gluecksschwein_trudi(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:127
+        # spec: spec/heldenhain/10_superfreundinnen.rules:114
         if x0 == 0:
-            runs.append(new_frame(158, [E_gluecksschwein_trudi__p1, x0, x1, x2]))
+            runs.append(new_frame(161, [E_gluecksschwein_trudi__p1, x0, x1, x2]))
     if state.location[E_professor_null__p1] == 5:  # professor_null(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:20
         if x1 == E_professor_null__p1:
-            runs.append(new_frame(161, [E_professor_null__p1, x0, x1, x2]))
+            runs.append(new_frame(164, [E_professor_null__p1, x0, x1, x2]))
     if state.location[E_graf_grau__p1] == 5:  # graf_grau(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:34
         if x1 == E_graf_grau__p1:
-            runs.append(new_frame(140, [E_graf_grau__p1, x0, x1, x2]))
+            runs.append(new_frame(143, [E_graf_grau__p1, x0, x1, x2]))
     if state.location[E_zensor_zack__p1] == 5:  # zensor_zack(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:94
+        # spec: spec/heldenhain/11_schattenkabinett.rules:90
         if x1 == E_zensor_zack__p1:
-            runs.append(new_frame(163, [E_zensor_zack__p1, x0, x1, x2]))
+            runs.append(new_frame(166, [E_zensor_zack__p1, x0, x1, x2]))
     if state.location[E_rabe_raspel__p1] == 5:  # rabe_raspel(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:105
+        # spec: spec/heldenhain/11_schattenkabinett.rules:101
         if x0 == 0 and (
             not state.counters[1][E_rabe_raspel__p1] == 1
             and not state.counters[2][E_rabe_raspel__p1] == 1
         ):
-            runs.append(new_frame(164, [E_rabe_raspel__p1, x0, x1, x2]))
+            runs.append(new_frame(167, [E_rabe_raspel__p1, x0, x1, x2]))
     if state.location[E_siegelring__p1] == 9:  # siegelring(p1) while in angelegt
-        # spec: spec/heldenhain/11_schattenkabinett.rules:245
+        # spec: spec/heldenhain/11_schattenkabinett.rules:241
         if is_active(state, 0, [E_siegelring__p1, x1]):
-            runs.append(new_frame(166, [E_siegelring__p1, x0, x1, x2]))
+            runs.append(new_frame(169, [E_siegelring__p1, x0, x1, x2]))
     if state.location[E_paula_pfad__p1] == 5:  # paula_pfad(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:44
         if x1 == E_paula_pfad__p1 and q_mannschaftsgroesse(state, x0) >= 4:
-            runs.append(new_frame(168, [E_paula_pfad__p1, x0, x1, x2]))
+            runs.append(new_frame(171, [E_paula_pfad__p1, x0, x1, x2]))
     if state.location[E_selma_seil__p1] == 5:  # selma_seil(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:67
         if x1 == E_selma_seil__p1 and q_mannschaftsgroesse(state, x0) >= 3:
-            runs.append(new_frame(170, [E_selma_seil__p1, x0, x1, x2]))
+            runs.append(new_frame(173, [E_selma_seil__p1, x0, x1, x2]))
     if state.location[E_pony_polka__p1] == 5:  # pony_polka(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:82
         if x0 == 0 and (
             not state.counters[1][E_pony_polka__p1] == 1
             and not state.counters[2][E_pony_polka__p1] == 1
         ):
-            runs.append(new_frame(171, [E_pony_polka__p1, x0, x1, x2]))
+            runs.append(new_frame(174, [E_pony_polka__p1, x0, x1, x2]))
     if (
         state.location[E_edgar_satzsprung__p1] == 5
     ):  # edgar_satzsprung(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:20
         if x1 == E_edgar_satzsprung__p1 and len(state.zones[3 + x0]) > 0:
             runs.append(
-                new_frame(143, [E_edgar_satzsprung__p1, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(146, [E_edgar_satzsprung__p1, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_madame_zugabe__p1] == 5:  # madame_zugabe(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:40
@@ -1823,43 +1824,43 @@ def emit_gesammelt(state, x0, x1, x2):
             and len(state.zones[3 + x0]) > 0
         ):
             runs.append(
-                new_frame(144, [E_madame_zugabe__p1, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(147, [E_madame_zugabe__p1, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_lord_leihgabe__p1] == 5:  # lord_leihgabe(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:79
         if x1 == E_lord_leihgabe__p1:
             runs.append(
-                new_frame(146, [E_lord_leihgabe__p1, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(149, [E_lord_leihgabe__p1, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_tante_tantieme__p1] == 5:  # tante_tantieme(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:140
         if x1 == E_tante_tantieme__p1:
-            runs.append(new_frame(175, [E_tante_tantieme__p1, x0, x1, x2]))
+            runs.append(new_frame(178, [E_tante_tantieme__p1, x0, x1, x2]))
     if state.location[E_elster_elvira__p1] == 5:  # elster_elvira(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:156
         if x0 == 0 and (
             not state.counters[1][E_elster_elvira__p1] == 1
             and not state.counters[2][E_elster_elvira__p1] == 1
         ):
-            runs.append(new_frame(176, [E_elster_elvira__p1, x0, x1, x2]))
+            runs.append(new_frame(179, [E_elster_elvira__p1, x0, x1, x2]))
     if state.location[E_blitzy__p2] == 6:  # blitzy(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:15
         if x1 == E_blitzy__p2:
-            runs.append(new_frame(151, [E_blitzy__p2, x0, x1, x2]))
+            runs.append(new_frame(154, [E_blitzy__p2, x0, x1, x2]))
     if state.location[E_lena__p2] == 6:  # lena(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:27
         if x0 == 1 and x1 != E_lena__p2:
-            runs.append(new_frame(152, [E_lena__p2, x0, x1, x2]))
+            runs.append(new_frame(155, [E_lena__p2, x0, x1, x2]))
     if state.location[E_fee_fortuna__p2] == 6:  # fee_fortuna(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:43
+        # spec: spec/heldenhain/10_superfreundinnen.rules:42
         if x1 == E_fee_fortuna__p2:
-            runs.append(new_frame(154, [E_fee_fortuna__p2, x0, x1, x2]))
+            runs.append(new_frame(157, [E_fee_fortuna__p2, x0, x1, x2]))
     if state.location[E_cleo_chance__p2] == 6:  # cleo_chance(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:83
+        # spec: spec/heldenhain/10_superfreundinnen.rules:78
         if x1 == E_cleo_chance__p2:
-            runs.append(new_frame(156, [E_cleo_chance__p2, x0, x1, x2]))
+            runs.append(new_frame(159, [E_cleo_chance__p2, x0, x1, x2]))
     if state.location[E_flauschi__p2] == 6:  # flauschi(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:111
+        # spec: spec/heldenhain/10_superfreundinnen.rules:99
         if (
             state.counters[0][x1] > 0
             and x0 == 1
@@ -1868,58 +1869,58 @@ def emit_gesammelt(state, x0, x1, x2):
                 and not state.counters[2][E_flauschi__p2] == 1
             )
         ):
-            runs.append(new_frame(157, [E_flauschi__p2, x0, x1, x2]))
+            runs.append(new_frame(160, [E_flauschi__p2, x0, x1, x2]))
     if (
         state.location[E_gluecksschwein_trudi__p2] == 6
     ):  # gluecksschwein_trudi(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:127
+        # spec: spec/heldenhain/10_superfreundinnen.rules:114
         if x0 == 1:
-            runs.append(new_frame(158, [E_gluecksschwein_trudi__p2, x0, x1, x2]))
+            runs.append(new_frame(161, [E_gluecksschwein_trudi__p2, x0, x1, x2]))
     if state.location[E_professor_null__p2] == 6:  # professor_null(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:20
         if x1 == E_professor_null__p2:
-            runs.append(new_frame(161, [E_professor_null__p2, x0, x1, x2]))
+            runs.append(new_frame(164, [E_professor_null__p2, x0, x1, x2]))
     if state.location[E_graf_grau__p2] == 6:  # graf_grau(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:34
         if x1 == E_graf_grau__p2:
-            runs.append(new_frame(140, [E_graf_grau__p2, x0, x1, x2]))
+            runs.append(new_frame(143, [E_graf_grau__p2, x0, x1, x2]))
     if state.location[E_zensor_zack__p2] == 6:  # zensor_zack(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:94
+        # spec: spec/heldenhain/11_schattenkabinett.rules:90
         if x1 == E_zensor_zack__p2:
-            runs.append(new_frame(163, [E_zensor_zack__p2, x0, x1, x2]))
+            runs.append(new_frame(166, [E_zensor_zack__p2, x0, x1, x2]))
     if state.location[E_rabe_raspel__p2] == 6:  # rabe_raspel(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:105
+        # spec: spec/heldenhain/11_schattenkabinett.rules:101
         if x0 == 1 and (
             not state.counters[1][E_rabe_raspel__p2] == 1
             and not state.counters[2][E_rabe_raspel__p2] == 1
         ):
-            runs.append(new_frame(164, [E_rabe_raspel__p2, x0, x1, x2]))
+            runs.append(new_frame(167, [E_rabe_raspel__p2, x0, x1, x2]))
     if state.location[E_siegelring__p2] == 10:  # siegelring(p2) while in angelegt
-        # spec: spec/heldenhain/11_schattenkabinett.rules:245
+        # spec: spec/heldenhain/11_schattenkabinett.rules:241
         if is_active(state, 0, [E_siegelring__p2, x1]):
-            runs.append(new_frame(166, [E_siegelring__p2, x0, x1, x2]))
+            runs.append(new_frame(169, [E_siegelring__p2, x0, x1, x2]))
     if state.location[E_paula_pfad__p2] == 6:  # paula_pfad(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:44
         if x1 == E_paula_pfad__p2 and q_mannschaftsgroesse(state, x0) >= 4:
-            runs.append(new_frame(168, [E_paula_pfad__p2, x0, x1, x2]))
+            runs.append(new_frame(171, [E_paula_pfad__p2, x0, x1, x2]))
     if state.location[E_selma_seil__p2] == 6:  # selma_seil(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:67
         if x1 == E_selma_seil__p2 and q_mannschaftsgroesse(state, x0) >= 3:
-            runs.append(new_frame(170, [E_selma_seil__p2, x0, x1, x2]))
+            runs.append(new_frame(173, [E_selma_seil__p2, x0, x1, x2]))
     if state.location[E_pony_polka__p2] == 6:  # pony_polka(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:82
         if x0 == 1 and (
             not state.counters[1][E_pony_polka__p2] == 1
             and not state.counters[2][E_pony_polka__p2] == 1
         ):
-            runs.append(new_frame(171, [E_pony_polka__p2, x0, x1, x2]))
+            runs.append(new_frame(174, [E_pony_polka__p2, x0, x1, x2]))
     if (
         state.location[E_edgar_satzsprung__p2] == 6
     ):  # edgar_satzsprung(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:20
         if x1 == E_edgar_satzsprung__p2 and len(state.zones[3 + x0]) > 0:
             runs.append(
-                new_frame(143, [E_edgar_satzsprung__p2, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(146, [E_edgar_satzsprung__p2, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_madame_zugabe__p2] == 6:  # madame_zugabe(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:40
@@ -1929,25 +1930,25 @@ def emit_gesammelt(state, x0, x1, x2):
             and len(state.zones[3 + x0]) > 0
         ):
             runs.append(
-                new_frame(144, [E_madame_zugabe__p2, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(147, [E_madame_zugabe__p2, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_lord_leihgabe__p2] == 6:  # lord_leihgabe(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:79
         if x1 == E_lord_leihgabe__p2:
             runs.append(
-                new_frame(146, [E_lord_leihgabe__p2, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(149, [E_lord_leihgabe__p2, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_tante_tantieme__p2] == 6:  # tante_tantieme(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:140
         if x1 == E_tante_tantieme__p2:
-            runs.append(new_frame(175, [E_tante_tantieme__p2, x0, x1, x2]))
+            runs.append(new_frame(178, [E_tante_tantieme__p2, x0, x1, x2]))
     if state.location[E_elster_elvira__p2] == 6:  # elster_elvira(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:156
         if x0 == 1 and (
             not state.counters[1][E_elster_elvira__p2] == 1
             and not state.counters[2][E_elster_elvira__p2] == 1
         ):
-            runs.append(new_frame(176, [E_elster_elvira__p2, x0, x1, x2]))
+            runs.append(new_frame(179, [E_elster_elvira__p2, x0, x1, x2]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1961,177 +1962,177 @@ def emit_zugbeginn(state, x0):
     if state.location[E_pia_purzel__p1] == 5:  # pia_purzel(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:34
         if x0 == 0:
-            runs.append(new_frame(153, [E_pia_purzel__p1, x0]))
+            runs.append(new_frame(156, [E_pia_purzel__p1, x0]))
     if state.location[E_luzi_lichtblick__p1] == 5:  # luzi_lichtblick(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:71
+        # spec: spec/heldenhain/10_superfreundinnen.rules:66
         if x0 == 0:
-            runs.append(new_frame(155, [E_luzi_lichtblick__p1, x0]))
+            runs.append(new_frame(158, [E_luzi_lichtblick__p1, x0]))
     if state.location[E_kater_kuschel__p1] == 5:  # kater_kuschel(p1) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:121
+        # spec: spec/heldenhain/10_superfreundinnen.rules:109
         if x0 == 0:
-            runs.append(new_frame(138, [E_kater_kuschel__p1, x0]))
+            runs.append(new_frame(141, [E_kater_kuschel__p1, x0]))
     if state.location[E_heilamulett__p1] == 9:  # heilamulett(p1) while in angelegt
-        # spec: spec/heldenhain/10_superfreundinnen.rules:292
+        # spec: spec/heldenhain/10_superfreundinnen.rules:263
         if x0 == 0:
-            runs.append(new_frame(159, [E_heilamulett__p1, x0]))
+            runs.append(new_frame(162, [E_heilamulett__p1, x0]))
     if state.location[E_blumenwiese__p1] == 13:  # blumenwiese(p1) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:324
-        runs.append(new_frame(139, [E_blumenwiese__p1, x0]))
+        # spec: spec/heldenhain/10_superfreundinnen.rules:292
+        runs.append(new_frame(142, [E_blumenwiese__p1, x0]))
     if state.location[E_gluecksmarkt__p1] == 13:  # gluecksmarkt(p1) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:333
-        runs.append(new_frame(160, [E_gluecksmarkt__p1, x0]))
+        # spec: spec/heldenhain/10_superfreundinnen.rules:300
+        runs.append(new_frame(163, [E_gluecksmarkt__p1, x0]))
     if state.location[E_baronin_bremse__p1] == 5:  # baronin_bremse(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:40
         if (
             x0 == 0
             and state.tracks[None if x0 is None else (x0 + 1) % 2] > state.tracks[x0]
         ):
-            runs.append(new_frame(162, [E_baronin_bremse__p1, x0]))
+            runs.append(new_frame(165, [E_baronin_bremse__p1, x0]))
     if state.location[E_graefin_gaehn__p1] == 5:  # graefin_gaehn(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:79
         if x0 == 0:
-            runs.append(new_frame(141, [E_graefin_gaehn__p1, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(144, [E_graefin_gaehn__p1, x0]))
     if (
         state.location[E_schleichkatze_nebel__p1] == 5
     ):  # schleichkatze_nebel(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:116
+        # spec: spec/heldenhain/11_schattenkabinett.rules:112
         if x0 == 0:
-            runs.append(new_frame(165, [E_schleichkatze_nebel__p1, x0]))
+            runs.append(new_frame(168, [E_schleichkatze_nebel__p1, x0]))
     if state.location[E_grauer_platz__p1] == 13:  # grauer_platz(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:276
+        # spec: spec/heldenhain/11_schattenkabinett.rules:272
         if state.tracks[x0] > 10:
-            runs.append(new_frame(167, [E_grauer_platz__p1, x0]))
+            runs.append(new_frame(170, [E_grauer_platz__p1, x0]))
     if state.location[E_wilma_weitblick__p1] == 5:  # wilma_weitblick(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:60
         if x0 == 0 and q_mannschaftsgroesse(state, x0) >= 4:
-            runs.append(new_frame(169, [E_wilma_weitblick__p1, x0]))
+            runs.append(new_frame(172, [E_wilma_weitblick__p1, x0]))
     if state.location[E_dachs_dieter__p1] == 5:  # dachs_dieter(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:96
         if x0 == 0:
-            runs.append(new_frame(142, [E_dachs_dieter__p1, x0]))
+            runs.append(new_frame(145, [E_dachs_dieter__p1, x0]))
     if state.location[E_feldflasche__p1] == 9:  # feldflasche(p1) while in angelegt
-        # spec: spec/heldenhain/12_weggefaehrten.rules:219
+        # spec: spec/heldenhain/12_weggefaehrten.rules:215
         if x0 == 0:
-            runs.append(new_frame(172, [E_feldflasche__p1, x0]))
+            runs.append(new_frame(175, [E_feldflasche__p1, x0]))
     if state.location[E_marktplatz__p1] == 13:  # marktplatz(p1) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:251
+        # spec: spec/heldenhain/12_weggefaehrten.rules:244
         if q_mannschaftsgroesse(state, x0) >= 3:
-            runs.append(new_frame(173, [E_marktplatz__p1, x0]))
+            runs.append(new_frame(176, [E_marktplatz__p1, x0]))
     if state.location[E_graefin_gier__p1] == 5:  # graefin_gier(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:61
         if x0 == 0:
-            runs.append(new_frame(145, [E_graefin_gier__p1, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(148, [E_graefin_gier__p1, x0] + [UNBOUND] * 1))
     if state.location[E_zauberer_zins__p1] == 5:  # zauberer_zins(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:102
         if x0 == 0:
-            runs.append(new_frame(147, [E_zauberer_zins__p1, x0]))
+            runs.append(new_frame(150, [E_zauberer_zins__p1, x0]))
     if state.location[E_diva_dacapo__p1] == 5:  # diva_dacapo(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:114
         if x0 == 0:
-            runs.append(new_frame(174, [E_diva_dacapo__p1, x0]))
+            runs.append(new_frame(177, [E_diva_dacapo__p1, x0]))
     if state.location[E_wucherin_wanda__p1] == 5:  # wucherin_wanda(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:122
         if x0 == 0 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(148, [E_wucherin_wanda__p1, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(151, [E_wucherin_wanda__p1, x0] + [UNBOUND] * 1))
     if state.location[E_kater_kasse__p1] == 5:  # kater_kasse(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:176
         if x0 == 0 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(149, [E_kater_kasse__p1, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(152, [E_kater_kasse__p1, x0] + [UNBOUND] * 1))
     if state.location[E_perlenkette__p1] == 9:  # perlenkette(p1) while in angelegt
-        # spec: spec/heldenhain/13_purpurpakt.rules:347
+        # spec: spec/heldenhain/13_purpurpakt.rules:342
         if x0 == 0:
-            runs.append(new_frame(177, [E_perlenkette__p1, x0]))
+            runs.append(new_frame(180, [E_perlenkette__p1, x0]))
     if state.location[E_opernhaus__p1] == 13:  # opernhaus(p1) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:388
+        # spec: spec/heldenhain/13_purpurpakt.rules:380
         if len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(150, [E_opernhaus__p1, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(153, [E_opernhaus__p1, x0] + [UNBOUND] * 1))
     if state.location[E_pia_purzel__p2] == 6:  # pia_purzel(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:34
         if x0 == 1:
-            runs.append(new_frame(153, [E_pia_purzel__p2, x0]))
+            runs.append(new_frame(156, [E_pia_purzel__p2, x0]))
     if state.location[E_luzi_lichtblick__p2] == 6:  # luzi_lichtblick(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:71
+        # spec: spec/heldenhain/10_superfreundinnen.rules:66
         if x0 == 1:
-            runs.append(new_frame(155, [E_luzi_lichtblick__p2, x0]))
+            runs.append(new_frame(158, [E_luzi_lichtblick__p2, x0]))
     if state.location[E_kater_kuschel__p2] == 6:  # kater_kuschel(p2) while in feld
-        # spec: spec/heldenhain/10_superfreundinnen.rules:121
+        # spec: spec/heldenhain/10_superfreundinnen.rules:109
         if x0 == 1:
-            runs.append(new_frame(138, [E_kater_kuschel__p2, x0]))
+            runs.append(new_frame(141, [E_kater_kuschel__p2, x0]))
     if state.location[E_heilamulett__p2] == 10:  # heilamulett(p2) while in angelegt
-        # spec: spec/heldenhain/10_superfreundinnen.rules:292
+        # spec: spec/heldenhain/10_superfreundinnen.rules:263
         if x0 == 1:
-            runs.append(new_frame(159, [E_heilamulett__p2, x0]))
+            runs.append(new_frame(162, [E_heilamulett__p2, x0]))
     if state.location[E_blumenwiese__p2] == 13:  # blumenwiese(p2) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:324
-        runs.append(new_frame(139, [E_blumenwiese__p2, x0]))
+        # spec: spec/heldenhain/10_superfreundinnen.rules:292
+        runs.append(new_frame(142, [E_blumenwiese__p2, x0]))
     if state.location[E_gluecksmarkt__p2] == 13:  # gluecksmarkt(p2) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:333
-        runs.append(new_frame(160, [E_gluecksmarkt__p2, x0]))
+        # spec: spec/heldenhain/10_superfreundinnen.rules:300
+        runs.append(new_frame(163, [E_gluecksmarkt__p2, x0]))
     if state.location[E_baronin_bremse__p2] == 6:  # baronin_bremse(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:40
         if (
             x0 == 1
             and state.tracks[None if x0 is None else (x0 + 1) % 2] > state.tracks[x0]
         ):
-            runs.append(new_frame(162, [E_baronin_bremse__p2, x0]))
+            runs.append(new_frame(165, [E_baronin_bremse__p2, x0]))
     if state.location[E_graefin_gaehn__p2] == 6:  # graefin_gaehn(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:79
         if x0 == 1:
-            runs.append(new_frame(141, [E_graefin_gaehn__p2, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(144, [E_graefin_gaehn__p2, x0]))
     if (
         state.location[E_schleichkatze_nebel__p2] == 6
     ):  # schleichkatze_nebel(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:116
+        # spec: spec/heldenhain/11_schattenkabinett.rules:112
         if x0 == 1:
-            runs.append(new_frame(165, [E_schleichkatze_nebel__p2, x0]))
+            runs.append(new_frame(168, [E_schleichkatze_nebel__p2, x0]))
     if state.location[E_grauer_platz__p2] == 13:  # grauer_platz(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:276
+        # spec: spec/heldenhain/11_schattenkabinett.rules:272
         if state.tracks[x0] > 10:
-            runs.append(new_frame(167, [E_grauer_platz__p2, x0]))
+            runs.append(new_frame(170, [E_grauer_platz__p2, x0]))
     if state.location[E_wilma_weitblick__p2] == 6:  # wilma_weitblick(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:60
         if x0 == 1 and q_mannschaftsgroesse(state, x0) >= 4:
-            runs.append(new_frame(169, [E_wilma_weitblick__p2, x0]))
+            runs.append(new_frame(172, [E_wilma_weitblick__p2, x0]))
     if state.location[E_dachs_dieter__p2] == 6:  # dachs_dieter(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:96
         if x0 == 1:
-            runs.append(new_frame(142, [E_dachs_dieter__p2, x0]))
+            runs.append(new_frame(145, [E_dachs_dieter__p2, x0]))
     if state.location[E_feldflasche__p2] == 10:  # feldflasche(p2) while in angelegt
-        # spec: spec/heldenhain/12_weggefaehrten.rules:219
+        # spec: spec/heldenhain/12_weggefaehrten.rules:215
         if x0 == 1:
-            runs.append(new_frame(172, [E_feldflasche__p2, x0]))
+            runs.append(new_frame(175, [E_feldflasche__p2, x0]))
     if state.location[E_marktplatz__p2] == 13:  # marktplatz(p2) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:251
+        # spec: spec/heldenhain/12_weggefaehrten.rules:244
         if q_mannschaftsgroesse(state, x0) >= 3:
-            runs.append(new_frame(173, [E_marktplatz__p2, x0]))
+            runs.append(new_frame(176, [E_marktplatz__p2, x0]))
     if state.location[E_graefin_gier__p2] == 6:  # graefin_gier(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:61
         if x0 == 1:
-            runs.append(new_frame(145, [E_graefin_gier__p2, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(148, [E_graefin_gier__p2, x0] + [UNBOUND] * 1))
     if state.location[E_zauberer_zins__p2] == 6:  # zauberer_zins(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:102
         if x0 == 1:
-            runs.append(new_frame(147, [E_zauberer_zins__p2, x0]))
+            runs.append(new_frame(150, [E_zauberer_zins__p2, x0]))
     if state.location[E_diva_dacapo__p2] == 6:  # diva_dacapo(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:114
         if x0 == 1:
-            runs.append(new_frame(174, [E_diva_dacapo__p2, x0]))
+            runs.append(new_frame(177, [E_diva_dacapo__p2, x0]))
     if state.location[E_wucherin_wanda__p2] == 6:  # wucherin_wanda(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:122
         if x0 == 1 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(148, [E_wucherin_wanda__p2, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(151, [E_wucherin_wanda__p2, x0] + [UNBOUND] * 1))
     if state.location[E_kater_kasse__p2] == 6:  # kater_kasse(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:176
         if x0 == 1 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(149, [E_kater_kasse__p2, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(152, [E_kater_kasse__p2, x0] + [UNBOUND] * 1))
     if state.location[E_perlenkette__p2] == 10:  # perlenkette(p2) while in angelegt
-        # spec: spec/heldenhain/13_purpurpakt.rules:347
+        # spec: spec/heldenhain/13_purpurpakt.rules:342
         if x0 == 1:
-            runs.append(new_frame(177, [E_perlenkette__p2, x0]))
+            runs.append(new_frame(180, [E_perlenkette__p2, x0]))
     if state.location[E_opernhaus__p2] == 13:  # opernhaus(p2) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:388
+        # spec: spec/heldenhain/13_purpurpakt.rules:380
         if len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(150, [E_opernhaus__p2, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(153, [E_opernhaus__p2, x0] + [UNBOUND] * 1))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -2152,7 +2153,7 @@ def emit_abgelenkt(state, x0, x1, x2):
                 (t_fraeulein_frost__while0_0, [E_fraeulein_frost__p1, x0, x1, x2])
             )
     if state.location[E_spitzel_spinne__p1] == 5:  # spitzel_spinne(p1) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:121
+        # spec: spec/heldenhain/11_schattenkabinett.rules:117
         if x0 == 0:
             runs.append(
                 (t_spitzel_spinne__while0_0, [E_spitzel_spinne__p1, x0, x1, x2])
@@ -2167,7 +2168,7 @@ def emit_abgelenkt(state, x0, x1, x2):
                 (t_fraeulein_frost__while0_0, [E_fraeulein_frost__p2, x0, x1, x2])
             )
     if state.location[E_spitzel_spinne__p2] == 6:  # spitzel_spinne(p2) while in feld
-        # spec: spec/heldenhain/11_schattenkabinett.rules:121
+        # spec: spec/heldenhain/11_schattenkabinett.rules:117
         if x0 == 1:
             runs.append(
                 (t_spitzel_spinne__while0_0, [E_spitzel_spinne__p2, x0, x1, x2])
@@ -2203,7 +2204,7 @@ def resolve_event(state, card, you, at):
         leave_event(state)
         return False
     step, size = EVENT_STEPS[card]
-    state.frames.append(new_frame(178, []))  # event_done, when the event is over
+    state.frames.append(new_frame(181, []))  # event_done, when the event is over
     state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
 
@@ -2226,7 +2227,7 @@ def resolve_action(state, card, you, at):
         leave_event(state)
         return False
     step, size = found
-    state.frames.append(new_frame(178, []))  # event_done, when the action is over
+    state.frames.append(new_frame(181, []))  # event_done, when the action is over
     state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
 
@@ -2241,13 +2242,13 @@ def event_done(state, frame):
 
 
 def s_handkarte_abwerfen(state, frame):
-    "procedure handkarte_abwerfen (spec/heldenhain/03_rules.rules:171)"
+    "procedure handkarte_abwerfen (spec/heldenhain/03_rules.rules:176)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:172
+            # spec: spec/heldenhain/03_rules.rules:177
             player = L[0]
             values = list(state.zones[3 + L[0]])
             if not values:
@@ -2262,13 +2263,13 @@ def s_handkarte_abwerfen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:172:5",
+                "spec/heldenhain/03_rules.rules:177:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:173
+            # spec: spec/heldenhain/03_rules.rules:178
             move_card(state, L[1], 15 + L[0])
             pc = 2
         if pc == 2:
@@ -2277,19 +2278,19 @@ def s_handkarte_abwerfen(state, frame):
 
 
 def s_figur_ins_feld(state, frame):
-    "procedure figur_ins_feld (spec/heldenhain/03_rules.rules:251)"
+    "procedure figur_ins_feld (spec/heldenhain/03_rules.rules:260)"
     # L: 0 p, 1 c, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:252
+            # spec: spec/heldenhain/03_rules.rules:261
             if len(state.zones[5 + L[0]]) >= 6:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:254
+            # spec: spec/heldenhain/03_rules.rules:263
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2300,23 +2301,23 @@ def s_figur_ins_feld(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:254:9",
+                "spec/heldenhain/03_rules.rules:263:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:256
+            # spec: spec/heldenhain/03_rules.rules:265
             p_feld_verlassen(state, L[2], zone_value(15 + L[0]))
             pc = 3
         if pc == 3:
-            # spec: spec/heldenhain/03_rules.rules:258
+            # spec: spec/heldenhain/03_rules.rules:267
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:259
+            # spec: spec/heldenhain/03_rules.rules:268
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:259:5"), 5 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:268:5"), 5 + L[0]
             )
-            # spec: spec/heldenhain/03_rules.rules:260
+            # spec: spec/heldenhain/03_rules.rules:269
             state.counters[2][L[1]] = 1 if True else 0
             state.stamps[9] += 1
             state.frames.pop()
@@ -2324,13 +2325,13 @@ def s_figur_ins_feld(state, frame):
 
 
 def s_anlegen(state, frame):
-    "procedure anlegen (spec/heldenhain/03_rules.rules:264)"
+    "procedure anlegen (spec/heldenhain/03_rules.rules:273)"
     # L: 0 p, 1 a, 2 h, 3 alt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:265
+            # spec: spec/heldenhain/03_rules.rules:274
             player = L[0]
             values = [c_h for c_h in state.zones[5 + L[0]] if c_h in KS_charakter]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2341,42 +2342,42 @@ def s_anlegen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:265:5",
+                "spec/heldenhain/03_rules.rules:274:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:267
+            # spec: spec/heldenhain/03_rules.rules:276
             for L[3] in [
                 c_alt
                 for c_alt in state.zones[9 + L[0]]
                 if is_active(state, 0, [c_alt, L[2]])
             ]:
-                # spec: spec/heldenhain/03_rules.rules:268
+                # spec: spec/heldenhain/03_rules.rules:277
                 cancel(state, 0, [L[3], L[2]])
-                # spec: spec/heldenhain/03_rules.rules:269
+                # spec: spec/heldenhain/03_rules.rules:278
                 move_card(state, L[3], 15 + L[0])
-            # spec: spec/heldenhain/03_rules.rules:271
+            # spec: spec/heldenhain/03_rules.rules:280
             activate(state, 0, [L[1], L[2]], None)
-            # spec: spec/heldenhain/03_rules.rules:272
+            # spec: spec/heldenhain/03_rules.rules:281
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:272:5"), 9 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:281:5"), 9 + L[0]
             )
-            # spec: spec/heldenhain/03_rules.rules:273
+            # spec: spec/heldenhain/03_rules.rules:282
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_karte_ausspielen(state, frame):
-    "procedure karte_ausspielen (spec/heldenhain/03_rules.rules:279)"
+    "procedure karte_ausspielen (spec/heldenhain/03_rules.rules:288)"
     # L: 0 p, 1 c, 2 h, 3 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:280
+            # spec: spec/heldenhain/03_rules.rules:289
             log_line(
                 state,
                 " ".join(
@@ -2390,20 +2391,20 @@ def s_karte_ausspielen(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:280:22",
+                                "spec/heldenhain/03_rules.rules:289:22",
                             )
                         ),
                         "aus",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:280:5",
+                "spec/heldenhain/03_rules.rules:289:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:281
+            # spec: spec/heldenhain/03_rules.rules:290
             state.tracks[2 + L[0]] = max(
                 0, min(6, state.tracks[2 + L[0]] - q_kosten(state, L[0], L[1]))
             )
             state.stamps[3] += 1
-            # spec: spec/heldenhain/03_rules.rules:282
+            # spec: spec/heldenhain/03_rules.rules:291
             if L[1] in KS_charakter or L[1] in KS_begleiter or L[1] in KS_drache:
                 pc = 1
             elif L[1] in KS_ki:
@@ -2417,73 +2418,73 @@ def s_karte_ausspielen(state, frame):
             else:
                 pc = 6
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:283
+            # spec: spec/heldenhain/03_rules.rules:292
             frame[1] = 7
             state.frames.append(new_frame(1, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/03_rules.rules:285
+            # spec: spec/heldenhain/03_rules.rules:294
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:286
+            # spec: spec/heldenhain/03_rules.rules:295
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:286:9"), 7 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:295:9"), 7 + L[0]
             )
             pc = 7
         if pc == 3:
-            # spec: spec/heldenhain/03_rules.rules:288
+            # spec: spec/heldenhain/03_rules.rules:297
             frame[1] = 7
             state.frames.append(new_frame(2, [L[0], L[1]] + [UNBOUND] * 2))
             return
         if pc == 4:
-            # spec: spec/heldenhain/03_rules.rules:291
+            # spec: spec/heldenhain/03_rules.rules:300
             for L[2] in list(state.zones[11 + L[0]]):
                 move_card(state, L[2], 15 + L[0])
-            # spec: spec/heldenhain/03_rules.rules:292
+            # spec: spec/heldenhain/03_rules.rules:301
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:293
+            # spec: spec/heldenhain/03_rules.rules:302
             move_card(
                 state,
-                some_card(L[1], "spec/heldenhain/03_rules.rules:293:9"),
+                some_card(L[1], "spec/heldenhain/03_rules.rules:302:9"),
                 11 + L[0],
             )
-            # spec: spec/heldenhain/03_rules.rules:294
+            # spec: spec/heldenhain/03_rules.rules:303
             state.counters[2][L[1]] = 1 if True else 0
             state.stamps[9] += 1
             pc = 7
         if pc == 5:
-            # spec: spec/heldenhain/03_rules.rules:297
+            # spec: spec/heldenhain/03_rules.rules:306
             for L[3] in list(state.zones[13]):
                 move_card(state, L[3], 15 + OWNER[L[3]])
-            # spec: spec/heldenhain/03_rules.rules:298
+            # spec: spec/heldenhain/03_rules.rules:307
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:298:9"), 13
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:307:9"), 13
             )
             pc = 7
         if pc == 6:
-            # spec: spec/heldenhain/03_rules.rules:300
+            # spec: spec/heldenhain/03_rules.rules:309
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:300:9"), 14
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:309:9"), 14
             )
             pc = 7
         if pc == 7:
-            # spec: spec/heldenhain/03_rules.rules:302
+            # spec: spec/heldenhain/03_rules.rules:311
             frame[1] = 8
-            if resolve_event(state, L[1], L[0], "spec/heldenhain/03_rules.rules:302:5"):
+            if resolve_event(state, L[1], L[0], "spec/heldenhain/03_rules.rules:311:5"):
                 return
             pc = 8
         if pc == 8:
-            # spec: spec/heldenhain/03_rules.rules:303
+            # spec: spec/heldenhain/03_rules.rules:312
             emit_ausgespielt(state, L[0], L[1])
-            # spec: spec/heldenhain/03_rules.rules:304
+            # spec: spec/heldenhain/03_rules.rules:313
             if L[1] in KS_aktion:
-                # spec: spec/heldenhain/03_rules.rules:305
+                # spec: spec/heldenhain/03_rules.rules:314
                 if L[1] is not None and state.location[L[1]] == 14:
                     move_card(
                         state,
-                        some_card(L[1], "spec/heldenhain/03_rules.rules:305:30"),
+                        some_card(L[1], "spec/heldenhain/03_rules.rules:314:30"),
                         15 + L[0],
                     )
-                # spec: spec/heldenhain/03_rules.rules:307
+                # spec: spec/heldenhain/03_rules.rules:316
                 if (
                     A_beendet_zug[L[1]]
                     if L[1] is not None
@@ -2491,31 +2492,31 @@ def s_karte_ausspielen(state, frame):
                         A_beendet_zug,
                         L[1],
                         "beendet_zug",
-                        "spec/heldenhain/03_rules.rules:307:12",
+                        "spec/heldenhain/03_rules.rules:316:12",
                     )
                 ):
                     state.vars[3] = True
                     state.stamps[21] += 1
-            # spec: spec/heldenhain/03_rules.rules:309
+            # spec: spec/heldenhain/03_rules.rules:318
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_punkte_sammeln(state, frame):
-    "procedure punkte_sammeln (spec/heldenhain/03_rules.rules:320)"
+    "procedure punkte_sammeln (spec/heldenhain/03_rules.rules:329)"
     # L: 0 p, 1 f, 2 n
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:321
+            # spec: spec/heldenhain/03_rules.rules:330
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:322
+            # spec: spec/heldenhain/03_rules.rules:331
             L[2] = bounded(
-                max(0, q_rettung(state, L[1])), "spec/heldenhain/03_rules.rules:322:13"
+                max(0, q_rettung(state, L[1])), "spec/heldenhain/03_rules.rules:331:13"
             )
-            # spec: spec/heldenhain/03_rules.rules:323
+            # spec: spec/heldenhain/03_rules.rules:332
             log_line(
                 state,
                 " ".join(
@@ -2529,7 +2530,7 @@ def s_punkte_sammeln(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:323:17",
+                                "spec/heldenhain/03_rules.rules:332:17",
                             )
                         ),
                         "sammelt",
@@ -2537,30 +2538,30 @@ def s_punkte_sammeln(state, frame):
                         "Punkte",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:323:5",
+                "spec/heldenhain/03_rules.rules:332:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:324
+            # spec: spec/heldenhain/03_rules.rules:333
             p_punkte_gewinnen(state, L[0], L[2])
-            # spec: spec/heldenhain/03_rules.rules:325
+            # spec: spec/heldenhain/03_rules.rules:334
             frame[1] = 1
             if emit_gesammelt(state, L[0], L[1], L[2]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:326
+            # spec: spec/heldenhain/03_rules.rules:335
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_karte_nutzen(state, frame):
-    "procedure karte_nutzen (spec/heldenhain/03_rules.rules:347)"
+    "procedure karte_nutzen (spec/heldenhain/03_rules.rules:356)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:348
+            # spec: spec/heldenhain/03_rules.rules:357
             log_line(
                 state,
                 " ".join(
@@ -2574,41 +2575,41 @@ def s_karte_nutzen(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:348:21",
+                                "spec/heldenhain/03_rules.rules:357:21",
                             )
                         ),
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:348:5",
+                "spec/heldenhain/03_rules.rules:357:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:349
+            # spec: spec/heldenhain/03_rules.rules:358
             if L[1] in KS_hauptquartier:
                 state.counters[9][L[1]] = 1 if True else 0
                 state.stamps[16] += 1
             else:
                 p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:350
+            # spec: spec/heldenhain/03_rules.rules:359
             frame[1] = 1
             if resolve_action(
-                state, L[1], L[0], "spec/heldenhain/03_rules.rules:350:5"
+                state, L[1], L[0], "spec/heldenhain/03_rules.rules:359:5"
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:351
+            # spec: spec/heldenhain/03_rules.rules:360
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_eigene_figur_heilen(state, frame):
-    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:358)"
+    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:367)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:359
+            # spec: spec/heldenhain/03_rules.rules:368
             player = L[0]
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[0][c_f] > 0
@@ -2625,13 +2626,13 @@ def s_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:359:5",
+                "spec/heldenhain/03_rules.rules:368:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:361
+            # spec: spec/heldenhain/03_rules.rules:370
             p_heilen(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -2640,13 +2641,13 @@ def s_eigene_figur_heilen(state, frame):
 
 
 def s_andere_eigene_figur_heilen(state, frame):
-    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:363)"
+    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:372)"
     # L: 0 p, 1 selbst, 2 n, 3 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:364
+            # spec: spec/heldenhain/03_rules.rules:373
             player = L[0]
             values = [
                 c_f
@@ -2665,13 +2666,13 @@ def s_andere_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:364:5",
+                "spec/heldenhain/03_rules.rules:373:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:366
+            # spec: spec/heldenhain/03_rules.rules:375
             p_heilen(state, L[3], L[2])
             pc = 2
         if pc == 2:
@@ -2680,13 +2681,13 @@ def s_andere_eigene_figur_heilen(state, frame):
 
 
 def s_eigene_figur_einsatz_bis_zugende(state, frame):
-    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:368)"
+    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:377)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:369
+            # spec: spec/heldenhain/03_rules.rules:378
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -2701,13 +2702,13 @@ def s_eigene_figur_einsatz_bis_zugende(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:369:5",
+                "spec/heldenhain/03_rules.rules:378:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:370
+            # spec: spec/heldenhain/03_rules.rules:379
             p_bis_zugende_einsatz(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -2715,14 +2716,92 @@ def s_eigene_figur_einsatz_bis_zugende(state, frame):
             return
 
 
+def s_erschoepfte_figur_aufrichten(state, frame):
+    "procedure erschoepfte_figur_aufrichten (spec/heldenhain/03_rules.rules:382)"
+    # L: 0 p, 1 selbst, 2 n, 3 f
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/03_rules.rules:383
+            player = L[0]
+            values = [
+                c_f
+                for c_f in state.zones[5 + L[0]]
+                if (c_f != L[1] and state.counters[1][c_f] == 1)
+            ]
+            if not values:
+                pc = 2
+                continue
+            player = player
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche eigene Figur wird bereit?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/03_rules.rules:383:5",
+            )
+            frame[1] = 1
+            return
+        if pc == 1:
+            L[3] = frame[3]
+            # spec: spec/heldenhain/03_rules.rules:385
+            p_aufrichten(state, L[3])
+            # spec: spec/heldenhain/03_rules.rules:386
+            p_heilen(state, L[3], L[2])
+            pc = 2
+        if pc == 2:
+            state.frames.pop()
+            return
+
+
+def s_eigene_figur_auf_die_hand(state, frame):
+    "procedure eigene_figur_auf_die_hand (spec/heldenhain/03_rules.rules:388)"
+    # L: 0 p, 1 f
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/03_rules.rules:389
+            player = L[0]
+            values = list(state.zones[5 + L[0]])
+            if not values:
+                pc = 2
+                continue
+            player = player
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche eigene Figur kommt zurück auf die Hand?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/03_rules.rules:389:5",
+            )
+            frame[1] = 1
+            return
+        if pc == 1:
+            L[1] = frame[3]
+            # spec: spec/heldenhain/03_rules.rules:390
+            p_auf_die_hand(state, L[1])
+            pc = 2
+        if pc == 2:
+            state.frames.pop()
+            return
+
+
 def s_gegnerische_figur_sperren(state, frame):
-    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:374)"
+    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:394)"
     # L: 0 p, 1 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:375
+            # spec: spec/heldenhain/03_rules.rules:395
             player = L[0]
             values = [
                 c_z
@@ -2741,13 +2820,13 @@ def s_gegnerische_figur_sperren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:375:5",
+                "spec/heldenhain/03_rules.rules:395:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:377
+            # spec: spec/heldenhain/03_rules.rules:397
             p_sperren(state, L[1])
             pc = 2
         if pc == 2:
@@ -2756,13 +2835,13 @@ def s_gegnerische_figur_sperren(state, frame):
 
 
 def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
-    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:379)"
+    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:399)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:380
+            # spec: spec/heldenhain/03_rules.rules:400
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             if not values:
@@ -2777,15 +2856,15 @@ def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:380:5",
+                "spec/heldenhain/03_rules.rules:400:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:381
+            # spec: spec/heldenhain/03_rules.rules:401
             p_bis_zugende_einsatz(
-                state, L[2], bounded(-L[1], "spec/heldenhain/03_rules.rules:381:28")
+                state, L[2], bounded(-L[1], "spec/heldenhain/03_rules.rules:401:28")
             )
             pc = 2
         if pc == 2:
@@ -2794,13 +2873,13 @@ def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
 
 
 def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
-    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:384)"
+    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:404)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:385
+            # spec: spec/heldenhain/03_rules.rules:405
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             if not values:
@@ -2815,19 +2894,19 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:385:5",
+                "spec/heldenhain/03_rules.rules:405:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:386
+            # spec: spec/heldenhain/03_rules.rules:406
             activate(
                 state,
                 1,
                 [
                     L[2],
-                    bounded(-L[1], "spec/heldenhain/03_rules.rules:386:31"),
+                    bounded(-L[1], "spec/heldenhain/03_rules.rules:406:31"),
                     state.counters[8][L[2]],
                 ],
                 None,
@@ -2839,13 +2918,13 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
 
 
 def s_gegnerischer_figur_stress_geben(state, frame):
-    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:388)"
+    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:408)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:389
+            # spec: spec/heldenhain/03_rules.rules:409
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             if not values:
@@ -2860,13 +2939,56 @@ def s_gegnerischer_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:389:5",
+                "spec/heldenhain/03_rules.rules:409:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:390
+            # spec: spec/heldenhain/03_rules.rules:410
+            p_stress_geben(state, L[2], L[1])
+            pc = 2
+        if pc == 2:
+            state.frames.pop()
+            return
+
+
+def s_erschoepfter_gegnerischer_figur_stress_geben(state, frame):
+    "procedure erschoepfter_gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:412)"
+    # L: 0 p, 1 n, 2 z
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/03_rules.rules:413
+            player = L[0]
+            values = [
+                c_z
+                for c_z in state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]
+                if state.counters[1][c_z] == 1
+            ]
+            if not values:
+                pc = 2
+                continue
+            player = player
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                fill_prompt(
+                    ("Welche erschöpfte gegnerische Figur bekommt ", " Stress?"),
+                    [text_of(L[1])],
+                ),
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/03_rules.rules:413:5",
+            )
+            frame[1] = 1
+            return
+        if pc == 1:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/03_rules.rules:415
             p_stress_geben(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -2875,13 +2997,13 @@ def s_gegnerischer_figur_stress_geben(state, frame):
 
 
 def s_eigener_figur_stress_geben(state, frame):
-    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:392)"
+    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:417)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:393
+            # spec: spec/heldenhain/03_rules.rules:418
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -2896,13 +3018,13 @@ def s_eigener_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:393:5",
+                "spec/heldenhain/03_rules.rules:418:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:394
+            # spec: spec/heldenhain/03_rules.rules:419
             p_stress_geben(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -3005,14 +3127,14 @@ def s_aufbau(state, frame):
             )
             # spec: spec/heldenhain/04_turn.rules:37
             frame[1] = 1
-            state.frames.append(new_frame(14, [state.vars[1]]))
+            state.frames.append(new_frame(17, [state.vars[1]]))
             return
         if pc == 1:
             # spec: spec/heldenhain/04_turn.rules:38
             state.frames.pop()
             state.frames.append(
                 new_frame(
-                    14, [None if state.vars[1] is None else (state.vars[1] + 1) % 2]
+                    17, [None if state.vars[1] is None else (state.vars[1] + 1) % 2]
                 )
             )
             return
@@ -3020,68 +3142,56 @@ def s_aufbau(state, frame):
 
 def s_zugbeginn_ausfuehren(state, frame):
     "procedure zugbeginn_ausfuehren (spec/heldenhain/04_turn.rules:43)"
-    # L: 0 p, 1 f, 2 k, 3 h
+    # L: 0 p, 1 f, 2 h
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/04_turn.rules:46
-            for L[1] in list(state.zones[5 + L[0]]):
-                # spec: spec/heldenhain/04_turn.rules:47
+            # spec: spec/heldenhain/04_turn.rules:47
+            for L[1] in union_of(
+                union_of(state.zones[5 + L[0]], state.zones[7 + L[0]]),
+                state.zones[11 + L[0]],
+            ):
+                # spec: spec/heldenhain/04_turn.rules:48
                 if state.counters[3][L[1]] == 1:
-                    # spec: spec/heldenhain/04_turn.rules:48
+                    # spec: spec/heldenhain/04_turn.rules:49
                     state.counters[3][L[1]] = 1 if False else 0
                     state.stamps[10] += 1
-                    # spec: spec/heldenhain/04_turn.rules:49
+                    # spec: spec/heldenhain/04_turn.rules:50
                     state.counters[4][L[1]] = 2
                     state.stamps[11] += 1
                 else:
-                    # spec: spec/heldenhain/04_turn.rules:51
+                    # spec: spec/heldenhain/04_turn.rules:52
                     p_aufrichten(state, L[1])
-                # spec: spec/heldenhain/04_turn.rules:53
+                # spec: spec/heldenhain/04_turn.rules:54
                 state.counters[2][L[1]] = 1 if False else 0
                 state.stamps[9] += 1
-                # spec: spec/heldenhain/04_turn.rules:54
+                # spec: spec/heldenhain/04_turn.rules:55
                 state.counters[9][L[1]] = 1 if False else 0
                 state.stamps[16] += 1
-            # spec: spec/heldenhain/04_turn.rules:56
-            for L[2] in list(state.zones[7 + L[0]]):
-                # spec: spec/heldenhain/04_turn.rules:57
-                p_aufrichten(state, L[2])
-                # spec: spec/heldenhain/04_turn.rules:58
-                state.counters[9][L[2]] = 1 if False else 0
-                state.stamps[16] += 1
-            # spec: spec/heldenhain/04_turn.rules:60
-            for L[3] in list(state.zones[11 + L[0]]):
-                # spec: spec/heldenhain/04_turn.rules:61
-                state.counters[2][L[3]] = 1 if False else 0
-                state.stamps[9] += 1
-                # spec: spec/heldenhain/04_turn.rules:62
-                state.counters[9][L[3]] = 1 if False else 0
-                state.stamps[16] += 1
-            # spec: spec/heldenhain/04_turn.rules:65
+            # spec: spec/heldenhain/04_turn.rules:58
             if state.tracks[5 + L[0]] == 1:
                 state.tracks[2 + L[0]] = 6
                 state.stamps[3] += 1
             else:
                 p_energie_gewinnen(state, L[0], 2)
-            # spec: spec/heldenhain/04_turn.rules:68
-            for L[3] in list(state.zones[11 + L[0]]):
-                # spec: spec/heldenhain/04_turn.rules:69
-                p_energie_gewinnen(state, L[0], A_energie[L[3]])
-                # spec: spec/heldenhain/04_turn.rules:70
-                if A_heilung[L[3]] > 0:
+            # spec: spec/heldenhain/04_turn.rules:61
+            for L[2] in list(state.zones[11 + L[0]]):
+                # spec: spec/heldenhain/04_turn.rules:62
+                p_energie_gewinnen(state, L[0], A_energie[L[2]])
+                # spec: spec/heldenhain/04_turn.rules:63
+                if A_heilung[L[2]] > 0:
                     for L[1] in list(state.zones[5 + L[0]]):
-                        p_heilen(state, L[1], A_heilung[L[3]])
-            # spec: spec/heldenhain/04_turn.rules:72
+                        p_heilen(state, L[1], A_heilung[L[2]])
+            # spec: spec/heldenhain/04_turn.rules:65
             frame[1] = 1
             if emit_zugbeginn(state, L[0]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/04_turn.rules:73
+            # spec: spec/heldenhain/04_turn.rules:66
             p_stress_pruefen(state)
-            # spec: spec/heldenhain/04_turn.rules:75
+            # spec: spec/heldenhain/04_turn.rules:68
             if not (L[0] == state.vars[1] and state.tracks[5 + L[0]] == 1):
                 p_ziehen(state, L[0])
             state.frames.pop()
@@ -3089,24 +3199,24 @@ def s_zugbeginn_ausfuehren(state, frame):
 
 
 def s_zugende_ausfuehren(state, frame):
-    "procedure zugende_ausfuehren (spec/heldenhain/04_turn.rules:80)"
+    "procedure zugende_ausfuehren (spec/heldenhain/04_turn.rules:73)"
     # L: 0 p, 1 c, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/04_turn.rules:81
+            # spec: spec/heldenhain/04_turn.rules:74
             expire(state, "turn")
-            # spec: spec/heldenhain/04_turn.rules:82
+            # spec: spec/heldenhain/04_turn.rules:75
             p_stress_pruefen(state)
-            # spec: spec/heldenhain/04_turn.rules:83
+            # spec: spec/heldenhain/04_turn.rules:76
             pc = 1
         if pc == 1:
             if not len(state.zones[3 + L[0]]) > 7:
                 pc = 3
                 continue
-            tick(state, "while", "spec/heldenhain/04_turn.rules:83:5")
-            # spec: spec/heldenhain/04_turn.rules:84
+            tick(state, "while", "spec/heldenhain/04_turn.rules:76:5")
+            # spec: spec/heldenhain/04_turn.rules:77
             player = L[0]
             values = list(state.zones[3 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3117,24 +3227,24 @@ def s_zugende_ausfuehren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:84:9",
+                "spec/heldenhain/04_turn.rules:77:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:85
+            # spec: spec/heldenhain/04_turn.rules:78
             move_card(state, L[1], 15 + L[0])
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/heldenhain/04_turn.rules:87
+            # spec: spec/heldenhain/04_turn.rules:80
             for L[2] in [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[4][c_f] > 0
             ]:
                 state.counters[4][L[2]] = bounded(
                     max(0, state.counters[4][L[2]] - 1),
-                    "spec/heldenhain/04_turn.rules:87:49",
+                    "spec/heldenhain/04_turn.rules:80:49",
                 )
                 state.stamps[11] += 1
             state.frames.pop()
@@ -3142,30 +3252,30 @@ def s_zugende_ausfuehren(state, frame):
 
 
 def s_zug_spielen(state, frame):
-    "phase zug_spielen (spec/heldenhain/04_turn.rules:90)"
-    # L: 0 p, 1 c, 2 h, 3 f, 4 z, 5 k, 6 d, 7 items and 8 index of the loop at line 109, 9 items and 10 index of the loop at line 133
+    "phase zug_spielen (spec/heldenhain/04_turn.rules:83)"
+    # L: 0 p, 1 c, 2 h, 3 f, 4 z, 5 k, 6 d, 7 items and 8 index of the loop at line 102, 9 items and 10 index of the loop at line 126
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/04_turn.rules:91
+            # spec: spec/heldenhain/04_turn.rules:84
             L[0] = state.vars[0]
-            # spec: spec/heldenhain/04_turn.rules:92
+            # spec: spec/heldenhain/04_turn.rules:85
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 1))
             state.stamps[5] += 1
-            # spec: spec/heldenhain/04_turn.rules:93
+            # spec: spec/heldenhain/04_turn.rules:86
             state.tracks[7] = max(0, min(9999, state.tracks[7] + 1))
             state.stamps[6] += 1
-            # spec: spec/heldenhain/04_turn.rules:94
+            # spec: spec/heldenhain/04_turn.rules:87
             state.vars[2] = True
             state.stamps[20] += 1
-            # spec: spec/heldenhain/04_turn.rules:95
+            # spec: spec/heldenhain/04_turn.rules:88
             state.vars[3] = False
             state.stamps[21] += 1
-            # spec: spec/heldenhain/04_turn.rules:96
+            # spec: spec/heldenhain/04_turn.rules:89
             state.tracks[4] = max(0, min(9, state.params["action_points"]))
             state.stamps[4] += 1
-            # spec: spec/heldenhain/04_turn.rules:97
+            # spec: spec/heldenhain/04_turn.rules:90
             log_line(
                 state,
                 " ".join(
@@ -3181,18 +3291,18 @@ def s_zug_spielen(state, frame):
                         ")",
                     ]
                 ),
-                "spec/heldenhain/04_turn.rules:97:5",
+                "spec/heldenhain/04_turn.rules:90:5",
             )
-            # spec: spec/heldenhain/04_turn.rules:98
+            # spec: spec/heldenhain/04_turn.rules:91
             frame[1] = 1
-            state.frames.append(new_frame(16, [L[0]] + [UNBOUND] * 3))
+            state.frames.append(new_frame(19, [L[0]] + [UNBOUND] * 2))
             return
         if pc == 1:
             if not not state.vars[3]:
                 pc = 19
                 continue
-            tick(state, "while", "spec/heldenhain/04_turn.rules:100:5")
-            # spec: spec/heldenhain/04_turn.rules:101
+            tick(state, "while", "spec/heldenhain/04_turn.rules:93:5")
+            # spec: spec/heldenhain/04_turn.rules:94
             player = L[0]
             offered = []
             if any(
@@ -3246,7 +3356,7 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/04_turn.rules:101:9",
+                "spec/heldenhain/04_turn.rules:94:9",
             )
             frame[1] = 2
             return
@@ -3269,7 +3379,7 @@ def s_zug_spielen(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/heldenhain/04_turn.rules:104
+            # spec: spec/heldenhain/04_turn.rules:97
             player = L[0]
             values = [
                 c_c
@@ -3284,18 +3394,18 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:104:17",
+                "spec/heldenhain/04_turn.rules:97:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[1] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:105
+            # spec: spec/heldenhain/04_turn.rules:98
             frame[1] = 1
             state.frames.append(new_frame(3, [L[0], L[1]] + [UNBOUND] * 2))
             return
         if pc == 5:
-            # spec: spec/heldenhain/04_turn.rules:109
+            # spec: spec/heldenhain/04_turn.rules:102
             L[7] = [
                 c_h
                 for c_h in state.zones[11 + L[0]]
@@ -3316,7 +3426,7 @@ def s_zug_spielen(state, frame):
             pc = 6
             continue
         if pc == 8:
-            # spec: spec/heldenhain/04_turn.rules:113
+            # spec: spec/heldenhain/04_turn.rules:106
             player = L[0]
             values = [
                 c_f
@@ -3331,20 +3441,20 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:113:17",
+                "spec/heldenhain/04_turn.rules:106:17",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[3] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:114
+            # spec: spec/heldenhain/04_turn.rules:107
             p_aktion_beginnen(state)
-            # spec: spec/heldenhain/04_turn.rules:115
+            # spec: spec/heldenhain/04_turn.rules:108
             frame[1] = 1
             state.frames.append(new_frame(4, [L[0], L[3]] + [UNBOUND] * 1))
             return
         if pc == 10:
-            # spec: spec/heldenhain/04_turn.rules:119
+            # spec: spec/heldenhain/04_turn.rules:112
             player = L[0]
             values = [
                 c_f
@@ -3359,13 +3469,13 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:119:17",
+                "spec/heldenhain/04_turn.rules:112:17",
             )
             frame[1] = 11
             return
         if pc == 11:
             L[3] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:120
+            # spec: spec/heldenhain/04_turn.rules:113
             player = L[0]
             values = [
                 c_z
@@ -3380,20 +3490,20 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:120:17",
+                "spec/heldenhain/04_turn.rules:113:17",
             )
             frame[1] = 12
             return
         if pc == 12:
             L[4] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:122
+            # spec: spec/heldenhain/04_turn.rules:115
             p_aktion_beginnen(state)
-            # spec: spec/heldenhain/04_turn.rules:123
+            # spec: spec/heldenhain/04_turn.rules:116
             p_ablenken_ausfuehren(state, L[0], L[3], L[4])
             pc = 1
             continue
         if pc == 13:
-            # spec: spec/heldenhain/04_turn.rules:127
+            # spec: spec/heldenhain/04_turn.rules:120
             player = L[0]
             values = [
                 c_k
@@ -3408,20 +3518,20 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:127:17",
+                "spec/heldenhain/04_turn.rules:120:17",
             )
             frame[1] = 14
             return
         if pc == 14:
             L[5] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:128
+            # spec: spec/heldenhain/04_turn.rules:121
             p_aktion_beginnen(state)
-            # spec: spec/heldenhain/04_turn.rules:129
+            # spec: spec/heldenhain/04_turn.rules:122
             frame[1] = 1
             state.frames.append(new_frame(5, [L[0], L[5]]))
             return
         if pc == 15:
-            # spec: spec/heldenhain/04_turn.rules:133
+            # spec: spec/heldenhain/04_turn.rules:126
             L[9] = [
                 c_d
                 for c_d in state.zones[5 + L[0]]
@@ -3434,9 +3544,9 @@ def s_zug_spielen(state, frame):
                 pc = 1
                 continue
             L[6] = L[9][L[10]]
-            # spec: spec/heldenhain/04_turn.rules:134
+            # spec: spec/heldenhain/04_turn.rules:127
             p_aktion_beginnen(state)
-            # spec: spec/heldenhain/04_turn.rules:135
+            # spec: spec/heldenhain/04_turn.rules:128
             frame[1] = 17
             state.frames.append(new_frame(5, [L[0], L[6]]))
             return
@@ -3445,28 +3555,28 @@ def s_zug_spielen(state, frame):
             pc = 16
             continue
         if pc == 18:
-            # spec: spec/heldenhain/04_turn.rules:138
+            # spec: spec/heldenhain/04_turn.rules:131
             state.vars[3] = True
             state.stamps[21] += 1
             pc = 1
             continue
         if pc == 19:
-            # spec: spec/heldenhain/04_turn.rules:141
+            # spec: spec/heldenhain/04_turn.rules:134
             state.frames.pop()
-            state.frames.append(new_frame(17, [L[0]] + [UNBOUND] * 2))
+            state.frames.append(new_frame(20, [L[0]] + [UNBOUND] * 2))
             return
 
 
 def s_preis_handkarte_anbieten(state, frame):
-    "procedure preis_handkarte_anbieten (spec/heldenhain/13_purpurpakt.rules:400)"
+    "procedure preis_handkarte_anbieten (spec/heldenhain/13_purpurpakt.rules:392)"
     # L: 0 p, 1 frage
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:401
-            log_line(state, text_of(L[1]), "spec/heldenhain/13_purpurpakt.rules:401:5")
-            # spec: spec/heldenhain/13_purpurpakt.rules:402
+            # spec: spec/heldenhain/13_purpurpakt.rules:393
+            log_line(state, text_of(L[1]), "spec/heldenhain/13_purpurpakt.rules:393:5")
+            # spec: spec/heldenhain/13_purpurpakt.rules:394
             player = L[0]
             offered = []
             if len(state.zones[3 + L[0]]) > 0:
@@ -3485,7 +3595,7 @@ def s_preis_handkarte_anbieten(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:402:5",
+                "spec/heldenhain/13_purpurpakt.rules:394:5",
             )
             frame[1] = 1
             return
@@ -3498,12 +3608,12 @@ def s_preis_handkarte_anbieten(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:404
+            # spec: spec/heldenhain/13_purpurpakt.rules:396
             frame[1] = 3
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:405
+            # spec: spec/heldenhain/13_purpurpakt.rules:397
             given = True
             state.frames.pop()
             if state.frames:
@@ -3511,7 +3621,7 @@ def s_preis_handkarte_anbieten(state, frame):
             return
             pc = 5
         if pc == 4:
-            # spec: spec/heldenhain/13_purpurpakt.rules:407
+            # spec: spec/heldenhain/13_purpurpakt.rules:399
             given = False
             state.frames.pop()
             if state.frames:
@@ -3524,15 +3634,15 @@ def s_preis_handkarte_anbieten(state, frame):
 
 
 def s_preis_stress_anbieten(state, frame):
-    "procedure preis_stress_anbieten (spec/heldenhain/13_purpurpakt.rules:411)"
+    "procedure preis_stress_anbieten (spec/heldenhain/13_purpurpakt.rules:403)"
     # L: 0 p, 1 f, 2 n, 3 frage
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:412
-            log_line(state, text_of(L[3]), "spec/heldenhain/13_purpurpakt.rules:412:5")
-            # spec: spec/heldenhain/13_purpurpakt.rules:413
+            # spec: spec/heldenhain/13_purpurpakt.rules:404
+            log_line(state, text_of(L[3]), "spec/heldenhain/13_purpurpakt.rules:404:5")
+            # spec: spec/heldenhain/13_purpurpakt.rules:405
             player = L[0]
             offered = []
             offered.append(0)
@@ -3555,7 +3665,7 @@ def s_preis_stress_anbieten(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:413:5",
+                "spec/heldenhain/13_purpurpakt.rules:405:5",
                 (L[1],),
             )
             frame[1] = 1
@@ -3563,16 +3673,16 @@ def s_preis_stress_anbieten(state, frame):
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:415
+                # spec: spec/heldenhain/13_purpurpakt.rules:407
                 p_stress_geben(state, L[1], L[2])
-                # spec: spec/heldenhain/13_purpurpakt.rules:416
+                # spec: spec/heldenhain/13_purpurpakt.rules:408
                 given = True
                 state.frames.pop()
                 if state.frames:
                     state.frames[-1][3] = given
                 return
             elif k == 1:
-                # spec: spec/heldenhain/13_purpurpakt.rules:418
+                # spec: spec/heldenhain/13_purpurpakt.rules:410
                 given = False
                 state.frames.pop()
                 if state.frames:
@@ -3583,40 +3693,40 @@ def s_preis_stress_anbieten(state, frame):
 
 
 def s_start(state, frame):
-    "start (spec/heldenhain/04_turn.rules:145)"
+    "start (spec/heldenhain/04_turn.rules:138)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/04_turn.rules:146
+            # spec: spec/heldenhain/04_turn.rules:139
             frame[1] = 1
-            state.frames.append(new_frame(15, [UNBOUND] * 3))
+            state.frames.append(new_frame(18, [UNBOUND] * 3))
             return
         if pc == 1:
-            # spec: spec/heldenhain/04_turn.rules:147
+            # spec: spec/heldenhain/04_turn.rules:140
             state.vars[0] = state.vars[1]
             state.stamps[18] += 1
-            # spec: spec/heldenhain/04_turn.rules:148
+            # spec: spec/heldenhain/04_turn.rules:141
             pc = 2
         if pc == 2:
             if not True:
                 pc = 4
                 continue
-            tick(state, "while", "spec/heldenhain/04_turn.rules:148:5")
-            # spec: spec/heldenhain/04_turn.rules:149
+            tick(state, "while", "spec/heldenhain/04_turn.rules:141:5")
+            # spec: spec/heldenhain/04_turn.rules:142
             if state.tracks[7] >= state.params["turn_limit"]:
-                # spec: spec/heldenhain/04_turn.rules:150
+                # spec: spec/heldenhain/04_turn.rules:143
                 end_game(
                     state,
                     None,
                     "Zuglimit erreicht: unentschieden (Simulationsgrenze, nicht im Regelheft)",
-                    "spec/heldenhain/04_turn.rules:150:13",
+                    "spec/heldenhain/04_turn.rules:143:13",
                 )
-            # spec: spec/heldenhain/04_turn.rules:152
+            # spec: spec/heldenhain/04_turn.rules:145
             frame[1] = 3
-            state.frames.append(new_frame(18, [UNBOUND] * 11))
+            state.frames.append(new_frame(21, [UNBOUND] * 11))
             return
         if pc == 3:
-            # spec: spec/heldenhain/04_turn.rules:153
+            # spec: spec/heldenhain/04_turn.rules:146
             state.vars[0] = None if state.vars[0] is None else (state.vars[0] + 1) % 2
             state.stamps[18] += 1
             pc = 2
@@ -3637,183 +3747,93 @@ def sev_roxy__p1(state, frame):
 
 
 def sev_ronja_regenbogen__p1(state, frame):
-    "event of ronja_regenbogen(p1) (spec/heldenhain/10_superfreundinnen.rules:100)"
-    # L: 0 you, 1 this, 2 f
+    "event of ronja_regenbogen(p1) (spec/heldenhain/10_superfreundinnen.rules:92)"
+    # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:101
-            player = L[0]
-            values = [
-                c_f
-                for c_f in state.zones[5 + L[0]]
-                if (c_f != L[1] and state.counters[1][c_f] == 1)
-            ]
-            if not values:
-                pc = 2
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Welche eigene Figur wird bereit?",
-                ids,
-                labels,
-                values,
-                "spec/heldenhain/10_superfreundinnen.rules:101:9",
-            )
-            frame[1] = 1
-            return
-        if pc == 1:
-            L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:103
-            p_aufrichten(state, L[2])
-            pc = 2
-        if pc == 2:
-            state.frames.pop()
-            return
+    # spec: spec/heldenhain/10_superfreundinnen.rules:92
+    state.frames.pop()
+    state.frames.append(new_frame(9, [L[0], L[1], 0] + [UNBOUND] * 1))
+    return
 
 
 def sev_eule_elsa__p1(state, frame):
-    "event of eule_elsa(p1) (spec/heldenhain/10_superfreundinnen.rules:139)"
+    "event of eule_elsa(p1) (spec/heldenhain/10_superfreundinnen.rules:122)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:140
+    # spec: spec/heldenhain/10_superfreundinnen.rules:123
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/10_superfreundinnen.rules:141
+    # spec: spec/heldenhain/10_superfreundinnen.rules:124
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sac_illusionsdrache__p1(state, frame):
-    "action of illusionsdrache(p1) (spec/heldenhain/10_superfreundinnen.rules:148)"
-    # L: 0 you, 1 this, 2 f
+    "action of illusionsdrache(p1) (spec/heldenhain/10_superfreundinnen.rules:131)"
+    # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:149
-            player = L[0]
-            values = [
-                c_f
-                for c_f in state.zones[5 + L[0]]
-                if (c_f != L[1] and state.counters[1][c_f] == 1)
-            ]
-            if not values:
-                pc = 2
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Welche eigene Figur wird bereit?",
-                ids,
-                labels,
-                values,
-                "spec/heldenhain/10_superfreundinnen.rules:149:9",
-            )
-            frame[1] = 1
-            return
-        if pc == 1:
-            L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:151
-            p_aufrichten(state, L[2])
-            # spec: spec/heldenhain/10_superfreundinnen.rules:152
-            p_heilen(state, L[2], 1)
-            pc = 2
-        if pc == 2:
-            state.frames.pop()
-            return
+    # spec: spec/heldenhain/10_superfreundinnen.rules:131
+    state.frames.pop()
+    state.frames.append(new_frame(9, [L[0], L[1], 1] + [UNBOUND] * 1))
+    return
 
 
 def sac_ki_pflaster__p1(state, frame):
-    "action of ki_pflaster(p1) (spec/heldenhain/10_superfreundinnen.rules:170)"
+    "action of ki_pflaster(p1) (spec/heldenhain/10_superfreundinnen.rules:148)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:170
+    # spec: spec/heldenhain/10_superfreundinnen.rules:148
     state.frames.pop()
     state.frames.append(new_frame(6, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_zweite_chance__p1(state, frame):
-    "event of zweite_chance(p1) (spec/heldenhain/10_superfreundinnen.rules:195)"
-    # L: 0 you, 1 this, 2 f
+    "event of zweite_chance(p1) (spec/heldenhain/10_superfreundinnen.rules:173)"
+    # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:196
-            player = L[0]
-            values = [
-                c_f for c_f in state.zones[5 + L[0]] if state.counters[1][c_f] == 1
-            ]
-            if not values:
-                pc = 2
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Welche eigene Figur wird bereit?",
-                ids,
-                labels,
-                values,
-                "spec/heldenhain/10_superfreundinnen.rules:196:9",
-            )
-            frame[1] = 1
-            return
-        if pc == 1:
-            L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:197
-            p_aufrichten(state, L[2])
-            pc = 2
-        if pc == 2:
-            state.frames.pop()
-            return
+    # spec: spec/heldenhain/10_superfreundinnen.rules:173
+    state.frames.pop()
+    state.frames.append(new_frame(9, [L[0], L[1], 0] + [UNBOUND] * 1))
+    return
 
 
 def sev_sonnenstrahl__p1(state, frame):
-    "event of sonnenstrahl(p1) (spec/heldenhain/10_superfreundinnen.rules:205)"
+    "event of sonnenstrahl(p1) (spec/heldenhain/10_superfreundinnen.rules:180)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:206
+            # spec: spec/heldenhain/10_superfreundinnen.rules:181
             frame[1] = 1
             state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:207
+            # spec: spec/heldenhain/10_superfreundinnen.rules:182
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_schutzengel__p1(state, frame):
-    "event of schutzengel(p1) (spec/heldenhain/10_superfreundinnen.rules:217)"
+    "event of schutzengel(p1) (spec/heldenhain/10_superfreundinnen.rules:192)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:217
+    # spec: spec/heldenhain/10_superfreundinnen.rules:192
     state.frames.pop()
     state.frames.append(new_frame(6, [L[0], 3] + [UNBOUND] * 1))
     return
 
 
 def sev_gluecksbringer__p1(state, frame):
-    "event of gluecksbringer(p1) (spec/heldenhain/10_superfreundinnen.rules:221)"
+    "event of gluecksbringer(p1) (spec/heldenhain/10_superfreundinnen.rules:196)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:222
+            # spec: spec/heldenhain/10_superfreundinnen.rules:197
             player = L[0]
             values = [c_f for c_f in state.zones[5 + L[0]] if c_f in KS_charakter]
             if not values:
@@ -3828,13 +3848,13 @@ def sev_gluecksbringer__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:222:9",
+                "spec/heldenhain/10_superfreundinnen.rules:197:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:224
+            # spec: spec/heldenhain/10_superfreundinnen.rules:199
             p_bis_zugende_rettung(state, L[2], 2)
             pc = 2
         if pc == 2:
@@ -3843,23 +3863,23 @@ def sev_gluecksbringer__p1(state, frame):
 
 
 def sev_tapferes_herz__p1(state, frame):
-    "event of tapferes_herz(p1) (spec/heldenhain/10_superfreundinnen.rules:242)"
+    "event of tapferes_herz(p1) (spec/heldenhain/10_superfreundinnen.rules:217)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:242
+    # spec: spec/heldenhain/10_superfreundinnen.rules:217
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_sternschnuppe__p1(state, frame):
-    "event of sternschnuppe(p1) (spec/heldenhain/10_superfreundinnen.rules:246)"
+    "event of sternschnuppe(p1) (spec/heldenhain/10_superfreundinnen.rules:221)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:247
+            # spec: spec/heldenhain/10_superfreundinnen.rules:222
             player = L[0]
             values = list(state.zones[15 + L[0]])
             if not values:
@@ -3874,13 +3894,13 @@ def sev_sternschnuppe__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:247:9",
+                "spec/heldenhain/10_superfreundinnen.rules:222:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:248
+            # spec: spec/heldenhain/10_superfreundinnen.rules:223
             move_card(state, L[2], 3 + L[0])
             pc = 2
         if pc == 2:
@@ -3889,13 +3909,13 @@ def sev_sternschnuppe__p1(state, frame):
 
 
 def sev_heilkraeuter__p1(state, frame):
-    "event of heilkraeuter(p1) (spec/heldenhain/10_superfreundinnen.rules:253)"
+    "event of heilkraeuter(p1) (spec/heldenhain/10_superfreundinnen.rules:228)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:254
+            # spec: spec/heldenhain/10_superfreundinnen.rules:229
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -3910,16 +3930,20 @@ def sev_heilkraeuter__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:254:9",
+                "spec/heldenhain/10_superfreundinnen.rules:229:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:255
+            # spec: spec/heldenhain/10_superfreundinnen.rules:230
             p_heilen(state, L[2], 2)
-            # spec: spec/heldenhain/10_superfreundinnen.rules:256
-            p_dauerhaft_ausdauer(state, L[2], 1)
+            # spec: spec/heldenhain/10_superfreundinnen.rules:231
+            state.counters[6][L[2]] = bounded(
+                max(0, state.counters[6][L[2]] + 1),
+                "spec/heldenhain/10_superfreundinnen.rules:231:9",
+            )
+            state.stamps[13] += 1
             pc = 2
         if pc == 2:
             state.frames.pop()
@@ -3927,46 +3951,20 @@ def sev_heilkraeuter__p1(state, frame):
 
 
 def sev_rueckzug_ins_baumhaus__p1(state, frame):
-    "event of rueckzug_ins_baumhaus(p1) (spec/heldenhain/10_superfreundinnen.rules:261)"
-    # L: 0 you, 1 this, 2 f
+    "event of rueckzug_ins_baumhaus(p1) (spec/heldenhain/10_superfreundinnen.rules:236)"
+    # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:262
-            player = L[0]
-            values = list(state.zones[5 + L[0]])
-            if not values:
-                pc = 2
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Welche eigene Figur kommt zurück auf die Hand?",
-                ids,
-                labels,
-                values,
-                "spec/heldenhain/10_superfreundinnen.rules:262:9",
-            )
-            frame[1] = 1
-            return
-        if pc == 1:
-            L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:263
-            p_auf_die_hand(state, L[2])
-            pc = 2
-        if pc == 2:
-            state.frames.pop()
-            return
+    # spec: spec/heldenhain/10_superfreundinnen.rules:236
+    state.frames.pop()
+    state.frames.append(new_frame(10, [L[0]] + [UNBOUND] * 1))
+    return
 
 
 def sac_wolkenschloss__p1(state, frame):
-    "action of wolkenschloss(p1) (spec/heldenhain/10_superfreundinnen.rules:311)"
+    "action of wolkenschloss(p1) (spec/heldenhain/10_superfreundinnen.rules:279)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:311
+    # spec: spec/heldenhain/10_superfreundinnen.rules:279
     state.frames.pop()
     state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
     return
@@ -3978,7 +3976,7 @@ def sev_lady_stillstand__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:16
     state.frames.pop()
-    state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -3988,116 +3986,116 @@ def sev_samt__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:24
     state.frames.pop()
-    state.frames.append(new_frame(10, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_leutnant_lahm__p1(state, frame):
-    "event of leutnant_lahm(p1) (spec/heldenhain/11_schattenkabinett.rules:88)"
+    "event of leutnant_lahm(p1) (spec/heldenhain/11_schattenkabinett.rules:84)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:88
+    # spec: spec/heldenhain/11_schattenkabinett.rules:84
     state.frames.pop()
-    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sac_ki_fluesterkasten__p1(state, frame):
-    "action of ki_fluesterkasten(p1) (spec/heldenhain/11_schattenkabinett.rules:131)"
+    "action of ki_fluesterkasten(p1) (spec/heldenhain/11_schattenkabinett.rules:127)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:131
+    # spec: spec/heldenhain/11_schattenkabinett.rules:127
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sac_ki_bremsklotz__p1(state, frame):
-    "action of ki_bremsklotz(p1) (spec/heldenhain/11_schattenkabinett.rules:139)"
+    "action of ki_bremsklotz(p1) (spec/heldenhain/11_schattenkabinett.rules:135)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:139
+    # spec: spec/heldenhain/11_schattenkabinett.rules:135
     state.frames.pop()
-    state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_stillstand__p1(state, frame):
-    "event of stillstand(p1) (spec/heldenhain/11_schattenkabinett.rules:145)"
+    "event of stillstand(p1) (spec/heldenhain/11_schattenkabinett.rules:141)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:145
+    # spec: spec/heldenhain/11_schattenkabinett.rules:141
     state.frames.pop()
-    state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_laehmende_rede__p1(state, frame):
-    "event of laehmende_rede(p1) (spec/heldenhain/11_schattenkabinett.rules:149)"
+    "event of laehmende_rede(p1) (spec/heldenhain/11_schattenkabinett.rules:145)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:150
+            # spec: spec/heldenhain/11_schattenkabinett.rules:146
             frame[1] = 1
-            state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:151
+            # spec: spec/heldenhain/11_schattenkabinett.rules:147
             state.frames.pop()
-            state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_buerokratie__p1(state, frame):
-    "event of buerokratie(p1) (spec/heldenhain/11_schattenkabinett.rules:163)"
+    "event of buerokratie(p1) (spec/heldenhain/11_schattenkabinett.rules:159)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:163
+    # spec: spec/heldenhain/11_schattenkabinett.rules:159
     state.frames.pop()
-    state.frames.append(new_frame(11, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_kaltes_schweigen__p1(state, frame):
-    "event of kaltes_schweigen(p1) (spec/heldenhain/11_schattenkabinett.rules:167)"
+    "event of kaltes_schweigen(p1) (spec/heldenhain/11_schattenkabinett.rules:163)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:167
-    state.frames.pop()
-    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
-    return
-
-
-def sev_intrige__p1(state, frame):
-    "event of intrige(p1) (spec/heldenhain/11_schattenkabinett.rules:171)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:171
+    # spec: spec/heldenhain/11_schattenkabinett.rules:163
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
-def sev_eiserne_disziplin__p1(state, frame):
-    "event of eiserne_disziplin(p1) (spec/heldenhain/11_schattenkabinett.rules:213)"
+def sev_intrige__p1(state, frame):
+    "event of intrige(p1) (spec/heldenhain/11_schattenkabinett.rules:167)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:213
+    # spec: spec/heldenhain/11_schattenkabinett.rules:167
+    state.frames.pop()
+    state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sev_eiserne_disziplin__p1(state, frame):
+    "event of eiserne_disziplin(p1) (spec/heldenhain/11_schattenkabinett.rules:209)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:209
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_kalte_schulter__p1(state, frame):
-    "event of kalte_schulter(p1) (spec/heldenhain/11_schattenkabinett.rules:217)"
+    "event of kalte_schulter(p1) (spec/heldenhain/11_schattenkabinett.rules:213)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:218
+            # spec: spec/heldenhain/11_schattenkabinett.rules:214
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             if not values:
@@ -4112,13 +4110,13 @@ def sev_kalte_schulter__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/11_schattenkabinett.rules:218:9",
+                "spec/heldenhain/11_schattenkabinett.rules:214:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:220
+            # spec: spec/heldenhain/11_schattenkabinett.rules:216
             p_auf_die_hand(state, L[2])
             pc = 2
         if pc == 2:
@@ -4127,24 +4125,24 @@ def sev_kalte_schulter__p1(state, frame):
 
 
 def sac_aktenarchiv__p1(state, frame):
-    "action of aktenarchiv(p1) (spec/heldenhain/11_schattenkabinett.rules:257)"
+    "action of aktenarchiv(p1) (spec/heldenhain/11_schattenkabinett.rules:253)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:258
+    # spec: spec/heldenhain/11_schattenkabinett.rules:254
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/11_schattenkabinett.rules:259
+    # spec: spec/heldenhain/11_schattenkabinett.rules:255
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sac_kontrollzentrum__p1(state, frame):
-    "action of kontrollzentrum(p1) (spec/heldenhain/11_schattenkabinett.rules:264)"
+    "action of kontrollzentrum(p1) (spec/heldenhain/11_schattenkabinett.rules:260)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:264
+    # spec: spec/heldenhain/11_schattenkabinett.rules:260
     state.frames.pop()
-    state.frames.append(new_frame(10, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -4177,7 +4175,11 @@ def sev_theo_treu__p1(state, frame):
         if pc == 1:
             L[2] = frame[3]
             # spec: spec/heldenhain/12_weggefaehrten.rules:52
-            p_dauerhaft_ausdauer(state, L[2], 1)
+            state.counters[6][L[2]] = bounded(
+                max(0, state.counters[6][L[2]] + 1),
+                "spec/heldenhain/12_weggefaehrten.rules:52:9",
+            )
+            state.stamps[13] += 1
             pc = 2
         if pc == 2:
             state.frames.pop()
@@ -4206,62 +4208,40 @@ def sev_heldenmut__p1(state, frame):
 
 def sev_rettungsaktion__p1(state, frame):
     "event of rettungsaktion(p1) (spec/heldenhain/12_weggefaehrten.rules:155)"
-    # L: 0 you, 1 this, 2 f
+    # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
             # spec: spec/heldenhain/12_weggefaehrten.rules:156
-            if len(state.zones[5 + L[0]]) > 0:
-                pc = 1
-            else:
-                pc = 3
+            frame[1] = 1
+            state.frames.append(new_frame(10, [L[0]] + [UNBOUND] * 1))
+            return
         if pc == 1:
             # spec: spec/heldenhain/12_weggefaehrten.rules:157
-            player = L[0]
-            values = list(state.zones[5 + L[0]])
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Welche eigene Figur kommt zurück auf die Hand?",
-                ids,
-                labels,
-                values,
-                "spec/heldenhain/12_weggefaehrten.rules:157:13",
-            )
-            frame[1] = 2
-            return
-        if pc == 2:
-            L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:158
-            p_auf_die_hand(state, L[2])
-            pc = 3
-        if pc == 3:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:160
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_festes_band__p1(state, frame):
-    "event of festes_band(p1) (spec/heldenhain/12_weggefaehrten.rules:166)"
+    "event of festes_band(p1) (spec/heldenhain/12_weggefaehrten.rules:163)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:166
+    # spec: spec/heldenhain/12_weggefaehrten.rules:163
     state.frames.pop()
     state.frames.append(new_frame(6, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_mutprobe__p1(state, frame):
-    "event of mutprobe(p1) (spec/heldenhain/12_weggefaehrten.rules:196)"
+    "event of mutprobe(p1) (spec/heldenhain/12_weggefaehrten.rules:193)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:197
+            # spec: spec/heldenhain/12_weggefaehrten.rules:194
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -4276,14 +4256,18 @@ def sev_mutprobe__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:197:9",
+                "spec/heldenhain/12_weggefaehrten.rules:194:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:198
-            p_dauerhaft_einsatz(state, L[2], 1)
+            # spec: spec/heldenhain/12_weggefaehrten.rules:195
+            state.counters[5][L[2]] = bounded(
+                max(0, state.counters[5][L[2]] + 1),
+                "spec/heldenhain/12_weggefaehrten.rules:195:9",
+            )
+            state.stamps[12] += 1
             pc = 2
         if pc == 2:
             state.frames.pop()
@@ -4291,10 +4275,10 @@ def sev_mutprobe__p1(state, frame):
 
 
 def sac_wachturm__p1(state, frame):
-    "action of wachturm(p1) (spec/heldenhain/12_weggefaehrten.rules:237)"
+    "action of wachturm(p1) (spec/heldenhain/12_weggefaehrten.rules:230)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:237
+    # spec: spec/heldenhain/12_weggefaehrten.rules:230
     state.frames.pop()
     state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
     return
@@ -4311,7 +4295,7 @@ def sev_rico_rueckprall__p1(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    20,
+                    23,
                     [
                         L[0],
                         L[1],
@@ -4341,7 +4325,7 @@ def sev_baron_blutdruck__p1(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    20, [L[0], L[1], 2, "Baron Blutdruck: 2 Stress für 2 Karten?"]
+                    23, [L[0], L[1], 2, "Baron Blutdruck: 2 Stress für 2 Karten?"]
                 )
             )
             return
@@ -4364,7 +4348,7 @@ def sev_herr_handel__p1(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:70
             frame[1] = 1
             state.frames.append(
-                new_frame(19, [L[0], "Herr Handel: 1 Handkarte für 2 Energie?"])
+                new_frame(22, [L[0], "Herr Handel: 1 Handkarte für 2 Energie?"])
             )
             return
         if pc == 1:
@@ -4399,7 +4383,7 @@ def sev_magier_mehrwert__p1(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    20, [L[0], L[1], 1, "Magier Mehrwert: 1 Stress für 1 Energie?"]
+                    23, [L[0], L[1], 1, "Magier Mehrwert: 1 Stress für 1 Energie?"]
                 )
             )
             return
@@ -4461,7 +4445,7 @@ def sac_ki_preisschild__p1(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    19,
+                    22,
                     [L[0], "KI Preisschild: 1 Handkarte für +1 Einfluss bis Zugende?"],
                 )
             )
@@ -4485,7 +4469,7 @@ def sac_ki_spielautomat__p1(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:203
             frame[1] = 1
             state.frames.append(
-                new_frame(19, [L[0], "KI Spielautomat: 1 Handkarte für 2 Karten?"])
+                new_frame(22, [L[0], "KI Spielautomat: 1 Handkarte für 2 Karten?"])
             )
             return
         if pc == 1:
@@ -4505,7 +4489,7 @@ def sac_ki_wechselstube__p1(state, frame):
     activate(state, 4, [L[0], 1], "turn")
     # spec: spec/heldenhain/13_purpurpakt.rules:211
     state.frames.pop()
-    state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(16, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -4518,7 +4502,7 @@ def sev_teurer_spass__p1(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:219
             frame[1] = 1
-            state.frames.append(new_frame(13, [L[0], 2] + [UNBOUND] * 1))
+            state.frames.append(new_frame(16, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/13_purpurpakt.rules:220
@@ -4693,124 +4677,94 @@ def sev_vertragsbruch__p1(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:299
             frame[1] = 1
-            state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
+            state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/13_purpurpakt.rules:300
             state.frames.pop()
-            state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(16, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
 def sev_hinterlist__p1(state, frame):
     "event of hinterlist(p1) (spec/heldenhain/13_purpurpakt.rules:312)"
-    # L: 0 you, 1 this, 2 z
+    # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:313
-            player = L[0]
-            values = [
-                c_z
-                for c_z in state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]
-                if state.counters[1][c_z] == 1
-            ]
-            if not values:
-                pc = 2
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Welche erschöpfte gegnerische Figur bekommt 1 Stress?",
-                ids,
-                labels,
-                values,
-                "spec/heldenhain/13_purpurpakt.rules:313:9",
-            )
-            frame[1] = 1
-            return
-        if pc == 1:
-            L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:315
-            p_stress_geben(state, L[2], 1)
-            pc = 2
-        if pc == 2:
-            state.frames.pop()
-            return
+    # spec: spec/heldenhain/13_purpurpakt.rules:312
+    state.frames.pop()
+    state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
+    return
 
 
 def sev_kredit__p1(state, frame):
-    "event of kredit(p1) (spec/heldenhain/13_purpurpakt.rules:319)"
+    "event of kredit(p1) (spec/heldenhain/13_purpurpakt.rules:315)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:320
+            # spec: spec/heldenhain/13_purpurpakt.rules:316
             p_energie_gewinnen(state, L[0], 3)
-            # spec: spec/heldenhain/13_purpurpakt.rules:321
+            # spec: spec/heldenhain/13_purpurpakt.rules:317
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:322
+            # spec: spec/heldenhain/13_purpurpakt.rules:318
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_letzte_rate__p1(state, frame):
-    "event of letzte_rate(p1) (spec/heldenhain/13_purpurpakt.rules:328)"
+    "event of letzte_rate(p1) (spec/heldenhain/13_purpurpakt.rules:324)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:329
+            # spec: spec/heldenhain/13_purpurpakt.rules:325
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:330
+            # spec: spec/heldenhain/13_purpurpakt.rules:326
             p_punkte_gewinnen(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def sac_spielcasino__p1(state, frame):
-    "action of spielcasino(p1) (spec/heldenhain/13_purpurpakt.rules:365)"
+    "action of spielcasino(p1) (spec/heldenhain/13_purpurpakt.rules:357)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:366
+            # spec: spec/heldenhain/13_purpurpakt.rules:358
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:367
+            # spec: spec/heldenhain/13_purpurpakt.rules:359
             p_energie_gewinnen(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def sac_pfandhaus__p1(state, frame):
-    "action of pfandhaus(p1) (spec/heldenhain/13_purpurpakt.rules:372)"
+    "action of pfandhaus(p1) (spec/heldenhain/13_purpurpakt.rules:364)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:373
+            # spec: spec/heldenhain/13_purpurpakt.rules:365
             frame[1] = 1
-            state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(16, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:374
+            # spec: spec/heldenhain/13_purpurpakt.rules:366
             p_ziehen(state, L[0])
             state.frames.pop()
             return
@@ -4827,183 +4781,93 @@ def sev_roxy__p2(state, frame):
 
 
 def sev_ronja_regenbogen__p2(state, frame):
-    "event of ronja_regenbogen(p2) (spec/heldenhain/10_superfreundinnen.rules:100)"
-    # L: 0 you, 1 this, 2 f
+    "event of ronja_regenbogen(p2) (spec/heldenhain/10_superfreundinnen.rules:92)"
+    # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:101
-            player = L[0]
-            values = [
-                c_f
-                for c_f in state.zones[5 + L[0]]
-                if (c_f != L[1] and state.counters[1][c_f] == 1)
-            ]
-            if not values:
-                pc = 2
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Welche eigene Figur wird bereit?",
-                ids,
-                labels,
-                values,
-                "spec/heldenhain/10_superfreundinnen.rules:101:9",
-            )
-            frame[1] = 1
-            return
-        if pc == 1:
-            L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:103
-            p_aufrichten(state, L[2])
-            pc = 2
-        if pc == 2:
-            state.frames.pop()
-            return
+    # spec: spec/heldenhain/10_superfreundinnen.rules:92
+    state.frames.pop()
+    state.frames.append(new_frame(9, [L[0], L[1], 0] + [UNBOUND] * 1))
+    return
 
 
 def sev_eule_elsa__p2(state, frame):
-    "event of eule_elsa(p2) (spec/heldenhain/10_superfreundinnen.rules:139)"
+    "event of eule_elsa(p2) (spec/heldenhain/10_superfreundinnen.rules:122)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:140
+    # spec: spec/heldenhain/10_superfreundinnen.rules:123
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/10_superfreundinnen.rules:141
+    # spec: spec/heldenhain/10_superfreundinnen.rules:124
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sac_illusionsdrache__p2(state, frame):
-    "action of illusionsdrache(p2) (spec/heldenhain/10_superfreundinnen.rules:148)"
-    # L: 0 you, 1 this, 2 f
+    "action of illusionsdrache(p2) (spec/heldenhain/10_superfreundinnen.rules:131)"
+    # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:149
-            player = L[0]
-            values = [
-                c_f
-                for c_f in state.zones[5 + L[0]]
-                if (c_f != L[1] and state.counters[1][c_f] == 1)
-            ]
-            if not values:
-                pc = 2
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Welche eigene Figur wird bereit?",
-                ids,
-                labels,
-                values,
-                "spec/heldenhain/10_superfreundinnen.rules:149:9",
-            )
-            frame[1] = 1
-            return
-        if pc == 1:
-            L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:151
-            p_aufrichten(state, L[2])
-            # spec: spec/heldenhain/10_superfreundinnen.rules:152
-            p_heilen(state, L[2], 1)
-            pc = 2
-        if pc == 2:
-            state.frames.pop()
-            return
+    # spec: spec/heldenhain/10_superfreundinnen.rules:131
+    state.frames.pop()
+    state.frames.append(new_frame(9, [L[0], L[1], 1] + [UNBOUND] * 1))
+    return
 
 
 def sac_ki_pflaster__p2(state, frame):
-    "action of ki_pflaster(p2) (spec/heldenhain/10_superfreundinnen.rules:170)"
+    "action of ki_pflaster(p2) (spec/heldenhain/10_superfreundinnen.rules:148)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:170
+    # spec: spec/heldenhain/10_superfreundinnen.rules:148
     state.frames.pop()
     state.frames.append(new_frame(6, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_zweite_chance__p2(state, frame):
-    "event of zweite_chance(p2) (spec/heldenhain/10_superfreundinnen.rules:195)"
-    # L: 0 you, 1 this, 2 f
+    "event of zweite_chance(p2) (spec/heldenhain/10_superfreundinnen.rules:173)"
+    # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:196
-            player = L[0]
-            values = [
-                c_f for c_f in state.zones[5 + L[0]] if state.counters[1][c_f] == 1
-            ]
-            if not values:
-                pc = 2
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Welche eigene Figur wird bereit?",
-                ids,
-                labels,
-                values,
-                "spec/heldenhain/10_superfreundinnen.rules:196:9",
-            )
-            frame[1] = 1
-            return
-        if pc == 1:
-            L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:197
-            p_aufrichten(state, L[2])
-            pc = 2
-        if pc == 2:
-            state.frames.pop()
-            return
+    # spec: spec/heldenhain/10_superfreundinnen.rules:173
+    state.frames.pop()
+    state.frames.append(new_frame(9, [L[0], L[1], 0] + [UNBOUND] * 1))
+    return
 
 
 def sev_sonnenstrahl__p2(state, frame):
-    "event of sonnenstrahl(p2) (spec/heldenhain/10_superfreundinnen.rules:205)"
+    "event of sonnenstrahl(p2) (spec/heldenhain/10_superfreundinnen.rules:180)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:206
+            # spec: spec/heldenhain/10_superfreundinnen.rules:181
             frame[1] = 1
             state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:207
+            # spec: spec/heldenhain/10_superfreundinnen.rules:182
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_schutzengel__p2(state, frame):
-    "event of schutzengel(p2) (spec/heldenhain/10_superfreundinnen.rules:217)"
+    "event of schutzengel(p2) (spec/heldenhain/10_superfreundinnen.rules:192)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:217
+    # spec: spec/heldenhain/10_superfreundinnen.rules:192
     state.frames.pop()
     state.frames.append(new_frame(6, [L[0], 3] + [UNBOUND] * 1))
     return
 
 
 def sev_gluecksbringer__p2(state, frame):
-    "event of gluecksbringer(p2) (spec/heldenhain/10_superfreundinnen.rules:221)"
+    "event of gluecksbringer(p2) (spec/heldenhain/10_superfreundinnen.rules:196)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:222
+            # spec: spec/heldenhain/10_superfreundinnen.rules:197
             player = L[0]
             values = [c_f for c_f in state.zones[5 + L[0]] if c_f in KS_charakter]
             if not values:
@@ -5018,13 +4882,13 @@ def sev_gluecksbringer__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:222:9",
+                "spec/heldenhain/10_superfreundinnen.rules:197:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:224
+            # spec: spec/heldenhain/10_superfreundinnen.rules:199
             p_bis_zugende_rettung(state, L[2], 2)
             pc = 2
         if pc == 2:
@@ -5033,23 +4897,23 @@ def sev_gluecksbringer__p2(state, frame):
 
 
 def sev_tapferes_herz__p2(state, frame):
-    "event of tapferes_herz(p2) (spec/heldenhain/10_superfreundinnen.rules:242)"
+    "event of tapferes_herz(p2) (spec/heldenhain/10_superfreundinnen.rules:217)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:242
+    # spec: spec/heldenhain/10_superfreundinnen.rules:217
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_sternschnuppe__p2(state, frame):
-    "event of sternschnuppe(p2) (spec/heldenhain/10_superfreundinnen.rules:246)"
+    "event of sternschnuppe(p2) (spec/heldenhain/10_superfreundinnen.rules:221)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:247
+            # spec: spec/heldenhain/10_superfreundinnen.rules:222
             player = L[0]
             values = list(state.zones[15 + L[0]])
             if not values:
@@ -5064,13 +4928,13 @@ def sev_sternschnuppe__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:247:9",
+                "spec/heldenhain/10_superfreundinnen.rules:222:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:248
+            # spec: spec/heldenhain/10_superfreundinnen.rules:223
             move_card(state, L[2], 3 + L[0])
             pc = 2
         if pc == 2:
@@ -5079,13 +4943,13 @@ def sev_sternschnuppe__p2(state, frame):
 
 
 def sev_heilkraeuter__p2(state, frame):
-    "event of heilkraeuter(p2) (spec/heldenhain/10_superfreundinnen.rules:253)"
+    "event of heilkraeuter(p2) (spec/heldenhain/10_superfreundinnen.rules:228)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:254
+            # spec: spec/heldenhain/10_superfreundinnen.rules:229
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -5100,16 +4964,20 @@ def sev_heilkraeuter__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:254:9",
+                "spec/heldenhain/10_superfreundinnen.rules:229:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:255
+            # spec: spec/heldenhain/10_superfreundinnen.rules:230
             p_heilen(state, L[2], 2)
-            # spec: spec/heldenhain/10_superfreundinnen.rules:256
-            p_dauerhaft_ausdauer(state, L[2], 1)
+            # spec: spec/heldenhain/10_superfreundinnen.rules:231
+            state.counters[6][L[2]] = bounded(
+                max(0, state.counters[6][L[2]] + 1),
+                "spec/heldenhain/10_superfreundinnen.rules:231:9",
+            )
+            state.stamps[13] += 1
             pc = 2
         if pc == 2:
             state.frames.pop()
@@ -5117,46 +4985,20 @@ def sev_heilkraeuter__p2(state, frame):
 
 
 def sev_rueckzug_ins_baumhaus__p2(state, frame):
-    "event of rueckzug_ins_baumhaus(p2) (spec/heldenhain/10_superfreundinnen.rules:261)"
-    # L: 0 you, 1 this, 2 f
+    "event of rueckzug_ins_baumhaus(p2) (spec/heldenhain/10_superfreundinnen.rules:236)"
+    # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:262
-            player = L[0]
-            values = list(state.zones[5 + L[0]])
-            if not values:
-                pc = 2
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Welche eigene Figur kommt zurück auf die Hand?",
-                ids,
-                labels,
-                values,
-                "spec/heldenhain/10_superfreundinnen.rules:262:9",
-            )
-            frame[1] = 1
-            return
-        if pc == 1:
-            L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:263
-            p_auf_die_hand(state, L[2])
-            pc = 2
-        if pc == 2:
-            state.frames.pop()
-            return
+    # spec: spec/heldenhain/10_superfreundinnen.rules:236
+    state.frames.pop()
+    state.frames.append(new_frame(10, [L[0]] + [UNBOUND] * 1))
+    return
 
 
 def sac_wolkenschloss__p2(state, frame):
-    "action of wolkenschloss(p2) (spec/heldenhain/10_superfreundinnen.rules:311)"
+    "action of wolkenschloss(p2) (spec/heldenhain/10_superfreundinnen.rules:279)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:311
+    # spec: spec/heldenhain/10_superfreundinnen.rules:279
     state.frames.pop()
     state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
     return
@@ -5168,7 +5010,7 @@ def sev_lady_stillstand__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:16
     state.frames.pop()
-    state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -5178,116 +5020,116 @@ def sev_samt__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:24
     state.frames.pop()
-    state.frames.append(new_frame(10, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_leutnant_lahm__p2(state, frame):
-    "event of leutnant_lahm(p2) (spec/heldenhain/11_schattenkabinett.rules:88)"
+    "event of leutnant_lahm(p2) (spec/heldenhain/11_schattenkabinett.rules:84)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:88
+    # spec: spec/heldenhain/11_schattenkabinett.rules:84
     state.frames.pop()
-    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sac_ki_fluesterkasten__p2(state, frame):
-    "action of ki_fluesterkasten(p2) (spec/heldenhain/11_schattenkabinett.rules:131)"
+    "action of ki_fluesterkasten(p2) (spec/heldenhain/11_schattenkabinett.rules:127)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:131
+    # spec: spec/heldenhain/11_schattenkabinett.rules:127
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sac_ki_bremsklotz__p2(state, frame):
-    "action of ki_bremsklotz(p2) (spec/heldenhain/11_schattenkabinett.rules:139)"
+    "action of ki_bremsklotz(p2) (spec/heldenhain/11_schattenkabinett.rules:135)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:139
+    # spec: spec/heldenhain/11_schattenkabinett.rules:135
     state.frames.pop()
-    state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_stillstand__p2(state, frame):
-    "event of stillstand(p2) (spec/heldenhain/11_schattenkabinett.rules:145)"
+    "event of stillstand(p2) (spec/heldenhain/11_schattenkabinett.rules:141)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:145
+    # spec: spec/heldenhain/11_schattenkabinett.rules:141
     state.frames.pop()
-    state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_laehmende_rede__p2(state, frame):
-    "event of laehmende_rede(p2) (spec/heldenhain/11_schattenkabinett.rules:149)"
+    "event of laehmende_rede(p2) (spec/heldenhain/11_schattenkabinett.rules:145)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:150
+            # spec: spec/heldenhain/11_schattenkabinett.rules:146
             frame[1] = 1
-            state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:151
+            # spec: spec/heldenhain/11_schattenkabinett.rules:147
             state.frames.pop()
-            state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_buerokratie__p2(state, frame):
-    "event of buerokratie(p2) (spec/heldenhain/11_schattenkabinett.rules:163)"
+    "event of buerokratie(p2) (spec/heldenhain/11_schattenkabinett.rules:159)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:163
+    # spec: spec/heldenhain/11_schattenkabinett.rules:159
     state.frames.pop()
-    state.frames.append(new_frame(11, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_kaltes_schweigen__p2(state, frame):
-    "event of kaltes_schweigen(p2) (spec/heldenhain/11_schattenkabinett.rules:167)"
+    "event of kaltes_schweigen(p2) (spec/heldenhain/11_schattenkabinett.rules:163)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:167
-    state.frames.pop()
-    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
-    return
-
-
-def sev_intrige__p2(state, frame):
-    "event of intrige(p2) (spec/heldenhain/11_schattenkabinett.rules:171)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:171
+    # spec: spec/heldenhain/11_schattenkabinett.rules:163
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
-def sev_eiserne_disziplin__p2(state, frame):
-    "event of eiserne_disziplin(p2) (spec/heldenhain/11_schattenkabinett.rules:213)"
+def sev_intrige__p2(state, frame):
+    "event of intrige(p2) (spec/heldenhain/11_schattenkabinett.rules:167)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:213
+    # spec: spec/heldenhain/11_schattenkabinett.rules:167
+    state.frames.pop()
+    state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
+    return
+
+
+def sev_eiserne_disziplin__p2(state, frame):
+    "event of eiserne_disziplin(p2) (spec/heldenhain/11_schattenkabinett.rules:209)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/heldenhain/11_schattenkabinett.rules:209
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_kalte_schulter__p2(state, frame):
-    "event of kalte_schulter(p2) (spec/heldenhain/11_schattenkabinett.rules:217)"
+    "event of kalte_schulter(p2) (spec/heldenhain/11_schattenkabinett.rules:213)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:218
+            # spec: spec/heldenhain/11_schattenkabinett.rules:214
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             if not values:
@@ -5302,13 +5144,13 @@ def sev_kalte_schulter__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/11_schattenkabinett.rules:218:9",
+                "spec/heldenhain/11_schattenkabinett.rules:214:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:220
+            # spec: spec/heldenhain/11_schattenkabinett.rules:216
             p_auf_die_hand(state, L[2])
             pc = 2
         if pc == 2:
@@ -5317,24 +5159,24 @@ def sev_kalte_schulter__p2(state, frame):
 
 
 def sac_aktenarchiv__p2(state, frame):
-    "action of aktenarchiv(p2) (spec/heldenhain/11_schattenkabinett.rules:257)"
+    "action of aktenarchiv(p2) (spec/heldenhain/11_schattenkabinett.rules:253)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:258
+    # spec: spec/heldenhain/11_schattenkabinett.rules:254
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/11_schattenkabinett.rules:259
+    # spec: spec/heldenhain/11_schattenkabinett.rules:255
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sac_kontrollzentrum__p2(state, frame):
-    "action of kontrollzentrum(p2) (spec/heldenhain/11_schattenkabinett.rules:264)"
+    "action of kontrollzentrum(p2) (spec/heldenhain/11_schattenkabinett.rules:260)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:264
+    # spec: spec/heldenhain/11_schattenkabinett.rules:260
     state.frames.pop()
-    state.frames.append(new_frame(10, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -5367,7 +5209,11 @@ def sev_theo_treu__p2(state, frame):
         if pc == 1:
             L[2] = frame[3]
             # spec: spec/heldenhain/12_weggefaehrten.rules:52
-            p_dauerhaft_ausdauer(state, L[2], 1)
+            state.counters[6][L[2]] = bounded(
+                max(0, state.counters[6][L[2]] + 1),
+                "spec/heldenhain/12_weggefaehrten.rules:52:9",
+            )
+            state.stamps[13] += 1
             pc = 2
         if pc == 2:
             state.frames.pop()
@@ -5396,62 +5242,40 @@ def sev_heldenmut__p2(state, frame):
 
 def sev_rettungsaktion__p2(state, frame):
     "event of rettungsaktion(p2) (spec/heldenhain/12_weggefaehrten.rules:155)"
-    # L: 0 you, 1 this, 2 f
+    # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
             # spec: spec/heldenhain/12_weggefaehrten.rules:156
-            if len(state.zones[5 + L[0]]) > 0:
-                pc = 1
-            else:
-                pc = 3
+            frame[1] = 1
+            state.frames.append(new_frame(10, [L[0]] + [UNBOUND] * 1))
+            return
         if pc == 1:
             # spec: spec/heldenhain/12_weggefaehrten.rules:157
-            player = L[0]
-            values = list(state.zones[5 + L[0]])
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Welche eigene Figur kommt zurück auf die Hand?",
-                ids,
-                labels,
-                values,
-                "spec/heldenhain/12_weggefaehrten.rules:157:13",
-            )
-            frame[1] = 2
-            return
-        if pc == 2:
-            L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:158
-            p_auf_die_hand(state, L[2])
-            pc = 3
-        if pc == 3:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:160
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_festes_band__p2(state, frame):
-    "event of festes_band(p2) (spec/heldenhain/12_weggefaehrten.rules:166)"
+    "event of festes_band(p2) (spec/heldenhain/12_weggefaehrten.rules:163)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:166
+    # spec: spec/heldenhain/12_weggefaehrten.rules:163
     state.frames.pop()
     state.frames.append(new_frame(6, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_mutprobe__p2(state, frame):
-    "event of mutprobe(p2) (spec/heldenhain/12_weggefaehrten.rules:196)"
+    "event of mutprobe(p2) (spec/heldenhain/12_weggefaehrten.rules:193)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:197
+            # spec: spec/heldenhain/12_weggefaehrten.rules:194
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -5466,14 +5290,18 @@ def sev_mutprobe__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:197:9",
+                "spec/heldenhain/12_weggefaehrten.rules:194:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:198
-            p_dauerhaft_einsatz(state, L[2], 1)
+            # spec: spec/heldenhain/12_weggefaehrten.rules:195
+            state.counters[5][L[2]] = bounded(
+                max(0, state.counters[5][L[2]] + 1),
+                "spec/heldenhain/12_weggefaehrten.rules:195:9",
+            )
+            state.stamps[12] += 1
             pc = 2
         if pc == 2:
             state.frames.pop()
@@ -5481,10 +5309,10 @@ def sev_mutprobe__p2(state, frame):
 
 
 def sac_wachturm__p2(state, frame):
-    "action of wachturm(p2) (spec/heldenhain/12_weggefaehrten.rules:237)"
+    "action of wachturm(p2) (spec/heldenhain/12_weggefaehrten.rules:230)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:237
+    # spec: spec/heldenhain/12_weggefaehrten.rules:230
     state.frames.pop()
     state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
     return
@@ -5501,7 +5329,7 @@ def sev_rico_rueckprall__p2(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    20,
+                    23,
                     [
                         L[0],
                         L[1],
@@ -5531,7 +5359,7 @@ def sev_baron_blutdruck__p2(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    20, [L[0], L[1], 2, "Baron Blutdruck: 2 Stress für 2 Karten?"]
+                    23, [L[0], L[1], 2, "Baron Blutdruck: 2 Stress für 2 Karten?"]
                 )
             )
             return
@@ -5554,7 +5382,7 @@ def sev_herr_handel__p2(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:70
             frame[1] = 1
             state.frames.append(
-                new_frame(19, [L[0], "Herr Handel: 1 Handkarte für 2 Energie?"])
+                new_frame(22, [L[0], "Herr Handel: 1 Handkarte für 2 Energie?"])
             )
             return
         if pc == 1:
@@ -5589,7 +5417,7 @@ def sev_magier_mehrwert__p2(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    20, [L[0], L[1], 1, "Magier Mehrwert: 1 Stress für 1 Energie?"]
+                    23, [L[0], L[1], 1, "Magier Mehrwert: 1 Stress für 1 Energie?"]
                 )
             )
             return
@@ -5651,7 +5479,7 @@ def sac_ki_preisschild__p2(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    19,
+                    22,
                     [L[0], "KI Preisschild: 1 Handkarte für +1 Einfluss bis Zugende?"],
                 )
             )
@@ -5675,7 +5503,7 @@ def sac_ki_spielautomat__p2(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:203
             frame[1] = 1
             state.frames.append(
-                new_frame(19, [L[0], "KI Spielautomat: 1 Handkarte für 2 Karten?"])
+                new_frame(22, [L[0], "KI Spielautomat: 1 Handkarte für 2 Karten?"])
             )
             return
         if pc == 1:
@@ -5695,7 +5523,7 @@ def sac_ki_wechselstube__p2(state, frame):
     activate(state, 4, [L[0], 1], "turn")
     # spec: spec/heldenhain/13_purpurpakt.rules:211
     state.frames.pop()
-    state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(16, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -5708,7 +5536,7 @@ def sev_teurer_spass__p2(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:219
             frame[1] = 1
-            state.frames.append(new_frame(13, [L[0], 2] + [UNBOUND] * 1))
+            state.frames.append(new_frame(16, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/13_purpurpakt.rules:220
@@ -5883,144 +5711,114 @@ def sev_vertragsbruch__p2(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:299
             frame[1] = 1
-            state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
+            state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/13_purpurpakt.rules:300
             state.frames.pop()
-            state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(16, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
 def sev_hinterlist__p2(state, frame):
     "event of hinterlist(p2) (spec/heldenhain/13_purpurpakt.rules:312)"
-    # L: 0 you, 1 this, 2 z
+    # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:313
-            player = L[0]
-            values = [
-                c_z
-                for c_z in state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]
-                if state.counters[1][c_z] == 1
-            ]
-            if not values:
-                pc = 2
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Welche erschöpfte gegnerische Figur bekommt 1 Stress?",
-                ids,
-                labels,
-                values,
-                "spec/heldenhain/13_purpurpakt.rules:313:9",
-            )
-            frame[1] = 1
-            return
-        if pc == 1:
-            L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:315
-            p_stress_geben(state, L[2], 1)
-            pc = 2
-        if pc == 2:
-            state.frames.pop()
-            return
+    # spec: spec/heldenhain/13_purpurpakt.rules:312
+    state.frames.pop()
+    state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
+    return
 
 
 def sev_kredit__p2(state, frame):
-    "event of kredit(p2) (spec/heldenhain/13_purpurpakt.rules:319)"
+    "event of kredit(p2) (spec/heldenhain/13_purpurpakt.rules:315)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:320
+            # spec: spec/heldenhain/13_purpurpakt.rules:316
             p_energie_gewinnen(state, L[0], 3)
-            # spec: spec/heldenhain/13_purpurpakt.rules:321
+            # spec: spec/heldenhain/13_purpurpakt.rules:317
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:322
+            # spec: spec/heldenhain/13_purpurpakt.rules:318
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_letzte_rate__p2(state, frame):
-    "event of letzte_rate(p2) (spec/heldenhain/13_purpurpakt.rules:328)"
+    "event of letzte_rate(p2) (spec/heldenhain/13_purpurpakt.rules:324)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:329
+            # spec: spec/heldenhain/13_purpurpakt.rules:325
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:330
+            # spec: spec/heldenhain/13_purpurpakt.rules:326
             p_punkte_gewinnen(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def sac_spielcasino__p2(state, frame):
-    "action of spielcasino(p2) (spec/heldenhain/13_purpurpakt.rules:365)"
+    "action of spielcasino(p2) (spec/heldenhain/13_purpurpakt.rules:357)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:366
+            # spec: spec/heldenhain/13_purpurpakt.rules:358
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:367
+            # spec: spec/heldenhain/13_purpurpakt.rules:359
             p_energie_gewinnen(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def sac_pfandhaus__p2(state, frame):
-    "action of pfandhaus(p2) (spec/heldenhain/13_purpurpakt.rules:372)"
+    "action of pfandhaus(p2) (spec/heldenhain/13_purpurpakt.rules:364)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:373
+            # spec: spec/heldenhain/13_purpurpakt.rules:365
             frame[1] = 1
-            state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(16, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:374
+            # spec: spec/heldenhain/13_purpurpakt.rules:366
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def st_kater_kuschel__while0_0(state, frame):
-    "on zugbeginn of kater_kuschel__while0 (spec/heldenhain/10_superfreundinnen.rules:121)"
+    "on zugbeginn of kater_kuschel__while0 (spec/heldenhain/10_superfreundinnen.rules:109)"
     # L: 0 this, 1 p
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:121
+    # spec: spec/heldenhain/10_superfreundinnen.rules:109
     state.frames.pop()
     state.frames.append(new_frame(6, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_blumenwiese__while0_0(state, frame):
-    "on zugbeginn of blumenwiese__while0 (spec/heldenhain/10_superfreundinnen.rules:324)"
+    "on zugbeginn of blumenwiese__while0 (spec/heldenhain/10_superfreundinnen.rules:292)"
     # L: 0 this, 1 p
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:324
+    # spec: spec/heldenhain/10_superfreundinnen.rules:292
     state.frames.pop()
     state.frames.append(new_frame(6, [L[1], 1] + [UNBOUND] * 1))
     return
@@ -6032,48 +5830,18 @@ def st_graf_grau__while0_0(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:34
     state.frames.pop()
-    state.frames.append(new_frame(11, [L[1], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(13, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_graefin_gaehn__while0_0(state, frame):
     "on zugbeginn of graefin_gaehn__while0 (spec/heldenhain/11_schattenkabinett.rules:79)"
-    # L: 0 this, 1 p, 2 z
+    # L: 0 this, 1 p
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:80
-            player = L[1]
-            values = [
-                c_z
-                for c_z in state.zones[5 + (None if L[1] is None else (L[1] + 1) % 2)]
-                if state.counters[1][c_z] == 1
-            ]
-            if not values:
-                pc = 2
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Welche erschöpfte gegnerische Figur bekommt 1 Stress?",
-                ids,
-                labels,
-                values,
-                "spec/heldenhain/11_schattenkabinett.rules:80:13",
-            )
-            frame[1] = 1
-            return
-        if pc == 1:
-            L[2] = frame[3]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:82
-            p_stress_geben(state, L[2], 1)
-            pc = 2
-        if pc == 2:
-            state.frames.pop()
-            return
+    # spec: spec/heldenhain/11_schattenkabinett.rules:79
+    state.frames.pop()
+    state.frames.append(new_frame(15, [L[1], 1] + [UNBOUND] * 1))
+    return
 
 
 def st_dachs_dieter__while0_0(state, frame):
@@ -6097,7 +5865,7 @@ def st_edgar_satzsprung__while0_0(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    19, [L[1], "Edgar Satzsprung: 1 Handkarte für 1 weiteren Punkt?"]
+                    22, [L[1], "Edgar Satzsprung: 1 Handkarte für 1 weiteren Punkt?"]
                 )
             )
             return
@@ -6121,7 +5889,7 @@ def st_madame_zugabe__while0_0(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    19,
+                    22,
                     [L[1], "Madame Zugabe: 1 Handkarte, damit sie wieder bereit wird?"],
                 )
             )
@@ -6149,7 +5917,7 @@ def st_graefin_gier__while0_0(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:62
             frame[1] = 1
             state.frames.append(
-                new_frame(20, [L[1], L[0], 1, "Gräfin Gier: 1 Stress für 1 Energie?"])
+                new_frame(23, [L[1], L[0], 1, "Gräfin Gier: 1 Stress für 1 Energie?"])
             )
             return
         if pc == 1:
@@ -6172,7 +5940,7 @@ def st_lord_leihgabe__while0_0(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    20, [L[1], L[2], 1, "Lord Leihgabe: 1 Stress für 1 weiteren Punkt?"]
+                    23, [L[1], L[2], 1, "Lord Leihgabe: 1 Stress für 1 weiteren Punkt?"]
                 )
             )
             return
@@ -6247,7 +6015,7 @@ def st_wucherin_wanda__while0_0(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    19,
+                    22,
                     [L[1], "Wucherin Wanda: 1 Handkarte für +2 Einsatz bis Zugende?"],
                 )
             )
@@ -6271,7 +6039,7 @@ def st_kater_kasse__while0_0(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:177
             frame[1] = 1
             state.frames.append(
-                new_frame(19, [L[1], "Kater Kasse: 1 Handkarte für 1 Energie?"])
+                new_frame(22, [L[1], "Kater Kasse: 1 Handkarte für 1 Energie?"])
             )
             return
         if pc == 1:
@@ -6284,21 +6052,21 @@ def st_kater_kasse__while0_0(state, frame):
 
 
 def st_opernhaus__while0_0(state, frame):
-    "on zugbeginn of opernhaus__while0 (spec/heldenhain/13_purpurpakt.rules:388)"
+    "on zugbeginn of opernhaus__while0 (spec/heldenhain/13_purpurpakt.rules:380)"
     # L: 0 this, 1 p, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:389
+            # spec: spec/heldenhain/13_purpurpakt.rules:381
             frame[1] = 1
             state.frames.append(
-                new_frame(19, [L[1], "Opernhaus: 1 Handkarte für 1 Energie?"])
+                new_frame(22, [L[1], "Opernhaus: 1 Handkarte für 1 Energie?"])
             )
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:390
+            # spec: spec/heldenhain/13_purpurpakt.rules:382
             if L[2]:
                 p_energie_gewinnen(state, L[1], 1)
             state.frames.pop()
@@ -6558,94 +6326,94 @@ EVENT_PLAIN = {
     481: ev_kleingedrucktes__p2,  # kleingedrucktes(p2)
 }
 EVENT_STEPS = {
-    1: (22, 0),  # roxy(p1)
-    19: (23, 1),  # ronja_regenbogen(p1)
-    25: (24, 0),  # eule_elsa(p1)
-    34: (27, 1),  # zweite_chance(p1)
-    36: (28, 0),  # sonnenstrahl(p1)
-    38: (29, 0),  # schutzengel(p1)
-    39: (30, 1),  # gluecksbringer(p1)
-    41: (31, 0),  # tapferes_herz(p1)
-    42: (32, 1),  # sternschnuppe(p1)
-    43: (33, 1),  # heilkraeuter(p1)
-    44: (34, 1),  # rueckzug_ins_baumhaus(p1)
-    62: (36, 0),  # lady_stillstand(p1)
-    64: (37, 0),  # samt(p1)
-    78: (38, 0),  # leutnant_lahm(p1)
-    93: (41, 0),  # stillstand(p1)
-    94: (42, 0),  # laehmende_rede(p1)
-    97: (43, 0),  # buerokratie(p1)
-    98: (44, 0),  # kaltes_schweigen(p1)
-    99: (45, 0),  # intrige(p1)
-    106: (46, 0),  # eiserne_disziplin(p1)
-    107: (47, 1),  # kalte_schulter(p1)
-    136: (50, 1),  # theo_treu(p1)
-    158: (51, 0),  # lagerpause(p1)
-    162: (52, 0),  # heldenmut(p1)
-    163: (53, 1),  # rettungsaktion(p1)
-    164: (54, 0),  # festes_band(p1)
-    170: (55, 1),  # mutprobe(p1)
-    187: (57, 1),  # rico_rueckprall(p1)
-    189: (58, 1),  # baron_blutdruck(p1)
-    191: (59, 1),  # herr_handel(p1)
-    196: (60, 0),  # jongleur_jupp(p1)
-    202: (61, 1),  # magier_mehrwert(p1)
-    217: (66, 0),  # teurer_spass(p1)
-    219: (67, 0),  # tauschgeschaeft(p1)
-    220: (68, 0),  # ausverkauf(p1)
-    221: (69, 1),  # zugabe(p1)
-    222: (70, 0),  # wechselgeld(p1)
-    225: (71, 0),  # lockangebot(p1)
-    226: (72, 1),  # blutgeld(p1)
-    227: (73, 0),  # preisexplosion(p1)
-    228: (74, 0),  # vertragsbruch(p1)
-    230: (75, 1),  # hinterlist(p1)
-    231: (76, 0),  # kredit(p1)
-    232: (77, 0),  # letzte_rate(p1)
-    249: (80, 0),  # roxy(p2)
-    267: (81, 1),  # ronja_regenbogen(p2)
-    273: (82, 0),  # eule_elsa(p2)
-    282: (85, 1),  # zweite_chance(p2)
-    284: (86, 0),  # sonnenstrahl(p2)
-    286: (87, 0),  # schutzengel(p2)
-    287: (88, 1),  # gluecksbringer(p2)
-    289: (89, 0),  # tapferes_herz(p2)
-    290: (90, 1),  # sternschnuppe(p2)
-    291: (91, 1),  # heilkraeuter(p2)
-    292: (92, 1),  # rueckzug_ins_baumhaus(p2)
-    310: (94, 0),  # lady_stillstand(p2)
-    312: (95, 0),  # samt(p2)
-    326: (96, 0),  # leutnant_lahm(p2)
-    341: (99, 0),  # stillstand(p2)
-    342: (100, 0),  # laehmende_rede(p2)
-    345: (101, 0),  # buerokratie(p2)
-    346: (102, 0),  # kaltes_schweigen(p2)
-    347: (103, 0),  # intrige(p2)
-    354: (104, 0),  # eiserne_disziplin(p2)
-    355: (105, 1),  # kalte_schulter(p2)
-    384: (108, 1),  # theo_treu(p2)
-    406: (109, 0),  # lagerpause(p2)
-    410: (110, 0),  # heldenmut(p2)
-    411: (111, 1),  # rettungsaktion(p2)
-    412: (112, 0),  # festes_band(p2)
-    418: (113, 1),  # mutprobe(p2)
-    435: (115, 1),  # rico_rueckprall(p2)
-    437: (116, 1),  # baron_blutdruck(p2)
-    439: (117, 1),  # herr_handel(p2)
-    444: (118, 0),  # jongleur_jupp(p2)
-    450: (119, 1),  # magier_mehrwert(p2)
-    465: (124, 0),  # teurer_spass(p2)
-    467: (125, 0),  # tauschgeschaeft(p2)
-    468: (126, 0),  # ausverkauf(p2)
-    469: (127, 1),  # zugabe(p2)
-    470: (128, 0),  # wechselgeld(p2)
-    473: (129, 0),  # lockangebot(p2)
-    474: (130, 1),  # blutgeld(p2)
-    475: (131, 0),  # preisexplosion(p2)
-    476: (132, 0),  # vertragsbruch(p2)
-    478: (133, 1),  # hinterlist(p2)
-    479: (134, 0),  # kredit(p2)
-    480: (135, 0),  # letzte_rate(p2)
+    1: (25, 0),  # roxy(p1)
+    19: (26, 0),  # ronja_regenbogen(p1)
+    25: (27, 0),  # eule_elsa(p1)
+    34: (30, 0),  # zweite_chance(p1)
+    36: (31, 0),  # sonnenstrahl(p1)
+    38: (32, 0),  # schutzengel(p1)
+    39: (33, 1),  # gluecksbringer(p1)
+    41: (34, 0),  # tapferes_herz(p1)
+    42: (35, 1),  # sternschnuppe(p1)
+    43: (36, 1),  # heilkraeuter(p1)
+    44: (37, 0),  # rueckzug_ins_baumhaus(p1)
+    62: (39, 0),  # lady_stillstand(p1)
+    64: (40, 0),  # samt(p1)
+    78: (41, 0),  # leutnant_lahm(p1)
+    93: (44, 0),  # stillstand(p1)
+    94: (45, 0),  # laehmende_rede(p1)
+    97: (46, 0),  # buerokratie(p1)
+    98: (47, 0),  # kaltes_schweigen(p1)
+    99: (48, 0),  # intrige(p1)
+    106: (49, 0),  # eiserne_disziplin(p1)
+    107: (50, 1),  # kalte_schulter(p1)
+    136: (53, 1),  # theo_treu(p1)
+    158: (54, 0),  # lagerpause(p1)
+    162: (55, 0),  # heldenmut(p1)
+    163: (56, 0),  # rettungsaktion(p1)
+    164: (57, 0),  # festes_band(p1)
+    170: (58, 1),  # mutprobe(p1)
+    187: (60, 1),  # rico_rueckprall(p1)
+    189: (61, 1),  # baron_blutdruck(p1)
+    191: (62, 1),  # herr_handel(p1)
+    196: (63, 0),  # jongleur_jupp(p1)
+    202: (64, 1),  # magier_mehrwert(p1)
+    217: (69, 0),  # teurer_spass(p1)
+    219: (70, 0),  # tauschgeschaeft(p1)
+    220: (71, 0),  # ausverkauf(p1)
+    221: (72, 1),  # zugabe(p1)
+    222: (73, 0),  # wechselgeld(p1)
+    225: (74, 0),  # lockangebot(p1)
+    226: (75, 1),  # blutgeld(p1)
+    227: (76, 0),  # preisexplosion(p1)
+    228: (77, 0),  # vertragsbruch(p1)
+    230: (78, 0),  # hinterlist(p1)
+    231: (79, 0),  # kredit(p1)
+    232: (80, 0),  # letzte_rate(p1)
+    249: (83, 0),  # roxy(p2)
+    267: (84, 0),  # ronja_regenbogen(p2)
+    273: (85, 0),  # eule_elsa(p2)
+    282: (88, 0),  # zweite_chance(p2)
+    284: (89, 0),  # sonnenstrahl(p2)
+    286: (90, 0),  # schutzengel(p2)
+    287: (91, 1),  # gluecksbringer(p2)
+    289: (92, 0),  # tapferes_herz(p2)
+    290: (93, 1),  # sternschnuppe(p2)
+    291: (94, 1),  # heilkraeuter(p2)
+    292: (95, 0),  # rueckzug_ins_baumhaus(p2)
+    310: (97, 0),  # lady_stillstand(p2)
+    312: (98, 0),  # samt(p2)
+    326: (99, 0),  # leutnant_lahm(p2)
+    341: (102, 0),  # stillstand(p2)
+    342: (103, 0),  # laehmende_rede(p2)
+    345: (104, 0),  # buerokratie(p2)
+    346: (105, 0),  # kaltes_schweigen(p2)
+    347: (106, 0),  # intrige(p2)
+    354: (107, 0),  # eiserne_disziplin(p2)
+    355: (108, 1),  # kalte_schulter(p2)
+    384: (111, 1),  # theo_treu(p2)
+    406: (112, 0),  # lagerpause(p2)
+    410: (113, 0),  # heldenmut(p2)
+    411: (114, 0),  # rettungsaktion(p2)
+    412: (115, 0),  # festes_band(p2)
+    418: (116, 1),  # mutprobe(p2)
+    435: (118, 1),  # rico_rueckprall(p2)
+    437: (119, 1),  # baron_blutdruck(p2)
+    439: (120, 1),  # herr_handel(p2)
+    444: (121, 0),  # jongleur_jupp(p2)
+    450: (122, 1),  # magier_mehrwert(p2)
+    465: (127, 0),  # teurer_spass(p2)
+    467: (128, 0),  # tauschgeschaeft(p2)
+    468: (129, 0),  # ausverkauf(p2)
+    469: (130, 1),  # zugabe(p2)
+    470: (131, 0),  # wechselgeld(p2)
+    473: (132, 0),  # lockangebot(p2)
+    474: (133, 1),  # blutgeld(p2)
+    475: (134, 0),  # preisexplosion(p2)
+    476: (135, 0),  # vertragsbruch(p2)
+    478: (136, 0),  # hinterlist(p2)
+    479: (137, 0),  # kredit(p2)
+    480: (138, 0),  # letzte_rate(p2)
 }
 ACTION_PLAIN = {
     27: ac_ki_sternchen__p1,  # ki_sternchen(p1)
@@ -6672,34 +6440,34 @@ ACTION_PLAIN = {
     430: ac_gildenhaus__p2,  # gildenhaus(p2)
 }
 ACTION_STEPS = {
-    26: (25, 1),  # illusionsdrache(p1)
-    29: (26, 0),  # ki_pflaster(p1)
-    57: (35, 0),  # wolkenschloss(p1)
-    90: (39, 0),  # ki_fluesterkasten(p1)
-    92: (40, 0),  # ki_bremsklotz(p1)
-    118: (48, 0),  # aktenarchiv(p1)
-    119: (49, 0),  # kontrollzentrum(p1)
-    181: (56, 0),  # wachturm(p1)
-    213: (62, 1),  # ki_rechenmaschine(p1)
-    214: (63, 1),  # ki_preisschild(p1)
-    215: (64, 1),  # ki_spielautomat(p1)
-    216: (65, 0),  # ki_wechselstube(p1)
-    242: (78, 0),  # spielcasino(p1)
-    243: (79, 0),  # pfandhaus(p1)
-    274: (83, 1),  # illusionsdrache(p2)
-    277: (84, 0),  # ki_pflaster(p2)
-    305: (93, 0),  # wolkenschloss(p2)
-    338: (97, 0),  # ki_fluesterkasten(p2)
-    340: (98, 0),  # ki_bremsklotz(p2)
-    366: (106, 0),  # aktenarchiv(p2)
-    367: (107, 0),  # kontrollzentrum(p2)
-    429: (114, 0),  # wachturm(p2)
-    461: (120, 1),  # ki_rechenmaschine(p2)
-    462: (121, 1),  # ki_preisschild(p2)
-    463: (122, 1),  # ki_spielautomat(p2)
-    464: (123, 0),  # ki_wechselstube(p2)
-    490: (136, 0),  # spielcasino(p2)
-    491: (137, 0),  # pfandhaus(p2)
+    26: (28, 0),  # illusionsdrache(p1)
+    29: (29, 0),  # ki_pflaster(p1)
+    57: (38, 0),  # wolkenschloss(p1)
+    90: (42, 0),  # ki_fluesterkasten(p1)
+    92: (43, 0),  # ki_bremsklotz(p1)
+    118: (51, 0),  # aktenarchiv(p1)
+    119: (52, 0),  # kontrollzentrum(p1)
+    181: (59, 0),  # wachturm(p1)
+    213: (65, 1),  # ki_rechenmaschine(p1)
+    214: (66, 1),  # ki_preisschild(p1)
+    215: (67, 1),  # ki_spielautomat(p1)
+    216: (68, 0),  # ki_wechselstube(p1)
+    242: (81, 0),  # spielcasino(p1)
+    243: (82, 0),  # pfandhaus(p1)
+    274: (86, 0),  # illusionsdrache(p2)
+    277: (87, 0),  # ki_pflaster(p2)
+    305: (96, 0),  # wolkenschloss(p2)
+    338: (100, 0),  # ki_fluesterkasten(p2)
+    340: (101, 0),  # ki_bremsklotz(p2)
+    366: (109, 0),  # aktenarchiv(p2)
+    367: (110, 0),  # kontrollzentrum(p2)
+    429: (117, 0),  # wachturm(p2)
+    461: (123, 1),  # ki_rechenmaschine(p2)
+    462: (124, 1),  # ki_preisschild(p2)
+    463: (125, 1),  # ki_spielautomat(p2)
+    464: (126, 0),  # ki_wechselstube(p2)
+    490: (139, 0),  # spielcasino(p2)
+    491: (140, 0),  # pfandhaus(p2)
 }
 STEPS = (
     s_handkarte_abwerfen,  # 0
@@ -6711,178 +6479,181 @@ STEPS = (
     s_eigene_figur_heilen,  # 6
     s_andere_eigene_figur_heilen,  # 7
     s_eigene_figur_einsatz_bis_zugende,  # 8
-    s_gegnerische_figur_sperren,  # 9
-    s_gegnerischen_einsatz_bis_zugende_senken,  # 10
-    s_gegnerischen_einsatz_dauerhaft_senken,  # 11
-    s_gegnerischer_figur_stress_geben,  # 12
-    s_eigener_figur_stress_geben,  # 13
-    s_neu_mischen_anbieten,  # 14
-    s_aufbau,  # 15
-    s_zugbeginn_ausfuehren,  # 16
-    s_zugende_ausfuehren,  # 17
-    s_zug_spielen,  # 18
-    s_preis_handkarte_anbieten,  # 19
-    s_preis_stress_anbieten,  # 20
-    s_start,  # 21
-    sev_roxy__p1,  # 22
-    sev_ronja_regenbogen__p1,  # 23
-    sev_eule_elsa__p1,  # 24
-    sac_illusionsdrache__p1,  # 25
-    sac_ki_pflaster__p1,  # 26
-    sev_zweite_chance__p1,  # 27
-    sev_sonnenstrahl__p1,  # 28
-    sev_schutzengel__p1,  # 29
-    sev_gluecksbringer__p1,  # 30
-    sev_tapferes_herz__p1,  # 31
-    sev_sternschnuppe__p1,  # 32
-    sev_heilkraeuter__p1,  # 33
-    sev_rueckzug_ins_baumhaus__p1,  # 34
-    sac_wolkenschloss__p1,  # 35
-    sev_lady_stillstand__p1,  # 36
-    sev_samt__p1,  # 37
-    sev_leutnant_lahm__p1,  # 38
-    sac_ki_fluesterkasten__p1,  # 39
-    sac_ki_bremsklotz__p1,  # 40
-    sev_stillstand__p1,  # 41
-    sev_laehmende_rede__p1,  # 42
-    sev_buerokratie__p1,  # 43
-    sev_kaltes_schweigen__p1,  # 44
-    sev_intrige__p1,  # 45
-    sev_eiserne_disziplin__p1,  # 46
-    sev_kalte_schulter__p1,  # 47
-    sac_aktenarchiv__p1,  # 48
-    sac_kontrollzentrum__p1,  # 49
-    sev_theo_treu__p1,  # 50
-    sev_lagerpause__p1,  # 51
-    sev_heldenmut__p1,  # 52
-    sev_rettungsaktion__p1,  # 53
-    sev_festes_band__p1,  # 54
-    sev_mutprobe__p1,  # 55
-    sac_wachturm__p1,  # 56
-    sev_rico_rueckprall__p1,  # 57
-    sev_baron_blutdruck__p1,  # 58
-    sev_herr_handel__p1,  # 59
-    sev_jongleur_jupp__p1,  # 60
-    sev_magier_mehrwert__p1,  # 61
-    sac_ki_rechenmaschine__p1,  # 62
-    sac_ki_preisschild__p1,  # 63
-    sac_ki_spielautomat__p1,  # 64
-    sac_ki_wechselstube__p1,  # 65
-    sev_teurer_spass__p1,  # 66
-    sev_tauschgeschaeft__p1,  # 67
-    sev_ausverkauf__p1,  # 68
-    sev_zugabe__p1,  # 69
-    sev_wechselgeld__p1,  # 70
-    sev_lockangebot__p1,  # 71
-    sev_blutgeld__p1,  # 72
-    sev_preisexplosion__p1,  # 73
-    sev_vertragsbruch__p1,  # 74
-    sev_hinterlist__p1,  # 75
-    sev_kredit__p1,  # 76
-    sev_letzte_rate__p1,  # 77
-    sac_spielcasino__p1,  # 78
-    sac_pfandhaus__p1,  # 79
-    sev_roxy__p2,  # 80
-    sev_ronja_regenbogen__p2,  # 81
-    sev_eule_elsa__p2,  # 82
-    sac_illusionsdrache__p2,  # 83
-    sac_ki_pflaster__p2,  # 84
-    sev_zweite_chance__p2,  # 85
-    sev_sonnenstrahl__p2,  # 86
-    sev_schutzengel__p2,  # 87
-    sev_gluecksbringer__p2,  # 88
-    sev_tapferes_herz__p2,  # 89
-    sev_sternschnuppe__p2,  # 90
-    sev_heilkraeuter__p2,  # 91
-    sev_rueckzug_ins_baumhaus__p2,  # 92
-    sac_wolkenschloss__p2,  # 93
-    sev_lady_stillstand__p2,  # 94
-    sev_samt__p2,  # 95
-    sev_leutnant_lahm__p2,  # 96
-    sac_ki_fluesterkasten__p2,  # 97
-    sac_ki_bremsklotz__p2,  # 98
-    sev_stillstand__p2,  # 99
-    sev_laehmende_rede__p2,  # 100
-    sev_buerokratie__p2,  # 101
-    sev_kaltes_schweigen__p2,  # 102
-    sev_intrige__p2,  # 103
-    sev_eiserne_disziplin__p2,  # 104
-    sev_kalte_schulter__p2,  # 105
-    sac_aktenarchiv__p2,  # 106
-    sac_kontrollzentrum__p2,  # 107
-    sev_theo_treu__p2,  # 108
-    sev_lagerpause__p2,  # 109
-    sev_heldenmut__p2,  # 110
-    sev_rettungsaktion__p2,  # 111
-    sev_festes_band__p2,  # 112
-    sev_mutprobe__p2,  # 113
-    sac_wachturm__p2,  # 114
-    sev_rico_rueckprall__p2,  # 115
-    sev_baron_blutdruck__p2,  # 116
-    sev_herr_handel__p2,  # 117
-    sev_jongleur_jupp__p2,  # 118
-    sev_magier_mehrwert__p2,  # 119
-    sac_ki_rechenmaschine__p2,  # 120
-    sac_ki_preisschild__p2,  # 121
-    sac_ki_spielautomat__p2,  # 122
-    sac_ki_wechselstube__p2,  # 123
-    sev_teurer_spass__p2,  # 124
-    sev_tauschgeschaeft__p2,  # 125
-    sev_ausverkauf__p2,  # 126
-    sev_zugabe__p2,  # 127
-    sev_wechselgeld__p2,  # 128
-    sev_lockangebot__p2,  # 129
-    sev_blutgeld__p2,  # 130
-    sev_preisexplosion__p2,  # 131
-    sev_vertragsbruch__p2,  # 132
-    sev_hinterlist__p2,  # 133
-    sev_kredit__p2,  # 134
-    sev_letzte_rate__p2,  # 135
-    sac_spielcasino__p2,  # 136
-    sac_pfandhaus__p2,  # 137
-    st_kater_kuschel__while0_0,  # 138
-    st_blumenwiese__while0_0,  # 139
-    st_graf_grau__while0_0,  # 140
-    st_graefin_gaehn__while0_0,  # 141
-    st_dachs_dieter__while0_0,  # 142
-    st_edgar_satzsprung__while0_0,  # 143
-    st_madame_zugabe__while0_0,  # 144
-    st_graefin_gier__while0_0,  # 145
-    st_lord_leihgabe__while0_0,  # 146
-    st_zauberer_zins__while0_0,  # 147
-    st_wucherin_wanda__while0_0,  # 148
-    st_kater_kasse__while0_0,  # 149
-    st_opernhaus__while0_0,  # 150
-    w_t_blitzy__while0_0,  # 151
-    w_t_lena__while0_0,  # 152
-    w_t_pia_purzel__while0_0,  # 153
-    w_t_fee_fortuna__while0_0,  # 154
-    w_t_luzi_lichtblick__while0_0,  # 155
-    w_t_cleo_chance__while0_0,  # 156
-    w_t_flauschi__while0_0,  # 157
-    w_t_gluecksschwein_trudi__while0_0,  # 158
-    w_t_heilamulett__while0_0,  # 159
-    w_t_gluecksmarkt__while0_0,  # 160
-    w_t_professor_null__while0_0,  # 161
-    w_t_baronin_bremse__while0_0,  # 162
-    w_t_zensor_zack__while0_0,  # 163
-    w_t_rabe_raspel__while0_0,  # 164
-    w_t_schleichkatze_nebel__while0_0,  # 165
-    w_t_siegelring__while0_0,  # 166
-    w_t_grauer_platz__while0_0,  # 167
-    w_t_paula_pfad__while0_0,  # 168
-    w_t_wilma_weitblick__while0_0,  # 169
-    w_t_selma_seil__while0_0,  # 170
-    w_t_pony_polka__while0_0,  # 171
-    w_t_feldflasche__while0_0,  # 172
-    w_t_marktplatz__while0_0,  # 173
-    w_t_diva_dacapo__while0_0,  # 174
-    w_t_tante_tantieme__while0_0,  # 175
-    w_t_elster_elvira__while0_0,  # 176
-    w_t_perlenkette__while0_0,  # 177
-    event_done,  # 178
+    s_erschoepfte_figur_aufrichten,  # 9
+    s_eigene_figur_auf_die_hand,  # 10
+    s_gegnerische_figur_sperren,  # 11
+    s_gegnerischen_einsatz_bis_zugende_senken,  # 12
+    s_gegnerischen_einsatz_dauerhaft_senken,  # 13
+    s_gegnerischer_figur_stress_geben,  # 14
+    s_erschoepfter_gegnerischer_figur_stress_geben,  # 15
+    s_eigener_figur_stress_geben,  # 16
+    s_neu_mischen_anbieten,  # 17
+    s_aufbau,  # 18
+    s_zugbeginn_ausfuehren,  # 19
+    s_zugende_ausfuehren,  # 20
+    s_zug_spielen,  # 21
+    s_preis_handkarte_anbieten,  # 22
+    s_preis_stress_anbieten,  # 23
+    s_start,  # 24
+    sev_roxy__p1,  # 25
+    sev_ronja_regenbogen__p1,  # 26
+    sev_eule_elsa__p1,  # 27
+    sac_illusionsdrache__p1,  # 28
+    sac_ki_pflaster__p1,  # 29
+    sev_zweite_chance__p1,  # 30
+    sev_sonnenstrahl__p1,  # 31
+    sev_schutzengel__p1,  # 32
+    sev_gluecksbringer__p1,  # 33
+    sev_tapferes_herz__p1,  # 34
+    sev_sternschnuppe__p1,  # 35
+    sev_heilkraeuter__p1,  # 36
+    sev_rueckzug_ins_baumhaus__p1,  # 37
+    sac_wolkenschloss__p1,  # 38
+    sev_lady_stillstand__p1,  # 39
+    sev_samt__p1,  # 40
+    sev_leutnant_lahm__p1,  # 41
+    sac_ki_fluesterkasten__p1,  # 42
+    sac_ki_bremsklotz__p1,  # 43
+    sev_stillstand__p1,  # 44
+    sev_laehmende_rede__p1,  # 45
+    sev_buerokratie__p1,  # 46
+    sev_kaltes_schweigen__p1,  # 47
+    sev_intrige__p1,  # 48
+    sev_eiserne_disziplin__p1,  # 49
+    sev_kalte_schulter__p1,  # 50
+    sac_aktenarchiv__p1,  # 51
+    sac_kontrollzentrum__p1,  # 52
+    sev_theo_treu__p1,  # 53
+    sev_lagerpause__p1,  # 54
+    sev_heldenmut__p1,  # 55
+    sev_rettungsaktion__p1,  # 56
+    sev_festes_band__p1,  # 57
+    sev_mutprobe__p1,  # 58
+    sac_wachturm__p1,  # 59
+    sev_rico_rueckprall__p1,  # 60
+    sev_baron_blutdruck__p1,  # 61
+    sev_herr_handel__p1,  # 62
+    sev_jongleur_jupp__p1,  # 63
+    sev_magier_mehrwert__p1,  # 64
+    sac_ki_rechenmaschine__p1,  # 65
+    sac_ki_preisschild__p1,  # 66
+    sac_ki_spielautomat__p1,  # 67
+    sac_ki_wechselstube__p1,  # 68
+    sev_teurer_spass__p1,  # 69
+    sev_tauschgeschaeft__p1,  # 70
+    sev_ausverkauf__p1,  # 71
+    sev_zugabe__p1,  # 72
+    sev_wechselgeld__p1,  # 73
+    sev_lockangebot__p1,  # 74
+    sev_blutgeld__p1,  # 75
+    sev_preisexplosion__p1,  # 76
+    sev_vertragsbruch__p1,  # 77
+    sev_hinterlist__p1,  # 78
+    sev_kredit__p1,  # 79
+    sev_letzte_rate__p1,  # 80
+    sac_spielcasino__p1,  # 81
+    sac_pfandhaus__p1,  # 82
+    sev_roxy__p2,  # 83
+    sev_ronja_regenbogen__p2,  # 84
+    sev_eule_elsa__p2,  # 85
+    sac_illusionsdrache__p2,  # 86
+    sac_ki_pflaster__p2,  # 87
+    sev_zweite_chance__p2,  # 88
+    sev_sonnenstrahl__p2,  # 89
+    sev_schutzengel__p2,  # 90
+    sev_gluecksbringer__p2,  # 91
+    sev_tapferes_herz__p2,  # 92
+    sev_sternschnuppe__p2,  # 93
+    sev_heilkraeuter__p2,  # 94
+    sev_rueckzug_ins_baumhaus__p2,  # 95
+    sac_wolkenschloss__p2,  # 96
+    sev_lady_stillstand__p2,  # 97
+    sev_samt__p2,  # 98
+    sev_leutnant_lahm__p2,  # 99
+    sac_ki_fluesterkasten__p2,  # 100
+    sac_ki_bremsklotz__p2,  # 101
+    sev_stillstand__p2,  # 102
+    sev_laehmende_rede__p2,  # 103
+    sev_buerokratie__p2,  # 104
+    sev_kaltes_schweigen__p2,  # 105
+    sev_intrige__p2,  # 106
+    sev_eiserne_disziplin__p2,  # 107
+    sev_kalte_schulter__p2,  # 108
+    sac_aktenarchiv__p2,  # 109
+    sac_kontrollzentrum__p2,  # 110
+    sev_theo_treu__p2,  # 111
+    sev_lagerpause__p2,  # 112
+    sev_heldenmut__p2,  # 113
+    sev_rettungsaktion__p2,  # 114
+    sev_festes_band__p2,  # 115
+    sev_mutprobe__p2,  # 116
+    sac_wachturm__p2,  # 117
+    sev_rico_rueckprall__p2,  # 118
+    sev_baron_blutdruck__p2,  # 119
+    sev_herr_handel__p2,  # 120
+    sev_jongleur_jupp__p2,  # 121
+    sev_magier_mehrwert__p2,  # 122
+    sac_ki_rechenmaschine__p2,  # 123
+    sac_ki_preisschild__p2,  # 124
+    sac_ki_spielautomat__p2,  # 125
+    sac_ki_wechselstube__p2,  # 126
+    sev_teurer_spass__p2,  # 127
+    sev_tauschgeschaeft__p2,  # 128
+    sev_ausverkauf__p2,  # 129
+    sev_zugabe__p2,  # 130
+    sev_wechselgeld__p2,  # 131
+    sev_lockangebot__p2,  # 132
+    sev_blutgeld__p2,  # 133
+    sev_preisexplosion__p2,  # 134
+    sev_vertragsbruch__p2,  # 135
+    sev_hinterlist__p2,  # 136
+    sev_kredit__p2,  # 137
+    sev_letzte_rate__p2,  # 138
+    sac_spielcasino__p2,  # 139
+    sac_pfandhaus__p2,  # 140
+    st_kater_kuschel__while0_0,  # 141
+    st_blumenwiese__while0_0,  # 142
+    st_graf_grau__while0_0,  # 143
+    st_graefin_gaehn__while0_0,  # 144
+    st_dachs_dieter__while0_0,  # 145
+    st_edgar_satzsprung__while0_0,  # 146
+    st_madame_zugabe__while0_0,  # 147
+    st_graefin_gier__while0_0,  # 148
+    st_lord_leihgabe__while0_0,  # 149
+    st_zauberer_zins__while0_0,  # 150
+    st_wucherin_wanda__while0_0,  # 151
+    st_kater_kasse__while0_0,  # 152
+    st_opernhaus__while0_0,  # 153
+    w_t_blitzy__while0_0,  # 154
+    w_t_lena__while0_0,  # 155
+    w_t_pia_purzel__while0_0,  # 156
+    w_t_fee_fortuna__while0_0,  # 157
+    w_t_luzi_lichtblick__while0_0,  # 158
+    w_t_cleo_chance__while0_0,  # 159
+    w_t_flauschi__while0_0,  # 160
+    w_t_gluecksschwein_trudi__while0_0,  # 161
+    w_t_heilamulett__while0_0,  # 162
+    w_t_gluecksmarkt__while0_0,  # 163
+    w_t_professor_null__while0_0,  # 164
+    w_t_baronin_bremse__while0_0,  # 165
+    w_t_zensor_zack__while0_0,  # 166
+    w_t_rabe_raspel__while0_0,  # 167
+    w_t_schleichkatze_nebel__while0_0,  # 168
+    w_t_siegelring__while0_0,  # 169
+    w_t_grauer_platz__while0_0,  # 170
+    w_t_paula_pfad__while0_0,  # 171
+    w_t_wilma_weitblick__while0_0,  # 172
+    w_t_selma_seil__while0_0,  # 173
+    w_t_pony_polka__while0_0,  # 174
+    w_t_feldflasche__while0_0,  # 175
+    w_t_marktplatz__while0_0,  # 176
+    w_t_diva_dacapo__while0_0,  # 177
+    w_t_tante_tantieme__while0_0,  # 178
+    w_t_elster_elvira__while0_0,  # 179
+    w_t_perlenkette__while0_0,  # 180
+    event_done,  # 181
 )
-START = (21, 0)
+START = (24, 0)
 # Where suspended frames hold cards: step -> (slots of cards, slots of lists of
 # cards), so a search bot that re-deals unseen cards re-deals these too.
 CARD_SLOTS = {
@@ -6895,150 +6666,152 @@ CARD_SLOTS = {
     6: ((2,), ()),  # procedure eigene_figur_heilen
     7: ((1, 3), ()),  # procedure andere_eigene_figur_heilen
     8: ((2,), ()),  # procedure eigene_figur_einsatz_bis_zugende
-    9: ((1,), ()),  # procedure gegnerische_figur_sperren
-    10: ((2,), ()),  # procedure gegnerischen_einsatz_bis_zugende_senken
-    11: ((2,), ()),  # procedure gegnerischen_einsatz_dauerhaft_senken
-    12: ((2,), ()),  # procedure gegnerischer_figur_stress_geben
-    13: ((2,), ()),  # procedure eigener_figur_stress_geben
-    15: ((1,), ()),  # setup aufbau
-    16: ((1, 2, 3), ()),  # procedure zugbeginn_ausfuehren
-    17: ((1, 2), ()),  # procedure zugende_ausfuehren
-    18: ((1, 2, 3, 4, 5, 6), (7, 9)),  # phase zug_spielen
-    20: ((1,), ()),  # procedure preis_stress_anbieten
-    22: ((1,), ()),  # event of roxy(p1)
-    23: ((1, 2), ()),  # event of ronja_regenbogen(p1)
-    24: ((1,), ()),  # event of eule_elsa(p1)
-    25: ((1, 2), ()),  # action of illusionsdrache(p1)
-    26: ((1,), ()),  # action of ki_pflaster(p1)
-    27: ((1, 2), ()),  # event of zweite_chance(p1)
-    28: ((1,), ()),  # event of sonnenstrahl(p1)
-    29: ((1,), ()),  # event of schutzengel(p1)
-    30: ((1, 2), ()),  # event of gluecksbringer(p1)
-    31: ((1,), ()),  # event of tapferes_herz(p1)
-    32: ((1, 2), ()),  # event of sternschnuppe(p1)
-    33: ((1, 2), ()),  # event of heilkraeuter(p1)
-    34: ((1, 2), ()),  # event of rueckzug_ins_baumhaus(p1)
-    35: ((1,), ()),  # action of wolkenschloss(p1)
-    36: ((1,), ()),  # event of lady_stillstand(p1)
-    37: ((1,), ()),  # event of samt(p1)
-    38: ((1,), ()),  # event of leutnant_lahm(p1)
-    39: ((1,), ()),  # action of ki_fluesterkasten(p1)
-    40: ((1,), ()),  # action of ki_bremsklotz(p1)
-    41: ((1,), ()),  # event of stillstand(p1)
-    42: ((1,), ()),  # event of laehmende_rede(p1)
-    43: ((1,), ()),  # event of buerokratie(p1)
-    44: ((1,), ()),  # event of kaltes_schweigen(p1)
-    45: ((1,), ()),  # event of intrige(p1)
-    46: ((1,), ()),  # event of eiserne_disziplin(p1)
-    47: ((1, 2), ()),  # event of kalte_schulter(p1)
-    48: ((1,), ()),  # action of aktenarchiv(p1)
-    49: ((1,), ()),  # action of kontrollzentrum(p1)
-    50: ((1, 2), ()),  # event of theo_treu(p1)
-    51: ((1,), ()),  # event of lagerpause(p1)
-    52: ((1,), ()),  # event of heldenmut(p1)
-    53: ((1, 2), ()),  # event of rettungsaktion(p1)
-    54: ((1,), ()),  # event of festes_band(p1)
-    55: ((1, 2), ()),  # event of mutprobe(p1)
-    56: ((1,), ()),  # action of wachturm(p1)
-    57: ((1,), ()),  # event of rico_rueckprall(p1)
-    58: ((1,), ()),  # event of baron_blutdruck(p1)
-    59: ((1,), ()),  # event of herr_handel(p1)
-    60: ((1,), ()),  # event of jongleur_jupp(p1)
-    61: ((1,), ()),  # event of magier_mehrwert(p1)
-    62: ((1, 2), ()),  # action of ki_rechenmaschine(p1)
-    63: ((1,), ()),  # action of ki_preisschild(p1)
-    64: ((1,), ()),  # action of ki_spielautomat(p1)
-    65: ((1,), ()),  # action of ki_wechselstube(p1)
-    66: ((1,), ()),  # event of teurer_spass(p1)
-    67: ((1,), ()),  # event of tauschgeschaeft(p1)
-    68: ((1,), ()),  # event of ausverkauf(p1)
-    69: ((1, 2), ()),  # event of zugabe(p1)
-    70: ((1,), ()),  # event of wechselgeld(p1)
-    71: ((1,), ()),  # event of lockangebot(p1)
-    72: ((1, 2), ()),  # event of blutgeld(p1)
-    73: ((1,), ()),  # event of preisexplosion(p1)
-    74: ((1,), ()),  # event of vertragsbruch(p1)
-    75: ((1, 2), ()),  # event of hinterlist(p1)
-    76: ((1,), ()),  # event of kredit(p1)
-    77: ((1,), ()),  # event of letzte_rate(p1)
-    78: ((1,), ()),  # action of spielcasino(p1)
-    79: ((1,), ()),  # action of pfandhaus(p1)
-    80: ((1,), ()),  # event of roxy(p2)
-    81: ((1, 2), ()),  # event of ronja_regenbogen(p2)
-    82: ((1,), ()),  # event of eule_elsa(p2)
-    83: ((1, 2), ()),  # action of illusionsdrache(p2)
-    84: ((1,), ()),  # action of ki_pflaster(p2)
-    85: ((1, 2), ()),  # event of zweite_chance(p2)
-    86: ((1,), ()),  # event of sonnenstrahl(p2)
-    87: ((1,), ()),  # event of schutzengel(p2)
-    88: ((1, 2), ()),  # event of gluecksbringer(p2)
-    89: ((1,), ()),  # event of tapferes_herz(p2)
-    90: ((1, 2), ()),  # event of sternschnuppe(p2)
-    91: ((1, 2), ()),  # event of heilkraeuter(p2)
-    92: ((1, 2), ()),  # event of rueckzug_ins_baumhaus(p2)
-    93: ((1,), ()),  # action of wolkenschloss(p2)
-    94: ((1,), ()),  # event of lady_stillstand(p2)
-    95: ((1,), ()),  # event of samt(p2)
-    96: ((1,), ()),  # event of leutnant_lahm(p2)
-    97: ((1,), ()),  # action of ki_fluesterkasten(p2)
-    98: ((1,), ()),  # action of ki_bremsklotz(p2)
-    99: ((1,), ()),  # event of stillstand(p2)
-    100: ((1,), ()),  # event of laehmende_rede(p2)
-    101: ((1,), ()),  # event of buerokratie(p2)
-    102: ((1,), ()),  # event of kaltes_schweigen(p2)
-    103: ((1,), ()),  # event of intrige(p2)
-    104: ((1,), ()),  # event of eiserne_disziplin(p2)
-    105: ((1, 2), ()),  # event of kalte_schulter(p2)
-    106: ((1,), ()),  # action of aktenarchiv(p2)
-    107: ((1,), ()),  # action of kontrollzentrum(p2)
-    108: ((1, 2), ()),  # event of theo_treu(p2)
-    109: ((1,), ()),  # event of lagerpause(p2)
-    110: ((1,), ()),  # event of heldenmut(p2)
-    111: ((1, 2), ()),  # event of rettungsaktion(p2)
-    112: ((1,), ()),  # event of festes_band(p2)
-    113: ((1, 2), ()),  # event of mutprobe(p2)
-    114: ((1,), ()),  # action of wachturm(p2)
-    115: ((1,), ()),  # event of rico_rueckprall(p2)
-    116: ((1,), ()),  # event of baron_blutdruck(p2)
-    117: ((1,), ()),  # event of herr_handel(p2)
-    118: ((1,), ()),  # event of jongleur_jupp(p2)
-    119: ((1,), ()),  # event of magier_mehrwert(p2)
-    120: ((1, 2), ()),  # action of ki_rechenmaschine(p2)
-    121: ((1,), ()),  # action of ki_preisschild(p2)
-    122: ((1,), ()),  # action of ki_spielautomat(p2)
-    123: ((1,), ()),  # action of ki_wechselstube(p2)
-    124: ((1,), ()),  # event of teurer_spass(p2)
-    125: ((1,), ()),  # event of tauschgeschaeft(p2)
-    126: ((1,), ()),  # event of ausverkauf(p2)
-    127: ((1, 2), ()),  # event of zugabe(p2)
-    128: ((1,), ()),  # event of wechselgeld(p2)
-    129: ((1,), ()),  # event of lockangebot(p2)
-    130: ((1, 2), ()),  # event of blutgeld(p2)
-    131: ((1,), ()),  # event of preisexplosion(p2)
-    132: ((1,), ()),  # event of vertragsbruch(p2)
-    133: ((1, 2), ()),  # event of hinterlist(p2)
-    134: ((1,), ()),  # event of kredit(p2)
-    135: ((1,), ()),  # event of letzte_rate(p2)
-    136: ((1,), ()),  # action of spielcasino(p2)
-    137: ((1,), ()),  # action of pfandhaus(p2)
-    140: ((2,), ()),  # on gesammelt of graf_grau__while0
-    141: ((2,), ()),  # on zugbeginn of graefin_gaehn__while0
-    143: ((2,), ()),  # on gesammelt of edgar_satzsprung__while0
-    144: ((2,), ()),  # on gesammelt of madame_zugabe__while0
-    146: ((2,), ()),  # on gesammelt of lord_leihgabe__while0
-    151: ((2,), ()),  # on gesammelt of blitzy__while0
-    152: ((2,), ()),  # on gesammelt of lena__while0
-    154: ((2,), ()),  # on gesammelt of fee_fortuna__while0
-    156: ((2,), ()),  # on gesammelt of cleo_chance__while0
-    157: ((2,), ()),  # on gesammelt of flauschi__while0
-    158: ((2,), ()),  # on gesammelt of gluecksschwein_trudi__while0
-    161: ((2,), ()),  # on gesammelt of professor_null__while0
-    163: ((2,), ()),  # on gesammelt of zensor_zack__while0
-    164: ((2,), ()),  # on gesammelt of rabe_raspel__while0
-    166: ((2,), ()),  # on gesammelt of siegelring__while0
-    168: ((2,), ()),  # on gesammelt of paula_pfad__while0
-    170: ((2,), ()),  # on gesammelt of selma_seil__while0
-    171: ((2,), ()),  # on gesammelt of pony_polka__while0
-    175: ((2,), ()),  # on gesammelt of tante_tantieme__while0
-    176: ((2,), ()),  # on gesammelt of elster_elvira__while0
+    9: ((1, 3), ()),  # procedure erschoepfte_figur_aufrichten
+    10: ((1,), ()),  # procedure eigene_figur_auf_die_hand
+    11: ((1,), ()),  # procedure gegnerische_figur_sperren
+    12: ((2,), ()),  # procedure gegnerischen_einsatz_bis_zugende_senken
+    13: ((2,), ()),  # procedure gegnerischen_einsatz_dauerhaft_senken
+    14: ((2,), ()),  # procedure gegnerischer_figur_stress_geben
+    15: ((2,), ()),  # procedure erschoepfter_gegnerischer_figur_stress_geben
+    16: ((2,), ()),  # procedure eigener_figur_stress_geben
+    18: ((1,), ()),  # setup aufbau
+    19: ((1, 2), ()),  # procedure zugbeginn_ausfuehren
+    20: ((1, 2), ()),  # procedure zugende_ausfuehren
+    21: ((1, 2, 3, 4, 5, 6), (7, 9)),  # phase zug_spielen
+    23: ((1,), ()),  # procedure preis_stress_anbieten
+    25: ((1,), ()),  # event of roxy(p1)
+    26: ((1,), ()),  # event of ronja_regenbogen(p1)
+    27: ((1,), ()),  # event of eule_elsa(p1)
+    28: ((1,), ()),  # action of illusionsdrache(p1)
+    29: ((1,), ()),  # action of ki_pflaster(p1)
+    30: ((1,), ()),  # event of zweite_chance(p1)
+    31: ((1,), ()),  # event of sonnenstrahl(p1)
+    32: ((1,), ()),  # event of schutzengel(p1)
+    33: ((1, 2), ()),  # event of gluecksbringer(p1)
+    34: ((1,), ()),  # event of tapferes_herz(p1)
+    35: ((1, 2), ()),  # event of sternschnuppe(p1)
+    36: ((1, 2), ()),  # event of heilkraeuter(p1)
+    37: ((1,), ()),  # event of rueckzug_ins_baumhaus(p1)
+    38: ((1,), ()),  # action of wolkenschloss(p1)
+    39: ((1,), ()),  # event of lady_stillstand(p1)
+    40: ((1,), ()),  # event of samt(p1)
+    41: ((1,), ()),  # event of leutnant_lahm(p1)
+    42: ((1,), ()),  # action of ki_fluesterkasten(p1)
+    43: ((1,), ()),  # action of ki_bremsklotz(p1)
+    44: ((1,), ()),  # event of stillstand(p1)
+    45: ((1,), ()),  # event of laehmende_rede(p1)
+    46: ((1,), ()),  # event of buerokratie(p1)
+    47: ((1,), ()),  # event of kaltes_schweigen(p1)
+    48: ((1,), ()),  # event of intrige(p1)
+    49: ((1,), ()),  # event of eiserne_disziplin(p1)
+    50: ((1, 2), ()),  # event of kalte_schulter(p1)
+    51: ((1,), ()),  # action of aktenarchiv(p1)
+    52: ((1,), ()),  # action of kontrollzentrum(p1)
+    53: ((1, 2), ()),  # event of theo_treu(p1)
+    54: ((1,), ()),  # event of lagerpause(p1)
+    55: ((1,), ()),  # event of heldenmut(p1)
+    56: ((1,), ()),  # event of rettungsaktion(p1)
+    57: ((1,), ()),  # event of festes_band(p1)
+    58: ((1, 2), ()),  # event of mutprobe(p1)
+    59: ((1,), ()),  # action of wachturm(p1)
+    60: ((1,), ()),  # event of rico_rueckprall(p1)
+    61: ((1,), ()),  # event of baron_blutdruck(p1)
+    62: ((1,), ()),  # event of herr_handel(p1)
+    63: ((1,), ()),  # event of jongleur_jupp(p1)
+    64: ((1,), ()),  # event of magier_mehrwert(p1)
+    65: ((1, 2), ()),  # action of ki_rechenmaschine(p1)
+    66: ((1,), ()),  # action of ki_preisschild(p1)
+    67: ((1,), ()),  # action of ki_spielautomat(p1)
+    68: ((1,), ()),  # action of ki_wechselstube(p1)
+    69: ((1,), ()),  # event of teurer_spass(p1)
+    70: ((1,), ()),  # event of tauschgeschaeft(p1)
+    71: ((1,), ()),  # event of ausverkauf(p1)
+    72: ((1, 2), ()),  # event of zugabe(p1)
+    73: ((1,), ()),  # event of wechselgeld(p1)
+    74: ((1,), ()),  # event of lockangebot(p1)
+    75: ((1, 2), ()),  # event of blutgeld(p1)
+    76: ((1,), ()),  # event of preisexplosion(p1)
+    77: ((1,), ()),  # event of vertragsbruch(p1)
+    78: ((1,), ()),  # event of hinterlist(p1)
+    79: ((1,), ()),  # event of kredit(p1)
+    80: ((1,), ()),  # event of letzte_rate(p1)
+    81: ((1,), ()),  # action of spielcasino(p1)
+    82: ((1,), ()),  # action of pfandhaus(p1)
+    83: ((1,), ()),  # event of roxy(p2)
+    84: ((1,), ()),  # event of ronja_regenbogen(p2)
+    85: ((1,), ()),  # event of eule_elsa(p2)
+    86: ((1,), ()),  # action of illusionsdrache(p2)
+    87: ((1,), ()),  # action of ki_pflaster(p2)
+    88: ((1,), ()),  # event of zweite_chance(p2)
+    89: ((1,), ()),  # event of sonnenstrahl(p2)
+    90: ((1,), ()),  # event of schutzengel(p2)
+    91: ((1, 2), ()),  # event of gluecksbringer(p2)
+    92: ((1,), ()),  # event of tapferes_herz(p2)
+    93: ((1, 2), ()),  # event of sternschnuppe(p2)
+    94: ((1, 2), ()),  # event of heilkraeuter(p2)
+    95: ((1,), ()),  # event of rueckzug_ins_baumhaus(p2)
+    96: ((1,), ()),  # action of wolkenschloss(p2)
+    97: ((1,), ()),  # event of lady_stillstand(p2)
+    98: ((1,), ()),  # event of samt(p2)
+    99: ((1,), ()),  # event of leutnant_lahm(p2)
+    100: ((1,), ()),  # action of ki_fluesterkasten(p2)
+    101: ((1,), ()),  # action of ki_bremsklotz(p2)
+    102: ((1,), ()),  # event of stillstand(p2)
+    103: ((1,), ()),  # event of laehmende_rede(p2)
+    104: ((1,), ()),  # event of buerokratie(p2)
+    105: ((1,), ()),  # event of kaltes_schweigen(p2)
+    106: ((1,), ()),  # event of intrige(p2)
+    107: ((1,), ()),  # event of eiserne_disziplin(p2)
+    108: ((1, 2), ()),  # event of kalte_schulter(p2)
+    109: ((1,), ()),  # action of aktenarchiv(p2)
+    110: ((1,), ()),  # action of kontrollzentrum(p2)
+    111: ((1, 2), ()),  # event of theo_treu(p2)
+    112: ((1,), ()),  # event of lagerpause(p2)
+    113: ((1,), ()),  # event of heldenmut(p2)
+    114: ((1,), ()),  # event of rettungsaktion(p2)
+    115: ((1,), ()),  # event of festes_band(p2)
+    116: ((1, 2), ()),  # event of mutprobe(p2)
+    117: ((1,), ()),  # action of wachturm(p2)
+    118: ((1,), ()),  # event of rico_rueckprall(p2)
+    119: ((1,), ()),  # event of baron_blutdruck(p2)
+    120: ((1,), ()),  # event of herr_handel(p2)
+    121: ((1,), ()),  # event of jongleur_jupp(p2)
+    122: ((1,), ()),  # event of magier_mehrwert(p2)
+    123: ((1, 2), ()),  # action of ki_rechenmaschine(p2)
+    124: ((1,), ()),  # action of ki_preisschild(p2)
+    125: ((1,), ()),  # action of ki_spielautomat(p2)
+    126: ((1,), ()),  # action of ki_wechselstube(p2)
+    127: ((1,), ()),  # event of teurer_spass(p2)
+    128: ((1,), ()),  # event of tauschgeschaeft(p2)
+    129: ((1,), ()),  # event of ausverkauf(p2)
+    130: ((1, 2), ()),  # event of zugabe(p2)
+    131: ((1,), ()),  # event of wechselgeld(p2)
+    132: ((1,), ()),  # event of lockangebot(p2)
+    133: ((1, 2), ()),  # event of blutgeld(p2)
+    134: ((1,), ()),  # event of preisexplosion(p2)
+    135: ((1,), ()),  # event of vertragsbruch(p2)
+    136: ((1,), ()),  # event of hinterlist(p2)
+    137: ((1,), ()),  # event of kredit(p2)
+    138: ((1,), ()),  # event of letzte_rate(p2)
+    139: ((1,), ()),  # action of spielcasino(p2)
+    140: ((1,), ()),  # action of pfandhaus(p2)
+    143: ((2,), ()),  # on gesammelt of graf_grau__while0
+    146: ((2,), ()),  # on gesammelt of edgar_satzsprung__while0
+    147: ((2,), ()),  # on gesammelt of madame_zugabe__while0
+    149: ((2,), ()),  # on gesammelt of lord_leihgabe__while0
+    154: ((2,), ()),  # on gesammelt of blitzy__while0
+    155: ((2,), ()),  # on gesammelt of lena__while0
+    157: ((2,), ()),  # on gesammelt of fee_fortuna__while0
+    159: ((2,), ()),  # on gesammelt of cleo_chance__while0
+    160: ((2,), ()),  # on gesammelt of flauschi__while0
+    161: ((2,), ()),  # on gesammelt of gluecksschwein_trudi__while0
+    164: ((2,), ()),  # on gesammelt of professor_null__while0
+    166: ((2,), ()),  # on gesammelt of zensor_zack__while0
+    167: ((2,), ()),  # on gesammelt of rabe_raspel__while0
+    169: ((2,), ()),  # on gesammelt of siegelring__while0
+    171: ((2,), ()),  # on gesammelt of paula_pfad__while0
+    173: ((2,), ()),  # on gesammelt of selma_seil__while0
+    174: ((2,), ()),  # on gesammelt of pony_polka__while0
+    178: ((2,), ()),  # on gesammelt of tante_tantieme__while0
+    179: ((2,), ()),  # on gesammelt of elster_elvira__while0
 }

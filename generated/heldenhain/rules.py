@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 5b00bcbec6df1cc0
+# Spec hash: 0eeaf9d5e769ffdf
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -27,8 +27,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: e6b42c5f129a157e
-# Fingerprint: source 3d90c7ceb0fe4d2f05a2 output 75333dfeb99c1eee6128
+# Tests hash: 5fa2d9b15d3bea16
+# Fingerprint: source aa54115eb55469ef4bdb output 1ffa09f8e3936c3f7f50
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -181,7 +181,6 @@ from .tables import (
     KS_drache,
     KS_hauptquartier,
     KS_ki,
-    KS_schauplatz,
     OWNER,
     PLAYERS,
 )
@@ -191,133 +190,85 @@ from .tables import (
 
 def d_deck_von(state, v_p):
     "define deck_von"
-    # spec: spec/heldenhain/02_cards.rules:5
+    # spec: spec/heldenhain/02_cards.rules:6
     return state.params["deck_1"] if v_p == 0 else state.params["deck_2"]
-
-
-def d_ist_charakter(state, v_c):
-    "define ist_charakter"
-    # spec: spec/heldenhain/02_cards.rules:7
-    return v_c in KS_charakter
-
-
-def d_ist_begleiter(state, v_c):
-    "define ist_begleiter"
-    # spec: spec/heldenhain/02_cards.rules:8
-    return v_c in KS_begleiter
-
-
-def d_ist_drache(state, v_c):
-    "define ist_drache"
-    # spec: spec/heldenhain/02_cards.rules:9
-    return v_c in KS_drache
 
 
 def d_ist_figur(state, v_c):
     "define ist_figur"
-    # spec: spec/heldenhain/02_cards.rules:11
+    # spec: spec/heldenhain/02_cards.rules:9
     return v_c in KS_charakter or v_c in KS_begleiter or v_c in KS_drache
-
-
-def d_ist_ki(state, v_c):
-    "define ist_ki"
-    # spec: spec/heldenhain/02_cards.rules:12
-    return v_c in KS_ki
-
-
-def d_ist_aktion(state, v_c):
-    "define ist_aktion"
-    # spec: spec/heldenhain/02_cards.rules:13
-    return v_c in KS_aktion
-
-
-def d_ist_ausruestung(state, v_c):
-    "define ist_ausruestung"
-    # spec: spec/heldenhain/02_cards.rules:14
-    return v_c in KS_ausruestung
-
-
-def d_ist_hauptquartier(state, v_c):
-    "define ist_hauptquartier"
-    # spec: spec/heldenhain/02_cards.rules:15
-    return v_c in KS_hauptquartier
-
-
-def d_ist_schauplatz(state, v_c):
-    "define ist_schauplatz"
-    # spec: spec/heldenhain/02_cards.rules:16
-    return v_c in KS_schauplatz
 
 
 def d_siegziel(state):
     "define siegziel"
-    # spec: spec/heldenhain/02_cards.rules:19
+    # spec: spec/heldenhain/02_cards.rules:12
     return 20
 
 
 def d_feldgroesse(state):
     "define feldgroesse"
-    # spec: spec/heldenhain/02_cards.rules:20
+    # spec: spec/heldenhain/02_cards.rules:13
     return 6
 
 
 def d_handlimit(state):
     "define handlimit"
-    # spec: spec/heldenhain/02_cards.rules:21
+    # spec: spec/heldenhain/02_cards.rules:14
     return 7
 
 
 def d_energiespeicher(state):
     "define energiespeicher"
-    # spec: spec/heldenhain/02_cards.rules:22
+    # spec: spec/heldenhain/02_cards.rules:15
     return 6
 
 
 def d_mannschaft(state, v_p, v_x):
     "define mannschaft"
-    # spec: spec/heldenhain/02_cards.rules:27
+    # spec: spec/heldenhain/02_cards.rules:20
     return q_mannschaftsgroesse(state, v_p) >= v_x
 
 
 def d_bereit(state, v_f):
     "define bereit"
-    # spec: spec/heldenhain/02_cards.rules:30
+    # spec: spec/heldenhain/02_cards.rules:23
     return not state.counters[1][v_f] == 1
 
 
 def d_einsatzbereit(state, v_f):
     "define einsatzbereit"
-    # spec: spec/heldenhain/02_cards.rules:32
+    # spec: spec/heldenhain/02_cards.rules:25
     return not state.counters[1][v_f] == 1 and not state.counters[2][v_f] == 1
 
 
 def d_traegt(state, v_f, v_a):
     "define traegt"
-    # spec: spec/heldenhain/02_cards.rules:36
+    # spec: spec/heldenhain/02_cards.rules:29
     return is_active(state, 0, [v_a, v_f])
 
 
 def d_mannschaft_gilt(state, v_f):
     "define mannschaft_gilt"
-    # spec: spec/heldenhain/02_cards.rules:39
+    # spec: spec/heldenhain/02_cards.rules:32
     return bool(
         v_f in KS_charakter
         and (
             A_mannschaft[v_f]
             if v_f is not None
             else attr_of(
-                A_mannschaft, v_f, "mannschaft", "spec/heldenhain/02_cards.rules:40:26"
+                A_mannschaft, v_f, "mannschaft", "spec/heldenhain/02_cards.rules:33:24"
             )
         )
         > 0
         and (
             v_f is not None
             and state.location[v_f]
-            == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:40:57")
+            == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:33:55")
         )
         and d_mannschaft(
             state,
-            owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:41:20"),
+            owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:34:20"),
             (
                 A_mannschaft[v_f]
                 if v_f is not None
@@ -325,7 +276,7 @@ def d_mannschaft_gilt(state, v_f):
                     A_mannschaft,
                     v_f,
                     "mannschaft",
-                    "spec/heldenhain/02_cards.rules:41:30",
+                    "spec/heldenhain/02_cards.rules:34:30",
                 )
             ),
         )
@@ -334,12 +285,12 @@ def d_mannschaft_gilt(state, v_f):
 
 def d_rueckendeckung_summe(state, v_z):
     "define rueckendeckung_summe"
-    # spec: spec/heldenhain/02_cards.rules:63
+    # spec: spec/heldenhain/02_cards.rules:56
     return sum(
         [
             A_rueckendeckung[c_g]
             for c_g in state.zones[
-                5 + owner_of(OWNER, v_z, "spec/heldenhain/02_cards.rules:64:40")
+                5 + owner_of(OWNER, v_z, "spec/heldenhain/02_cards.rules:57:40")
             ]
             if c_g != v_z
             and (c_g in KS_charakter or c_g in KS_begleiter or c_g in KS_drache)
@@ -349,7 +300,7 @@ def d_rueckendeckung_summe(state, v_z):
 
 def d_ueberlastet(state, v_f):
     "define ueberlastet"
-    # spec: spec/heldenhain/02_cards.rules:69
+    # spec: spec/heldenhain/02_cards.rules:62
     return state.counters[0][v_f] >= q_ausdauer(state, v_f)
 
 
@@ -592,18 +543,18 @@ def d_deckgroesse(state, v_d):
 
 def q_mannschaftsgroesse(state, v_p):
     "quantity mannschaftsgroesse"
-    # spec: spec/heldenhain/02_cards.rules:26
+    # spec: spec/heldenhain/02_cards.rules:19
     value = len([c_f for c_f in state.zones[5 + v_p] if c_f in KS_charakter])
     if (
         state.location[E_banner_der_gefaehrten__p1] == 9
     ):  # banner_der_gefaehrten(p1) while in angelegt
-        # spec: spec/heldenhain/12_weggefaehrten.rules:227
+        # spec: spec/heldenhain/12_weggefaehrten.rules:220
         if v_p == 0:
             value += 1
     if (
         state.location[E_banner_der_gefaehrten__p2] == 10
     ):  # banner_der_gefaehrten(p2) while in angelegt
-        # spec: spec/heldenhain/12_weggefaehrten.rules:227
+        # spec: spec/heldenhain/12_weggefaehrten.rules:220
         if v_p == 1:
             value += 1
     return value
@@ -611,13 +562,13 @@ def q_mannschaftsgroesse(state, v_p):
 
 def q_einsatz(state, v_f):
     "quantity einsatz"
-    # spec: spec/heldenhain/02_cards.rules:44
+    # spec: spec/heldenhain/02_cards.rules:37
     value = (
         (
             A_einsatz[v_f]
             if v_f is not None
             else attr_of(
-                A_einsatz, v_f, "einsatz", "spec/heldenhain/02_cards.rules:45:5"
+                A_einsatz, v_f, "einsatz", "spec/heldenhain/02_cards.rules:38:5"
             )
         )
         + state.counters[5][v_f]
@@ -625,7 +576,7 @@ def q_einsatz(state, v_f):
             [
                 A_einsatz[c_a]
                 for c_a in state.zones[
-                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:45:67")
+                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:38:67")
                 ]
                 if is_active(state, 0, [c_a, v_f])
             ]
@@ -638,7 +589,7 @@ def q_einsatz(state, v_f):
                     A_mannschaft_einsatz,
                     v_f,
                     "mannschaft_einsatz",
-                    "spec/heldenhain/02_cards.rules:46:35",
+                    "spec/heldenhain/02_cards.rules:39:35",
                 )
             )
             if bool(
@@ -650,18 +601,18 @@ def q_einsatz(state, v_f):
                         A_mannschaft,
                         v_f,
                         "mannschaft",
-                        "spec/heldenhain/02_cards.rules:40:26",
+                        "spec/heldenhain/02_cards.rules:33:24",
                     )
                 )
                 > 0
                 and (
                     v_f is not None
                     and state.location[v_f]
-                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:40:57")
+                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:33:55")
                 )
                 and d_mannschaft(
                     state,
-                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:41:20"),
+                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:34:20"),
                     (
                         A_mannschaft[v_f]
                         if v_f is not None
@@ -669,7 +620,7 @@ def q_einsatz(state, v_f):
                             A_mannschaft,
                             v_f,
                             "mannschaft",
-                            "spec/heldenhain/02_cards.rules:41:30",
+                            "spec/heldenhain/02_cards.rules:34:30",
                         )
                     ),
                 )
@@ -683,11 +634,11 @@ def q_einsatz(state, v_f):
             value += -1
             value = max(value, 0)
     if state.location[E_nebelmoor__p1] == 13:  # nebelmoor(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:272
+        # spec: spec/heldenhain/11_schattenkabinett.rules:268
         value += -1
         value = max(value, 0)
     if state.location[E_maskenball__p1] == 13:  # maskenball(p1) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:396
+        # spec: spec/heldenhain/13_purpurpakt.rules:388
         value += 1
     if state.location[E_doktor_daemmer__p2] == 6:  # doktor_daemmer(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:53
@@ -695,11 +646,11 @@ def q_einsatz(state, v_f):
             value += -1
             value = max(value, 0)
     if state.location[E_nebelmoor__p2] == 13:  # nebelmoor(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:272
+        # spec: spec/heldenhain/11_schattenkabinett.rules:268
         value += -1
         value = max(value, 0)
     if state.location[E_maskenball__p2] == 13:  # maskenball(p2) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:396
+        # spec: spec/heldenhain/13_purpurpakt.rules:388
         value += 1
     for effect in state.effects:
         kind = effect[0]
@@ -720,13 +671,13 @@ def q_einsatz(state, v_f):
 
 def q_ausdauer(state, v_f):
     "quantity ausdauer"
-    # spec: spec/heldenhain/02_cards.rules:47
+    # spec: spec/heldenhain/02_cards.rules:40
     value = (
         (
             A_ausdauer[v_f]
             if v_f is not None
             else attr_of(
-                A_ausdauer, v_f, "ausdauer", "spec/heldenhain/02_cards.rules:48:5"
+                A_ausdauer, v_f, "ausdauer", "spec/heldenhain/02_cards.rules:41:5"
             )
         )
         + state.counters[6][v_f]
@@ -734,7 +685,7 @@ def q_ausdauer(state, v_f):
             [
                 A_ausdauer[c_a]
                 for c_a in state.zones[
-                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:48:70")
+                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:41:70")
                 ]
                 if is_active(state, 0, [c_a, v_f])
             ]
@@ -747,7 +698,7 @@ def q_ausdauer(state, v_f):
                     A_mannschaft_ausdauer,
                     v_f,
                     "mannschaft_ausdauer",
-                    "spec/heldenhain/02_cards.rules:49:35",
+                    "spec/heldenhain/02_cards.rules:42:35",
                 )
             )
             if bool(
@@ -759,18 +710,18 @@ def q_ausdauer(state, v_f):
                         A_mannschaft,
                         v_f,
                         "mannschaft",
-                        "spec/heldenhain/02_cards.rules:40:26",
+                        "spec/heldenhain/02_cards.rules:33:24",
                     )
                 )
                 > 0
                 and (
                     v_f is not None
                     and state.location[v_f]
-                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:40:57")
+                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:33:55")
                 )
                 and d_mannschaft(
                     state,
-                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:41:20"),
+                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:34:20"),
                     (
                         A_mannschaft[v_f]
                         if v_f is not None
@@ -778,7 +729,7 @@ def q_ausdauer(state, v_f):
                             A_mannschaft,
                             v_f,
                             "mannschaft",
-                            "spec/heldenhain/02_cards.rules:41:30",
+                            "spec/heldenhain/02_cards.rules:34:30",
                         )
                     ),
                 )
@@ -789,18 +740,18 @@ def q_ausdauer(state, v_f):
     if (
         state.location[E_regenbogenbruecke__p1] == 13
     ):  # regenbogenbruecke(p1) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:328
+        # spec: spec/heldenhain/10_superfreundinnen.rules:296
         value += 1
     if state.location[E_alter_wald__p1] == 13:  # alter_wald(p1) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:247
+        # spec: spec/heldenhain/12_weggefaehrten.rules:240
         value += 1
     if (
         state.location[E_regenbogenbruecke__p2] == 13
     ):  # regenbogenbruecke(p2) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:328
+        # spec: spec/heldenhain/10_superfreundinnen.rules:296
         value += 1
     if state.location[E_alter_wald__p2] == 13:  # alter_wald(p2) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:247
+        # spec: spec/heldenhain/12_weggefaehrten.rules:240
         value += 1
     for effect in state.effects:
         kind = effect[0]
@@ -814,15 +765,15 @@ def q_ausdauer(state, v_f):
 
 def q_rettung(state, v_f):
     "quantity rettung"
-    # spec: spec/heldenhain/02_cards.rules:51
+    # spec: spec/heldenhain/02_cards.rules:44
     value = (
         0
-        if not v_f in KS_charakter
+        if v_f not in KS_charakter
         else (
             A_rettung[v_f]
             if v_f is not None
             else attr_of(
-                A_rettung, v_f, "rettung", "spec/heldenhain/02_cards.rules:53:10"
+                A_rettung, v_f, "rettung", "spec/heldenhain/02_cards.rules:46:10"
             )
         )
         + state.counters[7][v_f]
@@ -830,7 +781,7 @@ def q_rettung(state, v_f):
             [
                 A_rettung[c_a]
                 for c_a in state.zones[
-                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:53:72")
+                    9 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:46:72")
                 ]
                 if is_active(state, 0, [c_a, v_f])
             ]
@@ -843,7 +794,7 @@ def q_rettung(state, v_f):
                     A_mannschaft_rettung,
                     v_f,
                     "mannschaft_rettung",
-                    "spec/heldenhain/02_cards.rules:54:35",
+                    "spec/heldenhain/02_cards.rules:47:35",
                 )
             )
             if bool(
@@ -855,18 +806,18 @@ def q_rettung(state, v_f):
                         A_mannschaft,
                         v_f,
                         "mannschaft",
-                        "spec/heldenhain/02_cards.rules:40:26",
+                        "spec/heldenhain/02_cards.rules:33:24",
                     )
                 )
                 > 0
                 and (
                     v_f is not None
                     and state.location[v_f]
-                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:40:57")
+                    == 5 + owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:33:55")
                 )
                 and d_mannschaft(
                     state,
-                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:41:20"),
+                    owner_of(OWNER, v_f, "spec/heldenhain/02_cards.rules:34:20"),
                     (
                         A_mannschaft[v_f]
                         if v_f is not None
@@ -874,7 +825,7 @@ def q_rettung(state, v_f):
                             A_mannschaft,
                             v_f,
                             "mannschaft",
-                            "spec/heldenhain/02_cards.rules:41:30",
+                            "spec/heldenhain/02_cards.rules:34:30",
                         )
                     ),
                 )
@@ -903,19 +854,19 @@ def q_rettung(state, v_f):
 
 def q_kosten(state, v_p, v_c):
     "quantity kosten"
-    # spec: spec/heldenhain/02_cards.rules:56
+    # spec: spec/heldenhain/02_cards.rules:49
     value = (
         A_kosten[v_c]
         if v_c is not None
-        else attr_of(A_kosten, v_c, "kosten", "spec/heldenhain/02_cards.rules:56:39")
+        else attr_of(A_kosten, v_c, "kosten", "spec/heldenhain/02_cards.rules:49:39")
     )
     if state.location[E_basar__p1] == 13:  # basar(p1) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:383
+        # spec: spec/heldenhain/13_purpurpakt.rules:375
         if v_c in KS_aktion:
             value += -1
             value = max(value, 0)
     if state.location[E_basar__p2] == 13:  # basar(p2) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:383
+        # spec: spec/heldenhain/13_purpurpakt.rules:375
         if v_c in KS_aktion:
             value += -1
             value = max(value, 0)
@@ -932,20 +883,20 @@ def q_kosten(state, v_p, v_c):
 
 def q_rueckendeckung_fuer(state, v_z):
     "quantity rueckendeckung_fuer"
-    # spec: spec/heldenhain/02_cards.rules:65
+    # spec: spec/heldenhain/02_cards.rules:58
     value = d_rueckendeckung_summe(state, v_z)
     if state.location[E_steile_pfade__p1] == 13:  # steile_pfade(p1) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:255
+        # spec: spec/heldenhain/12_weggefaehrten.rules:248
         value += d_rueckendeckung_summe(state, v_z)
     if state.location[E_steile_pfade__p2] == 13:  # steile_pfade(p2) while in tischmitte
-        # spec: spec/heldenhain/12_weggefaehrten.rules:255
+        # spec: spec/heldenhain/12_weggefaehrten.rules:248
         value += d_rueckendeckung_summe(state, v_z)
     return value
 
 
 def q_ablenkstress(state, v_z, v_n):
     "quantity ablenkstress"
-    # spec: spec/heldenhain/02_cards.rules:66
+    # spec: spec/heldenhain/02_cards.rules:59
     value = 0 if v_n <= 0 else max(1, v_n - q_rueckendeckung_fuer(state, v_z))
     return value
 
@@ -1004,7 +955,7 @@ def allowed_ausspielen(state, x0, x1):
             ENTITY_LABELS[x1]
             if x1 is not None
             else attr_of(
-                ENTITY_LABELS, x1, "label", "spec/heldenhain/03_rules.rules:41:86"
+                ENTITY_LABELS, x1, "label", "spec/heldenhain/03_rules.rules:41:84"
             )
         )
         for c_k in state.zones[7 + x0]
@@ -1032,7 +983,7 @@ def allowed_sammeln(state, x0, x1):
     # spec: spec/heldenhain/03_rules.rules:59
     if (
         (x1 is None or state.location[x1] != 5 + x0)
-        or not x1 in KS_charakter
+        or x1 not in KS_charakter
         or state.counters[1][x1] == 1
         or state.counters[2][x1] == 1
     ):
@@ -1060,13 +1011,13 @@ def allowed_ablenken_mit(state, x0, x1):
     if (
         state.location[E_zeitlupenstadt__p1] == 13
     ):  # zeitlupenstadt(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:281
+        # spec: spec/heldenhain/11_schattenkabinett.rules:277
         if state.counters[2][x1] == 1:
             return False
     if (
         state.location[E_zeitlupenstadt__p2] == 13
     ):  # zeitlupenstadt(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:281
+        # spec: spec/heldenhain/11_schattenkabinett.rules:277
         if state.counters[2][x1] == 1:
             return False
     return True
@@ -1112,13 +1063,13 @@ def allowed_ablenken(state, x0, x1, x2):
     if (
         state.location[E_zeitlupenstadt__p1] == 13
     ):  # zeitlupenstadt(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:281
+        # spec: spec/heldenhain/11_schattenkabinett.rules:277
         if state.counters[2][x1] == 1:
             return False
     if (
         state.location[E_zeitlupenstadt__p2] == 13
     ):  # zeitlupenstadt(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:281
+        # spec: spec/heldenhain/11_schattenkabinett.rules:277
         if state.counters[2][x1] == 1:
             return False
     return True
@@ -1149,7 +1100,7 @@ def allowed_drache_nutzen(state, x0, x1):
     # spec: spec/heldenhain/03_rules.rules:86
     if (
         (x1 is None or state.location[x1] != 5 + x0)
-        or not x1 in KS_drache
+        or x1 not in KS_drache
         or state.counters[1][x1] == 1
         or state.counters[2][x1] == 1
     ):
@@ -1187,19 +1138,19 @@ def allowed_aussetzen_lassen(state, x0):
 
 def when_zusammenhalt__p1(state, v_you, v_this):
     "when the event of zusammenhalt(p1) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:191
+    # spec: spec/heldenhain/10_superfreundinnen.rules:169
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_pyjamaparty__p1(state, v_you, v_this):
     "when the event of pyjamaparty(p1) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:268
+    # spec: spec/heldenhain/10_superfreundinnen.rules:240
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
 def when_schachzug__p1(state, v_you, v_this):
     "when the event of schachzug(p1) may happen"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:192
+    # spec: spec/heldenhain/11_schattenkabinett.rules:188
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
@@ -1223,19 +1174,19 @@ def when_gemeinsamer_marsch__p1(state, v_you, v_this):
 
 def when_gipfelsturm__p1(state, v_you, v_this):
     "when the event of gipfelsturm(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:170
+    # spec: spec/heldenhain/12_weggefaehrten.rules:167
     return q_mannschaftsgroesse(state, v_you) >= 4
 
 
 def when_treue_freunde__p1(state, v_you, v_this):
     "when the event of treue_freunde(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:174
+    # spec: spec/heldenhain/12_weggefaehrten.rules:171
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_schwur_der_gefaehrten__p1(state, v_you, v_this):
     "when the event of schwur_der_gefaehrten(p1) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:203
+    # spec: spec/heldenhain/12_weggefaehrten.rules:200
     return q_mannschaftsgroesse(state, v_you) >= 5
 
 
@@ -1265,37 +1216,37 @@ def when_blutgeld__p1(state, v_you, v_this):
 
 def when_kredit__p1(state, v_you, v_this):
     "when the event of kredit(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:319
+    # spec: spec/heldenhain/13_purpurpakt.rules:315
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_letzte_rate__p1(state, v_you, v_this):
     "when the event of letzte_rate(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:328
+    # spec: spec/heldenhain/13_purpurpakt.rules:324
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_kleingedrucktes__p1(state, v_you, v_this):
     "when the event of kleingedrucktes(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:335
+    # spec: spec/heldenhain/13_purpurpakt.rules:331
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_zusammenhalt__p2(state, v_you, v_this):
     "when the event of zusammenhalt(p2) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:191
+    # spec: spec/heldenhain/10_superfreundinnen.rules:169
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_pyjamaparty__p2(state, v_you, v_this):
     "when the event of pyjamaparty(p2) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:268
+    # spec: spec/heldenhain/10_superfreundinnen.rules:240
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
 def when_schachzug__p2(state, v_you, v_this):
     "when the event of schachzug(p2) may happen"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:192
+    # spec: spec/heldenhain/11_schattenkabinett.rules:188
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
@@ -1319,19 +1270,19 @@ def when_gemeinsamer_marsch__p2(state, v_you, v_this):
 
 def when_gipfelsturm__p2(state, v_you, v_this):
     "when the event of gipfelsturm(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:170
+    # spec: spec/heldenhain/12_weggefaehrten.rules:167
     return q_mannschaftsgroesse(state, v_you) >= 4
 
 
 def when_treue_freunde__p2(state, v_you, v_this):
     "when the event of treue_freunde(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:174
+    # spec: spec/heldenhain/12_weggefaehrten.rules:171
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_schwur_der_gefaehrten__p2(state, v_you, v_this):
     "when the event of schwur_der_gefaehrten(p2) may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:203
+    # spec: spec/heldenhain/12_weggefaehrten.rules:200
     return q_mannschaftsgroesse(state, v_you) >= 5
 
 
@@ -1361,19 +1312,19 @@ def when_blutgeld__p2(state, v_you, v_this):
 
 def when_kredit__p2(state, v_you, v_this):
     "when the event of kredit(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:319
+    # spec: spec/heldenhain/13_purpurpakt.rules:315
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_letzte_rate__p2(state, v_you, v_this):
     "when the event of letzte_rate(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:328
+    # spec: spec/heldenhain/13_purpurpakt.rules:324
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_kleingedrucktes__p2(state, v_you, v_this):
     "when the event of kleingedrucktes(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:335
+    # spec: spec/heldenhain/13_purpurpakt.rules:331
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
@@ -1415,7 +1366,7 @@ EVENT_WHEN = {
 
 def aw_gildenhaus__p1(state, v_you, v_this):
     "when the action of gildenhaus(p1) may be used"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:241
+    # spec: spec/heldenhain/12_weggefaehrten.rules:234
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
@@ -1433,19 +1384,19 @@ def aw_ki_spielautomat__p1(state, v_you, v_this):
 
 def aw_spielcasino__p1(state, v_you, v_this):
     "when the action of spielcasino(p1) may be used"
-    # spec: spec/heldenhain/13_purpurpakt.rules:365
+    # spec: spec/heldenhain/13_purpurpakt.rules:357
     return len(state.zones[3 + v_you]) > 0
 
 
 def aw_pfandhaus__p1(state, v_you, v_this):
     "when the action of pfandhaus(p1) may be used"
-    # spec: spec/heldenhain/13_purpurpakt.rules:372
+    # spec: spec/heldenhain/13_purpurpakt.rules:364
     return len(state.zones[5 + v_you]) > 0
 
 
 def aw_gildenhaus__p2(state, v_you, v_this):
     "when the action of gildenhaus(p2) may be used"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:241
+    # spec: spec/heldenhain/12_weggefaehrten.rules:234
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
@@ -1463,13 +1414,13 @@ def aw_ki_spielautomat__p2(state, v_you, v_this):
 
 def aw_spielcasino__p2(state, v_you, v_this):
     "when the action of spielcasino(p2) may be used"
-    # spec: spec/heldenhain/13_purpurpakt.rules:365
+    # spec: spec/heldenhain/13_purpurpakt.rules:357
     return len(state.zones[3 + v_you]) > 0
 
 
 def aw_pfandhaus__p2(state, v_you, v_this):
     "when the action of pfandhaus(p2) may be used"
-    # spec: spec/heldenhain/13_purpurpakt.rules:372
+    # spec: spec/heldenhain/13_purpurpakt.rules:364
     return len(state.zones[5 + v_you]) > 0
 
 
@@ -1556,13 +1507,13 @@ ACTION_CARDS = frozenset(
 
 def inv_punkte_im_rahmen(state):
     "invariant punkte_im_rahmen"
-    # spec: spec/heldenhain/04_turn.rules:158
+    # spec: spec/heldenhain/04_turn.rules:151
     return all(state.tracks[c_p] >= 0 and state.tracks[c_p] <= 20 for c_p in PLAYERS)
 
 
 def inv_energie_im_rahmen(state):
     "invariant energie_im_rahmen"
-    # spec: spec/heldenhain/04_turn.rules:160
+    # spec: spec/heldenhain/04_turn.rules:153
     return all(
         state.tracks[2 + c_p] >= 0 and state.tracks[2 + c_p] <= 6 for c_p in PLAYERS
     )
@@ -1570,13 +1521,13 @@ def inv_energie_im_rahmen(state):
 
 def inv_feld_hoechstens_sechs(state):
     "invariant feld_hoechstens_sechs"
-    # spec: spec/heldenhain/04_turn.rules:162
+    # spec: spec/heldenhain/04_turn.rules:155
     return all(len(state.zones[5 + c_p]) <= 6 for c_p in PLAYERS)
 
 
 def inv_jeder_name_einmal_im_feld(state):
     "invariant jeder_name_einmal_im_feld"
-    # spec: spec/heldenhain/04_turn.rules:164
+    # spec: spec/heldenhain/04_turn.rules:157
     return all(
         all(
             len(
@@ -1595,7 +1546,7 @@ def inv_jeder_name_einmal_im_feld(state):
 
 def inv_nur_figuren_im_feld(state):
     "invariant nur_figuren_im_feld"
-    # spec: spec/heldenhain/04_turn.rules:166
+    # spec: spec/heldenhain/04_turn.rules:159
     return all(
         all(
             (c_f in KS_charakter or c_f in KS_begleiter or c_f in KS_drache)
@@ -1608,19 +1559,19 @@ def inv_nur_figuren_im_feld(state):
 
 def inv_ein_hauptquartier(state):
     "invariant ein_hauptquartier"
-    # spec: spec/heldenhain/04_turn.rules:168
+    # spec: spec/heldenhain/04_turn.rules:161
     return all(len(state.zones[11 + c_p]) <= 1 for c_p in PLAYERS)
 
 
 def inv_ein_schauplatz(state):
     "invariant ein_schauplatz"
-    # spec: spec/heldenhain/04_turn.rules:170
+    # spec: spec/heldenhain/04_turn.rules:163
     return len(state.zones[13]) <= 1
 
 
 def inv_eine_ausruestung(state):
     "invariant eine_ausruestung"
-    # spec: spec/heldenhain/04_turn.rules:171
+    # spec: spec/heldenhain/04_turn.rules:164
     return all(
         all(
             len(
@@ -2459,231 +2410,207 @@ NEVERS = {
 
 POLICIES = {
     "deck_ki": {
-        "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:254:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:265:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:359:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:375:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:263:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:274:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:368:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:373:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:378:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:383:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:393:5": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:101:9": pol_deck_ki_0,
-        "spec/heldenhain/04_turn.rules:104:17": pol_deck_ki_1,
-        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:119:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:395:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:409:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:106:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:112:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:149:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:196:9": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:77:9": pol_umsichtig_6,
+        "spec/heldenhain/04_turn.rules:94:9": pol_deck_ki_0,
+        "spec/heldenhain/04_turn.rules:97:17": pol_deck_ki_1,
+        "spec/heldenhain/10_superfreundinnen.rules:197:9": pol_umsichtig_12,
         "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:247:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:254:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:262:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:218:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:157:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:197:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:229:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:214:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:194:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:103:13": pol_umsichtig_11,
         "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_12,
     },
     "umsichtig": {
-        "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:254:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:265:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:359:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:375:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:263:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:274:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:368:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:373:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:378:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:383:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:393:5": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
-        "spec/heldenhain/04_turn.rules:104:17": pol_umsichtig_1,
-        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:119:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:395:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:409:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:106:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:112:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:149:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:196:9": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:77:9": pol_umsichtig_6,
+        "spec/heldenhain/04_turn.rules:94:9": pol_umsichtig_0,
+        "spec/heldenhain/04_turn.rules:97:17": pol_umsichtig_1,
+        "spec/heldenhain/10_superfreundinnen.rules:197:9": pol_umsichtig_12,
         "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:247:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:254:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:262:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:218:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:157:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:197:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:229:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:214:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:194:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:103:13": pol_umsichtig_11,
         "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_12,
     },
     "tante_taktik": {
-        "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:254:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:265:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:359:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:375:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:263:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:274:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:368:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:373:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:378:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:383:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:393:5": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:101:9": pol_tante_taktik_2,
-        "spec/heldenhain/04_turn.rules:104:17": pol_tante_taktik_0,
-        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:119:17": pol_tante_taktik_1,
-        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:395:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:409:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:106:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:112:17": pol_tante_taktik_1,
+        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:149:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:196:9": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:77:9": pol_umsichtig_6,
+        "spec/heldenhain/04_turn.rules:94:9": pol_tante_taktik_2,
+        "spec/heldenhain/04_turn.rules:97:17": pol_tante_taktik_0,
+        "spec/heldenhain/10_superfreundinnen.rules:197:9": pol_umsichtig_12,
         "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:247:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:254:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:262:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:218:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:157:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:197:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:229:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:214:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:194:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:103:13": pol_umsichtig_11,
         "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_12,
     },
     "graf_gruebel": {
-        "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:254:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:265:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:359:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:375:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:263:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:274:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:368:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:373:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:378:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:383:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:393:5": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:101:9": pol_graf_gruebel_0,
-        "spec/heldenhain/04_turn.rules:104:17": pol_umsichtig_1,
-        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:119:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:395:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:409:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:106:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:112:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:149:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:196:9": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:77:9": pol_umsichtig_6,
+        "spec/heldenhain/04_turn.rules:94:9": pol_graf_gruebel_0,
+        "spec/heldenhain/04_turn.rules:97:17": pol_umsichtig_1,
+        "spec/heldenhain/10_superfreundinnen.rules:197:9": pol_umsichtig_12,
         "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:247:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:254:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:262:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:218:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:157:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:197:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:229:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:214:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:194:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:103:13": pol_umsichtig_11,
         "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_12,
     },
     "der_wegweiser": {
-        "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:254:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:265:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:359:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:375:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:263:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:274:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:368:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:373:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:378:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:383:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:393:5": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
-        "spec/heldenhain/04_turn.rules:104:17": pol_der_wegweiser_0,
-        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:119:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:395:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:409:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:106:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:112:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:149:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:196:9": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:77:9": pol_umsichtig_6,
+        "spec/heldenhain/04_turn.rules:94:9": pol_umsichtig_0,
+        "spec/heldenhain/04_turn.rules:97:17": pol_der_wegweiser_0,
+        "spec/heldenhain/10_superfreundinnen.rules:197:9": pol_umsichtig_12,
         "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:247:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:254:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:262:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:218:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:157:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:197:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:229:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:214:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:194:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:103:13": pol_umsichtig_11,
         "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_12,
     },
     "fraeulein_rabatt": {
-        "spec/heldenhain/03_rules.rules:172:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:254:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:265:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:359:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:364:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:369:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:375:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:380:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:385:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:263:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:274:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:368:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:373:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:378:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:383:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:393:5": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:101:9": pol_umsichtig_0,
-        "spec/heldenhain/04_turn.rules:104:17": pol_fraeulein_rabatt_0,
-        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:119:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:127:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:395:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:409:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:106:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:112:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:84:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:101:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:149:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:196:9": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:77:9": pol_umsichtig_6,
+        "spec/heldenhain/04_turn.rules:94:9": pol_umsichtig_0,
+        "spec/heldenhain/04_turn.rules:97:17": pol_fraeulein_rabatt_0,
+        "spec/heldenhain/10_superfreundinnen.rules:197:9": pol_umsichtig_12,
         "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:247:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:254:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:262:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:218:9": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:80:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:157:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:197:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:229:9": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:214:9": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:194:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:103:13": pol_fraeulein_rabatt_1,
         "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
         "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:313:9": pol_umsichtig_12,
     },
 }

@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 5b00bcbec6df1cc0
+# Spec hash: 0eeaf9d5e769ffdf
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -27,8 +27,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: e6b42c5f129a157e
-# Fingerprint: source ea09f0ca87bbb25fc14d output 3e18748759a12095667c
+# Tests hash: 5fa2d9b15d3bea16
+# Fingerprint: source 185feb95fa36215f2500 output 2619c41b391d817c81ad
 "Heldenhain: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -327,7 +327,6 @@ from .procedures import (
     p_aufrichten,
     p_bis_zugende_ausdauer,
     p_bis_zugende_rettung,
-    p_dauerhaft_einsatz,
     p_deck_bilden,
     p_erschoepfen,
     p_heilen,
@@ -407,7 +406,7 @@ def tb_03_setup_1_0(state, frame):
     "test tests/03_setup.rules#1 part 0 (spec/heldenhain/tests/03_setup.rules:11)"
     # spec: spec/heldenhain/tests/03_setup.rules:11
     state.frames.pop()
-    state.frames.append(new_frame(15, [UNBOUND] * 3))
+    state.frames.append(new_frame(18, [UNBOUND] * 3))
     return
 
 
@@ -415,7 +414,7 @@ def tb_03_setup_2_0(state, frame):
     "test tests/03_setup.rules#2 part 0 (spec/heldenhain/tests/03_setup.rules:23)"
     # spec: spec/heldenhain/tests/03_setup.rules:23
     state.frames.pop()
-    state.frames.append(new_frame(15, [UNBOUND] * 3))
+    state.frames.append(new_frame(18, [UNBOUND] * 3))
     return
 
 
@@ -444,7 +443,7 @@ def tb_03_setup_3_0(state, frame):
     move_card(state, E_zauberstab__p1, 3)
     # spec: spec/heldenhain/tests/03_setup.rules:37
     state.frames.pop()
-    state.frames.append(new_frame(14, [0]))
+    state.frames.append(new_frame(17, [0]))
     return
 
 
@@ -452,7 +451,7 @@ def tb_03_setup_4_0(state, frame):
     "test tests/03_setup.rules#4 part 0 (spec/heldenhain/tests/03_setup.rules:45)"
     # spec: spec/heldenhain/tests/03_setup.rules:45
     state.frames.pop()
-    state.frames.append(new_frame(15, [UNBOUND] * 3))
+    state.frames.append(new_frame(18, [UNBOUND] * 3))
     return
 
 
@@ -481,7 +480,7 @@ def tb_03_setup_5_0(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/03_setup.rules:58
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -492,7 +491,7 @@ def tb_03_setup_5_1(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/03_setup.rules:62
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -503,7 +502,7 @@ def tb_03_setup_5_2(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/03_setup.rules:66
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -511,7 +510,7 @@ def tb_03_setup_6_0(state, frame):
     "test tests/03_setup.rules#6 part 0 (spec/heldenhain/tests/03_setup.rules:73)"
     # spec: spec/heldenhain/tests/03_setup.rules:73
     state.frames.pop()
-    state.frames.append(new_frame(15, [UNBOUND] * 3))
+    state.frames.append(new_frame(18, [UNBOUND] * 3))
     return
 
 
@@ -531,7 +530,7 @@ def tb_04_turn_0_0(state, frame):
     p_sperren(state, E_roxy__p1)
     # spec: spec/heldenhain/tests/04_turn.rules:12
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -543,7 +542,7 @@ def tb_04_turn_1_0(state, frame):
     p_erschoepfen(state, E_samt__p2)
     # spec: spec/heldenhain/tests/04_turn.rules:21
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -562,7 +561,7 @@ def tb_04_turn_2_1(state, frame):
     "test tests/04_turn.rules#2 part 1 (spec/heldenhain/tests/04_turn.rules:30)"
     # spec: spec/heldenhain/tests/04_turn.rules:30
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -573,7 +572,7 @@ def tb_04_turn_3_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:37
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -587,7 +586,7 @@ def tb_04_turn_4_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:45
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -598,7 +597,7 @@ def tb_04_turn_4_1(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:49
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -614,7 +613,7 @@ def tb_04_turn_5_0(state, frame):
     move_card(state, E_baumhaus__p1, 11)
     # spec: spec/heldenhain/tests/04_turn.rules:58
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -628,7 +627,7 @@ def tb_04_turn_5_1(state, frame):
     p_stress_geben(state, E_blitzy__p1, 2)
     # spec: spec/heldenhain/tests/04_turn.rules:64
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -643,7 +642,7 @@ def tb_04_turn_6_0(state, frame):
     move_card(state, E_kuchenpause__p1, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:73
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -658,7 +657,7 @@ def tb_04_turn_7_0(state, frame):
     move_card(state, E_sonnenstrahl__p1, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:86
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -707,7 +706,7 @@ def tb_04_turn_9_0(state, frame):
     move_card(state, E_mira_morgentau__p1, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:112
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -719,7 +718,7 @@ def tb_04_turn_10_0(state, frame):
     move_card(state, E_sonnenstrahl__p1, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:126
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -737,7 +736,7 @@ def tb_04_turn_11_0(state, frame):
     p_stress_geben(state, E_blitzy__p1, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:140
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -757,7 +756,7 @@ def tb_04_turn_12_1(state, frame):
     "test tests/04_turn.rules#12 part 1 (spec/heldenhain/tests/04_turn.rules:153)"
     # spec: spec/heldenhain/tests/04_turn.rules:153
     state.frames.pop()
-    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
     return
 
 
@@ -787,7 +786,7 @@ def tb_04_turn_13_1(state, frame):
     "test tests/04_turn.rules#13 part 1 (spec/heldenhain/tests/04_turn.rules:164)"
     # spec: spec/heldenhain/tests/04_turn.rules:164
     state.frames.pop()
-    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
     return
 
 
@@ -799,7 +798,7 @@ def tb_04_turn_14_0(state, frame):
     move_card(state, E_kuchenpause__p1, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:172
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -811,7 +810,7 @@ def tb_04_turn_15_0(state, frame):
     move_card(state, E_blitzy__p1, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:181
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -993,7 +992,7 @@ def tb_05_figures_2_1(state, frame):
     "test tests/05_figures.rules#2 part 1 (spec/heldenhain/tests/05_figures.rules:28)"
     # spec: spec/heldenhain/tests/05_figures.rules:28
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1160,7 +1159,12 @@ def tb_05_figures_10_1(state, frame):
     # spec: spec/heldenhain/tests/05_figures.rules:118
     p_stress_geben(state, E_blitzy__p1, 2)
     # spec: spec/heldenhain/tests/05_figures.rules:119
-    p_dauerhaft_einsatz(state, E_blitzy__p1, 1)
+    cell = E_blitzy__p1
+    state.counters[5][cell] = bounded(
+        max(0, state.counters[5][cell] + 1),
+        "spec/heldenhain/tests/05_figures.rules:119:5",
+    )
+    state.stamps[12] += 1
     # spec: spec/heldenhain/tests/05_figures.rules:120
     p_bis_zugende_rettung(state, E_blitzy__p1, 2)
     state.frames.pop()
@@ -1192,7 +1196,7 @@ def tb_06_collect_0_0(state, frame):
     move_card(state, E_roxy__p1, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:5
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1256,7 +1260,7 @@ def tb_06_collect_4_0(state, frame):
     move_card(state, E_roxy__p1, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:47
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1312,7 +1316,7 @@ def tb_07_distract_0_1(state, frame):
     "test tests/07_distract.rules#0 part 1 (spec/heldenhain/tests/07_distract.rules:9)"
     # spec: spec/heldenhain/tests/07_distract.rules:9
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1415,7 +1419,7 @@ def tb_07_distract_5_0(state, frame):
     p_erschoepfen(state, E_direktor_dunkel__p2)
     # spec: spec/heldenhain/tests/07_distract.rules:72
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1464,7 +1468,7 @@ def tb_07_distract_7_1(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:99
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1475,7 +1479,7 @@ def tb_07_distract_7_2(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:103
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1486,7 +1490,7 @@ def tb_07_distract_7_3(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:107
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1498,7 +1502,7 @@ def tb_07_distract_8_0(state, frame):
     p_stress_geben(state, E_nami__p1, 2)
     # spec: spec/heldenhain/tests/07_distract.rules:115
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1506,7 +1510,7 @@ def tb_07_distract_8_1(state, frame):
     "test tests/07_distract.rules#8 part 1 (spec/heldenhain/tests/07_distract.rules:117)"
     # spec: spec/heldenhain/tests/07_distract.rules:117
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1537,7 +1541,7 @@ def tb_07_distract_9_1(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:132
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1549,7 +1553,7 @@ def tb_07_distract_10_0(state, frame):
     p_erschoepfen(state, E_blitzy__p1)
     # spec: spec/heldenhain/tests/07_distract.rules:140
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1569,7 +1573,7 @@ def tb_07_distract_11_0(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:151
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1580,7 +1584,7 @@ def tb_07_distract_11_1(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:156
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1591,7 +1595,7 @@ def tb_07_distract_11_2(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:161
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1606,7 +1610,7 @@ def tb_07_distract_12_0(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:171
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1834,7 +1838,7 @@ def tb_08_card_kinds_9_0(state, frame):
     move_card(state, E_ki_kompass__p1, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:112
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1846,7 +1850,7 @@ def tb_08_card_kinds_10_0(state, frame):
     p_erschoepfen(state, E_ki_kompass__p1)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:124
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1927,7 +1931,7 @@ def tb_08_card_kinds_15_0(state, frame):
     p_stress_geben(state, E_blitzy__p1, 2)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:167
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1935,7 +1939,7 @@ def tb_08_card_kinds_15_1(state, frame):
     "test tests/08_card_kinds.rules#15 part 1 (spec/heldenhain/tests/08_card_kinds.rules:172)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:172
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1947,7 +1951,7 @@ def tb_08_card_kinds_16_0(state, frame):
     move_card(state, E_blitzy__p1, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:183
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1955,7 +1959,7 @@ def tb_08_card_kinds_16_1(state, frame):
     "test tests/08_card_kinds.rules#16 part 1 (spec/heldenhain/tests/08_card_kinds.rules:189)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:189
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -1971,7 +1975,7 @@ def tb_08_card_kinds_17_0(state, frame):
     move_card(state, E_baumhaus__p1, 11)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:199
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -2007,7 +2011,7 @@ def tb_08_card_kinds_20_0(state, frame):
     move_card(state, E_gluecksmarkt__p1, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:224
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -2024,7 +2028,7 @@ def tb_08_card_kinds_20_2(state, frame):
     "test tests/08_card_kinds.rules#20 part 2 (spec/heldenhain/tests/08_card_kinds.rules:230)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:230
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -2050,7 +2054,7 @@ def tb_08_card_kinds_22_0(state, frame):
     move_card(state, E_roxy__p1, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:247
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -2084,7 +2088,7 @@ def tb_09_keywords_1_0(state, frame):
     move_card(state, E_kuchenpause__p1, 1)
     # spec: spec/heldenhain/tests/09_keywords.rules:15
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -2096,7 +2100,7 @@ def tb_09_keywords_2_0(state, frame):
     move_card(state, E_tapferes_herz__p1, 3)
     # spec: spec/heldenhain/tests/09_keywords.rules:24
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -2243,7 +2247,7 @@ def tb_09_keywords_10_0(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/09_keywords.rules:102
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -2254,7 +2258,7 @@ def tb_09_keywords_10_1(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/09_keywords.rules:106
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -2396,7 +2400,7 @@ def tb_10_superfreundinnen_2_1(state, frame):
     "test tests/10_superfreundinnen.rules#2 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:27)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:27
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -2404,7 +2408,7 @@ def tb_10_superfreundinnen_2_2(state, frame):
     "test tests/10_superfreundinnen.rules#2 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:31)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:31
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -2618,7 +2622,7 @@ def tb_10_superfreundinnen_13_0(state, frame):
     p_stress_geben(state, E_roxy__p1, 2)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:131
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -2686,7 +2690,7 @@ def tb_10_superfreundinnen_17_1(state, frame):
     "test tests/10_superfreundinnen.rules#17 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:168)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:168
     state.frames.pop()
-    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
     return
 
 
@@ -2754,7 +2758,7 @@ def tb_10_superfreundinnen_20_1(state, frame):
     "test tests/10_superfreundinnen.rules#20 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:202)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:202
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -2771,7 +2775,7 @@ def tb_10_superfreundinnen_21_0(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:212
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -2965,7 +2969,7 @@ def tb_10_superfreundinnen_30_1(state, frame):
     "test tests/10_superfreundinnen.rules#30 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:308)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:308
     state.frames.pop()
-    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
     return
 
 
@@ -3057,7 +3061,7 @@ def tb_11_overview_2_0(state, frame):
     "test tests/11_overview.rules#2 part 0 (spec/heldenhain/tests/11_overview.rules:19)"
     # spec: spec/heldenhain/tests/11_overview.rules:19
     state.frames.pop()
-    state.frames.append(new_frame(15, [UNBOUND] * 3))
+    state.frames.append(new_frame(18, [UNBOUND] * 3))
     return
 
 
@@ -3065,7 +3069,7 @@ def tb_11_overview_3_0(state, frame):
     "test tests/11_overview.rules#3 part 0 (spec/heldenhain/tests/11_overview.rules:28)"
     # spec: spec/heldenhain/tests/11_overview.rules:28
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -3076,7 +3080,7 @@ def tb_11_overview_3_1(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/11_overview.rules:32
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -3084,7 +3088,7 @@ def tb_11_overview_3_2(state, frame):
     "test tests/11_overview.rules#3 part 2 (spec/heldenhain/tests/11_overview.rules:35)"
     # spec: spec/heldenhain/tests/11_overview.rules:35
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -3104,7 +3108,7 @@ def tb_11_overview_4_0(state, frame):
     p_erschoepfen(state, E_samt__p2)
     # spec: spec/heldenhain/tests/11_overview.rules:47
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -3211,7 +3215,7 @@ def tb_11_overview_8_1(state, frame):
     "test tests/11_overview.rules#8 part 1 (spec/heldenhain/tests/11_overview.rules:98)"
     # spec: spec/heldenhain/tests/11_overview.rules:98
     state.frames.pop()
-    state.frames.append(new_frame(17, [1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(20, [1] + [UNBOUND] * 2))
     return
 
 
@@ -3268,7 +3272,7 @@ def tb_11_schattenkabinett_0_1(state, frame):
     "test tests/11_schattenkabinett.rules#0 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:11)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:11
     state.frames.pop()
-    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
     return
 
 
@@ -3307,7 +3311,7 @@ def tb_11_schattenkabinett_2_1(state, frame):
     "test tests/11_schattenkabinett.rules#2 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:30)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:30
     state.frames.pop()
-    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
     return
 
 
@@ -3351,7 +3355,7 @@ def tb_11_schattenkabinett_3_0(state, frame):
     state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:47
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -3362,7 +3366,7 @@ def tb_11_schattenkabinett_3_1(state, frame):
     state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:51
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -3456,7 +3460,7 @@ def tb_11_schattenkabinett_10_0(state, frame):
     p_erschoepfen(state, E_roxy__p2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:104
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -3551,7 +3555,7 @@ def tb_11_schattenkabinett_16_0(state, frame):
     move_card(state, E_schleichkatze_nebel__p1, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:157
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -3594,7 +3598,7 @@ def tb_11_schattenkabinett_18_1(state, frame):
     "test tests/11_schattenkabinett.rules#18 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:179)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:179
     state.frames.pop()
-    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
     return
 
 
@@ -3669,7 +3673,7 @@ def tb_11_schattenkabinett_24_0(state, frame):
     move_card(state, E_samt__p1, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:228
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -3696,7 +3700,7 @@ def tb_11_schattenkabinett_25_1(state, frame):
     "test tests/11_schattenkabinett.rules#25 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:238)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:238
     state.frames.pop()
-    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
     return
 
 
@@ -3714,7 +3718,7 @@ def tb_11_schattenkabinett_26_1(state, frame):
     "test tests/11_schattenkabinett.rules#26 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:247)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:247
     state.frames.pop()
-    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
     return
 
 
@@ -3766,7 +3770,7 @@ def tb_11_schattenkabinett_30_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:277
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -3957,7 +3961,7 @@ def tb_11_schattenkabinett_39_0(state, frame):
     move_card(state, E_intrige__p1, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:369
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -3969,7 +3973,7 @@ def tb_11_schattenkabinett_40_0(state, frame):
     move_card(state, E_roxy__p2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:379
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -3983,7 +3987,7 @@ def tb_11_schattenkabinett_41_0(state, frame):
     p_stress_geben(state, E_samt__p1, 2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:390
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -4013,7 +4017,7 @@ def tb_11_schattenkabinett_43_0(state, frame):
     state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:407
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -4021,7 +4025,7 @@ def tb_11_schattenkabinett_43_1(state, frame):
     "test tests/11_schattenkabinett.rules#43 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:410)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:410
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -4219,7 +4223,7 @@ def tb_12_weggefaehrten_9_0(state, frame):
     move_card(state, E_emil__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:94
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -4232,7 +4236,7 @@ def tb_12_weggefaehrten_9_1(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:99
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -4339,7 +4343,7 @@ def tb_12_weggefaehrten_15_0(state, frame):
     p_stress_geben(state, E_jaro__p1, 2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:154
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -4482,7 +4486,7 @@ def tb_12_weggefaehrten_22_0(state, frame):
         if pc == 1:
             # spec: spec/heldenhain/tests/12_weggefaehrten.rules:225
             state.frames.pop()
-            state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
+            state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
             return
 
 
@@ -4639,7 +4643,7 @@ def tb_12_weggefaehrten_29_1(state, frame):
     move_card(state, E_oskar__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:303
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -4743,7 +4747,7 @@ def tb_12_weggefaehrten_34_1(state, frame):
     "test tests/12_weggefaehrten.rules#34 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:351)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:351
     state.frames.pop()
-    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
     return
 
 
@@ -4791,7 +4795,7 @@ def tb_12_weggefaehrten_36_1(state, frame):
     "test tests/12_weggefaehrten.rules#36 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:374)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -4819,7 +4823,7 @@ def tb_12_weggefaehrten_38_0(state, frame):
     move_card(state, E_bergdorf__p1, 11)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:391
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -4835,7 +4839,7 @@ def tb_12_weggefaehrten_38_1(state, frame):
     p_stress_geben(state, E_jaro__p1, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:398
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -4849,7 +4853,7 @@ def tb_12_weggefaehrten_39_0(state, frame):
     p_stress_geben(state, E_jaro__p1, 2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:407
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -4865,7 +4869,7 @@ def tb_12_weggefaehrten_40_0(state, frame):
     move_card(state, E_jaro__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:418
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -4877,7 +4881,7 @@ def tb_12_weggefaehrten_40_1(state, frame):
     move_card(state, E_finn_faehrte__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:424
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -4907,7 +4911,7 @@ def tb_12_weggefaehrten_42_0(state, frame):
     move_card(state, E_aufbruch__p1, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:444
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -4951,7 +4955,7 @@ def tb_13_purpurpakt_2_1(state, frame):
     "test tests/13_purpurpakt.rules#2 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:26)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:26
     state.frames.pop()
-    state.frames.append(new_frame(17, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
     return
 
 
@@ -4965,7 +4969,7 @@ def tb_13_purpurpakt_3_0(state, frame):
     move_card(state, E_wechselgeld__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:34
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -4993,7 +4997,7 @@ def tb_13_purpurpakt_5_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:55
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -5064,7 +5068,7 @@ def tb_13_purpurpakt_11_0(state, frame):
     move_card(state, E_kredit__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:102
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -5074,7 +5078,7 @@ def tb_13_purpurpakt_12_0(state, frame):
     move_card(state, E_diva_dacapo__p1, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:111
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -5086,7 +5090,7 @@ def tb_13_purpurpakt_12_1(state, frame):
     move_card(state, E_kredit__p1, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:116
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -5098,7 +5102,7 @@ def tb_13_purpurpakt_13_0(state, frame):
     move_card(state, E_kredit__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:124
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -5191,7 +5195,7 @@ def tb_13_purpurpakt_20_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:179
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -5318,7 +5322,7 @@ def tb_13_purpurpakt_28_0(state, frame):
     move_card(state, E_zugabe__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:254
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -5427,7 +5431,7 @@ def tb_13_purpurpakt_37_0(state, frame):
     move_card(state, E_kassierer_knick__p1, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:329
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -5537,7 +5541,7 @@ def tb_13_purpurpakt_42_1(state, frame):
     "test tests/13_purpurpakt.rules#42 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:382)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:382
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -5558,7 +5562,7 @@ def tb_13_purpurpakt_43_0(state, frame):
     state.stamps[19] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:393
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -5572,7 +5576,7 @@ def tb_13_purpurpakt_44_0(state, frame):
     move_card(state, E_kredit__p1, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:403
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -5588,7 +5592,7 @@ def tb_13_purpurpakt_45_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:413
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -5604,7 +5608,7 @@ def tb_13_purpurpakt_45_1(state, frame):
     p_stress_geben(state, E_kassierer_knick__p1, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:420
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
@@ -5633,7 +5637,7 @@ def tb_13_purpurpakt_47_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:438
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 11))
+    state.frames.append(new_frame(21, [UNBOUND] * 11))
     return
 
 
