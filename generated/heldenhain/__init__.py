@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 0eeaf9d5e769ffdf
+# Spec hash: 471099c54072f2f3
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source e882bf572b4ba39eed7b output 6f22615c7014b8f0ce1a
+# Fingerprint: source 41d5591910c16b1b0b43 output 91a19869337735852eb6
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -40,7 +40,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "0eeaf9d5e769ffdf"
+SPEC_HASH = "471099c54072f2f3"
 TESTS_HASH = "5fa2d9b15d3bea16"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 0eeaf9d5e769ffdf
+# Spec hash: 471099c54072f2f3
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source 5c283f244424185cdeec output de5cbc41440fae98a38c
+# Fingerprint: source 68f892d73a895991d610 output a39d5364d91b53c5d941
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -330,47 +330,47 @@ def p_karten_ziehen(state, v_p, v_n):
 
 
 def p_zufaellig_abwerfen(state, v_p):
-    "procedure zufaellig_abwerfen (spec/heldenhain/03_rules.rules:181)"
-    # spec: spec/heldenhain/03_rules.rules:182
+    "procedure zufaellig_abwerfen (spec/heldenhain/03_rules.rules:186)"
+    # spec: spec/heldenhain/03_rules.rules:187
     picked_from = list(state.zones[3 + v_p])
     if picked_from:
-        v_c = pick_random(state, picked_from, "spec/heldenhain/03_rules.rules:182:5")
-        # spec: spec/heldenhain/03_rules.rules:183
+        v_c = pick_random(state, picked_from, "spec/heldenhain/03_rules.rules:187:5")
+        # spec: spec/heldenhain/03_rules.rules:188
         move_card(state, v_c, 15 + v_p)
 
 
 def p_energie_gewinnen(state, v_p, v_n):
-    "procedure energie_gewinnen (spec/heldenhain/03_rules.rules:185)"
-    # spec: spec/heldenhain/03_rules.rules:185
+    "procedure energie_gewinnen (spec/heldenhain/03_rules.rules:190)"
+    # spec: spec/heldenhain/03_rules.rules:190
     state.tracks[2 + v_p] = max(0, min(6, state.tracks[2 + v_p] + v_n))
     state.stamps[3] += 1
 
 
 def p_heilen(state, v_f, v_n):
-    "procedure heilen (spec/heldenhain/03_rules.rules:189)"
-    # spec: spec/heldenhain/03_rules.rules:189
+    "procedure heilen (spec/heldenhain/03_rules.rules:194)"
+    # spec: spec/heldenhain/03_rules.rules:194
     state.counters[0][v_f] = bounded(
-        max(0, state.counters[0][v_f] - v_n), "spec/heldenhain/03_rules.rules:189:37"
+        max(0, state.counters[0][v_f] - v_n), "spec/heldenhain/03_rules.rules:194:37"
     )
     state.stamps[7] += 1
 
 
 def p_stress_geben(state, v_f, v_n):
-    "procedure stress_geben (spec/heldenhain/03_rules.rules:190)"
-    # spec: spec/heldenhain/03_rules.rules:190
+    "procedure stress_geben (spec/heldenhain/03_rules.rules:195)"
+    # spec: spec/heldenhain/03_rules.rules:195
     state.counters[0][v_f] = bounded(
-        max(0, state.counters[0][v_f] + v_n), "spec/heldenhain/03_rules.rules:190:43"
+        max(0, state.counters[0][v_f] + v_n), "spec/heldenhain/03_rules.rules:195:43"
     )
     state.stamps[7] += 1
 
 
 def p_traeger_heilen(state, v_a, v_n):
-    "procedure traeger_heilen (spec/heldenhain/03_rules.rules:192)"
-    # spec: spec/heldenhain/03_rules.rules:193
+    "procedure traeger_heilen (spec/heldenhain/03_rules.rules:197)"
+    # spec: spec/heldenhain/03_rules.rules:198
     for v_f in [
         c_f
         for c_f in state.zones[
-            5 + owner_of(OWNER, v_a, "spec/heldenhain/03_rules.rules:193:19")
+            5 + owner_of(OWNER, v_a, "spec/heldenhain/03_rules.rules:198:19")
         ]
         if is_active(state, 0, [v_a, c_f])
     ]:
@@ -378,12 +378,12 @@ def p_traeger_heilen(state, v_a, v_n):
 
 
 def p_traeger_stress_geben(state, v_a, v_n):
-    "procedure traeger_stress_geben (spec/heldenhain/03_rules.rules:195)"
-    # spec: spec/heldenhain/03_rules.rules:196
+    "procedure traeger_stress_geben (spec/heldenhain/03_rules.rules:200)"
+    # spec: spec/heldenhain/03_rules.rules:201
     for v_f in [
         c_f
         for c_f in state.zones[
-            5 + owner_of(OWNER, v_a, "spec/heldenhain/03_rules.rules:196:19")
+            5 + owner_of(OWNER, v_a, "spec/heldenhain/03_rules.rules:201:19")
         ]
         if is_active(state, 0, [v_a, c_f])
     ]:
@@ -391,97 +391,97 @@ def p_traeger_stress_geben(state, v_a, v_n):
 
 
 def p_aufrichten(state, v_f):
-    "procedure aufrichten (spec/heldenhain/03_rules.rules:199)"
-    # spec: spec/heldenhain/03_rules.rules:200
+    "procedure aufrichten (spec/heldenhain/03_rules.rules:204)"
+    # spec: spec/heldenhain/03_rules.rules:205
     state.counters[1][v_f] = 1 if False else 0
     state.stamps[8] += 1
-    # spec: spec/heldenhain/03_rules.rules:201
+    # spec: spec/heldenhain/03_rules.rules:206
     state.counters[3][v_f] = 1 if False else 0
     state.stamps[10] += 1
 
 
 def p_erschoepfen(state, v_f):
-    "procedure erschoepfen (spec/heldenhain/03_rules.rules:204)"
-    # spec: spec/heldenhain/03_rules.rules:204
+    "procedure erschoepfen (spec/heldenhain/03_rules.rules:209)"
+    # spec: spec/heldenhain/03_rules.rules:209
     state.counters[1][v_f] = 1 if True else 0
     state.stamps[8] += 1
 
 
 def p_sperren(state, v_f):
-    "procedure sperren (spec/heldenhain/03_rules.rules:208)"
-    # spec: spec/heldenhain/03_rules.rules:209
+    "procedure sperren (spec/heldenhain/03_rules.rules:213)"
+    # spec: spec/heldenhain/03_rules.rules:214
     p_erschoepfen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:210
+    # spec: spec/heldenhain/03_rules.rules:215
     if allowed_aussetzen_lassen(state, v_f):
         state.counters[3][v_f] = 1 if True else 0
         state.stamps[10] += 1
 
 
 def p_zuruecksetzen(state, v_f):
-    "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:214)"
-    # spec: spec/heldenhain/03_rules.rules:215
+    "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:219)"
+    # spec: spec/heldenhain/03_rules.rules:220
     state.counters[0][v_f] = 0
     state.stamps[7] += 1
-    # spec: spec/heldenhain/03_rules.rules:216
+    # spec: spec/heldenhain/03_rules.rules:221
     state.counters[1][v_f] = 1 if False else 0
     state.stamps[8] += 1
-    # spec: spec/heldenhain/03_rules.rules:217
+    # spec: spec/heldenhain/03_rules.rules:222
     state.counters[2][v_f] = 1 if False else 0
     state.stamps[9] += 1
-    # spec: spec/heldenhain/03_rules.rules:218
+    # spec: spec/heldenhain/03_rules.rules:223
     state.counters[3][v_f] = 1 if False else 0
     state.stamps[10] += 1
-    # spec: spec/heldenhain/03_rules.rules:219
+    # spec: spec/heldenhain/03_rules.rules:224
     state.counters[4][v_f] = 0
     state.stamps[11] += 1
-    # spec: spec/heldenhain/03_rules.rules:220
+    # spec: spec/heldenhain/03_rules.rules:225
     state.counters[5][v_f] = 0
     state.stamps[12] += 1
-    # spec: spec/heldenhain/03_rules.rules:221
+    # spec: spec/heldenhain/03_rules.rules:226
     state.counters[6][v_f] = 0
     state.stamps[13] += 1
-    # spec: spec/heldenhain/03_rules.rules:222
+    # spec: spec/heldenhain/03_rules.rules:227
     state.counters[7][v_f] = 0
     state.stamps[14] += 1
-    # spec: spec/heldenhain/03_rules.rules:223
+    # spec: spec/heldenhain/03_rules.rules:228
     state.counters[9][v_f] = 1 if False else 0
     state.stamps[16] += 1
-    # spec: spec/heldenhain/03_rules.rules:224
+    # spec: spec/heldenhain/03_rules.rules:229
     state.counters[8][v_f] = bounded(
-        max(0, state.counters[8][v_f] + 1), "spec/heldenhain/03_rules.rules:224:5"
+        max(0, state.counters[8][v_f] + 1), "spec/heldenhain/03_rules.rules:229:5"
     )
     state.stamps[15] += 1
 
 
 def p_feld_verlassen(state, v_f, v_ziel):
-    "procedure feld_verlassen (spec/heldenhain/03_rules.rules:228)"
-    # spec: spec/heldenhain/03_rules.rules:229
+    "procedure feld_verlassen (spec/heldenhain/03_rules.rules:233)"
+    # spec: spec/heldenhain/03_rules.rules:234
     for v_a in [
         c_a
         for c_a in state.zones[
-            9 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:229:23")
+            9 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:234:23")
         ]
         if is_active(state, 0, [c_a, v_f])
     ]:
-        # spec: spec/heldenhain/03_rules.rules:230
+        # spec: spec/heldenhain/03_rules.rules:235
         cancel(state, 0, [v_a, v_f])
-        # spec: spec/heldenhain/03_rules.rules:231
+        # spec: spec/heldenhain/03_rules.rules:236
         move_card(
-            state, v_a, zone_slot(v_ziel, "spec/heldenhain/03_rules.rules:231:19")
+            state, v_a, zone_slot(v_ziel, "spec/heldenhain/03_rules.rules:236:19")
         )
-    # spec: spec/heldenhain/03_rules.rules:233
+    # spec: spec/heldenhain/03_rules.rules:238
     p_zuruecksetzen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:234
+    # spec: spec/heldenhain/03_rules.rules:239
     move_card(
         state,
-        some_card(v_f, "spec/heldenhain/03_rules.rules:234:5"),
-        zone_slot(v_ziel, "spec/heldenhain/03_rules.rules:234:15"),
+        some_card(v_f, "spec/heldenhain/03_rules.rules:239:5"),
+        zone_slot(v_ziel, "spec/heldenhain/03_rules.rules:239:15"),
     )
 
 
 def p_ausscheiden(state, v_f):
-    "procedure ausscheiden (spec/heldenhain/03_rules.rules:237)"
-    # spec: spec/heldenhain/03_rules.rules:238
+    "procedure ausscheiden (spec/heldenhain/03_rules.rules:242)"
+    # spec: spec/heldenhain/03_rules.rules:243
     log_line(
         state,
         " ".join(
@@ -493,39 +493,39 @@ def p_ausscheiden(state, v_f):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:238:9",
+                        "spec/heldenhain/03_rules.rules:243:9",
                     )
                 ),
                 "scheidet aus",
             ]
         ),
-        "spec/heldenhain/03_rules.rules:238:5",
+        "spec/heldenhain/03_rules.rules:243:5",
     )
-    # spec: spec/heldenhain/03_rules.rules:239
+    # spec: spec/heldenhain/03_rules.rules:244
     p_feld_verlassen(
         state,
         v_f,
-        zone_value(15 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:239:30")),
+        zone_value(15 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:244:30")),
     )
-    # spec: spec/heldenhain/03_rules.rules:240
+    # spec: spec/heldenhain/03_rules.rules:245
     emit_ausgeschieden(
-        state, owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:240:24"), v_f
+        state, owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:245:24"), v_f
     )
 
 
 def p_auf_die_hand(state, v_f):
-    "procedure auf_die_hand (spec/heldenhain/03_rules.rules:245)"
-    # spec: spec/heldenhain/03_rules.rules:245
+    "procedure auf_die_hand (spec/heldenhain/03_rules.rules:250)"
+    # spec: spec/heldenhain/03_rules.rules:250
     p_feld_verlassen(
         state,
         v_f,
-        zone_value(3 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:245:58")),
+        zone_value(3 + owner_of(OWNER, v_f, "spec/heldenhain/03_rules.rules:250:58")),
     )
 
 
 def p_stress_pruefen(state):
-    "procedure stress_pruefen (spec/heldenhain/03_rules.rules:248)"
-    # spec: spec/heldenhain/03_rules.rules:249
+    "procedure stress_pruefen (spec/heldenhain/03_rules.rules:253)"
+    # spec: spec/heldenhain/03_rules.rules:254
     while any(
         any(
             state.counters[0][c_f] >= q_ausdauer(state, c_f)
@@ -533,16 +533,16 @@ def p_stress_pruefen(state):
         )
         for c_q in PLAYERS
     ):
-        tick(state, "while", "spec/heldenhain/03_rules.rules:249:5")
-        # spec: spec/heldenhain/03_rules.rules:250
+        tick(state, "while", "spec/heldenhain/03_rules.rules:254:5")
+        # spec: spec/heldenhain/03_rules.rules:255
         for v_q in PLAYERS:
-            # spec: spec/heldenhain/03_rules.rules:251
+            # spec: spec/heldenhain/03_rules.rules:256
             for v_f in [
                 c_f
                 for c_f in state.zones[5 + v_q]
                 if state.counters[0][c_f] >= q_ausdauer(state, c_f)
             ]:
-                # spec: spec/heldenhain/03_rules.rules:252
+                # spec: spec/heldenhain/03_rules.rules:257
                 if state.location[v_f] == 5 + v_q and state.counters[0][
                     v_f
                 ] >= q_ausdauer(state, v_f):
@@ -550,18 +550,18 @@ def p_stress_pruefen(state):
 
 
 def p_aktion_beginnen(state):
-    "procedure aktion_beginnen (spec/heldenhain/03_rules.rules:323)"
-    # spec: spec/heldenhain/03_rules.rules:324
+    "procedure aktion_beginnen (spec/heldenhain/03_rules.rules:328)"
+    # spec: spec/heldenhain/03_rules.rules:329
     state.vars[2] = False
     state.stamps[20] += 1
-    # spec: spec/heldenhain/03_rules.rules:325
+    # spec: spec/heldenhain/03_rules.rules:330
     state.tracks[4] = max(0, min(9, state.tracks[4] - 1))
     state.stamps[4] += 1
 
 
 def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
-    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:342)"
-    # spec: spec/heldenhain/03_rules.rules:343
+    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:347)"
+    # spec: spec/heldenhain/03_rules.rules:348
     log_line(
         state,
         " ".join(
@@ -575,7 +575,7 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:343:17",
+                        "spec/heldenhain/03_rules.rules:348:17",
                     )
                 ),
                 "lenkt",
@@ -586,34 +586,34 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_z,
                         "label",
-                        "spec/heldenhain/03_rules.rules:343:35",
+                        "spec/heldenhain/03_rules.rules:348:35",
                     )
                 ),
                 "ab",
             ]
         ),
-        "spec/heldenhain/03_rules.rules:343:5",
+        "spec/heldenhain/03_rules.rules:348:5",
     )
-    # spec: spec/heldenhain/03_rules.rules:344
+    # spec: spec/heldenhain/03_rules.rules:349
     p_erschoepfen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:345
+    # spec: spec/heldenhain/03_rules.rules:350
     v_an_ziel = bounded(
         q_ablenkstress(state, v_z, q_einsatz(state, v_f)),
-        "spec/heldenhain/03_rules.rules:345:19",
+        "spec/heldenhain/03_rules.rules:350:19",
     )
-    # spec: spec/heldenhain/03_rules.rules:346
-    v_an_figur = bounded(
-        max(0, q_einsatz(state, v_z)), "spec/heldenhain/03_rules.rules:346:20"
-    )
-    # spec: spec/heldenhain/03_rules.rules:347
-    p_stress_geben(state, v_z, v_an_ziel)
-    # spec: spec/heldenhain/03_rules.rules:348
-    p_stress_geben(state, v_f, v_an_figur)
-    # spec: spec/heldenhain/03_rules.rules:349
-    p_sperren(state, v_z)
-    # spec: spec/heldenhain/03_rules.rules:350
-    emit_abgelenkt(state, v_p, v_f, v_z)
     # spec: spec/heldenhain/03_rules.rules:351
+    v_an_figur = bounded(
+        max(0, q_einsatz(state, v_z)), "spec/heldenhain/03_rules.rules:351:20"
+    )
+    # spec: spec/heldenhain/03_rules.rules:352
+    p_stress_geben(state, v_z, v_an_ziel)
+    # spec: spec/heldenhain/03_rules.rules:353
+    p_stress_geben(state, v_f, v_an_figur)
+    # spec: spec/heldenhain/03_rules.rules:354
+    p_sperren(state, v_z)
+    # spec: spec/heldenhain/03_rules.rules:355
+    emit_abgelenkt(state, v_p, v_f, v_z)
+    # spec: spec/heldenhain/03_rules.rules:356
     p_stress_pruefen(state)
 
 
@@ -658,16 +658,16 @@ def ev_gina_gluecksgriff__p1(state, v_you, v_this):
 
 
 def ac_ki_sternchen__p1(state, v_you, v_this):
-    "action of ki_sternchen(p1) (spec/heldenhain/10_superfreundinnen.rules:137)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:137
+    "action of ki_sternchen(p1) (spec/heldenhain/10_superfreundinnen.rules:134)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:134
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ac_ki_gluecksrad__p1(state, v_you, v_this):
-    "action of ki_gluecksrad(p1) (spec/heldenhain/10_superfreundinnen.rules:141)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:142
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:142:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:143
+    "action of ki_gluecksrad(p1) (spec/heldenhain/10_superfreundinnen.rules:138)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:139
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:139:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:140
     if v_w >= 4:
         p_karten_ziehen(state, v_you, 2)
     else:
@@ -675,23 +675,23 @@ def ac_ki_gluecksrad__p1(state, v_you, v_this):
 
 
 def ac_ki_kompass__p1(state, v_you, v_this):
-    "action of ki_kompass(p1) (spec/heldenhain/10_superfreundinnen.rules:152)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:152
+    "action of ki_kompass(p1) (spec/heldenhain/10_superfreundinnen.rules:149)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:149
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ev_gruppenumarmung__p1(state, v_you, v_this):
-    "event of gruppenumarmung(p1) (spec/heldenhain/10_superfreundinnen.rules:158)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:158
+    "event of gruppenumarmung(p1) (spec/heldenhain/10_superfreundinnen.rules:155)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:155
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 2)
 
 
 def ev_glueckstreffer__p1(state, v_you, v_this):
-    "event of glueckstreffer(p1) (spec/heldenhain/10_superfreundinnen.rules:162)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:163
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:163:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:164
+    "event of glueckstreffer(p1) (spec/heldenhain/10_superfreundinnen.rules:159)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:160
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:160:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:161
     if v_w >= 5:
         p_punkte_gewinnen(state, v_you, 2)
     else:
@@ -699,69 +699,69 @@ def ev_glueckstreffer__p1(state, v_you, v_this):
 
 
 def ev_zusammenhalt__p1(state, v_you, v_this):
-    "event of zusammenhalt(p1) (spec/heldenhain/10_superfreundinnen.rules:169)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:169
+    "event of zusammenhalt(p1) (spec/heldenhain/10_superfreundinnen.rules:166)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:166
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_kuchenpause__p1(state, v_you, v_this):
-    "event of kuchenpause(p1) (spec/heldenhain/10_superfreundinnen.rules:176)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:176
+    "event of kuchenpause(p1) (spec/heldenhain/10_superfreundinnen.rules:173)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:173
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_grosses_finale__p1(state, v_you, v_this):
-    "event of grosses_finale(p1) (spec/heldenhain/10_superfreundinnen.rules:187)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:187
+    "event of grosses_finale(p1) (spec/heldenhain/10_superfreundinnen.rules:184)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:184
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_wunschbrunnen__p1(state, v_you, v_this):
-    "event of wunschbrunnen(p1) (spec/heldenhain/10_superfreundinnen.rules:204)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:205
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:205:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:206
+    "event of wunschbrunnen(p1) (spec/heldenhain/10_superfreundinnen.rules:201)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:202
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:202:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:203
     if v_w <= 2:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:207
+        # spec: spec/heldenhain/10_superfreundinnen.rules:204
         p_ziehen(state, v_you)
     elif v_w <= 4:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:209
+        # spec: spec/heldenhain/10_superfreundinnen.rules:206
         p_karten_ziehen(state, v_you, 2)
     else:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:211
+        # spec: spec/heldenhain/10_superfreundinnen.rules:208
         p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_pyjamaparty__p1(state, v_you, v_this):
-    "event of pyjamaparty(p1) (spec/heldenhain/10_superfreundinnen.rules:240)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:241
+    "event of pyjamaparty(p1) (spec/heldenhain/10_superfreundinnen.rules:237)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:238
     p_karten_ziehen(state, v_you, 2)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:242
+    # spec: spec/heldenhain/10_superfreundinnen.rules:239
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_gemeinsam_stark__p1(state, v_you, v_this):
-    "event of gemeinsam_stark(p1) (spec/heldenhain/10_superfreundinnen.rules:247)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:247
+    "event of gemeinsam_stark(p1) (spec/heldenhain/10_superfreundinnen.rules:244)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:244
     for v_f in list(state.zones[5 + v_you]):
         state.counters[6][v_f] = bounded(
             max(0, state.counters[6][v_f] + 1),
-            "spec/heldenhain/10_superfreundinnen.rules:247:34",
+            "spec/heldenhain/10_superfreundinnen.rules:244:34",
         )
         state.stamps[13] += 1
 
 
 def ev_freundinnen_power__p1(state, v_you, v_this):
-    "event of freundinnen_power(p1) (spec/heldenhain/10_superfreundinnen.rules:251)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:251
+    "event of freundinnen_power(p1) (spec/heldenhain/10_superfreundinnen.rules:248)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:248
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ac_sternwarte__p1(state, v_you, v_this):
-    "action of sternwarte(p1) (spec/heldenhain/10_superfreundinnen.rules:283)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:284
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:284:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:285
+    "action of sternwarte(p1) (spec/heldenhain/10_superfreundinnen.rules:280)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:281
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:281:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:282
     if v_w >= 5:
         p_energie_gewinnen(state, v_you, 1)
 
@@ -1023,48 +1023,48 @@ def ac_gildenhaus__p1(state, v_you, v_this):
 
 
 def ev_papagei_plapper__p1(state, v_you, v_this):
-    "event of papagei_plapper(p1) (spec/heldenhain/13_purpurpakt.rules:168)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:168
+    "event of papagei_plapper(p1) (spec/heldenhain/13_purpurpakt.rules:165)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:165
     p_ziehen(state, v_you)
 
 
 def ev_sonderangebot__p1(state, v_you, v_this):
-    "event of sonderangebot(p1) (spec/heldenhain/13_purpurpakt.rules:225)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:225
+    "event of sonderangebot(p1) (spec/heldenhain/13_purpurpakt.rules:222)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:222
     activate(state, 6, [v_you, 2, v_this], "turn")
 
 
 def ev_pakt_mit_preis__p1(state, v_you, v_this):
-    "event of pakt_mit_preis(p1) (spec/heldenhain/13_purpurpakt.rules:262)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:263
+    "event of pakt_mit_preis(p1) (spec/heldenhain/13_purpurpakt.rules:258)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:259
     activate(state, 4, [v_you, 2], "turn")
-    # spec: spec/heldenhain/13_purpurpakt.rules:264
+    # spec: spec/heldenhain/13_purpurpakt.rules:260
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_schuldenberg__p1(state, v_you, v_this):
-    "event of schuldenberg(p1) (spec/heldenhain/13_purpurpakt.rules:269)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:270
+    "event of schuldenberg(p1) (spec/heldenhain/13_purpurpakt.rules:265)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:266
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:271
+    # spec: spec/heldenhain/13_purpurpakt.rules:267
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
 
 
 def ev_zinseszins__p1(state, v_you, v_this):
-    "event of zinseszins(p1) (spec/heldenhain/13_purpurpakt.rules:305)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:306
+    "event of zinseszins(p1) (spec/heldenhain/13_purpurpakt.rules:298)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:299
     p_punkte_gewinnen(state, v_you, 3)
-    # spec: spec/heldenhain/13_purpurpakt.rules:307
+    # spec: spec/heldenhain/13_purpurpakt.rules:300
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_kleingedrucktes__p1(state, v_you, v_this):
-    "event of kleingedrucktes(p1) (spec/heldenhain/13_purpurpakt.rules:331)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:332
+    "event of kleingedrucktes(p1) (spec/heldenhain/13_purpurpakt.rules:324)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:325
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:333
+    # spec: spec/heldenhain/13_purpurpakt.rules:326
     p_ziehen(state, v_you)
 
 
@@ -1097,16 +1097,16 @@ def ev_gina_gluecksgriff__p2(state, v_you, v_this):
 
 
 def ac_ki_sternchen__p2(state, v_you, v_this):
-    "action of ki_sternchen(p2) (spec/heldenhain/10_superfreundinnen.rules:137)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:137
+    "action of ki_sternchen(p2) (spec/heldenhain/10_superfreundinnen.rules:134)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:134
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ac_ki_gluecksrad__p2(state, v_you, v_this):
-    "action of ki_gluecksrad(p2) (spec/heldenhain/10_superfreundinnen.rules:141)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:142
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:142:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:143
+    "action of ki_gluecksrad(p2) (spec/heldenhain/10_superfreundinnen.rules:138)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:139
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:139:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:140
     if v_w >= 4:
         p_karten_ziehen(state, v_you, 2)
     else:
@@ -1114,23 +1114,23 @@ def ac_ki_gluecksrad__p2(state, v_you, v_this):
 
 
 def ac_ki_kompass__p2(state, v_you, v_this):
-    "action of ki_kompass(p2) (spec/heldenhain/10_superfreundinnen.rules:152)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:152
+    "action of ki_kompass(p2) (spec/heldenhain/10_superfreundinnen.rules:149)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:149
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ev_gruppenumarmung__p2(state, v_you, v_this):
-    "event of gruppenumarmung(p2) (spec/heldenhain/10_superfreundinnen.rules:158)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:158
+    "event of gruppenumarmung(p2) (spec/heldenhain/10_superfreundinnen.rules:155)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:155
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 2)
 
 
 def ev_glueckstreffer__p2(state, v_you, v_this):
-    "event of glueckstreffer(p2) (spec/heldenhain/10_superfreundinnen.rules:162)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:163
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:163:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:164
+    "event of glueckstreffer(p2) (spec/heldenhain/10_superfreundinnen.rules:159)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:160
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:160:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:161
     if v_w >= 5:
         p_punkte_gewinnen(state, v_you, 2)
     else:
@@ -1138,69 +1138,69 @@ def ev_glueckstreffer__p2(state, v_you, v_this):
 
 
 def ev_zusammenhalt__p2(state, v_you, v_this):
-    "event of zusammenhalt(p2) (spec/heldenhain/10_superfreundinnen.rules:169)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:169
+    "event of zusammenhalt(p2) (spec/heldenhain/10_superfreundinnen.rules:166)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:166
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_kuchenpause__p2(state, v_you, v_this):
-    "event of kuchenpause(p2) (spec/heldenhain/10_superfreundinnen.rules:176)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:176
+    "event of kuchenpause(p2) (spec/heldenhain/10_superfreundinnen.rules:173)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:173
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_grosses_finale__p2(state, v_you, v_this):
-    "event of grosses_finale(p2) (spec/heldenhain/10_superfreundinnen.rules:187)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:187
+    "event of grosses_finale(p2) (spec/heldenhain/10_superfreundinnen.rules:184)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:184
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_wunschbrunnen__p2(state, v_you, v_this):
-    "event of wunschbrunnen(p2) (spec/heldenhain/10_superfreundinnen.rules:204)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:205
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:205:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:206
+    "event of wunschbrunnen(p2) (spec/heldenhain/10_superfreundinnen.rules:201)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:202
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:202:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:203
     if v_w <= 2:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:207
+        # spec: spec/heldenhain/10_superfreundinnen.rules:204
         p_ziehen(state, v_you)
     elif v_w <= 4:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:209
+        # spec: spec/heldenhain/10_superfreundinnen.rules:206
         p_karten_ziehen(state, v_you, 2)
     else:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:211
+        # spec: spec/heldenhain/10_superfreundinnen.rules:208
         p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_pyjamaparty__p2(state, v_you, v_this):
-    "event of pyjamaparty(p2) (spec/heldenhain/10_superfreundinnen.rules:240)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:241
+    "event of pyjamaparty(p2) (spec/heldenhain/10_superfreundinnen.rules:237)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:238
     p_karten_ziehen(state, v_you, 2)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:242
+    # spec: spec/heldenhain/10_superfreundinnen.rules:239
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_gemeinsam_stark__p2(state, v_you, v_this):
-    "event of gemeinsam_stark(p2) (spec/heldenhain/10_superfreundinnen.rules:247)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:247
+    "event of gemeinsam_stark(p2) (spec/heldenhain/10_superfreundinnen.rules:244)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:244
     for v_f in list(state.zones[5 + v_you]):
         state.counters[6][v_f] = bounded(
             max(0, state.counters[6][v_f] + 1),
-            "spec/heldenhain/10_superfreundinnen.rules:247:34",
+            "spec/heldenhain/10_superfreundinnen.rules:244:34",
         )
         state.stamps[13] += 1
 
 
 def ev_freundinnen_power__p2(state, v_you, v_this):
-    "event of freundinnen_power(p2) (spec/heldenhain/10_superfreundinnen.rules:251)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:251
+    "event of freundinnen_power(p2) (spec/heldenhain/10_superfreundinnen.rules:248)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:248
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ac_sternwarte__p2(state, v_you, v_this):
-    "action of sternwarte(p2) (spec/heldenhain/10_superfreundinnen.rules:283)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:284
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:284:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:285
+    "action of sternwarte(p2) (spec/heldenhain/10_superfreundinnen.rules:280)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:281
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:281:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:282
     if v_w >= 5:
         p_energie_gewinnen(state, v_you, 1)
 
@@ -1462,48 +1462,48 @@ def ac_gildenhaus__p2(state, v_you, v_this):
 
 
 def ev_papagei_plapper__p2(state, v_you, v_this):
-    "event of papagei_plapper(p2) (spec/heldenhain/13_purpurpakt.rules:168)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:168
+    "event of papagei_plapper(p2) (spec/heldenhain/13_purpurpakt.rules:165)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:165
     p_ziehen(state, v_you)
 
 
 def ev_sonderangebot__p2(state, v_you, v_this):
-    "event of sonderangebot(p2) (spec/heldenhain/13_purpurpakt.rules:225)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:225
+    "event of sonderangebot(p2) (spec/heldenhain/13_purpurpakt.rules:222)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:222
     activate(state, 6, [v_you, 2, v_this], "turn")
 
 
 def ev_pakt_mit_preis__p2(state, v_you, v_this):
-    "event of pakt_mit_preis(p2) (spec/heldenhain/13_purpurpakt.rules:262)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:263
+    "event of pakt_mit_preis(p2) (spec/heldenhain/13_purpurpakt.rules:258)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:259
     activate(state, 4, [v_you, 2], "turn")
-    # spec: spec/heldenhain/13_purpurpakt.rules:264
+    # spec: spec/heldenhain/13_purpurpakt.rules:260
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_schuldenberg__p2(state, v_you, v_this):
-    "event of schuldenberg(p2) (spec/heldenhain/13_purpurpakt.rules:269)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:270
+    "event of schuldenberg(p2) (spec/heldenhain/13_purpurpakt.rules:265)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:266
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:271
+    # spec: spec/heldenhain/13_purpurpakt.rules:267
     p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
 
 
 def ev_zinseszins__p2(state, v_you, v_this):
-    "event of zinseszins(p2) (spec/heldenhain/13_purpurpakt.rules:305)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:306
+    "event of zinseszins(p2) (spec/heldenhain/13_purpurpakt.rules:298)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:299
     p_punkte_gewinnen(state, v_you, 3)
-    # spec: spec/heldenhain/13_purpurpakt.rules:307
+    # spec: spec/heldenhain/13_purpurpakt.rules:300
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_kleingedrucktes__p2(state, v_you, v_this):
-    "event of kleingedrucktes(p2) (spec/heldenhain/13_purpurpakt.rules:331)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:332
+    "event of kleingedrucktes(p2) (spec/heldenhain/13_purpurpakt.rules:324)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:325
     p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:333
+    # spec: spec/heldenhain/13_purpurpakt.rules:326
     p_ziehen(state, v_you)
 
 
@@ -1572,14 +1572,14 @@ def t_gluecksschwein_trudi__while0_0(state, v_this, v_p, v_f, v_n):
 
 
 def t_heilamulett__while0_0(state, v_this, v_p):
-    "on zugbeginn of heilamulett__while0 (spec/heldenhain/10_superfreundinnen.rules:263)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:263
+    "on zugbeginn of heilamulett__while0 (spec/heldenhain/10_superfreundinnen.rules:260)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:260
     p_traeger_heilen(state, v_this, 1)
 
 
 def t_gluecksmarkt__while0_0(state, v_this, v_p):
-    "on zugbeginn of gluecksmarkt__while0 (spec/heldenhain/10_superfreundinnen.rules:300)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:300
+    "on zugbeginn of gluecksmarkt__while0 (spec/heldenhain/10_superfreundinnen.rules:297)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:297
     p_bei_sechs_ein_punkt(state, v_p)
 
 
@@ -1636,8 +1636,8 @@ def t_siegelring__while0_0(state, v_this, v_p, v_f, v_n):
 
 
 def t_grauer_platz__while0_0(state, v_this, v_p):
-    "on zugbeginn of grauer_platz__while0 (spec/heldenhain/11_schattenkabinett.rules:272)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:272
+    "on zugbeginn of grauer_platz__while0 (spec/heldenhain/11_schattenkabinett.rules:269)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:269
     p_punktabzug(state, v_p, 1)
 
 
@@ -1684,30 +1684,30 @@ def t_marktplatz__while0_0(state, v_this, v_p):
 
 
 def t_diva_dacapo__while0_0(state, v_this, v_p):
-    "on zugbeginn of diva_dacapo__while0 (spec/heldenhain/13_purpurpakt.rules:114)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:114
+    "on zugbeginn of diva_dacapo__while0 (spec/heldenhain/13_purpurpakt.rules:111)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:111
     p_stress_geben(state, v_this, 1)
 
 
 def t_tante_tantieme__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of tante_tantieme__while0 (spec/heldenhain/13_purpurpakt.rules:140)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:141
+    "on gesammelt of tante_tantieme__while0 (spec/heldenhain/13_purpurpakt.rules:137)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:138
     p_ziehen(state, v_p)
-    # spec: spec/heldenhain/13_purpurpakt.rules:142
+    # spec: spec/heldenhain/13_purpurpakt.rules:139
     p_stress_geben(state, v_f, 1)
 
 
 def t_elster_elvira__while0_0(state, v_this, v_p, v_f, v_n):
-    "on gesammelt of elster_elvira__while0 (spec/heldenhain/13_purpurpakt.rules:156)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:157
+    "on gesammelt of elster_elvira__while0 (spec/heldenhain/13_purpurpakt.rules:153)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:154
     p_erschoepfen(state, v_this)
-    # spec: spec/heldenhain/13_purpurpakt.rules:158
+    # spec: spec/heldenhain/13_purpurpakt.rules:155
     p_zufaellig_abwerfen(state, None if v_p is None else (v_p + 1) % 2)
 
 
 def t_perlenkette__while0_0(state, v_this, v_p):
-    "on zugbeginn of perlenkette__while0 (spec/heldenhain/13_purpurpakt.rules:342)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:342
+    "on zugbeginn of perlenkette__while0 (spec/heldenhain/13_purpurpakt.rules:335)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:335
     p_traeger_stress_geben(state, v_this, 1)
 
 
@@ -1740,19 +1740,19 @@ def emit_gesammelt(state, x0, x1, x2):
     if state.location[E_blitzy__p1] == 5:  # blitzy(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:15
         if x1 == E_blitzy__p1:
-            runs.append(new_frame(154, [E_blitzy__p1, x0, x1, x2]))
+            runs.append(new_frame(155, [E_blitzy__p1, x0, x1, x2]))
     if state.location[E_lena__p1] == 5:  # lena(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:27
         if x0 == 0 and x1 != E_lena__p1:
-            runs.append(new_frame(155, [E_lena__p1, x0, x1, x2]))
+            runs.append(new_frame(156, [E_lena__p1, x0, x1, x2]))
     if state.location[E_fee_fortuna__p1] == 5:  # fee_fortuna(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:42
         if x1 == E_fee_fortuna__p1:
-            runs.append(new_frame(157, [E_fee_fortuna__p1, x0, x1, x2]))
+            runs.append(new_frame(158, [E_fee_fortuna__p1, x0, x1, x2]))
     if state.location[E_cleo_chance__p1] == 5:  # cleo_chance(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:78
         if x1 == E_cleo_chance__p1:
-            runs.append(new_frame(159, [E_cleo_chance__p1, x0, x1, x2]))
+            runs.append(new_frame(160, [E_cleo_chance__p1, x0, x1, x2]))
     if state.location[E_flauschi__p1] == 5:  # flauschi(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:99
         if (
@@ -1763,58 +1763,58 @@ def emit_gesammelt(state, x0, x1, x2):
                 and not state.counters[2][E_flauschi__p1] == 1
             )
         ):
-            runs.append(new_frame(160, [E_flauschi__p1, x0, x1, x2]))
+            runs.append(new_frame(161, [E_flauschi__p1, x0, x1, x2]))
     if (
         state.location[E_gluecksschwein_trudi__p1] == 5
     ):  # gluecksschwein_trudi(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:114
         if x0 == 0:
-            runs.append(new_frame(161, [E_gluecksschwein_trudi__p1, x0, x1, x2]))
+            runs.append(new_frame(162, [E_gluecksschwein_trudi__p1, x0, x1, x2]))
     if state.location[E_professor_null__p1] == 5:  # professor_null(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:20
         if x1 == E_professor_null__p1:
-            runs.append(new_frame(164, [E_professor_null__p1, x0, x1, x2]))
+            runs.append(new_frame(165, [E_professor_null__p1, x0, x1, x2]))
     if state.location[E_graf_grau__p1] == 5:  # graf_grau(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:34
         if x1 == E_graf_grau__p1:
-            runs.append(new_frame(143, [E_graf_grau__p1, x0, x1, x2]))
+            runs.append(new_frame(144, [E_graf_grau__p1, x0, x1, x2]))
     if state.location[E_zensor_zack__p1] == 5:  # zensor_zack(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:90
         if x1 == E_zensor_zack__p1:
-            runs.append(new_frame(166, [E_zensor_zack__p1, x0, x1, x2]))
+            runs.append(new_frame(167, [E_zensor_zack__p1, x0, x1, x2]))
     if state.location[E_rabe_raspel__p1] == 5:  # rabe_raspel(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:101
         if x0 == 0 and (
             not state.counters[1][E_rabe_raspel__p1] == 1
             and not state.counters[2][E_rabe_raspel__p1] == 1
         ):
-            runs.append(new_frame(167, [E_rabe_raspel__p1, x0, x1, x2]))
+            runs.append(new_frame(168, [E_rabe_raspel__p1, x0, x1, x2]))
     if state.location[E_siegelring__p1] == 9:  # siegelring(p1) while in angelegt
         # spec: spec/heldenhain/11_schattenkabinett.rules:241
         if is_active(state, 0, [E_siegelring__p1, x1]):
-            runs.append(new_frame(169, [E_siegelring__p1, x0, x1, x2]))
+            runs.append(new_frame(170, [E_siegelring__p1, x0, x1, x2]))
     if state.location[E_paula_pfad__p1] == 5:  # paula_pfad(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:44
         if x1 == E_paula_pfad__p1 and q_mannschaftsgroesse(state, x0) >= 4:
-            runs.append(new_frame(171, [E_paula_pfad__p1, x0, x1, x2]))
+            runs.append(new_frame(172, [E_paula_pfad__p1, x0, x1, x2]))
     if state.location[E_selma_seil__p1] == 5:  # selma_seil(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:67
         if x1 == E_selma_seil__p1 and q_mannschaftsgroesse(state, x0) >= 3:
-            runs.append(new_frame(173, [E_selma_seil__p1, x0, x1, x2]))
+            runs.append(new_frame(174, [E_selma_seil__p1, x0, x1, x2]))
     if state.location[E_pony_polka__p1] == 5:  # pony_polka(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:82
         if x0 == 0 and (
             not state.counters[1][E_pony_polka__p1] == 1
             and not state.counters[2][E_pony_polka__p1] == 1
         ):
-            runs.append(new_frame(174, [E_pony_polka__p1, x0, x1, x2]))
+            runs.append(new_frame(175, [E_pony_polka__p1, x0, x1, x2]))
     if (
         state.location[E_edgar_satzsprung__p1] == 5
     ):  # edgar_satzsprung(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:20
         if x1 == E_edgar_satzsprung__p1 and len(state.zones[3 + x0]) > 0:
             runs.append(
-                new_frame(146, [E_edgar_satzsprung__p1, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(147, [E_edgar_satzsprung__p1, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_madame_zugabe__p1] == 5:  # madame_zugabe(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:40
@@ -1824,41 +1824,41 @@ def emit_gesammelt(state, x0, x1, x2):
             and len(state.zones[3 + x0]) > 0
         ):
             runs.append(
-                new_frame(147, [E_madame_zugabe__p1, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(148, [E_madame_zugabe__p1, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_lord_leihgabe__p1] == 5:  # lord_leihgabe(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:79
         if x1 == E_lord_leihgabe__p1:
             runs.append(
-                new_frame(149, [E_lord_leihgabe__p1, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(150, [E_lord_leihgabe__p1, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_tante_tantieme__p1] == 5:  # tante_tantieme(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:140
+        # spec: spec/heldenhain/13_purpurpakt.rules:137
         if x1 == E_tante_tantieme__p1:
-            runs.append(new_frame(178, [E_tante_tantieme__p1, x0, x1, x2]))
+            runs.append(new_frame(179, [E_tante_tantieme__p1, x0, x1, x2]))
     if state.location[E_elster_elvira__p1] == 5:  # elster_elvira(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:156
+        # spec: spec/heldenhain/13_purpurpakt.rules:153
         if x0 == 0 and (
             not state.counters[1][E_elster_elvira__p1] == 1
             and not state.counters[2][E_elster_elvira__p1] == 1
         ):
-            runs.append(new_frame(179, [E_elster_elvira__p1, x0, x1, x2]))
+            runs.append(new_frame(180, [E_elster_elvira__p1, x0, x1, x2]))
     if state.location[E_blitzy__p2] == 6:  # blitzy(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:15
         if x1 == E_blitzy__p2:
-            runs.append(new_frame(154, [E_blitzy__p2, x0, x1, x2]))
+            runs.append(new_frame(155, [E_blitzy__p2, x0, x1, x2]))
     if state.location[E_lena__p2] == 6:  # lena(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:27
         if x0 == 1 and x1 != E_lena__p2:
-            runs.append(new_frame(155, [E_lena__p2, x0, x1, x2]))
+            runs.append(new_frame(156, [E_lena__p2, x0, x1, x2]))
     if state.location[E_fee_fortuna__p2] == 6:  # fee_fortuna(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:42
         if x1 == E_fee_fortuna__p2:
-            runs.append(new_frame(157, [E_fee_fortuna__p2, x0, x1, x2]))
+            runs.append(new_frame(158, [E_fee_fortuna__p2, x0, x1, x2]))
     if state.location[E_cleo_chance__p2] == 6:  # cleo_chance(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:78
         if x1 == E_cleo_chance__p2:
-            runs.append(new_frame(159, [E_cleo_chance__p2, x0, x1, x2]))
+            runs.append(new_frame(160, [E_cleo_chance__p2, x0, x1, x2]))
     if state.location[E_flauschi__p2] == 6:  # flauschi(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:99
         if (
@@ -1869,58 +1869,58 @@ def emit_gesammelt(state, x0, x1, x2):
                 and not state.counters[2][E_flauschi__p2] == 1
             )
         ):
-            runs.append(new_frame(160, [E_flauschi__p2, x0, x1, x2]))
+            runs.append(new_frame(161, [E_flauschi__p2, x0, x1, x2]))
     if (
         state.location[E_gluecksschwein_trudi__p2] == 6
     ):  # gluecksschwein_trudi(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:114
         if x0 == 1:
-            runs.append(new_frame(161, [E_gluecksschwein_trudi__p2, x0, x1, x2]))
+            runs.append(new_frame(162, [E_gluecksschwein_trudi__p2, x0, x1, x2]))
     if state.location[E_professor_null__p2] == 6:  # professor_null(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:20
         if x1 == E_professor_null__p2:
-            runs.append(new_frame(164, [E_professor_null__p2, x0, x1, x2]))
+            runs.append(new_frame(165, [E_professor_null__p2, x0, x1, x2]))
     if state.location[E_graf_grau__p2] == 6:  # graf_grau(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:34
         if x1 == E_graf_grau__p2:
-            runs.append(new_frame(143, [E_graf_grau__p2, x0, x1, x2]))
+            runs.append(new_frame(144, [E_graf_grau__p2, x0, x1, x2]))
     if state.location[E_zensor_zack__p2] == 6:  # zensor_zack(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:90
         if x1 == E_zensor_zack__p2:
-            runs.append(new_frame(166, [E_zensor_zack__p2, x0, x1, x2]))
+            runs.append(new_frame(167, [E_zensor_zack__p2, x0, x1, x2]))
     if state.location[E_rabe_raspel__p2] == 6:  # rabe_raspel(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:101
         if x0 == 1 and (
             not state.counters[1][E_rabe_raspel__p2] == 1
             and not state.counters[2][E_rabe_raspel__p2] == 1
         ):
-            runs.append(new_frame(167, [E_rabe_raspel__p2, x0, x1, x2]))
+            runs.append(new_frame(168, [E_rabe_raspel__p2, x0, x1, x2]))
     if state.location[E_siegelring__p2] == 10:  # siegelring(p2) while in angelegt
         # spec: spec/heldenhain/11_schattenkabinett.rules:241
         if is_active(state, 0, [E_siegelring__p2, x1]):
-            runs.append(new_frame(169, [E_siegelring__p2, x0, x1, x2]))
+            runs.append(new_frame(170, [E_siegelring__p2, x0, x1, x2]))
     if state.location[E_paula_pfad__p2] == 6:  # paula_pfad(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:44
         if x1 == E_paula_pfad__p2 and q_mannschaftsgroesse(state, x0) >= 4:
-            runs.append(new_frame(171, [E_paula_pfad__p2, x0, x1, x2]))
+            runs.append(new_frame(172, [E_paula_pfad__p2, x0, x1, x2]))
     if state.location[E_selma_seil__p2] == 6:  # selma_seil(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:67
         if x1 == E_selma_seil__p2 and q_mannschaftsgroesse(state, x0) >= 3:
-            runs.append(new_frame(173, [E_selma_seil__p2, x0, x1, x2]))
+            runs.append(new_frame(174, [E_selma_seil__p2, x0, x1, x2]))
     if state.location[E_pony_polka__p2] == 6:  # pony_polka(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:82
         if x0 == 1 and (
             not state.counters[1][E_pony_polka__p2] == 1
             and not state.counters[2][E_pony_polka__p2] == 1
         ):
-            runs.append(new_frame(174, [E_pony_polka__p2, x0, x1, x2]))
+            runs.append(new_frame(175, [E_pony_polka__p2, x0, x1, x2]))
     if (
         state.location[E_edgar_satzsprung__p2] == 6
     ):  # edgar_satzsprung(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:20
         if x1 == E_edgar_satzsprung__p2 and len(state.zones[3 + x0]) > 0:
             runs.append(
-                new_frame(146, [E_edgar_satzsprung__p2, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(147, [E_edgar_satzsprung__p2, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_madame_zugabe__p2] == 6:  # madame_zugabe(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:40
@@ -1930,25 +1930,25 @@ def emit_gesammelt(state, x0, x1, x2):
             and len(state.zones[3 + x0]) > 0
         ):
             runs.append(
-                new_frame(147, [E_madame_zugabe__p2, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(148, [E_madame_zugabe__p2, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_lord_leihgabe__p2] == 6:  # lord_leihgabe(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:79
         if x1 == E_lord_leihgabe__p2:
             runs.append(
-                new_frame(149, [E_lord_leihgabe__p2, x0, x1, x2] + [UNBOUND] * 1)
+                new_frame(150, [E_lord_leihgabe__p2, x0, x1, x2] + [UNBOUND] * 1)
             )
     if state.location[E_tante_tantieme__p2] == 6:  # tante_tantieme(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:140
+        # spec: spec/heldenhain/13_purpurpakt.rules:137
         if x1 == E_tante_tantieme__p2:
-            runs.append(new_frame(178, [E_tante_tantieme__p2, x0, x1, x2]))
+            runs.append(new_frame(179, [E_tante_tantieme__p2, x0, x1, x2]))
     if state.location[E_elster_elvira__p2] == 6:  # elster_elvira(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:156
+        # spec: spec/heldenhain/13_purpurpakt.rules:153
         if x0 == 1 and (
             not state.counters[1][E_elster_elvira__p2] == 1
             and not state.counters[2][E_elster_elvira__p2] == 1
         ):
-            runs.append(new_frame(179, [E_elster_elvira__p2, x0, x1, x2]))
+            runs.append(new_frame(180, [E_elster_elvira__p2, x0, x1, x2]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1962,177 +1962,177 @@ def emit_zugbeginn(state, x0):
     if state.location[E_pia_purzel__p1] == 5:  # pia_purzel(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:34
         if x0 == 0:
-            runs.append(new_frame(156, [E_pia_purzel__p1, x0]))
+            runs.append(new_frame(157, [E_pia_purzel__p1, x0]))
     if state.location[E_luzi_lichtblick__p1] == 5:  # luzi_lichtblick(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:66
         if x0 == 0:
-            runs.append(new_frame(158, [E_luzi_lichtblick__p1, x0]))
+            runs.append(new_frame(159, [E_luzi_lichtblick__p1, x0]))
     if state.location[E_kater_kuschel__p1] == 5:  # kater_kuschel(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:109
         if x0 == 0:
-            runs.append(new_frame(141, [E_kater_kuschel__p1, x0]))
+            runs.append(new_frame(142, [E_kater_kuschel__p1, x0]))
     if state.location[E_heilamulett__p1] == 9:  # heilamulett(p1) while in angelegt
-        # spec: spec/heldenhain/10_superfreundinnen.rules:263
+        # spec: spec/heldenhain/10_superfreundinnen.rules:260
         if x0 == 0:
-            runs.append(new_frame(162, [E_heilamulett__p1, x0]))
+            runs.append(new_frame(163, [E_heilamulett__p1, x0]))
     if state.location[E_blumenwiese__p1] == 13:  # blumenwiese(p1) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:292
-        runs.append(new_frame(142, [E_blumenwiese__p1, x0]))
+        # spec: spec/heldenhain/10_superfreundinnen.rules:289
+        runs.append(new_frame(143, [E_blumenwiese__p1, x0]))
     if state.location[E_gluecksmarkt__p1] == 13:  # gluecksmarkt(p1) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:300
-        runs.append(new_frame(163, [E_gluecksmarkt__p1, x0]))
+        # spec: spec/heldenhain/10_superfreundinnen.rules:297
+        runs.append(new_frame(164, [E_gluecksmarkt__p1, x0]))
     if state.location[E_baronin_bremse__p1] == 5:  # baronin_bremse(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:40
         if (
             x0 == 0
             and state.tracks[None if x0 is None else (x0 + 1) % 2] > state.tracks[x0]
         ):
-            runs.append(new_frame(165, [E_baronin_bremse__p1, x0]))
+            runs.append(new_frame(166, [E_baronin_bremse__p1, x0]))
     if state.location[E_graefin_gaehn__p1] == 5:  # graefin_gaehn(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:79
         if x0 == 0:
-            runs.append(new_frame(144, [E_graefin_gaehn__p1, x0]))
+            runs.append(new_frame(145, [E_graefin_gaehn__p1, x0]))
     if (
         state.location[E_schleichkatze_nebel__p1] == 5
     ):  # schleichkatze_nebel(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:112
         if x0 == 0:
-            runs.append(new_frame(168, [E_schleichkatze_nebel__p1, x0]))
+            runs.append(new_frame(169, [E_schleichkatze_nebel__p1, x0]))
     if state.location[E_grauer_platz__p1] == 13:  # grauer_platz(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:272
+        # spec: spec/heldenhain/11_schattenkabinett.rules:269
         if state.tracks[x0] > 10:
-            runs.append(new_frame(170, [E_grauer_platz__p1, x0]))
+            runs.append(new_frame(171, [E_grauer_platz__p1, x0]))
     if state.location[E_wilma_weitblick__p1] == 5:  # wilma_weitblick(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:60
         if x0 == 0 and q_mannschaftsgroesse(state, x0) >= 4:
-            runs.append(new_frame(172, [E_wilma_weitblick__p1, x0]))
+            runs.append(new_frame(173, [E_wilma_weitblick__p1, x0]))
     if state.location[E_dachs_dieter__p1] == 5:  # dachs_dieter(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:96
         if x0 == 0:
-            runs.append(new_frame(145, [E_dachs_dieter__p1, x0]))
+            runs.append(new_frame(146, [E_dachs_dieter__p1, x0]))
     if state.location[E_feldflasche__p1] == 9:  # feldflasche(p1) while in angelegt
         # spec: spec/heldenhain/12_weggefaehrten.rules:215
         if x0 == 0:
-            runs.append(new_frame(175, [E_feldflasche__p1, x0]))
+            runs.append(new_frame(176, [E_feldflasche__p1, x0]))
     if state.location[E_marktplatz__p1] == 13:  # marktplatz(p1) while in tischmitte
         # spec: spec/heldenhain/12_weggefaehrten.rules:244
         if q_mannschaftsgroesse(state, x0) >= 3:
-            runs.append(new_frame(176, [E_marktplatz__p1, x0]))
+            runs.append(new_frame(177, [E_marktplatz__p1, x0]))
     if state.location[E_graefin_gier__p1] == 5:  # graefin_gier(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:61
         if x0 == 0:
-            runs.append(new_frame(148, [E_graefin_gier__p1, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(149, [E_graefin_gier__p1, x0] + [UNBOUND] * 1))
     if state.location[E_zauberer_zins__p1] == 5:  # zauberer_zins(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:102
+        # spec: spec/heldenhain/13_purpurpakt.rules:99
         if x0 == 0:
-            runs.append(new_frame(150, [E_zauberer_zins__p1, x0]))
+            runs.append(new_frame(151, [E_zauberer_zins__p1, x0]))
     if state.location[E_diva_dacapo__p1] == 5:  # diva_dacapo(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:114
+        # spec: spec/heldenhain/13_purpurpakt.rules:111
         if x0 == 0:
-            runs.append(new_frame(177, [E_diva_dacapo__p1, x0]))
+            runs.append(new_frame(178, [E_diva_dacapo__p1, x0]))
     if state.location[E_wucherin_wanda__p1] == 5:  # wucherin_wanda(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:122
+        # spec: spec/heldenhain/13_purpurpakt.rules:119
         if x0 == 0 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(151, [E_wucherin_wanda__p1, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(152, [E_wucherin_wanda__p1, x0] + [UNBOUND] * 1))
     if state.location[E_kater_kasse__p1] == 5:  # kater_kasse(p1) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:176
+        # spec: spec/heldenhain/13_purpurpakt.rules:173
         if x0 == 0 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(152, [E_kater_kasse__p1, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(153, [E_kater_kasse__p1, x0] + [UNBOUND] * 1))
     if state.location[E_perlenkette__p1] == 9:  # perlenkette(p1) while in angelegt
-        # spec: spec/heldenhain/13_purpurpakt.rules:342
+        # spec: spec/heldenhain/13_purpurpakt.rules:335
         if x0 == 0:
-            runs.append(new_frame(180, [E_perlenkette__p1, x0]))
+            runs.append(new_frame(181, [E_perlenkette__p1, x0]))
     if state.location[E_opernhaus__p1] == 13:  # opernhaus(p1) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:380
+        # spec: spec/heldenhain/13_purpurpakt.rules:373
         if len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(153, [E_opernhaus__p1, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(154, [E_opernhaus__p1, x0] + [UNBOUND] * 1))
     if state.location[E_pia_purzel__p2] == 6:  # pia_purzel(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:34
         if x0 == 1:
-            runs.append(new_frame(156, [E_pia_purzel__p2, x0]))
+            runs.append(new_frame(157, [E_pia_purzel__p2, x0]))
     if state.location[E_luzi_lichtblick__p2] == 6:  # luzi_lichtblick(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:66
         if x0 == 1:
-            runs.append(new_frame(158, [E_luzi_lichtblick__p2, x0]))
+            runs.append(new_frame(159, [E_luzi_lichtblick__p2, x0]))
     if state.location[E_kater_kuschel__p2] == 6:  # kater_kuschel(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:109
         if x0 == 1:
-            runs.append(new_frame(141, [E_kater_kuschel__p2, x0]))
+            runs.append(new_frame(142, [E_kater_kuschel__p2, x0]))
     if state.location[E_heilamulett__p2] == 10:  # heilamulett(p2) while in angelegt
-        # spec: spec/heldenhain/10_superfreundinnen.rules:263
+        # spec: spec/heldenhain/10_superfreundinnen.rules:260
         if x0 == 1:
-            runs.append(new_frame(162, [E_heilamulett__p2, x0]))
+            runs.append(new_frame(163, [E_heilamulett__p2, x0]))
     if state.location[E_blumenwiese__p2] == 13:  # blumenwiese(p2) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:292
-        runs.append(new_frame(142, [E_blumenwiese__p2, x0]))
+        # spec: spec/heldenhain/10_superfreundinnen.rules:289
+        runs.append(new_frame(143, [E_blumenwiese__p2, x0]))
     if state.location[E_gluecksmarkt__p2] == 13:  # gluecksmarkt(p2) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:300
-        runs.append(new_frame(163, [E_gluecksmarkt__p2, x0]))
+        # spec: spec/heldenhain/10_superfreundinnen.rules:297
+        runs.append(new_frame(164, [E_gluecksmarkt__p2, x0]))
     if state.location[E_baronin_bremse__p2] == 6:  # baronin_bremse(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:40
         if (
             x0 == 1
             and state.tracks[None if x0 is None else (x0 + 1) % 2] > state.tracks[x0]
         ):
-            runs.append(new_frame(165, [E_baronin_bremse__p2, x0]))
+            runs.append(new_frame(166, [E_baronin_bremse__p2, x0]))
     if state.location[E_graefin_gaehn__p2] == 6:  # graefin_gaehn(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:79
         if x0 == 1:
-            runs.append(new_frame(144, [E_graefin_gaehn__p2, x0]))
+            runs.append(new_frame(145, [E_graefin_gaehn__p2, x0]))
     if (
         state.location[E_schleichkatze_nebel__p2] == 6
     ):  # schleichkatze_nebel(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:112
         if x0 == 1:
-            runs.append(new_frame(168, [E_schleichkatze_nebel__p2, x0]))
+            runs.append(new_frame(169, [E_schleichkatze_nebel__p2, x0]))
     if state.location[E_grauer_platz__p2] == 13:  # grauer_platz(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:272
+        # spec: spec/heldenhain/11_schattenkabinett.rules:269
         if state.tracks[x0] > 10:
-            runs.append(new_frame(170, [E_grauer_platz__p2, x0]))
+            runs.append(new_frame(171, [E_grauer_platz__p2, x0]))
     if state.location[E_wilma_weitblick__p2] == 6:  # wilma_weitblick(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:60
         if x0 == 1 and q_mannschaftsgroesse(state, x0) >= 4:
-            runs.append(new_frame(172, [E_wilma_weitblick__p2, x0]))
+            runs.append(new_frame(173, [E_wilma_weitblick__p2, x0]))
     if state.location[E_dachs_dieter__p2] == 6:  # dachs_dieter(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:96
         if x0 == 1:
-            runs.append(new_frame(145, [E_dachs_dieter__p2, x0]))
+            runs.append(new_frame(146, [E_dachs_dieter__p2, x0]))
     if state.location[E_feldflasche__p2] == 10:  # feldflasche(p2) while in angelegt
         # spec: spec/heldenhain/12_weggefaehrten.rules:215
         if x0 == 1:
-            runs.append(new_frame(175, [E_feldflasche__p2, x0]))
+            runs.append(new_frame(176, [E_feldflasche__p2, x0]))
     if state.location[E_marktplatz__p2] == 13:  # marktplatz(p2) while in tischmitte
         # spec: spec/heldenhain/12_weggefaehrten.rules:244
         if q_mannschaftsgroesse(state, x0) >= 3:
-            runs.append(new_frame(176, [E_marktplatz__p2, x0]))
+            runs.append(new_frame(177, [E_marktplatz__p2, x0]))
     if state.location[E_graefin_gier__p2] == 6:  # graefin_gier(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:61
         if x0 == 1:
-            runs.append(new_frame(148, [E_graefin_gier__p2, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(149, [E_graefin_gier__p2, x0] + [UNBOUND] * 1))
     if state.location[E_zauberer_zins__p2] == 6:  # zauberer_zins(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:102
+        # spec: spec/heldenhain/13_purpurpakt.rules:99
         if x0 == 1:
-            runs.append(new_frame(150, [E_zauberer_zins__p2, x0]))
+            runs.append(new_frame(151, [E_zauberer_zins__p2, x0]))
     if state.location[E_diva_dacapo__p2] == 6:  # diva_dacapo(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:114
+        # spec: spec/heldenhain/13_purpurpakt.rules:111
         if x0 == 1:
-            runs.append(new_frame(177, [E_diva_dacapo__p2, x0]))
+            runs.append(new_frame(178, [E_diva_dacapo__p2, x0]))
     if state.location[E_wucherin_wanda__p2] == 6:  # wucherin_wanda(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:122
+        # spec: spec/heldenhain/13_purpurpakt.rules:119
         if x0 == 1 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(151, [E_wucherin_wanda__p2, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(152, [E_wucherin_wanda__p2, x0] + [UNBOUND] * 1))
     if state.location[E_kater_kasse__p2] == 6:  # kater_kasse(p2) while in feld
-        # spec: spec/heldenhain/13_purpurpakt.rules:176
+        # spec: spec/heldenhain/13_purpurpakt.rules:173
         if x0 == 1 and len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(152, [E_kater_kasse__p2, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(153, [E_kater_kasse__p2, x0] + [UNBOUND] * 1))
     if state.location[E_perlenkette__p2] == 10:  # perlenkette(p2) while in angelegt
-        # spec: spec/heldenhain/13_purpurpakt.rules:342
+        # spec: spec/heldenhain/13_purpurpakt.rules:335
         if x0 == 1:
-            runs.append(new_frame(180, [E_perlenkette__p2, x0]))
+            runs.append(new_frame(181, [E_perlenkette__p2, x0]))
     if state.location[E_opernhaus__p2] == 13:  # opernhaus(p2) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:380
+        # spec: spec/heldenhain/13_purpurpakt.rules:373
         if len(state.zones[3 + x0]) > 0:
-            runs.append(new_frame(153, [E_opernhaus__p2, x0] + [UNBOUND] * 1))
+            runs.append(new_frame(154, [E_opernhaus__p2, x0] + [UNBOUND] * 1))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -2204,7 +2204,7 @@ def resolve_event(state, card, you, at):
         leave_event(state)
         return False
     step, size = EVENT_STEPS[card]
-    state.frames.append(new_frame(181, []))  # event_done, when the event is over
+    state.frames.append(new_frame(182, []))  # event_done, when the event is over
     state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
 
@@ -2227,7 +2227,7 @@ def resolve_action(state, card, you, at):
         leave_event(state)
         return False
     step, size = found
-    state.frames.append(new_frame(181, []))  # event_done, when the action is over
+    state.frames.append(new_frame(182, []))  # event_done, when the action is over
     state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
 
@@ -2277,20 +2277,32 @@ def s_handkarte_abwerfen(state, frame):
             return
 
 
+def s_ziehen_dann_abwerfen(state, frame):
+    "procedure ziehen_dann_abwerfen (spec/heldenhain/03_rules.rules:181)"
+    # L: 0 p, 1 n
+    L = frame[2]
+    # spec: spec/heldenhain/03_rules.rules:182
+    p_karten_ziehen(state, L[0], L[1])
+    # spec: spec/heldenhain/03_rules.rules:183
+    state.frames.pop()
+    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+    return
+
+
 def s_figur_ins_feld(state, frame):
-    "procedure figur_ins_feld (spec/heldenhain/03_rules.rules:260)"
+    "procedure figur_ins_feld (spec/heldenhain/03_rules.rules:265)"
     # L: 0 p, 1 c, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:261
+            # spec: spec/heldenhain/03_rules.rules:266
             if len(state.zones[5 + L[0]]) >= 6:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:263
+            # spec: spec/heldenhain/03_rules.rules:268
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2301,23 +2313,23 @@ def s_figur_ins_feld(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:263:9",
+                "spec/heldenhain/03_rules.rules:268:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:265
+            # spec: spec/heldenhain/03_rules.rules:270
             p_feld_verlassen(state, L[2], zone_value(15 + L[0]))
             pc = 3
         if pc == 3:
-            # spec: spec/heldenhain/03_rules.rules:267
+            # spec: spec/heldenhain/03_rules.rules:272
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:268
+            # spec: spec/heldenhain/03_rules.rules:273
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:268:5"), 5 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:273:5"), 5 + L[0]
             )
-            # spec: spec/heldenhain/03_rules.rules:269
+            # spec: spec/heldenhain/03_rules.rules:274
             state.counters[2][L[1]] = 1 if True else 0
             state.stamps[9] += 1
             state.frames.pop()
@@ -2325,13 +2337,13 @@ def s_figur_ins_feld(state, frame):
 
 
 def s_anlegen(state, frame):
-    "procedure anlegen (spec/heldenhain/03_rules.rules:273)"
+    "procedure anlegen (spec/heldenhain/03_rules.rules:278)"
     # L: 0 p, 1 a, 2 h, 3 alt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:274
+            # spec: spec/heldenhain/03_rules.rules:279
             player = L[0]
             values = [c_h for c_h in state.zones[5 + L[0]] if c_h in KS_charakter]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2342,42 +2354,42 @@ def s_anlegen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:274:5",
+                "spec/heldenhain/03_rules.rules:279:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:276
+            # spec: spec/heldenhain/03_rules.rules:281
             for L[3] in [
                 c_alt
                 for c_alt in state.zones[9 + L[0]]
                 if is_active(state, 0, [c_alt, L[2]])
             ]:
-                # spec: spec/heldenhain/03_rules.rules:277
+                # spec: spec/heldenhain/03_rules.rules:282
                 cancel(state, 0, [L[3], L[2]])
-                # spec: spec/heldenhain/03_rules.rules:278
+                # spec: spec/heldenhain/03_rules.rules:283
                 move_card(state, L[3], 15 + L[0])
-            # spec: spec/heldenhain/03_rules.rules:280
+            # spec: spec/heldenhain/03_rules.rules:285
             activate(state, 0, [L[1], L[2]], None)
-            # spec: spec/heldenhain/03_rules.rules:281
+            # spec: spec/heldenhain/03_rules.rules:286
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:281:5"), 9 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:286:5"), 9 + L[0]
             )
-            # spec: spec/heldenhain/03_rules.rules:282
+            # spec: spec/heldenhain/03_rules.rules:287
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_karte_ausspielen(state, frame):
-    "procedure karte_ausspielen (spec/heldenhain/03_rules.rules:288)"
+    "procedure karte_ausspielen (spec/heldenhain/03_rules.rules:293)"
     # L: 0 p, 1 c, 2 h, 3 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:289
+            # spec: spec/heldenhain/03_rules.rules:294
             log_line(
                 state,
                 " ".join(
@@ -2391,20 +2403,20 @@ def s_karte_ausspielen(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:289:22",
+                                "spec/heldenhain/03_rules.rules:294:22",
                             )
                         ),
                         "aus",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:289:5",
+                "spec/heldenhain/03_rules.rules:294:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:290
+            # spec: spec/heldenhain/03_rules.rules:295
             state.tracks[2 + L[0]] = max(
                 0, min(6, state.tracks[2 + L[0]] - q_kosten(state, L[0], L[1]))
             )
             state.stamps[3] += 1
-            # spec: spec/heldenhain/03_rules.rules:291
+            # spec: spec/heldenhain/03_rules.rules:296
             if L[1] in KS_charakter or L[1] in KS_begleiter or L[1] in KS_drache:
                 pc = 1
             elif L[1] in KS_ki:
@@ -2418,73 +2430,73 @@ def s_karte_ausspielen(state, frame):
             else:
                 pc = 6
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:292
+            # spec: spec/heldenhain/03_rules.rules:297
             frame[1] = 7
-            state.frames.append(new_frame(1, [L[0], L[1]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(2, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/03_rules.rules:294
+            # spec: spec/heldenhain/03_rules.rules:299
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:295
+            # spec: spec/heldenhain/03_rules.rules:300
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:295:9"), 7 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:300:9"), 7 + L[0]
             )
             pc = 7
         if pc == 3:
-            # spec: spec/heldenhain/03_rules.rules:297
+            # spec: spec/heldenhain/03_rules.rules:302
             frame[1] = 7
-            state.frames.append(new_frame(2, [L[0], L[1]] + [UNBOUND] * 2))
+            state.frames.append(new_frame(3, [L[0], L[1]] + [UNBOUND] * 2))
             return
         if pc == 4:
-            # spec: spec/heldenhain/03_rules.rules:300
+            # spec: spec/heldenhain/03_rules.rules:305
             for L[2] in list(state.zones[11 + L[0]]):
                 move_card(state, L[2], 15 + L[0])
-            # spec: spec/heldenhain/03_rules.rules:301
+            # spec: spec/heldenhain/03_rules.rules:306
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:302
+            # spec: spec/heldenhain/03_rules.rules:307
             move_card(
                 state,
-                some_card(L[1], "spec/heldenhain/03_rules.rules:302:9"),
+                some_card(L[1], "spec/heldenhain/03_rules.rules:307:9"),
                 11 + L[0],
             )
-            # spec: spec/heldenhain/03_rules.rules:303
+            # spec: spec/heldenhain/03_rules.rules:308
             state.counters[2][L[1]] = 1 if True else 0
             state.stamps[9] += 1
             pc = 7
         if pc == 5:
-            # spec: spec/heldenhain/03_rules.rules:306
+            # spec: spec/heldenhain/03_rules.rules:311
             for L[3] in list(state.zones[13]):
                 move_card(state, L[3], 15 + OWNER[L[3]])
-            # spec: spec/heldenhain/03_rules.rules:307
+            # spec: spec/heldenhain/03_rules.rules:312
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:307:9"), 13
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:312:9"), 13
             )
             pc = 7
         if pc == 6:
-            # spec: spec/heldenhain/03_rules.rules:309
+            # spec: spec/heldenhain/03_rules.rules:314
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:309:9"), 14
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:314:9"), 14
             )
             pc = 7
         if pc == 7:
-            # spec: spec/heldenhain/03_rules.rules:311
+            # spec: spec/heldenhain/03_rules.rules:316
             frame[1] = 8
-            if resolve_event(state, L[1], L[0], "spec/heldenhain/03_rules.rules:311:5"):
+            if resolve_event(state, L[1], L[0], "spec/heldenhain/03_rules.rules:316:5"):
                 return
             pc = 8
         if pc == 8:
-            # spec: spec/heldenhain/03_rules.rules:312
+            # spec: spec/heldenhain/03_rules.rules:317
             emit_ausgespielt(state, L[0], L[1])
-            # spec: spec/heldenhain/03_rules.rules:313
+            # spec: spec/heldenhain/03_rules.rules:318
             if L[1] in KS_aktion:
-                # spec: spec/heldenhain/03_rules.rules:314
+                # spec: spec/heldenhain/03_rules.rules:319
                 if L[1] is not None and state.location[L[1]] == 14:
                     move_card(
                         state,
-                        some_card(L[1], "spec/heldenhain/03_rules.rules:314:30"),
+                        some_card(L[1], "spec/heldenhain/03_rules.rules:319:30"),
                         15 + L[0],
                     )
-                # spec: spec/heldenhain/03_rules.rules:316
+                # spec: spec/heldenhain/03_rules.rules:321
                 if (
                     A_beendet_zug[L[1]]
                     if L[1] is not None
@@ -2492,31 +2504,31 @@ def s_karte_ausspielen(state, frame):
                         A_beendet_zug,
                         L[1],
                         "beendet_zug",
-                        "spec/heldenhain/03_rules.rules:316:12",
+                        "spec/heldenhain/03_rules.rules:321:12",
                     )
                 ):
                     state.vars[3] = True
                     state.stamps[21] += 1
-            # spec: spec/heldenhain/03_rules.rules:318
+            # spec: spec/heldenhain/03_rules.rules:323
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_punkte_sammeln(state, frame):
-    "procedure punkte_sammeln (spec/heldenhain/03_rules.rules:329)"
+    "procedure punkte_sammeln (spec/heldenhain/03_rules.rules:334)"
     # L: 0 p, 1 f, 2 n
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:330
+            # spec: spec/heldenhain/03_rules.rules:335
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:331
+            # spec: spec/heldenhain/03_rules.rules:336
             L[2] = bounded(
-                max(0, q_rettung(state, L[1])), "spec/heldenhain/03_rules.rules:331:13"
+                max(0, q_rettung(state, L[1])), "spec/heldenhain/03_rules.rules:336:13"
             )
-            # spec: spec/heldenhain/03_rules.rules:332
+            # spec: spec/heldenhain/03_rules.rules:337
             log_line(
                 state,
                 " ".join(
@@ -2530,7 +2542,7 @@ def s_punkte_sammeln(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:332:17",
+                                "spec/heldenhain/03_rules.rules:337:17",
                             )
                         ),
                         "sammelt",
@@ -2538,30 +2550,30 @@ def s_punkte_sammeln(state, frame):
                         "Punkte",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:332:5",
+                "spec/heldenhain/03_rules.rules:337:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:333
+            # spec: spec/heldenhain/03_rules.rules:338
             p_punkte_gewinnen(state, L[0], L[2])
-            # spec: spec/heldenhain/03_rules.rules:334
+            # spec: spec/heldenhain/03_rules.rules:339
             frame[1] = 1
             if emit_gesammelt(state, L[0], L[1], L[2]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:335
+            # spec: spec/heldenhain/03_rules.rules:340
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_karte_nutzen(state, frame):
-    "procedure karte_nutzen (spec/heldenhain/03_rules.rules:356)"
+    "procedure karte_nutzen (spec/heldenhain/03_rules.rules:361)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:357
+            # spec: spec/heldenhain/03_rules.rules:362
             log_line(
                 state,
                 " ".join(
@@ -2575,41 +2587,41 @@ def s_karte_nutzen(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:357:21",
+                                "spec/heldenhain/03_rules.rules:362:21",
                             )
                         ),
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:357:5",
+                "spec/heldenhain/03_rules.rules:362:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:358
+            # spec: spec/heldenhain/03_rules.rules:363
             if L[1] in KS_hauptquartier:
                 state.counters[9][L[1]] = 1 if True else 0
                 state.stamps[16] += 1
             else:
                 p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:359
+            # spec: spec/heldenhain/03_rules.rules:364
             frame[1] = 1
             if resolve_action(
-                state, L[1], L[0], "spec/heldenhain/03_rules.rules:359:5"
+                state, L[1], L[0], "spec/heldenhain/03_rules.rules:364:5"
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:360
+            # spec: spec/heldenhain/03_rules.rules:365
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_eigene_figur_heilen(state, frame):
-    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:367)"
+    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:372)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:368
+            # spec: spec/heldenhain/03_rules.rules:373
             player = L[0]
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[0][c_f] > 0
@@ -2626,13 +2638,13 @@ def s_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:368:5",
+                "spec/heldenhain/03_rules.rules:373:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:370
+            # spec: spec/heldenhain/03_rules.rules:375
             p_heilen(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -2641,13 +2653,13 @@ def s_eigene_figur_heilen(state, frame):
 
 
 def s_andere_eigene_figur_heilen(state, frame):
-    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:372)"
+    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:377)"
     # L: 0 p, 1 selbst, 2 n, 3 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:373
+            # spec: spec/heldenhain/03_rules.rules:378
             player = L[0]
             values = [
                 c_f
@@ -2666,13 +2678,13 @@ def s_andere_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:373:5",
+                "spec/heldenhain/03_rules.rules:378:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:375
+            # spec: spec/heldenhain/03_rules.rules:380
             p_heilen(state, L[3], L[2])
             pc = 2
         if pc == 2:
@@ -2681,13 +2693,13 @@ def s_andere_eigene_figur_heilen(state, frame):
 
 
 def s_eigene_figur_einsatz_bis_zugende(state, frame):
-    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:377)"
+    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:382)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:378
+            # spec: spec/heldenhain/03_rules.rules:383
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -2702,13 +2714,13 @@ def s_eigene_figur_einsatz_bis_zugende(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:378:5",
+                "spec/heldenhain/03_rules.rules:383:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:379
+            # spec: spec/heldenhain/03_rules.rules:384
             p_bis_zugende_einsatz(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -2717,13 +2729,13 @@ def s_eigene_figur_einsatz_bis_zugende(state, frame):
 
 
 def s_erschoepfte_figur_aufrichten(state, frame):
-    "procedure erschoepfte_figur_aufrichten (spec/heldenhain/03_rules.rules:382)"
+    "procedure erschoepfte_figur_aufrichten (spec/heldenhain/03_rules.rules:387)"
     # L: 0 p, 1 selbst, 2 n, 3 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:383
+            # spec: spec/heldenhain/03_rules.rules:388
             player = L[0]
             values = [
                 c_f
@@ -2742,15 +2754,15 @@ def s_erschoepfte_figur_aufrichten(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:383:5",
+                "spec/heldenhain/03_rules.rules:388:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:385
+            # spec: spec/heldenhain/03_rules.rules:390
             p_aufrichten(state, L[3])
-            # spec: spec/heldenhain/03_rules.rules:386
+            # spec: spec/heldenhain/03_rules.rules:391
             p_heilen(state, L[3], L[2])
             pc = 2
         if pc == 2:
@@ -2759,13 +2771,13 @@ def s_erschoepfte_figur_aufrichten(state, frame):
 
 
 def s_eigene_figur_auf_die_hand(state, frame):
-    "procedure eigene_figur_auf_die_hand (spec/heldenhain/03_rules.rules:388)"
+    "procedure eigene_figur_auf_die_hand (spec/heldenhain/03_rules.rules:393)"
     # L: 0 p, 1 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:389
+            # spec: spec/heldenhain/03_rules.rules:394
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -2780,13 +2792,13 @@ def s_eigene_figur_auf_die_hand(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:389:5",
+                "spec/heldenhain/03_rules.rules:394:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:390
+            # spec: spec/heldenhain/03_rules.rules:395
             p_auf_die_hand(state, L[1])
             pc = 2
         if pc == 2:
@@ -2795,13 +2807,13 @@ def s_eigene_figur_auf_die_hand(state, frame):
 
 
 def s_gegnerische_figur_sperren(state, frame):
-    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:394)"
+    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:399)"
     # L: 0 p, 1 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:395
+            # spec: spec/heldenhain/03_rules.rules:400
             player = L[0]
             values = [
                 c_z
@@ -2820,13 +2832,13 @@ def s_gegnerische_figur_sperren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:395:5",
+                "spec/heldenhain/03_rules.rules:400:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:397
+            # spec: spec/heldenhain/03_rules.rules:402
             p_sperren(state, L[1])
             pc = 2
         if pc == 2:
@@ -2835,45 +2847,7 @@ def s_gegnerische_figur_sperren(state, frame):
 
 
 def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
-    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:399)"
-    # L: 0 p, 1 n, 2 z
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:400
-            player = L[0]
-            values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
-            if not values:
-                pc = 2
-                continue
-            player = player
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Welche gegnerische Figur verliert Einsatz?",
-                ids,
-                labels,
-                values,
-                "spec/heldenhain/03_rules.rules:400:5",
-            )
-            frame[1] = 1
-            return
-        if pc == 1:
-            L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:401
-            p_bis_zugende_einsatz(
-                state, L[2], bounded(-L[1], "spec/heldenhain/03_rules.rules:401:28")
-            )
-            pc = 2
-        if pc == 2:
-            state.frames.pop()
-            return
-
-
-def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
-    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:404)"
+    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:404)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
@@ -2890,7 +2864,7 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
             ask(
                 state,
                 player,
-                "Welche gegnerische Figur verliert dauerhaft Einsatz?",
+                "Welche gegnerische Figur verliert Einsatz?",
                 ids,
                 labels,
                 values,
@@ -2901,12 +2875,50 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
         if pc == 1:
             L[2] = frame[3]
             # spec: spec/heldenhain/03_rules.rules:406
+            p_bis_zugende_einsatz(
+                state, L[2], bounded(-L[1], "spec/heldenhain/03_rules.rules:406:28")
+            )
+            pc = 2
+        if pc == 2:
+            state.frames.pop()
+            return
+
+
+def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
+    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:409)"
+    # L: 0 p, 1 n, 2 z
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/03_rules.rules:410
+            player = L[0]
+            values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
+            if not values:
+                pc = 2
+                continue
+            player = player
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Welche gegnerische Figur verliert dauerhaft Einsatz?",
+                ids,
+                labels,
+                values,
+                "spec/heldenhain/03_rules.rules:410:5",
+            )
+            frame[1] = 1
+            return
+        if pc == 1:
+            L[2] = frame[3]
+            # spec: spec/heldenhain/03_rules.rules:411
             activate(
                 state,
                 1,
                 [
                     L[2],
-                    bounded(-L[1], "spec/heldenhain/03_rules.rules:406:31"),
+                    bounded(-L[1], "spec/heldenhain/03_rules.rules:411:31"),
                     state.counters[8][L[2]],
                 ],
                 None,
@@ -2918,13 +2930,13 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
 
 
 def s_gegnerischer_figur_stress_geben(state, frame):
-    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:408)"
+    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:413)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:409
+            # spec: spec/heldenhain/03_rules.rules:414
             player = L[0]
             values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             if not values:
@@ -2939,13 +2951,13 @@ def s_gegnerischer_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:409:5",
+                "spec/heldenhain/03_rules.rules:414:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:410
+            # spec: spec/heldenhain/03_rules.rules:415
             p_stress_geben(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -2954,13 +2966,13 @@ def s_gegnerischer_figur_stress_geben(state, frame):
 
 
 def s_erschoepfter_gegnerischer_figur_stress_geben(state, frame):
-    "procedure erschoepfter_gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:412)"
+    "procedure erschoepfter_gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:417)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:413
+            # spec: spec/heldenhain/03_rules.rules:418
             player = L[0]
             values = [
                 c_z
@@ -2982,13 +2994,13 @@ def s_erschoepfter_gegnerischer_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:413:5",
+                "spec/heldenhain/03_rules.rules:418:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:415
+            # spec: spec/heldenhain/03_rules.rules:420
             p_stress_geben(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -2997,13 +3009,13 @@ def s_erschoepfter_gegnerischer_figur_stress_geben(state, frame):
 
 
 def s_eigener_figur_stress_geben(state, frame):
-    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:417)"
+    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:422)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:418
+            # spec: spec/heldenhain/03_rules.rules:423
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -3018,13 +3030,13 @@ def s_eigener_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:418:5",
+                "spec/heldenhain/03_rules.rules:423:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:419
+            # spec: spec/heldenhain/03_rules.rules:424
             p_stress_geben(state, L[2], L[1])
             pc = 2
         if pc == 2:
@@ -3092,106 +3104,111 @@ def s_aufbau(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/04_turn.rules:22
-            p_deck_bilden(state, 0, state.params["deck_1"])
-            # spec: spec/heldenhain/04_turn.rules:23
-            p_deck_bilden(state, 1, state.params["deck_2"])
-            # spec: spec/heldenhain/04_turn.rules:25
             for L[0] in PLAYERS:
-                # spec: spec/heldenhain/04_turn.rules:26
+                # spec: spec/heldenhain/04_turn.rules:23
+                p_deck_bilden(
+                    state,
+                    L[0],
+                    bounded(
+                        state.params["deck_1"] if L[0] == 0 else state.params["deck_2"],
+                        "spec/heldenhain/04_turn.rules:23:24",
+                    ),
+                )
+                # spec: spec/heldenhain/04_turn.rules:25
                 for L[1] in [
                     c_c for c_c in state.zones[1 + L[0]] if c_c in KS_charakter
                 ]:
-                    # spec: spec/heldenhain/04_turn.rules:27
+                    # spec: spec/heldenhain/04_turn.rules:26
                     move_card(state, L[1], 3 + L[0])
-                    # spec: spec/heldenhain/04_turn.rules:28
+                    # spec: spec/heldenhain/04_turn.rules:27
                     state.counters[10][L[1]] = 1 if True else 0
                     state.stamps[17] += 1
-                    # spec: spec/heldenhain/04_turn.rules:29
+                    # spec: spec/heldenhain/04_turn.rules:28
                     break
-                # spec: spec/heldenhain/04_turn.rules:31
+                # spec: spec/heldenhain/04_turn.rules:30
                 p_karten_ziehen(state, L[0], 4)
+            # spec: spec/heldenhain/04_turn.rules:33
+            L[2] = roll(state, 6, "spec/heldenhain/04_turn.rules:33:5")
             # spec: spec/heldenhain/04_turn.rules:34
-            L[2] = roll(state, 6, "spec/heldenhain/04_turn.rules:34:5")
-            # spec: spec/heldenhain/04_turn.rules:35
             if L[2] <= 3:
                 state.vars[1] = 0
                 state.stamps[19] += 1
             else:
                 state.vars[1] = 1
                 state.stamps[19] += 1
-            # spec: spec/heldenhain/04_turn.rules:36
+            # spec: spec/heldenhain/04_turn.rules:35
             log_line(
                 state,
                 " ".join([label_of(PLAYER_LABELS, state.vars[1]), "beginnt"]),
-                "spec/heldenhain/04_turn.rules:36:5",
+                "spec/heldenhain/04_turn.rules:35:5",
             )
-            # spec: spec/heldenhain/04_turn.rules:37
+            # spec: spec/heldenhain/04_turn.rules:36
             frame[1] = 1
-            state.frames.append(new_frame(17, [state.vars[1]]))
+            state.frames.append(new_frame(18, [state.vars[1]]))
             return
         if pc == 1:
-            # spec: spec/heldenhain/04_turn.rules:38
+            # spec: spec/heldenhain/04_turn.rules:37
             state.frames.pop()
             state.frames.append(
                 new_frame(
-                    17, [None if state.vars[1] is None else (state.vars[1] + 1) % 2]
+                    18, [None if state.vars[1] is None else (state.vars[1] + 1) % 2]
                 )
             )
             return
 
 
 def s_zugbeginn_ausfuehren(state, frame):
-    "procedure zugbeginn_ausfuehren (spec/heldenhain/04_turn.rules:43)"
+    "procedure zugbeginn_ausfuehren (spec/heldenhain/04_turn.rules:42)"
     # L: 0 p, 1 f, 2 h
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/04_turn.rules:47
+            # spec: spec/heldenhain/04_turn.rules:46
             for L[1] in union_of(
                 union_of(state.zones[5 + L[0]], state.zones[7 + L[0]]),
                 state.zones[11 + L[0]],
             ):
-                # spec: spec/heldenhain/04_turn.rules:48
+                # spec: spec/heldenhain/04_turn.rules:47
                 if state.counters[3][L[1]] == 1:
-                    # spec: spec/heldenhain/04_turn.rules:49
+                    # spec: spec/heldenhain/04_turn.rules:48
                     state.counters[3][L[1]] = 1 if False else 0
                     state.stamps[10] += 1
-                    # spec: spec/heldenhain/04_turn.rules:50
+                    # spec: spec/heldenhain/04_turn.rules:49
                     state.counters[4][L[1]] = 2
                     state.stamps[11] += 1
                 else:
-                    # spec: spec/heldenhain/04_turn.rules:52
+                    # spec: spec/heldenhain/04_turn.rules:51
                     p_aufrichten(state, L[1])
-                # spec: spec/heldenhain/04_turn.rules:54
+                # spec: spec/heldenhain/04_turn.rules:53
                 state.counters[2][L[1]] = 1 if False else 0
                 state.stamps[9] += 1
-                # spec: spec/heldenhain/04_turn.rules:55
+                # spec: spec/heldenhain/04_turn.rules:54
                 state.counters[9][L[1]] = 1 if False else 0
                 state.stamps[16] += 1
-            # spec: spec/heldenhain/04_turn.rules:58
+            # spec: spec/heldenhain/04_turn.rules:57
             if state.tracks[5 + L[0]] == 1:
                 state.tracks[2 + L[0]] = 6
                 state.stamps[3] += 1
             else:
                 p_energie_gewinnen(state, L[0], 2)
-            # spec: spec/heldenhain/04_turn.rules:61
+            # spec: spec/heldenhain/04_turn.rules:60
             for L[2] in list(state.zones[11 + L[0]]):
-                # spec: spec/heldenhain/04_turn.rules:62
+                # spec: spec/heldenhain/04_turn.rules:61
                 p_energie_gewinnen(state, L[0], A_energie[L[2]])
-                # spec: spec/heldenhain/04_turn.rules:63
+                # spec: spec/heldenhain/04_turn.rules:62
                 if A_heilung[L[2]] > 0:
                     for L[1] in list(state.zones[5 + L[0]]):
                         p_heilen(state, L[1], A_heilung[L[2]])
-            # spec: spec/heldenhain/04_turn.rules:65
+            # spec: spec/heldenhain/04_turn.rules:64
             frame[1] = 1
             if emit_zugbeginn(state, L[0]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/04_turn.rules:66
+            # spec: spec/heldenhain/04_turn.rules:65
             p_stress_pruefen(state)
-            # spec: spec/heldenhain/04_turn.rules:68
+            # spec: spec/heldenhain/04_turn.rules:67
             if not (L[0] == state.vars[1] and state.tracks[5 + L[0]] == 1):
                 p_ziehen(state, L[0])
             state.frames.pop()
@@ -3199,24 +3216,24 @@ def s_zugbeginn_ausfuehren(state, frame):
 
 
 def s_zugende_ausfuehren(state, frame):
-    "procedure zugende_ausfuehren (spec/heldenhain/04_turn.rules:73)"
+    "procedure zugende_ausfuehren (spec/heldenhain/04_turn.rules:72)"
     # L: 0 p, 1 c, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/04_turn.rules:74
+            # spec: spec/heldenhain/04_turn.rules:73
             expire(state, "turn")
-            # spec: spec/heldenhain/04_turn.rules:75
+            # spec: spec/heldenhain/04_turn.rules:74
             p_stress_pruefen(state)
-            # spec: spec/heldenhain/04_turn.rules:76
+            # spec: spec/heldenhain/04_turn.rules:75
             pc = 1
         if pc == 1:
             if not len(state.zones[3 + L[0]]) > 7:
                 pc = 3
                 continue
-            tick(state, "while", "spec/heldenhain/04_turn.rules:76:5")
-            # spec: spec/heldenhain/04_turn.rules:77
+            tick(state, "while", "spec/heldenhain/04_turn.rules:75:5")
+            # spec: spec/heldenhain/04_turn.rules:76
             player = L[0]
             values = list(state.zones[3 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3227,24 +3244,24 @@ def s_zugende_ausfuehren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:77:9",
+                "spec/heldenhain/04_turn.rules:76:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:78
+            # spec: spec/heldenhain/04_turn.rules:77
             move_card(state, L[1], 15 + L[0])
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/heldenhain/04_turn.rules:80
+            # spec: spec/heldenhain/04_turn.rules:79
             for L[2] in [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[4][c_f] > 0
             ]:
                 state.counters[4][L[2]] = bounded(
                     max(0, state.counters[4][L[2]] - 1),
-                    "spec/heldenhain/04_turn.rules:80:49",
+                    "spec/heldenhain/04_turn.rules:79:49",
                 )
                 state.stamps[11] += 1
             state.frames.pop()
@@ -3252,30 +3269,30 @@ def s_zugende_ausfuehren(state, frame):
 
 
 def s_zug_spielen(state, frame):
-    "phase zug_spielen (spec/heldenhain/04_turn.rules:83)"
-    # L: 0 p, 1 c, 2 h, 3 f, 4 z, 5 k, 6 d, 7 items and 8 index of the loop at line 102, 9 items and 10 index of the loop at line 126
+    "phase zug_spielen (spec/heldenhain/04_turn.rules:82)"
+    # L: 0 p, 1 c, 2 h, 3 f, 4 z, 5 k, 6 d, 7 items and 8 index of the loop at line 101, 9 items and 10 index of the loop at line 125
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/04_turn.rules:84
+            # spec: spec/heldenhain/04_turn.rules:83
             L[0] = state.vars[0]
-            # spec: spec/heldenhain/04_turn.rules:85
+            # spec: spec/heldenhain/04_turn.rules:84
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 1))
             state.stamps[5] += 1
-            # spec: spec/heldenhain/04_turn.rules:86
+            # spec: spec/heldenhain/04_turn.rules:85
             state.tracks[7] = max(0, min(9999, state.tracks[7] + 1))
             state.stamps[6] += 1
-            # spec: spec/heldenhain/04_turn.rules:87
+            # spec: spec/heldenhain/04_turn.rules:86
             state.vars[2] = True
             state.stamps[20] += 1
-            # spec: spec/heldenhain/04_turn.rules:88
+            # spec: spec/heldenhain/04_turn.rules:87
             state.vars[3] = False
             state.stamps[21] += 1
-            # spec: spec/heldenhain/04_turn.rules:89
+            # spec: spec/heldenhain/04_turn.rules:88
             state.tracks[4] = max(0, min(9, state.params["action_points"]))
             state.stamps[4] += 1
-            # spec: spec/heldenhain/04_turn.rules:90
+            # spec: spec/heldenhain/04_turn.rules:89
             log_line(
                 state,
                 " ".join(
@@ -3291,18 +3308,18 @@ def s_zug_spielen(state, frame):
                         ")",
                     ]
                 ),
-                "spec/heldenhain/04_turn.rules:90:5",
+                "spec/heldenhain/04_turn.rules:89:5",
             )
-            # spec: spec/heldenhain/04_turn.rules:91
+            # spec: spec/heldenhain/04_turn.rules:90
             frame[1] = 1
-            state.frames.append(new_frame(19, [L[0]] + [UNBOUND] * 2))
+            state.frames.append(new_frame(20, [L[0]] + [UNBOUND] * 2))
             return
         if pc == 1:
             if not not state.vars[3]:
                 pc = 19
                 continue
-            tick(state, "while", "spec/heldenhain/04_turn.rules:93:5")
-            # spec: spec/heldenhain/04_turn.rules:94
+            tick(state, "while", "spec/heldenhain/04_turn.rules:92:5")
+            # spec: spec/heldenhain/04_turn.rules:93
             player = L[0]
             offered = []
             if any(
@@ -3356,7 +3373,7 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/04_turn.rules:94:9",
+                "spec/heldenhain/04_turn.rules:93:9",
             )
             frame[1] = 2
             return
@@ -3379,7 +3396,7 @@ def s_zug_spielen(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/heldenhain/04_turn.rules:97
+            # spec: spec/heldenhain/04_turn.rules:96
             player = L[0]
             values = [
                 c_c
@@ -3394,18 +3411,18 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:97:17",
+                "spec/heldenhain/04_turn.rules:96:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[1] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:98
+            # spec: spec/heldenhain/04_turn.rules:97
             frame[1] = 1
-            state.frames.append(new_frame(3, [L[0], L[1]] + [UNBOUND] * 2))
+            state.frames.append(new_frame(4, [L[0], L[1]] + [UNBOUND] * 2))
             return
         if pc == 5:
-            # spec: spec/heldenhain/04_turn.rules:102
+            # spec: spec/heldenhain/04_turn.rules:101
             L[7] = [
                 c_h
                 for c_h in state.zones[11 + L[0]]
@@ -3419,14 +3436,14 @@ def s_zug_spielen(state, frame):
                 continue
             L[2] = L[7][L[8]]
             frame[1] = 7
-            state.frames.append(new_frame(5, [L[0], L[2]]))
+            state.frames.append(new_frame(6, [L[0], L[2]]))
             return
         if pc == 7:
             L[8] = L[8] + 1
             pc = 6
             continue
         if pc == 8:
-            # spec: spec/heldenhain/04_turn.rules:106
+            # spec: spec/heldenhain/04_turn.rules:105
             player = L[0]
             values = [
                 c_f
@@ -3441,20 +3458,20 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:106:17",
+                "spec/heldenhain/04_turn.rules:105:17",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[3] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:107
+            # spec: spec/heldenhain/04_turn.rules:106
             p_aktion_beginnen(state)
-            # spec: spec/heldenhain/04_turn.rules:108
+            # spec: spec/heldenhain/04_turn.rules:107
             frame[1] = 1
-            state.frames.append(new_frame(4, [L[0], L[3]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(5, [L[0], L[3]] + [UNBOUND] * 1))
             return
         if pc == 10:
-            # spec: spec/heldenhain/04_turn.rules:112
+            # spec: spec/heldenhain/04_turn.rules:111
             player = L[0]
             values = [
                 c_f
@@ -3469,13 +3486,13 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:112:17",
+                "spec/heldenhain/04_turn.rules:111:17",
             )
             frame[1] = 11
             return
         if pc == 11:
             L[3] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:113
+            # spec: spec/heldenhain/04_turn.rules:112
             player = L[0]
             values = [
                 c_z
@@ -3490,20 +3507,20 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:113:17",
+                "spec/heldenhain/04_turn.rules:112:17",
             )
             frame[1] = 12
             return
         if pc == 12:
             L[4] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:115
+            # spec: spec/heldenhain/04_turn.rules:114
             p_aktion_beginnen(state)
-            # spec: spec/heldenhain/04_turn.rules:116
+            # spec: spec/heldenhain/04_turn.rules:115
             p_ablenken_ausfuehren(state, L[0], L[3], L[4])
             pc = 1
             continue
         if pc == 13:
-            # spec: spec/heldenhain/04_turn.rules:120
+            # spec: spec/heldenhain/04_turn.rules:119
             player = L[0]
             values = [
                 c_k
@@ -3518,20 +3535,20 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:120:17",
+                "spec/heldenhain/04_turn.rules:119:17",
             )
             frame[1] = 14
             return
         if pc == 14:
             L[5] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:121
+            # spec: spec/heldenhain/04_turn.rules:120
             p_aktion_beginnen(state)
-            # spec: spec/heldenhain/04_turn.rules:122
+            # spec: spec/heldenhain/04_turn.rules:121
             frame[1] = 1
-            state.frames.append(new_frame(5, [L[0], L[5]]))
+            state.frames.append(new_frame(6, [L[0], L[5]]))
             return
         if pc == 15:
-            # spec: spec/heldenhain/04_turn.rules:126
+            # spec: spec/heldenhain/04_turn.rules:125
             L[9] = [
                 c_d
                 for c_d in state.zones[5 + L[0]]
@@ -3544,39 +3561,39 @@ def s_zug_spielen(state, frame):
                 pc = 1
                 continue
             L[6] = L[9][L[10]]
-            # spec: spec/heldenhain/04_turn.rules:127
+            # spec: spec/heldenhain/04_turn.rules:126
             p_aktion_beginnen(state)
-            # spec: spec/heldenhain/04_turn.rules:128
+            # spec: spec/heldenhain/04_turn.rules:127
             frame[1] = 17
-            state.frames.append(new_frame(5, [L[0], L[6]]))
+            state.frames.append(new_frame(6, [L[0], L[6]]))
             return
         if pc == 17:
             L[10] = L[10] + 1
             pc = 16
             continue
         if pc == 18:
-            # spec: spec/heldenhain/04_turn.rules:131
+            # spec: spec/heldenhain/04_turn.rules:130
             state.vars[3] = True
             state.stamps[21] += 1
             pc = 1
             continue
         if pc == 19:
-            # spec: spec/heldenhain/04_turn.rules:134
+            # spec: spec/heldenhain/04_turn.rules:133
             state.frames.pop()
-            state.frames.append(new_frame(20, [L[0]] + [UNBOUND] * 2))
+            state.frames.append(new_frame(21, [L[0]] + [UNBOUND] * 2))
             return
 
 
 def s_preis_handkarte_anbieten(state, frame):
-    "procedure preis_handkarte_anbieten (spec/heldenhain/13_purpurpakt.rules:392)"
+    "procedure preis_handkarte_anbieten (spec/heldenhain/13_purpurpakt.rules:385)"
     # L: 0 p, 1 frage
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:393
-            log_line(state, text_of(L[1]), "spec/heldenhain/13_purpurpakt.rules:393:5")
-            # spec: spec/heldenhain/13_purpurpakt.rules:394
+            # spec: spec/heldenhain/13_purpurpakt.rules:386
+            log_line(state, text_of(L[1]), "spec/heldenhain/13_purpurpakt.rules:386:5")
+            # spec: spec/heldenhain/13_purpurpakt.rules:387
             player = L[0]
             offered = []
             if len(state.zones[3 + L[0]]) > 0:
@@ -3595,7 +3612,7 @@ def s_preis_handkarte_anbieten(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:394:5",
+                "spec/heldenhain/13_purpurpakt.rules:387:5",
             )
             frame[1] = 1
             return
@@ -3608,12 +3625,12 @@ def s_preis_handkarte_anbieten(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:396
+            # spec: spec/heldenhain/13_purpurpakt.rules:389
             frame[1] = 3
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:397
+            # spec: spec/heldenhain/13_purpurpakt.rules:390
             given = True
             state.frames.pop()
             if state.frames:
@@ -3621,7 +3638,7 @@ def s_preis_handkarte_anbieten(state, frame):
             return
             pc = 5
         if pc == 4:
-            # spec: spec/heldenhain/13_purpurpakt.rules:399
+            # spec: spec/heldenhain/13_purpurpakt.rules:392
             given = False
             state.frames.pop()
             if state.frames:
@@ -3634,15 +3651,15 @@ def s_preis_handkarte_anbieten(state, frame):
 
 
 def s_preis_stress_anbieten(state, frame):
-    "procedure preis_stress_anbieten (spec/heldenhain/13_purpurpakt.rules:403)"
+    "procedure preis_stress_anbieten (spec/heldenhain/13_purpurpakt.rules:396)"
     # L: 0 p, 1 f, 2 n, 3 frage
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:404
-            log_line(state, text_of(L[3]), "spec/heldenhain/13_purpurpakt.rules:404:5")
-            # spec: spec/heldenhain/13_purpurpakt.rules:405
+            # spec: spec/heldenhain/13_purpurpakt.rules:397
+            log_line(state, text_of(L[3]), "spec/heldenhain/13_purpurpakt.rules:397:5")
+            # spec: spec/heldenhain/13_purpurpakt.rules:398
             player = L[0]
             offered = []
             offered.append(0)
@@ -3665,7 +3682,7 @@ def s_preis_stress_anbieten(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:405:5",
+                "spec/heldenhain/13_purpurpakt.rules:398:5",
                 (L[1],),
             )
             frame[1] = 1
@@ -3673,16 +3690,16 @@ def s_preis_stress_anbieten(state, frame):
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:407
+                # spec: spec/heldenhain/13_purpurpakt.rules:400
                 p_stress_geben(state, L[1], L[2])
-                # spec: spec/heldenhain/13_purpurpakt.rules:408
+                # spec: spec/heldenhain/13_purpurpakt.rules:401
                 given = True
                 state.frames.pop()
                 if state.frames:
                     state.frames[-1][3] = given
                 return
             elif k == 1:
-                # spec: spec/heldenhain/13_purpurpakt.rules:410
+                # spec: spec/heldenhain/13_purpurpakt.rules:403
                 given = False
                 state.frames.pop()
                 if state.frames:
@@ -3693,40 +3710,40 @@ def s_preis_stress_anbieten(state, frame):
 
 
 def s_start(state, frame):
-    "start (spec/heldenhain/04_turn.rules:138)"
+    "start (spec/heldenhain/04_turn.rules:137)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/04_turn.rules:139
+            # spec: spec/heldenhain/04_turn.rules:138
             frame[1] = 1
-            state.frames.append(new_frame(18, [UNBOUND] * 3))
+            state.frames.append(new_frame(19, [UNBOUND] * 3))
             return
         if pc == 1:
-            # spec: spec/heldenhain/04_turn.rules:140
+            # spec: spec/heldenhain/04_turn.rules:139
             state.vars[0] = state.vars[1]
             state.stamps[18] += 1
-            # spec: spec/heldenhain/04_turn.rules:141
+            # spec: spec/heldenhain/04_turn.rules:140
             pc = 2
         if pc == 2:
             if not True:
                 pc = 4
                 continue
-            tick(state, "while", "spec/heldenhain/04_turn.rules:141:5")
-            # spec: spec/heldenhain/04_turn.rules:142
+            tick(state, "while", "spec/heldenhain/04_turn.rules:140:5")
+            # spec: spec/heldenhain/04_turn.rules:141
             if state.tracks[7] >= state.params["turn_limit"]:
-                # spec: spec/heldenhain/04_turn.rules:143
+                # spec: spec/heldenhain/04_turn.rules:142
                 end_game(
                     state,
                     None,
                     "Zuglimit erreicht: unentschieden (Simulationsgrenze, nicht im Regelheft)",
-                    "spec/heldenhain/04_turn.rules:143:13",
+                    "spec/heldenhain/04_turn.rules:142:13",
                 )
-            # spec: spec/heldenhain/04_turn.rules:145
+            # spec: spec/heldenhain/04_turn.rules:144
             frame[1] = 3
-            state.frames.append(new_frame(21, [UNBOUND] * 11))
+            state.frames.append(new_frame(22, [UNBOUND] * 11))
             return
         if pc == 3:
-            # spec: spec/heldenhain/04_turn.rules:146
+            # spec: spec/heldenhain/04_turn.rules:145
             state.vars[0] = None if state.vars[0] is None else (state.vars[0] + 1) % 2
             state.stamps[18] += 1
             pc = 2
@@ -3742,7 +3759,7 @@ def sev_roxy__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/10_superfreundinnen.rules:19
     state.frames.pop()
-    state.frames.append(new_frame(7, [L[0], L[1], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(8, [L[0], L[1], 2] + [UNBOUND] * 1))
     return
 
 
@@ -3752,7 +3769,7 @@ def sev_ronja_regenbogen__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/10_superfreundinnen.rules:92
     state.frames.pop()
-    state.frames.append(new_frame(9, [L[0], L[1], 0] + [UNBOUND] * 1))
+    state.frames.append(new_frame(10, [L[0], L[1], 0] + [UNBOUND] * 1))
     return
 
 
@@ -3760,80 +3777,78 @@ def sev_eule_elsa__p1(state, frame):
     "event of eule_elsa(p1) (spec/heldenhain/10_superfreundinnen.rules:122)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:123
-    p_ziehen(state, L[0])
-    # spec: spec/heldenhain/10_superfreundinnen.rules:124
+    # spec: spec/heldenhain/10_superfreundinnen.rules:122
     state.frames.pop()
-    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(1, [L[0], 1]))
     return
 
 
 def sac_illusionsdrache__p1(state, frame):
-    "action of illusionsdrache(p1) (spec/heldenhain/10_superfreundinnen.rules:131)"
+    "action of illusionsdrache(p1) (spec/heldenhain/10_superfreundinnen.rules:128)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:131
+    # spec: spec/heldenhain/10_superfreundinnen.rules:128
     state.frames.pop()
-    state.frames.append(new_frame(9, [L[0], L[1], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(10, [L[0], L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def sac_ki_pflaster__p1(state, frame):
-    "action of ki_pflaster(p1) (spec/heldenhain/10_superfreundinnen.rules:148)"
+    "action of ki_pflaster(p1) (spec/heldenhain/10_superfreundinnen.rules:145)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:148
+    # spec: spec/heldenhain/10_superfreundinnen.rules:145
     state.frames.pop()
-    state.frames.append(new_frame(6, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(7, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_zweite_chance__p1(state, frame):
-    "event of zweite_chance(p1) (spec/heldenhain/10_superfreundinnen.rules:173)"
+    "event of zweite_chance(p1) (spec/heldenhain/10_superfreundinnen.rules:170)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:173
+    # spec: spec/heldenhain/10_superfreundinnen.rules:170
     state.frames.pop()
-    state.frames.append(new_frame(9, [L[0], L[1], 0] + [UNBOUND] * 1))
+    state.frames.append(new_frame(10, [L[0], L[1], 0] + [UNBOUND] * 1))
     return
 
 
 def sev_sonnenstrahl__p1(state, frame):
-    "event of sonnenstrahl(p1) (spec/heldenhain/10_superfreundinnen.rules:180)"
+    "event of sonnenstrahl(p1) (spec/heldenhain/10_superfreundinnen.rules:177)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:181
+            # spec: spec/heldenhain/10_superfreundinnen.rules:178
             frame[1] = 1
-            state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(7, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:182
+            # spec: spec/heldenhain/10_superfreundinnen.rules:179
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_schutzengel__p1(state, frame):
-    "event of schutzengel(p1) (spec/heldenhain/10_superfreundinnen.rules:192)"
+    "event of schutzengel(p1) (spec/heldenhain/10_superfreundinnen.rules:189)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:192
+    # spec: spec/heldenhain/10_superfreundinnen.rules:189
     state.frames.pop()
-    state.frames.append(new_frame(6, [L[0], 3] + [UNBOUND] * 1))
+    state.frames.append(new_frame(7, [L[0], 3] + [UNBOUND] * 1))
     return
 
 
 def sev_gluecksbringer__p1(state, frame):
-    "event of gluecksbringer(p1) (spec/heldenhain/10_superfreundinnen.rules:196)"
+    "event of gluecksbringer(p1) (spec/heldenhain/10_superfreundinnen.rules:193)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:197
+            # spec: spec/heldenhain/10_superfreundinnen.rules:194
             player = L[0]
             values = [c_f for c_f in state.zones[5 + L[0]] if c_f in KS_charakter]
             if not values:
@@ -3848,13 +3863,13 @@ def sev_gluecksbringer__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:197:9",
+                "spec/heldenhain/10_superfreundinnen.rules:194:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:199
+            # spec: spec/heldenhain/10_superfreundinnen.rules:196
             p_bis_zugende_rettung(state, L[2], 2)
             pc = 2
         if pc == 2:
@@ -3863,23 +3878,23 @@ def sev_gluecksbringer__p1(state, frame):
 
 
 def sev_tapferes_herz__p1(state, frame):
-    "event of tapferes_herz(p1) (spec/heldenhain/10_superfreundinnen.rules:217)"
+    "event of tapferes_herz(p1) (spec/heldenhain/10_superfreundinnen.rules:214)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:217
+    # spec: spec/heldenhain/10_superfreundinnen.rules:214
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(9, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_sternschnuppe__p1(state, frame):
-    "event of sternschnuppe(p1) (spec/heldenhain/10_superfreundinnen.rules:221)"
+    "event of sternschnuppe(p1) (spec/heldenhain/10_superfreundinnen.rules:218)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:222
+            # spec: spec/heldenhain/10_superfreundinnen.rules:219
             player = L[0]
             values = list(state.zones[15 + L[0]])
             if not values:
@@ -3894,13 +3909,13 @@ def sev_sternschnuppe__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:222:9",
+                "spec/heldenhain/10_superfreundinnen.rules:219:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:223
+            # spec: spec/heldenhain/10_superfreundinnen.rules:220
             move_card(state, L[2], 3 + L[0])
             pc = 2
         if pc == 2:
@@ -3909,13 +3924,13 @@ def sev_sternschnuppe__p1(state, frame):
 
 
 def sev_heilkraeuter__p1(state, frame):
-    "event of heilkraeuter(p1) (spec/heldenhain/10_superfreundinnen.rules:228)"
+    "event of heilkraeuter(p1) (spec/heldenhain/10_superfreundinnen.rules:225)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:229
+            # spec: spec/heldenhain/10_superfreundinnen.rules:226
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -3930,18 +3945,18 @@ def sev_heilkraeuter__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:229:9",
+                "spec/heldenhain/10_superfreundinnen.rules:226:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:230
+            # spec: spec/heldenhain/10_superfreundinnen.rules:227
             p_heilen(state, L[2], 2)
-            # spec: spec/heldenhain/10_superfreundinnen.rules:231
+            # spec: spec/heldenhain/10_superfreundinnen.rules:228
             state.counters[6][L[2]] = bounded(
                 max(0, state.counters[6][L[2]] + 1),
-                "spec/heldenhain/10_superfreundinnen.rules:231:9",
+                "spec/heldenhain/10_superfreundinnen.rules:228:9",
             )
             state.stamps[13] += 1
             pc = 2
@@ -3951,22 +3966,22 @@ def sev_heilkraeuter__p1(state, frame):
 
 
 def sev_rueckzug_ins_baumhaus__p1(state, frame):
-    "event of rueckzug_ins_baumhaus(p1) (spec/heldenhain/10_superfreundinnen.rules:236)"
+    "event of rueckzug_ins_baumhaus(p1) (spec/heldenhain/10_superfreundinnen.rules:233)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:236
+    # spec: spec/heldenhain/10_superfreundinnen.rules:233
     state.frames.pop()
-    state.frames.append(new_frame(10, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sac_wolkenschloss__p1(state, frame):
-    "action of wolkenschloss(p1) (spec/heldenhain/10_superfreundinnen.rules:279)"
+    "action of wolkenschloss(p1) (spec/heldenhain/10_superfreundinnen.rules:276)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:279
+    # spec: spec/heldenhain/10_superfreundinnen.rules:276
     state.frames.pop()
-    state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(7, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -3976,7 +3991,7 @@ def sev_lady_stillstand__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:16
     state.frames.pop()
-    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(12, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -3986,7 +4001,7 @@ def sev_samt__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:24
     state.frames.pop()
-    state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -3996,7 +4011,7 @@ def sev_leutnant_lahm__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:84
     state.frames.pop()
-    state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(13, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -4006,7 +4021,7 @@ def sac_ki_fluesterkasten__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:127
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(9, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -4016,7 +4031,7 @@ def sac_ki_bremsklotz__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:135
     state.frames.pop()
-    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(12, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -4026,7 +4041,7 @@ def sev_stillstand__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:141
     state.frames.pop()
-    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(12, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -4039,12 +4054,12 @@ def sev_laehmende_rede__p1(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/11_schattenkabinett.rules:146
             frame[1] = 1
-            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(12, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/11_schattenkabinett.rules:147
             state.frames.pop()
-            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(12, [L[0]] + [UNBOUND] * 1))
             return
 
 
@@ -4054,7 +4069,7 @@ def sev_buerokratie__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:159
     state.frames.pop()
-    state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(14, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -4064,7 +4079,7 @@ def sev_kaltes_schweigen__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:163
     state.frames.pop()
-    state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(13, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -4074,7 +4089,7 @@ def sev_intrige__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:167
     state.frames.pop()
-    state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(15, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -4084,7 +4099,7 @@ def sev_eiserne_disziplin__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:209
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(9, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -4128,21 +4143,19 @@ def sac_aktenarchiv__p1(state, frame):
     "action of aktenarchiv(p1) (spec/heldenhain/11_schattenkabinett.rules:253)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:254
-    p_ziehen(state, L[0])
-    # spec: spec/heldenhain/11_schattenkabinett.rules:255
+    # spec: spec/heldenhain/11_schattenkabinett.rules:253
     state.frames.pop()
-    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(1, [L[0], 1]))
     return
 
 
 def sac_kontrollzentrum__p1(state, frame):
-    "action of kontrollzentrum(p1) (spec/heldenhain/11_schattenkabinett.rules:260)"
+    "action of kontrollzentrum(p1) (spec/heldenhain/11_schattenkabinett.rules:257)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:260
+    # spec: spec/heldenhain/11_schattenkabinett.rules:257
     state.frames.pop()
-    state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -4192,7 +4205,7 @@ def sev_lagerpause__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/12_weggefaehrten.rules:136
     state.frames.pop()
-    state.frames.append(new_frame(6, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(7, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -4202,7 +4215,7 @@ def sev_heldenmut__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/12_weggefaehrten.rules:151
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(9, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -4215,7 +4228,7 @@ def sev_rettungsaktion__p1(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/12_weggefaehrten.rules:156
             frame[1] = 1
-            state.frames.append(new_frame(10, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/12_weggefaehrten.rules:157
@@ -4230,7 +4243,7 @@ def sev_festes_band__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/12_weggefaehrten.rules:163
     state.frames.pop()
-    state.frames.append(new_frame(6, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(7, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -4280,7 +4293,7 @@ def sac_wachturm__p1(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/12_weggefaehrten.rules:230
     state.frames.pop()
-    state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(7, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -4295,7 +4308,7 @@ def sev_rico_rueckprall__p1(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    23,
+                    24,
                     [
                         L[0],
                         L[1],
@@ -4325,7 +4338,7 @@ def sev_baron_blutdruck__p1(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    23, [L[0], L[1], 2, "Baron Blutdruck: 2 Stress für 2 Karten?"]
+                    24, [L[0], L[1], 2, "Baron Blutdruck: 2 Stress für 2 Karten?"]
                 )
             )
             return
@@ -4348,7 +4361,7 @@ def sev_herr_handel__p1(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:70
             frame[1] = 1
             state.frames.append(
-                new_frame(22, [L[0], "Herr Handel: 1 Handkarte für 2 Energie?"])
+                new_frame(23, [L[0], "Herr Handel: 1 Handkarte für 2 Energie?"])
             )
             return
         if pc == 1:
@@ -4364,32 +4377,30 @@ def sev_jongleur_jupp__p1(state, frame):
     "event of jongleur_jupp(p1) (spec/heldenhain/13_purpurpakt.rules:92)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:93
-    p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:94
+    # spec: spec/heldenhain/13_purpurpakt.rules:92
     state.frames.pop()
-    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(1, [L[0], 1]))
     return
 
 
 def sev_magier_mehrwert__p1(state, frame):
-    "event of magier_mehrwert(p1) (spec/heldenhain/13_purpurpakt.rules:132)"
+    "event of magier_mehrwert(p1) (spec/heldenhain/13_purpurpakt.rules:129)"
     # L: 0 you, 1 this, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:133
+            # spec: spec/heldenhain/13_purpurpakt.rules:130
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    23, [L[0], L[1], 1, "Magier Mehrwert: 1 Stress für 1 Energie?"]
+                    24, [L[0], L[1], 1, "Magier Mehrwert: 1 Stress für 1 Energie?"]
                 )
             )
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:134
+            # spec: spec/heldenhain/13_purpurpakt.rules:131
             if L[2]:
                 p_energie_gewinnen(state, L[0], 1)
             state.frames.pop()
@@ -4397,13 +4408,13 @@ def sev_magier_mehrwert__p1(state, frame):
 
 
 def sac_ki_rechenmaschine__p1(state, frame):
-    "action of ki_rechenmaschine(p1) (spec/heldenhain/13_purpurpakt.rules:186)"
+    "action of ki_rechenmaschine(p1) (spec/heldenhain/13_purpurpakt.rules:183)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:187
+            # spec: spec/heldenhain/13_purpurpakt.rules:184
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -4418,15 +4429,15 @@ def sac_ki_rechenmaschine__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:187:9",
+                "spec/heldenhain/13_purpurpakt.rules:184:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:188
+            # spec: spec/heldenhain/13_purpurpakt.rules:185
             p_bis_zugende_einsatz(state, L[2], 2)
-            # spec: spec/heldenhain/13_purpurpakt.rules:189
+            # spec: spec/heldenhain/13_purpurpakt.rules:186
             p_stress_geben(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -4435,24 +4446,24 @@ def sac_ki_rechenmaschine__p1(state, frame):
 
 
 def sac_ki_preisschild__p1(state, frame):
-    "action of ki_preisschild(p1) (spec/heldenhain/13_purpurpakt.rules:194)"
+    "action of ki_preisschild(p1) (spec/heldenhain/13_purpurpakt.rules:191)"
     # L: 0 you, 1 this, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:195
+            # spec: spec/heldenhain/13_purpurpakt.rules:192
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    22,
+                    23,
                     [L[0], "KI Preisschild: 1 Handkarte für +1 Einfluss bis Zugende?"],
                 )
             )
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:197
+            # spec: spec/heldenhain/13_purpurpakt.rules:194
             if L[2]:
                 activate(state, 5, [L[0], 1], "turn")
             state.frames.pop()
@@ -4460,21 +4471,21 @@ def sac_ki_preisschild__p1(state, frame):
 
 
 def sac_ki_spielautomat__p1(state, frame):
-    "action of ki_spielautomat(p1) (spec/heldenhain/13_purpurpakt.rules:202)"
+    "action of ki_spielautomat(p1) (spec/heldenhain/13_purpurpakt.rules:199)"
     # L: 0 you, 1 this, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:203
+            # spec: spec/heldenhain/13_purpurpakt.rules:200
             frame[1] = 1
             state.frames.append(
-                new_frame(22, [L[0], "KI Spielautomat: 1 Handkarte für 2 Karten?"])
+                new_frame(23, [L[0], "KI Spielautomat: 1 Handkarte für 2 Karten?"])
             )
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:204
+            # spec: spec/heldenhain/13_purpurpakt.rules:201
             if L[2]:
                 p_karten_ziehen(state, L[0], 2)
             state.frames.pop()
@@ -4482,84 +4493,84 @@ def sac_ki_spielautomat__p1(state, frame):
 
 
 def sac_ki_wechselstube__p1(state, frame):
-    "action of ki_wechselstube(p1) (spec/heldenhain/13_purpurpakt.rules:209)"
+    "action of ki_wechselstube(p1) (spec/heldenhain/13_purpurpakt.rules:206)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:210
+    # spec: spec/heldenhain/13_purpurpakt.rules:207
     activate(state, 4, [L[0], 1], "turn")
-    # spec: spec/heldenhain/13_purpurpakt.rules:211
+    # spec: spec/heldenhain/13_purpurpakt.rules:208
     state.frames.pop()
-    state.frames.append(new_frame(16, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(17, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_teurer_spass__p1(state, frame):
-    "event of teurer_spass(p1) (spec/heldenhain/13_purpurpakt.rules:218)"
+    "event of teurer_spass(p1) (spec/heldenhain/13_purpurpakt.rules:215)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:219
+            # spec: spec/heldenhain/13_purpurpakt.rules:216
             frame[1] = 1
-            state.frames.append(new_frame(16, [L[0], 2] + [UNBOUND] * 1))
+            state.frames.append(new_frame(17, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:220
+            # spec: spec/heldenhain/13_purpurpakt.rules:217
             p_punkte_gewinnen(state, L[0], 2)
             state.frames.pop()
             return
 
 
 def sev_tauschgeschaeft__p1(state, frame):
-    "event of tauschgeschaeft(p1) (spec/heldenhain/13_purpurpakt.rules:229)"
+    "event of tauschgeschaeft(p1) (spec/heldenhain/13_purpurpakt.rules:226)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:230
+            # spec: spec/heldenhain/13_purpurpakt.rules:227
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:231
+            # spec: spec/heldenhain/13_purpurpakt.rules:228
             frame[1] = 2
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:232
+            # spec: spec/heldenhain/13_purpurpakt.rules:229
             p_karten_ziehen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_ausverkauf__p1(state, frame):
-    "event of ausverkauf(p1) (spec/heldenhain/13_purpurpakt.rules:237)"
+    "event of ausverkauf(p1) (spec/heldenhain/13_purpurpakt.rules:234)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:238
+            # spec: spec/heldenhain/13_purpurpakt.rules:235
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:239
+            # spec: spec/heldenhain/13_purpurpakt.rules:236
             p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
             state.frames.pop()
             return
 
 
 def sev_zugabe__p1(state, frame):
-    "event of zugabe(p1) (spec/heldenhain/13_purpurpakt.rules:245)"
+    "event of zugabe(p1) (spec/heldenhain/13_purpurpakt.rules:242)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:246
+            # spec: spec/heldenhain/13_purpurpakt.rules:243
             player = L[0]
             values = [
                 c_f
@@ -4582,15 +4593,15 @@ def sev_zugabe__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:246:9",
+                "spec/heldenhain/13_purpurpakt.rules:243:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:248
+            # spec: spec/heldenhain/13_purpurpakt.rules:245
             p_aufrichten(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:249
+            # spec: spec/heldenhain/13_purpurpakt.rules:246
             p_stress_geben(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -4599,39 +4610,35 @@ def sev_zugabe__p1(state, frame):
 
 
 def sev_wechselgeld__p1(state, frame):
-    "event of wechselgeld(p1) (spec/heldenhain/13_purpurpakt.rules:254)"
+    "event of wechselgeld(p1) (spec/heldenhain/13_purpurpakt.rules:251)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:255
+    # spec: spec/heldenhain/13_purpurpakt.rules:252
     p_energie_gewinnen(state, L[0], 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:256
-    p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:257
+    # spec: spec/heldenhain/13_purpurpakt.rules:253
     state.frames.pop()
-    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(1, [L[0], 1]))
     return
 
 
 def sev_lockangebot__p1(state, frame):
-    "event of lockangebot(p1) (spec/heldenhain/13_purpurpakt.rules:276)"
+    "event of lockangebot(p1) (spec/heldenhain/13_purpurpakt.rules:272)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:277
-    p_karten_ziehen(state, L[0], 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:278
+    # spec: spec/heldenhain/13_purpurpakt.rules:272
     state.frames.pop()
-    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(1, [L[0], 2]))
     return
 
 
 def sev_blutgeld__p1(state, frame):
-    "event of blutgeld(p1) (spec/heldenhain/13_purpurpakt.rules:283)"
+    "event of blutgeld(p1) (spec/heldenhain/13_purpurpakt.rules:276)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:284
+            # spec: spec/heldenhain/13_purpurpakt.rules:277
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4642,100 +4649,118 @@ def sev_blutgeld__p1(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:284:9",
+                "spec/heldenhain/13_purpurpakt.rules:277:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:285
+            # spec: spec/heldenhain/13_purpurpakt.rules:278
             p_ausscheiden(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:286
+            # spec: spec/heldenhain/13_purpurpakt.rules:279
             p_punkte_gewinnen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_preisexplosion__p1(state, frame):
-    "event of preisexplosion(p1) (spec/heldenhain/13_purpurpakt.rules:291)"
+    "event of preisexplosion(p1) (spec/heldenhain/13_purpurpakt.rules:284)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:292
+    # spec: spec/heldenhain/13_purpurpakt.rules:285
     p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:293
+    # spec: spec/heldenhain/13_purpurpakt.rules:286
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_vertragsbruch__p1(state, frame):
-    "event of vertragsbruch(p1) (spec/heldenhain/13_purpurpakt.rules:298)"
+    "event of vertragsbruch(p1) (spec/heldenhain/13_purpurpakt.rules:291)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:299
+            # spec: spec/heldenhain/13_purpurpakt.rules:292
             frame[1] = 1
-            state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
+            state.frames.append(new_frame(15, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:300
+            # spec: spec/heldenhain/13_purpurpakt.rules:293
             state.frames.pop()
-            state.frames.append(new_frame(16, [L[0], 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(17, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
 def sev_hinterlist__p1(state, frame):
-    "event of hinterlist(p1) (spec/heldenhain/13_purpurpakt.rules:312)"
+    "event of hinterlist(p1) (spec/heldenhain/13_purpurpakt.rules:305)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:312
+    # spec: spec/heldenhain/13_purpurpakt.rules:305
     state.frames.pop()
-    state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(16, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_kredit__p1(state, frame):
-    "event of kredit(p1) (spec/heldenhain/13_purpurpakt.rules:315)"
+    "event of kredit(p1) (spec/heldenhain/13_purpurpakt.rules:308)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:316
+            # spec: spec/heldenhain/13_purpurpakt.rules:309
             p_energie_gewinnen(state, L[0], 3)
-            # spec: spec/heldenhain/13_purpurpakt.rules:317
+            # spec: spec/heldenhain/13_purpurpakt.rules:310
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:318
+            # spec: spec/heldenhain/13_purpurpakt.rules:311
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_letzte_rate__p1(state, frame):
-    "event of letzte_rate(p1) (spec/heldenhain/13_purpurpakt.rules:324)"
+    "event of letzte_rate(p1) (spec/heldenhain/13_purpurpakt.rules:317)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:325
+            # spec: spec/heldenhain/13_purpurpakt.rules:318
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:326
+            # spec: spec/heldenhain/13_purpurpakt.rules:319
             p_punkte_gewinnen(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def sac_spielcasino__p1(state, frame):
-    "action of spielcasino(p1) (spec/heldenhain/13_purpurpakt.rules:357)"
+    "action of spielcasino(p1) (spec/heldenhain/13_purpurpakt.rules:350)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:351
+            frame[1] = 1
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+            return
+        if pc == 1:
+            # spec: spec/heldenhain/13_purpurpakt.rules:352
+            p_energie_gewinnen(state, L[0], 1)
+            state.frames.pop()
+            return
+
+
+def sac_pfandhaus__p1(state, frame):
+    "action of pfandhaus(p1) (spec/heldenhain/13_purpurpakt.rules:357)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
@@ -4743,28 +4768,10 @@ def sac_spielcasino__p1(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:358
             frame[1] = 1
-            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(17, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/13_purpurpakt.rules:359
-            p_energie_gewinnen(state, L[0], 1)
-            state.frames.pop()
-            return
-
-
-def sac_pfandhaus__p1(state, frame):
-    "action of pfandhaus(p1) (spec/heldenhain/13_purpurpakt.rules:364)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:365
-            frame[1] = 1
-            state.frames.append(new_frame(16, [L[0], 1] + [UNBOUND] * 1))
-            return
-        if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:366
             p_ziehen(state, L[0])
             state.frames.pop()
             return
@@ -4776,7 +4783,7 @@ def sev_roxy__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/10_superfreundinnen.rules:19
     state.frames.pop()
-    state.frames.append(new_frame(7, [L[0], L[1], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(8, [L[0], L[1], 2] + [UNBOUND] * 1))
     return
 
 
@@ -4786,7 +4793,7 @@ def sev_ronja_regenbogen__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/10_superfreundinnen.rules:92
     state.frames.pop()
-    state.frames.append(new_frame(9, [L[0], L[1], 0] + [UNBOUND] * 1))
+    state.frames.append(new_frame(10, [L[0], L[1], 0] + [UNBOUND] * 1))
     return
 
 
@@ -4794,80 +4801,78 @@ def sev_eule_elsa__p2(state, frame):
     "event of eule_elsa(p2) (spec/heldenhain/10_superfreundinnen.rules:122)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:123
-    p_ziehen(state, L[0])
-    # spec: spec/heldenhain/10_superfreundinnen.rules:124
+    # spec: spec/heldenhain/10_superfreundinnen.rules:122
     state.frames.pop()
-    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(1, [L[0], 1]))
     return
 
 
 def sac_illusionsdrache__p2(state, frame):
-    "action of illusionsdrache(p2) (spec/heldenhain/10_superfreundinnen.rules:131)"
+    "action of illusionsdrache(p2) (spec/heldenhain/10_superfreundinnen.rules:128)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:131
+    # spec: spec/heldenhain/10_superfreundinnen.rules:128
     state.frames.pop()
-    state.frames.append(new_frame(9, [L[0], L[1], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(10, [L[0], L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def sac_ki_pflaster__p2(state, frame):
-    "action of ki_pflaster(p2) (spec/heldenhain/10_superfreundinnen.rules:148)"
+    "action of ki_pflaster(p2) (spec/heldenhain/10_superfreundinnen.rules:145)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:148
+    # spec: spec/heldenhain/10_superfreundinnen.rules:145
     state.frames.pop()
-    state.frames.append(new_frame(6, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(7, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_zweite_chance__p2(state, frame):
-    "event of zweite_chance(p2) (spec/heldenhain/10_superfreundinnen.rules:173)"
+    "event of zweite_chance(p2) (spec/heldenhain/10_superfreundinnen.rules:170)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:173
+    # spec: spec/heldenhain/10_superfreundinnen.rules:170
     state.frames.pop()
-    state.frames.append(new_frame(9, [L[0], L[1], 0] + [UNBOUND] * 1))
+    state.frames.append(new_frame(10, [L[0], L[1], 0] + [UNBOUND] * 1))
     return
 
 
 def sev_sonnenstrahl__p2(state, frame):
-    "event of sonnenstrahl(p2) (spec/heldenhain/10_superfreundinnen.rules:180)"
+    "event of sonnenstrahl(p2) (spec/heldenhain/10_superfreundinnen.rules:177)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:181
+            # spec: spec/heldenhain/10_superfreundinnen.rules:178
             frame[1] = 1
-            state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(7, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:182
+            # spec: spec/heldenhain/10_superfreundinnen.rules:179
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_schutzengel__p2(state, frame):
-    "event of schutzengel(p2) (spec/heldenhain/10_superfreundinnen.rules:192)"
+    "event of schutzengel(p2) (spec/heldenhain/10_superfreundinnen.rules:189)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:192
+    # spec: spec/heldenhain/10_superfreundinnen.rules:189
     state.frames.pop()
-    state.frames.append(new_frame(6, [L[0], 3] + [UNBOUND] * 1))
+    state.frames.append(new_frame(7, [L[0], 3] + [UNBOUND] * 1))
     return
 
 
 def sev_gluecksbringer__p2(state, frame):
-    "event of gluecksbringer(p2) (spec/heldenhain/10_superfreundinnen.rules:196)"
+    "event of gluecksbringer(p2) (spec/heldenhain/10_superfreundinnen.rules:193)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:197
+            # spec: spec/heldenhain/10_superfreundinnen.rules:194
             player = L[0]
             values = [c_f for c_f in state.zones[5 + L[0]] if c_f in KS_charakter]
             if not values:
@@ -4882,13 +4887,13 @@ def sev_gluecksbringer__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:197:9",
+                "spec/heldenhain/10_superfreundinnen.rules:194:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:199
+            # spec: spec/heldenhain/10_superfreundinnen.rules:196
             p_bis_zugende_rettung(state, L[2], 2)
             pc = 2
         if pc == 2:
@@ -4897,23 +4902,23 @@ def sev_gluecksbringer__p2(state, frame):
 
 
 def sev_tapferes_herz__p2(state, frame):
-    "event of tapferes_herz(p2) (spec/heldenhain/10_superfreundinnen.rules:217)"
+    "event of tapferes_herz(p2) (spec/heldenhain/10_superfreundinnen.rules:214)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:217
+    # spec: spec/heldenhain/10_superfreundinnen.rules:214
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(9, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_sternschnuppe__p2(state, frame):
-    "event of sternschnuppe(p2) (spec/heldenhain/10_superfreundinnen.rules:221)"
+    "event of sternschnuppe(p2) (spec/heldenhain/10_superfreundinnen.rules:218)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:222
+            # spec: spec/heldenhain/10_superfreundinnen.rules:219
             player = L[0]
             values = list(state.zones[15 + L[0]])
             if not values:
@@ -4928,13 +4933,13 @@ def sev_sternschnuppe__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:222:9",
+                "spec/heldenhain/10_superfreundinnen.rules:219:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:223
+            # spec: spec/heldenhain/10_superfreundinnen.rules:220
             move_card(state, L[2], 3 + L[0])
             pc = 2
         if pc == 2:
@@ -4943,13 +4948,13 @@ def sev_sternschnuppe__p2(state, frame):
 
 
 def sev_heilkraeuter__p2(state, frame):
-    "event of heilkraeuter(p2) (spec/heldenhain/10_superfreundinnen.rules:228)"
+    "event of heilkraeuter(p2) (spec/heldenhain/10_superfreundinnen.rules:225)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:229
+            # spec: spec/heldenhain/10_superfreundinnen.rules:226
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -4964,18 +4969,18 @@ def sev_heilkraeuter__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:229:9",
+                "spec/heldenhain/10_superfreundinnen.rules:226:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:230
+            # spec: spec/heldenhain/10_superfreundinnen.rules:227
             p_heilen(state, L[2], 2)
-            # spec: spec/heldenhain/10_superfreundinnen.rules:231
+            # spec: spec/heldenhain/10_superfreundinnen.rules:228
             state.counters[6][L[2]] = bounded(
                 max(0, state.counters[6][L[2]] + 1),
-                "spec/heldenhain/10_superfreundinnen.rules:231:9",
+                "spec/heldenhain/10_superfreundinnen.rules:228:9",
             )
             state.stamps[13] += 1
             pc = 2
@@ -4985,22 +4990,22 @@ def sev_heilkraeuter__p2(state, frame):
 
 
 def sev_rueckzug_ins_baumhaus__p2(state, frame):
-    "event of rueckzug_ins_baumhaus(p2) (spec/heldenhain/10_superfreundinnen.rules:236)"
+    "event of rueckzug_ins_baumhaus(p2) (spec/heldenhain/10_superfreundinnen.rules:233)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:236
+    # spec: spec/heldenhain/10_superfreundinnen.rules:233
     state.frames.pop()
-    state.frames.append(new_frame(10, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sac_wolkenschloss__p2(state, frame):
-    "action of wolkenschloss(p2) (spec/heldenhain/10_superfreundinnen.rules:279)"
+    "action of wolkenschloss(p2) (spec/heldenhain/10_superfreundinnen.rules:276)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:279
+    # spec: spec/heldenhain/10_superfreundinnen.rules:276
     state.frames.pop()
-    state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(7, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -5010,7 +5015,7 @@ def sev_lady_stillstand__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:16
     state.frames.pop()
-    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(12, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -5020,7 +5025,7 @@ def sev_samt__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:24
     state.frames.pop()
-    state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -5030,7 +5035,7 @@ def sev_leutnant_lahm__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:84
     state.frames.pop()
-    state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(13, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -5040,7 +5045,7 @@ def sac_ki_fluesterkasten__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:127
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(9, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -5050,7 +5055,7 @@ def sac_ki_bremsklotz__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:135
     state.frames.pop()
-    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(12, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -5060,7 +5065,7 @@ def sev_stillstand__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:141
     state.frames.pop()
-    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(12, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -5073,12 +5078,12 @@ def sev_laehmende_rede__p2(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/11_schattenkabinett.rules:146
             frame[1] = 1
-            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(12, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/11_schattenkabinett.rules:147
             state.frames.pop()
-            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(12, [L[0]] + [UNBOUND] * 1))
             return
 
 
@@ -5088,7 +5093,7 @@ def sev_buerokratie__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:159
     state.frames.pop()
-    state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(14, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -5098,7 +5103,7 @@ def sev_kaltes_schweigen__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:163
     state.frames.pop()
-    state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(13, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -5108,7 +5113,7 @@ def sev_intrige__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:167
     state.frames.pop()
-    state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(15, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -5118,7 +5123,7 @@ def sev_eiserne_disziplin__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:209
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(9, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -5162,21 +5167,19 @@ def sac_aktenarchiv__p2(state, frame):
     "action of aktenarchiv(p2) (spec/heldenhain/11_schattenkabinett.rules:253)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:254
-    p_ziehen(state, L[0])
-    # spec: spec/heldenhain/11_schattenkabinett.rules:255
+    # spec: spec/heldenhain/11_schattenkabinett.rules:253
     state.frames.pop()
-    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(1, [L[0], 1]))
     return
 
 
 def sac_kontrollzentrum__p2(state, frame):
-    "action of kontrollzentrum(p2) (spec/heldenhain/11_schattenkabinett.rules:260)"
+    "action of kontrollzentrum(p2) (spec/heldenhain/11_schattenkabinett.rules:257)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:260
+    # spec: spec/heldenhain/11_schattenkabinett.rules:257
     state.frames.pop()
-    state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -5226,7 +5229,7 @@ def sev_lagerpause__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/12_weggefaehrten.rules:136
     state.frames.pop()
-    state.frames.append(new_frame(6, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(7, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -5236,7 +5239,7 @@ def sev_heldenmut__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/12_weggefaehrten.rules:151
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(9, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -5249,7 +5252,7 @@ def sev_rettungsaktion__p2(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/12_weggefaehrten.rules:156
             frame[1] = 1
-            state.frames.append(new_frame(10, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/12_weggefaehrten.rules:157
@@ -5264,7 +5267,7 @@ def sev_festes_band__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/12_weggefaehrten.rules:163
     state.frames.pop()
-    state.frames.append(new_frame(6, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(7, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -5314,7 +5317,7 @@ def sac_wachturm__p2(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/12_weggefaehrten.rules:230
     state.frames.pop()
-    state.frames.append(new_frame(6, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(7, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -5329,7 +5332,7 @@ def sev_rico_rueckprall__p2(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    23,
+                    24,
                     [
                         L[0],
                         L[1],
@@ -5359,7 +5362,7 @@ def sev_baron_blutdruck__p2(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    23, [L[0], L[1], 2, "Baron Blutdruck: 2 Stress für 2 Karten?"]
+                    24, [L[0], L[1], 2, "Baron Blutdruck: 2 Stress für 2 Karten?"]
                 )
             )
             return
@@ -5382,7 +5385,7 @@ def sev_herr_handel__p2(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:70
             frame[1] = 1
             state.frames.append(
-                new_frame(22, [L[0], "Herr Handel: 1 Handkarte für 2 Energie?"])
+                new_frame(23, [L[0], "Herr Handel: 1 Handkarte für 2 Energie?"])
             )
             return
         if pc == 1:
@@ -5398,32 +5401,30 @@ def sev_jongleur_jupp__p2(state, frame):
     "event of jongleur_jupp(p2) (spec/heldenhain/13_purpurpakt.rules:92)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:93
-    p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:94
+    # spec: spec/heldenhain/13_purpurpakt.rules:92
     state.frames.pop()
-    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(1, [L[0], 1]))
     return
 
 
 def sev_magier_mehrwert__p2(state, frame):
-    "event of magier_mehrwert(p2) (spec/heldenhain/13_purpurpakt.rules:132)"
+    "event of magier_mehrwert(p2) (spec/heldenhain/13_purpurpakt.rules:129)"
     # L: 0 you, 1 this, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:133
+            # spec: spec/heldenhain/13_purpurpakt.rules:130
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    23, [L[0], L[1], 1, "Magier Mehrwert: 1 Stress für 1 Energie?"]
+                    24, [L[0], L[1], 1, "Magier Mehrwert: 1 Stress für 1 Energie?"]
                 )
             )
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:134
+            # spec: spec/heldenhain/13_purpurpakt.rules:131
             if L[2]:
                 p_energie_gewinnen(state, L[0], 1)
             state.frames.pop()
@@ -5431,13 +5432,13 @@ def sev_magier_mehrwert__p2(state, frame):
 
 
 def sac_ki_rechenmaschine__p2(state, frame):
-    "action of ki_rechenmaschine(p2) (spec/heldenhain/13_purpurpakt.rules:186)"
+    "action of ki_rechenmaschine(p2) (spec/heldenhain/13_purpurpakt.rules:183)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:187
+            # spec: spec/heldenhain/13_purpurpakt.rules:184
             player = L[0]
             values = list(state.zones[5 + L[0]])
             if not values:
@@ -5452,15 +5453,15 @@ def sac_ki_rechenmaschine__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:187:9",
+                "spec/heldenhain/13_purpurpakt.rules:184:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:188
+            # spec: spec/heldenhain/13_purpurpakt.rules:185
             p_bis_zugende_einsatz(state, L[2], 2)
-            # spec: spec/heldenhain/13_purpurpakt.rules:189
+            # spec: spec/heldenhain/13_purpurpakt.rules:186
             p_stress_geben(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -5469,24 +5470,24 @@ def sac_ki_rechenmaschine__p2(state, frame):
 
 
 def sac_ki_preisschild__p2(state, frame):
-    "action of ki_preisschild(p2) (spec/heldenhain/13_purpurpakt.rules:194)"
+    "action of ki_preisschild(p2) (spec/heldenhain/13_purpurpakt.rules:191)"
     # L: 0 you, 1 this, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:195
+            # spec: spec/heldenhain/13_purpurpakt.rules:192
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    22,
+                    23,
                     [L[0], "KI Preisschild: 1 Handkarte für +1 Einfluss bis Zugende?"],
                 )
             )
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:197
+            # spec: spec/heldenhain/13_purpurpakt.rules:194
             if L[2]:
                 activate(state, 5, [L[0], 1], "turn")
             state.frames.pop()
@@ -5494,21 +5495,21 @@ def sac_ki_preisschild__p2(state, frame):
 
 
 def sac_ki_spielautomat__p2(state, frame):
-    "action of ki_spielautomat(p2) (spec/heldenhain/13_purpurpakt.rules:202)"
+    "action of ki_spielautomat(p2) (spec/heldenhain/13_purpurpakt.rules:199)"
     # L: 0 you, 1 this, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:203
+            # spec: spec/heldenhain/13_purpurpakt.rules:200
             frame[1] = 1
             state.frames.append(
-                new_frame(22, [L[0], "KI Spielautomat: 1 Handkarte für 2 Karten?"])
+                new_frame(23, [L[0], "KI Spielautomat: 1 Handkarte für 2 Karten?"])
             )
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:204
+            # spec: spec/heldenhain/13_purpurpakt.rules:201
             if L[2]:
                 p_karten_ziehen(state, L[0], 2)
             state.frames.pop()
@@ -5516,84 +5517,84 @@ def sac_ki_spielautomat__p2(state, frame):
 
 
 def sac_ki_wechselstube__p2(state, frame):
-    "action of ki_wechselstube(p2) (spec/heldenhain/13_purpurpakt.rules:209)"
+    "action of ki_wechselstube(p2) (spec/heldenhain/13_purpurpakt.rules:206)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:210
+    # spec: spec/heldenhain/13_purpurpakt.rules:207
     activate(state, 4, [L[0], 1], "turn")
-    # spec: spec/heldenhain/13_purpurpakt.rules:211
+    # spec: spec/heldenhain/13_purpurpakt.rules:208
     state.frames.pop()
-    state.frames.append(new_frame(16, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(17, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_teurer_spass__p2(state, frame):
-    "event of teurer_spass(p2) (spec/heldenhain/13_purpurpakt.rules:218)"
+    "event of teurer_spass(p2) (spec/heldenhain/13_purpurpakt.rules:215)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:219
+            # spec: spec/heldenhain/13_purpurpakt.rules:216
             frame[1] = 1
-            state.frames.append(new_frame(16, [L[0], 2] + [UNBOUND] * 1))
+            state.frames.append(new_frame(17, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:220
+            # spec: spec/heldenhain/13_purpurpakt.rules:217
             p_punkte_gewinnen(state, L[0], 2)
             state.frames.pop()
             return
 
 
 def sev_tauschgeschaeft__p2(state, frame):
-    "event of tauschgeschaeft(p2) (spec/heldenhain/13_purpurpakt.rules:229)"
+    "event of tauschgeschaeft(p2) (spec/heldenhain/13_purpurpakt.rules:226)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:230
+            # spec: spec/heldenhain/13_purpurpakt.rules:227
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:231
+            # spec: spec/heldenhain/13_purpurpakt.rules:228
             frame[1] = 2
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:232
+            # spec: spec/heldenhain/13_purpurpakt.rules:229
             p_karten_ziehen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_ausverkauf__p2(state, frame):
-    "event of ausverkauf(p2) (spec/heldenhain/13_purpurpakt.rules:237)"
+    "event of ausverkauf(p2) (spec/heldenhain/13_purpurpakt.rules:234)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:238
+            # spec: spec/heldenhain/13_purpurpakt.rules:235
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:239
+            # spec: spec/heldenhain/13_purpurpakt.rules:236
             p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
             state.frames.pop()
             return
 
 
 def sev_zugabe__p2(state, frame):
-    "event of zugabe(p2) (spec/heldenhain/13_purpurpakt.rules:245)"
+    "event of zugabe(p2) (spec/heldenhain/13_purpurpakt.rules:242)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:246
+            # spec: spec/heldenhain/13_purpurpakt.rules:243
             player = L[0]
             values = [
                 c_f
@@ -5616,15 +5617,15 @@ def sev_zugabe__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:246:9",
+                "spec/heldenhain/13_purpurpakt.rules:243:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:248
+            # spec: spec/heldenhain/13_purpurpakt.rules:245
             p_aufrichten(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:249
+            # spec: spec/heldenhain/13_purpurpakt.rules:246
             p_stress_geben(state, L[2], 1)
             pc = 2
         if pc == 2:
@@ -5633,39 +5634,35 @@ def sev_zugabe__p2(state, frame):
 
 
 def sev_wechselgeld__p2(state, frame):
-    "event of wechselgeld(p2) (spec/heldenhain/13_purpurpakt.rules:254)"
+    "event of wechselgeld(p2) (spec/heldenhain/13_purpurpakt.rules:251)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:255
+    # spec: spec/heldenhain/13_purpurpakt.rules:252
     p_energie_gewinnen(state, L[0], 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:256
-    p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:257
+    # spec: spec/heldenhain/13_purpurpakt.rules:253
     state.frames.pop()
-    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(1, [L[0], 1]))
     return
 
 
 def sev_lockangebot__p2(state, frame):
-    "event of lockangebot(p2) (spec/heldenhain/13_purpurpakt.rules:276)"
+    "event of lockangebot(p2) (spec/heldenhain/13_purpurpakt.rules:272)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:277
-    p_karten_ziehen(state, L[0], 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:278
+    # spec: spec/heldenhain/13_purpurpakt.rules:272
     state.frames.pop()
-    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(1, [L[0], 2]))
     return
 
 
 def sev_blutgeld__p2(state, frame):
-    "event of blutgeld(p2) (spec/heldenhain/13_purpurpakt.rules:283)"
+    "event of blutgeld(p2) (spec/heldenhain/13_purpurpakt.rules:276)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:284
+            # spec: spec/heldenhain/13_purpurpakt.rules:277
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5676,100 +5673,118 @@ def sev_blutgeld__p2(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:284:9",
+                "spec/heldenhain/13_purpurpakt.rules:277:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:285
+            # spec: spec/heldenhain/13_purpurpakt.rules:278
             p_ausscheiden(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:286
+            # spec: spec/heldenhain/13_purpurpakt.rules:279
             p_punkte_gewinnen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_preisexplosion__p2(state, frame):
-    "event of preisexplosion(p2) (spec/heldenhain/13_purpurpakt.rules:291)"
+    "event of preisexplosion(p2) (spec/heldenhain/13_purpurpakt.rules:284)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:292
+    # spec: spec/heldenhain/13_purpurpakt.rules:285
     p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:293
+    # spec: spec/heldenhain/13_purpurpakt.rules:286
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_vertragsbruch__p2(state, frame):
-    "event of vertragsbruch(p2) (spec/heldenhain/13_purpurpakt.rules:298)"
+    "event of vertragsbruch(p2) (spec/heldenhain/13_purpurpakt.rules:291)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:299
+            # spec: spec/heldenhain/13_purpurpakt.rules:292
             frame[1] = 1
-            state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
+            state.frames.append(new_frame(15, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:300
+            # spec: spec/heldenhain/13_purpurpakt.rules:293
             state.frames.pop()
-            state.frames.append(new_frame(16, [L[0], 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(17, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
 def sev_hinterlist__p2(state, frame):
-    "event of hinterlist(p2) (spec/heldenhain/13_purpurpakt.rules:312)"
+    "event of hinterlist(p2) (spec/heldenhain/13_purpurpakt.rules:305)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:312
+    # spec: spec/heldenhain/13_purpurpakt.rules:305
     state.frames.pop()
-    state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(16, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_kredit__p2(state, frame):
-    "event of kredit(p2) (spec/heldenhain/13_purpurpakt.rules:315)"
+    "event of kredit(p2) (spec/heldenhain/13_purpurpakt.rules:308)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:316
+            # spec: spec/heldenhain/13_purpurpakt.rules:309
             p_energie_gewinnen(state, L[0], 3)
-            # spec: spec/heldenhain/13_purpurpakt.rules:317
+            # spec: spec/heldenhain/13_purpurpakt.rules:310
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:318
+            # spec: spec/heldenhain/13_purpurpakt.rules:311
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_letzte_rate__p2(state, frame):
-    "event of letzte_rate(p2) (spec/heldenhain/13_purpurpakt.rules:324)"
+    "event of letzte_rate(p2) (spec/heldenhain/13_purpurpakt.rules:317)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:325
+            # spec: spec/heldenhain/13_purpurpakt.rules:318
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:326
+            # spec: spec/heldenhain/13_purpurpakt.rules:319
             p_punkte_gewinnen(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def sac_spielcasino__p2(state, frame):
-    "action of spielcasino(p2) (spec/heldenhain/13_purpurpakt.rules:357)"
+    "action of spielcasino(p2) (spec/heldenhain/13_purpurpakt.rules:350)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/13_purpurpakt.rules:351
+            frame[1] = 1
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+            return
+        if pc == 1:
+            # spec: spec/heldenhain/13_purpurpakt.rules:352
+            p_energie_gewinnen(state, L[0], 1)
+            state.frames.pop()
+            return
+
+
+def sac_pfandhaus__p2(state, frame):
+    "action of pfandhaus(p2) (spec/heldenhain/13_purpurpakt.rules:357)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
@@ -5777,28 +5792,10 @@ def sac_spielcasino__p2(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:358
             frame[1] = 1
-            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(17, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/13_purpurpakt.rules:359
-            p_energie_gewinnen(state, L[0], 1)
-            state.frames.pop()
-            return
-
-
-def sac_pfandhaus__p2(state, frame):
-    "action of pfandhaus(p2) (spec/heldenhain/13_purpurpakt.rules:364)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:365
-            frame[1] = 1
-            state.frames.append(new_frame(16, [L[0], 1] + [UNBOUND] * 1))
-            return
-        if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:366
             p_ziehen(state, L[0])
             state.frames.pop()
             return
@@ -5810,17 +5807,17 @@ def st_kater_kuschel__while0_0(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/10_superfreundinnen.rules:109
     state.frames.pop()
-    state.frames.append(new_frame(6, [L[1], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(7, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
 def st_blumenwiese__while0_0(state, frame):
-    "on zugbeginn of blumenwiese__while0 (spec/heldenhain/10_superfreundinnen.rules:292)"
+    "on zugbeginn of blumenwiese__while0 (spec/heldenhain/10_superfreundinnen.rules:289)"
     # L: 0 this, 1 p
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:292
+    # spec: spec/heldenhain/10_superfreundinnen.rules:289
     state.frames.pop()
-    state.frames.append(new_frame(6, [L[1], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(7, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
@@ -5830,7 +5827,7 @@ def st_graf_grau__while0_0(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:34
     state.frames.pop()
-    state.frames.append(new_frame(13, [L[1], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(14, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
@@ -5840,7 +5837,7 @@ def st_graefin_gaehn__while0_0(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:79
     state.frames.pop()
-    state.frames.append(new_frame(15, [L[1], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(16, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
@@ -5850,7 +5847,7 @@ def st_dachs_dieter__while0_0(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/12_weggefaehrten.rules:96
     state.frames.pop()
-    state.frames.append(new_frame(6, [L[1], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(7, [L[1], 1] + [UNBOUND] * 1))
     return
 
 
@@ -5865,7 +5862,7 @@ def st_edgar_satzsprung__while0_0(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    22, [L[1], "Edgar Satzsprung: 1 Handkarte für 1 weiteren Punkt?"]
+                    23, [L[1], "Edgar Satzsprung: 1 Handkarte für 1 weiteren Punkt?"]
                 )
             )
             return
@@ -5889,7 +5886,7 @@ def st_madame_zugabe__while0_0(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    22,
+                    23,
                     [L[1], "Madame Zugabe: 1 Handkarte, damit sie wieder bereit wird?"],
                 )
             )
@@ -5917,7 +5914,7 @@ def st_graefin_gier__while0_0(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:62
             frame[1] = 1
             state.frames.append(
-                new_frame(23, [L[1], L[0], 1, "Gräfin Gier: 1 Stress für 1 Energie?"])
+                new_frame(24, [L[1], L[0], 1, "Gräfin Gier: 1 Stress für 1 Energie?"])
             )
             return
         if pc == 1:
@@ -5940,7 +5937,7 @@ def st_lord_leihgabe__while0_0(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    23, [L[1], L[2], 1, "Lord Leihgabe: 1 Stress für 1 weiteren Punkt?"]
+                    24, [L[1], L[2], 1, "Lord Leihgabe: 1 Stress für 1 weiteren Punkt?"]
                 )
             )
             return
@@ -5954,13 +5951,13 @@ def st_lord_leihgabe__while0_0(state, frame):
 
 
 def st_zauberer_zins__while0_0(state, frame):
-    "on zugbeginn of zauberer_zins__while0 (spec/heldenhain/13_purpurpakt.rules:102)"
+    "on zugbeginn of zauberer_zins__while0 (spec/heldenhain/13_purpurpakt.rules:99)"
     # L: 0 this, 1 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:103
+            # spec: spec/heldenhain/13_purpurpakt.rules:100
             player = L[1]
             offered = []
             if len(state.zones[3 + L[1]]) > 0:
@@ -5978,7 +5975,7 @@ def st_zauberer_zins__while0_0(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:103:13",
+                "spec/heldenhain/13_purpurpakt.rules:100:13",
             )
             frame[1] = 1
             return
@@ -5991,12 +5988,12 @@ def st_zauberer_zins__while0_0(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:105
+            # spec: spec/heldenhain/13_purpurpakt.rules:102
             state.frames.pop()
             state.frames.append(new_frame(0, [L[1]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:107
+            # spec: spec/heldenhain/13_purpurpakt.rules:104
             p_stress_geben(state, L[0], 1)
             pc = 4
         if pc == 4:
@@ -6005,24 +6002,24 @@ def st_zauberer_zins__while0_0(state, frame):
 
 
 def st_wucherin_wanda__while0_0(state, frame):
-    "on zugbeginn of wucherin_wanda__while0 (spec/heldenhain/13_purpurpakt.rules:122)"
+    "on zugbeginn of wucherin_wanda__while0 (spec/heldenhain/13_purpurpakt.rules:119)"
     # L: 0 this, 1 p, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:123
+            # spec: spec/heldenhain/13_purpurpakt.rules:120
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    22,
+                    23,
                     [L[1], "Wucherin Wanda: 1 Handkarte für +2 Einsatz bis Zugende?"],
                 )
             )
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:125
+            # spec: spec/heldenhain/13_purpurpakt.rules:122
             if L[2]:
                 p_bis_zugende_einsatz(state, L[0], 2)
             state.frames.pop()
@@ -6030,21 +6027,21 @@ def st_wucherin_wanda__while0_0(state, frame):
 
 
 def st_kater_kasse__while0_0(state, frame):
-    "on zugbeginn of kater_kasse__while0 (spec/heldenhain/13_purpurpakt.rules:176)"
+    "on zugbeginn of kater_kasse__while0 (spec/heldenhain/13_purpurpakt.rules:173)"
     # L: 0 this, 1 p, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:177
+            # spec: spec/heldenhain/13_purpurpakt.rules:174
             frame[1] = 1
             state.frames.append(
-                new_frame(22, [L[1], "Kater Kasse: 1 Handkarte für 1 Energie?"])
+                new_frame(23, [L[1], "Kater Kasse: 1 Handkarte für 1 Energie?"])
             )
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:178
+            # spec: spec/heldenhain/13_purpurpakt.rules:175
             if L[2]:
                 p_energie_gewinnen(state, L[1], 1)
             state.frames.pop()
@@ -6052,21 +6049,21 @@ def st_kater_kasse__while0_0(state, frame):
 
 
 def st_opernhaus__while0_0(state, frame):
-    "on zugbeginn of opernhaus__while0 (spec/heldenhain/13_purpurpakt.rules:380)"
+    "on zugbeginn of opernhaus__while0 (spec/heldenhain/13_purpurpakt.rules:373)"
     # L: 0 this, 1 p, 2 bezahlt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:381
+            # spec: spec/heldenhain/13_purpurpakt.rules:374
             frame[1] = 1
             state.frames.append(
-                new_frame(22, [L[1], "Opernhaus: 1 Handkarte für 1 Energie?"])
+                new_frame(23, [L[1], "Opernhaus: 1 Handkarte für 1 Energie?"])
             )
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:382
+            # spec: spec/heldenhain/13_purpurpakt.rules:375
             if L[2]:
                 p_energie_gewinnen(state, L[1], 1)
             state.frames.pop()
@@ -6326,94 +6323,94 @@ EVENT_PLAIN = {
     481: ev_kleingedrucktes__p2,  # kleingedrucktes(p2)
 }
 EVENT_STEPS = {
-    1: (25, 0),  # roxy(p1)
-    19: (26, 0),  # ronja_regenbogen(p1)
-    25: (27, 0),  # eule_elsa(p1)
-    34: (30, 0),  # zweite_chance(p1)
-    36: (31, 0),  # sonnenstrahl(p1)
-    38: (32, 0),  # schutzengel(p1)
-    39: (33, 1),  # gluecksbringer(p1)
-    41: (34, 0),  # tapferes_herz(p1)
-    42: (35, 1),  # sternschnuppe(p1)
-    43: (36, 1),  # heilkraeuter(p1)
-    44: (37, 0),  # rueckzug_ins_baumhaus(p1)
-    62: (39, 0),  # lady_stillstand(p1)
-    64: (40, 0),  # samt(p1)
-    78: (41, 0),  # leutnant_lahm(p1)
-    93: (44, 0),  # stillstand(p1)
-    94: (45, 0),  # laehmende_rede(p1)
-    97: (46, 0),  # buerokratie(p1)
-    98: (47, 0),  # kaltes_schweigen(p1)
-    99: (48, 0),  # intrige(p1)
-    106: (49, 0),  # eiserne_disziplin(p1)
-    107: (50, 1),  # kalte_schulter(p1)
-    136: (53, 1),  # theo_treu(p1)
-    158: (54, 0),  # lagerpause(p1)
-    162: (55, 0),  # heldenmut(p1)
-    163: (56, 0),  # rettungsaktion(p1)
-    164: (57, 0),  # festes_band(p1)
-    170: (58, 1),  # mutprobe(p1)
-    187: (60, 1),  # rico_rueckprall(p1)
-    189: (61, 1),  # baron_blutdruck(p1)
-    191: (62, 1),  # herr_handel(p1)
-    196: (63, 0),  # jongleur_jupp(p1)
-    202: (64, 1),  # magier_mehrwert(p1)
-    217: (69, 0),  # teurer_spass(p1)
-    219: (70, 0),  # tauschgeschaeft(p1)
-    220: (71, 0),  # ausverkauf(p1)
-    221: (72, 1),  # zugabe(p1)
-    222: (73, 0),  # wechselgeld(p1)
-    225: (74, 0),  # lockangebot(p1)
-    226: (75, 1),  # blutgeld(p1)
-    227: (76, 0),  # preisexplosion(p1)
-    228: (77, 0),  # vertragsbruch(p1)
-    230: (78, 0),  # hinterlist(p1)
-    231: (79, 0),  # kredit(p1)
-    232: (80, 0),  # letzte_rate(p1)
-    249: (83, 0),  # roxy(p2)
-    267: (84, 0),  # ronja_regenbogen(p2)
-    273: (85, 0),  # eule_elsa(p2)
-    282: (88, 0),  # zweite_chance(p2)
-    284: (89, 0),  # sonnenstrahl(p2)
-    286: (90, 0),  # schutzengel(p2)
-    287: (91, 1),  # gluecksbringer(p2)
-    289: (92, 0),  # tapferes_herz(p2)
-    290: (93, 1),  # sternschnuppe(p2)
-    291: (94, 1),  # heilkraeuter(p2)
-    292: (95, 0),  # rueckzug_ins_baumhaus(p2)
-    310: (97, 0),  # lady_stillstand(p2)
-    312: (98, 0),  # samt(p2)
-    326: (99, 0),  # leutnant_lahm(p2)
-    341: (102, 0),  # stillstand(p2)
-    342: (103, 0),  # laehmende_rede(p2)
-    345: (104, 0),  # buerokratie(p2)
-    346: (105, 0),  # kaltes_schweigen(p2)
-    347: (106, 0),  # intrige(p2)
-    354: (107, 0),  # eiserne_disziplin(p2)
-    355: (108, 1),  # kalte_schulter(p2)
-    384: (111, 1),  # theo_treu(p2)
-    406: (112, 0),  # lagerpause(p2)
-    410: (113, 0),  # heldenmut(p2)
-    411: (114, 0),  # rettungsaktion(p2)
-    412: (115, 0),  # festes_band(p2)
-    418: (116, 1),  # mutprobe(p2)
-    435: (118, 1),  # rico_rueckprall(p2)
-    437: (119, 1),  # baron_blutdruck(p2)
-    439: (120, 1),  # herr_handel(p2)
-    444: (121, 0),  # jongleur_jupp(p2)
-    450: (122, 1),  # magier_mehrwert(p2)
-    465: (127, 0),  # teurer_spass(p2)
-    467: (128, 0),  # tauschgeschaeft(p2)
-    468: (129, 0),  # ausverkauf(p2)
-    469: (130, 1),  # zugabe(p2)
-    470: (131, 0),  # wechselgeld(p2)
-    473: (132, 0),  # lockangebot(p2)
-    474: (133, 1),  # blutgeld(p2)
-    475: (134, 0),  # preisexplosion(p2)
-    476: (135, 0),  # vertragsbruch(p2)
-    478: (136, 0),  # hinterlist(p2)
-    479: (137, 0),  # kredit(p2)
-    480: (138, 0),  # letzte_rate(p2)
+    1: (26, 0),  # roxy(p1)
+    19: (27, 0),  # ronja_regenbogen(p1)
+    25: (28, 0),  # eule_elsa(p1)
+    34: (31, 0),  # zweite_chance(p1)
+    36: (32, 0),  # sonnenstrahl(p1)
+    38: (33, 0),  # schutzengel(p1)
+    39: (34, 1),  # gluecksbringer(p1)
+    41: (35, 0),  # tapferes_herz(p1)
+    42: (36, 1),  # sternschnuppe(p1)
+    43: (37, 1),  # heilkraeuter(p1)
+    44: (38, 0),  # rueckzug_ins_baumhaus(p1)
+    62: (40, 0),  # lady_stillstand(p1)
+    64: (41, 0),  # samt(p1)
+    78: (42, 0),  # leutnant_lahm(p1)
+    93: (45, 0),  # stillstand(p1)
+    94: (46, 0),  # laehmende_rede(p1)
+    97: (47, 0),  # buerokratie(p1)
+    98: (48, 0),  # kaltes_schweigen(p1)
+    99: (49, 0),  # intrige(p1)
+    106: (50, 0),  # eiserne_disziplin(p1)
+    107: (51, 1),  # kalte_schulter(p1)
+    136: (54, 1),  # theo_treu(p1)
+    158: (55, 0),  # lagerpause(p1)
+    162: (56, 0),  # heldenmut(p1)
+    163: (57, 0),  # rettungsaktion(p1)
+    164: (58, 0),  # festes_band(p1)
+    170: (59, 1),  # mutprobe(p1)
+    187: (61, 1),  # rico_rueckprall(p1)
+    189: (62, 1),  # baron_blutdruck(p1)
+    191: (63, 1),  # herr_handel(p1)
+    196: (64, 0),  # jongleur_jupp(p1)
+    202: (65, 1),  # magier_mehrwert(p1)
+    217: (70, 0),  # teurer_spass(p1)
+    219: (71, 0),  # tauschgeschaeft(p1)
+    220: (72, 0),  # ausverkauf(p1)
+    221: (73, 1),  # zugabe(p1)
+    222: (74, 0),  # wechselgeld(p1)
+    225: (75, 0),  # lockangebot(p1)
+    226: (76, 1),  # blutgeld(p1)
+    227: (77, 0),  # preisexplosion(p1)
+    228: (78, 0),  # vertragsbruch(p1)
+    230: (79, 0),  # hinterlist(p1)
+    231: (80, 0),  # kredit(p1)
+    232: (81, 0),  # letzte_rate(p1)
+    249: (84, 0),  # roxy(p2)
+    267: (85, 0),  # ronja_regenbogen(p2)
+    273: (86, 0),  # eule_elsa(p2)
+    282: (89, 0),  # zweite_chance(p2)
+    284: (90, 0),  # sonnenstrahl(p2)
+    286: (91, 0),  # schutzengel(p2)
+    287: (92, 1),  # gluecksbringer(p2)
+    289: (93, 0),  # tapferes_herz(p2)
+    290: (94, 1),  # sternschnuppe(p2)
+    291: (95, 1),  # heilkraeuter(p2)
+    292: (96, 0),  # rueckzug_ins_baumhaus(p2)
+    310: (98, 0),  # lady_stillstand(p2)
+    312: (99, 0),  # samt(p2)
+    326: (100, 0),  # leutnant_lahm(p2)
+    341: (103, 0),  # stillstand(p2)
+    342: (104, 0),  # laehmende_rede(p2)
+    345: (105, 0),  # buerokratie(p2)
+    346: (106, 0),  # kaltes_schweigen(p2)
+    347: (107, 0),  # intrige(p2)
+    354: (108, 0),  # eiserne_disziplin(p2)
+    355: (109, 1),  # kalte_schulter(p2)
+    384: (112, 1),  # theo_treu(p2)
+    406: (113, 0),  # lagerpause(p2)
+    410: (114, 0),  # heldenmut(p2)
+    411: (115, 0),  # rettungsaktion(p2)
+    412: (116, 0),  # festes_band(p2)
+    418: (117, 1),  # mutprobe(p2)
+    435: (119, 1),  # rico_rueckprall(p2)
+    437: (120, 1),  # baron_blutdruck(p2)
+    439: (121, 1),  # herr_handel(p2)
+    444: (122, 0),  # jongleur_jupp(p2)
+    450: (123, 1),  # magier_mehrwert(p2)
+    465: (128, 0),  # teurer_spass(p2)
+    467: (129, 0),  # tauschgeschaeft(p2)
+    468: (130, 0),  # ausverkauf(p2)
+    469: (131, 1),  # zugabe(p2)
+    470: (132, 0),  # wechselgeld(p2)
+    473: (133, 0),  # lockangebot(p2)
+    474: (134, 1),  # blutgeld(p2)
+    475: (135, 0),  # preisexplosion(p2)
+    476: (136, 0),  # vertragsbruch(p2)
+    478: (137, 0),  # hinterlist(p2)
+    479: (138, 0),  # kredit(p2)
+    480: (139, 0),  # letzte_rate(p2)
 }
 ACTION_PLAIN = {
     27: ac_ki_sternchen__p1,  # ki_sternchen(p1)
@@ -6440,378 +6437,379 @@ ACTION_PLAIN = {
     430: ac_gildenhaus__p2,  # gildenhaus(p2)
 }
 ACTION_STEPS = {
-    26: (28, 0),  # illusionsdrache(p1)
-    29: (29, 0),  # ki_pflaster(p1)
-    57: (38, 0),  # wolkenschloss(p1)
-    90: (42, 0),  # ki_fluesterkasten(p1)
-    92: (43, 0),  # ki_bremsklotz(p1)
-    118: (51, 0),  # aktenarchiv(p1)
-    119: (52, 0),  # kontrollzentrum(p1)
-    181: (59, 0),  # wachturm(p1)
-    213: (65, 1),  # ki_rechenmaschine(p1)
-    214: (66, 1),  # ki_preisschild(p1)
-    215: (67, 1),  # ki_spielautomat(p1)
-    216: (68, 0),  # ki_wechselstube(p1)
-    242: (81, 0),  # spielcasino(p1)
-    243: (82, 0),  # pfandhaus(p1)
-    274: (86, 0),  # illusionsdrache(p2)
-    277: (87, 0),  # ki_pflaster(p2)
-    305: (96, 0),  # wolkenschloss(p2)
-    338: (100, 0),  # ki_fluesterkasten(p2)
-    340: (101, 0),  # ki_bremsklotz(p2)
-    366: (109, 0),  # aktenarchiv(p2)
-    367: (110, 0),  # kontrollzentrum(p2)
-    429: (117, 0),  # wachturm(p2)
-    461: (123, 1),  # ki_rechenmaschine(p2)
-    462: (124, 1),  # ki_preisschild(p2)
-    463: (125, 1),  # ki_spielautomat(p2)
-    464: (126, 0),  # ki_wechselstube(p2)
-    490: (139, 0),  # spielcasino(p2)
-    491: (140, 0),  # pfandhaus(p2)
+    26: (29, 0),  # illusionsdrache(p1)
+    29: (30, 0),  # ki_pflaster(p1)
+    57: (39, 0),  # wolkenschloss(p1)
+    90: (43, 0),  # ki_fluesterkasten(p1)
+    92: (44, 0),  # ki_bremsklotz(p1)
+    118: (52, 0),  # aktenarchiv(p1)
+    119: (53, 0),  # kontrollzentrum(p1)
+    181: (60, 0),  # wachturm(p1)
+    213: (66, 1),  # ki_rechenmaschine(p1)
+    214: (67, 1),  # ki_preisschild(p1)
+    215: (68, 1),  # ki_spielautomat(p1)
+    216: (69, 0),  # ki_wechselstube(p1)
+    242: (82, 0),  # spielcasino(p1)
+    243: (83, 0),  # pfandhaus(p1)
+    274: (87, 0),  # illusionsdrache(p2)
+    277: (88, 0),  # ki_pflaster(p2)
+    305: (97, 0),  # wolkenschloss(p2)
+    338: (101, 0),  # ki_fluesterkasten(p2)
+    340: (102, 0),  # ki_bremsklotz(p2)
+    366: (110, 0),  # aktenarchiv(p2)
+    367: (111, 0),  # kontrollzentrum(p2)
+    429: (118, 0),  # wachturm(p2)
+    461: (124, 1),  # ki_rechenmaschine(p2)
+    462: (125, 1),  # ki_preisschild(p2)
+    463: (126, 1),  # ki_spielautomat(p2)
+    464: (127, 0),  # ki_wechselstube(p2)
+    490: (140, 0),  # spielcasino(p2)
+    491: (141, 0),  # pfandhaus(p2)
 }
 STEPS = (
     s_handkarte_abwerfen,  # 0
-    s_figur_ins_feld,  # 1
-    s_anlegen,  # 2
-    s_karte_ausspielen,  # 3
-    s_punkte_sammeln,  # 4
-    s_karte_nutzen,  # 5
-    s_eigene_figur_heilen,  # 6
-    s_andere_eigene_figur_heilen,  # 7
-    s_eigene_figur_einsatz_bis_zugende,  # 8
-    s_erschoepfte_figur_aufrichten,  # 9
-    s_eigene_figur_auf_die_hand,  # 10
-    s_gegnerische_figur_sperren,  # 11
-    s_gegnerischen_einsatz_bis_zugende_senken,  # 12
-    s_gegnerischen_einsatz_dauerhaft_senken,  # 13
-    s_gegnerischer_figur_stress_geben,  # 14
-    s_erschoepfter_gegnerischer_figur_stress_geben,  # 15
-    s_eigener_figur_stress_geben,  # 16
-    s_neu_mischen_anbieten,  # 17
-    s_aufbau,  # 18
-    s_zugbeginn_ausfuehren,  # 19
-    s_zugende_ausfuehren,  # 20
-    s_zug_spielen,  # 21
-    s_preis_handkarte_anbieten,  # 22
-    s_preis_stress_anbieten,  # 23
-    s_start,  # 24
-    sev_roxy__p1,  # 25
-    sev_ronja_regenbogen__p1,  # 26
-    sev_eule_elsa__p1,  # 27
-    sac_illusionsdrache__p1,  # 28
-    sac_ki_pflaster__p1,  # 29
-    sev_zweite_chance__p1,  # 30
-    sev_sonnenstrahl__p1,  # 31
-    sev_schutzengel__p1,  # 32
-    sev_gluecksbringer__p1,  # 33
-    sev_tapferes_herz__p1,  # 34
-    sev_sternschnuppe__p1,  # 35
-    sev_heilkraeuter__p1,  # 36
-    sev_rueckzug_ins_baumhaus__p1,  # 37
-    sac_wolkenschloss__p1,  # 38
-    sev_lady_stillstand__p1,  # 39
-    sev_samt__p1,  # 40
-    sev_leutnant_lahm__p1,  # 41
-    sac_ki_fluesterkasten__p1,  # 42
-    sac_ki_bremsklotz__p1,  # 43
-    sev_stillstand__p1,  # 44
-    sev_laehmende_rede__p1,  # 45
-    sev_buerokratie__p1,  # 46
-    sev_kaltes_schweigen__p1,  # 47
-    sev_intrige__p1,  # 48
-    sev_eiserne_disziplin__p1,  # 49
-    sev_kalte_schulter__p1,  # 50
-    sac_aktenarchiv__p1,  # 51
-    sac_kontrollzentrum__p1,  # 52
-    sev_theo_treu__p1,  # 53
-    sev_lagerpause__p1,  # 54
-    sev_heldenmut__p1,  # 55
-    sev_rettungsaktion__p1,  # 56
-    sev_festes_band__p1,  # 57
-    sev_mutprobe__p1,  # 58
-    sac_wachturm__p1,  # 59
-    sev_rico_rueckprall__p1,  # 60
-    sev_baron_blutdruck__p1,  # 61
-    sev_herr_handel__p1,  # 62
-    sev_jongleur_jupp__p1,  # 63
-    sev_magier_mehrwert__p1,  # 64
-    sac_ki_rechenmaschine__p1,  # 65
-    sac_ki_preisschild__p1,  # 66
-    sac_ki_spielautomat__p1,  # 67
-    sac_ki_wechselstube__p1,  # 68
-    sev_teurer_spass__p1,  # 69
-    sev_tauschgeschaeft__p1,  # 70
-    sev_ausverkauf__p1,  # 71
-    sev_zugabe__p1,  # 72
-    sev_wechselgeld__p1,  # 73
-    sev_lockangebot__p1,  # 74
-    sev_blutgeld__p1,  # 75
-    sev_preisexplosion__p1,  # 76
-    sev_vertragsbruch__p1,  # 77
-    sev_hinterlist__p1,  # 78
-    sev_kredit__p1,  # 79
-    sev_letzte_rate__p1,  # 80
-    sac_spielcasino__p1,  # 81
-    sac_pfandhaus__p1,  # 82
-    sev_roxy__p2,  # 83
-    sev_ronja_regenbogen__p2,  # 84
-    sev_eule_elsa__p2,  # 85
-    sac_illusionsdrache__p2,  # 86
-    sac_ki_pflaster__p2,  # 87
-    sev_zweite_chance__p2,  # 88
-    sev_sonnenstrahl__p2,  # 89
-    sev_schutzengel__p2,  # 90
-    sev_gluecksbringer__p2,  # 91
-    sev_tapferes_herz__p2,  # 92
-    sev_sternschnuppe__p2,  # 93
-    sev_heilkraeuter__p2,  # 94
-    sev_rueckzug_ins_baumhaus__p2,  # 95
-    sac_wolkenschloss__p2,  # 96
-    sev_lady_stillstand__p2,  # 97
-    sev_samt__p2,  # 98
-    sev_leutnant_lahm__p2,  # 99
-    sac_ki_fluesterkasten__p2,  # 100
-    sac_ki_bremsklotz__p2,  # 101
-    sev_stillstand__p2,  # 102
-    sev_laehmende_rede__p2,  # 103
-    sev_buerokratie__p2,  # 104
-    sev_kaltes_schweigen__p2,  # 105
-    sev_intrige__p2,  # 106
-    sev_eiserne_disziplin__p2,  # 107
-    sev_kalte_schulter__p2,  # 108
-    sac_aktenarchiv__p2,  # 109
-    sac_kontrollzentrum__p2,  # 110
-    sev_theo_treu__p2,  # 111
-    sev_lagerpause__p2,  # 112
-    sev_heldenmut__p2,  # 113
-    sev_rettungsaktion__p2,  # 114
-    sev_festes_band__p2,  # 115
-    sev_mutprobe__p2,  # 116
-    sac_wachturm__p2,  # 117
-    sev_rico_rueckprall__p2,  # 118
-    sev_baron_blutdruck__p2,  # 119
-    sev_herr_handel__p2,  # 120
-    sev_jongleur_jupp__p2,  # 121
-    sev_magier_mehrwert__p2,  # 122
-    sac_ki_rechenmaschine__p2,  # 123
-    sac_ki_preisschild__p2,  # 124
-    sac_ki_spielautomat__p2,  # 125
-    sac_ki_wechselstube__p2,  # 126
-    sev_teurer_spass__p2,  # 127
-    sev_tauschgeschaeft__p2,  # 128
-    sev_ausverkauf__p2,  # 129
-    sev_zugabe__p2,  # 130
-    sev_wechselgeld__p2,  # 131
-    sev_lockangebot__p2,  # 132
-    sev_blutgeld__p2,  # 133
-    sev_preisexplosion__p2,  # 134
-    sev_vertragsbruch__p2,  # 135
-    sev_hinterlist__p2,  # 136
-    sev_kredit__p2,  # 137
-    sev_letzte_rate__p2,  # 138
-    sac_spielcasino__p2,  # 139
-    sac_pfandhaus__p2,  # 140
-    st_kater_kuschel__while0_0,  # 141
-    st_blumenwiese__while0_0,  # 142
-    st_graf_grau__while0_0,  # 143
-    st_graefin_gaehn__while0_0,  # 144
-    st_dachs_dieter__while0_0,  # 145
-    st_edgar_satzsprung__while0_0,  # 146
-    st_madame_zugabe__while0_0,  # 147
-    st_graefin_gier__while0_0,  # 148
-    st_lord_leihgabe__while0_0,  # 149
-    st_zauberer_zins__while0_0,  # 150
-    st_wucherin_wanda__while0_0,  # 151
-    st_kater_kasse__while0_0,  # 152
-    st_opernhaus__while0_0,  # 153
-    w_t_blitzy__while0_0,  # 154
-    w_t_lena__while0_0,  # 155
-    w_t_pia_purzel__while0_0,  # 156
-    w_t_fee_fortuna__while0_0,  # 157
-    w_t_luzi_lichtblick__while0_0,  # 158
-    w_t_cleo_chance__while0_0,  # 159
-    w_t_flauschi__while0_0,  # 160
-    w_t_gluecksschwein_trudi__while0_0,  # 161
-    w_t_heilamulett__while0_0,  # 162
-    w_t_gluecksmarkt__while0_0,  # 163
-    w_t_professor_null__while0_0,  # 164
-    w_t_baronin_bremse__while0_0,  # 165
-    w_t_zensor_zack__while0_0,  # 166
-    w_t_rabe_raspel__while0_0,  # 167
-    w_t_schleichkatze_nebel__while0_0,  # 168
-    w_t_siegelring__while0_0,  # 169
-    w_t_grauer_platz__while0_0,  # 170
-    w_t_paula_pfad__while0_0,  # 171
-    w_t_wilma_weitblick__while0_0,  # 172
-    w_t_selma_seil__while0_0,  # 173
-    w_t_pony_polka__while0_0,  # 174
-    w_t_feldflasche__while0_0,  # 175
-    w_t_marktplatz__while0_0,  # 176
-    w_t_diva_dacapo__while0_0,  # 177
-    w_t_tante_tantieme__while0_0,  # 178
-    w_t_elster_elvira__while0_0,  # 179
-    w_t_perlenkette__while0_0,  # 180
-    event_done,  # 181
+    s_ziehen_dann_abwerfen,  # 1
+    s_figur_ins_feld,  # 2
+    s_anlegen,  # 3
+    s_karte_ausspielen,  # 4
+    s_punkte_sammeln,  # 5
+    s_karte_nutzen,  # 6
+    s_eigene_figur_heilen,  # 7
+    s_andere_eigene_figur_heilen,  # 8
+    s_eigene_figur_einsatz_bis_zugende,  # 9
+    s_erschoepfte_figur_aufrichten,  # 10
+    s_eigene_figur_auf_die_hand,  # 11
+    s_gegnerische_figur_sperren,  # 12
+    s_gegnerischen_einsatz_bis_zugende_senken,  # 13
+    s_gegnerischen_einsatz_dauerhaft_senken,  # 14
+    s_gegnerischer_figur_stress_geben,  # 15
+    s_erschoepfter_gegnerischer_figur_stress_geben,  # 16
+    s_eigener_figur_stress_geben,  # 17
+    s_neu_mischen_anbieten,  # 18
+    s_aufbau,  # 19
+    s_zugbeginn_ausfuehren,  # 20
+    s_zugende_ausfuehren,  # 21
+    s_zug_spielen,  # 22
+    s_preis_handkarte_anbieten,  # 23
+    s_preis_stress_anbieten,  # 24
+    s_start,  # 25
+    sev_roxy__p1,  # 26
+    sev_ronja_regenbogen__p1,  # 27
+    sev_eule_elsa__p1,  # 28
+    sac_illusionsdrache__p1,  # 29
+    sac_ki_pflaster__p1,  # 30
+    sev_zweite_chance__p1,  # 31
+    sev_sonnenstrahl__p1,  # 32
+    sev_schutzengel__p1,  # 33
+    sev_gluecksbringer__p1,  # 34
+    sev_tapferes_herz__p1,  # 35
+    sev_sternschnuppe__p1,  # 36
+    sev_heilkraeuter__p1,  # 37
+    sev_rueckzug_ins_baumhaus__p1,  # 38
+    sac_wolkenschloss__p1,  # 39
+    sev_lady_stillstand__p1,  # 40
+    sev_samt__p1,  # 41
+    sev_leutnant_lahm__p1,  # 42
+    sac_ki_fluesterkasten__p1,  # 43
+    sac_ki_bremsklotz__p1,  # 44
+    sev_stillstand__p1,  # 45
+    sev_laehmende_rede__p1,  # 46
+    sev_buerokratie__p1,  # 47
+    sev_kaltes_schweigen__p1,  # 48
+    sev_intrige__p1,  # 49
+    sev_eiserne_disziplin__p1,  # 50
+    sev_kalte_schulter__p1,  # 51
+    sac_aktenarchiv__p1,  # 52
+    sac_kontrollzentrum__p1,  # 53
+    sev_theo_treu__p1,  # 54
+    sev_lagerpause__p1,  # 55
+    sev_heldenmut__p1,  # 56
+    sev_rettungsaktion__p1,  # 57
+    sev_festes_band__p1,  # 58
+    sev_mutprobe__p1,  # 59
+    sac_wachturm__p1,  # 60
+    sev_rico_rueckprall__p1,  # 61
+    sev_baron_blutdruck__p1,  # 62
+    sev_herr_handel__p1,  # 63
+    sev_jongleur_jupp__p1,  # 64
+    sev_magier_mehrwert__p1,  # 65
+    sac_ki_rechenmaschine__p1,  # 66
+    sac_ki_preisschild__p1,  # 67
+    sac_ki_spielautomat__p1,  # 68
+    sac_ki_wechselstube__p1,  # 69
+    sev_teurer_spass__p1,  # 70
+    sev_tauschgeschaeft__p1,  # 71
+    sev_ausverkauf__p1,  # 72
+    sev_zugabe__p1,  # 73
+    sev_wechselgeld__p1,  # 74
+    sev_lockangebot__p1,  # 75
+    sev_blutgeld__p1,  # 76
+    sev_preisexplosion__p1,  # 77
+    sev_vertragsbruch__p1,  # 78
+    sev_hinterlist__p1,  # 79
+    sev_kredit__p1,  # 80
+    sev_letzte_rate__p1,  # 81
+    sac_spielcasino__p1,  # 82
+    sac_pfandhaus__p1,  # 83
+    sev_roxy__p2,  # 84
+    sev_ronja_regenbogen__p2,  # 85
+    sev_eule_elsa__p2,  # 86
+    sac_illusionsdrache__p2,  # 87
+    sac_ki_pflaster__p2,  # 88
+    sev_zweite_chance__p2,  # 89
+    sev_sonnenstrahl__p2,  # 90
+    sev_schutzengel__p2,  # 91
+    sev_gluecksbringer__p2,  # 92
+    sev_tapferes_herz__p2,  # 93
+    sev_sternschnuppe__p2,  # 94
+    sev_heilkraeuter__p2,  # 95
+    sev_rueckzug_ins_baumhaus__p2,  # 96
+    sac_wolkenschloss__p2,  # 97
+    sev_lady_stillstand__p2,  # 98
+    sev_samt__p2,  # 99
+    sev_leutnant_lahm__p2,  # 100
+    sac_ki_fluesterkasten__p2,  # 101
+    sac_ki_bremsklotz__p2,  # 102
+    sev_stillstand__p2,  # 103
+    sev_laehmende_rede__p2,  # 104
+    sev_buerokratie__p2,  # 105
+    sev_kaltes_schweigen__p2,  # 106
+    sev_intrige__p2,  # 107
+    sev_eiserne_disziplin__p2,  # 108
+    sev_kalte_schulter__p2,  # 109
+    sac_aktenarchiv__p2,  # 110
+    sac_kontrollzentrum__p2,  # 111
+    sev_theo_treu__p2,  # 112
+    sev_lagerpause__p2,  # 113
+    sev_heldenmut__p2,  # 114
+    sev_rettungsaktion__p2,  # 115
+    sev_festes_band__p2,  # 116
+    sev_mutprobe__p2,  # 117
+    sac_wachturm__p2,  # 118
+    sev_rico_rueckprall__p2,  # 119
+    sev_baron_blutdruck__p2,  # 120
+    sev_herr_handel__p2,  # 121
+    sev_jongleur_jupp__p2,  # 122
+    sev_magier_mehrwert__p2,  # 123
+    sac_ki_rechenmaschine__p2,  # 124
+    sac_ki_preisschild__p2,  # 125
+    sac_ki_spielautomat__p2,  # 126
+    sac_ki_wechselstube__p2,  # 127
+    sev_teurer_spass__p2,  # 128
+    sev_tauschgeschaeft__p2,  # 129
+    sev_ausverkauf__p2,  # 130
+    sev_zugabe__p2,  # 131
+    sev_wechselgeld__p2,  # 132
+    sev_lockangebot__p2,  # 133
+    sev_blutgeld__p2,  # 134
+    sev_preisexplosion__p2,  # 135
+    sev_vertragsbruch__p2,  # 136
+    sev_hinterlist__p2,  # 137
+    sev_kredit__p2,  # 138
+    sev_letzte_rate__p2,  # 139
+    sac_spielcasino__p2,  # 140
+    sac_pfandhaus__p2,  # 141
+    st_kater_kuschel__while0_0,  # 142
+    st_blumenwiese__while0_0,  # 143
+    st_graf_grau__while0_0,  # 144
+    st_graefin_gaehn__while0_0,  # 145
+    st_dachs_dieter__while0_0,  # 146
+    st_edgar_satzsprung__while0_0,  # 147
+    st_madame_zugabe__while0_0,  # 148
+    st_graefin_gier__while0_0,  # 149
+    st_lord_leihgabe__while0_0,  # 150
+    st_zauberer_zins__while0_0,  # 151
+    st_wucherin_wanda__while0_0,  # 152
+    st_kater_kasse__while0_0,  # 153
+    st_opernhaus__while0_0,  # 154
+    w_t_blitzy__while0_0,  # 155
+    w_t_lena__while0_0,  # 156
+    w_t_pia_purzel__while0_0,  # 157
+    w_t_fee_fortuna__while0_0,  # 158
+    w_t_luzi_lichtblick__while0_0,  # 159
+    w_t_cleo_chance__while0_0,  # 160
+    w_t_flauschi__while0_0,  # 161
+    w_t_gluecksschwein_trudi__while0_0,  # 162
+    w_t_heilamulett__while0_0,  # 163
+    w_t_gluecksmarkt__while0_0,  # 164
+    w_t_professor_null__while0_0,  # 165
+    w_t_baronin_bremse__while0_0,  # 166
+    w_t_zensor_zack__while0_0,  # 167
+    w_t_rabe_raspel__while0_0,  # 168
+    w_t_schleichkatze_nebel__while0_0,  # 169
+    w_t_siegelring__while0_0,  # 170
+    w_t_grauer_platz__while0_0,  # 171
+    w_t_paula_pfad__while0_0,  # 172
+    w_t_wilma_weitblick__while0_0,  # 173
+    w_t_selma_seil__while0_0,  # 174
+    w_t_pony_polka__while0_0,  # 175
+    w_t_feldflasche__while0_0,  # 176
+    w_t_marktplatz__while0_0,  # 177
+    w_t_diva_dacapo__while0_0,  # 178
+    w_t_tante_tantieme__while0_0,  # 179
+    w_t_elster_elvira__while0_0,  # 180
+    w_t_perlenkette__while0_0,  # 181
+    event_done,  # 182
 )
-START = (24, 0)
+START = (25, 0)
 # Where suspended frames hold cards: step -> (slots of cards, slots of lists of
 # cards), so a search bot that re-deals unseen cards re-deals these too.
 CARD_SLOTS = {
     0: ((1,), ()),  # procedure handkarte_abwerfen
-    1: ((1, 2), ()),  # procedure figur_ins_feld
-    2: ((1, 2, 3), ()),  # procedure anlegen
-    3: ((1, 2, 3), ()),  # procedure karte_ausspielen
-    4: ((1,), ()),  # procedure punkte_sammeln
-    5: ((1,), ()),  # procedure karte_nutzen
-    6: ((2,), ()),  # procedure eigene_figur_heilen
-    7: ((1, 3), ()),  # procedure andere_eigene_figur_heilen
-    8: ((2,), ()),  # procedure eigene_figur_einsatz_bis_zugende
-    9: ((1, 3), ()),  # procedure erschoepfte_figur_aufrichten
-    10: ((1,), ()),  # procedure eigene_figur_auf_die_hand
-    11: ((1,), ()),  # procedure gegnerische_figur_sperren
-    12: ((2,), ()),  # procedure gegnerischen_einsatz_bis_zugende_senken
-    13: ((2,), ()),  # procedure gegnerischen_einsatz_dauerhaft_senken
-    14: ((2,), ()),  # procedure gegnerischer_figur_stress_geben
-    15: ((2,), ()),  # procedure erschoepfter_gegnerischer_figur_stress_geben
-    16: ((2,), ()),  # procedure eigener_figur_stress_geben
-    18: ((1,), ()),  # setup aufbau
-    19: ((1, 2), ()),  # procedure zugbeginn_ausfuehren
-    20: ((1, 2), ()),  # procedure zugende_ausfuehren
-    21: ((1, 2, 3, 4, 5, 6), (7, 9)),  # phase zug_spielen
-    23: ((1,), ()),  # procedure preis_stress_anbieten
-    25: ((1,), ()),  # event of roxy(p1)
-    26: ((1,), ()),  # event of ronja_regenbogen(p1)
-    27: ((1,), ()),  # event of eule_elsa(p1)
-    28: ((1,), ()),  # action of illusionsdrache(p1)
-    29: ((1,), ()),  # action of ki_pflaster(p1)
-    30: ((1,), ()),  # event of zweite_chance(p1)
-    31: ((1,), ()),  # event of sonnenstrahl(p1)
-    32: ((1,), ()),  # event of schutzengel(p1)
-    33: ((1, 2), ()),  # event of gluecksbringer(p1)
-    34: ((1,), ()),  # event of tapferes_herz(p1)
-    35: ((1, 2), ()),  # event of sternschnuppe(p1)
-    36: ((1, 2), ()),  # event of heilkraeuter(p1)
-    37: ((1,), ()),  # event of rueckzug_ins_baumhaus(p1)
-    38: ((1,), ()),  # action of wolkenschloss(p1)
-    39: ((1,), ()),  # event of lady_stillstand(p1)
-    40: ((1,), ()),  # event of samt(p1)
-    41: ((1,), ()),  # event of leutnant_lahm(p1)
-    42: ((1,), ()),  # action of ki_fluesterkasten(p1)
-    43: ((1,), ()),  # action of ki_bremsklotz(p1)
-    44: ((1,), ()),  # event of stillstand(p1)
-    45: ((1,), ()),  # event of laehmende_rede(p1)
-    46: ((1,), ()),  # event of buerokratie(p1)
-    47: ((1,), ()),  # event of kaltes_schweigen(p1)
-    48: ((1,), ()),  # event of intrige(p1)
-    49: ((1,), ()),  # event of eiserne_disziplin(p1)
-    50: ((1, 2), ()),  # event of kalte_schulter(p1)
-    51: ((1,), ()),  # action of aktenarchiv(p1)
-    52: ((1,), ()),  # action of kontrollzentrum(p1)
-    53: ((1, 2), ()),  # event of theo_treu(p1)
-    54: ((1,), ()),  # event of lagerpause(p1)
-    55: ((1,), ()),  # event of heldenmut(p1)
-    56: ((1,), ()),  # event of rettungsaktion(p1)
-    57: ((1,), ()),  # event of festes_band(p1)
-    58: ((1, 2), ()),  # event of mutprobe(p1)
-    59: ((1,), ()),  # action of wachturm(p1)
-    60: ((1,), ()),  # event of rico_rueckprall(p1)
-    61: ((1,), ()),  # event of baron_blutdruck(p1)
-    62: ((1,), ()),  # event of herr_handel(p1)
-    63: ((1,), ()),  # event of jongleur_jupp(p1)
-    64: ((1,), ()),  # event of magier_mehrwert(p1)
-    65: ((1, 2), ()),  # action of ki_rechenmaschine(p1)
-    66: ((1,), ()),  # action of ki_preisschild(p1)
-    67: ((1,), ()),  # action of ki_spielautomat(p1)
-    68: ((1,), ()),  # action of ki_wechselstube(p1)
-    69: ((1,), ()),  # event of teurer_spass(p1)
-    70: ((1,), ()),  # event of tauschgeschaeft(p1)
-    71: ((1,), ()),  # event of ausverkauf(p1)
-    72: ((1, 2), ()),  # event of zugabe(p1)
-    73: ((1,), ()),  # event of wechselgeld(p1)
-    74: ((1,), ()),  # event of lockangebot(p1)
-    75: ((1, 2), ()),  # event of blutgeld(p1)
-    76: ((1,), ()),  # event of preisexplosion(p1)
-    77: ((1,), ()),  # event of vertragsbruch(p1)
-    78: ((1,), ()),  # event of hinterlist(p1)
-    79: ((1,), ()),  # event of kredit(p1)
-    80: ((1,), ()),  # event of letzte_rate(p1)
-    81: ((1,), ()),  # action of spielcasino(p1)
-    82: ((1,), ()),  # action of pfandhaus(p1)
-    83: ((1,), ()),  # event of roxy(p2)
-    84: ((1,), ()),  # event of ronja_regenbogen(p2)
-    85: ((1,), ()),  # event of eule_elsa(p2)
-    86: ((1,), ()),  # action of illusionsdrache(p2)
-    87: ((1,), ()),  # action of ki_pflaster(p2)
-    88: ((1,), ()),  # event of zweite_chance(p2)
-    89: ((1,), ()),  # event of sonnenstrahl(p2)
-    90: ((1,), ()),  # event of schutzengel(p2)
-    91: ((1, 2), ()),  # event of gluecksbringer(p2)
-    92: ((1,), ()),  # event of tapferes_herz(p2)
-    93: ((1, 2), ()),  # event of sternschnuppe(p2)
-    94: ((1, 2), ()),  # event of heilkraeuter(p2)
-    95: ((1,), ()),  # event of rueckzug_ins_baumhaus(p2)
-    96: ((1,), ()),  # action of wolkenschloss(p2)
-    97: ((1,), ()),  # event of lady_stillstand(p2)
-    98: ((1,), ()),  # event of samt(p2)
-    99: ((1,), ()),  # event of leutnant_lahm(p2)
-    100: ((1,), ()),  # action of ki_fluesterkasten(p2)
-    101: ((1,), ()),  # action of ki_bremsklotz(p2)
-    102: ((1,), ()),  # event of stillstand(p2)
-    103: ((1,), ()),  # event of laehmende_rede(p2)
-    104: ((1,), ()),  # event of buerokratie(p2)
-    105: ((1,), ()),  # event of kaltes_schweigen(p2)
-    106: ((1,), ()),  # event of intrige(p2)
-    107: ((1,), ()),  # event of eiserne_disziplin(p2)
-    108: ((1, 2), ()),  # event of kalte_schulter(p2)
-    109: ((1,), ()),  # action of aktenarchiv(p2)
-    110: ((1,), ()),  # action of kontrollzentrum(p2)
-    111: ((1, 2), ()),  # event of theo_treu(p2)
-    112: ((1,), ()),  # event of lagerpause(p2)
-    113: ((1,), ()),  # event of heldenmut(p2)
-    114: ((1,), ()),  # event of rettungsaktion(p2)
-    115: ((1,), ()),  # event of festes_band(p2)
-    116: ((1, 2), ()),  # event of mutprobe(p2)
-    117: ((1,), ()),  # action of wachturm(p2)
-    118: ((1,), ()),  # event of rico_rueckprall(p2)
-    119: ((1,), ()),  # event of baron_blutdruck(p2)
-    120: ((1,), ()),  # event of herr_handel(p2)
-    121: ((1,), ()),  # event of jongleur_jupp(p2)
-    122: ((1,), ()),  # event of magier_mehrwert(p2)
-    123: ((1, 2), ()),  # action of ki_rechenmaschine(p2)
-    124: ((1,), ()),  # action of ki_preisschild(p2)
-    125: ((1,), ()),  # action of ki_spielautomat(p2)
-    126: ((1,), ()),  # action of ki_wechselstube(p2)
-    127: ((1,), ()),  # event of teurer_spass(p2)
-    128: ((1,), ()),  # event of tauschgeschaeft(p2)
-    129: ((1,), ()),  # event of ausverkauf(p2)
-    130: ((1, 2), ()),  # event of zugabe(p2)
-    131: ((1,), ()),  # event of wechselgeld(p2)
-    132: ((1,), ()),  # event of lockangebot(p2)
-    133: ((1, 2), ()),  # event of blutgeld(p2)
-    134: ((1,), ()),  # event of preisexplosion(p2)
-    135: ((1,), ()),  # event of vertragsbruch(p2)
-    136: ((1,), ()),  # event of hinterlist(p2)
-    137: ((1,), ()),  # event of kredit(p2)
-    138: ((1,), ()),  # event of letzte_rate(p2)
-    139: ((1,), ()),  # action of spielcasino(p2)
-    140: ((1,), ()),  # action of pfandhaus(p2)
-    143: ((2,), ()),  # on gesammelt of graf_grau__while0
-    146: ((2,), ()),  # on gesammelt of edgar_satzsprung__while0
-    147: ((2,), ()),  # on gesammelt of madame_zugabe__while0
-    149: ((2,), ()),  # on gesammelt of lord_leihgabe__while0
-    154: ((2,), ()),  # on gesammelt of blitzy__while0
-    155: ((2,), ()),  # on gesammelt of lena__while0
-    157: ((2,), ()),  # on gesammelt of fee_fortuna__while0
-    159: ((2,), ()),  # on gesammelt of cleo_chance__while0
-    160: ((2,), ()),  # on gesammelt of flauschi__while0
-    161: ((2,), ()),  # on gesammelt of gluecksschwein_trudi__while0
-    164: ((2,), ()),  # on gesammelt of professor_null__while0
-    166: ((2,), ()),  # on gesammelt of zensor_zack__while0
-    167: ((2,), ()),  # on gesammelt of rabe_raspel__while0
-    169: ((2,), ()),  # on gesammelt of siegelring__while0
-    171: ((2,), ()),  # on gesammelt of paula_pfad__while0
-    173: ((2,), ()),  # on gesammelt of selma_seil__while0
-    174: ((2,), ()),  # on gesammelt of pony_polka__while0
-    178: ((2,), ()),  # on gesammelt of tante_tantieme__while0
-    179: ((2,), ()),  # on gesammelt of elster_elvira__while0
+    2: ((1, 2), ()),  # procedure figur_ins_feld
+    3: ((1, 2, 3), ()),  # procedure anlegen
+    4: ((1, 2, 3), ()),  # procedure karte_ausspielen
+    5: ((1,), ()),  # procedure punkte_sammeln
+    6: ((1,), ()),  # procedure karte_nutzen
+    7: ((2,), ()),  # procedure eigene_figur_heilen
+    8: ((1, 3), ()),  # procedure andere_eigene_figur_heilen
+    9: ((2,), ()),  # procedure eigene_figur_einsatz_bis_zugende
+    10: ((1, 3), ()),  # procedure erschoepfte_figur_aufrichten
+    11: ((1,), ()),  # procedure eigene_figur_auf_die_hand
+    12: ((1,), ()),  # procedure gegnerische_figur_sperren
+    13: ((2,), ()),  # procedure gegnerischen_einsatz_bis_zugende_senken
+    14: ((2,), ()),  # procedure gegnerischen_einsatz_dauerhaft_senken
+    15: ((2,), ()),  # procedure gegnerischer_figur_stress_geben
+    16: ((2,), ()),  # procedure erschoepfter_gegnerischer_figur_stress_geben
+    17: ((2,), ()),  # procedure eigener_figur_stress_geben
+    19: ((1,), ()),  # setup aufbau
+    20: ((1, 2), ()),  # procedure zugbeginn_ausfuehren
+    21: ((1, 2), ()),  # procedure zugende_ausfuehren
+    22: ((1, 2, 3, 4, 5, 6), (7, 9)),  # phase zug_spielen
+    24: ((1,), ()),  # procedure preis_stress_anbieten
+    26: ((1,), ()),  # event of roxy(p1)
+    27: ((1,), ()),  # event of ronja_regenbogen(p1)
+    28: ((1,), ()),  # event of eule_elsa(p1)
+    29: ((1,), ()),  # action of illusionsdrache(p1)
+    30: ((1,), ()),  # action of ki_pflaster(p1)
+    31: ((1,), ()),  # event of zweite_chance(p1)
+    32: ((1,), ()),  # event of sonnenstrahl(p1)
+    33: ((1,), ()),  # event of schutzengel(p1)
+    34: ((1, 2), ()),  # event of gluecksbringer(p1)
+    35: ((1,), ()),  # event of tapferes_herz(p1)
+    36: ((1, 2), ()),  # event of sternschnuppe(p1)
+    37: ((1, 2), ()),  # event of heilkraeuter(p1)
+    38: ((1,), ()),  # event of rueckzug_ins_baumhaus(p1)
+    39: ((1,), ()),  # action of wolkenschloss(p1)
+    40: ((1,), ()),  # event of lady_stillstand(p1)
+    41: ((1,), ()),  # event of samt(p1)
+    42: ((1,), ()),  # event of leutnant_lahm(p1)
+    43: ((1,), ()),  # action of ki_fluesterkasten(p1)
+    44: ((1,), ()),  # action of ki_bremsklotz(p1)
+    45: ((1,), ()),  # event of stillstand(p1)
+    46: ((1,), ()),  # event of laehmende_rede(p1)
+    47: ((1,), ()),  # event of buerokratie(p1)
+    48: ((1,), ()),  # event of kaltes_schweigen(p1)
+    49: ((1,), ()),  # event of intrige(p1)
+    50: ((1,), ()),  # event of eiserne_disziplin(p1)
+    51: ((1, 2), ()),  # event of kalte_schulter(p1)
+    52: ((1,), ()),  # action of aktenarchiv(p1)
+    53: ((1,), ()),  # action of kontrollzentrum(p1)
+    54: ((1, 2), ()),  # event of theo_treu(p1)
+    55: ((1,), ()),  # event of lagerpause(p1)
+    56: ((1,), ()),  # event of heldenmut(p1)
+    57: ((1,), ()),  # event of rettungsaktion(p1)
+    58: ((1,), ()),  # event of festes_band(p1)
+    59: ((1, 2), ()),  # event of mutprobe(p1)
+    60: ((1,), ()),  # action of wachturm(p1)
+    61: ((1,), ()),  # event of rico_rueckprall(p1)
+    62: ((1,), ()),  # event of baron_blutdruck(p1)
+    63: ((1,), ()),  # event of herr_handel(p1)
+    64: ((1,), ()),  # event of jongleur_jupp(p1)
+    65: ((1,), ()),  # event of magier_mehrwert(p1)
+    66: ((1, 2), ()),  # action of ki_rechenmaschine(p1)
+    67: ((1,), ()),  # action of ki_preisschild(p1)
+    68: ((1,), ()),  # action of ki_spielautomat(p1)
+    69: ((1,), ()),  # action of ki_wechselstube(p1)
+    70: ((1,), ()),  # event of teurer_spass(p1)
+    71: ((1,), ()),  # event of tauschgeschaeft(p1)
+    72: ((1,), ()),  # event of ausverkauf(p1)
+    73: ((1, 2), ()),  # event of zugabe(p1)
+    74: ((1,), ()),  # event of wechselgeld(p1)
+    75: ((1,), ()),  # event of lockangebot(p1)
+    76: ((1, 2), ()),  # event of blutgeld(p1)
+    77: ((1,), ()),  # event of preisexplosion(p1)
+    78: ((1,), ()),  # event of vertragsbruch(p1)
+    79: ((1,), ()),  # event of hinterlist(p1)
+    80: ((1,), ()),  # event of kredit(p1)
+    81: ((1,), ()),  # event of letzte_rate(p1)
+    82: ((1,), ()),  # action of spielcasino(p1)
+    83: ((1,), ()),  # action of pfandhaus(p1)
+    84: ((1,), ()),  # event of roxy(p2)
+    85: ((1,), ()),  # event of ronja_regenbogen(p2)
+    86: ((1,), ()),  # event of eule_elsa(p2)
+    87: ((1,), ()),  # action of illusionsdrache(p2)
+    88: ((1,), ()),  # action of ki_pflaster(p2)
+    89: ((1,), ()),  # event of zweite_chance(p2)
+    90: ((1,), ()),  # event of sonnenstrahl(p2)
+    91: ((1,), ()),  # event of schutzengel(p2)
+    92: ((1, 2), ()),  # event of gluecksbringer(p2)
+    93: ((1,), ()),  # event of tapferes_herz(p2)
+    94: ((1, 2), ()),  # event of sternschnuppe(p2)
+    95: ((1, 2), ()),  # event of heilkraeuter(p2)
+    96: ((1,), ()),  # event of rueckzug_ins_baumhaus(p2)
+    97: ((1,), ()),  # action of wolkenschloss(p2)
+    98: ((1,), ()),  # event of lady_stillstand(p2)
+    99: ((1,), ()),  # event of samt(p2)
+    100: ((1,), ()),  # event of leutnant_lahm(p2)
+    101: ((1,), ()),  # action of ki_fluesterkasten(p2)
+    102: ((1,), ()),  # action of ki_bremsklotz(p2)
+    103: ((1,), ()),  # event of stillstand(p2)
+    104: ((1,), ()),  # event of laehmende_rede(p2)
+    105: ((1,), ()),  # event of buerokratie(p2)
+    106: ((1,), ()),  # event of kaltes_schweigen(p2)
+    107: ((1,), ()),  # event of intrige(p2)
+    108: ((1,), ()),  # event of eiserne_disziplin(p2)
+    109: ((1, 2), ()),  # event of kalte_schulter(p2)
+    110: ((1,), ()),  # action of aktenarchiv(p2)
+    111: ((1,), ()),  # action of kontrollzentrum(p2)
+    112: ((1, 2), ()),  # event of theo_treu(p2)
+    113: ((1,), ()),  # event of lagerpause(p2)
+    114: ((1,), ()),  # event of heldenmut(p2)
+    115: ((1,), ()),  # event of rettungsaktion(p2)
+    116: ((1,), ()),  # event of festes_band(p2)
+    117: ((1, 2), ()),  # event of mutprobe(p2)
+    118: ((1,), ()),  # action of wachturm(p2)
+    119: ((1,), ()),  # event of rico_rueckprall(p2)
+    120: ((1,), ()),  # event of baron_blutdruck(p2)
+    121: ((1,), ()),  # event of herr_handel(p2)
+    122: ((1,), ()),  # event of jongleur_jupp(p2)
+    123: ((1,), ()),  # event of magier_mehrwert(p2)
+    124: ((1, 2), ()),  # action of ki_rechenmaschine(p2)
+    125: ((1,), ()),  # action of ki_preisschild(p2)
+    126: ((1,), ()),  # action of ki_spielautomat(p2)
+    127: ((1,), ()),  # action of ki_wechselstube(p2)
+    128: ((1,), ()),  # event of teurer_spass(p2)
+    129: ((1,), ()),  # event of tauschgeschaeft(p2)
+    130: ((1,), ()),  # event of ausverkauf(p2)
+    131: ((1, 2), ()),  # event of zugabe(p2)
+    132: ((1,), ()),  # event of wechselgeld(p2)
+    133: ((1,), ()),  # event of lockangebot(p2)
+    134: ((1, 2), ()),  # event of blutgeld(p2)
+    135: ((1,), ()),  # event of preisexplosion(p2)
+    136: ((1,), ()),  # event of vertragsbruch(p2)
+    137: ((1,), ()),  # event of hinterlist(p2)
+    138: ((1,), ()),  # event of kredit(p2)
+    139: ((1,), ()),  # event of letzte_rate(p2)
+    140: ((1,), ()),  # action of spielcasino(p2)
+    141: ((1,), ()),  # action of pfandhaus(p2)
+    144: ((2,), ()),  # on gesammelt of graf_grau__while0
+    147: ((2,), ()),  # on gesammelt of edgar_satzsprung__while0
+    148: ((2,), ()),  # on gesammelt of madame_zugabe__while0
+    150: ((2,), ()),  # on gesammelt of lord_leihgabe__while0
+    155: ((2,), ()),  # on gesammelt of blitzy__while0
+    156: ((2,), ()),  # on gesammelt of lena__while0
+    158: ((2,), ()),  # on gesammelt of fee_fortuna__while0
+    160: ((2,), ()),  # on gesammelt of cleo_chance__while0
+    161: ((2,), ()),  # on gesammelt of flauschi__while0
+    162: ((2,), ()),  # on gesammelt of gluecksschwein_trudi__while0
+    165: ((2,), ()),  # on gesammelt of professor_null__while0
+    167: ((2,), ()),  # on gesammelt of zensor_zack__while0
+    168: ((2,), ()),  # on gesammelt of rabe_raspel__while0
+    170: ((2,), ()),  # on gesammelt of siegelring__while0
+    172: ((2,), ()),  # on gesammelt of paula_pfad__while0
+    174: ((2,), ()),  # on gesammelt of selma_seil__while0
+    175: ((2,), ()),  # on gesammelt of pony_polka__while0
+    179: ((2,), ()),  # on gesammelt of tante_tantieme__while0
+    180: ((2,), ()),  # on gesammelt of elster_elvira__while0
 }

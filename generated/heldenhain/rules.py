@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 0eeaf9d5e769ffdf
+# Spec hash: 471099c54072f2f3
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source aa54115eb55469ef4bdb output 1ffa09f8e3936c3f7f50
+# Fingerprint: source 4e1232f2f46a36470591 output 71e1239496ee537f70b6
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -634,11 +634,11 @@ def q_einsatz(state, v_f):
             value += -1
             value = max(value, 0)
     if state.location[E_nebelmoor__p1] == 13:  # nebelmoor(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:268
+        # spec: spec/heldenhain/11_schattenkabinett.rules:265
         value += -1
         value = max(value, 0)
     if state.location[E_maskenball__p1] == 13:  # maskenball(p1) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:388
+        # spec: spec/heldenhain/13_purpurpakt.rules:381
         value += 1
     if state.location[E_doktor_daemmer__p2] == 6:  # doktor_daemmer(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:53
@@ -646,11 +646,11 @@ def q_einsatz(state, v_f):
             value += -1
             value = max(value, 0)
     if state.location[E_nebelmoor__p2] == 13:  # nebelmoor(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:268
+        # spec: spec/heldenhain/11_schattenkabinett.rules:265
         value += -1
         value = max(value, 0)
     if state.location[E_maskenball__p2] == 13:  # maskenball(p2) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:388
+        # spec: spec/heldenhain/13_purpurpakt.rules:381
         value += 1
     for effect in state.effects:
         kind = effect[0]
@@ -740,7 +740,7 @@ def q_ausdauer(state, v_f):
     if (
         state.location[E_regenbogenbruecke__p1] == 13
     ):  # regenbogenbruecke(p1) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:296
+        # spec: spec/heldenhain/10_superfreundinnen.rules:293
         value += 1
     if state.location[E_alter_wald__p1] == 13:  # alter_wald(p1) while in tischmitte
         # spec: spec/heldenhain/12_weggefaehrten.rules:240
@@ -748,7 +748,7 @@ def q_ausdauer(state, v_f):
     if (
         state.location[E_regenbogenbruecke__p2] == 13
     ):  # regenbogenbruecke(p2) while in tischmitte
-        # spec: spec/heldenhain/10_superfreundinnen.rules:296
+        # spec: spec/heldenhain/10_superfreundinnen.rules:293
         value += 1
     if state.location[E_alter_wald__p2] == 13:  # alter_wald(p2) while in tischmitte
         # spec: spec/heldenhain/12_weggefaehrten.rules:240
@@ -861,12 +861,12 @@ def q_kosten(state, v_p, v_c):
         else attr_of(A_kosten, v_c, "kosten", "spec/heldenhain/02_cards.rules:49:39")
     )
     if state.location[E_basar__p1] == 13:  # basar(p1) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:375
+        # spec: spec/heldenhain/13_purpurpakt.rules:368
         if v_c in KS_aktion:
             value += -1
             value = max(value, 0)
     if state.location[E_basar__p2] == 13:  # basar(p2) while in tischmitte
-        # spec: spec/heldenhain/13_purpurpakt.rules:375
+        # spec: spec/heldenhain/13_purpurpakt.rules:368
         if v_c in KS_aktion:
             value += -1
             value = max(value, 0)
@@ -1011,13 +1011,13 @@ def allowed_ablenken_mit(state, x0, x1):
     if (
         state.location[E_zeitlupenstadt__p1] == 13
     ):  # zeitlupenstadt(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:277
+        # spec: spec/heldenhain/11_schattenkabinett.rules:274
         if state.counters[2][x1] == 1:
             return False
     if (
         state.location[E_zeitlupenstadt__p2] == 13
     ):  # zeitlupenstadt(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:277
+        # spec: spec/heldenhain/11_schattenkabinett.rules:274
         if state.counters[2][x1] == 1:
             return False
     return True
@@ -1063,13 +1063,13 @@ def allowed_ablenken(state, x0, x1, x2):
     if (
         state.location[E_zeitlupenstadt__p1] == 13
     ):  # zeitlupenstadt(p1) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:277
+        # spec: spec/heldenhain/11_schattenkabinett.rules:274
         if state.counters[2][x1] == 1:
             return False
     if (
         state.location[E_zeitlupenstadt__p2] == 13
     ):  # zeitlupenstadt(p2) while in tischmitte
-        # spec: spec/heldenhain/11_schattenkabinett.rules:277
+        # spec: spec/heldenhain/11_schattenkabinett.rules:274
         if state.counters[2][x1] == 1:
             return False
     return True
@@ -1138,13 +1138,13 @@ def allowed_aussetzen_lassen(state, x0):
 
 def when_zusammenhalt__p1(state, v_you, v_this):
     "when the event of zusammenhalt(p1) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:169
+    # spec: spec/heldenhain/10_superfreundinnen.rules:166
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_pyjamaparty__p1(state, v_you, v_this):
     "when the event of pyjamaparty(p1) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:240
+    # spec: spec/heldenhain/10_superfreundinnen.rules:237
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
@@ -1192,55 +1192,55 @@ def when_schwur_der_gefaehrten__p1(state, v_you, v_this):
 
 def when_teurer_spass__p1(state, v_you, v_this):
     "when the event of teurer_spass(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:218
+    # spec: spec/heldenhain/13_purpurpakt.rules:215
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_tauschgeschaeft__p1(state, v_you, v_this):
     "when the event of tauschgeschaeft(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:229
+    # spec: spec/heldenhain/13_purpurpakt.rules:226
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_ausverkauf__p1(state, v_you, v_this):
     "when the event of ausverkauf(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:237
+    # spec: spec/heldenhain/13_purpurpakt.rules:234
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_blutgeld__p1(state, v_you, v_this):
     "when the event of blutgeld(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:283
+    # spec: spec/heldenhain/13_purpurpakt.rules:276
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_kredit__p1(state, v_you, v_this):
     "when the event of kredit(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:315
+    # spec: spec/heldenhain/13_purpurpakt.rules:308
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_letzte_rate__p1(state, v_you, v_this):
     "when the event of letzte_rate(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:324
+    # spec: spec/heldenhain/13_purpurpakt.rules:317
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_kleingedrucktes__p1(state, v_you, v_this):
     "when the event of kleingedrucktes(p1) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:331
+    # spec: spec/heldenhain/13_purpurpakt.rules:324
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_zusammenhalt__p2(state, v_you, v_this):
     "when the event of zusammenhalt(p2) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:169
+    # spec: spec/heldenhain/10_superfreundinnen.rules:166
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_pyjamaparty__p2(state, v_you, v_this):
     "when the event of pyjamaparty(p2) may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:240
+    # spec: spec/heldenhain/10_superfreundinnen.rules:237
     return q_mannschaftsgroesse(state, v_you) >= 2
 
 
@@ -1288,43 +1288,43 @@ def when_schwur_der_gefaehrten__p2(state, v_you, v_this):
 
 def when_teurer_spass__p2(state, v_you, v_this):
     "when the event of teurer_spass(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:218
+    # spec: spec/heldenhain/13_purpurpakt.rules:215
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_tauschgeschaeft__p2(state, v_you, v_this):
     "when the event of tauschgeschaeft(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:229
+    # spec: spec/heldenhain/13_purpurpakt.rules:226
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_ausverkauf__p2(state, v_you, v_this):
     "when the event of ausverkauf(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:237
+    # spec: spec/heldenhain/13_purpurpakt.rules:234
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_blutgeld__p2(state, v_you, v_this):
     "when the event of blutgeld(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:283
+    # spec: spec/heldenhain/13_purpurpakt.rules:276
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_kredit__p2(state, v_you, v_this):
     "when the event of kredit(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:315
+    # spec: spec/heldenhain/13_purpurpakt.rules:308
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 2
 
 
 def when_letzte_rate__p2(state, v_you, v_this):
     "when the event of letzte_rate(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:324
+    # spec: spec/heldenhain/13_purpurpakt.rules:317
     return len([c_c for c_c in state.zones[3 + v_you] if c_c != v_this]) >= 1
 
 
 def when_kleingedrucktes__p2(state, v_you, v_this):
     "when the event of kleingedrucktes(p2) may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:331
+    # spec: spec/heldenhain/13_purpurpakt.rules:324
     return q_mannschaftsgroesse(state, v_you) >= 3
 
 
@@ -1372,25 +1372,25 @@ def aw_gildenhaus__p1(state, v_you, v_this):
 
 def aw_ki_preisschild__p1(state, v_you, v_this):
     "when the action of ki_preisschild(p1) may be used"
-    # spec: spec/heldenhain/13_purpurpakt.rules:194
+    # spec: spec/heldenhain/13_purpurpakt.rules:191
     return len(state.zones[3 + v_you]) > 0
 
 
 def aw_ki_spielautomat__p1(state, v_you, v_this):
     "when the action of ki_spielautomat(p1) may be used"
-    # spec: spec/heldenhain/13_purpurpakt.rules:202
+    # spec: spec/heldenhain/13_purpurpakt.rules:199
     return len(state.zones[3 + v_you]) > 0
 
 
 def aw_spielcasino__p1(state, v_you, v_this):
     "when the action of spielcasino(p1) may be used"
-    # spec: spec/heldenhain/13_purpurpakt.rules:357
+    # spec: spec/heldenhain/13_purpurpakt.rules:350
     return len(state.zones[3 + v_you]) > 0
 
 
 def aw_pfandhaus__p1(state, v_you, v_this):
     "when the action of pfandhaus(p1) may be used"
-    # spec: spec/heldenhain/13_purpurpakt.rules:364
+    # spec: spec/heldenhain/13_purpurpakt.rules:357
     return len(state.zones[5 + v_you]) > 0
 
 
@@ -1402,25 +1402,25 @@ def aw_gildenhaus__p2(state, v_you, v_this):
 
 def aw_ki_preisschild__p2(state, v_you, v_this):
     "when the action of ki_preisschild(p2) may be used"
-    # spec: spec/heldenhain/13_purpurpakt.rules:194
+    # spec: spec/heldenhain/13_purpurpakt.rules:191
     return len(state.zones[3 + v_you]) > 0
 
 
 def aw_ki_spielautomat__p2(state, v_you, v_this):
     "when the action of ki_spielautomat(p2) may be used"
-    # spec: spec/heldenhain/13_purpurpakt.rules:202
+    # spec: spec/heldenhain/13_purpurpakt.rules:199
     return len(state.zones[3 + v_you]) > 0
 
 
 def aw_spielcasino__p2(state, v_you, v_this):
     "when the action of spielcasino(p2) may be used"
-    # spec: spec/heldenhain/13_purpurpakt.rules:357
+    # spec: spec/heldenhain/13_purpurpakt.rules:350
     return len(state.zones[3 + v_you]) > 0
 
 
 def aw_pfandhaus__p2(state, v_you, v_this):
     "when the action of pfandhaus(p2) may be used"
-    # spec: spec/heldenhain/13_purpurpakt.rules:364
+    # spec: spec/heldenhain/13_purpurpakt.rules:357
     return len(state.zones[5 + v_you]) > 0
 
 
@@ -1507,13 +1507,13 @@ ACTION_CARDS = frozenset(
 
 def inv_punkte_im_rahmen(state):
     "invariant punkte_im_rahmen"
-    # spec: spec/heldenhain/04_turn.rules:151
+    # spec: spec/heldenhain/04_turn.rules:150
     return all(state.tracks[c_p] >= 0 and state.tracks[c_p] <= 20 for c_p in PLAYERS)
 
 
 def inv_energie_im_rahmen(state):
     "invariant energie_im_rahmen"
-    # spec: spec/heldenhain/04_turn.rules:153
+    # spec: spec/heldenhain/04_turn.rules:152
     return all(
         state.tracks[2 + c_p] >= 0 and state.tracks[2 + c_p] <= 6 for c_p in PLAYERS
     )
@@ -1521,13 +1521,13 @@ def inv_energie_im_rahmen(state):
 
 def inv_feld_hoechstens_sechs(state):
     "invariant feld_hoechstens_sechs"
-    # spec: spec/heldenhain/04_turn.rules:155
+    # spec: spec/heldenhain/04_turn.rules:154
     return all(len(state.zones[5 + c_p]) <= 6 for c_p in PLAYERS)
 
 
 def inv_jeder_name_einmal_im_feld(state):
     "invariant jeder_name_einmal_im_feld"
-    # spec: spec/heldenhain/04_turn.rules:157
+    # spec: spec/heldenhain/04_turn.rules:156
     return all(
         all(
             len(
@@ -1546,7 +1546,7 @@ def inv_jeder_name_einmal_im_feld(state):
 
 def inv_nur_figuren_im_feld(state):
     "invariant nur_figuren_im_feld"
-    # spec: spec/heldenhain/04_turn.rules:159
+    # spec: spec/heldenhain/04_turn.rules:158
     return all(
         all(
             (c_f in KS_charakter or c_f in KS_begleiter or c_f in KS_drache)
@@ -1559,19 +1559,19 @@ def inv_nur_figuren_im_feld(state):
 
 def inv_ein_hauptquartier(state):
     "invariant ein_hauptquartier"
-    # spec: spec/heldenhain/04_turn.rules:161
+    # spec: spec/heldenhain/04_turn.rules:160
     return all(len(state.zones[11 + c_p]) <= 1 for c_p in PLAYERS)
 
 
 def inv_ein_schauplatz(state):
     "invariant ein_schauplatz"
-    # spec: spec/heldenhain/04_turn.rules:163
+    # spec: spec/heldenhain/04_turn.rules:162
     return len(state.zones[13]) <= 1
 
 
 def inv_eine_ausruestung(state):
     "invariant eine_ausruestung"
-    # spec: spec/heldenhain/04_turn.rules:164
+    # spec: spec/heldenhain/04_turn.rules:163
     return all(
         all(
             len(
@@ -2411,206 +2411,206 @@ NEVERS = {
 POLICIES = {
     "deck_ki": {
         "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:263:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:274:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:368:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:268:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:279:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:373:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:378:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:383:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:395:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:388:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:409:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:106:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:112:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:414:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:105:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:111:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:112:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:119:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:77:9": pol_umsichtig_6,
-        "spec/heldenhain/04_turn.rules:94:9": pol_deck_ki_0,
-        "spec/heldenhain/04_turn.rules:97:17": pol_deck_ki_1,
-        "spec/heldenhain/10_superfreundinnen.rules:197:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:229:9": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:76:9": pol_umsichtig_6,
+        "spec/heldenhain/04_turn.rules:93:9": pol_deck_ki_0,
+        "spec/heldenhain/04_turn.rules:96:17": pol_deck_ki_1,
+        "spec/heldenhain/10_superfreundinnen.rules:194:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:219:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:226:9": pol_umsichtig_12,
         "spec/heldenhain/11_schattenkabinett.rules:214:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:194:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:103:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:100:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:184:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:243:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:277:9": pol_umsichtig_10,
     },
     "umsichtig": {
         "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:263:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:274:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:368:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:268:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:279:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:373:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:378:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:383:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:395:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:388:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:409:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:106:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:112:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:414:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:105:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:111:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:112:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:119:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:77:9": pol_umsichtig_6,
-        "spec/heldenhain/04_turn.rules:94:9": pol_umsichtig_0,
-        "spec/heldenhain/04_turn.rules:97:17": pol_umsichtig_1,
-        "spec/heldenhain/10_superfreundinnen.rules:197:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:229:9": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:76:9": pol_umsichtig_6,
+        "spec/heldenhain/04_turn.rules:93:9": pol_umsichtig_0,
+        "spec/heldenhain/04_turn.rules:96:17": pol_umsichtig_1,
+        "spec/heldenhain/10_superfreundinnen.rules:194:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:219:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:226:9": pol_umsichtig_12,
         "spec/heldenhain/11_schattenkabinett.rules:214:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:194:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:103:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:100:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:184:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:243:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:277:9": pol_umsichtig_10,
     },
     "tante_taktik": {
         "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:263:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:274:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:368:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:268:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:279:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:373:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:378:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:383:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:395:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:388:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:409:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:106:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:112:17": pol_tante_taktik_1,
-        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:414:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:105:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:111:17": pol_tante_taktik_1,
+        "spec/heldenhain/04_turn.rules:112:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:119:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:77:9": pol_umsichtig_6,
-        "spec/heldenhain/04_turn.rules:94:9": pol_tante_taktik_2,
-        "spec/heldenhain/04_turn.rules:97:17": pol_tante_taktik_0,
-        "spec/heldenhain/10_superfreundinnen.rules:197:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:229:9": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:76:9": pol_umsichtig_6,
+        "spec/heldenhain/04_turn.rules:93:9": pol_tante_taktik_2,
+        "spec/heldenhain/04_turn.rules:96:17": pol_tante_taktik_0,
+        "spec/heldenhain/10_superfreundinnen.rules:194:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:219:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:226:9": pol_umsichtig_12,
         "spec/heldenhain/11_schattenkabinett.rules:214:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:194:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:103:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:100:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:184:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:243:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:277:9": pol_umsichtig_10,
     },
     "graf_gruebel": {
         "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:263:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:274:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:368:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:268:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:279:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:373:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:378:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:383:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:395:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:388:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:409:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:106:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:112:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:414:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:105:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:111:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:112:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:119:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:77:9": pol_umsichtig_6,
-        "spec/heldenhain/04_turn.rules:94:9": pol_graf_gruebel_0,
-        "spec/heldenhain/04_turn.rules:97:17": pol_umsichtig_1,
-        "spec/heldenhain/10_superfreundinnen.rules:197:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:229:9": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:76:9": pol_umsichtig_6,
+        "spec/heldenhain/04_turn.rules:93:9": pol_graf_gruebel_0,
+        "spec/heldenhain/04_turn.rules:96:17": pol_umsichtig_1,
+        "spec/heldenhain/10_superfreundinnen.rules:194:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:219:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:226:9": pol_umsichtig_12,
         "spec/heldenhain/11_schattenkabinett.rules:214:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:194:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:103:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:100:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:184:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:243:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:277:9": pol_umsichtig_10,
     },
     "der_wegweiser": {
         "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:263:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:274:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:368:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:268:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:279:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:373:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:378:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:383:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:395:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:388:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:409:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:106:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:112:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:414:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:105:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:111:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:112:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:119:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:77:9": pol_umsichtig_6,
-        "spec/heldenhain/04_turn.rules:94:9": pol_umsichtig_0,
-        "spec/heldenhain/04_turn.rules:97:17": pol_der_wegweiser_0,
-        "spec/heldenhain/10_superfreundinnen.rules:197:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:229:9": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:76:9": pol_umsichtig_6,
+        "spec/heldenhain/04_turn.rules:93:9": pol_umsichtig_0,
+        "spec/heldenhain/04_turn.rules:96:17": pol_der_wegweiser_0,
+        "spec/heldenhain/10_superfreundinnen.rules:194:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:219:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:226:9": pol_umsichtig_12,
         "spec/heldenhain/11_schattenkabinett.rules:214:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:194:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:103:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:100:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:184:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:243:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:277:9": pol_umsichtig_10,
     },
     "fraeulein_rabatt": {
         "spec/heldenhain/03_rules.rules:177:5": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:263:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:274:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:368:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:268:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:279:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:373:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:378:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:383:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:389:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:395:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:388:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:394:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:400:5": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:405:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:409:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:413:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:106:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:112:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:113:17": pol_umsichtig_4,
-        "spec/heldenhain/04_turn.rules:120:17": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:410:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:414:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:5": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:105:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:111:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:112:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:119:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:77:9": pol_umsichtig_6,
-        "spec/heldenhain/04_turn.rules:94:9": pol_umsichtig_0,
-        "spec/heldenhain/04_turn.rules:97:17": pol_fraeulein_rabatt_0,
-        "spec/heldenhain/10_superfreundinnen.rules:197:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:222:9": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:229:9": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:76:9": pol_umsichtig_6,
+        "spec/heldenhain/04_turn.rules:93:9": pol_umsichtig_0,
+        "spec/heldenhain/04_turn.rules:96:17": pol_fraeulein_rabatt_0,
+        "spec/heldenhain/10_superfreundinnen.rules:194:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:219:9": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:226:9": pol_umsichtig_12,
         "spec/heldenhain/11_schattenkabinett.rules:214:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:194:9": pol_umsichtig_12,
         "spec/heldenhain/12_weggefaehrten.rules:50:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:103:13": pol_fraeulein_rabatt_1,
-        "spec/heldenhain/13_purpurpakt.rules:187:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:246:9": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:284:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:100:13": pol_fraeulein_rabatt_1,
+        "spec/heldenhain/13_purpurpakt.rules:184:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:243:9": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:277:9": pol_umsichtig_10,
     },
 }

@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 0eeaf9d5e769ffdf
+# Spec hash: 471099c54072f2f3
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source 185feb95fa36215f2500 output 2619c41b391d817c81ad
+# Fingerprint: source 3c91dd577875772df995 output 899dffdef8f6ab5759b4
 "Heldenhain: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -406,7 +406,7 @@ def tb_03_setup_1_0(state, frame):
     "test tests/03_setup.rules#1 part 0 (spec/heldenhain/tests/03_setup.rules:11)"
     # spec: spec/heldenhain/tests/03_setup.rules:11
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 3))
+    state.frames.append(new_frame(19, [UNBOUND] * 3))
     return
 
 
@@ -414,7 +414,7 @@ def tb_03_setup_2_0(state, frame):
     "test tests/03_setup.rules#2 part 0 (spec/heldenhain/tests/03_setup.rules:23)"
     # spec: spec/heldenhain/tests/03_setup.rules:23
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 3))
+    state.frames.append(new_frame(19, [UNBOUND] * 3))
     return
 
 
@@ -443,7 +443,7 @@ def tb_03_setup_3_0(state, frame):
     move_card(state, E_zauberstab__p1, 3)
     # spec: spec/heldenhain/tests/03_setup.rules:37
     state.frames.pop()
-    state.frames.append(new_frame(17, [0]))
+    state.frames.append(new_frame(18, [0]))
     return
 
 
@@ -451,7 +451,7 @@ def tb_03_setup_4_0(state, frame):
     "test tests/03_setup.rules#4 part 0 (spec/heldenhain/tests/03_setup.rules:45)"
     # spec: spec/heldenhain/tests/03_setup.rules:45
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 3))
+    state.frames.append(new_frame(19, [UNBOUND] * 3))
     return
 
 
@@ -480,7 +480,7 @@ def tb_03_setup_5_0(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/03_setup.rules:58
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -491,7 +491,7 @@ def tb_03_setup_5_1(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/03_setup.rules:62
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -502,7 +502,7 @@ def tb_03_setup_5_2(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/03_setup.rules:66
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -510,7 +510,7 @@ def tb_03_setup_6_0(state, frame):
     "test tests/03_setup.rules#6 part 0 (spec/heldenhain/tests/03_setup.rules:73)"
     # spec: spec/heldenhain/tests/03_setup.rules:73
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 3))
+    state.frames.append(new_frame(19, [UNBOUND] * 3))
     return
 
 
@@ -530,7 +530,7 @@ def tb_04_turn_0_0(state, frame):
     p_sperren(state, E_roxy__p1)
     # spec: spec/heldenhain/tests/04_turn.rules:12
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -542,7 +542,7 @@ def tb_04_turn_1_0(state, frame):
     p_erschoepfen(state, E_samt__p2)
     # spec: spec/heldenhain/tests/04_turn.rules:21
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -553,7 +553,7 @@ def tb_04_turn_2_0(state, frame):
     state.stamps[4] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:28
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_blitzy__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_blitzy__p1] + [UNBOUND] * 2))
     return
 
 
@@ -561,7 +561,7 @@ def tb_04_turn_2_1(state, frame):
     "test tests/04_turn.rules#2 part 1 (spec/heldenhain/tests/04_turn.rules:30)"
     # spec: spec/heldenhain/tests/04_turn.rules:30
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -572,7 +572,7 @@ def tb_04_turn_3_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:37
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -586,7 +586,7 @@ def tb_04_turn_4_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:45
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -597,7 +597,7 @@ def tb_04_turn_4_1(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/04_turn.rules:49
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -613,7 +613,7 @@ def tb_04_turn_5_0(state, frame):
     move_card(state, E_baumhaus__p1, 11)
     # spec: spec/heldenhain/tests/04_turn.rules:58
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -627,7 +627,7 @@ def tb_04_turn_5_1(state, frame):
     p_stress_geben(state, E_blitzy__p1, 2)
     # spec: spec/heldenhain/tests/04_turn.rules:64
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -642,7 +642,7 @@ def tb_04_turn_6_0(state, frame):
     move_card(state, E_kuchenpause__p1, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:73
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -657,7 +657,7 @@ def tb_04_turn_7_0(state, frame):
     move_card(state, E_sonnenstrahl__p1, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:86
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -682,7 +682,7 @@ def tb_04_turn_8_1(state, frame):
     "test tests/04_turn.rules#8 part 1 (spec/heldenhain/tests/04_turn.rules:100)"
     # spec: spec/heldenhain/tests/04_turn.rules:100
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_blitzy__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_blitzy__p1] + [UNBOUND] * 2))
     return
 
 
@@ -690,7 +690,7 @@ def tb_04_turn_8_2(state, frame):
     "test tests/04_turn.rules#8 part 2 (spec/heldenhain/tests/04_turn.rules:103)"
     # spec: spec/heldenhain/tests/04_turn.rules:103
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_kuchenpause__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_kuchenpause__p1] + [UNBOUND] * 2))
     return
 
 
@@ -706,7 +706,7 @@ def tb_04_turn_9_0(state, frame):
     move_card(state, E_mira_morgentau__p1, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:112
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -718,7 +718,7 @@ def tb_04_turn_10_0(state, frame):
     move_card(state, E_sonnenstrahl__p1, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:126
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -736,7 +736,7 @@ def tb_04_turn_11_0(state, frame):
     p_stress_geben(state, E_blitzy__p1, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:140
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -756,7 +756,7 @@ def tb_04_turn_12_1(state, frame):
     "test tests/04_turn.rules#12 part 1 (spec/heldenhain/tests/04_turn.rules:153)"
     # spec: spec/heldenhain/tests/04_turn.rules:153
     state.frames.pop()
-    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(21, [0] + [UNBOUND] * 2))
     return
 
 
@@ -786,7 +786,7 @@ def tb_04_turn_13_1(state, frame):
     "test tests/04_turn.rules#13 part 1 (spec/heldenhain/tests/04_turn.rules:164)"
     # spec: spec/heldenhain/tests/04_turn.rules:164
     state.frames.pop()
-    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(21, [0] + [UNBOUND] * 2))
     return
 
 
@@ -798,7 +798,7 @@ def tb_04_turn_14_0(state, frame):
     move_card(state, E_kuchenpause__p1, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:172
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -810,7 +810,7 @@ def tb_04_turn_15_0(state, frame):
     move_card(state, E_blitzy__p1, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:181
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -959,7 +959,7 @@ def tb_05_figures_1_0(state, frame):
     move_card(state, E_blitzy__p1, 3)
     # spec: spec/heldenhain/tests/05_figures.rules:13
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_blitzy__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_blitzy__p1] + [UNBOUND] * 2))
     return
 
 
@@ -977,13 +977,13 @@ def tb_05_figures_2_0(state, frame):
             p_erschoepfen(state, E_samt__p2)
             # spec: spec/heldenhain/tests/05_figures.rules:22
             frame[1] = 1
-            state.frames.append(new_frame(3, [0, E_blitzy__p1] + [UNBOUND] * 2))
+            state.frames.append(new_frame(4, [0, E_blitzy__p1] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/05_figures.rules:23
             state.frames.pop()
             state.frames.append(
-                new_frame(3, [0, E_illusionsdrache__p1] + [UNBOUND] * 2)
+                new_frame(4, [0, E_illusionsdrache__p1] + [UNBOUND] * 2)
             )
             return
 
@@ -992,7 +992,7 @@ def tb_05_figures_2_1(state, frame):
     "test tests/05_figures.rules#2 part 1 (spec/heldenhain/tests/05_figures.rules:28)"
     # spec: spec/heldenhain/tests/05_figures.rules:28
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1007,7 +1007,7 @@ def tb_05_figures_3_0(state, frame):
     p_erschoepfen(state, E_samt__p2)
     # spec: spec/heldenhain/tests/05_figures.rules:38
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_nami__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_nami__p1] + [UNBOUND] * 2))
     return
 
 
@@ -1022,7 +1022,7 @@ def tb_05_figures_4_0(state, frame):
     p_erschoepfen(state, E_blitzy__p2)
     # spec: spec/heldenhain/tests/05_figures.rules:48
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_herr_gegenwind__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_herr_gegenwind__p1] + [UNBOUND] * 2))
     return
 
 
@@ -1037,7 +1037,7 @@ def tb_05_figures_5_0(state, frame):
     p_erschoepfen(state, E_blitzy__p2)
     # spec: spec/heldenhain/tests/05_figures.rules:57
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_dorian_faltfach__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_dorian_faltfach__p1] + [UNBOUND] * 2))
     return
 
 
@@ -1052,7 +1052,7 @@ def tb_05_figures_6_0(state, frame):
     p_erschoepfen(state, E_blitzy__p2)
     # spec: spec/heldenhain/tests/05_figures.rules:66
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_rico_rueckprall__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_rico_rueckprall__p1] + [UNBOUND] * 2))
     return
 
 
@@ -1090,7 +1090,7 @@ def tb_05_figures_7_2(state, frame):
     "test tests/05_figures.rules#7 part 2 (spec/heldenhain/tests/05_figures.rules:84)"
     # spec: spec/heldenhain/tests/05_figures.rules:84
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_roxy__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_roxy__p1] + [UNBOUND] * 2))
     return
 
 
@@ -1112,7 +1112,7 @@ def tb_05_figures_8_0(state, frame):
     move_card(state, E_ki_kompass__p1, 3)
     # spec: spec/heldenhain/tests/05_figures.rules:100
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_ki_kompass__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_ki_kompass__p1] + [UNBOUND] * 2))
     return
 
 
@@ -1143,14 +1143,14 @@ def tb_05_figures_10_0(state, frame):
             move_card(state, E_blitzy__p1, 3)
             # spec: spec/heldenhain/tests/05_figures.rules:114
             frame[1] = 1
-            state.frames.append(new_frame(3, [0, E_blitzy__p1] + [UNBOUND] * 2))
+            state.frames.append(new_frame(4, [0, E_blitzy__p1] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/05_figures.rules:115
             move_card(state, E_gluecksarmband__p1, 3)
             # spec: spec/heldenhain/tests/05_figures.rules:116
             state.frames.pop()
-            state.frames.append(new_frame(3, [0, E_gluecksarmband__p1] + [UNBOUND] * 2))
+            state.frames.append(new_frame(4, [0, E_gluecksarmband__p1] + [UNBOUND] * 2))
             return
 
 
@@ -1186,7 +1186,7 @@ def tb_05_figures_10_3(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/05_figures.rules:126
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_blitzy__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_blitzy__p1] + [UNBOUND] * 2))
     return
 
 
@@ -1196,7 +1196,7 @@ def tb_06_collect_0_0(state, frame):
     move_card(state, E_roxy__p1, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:5
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1211,7 +1211,7 @@ def tb_06_collect_1_0(state, frame):
     p_bis_zugende_rettung(state, E_roxy__p1, 2)
     # spec: spec/heldenhain/tests/06_collect.rules:18
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_roxy__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_roxy__p1] + [UNBOUND] * 1))
     return
 
 
@@ -1260,7 +1260,7 @@ def tb_06_collect_4_0(state, frame):
     move_card(state, E_roxy__p1, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:47
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1278,7 +1278,7 @@ def tb_06_collect_5_0(state, frame):
     move_card(state, E_kuchenpause__p1, 1)
     # spec: spec/heldenhain/tests/06_collect.rules:57
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_blitzy__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_blitzy__p1] + [UNBOUND] * 1))
     return
 
 
@@ -1296,7 +1296,7 @@ def tb_06_collect_6_0(state, frame):
     move_card(state, E_kuchenpause__p1, 1)
     # spec: spec/heldenhain/tests/06_collect.rules:67
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_blitzy__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_blitzy__p1] + [UNBOUND] * 1))
     return
 
 
@@ -1316,7 +1316,7 @@ def tb_07_distract_0_1(state, frame):
     "test tests/07_distract.rules#0 part 1 (spec/heldenhain/tests/07_distract.rules:9)"
     # spec: spec/heldenhain/tests/07_distract.rules:9
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1419,7 +1419,7 @@ def tb_07_distract_5_0(state, frame):
     p_erschoepfen(state, E_direktor_dunkel__p2)
     # spec: spec/heldenhain/tests/07_distract.rules:72
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1468,7 +1468,7 @@ def tb_07_distract_7_1(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:99
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1479,7 +1479,7 @@ def tb_07_distract_7_2(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:103
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1490,7 +1490,7 @@ def tb_07_distract_7_3(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:107
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1502,7 +1502,7 @@ def tb_07_distract_8_0(state, frame):
     p_stress_geben(state, E_nami__p1, 2)
     # spec: spec/heldenhain/tests/07_distract.rules:115
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1510,7 +1510,7 @@ def tb_07_distract_8_1(state, frame):
     "test tests/07_distract.rules#8 part 1 (spec/heldenhain/tests/07_distract.rules:117)"
     # spec: spec/heldenhain/tests/07_distract.rules:117
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1530,7 +1530,7 @@ def tb_07_distract_9_0(state, frame):
     move_card(state, E_lady_stillstand__p1, 3)
     # spec: spec/heldenhain/tests/07_distract.rules:127
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_lady_stillstand__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_lady_stillstand__p1] + [UNBOUND] * 2))
     return
 
 
@@ -1541,7 +1541,7 @@ def tb_07_distract_9_1(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:132
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1553,7 +1553,7 @@ def tb_07_distract_10_0(state, frame):
     p_erschoepfen(state, E_blitzy__p1)
     # spec: spec/heldenhain/tests/07_distract.rules:140
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1573,7 +1573,7 @@ def tb_07_distract_11_0(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:151
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1584,7 +1584,7 @@ def tb_07_distract_11_1(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:156
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1595,7 +1595,7 @@ def tb_07_distract_11_2(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:161
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1610,7 +1610,7 @@ def tb_07_distract_12_0(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/07_distract.rules:171
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1657,7 +1657,7 @@ def tb_08_card_kinds_1_0(state, frame):
     move_card(state, E_zauberstab__p1, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:17
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_zauberstab__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_zauberstab__p1] + [UNBOUND] * 2))
     return
 
 
@@ -1691,7 +1691,7 @@ def tb_08_card_kinds_3_0(state, frame):
     move_card(state, E_sternenkrone__p1, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:38
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_zauberstab__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_zauberstab__p1] + [UNBOUND] * 2))
     return
 
 
@@ -1699,7 +1699,7 @@ def tb_08_card_kinds_3_1(state, frame):
     "test tests/08_card_kinds.rules#3 part 1 (spec/heldenhain/tests/08_card_kinds.rules:40)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:40
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_sternenkrone__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_sternenkrone__p1] + [UNBOUND] * 2))
     return
 
 
@@ -1716,7 +1716,7 @@ def tb_08_card_kinds_4_0(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/08_card_kinds.rules:51
     state.frames.pop()
-    state.frames.append(new_frame(3, [1, E_regenbogenschirm__p2] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [1, E_regenbogenschirm__p2] + [UNBOUND] * 2))
     return
 
 
@@ -1732,7 +1732,7 @@ def tb_08_card_kinds_4_2(state, frame):
     "test tests/08_card_kinds.rules#4 part 2 (spec/heldenhain/tests/08_card_kinds.rules:55)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:55
     state.frames.pop()
-    state.frames.append(new_frame(3, [1, E_dornenkrone__p2] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [1, E_dornenkrone__p2] + [UNBOUND] * 2))
     return
 
 
@@ -1761,7 +1761,7 @@ def tb_08_card_kinds_6_0(state, frame):
     move_card(state, E_flauschi__p1, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:75
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_flauschi__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_flauschi__p1] + [UNBOUND] * 2))
     return
 
 
@@ -1799,7 +1799,7 @@ def tb_08_card_kinds_7_0(state, frame):
     p_stress_geben(state, E_roxy__p1, 2)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:91
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_roxy__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_roxy__p1] + [UNBOUND] * 1))
     return
 
 
@@ -1826,7 +1826,7 @@ def tb_08_card_kinds_8_1(state, frame):
     p_aufrichten(state, E_ki_stoppuhr__p2)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:105
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_stillstand__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_stillstand__p1] + [UNBOUND] * 2))
     return
 
 
@@ -1838,7 +1838,7 @@ def tb_08_card_kinds_9_0(state, frame):
     move_card(state, E_ki_kompass__p1, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:112
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1850,7 +1850,7 @@ def tb_08_card_kinds_10_0(state, frame):
     p_erschoepfen(state, E_ki_kompass__p1)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:124
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1872,7 +1872,7 @@ def tb_08_card_kinds_11_0(state, frame):
     move_card(state, E_roxy__p1, 1)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:136
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_kuchenpause__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_kuchenpause__p1] + [UNBOUND] * 2))
     return
 
 
@@ -1884,7 +1884,7 @@ def tb_08_card_kinds_12_0(state, frame):
     move_card(state, E_blitzy__p1, 1)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:143
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_sonnenstrahl__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_sonnenstrahl__p1] + [UNBOUND] * 2))
     return
 
 
@@ -1912,12 +1912,12 @@ def tb_08_card_kinds_14_0(state, frame):
             move_card(state, E_sternwarte__p1, 3)
             # spec: spec/heldenhain/tests/08_card_kinds.rules:158
             frame[1] = 1
-            state.frames.append(new_frame(3, [0, E_baumhaus__p1] + [UNBOUND] * 2))
+            state.frames.append(new_frame(4, [0, E_baumhaus__p1] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/08_card_kinds.rules:159
             state.frames.pop()
-            state.frames.append(new_frame(3, [0, E_sternwarte__p1] + [UNBOUND] * 2))
+            state.frames.append(new_frame(4, [0, E_sternwarte__p1] + [UNBOUND] * 2))
             return
 
 
@@ -1931,7 +1931,7 @@ def tb_08_card_kinds_15_0(state, frame):
     p_stress_geben(state, E_blitzy__p1, 2)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:167
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1939,7 +1939,7 @@ def tb_08_card_kinds_15_1(state, frame):
     "test tests/08_card_kinds.rules#15 part 1 (spec/heldenhain/tests/08_card_kinds.rules:172)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:172
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1951,7 +1951,7 @@ def tb_08_card_kinds_16_0(state, frame):
     move_card(state, E_blitzy__p1, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:183
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1959,7 +1959,7 @@ def tb_08_card_kinds_16_1(state, frame):
     "test tests/08_card_kinds.rules#16 part 1 (spec/heldenhain/tests/08_card_kinds.rules:189)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:189
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1975,7 +1975,7 @@ def tb_08_card_kinds_17_0(state, frame):
     move_card(state, E_baumhaus__p1, 11)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:199
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -1989,7 +1989,7 @@ def tb_08_card_kinds_18_0(state, frame):
     move_card(state, E_regenbogenbruecke__p1, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:209
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_regenbogenbruecke__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_regenbogenbruecke__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2001,7 +2001,7 @@ def tb_08_card_kinds_19_0(state, frame):
     move_card(state, E_gluecksmarkt__p1, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:217
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_gluecksmarkt__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_gluecksmarkt__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2011,7 +2011,7 @@ def tb_08_card_kinds_20_0(state, frame):
     move_card(state, E_gluecksmarkt__p1, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:224
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -2028,7 +2028,7 @@ def tb_08_card_kinds_20_2(state, frame):
     "test tests/08_card_kinds.rules#20 part 2 (spec/heldenhain/tests/08_card_kinds.rules:230)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:230
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -2042,7 +2042,7 @@ def tb_08_card_kinds_21_0(state, frame):
     move_card(state, E_abgesagt__p1, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:239
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_abgesagt__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_abgesagt__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2054,7 +2054,7 @@ def tb_08_card_kinds_22_0(state, frame):
     move_card(state, E_roxy__p1, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:247
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -2067,7 +2067,7 @@ def tb_09_keywords_0_0(state, frame):
             move_card(state, E_kuchenpause__p1, 3)
             # spec: spec/heldenhain/tests/09_keywords.rules:5
             frame[1] = 1
-            state.frames.append(new_frame(3, [0, E_kuchenpause__p1] + [UNBOUND] * 2))
+            state.frames.append(new_frame(4, [0, E_kuchenpause__p1] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/09_keywords.rules:6
@@ -2088,7 +2088,7 @@ def tb_09_keywords_1_0(state, frame):
     move_card(state, E_kuchenpause__p1, 1)
     # spec: spec/heldenhain/tests/09_keywords.rules:15
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -2100,7 +2100,7 @@ def tb_09_keywords_2_0(state, frame):
     move_card(state, E_tapferes_herz__p1, 3)
     # spec: spec/heldenhain/tests/09_keywords.rules:24
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -2151,7 +2151,7 @@ def tb_09_keywords_5_0(state, frame):
     p_stress_geben(state, E_roxy__p1, 2)
     # spec: spec/heldenhain/tests/09_keywords.rules:53
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_roxy__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_roxy__p1] + [UNBOUND] * 1))
     return
 
 
@@ -2164,7 +2164,7 @@ def tb_09_keywords_6_0(state, frame):
     move_card(state, E_rufmord__p1, 3)
     # spec: spec/heldenhain/tests/09_keywords.rules:60
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_rufmord__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_rufmord__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2247,7 +2247,7 @@ def tb_09_keywords_10_0(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/09_keywords.rules:102
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -2258,7 +2258,7 @@ def tb_09_keywords_10_1(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/09_keywords.rules:106
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -2295,7 +2295,7 @@ def tb_09_keywords_13_0(state, frame):
     move_card(state, E_teurer_spass__p2, 4)
     # spec: spec/heldenhain/tests/09_keywords.rules:128
     state.frames.pop()
-    state.frames.append(new_frame(3, [1, E_teurer_spass__p2] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [1, E_teurer_spass__p2] + [UNBOUND] * 2))
     return
 
 
@@ -2334,7 +2334,7 @@ def tb_09_keywords_15_0(state, frame):
     p_erschoepfen(state, E_samt__p2)
     # spec: spec/heldenhain/tests/09_keywords.rules:150
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_nami__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_nami__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2372,7 +2372,7 @@ def tb_10_superfreundinnen_0_0(state, frame):
     p_stress_geben(state, E_blitzy__p1, 2)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:10
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_roxy__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_roxy__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2380,7 +2380,7 @@ def tb_10_superfreundinnen_1_0(state, frame):
     "test tests/10_superfreundinnen.rules#1 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:18)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:18
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_roxy__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_roxy__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2400,7 +2400,7 @@ def tb_10_superfreundinnen_2_1(state, frame):
     "test tests/10_superfreundinnen.rules#2 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:27)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:27
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -2408,7 +2408,7 @@ def tb_10_superfreundinnen_2_2(state, frame):
     "test tests/10_superfreundinnen.rules#2 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:31)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:31
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -2427,7 +2427,7 @@ def tb_10_superfreundinnen_3_1(state, frame):
     "test tests/10_superfreundinnen.rules#3 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:40)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:40
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_fee_fortuna__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_fee_fortuna__p1] + [UNBOUND] * 1))
     return
 
 
@@ -2443,7 +2443,7 @@ def tb_10_superfreundinnen_3_3(state, frame):
     "test tests/10_superfreundinnen.rules#3 part 3 (spec/heldenhain/tests/10_superfreundinnen.rules:44)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:44
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_fee_fortuna__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_fee_fortuna__p1] + [UNBOUND] * 1))
     return
 
 
@@ -2451,7 +2451,7 @@ def tb_10_superfreundinnen_4_0(state, frame):
     "test tests/10_superfreundinnen.rules#4 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:50)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:50
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_kiki_kleeblatt__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_kiki_kleeblatt__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2459,7 +2459,7 @@ def tb_10_superfreundinnen_4_1(state, frame):
     "test tests/10_superfreundinnen.rules#4 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:53)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:53
     state.frames.pop()
-    state.frames.append(new_frame(3, [1, E_kiki_kleeblatt__p2] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [1, E_kiki_kleeblatt__p2] + [UNBOUND] * 2))
     return
 
 
@@ -2495,7 +2495,7 @@ def tb_10_superfreundinnen_6_0(state, frame):
     p_stress_geben(state, E_roxy__p1, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:71
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_hanna_herzlich__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_hanna_herzlich__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2516,7 +2516,7 @@ def tb_10_superfreundinnen_7_1(state, frame):
     "test tests/10_superfreundinnen.rules#7 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:80)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:80
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_cleo_chance__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_cleo_chance__p1] + [UNBOUND] * 1))
     return
 
 
@@ -2532,7 +2532,7 @@ def tb_10_superfreundinnen_7_3(state, frame):
     "test tests/10_superfreundinnen.rules#7 part 3 (spec/heldenhain/tests/10_superfreundinnen.rules:84)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:84
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_cleo_chance__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_cleo_chance__p1] + [UNBOUND] * 1))
     return
 
 
@@ -2558,7 +2558,7 @@ def tb_10_superfreundinnen_9_0(state, frame):
     "test tests/10_superfreundinnen.rules#9 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:98)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:98
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_gina_gluecksgriff__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_gina_gluecksgriff__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2570,7 +2570,7 @@ def tb_10_superfreundinnen_10_0(state, frame):
     p_sperren(state, E_blitzy__p1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:105
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_ronja_regenbogen__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_ronja_regenbogen__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2585,7 +2585,7 @@ def tb_10_superfreundinnen_11_0(state, frame):
     move_card(state, E_roxy__p1, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:114
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_roxy__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_roxy__p1] + [UNBOUND] * 1))
     return
 
 
@@ -2603,12 +2603,12 @@ def tb_10_superfreundinnen_12_0(state, frame):
             p_stress_geben(state, E_roxy__p1, 1)
             # spec: spec/heldenhain/tests/10_superfreundinnen.rules:122
             frame[1] = 1
-            state.frames.append(new_frame(3, [0, E_flauschi__p1] + [UNBOUND] * 2))
+            state.frames.append(new_frame(4, [0, E_flauschi__p1] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/10_superfreundinnen.rules:123
             state.frames.pop()
-            state.frames.append(new_frame(4, [0, E_roxy__p1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(5, [0, E_roxy__p1] + [UNBOUND] * 1))
             return
 
 
@@ -2622,7 +2622,7 @@ def tb_10_superfreundinnen_13_0(state, frame):
     p_stress_geben(state, E_roxy__p1, 2)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:131
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -2643,7 +2643,7 @@ def tb_10_superfreundinnen_14_1(state, frame):
     "test tests/10_superfreundinnen.rules#14 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:142)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:142
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_roxy__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_roxy__p1] + [UNBOUND] * 1))
     return
 
 
@@ -2655,7 +2655,7 @@ def tb_10_superfreundinnen_15_0(state, frame):
     move_card(state, E_blitzy__p1, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:149
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_eule_elsa__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_eule_elsa__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2668,7 +2668,7 @@ def tb_10_superfreundinnen_16_0(state, frame):
     move_card(state, E_illusionsdrache__p1, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:158
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_illusionsdrache__p1]))
+    state.frames.append(new_frame(6, [0, E_illusionsdrache__p1]))
     return
 
 
@@ -2682,7 +2682,7 @@ def tb_10_superfreundinnen_17_0(state, frame):
     move_card(state, E_flauschi__p1, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:166
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_sternchen__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_sternchen__p1]))
     return
 
 
@@ -2690,7 +2690,7 @@ def tb_10_superfreundinnen_17_1(state, frame):
     "test tests/10_superfreundinnen.rules#17 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:168)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:168
     state.frames.pop()
-    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(21, [0] + [UNBOUND] * 2))
     return
 
 
@@ -2712,7 +2712,7 @@ def tb_10_superfreundinnen_18_1(state, frame):
     "test tests/10_superfreundinnen.rules#18 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:178)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:178
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_gluecksrad__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_gluecksrad__p1]))
     return
 
 
@@ -2720,7 +2720,7 @@ def tb_10_superfreundinnen_18_2(state, frame):
     "test tests/10_superfreundinnen.rules#18 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:181)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:181
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_gluecksrad__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_gluecksrad__p1]))
     return
 
 
@@ -2734,7 +2734,7 @@ def tb_10_superfreundinnen_19_0(state, frame):
     p_stress_geben(state, E_roxy__p1, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:189
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_pflaster__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_pflaster__p1]))
     return
 
 
@@ -2750,7 +2750,7 @@ def tb_10_superfreundinnen_20_0(state, frame):
     p_stress_geben(state, E_blitzy__p1, 2)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:199
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_heilamulett__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_heilamulett__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2758,7 +2758,7 @@ def tb_10_superfreundinnen_20_1(state, frame):
     "test tests/10_superfreundinnen.rules#20 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:202)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:202
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -2775,7 +2775,7 @@ def tb_10_superfreundinnen_21_0(state, frame):
     state.stamps[18] += 1
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:212
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -2791,7 +2791,7 @@ def tb_10_superfreundinnen_22_0(state, frame):
     p_stress_geben(state, E_blitzy__p1, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:223
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_gruppenumarmung__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_gruppenumarmung__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2799,7 +2799,7 @@ def tb_10_superfreundinnen_23_0(state, frame):
     "test tests/10_superfreundinnen.rules#23 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:229)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:229
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_glueckstreffer__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_glueckstreffer__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2815,7 +2815,7 @@ def tb_10_superfreundinnen_23_2(state, frame):
     "test tests/10_superfreundinnen.rules#23 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:233)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:233
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_glueckstreffer__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_glueckstreffer__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2843,7 +2843,7 @@ def tb_10_superfreundinnen_24_2(state, frame):
     "test tests/10_superfreundinnen.rules#24 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:244)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:244
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_zusammenhalt__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_zusammenhalt__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2855,7 +2855,7 @@ def tb_10_superfreundinnen_25_0(state, frame):
     p_erschoepfen(state, E_roxy__p1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:251
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_zweite_chance__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_zweite_chance__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2872,7 +2872,7 @@ def tb_10_superfreundinnen_26_0(state, frame):
     move_card(state, E_schutzengel__p1, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:261
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_schutzengel__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_schutzengel__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2884,7 +2884,7 @@ def tb_10_superfreundinnen_27_0(state, frame):
     move_card(state, E_flauschi__p1, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:269
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_gluecksbringer__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_gluecksbringer__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2904,7 +2904,7 @@ def tb_10_superfreundinnen_28_1(state, frame):
     "test tests/10_superfreundinnen.rules#28 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:281)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:281
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_wunschbrunnen__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_wunschbrunnen__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2920,7 +2920,7 @@ def tb_10_superfreundinnen_28_3(state, frame):
     "test tests/10_superfreundinnen.rules#28 part 3 (spec/heldenhain/tests/10_superfreundinnen.rules:285)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:285
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_wunschbrunnen__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_wunschbrunnen__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2939,7 +2939,7 @@ def tb_10_superfreundinnen_28_5(state, frame):
     "test tests/10_superfreundinnen.rules#28 part 5 (spec/heldenhain/tests/10_superfreundinnen.rules:290)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:290
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_wunschbrunnen__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_wunschbrunnen__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2949,7 +2949,7 @@ def tb_10_superfreundinnen_29_0(state, frame):
     move_card(state, E_roxy__p1, 15)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:296
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_sternschnuppe__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_sternschnuppe__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2961,7 +2961,7 @@ def tb_10_superfreundinnen_30_0(state, frame):
     p_stress_geben(state, E_roxy__p1, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:305
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_heilkraeuter__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_heilkraeuter__p1] + [UNBOUND] * 2))
     return
 
 
@@ -2969,7 +2969,7 @@ def tb_10_superfreundinnen_30_1(state, frame):
     "test tests/10_superfreundinnen.rules#30 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:308)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:308
     state.frames.pop()
-    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(21, [0] + [UNBOUND] * 2))
     return
 
 
@@ -2981,7 +2981,7 @@ def tb_10_superfreundinnen_31_0(state, frame):
     p_stress_geben(state, E_roxy__p1, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:315
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_rueckzug_ins_baumhaus__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_rueckzug_ins_baumhaus__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3005,7 +3005,7 @@ def tb_10_superfreundinnen_32_1(state, frame):
     move_card(state, E_sonnenstrahl__p1, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:327
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_pyjamaparty__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_pyjamaparty__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3017,7 +3017,7 @@ def tb_10_superfreundinnen_33_0(state, frame):
     move_card(state, E_flauschi__p1, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:334
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_gemeinsam_stark__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_gemeinsam_stark__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3029,7 +3029,7 @@ def tb_10_superfreundinnen_34_0(state, frame):
     move_card(state, E_samt__p2, 6)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:341
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_freundinnen_power__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_freundinnen_power__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3061,7 +3061,7 @@ def tb_11_overview_2_0(state, frame):
     "test tests/11_overview.rules#2 part 0 (spec/heldenhain/tests/11_overview.rules:19)"
     # spec: spec/heldenhain/tests/11_overview.rules:19
     state.frames.pop()
-    state.frames.append(new_frame(18, [UNBOUND] * 3))
+    state.frames.append(new_frame(19, [UNBOUND] * 3))
     return
 
 
@@ -3069,7 +3069,7 @@ def tb_11_overview_3_0(state, frame):
     "test tests/11_overview.rules#3 part 0 (spec/heldenhain/tests/11_overview.rules:28)"
     # spec: spec/heldenhain/tests/11_overview.rules:28
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -3080,7 +3080,7 @@ def tb_11_overview_3_1(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/11_overview.rules:32
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -3088,7 +3088,7 @@ def tb_11_overview_3_2(state, frame):
     "test tests/11_overview.rules#3 part 2 (spec/heldenhain/tests/11_overview.rules:35)"
     # spec: spec/heldenhain/tests/11_overview.rules:35
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -3108,7 +3108,7 @@ def tb_11_overview_4_0(state, frame):
     p_erschoepfen(state, E_samt__p2)
     # spec: spec/heldenhain/tests/11_overview.rules:47
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -3130,7 +3130,7 @@ def tb_11_overview_5_0(state, frame):
     move_card(state, E_roxy__p1, 3)
     # spec: spec/heldenhain/tests/11_overview.rules:64
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_roxy__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_roxy__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3144,7 +3144,7 @@ def tb_11_overview_6_0(state, frame):
     move_card(state, E_kuscheldecke__p1, 3)
     # spec: spec/heldenhain/tests/11_overview.rules:73
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_zauberstab__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_zauberstab__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3152,7 +3152,7 @@ def tb_11_overview_6_1(state, frame):
     "test tests/11_overview.rules#6 part 1 (spec/heldenhain/tests/11_overview.rules:75)"
     # spec: spec/heldenhain/tests/11_overview.rules:75
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_kuscheldecke__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_kuscheldecke__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3171,17 +3171,17 @@ def tb_11_overview_7_0(state, frame):
             move_card(state, E_nebelmoor__p2, 4)
             # spec: spec/heldenhain/tests/11_overview.rules:85
             frame[1] = 1
-            state.frames.append(new_frame(3, [0, E_baumhaus__p1] + [UNBOUND] * 2))
+            state.frames.append(new_frame(4, [0, E_baumhaus__p1] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/11_overview.rules:86
             frame[1] = 2
-            state.frames.append(new_frame(3, [0, E_wolkenschloss__p1] + [UNBOUND] * 2))
+            state.frames.append(new_frame(4, [0, E_wolkenschloss__p1] + [UNBOUND] * 2))
             return
         if pc == 2:
             # spec: spec/heldenhain/tests/11_overview.rules:87
             frame[1] = 3
-            state.frames.append(new_frame(3, [0, E_blumenwiese__p1] + [UNBOUND] * 2))
+            state.frames.append(new_frame(4, [0, E_blumenwiese__p1] + [UNBOUND] * 2))
             return
         if pc == 3:
             # spec: spec/heldenhain/tests/11_overview.rules:88
@@ -3189,7 +3189,7 @@ def tb_11_overview_7_0(state, frame):
             state.stamps[18] += 1
             # spec: spec/heldenhain/tests/11_overview.rules:89
             state.frames.pop()
-            state.frames.append(new_frame(3, [1, E_nebelmoor__p2] + [UNBOUND] * 2))
+            state.frames.append(new_frame(4, [1, E_nebelmoor__p2] + [UNBOUND] * 2))
             return
 
 
@@ -3215,7 +3215,7 @@ def tb_11_overview_8_1(state, frame):
     "test tests/11_overview.rules#8 part 1 (spec/heldenhain/tests/11_overview.rules:98)"
     # spec: spec/heldenhain/tests/11_overview.rules:98
     state.frames.pop()
-    state.frames.append(new_frame(20, [1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(21, [1] + [UNBOUND] * 2))
     return
 
 
@@ -3264,7 +3264,7 @@ def tb_11_schattenkabinett_0_0(state, frame):
     move_card(state, E_roxy__p2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:8
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_samt__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_samt__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3272,7 +3272,7 @@ def tb_11_schattenkabinett_0_1(state, frame):
     "test tests/11_schattenkabinett.rules#0 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:11)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:11
     state.frames.pop()
-    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(21, [0] + [UNBOUND] * 2))
     return
 
 
@@ -3288,7 +3288,7 @@ def tb_11_schattenkabinett_1_0(state, frame):
     move_card(state, E_professor_null__p1, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:19
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_professor_null__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_professor_null__p1] + [UNBOUND] * 1))
     return
 
 
@@ -3303,7 +3303,7 @@ def tb_11_schattenkabinett_2_0(state, frame):
     move_card(state, E_roxy__p2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:27
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_graf_grau__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_graf_grau__p1] + [UNBOUND] * 1))
     return
 
 
@@ -3311,7 +3311,7 @@ def tb_11_schattenkabinett_2_1(state, frame):
     "test tests/11_schattenkabinett.rules#2 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:30)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:30
     state.frames.pop()
-    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(21, [0] + [UNBOUND] * 2))
     return
 
 
@@ -3321,7 +3321,7 @@ def tb_11_schattenkabinett_2_2(state, frame):
     p_aufrichten(state, E_graf_grau__p1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:33
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_graf_grau__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_graf_grau__p1] + [UNBOUND] * 1))
     return
 
 
@@ -3331,7 +3331,7 @@ def tb_11_schattenkabinett_2_3(state, frame):
     p_aufrichten(state, E_graf_grau__p1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:36
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_graf_grau__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_graf_grau__p1] + [UNBOUND] * 1))
     return
 
 
@@ -3355,7 +3355,7 @@ def tb_11_schattenkabinett_3_0(state, frame):
     state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:47
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -3366,7 +3366,7 @@ def tb_11_schattenkabinett_3_1(state, frame):
     state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:51
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -3374,7 +3374,7 @@ def tb_11_schattenkabinett_4_0(state, frame):
     "test tests/11_schattenkabinett.rules#4 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:57)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:57
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_frau_flaute__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_frau_flaute__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3444,7 +3444,7 @@ def tb_11_schattenkabinett_9_0(state, frame):
     state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:95
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_notar_nimmermehr__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_notar_nimmermehr__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3460,7 +3460,7 @@ def tb_11_schattenkabinett_10_0(state, frame):
     p_erschoepfen(state, E_roxy__p2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:104
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -3470,7 +3470,7 @@ def tb_11_schattenkabinett_11_0(state, frame):
     move_card(state, E_roxy__p2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:114
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_leutnant_lahm__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_leutnant_lahm__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3487,7 +3487,7 @@ def tb_11_schattenkabinett_12_0(state, frame):
     move_card(state, E_blitzy__p2, 4)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:124
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_zensor_zack__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_zensor_zack__p1] + [UNBOUND] * 1))
     return
 
 
@@ -3527,7 +3527,7 @@ def tb_11_schattenkabinett_14_0(state, frame):
     move_card(state, E_madame_muerrisch__p1, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:143
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_samt__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_samt__p1] + [UNBOUND] * 1))
     return
 
 
@@ -3535,7 +3535,7 @@ def tb_11_schattenkabinett_14_1(state, frame):
     "test tests/11_schattenkabinett.rules#14 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:145)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:145
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_madame_muerrisch__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_madame_muerrisch__p1] + [UNBOUND] * 1))
     return
 
 
@@ -3555,7 +3555,7 @@ def tb_11_schattenkabinett_16_0(state, frame):
     move_card(state, E_schleichkatze_nebel__p1, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:157
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -3590,7 +3590,7 @@ def tb_11_schattenkabinett_18_0(state, frame):
     move_card(state, E_samt__p1, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:177
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_stoppuhr__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_stoppuhr__p1]))
     return
 
 
@@ -3598,7 +3598,7 @@ def tb_11_schattenkabinett_18_1(state, frame):
     "test tests/11_schattenkabinett.rules#18 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:179)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:179
     state.frames.pop()
-    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(21, [0] + [UNBOUND] * 2))
     return
 
 
@@ -3610,7 +3610,7 @@ def tb_11_schattenkabinett_19_0(state, frame):
     move_card(state, E_samt__p1, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:186
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_fluesterkasten__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_fluesterkasten__p1]))
     return
 
 
@@ -3622,7 +3622,7 @@ def tb_11_schattenkabinett_20_0(state, frame):
     move_card(state, E_samt__p1, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:194
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_rechenknecht__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_rechenknecht__p1]))
     return
 
 
@@ -3634,7 +3634,7 @@ def tb_11_schattenkabinett_21_0(state, frame):
     move_card(state, E_roxy__p2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:201
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_bremsklotz__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_bremsklotz__p1]))
     return
 
 
@@ -3648,7 +3648,7 @@ def tb_11_schattenkabinett_22_0(state, frame):
     move_card(state, E_lena__p2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:210
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_laehmende_rede__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_laehmende_rede__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3658,7 +3658,7 @@ def tb_11_schattenkabinett_23_0(state, frame):
     move_card(state, E_roxy__p2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:219
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_laehmende_rede__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_laehmende_rede__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3673,7 +3673,7 @@ def tb_11_schattenkabinett_24_0(state, frame):
     move_card(state, E_samt__p1, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:228
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -3692,7 +3692,7 @@ def tb_11_schattenkabinett_25_0(state, frame):
     move_card(state, E_roxy__p2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:236
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_buerokratie__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_buerokratie__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3700,7 +3700,7 @@ def tb_11_schattenkabinett_25_1(state, frame):
     "test tests/11_schattenkabinett.rules#25 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:238)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:238
     state.frames.pop()
-    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(21, [0] + [UNBOUND] * 2))
     return
 
 
@@ -3710,7 +3710,7 @@ def tb_11_schattenkabinett_26_0(state, frame):
     move_card(state, E_ella_eiche__p2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:244
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_kaltes_schweigen__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_kaltes_schweigen__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3718,7 +3718,7 @@ def tb_11_schattenkabinett_26_1(state, frame):
     "test tests/11_schattenkabinett.rules#26 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:247)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:247
     state.frames.pop()
-    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(21, [0] + [UNBOUND] * 2))
     return
 
 
@@ -3728,7 +3728,7 @@ def tb_11_schattenkabinett_27_0(state, frame):
     move_card(state, E_mira_morgentau__p2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:253
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_intrige__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_intrige__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3740,7 +3740,7 @@ def tb_11_schattenkabinett_28_0(state, frame):
     move_card(state, E_intrige__p1, 1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:261
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_raenke_schmieden__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_raenke_schmieden__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3752,7 +3752,7 @@ def tb_11_schattenkabinett_29_0(state, frame):
     move_card(state, E_rufmord__p1, 1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:268
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_verhoer__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_verhoer__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3770,7 +3770,7 @@ def tb_11_schattenkabinett_30_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:277
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -3804,7 +3804,7 @@ def tb_11_schattenkabinett_31_1(state, frame):
     move_card(state, E_schatten_schorsch__p1, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:290
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_schachzug__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_schachzug__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3818,7 +3818,7 @@ def tb_11_schattenkabinett_32_0(state, frame):
     p_erschoepfen(state, E_roxy__p2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:298
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_sperrstunde__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_sperrstunde__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3839,7 +3839,7 @@ def tb_11_schattenkabinett_33_1(state, frame):
     "test tests/11_schattenkabinett.rules#33 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:307)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:307
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_eiserne_disziplin__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_eiserne_disziplin__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3853,7 +3853,7 @@ def tb_11_schattenkabinett_34_0(state, frame):
     move_card(state, E_zauberstab__p2, 10)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:316
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_kalte_schulter__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_kalte_schulter__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3863,7 +3863,7 @@ def tb_11_schattenkabinett_35_0(state, frame):
     move_card(state, E_rufmord__p1, 1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:323
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_dunkle_plaene__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_dunkle_plaene__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3886,7 +3886,7 @@ def tb_11_schattenkabinett_36_0(state, frame):
     p_erschoepfen(state, E_blitzy__p2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:335
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_nullsummenspiel__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_nullsummenspiel__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3903,7 +3903,7 @@ def tb_11_schattenkabinett_36_1(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:341
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_nullsummenspiel__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_nullsummenspiel__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3921,7 +3921,7 @@ def tb_11_schattenkabinett_37_0(state, frame):
     move_card(state, E_madame_muerrisch__p1, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:350
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_siegelring__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_siegelring__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3929,7 +3929,7 @@ def tb_11_schattenkabinett_37_1(state, frame):
     "test tests/11_schattenkabinett.rules#37 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:352)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:352
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_madame_muerrisch__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_madame_muerrisch__p1] + [UNBOUND] * 1))
     return
 
 
@@ -3937,7 +3937,7 @@ def tb_11_schattenkabinett_37_2(state, frame):
     "test tests/11_schattenkabinett.rules#37 part 2 (spec/heldenhain/tests/11_schattenkabinett.rules:354)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:354
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_samt__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_samt__p1] + [UNBOUND] * 1))
     return
 
 
@@ -3947,7 +3947,7 @@ def tb_11_schattenkabinett_38_0(state, frame):
     move_card(state, E_samt__p1, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:360
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_bleischuhe__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_bleischuhe__p1] + [UNBOUND] * 2))
     return
 
 
@@ -3961,7 +3961,7 @@ def tb_11_schattenkabinett_39_0(state, frame):
     move_card(state, E_intrige__p1, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:369
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -3973,7 +3973,7 @@ def tb_11_schattenkabinett_40_0(state, frame):
     move_card(state, E_roxy__p2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:379
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -3987,7 +3987,7 @@ def tb_11_schattenkabinett_41_0(state, frame):
     p_stress_geben(state, E_samt__p1, 2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:390
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -4017,7 +4017,7 @@ def tb_11_schattenkabinett_43_0(state, frame):
     state.stamps[2] += 1
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:407
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -4025,7 +4025,7 @@ def tb_11_schattenkabinett_43_1(state, frame):
     "test tests/11_schattenkabinett.rules#43 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:410)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:410
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -4083,7 +4083,7 @@ def tb_12_weggefaehrten_3_0(state, frame):
     move_card(state, E_jaro__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:29
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_oskar__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_oskar__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4098,7 +4098,7 @@ def tb_12_weggefaehrten_3_1(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:34
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_oskar__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_oskar__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4181,7 +4181,7 @@ def tb_12_weggefaehrten_7_0(state, frame):
     move_card(state, E_emil__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:72
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_paula_pfad__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_paula_pfad__p1] + [UNBOUND] * 1))
     return
 
 
@@ -4193,7 +4193,7 @@ def tb_12_weggefaehrten_7_1(state, frame):
     p_aufrichten(state, E_paula_pfad__p1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:76
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_paula_pfad__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_paula_pfad__p1] + [UNBOUND] * 1))
     return
 
 
@@ -4203,7 +4203,7 @@ def tb_12_weggefaehrten_8_0(state, frame):
     move_card(state, E_jaro__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:82
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_theo_treu__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_theo_treu__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4223,7 +4223,7 @@ def tb_12_weggefaehrten_9_0(state, frame):
     move_card(state, E_emil__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:94
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -4236,7 +4236,7 @@ def tb_12_weggefaehrten_9_1(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:99
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -4253,7 +4253,7 @@ def tb_12_weggefaehrten_10_0(state, frame):
     move_card(state, E_aufbruch__p1, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:109
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_selma_seil__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_selma_seil__p1] + [UNBOUND] * 1))
     return
 
 
@@ -4265,7 +4265,7 @@ def tb_12_weggefaehrten_10_1(state, frame):
     p_aufrichten(state, E_selma_seil__p1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:113
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_selma_seil__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_selma_seil__p1] + [UNBOUND] * 1))
     return
 
 
@@ -4314,7 +4314,7 @@ def tb_12_weggefaehrten_13_0(state, frame):
     move_card(state, E_jaro__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:138
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_jaro__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_jaro__p1] + [UNBOUND] * 1))
     return
 
 
@@ -4329,7 +4329,7 @@ def tb_12_weggefaehrten_14_0(state, frame):
     p_erschoepfen(state, E_samt__p2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:146
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_falke_fiete__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_falke_fiete__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4343,7 +4343,7 @@ def tb_12_weggefaehrten_15_0(state, frame):
     p_stress_geben(state, E_jaro__p1, 2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:154
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -4358,7 +4358,7 @@ def tb_12_weggefaehrten_16_0(state, frame):
     move_card(state, E_jaro__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:164
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_wanderkarte__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_wanderkarte__p1]))
     return
 
 
@@ -4374,7 +4374,7 @@ def tb_12_weggefaehrten_16_1(state, frame):
     move_card(state, E_oskar__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:170
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_wanderkarte__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_wanderkarte__p1]))
     return
 
 
@@ -4388,7 +4388,7 @@ def tb_12_weggefaehrten_17_0(state, frame):
     move_card(state, E_hund_hasso__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:178
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_funkgeraet__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_funkgeraet__p1]))
     return
 
 
@@ -4404,7 +4404,7 @@ def tb_12_weggefaehrten_18_0(state, frame):
     p_stress_geben(state, E_jaro__p1, 2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:187
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_lagerfeuer__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_lagerfeuer__p1]))
     return
 
 
@@ -4420,7 +4420,7 @@ def tb_12_weggefaehrten_19_0(state, frame):
     move_card(state, E_heldenmut__p1, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:196
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_fernglas__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_fernglas__p1]))
     return
 
 
@@ -4434,7 +4434,7 @@ def tb_12_weggefaehrten_19_1(state, frame):
     move_card(state, E_finn_faehrte__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:201
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_fernglas__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_fernglas__p1]))
     return
 
 
@@ -4456,7 +4456,7 @@ def tb_12_weggefaehrten_20_1(state, frame):
     move_card(state, E_finn_faehrte__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:211
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_alle_fuer_einen__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_alle_fuer_einen__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4466,7 +4466,7 @@ def tb_12_weggefaehrten_21_0(state, frame):
     move_card(state, E_jaro__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:217
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_schulter_an_schulter__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_schulter_an_schulter__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4481,12 +4481,12 @@ def tb_12_weggefaehrten_22_0(state, frame):
             move_card(state, E_hund_hasso__p1, 5)
             # spec: spec/heldenhain/tests/12_weggefaehrten.rules:224
             frame[1] = 1
-            state.frames.append(new_frame(3, [0, E_schutzwall__p1] + [UNBOUND] * 2))
+            state.frames.append(new_frame(4, [0, E_schutzwall__p1] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/12_weggefaehrten.rules:225
             state.frames.pop()
-            state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
+            state.frames.append(new_frame(21, [0] + [UNBOUND] * 2))
             return
 
 
@@ -4498,7 +4498,7 @@ def tb_12_weggefaehrten_23_0(state, frame):
     p_stress_geben(state, E_jaro__p1, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:232
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_lagerpause__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_lagerpause__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4517,7 +4517,7 @@ def tb_12_weggefaehrten_23_2(state, frame):
     "test tests/12_weggefaehrten.rules#23 part 2 (spec/heldenhain/tests/12_weggefaehrten.rules:238)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:238
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_festes_band__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_festes_band__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4529,7 +4529,7 @@ def tb_12_weggefaehrten_24_0(state, frame):
     move_card(state, E_heldenmut__p1, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:246
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_aufbruch__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_aufbruch__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4552,7 +4552,7 @@ def tb_12_weggefaehrten_25_1(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:256
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_gemeinsamer_marsch__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_gemeinsamer_marsch__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4578,7 +4578,7 @@ def tb_12_weggefaehrten_26_0(state, frame):
     move_card(state, E_hund_hasso__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:270
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_verstaerkung__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_verstaerkung__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4595,7 +4595,7 @@ def tb_12_weggefaehrten_26_1(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:276
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_verstaerkung__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_verstaerkung__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4605,7 +4605,7 @@ def tb_12_weggefaehrten_27_0(state, frame):
     move_card(state, E_jaro__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:282
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_heldenmut__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_heldenmut__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4619,7 +4619,7 @@ def tb_12_weggefaehrten_28_0(state, frame):
     move_card(state, E_aufbruch__p1, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:291
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_rettungsaktion__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_rettungsaktion__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4643,7 +4643,7 @@ def tb_12_weggefaehrten_29_1(state, frame):
     move_card(state, E_oskar__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:303
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -4676,7 +4676,7 @@ def tb_12_weggefaehrten_30_1(state, frame):
     move_card(state, E_finn_faehrte__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:316
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_treue_freunde__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_treue_freunde__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4687,7 +4687,7 @@ def tb_12_weggefaehrten_31_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:322
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_wegzehrung__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_wegzehrung__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4699,7 +4699,7 @@ def tb_12_weggefaehrten_32_0(state, frame):
     move_card(state, E_jaro__p1, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:329
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_kundschafter__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_kundschafter__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4715,7 +4715,7 @@ def tb_12_weggefaehrten_32_1(state, frame):
     move_card(state, E_kundschafter__p1, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:335
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_kundschafter__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_kundschafter__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4729,7 +4729,7 @@ def tb_12_weggefaehrten_33_0(state, frame):
     move_card(state, E_aufbruch__p1, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:343
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_zeltlager__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_zeltlager__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4739,7 +4739,7 @@ def tb_12_weggefaehrten_34_0(state, frame):
     move_card(state, E_jaro__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:349
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_mutprobe__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_mutprobe__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4747,7 +4747,7 @@ def tb_12_weggefaehrten_34_1(state, frame):
     "test tests/12_weggefaehrten.rules#34 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:351)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:351
     state.frames.pop()
-    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(21, [0] + [UNBOUND] * 2))
     return
 
 
@@ -4775,7 +4775,7 @@ def tb_12_weggefaehrten_35_1(state, frame):
     move_card(state, E_hund_hasso__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:364
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_schwur_der_gefaehrten__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_schwur_der_gefaehrten__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4787,7 +4787,7 @@ def tb_12_weggefaehrten_36_0(state, frame):
     p_stress_geben(state, E_jaro__p1, 2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:371
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_feldflasche__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_feldflasche__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4795,7 +4795,7 @@ def tb_12_weggefaehrten_36_1(state, frame):
     "test tests/12_weggefaehrten.rules#36 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:374)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -4807,7 +4807,7 @@ def tb_12_weggefaehrten_37_0(state, frame):
     move_card(state, E_emil__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:382
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_banner_der_gefaehrten__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_banner_der_gefaehrten__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4823,7 +4823,7 @@ def tb_12_weggefaehrten_38_0(state, frame):
     move_card(state, E_bergdorf__p1, 11)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:391
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -4839,7 +4839,7 @@ def tb_12_weggefaehrten_38_1(state, frame):
     p_stress_geben(state, E_jaro__p1, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:398
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -4853,7 +4853,7 @@ def tb_12_weggefaehrten_39_0(state, frame):
     p_stress_geben(state, E_jaro__p1, 2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:407
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -4869,7 +4869,7 @@ def tb_12_weggefaehrten_40_0(state, frame):
     move_card(state, E_jaro__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:418
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -4881,7 +4881,7 @@ def tb_12_weggefaehrten_40_1(state, frame):
     move_card(state, E_finn_faehrte__p1, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:424
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -4911,7 +4911,7 @@ def tb_12_weggefaehrten_42_0(state, frame):
     move_card(state, E_aufbruch__p1, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:444
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -4926,7 +4926,7 @@ def tb_13_purpurpakt_0_0(state, frame):
     move_card(state, E_kredit__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:9
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_edgar_satzsprung__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_edgar_satzsprung__p1] + [UNBOUND] * 1))
     return
 
 
@@ -4939,7 +4939,7 @@ def tb_13_purpurpakt_1_0(state, frame):
     move_card(state, E_edgar_satzsprung__p1, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:18
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_edgar_satzsprung__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_edgar_satzsprung__p1] + [UNBOUND] * 1))
     return
 
 
@@ -4947,7 +4947,7 @@ def tb_13_purpurpakt_2_0(state, frame):
     "test tests/13_purpurpakt.rules#2 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:23)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:23
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_rico_rueckprall__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_rico_rueckprall__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4955,7 +4955,7 @@ def tb_13_purpurpakt_2_1(state, frame):
     "test tests/13_purpurpakt.rules#2 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:26)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:26
     state.frames.pop()
-    state.frames.append(new_frame(20, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(21, [0] + [UNBOUND] * 2))
     return
 
 
@@ -4969,7 +4969,7 @@ def tb_13_purpurpakt_3_0(state, frame):
     move_card(state, E_wechselgeld__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:34
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -4981,7 +4981,7 @@ def tb_13_purpurpakt_4_0(state, frame):
     move_card(state, E_wechselgeld__p1, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:46
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_baron_blutdruck__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_baron_blutdruck__p1] + [UNBOUND] * 2))
     return
 
 
@@ -4997,7 +4997,7 @@ def tb_13_purpurpakt_5_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:55
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -5007,7 +5007,7 @@ def tb_13_purpurpakt_6_0(state, frame):
     move_card(state, E_kredit__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:63
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_herr_handel__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_herr_handel__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5015,7 +5015,7 @@ def tb_13_purpurpakt_7_0(state, frame):
     "test tests/13_purpurpakt.rules#7 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:70)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:70
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_herr_handel__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_herr_handel__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5028,7 +5028,7 @@ def tb_13_purpurpakt_8_0(state, frame):
     move_card(state, E_lord_leihgabe__p1, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:79
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_lord_leihgabe__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_lord_leihgabe__p1] + [UNBOUND] * 1))
     return
 
 
@@ -5056,7 +5056,7 @@ def tb_13_purpurpakt_10_0(state, frame):
     move_card(state, E_kredit__p1, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:94
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_jongleur_jupp__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_jongleur_jupp__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5068,7 +5068,7 @@ def tb_13_purpurpakt_11_0(state, frame):
     move_card(state, E_kredit__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:102
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -5078,7 +5078,7 @@ def tb_13_purpurpakt_12_0(state, frame):
     move_card(state, E_diva_dacapo__p1, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:111
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -5090,7 +5090,7 @@ def tb_13_purpurpakt_12_1(state, frame):
     move_card(state, E_kredit__p1, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:116
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -5102,7 +5102,7 @@ def tb_13_purpurpakt_13_0(state, frame):
     move_card(state, E_kredit__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:124
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -5110,7 +5110,7 @@ def tb_13_purpurpakt_14_0(state, frame):
     "test tests/13_purpurpakt.rules#14 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:132)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:132
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_magier_mehrwert__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_magier_mehrwert__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5125,7 +5125,7 @@ def tb_13_purpurpakt_15_0(state, frame):
     move_card(state, E_kredit__p1, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:141
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_tante_tantieme__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_tante_tantieme__p1] + [UNBOUND] * 1))
     return
 
 
@@ -5142,7 +5142,7 @@ def tb_13_purpurpakt_16_0(state, frame):
     move_card(state, E_roxy__p2, 4)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:150
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, E_kassierer_knick__p1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(5, [0, E_kassierer_knick__p1] + [UNBOUND] * 1))
     return
 
 
@@ -5157,7 +5157,7 @@ def tb_13_purpurpakt_17_0(state, frame):
     p_erschoepfen(state, E_samt__p2)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:158
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_affe_anleihe__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_affe_anleihe__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5167,7 +5167,7 @@ def tb_13_purpurpakt_18_0(state, frame):
     move_card(state, E_kredit__p1, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:164
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_papagei_plapper__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_papagei_plapper__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5195,7 +5195,7 @@ def tb_13_purpurpakt_20_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:179
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -5207,7 +5207,7 @@ def tb_13_purpurpakt_21_0(state, frame):
     move_card(state, E_kassierer_knick__p1, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:188
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_rechenmaschine__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_rechenmaschine__p1]))
     return
 
 
@@ -5221,7 +5221,7 @@ def tb_13_purpurpakt_22_0(state, frame):
     move_card(state, E_kredit__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:197
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_preisschild__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_preisschild__p1]))
     return
 
 
@@ -5237,7 +5237,7 @@ def tb_13_purpurpakt_23_0(state, frame):
     move_card(state, E_lockangebot__p1, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:207
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_spielautomat__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_spielautomat__p1]))
     return
 
 
@@ -5249,7 +5249,7 @@ def tb_13_purpurpakt_24_0(state, frame):
     move_card(state, E_kassierer_knick__p1, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:215
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, E_ki_wechselstube__p1]))
+    state.frames.append(new_frame(6, [0, E_ki_wechselstube__p1]))
     return
 
 
@@ -5261,7 +5261,7 @@ def tb_13_purpurpakt_25_0(state, frame):
     move_card(state, E_kassierer_knick__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:223
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_sonderangebot__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_sonderangebot__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5269,7 +5269,7 @@ def tb_13_purpurpakt_25_1(state, frame):
     "test tests/13_purpurpakt.rules#25 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:225)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:225
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_fuerst_faustpfand__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_fuerst_faustpfand__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5295,7 +5295,7 @@ def tb_13_purpurpakt_26_1(state, frame):
     move_card(state, E_schuldenberg__p1, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:237
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_tauschgeschaeft__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_tauschgeschaeft__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5310,7 +5310,7 @@ def tb_13_purpurpakt_27_0(state, frame):
     move_card(state, E_kredit__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:246
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_ausverkauf__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_ausverkauf__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5322,7 +5322,7 @@ def tb_13_purpurpakt_28_0(state, frame):
     move_card(state, E_zugabe__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:254
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -5332,7 +5332,7 @@ def tb_13_purpurpakt_29_0(state, frame):
     move_card(state, E_kredit__p1, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:266
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_wechselgeld__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_wechselgeld__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5344,7 +5344,7 @@ def tb_13_purpurpakt_30_0(state, frame):
     move_card(state, E_pudel_pomp__p1, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:274
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_pakt_mit_preis__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_pakt_mit_preis__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5358,7 +5358,7 @@ def tb_13_purpurpakt_31_0(state, frame):
     move_card(state, E_lena__p2, 4)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:283
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_schuldenberg__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_schuldenberg__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5370,7 +5370,7 @@ def tb_13_purpurpakt_32_0(state, frame):
     move_card(state, E_wechselgeld__p1, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_lockangebot__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_lockangebot__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5386,7 +5386,7 @@ def tb_13_purpurpakt_33_0(state, frame):
     move_card(state, E_blutgeld__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:300
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_blutgeld__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_blutgeld__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5407,7 +5407,7 @@ def tb_13_purpurpakt_35_0(state, frame):
     move_card(state, E_kredit__p1, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:313
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_preisexplosion__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_preisexplosion__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5419,7 +5419,7 @@ def tb_13_purpurpakt_36_0(state, frame):
     move_card(state, E_roxy__p2, 6)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:321
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_vertragsbruch__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_vertragsbruch__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5431,7 +5431,7 @@ def tb_13_purpurpakt_37_0(state, frame):
     move_card(state, E_kassierer_knick__p1, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:329
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -5454,7 +5454,7 @@ def tb_13_purpurpakt_38_0(state, frame):
     p_erschoepfen(state, E_blitzy__p2)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:339
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_hinterlist__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_hinterlist__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5477,7 +5477,7 @@ def tb_13_purpurpakt_39_1(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:351
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_kredit__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_kredit__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5498,7 +5498,7 @@ def tb_13_purpurpakt_40_1(state, frame):
     "test tests/13_purpurpakt.rules#40 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:361)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:361
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_letzte_rate__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_letzte_rate__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5523,7 +5523,7 @@ def tb_13_purpurpakt_41_1(state, frame):
     move_card(state, E_fraeulein_faelligkeit__p1, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:373
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_kleingedrucktes__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_kleingedrucktes__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5533,7 +5533,7 @@ def tb_13_purpurpakt_42_0(state, frame):
     move_card(state, E_kassierer_knick__p1, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:379
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_perlenkette__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_perlenkette__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5541,7 +5541,7 @@ def tb_13_purpurpakt_42_1(state, frame):
     "test tests/13_purpurpakt.rules#42 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:382)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:382
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -5562,7 +5562,7 @@ def tb_13_purpurpakt_43_0(state, frame):
     state.stamps[19] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:393
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -5576,7 +5576,7 @@ def tb_13_purpurpakt_44_0(state, frame):
     move_card(state, E_kredit__p1, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:403
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -5592,7 +5592,7 @@ def tb_13_purpurpakt_45_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:413
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -5608,7 +5608,7 @@ def tb_13_purpurpakt_45_1(state, frame):
     p_stress_geben(state, E_kassierer_knick__p1, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:420
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -5637,7 +5637,7 @@ def tb_13_purpurpakt_47_0(state, frame):
     state.stamps[3] += 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:438
     state.frames.pop()
-    state.frames.append(new_frame(21, [UNBOUND] * 11))
+    state.frames.append(new_frame(22, [UNBOUND] * 11))
     return
 
 
@@ -5661,7 +5661,7 @@ def tb_13_purpurpakt_49_0(state, frame):
     move_card(state, E_clown_kredit__p1, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:454
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_zylinder__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_zylinder__p1] + [UNBOUND] * 2))
     return
 
 
@@ -5669,7 +5669,7 @@ def tb_13_purpurpakt_49_1(state, frame):
     "test tests/13_purpurpakt.rules#49 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:456)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:456
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, E_brosche__p1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(4, [0, E_brosche__p1] + [UNBOUND] * 2))
     return
 
 
