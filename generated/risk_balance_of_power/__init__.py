@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: af9333056f61d664
+# Spec hash: c0b59b985230767e
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source ba2f183729a82dd0ffdf output 48c5442d2e2b8b431852
+# Fingerprint: source 8fda4a785fc615821506 output f91d72684c59bbaccd90
 "Risiko - Das Duell (Risk: Balance of Power): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -28,7 +28,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "af9333056f61d664"
+SPEC_HASH = "c0b59b985230767e"
 TESTS_HASH = "1bb5436cb0fe585f"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

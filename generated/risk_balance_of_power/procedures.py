@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: af9333056f61d664
+# Spec hash: c0b59b985230767e
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source f63e43aedb1d718a110f output 5c88faf02b9de422108e
+# Fingerprint: source 21dcdfb32ee56064a576 output 262c5b5e25709c0e1679
 "Risiko - Das Duell (Risk: Balance of Power): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -126,8 +126,8 @@ from .rules import (
 
 
 def p_vergleich(state, v_von, v_ziel, v_wurf_a, v_wurf_v):
-    "procedure vergleich (spec/risk_balance_of_power/05_conquest.rules:80)"
-    # spec: spec/risk_balance_of_power/05_conquest.rules:81
+    "procedure vergleich (spec/risk_balance_of_power/05_conquest.rules:79)"
+    # spec: spec/risk_balance_of_power/05_conquest.rules:80
     if v_wurf_a > v_wurf_v:
         p_einheit_verloren(state, v_ziel)
     else:
@@ -135,39 +135,39 @@ def p_vergleich(state, v_von, v_ziel, v_wurf_a, v_wurf_v):
 
 
 def p_einheit_verloren(state, v_g):
-    "procedure einheit_verloren (spec/risk_balance_of_power/05_conquest.rules:87)"
-    # spec: spec/risk_balance_of_power/05_conquest.rules:88
+    "procedure einheit_verloren (spec/risk_balance_of_power/05_conquest.rules:86)"
+    # spec: spec/risk_balance_of_power/05_conquest.rules:87
     if state.counters[2][v_g] > 0:
-        # spec: spec/risk_balance_of_power/05_conquest.rules:89
+        # spec: spec/risk_balance_of_power/05_conquest.rules:88
         state.counters[2][v_g] = bounded(
             max(0, state.counters[2][v_g] - 1),
-            "spec/risk_balance_of_power/05_conquest.rules:89:9",
+            "spec/risk_balance_of_power/05_conquest.rules:88:9",
         )
         state.stamps[12] += 1
-        # spec: spec/risk_balance_of_power/05_conquest.rules:90
+        # spec: spec/risk_balance_of_power/05_conquest.rules:89
         p_neutrale_einheit_gefallen(state)
-    # spec: spec/risk_balance_of_power/05_conquest.rules:92
+    # spec: spec/risk_balance_of_power/05_conquest.rules:91
     for v_q in [c_q for c_q in PLAYERS if state.counters[c_q][v_g] > 0]:
-        # spec: spec/risk_balance_of_power/05_conquest.rules:93
+        # spec: spec/risk_balance_of_power/05_conquest.rules:92
         state.counters[v_q][v_g] = bounded(
             max(0, state.counters[v_q][v_g] - 1),
-            "spec/risk_balance_of_power/05_conquest.rules:93:9",
+            "spec/risk_balance_of_power/05_conquest.rules:92:9",
         )
         state.stamps[11] += 1
-        # spec: spec/risk_balance_of_power/05_conquest.rules:94
+        # spec: spec/risk_balance_of_power/05_conquest.rules:93
         p_einheit_gefallen(state, v_q)
 
 
 def p_einheit_gefallen(state, v_q):
-    "procedure einheit_gefallen (spec/risk_balance_of_power/05_conquest.rules:97)"
-    # spec: spec/risk_balance_of_power/05_conquest.rules:97
+    "procedure einheit_gefallen (spec/risk_balance_of_power/05_conquest.rules:96)"
+    # spec: spec/risk_balance_of_power/05_conquest.rules:96
     state.tracks[v_q] = max(0, min(90, state.tracks[v_q] + 1))
     state.stamps[2] += 1
 
 
 def p_neutrale_einheit_gefallen(state):
-    "procedure neutrale_einheit_gefallen (spec/risk_balance_of_power/05_conquest.rules:98)"
-    # spec: spec/risk_balance_of_power/05_conquest.rules:98
+    "procedure neutrale_einheit_gefallen (spec/risk_balance_of_power/05_conquest.rules:97)"
+    # spec: spec/risk_balance_of_power/05_conquest.rules:97
     state.tracks[4] = max(0, min(60, state.tracks[4] + 1))
     state.stamps[4] += 1
 
@@ -190,49 +190,49 @@ def p_einheiten_nehmen(state, v_p, v_n):
 
 
 def p_gebietskarte_ziehen(state, v_p):
-    "procedure gebietskarte_ziehen (spec/risk_balance_of_power/06_turn.rules:140)"
-    # spec: spec/risk_balance_of_power/06_turn.rules:141
+    "procedure gebietskarte_ziehen (spec/risk_balance_of_power/06_turn.rules:137)"
+    # spec: spec/risk_balance_of_power/06_turn.rules:138
     if state.vars[2] and state.tracks[9] == 0:
-        # spec: spec/risk_balance_of_power/06_turn.rules:142
+        # spec: spec/risk_balance_of_power/06_turn.rules:139
         if len(state.zones[1]) == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:143
+            # spec: spec/risk_balance_of_power/06_turn.rules:140
             for card in list(state.zones[5]):
                 move_card(state, card, 1)
-            # spec: spec/risk_balance_of_power/06_turn.rules:144
+            # spec: spec/risk_balance_of_power/06_turn.rules:141
             shuffle(state, 1)
-        # spec: spec/risk_balance_of_power/06_turn.rules:146
+        # spec: spec/risk_balance_of_power/06_turn.rules:143
         if len(state.zones[1]) > 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:147
+            # spec: spec/risk_balance_of_power/06_turn.rules:144
             move_card(
                 state,
                 some_card(
                     top_card(state, 1),
-                    "spec/risk_balance_of_power/06_turn.rules:147:13",
+                    "spec/risk_balance_of_power/06_turn.rules:144:13",
                 ),
                 2 + v_p,
             )
-            # spec: spec/risk_balance_of_power/06_turn.rules:148
+            # spec: spec/risk_balance_of_power/06_turn.rules:145
             state.tracks[10] = max(0, min(30, state.tracks[10] + 1))
             state.stamps[9] += 1
 
 
 def p_sieg_pruefen(state, v_p):
-    "procedure sieg_pruefen (spec/risk_balance_of_power/06_turn.rules:156)"
-    # spec: spec/risk_balance_of_power/06_turn.rules:157
+    "procedure sieg_pruefen (spec/risk_balance_of_power/06_turn.rules:153)"
+    # spec: spec/risk_balance_of_power/06_turn.rules:154
     if d_gebiete_von(state, None if v_p is None else (v_p + 1) % 2) == 0:
         end_game(
             state,
             v_p,
             "Der Gegner ist ausgeschaltet",
-            "spec/risk_balance_of_power/06_turn.rules:157:40",
+            "spec/risk_balance_of_power/06_turn.rules:154:40",
         )
-    # spec: spec/risk_balance_of_power/06_turn.rules:158
+    # spec: spec/risk_balance_of_power/06_turn.rules:155
     if bool(len(state.zones[7 + v_p]) >= 3 and d_haelt_eigene_hauptstadt(state, v_p)):
         end_game(
             state,
             v_p,
             "Drei Missionen erfüllt, die eigene Hauptstadt gehalten",
-            "spec/risk_balance_of_power/06_turn.rules:158:26",
+            "spec/risk_balance_of_power/06_turn.rules:155:26",
         )
 
 
@@ -310,11 +310,10 @@ def p_spiel_1(state):
         # spec: spec/risk_balance_of_power/07_setup.rules:59
         p_aufstellen(state, 0, v_g, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:61
-    p_aufstellen(state, 1, E_finnland, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:62
     p_aufstellen(state, 1, E_polen, 5)
-    # spec: spec/risk_balance_of_power/07_setup.rules:63
+    # spec: spec/risk_balance_of_power/07_setup.rules:62
     for v_g in [
+        E_finnland,
         E_litauen,
         E_irland,
         E_estland,
@@ -326,33 +325,33 @@ def p_spiel_1(state):
         E_zentral_russland,
         E_nord_russland,
     ]:
-        # spec: spec/risk_balance_of_power/07_setup.rules:65
+        # spec: spec/risk_balance_of_power/07_setup.rules:64
         p_aufstellen(state, 1, v_g, 2)
-    # spec: spec/risk_balance_of_power/07_setup.rules:67
+    # spec: spec/risk_balance_of_power/07_setup.rules:66
     p_neutral_aufstellen(state, E_schweiz, 15)
-    # spec: spec/risk_balance_of_power/07_setup.rules:68
+    # spec: spec/risk_balance_of_power/07_setup.rules:67
     p_neutral_aufstellen(state, E_west_ukraine, 12)
-    # spec: spec/risk_balance_of_power/07_setup.rules:69
+    # spec: spec/risk_balance_of_power/07_setup.rules:68
     p_neutral_aufstellen(state, E_daenemark, 8)
-    # spec: spec/risk_balance_of_power/07_setup.rules:70
+    # spec: spec/risk_balance_of_power/07_setup.rules:69
     p_neutral_aufstellen(state, E_norwegen, 7)
-    # spec: spec/risk_balance_of_power/07_setup.rules:71
+    # spec: spec/risk_balance_of_power/07_setup.rules:70
     p_neutral_aufstellen(state, E_tschechien, 7)
-    # spec: spec/risk_balance_of_power/07_setup.rules:72
+    # spec: spec/risk_balance_of_power/07_setup.rules:71
     p_neutral_aufstellen(state, E_niederlande, 6)
-    # spec: spec/risk_balance_of_power/07_setup.rules:73
+    # spec: spec/risk_balance_of_power/07_setup.rules:72
     p_neutral_aufstellen(state, E_lettland, 5)
-    # spec: spec/risk_balance_of_power/07_setup.rules:74
+    # spec: spec/risk_balance_of_power/07_setup.rules:73
     state.counters[4][E_nord_frankreich] = 1
     state.stamps[14] += 1
-    # spec: spec/risk_balance_of_power/07_setup.rules:75
+    # spec: spec/risk_balance_of_power/07_setup.rules:74
     state.counters[5][E_zentral_russland] = 1
     state.stamps[14] += 1
 
 
 def p_spiel_2(state):
-    "setup spiel_2 (spec/risk_balance_of_power/07_setup.rules:83)"
-    # spec: spec/risk_balance_of_power/07_setup.rules:84
+    "setup spiel_2 (spec/risk_balance_of_power/07_setup.rules:82)"
+    # spec: spec/risk_balance_of_power/07_setup.rules:83
     for v_m in [
         E_m_marinestuetzpunkt,
         E_m_neutrale_armee,
@@ -363,9 +362,9 @@ def p_spiel_2(state):
         E_m_schweizer_gewoelbe,
         E_m_zwei_regionen,
     ]:
-        # spec: spec/risk_balance_of_power/07_setup.rules:86
+        # spec: spec/risk_balance_of_power/07_setup.rules:85
         move_card(state, v_m, 6)
-    # spec: spec/risk_balance_of_power/07_setup.rules:88
+    # spec: spec/risk_balance_of_power/07_setup.rules:87
     for v_g in [
         E_schweiz,
         E_oesterreich,
@@ -377,10 +376,10 @@ def p_spiel_2(state):
         E_moldawien,
         E_ost_ukraine,
     ]:
-        # spec: spec/risk_balance_of_power/07_setup.rules:90
+        # spec: spec/risk_balance_of_power/07_setup.rules:89
         state.counters[3][v_g] = 1
         state.stamps[13] += 1
-    # spec: spec/risk_balance_of_power/07_setup.rules:92
+    # spec: spec/risk_balance_of_power/07_setup.rules:91
     for v_g in [
         E_nord_frankreich,
         E_sued_frankreich,
@@ -392,9 +391,9 @@ def p_spiel_2(state):
         E_oesterreich,
         E_ungarn,
     ]:
-        # spec: spec/risk_balance_of_power/07_setup.rules:94
+        # spec: spec/risk_balance_of_power/07_setup.rules:93
         p_aufstellen(state, 0, v_g, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:96
+    # spec: spec/risk_balance_of_power/07_setup.rules:95
     for v_g in [
         E_polen,
         E_preussen,
@@ -406,9 +405,9 @@ def p_spiel_2(state):
         E_zentral_russland,
         E_nord_russland,
     ]:
-        # spec: spec/risk_balance_of_power/07_setup.rules:98
+        # spec: spec/risk_balance_of_power/07_setup.rules:97
         p_aufstellen(state, 1, v_g, 3)
-    # spec: spec/risk_balance_of_power/07_setup.rules:100
+    # spec: spec/risk_balance_of_power/07_setup.rules:99
     for v_g in [
         E_schweiz,
         E_daenemark,
@@ -423,37 +422,37 @@ def p_spiel_2(state):
         E_finnland,
         E_sued_russland,
     ]:
-        # spec: spec/risk_balance_of_power/07_setup.rules:102
+        # spec: spec/risk_balance_of_power/07_setup.rules:101
         p_neutral_aufstellen(state, v_g, 5)
-    # spec: spec/risk_balance_of_power/07_setup.rules:104
+    # spec: spec/risk_balance_of_power/07_setup.rules:103
     state.counters[4][E_nord_frankreich] = 1
     state.stamps[14] += 1
-    # spec: spec/risk_balance_of_power/07_setup.rules:105
+    # spec: spec/risk_balance_of_power/07_setup.rules:104
     state.counters[5][E_litauen] = 1
     state.stamps[14] += 1
 
 
 def p_grundausbildung(state):
-    "setup grundausbildung (spec/risk_balance_of_power/07_setup.rules:112)"
-    # spec: spec/risk_balance_of_power/07_setup.rules:113
+    "setup grundausbildung (spec/risk_balance_of_power/07_setup.rules:111)"
+    # spec: spec/risk_balance_of_power/07_setup.rules:112
     if state.params["aufbau"] == 2:
         p_spiel_2(state)
     else:
         p_spiel_1(state)
-    # spec: spec/risk_balance_of_power/07_setup.rules:114
+    # spec: spec/risk_balance_of_power/07_setup.rules:113
     for card in K_gebietskarte:
         move_card(state, card, 1)
-    # spec: spec/risk_balance_of_power/07_setup.rules:115
+    # spec: spec/risk_balance_of_power/07_setup.rules:114
     shuffle(state, 1)
-    # spec: spec/risk_balance_of_power/07_setup.rules:116
+    # spec: spec/risk_balance_of_power/07_setup.rules:115
     if state.params["beginner"] == 0:
+        # spec: spec/risk_balance_of_power/07_setup.rules:116
+        v_w = roll(state, 6, "spec/risk_balance_of_power/07_setup.rules:116:9")
         # spec: spec/risk_balance_of_power/07_setup.rules:117
-        v_w = roll(state, 6, "spec/risk_balance_of_power/07_setup.rules:117:9")
-        # spec: spec/risk_balance_of_power/07_setup.rules:118
         state.vars[1] = 0 if v_w <= 3 else 1
         state.stamps[16] += 1
     else:
-        # spec: spec/risk_balance_of_power/07_setup.rules:120
+        # spec: spec/risk_balance_of_power/07_setup.rules:119
         state.vars[1] = 1 if state.params["beginner"] == 2 else 0
         state.stamps[16] += 1
 
@@ -506,21 +505,19 @@ def event_done(state, frame):
 
 def s_angriffe(state, frame):
     "procedure angriffe (spec/risk_balance_of_power/05_conquest.rules:29)"
-    # L: 0 p, 1 weiter
+    # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
             # spec: spec/risk_balance_of_power/05_conquest.rules:30
-            L[1] = True
-            # spec: spec/risk_balance_of_power/05_conquest.rules:31
             pc = 1
         if pc == 1:
-            if not (L[1] and d_kann_angreifen(state, L[0])):
+            if not d_kann_angreifen(state, L[0]):
                 pc = 5
                 continue
-            tick(state, "while", "spec/risk_balance_of_power/05_conquest.rules:31:5")
-            # spec: spec/risk_balance_of_power/05_conquest.rules:32
+            tick(state, "while", "spec/risk_balance_of_power/05_conquest.rules:30:5")
+            # spec: spec/risk_balance_of_power/05_conquest.rules:31
             player = L[0]
             offered = []
             offered.append(0)
@@ -537,7 +534,7 @@ def s_angriffe(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/risk_balance_of_power/05_conquest.rules:32:9",
+                "spec/risk_balance_of_power/05_conquest.rules:31:9",
             )
             frame[1] = 2
             return
@@ -550,12 +547,13 @@ def s_angriffe(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:33
-            L[1] = False
+            # spec: spec/risk_balance_of_power/05_conquest.rules:32
+            pc = 5
+            continue
             pc = 1
             continue
         if pc == 4:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:34
+            # spec: spec/risk_balance_of_power/05_conquest.rules:33
             frame[1] = 1
             state.frames.append(new_frame(1, [L[0]] + [UNBOUND] * 4))
             return
@@ -565,16 +563,16 @@ def s_angriffe(state, frame):
 
 
 def s_angriff(state, frame):
-    "procedure angriff (spec/risk_balance_of_power/05_conquest.rules:51)"
+    "procedure angriff (spec/risk_balance_of_power/05_conquest.rules:50)"
     # L: 0 p, 1 von, 2 ziel, 3 n, 4 m
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:52
+            # spec: spec/risk_balance_of_power/05_conquest.rules:51
             state.vars[4] = True
             state.stamps[19] += 1
-            # spec: spec/risk_balance_of_power/05_conquest.rules:53
+            # spec: spec/risk_balance_of_power/05_conquest.rules:52
             player = L[0]
             values = [
                 c_von
@@ -590,16 +588,16 @@ def s_angriff(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/05_conquest.rules:53:5",
+                "spec/risk_balance_of_power/05_conquest.rules:52:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/risk_balance_of_power/05_conquest.rules:54
+            # spec: spec/risk_balance_of_power/05_conquest.rules:53
             state.vars[5] = L[1]
             state.stamps[20] += 1
-            # spec: spec/risk_balance_of_power/05_conquest.rules:55
+            # spec: spec/risk_balance_of_power/05_conquest.rules:54
             player = L[0]
             values = [
                 c_ziel for c_ziel in ADJ[L[1]] if not state.counters[L[0]][c_ziel] > 0
@@ -612,16 +610,16 @@ def s_angriff(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/05_conquest.rules:55:5",
+                "spec/risk_balance_of_power/05_conquest.rules:54:5",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/risk_balance_of_power/05_conquest.rules:56
+            # spec: spec/risk_balance_of_power/05_conquest.rules:55
             state.vars[6] = L[2]
             state.stamps[21] += 1
-            # spec: spec/risk_balance_of_power/05_conquest.rules:57
+            # spec: spec/risk_balance_of_power/05_conquest.rules:56
             player = L[0]
             values = list(
                 int_range(
@@ -630,7 +628,7 @@ def s_angriff(state, frame):
                         q_angriffswuerfel_hoechstens(state, L[0], L[2]),
                         state.counters[L[0]][L[1]] - 1,
                     ),
-                    "spec/risk_balance_of_power/05_conquest.rules:57:20",
+                    "spec/risk_balance_of_power/05_conquest.rules:56:20",
                 )
             )
             if len(values) == 1:  # unless forced: the only option, no decision
@@ -648,7 +646,7 @@ def s_angriff(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/05_conquest.rules:57:5",
+                "spec/risk_balance_of_power/05_conquest.rules:56:5",
                 (
                     L[2],
                     L[1],
@@ -658,7 +656,7 @@ def s_angriff(state, frame):
             return
         if pc == 3:
             L[3] = frame[3]
-            # spec: spec/risk_balance_of_power/05_conquest.rules:59
+            # spec: spec/risk_balance_of_power/05_conquest.rules:58
             player = None if L[0] is None else (L[0] + 1) % 2
             values = list(
                 int_range(
@@ -669,7 +667,7 @@ def s_angriff(state, frame):
                         + state.counters[1][L[2]]
                         + state.counters[2][L[2]],
                     ),
-                    "spec/risk_balance_of_power/05_conquest.rules:59:30",
+                    "spec/risk_balance_of_power/05_conquest.rules:58:30",
                 )
             )
             if len(values) == 1:  # unless forced: the only option, no decision
@@ -687,27 +685,27 @@ def s_angriff(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/05_conquest.rules:59:5",
+                "spec/risk_balance_of_power/05_conquest.rules:58:5",
                 (L[2],),
             )
             frame[1] = 4
             return
         if pc == 4:
             L[4] = frame[3]
-            # spec: spec/risk_balance_of_power/05_conquest.rules:61
+            # spec: spec/risk_balance_of_power/05_conquest.rules:60
             state.vars[4] = False
             state.stamps[19] += 1
-            # spec: spec/risk_balance_of_power/05_conquest.rules:62
+            # spec: spec/risk_balance_of_power/05_conquest.rules:61
             frame[1] = 5
             state.frames.append(
                 new_frame(2, [L[0], L[1], L[2], L[3], L[4]] + [UNBOUND] * 6)
             )
             return
         if pc == 5:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:63
+            # spec: spec/risk_balance_of_power/05_conquest.rules:62
             state.vars[5] = None
             state.stamps[20] += 1
-            # spec: spec/risk_balance_of_power/05_conquest.rules:64
+            # spec: spec/risk_balance_of_power/05_conquest.rules:63
             state.vars[6] = None
             state.stamps[21] += 1
             state.frames.pop()
@@ -715,26 +713,26 @@ def s_angriff(state, frame):
 
 
 def s_kampf(state, frame):
-    "procedure kampf (spec/risk_balance_of_power/05_conquest.rules:69)"
+    "procedure kampf (spec/risk_balance_of_power/05_conquest.rules:68)"
     # L: 0 p, 1 von, 2 ziel, 3 n, 4 m, 5 gegnerisch, 6 a1, 7 a2, 8 a3, 9 v1, 10 v2
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:70
+            # spec: spec/risk_balance_of_power/05_conquest.rules:69
             L[5] = bounded(
                 d_besetzt(state, None if L[0] is None else (L[0] + 1) % 2, L[2]),
-                "spec/risk_balance_of_power/05_conquest.rules:70:22",
+                "spec/risk_balance_of_power/05_conquest.rules:69:22",
+            )
+            # spec: spec/risk_balance_of_power/05_conquest.rules:70
+            L[6], L[7], L[8] = roll_sorted(
+                state, L[3], 3, "spec/risk_balance_of_power/05_conquest.rules:70:5"
             )
             # spec: spec/risk_balance_of_power/05_conquest.rules:71
-            L[6], L[7], L[8] = roll_sorted(
-                state, L[3], 3, "spec/risk_balance_of_power/05_conquest.rules:71:5"
+            L[9], L[10] = roll_sorted(
+                state, L[4], 2, "spec/risk_balance_of_power/05_conquest.rules:71:5"
             )
             # spec: spec/risk_balance_of_power/05_conquest.rules:72
-            L[9], L[10] = roll_sorted(
-                state, L[4], 2, "spec/risk_balance_of_power/05_conquest.rules:72:5"
-            )
-            # spec: spec/risk_balance_of_power/05_conquest.rules:73
             log_line(
                 state,
                 " ".join(
@@ -748,7 +746,7 @@ def s_kampf(state, frame):
                                 ENTITY_LABELS,
                                 L[2],
                                 "label",
-                                "spec/risk_balance_of_power/05_conquest.rules:73:22",
+                                "spec/risk_balance_of_power/05_conquest.rules:72:22",
                             )
                         ),
                         "von",
@@ -759,7 +757,7 @@ def s_kampf(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/risk_balance_of_power/05_conquest.rules:73:41",
+                                "spec/risk_balance_of_power/05_conquest.rules:72:41",
                             )
                         ),
                         "an:",
@@ -771,16 +769,16 @@ def s_kampf(state, frame):
                         text_of(L[10]),
                     ]
                 ),
-                "spec/risk_balance_of_power/05_conquest.rules:73:5",
+                "spec/risk_balance_of_power/05_conquest.rules:72:5",
             )
-            # spec: spec/risk_balance_of_power/05_conquest.rules:74
+            # spec: spec/risk_balance_of_power/05_conquest.rules:73
             p_vergleich(state, L[1], L[2], L[6], L[9])
-            # spec: spec/risk_balance_of_power/05_conquest.rules:75
+            # spec: spec/risk_balance_of_power/05_conquest.rules:74
             if L[3] >= 2 and L[4] >= 2:
                 p_vergleich(state, L[1], L[2], L[7], L[10])
-            # spec: spec/risk_balance_of_power/05_conquest.rules:76
+            # spec: spec/risk_balance_of_power/05_conquest.rules:75
             emit_gewuerfelt(state, L[0])
-            # spec: spec/risk_balance_of_power/05_conquest.rules:77
+            # spec: spec/risk_balance_of_power/05_conquest.rules:76
             if (
                 state.counters[0][L[2]]
                 + state.counters[1][L[2]]
@@ -802,17 +800,17 @@ def s_kampf(state, frame):
 
 
 def s_erobern(state, frame):
-    "procedure erobern (spec/risk_balance_of_power/05_conquest.rules:107)"
+    "procedure erobern (spec/risk_balance_of_power/05_conquest.rules:106)"
     # L: 0 p, 1 von, 2 ziel, 3 n, 4 gegnerisch, 5 k
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:108
+            # spec: spec/risk_balance_of_power/05_conquest.rules:107
             if L[4]:
                 state.vars[2] = True
                 state.stamps[17] += 1
-            # spec: spec/risk_balance_of_power/05_conquest.rules:109
+            # spec: spec/risk_balance_of_power/05_conquest.rules:108
             log_line(
                 state,
                 " ".join(
@@ -826,32 +824,32 @@ def s_erobern(state, frame):
                                 ENTITY_LABELS,
                                 L[2],
                                 "label",
-                                "spec/risk_balance_of_power/05_conquest.rules:109:23",
+                                "spec/risk_balance_of_power/05_conquest.rules:108:23",
                             )
                         ),
                     ]
                 ),
-                "spec/risk_balance_of_power/05_conquest.rules:109:5",
+                "spec/risk_balance_of_power/05_conquest.rules:108:5",
             )
-            # spec: spec/risk_balance_of_power/05_conquest.rules:110
+            # spec: spec/risk_balance_of_power/05_conquest.rules:109
             state.counters[L[0]][L[1]] = bounded(
                 max(0, state.counters[L[0]][L[1]] - L[3]),
+                "spec/risk_balance_of_power/05_conquest.rules:109:5",
+            )
+            state.stamps[11] += 1
+            # spec: spec/risk_balance_of_power/05_conquest.rules:110
+            state.counters[L[0]][L[2]] = bounded(
+                max(0, state.counters[L[0]][L[2]] + L[3]),
                 "spec/risk_balance_of_power/05_conquest.rules:110:5",
             )
             state.stamps[11] += 1
             # spec: spec/risk_balance_of_power/05_conquest.rules:111
-            state.counters[L[0]][L[2]] = bounded(
-                max(0, state.counters[L[0]][L[2]] + L[3]),
-                "spec/risk_balance_of_power/05_conquest.rules:111:5",
-            )
-            state.stamps[11] += 1
-            # spec: spec/risk_balance_of_power/05_conquest.rules:112
             player = L[0]
             values = list(
                 int_range(
                     0,
                     state.counters[L[0]][L[1]] - 1,
-                    "spec/risk_balance_of_power/05_conquest.rules:112:20",
+                    "spec/risk_balance_of_power/05_conquest.rules:111:20",
                 )
             )
             if len(values) == 1:  # unless forced: the only option, no decision
@@ -869,7 +867,7 @@ def s_erobern(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/05_conquest.rules:112:5",
+                "spec/risk_balance_of_power/05_conquest.rules:111:5",
                 (
                     L[1],
                     L[2],
@@ -879,19 +877,19 @@ def s_erobern(state, frame):
             return
         if pc == 1:
             L[5] = frame[3]
-            # spec: spec/risk_balance_of_power/05_conquest.rules:114
+            # spec: spec/risk_balance_of_power/05_conquest.rules:113
             state.counters[L[0]][L[1]] = bounded(
                 max(0, state.counters[L[0]][L[1]] - L[5]),
+                "spec/risk_balance_of_power/05_conquest.rules:113:5",
+            )
+            state.stamps[11] += 1
+            # spec: spec/risk_balance_of_power/05_conquest.rules:114
+            state.counters[L[0]][L[2]] = bounded(
+                max(0, state.counters[L[0]][L[2]] + L[5]),
                 "spec/risk_balance_of_power/05_conquest.rules:114:5",
             )
             state.stamps[11] += 1
             # spec: spec/risk_balance_of_power/05_conquest.rules:115
-            state.counters[L[0]][L[2]] = bounded(
-                max(0, state.counters[L[0]][L[2]] + L[5]),
-                "spec/risk_balance_of_power/05_conquest.rules:115:5",
-            )
-            state.stamps[11] += 1
-            # spec: spec/risk_balance_of_power/05_conquest.rules:116
             p_sieg_pruefen(state, L[0])
             state.frames.pop()
             return
@@ -965,7 +963,7 @@ def s_phase_erobern(state, frame):
     "phase phase_erobern (spec/risk_balance_of_power/06_turn.rules:19)"
     # spec: spec/risk_balance_of_power/06_turn.rules:19
     state.frames.pop()
-    state.frames.append(new_frame(0, [state.vars[0]] + [UNBOUND] * 1))
+    state.frames.append(new_frame(0, [state.vars[0]]))
     return
 
 
@@ -1013,7 +1011,7 @@ def s_verstaerken(state, frame):
             )
             # spec: spec/risk_balance_of_power/06_turn.rules:40
             frame[1] = 1
-            state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 2))
+            state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/risk_balance_of_power/06_turn.rules:41
@@ -1024,7 +1022,7 @@ def s_verstaerken(state, frame):
 
 def s_karten_eintauschen(state, frame):
     "procedure karten_eintauschen (spec/risk_balance_of_power/06_turn.rules:47)"
-    # L: 0 p, 1 weiter, 2 c
+    # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
@@ -1033,21 +1031,15 @@ def s_karten_eintauschen(state, frame):
             state.tracks[11] = 0
             state.stamps[10] += 1
             # spec: spec/risk_balance_of_power/06_turn.rules:49
-            L[1] = True
-            # spec: spec/risk_balance_of_power/06_turn.rules:50
             pc = 1
         if pc == 1:
-            if not (
-                L[1]
-                and any(
-                    state.tracks[11] + A_sterne[c_c] <= 10
-                    for c_c in state.zones[2 + L[0]]
-                )
+            if not any(
+                state.tracks[11] + A_sterne[c_c] <= 10 for c_c in state.zones[2 + L[0]]
             ):
                 pc = 6
                 continue
-            tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:50:5")
-            # spec: spec/risk_balance_of_power/06_turn.rules:51
+            tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:49:5")
+            # spec: spec/risk_balance_of_power/06_turn.rules:50
             player = L[0]
             offered = []
             offered.append(0)
@@ -1064,7 +1056,7 @@ def s_karten_eintauschen(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/risk_balance_of_power/06_turn.rules:51:9",
+                "spec/risk_balance_of_power/06_turn.rules:50:9",
             )
             frame[1] = 2
             return
@@ -1077,7 +1069,7 @@ def s_karten_eintauschen(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/risk_balance_of_power/06_turn.rules:53
+            # spec: spec/risk_balance_of_power/06_turn.rules:52
             player = L[0]
             values = [
                 c_c
@@ -1092,28 +1084,29 @@ def s_karten_eintauschen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:53:17",
+                "spec/risk_balance_of_power/06_turn.rules:52:17",
             )
             frame[1] = 4
             return
         if pc == 4:
-            L[2] = frame[3]
+            L[1] = frame[3]
+            # spec: spec/risk_balance_of_power/06_turn.rules:54
+            move_card(state, L[1], 4)
             # spec: spec/risk_balance_of_power/06_turn.rules:55
-            move_card(state, L[2], 4)
-            # spec: spec/risk_balance_of_power/06_turn.rules:56
-            state.tracks[11] = max(0, min(20, state.tracks[11] + A_sterne[L[2]]))
+            state.tracks[11] = max(0, min(20, state.tracks[11] + A_sterne[L[1]]))
             state.stamps[10] += 1
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/risk_balance_of_power/06_turn.rules:58
-            L[1] = False
+            # spec: spec/risk_balance_of_power/06_turn.rules:57
+            pc = 6
+            continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/risk_balance_of_power/06_turn.rules:61
+            # spec: spec/risk_balance_of_power/06_turn.rules:60
             if state.tracks[11] >= 2:
-                # spec: spec/risk_balance_of_power/06_turn.rules:62
+                # spec: spec/risk_balance_of_power/06_turn.rules:61
                 log_line(
                     state,
                     " ".join(
@@ -1126,26 +1119,26 @@ def s_karten_eintauschen(state, frame):
                             "Einheiten",
                         ]
                     ),
-                    "spec/risk_balance_of_power/06_turn.rules:62:9",
+                    "spec/risk_balance_of_power/06_turn.rules:61:9",
                 )
-                # spec: spec/risk_balance_of_power/06_turn.rules:64
+                # spec: spec/risk_balance_of_power/06_turn.rules:63
                 p_einheiten_nehmen(
                     state,
                     L[0],
                     bounded(
                         d_einheiten_fuer_sterne(state, state.tracks[11]),
-                        "spec/risk_balance_of_power/06_turn.rules:64:29",
+                        "spec/risk_balance_of_power/06_turn.rules:63:29",
                     ),
                 )
-                # spec: spec/risk_balance_of_power/06_turn.rules:65
+                # spec: spec/risk_balance_of_power/06_turn.rules:64
                 for card in list(state.zones[4]):
                     move_card(state, card, 5)
             else:
-                # spec: spec/risk_balance_of_power/06_turn.rules:67
+                # spec: spec/risk_balance_of_power/06_turn.rules:66
                 dest = 2 + L[0]
                 for card in list(state.zones[4]):
                     move_card(state, card, dest)
-            # spec: spec/risk_balance_of_power/06_turn.rules:69
+            # spec: spec/risk_balance_of_power/06_turn.rules:68
             state.tracks[11] = 0
             state.stamps[10] += 1
             state.frames.pop()
@@ -1153,20 +1146,20 @@ def s_karten_eintauschen(state, frame):
 
 
 def s_platzieren(state, frame):
-    "procedure platzieren (spec/risk_balance_of_power/06_turn.rules:74)"
+    "procedure platzieren (spec/risk_balance_of_power/06_turn.rules:73)"
     # L: 0 p, 1 g, 2 n
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:75
+            # spec: spec/risk_balance_of_power/06_turn.rules:74
             pc = 1
         if pc == 1:
             if not (state.tracks[2 + L[0]] > 0 and d_gebiete_von(state, L[0]) > 0):
                 pc = 4
                 continue
-            tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:75:5")
-            # spec: spec/risk_balance_of_power/06_turn.rules:76
+            tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:74:5")
+            # spec: spec/risk_balance_of_power/06_turn.rules:75
             player = L[0]
             values = [
                 c_g
@@ -1182,28 +1175,28 @@ def s_platzieren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:76:9",
+                "spec/risk_balance_of_power/06_turn.rules:75:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:77
+            # spec: spec/risk_balance_of_power/06_turn.rules:76
             state.tracks[2 + L[0]] = max(0, min(90, state.tracks[2 + L[0]] - 1))
             state.stamps[3] += 1
-            # spec: spec/risk_balance_of_power/06_turn.rules:78
+            # spec: spec/risk_balance_of_power/06_turn.rules:77
             state.counters[L[0]][L[1]] = bounded(
                 max(0, state.counters[L[0]][L[1]] + 1),
-                "spec/risk_balance_of_power/06_turn.rules:78:9",
+                "spec/risk_balance_of_power/06_turn.rules:77:9",
             )
             state.stamps[11] += 1
-            # spec: spec/risk_balance_of_power/06_turn.rules:79
+            # spec: spec/risk_balance_of_power/06_turn.rules:78
             player = L[0]
             values = list(
                 int_range(
                     0,
                     state.tracks[2 + L[0]],
-                    "spec/risk_balance_of_power/06_turn.rules:79:24",
+                    "spec/risk_balance_of_power/06_turn.rules:78:24",
                 )
             )
             if len(values) == 1:  # unless forced: the only option, no decision
@@ -1221,20 +1214,20 @@ def s_platzieren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:79:9",
+                "spec/risk_balance_of_power/06_turn.rules:78:9",
                 (L[1],),
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:80
+            # spec: spec/risk_balance_of_power/06_turn.rules:79
             state.tracks[2 + L[0]] = max(0, min(90, state.tracks[2 + L[0]] - L[2]))
             state.stamps[3] += 1
-            # spec: spec/risk_balance_of_power/06_turn.rules:81
+            # spec: spec/risk_balance_of_power/06_turn.rules:80
             state.counters[L[0]][L[1]] = bounded(
                 max(0, state.counters[L[0]][L[1]] + L[2]),
-                "spec/risk_balance_of_power/06_turn.rules:81:9",
+                "spec/risk_balance_of_power/06_turn.rules:80:9",
             )
             state.stamps[11] += 1
             pc = 1
@@ -1245,23 +1238,22 @@ def s_platzieren(state, frame):
 
 
 def s_mission_beanspruchen(state, frame):
-    "procedure mission_beanspruchen (spec/risk_balance_of_power/06_turn.rules:88)"
+    "procedure mission_beanspruchen (spec/risk_balance_of_power/06_turn.rules:87)"
     # L: 0 p, 1 m
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:89
-            if any(d_mission_erfuellt(state, L[0], c_m) for c_m in state.zones[6]):
-                pc = 1
-            else:
-                pc = 5
-        if pc == 1:
-            # spec: spec/risk_balance_of_power/06_turn.rules:90
+            # spec: spec/risk_balance_of_power/06_turn.rules:88
             player = L[0]
             offered = []
-            offered.append(0)
+            if any(d_mission_erfuellt(state, L[0], c_m) for c_m in state.zones[6]):
+                offered.append(0)
             offered.append(1)
+            if len(offered) == 1:  # unless forced: the only option, no decision
+                frame[3] = offered[0]
+                pc = 1
+                continue
             ids, labels = option_names(
                 offered,
                 ("beanspruchen", "verzichten"),
@@ -1274,20 +1266,20 @@ def s_mission_beanspruchen(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/risk_balance_of_power/06_turn.rules:90:9",
+                "spec/risk_balance_of_power/06_turn.rules:88:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             k = frame[3]
             if k == 0:
-                pc = 3
+                pc = 2
             elif k == 1:
-                pc = 5
+                pc = 4
             else:
-                pc = 5
-        if pc == 3:
-            # spec: spec/risk_balance_of_power/06_turn.rules:92
+                pc = 4
+        if pc == 2:
+            # spec: spec/risk_balance_of_power/06_turn.rules:91
             player = L[0]
             values = [
                 c_m for c_m in state.zones[6] if d_mission_erfuellt(state, L[0], c_m)
@@ -1300,18 +1292,18 @@ def s_mission_beanspruchen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:92:17",
+                "spec/risk_balance_of_power/06_turn.rules:91:13",
             )
-            frame[1] = 4
+            frame[1] = 3
             return
-        if pc == 4:
+        if pc == 3:
             L[1] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:93
+            # spec: spec/risk_balance_of_power/06_turn.rules:92
             move_card(state, L[1], 7 + L[0])
-            # spec: spec/risk_balance_of_power/06_turn.rules:94
+            # spec: spec/risk_balance_of_power/06_turn.rules:93
             state.tracks[9] = max(0, min(12, state.tracks[9] + 1))
             state.stamps[8] += 1
-            # spec: spec/risk_balance_of_power/06_turn.rules:95
+            # spec: spec/risk_balance_of_power/06_turn.rules:94
             log_line(
                 state,
                 " ".join(
@@ -1321,34 +1313,33 @@ def s_mission_beanspruchen(state, frame):
                         text_of(ENTITY_LABELS[L[1]]),
                     ]
                 ),
-                "spec/risk_balance_of_power/06_turn.rules:95:17",
+                "spec/risk_balance_of_power/06_turn.rules:94:13",
             )
-            # spec: spec/risk_balance_of_power/06_turn.rules:96
+            # spec: spec/risk_balance_of_power/06_turn.rules:95
             p_sieg_pruefen(state, L[0])
-            pc = 5
-        if pc == 5:
+            pc = 4
+        if pc == 4:
             state.frames.pop()
             return
 
 
 def s_truppenbewegung(state, frame):
-    "procedure truppenbewegung (spec/risk_balance_of_power/06_turn.rules:114)"
+    "procedure truppenbewegung (spec/risk_balance_of_power/06_turn.rules:112)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:115
-            if any(d_kann_bewegen_von(state, L[0], c_g) for c_g in K_gebiet):
-                pc = 1
-            else:
-                pc = 4
-        if pc == 1:
-            # spec: spec/risk_balance_of_power/06_turn.rules:116
+            # spec: spec/risk_balance_of_power/06_turn.rules:113
             player = L[0]
             offered = []
-            offered.append(0)
+            if any(d_kann_bewegen_von(state, L[0], c_g) for c_g in K_gebiet):
+                offered.append(0)
             offered.append(1)
+            if len(offered) == 1:  # unless forced: the only option, no decision
+                frame[3] = offered[0]
+                pc = 1
+                continue
             ids, labels = option_names(
                 offered,
                 ("bewegen", "keine"),
@@ -1364,36 +1355,36 @@ def s_truppenbewegung(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/risk_balance_of_power/06_turn.rules:116:9",
+                "spec/risk_balance_of_power/06_turn.rules:113:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             k = frame[3]
             if k == 0:
-                pc = 3
+                pc = 2
             elif k == 1:
-                pc = 4
+                pc = 3
             else:
-                pc = 4
-        if pc == 3:
-            # spec: spec/risk_balance_of_power/06_turn.rules:118
+                pc = 3
+        if pc == 2:
+            # spec: spec/risk_balance_of_power/06_turn.rules:116
             state.frames.pop()
             state.frames.append(new_frame(13, [L[0]] + [UNBOUND] * 3))
             return
-        if pc == 4:
+        if pc == 3:
             state.frames.pop()
             return
 
 
 def s_truppen_bewegen(state, frame):
-    "procedure truppen_bewegen (spec/risk_balance_of_power/06_turn.rules:125)"
+    "procedure truppen_bewegen (spec/risk_balance_of_power/06_turn.rules:122)"
     # L: 0 p, 1 von, 2 nach, 3 n
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:126
+            # spec: spec/risk_balance_of_power/06_turn.rules:123
             player = L[0]
             values = [
                 c_von
@@ -1409,13 +1400,13 @@ def s_truppen_bewegen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:126:5",
+                "spec/risk_balance_of_power/06_turn.rules:123:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:127
+            # spec: spec/risk_balance_of_power/06_turn.rules:124
             player = L[0]
             values = [
                 c_nach
@@ -1423,7 +1414,7 @@ def s_truppen_bewegen(state, frame):
                     L[1],
                     ADJ,
                     lambda c_g: state.counters[L[0]][c_g] > 0,
-                    "spec/risk_balance_of_power/06_turn.rules:127:23",
+                    "spec/risk_balance_of_power/06_turn.rules:124:23",
                 )
                 if c_nach != L[1]
             ]
@@ -1435,19 +1426,19 @@ def s_truppen_bewegen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:127:5",
+                "spec/risk_balance_of_power/06_turn.rules:124:5",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:129
+            # spec: spec/risk_balance_of_power/06_turn.rules:126
             player = L[0]
             values = list(
                 int_range(
                     1,
                     state.counters[L[0]][L[1]] - 1,
-                    "spec/risk_balance_of_power/06_turn.rules:129:20",
+                    "spec/risk_balance_of_power/06_turn.rules:126:20",
                 )
             )
             if len(values) == 1:  # unless forced: the only option, no decision
@@ -1465,7 +1456,7 @@ def s_truppen_bewegen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:129:5",
+                "spec/risk_balance_of_power/06_turn.rules:126:5",
                 (
                     L[1],
                     L[2],
@@ -1475,16 +1466,16 @@ def s_truppen_bewegen(state, frame):
             return
         if pc == 3:
             L[3] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:131
+            # spec: spec/risk_balance_of_power/06_turn.rules:128
             state.counters[L[0]][L[1]] = bounded(
                 max(0, state.counters[L[0]][L[1]] - L[3]),
-                "spec/risk_balance_of_power/06_turn.rules:131:5",
+                "spec/risk_balance_of_power/06_turn.rules:128:5",
             )
             state.stamps[11] += 1
-            # spec: spec/risk_balance_of_power/06_turn.rules:132
+            # spec: spec/risk_balance_of_power/06_turn.rules:129
             state.counters[L[0]][L[2]] = bounded(
                 max(0, state.counters[L[0]][L[2]] + L[3]),
-                "spec/risk_balance_of_power/06_turn.rules:132:5",
+                "spec/risk_balance_of_power/06_turn.rules:129:5",
             )
             state.stamps[11] += 1
             state.frames.pop()
@@ -1492,44 +1483,44 @@ def s_truppen_bewegen(state, frame):
 
 
 def s_spiel(state, frame):
-    "procedure spiel (spec/risk_balance_of_power/06_turn.rules:162)"
+    "procedure spiel (spec/risk_balance_of_power/06_turn.rules:159)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:163
+            # spec: spec/risk_balance_of_power/06_turn.rules:160
             state.vars[3] = True
             state.stamps[18] += 1
-            # spec: spec/risk_balance_of_power/06_turn.rules:164
+            # spec: spec/risk_balance_of_power/06_turn.rules:161
             L[0] = state.vars[1]
-            # spec: spec/risk_balance_of_power/06_turn.rules:165
+            # spec: spec/risk_balance_of_power/06_turn.rules:162
             pc = 1
         if pc == 1:
             if not True:
                 pc = 3
                 continue
-            tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:165:5")
-            # spec: spec/risk_balance_of_power/06_turn.rules:166
+            tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:162:5")
+            # spec: spec/risk_balance_of_power/06_turn.rules:163
             frame[1] = 2
             state.frames.append(new_frame(4, [L[0]]))
             return
         if pc == 2:
-            # spec: spec/risk_balance_of_power/06_turn.rules:167
+            # spec: spec/risk_balance_of_power/06_turn.rules:164
             if L[0] != state.vars[1]:
-                # spec: spec/risk_balance_of_power/06_turn.rules:168
+                # spec: spec/risk_balance_of_power/06_turn.rules:165
                 if state.tracks[8] >= state.params["rundenlimit"]:
-                    # spec: spec/risk_balance_of_power/06_turn.rules:169
+                    # spec: spec/risk_balance_of_power/06_turn.rules:166
                     end_game(
                         state,
                         None,
                         "Rundenlimit erreicht (Simulationsgrenze, nicht in der Regel)",
-                        "spec/risk_balance_of_power/06_turn.rules:169:17",
+                        "spec/risk_balance_of_power/06_turn.rules:166:17",
                     )
-                # spec: spec/risk_balance_of_power/06_turn.rules:171
+                # spec: spec/risk_balance_of_power/06_turn.rules:168
                 state.tracks[8] = max(1, min(999, state.tracks[8] + 1))
                 state.stamps[7] += 1
-            # spec: spec/risk_balance_of_power/06_turn.rules:173
+            # spec: spec/risk_balance_of_power/06_turn.rules:170
             L[0] = None if L[0] is None else (L[0] + 1) % 2
             pc = 1
             continue
@@ -1539,10 +1530,10 @@ def s_spiel(state, frame):
 
 
 def s_start(state, frame):
-    "start (spec/risk_balance_of_power/07_setup.rules:124)"
-    # spec: spec/risk_balance_of_power/07_setup.rules:125
+    "start (spec/risk_balance_of_power/07_setup.rules:123)"
+    # spec: spec/risk_balance_of_power/07_setup.rules:124
     p_grundausbildung(state)
-    # spec: spec/risk_balance_of_power/07_setup.rules:126
+    # spec: spec/risk_balance_of_power/07_setup.rules:125
     state.frames.pop()
     state.frames.append(new_frame(14, [UNBOUND] * 1))
     return
@@ -1573,6 +1564,6 @@ START = (15, 0)
 # Where suspended frames hold cards: step -> (slots of cards, slots of lists of
 # cards), so a search bot that re-deals unseen cards re-deals these too.
 CARD_SLOTS = {
-    9: ((2,), ()),  # procedure karten_eintauschen
+    9: ((1,), ()),  # procedure karten_eintauschen
     11: ((1,), ()),  # procedure mission_beanspruchen
 }

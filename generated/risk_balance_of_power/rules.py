@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: af9333056f61d664
+# Spec hash: c0b59b985230767e
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 7ccb6ef1c26b42eb1837 output 4d9ceb7941198a323a00
+# Fingerprint: source 9ad3ceeff5400db6872c output a65e8cc7b941e61de1a3
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -123,16 +123,14 @@ def d_staerke(state, v_g):
 def d_armeen_auf(state, v_g):
     "define armeen_auf"
     # spec: spec/risk_balance_of_power/04_rules.rules:11
-    return (
-        (1 if state.counters[0][v_g] > 0 else 0)
-        + (1 if state.counters[1][v_g] > 0 else 0)
-        + (1 if state.counters[2][v_g] > 0 else 0)
+    return len([c_p for c_p in PLAYERS if state.counters[c_p][v_g] > 0]) + (
+        1 if state.counters[2][v_g] > 0 else 0
     )
 
 
 def d_einheiten_auf_dem_plan(state, v_p):
     "define einheiten_auf_dem_plan"
-    # spec: spec/risk_balance_of_power/04_rules.rules:14
+    # spec: spec/risk_balance_of_power/04_rules.rules:13
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (s[11],)
@@ -147,7 +145,7 @@ def d_einheiten_auf_dem_plan(state, v_p):
 
 def d_einheiten_insgesamt(state, v_p):
     "define einheiten_insgesamt"
-    # spec: spec/risk_balance_of_power/04_rules.rules:15
+    # spec: spec/risk_balance_of_power/04_rules.rules:14
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -172,7 +170,7 @@ def d_einheiten_insgesamt(state, v_p):
 
 def d_gebiete_von(state, v_p):
     "define gebiete_von"
-    # spec: spec/risk_balance_of_power/04_rules.rules:18
+    # spec: spec/risk_balance_of_power/04_rules.rules:17
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (s[11],)
@@ -194,7 +192,7 @@ def d_gebiete_von(state, v_p):
 
 def d_staedte_von(state, v_p):
     "define staedte_von"
-    # spec: spec/risk_balance_of_power/04_rules.rules:21
+    # spec: spec/risk_balance_of_power/04_rules.rules:20
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -218,13 +216,13 @@ def d_staedte_von(state, v_p):
 
 def d_ist_hauptstadt(state, v_g):
     "define ist_hauptstadt"
-    # spec: spec/risk_balance_of_power/04_rules.rules:24
+    # spec: spec/risk_balance_of_power/04_rules.rules:23
     return state.counters[4][v_g] + state.counters[5][v_g] > 0
 
 
 def d_hauptstaedte_von(state, v_p):
     "define hauptstaedte_von"
-    # spec: spec/risk_balance_of_power/04_rules.rules:25
+    # spec: spec/risk_balance_of_power/04_rules.rules:24
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -251,7 +249,7 @@ def d_hauptstaedte_von(state, v_p):
 
 def d_haelt_eigene_hauptstadt(state, v_p):
     "define haelt_eigene_hauptstadt"
-    # spec: spec/risk_balance_of_power/04_rules.rules:27
+    # spec: spec/risk_balance_of_power/04_rules.rules:26
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -272,21 +270,21 @@ def d_haelt_eigene_hauptstadt(state, v_p):
 
 def d_kontrolliert_region(state, v_p, v_r):
     "define kontrolliert_region"
-    # spec: spec/risk_balance_of_power/04_rules.rules:32
+    # spec: spec/risk_balance_of_power/04_rules.rules:31
     return all(
         state.counters[v_p][c_g] > 0
         for c_g in collection_of(
             state,
             v_r,
             REGION_MEMBERS,
-            "spec/risk_balance_of_power/04_rules.rules:32:69",
+            "spec/risk_balance_of_power/04_rules.rules:31:69",
         )
     )
 
 
 def d_regionen_von(state, v_p):
     "define regionen_von"
-    # spec: spec/risk_balance_of_power/04_rules.rules:33
+    # spec: spec/risk_balance_of_power/04_rules.rules:32
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (s[11],)
@@ -301,13 +299,13 @@ def d_regionen_von(state, v_p):
 
 def d_einheiten_je_hauptstadt(state):
     "define einheiten_je_hauptstadt"
-    # spec: spec/risk_balance_of_power/04_rules.rules:40
+    # spec: spec/risk_balance_of_power/04_rules.rules:39
     return 1
 
 
 def d_verstaerkung_fuer_gebiete(state, v_p):
     "define verstaerkung_fuer_gebiete"
-    # spec: spec/risk_balance_of_power/04_rules.rules:41
+    # spec: spec/risk_balance_of_power/04_rules.rules:40
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -325,7 +323,7 @@ def d_verstaerkung_fuer_gebiete(state, v_p):
 
 def d_verstaerkung_fuer_regionen(state, v_p):
     "define verstaerkung_fuer_regionen"
-    # spec: spec/risk_balance_of_power/04_rules.rules:42
+    # spec: spec/risk_balance_of_power/04_rules.rules:41
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (s[11],)
@@ -342,7 +340,7 @@ def d_verstaerkung_fuer_regionen(state, v_p):
 
 def d_verstaerkung_fuer_hauptstaedte(state, v_p):
     "define verstaerkung_fuer_hauptstaedte"
-    # spec: spec/risk_balance_of_power/04_rules.rules:44
+    # spec: spec/risk_balance_of_power/04_rules.rules:43
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -360,7 +358,7 @@ def d_verstaerkung_fuer_hauptstaedte(state, v_p):
 
 def d_verstaerkung_ohne_karten(state, v_p):
     "define verstaerkung_ohne_karten"
-    # spec: spec/risk_balance_of_power/04_rules.rules:46
+    # spec: spec/risk_balance_of_power/04_rules.rules:45
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -383,7 +381,7 @@ def d_verstaerkung_ohne_karten(state, v_p):
 
 def d_neutrale_armee_besiegt(state):
     "define neutrale_armee_besiegt"
-    # spec: spec/risk_balance_of_power/04_rules.rules:53
+    # spec: spec/risk_balance_of_power/04_rules.rules:52
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (s[12],)
@@ -398,7 +396,7 @@ def d_neutrale_armee_besiegt(state):
 
 def d_schwierige_gebiete_von(state, v_p):
     "define schwierige_gebiete_von"
-    # spec: spec/risk_balance_of_power/04_rules.rules:54
+    # spec: spec/risk_balance_of_power/04_rules.rules:53
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (s[11],)
@@ -415,7 +413,7 @@ def d_schwierige_gebiete_von(state, v_p):
 
 def d_mission_erfuellt(state, v_p, v_m):
     "define mission_erfuellt"
-    # spec: spec/risk_balance_of_power/04_rules.rules:56
+    # spec: spec/risk_balance_of_power/04_rules.rules:55
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -436,14 +434,14 @@ def d_mission_erfuellt(state, v_p, v_m):
                 A_anzahl,
                 v_m,
                 "anzahl",
-                "spec/risk_balance_of_power/04_rules.rules:57:50",
+                "spec/risk_balance_of_power/04_rules.rules:56:50",
             )
         )
         if (
             A_art[v_m]
             if v_m is not None
             else attr_of(
-                A_art, v_m, "art", "spec/risk_balance_of_power/04_rules.rules:57:8"
+                A_art, v_m, "art", "spec/risk_balance_of_power/04_rules.rules:56:8"
             )
         )
         == "stadtzahl"
@@ -457,7 +455,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                         A_bauwerk,
                         v_m,
                         "bauwerk",
-                        "spec/risk_balance_of_power/04_rules.rules:58:71",
+                        "spec/risk_balance_of_power/04_rules.rules:57:71",
                     )
                 )
                 or state.counters[v_p][c_g] > 0
@@ -467,7 +465,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                 A_art[v_m]
                 if v_m is not None
                 else attr_of(
-                    A_art, v_m, "art", "spec/risk_balance_of_power/04_rules.rules:58:13"
+                    A_art, v_m, "art", "spec/risk_balance_of_power/04_rules.rules:57:13"
                 )
             )
             == "bauwerke"
@@ -480,7 +478,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                         A_anzahl,
                         v_m,
                         "anzahl",
-                        "spec/risk_balance_of_power/04_rules.rules:59:69",
+                        "spec/risk_balance_of_power/04_rules.rules:58:69",
                     )
                 )
                 if (
@@ -490,7 +488,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                         A_art,
                         v_m,
                         "art",
-                        "spec/risk_balance_of_power/04_rules.rules:59:13",
+                        "spec/risk_balance_of_power/04_rules.rules:58:13",
                     )
                 )
                 == "gelaendezahl"
@@ -506,7 +504,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                             A_art,
                             v_m,
                             "art",
-                            "spec/risk_balance_of_power/04_rules.rules:60:13",
+                            "spec/risk_balance_of_power/04_rules.rules:59:13",
                         )
                     )
                     == "seewege"
@@ -520,7 +518,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                                     A_ziel,
                                     v_m,
                                     "ziel",
-                                    "spec/risk_balance_of_power/04_rules.rules:62:41",
+                                    "spec/risk_balance_of_power/04_rules.rules:61:41",
                                 )
                             )
                             and d_kontrolliert_region(state, v_p, c_r)
@@ -533,7 +531,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                                 A_art,
                                 v_m,
                                 "art",
-                                "spec/risk_balance_of_power/04_rules.rules:61:13",
+                                "spec/risk_balance_of_power/04_rules.rules:60:13",
                             )
                         )
                         == "ganze_region"
@@ -546,7 +544,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                                     A_anzahl,
                                     v_m,
                                     "anzahl",
-                                    "spec/risk_balance_of_power/04_rules.rules:63:58",
+                                    "spec/risk_balance_of_power/04_rules.rules:62:58",
                                 )
                             )
                             if (
@@ -556,7 +554,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                                     A_art,
                                     v_m,
                                     "art",
-                                    "spec/risk_balance_of_power/04_rules.rules:63:13",
+                                    "spec/risk_balance_of_power/04_rules.rules:62:13",
                                 )
                             )
                             == "regionszahl"
@@ -573,13 +571,13 @@ def d_mission_erfuellt(state, v_p, v_m):
 
 def d_missionen_zum_sieg(state):
     "define missionen_zum_sieg"
-    # spec: spec/risk_balance_of_power/04_rules.rules:67
+    # spec: spec/risk_balance_of_power/04_rules.rules:66
     return 3
 
 
 def d_missionssieg(state, v_p):
     "define missionssieg"
-    # spec: spec/risk_balance_of_power/04_rules.rules:68
+    # spec: spec/risk_balance_of_power/04_rules.rules:67
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -642,7 +640,7 @@ def d_kann_angreifen(state, v_p):
 
 def d_kann_bewegen_von(state, v_p, v_g):
     "define kann_bewegen_von"
-    # spec: spec/risk_balance_of_power/06_turn.rules:109
+    # spec: spec/risk_balance_of_power/06_turn.rules:107
     return state.counters[v_p][v_g] >= 2 and any(
         state.counters[v_p][c_z] > 0 for c_z in ADJ[v_g]
     )
@@ -650,12 +648,12 @@ def d_kann_bewegen_von(state, v_p, v_g):
 
 def d_verbunden(state, v_p, v_von, v_nach):
     "define verbunden"
-    # spec: spec/risk_balance_of_power/06_turn.rules:111
+    # spec: spec/risk_balance_of_power/06_turn.rules:109
     return v_nach in reachable(
         v_von,
         ADJ,
         lambda c_g: state.counters[v_p][c_g] > 0,
-        "spec/risk_balance_of_power/06_turn.rules:112:13",
+        "spec/risk_balance_of_power/06_turn.rules:110:13",
     )
 
 
@@ -1256,7 +1254,7 @@ BOTS = {
 
 
 def kept_0(state, arg_0):
-    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/04_rules.rules:18, while what it reads is unchanged"
+    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/04_rules.rules:17, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[11],)
     kept = state.memo.get((0, arg_0))
@@ -1274,7 +1272,7 @@ def kept_0(state, arg_0):
 
 
 def kept_1(state, arg_0):
-    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/04_rules.rules:26, while what it reads is unchanged"
+    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/04_rules.rules:25, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[11],
@@ -1300,7 +1298,7 @@ def kept_1(state, arg_0):
 
 
 def kept_2(state, arg_0):
-    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/05_conquest.rules:53, while what it reads is unchanged"
+    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/05_conquest.rules:52, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[11],)
     kept = state.memo.get((2, arg_0))
@@ -1318,7 +1316,7 @@ def kept_2(state, arg_0):
 
 
 def kept_3(state, arg_0):
-    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/06_turn.rules:126, while what it reads is unchanged"
+    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/06_turn.rules:123, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[11],)
     kept = state.memo.get((3, arg_0))
@@ -1340,11 +1338,24 @@ def kept_3(state, arg_0):
 
 def pol_feldzug_grundausbildung_0(state, pending, tun):
     "policy feldzug_grundausbildung, rule 1: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:66
+    # spec: spec/risk_balance_of_power/10_policies.rules:69
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:67
+    # spec: spec/risk_balance_of_power/10_policies.rules:72
+    best = keep_best(best, [v_n for v_n in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_feldzug_grundausbildung_1(state, pending, tun):
+    "policy feldzug_grundausbildung, rule 2: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:75
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/risk_balance_of_power/10_policies.rules:76
     best = keep_best(
         best,
         [
@@ -1356,13 +1367,13 @@ def pol_feldzug_grundausbildung_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:68
+    # spec: spec/risk_balance_of_power/10_policies.rules:77
     best = keep_best(
         best, [d_front(state, v_you, v_g) for v_g in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:69
+    # spec: spec/risk_balance_of_power/10_policies.rules:78
     best = keep_best(
         best,
         [d_bedrohung(state, v_you, v_g) > 0 for v_g in [values[i] for i in best]],
@@ -1370,7 +1381,7 @@ def pol_feldzug_grundausbildung_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:70
+    # spec: spec/risk_balance_of_power/10_policies.rules:79
     best = keep_best(
         best,
         [d_angriffsbasis(state, v_you, v_g) for v_g in [values[i] for i in best]],
@@ -1378,7 +1389,7 @@ def pol_feldzug_grundausbildung_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:71
+    # spec: spec/risk_balance_of_power/10_policies.rules:80
     best = keep_best(
         best, [state.counters[v_you][v_g] for v_g in [values[i] for i in best]], False
     )
@@ -1387,36 +1398,23 @@ def pol_feldzug_grundausbildung_0(state, pending, tun):
     return best
 
 
-def pol_feldzug_grundausbildung_1(state, pending, tun):
-    "policy feldzug_grundausbildung, rule 2: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:73
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:74
-    best = keep_best(best, [v_n for v_n in [values[i] for i in best]], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
 def pol_feldzug_grundausbildung_2(state, pending, tun):
     "policy feldzug_grundausbildung, rule 3: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:78
+    # spec: spec/risk_balance_of_power/10_policies.rules:84
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:79
+    # spec: spec/risk_balance_of_power/10_policies.rules:85
     if state.tracks[11] > 0:
         best = keep_best(best, [ids[i] in ("eintauschen",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:80
+    # spec: spec/risk_balance_of_power/10_policies.rules:86
     if sum([A_sterne[c_c] for c_c in state.zones[2 + v_you]]) >= 4:
         best = keep_best(best, [ids[i] in ("eintauschen",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:81
+    # spec: spec/risk_balance_of_power/10_policies.rules:87
     best = keep_best(best, [ids[i] in ("fertig",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1425,11 +1423,11 @@ def pol_feldzug_grundausbildung_2(state, pending, tun):
 
 def pol_feldzug_grundausbildung_3(state, pending, tun):
     "policy feldzug_grundausbildung, rule 4: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:83
+    # spec: spec/risk_balance_of_power/10_policies.rules:89
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:84
+    # spec: spec/risk_balance_of_power/10_policies.rules:90
     best = keep_best(best, [A_sterne[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -1438,16 +1436,16 @@ def pol_feldzug_grundausbildung_3(state, pending, tun):
 
 def pol_feldzug_grundausbildung_4(state, pending, tun):
     "policy feldzug_grundausbildung, rule 5: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:87
+    # spec: spec/risk_balance_of_power/10_policies.rules:93
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:88
+    # spec: spec/risk_balance_of_power/10_policies.rules:94
     if d_gute_aussicht_irgendwo(state, v_you):
         best = keep_best(best, [ids[i] in ("angreifen",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:89
+    # spec: spec/risk_balance_of_power/10_policies.rules:95
     best = keep_best(best, [ids[i] in ("aufhoeren",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1456,11 +1454,11 @@ def pol_feldzug_grundausbildung_4(state, pending, tun):
 
 def pol_feldzug_grundausbildung_5(state, pending, tun):
     "policy feldzug_grundausbildung, rule 6: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:91
+    # spec: spec/risk_balance_of_power/10_policies.rules:97
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:92
+    # spec: spec/risk_balance_of_power/10_policies.rules:98
     best = keep_best(
         best,
         [d_gute_aussicht_von(state, v_you, v_v) for v_v in [values[i] for i in best]],
@@ -1468,7 +1466,7 @@ def pol_feldzug_grundausbildung_5(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:93
+    # spec: spec/risk_balance_of_power/10_policies.rules:99
     best = keep_best(
         best, [state.counters[v_you][v_v] for v_v in [values[i] for i in best]], False
     )
@@ -1479,11 +1477,11 @@ def pol_feldzug_grundausbildung_5(state, pending, tun):
 
 def pol_feldzug_grundausbildung_6(state, pending, tun):
     "policy feldzug_grundausbildung, rule 7: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:95
+    # spec: spec/risk_balance_of_power/10_policies.rules:101
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:96
+    # spec: spec/risk_balance_of_power/10_policies.rules:102
     best = keep_best(
         best,
         [
@@ -1497,7 +1495,7 @@ def pol_feldzug_grundausbildung_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:97
+    # spec: spec/risk_balance_of_power/10_policies.rules:103
     best = keep_best(
         best,
         [d_eroberungswert(state, v_you, v_z) for v_z in [values[i] for i in best]],
@@ -1505,7 +1503,7 @@ def pol_feldzug_grundausbildung_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:98
+    # spec: spec/risk_balance_of_power/10_policies.rules:104
     best = keep_best(
         best,
         [
@@ -1521,37 +1519,11 @@ def pol_feldzug_grundausbildung_6(state, pending, tun):
 
 def pol_feldzug_grundausbildung_7(state, pending, tun):
     "policy feldzug_grundausbildung, rule 8: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:100
+    # spec: spec/risk_balance_of_power/10_policies.rules:108
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:101
-    best = keep_best(best, [v_a for v_a in [values[i] for i in best]], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_feldzug_grundausbildung_8(state, pending, tun):
-    "policy feldzug_grundausbildung, rule 9: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:105
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:106
-    best = keep_best(best, [v_d for v_d in [values[i] for i in best]], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_feldzug_grundausbildung_9(state, pending, tun):
-    "policy feldzug_grundausbildung, rule 10: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:110
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:111
+    # spec: spec/risk_balance_of_power/10_policies.rules:109
     best = keep_best(
         best,
         [
@@ -1573,26 +1545,26 @@ def pol_feldzug_grundausbildung_9(state, pending, tun):
     return best
 
 
-def pol_feldzug_grundausbildung_10(state, pending, tun):
-    "policy feldzug_grundausbildung, rule 11: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:116
+def pol_feldzug_grundausbildung_8(state, pending, tun):
+    "policy feldzug_grundausbildung, rule 9: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:114
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:117
+    # spec: spec/risk_balance_of_power/10_policies.rules:115
     best = keep_best(best, [ids[i] in ("beanspruchen",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_feldzug_grundausbildung_11(state, pending, tun):
-    "policy feldzug_grundausbildung, rule 12: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:120
+def pol_feldzug_grundausbildung_9(state, pending, tun):
+    "policy feldzug_grundausbildung, rule 10: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:118
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:121
+    # spec: spec/risk_balance_of_power/10_policies.rules:119
     if any(
         bool(d_kann_bewegen_von(state, v_you, c_g) and not d_front(state, v_you, c_g))
         for c_g in K_gebiet
@@ -1600,20 +1572,20 @@ def pol_feldzug_grundausbildung_11(state, pending, tun):
         best = keep_best(best, [ids[i] in ("bewegen",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:122
+    # spec: spec/risk_balance_of_power/10_policies.rules:120
     best = keep_best(best, [ids[i] in ("keine",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_feldzug_grundausbildung_12(state, pending, tun):
-    "policy feldzug_grundausbildung, rule 13: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:124
+def pol_feldzug_grundausbildung_10(state, pending, tun):
+    "policy feldzug_grundausbildung, rule 11: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:122
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:125
+    # spec: spec/risk_balance_of_power/10_policies.rules:123
     best = keep_best(
         best,
         [
@@ -1626,7 +1598,7 @@ def pol_feldzug_grundausbildung_12(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:126
+    # spec: spec/risk_balance_of_power/10_policies.rules:124
     best = keep_best(
         best, [state.counters[v_you][v_g] for v_g in [values[i] for i in best]], False
     )
@@ -1635,13 +1607,13 @@ def pol_feldzug_grundausbildung_12(state, pending, tun):
     return best
 
 
-def pol_feldzug_grundausbildung_13(state, pending, tun):
-    "policy feldzug_grundausbildung, rule 14: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:128
+def pol_feldzug_grundausbildung_11(state, pending, tun):
+    "policy feldzug_grundausbildung, rule 12: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:126
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:129
+    # spec: spec/risk_balance_of_power/10_policies.rules:127
     best = keep_best(
         best,
         [
@@ -1653,7 +1625,7 @@ def pol_feldzug_grundausbildung_13(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:130
+    # spec: spec/risk_balance_of_power/10_policies.rules:128
     best = keep_best(
         best,
         [d_bedrohung(state, v_you, v_g) > 0 for v_g in [values[i] for i in best]],
@@ -1661,31 +1633,18 @@ def pol_feldzug_grundausbildung_13(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:131
+    # spec: spec/risk_balance_of_power/10_policies.rules:129
     best = keep_best(
         best, [d_front(state, v_you, v_g) for v_g in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:132
+    # spec: spec/risk_balance_of_power/10_policies.rules:130
     best = keep_best(
         best,
         [d_angriffsbasis(state, v_you, v_g) for v_g in [values[i] for i in best]],
         False,
     )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_feldzug_grundausbildung_14(state, pending, tun):
-    "policy feldzug_grundausbildung, rule 15: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:134
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:135
-    best = keep_best(best, [v_n for v_n in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
     return best
@@ -1700,37 +1659,37 @@ NEVERS = {
 
 POLICIES = {
     "feldzug": {
-        "spec/risk_balance_of_power/05_conquest.rules:112:5": pol_feldzug_grundausbildung_9,
-        "spec/risk_balance_of_power/05_conquest.rules:32:9": pol_feldzug_grundausbildung_4,
-        "spec/risk_balance_of_power/05_conquest.rules:53:5": pol_feldzug_grundausbildung_5,
-        "spec/risk_balance_of_power/05_conquest.rules:55:5": pol_feldzug_grundausbildung_6,
-        "spec/risk_balance_of_power/05_conquest.rules:57:5": pol_feldzug_grundausbildung_7,
-        "spec/risk_balance_of_power/05_conquest.rules:59:5": pol_feldzug_grundausbildung_8,
-        "spec/risk_balance_of_power/06_turn.rules:116:9": pol_feldzug_grundausbildung_11,
-        "spec/risk_balance_of_power/06_turn.rules:126:5": pol_feldzug_grundausbildung_12,
-        "spec/risk_balance_of_power/06_turn.rules:127:5": pol_feldzug_grundausbildung_13,
-        "spec/risk_balance_of_power/06_turn.rules:129:5": pol_feldzug_grundausbildung_14,
-        "spec/risk_balance_of_power/06_turn.rules:51:9": pol_feldzug_grundausbildung_2,
-        "spec/risk_balance_of_power/06_turn.rules:53:17": pol_feldzug_grundausbildung_3,
-        "spec/risk_balance_of_power/06_turn.rules:76:9": pol_feldzug_grundausbildung_0,
-        "spec/risk_balance_of_power/06_turn.rules:79:9": pol_feldzug_grundausbildung_1,
-        "spec/risk_balance_of_power/06_turn.rules:90:9": pol_feldzug_grundausbildung_10,
+        "spec/risk_balance_of_power/05_conquest.rules:111:5": pol_feldzug_grundausbildung_7,
+        "spec/risk_balance_of_power/05_conquest.rules:31:9": pol_feldzug_grundausbildung_4,
+        "spec/risk_balance_of_power/05_conquest.rules:52:5": pol_feldzug_grundausbildung_5,
+        "spec/risk_balance_of_power/05_conquest.rules:54:5": pol_feldzug_grundausbildung_6,
+        "spec/risk_balance_of_power/05_conquest.rules:56:5": pol_feldzug_grundausbildung_0,
+        "spec/risk_balance_of_power/05_conquest.rules:58:5": pol_feldzug_grundausbildung_0,
+        "spec/risk_balance_of_power/06_turn.rules:113:5": pol_feldzug_grundausbildung_9,
+        "spec/risk_balance_of_power/06_turn.rules:123:5": pol_feldzug_grundausbildung_10,
+        "spec/risk_balance_of_power/06_turn.rules:124:5": pol_feldzug_grundausbildung_11,
+        "spec/risk_balance_of_power/06_turn.rules:126:5": pol_feldzug_grundausbildung_0,
+        "spec/risk_balance_of_power/06_turn.rules:50:9": pol_feldzug_grundausbildung_2,
+        "spec/risk_balance_of_power/06_turn.rules:52:17": pol_feldzug_grundausbildung_3,
+        "spec/risk_balance_of_power/06_turn.rules:75:9": pol_feldzug_grundausbildung_1,
+        "spec/risk_balance_of_power/06_turn.rules:78:9": pol_feldzug_grundausbildung_0,
+        "spec/risk_balance_of_power/06_turn.rules:88:5": pol_feldzug_grundausbildung_8,
     },
     "feldzug_grundausbildung": {
-        "spec/risk_balance_of_power/05_conquest.rules:112:5": pol_feldzug_grundausbildung_9,
-        "spec/risk_balance_of_power/05_conquest.rules:32:9": pol_feldzug_grundausbildung_4,
-        "spec/risk_balance_of_power/05_conquest.rules:53:5": pol_feldzug_grundausbildung_5,
-        "spec/risk_balance_of_power/05_conquest.rules:55:5": pol_feldzug_grundausbildung_6,
-        "spec/risk_balance_of_power/05_conquest.rules:57:5": pol_feldzug_grundausbildung_7,
-        "spec/risk_balance_of_power/05_conquest.rules:59:5": pol_feldzug_grundausbildung_8,
-        "spec/risk_balance_of_power/06_turn.rules:116:9": pol_feldzug_grundausbildung_11,
-        "spec/risk_balance_of_power/06_turn.rules:126:5": pol_feldzug_grundausbildung_12,
-        "spec/risk_balance_of_power/06_turn.rules:127:5": pol_feldzug_grundausbildung_13,
-        "spec/risk_balance_of_power/06_turn.rules:129:5": pol_feldzug_grundausbildung_14,
-        "spec/risk_balance_of_power/06_turn.rules:51:9": pol_feldzug_grundausbildung_2,
-        "spec/risk_balance_of_power/06_turn.rules:53:17": pol_feldzug_grundausbildung_3,
-        "spec/risk_balance_of_power/06_turn.rules:76:9": pol_feldzug_grundausbildung_0,
-        "spec/risk_balance_of_power/06_turn.rules:79:9": pol_feldzug_grundausbildung_1,
-        "spec/risk_balance_of_power/06_turn.rules:90:9": pol_feldzug_grundausbildung_10,
+        "spec/risk_balance_of_power/05_conquest.rules:111:5": pol_feldzug_grundausbildung_7,
+        "spec/risk_balance_of_power/05_conquest.rules:31:9": pol_feldzug_grundausbildung_4,
+        "spec/risk_balance_of_power/05_conquest.rules:52:5": pol_feldzug_grundausbildung_5,
+        "spec/risk_balance_of_power/05_conquest.rules:54:5": pol_feldzug_grundausbildung_6,
+        "spec/risk_balance_of_power/05_conquest.rules:56:5": pol_feldzug_grundausbildung_0,
+        "spec/risk_balance_of_power/05_conquest.rules:58:5": pol_feldzug_grundausbildung_0,
+        "spec/risk_balance_of_power/06_turn.rules:113:5": pol_feldzug_grundausbildung_9,
+        "spec/risk_balance_of_power/06_turn.rules:123:5": pol_feldzug_grundausbildung_10,
+        "spec/risk_balance_of_power/06_turn.rules:124:5": pol_feldzug_grundausbildung_11,
+        "spec/risk_balance_of_power/06_turn.rules:126:5": pol_feldzug_grundausbildung_0,
+        "spec/risk_balance_of_power/06_turn.rules:50:9": pol_feldzug_grundausbildung_2,
+        "spec/risk_balance_of_power/06_turn.rules:52:17": pol_feldzug_grundausbildung_3,
+        "spec/risk_balance_of_power/06_turn.rules:75:9": pol_feldzug_grundausbildung_1,
+        "spec/risk_balance_of_power/06_turn.rules:78:9": pol_feldzug_grundausbildung_0,
+        "spec/risk_balance_of_power/06_turn.rules:88:5": pol_feldzug_grundausbildung_8,
     },
 }

@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: af9333056f61d664
+# Spec hash: c0b59b985230767e
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 97a3df7dbbf2905a2c86 output e1ea885fd38a0e84f617
+# Fingerprint: source 28d2770927ec1f59df71 output 19ec3ef2d7ff0d73a431
 "Risiko - Das Duell (Risk: Balance of Power): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -352,7 +352,7 @@ def tb_01_map_and_reinforcement_14_0(state, frame):
     move_card(state, E_karte_irland, 3)
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:133
     state.frames.pop()
-    state.frames.append(new_frame(9, [1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(9, [1] + [UNBOUND] * 1))
     return
 
 
@@ -362,7 +362,7 @@ def tb_01_map_and_reinforcement_15_0(state, frame):
     move_card(state, E_karte_polen, 3)
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:142
     state.frames.pop()
-    state.frames.append(new_frame(9, [1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(9, [1] + [UNBOUND] * 1))
     return
 
 
@@ -389,7 +389,7 @@ def tb_01_map_and_reinforcement_16_0(state, frame):
         )
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:149
     state.frames.pop()
-    state.frames.append(new_frame(9, [0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(9, [0] + [UNBOUND] * 1))
     return
 
 
@@ -622,7 +622,7 @@ def tb_02_conquest_10_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:129
     state.frames.pop()
-    state.frames.append(new_frame(0, [0] + [UNBOUND] * 1))
+    state.frames.append(new_frame(0, [0]))
     return
 
 
@@ -639,7 +639,7 @@ def tb_02_conquest_11_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:150
     state.frames.pop()
-    state.frames.append(new_frame(0, [0] + [UNBOUND] * 1))
+    state.frames.append(new_frame(0, [0]))
     return
 
 
