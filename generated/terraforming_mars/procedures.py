@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 4c723e04d1bbefa4
+# Spec hash: bbc2b3a13fc9bae1
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 163bbebe0a5ab769174b output 8a16139979955cee8667
+# Fingerprint: source 11508d32a32d61eb12f2 output 7a2e876193364073ca20
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -51,6 +51,8 @@ from runtime.values import (
     option_names,
     some_card,
     text_of,
+    zone_slot,
+    zone_value,
 )
 from .tables import (
     A_bonus_cards,
@@ -151,32 +153,38 @@ def p_raise_tr(state, v_p, v_n):
         state.stamps[10] += 1
 
 
-def p_draw_cards(state, v_p, v_n):
-    "procedure draw_cards (spec/terraforming_mars/03_tiles.rules:72)"
-    # spec: spec/terraforming_mars/03_tiles.rules:73
+def p_deal(state, v_n, v_dest):
+    "procedure deal (spec/terraforming_mars/03_tiles.rules:73)"
+    # spec: spec/terraforming_mars/03_tiles.rules:74
     for _ in range(v_n):
-        tick(state, "repeat", "spec/terraforming_mars/03_tiles.rules:73:5")
-        # spec: spec/terraforming_mars/03_tiles.rules:74
+        tick(state, "repeat", "spec/terraforming_mars/03_tiles.rules:74:5")
+        # spec: spec/terraforming_mars/03_tiles.rules:75
         if len(state.zones[1]) == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:75
+            # spec: spec/terraforming_mars/03_tiles.rules:76
             for card in list(state.zones[2]):
                 move_card(state, card, 1)
-            # spec: spec/terraforming_mars/03_tiles.rules:76
+            # spec: spec/terraforming_mars/03_tiles.rules:77
             shuffle(state, 1)
-        # spec: spec/terraforming_mars/03_tiles.rules:78
+        # spec: spec/terraforming_mars/03_tiles.rules:79
         if len(state.zones[1]) > 0:
             move_card(
                 state,
                 some_card(
-                    top_card(state, 1), "spec/terraforming_mars/03_tiles.rules:78:29"
+                    top_card(state, 1), "spec/terraforming_mars/03_tiles.rules:79:29"
                 ),
-                8 + v_p,
+                zone_slot(v_dest, "spec/terraforming_mars/03_tiles.rules:79:47"),
             )
 
 
+def p_draw_cards(state, v_p, v_n):
+    "procedure draw_cards (spec/terraforming_mars/03_tiles.rules:82)"
+    # spec: spec/terraforming_mars/03_tiles.rules:82
+    p_deal(state, v_n, zone_value(8 + v_p))
+
+
 def p_placement_bonus(state, v_p, v_s):
-    "procedure placement_bonus (spec/terraforming_mars/03_tiles.rules:84)"
-    # spec: spec/terraforming_mars/03_tiles.rules:85
+    "procedure placement_bonus (spec/terraforming_mars/03_tiles.rules:86)"
+    # spec: spec/terraforming_mars/03_tiles.rules:87
     state.tracks[5 + v_p] = max(
         0,
         min(
@@ -189,13 +197,13 @@ def p_placement_bonus(state, v_p, v_s):
                     A_bonus_steel,
                     v_s,
                     "bonus_steel",
-                    "spec/terraforming_mars/03_tiles.rules:85:9",
+                    "spec/terraforming_mars/03_tiles.rules:87:9",
                 )
             ),
         ),
     )
     state.stamps[3] += 1
-    # spec: spec/terraforming_mars/03_tiles.rules:86
+    # spec: spec/terraforming_mars/03_tiles.rules:88
     state.tracks[10 + v_p] = max(
         0,
         min(
@@ -208,13 +216,13 @@ def p_placement_bonus(state, v_p, v_s):
                     A_bonus_titanium,
                     v_s,
                     "bonus_titanium",
-                    "spec/terraforming_mars/03_tiles.rules:86:9",
+                    "spec/terraforming_mars/03_tiles.rules:88:9",
                 )
             ),
         ),
     )
     state.stamps[4] += 1
-    # spec: spec/terraforming_mars/03_tiles.rules:87
+    # spec: spec/terraforming_mars/03_tiles.rules:89
     state.tracks[15 + v_p] = max(
         0,
         min(
@@ -227,13 +235,13 @@ def p_placement_bonus(state, v_p, v_s):
                     A_bonus_plants,
                     v_s,
                     "bonus_plants",
-                    "spec/terraforming_mars/03_tiles.rules:87:9",
+                    "spec/terraforming_mars/03_tiles.rules:89:9",
                 )
             ),
         ),
     )
     state.stamps[5] += 1
-    # spec: spec/terraforming_mars/03_tiles.rules:88
+    # spec: spec/terraforming_mars/03_tiles.rules:90
     p_draw_cards(
         state,
         v_p,
@@ -244,11 +252,11 @@ def p_placement_bonus(state, v_p, v_s):
                 A_bonus_cards,
                 v_s,
                 "bonus_cards",
-                "spec/terraforming_mars/03_tiles.rules:88:19",
+                "spec/terraforming_mars/03_tiles.rules:90:19",
             )
         ),
     )
-    # spec: spec/terraforming_mars/03_tiles.rules:89
+    # spec: spec/terraforming_mars/03_tiles.rules:91
     state.tracks[v_p] = max(
         0, min(9999, state.tracks[v_p] + 2 * d_adjacent_oceans(state, v_s))
     )
@@ -256,43 +264,43 @@ def p_placement_bonus(state, v_p, v_s):
 
 
 def p_ocean_placed(state, v_p, v_s):
-    "procedure ocean_placed (spec/terraforming_mars/03_tiles.rules:93)"
-    # spec: spec/terraforming_mars/03_tiles.rules:94
+    "procedure ocean_placed (spec/terraforming_mars/03_tiles.rules:95)"
+    # spec: spec/terraforming_mars/03_tiles.rules:96
     state.vars[3] = v_s
     state.stamps[34] += 1
-    # spec: spec/terraforming_mars/03_tiles.rules:95
+    # spec: spec/terraforming_mars/03_tiles.rules:97
     state.counters[0][v_s] = 1
     state.stamps[19] += 1
-    # spec: spec/terraforming_mars/03_tiles.rules:96
+    # spec: spec/terraforming_mars/03_tiles.rules:98
     state.tracks[72] = max(0, min(9, state.tracks[72] + 1))
     state.stamps[13] += 1
-    # spec: spec/terraforming_mars/03_tiles.rules:97
-    p_raise_tr(state, v_p, 1)
-    # spec: spec/terraforming_mars/03_tiles.rules:98
-    p_placement_bonus(state, v_p, v_s)
     # spec: spec/terraforming_mars/03_tiles.rules:99
+    p_raise_tr(state, v_p, 1)
+    # spec: spec/terraforming_mars/03_tiles.rules:100
+    p_placement_bonus(state, v_p, v_s)
+    # spec: spec/terraforming_mars/03_tiles.rules:101
     emit_tile_placed(state, v_p, v_s, "ocean_t")
 
 
 def p_city_placed(state, v_p, v_s):
-    "procedure city_placed (spec/terraforming_mars/03_tiles.rules:137)"
-    # spec: spec/terraforming_mars/03_tiles.rules:138
+    "procedure city_placed (spec/terraforming_mars/03_tiles.rules:139)"
+    # spec: spec/terraforming_mars/03_tiles.rules:140
     state.counters[6 + v_p][v_s] = 1
     state.stamps[21] += 1
-    # spec: spec/terraforming_mars/03_tiles.rules:139
+    # spec: spec/terraforming_mars/03_tiles.rules:141
     p_placement_bonus(state, v_p, v_s)
-    # spec: spec/terraforming_mars/03_tiles.rules:140
+    # spec: spec/terraforming_mars/03_tiles.rules:142
     emit_tile_placed(state, v_p, v_s, "city_t")
 
 
 def p_special_placed(state, v_p, v_s):
-    "procedure special_placed (spec/terraforming_mars/03_tiles.rules:147)"
-    # spec: spec/terraforming_mars/03_tiles.rules:148
+    "procedure special_placed (spec/terraforming_mars/03_tiles.rules:149)"
+    # spec: spec/terraforming_mars/03_tiles.rules:150
     state.counters[11 + v_p][v_s] = 1
     state.stamps[22] += 1
-    # spec: spec/terraforming_mars/03_tiles.rules:149
+    # spec: spec/terraforming_mars/03_tiles.rules:151
     p_placement_bonus(state, v_p, v_s)
-    # spec: spec/terraforming_mars/03_tiles.rules:150
+    # spec: spec/terraforming_mars/03_tiles.rules:152
     emit_tile_placed(state, v_p, v_s, "special_t")
 
 
@@ -310,18 +318,18 @@ def p_research_pay(state, v_p, v_price):
 
 
 def p_production_phase(state):
-    "phase production_phase (spec/terraforming_mars/05_generation.rules:242)"
-    # spec: spec/terraforming_mars/05_generation.rules:243
+    "phase production_phase (spec/terraforming_mars/05_generation.rules:234)"
+    # spec: spec/terraforming_mars/05_generation.rules:235
     for v_q in range(state.params["players"]):
-        # spec: spec/terraforming_mars/05_generation.rules:244
+        # spec: spec/terraforming_mars/05_generation.rules:236
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[20 + v_q])
         )
         state.stamps[7] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:245
+        # spec: spec/terraforming_mars/05_generation.rules:237
         state.tracks[20 + v_q] = 0
         state.stamps[6] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:246
+        # spec: spec/terraforming_mars/05_generation.rules:238
         state.tracks[v_q] = max(
             0,
             min(
@@ -331,39 +339,39 @@ def p_production_phase(state):
             ),
         )
         state.stamps[2] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:247
+        # spec: spec/terraforming_mars/05_generation.rules:239
         state.tracks[5 + v_q] = max(
             0, min(9999, state.tracks[5 + v_q] + state.tracks[35 + v_q])
         )
         state.stamps[3] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:248
+        # spec: spec/terraforming_mars/05_generation.rules:240
         state.tracks[10 + v_q] = max(
             0, min(9999, state.tracks[10 + v_q] + state.tracks[40 + v_q])
         )
         state.stamps[4] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:249
+        # spec: spec/terraforming_mars/05_generation.rules:241
         state.tracks[15 + v_q] = max(
             0, min(9999, state.tracks[15 + v_q] + state.tracks[45 + v_q])
         )
         state.stamps[5] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:250
+        # spec: spec/terraforming_mars/05_generation.rules:242
         state.tracks[20 + v_q] = max(
             0, min(9999, state.tracks[20 + v_q] + state.tracks[50 + v_q])
         )
         state.stamps[6] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:251
+        # spec: spec/terraforming_mars/05_generation.rules:243
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[55 + v_q])
         )
         state.stamps[7] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:252
+        # spec: spec/terraforming_mars/05_generation.rules:244
         state.tracks[65 + v_q] = 1 if False else 0
         state.stamps[10] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:253
+        # spec: spec/terraforming_mars/05_generation.rules:245
         for v_c in list(state.zones[23 + v_q]):
             state.counters[19][v_c] = 1 if False else 0
             state.stamps[26] += 1
-    # spec: spec/terraforming_mars/05_generation.rules:255
+    # spec: spec/terraforming_mars/05_generation.rules:247
     expire(state, "generation_end")
 
 
@@ -487,13 +495,13 @@ def ev_thorgate(state, v_you, v_this):
 
 
 def ev_colonizer_training_camp(state, v_you, v_this):
-    "event of colonizer_training_camp (spec/terraforming_mars/07_cards.rules:60)"
+    "event of colonizer_training_camp (spec/terraforming_mars/07_cards.rules:62)"
     pass
 
 
 def ev_greenhouses(state, v_you, v_this):
-    "event of greenhouses (spec/terraforming_mars/07_cards.rules:174)"
-    # spec: spec/terraforming_mars/07_cards.rules:174
+    "event of greenhouses (spec/terraforming_mars/07_cards.rules:176)"
+    # spec: spec/terraforming_mars/07_cards.rules:176
     state.tracks[15 + v_you] = max(
         0, min(9999, state.tracks[15 + v_you] + d_cities_in_play(state))
     )
@@ -501,8 +509,8 @@ def ev_greenhouses(state, v_you, v_this):
 
 
 def ev_power_grid(state, v_you, v_this):
-    "event of power_grid (spec/terraforming_mars/07_cards.rules:182)"
-    # spec: spec/terraforming_mars/07_cards.rules:182
+    "event of power_grid (spec/terraforming_mars/07_cards.rules:184)"
+    # spec: spec/terraforming_mars/07_cards.rules:184
     slot = 50 + v_you
     state.tracks[slot] = max(
         0, min(999, state.tracks[slot] + d_tags(state, v_you, "power"))
@@ -511,26 +519,26 @@ def ev_power_grid(state, v_you, v_this):
 
 
 def ev_breathing_filters(state, v_you, v_this):
-    "event of breathing_filters (spec/terraforming_mars/07_cards.rules:189)"
+    "event of breathing_filters (spec/terraforming_mars/07_cards.rules:191)"
     pass
 
 
 def ev_dust_seals(state, v_you, v_this):
-    "event of dust_seals (spec/terraforming_mars/07_cards.rules:210)"
+    "event of dust_seals (spec/terraforming_mars/07_cards.rules:212)"
     pass
 
 
 def ev_zeppelins(state, v_you, v_this):
-    "event of zeppelins (spec/terraforming_mars/07_cards.rules:223)"
-    # spec: spec/terraforming_mars/07_cards.rules:223
+    "event of zeppelins (spec/terraforming_mars/07_cards.rules:225)"
+    # spec: spec/terraforming_mars/07_cards.rules:225
     slot = 30 + v_you
     state.tracks[slot] = max(-5, min(999, state.tracks[slot] + d_cities_on_mars(state)))
     state.stamps[8] += 1
 
 
 def ev_worms(state, v_you, v_this):
-    "event of worms (spec/terraforming_mars/07_cards.rules:226)"
-    # spec: spec/terraforming_mars/07_cards.rules:226
+    "event of worms (spec/terraforming_mars/07_cards.rules:228)"
+    # spec: spec/terraforming_mars/07_cards.rules:228
     slot = 45 + v_you
     state.tracks[slot] = max(
         0, min(999, state.tracks[slot] + d_tags(state, v_you, "microbe") // 2)
@@ -539,13 +547,13 @@ def ev_worms(state, v_you, v_this):
 
 
 def ev_advanced_ecosystems(state, v_you, v_this):
-    "event of advanced_ecosystems (spec/terraforming_mars/07_cards.rules:236)"
+    "event of advanced_ecosystems (spec/terraforming_mars/07_cards.rules:238)"
     pass
 
 
 def ev_insects(state, v_you, v_this):
-    "event of insects (spec/terraforming_mars/07_cards.rules:267)"
-    # spec: spec/terraforming_mars/07_cards.rules:267
+    "event of insects (spec/terraforming_mars/07_cards.rules:269)"
+    # spec: spec/terraforming_mars/07_cards.rules:269
     slot = 45 + v_you
     state.tracks[slot] = max(
         0, min(999, state.tracks[slot] + d_tags(state, v_you, "plant"))
@@ -554,8 +562,8 @@ def ev_insects(state, v_you, v_this):
 
 
 def ev_energy_saving(state, v_you, v_this):
-    "event of energy_saving (spec/terraforming_mars/07_cards.rules:335)"
-    # spec: spec/terraforming_mars/07_cards.rules:335
+    "event of energy_saving (spec/terraforming_mars/07_cards.rules:337)"
+    # spec: spec/terraforming_mars/07_cards.rules:337
     slot = 50 + v_you
     state.tracks[slot] = max(0, min(999, state.tracks[slot] + d_cities_in_play(state)))
     state.stamps[8] += 1
@@ -585,11 +593,11 @@ def ev_search_for_life(state, v_you, v_this):
 
 
 def ac_martian_rails(state, v_you, v_this):
-    "action of martian_rails (spec/terraforming_mars/07c_active.rules:26)"
-    # spec: spec/terraforming_mars/07c_active.rules:27
+    "action of martian_rails (spec/terraforming_mars/07c_active.rules:22)"
+    # spec: spec/terraforming_mars/07c_active.rules:23
     state.tracks[20 + v_you] = max(0, min(9999, state.tracks[20 + v_you] - 1))
     state.stamps[6] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:28
+    # spec: spec/terraforming_mars/07c_active.rules:24
     state.tracks[v_you] = max(
         0, min(9999, state.tracks[v_you] + d_cities_on_mars(state))
     )
@@ -597,137 +605,137 @@ def ac_martian_rails(state, v_you, v_this):
 
 
 def ac_equatorial_magnetizer(state, v_you, v_this):
-    "action of equatorial_magnetizer (spec/terraforming_mars/07c_active.rules:40)"
-    # spec: spec/terraforming_mars/07c_active.rules:41
+    "action of equatorial_magnetizer (spec/terraforming_mars/07c_active.rules:36)"
+    # spec: spec/terraforming_mars/07c_active.rules:37
     slot = 50 + v_you
     state.tracks[slot] = max(0, min(999, state.tracks[slot] - 1))
     state.stamps[8] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:42
+    # spec: spec/terraforming_mars/07c_active.rules:38
     p_raise_tr(state, v_you, 1)
 
 
 def ev_predators(state, v_you, v_this):
-    "event of predators (spec/terraforming_mars/07c_active.rules:47)"
+    "event of predators (spec/terraforming_mars/07c_active.rules:43)"
     pass
 
 
 def ev_ghg_producing_bacteria(state, v_you, v_this):
-    "event of ghg_producing_bacteria (spec/terraforming_mars/07c_active.rules:69)"
+    "event of ghg_producing_bacteria (spec/terraforming_mars/07c_active.rules:65)"
     pass
 
 
 def ev_ants(state, v_you, v_this):
-    "event of ants (spec/terraforming_mars/07c_active.rules:78)"
+    "event of ants (spec/terraforming_mars/07c_active.rules:74)"
     pass
 
 
 def ac_fish(state, v_you, v_this):
-    "action of fish (spec/terraforming_mars/07c_active.rules:84)"
-    # spec: spec/terraforming_mars/07c_active.rules:84
+    "action of fish (spec/terraforming_mars/07c_active.rules:80)"
+    # spec: spec/terraforming_mars/07c_active.rules:80
     state.counters[18][v_this] = bounded(
         max(0, state.counters[18][v_this] + 1),
-        "spec/terraforming_mars/07c_active.rules:84:14",
+        "spec/terraforming_mars/07c_active.rules:80:14",
     )
     state.stamps[25] += 1
 
 
 def ac_small_animals(state, v_you, v_this):
-    "action of small_animals (spec/terraforming_mars/07c_active.rules:89)"
-    # spec: spec/terraforming_mars/07c_active.rules:89
+    "action of small_animals (spec/terraforming_mars/07c_active.rules:85)"
+    # spec: spec/terraforming_mars/07c_active.rules:85
     state.counters[18][v_this] = bounded(
         max(0, state.counters[18][v_this] + 1),
-        "spec/terraforming_mars/07c_active.rules:89:14",
+        "spec/terraforming_mars/07c_active.rules:85:14",
     )
     state.stamps[25] += 1
 
 
 def ac_birds(state, v_you, v_this):
-    "action of birds (spec/terraforming_mars/07c_active.rules:94)"
-    # spec: spec/terraforming_mars/07c_active.rules:94
+    "action of birds (spec/terraforming_mars/07c_active.rules:90)"
+    # spec: spec/terraforming_mars/07c_active.rules:90
     state.counters[18][v_this] = bounded(
         max(0, state.counters[18][v_this] + 1),
-        "spec/terraforming_mars/07c_active.rules:94:14",
+        "spec/terraforming_mars/07c_active.rules:90:14",
     )
     state.stamps[25] += 1
 
 
 def ev_symbiotic_fungus(state, v_you, v_this):
-    "event of symbiotic_fungus (spec/terraforming_mars/07c_active.rules:124)"
+    "event of symbiotic_fungus (spec/terraforming_mars/07c_active.rules:115)"
     pass
 
 
 def ev_extreme_cold_fungus(state, v_you, v_this):
-    "event of extreme_cold_fungus (spec/terraforming_mars/07c_active.rules:131)"
+    "event of extreme_cold_fungus (spec/terraforming_mars/07c_active.rules:122)"
     pass
 
 
 def ev_nitrite_reducing_bacteria(state, v_you, v_this):
-    "event of nitrite_reducing_bacteria (spec/terraforming_mars/07c_active.rules:144)"
-    # spec: spec/terraforming_mars/07c_active.rules:144
+    "event of nitrite_reducing_bacteria (spec/terraforming_mars/07c_active.rules:135)"
+    # spec: spec/terraforming_mars/07c_active.rules:135
     state.counters[18][v_this] = bounded(
         max(0, state.counters[18][v_this] + 3),
-        "spec/terraforming_mars/07c_active.rules:144:13",
+        "spec/terraforming_mars/07c_active.rules:135:13",
     )
     state.stamps[25] += 1
 
 
 def ac_livestock(state, v_you, v_this):
-    "action of livestock (spec/terraforming_mars/07c_active.rules:154)"
-    # spec: spec/terraforming_mars/07c_active.rules:154
+    "action of livestock (spec/terraforming_mars/07c_active.rules:145)"
+    # spec: spec/terraforming_mars/07c_active.rules:145
     state.counters[18][v_this] = bounded(
         max(0, state.counters[18][v_this] + 1),
-        "spec/terraforming_mars/07c_active.rules:154:14",
+        "spec/terraforming_mars/07c_active.rules:145:14",
     )
     state.stamps[25] += 1
 
 
 def ev_water_splitting_plant(state, v_you, v_this):
-    "event of water_splitting_plant (spec/terraforming_mars/07c_active.rules:158)"
+    "event of water_splitting_plant (spec/terraforming_mars/07c_active.rules:149)"
     pass
 
 
 def ev_arctic_algae(state, v_you, v_this):
-    "event of arctic_algae (spec/terraforming_mars/07c_active.rules:183)"
-    # spec: spec/terraforming_mars/07c_active.rules:184
+    "event of arctic_algae (spec/terraforming_mars/07c_active.rules:174)"
+    # spec: spec/terraforming_mars/07c_active.rules:175
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 1))
     state.stamps[5] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:185
+    # spec: spec/terraforming_mars/07c_active.rules:176
     activate(state, 11, [v_you], None)
 
 
 def ev_optimal_aerobraking(state, v_you, v_this):
-    "event of optimal_aerobraking (spec/terraforming_mars/07c_active.rules:195)"
-    # spec: spec/terraforming_mars/07c_active.rules:195
+    "event of optimal_aerobraking (spec/terraforming_mars/07c_active.rules:186)"
+    # spec: spec/terraforming_mars/07c_active.rules:186
     activate(state, 12, [v_you], None)
 
 
 def ev_rover_construction(state, v_you, v_this):
-    "event of rover_construction (spec/terraforming_mars/07c_active.rules:202)"
-    # spec: spec/terraforming_mars/07c_active.rules:202
+    "event of rover_construction (spec/terraforming_mars/07c_active.rules:193)"
+    # spec: spec/terraforming_mars/07c_active.rules:193
     activate(state, 13, [v_you], None)
 
 
 def ev_decomposers(state, v_you, v_this):
-    "event of decomposers (spec/terraforming_mars/07c_active.rules:223)"
-    # spec: spec/terraforming_mars/07c_active.rules:223
+    "event of decomposers (spec/terraforming_mars/07c_active.rules:214)"
+    # spec: spec/terraforming_mars/07c_active.rules:214
     activate(state, 15, [v_you, v_this], None)
 
 
 def ev_adaptation_technology(state, v_you, v_this):
-    "event of adaptation_technology (spec/terraforming_mars/07c_active.rules:238)"
-    # spec: spec/terraforming_mars/07c_active.rules:238
+    "event of adaptation_technology (spec/terraforming_mars/07c_active.rules:229)"
+    # spec: spec/terraforming_mars/07c_active.rules:229
     activate(state, 4, [v_you], None)
 
 
 def ev_pets(state, v_you, v_this):
-    "event of pets (spec/terraforming_mars/07c_active.rules:257)"
-    # spec: spec/terraforming_mars/07c_active.rules:258
+    "event of pets (spec/terraforming_mars/07c_active.rules:248)"
+    # spec: spec/terraforming_mars/07c_active.rules:249
     state.counters[18][v_this] = bounded(
         max(0, state.counters[18][v_this] + 1),
-        "spec/terraforming_mars/07c_active.rules:258:9",
+        "spec/terraforming_mars/07c_active.rules:249:9",
     )
     state.stamps[25] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:259
+    # spec: spec/terraforming_mars/07c_active.rules:250
     activate(state, 18, [v_you, v_this], None)
 
 
@@ -775,32 +783,32 @@ def t_special_design_effect_0(state, v_owner, v_q, v_c):
 
 
 def t_arctic_algae_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of arctic_algae_effect (spec/terraforming_mars/07c_active.rules:180)"
-    # spec: spec/terraforming_mars/07c_active.rules:180
+    "on tile_placed of arctic_algae_effect (spec/terraforming_mars/07c_active.rules:171)"
+    # spec: spec/terraforming_mars/07c_active.rules:171
     state.tracks[15 + v_owner] = max(0, min(9999, state.tracks[15 + v_owner] + 2))
     state.stamps[5] += 1
 
 
 def t_aerobraking_effect_0(state, v_owner, v_q, v_c):
-    "on card_played of aerobraking_effect (spec/terraforming_mars/07c_active.rules:189)"
-    # spec: spec/terraforming_mars/07c_active.rules:190
+    "on card_played of aerobraking_effect (spec/terraforming_mars/07c_active.rules:180)"
+    # spec: spec/terraforming_mars/07c_active.rules:181
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 3))
     state.stamps[2] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:191
+    # spec: spec/terraforming_mars/07c_active.rules:182
     state.tracks[25 + v_owner] = max(0, min(9999, state.tracks[25 + v_owner] + 3))
     state.stamps[7] += 1
 
 
 def t_rover_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of rover_effect (spec/terraforming_mars/07c_active.rules:198)"
-    # spec: spec/terraforming_mars/07c_active.rules:198
+    "on tile_placed of rover_effect (spec/terraforming_mars/07c_active.rules:189)"
+    # spec: spec/terraforming_mars/07c_active.rules:189
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 2))
     state.stamps[2] += 1
 
 
 def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
-    "on card_played of ecological_zone_effect (spec/terraforming_mars/07c_active.rules:205)"
-    # spec: spec/terraforming_mars/07c_active.rules:205
+    "on card_played of ecological_zone_effect (spec/terraforming_mars/07c_active.rules:196)"
+    # spec: spec/terraforming_mars/07c_active.rules:196
     state.counters[18][v_z] = bounded(
         max(
             0,
@@ -813,7 +821,7 @@ def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
                         A_tags,
                         v_c,
                         "tags",
-                        "spec/terraforming_mars/07c_active.rules:205:48",
+                        "spec/terraforming_mars/07c_active.rules:196:48",
                     )[8]
                 )
                 + (
@@ -823,19 +831,19 @@ def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
                         A_tags,
                         v_c,
                         "tags",
-                        "spec/terraforming_mars/07c_active.rules:205:65",
+                        "spec/terraforming_mars/07c_active.rules:196:65",
                     )[6]
                 )
             ),
         ),
-        "spec/terraforming_mars/07c_active.rules:205:44",
+        "spec/terraforming_mars/07c_active.rules:196:44",
     )
     state.stamps[25] += 1
 
 
 def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
-    "on card_played of decomposers_effect (spec/terraforming_mars/07c_active.rules:217)"
-    # spec: spec/terraforming_mars/07c_active.rules:218
+    "on card_played of decomposers_effect (spec/terraforming_mars/07c_active.rules:208)"
+    # spec: spec/terraforming_mars/07c_active.rules:209
     state.counters[18][v_z] = bounded(
         max(
             0,
@@ -848,7 +856,7 @@ def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
                         A_tags,
                         v_c,
                         "tags",
-                        "spec/terraforming_mars/07c_active.rules:218:13",
+                        "spec/terraforming_mars/07c_active.rules:209:13",
                     )[8]
                 )
                 + (
@@ -858,7 +866,7 @@ def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
                         A_tags,
                         v_c,
                         "tags",
-                        "spec/terraforming_mars/07c_active.rules:218:30",
+                        "spec/terraforming_mars/07c_active.rules:209:30",
                     )[6]
                 )
                 + (
@@ -868,39 +876,39 @@ def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
                         A_tags,
                         v_c,
                         "tags",
-                        "spec/terraforming_mars/07c_active.rules:218:46",
+                        "spec/terraforming_mars/07c_active.rules:209:46",
                     )[7]
                 )
             ),
         ),
-        "spec/terraforming_mars/07c_active.rules:218:9",
+        "spec/terraforming_mars/07c_active.rules:209:9",
     )
     state.stamps[25] += 1
 
 
 def t_herbivores_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
-    "on tile_placed of herbivores_effect (spec/terraforming_mars/07c_active.rules:226)"
-    # spec: spec/terraforming_mars/07c_active.rules:226
+    "on tile_placed of herbivores_effect (spec/terraforming_mars/07c_active.rules:217)"
+    # spec: spec/terraforming_mars/07c_active.rules:217
     state.counters[18][v_z] = bounded(
         max(0, state.counters[18][v_z] + 1),
-        "spec/terraforming_mars/07c_active.rules:226:67",
+        "spec/terraforming_mars/07c_active.rules:217:67",
     )
     state.stamps[25] += 1
 
 
 def t_pets_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
-    "on tile_placed of pets_effect (spec/terraforming_mars/07c_active.rules:253)"
-    # spec: spec/terraforming_mars/07c_active.rules:253
+    "on tile_placed of pets_effect (spec/terraforming_mars/07c_active.rules:244)"
+    # spec: spec/terraforming_mars/07c_active.rules:244
     state.counters[18][v_z] = bounded(
         max(0, state.counters[18][v_z] + 1),
-        "spec/terraforming_mars/07c_active.rules:253:48",
+        "spec/terraforming_mars/07c_active.rules:244:48",
     )
     state.stamps[25] += 1
 
 
 def t_immigrant_city_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of immigrant_city_effect (spec/terraforming_mars/07c_active.rules:263)"
-    # spec: spec/terraforming_mars/07c_active.rules:263
+    "on tile_placed of immigrant_city_effect (spec/terraforming_mars/07c_active.rules:254)"
+    # spec: spec/terraforming_mars/07c_active.rules:254
     slot = 30 + v_owner
     state.tracks[slot] = max(-5, min(999, state.tracks[slot] + 1))
     state.stamps[8] += 1
@@ -965,27 +973,27 @@ def emit_tile_placed(state, x0, x1, x2):
                 runs.append((t_tharsis_effect_1, [args[0], x0, x1, x2]))
         elif kind == 11:  # arctic_algae_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:180
+            # spec: spec/terraforming_mars/07c_active.rules:171
             if x2 == "ocean_t":
                 runs.append((t_arctic_algae_effect_0, [args[0], x0, x1, x2]))
         elif kind == 13:  # rover_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:198
+            # spec: spec/terraforming_mars/07c_active.rules:189
             if x2 == "city_t":
                 runs.append((t_rover_effect_0, [args[0], x0, x1, x2]))
         elif kind == 16:  # herbivores_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:226
+            # spec: spec/terraforming_mars/07c_active.rules:217
             if x0 == args[0] and x2 == "greenery_t":
                 runs.append((t_herbivores_effect_0, [args[0], args[1], x0, x1, x2]))
         elif kind == 18:  # pets_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:253
+            # spec: spec/terraforming_mars/07c_active.rules:244
             if x2 == "city_t":
                 runs.append((t_pets_effect_0, [args[0], args[1], x0, x1, x2]))
         elif kind == 19:  # immigrant_city_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:263
+            # spec: spec/terraforming_mars/07c_active.rules:254
             if x2 == "city_t":
                 runs.append((t_immigrant_city_effect_0, [args[0], x0, x1, x2]))
     for function, values in runs:
@@ -1024,7 +1032,7 @@ def emit_card_played(state, x0, x1):
                 runs.append((t_special_design_effect_0, [args[0], x0, x1]))
         elif kind == 12:  # aerobraking_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:189
+            # spec: spec/terraforming_mars/07c_active.rules:180
             if (
                 x0 == args[0]
                 and (
@@ -1034,7 +1042,7 @@ def emit_card_played(state, x0, x1):
                         A_colour,
                         x1,
                         "colour",
-                        "spec/terraforming_mars/07c_active.rules:189:46",
+                        "spec/terraforming_mars/07c_active.rules:180:46",
                     )
                 )
                 == "event"
@@ -1045,7 +1053,7 @@ def emit_card_played(state, x0, x1):
                         A_tags,
                         x1,
                         "tags",
-                        "spec/terraforming_mars/07c_active.rules:189:68",
+                        "spec/terraforming_mars/07c_active.rules:180:68",
                     )[1]
                 )
                 > 0
@@ -1053,12 +1061,12 @@ def emit_card_played(state, x0, x1):
                 runs.append((t_aerobraking_effect_0, [args[0], x0, x1]))
         elif kind == 14:  # ecological_zone_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:205
+            # spec: spec/terraforming_mars/07c_active.rules:196
             if x0 == args[0]:
                 runs.append((t_ecological_zone_effect_0, [args[0], args[1], x0, x1]))
         elif kind == 15:  # decomposers_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:217
+            # spec: spec/terraforming_mars/07c_active.rules:208
             if x0 == args[0]:
                 runs.append((t_decomposers_effect_0, [args[0], args[1], x0, x1]))
     for function, values in runs:
@@ -1108,7 +1116,7 @@ def resolve_event(state, card, you, at):
         leave_event(state)
         return False
     step, size = EVENT_STEPS[card]
-    state.frames.append(new_frame(151, []))  # event_done, when the event is over
+    state.frames.append(new_frame(152, []))  # event_done, when the event is over
     state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
 
@@ -1131,7 +1139,7 @@ def resolve_action(state, card, you, at):
         leave_event(state)
         return False
     step, size = found
-    state.frames.append(new_frame(151, []))  # event_done, when the action is over
+    state.frames.append(new_frame(152, []))  # event_done, when the action is over
     state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
 
@@ -1239,13 +1247,13 @@ def s_raise_oxygen(state, frame):
 
 
 def s_place_ocean(state, frame):
-    "procedure place_ocean (spec/terraforming_mars/03_tiles.rules:102)"
+    "procedure place_ocean (spec/terraforming_mars/03_tiles.rules:104)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:103
+            # spec: spec/terraforming_mars/03_tiles.rules:105
             if state.tracks[72] < 9 and any(
                 A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area
             ):
@@ -1253,7 +1261,7 @@ def s_place_ocean(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:104
+            # spec: spec/terraforming_mars/03_tiles.rules:106
             player = L[0]
             values = [
                 c_s
@@ -1269,13 +1277,13 @@ def s_place_ocean(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:104:9",
+                "spec/terraforming_mars/03_tiles.rules:106:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:105
+            # spec: spec/terraforming_mars/03_tiles.rules:107
             p_ocean_placed(state, L[0], L[1])
             pc = 3
         if pc == 3:
@@ -1284,13 +1292,13 @@ def s_place_ocean(state, frame):
 
 
 def s_place_ocean_on_land(state, frame):
-    "procedure place_ocean_on_land (spec/terraforming_mars/03_tiles.rules:109)"
+    "procedure place_ocean_on_land (spec/terraforming_mars/03_tiles.rules:111)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:110
+            # spec: spec/terraforming_mars/03_tiles.rules:112
             if state.tracks[72] < 9 and any(
                 not A_ocean_spot[c_s]
                 and not A_noctis[c_s]
@@ -1302,7 +1310,7 @@ def s_place_ocean_on_land(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:111
+            # spec: spec/terraforming_mars/03_tiles.rules:113
             player = L[0]
             values = [
                 c_s
@@ -1322,16 +1330,16 @@ def s_place_ocean_on_land(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:111:9",
+                "spec/terraforming_mars/03_tiles.rules:113:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:112
+            # spec: spec/terraforming_mars/03_tiles.rules:114
             state.counters[17][L[1]] = 1 if True else 0
             state.stamps[24] += 1
-            # spec: spec/terraforming_mars/03_tiles.rules:113
+            # spec: spec/terraforming_mars/03_tiles.rules:115
             p_ocean_placed(state, L[0], L[1])
             pc = 3
         if pc == 3:
@@ -1340,36 +1348,36 @@ def s_place_ocean_on_land(state, frame):
 
 
 def s_greenery_placed(state, frame):
-    "procedure greenery_placed (spec/terraforming_mars/03_tiles.rules:116)"
+    "procedure greenery_placed (spec/terraforming_mars/03_tiles.rules:118)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:117
+            # spec: spec/terraforming_mars/03_tiles.rules:119
             state.counters[1 + L[0]][L[1]] = 1
             state.stamps[20] += 1
-            # spec: spec/terraforming_mars/03_tiles.rules:118
+            # spec: spec/terraforming_mars/03_tiles.rules:120
             frame[1] = 1
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:119
+            # spec: spec/terraforming_mars/03_tiles.rules:121
             p_placement_bonus(state, L[0], L[1])
-            # spec: spec/terraforming_mars/03_tiles.rules:120
+            # spec: spec/terraforming_mars/03_tiles.rules:122
             emit_tile_placed(state, L[0], L[1], "greenery_t")
             state.frames.pop()
             return
 
 
 def s_place_greenery(state, frame):
-    "procedure place_greenery (spec/terraforming_mars/03_tiles.rules:122)"
+    "procedure place_greenery (spec/terraforming_mars/03_tiles.rules:124)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:123
+            # spec: spec/terraforming_mars/03_tiles.rules:125
             if d_greenery_anchor(state, L[0]):
                 pc = 1
             elif any(
@@ -1383,7 +1391,7 @@ def s_place_greenery(state, frame):
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:124
+            # spec: spec/terraforming_mars/03_tiles.rules:126
             player = L[0]
             values = [
                 c_s
@@ -1406,18 +1414,18 @@ def s_place_greenery(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:124:9",
+                "spec/terraforming_mars/03_tiles.rules:126:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:126
+            # spec: spec/terraforming_mars/03_tiles.rules:128
             state.frames.pop()
             state.frames.append(new_frame(4, [L[0], L[1]]))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/03_tiles.rules:128
+            # spec: spec/terraforming_mars/03_tiles.rules:130
             player = L[0]
             values = [
                 c_s
@@ -1437,13 +1445,13 @@ def s_place_greenery(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:128:9",
+                "spec/terraforming_mars/03_tiles.rules:130:9",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:129
+            # spec: spec/terraforming_mars/03_tiles.rules:131
             state.frames.pop()
             state.frames.append(new_frame(4, [L[0], L[1]]))
             return
@@ -1453,13 +1461,13 @@ def s_place_greenery(state, frame):
 
 
 def s_place_greenery_on_ocean_spot(state, frame):
-    "procedure place_greenery_on_ocean_spot (spec/terraforming_mars/03_tiles.rules:133)"
+    "procedure place_greenery_on_ocean_spot (spec/terraforming_mars/03_tiles.rules:135)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:134
+            # spec: spec/terraforming_mars/03_tiles.rules:136
             player = L[0]
             values = [
                 c_s
@@ -1479,13 +1487,13 @@ def s_place_greenery_on_ocean_spot(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:134:5",
+                "spec/terraforming_mars/03_tiles.rules:136:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:135
+            # spec: spec/terraforming_mars/03_tiles.rules:137
             state.frames.pop()
             state.frames.append(new_frame(4, [L[0], L[1]]))
             return
@@ -1495,13 +1503,13 @@ def s_place_greenery_on_ocean_spot(state, frame):
 
 
 def s_place_city(state, frame):
-    "procedure place_city (spec/terraforming_mars/03_tiles.rules:143)"
+    "procedure place_city (spec/terraforming_mars/03_tiles.rules:145)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:144
+            # spec: spec/terraforming_mars/03_tiles.rules:146
             player = L[0]
             values = [
                 c_s
@@ -1521,13 +1529,13 @@ def s_place_city(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:144:5",
+                "spec/terraforming_mars/03_tiles.rules:146:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:145
+            # spec: spec/terraforming_mars/03_tiles.rules:147
             p_city_placed(state, L[0], L[1])
             pc = 2
         if pc == 2:
@@ -1871,13 +1879,13 @@ def s_play_project(state, frame):
 
 
 def s_use_action(state, frame):
-    "procedure use_action (spec/terraforming_mars/04_economy.rules:130)"
+    "procedure use_action (spec/terraforming_mars/04_economy.rules:135)"
     # L: 0 p, 1 c
     L = frame[2]
-    # spec: spec/terraforming_mars/04_economy.rules:131
+    # spec: spec/terraforming_mars/04_economy.rules:136
     state.counters[19][L[1]] = 1 if True else 0
     state.stamps[26] += 1
-    # spec: spec/terraforming_mars/04_economy.rules:132
+    # spec: spec/terraforming_mars/04_economy.rules:137
     log_line(
         state,
         " ".join(
@@ -1891,27 +1899,27 @@ def s_use_action(state, frame):
                         ENTITY_LABELS,
                         L[1],
                         "label",
-                        "spec/terraforming_mars/04_economy.rules:132:34",
+                        "spec/terraforming_mars/04_economy.rules:137:34",
                     )
                 ),
             ]
         ),
-        "spec/terraforming_mars/04_economy.rules:132:5",
+        "spec/terraforming_mars/04_economy.rules:137:5",
     )
-    # spec: spec/terraforming_mars/04_economy.rules:133
+    # spec: spec/terraforming_mars/04_economy.rules:138
     state.frames.pop()
-    resolve_action(state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:133:5")
+    resolve_action(state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:138:5")
     return
 
 
 def s_add_to_own_card(state, frame):
-    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:139)"
+    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:144)"
     # L: 0 p, 1 k, 2 n, 3 not_this, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:140
+            # spec: spec/terraforming_mars/04_economy.rules:145
             player = L[0]
             values = [
                 c_d
@@ -1930,16 +1938,16 @@ def s_add_to_own_card(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:140:5",
+                "spec/terraforming_mars/04_economy.rules:145:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:142
+            # spec: spec/terraforming_mars/04_economy.rules:147
             state.counters[18][L[4]] = bounded(
                 max(0, state.counters[18][L[4]] + L[2]),
-                "spec/terraforming_mars/04_economy.rules:142:5",
+                "spec/terraforming_mars/04_economy.rules:147:5",
             )
             state.stamps[25] += 1
             pc = 2
@@ -1949,19 +1957,20 @@ def s_add_to_own_card(state, frame):
 
 
 def s_take_one_from_any(state, frame):
-    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:145)"
+    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:150)"
     # L: 0 p, 1 k, 2 into, 3 q, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:146
+            # spec: spec/terraforming_mars/04_economy.rules:151
             player = L[0]
             values = [
                 c_q
                 for c_q in range(state.params["players"])
                 if any(
-                    A_holds[c_d] == L[1]
+                    state.location[c_d] == 23 + c_q
+                    and A_holds[c_d] == L[1]
                     and state.counters[18][c_d] > 0
                     and c_d != L[2]
                     and not A_guarded[c_d]
@@ -1976,19 +1985,20 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:146:5",
+                "spec/terraforming_mars/04_economy.rules:151:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:149
+            # spec: spec/terraforming_mars/04_economy.rules:153
             player = L[0]
             values = [
                 c_d
                 for c_d in state.zones[23 + L[3]]
                 if (
-                    A_holds[c_d] == L[1]
+                    state.location[c_d] == 23 + L[3]
+                    and A_holds[c_d] == L[1]
                     and state.counters[18][c_d] > 0
                     and c_d != L[2]
                     and not A_guarded[c_d]
@@ -2002,22 +2012,22 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:149:5",
+                "spec/terraforming_mars/04_economy.rules:153:5",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:151
+            # spec: spec/terraforming_mars/04_economy.rules:154
             state.counters[18][L[4]] = bounded(
                 max(0, state.counters[18][L[4]] - 1),
-                "spec/terraforming_mars/04_economy.rules:151:5",
+                "spec/terraforming_mars/04_economy.rules:154:5",
             )
             state.stamps[25] += 1
-            # spec: spec/terraforming_mars/04_economy.rules:152
+            # spec: spec/terraforming_mars/04_economy.rules:155
             state.counters[18][L[2]] = bounded(
                 max(0, state.counters[18][L[2]] + 1),
-                "spec/terraforming_mars/04_economy.rules:152:5",
+                "spec/terraforming_mars/04_economy.rules:155:5",
             )
             state.stamps[25] += 1
             state.frames.pop()
@@ -2744,38 +2754,15 @@ def s_research_choices(state, frame):
 
 def s_research_phase(state, frame):
     "phase research_phase (spec/terraforming_mars/05_generation.rules:225)"
-    # L: 0 q, 1 items and 2 index of the loop at line 235
+    # L: 0 q, 1 items and 2 index of the loop at line 227
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
             # spec: spec/terraforming_mars/05_generation.rules:226
             for L[0] in range(state.params["players"]):
-                # spec: spec/terraforming_mars/05_generation.rules:227
-                for _ in range(4):
-                    tick(
-                        state,
-                        "repeat",
-                        "spec/terraforming_mars/05_generation.rules:227:9",
-                    )
-                    # spec: spec/terraforming_mars/05_generation.rules:228
-                    if len(state.zones[1]) == 0:
-                        # spec: spec/terraforming_mars/05_generation.rules:229
-                        for card in list(state.zones[2]):
-                            move_card(state, card, 1)
-                        # spec: spec/terraforming_mars/05_generation.rules:230
-                        shuffle(state, 1)
-                    # spec: spec/terraforming_mars/05_generation.rules:232
-                    if len(state.zones[1]) > 0:
-                        move_card(
-                            state,
-                            some_card(
-                                top_card(state, 1),
-                                "spec/terraforming_mars/05_generation.rules:232:33",
-                            ),
-                            13 + L[0],
-                        )
-            # spec: spec/terraforming_mars/05_generation.rules:235
+                p_deal(state, 4, zone_value(13 + L[0]))
+            # spec: spec/terraforming_mars/05_generation.rules:227
             L[1] = list(range(state.params["players"]))
             L[2] = 0
             pc = 1
@@ -2792,7 +2779,7 @@ def s_research_phase(state, frame):
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:236
+            # spec: spec/terraforming_mars/05_generation.rules:228
             for L[0] in range(state.params["players"]):
                 p_research_pay(state, L[0], 3)
             state.frames.pop()
@@ -2800,15 +2787,15 @@ def s_research_phase(state, frame):
 
 
 def s_final_greeneries(state, frame):
-    "procedure final_greeneries (spec/terraforming_mars/05_generation.rules:261)"
+    "procedure final_greeneries (spec/terraforming_mars/05_generation.rules:253)"
     # L: 0 p, 1 going
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:262
+            # spec: spec/terraforming_mars/05_generation.rules:254
             L[1] = True
-            # spec: spec/terraforming_mars/05_generation.rules:263
+            # spec: spec/terraforming_mars/05_generation.rules:255
             pc = 1
         if pc == 1:
             if not (
@@ -2820,8 +2807,8 @@ def s_final_greeneries(state, frame):
             ):
                 pc = 5
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:263:5")
-            # spec: spec/terraforming_mars/05_generation.rules:264
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:255:5")
+            # spec: spec/terraforming_mars/05_generation.rules:256
             player = L[0]
             offered = []
             offered.append(0)
@@ -2838,7 +2825,7 @@ def s_final_greeneries(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:264:9",
+                "spec/terraforming_mars/05_generation.rules:256:9",
             )
             frame[1] = 2
             return
@@ -2851,12 +2838,12 @@ def s_final_greeneries(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:265
+            # spec: spec/terraforming_mars/05_generation.rules:257
             frame[1] = 1
             state.frames.append(new_frame(16, [L[0]]))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:266
+            # spec: spec/terraforming_mars/05_generation.rules:258
             L[1] = False
             pc = 1
             continue
@@ -2866,54 +2853,54 @@ def s_final_greeneries(state, frame):
 
 
 def s_final_scoring(state, frame):
-    "procedure final_scoring (spec/terraforming_mars/05_generation.rules:272)"
-    # L: 0 q, 1 rounds left of the repeat at line 274
+    "procedure final_scoring (spec/terraforming_mars/05_generation.rules:264)"
+    # L: 0 q, 1 rounds left of the repeat at line 266
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:273
+            # spec: spec/terraforming_mars/05_generation.rules:265
             state.vars[1] = state.vars[0]
             state.stamps[32] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:274
+            # spec: spec/terraforming_mars/05_generation.rules:266
             L[1] = d_seat_count(state)
             pc = 1
         if pc == 1:
             if L[1] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/terraforming_mars/05_generation.rules:274:5")
-            # spec: spec/terraforming_mars/05_generation.rules:275
+            tick(state, "repeat", "spec/terraforming_mars/05_generation.rules:266:5")
+            # spec: spec/terraforming_mars/05_generation.rules:267
             frame[1] = 2
             state.frames.append(new_frame(23, [state.vars[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:276
+            # spec: spec/terraforming_mars/05_generation.rules:268
             state.vars[1] = bounded(
                 (
                     None
                     if state.vars[1] is None
                     else (state.vars[1] + 1) % state.params["players"]
                 ),
-                "spec/terraforming_mars/05_generation.rules:276:9",
+                "spec/terraforming_mars/05_generation.rules:268:9",
             )
             state.stamps[32] += 1
             L[1] = L[1] - 1
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:278
+            # spec: spec/terraforming_mars/05_generation.rules:270
             for L[0] in range(state.params["players"]):
                 log_line(
                     state,
                     " ".join(
                         [PLAYER_LABELS[L[0]], "scores", text_of(d_score(state, L[0]))]
                     ),
-                    "spec/terraforming_mars/05_generation.rules:278:24",
+                    "spec/terraforming_mars/05_generation.rules:270:24",
                 )
-            # spec: spec/terraforming_mars/05_generation.rules:280
+            # spec: spec/terraforming_mars/05_generation.rules:272
             for L[0] in range(state.params["players"]):
-                # spec: spec/terraforming_mars/05_generation.rules:281
+                # spec: spec/terraforming_mars/05_generation.rules:273
                 if all(
                     c_r == L[0]
                     or (
@@ -2927,14 +2914,14 @@ def s_final_scoring(state, frame):
                         state,
                         L[0],
                         "most victory points",
-                        "spec/terraforming_mars/05_generation.rules:281:60",
+                        "spec/terraforming_mars/05_generation.rules:273:60",
                     )
-            # spec: spec/terraforming_mars/05_generation.rules:283
+            # spec: spec/terraforming_mars/05_generation.rules:275
             end_game(
                 state,
                 None,
                 "tie in points and MC",
-                "spec/terraforming_mars/05_generation.rules:283:5",
+                "spec/terraforming_mars/05_generation.rules:275:5",
             )
             state.frames.pop()
             return
@@ -3257,17 +3244,18 @@ def s_apply_box(state, frame):
 
 
 def s_lower_any_production(state, frame):
-    "procedure lower_any_production (spec/terraforming_mars/07_cards.rules:34)"
+    "procedure lower_any_production (spec/terraforming_mars/07_cards.rules:37)"
     # L: 0 p, 1 r, 2 n, 3 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:35
+            # spec: spec/terraforming_mars/07_cards.rules:38
             player = L[0]
             offered = []
             if any(
-                state.tracks[30 + NI_resource[L[1]] * 5 + c_q] >= L[2]
+                state.tracks[30 + NI_resource[L[1]] * 5 + c_q] - L[2]
+                >= (-5 if L[1] == "r_mc" else 0)
                 for c_q in range(state.params["players"])
             ):
                 offered.append(0)
@@ -3284,7 +3272,7 @@ def s_lower_any_production(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:35:5",
+                "spec/terraforming_mars/07_cards.rules:38:5",
             )
             frame[1] = 1
             return
@@ -3297,12 +3285,13 @@ def s_lower_any_production(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/07_cards.rules:38
+            # spec: spec/terraforming_mars/07_cards.rules:40
             player = L[0]
             values = [
                 c_q
                 for c_q in range(state.params["players"])
-                if state.tracks[30 + NI_resource[L[1]] * 5 + c_q] >= L[2]
+                if state.tracks[30 + NI_resource[L[1]] * 5 + c_q] - L[2]
+                >= (-5 if L[1] == "r_mc" else 0)
             ]
             ids, labels = option_names(values, PLAYER_IDS, PLAYER_LABELS)
             ask(
@@ -3312,13 +3301,13 @@ def s_lower_any_production(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:38:13",
+                "spec/terraforming_mars/07_cards.rules:40:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:39
+            # spec: spec/terraforming_mars/07_cards.rules:41
             slot = 30 + NI_resource[L[1]] * 5 + L[3]
             place = NI_resource[L[1]]
             state.tracks[slot] = max(
@@ -3333,13 +3322,13 @@ def s_lower_any_production(state, frame):
 
 
 def s_remove_any_plants(state, frame):
-    "procedure remove_any_plants (spec/terraforming_mars/07_cards.rules:44)"
+    "procedure remove_any_plants (spec/terraforming_mars/07_cards.rules:46)"
     # L: 0 p, 1 n, 2 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:45
+            # spec: spec/terraforming_mars/07_cards.rules:47
             player = L[0]
             offered = []
             if any(
@@ -3359,7 +3348,7 @@ def s_remove_any_plants(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:45:5",
+                "spec/terraforming_mars/07_cards.rules:47:5",
             )
             frame[1] = 1
             return
@@ -3372,12 +3361,12 @@ def s_remove_any_plants(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/07_cards.rules:48
+            # spec: spec/terraforming_mars/07_cards.rules:50
             player = L[0]
             values = [
                 c_q
                 for c_q in range(state.params["players"])
-                if state.tracks[15 + c_q] > 0
+                if (state.tracks[15 + c_q] > 0)
             ]
             ids, labels = option_names(values, PLAYER_IDS, PLAYER_LABELS)
             ask(
@@ -3387,13 +3376,13 @@ def s_remove_any_plants(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:48:13",
+                "spec/terraforming_mars/07_cards.rules:50:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:49
+            # spec: spec/terraforming_mars/07_cards.rules:51
             state.tracks[15 + L[2]] = max(
                 0,
                 min(9999, state.tracks[15 + L[2]] - min(L[1], state.tracks[15 + L[2]])),
@@ -3471,13 +3460,13 @@ def s_gain_choice_plants_or(state, frame):
 
 
 def s_spend_or_add(state, frame):
-    "procedure spend_or_add (spec/terraforming_mars/07c_active.rules:50)"
+    "procedure spend_or_add (spec/terraforming_mars/07c_active.rules:46)"
     # L: 0 p, 1 c, 2 n, 3 label
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:51
+            # spec: spec/terraforming_mars/07c_active.rules:47
             player = L[0]
             offered = []
             if state.counters[18][L[1]] >= L[2]:
@@ -3495,7 +3484,7 @@ def s_spend_or_add(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07c_active.rules:51:5",
+                "spec/terraforming_mars/07c_active.rules:47:5",
                 (L[1],),
             )
             frame[1] = 1
@@ -3503,47 +3492,66 @@ def s_spend_or_add(state, frame):
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/07c_active.rules:53
+                # spec: spec/terraforming_mars/07c_active.rules:49
                 state.counters[18][L[1]] = bounded(
                     max(0, state.counters[18][L[1]] - L[2]),
-                    "spec/terraforming_mars/07c_active.rules:53:13",
+                    "spec/terraforming_mars/07c_active.rules:49:13",
                 )
                 state.stamps[25] += 1
-                # spec: spec/terraforming_mars/07c_active.rules:54
+                # spec: spec/terraforming_mars/07c_active.rules:50
                 log_line(
                     state,
                     " ".join([label_of(PLAYER_LABELS, L[0]), text_of(L[3])]),
-                    "spec/terraforming_mars/07c_active.rules:54:13",
+                    "spec/terraforming_mars/07c_active.rules:50:13",
                 )
             elif k == 1:
-                # spec: spec/terraforming_mars/07c_active.rules:56
+                # spec: spec/terraforming_mars/07c_active.rules:52
                 state.counters[18][L[1]] = bounded(
                     max(0, state.counters[18][L[1]] + 1),
-                    "spec/terraforming_mars/07c_active.rules:56:49",
+                    "spec/terraforming_mars/07c_active.rules:52:49",
                 )
                 state.stamps[25] += 1
             state.frames.pop()
             return
 
 
+def s_smelt(state, frame):
+    "procedure smelt (spec/terraforming_mars/07c_active.rules:99)"
+    # L: 0 p, 1 st, 2 ti
+    L = frame[2]
+    # spec: spec/terraforming_mars/07c_active.rules:100
+    state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
+    state.stamps[6] += 1
+    # spec: spec/terraforming_mars/07c_active.rules:101
+    state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + L[1]))
+    state.stamps[3] += 1
+    # spec: spec/terraforming_mars/07c_active.rules:102
+    state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + L[2]))
+    state.stamps[4] += 1
+    # spec: spec/terraforming_mars/07c_active.rules:103
+    state.frames.pop()
+    state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
+    return
+
+
 def s_start(state, frame):
-    "start (spec/terraforming_mars/05_generation.rules:289)"
+    "start (spec/terraforming_mars/05_generation.rules:281)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:290
+            # spec: spec/terraforming_mars/05_generation.rules:282
             frame[1] = 1
             state.frames.append(new_frame(26, [UNBOUND] * 13))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/05_generation.rules:291
+            # spec: spec/terraforming_mars/05_generation.rules:283
             frame[1] = 2
             state.frames.append(new_frame(20, [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:292
+            # spec: spec/terraforming_mars/05_generation.rules:284
             p_production_phase(state)
-            # spec: spec/terraforming_mars/05_generation.rules:293
+            # spec: spec/terraforming_mars/05_generation.rules:285
             pc = 3
         if pc == 3:
             if not (
@@ -3556,36 +3564,36 @@ def s_start(state, frame):
             ):
                 pc = 6
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:293:5")
-            # spec: spec/terraforming_mars/05_generation.rules:294
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:285:5")
+            # spec: spec/terraforming_mars/05_generation.rules:286
             state.tracks[73] = max(1, min(99, state.tracks[73] + 1))
             state.stamps[14] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:295
+            # spec: spec/terraforming_mars/05_generation.rules:287
             state.vars[0] = bounded(
                 (
                     None
                     if state.vars[0] is None
                     else (state.vars[0] + 1) % state.params["players"]
                 ),
-                "spec/terraforming_mars/05_generation.rules:295:9",
+                "spec/terraforming_mars/05_generation.rules:287:9",
             )
             state.stamps[31] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:296
+            # spec: spec/terraforming_mars/05_generation.rules:288
             frame[1] = 4
             state.frames.append(new_frame(22, [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:297
+            # spec: spec/terraforming_mars/05_generation.rules:289
             frame[1] = 5
             state.frames.append(new_frame(20, [UNBOUND] * 1))
             return
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:298
+            # spec: spec/terraforming_mars/05_generation.rules:290
             p_production_phase(state)
             pc = 3
             continue
         if pc == 6:
-            # spec: spec/terraforming_mars/05_generation.rules:300
+            # spec: spec/terraforming_mars/05_generation.rules:292
             state.frames.pop()
             state.frames.append(new_frame(24, [UNBOUND] * 2))
             return
@@ -3620,77 +3628,77 @@ def sac_unmi(state, frame):
 
 
 def sev_deep_well_heating(state, frame):
-    "event of deep_well_heating (spec/terraforming_mars/07_cards.rules:64)"
+    "event of deep_well_heating (spec/terraforming_mars/07_cards.rules:66)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:65
+            # spec: spec/terraforming_mars/07_cards.rules:67
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:66
+            # spec: spec/terraforming_mars/07_cards.rules:68
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
 def sev_cloud_seeding(state, frame):
-    "event of cloud_seeding (spec/terraforming_mars/07_cards.rules:71)"
+    "event of cloud_seeding (spec/terraforming_mars/07_cards.rules:73)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:71
+    # spec: spec/terraforming_mars/07_cards.rules:73
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_methane_from_titan(state, frame):
-    "event of methane_from_titan (spec/terraforming_mars/07_cards.rules:75)"
+    "event of methane_from_titan (spec/terraforming_mars/07_cards.rules:77)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:75
+    # spec: spec/terraforming_mars/07_cards.rules:77
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_black_polar_dust(state, frame):
-    "event of black_polar_dust (spec/terraforming_mars/07_cards.rules:78)"
+    "event of black_polar_dust (spec/terraforming_mars/07_cards.rules:80)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:79
+            # spec: spec/terraforming_mars/07_cards.rules:81
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:80
+            # spec: spec/terraforming_mars/07_cards.rules:82
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_eos_chasma_national_park(state, frame):
-    "event of eos_chasma_national_park (spec/terraforming_mars/07_cards.rules:85)"
+    "event of eos_chasma_national_park (spec/terraforming_mars/07_cards.rules:87)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:86
+            # spec: spec/terraforming_mars/07_cards.rules:88
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:87
+            # spec: spec/terraforming_mars/07_cards.rules:89
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
             state.stamps[5] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:88
+            # spec: spec/terraforming_mars/07_cards.rules:90
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "animals", 1, None] + [UNBOUND] * 1)
@@ -3699,78 +3707,78 @@ def sev_eos_chasma_national_park(state, frame):
 
 
 def sev_lunar_beam(state, frame):
-    "event of lunar_beam (spec/terraforming_mars/07_cards.rules:93)"
+    "event of lunar_beam (spec/terraforming_mars/07_cards.rules:95)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:93
+    # spec: spec/terraforming_mars/07_cards.rules:95
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_asteroid_mining(state, frame):
-    "event of asteroid_mining (spec/terraforming_mars/07_cards.rules:97)"
+    "event of asteroid_mining (spec/terraforming_mars/07_cards.rules:99)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:97
+    # spec: spec/terraforming_mars/07_cards.rules:99
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_food_factory(state, frame):
-    "event of food_factory (spec/terraforming_mars/07_cards.rules:101)"
+    "event of food_factory (spec/terraforming_mars/07_cards.rules:103)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:101
+    # spec: spec/terraforming_mars/07_cards.rules:103
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_archaebacteria(state, frame):
-    "event of archaebacteria (spec/terraforming_mars/07_cards.rules:104)"
+    "event of archaebacteria (spec/terraforming_mars/07_cards.rules:106)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:104
+    # spec: spec/terraforming_mars/07_cards.rules:106
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_carbonate_processing(state, frame):
-    "event of carbonate_processing (spec/terraforming_mars/07_cards.rules:108)"
+    "event of carbonate_processing (spec/terraforming_mars/07_cards.rules:110)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:108
+    # spec: spec/terraforming_mars/07_cards.rules:110
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_nuclear_power(state, frame):
-    "event of nuclear_power (spec/terraforming_mars/07_cards.rules:112)"
+    "event of nuclear_power (spec/terraforming_mars/07_cards.rules:114)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:112
+    # spec: spec/terraforming_mars/07_cards.rules:114
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_algae(state, frame):
-    "event of algae (spec/terraforming_mars/07_cards.rules:115)"
+    "event of algae (spec/terraforming_mars/07_cards.rules:117)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:116
+            # spec: spec/terraforming_mars/07_cards.rules:118
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:117
+            # spec: spec/terraforming_mars/07_cards.rules:119
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3778,28 +3786,28 @@ def sev_algae(state, frame):
 
 
 def sev_adapted_lichen(state, frame):
-    "event of adapted_lichen (spec/terraforming_mars/07_cards.rules:121)"
+    "event of adapted_lichen (spec/terraforming_mars/07_cards.rules:123)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:121
+    # spec: spec/terraforming_mars/07_cards.rules:123
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_kelp_farming(state, frame):
-    "event of kelp_farming (spec/terraforming_mars/07_cards.rules:125)"
+    "event of kelp_farming (spec/terraforming_mars/07_cards.rules:127)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:126
+            # spec: spec/terraforming_mars/07_cards.rules:128
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:127
+            # spec: spec/terraforming_mars/07_cards.rules:129
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3807,28 +3815,28 @@ def sev_kelp_farming(state, frame):
 
 
 def sev_beam_from_a_thorium_asteroid(state, frame):
-    "event of beam_from_a_thorium_asteroid (spec/terraforming_mars/07_cards.rules:132)"
+    "event of beam_from_a_thorium_asteroid (spec/terraforming_mars/07_cards.rules:134)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:132
+    # spec: spec/terraforming_mars/07_cards.rules:134
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_trees(state, frame):
-    "event of trees (spec/terraforming_mars/07_cards.rules:135)"
+    "event of trees (spec/terraforming_mars/07_cards.rules:137)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:136
+            # spec: spec/terraforming_mars/07_cards.rules:138
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:137
+            # spec: spec/terraforming_mars/07_cards.rules:139
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3836,18 +3844,18 @@ def sev_trees(state, frame):
 
 
 def sev_solar_wind_power(state, frame):
-    "event of solar_wind_power (spec/terraforming_mars/07_cards.rules:142)"
+    "event of solar_wind_power (spec/terraforming_mars/07_cards.rules:144)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:143
+            # spec: spec/terraforming_mars/07_cards.rules:145
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:144
+            # spec: spec/terraforming_mars/07_cards.rules:146
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 2))
             state.stamps[4] += 1
             state.frames.pop()
@@ -3855,28 +3863,28 @@ def sev_solar_wind_power(state, frame):
 
 
 def sev_giant_space_mirror(state, frame):
-    "event of giant_space_mirror (spec/terraforming_mars/07_cards.rules:149)"
+    "event of giant_space_mirror (spec/terraforming_mars/07_cards.rules:151)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:149
+    # spec: spec/terraforming_mars/07_cards.rules:151
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_grass(state, frame):
-    "event of grass (spec/terraforming_mars/07_cards.rules:152)"
+    "event of grass (spec/terraforming_mars/07_cards.rules:154)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:153
+            # spec: spec/terraforming_mars/07_cards.rules:155
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:154
+            # spec: spec/terraforming_mars/07_cards.rules:156
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3884,18 +3892,18 @@ def sev_grass(state, frame):
 
 
 def sev_heather(state, frame):
-    "event of heather (spec/terraforming_mars/07_cards.rules:158)"
+    "event of heather (spec/terraforming_mars/07_cards.rules:160)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:159
+            # spec: spec/terraforming_mars/07_cards.rules:161
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:160
+            # spec: spec/terraforming_mars/07_cards.rules:162
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3903,28 +3911,28 @@ def sev_heather(state, frame):
 
 
 def sev_peroxide_power(state, frame):
-    "event of peroxide_power (spec/terraforming_mars/07_cards.rules:165)"
+    "event of peroxide_power (spec/terraforming_mars/07_cards.rules:167)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:165
+    # spec: spec/terraforming_mars/07_cards.rules:167
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_bushes(state, frame):
-    "event of bushes (spec/terraforming_mars/07_cards.rules:168)"
+    "event of bushes (spec/terraforming_mars/07_cards.rules:170)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:169
+            # spec: spec/terraforming_mars/07_cards.rules:171
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:170
+            # spec: spec/terraforming_mars/07_cards.rules:172
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3932,33 +3940,33 @@ def sev_bushes(state, frame):
 
 
 def sev_fueled_generators(state, frame):
-    "event of fueled_generators (spec/terraforming_mars/07_cards.rules:178)"
+    "event of fueled_generators (spec/terraforming_mars/07_cards.rules:180)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:178
+    # spec: spec/terraforming_mars/07_cards.rules:180
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_solar_power(state, frame):
-    "event of solar_power (spec/terraforming_mars/07_cards.rules:186)"
+    "event of solar_power (spec/terraforming_mars/07_cards.rules:188)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:186
+    # spec: spec/terraforming_mars/07_cards.rules:188
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_artificial_photosynthesis(state, frame):
-    "event of artificial_photosynthesis (spec/terraforming_mars/07_cards.rules:192)"
+    "event of artificial_photosynthesis (spec/terraforming_mars/07_cards.rules:194)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:193
+            # spec: spec/terraforming_mars/07_cards.rules:195
             player = L[0]
             offered = []
             offered.append(0)
@@ -3975,19 +3983,19 @@ def sev_artificial_photosynthesis(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:193:9",
+                "spec/terraforming_mars/07_cards.rules:195:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/07_cards.rules:194
+                # spec: spec/terraforming_mars/07_cards.rules:196
                 slot = 50 + L[0]
                 state.tracks[slot] = max(0, min(999, state.tracks[slot] + 2))
                 state.stamps[8] += 1
             elif k == 1:
-                # spec: spec/terraforming_mars/07_cards.rules:195
+                # spec: spec/terraforming_mars/07_cards.rules:197
                 slot = 45 + L[0]
                 state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
                 state.stamps[8] += 1
@@ -3996,28 +4004,28 @@ def sev_artificial_photosynthesis(state, frame):
 
 
 def sev_geothermal_power(state, frame):
-    "event of geothermal_power (spec/terraforming_mars/07_cards.rules:201)"
+    "event of geothermal_power (spec/terraforming_mars/07_cards.rules:203)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:201
+    # spec: spec/terraforming_mars/07_cards.rules:203
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_farming(state, frame):
-    "event of farming (spec/terraforming_mars/07_cards.rules:204)"
+    "event of farming (spec/terraforming_mars/07_cards.rules:206)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:205
+            # spec: spec/terraforming_mars/07_cards.rules:207
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:206
+            # spec: spec/terraforming_mars/07_cards.rules:208
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4025,18 +4033,18 @@ def sev_farming(state, frame):
 
 
 def sev_moss(state, frame):
-    "event of moss (spec/terraforming_mars/07_cards.rules:213)"
+    "event of moss (spec/terraforming_mars/07_cards.rules:215)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:214
+            # spec: spec/terraforming_mars/07_cards.rules:216
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:215
+            # spec: spec/terraforming_mars/07_cards.rules:217
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] - 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4044,96 +4052,96 @@ def sev_moss(state, frame):
 
 
 def sev_ghg_factories(state, frame):
-    "event of ghg_factories (spec/terraforming_mars/07_cards.rules:220)"
+    "event of ghg_factories (spec/terraforming_mars/07_cards.rules:222)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:220
+    # spec: spec/terraforming_mars/07_cards.rules:222
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_fusion_power(state, frame):
-    "event of fusion_power (spec/terraforming_mars/07_cards.rules:230)"
+    "event of fusion_power (spec/terraforming_mars/07_cards.rules:232)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:230
+    # spec: spec/terraforming_mars/07_cards.rules:232
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_great_dam(state, frame):
-    "event of great_dam (spec/terraforming_mars/07_cards.rules:240)"
+    "event of great_dam (spec/terraforming_mars/07_cards.rules:242)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:240
+    # spec: spec/terraforming_mars/07_cards.rules:242
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_strip_mine(state, frame):
-    "event of strip_mine (spec/terraforming_mars/07_cards.rules:244)"
+    "event of strip_mine (spec/terraforming_mars/07_cards.rules:246)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:245
+            # spec: spec/terraforming_mars/07_cards.rules:247
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:246
+            # spec: spec/terraforming_mars/07_cards.rules:248
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], 2] + [UNBOUND] * 1))
             return
 
 
 def sev_wave_power(state, frame):
-    "event of wave_power (spec/terraforming_mars/07_cards.rules:250)"
+    "event of wave_power (spec/terraforming_mars/07_cards.rules:252)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:250
+    # spec: spec/terraforming_mars/07_cards.rules:252
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_power_plant_card(state, frame):
-    "event of power_plant_card (spec/terraforming_mars/07_cards.rules:254)"
+    "event of power_plant_card (spec/terraforming_mars/07_cards.rules:256)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:254
+    # spec: spec/terraforming_mars/07_cards.rules:256
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_tectonic_stress_power(state, frame):
-    "event of tectonic_stress_power (spec/terraforming_mars/07_cards.rules:258)"
+    "event of tectonic_stress_power (spec/terraforming_mars/07_cards.rules:260)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:258
+    # spec: spec/terraforming_mars/07_cards.rules:260
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_nitrophilic_moss(state, frame):
-    "event of nitrophilic_moss (spec/terraforming_mars/07_cards.rules:261)"
+    "event of nitrophilic_moss (spec/terraforming_mars/07_cards.rules:263)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:262
+            # spec: spec/terraforming_mars/07_cards.rules:264
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:263
+            # spec: spec/terraforming_mars/07_cards.rules:265
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] - 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4141,19 +4149,19 @@ def sev_nitrophilic_moss(state, frame):
 
 
 def sev_insulation(state, frame):
-    "event of insulation (spec/terraforming_mars/07_cards.rules:270)"
+    "event of insulation (spec/terraforming_mars/07_cards.rules:272)"
     # L: 0 you, 1 this, 2 x
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:271
+            # spec: spec/terraforming_mars/07_cards.rules:273
             player = L[0]
             values = list(
                 int_range(
                     1,
                     state.tracks[55 + L[0]],
-                    "spec/terraforming_mars/07_cards.rules:271:26",
+                    "spec/terraforming_mars/07_cards.rules:273:26",
                 )
             )
             ids, labels = option_names(values)
@@ -4164,17 +4172,17 @@ def sev_insulation(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:271:9",
+                "spec/terraforming_mars/07_cards.rules:273:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:272
+            # spec: spec/terraforming_mars/07_cards.rules:274
             slot = 55 + L[0]
             state.tracks[slot] = max(0, min(999, state.tracks[slot] - L[2]))
             state.stamps[8] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:273
+            # spec: spec/terraforming_mars/07_cards.rules:275
             slot = 30 + L[0]
             state.tracks[slot] = max(-5, min(999, state.tracks[slot] + L[2]))
             state.stamps[8] += 1
@@ -4183,86 +4191,86 @@ def sev_insulation(state, frame):
 
 
 def sev_designed_microorganisms(state, frame):
-    "event of designed_microorganisms (spec/terraforming_mars/07_cards.rules:278)"
+    "event of designed_microorganisms (spec/terraforming_mars/07_cards.rules:280)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:278
+    # spec: spec/terraforming_mars/07_cards.rules:280
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_industrial_microbes(state, frame):
-    "event of industrial_microbes (spec/terraforming_mars/07_cards.rules:282)"
+    "event of industrial_microbes (spec/terraforming_mars/07_cards.rules:284)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:282
+    # spec: spec/terraforming_mars/07_cards.rules:284
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_lichen(state, frame):
-    "event of lichen (spec/terraforming_mars/07_cards.rules:285)"
+    "event of lichen (spec/terraforming_mars/07_cards.rules:287)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:285
+    # spec: spec/terraforming_mars/07_cards.rules:287
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_micro_mills(state, frame):
-    "event of micro_mills (spec/terraforming_mars/07_cards.rules:288)"
+    "event of micro_mills (spec/terraforming_mars/07_cards.rules:290)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:288
+    # spec: spec/terraforming_mars/07_cards.rules:290
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_magnetic_field_generators(state, frame):
-    "event of magnetic_field_generators (spec/terraforming_mars/07_cards.rules:292)"
+    "event of magnetic_field_generators (spec/terraforming_mars/07_cards.rules:294)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:293
+            # spec: spec/terraforming_mars/07_cards.rules:295
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:294
+            # spec: spec/terraforming_mars/07_cards.rules:296
             p_raise_tr(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_windmills(state, frame):
-    "event of windmills (spec/terraforming_mars/07_cards.rules:299)"
+    "event of windmills (spec/terraforming_mars/07_cards.rules:301)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:299
+    # spec: spec/terraforming_mars/07_cards.rules:301
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_tundra_farming(state, frame):
-    "event of tundra_farming (spec/terraforming_mars/07_cards.rules:303)"
+    "event of tundra_farming (spec/terraforming_mars/07_cards.rules:305)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:304
+            # spec: spec/terraforming_mars/07_cards.rules:306
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:305
+            # spec: spec/terraforming_mars/07_cards.rules:307
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4270,36 +4278,36 @@ def sev_tundra_farming(state, frame):
 
 
 def sev_magnetic_field_dome(state, frame):
-    "event of magnetic_field_dome (spec/terraforming_mars/07_cards.rules:310)"
+    "event of magnetic_field_dome (spec/terraforming_mars/07_cards.rules:312)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:311
+            # spec: spec/terraforming_mars/07_cards.rules:313
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:312
+            # spec: spec/terraforming_mars/07_cards.rules:314
             p_raise_tr(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def sev_noctis_farming(state, frame):
-    "event of noctis_farming (spec/terraforming_mars/07_cards.rules:317)"
+    "event of noctis_farming (spec/terraforming_mars/07_cards.rules:319)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:318
+            # spec: spec/terraforming_mars/07_cards.rules:320
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:319
+            # spec: spec/terraforming_mars/07_cards.rules:321
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4307,68 +4315,68 @@ def sev_noctis_farming(state, frame):
 
 
 def sev_heat_trappers(state, frame):
-    "event of heat_trappers (spec/terraforming_mars/07_cards.rules:324)"
+    "event of heat_trappers (spec/terraforming_mars/07_cards.rules:326)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:324
+    # spec: spec/terraforming_mars/07_cards.rules:326
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_soil_factory(state, frame):
-    "event of soil_factory (spec/terraforming_mars/07_cards.rules:328)"
+    "event of soil_factory (spec/terraforming_mars/07_cards.rules:330)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:328
+    # spec: spec/terraforming_mars/07_cards.rules:330
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_biomass_combustors(state, frame):
-    "event of biomass_combustors (spec/terraforming_mars/07_cards.rules:332)"
+    "event of biomass_combustors (spec/terraforming_mars/07_cards.rules:334)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:332
+    # spec: spec/terraforming_mars/07_cards.rules:334
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_immigration_shuttles(state, frame):
-    "event of immigration_shuttles (spec/terraforming_mars/07_cards.rules:339)"
+    "event of immigration_shuttles (spec/terraforming_mars/07_cards.rules:341)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:339
+    # spec: spec/terraforming_mars/07_cards.rules:341
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_soletta(state, frame):
-    "event of soletta (spec/terraforming_mars/07_cards.rules:342)"
+    "event of soletta (spec/terraforming_mars/07_cards.rules:344)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:342
+    # spec: spec/terraforming_mars/07_cards.rules:344
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_rad_chem_factory(state, frame):
-    "event of rad_chem_factory (spec/terraforming_mars/07_cards.rules:346)"
+    "event of rad_chem_factory (spec/terraforming_mars/07_cards.rules:348)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:347
+            # spec: spec/terraforming_mars/07_cards.rules:349
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:348
+            # spec: spec/terraforming_mars/07_cards.rules:350
             p_raise_tr(state, L[0], 2)
             state.frames.pop()
             return
@@ -5379,17 +5387,10 @@ def sac_search_for_life(state, frame):
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07c_active.rules:13
-            if len(state.zones[1]) == 0:
-                # spec: spec/terraforming_mars/07c_active.rules:14
-                for card in list(state.zones[2]):
-                    move_card(state, card, 1)
+            p_deal(state, 1, "@34")
+            # spec: spec/terraforming_mars/07c_active.rules:14
+            for L[2] in list(state.zones[34]):
                 # spec: spec/terraforming_mars/07c_active.rules:15
-                shuffle(state, 1)
-            # spec: spec/terraforming_mars/07c_active.rules:17
-            for L[2] in [c_c for c_c in state.zones[1] if c_c == top_card(state, 1)]:
-                # spec: spec/terraforming_mars/07c_active.rules:18
-                move_card(state, L[2], 34)
-                # spec: spec/terraforming_mars/07c_active.rules:19
                 log_line(
                     state,
                     " ".join(
@@ -5399,66 +5400,66 @@ def sac_search_for_life(state, frame):
                             text_of(ENTITY_LABELS[L[2]]),
                         ]
                     ),
-                    "spec/terraforming_mars/07c_active.rules:19:13",
+                    "spec/terraforming_mars/07c_active.rules:15:13",
                 )
-                # spec: spec/terraforming_mars/07c_active.rules:20
+                # spec: spec/terraforming_mars/07c_active.rules:16
                 if A_tags[L[2]][7] > 0:
                     state.counters[18][L[1]] = bounded(
                         max(0, state.counters[18][L[1]] + 1),
-                        "spec/terraforming_mars/07c_active.rules:20:38",
+                        "spec/terraforming_mars/07c_active.rules:16:38",
                     )
                     state.stamps[25] += 1
-                # spec: spec/terraforming_mars/07c_active.rules:21
+                # spec: spec/terraforming_mars/07c_active.rules:17
                 move_card(state, L[2], 2)
             state.frames.pop()
             return
 
 
 def sac_water_import_from_europa(state, frame):
-    "action of water_import_from_europa (spec/terraforming_mars/07c_active.rules:33)"
+    "action of water_import_from_europa (spec/terraforming_mars/07c_active.rules:29)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:34
+            # spec: spec/terraforming_mars/07c_active.rules:30
             frame[1] = 1
             state.frames.append(new_frame(8, [L[0], 12, False, True] + [UNBOUND] * 7))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:35
+            # spec: spec/terraforming_mars/07c_active.rules:31
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sac_predators(state, frame):
-    "action of predators (spec/terraforming_mars/07c_active.rules:48)"
+    "action of predators (spec/terraforming_mars/07c_active.rules:44)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:48
+    # spec: spec/terraforming_mars/07c_active.rules:44
     state.frames.pop()
     state.frames.append(new_frame(13, [L[0], "animals", L[1]] + [UNBOUND] * 2))
     return
 
 
 def sac_regolith_eaters(state, frame):
-    "action of regolith_eaters (spec/terraforming_mars/07c_active.rules:61)"
+    "action of regolith_eaters (spec/terraforming_mars/07c_active.rules:57)"
     # L: 0 you, 1 this, 2 before
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:62
+            # spec: spec/terraforming_mars/07c_active.rules:58
             L[2] = state.counters[18][L[1]]
-            # spec: spec/terraforming_mars/07c_active.rules:63
+            # spec: spec/terraforming_mars/07c_active.rules:59
             frame[1] = 1
             state.frames.append(
                 new_frame(31, [L[0], L[1], 2, "spends 2 microbes: oxygen +1"])
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:64
+            # spec: spec/terraforming_mars/07c_active.rules:60
             if state.counters[18][L[1]] < L[2]:
                 pc = 2
             else:
@@ -5473,22 +5474,22 @@ def sac_regolith_eaters(state, frame):
 
 
 def sac_ghg_producing_bacteria(state, frame):
-    "action of ghg_producing_bacteria (spec/terraforming_mars/07c_active.rules:70)"
+    "action of ghg_producing_bacteria (spec/terraforming_mars/07c_active.rules:66)"
     # L: 0 you, 1 this, 2 before
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:71
+            # spec: spec/terraforming_mars/07c_active.rules:67
             L[2] = state.counters[18][L[1]]
-            # spec: spec/terraforming_mars/07c_active.rules:72
+            # spec: spec/terraforming_mars/07c_active.rules:68
             frame[1] = 1
             state.frames.append(
                 new_frame(31, [L[0], L[1], 2, "spends 2 microbes: temperature +1"])
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:73
+            # spec: spec/terraforming_mars/07c_active.rules:69
             if state.counters[18][L[1]] < L[2]:
                 pc = 2
             else:
@@ -5503,58 +5504,58 @@ def sac_ghg_producing_bacteria(state, frame):
 
 
 def sac_ants(state, frame):
-    "action of ants (spec/terraforming_mars/07c_active.rules:79)"
+    "action of ants (spec/terraforming_mars/07c_active.rules:75)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:79
+    # spec: spec/terraforming_mars/07c_active.rules:75
     state.frames.pop()
     state.frames.append(new_frame(13, [L[0], "microbes", L[1]] + [UNBOUND] * 2))
     return
 
 
 def sev_fish(state, frame):
-    "event of fish (spec/terraforming_mars/07c_active.rules:83)"
+    "event of fish (spec/terraforming_mars/07c_active.rules:79)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:83
+    # spec: spec/terraforming_mars/07c_active.rules:79
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_small_animals(state, frame):
-    "event of small_animals (spec/terraforming_mars/07c_active.rules:88)"
+    "event of small_animals (spec/terraforming_mars/07c_active.rules:84)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:88
+    # spec: spec/terraforming_mars/07c_active.rules:84
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_birds(state, frame):
-    "event of birds (spec/terraforming_mars/07c_active.rules:93)"
+    "event of birds (spec/terraforming_mars/07c_active.rules:89)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:93
+    # spec: spec/terraforming_mars/07c_active.rules:89
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sac_space_mirrors(state, frame):
-    "action of space_mirrors (spec/terraforming_mars/07c_active.rules:97)"
+    "action of space_mirrors (spec/terraforming_mars/07c_active.rules:93)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:98
+            # spec: spec/terraforming_mars/07c_active.rules:94
             frame[1] = 1
             state.frames.append(new_frame(9, [L[0], 7]))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:99
+            # spec: spec/terraforming_mars/07c_active.rules:95
             slot = 50 + L[0]
             state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
             state.stamps[8] += 1
@@ -5563,71 +5564,53 @@ def sac_space_mirrors(state, frame):
 
 
 def sac_ironworks(state, frame):
-    "action of ironworks (spec/terraforming_mars/07c_active.rules:103)"
+    "action of ironworks (spec/terraforming_mars/07c_active.rules:106)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:104
-    state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
-    state.stamps[6] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:105
-    state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 1))
-    state.stamps[3] += 1
     # spec: spec/terraforming_mars/07c_active.rules:106
     state.frames.pop()
-    state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(32, [L[0], 1, 0]))
     return
 
 
 def sac_steelworks(state, frame):
-    "action of steelworks (spec/terraforming_mars/07c_active.rules:110)"
+    "action of steelworks (spec/terraforming_mars/07c_active.rules:109)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:111
-    state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
-    state.stamps[6] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:112
-    state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 2))
-    state.stamps[3] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:113
+    # spec: spec/terraforming_mars/07c_active.rules:109
     state.frames.pop()
-    state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(32, [L[0], 2, 0]))
     return
 
 
 def sac_ore_processor(state, frame):
-    "action of ore_processor (spec/terraforming_mars/07c_active.rules:117)"
+    "action of ore_processor (spec/terraforming_mars/07c_active.rules:112)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:118
-    state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
-    state.stamps[6] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:119
-    state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 1))
-    state.stamps[4] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:120
+    # spec: spec/terraforming_mars/07c_active.rules:112
     state.frames.pop()
-    state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(32, [L[0], 0, 1]))
     return
 
 
 def sac_symbiotic_fungus(state, frame):
-    "action of symbiotic_fungus (spec/terraforming_mars/07c_active.rules:125)"
+    "action of symbiotic_fungus (spec/terraforming_mars/07c_active.rules:116)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:126
+    # spec: spec/terraforming_mars/07c_active.rules:117
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], "microbes", 1, L[1]] + [UNBOUND] * 1))
     return
 
 
 def sac_extreme_cold_fungus(state, frame):
-    "action of extreme_cold_fungus (spec/terraforming_mars/07c_active.rules:132)"
+    "action of extreme_cold_fungus (spec/terraforming_mars/07c_active.rules:123)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:133
+            # spec: spec/terraforming_mars/07c_active.rules:124
             player = L[0]
             offered = []
             offered.append(0)
@@ -5648,7 +5631,7 @@ def sac_extreme_cold_fungus(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07c_active.rules:133:9",
+                "spec/terraforming_mars/07c_active.rules:124:9",
             )
             frame[1] = 1
             return
@@ -5661,12 +5644,12 @@ def sac_extreme_cold_fungus(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/07c_active.rules:134
+            # spec: spec/terraforming_mars/07c_active.rules:125
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             pc = 4
         if pc == 3:
-            # spec: spec/terraforming_mars/07c_active.rules:137
+            # spec: spec/terraforming_mars/07c_active.rules:128
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "microbes", 2, L[1]] + [UNBOUND] * 1)
@@ -5678,22 +5661,22 @@ def sac_extreme_cold_fungus(state, frame):
 
 
 def sac_nitrite_reducing_bacteria(state, frame):
-    "action of nitrite_reducing_bacteria (spec/terraforming_mars/07c_active.rules:145)"
+    "action of nitrite_reducing_bacteria (spec/terraforming_mars/07c_active.rules:136)"
     # L: 0 you, 1 this, 2 before
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:146
+            # spec: spec/terraforming_mars/07c_active.rules:137
             L[2] = state.counters[18][L[1]]
-            # spec: spec/terraforming_mars/07c_active.rules:147
+            # spec: spec/terraforming_mars/07c_active.rules:138
             frame[1] = 1
             state.frames.append(
                 new_frame(31, [L[0], L[1], 3, "spends 3 microbes: TR +1"])
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:148
+            # spec: spec/terraforming_mars/07c_active.rules:139
             if state.counters[18][L[1]] < L[2]:
                 p_raise_tr(state, L[0], 1)
             state.frames.pop()
@@ -5701,59 +5684,59 @@ def sac_nitrite_reducing_bacteria(state, frame):
 
 
 def sev_livestock(state, frame):
-    "event of livestock (spec/terraforming_mars/07c_active.rules:153)"
+    "event of livestock (spec/terraforming_mars/07c_active.rules:144)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:153
+    # spec: spec/terraforming_mars/07c_active.rules:144
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sac_water_splitting_plant(state, frame):
-    "action of water_splitting_plant (spec/terraforming_mars/07c_active.rules:159)"
+    "action of water_splitting_plant (spec/terraforming_mars/07c_active.rules:150)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:160
+    # spec: spec/terraforming_mars/07c_active.rules:151
     state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 3))
     state.stamps[6] += 1
-    # spec: spec/terraforming_mars/07c_active.rules:161
+    # spec: spec/terraforming_mars/07c_active.rules:152
     state.frames.pop()
     state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sac_aquifer_pumping(state, frame):
-    "action of aquifer_pumping (spec/terraforming_mars/07c_active.rules:165)"
+    "action of aquifer_pumping (spec/terraforming_mars/07c_active.rules:156)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:166
+            # spec: spec/terraforming_mars/07c_active.rules:157
             frame[1] = 1
             state.frames.append(new_frame(8, [L[0], 8, True, False] + [UNBOUND] * 7))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:167
+            # spec: spec/terraforming_mars/07c_active.rules:158
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sac_underground_detonations(state, frame):
-    "action of underground_detonations (spec/terraforming_mars/07c_active.rules:172)"
+    "action of underground_detonations (spec/terraforming_mars/07c_active.rules:163)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:173
+            # spec: spec/terraforming_mars/07c_active.rules:164
             frame[1] = 1
             state.frames.append(new_frame(9, [L[0], 10]))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:174
+            # spec: spec/terraforming_mars/07c_active.rules:165
             slot = 55 + L[0]
             state.tracks[slot] = max(0, min(999, state.tracks[slot] + 2))
             state.stamps[8] += 1
@@ -5762,15 +5745,15 @@ def sac_underground_detonations(state, frame):
 
 
 def sev_ecological_zone(state, frame):
-    "event of ecological_zone (spec/terraforming_mars/07c_active.rules:210)"
+    "event of ecological_zone (spec/terraforming_mars/07c_active.rules:201)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:211
+            # spec: spec/terraforming_mars/07c_active.rules:202
             activate(state, 14, [L[0], L[1]], None)
-            # spec: spec/terraforming_mars/07c_active.rules:212
+            # spec: spec/terraforming_mars/07c_active.rules:203
             player = L[0]
             values = [
                 c_s
@@ -5786,75 +5769,75 @@ def sev_ecological_zone(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07c_active.rules:212:9",
+                "spec/terraforming_mars/07c_active.rules:203:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07c_active.rules:213
+            # spec: spec/terraforming_mars/07c_active.rules:204
             p_special_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_herbivores(state, frame):
-    "event of herbivores (spec/terraforming_mars/07c_active.rules:230)"
+    "event of herbivores (spec/terraforming_mars/07c_active.rules:221)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:231
+            # spec: spec/terraforming_mars/07c_active.rules:222
             state.counters[18][L[1]] = bounded(
                 max(0, state.counters[18][L[1]] + 1),
-                "spec/terraforming_mars/07c_active.rules:231:9",
+                "spec/terraforming_mars/07c_active.rules:222:9",
             )
             state.stamps[25] += 1
-            # spec: spec/terraforming_mars/07c_active.rules:232
+            # spec: spec/terraforming_mars/07c_active.rules:223
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:233
+            # spec: spec/terraforming_mars/07c_active.rules:224
             activate(state, 16, [L[0], L[1]], None)
             state.frames.pop()
             return
 
 
 def sev_shuttles(state, frame):
-    "event of shuttles (spec/terraforming_mars/07c_active.rules:245)"
+    "event of shuttles (spec/terraforming_mars/07c_active.rules:236)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:246
+            # spec: spec/terraforming_mars/07c_active.rules:237
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:247
+            # spec: spec/terraforming_mars/07c_active.rules:238
             activate(state, 17, [L[0]], None)
             state.frames.pop()
             return
 
 
 def sev_immigrant_city(state, frame):
-    "event of immigrant_city (spec/terraforming_mars/07c_active.rules:268)"
+    "event of immigrant_city (spec/terraforming_mars/07c_active.rules:259)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:269
+            # spec: spec/terraforming_mars/07c_active.rules:260
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:270
+            # spec: spec/terraforming_mars/07c_active.rules:261
             activate(state, 19, [L[0]], None)
-            # spec: spec/terraforming_mars/07c_active.rules:271
+            # spec: spec/terraforming_mars/07c_active.rules:262
             state.frames.pop()
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
             return
@@ -5899,106 +5882,106 @@ EVENT_PLAIN = {
     221: ev_pets,  # pets
 }
 EVENT_STEPS = {
-    87: (35, 0),  # deep_well_heating
-    88: (36, 0),  # cloud_seeding
-    89: (37, 0),  # methane_from_titan
-    90: (38, 0),  # black_polar_dust
-    91: (39, 0),  # eos_chasma_national_park
-    92: (40, 0),  # lunar_beam
-    93: (41, 0),  # asteroid_mining
-    94: (42, 0),  # food_factory
-    95: (43, 0),  # archaebacteria
-    96: (44, 0),  # carbonate_processing
-    97: (45, 0),  # nuclear_power
-    98: (46, 0),  # algae
-    99: (47, 0),  # adapted_lichen
-    100: (48, 0),  # kelp_farming
-    101: (49, 0),  # beam_from_a_thorium_asteroid
-    102: (50, 0),  # trees
-    103: (51, 0),  # solar_wind_power
-    104: (52, 0),  # giant_space_mirror
-    105: (53, 0),  # grass
-    106: (54, 0),  # heather
-    107: (55, 0),  # peroxide_power
-    108: (56, 0),  # bushes
-    110: (57, 0),  # fueled_generators
-    112: (58, 0),  # solar_power
-    114: (59, 0),  # artificial_photosynthesis
-    115: (60, 0),  # geothermal_power
-    116: (61, 0),  # farming
-    118: (62, 0),  # moss
-    119: (63, 0),  # ghg_factories
-    122: (64, 0),  # fusion_power
-    124: (65, 0),  # great_dam
-    125: (66, 0),  # strip_mine
-    126: (67, 0),  # wave_power
-    127: (68, 0),  # power_plant_card
-    128: (69, 0),  # tectonic_stress_power
-    129: (70, 0),  # nitrophilic_moss
-    131: (71, 1),  # insulation
-    132: (72, 0),  # designed_microorganisms
-    133: (73, 0),  # industrial_microbes
-    134: (74, 0),  # lichen
-    135: (75, 0),  # micro_mills
-    136: (76, 0),  # magnetic_field_generators
-    137: (77, 0),  # windmills
-    138: (78, 0),  # tundra_farming
-    139: (79, 0),  # magnetic_field_dome
-    140: (80, 0),  # noctis_farming
-    141: (81, 0),  # heat_trappers
-    142: (82, 0),  # soil_factory
-    143: (83, 0),  # biomass_combustors
-    145: (84, 0),  # immigration_shuttles
-    146: (85, 0),  # soletta
-    147: (86, 0),  # rad_chem_factory
-    148: (87, 1),  # capital
-    149: (88, 0),  # domed_crater
-    150: (89, 0),  # noctis_city
-    151: (90, 1),  # research_outpost
-    152: (91, 0),  # phobos_space_haven
-    153: (92, 0),  # cupola_city
-    154: (93, 0),  # underground_city
-    155: (94, 1),  # natural_preserve
-    156: (95, 0),  # lake_marineris
-    157: (96, 0),  # mangrove
-    158: (97, 1),  # mining_rights
-    160: (98, 1),  # nuclear_zone
-    161: (99, 0),  # open_city
-    162: (100, 0),  # artificial_lake
-    163: (101, 1),  # urbanized_area
-    164: (102, 0),  # plantation
-    165: (103, 1),  # mohole_area
-    166: (104, 0),  # protected_valley
-    167: (105, 0),  # asteroid
-    168: (106, 0),  # comet
-    169: (107, 0),  # big_asteroid
-    170: (108, 0),  # imported_hydrogen
-    172: (109, 0),  # nitrogen_rich_asteroid
-    173: (110, 0),  # deimos_down
-    174: (111, 0),  # mining_expedition
-    175: (112, 0),  # towing_a_comet
-    176: (113, 0),  # ice_asteroid
-    177: (114, 0),  # giant_ice_asteroid
-    178: (115, 0),  # subterranean_reservoir
-    179: (116, 1),  # lava_flows
-    180: (117, 0),  # large_convoy
-    181: (118, 0),  # convoy_from_europa
-    182: (119, 0),  # imported_ghg
-    183: (120, 0),  # imported_nitrogen
-    184: (121, 0),  # import_of_advanced_ghg
-    185: (122, 0),  # aerobraked_ammonia_asteroid
-    186: (123, 0),  # ice_cap_melting
-    187: (124, 0),  # local_heat_trapping
-    188: (125, 0),  # permafrost_extraction
-    190: (126, 5),  # flooding
-    199: (133, 0),  # fish
-    200: (134, 0),  # small_animals
-    201: (135, 0),  # birds
-    209: (143, 0),  # livestock
-    216: (147, 1),  # ecological_zone
-    218: (148, 0),  # herbivores
-    220: (149, 0),  # shuttles
-    222: (150, 0),  # immigrant_city
+    87: (36, 0),  # deep_well_heating
+    88: (37, 0),  # cloud_seeding
+    89: (38, 0),  # methane_from_titan
+    90: (39, 0),  # black_polar_dust
+    91: (40, 0),  # eos_chasma_national_park
+    92: (41, 0),  # lunar_beam
+    93: (42, 0),  # asteroid_mining
+    94: (43, 0),  # food_factory
+    95: (44, 0),  # archaebacteria
+    96: (45, 0),  # carbonate_processing
+    97: (46, 0),  # nuclear_power
+    98: (47, 0),  # algae
+    99: (48, 0),  # adapted_lichen
+    100: (49, 0),  # kelp_farming
+    101: (50, 0),  # beam_from_a_thorium_asteroid
+    102: (51, 0),  # trees
+    103: (52, 0),  # solar_wind_power
+    104: (53, 0),  # giant_space_mirror
+    105: (54, 0),  # grass
+    106: (55, 0),  # heather
+    107: (56, 0),  # peroxide_power
+    108: (57, 0),  # bushes
+    110: (58, 0),  # fueled_generators
+    112: (59, 0),  # solar_power
+    114: (60, 0),  # artificial_photosynthesis
+    115: (61, 0),  # geothermal_power
+    116: (62, 0),  # farming
+    118: (63, 0),  # moss
+    119: (64, 0),  # ghg_factories
+    122: (65, 0),  # fusion_power
+    124: (66, 0),  # great_dam
+    125: (67, 0),  # strip_mine
+    126: (68, 0),  # wave_power
+    127: (69, 0),  # power_plant_card
+    128: (70, 0),  # tectonic_stress_power
+    129: (71, 0),  # nitrophilic_moss
+    131: (72, 1),  # insulation
+    132: (73, 0),  # designed_microorganisms
+    133: (74, 0),  # industrial_microbes
+    134: (75, 0),  # lichen
+    135: (76, 0),  # micro_mills
+    136: (77, 0),  # magnetic_field_generators
+    137: (78, 0),  # windmills
+    138: (79, 0),  # tundra_farming
+    139: (80, 0),  # magnetic_field_dome
+    140: (81, 0),  # noctis_farming
+    141: (82, 0),  # heat_trappers
+    142: (83, 0),  # soil_factory
+    143: (84, 0),  # biomass_combustors
+    145: (85, 0),  # immigration_shuttles
+    146: (86, 0),  # soletta
+    147: (87, 0),  # rad_chem_factory
+    148: (88, 1),  # capital
+    149: (89, 0),  # domed_crater
+    150: (90, 0),  # noctis_city
+    151: (91, 1),  # research_outpost
+    152: (92, 0),  # phobos_space_haven
+    153: (93, 0),  # cupola_city
+    154: (94, 0),  # underground_city
+    155: (95, 1),  # natural_preserve
+    156: (96, 0),  # lake_marineris
+    157: (97, 0),  # mangrove
+    158: (98, 1),  # mining_rights
+    160: (99, 1),  # nuclear_zone
+    161: (100, 0),  # open_city
+    162: (101, 0),  # artificial_lake
+    163: (102, 1),  # urbanized_area
+    164: (103, 0),  # plantation
+    165: (104, 1),  # mohole_area
+    166: (105, 0),  # protected_valley
+    167: (106, 0),  # asteroid
+    168: (107, 0),  # comet
+    169: (108, 0),  # big_asteroid
+    170: (109, 0),  # imported_hydrogen
+    172: (110, 0),  # nitrogen_rich_asteroid
+    173: (111, 0),  # deimos_down
+    174: (112, 0),  # mining_expedition
+    175: (113, 0),  # towing_a_comet
+    176: (114, 0),  # ice_asteroid
+    177: (115, 0),  # giant_ice_asteroid
+    178: (116, 0),  # subterranean_reservoir
+    179: (117, 1),  # lava_flows
+    180: (118, 0),  # large_convoy
+    181: (119, 0),  # convoy_from_europa
+    182: (120, 0),  # imported_ghg
+    183: (121, 0),  # imported_nitrogen
+    184: (122, 0),  # import_of_advanced_ghg
+    185: (123, 0),  # aerobraked_ammonia_asteroid
+    186: (124, 0),  # ice_cap_melting
+    187: (125, 0),  # local_heat_trapping
+    188: (126, 0),  # permafrost_extraction
+    190: (127, 5),  # flooding
+    199: (134, 0),  # fish
+    200: (135, 0),  # small_animals
+    201: (136, 0),  # birds
+    209: (144, 0),  # livestock
+    216: (148, 1),  # ecological_zone
+    218: (149, 0),  # herbivores
+    220: (150, 0),  # shuttles
+    222: (151, 0),  # immigrant_city
 }
 ACTION_PLAIN = {
     80: ac_inventrix,  # inventrix
@@ -6010,24 +5993,24 @@ ACTION_PLAIN = {
     209: ac_livestock,  # livestock
 }
 ACTION_STEPS = {
-    83: (33, 0),  # tharsis_republic
-    85: (34, 0),  # unmi
-    191: (127, 1),  # search_for_life
-    193: (128, 0),  # water_import_from_europa
-    195: (129, 0),  # predators
-    196: (130, 1),  # regolith_eaters
-    197: (131, 1),  # ghg_producing_bacteria
-    198: (132, 0),  # ants
-    202: (136, 0),  # space_mirrors
-    203: (137, 0),  # ironworks
-    204: (138, 0),  # steelworks
-    205: (139, 0),  # ore_processor
-    206: (140, 0),  # symbiotic_fungus
-    207: (141, 0),  # extreme_cold_fungus
-    208: (142, 1),  # nitrite_reducing_bacteria
-    210: (144, 0),  # water_splitting_plant
-    211: (145, 0),  # aquifer_pumping
-    212: (146, 0),  # underground_detonations
+    83: (34, 0),  # tharsis_republic
+    85: (35, 0),  # unmi
+    191: (128, 1),  # search_for_life
+    193: (129, 0),  # water_import_from_europa
+    195: (130, 0),  # predators
+    196: (131, 1),  # regolith_eaters
+    197: (132, 1),  # ghg_producing_bacteria
+    198: (133, 0),  # ants
+    202: (137, 0),  # space_mirrors
+    203: (138, 0),  # ironworks
+    204: (139, 0),  # steelworks
+    205: (140, 0),  # ore_processor
+    206: (141, 0),  # symbiotic_fungus
+    207: (142, 0),  # extreme_cold_fungus
+    208: (143, 1),  # nitrite_reducing_bacteria
+    210: (145, 0),  # water_splitting_plant
+    211: (146, 0),  # aquifer_pumping
+    212: (147, 0),  # underground_detonations
 }
 STEPS = (
     s_raise_temperature,  # 0
@@ -6062,128 +6045,129 @@ STEPS = (
     s_remove_any_plants,  # 29
     s_gain_choice_plants_or,  # 30
     s_spend_or_add,  # 31
-    s_start,  # 32
-    sac_tharsis_republic,  # 33
-    sac_unmi,  # 34
-    sev_deep_well_heating,  # 35
-    sev_cloud_seeding,  # 36
-    sev_methane_from_titan,  # 37
-    sev_black_polar_dust,  # 38
-    sev_eos_chasma_national_park,  # 39
-    sev_lunar_beam,  # 40
-    sev_asteroid_mining,  # 41
-    sev_food_factory,  # 42
-    sev_archaebacteria,  # 43
-    sev_carbonate_processing,  # 44
-    sev_nuclear_power,  # 45
-    sev_algae,  # 46
-    sev_adapted_lichen,  # 47
-    sev_kelp_farming,  # 48
-    sev_beam_from_a_thorium_asteroid,  # 49
-    sev_trees,  # 50
-    sev_solar_wind_power,  # 51
-    sev_giant_space_mirror,  # 52
-    sev_grass,  # 53
-    sev_heather,  # 54
-    sev_peroxide_power,  # 55
-    sev_bushes,  # 56
-    sev_fueled_generators,  # 57
-    sev_solar_power,  # 58
-    sev_artificial_photosynthesis,  # 59
-    sev_geothermal_power,  # 60
-    sev_farming,  # 61
-    sev_moss,  # 62
-    sev_ghg_factories,  # 63
-    sev_fusion_power,  # 64
-    sev_great_dam,  # 65
-    sev_strip_mine,  # 66
-    sev_wave_power,  # 67
-    sev_power_plant_card,  # 68
-    sev_tectonic_stress_power,  # 69
-    sev_nitrophilic_moss,  # 70
-    sev_insulation,  # 71
-    sev_designed_microorganisms,  # 72
-    sev_industrial_microbes,  # 73
-    sev_lichen,  # 74
-    sev_micro_mills,  # 75
-    sev_magnetic_field_generators,  # 76
-    sev_windmills,  # 77
-    sev_tundra_farming,  # 78
-    sev_magnetic_field_dome,  # 79
-    sev_noctis_farming,  # 80
-    sev_heat_trappers,  # 81
-    sev_soil_factory,  # 82
-    sev_biomass_combustors,  # 83
-    sev_immigration_shuttles,  # 84
-    sev_soletta,  # 85
-    sev_rad_chem_factory,  # 86
-    sev_capital,  # 87
-    sev_domed_crater,  # 88
-    sev_noctis_city,  # 89
-    sev_research_outpost,  # 90
-    sev_phobos_space_haven,  # 91
-    sev_cupola_city,  # 92
-    sev_underground_city,  # 93
-    sev_natural_preserve,  # 94
-    sev_lake_marineris,  # 95
-    sev_mangrove,  # 96
-    sev_mining_rights,  # 97
-    sev_nuclear_zone,  # 98
-    sev_open_city,  # 99
-    sev_artificial_lake,  # 100
-    sev_urbanized_area,  # 101
-    sev_plantation,  # 102
-    sev_mohole_area,  # 103
-    sev_protected_valley,  # 104
-    sev_asteroid,  # 105
-    sev_comet,  # 106
-    sev_big_asteroid,  # 107
-    sev_imported_hydrogen,  # 108
-    sev_nitrogen_rich_asteroid,  # 109
-    sev_deimos_down,  # 110
-    sev_mining_expedition,  # 111
-    sev_towing_a_comet,  # 112
-    sev_ice_asteroid,  # 113
-    sev_giant_ice_asteroid,  # 114
-    sev_subterranean_reservoir,  # 115
-    sev_lava_flows,  # 116
-    sev_large_convoy,  # 117
-    sev_convoy_from_europa,  # 118
-    sev_imported_ghg,  # 119
-    sev_imported_nitrogen,  # 120
-    sev_import_of_advanced_ghg,  # 121
-    sev_aerobraked_ammonia_asteroid,  # 122
-    sev_ice_cap_melting,  # 123
-    sev_local_heat_trapping,  # 124
-    sev_permafrost_extraction,  # 125
-    sev_flooding,  # 126
-    sac_search_for_life,  # 127
-    sac_water_import_from_europa,  # 128
-    sac_predators,  # 129
-    sac_regolith_eaters,  # 130
-    sac_ghg_producing_bacteria,  # 131
-    sac_ants,  # 132
-    sev_fish,  # 133
-    sev_small_animals,  # 134
-    sev_birds,  # 135
-    sac_space_mirrors,  # 136
-    sac_ironworks,  # 137
-    sac_steelworks,  # 138
-    sac_ore_processor,  # 139
-    sac_symbiotic_fungus,  # 140
-    sac_extreme_cold_fungus,  # 141
-    sac_nitrite_reducing_bacteria,  # 142
-    sev_livestock,  # 143
-    sac_water_splitting_plant,  # 144
-    sac_aquifer_pumping,  # 145
-    sac_underground_detonations,  # 146
-    sev_ecological_zone,  # 147
-    sev_herbivores,  # 148
-    sev_shuttles,  # 149
-    sev_immigrant_city,  # 150
-    event_done,  # 151
+    s_smelt,  # 32
+    s_start,  # 33
+    sac_tharsis_republic,  # 34
+    sac_unmi,  # 35
+    sev_deep_well_heating,  # 36
+    sev_cloud_seeding,  # 37
+    sev_methane_from_titan,  # 38
+    sev_black_polar_dust,  # 39
+    sev_eos_chasma_national_park,  # 40
+    sev_lunar_beam,  # 41
+    sev_asteroid_mining,  # 42
+    sev_food_factory,  # 43
+    sev_archaebacteria,  # 44
+    sev_carbonate_processing,  # 45
+    sev_nuclear_power,  # 46
+    sev_algae,  # 47
+    sev_adapted_lichen,  # 48
+    sev_kelp_farming,  # 49
+    sev_beam_from_a_thorium_asteroid,  # 50
+    sev_trees,  # 51
+    sev_solar_wind_power,  # 52
+    sev_giant_space_mirror,  # 53
+    sev_grass,  # 54
+    sev_heather,  # 55
+    sev_peroxide_power,  # 56
+    sev_bushes,  # 57
+    sev_fueled_generators,  # 58
+    sev_solar_power,  # 59
+    sev_artificial_photosynthesis,  # 60
+    sev_geothermal_power,  # 61
+    sev_farming,  # 62
+    sev_moss,  # 63
+    sev_ghg_factories,  # 64
+    sev_fusion_power,  # 65
+    sev_great_dam,  # 66
+    sev_strip_mine,  # 67
+    sev_wave_power,  # 68
+    sev_power_plant_card,  # 69
+    sev_tectonic_stress_power,  # 70
+    sev_nitrophilic_moss,  # 71
+    sev_insulation,  # 72
+    sev_designed_microorganisms,  # 73
+    sev_industrial_microbes,  # 74
+    sev_lichen,  # 75
+    sev_micro_mills,  # 76
+    sev_magnetic_field_generators,  # 77
+    sev_windmills,  # 78
+    sev_tundra_farming,  # 79
+    sev_magnetic_field_dome,  # 80
+    sev_noctis_farming,  # 81
+    sev_heat_trappers,  # 82
+    sev_soil_factory,  # 83
+    sev_biomass_combustors,  # 84
+    sev_immigration_shuttles,  # 85
+    sev_soletta,  # 86
+    sev_rad_chem_factory,  # 87
+    sev_capital,  # 88
+    sev_domed_crater,  # 89
+    sev_noctis_city,  # 90
+    sev_research_outpost,  # 91
+    sev_phobos_space_haven,  # 92
+    sev_cupola_city,  # 93
+    sev_underground_city,  # 94
+    sev_natural_preserve,  # 95
+    sev_lake_marineris,  # 96
+    sev_mangrove,  # 97
+    sev_mining_rights,  # 98
+    sev_nuclear_zone,  # 99
+    sev_open_city,  # 100
+    sev_artificial_lake,  # 101
+    sev_urbanized_area,  # 102
+    sev_plantation,  # 103
+    sev_mohole_area,  # 104
+    sev_protected_valley,  # 105
+    sev_asteroid,  # 106
+    sev_comet,  # 107
+    sev_big_asteroid,  # 108
+    sev_imported_hydrogen,  # 109
+    sev_nitrogen_rich_asteroid,  # 110
+    sev_deimos_down,  # 111
+    sev_mining_expedition,  # 112
+    sev_towing_a_comet,  # 113
+    sev_ice_asteroid,  # 114
+    sev_giant_ice_asteroid,  # 115
+    sev_subterranean_reservoir,  # 116
+    sev_lava_flows,  # 117
+    sev_large_convoy,  # 118
+    sev_convoy_from_europa,  # 119
+    sev_imported_ghg,  # 120
+    sev_imported_nitrogen,  # 121
+    sev_import_of_advanced_ghg,  # 122
+    sev_aerobraked_ammonia_asteroid,  # 123
+    sev_ice_cap_melting,  # 124
+    sev_local_heat_trapping,  # 125
+    sev_permafrost_extraction,  # 126
+    sev_flooding,  # 127
+    sac_search_for_life,  # 128
+    sac_water_import_from_europa,  # 129
+    sac_predators,  # 130
+    sac_regolith_eaters,  # 131
+    sac_ghg_producing_bacteria,  # 132
+    sac_ants,  # 133
+    sev_fish,  # 134
+    sev_small_animals,  # 135
+    sev_birds,  # 136
+    sac_space_mirrors,  # 137
+    sac_ironworks,  # 138
+    sac_steelworks,  # 139
+    sac_ore_processor,  # 140
+    sac_symbiotic_fungus,  # 141
+    sac_extreme_cold_fungus,  # 142
+    sac_nitrite_reducing_bacteria,  # 143
+    sev_livestock,  # 144
+    sac_water_splitting_plant,  # 145
+    sac_aquifer_pumping,  # 146
+    sac_underground_detonations,  # 147
+    sev_ecological_zone,  # 148
+    sev_herbivores,  # 149
+    sev_shuttles,  # 150
+    sev_immigrant_city,  # 151
+    event_done,  # 152
 )
-START = (32, 0)
+START = (33, 0)
 # Where suspended frames hold cards: step -> (slots of cards, slots of lists of
 # cards), so a search bot that re-deals unseen cards re-deals these too.
 CARD_SLOTS = {
@@ -6199,122 +6183,122 @@ CARD_SLOTS = {
     26: ((0, 1, 2), (11,)),  # setup standard_setup
     27: ((1,), ()),  # procedure apply_box
     31: ((1,), ()),  # procedure spend_or_add
-    33: ((1,), ()),  # action of tharsis_republic
-    34: ((1,), ()),  # action of unmi
-    35: ((1,), ()),  # event of deep_well_heating
-    36: ((1,), ()),  # event of cloud_seeding
-    37: ((1,), ()),  # event of methane_from_titan
-    38: ((1,), ()),  # event of black_polar_dust
-    39: ((1,), ()),  # event of eos_chasma_national_park
-    40: ((1,), ()),  # event of lunar_beam
-    41: ((1,), ()),  # event of asteroid_mining
-    42: ((1,), ()),  # event of food_factory
-    43: ((1,), ()),  # event of archaebacteria
-    44: ((1,), ()),  # event of carbonate_processing
-    45: ((1,), ()),  # event of nuclear_power
-    46: ((1,), ()),  # event of algae
-    47: ((1,), ()),  # event of adapted_lichen
-    48: ((1,), ()),  # event of kelp_farming
-    49: ((1,), ()),  # event of beam_from_a_thorium_asteroid
-    50: ((1,), ()),  # event of trees
-    51: ((1,), ()),  # event of solar_wind_power
-    52: ((1,), ()),  # event of giant_space_mirror
-    53: ((1,), ()),  # event of grass
-    54: ((1,), ()),  # event of heather
-    55: ((1,), ()),  # event of peroxide_power
-    56: ((1,), ()),  # event of bushes
-    57: ((1,), ()),  # event of fueled_generators
-    58: ((1,), ()),  # event of solar_power
-    59: ((1,), ()),  # event of artificial_photosynthesis
-    60: ((1,), ()),  # event of geothermal_power
-    61: ((1,), ()),  # event of farming
-    62: ((1,), ()),  # event of moss
-    63: ((1,), ()),  # event of ghg_factories
-    64: ((1,), ()),  # event of fusion_power
-    65: ((1,), ()),  # event of great_dam
-    66: ((1,), ()),  # event of strip_mine
-    67: ((1,), ()),  # event of wave_power
-    68: ((1,), ()),  # event of power_plant_card
-    69: ((1,), ()),  # event of tectonic_stress_power
-    70: ((1,), ()),  # event of nitrophilic_moss
-    71: ((1,), ()),  # event of insulation
-    72: ((1,), ()),  # event of designed_microorganisms
-    73: ((1,), ()),  # event of industrial_microbes
-    74: ((1,), ()),  # event of lichen
-    75: ((1,), ()),  # event of micro_mills
-    76: ((1,), ()),  # event of magnetic_field_generators
-    77: ((1,), ()),  # event of windmills
-    78: ((1,), ()),  # event of tundra_farming
-    79: ((1,), ()),  # event of magnetic_field_dome
-    80: ((1,), ()),  # event of noctis_farming
-    81: ((1,), ()),  # event of heat_trappers
-    82: ((1,), ()),  # event of soil_factory
-    83: ((1,), ()),  # event of biomass_combustors
-    84: ((1,), ()),  # event of immigration_shuttles
-    85: ((1,), ()),  # event of soletta
-    86: ((1,), ()),  # event of rad_chem_factory
-    87: ((1,), ()),  # event of capital
-    88: ((1,), ()),  # event of domed_crater
-    89: ((1,), ()),  # event of noctis_city
-    90: ((1,), ()),  # event of research_outpost
-    91: ((1,), ()),  # event of phobos_space_haven
-    92: ((1,), ()),  # event of cupola_city
-    93: ((1,), ()),  # event of underground_city
-    94: ((1,), ()),  # event of natural_preserve
-    95: ((1,), ()),  # event of lake_marineris
-    96: ((1,), ()),  # event of mangrove
-    97: ((1,), ()),  # event of mining_rights
-    98: ((1,), ()),  # event of nuclear_zone
-    99: ((1,), ()),  # event of open_city
-    100: ((1,), ()),  # event of artificial_lake
-    101: ((1,), ()),  # event of urbanized_area
-    102: ((1,), ()),  # event of plantation
-    103: ((1,), ()),  # event of mohole_area
-    104: ((1,), ()),  # event of protected_valley
-    105: ((1,), ()),  # event of asteroid
-    106: ((1,), ()),  # event of comet
-    107: ((1,), ()),  # event of big_asteroid
-    108: ((1,), ()),  # event of imported_hydrogen
-    109: ((1,), ()),  # event of nitrogen_rich_asteroid
-    110: ((1,), ()),  # event of deimos_down
-    111: ((1,), ()),  # event of mining_expedition
-    112: ((1,), ()),  # event of towing_a_comet
-    113: ((1,), ()),  # event of ice_asteroid
-    114: ((1,), ()),  # event of giant_ice_asteroid
-    115: ((1,), ()),  # event of subterranean_reservoir
-    116: ((1,), ()),  # event of lava_flows
-    117: ((1,), ()),  # event of large_convoy
-    118: ((1,), ()),  # event of convoy_from_europa
-    119: ((1,), ()),  # event of imported_ghg
-    120: ((1,), ()),  # event of imported_nitrogen
-    121: ((1,), ()),  # event of import_of_advanced_ghg
-    122: ((1,), ()),  # event of aerobraked_ammonia_asteroid
-    123: ((1,), ()),  # event of ice_cap_melting
-    124: ((1,), ()),  # event of local_heat_trapping
-    125: ((1,), ()),  # event of permafrost_extraction
-    126: ((1,), ()),  # event of flooding
-    127: ((1, 2), ()),  # action of search_for_life
-    128: ((1,), ()),  # action of water_import_from_europa
-    129: ((1,), ()),  # action of predators
-    130: ((1,), ()),  # action of regolith_eaters
-    131: ((1,), ()),  # action of ghg_producing_bacteria
-    132: ((1,), ()),  # action of ants
-    133: ((1,), ()),  # event of fish
-    134: ((1,), ()),  # event of small_animals
-    135: ((1,), ()),  # event of birds
-    136: ((1,), ()),  # action of space_mirrors
-    137: ((1,), ()),  # action of ironworks
-    138: ((1,), ()),  # action of steelworks
-    139: ((1,), ()),  # action of ore_processor
-    140: ((1,), ()),  # action of symbiotic_fungus
-    141: ((1,), ()),  # action of extreme_cold_fungus
-    142: ((1,), ()),  # action of nitrite_reducing_bacteria
-    143: ((1,), ()),  # event of livestock
-    144: ((1,), ()),  # action of water_splitting_plant
-    145: ((1,), ()),  # action of aquifer_pumping
-    146: ((1,), ()),  # action of underground_detonations
-    147: ((1,), ()),  # event of ecological_zone
-    148: ((1,), ()),  # event of herbivores
-    149: ((1,), ()),  # event of shuttles
-    150: ((1,), ()),  # event of immigrant_city
+    34: ((1,), ()),  # action of tharsis_republic
+    35: ((1,), ()),  # action of unmi
+    36: ((1,), ()),  # event of deep_well_heating
+    37: ((1,), ()),  # event of cloud_seeding
+    38: ((1,), ()),  # event of methane_from_titan
+    39: ((1,), ()),  # event of black_polar_dust
+    40: ((1,), ()),  # event of eos_chasma_national_park
+    41: ((1,), ()),  # event of lunar_beam
+    42: ((1,), ()),  # event of asteroid_mining
+    43: ((1,), ()),  # event of food_factory
+    44: ((1,), ()),  # event of archaebacteria
+    45: ((1,), ()),  # event of carbonate_processing
+    46: ((1,), ()),  # event of nuclear_power
+    47: ((1,), ()),  # event of algae
+    48: ((1,), ()),  # event of adapted_lichen
+    49: ((1,), ()),  # event of kelp_farming
+    50: ((1,), ()),  # event of beam_from_a_thorium_asteroid
+    51: ((1,), ()),  # event of trees
+    52: ((1,), ()),  # event of solar_wind_power
+    53: ((1,), ()),  # event of giant_space_mirror
+    54: ((1,), ()),  # event of grass
+    55: ((1,), ()),  # event of heather
+    56: ((1,), ()),  # event of peroxide_power
+    57: ((1,), ()),  # event of bushes
+    58: ((1,), ()),  # event of fueled_generators
+    59: ((1,), ()),  # event of solar_power
+    60: ((1,), ()),  # event of artificial_photosynthesis
+    61: ((1,), ()),  # event of geothermal_power
+    62: ((1,), ()),  # event of farming
+    63: ((1,), ()),  # event of moss
+    64: ((1,), ()),  # event of ghg_factories
+    65: ((1,), ()),  # event of fusion_power
+    66: ((1,), ()),  # event of great_dam
+    67: ((1,), ()),  # event of strip_mine
+    68: ((1,), ()),  # event of wave_power
+    69: ((1,), ()),  # event of power_plant_card
+    70: ((1,), ()),  # event of tectonic_stress_power
+    71: ((1,), ()),  # event of nitrophilic_moss
+    72: ((1,), ()),  # event of insulation
+    73: ((1,), ()),  # event of designed_microorganisms
+    74: ((1,), ()),  # event of industrial_microbes
+    75: ((1,), ()),  # event of lichen
+    76: ((1,), ()),  # event of micro_mills
+    77: ((1,), ()),  # event of magnetic_field_generators
+    78: ((1,), ()),  # event of windmills
+    79: ((1,), ()),  # event of tundra_farming
+    80: ((1,), ()),  # event of magnetic_field_dome
+    81: ((1,), ()),  # event of noctis_farming
+    82: ((1,), ()),  # event of heat_trappers
+    83: ((1,), ()),  # event of soil_factory
+    84: ((1,), ()),  # event of biomass_combustors
+    85: ((1,), ()),  # event of immigration_shuttles
+    86: ((1,), ()),  # event of soletta
+    87: ((1,), ()),  # event of rad_chem_factory
+    88: ((1,), ()),  # event of capital
+    89: ((1,), ()),  # event of domed_crater
+    90: ((1,), ()),  # event of noctis_city
+    91: ((1,), ()),  # event of research_outpost
+    92: ((1,), ()),  # event of phobos_space_haven
+    93: ((1,), ()),  # event of cupola_city
+    94: ((1,), ()),  # event of underground_city
+    95: ((1,), ()),  # event of natural_preserve
+    96: ((1,), ()),  # event of lake_marineris
+    97: ((1,), ()),  # event of mangrove
+    98: ((1,), ()),  # event of mining_rights
+    99: ((1,), ()),  # event of nuclear_zone
+    100: ((1,), ()),  # event of open_city
+    101: ((1,), ()),  # event of artificial_lake
+    102: ((1,), ()),  # event of urbanized_area
+    103: ((1,), ()),  # event of plantation
+    104: ((1,), ()),  # event of mohole_area
+    105: ((1,), ()),  # event of protected_valley
+    106: ((1,), ()),  # event of asteroid
+    107: ((1,), ()),  # event of comet
+    108: ((1,), ()),  # event of big_asteroid
+    109: ((1,), ()),  # event of imported_hydrogen
+    110: ((1,), ()),  # event of nitrogen_rich_asteroid
+    111: ((1,), ()),  # event of deimos_down
+    112: ((1,), ()),  # event of mining_expedition
+    113: ((1,), ()),  # event of towing_a_comet
+    114: ((1,), ()),  # event of ice_asteroid
+    115: ((1,), ()),  # event of giant_ice_asteroid
+    116: ((1,), ()),  # event of subterranean_reservoir
+    117: ((1,), ()),  # event of lava_flows
+    118: ((1,), ()),  # event of large_convoy
+    119: ((1,), ()),  # event of convoy_from_europa
+    120: ((1,), ()),  # event of imported_ghg
+    121: ((1,), ()),  # event of imported_nitrogen
+    122: ((1,), ()),  # event of import_of_advanced_ghg
+    123: ((1,), ()),  # event of aerobraked_ammonia_asteroid
+    124: ((1,), ()),  # event of ice_cap_melting
+    125: ((1,), ()),  # event of local_heat_trapping
+    126: ((1,), ()),  # event of permafrost_extraction
+    127: ((1,), ()),  # event of flooding
+    128: ((1, 2), ()),  # action of search_for_life
+    129: ((1,), ()),  # action of water_import_from_europa
+    130: ((1,), ()),  # action of predators
+    131: ((1,), ()),  # action of regolith_eaters
+    132: ((1,), ()),  # action of ghg_producing_bacteria
+    133: ((1,), ()),  # action of ants
+    134: ((1,), ()),  # event of fish
+    135: ((1,), ()),  # event of small_animals
+    136: ((1,), ()),  # event of birds
+    137: ((1,), ()),  # action of space_mirrors
+    138: ((1,), ()),  # action of ironworks
+    139: ((1,), ()),  # action of steelworks
+    140: ((1,), ()),  # action of ore_processor
+    141: ((1,), ()),  # action of symbiotic_fungus
+    142: ((1,), ()),  # action of extreme_cold_fungus
+    143: ((1,), ()),  # action of nitrite_reducing_bacteria
+    144: ((1,), ()),  # event of livestock
+    145: ((1,), ()),  # action of water_splitting_plant
+    146: ((1,), ()),  # action of aquifer_pumping
+    147: ((1,), ()),  # action of underground_detonations
+    148: ((1,), ()),  # event of ecological_zone
+    149: ((1,), ()),  # event of herbivores
+    150: ((1,), ()),  # event of shuttles
+    151: ((1,), ()),  # event of immigrant_city
 }

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 4c723e04d1bbefa4
+# Spec hash: bbc2b3a13fc9bae1
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source cf9d8ab4e19b83435c1a output ced4b259384a4a22b808
+# Fingerprint: source 035a5aced0efbd596aba output 1263c0a4bf9fc38f382e
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -564,22 +564,47 @@ def d_playable(state, v_p, v_c):
     )
 
 
-def d_holders(state, v_k, v_other_than):
-    "define holders"
-    # spec: spec/terraforming_mars/04_economy.rules:125
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[25],
+def d_sheltered(state, v_p, v_q):
+    "define sheltered"
+    # spec: spec/terraforming_mars/04_economy.rules:127
+    return False
+
+
+def d_takeable(state, v_p, v_q, v_d, v_k, v_into):
+    "define takeable"
+    # spec: spec/terraforming_mars/04_economy.rules:128
+    return (
+        (v_d is not None and state.location[v_d] == 23 + v_q)
+        and (
+            A_holds[v_d]
+            if v_d is not None
+            else attr_of(
+                A_holds, v_d, "holds", "spec/terraforming_mars/04_economy.rules:129:24"
+            )
+        )
+        == v_k
+        and state.counters[18][v_d] > 0
+        and v_d != v_into
+        and not (
+            A_guarded[v_d]
+            if v_d is not None
+            else attr_of(
+                A_guarded,
+                v_d,
+                "guarded",
+                "spec/terraforming_mars/04_economy.rules:129:74",
+            )
+        )
     )
-    key = ("d_holders", v_k, v_other_than)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    value = any(
+
+
+def d_holders(state, v_p, v_k, v_other_than):
+    "define holders"
+    # spec: spec/terraforming_mars/04_economy.rules:131
+    return any(
         any(
-            A_holds[c_d] == v_k
+            state.location[c_d] == 23 + c_q
+            and A_holds[c_d] == v_k
             and state.counters[18][c_d] > 0
             and c_d != v_other_than
             and not A_guarded[c_d]
@@ -587,13 +612,11 @@ def d_holders(state, v_k, v_other_than):
         )
         for c_q in range(state.params["players"])
     )
-    state.memo[key] = (stamp, value)
-    return value
 
 
 def d_action_ready(state, v_p, v_c):
     "define action_ready"
-    # spec: spec/terraforming_mars/04_economy.rules:129
+    # spec: spec/terraforming_mars/04_economy.rules:134
     return not state.counters[19][v_c] == 1 and (
         v_c in ACTION_CARDS and action_allowed(state, v_c, v_p)
     )
@@ -601,7 +624,7 @@ def d_action_ready(state, v_p, v_c):
 
 def d_own_holder(state, v_p, v_k):
     "define own_holder"
-    # spec: spec/terraforming_mars/04_economy.rules:137
+    # spec: spec/terraforming_mars/04_economy.rules:142
     return any(A_holds[c_d] == v_k for c_d in state.zones[23 + v_p])
 
 
@@ -1299,7 +1322,7 @@ def d_any_action_ready(state, v_p):
 
 def d_beats(state, v_p, v_q):
     "define beats"
-    # spec: spec/terraforming_mars/05_generation.rules:270
+    # spec: spec/terraforming_mars/05_generation.rules:262
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -1505,9 +1528,17 @@ def d_box_affordable(state, v_p, v_c):
     return value
 
 
+def d_can_lower(state, v_q, v_r, v_n):
+    "define can_lower"
+    # spec: spec/terraforming_mars/07_cards.rules:35
+    return state.tracks[30 + NI_resource[v_r] * 5 + v_q] - v_n >= (
+        -5 if v_r == "r_mc" else 0
+    )
+
+
 def d_no_neighbour_tile(state, v_s):
     "define no_neighbour_tile"
-    # spec: spec/terraforming_mars/07_cards.rules:54
+    # spec: spec/terraforming_mars/07_cards.rules:56
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -1690,7 +1721,7 @@ def d_flood_victim(state, v_p, v_q, v_o):
 
 def d_eco_spot(state, v_s):
     "define eco_spot"
-    # spec: spec/terraforming_mars/07c_active.rules:207
+    # spec: spec/terraforming_mars/07c_active.rules:198
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -1833,7 +1864,7 @@ def q_card_cost(state, v_p, v_c):
                 value = max(value, 0)
         elif kind == 17:  # shuttles_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:241
+            # spec: spec/terraforming_mars/07c_active.rules:232
             if (
                 v_p == args[0]
                 and (
@@ -1843,7 +1874,7 @@ def q_card_cost(state, v_p, v_c):
                         A_tags,
                         v_c,
                         "tags",
-                        "spec/terraforming_mars/07c_active.rules:241:60",
+                        "spec/terraforming_mars/07c_active.rules:232:60",
                     )[1]
                 )
                 > 0
@@ -1922,13 +1953,13 @@ def q_greenery_plants(state, v_p):
 
 def when_colonizer_training_camp(state, v_you, v_this):
     "when the event of colonizer_training_camp may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:60
+    # spec: spec/terraforming_mars/07_cards.rules:62
     return state.tracks[71] <= 5 + q_slack(state, v_you)
 
 
 def when_cloud_seeding(state, v_you, v_this):
     "when the event of cloud_seeding may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:71
+    # spec: spec/terraforming_mars/07_cards.rules:73
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[30 + v_you] >= -4
     )
@@ -1936,127 +1967,127 @@ def when_cloud_seeding(state, v_you, v_this):
 
 def when_methane_from_titan(state, v_you, v_this):
     "when the event of methane_from_titan may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:75
+    # spec: spec/terraforming_mars/07_cards.rules:77
     return state.tracks[71] >= 2 - q_slack(state, v_you)
 
 
 def when_black_polar_dust(state, v_you, v_this):
     "when the event of black_polar_dust may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:78
+    # spec: spec/terraforming_mars/07_cards.rules:80
     return state.tracks[30 + v_you] >= -3
 
 
 def when_eos_chasma_national_park(state, v_you, v_this):
     "when the event of eos_chasma_national_park may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:85
+    # spec: spec/terraforming_mars/07_cards.rules:87
     return d_temp_at_least(state, v_you, -12)
 
 
 def when_lunar_beam(state, v_you, v_this):
     "when the event of lunar_beam may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:93
+    # spec: spec/terraforming_mars/07_cards.rules:95
     return state.tracks[30 + v_you] >= -3
 
 
 def when_food_factory(state, v_you, v_this):
     "when the event of food_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:101
+    # spec: spec/terraforming_mars/07_cards.rules:103
     return state.tracks[45 + v_you] >= 1
 
 
 def when_archaebacteria(state, v_you, v_this):
     "when the event of archaebacteria may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:104
+    # spec: spec/terraforming_mars/07_cards.rules:106
     return d_temp_at_most(state, v_you, -18)
 
 
 def when_carbonate_processing(state, v_you, v_this):
     "when the event of carbonate_processing may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:108
+    # spec: spec/terraforming_mars/07_cards.rules:110
     return state.tracks[50 + v_you] >= 1
 
 
 def when_nuclear_power(state, v_you, v_this):
     "when the event of nuclear_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:112
+    # spec: spec/terraforming_mars/07_cards.rules:114
     return state.tracks[30 + v_you] >= -3
 
 
 def when_algae(state, v_you, v_this):
     "when the event of algae may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:115
+    # spec: spec/terraforming_mars/07_cards.rules:117
     return state.tracks[72] >= 5 - q_slack(state, v_you)
 
 
 def when_kelp_farming(state, v_you, v_this):
     "when the event of kelp_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:125
+    # spec: spec/terraforming_mars/07_cards.rules:127
     return state.tracks[72] >= 6 - q_slack(state, v_you)
 
 
 def when_beam_from_a_thorium_asteroid(state, v_you, v_this):
     "when the event of beam_from_a_thorium_asteroid may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:132
+    # spec: spec/terraforming_mars/07_cards.rules:134
     return d_tags(state, v_you, "jovian") >= 1
 
 
 def when_trees(state, v_you, v_this):
     "when the event of trees may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:135
+    # spec: spec/terraforming_mars/07_cards.rules:137
     return d_temp_at_least(state, v_you, -4)
 
 
 def when_grass(state, v_you, v_this):
     "when the event of grass may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:152
+    # spec: spec/terraforming_mars/07_cards.rules:154
     return d_temp_at_least(state, v_you, -16)
 
 
 def when_heather(state, v_you, v_this):
     "when the event of heather may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:158
+    # spec: spec/terraforming_mars/07_cards.rules:160
     return d_temp_at_least(state, v_you, -14)
 
 
 def when_peroxide_power(state, v_you, v_this):
     "when the event of peroxide_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:165
+    # spec: spec/terraforming_mars/07_cards.rules:167
     return state.tracks[30 + v_you] >= -4
 
 
 def when_bushes(state, v_you, v_this):
     "when the event of bushes may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:168
+    # spec: spec/terraforming_mars/07_cards.rules:170
     return d_temp_at_least(state, v_you, -10)
 
 
 def when_fueled_generators(state, v_you, v_this):
     "when the event of fueled_generators may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:178
+    # spec: spec/terraforming_mars/07_cards.rules:180
     return state.tracks[30 + v_you] >= -4
 
 
 def when_breathing_filters(state, v_you, v_this):
     "when the event of breathing_filters may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:189
+    # spec: spec/terraforming_mars/07_cards.rules:191
     return state.tracks[71] >= 7 - q_slack(state, v_you)
 
 
 def when_farming(state, v_you, v_this):
     "when the event of farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:204
+    # spec: spec/terraforming_mars/07_cards.rules:206
     return state.tracks[70] >= 4 - 2 * q_slack(state, v_you)
 
 
 def when_dust_seals(state, v_you, v_this):
     "when the event of dust_seals may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:210
+    # spec: spec/terraforming_mars/07_cards.rules:212
     return state.tracks[72] <= 3 + q_slack(state, v_you)
 
 
 def when_moss(state, v_you, v_this):
     "when the event of moss may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:213
+    # spec: spec/terraforming_mars/07_cards.rules:215
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[15 + v_you] >= 1
     )
@@ -2064,31 +2095,31 @@ def when_moss(state, v_you, v_this):
 
 def when_ghg_factories(state, v_you, v_this):
     "when the event of ghg_factories may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:220
+    # spec: spec/terraforming_mars/07_cards.rules:222
     return state.tracks[50 + v_you] >= 1
 
 
 def when_zeppelins(state, v_you, v_this):
     "when the event of zeppelins may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:223
+    # spec: spec/terraforming_mars/07_cards.rules:225
     return state.tracks[71] >= 5 - q_slack(state, v_you)
 
 
 def when_worms(state, v_you, v_this):
     "when the event of worms may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:226
+    # spec: spec/terraforming_mars/07_cards.rules:228
     return state.tracks[71] >= 4 - q_slack(state, v_you)
 
 
 def when_fusion_power(state, v_you, v_this):
     "when the event of fusion_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:230
+    # spec: spec/terraforming_mars/07_cards.rules:232
     return d_tags(state, v_you, "power") >= 2
 
 
 def when_advanced_ecosystems(state, v_you, v_this):
     "when the event of advanced_ecosystems may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:236
+    # spec: spec/terraforming_mars/07_cards.rules:238
     return (
         d_tags(state, v_you, "plant") >= 1
         and d_tags(state, v_you, "animal") >= 1
@@ -2098,31 +2129,31 @@ def when_advanced_ecosystems(state, v_you, v_this):
 
 def when_great_dam(state, v_you, v_this):
     "when the event of great_dam may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:240
+    # spec: spec/terraforming_mars/07_cards.rules:242
     return state.tracks[72] >= 4 - q_slack(state, v_you)
 
 
 def when_strip_mine(state, v_you, v_this):
     "when the event of strip_mine may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:244
+    # spec: spec/terraforming_mars/07_cards.rules:246
     return state.tracks[50 + v_you] >= 2
 
 
 def when_wave_power(state, v_you, v_this):
     "when the event of wave_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:250
+    # spec: spec/terraforming_mars/07_cards.rules:252
     return state.tracks[72] >= 3 - q_slack(state, v_you)
 
 
 def when_tectonic_stress_power(state, v_you, v_this):
     "when the event of tectonic_stress_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:258
+    # spec: spec/terraforming_mars/07_cards.rules:260
     return d_tags(state, v_you, "science") >= 2
 
 
 def when_nitrophilic_moss(state, v_you, v_this):
     "when the event of nitrophilic_moss may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:261
+    # spec: spec/terraforming_mars/07_cards.rules:263
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[15 + v_you] >= 2
     )
@@ -2130,73 +2161,73 @@ def when_nitrophilic_moss(state, v_you, v_this):
 
 def when_insects(state, v_you, v_this):
     "when the event of insects may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:267
+    # spec: spec/terraforming_mars/07_cards.rules:269
     return state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
 def when_insulation(state, v_you, v_this):
     "when the event of insulation may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:270
+    # spec: spec/terraforming_mars/07_cards.rules:272
     return state.tracks[55 + v_you] >= 1
 
 
 def when_designed_microorganisms(state, v_you, v_this):
     "when the event of designed_microorganisms may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:278
+    # spec: spec/terraforming_mars/07_cards.rules:280
     return d_temp_at_most(state, v_you, -14)
 
 
 def when_lichen(state, v_you, v_this):
     "when the event of lichen may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:285
+    # spec: spec/terraforming_mars/07_cards.rules:287
     return d_temp_at_least(state, v_you, -24)
 
 
 def when_magnetic_field_generators(state, v_you, v_this):
     "when the event of magnetic_field_generators may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:292
+    # spec: spec/terraforming_mars/07_cards.rules:294
     return state.tracks[50 + v_you] >= 4
 
 
 def when_windmills(state, v_you, v_this):
     "when the event of windmills may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:299
+    # spec: spec/terraforming_mars/07_cards.rules:301
     return state.tracks[71] >= 7 - q_slack(state, v_you)
 
 
 def when_tundra_farming(state, v_you, v_this):
     "when the event of tundra_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:303
+    # spec: spec/terraforming_mars/07_cards.rules:305
     return d_temp_at_least(state, v_you, -6)
 
 
 def when_magnetic_field_dome(state, v_you, v_this):
     "when the event of magnetic_field_dome may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:310
+    # spec: spec/terraforming_mars/07_cards.rules:312
     return state.tracks[50 + v_you] >= 2
 
 
 def when_noctis_farming(state, v_you, v_this):
     "when the event of noctis_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:317
+    # spec: spec/terraforming_mars/07_cards.rules:319
     return d_temp_at_least(state, v_you, -20)
 
 
 def when_soil_factory(state, v_you, v_this):
     "when the event of soil_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:328
+    # spec: spec/terraforming_mars/07_cards.rules:330
     return state.tracks[50 + v_you] >= 1
 
 
 def when_biomass_combustors(state, v_you, v_this):
     "when the event of biomass_combustors may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:332
+    # spec: spec/terraforming_mars/07_cards.rules:334
     return state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
 def when_rad_chem_factory(state, v_you, v_this):
     "when the event of rad_chem_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:346
+    # spec: spec/terraforming_mars/07_cards.rules:348
     return state.tracks[50 + v_you] >= 1
 
 
@@ -2383,55 +2414,55 @@ def when_search_for_life(state, v_you, v_this):
 
 def when_predators(state, v_you, v_this):
     "when the event of predators may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:47
+    # spec: spec/terraforming_mars/07c_active.rules:43
     return state.tracks[71] >= 11 - q_slack(state, v_you)
 
 
 def when_ghg_producing_bacteria(state, v_you, v_this):
     "when the event of ghg_producing_bacteria may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:69
+    # spec: spec/terraforming_mars/07c_active.rules:65
     return state.tracks[71] >= 4 - q_slack(state, v_you)
 
 
 def when_ants(state, v_you, v_this):
     "when the event of ants may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:78
+    # spec: spec/terraforming_mars/07c_active.rules:74
     return state.tracks[71] >= 4 - q_slack(state, v_you)
 
 
 def when_fish(state, v_you, v_this):
     "when the event of fish may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:83
+    # spec: spec/terraforming_mars/07c_active.rules:79
     return state.tracks[70] >= 2 - 2 * q_slack(state, v_you)
 
 
 def when_small_animals(state, v_you, v_this):
     "when the event of small_animals may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:88
+    # spec: spec/terraforming_mars/07c_active.rules:84
     return state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
 def when_birds(state, v_you, v_this):
     "when the event of birds may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:93
+    # spec: spec/terraforming_mars/07c_active.rules:89
     return state.tracks[71] >= 13 - q_slack(state, v_you)
 
 
 def when_symbiotic_fungus(state, v_you, v_this):
     "when the event of symbiotic_fungus may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:124
+    # spec: spec/terraforming_mars/07c_active.rules:115
     return d_temp_at_least(state, v_you, -14)
 
 
 def when_extreme_cold_fungus(state, v_you, v_this):
     "when the event of extreme_cold_fungus may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:131
+    # spec: spec/terraforming_mars/07c_active.rules:122
     return d_temp_at_most(state, v_you, -10)
 
 
 def when_livestock(state, v_you, v_this):
     "when the event of livestock may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:153
+    # spec: spec/terraforming_mars/07c_active.rules:144
     return (
         state.tracks[71] >= 9 - q_slack(state, v_you) and state.tracks[45 + v_you] >= 1
     )
@@ -2439,19 +2470,19 @@ def when_livestock(state, v_you, v_this):
 
 def when_water_splitting_plant(state, v_you, v_this):
     "when the event of water_splitting_plant may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:158
+    # spec: spec/terraforming_mars/07c_active.rules:149
     return state.tracks[72] >= 2 - q_slack(state, v_you)
 
 
 def when_arctic_algae(state, v_you, v_this):
     "when the event of arctic_algae may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:183
+    # spec: spec/terraforming_mars/07c_active.rules:174
     return d_temp_at_most(state, v_you, -12)
 
 
 def when_ecological_zone(state, v_you, v_this):
     "when the event of ecological_zone may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:210
+    # spec: spec/terraforming_mars/07c_active.rules:201
     return d_own_greeneries(state, v_you) >= 1 and any(
         d_eco_spot(state, c_s) for c_s in K_area
     )
@@ -2459,19 +2490,19 @@ def when_ecological_zone(state, v_you, v_this):
 
 def when_decomposers(state, v_you, v_this):
     "when the event of decomposers may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:223
+    # spec: spec/terraforming_mars/07c_active.rules:214
     return state.tracks[71] >= 3 - q_slack(state, v_you)
 
 
 def when_herbivores(state, v_you, v_this):
     "when the event of herbivores may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:230
+    # spec: spec/terraforming_mars/07c_active.rules:221
     return state.tracks[71] >= 8 - q_slack(state, v_you)
 
 
 def when_shuttles(state, v_you, v_this):
     "when the event of shuttles may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:245
+    # spec: spec/terraforming_mars/07c_active.rules:236
     return (
         state.tracks[71] >= 5 - q_slack(state, v_you) and state.tracks[50 + v_you] >= 1
     )
@@ -2479,7 +2510,7 @@ def when_shuttles(state, v_you, v_this):
 
 def when_immigrant_city(state, v_you, v_this):
     "when the event of immigrant_city may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:268
+    # spec: spec/terraforming_mars/07c_active.rules:259
     return (
         state.tracks[50 + v_you] >= 1
         and state.tracks[30 + v_you] >= -3
@@ -2617,13 +2648,13 @@ def aw_search_for_life(state, v_you, v_this):
 
 def aw_martian_rails(state, v_you, v_this):
     "when the action of martian_rails may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:26
+    # spec: spec/terraforming_mars/07c_active.rules:22
     return state.tracks[20 + v_you] >= 1
 
 
 def aw_water_import_from_europa(state, v_you, v_this):
     "when the action of water_import_from_europa may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:33
+    # spec: spec/terraforming_mars/07c_active.rules:29
     return (
         state.tracks[v_you]
         + q_heat_as_mc(state, v_you)
@@ -2636,25 +2667,25 @@ def aw_water_import_from_europa(state, v_you, v_this):
 
 def aw_equatorial_magnetizer(state, v_you, v_this):
     "when the action of equatorial_magnetizer may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:40
+    # spec: spec/terraforming_mars/07c_active.rules:36
     return state.tracks[50 + v_you] >= 1
 
 
 def aw_predators(state, v_you, v_this):
     "when the action of predators may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:48
-    return d_holders(state, "animals", v_this)
+    # spec: spec/terraforming_mars/07c_active.rules:44
+    return d_holders(state, v_you, "animals", v_this)
 
 
 def aw_ants(state, v_you, v_this):
     "when the action of ants may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:79
-    return d_holders(state, "microbes", v_this)
+    # spec: spec/terraforming_mars/07c_active.rules:75
+    return d_holders(state, v_you, "microbes", v_this)
 
 
 def aw_space_mirrors(state, v_you, v_this):
     "when the action of space_mirrors may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:97
+    # spec: spec/terraforming_mars/07c_active.rules:93
     return (
         state.tracks[v_you]
         + q_heat_as_mc(state, v_you)
@@ -2667,25 +2698,25 @@ def aw_space_mirrors(state, v_you, v_this):
 
 def aw_ironworks(state, v_you, v_this):
     "when the action of ironworks may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:103
+    # spec: spec/terraforming_mars/07c_active.rules:106
     return state.tracks[20 + v_you] >= 4
 
 
 def aw_steelworks(state, v_you, v_this):
     "when the action of steelworks may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:110
+    # spec: spec/terraforming_mars/07c_active.rules:109
     return state.tracks[20 + v_you] >= 4
 
 
 def aw_ore_processor(state, v_you, v_this):
     "when the action of ore_processor may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:117
+    # spec: spec/terraforming_mars/07c_active.rules:112
     return state.tracks[20 + v_you] >= 4
 
 
 def aw_symbiotic_fungus(state, v_you, v_this):
     "when the action of symbiotic_fungus may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:125
+    # spec: spec/terraforming_mars/07c_active.rules:116
     return any(
         A_holds[c_d] == "microbes" and c_d != v_this for c_d in state.zones[23 + v_you]
     )
@@ -2693,13 +2724,13 @@ def aw_symbiotic_fungus(state, v_you, v_this):
 
 def aw_water_splitting_plant(state, v_you, v_this):
     "when the action of water_splitting_plant may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:159
+    # spec: spec/terraforming_mars/07c_active.rules:150
     return state.tracks[20 + v_you] >= 3
 
 
 def aw_aquifer_pumping(state, v_you, v_this):
     "when the action of aquifer_pumping may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:165
+    # spec: spec/terraforming_mars/07c_active.rules:156
     return (
         state.tracks[v_you]
         + q_heat_as_mc(state, v_you)
@@ -2712,7 +2743,7 @@ def aw_aquifer_pumping(state, v_you, v_this):
 
 def aw_underground_detonations(state, v_you, v_this):
     "when the action of underground_detonations may be used"
-    # spec: spec/terraforming_mars/07c_active.rules:172
+    # spec: spec/terraforming_mars/07c_active.rules:163
     return (
         state.tracks[v_you]
         + q_heat_as_mc(state, v_you)
@@ -3053,7 +3084,7 @@ def kept_2(state, arg_0):
 
 
 def kept_3(state):
-    "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:104, while what it reads is unchanged"
+    "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:106, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[19],
@@ -3080,7 +3111,7 @@ def kept_3(state):
 
 
 def kept_4(state):
-    "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:111, while what it reads is unchanged"
+    "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:113, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[19],
@@ -3110,7 +3141,7 @@ def kept_4(state):
 
 
 def kept_5(state, arg_0):
-    "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:124, while what it reads is unchanged"
+    "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:126, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[19],
@@ -3143,7 +3174,7 @@ def kept_5(state, arg_0):
 
 
 def kept_6(state):
-    "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:144, while what it reads is unchanged"
+    "kept: the members of K_area where the test at spec/terraforming_mars/03_tiles.rules:146, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[19],
@@ -3263,7 +3294,7 @@ def kept_10(state):
 
 
 def kept_11(state):
-    "kept: the members of K_area where the test at spec/terraforming_mars/07c_active.rules:212, while what it reads is unchanged"
+    "kept: the members of K_area where the test at spec/terraforming_mars/07c_active.rules:203, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[19],
@@ -3581,25 +3612,25 @@ NEVERS = {
 
 POLICIES = {
     "builder": {
-        "spec/terraforming_mars/03_tiles.rules:104:9": pol_builder_core_10,
-        "spec/terraforming_mars/03_tiles.rules:111:9": pol_builder_core_10,
-        "spec/terraforming_mars/03_tiles.rules:124:9": pol_builder_core_10,
-        "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_core_10,
-        "spec/terraforming_mars/03_tiles.rules:134:5": pol_builder_core_10,
-        "spec/terraforming_mars/03_tiles.rules:144:5": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:106:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:113:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:126:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:130:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:136:5": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:146:5": pol_builder_core_10,
         "spec/terraforming_mars/04_economy.rules:81:9": pol_builder_core_11,
         "spec/terraforming_mars/04_economy.rules:90:9": pol_builder_core_12,
         "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,
         "spec/terraforming_mars/05_generation.rules:153:13": pol_builder_core_1,
         "spec/terraforming_mars/05_generation.rules:164:13": pol_builder_core_3,
         "spec/terraforming_mars/05_generation.rules:215:9": pol_builder_core_4,
-        "spec/terraforming_mars/05_generation.rules:264:9": pol_builder_core_6,
+        "spec/terraforming_mars/05_generation.rules:256:9": pol_builder_core_6,
         "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_core_5,
         "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
         "spec/terraforming_mars/06_corporations.rules:55:9": pol_builder_core_2,
-        "spec/terraforming_mars/07_cards.rules:35:5": pol_builder_core_7,
-        "spec/terraforming_mars/07_cards.rules:38:13": pol_builder_core_8,
-        "spec/terraforming_mars/07_cards.rules:48:13": pol_builder_core_9,
+        "spec/terraforming_mars/07_cards.rules:38:5": pol_builder_core_7,
+        "spec/terraforming_mars/07_cards.rules:40:13": pol_builder_core_8,
+        "spec/terraforming_mars/07_cards.rules:50:13": pol_builder_core_9,
         "spec/terraforming_mars/07b_tiles_events.rules:120:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:132:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:241:9": pol_builder_core_10,
@@ -3608,28 +3639,28 @@ POLICIES = {
         "spec/terraforming_mars/07b_tiles_events.rules:85:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:98:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:9:9": pol_builder_core_10,
-        "spec/terraforming_mars/07c_active.rules:212:9": pol_builder_core_10,
+        "spec/terraforming_mars/07c_active.rules:203:9": pol_builder_core_10,
     },
     "builder_core": {
-        "spec/terraforming_mars/03_tiles.rules:104:9": pol_builder_core_10,
-        "spec/terraforming_mars/03_tiles.rules:111:9": pol_builder_core_10,
-        "spec/terraforming_mars/03_tiles.rules:124:9": pol_builder_core_10,
-        "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_core_10,
-        "spec/terraforming_mars/03_tiles.rules:134:5": pol_builder_core_10,
-        "spec/terraforming_mars/03_tiles.rules:144:5": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:106:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:113:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:126:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:130:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:136:5": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:146:5": pol_builder_core_10,
         "spec/terraforming_mars/04_economy.rules:81:9": pol_builder_core_11,
         "spec/terraforming_mars/04_economy.rules:90:9": pol_builder_core_12,
         "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,
         "spec/terraforming_mars/05_generation.rules:153:13": pol_builder_core_1,
         "spec/terraforming_mars/05_generation.rules:164:13": pol_builder_core_3,
         "spec/terraforming_mars/05_generation.rules:215:9": pol_builder_core_4,
-        "spec/terraforming_mars/05_generation.rules:264:9": pol_builder_core_6,
+        "spec/terraforming_mars/05_generation.rules:256:9": pol_builder_core_6,
         "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_core_5,
         "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
         "spec/terraforming_mars/06_corporations.rules:55:9": pol_builder_core_2,
-        "spec/terraforming_mars/07_cards.rules:35:5": pol_builder_core_7,
-        "spec/terraforming_mars/07_cards.rules:38:13": pol_builder_core_8,
-        "spec/terraforming_mars/07_cards.rules:48:13": pol_builder_core_9,
+        "spec/terraforming_mars/07_cards.rules:38:5": pol_builder_core_7,
+        "spec/terraforming_mars/07_cards.rules:40:13": pol_builder_core_8,
+        "spec/terraforming_mars/07_cards.rules:50:13": pol_builder_core_9,
         "spec/terraforming_mars/07b_tiles_events.rules:120:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:132:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:241:9": pol_builder_core_10,
@@ -3638,6 +3669,6 @@ POLICIES = {
         "spec/terraforming_mars/07b_tiles_events.rules:85:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:98:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:9:9": pol_builder_core_10,
-        "spec/terraforming_mars/07c_active.rules:212:9": pol_builder_core_10,
+        "spec/terraforming_mars/07c_active.rules:203:9": pol_builder_core_10,
     },
 }
