@@ -79,7 +79,6 @@ def main(argv: list[str]) -> None:
     games = int(argv[0])
     agent = argv[1] if len(argv) > 1 else "policy"
     wrap_scoring("p_score_region")
-    wrap_scoring("p_score_southeast_asia")
     P.p_military_operations_check = milops_check
     P.p_gain_vp = gain_vp
     reasons: collections.Counter = collections.Counter()
