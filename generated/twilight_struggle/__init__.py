@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 44c97f00dfe083ca
+# Spec hash: 0b5b545112ffb161
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: b6a65c34ed7bfe13
-# Fingerprint: source 03a95f0072d2067f1952 output 6a7ea817c1fd7844efef
+# Tests hash: 7ddf4eed5b20e027
+# Fingerprint: source 94f3143ca3a3f2521e86 output f8f43e314cb8ffdae473
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,8 +41,8 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "44c97f00dfe083ca"
-TESTS_HASH = "b6a65c34ed7bfe13"
+SPEC_HASH = "0b5b545112ffb161"
+TESTS_HASH = "7ddf4eed5b20e027"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

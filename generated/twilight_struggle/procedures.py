@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 44c97f00dfe083ca
+# Spec hash: 0b5b545112ffb161
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: b6a65c34ed7bfe13
-# Fingerprint: source c2c2fb2bccf80ab51f57 output cfa3814ccaa39d62c378
+# Tests hash: 7ddf4eed5b20e027
+# Fingerprint: source 887446ac7f14b18c2c0a output bb4903f6a16041d345e2
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -303,8 +303,8 @@ def p_move_random_card(state, v_p, v_dest):
 
 
 def p_gain_control(state, v_p, v_c):
-    "procedure gain_control (spec/twilight_struggle/event_helpers.rules:72)"
-    # spec: spec/twilight_struggle/event_helpers.rules:73
+    "procedure gain_control (spec/twilight_struggle/event_helpers.rules:88)"
+    # spec: spec/twilight_struggle/event_helpers.rules:89
     state.counters[1 + v_p][v_c] = bounded(
         max(
             0,
@@ -318,19 +318,19 @@ def p_gain_control(state, v_p, v_c):
                         A_stability,
                         v_c,
                         "stability",
-                        "spec/twilight_struggle/event_helpers.rules:73:77",
+                        "spec/twilight_struggle/event_helpers.rules:89:77",
                     )
                 ),
             ),
         ),
-        "spec/twilight_struggle/event_helpers.rules:73:5",
+        "spec/twilight_struggle/event_helpers.rules:89:5",
     )
     state.stamps[10] += 1
 
 
 def p_start_ops_shift_rule(state):
-    "procedure start_ops_shift_rule (spec/twilight_struggle/event_helpers.rules:96)"
-    # spec: spec/twilight_struggle/event_helpers.rules:96
+    "procedure start_ops_shift_rule (spec/twilight_struggle/event_helpers.rules:112)"
+    # spec: spec/twilight_struggle/event_helpers.rules:112
     if not is_active(state, 0, None):
         activate(state, 0, [], None)
 
@@ -501,12 +501,12 @@ def p_war(
 
 
 def p_score_region(state, v_r):
-    "procedure score_region (spec/twilight_struggle/scoring.rules:11)"
-    # spec: spec/twilight_struggle/scoring.rules:12
+    "procedure score_region (spec/twilight_struggle/scoring.rules:15)"
+    # spec: spec/twilight_struggle/scoring.rules:16
     if v_r == E_europe:
-        # spec: spec/twilight_struggle/scoring.rules:13
+        # spec: spec/twilight_struggle/scoring.rules:17
         for v_p in PLAYERS:
-            # spec: spec/twilight_struggle/scoring.rules:14
+            # spec: spec/twilight_struggle/scoring.rules:18
             if d_countries_controlled(state, v_p, E_europe) > d_countries_controlled(
                 state, (v_p + 1) % 2, E_europe
             ) and d_battlegrounds_controlled(
@@ -518,23 +518,33 @@ def p_score_region(state, v_r):
                     state,
                     v_p,
                     "controls Europe when Europe is scored",
-                    "spec/twilight_struggle/scoring.rules:14:48",
+                    "spec/twilight_struggle/scoring.rules:18:48",
                 )
-    # spec: spec/twilight_struggle/scoring.rules:17
+    # spec: spec/twilight_struggle/scoring.rules:21
     state.vars[7] = v_r
     state.stamps[19] += 1
-    # spec: spec/twilight_struggle/scoring.rules:18
+    # spec: spec/twilight_struggle/scoring.rules:22
     v_usa_points = bounded(
-        d_region_points(state, 1, v_r), "spec/twilight_struggle/scoring.rules:18:22"
+        (
+            d_southeast_asia_points(state, 1)
+            if v_r == E_southeast_asia
+            else d_region_points(state, 1, v_r)
+        ),
+        "spec/twilight_struggle/scoring.rules:22:22",
     )
-    # spec: spec/twilight_struggle/scoring.rules:19
+    # spec: spec/twilight_struggle/scoring.rules:23
     v_ussr_points = bounded(
-        d_region_points(state, 0, v_r), "spec/twilight_struggle/scoring.rules:19:23"
+        (
+            d_southeast_asia_points(state, 0)
+            if v_r == E_southeast_asia
+            else d_region_points(state, 0, v_r)
+        ),
+        "spec/twilight_struggle/scoring.rules:23:23",
     )
-    # spec: spec/twilight_struggle/scoring.rules:20
+    # spec: spec/twilight_struggle/scoring.rules:24
     state.vars[7] = None
     state.stamps[19] += 1
-    # spec: spec/twilight_struggle/scoring.rules:21
+    # spec: spec/twilight_struggle/scoring.rules:25
     log_line(
         state,
         " ".join(
@@ -546,7 +556,7 @@ def p_score_region(state, v_r):
                         ENTITY_LABELS,
                         v_r,
                         "label",
-                        "spec/twilight_struggle/scoring.rules:21:9",
+                        "spec/twilight_struggle/scoring.rules:25:9",
                     )
                 ),
                 "scored: USA",
@@ -555,53 +565,23 @@ def p_score_region(state, v_r):
                 text_of(v_ussr_points),
             ]
         ),
-        "spec/twilight_struggle/scoring.rules:21:5",
+        "spec/twilight_struggle/scoring.rules:25:5",
     )
-    # spec: spec/twilight_struggle/scoring.rules:22
+    # spec: spec/twilight_struggle/scoring.rules:26
     state.tracks[1] = max(-99, min(99, state.tracks[1] + v_usa_points - v_ussr_points))
     state.stamps[3] += 1
-    # spec: spec/twilight_struggle/scoring.rules:23
+    # spec: spec/twilight_struggle/scoring.rules:27
     emit_region_scored(state, v_r)
 
 
-def p_score_southeast_asia(state):
-    "procedure score_southeast_asia (spec/twilight_struggle/scoring.rules:29)"
-    # spec: spec/twilight_struggle/scoring.rules:30
-    v_usa_points = bounded(
-        d_southeast_asia_points(state, 1), "spec/twilight_struggle/scoring.rules:30:22"
-    )
-    # spec: spec/twilight_struggle/scoring.rules:31
-    v_ussr_points = bounded(
-        d_southeast_asia_points(state, 0), "spec/twilight_struggle/scoring.rules:31:23"
-    )
-    # spec: spec/twilight_struggle/scoring.rules:32
-    log_line(
-        state,
-        " ".join(
-            [
-                "Southeast Asia scored: USA",
-                text_of(v_usa_points),
-                "USSR",
-                text_of(v_ussr_points),
-            ]
-        ),
-        "spec/twilight_struggle/scoring.rules:32:5",
-    )
-    # spec: spec/twilight_struggle/scoring.rules:33
-    state.tracks[1] = max(-99, min(99, state.tracks[1] + v_usa_points - v_ussr_points))
-    state.stamps[3] += 1
-    # spec: spec/twilight_struggle/scoring.rules:34
-    emit_region_scored(state, E_southeast_asia)
-
-
 def p_final_scoring(state):
-    "phase final_scoring (spec/twilight_struggle/scoring.rules:42)"
-    # spec: spec/twilight_struggle/scoring.rules:43
+    "phase final_scoring (spec/twilight_struggle/scoring.rules:38)"
+    # spec: spec/twilight_struggle/scoring.rules:39
     state.vars[4] = True
     state.stamps[16] += 1
-    # spec: spec/twilight_struggle/scoring.rules:44
-    log_line(state, "Final scoring", "spec/twilight_struggle/scoring.rules:44:5")
-    # spec: spec/twilight_struggle/scoring.rules:47
+    # spec: spec/twilight_struggle/scoring.rules:40
+    log_line(state, "Final scoring", "spec/twilight_struggle/scoring.rules:40:5")
+    # spec: spec/twilight_struggle/scoring.rules:43
     for v_r in [
         c_r
         for kept_ in (kept_1(state),)
@@ -609,45 +589,45 @@ def p_final_scoring(state):
         if kept_[1] or A_presence[c_r] > 0
     ]:
         p_score_region(state, v_r)
-    # spec: spec/twilight_struggle/scoring.rules:48
+    # spec: spec/twilight_struggle/scoring.rules:44
     for v_p in PLAYERS:
         if state.location[E_china_card] == 4 + v_p:
             p_gain_vp(state, v_p, 1)
-    # spec: spec/twilight_struggle/scoring.rules:49
+    # spec: spec/twilight_struggle/scoring.rules:45
     p_final_verdict(state)
 
 
 def p_final_verdict(state):
-    "procedure final_verdict (spec/twilight_struggle/scoring.rules:54)"
-    # spec: spec/twilight_struggle/scoring.rules:55
+    "procedure final_verdict (spec/twilight_struggle/scoring.rules:50)"
+    # spec: spec/twilight_struggle/scoring.rules:51
     if state.tracks[1] > 0:
-        # spec: spec/twilight_struggle/scoring.rules:56
+        # spec: spec/twilight_struggle/scoring.rules:52
         end_game(
             state,
             1,
             "more victory points after final scoring",
-            "spec/twilight_struggle/scoring.rules:56:9",
+            "spec/twilight_struggle/scoring.rules:52:9",
         )
     elif state.tracks[1] < 0:
-        # spec: spec/twilight_struggle/scoring.rules:58
+        # spec: spec/twilight_struggle/scoring.rules:54
         end_game(
             state,
             0,
             "more victory points after final scoring",
-            "spec/twilight_struggle/scoring.rules:58:9",
+            "spec/twilight_struggle/scoring.rules:54:9",
         )
     else:
-        # spec: spec/twilight_struggle/scoring.rules:60
+        # spec: spec/twilight_struggle/scoring.rules:56
         end_game(
             state,
             None,
             "0 victory points after final scoring: a draw",
-            "spec/twilight_struggle/scoring.rules:60:9",
+            "spec/twilight_struggle/scoring.rules:56:9",
         )
 
 
 def p_before_first_turn(state):
-    "procedure before_first_turn (spec/twilight_struggle/setup.rules:75)"
+    "procedure before_first_turn (spec/twilight_struggle/setup.rules:68)"
     pass
 
 
@@ -1066,41 +1046,41 @@ def ev_us_japan_mutual_defense_pact(state, v_you, v_this):
 
 
 def ev_red_scare_purge(state, v_you, v_this):
-    "event of red_scare_purge (spec/twilight_struggle/cards.rules:327)"
-    # spec: spec/twilight_struggle/cards.rules:328
+    "event of red_scare_purge (spec/twilight_struggle/cards.rules:318)"
+    # spec: spec/twilight_struggle/cards.rules:319
     p_start_ops_shift_rule(state)
-    # spec: spec/twilight_struggle/cards.rules:329
+    # spec: spec/twilight_struggle/cards.rules:320
     activate(state, 8, [None if v_you is None else (v_you + 1) % 2], "end_of_turn")
 
 
 def ev_nuclear_test_ban(state, v_you, v_this):
-    "event of nuclear_test_ban (spec/twilight_struggle/cards.rules:375)"
-    # spec: spec/twilight_struggle/cards.rules:376
+    "event of nuclear_test_ban (spec/twilight_struggle/cards.rules:366)"
+    # spec: spec/twilight_struggle/cards.rules:367
     p_gain_vp(
         state,
         v_you,
-        bounded(state.tracks[0] - 2, "spec/twilight_struggle/cards.rules:376:22"),
+        bounded(state.tracks[0] - 2, "spec/twilight_struggle/cards.rules:367:22"),
     )
-    # spec: spec/twilight_struggle/cards.rules:377
+    # spec: spec/twilight_struggle/cards.rules:368
     p_improve_defcon(state, 2)
 
 
 def ev_formosan_resolution(state, v_you, v_this):
-    "event of formosan_resolution (spec/twilight_struggle/cards.rules:383)"
-    # spec: spec/twilight_struggle/cards.rules:383
+    "event of formosan_resolution (spec/twilight_struggle/cards.rules:374)"
+    # spec: spec/twilight_struggle/cards.rules:374
     activate(state, 9, [], None)
 
 
 def ev_central_america_scoring(state, v_you, v_this):
-    "event of central_america_scoring (spec/twilight_struggle/cards.rules:391)"
-    # spec: spec/twilight_struggle/cards.rules:391
+    "event of central_america_scoring (spec/twilight_struggle/cards.rules:382)"
+    # spec: spec/twilight_struggle/cards.rules:382
     p_score_region(state, E_central_america)
 
 
 def ev_southeast_asia_scoring(state, v_you, v_this):
-    "event of southeast_asia_scoring (spec/twilight_struggle/cards.rules:396)"
-    # spec: spec/twilight_struggle/cards.rules:396
-    p_score_southeast_asia(state)
+    "event of southeast_asia_scoring (spec/twilight_struggle/cards.rules:387)"
+    # spec: spec/twilight_struggle/cards.rules:387
+    p_score_region(state, E_southeast_asia)
 
 
 def ev_arms_race(state, v_you, v_this):
@@ -1288,86 +1268,86 @@ def ev_opec(state, v_you, v_this):
 
 
 def ev_panama_canal_returned(state, v_you, v_this):
-    "event of panama_canal_returned (spec/twilight_struggle/events_mid.rules:551)"
-    # spec: spec/twilight_struggle/events_mid.rules:552
+    "event of panama_canal_returned (spec/twilight_struggle/events_mid.rules:543)"
+    # spec: spec/twilight_struggle/events_mid.rules:544
     for v_c in [E_panama, E_costa_rica, E_venezuela]:
         state.counters[2][v_c] = bounded(
             max(0, state.counters[2][v_c] + 1),
-            "spec/twilight_struggle/events_mid.rules:552:48",
+            "spec/twilight_struggle/events_mid.rules:544:48",
         )
         state.stamps[10] += 1
 
 
 def ev_camp_david_accords(state, v_you, v_this):
-    "event of camp_david_accords (spec/twilight_struggle/events_mid.rules:558)"
-    # spec: spec/twilight_struggle/events_mid.rules:559
+    "event of camp_david_accords (spec/twilight_struggle/events_mid.rules:550)"
+    # spec: spec/twilight_struggle/events_mid.rules:551
     p_gain_vp(state, 1, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:560
+    # spec: spec/twilight_struggle/events_mid.rules:552
     for v_c in [E_israel, E_jordan, E_egypt]:
         state.counters[2][v_c] = bounded(
             max(0, state.counters[2][v_c] + 1),
-            "spec/twilight_struggle/events_mid.rules:560:40",
+            "spec/twilight_struggle/events_mid.rules:552:40",
         )
         state.stamps[10] += 1
 
 
 def ev_john_paul_ii_elected_pope(state, v_you, v_this):
-    "event of john_paul_ii_elected_pope (spec/twilight_struggle/events_mid.rules:613)"
-    # spec: spec/twilight_struggle/events_mid.rules:614
+    "event of john_paul_ii_elected_pope (spec/twilight_struggle/events_mid.rules:605)"
+    # spec: spec/twilight_struggle/events_mid.rules:606
     state.counters[1][E_poland] = bounded(
         max(0, state.counters[1][E_poland] - 2),
-        "spec/twilight_struggle/events_mid.rules:614:5",
+        "spec/twilight_struggle/events_mid.rules:606:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:615
+    # spec: spec/twilight_struggle/events_mid.rules:607
     state.counters[2][E_poland] = bounded(
         max(0, state.counters[2][E_poland] + 1),
-        "spec/twilight_struggle/events_mid.rules:615:5",
+        "spec/twilight_struggle/events_mid.rules:607:5",
     )
     state.stamps[10] += 1
 
 
 def ev_latin_american_death_squads(state, v_you, v_this):
-    "event of latin_american_death_squads (spec/twilight_struggle/events_mid.rules:622)"
-    # spec: spec/twilight_struggle/events_mid.rules:623
+    "event of latin_american_death_squads (spec/twilight_struggle/events_mid.rules:614)"
+    # spec: spec/twilight_struggle/events_mid.rules:615
     activate(state, 29, [v_you], "end_of_turn")
 
 
 def ev_nixon_plays_the_china_card(state, v_you, v_this):
-    "event of nixon_plays_the_china_card (spec/twilight_struggle/events_mid.rules:647)"
-    # spec: spec/twilight_struggle/events_mid.rules:648
+    "event of nixon_plays_the_china_card (spec/twilight_struggle/events_mid.rules:639)"
+    # spec: spec/twilight_struggle/events_mid.rules:640
     if state.location[E_china_card] == 4:
-        # spec: spec/twilight_struggle/events_mid.rules:649
+        # spec: spec/twilight_struggle/events_mid.rules:641
         p_pass_china_card(state, 1, False)
     elif state.location[E_china_card] == 5:
-        # spec: spec/twilight_struggle/events_mid.rules:651
+        # spec: spec/twilight_struggle/events_mid.rules:643
         p_gain_vp(state, 1, 2)
 
 
 def ev_sadat_expels_soviets(state, v_you, v_this):
-    "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:657)"
-    # spec: spec/twilight_struggle/events_mid.rules:658
+    "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:649)"
+    # spec: spec/twilight_struggle/events_mid.rules:650
     state.counters[1][E_egypt] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:659
+    # spec: spec/twilight_struggle/events_mid.rules:651
     state.counters[2][E_egypt] = bounded(
         max(0, state.counters[2][E_egypt] + 1),
-        "spec/twilight_struggle/events_mid.rules:659:5",
+        "spec/twilight_struggle/events_mid.rules:651:5",
     )
     state.stamps[10] += 1
 
 
 def ev_shuttle_diplomacy(state, v_you, v_this):
-    "event of shuttle_diplomacy (spec/twilight_struggle/events_mid.rules:677)"
-    # spec: spec/twilight_struggle/events_mid.rules:678
+    "event of shuttle_diplomacy (spec/twilight_struggle/events_mid.rules:669)"
+    # spec: spec/twilight_struggle/events_mid.rules:670
     move_card(state, v_this, 11)
-    # spec: spec/twilight_struggle/events_mid.rules:679
+    # spec: spec/twilight_struggle/events_mid.rules:671
     activate(state, 30, [], None)
 
 
 def ev_alliance_for_progress(state, v_you, v_this):
-    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:744)"
-    # spec: spec/twilight_struggle/events_mid.rules:745
+    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:736)"
+    # spec: spec/twilight_struggle/events_mid.rules:737
     p_gain_vp(
         state,
         1,
@@ -1389,30 +1369,30 @@ def ev_alliance_for_progress(state, v_you, v_this):
                     )
                 ]
             ),
-            "spec/twilight_struggle/events_mid.rules:746:13",
+            "spec/twilight_struggle/events_mid.rules:738:13",
         ),
     )
 
 
 def ev_africa_scoring(state, v_you, v_this):
-    "event of africa_scoring (spec/twilight_struggle/cards.rules:444)"
-    # spec: spec/twilight_struggle/cards.rules:444
+    "event of africa_scoring (spec/twilight_struggle/cards.rules:435)"
+    # spec: spec/twilight_struggle/cards.rules:435
     p_score_region(state, E_africa)
 
 
 def ev_one_small_step(state, v_you, v_this):
-    "event of one_small_step (spec/twilight_struggle/events_mid.rules:753)"
-    # spec: spec/twilight_struggle/events_mid.rules:754
+    "event of one_small_step (spec/twilight_struggle/events_mid.rules:745)"
+    # spec: spec/twilight_struggle/events_mid.rules:746
     if state.tracks[6 + v_you] < 7:
         state.tracks[6 + v_you] = max(0, min(8, state.tracks[6 + v_you] + 1))
         state.stamps[7] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:755
+    # spec: spec/twilight_struggle/events_mid.rules:747
     p_space_race_advance(state, v_you)
 
 
 def ev_south_america_scoring(state, v_you, v_this):
-    "event of south_america_scoring (spec/twilight_struggle/cards.rules:448)"
-    # spec: spec/twilight_struggle/cards.rules:448
+    "event of south_america_scoring (spec/twilight_struggle/cards.rules:439)"
+    # spec: spec/twilight_struggle/cards.rules:439
     p_score_region(state, E_south_america)
 
 
@@ -1679,10 +1659,10 @@ def t_u2_incident_in_effect_0(state, v_o, v_c):
 
 
 def t_shuttle_diplomacy_in_effect_0(state, v_r):
-    "on region_scored of shuttle_diplomacy_in_effect (spec/twilight_struggle/events_mid.rules:686)"
-    # spec: spec/twilight_struggle/events_mid.rules:687
+    "on region_scored of shuttle_diplomacy_in_effect (spec/twilight_struggle/events_mid.rules:678)"
+    # spec: spec/twilight_struggle/events_mid.rules:679
     cancel(state, 30, None)
-    # spec: spec/twilight_struggle/events_mid.rules:688
+    # spec: spec/twilight_struggle/events_mid.rules:680
     if state.location[E_shuttle_diplomacy] == 11:
         move_card(state, E_shuttle_diplomacy, 9)
 
@@ -1762,7 +1742,7 @@ def emit_region_scored(state, x0):
         kind = effect[0]
         if kind == 30:  # shuttle_diplomacy_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:686
+            # spec: spec/twilight_struggle/events_mid.rules:678
             if (x0 == E_middle_east or x0 == E_asia) and not state.vars[4]:
                 runs.append((t_shuttle_diplomacy_in_effect_0, [x0]))
     for function, values in runs:
@@ -1780,7 +1760,7 @@ def emit_action_round_replaced(state, x0):
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:136
             if x0 == args[0]:
-                runs.append(new_frame(89, [args[0], x0]))
+                runs.append(new_frame(90, [args[0], x0]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1796,7 +1776,7 @@ def emit_action_round_started(state, x0):
         if kind == 15:  # norad_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_late.rules:456
-            runs.append(new_frame(90, [x0]))
+            runs.append(new_frame(91, [x0]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:77
@@ -1806,17 +1786,17 @@ def emit_action_round_started(state, x0):
                 else state.counters[2][E_west_germany] >= 2
                 or state.counters[2][E_turkey] >= 2
             ):
-                runs.append(new_frame(87, [args[0], x0]))
+                runs.append(new_frame(88, [args[0], x0]))
         elif kind == 21:  # missile_envy_obligation
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:343
             if state.location[E_missile_envy] != 2 + args[0]:
-                runs.append(new_frame(91, [args[0], x0]))
+                runs.append(new_frame(92, [args[0], x0]))
         elif kind == 23:  # we_will_bury_you_pending
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:369
             if x0 == 1:
-                runs.append(new_frame(93, [x0]))
+                runs.append(new_frame(94, [x0]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1832,17 +1812,17 @@ def emit_action_round_ended(state, x0):
         if kind == 15:  # norad_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_late.rules:457
-            runs.append(new_frame(86, [x0]))
+            runs.append(new_frame(87, [x0]))
         elif kind == 21:  # missile_envy_obligation
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:346
             if state.location[E_missile_envy] != 2 + args[0]:
-                runs.append(new_frame(92, [args[0], x0]))
+                runs.append(new_frame(93, [args[0], x0]))
         elif kind == 23:  # we_will_bury_you_pending
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:376
             if x0 == 1 and is_active(state, 24, None):
-                runs.append(new_frame(94, [x0]))
+                runs.append(new_frame(95, [x0]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1993,7 +1973,7 @@ def emit_coup_announced(state, x0, x1):
                 else state.counters[2][E_west_germany] >= 2
                 or state.counters[2][E_turkey] >= 2
             ):
-                runs.append(new_frame(88, [args[0], x0, x1]))
+                runs.append(new_frame(89, [args[0], x0, x1]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -2020,7 +2000,7 @@ def resolve_event(state, card, you, at):
         leave_event(state)
         return False
     step, size = EVENT_STEPS[card]
-    state.frames.append(new_frame(95, []))  # event_done, when the event is over
+    state.frames.append(new_frame(96, []))  # event_done, when the event is over
     state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
 
@@ -2429,7 +2409,7 @@ def s_card_operations(state, frame):
     state.frames.pop()
     state.frames.append(
         new_frame(
-            18,
+            19,
             [
                 L[0],
                 bounded(
@@ -2522,24 +2502,24 @@ def s_fire_event(state, frame):
 
 
 def s_add_influence_capped(state, frame):
-    "procedure add_influence_capped (spec/twilight_struggle/event_helpers.rules:40)"
-    # L: 0 src, 1 p, 2 n, 3 cap, 4 r, 5 uncontrolled, 6 c, 7 rounds left of the repeat at line 42
+    "procedure add_influence_capped (spec/twilight_struggle/event_helpers.rules:43)"
+    # L: 0 src, 1 p, 2 n, 3 cap, 4 r, 5 uncontrolled, 6 c, 7 rounds left of the repeat at line 45
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/event_helpers.rules:41
+            # spec: spec/twilight_struggle/event_helpers.rules:44
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/event_helpers.rules:42
+            # spec: spec/twilight_struggle/event_helpers.rules:45
             L[7] = L[2]
             pc = 1
         if pc == 1:
             if L[7] <= 0:
                 pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/event_helpers.rules:42:5")
-            # spec: spec/twilight_struggle/event_helpers.rules:43
+            tick(state, "repeat", "spec/twilight_struggle/event_helpers.rules:45:5")
+            # spec: spec/twilight_struggle/event_helpers.rules:46
             player = L[1]
             values = [
                 c_c
@@ -2550,7 +2530,7 @@ def s_add_influence_capped(state, frame):
                         c_c,
                         L[4],
                         REGION_SETS,
-                        "spec/twilight_struggle/event_helpers.rules:44:19",
+                        "spec/twilight_struggle/event_helpers.rules:47:19",
                     )
                     and state.counters[0][c_c] < L[3]
                     and not (
@@ -2576,23 +2556,23 @@ def s_add_influence_capped(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/event_helpers.rules:43:9",
+                "spec/twilight_struggle/event_helpers.rules:46:9",
                 (L[0],),
             )
             frame[1] = 2
             return
         if pc == 2:
             L[6] = frame[3]
-            # spec: spec/twilight_struggle/event_helpers.rules:47
+            # spec: spec/twilight_struggle/event_helpers.rules:50
             state.counters[1 + L[1]][L[6]] = bounded(
                 max(0, state.counters[1 + L[1]][L[6]] + 1),
-                "spec/twilight_struggle/event_helpers.rules:47:9",
+                "spec/twilight_struggle/event_helpers.rules:50:9",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/event_helpers.rules:48
+            # spec: spec/twilight_struggle/event_helpers.rules:51
             state.counters[0][L[6]] = bounded(
                 max(0, state.counters[0][L[6]] + 1),
-                "spec/twilight_struggle/event_helpers.rules:48:9",
+                "spec/twilight_struggle/event_helpers.rules:51:9",
             )
             state.stamps[9] += 1
             pc = 3
@@ -2605,25 +2585,91 @@ def s_add_influence_capped(state, frame):
             return
 
 
-def s_remove_influence_capped(state, frame):
-    "procedure remove_influence_capped (spec/twilight_struggle/event_helpers.rules:54)"
-    # L: 0 src, 1 chooser, 2 victim, 3 n, 4 cap, 5 r, 6 c, 7 rounds left of the repeat at line 57
+def s_add_influence_in_africa_or_southeast_asia(state, frame):
+    "procedure add_influence_in_africa_or_southeast_asia (spec/twilight_struggle/event_helpers.rules:58)"
+    # L: 0 src, 1 p, 2 c, 3 rounds left of the repeat at line 60
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/event_helpers.rules:56
+            # spec: spec/twilight_struggle/event_helpers.rules:59
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/event_helpers.rules:57
+            # spec: spec/twilight_struggle/event_helpers.rules:60
+            L[3] = 4
+            pc = 1
+        if pc == 1:
+            if L[3] <= 0:
+                pc = 3
+                continue
+            tick(state, "repeat", "spec/twilight_struggle/event_helpers.rules:60:5")
+            # spec: spec/twilight_struggle/event_helpers.rules:61
+            player = L[1]
+            values = [
+                c_c
+                for c_c in K_country
+                if (
+                    (c_c in RS_africa or c_c in RS_southeast_asia)
+                    and state.counters[0][c_c] == 0
+                )
+            ]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                fill_prompt(
+                    ("", ": add 1 ", " influence where?"),
+                    [label_of(ENTITY_LABELS, L[0]), label_of(PLAYER_LABELS, L[1])],
+                ),
+                ids,
+                labels,
+                values,
+                "spec/twilight_struggle/event_helpers.rules:61:9",
+                (L[0],),
+            )
+            frame[1] = 2
+            return
+        if pc == 2:
+            L[2] = frame[3]
+            # spec: spec/twilight_struggle/event_helpers.rules:63
+            state.counters[1 + L[1]][L[2]] = bounded(
+                max(0, state.counters[1 + L[1]][L[2]] + 1),
+                "spec/twilight_struggle/event_helpers.rules:63:9",
+            )
+            state.stamps[10] += 1
+            # spec: spec/twilight_struggle/event_helpers.rules:64
+            state.counters[0][L[2]] = bounded(
+                max(0, state.counters[0][L[2]] + 1),
+                "spec/twilight_struggle/event_helpers.rules:64:9",
+            )
+            state.stamps[9] += 1
+            L[3] = L[3] - 1
+            pc = 1
+            continue
+        if pc == 3:
+            state.frames.pop()
+            return
+
+
+def s_remove_influence_capped(state, frame):
+    "procedure remove_influence_capped (spec/twilight_struggle/event_helpers.rules:70)"
+    # L: 0 src, 1 chooser, 2 victim, 3 n, 4 cap, 5 r, 6 c, 7 rounds left of the repeat at line 73
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/twilight_struggle/event_helpers.rules:72
+            state.counters[0][:] = [0] * 205
+            state.stamps[9] += 1
+            # spec: spec/twilight_struggle/event_helpers.rules:73
             L[7] = L[3]
             pc = 1
         if pc == 1:
             if L[7] <= 0:
                 pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/event_helpers.rules:57:5")
-            # spec: spec/twilight_struggle/event_helpers.rules:58
+            tick(state, "repeat", "spec/twilight_struggle/event_helpers.rules:73:5")
+            # spec: spec/twilight_struggle/event_helpers.rules:74
             player = L[1]
             values = [
                 c_c
@@ -2634,7 +2680,7 @@ def s_remove_influence_capped(state, frame):
                         c_c,
                         L[5],
                         REGION_SETS,
-                        "spec/twilight_struggle/event_helpers.rules:59:19",
+                        "spec/twilight_struggle/event_helpers.rules:75:19",
                     )
                     and state.counters[1 + L[2]][c_c] > 0
                     and state.counters[0][c_c] < L[4]
@@ -2655,23 +2701,23 @@ def s_remove_influence_capped(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/event_helpers.rules:58:9",
+                "spec/twilight_struggle/event_helpers.rules:74:9",
                 (L[0],),
             )
             frame[1] = 2
             return
         if pc == 2:
             L[6] = frame[3]
-            # spec: spec/twilight_struggle/event_helpers.rules:61
+            # spec: spec/twilight_struggle/event_helpers.rules:77
             state.counters[1 + L[2]][L[6]] = bounded(
                 max(0, state.counters[1 + L[2]][L[6]] - 1),
-                "spec/twilight_struggle/event_helpers.rules:61:9",
+                "spec/twilight_struggle/event_helpers.rules:77:9",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/event_helpers.rules:62
+            # spec: spec/twilight_struggle/event_helpers.rules:78
             state.counters[0][L[6]] = bounded(
                 max(0, state.counters[0][L[6]] + 1),
-                "spec/twilight_struggle/event_helpers.rules:62:9",
+                "spec/twilight_struggle/event_helpers.rules:78:9",
             )
             state.stamps[9] += 1
             pc = 3
@@ -2685,28 +2731,28 @@ def s_remove_influence_capped(state, frame):
 
 
 def s_event_operations(state, frame):
-    "procedure event_operations (spec/twilight_struggle/event_helpers.rules:110)"
+    "procedure event_operations (spec/twilight_struggle/event_helpers.rules:126)"
     # L: 0 p, 1 ops
     L = frame[2]
-    # spec: spec/twilight_struggle/event_helpers.rules:111
+    # spec: spec/twilight_struggle/event_helpers.rules:127
     if state.vars[3]:
         state.counters[3][:] = state.counters[1]
         state.counters[4][:] = state.counters[2]
         state.stamps[11] += 1
-    # spec: spec/twilight_struggle/event_helpers.rules:112
+    # spec: spec/twilight_struggle/event_helpers.rules:128
     state.frames.pop()
-    state.frames.append(new_frame(18, [L[0], L[1], 0, 0]))
+    state.frames.append(new_frame(19, [L[0], L[1], 0, 0]))
     return
 
 
 def s_optional_event_operations(state, frame):
-    "procedure optional_event_operations (spec/twilight_struggle/event_helpers.rules:118)"
+    "procedure optional_event_operations (spec/twilight_struggle/event_helpers.rules:134)"
     # L: 0 p, 1 ops
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/event_helpers.rules:119
+            # spec: spec/twilight_struggle/event_helpers.rules:135
             player = L[0]
             offered = []
             offered.append(0)
@@ -2723,7 +2769,7 @@ def s_optional_event_operations(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/event_helpers.rules:119:5",
+                "spec/twilight_struggle/event_helpers.rules:135:5",
             )
             frame[1] = 1
             return
@@ -2736,12 +2782,12 @@ def s_optional_event_operations(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/event_helpers.rules:120
+            # spec: spec/twilight_struggle/event_helpers.rules:136
             state.frames.pop()
-            state.frames.append(new_frame(7, [L[0], L[1]]))
+            state.frames.append(new_frame(8, [L[0], L[1]]))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/event_helpers.rules:121
+            # spec: spec/twilight_struggle/event_helpers.rules:137
             log_line(
                 state,
                 " ".join(
@@ -2751,13 +2797,13 @@ def s_optional_event_operations(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/event_helpers.rules:121:48",
+                                "spec/twilight_struggle/event_helpers.rules:137:48",
                             )
                         ),
                         "declines the operations",
                     ]
                 ),
-                "spec/twilight_struggle/event_helpers.rules:121:44",
+                "spec/twilight_struggle/event_helpers.rules:137:44",
             )
             pc = 4
         if pc == 4:
@@ -2835,12 +2881,12 @@ def s_late_event_operations(state, frame):
         if pc == 2:
             # spec: spec/twilight_struggle/events_late.rules:39
             state.frames.pop()
-            state.frames.append(new_frame(19, [L[0], L[2], 0, 0] + [UNBOUND] * 4))
+            state.frames.append(new_frame(20, [L[0], L[2], 0, 0] + [UNBOUND] * 4))
             return
         if pc == 3:
             # spec: spec/twilight_struggle/events_late.rules:42
             state.frames.pop()
-            state.frames.append(new_frame(20, [L[0], L[2], 0, 0] + [UNBOUND] * 4))
+            state.frames.append(new_frame(21, [L[0], L[2], 0, 0] + [UNBOUND] * 4))
             return
         if pc == 4:
             state.frames.pop()
@@ -3511,7 +3557,7 @@ def s_missile_envy_use(state, frame):
             frame[1] = 2
             state.frames.append(
                 new_frame(
-                    7,
+                    8,
                     [
                         L[0],
                         bounded(
@@ -3635,7 +3681,7 @@ def s_conduct_operations(state, frame):
         if pc == 2:
             # spec: spec/twilight_struggle/operations.rules:57
             state.frames.pop()
-            state.frames.append(new_frame(19, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 4))
+            state.frames.append(new_frame(20, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 4))
             return
         if pc == 3:
             # spec: spec/twilight_struggle/operations.rules:62
@@ -3644,12 +3690,12 @@ def s_conduct_operations(state, frame):
         if pc == 4:
             # spec: spec/twilight_struggle/operations.rules:65
             state.frames.pop()
-            state.frames.append(new_frame(20, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 4))
+            state.frames.append(new_frame(21, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 4))
             return
         if pc == 5:
             # spec: spec/twilight_struggle/operations.rules:69
             state.frames.pop()
-            state.frames.append(new_frame(21, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(22, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 1))
             return
         if pc == 6:
             # spec: spec/twilight_struggle/operations.rules:77
@@ -3882,7 +3928,7 @@ def s_coup_with_ops(state, frame):
             state.frames.pop()
             state.frames.append(
                 new_frame(
-                    22,
+                    23,
                     [
                         L[0],
                         L[4],
@@ -4009,7 +4055,7 @@ def s_coup_attempt(state, frame):
 
 def s_standard(state, frame):
     "setup standard (spec/twilight_struggle/setup.rules:3)"
-    # L: 0 p, 1 c, 2 rounds left of the repeat at line 27, 3 rounds left of the repeat at line 45
+    # L: 0 p, 1 c, 2 rounds left of the repeat at line 24, 3 rounds left of the repeat at line 38
     L = frame[2]
     pc = frame[1]
     while True:
@@ -4041,29 +4087,22 @@ def s_standard(state, frame):
                 state.tracks[8 + L[0]] = 0
                 state.stamps[8] += 1
             # spec: spec/twilight_struggle/setup.rules:22
-            state.counters[1][E_syria] = 1
-            state.stamps[10] += 1
+            for L[1] in [E_syria, E_iraq, E_finland]:
+                state.counters[1][L[1]] = 1
+                state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:23
-            state.counters[1][E_iraq] = 1
-            state.stamps[10] += 1
+            for L[1] in [E_north_korea, E_east_germany]:
+                state.counters[1][L[1]] = 3
+                state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:24
-            state.counters[1][E_north_korea] = 3
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/setup.rules:25
-            state.counters[1][E_east_germany] = 3
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/setup.rules:26
-            state.counters[1][E_finland] = 1
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/setup.rules:27
             L[2] = 6
             pc = 1
         if pc == 1:
             if L[2] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/setup.rules:27:5")
-            # spec: spec/twilight_struggle/setup.rules:28
+            tick(state, "repeat", "spec/twilight_struggle/setup.rules:24:5")
+            # spec: spec/twilight_struggle/setup.rules:25
             player = 0
             values = [c_c for c_c in K_country if c_c in RS_eastern_europe]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4074,61 +4113,53 @@ def s_standard(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/setup.rules:28:9",
+                "spec/twilight_struggle/setup.rules:25:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/twilight_struggle/setup.rules:30
+            # spec: spec/twilight_struggle/setup.rules:27
             state.counters[1][L[1]] = bounded(
                 max(0, state.counters[1][L[1]] + 1),
-                "spec/twilight_struggle/setup.rules:30:9",
+                "spec/twilight_struggle/setup.rules:27:9",
             )
             state.stamps[10] += 1
             L[2] = L[2] - 1
             pc = 1
             continue
         if pc == 3:
+            # spec: spec/twilight_struggle/setup.rules:32
+            for L[1] in [
+                E_iran,
+                E_israel,
+                E_japan,
+                E_philippines,
+                E_south_korea,
+                E_panama,
+                E_south_africa,
+            ]:
+                # spec: spec/twilight_struggle/setup.rules:33
+                state.counters[2][L[1]] = 1
+                state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:35
             state.counters[2][E_canada] = 2
             state.stamps[10] += 1
             # spec: spec/twilight_struggle/setup.rules:36
-            state.counters[2][E_iran] = 1
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/setup.rules:37
-            state.counters[2][E_israel] = 1
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/setup.rules:38
-            state.counters[2][E_japan] = 1
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/setup.rules:39
             state.counters[2][E_australia] = 4
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/setup.rules:40
-            state.counters[2][E_philippines] = 1
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/setup.rules:41
-            state.counters[2][E_south_korea] = 1
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/setup.rules:42
-            state.counters[2][E_panama] = 1
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/setup.rules:43
-            state.counters[2][E_south_africa] = 1
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/setup.rules:44
+            # spec: spec/twilight_struggle/setup.rules:37
             state.counters[2][E_uk] = 5
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/setup.rules:45
+            # spec: spec/twilight_struggle/setup.rules:38
             L[3] = 7
             pc = 4
         if pc == 4:
             if L[3] <= 0:
                 pc = 6
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/setup.rules:45:5")
-            # spec: spec/twilight_struggle/setup.rules:46
+            tick(state, "repeat", "spec/twilight_struggle/setup.rules:38:5")
+            # spec: spec/twilight_struggle/setup.rules:39
             player = 1
             values = [c_c for c_c in K_country if c_c in RS_western_europe]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4139,40 +4170,40 @@ def s_standard(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/setup.rules:46:9",
+                "spec/twilight_struggle/setup.rules:39:9",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[1] = frame[3]
-            # spec: spec/twilight_struggle/setup.rules:48
+            # spec: spec/twilight_struggle/setup.rules:41
             state.counters[2][L[1]] = bounded(
                 max(0, state.counters[2][L[1]] + 1),
-                "spec/twilight_struggle/setup.rules:48:9",
+                "spec/twilight_struggle/setup.rules:41:9",
             )
             state.stamps[10] += 1
             L[3] = L[3] - 1
             pc = 4
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/setup.rules:52
+            # spec: spec/twilight_struggle/setup.rules:45
             state.frames.pop()
             state.frames.append(
                 new_frame(
-                    24, [state.params["bid_side"], state.params["bid"]] + [UNBOUND] * 2
+                    25, [state.params["bid_side"], state.params["bid"]] + [UNBOUND] * 2
                 )
             )
             return
 
 
 def s_place_bid(state, frame):
-    "procedure place_bid (spec/twilight_struggle/setup.rules:64)"
-    # L: 0 p, 1 n, 2 c, 3 rounds left of the repeat at line 66
+    "procedure place_bid (spec/twilight_struggle/setup.rules:57)"
+    # L: 0 p, 1 n, 2 c, 3 rounds left of the repeat at line 59
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/setup.rules:65
+            # spec: spec/twilight_struggle/setup.rules:58
             if L[1] > 0:
                 log_line(
                     state,
@@ -4183,7 +4214,7 @@ def s_place_bid(state, frame):
                                     PLAYER_LABELS,
                                     L[0],
                                     "label",
-                                    "spec/twilight_struggle/setup.rules:65:20",
+                                    "spec/twilight_struggle/setup.rules:58:20",
                                 )
                             ),
                             "places",
@@ -4191,17 +4222,17 @@ def s_place_bid(state, frame):
                             "bid influence",
                         ]
                     ),
-                    "spec/twilight_struggle/setup.rules:65:16",
+                    "spec/twilight_struggle/setup.rules:58:16",
                 )
-            # spec: spec/twilight_struggle/setup.rules:66
+            # spec: spec/twilight_struggle/setup.rules:59
             L[3] = L[1]
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/setup.rules:66:5")
-            # spec: spec/twilight_struggle/setup.rules:67
+            tick(state, "repeat", "spec/twilight_struggle/setup.rules:59:5")
+            # spec: spec/twilight_struggle/setup.rules:60
             player = L[0]
             values = [c_c for c_c in K_country if state.counters[1 + L[0]][c_c] > 0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4212,16 +4243,16 @@ def s_place_bid(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/setup.rules:67:9",
+                "spec/twilight_struggle/setup.rules:60:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/setup.rules:69
+            # spec: spec/twilight_struggle/setup.rules:62
             state.counters[1 + L[0]][L[2]] = bounded(
                 max(0, state.counters[1 + L[0]][L[2]] + 1),
-                "spec/twilight_struggle/setup.rules:69:9",
+                "spec/twilight_struggle/setup.rules:62:9",
             )
             state.stamps[10] += 1
             L[3] = L[3] - 1
@@ -4341,17 +4372,17 @@ def s_play_turn(state, frame):
             p_deal_cards(state)
             # spec: spec/twilight_struggle/turn.rules:13
             frame[1] = 1
-            state.frames.append(new_frame(27, [UNBOUND] * 3))
+            state.frames.append(new_frame(28, [UNBOUND] * 3))
             return
         if pc == 1:
             # spec: spec/twilight_struggle/turn.rules:14
             frame[1] = 2
-            state.frames.append(new_frame(30, [UNBOUND] * 6))
+            state.frames.append(new_frame(31, [UNBOUND] * 6))
             return
         if pc == 2:
             # spec: spec/twilight_struggle/turn.rules:15
             state.frames.pop()
-            state.frames.append(new_frame(33, [UNBOUND] * 1))
+            state.frames.append(new_frame(34, [UNBOUND] * 1))
             return
 
 
@@ -4376,7 +4407,7 @@ def s_headline_phase(state, frame):
             )
             # spec: spec/twilight_struggle/turn.rules:59
             frame[1] = 1
-            state.frames.append(new_frame(28, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(29, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/twilight_struggle/turn.rules:60
@@ -4392,7 +4423,7 @@ def s_headline_phase(state, frame):
             frame[1] = 2
             state.frames.append(
                 new_frame(
-                    28, [None if L[0] is None else (L[0] + 1) % 2] + [UNBOUND] * 1
+                    29, [None if L[0] is None else (L[0] + 1) % 2] + [UNBOUND] * 1
                 )
             )
             return
@@ -4416,14 +4447,14 @@ def s_headline_phase(state, frame):
             )
             # spec: spec/twilight_struggle/turn.rules:67
             frame[1] = 3
-            state.frames.append(new_frame(29, [L[2]] + [UNBOUND] * 4))
+            state.frames.append(new_frame(30, [L[2]] + [UNBOUND] * 4))
             return
         if pc == 3:
             # spec: spec/twilight_struggle/turn.rules:68
             frame[1] = 4
             state.frames.append(
                 new_frame(
-                    29, [None if L[2] is None else (L[2] + 1) % 2] + [UNBOUND] * 4
+                    30, [None if L[2] is None else (L[2] + 1) % 2] + [UNBOUND] * 4
                 )
             )
             return
@@ -4601,7 +4632,7 @@ def s_action_rounds(state, frame):
                 pc = 4
         if pc == 3:
             frame[1] = 4
-            state.frames.append(new_frame(31, [L[1]]))
+            state.frames.append(new_frame(32, [L[1]]))
             return
         if pc == 4:
             L[5] = L[5] + 1
@@ -4677,7 +4708,7 @@ def s_take_action_round_of(state, frame):
         if pc == 4:
             # spec: spec/twilight_struggle/turn.rules:127
             frame[1] = 6
-            state.frames.append(new_frame(32, [L[0]]))
+            state.frames.append(new_frame(33, [L[0]]))
             return
         if pc == 5:
             # spec: spec/twilight_struggle/turn.rules:129
@@ -4755,7 +4786,7 @@ def s_turn_end(state, frame):
             p_military_operations_check(state)
             # spec: spec/twilight_struggle/turn.rules:149
             frame[1] = 1
-            state.frames.append(new_frame(25, [UNBOUND] * 4))
+            state.frames.append(new_frame(26, [UNBOUND] * 4))
             return
         if pc == 1:
             # spec: spec/twilight_struggle/turn.rules:150
@@ -4777,25 +4808,25 @@ def s_turn_end(state, frame):
 
 
 def s_start(state, frame):
-    "start (spec/twilight_struggle/setup.rules:77)"
-    # L: 0 t, 1 items and 2 index of the loop at line 80
+    "start (spec/twilight_struggle/setup.rules:70)"
+    # L: 0 t, 1 items and 2 index of the loop at line 73
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/setup.rules:78
+            # spec: spec/twilight_struggle/setup.rules:71
             frame[1] = 1
-            state.frames.append(new_frame(23, [UNBOUND] * 4))
+            state.frames.append(new_frame(24, [UNBOUND] * 4))
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/setup.rules:79
+            # spec: spec/twilight_struggle/setup.rules:72
             p_before_first_turn(state)
-            # spec: spec/twilight_struggle/setup.rules:80
+            # spec: spec/twilight_struggle/setup.rules:73
             L[1] = list(
                 int_range(
                     1,
                     state.params["last_turn"],
-                    "spec/twilight_struggle/setup.rules:80:14",
+                    "spec/twilight_struggle/setup.rules:73:14",
                 )
             )
             L[2] = 0
@@ -4805,21 +4836,21 @@ def s_start(state, frame):
                 pc = 4
                 continue
             L[0] = L[1][L[2]]
-            # spec: spec/twilight_struggle/setup.rules:81
+            # spec: spec/twilight_struggle/setup.rules:74
             state.tracks[2] = max(1, min(10, L[0]))
             state.stamps[4] += 1
-            # spec: spec/twilight_struggle/setup.rules:82
+            # spec: spec/twilight_struggle/setup.rules:75
             frame[1] = 3
-            state.frames.append(new_frame(26, []))
+            state.frames.append(new_frame(27, []))
             return
         if pc == 3:
             L[2] = L[2] + 1
             pc = 2
             continue
         if pc == 4:
-            # spec: spec/twilight_struggle/setup.rules:84
+            # spec: spec/twilight_struggle/setup.rules:77
             if state.params["last_turn"] < 10:
-                # spec: spec/twilight_struggle/setup.rules:85
+                # spec: spec/twilight_struggle/setup.rules:78
                 log_line(
                     state,
                     " ".join(
@@ -4829,9 +4860,9 @@ def s_start(state, frame):
                             "(param last_turn); final scoring follows",
                         ]
                     ),
-                    "spec/twilight_struggle/setup.rules:85:9",
+                    "spec/twilight_struggle/setup.rules:78:9",
                 )
-            # spec: spec/twilight_struggle/setup.rules:88
+            # spec: spec/twilight_struggle/setup.rules:81
             p_final_scoring(state)
             state.frames.pop()
             return
@@ -4893,7 +4924,7 @@ def sev_socialist_governments(state, frame):
     # spec: spec/twilight_struggle/cards.rules:66
     state.frames.pop()
     state.frames.append(
-        new_frame(6, [L[1], L[0], 1, 3, 2, E_western_europe] + [UNBOUND] * 2)
+        new_frame(7, [L[1], L[0], 1, 3, 2, E_western_europe] + [UNBOUND] * 2)
     )
     return
 
@@ -5234,7 +5265,7 @@ def sev_olympic_games(state, frame):
             state.frames.pop()
             state.frames.append(
                 new_frame(
-                    8,
+                    9,
                     [
                         L[0],
                         bounded(
@@ -5373,7 +5404,7 @@ def sev_cia_created(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    8,
+                    9,
                     [
                         1,
                         bounded(
@@ -5538,74 +5569,22 @@ def sev_east_european_unrest(state, frame):
 
 def sev_decolonization(state, frame):
     "event of decolonization (spec/twilight_struggle/cards.rules:313)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 315
+    # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:314
-            state.counters[0][:] = [0] * 205
-            state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:315
-            L[3] = 4
-            pc = 1
-        if pc == 1:
-            if L[3] <= 0:
-                pc = 3
-                continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:315:9")
-            # spec: spec/twilight_struggle/cards.rules:316
-            player = L[0]
-            values = [
-                c_c
-                for c_c in K_country
-                if (
-                    (c_c in RS_africa or c_c in RS_southeast_asia)
-                    and state.counters[0][c_c] == 0
-                )
-            ]
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Decolonization: add 1 USSR influence where?",
-                ids,
-                labels,
-                values,
-                "spec/twilight_struggle/cards.rules:316:13",
-            )
-            frame[1] = 2
-            return
-        if pc == 2:
-            L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:319
-            state.counters[1][L[2]] = bounded(
-                max(0, state.counters[1][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:319:13",
-            )
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:320
-            state.counters[0][L[2]] = bounded(
-                max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/cards.rules:320:13",
-            )
-            state.stamps[9] += 1
-            L[3] = L[3] - 1
-            pc = 1
-            continue
-        if pc == 3:
-            state.frames.pop()
-            return
+    # spec: spec/twilight_struggle/cards.rules:313
+    state.frames.pop()
+    state.frames.append(new_frame(6, [L[1], 0] + [UNBOUND] * 2))
+    return
 
 
 def sev_un_intervention(state, frame):
-    "event of un_intervention (spec/twilight_struggle/cards.rules:338)"
+    "event of un_intervention (spec/twilight_struggle/cards.rules:329)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:339
+            # spec: spec/twilight_struggle/cards.rules:330
             player = L[0]
             values = [
                 c_c
@@ -5620,13 +5599,13 @@ def sev_un_intervention(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:339:9",
+                "spec/twilight_struggle/cards.rules:330:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:341
+            # spec: spec/twilight_struggle/cards.rules:332
             log_line(
                 state,
                 " ".join(
@@ -5636,7 +5615,7 @@ def sev_un_intervention(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/cards.rules:341:13",
+                                "spec/twilight_struggle/cards.rules:332:13",
                             )
                         ),
                         "plays",
@@ -5644,18 +5623,18 @@ def sev_un_intervention(state, frame):
                         "with UN Intervention: its event is cancelled",
                     ]
                 ),
-                "spec/twilight_struggle/cards.rules:341:9",
+                "spec/twilight_struggle/cards.rules:332:9",
             )
-            # spec: spec/twilight_struggle/cards.rules:342
+            # spec: spec/twilight_struggle/cards.rules:333
             move_card(state, L[2], 8)
-            # spec: spec/twilight_struggle/cards.rules:343
+            # spec: spec/twilight_struggle/cards.rules:334
             emit_card_played(state, L[0], L[2])
-            # spec: spec/twilight_struggle/cards.rules:344
+            # spec: spec/twilight_struggle/cards.rules:335
             frame[1] = 2
             state.frames.append(new_frame(3, [L[0], L[2]]))
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:345
+            # spec: spec/twilight_struggle/cards.rules:336
             if state.location[L[2]] == 8:
                 move_card(state, L[2], 9)
             state.frames.pop()
@@ -5663,25 +5642,25 @@ def sev_un_intervention(state, frame):
 
 
 def sev_de_stalinization(state, frame):
-    "event of de_stalinization (spec/twilight_struggle/cards.rules:352)"
+    "event of de_stalinization (spec/twilight_struggle/cards.rules:343)"
     # L: 0 you, 1 this, 2 moved, 3 source, 4 dest
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:353
+            # spec: spec/twilight_struggle/cards.rules:344
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:354
+            # spec: spec/twilight_struggle/cards.rules:345
             L[2] = 0
-            # spec: spec/twilight_struggle/cards.rules:355
+            # spec: spec/twilight_struggle/cards.rules:346
             pc = 1
         if pc == 1:
             if not (L[2] < 4 and any(state.counters[1][c_c] > 0 for c_c in K_country)):
                 pc = 7
                 continue
-            tick(state, "while", "spec/twilight_struggle/cards.rules:355:9")
-            # spec: spec/twilight_struggle/cards.rules:356
+            tick(state, "while", "spec/twilight_struggle/cards.rules:346:9")
+            # spec: spec/twilight_struggle/cards.rules:347
             player = L[0]
             offered = []
             offered.append(0)
@@ -5696,7 +5675,7 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:356:13",
+                "spec/twilight_struggle/cards.rules:347:13",
             )
             frame[1] = 2
             return
@@ -5709,7 +5688,7 @@ def sev_de_stalinization(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/cards.rules:358
+            # spec: spec/twilight_struggle/cards.rules:349
             player = L[0]
             values = [
                 c_source for c_source in K_country if state.counters[1][c_source] > 0
@@ -5722,19 +5701,19 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:358:21",
+                "spec/twilight_struggle/cards.rules:349:21",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:360
+            # spec: spec/twilight_struggle/cards.rules:351
             state.counters[1][L[3]] = bounded(
                 max(0, state.counters[1][L[3]] - 1),
-                "spec/twilight_struggle/cards.rules:360:21",
+                "spec/twilight_struggle/cards.rules:351:21",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:361
+            # spec: spec/twilight_struggle/cards.rules:352
             player = L[0]
             values = [
                 c_dest
@@ -5759,30 +5738,30 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:361:21",
+                "spec/twilight_struggle/cards.rules:352:21",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:364
+            # spec: spec/twilight_struggle/cards.rules:355
             state.counters[1][L[4]] = bounded(
                 max(0, state.counters[1][L[4]] + 1),
-                "spec/twilight_struggle/cards.rules:364:21",
+                "spec/twilight_struggle/cards.rules:355:21",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/cards.rules:365
+            # spec: spec/twilight_struggle/cards.rules:356
             state.counters[0][L[4]] = bounded(
                 max(0, state.counters[0][L[4]] + 1),
-                "spec/twilight_struggle/cards.rules:365:21",
+                "spec/twilight_struggle/cards.rules:356:21",
             )
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/cards.rules:366
-            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/cards.rules:366:21")
+            # spec: spec/twilight_struggle/cards.rules:357
+            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/cards.rules:357:21")
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/cards.rules:368
+            # spec: spec/twilight_struggle/cards.rules:359
             L[2] = 4
             pc = 1
             continue
@@ -5985,13 +5964,13 @@ def sev_summit(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/events_mid.rules:215
             state.frames.pop()
-            state.frames.append(new_frame(15, [L[0]]))
+            state.frames.append(new_frame(16, [L[0]]))
             return
         if pc == 2:
             # spec: spec/twilight_struggle/events_mid.rules:217
             state.frames.pop()
             state.frames.append(
-                new_frame(15, [None if L[0] is None else (L[0] + 1) % 2])
+                new_frame(16, [None if L[0] is None else (L[0] + 1) % 2])
             )
             return
         if pc == 3:
@@ -6148,12 +6127,12 @@ def sev_junta(state, frame):
             L[4] = frame[3]
             # spec: spec/twilight_struggle/events_mid.rules:256
             state.frames.pop()
-            state.frames.append(new_frame(22, [L[0], L[4], L[3], True] + [UNBOUND] * 3))
+            state.frames.append(new_frame(23, [L[0], L[4], L[3], True] + [UNBOUND] * 3))
             return
         if pc == 5:
             # spec: spec/twilight_struggle/events_mid.rules:260
             state.frames.pop()
-            state.frames.append(new_frame(16, [L[0], L[3]] + [UNBOUND] * 2))
+            state.frames.append(new_frame(17, [L[0], L[3]] + [UNBOUND] * 2))
             return
         if pc == 6:
             state.frames.pop()
@@ -6221,7 +6200,7 @@ def sev_missile_envy(state, frame):
             )
             # spec: spec/twilight_struggle/events_mid.rules:319
             state.frames.pop()
-            state.frames.append(new_frame(17, [L[0], L[3]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(18, [L[0], L[3]] + [UNBOUND] * 1))
             return
         if pc == 2:
             state.frames.pop()
@@ -6389,7 +6368,7 @@ def sev_abm_treaty(state, frame):
     state.frames.pop()
     state.frames.append(
         new_frame(
-            7,
+            8,
             [
                 L[0],
                 bounded(
@@ -6416,7 +6395,7 @@ def sev_lone_gunman(state, frame):
             frame[1] = 1
             state.frames.append(
                 new_frame(
-                    8,
+                    9,
                     [
                         0,
                         bounded(
@@ -6438,82 +6417,30 @@ def sev_lone_gunman(state, frame):
 
 def sev_colonial_rear_guards(state, frame):
     "event of colonial_rear_guards (spec/twilight_struggle/events_mid.rules:539)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 541
+    # L: 0 you, 1 this
     L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:540
-            state.counters[0][:] = [0] * 205
-            state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:541
-            L[3] = 4
-            pc = 1
-        if pc == 1:
-            if L[3] <= 0:
-                pc = 3
-                continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:541:5")
-            # spec: spec/twilight_struggle/events_mid.rules:542
-            player = 1
-            values = [
-                c_c
-                for c_c in K_country
-                if (
-                    (c_c in RS_africa or c_c in RS_southeast_asia)
-                    and state.counters[0][c_c] == 0
-                )
-            ]
-            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
-            ask(
-                state,
-                player,
-                "Colonial Rear Guards: 1 influence where (4 different countries)?",
-                ids,
-                labels,
-                values,
-                "spec/twilight_struggle/events_mid.rules:542:9",
-            )
-            frame[1] = 2
-            return
-        if pc == 2:
-            L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:544
-            state.counters[2][L[2]] = bounded(
-                max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:544:9",
-            )
-            state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:545
-            state.counters[0][L[2]] = bounded(
-                max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:545:9",
-            )
-            state.stamps[9] += 1
-            L[3] = L[3] - 1
-            pc = 1
-            continue
-        if pc == 3:
-            state.frames.pop()
-            return
+    # spec: spec/twilight_struggle/events_mid.rules:539
+    state.frames.pop()
+    state.frames.append(new_frame(6, [L[1], 1] + [UNBOUND] * 2))
+    return
 
 
 def sev_puppet_governments(state, frame):
-    "event of puppet_governments (spec/twilight_struggle/events_mid.rules:569)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 570
+    "event of puppet_governments (spec/twilight_struggle/events_mid.rules:561)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 562
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:570
+            # spec: spec/twilight_struggle/events_mid.rules:562
             L[3] = 3
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 7
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:570:5")
-            # spec: spec/twilight_struggle/events_mid.rules:571
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:562:5")
+            # spec: spec/twilight_struggle/events_mid.rules:563
             player = 1
             offered = []
             if any(
@@ -6534,7 +6461,7 @@ def sev_puppet_governments(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:571:9",
+                "spec/twilight_struggle/events_mid.rules:563:9",
             )
             frame[1] = 2
             return
@@ -6547,7 +6474,7 @@ def sev_puppet_governments(state, frame):
             else:
                 pc = 6
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:574
+            # spec: spec/twilight_struggle/events_mid.rules:566
             player = 1
             values = [
                 c_c
@@ -6565,21 +6492,21 @@ def sev_puppet_governments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:574:17",
+                "spec/twilight_struggle/events_mid.rules:566:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:575
+            # spec: spec/twilight_struggle/events_mid.rules:567
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:575:17",
+                "spec/twilight_struggle/events_mid.rules:567:17",
             )
             state.stamps[10] += 1
             pc = 6
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:577
+            # spec: spec/twilight_struggle/events_mid.rules:569
             pc = 7
             continue
             pc = 6
@@ -6593,25 +6520,25 @@ def sev_puppet_governments(state, frame):
 
 
 def sev_grain_sales_to_soviets(state, frame):
-    "event of grain_sales_to_soviets (spec/twilight_struggle/events_mid.rules:591)"
+    "event of grain_sales_to_soviets (spec/twilight_struggle/events_mid.rules:583)"
     # L: 0 you, 1 this, 2 own_ops, 3 taken
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:592
+            # spec: spec/twilight_struggle/events_mid.rules:584
             L[2] = True
-            # spec: spec/twilight_struggle/events_mid.rules:593
+            # spec: spec/twilight_struggle/events_mid.rules:585
             if len(state.zones[2]) > 0:
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:594
+            # spec: spec/twilight_struggle/events_mid.rules:586
             p_move_random_card(state, 0, "@8")
-            # spec: spec/twilight_struggle/events_mid.rules:595
+            # spec: spec/twilight_struggle/events_mid.rules:587
             L[3] = top_card(state, 8)
-            # spec: spec/twilight_struggle/events_mid.rules:596
+            # spec: spec/twilight_struggle/events_mid.rules:588
             player = 1
             offered = []
             offered.append(0)
@@ -6628,7 +6555,7 @@ def sev_grain_sales_to_soviets(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:596:9",
+                "spec/twilight_struggle/events_mid.rules:588:9",
             )
             frame[1] = 2
             return
@@ -6641,9 +6568,9 @@ def sev_grain_sales_to_soviets(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:598
+            # spec: spec/twilight_struggle/events_mid.rules:590
             L[2] = False
-            # spec: spec/twilight_struggle/events_mid.rules:599
+            # spec: spec/twilight_struggle/events_mid.rules:591
             log_line(
                 state,
                 " ".join(
@@ -6656,28 +6583,28 @@ def sev_grain_sales_to_soviets(state, frame):
                                 ENTITY_LABELS,
                                 L[3],
                                 "label",
-                                "spec/twilight_struggle/events_mid.rules:599:34",
+                                "spec/twilight_struggle/events_mid.rules:591:34",
                             )
                         ),
                         "taken from the USSR",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:599:17",
+                "spec/twilight_struggle/events_mid.rules:591:17",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:600
+            # spec: spec/twilight_struggle/events_mid.rules:592
             frame[1] = 5
             state.frames.append(new_frame(1, [1, L[3]] + [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/events_mid.rules:603
+            # spec: spec/twilight_struggle/events_mid.rules:595
             move_card(
                 state,
-                some_card(L[3], "spec/twilight_struggle/events_mid.rules:603:17"),
+                some_card(L[3], "spec/twilight_struggle/events_mid.rules:595:17"),
                 2,
             )
             pc = 5
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:607
+            # spec: spec/twilight_struggle/events_mid.rules:599
             if L[2]:
                 pc = 6
             else:
@@ -6686,12 +6613,12 @@ def sev_grain_sales_to_soviets(state, frame):
             state.frames.pop()
             state.frames.append(
                 new_frame(
-                    8,
+                    9,
                     [
                         1,
                         bounded(
                             d_event_ops(state, 1, L[1], A_ops[L[1]]),
-                            "spec/twilight_struggle/events_mid.rules:607:49",
+                            "spec/twilight_struggle/events_mid.rules:599:49",
                         ),
                     ],
                 )
@@ -6703,21 +6630,21 @@ def sev_grain_sales_to_soviets(state, frame):
 
 
 def sev_oas_founded(state, frame):
-    "event of oas_founded (spec/twilight_struggle/events_mid.rules:633)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 634
+    "event of oas_founded (spec/twilight_struggle/events_mid.rules:625)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 626
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:634
+            # spec: spec/twilight_struggle/events_mid.rules:626
             L[3] = 2
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:634:5")
-            # spec: spec/twilight_struggle/events_mid.rules:635
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:626:5")
+            # spec: spec/twilight_struggle/events_mid.rules:627
             player = 1
             values = [
                 c_c
@@ -6733,16 +6660,16 @@ def sev_oas_founded(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:635:9",
+                "spec/twilight_struggle/events_mid.rules:627:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:636
+            # spec: spec/twilight_struggle/events_mid.rules:628
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:636:9",
+                "spec/twilight_struggle/events_mid.rules:628:9",
             )
             state.stamps[10] += 1
             L[3] = L[3] - 1
@@ -6754,24 +6681,24 @@ def sev_oas_founded(state, frame):
 
 
 def sev_the_voice_of_america(state, frame):
-    "event of the_voice_of_america (spec/twilight_struggle/events_mid.rules:698)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 700
+    "event of the_voice_of_america (spec/twilight_struggle/events_mid.rules:690)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 692
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:699
+            # spec: spec/twilight_struggle/events_mid.rules:691
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:700
+            # spec: spec/twilight_struggle/events_mid.rules:692
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:700:5")
-            # spec: spec/twilight_struggle/events_mid.rules:701
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:692:5")
+            # spec: spec/twilight_struggle/events_mid.rules:693
             player = 1
             values = [
                 c_c
@@ -6794,22 +6721,22 @@ def sev_the_voice_of_america(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:701:9",
+                "spec/twilight_struggle/events_mid.rules:693:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:703
+            # spec: spec/twilight_struggle/events_mid.rules:695
             state.counters[1][L[2]] = bounded(
                 max(0, state.counters[1][L[2]] - 1),
-                "spec/twilight_struggle/events_mid.rules:703:9",
+                "spec/twilight_struggle/events_mid.rules:695:9",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:704
+            # spec: spec/twilight_struggle/events_mid.rules:696
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:704:9",
+                "spec/twilight_struggle/events_mid.rules:696:9",
             )
             state.stamps[9] += 1
             pc = 3
@@ -6823,10 +6750,10 @@ def sev_the_voice_of_america(state, frame):
 
 
 def sev_liberation_theology(state, frame):
-    "event of liberation_theology (spec/twilight_struggle/events_mid.rules:710)"
+    "event of liberation_theology (spec/twilight_struggle/events_mid.rules:702)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_mid.rules:710
+    # spec: spec/twilight_struggle/events_mid.rules:702
     state.frames.pop()
     state.frames.append(
         new_frame(5, [L[1], 0, 3, 2, E_central_america, False] + [UNBOUND] * 2)
@@ -6835,13 +6762,13 @@ def sev_liberation_theology(state, frame):
 
 
 def sev_ussuri_river_skirmish(state, frame):
-    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:714)"
+    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:706)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:715
+            # spec: spec/twilight_struggle/events_mid.rules:707
             if state.location[E_china_card] == 4:
                 pc = 1
             elif state.location[E_china_card] == 5:
@@ -6849,11 +6776,11 @@ def sev_ussuri_river_skirmish(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:716
+            # spec: spec/twilight_struggle/events_mid.rules:708
             p_pass_china_card(state, 1, True)
             pc = 3
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:718
+            # spec: spec/twilight_struggle/events_mid.rules:710
             state.frames.pop()
             state.frames.append(
                 new_frame(5, [L[1], 1, 4, 2, E_asia, False] + [UNBOUND] * 2)
@@ -6865,22 +6792,22 @@ def sev_ussuri_river_skirmish(state, frame):
 
 
 def sev_ask_not_what_your_country_can_do_for_you(state, frame):
-    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:726)"
+    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:718)"
     # L: 0 you, 1 this, 2 discarded, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:727
+            # spec: spec/twilight_struggle/events_mid.rules:719
             L[2] = 0
-            # spec: spec/twilight_struggle/events_mid.rules:728
+            # spec: spec/twilight_struggle/events_mid.rules:720
             pc = 1
         if pc == 1:
             if not len(state.zones[3]) > 0:
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:728:5")
-            # spec: spec/twilight_struggle/events_mid.rules:729
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:720:5")
+            # spec: spec/twilight_struggle/events_mid.rules:721
             player = 1
             offered = []
             offered.append(0)
@@ -6897,7 +6824,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:729:9",
+                "spec/twilight_struggle/events_mid.rules:721:9",
             )
             frame[1] = 2
             return
@@ -6910,7 +6837,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:731
+            # spec: spec/twilight_struggle/events_mid.rules:723
             player = 1
             values = list(state.zones[3])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -6921,34 +6848,34 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:731:17",
+                "spec/twilight_struggle/events_mid.rules:723:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:732
+            # spec: spec/twilight_struggle/events_mid.rules:724
             move_card(state, L[3], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:733
-            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/events_mid.rules:733:17")
+            # spec: spec/twilight_struggle/events_mid.rules:725
+            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/events_mid.rules:725:17")
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:735
+            # spec: spec/twilight_struggle/events_mid.rules:727
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:738
+            # spec: spec/twilight_struggle/events_mid.rules:730
             log_line(
                 state,
                 " ".join(["USA discards", text_of(L[2]), "cards and draws as many"]),
-                "spec/twilight_struggle/events_mid.rules:738:5",
+                "spec/twilight_struggle/events_mid.rules:730:5",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:739
+            # spec: spec/twilight_struggle/events_mid.rules:731
             for _ in range(L[2]):
-                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:739:5")
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:731:5")
                 p_draw_card(state, 1)
             state.frames.pop()
             return
@@ -7052,7 +6979,7 @@ def sev_marine_barracks_bombing(state, frame):
     state.stamps[10] += 1
     # spec: spec/twilight_struggle/events_late.rules:137
     state.frames.pop()
-    state.frames.append(new_frame(6, [L[1], 0, 1, 2, 2, E_middle_east] + [UNBOUND] * 2))
+    state.frames.append(new_frame(7, [L[1], 0, 1, 2, 2, E_middle_east] + [UNBOUND] * 2))
     return
 
 
@@ -7079,7 +7006,7 @@ def sev_soviets_shoot_down_kal_007(state, frame):
                 pc = 2
         if pc == 1:
             state.frames.pop()
-            state.frames.append(new_frame(9, [1, L[1]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(10, [1, L[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
             state.frames.pop()
@@ -7104,7 +7031,7 @@ def sev_glasnost(state, frame):
                 pc = 2
         if pc == 1:
             state.frames.pop()
-            state.frames.append(new_frame(9, [0, L[1]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(10, [0, L[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
             state.frames.pop()
@@ -7183,7 +7110,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             state.frames.pop()
             state.frames.append(
                 new_frame(
-                    22,
+                    23,
                     [
                         0,
                         L[2],
@@ -7301,7 +7228,7 @@ def sev_latin_american_debt_crisis(state, frame):
         if pc == 4:
             # spec: spec/twilight_struggle/events_late.rules:229
             state.frames.pop()
-            state.frames.append(new_frame(10, [0, 2, E_south_america] + [UNBOUND] * 2))
+            state.frames.append(new_frame(11, [0, 2, E_south_america] + [UNBOUND] * 2))
             return
         if pc == 5:
             state.frames.pop()
@@ -7392,12 +7319,12 @@ def sev_tear_down_this_wall(state, frame):
             L[3] = frame[3]
             # spec: spec/twilight_struggle/events_late.rules:273
             state.frames.pop()
-            state.frames.append(new_frame(22, [1, L[3], L[2], True] + [UNBOUND] * 3))
+            state.frames.append(new_frame(23, [1, L[3], L[2], True] + [UNBOUND] * 3))
             return
         if pc == 4:
             # spec: spec/twilight_struggle/events_late.rules:277
             state.frames.pop()
-            state.frames.append(new_frame(11, [1, L[2], E_europe] + [UNBOUND] * 2))
+            state.frames.append(new_frame(12, [1, L[2], E_europe] + [UNBOUND] * 2))
             return
         if pc == 5:
             state.frames.pop()
@@ -7454,7 +7381,7 @@ def sev_pershing_ii_deployed(state, frame):
     # spec: spec/twilight_struggle/events_late.rules:324
     state.frames.pop()
     state.frames.append(
-        new_frame(6, [L[1], 0, 1, 3, 1, E_western_europe] + [UNBOUND] * 2)
+        new_frame(7, [L[1], 0, 1, 3, 1, E_western_europe] + [UNBOUND] * 2)
     )
     return
 
@@ -7757,18 +7684,18 @@ def sev_special_relationship(state, frame):
 
 
 def sev_che(state, frame):
-    "event of che (spec/twilight_struggle/events_mid.rules:769)"
+    "event of che (spec/twilight_struggle/events_mid.rules:761)"
     # L: 0 you, 1 this, 2 ops, 3 first, 4 before, 5 second
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:770
+            # spec: spec/twilight_struggle/events_mid.rules:762
             L[2] = bounded(
                 d_event_ops(state, 0, L[1], A_ops[L[1]]),
-                "spec/twilight_struggle/events_mid.rules:770:15",
+                "spec/twilight_struggle/events_mid.rules:762:15",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:771
+            # spec: spec/twilight_struggle/events_mid.rules:763
             if any(
                 not A_battleground[c_c]
                 and (
@@ -7783,7 +7710,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:772
+            # spec: spec/twilight_struggle/events_mid.rules:764
             player = 0
             offered = []
             offered.append(0)
@@ -7803,7 +7730,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:772:9",
+                "spec/twilight_struggle/events_mid.rules:764:9",
             )
             frame[1] = 2
             return
@@ -7816,7 +7743,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:774
+            # spec: spec/twilight_struggle/events_mid.rules:766
             player = 0
             values = [
                 c_first
@@ -7839,20 +7766,20 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:774:17",
+                "spec/twilight_struggle/events_mid.rules:766:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:775
+            # spec: spec/twilight_struggle/events_mid.rules:767
             L[4] = state.counters[2][L[3]]
-            # spec: spec/twilight_struggle/events_mid.rules:776
+            # spec: spec/twilight_struggle/events_mid.rules:768
             frame[1] = 5
-            state.frames.append(new_frame(22, [0, L[3], L[2], False] + [UNBOUND] * 3))
+            state.frames.append(new_frame(23, [0, L[3], L[2], False] + [UNBOUND] * 3))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:777
+            # spec: spec/twilight_struggle/events_mid.rules:769
             if state.counters[2][L[3]] < L[4] and any(
                 (
                     not A_battleground[c_c]
@@ -7870,7 +7797,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:779
+            # spec: spec/twilight_struggle/events_mid.rules:771
             player = 0
             offered = []
             offered.append(0)
@@ -7885,7 +7812,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:779:21",
+                "spec/twilight_struggle/events_mid.rules:771:21",
             )
             frame[1] = 7
             return
@@ -7898,7 +7825,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 8:
-            # spec: spec/twilight_struggle/events_mid.rules:781
+            # spec: spec/twilight_struggle/events_mid.rules:773
             player = 0
             values = [
                 c_second
@@ -7924,15 +7851,15 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:781:29",
+                "spec/twilight_struggle/events_mid.rules:773:29",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:784
+            # spec: spec/twilight_struggle/events_mid.rules:776
             state.frames.pop()
-            state.frames.append(new_frame(22, [0, L[5], L[2], False] + [UNBOUND] * 3))
+            state.frames.append(new_frame(23, [0, L[5], L[2], False] + [UNBOUND] * 3))
             return
         if pc == 10:
             state.frames.pop()
@@ -7940,32 +7867,32 @@ def sev_che(state, frame):
 
 
 def sev_our_man_in_tehran(state, frame):
-    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:802)"
+    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:794)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:803
+            # spec: spec/twilight_struggle/events_mid.rules:795
             for _ in range(5):
-                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:803:5")
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:795:5")
                 if len(state.zones[1]) > 0:
                     move_card(
                         state,
                         some_card(
                             top_card(state, 1),
-                            "spec/twilight_struggle/events_mid.rules:803:36",
+                            "spec/twilight_struggle/events_mid.rules:795:36",
                         ),
                         13,
                     )
-            # spec: spec/twilight_struggle/events_mid.rules:804
+            # spec: spec/twilight_struggle/events_mid.rules:796
             pc = 1
         if pc == 1:
             if not len(state.zones[13]) > 0:
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:804:5")
-            # spec: spec/twilight_struggle/events_mid.rules:805
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:796:5")
+            # spec: spec/twilight_struggle/events_mid.rules:797
             player = 1
             offered = []
             offered.append(0)
@@ -7982,7 +7909,7 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:805:9",
+                "spec/twilight_struggle/events_mid.rules:797:9",
             )
             frame[1] = 2
             return
@@ -7995,7 +7922,7 @@ def sev_our_man_in_tehran(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:807
+            # spec: spec/twilight_struggle/events_mid.rules:799
             player = 1
             values = list(state.zones[13])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -8006,15 +7933,15 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:807:17",
+                "spec/twilight_struggle/events_mid.rules:799:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:808
+            # spec: spec/twilight_struggle/events_mid.rules:800
             move_card(state, L[2], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:809
+            # spec: spec/twilight_struggle/events_mid.rules:801
             log_line(
                 state,
                 " ".join(
@@ -8024,21 +7951,21 @@ def sev_our_man_in_tehran(state, frame):
                         "(Our Man in Tehran)",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:809:17",
+                "spec/twilight_struggle/events_mid.rules:801:17",
             )
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:811
+            # spec: spec/twilight_struggle/events_mid.rules:803
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:814
+            # spec: spec/twilight_struggle/events_mid.rules:806
             for card in list(state.zones[13]):
                 move_card(state, card, 1)
-            # spec: spec/twilight_struggle/events_mid.rules:815
+            # spec: spec/twilight_struggle/events_mid.rules:807
             shuffle(state, 1)
             state.frames.pop()
             return
@@ -8050,7 +7977,7 @@ def st_norad_in_effect_1(state, frame):
     L = frame[2]
     # spec: spec/twilight_struggle/events_late.rules:457
     state.frames.pop()
-    state.frames.append(new_frame(12, [UNBOUND] * 1))
+    state.frames.append(new_frame(13, [UNBOUND] * 1))
     return
 
 
@@ -8060,7 +7987,7 @@ def st_cuban_missile_crisis_in_effect_0(state, frame):
     L = frame[2]
     # spec: spec/twilight_struggle/events_mid.rules:78
     state.frames.pop()
-    state.frames.append(new_frame(13, [L[0]]))
+    state.frames.append(new_frame(14, [L[0]]))
     return
 
 
@@ -8070,7 +7997,7 @@ def st_cuban_missile_crisis_in_effect_1(state, frame):
     L = frame[2]
     # spec: spec/twilight_struggle/events_mid.rules:80
     state.frames.pop()
-    state.frames.append(new_frame(13, [L[0]]))
+    state.frames.append(new_frame(14, [L[0]]))
     return
 
 
@@ -8080,7 +8007,7 @@ def st_trap_in_effect_0(state, frame):
     L = frame[2]
     # spec: spec/twilight_struggle/events_mid.rules:136
     state.frames.pop()
-    state.frames.append(new_frame(14, [L[0]] + [UNBOUND] * 6))
+    state.frames.append(new_frame(15, [L[0]] + [UNBOUND] * 6))
     return
 
 
@@ -8175,57 +8102,57 @@ EVENT_PLAIN = {
     109: ev_awacs_sale_to_saudis,  # awacs_sale_to_saudis
 }
 EVENT_STEPS = {
-    4: (35, 2),  # five_year_plan
-    6: (36, 0),  # socialist_governments
-    9: (37, 1),  # blockade
-    13: (38, 0),  # comecon
-    15: (39, 2),  # warsaw_pact_formed
-    18: (40, 1),  # truman_doctrine
-    19: (41, 4),  # olympic_games
-    21: (42, 1),  # independent_reds
-    22: (43, 0),  # marshall_plan
-    23: (44, 1),  # indo_pakistani_war
-    25: (45, 0),  # cia_created
-    27: (46, 2),  # suez_crisis
-    28: (47, 3),  # east_european_unrest
-    29: (48, 2),  # decolonization
-    31: (49, 1),  # un_intervention
-    32: (50, 3),  # de_stalinization
-    35: (51, 1),  # brush_war
-    42: (52, 1),  # salt_negotiations
-    44: (53, 4),  # summit
-    45: (54, 1),  # how_i_learned_to_stop_worrying
-    46: (55, 3),  # junta
-    48: (56, 2),  # missile_envy
-    52: (57, 1),  # south_african_unrest
-    55: (58, 2),  # muslim_revolution
-    56: (59, 0),  # abm_treaty
-    61: (60, 0),  # lone_gunman
-    62: (61, 2),  # colonial_rear_guards
-    65: (62, 2),  # puppet_governments
-    66: (63, 2),  # grain_sales_to_soviets
-    69: (64, 2),  # oas_founded
-    73: (65, 2),  # the_voice_of_america
-    74: (66, 0),  # liberation_theology
-    75: (67, 0),  # ussuri_river_skirmish
-    76: (68, 2),  # ask_not_what_your_country_can_do_for_you
-    84: (69, 2),  # star_wars
-    86: (70, 1),  # the_reformer
-    87: (71, 0),  # marine_barracks_bombing
-    88: (72, 0),  # soviets_shoot_down_kal_007
-    89: (73, 0),  # glasnost
-    90: (74, 1),  # ortega_elected_in_nicaragua
-    93: (75, 1),  # chernobyl
-    94: (76, 1),  # latin_american_debt_crisis
-    95: (77, 2),  # tear_down_this_wall
-    97: (78, 1),  # aldrich_ames_remix
-    98: (79, 0),  # pershing_ii_deployed
-    99: (80, 0),  # wargames
-    101: (81, 1),  # iran_iraq_war
-    103: (82, 2),  # the_cambridge_five
-    104: (83, 1),  # special_relationship
-    106: (84, 4),  # che
-    107: (85, 1),  # our_man_in_tehran
+    4: (36, 2),  # five_year_plan
+    6: (37, 0),  # socialist_governments
+    9: (38, 1),  # blockade
+    13: (39, 0),  # comecon
+    15: (40, 2),  # warsaw_pact_formed
+    18: (41, 1),  # truman_doctrine
+    19: (42, 4),  # olympic_games
+    21: (43, 1),  # independent_reds
+    22: (44, 0),  # marshall_plan
+    23: (45, 1),  # indo_pakistani_war
+    25: (46, 0),  # cia_created
+    27: (47, 2),  # suez_crisis
+    28: (48, 3),  # east_european_unrest
+    29: (49, 0),  # decolonization
+    31: (50, 1),  # un_intervention
+    32: (51, 3),  # de_stalinization
+    35: (52, 1),  # brush_war
+    42: (53, 1),  # salt_negotiations
+    44: (54, 4),  # summit
+    45: (55, 1),  # how_i_learned_to_stop_worrying
+    46: (56, 3),  # junta
+    48: (57, 2),  # missile_envy
+    52: (58, 1),  # south_african_unrest
+    55: (59, 2),  # muslim_revolution
+    56: (60, 0),  # abm_treaty
+    61: (61, 0),  # lone_gunman
+    62: (62, 0),  # colonial_rear_guards
+    65: (63, 2),  # puppet_governments
+    66: (64, 2),  # grain_sales_to_soviets
+    69: (65, 2),  # oas_founded
+    73: (66, 2),  # the_voice_of_america
+    74: (67, 0),  # liberation_theology
+    75: (68, 0),  # ussuri_river_skirmish
+    76: (69, 2),  # ask_not_what_your_country_can_do_for_you
+    84: (70, 2),  # star_wars
+    86: (71, 1),  # the_reformer
+    87: (72, 0),  # marine_barracks_bombing
+    88: (73, 0),  # soviets_shoot_down_kal_007
+    89: (74, 0),  # glasnost
+    90: (75, 1),  # ortega_elected_in_nicaragua
+    93: (76, 1),  # chernobyl
+    94: (77, 1),  # latin_american_debt_crisis
+    95: (78, 2),  # tear_down_this_wall
+    97: (79, 1),  # aldrich_ames_remix
+    98: (80, 0),  # pershing_ii_deployed
+    99: (81, 0),  # wargames
+    101: (82, 1),  # iran_iraq_war
+    103: (83, 2),  # the_cambridge_five
+    104: (84, 1),  # special_relationship
+    106: (85, 4),  # che
+    107: (86, 1),  # our_man_in_tehran
 }
 STEPS = (
     s_play_card_in_action_round,  # 0
@@ -8234,98 +8161,99 @@ STEPS = (
     s_card_operations,  # 3
     s_fire_event,  # 4
     s_add_influence_capped,  # 5
-    s_remove_influence_capped,  # 6
-    s_event_operations,  # 7
-    s_optional_event_operations,  # 8
-    s_late_event_operations,  # 9
-    s_late_double_influence,  # 10
-    s_late_free_realignments,  # 11
-    s_norad_check,  # 12
-    s_offer_cmc_cancel,  # 13
-    s_trap_action_round,  # 14
-    s_summit_winner,  # 15
-    s_free_latin_american_realignments,  # 16
-    s_missile_envy_use,  # 17
-    s_conduct_operations,  # 18
-    s_place_influence_by_ops,  # 19
-    s_realign_with_ops,  # 20
-    s_coup_with_ops,  # 21
-    s_coup_attempt,  # 22
-    s_standard,  # 23
-    s_place_bid,  # 24
-    s_space_discard_ability,  # 25
-    s_play_turn,  # 26
-    s_headline_phase,  # 27
-    s_choose_headline,  # 28
-    s_resolve_headline,  # 29
-    s_action_rounds,  # 30
-    s_take_action_round_of,  # 31
-    s_extra_action_round,  # 32
-    s_turn_end,  # 33
-    s_start,  # 34
-    sev_five_year_plan,  # 35
-    sev_socialist_governments,  # 36
-    sev_blockade,  # 37
-    sev_comecon,  # 38
-    sev_warsaw_pact_formed,  # 39
-    sev_truman_doctrine,  # 40
-    sev_olympic_games,  # 41
-    sev_independent_reds,  # 42
-    sev_marshall_plan,  # 43
-    sev_indo_pakistani_war,  # 44
-    sev_cia_created,  # 45
-    sev_suez_crisis,  # 46
-    sev_east_european_unrest,  # 47
-    sev_decolonization,  # 48
-    sev_un_intervention,  # 49
-    sev_de_stalinization,  # 50
-    sev_brush_war,  # 51
-    sev_salt_negotiations,  # 52
-    sev_summit,  # 53
-    sev_how_i_learned_to_stop_worrying,  # 54
-    sev_junta,  # 55
-    sev_missile_envy,  # 56
-    sev_south_african_unrest,  # 57
-    sev_muslim_revolution,  # 58
-    sev_abm_treaty,  # 59
-    sev_lone_gunman,  # 60
-    sev_colonial_rear_guards,  # 61
-    sev_puppet_governments,  # 62
-    sev_grain_sales_to_soviets,  # 63
-    sev_oas_founded,  # 64
-    sev_the_voice_of_america,  # 65
-    sev_liberation_theology,  # 66
-    sev_ussuri_river_skirmish,  # 67
-    sev_ask_not_what_your_country_can_do_for_you,  # 68
-    sev_star_wars,  # 69
-    sev_the_reformer,  # 70
-    sev_marine_barracks_bombing,  # 71
-    sev_soviets_shoot_down_kal_007,  # 72
-    sev_glasnost,  # 73
-    sev_ortega_elected_in_nicaragua,  # 74
-    sev_chernobyl,  # 75
-    sev_latin_american_debt_crisis,  # 76
-    sev_tear_down_this_wall,  # 77
-    sev_aldrich_ames_remix,  # 78
-    sev_pershing_ii_deployed,  # 79
-    sev_wargames,  # 80
-    sev_iran_iraq_war,  # 81
-    sev_the_cambridge_five,  # 82
-    sev_special_relationship,  # 83
-    sev_che,  # 84
-    sev_our_man_in_tehran,  # 85
-    st_norad_in_effect_1,  # 86
-    st_cuban_missile_crisis_in_effect_0,  # 87
-    st_cuban_missile_crisis_in_effect_1,  # 88
-    st_trap_in_effect_0,  # 89
-    w_t_norad_in_effect_0,  # 90
-    w_t_missile_envy_obligation_1,  # 91
-    w_t_missile_envy_obligation_2,  # 92
-    w_t_we_will_bury_you_pending_0,  # 93
-    w_t_we_will_bury_you_pending_2,  # 94
-    event_done,  # 95
+    s_add_influence_in_africa_or_southeast_asia,  # 6
+    s_remove_influence_capped,  # 7
+    s_event_operations,  # 8
+    s_optional_event_operations,  # 9
+    s_late_event_operations,  # 10
+    s_late_double_influence,  # 11
+    s_late_free_realignments,  # 12
+    s_norad_check,  # 13
+    s_offer_cmc_cancel,  # 14
+    s_trap_action_round,  # 15
+    s_summit_winner,  # 16
+    s_free_latin_american_realignments,  # 17
+    s_missile_envy_use,  # 18
+    s_conduct_operations,  # 19
+    s_place_influence_by_ops,  # 20
+    s_realign_with_ops,  # 21
+    s_coup_with_ops,  # 22
+    s_coup_attempt,  # 23
+    s_standard,  # 24
+    s_place_bid,  # 25
+    s_space_discard_ability,  # 26
+    s_play_turn,  # 27
+    s_headline_phase,  # 28
+    s_choose_headline,  # 29
+    s_resolve_headline,  # 30
+    s_action_rounds,  # 31
+    s_take_action_round_of,  # 32
+    s_extra_action_round,  # 33
+    s_turn_end,  # 34
+    s_start,  # 35
+    sev_five_year_plan,  # 36
+    sev_socialist_governments,  # 37
+    sev_blockade,  # 38
+    sev_comecon,  # 39
+    sev_warsaw_pact_formed,  # 40
+    sev_truman_doctrine,  # 41
+    sev_olympic_games,  # 42
+    sev_independent_reds,  # 43
+    sev_marshall_plan,  # 44
+    sev_indo_pakistani_war,  # 45
+    sev_cia_created,  # 46
+    sev_suez_crisis,  # 47
+    sev_east_european_unrest,  # 48
+    sev_decolonization,  # 49
+    sev_un_intervention,  # 50
+    sev_de_stalinization,  # 51
+    sev_brush_war,  # 52
+    sev_salt_negotiations,  # 53
+    sev_summit,  # 54
+    sev_how_i_learned_to_stop_worrying,  # 55
+    sev_junta,  # 56
+    sev_missile_envy,  # 57
+    sev_south_african_unrest,  # 58
+    sev_muslim_revolution,  # 59
+    sev_abm_treaty,  # 60
+    sev_lone_gunman,  # 61
+    sev_colonial_rear_guards,  # 62
+    sev_puppet_governments,  # 63
+    sev_grain_sales_to_soviets,  # 64
+    sev_oas_founded,  # 65
+    sev_the_voice_of_america,  # 66
+    sev_liberation_theology,  # 67
+    sev_ussuri_river_skirmish,  # 68
+    sev_ask_not_what_your_country_can_do_for_you,  # 69
+    sev_star_wars,  # 70
+    sev_the_reformer,  # 71
+    sev_marine_barracks_bombing,  # 72
+    sev_soviets_shoot_down_kal_007,  # 73
+    sev_glasnost,  # 74
+    sev_ortega_elected_in_nicaragua,  # 75
+    sev_chernobyl,  # 76
+    sev_latin_american_debt_crisis,  # 77
+    sev_tear_down_this_wall,  # 78
+    sev_aldrich_ames_remix,  # 79
+    sev_pershing_ii_deployed,  # 80
+    sev_wargames,  # 81
+    sev_iran_iraq_war,  # 82
+    sev_the_cambridge_five,  # 83
+    sev_special_relationship,  # 84
+    sev_che,  # 85
+    sev_our_man_in_tehran,  # 86
+    st_norad_in_effect_1,  # 87
+    st_cuban_missile_crisis_in_effect_0,  # 88
+    st_cuban_missile_crisis_in_effect_1,  # 89
+    st_trap_in_effect_0,  # 90
+    w_t_norad_in_effect_0,  # 91
+    w_t_missile_envy_obligation_1,  # 92
+    w_t_missile_envy_obligation_2,  # 93
+    w_t_we_will_bury_you_pending_0,  # 94
+    w_t_we_will_bury_you_pending_2,  # 95
+    event_done,  # 96
 )
-START = (34, 3)
+START = (35, 3)
 # Where suspended frames hold cards: step -> (slots of cards, slots of lists of
 # cards), so a search bot that re-deals unseen cards re-deals these too.
 CARD_SLOTS = {
@@ -8335,62 +8263,63 @@ CARD_SLOTS = {
     3: ((1,), ()),  # procedure card_operations
     4: ((0,), ()),  # procedure fire_event
     5: ((0,), ()),  # procedure add_influence_capped
-    6: ((0,), ()),  # procedure remove_influence_capped
-    9: ((1,), ()),  # procedure late_event_operations
-    14: ((5,), ()),  # procedure trap_action_round
-    17: ((1,), ()),  # procedure missile_envy_use
-    25: ((1,), ()),  # procedure space_discard_ability
-    28: ((1,), ()),  # procedure choose_headline
-    29: ((1,), (3,)),  # procedure resolve_headline
-    35: ((1, 2), ()),  # event of five_year_plan
-    36: ((1,), ()),  # event of socialist_governments
-    37: ((1, 2), ()),  # event of blockade
-    38: ((1,), ()),  # event of comecon
-    39: ((1,), ()),  # event of warsaw_pact_formed
-    40: ((1,), ()),  # event of truman_doctrine
-    41: ((1,), ()),  # event of olympic_games
-    42: ((1,), ()),  # event of independent_reds
-    43: ((1,), ()),  # event of marshall_plan
-    44: ((1,), ()),  # event of indo_pakistani_war
-    45: ((1,), ()),  # event of cia_created
-    46: ((1,), ()),  # event of suez_crisis
-    47: ((1,), ()),  # event of east_european_unrest
-    48: ((1,), ()),  # event of decolonization
-    49: ((1, 2), ()),  # event of un_intervention
-    50: ((1,), ()),  # event of de_stalinization
-    51: ((1,), ()),  # event of brush_war
-    52: ((1, 2), ()),  # event of salt_negotiations
-    53: ((1,), ()),  # event of summit
-    54: ((1,), ()),  # event of how_i_learned_to_stop_worrying
-    55: ((1,), ()),  # event of junta
-    56: ((1, 3), ()),  # event of missile_envy
-    57: ((1,), ()),  # event of south_african_unrest
-    58: ((1,), ()),  # event of muslim_revolution
-    59: ((1,), ()),  # event of abm_treaty
-    60: ((1,), ()),  # event of lone_gunman
-    61: ((1,), ()),  # event of colonial_rear_guards
-    62: ((1,), ()),  # event of puppet_governments
-    63: ((1, 3), ()),  # event of grain_sales_to_soviets
-    64: ((1,), ()),  # event of oas_founded
-    65: ((1,), ()),  # event of the_voice_of_america
-    66: ((1,), ()),  # event of liberation_theology
-    67: ((1,), ()),  # event of ussuri_river_skirmish
-    68: ((1, 3), ()),  # event of ask_not_what_your_country_can_do_for_you
-    69: ((1, 2), ()),  # event of star_wars
-    70: ((1,), ()),  # event of the_reformer
-    71: ((1,), ()),  # event of marine_barracks_bombing
-    72: ((1,), ()),  # event of soviets_shoot_down_kal_007
-    73: ((1,), ()),  # event of glasnost
-    74: ((1,), ()),  # event of ortega_elected_in_nicaragua
-    75: ((1,), ()),  # event of chernobyl
-    76: ((1, 2), ()),  # event of latin_american_debt_crisis
-    77: ((1,), ()),  # event of tear_down_this_wall
-    78: ((1, 2), ()),  # event of aldrich_ames_remix
-    79: ((1,), ()),  # event of pershing_ii_deployed
-    80: ((1,), ()),  # event of wargames
-    81: ((1,), ()),  # event of iran_iraq_war
-    82: ((1, 2), ()),  # event of the_cambridge_five
-    83: ((1,), ()),  # event of special_relationship
-    84: ((1,), ()),  # event of che
-    85: ((1, 2), ()),  # event of our_man_in_tehran
+    6: ((0,), ()),  # procedure add_influence_in_africa_or_southeast_asia
+    7: ((0,), ()),  # procedure remove_influence_capped
+    10: ((1,), ()),  # procedure late_event_operations
+    15: ((5,), ()),  # procedure trap_action_round
+    18: ((1,), ()),  # procedure missile_envy_use
+    26: ((1,), ()),  # procedure space_discard_ability
+    29: ((1,), ()),  # procedure choose_headline
+    30: ((1,), (3,)),  # procedure resolve_headline
+    36: ((1, 2), ()),  # event of five_year_plan
+    37: ((1,), ()),  # event of socialist_governments
+    38: ((1, 2), ()),  # event of blockade
+    39: ((1,), ()),  # event of comecon
+    40: ((1,), ()),  # event of warsaw_pact_formed
+    41: ((1,), ()),  # event of truman_doctrine
+    42: ((1,), ()),  # event of olympic_games
+    43: ((1,), ()),  # event of independent_reds
+    44: ((1,), ()),  # event of marshall_plan
+    45: ((1,), ()),  # event of indo_pakistani_war
+    46: ((1,), ()),  # event of cia_created
+    47: ((1,), ()),  # event of suez_crisis
+    48: ((1,), ()),  # event of east_european_unrest
+    49: ((1,), ()),  # event of decolonization
+    50: ((1, 2), ()),  # event of un_intervention
+    51: ((1,), ()),  # event of de_stalinization
+    52: ((1,), ()),  # event of brush_war
+    53: ((1, 2), ()),  # event of salt_negotiations
+    54: ((1,), ()),  # event of summit
+    55: ((1,), ()),  # event of how_i_learned_to_stop_worrying
+    56: ((1,), ()),  # event of junta
+    57: ((1, 3), ()),  # event of missile_envy
+    58: ((1,), ()),  # event of south_african_unrest
+    59: ((1,), ()),  # event of muslim_revolution
+    60: ((1,), ()),  # event of abm_treaty
+    61: ((1,), ()),  # event of lone_gunman
+    62: ((1,), ()),  # event of colonial_rear_guards
+    63: ((1,), ()),  # event of puppet_governments
+    64: ((1, 3), ()),  # event of grain_sales_to_soviets
+    65: ((1,), ()),  # event of oas_founded
+    66: ((1,), ()),  # event of the_voice_of_america
+    67: ((1,), ()),  # event of liberation_theology
+    68: ((1,), ()),  # event of ussuri_river_skirmish
+    69: ((1, 3), ()),  # event of ask_not_what_your_country_can_do_for_you
+    70: ((1, 2), ()),  # event of star_wars
+    71: ((1,), ()),  # event of the_reformer
+    72: ((1,), ()),  # event of marine_barracks_bombing
+    73: ((1,), ()),  # event of soviets_shoot_down_kal_007
+    74: ((1,), ()),  # event of glasnost
+    75: ((1,), ()),  # event of ortega_elected_in_nicaragua
+    76: ((1,), ()),  # event of chernobyl
+    77: ((1, 2), ()),  # event of latin_american_debt_crisis
+    78: ((1,), ()),  # event of tear_down_this_wall
+    79: ((1, 2), ()),  # event of aldrich_ames_remix
+    80: ((1,), ()),  # event of pershing_ii_deployed
+    81: ((1,), ()),  # event of wargames
+    82: ((1,), ()),  # event of iran_iraq_war
+    83: ((1, 2), ()),  # event of the_cambridge_five
+    84: ((1,), ()),  # event of special_relationship
+    85: ((1,), ()),  # event of che
+    86: ((1, 2), ()),  # event of our_man_in_tehran
 }

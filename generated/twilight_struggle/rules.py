@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 44c97f00dfe083ca
+# Spec hash: 0b5b545112ffb161
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: b6a65c34ed7bfe13
-# Fingerprint: source d2f9bdddeb7b8a9817cd output 8d62850d9b6b543ed42f
+# Tests hash: 7ddf4eed5b20e027
+# Fingerprint: source 26540f048157f5fe388a output f94fff479a2f84c0217a
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -804,7 +804,7 @@ def d_southeast_asia_points(state, v_p):
 
 def d_event_ops(state, v_p, v_c, v_n):
     "define event_ops"
-    # spec: spec/twilight_struggle/event_helpers.rules:101
+    # spec: spec/twilight_struggle/event_helpers.rules:117
     return (
         v_n
         if q_ops_shift(state, v_p, v_c) == 0
@@ -814,7 +814,7 @@ def d_event_ops(state, v_p, v_c, v_n):
 
 def d_nato_protected(state, v_c):
     "define nato_protected"
-    # spec: spec/twilight_struggle/event_helpers.rules:134
+    # spec: spec/twilight_struggle/event_helpers.rules:150
     return (
         is_active(state, 5, None)
         and v_c in RS_europe
@@ -848,7 +848,7 @@ def d_nato_protected(state, v_c):
 
 def d_starred_event_played(state, v_c):
     "define starred_event_played"
-    # spec: spec/twilight_struggle/event_helpers.rules:144
+    # spec: spec/twilight_struggle/event_helpers.rules:160
     return (
         A_starred[v_c]
         if v_c is not None
@@ -856,7 +856,7 @@ def d_starred_event_played(state, v_c):
             A_starred,
             v_c,
             "starred",
-            "spec/twilight_struggle/event_helpers.rules:144:48",
+            "spec/twilight_struggle/event_helpers.rules:160:48",
         )
     ) and (v_c is not None and state.location[v_c] == 10)
 
@@ -1084,19 +1084,19 @@ def d_opec_country(state, v_c):
 
 def d_empty_country(state, v_c):
     "define empty_country"
-    # spec: spec/twilight_struggle/events_mid.rules:567
+    # spec: spec/twilight_struggle/events_mid.rules:559
     return state.counters[2][v_c] == 0 and state.counters[1][v_c] == 0
 
 
 def d_usa_counts_as_china_holder(state):
     "define usa_counts_as_china_holder"
-    # spec: spec/twilight_struggle/events_mid.rules:645
+    # spec: spec/twilight_struggle/events_mid.rules:637
     return state.location[E_china_card] == 5
 
 
 def d_voice_of_america_target(state, v_c):
     "define voice_of_america_target"
-    # spec: spec/twilight_struggle/events_mid.rules:695
+    # spec: spec/twilight_struggle/events_mid.rules:687
     return (
         v_c not in RS_europe
         and state.counters[1][v_c] > 0
@@ -1106,7 +1106,7 @@ def d_voice_of_america_target(state, v_c):
 
 def d_che_target(state, v_c):
     "define che_target"
-    # spec: spec/twilight_struggle/events_mid.rules:765
+    # spec: spec/twilight_struggle/events_mid.rules:757
     return (
         not (
             A_battleground[v_c]
@@ -1115,7 +1115,7 @@ def d_che_target(state, v_c):
                 A_battleground,
                 v_c,
                 "battleground",
-                "spec/twilight_struggle/events_mid.rules:766:9",
+                "spec/twilight_struggle/events_mid.rules:758:9",
             )
         )
         and ((v_c in RS_central_america or v_c in RS_south_america) or v_c in RS_africa)
@@ -1278,7 +1278,7 @@ def d_nuclear_risk(state, v_p, v_c):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:193:50"
+                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:191:50"
                 )
             )
             == (None if v_p is None else (v_p + 1) % 2)
@@ -1298,7 +1298,7 @@ def d_nuclear_risk(state, v_p, v_c):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:193:50"
+                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:191:50"
                 )
             )
             == (None if v_p is None else (v_p + 1) % 2)
@@ -1439,22 +1439,15 @@ def d_scoring_pays(state, v_p, v_c):
     if kept is not None and kept[0] == stamp:
         return kept[1]
     value = (
-        d_southeast_asia_points(state, v_p)
-        > d_southeast_asia_points(state, None if v_p is None else (v_p + 1) % 2)
-        if v_c == E_southeast_asia_scoring
-        else (
-            A_scoring[v_c]
-            if v_c is not None
-            else attr_of(
-                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:68:10"
-            )
+        A_scoring[v_c]
+        if v_c is not None
+        else attr_of(
+            A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:66:5"
         )
-        and d_region_points(state, v_p, d_scoring_region_of(state, v_c))
-        > d_region_points(
-            state,
-            None if v_p is None else (v_p + 1) % 2,
-            d_scoring_region_of(state, v_c),
-        )
+    ) and d_scoring_points(
+        state, v_p, d_scoring_region_of(state, v_c)
+    ) > d_scoring_points(
+        state, None if v_p is None else (v_p + 1) % 2, d_scoring_region_of(state, v_c)
     )
     state.memo[key] = (stamp, value)
     return value
@@ -1462,7 +1455,7 @@ def d_scoring_pays(state, v_p, v_c):
 
 def d_coup_margin(state, v_p, v_c):
     "define coup_margin"
-    # spec: spec/twilight_struggle/policies.rules:73
+    # spec: spec/twilight_struggle/policies.rules:71
     return (
         7
         + 2 * (2 if state.vars[5] == None else q_ops_value(state, v_p, state.vars[5]))
@@ -1474,7 +1467,7 @@ def d_coup_margin(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:75:11",
+                "spec/twilight_struggle/policies.rules:73:11",
             )
         )
     )
@@ -1482,7 +1475,7 @@ def d_coup_margin(state, v_p, v_c):
 
 def d_points_to_control(state, v_p, v_c):
     "define points_to_control"
-    # spec: spec/twilight_struggle/policies.rules:79
+    # spec: spec/twilight_struggle/policies.rules:77
     return max(
         0,
         (
@@ -1492,7 +1485,7 @@ def d_points_to_control(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:80:12",
+                "spec/twilight_struggle/policies.rules:78:12",
             )
         )
         + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1504,7 +1497,7 @@ def d_points_to_control(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:80:71",
+                "spec/twilight_struggle/policies.rules:78:71",
             )
         )
         - state.counters[1 + v_p][v_c],
@@ -1513,7 +1506,7 @@ def d_points_to_control(state, v_p, v_c):
 
 def d_breaks_with_one(state, v_p, v_c):
     "define breaks_with_one"
-    # spec: spec/twilight_struggle/policies.rules:83
+    # spec: spec/twilight_struggle/policies.rules:81
     return bool(
         d_controls(state, None if v_p is None else (v_p + 1) % 2, v_c)
         and state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1526,7 +1519,7 @@ def d_breaks_with_one(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:84:84",
+                "spec/twilight_struggle/policies.rules:82:84",
             )
         )
     )
@@ -1534,7 +1527,7 @@ def d_breaks_with_one(state, v_p, v_c):
 
 def d_scores_soon(state, v_p, v_c):
     "define scores_soon"
-    # spec: spec/twilight_struggle/policies.rules:87
+    # spec: spec/twilight_struggle/policies.rules:85
     return any(
         A_scoring[c_s]
         and member_of(
@@ -1542,7 +1535,7 @@ def d_scores_soon(state, v_p, v_c):
             v_c,
             d_scoring_region_of(state, c_s),
             REGION_SETS,
-            "spec/twilight_struggle/policies.rules:88:42",
+            "spec/twilight_struggle/policies.rules:86:42",
         )
         for c_s in state.zones[2 + v_p]
     )
@@ -1550,13 +1543,13 @@ def d_scores_soon(state, v_p, v_c):
 
 def d_weight(state, v_b, v_w):
     "define weight"
-    # spec: spec/twilight_struggle/policies.rules:90
+    # spec: spec/twilight_struggle/policies.rules:88
     return v_w if v_b else 0
 
 
 def d_map_worth(state, v_p, v_c):
     "define map_worth"
-    # spec: spec/twilight_struggle/policies.rules:100
+    # spec: spec/twilight_struggle/policies.rules:98
     return (
         (
             3
@@ -1567,7 +1560,7 @@ def d_map_worth(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:101:57",
+                    "spec/twilight_struggle/policies.rules:99:57",
                 )
             )
             else 1
@@ -1577,7 +1570,7 @@ def d_map_worth(state, v_p, v_c):
             A_war,
             d_region_card(state, v_c),
             "war",
-            "spec/twilight_struggle/policies.rules:101:22",
+            "spec/twilight_struggle/policies.rules:99:22",
         )
         == "mid"
         else (
@@ -1589,7 +1582,7 @@ def d_map_worth(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:102:15",
+                    "spec/twilight_struggle/policies.rules:100:15",
                 )
             )
             else 1
@@ -1598,7 +1591,7 @@ def d_map_worth(state, v_p, v_c):
             A_domination,
             d_scoring_region_of(state, d_region_card(state, v_c)),
             "domination",
-            "spec/twilight_struggle/policies.rules:102:47",
+            "spec/twilight_struggle/policies.rules:100:47",
         )
         // 3
     ) + (
@@ -1612,7 +1605,7 @@ def d_map_worth(state, v_p, v_c):
 
 def d_region_card(state, v_c):
     "define region_card"
-    # spec: spec/twilight_struggle/policies.rules:106
+    # spec: spec/twilight_struggle/policies.rules:104
     return (
         E_europe_scoring
         if v_c in RS_europe
@@ -1638,7 +1631,7 @@ def d_region_card(state, v_c):
 
 def d_ops_placement_value(state, v_p, v_c):
     "define ops_placement_value"
-    # spec: spec/twilight_struggle/policies.rules:119
+    # spec: spec/twilight_struggle/policies.rules:117
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -1664,7 +1657,7 @@ def d_ops_placement_value(state, v_p, v_c):
                     A_stability,
                     v_c,
                     "stability",
-                    "spec/twilight_struggle/policies.rules:80:12",
+                    "spec/twilight_struggle/policies.rules:78:12",
                 )
             )
             + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1676,7 +1669,7 @@ def d_ops_placement_value(state, v_p, v_c):
                     A_stability,
                     v_c,
                     "stability",
-                    "spec/twilight_struggle/policies.rules:80:71",
+                    "spec/twilight_struggle/policies.rules:78:71",
                 )
             )
             - state.counters[1 + v_p][v_c],
@@ -1691,7 +1684,7 @@ def d_ops_placement_value(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:121:36",
+                "spec/twilight_struggle/policies.rules:119:36",
             )
         ),
         2,
@@ -1704,7 +1697,7 @@ def d_ops_placement_value(state, v_p, v_c):
 
 def d_event_placement_value(state, v_p, v_c):
     "define event_placement_value"
-    # spec: spec/twilight_struggle/policies.rules:124
+    # spec: spec/twilight_struggle/policies.rules:122
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -1729,7 +1722,7 @@ def d_event_placement_value(state, v_p, v_c):
                     A_stability,
                     v_c,
                     "stability",
-                    "spec/twilight_struggle/policies.rules:80:12",
+                    "spec/twilight_struggle/policies.rules:78:12",
                 )
             )
             + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1741,7 +1734,7 @@ def d_event_placement_value(state, v_p, v_c):
                     A_stability,
                     v_c,
                     "stability",
-                    "spec/twilight_struggle/policies.rules:80:71",
+                    "spec/twilight_struggle/policies.rules:78:71",
                 )
             )
             - state.counters[1 + v_p][v_c],
@@ -1756,7 +1749,7 @@ def d_event_placement_value(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:126:36",
+                "spec/twilight_struggle/policies.rules:124:36",
             )
         ),
         1,
@@ -1769,7 +1762,7 @@ def d_event_placement_value(state, v_p, v_c):
 
 def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon):
     "define point_value"
-    # spec: spec/twilight_struggle/policies.rules:135
+    # spec: spec/twilight_struggle/policies.rules:133
     return (
         (
             15 * (d_map_worth(state, v_p, v_c) + (3 if v_soon else 0))
@@ -1781,7 +1774,7 @@ def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:138:35",
+                    "spec/twilight_struggle/policies.rules:136:35",
                 )
             )
             and d_within_reach(state, None if v_p is None else (v_p + 1) % 2, v_c)
@@ -1823,7 +1816,7 @@ def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon
 
 def d_denial_value(state, v_p, v_c, v_need, v_o):
     "define denial_value"
-    # spec: spec/twilight_struggle/policies.rules:150
+    # spec: spec/twilight_struggle/policies.rules:148
     return (
         30
         * d_map_worth(state, None if v_p is None else (v_p + 1) % 2, v_c)
@@ -1835,7 +1828,7 @@ def d_denial_value(state, v_p, v_c, v_need, v_o):
                 A_battleground,
                 v_c,
                 "battleground",
-                "spec/twilight_struggle/policies.rules:151:8",
+                "spec/twilight_struggle/policies.rules:149:8",
             )
         )
         and v_o > 0
@@ -1846,7 +1839,7 @@ def d_denial_value(state, v_p, v_c, v_need, v_o):
 
 def d_plan_rate(state, v_worth, v_cost, v_left, v_soon):
     "define plan_rate"
-    # spec: spec/twilight_struggle/policies.rules:157
+    # spec: spec/twilight_struggle/policies.rules:155
     return (
         60 * v_worth // v_cost
         if v_cost <= v_left
@@ -1856,7 +1849,7 @@ def d_plan_rate(state, v_worth, v_cost, v_left, v_soon):
 
 def d_removal_value(state, v_p, v_c):
     "define removal_value"
-    # spec: spec/twilight_struggle/policies.rules:163
+    # spec: spec/twilight_struggle/policies.rules:161
     return (
         (
             4096
@@ -1868,7 +1861,7 @@ def d_removal_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:164:12",
+                        "spec/twilight_struggle/policies.rules:162:12",
                     )
                 )
                 and bool(
@@ -1885,7 +1878,7 @@ def d_removal_value(state, v_p, v_c):
                             A_stability,
                             v_c,
                             "stability",
-                            "spec/twilight_struggle/policies.rules:84:84",
+                            "spec/twilight_struggle/policies.rules:82:84",
                         )
                     )
                 )
@@ -1902,7 +1895,7 @@ def d_removal_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:165:14",
+                        "spec/twilight_struggle/policies.rules:163:14",
                     )
                 )
                 and d_controls(state, None if v_p is None else (v_p + 1) % 2, v_c)
@@ -1923,7 +1916,7 @@ def d_removal_value(state, v_p, v_c):
                         A_stability,
                         v_c,
                         "stability",
-                        "spec/twilight_struggle/policies.rules:84:84",
+                        "spec/twilight_struggle/policies.rules:82:84",
                     )
                 )
             )
@@ -1938,7 +1931,7 @@ def d_removal_value(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:166:52",
+                    "spec/twilight_struggle/policies.rules:164:52",
                 )
             )
             else 0
@@ -1950,7 +1943,7 @@ def d_removal_value(state, v_p, v_c):
 
 def d_spare_value(state, v_p, v_c):
     "define spare_value"
-    # spec: spec/twilight_struggle/policies.rules:171
+    # spec: spec/twilight_struggle/policies.rules:169
     return (
         (
             4096
@@ -1963,7 +1956,7 @@ def d_spare_value(state, v_p, v_c):
                         A_stability,
                         v_c,
                         "stability",
-                        "spec/twilight_struggle/policies.rules:172:35",
+                        "spec/twilight_struggle/policies.rules:170:35",
                     )
                 )
                 + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1980,7 +1973,7 @@ def d_spare_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:173:18",
+                        "spec/twilight_struggle/policies.rules:171:18",
                     )
                 )
             )
@@ -2023,7 +2016,7 @@ def d_spare_value(state, v_p, v_c):
 
 def d_within_reach(state, v_p, v_c):
     "define within_reach"
-    # spec: spec/twilight_struggle/policies.rules:177
+    # spec: spec/twilight_struggle/policies.rules:175
     return state.counters[1 + v_p][v_c] > 0 or any(
         c_x in KS_country and state.counters[1 + v_p][c_x] > 0 for c_x in ADJ[v_c]
     )
@@ -2031,7 +2024,7 @@ def d_within_reach(state, v_p, v_c):
 
 def d_by_region(state, v_c, v_in_europe, v_in_asia, v_in_middle_east):
     "define by_region"
-    # spec: spec/twilight_struggle/policies.rules:182
+    # spec: spec/twilight_struggle/policies.rules:180
     return (
         v_in_europe
         if v_c in RS_europe
@@ -2045,7 +2038,7 @@ def d_by_region(state, v_c, v_in_europe, v_in_asia, v_in_middle_east):
 
 def d_un_intervention_pays(state, v_p, v_c):
     "define un_intervention_pays"
-    # spec: spec/twilight_struggle/policies.rules:188
+    # spec: spec/twilight_struggle/policies.rules:186
     return (
         v_c == E_un_intervention
         and not state.vars[3]
@@ -2062,26 +2055,50 @@ def d_un_intervention_pays(state, v_p, v_c):
 
 def d_my_event(state, v_p, v_c):
     "define my_event"
-    # spec: spec/twilight_struggle/policies.rules:192
+    # spec: spec/twilight_struggle/policies.rules:190
     return (
         A_side[v_c]
         if v_c is not None
         else attr_of(
-            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:192:47"
+            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:190:47"
         )
     ) == v_p
 
 
 def d_their_event(state, v_p, v_c):
     "define their_event"
-    # spec: spec/twilight_struggle/policies.rules:193
+    # spec: spec/twilight_struggle/policies.rules:191
     return (
         A_side[v_c]
         if v_c is not None
         else attr_of(
-            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:193:50"
+            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:191:50"
         )
     ) == (None if v_p is None else (v_p + 1) % 2)
+
+
+def d_scoring_points(state, v_p, v_r):
+    "define scoring_points"
+    # spec: spec/twilight_struggle/scoring.rules:30
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[1],
+        s[10],
+        s[16],
+        s[19],
+    )
+    key = ("d_scoring_points", v_p, v_r)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
+        d_southeast_asia_points(state, v_p)
+        if v_r == E_southeast_asia
+        else d_region_points(state, v_p, v_r)
+    )
+    state.memo[key] = (stamp, value)
+    return value
 
 
 def d_space_ops_needed(state, v_box_number):
@@ -2237,7 +2254,7 @@ def q_battleground_adjustment(state, v_p, v_r):
         kind = effect[0]
         if kind == 30:  # shuttle_diplomacy_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:683
+            # spec: spec/twilight_struggle/events_mid.rules:675
             if (
                 v_p == 0
                 and (v_r == E_middle_east or v_r == E_asia)
@@ -2250,7 +2267,7 @@ def q_battleground_adjustment(state, v_p, v_r):
 
 def q_ops_shift(state, v_p, v_c):
     "quantity ops_shift"
-    # spec: spec/twilight_struggle/event_helpers.rules:89
+    # spec: spec/twilight_struggle/event_helpers.rules:105
     value = 0
     for effect in state.effects:
         kind = effect[0]
@@ -2274,7 +2291,7 @@ def q_ops_shift(state, v_p, v_c):
 
 def q_nato_exempt(state, v_c):
     "quantity nato_exempt"
-    # spec: spec/twilight_struggle/event_helpers.rules:129
+    # spec: spec/twilight_struggle/event_helpers.rules:145
     value = 0
     for effect in state.effects:
         kind = effect[0]
@@ -2306,7 +2323,7 @@ def q_ops_value(state, v_p, v_c):
         kind = effect[0]
         if kind == 0:  # ops_shift_rule
             args = effect[1]
-            # spec: spec/twilight_struggle/event_helpers.rules:92
+            # spec: spec/twilight_struggle/event_helpers.rules:108
             if (
                 not (
                     A_scoring[v_c]
@@ -2315,7 +2332,7 @@ def q_ops_value(state, v_p, v_c):
                         A_scoring,
                         v_c,
                         "scoring",
-                        "spec/twilight_struggle/event_helpers.rules:93:18",
+                        "spec/twilight_struggle/event_helpers.rules:109:18",
                     )
                 )
                 and q_ops_shift(state, v_p, v_c) != 0
@@ -2365,12 +2382,12 @@ def q_coup_roll_modifier(state, v_p, v_c):
             value += -1
         elif kind == 29:  # latin_american_death_squads_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:627
+            # spec: spec/twilight_struggle/events_mid.rules:619
             if v_p == args[0] and (
                 v_c in RS_central_america or v_c in RS_south_america
             ):
                 value += 1
-            # spec: spec/twilight_struggle/events_mid.rules:628
+            # spec: spec/twilight_struggle/events_mid.rules:620
             if v_p == (None if args[0] is None else (args[0] + 1) % 2) and (
                 v_c in RS_central_america or v_c in RS_south_america
             ):
@@ -2676,7 +2693,7 @@ def when_nato(state, v_you, v_this):
 
 def when_un_intervention(state, v_you, v_this):
     "when the event of un_intervention may happen"
-    # spec: spec/twilight_struggle/cards.rules:338
+    # spec: spec/twilight_struggle/cards.rules:329
     return not state.vars[3] and any(
         A_side[c_c] == (None if v_you is None else (v_you + 1) % 2)
         for c_c in state.zones[2 + v_you]
@@ -2720,7 +2737,7 @@ def when_opec(state, v_you, v_this):
 
 def when_one_small_step(state, v_you, v_this):
     "when the event of one_small_step may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:753
+    # spec: spec/twilight_struggle/events_mid.rules:745
     return (
         state.tracks[6 + v_you]
         < state.tracks[6 + (None if v_you is None else (v_you + 1) % 2)]
@@ -2756,7 +2773,7 @@ def when_the_cambridge_five(state, v_you, v_this):
 
 def when_our_man_in_tehran(state, v_you, v_this):
     "when the event of our_man_in_tehran may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:802
+    # spec: spec/twilight_struggle/events_mid.rules:794
     return any(
         c_c in KS_country
         and (
@@ -3028,7 +3045,7 @@ def kept_4(state, arg_0):
 
 
 def kept_5(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:362, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/cards.rules:353, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[10],)
     kept = state.memo.get(5)
@@ -3167,7 +3184,7 @@ def kept_8(state):
 
 
 def kept_9(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:574, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:566, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[10],)
     kept = state.memo.get(9)
@@ -3189,7 +3206,7 @@ def kept_9(state):
 
 
 def kept_10(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:701, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:693, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[9],
@@ -3216,7 +3233,7 @@ def kept_10(state):
 
 
 def kept_11(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:774, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:766, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[0],
@@ -3253,11 +3270,11 @@ def kept_11(state):
 
 def pol_careful_core_0(state, pending, tun):
     "policy careful_core, rule 1: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:209
+    # spec: spec/twilight_struggle/policies.rules:207
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:210
+    # spec: spec/twilight_struggle/policies.rules:208
     best = keep_best(
         best,
         [d_nuclear_risk(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -3265,20 +3282,15 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:211
+    # spec: spec/twilight_struggle/policies.rules:209
     best = keep_best(
         best,
         [
             A_scoring[v_c]
             and (
-                d_southeast_asia_points(state, v_you)
-                > d_southeast_asia_points(
-                    state, None if v_you is None else (v_you + 1) % 2
-                )
-                if v_c == E_southeast_asia_scoring
-                else A_scoring[v_c]
-                and d_region_points(state, v_you, d_scoring_region_of(state, v_c))
-                > d_region_points(
+                A_scoring[v_c]
+                and d_scoring_points(state, v_you, d_scoring_region_of(state, v_c))
+                > d_scoring_points(
                     state,
                     None if v_you is None else (v_you + 1) % 2,
                     d_scoring_region_of(state, v_c),
@@ -3290,7 +3302,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:213
+    # spec: spec/twilight_struggle/policies.rules:211
     best = keep_best(
         best,
         [
@@ -3315,7 +3327,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:216
+    # spec: spec/twilight_struggle/policies.rules:214
     best = keep_best(
         best,
         [
@@ -3334,7 +3346,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:219
+    # spec: spec/twilight_struggle/policies.rules:217
     best = keep_best(
         best,
         [
@@ -3345,17 +3357,17 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:220
+    # spec: spec/twilight_struggle/policies.rules:218
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:221
+    # spec: spec/twilight_struggle/policies.rules:219
     best = keep_best(
         best, [v_c == E_china_card for v_c in [values[i] for i in best]], True
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:223
+    # spec: spec/twilight_struggle/policies.rules:221
     best = keep_best(
         best,
         [
@@ -3369,7 +3381,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:224
+    # spec: spec/twilight_struggle/policies.rules:222
     best = keep_best(
         best,
         [
@@ -3380,7 +3392,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:229
+    # spec: spec/twilight_struggle/policies.rules:227
     best = keep_best(
         best,
         [
@@ -3406,7 +3418,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:232
+    # spec: spec/twilight_struggle/policies.rules:230
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -3422,7 +3434,7 @@ def nev_careful_core_0(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_c in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:210
+        # spec: spec/twilight_struggle/policies.rules:208
         if d_nuclear_risk(state, v_you, v_c):
             marked.append(i)
             continue
@@ -3431,11 +3443,11 @@ def nev_careful_core_0(state, pending, tun):
 
 def pol_careful_core_1(state, pending, tun):
     "policy careful_core, rule 2: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:234
+    # spec: spec/twilight_struggle/policies.rules:232
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:235
+    # spec: spec/twilight_struggle/policies.rules:233
     best = keep_best(
         best,
         [
@@ -3453,7 +3465,7 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:236
+    # spec: spec/twilight_struggle/policies.rules:234
     best = keep_best(
         best,
         [
@@ -3464,20 +3476,15 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:237
+    # spec: spec/twilight_struggle/policies.rules:235
     best = keep_best(
         best,
         [
             A_scoring[v_c]
             and (
-                d_southeast_asia_points(state, v_you)
-                > d_southeast_asia_points(
-                    state, None if v_you is None else (v_you + 1) % 2
-                )
-                if v_c == E_southeast_asia_scoring
-                else A_scoring[v_c]
-                and d_region_points(state, v_you, d_scoring_region_of(state, v_c))
-                > d_region_points(
+                A_scoring[v_c]
+                and d_scoring_points(state, v_you, d_scoring_region_of(state, v_c))
+                > d_scoring_points(
                     state,
                     None if v_you is None else (v_you + 1) % 2,
                     d_scoring_region_of(state, v_c),
@@ -3489,11 +3496,11 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:238
+    # spec: spec/twilight_struggle/policies.rules:236
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:241
+    # spec: spec/twilight_struggle/policies.rules:239
     best = keep_best(
         best,
         [
@@ -3504,13 +3511,13 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:242
+    # spec: spec/twilight_struggle/policies.rules:240
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:243
+    # spec: spec/twilight_struggle/policies.rules:241
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -3519,11 +3526,11 @@ def pol_careful_core_1(state, pending, tun):
 
 def pol_careful_core_2(state, pending, tun):
     "policy careful_core, rule 3: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:246
+    # spec: spec/twilight_struggle/policies.rules:244
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:247
+    # spec: spec/twilight_struggle/policies.rules:245
     if state.vars[5] != None and (
         A_side[state.vars[5]]
         if state.vars[5] is not None
@@ -3531,13 +3538,13 @@ def pol_careful_core_2(state, pending, tun):
             A_side,
             state.vars[5],
             "side",
-            "spec/twilight_struggle/policies.rules:193:50",
+            "spec/twilight_struggle/policies.rules:191:50",
         )
     ) == (None if v_you is None else (v_you + 1) % 2):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:248
+    # spec: spec/twilight_struggle/policies.rules:246
     if (
         state.tracks[0] <= 2
         and state.vars[5] != None
@@ -3556,17 +3563,17 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:251
+    # spec: spec/twilight_struggle/policies.rules:249
     if state.vars[5] == E_un_intervention:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:253
+    # spec: spec/twilight_struggle/policies.rules:251
     if state.vars[5] == E_defectors:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:260
+    # spec: spec/twilight_struggle/policies.rules:258
     if (
         v_you == 1
         and state.vars[5] != None
@@ -3580,7 +3587,7 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:264
+    # spec: spec/twilight_struggle/policies.rules:262
     if (
         state.vars[5] != None
         and (
@@ -3590,7 +3597,7 @@ def pol_careful_core_2(state, pending, tun):
                 A_side,
                 state.vars[5],
                 "side",
-                "spec/twilight_struggle/policies.rules:192:47",
+                "spec/twilight_struggle/policies.rules:190:47",
             )
         )
         == v_you
@@ -3598,7 +3605,7 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:265
+    # spec: spec/twilight_struggle/policies.rules:263
     best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3609,7 +3616,7 @@ def nev_careful_core_2(state, pending, tun):
     "policy careful_core, rule 3: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:248
+    # spec: spec/twilight_struggle/policies.rules:246
     if (
         state.tracks[0] <= 2
         and state.vars[5] != None
@@ -3631,11 +3638,11 @@ def nev_careful_core_2(state, pending, tun):
 
 def pol_careful_core_3(state, pending, tun):
     "policy careful_core, rule 4: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:269
+    # spec: spec/twilight_struggle/policies.rules:267
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:270
+    # spec: spec/twilight_struggle/policies.rules:268
     if state.vars[5] != None and state.vars[5] in [
         E_duck_and_cover,
         E_we_will_bury_you,
@@ -3645,7 +3652,7 @@ def pol_careful_core_3(state, pending, tun):
         best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:271
+    # spec: spec/twilight_struggle/policies.rules:269
     best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3654,16 +3661,16 @@ def pol_careful_core_3(state, pending, tun):
 
 def pol_careful_core_4(state, pending, tun):
     "policy careful_core, rule 5: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:273
+    # spec: spec/twilight_struggle/policies.rules:271
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:274
+    # spec: spec/twilight_struggle/policies.rules:272
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:275
+    # spec: spec/twilight_struggle/policies.rules:273
     best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3672,16 +3679,16 @@ def pol_careful_core_4(state, pending, tun):
 
 def pol_careful_core_5(state, pending, tun):
     "policy careful_core, rule 6: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:277
+    # spec: spec/twilight_struggle/policies.rules:275
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:278
+    # spec: spec/twilight_struggle/policies.rules:276
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:279
+    # spec: spec/twilight_struggle/policies.rules:277
     if (
         state.tracks[4 + v_you] + (tun["usa_coup_slack"] if v_you == 1 else 0)
         < state.tracks[0]
@@ -3689,16 +3696,16 @@ def pol_careful_core_5(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:280
+    # spec: spec/twilight_struggle/policies.rules:278
     if d_good_realignment(state, v_you):
         best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:281
+    # spec: spec/twilight_struggle/policies.rules:279
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:282
+    # spec: spec/twilight_struggle/policies.rules:280
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3709,7 +3716,7 @@ def nev_careful_core_5(state, pending, tun):
     "policy careful_core, rule 6: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:278
+    # spec: spec/twilight_struggle/policies.rules:276
     if not d_safe_coup_target(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -3717,11 +3724,11 @@ def nev_careful_core_5(state, pending, tun):
 
 def pol_careful_core_6(state, pending, tun):
     "policy careful_core, rule 7: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:285
+    # spec: spec/twilight_struggle/policies.rules:283
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:286
+    # spec: spec/twilight_struggle/policies.rules:284
     best = keep_best(
         best,
         [
@@ -3734,7 +3741,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:287
+    # spec: spec/twilight_struggle/policies.rules:285
     best = keep_best(
         best,
         [
@@ -3750,7 +3757,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:288
+    # spec: spec/twilight_struggle/policies.rules:286
     best = keep_best(
         best,
         [
@@ -3765,7 +3772,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:289
+    # spec: spec/twilight_struggle/policies.rules:287
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3773,7 +3780,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:290
+    # spec: spec/twilight_struggle/policies.rules:288
     best = keep_best(
         best,
         [
@@ -3787,7 +3794,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:291
+    # spec: spec/twilight_struggle/policies.rules:289
     best = keep_best(
         best,
         [
@@ -3806,7 +3813,7 @@ def nev_careful_core_6(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:286
+        # spec: spec/twilight_struggle/policies.rules:284
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -3819,11 +3826,11 @@ def nev_careful_core_6(state, pending, tun):
 
 def pol_careful_core_7(state, pending, tun):
     "policy careful_core, rule 8: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:293
+    # spec: spec/twilight_struggle/policies.rules:291
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:294
+    # spec: spec/twilight_struggle/policies.rules:292
     best = keep_best(
         best,
         [
@@ -3837,7 +3844,7 @@ def pol_careful_core_7(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:295
+    # spec: spec/twilight_struggle/policies.rules:293
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3845,7 +3852,7 @@ def pol_careful_core_7(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:296
+    # spec: spec/twilight_struggle/policies.rules:294
     best = keep_best(
         best,
         [
@@ -3861,11 +3868,11 @@ def pol_careful_core_7(state, pending, tun):
 
 def pol_careful_core_8(state, pending, tun):
     "policy careful_core, rule 9: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:300
+    # spec: spec/twilight_struggle/policies.rules:298
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:301
+    # spec: spec/twilight_struggle/policies.rules:299
     best = keep_best(
         best,
         [
@@ -3897,7 +3904,7 @@ def pol_careful_core_8(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:304
+    # spec: spec/twilight_struggle/policies.rules:302
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3905,7 +3912,7 @@ def pol_careful_core_8(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:305
+    # spec: spec/twilight_struggle/policies.rules:303
     best = keep_best(
         best,
         [
@@ -3929,11 +3936,11 @@ def pol_careful_core_8(state, pending, tun):
 
 def pol_careful_core_9(state, pending, tun):
     "policy careful_core, rule 10: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:307
+    # spec: spec/twilight_struggle/policies.rules:305
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:314
+    # spec: spec/twilight_struggle/policies.rules:310
     best = keep_best(
         best,
         [
@@ -3949,11 +3956,11 @@ def pol_careful_core_9(state, pending, tun):
 
 def pol_careful_core_10(state, pending, tun):
     "policy careful_core, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:316
+    # spec: spec/twilight_struggle/policies.rules:312
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:323
+    # spec: spec/twilight_struggle/policies.rules:319
     best = keep_best(
         best,
         [
@@ -3969,11 +3976,11 @@ def pol_careful_core_10(state, pending, tun):
 
 def pol_careful_core_11(state, pending, tun):
     "policy careful_core, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:325
+    # spec: spec/twilight_struggle/policies.rules:321
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:326
+    # spec: spec/twilight_struggle/policies.rules:322
     best = keep_best(
         best,
         [
@@ -3989,11 +3996,11 @@ def pol_careful_core_11(state, pending, tun):
 
 def pol_careful_core_12(state, pending, tun):
     "policy careful_core, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:328
+    # spec: spec/twilight_struggle/policies.rules:324
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:329
+    # spec: spec/twilight_struggle/policies.rules:325
     best = keep_best(
         best,
         [
@@ -4006,7 +4013,7 @@ def pol_careful_core_12(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:330
+    # spec: spec/twilight_struggle/policies.rules:326
     best = keep_best(
         best,
         [
@@ -4028,7 +4035,7 @@ def nev_careful_core_12(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:329
+        # spec: spec/twilight_struggle/policies.rules:325
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -4041,11 +4048,11 @@ def nev_careful_core_12(state, pending, tun):
 
 def pol_careful_core_13(state, pending, tun):
     "policy careful_core, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:332
+    # spec: spec/twilight_struggle/policies.rules:328
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:333
+    # spec: spec/twilight_struggle/policies.rules:329
     best = keep_best(
         best,
         [
@@ -4059,7 +4066,7 @@ def pol_careful_core_13(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:334
+    # spec: spec/twilight_struggle/policies.rules:330
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4072,11 +4079,11 @@ def pol_careful_core_13(state, pending, tun):
 
 def pol_careful_core_14(state, pending, tun):
     "policy careful_core, rule 15: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:341
+    # spec: spec/twilight_struggle/policies.rules:337
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:343
+    # spec: spec/twilight_struggle/policies.rules:339
     best = keep_best(
         best,
         [
@@ -4100,7 +4107,7 @@ def pol_careful_core_14(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:349
+    # spec: spec/twilight_struggle/policies.rules:345
     best = keep_best(
         best,
         [
@@ -4119,7 +4126,7 @@ def pol_careful_core_14(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:352
+    # spec: spec/twilight_struggle/policies.rules:348
     best = keep_best(
         best,
         [
@@ -4138,7 +4145,7 @@ def pol_careful_core_14(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:353
+    # spec: spec/twilight_struggle/policies.rules:349
     best = keep_best(
         best,
         [
@@ -4152,7 +4159,7 @@ def pol_careful_core_14(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:354
+    # spec: spec/twilight_struggle/policies.rules:350
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4163,11 +4170,11 @@ def pol_careful_core_14(state, pending, tun):
 
 def pol_careful_core_15(state, pending, tun):
     "policy careful_core, rule 16: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:359
+    # spec: spec/twilight_struggle/policies.rules:355
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:360
+    # spec: spec/twilight_struggle/policies.rules:356
     best = keep_best(
         best,
         [
@@ -4178,7 +4185,7 @@ def pol_careful_core_15(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:361
+    # spec: spec/twilight_struggle/policies.rules:357
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4191,11 +4198,11 @@ def pol_careful_core_15(state, pending, tun):
 
 def pol_careful_core_16(state, pending, tun):
     "policy careful_core, rule 17: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:363
+    # spec: spec/twilight_struggle/policies.rules:359
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:364
+    # spec: spec/twilight_struggle/policies.rules:360
     best = keep_best(
         best,
         [
@@ -4208,7 +4215,7 @@ def pol_careful_core_16(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:365
+    # spec: spec/twilight_struggle/policies.rules:361
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4216,7 +4223,7 @@ def pol_careful_core_16(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:366
+    # spec: spec/twilight_struggle/policies.rules:362
     best = keep_best(
         best,
         [
@@ -4235,7 +4242,7 @@ def nev_careful_core_16(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:364
+        # spec: spec/twilight_struggle/policies.rules:360
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -4248,11 +4255,11 @@ def nev_careful_core_16(state, pending, tun):
 
 def pol_careful_core_17(state, pending, tun):
     "policy careful_core, rule 18: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:368
+    # spec: spec/twilight_struggle/policies.rules:364
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:369
+    # spec: spec/twilight_struggle/policies.rules:365
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -4263,11 +4270,11 @@ def pol_careful_core_17(state, pending, tun):
 
 def pol_careful_core_18(state, pending, tun):
     "policy careful_core, rule 19: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:371
+    # spec: spec/twilight_struggle/policies.rules:367
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:372
+    # spec: spec/twilight_struggle/policies.rules:368
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -4277,16 +4284,16 @@ def pol_careful_core_18(state, pending, tun):
 
 def pol_careful_core_19(state, pending, tun):
     "policy careful_core, rule 20: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:374
+    # spec: spec/twilight_struggle/policies.rules:370
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:375
+    # spec: spec/twilight_struggle/policies.rules:371
     if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
         best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:376
+    # spec: spec/twilight_struggle/policies.rules:372
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4295,11 +4302,11 @@ def pol_careful_core_19(state, pending, tun):
 
 def pol_careful_core_20(state, pending, tun):
     "policy careful_core, rule 21: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:378
+    # spec: spec/twilight_struggle/policies.rules:374
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:379
+    # spec: spec/twilight_struggle/policies.rules:375
     if not any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4315,7 +4322,7 @@ def pol_careful_core_20(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:380
+    # spec: spec/twilight_struggle/policies.rules:376
     if any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4331,7 +4338,7 @@ def pol_careful_core_20(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:381
+    # spec: spec/twilight_struggle/policies.rules:377
     best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4342,7 +4349,7 @@ def nev_careful_core_20(state, pending, tun):
     "policy careful_core, rule 21: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:379
+    # spec: spec/twilight_struggle/policies.rules:375
     if not any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4361,11 +4368,11 @@ def nev_careful_core_20(state, pending, tun):
 
 def pol_careful_core_21(state, pending, tun):
     "policy careful_core, rule 22: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:383
+    # spec: spec/twilight_struggle/policies.rules:379
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:384
+    # spec: spec/twilight_struggle/policies.rules:380
     if not any(
         c_c in KS_country
         and (
@@ -4381,7 +4388,7 @@ def pol_careful_core_21(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:385
+    # spec: spec/twilight_struggle/policies.rules:381
     if any(
         c_c in KS_country
         and (
@@ -4397,7 +4404,7 @@ def pol_careful_core_21(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:386
+    # spec: spec/twilight_struggle/policies.rules:382
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4408,7 +4415,7 @@ def nev_careful_core_21(state, pending, tun):
     "policy careful_core, rule 22: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:384
+    # spec: spec/twilight_struggle/policies.rules:380
     if not any(
         c_c in KS_country
         and (
@@ -4427,11 +4434,11 @@ def nev_careful_core_21(state, pending, tun):
 
 def pol_careful_core_22(state, pending, tun):
     "policy careful_core, rule 23: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:389
+    # spec: spec/twilight_struggle/policies.rules:385
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:390
+    # spec: spec/twilight_struggle/policies.rules:386
     if not any(
         c_c in KS_country
         and (
@@ -4447,7 +4454,7 @@ def pol_careful_core_22(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:392
+    # spec: spec/twilight_struggle/policies.rules:388
     if any(
         c_c in KS_country
         and (
@@ -4463,7 +4470,7 @@ def pol_careful_core_22(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:393
+    # spec: spec/twilight_struggle/policies.rules:389
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4474,7 +4481,7 @@ def nev_careful_core_22(state, pending, tun):
     "policy careful_core, rule 23: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:390
+    # spec: spec/twilight_struggle/policies.rules:386
     if not any(
         c_c in KS_country
         and (
@@ -4493,16 +4500,16 @@ def nev_careful_core_22(state, pending, tun):
 
 def pol_careful_core_23(state, pending, tun):
     "policy careful_core, rule 24: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:395
+    # spec: spec/twilight_struggle/policies.rules:391
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:396
+    # spec: spec/twilight_struggle/policies.rules:392
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:397
+    # spec: spec/twilight_struggle/policies.rules:393
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -4514,7 +4521,7 @@ def nev_careful_core_23(state, pending, tun):
     "policy careful_core, rule 24: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:396
+    # spec: spec/twilight_struggle/policies.rules:392
     if not d_safe_coup_target(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -4522,11 +4529,11 @@ def nev_careful_core_23(state, pending, tun):
 
 def pol_careful_core_24(state, pending, tun):
     "policy careful_core, rule 25: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:403
+    # spec: spec/twilight_struggle/policies.rules:399
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:408
+    # spec: spec/twilight_struggle/policies.rules:404
     best = keep_best(
         best,
         [
@@ -4547,7 +4554,7 @@ def pol_careful_core_24(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:409
+    # spec: spec/twilight_struggle/policies.rules:405
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4556,11 +4563,11 @@ def pol_careful_core_24(state, pending, tun):
 
 def pol_careful_core_25(state, pending, tun):
     "policy careful_core, rule 26: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:411
+    # spec: spec/twilight_struggle/policies.rules:407
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:412
+    # spec: spec/twilight_struggle/policies.rules:408
     if (
         d_scoring_cards_held(state, v_you)
         >= q_action_rounds_for(state, v_you) - state.tracks[3] + 1
@@ -4568,7 +4575,7 @@ def pol_careful_core_25(state, pending, tun):
         best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:413
+    # spec: spec/twilight_struggle/policies.rules:409
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4577,11 +4584,11 @@ def pol_careful_core_25(state, pending, tun):
 
 def pol_careful_core_26(state, pending, tun):
     "policy careful_core, rule 27: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:415
+    # spec: spec/twilight_struggle/policies.rules:411
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:416
+    # spec: spec/twilight_struggle/policies.rules:412
     if (
         len(
             [
@@ -4599,7 +4606,7 @@ def pol_careful_core_26(state, pending, tun):
         best = keep_best(best, [ids[i] in ("remove",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:419
+    # spec: spec/twilight_struggle/policies.rules:415
     best = keep_best(best, [ids[i] in ("add",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4608,11 +4615,11 @@ def pol_careful_core_26(state, pending, tun):
 
 def pol_careful_core_27(state, pending, tun):
     "policy careful_core, rule 28: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:422
+    # spec: spec/twilight_struggle/policies.rules:418
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:423
+    # spec: spec/twilight_struggle/policies.rules:419
     best = keep_best(
         best,
         [
@@ -4630,13 +4637,13 @@ def pol_careful_core_27(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:424
+    # spec: spec/twilight_struggle/policies.rules:420
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:425
+    # spec: spec/twilight_struggle/policies.rules:421
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4648,7 +4655,7 @@ def nev_careful_core_27(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_c in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:423
+        # spec: spec/twilight_struggle/policies.rules:419
         if state.tracks[0] <= 2 and v_c in [
             E_duck_and_cover,
             E_we_will_bury_you,
@@ -4662,17 +4669,17 @@ def nev_careful_core_27(state, pending, tun):
 
 def pol_careful_core_28(state, pending, tun):
     "policy careful_core, rule 29: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:430
+    # spec: spec/twilight_struggle/policies.rules:426
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:431
+    # spec: spec/twilight_struggle/policies.rules:427
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:432
+    # spec: spec/twilight_struggle/policies.rules:428
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4681,11 +4688,11 @@ def pol_careful_core_28(state, pending, tun):
 
 def pol_careful_core_29(state, pending, tun):
     "policy careful_core, rule 30: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:434
+    # spec: spec/twilight_struggle/policies.rules:430
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:435
+    # spec: spec/twilight_struggle/policies.rules:431
     best = keep_best(
         best,
         [
@@ -4698,7 +4705,7 @@ def pol_careful_core_29(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:436
+    # spec: spec/twilight_struggle/policies.rules:432
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4711,11 +4718,11 @@ def pol_careful_core_29(state, pending, tun):
 
 def pol_careful_core_30(state, pending, tun):
     "policy careful_core, rule 31: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:438
+    # spec: spec/twilight_struggle/policies.rules:434
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:439
+    # spec: spec/twilight_struggle/policies.rules:435
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4724,11 +4731,11 @@ def pol_careful_core_30(state, pending, tun):
 
 def pol_careful_core_31(state, pending, tun):
     "policy careful_core, rule 32: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:443
+    # spec: spec/twilight_struggle/policies.rules:439
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:444
+    # spec: spec/twilight_struggle/policies.rules:440
     best = keep_best(
         best,
         [A_scoring[v_c] or v_c == E_china_card for v_c in [values[i] for i in best]],
@@ -4736,7 +4743,7 @@ def pol_careful_core_31(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:445
+    # spec: spec/twilight_struggle/policies.rules:441
     best = keep_best(
         best,
         [
@@ -4747,7 +4754,7 @@ def pol_careful_core_31(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:446
+    # spec: spec/twilight_struggle/policies.rules:442
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4760,17 +4767,17 @@ def pol_careful_core_31(state, pending, tun):
 
 def pol_careful_core_32(state, pending, tun):
     "policy careful_core, rule 33: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:449
+    # spec: spec/twilight_struggle/policies.rules:445
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:450
+    # spec: spec/twilight_struggle/policies.rules:446
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:451
+    # spec: spec/twilight_struggle/policies.rules:447
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )
@@ -4791,10 +4798,10 @@ NEVERS = {
         "spec/twilight_struggle/events_late.rules:95:5": nev_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:251:5": nev_careful_core_20,
         "spec/twilight_struggle/events_mid.rules:254:13": nev_careful_core_16,
-        "spec/twilight_struggle/events_mid.rules:772:9": nev_careful_core_23,
-        "spec/twilight_struggle/events_mid.rules:774:17": nev_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:779:21": nev_careful_core_23,
-        "spec/twilight_struggle/events_mid.rules:781:29": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:764:9": nev_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:766:17": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:771:21": nev_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:773:29": nev_careful_core_12,
         "spec/twilight_struggle/operations.rules:183:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
@@ -4808,10 +4815,10 @@ NEVERS = {
         "spec/twilight_struggle/events_late.rules:95:5": nev_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:251:5": nev_careful_core_20,
         "spec/twilight_struggle/events_mid.rules:254:13": nev_careful_core_16,
-        "spec/twilight_struggle/events_mid.rules:772:9": nev_careful_core_23,
-        "spec/twilight_struggle/events_mid.rules:774:17": nev_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:779:21": nev_careful_core_23,
-        "spec/twilight_struggle/events_mid.rules:781:29": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:764:9": nev_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:766:17": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:771:21": nev_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:773:29": nev_careful_core_12,
         "spec/twilight_struggle/operations.rules:183:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
@@ -4831,16 +4838,16 @@ POLICIES = {
         "spec/twilight_struggle/cards.rules:248:9": pol_careful_core_32,
         "spec/twilight_struggle/cards.rules:286:13": pol_careful_core_10,
         "spec/twilight_struggle/cards.rules:302:13": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:316:13": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:339:9": pol_careful_core_29,
-        "spec/twilight_struggle/cards.rules:356:13": pol_careful_core_24,
-        "spec/twilight_struggle/cards.rules:358:21": pol_careful_core_11,
-        "spec/twilight_struggle/cards.rules:361:21": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:330:9": pol_careful_core_29,
+        "spec/twilight_struggle/cards.rules:347:13": pol_careful_core_24,
+        "spec/twilight_struggle/cards.rules:349:21": pol_careful_core_11,
+        "spec/twilight_struggle/cards.rules:352:21": pol_careful_core_9,
         "spec/twilight_struggle/cards.rules:89:9": pol_careful_core_24,
         "spec/twilight_struggle/cards.rules:92:17": pol_careful_core_31,
-        "spec/twilight_struggle/event_helpers.rules:119:5": pol_careful_core_24,
-        "spec/twilight_struggle/event_helpers.rules:43:9": pol_careful_core_9,
-        "spec/twilight_struggle/event_helpers.rules:58:9": pol_careful_core_10,
+        "spec/twilight_struggle/event_helpers.rules:135:5": pol_careful_core_24,
+        "spec/twilight_struggle/event_helpers.rules:46:9": pol_careful_core_9,
+        "spec/twilight_struggle/event_helpers.rules:61:9": pol_careful_core_9,
+        "spec/twilight_struggle/event_helpers.rules:74:9": pol_careful_core_10,
         "spec/twilight_struggle/events_late.rules:169:9": pol_careful_core_22,
         "spec/twilight_struggle/events_late.rules:171:17": pol_careful_core_16,
         "spec/twilight_struggle/events_late.rules:222:5": pol_careful_core_24,
@@ -4876,24 +4883,23 @@ POLICIES = {
         "spec/twilight_struggle/events_mid.rules:409:5": pol_careful_core_24,
         "spec/twilight_struggle/events_mid.rules:413:13": pol_careful_core_9,
         "spec/twilight_struggle/events_mid.rules:449:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:542:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:571:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_mid.rules:574:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:635:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:701:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:731:17": pol_careful_core_31,
-        "spec/twilight_struggle/events_mid.rules:772:9": pol_careful_core_23,
-        "spec/twilight_struggle/events_mid.rules:774:17": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:779:21": pol_careful_core_23,
-        "spec/twilight_struggle/events_mid.rules:781:29": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:807:17": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:563:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_mid.rules:566:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:627:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:693:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:723:17": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:764:9": pol_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:766:17": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:771:21": pol_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:773:29": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:799:17": pol_careful_core_31,
         "spec/twilight_struggle/operations.rules:113:9": pol_careful_core_8,
         "spec/twilight_struggle/operations.rules:146:9": pol_careful_core_7,
         "spec/twilight_struggle/operations.rules:183:5": pol_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": pol_careful_core_5,
-        "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_14,
-        "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_14,
-        "spec/twilight_struggle/setup.rules:67:9": pol_careful_core_15,
+        "spec/twilight_struggle/setup.rules:25:9": pol_careful_core_14,
+        "spec/twilight_struggle/setup.rules:39:9": pol_careful_core_14,
+        "spec/twilight_struggle/setup.rules:60:9": pol_careful_core_15,
         "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_31,
         "spec/twilight_struggle/turn.rules:139:5": pol_careful_core_24,
         "spec/twilight_struggle/turn.rules:74:5": pol_careful_core_1,
@@ -4910,16 +4916,16 @@ POLICIES = {
         "spec/twilight_struggle/cards.rules:248:9": pol_careful_core_32,
         "spec/twilight_struggle/cards.rules:286:13": pol_careful_core_10,
         "spec/twilight_struggle/cards.rules:302:13": pol_careful_core_10,
-        "spec/twilight_struggle/cards.rules:316:13": pol_careful_core_9,
-        "spec/twilight_struggle/cards.rules:339:9": pol_careful_core_29,
-        "spec/twilight_struggle/cards.rules:356:13": pol_careful_core_24,
-        "spec/twilight_struggle/cards.rules:358:21": pol_careful_core_11,
-        "spec/twilight_struggle/cards.rules:361:21": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:330:9": pol_careful_core_29,
+        "spec/twilight_struggle/cards.rules:347:13": pol_careful_core_24,
+        "spec/twilight_struggle/cards.rules:349:21": pol_careful_core_11,
+        "spec/twilight_struggle/cards.rules:352:21": pol_careful_core_9,
         "spec/twilight_struggle/cards.rules:89:9": pol_careful_core_24,
         "spec/twilight_struggle/cards.rules:92:17": pol_careful_core_31,
-        "spec/twilight_struggle/event_helpers.rules:119:5": pol_careful_core_24,
-        "spec/twilight_struggle/event_helpers.rules:43:9": pol_careful_core_9,
-        "spec/twilight_struggle/event_helpers.rules:58:9": pol_careful_core_10,
+        "spec/twilight_struggle/event_helpers.rules:135:5": pol_careful_core_24,
+        "spec/twilight_struggle/event_helpers.rules:46:9": pol_careful_core_9,
+        "spec/twilight_struggle/event_helpers.rules:61:9": pol_careful_core_9,
+        "spec/twilight_struggle/event_helpers.rules:74:9": pol_careful_core_10,
         "spec/twilight_struggle/events_late.rules:169:9": pol_careful_core_22,
         "spec/twilight_struggle/events_late.rules:171:17": pol_careful_core_16,
         "spec/twilight_struggle/events_late.rules:222:5": pol_careful_core_24,
@@ -4955,24 +4961,23 @@ POLICIES = {
         "spec/twilight_struggle/events_mid.rules:409:5": pol_careful_core_24,
         "spec/twilight_struggle/events_mid.rules:413:13": pol_careful_core_9,
         "spec/twilight_struggle/events_mid.rules:449:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:542:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:571:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_mid.rules:574:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:635:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:701:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:731:17": pol_careful_core_31,
-        "spec/twilight_struggle/events_mid.rules:772:9": pol_careful_core_23,
-        "spec/twilight_struggle/events_mid.rules:774:17": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:779:21": pol_careful_core_23,
-        "spec/twilight_struggle/events_mid.rules:781:29": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:807:17": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:563:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_mid.rules:566:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:627:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:693:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:723:17": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:764:9": pol_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:766:17": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:771:21": pol_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:773:29": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:799:17": pol_careful_core_31,
         "spec/twilight_struggle/operations.rules:113:9": pol_careful_core_8,
         "spec/twilight_struggle/operations.rules:146:9": pol_careful_core_7,
         "spec/twilight_struggle/operations.rules:183:5": pol_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": pol_careful_core_5,
-        "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_14,
-        "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_14,
-        "spec/twilight_struggle/setup.rules:67:9": pol_careful_core_15,
+        "spec/twilight_struggle/setup.rules:25:9": pol_careful_core_14,
+        "spec/twilight_struggle/setup.rules:39:9": pol_careful_core_14,
+        "spec/twilight_struggle/setup.rules:60:9": pol_careful_core_15,
         "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_31,
         "spec/twilight_struggle/turn.rules:139:5": pol_careful_core_24,
         "spec/twilight_struggle/turn.rules:74:5": pol_careful_core_1,

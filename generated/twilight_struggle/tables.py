@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 44c97f00dfe083ca
+# Spec hash: 0b5b545112ffb161
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: b6a65c34ed7bfe13
-# Fingerprint: source 03dab4c080bf1f034f83 output 8b4f3db94b5035e82fc3
+# Tests hash: 7ddf4eed5b20e027
+# Fingerprint: source 5d4b5be444882209b25c output 54afc97833caa2162c0a
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import (
@@ -2241,92 +2241,92 @@ META_BOARD_ENTITY_AT_0 = (
     "spec/twilight_struggle/cards.rules:280:1",
     "spec/twilight_struggle/cards.rules:294:1",
     "spec/twilight_struggle/cards.rules:310:1",
-    "spec/twilight_struggle/cards.rules:324:1",
-    "spec/twilight_struggle/cards.rules:332:1",
+    "spec/twilight_struggle/cards.rules:315:1",
+    "spec/twilight_struggle/cards.rules:323:1",
 )
 META_BOARD_ENTITY_AT_1 = (
-    "spec/twilight_struggle/cards.rules:348:1",
-    "spec/twilight_struggle/cards.rules:373:1",
+    "spec/twilight_struggle/cards.rules:339:1",
+    "spec/twilight_struggle/cards.rules:364:1",
+    "spec/twilight_struggle/cards.rules:371:1",
+    "spec/twilight_struggle/cards.rules:379:1",
     "spec/twilight_struggle/cards.rules:380:1",
-    "spec/twilight_struggle/cards.rules:388:1",
+    "spec/twilight_struggle/cards.rules:385:1",
     "spec/twilight_struggle/cards.rules:389:1",
+    "spec/twilight_struggle/cards.rules:390:1",
+    "spec/twilight_struggle/cards.rules:391:1",
+    "spec/twilight_struggle/cards.rules:392:1",
+    "spec/twilight_struggle/cards.rules:393:1",
     "spec/twilight_struggle/cards.rules:394:1",
+    "spec/twilight_struggle/cards.rules:395:1",
+    "spec/twilight_struggle/cards.rules:396:1",
     "spec/twilight_struggle/cards.rules:398:1",
     "spec/twilight_struggle/cards.rules:399:1",
     "spec/twilight_struggle/cards.rules:400:1",
     "spec/twilight_struggle/cards.rules:401:1",
     "spec/twilight_struggle/cards.rules:402:1",
     "spec/twilight_struggle/cards.rules:403:1",
-    "spec/twilight_struggle/cards.rules:404:1",
     "spec/twilight_struggle/cards.rules:405:1",
+    "spec/twilight_struggle/cards.rules:406:1",
     "spec/twilight_struggle/cards.rules:407:1",
     "spec/twilight_struggle/cards.rules:408:1",
     "spec/twilight_struggle/cards.rules:409:1",
     "spec/twilight_struggle/cards.rules:410:1",
     "spec/twilight_struggle/cards.rules:411:1",
     "spec/twilight_struggle/cards.rules:412:1",
+    "spec/twilight_struggle/cards.rules:413:1",
     "spec/twilight_struggle/cards.rules:414:1",
     "spec/twilight_struggle/cards.rules:415:1",
     "spec/twilight_struggle/cards.rules:416:1",
+)
+META_BOARD_ENTITY_AT_2 = (
     "spec/twilight_struggle/cards.rules:417:1",
     "spec/twilight_struggle/cards.rules:418:1",
     "spec/twilight_struggle/cards.rules:419:1",
     "spec/twilight_struggle/cards.rules:420:1",
-    "spec/twilight_struggle/cards.rules:421:1",
     "spec/twilight_struggle/cards.rules:422:1",
     "spec/twilight_struggle/cards.rules:423:1",
     "spec/twilight_struggle/cards.rules:424:1",
-    "spec/twilight_struggle/cards.rules:425:1",
-)
-META_BOARD_ENTITY_AT_2 = (
     "spec/twilight_struggle/cards.rules:426:1",
     "spec/twilight_struggle/cards.rules:427:1",
     "spec/twilight_struggle/cards.rules:428:1",
     "spec/twilight_struggle/cards.rules:429:1",
+    "spec/twilight_struggle/cards.rules:430:1",
     "spec/twilight_struggle/cards.rules:431:1",
-    "spec/twilight_struggle/cards.rules:432:1",
     "spec/twilight_struggle/cards.rules:433:1",
-    "spec/twilight_struggle/cards.rules:435:1",
-    "spec/twilight_struggle/cards.rules:436:1",
+    "spec/twilight_struggle/cards.rules:434:1",
     "spec/twilight_struggle/cards.rules:437:1",
     "spec/twilight_struggle/cards.rules:438:1",
-    "spec/twilight_struggle/cards.rules:439:1",
-    "spec/twilight_struggle/cards.rules:440:1",
-    "spec/twilight_struggle/cards.rules:442:1",
-    "spec/twilight_struggle/cards.rules:443:1",
+    "spec/twilight_struggle/cards.rules:444:1",
+    "spec/twilight_struggle/cards.rules:445:1",
     "spec/twilight_struggle/cards.rules:446:1",
     "spec/twilight_struggle/cards.rules:447:1",
-    "spec/twilight_struggle/cards.rules:453:1",
+    "spec/twilight_struggle/cards.rules:448:1",
+    "spec/twilight_struggle/cards.rules:449:1",
+    "spec/twilight_struggle/cards.rules:450:1",
+    "spec/twilight_struggle/cards.rules:452:1",
     "spec/twilight_struggle/cards.rules:454:1",
     "spec/twilight_struggle/cards.rules:455:1",
-    "spec/twilight_struggle/cards.rules:456:1",
     "spec/twilight_struggle/cards.rules:457:1",
     "spec/twilight_struggle/cards.rules:458:1",
     "spec/twilight_struggle/cards.rules:459:1",
-    "spec/twilight_struggle/cards.rules:461:1",
+    "spec/twilight_struggle/cards.rules:462:1",
     "spec/twilight_struggle/cards.rules:463:1",
+)
+META_BOARD_ENTITY_AT_3 = (
     "spec/twilight_struggle/cards.rules:464:1",
+    "spec/twilight_struggle/cards.rules:465:1",
     "spec/twilight_struggle/cards.rules:466:1",
     "spec/twilight_struggle/cards.rules:467:1",
     "spec/twilight_struggle/cards.rules:468:1",
-    "spec/twilight_struggle/cards.rules:471:1",
-    "spec/twilight_struggle/cards.rules:472:1",
-)
-META_BOARD_ENTITY_AT_3 = (
-    "spec/twilight_struggle/cards.rules:473:1",
-    "spec/twilight_struggle/cards.rules:474:1",
-    "spec/twilight_struggle/cards.rules:475:1",
-    "spec/twilight_struggle/cards.rules:476:1",
+    "spec/twilight_struggle/cards.rules:469:1",
     "spec/twilight_struggle/cards.rules:477:1",
     "spec/twilight_struggle/cards.rules:478:1",
-    "spec/twilight_struggle/cards.rules:486:1",
+    "spec/twilight_struggle/cards.rules:479:1",
+    "spec/twilight_struggle/cards.rules:480:1",
+    "spec/twilight_struggle/cards.rules:482:1",
+    "spec/twilight_struggle/cards.rules:483:1",
+    "spec/twilight_struggle/cards.rules:485:1",
     "spec/twilight_struggle/cards.rules:487:1",
-    "spec/twilight_struggle/cards.rules:488:1",
-    "spec/twilight_struggle/cards.rules:489:1",
-    "spec/twilight_struggle/cards.rules:491:1",
-    "spec/twilight_struggle/cards.rules:492:1",
-    "spec/twilight_struggle/cards.rules:494:1",
-    "spec/twilight_struggle/cards.rules:496:1",
     "spec/twilight_struggle/map.rules:19:1",
     "spec/twilight_struggle/map.rules:20:1",
     "spec/twilight_struggle/map.rules:21:1",
@@ -2456,7 +2456,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="44c97f00dfe083ca",
+    spec_hash="0b5b545112ffb161",
     spec_files=META_SPEC_FILES,
     players=("ussr", "usa"),
     player_labels=("USSR", "USA"),

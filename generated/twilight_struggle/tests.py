@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 44c97f00dfe083ca
+# Spec hash: 0b5b545112ffb161
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: b6a65c34ed7bfe13
-# Fingerprint: source 3eb5e0aafe9511171c86 output 6b82f83be51db9cecc32
+# Tests hash: 7ddf4eed5b20e027
+# Fingerprint: source 0322e81b825751ab04f2 output 2cab65b16b05e06c7511
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -280,7 +280,6 @@ from .procedures import (
     p_pass_china_card,
     p_realignment_roll,
     p_score_region,
-    p_score_southeast_asia,
     p_space_race_advance,
     p_start_ops_shift_rule,
     p_war,
@@ -423,7 +422,7 @@ def tb_card_play_10_0(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:115
     state.frames.pop()
-    state.frames.append(new_frame(31, [1]))
+    state.frames.append(new_frame(32, [1]))
     return
 
 
@@ -568,7 +567,7 @@ def tb_card_play_18_0(state, frame):
     move_card(state, E_fidel, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:193
     state.frames.pop()
-    state.frames.append(new_frame(25, [UNBOUND] * 4))
+    state.frames.append(new_frame(26, [UNBOUND] * 4))
     return
 
 
@@ -605,7 +604,7 @@ def tb_card_play_20_0(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/card_play.rules:211
     state.frames.pop()
-    state.frames.append(new_frame(31, [1]))
+    state.frames.append(new_frame(32, [1]))
     return
 
 
@@ -615,7 +614,7 @@ def tb_card_play_20_1(state, frame):
     move_card(state, E_asia_scoring, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:216
     state.frames.pop()
-    state.frames.append(new_frame(31, [1]))
+    state.frames.append(new_frame(32, [1]))
     return
 
 
@@ -642,7 +641,7 @@ def tb_card_play_22_0(state, frame):
     p_pass_china_card(state, 1, False)
     # spec: spec/twilight_struggle/tests/card_play.rules:239
     state.frames.pop()
-    state.frames.append(new_frame(33, [UNBOUND] * 1))
+    state.frames.append(new_frame(34, [UNBOUND] * 1))
     return
 
 
@@ -664,7 +663,7 @@ def tb_card_play_24_0(state, frame):
     move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:254
     state.frames.pop()
-    state.frames.append(new_frame(28, [0] + [UNBOUND] * 1))
+    state.frames.append(new_frame(29, [0] + [UNBOUND] * 1))
     return
 
 
@@ -875,7 +874,7 @@ def tb_control_and_scoring_7_0(state, frame):
 def tb_control_and_scoring_7_1(state, frame):
     "test tests/control_and_scoring.rules#7 part 1 (spec/twilight_struggle/tests/control_and_scoring.rules:95)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:95
-    p_score_southeast_asia(state)
+    p_score_region(state, E_southeast_asia)
     state.frames.pop()
     return
 
@@ -2668,7 +2667,7 @@ def tb_events_early_81_0(state, frame):
     move_card(state, E_duck_and_cover, 7)
     # spec: spec/twilight_struggle/tests/events_early.rules:812
     state.frames.pop()
-    state.frames.append(new_frame(29, [1] + [UNBOUND] * 4))
+    state.frames.append(new_frame(30, [1] + [UNBOUND] * 4))
     return
 
 
@@ -2683,7 +2682,7 @@ def tb_events_early_82_0(state, frame):
     move_card(state, E_blockade, 7)
     # spec: spec/twilight_struggle/tests/events_early.rules:820
     state.frames.pop()
-    state.frames.append(new_frame(29, [1] + [UNBOUND] * 4))
+    state.frames.append(new_frame(30, [1] + [UNBOUND] * 4))
     return
 
 
@@ -2996,7 +2995,7 @@ def tb_events_late_16_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_late.rules:163
             state.frames.pop()
-            state.frames.append(new_frame(31, [1]))
+            state.frames.append(new_frame(32, [1]))
             return
 
 
@@ -3683,7 +3682,7 @@ def tb_events_late_54_0(state, frame):
     state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:575
     state.frames.pop()
-    state.frames.append(new_frame(27, [UNBOUND] * 3))
+    state.frames.append(new_frame(28, [UNBOUND] * 3))
     return
 
 
@@ -3695,7 +3694,7 @@ def tb_events_late_55_0(state, frame):
     move_card(state, E_defectors, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:585
     state.frames.pop()
-    state.frames.append(new_frame(27, [UNBOUND] * 3))
+    state.frames.append(new_frame(28, [UNBOUND] * 3))
     return
 
 
@@ -3925,7 +3924,7 @@ def tb_events_late_66_1(state, frame):
     "test tests/events_late.rules#66 part 1 (spec/twilight_struggle/tests/events_late.rules:697)"
     # spec: spec/twilight_struggle/tests/events_late.rules:697
     state.frames.pop()
-    state.frames.append(new_frame(31, [0]))
+    state.frames.append(new_frame(32, [0]))
     return
 
 
@@ -4073,7 +4072,7 @@ def tb_events_late_70_1(state, frame):
     "test tests/events_late.rules#70 part 1 (spec/twilight_struggle/tests/events_late.rules:744)"
     # spec: spec/twilight_struggle/tests/events_late.rules:744
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, E_iran, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [1, E_iran, 2, False] + [UNBOUND] * 3))
     return
 
 
@@ -4090,7 +4089,7 @@ def tb_events_late_70_3(state, frame):
     "test tests/events_late.rules#70 part 3 (spec/twilight_struggle/tests/events_late.rules:748)"
     # spec: spec/twilight_struggle/tests/events_late.rules:748
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, E_iraq, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [0, E_iraq, 2, False] + [UNBOUND] * 3))
     return
 
 
@@ -4107,7 +4106,7 @@ def tb_events_late_70_5(state, frame):
     "test tests/events_late.rules#70 part 5 (spec/twilight_struggle/tests/events_late.rules:752)"
     # spec: spec/twilight_struggle/tests/events_late.rules:752
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, E_cuba, 2, True] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [1, E_cuba, 2, True] + [UNBOUND] * 3))
     return
 
 
@@ -4123,7 +4122,7 @@ def tb_events_late_70_7(state, frame):
     "test tests/events_late.rules#70 part 7 (spec/twilight_struggle/tests/events_late.rules:756)"
     # spec: spec/twilight_struggle/tests/events_late.rules:756
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, E_iran, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [1, E_iran, 2, False] + [UNBOUND] * 3))
     return
 
 
@@ -4441,7 +4440,7 @@ def tb_events_mid_8_2(state, frame):
     "test tests/events_mid.rules#8 part 2 (spec/twilight_struggle/tests/events_mid.rules:88)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:88
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, E_nicaragua, 1, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [1, E_nicaragua, 1, False] + [UNBOUND] * 3))
     return
 
 
@@ -4472,7 +4471,7 @@ def tb_events_mid_9_1(state, frame):
     "test tests/events_mid.rules#9 part 1 (spec/twilight_struggle/tests/events_mid.rules:96)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:96
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, E_nicaragua, 1, True] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [0, E_nicaragua, 1, True] + [UNBOUND] * 3))
     return
 
 
@@ -4506,7 +4505,7 @@ def tb_events_mid_10_1(state, frame):
     "test tests/events_mid.rules#10 part 1 (spec/twilight_struggle/tests/events_mid.rules:105)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:105
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, E_nicaragua, 1, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [0, E_nicaragua, 1, False] + [UNBOUND] * 3))
     return
 
 
@@ -4543,7 +4542,7 @@ def tb_events_mid_11_1(state, frame):
     "test tests/events_mid.rules#11 part 1 (spec/twilight_struggle/tests/events_mid.rules:119)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:119
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, E_nicaragua, 1, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [1, E_nicaragua, 1, False] + [UNBOUND] * 3))
     return
 
 
@@ -4573,7 +4572,7 @@ def tb_events_mid_12_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:131
             state.frames.pop()
-            state.frames.append(new_frame(31, [0]))
+            state.frames.append(new_frame(32, [0]))
             return
 
 
@@ -4606,7 +4605,7 @@ def tb_events_mid_13_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:147
             state.frames.pop()
-            state.frames.append(new_frame(31, [0]))
+            state.frames.append(new_frame(32, [0]))
             return
 
 
@@ -4636,7 +4635,7 @@ def tb_events_mid_14_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:162
             state.frames.pop()
-            state.frames.append(new_frame(31, [1]))
+            state.frames.append(new_frame(32, [1]))
             return
 
 
@@ -4652,7 +4651,7 @@ def tb_events_mid_14_1(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:169
     state.frames.pop()
-    state.frames.append(new_frame(31, [0]))
+    state.frames.append(new_frame(32, [0]))
     return
 
 
@@ -4691,7 +4690,7 @@ def tb_events_mid_15_2(state, frame):
     "test tests/events_mid.rules#15 part 2 (spec/twilight_struggle/tests/events_mid.rules:181)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:181
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, E_nicaragua, 1, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [0, E_nicaragua, 1, False] + [UNBOUND] * 3))
     return
 
 
@@ -4722,7 +4721,7 @@ def tb_events_mid_16_1(state, frame):
     "test tests/events_mid.rules#16 part 1 (spec/twilight_struggle/tests/events_mid.rules:191)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:191
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, E_iraq, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [1, E_iraq, 2, False] + [UNBOUND] * 3))
     return
 
 
@@ -4753,7 +4752,7 @@ def tb_events_mid_17_1(state, frame):
     "test tests/events_mid.rules#17 part 1 (spec/twilight_struggle/tests/events_mid.rules:199)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:199
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, E_iran, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [0, E_iran, 2, False] + [UNBOUND] * 3))
     return
 
 
@@ -4786,7 +4785,7 @@ def tb_events_mid_18_1(state, frame):
     "test tests/events_mid.rules#18 part 1 (spec/twilight_struggle/tests/events_mid.rules:208)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:208
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, E_iraq, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [1, E_iraq, 2, False] + [UNBOUND] * 3))
     return
 
 
@@ -4821,7 +4820,7 @@ def tb_events_mid_19_1(state, frame):
     "test tests/events_mid.rules#19 part 1 (spec/twilight_struggle/tests/events_mid.rules:220)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:220
     state.frames.pop()
-    state.frames.append(new_frame(31, [1]))
+    state.frames.append(new_frame(32, [1]))
     return
 
 
@@ -4854,7 +4853,7 @@ def tb_events_mid_20_1(state, frame):
     "test tests/events_mid.rules#20 part 1 (spec/twilight_struggle/tests/events_mid.rules:236)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:236
     state.frames.pop()
-    state.frames.append(new_frame(31, [1]))
+    state.frames.append(new_frame(32, [1]))
     return
 
 
@@ -4881,7 +4880,7 @@ def tb_events_mid_21_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:246
             state.frames.pop()
-            state.frames.append(new_frame(31, [1]))
+            state.frames.append(new_frame(32, [1]))
             return
 
 
@@ -4913,7 +4912,7 @@ def tb_events_mid_22_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:256
             state.frames.pop()
-            state.frames.append(new_frame(31, [1]))
+            state.frames.append(new_frame(32, [1]))
             return
 
 
@@ -4944,7 +4943,7 @@ def tb_events_mid_23_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:270
             state.frames.pop()
-            state.frames.append(new_frame(31, [1]))
+            state.frames.append(new_frame(32, [1]))
             return
 
 
@@ -4973,7 +4972,7 @@ def tb_events_mid_24_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:279
             state.frames.pop()
-            state.frames.append(new_frame(31, [1]))
+            state.frames.append(new_frame(32, [1]))
             return
 
 
@@ -5018,7 +5017,7 @@ def tb_events_mid_26_1(state, frame):
     "test tests/events_mid.rules#26 part 1 (spec/twilight_struggle/tests/events_mid.rules:297)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:297
     state.frames.pop()
-    state.frames.append(new_frame(31, [0]))
+    state.frames.append(new_frame(32, [0]))
     return
 
 
@@ -5051,7 +5050,7 @@ def tb_events_mid_27_1(state, frame):
     "test tests/events_mid.rules#27 part 1 (spec/twilight_struggle/tests/events_mid.rules:308)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:308
     state.frames.pop()
-    state.frames.append(new_frame(31, [0]))
+    state.frames.append(new_frame(32, [0]))
     return
 
 
@@ -5109,7 +5108,7 @@ def tb_events_mid_29_2(state, frame):
     "test tests/events_mid.rules#29 part 2 (spec/twilight_struggle/tests/events_mid.rules:336)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:336
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, E_iran, 2, True] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [0, E_iran, 2, True] + [UNBOUND] * 3))
     return
 
 
@@ -5425,7 +5424,7 @@ def tb_events_mid_45_2(state, frame):
     "test tests/events_mid.rules#45 part 2 (spec/twilight_struggle/tests/events_mid.rules:516)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:516
     state.frames.pop()
-    state.frames.append(new_frame(31, [1]))
+    state.frames.append(new_frame(32, [1]))
     return
 
 
@@ -5450,7 +5449,7 @@ def tb_events_mid_46_1(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:529
     state.frames.pop()
-    state.frames.append(new_frame(31, [1]))
+    state.frames.append(new_frame(32, [1]))
     return
 
 
@@ -5475,7 +5474,7 @@ def tb_events_mid_46_3(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:541
     state.frames.pop()
-    state.frames.append(new_frame(31, [1]))
+    state.frames.append(new_frame(32, [1]))
     return
 
 
@@ -5508,7 +5507,7 @@ def tb_events_mid_47_2(state, frame):
     "test tests/events_mid.rules#47 part 2 (spec/twilight_struggle/tests/events_mid.rules:556)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:556
     state.frames.pop()
-    state.frames.append(new_frame(31, [1]))
+    state.frames.append(new_frame(32, [1]))
     return
 
 
@@ -5531,7 +5530,7 @@ def tb_events_mid_48_1(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:570
     state.frames.pop()
-    state.frames.append(new_frame(31, [1]))
+    state.frames.append(new_frame(32, [1]))
     return
 
 
@@ -5577,7 +5576,7 @@ def tb_events_mid_50_1(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:589
     state.frames.pop()
-    state.frames.append(new_frame(31, [1]))
+    state.frames.append(new_frame(32, [1]))
     return
 
 
@@ -5606,7 +5605,7 @@ def tb_events_mid_51_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:599
             state.frames.pop()
-            state.frames.append(new_frame(31, [1]))
+            state.frames.append(new_frame(32, [1]))
             return
 
 
@@ -5635,7 +5634,7 @@ def tb_events_mid_52_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:610
             state.frames.pop()
-            state.frames.append(new_frame(31, [1]))
+            state.frames.append(new_frame(32, [1]))
             return
 
 
@@ -5648,7 +5647,7 @@ def tb_events_mid_53_0(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:618
     state.frames.pop()
-    state.frames.append(new_frame(31, [1]))
+    state.frames.append(new_frame(32, [1]))
     return
 
 
@@ -5661,7 +5660,7 @@ def tb_events_mid_53_1(state, frame):
     state.stamps[5] += 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:624
     state.frames.pop()
-    state.frames.append(new_frame(31, [1]))
+    state.frames.append(new_frame(32, [1]))
     return
 
 
@@ -5697,7 +5696,7 @@ def tb_events_mid_54_0(state, frame):
             state.stamps[5] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:633
             state.frames.pop()
-            state.frames.append(new_frame(31, [1]))
+            state.frames.append(new_frame(32, [1]))
             return
 
 
@@ -6067,7 +6066,7 @@ def tb_events_mid_74_1(state, frame):
     "test tests/events_mid.rules#74 part 1 (spec/twilight_struggle/tests/events_mid.rules:802)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:802
     state.frames.pop()
-    state.frames.append(new_frame(29, [1] + [UNBOUND] * 4))
+    state.frames.append(new_frame(30, [1] + [UNBOUND] * 4))
     return
 
 
@@ -6405,7 +6404,7 @@ def tb_events_mid_92_2(state, frame):
     "test tests/events_mid.rules#92 part 2 (spec/twilight_struggle/tests/events_mid.rules:979)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:979
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, E_nicaragua, 1, True] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [1, E_nicaragua, 1, True] + [UNBOUND] * 3))
     return
 
 
@@ -7147,7 +7146,7 @@ def tb_events_mid_123_1(state, frame):
     "test tests/events_mid.rules#123 part 1 (spec/twilight_struggle/tests/events_mid.rules:1305)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1305
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, E_iraq, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [1, E_iraq, 2, False] + [UNBOUND] * 3))
     return
 
 
@@ -7425,7 +7424,7 @@ def tb_inside_other_plays_8_0(state, frame):
     move_card(state, E_five_year_plan, 3)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:117
     state.frames.pop()
-    state.frames.append(new_frame(27, [UNBOUND] * 3))
+    state.frames.append(new_frame(28, [UNBOUND] * 3))
     return
 
 
@@ -7461,7 +7460,7 @@ def tb_inside_other_plays_10_0(state, frame):
     move_card(state, E_star_wars, 3)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:142
     state.frames.pop()
-    state.frames.append(new_frame(27, [UNBOUND] * 3))
+    state.frames.append(new_frame(28, [UNBOUND] * 3))
     return
 
 
@@ -7508,7 +7507,7 @@ def tb_operations_0_1(state, frame):
     "test tests/operations.rules#0 part 1 (spec/twilight_struggle/tests/operations.rules:11)"
     # spec: spec/twilight_struggle/tests/operations.rules:11
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, E_iran, 3, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [0, E_iran, 3, False] + [UNBOUND] * 3))
     return
 
 
@@ -7525,7 +7524,7 @@ def tb_operations_1_1(state, frame):
     "test tests/operations.rules#1 part 1 (spec/twilight_struggle/tests/operations.rules:20)"
     # spec: spec/twilight_struggle/tests/operations.rules:20
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, E_iran, 3, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [0, E_iran, 3, False] + [UNBOUND] * 3))
     return
 
 
@@ -7542,7 +7541,7 @@ def tb_operations_2_1(state, frame):
     "test tests/operations.rules#2 part 1 (spec/twilight_struggle/tests/operations.rules:28)"
     # spec: spec/twilight_struggle/tests/operations.rules:28
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, E_jordan, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [0, E_jordan, 2, False] + [UNBOUND] * 3))
     return
 
 
@@ -7559,7 +7558,7 @@ def tb_operations_3_1(state, frame):
     "test tests/operations.rules#3 part 1 (spec/twilight_struggle/tests/operations.rules:36)"
     # spec: spec/twilight_struggle/tests/operations.rules:36
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, E_iran, 2, True] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [0, E_iran, 2, True] + [UNBOUND] * 3))
     return
 
 
@@ -7579,7 +7578,7 @@ def tb_operations_4_1(state, frame):
     "test tests/operations.rules#4 part 1 (spec/twilight_struggle/tests/operations.rules:48)"
     # spec: spec/twilight_struggle/tests/operations.rules:48
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, E_italy, 2, True] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [0, E_italy, 2, True] + [UNBOUND] * 3))
     return
 
 
@@ -7599,7 +7598,7 @@ def tb_operations_5_1(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/operations.rules:56
             frame[1] = 1
-            state.frames.append(new_frame(22, [0, E_iran, 4, False] + [UNBOUND] * 3))
+            state.frames.append(new_frame(23, [0, E_iran, 4, False] + [UNBOUND] * 3))
             return
         if pc == 1:
             # spec: spec/twilight_struggle/tests/operations.rules:57
@@ -7613,7 +7612,7 @@ def tb_operations_5_2(state, frame):
     "test tests/operations.rules#5 part 2 (spec/twilight_struggle/tests/operations.rules:59)"
     # spec: spec/twilight_struggle/tests/operations.rules:59
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, E_iraq, 4, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [0, E_iraq, 4, False] + [UNBOUND] * 3))
     return
 
 
@@ -7636,7 +7635,7 @@ def tb_operations_6_1(state, frame):
     "test tests/operations.rules#6 part 1 (spec/twilight_struggle/tests/operations.rules:68)"
     # spec: spec/twilight_struggle/tests/operations.rules:68
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, E_mexico, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(23, [1, E_mexico, 2, False] + [UNBOUND] * 3))
     return
 
 
@@ -7680,7 +7679,7 @@ def tb_operations_9_0(state, frame):
     state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:95
     state.frames.pop()
-    state.frames.append(new_frame(18, [0, 3, 0, 0]))
+    state.frames.append(new_frame(19, [0, 3, 0, 0]))
     return
 
 
@@ -7704,7 +7703,7 @@ def tb_operations_10_1(state, frame):
     "test tests/operations.rules#10 part 1 (spec/twilight_struggle/tests/operations.rules:116)"
     # spec: spec/twilight_struggle/tests/operations.rules:116
     state.frames.pop()
-    state.frames.append(new_frame(19, [0, 4, 0, 0] + [UNBOUND] * 4))
+    state.frames.append(new_frame(20, [0, 4, 0, 0] + [UNBOUND] * 4))
     return
 
 
@@ -7719,7 +7718,7 @@ def tb_operations_11_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:128
     state.frames.pop()
-    state.frames.append(new_frame(19, [0, 2, 0, 0] + [UNBOUND] * 4))
+    state.frames.append(new_frame(20, [0, 2, 0, 0] + [UNBOUND] * 4))
     return
 
 
@@ -7731,7 +7730,7 @@ def tb_operations_12_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:139
     state.frames.pop()
-    state.frames.append(new_frame(19, [1, 1, 0, 0] + [UNBOUND] * 4))
+    state.frames.append(new_frame(20, [1, 1, 0, 0] + [UNBOUND] * 4))
     return
 
 
@@ -7752,7 +7751,7 @@ def tb_operations_13_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:151
     state.frames.pop()
-    state.frames.append(new_frame(19, [0, 1, 0, 0] + [UNBOUND] * 4))
+    state.frames.append(new_frame(20, [0, 1, 0, 0] + [UNBOUND] * 4))
     return
 
 
@@ -7855,7 +7854,7 @@ def tb_operations_18_0(state, frame):
     state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:200
     state.frames.pop()
-    state.frames.append(new_frame(20, [0, 2, 0, 0] + [UNBOUND] * 4))
+    state.frames.append(new_frame(21, [0, 2, 0, 0] + [UNBOUND] * 4))
     return
 
 
@@ -7872,7 +7871,7 @@ def tb_operations_19_0(state, frame):
     state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:216
     state.frames.pop()
-    state.frames.append(new_frame(20, [0, 1, 0, 0] + [UNBOUND] * 4))
+    state.frames.append(new_frame(21, [0, 1, 0, 0] + [UNBOUND] * 4))
     return
 
 
@@ -7887,7 +7886,7 @@ def tb_operations_20_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:228
     state.frames.pop()
-    state.frames.append(new_frame(19, [0, 4, 1, 0] + [UNBOUND] * 4))
+    state.frames.append(new_frame(20, [0, 4, 1, 0] + [UNBOUND] * 4))
     return
 
 
@@ -7902,7 +7901,7 @@ def tb_operations_21_0(state, frame):
     state.stamps[11] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:239
     state.frames.pop()
-    state.frames.append(new_frame(19, [0, 4, 1, 0] + [UNBOUND] * 4))
+    state.frames.append(new_frame(20, [0, 4, 1, 0] + [UNBOUND] * 4))
     return
 
 
@@ -7916,7 +7915,7 @@ def tb_operations_22_0(state, frame):
     state.stamps[2] += 1
     # spec: spec/twilight_struggle/tests/operations.rules:247
     state.frames.pop()
-    state.frames.append(new_frame(21, [0, 4, 1, 0] + [UNBOUND] * 1))
+    state.frames.append(new_frame(22, [0, 4, 1, 0] + [UNBOUND] * 1))
     return
 
 
@@ -8145,7 +8144,7 @@ def tb_turn_and_victory_0_0(state, frame):
     "test tests/turn_and_victory.rules#0 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:7)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:7
     state.frames.pop()
-    state.frames.append(new_frame(23, [UNBOUND] * 4))
+    state.frames.append(new_frame(24, [UNBOUND] * 4))
     return
 
 
@@ -8236,7 +8235,7 @@ def tb_turn_and_victory_5_0(state, frame):
     move_card(state, E_containment, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:72
     state.frames.pop()
-    state.frames.append(new_frame(27, [UNBOUND] * 3))
+    state.frames.append(new_frame(28, [UNBOUND] * 3))
     return
 
 
@@ -8248,7 +8247,7 @@ def tb_turn_and_victory_6_0(state, frame):
     move_card(state, E_europe_scoring, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:83
     state.frames.pop()
-    state.frames.append(new_frame(27, [UNBOUND] * 3))
+    state.frames.append(new_frame(28, [UNBOUND] * 3))
     return
 
 
@@ -8260,7 +8259,7 @@ def tb_turn_and_victory_7_0(state, frame):
     move_card(state, E_europe_scoring, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:91
     state.frames.pop()
-    state.frames.append(new_frame(27, [UNBOUND] * 3))
+    state.frames.append(new_frame(28, [UNBOUND] * 3))
     return
 
 
@@ -8272,7 +8271,7 @@ def tb_turn_and_victory_8_0(state, frame):
     move_card(state, E_containment, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:99
     state.frames.pop()
-    state.frames.append(new_frame(27, [UNBOUND] * 3))
+    state.frames.append(new_frame(28, [UNBOUND] * 3))
     return
 
 
@@ -8287,7 +8286,7 @@ def tb_turn_and_victory_9_0(state, frame):
     move_card(state, E_containment, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:110
     state.frames.pop()
-    state.frames.append(new_frame(27, [UNBOUND] * 3))
+    state.frames.append(new_frame(28, [UNBOUND] * 3))
     return
 
 
@@ -8300,7 +8299,7 @@ def tb_turn_and_victory_10_0(state, frame):
     state.stamps[13] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:120
     state.frames.pop()
-    state.frames.append(new_frame(29, [1] + [UNBOUND] * 4))
+    state.frames.append(new_frame(30, [1] + [UNBOUND] * 4))
     return
 
 
@@ -8348,7 +8347,7 @@ def tb_turn_and_victory_12_0(state, frame):
     move_card(state, E_truman_doctrine, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:142
     state.frames.pop()
-    state.frames.append(new_frame(30, [UNBOUND] * 6))
+    state.frames.append(new_frame(31, [UNBOUND] * 6))
     return
 
 
@@ -8505,7 +8504,7 @@ def tb_turn_and_victory_22_0(state, frame):
     state.stamps[6] += 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:236
     state.frames.pop()
-    state.frames.append(new_frame(33, [UNBOUND] * 1))
+    state.frames.append(new_frame(34, [UNBOUND] * 1))
     return
 
 
