@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: a0cb1eed153f0adc
+# Spec hash: c31a075e59987279
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source fd1ae210d2dd365746ac output 3dc02c63f724f527e9b7
+# Fingerprint: source ba634fbdc28a530313d5 output d5d56a6ecbf190d58ee3
 "The Fox in the Forest: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -24,7 +24,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "a0cb1eed153f0adc"
+SPEC_HASH = "c31a075e59987279"
 TESTS_HASH = "1eb845def6bc34d1"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

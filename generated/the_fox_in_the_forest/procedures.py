@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: a0cb1eed153f0adc
+# Spec hash: c31a075e59987279
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source 4ce1e880191114c28c12 output 4429f05b241a41928eb8
+# Fingerprint: source 504d2e125088c3cd13ca output 4f957e55aa0aeabd6a72
 "The Fox in the Forest: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -58,40 +58,40 @@ from .rules import EVENT_WHEN, allowed_play, d_band_points, d_beats, d_reached_t
 
 
 def p_make_decree(state, v_c):
-    "procedure make_decree (spec/the_fox_in_the_forest/03_tricks.rules:54)"
-    # spec: spec/the_fox_in_the_forest/03_tricks.rules:55
+    "procedure make_decree (spec/the_fox_in_the_forest/03_tricks.rules:52)"
+    # spec: spec/the_fox_in_the_forest/03_tricks.rules:53
     move_card(
-        state, some_card(v_c, "spec/the_fox_in_the_forest/03_tricks.rules:55:5"), 4
+        state, some_card(v_c, "spec/the_fox_in_the_forest/03_tricks.rules:53:5"), 4
     )
-    # spec: spec/the_fox_in_the_forest/03_tricks.rules:56
+    # spec: spec/the_fox_in_the_forest/03_tricks.rules:54
     state.vars[2] = (
         A_suit[v_c]
         if v_c is not None
         else attr_of(
-            A_suit, v_c, "suit", "spec/the_fox_in_the_forest/03_tricks.rules:56:18"
+            A_suit, v_c, "suit", "spec/the_fox_in_the_forest/03_tricks.rules:54:18"
         )
     )
     state.stamps[7] += 1
 
 
 def p_take_trick(state, v_w):
-    "procedure take_trick (spec/the_fox_in_the_forest/03_tricks.rules:99)"
-    # spec: spec/the_fox_in_the_forest/03_tricks.rules:100
+    "procedure take_trick (spec/the_fox_in_the_forest/03_tricks.rules:97)"
+    # spec: spec/the_fox_in_the_forest/03_tricks.rules:98
     state.tracks[2 + v_w] = max(0, min(13, state.tracks[2 + v_w] + 1))
     state.stamps[3] += 1
-    # spec: spec/the_fox_in_the_forest/03_tricks.rules:101
+    # spec: spec/the_fox_in_the_forest/03_tricks.rules:99
     log_line(
         state,
         " ".join([label_of(PLAYER_LABELS, v_w), "wins the trick"]),
-        "spec/the_fox_in_the_forest/03_tricks.rules:101:5",
+        "spec/the_fox_in_the_forest/03_tricks.rules:99:5",
     )
-    # spec: spec/the_fox_in_the_forest/03_tricks.rules:102
+    # spec: spec/the_fox_in_the_forest/03_tricks.rules:100
     for v_p in PLAYERS:
-        # spec: spec/the_fox_in_the_forest/03_tricks.rules:103
+        # spec: spec/the_fox_in_the_forest/03_tricks.rules:101
         for v_c in [c_c for c_c in state.zones[5 + v_p] if A_rank[c_c] == 7]:
             state.tracks[v_w] = max(0, min(99, state.tracks[v_w] + 1))
             state.stamps[2] += 1
-        # spec: spec/the_fox_in_the_forest/03_tricks.rules:104
+        # spec: spec/the_fox_in_the_forest/03_tricks.rules:102
         dest = 7 + v_w
         for card in list(state.zones[5 + v_p]):
             move_card(state, card, dest)
@@ -304,16 +304,15 @@ def s_fox(state, frame):
     while True:
         if pc == 0:
             # spec: spec/the_fox_in_the_forest/03_tricks.rules:40
-            if len(state.zones[2 + L[0]]) > 0:
-                pc = 1
-            else:
-                pc = 5
-        if pc == 1:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:41
             player = L[0]
             offered = []
-            offered.append(0)
+            if len(state.zones[2 + L[0]]) > 0:
+                offered.append(0)
             offered.append(1)
+            if len(offered) == 1:  # unless forced: the only option, no decision
+                frame[3] = offered[0]
+                pc = 1
+                continue
             ids, labels = option_names(
                 offered,
                 ("exchange", "keep"),
@@ -326,20 +325,20 @@ def s_fox(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/the_fox_in_the_forest/03_tricks.rules:41:9",
+                "spec/the_fox_in_the_forest/03_tricks.rules:40:5",
             )
-            frame[1] = 2
+            frame[1] = 1
             return
-        if pc == 2:
+        if pc == 1:
             k = frame[3]
             if k == 0:
-                pc = 3
+                pc = 2
             elif k == 1:
-                pc = 5
+                pc = 4
             else:
-                pc = 5
-        if pc == 3:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:43
+                pc = 4
+        if pc == 2:
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:42
             player = L[0]
             values = list(state.zones[2 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -350,19 +349,19 @@ def s_fox(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/the_fox_in_the_forest/03_tricks.rules:43:17",
+                "spec/the_fox_in_the_forest/03_tricks.rules:42:13",
             )
-            frame[1] = 4
+            frame[1] = 3
             return
-        if pc == 4:
+        if pc == 3:
             L[1] = frame[3]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:44
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:43
             dest = 2 + L[0]
             for card in list(state.zones[4]):
                 move_card(state, card, dest)
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:45
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:44
             p_make_decree(state, L[1])
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:46
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:45
             log_line(
                 state,
                 " ".join(
@@ -373,32 +372,32 @@ def s_fox(state, frame):
                         "the decree card",
                     ]
                 ),
-                "spec/the_fox_in_the_forest/03_tricks.rules:46:17",
+                "spec/the_fox_in_the_forest/03_tricks.rules:45:13",
             )
-            pc = 5
-        if pc == 5:
+            pc = 4
+        if pc == 4:
             state.frames.pop()
             return
 
 
 def s_woodcutter(state, frame):
-    "procedure woodcutter (spec/the_fox_in_the_forest/03_tricks.rules:61)"
+    "procedure woodcutter (spec/the_fox_in_the_forest/03_tricks.rules:59)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:62
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:60
             if len(state.zones[1]) > 0:
                 move_card(
                     state,
                     some_card(
                         top_card(state, 1),
-                        "spec/the_fox_in_the_forest/03_tricks.rules:62:25",
+                        "spec/the_fox_in_the_forest/03_tricks.rules:60:25",
                     ),
                     2 + L[0],
                 )
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:64
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:62
             player = L[0]
             values = list(state.zones[2 + L[0]])
             if not values:
@@ -413,13 +412,13 @@ def s_woodcutter(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/the_fox_in_the_forest/03_tricks.rules:64:5",
+                "spec/the_fox_in_the_forest/03_tricks.rules:62:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:65
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:63
             move_card_bottom(state, L[1], 1)
             pc = 2
         if pc == 2:
@@ -428,13 +427,13 @@ def s_woodcutter(state, frame):
 
 
 def s_lead_trick(state, frame):
-    "procedure lead_trick (spec/the_fox_in_the_forest/03_tricks.rules:69)"
+    "procedure lead_trick (spec/the_fox_in_the_forest/03_tricks.rules:67)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:70
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:68
             player = L[0]
             values = [
                 c_c for c_c in state.zones[2 + L[0]] if allowed_play(state, L[0], c_c)
@@ -447,21 +446,21 @@ def s_lead_trick(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/the_fox_in_the_forest/03_tricks.rules:70:5",
+                "spec/the_fox_in_the_forest/03_tricks.rules:68:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:71
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:69
             state.vars[3] = L[1]
             state.stamps[8] += 1
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:72
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:70
             frame[1] = 2
             state.frames.append(new_frame(0, [L[0], L[1]]))
             return
         if pc == 2:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:73
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:71
             given = L[1]
             state.frames.pop()
             if state.frames:
@@ -472,13 +471,13 @@ def s_lead_trick(state, frame):
 
 
 def s_answer_trick(state, frame):
-    "procedure answer_trick (spec/the_fox_in_the_forest/03_tricks.rules:77)"
+    "procedure answer_trick (spec/the_fox_in_the_forest/03_tricks.rules:75)"
     # L: 0 p, 1 led, 2 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:78
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:76
             player = L[0]
             values = [
                 c_d for c_d in state.zones[2 + L[0]] if allowed_play(state, L[0], c_d)
@@ -491,19 +490,19 @@ def s_answer_trick(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/the_fox_in_the_forest/03_tricks.rules:78:5",
+                "spec/the_fox_in_the_forest/03_tricks.rules:76:5",
                 (L[1],),
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:79
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:77
             frame[1] = 2
             state.frames.append(new_frame(0, [L[0], L[2]]))
             return
         if pc == 2:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:80
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:78
             given = L[2]
             state.frames.pop()
             if state.frames:
@@ -514,39 +513,39 @@ def s_answer_trick(state, frame):
 
 
 def s_trick(state, frame):
-    "phase trick (spec/the_fox_in_the_forest/03_tricks.rules:84)"
+    "phase trick (spec/the_fox_in_the_forest/03_tricks.rules:82)"
     # L: 0 l, 1 f, 2 c, 3 d, 4 w
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:85
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:83
             L[0] = state.vars[1]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:86
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:84
             L[1] = None if L[0] is None else (L[0] + 1) % 2
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:87
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:85
             frame[1] = 1
             state.frames.append(new_frame(3, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:88
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:86
             frame[1] = 2
             state.frames.append(new_frame(4, [L[1], L[2]] + [UNBOUND] * 1))
             return
         if pc == 2:
             L[3] = frame[3]
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:89
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:87
             L[4] = bounded(
                 L[1] if d_beats(state, L[3], L[2]) else L[0],
-                "spec/the_fox_in_the_forest/03_tricks.rules:89:13",
+                "spec/the_fox_in_the_forest/03_tricks.rules:87:13",
             )
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:90
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:88
             p_take_trick(state, L[4])
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:92
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:90
             state.vars[1] = L[4]
             state.stamps[6] += 1
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:93
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:91
             if (
                 A_rank[L[2]]
                 if L[2] is not None
@@ -554,12 +553,12 @@ def s_trick(state, frame):
                     A_rank,
                     L[2],
                     "rank",
-                    "spec/the_fox_in_the_forest/03_tricks.rules:93:8",
+                    "spec/the_fox_in_the_forest/03_tricks.rules:91:8",
                 )
             ) == 1 and L[4] != L[0]:
                 state.vars[1] = L[0]
                 state.stamps[6] += 1
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:94
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:92
             if (
                 A_rank[L[3]]
                 if L[3] is not None
@@ -567,12 +566,12 @@ def s_trick(state, frame):
                     A_rank,
                     L[3],
                     "rank",
-                    "spec/the_fox_in_the_forest/03_tricks.rules:94:8",
+                    "spec/the_fox_in_the_forest/03_tricks.rules:92:8",
                 )
             ) == 1 and L[4] != L[1]:
                 state.vars[1] = L[1]
                 state.stamps[6] += 1
-            # spec: spec/the_fox_in_the_forest/03_tricks.rules:95
+            # spec: spec/the_fox_in_the_forest/03_tricks.rules:93
             state.vars[3] = None
             state.stamps[8] += 1
             state.frames.pop()

@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: a0cb1eed153f0adc
+# Spec hash: c31a075e59987279
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source 5ef86f7c9ec9a7ed9ecc output 97a8b6840babe54b2fdf
+# Fingerprint: source 9ecbd10b338a42277a85 output 061b3bce7c9a462ced2b
 "The Fox in the Forest: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1304,10 +1304,10 @@ NEVERS = {
 
 POLICIES = {
     "sensible": {
-        "spec/the_fox_in_the_forest/03_tricks.rules:41:9": pol_sensible_1,
-        "spec/the_fox_in_the_forest/03_tricks.rules:43:17": pol_sensible_2,
-        "spec/the_fox_in_the_forest/03_tricks.rules:64:5": pol_sensible_3,
-        "spec/the_fox_in_the_forest/03_tricks.rules:70:5": pol_sensible_0,
-        "spec/the_fox_in_the_forest/03_tricks.rules:78:5": pol_sensible_0,
+        "spec/the_fox_in_the_forest/03_tricks.rules:40:5": pol_sensible_1,
+        "spec/the_fox_in_the_forest/03_tricks.rules:42:13": pol_sensible_2,
+        "spec/the_fox_in_the_forest/03_tricks.rules:62:5": pol_sensible_3,
+        "spec/the_fox_in_the_forest/03_tricks.rules:68:5": pol_sensible_0,
+        "spec/the_fox_in_the_forest/03_tricks.rules:76:5": pol_sensible_0,
     },
 }

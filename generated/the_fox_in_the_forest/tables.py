@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: a0cb1eed153f0adc
+# Spec hash: c31a075e59987279
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source f53f936e7b1bea72b07a output 4c3d92dca246e25bd310
+# Fingerprint: source f5f3cdca67dd41cda09d output 8d8349f8eb9c012e6d8e
 "The Fox in the Forest: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, GameMeta, TrackMeta, TunableMeta, ZoneMeta
@@ -487,7 +487,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="the_fox_in_the_forest",
     title="The Fox in the Forest",
-    spec_hash="a0cb1eed153f0adc",
+    spec_hash="c31a075e59987279",
     spec_files=META_SPEC_FILES,
     players=("oak", "birch"),
     player_labels=("Oak", "Birch"),
