@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 0b5b545112ffb161
+# Spec hash: e53f135b3659d4c2
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 7ddf4eed5b20e027
-# Fingerprint: source 94f3143ca3a3f2521e86 output f8f43e314cb8ffdae473
+# Fingerprint: source 4d58233ba291243798c1 output e7d9f9e03ab1c0438266
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,7 +41,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "0b5b545112ffb161"
+SPEC_HASH = "e53f135b3659d4c2"
 TESTS_HASH = "7ddf4eed5b20e027"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

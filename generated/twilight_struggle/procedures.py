@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 0b5b545112ffb161
+# Spec hash: e53f135b3659d4c2
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 7ddf4eed5b20e027
-# Fingerprint: source 887446ac7f14b18c2c0a output bb4903f6a16041d345e2
+# Fingerprint: source e1d67ceb924a82d83e5d output 953e396364bc918b75e0
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -333,6 +333,17 @@ def p_start_ops_shift_rule(state):
     # spec: spec/twilight_struggle/event_helpers.rules:112
     if not is_active(state, 0, None):
         activate(state, 0, [], None)
+
+
+def p_cultural_revolution_effect(state):
+    "procedure cultural_revolution_effect (spec/twilight_struggle/events_mid.rules:470)"
+    # spec: spec/twilight_struggle/events_mid.rules:471
+    if state.location[E_china_card] == 5:
+        # spec: spec/twilight_struggle/events_mid.rules:472
+        p_pass_china_card(state, 0, True)
+    elif state.location[E_china_card] == 4:
+        # spec: spec/twilight_struggle/events_mid.rules:474
+        p_gain_vp(state, 0, 1)
 
 
 def p_civil_war_placement(state, v_p, v_ops, v_asia_bonus):
@@ -1208,32 +1219,27 @@ def ev_willy_brandt(state, v_you, v_this):
 
 def ev_cultural_revolution(state, v_you, v_this):
     "event of cultural_revolution (spec/twilight_struggle/events_mid.rules:466)"
-    # spec: spec/twilight_struggle/events_mid.rules:467
-    if state.location[E_china_card] == 5:
-        # spec: spec/twilight_struggle/events_mid.rules:468
-        p_pass_china_card(state, 0, True)
-    elif state.location[E_china_card] == 4:
-        # spec: spec/twilight_struggle/events_mid.rules:470
-        p_gain_vp(state, 0, 1)
+    # spec: spec/twilight_struggle/events_mid.rules:466
+    p_cultural_revolution_effect(state)
 
 
 def ev_flower_power(state, v_you, v_this):
-    "event of flower_power (spec/twilight_struggle/events_mid.rules:489)"
-    # spec: spec/twilight_struggle/events_mid.rules:489
+    "event of flower_power (spec/twilight_struggle/events_mid.rules:493)"
+    # spec: spec/twilight_struggle/events_mid.rules:493
     activate(state, 27, [], None)
 
 
 def ev_u2_incident(state, v_you, v_this):
-    "event of u2_incident (spec/twilight_struggle/events_mid.rules:506)"
-    # spec: spec/twilight_struggle/events_mid.rules:507
+    "event of u2_incident (spec/twilight_struggle/events_mid.rules:510)"
+    # spec: spec/twilight_struggle/events_mid.rules:511
     p_gain_vp(state, 0, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:508
+    # spec: spec/twilight_struggle/events_mid.rules:512
     activate(state, 28, [], "end_of_turn")
 
 
 def ev_opec(state, v_you, v_this):
-    "event of opec (spec/twilight_struggle/events_mid.rules:523)"
-    # spec: spec/twilight_struggle/events_mid.rules:524
+    "event of opec (spec/twilight_struggle/events_mid.rules:527)"
+    # spec: spec/twilight_struggle/events_mid.rules:528
     p_gain_vp(
         state,
         0,
@@ -1262,92 +1268,92 @@ def ev_opec(state, v_you, v_this):
                     )
                 ]
             ),
-            "spec/twilight_struggle/events_mid.rules:524:19",
+            "spec/twilight_struggle/events_mid.rules:528:19",
         ),
     )
 
 
 def ev_panama_canal_returned(state, v_you, v_this):
-    "event of panama_canal_returned (spec/twilight_struggle/events_mid.rules:543)"
-    # spec: spec/twilight_struggle/events_mid.rules:544
+    "event of panama_canal_returned (spec/twilight_struggle/events_mid.rules:547)"
+    # spec: spec/twilight_struggle/events_mid.rules:548
     for v_c in [E_panama, E_costa_rica, E_venezuela]:
         state.counters[2][v_c] = bounded(
             max(0, state.counters[2][v_c] + 1),
-            "spec/twilight_struggle/events_mid.rules:544:48",
+            "spec/twilight_struggle/events_mid.rules:548:48",
         )
         state.stamps[10] += 1
 
 
 def ev_camp_david_accords(state, v_you, v_this):
-    "event of camp_david_accords (spec/twilight_struggle/events_mid.rules:550)"
-    # spec: spec/twilight_struggle/events_mid.rules:551
+    "event of camp_david_accords (spec/twilight_struggle/events_mid.rules:554)"
+    # spec: spec/twilight_struggle/events_mid.rules:555
     p_gain_vp(state, 1, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:552
+    # spec: spec/twilight_struggle/events_mid.rules:556
     for v_c in [E_israel, E_jordan, E_egypt]:
         state.counters[2][v_c] = bounded(
             max(0, state.counters[2][v_c] + 1),
-            "spec/twilight_struggle/events_mid.rules:552:40",
+            "spec/twilight_struggle/events_mid.rules:556:40",
         )
         state.stamps[10] += 1
 
 
 def ev_john_paul_ii_elected_pope(state, v_you, v_this):
-    "event of john_paul_ii_elected_pope (spec/twilight_struggle/events_mid.rules:605)"
-    # spec: spec/twilight_struggle/events_mid.rules:606
+    "event of john_paul_ii_elected_pope (spec/twilight_struggle/events_mid.rules:609)"
+    # spec: spec/twilight_struggle/events_mid.rules:610
     state.counters[1][E_poland] = bounded(
         max(0, state.counters[1][E_poland] - 2),
-        "spec/twilight_struggle/events_mid.rules:606:5",
+        "spec/twilight_struggle/events_mid.rules:610:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:607
+    # spec: spec/twilight_struggle/events_mid.rules:611
     state.counters[2][E_poland] = bounded(
         max(0, state.counters[2][E_poland] + 1),
-        "spec/twilight_struggle/events_mid.rules:607:5",
+        "spec/twilight_struggle/events_mid.rules:611:5",
     )
     state.stamps[10] += 1
 
 
 def ev_latin_american_death_squads(state, v_you, v_this):
-    "event of latin_american_death_squads (spec/twilight_struggle/events_mid.rules:614)"
-    # spec: spec/twilight_struggle/events_mid.rules:615
+    "event of latin_american_death_squads (spec/twilight_struggle/events_mid.rules:618)"
+    # spec: spec/twilight_struggle/events_mid.rules:619
     activate(state, 29, [v_you], "end_of_turn")
 
 
 def ev_nixon_plays_the_china_card(state, v_you, v_this):
-    "event of nixon_plays_the_china_card (spec/twilight_struggle/events_mid.rules:639)"
-    # spec: spec/twilight_struggle/events_mid.rules:640
+    "event of nixon_plays_the_china_card (spec/twilight_struggle/events_mid.rules:643)"
+    # spec: spec/twilight_struggle/events_mid.rules:644
     if state.location[E_china_card] == 4:
-        # spec: spec/twilight_struggle/events_mid.rules:641
+        # spec: spec/twilight_struggle/events_mid.rules:645
         p_pass_china_card(state, 1, False)
     elif state.location[E_china_card] == 5:
-        # spec: spec/twilight_struggle/events_mid.rules:643
+        # spec: spec/twilight_struggle/events_mid.rules:647
         p_gain_vp(state, 1, 2)
 
 
 def ev_sadat_expels_soviets(state, v_you, v_this):
-    "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:649)"
-    # spec: spec/twilight_struggle/events_mid.rules:650
+    "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:653)"
+    # spec: spec/twilight_struggle/events_mid.rules:654
     state.counters[1][E_egypt] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:651
+    # spec: spec/twilight_struggle/events_mid.rules:655
     state.counters[2][E_egypt] = bounded(
         max(0, state.counters[2][E_egypt] + 1),
-        "spec/twilight_struggle/events_mid.rules:651:5",
+        "spec/twilight_struggle/events_mid.rules:655:5",
     )
     state.stamps[10] += 1
 
 
 def ev_shuttle_diplomacy(state, v_you, v_this):
-    "event of shuttle_diplomacy (spec/twilight_struggle/events_mid.rules:669)"
-    # spec: spec/twilight_struggle/events_mid.rules:670
+    "event of shuttle_diplomacy (spec/twilight_struggle/events_mid.rules:673)"
+    # spec: spec/twilight_struggle/events_mid.rules:674
     move_card(state, v_this, 11)
-    # spec: spec/twilight_struggle/events_mid.rules:671
+    # spec: spec/twilight_struggle/events_mid.rules:675
     activate(state, 30, [], None)
 
 
 def ev_alliance_for_progress(state, v_you, v_this):
-    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:736)"
-    # spec: spec/twilight_struggle/events_mid.rules:737
+    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:740)"
+    # spec: spec/twilight_struggle/events_mid.rules:741
     p_gain_vp(
         state,
         1,
@@ -1369,7 +1375,7 @@ def ev_alliance_for_progress(state, v_you, v_this):
                     )
                 ]
             ),
-            "spec/twilight_struggle/events_mid.rules:738:13",
+            "spec/twilight_struggle/events_mid.rules:742:13",
         ),
     )
 
@@ -1381,12 +1387,12 @@ def ev_africa_scoring(state, v_you, v_this):
 
 
 def ev_one_small_step(state, v_you, v_this):
-    "event of one_small_step (spec/twilight_struggle/events_mid.rules:745)"
-    # spec: spec/twilight_struggle/events_mid.rules:746
+    "event of one_small_step (spec/twilight_struggle/events_mid.rules:749)"
+    # spec: spec/twilight_struggle/events_mid.rules:750
     if state.tracks[6 + v_you] < 7:
         state.tracks[6 + v_you] = max(0, min(8, state.tracks[6 + v_you] + 1))
         state.stamps[7] += 1
-    # spec: spec/twilight_struggle/events_mid.rules:747
+    # spec: spec/twilight_struggle/events_mid.rules:751
     p_space_race_advance(state, v_you)
 
 
@@ -1627,42 +1633,42 @@ def t_we_will_bury_you_pending_2(state, v_p):
 
 
 def t_flower_power_in_effect_0(state, v_p, v_c):
-    "on card_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:492)"
-    # spec: spec/twilight_struggle/events_mid.rules:492
+    "on card_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:496)"
+    # spec: spec/twilight_struggle/events_mid.rules:496
     p_gain_vp(state, 0, 2)
 
 
 def t_flower_power_in_effect_1(state, v_p, v_c):
-    "on space_attempted of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:493)"
-    # spec: spec/twilight_struggle/events_mid.rules:494
+    "on space_attempted of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:497)"
+    # spec: spec/twilight_struggle/events_mid.rules:498
     log_line(
         state,
         "Flower Power: a war card on the space race scores nothing",
-        "spec/twilight_struggle/events_mid.rules:494:9",
+        "spec/twilight_struggle/events_mid.rules:498:9",
     )
-    # spec: spec/twilight_struggle/events_mid.rules:495
+    # spec: spec/twilight_struggle/events_mid.rules:499
     p_gain_vp(state, 1, 2)
 
 
 def t_flower_power_in_effect_2(state, v_p, v_c):
-    "on headline_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:497)"
-    # spec: spec/twilight_struggle/events_mid.rules:498
+    "on headline_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:501)"
+    # spec: spec/twilight_struggle/events_mid.rules:502
     p_gain_vp(state, 0, 2)
 
 
 def t_u2_incident_in_effect_0(state, v_o, v_c):
-    "on event_resolved of u2_incident_in_effect (spec/twilight_struggle/events_mid.rules:512)"
-    # spec: spec/twilight_struggle/events_mid.rules:513
+    "on event_resolved of u2_incident_in_effect (spec/twilight_struggle/events_mid.rules:516)"
+    # spec: spec/twilight_struggle/events_mid.rules:517
     cancel(state, 28, None)
-    # spec: spec/twilight_struggle/events_mid.rules:514
+    # spec: spec/twilight_struggle/events_mid.rules:518
     p_gain_vp(state, 0, 1)
 
 
 def t_shuttle_diplomacy_in_effect_0(state, v_r):
-    "on region_scored of shuttle_diplomacy_in_effect (spec/twilight_struggle/events_mid.rules:678)"
-    # spec: spec/twilight_struggle/events_mid.rules:679
+    "on region_scored of shuttle_diplomacy_in_effect (spec/twilight_struggle/events_mid.rules:682)"
+    # spec: spec/twilight_struggle/events_mid.rules:683
     cancel(state, 30, None)
-    # spec: spec/twilight_struggle/events_mid.rules:680
+    # spec: spec/twilight_struggle/events_mid.rules:684
     if state.location[E_shuttle_diplomacy] == 11:
         move_card(state, E_shuttle_diplomacy, 9)
 
@@ -1691,7 +1697,7 @@ def emit_card_played(state, x0, x1):
                 runs.append((t_missile_envy_obligation_0, [args[0], x0, x1]))
         elif kind == 27:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:492
+            # spec: spec/twilight_struggle/events_mid.rules:496
             if (
                 x0 == 1
                 and x1
@@ -1742,7 +1748,7 @@ def emit_region_scored(state, x0):
         kind = effect[0]
         if kind == 30:  # shuttle_diplomacy_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:678
+            # spec: spec/twilight_struggle/events_mid.rules:682
             if (x0 == E_middle_east or x0 == E_asia) and not state.vars[4]:
                 runs.append((t_shuttle_diplomacy_in_effect_0, [x0]))
     for function, values in runs:
@@ -1857,7 +1863,7 @@ def emit_event_resolved(state, x0, x1):
                 runs.append((t_we_will_bury_you_pending_1, [x0, x1]))
         elif kind == 28:  # u2_incident_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:512
+            # spec: spec/twilight_struggle/events_mid.rules:516
             if x1 == E_un_intervention:
                 runs.append((t_u2_incident_in_effect_0, [x0, x1]))
     for function, values in runs:
@@ -1873,7 +1879,7 @@ def emit_space_attempted(state, x0, x1):
         kind = effect[0]
         if kind == 27:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:493
+            # spec: spec/twilight_struggle/events_mid.rules:497
             if (
                 x0 == 1
                 and x1
@@ -1903,7 +1909,7 @@ def emit_headline_played(state, x0, x1):
         kind = effect[0]
         if kind == 27:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:497
+            # spec: spec/twilight_struggle/events_mid.rules:501
             if (
                 x0 == 1
                 and x1
@@ -6382,16 +6388,16 @@ def sev_abm_treaty(state, frame):
 
 
 def sev_lone_gunman(state, frame):
-    "event of lone_gunman (spec/twilight_struggle/events_mid.rules:531)"
+    "event of lone_gunman (spec/twilight_struggle/events_mid.rules:535)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:532
+            # spec: spec/twilight_struggle/events_mid.rules:536
             state.revealed[3] = True
             state.stamps[0] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:533
+            # spec: spec/twilight_struggle/events_mid.rules:537
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -6400,14 +6406,14 @@ def sev_lone_gunman(state, frame):
                         0,
                         bounded(
                             d_event_ops(state, 0, L[1], A_ops[L[1]]),
-                            "spec/twilight_struggle/events_mid.rules:533:37",
+                            "spec/twilight_struggle/events_mid.rules:537:37",
                         ),
                     ],
                 )
             )
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:534
+            # spec: spec/twilight_struggle/events_mid.rules:538
             if not is_active(state, 14, None):
                 state.revealed[3] = False
                 state.stamps[0] += 1
@@ -6416,31 +6422,31 @@ def sev_lone_gunman(state, frame):
 
 
 def sev_colonial_rear_guards(state, frame):
-    "event of colonial_rear_guards (spec/twilight_struggle/events_mid.rules:539)"
+    "event of colonial_rear_guards (spec/twilight_struggle/events_mid.rules:543)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_mid.rules:539
+    # spec: spec/twilight_struggle/events_mid.rules:543
     state.frames.pop()
     state.frames.append(new_frame(6, [L[1], 1] + [UNBOUND] * 2))
     return
 
 
 def sev_puppet_governments(state, frame):
-    "event of puppet_governments (spec/twilight_struggle/events_mid.rules:561)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 562
+    "event of puppet_governments (spec/twilight_struggle/events_mid.rules:565)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 566
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:562
+            # spec: spec/twilight_struggle/events_mid.rules:566
             L[3] = 3
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 7
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:562:5")
-            # spec: spec/twilight_struggle/events_mid.rules:563
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:566:5")
+            # spec: spec/twilight_struggle/events_mid.rules:567
             player = 1
             offered = []
             if any(
@@ -6461,7 +6467,7 @@ def sev_puppet_governments(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:563:9",
+                "spec/twilight_struggle/events_mid.rules:567:9",
             )
             frame[1] = 2
             return
@@ -6474,7 +6480,7 @@ def sev_puppet_governments(state, frame):
             else:
                 pc = 6
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:566
+            # spec: spec/twilight_struggle/events_mid.rules:570
             player = 1
             values = [
                 c_c
@@ -6492,21 +6498,21 @@ def sev_puppet_governments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:566:17",
+                "spec/twilight_struggle/events_mid.rules:570:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:567
+            # spec: spec/twilight_struggle/events_mid.rules:571
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:567:17",
+                "spec/twilight_struggle/events_mid.rules:571:17",
             )
             state.stamps[10] += 1
             pc = 6
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:569
+            # spec: spec/twilight_struggle/events_mid.rules:573
             pc = 7
             continue
             pc = 6
@@ -6520,25 +6526,25 @@ def sev_puppet_governments(state, frame):
 
 
 def sev_grain_sales_to_soviets(state, frame):
-    "event of grain_sales_to_soviets (spec/twilight_struggle/events_mid.rules:583)"
+    "event of grain_sales_to_soviets (spec/twilight_struggle/events_mid.rules:587)"
     # L: 0 you, 1 this, 2 own_ops, 3 taken
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:584
+            # spec: spec/twilight_struggle/events_mid.rules:588
             L[2] = True
-            # spec: spec/twilight_struggle/events_mid.rules:585
+            # spec: spec/twilight_struggle/events_mid.rules:589
             if len(state.zones[2]) > 0:
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:586
+            # spec: spec/twilight_struggle/events_mid.rules:590
             p_move_random_card(state, 0, "@8")
-            # spec: spec/twilight_struggle/events_mid.rules:587
+            # spec: spec/twilight_struggle/events_mid.rules:591
             L[3] = top_card(state, 8)
-            # spec: spec/twilight_struggle/events_mid.rules:588
+            # spec: spec/twilight_struggle/events_mid.rules:592
             player = 1
             offered = []
             offered.append(0)
@@ -6555,7 +6561,7 @@ def sev_grain_sales_to_soviets(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:588:9",
+                "spec/twilight_struggle/events_mid.rules:592:9",
             )
             frame[1] = 2
             return
@@ -6568,9 +6574,9 @@ def sev_grain_sales_to_soviets(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:590
+            # spec: spec/twilight_struggle/events_mid.rules:594
             L[2] = False
-            # spec: spec/twilight_struggle/events_mid.rules:591
+            # spec: spec/twilight_struggle/events_mid.rules:595
             log_line(
                 state,
                 " ".join(
@@ -6583,28 +6589,28 @@ def sev_grain_sales_to_soviets(state, frame):
                                 ENTITY_LABELS,
                                 L[3],
                                 "label",
-                                "spec/twilight_struggle/events_mid.rules:591:34",
+                                "spec/twilight_struggle/events_mid.rules:595:34",
                             )
                         ),
                         "taken from the USSR",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:591:17",
+                "spec/twilight_struggle/events_mid.rules:595:17",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:592
+            # spec: spec/twilight_struggle/events_mid.rules:596
             frame[1] = 5
             state.frames.append(new_frame(1, [1, L[3]] + [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/events_mid.rules:595
+            # spec: spec/twilight_struggle/events_mid.rules:599
             move_card(
                 state,
-                some_card(L[3], "spec/twilight_struggle/events_mid.rules:595:17"),
+                some_card(L[3], "spec/twilight_struggle/events_mid.rules:599:17"),
                 2,
             )
             pc = 5
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:599
+            # spec: spec/twilight_struggle/events_mid.rules:603
             if L[2]:
                 pc = 6
             else:
@@ -6618,7 +6624,7 @@ def sev_grain_sales_to_soviets(state, frame):
                         1,
                         bounded(
                             d_event_ops(state, 1, L[1], A_ops[L[1]]),
-                            "spec/twilight_struggle/events_mid.rules:599:49",
+                            "spec/twilight_struggle/events_mid.rules:603:49",
                         ),
                     ],
                 )
@@ -6630,21 +6636,21 @@ def sev_grain_sales_to_soviets(state, frame):
 
 
 def sev_oas_founded(state, frame):
-    "event of oas_founded (spec/twilight_struggle/events_mid.rules:625)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 626
+    "event of oas_founded (spec/twilight_struggle/events_mid.rules:629)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 630
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:626
+            # spec: spec/twilight_struggle/events_mid.rules:630
             L[3] = 2
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:626:5")
-            # spec: spec/twilight_struggle/events_mid.rules:627
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:630:5")
+            # spec: spec/twilight_struggle/events_mid.rules:631
             player = 1
             values = [
                 c_c
@@ -6660,16 +6666,16 @@ def sev_oas_founded(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:627:9",
+                "spec/twilight_struggle/events_mid.rules:631:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:628
+            # spec: spec/twilight_struggle/events_mid.rules:632
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:628:9",
+                "spec/twilight_struggle/events_mid.rules:632:9",
             )
             state.stamps[10] += 1
             L[3] = L[3] - 1
@@ -6681,24 +6687,24 @@ def sev_oas_founded(state, frame):
 
 
 def sev_the_voice_of_america(state, frame):
-    "event of the_voice_of_america (spec/twilight_struggle/events_mid.rules:690)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 692
+    "event of the_voice_of_america (spec/twilight_struggle/events_mid.rules:694)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 696
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:691
+            # spec: spec/twilight_struggle/events_mid.rules:695
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:692
+            # spec: spec/twilight_struggle/events_mid.rules:696
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 4
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:692:5")
-            # spec: spec/twilight_struggle/events_mid.rules:693
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:696:5")
+            # spec: spec/twilight_struggle/events_mid.rules:697
             player = 1
             values = [
                 c_c
@@ -6721,22 +6727,22 @@ def sev_the_voice_of_america(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:693:9",
+                "spec/twilight_struggle/events_mid.rules:697:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:695
+            # spec: spec/twilight_struggle/events_mid.rules:699
             state.counters[1][L[2]] = bounded(
                 max(0, state.counters[1][L[2]] - 1),
-                "spec/twilight_struggle/events_mid.rules:695:9",
+                "spec/twilight_struggle/events_mid.rules:699:9",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_mid.rules:696
+            # spec: spec/twilight_struggle/events_mid.rules:700
             state.counters[0][L[2]] = bounded(
                 max(0, state.counters[0][L[2]] + 1),
-                "spec/twilight_struggle/events_mid.rules:696:9",
+                "spec/twilight_struggle/events_mid.rules:700:9",
             )
             state.stamps[9] += 1
             pc = 3
@@ -6750,10 +6756,10 @@ def sev_the_voice_of_america(state, frame):
 
 
 def sev_liberation_theology(state, frame):
-    "event of liberation_theology (spec/twilight_struggle/events_mid.rules:702)"
+    "event of liberation_theology (spec/twilight_struggle/events_mid.rules:706)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_mid.rules:702
+    # spec: spec/twilight_struggle/events_mid.rules:706
     state.frames.pop()
     state.frames.append(
         new_frame(5, [L[1], 0, 3, 2, E_central_america, False] + [UNBOUND] * 2)
@@ -6762,13 +6768,13 @@ def sev_liberation_theology(state, frame):
 
 
 def sev_ussuri_river_skirmish(state, frame):
-    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:706)"
+    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:710)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:707
+            # spec: spec/twilight_struggle/events_mid.rules:711
             if state.location[E_china_card] == 4:
                 pc = 1
             elif state.location[E_china_card] == 5:
@@ -6776,11 +6782,11 @@ def sev_ussuri_river_skirmish(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:708
+            # spec: spec/twilight_struggle/events_mid.rules:712
             p_pass_china_card(state, 1, True)
             pc = 3
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:710
+            # spec: spec/twilight_struggle/events_mid.rules:714
             state.frames.pop()
             state.frames.append(
                 new_frame(5, [L[1], 1, 4, 2, E_asia, False] + [UNBOUND] * 2)
@@ -6792,22 +6798,22 @@ def sev_ussuri_river_skirmish(state, frame):
 
 
 def sev_ask_not_what_your_country_can_do_for_you(state, frame):
-    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:718)"
+    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:722)"
     # L: 0 you, 1 this, 2 discarded, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:719
+            # spec: spec/twilight_struggle/events_mid.rules:723
             L[2] = 0
-            # spec: spec/twilight_struggle/events_mid.rules:720
+            # spec: spec/twilight_struggle/events_mid.rules:724
             pc = 1
         if pc == 1:
             if not len(state.zones[3]) > 0:
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:720:5")
-            # spec: spec/twilight_struggle/events_mid.rules:721
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:724:5")
+            # spec: spec/twilight_struggle/events_mid.rules:725
             player = 1
             offered = []
             offered.append(0)
@@ -6824,7 +6830,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:721:9",
+                "spec/twilight_struggle/events_mid.rules:725:9",
             )
             frame[1] = 2
             return
@@ -6837,7 +6843,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:723
+            # spec: spec/twilight_struggle/events_mid.rules:727
             player = 1
             values = list(state.zones[3])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -6848,34 +6854,34 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:723:17",
+                "spec/twilight_struggle/events_mid.rules:727:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:724
+            # spec: spec/twilight_struggle/events_mid.rules:728
             move_card(state, L[3], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:725
-            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/events_mid.rules:725:17")
+            # spec: spec/twilight_struggle/events_mid.rules:729
+            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/events_mid.rules:729:17")
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:727
+            # spec: spec/twilight_struggle/events_mid.rules:731
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:730
+            # spec: spec/twilight_struggle/events_mid.rules:734
             log_line(
                 state,
                 " ".join(["USA discards", text_of(L[2]), "cards and draws as many"]),
-                "spec/twilight_struggle/events_mid.rules:730:5",
+                "spec/twilight_struggle/events_mid.rules:734:5",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:731
+            # spec: spec/twilight_struggle/events_mid.rules:735
             for _ in range(L[2]):
-                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:731:5")
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:735:5")
                 p_draw_card(state, 1)
             state.frames.pop()
             return
@@ -7684,18 +7690,18 @@ def sev_special_relationship(state, frame):
 
 
 def sev_che(state, frame):
-    "event of che (spec/twilight_struggle/events_mid.rules:761)"
+    "event of che (spec/twilight_struggle/events_mid.rules:765)"
     # L: 0 you, 1 this, 2 ops, 3 first, 4 before, 5 second
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:762
+            # spec: spec/twilight_struggle/events_mid.rules:766
             L[2] = bounded(
                 d_event_ops(state, 0, L[1], A_ops[L[1]]),
-                "spec/twilight_struggle/events_mid.rules:762:15",
+                "spec/twilight_struggle/events_mid.rules:766:15",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:763
+            # spec: spec/twilight_struggle/events_mid.rules:767
             if any(
                 not A_battleground[c_c]
                 and (
@@ -7710,7 +7716,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:764
+            # spec: spec/twilight_struggle/events_mid.rules:768
             player = 0
             offered = []
             offered.append(0)
@@ -7730,7 +7736,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:764:9",
+                "spec/twilight_struggle/events_mid.rules:768:9",
             )
             frame[1] = 2
             return
@@ -7743,7 +7749,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:766
+            # spec: spec/twilight_struggle/events_mid.rules:770
             player = 0
             values = [
                 c_first
@@ -7766,20 +7772,20 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:766:17",
+                "spec/twilight_struggle/events_mid.rules:770:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:767
+            # spec: spec/twilight_struggle/events_mid.rules:771
             L[4] = state.counters[2][L[3]]
-            # spec: spec/twilight_struggle/events_mid.rules:768
+            # spec: spec/twilight_struggle/events_mid.rules:772
             frame[1] = 5
             state.frames.append(new_frame(23, [0, L[3], L[2], False] + [UNBOUND] * 3))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:769
+            # spec: spec/twilight_struggle/events_mid.rules:773
             if state.counters[2][L[3]] < L[4] and any(
                 (
                     not A_battleground[c_c]
@@ -7797,7 +7803,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:771
+            # spec: spec/twilight_struggle/events_mid.rules:775
             player = 0
             offered = []
             offered.append(0)
@@ -7812,7 +7818,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:771:21",
+                "spec/twilight_struggle/events_mid.rules:775:21",
             )
             frame[1] = 7
             return
@@ -7825,7 +7831,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 8:
-            # spec: spec/twilight_struggle/events_mid.rules:773
+            # spec: spec/twilight_struggle/events_mid.rules:777
             player = 0
             values = [
                 c_second
@@ -7851,13 +7857,13 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:773:29",
+                "spec/twilight_struggle/events_mid.rules:777:29",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:776
+            # spec: spec/twilight_struggle/events_mid.rules:780
             state.frames.pop()
             state.frames.append(new_frame(23, [0, L[5], L[2], False] + [UNBOUND] * 3))
             return
@@ -7867,32 +7873,32 @@ def sev_che(state, frame):
 
 
 def sev_our_man_in_tehran(state, frame):
-    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:794)"
+    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:798)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:795
+            # spec: spec/twilight_struggle/events_mid.rules:799
             for _ in range(5):
-                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:795:5")
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:799:5")
                 if len(state.zones[1]) > 0:
                     move_card(
                         state,
                         some_card(
                             top_card(state, 1),
-                            "spec/twilight_struggle/events_mid.rules:795:36",
+                            "spec/twilight_struggle/events_mid.rules:799:36",
                         ),
                         13,
                     )
-            # spec: spec/twilight_struggle/events_mid.rules:796
+            # spec: spec/twilight_struggle/events_mid.rules:800
             pc = 1
         if pc == 1:
             if not len(state.zones[13]) > 0:
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:796:5")
-            # spec: spec/twilight_struggle/events_mid.rules:797
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:800:5")
+            # spec: spec/twilight_struggle/events_mid.rules:801
             player = 1
             offered = []
             offered.append(0)
@@ -7909,7 +7915,7 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:797:9",
+                "spec/twilight_struggle/events_mid.rules:801:9",
             )
             frame[1] = 2
             return
@@ -7922,7 +7928,7 @@ def sev_our_man_in_tehran(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:799
+            # spec: spec/twilight_struggle/events_mid.rules:803
             player = 1
             values = list(state.zones[13])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7933,15 +7939,15 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:799:17",
+                "spec/twilight_struggle/events_mid.rules:803:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:800
+            # spec: spec/twilight_struggle/events_mid.rules:804
             move_card(state, L[2], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:801
+            # spec: spec/twilight_struggle/events_mid.rules:805
             log_line(
                 state,
                 " ".join(
@@ -7951,21 +7957,21 @@ def sev_our_man_in_tehran(state, frame):
                         "(Our Man in Tehran)",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:801:17",
+                "spec/twilight_struggle/events_mid.rules:805:17",
             )
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:803
+            # spec: spec/twilight_struggle/events_mid.rules:807
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:806
+            # spec: spec/twilight_struggle/events_mid.rules:810
             for card in list(state.zones[13]):
                 move_card(state, card, 1)
-            # spec: spec/twilight_struggle/events_mid.rules:807
+            # spec: spec/twilight_struggle/events_mid.rules:811
             shuffle(state, 1)
             state.frames.pop()
             return

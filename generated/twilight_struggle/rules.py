@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 0b5b545112ffb161
+# Spec hash: e53f135b3659d4c2
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 7ddf4eed5b20e027
-# Fingerprint: source 26540f048157f5fe388a output f94fff479a2f84c0217a
+# Fingerprint: source fab21383928c3037b8e3 output ffbc3a062c334d931998
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1041,7 +1041,7 @@ def d_muslim_revolution_country(state, v_c):
 
 def d_is_war_card(state, v_c):
     "define is_war_card"
-    # spec: spec/twilight_struggle/events_mid.rules:483
+    # spec: spec/twilight_struggle/events_mid.rules:487
     return v_c in [
         E_arab_israeli_war,
         E_korean_war,
@@ -1053,7 +1053,7 @@ def d_is_war_card(state, v_c):
 
 def d_flower_power_counts(state, v_p, v_c):
     "define flower_power_counts"
-    # spec: spec/twilight_struggle/events_mid.rules:486
+    # spec: spec/twilight_struggle/events_mid.rules:490
     return (
         v_p == 1
         and v_c
@@ -1070,7 +1070,7 @@ def d_flower_power_counts(state, v_p, v_c):
 
 def d_opec_country(state, v_c):
     "define opec_country"
-    # spec: spec/twilight_struggle/events_mid.rules:520
+    # spec: spec/twilight_struggle/events_mid.rules:524
     return v_c in [
         E_egypt,
         E_iran,
@@ -1084,19 +1084,19 @@ def d_opec_country(state, v_c):
 
 def d_empty_country(state, v_c):
     "define empty_country"
-    # spec: spec/twilight_struggle/events_mid.rules:559
+    # spec: spec/twilight_struggle/events_mid.rules:563
     return state.counters[2][v_c] == 0 and state.counters[1][v_c] == 0
 
 
 def d_usa_counts_as_china_holder(state):
     "define usa_counts_as_china_holder"
-    # spec: spec/twilight_struggle/events_mid.rules:637
+    # spec: spec/twilight_struggle/events_mid.rules:641
     return state.location[E_china_card] == 5
 
 
 def d_voice_of_america_target(state, v_c):
     "define voice_of_america_target"
-    # spec: spec/twilight_struggle/events_mid.rules:687
+    # spec: spec/twilight_struggle/events_mid.rules:691
     return (
         v_c not in RS_europe
         and state.counters[1][v_c] > 0
@@ -1106,7 +1106,7 @@ def d_voice_of_america_target(state, v_c):
 
 def d_che_target(state, v_c):
     "define che_target"
-    # spec: spec/twilight_struggle/events_mid.rules:757
+    # spec: spec/twilight_struggle/events_mid.rules:761
     return (
         not (
             A_battleground[v_c]
@@ -1115,7 +1115,7 @@ def d_che_target(state, v_c):
                 A_battleground,
                 v_c,
                 "battleground",
-                "spec/twilight_struggle/events_mid.rules:758:9",
+                "spec/twilight_struggle/events_mid.rules:762:9",
             )
         )
         and ((v_c in RS_central_america or v_c in RS_south_america) or v_c in RS_africa)
@@ -2254,7 +2254,7 @@ def q_battleground_adjustment(state, v_p, v_r):
         kind = effect[0]
         if kind == 30:  # shuttle_diplomacy_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:675
+            # spec: spec/twilight_struggle/events_mid.rules:679
             if (
                 v_p == 0
                 and (v_r == E_middle_east or v_r == E_asia)
@@ -2382,12 +2382,12 @@ def q_coup_roll_modifier(state, v_p, v_c):
             value += -1
         elif kind == 29:  # latin_american_death_squads_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:619
+            # spec: spec/twilight_struggle/events_mid.rules:623
             if v_p == args[0] and (
                 v_c in RS_central_america or v_c in RS_south_america
             ):
                 value += 1
-            # spec: spec/twilight_struggle/events_mid.rules:620
+            # spec: spec/twilight_struggle/events_mid.rules:624
             if v_p == (None if args[0] is None else (args[0] + 1) % 2) and (
                 v_c in RS_central_america or v_c in RS_south_america
             ):
@@ -2725,19 +2725,19 @@ def when_muslim_revolution(state, v_you, v_this):
 
 def when_flower_power(state, v_you, v_this):
     "when the event of flower_power may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:489
+    # spec: spec/twilight_struggle/events_mid.rules:493
     return not (A_starred[E_an_evil_empire] and state.location[E_an_evil_empire] == 10)
 
 
 def when_opec(state, v_you, v_this):
     "when the event of opec may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:523
+    # spec: spec/twilight_struggle/events_mid.rules:527
     return not (A_starred[E_north_sea_oil] and state.location[E_north_sea_oil] == 10)
 
 
 def when_one_small_step(state, v_you, v_this):
     "when the event of one_small_step may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:745
+    # spec: spec/twilight_struggle/events_mid.rules:749
     return (
         state.tracks[6 + v_you]
         < state.tracks[6 + (None if v_you is None else (v_you + 1) % 2)]
@@ -2773,7 +2773,7 @@ def when_the_cambridge_five(state, v_you, v_this):
 
 def when_our_man_in_tehran(state, v_you, v_this):
     "when the event of our_man_in_tehran may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:794
+    # spec: spec/twilight_struggle/events_mid.rules:798
     return any(
         c_c in KS_country
         and (
@@ -3144,7 +3144,7 @@ def kept_7(state):
 
 
 def kept_8(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:524, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:528, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[0],
@@ -3184,7 +3184,7 @@ def kept_8(state):
 
 
 def kept_9(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:566, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:570, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[10],)
     kept = state.memo.get(9)
@@ -3206,7 +3206,7 @@ def kept_9(state):
 
 
 def kept_10(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:693, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:697, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[9],
@@ -3233,7 +3233,7 @@ def kept_10(state):
 
 
 def kept_11(state):
-    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:766, while what it reads is unchanged"
+    "kept: the members of K_country where the test at spec/twilight_struggle/events_mid.rules:770, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[0],
@@ -4798,10 +4798,10 @@ NEVERS = {
         "spec/twilight_struggle/events_late.rules:95:5": nev_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:251:5": nev_careful_core_20,
         "spec/twilight_struggle/events_mid.rules:254:13": nev_careful_core_16,
-        "spec/twilight_struggle/events_mid.rules:764:9": nev_careful_core_23,
-        "spec/twilight_struggle/events_mid.rules:766:17": nev_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:771:21": nev_careful_core_23,
-        "spec/twilight_struggle/events_mid.rules:773:29": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:768:9": nev_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:770:17": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:775:21": nev_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:777:29": nev_careful_core_12,
         "spec/twilight_struggle/operations.rules:183:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
@@ -4815,10 +4815,10 @@ NEVERS = {
         "spec/twilight_struggle/events_late.rules:95:5": nev_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:251:5": nev_careful_core_20,
         "spec/twilight_struggle/events_mid.rules:254:13": nev_careful_core_16,
-        "spec/twilight_struggle/events_mid.rules:764:9": nev_careful_core_23,
-        "spec/twilight_struggle/events_mid.rules:766:17": nev_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:771:21": nev_careful_core_23,
-        "spec/twilight_struggle/events_mid.rules:773:29": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:768:9": nev_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:770:17": nev_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:775:21": nev_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:777:29": nev_careful_core_12,
         "spec/twilight_struggle/operations.rules:183:5": nev_careful_core_6,
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
@@ -4883,16 +4883,16 @@ POLICIES = {
         "spec/twilight_struggle/events_mid.rules:409:5": pol_careful_core_24,
         "spec/twilight_struggle/events_mid.rules:413:13": pol_careful_core_9,
         "spec/twilight_struggle/events_mid.rules:449:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:563:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_mid.rules:566:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:627:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:693:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:723:17": pol_careful_core_31,
-        "spec/twilight_struggle/events_mid.rules:764:9": pol_careful_core_23,
-        "spec/twilight_struggle/events_mid.rules:766:17": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:771:21": pol_careful_core_23,
-        "spec/twilight_struggle/events_mid.rules:773:29": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:799:17": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:567:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_mid.rules:570:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:631:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:697:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:727:17": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:768:9": pol_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:770:17": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:775:21": pol_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:777:29": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:803:17": pol_careful_core_31,
         "spec/twilight_struggle/operations.rules:113:9": pol_careful_core_8,
         "spec/twilight_struggle/operations.rules:146:9": pol_careful_core_7,
         "spec/twilight_struggle/operations.rules:183:5": pol_careful_core_6,
@@ -4961,16 +4961,16 @@ POLICIES = {
         "spec/twilight_struggle/events_mid.rules:409:5": pol_careful_core_24,
         "spec/twilight_struggle/events_mid.rules:413:13": pol_careful_core_9,
         "spec/twilight_struggle/events_mid.rules:449:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:563:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_mid.rules:566:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:627:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_mid.rules:693:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_mid.rules:723:17": pol_careful_core_31,
-        "spec/twilight_struggle/events_mid.rules:764:9": pol_careful_core_23,
-        "spec/twilight_struggle/events_mid.rules:766:17": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:771:21": pol_careful_core_23,
-        "spec/twilight_struggle/events_mid.rules:773:29": pol_careful_core_12,
-        "spec/twilight_struggle/events_mid.rules:799:17": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:567:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_mid.rules:570:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:631:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_mid.rules:697:9": pol_careful_core_10,
+        "spec/twilight_struggle/events_mid.rules:727:17": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:768:9": pol_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:770:17": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:775:21": pol_careful_core_23,
+        "spec/twilight_struggle/events_mid.rules:777:29": pol_careful_core_12,
+        "spec/twilight_struggle/events_mid.rules:803:17": pol_careful_core_31,
         "spec/twilight_struggle/operations.rules:113:9": pol_careful_core_8,
         "spec/twilight_struggle/operations.rules:146:9": pol_careful_core_7,
         "spec/twilight_struggle/operations.rules:183:5": pol_careful_core_6,
