@@ -24,6 +24,13 @@ from .code import P_ADD, P_COND, P_NOT, Code, clamp
 from .expr import ExprEmitter, Scope
 
 
+def _flag_value(value: Code) -> str:
+    """A flag's new cell: 0 or 1 for a truth (a constant folded, so `set f to true` reads `= 1`)."""
+    if value.is_constant:
+        return "1" if value.value else "0"
+    return f"1 if {value.at(P_COND + 1)} else 0"
+
+
 class Lowerer:
     """Lowers one routine's body; `style` says where its locals live (see Scope)."""
 
@@ -309,7 +316,7 @@ class Lowerer:
             target = f"state.tracks[{slot}]"
             value = self._update(target, op, amount)
             if name in model.flags:  # a truth, kept as 0 or 1 (only `set` reaches a flag)
-                self.add(ln.Assign(depth, target=target, value=f"1 if {value.at(P_COND + 1)} else 0"))
+                self.add(ln.Assign(depth, target=target, value=_flag_value(value)))
                 return
             low, high = track.low, track.high
             if index is not None:
@@ -330,7 +337,7 @@ class Lowerer:
             target = f"state.counters[{row}][{cell}]"
             value = self._update(target, op, amount)
             if name in model.flags:  # a truth, kept as 0 or 1 (only `set` reaches a flag)
-                self.add(ln.Assign(depth, target=target, value=f"1 if {value.at(P_COND + 1)} else 0"))
+                self.add(ln.Assign(depth, target=target, value=_flag_value(value)))
                 return
             if value.number is not None:
                 self.add(ln.Assign(depth, target=target, value=repr(max(0, value.number))))

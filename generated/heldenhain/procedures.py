@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source 68f892d73a895991d610 output a39d5364d91b53c5d941
+# Fingerprint: source 0923e327d2450e0091d5 output de8828182fd9a0b52387
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -393,17 +393,17 @@ def p_traeger_stress_geben(state, v_a, v_n):
 def p_aufrichten(state, v_f):
     "procedure aufrichten (spec/heldenhain/03_rules.rules:204)"
     # spec: spec/heldenhain/03_rules.rules:205
-    state.counters[1][v_f] = 1 if False else 0
+    state.counters[1][v_f] = 0
     state.stamps[8] += 1
     # spec: spec/heldenhain/03_rules.rules:206
-    state.counters[3][v_f] = 1 if False else 0
+    state.counters[3][v_f] = 0
     state.stamps[10] += 1
 
 
 def p_erschoepfen(state, v_f):
     "procedure erschoepfen (spec/heldenhain/03_rules.rules:209)"
     # spec: spec/heldenhain/03_rules.rules:209
-    state.counters[1][v_f] = 1 if True else 0
+    state.counters[1][v_f] = 1
     state.stamps[8] += 1
 
 
@@ -413,7 +413,7 @@ def p_sperren(state, v_f):
     p_erschoepfen(state, v_f)
     # spec: spec/heldenhain/03_rules.rules:215
     if allowed_aussetzen_lassen(state, v_f):
-        state.counters[3][v_f] = 1 if True else 0
+        state.counters[3][v_f] = 1
         state.stamps[10] += 1
 
 
@@ -423,13 +423,13 @@ def p_zuruecksetzen(state, v_f):
     state.counters[0][v_f] = 0
     state.stamps[7] += 1
     # spec: spec/heldenhain/03_rules.rules:221
-    state.counters[1][v_f] = 1 if False else 0
+    state.counters[1][v_f] = 0
     state.stamps[8] += 1
     # spec: spec/heldenhain/03_rules.rules:222
-    state.counters[2][v_f] = 1 if False else 0
+    state.counters[2][v_f] = 0
     state.stamps[9] += 1
     # spec: spec/heldenhain/03_rules.rules:223
-    state.counters[3][v_f] = 1 if False else 0
+    state.counters[3][v_f] = 0
     state.stamps[10] += 1
     # spec: spec/heldenhain/03_rules.rules:224
     state.counters[4][v_f] = 0
@@ -444,7 +444,7 @@ def p_zuruecksetzen(state, v_f):
     state.counters[7][v_f] = 0
     state.stamps[14] += 1
     # spec: spec/heldenhain/03_rules.rules:228
-    state.counters[9][v_f] = 1 if False else 0
+    state.counters[9][v_f] = 0
     state.stamps[16] += 1
     # spec: spec/heldenhain/03_rules.rules:229
     state.counters[8][v_f] = bounded(
@@ -2330,7 +2330,7 @@ def s_figur_ins_feld(state, frame):
                 state, some_card(L[1], "spec/heldenhain/03_rules.rules:273:5"), 5 + L[0]
             )
             # spec: spec/heldenhain/03_rules.rules:274
-            state.counters[2][L[1]] = 1 if True else 0
+            state.counters[2][L[1]] = 1
             state.stamps[9] += 1
             state.frames.pop()
             return
@@ -2460,7 +2460,7 @@ def s_karte_ausspielen(state, frame):
                 11 + L[0],
             )
             # spec: spec/heldenhain/03_rules.rules:308
-            state.counters[2][L[1]] = 1 if True else 0
+            state.counters[2][L[1]] = 1
             state.stamps[9] += 1
             pc = 7
         if pc == 5:
@@ -2596,7 +2596,7 @@ def s_karte_nutzen(state, frame):
             )
             # spec: spec/heldenhain/03_rules.rules:363
             if L[1] in KS_hauptquartier:
-                state.counters[9][L[1]] = 1 if True else 0
+                state.counters[9][L[1]] = 1
                 state.stamps[16] += 1
             else:
                 p_erschoepfen(state, L[1])
@@ -3121,7 +3121,7 @@ def s_aufbau(state, frame):
                     # spec: spec/heldenhain/04_turn.rules:26
                     move_card(state, L[1], 3 + L[0])
                     # spec: spec/heldenhain/04_turn.rules:27
-                    state.counters[10][L[1]] = 1 if True else 0
+                    state.counters[10][L[1]] = 1
                     state.stamps[17] += 1
                     # spec: spec/heldenhain/04_turn.rules:28
                     break
@@ -3172,7 +3172,7 @@ def s_zugbeginn_ausfuehren(state, frame):
                 # spec: spec/heldenhain/04_turn.rules:47
                 if state.counters[3][L[1]] == 1:
                     # spec: spec/heldenhain/04_turn.rules:48
-                    state.counters[3][L[1]] = 1 if False else 0
+                    state.counters[3][L[1]] = 0
                     state.stamps[10] += 1
                     # spec: spec/heldenhain/04_turn.rules:49
                     state.counters[4][L[1]] = 2
@@ -3181,10 +3181,10 @@ def s_zugbeginn_ausfuehren(state, frame):
                     # spec: spec/heldenhain/04_turn.rules:51
                     p_aufrichten(state, L[1])
                 # spec: spec/heldenhain/04_turn.rules:53
-                state.counters[2][L[1]] = 1 if False else 0
+                state.counters[2][L[1]] = 0
                 state.stamps[9] += 1
                 # spec: spec/heldenhain/04_turn.rules:54
-                state.counters[9][L[1]] = 1 if False else 0
+                state.counters[9][L[1]] = 0
                 state.stamps[16] += 1
             # spec: spec/heldenhain/04_turn.rules:57
             if state.tracks[5 + L[0]] == 1:
@@ -5896,7 +5896,7 @@ def st_madame_zugabe__while0_0(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:43
             if L[4]:
                 # spec: spec/heldenhain/13_purpurpakt.rules:44
-                state.counters[9][L[2]] = 1 if True else 0
+                state.counters[9][L[2]] = 1
                 state.stamps[16] += 1
                 # spec: spec/heldenhain/13_purpurpakt.rules:45
                 p_aufrichten(state, L[2])

@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source 3c91dd577875772df995 output 899dffdef8f6ab5759b4
+# Fingerprint: source cb061613f2cf9c72767f output 2000804343f550669b88
 "Heldenhain: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -389,7 +389,7 @@ def tb_01_decks_5_0(state, frame):
             if "f" in L
             else unknown_name("f", "spec/heldenhain/tests/01_decks.rules:70:23")
         )
-        state.counters[2][cell] = 1 if True else 0
+        state.counters[2][cell] = 1
         state.stamps[9] += 1
     # spec: spec/heldenhain/tests/01_decks.rules:72
     move_card(state, E_samt__p2, 6)
@@ -431,7 +431,7 @@ def tb_03_setup_3_0(state, frame):
     move_card(state, E_blitzy__p1, 3)
     # spec: spec/heldenhain/tests/03_setup.rules:32
     cell = E_blitzy__p1
-    state.counters[10][cell] = 1 if True else 0
+    state.counters[10][cell] = 1
     state.stamps[17] += 1
     # spec: spec/heldenhain/tests/03_setup.rules:33
     move_card(state, E_gruppenumarmung__p1, 3)
@@ -1232,7 +1232,7 @@ def tb_06_collect_2_0(state, frame):
     move_card(state, E_lena__p1, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:29
     cell = E_lena__p1
-    state.counters[2][cell] = 1 if True else 0
+    state.counters[2][cell] = 1
     state.stamps[9] += 1
     state.frames.pop()
     return

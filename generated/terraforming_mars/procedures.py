@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 11508d32a32d61eb12f2 output 7a2e876193364073ca20
+# Fingerprint: source 10f02a38160cf9bc9c5b output adb9ad39ed4dac9d7285
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -149,7 +149,7 @@ def p_raise_tr(state, v_p, v_n):
         state.tracks[60 + v_p] = max(0, min(999, state.tracks[60 + v_p] + v_n))
         state.stamps[9] += 1
         # spec: spec/terraforming_mars/03_tiles.rules:46
-        state.tracks[65 + v_p] = 1 if True else 0
+        state.tracks[65 + v_p] = 1
         state.stamps[10] += 1
 
 
@@ -365,11 +365,11 @@ def p_production_phase(state):
         )
         state.stamps[7] += 1
         # spec: spec/terraforming_mars/05_generation.rules:244
-        state.tracks[65 + v_q] = 1 if False else 0
+        state.tracks[65 + v_q] = 0
         state.stamps[10] += 1
         # spec: spec/terraforming_mars/05_generation.rules:245
         for v_c in list(state.zones[23 + v_q]):
-            state.counters[19][v_c] = 1 if False else 0
+            state.counters[19][v_c] = 0
             state.stamps[26] += 1
     # spec: spec/terraforming_mars/05_generation.rules:247
     expire(state, "generation_end")
@@ -441,7 +441,7 @@ def ev_interplanetary_cinematics(state, v_you, v_this):
 def ev_inventrix(state, v_you, v_this):
     "event of inventrix (spec/terraforming_mars/06_corporations.rules:119)"
     # spec: spec/terraforming_mars/06_corporations.rules:120
-    state.tracks[84 + v_you] = 1 if True else 0
+    state.tracks[84 + v_you] = 1
     state.stamps[17] += 1
     # spec: spec/terraforming_mars/06_corporations.rules:121
     activate(state, 4, [v_you], None)
@@ -478,7 +478,7 @@ def ev_phobolog(state, v_you, v_this):
 def ev_tharsis_republic(state, v_you, v_this):
     "event of tharsis_republic (spec/terraforming_mars/06_corporations.rules:151)"
     # spec: spec/terraforming_mars/06_corporations.rules:152
-    state.tracks[84 + v_you] = 1 if True else 0
+    state.tracks[84 + v_you] = 1
     state.stamps[17] += 1
     # spec: spec/terraforming_mars/06_corporations.rules:153
     activate(state, 7, [v_you], None)
@@ -1337,7 +1337,7 @@ def s_place_ocean_on_land(state, frame):
         if pc == 2:
             L[1] = frame[3]
             # spec: spec/terraforming_mars/03_tiles.rules:114
-            state.counters[17][L[1]] = 1 if True else 0
+            state.counters[17][L[1]] = 1
             state.stamps[24] += 1
             # spec: spec/terraforming_mars/03_tiles.rules:115
             p_ocean_placed(state, L[0], L[1])
@@ -1883,7 +1883,7 @@ def s_use_action(state, frame):
     # L: 0 p, 1 c
     L = frame[2]
     # spec: spec/terraforming_mars/04_economy.rules:136
-    state.counters[19][L[1]] = 1 if True else 0
+    state.counters[19][L[1]] = 1
     state.stamps[26] += 1
     # spec: spec/terraforming_mars/04_economy.rules:137
     log_line(
@@ -2454,7 +2454,7 @@ def s_take_action(state, frame):
             return
         if pc == 7:
             # spec: spec/terraforming_mars/05_generation.rules:161
-            state.counters[21 + L[0]][L[3]] = 1 if True else 0
+            state.counters[21 + L[0]][L[3]] = 1
             state.stamps[28] += 1
             pc = 17
         if pc == 8:
@@ -2501,7 +2501,7 @@ def s_take_action(state, frame):
             return
         if pc == 10:
             # spec: spec/terraforming_mars/05_generation.rules:166
-            state.counters[26][L[4]] = 1 if True else 0
+            state.counters[26][L[4]] = 1
             state.stamps[29] += 1
             pc = 17
         if pc == 11:
@@ -2548,7 +2548,7 @@ def s_take_action(state, frame):
             return
         if pc == 15:
             # spec: spec/terraforming_mars/05_generation.rules:181
-            state.tracks[74 + L[0]] = 1 if True else 0
+            state.tracks[74 + L[0]] = 1
             state.stamps[15] += 1
             pc = 17
         if pc == 16:
@@ -2594,7 +2594,7 @@ def s_corporation_first_action(state, frame):
             continue
         if pc == 3:
             # spec: spec/terraforming_mars/05_generation.rules:191
-            state.tracks[84 + L[0]] = 1 if False else 0
+            state.tracks[84 + L[0]] = 0
             state.stamps[17] += 1
             # spec: spec/terraforming_mars/05_generation.rules:192
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
@@ -2654,7 +2654,7 @@ def s_action_phase(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/05_generation.rules:201
             for L[0] in range(state.params["players"]):
-                state.tracks[74 + L[0]] = 1 if False else 0
+                state.tracks[74 + L[0]] = 0
                 state.stamps[15] += 1
             # spec: spec/terraforming_mars/05_generation.rules:202
             state.vars[1] = state.vars[0]
@@ -4417,7 +4417,7 @@ def sev_capital(state, frame):
         if pc == 2:
             L[2] = frame[3]
             # spec: spec/terraforming_mars/07b_tiles_events.rules:10
-            state.counters[20][L[2]] = 1 if True else 0
+            state.counters[20][L[2]] = 1
             state.stamps[27] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:11
             p_city_placed(state, L[0], L[2])
@@ -4663,7 +4663,7 @@ def sev_mining_rights(state, frame):
             p_special_placed(state, L[0], L[2])
             # spec: spec/terraforming_mars/07b_tiles_events.rules:88
             if A_bonus_steel[L[2]] == 0:
-                state.counters[27][L[1]] = 1 if True else 0
+                state.counters[27][L[1]] = 1
                 state.stamps[30] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:89
             state.frames.pop()
@@ -4778,7 +4778,7 @@ def sev_urbanized_area(state, frame):
         if pc == 2:
             L[2] = frame[3]
             # spec: spec/terraforming_mars/07b_tiles_events.rules:121
-            state.counters[16][L[2]] = 1 if True else 0
+            state.counters[16][L[2]] = 1
             state.stamps[23] += 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:122
             p_city_placed(state, L[0], L[2])

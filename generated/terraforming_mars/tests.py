@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 3cfc8a32fbabb6e04df0 output e10ebd2ee5a1db2ceb68
+# Fingerprint: source 46ef591979e96e7af92d output 873a6395ece2eab84961
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -791,7 +791,7 @@ def tb_03_economy_12_1(state, frame):
     state.counters[18][E_regolith_eaters] = 2
     state.stamps[25] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:136
-    state.counters[19][E_regolith_eaters] = 1 if False else 0
+    state.counters[19][E_regolith_eaters] = 0
     state.stamps[26] += 1
     # spec: spec/terraforming_mars/tests/03_economy.rules:137
     state.frames.pop()
@@ -1128,7 +1128,7 @@ def tb_04_generation_9_3(state, frame):
 def tb_04_generation_10_0(state, frame):
     "test tests/04_generation.rules#10 part 0 (spec/terraforming_mars/tests/04_generation.rules:127)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:127
-    state.counters[26][E_a_thermalist] = 1 if True else 0
+    state.counters[26][E_a_thermalist] = 1
     state.stamps[29] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:128
     state.tracks[25] = 10
@@ -1152,7 +1152,7 @@ def tb_04_generation_10_1(state, frame):
 def tb_04_generation_11_0(state, frame):
     "test tests/04_generation.rules#11 part 0 (spec/terraforming_mars/tests/04_generation.rules:137)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:137
-    state.counters[26][E_a_thermalist] = 1 if True else 0
+    state.counters[26][E_a_thermalist] = 1
     state.stamps[29] += 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:138
     state.tracks[25] = 10
