@@ -31,31 +31,51 @@ class TestFailure:
 
 def run_test(program: Program, test: TestCase) -> TestFailure | None:
     """Run one test on one back end: None when it passes."""
+    state = _fresh_state(program, test)
+    found = _first_problem(program, test, state)
+    if found is not None:
+        location, message = found
+        return TestFailure(test.name, location or test.location, message, program.backend)
+    if state.dice:
+        last_dice = next((s.location for s in reversed(test.steps) if s.kind == "dice"), "")
+        left = ", ".join(str(d) for d in state.dice)
+        message = (f"{len(state.dice)} queued {'die was' if len(state.dice) == 1 else 'dice were'}"
+                   f" never rolled ({left}): the test expected rolls that did not happen")
+        return TestFailure(test.name, last_dice or test.location, message, program.backend)
+    return None
+
+
+def state_after(program: Program, test: TestCase) -> State:
+    """The state a designer test leaves, to ask a bot what it would do there (tests of a
+    policy); RuleError when one of its steps fails."""
+    state = _fresh_state(program, test)
+    found = _first_problem(program, test, state)
+    if found is not None:
+        raise RuleError(found[1], found[0] or test.location)
+    return state
+
+
+def _fresh_state(program: Program, test: TestCase) -> State:
     state = new_state(program.meta, seed=0, params=dict(test.params))
     state.dice_strict = not test.random_dice
+    return state
+
+
+def _first_problem(program: Program, test: TestCase, state: State) -> tuple[str, str] | None:
+    """Carry out the test's steps on `state`: where and why the first one fails, or None."""
     env: dict = {}
-    last_dice = ""
-
-    def fail(location: str, message: str) -> TestFailure:
-        return TestFailure(test.name, location or test.location, message, program.backend)
-
     for step in test.steps:
+        if step.kind == "dice":
+            state.dice.extend(step.payload)
+            continue
         try:
-            if step.kind == "dice":
-                state.dice.extend(step.payload)
-                last_dice = step.location
-                continue
             problem = _step(program, state, env, step)
         except GameOver:
             continue
         except RuleError as err:
-            return fail(err.location or step.location, err.reason)
+            return err.location or step.location, err.reason
         if problem is not None:
-            return fail(step.location, problem)
-    if state.dice:
-        left = ", ".join(str(d) for d in state.dice)
-        return fail(last_dice, f"{len(state.dice)} queued {'die was' if len(state.dice) == 1 else 'dice were'}"
-                               f" never rolled ({left}): the test expected rolls that did not happen")
+            return step.location, problem
     return None
 
 

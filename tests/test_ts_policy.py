@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from compiler.loader import load_spec
+from compiler.testplan import plan_tests
 from runtime.agents import seat_agents
 from runtime.game import Game
+from runtime.testing import state_after
 from support import BACKENDS, TS, need_ts, program
 
 TOURNAMENT = ("tournament", "optional_cards")
@@ -186,3 +189,23 @@ def test_the_us_sends_the_cheapest_ussr_card_to_the_space_race(backend):
             game.choose(pick)
     # (A cheaper card may fall short of the next box: 3 or 4 points needed.)
     assert choices >= 10 and cheapest >= 2 * choices // 3, (cheapest, choices)
+
+
+def _policy_answer_after(backend: str, test_name: str) -> str:
+    """The balance bot's answer to the decision a designer test of the spec leaves pending."""
+    cases = {case.name: case for case in plan_tests(load_spec(TS).model).cases}
+    game = Game(program(TS, backend), state=state_after(program(TS, backend), cases[test_name]))
+    bots = seat_agents(("policy", "policy"), game.meta.players, 1)
+    return bots[game.decision.player].choose(game, game.decision)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_summit_won_at_defcon_2_degrades_only_against_the_phasing_opponent(backend):
+    # Rule 8.1.3: DEFCON 1 in an action round loses the game for the phasing
+    # player. Leaving DEFCON at 2 when the USSR is phasing gave the game away
+    # (a search found the win the policy never took: docs/BENCHMARKS.md).
+    need_ts()
+    assert _policy_answer_after(backend, "Summit at DEFCON 2: the USA wins the roll in the USSR's action round") == "degrade"
+    assert _policy_answer_after(backend, "Summit at DEFCON 2: the USSR wins the roll in its own action round") != "degrade"
+    # ... so the side playing Summit at DEFCON 2 does not play its event.
+    assert _policy_answer_after(backend, "Summit played at DEFCON 2: as its event or for operations") != "play_event"

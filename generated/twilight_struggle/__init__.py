@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: e53f135b3659d4c2
+# Spec hash: 8bdcd347ee3a8e9b
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 7ddf4eed5b20e027
-# Fingerprint: source 4d58233ba291243798c1 output e7d9f9e03ab1c0438266
+# Tests hash: 885f56edd2506669
+# Fingerprint: source 6e59b7e4f635d2e7a8c8 output 95350f8e712fd7052a5c
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,8 +41,8 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "e53f135b3659d4c2"
-TESTS_HASH = "7ddf4eed5b20e027"
+SPEC_HASH = "8bdcd347ee3a8e9b"
+TESTS_HASH = "885f56edd2506669"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

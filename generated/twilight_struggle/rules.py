@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: e53f135b3659d4c2
+# Spec hash: 8bdcd347ee3a8e9b
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 7ddf4eed5b20e027
-# Fingerprint: source fab21383928c3037b8e3 output ffbc3a062c334d931998
+# Tests hash: 885f56edd2506669
+# Fingerprint: source a073b9564ea9f0394a9a output c33420934c0310044237
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -101,6 +101,7 @@ from .tables import (
     E_soviets_shoot_down_kal_007,
     E_star_wars,
     E_sudan,
+    E_summit,
     E_syria,
     E_taiwan,
     E_tear_down_this_wall,
@@ -3563,17 +3564,22 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:249
+    # spec: spec/twilight_struggle/policies.rules:251
+    if state.tracks[0] <= 2 and state.vars[5] == E_summit:
+        best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:252
     if state.vars[5] == E_un_intervention:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:251
+    # spec: spec/twilight_struggle/policies.rules:254
     if state.vars[5] == E_defectors:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:258
+    # spec: spec/twilight_struggle/policies.rules:261
     if (
         v_you == 1
         and state.vars[5] != None
@@ -3587,7 +3593,7 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:262
+    # spec: spec/twilight_struggle/policies.rules:265
     if (
         state.vars[5] != None
         and (
@@ -3605,7 +3611,7 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:263
+    # spec: spec/twilight_struggle/policies.rules:266
     best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3633,16 +3639,19 @@ def nev_careful_core_2(state, pending, tun):
         )
     ):
         marked.update(("play_event",))
+    # spec: spec/twilight_struggle/policies.rules:251
+    if state.tracks[0] <= 2 and state.vars[5] == E_summit:
+        marked.update(("play_event",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
 
 
 def pol_careful_core_3(state, pending, tun):
     "policy careful_core, rule 4: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:267
+    # spec: spec/twilight_struggle/policies.rules:270
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:268
+    # spec: spec/twilight_struggle/policies.rules:271
     if state.vars[5] != None and state.vars[5] in [
         E_duck_and_cover,
         E_we_will_bury_you,
@@ -3652,7 +3661,7 @@ def pol_careful_core_3(state, pending, tun):
         best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:269
+    # spec: spec/twilight_struggle/policies.rules:272
     best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3661,16 +3670,16 @@ def pol_careful_core_3(state, pending, tun):
 
 def pol_careful_core_4(state, pending, tun):
     "policy careful_core, rule 5: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:271
+    # spec: spec/twilight_struggle/policies.rules:274
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:272
+    # spec: spec/twilight_struggle/policies.rules:275
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:273
+    # spec: spec/twilight_struggle/policies.rules:276
     best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3679,16 +3688,16 @@ def pol_careful_core_4(state, pending, tun):
 
 def pol_careful_core_5(state, pending, tun):
     "policy careful_core, rule 6: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:275
+    # spec: spec/twilight_struggle/policies.rules:278
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:276
+    # spec: spec/twilight_struggle/policies.rules:279
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:277
+    # spec: spec/twilight_struggle/policies.rules:280
     if (
         state.tracks[4 + v_you] + (tun["usa_coup_slack"] if v_you == 1 else 0)
         < state.tracks[0]
@@ -3696,16 +3705,16 @@ def pol_careful_core_5(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:278
+    # spec: spec/twilight_struggle/policies.rules:281
     if d_good_realignment(state, v_you):
         best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:279
+    # spec: spec/twilight_struggle/policies.rules:282
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:280
+    # spec: spec/twilight_struggle/policies.rules:283
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3716,7 +3725,7 @@ def nev_careful_core_5(state, pending, tun):
     "policy careful_core, rule 6: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:276
+    # spec: spec/twilight_struggle/policies.rules:279
     if not d_safe_coup_target(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -3724,11 +3733,11 @@ def nev_careful_core_5(state, pending, tun):
 
 def pol_careful_core_6(state, pending, tun):
     "policy careful_core, rule 7: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:283
+    # spec: spec/twilight_struggle/policies.rules:286
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:284
+    # spec: spec/twilight_struggle/policies.rules:287
     best = keep_best(
         best,
         [
@@ -3741,7 +3750,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:285
+    # spec: spec/twilight_struggle/policies.rules:288
     best = keep_best(
         best,
         [
@@ -3757,7 +3766,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:286
+    # spec: spec/twilight_struggle/policies.rules:289
     best = keep_best(
         best,
         [
@@ -3772,7 +3781,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:287
+    # spec: spec/twilight_struggle/policies.rules:290
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3780,7 +3789,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:288
+    # spec: spec/twilight_struggle/policies.rules:291
     best = keep_best(
         best,
         [
@@ -3794,7 +3803,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:289
+    # spec: spec/twilight_struggle/policies.rules:292
     best = keep_best(
         best,
         [
@@ -3813,7 +3822,7 @@ def nev_careful_core_6(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:284
+        # spec: spec/twilight_struggle/policies.rules:287
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -3826,11 +3835,11 @@ def nev_careful_core_6(state, pending, tun):
 
 def pol_careful_core_7(state, pending, tun):
     "policy careful_core, rule 8: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:291
+    # spec: spec/twilight_struggle/policies.rules:294
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:292
+    # spec: spec/twilight_struggle/policies.rules:295
     best = keep_best(
         best,
         [
@@ -3844,7 +3853,7 @@ def pol_careful_core_7(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:293
+    # spec: spec/twilight_struggle/policies.rules:296
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3852,7 +3861,7 @@ def pol_careful_core_7(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:294
+    # spec: spec/twilight_struggle/policies.rules:297
     best = keep_best(
         best,
         [
@@ -3868,11 +3877,11 @@ def pol_careful_core_7(state, pending, tun):
 
 def pol_careful_core_8(state, pending, tun):
     "policy careful_core, rule 9: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:298
+    # spec: spec/twilight_struggle/policies.rules:301
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:299
+    # spec: spec/twilight_struggle/policies.rules:302
     best = keep_best(
         best,
         [
@@ -3904,7 +3913,7 @@ def pol_careful_core_8(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:302
+    # spec: spec/twilight_struggle/policies.rules:305
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3912,7 +3921,7 @@ def pol_careful_core_8(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:303
+    # spec: spec/twilight_struggle/policies.rules:306
     best = keep_best(
         best,
         [
@@ -3936,11 +3945,11 @@ def pol_careful_core_8(state, pending, tun):
 
 def pol_careful_core_9(state, pending, tun):
     "policy careful_core, rule 10: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:305
+    # spec: spec/twilight_struggle/policies.rules:308
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:310
+    # spec: spec/twilight_struggle/policies.rules:313
     best = keep_best(
         best,
         [
@@ -3956,11 +3965,11 @@ def pol_careful_core_9(state, pending, tun):
 
 def pol_careful_core_10(state, pending, tun):
     "policy careful_core, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:312
+    # spec: spec/twilight_struggle/policies.rules:315
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:319
+    # spec: spec/twilight_struggle/policies.rules:322
     best = keep_best(
         best,
         [
@@ -3976,11 +3985,11 @@ def pol_careful_core_10(state, pending, tun):
 
 def pol_careful_core_11(state, pending, tun):
     "policy careful_core, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:321
+    # spec: spec/twilight_struggle/policies.rules:324
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:322
+    # spec: spec/twilight_struggle/policies.rules:325
     best = keep_best(
         best,
         [
@@ -3996,11 +4005,11 @@ def pol_careful_core_11(state, pending, tun):
 
 def pol_careful_core_12(state, pending, tun):
     "policy careful_core, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:324
+    # spec: spec/twilight_struggle/policies.rules:327
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:325
+    # spec: spec/twilight_struggle/policies.rules:328
     best = keep_best(
         best,
         [
@@ -4013,7 +4022,7 @@ def pol_careful_core_12(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:326
+    # spec: spec/twilight_struggle/policies.rules:329
     best = keep_best(
         best,
         [
@@ -4035,7 +4044,7 @@ def nev_careful_core_12(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:325
+        # spec: spec/twilight_struggle/policies.rules:328
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -4048,11 +4057,11 @@ def nev_careful_core_12(state, pending, tun):
 
 def pol_careful_core_13(state, pending, tun):
     "policy careful_core, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:328
+    # spec: spec/twilight_struggle/policies.rules:331
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:329
+    # spec: spec/twilight_struggle/policies.rules:332
     best = keep_best(
         best,
         [
@@ -4066,7 +4075,7 @@ def pol_careful_core_13(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:330
+    # spec: spec/twilight_struggle/policies.rules:333
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4079,11 +4088,11 @@ def pol_careful_core_13(state, pending, tun):
 
 def pol_careful_core_14(state, pending, tun):
     "policy careful_core, rule 15: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:337
+    # spec: spec/twilight_struggle/policies.rules:340
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:339
+    # spec: spec/twilight_struggle/policies.rules:342
     best = keep_best(
         best,
         [
@@ -4107,7 +4116,7 @@ def pol_careful_core_14(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:345
+    # spec: spec/twilight_struggle/policies.rules:348
     best = keep_best(
         best,
         [
@@ -4126,7 +4135,7 @@ def pol_careful_core_14(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:348
+    # spec: spec/twilight_struggle/policies.rules:351
     best = keep_best(
         best,
         [
@@ -4145,7 +4154,7 @@ def pol_careful_core_14(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:349
+    # spec: spec/twilight_struggle/policies.rules:352
     best = keep_best(
         best,
         [
@@ -4159,7 +4168,7 @@ def pol_careful_core_14(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:350
+    # spec: spec/twilight_struggle/policies.rules:353
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4170,11 +4179,11 @@ def pol_careful_core_14(state, pending, tun):
 
 def pol_careful_core_15(state, pending, tun):
     "policy careful_core, rule 16: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:355
+    # spec: spec/twilight_struggle/policies.rules:358
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:356
+    # spec: spec/twilight_struggle/policies.rules:359
     best = keep_best(
         best,
         [
@@ -4185,7 +4194,7 @@ def pol_careful_core_15(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:357
+    # spec: spec/twilight_struggle/policies.rules:360
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4198,11 +4207,11 @@ def pol_careful_core_15(state, pending, tun):
 
 def pol_careful_core_16(state, pending, tun):
     "policy careful_core, rule 17: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:359
+    # spec: spec/twilight_struggle/policies.rules:362
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:360
+    # spec: spec/twilight_struggle/policies.rules:363
     best = keep_best(
         best,
         [
@@ -4215,7 +4224,7 @@ def pol_careful_core_16(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:361
+    # spec: spec/twilight_struggle/policies.rules:364
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4223,7 +4232,7 @@ def pol_careful_core_16(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:362
+    # spec: spec/twilight_struggle/policies.rules:365
     best = keep_best(
         best,
         [
@@ -4242,7 +4251,7 @@ def nev_careful_core_16(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:360
+        # spec: spec/twilight_struggle/policies.rules:363
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -4255,11 +4264,11 @@ def nev_careful_core_16(state, pending, tun):
 
 def pol_careful_core_17(state, pending, tun):
     "policy careful_core, rule 18: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:364
+    # spec: spec/twilight_struggle/policies.rules:367
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:365
+    # spec: spec/twilight_struggle/policies.rules:368
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -4270,11 +4279,21 @@ def pol_careful_core_17(state, pending, tun):
 
 def pol_careful_core_18(state, pending, tun):
     "policy careful_core, rule 19: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:367
+    # spec: spec/twilight_struggle/policies.rules:372
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:368
+    # spec: spec/twilight_struggle/policies.rules:373
+    if state.tracks[0] <= 2 and state.vars[1] == v_you:
+        best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:374
+    if state.tracks[0] <= 2:
+        best = keep_best(best, [ids[i] in ("degrade",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:375
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -4282,18 +4301,28 @@ def pol_careful_core_18(state, pending, tun):
     return best
 
 
+def nev_careful_core_18(state, pending, tun):
+    "policy careful_core, rule 19: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = set()
+    # spec: spec/twilight_struggle/policies.rules:373
+    if state.tracks[0] <= 2 and state.vars[1] == v_you:
+        marked.update(("degrade",))
+    return [i for i, option in enumerate(pending["ids"]) if option in marked]
+
+
 def pol_careful_core_19(state, pending, tun):
     "policy careful_core, rule 20: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:370
+    # spec: spec/twilight_struggle/policies.rules:377
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:371
+    # spec: spec/twilight_struggle/policies.rules:378
     if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
         best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:372
+    # spec: spec/twilight_struggle/policies.rules:379
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4302,11 +4331,11 @@ def pol_careful_core_19(state, pending, tun):
 
 def pol_careful_core_20(state, pending, tun):
     "policy careful_core, rule 21: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:374
+    # spec: spec/twilight_struggle/policies.rules:381
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:375
+    # spec: spec/twilight_struggle/policies.rules:382
     if not any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4322,7 +4351,7 @@ def pol_careful_core_20(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:376
+    # spec: spec/twilight_struggle/policies.rules:383
     if any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4338,7 +4367,7 @@ def pol_careful_core_20(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:377
+    # spec: spec/twilight_struggle/policies.rules:384
     best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4349,7 +4378,7 @@ def nev_careful_core_20(state, pending, tun):
     "policy careful_core, rule 21: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:375
+    # spec: spec/twilight_struggle/policies.rules:382
     if not any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4368,11 +4397,11 @@ def nev_careful_core_20(state, pending, tun):
 
 def pol_careful_core_21(state, pending, tun):
     "policy careful_core, rule 22: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:379
+    # spec: spec/twilight_struggle/policies.rules:386
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:380
+    # spec: spec/twilight_struggle/policies.rules:387
     if not any(
         c_c in KS_country
         and (
@@ -4388,7 +4417,7 @@ def pol_careful_core_21(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:381
+    # spec: spec/twilight_struggle/policies.rules:388
     if any(
         c_c in KS_country
         and (
@@ -4404,7 +4433,7 @@ def pol_careful_core_21(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:382
+    # spec: spec/twilight_struggle/policies.rules:389
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4415,7 +4444,7 @@ def nev_careful_core_21(state, pending, tun):
     "policy careful_core, rule 22: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:380
+    # spec: spec/twilight_struggle/policies.rules:387
     if not any(
         c_c in KS_country
         and (
@@ -4434,11 +4463,11 @@ def nev_careful_core_21(state, pending, tun):
 
 def pol_careful_core_22(state, pending, tun):
     "policy careful_core, rule 23: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:385
+    # spec: spec/twilight_struggle/policies.rules:392
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:386
+    # spec: spec/twilight_struggle/policies.rules:393
     if not any(
         c_c in KS_country
         and (
@@ -4454,7 +4483,7 @@ def pol_careful_core_22(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:388
+    # spec: spec/twilight_struggle/policies.rules:395
     if any(
         c_c in KS_country
         and (
@@ -4470,7 +4499,7 @@ def pol_careful_core_22(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:389
+    # spec: spec/twilight_struggle/policies.rules:396
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4481,7 +4510,7 @@ def nev_careful_core_22(state, pending, tun):
     "policy careful_core, rule 23: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:386
+    # spec: spec/twilight_struggle/policies.rules:393
     if not any(
         c_c in KS_country
         and (
@@ -4500,16 +4529,16 @@ def nev_careful_core_22(state, pending, tun):
 
 def pol_careful_core_23(state, pending, tun):
     "policy careful_core, rule 24: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:391
+    # spec: spec/twilight_struggle/policies.rules:398
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:392
+    # spec: spec/twilight_struggle/policies.rules:399
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:393
+    # spec: spec/twilight_struggle/policies.rules:400
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -4521,7 +4550,7 @@ def nev_careful_core_23(state, pending, tun):
     "policy careful_core, rule 24: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:392
+    # spec: spec/twilight_struggle/policies.rules:399
     if not d_safe_coup_target(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -4529,11 +4558,11 @@ def nev_careful_core_23(state, pending, tun):
 
 def pol_careful_core_24(state, pending, tun):
     "policy careful_core, rule 25: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:399
+    # spec: spec/twilight_struggle/policies.rules:406
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:404
+    # spec: spec/twilight_struggle/policies.rules:411
     best = keep_best(
         best,
         [
@@ -4554,7 +4583,7 @@ def pol_careful_core_24(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:405
+    # spec: spec/twilight_struggle/policies.rules:412
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4563,11 +4592,11 @@ def pol_careful_core_24(state, pending, tun):
 
 def pol_careful_core_25(state, pending, tun):
     "policy careful_core, rule 26: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:407
+    # spec: spec/twilight_struggle/policies.rules:414
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:408
+    # spec: spec/twilight_struggle/policies.rules:415
     if (
         d_scoring_cards_held(state, v_you)
         >= q_action_rounds_for(state, v_you) - state.tracks[3] + 1
@@ -4575,7 +4604,7 @@ def pol_careful_core_25(state, pending, tun):
         best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:409
+    # spec: spec/twilight_struggle/policies.rules:416
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4584,11 +4613,11 @@ def pol_careful_core_25(state, pending, tun):
 
 def pol_careful_core_26(state, pending, tun):
     "policy careful_core, rule 27: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:411
+    # spec: spec/twilight_struggle/policies.rules:418
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:412
+    # spec: spec/twilight_struggle/policies.rules:419
     if (
         len(
             [
@@ -4606,7 +4635,7 @@ def pol_careful_core_26(state, pending, tun):
         best = keep_best(best, [ids[i] in ("remove",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:415
+    # spec: spec/twilight_struggle/policies.rules:422
     best = keep_best(best, [ids[i] in ("add",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4615,11 +4644,11 @@ def pol_careful_core_26(state, pending, tun):
 
 def pol_careful_core_27(state, pending, tun):
     "policy careful_core, rule 28: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:418
+    # spec: spec/twilight_struggle/policies.rules:425
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:419
+    # spec: spec/twilight_struggle/policies.rules:426
     best = keep_best(
         best,
         [
@@ -4637,42 +4666,6 @@ def pol_careful_core_27(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:420
-    best = keep_best(
-        best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:421
-    best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def nev_careful_core_27(state, pending, tun):
-    "policy careful_core, rule 28: the options its `never` lines mark"
-    v_you = pending["player"]
-    marked = []
-    for i, v_c in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:419
-        if state.tracks[0] <= 2 and v_c in [
-            E_duck_and_cover,
-            E_we_will_bury_you,
-            E_soviets_shoot_down_kal_007,
-            E_olympic_games,
-        ]:
-            marked.append(i)
-            continue
-    return marked
-
-
-def pol_careful_core_28(state, pending, tun):
-    "policy careful_core, rule 29: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:426
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
     # spec: spec/twilight_struggle/policies.rules:427
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
@@ -4686,13 +4679,49 @@ def pol_careful_core_28(state, pending, tun):
     return best
 
 
-def pol_careful_core_29(state, pending, tun):
-    "policy careful_core, rule 30: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:430
+def nev_careful_core_27(state, pending, tun):
+    "policy careful_core, rule 28: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = []
+    for i, v_c in enumerate(pending["values"]):
+        # spec: spec/twilight_struggle/policies.rules:426
+        if state.tracks[0] <= 2 and v_c in [
+            E_duck_and_cover,
+            E_we_will_bury_you,
+            E_soviets_shoot_down_kal_007,
+            E_olympic_games,
+        ]:
+            marked.append(i)
+            continue
+    return marked
+
+
+def pol_careful_core_28(state, pending, tun):
+    "policy careful_core, rule 29: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:433
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:431
+    # spec: spec/twilight_struggle/policies.rules:434
+    best = keep_best(
+        best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:435
+    best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_core_29(state, pending, tun):
+    "policy careful_core, rule 30: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:437
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:438
     best = keep_best(
         best,
         [
@@ -4705,7 +4734,7 @@ def pol_careful_core_29(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:432
+    # spec: spec/twilight_struggle/policies.rules:439
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4718,11 +4747,11 @@ def pol_careful_core_29(state, pending, tun):
 
 def pol_careful_core_30(state, pending, tun):
     "policy careful_core, rule 31: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:434
+    # spec: spec/twilight_struggle/policies.rules:441
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:435
+    # spec: spec/twilight_struggle/policies.rules:442
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4731,11 +4760,11 @@ def pol_careful_core_30(state, pending, tun):
 
 def pol_careful_core_31(state, pending, tun):
     "policy careful_core, rule 32: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:439
+    # spec: spec/twilight_struggle/policies.rules:446
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:440
+    # spec: spec/twilight_struggle/policies.rules:447
     best = keep_best(
         best,
         [A_scoring[v_c] or v_c == E_china_card for v_c in [values[i] for i in best]],
@@ -4743,7 +4772,7 @@ def pol_careful_core_31(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:441
+    # spec: spec/twilight_struggle/policies.rules:448
     best = keep_best(
         best,
         [
@@ -4754,7 +4783,7 @@ def pol_careful_core_31(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:442
+    # spec: spec/twilight_struggle/policies.rules:449
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4767,17 +4796,17 @@ def pol_careful_core_31(state, pending, tun):
 
 def pol_careful_core_32(state, pending, tun):
     "policy careful_core, rule 33: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:445
+    # spec: spec/twilight_struggle/policies.rules:452
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:446
+    # spec: spec/twilight_struggle/policies.rules:453
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:447
+    # spec: spec/twilight_struggle/policies.rules:454
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )
@@ -4796,6 +4825,7 @@ NEVERS = {
         "spec/twilight_struggle/events_late.rules:268:5": nev_careful_core_21,
         "spec/twilight_struggle/events_late.rules:271:13": nev_careful_core_16,
         "spec/twilight_struggle/events_late.rules:95:5": nev_careful_core_27,
+        "spec/twilight_struggle/events_mid.rules:223:5": nev_careful_core_18,
         "spec/twilight_struggle/events_mid.rules:251:5": nev_careful_core_20,
         "spec/twilight_struggle/events_mid.rules:254:13": nev_careful_core_16,
         "spec/twilight_struggle/events_mid.rules:768:9": nev_careful_core_23,
@@ -4813,6 +4843,7 @@ NEVERS = {
         "spec/twilight_struggle/events_late.rules:268:5": nev_careful_core_21,
         "spec/twilight_struggle/events_late.rules:271:13": nev_careful_core_16,
         "spec/twilight_struggle/events_late.rules:95:5": nev_careful_core_27,
+        "spec/twilight_struggle/events_mid.rules:223:5": nev_careful_core_18,
         "spec/twilight_struggle/events_mid.rules:251:5": nev_careful_core_20,
         "spec/twilight_struggle/events_mid.rules:254:13": nev_careful_core_16,
         "spec/twilight_struggle/events_mid.rules:768:9": nev_careful_core_23,

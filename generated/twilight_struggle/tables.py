@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: e53f135b3659d4c2
+# Spec hash: 8bdcd347ee3a8e9b
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 7ddf4eed5b20e027
-# Fingerprint: source fa2c95a7d197ee45a1ed output 6a082fe4585b6cd24d17
+# Tests hash: 885f56edd2506669
+# Fingerprint: source c664a7b6b3e7a8d60615 output bf49967c31b2f5e6def4
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import (
@@ -1156,7 +1156,7 @@ META_COUNTS = {
     "cards_with_events": 109,
     "phases": 6,
     "constraints": 2,
-    "designer_tests": 404,
+    "designer_tests": 407,
 }
 META_EFFECT_PARAM_KINDS = (
     (),
@@ -2456,7 +2456,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="e53f135b3659d4c2",
+    spec_hash="8bdcd347ee3a8e9b",
     spec_files=META_SPEC_FILES,
     players=("ussr", "usa"),
     player_labels=("USSR", "USA"),

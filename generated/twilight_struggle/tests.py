@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: e53f135b3659d4c2
+# Spec hash: 8bdcd347ee3a8e9b
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 7ddf4eed5b20e027
-# Fingerprint: source 0322e81b825751ab04f2 output 2cab65b16b05e06c7511
+# Tests hash: 885f56edd2506669
+# Fingerprint: source 0a783f89440f4c06bd1d output 3b97a3d1cd4ccd4616e2
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -8140,6 +8140,66 @@ def tb_policy_helpers_8_1(state, frame):
     return
 
 
+def tb_policy_helpers_9_0(state, frame):
+    "test tests/policy_helpers.rules#9 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:93)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:93
+    state.tracks[0] = 2
+    state.stamps[2] += 1
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:94
+    state.vars[1] = 0
+    state.stamps[13] += 1
+    state.frames.pop()
+    return
+
+
+def tb_policy_helpers_9_1(state, frame):
+    "test tests/policy_helpers.rules#9 part 1 (spec/twilight_struggle/tests/policy_helpers.rules:96)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:96
+    state.frames.pop()
+    resolve_event(
+        state, E_summit, 0, "spec/twilight_struggle/tests/policy_helpers.rules:96:5"
+    )
+    return
+
+
+def tb_policy_helpers_10_0(state, frame):
+    "test tests/policy_helpers.rules#10 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:102)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:102
+    state.tracks[0] = 2
+    state.stamps[2] += 1
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:103
+    state.vars[1] = 0
+    state.stamps[13] += 1
+    state.frames.pop()
+    return
+
+
+def tb_policy_helpers_10_1(state, frame):
+    "test tests/policy_helpers.rules#10 part 1 (spec/twilight_struggle/tests/policy_helpers.rules:105)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:105
+    state.frames.pop()
+    resolve_event(
+        state, E_summit, 0, "spec/twilight_struggle/tests/policy_helpers.rules:105:5"
+    )
+    return
+
+
+def tb_policy_helpers_11_0(state, frame):
+    "test tests/policy_helpers.rules#11 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:111)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:111
+    move_card(state, E_summit, 2)
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:112
+    state.tracks[0] = 2
+    state.stamps[2] += 1
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:113
+    state.vars[1] = 0
+    state.stamps[13] += 1
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:114
+    state.frames.pop()
+    state.frames.append(new_frame(1, [0, E_summit] + [UNBOUND] * 3))
+    return
+
+
 def tb_turn_and_victory_0_0(state, frame):
     "test tests/turn_and_victory.rules#0 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:7)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:7
@@ -12203,6 +12263,10 @@ tx_policy_helpers_1 = {
         d_ops_placement_value(state, 0, E_poland)
         == 30 * (d_map_worth(state, 0, E_poland) + 3) // 3
     ),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:98
+    "#9:expect0": lambda state, L: state.tracks[1] == 2,
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:107
+    "#10:expect0": lambda state, L: state.tracks[1] == -2,
 }
 ts_policy_helpers_1 = {
     "#7:expect0": lambda state, L: (
@@ -12233,6 +12297,8 @@ ts_policy_helpers_1 = {
         d_ops_placement_value(state, 0, E_poland),
         30 * (d_map_worth(state, 0, E_poland) + 3) // 3,
     ),
+    "#9:expect0": lambda state, L: (state.tracks[1], 2),
+    "#10:expect0": lambda state, L: (state.tracks[1], -2),
 }
 tx_turn_and_victory_0 = {
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:15
@@ -13045,6 +13111,11 @@ TEST_STEPS = (
     tb_policy_helpers_7_0,
     tb_policy_helpers_8_0,
     tb_policy_helpers_8_1,
+    tb_policy_helpers_9_0,
+    tb_policy_helpers_9_1,
+    tb_policy_helpers_10_0,
+    tb_policy_helpers_10_1,
+    tb_policy_helpers_11_0,
     tb_turn_and_victory_0_0,
     tb_turn_and_victory_1_0,
     tb_turn_and_victory_2_0,
@@ -13612,6 +13683,11 @@ TEST_BLOCKS = {
     "tests/policy_helpers.rules#7:run0": tb_policy_helpers_7_0,
     "tests/policy_helpers.rules#8:run0": tb_policy_helpers_8_0,
     "tests/policy_helpers.rules#8:run1": tb_policy_helpers_8_1,
+    "tests/policy_helpers.rules#9:run0": tb_policy_helpers_9_0,
+    "tests/policy_helpers.rules#9:run1": tb_policy_helpers_9_1,
+    "tests/policy_helpers.rules#10:run0": tb_policy_helpers_10_0,
+    "tests/policy_helpers.rules#10:run1": tb_policy_helpers_10_1,
+    "tests/policy_helpers.rules#11:run0": tb_policy_helpers_11_0,
     "tests/turn_and_victory.rules#0:run0": tb_turn_and_victory_0_0,
     "tests/turn_and_victory.rules#1:run0": tb_turn_and_victory_1_0,
     "tests/turn_and_victory.rules#2:run0": tb_turn_and_victory_2_0,
