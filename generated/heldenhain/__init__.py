@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 471099c54072f2f3
+# Spec hash: bec5b3fbc19bbe99
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source 41d5591910c16b1b0b43 output 91a19869337735852eb6
+# Fingerprint: source c635d8cc4902a72ad64d output ff59a133286ec338b59a
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -40,7 +40,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "471099c54072f2f3"
+SPEC_HASH = "bec5b3fbc19bbe99"
 TESTS_HASH = "5fa2d9b15d3bea16"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

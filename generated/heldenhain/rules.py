@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 471099c54072f2f3
+# Spec hash: bec5b3fbc19bbe99
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,11 +28,11 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source 4e1232f2f46a36470591 output 71e1239496ee537f70b6
+# Fingerprint: source 46b0835cbc00fbf7be79 output f951ae3a6a4d09fb7ea7
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
-from runtime.policy import keep_best
+from runtime.policy import keep_best, menu_keys
 from runtime.state import is_active
 from runtime.values import attr_of, event_allowed, owner_of
 from .tables import (
@@ -495,12 +495,12 @@ def d_ausschalten_moeglich(state, v_p):
     )
 
 
-def d_sperren_lohnt(state, v_p):
+def d_sperren_lohnt(state, v_p, v_ab):
     "define sperren_lohnt"
     # spec: spec/heldenhain/06_policies.rules:30
     return any(
         c_z in KS_charakter
-        and q_rettung(state, c_z) >= 3
+        and q_rettung(state, c_z) >= v_ab
         and any(
             (state.location[c_f] == 5 + v_p and not state.counters[1][c_f] == 1)
             and allowed_ablenken(state, v_p, c_f, c_z)
@@ -1683,42 +1683,55 @@ BOTS = {
 
 def pol_deck_ki_0(state, pending, tun):
     "policy deck_ki, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:45
+    # spec: spec/heldenhain/06_policies.rules:48
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:46
+    # spec: spec/heldenhain/06_policies.rules:49
     if d_siegwurf(state, v_you):
         best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:47
+    # spec: spec/heldenhain/06_policies.rules:50
     best = keep_best(
-        best, [ids[i] in ("ausspielen", "hauptquartier") for i in best], False
+        best,
+        menu_keys(
+            ids,
+            best,
+            [
+                (("ausspielen", "hauptquartier"), (tun["w_ausspielen"])),
+                (
+                    ("ablenken",),
+                    (
+                        (tun["w_ausschalten"])
+                        if d_ausschalten_moeglich(state, v_you)
+                        else 0
+                    ),
+                ),
+                (
+                    ("ablenken",),
+                    (
+                        (tun["w_sperren"])
+                        if (
+                            state.params["deck_1"]
+                            if v_you == 0
+                            else state.params["deck_2"]
+                        )
+                        == "schattenkabinett"
+                        and d_sperren_lohnt(state, v_you, tun["sperr_rettung"])
+                        else 0
+                    ),
+                ),
+                (("sammeln",), (tun["w_sammeln"])),
+                (("ki", "drache"), (tun["w_ki"])),
+                (("ablenken",), (tun["w_ablenken"])),
+            ],
+        ),
+        False,
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:48
-    if d_ausschalten_moeglich(state, v_you):
-        best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
-    if len(best) == 1:
-        return best
-    # spec: spec/heldenhain/06_policies.rules:49
-    if (
-        state.params["deck_1"] if v_you == 0 else state.params["deck_2"]
-    ) == "schattenkabinett" and d_sperren_lohnt(state, v_you):
-        best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
-    if len(best) == 1:
-        return best
-    # spec: spec/heldenhain/06_policies.rules:50
-    best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
-    if len(best) == 1:
-        return best
-    # spec: spec/heldenhain/06_policies.rules:51
-    best = keep_best(best, [ids[i] in ("ki", "drache") for i in best], False)
-    if len(best) == 1:
-        return best
-    # spec: spec/heldenhain/06_policies.rules:52
+    # spec: spec/heldenhain/06_policies.rules:58
     best = keep_best(best, [ids[i] in ("beenden",) for i in best], True)
     if len(best) == 1:
         return best
@@ -1727,11 +1740,11 @@ def pol_deck_ki_0(state, pending, tun):
 
 def pol_deck_ki_1(state, pending, tun):
     "policy deck_ki, rule 2: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:54
+    # spec: spec/heldenhain/06_policies.rules:60
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:55
+    # spec: spec/heldenhain/06_policies.rules:61
     best = keep_best(
         best,
         [
@@ -1745,7 +1758,7 @@ def pol_deck_ki_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:56
+    # spec: spec/heldenhain/06_policies.rules:62
     best = keep_best(
         best,
         [
@@ -1757,7 +1770,7 @@ def pol_deck_ki_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:57
+    # spec: spec/heldenhain/06_policies.rules:63
     best = keep_best(
         best,
         [
@@ -1771,7 +1784,7 @@ def pol_deck_ki_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:58
+    # spec: spec/heldenhain/06_policies.rules:64
     best = keep_best(
         best,
         [
@@ -1787,7 +1800,7 @@ def pol_deck_ki_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:59
+    # spec: spec/heldenhain/06_policies.rules:65
     best = keep_best(
         best,
         [
@@ -1809,11 +1822,11 @@ def pol_deck_ki_1(state, pending, tun):
 
 def pol_der_wegweiser_0(state, pending, tun):
     "policy der_wegweiser, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:158
+    # spec: spec/heldenhain/06_policies.rules:170
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:159
+    # spec: spec/heldenhain/06_policies.rules:171
     best = keep_best(
         best,
         [
@@ -1824,7 +1837,7 @@ def pol_der_wegweiser_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:160
+    # spec: spec/heldenhain/06_policies.rules:172
     best = keep_best(
         best,
         [
@@ -1837,7 +1850,7 @@ def pol_der_wegweiser_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:161
+    # spec: spec/heldenhain/06_policies.rules:173
     best = keep_best(
         best,
         [
@@ -1859,11 +1872,11 @@ def pol_der_wegweiser_0(state, pending, tun):
 
 def pol_fraeulein_rabatt_0(state, pending, tun):
     "policy fraeulein_rabatt, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:167
+    # spec: spec/heldenhain/06_policies.rules:179
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:168
+    # spec: spec/heldenhain/06_policies.rules:180
     best = keep_best(
         best,
         [
@@ -1875,11 +1888,11 @@ def pol_fraeulein_rabatt_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:169
+    # spec: spec/heldenhain/06_policies.rules:181
     best = keep_best(best, [A_kosten[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:170
+    # spec: spec/heldenhain/06_policies.rules:182
     best = keep_best(
         best,
         [
@@ -1901,11 +1914,11 @@ def pol_fraeulein_rabatt_0(state, pending, tun):
 
 def pol_fraeulein_rabatt_1(state, pending, tun):
     "policy fraeulein_rabatt, rule 2: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:172
+    # spec: spec/heldenhain/06_policies.rules:184
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:173
+    # spec: spec/heldenhain/06_policies.rules:185
     best = keep_best(best, [ids[i] in ("stress",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1914,35 +1927,37 @@ def pol_fraeulein_rabatt_1(state, pending, tun):
 
 def pol_graf_gruebel_0(state, pending, tun):
     "policy graf_gruebel, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:146
+    # spec: spec/heldenhain/06_policies.rules:158
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:147
+    # spec: spec/heldenhain/06_policies.rules:159
     if d_siegwurf(state, v_you):
         best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:148
+    # spec: spec/heldenhain/06_policies.rules:160
     best = keep_best(
         best, [ids[i] in ("ausspielen", "hauptquartier") for i in best], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:149
-    if d_ausschalten_moeglich(state, v_you) or d_sperren_lohnt(state, v_you):
+    # spec: spec/heldenhain/06_policies.rules:161
+    if d_ausschalten_moeglich(state, v_you) or d_sperren_lohnt(
+        state, v_you, tun["sperr_rettung"]
+    ):
         best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:150
+    # spec: spec/heldenhain/06_policies.rules:162
     best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:151
+    # spec: spec/heldenhain/06_policies.rules:163
     best = keep_best(best, [ids[i] in ("ki", "drache") for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:152
+    # spec: spec/heldenhain/06_policies.rules:164
     best = keep_best(best, [ids[i] in ("beenden",) for i in best], True)
     if len(best) == 1:
         return best
@@ -1951,11 +1966,11 @@ def pol_graf_gruebel_0(state, pending, tun):
 
 def pol_tante_taktik_0(state, pending, tun):
     "policy tante_taktik, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:122
+    # spec: spec/heldenhain/06_policies.rules:134
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:123
+    # spec: spec/heldenhain/06_policies.rules:135
     best = keep_best(
         best,
         [
@@ -1967,7 +1982,7 @@ def pol_tante_taktik_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:124
+    # spec: spec/heldenhain/06_policies.rules:136
     best = keep_best(
         best,
         [
@@ -1978,7 +1993,7 @@ def pol_tante_taktik_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:125
+    # spec: spec/heldenhain/06_policies.rules:137
     best = keep_best(
         best,
         [
@@ -2000,11 +2015,11 @@ def pol_tante_taktik_0(state, pending, tun):
 
 def pol_tante_taktik_1(state, pending, tun):
     "policy tante_taktik, rule 2: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:127
+    # spec: spec/heldenhain/06_policies.rules:139
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:128
+    # spec: spec/heldenhain/06_policies.rules:140
     best = keep_best(
         best,
         [
@@ -2015,7 +2030,7 @@ def pol_tante_taktik_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:129
+    # spec: spec/heldenhain/06_policies.rules:141
     best = keep_best(
         best,
         [
@@ -2031,35 +2046,35 @@ def pol_tante_taktik_1(state, pending, tun):
 
 def pol_tante_taktik_2(state, pending, tun):
     "policy tante_taktik, rule 3: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:131
+    # spec: spec/heldenhain/06_policies.rules:143
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:132
+    # spec: spec/heldenhain/06_policies.rules:144
     if d_siegwurf(state, v_you):
         best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:133
+    # spec: spec/heldenhain/06_policies.rules:145
     best = keep_best(
         best, [ids[i] in ("ausspielen", "hauptquartier") for i in best], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:134
+    # spec: spec/heldenhain/06_policies.rules:146
     best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:135
+    # spec: spec/heldenhain/06_policies.rules:147
     if d_ausschalten_moeglich(state, v_you):
         best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:136
+    # spec: spec/heldenhain/06_policies.rules:148
     best = keep_best(best, [ids[i] in ("ki", "drache") for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:137
+    # spec: spec/heldenhain/06_policies.rules:149
     best = keep_best(best, [ids[i] in ("beenden",) for i in best], True)
     if len(best) == 1:
         return best
@@ -2068,35 +2083,35 @@ def pol_tante_taktik_2(state, pending, tun):
 
 def pol_umsichtig_0(state, pending, tun):
     "policy umsichtig, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:65
+    # spec: spec/heldenhain/06_policies.rules:76
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:66
+    # spec: spec/heldenhain/06_policies.rules:77
     if d_siegwurf(state, v_you):
         best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:67
+    # spec: spec/heldenhain/06_policies.rules:78
     best = keep_best(
         best, [ids[i] in ("ausspielen", "hauptquartier") for i in best], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:68
+    # spec: spec/heldenhain/06_policies.rules:79
     if d_ausschalten_moeglich(state, v_you):
         best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:69
+    # spec: spec/heldenhain/06_policies.rules:80
     best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:70
+    # spec: spec/heldenhain/06_policies.rules:81
     best = keep_best(best, [ids[i] in ("ki", "drache") for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:71
+    # spec: spec/heldenhain/06_policies.rules:82
     best = keep_best(best, [ids[i] in ("beenden",) for i in best], True)
     if len(best) == 1:
         return best
@@ -2105,11 +2120,11 @@ def pol_umsichtig_0(state, pending, tun):
 
 def pol_umsichtig_1(state, pending, tun):
     "policy umsichtig, rule 2: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:73
+    # spec: spec/heldenhain/06_policies.rules:84
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:74
+    # spec: spec/heldenhain/06_policies.rules:85
     best = keep_best(
         best,
         [
@@ -2121,7 +2136,7 @@ def pol_umsichtig_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:75
+    # spec: spec/heldenhain/06_policies.rules:86
     best = keep_best(
         best,
         [
@@ -2143,11 +2158,11 @@ def pol_umsichtig_1(state, pending, tun):
 
 def pol_umsichtig_2(state, pending, tun):
     "policy umsichtig, rule 3: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:77
+    # spec: spec/heldenhain/06_policies.rules:88
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:78
+    # spec: spec/heldenhain/06_policies.rules:89
     best = keep_best(
         best, [q_rettung(state, v_f) for v_f in [values[i] for i in best]], False
     )
@@ -2158,22 +2173,22 @@ def pol_umsichtig_2(state, pending, tun):
 
 def pol_umsichtig_3(state, pending, tun):
     "policy umsichtig, rule 4: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:80
+    # spec: spec/heldenhain/06_policies.rules:91
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:81
+    # spec: spec/heldenhain/06_policies.rules:92
     best = keep_best(
         best,
         [
-            state.counters[0][v_f] + 3 >= q_ausdauer(state, v_f)
+            q_ausdauer(state, v_f) - state.counters[0][v_f] <= tun["ablenk_reserve"]
             for v_f in [values[i] for i in best]
         ],
         True,
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:82
+    # spec: spec/heldenhain/06_policies.rules:93
     best = keep_best(
         best, [q_einsatz(state, v_f) for v_f in [values[i] for i in best]], False
     )
@@ -2184,28 +2199,28 @@ def pol_umsichtig_3(state, pending, tun):
 
 def pol_umsichtig_4(state, pending, tun):
     "policy umsichtig, rule 5: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:84
+    # spec: spec/heldenhain/06_policies.rules:95
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:85
+    # spec: spec/heldenhain/06_policies.rules:96
     best = keep_best(
         best,
         [
-            state.counters[0][v_z] + 2 >= q_ausdauer(state, v_z)
+            q_ausdauer(state, v_z) - state.counters[0][v_z] <= tun["ziel_reserve"]
             for v_z in [values[i] for i in best]
         ],
         False,
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:86
+    # spec: spec/heldenhain/06_policies.rules:97
     best = keep_best(
         best, [q_rettung(state, v_z) for v_z in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:87
+    # spec: spec/heldenhain/06_policies.rules:98
     best = keep_best(
         best,
         [
@@ -2221,16 +2236,25 @@ def pol_umsichtig_4(state, pending, tun):
 
 def pol_umsichtig_5(state, pending, tun):
     "policy umsichtig, rule 6: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:89
+    # spec: spec/heldenhain/06_policies.rules:100
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:90
-    if len([c_c for c_c in state.zones[3 + v_you] if A_kosten[c_c] <= 3]) >= 2:
+    # spec: spec/heldenhain/06_policies.rules:101
+    if (
+        len(
+            [
+                c_c
+                for c_c in state.zones[3 + v_you]
+                if A_kosten[c_c] <= tun["starthand_kosten"]
+            ]
+        )
+        >= tun["starthand_guenstig"]
+    ):
         best = keep_best(best, [ids[i] in ("behalten",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:91
+    # spec: spec/heldenhain/06_policies.rules:103
     best = keep_best(best, [ids[i] in ("neu_mischen",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2239,11 +2263,11 @@ def pol_umsichtig_5(state, pending, tun):
 
 def pol_umsichtig_6(state, pending, tun):
     "policy umsichtig, rule 7: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:93
+    # spec: spec/heldenhain/06_policies.rules:105
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:94
+    # spec: spec/heldenhain/06_policies.rules:106
     best = keep_best(
         best,
         [
@@ -2265,11 +2289,11 @@ def pol_umsichtig_6(state, pending, tun):
 
 def pol_umsichtig_7(state, pending, tun):
     "policy umsichtig, rule 8: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:96
+    # spec: spec/heldenhain/06_policies.rules:108
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:97
+    # spec: spec/heldenhain/06_policies.rules:109
     best = keep_best(
         best,
         [
@@ -2291,11 +2315,11 @@ def pol_umsichtig_7(state, pending, tun):
 
 def pol_umsichtig_8(state, pending, tun):
     "policy umsichtig, rule 9: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:99
+    # spec: spec/heldenhain/06_policies.rules:111
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:100
+    # spec: spec/heldenhain/06_policies.rules:112
     best = keep_best(
         best,
         [
@@ -2313,11 +2337,11 @@ def pol_umsichtig_8(state, pending, tun):
 
 def pol_umsichtig_9(state, pending, tun):
     "policy umsichtig, rule 10: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:102
+    # spec: spec/heldenhain/06_policies.rules:114
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:103
+    # spec: spec/heldenhain/06_policies.rules:115
     best = keep_best(
         best,
         [
@@ -2333,11 +2357,11 @@ def pol_umsichtig_9(state, pending, tun):
 
 def pol_umsichtig_10(state, pending, tun):
     "policy umsichtig, rule 11: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:105
+    # spec: spec/heldenhain/06_policies.rules:117
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:106
+    # spec: spec/heldenhain/06_policies.rules:118
     best = keep_best(
         best,
         [
@@ -2355,16 +2379,16 @@ def pol_umsichtig_10(state, pending, tun):
 
 def pol_umsichtig_11(state, pending, tun):
     "policy umsichtig, rule 12: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:108
+    # spec: spec/heldenhain/06_policies.rules:120
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:109
+    # spec: spec/heldenhain/06_policies.rules:121
     if len(state.zones[3 + v_you]) > 3:
         best = keep_best(best, [ids[i] in ("handkarte",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:110
+    # spec: spec/heldenhain/06_policies.rules:122
     best = keep_best(best, [ids[i] in ("stress",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2373,11 +2397,11 @@ def pol_umsichtig_11(state, pending, tun):
 
 def pol_umsichtig_12(state, pending, tun):
     "policy umsichtig, rule 13: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:114
+    # spec: spec/heldenhain/06_policies.rules:126
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:115
+    # spec: spec/heldenhain/06_policies.rules:127
     best = keep_best(
         best,
         [

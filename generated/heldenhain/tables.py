@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 471099c54072f2f3
+# Spec hash: bec5b3fbc19bbe99
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,10 +28,17 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source dd21590d6bc20cb876a7 output d6f33ea0480a46287f75
+# Fingerprint: source 5769ef3750f9b92a6a51 output 7d6e3e2fbfe64cd664e1
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
-from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
+from runtime.meta import (
+    BoardMeta,
+    CounterMeta,
+    GameMeta,
+    TrackMeta,
+    TunableMeta,
+    ZoneMeta,
+)
 
 # The game's description; its long parts first, each a statement of its own.
 META_SPEC_FILES = (
@@ -2471,12 +2478,324 @@ META_POLICIES = (
     "fraeulein_rabatt",
 )
 META_TUNABLES = (
-    ("deck_ki", ()),
-    ("umsichtig", ()),
-    ("tante_taktik", ()),
-    ("graf_gruebel", ()),
-    ("der_wegweiser", ()),
-    ("fraeulein_rabatt", ()),
+    (
+        "deck_ki",
+        (
+            TunableMeta(
+                name="w_ausspielen",
+                default=16,
+                low=0,
+                high=32,
+                policy="deck_ki",
+                label="Karten ausspielen",
+            ),
+            TunableMeta(
+                name="w_ausschalten",
+                default=8,
+                low=0,
+                high=32,
+                policy="deck_ki",
+                label="Ablenken, das eine Figur ausschaltet",
+            ),
+            TunableMeta(
+                name="w_sperren",
+                default=4,
+                low=0,
+                high=32,
+                policy="deck_ki",
+                label="Ablenken, das Rettung sperrt (Schattenkabinett)",
+            ),
+            TunableMeta(
+                name="w_sammeln",
+                default=2,
+                low=0,
+                high=32,
+                policy="deck_ki",
+                label="Punkte sammeln",
+            ),
+            TunableMeta(
+                name="w_ki",
+                default=1,
+                low=0,
+                high=32,
+                policy="deck_ki",
+                label="KI-Unterstützung, Drache",
+            ),
+            TunableMeta(
+                name="w_ablenken",
+                default=0,
+                low=0,
+                high=32,
+                policy="deck_ki",
+                label="Ablenken",
+            ),
+            TunableMeta(
+                name="ablenk_reserve",
+                default=3,
+                low=0,
+                high=8,
+                policy="umsichtig",
+                label="Mit so wenig Reserve lenkt eine Figur nur notfalls ab",
+            ),
+            TunableMeta(
+                name="ziel_reserve",
+                default=2,
+                low=0,
+                high=8,
+                policy="umsichtig",
+                label="Ziele mit so wenig Reserve zuerst ablenken",
+            ),
+            TunableMeta(
+                name="sperr_rettung",
+                default=3,
+                low=1,
+                high=8,
+                policy="umsichtig",
+                label="Sperren lohnt gegen Charaktere ab dieser Rettung",
+            ),
+            TunableMeta(
+                name="starthand_kosten",
+                default=3,
+                low=1,
+                high=6,
+                policy="umsichtig",
+                label="Günstige Karten der Starthand kosten höchstens",
+            ),
+            TunableMeta(
+                name="starthand_guenstig",
+                default=2,
+                low=0,
+                high=5,
+                policy="umsichtig",
+                label="Die Starthand behalten ab so vielen günstigen Karten",
+            ),
+        ),
+    ),
+    (
+        "umsichtig",
+        (
+            TunableMeta(
+                name="ablenk_reserve",
+                default=3,
+                low=0,
+                high=8,
+                policy="umsichtig",
+                label="Mit so wenig Reserve lenkt eine Figur nur notfalls ab",
+            ),
+            TunableMeta(
+                name="ziel_reserve",
+                default=2,
+                low=0,
+                high=8,
+                policy="umsichtig",
+                label="Ziele mit so wenig Reserve zuerst ablenken",
+            ),
+            TunableMeta(
+                name="sperr_rettung",
+                default=3,
+                low=1,
+                high=8,
+                policy="umsichtig",
+                label="Sperren lohnt gegen Charaktere ab dieser Rettung",
+            ),
+            TunableMeta(
+                name="starthand_kosten",
+                default=3,
+                low=1,
+                high=6,
+                policy="umsichtig",
+                label="Günstige Karten der Starthand kosten höchstens",
+            ),
+            TunableMeta(
+                name="starthand_guenstig",
+                default=2,
+                low=0,
+                high=5,
+                policy="umsichtig",
+                label="Die Starthand behalten ab so vielen günstigen Karten",
+            ),
+        ),
+    ),
+    (
+        "tante_taktik",
+        (
+            TunableMeta(
+                name="ablenk_reserve",
+                default=3,
+                low=0,
+                high=8,
+                policy="umsichtig",
+                label="Mit so wenig Reserve lenkt eine Figur nur notfalls ab",
+            ),
+            TunableMeta(
+                name="ziel_reserve",
+                default=2,
+                low=0,
+                high=8,
+                policy="umsichtig",
+                label="Ziele mit so wenig Reserve zuerst ablenken",
+            ),
+            TunableMeta(
+                name="sperr_rettung",
+                default=3,
+                low=1,
+                high=8,
+                policy="umsichtig",
+                label="Sperren lohnt gegen Charaktere ab dieser Rettung",
+            ),
+            TunableMeta(
+                name="starthand_kosten",
+                default=3,
+                low=1,
+                high=6,
+                policy="umsichtig",
+                label="Günstige Karten der Starthand kosten höchstens",
+            ),
+            TunableMeta(
+                name="starthand_guenstig",
+                default=2,
+                low=0,
+                high=5,
+                policy="umsichtig",
+                label="Die Starthand behalten ab so vielen günstigen Karten",
+            ),
+        ),
+    ),
+    (
+        "graf_gruebel",
+        (
+            TunableMeta(
+                name="ablenk_reserve",
+                default=3,
+                low=0,
+                high=8,
+                policy="umsichtig",
+                label="Mit so wenig Reserve lenkt eine Figur nur notfalls ab",
+            ),
+            TunableMeta(
+                name="ziel_reserve",
+                default=2,
+                low=0,
+                high=8,
+                policy="umsichtig",
+                label="Ziele mit so wenig Reserve zuerst ablenken",
+            ),
+            TunableMeta(
+                name="sperr_rettung",
+                default=3,
+                low=1,
+                high=8,
+                policy="umsichtig",
+                label="Sperren lohnt gegen Charaktere ab dieser Rettung",
+            ),
+            TunableMeta(
+                name="starthand_kosten",
+                default=3,
+                low=1,
+                high=6,
+                policy="umsichtig",
+                label="Günstige Karten der Starthand kosten höchstens",
+            ),
+            TunableMeta(
+                name="starthand_guenstig",
+                default=2,
+                low=0,
+                high=5,
+                policy="umsichtig",
+                label="Die Starthand behalten ab so vielen günstigen Karten",
+            ),
+        ),
+    ),
+    (
+        "der_wegweiser",
+        (
+            TunableMeta(
+                name="ablenk_reserve",
+                default=3,
+                low=0,
+                high=8,
+                policy="umsichtig",
+                label="Mit so wenig Reserve lenkt eine Figur nur notfalls ab",
+            ),
+            TunableMeta(
+                name="ziel_reserve",
+                default=2,
+                low=0,
+                high=8,
+                policy="umsichtig",
+                label="Ziele mit so wenig Reserve zuerst ablenken",
+            ),
+            TunableMeta(
+                name="sperr_rettung",
+                default=3,
+                low=1,
+                high=8,
+                policy="umsichtig",
+                label="Sperren lohnt gegen Charaktere ab dieser Rettung",
+            ),
+            TunableMeta(
+                name="starthand_kosten",
+                default=3,
+                low=1,
+                high=6,
+                policy="umsichtig",
+                label="Günstige Karten der Starthand kosten höchstens",
+            ),
+            TunableMeta(
+                name="starthand_guenstig",
+                default=2,
+                low=0,
+                high=5,
+                policy="umsichtig",
+                label="Die Starthand behalten ab so vielen günstigen Karten",
+            ),
+        ),
+    ),
+    (
+        "fraeulein_rabatt",
+        (
+            TunableMeta(
+                name="ablenk_reserve",
+                default=3,
+                low=0,
+                high=8,
+                policy="umsichtig",
+                label="Mit so wenig Reserve lenkt eine Figur nur notfalls ab",
+            ),
+            TunableMeta(
+                name="ziel_reserve",
+                default=2,
+                low=0,
+                high=8,
+                policy="umsichtig",
+                label="Ziele mit so wenig Reserve zuerst ablenken",
+            ),
+            TunableMeta(
+                name="sperr_rettung",
+                default=3,
+                low=1,
+                high=8,
+                policy="umsichtig",
+                label="Sperren lohnt gegen Charaktere ab dieser Rettung",
+            ),
+            TunableMeta(
+                name="starthand_kosten",
+                default=3,
+                low=1,
+                high=6,
+                policy="umsichtig",
+                label="Günstige Karten der Starthand kosten höchstens",
+            ),
+            TunableMeta(
+                name="starthand_guenstig",
+                default=2,
+                low=0,
+                high=5,
+                policy="umsichtig",
+                label="Die Starthand behalten ab so vielen günstigen Karten",
+            ),
+        ),
+    ),
 )
 META_USE_LABELS = (
     ("ausgespielt", "ausgespielt"),
@@ -7814,7 +8133,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="heldenhain",
     title="Heldenhain",
-    spec_hash="471099c54072f2f3",
+    spec_hash="bec5b3fbc19bbe99",
     spec_files=META_SPEC_FILES,
     players=("p1", "p2"),
     player_labels=("Seite 1", "Seite 2"),
