@@ -18,12 +18,18 @@ from support import REPO, program, spec_value
 
 HELDENHAIN = REPO / "spec" / "heldenhain"
 SEEDS = (1, 2, 3, 4)
-WORTH_IT = "ausschalten_moeglich(p) or sperren_lohnt(p)"
 
 
 @pytest.fixture(scope="module")
 def engines():
     return program(HELDENHAIN, "generated"), program(HELDENHAIN, "interpreted")
+
+
+def worth_it(generated) -> str:
+    """The policy's test for a distraction over a collect, at the spec's `sperr_rettung`."""
+    tunables = dict(generated.meta.tunables)["deck_ki"]
+    rettung = next(t.default for t in tunables if t.name == "sperr_rettung")
+    return f"ausschalten_moeglich(p) or sperren_lohnt(p, {rettung})"
 
 
 def schattenkabinett_actions(generated):
@@ -44,11 +50,11 @@ def test_schattenkabinett_distracts_only_when_it_pays(engines):
     distracted = collected_instead = 0
     for game, decision, chosen in schattenkabinett_actions(generated):
         offered = set(decision.option_ids)
-        worth_it = spec_value(interpreter, game.state, WORTH_IT, p=("player", 1))
+        pays = spec_value(interpreter, game.state, worth_it(generated), p=("player", 1))
         if chosen == "ablenken" and "sammeln" in offered:
             distracted += 1
-            assert worth_it, (game.seed, game.tracks())
-        elif chosen == "sammeln" and "ablenken" in offered and not worth_it:
+            assert pays, (game.seed, game.tracks())
+        elif chosen == "sammeln" and "ablenken" in offered and not pays:
             collected_instead += 1
     assert distracted > 0, "no distraction over a collect in these games: the test saw nothing"
     assert collected_instead > 0, "never a collect where a distraction was offered"
