@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: bbc2b3a13fc9bae1
+# Spec hash: b2148aa78094e86e
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source e3abb4da1053527760c2 output ed0d8626124eae68fdbf
+# Fingerprint: source 442202611de5bd563e01 output 1b968d4fc6d8987c7684
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -34,7 +34,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "bbc2b3a13fc9bae1"
+SPEC_HASH = "b2148aa78094e86e"
 TESTS_HASH = "02cb7dea3ad20948"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: bbc2b3a13fc9bae1
+# Spec hash: b2148aa78094e86e
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 035a5aced0efbd596aba output 1263c0a4bf9fc38f382e
+# Fingerprint: source 4ccddfd96f61c578623d output dee2e70f0d2eb4feb8f7
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1768,9 +1768,224 @@ def d_eco_spot(state, v_s):
     return value
 
 
+def d_steps_left(state):
+    "define steps_left"
+    # spec: spec/terraforming_mars/08_bots.rules:8
+    return (8 - state.tracks[70]) // 2 + 14 - state.tracks[71] + 9 - state.tracks[72]
+
+
+def d_generations_left(state):
+    "define generations_left"
+    # spec: spec/terraforming_mars/08_bots.rules:11
+    return (
+        1
+        + ((8 - state.tracks[70]) // 2 + 14 - state.tracks[71] + 9 - state.tracks[72])
+        // 4
+    )
+
+
+def d_tr_worth(state):
+    "define tr_worth"
+    # spec: spec/terraforming_mars/08_bots.rules:12
+    return 8 + (
+        1
+        + ((8 - state.tracks[70]) // 2 + 14 - state.tracks[71] + 9 - state.tracks[72])
+        // 4
+    )
+
+
+def d_greenery_worth(state):
+    "define greenery_worth"
+    # spec: spec/terraforming_mars/08_bots.rules:13
+    return 8 + (
+        0
+        if state.tracks[71] >= 14
+        else 8
+        + (
+            1
+            + (
+                (8 - state.tracks[70]) // 2
+                + 14
+                - state.tracks[71]
+                + 9
+                - state.tracks[72]
+            )
+            // 4
+        )
+    )
+
+
+def d_temperature_step_worth(state):
+    "define temperature_step_worth"
+    # spec: spec/terraforming_mars/08_bots.rules:14
+    return (
+        0
+        if state.tracks[70] >= 8
+        else 8
+        + (
+            1
+            + (
+                (8 - state.tracks[70]) // 2
+                + 14
+                - state.tracks[71]
+                + 9
+                - state.tracks[72]
+            )
+            // 4
+        )
+    )
+
+
+def d_income(state, v_p):
+    "define income"
+    # spec: spec/terraforming_mars/08_bots.rules:15
+    return (
+        state.tracks[60 + v_p]
+        + state.tracks[30 + v_p]
+        + q_steel_value(state, v_p) * state.tracks[35 + v_p]
+        + q_titanium_value(state, v_p) * state.tracks[40 + v_p]
+    )
+
+
+def d_plants_to_come(state, v_p):
+    "define plants_to_come"
+    # spec: spec/terraforming_mars/08_bots.rules:18
+    return (
+        state.tracks[15 + v_p]
+        + (
+            1
+            + (
+                (8 - state.tracks[70]) // 2
+                + 14
+                - state.tracks[71]
+                + 9
+                - state.tracks[72]
+            )
+            // 4
+        )
+        * state.tracks[45 + v_p]
+    )
+
+
+def d_heat_to_come(state, v_p):
+    "define heat_to_come"
+    # spec: spec/terraforming_mars/08_bots.rules:19
+    return (
+        state.tracks[25 + v_p]
+        + state.tracks[20 + v_p]
+        + (
+            1
+            + (
+                (8 - state.tracks[70]) // 2
+                + 14
+                - state.tracks[71]
+                + 9
+                - state.tracks[72]
+            )
+            // 4
+        )
+        * (state.tracks[55 + v_p] + state.tracks[50 + v_p])
+    )
+
+
+def d_position_worth(state, v_p):
+    "define position_worth"
+    # spec: spec/terraforming_mars/08_bots.rules:21
+    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
+    s = state.stamps
+    stamp = (
+        s[0],
+        s[1],
+        s[2],
+        s[3],
+        s[4],
+        s[5],
+        s[6],
+        s[7],
+        s[8],
+        s[9],
+        s[11],
+        s[12],
+        s[13],
+        s[19],
+        s[20],
+        s[21],
+        s[22],
+        s[25],
+        s[27],
+        s[28],
+        s[29],
+    )
+    key = ("d_position_worth", v_p)
+    kept = state.memo.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    value = (
+        8 * d_score(state, v_p)
+        + state.tracks[v_p]
+        + q_steel_value(state, v_p) * state.tracks[5 + v_p]
+        + q_titanium_value(state, v_p) * state.tracks[10 + v_p]
+        + 2 * len(state.zones[8 + v_p])
+        + (
+            1
+            + (
+                (8 - state.tracks[70]) // 2
+                + 14
+                - state.tracks[71]
+                + 9
+                - state.tracks[72]
+            )
+            // 4
+        )
+        * (
+            state.tracks[60 + v_p]
+            + state.tracks[30 + v_p]
+            + q_steel_value(state, v_p) * state.tracks[35 + v_p]
+            + q_titanium_value(state, v_p) * state.tracks[40 + v_p]
+        )
+        + (8 + (0 if state.tracks[71] >= 14 else 8 + (1 + d_steps_left(state) // 4)))
+        * (
+            state.tracks[15 + v_p]
+            + (
+                1
+                + (
+                    (8 - state.tracks[70]) // 2
+                    + 14
+                    - state.tracks[71]
+                    + 9
+                    - state.tracks[72]
+                )
+                // 4
+            )
+            * state.tracks[45 + v_p]
+        )
+        // q_greenery_plants(state, v_p)
+        + (0 if state.tracks[70] >= 8 else 8 + (1 + d_steps_left(state) // 4))
+        * (
+            state.tracks[25 + v_p]
+            + state.tracks[20 + v_p]
+            + (
+                1
+                + (
+                    (8 - state.tracks[70]) // 2
+                    + 14
+                    - state.tracks[71]
+                    + 9
+                    - state.tracks[72]
+                )
+                // 4
+            )
+            * (state.tracks[55 + v_p] + state.tracks[50 + v_p])
+        )
+        // 8
+    )
+    state.memo[key] = (stamp, value)
+    return value
+
+
 def d_leads_award(state, v_p, v_a):
     "define leads_award"
-    # spec: spec/terraforming_mars/08_bots.rules:10
+    # spec: spec/terraforming_mars/08_bots.rules:32
     # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
     s = state.stamps
     stamp = (
@@ -1797,7 +2012,7 @@ def d_leads_award(state, v_p, v_a):
 
 def d_research_budget(state, v_p):
     "define research_budget"
-    # spec: spec/terraforming_mars/08_bots.rules:15
+    # spec: spec/terraforming_mars/08_bots.rules:37
     return (
         state.tracks[v_p] + d_start_money(state, v_p) - 3 * len(state.zones[18 + v_p])
     )
@@ -2959,21 +3174,14 @@ def inv_one_corporation(state):
 
 def bot_points(state, v_you):
     "bot points"
-    # spec: spec/terraforming_mars/08_bots.rules:3
-    return (
-        10 * d_score(state, v_you)
-        + 3 * state.tracks[30 + v_you]
-        + 2
-        * (
-            state.tracks[35 + v_you]
-            + state.tracks[40 + v_you]
-            + state.tracks[45 + v_you]
-        )
-        + state.tracks[50 + v_you]
-        + state.tracks[55 + v_you]
-        + state.tracks[v_you] // 3
-        + state.tracks[15 + v_you] // 2
-    )
+    # spec: spec/terraforming_mars/08_bots.rules:26
+    return d_position_worth(state, v_you) - sum(
+        [
+            d_position_worth(state, c_q)
+            for c_q in range(state.params["players"])
+            if c_q != v_you
+        ]
+    ) // max(1, d_seat_count(state) - 1)
 
 
 INVARIANTS = (
@@ -3318,19 +3526,19 @@ def kept_11(state):
 
 def pol_builder_core_0(state, pending, tun):
     "policy builder_core, rule 1: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:30
+    # spec: spec/terraforming_mars/08_bots.rules:52
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/terraforming_mars/08_bots.rules:31
+    # spec: spec/terraforming_mars/08_bots.rules:53
     best = keep_best(best, [ids[i] in ("claim_milestone",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:32
+    # spec: spec/terraforming_mars/08_bots.rules:54
     best = keep_best(best, [ids[i] in ("plants_to_greenery",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:33
+    # spec: spec/terraforming_mars/08_bots.rules:55
     if state.tracks[v_you] >= 20 and any(
         (
             d_seat_count(state) > 1
@@ -3344,29 +3552,29 @@ def pol_builder_core_0(state, pending, tun):
         best = keep_best(best, [ids[i] in ("fund_award",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:35
+    # spec: spec/terraforming_mars/08_bots.rules:57
     best = keep_best(best, [ids[i] in ("play_card",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:36
+    # spec: spec/terraforming_mars/08_bots.rules:58
     best = keep_best(best, [ids[i] in ("card_action",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:37
+    # spec: spec/terraforming_mars/08_bots.rules:59
     best = keep_best(best, [ids[i] in ("heat_to_temperature",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:38
+    # spec: spec/terraforming_mars/08_bots.rules:60
     if state.tracks[v_you] >= 25 or len(state.zones[8 + v_you]) > 8:
         best = keep_best(best, [ids[i] in ("standard",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:40
+    # spec: spec/terraforming_mars/08_bots.rules:62
     if state.tracks[v_you] < 25 and len(state.zones[8 + v_you]) <= 8:
         best = keep_best(best, [ids[i] in ("standard",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:41
+    # spec: spec/terraforming_mars/08_bots.rules:63
     best = keep_best(best, [ids[i] in ("pass", "end_turn") for i in best], True)
     if len(best) == 1:
         return best
@@ -3375,15 +3583,15 @@ def pol_builder_core_0(state, pending, tun):
 
 def pol_builder_core_1(state, pending, tun):
     "policy builder_core, rule 2: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:43
+    # spec: spec/terraforming_mars/08_bots.rules:65
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:44
+    # spec: spec/terraforming_mars/08_bots.rules:66
     best = keep_best(best, [A_vp[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:45
+    # spec: spec/terraforming_mars/08_bots.rules:67
     best = keep_best(best, [A_cost[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -3392,11 +3600,11 @@ def pol_builder_core_1(state, pending, tun):
 
 def pol_builder_core_2(state, pending, tun):
     "policy builder_core, rule 3: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:47
+    # spec: spec/terraforming_mars/08_bots.rules:69
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:48
+    # spec: spec/terraforming_mars/08_bots.rules:70
     best = keep_best(
         best, [A_start_mc[v_c] for v_c in [values[i] for i in best]], False
     )
@@ -3407,11 +3615,11 @@ def pol_builder_core_2(state, pending, tun):
 
 def pol_builder_core_3(state, pending, tun):
     "policy builder_core, rule 4: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:50
+    # spec: spec/terraforming_mars/08_bots.rules:72
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:51
+    # spec: spec/terraforming_mars/08_bots.rules:73
     best = keep_best(
         best,
         [d_leads_award(state, v_you, v_a) for v_a in [values[i] for i in best]],
@@ -3419,7 +3627,7 @@ def pol_builder_core_3(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:52
+    # spec: spec/terraforming_mars/08_bots.rules:74
     best = keep_best(
         best,
         [d_award_value(state, v_you, v_a) for v_a in [values[i] for i in best]],
@@ -3432,11 +3640,11 @@ def pol_builder_core_3(state, pending, tun):
 
 def pol_builder_core_4(state, pending, tun):
     "policy builder_core, rule 5: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:54
+    # spec: spec/terraforming_mars/08_bots.rules:76
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/terraforming_mars/08_bots.rules:55
+    # spec: spec/terraforming_mars/08_bots.rules:77
     if (
         state.tracks[v_you]
         + d_start_money(state, v_you)
@@ -3447,7 +3655,7 @@ def pol_builder_core_4(state, pending, tun):
         best = keep_best(best, [ids[i] in ("keep",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:56
+    # spec: spec/terraforming_mars/08_bots.rules:78
     best = keep_best(best, [ids[i] in ("drop",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3456,27 +3664,27 @@ def pol_builder_core_4(state, pending, tun):
 
 def pol_builder_core_5(state, pending, tun):
     "policy builder_core, rule 6: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:58
+    # spec: spec/terraforming_mars/08_bots.rules:80
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/terraforming_mars/08_bots.rules:59
+    # spec: spec/terraforming_mars/08_bots.rules:81
     best = keep_best(best, [ids[i] in ("greenery_project",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:60
+    # spec: spec/terraforming_mars/08_bots.rules:82
     best = keep_best(best, [ids[i] in ("city_project",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:61
+    # spec: spec/terraforming_mars/08_bots.rules:83
     best = keep_best(best, [ids[i] in ("aquifer",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:62
+    # spec: spec/terraforming_mars/08_bots.rules:84
     best = keep_best(best, [ids[i] in ("asteroid_project",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:63
+    # spec: spec/terraforming_mars/08_bots.rules:85
     best = keep_best(best, [ids[i] in ("power_plant",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3485,11 +3693,11 @@ def pol_builder_core_5(state, pending, tun):
 
 def pol_builder_core_6(state, pending, tun):
     "policy builder_core, rule 7: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:65
+    # spec: spec/terraforming_mars/08_bots.rules:87
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/terraforming_mars/08_bots.rules:66
+    # spec: spec/terraforming_mars/08_bots.rules:88
     best = keep_best(best, [ids[i] in ("final_greenery",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3498,11 +3706,11 @@ def pol_builder_core_6(state, pending, tun):
 
 def pol_builder_core_7(state, pending, tun):
     "policy builder_core, rule 8: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:68
+    # spec: spec/terraforming_mars/08_bots.rules:90
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/terraforming_mars/08_bots.rules:69
+    # spec: spec/terraforming_mars/08_bots.rules:91
     best = keep_best(best, [ids[i] in ("lower",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3511,15 +3719,15 @@ def pol_builder_core_7(state, pending, tun):
 
 def pol_builder_core_8(state, pending, tun):
     "policy builder_core, rule 9: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:72
+    # spec: spec/terraforming_mars/08_bots.rules:94
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:73
+    # spec: spec/terraforming_mars/08_bots.rules:95
     best = keep_best(best, [v_q == v_you for v_q in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:74
+    # spec: spec/terraforming_mars/08_bots.rules:96
     best = keep_best(
         best, [state.tracks[60 + v_q] for v_q in [values[i] for i in best]], False
     )
@@ -3530,21 +3738,21 @@ def pol_builder_core_8(state, pending, tun):
 
 def pol_builder_core_9(state, pending, tun):
     "policy builder_core, rule 10: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:76
+    # spec: spec/terraforming_mars/08_bots.rules:98
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:77
+    # spec: spec/terraforming_mars/08_bots.rules:99
     best = keep_best(best, [v_q == v_you for v_q in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:78
+    # spec: spec/terraforming_mars/08_bots.rules:100
     best = keep_best(
         best, [state.tracks[15 + v_q] for v_q in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:79
+    # spec: spec/terraforming_mars/08_bots.rules:101
     best = keep_best(
         best, [state.tracks[60 + v_q] for v_q in [values[i] for i in best]], False
     )
@@ -3555,11 +3763,11 @@ def pol_builder_core_9(state, pending, tun):
 
 def pol_builder_core_10(state, pending, tun):
     "policy builder_core, rule 11: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:81
+    # spec: spec/terraforming_mars/08_bots.rules:103
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:82
+    # spec: spec/terraforming_mars/08_bots.rules:104
     best = keep_best(
         best,
         [
@@ -3579,11 +3787,11 @@ def pol_builder_core_10(state, pending, tun):
 
 def pol_builder_core_11(state, pending, tun):
     "policy builder_core, rule 12: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:85
+    # spec: spec/terraforming_mars/08_bots.rules:107
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:86
+    # spec: spec/terraforming_mars/08_bots.rules:108
     best = keep_best(best, [v_k for v_k in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -3592,11 +3800,11 @@ def pol_builder_core_11(state, pending, tun):
 
 def pol_builder_core_12(state, pending, tun):
     "policy builder_core, rule 13: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:88
+    # spec: spec/terraforming_mars/08_bots.rules:110
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:89
+    # spec: spec/terraforming_mars/08_bots.rules:111
     best = keep_best(best, [v_k for v_k in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
