@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 8bdcd347ee3a8e9b
+# Spec hash: 0a6f29f0855f9e92
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source a073b9564ea9f0394a9a output c33420934c0310044237
+# Fingerprint: source 1a9b1c9bea6d3d0d5178 output 13c3939ed5b8ba132f00
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -2768,7 +2768,7 @@ def when_solidarity(state, v_you, v_this):
 
 def when_the_cambridge_five(state, v_you, v_this):
     "when the event of the_cambridge_five may happen"
-    # spec: spec/twilight_struggle/events_late.rules:411
+    # spec: spec/twilight_struggle/events_late.rules:413
     return state.tracks[2] < 8
 
 
@@ -4892,11 +4892,11 @@ POLICIES = {
         "spec/twilight_struggle/events_late.rules:337:5": pol_careful_core_19,
         "spec/twilight_struggle/events_late.rules:370:5": pol_careful_core_32,
         "spec/twilight_struggle/events_late.rules:37:5": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:414:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:416:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:435:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:439:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:463:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:416:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:418:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:437:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:441:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:465:9": pol_careful_core_9,
         "spec/twilight_struggle/events_late.rules:95:5": pol_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:146:9": pol_careful_core_25,
         "spec/twilight_struggle/events_mid.rules:149:17": pol_careful_core_31,
@@ -4970,11 +4970,11 @@ POLICIES = {
         "spec/twilight_struggle/events_late.rules:337:5": pol_careful_core_19,
         "spec/twilight_struggle/events_late.rules:370:5": pol_careful_core_32,
         "spec/twilight_struggle/events_late.rules:37:5": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:414:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:416:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:435:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:439:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:463:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:416:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:418:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:437:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:441:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:465:9": pol_careful_core_9,
         "spec/twilight_struggle/events_late.rules:95:5": pol_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:146:9": pol_careful_core_25,
         "spec/twilight_struggle/events_mid.rules:149:17": pol_careful_core_31,
