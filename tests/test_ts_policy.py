@@ -3,6 +3,8 @@ right answer a player of the game would name, on both back ends."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from compiler.loader import load_spec
@@ -191,10 +193,15 @@ def test_the_us_sends_the_cheapest_ussr_card_to_the_space_race(backend):
     assert choices >= 10 and cheapest >= 2 * choices // 3, (cheapest, choices)
 
 
+@functools.cache
+def _designer_tests() -> dict:
+    return {case.name: case for case in plan_tests(load_spec(TS).model).cases}
+
+
 def _policy_answer_after(backend: str, test_name: str) -> str:
     """The balance bot's answer to the decision a designer test of the spec leaves pending."""
-    cases = {case.name: case for case in plan_tests(load_spec(TS).model).cases}
-    game = Game(program(TS, backend), state=state_after(program(TS, backend), cases[test_name]))
+    engine = program(TS, backend)
+    game = Game(engine, state=state_after(engine, _designer_tests()[test_name]))
     bots = seat_agents(("policy", "policy"), game.meta.players, 1)
     return bots[game.decision.player].choose(game, game.decision)
 

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 0a6f29f0855f9e92
+# Spec hash: c2cbb19ab12c6e59
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source afe4ca95a017f3804f41 output 38a2d7d94bc92082ca85
+# Fingerprint: source 116bbf7cdb8cc9213918 output 0679a5a2333e48ff3451
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,7 +41,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "0a6f29f0855f9e92"
+SPEC_HASH = "c2cbb19ab12c6e59"
 TESTS_HASH = "885f56edd2506669"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 0a6f29f0855f9e92
+# Spec hash: c2cbb19ab12c6e59
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source 1a9b1c9bea6d3d0d5178 output 13c3939ed5b8ba132f00
+# Fingerprint: source 3f84a3b07c0e61c895b2 output c716df03fa1e1420d7e8
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -3545,7 +3545,7 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:246
+    # spec: spec/twilight_struggle/policies.rules:248
     if (
         state.tracks[0] <= 2
         and state.vars[5] != None
@@ -3559,13 +3559,9 @@ def pol_careful_core_2(state, pending, tun):
             ]
             or state.vars[5]
             in [E_five_year_plan, E_star_wars, E_grain_sales_to_soviets]
+            or state.vars[5] == E_summit
         )
     ):
-        best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:251
-    if state.tracks[0] <= 2 and state.vars[5] == E_summit:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
@@ -3622,7 +3618,7 @@ def nev_careful_core_2(state, pending, tun):
     "policy careful_core, rule 3: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:246
+    # spec: spec/twilight_struggle/policies.rules:248
     if (
         state.tracks[0] <= 2
         and state.vars[5] != None
@@ -3636,11 +3632,9 @@ def nev_careful_core_2(state, pending, tun):
             ]
             or state.vars[5]
             in [E_five_year_plan, E_star_wars, E_grain_sales_to_soviets]
+            or state.vars[5] == E_summit
         )
     ):
-        marked.update(("play_event",))
-    # spec: spec/twilight_struggle/policies.rules:251
-    if state.tracks[0] <= 2 and state.vars[5] == E_summit:
         marked.update(("play_event",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
 
