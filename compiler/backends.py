@@ -205,11 +205,12 @@ class ProgramRef:
         return load_program(load_spec(Path(self.folder), self.variants), self.backend)
 
     def native_modules(self) -> list[str]:
-        """The modules a process loading this program on this machine imports as native builds."""
+        """The modules a process loading this program on this machine imports as native builds
+        (the package's, and "runtime" for the runtime's hot modules)."""
         if self.backend != "generated" or self.package is None:
             return []
-        from .native import native_modules
-        return native_modules(Path(self.package))
+        from .native import native_modules, runtime_built
+        return native_modules(Path(self.package)) + (["runtime"] if runtime_built() else [])
 
     def __repr__(self) -> str:
         return f"ProgramRef({self.folder!r}, {self.variants!r}, {self.backend!r}, {self.package!r})"

@@ -11,32 +11,18 @@ The folder is `.rulespec-cache/` beside the repository, or $RULESPEC_CACHE.
 
 from __future__ import annotations
 
-import hashlib
-import os
 import pickle
 import sqlite3
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+# One home for the cache's place and key: the runtime finds its native builds there too.
+from runtime.native import cache_root, digest
+
 # The file in each generated package that seeds black's cache from the package itself
 # (compiler/codegen/seed.py); named here so the light up-to-date check can name it too.
 SEED_FILE = "FORMAT"
-
-
-def cache_root() -> Path:
-    """Where cached data lives; $RULESPEC_CACHE overrides the default."""
-    return Path(os.environ.get("RULESPEC_CACHE") or REPO_ROOT / ".rulespec-cache")
-
-
-def digest(*parts: str | bytes) -> str:
-    """A short content hash of several parts, unambiguous in how they split."""
-    h = hashlib.sha256()
-    for part in parts:
-        data = part.encode("utf-8") if isinstance(part, str) else part
-        h.update(len(data).to_bytes(8, "little") + data)
-    return h.hexdigest()[:32]
 
 
 @lru_cache(maxsize=None)

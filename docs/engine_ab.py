@@ -76,8 +76,10 @@ def prepare(version: str, game: str) -> tuple[str, Path, bool]:
     where = checkout(name)
     native = extra == "native"
     if native:
-        subprocess.run(["nice", "-n", "5", str(where / ".venv/bin/rulespec"), "compile", "--native",
-                        f"spec/{game}"], cwd=where, check=True, capture_output=True)
+        # `python -m` from the checkout: its own compiler and runtime, even where its .venv is
+        # another checkout's (a symlink), whose `rulespec` script would import that one
+        subprocess.run(["nice", "-n", "5", str(where / ".venv/bin/python"), "-m", "rulespec", "compile",
+                        "--native", f"spec/{game}"], cwd=where, check=True, capture_output=True)
     return version, where, native
 
 
@@ -86,7 +88,7 @@ def measure(where: Path, native: bool, game: str, mode: str, games: int, seed: i
     python = str(where / ".venv/bin/python")
     if mode == "test":
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        done = subprocess.run(["nice", "-n", "5", str(where / ".venv/bin/rulespec"), "test",
+        done = subprocess.run(["nice", "-n", "5", str(where / ".venv/bin/python"), "-m", "rulespec", "test",
                                f"spec/{game}", "--json"], cwd=where, env=env, capture_output=True,
                               text=True)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)

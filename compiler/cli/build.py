@@ -43,9 +43,10 @@ def check(spec_dir: str, variants: tuple[str, ...], verbose: bool) -> None:
                    " generated/<game>__<variant>... with variants). Never a file, nor a folder"
                    " that holds something else than a generated package.")
 @click.option("--native", is_flag=True,
-              help="Also compile the package's rule and procedure modules with Cython (the extra"
-                   " rulespec[native]) into the cache, where imports of these exact sources find"
-                   " them; pure Python stays the fallback (RULESPEC_NATIVE=0 forces it).")
+              help="Also compile the package's rule and procedure modules, and the runtime's hot"
+                   " modules, with Cython (the extra rulespec[native]) into the cache, where imports"
+                   " of these exact sources find them; pure Python stays the fallback"
+                   " (RULESPEC_NATIVE=0 forces it).")
 def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None, native: bool = False) -> None:
     """Generate the engine package; all-or-nothing."""
     from .. import unchanged
@@ -78,11 +79,11 @@ def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None, na
     verb = "wrote" if written else "up to date:"
     click.echo(f"{loaded.model.game}: {verb} {backends._shown(out)} (spec hash {loaded.model.spec_hash})")
     if native:
-        from ..native import NativeError, build_native
+        from ..native import RUNTIME_MODULES, NativeError, build_native
         try:
             built = build_native(out)
         except NativeError as err:
             raise UserError(str(err)) from None
         click.echo(f"{loaded.model.game}: {', '.join(p.name.split('-')[0] for p in built)} built natively"
-                   f" into {backends._shown(built[0].parent)} (imported in place of {backends._shown(out)}'s"
-                   f" sources while they are unchanged)")
+                   f" into {backends._shown(built[0].parent)}, with the runtime's {', '.join(RUNTIME_MODULES)}"
+                   f" (imported in place of their sources while those are unchanged)")

@@ -1,0 +1,103 @@
+"""Native builds found in the rulespec cache: where the cache is, how a build is keyed, and the
+runtime's own hot modules imported from their builds.
+
+`rulespec compile --native` (compiler/native.py) compiles a generated package's rule and
+procedure modules with Cython, and the runtime modules every game's decisions pass through
+(RUNTIME_MODULES), each into the cache under a hash of its exact source text, the Python ABI
+and the C flags. Importing `runtime` puts a finder first on `sys.meta_path` that loads such a
+build in place of a runtime module's source while that source is unchanged; an edited module
+has another hash, so its source runs. The compiled code is the same code: the games are the
+same, move for move (tests/test_native.py). `RULESPEC_NATIVE=0` turns every native build off.
+
+This module stays pure Python: it is what finds the others.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import sysconfig
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+RUNTIME = Path(__file__).resolve().parent
+# The runtime modules on the path of every decision: the state and its primitives, the values'
+# helpers the generated code calls, the driver, the bots and their searches.
+RUNTIME_MODULES = ("state", "values", "frames", "game", "agents", "policy", "search", "mcts",
+                   "rollout")
+# C compiler flags after Python's own (-O3 -g): the biggest spec's modules are 6-9 MB of C
+# each; with Python's flags the build never finished on the shared machine, with these it
+# takes about 85 s of CPU (docs/BENCHMARKS.md).
+CFLAGS = ("-O1", "-g0")
+# Cython's settings: Python 3, and annotations read as Python reads them (hints, not checks: a
+# `list` annotation would otherwise refuse a dict where the source takes any sequence).
+DIRECTIVES = {"language_level": 3, "annotation_typing": False}
+SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+
+
+def cache_root() -> Path:
+    """Where cached data lives; $RULESPEC_CACHE overrides the default."""
+    return Path(os.environ.get("RULESPEC_CACHE") or REPO_ROOT / ".rulespec-cache")
+
+
+def digest(*parts: str | bytes) -> str:
+    """A short content hash of several parts, unambiguous in how they split."""
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8") if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()[:32]
+
+
+def enabled() -> bool:
+    """Whether imports use native builds (RULESPEC_NATIVE=0 says no)."""
+    return os.environ.get("RULESPEC_NATIVE", "1") != "0"
+
+
+def build_path(module: str, source: bytes) -> Path:
+    """Where the native build of a module with this source text lives (or would)."""
+    key = digest("native", SUFFIX, " ".join(CFLAGS), repr(sorted(DIRECTIVES.items())), source)
+    return cache_root() / "native" / f"{module}-{key}{SUFFIX}"
+
+
+def runtime_source(module: str) -> bytes:
+    return (RUNTIME / f"{module}.py").read_bytes()
+
+
+def runtime_build(module: str) -> Path | None:
+    """The native build of a runtime module's current source, when one was made."""
+    try:
+        path = build_path(f"runtime.{module}", runtime_source(module))
+    except OSError:
+        return None
+    return path if path.is_file() else None
+
+
+def loaded_natively() -> list[str]:
+    """The runtime modules this process imported from native builds."""
+    return [m for m in RUNTIME_MODULES
+            if getattr(sys.modules.get(f"runtime.{m}"), "__file__", "").endswith(SUFFIX)]
+
+
+class _RuntimeFinder(importlib.abc.MetaPathFinder):
+    """Finds a runtime module's native build, when its current source was built."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        package, _, module = fullname.partition(".")
+        if package != "runtime" or module not in RUNTIME_MODULES or not enabled():
+            return None
+        made = runtime_build(module)
+        if made is None:
+            return None
+        return importlib.util.spec_from_file_location(
+            fullname, made, loader=importlib.machinery.ExtensionFileLoader(fullname, str(made)))
+
+
+def install() -> None:
+    """Put the finder first on sys.meta_path (once a process)."""
+    if not any(isinstance(f, _RuntimeFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _RuntimeFinder())
