@@ -34,7 +34,7 @@ RUNTIME_NAMES = {
         "rule_error_of", "RULE_FAILURES", "some_card", "text_of",
         "unknown_function", "unknown_name", "winner_of", "zone_slot", "zone_value",
     ),
-    "runtime.frames": ("UNBOUND", "new_frame"),
+    "runtime.frames": ("UNBOUND", "new_frame", "resume_steps", "run_steps"),
     "runtime.policy": ("forbidden_options", "keep_best", "menu_keys", "prefer_options"),
 }
 TABLES = (

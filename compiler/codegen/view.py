@@ -595,8 +595,8 @@ class ViewBuilder:
         self.gen.ref("CARD_SLOTS")  # rebind_cards
         for name in ("META", "STEPS", "TEST_STEPS", "START", "INVARIANTS", "BOTS", "POLICIES", "NEVERS",
                      "prefer_options", "forbidden_options",
-                     "TEST_BLOCKS", "TEST_EXPECTS", "TEST_SIDES", "GameOver", "RuleError", "UNBOUND", "new_frame",
-                     "rule_error_of", "RULE_FAILURES"):
+                     "TEST_BLOCKS", "TEST_EXPECTS", "TEST_SIDES", "RuleError", "UNBOUND", "new_frame",
+                     "run_steps", "resume_steps", "rule_error_of", "RULE_FAILURES"):
             self.gen.ref(name)
         return {}
 

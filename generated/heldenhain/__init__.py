@@ -28,12 +28,12 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source c635d8cc4902a72ad64d output ff59a133286ec338b59a
+# Fingerprint: source 2b0b1aaf7acd4c39761d output 0bb37bc8d2191d89206f
 "Heldenhain: the generated engine (runtime.program.Program)."
 
-from runtime.frames import UNBOUND, new_frame
+from runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
 from runtime.policy import forbidden_options, prefer_options
-from runtime.state import GameOver, RuleError
+from runtime.state import RuleError
 from runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
 from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
@@ -63,24 +63,11 @@ class GeneratedProgram:
 
     def run(self, state):
         """Execute until a decision is pending or the game is over."""
-        frames = state.frames
-        steps = ALL_STEPS
-        try:
-            while frames and state.pending is None:
-                frame = frames[-1]
-                steps[frame[0]](state, frame)
-        except GameOver:
-            pass
-        except RULE_FAILURES as err:  # none where a value is needed, a divisor of 0
-            raise rule_error_of(err) from None
+        run_steps(state, ALL_STEPS)
 
     def resume(self, state, index):
         """Answer the pending decision with option `index` and run on."""
-        pending = state.pending
-        state.pending = None
-        state.decisions += 1
-        state.frames[-1][3] = pending["values"][index]
-        self.run(state)
+        resume_steps(state, index, ALL_STEPS)
 
     def rebind_cards(self, state, mapping):
         """Replace the cards suspended frames hold (search bots re-deal unseen cards)."""

@@ -16,12 +16,12 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 8fda4a785fc615821506 output f91d72684c59bbaccd90
+# Fingerprint: source 6d8526483c20e3ac5867 output 9695aeb947f1c61b805f
 "Risiko - Das Duell (Risk: Balance of Power): the generated engine (runtime.program.Program)."
 
-from runtime.frames import UNBOUND, new_frame
+from runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
 from runtime.policy import forbidden_options, prefer_options
-from runtime.state import GameOver, RuleError
+from runtime.state import RuleError
 from runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
 from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
@@ -51,24 +51,11 @@ class GeneratedProgram:
 
     def run(self, state):
         """Execute until a decision is pending or the game is over."""
-        frames = state.frames
-        steps = ALL_STEPS
-        try:
-            while frames and state.pending is None:
-                frame = frames[-1]
-                steps[frame[0]](state, frame)
-        except GameOver:
-            pass
-        except RULE_FAILURES as err:  # none where a value is needed, a divisor of 0
-            raise rule_error_of(err) from None
+        run_steps(state, ALL_STEPS)
 
     def resume(self, state, index):
         """Answer the pending decision with option `index` and run on."""
-        pending = state.pending
-        state.pending = None
-        state.decisions += 1
-        state.frames[-1][3] = pending["values"][index]
-        self.run(state)
+        resume_steps(state, index, ALL_STEPS)
 
     def rebind_cards(self, state, mapping):
         """Replace the cards suspended frames hold (search bots re-deal unseen cards)."""

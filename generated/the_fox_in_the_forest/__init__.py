@@ -12,12 +12,12 @@
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source ba634fbdc28a530313d5 output d5d56a6ecbf190d58ee3
+# Fingerprint: source a38e357747a598cacac9 output 30fadf29e61a5468f2e6
 "The Fox in the Forest: the generated engine (runtime.program.Program)."
 
-from runtime.frames import UNBOUND, new_frame
+from runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
 from runtime.policy import forbidden_options, prefer_options
-from runtime.state import GameOver, RuleError
+from runtime.state import RuleError
 from runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
 from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
@@ -47,24 +47,11 @@ class GeneratedProgram:
 
     def run(self, state):
         """Execute until a decision is pending or the game is over."""
-        frames = state.frames
-        steps = ALL_STEPS
-        try:
-            while frames and state.pending is None:
-                frame = frames[-1]
-                steps[frame[0]](state, frame)
-        except GameOver:
-            pass
-        except RULE_FAILURES as err:  # none where a value is needed, a divisor of 0
-            raise rule_error_of(err) from None
+        run_steps(state, ALL_STEPS)
 
     def resume(self, state, index):
         """Answer the pending decision with option `index` and run on."""
-        pending = state.pending
-        state.pending = None
-        state.decisions += 1
-        state.frames[-1][3] = pending["values"][index]
-        self.run(state)
+        resume_steps(state, index, ALL_STEPS)
 
     def rebind_cards(self, state, mapping):
         """Replace the cards suspended frames hold (search bots re-deal unseen cards)."""

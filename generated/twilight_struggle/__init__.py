@@ -29,12 +29,12 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source 116bbf7cdb8cc9213918 output 0679a5a2333e48ff3451
+# Fingerprint: source 8f8a7c0ed270c3919466 output 7dd0fc6e0574f6ab9103
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
-from runtime.frames import UNBOUND, new_frame
+from runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
 from runtime.policy import forbidden_options, prefer_options
-from runtime.state import GameOver, RuleError
+from runtime.state import RuleError
 from runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
 from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
@@ -64,24 +64,11 @@ class GeneratedProgram:
 
     def run(self, state):
         """Execute until a decision is pending or the game is over."""
-        frames = state.frames
-        steps = ALL_STEPS
-        try:
-            while frames and state.pending is None:
-                frame = frames[-1]
-                steps[frame[0]](state, frame)
-        except GameOver:
-            pass
-        except RULE_FAILURES as err:  # none where a value is needed, a divisor of 0
-            raise rule_error_of(err) from None
+        run_steps(state, ALL_STEPS)
 
     def resume(self, state, index):
         """Answer the pending decision with option `index` and run on."""
-        pending = state.pending
-        state.pending = None
-        state.decisions += 1
-        state.frames[-1][3] = pending["values"][index]
-        self.run(state)
+        resume_steps(state, index, ALL_STEPS)
 
     def rebind_cards(self, state, mapping):
         """Replace the cards suspended frames hold (search bots re-deal unseen cards)."""

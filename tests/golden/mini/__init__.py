@@ -3,12 +3,12 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 942bebd46002e8b9897e output 961b792a076116f94767
+# Fingerprint: source cd6a8118c90a54e49af9 output 88080f55d7514875943c
 "Mini: the generated engine (runtime.program.Program)."
 
-from runtime.frames import UNBOUND, new_frame
+from runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
 from runtime.policy import forbidden_options, prefer_options
-from runtime.state import GameOver, RuleError
+from runtime.state import RuleError
 from runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
 from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
@@ -38,24 +38,11 @@ class GeneratedProgram:
 
     def run(self, state):
         """Execute until a decision is pending or the game is over."""
-        frames = state.frames
-        steps = ALL_STEPS
-        try:
-            while frames and state.pending is None:
-                frame = frames[-1]
-                steps[frame[0]](state, frame)
-        except GameOver:
-            pass
-        except RULE_FAILURES as err:  # none where a value is needed, a divisor of 0
-            raise rule_error_of(err) from None
+        run_steps(state, ALL_STEPS)
 
     def resume(self, state, index):
         """Answer the pending decision with option `index` and run on."""
-        pending = state.pending
-        state.pending = None
-        state.decisions += 1
-        state.frames[-1][3] = pending["values"][index]
-        self.run(state)
+        resume_steps(state, index, ALL_STEPS)
 
     def rebind_cards(self, state, mapping):
         """Replace the cards suspended frames hold (search bots re-deal unseen cards)."""
