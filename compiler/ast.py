@@ -426,6 +426,15 @@ class Reveal(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
+class Show(Stmt):
+    """show card [to player]: the card made known to everyone (or to one player) while it
+    stays where it lies; its zone stays hidden."""
+
+    card: Expr
+    to: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
 class CopyCounter(Stmt):
     """copy counter to counter: remember a whole counter at once."""
 

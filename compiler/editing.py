@@ -32,7 +32,7 @@ KEYWORDS = sorted({
     "action", "signal", "constraint", "effect", "define", "quantity", "procedure", "phase", "setup",
     "start", "invariant", "assert", "bot", "policy", "map", "test", "event", "variant", "replace",
     "remove", "link", "let", "set", "to", "add", "from", "roll", "move", "bottom", "of", "all", "shuffle",
-    "reveal",
+    "reveal", "show",
     "conceal", "copy", "clear", "if", "else", "for", "in", "where", "repeat", "while", "break",
     "chooses", "option", "when", "as", "resolve", "activate", "until", "cancel", "expire", "emit",
     "win", "lose", "log", "modify", "by", "min", "max", "forbid", "on", "and", "or", "not", "then", "count",

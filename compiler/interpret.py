@@ -83,6 +83,7 @@ class Interpreter:
             ast.RemoveStmt: self._remove, ast.Roll: self._roll, ast.RollDice: self._roll_dice,
             ast.MoveCard: self._move,
             ast.MoveAll: self._move_all, ast.PickRandom: self._pick, ast.Shuffle: self._shuffle, ast.Reveal: self._reveal,
+            ast.Show: self._show,
             ast.CopyCounter: self._copy, ast.ClearCounter: self._clear, ast.If: self._if,
             ast.For: self._for, ast.Repeat: self._repeat, ast.While: self._while,
             ast.Break: self._break, ast.Choose: self._choose, ast.Menu: self._menu,
@@ -296,6 +297,12 @@ class Interpreter:
 
     def _reveal(self, state, frame, stmt: ast.Reveal):
         state.revealed[self.ev.zone(state, frame["env"], stmt.zone)] = stmt.public
+
+    def _show(self, state, frame, stmt: ast.Show):
+        env = frame["env"]
+        card = self.ev.value(state, env, stmt.card)
+        to = () if stmt.to is None else (self.ev.value(state, env, stmt.to),)
+        rt.show_card(state, card, _loc(stmt), *to)
 
     def _copy(self, state, frame, stmt: ast.CopyCounter):
         src, dst = self.model.counters[stmt.source.name], self.model.counters[stmt.dest.name]

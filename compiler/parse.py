@@ -813,6 +813,9 @@ class _Builder(Transformer):
     def conceal_stmt(self, meta, c):
         return ast.Reveal(self._span(meta), c[0], False)
 
+    def show_stmt(self, meta, c):
+        return ast.Show(self._span(meta), c[0], c[1])
+
     def copy_stmt(self, meta, c):
         return ast.CopyCounter(self._span(meta), self._ident(c[0]), self._ident(c[1]))
 

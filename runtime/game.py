@@ -8,7 +8,7 @@ from typing import Any
 from .meta import GameMeta
 from .params import ParamError, check_params
 from .program import Program
-from .state import RuleError, State, note_choice
+from .state import RuleError, State, known_cards, note_choice
 from .text import shown
 
 
@@ -130,13 +130,20 @@ class Game:
         me = meta.players.index(player)
         seen = seen_slots(meta, state, me)
         unseen = unseen_cards(meta, state, seen)
+        known = known_cards(state, me)
         zones: dict[str, Any] = {}
         seats = len(self.players)
         for slot, cards in enumerate(state.zones):
             if (meta.zone_of_slot(slot)[1] or 0) >= seats:
                 continue  # a zone of an empty seat
             name = meta.zone_slot_name(slot)
-            zones[name] = [meta.entity_ids[c] for c in cards] if seen[slot] else {"count": len(cards)}
+            if seen[slot]:
+                zones[name] = [meta.entity_ids[c] for c in cards]
+            else:
+                zones[name] = {"count": len(cards)}
+                shown = [meta.entity_ids[c] for c in cards if c in known]
+                if shown:  # cards a rule showed this player, in a zone it cannot see
+                    zones[name]["shown"] = shown
         pending = state.pending
         return {
             "game": meta.game, "player": player,

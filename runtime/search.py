@@ -8,7 +8,7 @@ against a plausible world, not the true one (determinisation).
 from __future__ import annotations
 
 from .game import seen_slots
-from .state import GameOver, State, Stream, next_random
+from .state import GameOver, State, Stream, known_cards, next_random
 
 WIN = 1_000_000.0
 
@@ -26,14 +26,15 @@ def determinize(game, state: State, player: int, stream: Stream) -> State:
     could hold any card still in the deck; the player's own hidden zones (its
     own draw pile) pool among themselves; shared hidden piles that are not
     ordered (a box of cards not yet in the game) stay as they are. A card the
-    pending decision offers the player is known to it and stays too.
+    pending decision offers the player is known to it and stays too, and so
+    does a card a rule showed it (`show`) that has not moved since.
 
     What is bound to a re-dealt card goes with its place, not its name: the
     card now lying where card X lay takes X's counters, and every var, effect
     argument and suspended frame's local that held X holds it instead.
     """
     world = state.copy()
-    known = _offered(game.meta, world, player)
+    known = _offered(game.meta, world, player) | known_cards(world, player)
     mapping: dict[int, int] = {}
     for slots in _pools(game, world, player):
         mapping.update(_redeal(world, slots, known, stream))

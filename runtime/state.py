@@ -45,6 +45,7 @@ class State:
         "tracks", "vars", "counters", "zones", "location", "revealed",
         "effects", "rng", "dice", "frames", "pending", "result", "log",
         "decisions", "params", "trace", "dice_strict", "rounds", "nesting", "log_at", "rolled",
+        "shown",
     )
     # Not saved: write counts and the filters kept while they hold (compiler/codegen/kept.py).
     # stamps[0] counts writes of the zones, [1] of the effects, the rest those of each track,
@@ -52,7 +53,7 @@ class State:
     __slots__ = SAVED + ("stamps", "memo")
     # Slots a snapshot may lack (older records): their values when absent.
     OPTIONAL = {"trace": None, "dice_strict": False, "rounds": 0, "nesting": 0, "log_at": None,
-                "rolled": None}
+                "rolled": None, "shown": None}
 
     def __init__(self, meta: GameMeta, seed: int, params: dict[str, Any]):
         players = len(meta.players)
@@ -69,6 +70,9 @@ class State:
             self.zones[0].append(card)
             self.location[card] = 0
         self.revealed: list[bool] = [False] * meta.zone_slots
+        # Single cards made known (`show`): [card, the slot it lay in, the player or None for
+        # everyone], while the card has not moved since (runtime.state.known_cards).
+        self.shown: list[list[Any]] = []
         self.effects: list[list[Any]] = []  # [effect, args, lifetime or None]
         self.rng: int = seed & _MASK
         self.dice: list[int] = []  # fixed rolls, used first (designer tests)
@@ -99,6 +103,7 @@ class State:
         other.zones = [cards[:] for cards in self.zones]
         other.location = self.location[:]
         other.revealed = self.revealed[:]
+        other.shown = self.shown[:]  # its entries are never changed, only dropped
         other.effects = [[e, args[:], life] for e, args, life in self.effects]
         other.rng = self.rng
         other.dice = self.dice[:]
@@ -131,6 +136,8 @@ class State:
             setattr(state, name, value)
         if state.log_at is None:  # a snapshot from before log lines had locations
             state.log_at = [""] * len(state.log)
+        if state.shown is None:  # a snapshot from before `show`
+            state.shown = []
         state.stamps = fresh_stamps(state)
         state.memo = {}
         return state
@@ -144,7 +151,7 @@ class State:
         """What both back ends must agree on (frames are back-end specific)."""
         return {
             "tracks": self.tracks, "vars": self.vars, "counters": self.counters,
-            "zones": self.zones, "revealed": self.revealed,
+            "zones": self.zones, "revealed": self.revealed, "shown": self.shown,
             "effects": self.effects, "rng": self.rng, "result": self.result,
             "decisions": self.decisions,
         }
@@ -246,6 +253,8 @@ def move_card(state: State, card: int, slot: int) -> None:
     state.zones[slot].append(card)
     state.location[card] = slot
     state.stamps[0] += 1
+    if state.shown:
+        _unshow(state, card)
 
 
 def move_card_bottom(state: State, card: int, slot: int) -> None:
@@ -256,6 +265,33 @@ def move_card_bottom(state: State, card: int, slot: int) -> None:
     state.zones[slot].insert(0, card)
     state.location[card] = slot
     state.stamps[0] += 1
+    if state.shown:
+        _unshow(state, card)
+
+
+def show_card(state: State, card: int | None, location: str, *to: int | None) -> None:
+    """`show card [to player]`: the card known to everyone (or to that player) while it lies in
+    the zone it lies in now; the zone itself stays hidden. Players see it in their views, and a
+    search bot re-dealing what it cannot see leaves it in place (runtime/search.py)."""
+    if card is None:
+        raise RuleError("'show' needs a card, not none", location)
+    player = to[0] if to else None
+    if to and player is None:
+        raise RuleError("'show ... to' needs a player, not none", location)
+    entry = [card, state.location[card], player]
+    if entry not in state.shown:
+        state.shown.append(entry)
+
+
+def _unshow(state: State, card: int) -> None:
+    """A moved card is no longer known where it was shown."""
+    state.shown = [e for e in state.shown if e[0] != card]
+
+
+def known_cards(state: State, player: int) -> frozenset[int]:
+    """The cards `player` was shown (or everyone was) that still lie where they were shown."""
+    return frozenset(card for card, slot, to in state.shown
+                     if (to is None or to == player) and state.location[card] == slot)
 
 
 def top_card(state: State, slot: int) -> int | None:

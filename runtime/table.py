@@ -453,6 +453,8 @@ def zone_list(meta: GameMeta, view: dict[str, Any]) -> list[dict[str, Any]]:
             entry["cards"] = content
         else:
             entry["count"] = content["count"]
+            if content.get("shown"):
+                entry["shown"] = content["shown"]  # cards of it a rule showed this seat
         out.append(entry)
     return out
 

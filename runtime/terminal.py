@@ -242,7 +242,11 @@ class TerminalSeat:
         for zone in view["zones"]:
             if "count" in zone:
                 if zone["count"]:
-                    grid.add_row(escape(zone["label"]), f"[dim]{zone['count']} hidden[/dim]")
+                    shown = zone.get("shown", [])
+                    text = f"[dim]{zone['count'] - len(shown)} hidden[/dim]"
+                    if shown:
+                        text = ", ".join(self.card_text(view, c) for c in shown) + ", " + text
+                    grid.add_row(escape(zone["label"]), text)
             elif zone["cards"]:
                 grid.add_row(escape(zone["label"]), ", ".join(self.card_text(view, c) for c in zone["cards"]))
         return grid

@@ -109,6 +109,10 @@ class Sentences:
             return Line(f"Reveal {self.w(s.zone)} (everyone sees its cards).")
         return Line(f"Conceal {self.w(s.zone)} again.")
 
+    def s_Show(self, s: ast.Show) -> Line:
+        whom = "everyone" if s.to is None else self.w(s.to)
+        return Line(f"Show {self.w(s.card)} to {whom} (it stays where it is; its zone stays hidden).")
+
     def s_Resolve(self, s: ast.Resolve) -> Line:
         what = "action" if s.action else "event"
         return Line(f"Carry out the {what} of {self.w(s.card)} for {self.w(s.player)}.")

@@ -22,7 +22,8 @@ ZONES, EFFECTS, RESULT, PENDING = ("zones",), ("effects",), ("result",), ("pendi
 CALLS = (ast.CallStmt, ast.CallExpr, ast.Allowed, ast.Choose, ast.Emit)
 WRITERS = (ast.SetStmt, ast.AddStmt, ast.RemoveStmt, ast.Let, ast.Roll, ast.For, ast.Choose, ast.RollDice,
            ast.PickRandom,
-           ast.MoveCard, ast.MoveAll, ast.Shuffle, ast.Reveal, ast.CopyCounter, ast.ClearCounter,
+           ast.MoveCard, ast.MoveAll, ast.Shuffle, ast.Reveal, ast.Show, ast.CopyCounter,
+           ast.ClearCounter,
            ast.Activate, ast.Cancel, ast.Expire, ast.Resolve, ast.Menu, ast.CallStmt, ast.Emit,
            ast.Return)
 VALUE_TAKERS = (ast.Let, ast.SetStmt, ast.Return)  # may take a procedure's value (checks/returns.py)

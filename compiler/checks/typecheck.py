@@ -315,6 +315,11 @@ class TypeCheck(ScopedVisitor):
     def visit_Reveal(self, stmt: ast.Reveal) -> None:
         self.expect(stmt.zone, ZONE, f"what '{'reveal' if stmt.public else 'conceal'}' shows")
 
+    def visit_Show(self, stmt: ast.Show) -> None:
+        self.expect(stmt.card, CARD, "what 'show' shows")
+        if stmt.to is not None:
+            self.expect(stmt.to, PLAYER, "whom 'show' shows a card")
+
     def visit_CopyCounter(self, stmt: ast.CopyCounter) -> None:
         counters, kinds = self.model.counters, self.model.counter_kinds
         src, dst = stmt.source.name, stmt.dest.name

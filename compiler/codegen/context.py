@@ -24,7 +24,7 @@ RUNTIME_NAMES = {
     "runtime.state": (
         "GameOver", "RuleError", "activate", "ask", "cancel", "end_game", "expire",
         "is_active", "lose_game", "log_line", "move_card", "move_card_bottom", "note_event", "note_signal", "roll", "roll_sorted",
-        "pick_random", "shuffle",
+        "pick_random", "show_card", "shuffle",
         "top_card",
         "enter_event", "leave_event", "tick",
     ),

@@ -417,6 +417,11 @@ class Lowerer:
                  value=repr(stmt.public)))
         self.stamp(None, depth)
 
+    def lower_Show(self, stmt: ast.Show, depth: int) -> None:
+        to = "" if stmt.to is None else f", {self.ex.value(stmt.to)}"
+        self.add(ln.Call(depth, code=f"{self.gen.ref('show_card')}(state, {self.ex.value(stmt.card)},"
+                                     f" {self.ex.loc(stmt)}{to})"))
+
     def lower_CopyCounter(self, stmt: ast.CopyCounter, depth: int) -> None:
         counters = self.gen.model.counters
         src, dst = counters.get(stmt.source.name), counters.get(stmt.dest.name)

@@ -125,6 +125,8 @@ _STATEMENTS: dict[str, Callable[[Printer, ast.Node], Doc]] = {
     "PickRandom": lambda p, s: clauses(concat(f"pick {s.var.name} at random in ", expr_doc(s.source)),
                                        _where(s.where), "or skip" if s.skip else None, indent=0),
     "Reveal": lambda p, s: concat("reveal " if s.public else "conceal ", expr_doc(s.zone)),
+    "Show": lambda p, s: concat("show ", expr_doc(s.card),
+                                *(() if s.to is None else (" to ", expr_doc(s.to)))),
     "CopyCounter": lambda p, s: f"copy {s.source.name} to {s.dest.name}",
     "ClearCounter": lambda p, s: f"clear {s.counter.name}",
     "If": _if,

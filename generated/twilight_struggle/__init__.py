@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: c2cbb19ab12c6e59
+# Spec hash: 6ccb6a2c0b8a0027
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source 8f8a7c0ed270c3919466 output 7dd0fc6e0574f6ab9103
+# Fingerprint: source 83afbf4dc57e6f9ea24c output 3688bd73294150930a3e
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
@@ -41,7 +41,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "c2cbb19ab12c6e59"
+SPEC_HASH = "6ccb6a2c0b8a0027"
 TESTS_HASH = "885f56edd2506669"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

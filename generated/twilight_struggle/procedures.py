@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: c2cbb19ab12c6e59
+# Spec hash: 6ccb6a2c0b8a0027
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source 1ba69b04f0009f2b8b46 output 177ac6e30759dccb88af
+# Fingerprint: source 8f247ffa6c613ab76209 output 2fd72bb0ed7fc783ef1e
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -48,6 +48,7 @@ from runtime.state import (
     note_signal,
     pick_random,
     roll,
+    show_card,
     shuffle,
     tick,
     top_card,
@@ -1521,26 +1522,26 @@ def ev_defectors(state, v_you, v_this):
 
 
 def ev_norad(state, v_you, v_this):
-    "event of norad (spec/twilight_struggle/events_late.rules:470)"
-    # spec: spec/twilight_struggle/events_late.rules:471
+    "event of norad (spec/twilight_struggle/events_late.rules:475)"
+    # spec: spec/twilight_struggle/events_late.rules:476
     state.vars[0] = state.tracks[0]
     state.stamps[12] += 1
-    # spec: spec/twilight_struggle/events_late.rules:472
+    # spec: spec/twilight_struggle/events_late.rules:477
     activate(state, 15, [], None)
 
 
 def ev_yuri_and_samantha(state, v_you, v_this):
-    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:483)"
-    # spec: spec/twilight_struggle/events_late.rules:483
+    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:488)"
+    # spec: spec/twilight_struggle/events_late.rules:488
     activate(state, 16, [], "end_of_turn")
 
 
 def ev_awacs_sale_to_saudis(state, v_you, v_this):
-    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:489)"
-    # spec: spec/twilight_struggle/events_late.rules:489
+    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:494)"
+    # spec: spec/twilight_struggle/events_late.rules:494
     state.counters[2][E_saudi_arabia] = bounded(
         max(0, state.counters[2][E_saudi_arabia] + 2),
-        "spec/twilight_struggle/events_late.rules:489:30",
+        "spec/twilight_struggle/events_late.rules:494:30",
     )
     state.stamps[10] += 1
 
@@ -1559,15 +1560,15 @@ def t_aldrich_ames_remix_in_effect_0(state):
 
 
 def t_norad_in_effect_0(state, v_p):
-    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:458)"
-    # spec: spec/twilight_struggle/events_late.rules:458
+    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:463)"
+    # spec: spec/twilight_struggle/events_late.rules:463
     state.vars[0] = state.tracks[0]
     state.stamps[12] += 1
 
 
 def t_yuri_and_samantha_in_effect_0(state, v_p, v_c):
-    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:480)"
-    # spec: spec/twilight_struggle/events_late.rules:480
+    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:485)"
+    # spec: spec/twilight_struggle/events_late.rules:485
     p_gain_vp(state, 0, 1)
 
 
@@ -1727,7 +1728,7 @@ def emit_coup_made(state, x0, x1):
         kind = effect[0]
         if kind == 16:  # yuri_and_samantha_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:480
+            # spec: spec/twilight_struggle/events_late.rules:485
             if x0 == 1:
                 runs.append((t_yuri_and_samantha_in_effect_0, [x0, x1]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
@@ -1781,7 +1782,7 @@ def emit_action_round_started(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:458
+            # spec: spec/twilight_struggle/events_late.rules:463
             runs.append(new_frame(91, [x0]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
             args = effect[1]
@@ -1817,7 +1818,7 @@ def emit_action_round_ended(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:459
+            # spec: spec/twilight_struggle/events_late.rules:464
             runs.append(new_frame(87, [x0]))
         elif kind == 21:  # missile_envy_obligation
             args = effect[1]
@@ -3094,13 +3095,13 @@ def s_late_free_realignments(state, frame):
 
 
 def s_norad_check(state, frame):
-    "procedure norad_check (spec/twilight_struggle/events_late.rules:462)"
+    "procedure norad_check (spec/twilight_struggle/events_late.rules:467)"
     # L: 0 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:463
+            # spec: spec/twilight_struggle/events_late.rules:468
             if (
                 state.tracks[0] == 2
                 and state.vars[0] != 2
@@ -3116,7 +3117,7 @@ def s_norad_check(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:465
+            # spec: spec/twilight_struggle/events_late.rules:470
             player = 1
             values = [c_c for c_c in K_country if state.counters[2][c_c] > 0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3127,16 +3128,16 @@ def s_norad_check(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:465:9",
+                "spec/twilight_struggle/events_late.rules:470:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[0] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:466
+            # spec: spec/twilight_struggle/events_late.rules:471
             state.counters[2][L[0]] = bounded(
                 max(0, state.counters[2][L[0]] + 1),
-                "spec/twilight_struggle/events_late.rules:466:9",
+                "spec/twilight_struggle/events_late.rules:471:9",
             )
             state.stamps[10] += 1
             pc = 3
@@ -7513,14 +7514,17 @@ def sev_iran_iraq_war(state, frame):
 
 
 def sev_the_cambridge_five(state, frame):
-    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:413)"
+    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:415)"
     # L: 0 you, 1 this, 2 s, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:414
+            # spec: spec/twilight_struggle/events_late.rules:416
             for L[2] in [c_s for c_s in state.zones[3] if A_scoring[c_s]]:
+                # spec: spec/twilight_struggle/events_late.rules:417
+                show_card(state, L[2], "spec/twilight_struggle/events_late.rules:417:9")
+                # spec: spec/twilight_struggle/events_late.rules:418
                 log_line(
                     state,
                     " ".join(
@@ -7529,15 +7533,15 @@ def sev_the_cambridge_five(state, frame):
                             text_of(ENTITY_LABELS[L[2]]),
                         ]
                     ),
-                    "spec/twilight_struggle/events_late.rules:414:42",
+                    "spec/twilight_struggle/events_late.rules:418:9",
                 )
-            # spec: spec/twilight_struggle/events_late.rules:415
+            # spec: spec/twilight_struggle/events_late.rules:420
             if any(A_scoring[c_s] for c_s in state.zones[3]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:416
+            # spec: spec/twilight_struggle/events_late.rules:421
             player = 0
             offered = []
             offered.append(0)
@@ -7554,7 +7558,7 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:416:9",
+                "spec/twilight_struggle/events_late.rules:421:9",
             )
             frame[1] = 2
             return
@@ -7567,7 +7571,7 @@ def sev_the_cambridge_five(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:418
+            # spec: spec/twilight_struggle/events_late.rules:423
             player = 0
             values = [
                 c_c
@@ -7579,7 +7583,7 @@ def sev_the_cambridge_five(state, frame):
                         c_c,
                         d_scoring_region_of(state, c_s),
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:419:66",
+                        "spec/twilight_struggle/events_late.rules:424:66",
                     )
                     for c_s in state.zones[3]
                 )
@@ -7596,16 +7600,16 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:418:17",
+                "spec/twilight_struggle/events_late.rules:423:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:421
+            # spec: spec/twilight_struggle/events_late.rules:426
             state.counters[1][L[3]] = bounded(
                 max(0, state.counters[1][L[3]] + 1),
-                "spec/twilight_struggle/events_late.rules:421:17",
+                "spec/twilight_struggle/events_late.rules:426:17",
             )
             state.stamps[10] += 1
             pc = 5
@@ -7615,13 +7619,13 @@ def sev_the_cambridge_five(state, frame):
 
 
 def sev_special_relationship(state, frame):
-    "event of special_relationship (spec/twilight_struggle/events_late.rules:434)"
+    "event of special_relationship (spec/twilight_struggle/events_late.rules:439)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:435
+            # spec: spec/twilight_struggle/events_late.rules:440
             if (
                 state.counters[1 + 1][E_uk] >= A_stability[E_uk]
                 and state.counters[1 + 1][E_uk] - state.counters[1 + (1 + 1) % 2][E_uk]
@@ -7631,13 +7635,13 @@ def sev_special_relationship(state, frame):
             else:
                 pc = 6
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:436
+            # spec: spec/twilight_struggle/events_late.rules:441
             if is_active(state, 5, None):
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:437
+            # spec: spec/twilight_struggle/events_late.rules:442
             player = 1
             values = [c_c for c_c in K_country if c_c in RS_western_europe]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7648,23 +7652,23 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:437:13",
+                "spec/twilight_struggle/events_late.rules:442:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:438
+            # spec: spec/twilight_struggle/events_late.rules:443
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 2),
-                "spec/twilight_struggle/events_late.rules:438:13",
+                "spec/twilight_struggle/events_late.rules:443:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:439
+            # spec: spec/twilight_struggle/events_late.rules:444
             p_gain_vp(state, 1, 2)
             pc = 6
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:441
+            # spec: spec/twilight_struggle/events_late.rules:446
             player = 1
             values = [c_c for c_c in K_country if c_c in ADJS[E_uk]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7675,16 +7679,16 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:441:13",
+                "spec/twilight_struggle/events_late.rules:446:13",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:442
+            # spec: spec/twilight_struggle/events_late.rules:447
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_late.rules:442:13",
+                "spec/twilight_struggle/events_late.rules:447:13",
             )
             state.stamps[10] += 1
             pc = 6
@@ -7982,10 +7986,10 @@ def sev_our_man_in_tehran(state, frame):
 
 
 def st_norad_in_effect_1(state, frame):
-    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:459)"
+    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:464)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:459
+    # spec: spec/twilight_struggle/events_late.rules:464
     state.frames.pop()
     state.frames.append(new_frame(13, [UNBOUND] * 1))
     return

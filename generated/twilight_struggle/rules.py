@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: c2cbb19ab12c6e59
+# Spec hash: 6ccb6a2c0b8a0027
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source 3f84a3b07c0e61c895b2 output c716df03fa1e1420d7e8
+# Fingerprint: source cc515d433690d5a5ff6e output e4a5c7328ccee72d46e0
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -2768,7 +2768,7 @@ def when_solidarity(state, v_you, v_this):
 
 def when_the_cambridge_five(state, v_you, v_this):
     "when the event of the_cambridge_five may happen"
-    # spec: spec/twilight_struggle/events_late.rules:413
+    # spec: spec/twilight_struggle/events_late.rules:415
     return state.tracks[2] < 8
 
 
@@ -4886,11 +4886,11 @@ POLICIES = {
         "spec/twilight_struggle/events_late.rules:337:5": pol_careful_core_19,
         "spec/twilight_struggle/events_late.rules:370:5": pol_careful_core_32,
         "spec/twilight_struggle/events_late.rules:37:5": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:416:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:418:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:437:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:441:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:465:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:421:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:423:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:442:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:446:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:470:9": pol_careful_core_9,
         "spec/twilight_struggle/events_late.rules:95:5": pol_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:146:9": pol_careful_core_25,
         "spec/twilight_struggle/events_mid.rules:149:17": pol_careful_core_31,
@@ -4964,11 +4964,11 @@ POLICIES = {
         "spec/twilight_struggle/events_late.rules:337:5": pol_careful_core_19,
         "spec/twilight_struggle/events_late.rules:370:5": pol_careful_core_32,
         "spec/twilight_struggle/events_late.rules:37:5": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:416:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:418:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:437:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:441:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:465:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:421:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:423:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:442:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:446:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:470:9": pol_careful_core_9,
         "spec/twilight_struggle/events_late.rules:95:5": pol_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:146:9": pol_careful_core_25,
         "spec/twilight_struggle/events_mid.rules:149:17": pol_careful_core_31,

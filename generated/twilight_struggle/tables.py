@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: c2cbb19ab12c6e59
+# Spec hash: 6ccb6a2c0b8a0027
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source 8de9dae9accc665505b2 output 4d7cf60ccbd8bf8b1f81
+# Fingerprint: source 9f18b48f7068373fbabd output ecdef42f5bdf17942275
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import (
@@ -2456,7 +2456,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="c2cbb19ab12c6e59",
+    spec_hash="6ccb6a2c0b8a0027",
     spec_files=META_SPEC_FILES,
     players=("ussr", "usa"),
     player_labels=("USSR", "USA"),

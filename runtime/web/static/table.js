@@ -456,7 +456,11 @@
     } else if (zone.cards) {
       for (const id of zone.cards) cards.append(cardNode(id, ids));
     } else if (zone.count) {
-      cards.append(el("div", { class: "card back", text: zone.count + " hidden" }));
+      const shown = zone.shown || [];  // cards of the hidden zone a rule showed this seat
+      for (const id of shown) cards.append(cardNode(id, ids));
+      if (zone.count > shown.length) {
+        cards.append(el("div", { class: "card back", text: (zone.count - shown.length) + " hidden" }));
+      }
     }
     node.append(cards);
     return node;
