@@ -15,6 +15,7 @@ from compiler.loader import load_spec
 from runtime.game import Game
 from runtime.search import determinize
 from runtime.state import RuleError, Stream
+from runtime.table import zone_list
 from support import BACKENDS, program
 
 SHOW = """\
@@ -120,3 +121,10 @@ def test_fmt_keeps_it_and_the_proof_sheet_says_it(folder):
     assert format_text(text.replace("show c to south", "show  c  to   south")) == text
     seven = next(s for s in card_sheets(load_spec(folder).model) if s.name == "c7")
     assert "to everyone (it stays where it is; its zone stays hidden)." in sheet_text(seven)
+
+
+def test_the_table_passes_the_shown_cards_on(folder):
+    game = _to_south_decision(folder, "generated")
+    zones = {z["key"]: z for z in zone_list(game.meta, game.view("south"))}
+    assert zones["hand(north)"]["count"] == 3 and "c7" in zones["hand(north)"]["shown"]
+    assert "shown" not in zones["hand(south)"]
