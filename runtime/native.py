@@ -29,10 +29,11 @@ RUNTIME = Path(__file__).resolve().parent
 # helpers the generated code calls, the driver, the bots and their searches.
 RUNTIME_MODULES = ("state", "values", "frames", "game", "agents", "policy", "search", "mcts",
                    "rollout")
-# C compiler flags after Python's own (-O3 -g): the biggest spec's modules are 6-9 MB of C
-# each; with Python's flags the build never finished on the shared machine, with these it
-# takes about 85 s of CPU (docs/BENCHMARKS.md).
-CFLAGS = ("-O1", "-g0")
+# C compiler flags after Python's own (-O3 -g): full optimisation, no debug information. The
+# biggest spec's modules are 6-9 MB of C each; with -g the build never finished on the shared
+# machine, without it Twilight Struggle's takes about 140 s of CPU, and its games run 1.05-1.1x
+# faster than with -O1 (docs/BENCHMARKS.md, "the C compiler's full optimisation").
+CFLAGS = ("-O3", "-g0")
 # Cython's settings: Python 3, and annotations read as Python reads them (hints, not checks: a
 # `list` annotation would otherwise refuse a dict where the source takes any sequence).
 DIRECTIVES = {"language_level": 3, "annotation_typing": False}
