@@ -31,7 +31,7 @@ RUNTIME_MODULES = ("state", "values", "frames", "game", "agents", "policy", "sea
                    "rollout")
 # C compiler flags after Python's own (-O3 -g): full optimisation, no debug information. The
 # biggest spec's modules are 6-9 MB of C each; with -g the build never finished on the shared
-# machine, without it Twilight Struggle's takes about 140 s of CPU, and its games run 1.05-1.1x
+# machine, without it that build takes about 140 s of CPU, and its games run 1.05-1.1x
 # faster than with -O1 (docs/BENCHMARKS.md, "the C compiler's full optimisation").
 CFLAGS = ("-O3", "-g0")
 # Cython's settings: Python 3, and annotations read as Python reads them (hints, not checks: a
