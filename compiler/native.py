@@ -13,6 +13,11 @@ changed spec or runtime (changed source, so another hash), and pure Python is
 always the fallback. `RULESPEC_NATIVE=0` in the environment turns it off. The
 code is the same code: `rulespec fuzz` plays both back ends move for move, on
 whichever build is loaded.
+
+The builds are typed where that pays: the state is an extension type (runtime/state.pxd), and
+a generated module's functions of the state are declared with it (compiler/native_types.py).
+A generated module's build therefore loads only beside the state's build it was compiled
+against (its key holds the state's declarations), and otherwise the source runs.
 """
 
 from __future__ import annotations
@@ -26,7 +31,10 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
-from runtime.native import CFLAGS, DIRECTIVES, RUNTIME_MODULES, build_path, enabled, runtime_build, runtime_source
+from . import native_types
+from runtime.native import SUFFIX
+from runtime.native import (CFLAGS, DIRECTIVES, RUNTIME, RUNTIME_MODULES, build_path, enabled, key_source,
+                            runtime_build, runtime_source)
 
 # Where the time goes (tables are data built once at import; tests and __init__ stay Python).
 MODULES = ("rules", "procedures")
@@ -40,7 +48,8 @@ from setuptools import Distribution, Extension
 work, name, flags, directives, *modules = sys.argv[1:]
 exts = [Extension(f"{name}.{m}", [f"{work}/{name}/{m}.py"], extra_compile_args=flags.split())
         for m in modules]
-dist = Distribution({"ext_modules": cythonize(exts, quiet=True, compiler_directives=json.loads(directives))})
+dist = Distribution({"ext_modules": cythonize(exts, quiet=True, include_path=[work],
+                                              compiler_directives=json.loads(directives))})
 cmd = dist.get_command_obj("build_ext")
 cmd.build_lib, cmd.build_temp, cmd.parallel = f"{work}/lib", f"{work}/tmp", 2
 dist.run_command("build_ext")
@@ -64,19 +73,33 @@ def available() -> str | None:
     return None
 
 
-def built(module: str, source: bytes) -> Path | None:
-    """The native build of this module source, when one was made and imports may use it."""
-    if module not in MODULES or not enabled():
+def module_key(file: Path) -> bytes:
+    """What a generated module's build is keyed by: its source, the state's declarations it is
+    compiled against, and the version of the declarations read off it."""
+    return key_source(file) + b"\0" + native_types.VERSION.encode()
+
+
+def built(module: str, file: Path) -> Path | None:
+    """The native build of this generated module's source, when one was made and imports may
+    use it: only beside the state's native build, whose fields it reads as typed."""
+    if module not in MODULES or not enabled() or not state_native():
         return None
-    path = build_path(module, source)
+    path = build_path(module, module_key(file))
     return path if path.is_file() else None
+
+
+def state_native() -> bool:
+    """Whether this process's runtime state is its native build (typed, runtime/state.pxd)."""
+    import runtime.state
+
+    return getattr(runtime.state, "__file__", "").endswith(SUFFIX)
 
 
 def native_modules(package: Path) -> list[str]:
     """The package's modules that import as native builds (their current source was built)."""
     package = Path(package)
     return [m for m in MODULES
-            if (package / f"{m}.py").is_file() and built(m, (package / f"{m}.py").read_bytes())]
+            if (package / f"{m}.py").is_file() and built(m, package / f"{m}.py")]
 
 
 def runtime_built() -> bool:
@@ -91,7 +114,7 @@ def build_native(package: Path, modules: tuple[str, ...] = MODULES) -> list[Path
     if why:
         raise NativeError(why)
     package = Path(package)
-    made = _build(package.name, {m: (package / f"{m}.py").read_bytes() for m in modules}, "")
+    made = _build(package.name, {m: package / f"{m}.py" for m in modules}, "")
     build_runtime()
     return made
 
@@ -101,32 +124,40 @@ def build_runtime() -> list[Path]:
     why = available()
     if why:
         raise NativeError(why)
-    return _build("runtime", {m: runtime_source(m) for m in RUNTIME_MODULES}, "runtime.")
+    return _build("runtime", {m: RUNTIME / f"{m}.py" for m in RUNTIME_MODULES}, "runtime.")
 
 
-def _build(name: str, sources: dict[str, bytes], prefix: str) -> list[Path]:
+def _build(name: str, files: dict[str, Path], prefix: str) -> list[Path]:
     """The builds of package `name`'s modules (cached under prefix + module), made where missing."""
-    todo = {m: s for m, s in sources.items() if not build_path(prefix + m, s).is_file()}
+    keys = {m: key_source(f) if prefix else module_key(f) for m, f in files.items()}
+    todo = {m: f for m, f in files.items() if not build_path(prefix + m, keys[m]).is_file()}
     if todo:
-        _compile(name, todo, prefix)
-    return [build_path(prefix + m, s) for m, s in sources.items()]
+        _compile(name, todo, keys, prefix)
+    return [build_path(prefix + m, k) for m, k in keys.items()]
 
 
-def _compile(name: str, sources: dict[str, bytes], prefix: str) -> None:
+def _compile(name: str, files: dict[str, Path], keys: dict[str, bytes], prefix: str) -> None:
     with tempfile.TemporaryDirectory(prefix="rulespec-native-") as work:
-        (Path(work) / name).mkdir()
-        (Path(work) / name / "__init__.py").write_text("", encoding="utf-8")
-        for module, source in sources.items():
-            (Path(work) / name / f"{module}.py").write_bytes(source)
+        for package in {name, "runtime"}:  # the state's declarations, for cimport
+            (Path(work) / package).mkdir()
+            (Path(work) / package / "__init__.py").write_text("", encoding="utf-8")
+        shutil.copyfile(RUNTIME / "state.pxd", Path(work) / "runtime" / "state.pxd")
+        for module, file in files.items():
+            shutil.copyfile(file, Path(work) / name / f"{module}.py")
+            if not prefix:  # a generated module: its functions of the state typed
+                (Path(work) / name / f"{module}.pxd").write_text(
+                    native_types.declarations(file.read_bytes()), encoding="utf-8")
+            elif file.with_suffix(".pxd").is_file():
+                shutil.copyfile(file.with_suffix(".pxd"), Path(work) / name / f"{module}.pxd")
         done = subprocess.run([sys.executable, "-c", _BUILD, work, name, " ".join(CFLAGS), json.dumps(DIRECTIVES),
-                               *sources],
+                               *files],
                               capture_output=True, text=True)
         if done.returncode != 0:
             last = (done.stderr.strip() or done.stdout.strip()).splitlines()[-3:]
             raise NativeError("the native build failed: " + " / ".join(last))
         for made in done.stdout.split():
             module = Path(made).name.split(".")[0]
-            target = build_path(prefix + module, sources[module])
+            target = build_path(prefix + module, keys[module])
             target.parent.mkdir(parents=True, exist_ok=True)
             staged = target.with_name(f".{target.name}.{os.getpid()}.new")
             shutil.copyfile(made, staged)

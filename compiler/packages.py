@@ -111,7 +111,7 @@ class _Finder(importlib.abc.MetaPathFinder):
         if not file.is_file():
             return None
         if module in native.MODULES:
-            made = native.built(module, file.read_bytes())
+            made = native.built(module, file)
             if made is not None:
                 return importlib.util.spec_from_file_location(fullname, made, loader=_NativeLoader(
                     fullname, str(made)))

@@ -66,7 +66,16 @@ def build_path(module: str, source: bytes) -> Path:
 
 
 def runtime_source(module: str) -> bytes:
-    return (RUNTIME / f"{module}.py").read_bytes()
+    return key_source(RUNTIME / f"{module}.py")
+
+
+def key_source(file: Path) -> bytes:
+    """What a module's build is keyed by: its source, the declarations beside it (a `.pxd`
+    of the same name), and the state's declarations, which every typed module compiles against."""
+    parts = [file.read_bytes()]
+    for pxd in (file.with_suffix(".pxd"), RUNTIME / "state.pxd"):
+        parts.append(pxd.read_bytes() if pxd.is_file() else b"")
+    return b"\0".join(parts)
 
 
 def runtime_build(module: str) -> Path | None:

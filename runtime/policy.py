@@ -89,7 +89,7 @@ def masked(meta, state: State, seat: int) -> State:
                 hidden.append(i)
     if not hidden:
         return state
-    view = object.__new__(State)
+    view = State.__new__(State)
     for name in State.__slots__:
         setattr(view, name, getattr(state, name))
     view.vars = list(state.vars)

@@ -37,7 +37,8 @@ class State:
     """Everything that changes during a game; copyable and JSON-serialisable.
 
     Values: players are ints (their index), entities ints (their index),
-    enum values strings, none is None.
+    enum values strings, none is None. Its native build is an extension type with these
+    fields typed (state.pxd): so a copy is made with State.__new__, never object.__new__.
     """
 
     # What a snapshot holds (to_json, from_json).
@@ -96,7 +97,7 @@ class State:
     # ---------------------------------------------------------- copies
     def copy(self) -> State:
         """An independent copy, cheap enough for search bots (values are immutable)."""
-        other = object.__new__(State)
+        other = State.__new__(State)
         other.tracks = self.tracks[:]
         other.vars = self.vars[:]
         other.counters = [cells[:] for cells in self.counters]
@@ -128,7 +129,7 @@ class State:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> State:
-        state = object.__new__(cls)
+        state = cls.__new__(cls)
         for name in cls.SAVED:
             value = data.get(name, cls.OPTIONAL.get(name))
             if name == "effects":

@@ -12,45 +12,68 @@ import sys
 
 import pytest
 
-from compiler import backends, native
+from compiler import native
 from compiler.codegen import compile_game
 from compiler.native import (MODULES, RUNTIME_MODULES, available, build_native, build_runtime,
                              native_modules, runtime_built)
-from runtime.fuzz import FuzzReport, fuzz_game
 from support import MINI, REPO, loaded
 
 pytestmark = pytest.mark.slow
 
 
-def _module_file(program, module: str) -> str:
-    return importlib.import_module(type(program).__module__.rsplit(".", 1)[0] + "." + module).__file__
+# Loads a compiled package in a fresh process (its native build reads the state's native
+# build, typed, so both must be what the process imports), fuzzes it against the interpreter,
+# and prints the modules loaded natively, the rules module's file and the problems found.
+_PACKAGE_GAMES = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+from compiler import backends
+from compiler.native import native_modules, state_native
+from compiler.loader import load_spec
+from runtime.fuzz import FuzzReport, fuzz_game
+spec, out = load_spec(Path(sys.argv[2])), Path(sys.argv[3])
+program = backends.load_program(spec, "generated", out)
+again = backends.load_program(spec, "generated", out)  # an extension initialises once a process
+report = FuzzReport()
+for seed in range(30):
+    fuzz_game(again, backends.load_program(spec, "interpreted"), seed, {}, 20_000, report)
+rules = sys.modules[type(program).__module__.rsplit(".", 1)[0] + ".rules"].__file__
+print(json.dumps([native_modules(out), state_native(), rules, report.games, report.problems]))
+"""
+
+
+def _package_games(cache, out, native: bool = True):
+    env = {**os.environ, "RULESPEC_CACHE": str(cache), "RULESPEC_NATIVE": "1" if native else "0"}
+    done = subprocess.run([sys.executable, "-c", _PACKAGE_GAMES, str(REPO), str(MINI), str(out)],
+                          env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 def test_a_native_package_plays_the_interpreters_games(tmp_path, monkeypatch):
     why = available()
     if why:
         pytest.fail(why)  # the slow suite runs with rulespec[native] installed
-    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "cache"))
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("RULESPEC_CACHE", str(cache))
     spec = loaded(MINI)
     out = tmp_path / spec.model.game
     compile_game(spec.model, out)
-    assert native_modules(out) == []
+    assert _package_games(cache, out)[:2] == [[], False]
     built = build_native(out)
-    assert [p.name.split("-")[0] for p in built] == list(MODULES) == native_modules(out)
+    assert [p.name.split("-")[0] for p in built] == list(MODULES)
     assert not any(p.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) for p in out.iterdir())
-    program = backends.load_program(spec, "generated", out)
-    assert _module_file(program, "rules").endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
-    again = backends.load_program(spec, "generated", out)  # an extension initialises once a process
-    assert again.meta.spec_hash == program.meta.spec_hash
-    report = FuzzReport()
-    for seed in range(30):
-        fuzz_game(again, backends.load_program(spec, "interpreted"), seed, {}, 20_000, report)
-    assert report.games == 30 and not report.problems
+    modules, typed_state, rules, games, problems = _package_games(cache, out)
+    assert modules == list(MODULES) and typed_state
+    assert rules.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    assert games == 30 and not problems
 
     # Changed source is another build: the stale one is never loaded, the source runs.
     (out / "rules.py").write_text((out / "rules.py").read_text() + "\n# changed\n")
-    assert native_modules(out) == ["procedures"]
-    assert _module_file(backends.load_program(spec, "generated", out), "rules").endswith("rules.py")
+    modules, _, rules, games, problems = _package_games(cache, out)
+    assert modules == ["procedures"] and rules.endswith("rules.py") and not problems
+    # Without the state's native build the package's builds are not loaded: they read it typed.
+    assert _package_games(cache, out, native=False)[:2] == [[], False]
     monkeypatch.setenv("RULESPEC_NATIVE", "0")
     assert native_modules(out) == [] and not native.enabled()
 
