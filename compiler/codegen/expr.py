@@ -28,6 +28,16 @@ from .kept import KEPT_MIN_MEMBERS, Kept, free_names, is_rule_call
 from .names import mangle
 
 
+@dataclasses.dataclass(frozen=True)
+class Loop:
+    """`for clause: if test: return found`, then `return not found`: an any (found True) or
+    an all (the test negated, found False), in the members' order, stopping where they do."""
+
+    clause: str
+    test: str
+    found: bool
+
+
 class Scope:
     """How the names of one routine read: bindings, then locals, then globals.
 
@@ -924,6 +934,20 @@ class ExprEmitter:
                 return Code(f"len({source}) >= 0", P_CMP, True)
             return Code(f"all({condition} for {clause})", P_ATOM, True)
         raise InternalError(f"unknown quantifier {node.kind!r} at {node.span}")
+
+    def loop(self, node: ast.Expr) -> Loop | None:
+        """A whole body that is an `any` or `all` testing its members as a loop (view.Loop), or
+        None: another expression, or one emit_Quantifier writes without a walk."""
+        if not isinstance(node, ast.Quantifier) or node.kind not in ("any", "all"):
+            return None
+        if node.where is None or self._unrolled(node) is not None:
+            return None
+        narrow = "ordered" if node.kind == "any" else None  # as emit_Quantifier walks them
+        _, _, clause, condition, _ = self.comprehension(node.var, node.source, node.where,
+                                                        narrow=narrow, keep=False)
+        if node.kind == "any":
+            return Loop(clause, condition, True)
+        return Loop(clause, f"not ({condition})", False)
 
     def _unrolled(self, node: ast.Quantifier) -> ast.BoolOp | None:
         """`any(x in K where P)` over a kind of at most UNROLL_MEMBERS entities as

@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source 46b0835cbc00fbf7be79 output f951ae3a6a4d09fb7ea7
+# Fingerprint: source 347f21becd4cbddc71e8 output 0773cd3e081d5dc78721
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -471,45 +471,49 @@ def d_kartenwert(state, v_c):
 def d_siegwurf(state, v_p):
     "define siegwurf"
     # spec: spec/heldenhain/06_policies.rules:15
-    return any(
-        allowed_sammeln(state, v_p, c_f)
-        and state.tracks[v_p] + q_rettung(state, c_f) >= 20
-        for c_f in state.zones[5 + v_p]
-    )
+    for c_f in state.zones[5 + v_p]:
+        if (
+            allowed_sammeln(state, v_p, c_f)
+            and state.tracks[v_p] + q_rettung(state, c_f) >= 20
+        ):
+            return True
+    return False
 
 
 def d_ausschalten_moeglich(state, v_p):
     "define ausschalten_moeglich"
     # spec: spec/heldenhain/06_policies.rules:20
-    return any(
-        (state.location[c_f] == 5 + v_p and not state.counters[1][c_f] == 1)
-        and any(
+    for c_f in state.zones[5 + v_p]:
+        if (state.location[c_f] == 5 + v_p and not state.counters[1][c_f] == 1) and any(
             allowed_ablenken(state, v_p, c_f, c_z)
             and state.counters[0][c_z]
             + q_ablenkstress(state, c_z, q_einsatz(state, c_f))
             >= q_ausdauer(state, c_z)
             and state.counters[0][c_f] + q_einsatz(state, c_z) < q_ausdauer(state, c_f)
             for c_z in state.zones[5 + (None if v_p is None else (v_p + 1) % 2)]
-        )
-        for c_f in state.zones[5 + v_p]
-    )
+        ):
+            return True
+    return False
 
 
 def d_sperren_lohnt(state, v_p, v_ab):
     "define sperren_lohnt"
     # spec: spec/heldenhain/06_policies.rules:30
-    return any(
-        c_z in KS_charakter
-        and q_rettung(state, c_z) >= v_ab
-        and any(
-            (state.location[c_f] == 5 + v_p and not state.counters[1][c_f] == 1)
-            and allowed_ablenken(state, v_p, c_f, c_z)
-            and q_rettung(state, c_f) < q_rettung(state, c_z)
-            and state.counters[0][c_f] + q_einsatz(state, c_z) < q_ausdauer(state, c_f)
-            for c_f in state.zones[5 + v_p]
-        )
-        for c_z in state.zones[5 + (None if v_p is None else (v_p + 1) % 2)]
-    )
+    for c_z in state.zones[5 + (None if v_p is None else (v_p + 1) % 2)]:
+        if (
+            c_z in KS_charakter
+            and q_rettung(state, c_z) >= v_ab
+            and any(
+                (state.location[c_f] == 5 + v_p and not state.counters[1][c_f] == 1)
+                and allowed_ablenken(state, v_p, c_f, c_z)
+                and q_rettung(state, c_f) < q_rettung(state, c_z)
+                and state.counters[0][c_f] + q_einsatz(state, c_z)
+                < q_ausdauer(state, c_f)
+                for c_f in state.zones[5 + v_p]
+            )
+        ):
+            return True
+    return False
 
 
 def d_platz_im_feld(state, v_p):

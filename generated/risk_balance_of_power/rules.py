@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 9ad3ceeff5400db6872c output a65e8cc7b941e61de1a3
+# Fingerprint: source c4cd5aa72d27877df827 output be21aefd5a4c90139e7d
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -260,10 +260,11 @@ def d_haelt_eigene_hauptstadt(state, v_p):
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    value = any(
-        state.counters[4 + v_p][c_g] > 0 and state.counters[v_p][c_g] > 0
-        for c_g in K_gebiet
-    )
+    value = False
+    for c_g in K_gebiet:
+        if state.counters[4 + v_p][c_g] > 0 and state.counters[v_p][c_g] > 0:
+            value = True
+            break
     state.memo[key] = (stamp, value)
     return value
 
@@ -271,15 +272,12 @@ def d_haelt_eigene_hauptstadt(state, v_p):
 def d_kontrolliert_region(state, v_p, v_r):
     "define kontrolliert_region"
     # spec: spec/risk_balance_of_power/04_rules.rules:31
-    return all(
-        state.counters[v_p][c_g] > 0
-        for c_g in collection_of(
-            state,
-            v_r,
-            REGION_MEMBERS,
-            "spec/risk_balance_of_power/04_rules.rules:31:69",
-        )
-    )
+    for c_g in collection_of(
+        state, v_r, REGION_MEMBERS, "spec/risk_balance_of_power/04_rules.rules:31:69"
+    ):
+        if not (state.counters[v_p][c_g] > 0):
+            return False
+    return True
 
 
 def d_regionen_von(state, v_p):
@@ -633,7 +631,11 @@ def d_kann_angreifen(state, v_p):
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    value = any(d_kann_angreifen_von(state, v_p, c_g) for c_g in K_gebiet)
+    value = False
+    for c_g in K_gebiet:
+        if d_kann_angreifen_von(state, v_p, c_g):
+            value = True
+            break
     state.memo[key] = (stamp, value)
     return value
 
@@ -868,7 +870,10 @@ def d_gute_aussicht(state, v_p, v_v, v_z):
 def d_gute_aussicht_von(state, v_p, v_v):
     "define gute_aussicht_von"
     # spec: spec/risk_balance_of_power/10_policies.rules:23
-    return any(d_gute_aussicht(state, v_p, v_v, c_z) for c_z in ADJ[v_v])
+    for c_z in ADJ[v_v]:
+        if d_gute_aussicht(state, v_p, v_v, c_z):
+            return True
+    return False
 
 
 def d_gute_aussicht_irgendwo(state, v_p):
@@ -885,7 +890,11 @@ def d_gute_aussicht_irgendwo(state, v_p):
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    value = any(d_gute_aussicht_von(state, v_p, c_v) for c_v in K_gebiet)
+    value = False
+    for c_v in K_gebiet:
+        if d_gute_aussicht_von(state, v_p, c_v):
+            value = True
+            break
     state.memo[key] = (stamp, value)
     return value
 
@@ -903,15 +912,15 @@ def d_vervollstaendigt_region(state, v_p, v_z):
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    value = any(
-        member_of(
+    value = False
+    for c_r in K_region:
+        if member_of(
             state,
             v_z,
             c_r,
             REGION_SETS,
             "spec/risk_balance_of_power/10_policies.rules:31:27",
-        )
-        and all(
+        ) and all(
             c_g == v_z or state.counters[v_p][c_g] > 0
             for c_g in collection_of(
                 state,
@@ -919,9 +928,9 @@ def d_vervollstaendigt_region(state, v_p, v_z):
                 REGION_MEMBERS,
                 "spec/risk_balance_of_power/10_policies.rules:31:47",
             )
-        )
-        for c_r in K_region
-    )
+        ):
+            value = True
+            break
     state.memo[key] = (stamp, value)
     return value
 
@@ -1056,15 +1065,18 @@ def d_angriffsbasis(state, v_p, v_g):
 def d_grenzt_an_fremde(state, v_g):
     "define grenzt_an_fremde"
     # spec: spec/risk_balance_of_power/10_policies.rules:50
-    return any(
-        (0 if state.counters[0][c_n] > 0 else 1 if state.counters[1][c_n] > 0 else None)
-        != (
+    for c_n in ADJ[v_g]:
+        if (
+            0
+            if state.counters[0][c_n] > 0
+            else 1 if state.counters[1][c_n] > 0 else None
+        ) != (
             0
             if state.counters[0][v_g] > 0
             else 1 if state.counters[1][v_g] > 0 else None
-        )
-        for c_n in ADJ[v_g]
-    )
+        ):
+            return True
+    return False
 
 
 def d_ruhende_truppen(state, v_p, v_g):

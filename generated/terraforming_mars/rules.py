@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 4ccddfd96f61c578623d output dee2e70f0d2eb4feb8f7
+# Fingerprint: source 6b8827550b630d44dd9a output c31f08ddd7a027353dea
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -147,17 +147,19 @@ def d_tiles_on(state, v_s):
 def d_is_city(state, v_s):
     "define is_city"
     # spec: spec/terraforming_mars/03_tiles.rules:20
-    return any(
-        state.counters[6 + c_q][v_s] > 0 for c_q in range(state.params["players"])
-    )
+    for c_q in range(state.params["players"]):
+        if state.counters[6 + c_q][v_s] > 0:
+            return True
+    return False
 
 
 def d_is_greenery(state, v_s):
     "define is_greenery"
     # spec: spec/terraforming_mars/03_tiles.rules:21
-    return any(
-        state.counters[1 + c_q][v_s] > 0 for c_q in range(state.params["players"])
-    )
+    for c_q in range(state.params["players"]):
+        if state.counters[1 + c_q][v_s] > 0:
+            return True
+    return False
 
 
 def d_city_exempt(state, v_s):
@@ -305,13 +307,15 @@ def d_ocean_free(state, v_s):
 def d_next_to_own(state, v_p, v_s):
     "define next_to_own"
     # spec: spec/terraforming_mars/03_tiles.rules:32
-    return any(
-        state.counters[1 + v_p][c_t]
-        + state.counters[6 + v_p][c_t]
-        + state.counters[11 + v_p][c_t]
-        > 0
-        for c_t in ADJ[v_s]
-    )
+    for c_t in ADJ[v_s]:
+        if (
+            state.counters[1 + v_p][c_t]
+            + state.counters[6 + v_p][c_t]
+            + state.counters[11 + v_p][c_t]
+            > 0
+        ):
+            return True
+    return False
 
 
 def d_greenery_anchor(state, v_p):
@@ -329,16 +333,16 @@ def d_greenery_anchor(state, v_p):
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    value = any(
-        (
+    value = False
+    for c_s in K_area:
+        if (
             not A_ocean_spot[c_s]
             and not A_noctis[c_s]
             and not A_off_mars[c_s]
             and d_tiles_on(state, c_s) == 0
-        )
-        and d_next_to_own(state, v_p, c_s)
-        for c_s in K_area
-    )
+        ) and d_next_to_own(state, v_p, c_s):
+            value = True
+            break
     state.memo[key] = (stamp, value)
     return value
 
@@ -407,7 +411,11 @@ def d_any_city_spot(state):
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    value = any(d_city_spot(state, c_s) for c_s in K_area)
+    value = False
+    for c_s in K_area:
+        if d_city_spot(state, c_s):
+            value = True
+            break
     state.memo[key] = (stamp, value)
     return value
 
@@ -601,17 +609,17 @@ def d_takeable(state, v_p, v_q, v_d, v_k, v_into):
 def d_holders(state, v_p, v_k, v_other_than):
     "define holders"
     # spec: spec/terraforming_mars/04_economy.rules:131
-    return any(
-        any(
+    for c_q in range(state.params["players"]):
+        if any(
             state.location[c_d] == 23 + c_q
             and A_holds[c_d] == v_k
             and state.counters[18][c_d] > 0
             and c_d != v_other_than
             and not A_guarded[c_d]
             for c_d in state.zones[23 + c_q]
-        )
-        for c_q in range(state.params["players"])
-    )
+        ):
+            return True
+    return False
 
 
 def d_action_ready(state, v_p, v_c):
@@ -625,7 +633,10 @@ def d_action_ready(state, v_p, v_c):
 def d_own_holder(state, v_p, v_k):
     "define own_holder"
     # spec: spec/terraforming_mars/04_economy.rules:142
-    return any(A_holds[c_d] == v_k for c_d in state.zones[23 + v_p])
+    for c_d in state.zones[23 + v_p]:
+        if A_holds[c_d] == v_k:
+            return True
+    return False
 
 
 def d_milestones_claimed(state):
@@ -901,10 +912,11 @@ def d_award_first(state, v_p, v_a):
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    value = all(
-        d_award_value(state, c_q, v_a) <= d_award_value(state, v_p, v_a)
-        for c_q in range(state.params["players"])
-    )
+    value = True
+    for c_q in range(state.params["players"]):
+        if not (d_award_value(state, c_q, v_a) <= d_award_value(state, v_p, v_a)):
+            value = False
+            break
     state.memo[key] = (stamp, value)
     return value
 
@@ -1307,17 +1319,21 @@ def d_can_convert_plants(state, v_p):
 def d_any_playable(state, v_p):
     "define any_playable"
     # spec: spec/terraforming_mars/05_generation.rules:148
-    return any(d_playable(state, v_p, c_c) for c_c in state.zones[8 + v_p])
+    for c_c in state.zones[8 + v_p]:
+        if d_playable(state, v_p, c_c):
+            return True
+    return False
 
 
 def d_any_action_ready(state, v_p):
     "define any_action_ready"
     # spec: spec/terraforming_mars/05_generation.rules:149
-    return any(
-        not state.counters[19][c_c] == 1
-        and (c_c in ACTION_CARDS and action_allowed(state, c_c, v_p))
-        for c_c in state.zones[23 + v_p]
-    )
+    for c_c in state.zones[23 + v_p]:
+        if not state.counters[19][c_c] == 1 and (
+            c_c in ACTION_CARDS and action_allowed(state, c_c, v_p)
+        ):
+            return True
+    return False
 
 
 def d_beats(state, v_p, v_q):
@@ -2002,10 +2018,14 @@ def d_leads_award(state, v_p, v_a):
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    value = all(
-        c_q == v_p or d_award_value(state, c_q, v_a) < d_award_value(state, v_p, v_a)
-        for c_q in range(state.params["players"])
-    )
+    value = True
+    for c_q in range(state.params["players"]):
+        if not (
+            c_q == v_p
+            or d_award_value(state, c_q, v_a) < d_award_value(state, v_p, v_a)
+        ):
+            value = False
+            break
     state.memo[key] = (stamp, value)
     return value
 

@@ -12,7 +12,7 @@
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source 9ecbd10b338a42277a85 output 061b3bce7c9a462ced2b
+# Fingerprint: source 6bc8a8100f2d88ca0f09 output f157d753cacb75a2346f
 "The Fox in the Forest: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -70,7 +70,10 @@ def d_led_rank(state):
 def d_holds_suit(state, v_p, v_s):
     "define holds_suit"
     # spec: spec/the_fox_in_the_forest/03_tricks.rules:17
-    return any(A_suit[c_d] == v_s for c_d in state.zones[2 + v_p])
+    for c_d in state.zones[2 + v_p]:
+        if A_suit[c_d] == v_s:
+            return True
+    return False
 
 
 def d_as_trump(state, v_c, v_other):
@@ -294,7 +297,10 @@ def d_band_points(state, v_n):
 def d_reached_target(state):
     "define reached_target"
     # spec: spec/the_fox_in_the_forest/04_round.rules:39
-    return any(state.tracks[c_p] >= state.params["target"] for c_p in PLAYERS)
+    for c_p in PLAYERS:
+        if state.tracks[c_p] >= state.params["target"]:
+            return True
+    return False
 
 
 def d_strength(state, v_c):

@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source cc515d433690d5a5ff6e output e4a5c7328ccee72d46e0
+# Fingerprint: source f95638544d5ac1ba4650 output b620748df20beb24ffbc
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -247,15 +247,15 @@ def d_held_playable(state, v_p, v_c):
 def d_has_playable_card(state, v_p):
     "define has_playable_card"
     # spec: spec/twilight_struggle/card_play.rules:18
-    return any(
-        bool(
+    for c_c in union_of(state.zones[2 + v_p], state.zones[4 + v_p]):
+        if bool(
             state.location[c_c] == 2 + v_p
             or c_c == E_china_card
             and state.location[c_c] == 4 + v_p
             and state.vars[2]
-        )
-        for c_c in union_of(state.zones[2 + v_p], state.zones[4 + v_p])
-    )
+        ):
+            return True
+    return False
 
 
 def d_scoring_cards_held(state, v_p):
@@ -1379,18 +1379,21 @@ def d_good_realignment(state, v_p):
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    value = any(
-        A_battleground[c_c]
-        and d_controls(state, None if v_p is None else (v_p + 1) % 2, c_c)
-        and (
-            state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][c_c] > 0
-            and allowed_realign(state, v_p, c_c)
-        )
-        and d_realign_modifier(state, v_p, c_c)
-        - d_realign_modifier(state, None if v_p is None else (v_p + 1) % 2, c_c)
-        >= 2
-        for c_c in K_country
-    )
+    value = False
+    for c_c in K_country:
+        if (
+            A_battleground[c_c]
+            and d_controls(state, None if v_p is None else (v_p + 1) % 2, c_c)
+            and (
+                state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][c_c] > 0
+                and allowed_realign(state, v_p, c_c)
+            )
+            and d_realign_modifier(state, v_p, c_c)
+            - d_realign_modifier(state, None if v_p is None else (v_p + 1) % 2, c_c)
+            >= 2
+        ):
+            value = True
+            break
     state.memo[key] = (stamp, value)
     return value
 
@@ -1410,16 +1413,19 @@ def d_safe_coup_target(state, v_p):
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    value = any(
-        state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][c_c] > 0
-        and allowed_coup(state, v_p, c_c)
-        and not (
-            state.tracks[0] <= 2
-            and q_coup_defcon_loss(state, v_p, c_c) > 0
-            or is_active(state, 17, [v_p])
-        )
-        for c_c in K_country
-    )
+    value = False
+    for c_c in K_country:
+        if (
+            state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][c_c] > 0
+            and allowed_coup(state, v_p, c_c)
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_p, c_c) > 0
+                or is_active(state, 17, [v_p])
+            )
+        ):
+            value = True
+            break
     state.memo[key] = (stamp, value)
     return value
 
@@ -1529,17 +1535,16 @@ def d_breaks_with_one(state, v_p, v_c):
 def d_scores_soon(state, v_p, v_c):
     "define scores_soon"
     # spec: spec/twilight_struggle/policies.rules:85
-    return any(
-        A_scoring[c_s]
-        and member_of(
+    for c_s in state.zones[2 + v_p]:
+        if A_scoring[c_s] and member_of(
             state,
             v_c,
             d_scoring_region_of(state, c_s),
             REGION_SETS,
             "spec/twilight_struggle/policies.rules:86:42",
-        )
-        for c_s in state.zones[2 + v_p]
-    )
+        ):
+            return True
+    return False
 
 
 def d_weight(state, v_b, v_w):
