@@ -1,9 +1,11 @@
 """A define that is a whole `any` or `all` is generated as a loop that returns at the first
-deciding member (compiler/codegen/expr.py `loop`), kept or not: no generator expression, so
-no closure, and its value is the interpreter's in every state."""
+deciding member (compiler/codegen/expr.py `loop`), kept or not; an `any` or `all` inside an
+expression as a call of a walk helper doing the same (compiler/codegen/walks.py). No generator
+expression, so no closure, and every value is the interpreter's in every state."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 from pathlib import Path
@@ -35,6 +37,8 @@ define holds_above(p: player, n: int) -> bool = any(c in hand(p) where c.points 
 define all_at_most(p: player, n: int) -> bool = all(c in hand(p) where c.points <= n)
 define holds_high(p: player) -> bool =
     any(c in card where c.points > 6 and c in hand(p) and c.points + 1 > 7)
+define pair_above(p: player, n: int) -> bool =
+    n >= 0 and any(c in hand(p) where all(d in hand(p) where d == c or d.points > n))
 start {
     move all c in card to deck
     repeat 4 {
@@ -46,7 +50,7 @@ start {
     win none "done"
 }
 """
-DEFINES = ("holds_above", "all_at_most", "holds_high")
+DEFINES = ("holds_above", "all_at_most", "holds_high", "pair_above")
 
 
 @pytest.fixture(scope="module")
@@ -62,9 +66,14 @@ def _rules(generated):
 
 def test_each_whole_any_or_all_is_a_loop_kept_or_not(folder):
     rules = _rules(program(folder, "generated"))
-    for name in DEFINES:
+    for name in DEFINES[:3]:
         source = inspect.getsource(getattr(rules, f"d_{name}"))
         assert "any(" not in source and "all(" not in source and "\n    for " in source, source
+    nested = inspect.getsource(rules.d_pair_above)  # an any holding an all: two walks
+    assert "walk_" in nested and "any(" not in nested and "all(" not in nested, nested
+    assert len([n for n in dir(rules) if n.startswith("walk_")]) == 2
+    tree = ast.parse(inspect.getsource(rules))  # nothing left that makes a closure
+    assert not [n for n in ast.walk(tree) if isinstance(n, (ast.GeneratorExp, ast.Lambda))]
     assert "state.memo" in inspect.getsource(rules.d_holds_high)  # walks a kind: kept
     assert "state.memo" not in inspect.getsource(rules.d_holds_above)  # an int argument: not
 
@@ -84,10 +93,16 @@ def test_the_loops_give_the_interpreters_values_in_every_state(folder, order):
                              for name in DEFINES[:2])
                 assert got == want, (p, n, game.decisions)
                 seen.add(got)
+            for n in range(-1, 13):
+                pair = spec_value(interpreted, reference.state, "pair_above(p, n)", p=("player", p),
+                                  n=("int", n))
+                assert rules.d_pair_above(game.state, p, n) == pair, (p, n, game.decisions)
+                seen.add(("pair", pair))
             high = spec_value(interpreted, reference.state, "holds_high(p)", p=("player", p))
             assert rules.d_holds_high(game.state, p) == high
             seen.add(("high", high))
         option = game.decision.option_ids[order]
         game.choose(option)
         reference.choose(option)
-    assert {(True, False), (False, True), ("high", True), ("high", False)} <= seen
+    assert {(True, False), (False, True), ("high", True), ("high", False), ("pair", True),
+            ("pair", False)} <= seen

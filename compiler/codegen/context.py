@@ -8,6 +8,7 @@ from typing import Any
 from .. import ast
 from ..errors import InternalError
 from ..checks.reuse import found_under
+from ..fmt.exprs import expr_text
 from ..labels import player_labels
 from ..locations import spec_path
 from ..model import Model
@@ -15,6 +16,7 @@ from ..policy import plan_policies
 from .analysis import Routine, Suspension, bound_names, nonnull_names, statements
 from .kept import Kept, KeptFilters
 from .names import check_helper, mangle
+from .walks import Walks
 
 MODULES = ("tables", "rules", "procedures", "tests")
 ENTITY_TYPES = ("space", "card", "region")  # attributes of these types hold an entity
@@ -56,6 +58,7 @@ class Gen:
         self.module = "tables"
         self.inlining: list[str] = []  # the defines whose bodies are being inlined (expr.py)
         self._kept: KeptFilters | None = None
+        self.walks = Walks()
         for home, names in RUNTIME_NAMES.items():
             for name in names:
                 self._define(check_helper(name), home)
@@ -84,6 +87,27 @@ class Gen:
         if helper.name not in self.home:
             self._define(helper.name, "rules")
         return self.ref(helper.name)
+
+    def walk(self, var: str, iterable: str, test: str, found: bool, node: ast.Node) -> str:
+        """A call of the walk helper (walks.py, defined in rules.py) that loops over `iterable`
+        and returns `found` at the first member passing `test`, else `not found`."""
+        doc = repr(f"{expr_text(node)}: {self.where(node)}")
+        walk, read = self.walks.helper(var, iterable, test, found, doc, self._rules_reads)
+        if walk.name not in self.home:
+            self._define(check_helper(walk.name), "rules")
+        saved, self.module = self.module, "rules"
+        try:
+            for name in read:
+                self.ref(name)
+        finally:
+            self.module = saved
+        self.ref(walk.name)
+        return walk.call
+
+    def _rules_reads(self, name: str) -> bool:
+        """Whether rules.py has `name` as its own or may import it (not from procedures or
+        tests, which import rules)."""
+        return self.home.get(name, "procedures") not in ("procedures", "tests")
 
     # ------------------------------------------------------------ names and imports
     def _define(self, name: str, module: str) -> str:

@@ -28,6 +28,11 @@ from .kept import KEPT_MIN_MEMBERS, Kept, free_names, is_rule_call
 from .names import mangle
 
 
+# The modules whose any and all walk in a helper (walks.py); tests.py keeps its generator
+# expressions (read once a designer test, and simplest as written).
+WALKING = ("rules", "procedures")
+
+
 @dataclasses.dataclass(frozen=True)
 class Loop:
     """`for clause: if test: return found`, then `return not found`: an any (found True) or
@@ -928,10 +933,14 @@ class ExprEmitter:
         if node.kind == "any":
             if condition is None:
                 return Code(f"len({source}) > 0", P_CMP, True)
+            if self.gen.module in WALKING:
+                return Code(self.gen.walk(var, source, condition, True, node), P_ATOM, True)
             return Code(f"any({condition} for {clause})", P_ATOM, True)
         if node.kind == "all":
             if condition is None:
                 return Code(f"len({source}) >= 0", P_CMP, True)
+            if self.gen.module in WALKING:
+                return Code(self.gen.walk(var, source, f"not ({condition})", False, node), P_ATOM, True)
             return Code(f"all({condition} for {clause})", P_ATOM, True)
         raise InternalError(f"unknown quantifier {node.kind!r} at {node.span}")
 

@@ -103,6 +103,7 @@ class ViewBuilder:
             self.gen.module = module
             views[module] = getattr(self, "build_" + module)()
         views["rules"]["kept"] = list(self.gen.kept.helpers.values())  # asked for by every module
+        views["rules"]["walks"] = list(self.gen.walks.helpers.values())  # and so are walks
         common = self.common()
         for module, view in views.items():
             view.update(common)
@@ -200,10 +201,11 @@ class ViewBuilder:
 
     def define(self, decl: ast.DefineDecl) -> FunctionView:
         params = self.params(decl.params)
-        body = self.emitter(params).value(decl.body)
+        loop = self.emitter(params).loop(decl.body)
+        body = self.emitter(params).value(decl.body) if loop is None else ""
         return FunctionView(self.gen.defines[decl.name.name], [p[1] for p in params],
                             self.where(decl), body, repr(f"define {decl.name.name}"),
-                            self.gen.kept.define_stamps(decl), self.emitter(params).loop(decl.body))
+                            self.gen.kept.define_stamps(decl), loop)
 
     def quantity(self, decl: ast.QuantityDecl) -> dict[str, Any]:
         params = self.params(decl.params)

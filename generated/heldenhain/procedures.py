@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source 0923e327d2450e0091d5 output de8828182fd9a0b52387
+# Fingerprint: source 75e5930fc86ee1e2b6b5 output 02e96f18dffb8bade5d8
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -227,6 +227,14 @@ from .rules import (
     q_kosten,
     q_mannschaftsgroesse,
     q_rettung,
+    walk_18,
+    walk_19,
+    walk_20,
+    walk_21,
+    walk_22,
+    walk_23,
+    walk_24,
+    walk_25,
 )
 
 # A frame is [step, pc, locals, answer] (runtime/frames.py): STEPS[step](state, frame)
@@ -526,13 +534,7 @@ def p_auf_die_hand(state, v_f):
 def p_stress_pruefen(state):
     "procedure stress_pruefen (spec/heldenhain/03_rules.rules:253)"
     # spec: spec/heldenhain/03_rules.rules:254
-    while any(
-        any(
-            state.counters[0][c_f] >= q_ausdauer(state, c_f)
-            for c_f in state.zones[5 + c_q]
-        )
-        for c_q in PLAYERS
-    ):
+    while walk_19(state):
         tick(state, "while", "spec/heldenhain/03_rules.rules:254:5")
         # spec: spec/heldenhain/03_rules.rules:255
         for v_q in PLAYERS:
@@ -3322,27 +3324,17 @@ def s_zug_spielen(state, frame):
             # spec: spec/heldenhain/04_turn.rules:93
             player = L[0]
             offered = []
-            if any(
-                allowed_ausspielen(state, L[0], c_c) for c_c in state.zones[3 + L[0]]
-            ):
+            if walk_20(state, L):
                 offered.append(0)
-            if any(
-                allowed_hq_nutzen(state, L[0], c_h) for c_h in state.zones[11 + L[0]]
-            ):
+            if walk_21(state, L):
                 offered.append(1)
-            if any(allowed_sammeln(state, L[0], c_f) for c_f in state.zones[5 + L[0]]):
+            if walk_22(state, L):
                 offered.append(2)
-            if any(
-                allowed_ablenken_mit(state, L[0], c_f) for c_f in state.zones[5 + L[0]]
-            ):
+            if walk_23(state, L):
                 offered.append(3)
-            if any(
-                allowed_ki_nutzen(state, L[0], c_k) for c_k in state.zones[7 + L[0]]
-            ):
+            if walk_24(state, L):
                 offered.append(4)
-            if any(
-                allowed_drache_nutzen(state, L[0], c_d) for c_d in state.zones[5 + L[0]]
-            ):
+            if walk_25(state, L):
                 offered.append(5)
             offered.append(6)
             ids, labels = option_names(

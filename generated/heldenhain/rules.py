@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source 347f21becd4cbddc71e8 output 0773cd3e081d5dc78721
+# Fingerprint: source 3e2a4c9ece2ad5605ebd output a1db33f2ddaca74a5243
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -484,14 +484,9 @@ def d_ausschalten_moeglich(state, v_p):
     "define ausschalten_moeglich"
     # spec: spec/heldenhain/06_policies.rules:20
     for c_f in state.zones[5 + v_p]:
-        if (state.location[c_f] == 5 + v_p and not state.counters[1][c_f] == 1) and any(
-            allowed_ablenken(state, v_p, c_f, c_z)
-            and state.counters[0][c_z]
-            + q_ablenkstress(state, c_z, q_einsatz(state, c_f))
-            >= q_ausdauer(state, c_z)
-            and state.counters[0][c_f] + q_einsatz(state, c_z) < q_ausdauer(state, c_f)
-            for c_z in state.zones[5 + (None if v_p is None else (v_p + 1) % 2)]
-        ):
+        if (
+            state.location[c_f] == 5 + v_p and not state.counters[1][c_f] == 1
+        ) and walk_0(state, c_f, v_p):
             return True
     return False
 
@@ -503,14 +498,7 @@ def d_sperren_lohnt(state, v_p, v_ab):
         if (
             c_z in KS_charakter
             and q_rettung(state, c_z) >= v_ab
-            and any(
-                (state.location[c_f] == 5 + v_p and not state.counters[1][c_f] == 1)
-                and allowed_ablenken(state, v_p, c_f, c_z)
-                and q_rettung(state, c_f) < q_rettung(state, c_z)
-                and state.counters[0][c_f] + q_einsatz(state, c_z)
-                < q_ausdauer(state, c_f)
-                for c_f in state.zones[5 + v_p]
-            )
+            and walk_1(state, c_z, v_p)
         ):
             return True
     return False
@@ -940,35 +928,15 @@ def allowed_ausspielen(state, x0, x1):
     ):
         return False
     # spec: spec/heldenhain/03_rules.rules:38
-    if (x1 in KS_charakter or x1 in KS_begleiter or x1 in KS_drache) and any(
-        ENTITY_LABELS[c_f]
-        == (
-            ENTITY_LABELS[x1]
-            if x1 is not None
-            else attr_of(
-                ENTITY_LABELS, x1, "label", "spec/heldenhain/03_rules.rules:38:85"
-            )
-        )
-        for c_f in state.zones[5 + x0]
+    if (x1 in KS_charakter or x1 in KS_begleiter or x1 in KS_drache) and walk_2(
+        state, x0, x1
     ):
         return False
     # spec: spec/heldenhain/03_rules.rules:41
-    if x1 in KS_ki and any(
-        ENTITY_LABELS[c_k]
-        == (
-            ENTITY_LABELS[x1]
-            if x1 is not None
-            else attr_of(
-                ENTITY_LABELS, x1, "label", "spec/heldenhain/03_rules.rules:41:84"
-            )
-        )
-        for c_k in state.zones[7 + x0]
-    ):
+    if x1 in KS_ki and walk_3(state, x0, x1):
         return False
     # spec: spec/heldenhain/03_rules.rules:44
-    if x1 in KS_ausruestung and not any(
-        c_f in KS_charakter for c_f in state.zones[5 + x0]
-    ):
+    if x1 in KS_ausruestung and not walk_4(state, x0):
         return False
     # spec: spec/heldenhain/03_rules.rules:48
     if x1 in KS_aktion and not event_allowed(state, EVENT_WHEN, x1, x0):
@@ -1007,10 +975,7 @@ def allowed_ablenken_mit(state, x0, x1):
     if not (
         (x1 is not None and state.location[x1] == 5 + x0)
         and not state.counters[1][x1] == 1
-    ) or not any(
-        allowed_ablenken(state, x0, x1, c_z)
-        for c_z in state.zones[5 + (None if x0 is None else (x0 + 1) % 2)]
-    ):
+    ) or not walk_5(state, x0, x1):
         return False
     if (
         state.location[E_zeitlupenstadt__p1] == 13
@@ -1512,59 +1477,37 @@ ACTION_CARDS = frozenset(
 def inv_punkte_im_rahmen(state):
     "invariant punkte_im_rahmen"
     # spec: spec/heldenhain/04_turn.rules:150
-    return all(state.tracks[c_p] >= 0 and state.tracks[c_p] <= 20 for c_p in PLAYERS)
+    return walk_6(state)
 
 
 def inv_energie_im_rahmen(state):
     "invariant energie_im_rahmen"
     # spec: spec/heldenhain/04_turn.rules:152
-    return all(
-        state.tracks[2 + c_p] >= 0 and state.tracks[2 + c_p] <= 6 for c_p in PLAYERS
-    )
+    return walk_7(state)
 
 
 def inv_feld_hoechstens_sechs(state):
     "invariant feld_hoechstens_sechs"
     # spec: spec/heldenhain/04_turn.rules:154
-    return all(len(state.zones[5 + c_p]) <= 6 for c_p in PLAYERS)
+    return walk_8(state)
 
 
 def inv_jeder_name_einmal_im_feld(state):
     "invariant jeder_name_einmal_im_feld"
     # spec: spec/heldenhain/04_turn.rules:156
-    return all(
-        all(
-            len(
-                [
-                    c_g
-                    for c_g in state.zones[5 + c_p]
-                    if ENTITY_LABELS[c_g] == ENTITY_LABELS[c_f]
-                ]
-            )
-            == 1
-            for c_f in state.zones[5 + c_p]
-        )
-        for c_p in PLAYERS
-    )
+    return walk_10(state)
 
 
 def inv_nur_figuren_im_feld(state):
     "invariant nur_figuren_im_feld"
     # spec: spec/heldenhain/04_turn.rules:158
-    return all(
-        all(
-            (c_f in KS_charakter or c_f in KS_begleiter or c_f in KS_drache)
-            and OWNER[c_f] == c_p
-            for c_f in state.zones[5 + c_p]
-        )
-        for c_p in PLAYERS
-    )
+    return walk_12(state)
 
 
 def inv_ein_hauptquartier(state):
     "invariant ein_hauptquartier"
     # spec: spec/heldenhain/04_turn.rules:160
-    return all(len(state.zones[11 + c_p]) <= 1 for c_p in PLAYERS)
+    return walk_13(state)
 
 
 def inv_ein_schauplatz(state):
@@ -1576,29 +1519,7 @@ def inv_ein_schauplatz(state):
 def inv_eine_ausruestung(state):
     "invariant eine_ausruestung"
     # spec: spec/heldenhain/04_turn.rules:163
-    return all(
-        all(
-            len(
-                [
-                    c_f
-                    for c_f in state.zones[5 + c_p]
-                    if is_active(state, 0, [c_a, c_f]) and c_f in KS_charakter
-                ]
-            )
-            == 1
-            for c_a in state.zones[9 + c_p]
-        )
-        for c_p in PLAYERS
-    ) and all(
-        all(
-            len(
-                [c_a for c_a in state.zones[9 + c_p] if is_active(state, 0, [c_a, c_f])]
-            )
-            <= 1
-            for c_f in state.zones[5 + c_p]
-        )
-        for c_p in PLAYERS
-    )
+    return walk_15(state) and walk_17(state)
 
 
 def bot_deck_ki(state, v_you):
@@ -1682,6 +1603,266 @@ BOTS = {
 
 
 # ---------------------------------------------------------------- kept filters
+# ---------------------------------------------------------------- walks
+
+
+def walk_0(state, c_f, v_p):
+    "any(z in feld(opponent(p)) where allowed ablenken(p, f, z) and stress(z) + ablenkstress(z, einsatz(f)) >= ausdauer(z) and stress(f) + einsatz(z) < ausdauer(f)): spec/heldenhain/06_policies.rules:22"
+    for c_z in state.zones[5 + (None if v_p is None else (v_p + 1) % 2)]:
+        if (
+            allowed_ablenken(state, v_p, c_f, c_z)
+            and state.counters[0][c_z]
+            + q_ablenkstress(state, c_z, q_einsatz(state, c_f))
+            >= q_ausdauer(state, c_z)
+            and state.counters[0][c_f] + q_einsatz(state, c_z) < q_ausdauer(state, c_f)
+        ):
+            return True
+    return False
+
+
+def walk_1(state, c_z, v_p):
+    "any(f in feld(p) where darf_ablenken(p, f) and allowed ablenken(p, f, z) and rettung(f) < rettung(z) and stress(f) + einsatz(z) < ausdauer(f)): spec/heldenhain/06_policies.rules:32"
+    for c_f in state.zones[5 + v_p]:
+        if (
+            (state.location[c_f] == 5 + v_p and not state.counters[1][c_f] == 1)
+            and allowed_ablenken(state, v_p, c_f, c_z)
+            and q_rettung(state, c_f) < q_rettung(state, c_z)
+            and state.counters[0][c_f] + q_einsatz(state, c_z) < q_ausdauer(state, c_f)
+        ):
+            return True
+    return False
+
+
+def walk_2(state, x0, x1):
+    "any(f in feld(p) where f.label == c.label): spec/heldenhain/03_rules.rules:38"
+    for c_f in state.zones[5 + x0]:
+        if ENTITY_LABELS[c_f] == (
+            ENTITY_LABELS[x1]
+            if x1 is not None
+            else attr_of(
+                ENTITY_LABELS, x1, "label", "spec/heldenhain/03_rules.rules:38:85"
+            )
+        ):
+            return True
+    return False
+
+
+def walk_3(state, x0, x1):
+    "any(k in ki_platz(p) where k.label == c.label): spec/heldenhain/03_rules.rules:41"
+    for c_k in state.zones[7 + x0]:
+        if ENTITY_LABELS[c_k] == (
+            ENTITY_LABELS[x1]
+            if x1 is not None
+            else attr_of(
+                ENTITY_LABELS, x1, "label", "spec/heldenhain/03_rules.rules:41:84"
+            )
+        ):
+            return True
+    return False
+
+
+def walk_4(state, x0):
+    "any(f in feld(p) where f in charakter): spec/heldenhain/03_rules.rules:44"
+    for c_f in state.zones[5 + x0]:
+        if c_f in KS_charakter:
+            return True
+    return False
+
+
+def walk_5(state, x0, x1):
+    "any(z in feld(opponent(p)) where allowed ablenken(p, f, z)): spec/heldenhain/03_rules.rules:73"
+    for c_z in state.zones[5 + (None if x0 is None else (x0 + 1) % 2)]:
+        if allowed_ablenken(state, x0, x1, c_z):
+            return True
+    return False
+
+
+def walk_6(state):
+    "all(p in players where punkte(p) >= 0 and punkte(p) <= siegziel()): spec/heldenhain/04_turn.rules:151"
+    for c_p in PLAYERS:
+        if not (state.tracks[c_p] >= 0 and state.tracks[c_p] <= 20):
+            return False
+    return True
+
+
+def walk_7(state):
+    "all(p in players where energie(p) >= 0 and energie(p) <= energiespeicher()): spec/heldenhain/04_turn.rules:153"
+    for c_p in PLAYERS:
+        if not (state.tracks[2 + c_p] >= 0 and state.tracks[2 + c_p] <= 6):
+            return False
+    return True
+
+
+def walk_8(state):
+    "all(p in players where size(feld(p)) <= feldgroesse()): spec/heldenhain/04_turn.rules:155"
+    for c_p in PLAYERS:
+        if not (len(state.zones[5 + c_p]) <= 6):
+            return False
+    return True
+
+
+def walk_9(state, c_p):
+    "all(f in feld(p) where count(g in feld(p) where g.label == f.label) == 1): spec/heldenhain/04_turn.rules:157"
+    for c_f in state.zones[5 + c_p]:
+        if not (
+            len(
+                [
+                    c_g
+                    for c_g in state.zones[5 + c_p]
+                    if ENTITY_LABELS[c_g] == ENTITY_LABELS[c_f]
+                ]
+            )
+            == 1
+        ):
+            return False
+    return True
+
+
+def walk_10(state):
+    "all(p in players where all(f in feld(p) where count(g in feld(p) where g.label == f.label) == 1)): spec/heldenhain/04_turn.rules:157"
+    for c_p in PLAYERS:
+        if not (walk_9(state, c_p)):
+            return False
+    return True
+
+
+def walk_11(state, c_p):
+    "all(f in feld(p) where ist_figur(f) and owner(f) == p): spec/heldenhain/04_turn.rules:159"
+    for c_f in state.zones[5 + c_p]:
+        if not (
+            (c_f in KS_charakter or c_f in KS_begleiter or c_f in KS_drache)
+            and OWNER[c_f] == c_p
+        ):
+            return False
+    return True
+
+
+def walk_12(state):
+    "all(p in players where all(f in feld(p) where ist_figur(f) and owner(f) == p)): spec/heldenhain/04_turn.rules:159"
+    for c_p in PLAYERS:
+        if not (walk_11(state, c_p)):
+            return False
+    return True
+
+
+def walk_13(state):
+    "all(p in players where size(hq_platz(p)) <= 1): spec/heldenhain/04_turn.rules:161"
+    for c_p in PLAYERS:
+        if not (len(state.zones[11 + c_p]) <= 1):
+            return False
+    return True
+
+
+def walk_14(state, c_p):
+    "all(a in angelegt(p) where count(f in feld(p) where traegt(f, a) and f in charakter) == 1): spec/heldenhain/04_turn.rules:164"
+    for c_a in state.zones[9 + c_p]:
+        if not (
+            len(
+                [
+                    c_f
+                    for c_f in state.zones[5 + c_p]
+                    if is_active(state, 0, [c_a, c_f]) and c_f in KS_charakter
+                ]
+            )
+            == 1
+        ):
+            return False
+    return True
+
+
+def walk_15(state):
+    "all(p in players where all(a in angelegt(p) where count(f in feld(p) where traegt(f, a) and f in charakter) == 1)): spec/heldenhain/04_turn.rules:164"
+    for c_p in PLAYERS:
+        if not (walk_14(state, c_p)):
+            return False
+    return True
+
+
+def walk_16(state, c_p):
+    "all(f in feld(p) where count(a in angelegt(p) where traegt(f, a)) <= 1): spec/heldenhain/04_turn.rules:166"
+    for c_f in state.zones[5 + c_p]:
+        if not (
+            len(
+                [c_a for c_a in state.zones[9 + c_p] if is_active(state, 0, [c_a, c_f])]
+            )
+            <= 1
+        ):
+            return False
+    return True
+
+
+def walk_17(state):
+    "all(p in players where all(f in feld(p) where count(a in angelegt(p) where traegt(f, a)) <= 1)): spec/heldenhain/04_turn.rules:166"
+    for c_p in PLAYERS:
+        if not (walk_16(state, c_p)):
+            return False
+    return True
+
+
+def walk_18(state, c_q):
+    "any(f in feld(q) where ueberlastet(f)): spec/heldenhain/03_rules.rules:254"
+    for c_f in state.zones[5 + c_q]:
+        if state.counters[0][c_f] >= q_ausdauer(state, c_f):
+            return True
+    return False
+
+
+def walk_19(state):
+    "any(q in players where any(f in feld(q) where ueberlastet(f))): spec/heldenhain/03_rules.rules:254"
+    for c_q in PLAYERS:
+        if walk_18(state, c_q):
+            return True
+    return False
+
+
+def walk_20(state, L):
+    "any(c in hand(p) where allowed ausspielen(p, c)): spec/heldenhain/04_turn.rules:95"
+    for c_c in state.zones[3 + L[0]]:
+        if allowed_ausspielen(state, L[0], c_c):
+            return True
+    return False
+
+
+def walk_21(state, L):
+    "any(h in hq_platz(p) where allowed hq_nutzen(p, h)): spec/heldenhain/04_turn.rules:100"
+    for c_h in state.zones[11 + L[0]]:
+        if allowed_hq_nutzen(state, L[0], c_h):
+            return True
+    return False
+
+
+def walk_22(state, L):
+    "any(f in feld(p) where allowed sammeln(p, f)): spec/heldenhain/04_turn.rules:104"
+    for c_f in state.zones[5 + L[0]]:
+        if allowed_sammeln(state, L[0], c_f):
+            return True
+    return False
+
+
+def walk_23(state, L):
+    "any(f in feld(p) where allowed ablenken_mit(p, f)): spec/heldenhain/04_turn.rules:110"
+    for c_f in state.zones[5 + L[0]]:
+        if allowed_ablenken_mit(state, L[0], c_f):
+            return True
+    return False
+
+
+def walk_24(state, L):
+    "any(k in ki_platz(p) where allowed ki_nutzen(p, k)): spec/heldenhain/04_turn.rules:118"
+    for c_k in state.zones[7 + L[0]]:
+        if allowed_ki_nutzen(state, L[0], c_k):
+            return True
+    return False
+
+
+def walk_25(state, L):
+    "any(d in feld(p) where allowed drache_nutzen(p, d)): spec/heldenhain/04_turn.rules:124"
+    for c_d in state.zones[5 + L[0]]:
+        if allowed_drache_nutzen(state, L[0], c_d):
+            return True
+    return False
+
+
 # ---------------------------------------------------------------- policies
 
 

@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 21dcdfb32ee56064a576 output 262c5b5e25709c0e1679
+# Fingerprint: source 4f9f0068f4ebf274e9e9 output 5d247cc6541993b21ce5
 "Risiko - Das Duell (Risk: Balance of Power): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -117,6 +117,9 @@ from .rules import (
     kept_3,
     q_angriffswuerfel_hoechstens,
     q_verteidigungswuerfel_hoechstens,
+    walk_18,
+    walk_19,
+    walk_20,
 )
 
 # A frame is [step, pc, locals, answer] (runtime/frames.py): STEPS[step](state, frame)
@@ -1033,9 +1036,7 @@ def s_karten_eintauschen(state, frame):
             # spec: spec/risk_balance_of_power/06_turn.rules:49
             pc = 1
         if pc == 1:
-            if not any(
-                state.tracks[11] + A_sterne[c_c] <= 10 for c_c in state.zones[2 + L[0]]
-            ):
+            if not walk_18(state, L):
                 pc = 6
                 continue
             tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:49:5")
@@ -1247,7 +1248,7 @@ def s_mission_beanspruchen(state, frame):
             # spec: spec/risk_balance_of_power/06_turn.rules:88
             player = L[0]
             offered = []
-            if any(d_mission_erfuellt(state, L[0], c_m) for c_m in state.zones[6]):
+            if walk_19(state, L):
                 offered.append(0)
             offered.append(1)
             if len(offered) == 1:  # unless forced: the only option, no decision
@@ -1333,7 +1334,7 @@ def s_truppenbewegung(state, frame):
             # spec: spec/risk_balance_of_power/06_turn.rules:113
             player = L[0]
             offered = []
-            if any(d_kann_bewegen_von(state, L[0], c_g) for c_g in K_gebiet):
+            if walk_20(state, L):
                 offered.append(0)
             offered.append(1)
             if len(offered) == 1:  # unless forced: the only option, no decision

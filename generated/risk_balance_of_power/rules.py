@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source c4cd5aa72d27877df827 output be21aefd5a4c90139e7d
+# Fingerprint: source 0373e927c20334f74533 output a8e3049cbacead3ec7ee
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -387,7 +387,7 @@ def d_neutrale_armee_besiegt(state):
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    value = not any(state.counters[2][c_g] > 0 for c_g in K_gebiet)
+    value = not walk_0(state)
     state.memo[key] = (stamp, value)
     return value
 
@@ -444,21 +444,7 @@ def d_mission_erfuellt(state, v_p, v_m):
         )
         == "stadtzahl"
         else (
-            all(
-                A_bauwerk[c_g]
-                != (
-                    A_bauwerk[v_m]
-                    if v_m is not None
-                    else attr_of(
-                        A_bauwerk,
-                        v_m,
-                        "bauwerk",
-                        "spec/risk_balance_of_power/04_rules.rules:57:71",
-                    )
-                )
-                or state.counters[v_p][c_g] > 0
-                for c_g in K_gebiet
-            )
+            walk_1(state, v_m, v_p)
             if (
                 A_art[v_m]
                 if v_m is not None
@@ -491,10 +477,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                 )
                 == "gelaendezahl"
                 else (
-                    all(
-                        not A_seestrasse[c_g] or state.counters[v_p][c_g] > 0
-                        for c_g in K_gebiet
-                    )
+                    walk_2(state, v_p)
                     if (
                         A_art[v_m]
                         if v_m is not None
@@ -507,21 +490,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                     )
                     == "seewege"
                     else (
-                        any(
-                            c_r
-                            == (
-                                A_ziel[v_m]
-                                if v_m is not None
-                                else attr_of(
-                                    A_ziel,
-                                    v_m,
-                                    "ziel",
-                                    "spec/risk_balance_of_power/04_rules.rules:61:41",
-                                )
-                            )
-                            and d_kontrolliert_region(state, v_p, c_r)
-                            for c_r in K_region
-                        )
+                        walk_3(state, v_m, v_p)
                         if (
                             A_art[v_m]
                             if v_m is not None
@@ -616,9 +585,7 @@ def d_verteidigungswuerfel(state, v_p, v_ziel):
 def d_kann_angreifen_von(state, v_p, v_von):
     "define kann_angreifen_von"
     # spec: spec/risk_balance_of_power/05_conquest.rules:17
-    return state.counters[v_p][v_von] >= 2 and any(
-        not state.counters[v_p][c_z] > 0 for c_z in ADJ[v_von]
-    )
+    return state.counters[v_p][v_von] >= 2 and walk_4(state, v_p, v_von)
 
 
 def d_kann_angreifen(state, v_p):
@@ -643,9 +610,7 @@ def d_kann_angreifen(state, v_p):
 def d_kann_bewegen_von(state, v_p, v_g):
     "define kann_bewegen_von"
     # spec: spec/risk_balance_of_power/06_turn.rules:107
-    return state.counters[v_p][v_g] >= 2 and any(
-        state.counters[v_p][c_z] > 0 for c_z in ADJ[v_g]
-    )
+    return state.counters[v_p][v_g] >= 2 and walk_5(state, v_g, v_p)
 
 
 def d_verbunden(state, v_p, v_von, v_nach):
@@ -753,12 +718,7 @@ def d_guter_angriff(state, v_p, v_v, v_z):
 def d_kann_gut_angreifen_von(state, v_p, v_v):
     "define kann_gut_angreifen_von"
     # spec: spec/risk_balance_of_power/08_bots.rules:27
-    return state.counters[v_p][v_v] > 0 and any(
-        not state.counters[v_p][c_z] > 0
-        and state.counters[v_p][v_v]
-        >= state.counters[0][c_z] + state.counters[1][c_z] + state.counters[2][c_z] + 1
-        for c_z in ADJ[v_v]
-    )
+    return state.counters[v_p][v_v] > 0 and walk_6(state, v_p, v_v)
 
 
 def d_zielwert(state, v_p, v_v, v_z):
@@ -811,11 +771,7 @@ def d_angriffsaussicht(state, v_p):
         0
         if not state.vars[4] or state.vars[0] != v_p
         else (
-            (
-                3
-                if any(d_kann_gut_angreifen_von(state, v_p, c_v) for c_v in K_gebiet)
-                else -3
-            )
+            (3 if walk_7(state, v_p) else -3)
             if state.vars[5] == None
             else (
                 (
@@ -835,9 +791,7 @@ def d_angriffsaussicht(state, v_p):
 def d_front(state, v_p, v_g):
     "define front"
     # spec: spec/risk_balance_of_power/10_policies.rules:12
-    return state.counters[v_p][v_g] > 0 and any(
-        not state.counters[v_p][c_n] > 0 for c_n in ADJ[v_g]
-    )
+    return state.counters[v_p][v_g] > 0 and walk_8(state, v_g, v_p)
 
 
 def d_grenzt_an_gegner(state, v_p, v_g):
@@ -920,15 +874,7 @@ def d_vervollstaendigt_region(state, v_p, v_z):
             c_r,
             REGION_SETS,
             "spec/risk_balance_of_power/10_policies.rules:31:27",
-        ) and all(
-            c_g == v_z or state.counters[v_p][c_g] > 0
-            for c_g in collection_of(
-                state,
-                c_r,
-                REGION_MEMBERS,
-                "spec/risk_balance_of_power/10_policies.rules:31:47",
-            )
-        ):
+        ) and walk_9(state, c_r, v_p, v_z):
             value = True
             break
     state.memo[key] = (stamp, value)
@@ -957,20 +903,7 @@ def d_missionsziel(state, v_z):
             )
         )
         != "kein_bauwerk"
-        and any(
-            A_bauwerk[c_m]
-            == (
-                A_bauwerk[v_z]
-                if v_z is not None
-                else attr_of(
-                    A_bauwerk,
-                    v_z,
-                    "bauwerk",
-                    "spec/risk_balance_of_power/10_policies.rules:33:74",
-                )
-            )
-            for c_m in state.zones[6]
-        )
+        and walk_10(state, v_z)
         or (
             A_schwierig[v_z]
             if v_z is not None
@@ -981,7 +914,7 @@ def d_missionsziel(state, v_z):
                 "spec/risk_balance_of_power/10_policies.rules:34:9",
             )
         )
-        and any(A_art[c_m] == "gelaendezahl" for c_m in state.zones[6])
+        and walk_11(state)
         or (
             A_seestrasse[v_z]
             if v_z is not None
@@ -992,7 +925,7 @@ def d_missionsziel(state, v_z):
                 "spec/risk_balance_of_power/10_policies.rules:35:9",
             )
         )
-        and any(A_art[c_m] == "seewege" for c_m in state.zones[6])
+        and walk_12(state)
     )
     state.memo[key] = (stamp, value)
     return value
@@ -1160,30 +1093,20 @@ EVENT_WHEN = {}
 def inv_nie_leer(state):
     "invariant nie_leer"
     # spec: spec/risk_balance_of_power/01_frame.rules:116
-    return not state.vars[3] or all(
-        state.counters[0][c_g] + state.counters[1][c_g] + state.counters[2][c_g] >= 1
-        for c_g in K_gebiet
-    )
+    return not state.vars[3] or walk_13(state)
 
 
 def inv_eine_armee(state):
     "invariant eine_armee"
     # spec: spec/risk_balance_of_power/01_frame.rules:118
-    return all(d_armeen_auf(state, c_g) <= 1 for c_g in K_gebiet)
+    return walk_14(state)
 
 
 def inv_einheiten_erhalten(state):
     "invariant einheiten_erhalten"
     # spec: spec/risk_balance_of_power/01_frame.rules:120
     return (
-        all(
-            d_einheiten_auf_dem_plan(state, c_p)
-            + state.tracks[c_p]
-            + state.tracks[2 + c_p]
-            + state.tracks[5 + c_p]
-            == 90
-            for c_p in PLAYERS
-        )
+        walk_15(state)
         and sum([state.counters[2][c_g] for c_g in K_gebiet])
         + state.tracks[4]
         + state.tracks[7]
@@ -1212,10 +1135,7 @@ def inv_eine_karte_je_zug(state):
 def inv_hauptstaedte(state):
     "invariant hauptstaedte"
     # spec: spec/risk_balance_of_power/01_frame.rules:128
-    return all(
-        len([c_g for c_g in K_gebiet if state.counters[4 + c_p][c_g] > 0]) <= 1
-        for c_p in PLAYERS
-    )
+    return walk_16(state)
 
 
 def bot_feldherr(state, v_you):
@@ -1343,6 +1263,227 @@ def kept_3(state, arg_0):
         return K_gebiet, False
     state.memo[(3, arg_0)] = (stamp, found)
     return found
+
+
+# ---------------------------------------------------------------- walks
+
+
+def walk_0(state):
+    "any(g in gebiet where neutral(g)): spec/risk_balance_of_power/04_rules.rules:52"
+    for c_g in K_gebiet:
+        if state.counters[2][c_g] > 0:
+            return True
+    return False
+
+
+def walk_1(state, v_m, v_p):
+    "all(g in gebiet where g.bauwerk != m.bauwerk or besetzt(p, g)): spec/risk_balance_of_power/04_rules.rules:57"
+    for c_g in K_gebiet:
+        if not (
+            A_bauwerk[c_g]
+            != (
+                A_bauwerk[v_m]
+                if v_m is not None
+                else attr_of(
+                    A_bauwerk,
+                    v_m,
+                    "bauwerk",
+                    "spec/risk_balance_of_power/04_rules.rules:57:71",
+                )
+            )
+            or state.counters[v_p][c_g] > 0
+        ):
+            return False
+    return True
+
+
+def walk_2(state, v_p):
+    "all(g in gebiet where not g.seestrasse or besetzt(p, g)): spec/risk_balance_of_power/04_rules.rules:59"
+    for c_g in K_gebiet:
+        if not (not A_seestrasse[c_g] or state.counters[v_p][c_g] > 0):
+            return False
+    return True
+
+
+def walk_3(state, v_m, v_p):
+    "any(r in region where r == m.ziel and kontrolliert_region(p, r)): spec/risk_balance_of_power/04_rules.rules:61"
+    for c_r in K_region:
+        if c_r == (
+            A_ziel[v_m]
+            if v_m is not None
+            else attr_of(
+                A_ziel, v_m, "ziel", "spec/risk_balance_of_power/04_rules.rules:61:41"
+            )
+        ) and d_kontrolliert_region(state, v_p, c_r):
+            return True
+    return False
+
+
+def walk_4(state, v_p, v_von):
+    "any(z in adjacent(von) where not besetzt(p, z)): spec/risk_balance_of_power/05_conquest.rules:18"
+    for c_z in ADJ[v_von]:
+        if not state.counters[v_p][c_z] > 0:
+            return True
+    return False
+
+
+def walk_5(state, v_g, v_p):
+    "any(z in adjacent(g) where besetzt(p, z)): spec/risk_balance_of_power/06_turn.rules:108"
+    for c_z in ADJ[v_g]:
+        if state.counters[v_p][c_z] > 0:
+            return True
+    return False
+
+
+def walk_6(state, v_p, v_v):
+    "any(z in adjacent(v) where guter_angriff(p, v, z)): spec/risk_balance_of_power/08_bots.rules:28"
+    for c_z in ADJ[v_v]:
+        if (
+            not state.counters[v_p][c_z] > 0
+            and state.counters[v_p][v_v]
+            >= state.counters[0][c_z]
+            + state.counters[1][c_z]
+            + state.counters[2][c_z]
+            + 1
+        ):
+            return True
+    return False
+
+
+def walk_7(state, v_p):
+    "any(v in gebiet where kann_gut_angreifen_von(p, v)): spec/risk_balance_of_power/08_bots.rules:35"
+    for c_v in K_gebiet:
+        if d_kann_gut_angreifen_von(state, v_p, c_v):
+            return True
+    return False
+
+
+def walk_8(state, v_g, v_p):
+    "any(n in adjacent(g) where not besetzt(p, n)): spec/risk_balance_of_power/10_policies.rules:13"
+    for c_n in ADJ[v_g]:
+        if not state.counters[v_p][c_n] > 0:
+            return True
+    return False
+
+
+def walk_9(state, c_r, v_p, v_z):
+    "all(g in r where g == z or besetzt(p, g)): spec/risk_balance_of_power/10_policies.rules:31"
+    for c_g in collection_of(
+        state, c_r, REGION_MEMBERS, "spec/risk_balance_of_power/10_policies.rules:31:47"
+    ):
+        if not (c_g == v_z or state.counters[v_p][c_g] > 0):
+            return False
+    return True
+
+
+def walk_10(state, v_z):
+    "any(m in missionen where m.bauwerk == z.bauwerk): spec/risk_balance_of_power/10_policies.rules:33"
+    for c_m in state.zones[6]:
+        if A_bauwerk[c_m] == (
+            A_bauwerk[v_z]
+            if v_z is not None
+            else attr_of(
+                A_bauwerk,
+                v_z,
+                "bauwerk",
+                "spec/risk_balance_of_power/10_policies.rules:33:74",
+            )
+        ):
+            return True
+    return False
+
+
+def walk_11(state):
+    "any(m in missionen where m.art == gelaendezahl): spec/risk_balance_of_power/10_policies.rules:34"
+    for c_m in state.zones[6]:
+        if A_art[c_m] == "gelaendezahl":
+            return True
+    return False
+
+
+def walk_12(state):
+    "any(m in missionen where m.art == seewege): spec/risk_balance_of_power/10_policies.rules:35"
+    for c_m in state.zones[6]:
+        if A_art[c_m] == "seewege":
+            return True
+    return False
+
+
+def walk_13(state):
+    "all(g in gebiet where staerke(g) >= 1): spec/risk_balance_of_power/01_frame.rules:117"
+    for c_g in K_gebiet:
+        if not (
+            state.counters[0][c_g] + state.counters[1][c_g] + state.counters[2][c_g]
+            >= 1
+        ):
+            return False
+    return True
+
+
+def walk_14(state):
+    "all(g in gebiet where armeen_auf(g) <= 1): spec/risk_balance_of_power/01_frame.rules:119"
+    for c_g in K_gebiet:
+        if not (d_armeen_auf(state, c_g) <= 1):
+            return False
+    return True
+
+
+def walk_15(state):
+    "all(p in players where einheiten_insgesamt(p) == armee_einheiten()): spec/risk_balance_of_power/01_frame.rules:121"
+    for c_p in PLAYERS:
+        if not (
+            d_einheiten_auf_dem_plan(state, c_p)
+            + state.tracks[c_p]
+            + state.tracks[2 + c_p]
+            + state.tracks[5 + c_p]
+            == 90
+        ):
+            return False
+    return True
+
+
+def walk_16(state):
+    "all(p in players where count(g in gebiet where hauptstadt(p, g) > 0) <= 1): spec/risk_balance_of_power/01_frame.rules:129"
+    for c_p in PLAYERS:
+        if not (
+            len([c_g for c_g in K_gebiet if state.counters[4 + c_p][c_g] > 0]) <= 1
+        ):
+            return False
+    return True
+
+
+def walk_17(state, v_you):
+    "any(g in gebiet where ruhende_truppen(you, g)): spec/risk_balance_of_power/10_policies.rules:119"
+    for c_g in K_gebiet:
+        if bool(
+            d_kann_bewegen_von(state, v_you, c_g) and not d_front(state, v_you, c_g)
+        ):
+            return True
+    return False
+
+
+def walk_18(state, L):
+    "any(c in hand(p) where sterne_im_tausch + c.sterne <= hoechstens_sterne()): spec/risk_balance_of_power/06_turn.rules:49"
+    for c_c in state.zones[2 + L[0]]:
+        if state.tracks[11] + A_sterne[c_c] <= 10:
+            return True
+    return False
+
+
+def walk_19(state, L):
+    "any(m in missionen where mission_erfuellt(p, m)): spec/risk_balance_of_power/06_turn.rules:90"
+    for c_m in state.zones[6]:
+        if d_mission_erfuellt(state, L[0], c_m):
+            return True
+    return False
+
+
+def walk_20(state, L):
+    "any(g in gebiet where kann_bewegen_von(p, g)): spec/risk_balance_of_power/06_turn.rules:115"
+    for c_g in K_gebiet:
+        if d_kann_bewegen_von(state, L[0], c_g):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- policies
@@ -1577,10 +1718,7 @@ def pol_feldzug_grundausbildung_9(state, pending, tun):
     ids = pending["ids"]
     best = list(range(len(ids)))
     # spec: spec/risk_balance_of_power/10_policies.rules:119
-    if any(
-        bool(d_kann_bewegen_von(state, v_you, c_g) and not d_front(state, v_you, c_g))
-        for c_g in K_gebiet
-    ):
+    if walk_17(state, v_you):
         best = keep_best(best, [ids[i] in ("bewegen",) for i in best], False)
     if len(best) == 1:
         return best

@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 10f02a38160cf9bc9c5b output adb9ad39ed4dac9d7285
+# Fingerprint: source 6f09cdd0e013f7aec341 output 663a31603b448424294a
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -133,6 +133,17 @@ from .rules import (
     q_power_plant_cost,
     q_steel_value,
     q_titanium_value,
+    walk_1,
+    walk_12,
+    walk_28,
+    walk_29,
+    walk_30,
+    walk_31,
+    walk_32,
+    walk_33,
+    walk_34,
+    walk_35,
+    walk_36,
 )
 
 # A frame is [step, pc, locals, answer] (runtime/frames.py): STEPS[step](state, frame)
@@ -1254,9 +1265,7 @@ def s_place_ocean(state, frame):
     while True:
         if pc == 0:
             # spec: spec/terraforming_mars/03_tiles.rules:105
-            if state.tracks[72] < 9 and any(
-                A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area
-            ):
+            if state.tracks[72] < 9 and walk_12(state):
                 pc = 1
             else:
                 pc = 3
@@ -1299,13 +1308,7 @@ def s_place_ocean_on_land(state, frame):
     while True:
         if pc == 0:
             # spec: spec/terraforming_mars/03_tiles.rules:112
-            if state.tracks[72] < 9 and any(
-                not A_ocean_spot[c_s]
-                and not A_noctis[c_s]
-                and not A_off_mars[c_s]
-                and d_tiles_on(state, c_s) == 0
-                for c_s in K_area
-            ):
+            if state.tracks[72] < 9 and walk_1(state):
                 pc = 1
             else:
                 pc = 3
@@ -1380,13 +1383,7 @@ def s_place_greenery(state, frame):
             # spec: spec/terraforming_mars/03_tiles.rules:125
             if d_greenery_anchor(state, L[0]):
                 pc = 1
-            elif any(
-                not A_ocean_spot[c_s]
-                and not A_noctis[c_s]
-                and not A_off_mars[c_s]
-                and d_tiles_on(state, c_s) == 0
-                for c_s in K_area
-            ):
+            elif walk_1(state):
                 pc = 3
             else:
                 pc = 5
@@ -1966,16 +1963,7 @@ def s_take_one_from_any(state, frame):
             # spec: spec/terraforming_mars/04_economy.rules:151
             player = L[0]
             values = [
-                c_q
-                for c_q in range(state.params["players"])
-                if any(
-                    state.location[c_d] == 23 + c_q
-                    and A_holds[c_d] == L[1]
-                    and state.counters[18][c_d] > 0
-                    and c_d != L[2]
-                    and not A_guarded[c_d]
-                    for c_d in state.zones[23 + c_q]
-                )
+                c_q for c_q in range(state.params["players"]) if walk_28(state, L, c_q)
             ]
             ids, labels = option_names(values, PLAYER_IDS, PLAYER_LABELS)
             ask(
@@ -2320,15 +2308,9 @@ def s_take_action(state, frame):
                 or bool(state.tracks[L[0]] >= 25 and d_any_city_spot(state))
             ):
                 offered.append(1)
-            if any(d_can_claim(state, L[0], c_m) for c_m in K_milestone):
+            if walk_29(state, L):
                 offered.append(2)
-            if any(
-                d_seat_count(state) > 1
-                and d_awards_funded(state) < 3
-                and not state.counters[26][c_a] == 1
-                and state.tracks[L[0]] >= 8 + 6 * d_awards_funded(state)
-                for c_a in K_award
-            ):
+            if walk_30(state, L):
                 offered.append(3)
             if d_any_action_ready(state, L[0]):
                 offered.append(4)
@@ -2662,10 +2644,7 @@ def s_action_phase(state, frame):
             # spec: spec/terraforming_mars/05_generation.rules:203
             pc = 1
         if pc == 1:
-            if not any(
-                not state.tracks[74 + c_q] == 1
-                for c_q in range(state.params["players"])
-            ):
+            if not walk_31(state):
                 pc = 4
                 continue
             tick(state, "while", "spec/terraforming_mars/05_generation.rules:203:5")
@@ -2901,15 +2880,7 @@ def s_final_scoring(state, frame):
             # spec: spec/terraforming_mars/05_generation.rules:272
             for L[0] in range(state.params["players"]):
                 # spec: spec/terraforming_mars/05_generation.rules:273
-                if all(
-                    c_r == L[0]
-                    or (
-                        d_score(state, L[0]) > d_score(state, c_r)
-                        or d_score(state, L[0]) == d_score(state, c_r)
-                        and state.tracks[L[0]] > state.tracks[c_r]
-                    )
-                    for c_r in range(state.params["players"])
-                ):
+                if walk_32(state, L):
                     end_game(
                         state,
                         L[0],
@@ -3253,11 +3224,7 @@ def s_lower_any_production(state, frame):
             # spec: spec/terraforming_mars/07_cards.rules:38
             player = L[0]
             offered = []
-            if any(
-                state.tracks[30 + NI_resource[L[1]] * 5 + c_q] - L[2]
-                >= (-5 if L[1] == "r_mc" else 0)
-                for c_q in range(state.params["players"])
-            ):
+            if walk_33(state, L):
                 offered.append(0)
             offered.append(1)
             ids, labels = option_names(
@@ -3331,9 +3298,7 @@ def s_remove_any_plants(state, frame):
             # spec: spec/terraforming_mars/07_cards.rules:47
             player = L[0]
             offered = []
-            if any(
-                state.tracks[15 + c_q] > 0 for c_q in range(state.params["players"])
-            ):
+            if walk_34(state):
                 offered.append(0)
             offered.append(1)
             ids, labels = option_names(
@@ -5304,10 +5269,7 @@ def sev_flooding(state, frame):
             # spec: spec/terraforming_mars/07b_tiles_events.rules:317
             player = L[0]
             offered = []
-            if any(
-                d_flood_victim(state, L[0], c_q, L[3])
-                for c_q in range(state.params["players"])
-            ):
+            if walk_35(state, L):
                 offered.append(0)
             offered.append(1)
             ids, labels = option_names(
@@ -5614,10 +5576,7 @@ def sac_extreme_cold_fungus(state, frame):
             player = L[0]
             offered = []
             offered.append(0)
-            if any(
-                A_holds[c_d] == "microbes" and c_d != L[1]
-                for c_d in state.zones[23 + L[0]]
-            ):
+            if walk_36(state, L):
                 offered.append(1)
             ids, labels = option_names(
                 offered,

@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 6b8827550b630d44dd9a output c31f08ddd7a027353dea
+# Fingerprint: source 90741b35f064e1452ee6 output 4bec7b884682d54b2fc7
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -391,7 +391,7 @@ def d_city_spot(state, v_s):
             )
         )
         and d_tiles_on(state, v_s) == 0
-    ) and not any(d_is_city(state, c_t) for c_t in ADJ[v_s])
+    ) and not walk_0(state, v_s)
     state.memo[key] = (stamp, value)
     return value
 
@@ -435,16 +435,7 @@ def d_any_greenery_spot(state, v_p):
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    value = bool(
-        d_greenery_anchor(state, v_p)
-        or any(
-            not A_ocean_spot[c_s]
-            and not A_noctis[c_s]
-            and not A_off_mars[c_s]
-            and d_tiles_on(state, c_s) == 0
-            for c_s in K_area
-        )
-    )
+    value = bool(d_greenery_anchor(state, v_p) or walk_1(state))
     state.memo[key] = (stamp, value)
     return value
 
@@ -610,14 +601,7 @@ def d_holders(state, v_p, v_k, v_other_than):
     "define holders"
     # spec: spec/terraforming_mars/04_economy.rules:131
     for c_q in range(state.params["players"]):
-        if any(
-            state.location[c_d] == 23 + c_q
-            and A_holds[c_d] == v_k
-            and state.counters[18][c_d] > 0
-            and c_d != v_other_than
-            and not A_guarded[c_d]
-            for c_d in state.zones[23 + c_q]
-        ):
+        if walk_2(state, c_q, v_k, v_other_than):
             return True
     return False
 
@@ -649,16 +633,7 @@ def d_milestones_claimed(state):
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    value = len(
-        [
-            c_m
-            for c_m in K_milestone
-            if any(
-                state.counters[21 + c_q][c_m] == 1
-                for c_q in range(state.params["players"])
-            )
-        ]
-    )
+    value = len([c_m for c_m in K_milestone if walk_3(state, c_m)])
     state.memo[key] = (stamp, value)
     return value
 
@@ -763,9 +738,7 @@ def d_can_claim(state, v_p, v_m):
         state.tracks[v_p] >= 8
         and d_seat_count(state) > 1
         and d_milestones_claimed(state) < 3
-        and not any(
-            state.counters[21 + c_q][v_m] == 1 for c_q in range(state.params["players"])
-        )
+        and not walk_4(state, v_m)
         and d_goal_met(state, v_p, v_m)
     )
     state.memo[key] = (stamp, value)
@@ -974,11 +947,7 @@ def d_award_second(state, v_p, v_a):
         d_seat_count(state) > 2
         and not d_award_first(state, v_p, v_a)
         and d_award_firsts(state, v_a) == 1
-        and all(
-            d_award_first(state, c_q, v_a)
-            or d_award_value(state, c_q, v_a) <= d_award_value(state, v_p, v_a)
-            for c_q in range(state.params["players"])
-        )
+        and walk_5(state, v_a, v_p)
     )
     state.memo[key] = (stamp, value)
     return value
@@ -1387,9 +1356,7 @@ def d_beginner(state, v_p):
     kept = state.memo.get(key)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    value = any(A_beginner[c_c] > 0 for c_c in state.zones[36 + v_p]) or any(
-        A_beginner[c_c] > 0 for c_c in state.zones[23 + v_p]
-    )
+    value = walk_6(state, v_p) or walk_7(state, v_p)
     state.memo[key] = (stamp, value)
     return value
 
@@ -1596,7 +1563,7 @@ def d_no_neighbour_tile(state, v_s):
             )
         )
         and d_tiles_on(state, v_s) == 0
-    ) and not any(d_tiles_on(state, c_t) > 0 for c_t in ADJ[v_s])
+    ) and not walk_8(state, v_s)
     state.memo[key] = (stamp, value)
     return value
 
@@ -1726,13 +1693,7 @@ def d_volcanic_spot(state, v_s):
 def d_flood_victim(state, v_p, v_q, v_o):
     "define flood_victim"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:309
-    return v_q != v_p and any(
-        state.counters[1 + v_q][c_t]
-        + state.counters[6 + v_q][c_t]
-        + state.counters[11 + v_q][c_t]
-        > 0
-        for c_t in ADJ[v_o]
-    )
+    return v_q != v_p and walk_9(state, v_o, v_q)
 
 
 def d_eco_spot(state, v_s):
@@ -1779,7 +1740,7 @@ def d_eco_spot(state, v_s):
             )
         )
         and d_tiles_on(state, v_s) == 0
-    ) and any(d_is_greenery(state, c_t) for c_t in ADJ[v_s])
+    ) and walk_10(state, v_s)
     state.memo[key] = (stamp, value)
     return value
 
@@ -2495,7 +2456,7 @@ def when_noctis_city(state, v_you, v_this):
 def when_research_outpost(state, v_you, v_this):
     "when the event of research_outpost may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:32
-    return any(d_no_neighbour_tile(state, c_s) for c_s in K_area)
+    return walk_11(state)
 
 
 def when_phobos_space_haven(state, v_you, v_this):
@@ -2523,9 +2484,7 @@ def when_underground_city(state, v_you, v_this):
 def when_natural_preserve(state, v_you, v_this):
     "when the event of natural_preserve may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:64
-    return state.tracks[71] <= 4 + q_slack(state, v_you) and any(
-        d_no_neighbour_tile(state, c_s) for c_s in K_area
-    )
+    return state.tracks[71] <= 4 + q_slack(state, v_you) and walk_11(state)
 
 
 def when_lake_marineris(state, v_you, v_this):
@@ -2537,24 +2496,13 @@ def when_lake_marineris(state, v_you, v_this):
 def when_mangrove(state, v_you, v_this):
     "when the event of mangrove may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:78
-    return state.tracks[70] >= 4 - 2 * q_slack(state, v_you) and any(
-        A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area
-    )
+    return state.tracks[70] >= 4 - 2 * q_slack(state, v_you) and walk_12(state)
 
 
 def when_mining_rights(state, v_you, v_this):
     "when the event of mining_rights may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:84
-    return any(
-        (
-            not A_ocean_spot[c_s]
-            and not A_noctis[c_s]
-            and not A_off_mars[c_s]
-            and d_tiles_on(state, c_s) == 0
-        )
-        and (A_bonus_steel[c_s] > 0 or A_bonus_titanium[c_s] > 0)
-        for c_s in K_area
-    )
+    return walk_13(state)
 
 
 def when_ganymede_colony(state, v_you, v_this):
@@ -2566,13 +2514,7 @@ def when_ganymede_colony(state, v_you, v_this):
 def when_nuclear_zone(state, v_you, v_this):
     "when the event of nuclear_zone may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:97
-    return any(
-        not A_ocean_spot[c_s]
-        and not A_noctis[c_s]
-        and not A_off_mars[c_s]
-        and d_tiles_on(state, c_s) == 0
-        for c_s in K_area
-    )
+    return walk_1(state)
 
 
 def when_open_city(state, v_you, v_this):
@@ -2594,9 +2536,7 @@ def when_artificial_lake(state, v_you, v_this):
 def when_urbanized_area(state, v_you, v_this):
     "when the event of urbanized_area may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:118
-    return state.tracks[50 + v_you] >= 1 and any(
-        d_urban_spot(state, c_s) for c_s in K_area
-    )
+    return state.tracks[50 + v_you] >= 1 and walk_14(state)
 
 
 def when_plantation(state, v_you, v_this):
@@ -2608,19 +2548,19 @@ def when_plantation(state, v_you, v_this):
 def when_mohole_area(state, v_you, v_this):
     "when the event of mohole_area may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:130
-    return any(A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area)
+    return walk_12(state)
 
 
 def when_protected_valley(state, v_you, v_this):
     "when the event of protected_valley may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:138
-    return any(A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area)
+    return walk_12(state)
 
 
 def when_lava_flows(state, v_you, v_this):
     "when the event of lava_flows may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:239
-    return any(A_volcanic[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area)
+    return walk_15(state)
 
 
 def when_ice_cap_melting(state, v_you, v_this):
@@ -2718,9 +2658,7 @@ def when_arctic_algae(state, v_you, v_this):
 def when_ecological_zone(state, v_you, v_this):
     "when the event of ecological_zone may happen"
     # spec: spec/terraforming_mars/07c_active.rules:201
-    return d_own_greeneries(state, v_you) >= 1 and any(
-        d_eco_spot(state, c_s) for c_s in K_area
-    )
+    return d_own_greeneries(state, v_you) >= 1 and walk_16(state)
 
 
 def when_decomposers(state, v_you, v_this):
@@ -2952,9 +2890,7 @@ def aw_ore_processor(state, v_you, v_this):
 def aw_symbiotic_fungus(state, v_you, v_this):
     "when the action of symbiotic_fungus may be used"
     # spec: spec/terraforming_mars/07c_active.rules:116
-    return any(
-        A_holds[c_d] == "microbes" and c_d != v_this for c_d in state.zones[23 + v_you]
-    )
+    return walk_17(state, v_this, v_you)
 
 
 def aw_water_splitting_plant(state, v_you, v_this):
@@ -3077,23 +3013,7 @@ def inv_ocean_count(state):
 def inv_resources_not_negative(state):
     "invariant resources_not_negative"
     # spec: spec/terraforming_mars/01_frame.rules:97
-    return all(
-        state.tracks[c_p] >= 0
-        and state.tracks[5 + c_p] >= 0
-        and state.tracks[10 + c_p] >= 0
-        and state.tracks[15 + c_p] >= 0
-        and state.tracks[20 + c_p] >= 0
-        and state.tracks[25 + c_p] >= 0
-        and state.tracks[30 + c_p] >= -5
-        and (
-            (state.tracks[35 + c_p] >= 0)
-            and (state.tracks[40 + c_p] >= 0)
-            and (state.tracks[45 + c_p] >= 0)
-            and (state.tracks[50 + c_p] >= 0)
-            and (state.tracks[55 + c_p] >= 0)
-        )
-        for c_p in range(state.params["players"])
-    )
+    return walk_18(state)
 
 
 def inv_empty_seats_idle(state):
@@ -3142,54 +3062,25 @@ def inv_at_most_three_awards(state):
 def inv_one_tile_a_space(state):
     "invariant one_tile_a_space"
     # spec: spec/terraforming_mars/01_frame.rules:110
-    return all(state.counters[0][c_s] <= 1 for c_s in K_area) and all(
-        all(
-            state.counters[1 + c_q][c_s]
-            + state.counters[6 + c_q][c_s]
-            + state.counters[11 + c_q][c_s]
-            == 0
-            or d_tiles_on(state, c_s) == 1
-            for c_s in K_area
-        )
-        for c_q in range(state.params["players"])
-    )
+    return walk_19(state) and walk_21(state)
 
 
 def inv_oceans_only_reserved(state):
     "invariant oceans_only_reserved"
     # spec: spec/terraforming_mars/01_frame.rules:114
-    return all(
-        state.counters[0][c_s] == 0 or A_ocean_spot[c_s] or state.counters[17][c_s] == 1
-        for c_s in K_area
-    )
+    return walk_22(state)
 
 
 def inv_cities_apart(state):
     "invariant cities_apart"
     # spec: spec/terraforming_mars/01_frame.rules:116
-    return all(
-        all(
-            state.counters[6 + c_q][c_s] == 0
-            or (A_noctis[c_s] or state.counters[16][c_s] == 1)
-            or not any(
-                d_is_city(state, c_t)
-                and not (A_noctis[c_t] or state.counters[16][c_t] == 1)
-                for c_t in ADJ[c_s]
-            )
-            for c_s in K_area
-        )
-        for c_q in range(state.params["players"])
-    )
+    return walk_25(state)
 
 
 def inv_one_corporation(state):
     "invariant one_corporation"
     # spec: spec/terraforming_mars/01_frame.rules:119
-    return all(
-        len([c_c for c_c in state.zones[23 + c_p] if A_colour[c_c] == "corporation"])
-        <= 1
-        for c_p in range(state.params["players"])
-    )
+    return walk_26(state)
 
 
 def bot_points(state, v_you):
@@ -3541,6 +3432,390 @@ def kept_11(state):
     return found
 
 
+# ---------------------------------------------------------------- walks
+
+
+def walk_0(state, v_s):
+    "any(t in adjacent(s) where is_city(t)): spec/terraforming_mars/03_tiles.rules:36"
+    for c_t in ADJ[v_s]:
+        if d_is_city(state, c_t):
+            return True
+    return False
+
+
+def walk_1(state):
+    "any(s in area where land_free(s)): spec/terraforming_mars/03_tiles.rules:40"
+    for c_s in K_area:
+        if (
+            not A_ocean_spot[c_s]
+            and not A_noctis[c_s]
+            and not A_off_mars[c_s]
+            and d_tiles_on(state, c_s) == 0
+        ):
+            return True
+    return False
+
+
+def walk_2(state, c_q, v_k, v_other_than):
+    "any(d in played(q) where takeable(p, q, d, k, other_than)): spec/terraforming_mars/04_economy.rules:132"
+    for c_d in state.zones[23 + c_q]:
+        if (
+            state.location[c_d] == 23 + c_q
+            and A_holds[c_d] == v_k
+            and state.counters[18][c_d] > 0
+            and c_d != v_other_than
+            and not A_guarded[c_d]
+        ):
+            return True
+    return False
+
+
+def walk_3(state, c_m):
+    "any(q in players where claimed(q, m)): spec/terraforming_mars/05_generation.rules:23"
+    for c_q in range(state.params["players"]):
+        if state.counters[21 + c_q][c_m] == 1:
+            return True
+    return False
+
+
+def walk_4(state, v_m):
+    "any(q in players where claimed(q, m)): spec/terraforming_mars/05_generation.rules:32"
+    for c_q in range(state.params["players"]):
+        if state.counters[21 + c_q][v_m] == 1:
+            return True
+    return False
+
+
+def walk_5(state, v_a, v_p):
+    "all(q in players where award_first(q, a) or award_value(q, a) <= award_value(p, a)): spec/terraforming_mars/05_generation.rules:50"
+    for c_q in range(state.params["players"]):
+        if not (
+            d_award_first(state, c_q, v_a)
+            or d_award_value(state, c_q, v_a) <= d_award_value(state, v_p, v_a)
+        ):
+            return False
+    return True
+
+
+def walk_6(state, v_p):
+    "any(c in chosen_corp(p) where c.beginner > 0): spec/terraforming_mars/06_corporations.rules:10"
+    for c_c in state.zones[36 + v_p]:
+        if A_beginner[c_c] > 0:
+            return True
+    return False
+
+
+def walk_7(state, v_p):
+    "any(c in played(p) where c.beginner > 0): spec/terraforming_mars/06_corporations.rules:10"
+    for c_c in state.zones[23 + v_p]:
+        if A_beginner[c_c] > 0:
+            return True
+    return False
+
+
+def walk_8(state, v_s):
+    "any(t in adjacent(s) where tiles_on(t) > 0): spec/terraforming_mars/07_cards.rules:57"
+    for c_t in ADJ[v_s]:
+        if d_tiles_on(state, c_t) > 0:
+            return True
+    return False
+
+
+def walk_9(state, v_o, v_q):
+    "any(t in adjacent(o) where owns_tile(q, t)): spec/terraforming_mars/07b_tiles_events.rules:310"
+    for c_t in ADJ[v_o]:
+        if (
+            state.counters[1 + v_q][c_t]
+            + state.counters[6 + v_q][c_t]
+            + state.counters[11 + v_q][c_t]
+            > 0
+        ):
+            return True
+    return False
+
+
+def walk_10(state, v_s):
+    "any(t in adjacent(s) where is_greenery(t)): spec/terraforming_mars/07c_active.rules:198"
+    for c_t in ADJ[v_s]:
+        if d_is_greenery(state, c_t):
+            return True
+    return False
+
+
+def walk_11(state):
+    "any(s in area where no_neighbour_tile(s)): spec/terraforming_mars/07b_tiles_events.rules:32"
+    for c_s in K_area:
+        if d_no_neighbour_tile(state, c_s):
+            return True
+    return False
+
+
+def walk_12(state):
+    "any(s in area where ocean_free(s)): spec/terraforming_mars/07b_tiles_events.rules:78"
+    for c_s in K_area:
+        if A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0:
+            return True
+    return False
+
+
+def walk_13(state):
+    "any(s in area where mining_spot(s)): spec/terraforming_mars/07b_tiles_events.rules:84"
+    for c_s in K_area:
+        if (
+            not A_ocean_spot[c_s]
+            and not A_noctis[c_s]
+            and not A_off_mars[c_s]
+            and d_tiles_on(state, c_s) == 0
+        ) and (A_bonus_steel[c_s] > 0 or A_bonus_titanium[c_s] > 0):
+            return True
+    return False
+
+
+def walk_14(state):
+    "any(s in area where urban_spot(s)): spec/terraforming_mars/07b_tiles_events.rules:118"
+    for c_s in K_area:
+        if d_urban_spot(state, c_s):
+            return True
+    return False
+
+
+def walk_15(state):
+    "any(s in area where volcanic_spot(s)): spec/terraforming_mars/07b_tiles_events.rules:239"
+    for c_s in K_area:
+        if A_volcanic[c_s] and d_tiles_on(state, c_s) == 0:
+            return True
+    return False
+
+
+def walk_16(state):
+    "any(s in area where eco_spot(s)): spec/terraforming_mars/07c_active.rules:201"
+    for c_s in K_area:
+        if d_eco_spot(state, c_s):
+            return True
+    return False
+
+
+def walk_17(state, v_this, v_you):
+    "any(d in played(you) where d.holds == microbes and d != this): spec/terraforming_mars/07c_active.rules:116"
+    for c_d in state.zones[23 + v_you]:
+        if A_holds[c_d] == "microbes" and c_d != v_this:
+            return True
+    return False
+
+
+def walk_18(state):
+    "all(p in players where mc(p) >= 0 and steel(p) >= 0 and titanium(p) >= 0 and plants(p) >= 0 and energy(p) >= 0 and heat(p) >= 0 and production(p, r_mc) >= -5 and all(r in resource where r == r_mc or production(p, r) >= 0)): spec/terraforming_mars/01_frame.rules:98"
+    for c_p in range(state.params["players"]):
+        if not (
+            state.tracks[c_p] >= 0
+            and state.tracks[5 + c_p] >= 0
+            and state.tracks[10 + c_p] >= 0
+            and state.tracks[15 + c_p] >= 0
+            and state.tracks[20 + c_p] >= 0
+            and state.tracks[25 + c_p] >= 0
+            and state.tracks[30 + c_p] >= -5
+            and (
+                (state.tracks[35 + c_p] >= 0)
+                and (state.tracks[40 + c_p] >= 0)
+                and (state.tracks[45 + c_p] >= 0)
+                and (state.tracks[50 + c_p] >= 0)
+                and (state.tracks[55 + c_p] >= 0)
+            )
+        ):
+            return False
+    return True
+
+
+def walk_19(state):
+    "all(s in area where ocean_tile(s) <= 1): spec/terraforming_mars/01_frame.rules:111"
+    for c_s in K_area:
+        if not (state.counters[0][c_s] <= 1):
+            return False
+    return True
+
+
+def walk_20(state, c_q):
+    "all(s in area where greenery(q, s) + city(q, s) + special(q, s) == 0 or tiles_on(s) == 1): spec/terraforming_mars/01_frame.rules:112"
+    for c_s in K_area:
+        if not (
+            state.counters[1 + c_q][c_s]
+            + state.counters[6 + c_q][c_s]
+            + state.counters[11 + c_q][c_s]
+            == 0
+            or d_tiles_on(state, c_s) == 1
+        ):
+            return False
+    return True
+
+
+def walk_21(state):
+    "all(q in players where all(s in area where greenery(q, s) + city(q, s) + special(q, s) == 0 or tiles_on(s) == 1)): spec/terraforming_mars/01_frame.rules:112"
+    for c_q in range(state.params["players"]):
+        if not (walk_20(state, c_q)):
+            return False
+    return True
+
+
+def walk_22(state):
+    "all(s in area where ocean_tile(s) == 0 or s.ocean_spot or land_ocean(s)): spec/terraforming_mars/01_frame.rules:115"
+    for c_s in K_area:
+        if not (
+            state.counters[0][c_s] == 0
+            or A_ocean_spot[c_s]
+            or state.counters[17][c_s] == 1
+        ):
+            return False
+    return True
+
+
+def walk_23(state, c_s):
+    "any(t in adjacent(s) where is_city(t) and not city_exempt(t)): spec/terraforming_mars/01_frame.rules:118"
+    for c_t in ADJ[c_s]:
+        if d_is_city(state, c_t) and not (
+            A_noctis[c_t] or state.counters[16][c_t] == 1
+        ):
+            return True
+    return False
+
+
+def walk_24(state, c_q):
+    "all(s in area where city(q, s) == 0 or city_exempt(s) or not any(t in adjacent(s) where is_city(t) and not city_exempt(t))): spec/terraforming_mars/01_frame.rules:117"
+    for c_s in K_area:
+        if not (
+            state.counters[6 + c_q][c_s] == 0
+            or (A_noctis[c_s] or state.counters[16][c_s] == 1)
+            or not walk_23(state, c_s)
+        ):
+            return False
+    return True
+
+
+def walk_25(state):
+    "all(q in players where all(s in area where city(q, s) == 0 or city_exempt(s) or not any(t in adjacent(s) where is_city(t) and not city_exempt(t)))): spec/terraforming_mars/01_frame.rules:117"
+    for c_q in range(state.params["players"]):
+        if not (walk_24(state, c_q)):
+            return False
+    return True
+
+
+def walk_26(state):
+    "all(p in players where count(c in played(p) where c.colour == corporation) <= 1): spec/terraforming_mars/01_frame.rules:120"
+    for c_p in range(state.params["players"]):
+        if not (
+            len(
+                [c_c for c_c in state.zones[23 + c_p] if A_colour[c_c] == "corporation"]
+            )
+            <= 1
+        ):
+            return False
+    return True
+
+
+def walk_27(state, v_you):
+    "any(a in award where can_fund(you, a) and leads_award(you, a)): spec/terraforming_mars/08_bots.rules:56"
+    for c_a in K_award:
+        if (
+            d_seat_count(state) > 1
+            and d_awards_funded(state) < 3
+            and not state.counters[26][c_a] == 1
+            and state.tracks[v_you] >= 8 + 6 * d_awards_funded(state)
+        ) and d_leads_award(state, v_you, c_a):
+            return True
+    return False
+
+
+def walk_28(state, L, c_q):
+    "any(d in played(q) where takeable(p, q, d, k, into)): spec/terraforming_mars/04_economy.rules:151"
+    for c_d in state.zones[23 + c_q]:
+        if (
+            state.location[c_d] == 23 + c_q
+            and A_holds[c_d] == L[1]
+            and state.counters[18][c_d] > 0
+            and c_d != L[2]
+            and not A_guarded[c_d]
+        ):
+            return True
+    return False
+
+
+def walk_29(state, L):
+    "any(m in milestone where can_claim(p, m)): spec/terraforming_mars/05_generation.rules:158"
+    for c_m in K_milestone:
+        if d_can_claim(state, L[0], c_m):
+            return True
+    return False
+
+
+def walk_30(state, L):
+    "any(a in award where can_fund(p, a)): spec/terraforming_mars/05_generation.rules:163"
+    for c_a in K_award:
+        if (
+            d_seat_count(state) > 1
+            and d_awards_funded(state) < 3
+            and not state.counters[26][c_a] == 1
+            and state.tracks[L[0]] >= 8 + 6 * d_awards_funded(state)
+        ):
+            return True
+    return False
+
+
+def walk_31(state):
+    "any(q in players where not passed(q)): spec/terraforming_mars/05_generation.rules:203"
+    for c_q in range(state.params["players"]):
+        if not state.tracks[74 + c_q] == 1:
+            return True
+    return False
+
+
+def walk_32(state, L):
+    "all(r in players where r == q or beats(q, r)): spec/terraforming_mars/05_generation.rules:273"
+    for c_r in range(state.params["players"]):
+        if not (
+            c_r == L[0]
+            or (
+                d_score(state, L[0]) > d_score(state, c_r)
+                or d_score(state, L[0]) == d_score(state, c_r)
+                and state.tracks[L[0]] > state.tracks[c_r]
+            )
+        ):
+            return False
+    return True
+
+
+def walk_33(state, L):
+    "any(q in players where can_lower(q, r, n)): spec/terraforming_mars/07_cards.rules:39"
+    for c_q in range(state.params["players"]):
+        if state.tracks[30 + NI_resource[L[1]] * 5 + c_q] - L[2] >= (
+            -5 if L[1] == "r_mc" else 0
+        ):
+            return True
+    return False
+
+
+def walk_34(state):
+    "any(q in players where plants(q) > 0 and not sheltered(p, q)): spec/terraforming_mars/07_cards.rules:49"
+    for c_q in range(state.params["players"]):
+        if state.tracks[15 + c_q] > 0:
+            return True
+    return False
+
+
+def walk_35(state, L):
+    "any(q in players where flood_victim(you, q, o)): spec/terraforming_mars/07b_tiles_events.rules:319"
+    for c_q in range(state.params["players"]):
+        if d_flood_victim(state, L[0], c_q, L[3]):
+            return True
+    return False
+
+
+def walk_36(state, L):
+    "any(d in played(you) where d.holds == microbes and d != this): spec/terraforming_mars/07c_active.rules:127"
+    for c_d in state.zones[23 + L[0]]:
+        if A_holds[c_d] == "microbes" and c_d != L[1]:
+            return True
+    return False
+
+
 # ---------------------------------------------------------------- policies
 
 
@@ -3559,16 +3834,7 @@ def pol_builder_core_0(state, pending, tun):
     if len(best) == 1:
         return best
     # spec: spec/terraforming_mars/08_bots.rules:55
-    if state.tracks[v_you] >= 20 and any(
-        (
-            d_seat_count(state) > 1
-            and d_awards_funded(state) < 3
-            and not state.counters[26][c_a] == 1
-            and state.tracks[v_you] >= 8 + 6 * d_awards_funded(state)
-        )
-        and d_leads_award(state, v_you, c_a)
-        for c_a in K_award
-    ):
+    if state.tracks[v_you] >= 20 and walk_27(state, v_you):
         best = keep_best(best, [ids[i] in ("fund_award",) for i in best], False)
     if len(best) == 1:
         return best

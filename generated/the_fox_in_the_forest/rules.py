@@ -12,7 +12,7 @@
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source 6bc8a8100f2d88ca0f09 output f157d753cacb75a2346f
+# Fingerprint: source bf237b11b2cab0af75dc output 78cd4a97e87b9450407e
 "The Fox in the Forest: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1092,31 +1092,7 @@ def allowed_play(state, x0, x1):
             )
         )
         != 1
-        and any(
-            A_suit[c_d]
-            == (
-                A_suit[x1]
-                if x1 is not None
-                else attr_of(
-                    A_suit,
-                    x1,
-                    "suit",
-                    "spec/the_fox_in_the_forest/03_tricks.rules:11:46",
-                )
-            )
-            and A_rank[c_d]
-            > (
-                A_rank[x1]
-                if x1 is not None
-                else attr_of(
-                    A_rank,
-                    x1,
-                    "rank",
-                    "spec/the_fox_in_the_forest/03_tricks.rules:11:66",
-                )
-            )
-            for c_d in state.zones[2 + x0]
-        )
+        and walk_0(state, x0, x1)
     ):
         return False
     return True
@@ -1134,21 +1110,13 @@ EVENT_WHEN = {}
 def inv_thirty_three_cards(state):
     "invariant thirty_three_cards"
     # spec: spec/the_fox_in_the_forest/04_round.rules:56
-    return (
-        all(
-            len(state.zones[2 + c_p]) <= 13 and len(state.zones[5 + c_p]) <= 1
-            for c_p in PLAYERS
-        )
-        and len(state.zones[4]) <= 1
-    )
+    return walk_1(state) and len(state.zones[4]) <= 1
 
 
 def inv_tricks_add_up(state):
     "invariant tricks_add_up"
     # spec: spec/the_fox_in_the_forest/04_round.rules:59
-    return all(
-        len(state.zones[7 + c_p]) == 2 * state.tracks[2 + c_p] for c_p in PLAYERS
-    )
+    return walk_2(state)
 
 
 def bot_standing(state, v_you):
@@ -1182,6 +1150,45 @@ BOTS = {
 
 
 # ---------------------------------------------------------------- kept filters
+# ---------------------------------------------------------------- walks
+
+
+def walk_0(state, x0, x1):
+    "any(d in hand(p) where d.suit == c.suit and d.rank > c.rank): spec/the_fox_in_the_forest/03_tricks.rules:11"
+    for c_d in state.zones[2 + x0]:
+        if A_suit[c_d] == (
+            A_suit[x1]
+            if x1 is not None
+            else attr_of(
+                A_suit, x1, "suit", "spec/the_fox_in_the_forest/03_tricks.rules:11:46"
+            )
+        ) and A_rank[c_d] > (
+            A_rank[x1]
+            if x1 is not None
+            else attr_of(
+                A_rank, x1, "rank", "spec/the_fox_in_the_forest/03_tricks.rules:11:66"
+            )
+        ):
+            return True
+    return False
+
+
+def walk_1(state):
+    "all(p in players where size(hand(p)) <= 13 and size(played(p)) <= 1): spec/the_fox_in_the_forest/04_round.rules:57"
+    for c_p in PLAYERS:
+        if not (len(state.zones[2 + c_p]) <= 13 and len(state.zones[5 + c_p]) <= 1):
+            return False
+    return True
+
+
+def walk_2(state):
+    "all(p in players where size(won(p)) == 2 * tricks(p)): spec/the_fox_in_the_forest/04_round.rules:60"
+    for c_p in PLAYERS:
+        if not (len(state.zones[7 + c_p]) == 2 * state.tracks[2 + c_p]):
+            return False
+    return True
+
+
 # ---------------------------------------------------------------- policies
 
 

@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source 8f247ffa6c613ab76209 output 2fd72bb0ed7fc783ef1e
+# Fingerprint: source 7ae586ff65aba03bcecd output 460cd57bb261ed2ba6aa
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -208,6 +208,35 @@ from .rules import (
     q_ops_shift,
     q_ops_value,
     q_space_attempts_allowed,
+    walk_14,
+    walk_15,
+    walk_16,
+    walk_17,
+    walk_18,
+    walk_19,
+    walk_20,
+    walk_21,
+    walk_22,
+    walk_23,
+    walk_24,
+    walk_25,
+    walk_26,
+    walk_27,
+    walk_28,
+    walk_29,
+    walk_30,
+    walk_31,
+    walk_32,
+    walk_33,
+    walk_34,
+    walk_35,
+    walk_36,
+    walk_37,
+    walk_38,
+    walk_39,
+    walk_40,
+    walk_41,
+    walk_42,
 )
 
 # A frame is [step, pc, locals, answer] (runtime/frames.py): STEPS[step](state, frame)
@@ -740,13 +769,7 @@ def p_add_war_to_deck(state, v_w):
 def p_deal_cards(state):
     "phase deal_cards (spec/twilight_struggle/turn.rules:37)"
     # spec: spec/twilight_struggle/turn.rules:38
-    while (
-        any(
-            len(state.zones[2 + c_p]) < (9 if state.tracks[2] >= 4 else 8)
-            for c_p in PLAYERS
-        )
-        and len(state.zones[1]) + len(state.zones[9]) > 0
-    ):
+    while walk_27(state) and len(state.zones[1]) + len(state.zones[9]) > 0:
         tick(state, "while", "spec/twilight_struggle/turn.rules:38:5")
         # spec: spec/twilight_struggle/turn.rules:39
         for v_p in PLAYERS:
@@ -864,7 +887,7 @@ def p_twenty_vp_at_military_check(state):
     state.revealed[2 + v_leader] = True
     state.stamps[0] += 1
     # spec: spec/twilight_struggle/victory.rules:85
-    if any(A_scoring[c_c] for c_c in state.zones[2 + v_leader]):
+    if walk_29(state, v_leader):
         # spec: spec/twilight_struggle/victory.rules:86
         end_game(
             state,
@@ -889,9 +912,9 @@ def p_held_card_check(state):
         state.revealed[2 + v_p] = True
         state.stamps[0] += 1
     # spec: spec/twilight_struggle/victory.rules:97
-    v_ussr_holds = any(A_scoring[c_c] for c_c in state.zones[2])
+    v_ussr_holds = walk_30(state)
     # spec: spec/twilight_struggle/victory.rules:98
-    v_usa_holds = any(A_scoring[c_c] for c_c in state.zones[3])
+    v_usa_holds = walk_31(state)
     # spec: spec/twilight_struggle/victory.rules:99
     if v_ussr_holds and v_usa_holds:
         # spec: spec/twilight_struggle/victory.rules:100
@@ -2847,13 +2870,9 @@ def s_late_event_operations(state, frame):
             # spec: spec/twilight_struggle/events_late.rules:37
             player = L[0]
             offered = []
-            if any(d_may_place_influence(state, L[0], c_x) for c_x in K_country):
+            if walk_14(state, L):
                 offered.append(0)
-            if any(
-                state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_x] > 0
-                and allowed_realign(state, L[0], c_x)
-                for c_x in K_country
-            ):
+            if walk_15(state, L):
                 offered.append(1)
             offered.append(2)
             ids, labels = option_names(
@@ -2915,20 +2934,7 @@ def s_late_double_influence(state, frame):
             # spec: spec/twilight_struggle/events_late.rules:239
             pc = 1
         if pc == 1:
-            if not (
-                L[3] > 0
-                and any(
-                    c_c in KS_country
-                    and state.counters[1 + L[0]][c_c] > 0
-                    and state.counters[0][c_c] == 0
-                    for c_c in collection_of(
-                        state,
-                        L[2],
-                        REGION_MEMBERS,
-                        "spec/twilight_struggle/events_late.rules:240:45",
-                    )
-                )
-            ):
+            if not (L[3] > 0 and walk_16(state, L)):
                 pc = 6
                 continue
             tick(state, "while", "spec/twilight_struggle/events_late.rules:239:5")
@@ -3031,22 +3037,7 @@ def s_late_free_realignments(state, frame):
             # spec: spec/twilight_struggle/events_late.rules:287
             pc = 1
         if pc == 1:
-            if not (
-                L[3] > 0
-                and any(
-                    c_c in KS_country
-                    and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
-                        c_c
-                    ]
-                    > 0
-                    for c_c in collection_of(
-                        state,
-                        L[2],
-                        REGION_MEMBERS,
-                        "spec/twilight_struggle/events_late.rules:287:52",
-                    )
-                )
-            ):
+            if not (L[3] > 0 and walk_17(state, L)):
                 pc = 3
                 continue
             tick(state, "while", "spec/twilight_struggle/events_late.rules:287:5")
@@ -3111,7 +3102,7 @@ def s_norad_check(state, frame):
                     - state.counters[1 + (1 + 1) % 2][E_canada]
                     >= A_stability[E_canada]
                 )
-                and any(state.counters[2][c_c] > 0 for c_c in K_country)
+                and walk_18(state)
             ):
                 pc = 1
             else:
@@ -3233,13 +3224,7 @@ def s_trap_action_round(state, frame):
             )
             # spec: spec/twilight_struggle/events_mid.rules:141
             L[2] = bounded(
-                any(
-                    state.location[c_c] == 2 + L[0]
-                    and not A_scoring[c_c]
-                    and q_ops_value(state, L[0], c_c) >= 2
-                    for c_c in state.zones[2 + L[0]]
-                ),
-                "spec/twilight_struggle/events_mid.rules:141:23",
+                walk_19(state, L), "spec/twilight_struggle/events_mid.rules:141:23"
             )
             # spec: spec/twilight_struggle/events_mid.rules:142
             L[3] = bounded(
@@ -3475,17 +3460,7 @@ def s_free_latin_american_realignments(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:268
             pc = 1
         if pc == 1:
-            if not (
-                L[2] > 0
-                and any(
-                    (c_c in RS_central_america or c_c in RS_south_america)
-                    and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
-                        c_c
-                    ]
-                    > 0
-                    for c_c in K_country
-                )
-            ):
+            if not (L[2] > 0 and walk_20(state, L)):
                 pc = 3
                 continue
             tick(state, "while", "spec/twilight_struggle/events_mid.rules:268:5")
@@ -3622,32 +3597,15 @@ def s_conduct_operations(state, frame):
             # spec: spec/twilight_struggle/operations.rules:55
             player = L[0]
             offered = []
-            if any(d_may_place_influence(state, L[0], c_c) for c_c in K_country):
+            if walk_21(state, L):
                 offered.append(0)
             if False:
                 offered.append(1)
-            if any(
-                state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c] > 0
-                and allowed_realign(state, L[0], c_c)
-                for c_c in K_country
-            ):
+            if walk_22(state, L):
                 offered.append(2)
-            if any(
-                state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c] > 0
-                and allowed_coup(state, L[0], c_c)
-                for c_c in K_country
-            ):
+            if walk_23(state, L):
                 offered.append(3)
-            if not any(
-                d_may_place_influence(state, L[0], c_c)
-                or state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c]
-                > 0
-                and allowed_realign(state, L[0], c_c)
-                or state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c]
-                > 0
-                and allowed_coup(state, L[0], c_c)
-                for c_c in K_country
-            ):
+            if not walk_24(state, L):
                 offered.append(4)
             ids, labels = option_names(
                 offered,
@@ -3832,19 +3790,7 @@ def s_realign_with_ops(state, frame):
             # spec: spec/twilight_struggle/operations.rules:144
             pc = 1
         if pc == 1:
-            if not any(
-                (
-                    state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c]
-                    > 0
-                    and allowed_realign(state, L[0], c_c)
-                )
-                and L[1]
-                - L[4]
-                + (L[5] if c_c in RS_asia else 0)
-                + (L[6] if c_c in RS_southeast_asia else 0)
-                >= 1
-                for c_c in K_country
-            ):
+            if not walk_25(state, L):
                 pc = 3
                 continue
             tick(state, "while", "spec/twilight_struggle/operations.rules:144:5")
@@ -4289,7 +4235,7 @@ def s_space_discard_ability(state, frame):
             # spec: spec/twilight_struggle/space_race.rules:68
             if (
                 state.tracks[6 + L[0]] >= 6 and state.tracks[6 + (L[0] + 1) % 2] < 6
-            ) and any(not A_scoring[c_c] for c_c in state.zones[2 + L[0]]):
+            ) and walk_26(state, L):
                 pc = 2
             else:
                 pc = 6
@@ -4443,7 +4389,7 @@ def s_headline_phase(state, frame):
             L[2] = bounded(
                 (
                     1
-                    if any(c_c == E_defectors for c_c in state.zones[7])
+                    if walk_28(state)
                     else (
                         0
                         if d_headline_value_of(state, 0) > d_headline_value_of(state, 1)
@@ -4946,7 +4892,7 @@ def sev_blockade(state, frame):
             # spec: spec/twilight_struggle/cards.rules:89
             player = 1
             offered = []
-            if any(q_ops_value(state, 1, c_c) >= 3 for c_c in state.zones[3]):
+            if walk_32(state):
                 offered.append(0)
             offered.append(1)
             ids, labels = option_names(
@@ -5663,7 +5609,7 @@ def sev_de_stalinization(state, frame):
             # spec: spec/twilight_struggle/cards.rules:346
             pc = 1
         if pc == 1:
-            if not (L[2] < 4 and any(state.counters[1][c_c] > 0 for c_c in K_country)):
+            if not (L[2] < 4 and walk_33(state)):
                 pc = 7
                 continue
             tick(state, "while", "spec/twilight_struggle/cards.rules:346:9")
@@ -5839,7 +5785,7 @@ def sev_salt_negotiations(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:183
             activate(state, 20, [], "end_of_turn")
             # spec: spec/twilight_struggle/events_mid.rules:184
-            if any(not A_scoring[c_c] for c_c in state.zones[9]):
+            if walk_34(state):
                 pc = 1
             else:
                 pc = 5
@@ -6062,19 +6008,9 @@ def sev_junta(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:251
             player = L[0]
             offered = []
-            if any(
-                (c_c in RS_central_america or c_c in RS_south_america)
-                and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c]
-                > 0
-                for c_c in K_country
-            ):
+            if walk_20(state, L):
                 offered.append(0)
-            if any(
-                (c_c in RS_central_america or c_c in RS_south_america)
-                and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c]
-                > 0
-                for c_c in K_country
-            ):
+            if walk_20(state, L):
                 offered.append(1)
             offered.append(2)
             ids, labels = option_names(
@@ -6160,7 +6096,7 @@ def sev_missile_envy(state, frame):
             values = [
                 c_taken
                 for c_taken in state.zones[2 + L[2]]
-                if all(A_ops[c_c] <= A_ops[c_taken] for c_c in state.zones[2 + L[2]])
+                if walk_35(state, L, c_taken)
             ]
             if not values:
                 pc = 2
@@ -6450,10 +6386,7 @@ def sev_puppet_governments(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:567
             player = 1
             offered = []
-            if any(
-                state.counters[2][c_c] == 0 and state.counters[1][c_c] == 0
-                for c_c in K_country
-            ):
+            if walk_36(state):
                 offered.append(0)
             offered.append(1)
             ids, labels = option_names(
@@ -7056,10 +6989,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             state.counters[2][E_nicaragua] = 0
             state.stamps[10] += 1
             # spec: spec/twilight_struggle/events_late.rules:168
-            if any(
-                c_c in KS_country and state.counters[2][c_c] > 0
-                for c_c in ADJ[E_nicaragua]
-            ):
+            if walk_37(state):
                 pc = 1
             else:
                 pc = 5
@@ -7181,7 +7111,7 @@ def sev_latin_american_debt_crisis(state, frame):
             # spec: spec/twilight_struggle/events_late.rules:222
             player = 1
             offered = []
-            if any(q_ops_value(state, 1, c_c) >= 3 for c_c in state.zones[3]):
+            if walk_32(state):
                 offered.append(0)
             offered.append(1)
             ids, labels = option_names(
@@ -7263,13 +7193,9 @@ def sev_tear_down_this_wall(state, frame):
             # spec: spec/twilight_struggle/events_late.rules:268
             player = 1
             offered = []
-            if any(
-                c_c in KS_country and state.counters[1][c_c] > 0 for c_c in R_europe
-            ):
+            if walk_38(state):
                 offered.append(0)
-            if any(
-                c_c in KS_country and state.counters[1][c_c] > 0 for c_c in R_europe
-            ):
+            if walk_38(state):
                 offered.append(1)
             offered.append(2)
             ids, labels = option_names(
@@ -7536,7 +7462,7 @@ def sev_the_cambridge_five(state, frame):
                     "spec/twilight_struggle/events_late.rules:418:9",
                 )
             # spec: spec/twilight_struggle/events_late.rules:420
-            if any(A_scoring[c_s] for c_s in state.zones[3]):
+            if walk_39(state):
                 pc = 1
             else:
                 pc = 5
@@ -7573,21 +7499,7 @@ def sev_the_cambridge_five(state, frame):
         if pc == 3:
             # spec: spec/twilight_struggle/events_late.rules:423
             player = 0
-            values = [
-                c_c
-                for c_c in K_country
-                if any(
-                    A_scoring[c_s]
-                    and member_of(
-                        state,
-                        c_c,
-                        d_scoring_region_of(state, c_s),
-                        REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:424:66",
-                    )
-                    for c_s in state.zones[3]
-                )
-            ]
+            values = [c_c for c_c in K_country if walk_40(state, c_c)]
             if not values:
                 pc = 5
                 continue
@@ -7710,16 +7622,7 @@ def sev_che(state, frame):
                 "spec/twilight_struggle/events_mid.rules:766:15",
             )
             # spec: spec/twilight_struggle/events_mid.rules:767
-            if any(
-                not A_battleground[c_c]
-                and (
-                    (c_c in RS_central_america or c_c in RS_south_america)
-                    or c_c in RS_africa
-                )
-                and state.counters[2][c_c] > 0
-                and allowed_coup(state, 0, c_c)
-                for c_c in K_country
-            ):
+            if walk_41(state):
                 pc = 1
             else:
                 pc = 10
@@ -7794,19 +7697,7 @@ def sev_che(state, frame):
             return
         if pc == 5:
             # spec: spec/twilight_struggle/events_mid.rules:773
-            if state.counters[2][L[3]] < L[4] and any(
-                (
-                    not A_battleground[c_c]
-                    and (
-                        (c_c in RS_central_america or c_c in RS_south_america)
-                        or c_c in RS_africa
-                    )
-                    and state.counters[2][c_c] > 0
-                    and allowed_coup(state, 0, c_c)
-                )
-                and c_c != L[3]
-                for c_c in K_country
-            ):
+            if state.counters[2][L[3]] < L[4] and walk_42(state, L):
                 pc = 6
             else:
                 pc = 10

@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source f95638544d5ac1ba4650 output b620748df20beb24ffbc
+# Fingerprint: source b057def8f9c940b649f7 output 814b3c5d91107427d88f
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1147,7 +1147,7 @@ def d_may_place_influence(state, v_p, v_c):
     # spec: spec/twilight_struggle/operations.rules:93
     return (
         state.counters[3 + v_p][v_c] > 0
-        or any(state.counters[3 + v_p][c_x] > 0 for c_x in ADJ[v_c])
+        or walk_0(state, v_c, v_p)
         or (
             1 == v_p
             and E_usa_superpower in ADJS[v_c]
@@ -1303,18 +1303,7 @@ def d_nuclear_risk(state, v_p, v_c):
                 )
             )
             == (None if v_p is None else (v_p + 1) % 2)
-            and any(
-                c_x != v_c
-                and c_x
-                in [
-                    E_duck_and_cover,
-                    E_we_will_bury_you,
-                    E_soviets_shoot_down_kal_007,
-                    E_olympic_games,
-                ]
-                and A_side[c_x] == (None if v_p is None else (v_p + 1) % 2)
-                for c_x in state.zones[2 + v_p]
-            )
+            and walk_1(state, v_c, v_p)
         )
     )
 
@@ -2023,9 +2012,7 @@ def d_spare_value(state, v_p, v_c):
 def d_within_reach(state, v_p, v_c):
     "define within_reach"
     # spec: spec/twilight_struggle/policies.rules:175
-    return state.counters[1 + v_p][v_c] > 0 or any(
-        c_x in KS_country and state.counters[1 + v_p][c_x] > 0 for c_x in ADJ[v_c]
-    )
+    return state.counters[1 + v_p][v_c] > 0 or walk_2(state, v_c, v_p)
 
 
 def d_by_region(state, v_c, v_in_europe, v_in_asia, v_in_middle_east):
@@ -2045,18 +2032,7 @@ def d_by_region(state, v_c, v_in_europe, v_in_asia, v_in_middle_east):
 def d_un_intervention_pays(state, v_p, v_c):
     "define un_intervention_pays"
     # spec: spec/twilight_struggle/policies.rules:186
-    return (
-        v_c == E_un_intervention
-        and not state.vars[3]
-        and any(
-            A_side[c_x] == (None if v_p is None else (v_p + 1) % 2)
-            and A_ops[c_x] >= 2
-            and event_allowed(
-                state, EVENT_WHEN, c_x, None if v_p is None else (v_p + 1) % 2
-            )
-            for c_x in state.zones[2 + v_p]
-        )
-    )
+    return v_c == E_un_intervention and not state.vars[3] and walk_3(state, v_p)
 
 
 def d_my_event(state, v_p, v_c):
@@ -2700,10 +2676,7 @@ def when_nato(state, v_you, v_this):
 def when_un_intervention(state, v_you, v_this):
     "when the event of un_intervention may happen"
     # spec: spec/twilight_struggle/cards.rules:329
-    return not state.vars[3] and any(
-        A_side[c_c] == (None if v_you is None else (v_you + 1) % 2)
-        for c_c in state.zones[2 + v_you]
-    )
+    return not state.vars[3] and walk_4(state, v_you)
 
 
 def when_missile_envy(state, v_you, v_this):
@@ -2780,15 +2753,7 @@ def when_the_cambridge_five(state, v_you, v_this):
 def when_our_man_in_tehran(state, v_you, v_this):
     "when the event of our_man_in_tehran may happen"
     # spec: spec/twilight_struggle/events_mid.rules:798
-    return any(
-        c_c in KS_country
-        and (
-            state.counters[1 + 1][c_c] >= A_stability[c_c]
-            and state.counters[1 + 1][c_c] - state.counters[1 + (1 + 1) % 2][c_c]
-            >= A_stability[c_c]
-        )
-        for c_c in R_middle_east
-    )
+    return walk_5(state)
 
 
 EVENT_WHEN = {
@@ -2822,31 +2787,25 @@ def inv_defcon_range(state):
 def inv_milops_range(state):
     "invariant milops_range"
     # spec: spec/twilight_struggle/frame.rules:162
-    return all(
-        state.tracks[4 + c_p] >= 0 and state.tracks[4 + c_p] <= 5 for c_p in PLAYERS
-    )
+    return walk_6(state)
 
 
 def inv_space_range(state):
     "invariant space_range"
     # spec: spec/twilight_struggle/frame.rules:165
-    return all(
-        state.tracks[6 + c_p] >= 0 and state.tracks[6 + c_p] <= 8 for c_p in PLAYERS
-    )
+    return walk_7(state)
 
 
 def inv_influence_not_negative(state):
     "invariant influence_not_negative"
     # spec: spec/twilight_struggle/frame.rules:168
-    return all(
-        state.counters[1][c_c] >= 0 and state.counters[2][c_c] >= 0 for c_c in K_country
-    )
+    return walk_8(state)
 
 
 def inv_hand_limit(state):
     "invariant hand_limit"
     # spec: spec/twilight_struggle/frame.rules:172
-    return all(len(state.zones[2 + c_p]) <= 9 for c_p in PLAYERS)
+    return walk_9(state)
 
 
 def inv_china_card_place(state):
@@ -2863,7 +2822,7 @@ def inv_china_card_place(state):
 def inv_one_headline_each(state):
     "invariant one_headline_each"
     # spec: spec/twilight_struggle/frame.rules:178
-    return all(len(state.zones[6 + c_p]) <= 1 for c_p in PLAYERS)
+    return walk_10(state)
 
 
 def bot_positional(state, v_you):
@@ -3269,6 +3228,450 @@ def kept_11(state):
         return K_country, False
     state.memo[11] = (stamp, found)
     return found
+
+
+# ---------------------------------------------------------------- walks
+
+
+def walk_0(state, v_c, v_p):
+    "any(x in adjacent(c) where start_influence(p, x) > 0): spec/twilight_struggle/operations.rules:94"
+    for c_x in ADJ[v_c]:
+        if state.counters[3 + v_p][c_x] > 0:
+            return True
+    return False
+
+
+def walk_1(state, v_c, v_p):
+    "any(x in hand(p) where x != c and degrades_defcon(x) and their_event(p, x)): spec/twilight_struggle/policies.rules:24"
+    for c_x in state.zones[2 + v_p]:
+        if (
+            c_x != v_c
+            and c_x
+            in [
+                E_duck_and_cover,
+                E_we_will_bury_you,
+                E_soviets_shoot_down_kal_007,
+                E_olympic_games,
+            ]
+            and A_side[c_x] == (None if v_p is None else (v_p + 1) % 2)
+        ):
+            return True
+    return False
+
+
+def walk_2(state, v_c, v_p):
+    "any(x in adjacent(c) where x in country and influence(p, x) > 0): spec/twilight_struggle/policies.rules:176"
+    for c_x in ADJ[v_c]:
+        if c_x in KS_country and state.counters[1 + v_p][c_x] > 0:
+            return True
+    return False
+
+
+def walk_3(state, v_p):
+    "any(x in hand(p) where their_event(p, x) and x.ops >= 2 and event_allowed(x, opponent(p))): spec/twilight_struggle/policies.rules:188"
+    for c_x in state.zones[2 + v_p]:
+        if (
+            A_side[c_x] == (None if v_p is None else (v_p + 1) % 2)
+            and A_ops[c_x] >= 2
+            and event_allowed(
+                state, EVENT_WHEN, c_x, None if v_p is None else (v_p + 1) % 2
+            )
+        ):
+            return True
+    return False
+
+
+def walk_4(state, v_you):
+    "any(c in hand(you) where c.side == opponent(you)): spec/twilight_struggle/cards.rules:329"
+    for c_c in state.zones[2 + v_you]:
+        if A_side[c_c] == (None if v_you is None else (v_you + 1) % 2):
+            return True
+    return False
+
+
+def walk_5(state):
+    "any(c in country where c in middle_east and controls(usa, c)): spec/twilight_struggle/events_mid.rules:798"
+    for c_c in R_middle_east:
+        if c_c in KS_country and (
+            state.counters[1 + 1][c_c] >= A_stability[c_c]
+            and state.counters[1 + 1][c_c] - state.counters[1 + (1 + 1) % 2][c_c]
+            >= A_stability[c_c]
+        ):
+            return True
+    return False
+
+
+def walk_6(state):
+    "all(p in players where milops(p) >= 0 and milops(p) <= 5): spec/twilight_struggle/frame.rules:163"
+    for c_p in PLAYERS:
+        if not (state.tracks[4 + c_p] >= 0 and state.tracks[4 + c_p] <= 5):
+            return False
+    return True
+
+
+def walk_7(state):
+    "all(p in players where space_race(p) >= 0 and space_race(p) <= 8): spec/twilight_struggle/frame.rules:166"
+    for c_p in PLAYERS:
+        if not (state.tracks[6 + c_p] >= 0 and state.tracks[6 + c_p] <= 8):
+            return False
+    return True
+
+
+def walk_8(state):
+    "all(c in country where influence(ussr, c) >= 0 and influence(usa, c) >= 0): spec/twilight_struggle/frame.rules:169"
+    for c_c in K_country:
+        if not (state.counters[1][c_c] >= 0 and state.counters[2][c_c] >= 0):
+            return False
+    return True
+
+
+def walk_9(state):
+    "all(p in players where size(hand(p)) <= 9): spec/twilight_struggle/frame.rules:172"
+    for c_p in PLAYERS:
+        if not (len(state.zones[2 + c_p]) <= 9):
+            return False
+    return True
+
+
+def walk_10(state):
+    "all(p in players where size(headline(p)) <= 1): spec/twilight_struggle/frame.rules:179"
+    for c_p in PLAYERS:
+        if not (len(state.zones[6 + c_p]) <= 1):
+            return False
+    return True
+
+
+def walk_11(state, v_you):
+    "any(c in country where in_latin_america(c) and safe_free_coup(you, c)): spec/twilight_struggle/policies.rules:382"
+    for c_c in K_country:
+        if (c_c in RS_central_america or c_c in RS_south_america) and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        ):
+            return True
+    return False
+
+
+def walk_12(state, v_you):
+    "any(c in country where c in europe and safe_free_coup(you, c)): spec/twilight_struggle/policies.rules:387"
+    for c_c in R_europe:
+        if c_c in KS_country and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        ):
+            return True
+    return False
+
+
+def walk_13(state, v_you):
+    "any(c in adjacent(nicaragua) where c in country and safe_free_coup(you, c)): spec/twilight_struggle/policies.rules:394"
+    for c_c in ADJ[E_nicaragua]:
+        if c_c in KS_country and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        ):
+            return True
+    return False
+
+
+def walk_14(state, L):
+    "any(x in country where may_place_influence(p, x)): spec/twilight_struggle/events_late.rules:38"
+    for c_x in K_country:
+        if d_may_place_influence(state, L[0], c_x):
+            return True
+    return False
+
+
+def walk_15(state, L):
+    "any(x in country where realign_target(p, x)): spec/twilight_struggle/events_late.rules:41"
+    for c_x in K_country:
+        if state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
+            c_x
+        ] > 0 and allowed_realign(state, L[0], c_x):
+            return True
+    return False
+
+
+def walk_16(state, L):
+    "any(c in country where c in r and influence(p, c) > 0 and event_tally(c) == 0): spec/twilight_struggle/events_late.rules:240"
+    for c_c in collection_of(
+        state, L[2], REGION_MEMBERS, "spec/twilight_struggle/events_late.rules:240:45"
+    ):
+        if (
+            c_c in KS_country
+            and state.counters[1 + L[0]][c_c] > 0
+            and state.counters[0][c_c] == 0
+        ):
+            return True
+    return False
+
+
+def walk_17(state, L):
+    "any(c in country where c in r and influence(opponent(p), c) > 0): spec/twilight_struggle/events_late.rules:287"
+    for c_c in collection_of(
+        state, L[2], REGION_MEMBERS, "spec/twilight_struggle/events_late.rules:287:52"
+    ):
+        if (
+            c_c in KS_country
+            and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c] > 0
+        ):
+            return True
+    return False
+
+
+def walk_18(state):
+    "any(c in country where influence(usa, c) > 0): spec/twilight_struggle/events_late.rules:469"
+    for c_c in K_country:
+        if state.counters[2][c_c] > 0:
+            return True
+    return False
+
+
+def walk_19(state, L):
+    "any(c in hand(p) where trap_discard_ok(p, c)): spec/twilight_struggle/events_mid.rules:141"
+    for c_c in state.zones[2 + L[0]]:
+        if (
+            state.location[c_c] == 2 + L[0]
+            and not A_scoring[c_c]
+            and q_ops_value(state, L[0], c_c) >= 2
+        ):
+            return True
+    return False
+
+
+def walk_20(state, L):
+    "any(c in country where in_latin_america(c) and influence(opponent(p), c) > 0): spec/twilight_struggle/events_mid.rules:268"
+    for c_c in K_country:
+        if (c_c in RS_central_america or c_c in RS_south_america) and state.counters[
+            1 + (None if L[0] is None else (L[0] + 1) % 2)
+        ][c_c] > 0:
+            return True
+    return False
+
+
+def walk_21(state, L):
+    "any(c in country where may_place_influence(p, c)): spec/twilight_struggle/operations.rules:56"
+    for c_c in K_country:
+        if d_may_place_influence(state, L[0], c_c):
+            return True
+    return False
+
+
+def walk_22(state, L):
+    "any(c in country where realign_target(p, c)): spec/twilight_struggle/operations.rules:64"
+    for c_c in K_country:
+        if state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
+            c_c
+        ] > 0 and allowed_realign(state, L[0], c_c):
+            return True
+    return False
+
+
+def walk_23(state, L):
+    "any(c in country where influence(opponent(p), c) > 0 and allowed coup(p, c)): spec/twilight_struggle/operations.rules:68"
+    for c_c in K_country:
+        if state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
+            c_c
+        ] > 0 and allowed_coup(state, L[0], c_c):
+            return True
+    return False
+
+
+def walk_24(state, L):
+    "any(c in country where may_place_influence(p, c) or realign_target(p, c) or (influence(opponent(p), c) > 0 and allowed coup(p, c))): spec/twilight_struggle/operations.rules:75"
+    for c_c in K_country:
+        if (
+            d_may_place_influence(state, L[0], c_c)
+            or state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c] > 0
+            and allowed_realign(state, L[0], c_c)
+            or state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c] > 0
+            and allowed_coup(state, L[0], c_c)
+        ):
+            return True
+    return False
+
+
+def walk_25(state, L):
+    "any(c in country where realign_target(p, c) and budget_in(c, ops, spent, asia_live, sea_live) >= 1): spec/twilight_struggle/operations.rules:144"
+    for c_c in K_country:
+        if (
+            state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c] > 0
+            and allowed_realign(state, L[0], c_c)
+        ) and L[1] - L[4] + (L[5] if c_c in RS_asia else 0) + (
+            L[6] if c_c in RS_southeast_asia else 0
+        ) >= 1:
+            return True
+    return False
+
+
+def walk_26(state, L):
+    "any(c in hand(p) where not c.scoring): spec/twilight_struggle/space_race.rules:68"
+    for c_c in state.zones[2 + L[0]]:
+        if not A_scoring[c_c]:
+            return True
+    return False
+
+
+def walk_27(state):
+    "any(p in players where wants_cards(p)): spec/twilight_struggle/turn.rules:38"
+    for c_p in PLAYERS:
+        if len(state.zones[2 + c_p]) < (9 if state.tracks[2] >= 4 else 8):
+            return True
+    return False
+
+
+def walk_28(state):
+    "any(c in headline(usa) where headline_goes_first(c)): spec/twilight_struggle/turn.rules:65"
+    for c_c in state.zones[7]:
+        if c_c == E_defectors:
+            return True
+    return False
+
+
+def walk_29(state, v_leader):
+    "any(c in hand(leader) where c.scoring): spec/twilight_struggle/victory.rules:85"
+    for c_c in state.zones[2 + v_leader]:
+        if A_scoring[c_c]:
+            return True
+    return False
+
+
+def walk_30(state):
+    "any(c in hand(ussr) where c.scoring): spec/twilight_struggle/victory.rules:97"
+    for c_c in state.zones[2]:
+        if A_scoring[c_c]:
+            return True
+    return False
+
+
+def walk_31(state):
+    "any(c in hand(usa) where c.scoring): spec/twilight_struggle/victory.rules:98"
+    for c_c in state.zones[3]:
+        if A_scoring[c_c]:
+            return True
+    return False
+
+
+def walk_32(state):
+    "any(c in hand(usa) where ops_value(usa, c) >= 3): spec/twilight_struggle/cards.rules:91"
+    for c_c in state.zones[3]:
+        if q_ops_value(state, 1, c_c) >= 3:
+            return True
+    return False
+
+
+def walk_33(state):
+    "any(c in country where influence(ussr, c) > 0): spec/twilight_struggle/cards.rules:346"
+    for c_c in K_country:
+        if state.counters[1][c_c] > 0:
+            return True
+    return False
+
+
+def walk_34(state):
+    "any(c in discard where not c.scoring): spec/twilight_struggle/events_mid.rules:184"
+    for c_c in state.zones[9]:
+        if not A_scoring[c_c]:
+            return True
+    return False
+
+
+def walk_35(state, L, c_taken):
+    "all(c in hand(them) where c.ops <= taken.ops): spec/twilight_struggle/events_mid.rules:314"
+    for c_c in state.zones[2 + L[2]]:
+        if not (A_ops[c_c] <= A_ops[c_taken]):
+            return False
+    return True
+
+
+def walk_36(state):
+    "any(c in country where empty_country(c)): spec/twilight_struggle/events_mid.rules:569"
+    for c_c in K_country:
+        if state.counters[2][c_c] == 0 and state.counters[1][c_c] == 0:
+            return True
+    return False
+
+
+def walk_37(state):
+    "any(c in country where c in adjacent(nicaragua) and influence(usa, c) > 0): spec/twilight_struggle/events_late.rules:168"
+    for c_c in ADJ[E_nicaragua]:
+        if c_c in KS_country and state.counters[2][c_c] > 0:
+            return True
+    return False
+
+
+def walk_38(state):
+    "any(c in country where c in europe and influence(ussr, c) > 0): spec/twilight_struggle/events_late.rules:270"
+    for c_c in R_europe:
+        if c_c in KS_country and state.counters[1][c_c] > 0:
+            return True
+    return False
+
+
+def walk_39(state):
+    "any(s in hand(usa) where s.scoring): spec/twilight_struggle/events_late.rules:420"
+    for c_s in state.zones[3]:
+        if A_scoring[c_s]:
+            return True
+    return False
+
+
+def walk_40(state, c_c):
+    "any(s in hand(usa) where s.scoring and c in scoring_region_of(s)): spec/twilight_struggle/events_late.rules:424"
+    for c_s in state.zones[3]:
+        if A_scoring[c_s] and member_of(
+            state,
+            c_c,
+            d_scoring_region_of(state, c_s),
+            REGION_SETS,
+            "spec/twilight_struggle/events_late.rules:424:66",
+        ):
+            return True
+    return False
+
+
+def walk_41(state):
+    "any(c in country where che_target(c)): spec/twilight_struggle/events_mid.rules:767"
+    for c_c in K_country:
+        if (
+            not A_battleground[c_c]
+            and (
+                (c_c in RS_central_america or c_c in RS_south_america)
+                or c_c in RS_africa
+            )
+            and state.counters[2][c_c] > 0
+            and allowed_coup(state, 0, c_c)
+        ):
+            return True
+    return False
+
+
+def walk_42(state, L):
+    "any(c in country where che_target(c) and c != first): spec/twilight_struggle/events_mid.rules:774"
+    for c_c in K_country:
+        if (
+            not A_battleground[c_c]
+            and (
+                (c_c in RS_central_america or c_c in RS_south_america)
+                or c_c in RS_africa
+            )
+            and state.counters[2][c_c] > 0
+            and allowed_coup(state, 0, c_c)
+        ) and c_c != L[3]:
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- policies
@@ -4335,34 +4738,12 @@ def pol_careful_core_20(state, pending, tun):
     ids = pending["ids"]
     best = list(range(len(ids)))
     # spec: spec/twilight_struggle/policies.rules:382
-    if not any(
-        (c_c in RS_central_america or c_c in RS_south_america)
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in K_country
-    ):
+    if not walk_11(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
     # spec: spec/twilight_struggle/policies.rules:383
-    if any(
-        (c_c in RS_central_america or c_c in RS_south_america)
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in K_country
-    ):
+    if walk_11(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4378,18 +4759,7 @@ def nev_careful_core_20(state, pending, tun):
     v_you = pending["player"]
     marked = set()
     # spec: spec/twilight_struggle/policies.rules:382
-    if not any(
-        (c_c in RS_central_america or c_c in RS_south_america)
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in K_country
-    ):
+    if not walk_11(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
 
@@ -4401,34 +4771,12 @@ def pol_careful_core_21(state, pending, tun):
     ids = pending["ids"]
     best = list(range(len(ids)))
     # spec: spec/twilight_struggle/policies.rules:387
-    if not any(
-        c_c in KS_country
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in R_europe
-    ):
+    if not walk_12(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
     # spec: spec/twilight_struggle/policies.rules:388
-    if any(
-        c_c in KS_country
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in R_europe
-    ):
+    if walk_12(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4444,18 +4792,7 @@ def nev_careful_core_21(state, pending, tun):
     v_you = pending["player"]
     marked = set()
     # spec: spec/twilight_struggle/policies.rules:387
-    if not any(
-        c_c in KS_country
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in R_europe
-    ):
+    if not walk_12(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
 
@@ -4467,34 +4804,12 @@ def pol_careful_core_22(state, pending, tun):
     ids = pending["ids"]
     best = list(range(len(ids)))
     # spec: spec/twilight_struggle/policies.rules:393
-    if not any(
-        c_c in KS_country
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in ADJ[E_nicaragua]
-    ):
+    if not walk_13(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
     # spec: spec/twilight_struggle/policies.rules:395
-    if any(
-        c_c in KS_country
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in ADJ[E_nicaragua]
-    ):
+    if walk_13(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4510,18 +4825,7 @@ def nev_careful_core_22(state, pending, tun):
     v_you = pending["player"]
     marked = set()
     # spec: spec/twilight_struggle/policies.rules:393
-    if not any(
-        c_c in KS_country
-        and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
-            and not (
-                state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
-                or is_active(state, 17, [v_you])
-            )
-        )
-        for c_c in ADJ[E_nicaragua]
-    ):
+    if not walk_13(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
 

@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 77fdeff12656c7a19259 output efb6ddb053a24478e774
+# Fingerprint: source 4570cfde79b667d9c2f8 output ba6d678ff83380000258
 "Mini: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.values import attr_of
@@ -56,7 +56,7 @@ def allowed_play(state, x0, x1):
             else attr_of(A_colour, x1, "colour", "tests/specs/mini/mini.rules:50:29")
         )
         == "cold"
-        and any(A_colour[c_d] == "warm" for c_d in state.zones[2 + x0])
+        and walk_0(state, x0)
     ):
         return False
     return True
@@ -82,7 +82,7 @@ EVENT_WHEN = {
 def inv_score_bounds(state):
     "invariant score_bounds"
     # spec: tests/specs/mini/mini.rules:87
-    return all(state.tracks[c_p] >= 0 for c_p in PLAYERS)
+    return walk_1(state)
 
 
 INVARIANTS = (("score_bounds", "scores stay in range", inv_score_bounds),)
@@ -90,6 +90,25 @@ BOTS = {}
 
 
 # ---------------------------------------------------------------- kept filters
+# ---------------------------------------------------------------- walks
+
+
+def walk_0(state, x0):
+    "any(d in hand(p) where d.colour == warm): tests/specs/mini/mini.rules:50"
+    for c_d in state.zones[2 + x0]:
+        if A_colour[c_d] == "warm":
+            return True
+    return False
+
+
+def walk_1(state):
+    "all(p in players where score(p) >= 0): tests/specs/mini/mini.rules:87"
+    for c_p in PLAYERS:
+        if not (state.tracks[c_p] >= 0):
+            return False
+    return True
+
+
 # ---------------------------------------------------------------- policies
 
 

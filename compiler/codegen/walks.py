@@ -1,0 +1,67 @@
+"""Walks: an `any` or `all` inside an expression, generated as a call of a helper in rules.py
+that loops over the members and returns at the first deciding one.
+
+A generator expression would do the same: the same tests, in the same order, stopping at the
+same member. But it is a closure, made anew at each evaluation, and Cython can neither type a
+function holding one nor call it as C (compiler/native_types.py). A helper is a plain function;
+what the loop reads from the caller - its locals, the state, the names of other modules - are
+its arguments, everything rules.py holds or imports is read there. One helper per distinct
+loop text. (A define that is a whole any or all is a loop itself: view.Loop.)
+"""
+
+from __future__ import annotations
+
+import builtins
+import symtable
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Walk:
+    """`name(*params)`: for var in iterable, if test: return found; at the end, not found."""
+
+    name: str
+    params: tuple[str, ...]
+    var: str
+    iterable: str
+    test: str
+    found: bool
+    doc: str  # the spec's text and where it is, as a Python literal
+
+    @property
+    def call(self) -> str:
+        return f"{self.name}({', '.join(self.params)})"
+
+
+class Walks:
+    """The walk helpers of one generation, made once per distinct loop."""
+
+    def __init__(self) -> None:
+        self.helpers: dict[tuple, Walk] = {}
+
+    def helper(self, var: str, iterable: str, test: str, found: bool, doc: str,
+               known: Callable[[str], bool]) -> tuple[Walk, list[str]]:
+        """The walk of `for var in iterable: if test`, and the module-level names its body
+        reads from rules.py. known(name): whether rules.py can read `name` as its own (defined
+        or imported there); every other name read is an argument, the state first."""
+        read = outer_names(var, iterable, test)
+        params = [n for n in read if not known(n) and not hasattr(builtins, n)]
+        params.sort(key=lambda n: (n != "state", n))
+        key = (var, iterable, test, found, tuple(params))
+        if key not in self.helpers:
+            self.helpers[key] = Walk(f"walk_{len(self.helpers)}", tuple(params), var, iterable,
+                                     test, found, doc)
+        return self.helpers[key], [n for n in read if known(n)]
+
+
+def outer_names(var: str, iterable: str, test: str) -> list[str]:
+    """The names the loop reads that it does not bind: sorted."""
+    code = f"def walk():\n    for {var} in ({iterable}):\n        if ({test}):\n            return 1\n"
+    tables = [symtable.symtable(code, "<walk>", "exec").get_children()[0]]
+    found: set[str] = set()
+    while tables:
+        table = tables.pop()
+        found.update(s.get_name() for s in table.get_symbols() if s.is_referenced() and s.is_global())
+        tables.extend(table.get_children())
+    return sorted(found)
