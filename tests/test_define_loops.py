@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from runtime.game import Game
-from support import program, spec_value
+from support import one_file_spec, program, spec_value
 
 LOOPS = """\
 game looping "Looping"
@@ -55,9 +55,7 @@ DEFINES = ("holds_above", "all_at_most", "holds_high", "pair_above")
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory) -> Path:
-    where = tmp_path_factory.mktemp("looping")
-    (where / "looping.rules").write_text(LOOPS, encoding="utf-8")
-    return where
+    return one_file_spec(tmp_path_factory, "looping", LOOPS)
 
 
 def _rules(generated):

@@ -105,9 +105,10 @@ class Gen:
         return walk.call
 
     def _rules_reads(self, name: str) -> bool:
-        """Whether rules.py has `name` as its own or may import it (not from procedures or
-        tests, which import rules)."""
-        return self.home.get(name, "procedures") not in ("procedures", "tests")
+        """Whether rules.py has `name` as its own or may import it: from the tables or the
+        runtime (not from procedures or tests, which import rules)."""
+        home = self.home.get(name, "")
+        return home in ("tables", "rules") or home.startswith("runtime.")
 
     # ------------------------------------------------------------ names and imports
     def _define(self, name: str, module: str) -> str:
