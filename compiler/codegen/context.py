@@ -16,7 +16,7 @@ from ..policy import plan_policies
 from .analysis import Routine, Suspension, bound_names, nonnull_names, statements
 from .kept import Kept, KeptFilters
 from .names import check_helper, mangle
-from .walks import Walks
+from .walks import Loop, Walks
 
 MODULES = ("tables", "rules", "procedures", "tests")
 ENTITY_TYPES = ("space", "card", "region")  # attributes of these types hold an entity
@@ -88,11 +88,10 @@ class Gen:
             self._define(helper.name, "rules")
         return self.ref(helper.name)
 
-    def walk(self, var: str, iterable: str, test: str, found: bool, node: ast.Node) -> str:
-        """A call of the walk helper (walks.py, defined in rules.py) that loops over `iterable`
-        and returns `found` at the first member passing `test`, else `not found`."""
+    def walk(self, loop: Loop, node: ast.Node) -> str:
+        """A call of the walk helper (walks.py, defined in rules.py) that runs `loop`."""
         doc = repr(f"{expr_text(node)}: {self.where(node)}")
-        walk, read = self.walks.helper(var, iterable, test, found, doc, self._rules_reads)
+        walk, read = self.walks.helper(loop, doc, self._rules_reads)
         if walk.name not in self.home:
             self._define(check_helper(walk.name), "rules")
         saved, self.module = self.module, "rules"

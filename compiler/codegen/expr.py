@@ -26,21 +26,12 @@ from .code import (ARITHMETIC, COMPARISONS, P_ADD, P_AND, P_ATOM, P_CMP, P_COND,
 from .context import Gen
 from .kept import KEPT_MIN_MEMBERS, Kept, free_names, is_rule_call
 from .names import mangle
+from .walks import Loop
 
 
 # The modules whose any and all walk in a helper (walks.py); tests.py keeps its generator
 # expressions (read once a designer test, and simplest as written).
 WALKING = ("rules", "procedures")
-
-
-@dataclasses.dataclass(frozen=True)
-class Loop:
-    """`for clause: if test: return found`, then `return not found`: an any (found True) or
-    an all (the test negated, found False), in the members' order, stopping where they do."""
-
-    clause: str
-    test: str
-    found: bool
 
 
 class Scope:
@@ -923,6 +914,10 @@ class ExprEmitter:
         unrolled = self._unrolled(node)
         if unrolled is not None:
             return self.emit_BoolOp(unrolled)
+        if self.gen.module in WALKING:
+            loop = self.loop(node)
+            if loop is not None:
+                return Code(self.gen.walk(loop, node), P_ATOM, True)
         narrow = {"count": "unordered", "any": "ordered"}.get(node.kind)
         var, source, clause, condition, _ = self.comprehension(  # any, all: stop early instead
             node.var, node.source, node.where, narrow=narrow, keep=node.kind == "count")
@@ -933,30 +928,27 @@ class ExprEmitter:
         if node.kind == "any":
             if condition is None:
                 return Code(f"len({source}) > 0", P_CMP, True)
-            if self.gen.module in WALKING:
-                return Code(self.gen.walk(var, source, condition, True, node), P_ATOM, True)
             return Code(f"any({condition} for {clause})", P_ATOM, True)
         if node.kind == "all":
             if condition is None:
                 return Code(f"len({source}) >= 0", P_CMP, True)
-            if self.gen.module in WALKING:
-                return Code(self.gen.walk(var, source, f"not ({condition})", False, node), P_ATOM, True)
             return Code(f"all({condition} for {clause})", P_ATOM, True)
         raise InternalError(f"unknown quantifier {node.kind!r} at {node.span}")
 
     def loop(self, node: ast.Expr) -> Loop | None:
-        """A whole body that is an `any` or `all` testing its members as a loop (view.Loop), or
-        None: another expression, or one emit_Quantifier writes without a walk."""
+        """An `any` or `all` testing its members as a loop (a define's whole body, or a walk
+        helper's), or None: another expression, or one written without a walk (no test, or
+        unrolled over a small kind)."""
         if not isinstance(node, ast.Quantifier) or node.kind not in ("any", "all"):
             return None
         if node.where is None or self._unrolled(node) is not None:
             return None
-        narrow = "ordered" if node.kind == "any" else None  # as emit_Quantifier walks them
-        _, _, clause, condition, _ = self.comprehension(node.var, node.source, node.where,
-                                                        narrow=narrow, keep=False)
+        narrow = "ordered" if node.kind == "any" else None  # any: the smaller collection first
+        var, iterable, _, condition, _ = self.comprehension(node.var, node.source, node.where,
+                                                            narrow=narrow, keep=False)
         if node.kind == "any":
-            return Loop(clause, condition, True)
-        return Loop(clause, f"not ({condition})", False)
+            return Loop(var, iterable, condition, True)
+        return Loop(var, iterable, f"not ({condition})", False)
 
     def _unrolled(self, node: ast.Quantifier) -> ast.BoolOp | None:
         """`any(x in K where P)` over a kind of at most UNROLL_MEMBERS entities as

@@ -18,10 +18,11 @@ from ..bindings import card_bindings
 from .analysis import Routine, bound_names, statements
 from .code import P_MUL, P_UNARY
 from .context import Gen
-from .expr import ExprEmitter, Loop, Scope
+from .expr import ExprEmitter, Scope
 from .lines import BlockOut, Line
 from .lower import Lowerer
 from .names import mangle
+from .walks import Loop
 from ..policy import tiers as policy_tiers, weighted
 from ..testplan import DRIVING, plan_tests
 

@@ -18,15 +18,24 @@ from typing import Callable
 
 
 @dataclass(frozen=True)
-class Walk:
-    """`name(*params)`: for var in iterable, if test: return found; at the end, not found."""
+class Loop:
+    """`for var in iterable: if test: return found`, then `return not found`: an any (found
+    True) or an all (the test negated, found False), in the members' order, stopping where
+    they do."""
 
-    name: str
-    params: tuple[str, ...]
     var: str
     iterable: str
     test: str
     found: bool
+
+
+@dataclass(frozen=True)
+class Walk:
+    """`name(*params)`, a function running `loop`."""
+
+    name: str
+    params: tuple[str, ...]
+    loop: Loop
     doc: str  # the spec's text and where it is, as a Python literal
 
     @property
@@ -38,26 +47,25 @@ class Walks:
     """The walk helpers of one generation, made once per distinct loop."""
 
     def __init__(self) -> None:
-        self.helpers: dict[tuple, Walk] = {}
+        self.helpers: dict[tuple[Loop, tuple[str, ...]], Walk] = {}
 
-    def helper(self, var: str, iterable: str, test: str, found: bool, doc: str,
-               known: Callable[[str], bool]) -> tuple[Walk, list[str]]:
-        """The walk of `for var in iterable: if test`, and the module-level names its body
-        reads from rules.py. known(name): whether rules.py can read `name` as its own (defined
-        or imported there); every other name read is an argument, the state first."""
-        read = outer_names(var, iterable, test)
+    def helper(self, loop: Loop, doc: str, known: Callable[[str], bool]) -> tuple[Walk, list[str]]:
+        """The walk running `loop`, and the module-level names its body reads from rules.py.
+        known(name): whether rules.py can read `name` as its own (defined or imported there);
+        every other name read is an argument, the state first."""
+        read = outer_names(loop)
         params = [n for n in read if not known(n) and not hasattr(builtins, n)]
         params.sort(key=lambda n: (n != "state", n))
-        key = (var, iterable, test, found, tuple(params))
+        key = (loop, tuple(params))
         if key not in self.helpers:
-            self.helpers[key] = Walk(f"walk_{len(self.helpers)}", tuple(params), var, iterable,
-                                     test, found, doc)
+            self.helpers[key] = Walk(f"walk_{len(self.helpers)}", tuple(params), loop, doc)
         return self.helpers[key], [n for n in read if known(n)]
 
 
-def outer_names(var: str, iterable: str, test: str) -> list[str]:
+def outer_names(loop: Loop) -> list[str]:
     """The names the loop reads that it does not bind: sorted."""
-    code = f"def walk():\n    for {var} in ({iterable}):\n        if ({test}):\n            return 1\n"
+    code = (f"def walk():\n    for {loop.var} in ({loop.iterable}):\n        if ({loop.test}):\n"
+            "            return 1\n")
     tables = [symtable.symtable(code, "<walk>", "exec").get_children()[0]]
     found: set[str] = set()
     while tables:
