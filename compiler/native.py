@@ -32,9 +32,8 @@ import tempfile
 from pathlib import Path
 
 from . import native_types
-from runtime.native import SUFFIX
-from runtime.native import (CFLAGS, DIRECTIVES, RUNTIME, RUNTIME_MODULES, build_path, enabled, key_source,
-                            runtime_build, runtime_source)
+from runtime.native import (CFLAGS, DIRECTIVES, RUNTIME, RUNTIME_MODULES, SUFFIX, build_path, enabled,
+                            key_source, runtime_build)
 
 # Where the time goes (tables are data built once at import; tests and __init__ stay Python).
 MODULES = ("rules", "procedures")
@@ -76,7 +75,8 @@ def available() -> str | None:
 def module_key(file: Path) -> bytes:
     """What a generated module's build is keyed by: its source, the state's declarations it is
     compiled against, and the version of the declarations read off it."""
-    return key_source(file) + b"\0" + native_types.VERSION.encode()
+    return b"\0".join((file.read_bytes(), (RUNTIME / "state.pxd").read_bytes(),
+                        native_types.VERSION.encode()))
 
 
 def built(module: str, file: Path) -> Path | None:

@@ -70,12 +70,10 @@ def runtime_source(module: str) -> bytes:
 
 
 def key_source(file: Path) -> bytes:
-    """What a module's build is keyed by: its source, the declarations beside it (a `.pxd`
-    of the same name), and the state's declarations, which every typed module compiles against."""
-    parts = [file.read_bytes()]
-    for pxd in (file.with_suffix(".pxd"), RUNTIME / "state.pxd"):
-        parts.append(pxd.read_bytes() if pxd.is_file() else b"")
-    return b"\0".join(parts)
+    """What a module's build is keyed by: its source and the declarations beside it (a `.pxd`
+    of the same name, such as the state's)."""
+    pxd = file.with_suffix(".pxd")
+    return file.read_bytes() + b"\0" + (pxd.read_bytes() if pxd.is_file() else b"")
 
 
 def runtime_build(module: str) -> Path | None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from compiler.codegen.walks import renamed
 from runtime.game import Game
 from support import one_file_spec, program, spec_value
 
@@ -104,3 +105,10 @@ def test_the_loops_give_the_interpreters_values_in_every_state(folder, order):
         reference.choose(option)
     assert {(True, False), (False, True), ("high", True), ("high", False), ("pair", True),
             ("pair", False)} <= seen
+
+
+def test_a_walk_renames_only_its_own_variable():
+    """The same loop at two places is one helper: its variable renamed, never a longer name
+    holding it or a string mentioning it."""
+    text = 'attr_of(A_x, c_x, "c_x", "f:1:2") + c_xy[c_x] + f(c_x)'
+    assert renamed(text, "c_x", "x_") == 'attr_of(A_x, x_, "c_x", "f:1:2") + c_xy[x_] + f(x_)'

@@ -12,9 +12,15 @@ loop text. (A define that is a whole any or all is a loop itself: view.Loop.)
 from __future__ import annotations
 
 import builtins
+import io
 import symtable
+import tokenize
 from dataclasses import dataclass
 from typing import Callable
+
+# A walk's own loop variable: one name whatever the spec calls it, so that the same loop written
+# at several places is one helper (not used when the loop reads a name x_ from outside).
+OWN = "x_"
 
 
 @dataclass(frozen=True)
@@ -54,12 +60,28 @@ class Walks:
         known(name): whether rules.py can read `name` as its own (defined or imported there);
         every other name read is an argument, the state first."""
         read = outer_names(loop)
+        if loop.var != OWN and OWN not in read:  # the same loop at two places: one helper
+            loop = Loop(OWN, loop.iterable, renamed(loop.test, loop.var, OWN), loop.found)
         params = [n for n in read if not known(n) and not hasattr(builtins, n)]
         params.sort(key=lambda n: (n != "state", n))
         key = (loop, tuple(params))
         if key not in self.helpers:
             self.helpers[key] = Walk(f"walk_{len(self.helpers)}", tuple(params), loop, doc)
         return self.helpers[key], [n for n in read if known(n)]
+
+
+def renamed(text: str, old: str, new: str) -> str:
+    """`text` (one expression) with every name `old` written `new`; strings untouched."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    spots = [starts[t.start[0] - 1] + t.start[1]
+             for t in tokenize.generate_tokens(io.StringIO(text).readline)
+             if t.type == tokenize.NAME and t.string == old]
+    for spot in reversed(spots):
+        text = text[:spot] + new + text[spot + len(old):]
+    return text
 
 
 def outer_names(loop: Loop) -> list[str]:

@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source 3e2a4c9ece2ad5605ebd output a1db33f2ddaca74a5243
+# Fingerprint: source de24047fab8f3cdd082c output a38bc75f34472b64c998
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1608,13 +1608,12 @@ BOTS = {
 
 def walk_0(state, c_f, v_p):
     "any(z in feld(opponent(p)) where allowed ablenken(p, f, z) and stress(z) + ablenkstress(z, einsatz(f)) >= ausdauer(z) and stress(f) + einsatz(z) < ausdauer(f)): spec/heldenhain/06_policies.rules:22"
-    for c_z in state.zones[5 + (None if v_p is None else (v_p + 1) % 2)]:
+    for x_ in state.zones[5 + (None if v_p is None else (v_p + 1) % 2)]:
         if (
-            allowed_ablenken(state, v_p, c_f, c_z)
-            and state.counters[0][c_z]
-            + q_ablenkstress(state, c_z, q_einsatz(state, c_f))
-            >= q_ausdauer(state, c_z)
-            and state.counters[0][c_f] + q_einsatz(state, c_z) < q_ausdauer(state, c_f)
+            allowed_ablenken(state, v_p, c_f, x_)
+            and state.counters[0][x_] + q_ablenkstress(state, x_, q_einsatz(state, c_f))
+            >= q_ausdauer(state, x_)
+            and state.counters[0][c_f] + q_einsatz(state, x_) < q_ausdauer(state, c_f)
         ):
             return True
     return False
@@ -1622,12 +1621,12 @@ def walk_0(state, c_f, v_p):
 
 def walk_1(state, c_z, v_p):
     "any(f in feld(p) where darf_ablenken(p, f) and allowed ablenken(p, f, z) and rettung(f) < rettung(z) and stress(f) + einsatz(z) < ausdauer(f)): spec/heldenhain/06_policies.rules:32"
-    for c_f in state.zones[5 + v_p]:
+    for x_ in state.zones[5 + v_p]:
         if (
-            (state.location[c_f] == 5 + v_p and not state.counters[1][c_f] == 1)
-            and allowed_ablenken(state, v_p, c_f, c_z)
-            and q_rettung(state, c_f) < q_rettung(state, c_z)
-            and state.counters[0][c_f] + q_einsatz(state, c_z) < q_ausdauer(state, c_f)
+            (state.location[x_] == 5 + v_p and not state.counters[1][x_] == 1)
+            and allowed_ablenken(state, v_p, x_, c_z)
+            and q_rettung(state, x_) < q_rettung(state, c_z)
+            and state.counters[0][x_] + q_einsatz(state, c_z) < q_ausdauer(state, x_)
         ):
             return True
     return False
@@ -1635,8 +1634,8 @@ def walk_1(state, c_z, v_p):
 
 def walk_2(state, x0, x1):
     "any(f in feld(p) where f.label == c.label): spec/heldenhain/03_rules.rules:38"
-    for c_f in state.zones[5 + x0]:
-        if ENTITY_LABELS[c_f] == (
+    for x_ in state.zones[5 + x0]:
+        if ENTITY_LABELS[x_] == (
             ENTITY_LABELS[x1]
             if x1 is not None
             else attr_of(
@@ -1649,8 +1648,8 @@ def walk_2(state, x0, x1):
 
 def walk_3(state, x0, x1):
     "any(k in ki_platz(p) where k.label == c.label): spec/heldenhain/03_rules.rules:41"
-    for c_k in state.zones[7 + x0]:
-        if ENTITY_LABELS[c_k] == (
+    for x_ in state.zones[7 + x0]:
+        if ENTITY_LABELS[x_] == (
             ENTITY_LABELS[x1]
             if x1 is not None
             else attr_of(
@@ -1663,53 +1662,53 @@ def walk_3(state, x0, x1):
 
 def walk_4(state, x0):
     "any(f in feld(p) where f in charakter): spec/heldenhain/03_rules.rules:44"
-    for c_f in state.zones[5 + x0]:
-        if c_f in KS_charakter:
+    for x_ in state.zones[5 + x0]:
+        if x_ in KS_charakter:
             return True
     return False
 
 
 def walk_5(state, x0, x1):
     "any(z in feld(opponent(p)) where allowed ablenken(p, f, z)): spec/heldenhain/03_rules.rules:73"
-    for c_z in state.zones[5 + (None if x0 is None else (x0 + 1) % 2)]:
-        if allowed_ablenken(state, x0, x1, c_z):
+    for x_ in state.zones[5 + (None if x0 is None else (x0 + 1) % 2)]:
+        if allowed_ablenken(state, x0, x1, x_):
             return True
     return False
 
 
 def walk_6(state):
     "all(p in players where punkte(p) >= 0 and punkte(p) <= siegziel()): spec/heldenhain/04_turn.rules:151"
-    for c_p in PLAYERS:
-        if not (state.tracks[c_p] >= 0 and state.tracks[c_p] <= 20):
+    for x_ in PLAYERS:
+        if not (state.tracks[x_] >= 0 and state.tracks[x_] <= 20):
             return False
     return True
 
 
 def walk_7(state):
     "all(p in players where energie(p) >= 0 and energie(p) <= energiespeicher()): spec/heldenhain/04_turn.rules:153"
-    for c_p in PLAYERS:
-        if not (state.tracks[2 + c_p] >= 0 and state.tracks[2 + c_p] <= 6):
+    for x_ in PLAYERS:
+        if not (state.tracks[2 + x_] >= 0 and state.tracks[2 + x_] <= 6):
             return False
     return True
 
 
 def walk_8(state):
     "all(p in players where size(feld(p)) <= feldgroesse()): spec/heldenhain/04_turn.rules:155"
-    for c_p in PLAYERS:
-        if not (len(state.zones[5 + c_p]) <= 6):
+    for x_ in PLAYERS:
+        if not (len(state.zones[5 + x_]) <= 6):
             return False
     return True
 
 
 def walk_9(state, c_p):
     "all(f in feld(p) where count(g in feld(p) where g.label == f.label) == 1): spec/heldenhain/04_turn.rules:157"
-    for c_f in state.zones[5 + c_p]:
+    for x_ in state.zones[5 + c_p]:
         if not (
             len(
                 [
                     c_g
                     for c_g in state.zones[5 + c_p]
-                    if ENTITY_LABELS[c_g] == ENTITY_LABELS[c_f]
+                    if ENTITY_LABELS[c_g] == ENTITY_LABELS[x_]
                 ]
             )
             == 1
@@ -1720,18 +1719,18 @@ def walk_9(state, c_p):
 
 def walk_10(state):
     "all(p in players where all(f in feld(p) where count(g in feld(p) where g.label == f.label) == 1)): spec/heldenhain/04_turn.rules:157"
-    for c_p in PLAYERS:
-        if not (walk_9(state, c_p)):
+    for x_ in PLAYERS:
+        if not (walk_9(state, x_)):
             return False
     return True
 
 
 def walk_11(state, c_p):
     "all(f in feld(p) where ist_figur(f) and owner(f) == p): spec/heldenhain/04_turn.rules:159"
-    for c_f in state.zones[5 + c_p]:
+    for x_ in state.zones[5 + c_p]:
         if not (
-            (c_f in KS_charakter or c_f in KS_begleiter or c_f in KS_drache)
-            and OWNER[c_f] == c_p
+            (x_ in KS_charakter or x_ in KS_begleiter or x_ in KS_drache)
+            and OWNER[x_] == c_p
         ):
             return False
     return True
@@ -1739,29 +1738,29 @@ def walk_11(state, c_p):
 
 def walk_12(state):
     "all(p in players where all(f in feld(p) where ist_figur(f) and owner(f) == p)): spec/heldenhain/04_turn.rules:159"
-    for c_p in PLAYERS:
-        if not (walk_11(state, c_p)):
+    for x_ in PLAYERS:
+        if not (walk_11(state, x_)):
             return False
     return True
 
 
 def walk_13(state):
     "all(p in players where size(hq_platz(p)) <= 1): spec/heldenhain/04_turn.rules:161"
-    for c_p in PLAYERS:
-        if not (len(state.zones[11 + c_p]) <= 1):
+    for x_ in PLAYERS:
+        if not (len(state.zones[11 + x_]) <= 1):
             return False
     return True
 
 
 def walk_14(state, c_p):
     "all(a in angelegt(p) where count(f in feld(p) where traegt(f, a) and f in charakter) == 1): spec/heldenhain/04_turn.rules:164"
-    for c_a in state.zones[9 + c_p]:
+    for x_ in state.zones[9 + c_p]:
         if not (
             len(
                 [
                     c_f
                     for c_f in state.zones[5 + c_p]
-                    if is_active(state, 0, [c_a, c_f]) and c_f in KS_charakter
+                    if is_active(state, 0, [x_, c_f]) and c_f in KS_charakter
                 ]
             )
             == 1
@@ -1772,19 +1771,17 @@ def walk_14(state, c_p):
 
 def walk_15(state):
     "all(p in players where all(a in angelegt(p) where count(f in feld(p) where traegt(f, a) and f in charakter) == 1)): spec/heldenhain/04_turn.rules:164"
-    for c_p in PLAYERS:
-        if not (walk_14(state, c_p)):
+    for x_ in PLAYERS:
+        if not (walk_14(state, x_)):
             return False
     return True
 
 
 def walk_16(state, c_p):
     "all(f in feld(p) where count(a in angelegt(p) where traegt(f, a)) <= 1): spec/heldenhain/04_turn.rules:166"
-    for c_f in state.zones[5 + c_p]:
+    for x_ in state.zones[5 + c_p]:
         if not (
-            len(
-                [c_a for c_a in state.zones[9 + c_p] if is_active(state, 0, [c_a, c_f])]
-            )
+            len([c_a for c_a in state.zones[9 + c_p] if is_active(state, 0, [c_a, x_])])
             <= 1
         ):
             return False
@@ -1793,72 +1790,72 @@ def walk_16(state, c_p):
 
 def walk_17(state):
     "all(p in players where all(f in feld(p) where count(a in angelegt(p) where traegt(f, a)) <= 1)): spec/heldenhain/04_turn.rules:166"
-    for c_p in PLAYERS:
-        if not (walk_16(state, c_p)):
+    for x_ in PLAYERS:
+        if not (walk_16(state, x_)):
             return False
     return True
 
 
 def walk_18(state, c_q):
     "any(f in feld(q) where ueberlastet(f)): spec/heldenhain/03_rules.rules:254"
-    for c_f in state.zones[5 + c_q]:
-        if state.counters[0][c_f] >= q_ausdauer(state, c_f):
+    for x_ in state.zones[5 + c_q]:
+        if state.counters[0][x_] >= q_ausdauer(state, x_):
             return True
     return False
 
 
 def walk_19(state):
     "any(q in players where any(f in feld(q) where ueberlastet(f))): spec/heldenhain/03_rules.rules:254"
-    for c_q in PLAYERS:
-        if walk_18(state, c_q):
+    for x_ in PLAYERS:
+        if walk_18(state, x_):
             return True
     return False
 
 
 def walk_20(state, L):
     "any(c in hand(p) where allowed ausspielen(p, c)): spec/heldenhain/04_turn.rules:95"
-    for c_c in state.zones[3 + L[0]]:
-        if allowed_ausspielen(state, L[0], c_c):
+    for x_ in state.zones[3 + L[0]]:
+        if allowed_ausspielen(state, L[0], x_):
             return True
     return False
 
 
 def walk_21(state, L):
     "any(h in hq_platz(p) where allowed hq_nutzen(p, h)): spec/heldenhain/04_turn.rules:100"
-    for c_h in state.zones[11 + L[0]]:
-        if allowed_hq_nutzen(state, L[0], c_h):
+    for x_ in state.zones[11 + L[0]]:
+        if allowed_hq_nutzen(state, L[0], x_):
             return True
     return False
 
 
 def walk_22(state, L):
     "any(f in feld(p) where allowed sammeln(p, f)): spec/heldenhain/04_turn.rules:104"
-    for c_f in state.zones[5 + L[0]]:
-        if allowed_sammeln(state, L[0], c_f):
+    for x_ in state.zones[5 + L[0]]:
+        if allowed_sammeln(state, L[0], x_):
             return True
     return False
 
 
 def walk_23(state, L):
     "any(f in feld(p) where allowed ablenken_mit(p, f)): spec/heldenhain/04_turn.rules:110"
-    for c_f in state.zones[5 + L[0]]:
-        if allowed_ablenken_mit(state, L[0], c_f):
+    for x_ in state.zones[5 + L[0]]:
+        if allowed_ablenken_mit(state, L[0], x_):
             return True
     return False
 
 
 def walk_24(state, L):
     "any(k in ki_platz(p) where allowed ki_nutzen(p, k)): spec/heldenhain/04_turn.rules:118"
-    for c_k in state.zones[7 + L[0]]:
-        if allowed_ki_nutzen(state, L[0], c_k):
+    for x_ in state.zones[7 + L[0]]:
+        if allowed_ki_nutzen(state, L[0], x_):
             return True
     return False
 
 
 def walk_25(state, L):
     "any(d in feld(p) where allowed drache_nutzen(p, d)): spec/heldenhain/04_turn.rules:124"
-    for c_d in state.zones[5 + L[0]]:
-        if allowed_drache_nutzen(state, L[0], c_d):
+    for x_ in state.zones[5 + L[0]]:
+        if allowed_drache_nutzen(state, L[0], x_):
             return True
     return False
 

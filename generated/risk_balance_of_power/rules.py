@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 0373e927c20334f74533 output a8e3049cbacead3ec7ee
+# Fingerprint: source 685382112b3b677c5e16 output 8e71a495ae61acba65b6
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1270,17 +1270,17 @@ def kept_3(state, arg_0):
 
 def walk_0(state):
     "any(g in gebiet where neutral(g)): spec/risk_balance_of_power/04_rules.rules:52"
-    for c_g in K_gebiet:
-        if state.counters[2][c_g] > 0:
+    for x_ in K_gebiet:
+        if state.counters[2][x_] > 0:
             return True
     return False
 
 
 def walk_1(state, v_m, v_p):
     "all(g in gebiet where g.bauwerk != m.bauwerk or besetzt(p, g)): spec/risk_balance_of_power/04_rules.rules:57"
-    for c_g in K_gebiet:
+    for x_ in K_gebiet:
         if not (
-            A_bauwerk[c_g]
+            A_bauwerk[x_]
             != (
                 A_bauwerk[v_m]
                 if v_m is not None
@@ -1291,7 +1291,7 @@ def walk_1(state, v_m, v_p):
                     "spec/risk_balance_of_power/04_rules.rules:57:71",
                 )
             )
-            or state.counters[v_p][c_g] > 0
+            or state.counters[v_p][x_] > 0
         ):
             return False
     return True
@@ -1299,52 +1299,49 @@ def walk_1(state, v_m, v_p):
 
 def walk_2(state, v_p):
     "all(g in gebiet where not g.seestrasse or besetzt(p, g)): spec/risk_balance_of_power/04_rules.rules:59"
-    for c_g in K_gebiet:
-        if not (not A_seestrasse[c_g] or state.counters[v_p][c_g] > 0):
+    for x_ in K_gebiet:
+        if not (not A_seestrasse[x_] or state.counters[v_p][x_] > 0):
             return False
     return True
 
 
 def walk_3(state, v_m, v_p):
     "any(r in region where r == m.ziel and kontrolliert_region(p, r)): spec/risk_balance_of_power/04_rules.rules:61"
-    for c_r in K_region:
-        if c_r == (
+    for x_ in K_region:
+        if x_ == (
             A_ziel[v_m]
             if v_m is not None
             else attr_of(
                 A_ziel, v_m, "ziel", "spec/risk_balance_of_power/04_rules.rules:61:41"
             )
-        ) and d_kontrolliert_region(state, v_p, c_r):
+        ) and d_kontrolliert_region(state, v_p, x_):
             return True
     return False
 
 
 def walk_4(state, v_p, v_von):
     "any(z in adjacent(von) where not besetzt(p, z)): spec/risk_balance_of_power/05_conquest.rules:18"
-    for c_z in ADJ[v_von]:
-        if not state.counters[v_p][c_z] > 0:
+    for x_ in ADJ[v_von]:
+        if not state.counters[v_p][x_] > 0:
             return True
     return False
 
 
 def walk_5(state, v_g, v_p):
     "any(z in adjacent(g) where besetzt(p, z)): spec/risk_balance_of_power/06_turn.rules:108"
-    for c_z in ADJ[v_g]:
-        if state.counters[v_p][c_z] > 0:
+    for x_ in ADJ[v_g]:
+        if state.counters[v_p][x_] > 0:
             return True
     return False
 
 
 def walk_6(state, v_p, v_v):
     "any(z in adjacent(v) where guter_angriff(p, v, z)): spec/risk_balance_of_power/08_bots.rules:28"
-    for c_z in ADJ[v_v]:
+    for x_ in ADJ[v_v]:
         if (
-            not state.counters[v_p][c_z] > 0
+            not state.counters[v_p][x_] > 0
             and state.counters[v_p][v_v]
-            >= state.counters[0][c_z]
-            + state.counters[1][c_z]
-            + state.counters[2][c_z]
-            + 1
+            >= state.counters[0][x_] + state.counters[1][x_] + state.counters[2][x_] + 1
         ):
             return True
     return False
@@ -1352,34 +1349,34 @@ def walk_6(state, v_p, v_v):
 
 def walk_7(state, v_p):
     "any(v in gebiet where kann_gut_angreifen_von(p, v)): spec/risk_balance_of_power/08_bots.rules:35"
-    for c_v in K_gebiet:
-        if d_kann_gut_angreifen_von(state, v_p, c_v):
+    for x_ in K_gebiet:
+        if d_kann_gut_angreifen_von(state, v_p, x_):
             return True
     return False
 
 
 def walk_8(state, v_g, v_p):
     "any(n in adjacent(g) where not besetzt(p, n)): spec/risk_balance_of_power/10_policies.rules:13"
-    for c_n in ADJ[v_g]:
-        if not state.counters[v_p][c_n] > 0:
+    for x_ in ADJ[v_g]:
+        if not state.counters[v_p][x_] > 0:
             return True
     return False
 
 
 def walk_9(state, c_r, v_p, v_z):
     "all(g in r where g == z or besetzt(p, g)): spec/risk_balance_of_power/10_policies.rules:31"
-    for c_g in collection_of(
+    for x_ in collection_of(
         state, c_r, REGION_MEMBERS, "spec/risk_balance_of_power/10_policies.rules:31:47"
     ):
-        if not (c_g == v_z or state.counters[v_p][c_g] > 0):
+        if not (x_ == v_z or state.counters[v_p][x_] > 0):
             return False
     return True
 
 
 def walk_10(state, v_z):
     "any(m in missionen where m.bauwerk == z.bauwerk): spec/risk_balance_of_power/10_policies.rules:33"
-    for c_m in state.zones[6]:
-        if A_bauwerk[c_m] == (
+    for x_ in state.zones[6]:
+        if A_bauwerk[x_] == (
             A_bauwerk[v_z]
             if v_z is not None
             else attr_of(
@@ -1395,26 +1392,25 @@ def walk_10(state, v_z):
 
 def walk_11(state):
     "any(m in missionen where m.art == gelaendezahl): spec/risk_balance_of_power/10_policies.rules:34"
-    for c_m in state.zones[6]:
-        if A_art[c_m] == "gelaendezahl":
+    for x_ in state.zones[6]:
+        if A_art[x_] == "gelaendezahl":
             return True
     return False
 
 
 def walk_12(state):
     "any(m in missionen where m.art == seewege): spec/risk_balance_of_power/10_policies.rules:35"
-    for c_m in state.zones[6]:
-        if A_art[c_m] == "seewege":
+    for x_ in state.zones[6]:
+        if A_art[x_] == "seewege":
             return True
     return False
 
 
 def walk_13(state):
     "all(g in gebiet where staerke(g) >= 1): spec/risk_balance_of_power/01_frame.rules:117"
-    for c_g in K_gebiet:
+    for x_ in K_gebiet:
         if not (
-            state.counters[0][c_g] + state.counters[1][c_g] + state.counters[2][c_g]
-            >= 1
+            state.counters[0][x_] + state.counters[1][x_] + state.counters[2][x_] >= 1
         ):
             return False
     return True
@@ -1422,20 +1418,20 @@ def walk_13(state):
 
 def walk_14(state):
     "all(g in gebiet where armeen_auf(g) <= 1): spec/risk_balance_of_power/01_frame.rules:119"
-    for c_g in K_gebiet:
-        if not (d_armeen_auf(state, c_g) <= 1):
+    for x_ in K_gebiet:
+        if not (d_armeen_auf(state, x_) <= 1):
             return False
     return True
 
 
 def walk_15(state):
     "all(p in players where einheiten_insgesamt(p) == armee_einheiten()): spec/risk_balance_of_power/01_frame.rules:121"
-    for c_p in PLAYERS:
+    for x_ in PLAYERS:
         if not (
-            d_einheiten_auf_dem_plan(state, c_p)
-            + state.tracks[c_p]
-            + state.tracks[2 + c_p]
-            + state.tracks[5 + c_p]
+            d_einheiten_auf_dem_plan(state, x_)
+            + state.tracks[x_]
+            + state.tracks[2 + x_]
+            + state.tracks[5 + x_]
             == 90
         ):
             return False
@@ -1444,44 +1440,40 @@ def walk_15(state):
 
 def walk_16(state):
     "all(p in players where count(g in gebiet where hauptstadt(p, g) > 0) <= 1): spec/risk_balance_of_power/01_frame.rules:129"
-    for c_p in PLAYERS:
-        if not (
-            len([c_g for c_g in K_gebiet if state.counters[4 + c_p][c_g] > 0]) <= 1
-        ):
+    for x_ in PLAYERS:
+        if not (len([c_g for c_g in K_gebiet if state.counters[4 + x_][c_g] > 0]) <= 1):
             return False
     return True
 
 
 def walk_17(state, v_you):
     "any(g in gebiet where ruhende_truppen(you, g)): spec/risk_balance_of_power/10_policies.rules:119"
-    for c_g in K_gebiet:
-        if bool(
-            d_kann_bewegen_von(state, v_you, c_g) and not d_front(state, v_you, c_g)
-        ):
+    for x_ in K_gebiet:
+        if bool(d_kann_bewegen_von(state, v_you, x_) and not d_front(state, v_you, x_)):
             return True
     return False
 
 
 def walk_18(state, L):
     "any(c in hand(p) where sterne_im_tausch + c.sterne <= hoechstens_sterne()): spec/risk_balance_of_power/06_turn.rules:49"
-    for c_c in state.zones[2 + L[0]]:
-        if state.tracks[11] + A_sterne[c_c] <= 10:
+    for x_ in state.zones[2 + L[0]]:
+        if state.tracks[11] + A_sterne[x_] <= 10:
             return True
     return False
 
 
 def walk_19(state, L):
     "any(m in missionen where mission_erfuellt(p, m)): spec/risk_balance_of_power/06_turn.rules:90"
-    for c_m in state.zones[6]:
-        if d_mission_erfuellt(state, L[0], c_m):
+    for x_ in state.zones[6]:
+        if d_mission_erfuellt(state, L[0], x_):
             return True
     return False
 
 
 def walk_20(state, L):
     "any(g in gebiet where kann_bewegen_von(p, g)): spec/risk_balance_of_power/06_turn.rules:115"
-    for c_g in K_gebiet:
-        if d_kann_bewegen_von(state, L[0], c_g):
+    for x_ in K_gebiet:
+        if d_kann_bewegen_von(state, L[0], x_):
             return True
     return False
 

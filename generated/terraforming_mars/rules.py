@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 90741b35f064e1452ee6 output 4bec7b884682d54b2fc7
+# Fingerprint: source 805b999359afa8f1f162 output 3bd0ba43dc30399d4e0b
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -3437,20 +3437,20 @@ def kept_11(state):
 
 def walk_0(state, v_s):
     "any(t in adjacent(s) where is_city(t)): spec/terraforming_mars/03_tiles.rules:36"
-    for c_t in ADJ[v_s]:
-        if d_is_city(state, c_t):
+    for x_ in ADJ[v_s]:
+        if d_is_city(state, x_):
             return True
     return False
 
 
 def walk_1(state):
     "any(s in area where land_free(s)): spec/terraforming_mars/03_tiles.rules:40"
-    for c_s in K_area:
+    for x_ in K_area:
         if (
-            not A_ocean_spot[c_s]
-            and not A_noctis[c_s]
-            and not A_off_mars[c_s]
-            and d_tiles_on(state, c_s) == 0
+            not A_ocean_spot[x_]
+            and not A_noctis[x_]
+            and not A_off_mars[x_]
+            and d_tiles_on(state, x_) == 0
         ):
             return True
     return False
@@ -3458,13 +3458,13 @@ def walk_1(state):
 
 def walk_2(state, c_q, v_k, v_other_than):
     "any(d in played(q) where takeable(p, q, d, k, other_than)): spec/terraforming_mars/04_economy.rules:132"
-    for c_d in state.zones[23 + c_q]:
+    for x_ in state.zones[23 + c_q]:
         if (
-            state.location[c_d] == 23 + c_q
-            and A_holds[c_d] == v_k
-            and state.counters[18][c_d] > 0
-            and c_d != v_other_than
-            and not A_guarded[c_d]
+            state.location[x_] == 23 + c_q
+            and A_holds[x_] == v_k
+            and state.counters[18][x_] > 0
+            and x_ != v_other_than
+            and not A_guarded[x_]
         ):
             return True
     return False
@@ -3472,26 +3472,26 @@ def walk_2(state, c_q, v_k, v_other_than):
 
 def walk_3(state, c_m):
     "any(q in players where claimed(q, m)): spec/terraforming_mars/05_generation.rules:23"
-    for c_q in range(state.params["players"]):
-        if state.counters[21 + c_q][c_m] == 1:
+    for x_ in range(state.params["players"]):
+        if state.counters[21 + x_][c_m] == 1:
             return True
     return False
 
 
 def walk_4(state, v_m):
     "any(q in players where claimed(q, m)): spec/terraforming_mars/05_generation.rules:32"
-    for c_q in range(state.params["players"]):
-        if state.counters[21 + c_q][v_m] == 1:
+    for x_ in range(state.params["players"]):
+        if state.counters[21 + x_][v_m] == 1:
             return True
     return False
 
 
 def walk_5(state, v_a, v_p):
     "all(q in players where award_first(q, a) or award_value(q, a) <= award_value(p, a)): spec/terraforming_mars/05_generation.rules:50"
-    for c_q in range(state.params["players"]):
+    for x_ in range(state.params["players"]):
         if not (
-            d_award_first(state, c_q, v_a)
-            or d_award_value(state, c_q, v_a) <= d_award_value(state, v_p, v_a)
+            d_award_first(state, x_, v_a)
+            or d_award_value(state, x_, v_a) <= d_award_value(state, v_p, v_a)
         ):
             return False
     return True
@@ -3499,35 +3499,35 @@ def walk_5(state, v_a, v_p):
 
 def walk_6(state, v_p):
     "any(c in chosen_corp(p) where c.beginner > 0): spec/terraforming_mars/06_corporations.rules:10"
-    for c_c in state.zones[36 + v_p]:
-        if A_beginner[c_c] > 0:
+    for x_ in state.zones[36 + v_p]:
+        if A_beginner[x_] > 0:
             return True
     return False
 
 
 def walk_7(state, v_p):
     "any(c in played(p) where c.beginner > 0): spec/terraforming_mars/06_corporations.rules:10"
-    for c_c in state.zones[23 + v_p]:
-        if A_beginner[c_c] > 0:
+    for x_ in state.zones[23 + v_p]:
+        if A_beginner[x_] > 0:
             return True
     return False
 
 
 def walk_8(state, v_s):
     "any(t in adjacent(s) where tiles_on(t) > 0): spec/terraforming_mars/07_cards.rules:57"
-    for c_t in ADJ[v_s]:
-        if d_tiles_on(state, c_t) > 0:
+    for x_ in ADJ[v_s]:
+        if d_tiles_on(state, x_) > 0:
             return True
     return False
 
 
 def walk_9(state, v_o, v_q):
     "any(t in adjacent(o) where owns_tile(q, t)): spec/terraforming_mars/07b_tiles_events.rules:310"
-    for c_t in ADJ[v_o]:
+    for x_ in ADJ[v_o]:
         if (
-            state.counters[1 + v_q][c_t]
-            + state.counters[6 + v_q][c_t]
-            + state.counters[11 + v_q][c_t]
+            state.counters[1 + v_q][x_]
+            + state.counters[6 + v_q][x_]
+            + state.counters[11 + v_q][x_]
             > 0
         ):
             return True
@@ -3536,90 +3536,90 @@ def walk_9(state, v_o, v_q):
 
 def walk_10(state, v_s):
     "any(t in adjacent(s) where is_greenery(t)): spec/terraforming_mars/07c_active.rules:198"
-    for c_t in ADJ[v_s]:
-        if d_is_greenery(state, c_t):
+    for x_ in ADJ[v_s]:
+        if d_is_greenery(state, x_):
             return True
     return False
 
 
 def walk_11(state):
     "any(s in area where no_neighbour_tile(s)): spec/terraforming_mars/07b_tiles_events.rules:32"
-    for c_s in K_area:
-        if d_no_neighbour_tile(state, c_s):
+    for x_ in K_area:
+        if d_no_neighbour_tile(state, x_):
             return True
     return False
 
 
 def walk_12(state):
     "any(s in area where ocean_free(s)): spec/terraforming_mars/07b_tiles_events.rules:78"
-    for c_s in K_area:
-        if A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0:
+    for x_ in K_area:
+        if A_ocean_spot[x_] and d_tiles_on(state, x_) == 0:
             return True
     return False
 
 
 def walk_13(state):
     "any(s in area where mining_spot(s)): spec/terraforming_mars/07b_tiles_events.rules:84"
-    for c_s in K_area:
+    for x_ in K_area:
         if (
-            not A_ocean_spot[c_s]
-            and not A_noctis[c_s]
-            and not A_off_mars[c_s]
-            and d_tiles_on(state, c_s) == 0
-        ) and (A_bonus_steel[c_s] > 0 or A_bonus_titanium[c_s] > 0):
+            not A_ocean_spot[x_]
+            and not A_noctis[x_]
+            and not A_off_mars[x_]
+            and d_tiles_on(state, x_) == 0
+        ) and (A_bonus_steel[x_] > 0 or A_bonus_titanium[x_] > 0):
             return True
     return False
 
 
 def walk_14(state):
     "any(s in area where urban_spot(s)): spec/terraforming_mars/07b_tiles_events.rules:118"
-    for c_s in K_area:
-        if d_urban_spot(state, c_s):
+    for x_ in K_area:
+        if d_urban_spot(state, x_):
             return True
     return False
 
 
 def walk_15(state):
     "any(s in area where volcanic_spot(s)): spec/terraforming_mars/07b_tiles_events.rules:239"
-    for c_s in K_area:
-        if A_volcanic[c_s] and d_tiles_on(state, c_s) == 0:
+    for x_ in K_area:
+        if A_volcanic[x_] and d_tiles_on(state, x_) == 0:
             return True
     return False
 
 
 def walk_16(state):
     "any(s in area where eco_spot(s)): spec/terraforming_mars/07c_active.rules:201"
-    for c_s in K_area:
-        if d_eco_spot(state, c_s):
+    for x_ in K_area:
+        if d_eco_spot(state, x_):
             return True
     return False
 
 
 def walk_17(state, v_this, v_you):
     "any(d in played(you) where d.holds == microbes and d != this): spec/terraforming_mars/07c_active.rules:116"
-    for c_d in state.zones[23 + v_you]:
-        if A_holds[c_d] == "microbes" and c_d != v_this:
+    for x_ in state.zones[23 + v_you]:
+        if A_holds[x_] == "microbes" and x_ != v_this:
             return True
     return False
 
 
 def walk_18(state):
     "all(p in players where mc(p) >= 0 and steel(p) >= 0 and titanium(p) >= 0 and plants(p) >= 0 and energy(p) >= 0 and heat(p) >= 0 and production(p, r_mc) >= -5 and all(r in resource where r == r_mc or production(p, r) >= 0)): spec/terraforming_mars/01_frame.rules:98"
-    for c_p in range(state.params["players"]):
+    for x_ in range(state.params["players"]):
         if not (
-            state.tracks[c_p] >= 0
-            and state.tracks[5 + c_p] >= 0
-            and state.tracks[10 + c_p] >= 0
-            and state.tracks[15 + c_p] >= 0
-            and state.tracks[20 + c_p] >= 0
-            and state.tracks[25 + c_p] >= 0
-            and state.tracks[30 + c_p] >= -5
+            state.tracks[x_] >= 0
+            and state.tracks[5 + x_] >= 0
+            and state.tracks[10 + x_] >= 0
+            and state.tracks[15 + x_] >= 0
+            and state.tracks[20 + x_] >= 0
+            and state.tracks[25 + x_] >= 0
+            and state.tracks[30 + x_] >= -5
             and (
-                (state.tracks[35 + c_p] >= 0)
-                and (state.tracks[40 + c_p] >= 0)
-                and (state.tracks[45 + c_p] >= 0)
-                and (state.tracks[50 + c_p] >= 0)
-                and (state.tracks[55 + c_p] >= 0)
+                (state.tracks[35 + x_] >= 0)
+                and (state.tracks[40 + x_] >= 0)
+                and (state.tracks[45 + x_] >= 0)
+                and (state.tracks[50 + x_] >= 0)
+                and (state.tracks[55 + x_] >= 0)
             )
         ):
             return False
@@ -3628,21 +3628,21 @@ def walk_18(state):
 
 def walk_19(state):
     "all(s in area where ocean_tile(s) <= 1): spec/terraforming_mars/01_frame.rules:111"
-    for c_s in K_area:
-        if not (state.counters[0][c_s] <= 1):
+    for x_ in K_area:
+        if not (state.counters[0][x_] <= 1):
             return False
     return True
 
 
 def walk_20(state, c_q):
     "all(s in area where greenery(q, s) + city(q, s) + special(q, s) == 0 or tiles_on(s) == 1): spec/terraforming_mars/01_frame.rules:112"
-    for c_s in K_area:
+    for x_ in K_area:
         if not (
-            state.counters[1 + c_q][c_s]
-            + state.counters[6 + c_q][c_s]
-            + state.counters[11 + c_q][c_s]
+            state.counters[1 + c_q][x_]
+            + state.counters[6 + c_q][x_]
+            + state.counters[11 + c_q][x_]
             == 0
-            or d_tiles_on(state, c_s) == 1
+            or d_tiles_on(state, x_) == 1
         ):
             return False
     return True
@@ -3650,19 +3650,19 @@ def walk_20(state, c_q):
 
 def walk_21(state):
     "all(q in players where all(s in area where greenery(q, s) + city(q, s) + special(q, s) == 0 or tiles_on(s) == 1)): spec/terraforming_mars/01_frame.rules:112"
-    for c_q in range(state.params["players"]):
-        if not (walk_20(state, c_q)):
+    for x_ in range(state.params["players"]):
+        if not (walk_20(state, x_)):
             return False
     return True
 
 
 def walk_22(state):
     "all(s in area where ocean_tile(s) == 0 or s.ocean_spot or land_ocean(s)): spec/terraforming_mars/01_frame.rules:115"
-    for c_s in K_area:
+    for x_ in K_area:
         if not (
-            state.counters[0][c_s] == 0
-            or A_ocean_spot[c_s]
-            or state.counters[17][c_s] == 1
+            state.counters[0][x_] == 0
+            or A_ocean_spot[x_]
+            or state.counters[17][x_] == 1
         ):
             return False
     return True
@@ -3670,21 +3670,19 @@ def walk_22(state):
 
 def walk_23(state, c_s):
     "any(t in adjacent(s) where is_city(t) and not city_exempt(t)): spec/terraforming_mars/01_frame.rules:118"
-    for c_t in ADJ[c_s]:
-        if d_is_city(state, c_t) and not (
-            A_noctis[c_t] or state.counters[16][c_t] == 1
-        ):
+    for x_ in ADJ[c_s]:
+        if d_is_city(state, x_) and not (A_noctis[x_] or state.counters[16][x_] == 1):
             return True
     return False
 
 
 def walk_24(state, c_q):
     "all(s in area where city(q, s) == 0 or city_exempt(s) or not any(t in adjacent(s) where is_city(t) and not city_exempt(t))): spec/terraforming_mars/01_frame.rules:117"
-    for c_s in K_area:
+    for x_ in K_area:
         if not (
-            state.counters[6 + c_q][c_s] == 0
-            or (A_noctis[c_s] or state.counters[16][c_s] == 1)
-            or not walk_23(state, c_s)
+            state.counters[6 + c_q][x_] == 0
+            or (A_noctis[x_] or state.counters[16][x_] == 1)
+            or not walk_23(state, x_)
         ):
             return False
     return True
@@ -3692,19 +3690,17 @@ def walk_24(state, c_q):
 
 def walk_25(state):
     "all(q in players where all(s in area where city(q, s) == 0 or city_exempt(s) or not any(t in adjacent(s) where is_city(t) and not city_exempt(t)))): spec/terraforming_mars/01_frame.rules:117"
-    for c_q in range(state.params["players"]):
-        if not (walk_24(state, c_q)):
+    for x_ in range(state.params["players"]):
+        if not (walk_24(state, x_)):
             return False
     return True
 
 
 def walk_26(state):
     "all(p in players where count(c in played(p) where c.colour == corporation) <= 1): spec/terraforming_mars/01_frame.rules:120"
-    for c_p in range(state.params["players"]):
+    for x_ in range(state.params["players"]):
         if not (
-            len(
-                [c_c for c_c in state.zones[23 + c_p] if A_colour[c_c] == "corporation"]
-            )
+            len([c_c for c_c in state.zones[23 + x_] if A_colour[c_c] == "corporation"])
             <= 1
         ):
             return False
@@ -3713,26 +3709,26 @@ def walk_26(state):
 
 def walk_27(state, v_you):
     "any(a in award where can_fund(you, a) and leads_award(you, a)): spec/terraforming_mars/08_bots.rules:56"
-    for c_a in K_award:
+    for x_ in K_award:
         if (
             d_seat_count(state) > 1
             and d_awards_funded(state) < 3
-            and not state.counters[26][c_a] == 1
+            and not state.counters[26][x_] == 1
             and state.tracks[v_you] >= 8 + 6 * d_awards_funded(state)
-        ) and d_leads_award(state, v_you, c_a):
+        ) and d_leads_award(state, v_you, x_):
             return True
     return False
 
 
 def walk_28(state, L, c_q):
     "any(d in played(q) where takeable(p, q, d, k, into)): spec/terraforming_mars/04_economy.rules:151"
-    for c_d in state.zones[23 + c_q]:
+    for x_ in state.zones[23 + c_q]:
         if (
-            state.location[c_d] == 23 + c_q
-            and A_holds[c_d] == L[1]
-            and state.counters[18][c_d] > 0
-            and c_d != L[2]
-            and not A_guarded[c_d]
+            state.location[x_] == 23 + c_q
+            and A_holds[x_] == L[1]
+            and state.counters[18][x_] > 0
+            and x_ != L[2]
+            and not A_guarded[x_]
         ):
             return True
     return False
@@ -3740,19 +3736,19 @@ def walk_28(state, L, c_q):
 
 def walk_29(state, L):
     "any(m in milestone where can_claim(p, m)): spec/terraforming_mars/05_generation.rules:158"
-    for c_m in K_milestone:
-        if d_can_claim(state, L[0], c_m):
+    for x_ in K_milestone:
+        if d_can_claim(state, L[0], x_):
             return True
     return False
 
 
 def walk_30(state, L):
     "any(a in award where can_fund(p, a)): spec/terraforming_mars/05_generation.rules:163"
-    for c_a in K_award:
+    for x_ in K_award:
         if (
             d_seat_count(state) > 1
             and d_awards_funded(state) < 3
-            and not state.counters[26][c_a] == 1
+            and not state.counters[26][x_] == 1
             and state.tracks[L[0]] >= 8 + 6 * d_awards_funded(state)
         ):
             return True
@@ -3761,21 +3757,21 @@ def walk_30(state, L):
 
 def walk_31(state):
     "any(q in players where not passed(q)): spec/terraforming_mars/05_generation.rules:203"
-    for c_q in range(state.params["players"]):
-        if not state.tracks[74 + c_q] == 1:
+    for x_ in range(state.params["players"]):
+        if not state.tracks[74 + x_] == 1:
             return True
     return False
 
 
 def walk_32(state, L):
     "all(r in players where r == q or beats(q, r)): spec/terraforming_mars/05_generation.rules:273"
-    for c_r in range(state.params["players"]):
+    for x_ in range(state.params["players"]):
         if not (
-            c_r == L[0]
+            x_ == L[0]
             or (
-                d_score(state, L[0]) > d_score(state, c_r)
-                or d_score(state, L[0]) == d_score(state, c_r)
-                and state.tracks[L[0]] > state.tracks[c_r]
+                d_score(state, L[0]) > d_score(state, x_)
+                or d_score(state, L[0]) == d_score(state, x_)
+                and state.tracks[L[0]] > state.tracks[x_]
             )
         ):
             return False
@@ -3784,8 +3780,8 @@ def walk_32(state, L):
 
 def walk_33(state, L):
     "any(q in players where can_lower(q, r, n)): spec/terraforming_mars/07_cards.rules:39"
-    for c_q in range(state.params["players"]):
-        if state.tracks[30 + NI_resource[L[1]] * 5 + c_q] - L[2] >= (
+    for x_ in range(state.params["players"]):
+        if state.tracks[30 + NI_resource[L[1]] * 5 + x_] - L[2] >= (
             -5 if L[1] == "r_mc" else 0
         ):
             return True
@@ -3794,24 +3790,24 @@ def walk_33(state, L):
 
 def walk_34(state):
     "any(q in players where plants(q) > 0 and not sheltered(p, q)): spec/terraforming_mars/07_cards.rules:49"
-    for c_q in range(state.params["players"]):
-        if state.tracks[15 + c_q] > 0:
+    for x_ in range(state.params["players"]):
+        if state.tracks[15 + x_] > 0:
             return True
     return False
 
 
 def walk_35(state, L):
     "any(q in players where flood_victim(you, q, o)): spec/terraforming_mars/07b_tiles_events.rules:319"
-    for c_q in range(state.params["players"]):
-        if d_flood_victim(state, L[0], c_q, L[3]):
+    for x_ in range(state.params["players"]):
+        if d_flood_victim(state, L[0], x_, L[3]):
             return True
     return False
 
 
 def walk_36(state, L):
     "any(d in played(you) where d.holds == microbes and d != this): spec/terraforming_mars/07c_active.rules:127"
-    for c_d in state.zones[23 + L[0]]:
-        if A_holds[c_d] == "microbes" and c_d != L[1]:
+    for x_ in state.zones[23 + L[0]]:
+        if A_holds[x_] == "microbes" and x_ != L[1]:
             return True
     return False
 

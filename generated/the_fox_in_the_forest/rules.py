@@ -12,7 +12,7 @@
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source bf237b11b2cab0af75dc output 78cd4a97e87b9450407e
+# Fingerprint: source d0443fd1e0c69e3d2e8d output 51b32884475b44e6e7b2
 "The Fox in the Forest: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1155,14 +1155,14 @@ BOTS = {
 
 def walk_0(state, x0, x1):
     "any(d in hand(p) where d.suit == c.suit and d.rank > c.rank): spec/the_fox_in_the_forest/03_tricks.rules:11"
-    for c_d in state.zones[2 + x0]:
-        if A_suit[c_d] == (
+    for x_ in state.zones[2 + x0]:
+        if A_suit[x_] == (
             A_suit[x1]
             if x1 is not None
             else attr_of(
                 A_suit, x1, "suit", "spec/the_fox_in_the_forest/03_tricks.rules:11:46"
             )
-        ) and A_rank[c_d] > (
+        ) and A_rank[x_] > (
             A_rank[x1]
             if x1 is not None
             else attr_of(
@@ -1175,16 +1175,16 @@ def walk_0(state, x0, x1):
 
 def walk_1(state):
     "all(p in players where size(hand(p)) <= 13 and size(played(p)) <= 1): spec/the_fox_in_the_forest/04_round.rules:57"
-    for c_p in PLAYERS:
-        if not (len(state.zones[2 + c_p]) <= 13 and len(state.zones[5 + c_p]) <= 1):
+    for x_ in PLAYERS:
+        if not (len(state.zones[2 + x_]) <= 13 and len(state.zones[5 + x_]) <= 1):
             return False
     return True
 
 
 def walk_2(state):
     "all(p in players where size(won(p)) == 2 * tricks(p)): spec/the_fox_in_the_forest/04_round.rules:60"
-    for c_p in PLAYERS:
-        if not (len(state.zones[7 + c_p]) == 2 * state.tracks[2 + c_p]):
+    for x_ in PLAYERS:
+        if not (len(state.zones[7 + x_]) == 2 * state.tracks[2 + x_]):
             return False
     return True
 

@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source 7ae586ff65aba03bcecd output 460cd57bb261ed2ba6aa
+# Fingerprint: source 3dede6fc2de1bcc2f070 output 0eb99af6677eb09b54d0
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -234,9 +234,6 @@ from .rules import (
     walk_37,
     walk_38,
     walk_39,
-    walk_40,
-    walk_41,
-    walk_42,
 )
 
 # A frame is [step, pc, locals, answer] (runtime/frames.py): STEPS[step](state, frame)
@@ -769,7 +766,7 @@ def p_add_war_to_deck(state, v_w):
 def p_deal_cards(state):
     "phase deal_cards (spec/twilight_struggle/turn.rules:37)"
     # spec: spec/twilight_struggle/turn.rules:38
-    while walk_27(state) and len(state.zones[1]) + len(state.zones[9]) > 0:
+    while walk_25(state) and len(state.zones[1]) + len(state.zones[9]) > 0:
         tick(state, "while", "spec/twilight_struggle/turn.rules:38:5")
         # spec: spec/twilight_struggle/turn.rules:39
         for v_p in PLAYERS:
@@ -887,7 +884,7 @@ def p_twenty_vp_at_military_check(state):
     state.revealed[2 + v_leader] = True
     state.stamps[0] += 1
     # spec: spec/twilight_struggle/victory.rules:85
-    if walk_29(state, v_leader):
+    if walk_27(state, v_leader):
         # spec: spec/twilight_struggle/victory.rules:86
         end_game(
             state,
@@ -912,9 +909,9 @@ def p_held_card_check(state):
         state.revealed[2 + v_p] = True
         state.stamps[0] += 1
     # spec: spec/twilight_struggle/victory.rules:97
-    v_ussr_holds = walk_30(state)
+    v_ussr_holds = walk_28(state)
     # spec: spec/twilight_struggle/victory.rules:98
-    v_usa_holds = walk_31(state)
+    v_usa_holds = walk_29(state)
     # spec: spec/twilight_struggle/victory.rules:99
     if v_ussr_holds and v_usa_holds:
         # spec: spec/twilight_struggle/victory.rules:100
@@ -3597,15 +3594,15 @@ def s_conduct_operations(state, frame):
             # spec: spec/twilight_struggle/operations.rules:55
             player = L[0]
             offered = []
-            if walk_21(state, L):
+            if walk_14(state, L):
                 offered.append(0)
             if False:
                 offered.append(1)
-            if walk_22(state, L):
+            if walk_15(state, L):
                 offered.append(2)
-            if walk_23(state, L):
+            if walk_21(state, L):
                 offered.append(3)
-            if not walk_24(state, L):
+            if not walk_22(state, L):
                 offered.append(4)
             ids, labels = option_names(
                 offered,
@@ -3790,7 +3787,7 @@ def s_realign_with_ops(state, frame):
             # spec: spec/twilight_struggle/operations.rules:144
             pc = 1
         if pc == 1:
-            if not walk_25(state, L):
+            if not walk_23(state, L):
                 pc = 3
                 continue
             tick(state, "while", "spec/twilight_struggle/operations.rules:144:5")
@@ -4235,7 +4232,7 @@ def s_space_discard_ability(state, frame):
             # spec: spec/twilight_struggle/space_race.rules:68
             if (
                 state.tracks[6 + L[0]] >= 6 and state.tracks[6 + (L[0] + 1) % 2] < 6
-            ) and walk_26(state, L):
+            ) and walk_24(state, L):
                 pc = 2
             else:
                 pc = 6
@@ -4389,7 +4386,7 @@ def s_headline_phase(state, frame):
             L[2] = bounded(
                 (
                     1
-                    if walk_28(state)
+                    if walk_26(state)
                     else (
                         0
                         if d_headline_value_of(state, 0) > d_headline_value_of(state, 1)
@@ -4892,7 +4889,7 @@ def sev_blockade(state, frame):
             # spec: spec/twilight_struggle/cards.rules:89
             player = 1
             offered = []
-            if walk_32(state):
+            if walk_30(state):
                 offered.append(0)
             offered.append(1)
             ids, labels = option_names(
@@ -5609,7 +5606,7 @@ def sev_de_stalinization(state, frame):
             # spec: spec/twilight_struggle/cards.rules:346
             pc = 1
         if pc == 1:
-            if not (L[2] < 4 and walk_33(state)):
+            if not (L[2] < 4 and walk_31(state)):
                 pc = 7
                 continue
             tick(state, "while", "spec/twilight_struggle/cards.rules:346:9")
@@ -5785,7 +5782,7 @@ def sev_salt_negotiations(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:183
             activate(state, 20, [], "end_of_turn")
             # spec: spec/twilight_struggle/events_mid.rules:184
-            if walk_34(state):
+            if walk_32(state):
                 pc = 1
             else:
                 pc = 5
@@ -6096,7 +6093,7 @@ def sev_missile_envy(state, frame):
             values = [
                 c_taken
                 for c_taken in state.zones[2 + L[2]]
-                if walk_35(state, L, c_taken)
+                if walk_33(state, L, c_taken)
             ]
             if not values:
                 pc = 2
@@ -6386,7 +6383,7 @@ def sev_puppet_governments(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:567
             player = 1
             offered = []
-            if walk_36(state):
+            if walk_34(state):
                 offered.append(0)
             offered.append(1)
             ids, labels = option_names(
@@ -6989,7 +6986,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             state.counters[2][E_nicaragua] = 0
             state.stamps[10] += 1
             # spec: spec/twilight_struggle/events_late.rules:168
-            if walk_37(state):
+            if walk_35(state):
                 pc = 1
             else:
                 pc = 5
@@ -7111,7 +7108,7 @@ def sev_latin_american_debt_crisis(state, frame):
             # spec: spec/twilight_struggle/events_late.rules:222
             player = 1
             offered = []
-            if walk_32(state):
+            if walk_30(state):
                 offered.append(0)
             offered.append(1)
             ids, labels = option_names(
@@ -7193,9 +7190,9 @@ def sev_tear_down_this_wall(state, frame):
             # spec: spec/twilight_struggle/events_late.rules:268
             player = 1
             offered = []
-            if walk_38(state):
+            if walk_36(state):
                 offered.append(0)
-            if walk_38(state):
+            if walk_36(state):
                 offered.append(1)
             offered.append(2)
             ids, labels = option_names(
@@ -7462,7 +7459,7 @@ def sev_the_cambridge_five(state, frame):
                     "spec/twilight_struggle/events_late.rules:418:9",
                 )
             # spec: spec/twilight_struggle/events_late.rules:420
-            if walk_39(state):
+            if walk_29(state):
                 pc = 1
             else:
                 pc = 5
@@ -7499,7 +7496,7 @@ def sev_the_cambridge_five(state, frame):
         if pc == 3:
             # spec: spec/twilight_struggle/events_late.rules:423
             player = 0
-            values = [c_c for c_c in K_country if walk_40(state, c_c)]
+            values = [c_c for c_c in K_country if walk_37(state, c_c)]
             if not values:
                 pc = 5
                 continue
@@ -7622,7 +7619,7 @@ def sev_che(state, frame):
                 "spec/twilight_struggle/events_mid.rules:766:15",
             )
             # spec: spec/twilight_struggle/events_mid.rules:767
-            if walk_41(state):
+            if walk_38(state):
                 pc = 1
             else:
                 pc = 10
@@ -7697,7 +7694,7 @@ def sev_che(state, frame):
             return
         if pc == 5:
             # spec: spec/twilight_struggle/events_mid.rules:773
-            if state.counters[2][L[3]] < L[4] and walk_42(state, L):
+            if state.counters[2][L[3]] < L[4] and walk_39(state, L):
                 pc = 6
             else:
                 pc = 10

@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source b057def8f9c940b649f7 output 814b3c5d91107427d88f
+# Fingerprint: source 231156cb2f568d14c658 output 6fe9c9dff9a9926ef98f
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -3235,25 +3235,25 @@ def kept_11(state):
 
 def walk_0(state, v_c, v_p):
     "any(x in adjacent(c) where start_influence(p, x) > 0): spec/twilight_struggle/operations.rules:94"
-    for c_x in ADJ[v_c]:
-        if state.counters[3 + v_p][c_x] > 0:
+    for x_ in ADJ[v_c]:
+        if state.counters[3 + v_p][x_] > 0:
             return True
     return False
 
 
 def walk_1(state, v_c, v_p):
     "any(x in hand(p) where x != c and degrades_defcon(x) and their_event(p, x)): spec/twilight_struggle/policies.rules:24"
-    for c_x in state.zones[2 + v_p]:
+    for x_ in state.zones[2 + v_p]:
         if (
-            c_x != v_c
-            and c_x
+            x_ != v_c
+            and x_
             in [
                 E_duck_and_cover,
                 E_we_will_bury_you,
                 E_soviets_shoot_down_kal_007,
                 E_olympic_games,
             ]
-            and A_side[c_x] == (None if v_p is None else (v_p + 1) % 2)
+            and A_side[x_] == (None if v_p is None else (v_p + 1) % 2)
         ):
             return True
     return False
@@ -3261,20 +3261,20 @@ def walk_1(state, v_c, v_p):
 
 def walk_2(state, v_c, v_p):
     "any(x in adjacent(c) where x in country and influence(p, x) > 0): spec/twilight_struggle/policies.rules:176"
-    for c_x in ADJ[v_c]:
-        if c_x in KS_country and state.counters[1 + v_p][c_x] > 0:
+    for x_ in ADJ[v_c]:
+        if x_ in KS_country and state.counters[1 + v_p][x_] > 0:
             return True
     return False
 
 
 def walk_3(state, v_p):
     "any(x in hand(p) where their_event(p, x) and x.ops >= 2 and event_allowed(x, opponent(p))): spec/twilight_struggle/policies.rules:188"
-    for c_x in state.zones[2 + v_p]:
+    for x_ in state.zones[2 + v_p]:
         if (
-            A_side[c_x] == (None if v_p is None else (v_p + 1) % 2)
-            and A_ops[c_x] >= 2
+            A_side[x_] == (None if v_p is None else (v_p + 1) % 2)
+            and A_ops[x_] >= 2
             and event_allowed(
-                state, EVENT_WHEN, c_x, None if v_p is None else (v_p + 1) % 2
+                state, EVENT_WHEN, x_, None if v_p is None else (v_p + 1) % 2
             )
         ):
             return True
@@ -3283,19 +3283,19 @@ def walk_3(state, v_p):
 
 def walk_4(state, v_you):
     "any(c in hand(you) where c.side == opponent(you)): spec/twilight_struggle/cards.rules:329"
-    for c_c in state.zones[2 + v_you]:
-        if A_side[c_c] == (None if v_you is None else (v_you + 1) % 2):
+    for x_ in state.zones[2 + v_you]:
+        if A_side[x_] == (None if v_you is None else (v_you + 1) % 2):
             return True
     return False
 
 
 def walk_5(state):
     "any(c in country where c in middle_east and controls(usa, c)): spec/twilight_struggle/events_mid.rules:798"
-    for c_c in R_middle_east:
-        if c_c in KS_country and (
-            state.counters[1 + 1][c_c] >= A_stability[c_c]
-            and state.counters[1 + 1][c_c] - state.counters[1 + (1 + 1) % 2][c_c]
-            >= A_stability[c_c]
+    for x_ in R_middle_east:
+        if x_ in KS_country and (
+            state.counters[1 + 1][x_] >= A_stability[x_]
+            and state.counters[1 + 1][x_] - state.counters[1 + (1 + 1) % 2][x_]
+            >= A_stability[x_]
         ):
             return True
     return False
@@ -3303,52 +3303,52 @@ def walk_5(state):
 
 def walk_6(state):
     "all(p in players where milops(p) >= 0 and milops(p) <= 5): spec/twilight_struggle/frame.rules:163"
-    for c_p in PLAYERS:
-        if not (state.tracks[4 + c_p] >= 0 and state.tracks[4 + c_p] <= 5):
+    for x_ in PLAYERS:
+        if not (state.tracks[4 + x_] >= 0 and state.tracks[4 + x_] <= 5):
             return False
     return True
 
 
 def walk_7(state):
     "all(p in players where space_race(p) >= 0 and space_race(p) <= 8): spec/twilight_struggle/frame.rules:166"
-    for c_p in PLAYERS:
-        if not (state.tracks[6 + c_p] >= 0 and state.tracks[6 + c_p] <= 8):
+    for x_ in PLAYERS:
+        if not (state.tracks[6 + x_] >= 0 and state.tracks[6 + x_] <= 8):
             return False
     return True
 
 
 def walk_8(state):
     "all(c in country where influence(ussr, c) >= 0 and influence(usa, c) >= 0): spec/twilight_struggle/frame.rules:169"
-    for c_c in K_country:
-        if not (state.counters[1][c_c] >= 0 and state.counters[2][c_c] >= 0):
+    for x_ in K_country:
+        if not (state.counters[1][x_] >= 0 and state.counters[2][x_] >= 0):
             return False
     return True
 
 
 def walk_9(state):
     "all(p in players where size(hand(p)) <= 9): spec/twilight_struggle/frame.rules:172"
-    for c_p in PLAYERS:
-        if not (len(state.zones[2 + c_p]) <= 9):
+    for x_ in PLAYERS:
+        if not (len(state.zones[2 + x_]) <= 9):
             return False
     return True
 
 
 def walk_10(state):
     "all(p in players where size(headline(p)) <= 1): spec/twilight_struggle/frame.rules:179"
-    for c_p in PLAYERS:
-        if not (len(state.zones[6 + c_p]) <= 1):
+    for x_ in PLAYERS:
+        if not (len(state.zones[6 + x_]) <= 1):
             return False
     return True
 
 
 def walk_11(state, v_you):
     "any(c in country where in_latin_america(c) and safe_free_coup(you, c)): spec/twilight_struggle/policies.rules:382"
-    for c_c in K_country:
-        if (c_c in RS_central_america or c_c in RS_south_america) and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+    for x_ in K_country:
+        if (x_ in RS_central_america or x_ in RS_south_america) and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][x_] > 0
             and not (
                 state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                and q_coup_defcon_loss(state, v_you, x_) > 0
                 or is_active(state, 17, [v_you])
             )
         ):
@@ -3358,12 +3358,12 @@ def walk_11(state, v_you):
 
 def walk_12(state, v_you):
     "any(c in country where c in europe and safe_free_coup(you, c)): spec/twilight_struggle/policies.rules:387"
-    for c_c in R_europe:
-        if c_c in KS_country and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+    for x_ in R_europe:
+        if x_ in KS_country and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][x_] > 0
             and not (
                 state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                and q_coup_defcon_loss(state, v_you, x_) > 0
                 or is_active(state, 17, [v_you])
             )
         ):
@@ -3373,12 +3373,12 @@ def walk_12(state, v_you):
 
 def walk_13(state, v_you):
     "any(c in adjacent(nicaragua) where c in country and safe_free_coup(you, c)): spec/twilight_struggle/policies.rules:394"
-    for c_c in ADJ[E_nicaragua]:
-        if c_c in KS_country and (
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+    for x_ in ADJ[E_nicaragua]:
+        if x_ in KS_country and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][x_] > 0
             and not (
                 state.tracks[0] <= 2
-                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                and q_coup_defcon_loss(state, v_you, x_) > 0
                 or is_active(state, 17, [v_you])
             )
         ):
@@ -3388,31 +3388,31 @@ def walk_13(state, v_you):
 
 def walk_14(state, L):
     "any(x in country where may_place_influence(p, x)): spec/twilight_struggle/events_late.rules:38"
-    for c_x in K_country:
-        if d_may_place_influence(state, L[0], c_x):
+    for x_ in K_country:
+        if d_may_place_influence(state, L[0], x_):
             return True
     return False
 
 
 def walk_15(state, L):
     "any(x in country where realign_target(p, x)): spec/twilight_struggle/events_late.rules:41"
-    for c_x in K_country:
+    for x_ in K_country:
         if state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
-            c_x
-        ] > 0 and allowed_realign(state, L[0], c_x):
+            x_
+        ] > 0 and allowed_realign(state, L[0], x_):
             return True
     return False
 
 
 def walk_16(state, L):
     "any(c in country where c in r and influence(p, c) > 0 and event_tally(c) == 0): spec/twilight_struggle/events_late.rules:240"
-    for c_c in collection_of(
+    for x_ in collection_of(
         state, L[2], REGION_MEMBERS, "spec/twilight_struggle/events_late.rules:240:45"
     ):
         if (
-            c_c in KS_country
-            and state.counters[1 + L[0]][c_c] > 0
-            and state.counters[0][c_c] == 0
+            x_ in KS_country
+            and state.counters[1 + L[0]][x_] > 0
+            and state.counters[0][x_] == 0
         ):
             return True
     return False
@@ -3420,12 +3420,12 @@ def walk_16(state, L):
 
 def walk_17(state, L):
     "any(c in country where c in r and influence(opponent(p), c) > 0): spec/twilight_struggle/events_late.rules:287"
-    for c_c in collection_of(
+    for x_ in collection_of(
         state, L[2], REGION_MEMBERS, "spec/twilight_struggle/events_late.rules:287:52"
     ):
         if (
-            c_c in KS_country
-            and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c] > 0
+            x_ in KS_country
+            and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][x_] > 0
         ):
             return True
     return False
@@ -3433,19 +3433,19 @@ def walk_17(state, L):
 
 def walk_18(state):
     "any(c in country where influence(usa, c) > 0): spec/twilight_struggle/events_late.rules:469"
-    for c_c in K_country:
-        if state.counters[2][c_c] > 0:
+    for x_ in K_country:
+        if state.counters[2][x_] > 0:
             return True
     return False
 
 
 def walk_19(state, L):
     "any(c in hand(p) where trap_discard_ok(p, c)): spec/twilight_struggle/events_mid.rules:141"
-    for c_c in state.zones[2 + L[0]]:
+    for x_ in state.zones[2 + L[0]]:
         if (
-            state.location[c_c] == 2 + L[0]
-            and not A_scoring[c_c]
-            and q_ops_value(state, L[0], c_c) >= 2
+            state.location[x_] == 2 + L[0]
+            and not A_scoring[x_]
+            and q_ops_value(state, L[0], x_) >= 2
         ):
             return True
     return False
@@ -3453,188 +3453,162 @@ def walk_19(state, L):
 
 def walk_20(state, L):
     "any(c in country where in_latin_america(c) and influence(opponent(p), c) > 0): spec/twilight_struggle/events_mid.rules:268"
-    for c_c in K_country:
-        if (c_c in RS_central_america or c_c in RS_south_america) and state.counters[
+    for x_ in K_country:
+        if (x_ in RS_central_america or x_ in RS_south_america) and state.counters[
             1 + (None if L[0] is None else (L[0] + 1) % 2)
-        ][c_c] > 0:
+        ][x_] > 0:
             return True
     return False
 
 
 def walk_21(state, L):
-    "any(c in country where may_place_influence(p, c)): spec/twilight_struggle/operations.rules:56"
-    for c_c in K_country:
-        if d_may_place_influence(state, L[0], c_c):
+    "any(c in country where influence(opponent(p), c) > 0 and allowed coup(p, c)): spec/twilight_struggle/operations.rules:68"
+    for x_ in K_country:
+        if state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
+            x_
+        ] > 0 and allowed_coup(state, L[0], x_):
             return True
     return False
 
 
 def walk_22(state, L):
-    "any(c in country where realign_target(p, c)): spec/twilight_struggle/operations.rules:64"
-    for c_c in K_country:
-        if state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
-            c_c
-        ] > 0 and allowed_realign(state, L[0], c_c):
-            return True
-    return False
-
-
-def walk_23(state, L):
-    "any(c in country where influence(opponent(p), c) > 0 and allowed coup(p, c)): spec/twilight_struggle/operations.rules:68"
-    for c_c in K_country:
-        if state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
-            c_c
-        ] > 0 and allowed_coup(state, L[0], c_c):
-            return True
-    return False
-
-
-def walk_24(state, L):
     "any(c in country where may_place_influence(p, c) or realign_target(p, c) or (influence(opponent(p), c) > 0 and allowed coup(p, c))): spec/twilight_struggle/operations.rules:75"
-    for c_c in K_country:
+    for x_ in K_country:
         if (
-            d_may_place_influence(state, L[0], c_c)
-            or state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c] > 0
-            and allowed_realign(state, L[0], c_c)
-            or state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c] > 0
-            and allowed_coup(state, L[0], c_c)
+            d_may_place_influence(state, L[0], x_)
+            or state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][x_] > 0
+            and allowed_realign(state, L[0], x_)
+            or state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][x_] > 0
+            and allowed_coup(state, L[0], x_)
         ):
             return True
     return False
 
 
-def walk_25(state, L):
+def walk_23(state, L):
     "any(c in country where realign_target(p, c) and budget_in(c, ops, spent, asia_live, sea_live) >= 1): spec/twilight_struggle/operations.rules:144"
-    for c_c in K_country:
+    for x_ in K_country:
         if (
-            state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c] > 0
-            and allowed_realign(state, L[0], c_c)
-        ) and L[1] - L[4] + (L[5] if c_c in RS_asia else 0) + (
-            L[6] if c_c in RS_southeast_asia else 0
+            state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][x_] > 0
+            and allowed_realign(state, L[0], x_)
+        ) and L[1] - L[4] + (L[5] if x_ in RS_asia else 0) + (
+            L[6] if x_ in RS_southeast_asia else 0
         ) >= 1:
             return True
     return False
 
 
-def walk_26(state, L):
+def walk_24(state, L):
     "any(c in hand(p) where not c.scoring): spec/twilight_struggle/space_race.rules:68"
-    for c_c in state.zones[2 + L[0]]:
-        if not A_scoring[c_c]:
+    for x_ in state.zones[2 + L[0]]:
+        if not A_scoring[x_]:
             return True
     return False
 
 
-def walk_27(state):
+def walk_25(state):
     "any(p in players where wants_cards(p)): spec/twilight_struggle/turn.rules:38"
-    for c_p in PLAYERS:
-        if len(state.zones[2 + c_p]) < (9 if state.tracks[2] >= 4 else 8):
+    for x_ in PLAYERS:
+        if len(state.zones[2 + x_]) < (9 if state.tracks[2] >= 4 else 8):
+            return True
+    return False
+
+
+def walk_26(state):
+    "any(c in headline(usa) where headline_goes_first(c)): spec/twilight_struggle/turn.rules:65"
+    for x_ in state.zones[7]:
+        if x_ == E_defectors:
+            return True
+    return False
+
+
+def walk_27(state, v_leader):
+    "any(c in hand(leader) where c.scoring): spec/twilight_struggle/victory.rules:85"
+    for x_ in state.zones[2 + v_leader]:
+        if A_scoring[x_]:
             return True
     return False
 
 
 def walk_28(state):
-    "any(c in headline(usa) where headline_goes_first(c)): spec/twilight_struggle/turn.rules:65"
-    for c_c in state.zones[7]:
-        if c_c == E_defectors:
+    "any(c in hand(ussr) where c.scoring): spec/twilight_struggle/victory.rules:97"
+    for x_ in state.zones[2]:
+        if A_scoring[x_]:
             return True
     return False
 
 
-def walk_29(state, v_leader):
-    "any(c in hand(leader) where c.scoring): spec/twilight_struggle/victory.rules:85"
-    for c_c in state.zones[2 + v_leader]:
-        if A_scoring[c_c]:
+def walk_29(state):
+    "any(c in hand(usa) where c.scoring): spec/twilight_struggle/victory.rules:98"
+    for x_ in state.zones[3]:
+        if A_scoring[x_]:
             return True
     return False
 
 
 def walk_30(state):
-    "any(c in hand(ussr) where c.scoring): spec/twilight_struggle/victory.rules:97"
-    for c_c in state.zones[2]:
-        if A_scoring[c_c]:
+    "any(c in hand(usa) where ops_value(usa, c) >= 3): spec/twilight_struggle/cards.rules:91"
+    for x_ in state.zones[3]:
+        if q_ops_value(state, 1, x_) >= 3:
             return True
     return False
 
 
 def walk_31(state):
-    "any(c in hand(usa) where c.scoring): spec/twilight_struggle/victory.rules:98"
-    for c_c in state.zones[3]:
-        if A_scoring[c_c]:
+    "any(c in country where influence(ussr, c) > 0): spec/twilight_struggle/cards.rules:346"
+    for x_ in K_country:
+        if state.counters[1][x_] > 0:
             return True
     return False
 
 
 def walk_32(state):
-    "any(c in hand(usa) where ops_value(usa, c) >= 3): spec/twilight_struggle/cards.rules:91"
-    for c_c in state.zones[3]:
-        if q_ops_value(state, 1, c_c) >= 3:
-            return True
-    return False
-
-
-def walk_33(state):
-    "any(c in country where influence(ussr, c) > 0): spec/twilight_struggle/cards.rules:346"
-    for c_c in K_country:
-        if state.counters[1][c_c] > 0:
-            return True
-    return False
-
-
-def walk_34(state):
     "any(c in discard where not c.scoring): spec/twilight_struggle/events_mid.rules:184"
-    for c_c in state.zones[9]:
-        if not A_scoring[c_c]:
+    for x_ in state.zones[9]:
+        if not A_scoring[x_]:
             return True
     return False
 
 
-def walk_35(state, L, c_taken):
+def walk_33(state, L, c_taken):
     "all(c in hand(them) where c.ops <= taken.ops): spec/twilight_struggle/events_mid.rules:314"
-    for c_c in state.zones[2 + L[2]]:
-        if not (A_ops[c_c] <= A_ops[c_taken]):
+    for x_ in state.zones[2 + L[2]]:
+        if not (A_ops[x_] <= A_ops[c_taken]):
             return False
     return True
 
 
-def walk_36(state):
+def walk_34(state):
     "any(c in country where empty_country(c)): spec/twilight_struggle/events_mid.rules:569"
-    for c_c in K_country:
-        if state.counters[2][c_c] == 0 and state.counters[1][c_c] == 0:
+    for x_ in K_country:
+        if state.counters[2][x_] == 0 and state.counters[1][x_] == 0:
             return True
     return False
 
 
-def walk_37(state):
+def walk_35(state):
     "any(c in country where c in adjacent(nicaragua) and influence(usa, c) > 0): spec/twilight_struggle/events_late.rules:168"
-    for c_c in ADJ[E_nicaragua]:
-        if c_c in KS_country and state.counters[2][c_c] > 0:
+    for x_ in ADJ[E_nicaragua]:
+        if x_ in KS_country and state.counters[2][x_] > 0:
             return True
     return False
 
 
-def walk_38(state):
+def walk_36(state):
     "any(c in country where c in europe and influence(ussr, c) > 0): spec/twilight_struggle/events_late.rules:270"
-    for c_c in R_europe:
-        if c_c in KS_country and state.counters[1][c_c] > 0:
+    for x_ in R_europe:
+        if x_ in KS_country and state.counters[1][x_] > 0:
             return True
     return False
 
 
-def walk_39(state):
-    "any(s in hand(usa) where s.scoring): spec/twilight_struggle/events_late.rules:420"
-    for c_s in state.zones[3]:
-        if A_scoring[c_s]:
-            return True
-    return False
-
-
-def walk_40(state, c_c):
+def walk_37(state, c_c):
     "any(s in hand(usa) where s.scoring and c in scoring_region_of(s)): spec/twilight_struggle/events_late.rules:424"
-    for c_s in state.zones[3]:
-        if A_scoring[c_s] and member_of(
+    for x_ in state.zones[3]:
+        if A_scoring[x_] and member_of(
             state,
             c_c,
-            d_scoring_region_of(state, c_s),
+            d_scoring_region_of(state, x_),
             REGION_SETS,
             "spec/twilight_struggle/events_late.rules:424:66",
         ):
@@ -3642,34 +3616,32 @@ def walk_40(state, c_c):
     return False
 
 
-def walk_41(state):
+def walk_38(state):
     "any(c in country where che_target(c)): spec/twilight_struggle/events_mid.rules:767"
-    for c_c in K_country:
+    for x_ in K_country:
         if (
-            not A_battleground[c_c]
+            not A_battleground[x_]
             and (
-                (c_c in RS_central_america or c_c in RS_south_america)
-                or c_c in RS_africa
+                (x_ in RS_central_america or x_ in RS_south_america) or x_ in RS_africa
             )
-            and state.counters[2][c_c] > 0
-            and allowed_coup(state, 0, c_c)
+            and state.counters[2][x_] > 0
+            and allowed_coup(state, 0, x_)
         ):
             return True
     return False
 
 
-def walk_42(state, L):
+def walk_39(state, L):
     "any(c in country where che_target(c) and c != first): spec/twilight_struggle/events_mid.rules:774"
-    for c_c in K_country:
+    for x_ in K_country:
         if (
-            not A_battleground[c_c]
+            not A_battleground[x_]
             and (
-                (c_c in RS_central_america or c_c in RS_south_america)
-                or c_c in RS_africa
+                (x_ in RS_central_america or x_ in RS_south_america) or x_ in RS_africa
             )
-            and state.counters[2][c_c] > 0
-            and allowed_coup(state, 0, c_c)
-        ) and c_c != L[3]:
+            and state.counters[2][x_] > 0
+            and allowed_coup(state, 0, x_)
+        ) and x_ != L[3]:
             return True
     return False
 

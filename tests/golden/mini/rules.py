@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 4570cfde79b667d9c2f8 output ba6d678ff83380000258
+# Fingerprint: source 0abfdd5ab5667a0c23fd output a8be80babbb8b813c25a
 "Mini: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.values import attr_of
@@ -95,16 +95,16 @@ BOTS = {}
 
 def walk_0(state, x0):
     "any(d in hand(p) where d.colour == warm): tests/specs/mini/mini.rules:50"
-    for c_d in state.zones[2 + x0]:
-        if A_colour[c_d] == "warm":
+    for x_ in state.zones[2 + x0]:
+        if A_colour[x_] == "warm":
             return True
     return False
 
 
 def walk_1(state):
     "all(p in players where score(p) >= 0): tests/specs/mini/mini.rules:87"
-    for c_p in PLAYERS:
-        if not (state.tracks[c_p] >= 0):
+    for x_ in PLAYERS:
+        if not (state.tracks[x_] >= 0):
             return False
     return True
 
