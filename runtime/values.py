@@ -182,6 +182,37 @@ def event_allowed(state: State, whens: Mapping[int, Callable[..., Any]], card: i
     return True if when is None else bool(when(state, player, card))
 
 
+# ------------------------------------------------------------------ kept defines that pay
+
+KEEP_TRIAL = 2000  # look-ups of a kept define counted before it is decided whether keeping pays
+KEEP_SHARE = 8  # keeping goes on when at least one look-up in this many found the value kept
+
+
+class Keeping:
+    """Whether each kept define of a generated module still keeps its values (compiler/codegen/
+    kept.py): `mode[n]` 2 on trial, 1 keeping, 0 not. On trial its look-ups are counted; after
+    KEEP_TRIAL it keeps on when at least one in KEEP_SHARE found its value, and stops keeping for
+    the rest of the process when not. A define asked once per option of a decision whose move
+    changes what it reads never finds its value: keeping would cost it a key, a look-up and a
+    store every time, and every copy of the state the values stored. Kept or not, a define's
+    value is the same; only the time it takes differs."""
+
+    __slots__ = ("mode", "hits", "looks")
+
+    def __init__(self, count: int):
+        self.mode = [2] * count
+        self.hits = [0] * count
+        self.looks = [0] * count
+
+    def looked(self, n: int, found: bool) -> None:
+        """One look-up of define `n` on trial, which found its value or not."""
+        if found:
+            self.hits[n] += 1
+        looks = self.looks[n] = self.looks[n] + 1
+        if looks >= KEEP_TRIAL:
+            self.mode[n] = 1 if self.hits[n] * KEEP_SHARE >= looks else 0
+
+
 # ------------------------------------------------------------------ the bound of whole numbers
 
 # Whole numbers a rule keeps are signed 64-bit (docs/LANGUAGE.md, "Values and types"): a value

@@ -68,3 +68,44 @@ def test_snapshots_hold_no_stamps_or_kept_lists():
     assert "memo" not in data and "stamps" not in data
     back = State.from_json(data)
     assert back.memo == {} and len(back.stamps) >= 2
+
+
+def test_a_kept_define_keeps_on_only_while_enough_look_ups_find_its_value():
+    from runtime.values import KEEP_SHARE, KEEP_TRIAL, Keeping
+    keeping = Keeping(3)
+    enough = KEEP_TRIAL // KEEP_SHARE  # one look-up in KEEP_SHARE, just
+    for n, hits in ((0, 0), (1, enough), (2, enough - 1)):
+        for look in range(KEEP_TRIAL - 1):
+            keeping.looked(n, look < hits)
+    assert keeping.mode == [2, 2, 2]  # still on trial
+    for n in range(3):
+        keeping.looked(n, False)
+    assert keeping.mode == [0, 1, 0]
+
+
+def _games(program, seeds) -> list:
+    from runtime.simulate import play_game
+    return [(g.winner, g.reason, g.decisions, g.tracks)
+            for g in (play_game(program, s, ("policy", "policy"), {}) for s in seeds)]
+
+
+def test_keeping_or_not_the_games_are_the_same(monkeypatch):
+    """Kept values on, off, or on trial (the default): the same games, move for move; and on
+    trial some defines of Twilight Struggle's policy stop keeping while those that find their
+    values keep on."""
+    from runtime.values import KEEP_SHARE, Keeping
+    program = import_program(GENERATED_ROOT / "twilight_struggle", "twilight_struggle")
+    rules = importlib.import_module(f"{type(program).__module__}.rules")  # the program's own
+    count = len(rules.KEEPING.mode)
+    games = {}
+    for mode in (1, 0, 2):
+        keeping = Keeping(count)
+        keeping.mode = [mode] * count
+        monkeypatch.setattr(rules, "KEEPING", keeping)
+        monkeypatch.setattr(rules, "KEEPS", keeping.mode)
+        games[mode] = _games(program, range(1, 9))
+    assert games[0] == games[1] == games[2]
+    assert 0 in keeping.mode  # some define's trial ended: it stopped keeping
+    hits, looks = keeping.hits, keeping.looks
+    paying = [n for n in range(count) if hits[n] * KEEP_SHARE >= looks[n] > 0]
+    assert paying and all(keeping.mode[n] for n in paying)  # one that finds its values keeps on

@@ -31,7 +31,7 @@ RUNTIME_NAMES = {
         "enter_event", "leave_event", "tick",
     ),
     "runtime.values": (
-        "attr_of", "bounded", "collection_of", "deciding_of", "end_reason_of", "event_allowed", "fill_prompt", "in_zone", "int_range",
+        "Keeping", "attr_of", "bounded", "collection_of", "deciding_of", "end_reason_of", "event_allowed", "fill_prompt", "in_zone", "int_range",
         "label_of", "losers_of", "member_of", "union_of", "opponent_of", "option_names", "owner_of", "reachable", "rule_error",
         "rule_error_of", "RULE_FAILURES", "some_card", "text_of",
         "unknown_function", "unknown_name", "winner_of", "zone_slot", "zone_value",
@@ -71,6 +71,8 @@ class Gen:
             self._define(name, "procedures")
         for name in ("TEST_STEPS", "TEST_BLOCKS", "TEST_EXPECTS", "TEST_SIDES"):
             self._define(name, "tests")
+        for name in ("KEEPING", "KEEPS"):  # whether each kept define keeps (rules.py.j2)
+            self._define(name, "rules")
         self.routines: list[Routine] = []
         self.by_key: dict[str, Routine] = {}
         self._routines()

@@ -15,7 +15,11 @@ true of it); a view that hides cards (runtime/policy.py) and a re-dealt world
 (runtime/search.py) start with none.
 
 Defines are kept the same way (define_stamps): a define of a number or a truth that walks
-enough items keeps its value in state.memo by its name and arguments (rules.py.j2).
+enough items keeps its value in state.memo by its name and arguments (rules.py.j2), while that
+pays. Whether it does is not in the rules: a define asked once per option of a decision whose
+move changes what it reads never finds its value, one asked by several rules between two moves
+often does. So each kept define counts its look-ups on trial and stops keeping when too few find
+their value (runtime/values.py, Keeping); its values are the same either way.
 """
 
 from __future__ import annotations

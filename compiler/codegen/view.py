@@ -42,6 +42,7 @@ class FunctionView:
     # A define that is an `any` or `all`: a loop that returns at the first deciding member
     # instead of a generator expression (no closure: cheaper, and its native build typed).
     loop: Loop | None = None
+    keeping: int = 0  # a kept define's place in its module's KEEPING (runtime/values.py: Keeping)
 
     @property
     def kept_key(self) -> str:
@@ -184,8 +185,14 @@ class ViewBuilder:
 
     # ------------------------------------------------------------ rules.py
     def build_rules(self) -> dict[str, Any]:
+        defines = [self.define(d) for d in self.model.defines.values()]
+        kept = [f for f in defines if f.kept is not None]
+        for place, f in enumerate(kept):
+            f.keeping = place
         return {
-            "defines": [self.define(d) for d in self.model.defines.values()],
+            "defines": defines,
+            "keeping": self.gen.ref("Keeping") if kept else None,
+            "kept_defines": len(kept),
             "quantities": [self.quantity(q) for q in self.model.quantities.values()],
             "allowed": [self.allowed(a) for a in self.gen.allowed],
             "whens": self.event_whens(),

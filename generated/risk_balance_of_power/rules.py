@@ -16,12 +16,12 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 685382112b3b677c5e16 output 8e71a495ae61acba65b6
+# Fingerprint: source f2628c2412eb535c64ed output 7d1bfeb35eade85999e3
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
 from runtime.policy import keep_best
-from runtime.values import attr_of, collection_of, member_of, reachable
+from runtime.values import Keeping, attr_of, collection_of, member_of, reachable
 from .tables import (
     ADJ,
     A_anzahl,
@@ -40,6 +40,10 @@ from .tables import (
 )
 
 # ---------------------------------------------------------------- defines
+
+# Whether each kept define still keeps its values: while that pays (runtime/values.py).
+KEEPING = Keeping(26)
+KEEPS = KEEPING.mode
 
 
 def d_armee_einheiten(state):
@@ -131,53 +135,71 @@ def d_armeen_auf(state, v_g):
 def d_einheiten_auf_dem_plan(state, v_p):
     "define einheiten_auf_dem_plan"
     # spec: spec/risk_balance_of_power/04_rules.rules:13
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[11],)
-    key = ("d_einheiten_auf_dem_plan", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[0]
+    if keeping:
+        s = state.stamps
+        stamp = (s[11],)
+        key = ("d_einheiten_auf_dem_plan", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(0, True)
+            return kept[1]
     value = sum([state.counters[v_p][c_g] for c_g in K_gebiet])
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(0, False)
     return value
 
 
 def d_einheiten_insgesamt(state, v_p):
     "define einheiten_insgesamt"
     # spec: spec/risk_balance_of_power/04_rules.rules:14
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[2],
-        s[3],
-        s[5],
-        s[11],
-    )
-    key = ("d_einheiten_insgesamt", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[1]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[2],
+            s[3],
+            s[5],
+            s[11],
+        )
+        key = ("d_einheiten_insgesamt", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(1, True)
+            return kept[1]
     value = (
         d_einheiten_auf_dem_plan(state, v_p)
         + state.tracks[v_p]
         + state.tracks[2 + v_p]
         + state.tracks[5 + v_p]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(1, False)
     return value
 
 
 def d_gebiete_von(state, v_p):
     "define gebiete_von"
     # spec: spec/risk_balance_of_power/04_rules.rules:17
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[11],)
-    key = ("d_gebiete_von", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[2]
+    if keeping:
+        s = state.stamps
+        stamp = (s[11],)
+        key = ("d_gebiete_von", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(2, True)
+            return kept[1]
     value = len(
         [
             c_g
@@ -186,23 +208,30 @@ def d_gebiete_von(state, v_p):
             if kept_[1] or state.counters[v_p][c_g] > 0
         ]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(2, False)
     return value
 
 
 def d_staedte_von(state, v_p):
     "define staedte_von"
     # spec: spec/risk_balance_of_power/04_rules.rules:20
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[11],
-        s[13],
-    )
-    key = ("d_staedte_von", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[3]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[11],
+            s[13],
+        )
+        key = ("d_staedte_von", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(3, True)
+            return kept[1]
     value = len(
         [
             c_g
@@ -210,7 +239,10 @@ def d_staedte_von(state, v_p):
             if state.counters[3][c_g] > 0 and state.counters[v_p][c_g] > 0
         ]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(3, False)
     return value
 
 
@@ -223,16 +255,20 @@ def d_ist_hauptstadt(state, v_g):
 def d_hauptstaedte_von(state, v_p):
     "define hauptstaedte_von"
     # spec: spec/risk_balance_of_power/04_rules.rules:24
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[11],
-        s[14],
-    )
-    key = ("d_hauptstaedte_von", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[4]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[11],
+            s[14],
+        )
+        key = ("d_hauptstaedte_von", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(4, True)
+            return kept[1]
     value = len(
         [
             c_g
@@ -243,29 +279,39 @@ def d_hauptstaedte_von(state, v_p):
             and state.counters[v_p][c_g] > 0
         ]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(4, False)
     return value
 
 
 def d_haelt_eigene_hauptstadt(state, v_p):
     "define haelt_eigene_hauptstadt"
     # spec: spec/risk_balance_of_power/04_rules.rules:26
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[11],
-        s[14],
-    )
-    key = ("d_haelt_eigene_hauptstadt", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[5]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[11],
+            s[14],
+        )
+        key = ("d_haelt_eigene_hauptstadt", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(5, True)
+            return kept[1]
     value = False
     for c_g in K_gebiet:
         if state.counters[4 + v_p][c_g] > 0 and state.counters[v_p][c_g] > 0:
             value = True
             break
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(5, False)
     return value
 
 
@@ -283,15 +329,22 @@ def d_kontrolliert_region(state, v_p, v_r):
 def d_regionen_von(state, v_p):
     "define regionen_von"
     # spec: spec/risk_balance_of_power/04_rules.rules:32
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[11],)
-    key = ("d_regionen_von", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[6]
+    if keeping:
+        s = state.stamps
+        stamp = (s[11],)
+        key = ("d_regionen_von", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(6, True)
+            return kept[1]
     value = len([c_r for c_r in K_region if d_kontrolliert_region(state, v_p, c_r)])
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(6, False)
     return value
 
 
@@ -304,125 +357,171 @@ def d_einheiten_je_hauptstadt(state):
 def d_verstaerkung_fuer_gebiete(state, v_p):
     "define verstaerkung_fuer_gebiete"
     # spec: spec/risk_balance_of_power/04_rules.rules:40
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[11],
-        s[13],
-    )
-    key = ("d_verstaerkung_fuer_gebiete", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[7]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[11],
+            s[13],
+        )
+        key = ("d_verstaerkung_fuer_gebiete", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(7, True)
+            return kept[1]
     value = max(3, (d_gebiete_von(state, v_p) + d_staedte_von(state, v_p)) // 3)
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(7, False)
     return value
 
 
 def d_verstaerkung_fuer_regionen(state, v_p):
     "define verstaerkung_fuer_regionen"
     # spec: spec/risk_balance_of_power/04_rules.rules:41
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[11],)
-    key = ("d_verstaerkung_fuer_regionen", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[8]
+    if keeping:
+        s = state.stamps
+        stamp = (s[11],)
+        key = ("d_verstaerkung_fuer_regionen", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(8, True)
+            return kept[1]
     value = sum(
         [A_bonus[c_r] for c_r in K_region if d_kontrolliert_region(state, v_p, c_r)]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(8, False)
     return value
 
 
 def d_verstaerkung_fuer_hauptstaedte(state, v_p):
     "define verstaerkung_fuer_hauptstaedte"
     # spec: spec/risk_balance_of_power/04_rules.rules:43
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[11],
-        s[14],
-    )
-    key = ("d_verstaerkung_fuer_hauptstaedte", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[9]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[11],
+            s[14],
+        )
+        key = ("d_verstaerkung_fuer_hauptstaedte", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(9, True)
+            return kept[1]
     value = d_hauptstaedte_von(state, v_p) * 1
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(9, False)
     return value
 
 
 def d_verstaerkung_ohne_karten(state, v_p):
     "define verstaerkung_ohne_karten"
     # spec: spec/risk_balance_of_power/04_rules.rules:45
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[11],
-        s[13],
-        s[14],
-    )
-    key = ("d_verstaerkung_ohne_karten", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[10]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[11],
+            s[13],
+            s[14],
+        )
+        key = ("d_verstaerkung_ohne_karten", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(10, True)
+            return kept[1]
     value = (
         max(3, (d_gebiete_von(state, v_p) + d_staedte_von(state, v_p)) // 3)
         + d_verstaerkung_fuer_regionen(state, v_p)
         + d_hauptstaedte_von(state, v_p) * 1
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(10, False)
     return value
 
 
 def d_neutrale_armee_besiegt(state):
     "define neutrale_armee_besiegt"
     # spec: spec/risk_balance_of_power/04_rules.rules:52
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[12],)
-    key = "d_neutrale_armee_besiegt"
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[11]
+    if keeping:
+        s = state.stamps
+        stamp = (s[12],)
+        key = "d_neutrale_armee_besiegt"
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(11, True)
+            return kept[1]
     value = not walk_0(state)
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(11, False)
     return value
 
 
 def d_schwierige_gebiete_von(state, v_p):
     "define schwierige_gebiete_von"
     # spec: spec/risk_balance_of_power/04_rules.rules:53
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[11],)
-    key = ("d_schwierige_gebiete_von", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[12]
+    if keeping:
+        s = state.stamps
+        stamp = (s[11],)
+        key = ("d_schwierige_gebiete_von", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(12, True)
+            return kept[1]
     value = len(
         [c_g for c_g in K_gebiet if A_schwierig[c_g] and state.counters[v_p][c_g] > 0]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(12, False)
     return value
 
 
 def d_mission_erfuellt(state, v_p, v_m):
     "define mission_erfuellt"
     # spec: spec/risk_balance_of_power/04_rules.rules:55
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[11],
-        s[12],
-        s[13],
-    )
-    key = ("d_mission_erfuellt", v_p, v_m)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[13]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[11],
+            s[12],
+            s[13],
+        )
+        key = ("d_mission_erfuellt", v_p, v_m)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(13, True)
+            return kept[1]
     value = (
         d_staedte_von(state, v_p)
         >= (
@@ -532,7 +631,10 @@ def d_mission_erfuellt(state, v_p, v_m):
             )
         )
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(13, False)
     return value
 
 
@@ -545,21 +647,28 @@ def d_missionen_zum_sieg(state):
 def d_missionssieg(state, v_p):
     "define missionssieg"
     # spec: spec/risk_balance_of_power/04_rules.rules:67
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[11],
-        s[14],
-    )
-    key = ("d_missionssieg", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[14]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[11],
+            s[14],
+        )
+        key = ("d_missionssieg", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(14, True)
+            return kept[1]
     value = bool(
         len(state.zones[7 + v_p]) >= 3 and d_haelt_eigene_hauptstadt(state, v_p)
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(14, False)
     return value
 
 
@@ -591,19 +700,26 @@ def d_kann_angreifen_von(state, v_p, v_von):
 def d_kann_angreifen(state, v_p):
     "define kann_angreifen"
     # spec: spec/risk_balance_of_power/05_conquest.rules:19
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[11],)
-    key = ("d_kann_angreifen", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[15]
+    if keeping:
+        s = state.stamps
+        stamp = (s[11],)
+        key = ("d_kann_angreifen", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(15, True)
+            return kept[1]
     value = False
     for c_g in K_gebiet:
         if d_kann_angreifen_von(state, v_p, c_g):
             value = True
             break
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(15, False)
     return value
 
 
@@ -649,16 +765,20 @@ def d_gebietswert(state, v_p, v_g):
 def d_lage(state, v_p):
     "define lage"
     # spec: spec/risk_balance_of_power/08_bots.rules:14
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[11],
-        s[13],
-    )
-    key = ("d_lage", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[16]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[11],
+            s[13],
+        )
+        key = ("d_lage", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(16, True)
+            return kept[1]
     value = sum(
         [
             6
@@ -670,27 +790,34 @@ def d_lage(state, v_p):
             if kept_[1] or state.counters[v_p][c_g] > 0
         ]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(16, False)
     return value
 
 
 def d_feldherr_wert(state, v_p):
     "define feldherr_wert"
     # spec: spec/risk_balance_of_power/08_bots.rules:16
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[3],
-        s[11],
-        s[12],
-        s[13],
-        s[14],
-    )
-    key = ("d_feldherr_wert", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[17]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[3],
+            s[11],
+            s[12],
+            s[13],
+            s[14],
+        )
+        key = ("d_feldherr_wert", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(17, True)
+            return kept[1]
     value = (
         80 * len(state.zones[7 + v_p])
         + (30 if d_haelt_eigene_hauptstadt(state, v_p) else 0)
@@ -701,7 +828,10 @@ def d_feldherr_wert(state, v_p):
         + state.tracks[2 + v_p]
         + 3 * len(state.zones[2 + v_p])
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(17, False)
     return value
 
 
@@ -752,21 +882,25 @@ def d_zielwert(state, v_p, v_v, v_z):
 def d_angriffsaussicht(state, v_p):
     "define angriffsaussicht"
     # spec: spec/risk_balance_of_power/08_bots.rules:32
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[11],
-        s[12],
-        s[13],
-        s[15],
-        s[19],
-        s[20],
-        s[21],
-    )
-    key = ("d_angriffsaussicht", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[18]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[11],
+            s[12],
+            s[13],
+            s[15],
+            s[19],
+            s[20],
+            s[21],
+        )
+        key = ("d_angriffsaussicht", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(18, True)
+            return kept[1]
     value = (
         0
         if not state.vars[4] or state.vars[0] != v_p
@@ -784,7 +918,10 @@ def d_angriffsaussicht(state, v_p):
             )
         )
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(18, False)
     return value
 
 
@@ -833,39 +970,50 @@ def d_gute_aussicht_von(state, v_p, v_v):
 def d_gute_aussicht_irgendwo(state, v_p):
     "define gute_aussicht_irgendwo"
     # spec: spec/risk_balance_of_power/10_policies.rules:25
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[1],
-        s[11],
-        s[12],
-    )
-    key = ("d_gute_aussicht_irgendwo", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[19]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[1],
+            s[11],
+            s[12],
+        )
+        key = ("d_gute_aussicht_irgendwo", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(19, True)
+            return kept[1]
     value = False
     for c_v in K_gebiet:
         if d_gute_aussicht_von(state, v_p, c_v):
             value = True
             break
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(19, False)
     return value
 
 
 def d_vervollstaendigt_region(state, v_p, v_z):
     "define vervollstaendigt_region"
     # spec: spec/risk_balance_of_power/10_policies.rules:30
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[11],
-    )
-    key = ("d_vervollstaendigt_region", v_p, v_z)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[20]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[11],
+        )
+        key = ("d_vervollstaendigt_region", v_p, v_z)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(20, True)
+            return kept[1]
     value = False
     for c_r in K_region:
         if member_of(
@@ -877,20 +1025,27 @@ def d_vervollstaendigt_region(state, v_p, v_z):
         ) and walk_9(state, c_r, v_p, v_z):
             value = True
             break
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(20, False)
     return value
 
 
 def d_missionsziel(state, v_z):
     "define missionsziel"
     # spec: spec/risk_balance_of_power/10_policies.rules:32
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[0],)
-    key = ("d_missionsziel", v_z)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[21]
+    if keeping:
+        s = state.stamps
+        stamp = (s[0],)
+        key = ("d_missionsziel", v_z)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(21, True)
+            return kept[1]
     value = (
         (
             A_bauwerk[v_z]
@@ -927,25 +1082,32 @@ def d_missionsziel(state, v_z):
         )
         and walk_12(state)
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(21, False)
     return value
 
 
 def d_eroberungswert(state, v_p, v_z):
     "define eroberungswert"
     # spec: spec/risk_balance_of_power/10_policies.rules:36
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[11],
-        s[13],
-        s[14],
-    )
-    key = ("d_eroberungswert", v_p, v_z)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[22]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[11],
+            s[13],
+            s[14],
+        )
+        key = ("d_eroberungswert", v_p, v_z)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(22, True)
+            return kept[1]
     value = (
         (4 if d_besetzt(state, None if v_p is None else (v_p + 1) % 2, v_z) else 0)
         + 6 * state.counters[4 + (None if v_p is None else (v_p + 1) % 2)][v_z]
@@ -953,7 +1115,10 @@ def d_eroberungswert(state, v_p, v_z):
         + (5 if d_vervollstaendigt_region(state, v_p, v_z) else 0)
         + (2 if d_missionsziel(state, v_z) else 0)
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(22, False)
     return value
 
 
@@ -969,19 +1134,23 @@ def d_hauptstadt_bedroht(state, v_p, v_g):
 def d_angriffsbasis(state, v_p, v_g):
     "define angriffsbasis"
     # spec: spec/risk_balance_of_power/10_policies.rules:45
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[11],
-        s[12],
-        s[13],
-        s[14],
-    )
-    key = ("d_angriffsbasis", v_p, v_g)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[23]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[11],
+            s[12],
+            s[13],
+            s[14],
+        )
+        key = ("d_angriffsbasis", v_p, v_g)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(23, True)
+            return kept[1]
     value = sum(
         [
             d_eroberungswert(state, v_p, c_z)
@@ -991,7 +1160,10 @@ def d_angriffsbasis(state, v_p, v_g):
             <= state.counters[v_p][v_g] + 4
         ]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(23, False)
     return value
 
 
@@ -1015,38 +1187,52 @@ def d_grenzt_an_fremde(state, v_g):
 def d_ruhende_truppen(state, v_p, v_g):
     "define ruhende_truppen"
     # spec: spec/risk_balance_of_power/10_policies.rules:53
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[11],)
-    key = ("d_ruhende_truppen", v_p, v_g)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[24]
+    if keeping:
+        s = state.stamps
+        stamp = (s[11],)
+        key = ("d_ruhende_truppen", v_p, v_g)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(24, True)
+            return kept[1]
     value = bool(d_kann_bewegen_von(state, v_p, v_g) and not d_front(state, v_p, v_g))
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(24, False)
     return value
 
 
 def d_armeewert(state, v_p):
     "define armeewert"
     # spec: spec/risk_balance_of_power/10_policies.rules:56
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[11],
-        s[13],
-        s[14],
-    )
-    key = ("d_armeewert", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[25]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[11],
+            s[13],
+            s[14],
+        )
+        key = ("d_armeewert", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(25, True)
+            return kept[1]
     value = d_lage(state, v_p) + 4 * (
         max(3, (d_gebiete_von(state, v_p) + d_staedte_von(state, v_p)) // 3)
         + d_verstaerkung_fuer_regionen(state, v_p)
         + d_hauptstaedte_von(state, v_p) * 1
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(25, False)
     return value
 
 

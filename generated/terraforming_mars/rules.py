@@ -22,12 +22,12 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 805b999359afa8f1f162 output 3bd0ba43dc30399d4e0b
+# Fingerprint: source 637ea07ec3deca495d42 output 8f661f100c300cb6fc85
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
 from runtime.policy import keep_best
-from runtime.values import attr_of, event_allowed
+from runtime.values import Keeping, attr_of, event_allowed
 from .tables import (
     ADJ,
     A_beginner,
@@ -66,6 +66,10 @@ from .tables import (
 )
 
 # ---------------------------------------------------------------- defines
+
+# Whether each kept define still keeps its values: while that pays (runtime/values.py).
+KEEPING = Keeping(32)
+KEEPS = KEEPING.mode
 
 
 def d_seat_count(state):
@@ -183,13 +187,17 @@ def d_adjacent_oceans(state, v_s):
 def d_cities_on_mars(state):
     "define cities_on_mars"
     # spec: spec/terraforming_mars/03_tiles.rules:24
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[21],)
-    key = "d_cities_on_mars"
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[0]
+    if keeping:
+        s = state.stamps
+        stamp = (s[21],)
+        key = "d_cities_on_mars"
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(0, True)
+            return kept[1]
     value = len(
         [
             c_s
@@ -198,20 +206,27 @@ def d_cities_on_mars(state):
             if kept_[1] or d_is_city(state, c_s)
         ]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(0, False)
     return value
 
 
 def d_cities_in_play(state):
     "define cities_in_play"
     # spec: spec/terraforming_mars/03_tiles.rules:25
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[21],)
-    key = "d_cities_in_play"
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[1]
+    if keeping:
+        s = state.stamps
+        stamp = (s[21],)
+        key = "d_cities_in_play"
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(1, True)
+            return kept[1]
     value = len(
         [
             c_s
@@ -220,37 +235,54 @@ def d_cities_in_play(state):
             if kept_[1] or d_is_city(state, c_s)
         ]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(1, False)
     return value
 
 
 def d_own_cities(state, v_p):
     "define own_cities"
     # spec: spec/terraforming_mars/03_tiles.rules:26
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[21],)
-    key = ("d_own_cities", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[2]
+    if keeping:
+        s = state.stamps
+        stamp = (s[21],)
+        key = ("d_own_cities", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(2, True)
+            return kept[1]
     value = len([c_s for c_s in K_area if state.counters[6 + v_p][c_s] > 0])
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(2, False)
     return value
 
 
 def d_own_greeneries(state, v_p):
     "define own_greeneries"
     # spec: spec/terraforming_mars/03_tiles.rules:27
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[20],)
-    key = ("d_own_greeneries", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[3]
+    if keeping:
+        s = state.stamps
+        stamp = (s[20],)
+        key = ("d_own_greeneries", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(3, True)
+            return kept[1]
     value = len([c_s for c_s in K_area if state.counters[1 + v_p][c_s] > 0])
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(3, False)
     return value
 
 
@@ -321,18 +353,22 @@ def d_next_to_own(state, v_p, v_s):
 def d_greenery_anchor(state, v_p):
     "define greenery_anchor"
     # spec: spec/terraforming_mars/03_tiles.rules:34
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[19],
-        s[20],
-        s[21],
-        s[22],
-    )
-    key = ("d_greenery_anchor", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[4]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[19],
+            s[20],
+            s[21],
+            s[22],
+        )
+        key = ("d_greenery_anchor", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(4, True)
+            return kept[1]
     value = False
     for c_s in K_area:
         if (
@@ -343,25 +379,32 @@ def d_greenery_anchor(state, v_p):
         ) and d_next_to_own(state, v_p, c_s):
             value = True
             break
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(4, False)
     return value
 
 
 def d_city_spot(state, v_s):
     "define city_spot"
     # spec: spec/terraforming_mars/03_tiles.rules:36
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[19],
-        s[20],
-        s[21],
-        s[22],
-    )
-    key = ("d_city_spot", v_s)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[5]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[19],
+            s[20],
+            s[21],
+            s[22],
+        )
+        key = ("d_city_spot", v_s)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(5, True)
+            return kept[1]
     value = (
         not (
             A_ocean_spot[v_s]
@@ -392,51 +435,68 @@ def d_city_spot(state, v_s):
         )
         and d_tiles_on(state, v_s) == 0
     ) and not walk_0(state, v_s)
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(5, False)
     return value
 
 
 def d_any_city_spot(state):
     "define any_city_spot"
     # spec: spec/terraforming_mars/03_tiles.rules:37
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[19],
-        s[20],
-        s[21],
-        s[22],
-    )
-    key = "d_any_city_spot"
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[6]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[19],
+            s[20],
+            s[21],
+            s[22],
+        )
+        key = "d_any_city_spot"
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(6, True)
+            return kept[1]
     value = False
     for c_s in K_area:
         if d_city_spot(state, c_s):
             value = True
             break
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(6, False)
     return value
 
 
 def d_any_greenery_spot(state, v_p):
     "define any_greenery_spot"
     # spec: spec/terraforming_mars/03_tiles.rules:39
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[19],
-        s[20],
-        s[21],
-        s[22],
-    )
-    key = ("d_any_greenery_spot", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[7]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[19],
+            s[20],
+            s[21],
+            s[22],
+        )
+        key = ("d_any_greenery_spot", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(7, True)
+            return kept[1]
     value = bool(d_greenery_anchor(state, v_p) or walk_1(state))
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(7, False)
     return value
 
 
@@ -626,15 +686,22 @@ def d_own_holder(state, v_p, v_k):
 def d_milestones_claimed(state):
     "define milestones_claimed"
     # spec: spec/terraforming_mars/05_generation.rules:22
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[28],)
-    key = "d_milestones_claimed"
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[8]
+    if keeping:
+        s = state.stamps
+        stamp = (s[28],)
+        key = "d_milestones_claimed"
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(8, True)
+            return kept[1]
     value = len([c_m for c_m in K_milestone if walk_3(state, c_m)])
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(8, False)
     return value
 
 
@@ -647,18 +714,22 @@ def d_awards_funded(state):
 def d_goal_met(state, v_p, v_m):
     "define goal_met"
     # spec: spec/terraforming_mars/05_generation.rules:25
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[9],
-        s[20],
-        s[21],
-    )
-    key = ("d_goal_met", v_p, v_m)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[9]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[9],
+            s[20],
+            s[21],
+        )
+        key = ("d_goal_met", v_p, v_m)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(9, True)
+            return kept[1]
     value = (
         state.tracks[60 + v_p] >= 35
         if (
@@ -713,27 +784,34 @@ def d_goal_met(state, v_p, v_m):
             )
         )
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(9, False)
     return value
 
 
 def d_can_claim(state, v_p, v_m):
     "define can_claim"
     # spec: spec/terraforming_mars/05_generation.rules:30
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[2],
-        s[9],
-        s[20],
-        s[21],
-        s[28],
-    )
-    key = ("d_can_claim", v_p, v_m)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[10]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[2],
+            s[9],
+            s[20],
+            s[21],
+            s[28],
+        )
+        key = ("d_can_claim", v_p, v_m)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(10, True)
+            return kept[1]
     value = bool(
         state.tracks[v_p] >= 8
         and d_seat_count(state) > 1
@@ -741,7 +819,10 @@ def d_can_claim(state, v_p, v_m):
         and not walk_4(state, v_m)
         and d_goal_met(state, v_p, v_m)
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(10, False)
     return value
 
 
@@ -754,45 +835,56 @@ def d_award_cost(state):
 def d_can_fund(state, v_p, v_a):
     "define can_fund"
     # spec: spec/terraforming_mars/05_generation.rules:34
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[2],
-        s[29],
-    )
-    key = ("d_can_fund", v_p, v_a)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[11]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[2],
+            s[29],
+        )
+        key = ("d_can_fund", v_p, v_a)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(11, True)
+            return kept[1]
     value = (
         d_seat_count(state) > 1
         and d_awards_funded(state) < 3
         and not state.counters[26][v_a] == 1
         and state.tracks[v_p] >= 8 + 6 * d_awards_funded(state)
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(11, False)
     return value
 
 
 def d_award_value(state, v_p, v_a):
     "define award_value"
     # spec: spec/terraforming_mars/05_generation.rules:38
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[3],
-        s[4],
-        s[7],
-        s[8],
-        s[20],
-        s[21],
-        s[22],
-    )
-    key = ("d_award_value", v_p, v_a)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[12]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[3],
+            s[4],
+            s[7],
+            s[8],
+            s[20],
+            s[21],
+            s[22],
+        )
+        key = ("d_award_value", v_p, v_a)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(12, True)
+            return kept[1]
     value = (
         len(
             [
@@ -862,57 +954,71 @@ def d_award_value(state, v_p, v_a):
             )
         )
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(12, False)
     return value
 
 
 def d_award_first(state, v_p, v_a):
     "define award_first"
     # spec: spec/terraforming_mars/05_generation.rules:43
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[3],
-        s[4],
-        s[7],
-        s[8],
-        s[20],
-        s[21],
-        s[22],
-    )
-    key = ("d_award_first", v_p, v_a)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[13]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[3],
+            s[4],
+            s[7],
+            s[8],
+            s[20],
+            s[21],
+            s[22],
+        )
+        key = ("d_award_first", v_p, v_a)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(13, True)
+            return kept[1]
     value = True
     for c_q in range(state.params["players"]):
         if not (d_award_value(state, c_q, v_a) <= d_award_value(state, v_p, v_a)):
             value = False
             break
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(13, False)
     return value
 
 
 def d_award_firsts(state, v_a):
     "define award_firsts"
     # spec: spec/terraforming_mars/05_generation.rules:45
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[3],
-        s[4],
-        s[7],
-        s[8],
-        s[20],
-        s[21],
-        s[22],
-    )
-    key = ("d_award_firsts", v_a)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[14]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[3],
+            s[4],
+            s[7],
+            s[8],
+            s[20],
+            s[21],
+            s[22],
+        )
+        key = ("d_award_firsts", v_a)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(14, True)
+            return kept[1]
     value = len(
         [
             c_q
@@ -920,59 +1026,73 @@ def d_award_firsts(state, v_a):
             if d_award_first(state, c_q, v_a)
         ]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(14, False)
     return value
 
 
 def d_award_second(state, v_p, v_a):
     "define award_second"
     # spec: spec/terraforming_mars/05_generation.rules:48
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[3],
-        s[4],
-        s[7],
-        s[8],
-        s[20],
-        s[21],
-        s[22],
-    )
-    key = ("d_award_second", v_p, v_a)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[15]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[3],
+            s[4],
+            s[7],
+            s[8],
+            s[20],
+            s[21],
+            s[22],
+        )
+        key = ("d_award_second", v_p, v_a)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(15, True)
+            return kept[1]
     value = (
         d_seat_count(state) > 2
         and not d_award_first(state, v_p, v_a)
         and d_award_firsts(state, v_a) == 1
         and walk_5(state, v_a, v_p)
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(15, False)
     return value
 
 
 def d_award_vp(state, v_p, v_a):
     "define award_vp"
     # spec: spec/terraforming_mars/05_generation.rules:51
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[3],
-        s[4],
-        s[7],
-        s[8],
-        s[20],
-        s[21],
-        s[22],
-        s[29],
-    )
-    key = ("d_award_vp", v_p, v_a)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[16]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[3],
+            s[4],
+            s[7],
+            s[8],
+            s[20],
+            s[21],
+            s[22],
+            s[29],
+        )
+        key = ("d_award_vp", v_p, v_a)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(16, True)
+            return kept[1]
     value = (
         0
         if not state.counters[26][v_a] == 1
@@ -982,26 +1102,33 @@ def d_award_vp(state, v_p, v_a):
             else 2 if d_award_second(state, v_p, v_a) else 0
         )
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(16, False)
     return value
 
 
 def d_card_vp(state, v_p, v_c):
     "define card_vp"
     # spec: spec/terraforming_mars/05_generation.rules:56
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[19],
-        s[21],
-        s[25],
-        s[27],
-    )
-    key = ("d_card_vp", v_p, v_c)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[17]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[19],
+            s[21],
+            s[25],
+            s[27],
+        )
+        key = ("d_card_vp", v_p, v_c)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(17, True)
+            return kept[1]
     value = (
         (
             A_vp[v_c]
@@ -1094,7 +1221,10 @@ def d_card_vp(state, v_p, v_c):
             )
         )
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(17, False)
     return value
 
 
@@ -1107,16 +1237,20 @@ def d_special_vp(state, v_p, v_c):
 def d_board_vp(state, v_p):
     "define board_vp"
     # spec: spec/terraforming_mars/05_generation.rules:67
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[20],
-        s[21],
-    )
-    key = ("d_board_vp", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[18]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[20],
+            s[21],
+        )
+        key = ("d_board_vp", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(18, True)
+            return kept[1]
     value = d_own_greeneries(state, v_p) + sum(
         [
             len([c_t for c_t in ADJ[c_s] if d_is_greenery(state, c_t)])
@@ -1124,35 +1258,42 @@ def d_board_vp(state, v_p):
             if state.counters[6 + v_p][c_s] > 0
         ]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(18, False)
     return value
 
 
 def d_score(state, v_p):
     "define score"
     # spec: spec/terraforming_mars/05_generation.rules:70
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[3],
-        s[4],
-        s[7],
-        s[8],
-        s[9],
-        s[19],
-        s[20],
-        s[21],
-        s[22],
-        s[25],
-        s[27],
-        s[28],
-        s[29],
-    )
-    key = ("d_score", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[19]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[3],
+            s[4],
+            s[7],
+            s[8],
+            s[9],
+            s[19],
+            s[20],
+            s[21],
+            s[22],
+            s[25],
+            s[27],
+            s[28],
+            s[29],
+        )
+        key = ("d_score", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(19, True)
+            return kept[1]
     value = (
         state.tracks[60 + v_p]
         + sum(
@@ -1174,49 +1315,66 @@ def d_score(state, v_p):
         + sum([d_card_vp(state, v_p, c_c) for c_c in state.zones[23 + v_p]])
         + sum([d_card_vp(state, v_p, c_c) for c_c in state.zones[28 + v_p]])
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(19, False)
     return value
 
 
 def d_can_greenery_project(state, v_p):
     "define can_greenery_project"
     # spec: spec/terraforming_mars/05_generation.rules:78
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[2],
-        s[19],
-        s[20],
-        s[21],
-        s[22],
-    )
-    key = ("d_can_greenery_project", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[20]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[2],
+            s[19],
+            s[20],
+            s[21],
+            s[22],
+        )
+        key = ("d_can_greenery_project", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(20, True)
+            return kept[1]
     value = bool(state.tracks[v_p] >= 23 and d_any_greenery_spot(state, v_p))
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(20, False)
     return value
 
 
 def d_can_city_project(state, v_p):
     "define can_city_project"
     # spec: spec/terraforming_mars/05_generation.rules:79
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[2],
-        s[19],
-        s[20],
-        s[21],
-        s[22],
-    )
-    key = ("d_can_city_project", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[21]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[2],
+            s[19],
+            s[20],
+            s[21],
+            s[22],
+        )
+        key = ("d_can_city_project", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(21, True)
+            return kept[1]
     value = bool(state.tracks[v_p] >= 25 and d_any_city_spot(state))
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(21, False)
     return value
 
 
@@ -1229,23 +1387,27 @@ def d_can_aquifer(state, v_p):
 def d_any_standard_project(state, v_p):
     "define any_standard_project"
     # spec: spec/terraforming_mars/05_generation.rules:81
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[1],
-        s[2],
-        s[11],
-        s[13],
-        s[19],
-        s[20],
-        s[21],
-        s[22],
-    )
-    key = ("d_any_standard_project", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[22]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[1],
+            s[2],
+            s[11],
+            s[13],
+            s[19],
+            s[20],
+            s[21],
+            s[22],
+        )
+        key = ("d_any_standard_project", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(22, True)
+            return kept[1]
     value = (
         len(state.zones[8 + v_p]) > 0
         or state.tracks[v_p] >= q_power_plant_cost(state, v_p)
@@ -1256,32 +1418,42 @@ def d_any_standard_project(state, v_p):
         or bool(state.tracks[v_p] >= 23 and d_any_greenery_spot(state, v_p))
         or bool(state.tracks[v_p] >= 25 and d_any_city_spot(state))
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(22, False)
     return value
 
 
 def d_can_convert_plants(state, v_p):
     "define can_convert_plants"
     # spec: spec/terraforming_mars/05_generation.rules:140
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[1],
-        s[5],
-        s[19],
-        s[20],
-        s[21],
-        s[22],
-    )
-    key = ("d_can_convert_plants", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[23]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[1],
+            s[5],
+            s[19],
+            s[20],
+            s[21],
+            s[22],
+        )
+        key = ("d_can_convert_plants", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(23, True)
+            return kept[1]
     value = bool(
         state.tracks[15 + v_p] >= q_greenery_plants(state, v_p)
         and d_any_greenery_spot(state, v_p)
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(23, False)
     return value
 
 
@@ -1308,35 +1480,42 @@ def d_any_action_ready(state, v_p):
 def d_beats(state, v_p, v_q):
     "define beats"
     # spec: spec/terraforming_mars/05_generation.rules:262
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[2],
-        s[3],
-        s[4],
-        s[7],
-        s[8],
-        s[9],
-        s[19],
-        s[20],
-        s[21],
-        s[22],
-        s[25],
-        s[27],
-        s[28],
-        s[29],
-    )
-    key = ("d_beats", v_p, v_q)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[24]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[2],
+            s[3],
+            s[4],
+            s[7],
+            s[8],
+            s[9],
+            s[19],
+            s[20],
+            s[21],
+            s[22],
+            s[25],
+            s[27],
+            s[28],
+            s[29],
+        )
+        key = ("d_beats", v_p, v_q)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(24, True)
+            return kept[1]
     value = (
         d_score(state, v_p) > d_score(state, v_q)
         or d_score(state, v_p) == d_score(state, v_q)
         and state.tracks[v_p] > state.tracks[v_q]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(24, False)
     return value
 
 
@@ -1349,15 +1528,22 @@ def d_start_money(state, v_p):
 def d_beginner(state, v_p):
     "define beginner"
     # spec: spec/terraforming_mars/06_corporations.rules:9
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[0],)
-    key = ("d_beginner", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[25]
+    if keeping:
+        s = state.stamps
+        stamp = (s[0],)
+        key = ("d_beginner", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(25, True)
+            return kept[1]
     value = walk_6(state, v_p) or walk_7(state, v_p)
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(25, False)
     return value
 
 
@@ -1488,17 +1674,21 @@ def d_has_box(state, v_c):
 def d_box_affordable(state, v_p, v_c):
     "define box_affordable"
     # spec: spec/terraforming_mars/07_cards.rules:25
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[8],
-        s[30],
-    )
-    key = ("d_box_affordable", v_p, v_c)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[26]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[8],
+            s[30],
+        )
+        key = ("d_box_affordable", v_p, v_c)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(26, True)
+            return kept[1]
     value = (
         state.tracks[30 + v_p] + d_box_of(state, v_p, v_c, "r_mc") >= -5
         and state.tracks[35 + v_p] + d_box_of(state, v_p, v_c, "r_steel") >= 0
@@ -1507,7 +1697,10 @@ def d_box_affordable(state, v_p, v_c):
         and state.tracks[50 + v_p] + d_box_of(state, v_p, v_c, "r_energy") >= 0
         and state.tracks[55 + v_p] + d_box_of(state, v_p, v_c, "r_heat") >= 0
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(26, False)
     return value
 
 
@@ -1522,18 +1715,22 @@ def d_can_lower(state, v_q, v_r, v_n):
 def d_no_neighbour_tile(state, v_s):
     "define no_neighbour_tile"
     # spec: spec/terraforming_mars/07_cards.rules:56
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[19],
-        s[20],
-        s[21],
-        s[22],
-    )
-    key = ("d_no_neighbour_tile", v_s)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[27]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[19],
+            s[20],
+            s[21],
+            s[22],
+        )
+        key = ("d_no_neighbour_tile", v_s)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(27, True)
+            return kept[1]
     value = (
         not (
             A_ocean_spot[v_s]
@@ -1564,7 +1761,10 @@ def d_no_neighbour_tile(state, v_s):
         )
         and d_tiles_on(state, v_s) == 0
     ) and not walk_8(state, v_s)
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(27, False)
     return value
 
 
@@ -1629,18 +1829,22 @@ def d_mining_spot(state, v_s):
 def d_urban_spot(state, v_s):
     "define urban_spot"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:115
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[19],
-        s[20],
-        s[21],
-        s[22],
-    )
-    key = ("d_urban_spot", v_s)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[28]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[19],
+            s[20],
+            s[21],
+            s[22],
+        )
+        key = ("d_urban_spot", v_s)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(28, True)
+            return kept[1]
     value = (
         not (
             A_ocean_spot[v_s]
@@ -1671,7 +1875,10 @@ def d_urban_spot(state, v_s):
         )
         and d_tiles_on(state, v_s) == 0
     ) and len([c_t for c_t in ADJ[v_s] if d_is_city(state, c_t)]) >= 2
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(28, False)
     return value
 
 
@@ -1699,18 +1906,22 @@ def d_flood_victim(state, v_p, v_q, v_o):
 def d_eco_spot(state, v_s):
     "define eco_spot"
     # spec: spec/terraforming_mars/07c_active.rules:198
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[19],
-        s[20],
-        s[21],
-        s[22],
-    )
-    key = ("d_eco_spot", v_s)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[29]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[19],
+            s[20],
+            s[21],
+            s[22],
+        )
+        key = ("d_eco_spot", v_s)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(29, True)
+            return kept[1]
     value = (
         not (
             A_ocean_spot[v_s]
@@ -1741,7 +1952,10 @@ def d_eco_spot(state, v_s):
         )
         and d_tiles_on(state, v_s) == 0
     ) and walk_10(state, v_s)
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(29, False)
     return value
 
 
@@ -1868,35 +2082,39 @@ def d_heat_to_come(state, v_p):
 def d_position_worth(state, v_p):
     "define position_worth"
     # spec: spec/terraforming_mars/08_bots.rules:21
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[1],
-        s[2],
-        s[3],
-        s[4],
-        s[5],
-        s[6],
-        s[7],
-        s[8],
-        s[9],
-        s[11],
-        s[12],
-        s[13],
-        s[19],
-        s[20],
-        s[21],
-        s[22],
-        s[25],
-        s[27],
-        s[28],
-        s[29],
-    )
-    key = ("d_position_worth", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[30]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[1],
+            s[2],
+            s[3],
+            s[4],
+            s[5],
+            s[6],
+            s[7],
+            s[8],
+            s[9],
+            s[11],
+            s[12],
+            s[13],
+            s[19],
+            s[20],
+            s[21],
+            s[22],
+            s[25],
+            s[27],
+            s[28],
+            s[29],
+        )
+        key = ("d_position_worth", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(30, True)
+            return kept[1]
     value = (
         8 * d_score(state, v_p)
         + state.tracks[v_p]
@@ -1956,29 +2174,36 @@ def d_position_worth(state, v_p):
         )
         // 8
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(30, False)
     return value
 
 
 def d_leads_award(state, v_p, v_a):
     "define leads_award"
     # spec: spec/terraforming_mars/08_bots.rules:32
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[3],
-        s[4],
-        s[7],
-        s[8],
-        s[20],
-        s[21],
-        s[22],
-    )
-    key = ("d_leads_award", v_p, v_a)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[31]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[3],
+            s[4],
+            s[7],
+            s[8],
+            s[20],
+            s[21],
+            s[22],
+        )
+        key = ("d_leads_award", v_p, v_a)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(31, True)
+            return kept[1]
     value = True
     for c_q in range(state.params["players"]):
         if not (
@@ -1987,7 +2212,10 @@ def d_leads_award(state, v_p, v_a):
         ):
             value = False
             break
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(31, False)
     return value
 
 

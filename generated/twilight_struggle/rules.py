@@ -29,13 +29,20 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source 231156cb2f568d14c658 output 6fe9c9dff9a9926ef98f
+# Fingerprint: source 7967441044295f488a3d output 4e50eb88056989849991
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
 from runtime.policy import keep_best
 from runtime.state import is_active
-from runtime.values import attr_of, collection_of, event_allowed, member_of, union_of
+from runtime.values import (
+    Keeping,
+    attr_of,
+    collection_of,
+    event_allowed,
+    member_of,
+    union_of,
+)
 from .tables import (
     ADJ,
     ADJS,
@@ -136,6 +143,10 @@ from .tables import (
 
 # ---------------------------------------------------------------- defines
 
+# Whether each kept define still keeps its values: while that pays (runtime/values.py).
+KEEPING = Keeping(21)
+KEEPS = KEEPING.mode
+
 
 def d_vp_for(state, v_p):
     "define vp_for"
@@ -146,13 +157,17 @@ def d_vp_for(state, v_p):
 def d_battlegrounds_held(state, v_p):
     "define battlegrounds_held"
     # spec: spec/twilight_struggle/bots.rules:9
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[10],)
-    key = ("d_battlegrounds_held", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[0]
+    if keeping:
+        s = state.stamps
+        stamp = (s[10],)
+        key = ("d_battlegrounds_held", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(0, True)
+            return kept[1]
     value = len(
         [
             c_c
@@ -166,20 +181,27 @@ def d_battlegrounds_held(state, v_p):
             )
         ]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(0, False)
     return value
 
 
 def d_countries_held(state, v_p):
     "define countries_held"
     # spec: spec/twilight_struggle/bots.rules:12
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[10],)
-    key = ("d_countries_held", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[1]
+    if keeping:
+        s = state.stamps
+        stamp = (s[10],)
+        key = ("d_countries_held", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(1, True)
+            return kept[1]
     value = len(
         [
             c_c
@@ -192,20 +214,27 @@ def d_countries_held(state, v_p):
             >= A_stability[c_c]
         ]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(1, False)
     return value
 
 
 def d_regions_present(state, v_p):
     "define regions_present"
     # spec: spec/twilight_struggle/bots.rules:14
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[10],)
-    key = ("d_regions_present", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[2]
+    if keeping:
+        s = state.stamps
+        stamp = (s[10],)
+        key = ("d_regions_present", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(2, True)
+            return kept[1]
     value = len(
         [
             c_r
@@ -213,22 +242,32 @@ def d_regions_present(state, v_p):
             if A_presence[c_r] > 0 and d_countries_controlled(state, v_p, c_r) >= 1
         ]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(2, False)
     return value
 
 
 def d_influence_on_map(state, v_p):
     "define influence_on_map"
     # spec: spec/twilight_struggle/bots.rules:17
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[10],)
-    key = ("d_influence_on_map", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[3]
+    if keeping:
+        s = state.stamps
+        stamp = (s[10],)
+        key = ("d_influence_on_map", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(3, True)
+            return kept[1]
     value = sum([state.counters[1 + v_p][c_c] for c_c in K_country])
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(3, False)
     return value
 
 
@@ -428,13 +467,17 @@ def d_is_scoring_battleground(state, v_c):
 def d_countries_controlled(state, v_p, v_r):
     "define countries_controlled"
     # spec: spec/twilight_struggle/control.rules:37
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[10],)
-    key = ("d_countries_controlled", v_p, v_r)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[4]
+    if keeping:
+        s = state.stamps
+        stamp = (s[10],)
+        key = ("d_countries_controlled", v_p, v_r)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(4, True)
+            return kept[1]
     value = len(
         [
             c_c
@@ -450,25 +493,32 @@ def d_countries_controlled(state, v_p, v_r):
             )
         ]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(4, False)
     return value
 
 
 def d_battlegrounds_controlled(state, v_p, v_r):
     "define battlegrounds_controlled"
     # spec: spec/twilight_struggle/control.rules:40
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[1],
-        s[10],
-        s[16],
-        s[19],
-    )
-    key = ("d_battlegrounds_controlled", v_p, v_r)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[5]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[1],
+            s[10],
+            s[16],
+            s[19],
+        )
+        key = ("d_battlegrounds_controlled", v_p, v_r)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(5, True)
+            return kept[1]
     value = max(
         0,
         len(
@@ -492,23 +542,30 @@ def d_battlegrounds_controlled(state, v_p, v_r):
         )
         + q_battleground_adjustment(state, v_p, v_r),
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(5, False)
     return value
 
 
 def d_battlegrounds_in(state, v_r):
     "define battlegrounds_in"
     # spec: spec/twilight_struggle/control.rules:45
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[1],
-        s[10],
-    )
-    key = ("d_battlegrounds_in", v_r)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[6]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[1],
+            s[10],
+        )
+        key = ("d_battlegrounds_in", v_r)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(6, True)
+            return kept[1]
     value = len(
         [
             c_c
@@ -518,23 +575,30 @@ def d_battlegrounds_in(state, v_r):
             if c_c in KS_country and q_scoring_battleground(state, c_c) >= 1
         ]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(6, False)
     return value
 
 
 def d_nonbattlegrounds_controlled(state, v_p, v_r):
     "define nonbattlegrounds_controlled"
     # spec: spec/twilight_struggle/control.rules:48
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[1],
-        s[10],
-    )
-    key = ("d_nonbattlegrounds_controlled", v_p, v_r)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[7]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[1],
+            s[10],
+        )
+        key = ("d_nonbattlegrounds_controlled", v_p, v_r)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(7, True)
+            return kept[1]
     value = len(
         [
             c_c
@@ -551,40 +615,54 @@ def d_nonbattlegrounds_controlled(state, v_p, v_r):
             )
         ]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(7, False)
     return value
 
 
 def d_has_presence(state, v_p, v_r):
     "define has_presence"
     # spec: spec/twilight_struggle/control.rules:53
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[10],)
-    key = ("d_has_presence", v_p, v_r)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[8]
+    if keeping:
+        s = state.stamps
+        stamp = (s[10],)
+        key = ("d_has_presence", v_p, v_r)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(8, True)
+            return kept[1]
     value = d_countries_controlled(state, v_p, v_r) >= 1
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(8, False)
     return value
 
 
 def d_has_domination(state, v_p, v_r):
     "define has_domination"
     # spec: spec/twilight_struggle/control.rules:57
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[1],
-        s[10],
-        s[16],
-        s[19],
-    )
-    key = ("d_has_domination", v_p, v_r)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[9]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[1],
+            s[10],
+            s[16],
+            s[19],
+        )
+        key = ("d_has_domination", v_p, v_r)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(9, True)
+            return kept[1]
     value = (
         d_countries_controlled(state, v_p, v_r)
         > d_countries_controlled(state, None if v_p is None else (v_p + 1) % 2, v_r)
@@ -593,47 +671,61 @@ def d_has_domination(state, v_p, v_r):
         and d_battlegrounds_controlled(state, v_p, v_r) >= 1
         and d_nonbattlegrounds_controlled(state, v_p, v_r) >= 1
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(9, False)
     return value
 
 
 def d_has_region_control(state, v_p, v_r):
     "define has_region_control"
     # spec: spec/twilight_struggle/control.rules:63
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[1],
-        s[10],
-        s[16],
-        s[19],
-    )
-    key = ("d_has_region_control", v_p, v_r)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[10]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[1],
+            s[10],
+            s[16],
+            s[19],
+        )
+        key = ("d_has_region_control", v_p, v_r)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(10, True)
+            return kept[1]
     value = d_countries_controlled(state, v_p, v_r) > d_countries_controlled(
         state, None if v_p is None else (v_p + 1) % 2, v_r
     ) and d_battlegrounds_controlled(state, v_p, v_r) >= d_battlegrounds_in(state, v_r)
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(10, False)
     return value
 
 
 def d_level_points(state, v_p, v_r):
     "define level_points"
     # spec: spec/twilight_struggle/control.rules:68
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[1],
-        s[10],
-        s[16],
-        s[19],
-    )
-    key = ("d_level_points", v_p, v_r)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[11]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[1],
+            s[10],
+            s[16],
+            s[19],
+        )
+        key = ("d_level_points", v_p, v_r)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(11, True)
+            return kept[1]
     value = (
         (
             A_control[v_r]
@@ -674,25 +766,32 @@ def d_level_points(state, v_p, v_r):
             )
         )
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(11, False)
     return value
 
 
 def d_region_points(state, v_p, v_r):
     "define region_points"
     # spec: spec/twilight_struggle/control.rules:74
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[1],
-        s[10],
-        s[16],
-        s[19],
-    )
-    key = ("d_region_points", v_p, v_r)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[12]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[1],
+            s[10],
+            s[16],
+            s[19],
+        )
+        key = ("d_region_points", v_p, v_r)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(12, True)
+            return kept[1]
     value = (
         (
             (
@@ -760,7 +859,10 @@ def d_region_points(state, v_p, v_r):
             ]
         )
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(12, False)
     return value
 
 
@@ -779,13 +881,17 @@ def d_is_main_region(state, v_r):
 def d_southeast_asia_points(state, v_p):
     "define southeast_asia_points"
     # spec: spec/twilight_struggle/control.rules:85
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (s[10],)
-    key = ("d_southeast_asia_points", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[13]
+    if keeping:
+        s = state.stamps
+        stamp = (s[10],)
+        key = ("d_southeast_asia_points", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(13, True)
+            return kept[1]
     value = sum(
         [
             2 if c_c == E_thailand else 1
@@ -799,7 +905,10 @@ def d_southeast_asia_points(state, v_p):
             )
         ]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(13, False)
     return value
 
 
@@ -992,18 +1101,22 @@ def d_trap_discard_ok(state, v_p, v_c):
 def d_summit_bonus(state, v_p):
     "define summit_bonus"
     # spec: spec/twilight_struggle/events_mid.rules:205
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[1],
-        s[10],
-        s[16],
-        s[19],
-    )
-    key = ("d_summit_bonus", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[14]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[1],
+            s[10],
+            s[16],
+            s[19],
+        )
+        key = ("d_summit_bonus", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(14, True)
+            return kept[1]
     value = len(
         [
             c_r
@@ -1021,7 +1134,10 @@ def d_summit_bonus(state, v_p):
             )
         ]
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(14, False)
     return value
 
 
@@ -1356,18 +1472,22 @@ def d_safe_free_coup(state, v_p, v_c):
 def d_good_realignment(state, v_p):
     "define good_realignment"
     # spec: spec/twilight_struggle/policies.rules:53
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[1],
-        s[2],
-        s[10],
-    )
-    key = ("d_good_realignment", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[15]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[1],
+            s[2],
+            s[10],
+        )
+        key = ("d_good_realignment", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(15, True)
+            return kept[1]
     value = False
     for c_c in K_country:
         if (
@@ -1383,25 +1503,32 @@ def d_good_realignment(state, v_p):
         ):
             value = True
             break
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(15, False)
     return value
 
 
 def d_safe_coup_target(state, v_p):
     "define safe_coup_target"
     # spec: spec/twilight_struggle/policies.rules:57
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[1],
-        s[2],
-        s[10],
-    )
-    key = ("d_safe_coup_target", v_p)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[16]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[1],
+            s[2],
+            s[10],
+        )
+        key = ("d_safe_coup_target", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(16, True)
+            return kept[1]
     value = False
     for c_c in K_country:
         if (
@@ -1415,25 +1542,32 @@ def d_safe_coup_target(state, v_p):
         ):
             value = True
             break
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(16, False)
     return value
 
 
 def d_scoring_pays(state, v_p, v_c):
     "define scoring_pays"
     # spec: spec/twilight_struggle/policies.rules:65
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[1],
-        s[10],
-        s[16],
-        s[19],
-    )
-    key = ("d_scoring_pays", v_p, v_c)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[17]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[1],
+            s[10],
+            s[16],
+            s[19],
+        )
+        key = ("d_scoring_pays", v_p, v_c)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(17, True)
+            return kept[1]
     value = (
         A_scoring[v_c]
         if v_c is not None
@@ -1445,7 +1579,10 @@ def d_scoring_pays(state, v_p, v_c):
     ) > d_scoring_points(
         state, None if v_p is None else (v_p + 1) % 2, d_scoring_region_of(state, v_c)
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(17, False)
     return value
 
 
@@ -1627,18 +1764,22 @@ def d_region_card(state, v_c):
 def d_ops_placement_value(state, v_p, v_c):
     "define ops_placement_value"
     # spec: spec/twilight_struggle/policies.rules:117
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[4],
-        s[10],
-        s[20],
-    )
-    key = ("d_ops_placement_value", v_p, v_c)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[18]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[4],
+            s[10],
+            s[20],
+        )
+        key = ("d_ops_placement_value", v_p, v_c)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(18, True)
+            return kept[1]
     value = d_point_value(
         state,
         v_p,
@@ -1686,24 +1827,31 @@ def d_ops_placement_value(state, v_p, v_c):
         state.vars[8],
         d_scores_soon(state, v_p, v_c),
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(18, False)
     return value
 
 
 def d_event_placement_value(state, v_p, v_c):
     "define event_placement_value"
     # spec: spec/twilight_struggle/policies.rules:122
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[0],
-        s[4],
-        s[10],
-    )
-    key = ("d_event_placement_value", v_p, v_c)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[19]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[4],
+            s[10],
+        )
+        key = ("d_event_placement_value", v_p, v_c)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(19, True)
+            return kept[1]
     value = d_point_value(
         state,
         v_p,
@@ -1751,7 +1899,10 @@ def d_event_placement_value(state, v_p, v_c):
         1,
         d_scores_soon(state, v_p, v_c),
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(19, False)
     return value
 
 
@@ -2062,24 +2213,31 @@ def d_their_event(state, v_p, v_c):
 def d_scoring_points(state, v_p, v_r):
     "define scoring_points"
     # spec: spec/twilight_struggle/scoring.rules:30
-    # kept, by its arguments, while what it reads is unchanged (compiler/codegen/kept.py)
-    s = state.stamps
-    stamp = (
-        s[1],
-        s[10],
-        s[16],
-        s[19],
-    )
-    key = ("d_scoring_points", v_p, v_r)
-    kept = state.memo.get(key)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[20]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[1],
+            s[10],
+            s[16],
+            s[19],
+        )
+        key = ("d_scoring_points", v_p, v_r)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(20, True)
+            return kept[1]
     value = (
         d_southeast_asia_points(state, v_p)
         if v_r == E_southeast_asia
         else d_region_points(state, v_p, v_r)
     )
-    state.memo[key] = (stamp, value)
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(20, False)
     return value
 
 
