@@ -65,10 +65,6 @@ def build_path(module: str, source: bytes) -> Path:
     return cache_root() / "native" / f"{module}-{key}{SUFFIX}"
 
 
-def runtime_source(module: str) -> bytes:
-    return key_source(RUNTIME / f"{module}.py")
-
-
 def key_source(file: Path) -> bytes:
     """What a module's build is keyed by: its source and the declarations beside it (a `.pxd`
     of the same name, such as the state's)."""
@@ -79,7 +75,7 @@ def key_source(file: Path) -> bytes:
 def runtime_build(module: str) -> Path | None:
     """The native build of a runtime module's current source, when one was made."""
     try:
-        path = build_path(f"runtime.{module}", runtime_source(module))
+        path = build_path(f"runtime.{module}", key_source(RUNTIME / f"{module}.py"))
     except OSError:
         return None
     return path if path.is_file() else None
