@@ -28,7 +28,7 @@ $(PY):
 
 # Reinstalled when pyproject.toml changes.
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[test,native]'
+	$(PY) -m pip install -q -e '.[test,native,fit]'
 	@touch $@
 
 demo: $(STAMP) compile native

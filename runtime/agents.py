@@ -199,8 +199,8 @@ def _check_offered(name: str, bots: tuple[str, ...], policies: tuple[str, ...], 
 
 def check_tuned(name: str, values, policies: tuple[str, ...], tunables: tuple) -> None:
     """Every value a tuned policy bot sets names a tunable of its policy, within its range."""
-    head = name.partition("@")[0]
-    policy = head.partition(":")[2] or (policies[0] if policies else "")
+    from .mcts import split_search
+    policy = split_search(name.partition("@")[0])[1] or (policies[0] if policies else "")
     declared = {t.name: t for t in dict(tunables).get(policy, ())}
     for key, value in values:
         tunable = declared.get(key)
@@ -213,22 +213,34 @@ def check_tuned(name: str, values, policies: tuple[str, ...], tunables: tuple) -
 
 
 def _check_agent(name: str, bots: tuple[str, ...], policies: tuple[str, ...]) -> None:
+    evaluation = None
     if name == "mcts" or name.startswith(("mcts:", "mcts@")):
         from .mcts import parse_mcts
         name = parse_mcts(name)[0]
     if name == "rollout" or name.startswith(("rollout:", "rollout@")):
         from .rollout import parse_rollout
         name = parse_rollout(name)[0]
+    if name.startswith(("mcts:", "rollout:")):  # a search on a policy may name its evaluation
+        from .mcts import split_search
+        kind, policy, evaluation = split_search(name)
+        name = f"{kind}:{policy or ''}"
     kind, _, bot = name.partition(":")
     if kind in POLICY_AGENTS:
         if not policies:
             raise ValueError(f"agent '{kind}' needs a `policy` in the spec, and it declares none")
         if bot and bot not in policies:
             raise ValueError(f"unknown policy '{bot}' (the spec declares: {', '.join(policies)})")
+        if evaluation:
+            _check_evaluation(kind, evaluation, bots)
         return
     if kind not in SEARCH_AGENTS:
         make_agent(name, 0)
         return
+    _check_evaluation(kind, bot, bots)
+
+
+def _check_evaluation(kind: str, bot: str | None, bots: tuple[str, ...]) -> None:
+    """A bot that scores positions: the spec declares an evaluation, and the one named."""
     if not bots:
         raise ValueError(f"agent '{kind}' needs a `bot` evaluation in the spec, and it declares none")
     if bot and bot not in bots:

@@ -54,7 +54,7 @@ EXPLORE = 0.7  # UCB1's exploration constant, for rewards in 0..1
 
 
 def parse_mcts(name: str) -> tuple[str, int, int, bool]:
-    """'mcts[:POLICY][@PLAYOUTSxDEPTH[t]]' -> ('mcts[:POLICY]', playouts, depth, in turns),
+    """'mcts[:POLICY[:BOT]][@PLAYOUTSxDEPTH[t]]' -> ('mcts[:POLICY[:BOT]]', playouts, depth, in turns),
     or ValueError."""
     head, playouts, depth, turns = parse_budget(name, "PLAYOUTSxDEPTH", (PLAYOUTS, DEPTH))
     return head, playouts, depth, turns
@@ -114,12 +114,27 @@ def _z(text: str) -> float | None:
     return float(text)
 
 
+def split_search(head: str) -> tuple[str, str | None, str | None]:
+    """'KIND[:POLICY[:BOT]]' -> (KIND, POLICY, BOT): the policy a search plays and the `bot`
+    evaluation that scores its leaves, None for those left out (the spec's first of each;
+    `rollout::BOT` names only the evaluation)."""
+    kind, _, rest = head.partition(":")
+    policy, _, bot = rest.partition(":")
+    return kind, policy or None, bot or None
+
+
+def leaf_evaluation(game, bot: str | None) -> str | None:
+    """The evaluation a search scores its leaves with: the one its name gives, else the spec's
+    first `bot` (None: the spec declares none, and a leaf counts only a finished game)."""
+    return bot or (game.meta.bots[0] if game.meta.bots else None)
+
+
 def make_mcts_agent(name: str, seed: int) -> "MctsAgent":
     head, playouts, depth, turns = parse_mcts(name)
-    kind, _, policy = head.partition(":")
+    kind, policy, bot = split_search(head)
     if kind != "mcts":
         raise ValueError(f"unknown agent '{name}'")
-    return MctsAgent(seed, policy or None, playouts, depth, turns)
+    return MctsAgent(seed, policy, playouts, depth, turns, bot)
 
 
 class Node:
@@ -145,9 +160,10 @@ class MctsAgent:
     """ISMCTS with a fixed number of playouts per decision; ties and deals from its own stream."""
 
     def __init__(self, seed: int, policy: str | None = None, playouts: int = PLAYOUTS,
-                 depth: int = DEPTH, turns: bool = False):
+                 depth: int = DEPTH, turns: bool = False, bot: str | None = None):
         self.stream = Stream(seed * 0x61C88647 + 5)
         self.policy, self.playouts, self.depth, self.turns = policy, playouts, depth, turns
+        self.bot = bot  # the evaluation that scores the leaves (None: the spec's first)
         self.watch = TurnWatch()
 
     def choose(self, game, decision) -> str:
@@ -156,7 +172,7 @@ class MctsAgent:
         if len(ids) == 1:
             return ids[0]
         search = _Search(game, self.policy or game.meta.policies[0], self.depth, self.stream,
-                         run if self.turns else None)
+                         run if self.turns else None, self.bot)
         for n in range(self.playouts):
             search.playout()
             if n + 1 == SCREEN and not search.tied and search.best() == search.first:
@@ -210,7 +226,8 @@ def _narrowed(pending: dict, keep: list[int]) -> dict:
 class _Search:
     """One decision's tree and what scoring its leaves needs."""
 
-    def __init__(self, game, policy: str, depth: int, stream: Stream, run: int | None = None):
+    def __init__(self, game, policy: str, depth: int, stream: Stream, run: int | None = None,
+                 bot: str | None = None):
         self.game, self.program, self.policy = game, game.program, policy
         self.depth, self.stream = depth, stream
         self.run = run  # the root seat's decisions in its turn so far, for a depth in turns
@@ -219,7 +236,7 @@ class _Search:
         self.first: str | None = None  # the policy's choice at the root, in the first deal
         self.tied = False  # whether the policy's best tier at the root holds several options
         self.deal: State | None = None  # the deal the next playout shares with the last one
-        self.bot = game.meta.bots[0] if game.meta.bots else None
+        self.bot = leaf_evaluation(game, bot)
         self.players = range(len(game.players))
         # Two seats: one evaluation a leaf, the other seat's reward its complement.
         self.scored_seats = (self.me,) if len(self.players) == 2 else tuple(self.players)

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import math
 
-from .mcts import (ROLLOUT_CAP, TurnClock, TurnWatch, _resume, parse_budget, play_out, policy_pick,
-                   policy_tiers, solo_stride)
+from .mcts import (ROLLOUT_CAP, TurnClock, TurnWatch, _resume, leaf_evaluation, parse_budget,
+                   play_out, policy_pick, policy_tiers, solo_stride, split_search)
 from .search import determinize
 from .state import State, Stream, next_random
 
@@ -39,7 +39,7 @@ SCALE_WINDOW = 200  # leaves the running scale of evaluation differences average
 
 
 def parse_rollout(name: str) -> tuple[str, int, int, int, float, bool]:
-    """'rollout[:POLICY][@DEALSxDEPTH[t]xWIDTHxZ]' -> ('rollout[:POLICY]', deals, depth, width,
+    """'rollout[:POLICY[:BOT]][@DEALSxDEPTH[t]xWIDTHxZ]' -> ('rollout[:POLICY[:BOT]]', deals, depth, width,
     z, the depth in turns), or ValueError."""
     head, deals, depth, width, z, turns = parse_budget(name, "DEALSxDEPTHxWIDTHxZ",
                                                        (DEALS, DEPTH, WIDTH, Z))
@@ -48,19 +48,21 @@ def parse_rollout(name: str) -> tuple[str, int, int, int, float, bool]:
 
 def make_rollout_agent(name: str, seed: int) -> "RolloutAgent":
     head, deals, depth, width, z, turns = parse_rollout(name)
-    kind, _, policy = head.partition(":")
+    kind, policy, bot = split_search(head)
     if kind != "rollout":
         raise ValueError(f"unknown agent '{name}'")
-    return RolloutAgent(seed, policy or None, deals, depth, width, z, turns)
+    return RolloutAgent(seed, policy, deals, depth, width, z, turns, bot)
 
 
 class RolloutAgent:
     """Paired policy rollouts from the policy's best few options; deals and ties from its stream."""
 
     def __init__(self, seed: int, policy: str | None = None, deals: int = DEALS,
-                 depth: int = DEPTH, width: int = WIDTH, z: float = Z, turns: bool = False):
+                 depth: int = DEPTH, width: int = WIDTH, z: float = Z, turns: bool = False,
+                 bot: str | None = None):
         self.stream = Stream(seed * 0x61C88647 + 9)
         self.policy, self.deals, self.depth, self.width = policy, deals, depth, width
+        self.bot = bot  # the evaluation that scores the leaves (None: the spec's first)
         self.z, self.turns = z, turns
         self.watch = TurnWatch()  # the seat's decisions in its current turn, for turns
         self.spread, self.scored = 0.0, 0  # running mean |leaf - root| evaluation: the scale
@@ -72,7 +74,7 @@ class RolloutAgent:
             return ids[0]
         program, me = game.program, game.state.pending["player"]
         policy = self.policy or game.meta.policies[0]
-        bot = game.meta.bots[0] if game.meta.bots else None
+        bot = leaf_evaluation(game, self.bot)
         deal = determinize(game, game.state, me, self.stream)
         candidates, tier = policy_tiers(program, policy, deal, self.stream, self.width)
         if len(candidates) == 1:

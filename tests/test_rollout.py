@@ -105,6 +105,36 @@ def test_a_rollout_budget_is_named_with_the_agent(prefs):
         parse_agents("rollout", meta.players, meta.bots, ())
 
 
+def test_a_search_scores_its_leaves_with_the_evaluation_it_names(tmp_path, monkeypatch):
+    (tmp_path / "prefs.rules").write_text(PREFS + 'bot trail "Trail" = score(opponent(you)) - score(you)\n',
+                                         encoding="utf-8")
+    prog = program(tmp_path, "generated")
+    meta = prog.meta
+    assert meta.bots == ("lead", "trail")
+    asked = []
+    evaluate = prog.evaluate
+    monkeypatch.setattr(prog, "evaluate", lambda world, bot, me: asked.append(bot) or evaluate(world, bot, me))
+    for name, scored in (("rollout:points:trail@3x2x3", "trail"), ("rollout::trail@3x2x3", "trail"),
+                         ("rollout:points@3x2x3", "lead"), ("mcts:points:trail@6x2", "trail")):
+        asked.clear()
+        game = Game(prog, seed=2)
+        game.choose("play_on")
+        agent = make_agent(name, 1)
+        assert agent.choose(game, game.decision) in game.decision.option_ids
+        assert asked and set(asked) == {scored}, name
+    assert make_agent("rollout::trail", 1).policy is None  # the spec's first policy
+    assert parse_agents("rollout:points:trail@3,mcts::lead", meta.players, meta.bots,
+                        meta.policies) == ("rollout:points:trail@3", "mcts::lead")
+    for bad, words in (("rollout:points:nope", "unknown bot evaluation 'nope' (the spec declares: lead, trail)"),
+                       ("mcts::nope@4x2", "unknown bot evaluation 'nope'"),
+                       ("rollout:nope:trail", "unknown policy 'nope'"),
+                       ("policy:points:trail", "unknown policy 'points:trail'")):
+        with pytest.raises(ValueError, match=words.replace("(", r"\(").replace(")", r"\)")):
+            parse_agents(bad, meta.players, meta.bots, meta.policies)
+    with pytest.raises(ValueError, match="needs a `bot` evaluation"):
+        parse_agents("rollout:points:trail", meta.players, (), meta.policies)
+
+
 SOLO = """\
 game alone "Alone"
 players p1 "P1", p2 "P2" seats 1 in 1..2

@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: c0b59b985230767e
+# Spec hash: 618f559599924fb5
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 4f9f0068f4ebf274e9e9 output 5d247cc6541993b21ce5
+# Fingerprint: source d03425e701a2420b77ba output f07d8af3a033d601fa20
 "Risiko - Das Duell (Risk: Balance of Power): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -113,8 +113,8 @@ from .rules import (
     d_staedte_von,
     d_verstaerkung_fuer_regionen,
     kept_0,
-    kept_2,
     kept_3,
+    kept_4,
     q_angriffswuerfel_hoechstens,
     q_verteidigungswuerfel_hoechstens,
     walk_18,
@@ -579,7 +579,7 @@ def s_angriff(state, frame):
             player = L[0]
             values = [
                 c_von
-                for kept_ in (kept_2(state, L[0]),)
+                for kept_ in (kept_3(state, L[0]),)
                 for c_von in kept_[0]
                 if kept_[1] or d_kann_angreifen_von(state, L[0], c_von)
             ]
@@ -1389,7 +1389,7 @@ def s_truppen_bewegen(state, frame):
             player = L[0]
             values = [
                 c_von
-                for kept_ in (kept_3(state, L[0]),)
+                for kept_ in (kept_4(state, L[0]),)
                 for c_von in kept_[0]
                 if kept_[1] or d_kann_bewegen_von(state, L[0], c_von)
             ]

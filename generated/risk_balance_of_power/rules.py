@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: c0b59b985230767e
+# Spec hash: 618f559599924fb5
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source f2628c2412eb535c64ed output 7d1bfeb35eade85999e3
+# Fingerprint: source d6f5405617e0dac9fc79 output 91e0349266e5c947560f
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -42,7 +42,7 @@ from .tables import (
 # ---------------------------------------------------------------- defines
 
 # Whether each kept define still keeps its values: while that pays (runtime/values.py).
-KEEPING = Keeping(26)
+KEEPING = Keeping(31)
 KEEPS = KEEPING.mode
 
 
@@ -925,6 +925,347 @@ def d_angriffsaussicht(state, v_p):
     return value
 
 
+def d_in_region(state, v_g, v_r):
+    "define in_region"
+    # spec: spec/risk_balance_of_power/08_bots.rules:46
+    for c_x in K_region:
+        if c_x == v_r and member_of(
+            state,
+            v_g,
+            c_x,
+            REGION_SETS,
+            "spec/risk_balance_of_power/08_bots.rules:46:84",
+        ):
+            return True
+    return False
+
+
+def d_fehlt(state, v_p, v_m):
+    "define fehlt"
+    # spec: spec/risk_balance_of_power/08_bots.rules:47
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[19]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[11],
+            s[12],
+            s[13],
+        )
+        key = ("d_fehlt", v_p, v_m)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(19, True)
+            return kept[1]
+    value = (
+        max(
+            0,
+            (
+                A_anzahl[v_m]
+                if v_m is not None
+                else attr_of(
+                    A_anzahl,
+                    v_m,
+                    "anzahl",
+                    "spec/risk_balance_of_power/08_bots.rules:48:39",
+                )
+            )
+            - d_staedte_von(state, v_p),
+        )
+        if (
+            A_art[v_m]
+            if v_m is not None
+            else attr_of(
+                A_art, v_m, "art", "spec/risk_balance_of_power/08_bots.rules:48:8"
+            )
+        )
+        == "stadtzahl"
+        else (
+            len(
+                [
+                    c_g
+                    for c_g in K_gebiet
+                    if A_bauwerk[c_g]
+                    == (
+                        A_bauwerk[v_m]
+                        if v_m is not None
+                        else attr_of(
+                            A_bauwerk,
+                            v_m,
+                            "bauwerk",
+                            "spec/risk_balance_of_power/08_bots.rules:50:51",
+                        )
+                    )
+                    and not state.counters[v_p][c_g] > 0
+                ]
+            )
+            if (
+                A_art[v_m]
+                if v_m is not None
+                else attr_of(
+                    A_art, v_m, "art", "spec/risk_balance_of_power/08_bots.rules:49:13"
+                )
+            )
+            == "bauwerke"
+            else (
+                max(
+                    0,
+                    (
+                        A_anzahl[v_m]
+                        if v_m is not None
+                        else attr_of(
+                            A_anzahl,
+                            v_m,
+                            "anzahl",
+                            "spec/risk_balance_of_power/08_bots.rules:51:47",
+                        )
+                    )
+                    - d_schwierige_gebiete_von(state, v_p),
+                )
+                if (
+                    A_art[v_m]
+                    if v_m is not None
+                    else attr_of(
+                        A_art,
+                        v_m,
+                        "art",
+                        "spec/risk_balance_of_power/08_bots.rules:51:13",
+                    )
+                )
+                == "gelaendezahl"
+                else (
+                    len(
+                        [
+                            c_g
+                            for c_g in K_gebiet
+                            if A_seestrasse[c_g] and not state.counters[v_p][c_g] > 0
+                        ]
+                    )
+                    if (
+                        A_art[v_m]
+                        if v_m is not None
+                        else attr_of(
+                            A_art,
+                            v_m,
+                            "art",
+                            "spec/risk_balance_of_power/08_bots.rules:52:13",
+                        )
+                    )
+                    == "seewege"
+                    else (
+                        len(
+                            [
+                                c_g
+                                for c_g in K_gebiet
+                                if d_in_region(
+                                    state,
+                                    c_g,
+                                    (
+                                        A_ziel[v_m]
+                                        if v_m is not None
+                                        else attr_of(
+                                            A_ziel,
+                                            v_m,
+                                            "ziel",
+                                            "spec/risk_balance_of_power/08_bots.rules:54:51",
+                                        )
+                                    ),
+                                )
+                                and not state.counters[v_p][c_g] > 0
+                            ]
+                        )
+                        if (
+                            A_art[v_m]
+                            if v_m is not None
+                            else attr_of(
+                                A_art,
+                                v_m,
+                                "art",
+                                "spec/risk_balance_of_power/08_bots.rules:53:13",
+                            )
+                        )
+                        == "ganze_region"
+                        else (
+                            3
+                            * max(
+                                0,
+                                (
+                                    A_anzahl[v_m]
+                                    if v_m is not None
+                                    else attr_of(
+                                        A_anzahl,
+                                        v_m,
+                                        "anzahl",
+                                        "spec/risk_balance_of_power/08_bots.rules:55:50",
+                                    )
+                                )
+                                - d_regionen_von(state, v_p),
+                            )
+                            if (
+                                A_art[v_m]
+                                if v_m is not None
+                                else attr_of(
+                                    A_art,
+                                    v_m,
+                                    "art",
+                                    "spec/risk_balance_of_power/08_bots.rules:55:13",
+                                )
+                            )
+                            == "regionszahl"
+                            else len(
+                                [
+                                    c_g
+                                    for kept_ in (kept_2(state),)
+                                    for c_g in kept_[0]
+                                    if kept_[1] or state.counters[2][c_g] > 0
+                                ]
+                            )
+                        )
+                    )
+                )
+            )
+        )
+    )
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(19, False)
+    return value
+
+
+def d_missionsnaehe(state, v_p):
+    "define missionsnaehe"
+    # spec: spec/risk_balance_of_power/08_bots.rules:58
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[20]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[11],
+            s[12],
+            s[13],
+        )
+        key = ("d_missionsnaehe", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(20, True)
+            return kept[1]
+    value = sum([max(0, 5 - d_fehlt(state, v_p, c_m)) for c_m in state.zones[6]])
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(20, False)
+    return value
+
+
+def d_offene_missionen(state, v_p):
+    "define offene_missionen"
+    # spec: spec/risk_balance_of_power/08_bots.rules:59
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[21]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[11],
+            s[12],
+            s[13],
+        )
+        key = ("d_offene_missionen", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(21, True)
+            return kept[1]
+    value = len([c_m for c_m in state.zones[6] if d_mission_erfuellt(state, v_p, c_m)])
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(21, False)
+    return value
+
+
+def d_sterne_von(state, v_p):
+    "define sterne_von"
+    # spec: spec/risk_balance_of_power/08_bots.rules:60
+    return sum([A_sterne[c_c] for c_c in state.zones[2 + v_p]])
+
+
+def d_sieg_nah(state, v_p):
+    "define sieg_nah"
+    # spec: spec/risk_balance_of_power/08_bots.rules:62
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[22]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[11],
+            s[12],
+            s[13],
+            s[14],
+        )
+        key = ("d_sieg_nah", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(22, True)
+            return kept[1]
+    value = bool(
+        len(state.zones[7 + v_p]) >= 2
+        and d_haelt_eigene_hauptstadt(state, v_p)
+        and d_offene_missionen(state, v_p) > 0
+    )
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(22, False)
+    return value
+
+
+def d_lagebild_seite(state, v_p):
+    "define lagebild_seite"
+    # spec: spec/risk_balance_of_power/08_bots.rules:74
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[23]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[3],
+            s[11],
+            s[12],
+            s[13],
+            s[14],
+        )
+        key = ("d_lagebild_seite", v_p)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(23, True)
+            return kept[1]
+    value = (
+        15 * d_einheiten_auf_dem_plan(state, v_p)
+        - 12 * d_gebiete_von(state, v_p)
+        + d_staedte_von(state, v_p)
+        + 69 * d_verstaerkung_fuer_regionen(state, v_p)
+        + (117 if d_haelt_eigene_hauptstadt(state, v_p) else 0)
+        - 125 * d_offene_missionen(state, v_p)
+        + 7 * d_missionsnaehe(state, v_p)
+        + 24 * d_sterne_von(state, v_p)
+        + 20 * state.tracks[2 + v_p]
+    )
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(23, False)
+    return value
+
+
 def d_front(state, v_p, v_g):
     "define front"
     # spec: spec/risk_balance_of_power/10_policies.rules:12
@@ -971,7 +1312,7 @@ def d_gute_aussicht_irgendwo(state, v_p):
     "define gute_aussicht_irgendwo"
     # spec: spec/risk_balance_of_power/10_policies.rules:25
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[19]
+    keeping = KEEPS[24]
     if keeping:
         s = state.stamps
         stamp = (
@@ -983,7 +1324,7 @@ def d_gute_aussicht_irgendwo(state, v_p):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(19, True)
+                KEEPING.looked(24, True)
             return kept[1]
     value = False
     for c_v in K_gebiet:
@@ -993,7 +1334,7 @@ def d_gute_aussicht_irgendwo(state, v_p):
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(19, False)
+            KEEPING.looked(24, False)
     return value
 
 
@@ -1001,7 +1342,7 @@ def d_vervollstaendigt_region(state, v_p, v_z):
     "define vervollstaendigt_region"
     # spec: spec/risk_balance_of_power/10_policies.rules:30
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[20]
+    keeping = KEEPS[25]
     if keeping:
         s = state.stamps
         stamp = (
@@ -1012,7 +1353,7 @@ def d_vervollstaendigt_region(state, v_p, v_z):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(20, True)
+                KEEPING.looked(25, True)
             return kept[1]
     value = False
     for c_r in K_region:
@@ -1028,7 +1369,7 @@ def d_vervollstaendigt_region(state, v_p, v_z):
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(20, False)
+            KEEPING.looked(25, False)
     return value
 
 
@@ -1036,7 +1377,7 @@ def d_missionsziel(state, v_z):
     "define missionsziel"
     # spec: spec/risk_balance_of_power/10_policies.rules:32
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[21]
+    keeping = KEEPS[26]
     if keeping:
         s = state.stamps
         stamp = (s[0],)
@@ -1044,7 +1385,7 @@ def d_missionsziel(state, v_z):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(21, True)
+                KEEPING.looked(26, True)
             return kept[1]
     value = (
         (
@@ -1085,7 +1426,7 @@ def d_missionsziel(state, v_z):
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(21, False)
+            KEEPING.looked(26, False)
     return value
 
 
@@ -1093,7 +1434,7 @@ def d_eroberungswert(state, v_p, v_z):
     "define eroberungswert"
     # spec: spec/risk_balance_of_power/10_policies.rules:36
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[22]
+    keeping = KEEPS[27]
     if keeping:
         s = state.stamps
         stamp = (
@@ -1106,7 +1447,7 @@ def d_eroberungswert(state, v_p, v_z):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(22, True)
+                KEEPING.looked(27, True)
             return kept[1]
     value = (
         (4 if d_besetzt(state, None if v_p is None else (v_p + 1) % 2, v_z) else 0)
@@ -1118,7 +1459,7 @@ def d_eroberungswert(state, v_p, v_z):
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(22, False)
+            KEEPING.looked(27, False)
     return value
 
 
@@ -1135,7 +1476,7 @@ def d_angriffsbasis(state, v_p, v_g):
     "define angriffsbasis"
     # spec: spec/risk_balance_of_power/10_policies.rules:45
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[23]
+    keeping = KEEPS[28]
     if keeping:
         s = state.stamps
         stamp = (
@@ -1149,7 +1490,7 @@ def d_angriffsbasis(state, v_p, v_g):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(23, True)
+                KEEPING.looked(28, True)
             return kept[1]
     value = sum(
         [
@@ -1163,7 +1504,7 @@ def d_angriffsbasis(state, v_p, v_g):
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(23, False)
+            KEEPING.looked(28, False)
     return value
 
 
@@ -1188,7 +1529,7 @@ def d_ruhende_truppen(state, v_p, v_g):
     "define ruhende_truppen"
     # spec: spec/risk_balance_of_power/10_policies.rules:53
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[24]
+    keeping = KEEPS[29]
     if keeping:
         s = state.stamps
         stamp = (s[11],)
@@ -1196,13 +1537,13 @@ def d_ruhende_truppen(state, v_p, v_g):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(24, True)
+                KEEPING.looked(29, True)
             return kept[1]
     value = bool(d_kann_bewegen_von(state, v_p, v_g) and not d_front(state, v_p, v_g))
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(24, False)
+            KEEPING.looked(29, False)
     return value
 
 
@@ -1210,7 +1551,7 @@ def d_armeewert(state, v_p):
     "define armeewert"
     # spec: spec/risk_balance_of_power/10_policies.rules:56
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[25]
+    keeping = KEEPS[30]
     if keeping:
         s = state.stamps
         stamp = (
@@ -1222,7 +1563,7 @@ def d_armeewert(state, v_p):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(25, True)
+                KEEPING.looked(30, True)
             return kept[1]
     value = d_lage(state, v_p) + 4 * (
         max(3, (d_gebiete_von(state, v_p) + d_staedte_von(state, v_p)) // 3)
@@ -1232,7 +1573,7 @@ def d_armeewert(state, v_p):
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(25, False)
+            KEEPING.looked(30, False)
     return value
 
 
@@ -1334,6 +1675,27 @@ def bot_feldherr(state, v_you):
     )
 
 
+def bot_lagebild(state, v_you):
+    "bot lagebild"
+    # spec: spec/risk_balance_of_power/08_bots.rules:79
+    return (
+        d_lagebild_seite(state, v_you)
+        - d_lagebild_seite(state, None if v_you is None else (v_you + 1) % 2)
+        + 22 * len(state.zones[7 + v_you])
+        - 32 * len(state.zones[7 + (None if v_you is None else (v_you + 1) % 2)])
+        + (
+            159
+            if bool(
+                len(state.zones[7 + v_you]) >= 2
+                and d_haelt_eigene_hauptstadt(state, v_you)
+                and d_offene_missionen(state, v_you) > 0
+            )
+            else 0
+        )
+        - (143 if d_sieg_nah(state, None if v_you is None else (v_you + 1) % 2) else 0)
+    )
+
+
 INVARIANTS = (
     (
         "nie_leer",
@@ -1365,6 +1727,7 @@ INVARIANTS = (
 )
 BOTS = {
     "feldherr": bot_feldherr,
+    "lagebild": bot_lagebild,
 }
 
 
@@ -1415,11 +1778,26 @@ def kept_1(state, arg_0):
     return found
 
 
-def kept_2(state, arg_0):
+def kept_2(state):
+    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/08_bots.rules:56, while what it reads is unchanged"
+    s = state.stamps
+    stamp = (s[12],)
+    kept = state.memo.get(2)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        found = ([item_ for item_ in K_gebiet if state.counters[2][item_] > 0], True)
+    except Exception:  # the caller tests as written, to fail where that fails
+        return K_gebiet, False
+    state.memo[2] = (stamp, found)
+    return found
+
+
+def kept_3(state, arg_0):
     "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/05_conquest.rules:52, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[11],)
-    kept = state.memo.get((2, arg_0))
+    kept = state.memo.get((3, arg_0))
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -1429,15 +1807,15 @@ def kept_2(state, arg_0):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_gebiet, False
-    state.memo[(2, arg_0)] = (stamp, found)
+    state.memo[(3, arg_0)] = (stamp, found)
     return found
 
 
-def kept_3(state, arg_0):
+def kept_4(state, arg_0):
     "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/06_turn.rules:123, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[11],)
-    kept = state.memo.get((3, arg_0))
+    kept = state.memo.get((4, arg_0))
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
@@ -1447,7 +1825,7 @@ def kept_3(state, arg_0):
         )
     except Exception:  # the caller tests as written, to fail where that fails
         return K_gebiet, False
-    state.memo[(3, arg_0)] = (stamp, found)
+    state.memo[(4, arg_0)] = (stamp, found)
     return found
 
 

@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: c0b59b985230767e
+# Spec hash: 618f559599924fb5
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source efccb84a2053e0a5a0a2 output b34039f791f3ce824945
+# Fingerprint: source 84189a93dc14e8f1a93f output e9d4302166aee5af00f6
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -861,7 +861,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="risk_balance_of_power",
     title="Risiko - Das Duell (Risk: Balance of Power)",
-    spec_hash="c0b59b985230767e",
+    spec_hash="618f559599924fb5",
     spec_files=META_SPEC_FILES,
     players=("rot", "blau"),
     player_labels=("Rot", "Blau"),
@@ -876,7 +876,7 @@ META = GameMeta(
     params=(("aufbau", "int", 1), ("rundenlimit", "int", 150), ("beginner", "int", 0)),
     invariants=META_INVARIANTS,
     effects=(),
-    bots=("feldherr",),
+    bots=("feldherr", "lagebild"),
     policies=("feldzug", "feldzug_grundausbildung"),
     tunables=(("feldzug", ()), ("feldzug_grundausbildung", ())),
     balance_bot="",
