@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: 618f559599924fb5
+# Spec hash: 9f08080905d3ff80
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 87c137a8a596b777b709 output 99e43998e472a9a78816
+# Fingerprint: source 2ed834c82f323a6b33d8 output 29bce927ba6f514bb2b5
 "Risiko - Das Duell (Risk: Balance of Power): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
@@ -28,7 +28,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "618f559599924fb5"
+SPEC_HASH = "9f08080905d3ff80"
 TESTS_HASH = "1bb5436cb0fe585f"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: 618f559599924fb5
+# Spec hash: 9f08080905d3ff80
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source d6f5405617e0dac9fc79 output 91e0349266e5c947560f
+# Fingerprint: source 9fac87b61c5d24c37720 output 7b18be68d55a75c4c644
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1229,7 +1229,7 @@ def d_sieg_nah(state, v_p):
 
 def d_lagebild_seite(state, v_p):
     "define lagebild_seite"
-    # spec: spec/risk_balance_of_power/08_bots.rules:74
+    # spec: spec/risk_balance_of_power/08_bots.rules:75
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[23]
     if keeping:
@@ -1677,7 +1677,7 @@ def bot_feldherr(state, v_you):
 
 def bot_lagebild(state, v_you):
     "bot lagebild"
-    # spec: spec/risk_balance_of_power/08_bots.rules:79
+    # spec: spec/risk_balance_of_power/08_bots.rules:80
     return (
         d_lagebild_seite(state, v_you)
         - d_lagebild_seite(state, None if v_you is None else (v_you + 1) % 2)

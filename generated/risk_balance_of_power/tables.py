@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: 618f559599924fb5
+# Spec hash: 9f08080905d3ff80
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 84189a93dc14e8f1a93f output e9d4302166aee5af00f6
+# Fingerprint: source 44c63e2612cdfbed25dc output b2f2b3a72a5c016d01d7
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -861,7 +861,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="risk_balance_of_power",
     title="Risiko - Das Duell (Risk: Balance of Power)",
-    spec_hash="618f559599924fb5",
+    spec_hash="9f08080905d3ff80",
     spec_files=META_SPEC_FILES,
     players=("rot", "blau"),
     player_labels=("Rot", "Blau"),
