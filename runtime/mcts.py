@@ -19,8 +19,8 @@ depth in turns (`mcts@8x2t`) until DEPTH whole turns have begun (TurnClock:
 a defender's single decision inside another seat's turn does not end it),
 and scored:
 a finished game 1 for a win, 0 for a loss, 1/2 for a draw, with certainty; an
-unfinished one by the spec's first `bot` evaluation, squashed into 0..1
-around its value at the root (with two seats, the other seat's reward is the
+unfinished one by the spec's first `bot` evaluation (or the one the bot's
+name gives, `mcts:POLICY:BOT`), squashed into 0..1 around its value at the root (with two seats, the other seat's reward is the
 complement). Each node keeps the reward of the player who moved into it, so
 every seat's choices in the tree are its own best replies.
 

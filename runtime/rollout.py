@@ -8,8 +8,8 @@ same dice and the same tie-breaks (an option a `never` line of the policy
 marks is no candidate), by the policy on both sides, until the
 player to move has changed DEPTH times (or, with a depth in turns, `@4x2tx2`, until DEPTH
 turns have begun: runtime/mcts.py's TurnClock); the leaf is scored by the spec's first
-`bot` evaluation squashed into 0..1 (a finished game: 1 won, 0 lost, 1/2
-drawn). Sharing the deal makes the difference between two candidates on it
+`bot` evaluation (or the one the name gives, `rollout:POLICY:BOT`) squashed into 0..1 (a
+finished game: 1 won, 0 lost, 1/2 drawn). Sharing the deal makes the difference between two candidates on it
 far steadier than either score alone, so a few deals can tell them apart.
 
 The choice: among the policy's tied best options, the best mean; another
