@@ -113,6 +113,8 @@ def fit(args) -> dict:
         raise ValueError("fit_evaluation.py needs scikit-learn: pip install -e .[fit]") from None
     if not 10 <= args.games <= 100_000:
         raise ValueError(f"--games takes 10 to 100,000, not {args.games}")
+    if not 1 <= args.workers <= 64:
+        raise ValueError(f"--workers takes 1 to 64 processes, not {args.workers}")
     from compiler.cli.base import load, params as param_values
     from compiler.errors import SpecError
     from runtime.agents import default_agent, parse_agents
@@ -197,7 +199,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--agents", default=None)
     parser.add_argument("--param", action="append", default=[])
     parser.add_argument("--compare", action="append", default=[])
-    parser.add_argument("--workers", type=int, choices=range(1, 65), default=2, metavar="K")
+    parser.add_argument("--workers", type=int, default=2, metavar="K")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     try:

@@ -37,8 +37,9 @@ def test_bad_input_is_one_line_and_exit_1(tmp_path, capsys):
                         ([str(MINI), str(good), "--compare", "nope"],
                          "unknown bot evaluation 'nope' (the spec declares: none)"),
                         ([str(MINI), str(good), "--games", "5"], "--games takes 10 to 100,000"),
+                        ([str(MINI), str(good), "--workers", "0"], "--workers takes 1 to 64 processes, not 0"),
                         (["nope", str(good)], "no spec found for 'nope'"),
                         ([str(MINI), str(tmp_path / "missing")], "missing")):
-        assert fit.main(args + ["--workers", "1"]) == 1
+        assert fit.main(args if "--workers" in args else args + ["--workers", "1"]) == 1
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("fit_evaluation: error: ") and words in err, err
