@@ -213,18 +213,17 @@ def check_tuned(name: str, values, policies: tuple[str, ...], tunables: tuple) -
 
 
 def _check_agent(name: str, bots: tuple[str, ...], policies: tuple[str, ...]) -> None:
-    evaluation = None
     if name == "mcts" or name.startswith(("mcts:", "mcts@")):
         from .mcts import parse_mcts
         name = parse_mcts(name)[0]
     if name == "rollout" or name.startswith(("rollout:", "rollout@")):
         from .rollout import parse_rollout
         name = parse_rollout(name)[0]
-    if name.startswith(("mcts:", "rollout:")):  # a search on a policy may name its evaluation
-        from .mcts import split_search
-        kind, policy, evaluation = split_search(name)
-        name = f"{kind}:{policy or ''}"
     kind, _, bot = name.partition(":")
+    evaluation = None
+    if kind in ("mcts", "rollout"):  # a search on a policy may name its evaluation too
+        from .mcts import split_search
+        kind, bot, evaluation = split_search(name)
     if kind in POLICY_AGENTS:
         if not policies:
             raise ValueError(f"agent '{kind}' needs a `policy` in the spec, and it declares none")

@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: 9f08080905d3ff80
+# Spec hash: 6cb1b22b0ef83c3e
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 2ed834c82f323a6b33d8 output 29bce927ba6f514bb2b5
+# Fingerprint: source 0ce6de9ec023a9235b36 output 9f6b1e2c86c2ce49d123
 "Risiko - Das Duell (Risk: Balance of Power): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
@@ -28,7 +28,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "9f08080905d3ff80"
+SPEC_HASH = "6cb1b22b0ef83c3e"
 TESTS_HASH = "1bb5436cb0fe585f"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: 9f08080905d3ff80
+# Spec hash: 6cb1b22b0ef83c3e
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 9fac87b61c5d24c37720 output 7b18be68d55a75c4c644
+# Fingerprint: source 5ab054774a0daeae9860 output 3445a09bd635a49ebd29
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -821,8 +821,7 @@ def d_feldherr_wert(state, v_p):
     value = (
         80 * len(state.zones[7 + v_p])
         + (30 if d_haelt_eigene_hauptstadt(state, v_p) else 0)
-        + 12
-        * len([c_m for c_m in state.zones[6] if d_mission_erfuellt(state, v_p, c_m)])
+        + 12 * d_offene_missionen(state, v_p)
         + d_lage(state, v_p)
         + 4 * d_verstaerkung_fuer_regionen(state, v_p)
         + state.tracks[2 + v_p]
@@ -2119,7 +2118,7 @@ def pol_feldzug_grundausbildung_2(state, pending, tun):
     if len(best) == 1:
         return best
     # spec: spec/risk_balance_of_power/10_policies.rules:86
-    if sum([A_sterne[c_c] for c_c in state.zones[2 + v_you]]) >= 4:
+    if d_sterne_von(state, v_you) >= 4:
         best = keep_best(best, [ids[i] in ("eintauschen",) for i in best], False)
     if len(best) == 1:
         return best

@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: 9f08080905d3ff80
+# Spec hash: 6cb1b22b0ef83c3e
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 44c63e2612cdfbed25dc output b2f2b3a72a5c016d01d7
+# Fingerprint: source b6cf613f75c683805a7e output 80a12afab2687d2b4380
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -861,7 +861,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="risk_balance_of_power",
     title="Risiko - Das Duell (Risk: Balance of Power)",
-    spec_hash="9f08080905d3ff80",
+    spec_hash="6cb1b22b0ef83c3e",
     spec_files=META_SPEC_FILES,
     players=("rot", "blau"),
     player_labels=("Rot", "Blau"),
