@@ -14,10 +14,10 @@ from pathlib import Path
 
 import black
 
-from compiler.codegen.format import prefer_double_quotes, split
-from compiler.codegen.render import MODULES, PENDING, VIEWS, environment
-from compiler.codegen.view import ViewBuilder
-from compiler.loader import load_spec
+from rulespec.compiler.backends.codegen.format import prefer_double_quotes, split
+from rulespec.compiler.backends.codegen.render import MODULES, PENDING, VIEWS, environment
+from rulespec.compiler.backends.codegen.view import ViewBuilder
+from rulespec.compiler.frontend.loader import load_spec
 
 
 def main(game: str) -> None:

@@ -23,7 +23,7 @@ echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), load at star
 # A new spec no package was ever written for: black formats every piece (its throughput is the cost).
 cpu "cold compile (empty cache, new folder: no package to seed it)" $RULESPEC compile "$WORK/$GAME" -o "$WORK/out1/$GAME"
 # A fresh clone of this checkout's HEAD (CI, a new designer): an empty cache, the committed package in
-# place, whose FORMAT seeds black's cache (compiler/codegen/seed.py); one card's ops edited first.
+# place, whose FORMAT seeds black's cache (compiler/backends/codegen/seed.py); one card's ops edited first.
 git clone -q "$PWD" "$WORK/clone"
 CLONE_FILE=$(grep -l "$CARD" "$WORK/clone/spec/$GAME"/*.rules | head -1)
 sed -i "/$CARD/ s/ops \([0-9]\)/ops 4/" "$CLONE_FILE"

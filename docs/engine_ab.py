@@ -34,13 +34,13 @@ ROOT = Path("/tmp/engine_ab")
 # Runs inside a version's checkout, with its own interpreter: APIs that every version has.
 _SNIPPET = r"""
 import hashlib, json, sys, time
-from compiler.cli.base import load, program as load_program
+from rulespec.compiler.cli.base import load, program as load_program
 game, mode, games, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 loaded = load(game)
 prog = load_program(loaded, "interpreted" if mode == "interp" else "generated", None)
 if mode == "policy":
-    from runtime.agents import default_agent
-    from runtime.simulate import play_game
+    from rulespec.runtime.bots.agents import default_agent
+    from rulespec.runtime.analysis.simulate import play_game
     agents = (default_agent(prog.meta),) * len(prog.meta.players)
     cpu = time.process_time()
     played = [play_game(prog, s, agents, {}) for s in range(seed, seed + games)]

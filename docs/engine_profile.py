@@ -12,8 +12,8 @@ import pstats
 import sys
 import time
 
-from compiler.cli.base import load, program as load_program
-from runtime import bench
+from rulespec.compiler.cli.base import load, program as load_program
+from rulespec.runtime.analysis import bench
 
 game, games = sys.argv[1], int(sys.argv[2])
 rows = int(sys.argv[3]) if len(sys.argv) > 3 else 30

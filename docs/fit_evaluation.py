@@ -8,7 +8,7 @@ Needs scikit-learn (`pip install -e .[fit]`). FEATURES is a text file, one measu
 `you` (`einheiten = einheiten_auf_dem_plan(you) - einheiten_auf_dem_plan(opponent(you))`);
 `#` starts a comment. The script adds each measure to a copy of the spec as a `bot`
 evaluation, plays GAMES games of the balance bot (or `--agents`) on seeds S.., and reads
-every measure at the first decision of each seat's turn (by runtime/mcts.py's turn rule: a
+every measure at the first decision of each seat's turn (by runtime/bots/mcts.py's turn rule: a
 lone decision of another seat inside a turn, a defender's dice, is not a turn; so neither
 is a turn of a single decision between two turns of the other seat) - the
 positions where a search with a depth in turns (`rollout@…x2tx…`) scores its leaves. The
@@ -60,17 +60,17 @@ def _spec_with_features(folder: Path, features: list[tuple[str, str, int]], into
 
 
 def _program(folder: Path):
-    from compiler.backends import load_program
-    from compiler.loader import load_spec
+    from rulespec.compiler.backends.engine import load_program
+    from rulespec.compiler.frontend.loader import load_spec
     return load_program(load_spec(folder), "generated")
 
 
 def _play(job: tuple) -> list[tuple[int, list[float], float]]:
     """(seed, measures, won) for the first decision of every turn of the games of `seeds`."""
     folder, bots, seeds, agents, params = job
-    from runtime.agents import seat_agents
-    from runtime.game import Game
-    from runtime.mcts import TurnWatch
+    from rulespec.runtime.bots.agents import seat_agents
+    from rulespec.runtime.game import Game
+    from rulespec.runtime.bots.mcts import TurnWatch
     program = _program(folder)
     rows = []
     for seed in seeds:
@@ -98,8 +98,8 @@ def _play(job: tuple) -> list[tuple[int, list[float], float]]:
 
 
 def _user_errors() -> tuple[type[Exception], ...]:
-    from compiler.cli.base import user_errors
-    from compiler.errors import SpecError
+    from rulespec.compiler.cli.base import user_errors
+    from rulespec.compiler.frontend.errors import SpecError
     return (*user_errors(), SpecError)
 
 
@@ -115,9 +115,9 @@ def fit(args) -> dict:
         raise ValueError(f"--games takes 10 to 100,000, not {args.games}")
     if not 1 <= args.workers <= 64:
         raise ValueError(f"--workers takes 1 to 64 processes, not {args.workers}")
-    from compiler.cli.base import load, params as param_values
-    from compiler.errors import SpecError
-    from runtime.agents import default_agent, parse_agents
+    from rulespec.compiler.cli.base import load, params as param_values
+    from rulespec.compiler.frontend.errors import SpecError
+    from rulespec.runtime.bots.agents import default_agent, parse_agents
     features = read_features(Path(args.features))
     spec = load(args.game, ())
     with tempfile.TemporaryDirectory() as tmp:

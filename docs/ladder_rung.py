@@ -41,10 +41,10 @@ def _cpu() -> float:
 
 
 def play(args) -> list[dict]:
-    from compiler import backends
-    from compiler.cli.base import load, params as param_values, program as load_program
-    from runtime import simulate as sim
-    from runtime.agents import check_agent
+    from rulespec.compiler.backends import engine
+    from rulespec.compiler.cli.base import load, params as param_values, program as load_program
+    from rulespec.runtime.analysis import simulate as sim
+    from rulespec.runtime.bots.agents import check_agent
 
     loaded = load(args.game, tuple(args.variant))
     meta = load_program(loaded, "generated").meta
@@ -54,7 +54,7 @@ def play(args) -> list[dict]:
         raise ValueError(f"a ladder rung is a duel: {args.game} seats {len(players)} players")
     for name in (args.upper, args.lower):
         check_agent(name, meta)
-    factory = backends.ProgramRef.of(loaded, "generated")
+    factory = engine.ProgramRef.of(loaded, "generated")
     orders = ((args.upper, args.lower), (args.lower, args.upper))
     rows: list[dict] = []
     for start in range(args.seed, args.seed + args.n, BLOCK):
@@ -83,7 +83,7 @@ def play(args) -> list[dict]:
 
 
 def summary(rows: list[dict]) -> dict:
-    from runtime.stats import wilson
+    from rulespec.runtime.analysis.stats import wilson
 
     won = Counter(r["winner"] for r in rows)
     decided = won["upper"] + won["lower"]
@@ -129,8 +129,8 @@ def report(found: dict) -> str:
 
 
 def _user_errors() -> tuple[type[Exception], ...]:
-    from compiler.cli.base import user_errors
-    from compiler.errors import SpecError
+    from rulespec.compiler.cli.base import user_errors
+    from rulespec.compiler.frontend.errors import SpecError
     return (*user_errors(), SpecError)
 
 

@@ -20,10 +20,10 @@ import sys
 import time
 from pathlib import Path
 
-from compiler.backends import import_program
-from compiler.native import native_modules
-from runtime.agents import default_agent
-from runtime.simulate import play_game
+from rulespec.compiler.backends.engine import import_program
+from rulespec.compiler.backends.native import native_modules
+from rulespec.runtime.bots.agents import default_agent
+from rulespec.runtime.analysis.simulate import play_game
 
 
 def main(argv: list[str]) -> None:

@@ -16,10 +16,10 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from compiler.backends import load_program
-from compiler.loader import load_spec
-from runtime.agents import seat_agents
-from runtime.game import Game
+from rulespec.compiler.backends.engine import load_program
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.runtime.bots.agents import seat_agents
+from rulespec.runtime.game import Game
 
 ROUNDS = 6
 

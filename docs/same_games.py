@@ -28,9 +28,9 @@ def _digest(value) -> str:
 
 
 def fingerprints(game: str, seeds: int, backend: str, agent_sets: list[str], variants: str) -> dict:
-    from compiler.cli.base import load, program as load_program
-    from runtime.agents import play_out, seat_agents
-    from runtime.game import Game
+    from rulespec.compiler.cli.base import load, program as load_program
+    from rulespec.runtime.bots.agents import play_out, seat_agents
+    from rulespec.runtime.game import Game
 
     base = load(game)
     folder = Path(base.folder) / "variants"

@@ -8,15 +8,15 @@ seeds FIRST_SEED (default 1) onwards; the committed package, or a build of SPEC_
 """
 import collections, importlib, math, statistics, sys
 from pathlib import Path
-from compiler import backends
-from compiler.loader import load_spec
-from runtime.game import Game
-from runtime.agents import seat_agents
+from rulespec.compiler.backends import engine
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.runtime.game import Game
+from rulespec.runtime.bots.agents import seat_agents
 
 n, games = int(sys.argv[1]), int(sys.argv[2])
 first_seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
 folder = Path(sys.argv[4]) if len(sys.argv) > 4 else Path(__file__).parent.parent / "spec" / "terraforming_mars"
-program = backends.load_program(load_spec(folder), "generated")
+program = engine.load_program(load_spec(folder), "generated")
 score_of = importlib.import_module(type(program).__module__ + ".rules").d_score  # the spec's score()
 slot = {t.name: t.slot for t in program.meta.tracks}
 fund = collections.Counter(); fund_g1 = collections.Counter(); ms = collections.Counter()

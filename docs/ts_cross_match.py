@@ -20,9 +20,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from compiler.backends import import_program
-from runtime.agents import play_out, seat_agents
-from runtime.game import Game
+from rulespec.compiler.backends.engine import import_program
+from rulespec.runtime.bots.agents import play_out, seat_agents
+from rulespec.runtime.game import Game
 
 _PROGRAMS: dict = {}
 

@@ -13,9 +13,9 @@ import collections
 import re
 import sys
 
-from generated.twilight_struggle import PROGRAM, procedures as P
-from runtime.agents import play_out, seat_agents
-from runtime.game import Game
+from rulespec.generated.twilight_struggle import PROGRAM, procedures as P
+from rulespec.runtime.bots.agents import play_out, seat_agents
+from rulespec.runtime.game import Game
 
 META = PROGRAM.meta
 IDS = META.entity_ids

@@ -1,5 +1,5 @@
 """`python -m rulespec COMMAND ...`: the same as the `rulespec` console script."""
 
-from compiler.cli import main
+from rulespec.compiler.cli import main
 
 main(prog_name="rulespec")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .meta import BoardMeta, GameMeta
+from rulespec.runtime.meta import BoardMeta, GameMeta
 
 
 # Fill colours for regions, in the order the spec declares them.

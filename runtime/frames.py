@@ -2,15 +2,15 @@
 
 A frame is [step, pc, locals, answer]: STEPS[step](state, frame) runs it from
 block pc, its locals are a list by slot, and a decision's answer arrives in
-frame[3]. The interpreter keeps frames of its own (compiler/interpret.py).
+frame[3]. The interpreter keeps frames of its own (compiler/backends/interpret.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .state import GameOver
-from .values import RULE_FAILURES, rule_error_of
+from rulespec.runtime.state import GameOver
+from rulespec.runtime.values import RULE_FAILURES, rule_error_of
 
 # A local not bound yet (plain data, so frames stay JSON).
 UNBOUND = "\x00unbound"

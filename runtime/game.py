@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .meta import GameMeta
-from .params import ParamError, check_params
-from .program import Program
-from .state import RuleError, State, known_cards, note_choice
-from .text import shown
+from rulespec.runtime.meta import GameMeta
+from rulespec.runtime.params import ParamError, check_params
+from rulespec.runtime.program import Program
+from rulespec.runtime.state import RuleError, State, known_cards, note_choice
+from rulespec.runtime.text import shown
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Native builds found in the rulespec cache: where the cache is, how a build is keyed, and the
 runtime's own hot modules imported from their builds.
 
-`rulespec compile --native` (compiler/native.py) compiles a generated package's rule and
+`rulespec compile --native` (compiler/backends/native.py) compiles a generated package's rule and
 procedure modules with Cython, and the runtime modules every game's decisions pass through
 (RUNTIME_MODULES), each into the cache under a hash of its exact source text, the Python ABI
 and the C flags. Importing `runtime` puts a finder first on `sys.meta_path` that loads such a
@@ -23,12 +23,15 @@ import sys
 import sysconfig
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from rulespec.runtime.home import cache_root
+
 RUNTIME = Path(__file__).resolve().parent
 # The runtime modules on the path of every decision: the state and its primitives, the values'
 # helpers the generated code calls, the driver, the bots and their searches.
-RUNTIME_MODULES = ("state", "values", "frames", "game", "agents", "policy", "search", "mcts",
-                   "rollout")
+# Named from rulespec.runtime: "bots.search" is rulespec.runtime.bots.search.
+RUNTIME_MODULES = ("state", "values", "frames", "game", "policy", "bots.agents", "bots.search",
+                   "bots.mcts", "bots.rollout")
+PACKAGE = "rulespec.runtime"
 # C compiler flags after Python's own (-O3 -g): full optimisation, no debug information. The
 # biggest spec's modules are 6-9 MB of C each; with -g the build never finished on the shared
 # machine, without it that build takes about 140 s of CPU, and its games run 1.05-1.1x
@@ -38,11 +41,6 @@ CFLAGS = ("-O3", "-g0")
 # `list` annotation would otherwise refuse a dict where the source takes any sequence).
 DIRECTIVES = {"language_level": 3, "annotation_typing": False}
 SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-
-
-def cache_root() -> Path:
-    """Where cached data lives; $RULESPEC_CACHE overrides the default."""
-    return Path(os.environ.get("RULESPEC_CACHE") or REPO_ROOT / ".rulespec-cache")
 
 
 def digest(*parts: str | bytes) -> str:
@@ -75,7 +73,7 @@ def key_source(file: Path) -> bytes:
 def runtime_build(module: str) -> Path | None:
     """The native build of a runtime module's current source, when one was made."""
     try:
-        path = build_path(f"runtime.{module}", key_source(RUNTIME / f"{module}.py"))
+        path = build_path(f"runtime.{module}", key_source(RUNTIME.joinpath(*module.split(".")).with_suffix(".py")))
     except OSError:
         return None
     return path if path.is_file() else None
@@ -84,15 +82,15 @@ def runtime_build(module: str) -> Path | None:
 def loaded_natively() -> list[str]:
     """The runtime modules this process imported from native builds."""
     return [m for m in RUNTIME_MODULES
-            if getattr(sys.modules.get(f"runtime.{m}"), "__file__", "").endswith(SUFFIX)]
+            if getattr(sys.modules.get(f"{PACKAGE}.{m}"), "__file__", "").endswith(SUFFIX)]
 
 
 class _RuntimeFinder(importlib.abc.MetaPathFinder):
     """Finds a runtime module's native build, when its current source was built."""
 
     def find_spec(self, fullname, path=None, target=None):
-        package, _, module = fullname.partition(".")
-        if package != "runtime" or module not in RUNTIME_MODULES or not enabled():
+        package, _, module = fullname.partition(PACKAGE + ".")
+        if package or module not in RUNTIME_MODULES or not enabled():
             return None
         made = runtime_build(module)
         if made is None:

@@ -2,7 +2,7 @@
 
 A param enters a game from the command line (`--param NAME=VALUE`, as text),
 from a record (JSON values) or from a designer test; `check_params` stands
-between every one of them and a new game state (runtime.game.new_state), so
+between every one of them and a new game state (rulespec.runtime.game.new_state), so
 no game ever runs with a value its spec does not allow.
 
 A domain is ("range", (low, high)) for an int, ("choices", values) for an
@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .meta import GameMeta
-from .text import shown
+from rulespec.runtime.meta import GameMeta
+from rulespec.runtime.text import shown
 
 MAX_INT = 2**63 - 1
 MAX_TEXT = 200  # characters of a str param

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .state import State, Stream, next_random
+from rulespec.runtime.state import State, Stream, next_random
 
 
 def keep_best(best: list[int], keys: list[Any], avoid: bool) -> list[int]:
@@ -106,7 +106,7 @@ _VIEWS: dict[int, tuple[Any, tuple[int, ...], tuple[Any, ...]]] = {}
 def _view_of(meta) -> tuple[tuple[int, ...], tuple[Any, ...]]:
     """Worked out once per game's meta: the card vars, and per zone slot True (everyone sees
     its cards), the seat that owns it (only that seat does), or None (nobody, unless revealed):
-    as runtime.game.seen_slots decides."""
+    as rulespec.runtime.game.seen_slots decides."""
     found = _VIEWS.get(id(meta))
     if found is None or found[0] is not meta:
         card_vars = tuple(i for i, k in enumerate(meta.var_kinds) if k == "card")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .meta import GameMeta
-from .state import State
+from rulespec.runtime.meta import GameMeta
+from rulespec.runtime.state import State
 
 
 @dataclass(frozen=True)
@@ -68,11 +68,11 @@ class Program(Protocol):
 
     def prefer(self, state: State, policy) -> list[int]:
         """The indices of the pending options a spec-declared `policy` likes best (a name, or
-        runtime.policy.Tuned: the policy with some tunables set)."""
+        rulespec.runtime.policy.Tuned: the policy with some tunables set)."""
 
     def forbidden(self, state: State, policy) -> list[int]:
         """The indices of the pending options a `never` line of the policy's rule marks: the
-        options no search bot considers (runtime/mcts.py, runtime/rollout.py)."""
+        options no search bot considers (runtime/bots/mcts.py, runtime/bots/rollout.py)."""
 
     def test_keys(self) -> frozenset[str]:
         """The keys of every test block and expectation this back end can run."""

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .files import WriteError, write_atomic
-from .game import Game
-from .params import ParamError, check_params
-from .program import Program
-from .state import SEED_HIGH, SEED_LOW, State
-from .text import shown
+from rulespec.runtime.files import WriteError, write_atomic
+from rulespec.runtime.game import Game
+from rulespec.runtime.params import ParamError, check_params
+from rulespec.runtime.program import Program
+from rulespec.runtime.state import SEED_HIGH, SEED_LOW, State
+from rulespec.runtime.text import shown
 
 FORMAT = "rulespec-record/1"
 MAX_IDS_SHOWN = 40

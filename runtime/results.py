@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .game import Game
-from .values import text_of
+from rulespec.runtime.game import Game
+from rulespec.runtime.values import text_of
 
 LOG_LINES = 12  # lines of the game log a summary ends with
 

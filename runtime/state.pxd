@@ -1,6 +1,6 @@
-# The state's fields, typed, for the native build (compiler/native.py): compiled with these
+# The state's fields, typed, for the native build (compiler/backends/native.py): compiled with these
 # declarations `State` is an extension type, and a generated module's native build, which
-# declares its functions' `state` parameter as this type (compiler/native_types.py), reads the
+# declares its functions' `state` parameter as this type (compiler/backends/native_types.py), reads the
 # fields as struct members rather than by attribute look-up. Pure Python ignores this file.
 # Exactly State.__slots__, each once (tests/test_native_types.py).
 cdef class State:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .meta import GameMeta
+from rulespec.runtime.meta import GameMeta
 
 _MASK = (1 << 64) - 1
 # The seeds a game takes: a 64-bit number, signed or not (the stream keeps its low 64 bits).
@@ -48,7 +48,7 @@ class State:
         "decisions", "params", "trace", "dice_strict", "rounds", "nesting", "log_at", "rolled",
         "shown",
     )
-    # Not saved: write counts and the filters kept while they hold (compiler/codegen/kept.py).
+    # Not saved: write counts and the filters kept while they hold (compiler/backends/codegen/kept.py).
     # stamps[0] counts writes of the zones, [1] of the effects, the rest those of each track,
     # counter and var as generated code numbers them (never more than the state has slots).
     __slots__ = SAVED + ("stamps", "memo")
@@ -72,7 +72,7 @@ class State:
             self.location[card] = 0
         self.revealed: list[bool] = [False] * meta.zone_slots
         # Single cards made known (`show`): [card, the slot it lay in, the player or None for
-        # everyone], while the card has not moved since (runtime.state.known_cards).
+        # everyone], while the card has not moved since (rulespec.runtime.state.known_cards).
         self.shown: list[list[Any]] = []
         self.effects: list[list[Any]] = []  # [effect, args, lifetime or None]
         self.rng: int = seed & _MASK
@@ -91,7 +91,7 @@ class State:
         self.stamps: list[int] = fresh_stamps(self)
         self.memo: dict[Any, Any] = {}
         # The dice rolled, [location, value, log lines written before it], while a play
-        # surface listens (runtime/table.py shows them in the move log); None: nobody does.
+        # surface listens (runtime/playtest/table.py shows them in the move log); None: nobody does.
         self.rolled: list[list[Any]] | None = None
 
     # ---------------------------------------------------------- copies
@@ -273,7 +273,7 @@ def move_card_bottom(state: State, card: int, slot: int) -> None:
 def show_card(state: State, card: int | None, location: str, *to: int | None) -> None:
     """`show card [to player]`: the card known to everyone (or to that player) while it lies in
     the zone it lies in now; the zone itself stays hidden. Players see it in their views, and a
-    search bot re-dealing what it cannot see leaves it in place (runtime/search.py)."""
+    search bot re-dealing what it cannot see leaves it in place (runtime/bots/search.py)."""
     if card is None:
         raise RuleError("'show' needs a card, not none", location)
     player = to[0] if to else None

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .game import new_state
-from .program import ExpectPart, Program, TestCase
-from .state import GameOver, RuleError, State
-from .values import text_of
+from rulespec.runtime.game import new_state
+from rulespec.runtime.program import ExpectPart, Program, TestCase
+from rulespec.runtime.state import GameOver, RuleError, State
+from rulespec.runtime.values import text_of
 
 SHOWN_OPTIONS = 20
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import linecache
 from typing import Any, Callable, Mapping, NoReturn, Sequence
 
-from .state import MAX_ROUNDS, RuleError, State
+from rulespec.runtime.state import MAX_ROUNDS, RuleError, State
 
 # A zone as a value (a `zone` parameter or local) is "@<slot>": plain data.
 ZONE_TAG = "@"
@@ -189,7 +189,7 @@ KEEP_SHARE = 8  # keeping goes on when at least one look-up in this many found t
 
 
 class Keeping:
-    """Whether each kept define of a generated module still keeps its values (compiler/codegen/
+    """Whether each kept define of a generated module still keeps its values (compiler/backends/codegen/
     kept.py): `mode[n]` 2 on trial, 1 keeping, 0 not. On trial its look-ups are counted; after
     KEEP_TRIAL it keeps on when at least one in KEEP_SHARE found its value, and stops keeping for
     the rest of the process when not. A define asked once per option of a decision whose move
@@ -219,7 +219,7 @@ class Keeping:
 # past this is a rule error where it is kept - in a var, a counter, a local, an argument - so a
 # loop that squares a number stops at once instead of filling memory. A range collection holds
 # at most MAX_ROUNDS numbers and a roll at most MAX_DICE
-# dice (runtime.state), so neither runs without end.
+# dice (rulespec.runtime.state), so neither runs without end.
 INT_LOW, INT_HIGH = -2**63, 2**63 - 1
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from compiler import backends
-from compiler.interpret import Interpreter
-from compiler.loader import LoadedSpec, load_spec
-from compiler.parse import parse_text
-from runtime.game import Game
+from rulespec.compiler.backends import engine
+from rulespec.compiler.backends.interpret import Interpreter
+from rulespec.compiler.frontend.loader import LoadedSpec, load_spec
+from rulespec.compiler.frontend.parse import parse_text
+from rulespec.runtime.game import Game
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -73,13 +73,13 @@ def program(folder: Path, backend: str, variants: tuple[str, ...] = ()):
     if backend == "interpreted":
         return Interpreter(spec.model)
     try:
-        return backends.load_program(spec, "generated")
-    except backends.BackendError:
+        return engine.load_program(spec, "generated")
+    except engine.BackendError:
         pass
-    from compiler.codegen import compile_game
+    from rulespec.compiler.backends.codegen import compile_game
     out = Path(_SCRATCH.name) / "_".join((spec.model.game,) + variants) / spec.model.game
     compile_game(spec.model, out)
-    return backends.load_program(spec, "generated", out)
+    return engine.load_program(spec, "generated", out)
 
 
 def spec_value(interpreter, state, text: str, **env) -> object:

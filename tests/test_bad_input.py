@@ -73,7 +73,7 @@ def test_a_seed_at_either_end_of_the_range_plays_records_and_replays(tmp_path, s
 
 
 def _lsp(data: bytes) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "compiler.cli", "lsp"], input=data, cwd=REPO,
+    return subprocess.run([sys.executable, "-m", "rulespec.compiler.cli", "lsp"], input=data, cwd=REPO,
                           capture_output=True, timeout=60)
 
 
@@ -129,7 +129,7 @@ def test_a_spec_error_on_a_long_line_quotes_a_window_around_the_caret(tmp_path):
 
 @pytest.mark.parametrize("column, width", [(1, 3), (60, 5), (200, 10), (295, 6), (300, 1)])
 def test_the_excerpt_keeps_the_caret_under_the_same_text(column, width):
-    from compiler.errors import excerpt
+    from rulespec.compiler.frontend.errors import excerpt
     line = "".join(chr(ord("a") + i % 26) for i in range(300))
     text, at, shown = excerpt(line, column, width)
     assert len(text) <= 122 and 1 <= shown <= width

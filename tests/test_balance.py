@@ -12,9 +12,9 @@ import json
 
 from click.testing import CliRunner
 
-from compiler.cli import main
-from runtime.balance import Value, distance, sweep_json, Sweep
-from runtime.simulate import GameSummary
+from rulespec.compiler.cli import main
+from rulespec.runtime.analysis.balance import Value, distance, sweep_json, Sweep
+from rulespec.runtime.analysis.simulate import GameSummary
 from support import TESTS
 
 COIN = TESTS / "specs" / "coin"

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.fmt import format_text
-from runtime.agents import default_agent
+from rulespec.compiler.cli import main
+from rulespec.compiler.frontend.fmt import format_text
+from rulespec.runtime.bots.agents import default_agent
 from support import BACKENDS, program
 
 GAME = """\

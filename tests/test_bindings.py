@@ -1,11 +1,11 @@
-"""compiler/bindings.py: which locals of each routine hold cards (what a search bot re-deals)."""
+"""compiler/frontend/bindings.py: which locals of each routine hold cards (what a search bot re-deals)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from compiler import ast
-from compiler.bindings import card_bindings
+from rulespec.compiler.frontend import ast
+from rulespec.compiler.frontend.bindings import card_bindings
 from support import loaded
 
 # A procedure with an int local `c`, then a define and a quantity whose card parameter is

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from runtime.board import board_payload, space_positions, zone_positions
+from rulespec.runtime.board import board_payload, space_positions, zone_positions
 from support import MINI, REPO, TS, program
-from runtime.web.server import HERE
+from rulespec.runtime.playtest.web.server import HERE
 
 HELDENHAIN = REPO / "spec" / "heldenhain"
 
@@ -89,8 +89,8 @@ def test_the_terminal_prints_a_hex_grid_as_rows_and_regions_with_their_counts():
 
     from rich.console import Console
 
-    from runtime.table import Table
-    from runtime.terminal import TerminalSeat
+    from rulespec.runtime.playtest.table import Table
+    from rulespec.runtime.playtest.terminal import TerminalSeat
 
     for folder, seats in ((MARS, ("human", "random")), (RISK, ("human", "random"))):
         table = Table.new(program(folder, "generated"), seats, seed=3)

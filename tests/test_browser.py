@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cards.table import card_faces
-from runtime import web
-from runtime.table import Table
+from rulespec.compiler.tools.cards.table import card_faces
+from rulespec.runtime.playtest import web
+from rulespec.runtime.playtest.table import Table
 from support import REPO, TS, loaded, program
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from compiler import backends
-from compiler.codegen import compile_game
-from compiler.interpret import Interpreter
-from compiler.loader import load_spec
-from runtime import state as rt
-from runtime.game import Game
-from runtime.state import RuleError, State
+from rulespec.compiler.backends import engine
+from rulespec.compiler.backends.codegen import compile_game
+from rulespec.compiler.backends.interpret import Interpreter
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.runtime import state as rt
+from rulespec.runtime.game import Game
+from rulespec.runtime.state import RuleError, State
 
 # Each mode a program the checker cannot prove endless, which never ends.
 ENDLESS = """\
@@ -46,7 +46,7 @@ def programs(tmp_path_factory) -> dict:
     package = folder.parent / "pkg"
     compile_game(loaded.model, package)
     return {"interpreted": Interpreter(loaded.model),
-            "generated": backends.load_program(loaded, "generated", package)}
+            "generated": engine.load_program(loaded, "generated", package)}
 
 
 @pytest.fixture(autouse=True)
@@ -91,6 +91,6 @@ def test_a_snapshot_without_the_budget_slots_loads():
 
 
 def _meta():
-    from runtime.meta import GameMeta
+    from rulespec.runtime.meta import GameMeta
     return GameMeta("g", "G", "0", (), ("a", "b"), ("A", "B"), (), (), (), (), (), (), (), (), (),
                     (), ())

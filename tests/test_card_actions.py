@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.codegen import compile_game
-from compiler.fmt import format_text
-from runtime.agents import play_out, seat_agents
-from runtime.game import Game
+from rulespec.compiler.cli import main
+from rulespec.compiler.backends.codegen import compile_game
+from rulespec.compiler.frontend.fmt import format_text
+from rulespec.runtime.bots.agents import play_out, seat_agents
+from rulespec.runtime.game import Game
 from support import MINI, TESTS, loaded, program
 
 CARD_ACTIONS = TESTS / "specs" / "card_actions"

@@ -7,9 +7,9 @@ import random
 
 from hypothesis import given, strategies as st
 
-from runtime.card_uses import (MIN_CARD_GAMES, CardNames, benjamini_hochberg, card_movers, card_table,
+from rulespec.runtime.analysis.card_uses import (MIN_CARD_GAMES, CardNames, benjamini_hochberg, card_movers, card_table,
                                movers_text)
-from runtime.simulate import GameSummary
+from rulespec.runtime.analysis.simulate import GameSummary
 from support import TS, loaded
 
 
@@ -92,7 +92,7 @@ def test_a_spec_that_labels_no_use_shows_every_use_under_its_id():
 def test_simulate_says_in_text_which_movers_may_be_chance_and_keeps_its_json_keys():
     from click.testing import CliRunner
 
-    from compiler.cli import main
+    from rulespec.compiler.cli import main
     from support import MINI
     args = ["simulate", str(MINI), "--games", "100", "--variant", "quick", "--against", "base",
             "--workers", "1"]

@@ -13,9 +13,9 @@ import re
 
 from hypothesis import given, settings, strategies as st
 
-from compiler import ast
-from compiler.cards.words import Words
-from compiler.fmt import shape
+from rulespec.compiler.frontend import ast
+from rulespec.compiler.tools.cards.words import Words
+from rulespec.compiler.frontend.fmt import shape
 from support import TS, loaded
 
 SPAN = ast.Span("<test>", 1, 1, 1, 1)

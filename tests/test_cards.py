@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from compiler import ast
-from compiler.cards import card_sheets, sheet_text
-from compiler.cards.sheet import declared_cards
-from compiler.cards.html import cards_html, words_html
-from compiler.cards.sentences import Sentences, statement_words
-from compiler.cards.words import Words, expression_words
-from compiler.loader import load_spec
+from rulespec.compiler.frontend import ast
+from rulespec.compiler.tools.cards import card_sheets, sheet_text
+from rulespec.compiler.tools.cards.sheet import declared_cards
+from rulespec.compiler.tools.cards.html import cards_html, words_html
+from rulespec.compiler.tools.cards.sentences import Sentences, statement_words
+from rulespec.compiler.tools.cards.words import Words, expression_words
+from rulespec.compiler.frontend.loader import load_spec
 from support import REPO, loaded, spec_copy, walkthrough_block
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "cards"

@@ -1,4 +1,4 @@
-"""Checks of a variant set reuse the base game's clean verdicts (compiler/checks/reuse.py), and
+"""Checks of a variant set reuse the base game's clean verdicts (compiler/frontend/checks/reuse.py), and
 still report, at the base game's line, what a variant breaks in a declaration it leaves alone."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.checks import reuse
-from compiler.errors import SpecError
-from compiler.loader import load_spec
+from rulespec.compiler.frontend.checks import reuse
+from rulespec.compiler.frontend.errors import SpecError
+from rulespec.compiler.frontend.loader import load_spec
 
 MINI = Path(__file__).resolve().parent / "specs" / "mini"
 
@@ -87,7 +87,7 @@ def test_only_what_the_variant_touches_is_checked_again(game: Path, monkeypatch)
 
 
 def _decisions(model) -> list[tuple]:
-    from compiler.checks.policies import decision_sites
+    from rulespec.compiler.frontend.checks.policies import decision_sites
     return [(s.location, s.prompt, s.element, s.action, s.options) for s in decision_sites(model)]
 
 
@@ -103,7 +103,7 @@ def test_the_decisions_of_a_variant_reuse_the_base_games(game: Path) -> None:
 
 def test_the_decisions_found_after_the_base_are_the_ones_found_afresh(monkeypatch, tmp_path: Path) -> None:
     """For every variant of a real game, whatever variants it holds: reuse never changes what is found."""
-    from compiler.loader import available_variants
+    from rulespec.compiler.frontend.loader import available_variants
     monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "cache"))
     folder = Path(__file__).resolve().parent.parent / "spec" / "twilight_struggle"
     _decisions(load_spec(folder, check=False).model)

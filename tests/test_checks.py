@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from compiler import ast
-from compiler.checks import run_checks
-from compiler.errors import Diagnostic, SpecError, Sources
-from compiler import loader
-from compiler.loader import load_spec
-from compiler.model import build_model
-from compiler.parse import parse_files
-from compiler.variants import apply_overlays
+from rulespec.compiler.frontend import ast
+from rulespec.compiler.frontend.checks import run_checks
+from rulespec.compiler.frontend.errors import Diagnostic, SpecError, Sources
+from rulespec.compiler.frontend import loader
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.compiler.frontend.model import build_model
+from rulespec.compiler.frontend.parse import parse_files
+from rulespec.compiler.frontend.variants import apply_overlays
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent

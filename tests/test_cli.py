@@ -12,9 +12,9 @@ import types
 import pytest
 from click.testing import CliRunner
 
-from compiler import backends
-from compiler.cli import main
-from compiler.loader import load_spec
+from rulespec.compiler.backends import engine
+from rulespec.compiler.cli import main
+from rulespec.compiler.frontend.loader import load_spec
 from support import MINI, REPO, TS, need_ts
 
 M = str(MINI)
@@ -184,8 +184,8 @@ def test_record_and_replay(tmp_path):
 
 
 def test_replay_of_a_game_saved_midway_shows_the_pending_decision(tmp_path):
-    from runtime import record
-    from runtime.game import Game
+    from rulespec.runtime import record
+    from rulespec.runtime.game import Game
     from support import program
     game = Game(program(MINI, "interpreted"), seed=2)
     game.choose(game.decision.option_ids[0])
@@ -270,7 +270,7 @@ def test_failing_designer_tests_are_listed_and_exit_1(tmp_path):
 
 def test_designer_tests_run_on_both_back_ends():
     data = as_json(run("test", M, "--json"))
-    assert data["backends"] == ["interpreted", "generated"] or set(data["backends"]) == set(backends.BACKENDS)
+    assert data["backends"] == ["interpreted", "generated"] or set(data["backends"]) == set(engine.BACKENDS)
     assert data["failed"] == 0 and data["passed"] == 8
 
 
@@ -305,9 +305,9 @@ def test_compile_then_play_generated(tmp_path):
 
 
 def _fake_codegen(monkeypatch, compile_game):
-    fake = types.ModuleType("compiler.codegen")
+    fake = types.ModuleType("rulespec.compiler.backends.codegen")
     fake.compile_game = compile_game
-    monkeypatch.setitem(sys.modules, "compiler.codegen", fake)
+    monkeypatch.setitem(sys.modules, "rulespec.compiler.backends.codegen", fake)
 
 
 def test_compile_on_a_full_disk_is_one_line_and_keeps_the_output(tmp_path, monkeypatch):
@@ -334,7 +334,7 @@ def test_compile_of_a_broken_spec_writes_nothing(tmp_path, broken_mini):
 
 
 def test_an_unexpected_exception_is_an_internal_error_without_traceback(monkeypatch):
-    import compiler.loader as loader
+    import rulespec.compiler.frontend.loader as loader
 
     def explode(*args, **kwargs):
         raise ZeroDivisionError("boom")
@@ -351,7 +351,7 @@ def test_usage_errors_exit_2():
     assert result.exit_code == 2 and "Missing argument" in result.stderr
 
 
-@pytest.mark.parametrize("module", ["compiler.cli", "rulespec"])
+@pytest.mark.parametrize("module", ["rulespec.compiler.cli", "rulespec"])
 def test_python_dash_m_runs_the_command_line(module):
     done = subprocess.run([sys.executable, "-m", module, "play", M, *INTERP, "--json"],
                           capture_output=True, text=True, cwd=REPO, timeout=120)
@@ -363,7 +363,7 @@ def test_python_dash_m_rulespec_knows_every_command():
     names = sorted(main.commands)
     assert {"check", "compile", "play", "replay", "test", "bench", "info", "fuzz",
             "simulate"} <= set(names)
-    script = ("import sys; from click.testing import CliRunner; from compiler.cli import main;"
+    script = ("import sys; from click.testing import CliRunner; from rulespec.compiler.cli import main;"
               " sys.exit(max(CliRunner().invoke(main, [c, '--help']).exit_code for c in sys.argv[1:]))")
     done = subprocess.run([sys.executable, "-c", script, *names], capture_output=True, text=True,
                           cwd=REPO, timeout=120)

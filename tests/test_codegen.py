@@ -17,21 +17,22 @@ from pathlib import Path
 
 import pytest
 
-from compiler import ast, backends
-from compiler import codegen
-from compiler.codegen import compile_game, output, render_game, render_package
-from compiler.codegen.context import Gen
-from compiler.codegen.expr import ExprEmitter, Scope
-from compiler.codegen.lower import Lowerer
-from compiler.errors import InternalError
-from compiler.interpret import Interpreter
-from compiler.testplan import DRIVING
-from compiler.loader import load_spec
-from runtime.files import WriteError
-from runtime.game import Game
-from runtime.state import RuleError
-from runtime.testing import run_test
-from compiler.testplan import plan_tests
+from rulespec.compiler.backends import engine
+from rulespec.compiler.frontend import ast
+from rulespec.compiler.backends import codegen
+from rulespec.compiler.backends.codegen import compile_game, output, render_game, render_package
+from rulespec.compiler.backends.codegen.context import Gen
+from rulespec.compiler.backends.codegen.expr import ExprEmitter, Scope
+from rulespec.compiler.backends.codegen.lower import Lowerer
+from rulespec.compiler.frontend.errors import InternalError
+from rulespec.compiler.backends.interpret import Interpreter
+from rulespec.compiler.backends.testplan import DRIVING
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.runtime.files import WriteError
+from rulespec.runtime.game import Game
+from rulespec.runtime.state import RuleError
+from rulespec.runtime.testing import run_test
+from rulespec.compiler.backends.testplan import plan_tests
 from support import MINI, REPO, TS, loaded
 
 INJECTION = MINI.parent / "injection"
@@ -59,7 +60,7 @@ def test_every_statement_node_has_a_lowering():
 
 
 def test_every_builtin_of_the_language_has_an_emitter():
-    from compiler.checks.types import BUILTIN_RESULTS, BUILTIN_VALUES
+    from rulespec.compiler.frontend.checks.types import BUILTIN_RESULTS, BUILTIN_VALUES
     emitter = ExprEmitter(Gen(loaded(MINI).model), Scope())
     for name in BUILTIN_VALUES:
         if name != "players":  # a collection, not a value
@@ -139,8 +140,8 @@ def test_generation_is_byte_identical_when_repeated(tmp_path):
 
 
 def test_generation_does_not_depend_on_hash_order():
-    script = ("import hashlib, sys; from pathlib import Path; from compiler.loader import load_spec;"
-              " from compiler.codegen import render_game;"
+    script = ("import hashlib, sys; from pathlib import Path; from rulespec.compiler.frontend.loader import load_spec;"
+              " from rulespec.compiler.backends.codegen import render_game;"
               f" s = render_game(load_spec(Path({str(MINI)!r})).model);"
               " print(hashlib.sha256(repr(sorted(s.items())).encode()).hexdigest())")
     env = dict(os.environ, PYTHONHASHSEED="12345")
@@ -153,9 +154,9 @@ def test_generated_code_imports_only_the_runtime():
     for name, source in mini_sources().items():
         for node in pyast.walk(pyast.parse(source)):
             if isinstance(node, pyast.Import):
-                assert all(a.name.split(".")[0] == "runtime" for a in node.names), name
+                assert all(a.name.startswith("rulespec.runtime.") for a in node.names), name
             elif isinstance(node, pyast.ImportFrom):
-                assert node.level == 1 or node.module.split(".")[0] == "runtime", name
+                assert node.level == 1 or node.module.startswith("rulespec.runtime."), name
 
 
 def test_every_module_names_its_spec_and_hash():
@@ -196,7 +197,7 @@ def test_run_time_errors_name_the_spec_line(tmp_path, start, message, where):
                                          encoding="utf-8")
     spec = load_spec(folder)
     compile_game(spec.model, tmp_path / "out" / "broken")
-    for program in (Interpreter(spec.model), backends.load_program(spec, "generated", tmp_path / "out" / "broken")):
+    for program in (Interpreter(spec.model), engine.load_program(spec, "generated", tmp_path / "out" / "broken")):
         with pytest.raises(RuleError) as caught:
             Game(program, seed=1)
         assert caught.value.reason == message, program.backend
@@ -215,7 +216,7 @@ def test_hostile_names_and_strings_compile_import_and_run(tmp_path):
     assert "def ev_class(state, v_you, v_this):" in procedures and "def sev_return(state, frame):" in procedures
     assert "A_import = " in sources["tables.py"] and "def p_draw(state, v_p):" in procedures
     compile_game(spec.model, tmp_path / "injection")
-    generated = backends.load_program(spec, "generated", tmp_path / "injection")
+    generated = engine.load_program(spec, "generated", tmp_path / "injection")
     reference = Interpreter(spec.model)
     assert generated.meta == reference.meta  # ... and every string comes back intact
     assert 'Class: """ \'\'\' \\n \\' in generated.meta.entity_labels

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import re
 
-from compiler import ast, backends
-from compiler.codegen.expr import renamed
-from compiler.parse import parse_text
-from compiler.codegen import compile_game
-from compiler.loader import load_spec
-from runtime.fuzz import FuzzReport, fuzz_game
+from rulespec.compiler.backends import engine
+from rulespec.compiler.frontend import ast
+from rulespec.compiler.backends.codegen.expr import renamed
+from rulespec.compiler.frontend.parse import parse_text
+from rulespec.compiler.backends.codegen import compile_game
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.runtime.analysis.fuzz import FuzzReport, fuzz_game
 
 SPEC = '''\
 game quick "Quick"
@@ -132,6 +133,6 @@ def test_the_passes_play_the_interpreters_games(tmp_path):
     spec, out = _compiled(tmp_path)
     report = FuzzReport()
     for seed in range(40):
-        fuzz_game(backends.load_program(spec, "generated", out), backends.load_program(spec, "interpreted"),
+        fuzz_game(engine.load_program(spec, "generated", out), engine.load_program(spec, "interpreted"),
                   seed, {}, 1_000, report)
     assert report.games == 40 and not report.problems

@@ -1,6 +1,6 @@
 """A define that is a whole `any` or `all` is generated as a loop that returns at the first
-deciding member (compiler/codegen/expr.py `loop`), kept or not; an `any` or `all` inside an
-expression as a call of a walk helper doing the same (compiler/codegen/walks.py). No generator
+deciding member (compiler/backends/codegen/expr.py `loop`), kept or not; an `any` or `all` inside an
+expression as a call of a walk helper doing the same (compiler/backends/codegen/walks.py). No generator
 expression, so no closure, and every value is the interpreter's in every state."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.codegen.walks import renamed
-from runtime.game import Game
+from rulespec.compiler.backends.codegen.walks import renamed
+from rulespec.runtime.game import Game
 from support import one_file_spec, program, spec_value
 
 LOOPS = """\

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.checks import reuse
-from compiler.checks.policies import decision_sites
-from compiler.cli import main
-from compiler.loader import available_variants, load_spec
+from rulespec.compiler.frontend.checks import reuse
+from rulespec.compiler.frontend.checks.policies import decision_sites
+from rulespec.compiler.cli import main
+from rulespec.compiler.frontend.loader import available_variants, load_spec
 from support import spec_copy
 
 EUROPE_HEAVY = '''\

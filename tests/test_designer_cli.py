@@ -6,7 +6,7 @@ import shutil
 
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulespec.compiler.cli import main
 from support import MINI
 
 

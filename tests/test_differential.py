@@ -19,12 +19,12 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from runtime.agents import seat_agents
-from runtime.game import Game
-from runtime.state import RuleError, State
-from runtime.testing import run_test
-from compiler.testplan import plan_tests
-from compiler.loader import load_spec
+from rulespec.runtime.bots.agents import seat_agents
+from rulespec.runtime.game import Game
+from rulespec.runtime.state import RuleError, State
+from rulespec.runtime.testing import run_test
+from rulespec.compiler.backends.testplan import plan_tests
+from rulespec.compiler.frontend.loader import load_spec
 from support import MINI, TS, need_ts, program
 
 INJECTION = MINI.parent / "injection"

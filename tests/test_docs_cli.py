@@ -21,8 +21,8 @@ from pathlib import Path
 import click
 import pytest
 
-from compiler.cli import main
-from compiler.cli.base import COMMAND_MODULES, import_commands
+from rulespec.compiler.cli import main
+from rulespec.compiler.cli.base import COMMAND_MODULES, import_commands
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "CLI.md"
 FLAG = r"(?<![\w-]){}(?![\w-])"

@@ -1,4 +1,4 @@
-"""docs/LANGUAGE.md covers every construct of compiler/grammar.lark, and its examples are true.
+"""docs/LANGUAGE.md covers every construct of compiler/frontend/grammar.lark, and its examples are true.
 
 - Every quoted keyword of the grammar, and the leading keywords of every alternative (`move
   all`, `expect not offered`, `dice random`), appear in the page's code (a fenced block or
@@ -23,14 +23,14 @@ from pathlib import Path
 
 import pytest
 
-from compiler.checks.symbols import EVENT_LOCALS
-from compiler.checks.types import BUILTIN_RESULTS, BUILTIN_VALUES
-from compiler.loader import load_spec
-from compiler.parse import parse_text
+from rulespec.compiler.frontend.checks.symbols import EVENT_LOCALS
+from rulespec.compiler.frontend.checks.types import BUILTIN_RESULTS, BUILTIN_VALUES
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.compiler.frontend.parse import parse_text
 
 REPO = Path(__file__).resolve().parent.parent
 DOC = REPO / "docs" / "LANGUAGE.md"
-GRAMMAR = REPO / "compiler" / "grammar.lark"
+GRAMMAR = REPO / "compiler" / "frontend" / "grammar.lark"
 FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.M | re.S)
 CITED = re.compile(r"\s+#\s+([\w./-]+\.rules):(\d+)\s*$")
 

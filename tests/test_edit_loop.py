@@ -9,12 +9,12 @@ from pathlib import Path
 import black
 import pytest
 
-from compiler import backends
-from compiler.codegen import compile_game, render_game
-from compiler.codegen import format as formatting
-from compiler.errors import SpecError
-from compiler.loader import load_spec
-from compiler.testrun import run_tests
+from rulespec.compiler.backends import engine
+from rulespec.compiler.backends.codegen import compile_game, render_game
+from rulespec.compiler.backends.codegen import format as formatting
+from rulespec.compiler.frontend.errors import SpecError
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.compiler.tools.testrun import run_tests
 from support import MINI
 
 
@@ -22,7 +22,8 @@ from support import MINI
 def mini(tmp_path: Path, monkeypatch) -> Path:
     """A private copy of the mini spec, its own cache and its own generated/ folder."""
     monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(backends, "GENERATED_ROOT", tmp_path / "generated")
+    monkeypatch.setattr(engine, "GENERATED_ROOT", tmp_path / "generated")
+    monkeypatch.setattr(engine, "SPEC_ROOT", tmp_path / "spec")
     folder = tmp_path / "spec" / "mini"
     shutil.copytree(MINI, folder)
     (folder / "tests").mkdir()
@@ -39,7 +40,7 @@ def failures(report) -> dict[tuple[str, str], str]:
 
 
 def test_a_test_added_after_the_compile_runs_on_both_back_ends(mini: Path) -> None:
-    compile_game(load_spec(mini).model, backends.GENERATED_ROOT / "mini")
+    compile_game(load_spec(mini).model, engine.GENERATED_ROOT / "mini")
     add(mini, "tests/probe.rules", 'test "probe" { expect false }\n')
     notes: list[str] = []
     report = run_tests(mini, on_note=notes.append)
@@ -60,7 +61,7 @@ test "random" {{ dice random
 """)
     report = run_tests(mini)
     found = {(o.case.name, o.backend): o for o in report.failures}
-    for backend in backends.BACKENDS:
+    for backend in engine.BACKENDS:
         unqueued = found[("unqueued", backend)]
         assert unqueued.message.startswith("a die is rolled here but the test queued none")
         assert unqueued.location.endswith("mini.rules:74:9"), unqueued.location
@@ -78,7 +79,7 @@ test "offered" { resolve two for blue
     expect offered "a", "z" "the fields" }
 ''')
     messages = failures(run_tests(mini))
-    for backend in backends.BACKENDS:
+    for backend in engine.BACKENDS:
         assert messages[("sides", backend)] == (
             "scores after one: score(blue) == 3: left side is 0")
         assert messages[("offered", backend)].startswith("the fields: 'z' is not offered")
@@ -146,17 +147,17 @@ def test_a_variant_that_declares_changes_runs_its_own_tests(mini: Path) -> None:
 
 def test_a_variant_package_is_built_once_into_the_cache(mini: Path) -> None:
     loaded = load_spec(mini, ("quick",))
-    first = backends.current_package(loaded)
+    first = engine.current_package(loaded)
     assert "cache" in first.parts and first.name.startswith("mini__quick-")
     stamp = (first / "tables.py").stat().st_mtime_ns
-    assert backends.current_package(load_spec(mini, ("quick",))) == first
+    assert engine.current_package(load_spec(mini, ("quick",))) == first
     assert (first / "tables.py").stat().st_mtime_ns == stamp
 
 
 def test_compile_with_nothing_changed_parses_nothing(mini: Path, tmp_path: Path, monkeypatch) -> None:
     from click.testing import CliRunner
-    import compiler.loader as loader
-    from compiler.cli import main
+    import rulespec.compiler.frontend.loader as loader
+    from rulespec.compiler.cli import main
     out = tmp_path / "out" / "mini"
 
     def compile_mini():
@@ -187,7 +188,7 @@ def _spy_on_source_compiles(monkeypatch) -> list[str]:
 
 def test_a_package_copied_elsewhere_imports_without_compiling(mini: Path, tmp_path: Path,
                                                                monkeypatch) -> None:
-    from compiler.packages import import_package
+    from rulespec.compiler.backends.packages import import_package
     first, second = tmp_path / "one" / "mini", tmp_path / "two" / "mini"
     compile_game(load_spec(mini).model, first)
     shutil.copytree(first, second)
@@ -205,7 +206,7 @@ def test_a_package_copied_elsewhere_imports_without_compiling(mini: Path, tmp_pa
 def test_a_module_whose_header_alone_changed_imports_without_compiling(tmp_path: Path,
                                                                        monkeypatch) -> None:
     import uuid
-    from compiler.packages import code_key, import_package
+    from rulespec.compiler.backends.packages import code_key, import_package
     body = "# Spec hash: {}\nVALUE = 1\n\n\ndef where():\n    raise ValueError\n"
     assert code_key(body.format("aaaa").encode()) == code_key(body.format("bbbb").encode())
     assert code_key(body.format("a").encode()) != code_key(("#\n" + body.format("a")).encode())
@@ -227,13 +228,13 @@ def test_a_module_whose_header_alone_changed_imports_without_compiling(tmp_path:
 
 
 def test_the_command_table_names_every_command_where_it_is_registered() -> None:
-    from compiler.cli import base, main
+    from rulespec.compiler.cli import base, main
     for module in set(base.COMMAND_MODULES.values()):
         base.import_commands(module)
     assert set(main.commands) == set(base.COMMAND_MODULES)
     for name, command in main.commands.items():
         module = base.COMMAND_MODULES[name]
-        expected = "compiler.designer_commands" if module == "designer" else f"compiler.cli.{module}"
+        expected = "rulespec.compiler.tools.designer_commands" if module == "designer" else f"rulespec.compiler.cli.{module}"
         assert command.callback.__module__ == expected, name
 
 
@@ -274,7 +275,7 @@ def test_strings_are_handed_to_black_in_its_own_quotes(value: str) -> None:
 
 
 def test_a_generated_piece_that_does_not_compile_is_an_internal_error(mini: Path) -> None:
-    from compiler.errors import InternalError
+    from rulespec.compiler.frontend.errors import InternalError
     with pytest.raises(InternalError, match=r"generated broken.py does not compile: .*: x = = 1"):
         formatting.format_module("y = 2\nx = = 1\n", "broken.py")
 
@@ -282,7 +283,7 @@ def test_a_generated_piece_that_does_not_compile_is_an_internal_error(mini: Path
 def test_a_compile_that_changes_no_byte_writes_nothing_and_says_so(mini: Path, tmp_path: Path,
                                                                    monkeypatch) -> None:
     from click.testing import CliRunner
-    from compiler.cli import main
+    from rulespec.compiler.cli import main
     out = tmp_path / "out" / "mini"
     first = CliRunner().invoke(main, ["compile", str(mini), "-o", str(out)])
     assert first.exit_code == 0 and ": wrote " in first.output, first.output
@@ -319,8 +320,8 @@ def test_the_parse_cache_is_keyed_by_text(mini: Path) -> None:
 
 @pytest.mark.parametrize("spec", ["mini", "injection"])
 def test_the_fast_statement_scan_cuts_where_python_does(spec: str) -> None:
-    from compiler.codegen.render import MODULES, PENDING, VIEWS, environment
-    from compiler.codegen.view import ViewBuilder
+    from rulespec.compiler.backends.codegen.render import MODULES, PENDING, VIEWS, environment
+    from rulespec.compiler.backends.codegen.view import ViewBuilder
     views = ViewBuilder(load_spec(MINI.parent / spec).model).build()
     for name, template in MODULES.items():
         text = environment().get_template(template).render(fingerprint=PENDING, **views[VIEWS[name]])
@@ -353,7 +354,7 @@ def test_a_test_sets_str_and_entity_params(mini: Path) -> None:
                                         if (p / "__init__.py").is_file()))
 def test_every_committed_package_is_current_with_its_spec_and_tests(game: str) -> None:
     loaded = load_spec(MINI.parents[2] / "spec" / game)
-    assert backends._staleness(loaded, MINI.parents[2] / "generated" / game, for_tests=True) is None, (
+    assert engine._staleness(loaded, MINI.parents[2] / "generated" / game, for_tests=True) is None, (
         f"generated/{game} is stale: run `rulespec compile spec/{game}`")
 
 
@@ -372,8 +373,8 @@ def test_the_command_line_loads_no_front_end_before_it_must() -> None:
     """compile's up-to-date answer must not pay for the AST, lark or the checks (0.1 s against 0.3 s)."""
     import subprocess
     import sys
-    probe = ("import sys, compiler.cli.base, compiler.cli.build, compiler.unchanged; "
-             "print(sorted(m for m in ('compiler.ast', 'compiler.parse', 'compiler.checks', 'lark')"
+    probe = ("import sys, rulespec.compiler.cli.base, rulespec.compiler.cli.build, rulespec.compiler.backends.unchanged; "
+             "print(sorted(m for m in ('rulespec.compiler.frontend.ast', 'rulespec.compiler.frontend.parse', 'rulespec.compiler.frontend.checks', 'lark')"
              " if m in sys.modules))")
     shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert shown.stdout.strip() == "[]"
@@ -392,14 +393,14 @@ def _black_spy(monkeypatch) -> set[str]:
 
 
 def _seed_keys(package: Path) -> set[str]:
-    from compiler.codegen.seed import parse_seed
+    from rulespec.compiler.backends.codegen.seed import parse_seed
     entries = parse_seed((package / "FORMAT").read_text(encoding="utf-8"))
     return {key for entry in entries.values() for key, _ in entry.layout}
 
 
 def _afresh(model, tmp_path: Path, monkeypatch) -> dict[str, str]:
     """The package as black makes it from nothing: no earlier package, an empty cache."""
-    from compiler.codegen import render_package
+    from rulespec.compiler.backends.codegen import render_package
     monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "afresh"))
     return render_package(model)
 
@@ -416,7 +417,7 @@ def _set_points(folder: Path, card: str, points: int) -> None:
 
 def test_an_empty_cache_takes_black_output_from_the_package_in_place(mini: Path, tmp_path: Path,
                                                                       monkeypatch) -> None:
-    from compiler.codegen import render_package
+    from rulespec.compiler.backends.codegen import render_package
     out = tmp_path / "out" / "mini"
     compile_game(load_spec(mini).model, out)
     before = _seed_keys(out)
@@ -432,15 +433,15 @@ def test_an_empty_cache_takes_black_output_from_the_package_in_place(mini: Path,
 
 
 def _seed_keys_of(files: dict[str, str]) -> set[str]:
-    from compiler.codegen.seed import parse_seed
+    from rulespec.compiler.backends.codegen.seed import parse_seed
     return {key for entry in parse_seed(files["FORMAT"]).values() for key, _ in entry.layout}
 
 
 @pytest.mark.parametrize("tamper", ["same-length edit", "seed lengths", "seed gone", "other black"])
 def test_a_tampered_package_seeds_nothing_of_what_it_changed(mini: Path, tmp_path: Path, monkeypatch,
                                                              tamper: str) -> None:
-    from compiler.codegen import render_package
-    from compiler.codegen.seed import parse_seed
+    from rulespec.compiler.backends.codegen import render_package
+    from rulespec.compiler.backends.codegen.seed import parse_seed
     out = tmp_path / "out" / "mini"
     compile_game(load_spec(mini).model, out)
     tables = (out / "tables.py").read_text(encoding="utf-8")
@@ -468,12 +469,12 @@ def test_a_tampered_package_seeds_nothing_of_what_it_changed(mini: Path, tmp_pat
 
 def test_a_variant_package_is_seeded_from_the_committed_base_package(mini: Path, tmp_path: Path,
                                                                      monkeypatch) -> None:
-    base = backends.default_package("mini")
+    base = engine.default_package("mini")
     compile_game(load_spec(mini).model, base)
     monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "fresh"))  # a fresh clone: only generated/
     loaded = load_spec(mini, ("quick",))
     formatted = _black_spy(monkeypatch)
-    built = backends.current_package(loaded)
+    built = engine.current_package(loaded)
     made = _seed_keys(built)
     assert formatted == made - _seed_keys(base) and formatted, len(formatted)
     assert len(made & _seed_keys(base)) > 50
@@ -484,21 +485,21 @@ def test_a_variant_package_is_seeded_from_the_committed_base_package(mini: Path,
 def test_compiling_a_variant_set_is_seeded_from_the_base_package(mini: Path, tmp_path: Path,
                                                                   monkeypatch) -> None:
     from click.testing import CliRunner
-    from compiler.cli import main
-    base = backends.default_package("mini")
+    from rulespec.compiler.cli import main
+    base = engine.default_package("mini")
     compile_game(load_spec(mini).model, base)
     monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "fresh"))
     formatted = _black_spy(monkeypatch)
     done = CliRunner().invoke(main, ["compile", str(mini), "--variant", "quick"])
     assert done.exit_code == 0, done.output
-    made = _seed_keys(backends.default_package("mini", ("quick",)))
+    made = _seed_keys(engine.default_package("mini", ("quick",)))
     assert formatted == made - _seed_keys(base) and len(made & _seed_keys(base)) > 50
 
 
 @pytest.mark.parametrize("game", sorted(p.name for p in (MINI.parents[2] / "generated").iterdir()
                                         if (p / "__init__.py").is_file()))
 def test_every_committed_package_seeds_every_piece_of_its_modules(game: str) -> None:
-    from compiler.codegen.seed import cut, parse_seed
+    from rulespec.compiler.backends.codegen.seed import cut, parse_seed
     package = MINI.parents[2] / "generated" / game  # written by this black, cut as it says
     entries = parse_seed((package / "FORMAT").read_text(encoding="utf-8"), formatting.black_settings())
     assert sorted(entries) == sorted(p.name for p in package.glob("*.py"))
@@ -509,7 +510,7 @@ def test_every_committed_package_seeds_every_piece_of_its_modules(game: str) -> 
 
 def test_compile_is_not_up_to_date_without_its_seed_file(mini: Path, tmp_path: Path, monkeypatch) -> None:
     from click.testing import CliRunner
-    from compiler.cli import main
+    from rulespec.compiler.cli import main
     out = tmp_path / "out" / "mini"
     assert CliRunner().invoke(main, ["compile", str(mini), "-o", str(out)]).exit_code == 0
     (out / "FORMAT").unlink()

@@ -30,7 +30,7 @@ def shim(folder: Path) -> dict[str, str]:
     bin_dir = folder / "bin"
     bin_dir.mkdir()
     script = bin_dir / "rulespec"
-    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m compiler.cli "$@"\n')
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m rulespec.compiler.cli "$@"\n')
     script.chmod(0o755)
     env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
                PYTHONPATH=str(REPO), PYTHONUNBUFFERED="1")
@@ -67,7 +67,7 @@ def test_every_command_of_the_page_succeeds(tmp_path: Path) -> None:
 
 def serve_and_fetch_a_seat(command: str, work: Path, env: dict[str, str]) -> None:
     args = command.split()[1:] + ["--port", "0"]
-    server = subprocess.Popen([sys.executable, "-m", "compiler.cli", *args], cwd=work, env=env,
+    server = subprocess.Popen([sys.executable, "-m", "rulespec.compiler.cli", *args], cwd=work, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines: list[str] = []
     try:

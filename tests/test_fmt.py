@@ -17,14 +17,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler import ast
-from compiler.errors import SpecError
-from compiler.fmt import format_text, shape
-from compiler.fmt.comments import scan
-from compiler.fmt.exprs import printable_expressions
-from compiler.fmt.printer import Printer
-from compiler.fmt.statements import printable_statements
-from compiler.parse import parse_text
+from rulespec.compiler.frontend import ast
+from rulespec.compiler.frontend.errors import SpecError
+from rulespec.compiler.frontend.fmt import format_text, shape
+from rulespec.compiler.frontend.fmt.comments import scan
+from rulespec.compiler.frontend.fmt.exprs import printable_expressions
+from rulespec.compiler.frontend.fmt.printer import Printer
+from rulespec.compiler.frontend.fmt.statements import printable_statements
+from rulespec.compiler.frontend.parse import parse_text
 from support import REPO
 
 SPEC_FILES = sorted([*REPO.glob("spec/**/*.rules"), *REPO.glob("tests/specs/**/*.rules")])

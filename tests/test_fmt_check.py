@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulespec.compiler.cli import main
 from support import REPO
 
 LEFT_OUT: dict[str, str] = {}

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from compiler.interpret import Interpreter
-from compiler.loader import load_spec
-from runtime.agents import RandomAgent
-from runtime.fuzz import FuzzReport, coverage_table, fuzz_game
-from runtime.game import Game
-from runtime.search import GreedyAgent, determinize, hidden_slots
-from runtime.state import Stream
-from runtime.simulate import LocalExecutor, compare, simulate, simulate_until, summarise
+from rulespec.compiler.backends.interpret import Interpreter
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.runtime.bots.agents import RandomAgent
+from rulespec.runtime.analysis.fuzz import FuzzReport, coverage_table, fuzz_game
+from rulespec.runtime.game import Game
+from rulespec.runtime.bots.search import GreedyAgent, determinize, hidden_slots
+from rulespec.runtime.state import Stream
+from rulespec.runtime.analysis.simulate import LocalExecutor, compare, simulate, simulate_until, summarise
 
 MINI = Path(__file__).resolve().parent / "specs" / "mini"
 BOT = 'bot points "Points ahead" = total(you) - total(opponent(you))\n'
@@ -117,7 +117,7 @@ def test_precision_stops_when_the_interval_is_narrow_enough(mini: Path) -> None:
 
 
 def test_the_comparison_leads_with_the_side_that_gains_and_lists_cards(mini: Path, tmp_path) -> None:
-    from runtime.report import write_report
+    from rulespec.runtime.analysis.report import write_report
     sets = [Factory(mini, ("quick",)), Factory(mini)]
     results = simulate(sets, 120, 1, ("random", "random"), {}, LocalExecutor(1))
     comparison = compare(["red", "blue"], ("quick",), results[0], results[1])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from runtime.fuzz import FuzzReport, coverage_table, fuzz_game
+from rulespec.runtime.analysis.fuzz import FuzzReport, coverage_table, fuzz_game
 
 from support import TS, need_ts, program
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from runtime.agents import seat_agents
-from runtime.game import Game
+from rulespec.runtime.bots.agents import seat_agents
+from rulespec.runtime.game import Game
 from support import REPO, program, spec_value
 
 HELDENHAIN = REPO / "spec" / "heldenhain"

@@ -6,13 +6,13 @@ import dataclasses
 
 import pytest
 
-from compiler import ast
-from compiler.checks.types import BUILTIN_RESULTS, BUILTIN_VALUES
-from compiler.errors import InternalError
-from compiler.constant import _BUILTINS, ZONE_BUILTINS
-from compiler.interpret import Interpreter
-from compiler.testplan import DRIVING
-from runtime.game import new_state
+from rulespec.compiler.frontend import ast
+from rulespec.compiler.frontend.checks.types import BUILTIN_RESULTS, BUILTIN_VALUES
+from rulespec.compiler.frontend.errors import InternalError
+from rulespec.compiler.frontend.constant import _BUILTINS, ZONE_BUILTINS
+from rulespec.compiler.backends.interpret import Interpreter
+from rulespec.compiler.backends.testplan import DRIVING
+from rulespec.runtime.game import new_state
 from support import MINI, loaded
 
 
@@ -30,7 +30,7 @@ def test_every_expression_node_has_an_evaluation():
 
 def test_every_statement_node_has_an_execution():
     interp = interpreter()
-    # the steps that drive a designer test are planned (compiler/testplan.py), not executed
+    # the steps that drive a designer test are planned (compiler/backends/testplan.py), not executed
     missing = [c.__name__ for c in ast.node_classes(ast.Stmt) if c not in DRIVING and not interp.handles(c)]
     assert not missing, f"statement nodes the interpreter does not execute: {missing}"
 
@@ -69,7 +69,7 @@ def test_an_unknown_node_fails_loudly():
 def test_blocks_loops_and_menus_are_numbered_in_walk_order_whatever_was_walked_before():
     # (a saved state names them by number; the walk of shared declarations is cached per process)
     from support import REPO
-    from compiler.loader import available_variants, load_spec
+    from rulespec.compiler.frontend.loader import available_variants, load_spec
     folder = REPO / "spec" / "twilight_struggle"
     models = [load_spec(folder, check=False).model]
     models += [load_spec(folder, (v,), check=False, base_tests=False).model for v in available_variants(folder)]

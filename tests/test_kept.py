@@ -1,4 +1,4 @@
-"""Kept filters and defines (compiler/codegen/kept.py): a kept list is always the list the filter
+"""Kept filters and defines (compiler/backends/codegen/kept.py): a kept list is always the list the filter
 makes now, a kept value the value the define gives now."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import importlib
 
 import pytest
 
-from compiler.backends import GENERATED_ROOT, import_program
-from runtime.agents import DecisionLimit, play_out, seat_agents
-from runtime.game import Game
-from runtime.state import State
+from rulespec.compiler.backends.engine import GENERATED_ROOT, import_program
+from rulespec.runtime.bots.agents import DecisionLimit, play_out, seat_agents
+from rulespec.runtime.game import Game
+from rulespec.runtime.state import State
 
 
 def _rules(game: str):
@@ -71,7 +71,7 @@ def test_snapshots_hold_no_stamps_or_kept_lists():
 
 
 def test_a_kept_define_keeps_on_only_while_enough_look_ups_find_its_value():
-    from runtime.values import KEEP_SHARE, KEEP_TRIAL, Keeping
+    from rulespec.runtime.values import KEEP_SHARE, KEEP_TRIAL, Keeping
     keeping = Keeping(3)
     enough = KEEP_TRIAL // KEEP_SHARE  # one look-up in KEEP_SHARE, just
     for n, hits in ((0, 0), (1, enough), (2, enough - 1)):
@@ -84,7 +84,7 @@ def test_a_kept_define_keeps_on_only_while_enough_look_ups_find_its_value():
 
 
 def _games(program, seeds) -> list:
-    from runtime.simulate import play_game
+    from rulespec.runtime.analysis.simulate import play_game
     return [(g.winner, g.reason, g.decisions, g.tracks)
             for g in (play_game(program, s, ("policy", "policy"), {}) for s in seeds)]
 
@@ -93,7 +93,7 @@ def test_keeping_or_not_the_games_are_the_same(monkeypatch):
     """Kept values on, off, or on trial (the default): the same games, move for move; and on
     trial some defines of Twilight Struggle's policy stop keeping while those that find their
     values keep on."""
-    from runtime.values import KEEP_SHARE, Keeping
+    from rulespec.runtime.values import KEEP_SHARE, Keeping
     program = import_program(GENERATED_ROOT / "twilight_struggle", "twilight_struggle")
     rules = importlib.import_module(f"{type(program).__module__}.rules")  # the program's own
     count = len(rules.KEEPING.mode)

@@ -14,7 +14,7 @@ layout, so each declaration starts a line):
 A few ids are plain English or the kernel's own term, listed in ALLOWED with the reason.
 
 Every file under runtime/ and compiler/ is read: code, docstrings, comments, templates, the
-web table's js and css, the grammar. compiler/reference/ is included: it is `rulespec doc`,
+web table's js and css, the grammar. compiler/tools/reference/ is included: it is `rulespec doc`,
 which builds a reference of whatever spec it is given, not a reader of one game's data, so it
 has no more reason than the rest to name a game.
 """

@@ -7,9 +7,9 @@ import json
 
 from click.testing import CliRunner
 
-from compiler.cli import main
-from runtime.ladder import ladder_json
-from runtime.simulate import GameSummary
+from rulespec.compiler.cli import main
+from rulespec.runtime.analysis.ladder import ladder_json
+from rulespec.runtime.analysis.simulate import GameSummary
 from support import MINI
 
 BASE = ("simulate", str(MINI), "--variant", "quick", "--against", "base", "--games", "60")

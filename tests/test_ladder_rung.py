@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 
-from runtime.simulate import play_game
+from rulespec.runtime.analysis.simulate import play_game
 from support import MINI, REPO, program
 
 spec = importlib.util.spec_from_file_location("ladder_rung", REPO / "docs" / "ladder_rung.py")

@@ -8,12 +8,12 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from runtime.agents import play_out, seat_agents
-from runtime.game import Game
-from runtime.results import game_json, winner_text
-from runtime.search import WIN, _score
-from runtime.simulate import play_game, summarise
+from rulespec.compiler.cli import main
+from rulespec.runtime.bots.agents import play_out, seat_agents
+from rulespec.runtime.game import Game
+from rulespec.runtime.results import game_json, winner_text
+from rulespec.runtime.bots.search import WIN, _score
+from rulespec.runtime.analysis.simulate import play_game, summarise
 from support import BACKENDS, TESTS, program
 
 LOSE = TESTS / "specs" / "lose"

@@ -22,7 +22,7 @@ class Client:
     """Speaks LSP's framing (Content-Length headers) to a server process."""
 
     def __init__(self, cwd: Path):
-        self.process = subprocess.Popen([sys.executable, "-m", "compiler.lsp"], cwd=cwd,
+        self.process = subprocess.Popen([sys.executable, "-m", "rulespec.compiler.tools.lsp"], cwd=cwd,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL, env=_env())
         self.messages: queue.Queue = queue.Queue()
@@ -152,7 +152,7 @@ def test_hover_definition_and_completion(game):
 
 
 def test_the_committed_textmate_grammar_is_made_from_the_current_grammar():
-    from compiler.textmate import keywords, textmate_json
+    from rulespec.compiler.tools.textmate import keywords, textmate_json
     committed = (REPO / "docs" / "editors" / "rulespec.tmLanguage.json").read_text(encoding="utf-8")
     assert committed == textmate_json(), "regenerate: rulespec lsp --textmate docs/editors/rulespec.tmLanguage.json"
     assert {"procedure", "chooses", "activate", "until", "policy"} <= set(keywords())

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cards.sheet import card_sheets, sheet_text
-from compiler.fmt import format_text
-from compiler.loader import load_spec
-from runtime.game import Game
+from rulespec.compiler.tools.cards.sheet import card_sheets, sheet_text
+from rulespec.compiler.frontend.fmt import format_text
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.runtime.game import Game
 from support import BACKENDS, program
 
 PILE = """\

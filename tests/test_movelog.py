@@ -8,10 +8,10 @@ import re
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from compiler.interpret import Interpreter
-from compiler.loader import load_spec
-from runtime.game import seen_slots
-from runtime.table import HIDDEN_CARD, Table
+from rulespec.compiler.backends.interpret import Interpreter
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.runtime.game import seen_slots
+from rulespec.runtime.playtest.table import HIDDEN_CARD, Table
 from support import REPO, TS, program
 
 HELDENHAIN = REPO / "spec" / "heldenhain"

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from hypothesis import given, strategies as st
 
-from compiler.errors import SpecError
-from compiler.loader import load_spec
+from rulespec.compiler.frontend.errors import SpecError
+from rulespec.compiler.frontend.loader import load_spec
 
 REPO = Path(__file__).resolve().parent.parent
 FOLDERS = [REPO / "tests" / "specs" / "mini", REPO / "spec" / "twilight_struggle"]
@@ -143,8 +143,8 @@ def test_mutated_spec_loads_or_fails_plainly(case: tuple[Path, Path, str | bytes
 def _a_record_text() -> str:
     """A real record of mini, saved mid-game (with its snapshot)."""
     import json
-    from runtime.game import Game
-    from runtime.record import to_record
+    from rulespec.runtime.game import Game
+    from rulespec.runtime.record import to_record
     from support import MINI, program
     game = Game(program(MINI, "interpreted"), seed=3, agents=("random", "random"))
     while not game.over and len(game.choices) < 4:
@@ -194,7 +194,7 @@ def corrupt_records(draw) -> str:
 
 @given(corrupt_records())
 def test_a_corrupt_record_is_read_or_refused_in_one_line(text: str) -> None:
-    from runtime import record as records
+    from rulespec.runtime import record as records
     from support import MINI, program
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "record.json"

@@ -12,9 +12,9 @@ import sys
 
 import pytest
 
-from compiler import native
-from compiler.codegen import compile_game
-from compiler.native import (MODULES, RUNTIME_MODULES, available, build_native, build_runtime,
+from rulespec.compiler.backends import native
+from rulespec.compiler.backends.codegen import compile_game
+from rulespec.compiler.backends.native import (MODULES, RUNTIME_MODULES, available, build_native, build_runtime,
                              native_modules, runtime_built)
 from support import MINI, REPO, loaded
 
@@ -28,16 +28,16 @@ _PACKAGE_GAMES = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
 from pathlib import Path
-from compiler import backends
-from compiler.native import native_modules, state_native
-from compiler.loader import load_spec
-from runtime.fuzz import FuzzReport, fuzz_game
+from rulespec.compiler.backends import engine
+from rulespec.compiler.backends.native import native_modules, state_native
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.runtime.analysis.fuzz import FuzzReport, fuzz_game
 spec, out = load_spec(Path(sys.argv[2])), Path(sys.argv[3])
-program = backends.load_program(spec, "generated", out)
-again = backends.load_program(spec, "generated", out)  # an extension initialises once a process
+program = engine.load_program(spec, "generated", out)
+again = engine.load_program(spec, "generated", out)  # an extension initialises once a process
 report = FuzzReport()
 for seed in range(30):
-    fuzz_game(again, backends.load_program(spec, "interpreted"), seed, {}, 20_000, report)
+    fuzz_game(again, engine.load_program(spec, "interpreted"), seed, {}, 20_000, report)
 rules = sys.modules[type(program).__module__.rsplit(".", 1)[0] + ".rules"].__file__
 print(json.dumps([native_modules(out), state_native(), rules, report.games, report.problems]))
 """
@@ -83,9 +83,9 @@ def test_a_native_package_plays_the_interpreters_games(tmp_path, monkeypatch):
 _RUNTIME_GAMES = """
 import hashlib, json, sys
 sys.path.insert(0, sys.argv[1])
-from compiler.cli.base import load, program as load_program
-from runtime.native import loaded_natively
-from runtime.simulate import play_game
+from rulespec.compiler.cli.base import load, program as load_program
+from rulespec.runtime.native import loaded_natively
+from rulespec.runtime.analysis.simulate import play_game
 program = load_program(load("the_fox_in_the_forest"), "generated", None)
 games = [play_game(program, s, agents, {}) for s in range(1, 4)
          for agents in (("rollout@2x4x2", "policy"), ("mcts@4x2", "random"))]

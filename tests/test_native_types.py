@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from compiler.native_types import declarations
-from runtime.state import State
+from rulespec.compiler.backends.native_types import declarations
+from rulespec.runtime.state import State
 from support import REPO
 
 SOURCE = b'''
@@ -33,7 +33,7 @@ def s_step(state, frame):
 
 def test_functions_of_the_state_without_closures_are_typed():
     declared = declarations(SOURCE).splitlines()
-    assert "from runtime.state cimport State" in declared
+    assert "from rulespec.runtime.state cimport State" in declared
     cpdefs = [line for line in declared if line.startswith("cpdef")]
     assert cpdefs == ["cpdef d_plain(State state, v_p, v_c)", "cpdef s_step(State state, frame)"]
 

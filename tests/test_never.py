@@ -1,4 +1,4 @@
-"""`never` lines: options a policy marks for no search to consider (runtime/mcts.py `considered`).
+"""`never` lines: options a policy marks for no search to consider (runtime/bots/mcts.py `considered`).
 
 A small game whose first decision offers an immediate win: a search finds it
 when the policy merely `avoid`s it, and leaves it alone when the policy says
@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from compiler.fmt import format_text
-from runtime.game import Game
-from runtime.mcts import MctsAgent, considered, policy_tiers
-from runtime.policy import PolicyAgent
-from runtime.rollout import RolloutAgent
-from runtime.agents import seat_agents
-from runtime.state import Stream
+from rulespec.compiler.frontend.fmt import format_text
+from rulespec.runtime.game import Game
+from rulespec.runtime.bots.mcts import MctsAgent, considered, policy_tiers
+from rulespec.runtime.policy import PolicyAgent
+from rulespec.runtime.bots.rollout import RolloutAgent
+from rulespec.runtime.bots.agents import seat_agents
+from rulespec.runtime.state import Stream
 from support import BACKENDS, program
 
 NEVER = """\

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.loader import load_spec
-from compiler.starter import rendered_files, title_of
+from rulespec.compiler.cli import main
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.compiler.tools.starter import rendered_files, title_of
 
 
 def run(*args: str):
@@ -71,18 +71,20 @@ def test_titles() -> None:
     assert title_of("my_game") == "My Game" and title_of("_x") == "X" and title_of("_") == "_"
 
 
-def test_every_template_is_package_data() -> None:
-    """An installed rulespec (not an editable checkout) ships every starter file."""
-    import fnmatch
-    import tomllib
+def test_every_template_is_package_data(monkeypatch) -> None:
+    """An installed rulespec (not an editable checkout) ships every starter file: setup.py's
+    layout, read without building, names each as package data of its package."""
+    import runpy
+
+    import setuptools
     repo = Path(__file__).resolve().parent.parent
-    globs = tomllib.loads((repo / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    compiler = repo / "compiler"
-    templates = [p.relative_to(compiler).as_posix()
-                 for p in (compiler / "starter" / "templates").rglob("*") if p.is_file()]
+    laid: dict = {}
+    monkeypatch.setattr(setuptools, "setup", lambda **kw: laid.update(kw))
+    monkeypatch.chdir(repo)
+    runpy.run_path(str(repo / "setup.py"))
+    starter = repo / "compiler" / "tools" / "starter"
+    package = "rulespec.compiler.tools.starter"
+    assert laid["package_dir"][package] == "compiler/tools/starter"
+    templates = [p.relative_to(starter).as_posix() for p in (starter / "templates").rglob("*") if p.is_file()]
     assert templates
-    for path in templates:
-        # setuptools' `*` stays within one folder, as fnmatch's does not: compare part by part
-        assert any(len(g.split("/")) == len(path.split("/")) and
-                   all(fnmatch.fnmatchcase(a, b) for a, b in zip(path.split("/"), g.split("/")))
-                   for g in globs["compiler"]), f"{path} is not in pyproject's package-data"
+    assert sorted(templates) == sorted(laid["package_data"][package])

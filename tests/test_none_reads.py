@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from runtime.game import Game
-from runtime.state import RuleError
-from runtime.values import NONE_READ
+from rulespec.runtime.game import Game
+from rulespec.runtime.state import RuleError
+from rulespec.runtime.values import NONE_READ
 from support import BACKENDS, one_file_spec, program
 
 NONES = """\

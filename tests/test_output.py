@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.codegen import compile_game, output
-from runtime import files
-from runtime.files import WriteError, make_dirs, write_atomic
+from rulespec.compiler.cli import main
+from rulespec.compiler.backends.codegen import compile_game, output
+from rulespec.runtime import files
+from rulespec.runtime.files import WriteError, make_dirs, write_atomic
 from support import MINI, REPO, loaded
 
 # Compiles mini into argv[1], dying (no clean-up, like SIGKILL) at the named point.
@@ -24,8 +24,8 @@ DIE = """
 import os, sys
 from pathlib import Path
 sys.path.insert(0, {repo!r})
-from compiler.codegen import compile_game, output
-from compiler.loader import load_spec
+from rulespec.compiler.backends.codegen import compile_game, output
+from rulespec.compiler.frontend.loader import load_spec
 where, out = sys.argv[2], Path(sys.argv[1])
 real_rename, real_write = os.rename, output.write_atomic
 renames, writes = [], []

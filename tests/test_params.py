@@ -8,10 +8,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from runtime import record as records
-from runtime.game import Game
-from runtime.params import ParamError, check_params, params_json, parse_param
+from rulespec.compiler.cli import main
+from rulespec.runtime import record as records
+from rulespec.runtime.game import Game
+from rulespec.runtime.params import ParamError, check_params, params_json, parse_param
 from support import MINI, REPO, program
 
 HELDENHAIN = REPO / "spec" / "heldenhain"

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from compiler import backends
-from compiler.codegen import compile_game
-from compiler.interpret import Interpreter
-from compiler.loader import load_spec
-from compiler.testrun import run_tests
-from runtime.game import Game
-from runtime.state import RuleError
+from rulespec.compiler.backends import engine
+from rulespec.compiler.backends.codegen import compile_game
+from rulespec.compiler.backends.interpret import Interpreter
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.compiler.tools.testrun import run_tests
+from rulespec.runtime.game import Game
+from rulespec.runtime.state import RuleError
 
 # a - b - [c] - d - e, and f off the line beside b: c is a wall.
 PATHS = """\
@@ -81,7 +81,7 @@ def programs(tmp_path_factory) -> dict:
     package = folder.parent / "pkg"
     compile_game(loaded.model, package)
     return {"interpreted": Interpreter(loaded.model),
-            "generated": backends.load_program(loaded, "generated", package), "folder": folder}
+            "generated": engine.load_program(loaded, "generated", package), "folder": folder}
 
 
 def test_designer_tests_pass_on_both_back_ends(programs):

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.loader import load_spec
+from rulespec.compiler.cli import main
+from rulespec.compiler.frontend.loader import load_spec
 from support import TESTS
 
 SPEC = TESTS / "specs" / "per_player"
@@ -50,7 +50,7 @@ def test_generated_code_tests_the_instance_location(tmp_path):
 
 
 def test_fmt_keeps_a_short_ability_on_one_line_and_breaks_a_longer_one():
-    from compiler.fmt import format_text
+    from rulespec.compiler.frontend.fmt import format_text
     text = ('token lamp "Lamp" (bonus 2) {\n'
             '    while in table {\n        modify worth(p) by this.bonus when p == owner(this)\n    }\n'
             '    while in table {\n        on scored(p, n) { add 1 to score(p) }\n'

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.codegen import compile_game
-from compiler.fmt import format_text
-from compiler.textmate import keywords
-from runtime.agents import play_out, seat_agents
-from runtime.game import Game
+from rulespec.compiler.cli import main
+from rulespec.compiler.backends.codegen import compile_game
+from rulespec.compiler.frontend.fmt import format_text
+from rulespec.compiler.tools.textmate import keywords
+from rulespec.runtime.bots.agents import play_out, seat_agents
+from rulespec.runtime.game import Game
 from support import TESTS, loaded, program
 
 PER_VALUE = TESTS / "specs" / "per_value"
@@ -89,8 +89,8 @@ def test_an_attribute_on_an_enum_is_a_table_row_read_at_the_value(tmp_path) -> N
 
 def test_the_card_sheet_and_the_reference_show_the_values() -> None:
     model = loaded(PER_VALUE).model
-    from compiler.board import attribute_texts
-    from compiler.reference import build_reference
+    from rulespec.compiler.frontend.board import attribute_texts
+    from rulespec.compiler.tools.reference import build_reference
     north = model.entity_index["north"]
     assert dict(attribute_texts(model, north))["yield"] == "iron 2, gold 1"
     kind = next(e for e in build_reference(model, PER_VALUE).entries() if e.name == "mine")

@@ -2,7 +2,7 @@
 
 A player's value is its seat number, as an entity's is its index; the types
 say which label a `.label` reads and which `log` parts are players
-(compiler/labels.py), and both back ends read the same table.
+(compiler/frontend/labels.py), and both back ends read the same table.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.testrun import run_tests
-from runtime.game import Game
-from runtime.state import RuleError
+from rulespec.compiler.tools.testrun import run_tests
+from rulespec.runtime.game import Game
+from rulespec.runtime.state import RuleError
 from support import BACKENDS, program
 
 LABELS = """\

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from runtime.agents import make_agent, parse_agents, seat_agents
-from runtime.game import Game
-from runtime.mcts import MARGIN, MctsAgent, Node, _Search, policy_tiers
-from runtime.policy import PolicyAgent, masked
-from runtime.state import Stream
+from rulespec.runtime.bots.agents import make_agent, parse_agents, seat_agents
+from rulespec.runtime.game import Game
+from rulespec.runtime.bots.mcts import MARGIN, MctsAgent, Node, _Search, policy_tiers
+from rulespec.runtime.policy import PolicyAgent, masked
+from rulespec.runtime.state import Stream
 from support import BACKENDS, TS, need_ts, program
 
 PREFS = """\
@@ -302,7 +302,7 @@ def test_simulate_plays_the_balance_bot_unless_told_otherwise(prefs):
 
     from click.testing import CliRunner
 
-    from compiler.cli import main
+    from rulespec.compiler.cli import main
     from support import MINI
     for folder, wanted in ((prefs, ["policy", "policy"]), (MINI, ["random", "random"])):
         result = CliRunner().invoke(main, ["simulate", str(folder), "--games", "4", "--json"])

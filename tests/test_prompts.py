@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.fmt import format_text
-from runtime.agents import seat_agents
-from runtime.game import Game
-from runtime.table import Table
+from rulespec.compiler.frontend.fmt import format_text
+from rulespec.runtime.bots.agents import seat_agents
+from rulespec.runtime.game import Game
+from rulespec.runtime.playtest.table import Table
 from support import BACKENDS, REPO, program
 
 SPEC = """\

@@ -7,8 +7,8 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from runtime.fuzz import structural_problems
-from runtime.game import Game
+from rulespec.runtime.analysis.fuzz import structural_problems
+from rulespec.runtime.game import Game
 from support import BACKENDS, MINI, TS, need_ts, program
 
 CAP = {"mini": 2_000, "twilight_struggle": 20_000}  # decisions before a game counts as endless

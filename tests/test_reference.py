@@ -6,9 +6,9 @@ import io
 
 from rich.console import Console
 
-from compiler.fmt.comments import doc_comment
-from compiler.reference import build_reference
-from compiler.reference.render import print_reference, reference_html
+from rulespec.compiler.frontend.fmt.comments import doc_comment
+from rulespec.compiler.tools.reference import build_reference
+from rulespec.compiler.tools.reference.render import print_reference, reference_html
 from support import MINI, REPO, TS, loaded
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from runtime.report import write_report
-from runtime.simulate import GameSummary, compare, summarise
+from rulespec.runtime.analysis.report import write_report
+from rulespec.runtime.analysis.simulate import GameSummary, compare, summarise
 
 PLAYERS = ["red", "blue"]
 

@@ -1,4 +1,4 @@
-"""The rollout bot (runtime/rollout.py): the policy's best few options compared on shared deals.
+"""The rollout bot (runtime/bots/rollout.py): the policy's best few options compared on shared deals.
 
 On test_policies' small game: it finds a win the policy does not see, plays
 the same game for the same seed and only legal options, decides on re-dealt
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from runtime import rollout
-from runtime.agents import make_agent, parse_agents
-from runtime.game import Game
-from runtime.rollout import MARGIN, RolloutAgent, choose
+from rulespec.runtime.bots import rollout
+from rulespec.runtime.bots.agents import make_agent, parse_agents
+from rulespec.runtime.game import Game
+from rulespec.runtime.bots.rollout import MARGIN, RolloutAgent, choose
 from support import BACKENDS, program
 from test_policies import PREFS
 
@@ -157,8 +157,8 @@ policy low "Low" {
 
 
 def test_alone_a_rollout_stops_after_its_stride_not_at_the_end(tmp_path):
-    from runtime.mcts import SOLO_STRIDE, play_out, policy_pick, solo_stride
-    from runtime.state import Stream
+    from rulespec.runtime.bots.mcts import SOLO_STRIDE, play_out, policy_pick, solo_stride
+    from rulespec.runtime.state import Stream
     (tmp_path / "alone.rules").write_text(SOLO, encoding="utf-8")
     prog = program(tmp_path, "generated")
     game = Game(prog, seed=1)

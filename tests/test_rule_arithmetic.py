@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from runtime.game import Game
-from runtime.state import RuleError
-from runtime.values import DIVISION_BY_ZERO
+from rulespec.runtime.game import Game
+from rulespec.runtime.state import RuleError
+from rulespec.runtime.values import DIVISION_BY_ZERO
 from support import BACKENDS, one_file_spec, program
 
 DIVISIONS = """\
@@ -76,7 +76,7 @@ def test_a_zero_divisor_in_a_policy_is_a_rule_error_at_its_line(folder: Path, ba
 
 
 def test_a_division_by_zero_in_the_runtime_itself_stays_a_bug() -> None:
-    from runtime.values import rule_error_of
+    from rulespec.runtime.values import rule_error_of
     try:
         1 // 0
     except ZeroDivisionError as err:

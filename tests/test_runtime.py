@@ -7,12 +7,12 @@ import shutil
 
 import pytest
 
-from compiler.interpret import Interpreter
-from compiler.loader import load_spec
-from runtime import record
-from runtime.agents import play_out, seat_agents
-from runtime.game import Game
-from runtime.record import RecordError
+from rulespec.compiler.backends.interpret import Interpreter
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.runtime import record
+from rulespec.runtime.bots.agents import play_out, seat_agents
+from rulespec.runtime.game import Game
+from rulespec.runtime.record import RecordError
 from support import BACKENDS, MINI, TS, need_ts, program, write_peek
 
 EVENT_PROMPTS = ("Mark a field", "Pay or lose")  # mini's decisions inside card events

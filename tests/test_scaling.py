@@ -10,8 +10,8 @@ import subprocess
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from runtime import simulate as sim
+from rulespec.compiler.cli import main
+from rulespec.runtime.analysis import simulate as sim
 from support import MINI
 
 
@@ -134,7 +134,7 @@ def test_a_real_ray_listens_on_loopback_and_runs_the_same_games_as_one_process(m
     if not shutil.which("ss") or not os.path.isdir("/proc"):
         pytest.skip("needs Linux's /proc and ss")
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
-    from compiler.backends import ProgramRef
+    from rulespec.compiler.backends.engine import ProgramRef
     ref = [ProgramRef(str(MINI), (), "interpreted")]
     local = sim.simulate(ref, 6, 1, ("random", "random"), {}, sim.LocalExecutor(1), batch_size=2)
     runner = sim.RayExecutor(2)

@@ -9,12 +9,12 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from runtime.agents import play_out, seat_agents
-from runtime.game import Game
-from runtime.params import ParamError
-from runtime.simulate import play_game
-from runtime.table import Table
+from rulespec.compiler.cli import main
+from rulespec.runtime.bots.agents import play_out, seat_agents
+from rulespec.runtime.game import Game
+from rulespec.runtime.params import ParamError
+from rulespec.runtime.analysis.simulate import play_game
+from rulespec.runtime.playtest.table import Table
 from support import BACKENDS, MINI, TS, program
 
 SEATS = MINI.parent / "seats"
@@ -118,7 +118,7 @@ def test_info_reports_the_spec_tallies_and_cards_by_kind() -> None:
 
 
 def test_the_play_table_seats_a_person_and_bots_for_the_seated_only() -> None:
-    from compiler import playtest
+    from rulespec.compiler.tools import playtest
     meta = program(SEATS, "generated").meta
     assert playtest.default_seats(meta, {"players": 3}) == ("human", "random", "random")
     assert playtest.seats_of("human", meta, "--seats", {"players": 3}) == ("human",) * 3

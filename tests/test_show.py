@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cards.sheet import card_sheets, sheet_text
-from compiler.fmt import format_text
-from compiler.loader import load_spec
-from runtime.game import Game
-from runtime.search import determinize
-from runtime.state import RuleError, Stream
-from runtime.table import zone_list
+from rulespec.compiler.tools.cards.sheet import card_sheets, sheet_text
+from rulespec.compiler.frontend.fmt import format_text
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.runtime.game import Game
+from rulespec.runtime.bots.search import determinize
+from rulespec.runtime.state import RuleError, Stream
+from rulespec.runtime.playtest.table import zone_list
 from support import BACKENDS, program
 
 SHOW = """\

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from runtime.game import Game
-from runtime.state import RuleError
+from rulespec.runtime.game import Game
+from rulespec.runtime.state import RuleError
 from support import one_file_spec, program
 
 PICKS = """

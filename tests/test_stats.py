@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from runtime.stats import describe_change, lopsided, paired_difference, two_proportions, wilson
+from rulespec.runtime.analysis.stats import describe_change, lopsided, paired_difference, two_proportions, wilson
 
 
 def test_wilson_matches_the_textbook_values() -> None:

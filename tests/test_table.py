@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.interpret import Interpreter
-from compiler.loader import load_spec
-from runtime import record as records
-from runtime.table import HIDDEN_CARD, Table, TableError, parse_seats
+from rulespec.compiler.backends.interpret import Interpreter
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.runtime import record as records
+from rulespec.runtime.playtest.table import HIDDEN_CARD, Table, TableError, parse_seats
 from support import REPO, TS, program
 
 HUSH = """\

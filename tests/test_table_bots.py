@@ -8,9 +8,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from compiler import playtest
-from compiler.cli import main
-from runtime.table import Table
+from rulespec.compiler.tools import playtest
+from rulespec.compiler.cli import main
+from rulespec.runtime.playtest.table import Table
 from support import MINI, REPO, TS, program
 
 # one of each bot the Twilight Struggle spec offers, with small search budgets

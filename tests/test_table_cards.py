@@ -3,8 +3,8 @@ printed `text` a spec gives it, and its attributes but none that is 0."""
 
 from __future__ import annotations
 
-from compiler.loader import load_spec
-from compiler.playtest import open_table
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.compiler.tools.playtest import open_table
 from support import REPO, program
 
 TS = REPO / "spec" / "twilight_struggle"

@@ -16,7 +16,7 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 
 REPO = Path(__file__).resolve().parent.parent
-RULESPEC = [sys.executable, "-m", "compiler.cli"]
+RULESPEC = [sys.executable, "-m", "rulespec.compiler.cli"]
 WAIT = 120  # seconds pexpect waits for a prompt before it gives up (a hang, not a timing)
 
 
@@ -107,7 +107,7 @@ def test_ten_research_decisions_redraw_only_what_changed():
 
 
 def test_what_changed_is_told_per_track_zone_and_space_each_copy_counted():
-    from runtime.terminal import Drawn, changes
+    from rulespec.runtime.playtest.terminal import Drawn, changes
     before = Drawn({("Score", "North"): "1", ("Round", ""): "2"}, {"Hand (North)": ("Echo", "Echo"), "Deck": 9},
                    {("Field", "North"): "2"})
     now = Drawn({("Score", "North"): "3", ("Round", ""): "2"}, {"Hand (North)": ("Echo", "Echo", "Echo"), "Deck": 8},

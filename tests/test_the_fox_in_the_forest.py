@@ -10,9 +10,9 @@ import re
 
 import pytest
 
-from runtime.agents import seat_agents
-from runtime.game import Game
-from runtime.table import Table, json_strings
+from rulespec.runtime.bots.agents import seat_agents
+from rulespec.runtime.game import Game
+from rulespec.runtime.playtest.table import Table, json_strings
 from support import REPO, program, spec_value
 
 FOX = REPO / "spec" / "the_fox_in_the_forest"

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from runtime.agents import default_agent, seat_agents
-from runtime.game import Game
-from runtime.simulate import play_game, summarise
+from rulespec.runtime.bots.agents import default_agent, seat_agents
+from rulespec.runtime.game import Game
+from rulespec.runtime.analysis.simulate import play_game, summarise
 from support import BACKENDS, REPO, loaded, program
 
 TM = REPO / "spec" / "terraforming_mars"

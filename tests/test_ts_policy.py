@@ -7,11 +7,11 @@ import functools
 
 import pytest
 
-from compiler.loader import load_spec
-from compiler.testplan import plan_tests
-from runtime.agents import seat_agents
-from runtime.game import Game
-from runtime.testing import state_after
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.compiler.backends.testplan import plan_tests
+from rulespec.runtime.bots.agents import seat_agents
+from rulespec.runtime.game import Game
+from rulespec.runtime.testing import state_after
 from support import BACKENDS, TS, need_ts, program
 
 TOURNAMENT = ("tournament", "optional_cards")
@@ -134,7 +134,7 @@ def test_the_us_weights_its_points_toward_asia_and_the_middle_east(backend):
     # options hold a country of Asia or the Middle East - the regions the USSR leads in the
     # Early War - and only the USA's choices change.
     need_ts()
-    from runtime.policy import Tuned, masked
+    from rulespec.runtime.policy import Tuned, masked
     plain = Tuned("careful", (("usa_asia", 0), ("usa_middle_east", 0)))
     changed = {"usa": 0, "ussr": 0}
     for seed in (1, 2, 3):

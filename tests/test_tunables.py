@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.fmt import format_text
-from runtime.agents import make_agent, parse_agents
-from runtime.game import Game
-from runtime.policy import Tuned
+from rulespec.compiler.frontend.fmt import format_text
+from rulespec.runtime.bots.agents import make_agent, parse_agents
+from rulespec.runtime.game import Game
+from rulespec.runtime.policy import Tuned
 from support import BACKENDS, program
 
 WEIGHED = """\
@@ -121,7 +121,7 @@ def test_a_tuned_agent_is_named_with_its_values_and_checked(weighed):
 
 
 def test_the_seats_of_a_table_take_a_tuned_bot_whole(weighed):
-    from runtime.table import parse_seats
+    from rulespec.runtime.playtest.table import parse_seats
     meta = program(weighed, "generated").meta
     assert parse_seats("human,policy:keen(greed=10,limit=3)", meta.players, meta, "--seats") == (
         "human", "policy:keen(greed=10,limit=3)")
@@ -130,7 +130,7 @@ def test_the_seats_of_a_table_take_a_tuned_bot_whole(weighed):
 
 
 def test_the_highlighting_knows_the_new_words():
-    from compiler.textmate import keywords
+    from rulespec.compiler.tools.textmate import keywords
     assert {"tunable", "weight", "never"} <= set(keywords())
 
 
@@ -139,7 +139,7 @@ def test_tunables_keep_their_layout_and_are_in_the_reference(weighed):
     messy = WEIGHED.replace("tunable limit = 2 in 0..9", "tunable   limit=2 in 0 .. 9").replace(
         "weight greed = 4 in 0..20", "weight  greed =4 in 0..20")
     assert format_text(messy) == WEIGHED
-    from compiler.reference import build_reference
+    from rulespec.compiler.tools.reference import build_reference
     from support import loaded
     entries = {e.name: e for e in build_reference(loaded(weighed).model, weighed).entries()}
     assert entries["limit"].signature == 'tunable limit = 2 in 0..9 "Go while the score is below this"'

@@ -3,7 +3,7 @@
 tests/specs/sow is a race where sowing 5 rows a turn is best and the policy's
 weights start at 1 row; the tuned weights must sow 5, beat the spec's by a
 clear margin on fresh seeds, and land in the file in `rulespec fmt`'s layout.
-The duel's statistics (runtime/duel.py) are checked on made-up games.
+The duel's statistics (runtime/analysis/duel.py) are checked on made-up games.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.fmt import format_text
-from runtime.duel import duel_scores, seat_score, seatings
-from runtime.simulate import GameSummary
+from rulespec.compiler.cli import main
+from rulespec.compiler.frontend.fmt import format_text
+from rulespec.runtime.analysis.duel import duel_scores, seat_score, seatings
+from rulespec.runtime.analysis.simulate import GameSummary
 from support import MINI, TESTS
 
 SOW = TESTS / "specs" / "sow"

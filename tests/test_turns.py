@@ -1,5 +1,5 @@
 """Search horizons counted in whole turns (`mcts@8x2t`, `rollout@4x2tx2`) and the rollout's
-threshold (`rollout@4x3x2x3`): runtime/mcts.py's TurnClock, play_out and parse_budget.
+threshold (`rollout@4x3x2x3`): runtime/bots/mcts.py's TurnClock, play_out and parse_budget.
 
 A turn is the decisions a seat makes one after another; a single decision of another seat
 inside a turn of two or more (a defender's dice) does not end it.
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from runtime.agents import make_agent, parse_agents
-from runtime.game import Game
-from runtime.mcts import TurnClock, TurnWatch, play_out, policy_pick
-from runtime.rollout import choose
-from runtime.state import Stream
+from rulespec.runtime.bots.agents import make_agent, parse_agents
+from rulespec.runtime.game import Game
+from rulespec.runtime.bots.mcts import TurnClock, TurnWatch, play_out, policy_pick
+from rulespec.runtime.bots.rollout import choose
+from rulespec.runtime.state import Stream
 from support import BACKENDS, program
 
 # One round: A places twice, attacks (B defends once: an interruption), moves; then B's turn,

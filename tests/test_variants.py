@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.errors import SpecError
-from compiler.loader import available_variants, load_spec
+from rulespec.compiler.frontend.errors import SpecError
+from rulespec.compiler.frontend.loader import available_variants, load_spec
 
 MINI = Path(__file__).resolve().parent / "specs" / "mini"
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from compiler.interpret import Interpreter
-from compiler.loader import load_spec
-from runtime.game import Game, seen_slots, unseen_cards
-from runtime.search import determinize
-from runtime.state import RuleError, Stream, next_random
-from runtime.table import json_strings
+from rulespec.compiler.backends.interpret import Interpreter
+from rulespec.compiler.frontend.loader import load_spec
+from rulespec.runtime.game import Game, seen_slots, unseen_cards
+from rulespec.runtime.bots.search import determinize
+from rulespec.runtime.state import RuleError, Stream, next_random
+from rulespec.runtime.playtest.table import json_strings
 from support import BACKENDS, MINI, REPO, TS, program
 
 HELDENHAIN = REPO / "spec" / "heldenhain"
@@ -113,10 +113,10 @@ def _secret_program(tmp_path: Path, backend: str):
     loaded = load_spec(folder)
     if backend == "interpreted":
         return Interpreter(loaded.model)
-    from compiler import backends
-    from compiler.codegen import compile_game
+    from rulespec.compiler.backends import engine
+    from rulespec.compiler.backends.codegen import compile_game
     compile_game(loaded.model, tmp_path / "pkg")
-    return backends.load_program(loaded, "generated", tmp_path / "pkg")
+    return engine.load_program(loaded, "generated", tmp_path / "pkg")
 
 
 def _held_card(prog, state) -> int:

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from runtime.game import seen_slots
-from runtime.table import Table
-from runtime.web.server import HERE, TableServer, create_app
+from rulespec.runtime.game import seen_slots
+from rulespec.runtime.playtest.table import Table
+from rulespec.runtime.playtest.web.server import HERE, TableServer, create_app
 from support import REPO, TS, program
 
 HELDENHAIN = REPO / "spec" / "heldenhain"

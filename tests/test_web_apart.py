@@ -14,11 +14,11 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from compiler.cli import main
-from runtime import web
-from runtime.table import Table
-from runtime.web.guard import MAX_BODY, host_check
-from runtime.web.server import TableServer, create_app
+from rulespec.compiler.cli import main
+from rulespec.runtime.playtest import web
+from rulespec.runtime.playtest.table import Table
+from rulespec.runtime.playtest.web.guard import MAX_BODY, host_check
+from rulespec.runtime.playtest.web.server import TableServer, create_app
 from support import REPO, TS, program
 from test_web import BASE, HELDENHAIN, _refused, _served, _state, _tokens
 
@@ -219,7 +219,7 @@ def test_rulespec_serve_seats_a_person_and_the_policy_bot_and_keeps_them_apart(t
     import urllib.error
     import urllib.request
 
-    serve = subprocess.Popen([sys.executable, "-m", "compiler.cli", "serve", "twilight_struggle", "--seats",
+    serve = subprocess.Popen([sys.executable, "-m", "rulespec.compiler.cli", "serve", "twilight_struggle", "--seats",
                               "human,policy", "--port", "0", "--records", str(tmp_path / "records")],
                              cwd=str(REPO), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:

@@ -1,5 +1,5 @@
-"""`python -m compiler.cli`: the rulespec command line."""
+"""`python -m rulespec.compiler.cli`: the rulespec command line."""
 
-from compiler.cli import main
+from rulespec.compiler.cli import main
 
 main(prog_name="rulespec")

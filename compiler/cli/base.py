@@ -10,17 +10,18 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from .. import backends
-from ..inputs import REPO_ROOT, find_spec_dir
-from runtime.text import safe_line, safe_lines, shown
+from rulespec.compiler.backends import engine
+from rulespec.compiler.frontend.inputs import find_spec_dir
+from rulespec.runtime.home import SPECS
+from rulespec.runtime.text import safe_line, safe_lines, shown
 
 if TYPE_CHECKING:
-    from ..errors import SpecError
-    from ..loader import LoadedSpec
+    from rulespec.compiler.frontend.errors import SpecError
+    from rulespec.compiler.frontend.loader import LoadedSpec
 
 # The front end (lark, the AST), the runtime and the code generator are imported
 # by the steps that need them, not here: `rulespec compile` with nothing changed
-# answers from file hashes alone (compiler/unchanged.py), in a fraction of a second.
+# answers from file hashes alone (compiler/backends/unchanged.py), in a fraction of a second.
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -31,11 +32,11 @@ class UserError(Exception):
 
 def user_errors() -> tuple[type[Exception], ...]:
     """Every failure a user can cause, each shown as one line."""
-    from runtime import record as records
-    from runtime.files import WriteError
-    from runtime.params import ParamError
-    from runtime.state import RuleError
-    return (UserError, RuleError, records.RecordError, backends.BackendError, WriteError, ParamError)
+    from rulespec.runtime import record as records
+    from rulespec.runtime.files import WriteError
+    from rulespec.runtime.params import ParamError
+    from rulespec.runtime.state import RuleError
+    return (UserError, RuleError, records.RecordError, engine.BackendError, WriteError, ParamError)
 
 
 # ------------------------------------------------------------------ the guard
@@ -55,7 +56,7 @@ COMMAND_MODULES = {
 def import_commands(module: str) -> None:
     """Import the module of a command group, which registers its commands on `main`."""
     if module == "designer":
-        from ..designer_commands import register
+        from rulespec.compiler.tools.designer_commands import register
         if "lsp" not in main.commands:
             register(main)
         return
@@ -94,7 +95,7 @@ class Guarded(click.Group):
             click.echo("rulespec: interrupted", err=True)
             ctx.exit(130)
         except Exception as err:  # noqa: BLE001 - the last line of defence
-            from ..errors import InternalError, SpecError
+            from rulespec.compiler.frontend.errors import InternalError, SpecError
             if isinstance(err, SpecError):
                 spec_error(err)
             if isinstance(err, user_errors()):
@@ -179,7 +180,7 @@ def games_option(default: int):
 
 
 def seed_option(default: int | None = 1, help: str | None = None):
-    from runtime.state import SEED_HIGH, SEED_LOW
+    from rulespec.runtime.state import SEED_HIGH, SEED_LOW
     return click.option("--seed", default=default, show_default=default is not None,
                         type=Bounded(SEED_LOW, SEED_HIGH), help=help)
 
@@ -204,7 +205,7 @@ package_option = click.option("--package", default=None, metavar="DIR",
 
 def load(game_or_dir: str, variants: tuple[str, ...] = ()) -> LoadedSpec:
     """Find and load a spec (a game name or a folder); every failure as UserError/SpecError."""
-    from ..loader import load_spec
+    from rulespec.compiler.frontend.loader import load_spec
     return load_spec(spec_folder(game_or_dir), variants=tuple(variants))
 
 
@@ -220,26 +221,25 @@ def spec_folder(game_or_dir: str):
 
 
 def known_games() -> list[str]:
-    root = REPO_ROOT / "spec"
-    if not root.is_dir():
+    if not SPECS.is_dir():
         return []
-    return sorted(p.name for p in root.iterdir() if p.is_dir() and any(p.glob("*.rules")))
+    return sorted(p.name for p in SPECS.iterdir() if p.is_dir() and any(p.glob("*.rules")))
 
 
 def params(meta, pairs: tuple[str, ...]) -> dict[str, Any]:
     """--param NAME=VALUE, typed and checked by the spec's declarations (runtime/params.py)."""
-    from runtime.params import parse_param
+    from rulespec.runtime.params import parse_param
     return dict(parse_param(meta, pair) for pair in pairs)
 
 
 def program(loaded: LoadedSpec, backend: str, package: str | None = None):
     """The back end's program; a stale committed package is replaced by a cached build, noted."""
-    return backends.load_program(loaded, backend, package, on_note=note)
+    return engine.load_program(loaded, backend, package, on_note=note)
 
 
 def agents(text: str, meta, values: dict[str, Any] | None = None) -> tuple[str, ...]:
     """One agent name per seated player (under the params `values`)."""
-    from runtime.agents import parse_agents, spec_offers
+    from rulespec.runtime.bots.agents import parse_agents, spec_offers
     try:
         return parse_agents(text, meta.seated(values), *spec_offers(meta))
     except ValueError as err:

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
-from .. import backends
-from runtime.tune import MAX_BUDGET, MAX_GAMES as MAX_TUNE_GAMES, MAX_GENERATIONS
+from rulespec.compiler.backends import engine
+from rulespec.runtime.analysis.tune import MAX_BUDGET, MAX_GAMES as MAX_TUNE_GAMES, MAX_GENERATIONS
 
-from .base import (Bounded, UserError, emit_json, games_option, json_option, load, main, note,
+from rulespec.compiler.cli.base import (Bounded, UserError, emit_json, games_option, json_option, load, main, note,
                    param_option, params as param_values, program as load_program, progress,
                    seed_option, variant_option)
 
@@ -31,16 +31,16 @@ from .base import (Bounded, UserError, emit_json, games_option, json_option, loa
               help="Candidates per generation (default: CMA-ES's, 4 + 3 ln(tunables)).")
 @seed_option()
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1))
-@click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
+@click.option("--backend", type=click.Choice(engine.BACKENDS), default="generated", show_default=True)
 @click.option("--dry-run", is_flag=True, help="Report the tuned values; leave the spec as it is.")
 @json_option
 def tune(game_name: str, policy: str | None, variants: tuple[str, ...], params: tuple[str, ...],
          games: int, generations: int, budget: float, final_games: int, popsize: int | None,
          seed: int, workers: int, backend: str, dry_run: bool, as_json: bool) -> None:
     """Tune a policy's tunables by play (CMA-ES), and write the better values into the spec."""
-    from runtime import tune as tuner
-    from runtime.simulate import LocalExecutor, choose_workers
-    from ..tuning import TuneError, tunables_of, write_values
+    from rulespec.runtime.analysis import tune as tuner
+    from rulespec.runtime.analysis.simulate import LocalExecutor, choose_workers
+    from rulespec.compiler.tools.tuning import TuneError, tunables_of, write_values
     if budget > MAX_BUDGET:
         raise UserError(f"--budget takes CPU seconds from 0.1 to {MAX_BUDGET:,.0f}, not {budget:g}")
     loaded = load(game_name, variants)
@@ -54,7 +54,7 @@ def tune(game_name: str, policy: str | None, variants: tuple[str, ...], params: 
     used, capped = choose_workers(workers, games * len(players), 1)
     if capped:
         note(capped)
-    factory = backends.ProgramRef.of(loaded, backend)
+    factory = engine.ProgramRef.of(loaded, backend)
 
     def report(g) -> None:
         if not as_json:
@@ -98,7 +98,7 @@ def tune(game_name: str, policy: str | None, variants: tuple[str, ...], params: 
 @click.option("--agents", default=None, metavar="A,B", help="The bots, as for simulate.")
 @seed_option()
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1))
-@click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
+@click.option("--backend", type=click.Choice(engine.BACKENDS), default="generated", show_default=True)
 @click.option("--report", "report_dir", default=None, metavar="DIR",
               help="Write DIR/index.html with the plot, and DIR/results.json.")
 @json_option
@@ -106,11 +106,11 @@ def balance(game_name: str, variants: tuple[str, ...], params: tuple[str, ...], 
             games: int, precision: float | None, agents: str | None, seed: int, workers: int,
             backend: str, report_dir: str | None, as_json: bool) -> None:
     """The value of an int param that evens the game: each value on the same seeds, sequentially."""
-    from runtime import balance as sweeping
-    from runtime.agents import default_agent
-    from runtime.params import split_sweep
-    from runtime.simulate import LocalExecutor, choose_workers
-    from .base import agents as agent_names
+    from rulespec.runtime.analysis import balance as sweeping
+    from rulespec.runtime.bots.agents import default_agent
+    from rulespec.runtime.params import split_sweep
+    from rulespec.runtime.analysis.simulate import LocalExecutor, choose_workers
+    from rulespec.compiler.cli.base import agents as agent_names
     loaded = load(game_name, variants)
     meta = load_program(loaded, backend).meta
     name, low, high, fixed = split_sweep(meta, params)
@@ -123,7 +123,7 @@ def balance(game_name: str, variants: tuple[str, ...], params: tuple[str, ...], 
     used, capped = choose_workers(workers, sweeping.ROUND, len(values))
     if capped:
         note(capped)
-    factory = backends.ProgramRef.of(loaded, backend)
+    factory = engine.ProgramRef.of(loaded, backend)
     with progress(games * len(values), "balance", show=not as_json) as advance:
         result = sweeping.sweep(factory, name, values, seat, players, names, fixed, LocalExecutor(used),
                                 games=games, seed=seed, precision=None if precision is None else precision / 100,

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from .. import backends
-from ..inputs import find_spec_dir
-from .base import UserError, load, main, variant_option
+from rulespec.compiler.backends import engine
+from rulespec.compiler.frontend.inputs import find_spec_dir
+from rulespec.compiler.cli.base import UserError, load, main, variant_option
 
 
 @main.command()
@@ -17,9 +17,9 @@ from .base import UserError, load, main, variant_option
 @click.option("-v", "--verbose", is_flag=True, help="Say what was checked (silent by default).")
 def check(spec_dir: str, variants: tuple[str, ...], verbose: bool) -> None:
     """Check a spec: silent and exit 0 when sound, else every error as file:line:col."""
-    from ..errors import SpecError  # the front end only when checking: compile's up-to-date path stays light
-    from ..loader import test_variant_sets
-    from ..variants import only_excluded
+    from rulespec.compiler.frontend.errors import SpecError  # the front end only when checking: compile's up-to-date path stays light
+    from rulespec.compiler.frontend.loader import test_variant_sets
+    from rulespec.compiler.frontend.variants import only_excluded
     loaded = load(spec_dir, variants)
     for extra in test_variant_sets(loaded.folder):  # tests that turn variants on for themselves
         try:
@@ -39,9 +39,10 @@ def check(spec_dir: str, variants: tuple[str, ...], verbose: bool) -> None:
 @click.argument("spec_dir")
 @variant_option
 @click.option("-o", "--output", default=None, metavar="DIR",
-              help="Where to write the package (default generated/<game>, or"
-                   " generated/<game>__<variant>... with variants). Never a file, nor a folder"
-                   " that holds something else than a generated package.")
+              help="Where to write the package (default: for a checkout's own spec/<game>,"
+                   " generated/<game>, or generated/<game>__<variant>... with variants; for any"
+                   " other spec, the cache). Never a file, nor a folder that holds something"
+                   " else than a generated package.")
 @click.option("--native", is_flag=True,
               help="Also compile the package's rule and procedure modules, and the runtime's hot"
                    " modules, with Cython (the extra rulespec[native]) into the cache, where imports"
@@ -49,7 +50,7 @@ def check(spec_dir: str, variants: tuple[str, ...], verbose: bool) -> None:
                    " (RULESPEC_NATIVE=0 forces it).")
 def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None, native: bool = False) -> None:
     """Generate the engine package; all-or-nothing."""
-    from .. import unchanged
+    from rulespec.compiler.backends import unchanged
     try:
         folder = find_spec_dir(spec_dir)
     except FileNotFoundError:
@@ -61,29 +62,29 @@ def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None, na
         return
     loaded = load(spec_dir, variants)
     try:
-        from ..codegen import compile_game
+        from rulespec.compiler.backends.codegen import compile_game
     except ImportError:
-        raise UserError("the code generator (compiler.codegen.compile_game) is not available yet;"
+        raise UserError("the code generator (rulespec.compiler.backends.codegen.compile_game) is not available yet;"
                         " use --backend interpreted") from None
-    out = Path(output) if output else backends.default_package(loaded.model.game, loaded.variants)
-    # compile_game is atomic itself (compiler/codegen/output.py); the previous
+    out = Path(output) if output else engine.compile_target(loaded)
+    # compile_game is atomic itself (compiler/backends/codegen/output.py); the previous
     # output lends the modules whose source did not change (black is the slow part).
     try:
         # a variant package's pieces that are the base game's are in its committed seed file
-        base = (backends.default_package(loaded.model.game),) if loaded.variants else ()
+        base = (engine.default_package(loaded.model.game),) if loaded.variants else ()
         written = compile_game(loaded.model, out, seeds=base)
     except OSError as err:
         raise UserError(f"cannot write {out}: {err.strerror or err}") from None
-    unchanged.remember(loaded.folder, variants, output, loaded.model.game, out, backends._shown(out),
+    unchanged.remember(loaded.folder, variants, output, loaded.model.game, out, engine._shown(out),
                        loaded.model.spec_hash)
     verb = "wrote" if written else "up to date:"
-    click.echo(f"{loaded.model.game}: {verb} {backends._shown(out)} (spec hash {loaded.model.spec_hash})")
+    click.echo(f"{loaded.model.game}: {verb} {engine._shown(out)} (spec hash {loaded.model.spec_hash})")
     if native:
-        from ..native import RUNTIME_MODULES, NativeError, build_native
+        from rulespec.compiler.backends.native import RUNTIME_MODULES, NativeError, build_native
         try:
             built = build_native(out)
         except NativeError as err:
             raise UserError(str(err)) from None
         click.echo(f"{loaded.model.game}: {', '.join(p.name.split('-')[0] for p in built)} built natively"
-                   f" into {backends._shown(built[0].parent)}, with the runtime's {', '.join(RUNTIME_MODULES)}"
+                   f" into {engine._shown(built[0].parent)}, with the runtime's {', '.join(RUNTIME_MODULES)}"
                    f" (imported in place of their sources while those are unchanged)")

@@ -6,16 +6,17 @@ from pathlib import Path
 
 import click
 
-from .. import backends, playtest
-from . import table
-from .base import (UserError, agents as agent_names, emit_json, json_option, load, main,
+from rulespec.compiler.backends import engine
+from rulespec.compiler.tools import playtest
+from rulespec.compiler.cli import table
+from rulespec.compiler.cli.base import (UserError, agents as agent_names, emit_json, json_option, load, main,
                    max_decisions_option, package_option, param_option, params as param_values,
                    program as load_program, seed_option, variant_option)
-from runtime import record as records
-from runtime.agents import DEFAULT_MAX_DECISIONS, play_out, seat_agents
-from runtime.game import Game
-from runtime.results import game_json, pending_json, summary_lines
-from runtime.state import RuleError
+from rulespec.runtime import record as records
+from rulespec.runtime.bots.agents import DEFAULT_MAX_DECISIONS, play_out, seat_agents
+from rulespec.runtime.game import Game
+from rulespec.runtime.results import game_json, pending_json, summary_lines
+from rulespec.runtime.state import RuleError
 
 
 @main.command()
@@ -31,7 +32,7 @@ from runtime.state import RuleError
                    "  [default: random]")
 @click.option("--resume", default=None, metavar="FILE",
               help="Continue a saved record at the terminal (GAME may be left out).")
-@click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
+@click.option("--backend", type=click.Choice(engine.BACKENDS), default="generated", show_default=True)
 @click.option("--record", "record_path", default=None, metavar="FILE", help="Save the game record here.")
 @param_option
 @max_decisions_option(DEFAULT_MAX_DECISIONS, help="Stop a game that runs longer than this.")
@@ -78,7 +79,7 @@ def play(game_name: str | None, variants: tuple[str, ...], seed: int | None, age
 
 @main.command()
 @click.argument("file")
-@click.option("--backend", type=click.Choice(backends.BACKENDS), default=None,
+@click.option("--backend", type=click.Choice(engine.BACKENDS), default=None,
               help="Default: the back end that made the record.")
 @click.option("--spec", "spec_dir", default=None, metavar="DIR",
               help="The spec folder (default: the one named in the record, else spec/<game>).")

@@ -1,11 +1,11 @@
-"""`rulespec info`: the counts of a game, its variants and params (compiler/info.py)."""
+"""`rulespec info`: the counts of a game, its variants and params (compiler/tools/info.py)."""
 
 from __future__ import annotations
 
 import click
 
-from ..info import info_json
-from .base import emit_json, json_option, load, main
+from rulespec.compiler.tools.info import info_json
+from rulespec.compiler.cli.base import emit_json, json_option, load, main
 
 
 @main.command()

@@ -7,20 +7,20 @@ from pathlib import Path
 
 import click
 
-from .. import backends
-from .base import (EXIT_ERROR, EXIT_OK, UserError, agents as agent_names,
+from rulespec.compiler.backends import engine
+from rulespec.compiler.cli.base import (EXIT_ERROR, EXIT_OK, UserError, agents as agent_names,
                    emit_json, games_option, json_option, load, main, max_decisions_option, note,
                    one_line, package_option, param_option, params as param_values,
                    program as load_program, progress, seed_option, variant_option)
-from runtime.agents import default_agent
-from runtime.card_uses import CardNames, movers_text
+from rulespec.runtime.bots.agents import default_agent
+from rulespec.runtime.analysis.card_uses import CardNames, movers_text
 
 
 @main.command()
 @click.argument("game_name", metavar="GAME")
 @games_option(10)
 @seed_option()
-@click.option("--backend", type=click.Choice(("both",) + backends.BACKENDS), default="both",
+@click.option("--backend", type=click.Choice(("both",) + engine.BACKENDS), default="both",
               show_default=True)
 @param_option
 @package_option
@@ -28,9 +28,9 @@ from runtime.card_uses import CardNames, movers_text
 def bench(game_name: str, games: int, seed: int, backend: str, params: tuple[str, ...],
           package: str | None, as_json: bool) -> None:
     """Games/s and decisions/s of both back ends, random bots, the same seeds."""
-    from runtime import bench as benchmark
+    from rulespec.runtime.analysis import bench as benchmark
     loaded = load(game_name)
-    chosen = list(backends.BACKENDS) if backend == "both" else [backend]
+    chosen = list(engine.BACKENDS) if backend == "both" else [backend]
     programs = {name: load_program(loaded, name, package) for name in chosen}
     values = param_values(programs[chosen[0]].meta, params)
     results = {}
@@ -60,7 +60,7 @@ def bench(game_name: str, games: int, seed: int, backend: str, params: tuple[str
 @games_option(100)
 @seed_option()
 @max_decisions_option(20_000, help="A game longer than this is reported as overlong.")
-@click.option("--backend", type=click.Choice(("both",) + backends.BACKENDS), default="both",
+@click.option("--backend", type=click.Choice(("both",) + engine.BACKENDS), default="both",
               show_default=True, help="Both: compare the back ends move for move.")
 @click.option("--problems-dir", default=None, metavar="DIR",
               help="Write the record that reproduces each problem here.")
@@ -69,9 +69,9 @@ def bench(game_name: str, games: int, seed: int, backend: str, params: tuple[str
 def fuzz(game_name: str, variants: tuple[str, ...], games: int, seed: int, max_decisions: int,
          backend: str, problems_dir: str | None, params: tuple[str, ...], as_json: bool) -> None:
     """Random legal games on both back ends, compared move for move, invariants checked."""
-    from runtime.fuzz import FuzzReport, fuzz_game, fuzz_json, write_problems
+    from rulespec.runtime.analysis.fuzz import FuzzReport, fuzz_game, fuzz_json, write_problems
     loaded = load(game_name, variants)
-    chosen = list(backends.BACKENDS) if backend == "both" else [backend]
+    chosen = list(engine.BACKENDS) if backend == "both" else [backend]
     programs = [load_program(loaded, name) for name in chosen]
     values = param_values(programs[0].meta, params)
     report = FuzzReport()
@@ -132,13 +132,13 @@ def _same_seats(seats: tuple[str, ...], base_seats: tuple[str, ...], variants: t
                    " decision of another seat inside a turn, such as a defender's dice, does not"
                    " end it),"
                    " greedy[:BOT], mc[:BOT] (default: the balance bot,"
-                   " runtime.agents.default_agent: the spec's `balance bot`, else its first"
+                   " rulespec.runtime.bots.agents.default_agent: the spec's `balance bot`, else its first"
                    " policy, random for a spec without one).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1),
               help="Worker processes (local) or CPUs of a private Ray; at most one per batch of"
                    " 25 games and, on this machine, two per CPU (docs/SCALING.md).")
 @click.option("--executor", type=click.Choice(("local", "ray")), default="local", show_default=True)
-@click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
+@click.option("--backend", type=click.Choice(engine.BACKENDS), default="generated", show_default=True)
 @click.option("--report", "report_dir", default=None, metavar="DIR",
               help="Write an HTML report with plots and the JSON here.")
 @click.option("--precision", default=None, type=click.FloatRange(min=0.01, max=50), metavar="P",
@@ -154,7 +154,7 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
              report_dir: str | None, precision: float | None, ladder: str | None,
              params: tuple[str, ...], as_json: bool) -> None:
     """Many games with paired seeds; win rates, intervals, and a variant against its base."""
-    from runtime import simulate as sim
+    from rulespec.runtime.analysis import simulate as sim
     loaded = load(game_name, variants)
     base = None
     if against:
@@ -173,7 +173,7 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
     if precision is not None and precision != precision:  # nan passes click's FloatRange
         raise UserError("--precision takes points from 0.01 to 50, not nan")
     sets = [loaded] + ([base] if base is not None else [])
-    factories = [backends.ProgramRef.of(s, backend) for s in sets]
+    factories = [engine.ProgramRef.of(s, backend) for s in sets]
     used, capped = sim.choose_workers(workers, games, len(factories), executor)
     if capped:
         note(capped)
@@ -196,7 +196,7 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
         out["ladder"] = _second_rung(sim, factories, rungs, results, out, values, again, players,
                                      loaded, card_names, as_json)
     if report_dir:
-        from runtime.report import write_report
+        from rulespec.runtime.analysis.report import write_report
         out["report"] = str(write_report(out, Path(report_dir)))
     if as_json:
         emit_json(out)
@@ -208,7 +208,7 @@ def _rungs(ladder: str | None, agents: str | None, comparing: bool, meta, values
     """--ladder A,B: (the rung as written, its agent per seat) for each of the two rungs."""
     if ladder is None:
         return []
-    from runtime.agents import split_agent_list
+    from rulespec.runtime.bots.agents import split_agent_list
     if not comparing:
         raise UserError("--ladder needs --against: it compares a variant's effect across bots")
     if agents is not None:
@@ -222,7 +222,7 @@ def _rungs(ladder: str | None, agents: str | None, comparing: bool, meta, values
 def _second_rung(sim, factories, rungs, results, out, values, runner, players, loaded, names,
                  as_json) -> dict:
     """The second rung on the seeds the first played, and the two effects compared."""
-    from runtime.ladder import ladder_json
+    from rulespec.runtime.analysis.ladder import ladder_json
     played = out["games"]
     with progress(played * len(factories), f"simulate ({rungs[1][0]})", show=not as_json) as advance:
         second = sim.simulate(factories, played, out["seed"], rungs[1][1], values, runner,
@@ -239,7 +239,7 @@ def _second_rung(sim, factories, rungs, results, out, values, runner, players, l
 
 
 def _ray_executor(workers: int):
-    from runtime.simulate import RayExecutor
+    from rulespec.runtime.analysis.simulate import RayExecutor
     try:
         return RayExecutor(workers)
     except RuntimeError as err:

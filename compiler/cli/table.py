@@ -1,18 +1,19 @@
 """`rulespec serve` and `rulespec play --agents human,BOT`: tables a person plays at.
 
-Wiring only: compiler/playtest.py opens the table, runtime/terminal.py and
-runtime/web/ run it.
+Wiring only: compiler/tools/playtest.py opens the table, runtime/playtest/terminal.py and
+runtime/playtest/web/ run it.
 """
 
 from __future__ import annotations
 
 import click
 
-from .. import backends, playtest
-from .base import UserError, load, main, package_option, param_option, params as param_values
-from .base import program as load_program
-from .base import seed_option, variant_option
-from runtime import record as records
+from rulespec.compiler.backends import engine
+from rulespec.compiler.tools import playtest
+from rulespec.compiler.cli.base import UserError, load, main, package_option, param_option, params as param_values
+from rulespec.compiler.cli.base import program as load_program
+from rulespec.compiler.cli.base import seed_option, variant_option
+from rulespec.runtime import record as records
 
 
 def play_by_hand(game_name: str | None, variants: tuple[str, ...], seed: int | None, agents: str | None,
@@ -60,7 +61,7 @@ def _table(game_name: str | None, variants: tuple[str, ...], seed: int | None, s
               help="Per player: human or a bot; the last fills the seats left (default: the"
                    " first human, bots in the others).")
 @seed_option(None, help="The game's seed.  [default: a random one, printed]")
-@click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
+@click.option("--backend", type=click.Choice(engine.BACKENDS), default="generated", show_default=True)
 @param_option
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on (anything but loopback opens the table to the network).")

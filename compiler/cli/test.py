@@ -1,4 +1,4 @@
-"""`rulespec test`: the designer tests on both back ends (the runner is compiler/testrun.py)."""
+"""`rulespec test`: the designer tests on both back ends (the runner is compiler/tools/testrun.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import sys
 
 import click
 
-from .. import backends
-from .base import (EXIT_ERROR, EXIT_OK, emit_json, json_option, main, package_option, spec_folder,
+from rulespec.compiler.backends import engine
+from rulespec.compiler.cli.base import (EXIT_ERROR, EXIT_OK, emit_json, json_option, main, package_option, spec_folder,
                    variant_option)
 
 
@@ -16,7 +16,7 @@ from .base import (EXIT_ERROR, EXIT_OK, emit_json, json_option, main, package_op
 @variant_option
 @click.option("--all-variants", is_flag=True,
               help="Run the base tests under every variant, one at a time, and say what each breaks.")
-@click.option("--backend", type=click.Choice(("both",) + backends.BACKENDS), default="both",
+@click.option("--backend", type=click.Choice(("both",) + engine.BACKENDS), default="both",
               show_default=True)
 @package_option
 @json_option
@@ -28,9 +28,9 @@ def test_cmd(spec_dir: str, variants: tuple[str, ...], all_variants: bool, backe
     with that variant on. With --variant: the base tests and the listed
     variants' tests with all of them on, and which base tests they break.
     """
-    from ..testrun import run_tests
+    from rulespec.compiler.tools.testrun import run_tests
     folder = spec_folder(spec_dir)  # run_tests loads it (once) and reports its errors
-    chosen = tuple(backends.BACKENDS) if backend == "both" else (backend,)
+    chosen = tuple(engine.BACKENDS) if backend == "both" else (backend,)
     notes: list[str] = []
     report = run_tests(folder, variants, all_variants, chosen, package, on_note=notes.append)
     failures = report.failures

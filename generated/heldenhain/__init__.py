@@ -28,13 +28,13 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source 2b0b1aaf7acd4c39761d output 0bb37bc8d2191d89206f
-"Heldenhain: the generated engine (runtime.program.Program)."
+# Fingerprint: source f809b63e4e5a2328e7b6 output 14f6a51a41e042c0970e
+"Heldenhain: the generated engine (rulespec.runtime.program.Program)."
 
-from runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
-from runtime.policy import forbidden_options, prefer_options
-from runtime.state import RuleError
-from runtime.values import RULE_FAILURES, rule_error_of
+from rulespec.runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
+from rulespec.runtime.policy import forbidden_options, prefer_options
+from rulespec.runtime.state import RuleError
+from rulespec.runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
 from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS

@@ -28,11 +28,11 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source 75e5930fc86ee1e2b6b5 output 02e96f18dffb8bade5d8
+# Fingerprint: source 692010124f1fe693d960 output 0b489fe38c810c8a5af3
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
-from runtime.frames import UNBOUND, new_frame
-from runtime.state import (
+from rulespec.runtime.frames import UNBOUND, new_frame
+from rulespec.runtime.state import (
     activate,
     ask,
     cancel,
@@ -51,7 +51,7 @@ from runtime.state import (
     tick,
     top_card,
 )
-from runtime.values import (
+from rulespec.runtime.values import (
     attr_of,
     bounded,
     fill_prompt,

@@ -28,13 +28,13 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source de24047fab8f3cdd082c output a38bc75f34472b64c998
+# Fingerprint: source 12d6cc5e8c54c70f8692 output e1a4bcb1a1f5a4e6cbe6
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
-from runtime.frames import UNBOUND
-from runtime.policy import keep_best, menu_keys
-from runtime.state import is_active
-from runtime.values import attr_of, event_allowed, owner_of
+from rulespec.runtime.frames import UNBOUND
+from rulespec.runtime.policy import keep_best, menu_keys
+from rulespec.runtime.state import is_active
+from rulespec.runtime.values import attr_of, event_allowed, owner_of
 from .tables import (
     A_ausdauer,
     A_deck,

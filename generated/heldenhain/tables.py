@@ -28,10 +28,10 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source 5769ef3750f9b92a6a51 output 7d6e3e2fbfe64cd664e1
+# Fingerprint: source d01334fc3659d6e9979d output 77dec15a10b5b437ec83
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
-from runtime.meta import (
+from rulespec.runtime.meta import (
     BoardMeta,
     CounterMeta,
     GameMeta,

@@ -28,12 +28,12 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source cb061613f2cf9c72767f output 2000804343f550669b88
-"Heldenhain: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
+# Fingerprint: source 0b6f2357c4c6532d1456 output d5d40d2ae8e954ed0a8e
+"Heldenhain: the designer tests' statements and expectations, keyed as compiler/backends/testplan.py plans them."
 
-from runtime.frames import UNBOUND, new_frame
-from runtime.state import activate, move_card
-from runtime.values import bounded, some_card, unknown_name, winner_of
+from rulespec.runtime.frames import UNBOUND, new_frame
+from rulespec.runtime.state import activate, move_card
+from rulespec.runtime.values import bounded, some_card, unknown_name, winner_of
 from .tables import (
     A_deck,
     A_kosten,

@@ -16,13 +16,13 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 0ce6de9ec023a9235b36 output 9f6b1e2c86c2ce49d123
-"Risiko - Das Duell (Risk: Balance of Power): the generated engine (runtime.program.Program)."
+# Fingerprint: source 552e30bb9ffb9db85709 output 1ad4b84b626db8b9fea7
+"Risiko - Das Duell (Risk: Balance of Power): the generated engine (rulespec.runtime.program.Program)."
 
-from runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
-from runtime.policy import forbidden_options, prefer_options
-from runtime.state import RuleError
-from runtime.values import RULE_FAILURES, rule_error_of
+from rulespec.runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
+from rulespec.runtime.policy import forbidden_options, prefer_options
+from rulespec.runtime.state import RuleError
+from rulespec.runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
 from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS

@@ -16,11 +16,11 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source d03425e701a2420b77ba output f07d8af3a033d601fa20
+# Fingerprint: source 0f3efe9f2200e6f62da1 output e340beea728771f66604
 "Risiko - Das Duell (Risk: Balance of Power): procedures, events and triggers; the step functions of the engine's frames."
 
-from runtime.frames import UNBOUND, new_frame
-from runtime.state import (
+from rulespec.runtime.frames import UNBOUND, new_frame
+from rulespec.runtime.state import (
     ask,
     end_game,
     enter_event,
@@ -36,7 +36,7 @@ from runtime.state import (
     tick,
     top_card,
 )
-from runtime.values import (
+from rulespec.runtime.values import (
     attr_of,
     bounded,
     fill_prompt,

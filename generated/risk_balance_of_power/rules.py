@@ -16,12 +16,18 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 5ab054774a0daeae9860 output 3445a09bd635a49ebd29
+# Fingerprint: source f239323eb1b03178ff24 output 3bd83a0adc217e308f20
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
-from runtime.frames import UNBOUND
-from runtime.policy import keep_best
-from runtime.values import Keeping, attr_of, collection_of, member_of, reachable
+from rulespec.runtime.frames import UNBOUND
+from rulespec.runtime.policy import keep_best
+from rulespec.runtime.values import (
+    Keeping,
+    attr_of,
+    collection_of,
+    member_of,
+    reachable,
+)
 from .tables import (
     ADJ,
     A_anzahl,

@@ -16,10 +16,10 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source b6cf613f75c683805a7e output 80a12afab2687d2b4380
+# Fingerprint: source 5dd881f1da77c4c0dd40 output 8ab6c265fb41c8ab1dda
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
-from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
+from rulespec.runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
 
 # The game's description; its long parts first, each a statement of its own.
 META_SPEC_FILES = (

@@ -16,12 +16,12 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 28d2770927ec1f59df71 output 19ec3ef2d7ff0d73a431
-"Risiko - Das Duell (Risk: Balance of Power): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
+# Fingerprint: source 950665d0726f3dae1652 output d3e547cbeed8c4177cf1
+"Risiko - Das Duell (Risk: Balance of Power): the designer tests' statements and expectations, keyed as compiler/backends/testplan.py plans them."
 
-from runtime.frames import UNBOUND, new_frame
-from runtime.state import move_card
-from runtime.values import (
+from rulespec.runtime.frames import UNBOUND, new_frame
+from rulespec.runtime.state import move_card
+from rulespec.runtime.values import (
     deciding_of,
     end_reason_of,
     reachable,

@@ -22,13 +22,13 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 4a19dd1be368ce5b2e7f output 1b905fccc969f0ecac3d
-"Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
+# Fingerprint: source 39d8c01f02ba0f6b7481 output 950e8f2d85324e988997
+"Terraforming Mars (base game, Tharsis): the generated engine (rulespec.runtime.program.Program)."
 
-from runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
-from runtime.policy import forbidden_options, prefer_options
-from runtime.state import RuleError
-from runtime.values import RULE_FAILURES, rule_error_of
+from rulespec.runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
+from rulespec.runtime.policy import forbidden_options, prefer_options
+from rulespec.runtime.state import RuleError
+from rulespec.runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
 from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS

@@ -22,11 +22,11 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 6f09cdd0e013f7aec341 output 663a31603b448424294a
+# Fingerprint: source bc395c25df89b184a045 output b119814fb7fba23f0378
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
-from runtime.frames import UNBOUND, new_frame
-from runtime.state import (
+from rulespec.runtime.frames import UNBOUND, new_frame
+from rulespec.runtime.state import (
     activate,
     ask,
     cancel,
@@ -42,7 +42,7 @@ from runtime.state import (
     tick,
     top_card,
 )
-from runtime.values import (
+from rulespec.runtime.values import (
     attr_of,
     bounded,
     fill_prompt,

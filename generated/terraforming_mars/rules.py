@@ -22,12 +22,12 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 637ea07ec3deca495d42 output 8f661f100c300cb6fc85
+# Fingerprint: source d12230c30c1e2341caa6 output b60780dfbab2c242f978
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
-from runtime.frames import UNBOUND
-from runtime.policy import keep_best
-from runtime.values import Keeping, attr_of, event_allowed
+from rulespec.runtime.frames import UNBOUND
+from rulespec.runtime.policy import keep_best
+from rulespec.runtime.values import Keeping, attr_of, event_allowed
 from .tables import (
     ADJ,
     A_beginner,

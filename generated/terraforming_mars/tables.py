@@ -22,10 +22,10 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 5376ad2dedc83bb769e2 output 2075951896b43ea35525
+# Fingerprint: source 4f48eb398b57055664d8 output 30878bd8111a07c38ea0
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
-from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
+from rulespec.runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
 
 # The game's description; its long parts first, each a statement of its own.
 META_SPEC_FILES = (

@@ -22,12 +22,12 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 46ef591979e96e7af92d output 873a6395ece2eab84961
-"Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
+# Fingerprint: source 7bc39decfe694e6b588f output a12a502393402d7b428d
+"Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/backends/testplan.py plans them."
 
-from runtime.frames import UNBOUND, new_frame
-from runtime.state import activate, ask, is_active, move_card, tick, top_card
-from runtime.values import (
+from rulespec.runtime.frames import UNBOUND, new_frame
+from rulespec.runtime.state import activate, ask, is_active, move_card, tick, top_card
+from rulespec.runtime.values import (
     bounded,
     deciding_of,
     option_names,

@@ -12,11 +12,11 @@
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source 504d2e125088c3cd13ca output 4f957e55aa0aeabd6a72
+# Fingerprint: source 3e934131bd0906a30439 output 5087c76c4d14b980bbe6
 "The Fox in the Forest: procedures, events and triggers; the step functions of the engine's frames."
 
-from runtime.frames import UNBOUND, new_frame
-from runtime.state import (
+from rulespec.runtime.frames import UNBOUND, new_frame
+from rulespec.runtime.state import (
     ask,
     end_game,
     enter_event,
@@ -30,7 +30,7 @@ from runtime.state import (
     tick,
     top_card,
 )
-from runtime.values import (
+from rulespec.runtime.values import (
     attr_of,
     bounded,
     fill_prompt,

@@ -12,12 +12,12 @@
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source d0443fd1e0c69e3d2e8d output 51b32884475b44e6e7b2
+# Fingerprint: source d6efa91bd8612bd50f8b output 9b76ff3c9be13d9862e7
 "The Fox in the Forest: derived rules (defines, quantities, constraints, conditions) and helpers."
 
-from runtime.frames import UNBOUND
-from runtime.policy import keep_best
-from runtime.values import attr_of
+from rulespec.runtime.frames import UNBOUND
+from rulespec.runtime.policy import keep_best
+from rulespec.runtime.values import attr_of
 from .tables import A_rank, A_suit, PLAYERS
 
 # ---------------------------------------------------------------- defines

@@ -12,10 +12,10 @@
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source f5f3cdca67dd41cda09d output 8d8349f8eb9c012e6d8e
+# Fingerprint: source bdd9e087ee909f9e0502 output e9b6e13aa143d06c48ee
 "The Fox in the Forest: the tables (players, entities, attributes, regions, adjacency)."
 
-from runtime.meta import BoardMeta, GameMeta, TrackMeta, TunableMeta, ZoneMeta
+from rulespec.runtime.meta import BoardMeta, GameMeta, TrackMeta, TunableMeta, ZoneMeta
 
 # The game's description; its long parts first, each a statement of its own.
 META_SPEC_FILES = (

@@ -12,12 +12,12 @@
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source 5d993a31b6953288a5c8 output fabd6db2701e95907c3d
-"The Fox in the Forest: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
+# Fingerprint: source 8a0b352627274c7c1c82 output 3e7129d21482848e0f54
+"The Fox in the Forest: the designer tests' statements and expectations, keyed as compiler/backends/testplan.py plans them."
 
-from runtime.frames import UNBOUND, new_frame
-from runtime.state import move_card, top_card
-from runtime.values import deciding_of, winner_of
+from rulespec.runtime.frames import UNBOUND, new_frame
+from rulespec.runtime.state import move_card, top_card
+from rulespec.runtime.values import deciding_of, winner_of
 from .tables import (
     A_suit,
     E_bells_1,

@@ -29,13 +29,13 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source 83afbf4dc57e6f9ea24c output 3688bd73294150930a3e
-"Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
+# Fingerprint: source 72c8338f486bb3f8ff7e output 47ff888f015ec323bfbc
+"Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (rulespec.runtime.program.Program)."
 
-from runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
-from runtime.policy import forbidden_options, prefer_options
-from runtime.state import RuleError
-from runtime.values import RULE_FAILURES, rule_error_of
+from rulespec.runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
+from rulespec.runtime.policy import forbidden_options, prefer_options
+from rulespec.runtime.state import RuleError
+from rulespec.runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
 from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS

@@ -29,11 +29,11 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source 3dede6fc2de1bcc2f070 output 0eb99af6677eb09b54d0
+# Fingerprint: source 345217a5590635a27efe output d3dbf464500c9a7b3673
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
-from runtime.frames import UNBOUND, new_frame
-from runtime.state import (
+from rulespec.runtime.frames import UNBOUND, new_frame
+from rulespec.runtime.state import (
     activate,
     ask,
     cancel,
@@ -53,7 +53,7 @@ from runtime.state import (
     tick,
     top_card,
 )
-from runtime.values import (
+from rulespec.runtime.values import (
     attr_of,
     bounded,
     collection_of,

@@ -29,13 +29,13 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source 7967441044295f488a3d output 4e50eb88056989849991
+# Fingerprint: source b518567738b1a7ef7288 output f1d8a81997143488079d
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
-from runtime.frames import UNBOUND
-from runtime.policy import keep_best
-from runtime.state import is_active
-from runtime.values import (
+from rulespec.runtime.frames import UNBOUND
+from rulespec.runtime.policy import keep_best
+from rulespec.runtime.state import is_active
+from rulespec.runtime.values import (
     Keeping,
     attr_of,
     collection_of,

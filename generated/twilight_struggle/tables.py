@@ -29,10 +29,10 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source 9f18b48f7068373fbabd output ecdef42f5bdf17942275
+# Fingerprint: source 4e41a63571ef9c5b08c5 output dff5a30b1cd49414fbf3
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
-from runtime.meta import (
+from rulespec.runtime.meta import (
     BoardMeta,
     CounterMeta,
     GameMeta,

@@ -29,12 +29,12 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source 0a783f89440f4c06bd1d output 3b97a3d1cd4ccd4616e2
-"Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
+# Fingerprint: source d5cfed750a9c4e2d9fec output 129b855797673723dcc0
+"Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/backends/testplan.py plans them."
 
-from runtime.frames import UNBOUND, new_frame
-from runtime.state import activate, expire, is_active, move_card
-from runtime.values import deciding_of, event_allowed, winner_of
+from rulespec.runtime.frames import UNBOUND, new_frame
+from rulespec.runtime.state import activate, expire, is_active, move_card
+from rulespec.runtime.values import deciding_of, event_allowed, winner_of
 from .tables import (
     ADJ,
     ADJS,

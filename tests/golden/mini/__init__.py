@@ -3,13 +3,13 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source cd6a8118c90a54e49af9 output 88080f55d7514875943c
-"Mini: the generated engine (runtime.program.Program)."
+# Fingerprint: source a3686b35578d6a2bcdc1 output d17fc4f3d7ed60f1ae8e
+"Mini: the generated engine (rulespec.runtime.program.Program)."
 
-from runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
-from runtime.policy import forbidden_options, prefer_options
-from runtime.state import RuleError
-from runtime.values import RULE_FAILURES, rule_error_of
+from rulespec.runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
+from rulespec.runtime.policy import forbidden_options, prefer_options
+from rulespec.runtime.state import RuleError
+from rulespec.runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
 from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS

@@ -3,11 +3,11 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 36e1bf7dd5d7784de25c output b977b84799ded90e2723
+# Fingerprint: source 630a548c71d16b04146a output 9572f81c1e3da4414379
 "Mini: procedures, events and triggers; the step functions of the engine's frames."
 
-from runtime.frames import UNBOUND, new_frame
-from runtime.state import (
+from rulespec.runtime.frames import UNBOUND, new_frame
+from rulespec.runtime.state import (
     activate,
     ask,
     end_game,
@@ -22,7 +22,7 @@ from runtime.state import (
     tick,
     top_card,
 )
-from runtime.values import bounded, option_names, some_card
+from rulespec.runtime.values import bounded, option_names, some_card
 from .tables import ENTITY_IDS, ENTITY_LABELS, HAS_EVENT, K_card, K_field, PLAYERS
 from .rules import EVENT_WHEN, allowed_play, d_total, q_worth
 

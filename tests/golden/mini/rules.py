@@ -3,10 +3,10 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 0abfdd5ab5667a0c23fd output a8be80babbb8b813c25a
+# Fingerprint: source b0bd12c0e3ddaf4a1b96 output 615bbf85671e378b202f
 "Mini: derived rules (defines, quantities, constraints, conditions) and helpers."
 
-from runtime.values import attr_of
+from rulespec.runtime.values import attr_of
 from .tables import A_colour, A_points, A_value, K_field, PLAYERS
 
 # ---------------------------------------------------------------- defines

@@ -3,10 +3,10 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 06227c9829d0ae596823 output a4e4cbd513dad9b333ae
+# Fingerprint: source da7728c75a12b94048bc output ed29e59c62d0c2d62e14
 "Mini: the tables (players, entities, attributes, regions, adjacency)."
 
-from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
+from rulespec.runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
 
 # The game's description; its long parts first, each a statement of its own.
 META_TRACKS = (

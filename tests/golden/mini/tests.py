@@ -3,11 +3,11 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 657ad9e1b8d56114fd09 output e0089f9061fea6868acb
-"Mini: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
+# Fingerprint: source 26fba9cfddff4637eafe output a20b57ba4a5fdbfc45db
+"Mini: the designer tests' statements and expectations, keyed as compiler/backends/testplan.py plans them."
 
-from runtime.frames import UNBOUND
-from runtime.state import is_active
+from rulespec.runtime.frames import UNBOUND
+from rulespec.runtime.state import is_active
 from .tables import E_b, E_four, E_one, E_three, E_two
 from .rules import d_total, q_worth
 from .procedures import resolve_event
