@@ -116,3 +116,73 @@ def test_what_changed_is_told_per_track_zone_and_space_each_copy_counted():
                                     "[bold]Hand (North)[/bold]  + Echo", "[bold]Deck[/bold]  9 hidden → 8 hidden",
                                     "[bold]Map[/bold]  Hill South 1 · Field North 2→0"]
     assert changes(now, now) == []
+
+
+GUESS = """\
+game guess "Guess"
+players rose "Rose", ivy "Ivy"
+track score "Score" per player 0..10 start 0
+zone hand "Hand" per player owner
+zone played "Played" public
+kind character: card(value: int, text: str = "")
+character priest_1 "Priest" (value 2, text "Look at a hand.")
+character priest_2 "Priest" (value 2, text "Look at a hand.")
+character spy "Spy" (value 0, text "Nothing happens.")
+start {
+    move all c in character to hand(rose)
+    rose chooses n in 0..3 where n != 1 "Name a number"
+    add n to score(rose)
+    rose chooses c in hand(rose) "Play a card"
+    move c to played
+    win none "done"
+}
+"""
+
+
+def _seat_at(tmp_path_factory, typed: list[str]):
+    """A terminal seat of the guess game in this process, reading `typed` line by line."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from support import one_file_spec, program
+
+    from rulespec.runtime.playtest.table import Table
+    from rulespec.runtime.playtest.terminal import TerminalSeat
+
+    table = Table.new(program(one_file_spec(tmp_path_factory, "guess", GUESS), "interpreted"),
+                      ("human", "random"), seed=1)
+    lines = iter(typed)
+    out = StringIO()
+
+    def read(prompt: str) -> str:
+        out.write(prompt)
+        return next(lines)
+
+    terminal = TerminalSeat(table, Console(file=out, width=140, color_system=None), read)
+    return table, terminal, out
+
+
+def test_a_number_choice_is_typed_by_its_value_and_the_menu_keyed_by_letters(tmp_path_factory):
+    table, terminal, out = _seat_at(tmp_path_factory, ["0", "? 3", "priest_2"])
+    terminal.play()  # the game ends at its second decision
+    text = out.getvalue()
+    assert "a. 0" in text and "b. 2" in text and "c. 3" in text and "1. 0" not in text
+    assert "a number is read as the option of that value" in text
+    assert "'0' is no option" not in text and table.steps[0].option == "0"  # typed 0 chose 0, not refused
+    assert "[priest_1]" in text and "[priest_2]" in text  # copies' ids printed, to be typed
+    assert "3. Spy" in text and "[spy]" not in text  # an id its label spells stays unprinted
+    assert "Spy  Nothing happens." in text  # `? 3` shows the card's text
+    assert table.steps[1].option == "priest_2"
+
+
+def test_menu_keys_and_what_typed_text_stands_for():
+    from rulespec.runtime.playtest.terminal import menu_keys, resolve
+    numbers = {"options": [{"id": i, "label": i} for i in ("0", "2", "3")]}
+    assert menu_keys(numbers["options"]) == ["a", "b", "c"]
+    assert [resolve(numbers, t) for t in ("0", "1", "2", "b", "C", "d")] == ["0", None, "2", "2", "3", None]
+    cards = {"options": [{"id": i, "label": "Priest"} for i in ("priest_1", "priest_2")]}
+    assert menu_keys(cards["options"]) == ["1", "2"]
+    assert [resolve(cards, t) for t in ("2", "priest_1", "0", "a")] == ["priest_2", "priest_1", None, None]
+    many = [{"id": str(n), "label": str(n)} for n in range(30)]
+    assert menu_keys(many)[25:28] == ["z", "aa", "ab"]

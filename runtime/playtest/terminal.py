@@ -6,8 +6,10 @@ it last decided (the tracks, the cards in and out of each zone, the counters on
 the map), the new log lines, a one-line status and the menu, so ten quick
 decisions do not scroll ten screens by. Players are named by their labels.
 
-Commands at the prompt: a number or an option id answers; `?` shows the spec
-line behind the decision (`? N` behind option N); `undo` takes back the last own
+Commands at the prompt: an option's key or its id answers (the keys are numbers,
+or letters when some option's id is itself a number, so `0` is the option 0 and
+never a place in the list); `?` shows the spec line behind the decision (`? N`
+option N's card text, else its declaration); `undo` takes back the last own
 decision that revealed nothing new; `save FILE` writes a record that
 `rulespec play --resume FILE` continues; `view` (everything again), `map`,
 `log`, `help`, `quit`. Everything drawn comes from Table.seat_view, which is
@@ -16,6 +18,7 @@ built from Game.view.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -32,7 +35,7 @@ from rulespec.runtime.record import RecordError
 from rulespec.runtime.results import outcome
 from rulespec.runtime.playtest.table import Table, TableError, entity_info
 
-HELP = ("a number or an option id answers · ? [N] the spec line behind the decision (or option N)"
+HELP = ("an option's key or id answers · ? [N] the spec line behind the decision (option N's text)"
         " · undo · save FILE · view · map · log · help · quit")
 FIGURES = 2  # whole-number attributes shown beside a card's name (ops, cost...)
 LOG_SHOWN = 20  # the last log lines shown before a decision (every move is a line now)
@@ -99,7 +102,6 @@ class TerminalSeat:
     def command(self, seat: str, text: str) -> bool:
         """Carry out one line; True when the table moved on (redraw)."""
         view = self.table.seat_view(seat)
-        decision = view["decision"]
         word, _, rest = text.partition(" ")
         if not text:
             return False
@@ -108,7 +110,7 @@ class TerminalSeat:
         if word == "help":
             self.console.print(escape(HELP))
         elif word.startswith("?"):
-            self.explain(decision, (word[1:] + " " + rest).strip())
+            self.explain(view, (word[1:] + " " + rest).strip())
         elif word == "undo":
             return self.undo(seat)
         elif word == "save":
@@ -127,8 +129,9 @@ class TerminalSeat:
     def answer(self, seat: str, view: dict[str, Any], text: str) -> bool:
         option = resolve(view["decision"], text)
         if option is None:
-            self.console.print(f"'{escape(text)}' is no option: type a number from 1 to"
-                               f" {len(view['decision']['options'])}, an option id, or help")
+            keys = menu_keys(view["decision"]["options"])
+            self.console.print(f"'{escape(text)}' is no option: type a key from {keys[0]} to"
+                               f" {keys[-1]}, an option id, or help")
             return False
         try:
             self.table.choose(seat, option, view["version"])
@@ -158,12 +161,20 @@ class TerminalSeat:
             return
         self.console.print(f"saved: {escape(path)} (rulespec play --resume {escape(path)} continues it)")
 
-    def explain(self, decision: dict[str, Any], which: str) -> None:
+    def explain(self, view: dict[str, Any], which: str) -> None:
+        """The spec line behind the decision; for an option, a card's text (what the card
+        says, as the table shows it) or else the line that declares it."""
+        decision = view["decision"]
         at = decision["at"]
         if which:
             option = resolve(decision, which)
             if option is None:
                 self.console.print(f"no option '{escape(which)}'")
+                return
+            info = view["cards"].get(option)
+            if info is not None and info["text"]:  # a card: what it says, then where it is declared
+                self.console.print(f"[bold]{escape(info['label'])}[/bold]  {escape(info['text'])}"
+                                   f"  [dim]({escape(info['at'])})[/dim]")
                 return
             entity = self.table.meta.entity_ids.index(option) if option in self.table.meta.entity_ids else None
             if entity is not None:
@@ -366,9 +377,12 @@ class TerminalSeat:
         """The prompt and the numbered options; the commands too at a whole redraw."""
         decision = view["decision"]
         self.console.print(f"[bold]{escape(decision['prompt'])}[/bold]  [dim]({escape(decision['at'])})[/dim]")
-        items = [f"{o['number']:>3}. {escape(o['label'])}{escape(self.figures.get(o['id'], ''))}"
-                 for o in decision["options"]]
+        options = decision["options"]
+        items = [f"{key:>3}. {escape(o['label'])}{escape(self.figures.get(o['id'], ''))}" + _id_shown(o)
+                 for key, o in zip(menu_keys(options), options)]
         self.console.print(Columns(items, padding=(0, 2)))
+        if _lettered(options):
+            self.console.print("[dim](a letter picks a line; a number is read as the option of that value)[/dim]")
         if hint:
             extra = "" if view["can_undo"] else f" (no undo: {view['undo_reason']})"
             self.console.print(f"[dim]{escape(HELP + extra)}[/dim]")
@@ -468,15 +482,41 @@ def _whole(text: str) -> bool:
 
 
 def resolve(decision: dict[str, Any] | None, text: str) -> str | None:
-    """The option id a typed number or id stands for, or None."""
+    """The option id a typed id or menu key stands for, or None. An id wins over a key, and
+    a menu whose ids include numbers is keyed by letters, so no typed text means two options."""
     if decision is None:
         return None
     options = decision["options"]
     text = text.strip()
-    if text.isdigit():
-        number = int(text)
-        return options[number - 1]["id"] if 1 <= number <= len(options) else None
     for option in options:
         if text == option["id"]:
             return option["id"]
-    return None
+    keys = menu_keys(options)
+    return options[keys.index(text.lower())]["id"] if text.lower() in keys else None
+
+
+def menu_keys(options: list[dict[str, Any]]) -> list[str]:
+    """The key typed for each option: 1, 2, 3..., or a, b, ... z, aa, ab... when some
+    option's id is a whole number (a number choice offers 0, 2, 3: typing 0 means 0)."""
+    if not _lettered(options):
+        return [str(n) for n in range(1, len(options) + 1)]
+    keys = []
+    for n in range(len(options)):
+        key = ""
+        n += 1
+        while n:
+            n, digit = divmod(n - 1, 26)
+            key = chr(ord("a") + digit) + key
+        keys.append(key)
+    return keys
+
+
+def _lettered(options: list[dict[str, Any]]) -> bool:
+    return any(_whole(o["id"]) for o in options)
+
+
+def _id_shown(option: dict[str, Any]) -> str:
+    """' [priest_2]' after an option whose id its label does not spell (copies of one card,
+    a label in other words), so the id can be typed; '' when the label says it."""
+    spelled = re.sub(r"[^0-9a-z]+", "_", option["label"].lower()).strip("_")
+    return "" if spelled == option["id"].lower() else f" [dim]\\[{escape(option['id'])}][/dim]"
