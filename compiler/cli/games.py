@@ -13,7 +13,7 @@ from rulespec.compiler.cli.base import (UserError, agents as agent_names, emit_j
                    max_decisions_option, package_option, param_option, params as param_values,
                    program as load_program, seed_option, variant_option)
 from rulespec.runtime import record as records
-from rulespec.runtime.bots.agents import DEFAULT_MAX_DECISIONS, play_out, seat_agents
+from rulespec.runtime.bots.agents import DEFAULT_MAX_DECISIONS, check_recorded, play_out, seat_agents
 from rulespec.runtime.game import Game
 from rulespec.runtime.results import game_json, pending_json, summary_lines
 from rulespec.runtime.state import RuleError
@@ -93,6 +93,7 @@ def replay(file: str, backend: str | None, spec_dir: str | None, package: str | 
     backend = backend or record.backend or "generated"
     program = load_program(loaded, backend, package)
     records.check_program(record, program)
+    check_recorded(record, program.meta, file)
     game = records.replay(record, program)
     if record.snapshot is not None:
         saved = records.restore(record, program, file)

@@ -14,6 +14,7 @@ from rulespec.compiler.cli.base import UserError, load, main, package_option, pa
 from rulespec.compiler.cli.base import program as load_program
 from rulespec.compiler.cli.base import seed_option, variant_option
 from rulespec.runtime import record as records
+from rulespec.runtime.bots.agents import check_recorded
 
 
 def play_by_hand(game_name: str | None, variants: tuple[str, ...], seed: int | None, agents: str | None,
@@ -43,6 +44,9 @@ def _table(game_name: str | None, variants: tuple[str, ...], seed: int | None, s
     meta = program.meta
     values = param_values(meta, params)
     try:
+        if record is not None:  # its agents as --agents is checked, before any game is played
+            records.check_program(record, program)
+            check_recorded(record, meta, resume)
         chosen = playtest.seats_of(seats, meta, flag, values) if seats else None
         if record is None and chosen is None:
             chosen = playtest.default_seats(meta, values)

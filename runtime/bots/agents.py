@@ -21,9 +21,12 @@ import re
 from typing import Any, Protocol
 
 from rulespec.runtime.game import Decision, Game
+from rulespec.runtime.record import RecordError
 from rulespec.runtime.state import RuleError, Stream, next_random
+from rulespec.runtime.text import shown
 
 DEFAULT_MAX_DECISIONS = 100_000
+HUMAN = "human"  # a person's seat at a table: what a table's record keeps beside its bots' names
 
 
 class Agent(Protocol):
@@ -188,6 +191,26 @@ def check_agent(name: str, meta: Any = None) -> None:
     """ValueError, in one line, unless `name` is a bot the game of `meta` can seat (the
     whole meta is handed over, so no caller can leave out part of what the spec offers)."""
     _check_offered(name, *spec_offers(meta))
+
+
+def check_recorded(record: Any, meta: Any, where: str = "record") -> None:
+    """A record's agents checked as `--agents` is (one per seated player, each a person's seat
+    or a bot this game can seat, its tunables within range), so a record from outside ends as
+    one RecordError line before any game is played, never as a KeyError when its bot is made.
+    `record` is a checked records.Record whose params check_program has accepted."""
+    if not record.agents:
+        return
+    seated = meta.seated(record.params)
+    if len(record.agents) != len(seated):
+        raise RecordError(f"{where}: the record names {len(record.agents)} agents for"
+                          f" {len(seated)} seats ({', '.join(seated)})")
+    for name in record.agents:
+        if name == HUMAN:
+            continue
+        try:
+            check_agent(name, meta)
+        except ValueError as err:
+            raise RecordError(f"{where}: agent '{shown(name)}': {err}") from None
 
 
 def _check_offered(name: str, bots: tuple[str, ...], policies: tuple[str, ...], tunables: tuple) -> None:

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from rulespec.runtime import record as records
-from rulespec.runtime.bots.agents import Agent, check_agent, make_agent, split_agent_list
+from rulespec.runtime.bots.agents import (HUMAN, Agent, check_agent, check_recorded, make_agent,
+                                          split_agent_list)
 from rulespec.runtime.game import Game, seen_slots
 from rulespec.runtime.meta import GameMeta
 from rulespec.runtime.playtest.movelog import HIDDEN_CARD, Entry, LogLine, Step, dice_lines, seat_lines
@@ -25,7 +26,6 @@ from rulespec.runtime.program import Program
 from rulespec.runtime.state import RuleError
 from rulespec.runtime.text import shown
 
-HUMAN = "human"
 MAX_BOT_MOVES = 100_000
 LOG_SENT = 300  # the last lines of the log a seat view carries (the replay viewer has all)  # one call of `run_bots` stops after this many decisions
 
@@ -97,8 +97,10 @@ class Table:
     @classmethod
     def from_record(cls, record: dict[str, Any], program: Program, seats: tuple[str, ...] | None = None,
                     **kw: Any) -> Table:
-        """The table of a record (already read and validated), its choices replayed."""
+        """The table of a record (already read and validated), its choices replayed; its agents
+        are checked first, as `--agents` is."""
         records.check_program(record, program)
+        check_recorded(records.as_record(record), program.meta)
         seats = seats or tuple(record.get("agents") or ()) or (HUMAN,) * len(program.meta.seated(record["params"]))
         fresh = Game(program, seed=record["seed"], params=record["params"],
                      variants=tuple(record["variants"]), agents=seats)
@@ -281,6 +283,7 @@ class Table:
         """RecordError unless `record` is a game of this table's spec: its hash and its
         variants (a record's variant names are never taken on trust: they name files)."""
         records.check_program(record, self.game.program)
+        check_recorded(records.as_record(record), self.meta)
         variants, ours = tuple(record["variants"]), tuple(self.game.variants)
         if variants != ours:
             raise records.RecordError(
