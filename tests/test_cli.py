@@ -437,3 +437,18 @@ def test_a_reader_that_closes_the_pipe_ends_the_command_quietly():
                           stderr=subprocess.PIPE, text=True, timeout=120)
     os.close(write_end)
     assert done.returncode == 1 and done.stderr == ""
+
+
+def test_progress_lines_say_how_far_a_piped_run_is(tmp_path):
+    """RULESPEC_PROGRESS=lines (the demo's setting): a line on stderr at every tenth of the way;
+    without it a piped run prints no progress at all."""
+    import os
+    import subprocess
+    args = [sys.executable, "-m", "rulespec", "simulate", str(MINI), "--games", "20"]
+    env = {**os.environ, "RULESPEC_NATIVE": "0", "RULESPEC_CACHE": str(tmp_path)}
+    lines = subprocess.run(args, env={**env, "RULESPEC_PROGRESS": "lines"}, capture_output=True, text=True)
+    quiet = subprocess.run(args, env=env, capture_output=True, text=True)
+    assert lines.returncode == quiet.returncode == 0, lines.stderr
+    assert [line.split(",")[0].strip() for line in lines.stderr.splitlines()][-1] == "simulate: 20 of at most 20"
+    assert len(lines.stderr.splitlines()) == 10 and quiet.stderr == ""
+    assert lines.stdout == quiet.stdout

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -247,14 +248,19 @@ def agents(text: str, meta, values: dict[str, Any] | None = None) -> tuple[str, 
 
 
 class progress:
-    """A rich progress bar on a terminal; nothing under --json or when piped."""
+    """A rich progress bar on a terminal; nothing under --json or when piped, unless
+    RULESPEC_PROGRESS=lines asks for a plain line on stderr at every tenth of the way (the
+    demo's log reads how far a long run is)."""
 
     def __init__(self, total: int, label: str, show: bool):
         self.total, self.label = total, label
+        self.lines = show and not sys.stderr.isatty() and os.environ.get("RULESPEC_PROGRESS") == "lines"
         self.show = show and sys.stderr.isatty()
         self.bar = None
 
     def __enter__(self):
+        if self.lines:
+            return self._line_advance()
         if not self.show:
             return lambda: None
         from rich.console import Console
@@ -265,6 +271,17 @@ class progress:
         self.bar.__enter__()
         task = self.bar.add_task(self.label, total=self.total)
         return lambda: self.bar.advance(task)
+
+    def _line_advance(self):
+        started, done, step = time.monotonic(), 0, max(1, self.total // 10)
+
+        def advance() -> None:
+            nonlocal done
+            done += 1
+            if done % step == 0 or done == self.total:
+                print(f"   {self.label}: {done} of at most {self.total},"
+                      f" {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+        return advance
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
