@@ -88,3 +88,20 @@ def test_every_template_is_package_data(monkeypatch) -> None:
     templates = [p.relative_to(starter).as_posix() for p in (starter / "templates").rglob("*") if p.is_file()]
     assert templates
     assert sorted(templates) == sorted(laid["package_data"][package])
+
+
+def test_new_from_a_shipped_game_copies_it_under_its_new_name(tmp_path: Path) -> None:
+    result = run("new", "my_fox", "--dir", str(tmp_path), "--from", "the_fox_in_the_forest")
+    assert result.exit_code == 0, result.output
+    copy = tmp_path / "my_fox"
+    shipped = Path(__file__).resolve().parent.parent / "spec" / "the_fox_in_the_forest"
+    assert sorted(p.relative_to(copy) for p in copy.rglob("*.rules")) == \
+        sorted(p.relative_to(shipped) for p in shipped.rglob("*.rules"))
+    assert 'game my_fox "The Fox in the Forest"' in (copy / "01_frame.rules").read_text()
+    assert run("check", str(copy)).exit_code == 0
+
+
+def test_new_from_an_unknown_game_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
+    result = run("new", "g", "--dir", str(tmp_path), "--from", "chess")
+    assert result.exit_code == 1 and "'chess' is not one of rulespec's games" in result.output
+    assert len(result.output.strip().splitlines()) == 1 and not list(tmp_path.iterdir())

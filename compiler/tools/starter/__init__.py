@@ -64,20 +64,20 @@ def _templates(folder, prefix: str) -> list[str]:
 
 def write_starter(name: str, parent: Path) -> Path:
     """Write the starter game NAME into PARENT/NAME; StarterError if refused."""
-    problem = name_problem(name)
-    if problem:
-        raise StarterError(problem)
-    target = parent / name
-    if target.exists() or target.is_symlink():
-        raise StarterError(f"{target} already exists: choose another name or --dir")
-    if not parent.is_dir():
-        raise StarterError(f"{parent} is not a folder")
-    return _write_all(target, rendered_files(name))
+    return _write_all(_new_folder(name, parent), rendered_files(name))
 
 
 def write_copy(name: str, parent: Path, source: Path) -> Path:
     """Write a copy of the game in `source` (rulespec's own spec/<game>) as PARENT/NAME, its
     `game` line renamed to NAME, so it compiles and caches as a game of its own."""
+    target = _new_folder(name, parent)
+    files = {p.relative_to(source).as_posix(): p.read_text(encoding="utf-8")
+             for p in sorted(source.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+    return _write_all(target, _renamed(files, name))
+
+
+def _new_folder(name: str, parent: Path) -> Path:
+    """PARENT/NAME, when NAME is a valid game id and the folder can be made; else StarterError."""
     problem = name_problem(name)
     if problem:
         raise StarterError(problem)
@@ -86,9 +86,7 @@ def write_copy(name: str, parent: Path, source: Path) -> Path:
         raise StarterError(f"{target} already exists: choose another name or --dir")
     if not parent.is_dir():
         raise StarterError(f"{parent} is not a folder")
-    files = {p.relative_to(source).as_posix(): p.read_text(encoding="utf-8")
-             for p in sorted(source.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
-    return _write_all(target, _renamed(files, name))
+    return target
 
 
 def _renamed(files: dict[str, str], name: str) -> dict[str, str]:
