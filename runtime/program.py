@@ -17,6 +17,7 @@ class ExpectPart:
     text: str  # the spec text, quoted when it fails
     is_compare: bool  # the back end can give its two sides
     shows: tuple[bool, bool] = (True, True)  # which sides are worth printing
+    shown_as: tuple[str, str] = ("", "")  # per side: 'player' or 'entity' (by label), '' as is
 
 
 @dataclass(frozen=True)

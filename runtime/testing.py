@@ -14,7 +14,7 @@ from typing import Any
 from rulespec.runtime.game import new_state
 from rulespec.runtime.program import ExpectPart, Program, TestCase
 from rulespec.runtime.state import GameOver, RuleError, State
-from rulespec.runtime.values import text_of
+from rulespec.runtime.values import label_of, text_of
 
 SHOWN_OPTIONS = 20
 
@@ -123,17 +123,26 @@ def _expect_failed(program: Program, state: State, env: dict, part: ExpectPart) 
     if not part.is_compare:
         return f"{part.text} is false"
     left, right = program.test_sides(state, part.key, env)
-    sides = [f"{name} side is {_shown(program, value)}"
-             for name, value, shown in (("left", left, part.shows[0]), ("right", right, part.shows[1]))
+    sides = [f"{name} side is {_shown(program.meta, value, kind)}"
+             for name, value, shown, kind in (("left", left, part.shows[0], part.shown_as[0]),
+                                               ("right", right, part.shows[1], part.shown_as[1]))
              if shown]
     return f"{part.text}: {', '.join(sides) or 'false'}"
 
 
-def _shown(program: Program, value: Any) -> str:
+def _shown(meta: Any, value: Any, kind: str = "") -> str:
+    """A side's value in the designer's words: a player or an entity by its label (with its
+    id when two entities share the label: copies of a card), a list of them alike."""
     if isinstance(value, (list, tuple, set, frozenset)):
-        return "[" + ", ".join(_shown(program, v) for v in value) + "]"
+        return "[" + ", ".join(_shown(meta, v, kind) for v in value) + "]"
     if isinstance(value, str):
         return repr(value)
+    if kind == "player" and isinstance(value, int):
+        return label_of(meta.player_labels, value)
+    if kind == "entity" and isinstance(value, int):
+        label = meta.entity_labels[value]
+        shared = meta.entity_labels.count(label) > 1
+        return f"{label} ({meta.entity_ids[value]})" if shared else label
     return text_of(value)
 
 

@@ -85,6 +85,25 @@ test "offered" { resolve two for blue
         assert messages[("offered", backend)].startswith("the fields: 'z' is not offered")
 
 
+def test_a_failed_expect_names_players_and_cards_by_their_labels(mini: Path) -> None:
+    add(mini, "tests/labels.rules", '''test "labels" {
+    move one to hand(red)
+    expect current == blue
+    }
+test "cards" { move one to hand(red)
+    expect top(hand(red)) == two }
+test "lists" { move one to hand(red)
+    expect [current] == [blue] and [top(hand(red))] == [two] }
+test "numbers" { expect score(red) == 2 }
+''')
+    messages = failures(run_tests(mini))
+    for backend in engine.BACKENDS:
+        assert messages[("labels", backend)] == "current == blue: left side is Red, right side is Blue"
+        assert messages[("cards", backend)] == "top(hand(red)) == two: left side is One, right side is Two"
+        assert messages[("lists", backend)] == "[current] == [blue]: left side is [Red], right side is [Blue]"
+        assert messages[("numbers", backend)] == "score(red) == 2: left side is 0"
+
+
 def test_a_test_sets_params_turns_on_variants_and_runs_start(mini: Path) -> None:
     add(mini, "tests/settings.rules", '''test "start" {
     param goal = 1
@@ -516,3 +535,13 @@ def test_compile_is_not_up_to_date_without_its_seed_file(mini: Path, tmp_path: P
     (out / "FORMAT").unlink()
     again = CliRunner().invoke(main, ["compile", str(mini), "-o", str(out)])
     assert again.exit_code == 0 and ": wrote " in again.output and (out / "FORMAT").is_file(), again.output
+
+
+def test_copies_of_a_card_in_a_failure_are_told_apart_by_their_ids() -> None:
+    from types import SimpleNamespace
+
+    from rulespec.runtime.testing import _shown
+    meta = SimpleNamespace(player_labels=["Rose", "Ivy"], entity_labels=["Priest", "Priest", "Spy"],
+                           entity_ids=["priest_1", "priest_2", "spy"])
+    assert _shown(meta, [1, 2], "entity") == "[Priest (priest_2), Spy]"
+    assert _shown(meta, 1, "player") == "Ivy" and _shown(meta, 1) == "1" and _shown(meta, None, "player") == "none"

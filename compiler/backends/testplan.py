@@ -14,6 +14,7 @@ from pathlib import PurePath
 
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.errors import InternalError
+from rulespec.compiler.frontend.labels import conjuncts, player_labels
 from rulespec.compiler.frontend.model import Model
 from rulespec.runtime.program import ExpectPart, TestCase, TestStep
 
@@ -71,6 +72,7 @@ def _plan_case(plan: Plan, test: ast.TestDecl, key: str, location, model: Model)
     params: list[tuple[str, object]] = []
     random_dice = False
     checks = 0
+    labels = player_labels(model)
 
     def flush() -> None:
         if run:
@@ -103,27 +105,21 @@ def _plan_case(plan: Plan, test: ast.TestDecl, key: str, location, model: Model)
                 steps.append(TestStep(kind, step.option_ids, step.message, where))
             case ast.Expect():
                 parts = []
-                for part in _conjuncts(step.test):
+                for part in conjuncts(step.test):
                     check_key = f"{key}:expect{checks}"
                     checks += 1
                     compare = part if isinstance(part, ast.Compare) else None
-                    plan.checks[check_key] = Check(part, compare and compare.left,
-                                                   compare and compare.right)
+                    check = plan.checks[check_key] = Check(part, compare and compare.left,
+                                                           compare and compare.right)
+                    shown_as = tuple(labels.side_shown(side) for side in (check.left, check.right))
                     parts.append(ExpectPart(check_key, model.sources.text_of(part.span) if model.sources else "",
-                                            compare is not None, _shows(compare)))
+                                            compare is not None, _shows(compare), shown_as))
                 steps.append(TestStep("expect", tuple(parts), step.message, where))
             case _:
                 raise InternalError(f"test step {type(step).__name__} has no plan")
     flush()
     return TestCase(test.name, location(test), tuple(steps), key, tuple(sorted(set(variants))),
                     tuple(params), random_dice)
-
-
-def _conjuncts(expr: ast.Expr) -> list[ast.Expr]:
-    """a and b and c: three parts, so a failure can say which one failed."""
-    if isinstance(expr, ast.BoolOp) and expr.op == "and":
-        return [part for operand in expr.operands for part in _conjuncts(operand)]
-    return [expr]
 
 
 def _shows(compare: ast.Compare | None) -> tuple[bool, bool]:

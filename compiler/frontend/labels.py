@@ -1,5 +1,7 @@
 """Where a player is shown by its label: `p.label`, and a player written by `log` or named
-in a prompt's braces; and the entities a prompt names (shown by label, the decision's subject).
+in a prompt's braces; the entities a prompt names (shown by label, the decision's subject);
+and the sides of a test's `expect` comparisons that hold players or entities (a failure
+prints them by label).
 
 A player's value is its seat number, like an entity's is its index, so the back
 ends cannot tell `p.label` from `c.label`, or a player from a number in `log`,
@@ -26,6 +28,15 @@ class PlayerLabels:
     attributes: frozenset[ast.Attr]
     logged: frozenset[ast.Expr]
     entities: frozenset[ast.Expr] = frozenset()
+    # An expect's compared sides that are players (or collections of them), and entities
+    compared_players: frozenset[ast.Expr] = frozenset()
+    compared_entities: frozenset[ast.Expr] = frozenset()
+
+    def side_shown(self, side: ast.Expr | None) -> str:
+        """How a test failure shows a compared side's value: 'player', 'entity' or '' (as is)."""
+        if side in self.compared_players:
+            return "player"
+        return "entity" if side in self.compared_entities else ""
 
 
 def player_labels(model: Model) -> PlayerLabels:
@@ -35,7 +46,8 @@ def player_labels(model: Model) -> PlayerLabels:
         decls = [d for d in model.spec.decls() if not isinstance(d, ast.TestDecl)] + list(model.tests)
         found = VERDICTS.gather("player labels", model, decls, finder.found_in)  # (checks/reuse.py)
         model.player_labels_found = PlayerLabels(*(frozenset(n for kind, n in found if kind == k)
-                                                   for k in ("attribute", "logged", "entity")))
+                                                   for k in ("attribute", "logged", "entity",
+                                                             "compared player", "compared entity")))
     return model.player_labels_found
 
 
@@ -45,14 +57,15 @@ class _Finder(ScopedVisitor):
         self.attributes: set[ast.Attr] = set()
         self.logged: set[ast.Expr] = set()
         self.entities: set[ast.Expr] = set()
+        self.compared: list[tuple[str, ast.Expr]] = []
 
     def found_in(self, decl: ast.Decl) -> list[tuple[str, ast.Expr]]:
         """What one declaration holds: ("attribute", a p.label), ("logged", a player logged or
         in a prompt) and ("entity", an entity a prompt names)."""
-        self.attributes, self.logged, self.entities = set(), set(), set()
+        self.attributes, self.logged, self.entities, self.compared = set(), set(), set(), []
         self.visit(decl)
         return ([("attribute", n) for n in self.attributes] + [("logged", n) for n in self.logged]
-                + [("entity", n) for n in self.entities])
+                + [("entity", n) for n in self.entities] + self.compared)
 
     def is_player(self, expr: ast.Expr) -> bool:
         return self.infer(expr).base == "player"  # `player?` too: none shows as none
@@ -71,8 +84,25 @@ class _Finder(ScopedVisitor):
         elif isinstance(expr, ast.Attr) and self.infer(expr.obj).base == "entity":
             self.entities.add(expr.obj)
 
+    def visit_Expect(self, step: ast.Expect) -> None:
+        self.visit(step.test)
+        for part in conjuncts(step.test):
+            if isinstance(part, ast.Compare):
+                for side in (part.left, part.right):
+                    found = self.infer(side)
+                    base = found.elem.base if found.base == "collection" and found.elem else found.base
+                    if base in ("player", "entity"):
+                        self.compared.append((f"compared {base}", side))
+
     def visit_Log(self, stmt: ast.Log) -> None:
         for part in stmt.parts:
             self.visit(part)
             if self.is_player(part):
                 self.logged.add(part)
+
+
+def conjuncts(expr: ast.Expr) -> list[ast.Expr]:
+    """a and b and c: three parts, so a failed `expect` can say which one failed."""
+    if isinstance(expr, ast.BoolOp) and expr.op == "and":
+        return [part for operand in expr.operands for part in conjuncts(operand)]
+    return [expr]
