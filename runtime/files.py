@@ -3,7 +3,10 @@
 Every file rulespec writes (records, reports, problem records, generated
 modules) goes through `write_atomic`: the bytes go to a temporary file beside
 the target, are flushed to disk, then renamed over it, so a crash, a kill or a
-full disk leaves the old file or the new one, never half of either.
+full disk leaves the old file or the new one, never half of either. A command
+that rewrites a designer's file (`fmt`, `tune`) writes through
+`write_if_unchanged`: only over the exact text it read, so an edit made while
+it ran is never overwritten.
 """
 
 from __future__ import annotations
@@ -17,9 +20,47 @@ class WriteError(Exception):
     """An output that cannot be written: a full or read-only disk, a file in the way."""
 
 
+class FileChanged(WriteError):
+    """A file that changed on disk since a command read it: left as it is, nothing written."""
+
+
 def write_atomic(path: str | Path, data: str | bytes) -> Path:
     """Write `data` (text as UTF-8) to `path` atomically; WriteError naming why not."""
-    path = Path(path)
+    return _write(Path(path), data)
+
+
+def read_exact(path: str | Path) -> str:
+    """A UTF-8 file's text exactly as it is on disk (line ends untranslated): the text a
+    command that rewrites the file hands to `write_if_unchanged`."""
+    with open(path, encoding="utf-8", newline="") as source:
+        return source.read()
+
+
+def write_if_unchanged(files: list[tuple[Path, str, str]]) -> list[Path]:
+    """Rewrite each `(path, text read, new text)` atomically, but only while every file still
+    holds exactly the text read: FileChanged naming the first that does not, and then no file
+    is written. Each is checked once more just before its rename, so the window in which an
+    edit could still be lost is the rename itself."""
+    for path, read, _ in files:
+        _check_unchanged(Path(path), read)
+    return [_write(Path(path), new, lambda p=Path(path), r=read: _check_unchanged(p, r))
+            for path, read, new in files]
+
+
+def _check_unchanged(path: Path, read: str) -> None:
+    try:
+        now = path.read_bytes()
+    except OSError:
+        now = None
+    if now != read.encode("utf-8"):
+        gone = "was removed" if now is None else "changed"
+        raise FileChanged(f"{path} {gone} since rulespec read it: nothing written"
+                          f" (run the command again on the file as it is now)")
+
+
+def _write(path: Path, data: str | bytes, before_rename=None) -> Path:
+    """`write_atomic`; `before_rename()`, when given, runs once the new text is on disk and may
+    stop the rename by raising (the temporary file is then removed)."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -31,6 +72,8 @@ def write_atomic(path: str | Path, data: str | bytes) -> Path:
             out.flush()
             os.fsync(out.fileno())
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; outputs are not
+        if before_rename is not None:
+            before_rename()
         os.replace(tmp, path)
     except OSError as err:
         Path(tmp).unlink(missing_ok=True)

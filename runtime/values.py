@@ -81,6 +81,16 @@ def reachable(start: int | None, adjacency: Sequence[Sequence[int]], passable: C
     return sorted(seen)
 
 
+def extreme_of(pairs: Sequence[tuple[int, Any]], highest: bool) -> Any:
+    """argmax / argmin: of (value, member) pairs, the member of the highest (or lowest) value,
+    the first of them on a tie; None when there is none."""
+    found, best = None, None
+    for value, member in pairs:
+        if best is None or (value > best if highest else value < best):
+            found, best = member, value
+    return found
+
+
 def text_of(value: Any) -> str:
     """A value as `log` writes it and an option id names it."""
     if value is None:

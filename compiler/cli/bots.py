@@ -41,6 +41,7 @@ def tune(game_name: str, policy: str | None, variants: tuple[str, ...], params: 
     from rulespec.runtime.analysis import tune as tuner
     from rulespec.runtime.analysis.simulate import LocalExecutor, choose_workers
     from rulespec.compiler.tools.tuning import TuneError, tunables_of, write_values
+    from rulespec.runtime.files import FileChanged
     if budget > MAX_BUDGET:
         raise UserError(f"--budget takes CPU seconds from 0.1 to {MAX_BUDGET:,.0f}, not {budget:g}")
     loaded = load(game_name, variants)
@@ -72,7 +73,10 @@ def tune(game_name: str, policy: str | None, variants: tuple[str, ...], params: 
                         popsize=popsize, on_generation=report)
     written = []
     if result.clearly_better and not dry_run:
-        written = [str(p) for p in write_values(loaded, name, result.best)]
+        try:
+            written = [str(p) for p in write_values(loaded, name, result.best)]
+        except FileChanged as err:  # a designer's edit made meanwhile wins; the values are not lost
+            raise UserError(f"{err}; the tuned values were {tuner.shown(result.best)}") from None
     where = {t.name.name: str(t.default.span) for t in loaded.model.policy_tunables(name)}
     out = tuner.tune_json(loaded.model.game, result, metas, where, games, seed, written, dry_run)
     if as_json:

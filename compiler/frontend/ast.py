@@ -288,6 +288,32 @@ class SumOf(Expr):
 
 
 @dataclass(frozen=True, slots=True)
+class Extreme(Expr):
+    """max / min (value for x in collection where condition else default): the highest or
+    lowest value, the default when no member is there; argmax / argmin: the member of the
+    highest or lowest value, the first in the collection's order on a tie, none when none is there."""
+
+    op: str
+    value: Expr
+    var: Ident
+    source: Expr
+    where: Expr | None
+    default: Expr | None
+
+    @property
+    def member(self) -> bool:
+        """Whether it gives the member (argmax, argmin) rather than the value."""
+        return self.op.startswith("arg")
+
+    @property
+    def highest(self) -> bool:
+        return self.op.endswith("max")
+
+
+EXTREMES = ("max", "min", "argmax", "argmin")
+
+
+@dataclass(frozen=True, slots=True)
 class Reachable(Expr):
     """reachable(x from s where condition): s and the spaces joined to it by chains of
     adjacent spaces that each satisfy the condition, in declaration order."""
@@ -1255,7 +1281,8 @@ class Spec(Node):
 
 AnyExpr = Union[
     IntLit, StrLit, BoolLit, NoneLit, NameRef, CallExpr, Attr, AttrAt, Not, Negate,
-    BinOp, BoolOp, Compare, Member, Range, ListOf, Cond, Quantifier, SumOf, Reachable, Allowed, Active,
+    BinOp, BoolOp, Compare, Member, Range, ListOf, Cond, Quantifier, SumOf, Extreme, Reachable,
+    Allowed, Active,
 ]
 
 

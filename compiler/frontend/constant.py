@@ -28,7 +28,7 @@ from rulespec.compiler.frontend.model import Model
 from rulespec.runtime.meta import GameMeta
 from rulespec.compiler.frontend.errors import InternalError
 from rulespec.runtime.state import State
-from rulespec.runtime.values import (INT_HIGH, INT_LOW, RULE_FAILURES, attr_of, bounded, collection_of, deciding_of, end_reason_of,
+from rulespec.runtime.values import (INT_HIGH, INT_LOW, RULE_FAILURES, attr_of, bounded, collection_of, deciding_of, end_reason_of, extreme_of,
                             in_zone, int_range, is_zone, losers_of, opponent_of, owner_of, reachable,
                             rule_error_of, union_of, unknown_function, unknown_name, winner_of, zone_slot,
                             zone_value)
@@ -77,7 +77,7 @@ class Constants:
             ast.Not: self._build_not, ast.Negate: self._build_negate,
             ast.BinOp: self._build_binop, ast.BoolOp: self._build_boolop, ast.Compare: self._build_compare,
             ast.Member: self._build_member, ast.Cond: self._build_cond, ast.Quantifier: self._build_quantifier,
-            ast.SumOf: self._build_sum, ast.Range: self._build_range_value,
+            ast.SumOf: self._build_sum, ast.Extreme: self._build_extreme, ast.Range: self._build_range_value,
             ast.ListOf: self._build_range_value,
         }
         self._closures: dict[int, Closure] = {}      # by id() of the node ...
@@ -670,6 +670,31 @@ class Constants:
                 e[var] = saved
             return out
         return _guarded(total, node.span)
+
+    def _build_extreme(self, node: ast.Extreme) -> Closure:
+        """max / min of the values (the default read after them, as Python's default= is);
+        argmax / argmin: the member, the first on a tie (extreme_of, as generated code)."""
+        items, var, value = self._collection_closure(node.source), node.var.name, self.closure(node.value)
+        where = None if node.where is None else self.closure(node.where)
+        default = None if node.default is None else self.closure(node.default)
+        pick, member, highest = (max if node.highest else min), node.member, node.highest
+
+        def extreme(s, e):
+            chosen = items(s, e)
+            chosen = list(chosen) if where is None else _kept(s, e, var, chosen, where)
+            saved = e.get(var, _MISSING)
+            pairs = []
+            for x in chosen:
+                e[var] = x
+                pairs.append((value(s, e), x))
+            if saved is _MISSING:
+                e.pop(var, None)
+            else:
+                e[var] = saved
+            if member:
+                return extreme_of(pairs, highest)
+            return pick([v for v, _ in pairs], default=default(s, e))
+        return _guarded(extreme, node.span)
 
     def _reachable(self, state, env, node: ast.Reachable) -> list:
         start = self.value(state, env, node.start)

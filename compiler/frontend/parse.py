@@ -1052,6 +1052,13 @@ class _Builder(Transformer):
     def sum_expr(self, meta, c):
         return ast.SumOf(self._span(meta), c[0], self._ident(c[1]), c[2], c[3])
 
+    def extreme_expr(self, meta, c):
+        op = str(c[0])
+        if op not in ast.EXTREMES:
+            raise SpecError([Diagnostic(f"'{op}(... for x in ...)' is not a fold: write sum, max, min,"
+                                        " argmax or argmin", self._ident(c[0]).span)])
+        return ast.Extreme(self._span(meta), op, c[1], self._ident(c[2]), c[3], c[4], c[5])
+
     def reachable_expr(self, meta, c):
         return ast.Reachable(self._span(meta), self._ident(c[0]), c[1], c[2])
 

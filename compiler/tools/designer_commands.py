@@ -98,9 +98,9 @@ def cards(game: str, variants: tuple[str, ...], html_dir: str | None, names: tup
 def fmt(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
     """Lay out .rules files canonically (comments kept, meaning unchanged)."""
     from rulespec.compiler.frontend.fmt import format_text, rules_files
-    from rulespec.runtime.files import write_atomic
+    from rulespec.runtime.files import read_exact, write_if_unchanged
     files = _rules_files(paths, rules_files)
-    texts = {path: path.read_text(encoding="utf-8") for path in files}
+    texts = {path: read_exact(path) for path in files}
     formatted, problems, sources = {}, [], Sources()
     for path, text in texts.items():
         try:
@@ -124,8 +124,7 @@ def fmt(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
             sys.exit(1)
         click.echo(f"{len(files)} files formatted")
         return
-    for path in changed:
-        write_atomic(path, formatted[path])
+    for path in write_if_unchanged([(p, texts[p], formatted[p]) for p in changed]):
         click.echo(f"formatted {path}")
     click.echo(f"{len(changed)} of {len(files)} files changed")
 

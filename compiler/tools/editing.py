@@ -198,12 +198,16 @@ def local_names(text: str, path: str, line: int) -> set[str]:
             names.add(node.name)
         for attr in ("var", "name"):
             value = getattr(node, attr, None)
-            if isinstance(node, (ast.Let, ast.Roll, ast.For, ast.Choose, ast.PickRandom, ast.MoveAll,
-                                 ast.Quantifier, ast.SumOf, ast.Reachable)) and isinstance(value, ast.Ident):
+            if isinstance(node, _BINDING_NODES) and isinstance(value, ast.Ident):
                 names.add(value.name)
         if isinstance(node, ast.RollDice):
             names.update(n.name for n in node.names)
     return names
+
+
+# The nodes that bind the name in their `var` or `name`.
+_BINDING_NODES = (ast.Let, ast.Roll, ast.For, ast.Choose, ast.PickRandom, ast.MoveAll,
+                  ast.Quantifier, ast.SumOf, ast.Extreme, ast.Reachable)
 
 
 def _problem(diagnostic, real: Path, fallback: Path) -> Problem:

@@ -3,8 +3,10 @@
 A tuned value replaces the default's text at its span (a `tunable` line or a
 `weight NAME = V in ...`), nothing else of the file moving; a file that was
 in `rulespec fmt`'s layout is laid out again (a longer number may push a line
-past the width), one that was not is left as it was written. Every file is
-written whole and atomically, and only when all of them parse.
+past the width), one that was not is left as it was written. The edits are made
+to the text the spec was loaded from, and written (whole and atomically) only
+while every file still holds that text: an edit made while `tune` ran is never
+overwritten (runtime/files.py write_if_unchanged).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.fmt import format_text
 from rulespec.compiler.frontend.loader import LoadedSpec
 from rulespec.compiler.frontend.parse import parse_text
+from rulespec.runtime.files import write_if_unchanged
 
 
 class TuneError(Exception):
@@ -44,10 +47,9 @@ def write_values(loaded: LoadedSpec, policy: str, values: dict[str, int]) -> lis
         if value is not None and value != tunable.default.value:
             span = tunable.default.span
             edits.setdefault(span.file, []).append((span, str(value)))
-    texts = {file: _edited(Path(file).read_text(encoding="utf-8"), file, spans)
-             for file, spans in edits.items()}
-    from rulespec.runtime.files import write_atomic
-    return [write_atomic(Path(file), text) for file, text in texts.items()]
+    read = loaded.sources.texts()  # the text the tunables' spans point into
+    return write_if_unchanged([(Path(file), read[file], _edited(read[file], file, spans))
+                               for file, spans in edits.items()])
 
 
 def _edited(text: str, file: str, spans: list[tuple[ast.Span, str]]) -> str:

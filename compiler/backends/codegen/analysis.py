@@ -164,7 +164,7 @@ def may_grow(model: Model, expr: ast.Expr) -> bool:
     Only such values are bound-checked where a rule keeps them (rulespec.runtime.values.bounded); a
     literal, a read, a count or a comparison never needs it, so the hot paths pay nothing."""
     for node in expr.walk():
-        if isinstance(node, (ast.BinOp, ast.Negate, ast.SumOf)):
+        if isinstance(node, (ast.BinOp, ast.Negate, ast.SumOf, ast.Extreme)):
             return True
         if isinstance(node, ast.CallExpr) and (node.name in model.defines or node.name in model.quantities
                                                or node.name == "abs"):

@@ -31,7 +31,7 @@ RUNTIME_NAMES = {
         "enter_event", "leave_event", "tick",
     ),
     "rulespec.runtime.values": (
-        "Keeping", "attr_of", "bounded", "collection_of", "deciding_of", "end_reason_of", "event_allowed", "fill_prompt", "in_zone", "int_range",
+        "Keeping", "attr_of", "bounded", "collection_of", "deciding_of", "end_reason_of", "event_allowed", "extreme_of", "fill_prompt", "in_zone", "int_range",
         "label_of", "losers_of", "member_of", "union_of", "opponent_of", "option_names", "owner_of", "reachable", "rule_error",
         "rule_error_of", "RULE_FAILURES", "some_card", "text_of",
         "unknown_function", "unknown_name", "winner_of", "zone_slot", "zone_value",

@@ -997,6 +997,20 @@ class ExprEmitter:
                     f" {self.loc(node)})", fresh=True)
 
     # ------------------------------------------------------------ effects
+    def emit_Extreme(self, node: ast.Extreme) -> Code:
+        """max / min: Python's, `default` on an empty walk; argmax / argmin walk in the
+        collection's order (the first member wins a tie), as the interpreter does."""
+        if node.member:
+            var, _, clause, condition, item = self.comprehension(node.var, node.source, node.where,
+                                                                 node.value, keep=False)
+            where = f" if {condition}" if condition is not None else ""
+            return Code(f"{self.ref('extreme_of')}([({item}, {var}) for {clause}{where}],"
+                        f" {node.highest})", fresh=True)
+        _, _, clause, condition, item = self.comprehension(node.var, node.source, node.where,
+                                                           node.value, narrow="unordered")
+        where = f" if {condition}" if condition is not None else ""
+        return Code(f"{node.op}([{item} for {clause}{where}], default={self.value(node.default)})")
+
     def emit_Allowed(self, node: ast.Allowed) -> Code:
         name = node.action.name
         if name not in self.gen.allowed:
@@ -1019,7 +1033,7 @@ UNROLL_MEMBERS = 3  # the largest kind an any/all is unrolled over
 UNROLL_VALUES = 8  # and the largest enum (its values are names: each part folds what it reads)
 INLINE_DEPTH = 3  # defines inlined inside inlined defines, at most
 INLINE_NODES = 24  # the largest body inlined, in expression nodes
-_BINDERS = (ast.Quantifier, ast.SumOf, ast.Reachable)
+_BINDERS = (ast.Quantifier, ast.SumOf, ast.Extreme, ast.Reachable)
 
 
 def inlinable(body: ast.Expr) -> bool:

@@ -40,7 +40,7 @@ UNSIZED = 8  # the members guessed for a collection of no fixed size (a zone, a 
 SAFE_BUILTINS = frozenset({"opponent", "adjacent", "min", "max", "abs", "has_event"})
 ZONE_BUILTINS = frozenset({"size", "top"})
 UNSEEN = frozenset({"game_over", "winner", "losers", "end_reason", "deciding"})  # not stamped
-_BINDERS = (ast.Quantifier, ast.SumOf, ast.Reachable)
+_BINDERS = (ast.Quantifier, ast.SumOf, ast.Extreme, ast.Reachable)
 
 
 class Stamps:
@@ -107,7 +107,7 @@ class KeptFilters:
         for n in node.walk():
             if isinstance(n, ast.NameRef) and n.name in UNSEEN:
                 return None
-            if isinstance(n, (ast.Quantifier, ast.SumOf)) and not self._static(n.source):
+            if isinstance(n, (ast.Quantifier, ast.SumOf, ast.Extreme)) and not self._static(n.source):
                 extra.add(ZONES)
             if isinstance(n, ast.Member) and not self._static(n.collection):
                 extra.add(ZONES)
@@ -150,7 +150,7 @@ class KeptFilters:
         """About how many items working `node` out visits: a walk's members times its test,
         a define's body where it is called (busy: the defines being sized, against recursion)."""
         model = self.model
-        if isinstance(node, (ast.Quantifier, ast.SumOf)):
+        if isinstance(node, (ast.Quantifier, ast.SumOf, ast.Extreme)):
             inner = sum(self.work(p, busy) for p in (node.where, getattr(node, "value", None))
                         if p is not None)
             return self.work(node.source, busy) + self._members(node.source) * (1 + inner)
@@ -183,7 +183,7 @@ class KeptFilters:
         def look(part: ast.Node | None, env: dict) -> None:
             for n in (part.walk() if part is not None else ()):
                 collection = (n.collection if isinstance(n, ast.Member) else
-                              n.source if isinstance(n, (ast.Quantifier, ast.SumOf)) else None)
+                              n.source if isinstance(n, (ast.Quantifier, ast.SumOf, ast.Extreme)) else None)
                 if collection is not None:
                     t = infer.infer(collection, env)
                     region = t.base == "entity" and t.category == "region" and not t.optional

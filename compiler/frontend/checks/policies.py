@@ -244,12 +244,14 @@ class Visibility:
         return self.found
 
     def expr(self, node: ast.Node, yous: frozenset[str], sized: bool = False) -> None:
-        if isinstance(node, (ast.Quantifier, ast.SumOf)):
+        if isinstance(node, (ast.Quantifier, ast.SumOf, ast.Extreme)):
             inner = yous - {node.var.name}
             self.expr(node.source, yous)
             for part in (getattr(node, "value", None), node.where):
                 if part is not None:
                     self.expr(part, inner)
+            if getattr(node, "default", None) is not None:
+                self.expr(node.default, yous)
             return
         if isinstance(node, ast.NameRef):
             self.zone(node.name, None, yous, sized, node.span)

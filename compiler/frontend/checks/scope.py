@@ -385,3 +385,12 @@ class ScopedVisitor(Visitor):
             self.bind(expr.var.name, self.element_of(expr.source), expr.var.span)
             self.where(expr.where)
             self.expect(expr.value, INT, "the value of 'sum'")
+
+    def visit_Extreme(self, expr: ast.Extreme) -> None:
+        self.source(expr.source, f"'{expr.op}'")
+        with self.nested():
+            self.bind(expr.var.name, self.element_of(expr.source), expr.var.span)
+            self.where(expr.where)
+            self.expect(expr.value, INT, f"the value of '{expr.op}'")
+        if expr.default is not None and not expr.member:
+            self.expect(expr.default, INT, f"the value of '{expr.op}' when nothing is there")

@@ -91,6 +91,15 @@ class TypeCheck(ScopedVisitor):
                 self.report(f"argument {i} of '{name}' must be {param}, not {actual}", arg.span)
 
     # ------------------------------------------------------------ expressions
+    def visit_Extreme(self, node: ast.Extreme) -> None:
+        super().visit_Extreme(node)
+        if not node.member and node.default is None:
+            self.report(f"'{node.op}' needs `else VALUE`: its value when no member is there"
+                        f" ({node.op}(... else 0))", node.span)
+        elif node.member and node.default is not None:
+            self.report(f"'{node.op}' gives none when no member is there: it takes no `else`"
+                        f" (write `if x == none`)", node.default.span)
+
     def visit_Not(self, node: ast.Not) -> None:
         self.expect(node.operand, BOOL, "the operand of 'not'")
 

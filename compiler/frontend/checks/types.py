@@ -174,11 +174,19 @@ class TypeInfer:
             ast.Allowed: lambda e, env: BOOL, ast.Active: lambda e, env: BOOL,
             ast.Negate: lambda e, env: INT, ast.BinOp: self._binop,
             ast.SumOf: lambda e, env: INT, ast.Range: lambda e, env: collection(INT),
+            ast.Extreme: self._extreme,
             ast.ListOf: self._list,
             ast.Reachable: lambda e, env: collection(SPACE),
             ast.Quantifier: lambda e, env: INT if e.kind == "count" else BOOL,
             ast.Cond: lambda e, env: join(self.infer(e.then, env), self.infer(e.otherwise, env)),
         }
+
+    def _extreme(self, expr: ast.Extreme, env: Mapping[str, Type]) -> Type:
+        """max / min: a number; argmax / argmin: a member, or none when there is none."""
+        if not expr.member:
+            return INT
+        found = element(self.infer(expr.source, env))
+        return optional(found) if found is not None else UNKNOWN
 
     def infer(self, expr: ast.Expr, env: Mapping[str, Type]) -> Type:
         rule = self._rules.get(type(expr))

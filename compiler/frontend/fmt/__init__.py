@@ -101,14 +101,15 @@ def rules_files(folder: Path) -> list[Path]:
 
 
 def format_paths(paths: list[Path], write: bool) -> list[FileResult]:
-    """Format each file; with write, rewrite the ones that change (syntax errors: SpecError)."""
-    from rulespec.runtime.files import write_atomic
+    """Format each file; with write, rewrite the ones that change, each only while it still
+    holds the text formatted (syntax errors: SpecError; a file edited meanwhile: FileChanged)."""
+    from rulespec.runtime.files import read_exact, write_if_unchanged
     results = []
     for path in paths:
-        text = path.read_text(encoding="utf-8")
+        text = read_exact(path)
         formatted = format_text(text, str(path))
         changed = formatted != text
         if changed and write:
-            write_atomic(path, formatted)
+            write_if_unchanged([(path, text, formatted)])
         results.append(FileResult(path, changed))
     return results

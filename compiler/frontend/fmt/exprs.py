@@ -156,6 +156,13 @@ def _sum(e: ast.SumOf) -> Doc:
     return concat("sum(", nest(INDENT, inner), ")")
 
 
+def _extreme(e: ast.Extreme) -> Doc:
+    otherwise = concat(" else ", expr_doc(e.default)) if e.default is not None else ""
+    inner = concat(expr_doc(e.value), " for ", e.var.name, " in ", expr_doc(e.source, RANGE),
+                   _where(e.where), otherwise)
+    return concat(e.op, "(", nest(INDENT, inner), ")")
+
+
 def _reachable(e: ast.Reachable) -> Doc:
     inner = concat(e.var.name, " from ", expr_doc(e.start, RANGE), _where(e.where))
     return concat("reachable(", nest(INDENT, inner), ")")
@@ -191,6 +198,7 @@ _PRINTERS: dict[str, Callable[[ast.Expr], Doc]] = {
     "Cond": _cond,
     "Quantifier": _quantifier,
     "SumOf": _sum,
+    "Extreme": _extreme,
     "Reachable": _reachable,
     "Allowed": lambda e: concat("allowed ", e.action.name, args_doc(e.args)),
     "Active": _active,

@@ -227,6 +227,15 @@ class Words:
         return (f"the sum of {self.part(e.value, SUM)} over every {self.each(e.var.name, e.source)}{such}",
                 OPEN if such else PHRASE)
 
+    def w_Extreme(self, e: ast.Extreme):
+        such = f" such that {self.expr(e.where)}" if e.where is not None else ""
+        word = "highest" if e.highest else "lowest"
+        each = self.each(e.var.name, e.source)
+        if e.member:
+            return f"the {each} of {word} {self.part(e.value, SUM)}{such}", OPEN
+        otherwise = f" ({self.part(e.default, SUM)} if there is none)"
+        return f"the {word} {self.part(e.value, SUM)} of every {each}{such}{otherwise}", OPEN
+
     def w_Reachable(self, e: ast.Reachable):
         such = f" such that {self.expr(e.where)}" if e.where is not None else ""
         return (f"the spaces reachable from {self.part(e.start, ATOM)} through adjacent spaces "
