@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: c31a075e59987279
+# Spec hash: 92dc3c86206328cf
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source 3e934131bd0906a30439 output 5087c76c4d14b980bbe6
+# Fingerprint: source 734e0fc131e9c093132e output 6cf69f93ce25dca2fa42
 "The Fox in the Forest: procedures, events and triggers; the step functions of the engine's frames."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -22,6 +22,7 @@ from rulespec.runtime.state import (
     enter_event,
     leave_event,
     log_line,
+    log_seen,
     move_card,
     move_card_bottom,
     note_event,
@@ -192,7 +193,9 @@ def resolve_event(state, card, you, at):
     """Run a card's event for `you`; True when it waits in a frame (it may suspend).
 
     `at` is the `resolve` that asked: events inside events are counted there."""
-    if not HAS_EVENT[card]:
+    if (
+        not HAS_EVENT[card] or card in state.blanked
+    ):  # blanked: rulespec worth --as blank
         return False
     when = EVENT_WHEN.get(card)
     if when is not None and not when(state, you, card):
@@ -234,12 +237,12 @@ def s_put_in_trick(state, frame):
                 5 + L[0],
             )
             # spec: spec/the_fox_in_the_forest/03_tricks.rules:31
-            log_line(
+            log_seen(
                 state,
-                " ".join(
-                    [
-                        label_of(PLAYER_LABELS, L[0]),
-                        "plays",
+                [
+                    label_of(PLAYER_LABELS, L[0]),
+                    "plays",
+                    (
                         text_of(
                             ENTITY_LABELS[L[1]]
                             if L[1] is not None
@@ -250,8 +253,9 @@ def s_put_in_trick(state, frame):
                                 "spec/the_fox_in_the_forest/03_tricks.rules:31:21",
                             )
                         ),
-                    ]
-                ),
+                        L[1],
+                    ),
+                ],
                 "spec/the_fox_in_the_forest/03_tricks.rules:31:5",
             )
             # spec: spec/the_fox_in_the_forest/03_tricks.rules:32
@@ -362,16 +366,14 @@ def s_fox(state, frame):
             # spec: spec/the_fox_in_the_forest/03_tricks.rules:44
             p_make_decree(state, L[1])
             # spec: spec/the_fox_in_the_forest/03_tricks.rules:45
-            log_line(
+            log_seen(
                 state,
-                " ".join(
-                    [
-                        label_of(PLAYER_LABELS, L[0]),
-                        "makes",
-                        text_of(ENTITY_LABELS[L[1]]),
-                        "the decree card",
-                    ]
-                ),
+                [
+                    label_of(PLAYER_LABELS, L[0]),
+                    "makes",
+                    (text_of(ENTITY_LABELS[L[1]]), L[1]),
+                    "the decree card",
+                ],
                 "spec/the_fox_in_the_forest/03_tricks.rules:45:13",
             )
             pc = 4
@@ -486,7 +488,7 @@ def s_answer_trick(state, frame):
             ask(
                 state,
                 player,
-                fill_prompt(("Answer ", ""), [label_of(ENTITY_LABELS, L[1])]),
+                fill_prompt(("Answer ", ""), [(label_of(ENTITY_LABELS, L[1]), L[1])]),
                 ids,
                 labels,
                 values,

@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: c31a075e59987279
+# Spec hash: 92dc3c86206328cf
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source d6efa91bd8612bd50f8b output 9b76ff3c9be13d9862e7
+# Fingerprint: source a5c613c42a0c02747275 output 8c8fb25ea0bfd56127f5
 "The Fox in the Forest: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from rulespec.runtime.frames import UNBOUND
@@ -1092,7 +1092,31 @@ def allowed_play(state, x0, x1):
             )
         )
         != 1
-        and walk_0(state, x0, x1)
+        and (
+            A_rank[x1]
+            if x1 is not None
+            else attr_of(
+                A_rank, x1, "rank", "spec/the_fox_in_the_forest/03_tricks.rules:11:13"
+            )
+        )
+        < max(
+            [
+                A_rank[c_d]
+                for c_d in state.zones[2 + x0]
+                if A_suit[c_d]
+                == (
+                    A_suit[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_suit,
+                        x1,
+                        "suit",
+                        "spec/the_fox_in_the_forest/03_tricks.rules:11:66",
+                    )
+                )
+            ],
+            default=0,
+        )
     ):
         return False
     return True
@@ -1109,14 +1133,29 @@ EVENT_WHEN = {}
 
 def inv_thirty_three_cards(state):
     "invariant thirty_three_cards"
-    # spec: spec/the_fox_in_the_forest/04_round.rules:56
-    return walk_1(state) and len(state.zones[4]) <= 1
+    # spec: spec/the_fox_in_the_forest/04_round.rules:58
+    return (
+        len(state.zones[0]) == 0
+        and len(state.zones[1])
+        + len(state.zones[4])
+        + sum(
+            [
+                len(state.zones[2 + c_p])
+                + len(state.zones[5 + c_p])
+                + len(state.zones[7 + c_p])
+                for c_p in PLAYERS
+            ]
+        )
+        == 33
+        and walk_0(state)
+        and len(state.zones[4]) <= 1
+    )
 
 
 def inv_tricks_add_up(state):
     "invariant tricks_add_up"
-    # spec: spec/the_fox_in_the_forest/04_round.rules:59
-    return walk_2(state)
+    # spec: spec/the_fox_in_the_forest/04_round.rules:63
+    return walk_1(state)
 
 
 def bot_standing(state, v_you):
@@ -1135,7 +1174,7 @@ def bot_standing(state, v_you):
 INVARIANTS = (
     (
         "thirty_three_cards",
-        "every card is somewhere in the round's zones, 13 at most in a hand",
+        "all 33 cards are in the round's zones, 13 at most in a hand",
         inv_thirty_three_cards,
     ),
     (
@@ -1153,36 +1192,16 @@ BOTS = {
 # ---------------------------------------------------------------- walks
 
 
-def walk_0(state, x0, x1):
-    "any(d in hand(p) where d.suit == c.suit and d.rank > c.rank): spec/the_fox_in_the_forest/03_tricks.rules:11"
-    for x_ in state.zones[2 + x0]:
-        if A_suit[x_] == (
-            A_suit[x1]
-            if x1 is not None
-            else attr_of(
-                A_suit, x1, "suit", "spec/the_fox_in_the_forest/03_tricks.rules:11:46"
-            )
-        ) and A_rank[x_] > (
-            A_rank[x1]
-            if x1 is not None
-            else attr_of(
-                A_rank, x1, "rank", "spec/the_fox_in_the_forest/03_tricks.rules:11:66"
-            )
-        ):
-            return True
-    return False
-
-
-def walk_1(state):
-    "all(p in players where size(hand(p)) <= 13 and size(played(p)) <= 1): spec/the_fox_in_the_forest/04_round.rules:57"
+def walk_0(state):
+    "all(p in players where size(hand(p)) <= 13 and size(played(p)) <= 1): spec/the_fox_in_the_forest/04_round.rules:61"
     for x_ in PLAYERS:
         if not (len(state.zones[2 + x_]) <= 13 and len(state.zones[5 + x_]) <= 1):
             return False
     return True
 
 
-def walk_2(state):
-    "all(p in players where size(won(p)) == 2 * tricks(p)): spec/the_fox_in_the_forest/04_round.rules:60"
+def walk_1(state):
+    "all(p in players where size(won(p)) == 2 * tricks(p)): spec/the_fox_in_the_forest/04_round.rules:64"
     for x_ in PLAYERS:
         if not (len(state.zones[7 + x_]) == 2 * state.tracks[2 + x_]):
             return False
