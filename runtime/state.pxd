@@ -7,4 +7,4 @@ cdef class State:
     cdef public list tracks, vars, counters, zones, location, revealed, shown, effects, dice
     cdef public list frames, log, log_at, stamps
     cdef public dict params, memo
-    cdef public object rng, dice_strict, pending, result, decisions, trace, rounds, nesting, rolled
+    cdef public object rng, dice_strict, pending, result, decisions, trace, rounds, nesting, rolled, blanked

@@ -10,6 +10,9 @@ _MASK = (1 << 64) - 1
 # The seeds a game takes: a 64-bit number, signed or not (the stream keeps its low 64 bits).
 # Every command taking --seed and every record is held to this range.
 SEED_LOW, SEED_HIGH = -2**63, 2**64 - 1
+# Where a card taken out of the game before it began lies (`rulespec worth --as removed`): in
+# no zone, and no move brings it back (any other card's location is a zone slot, 0 and up).
+OUT = -2
 
 # A budget both back ends keep alike, so a program that never ends stops with
 # the same located error on either: loop rounds (`while`, `repeat`) between two
@@ -46,7 +49,7 @@ class State:
         "tracks", "vars", "counters", "zones", "location", "revealed",
         "effects", "rng", "dice", "frames", "pending", "result", "log",
         "decisions", "params", "trace", "dice_strict", "rounds", "nesting", "log_at", "rolled",
-        "shown",
+        "shown", "blanked",
     )
     # Not saved: write counts and the filters kept while they hold (compiler/backends/codegen/kept.py).
     # stamps[0] counts writes of the zones, [1] of the effects, the rest those of each track,
@@ -54,7 +57,7 @@ class State:
     __slots__ = SAVED + ("stamps", "memo")
     # Slots a snapshot may lack (older records): their values when absent.
     OPTIONAL = {"trace": None, "dice_strict": False, "rounds": 0, "nesting": 0, "log_at": None,
-                "rolled": None, "shown": None}
+                "rolled": None, "shown": None, "blanked": ()}
 
     def __init__(self, meta: GameMeta, seed: int, params: dict[str, Any]):
         players = len(meta.players)
@@ -70,6 +73,9 @@ class State:
         for card in meta.card_entities:
             self.zones[0].append(card)
             self.location[card] = 0
+        # Cards whose own event and action do nothing (`rulespec worth --as blank`, overlay()):
+        # they are dealt and played as ever, for everything but their own effect.
+        self.blanked: tuple[int, ...] = ()
         self.revealed: list[bool] = [False] * meta.zone_slots
         # Single cards made known (`show`): [card, the slot it lay in, the player or None for
         # everyone], while the card has not moved since (rulespec.runtime.state.known_cards).
@@ -122,6 +128,7 @@ class State:
         other.stamps = self.stamps[:]
         other.memo = dict(self.memo)  # kept lists are never changed, only replaced
         other.rolled = None  # a copy is a look ahead: nobody reads its dice
+        other.blanked = self.blanked
         return other
 
     def to_json(self) -> dict[str, Any]:
@@ -139,6 +146,7 @@ class State:
             state.log_at = [""] * len(state.log)
         if state.shown is None:  # a snapshot from before `show`
             state.shown = []
+        state.blanked = tuple(state.blanked)
         state.stamps = fresh_stamps(state)
         state.memo = {}
         return state
@@ -247,10 +255,23 @@ def shuffle(state: State, slot: int) -> None:
 # ------------------------------------------------------------------ cards
 
 
+def overlay(state: State, blanked: tuple[int, ...] = (), removed: tuple[int, ...] = ()) -> None:
+    """Before the game begins: the `blanked` cards' own events and actions will do nothing,
+    and the `removed` cards leave the first zone for OUT (`rulespec worth`)."""
+    state.blanked = tuple(sorted(set(state.blanked) | set(blanked)))
+    for card in removed:
+        if state.location[card] >= 0:
+            state.zones[state.location[card]].remove(card)
+        state.location[card] = OUT
+    state.stamps[0] += 1
+
+
 def move_card(state: State, card: int, slot: int) -> None:
     old = state.location[card]
     if old >= 0:
         state.zones[old].remove(card)
+    elif old == OUT:
+        return
     state.zones[slot].append(card)
     state.location[card] = slot
     state.stamps[0] += 1
@@ -263,6 +284,8 @@ def move_card_bottom(state: State, card: int, slot: int) -> None:
     old = state.location[card]
     if old >= 0:
         state.zones[old].remove(card)
+    elif old == OUT:
+        return
     state.zones[slot].insert(0, card)
     state.location[card] = slot
     state.stamps[0] += 1

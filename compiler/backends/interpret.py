@@ -424,7 +424,7 @@ class Interpreter:
         card = self.ev.value(state, frame["env"], stmt.card)
         player = self.ev.value(state, frame["env"], stmt.player)
         event = self.model.action_of(card) if stmt.action else self.model.event_of(card)
-        if event is None:
+        if event is None or card in state.blanked:  # blanked: rulespec worth --as blank
             return
         env = {"you": player, "this": card}
         if event.when is None or self.ev.truth(state, env, event.when):

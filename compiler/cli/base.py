@@ -50,7 +50,7 @@ COMMAND_MODULES = {
     "check": "build", "compile": "build", "play": "games", "replay": "games", "serve": "table",
     "test": "test", "bench": "runs", "fuzz": "runs", "simulate": "runs", "info": "info",
     "doc": "designer", "cards": "designer", "fmt": "designer", "lsp": "designer",
-    "tune": "bots", "balance": "bots", "new": "new",
+    "tune": "bots", "balance": "bots", "new": "new", "worth": "worth",
 }
 
 

@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source 692010124f1fe693d960 output 0b489fe38c810c8a5af3
+# Fingerprint: source f34817d10bf4a4433b95 output 9ad03a3cf018c36cd269
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -2192,7 +2192,8 @@ def resolve_event(state, card, you, at):
     """Run a card's event for `you`; True when it waits in a frame (it may suspend).
 
     `at` is the `resolve` that asked: events inside events are counted there."""
-    if not HAS_EVENT[card]:
+    # a blanked card (rulespec worth --as blank) is played without its own event or action
+    if not HAS_EVENT[card] or card in state.blanked:
         return False
     when = EVENT_WHEN.get(card)
     if when is not None and not when(state, you, card):
@@ -2216,7 +2217,7 @@ def resolve_action(state, card, you, at):
     in a frame. A card without an action, or whose `when` fails, does nothing."""
     plain = ACTION_PLAIN.get(card)
     found = ACTION_STEPS.get(card) if plain is None else None
-    if plain is None and found is None:
+    if (plain is None and found is None) or card in state.blanked:
         return False
     when = ACTION_WHEN.get(card)
     if when is not None and not when(state, you, card):

@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 0f3efe9f2200e6f62da1 output e340beea728771f66604
+# Fingerprint: source 701930df8dd23657a69a output bc62c64cc59c6ad0355b
 "Risiko - Das Duell (Risk: Balance of Power): procedures, events and triggers; the step functions of the engine's frames."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -478,7 +478,8 @@ def resolve_event(state, card, you, at):
     """Run a card's event for `you`; True when it waits in a frame (it may suspend).
 
     `at` is the `resolve` that asked: events inside events are counted there."""
-    if not HAS_EVENT[card]:
+    # a blanked card (rulespec worth --as blank) is played without its own event or action
+    if not HAS_EVENT[card] or card in state.blanked:
         return False
     when = EVENT_WHEN.get(card)
     if when is not None and not when(state, you, card):

@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source bc395c25df89b184a045 output b119814fb7fba23f0378
+# Fingerprint: source 7d0da07a9a62663905c9 output 60246bc4cb9a77f13707
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -1113,7 +1113,8 @@ def resolve_event(state, card, you, at):
     """Run a card's event for `you`; True when it waits in a frame (it may suspend).
 
     `at` is the `resolve` that asked: events inside events are counted there."""
-    if not HAS_EVENT[card]:
+    # a blanked card (rulespec worth --as blank) is played without its own event or action
+    if not HAS_EVENT[card] or card in state.blanked:
         return False
     when = EVENT_WHEN.get(card)
     if when is not None and not when(state, you, card):
@@ -1137,7 +1138,7 @@ def resolve_action(state, card, you, at):
     in a frame. A card without an action, or whose `when` fails, does nothing."""
     plain = ACTION_PLAIN.get(card)
     found = ACTION_STEPS.get(card) if plain is None else None
-    if plain is None and found is None:
+    if (plain is None and found is None) or card in state.blanked:
         return False
     when = ACTION_WHEN.get(card)
     if when is not None and not when(state, you, card):

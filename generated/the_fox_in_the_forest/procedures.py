@@ -193,9 +193,8 @@ def resolve_event(state, card, you, at):
     """Run a card's event for `you`; True when it waits in a frame (it may suspend).
 
     `at` is the `resolve` that asked: events inside events are counted there."""
-    if (
-        not HAS_EVENT[card] or card in state.blanked
-    ):  # blanked: rulespec worth --as blank
+    # a blanked card (rulespec worth --as blank) is played without its own event or action
+    if not HAS_EVENT[card] or card in state.blanked:
         return False
     when = EVENT_WHEN.get(card)
     if when is not None and not when(state, you, card):

@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source 345217a5590635a27efe output d3dbf464500c9a7b3673
+# Fingerprint: source 727531fa0a3c5801b80b output 2c5a84abd0ab5e7ee90f
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -2013,7 +2013,8 @@ def resolve_event(state, card, you, at):
     """Run a card's event for `you`; True when it waits in a frame (it may suspend).
 
     `at` is the `resolve` that asked: events inside events are counted there."""
-    if not HAS_EVENT[card]:
+    # a blanked card (rulespec worth --as blank) is played without its own event or action
+    if not HAS_EVENT[card] or card in state.blanked:
         return False
     when = EVENT_WHEN.get(card)
     if when is not None and not when(state, you, card):

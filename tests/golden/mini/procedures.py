@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 630a548c71d16b04146a output 9572f81c1e3da4414379
+# Fingerprint: source a16e03ad2109fc3a61ee output 41485f992648b9e78b0b
 "Mini: procedures, events and triggers; the step functions of the engine's frames."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -92,7 +92,8 @@ def resolve_event(state, card, you, at):
     """Run a card's event for `you`; True when it waits in a frame (it may suspend).
 
     `at` is the `resolve` that asked: events inside events are counted there."""
-    if not HAS_EVENT[card]:
+    # a blanked card (rulespec worth --as blank) is played without its own event or action
+    if not HAS_EVENT[card] or card in state.blanked:
         return False
     when = EVENT_WHEN.get(card)
     if when is not None and not when(state, you, card):

@@ -1,0 +1,184 @@
+"""`rulespec worth`: each card against the same game with that card blanked or removed, on the
+same seeds. tests/specs/worth has cards of known worth: banner gives red 3 points (decisive),
+dud moves a marker nobody counts (worth exactly nothing), curse takes 2 from blue, its own side;
+the variant weak_banner changes banner alone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from rulespec.compiler.backends import engine
+from rulespec.compiler.cli import main
+from rulespec.compiler.frontend.card_overlays import OverlayError, card_facts, choose_cards
+from rulespec.runtime.analysis import worth as weigh
+from rulespec.runtime.analysis.simulate import LocalExecutor
+from rulespec.runtime.bots.agents import play_out, seat_agents
+from rulespec.runtime.game import Game
+from rulespec.runtime.state import OUT
+from support import TESTS, loaded, program
+
+WORTH = TESTS / "specs" / "worth"
+MINI = TESTS / "specs" / "mini"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=True)
+
+
+def _worth_json(*args: str) -> dict:
+    result = run("worth", str(WORTH), "--json", *args)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def _played(backend: str, folder, seed: int, **overlay):
+    prog = weigh.OverlayRef(_Fixed(program(folder, backend)), **overlay).load()
+    game = Game(prog, seed=seed)
+    game.state.trace = {}
+    play_out(game, seat_agents(("random", "random"), game.players, seed), 10_000)
+    return game
+
+
+class _Fixed:
+    """A recipe that hands out a program already loaded (the tests' own)."""
+
+    variants = ()
+
+    def __init__(self, prog):
+        self.prog = prog
+
+    def load(self):
+        return self.prog
+
+    def __repr__(self) -> str:
+        return f"_Fixed({id(self.prog)})"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_a_blanked_card_is_played_but_its_event_never_runs_alike_on_both_back_ends(seed):
+    banner = loaded(WORTH).model.entity_index["banner"]
+    games = [_played(b, WORTH, seed, blanked=(banner,)) for b in engine.BACKENDS]
+    assert games[0].choices == games[1].choices
+    assert games[0].state.public_part() == games[1].state.public_part()
+    assert all("event banner" not in str(g.state.trace) for g in games)
+    plain = _played("generated", WORTH, seed)
+    drawn = "chosen 0" in plain.state.trace
+    assert ("event 0" in plain.state.trace) == drawn  # as printed it runs whenever played
+    assert ("chosen 0" in games[0].state.trace) == drawn  # blanked it is played all the same
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_removed_card_stays_out_even_of_a_move_of_every_card(seed):
+    """mini's start moves `all c in card` to the deck, by kind and not by zone."""
+    three = loaded(MINI).model.entity_index["three"]
+    games = [_played(b, MINI, seed, removed=(three,)) for b in engine.BACKENDS]
+    assert games[0].choices == games[1].choices and games[0].over
+    for game in games:
+        assert game.state.location[three] == OUT
+        assert all(three not in cards for cards in game.state.zones)
+
+
+def test_worth_ranks_the_strong_the_empty_and_the_harmful_card():
+    out = _worth_json("--games", "600")
+    rows = {(r["card"], r["side"]): r for r in out["cards"]}
+    banner, dud, curse = rows["banner", "red"], rows["dud", "blue"], rows["curse", "blue"]
+    assert banner["worth"] > dud["worth"] > curse["worth"]
+    assert banner["ci95"][0] > 0.2 and banner["clear"]
+    assert dud["ci95"][0] <= 0 <= dud["ci95"][1] and dud["stopped_by"] == "negligible"
+    assert curse["ci95"][1] < 0 and curse["clear"]
+    assert ("crown", "red") in rows and ("crown", "blue") in rows  # neutral: weighed for each side
+    assert banner["used"] >= banner["event"] > 0.8 * banner["games"]
+    assert banner["sentence"].startswith("Banner is worth +") and "to Red [" in banner["sentence"]
+    assert len(out["left_out"]) == 6  # the plain cards: nothing to blank
+
+
+def test_against_finds_the_one_card_the_variant_changed():
+    out = _worth_json("--variant", "weak_banner", "--against", "base", "--games", "600",
+                      "--precision", "5")
+    clear = [(r["card"], r["side"]) for r in out["cards"] if r["clear"]]
+    assert clear == [("banner", "red")]
+    banner = next(r for r in out["cards"] if r["card"] == "banner")
+    assert banner["ci95"][1] < 0 and len(banner["worlds"]) == 2
+    assert banner["worlds"][0]["worth"] < banner["worlds"][1]["worth"]
+    assert out["against"] == []
+
+
+def test_removed_takes_the_plain_cards_too_but_not_one_a_rule_names():
+    facts = card_facts(loaded(WORTH).model)
+    assert facts["banner"].side == "red" and facts["crown"].side is None
+    assert facts["banner"].group == ("era", "early")
+    chosen, left = choose_cards(loaded(WORTH).model, "all", "removed")
+    assert "plain_a" in [f.card for f in chosen] and "crown" not in [f.card for f in chosen]
+    assert len(left) == 1 and left[0].startswith("card 'crown' cannot be removed: a rule names it (")
+    assert "worth.rules:" in left[0] and left[0].endswith("--as blank plays it without its event instead")
+    with pytest.raises(OverlayError, match="no card 'banerr' in worth; did you mean 'banner'"):
+        choose_cards(loaded(WORTH).model, "banerr", "blank")
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--cards", "nope"), "rulespec: error: no card 'nope' in worth"),
+    (("--as", "hidden"), "rulespec: error: --as takes blank or removed, not 'hidden'"),
+    (("--cards", "crown", "--as", "removed"), "rulespec: error: card 'crown' cannot be removed: a rule names it"),
+    (("--cards", "plain_a"), "rulespec: error: card 'plain_a' has no event or action to blank"),
+    (("--games", "0"), "rulespec: error: --games takes a whole number from 1 to 1,000,000, not 0"),
+])
+def test_bad_input_is_one_line_and_exit_1(args, message):
+    result = run("worth", str(WORTH), *args)
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(message), result.stderr
+
+
+class _Counting(LocalExecutor):
+    def __init__(self):
+        super().__init__(1)
+        self.seeds: list[int] = []
+
+    def map(self, jobs, on_done):
+        self.seeds += [s for job in jobs for s in job[1]]
+        return super().map(jobs, on_done)
+
+
+class _Store(dict):
+    def get(self, key, default=None):
+        return super().get(key, default)
+
+    def put(self, key, value):
+        self[key] = value
+
+    def flush(self):
+        pass
+
+
+def test_a_second_run_plays_only_what_is_new():
+    spec = loaded(WORTH)
+    facts = card_facts(spec.model)
+    cards = [weigh.Card(f.card, f.label, f.side, f.group, (f.indexes,)) for f in
+             (facts["banner"], facts["curse"])]
+    store, ref = _Store(), engine.ProgramRef.of(spec, "generated")
+
+    def weigh_once(games: int, chosen):
+        executor = _Counting()
+        found = weigh.weigh(chosen, [weigh.World(ref, "")], "blank", ["red", "blue"], ("random", "random"), {},
+                            executor, seed=1, games=games, precision=None, negligible=None,
+                            store=store, keys=("k",))
+        return executor.seeds, found
+
+    first, _ = weigh_once(100, cards[:1])
+    assert len(first) == 200  # the game as it is and banner blanked, 100 seeds each
+    again, found = weigh_once(200, cards)
+    assert sorted(again) == sorted(list(range(101, 201)) * 2 + list(range(1, 201)))  # curse anew
+    assert len(found.seeds["banner"]) == 200
+    changed = weigh.card_change(found, cards[0], "red", 0)
+    assert changed.difference > 0.2
+
+
+def test_the_report_has_a_forest_plot_per_side_in_the_spec_words(tmp_path):
+    out = _worth_json("--games", "200", "--report", str(tmp_path / "r"))
+    page = (tmp_path / "r" / "index.html").read_text()
+    assert (tmp_path / "r" / "worth_1.png").is_file() and (tmp_path / "r" / "worth_2.png").is_file()
+    assert "Banner" in page and "Red" in page and "era early" in page
+    assert json.loads((tmp_path / "r" / "results.json").read_text())["cards"] == out["cards"]
