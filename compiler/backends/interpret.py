@@ -182,6 +182,11 @@ class Interpreter:
     def handles(self, node_class: type) -> bool:
         return node_class in self._exec
 
+    def wrap_statements(self, wrap: Callable[[type, Callable], Callable]) -> None:
+        """Run each kind of statement through wrap(kind, its executor) from now on (spec
+        coverage counts so: an interpreter never wrapped runs the plain executors)."""
+        self._exec = {kind: wrap(kind, run) for kind, run in self._exec.items()}
+
     def _end_of_block(self, state: State, frame: dict, cursor: list) -> None:
         loop = cursor[2]
         if loop is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -54,6 +55,38 @@ def bench(game_name: str, games: int, seed: int, backend: str, params: tuple[str
                        " seeds; run `rulespec fuzz` to find where they disagree")
 
 
+coverage_option = click.option(
+    "--coverage", "coverage_dir", default=None, metavar="DIR",
+    help="Spec coverage: which statement lines and branches the games reached and which never,"
+         " per file; a summary here, the annotated spec (coverage.txt) and HTML (index.html) in"
+         " DIR. Counted on the interpreter when it runs, else on the pure Python generated"
+         " engine (never the native build).")
+
+
+def _counting(coverage_dir: str | None) -> bool:
+    """--coverage traces the generated engine's pure Python lines: no native build this run
+    (worker processes inherit the setting)."""
+    if coverage_dir is not None:
+        os.environ["RULESPEC_NATIVE"] = "0"
+    return coverage_dir is not None
+
+
+def _coverage_json(tally, coverage_dir: str) -> dict:
+    """The `spec_coverage` key, the reports written into coverage_dir."""
+    from rulespec.runtime.analysis.coverage import write_reports
+    out = tally.to_json()
+    out["report"] = str(write_reports(out, tally.plan["sources"], coverage_dir))
+    return out
+
+
+def _coverage_text(out: dict) -> None:
+    from rulespec.runtime.analysis.coverage import summary_lines
+    if "spec_coverage" in out:
+        for line in summary_lines(out["spec_coverage"]):
+            click.echo(line)
+        click.echo(f"Coverage report: {out['spec_coverage']['report']}")
+
+
 @main.command()
 @click.argument("game_name", metavar="GAME")
 @variant_option
@@ -64,24 +97,38 @@ def bench(game_name: str, games: int, seed: int, backend: str, params: tuple[str
               show_default=True, help="Both: compare the back ends move for move.")
 @click.option("--problems-dir", default=None, metavar="DIR",
               help="Write the record that reproduces each problem here.")
+@coverage_option
 @param_option
 @json_option
 def fuzz(game_name: str, variants: tuple[str, ...], games: int, seed: int, max_decisions: int,
-         backend: str, problems_dir: str | None, params: tuple[str, ...], as_json: bool) -> None:
+         backend: str, problems_dir: str | None, coverage_dir: str | None,
+         params: tuple[str, ...], as_json: bool) -> None:
     """Random legal games on both back ends, compared move for move, invariants checked."""
     from rulespec.runtime.analysis.fuzz import FuzzReport, fuzz_game, fuzz_json, write_problems
+    counting = _counting(coverage_dir)
     loaded = load(game_name, variants)
     chosen = list(engine.BACKENDS) if backend == "both" else [backend]
     programs = [load_program(loaded, name) for name in chosen]
     values = param_values(programs[0].meta, params)
     report = FuzzReport()
+    if counting:
+        from rulespec.compiler.backends.coverage import reference_counter
+        from rulespec.runtime.analysis.coverage import SpecCoverage
+        counter, plan, counted_on = reference_counter(loaded.model, programs)
+        tally = SpecCoverage(plan, counted_on, counter.told)
     with progress(games, "fuzz", show=not as_json) as advance:
         for k in range(games):
+            if counting:
+                counter.begin()
             fuzz_game(programs[0], programs[1] if len(programs) > 1 else None, seed + k, values,
                       max_decisions, report, loaded.variants)
+            if counting:
+                tally.add_game(counter.end())
             advance()
     paths = write_problems(report, problems_dir, str(loaded.folder))
     out = fuzz_json(programs[0].meta, loaded.variants, games, seed, chosen, report, paths)
+    if counting:
+        out["spec_coverage"] = _coverage_json(tally, coverage_dir)
     if as_json:
         emit_json(out)
     else:
@@ -102,6 +149,7 @@ def _fuzz_summary(out: dict) -> None:
     if never:
         click.echo(f"  never seen in play ({len(never)}): {', '.join(never[:30])}"
                    f"{' ...' if len(never) > 30 else ''}")
+    _coverage_text(out)
 
 
 def _same_seats(seats: tuple[str, ...], base_seats: tuple[str, ...], variants: tuple[str, ...],
@@ -147,14 +195,16 @@ def _same_seats(seats: tuple[str, ...], base_seats: tuple[str, ...], variants: t
 @click.option("--ladder", default=None, metavar="A,B",
               help="With --against: play the comparison with two bots (rungs) on the same seeds and"
                    " say whether the variant's effect agrees across them.")
+@coverage_option
 @param_option
 @json_option
 def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...], games: int,
              seed: int, agents: str, workers: int, executor: str, backend: str,
              report_dir: str | None, precision: float | None, ladder: str | None,
-             params: tuple[str, ...], as_json: bool) -> None:
+             coverage_dir: str | None, params: tuple[str, ...], as_json: bool) -> None:
     """Many games with paired seeds; win rates, intervals, and a variant against its base."""
     from rulespec.runtime.analysis import simulate as sim
+    counting = _counting(coverage_dir)
     loaded = load(game_name, variants)
     base = None
     if against:
@@ -174,6 +224,9 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
         raise UserError("--precision takes points from 0.01 to 50, not nan")
     sets = [loaded] + ([base] if base is not None else [])
     factories = [engine.ProgramRef.of(s, backend) for s in sets]
+    if counting:  # the first set's games: the variants asked for
+        from rulespec.compiler.backends.coverage import CountedRef
+        factories[0] = CountedRef(factories[0])
     used, capped = sim.choose_workers(workers, games, len(factories), executor)
     if capped:
         note(capped)
@@ -195,6 +248,8 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
         again = sim.LocalExecutor(used) if executor == "local" else _ray_executor(used)
         out["ladder"] = _second_rung(sim, factories, rungs, results, out, values, again, players,
                                      loaded, card_names, as_json)
+    if counting:
+        out["spec_coverage"] = _coverage_json(_tally(loaded, program, results[0]), coverage_dir)
     if report_dir:
         from rulespec.runtime.analysis.report import write_report
         out["report"] = str(write_report(out, Path(report_dir)))
@@ -202,6 +257,18 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
         emit_json(out)
         return
     _simulate_summary(out)
+
+
+def _tally(loaded, program, summaries: list):
+    """The spec coverage of simulated games, each summary holding what its game reached
+    (`program`, of the back end they ran on, says which arms it tells apart)."""
+    from rulespec.compiler.backends.coverage import Plan, counter
+    from rulespec.runtime.analysis.coverage import SpecCoverage
+    plan = Plan(loaded.model)
+    tally = SpecCoverage(plan.data(), program.backend, counter(program, plan).told)
+    for summary in summaries:
+        tally.add_game(summary.reached)
+    return tally
 
 
 def _rungs(ladder: str | None, agents: str | None, comparing: bool, meta, values) -> list:
@@ -274,5 +341,6 @@ def _simulate_summary(out: dict) -> None:
         second = out["ladder"]["second"]
         lead = second["comparison"]["by_player"][out["ladder"]["player"]]
         click.echo(f"with {out['ladder']['rungs'][1]}: {lead['sentence']}")
+    _coverage_text(out)
     if out.get("report"):
         click.echo(f"Report: {out['report']}")

@@ -80,16 +80,21 @@ class GameSummary:
     events: Mapping[str, int] = field(default_factory=dict)
     uses: Mapping[str, int] = field(default_factory=dict)  # "use card player" -> times
     losers: tuple[str, ...] = ()  # the players a `lose` named (then winner is None)
+    reached: frozenset[str] = frozenset()  # spec coverage: the lines and arms it reached, if counted
 
 
 def play_game(program, seed: int, agents: tuple[str, ...], params: dict[str, Any]) -> GameSummary:
+    counting = getattr(program, "spec_coverage", None)  # compiler/backends/coverage.py CountedRef
+    if counting is not None:
+        counting.begin()
     game = Game(program, seed=seed, params=params)
     game.state.trace = {}
     bots = seat_agents(agents, game.players, seed)
     decisions = play_out(game, bots, MAX_DECISIONS)
     events, uses = readable_trace(program.meta, game.state.trace)
+    reached = counting.end() if counting is not None else frozenset()
     return GameSummary(seed, game.winner, game.reason, decisions, game.tracks(), Tally(events),
-                       Tally(uses), tuple(game.losers))
+                       Tally(uses), tuple(game.losers), reached)
 
 
 def readable_trace(meta, trace: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
@@ -424,7 +429,8 @@ def _loss_change(player: str, results: list[GameSummary], base: list[GameSummary
 
 
 def summary_dict(summary: GameSummary) -> dict:
-    return {**asdict(summary), "events": dict(summary.events), "uses": dict(summary.uses)}
+    return {**asdict(summary), "events": dict(summary.events), "uses": dict(summary.uses),
+            "reached": sorted(summary.reached)}
 
 
 def results_json(game: str, players: list[str], sets: list[tuple[str, ...]],
