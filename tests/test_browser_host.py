@@ -57,3 +57,29 @@ def test_the_host_loads_a_saved_and_an_uploaded_record_and_the_seat_follows(page
         host.wait_for_function("() => document.getElementById('app').dataset.step === '0'")
         assert host.locator("#as-seat option").count() == 2
         host.close()
+
+
+def test_a_seat_lists_another_tables_record_only_once_the_host_shares_it(page, tmp_path):
+    from rulespec.runtime.playtest.table import Table
+    from rulespec.runtime.playtest.web.server import TableServer
+    from support import program
+
+    with served(page, TS, ("human", "policy"), 4, tmp_path) as running, \
+            screenshot_on_failure(page, "share", tmp_path):
+        other = Table.new(program(TS, "generated"), ("human", "human"), seed=9)
+        TableServer(other, running.server.records_dir).save("theirs")  # a table over the same folder
+        seat_replay = running.urls["ussr"].replace("/seat/", "/replay/")
+        page.goto(seat_replay)
+        page.wait_for_function("() => document.getElementById('app').dataset.ready === '1'")
+        page.wait_for_selector("#saved option[value='']", state="attached")  # "(no saved records)"
+        assert page.locator("#saved option[value='theirs']").count() == 0
+
+        host = page.context.new_page()
+        host.goto(running.urls["host"])
+        host.wait_for_selector("#saved option[value='theirs']", state="attached")
+        host.select_option("#saved", "theirs")
+        host.click("#share")
+        host.wait_for_function("() => document.getElementById('message').textContent.includes('Shared theirs')")
+        host.close()
+        page.goto(seat_replay)
+        page.wait_for_selector("#saved option[value='theirs']", state="attached")

@@ -97,7 +97,8 @@ def test_simulate_says_in_text_which_movers_may_be_chance_and_keeps_its_json_key
     args = ["simulate", str(MINI), "--games", "100", "--variant", "quick", "--against", "base",
             "--workers", "1"]
     text = CliRunner().invoke(main, args).output
-    assert "Which cards matter" in text and "false-discovery rate 5%" in text
+    assert "Games in which a card was used" in text and "not the card's effect" in text
+    assert "false-discovery rate 5%" in text
     assert "One, event (Red): Red wins" in text and "of chance across the table" in text
     data = __import__("json").loads(CliRunner().invoke(main, args + ["--json"]).output)
     row = data["comparison"]["cards"][0]

@@ -207,7 +207,7 @@ def test_records_are_checked_against_the_tables_game(hot_seat, tmp_path):
     # another game's table with the same --records folder neither lists nor loads it
     other, other_client = _served(HELDENHAIN, ("human", "human"), 1, tmp_path)
     assert other.records_dir == server.records_dir
-    assert other_client.get(f"/api/{other.host_token}/records").json() == {"records": []}
+    assert other_client.get(f"/api/{other.host_token}/records").json()["records"] == []
     _refused(other_client.post(f"/api/{other.host_token}/load", json={"name": "cold_war"}), 404, "no saved record")
 
 

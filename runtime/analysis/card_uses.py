@@ -1,4 +1,7 @@
-"""Which cards matter: per card and use, in how many games a side used it and how often that side won.
+"""Games in which a card was used: per card and use, in how many games a side used it and how often
+that side won. These are rates of the games a card was used in, not the card's effect (a card is
+used in games already going one way, and a variant changes when cards are used): `rulespec worth`
+measures what a card does, against the game with it blanked or removed on the same seeds.
 
 A use is a signal with a card and a player that the spec labels (`signal kept(p: player,
 c: card) "kept for later"`), shown under the spec's words; a spec that labels none shows every traced
@@ -122,9 +125,9 @@ def movers_text(rows: list[dict]) -> list[str]:
     looking = [r for r in rows if r["p_value"] < FALSE_DISCOVERY_RATE][:SHOWN_MOVERS]
     if not rows:
         return []
-    head = (f"Which cards matter (the side that used a card; {len(rows)} card uses with at least"
-            f" {MIN_CARD_GAMES} games in each set, false-discovery rate"
-            f" {FALSE_DISCOVERY_RATE:.0%} across them):")
+    head = (f"Games in which a card was used (the user's win rate in them, not the card's effect:"
+            f" rulespec worth measures that; {len(rows)} card uses with at least {MIN_CARD_GAMES}"
+            f" games in each set, false-discovery rate {FALSE_DISCOVERY_RATE:.0%} across them):")
     if not looking:
         return [head, "  no use of a card moved its user's win rate by more than chance"]
     lines = [head]

@@ -24,6 +24,15 @@ def _label(entry: dict) -> str:
     return " + ".join(entry["variants"]) or "base"
 
 
+def player_words(results: dict) -> dict[str, str]:
+    """The spec's label of each player, as the card tables carry them (else the id stays)."""
+    words = dict(results.get("player_labels", {}))
+    for entry in results["variants"]:
+        for row in entry.get("cards", []):
+            words.setdefault(row["player"], row["player_label"])
+    return words
+
+
 def has_losses(results: dict) -> bool:
     """Did `lose` end any game with a loser? Only then does the report show losses."""
     return any(rate for s in results["variants"] for rate in s.get("loss_rate", {}).values())
@@ -42,7 +51,8 @@ def _plot_rates(results: dict, path: Path, rate: str, ci: str, xlabel: str) -> N
         # max(0, …): at a rate of 0 or 1 Wilson's bound equals it up to rounding
         lows = [max(0.0, r - s[ci][player][0] * 100) for r, s in zip(rates, sets)]
         highs = [max(0.0, s[ci][player][1] * 100 - r) for r, s in zip(rates, sets)]
-        ax.barh(ys, rates, height=height, xerr=[lows, highs], capsize=3, label=player)
+        ax.barh(ys, rates, height=height, xerr=[lows, highs], capsize=3,
+                label=player_words(results).get(player, player))
     ax.set_yticks([i + height * (len(players) - 1) / 2 for i in range(len(sets))])
     ax.set_yticklabels([_label(s) for s in sets])
     ax.set_xlabel(xlabel)
@@ -93,16 +103,43 @@ def plot_end_reasons(results: dict, path: Path) -> None:
     _save(plt, fig, path)
 
 
-def plot_events(results: dict, path: Path, top: int = 40) -> None:
+# The kernel's own trace words (runtime/state.py note_event, note_choice), as a designer says them.
+TRACE_WORDS = {"event": "event carried out", "chosen": "picked in a decision"}
+
+
+def _use_words(results: dict) -> dict[str, str]:
+    """'use card' -> 'Card label, use label' from the card tables, which carry the spec's words."""
+    words = {}
+    for entry in results["variants"]:
+        for row in entry.get("cards", []):
+            use = TRACE_WORDS.get(row["use"], row["use_label"])
+            words[f"{row['use']} {row['card']}"] = f"{row['card_label']}, {use}"
+    return words
+
+
+def plot_events(results: dict, path: Path, top: int = 30) -> None:
+    """How often each card's uses happened a game, in the spec's words, each rule set side by side
+    (the variant against its base under --against)."""
     plt = _pyplot()
-    entry = results["variants"][0]
-    items = sorted(entry["events_fired"].items(), key=lambda kv: -kv[1])[:top]
+    sets = results["variants"]
+    first = sets[0]
+    items = [k for k, _ in sorted(first["events_fired"].items(), key=lambda kv: -kv[1])[:top]]
     if not items:
         return
-    fig, ax = plt.subplots(figsize=(7, 0.25 * len(items) + 1))
-    ax.barh([k for k, _ in items][::-1], [v for _, v in items][::-1])
-    ax.set_xlabel(f"times, over {entry['games']} games ({_label(entry)})")
-    ax.tick_params(axis="y", labelsize=7)
+    words = _use_words(results)
+    fig, ax = plt.subplots(figsize=(7.5, 0.3 * len(items) * len(sets) + 1.2))
+    height = 0.8 / len(sets)
+    for k, entry in enumerate(sets):
+        games = max(1, entry["games"])
+        rates = [entry["events_fired"].get(key, 0) / games for key in items]
+        ax.barh([i + k * height for i in range(len(items))][::-1], rates, height=height,
+                label=_label(entry) if _label(entry) != "base" else "base game")
+    ax.set_yticks([i + height * (len(sets) - 1) / 2 for i in range(len(items))][::-1])
+    ax.set_yticklabels([words.get(key, key.split(" ", 1)[-1] + ", " + TRACE_WORDS.get(
+        key.split(" ", 1)[0], key.split(" ", 1)[0])) for key in items], fontsize=7)
+    ax.set_xlabel("times a game")
+    if len(sets) > 1:
+        ax.legend(fontsize="small")
     _save(plt, fig, path)
 
 
@@ -113,10 +150,12 @@ def plot_difference(results: dict, path: Path) -> None:
     if not comparison:
         return
     plt = _pyplot()
-    rows = list(comparison["by_player"].items())
+    named = player_words(results)
+    rows = [(named.get(p, p), r) for p, r in comparison["by_player"].items()]
     losses = comparison.get("losses")
     if losses:
-        rows = [(f"{p} wins", r) for p, r in rows] + [(f"{p} loses", r) for p, r in losses.items()]
+        rows = [(f"{p} wins", r) for p, r in rows] + [(f"{named.get(p, p)} loses", r)
+                                                     for p, r in losses.items()]
     fig, ax = plt.subplots(figsize=(7, 1.2 + 0.6 * len(rows)))
     for y, (_, row) in enumerate(rows):
         lo, hi = (v * 100 for v in row["ci95"])
@@ -208,7 +247,7 @@ PLOTS = (
     ("player_tracks.png", plot_player_tracks, "Each player's tracks at the end"),
     ("final_tracks.png", plot_tracks, "Final values of the shared tracks"),
     ("end_reasons.png", plot_end_reasons, "How games ended, side by side"),
-    ("events.png", plot_events, "Cards: events and signals"),
+    ("events.png", plot_events, "How often each card was used, a game"),
 )
 TOP_CARDS = 25
 

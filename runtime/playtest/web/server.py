@@ -4,7 +4,9 @@ A seat's token is its only credential: every route finds the seat from it and
 answers with that seat's view (Table.seat_view, built from Game.view) and
 nothing else. The host token (whoever started the table, who holds every seat
 anyway) alone loads a record into the table, opens an uploaded one, and replays
-one with every seat's view; a seat replays saved records as that seat only.
+one with every seat's view. A seat lists and replays only the table's own records
+(saved at this table, or shared with its seats by the host), as that seat only:
+tables that share a records folder never see each other's games.
 Refusals are JSON `{"error": "one line"}` with a 4xx status and change nothing.
 Moves are serialised by one lock and carry the table version they were made
 against, so a stale or repeated request is refused. Before any route, guard.py
@@ -13,6 +15,7 @@ refuses another Host than the table's own and bodies over 1 MB.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import secrets
@@ -63,6 +66,10 @@ class RecordRequest(BaseModel):
     record: dict[str, Any] | None = None  # or one the person uploads
 
 
+class ShareRequest(BaseModel):
+    name: str  # a record of the records folder the host opens to the table's seats
+
+
 @dataclass
 class Replay:
     """A record stepped through by the replay viewer; `seats` are the views it may show, to
@@ -91,6 +98,10 @@ class TableServer:
     host_token: str = ""
     replays: dict[str, Replay] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
+    # The table's own records, by name: saved at this table or shared by the host, each
+    # with the digest of its bytes then, so a file another table writes under that name
+    # later is not taken for it.
+    own: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for player in self.table.players:
@@ -167,16 +178,41 @@ class TableServer:
             raise TableError("a record name is letters, digits, '_', '-' and '.', at most 64", 400)
         return self.game_records / (name if name.endswith(".json") else f"{name}.json")
 
-    def saved(self) -> list[str]:
+    def saved(self, who: str = HOST) -> list[str]:
+        """The records `who` may open: the host every one of this game's folder, a seat the
+        table's own only."""
+        return self._names() if who == HOST else self.shared()
+
+    def shared(self) -> list[str]:
+        """The table's own records: the ones its seats may open."""
+        return [name for name in self._names() if self._is_own(name)]
+
+    def _names(self) -> list[str]:
         if not self.game_records.is_dir():
             return []
         return sorted(p.stem for p in self.game_records.glob("*.json"))
 
-    def read_saved(self, name: str) -> dict[str, Any]:
+    def read_saved(self, name: str, who: str = HOST) -> dict[str, Any]:
+        path = self.record_path(name)
+        if not path.is_file() or (who != HOST and not self._is_own(path.stem)):
+            raise TableError(f"no saved record '{name}' at this table", 404)
+        return plain_record(records.read(path))
+
+    def share(self, name: str) -> str:
+        """The host opens a record of the folder to the table's seats (as each one's seat)."""
         path = self.record_path(name)
         if not path.is_file():
             raise TableError(f"no saved record '{name}'", 404)
-        return plain_record(records.read(path))
+        self.table.check_record(plain_record(records.read(path)))
+        self._own(path)
+        return path.stem
+
+    def _own(self, path: Path) -> None:
+        self.own[path.stem] = _digest(path)
+
+    def _is_own(self, name: str) -> bool:
+        digest = self.own.get(name)
+        return digest is not None and digest == _digest(self.game_records / f"{name}.json")
 
     def save(self, name: str) -> str:
         """Write the table's record as `name`; never over one saved before (a seat could
@@ -189,7 +225,15 @@ class TableServer:
         except OSError as err:
             raise TableError(f"cannot save in {path.parent}: {err.strerror or err}", 500) from None
         self.table.save(path)
+        self._own(path)
         return path.stem
+
+
+def _digest(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 # ------------------------------------------------------------------ the app
@@ -352,14 +396,25 @@ def create_app(server: TableServer) -> FastAPI:
 
     @app.get("/api/{token}/records")
     def saved(token: str) -> dict[str, Any]:
-        server.caller(token)
-        return {"records": server.saved()}
+        """A seat: the table's own records; the host: every record of the game's folder, and
+        which of them the seats may open."""
+        who = server.caller(token)
+        if who != HOST:
+            return {"records": server.saved(who)}
+        return {"records": server.saved(), "shared": server.shared()}
+
+    @app.post("/api/{token}/share")
+    def share(token: str, body: ShareRequest) -> dict[str, Any]:
+        """The host lets the table's seats open a record (each as its own seat)."""
+        server.host_only(token, "sharing a record with the seats")
+        with server.lock:
+            return {"shared": server.share(body.name)}
 
     @app.post("/api/{token}/load")
     def load(token: str, body: RecordRequest) -> dict[str, Any]:
         """The host replaces the table's game by a record's; every seat's page follows."""
         server.host_only(token, "loading a record into the table")
-        record = _requested_record(server, body)
+        record = _requested_record(server, body, HOST)
         with server.lock:
             server.table.load(record)
             table = server.table
@@ -373,8 +428,11 @@ def create_app(server: TableServer) -> FastAPI:
         who = server.caller(token)
         if body.record is not None:
             server.host_only(token, "opening an uploaded record")
-        record = _requested_record(server, body)
-        seats = server.table.players if who == HOST else (who,)
+        record = _requested_record(server, body, who)
+        seated = server.table.meta.seated(record["params"])  # a record's params may seat fewer
+        if who != HOST and who not in seated:
+            raise TableError(f"this record has no seat {who}", 403)
+        seats = seated if who == HOST else (who,)
         rid = secrets.token_urlsafe(12)
         with server.lock:
             server.replays[rid] = Replay(record, tuple(seats), who)
@@ -403,12 +461,13 @@ def create_app(server: TableServer) -> FastAPI:
     return app
 
 
-def _requested_record(server: TableServer, body: RecordRequest) -> dict[str, Any]:
-    """The saved or uploaded record a request names, checked against this table's game."""
+def _requested_record(server: TableServer, body: RecordRequest, who: str) -> dict[str, Any]:
+    """The saved or uploaded record a request names, checked against this table's game (a
+    seat names only one of the table's own)."""
     if (body.name is None) == (body.record is None):
         raise TableError("give either the name of a saved record or a record", 400)
     if body.name is not None:
-        record = server.read_saved(body.name)
+        record = server.read_saved(body.name, who)
     else:
         record = plain_record(records.validate(json.loads(json.dumps(body.record)), "the uploaded record"))
     server.table.check_record(record)
@@ -420,9 +479,8 @@ def _replay_at(server: TableServer, replay: Replay, step: int) -> Table:
     table = replay.table
     choices = replay.record["choices"]
     if table is None or len(table.steps) > step:
-        start = dict(plain_record(replay.record), choices=[])
-        table = Table.from_record(start, server.table.game.program, server.table.seat_names(),
-                                  spec_roots=server.table.spec_roots)
+        start = dict(plain_record(replay.record), choices=[])  # seated as the record says
+        table = Table.from_record(start, server.table.game.program, spec_roots=server.table.spec_roots)
         replay.table = table
     table.advance(choices[len(table.steps):step])
     return table

@@ -1,5 +1,6 @@
 // The host's page: loads a saved or uploaded record into the table (every seat's page
-// follows it). Only the host token may; a seat's link has no such control.
+// follows it), and shares a saved record with the seats (each replays it as its own seat).
+// Only the host token may; a seat's link has no such control.
 (function () {
   "use strict";
 
@@ -22,7 +23,10 @@
     const select = document.getElementById("saved");
     const data = await api("GET", "records");
     select.textContent = "";
-    for (const name of data.records) select.append(option(name, name));
+    const shared = new Set(data.shared || []);
+    for (const name of data.records) {
+      select.append(option(name, name + (shared.has(name) ? " (the seats may open it)" : "")));
+    }
     if (!data.records.length) select.append(option("", "(no saved records)"));
   }
 
@@ -40,6 +44,17 @@
     const name = document.getElementById("saved").value;
     if (!name) return say("no saved record to load", true);
     load({ name: name });
+  });
+  document.getElementById("share").addEventListener("click", async function () {
+    const name = document.getElementById("saved").value;
+    if (!name) return say("no saved record to share", true);
+    try {
+      await api("POST", "share", { name: name });
+      say("Shared " + name + ": each seat may now replay it as its own seat.");
+      await listSaved();
+    } catch (err) {
+      say(err.message, true);
+    }
   });
   document.getElementById("upload").addEventListener("change", async function (e) {
     try {
