@@ -26,9 +26,9 @@ from rulespec.runtime.bots.agents import default_agent
               help="blank: the card is played as ever but its own event and action do nothing;"
                    " removed: it is out of the game before the first deal.")
 @games_option(2000)
-@click.option("--precision", default=3.0, show_default=True, type=click.FloatRange(min=0.01, max=50),
+@click.option("--precision", default=3, show_default=True, type=click.FloatRange(min=0.01, max=50),
               metavar="P", help="A card stops when the 95%% interval of its worth is within ±P points.")
-@click.option("--negligible", default=1.0, show_default=True, type=click.FloatRange(min=0, max=50),
+@click.option("--negligible", default=1, show_default=True, type=click.FloatRange(min=0, max=50),
               metavar="X", help="A card stops when even its 99%% interval lies within ±X points.")
 @seed_option()
 @click.option("--agents", default=None, metavar="A,B",
