@@ -71,6 +71,37 @@ def test_long_lines_break_before_and_or_where_and_when():
     assert lines[-2].strip() == '"Pick one"'
 
 
+def test_an_else_if_chain_is_written_a_branch_a_line():
+    text = fmt("define worth(n: int) -> int = if n == 0 then 1 else if n == 1 then 2 else 4\n"
+               "define pair(n: int) -> int = if n == 0 then 1 else 2\n"
+               "define nested(n: int) -> int = 1 + (if n == 0 then 1 else if n == 1 then 2 else 3)\n")
+    assert text == ("define worth(n: int) -> int =\n"
+                    "    if n == 0 then 1\n"
+                    "    else if n == 1 then 2\n"
+                    "    else 4\n"
+                    "define pair(n: int) -> int = if n == 0 then 1 else 2\n"  # no chain: one line when it fits
+                    "define nested(n: int) -> int =\n"
+                    "    1 + (if n == 0 then 1\n"
+                    "         else if n == 1 then 2\n"  # lined up under its `if`
+                    "         else 3)\n")
+    assert fmt(text) == text
+
+
+def test_unless_forced_and_or_skip_never_start_a_line():
+    head = "    you chooses c in hand(you) where c.value != 1 and c != "
+    fits = "c" * (96 - len(head))  # the where fills the line: its tail does not fit after it
+    long = "c" + "".join(f" and c.value != {i}" for i in range(8))  # the where breaks itself
+    for cond, prompt in ((fits, ""), (fits[:-11], ' "Pick one"'), (long, ""), (long, ' "Pick one"')):
+        for tail in ("unless forced", "or skip"):
+            text = fmt(f"procedure p() {{\n{head}{cond}{prompt} {tail}\n}}\n")
+            lines = text.splitlines()
+            assert all(len(line) <= 100 for line in lines), text
+            assert not any(line.strip().startswith(tail) for line in lines), text
+            assert lines[-2].endswith(tail), text
+    text = fmt("procedure p() {\n    pick c at random in hand(you) where c.value != 1 and c != " + "c" * 50 + " or skip\n}\n")
+    assert not any(line.strip() == "or skip" for line in text.splitlines()), text
+
+
 def test_parentheses_only_where_the_meaning_needs_them():
     text = fmt("define d() = ((a + b) * c) - (d - e) == -(-f) and not (x or y) and (p.q).r\n")
     assert text == "define d() = (a + b) * c - (d - e) == -(-f) and not (x or y) and p.q.r\n"

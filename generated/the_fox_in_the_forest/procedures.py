@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 92dc3c86206328cf
+# Spec hash: 373e1dad30978ef0
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source 734e0fc131e9c093132e output 6cf69f93ce25dca2fa42
+# Fingerprint: source 59df172bf12fb88c5adf output 8c880418225c6f2f406a
 "The Fox in the Forest: procedures, events and triggers; the step functions of the engine's frames."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -22,7 +22,6 @@ from rulespec.runtime.state import (
     enter_event,
     leave_event,
     log_line,
-    log_seen,
     move_card,
     move_card_bottom,
     note_event,
@@ -99,41 +98,41 @@ def p_take_trick(state, v_w):
 
 
 def p_deal(state):
-    "procedure deal (spec/the_fox_in_the_forest/04_round.rules:10)"
-    # spec: spec/the_fox_in_the_forest/04_round.rules:11
+    "procedure deal (spec/the_fox_in_the_forest/04_round.rules:14)"
+    # spec: spec/the_fox_in_the_forest/04_round.rules:15
     for card in K_card:
         move_card(state, card, 1)
-    # spec: spec/the_fox_in_the_forest/04_round.rules:12
+    # spec: spec/the_fox_in_the_forest/04_round.rules:16
     shuffle(state, 1)
-    # spec: spec/the_fox_in_the_forest/04_round.rules:13
+    # spec: spec/the_fox_in_the_forest/04_round.rules:17
     for _ in range(13):
-        tick(state, "repeat", "spec/the_fox_in_the_forest/04_round.rules:13:5")
+        tick(state, "repeat", "spec/the_fox_in_the_forest/04_round.rules:17:5")
         for v_p in PLAYERS:
             move_card(
                 state,
                 some_card(
                     top_card(state, 1),
-                    "spec/the_fox_in_the_forest/04_round.rules:13:36",
+                    "spec/the_fox_in_the_forest/04_round.rules:17:36",
                 ),
                 2 + v_p,
             )
-    # spec: spec/the_fox_in_the_forest/04_round.rules:16
+    # spec: spec/the_fox_in_the_forest/04_round.rules:20
     v_c = top_card(state, 1)
-    # spec: spec/the_fox_in_the_forest/04_round.rules:17
+    # spec: spec/the_fox_in_the_forest/04_round.rules:21
     if v_c != None:
         p_make_decree(state, v_c)
 
 
 def p_end_round(state):
-    "procedure end_round (spec/the_fox_in_the_forest/04_round.rules:30)"
-    # spec: spec/the_fox_in_the_forest/04_round.rules:31
+    "procedure end_round (spec/the_fox_in_the_forest/04_round.rules:34)"
+    # spec: spec/the_fox_in_the_forest/04_round.rules:35
     for v_p in PLAYERS:
-        # spec: spec/the_fox_in_the_forest/04_round.rules:32
+        # spec: spec/the_fox_in_the_forest/04_round.rules:36
         state.tracks[v_p] = max(
             0, min(99, state.tracks[v_p] + d_band_points(state, state.tracks[2 + v_p]))
         )
         state.stamps[2] += 1
-        # spec: spec/the_fox_in_the_forest/04_round.rules:33
+        # spec: spec/the_fox_in_the_forest/04_round.rules:37
         log_line(
             state,
             " ".join(
@@ -146,40 +145,40 @@ def p_end_round(state):
                     "points",
                 ]
             ),
-            "spec/the_fox_in_the_forest/04_round.rules:33:9",
+            "spec/the_fox_in_the_forest/04_round.rules:37:9",
         )
-    # spec: spec/the_fox_in_the_forest/04_round.rules:35
+    # spec: spec/the_fox_in_the_forest/04_round.rules:39
     state.vars[0] = None if state.vars[0] is None else (state.vars[0] + 1) % 2
     state.stamps[5] += 1
-    # spec: spec/the_fox_in_the_forest/04_round.rules:36
+    # spec: spec/the_fox_in_the_forest/04_round.rules:40
     state.tracks[4] = max(1, min(99, state.tracks[4] + 1))
     state.stamps[4] += 1
 
 
 def p_game_end(state):
-    "procedure game_end (spec/the_fox_in_the_forest/04_round.rules:49)"
-    # spec: spec/the_fox_in_the_forest/04_round.rules:50
+    "procedure game_end (spec/the_fox_in_the_forest/04_round.rules:53)"
+    # spec: spec/the_fox_in_the_forest/04_round.rules:54
     if state.tracks[0] > state.tracks[1]:
         end_game(
             state,
             0,
             "the higher score once the target is reached",
-            "spec/the_fox_in_the_forest/04_round.rules:50:34",
+            "spec/the_fox_in_the_forest/04_round.rules:54:34",
         )
-    # spec: spec/the_fox_in_the_forest/04_round.rules:51
+    # spec: spec/the_fox_in_the_forest/04_round.rules:55
     if state.tracks[1] > state.tracks[0]:
         end_game(
             state,
             1,
             "the higher score once the target is reached",
-            "spec/the_fox_in_the_forest/04_round.rules:51:34",
+            "spec/the_fox_in_the_forest/04_round.rules:55:34",
         )
-    # spec: spec/the_fox_in_the_forest/04_round.rules:53
+    # spec: spec/the_fox_in_the_forest/04_round.rules:57
     end_game(
         state,
         None,
         "a tie once the target is reached",
-        "spec/the_fox_in_the_forest/04_round.rules:53:5",
+        "spec/the_fox_in_the_forest/04_round.rules:57:5",
     )
 
 
@@ -236,12 +235,12 @@ def s_put_in_trick(state, frame):
                 5 + L[0],
             )
             # spec: spec/the_fox_in_the_forest/03_tricks.rules:31
-            log_seen(
+            log_line(
                 state,
-                [
-                    label_of(PLAYER_LABELS, L[0]),
-                    "plays",
-                    (
+                " ".join(
+                    [
+                        label_of(PLAYER_LABELS, L[0]),
+                        "plays",
                         text_of(
                             ENTITY_LABELS[L[1]]
                             if L[1] is not None
@@ -252,9 +251,8 @@ def s_put_in_trick(state, frame):
                                 "spec/the_fox_in_the_forest/03_tricks.rules:31:21",
                             )
                         ),
-                        L[1],
-                    ),
-                ],
+                    ]
+                ),
                 "spec/the_fox_in_the_forest/03_tricks.rules:31:5",
             )
             # spec: spec/the_fox_in_the_forest/03_tricks.rules:32
@@ -365,14 +363,16 @@ def s_fox(state, frame):
             # spec: spec/the_fox_in_the_forest/03_tricks.rules:44
             p_make_decree(state, L[1])
             # spec: spec/the_fox_in_the_forest/03_tricks.rules:45
-            log_seen(
+            log_line(
                 state,
-                [
-                    label_of(PLAYER_LABELS, L[0]),
-                    "makes",
-                    (text_of(ENTITY_LABELS[L[1]]), L[1]),
-                    "the decree card",
-                ],
+                " ".join(
+                    [
+                        label_of(PLAYER_LABELS, L[0]),
+                        "makes",
+                        text_of(ENTITY_LABELS[L[1]]),
+                        "the decree card",
+                    ]
+                ),
                 "spec/the_fox_in_the_forest/03_tricks.rules:45:13",
             )
             pc = 4
@@ -487,7 +487,7 @@ def s_answer_trick(state, frame):
             ask(
                 state,
                 player,
-                fill_prompt(("Answer ", ""), [(label_of(ENTITY_LABELS, L[1]), L[1])]),
+                fill_prompt(("Answer ", ""), [label_of(ENTITY_LABELS, L[1])]),
                 ids,
                 labels,
                 values,
@@ -580,31 +580,31 @@ def s_trick(state, frame):
 
 
 def s_play_round(state, frame):
-    "phase play_round (spec/the_fox_in_the_forest/04_round.rules:20)"
-    # L: 0 rounds left of the repeat at line 25
+    "phase play_round (spec/the_fox_in_the_forest/04_round.rules:24)"
+    # L: 0 rounds left of the repeat at line 29
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/the_fox_in_the_forest/04_round.rules:21
+            # spec: spec/the_fox_in_the_forest/04_round.rules:25
             state.tracks[2] = 0
             state.stamps[3] += 1
-            # spec: spec/the_fox_in_the_forest/04_round.rules:22
+            # spec: spec/the_fox_in_the_forest/04_round.rules:26
             state.tracks[3] = 0
             state.stamps[3] += 1
-            # spec: spec/the_fox_in_the_forest/04_round.rules:23
+            # spec: spec/the_fox_in_the_forest/04_round.rules:27
             p_deal(state)
-            # spec: spec/the_fox_in_the_forest/04_round.rules:24
+            # spec: spec/the_fox_in_the_forest/04_round.rules:28
             state.vars[1] = None if state.vars[0] is None else (state.vars[0] + 1) % 2
             state.stamps[6] += 1
-            # spec: spec/the_fox_in_the_forest/04_round.rules:25
+            # spec: spec/the_fox_in_the_forest/04_round.rules:29
             L[0] = 13
             pc = 1
         if pc == 1:
             if L[0] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/the_fox_in_the_forest/04_round.rules:25:5")
+            tick(state, "repeat", "spec/the_fox_in_the_forest/04_round.rules:29:5")
             frame[1] = 2
             state.frames.append(new_frame(5, [UNBOUND] * 5))
             return
@@ -613,36 +613,36 @@ def s_play_round(state, frame):
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/the_fox_in_the_forest/04_round.rules:26
+            # spec: spec/the_fox_in_the_forest/04_round.rules:30
             p_end_round(state)
             state.frames.pop()
             return
 
 
 def s_start(state, frame):
-    "start (spec/the_fox_in_the_forest/04_round.rules:41)"
+    "start (spec/the_fox_in_the_forest/04_round.rules:45)"
     # L: 0 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/the_fox_in_the_forest/04_round.rules:43
-            L[0] = roll(state, 6, "spec/the_fox_in_the_forest/04_round.rules:43:5")
-            # spec: spec/the_fox_in_the_forest/04_round.rules:44
+            # spec: spec/the_fox_in_the_forest/04_round.rules:47
+            L[0] = roll(state, 6, "spec/the_fox_in_the_forest/04_round.rules:47:5")
+            # spec: spec/the_fox_in_the_forest/04_round.rules:48
             state.vars[0] = 0 if L[0] <= 3 else 1
             state.stamps[5] += 1
-            # spec: spec/the_fox_in_the_forest/04_round.rules:45
+            # spec: spec/the_fox_in_the_forest/04_round.rules:49
             pc = 1
         if pc == 1:
             if not not d_reached_target(state):
                 pc = 2
                 continue
-            tick(state, "while", "spec/the_fox_in_the_forest/04_round.rules:45:5")
+            tick(state, "while", "spec/the_fox_in_the_forest/04_round.rules:49:5")
             frame[1] = 1
             state.frames.append(new_frame(6, [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/the_fox_in_the_forest/04_round.rules:46
+            # spec: spec/the_fox_in_the_forest/04_round.rules:50
             p_game_end(state)
             state.frames.pop()
             return

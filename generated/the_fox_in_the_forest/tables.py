@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 92dc3c86206328cf
+# Spec hash: 373e1dad30978ef0
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source 99ce55f7c37e42cb8355 output 2cc2cff46a7c9fa8303b
+# Fingerprint: source 877381014dab08450785 output c78ace0380d41d691740
 "The Fox in the Forest: the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import BoardMeta, GameMeta, TrackMeta, TunableMeta, ZoneMeta
@@ -100,7 +100,7 @@ META_ZONES = (
         name="won",
         label="Tricks won",
         per_player=True,
-        visibility="hidden",
+        visibility="public",
         ordered=False,
         slot=7,
     ),
@@ -248,7 +248,7 @@ META_CARD_ENTITIES = META_CARD_ENTITIES_0 + (32,)
 META_INVARIANTS = (
     (
         "thirty_three_cards",
-        "all 33 cards are in the round's zones, 13 at most in a hand",
+        "every card is somewhere in the round's zones, 13 at most in a hand",
     ),
     ("tricks_add_up", "the tricks won match the cards in the won piles"),
 )
@@ -487,7 +487,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="the_fox_in_the_forest",
     title="The Fox in the Forest",
-    spec_hash="92dc3c86206328cf",
+    spec_hash="373e1dad30978ef0",
     spec_files=META_SPEC_FILES,
     players=("oak", "birch"),
     player_labels=("Oak", "Birch"),

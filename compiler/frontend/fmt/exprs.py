@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from rulespec.compiler.frontend import ast
-from rulespec.compiler.frontend.fmt.layout import LINE, Align, Doc, concat, fill, fill_parts, group, join, nest, render
+from rulespec.compiler.frontend.fmt.layout import HARD, LINE, Align, Doc, concat, fill, fill_parts, group, join, nest, render
 
 # Binding strength of each level of the grammar (compiler/frontend/grammar.lark), loosest first.
 COND, OR, AND, NOT, COMPARE, RANGE, SUM, PRODUCT, UNARY, ATOM = range(10)
@@ -110,7 +110,8 @@ def _bool_op(e: ast.BoolOp) -> Doc:
 
 
 def _cond(e: ast.Cond) -> Doc:
-    """`if a then x` / `else if b then y` / `else z`: each breaks only where it must."""
+    """`if a then x else z` breaks only where it must; a chain with `else if` is written a
+    branch a line, lined up under its `if`, so it reads as the cases it is."""
     parts: list[Doc] = []
     while True:
         head = "if " if not parts else "else if "
@@ -119,7 +120,10 @@ def _cond(e: ast.Cond) -> Doc:
         if not isinstance(e.otherwise, ast.Cond):
             break
         e = e.otherwise
-    return fill_parts(parts + [concat("else ", expr_doc(e.otherwise))])
+    last = concat("else ", expr_doc(e.otherwise))
+    if len(parts) == 2:
+        return fill_parts(parts + [last])
+    return Align(concat(*(HARD if part is LINE else part for part in parts), last))
 
 
 def _binary(e: ast.BinOp) -> Doc:

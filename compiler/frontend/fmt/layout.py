@@ -94,6 +94,22 @@ def fill_parts(parts: list[Doc]) -> Doc:
     return Fill(tuple(parts), any(has_hard(p) for p in parts))
 
 
+def glue(doc: Doc, text: str) -> Doc:
+    """`doc` with `text` written after its last word, inside the innermost group or fill
+    that holds that word, so the line the text ends is measured with it."""
+    if isinstance(doc, str) or isinstance(doc, Line):
+        return concat(doc, text)
+    if isinstance(doc, Concat):
+        return Concat(doc.parts[:-1] + (glue(doc.parts[-1], text),))
+    if isinstance(doc, Nest):
+        return Nest(doc.indent, glue(doc.doc, text))
+    if isinstance(doc, Align):
+        return Align(glue(doc.doc, text))
+    if isinstance(doc, Group):
+        return Group(glue(doc.doc, text), doc.hard)
+    return Fill(doc.parts[:-1] + (glue(doc.parts[-1], text),), doc.hard)
+
+
 def join(separator: Doc, items: list[Doc]) -> Doc:
     out: list[Doc] = []
     for item in items:
