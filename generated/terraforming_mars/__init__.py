@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 493873a2a2f819a4
+# Spec hash: b2148aa78094e86e
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 06f5d1080bde885b2e0e output 94d1c6fb7373f49eb343
+# Fingerprint: source 39d8c01f02ba0f6b7481 output 950e8f2d85324e988997
 "Terraforming Mars (base game, Tharsis): the generated engine (rulespec.runtime.program.Program)."
 
 from rulespec.runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
@@ -34,7 +34,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "493873a2a2f819a4"
+SPEC_HASH = "b2148aa78094e86e"
 TESTS_HASH = "02cb7dea3ad20948"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 493873a2a2f819a4
+# Spec hash: b2148aa78094e86e
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 96a72b804ed60850ef9d output aaab9d3922c11cad898f
+# Fingerprint: source 16a9d234d7497f62c2c3 output 9f5211f07c3b05a8524b
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -35,6 +35,7 @@ from rulespec.runtime.state import (
     expire,
     leave_event,
     log_line,
+    log_seen,
     move_card,
     note_event,
     note_signal,
@@ -316,31 +317,31 @@ def p_special_placed(state, v_p, v_s):
 
 
 def p_research_pay(state, v_p, v_price):
-    "procedure research_pay (spec/terraforming_mars/05_generation.rules:227)"
-    # spec: spec/terraforming_mars/05_generation.rules:228
+    "procedure research_pay (spec/terraforming_mars/05_generation.rules:221)"
+    # spec: spec/terraforming_mars/05_generation.rules:222
     state.tracks[v_p] = max(
         0, min(9999, state.tracks[v_p] - v_price * len(state.zones[18 + v_p]))
     )
     state.stamps[2] += 1
-    # spec: spec/terraforming_mars/05_generation.rules:229
+    # spec: spec/terraforming_mars/05_generation.rules:223
     dest = 8 + v_p
     for card in list(state.zones[18 + v_p]):
         move_card(state, card, dest)
 
 
 def p_production_phase(state):
-    "phase production_phase (spec/terraforming_mars/05_generation.rules:240)"
-    # spec: spec/terraforming_mars/05_generation.rules:241
+    "phase production_phase (spec/terraforming_mars/05_generation.rules:234)"
+    # spec: spec/terraforming_mars/05_generation.rules:235
     for v_q in range(state.params["players"]):
-        # spec: spec/terraforming_mars/05_generation.rules:242
+        # spec: spec/terraforming_mars/05_generation.rules:236
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[20 + v_q])
         )
         state.stamps[7] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:243
+        # spec: spec/terraforming_mars/05_generation.rules:237
         state.tracks[20 + v_q] = 0
         state.stamps[6] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:244
+        # spec: spec/terraforming_mars/05_generation.rules:238
         state.tracks[v_q] = max(
             0,
             min(
@@ -350,39 +351,39 @@ def p_production_phase(state):
             ),
         )
         state.stamps[2] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:245
+        # spec: spec/terraforming_mars/05_generation.rules:239
         state.tracks[5 + v_q] = max(
             0, min(9999, state.tracks[5 + v_q] + state.tracks[35 + v_q])
         )
         state.stamps[3] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:246
+        # spec: spec/terraforming_mars/05_generation.rules:240
         state.tracks[10 + v_q] = max(
             0, min(9999, state.tracks[10 + v_q] + state.tracks[40 + v_q])
         )
         state.stamps[4] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:247
+        # spec: spec/terraforming_mars/05_generation.rules:241
         state.tracks[15 + v_q] = max(
             0, min(9999, state.tracks[15 + v_q] + state.tracks[45 + v_q])
         )
         state.stamps[5] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:248
+        # spec: spec/terraforming_mars/05_generation.rules:242
         state.tracks[20 + v_q] = max(
             0, min(9999, state.tracks[20 + v_q] + state.tracks[50 + v_q])
         )
         state.stamps[6] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:249
+        # spec: spec/terraforming_mars/05_generation.rules:243
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[55 + v_q])
         )
         state.stamps[7] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:250
+        # spec: spec/terraforming_mars/05_generation.rules:244
         state.tracks[65 + v_q] = 0
         state.stamps[10] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:251
+        # spec: spec/terraforming_mars/05_generation.rules:245
         for v_c in list(state.zones[23 + v_q]):
             state.counters[19][v_c] = 0
             state.stamps[26] += 1
-    # spec: spec/terraforming_mars/05_generation.rules:253
+    # spec: spec/terraforming_mars/05_generation.rules:247
     expire(state, "generation_end")
 
 
@@ -506,13 +507,13 @@ def ev_thorgate(state, v_you, v_this):
 
 
 def ev_colonizer_training_camp(state, v_you, v_this):
-    "event of colonizer_training_camp (spec/terraforming_mars/07_cards.rules:63)"
+    "event of colonizer_training_camp (spec/terraforming_mars/07_cards.rules:62)"
     pass
 
 
 def ev_greenhouses(state, v_you, v_this):
-    "event of greenhouses (spec/terraforming_mars/07_cards.rules:177)"
-    # spec: spec/terraforming_mars/07_cards.rules:177
+    "event of greenhouses (spec/terraforming_mars/07_cards.rules:176)"
+    # spec: spec/terraforming_mars/07_cards.rules:176
     state.tracks[15 + v_you] = max(
         0, min(9999, state.tracks[15 + v_you] + d_cities_in_play(state))
     )
@@ -520,8 +521,8 @@ def ev_greenhouses(state, v_you, v_this):
 
 
 def ev_power_grid(state, v_you, v_this):
-    "event of power_grid (spec/terraforming_mars/07_cards.rules:185)"
-    # spec: spec/terraforming_mars/07_cards.rules:185
+    "event of power_grid (spec/terraforming_mars/07_cards.rules:184)"
+    # spec: spec/terraforming_mars/07_cards.rules:184
     slot = 50 + v_you
     state.tracks[slot] = max(
         0, min(999, state.tracks[slot] + d_tags(state, v_you, "power"))
@@ -530,26 +531,26 @@ def ev_power_grid(state, v_you, v_this):
 
 
 def ev_breathing_filters(state, v_you, v_this):
-    "event of breathing_filters (spec/terraforming_mars/07_cards.rules:192)"
+    "event of breathing_filters (spec/terraforming_mars/07_cards.rules:191)"
     pass
 
 
 def ev_dust_seals(state, v_you, v_this):
-    "event of dust_seals (spec/terraforming_mars/07_cards.rules:213)"
+    "event of dust_seals (spec/terraforming_mars/07_cards.rules:212)"
     pass
 
 
 def ev_zeppelins(state, v_you, v_this):
-    "event of zeppelins (spec/terraforming_mars/07_cards.rules:226)"
-    # spec: spec/terraforming_mars/07_cards.rules:226
+    "event of zeppelins (spec/terraforming_mars/07_cards.rules:225)"
+    # spec: spec/terraforming_mars/07_cards.rules:225
     slot = 30 + v_you
     state.tracks[slot] = max(-5, min(999, state.tracks[slot] + d_cities_on_mars(state)))
     state.stamps[8] += 1
 
 
 def ev_worms(state, v_you, v_this):
-    "event of worms (spec/terraforming_mars/07_cards.rules:229)"
-    # spec: spec/terraforming_mars/07_cards.rules:229
+    "event of worms (spec/terraforming_mars/07_cards.rules:228)"
+    # spec: spec/terraforming_mars/07_cards.rules:228
     slot = 45 + v_you
     state.tracks[slot] = max(
         0, min(999, state.tracks[slot] + d_tags(state, v_you, "microbe") // 2)
@@ -558,13 +559,13 @@ def ev_worms(state, v_you, v_this):
 
 
 def ev_advanced_ecosystems(state, v_you, v_this):
-    "event of advanced_ecosystems (spec/terraforming_mars/07_cards.rules:239)"
+    "event of advanced_ecosystems (spec/terraforming_mars/07_cards.rules:238)"
     pass
 
 
 def ev_insects(state, v_you, v_this):
-    "event of insects (spec/terraforming_mars/07_cards.rules:270)"
-    # spec: spec/terraforming_mars/07_cards.rules:270
+    "event of insects (spec/terraforming_mars/07_cards.rules:269)"
+    # spec: spec/terraforming_mars/07_cards.rules:269
     slot = 45 + v_you
     state.tracks[slot] = max(
         0, min(999, state.tracks[slot] + d_tags(state, v_you, "plant"))
@@ -573,8 +574,8 @@ def ev_insects(state, v_you, v_this):
 
 
 def ev_energy_saving(state, v_you, v_this):
-    "event of energy_saving (spec/terraforming_mars/07_cards.rules:338)"
-    # spec: spec/terraforming_mars/07_cards.rules:338
+    "event of energy_saving (spec/terraforming_mars/07_cards.rules:337)"
+    # spec: spec/terraforming_mars/07_cards.rules:337
     slot = 50 + v_you
     state.tracks[slot] = max(0, min(999, state.tracks[slot] + d_cities_in_play(state)))
     state.stamps[8] += 1
@@ -1113,8 +1114,9 @@ def resolve_event(state, card, you, at):
     """Run a card's event for `you`; True when it waits in a frame (it may suspend).
 
     `at` is the `resolve` that asked: events inside events are counted there."""
-    # a blanked card (rulespec worth --as blank) is played without its own event or action
-    if not HAS_EVENT[card] or card in state.blanked:
+    if (
+        not HAS_EVENT[card] or card in state.blanked
+    ):  # blanked: rulespec worth --as blank
         return False
     when = EVENT_WHEN.get(card)
     if when is not None and not when(state, you, card):
@@ -1827,12 +1829,12 @@ def s_play_project(state, frame):
                     23 + L[0],
                 )
             # spec: spec/terraforming_mars/04_economy.rules:118
-            log_line(
+            log_seen(
                 state,
-                " ".join(
-                    [
-                        label_of(PLAYER_LABELS, L[0]),
-                        "plays",
+                [
+                    label_of(PLAYER_LABELS, L[0]),
+                    "plays",
+                    (
                         text_of(
                             ENTITY_LABELS[L[1]]
                             if L[1] is not None
@@ -1843,8 +1845,9 @@ def s_play_project(state, frame):
                                 "spec/terraforming_mars/04_economy.rules:118:21",
                             )
                         ),
-                    ]
-                ),
+                        L[1],
+                    ),
+                ],
                 "spec/terraforming_mars/04_economy.rules:118:5",
             )
             # spec: spec/terraforming_mars/04_economy.rules:119
@@ -1884,12 +1887,12 @@ def s_use_action(state, frame):
     state.counters[19][L[1]] = 1
     state.stamps[26] += 1
     # spec: spec/terraforming_mars/04_economy.rules:137
-    log_line(
+    log_seen(
         state,
-        " ".join(
-            [
-                label_of(PLAYER_LABELS, L[0]),
-                "uses the action of",
+        [
+            label_of(PLAYER_LABELS, L[0]),
+            "uses the action of",
+            (
                 text_of(
                     ENTITY_LABELS[L[1]]
                     if L[1] is not None
@@ -1900,8 +1903,9 @@ def s_use_action(state, frame):
                         "spec/terraforming_mars/04_economy.rules:137:34",
                     )
                 ),
-            ]
-        ),
+                L[1],
+            ),
+        ],
         "spec/terraforming_mars/04_economy.rules:137:5",
     )
     # spec: spec/terraforming_mars/04_economy.rules:138
@@ -2024,13 +2028,13 @@ def s_take_one_from_any(state, frame):
 
 
 def s_standard_project(state, frame):
-    "procedure standard_project (spec/terraforming_mars/05_generation.rules:90)"
+    "procedure standard_project (spec/terraforming_mars/05_generation.rules:84)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:91
+            # spec: spec/terraforming_mars/05_generation.rules:85
             player = L[0]
             offered = []
             if len(state.zones[8 + L[0]]) > 0:
@@ -2071,7 +2075,7 @@ def s_standard_project(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:91:5",
+                "spec/terraforming_mars/05_generation.rules:85:5",
             )
             frame[1] = 1
             return
@@ -2092,12 +2096,12 @@ def s_standard_project(state, frame):
             else:
                 pc = 17
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:93
+            # spec: spec/terraforming_mars/05_generation.rules:87
             state.frames.pop()
             state.frames.append(new_frame(15, [L[0]] + [UNBOUND] * 2))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:96
+            # spec: spec/terraforming_mars/05_generation.rules:90
             frame[1] = 4
             state.frames.append(
                 new_frame(
@@ -2106,86 +2110,86 @@ def s_standard_project(state, frame):
                         L[0],
                         bounded(
                             q_power_plant_cost(state, L[0]),
-                            "spec/terraforming_mars/05_generation.rules:96:23",
+                            "spec/terraforming_mars/05_generation.rules:90:23",
                         ),
                     ],
                 )
             )
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:97
+            # spec: spec/terraforming_mars/05_generation.rules:91
             slot = 50 + L[0]
             state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
             state.stamps[8] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:98
+            # spec: spec/terraforming_mars/05_generation.rules:92
             emit_paid_project(state, L[0], 11)
-            # spec: spec/terraforming_mars/05_generation.rules:99
+            # spec: spec/terraforming_mars/05_generation.rules:93
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:103
+            # spec: spec/terraforming_mars/05_generation.rules:97
             frame[1] = 6
             state.frames.append(new_frame(9, [L[0], 14]))
             return
         if pc == 6:
-            # spec: spec/terraforming_mars/05_generation.rules:104
+            # spec: spec/terraforming_mars/05_generation.rules:98
             frame[1] = 7
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 7:
-            # spec: spec/terraforming_mars/05_generation.rules:105
+            # spec: spec/terraforming_mars/05_generation.rules:99
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 8:
-            # spec: spec/terraforming_mars/05_generation.rules:108
+            # spec: spec/terraforming_mars/05_generation.rules:102
             frame[1] = 9
             state.frames.append(new_frame(9, [L[0], 18]))
             return
         if pc == 9:
-            # spec: spec/terraforming_mars/05_generation.rules:109
+            # spec: spec/terraforming_mars/05_generation.rules:103
             frame[1] = 10
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 10:
-            # spec: spec/terraforming_mars/05_generation.rules:110
+            # spec: spec/terraforming_mars/05_generation.rules:104
             emit_paid_project(state, L[0], 18)
-            # spec: spec/terraforming_mars/05_generation.rules:111
+            # spec: spec/terraforming_mars/05_generation.rules:105
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 11:
-            # spec: spec/terraforming_mars/05_generation.rules:114
+            # spec: spec/terraforming_mars/05_generation.rules:108
             frame[1] = 12
             state.frames.append(new_frame(9, [L[0], 23]))
             return
         if pc == 12:
-            # spec: spec/terraforming_mars/05_generation.rules:115
+            # spec: spec/terraforming_mars/05_generation.rules:109
             frame[1] = 13
             state.frames.append(new_frame(5, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 13:
-            # spec: spec/terraforming_mars/05_generation.rules:116
+            # spec: spec/terraforming_mars/05_generation.rules:110
             emit_paid_project(state, L[0], 23)
-            # spec: spec/terraforming_mars/05_generation.rules:117
+            # spec: spec/terraforming_mars/05_generation.rules:111
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 14:
-            # spec: spec/terraforming_mars/05_generation.rules:121
+            # spec: spec/terraforming_mars/05_generation.rules:115
             frame[1] = 15
             state.frames.append(new_frame(9, [L[0], 25]))
             return
         if pc == 15:
-            # spec: spec/terraforming_mars/05_generation.rules:122
+            # spec: spec/terraforming_mars/05_generation.rules:116
             frame[1] = 16
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 16:
-            # spec: spec/terraforming_mars/05_generation.rules:123
+            # spec: spec/terraforming_mars/05_generation.rules:117
             slot = 30 + L[0]
             state.tracks[slot] = max(-5, min(999, state.tracks[slot] + 1))
             state.stamps[8] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:124
+            # spec: spec/terraforming_mars/05_generation.rules:118
             emit_paid_project(state, L[0], 25)
-            # spec: spec/terraforming_mars/05_generation.rules:125
+            # spec: spec/terraforming_mars/05_generation.rules:119
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 17:
@@ -2194,22 +2198,22 @@ def s_standard_project(state, frame):
 
 
 def s_sell_patents(state, frame):
-    "procedure sell_patents (spec/terraforming_mars/05_generation.rules:130)"
+    "procedure sell_patents (spec/terraforming_mars/05_generation.rules:124)"
     # L: 0 p, 1 selling, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:131
+            # spec: spec/terraforming_mars/05_generation.rules:125
             L[1] = True
-            # spec: spec/terraforming_mars/05_generation.rules:132
+            # spec: spec/terraforming_mars/05_generation.rules:126
             pc = 1
         if pc == 1:
             if not (L[1] and len(state.zones[8 + L[0]]) > 0):
                 pc = 6
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:132:5")
-            # spec: spec/terraforming_mars/05_generation.rules:133
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:126:5")
+            # spec: spec/terraforming_mars/05_generation.rules:127
             player = L[0]
             offered = []
             offered.append(0)
@@ -2224,7 +2228,7 @@ def s_sell_patents(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:133:9",
+                "spec/terraforming_mars/05_generation.rules:127:9",
             )
             frame[1] = 2
             return
@@ -2237,7 +2241,7 @@ def s_sell_patents(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:135
+            # spec: spec/terraforming_mars/05_generation.rules:129
             player = L[0]
             values = list(state.zones[8 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2248,21 +2252,21 @@ def s_sell_patents(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:135:17",
+                "spec/terraforming_mars/05_generation.rules:129:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:136
+            # spec: spec/terraforming_mars/05_generation.rules:130
             move_card(state, L[2], 2)
-            # spec: spec/terraforming_mars/05_generation.rules:137
+            # spec: spec/terraforming_mars/05_generation.rules:131
             state.tracks[L[0]] = max(0, min(9999, state.tracks[L[0]] + 1))
             state.stamps[2] += 1
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:139
+            # spec: spec/terraforming_mars/05_generation.rules:133
             L[1] = False
             pc = 1
             continue
@@ -2272,28 +2276,28 @@ def s_sell_patents(state, frame):
 
 
 def s_convert_plants(state, frame):
-    "procedure convert_plants (spec/terraforming_mars/05_generation.rules:148)"
+    "procedure convert_plants (spec/terraforming_mars/05_generation.rules:142)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/terraforming_mars/05_generation.rules:149
+    # spec: spec/terraforming_mars/05_generation.rules:143
     state.tracks[15 + L[0]] = max(
         0, min(9999, state.tracks[15 + L[0]] - q_greenery_plants(state, L[0]))
     )
     state.stamps[5] += 1
-    # spec: spec/terraforming_mars/05_generation.rules:150
+    # spec: spec/terraforming_mars/05_generation.rules:144
     state.frames.pop()
     state.frames.append(new_frame(5, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def s_take_action(state, frame):
-    "procedure take_action (spec/terraforming_mars/05_generation.rules:156)"
+    "procedure take_action (spec/terraforming_mars/05_generation.rules:150)"
     # L: 0 p, 1 second, 2 c, 3 m, 4 a
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:157
+            # spec: spec/terraforming_mars/05_generation.rules:151
             player = L[0]
             offered = []
             if d_any_playable(state, L[0]):
@@ -2358,7 +2362,7 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:157:5",
+                "spec/terraforming_mars/05_generation.rules:151:5",
             )
             frame[1] = 1
             return
@@ -2385,7 +2389,7 @@ def s_take_action(state, frame):
             else:
                 pc = 17
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:159
+            # spec: spec/terraforming_mars/05_generation.rules:153
             player = L[0]
             values = [
                 c_c for c_c in state.zones[8 + L[0]] if d_playable(state, L[0], c_c)
@@ -2398,23 +2402,23 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:159:13",
+                "spec/terraforming_mars/05_generation.rules:153:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:160
+            # spec: spec/terraforming_mars/05_generation.rules:154
             frame[1] = 17
             state.frames.append(new_frame(10, [L[0], L[2]]))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:162
+            # spec: spec/terraforming_mars/05_generation.rules:156
             frame[1] = 17
             state.frames.append(new_frame(14, [L[0]]))
             return
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:165
+            # spec: spec/terraforming_mars/05_generation.rules:159
             player = L[0]
             values = [c_m for c_m in K_milestone if d_can_claim(state, L[0], c_m)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2425,23 +2429,23 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:165:13",
+                "spec/terraforming_mars/05_generation.rules:159:13",
             )
             frame[1] = 6
             return
         if pc == 6:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:166
+            # spec: spec/terraforming_mars/05_generation.rules:160
             frame[1] = 7
             state.frames.append(new_frame(9, [L[0], 8]))
             return
         if pc == 7:
-            # spec: spec/terraforming_mars/05_generation.rules:167
+            # spec: spec/terraforming_mars/05_generation.rules:161
             state.counters[21 + L[0]][L[3]] = 1
             state.stamps[28] += 1
             pc = 17
         if pc == 8:
-            # spec: spec/terraforming_mars/05_generation.rules:170
+            # spec: spec/terraforming_mars/05_generation.rules:164
             player = L[0]
             values = [
                 c_a
@@ -2461,13 +2465,13 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:170:13",
+                "spec/terraforming_mars/05_generation.rules:164:13",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:171
+            # spec: spec/terraforming_mars/05_generation.rules:165
             frame[1] = 10
             state.frames.append(
                 new_frame(
@@ -2476,19 +2480,19 @@ def s_take_action(state, frame):
                         L[0],
                         bounded(
                             8 + 6 * d_awards_funded(state),
-                            "spec/terraforming_mars/05_generation.rules:171:23",
+                            "spec/terraforming_mars/05_generation.rules:165:23",
                         ),
                     ],
                 )
             )
             return
         if pc == 10:
-            # spec: spec/terraforming_mars/05_generation.rules:172
+            # spec: spec/terraforming_mars/05_generation.rules:166
             state.counters[26][L[4]] = 1
             state.stamps[29] += 1
             pc = 17
         if pc == 11:
-            # spec: spec/terraforming_mars/05_generation.rules:175
+            # spec: spec/terraforming_mars/05_generation.rules:169
             player = L[0]
             values = [
                 c_c
@@ -2506,41 +2510,41 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:175:13",
+                "spec/terraforming_mars/05_generation.rules:169:13",
             )
             frame[1] = 12
             return
         if pc == 12:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:176
+            # spec: spec/terraforming_mars/05_generation.rules:170
             frame[1] = 17
             state.frames.append(new_frame(11, [L[0], L[2]]))
             return
         if pc == 13:
-            # spec: spec/terraforming_mars/05_generation.rules:179
+            # spec: spec/terraforming_mars/05_generation.rules:173
             frame[1] = 17
             state.frames.append(new_frame(16, [L[0]]))
             return
         if pc == 14:
-            # spec: spec/terraforming_mars/05_generation.rules:183
+            # spec: spec/terraforming_mars/05_generation.rules:177
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - 8))
             state.stamps[7] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:184
+            # spec: spec/terraforming_mars/05_generation.rules:178
             frame[1] = 17
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 15:
-            # spec: spec/terraforming_mars/05_generation.rules:187
+            # spec: spec/terraforming_mars/05_generation.rules:181
             state.tracks[74 + L[0]] = 1
             state.stamps[15] += 1
             pc = 17
         if pc == 16:
-            # spec: spec/terraforming_mars/05_generation.rules:189
+            # spec: spec/terraforming_mars/05_generation.rules:183
             state.tracks[79 + L[0]] = 2
             state.stamps[16] += 1
             pc = 17
         if pc == 17:
-            # spec: spec/terraforming_mars/05_generation.rules:191
+            # spec: spec/terraforming_mars/05_generation.rules:185
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
             state.stamps[16] += 1
             state.frames.pop()
@@ -2548,13 +2552,13 @@ def s_take_action(state, frame):
 
 
 def s_corporation_first_action(state, frame):
-    "procedure corporation_first_action (spec/terraforming_mars/05_generation.rules:195)"
-    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 196
+    "procedure corporation_first_action (spec/terraforming_mars/05_generation.rules:189)"
+    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 190
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:196
+            # spec: spec/terraforming_mars/05_generation.rules:190
             L[2] = [
                 c_c for c_c in state.zones[23 + L[0]] if A_colour[c_c] == "corporation"
             ]
@@ -2567,7 +2571,7 @@ def s_corporation_first_action(state, frame):
             L[1] = L[2][L[3]]
             frame[1] = 2
             if resolve_action(
-                state, L[1], L[0], "spec/terraforming_mars/05_generation.rules:196:56"
+                state, L[1], L[0], "spec/terraforming_mars/05_generation.rules:190:56"
             ):
                 return
             pc = 2
@@ -2576,10 +2580,10 @@ def s_corporation_first_action(state, frame):
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:197
+            # spec: spec/terraforming_mars/05_generation.rules:191
             state.tracks[84 + L[0]] = 0
             state.stamps[17] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:198
+            # spec: spec/terraforming_mars/05_generation.rules:192
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
             state.stamps[16] += 1
             state.frames.pop()
@@ -2587,16 +2591,16 @@ def s_corporation_first_action(state, frame):
 
 
 def s_take_turn(state, frame):
-    "procedure take_turn (spec/terraforming_mars/05_generation.rules:201)"
+    "procedure take_turn (spec/terraforming_mars/05_generation.rules:195)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:202
+            # spec: spec/terraforming_mars/05_generation.rules:196
             state.tracks[79 + L[0]] = 0
             state.stamps[16] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:203
+            # spec: spec/terraforming_mars/05_generation.rules:197
             if state.tracks[84 + L[0]] == 1:
                 pc = 1
             else:
@@ -2610,7 +2614,7 @@ def s_take_turn(state, frame):
             state.frames.append(new_frame(17, [L[0], False] + [UNBOUND] * 3))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:204
+            # spec: spec/terraforming_mars/05_generation.rules:198
             if (
                 not state.tracks[74 + L[0]] == 1
                 and state.tracks[79 + L[0]] < 2
@@ -2629,27 +2633,27 @@ def s_take_turn(state, frame):
 
 
 def s_action_phase(state, frame):
-    "phase action_phase (spec/terraforming_mars/05_generation.rules:206)"
+    "phase action_phase (spec/terraforming_mars/05_generation.rules:200)"
     # L: 0 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:207
+            # spec: spec/terraforming_mars/05_generation.rules:201
             for L[0] in range(state.params["players"]):
                 state.tracks[74 + L[0]] = 0
                 state.stamps[15] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:208
+            # spec: spec/terraforming_mars/05_generation.rules:202
             state.vars[1] = state.vars[0]
             state.stamps[32] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:209
+            # spec: spec/terraforming_mars/05_generation.rules:203
             pc = 1
         if pc == 1:
             if not walk_31(state):
                 pc = 4
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:209:5")
-            # spec: spec/terraforming_mars/05_generation.rules:210
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:203:5")
+            # spec: spec/terraforming_mars/05_generation.rules:204
             if not state.tracks[74 + state.vars[1]] == 1:
                 pc = 2
             else:
@@ -2659,14 +2663,14 @@ def s_action_phase(state, frame):
             state.frames.append(new_frame(19, [state.vars[1]]))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:211
+            # spec: spec/terraforming_mars/05_generation.rules:205
             state.vars[1] = bounded(
                 (
                     None
                     if state.vars[1] is None
                     else (state.vars[1] + 1) % state.params["players"]
                 ),
-                "spec/terraforming_mars/05_generation.rules:211:9",
+                "spec/terraforming_mars/05_generation.rules:205:9",
             )
             state.stamps[32] += 1
             pc = 1
@@ -2677,13 +2681,13 @@ def s_action_phase(state, frame):
 
 
 def s_research_choices(state, frame):
-    "procedure research_choices (spec/terraforming_mars/05_generation.rules:219)"
-    # L: 0 p, 1 price, 2 c, 3 items and 4 index of the loop at line 220
+    "procedure research_choices (spec/terraforming_mars/05_generation.rules:213)"
+    # L: 0 p, 1 price, 2 c, 3 items and 4 index of the loop at line 214
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:220
+            # spec: spec/terraforming_mars/05_generation.rules:214
             L[3] = list(state.zones[13 + L[0]])
             L[4] = 0
             pc = 1
@@ -2692,7 +2696,7 @@ def s_research_choices(state, frame):
                 pc = 3
                 continue
             L[2] = L[3][L[4]]
-            # spec: spec/terraforming_mars/05_generation.rules:221
+            # spec: spec/terraforming_mars/05_generation.rules:215
             player = L[0]
             offered = []
             if state.tracks[L[0]] >= L[1] * (len(state.zones[18 + L[0]]) + 1):
@@ -2706,12 +2710,12 @@ def s_research_choices(state, frame):
                 player,
                 fill_prompt(
                     ("Keep ", " for ", " MC?"),
-                    [label_of(ENTITY_LABELS, L[2]), text_of(L[1])],
+                    [(label_of(ENTITY_LABELS, L[2]), L[2]), text_of(L[1])],
                 ),
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:221:9",
+                "spec/terraforming_mars/05_generation.rules:215:9",
                 (L[2],),
             )
             frame[1] = 2
@@ -2719,10 +2723,10 @@ def s_research_choices(state, frame):
         if pc == 2:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/05_generation.rules:222
+                # spec: spec/terraforming_mars/05_generation.rules:216
                 move_card(state, L[2], 18 + L[0])
             elif k == 1:
-                # spec: spec/terraforming_mars/05_generation.rules:223
+                # spec: spec/terraforming_mars/05_generation.rules:217
                 move_card(state, L[2], 2)
             L[4] = L[4] + 1
             pc = 1
@@ -2733,16 +2737,16 @@ def s_research_choices(state, frame):
 
 
 def s_research_phase(state, frame):
-    "phase research_phase (spec/terraforming_mars/05_generation.rules:231)"
-    # L: 0 q, 1 items and 2 index of the loop at line 233
+    "phase research_phase (spec/terraforming_mars/05_generation.rules:225)"
+    # L: 0 q, 1 items and 2 index of the loop at line 227
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:232
+            # spec: spec/terraforming_mars/05_generation.rules:226
             for L[0] in range(state.params["players"]):
                 p_deal(state, 4, zone_value(13 + L[0]))
-            # spec: spec/terraforming_mars/05_generation.rules:233
+            # spec: spec/terraforming_mars/05_generation.rules:227
             L[1] = list(range(state.params["players"]))
             L[2] = 0
             pc = 1
@@ -2759,7 +2763,7 @@ def s_research_phase(state, frame):
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:234
+            # spec: spec/terraforming_mars/05_generation.rules:228
             for L[0] in range(state.params["players"]):
                 p_research_pay(state, L[0], 3)
             state.frames.pop()
@@ -2767,15 +2771,15 @@ def s_research_phase(state, frame):
 
 
 def s_final_greeneries(state, frame):
-    "procedure final_greeneries (spec/terraforming_mars/05_generation.rules:259)"
+    "procedure final_greeneries (spec/terraforming_mars/05_generation.rules:253)"
     # L: 0 p, 1 going
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:260
+            # spec: spec/terraforming_mars/05_generation.rules:254
             L[1] = True
-            # spec: spec/terraforming_mars/05_generation.rules:261
+            # spec: spec/terraforming_mars/05_generation.rules:255
             pc = 1
         if pc == 1:
             if not (
@@ -2787,8 +2791,8 @@ def s_final_greeneries(state, frame):
             ):
                 pc = 5
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:261:5")
-            # spec: spec/terraforming_mars/05_generation.rules:262
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:255:5")
+            # spec: spec/terraforming_mars/05_generation.rules:256
             player = L[0]
             offered = []
             offered.append(0)
@@ -2805,7 +2809,7 @@ def s_final_greeneries(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:262:9",
+                "spec/terraforming_mars/05_generation.rules:256:9",
             )
             frame[1] = 2
             return
@@ -2818,12 +2822,12 @@ def s_final_greeneries(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:263
+            # spec: spec/terraforming_mars/05_generation.rules:257
             frame[1] = 1
             state.frames.append(new_frame(16, [L[0]]))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:264
+            # spec: spec/terraforming_mars/05_generation.rules:258
             L[1] = False
             pc = 1
             continue
@@ -2833,67 +2837,67 @@ def s_final_greeneries(state, frame):
 
 
 def s_final_scoring(state, frame):
-    "procedure final_scoring (spec/terraforming_mars/05_generation.rules:270)"
-    # L: 0 q, 1 rounds left of the repeat at line 272
+    "procedure final_scoring (spec/terraforming_mars/05_generation.rules:264)"
+    # L: 0 q, 1 rounds left of the repeat at line 266
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:271
+            # spec: spec/terraforming_mars/05_generation.rules:265
             state.vars[1] = state.vars[0]
             state.stamps[32] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:272
+            # spec: spec/terraforming_mars/05_generation.rules:266
             L[1] = d_seat_count(state)
             pc = 1
         if pc == 1:
             if L[1] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/terraforming_mars/05_generation.rules:272:5")
-            # spec: spec/terraforming_mars/05_generation.rules:273
+            tick(state, "repeat", "spec/terraforming_mars/05_generation.rules:266:5")
+            # spec: spec/terraforming_mars/05_generation.rules:267
             frame[1] = 2
             state.frames.append(new_frame(23, [state.vars[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:274
+            # spec: spec/terraforming_mars/05_generation.rules:268
             state.vars[1] = bounded(
                 (
                     None
                     if state.vars[1] is None
                     else (state.vars[1] + 1) % state.params["players"]
                 ),
-                "spec/terraforming_mars/05_generation.rules:274:9",
+                "spec/terraforming_mars/05_generation.rules:268:9",
             )
             state.stamps[32] += 1
             L[1] = L[1] - 1
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:276
+            # spec: spec/terraforming_mars/05_generation.rules:270
             for L[0] in range(state.params["players"]):
                 log_line(
                     state,
                     " ".join(
                         [PLAYER_LABELS[L[0]], "scores", text_of(d_score(state, L[0]))]
                     ),
-                    "spec/terraforming_mars/05_generation.rules:276:24",
+                    "spec/terraforming_mars/05_generation.rules:270:24",
                 )
-            # spec: spec/terraforming_mars/05_generation.rules:278
+            # spec: spec/terraforming_mars/05_generation.rules:272
             for L[0] in range(state.params["players"]):
-                # spec: spec/terraforming_mars/05_generation.rules:279
+                # spec: spec/terraforming_mars/05_generation.rules:273
                 if walk_32(state, L):
                     end_game(
                         state,
                         L[0],
                         "most victory points",
-                        "spec/terraforming_mars/05_generation.rules:279:60",
+                        "spec/terraforming_mars/05_generation.rules:273:60",
                     )
-            # spec: spec/terraforming_mars/05_generation.rules:281
+            # spec: spec/terraforming_mars/05_generation.rules:275
             end_game(
                 state,
                 None,
                 "tie in points and MC",
-                "spec/terraforming_mars/05_generation.rules:281:5",
+                "spec/terraforming_mars/05_generation.rules:275:5",
             )
             state.frames.pop()
             return
@@ -2929,7 +2933,7 @@ def s_buy_choices(state, frame):
                 player,
                 fill_prompt(
                     ("Keep ", " for ", " MC?"),
-                    [label_of(ENTITY_LABELS, L[3]), text_of(L[1])],
+                    [(label_of(ENTITY_LABELS, L[3]), L[3]), text_of(L[1])],
                 ),
                 ids,
                 labels,
@@ -3146,13 +3150,13 @@ def s_standard_setup(state, frame):
 
 
 def s_apply_box(state, frame):
-    "procedure apply_box (spec/terraforming_mars/07_cards.rules:28)"
+    "procedure apply_box (spec/terraforming_mars/07_cards.rules:27)"
     # L: 0 p, 1 c, 2 r
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:29
+            # spec: spec/terraforming_mars/07_cards.rules:28
             for L[2] in N_resource:
                 slot = 30 + NI_resource[L[2]] * 5 + L[0]
                 place = NI_resource[L[2]]
@@ -3164,7 +3168,7 @@ def s_apply_box(state, frame):
                     ),
                 )
                 state.stamps[8] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:30
+            # spec: spec/terraforming_mars/07_cards.rules:29
             if (
                 A_box_hit[L[1]]
                 if L[1] is not None
@@ -3172,7 +3176,7 @@ def s_apply_box(state, frame):
                     A_box_hit,
                     L[1],
                     "box_hit",
-                    "spec/terraforming_mars/07_cards.rules:30:8",
+                    "spec/terraforming_mars/07_cards.rules:29:8",
                 )
             ) > 0:
                 pc = 1
@@ -3192,7 +3196,7 @@ def s_apply_box(state, frame):
                                 A_box_hits,
                                 L[1],
                                 "box_hits",
-                                "spec/terraforming_mars/07_cards.rules:30:48",
+                                "spec/terraforming_mars/07_cards.rules:29:48",
                             )
                         ),
                         (
@@ -3202,7 +3206,7 @@ def s_apply_box(state, frame):
                                 A_box_hit,
                                 L[1],
                                 "box_hit",
-                                "spec/terraforming_mars/07_cards.rules:30:60",
+                                "spec/terraforming_mars/07_cards.rules:29:60",
                             )
                         ),
                     ]
@@ -3216,13 +3220,13 @@ def s_apply_box(state, frame):
 
 
 def s_lower_any_production(state, frame):
-    "procedure lower_any_production (spec/terraforming_mars/07_cards.rules:38)"
+    "procedure lower_any_production (spec/terraforming_mars/07_cards.rules:37)"
     # L: 0 p, 1 r, 2 n, 3 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:39
+            # spec: spec/terraforming_mars/07_cards.rules:38
             player = L[0]
             offered = []
             if walk_33(state, L):
@@ -3240,7 +3244,7 @@ def s_lower_any_production(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:39:5",
+                "spec/terraforming_mars/07_cards.rules:38:5",
             )
             frame[1] = 1
             return
@@ -3253,7 +3257,7 @@ def s_lower_any_production(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/07_cards.rules:41
+            # spec: spec/terraforming_mars/07_cards.rules:40
             player = L[0]
             values = [
                 c_q
@@ -3269,13 +3273,13 @@ def s_lower_any_production(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:41:13",
+                "spec/terraforming_mars/07_cards.rules:40:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:42
+            # spec: spec/terraforming_mars/07_cards.rules:41
             slot = 30 + NI_resource[L[1]] * 5 + L[3]
             place = NI_resource[L[1]]
             state.tracks[slot] = max(
@@ -3290,13 +3294,13 @@ def s_lower_any_production(state, frame):
 
 
 def s_remove_any_plants(state, frame):
-    "procedure remove_any_plants (spec/terraforming_mars/07_cards.rules:47)"
+    "procedure remove_any_plants (spec/terraforming_mars/07_cards.rules:46)"
     # L: 0 p, 1 n, 2 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:48
+            # spec: spec/terraforming_mars/07_cards.rules:47
             player = L[0]
             offered = []
             if walk_34(state):
@@ -3314,7 +3318,7 @@ def s_remove_any_plants(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:48:5",
+                "spec/terraforming_mars/07_cards.rules:47:5",
             )
             frame[1] = 1
             return
@@ -3327,7 +3331,7 @@ def s_remove_any_plants(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/07_cards.rules:51
+            # spec: spec/terraforming_mars/07_cards.rules:50
             player = L[0]
             values = [
                 c_q
@@ -3342,13 +3346,13 @@ def s_remove_any_plants(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:51:13",
+                "spec/terraforming_mars/07_cards.rules:50:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:52
+            # spec: spec/terraforming_mars/07_cards.rules:51
             state.tracks[15 + L[2]] = max(
                 0,
                 min(9999, state.tracks[15 + L[2]] - min(L[1], state.tracks[15 + L[2]])),
@@ -3446,7 +3450,7 @@ def s_spend_or_add(state, frame):
             ask(
                 state,
                 player,
-                fill_prompt(("Use ", ""), [label_of(ENTITY_LABELS, L[1])]),
+                fill_prompt(("Use ", ""), [(label_of(ENTITY_LABELS, L[1]), L[1])]),
                 ids,
                 labels,
                 offered,
@@ -3501,23 +3505,23 @@ def s_smelt(state, frame):
 
 
 def s_start(state, frame):
-    "start (spec/terraforming_mars/05_generation.rules:287)"
+    "start (spec/terraforming_mars/05_generation.rules:281)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:288
+            # spec: spec/terraforming_mars/05_generation.rules:282
             frame[1] = 1
             state.frames.append(new_frame(26, [UNBOUND] * 13))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/05_generation.rules:289
+            # spec: spec/terraforming_mars/05_generation.rules:283
             frame[1] = 2
             state.frames.append(new_frame(20, [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:290
+            # spec: spec/terraforming_mars/05_generation.rules:284
             p_production_phase(state)
-            # spec: spec/terraforming_mars/05_generation.rules:291
+            # spec: spec/terraforming_mars/05_generation.rules:285
             pc = 3
         if pc == 3:
             if not (
@@ -3530,36 +3534,36 @@ def s_start(state, frame):
             ):
                 pc = 6
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:291:5")
-            # spec: spec/terraforming_mars/05_generation.rules:292
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:285:5")
+            # spec: spec/terraforming_mars/05_generation.rules:286
             state.tracks[73] = max(1, min(99, state.tracks[73] + 1))
             state.stamps[14] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:293
+            # spec: spec/terraforming_mars/05_generation.rules:287
             state.vars[0] = bounded(
                 (
                     None
                     if state.vars[0] is None
                     else (state.vars[0] + 1) % state.params["players"]
                 ),
-                "spec/terraforming_mars/05_generation.rules:293:9",
+                "spec/terraforming_mars/05_generation.rules:287:9",
             )
             state.stamps[31] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:294
+            # spec: spec/terraforming_mars/05_generation.rules:288
             frame[1] = 4
             state.frames.append(new_frame(22, [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:295
+            # spec: spec/terraforming_mars/05_generation.rules:289
             frame[1] = 5
             state.frames.append(new_frame(20, [UNBOUND] * 1))
             return
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:296
+            # spec: spec/terraforming_mars/05_generation.rules:290
             p_production_phase(state)
             pc = 3
             continue
         if pc == 6:
-            # spec: spec/terraforming_mars/05_generation.rules:298
+            # spec: spec/terraforming_mars/05_generation.rules:292
             state.frames.pop()
             state.frames.append(new_frame(24, [UNBOUND] * 2))
             return
@@ -3594,77 +3598,77 @@ def sac_unmi(state, frame):
 
 
 def sev_deep_well_heating(state, frame):
-    "event of deep_well_heating (spec/terraforming_mars/07_cards.rules:67)"
+    "event of deep_well_heating (spec/terraforming_mars/07_cards.rules:66)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:68
+            # spec: spec/terraforming_mars/07_cards.rules:67
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:69
+            # spec: spec/terraforming_mars/07_cards.rules:68
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
 def sev_cloud_seeding(state, frame):
-    "event of cloud_seeding (spec/terraforming_mars/07_cards.rules:74)"
+    "event of cloud_seeding (spec/terraforming_mars/07_cards.rules:73)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:74
+    # spec: spec/terraforming_mars/07_cards.rules:73
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_methane_from_titan(state, frame):
-    "event of methane_from_titan (spec/terraforming_mars/07_cards.rules:78)"
+    "event of methane_from_titan (spec/terraforming_mars/07_cards.rules:77)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:78
+    # spec: spec/terraforming_mars/07_cards.rules:77
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_black_polar_dust(state, frame):
-    "event of black_polar_dust (spec/terraforming_mars/07_cards.rules:81)"
+    "event of black_polar_dust (spec/terraforming_mars/07_cards.rules:80)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:82
+            # spec: spec/terraforming_mars/07_cards.rules:81
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:83
+            # spec: spec/terraforming_mars/07_cards.rules:82
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_eos_chasma_national_park(state, frame):
-    "event of eos_chasma_national_park (spec/terraforming_mars/07_cards.rules:88)"
+    "event of eos_chasma_national_park (spec/terraforming_mars/07_cards.rules:87)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:89
+            # spec: spec/terraforming_mars/07_cards.rules:88
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:90
+            # spec: spec/terraforming_mars/07_cards.rules:89
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
             state.stamps[5] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:91
+            # spec: spec/terraforming_mars/07_cards.rules:90
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "animals", 1, None] + [UNBOUND] * 1)
@@ -3673,78 +3677,78 @@ def sev_eos_chasma_national_park(state, frame):
 
 
 def sev_lunar_beam(state, frame):
-    "event of lunar_beam (spec/terraforming_mars/07_cards.rules:96)"
+    "event of lunar_beam (spec/terraforming_mars/07_cards.rules:95)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:96
+    # spec: spec/terraforming_mars/07_cards.rules:95
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_asteroid_mining(state, frame):
-    "event of asteroid_mining (spec/terraforming_mars/07_cards.rules:100)"
+    "event of asteroid_mining (spec/terraforming_mars/07_cards.rules:99)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:100
+    # spec: spec/terraforming_mars/07_cards.rules:99
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_food_factory(state, frame):
-    "event of food_factory (spec/terraforming_mars/07_cards.rules:104)"
+    "event of food_factory (spec/terraforming_mars/07_cards.rules:103)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:104
+    # spec: spec/terraforming_mars/07_cards.rules:103
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_archaebacteria(state, frame):
-    "event of archaebacteria (spec/terraforming_mars/07_cards.rules:107)"
+    "event of archaebacteria (spec/terraforming_mars/07_cards.rules:106)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:107
+    # spec: spec/terraforming_mars/07_cards.rules:106
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_carbonate_processing(state, frame):
-    "event of carbonate_processing (spec/terraforming_mars/07_cards.rules:111)"
+    "event of carbonate_processing (spec/terraforming_mars/07_cards.rules:110)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:111
+    # spec: spec/terraforming_mars/07_cards.rules:110
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_nuclear_power(state, frame):
-    "event of nuclear_power (spec/terraforming_mars/07_cards.rules:115)"
+    "event of nuclear_power (spec/terraforming_mars/07_cards.rules:114)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:115
+    # spec: spec/terraforming_mars/07_cards.rules:114
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_algae(state, frame):
-    "event of algae (spec/terraforming_mars/07_cards.rules:118)"
+    "event of algae (spec/terraforming_mars/07_cards.rules:117)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:119
+            # spec: spec/terraforming_mars/07_cards.rules:118
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:120
+            # spec: spec/terraforming_mars/07_cards.rules:119
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3752,28 +3756,28 @@ def sev_algae(state, frame):
 
 
 def sev_adapted_lichen(state, frame):
-    "event of adapted_lichen (spec/terraforming_mars/07_cards.rules:124)"
+    "event of adapted_lichen (spec/terraforming_mars/07_cards.rules:123)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:124
+    # spec: spec/terraforming_mars/07_cards.rules:123
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_kelp_farming(state, frame):
-    "event of kelp_farming (spec/terraforming_mars/07_cards.rules:128)"
+    "event of kelp_farming (spec/terraforming_mars/07_cards.rules:127)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:129
+            # spec: spec/terraforming_mars/07_cards.rules:128
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:130
+            # spec: spec/terraforming_mars/07_cards.rules:129
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3781,28 +3785,28 @@ def sev_kelp_farming(state, frame):
 
 
 def sev_beam_from_a_thorium_asteroid(state, frame):
-    "event of beam_from_a_thorium_asteroid (spec/terraforming_mars/07_cards.rules:135)"
+    "event of beam_from_a_thorium_asteroid (spec/terraforming_mars/07_cards.rules:134)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:135
+    # spec: spec/terraforming_mars/07_cards.rules:134
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_trees(state, frame):
-    "event of trees (spec/terraforming_mars/07_cards.rules:138)"
+    "event of trees (spec/terraforming_mars/07_cards.rules:137)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:139
+            # spec: spec/terraforming_mars/07_cards.rules:138
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:140
+            # spec: spec/terraforming_mars/07_cards.rules:139
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3810,18 +3814,18 @@ def sev_trees(state, frame):
 
 
 def sev_solar_wind_power(state, frame):
-    "event of solar_wind_power (spec/terraforming_mars/07_cards.rules:145)"
+    "event of solar_wind_power (spec/terraforming_mars/07_cards.rules:144)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:146
+            # spec: spec/terraforming_mars/07_cards.rules:145
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:147
+            # spec: spec/terraforming_mars/07_cards.rules:146
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 2))
             state.stamps[4] += 1
             state.frames.pop()
@@ -3829,28 +3833,28 @@ def sev_solar_wind_power(state, frame):
 
 
 def sev_giant_space_mirror(state, frame):
-    "event of giant_space_mirror (spec/terraforming_mars/07_cards.rules:152)"
+    "event of giant_space_mirror (spec/terraforming_mars/07_cards.rules:151)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:152
+    # spec: spec/terraforming_mars/07_cards.rules:151
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_grass(state, frame):
-    "event of grass (spec/terraforming_mars/07_cards.rules:155)"
+    "event of grass (spec/terraforming_mars/07_cards.rules:154)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:156
+            # spec: spec/terraforming_mars/07_cards.rules:155
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:157
+            # spec: spec/terraforming_mars/07_cards.rules:156
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3858,18 +3862,18 @@ def sev_grass(state, frame):
 
 
 def sev_heather(state, frame):
-    "event of heather (spec/terraforming_mars/07_cards.rules:161)"
+    "event of heather (spec/terraforming_mars/07_cards.rules:160)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:162
+            # spec: spec/terraforming_mars/07_cards.rules:161
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:163
+            # spec: spec/terraforming_mars/07_cards.rules:162
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3877,28 +3881,28 @@ def sev_heather(state, frame):
 
 
 def sev_peroxide_power(state, frame):
-    "event of peroxide_power (spec/terraforming_mars/07_cards.rules:168)"
+    "event of peroxide_power (spec/terraforming_mars/07_cards.rules:167)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:168
+    # spec: spec/terraforming_mars/07_cards.rules:167
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_bushes(state, frame):
-    "event of bushes (spec/terraforming_mars/07_cards.rules:171)"
+    "event of bushes (spec/terraforming_mars/07_cards.rules:170)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:172
+            # spec: spec/terraforming_mars/07_cards.rules:171
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:173
+            # spec: spec/terraforming_mars/07_cards.rules:172
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3906,33 +3910,33 @@ def sev_bushes(state, frame):
 
 
 def sev_fueled_generators(state, frame):
-    "event of fueled_generators (spec/terraforming_mars/07_cards.rules:181)"
+    "event of fueled_generators (spec/terraforming_mars/07_cards.rules:180)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:181
+    # spec: spec/terraforming_mars/07_cards.rules:180
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_solar_power(state, frame):
-    "event of solar_power (spec/terraforming_mars/07_cards.rules:189)"
+    "event of solar_power (spec/terraforming_mars/07_cards.rules:188)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:189
+    # spec: spec/terraforming_mars/07_cards.rules:188
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_artificial_photosynthesis(state, frame):
-    "event of artificial_photosynthesis (spec/terraforming_mars/07_cards.rules:195)"
+    "event of artificial_photosynthesis (spec/terraforming_mars/07_cards.rules:194)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:196
+            # spec: spec/terraforming_mars/07_cards.rules:195
             player = L[0]
             offered = []
             offered.append(0)
@@ -3949,19 +3953,19 @@ def sev_artificial_photosynthesis(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:196:9",
+                "spec/terraforming_mars/07_cards.rules:195:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/07_cards.rules:197
+                # spec: spec/terraforming_mars/07_cards.rules:196
                 slot = 50 + L[0]
                 state.tracks[slot] = max(0, min(999, state.tracks[slot] + 2))
                 state.stamps[8] += 1
             elif k == 1:
-                # spec: spec/terraforming_mars/07_cards.rules:198
+                # spec: spec/terraforming_mars/07_cards.rules:197
                 slot = 45 + L[0]
                 state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
                 state.stamps[8] += 1
@@ -3970,28 +3974,28 @@ def sev_artificial_photosynthesis(state, frame):
 
 
 def sev_geothermal_power(state, frame):
-    "event of geothermal_power (spec/terraforming_mars/07_cards.rules:204)"
+    "event of geothermal_power (spec/terraforming_mars/07_cards.rules:203)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:204
+    # spec: spec/terraforming_mars/07_cards.rules:203
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_farming(state, frame):
-    "event of farming (spec/terraforming_mars/07_cards.rules:207)"
+    "event of farming (spec/terraforming_mars/07_cards.rules:206)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:208
+            # spec: spec/terraforming_mars/07_cards.rules:207
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:209
+            # spec: spec/terraforming_mars/07_cards.rules:208
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3999,18 +4003,18 @@ def sev_farming(state, frame):
 
 
 def sev_moss(state, frame):
-    "event of moss (spec/terraforming_mars/07_cards.rules:216)"
+    "event of moss (spec/terraforming_mars/07_cards.rules:215)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:217
+            # spec: spec/terraforming_mars/07_cards.rules:216
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:218
+            # spec: spec/terraforming_mars/07_cards.rules:217
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] - 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4018,96 +4022,96 @@ def sev_moss(state, frame):
 
 
 def sev_ghg_factories(state, frame):
-    "event of ghg_factories (spec/terraforming_mars/07_cards.rules:223)"
+    "event of ghg_factories (spec/terraforming_mars/07_cards.rules:222)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:223
+    # spec: spec/terraforming_mars/07_cards.rules:222
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_fusion_power(state, frame):
-    "event of fusion_power (spec/terraforming_mars/07_cards.rules:233)"
+    "event of fusion_power (spec/terraforming_mars/07_cards.rules:232)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:233
+    # spec: spec/terraforming_mars/07_cards.rules:232
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_great_dam(state, frame):
-    "event of great_dam (spec/terraforming_mars/07_cards.rules:243)"
+    "event of great_dam (spec/terraforming_mars/07_cards.rules:242)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:243
+    # spec: spec/terraforming_mars/07_cards.rules:242
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_strip_mine(state, frame):
-    "event of strip_mine (spec/terraforming_mars/07_cards.rules:247)"
+    "event of strip_mine (spec/terraforming_mars/07_cards.rules:246)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:248
+            # spec: spec/terraforming_mars/07_cards.rules:247
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:249
+            # spec: spec/terraforming_mars/07_cards.rules:248
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], 2] + [UNBOUND] * 1))
             return
 
 
 def sev_wave_power(state, frame):
-    "event of wave_power (spec/terraforming_mars/07_cards.rules:253)"
+    "event of wave_power (spec/terraforming_mars/07_cards.rules:252)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:253
+    # spec: spec/terraforming_mars/07_cards.rules:252
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_power_plant_card(state, frame):
-    "event of power_plant_card (spec/terraforming_mars/07_cards.rules:257)"
+    "event of power_plant_card (spec/terraforming_mars/07_cards.rules:256)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:257
+    # spec: spec/terraforming_mars/07_cards.rules:256
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_tectonic_stress_power(state, frame):
-    "event of tectonic_stress_power (spec/terraforming_mars/07_cards.rules:261)"
+    "event of tectonic_stress_power (spec/terraforming_mars/07_cards.rules:260)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:261
+    # spec: spec/terraforming_mars/07_cards.rules:260
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_nitrophilic_moss(state, frame):
-    "event of nitrophilic_moss (spec/terraforming_mars/07_cards.rules:264)"
+    "event of nitrophilic_moss (spec/terraforming_mars/07_cards.rules:263)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:265
+            # spec: spec/terraforming_mars/07_cards.rules:264
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:266
+            # spec: spec/terraforming_mars/07_cards.rules:265
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] - 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4115,19 +4119,19 @@ def sev_nitrophilic_moss(state, frame):
 
 
 def sev_insulation(state, frame):
-    "event of insulation (spec/terraforming_mars/07_cards.rules:273)"
+    "event of insulation (spec/terraforming_mars/07_cards.rules:272)"
     # L: 0 you, 1 this, 2 x
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:274
+            # spec: spec/terraforming_mars/07_cards.rules:273
             player = L[0]
             values = list(
                 int_range(
                     1,
                     state.tracks[55 + L[0]],
-                    "spec/terraforming_mars/07_cards.rules:274:26",
+                    "spec/terraforming_mars/07_cards.rules:273:26",
                 )
             )
             ids, labels = option_names(values)
@@ -4138,17 +4142,17 @@ def sev_insulation(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:274:9",
+                "spec/terraforming_mars/07_cards.rules:273:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:275
+            # spec: spec/terraforming_mars/07_cards.rules:274
             slot = 55 + L[0]
             state.tracks[slot] = max(0, min(999, state.tracks[slot] - L[2]))
             state.stamps[8] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:276
+            # spec: spec/terraforming_mars/07_cards.rules:275
             slot = 30 + L[0]
             state.tracks[slot] = max(-5, min(999, state.tracks[slot] + L[2]))
             state.stamps[8] += 1
@@ -4157,86 +4161,86 @@ def sev_insulation(state, frame):
 
 
 def sev_designed_microorganisms(state, frame):
-    "event of designed_microorganisms (spec/terraforming_mars/07_cards.rules:281)"
+    "event of designed_microorganisms (spec/terraforming_mars/07_cards.rules:280)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:281
+    # spec: spec/terraforming_mars/07_cards.rules:280
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_industrial_microbes(state, frame):
-    "event of industrial_microbes (spec/terraforming_mars/07_cards.rules:285)"
+    "event of industrial_microbes (spec/terraforming_mars/07_cards.rules:284)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:285
+    # spec: spec/terraforming_mars/07_cards.rules:284
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_lichen(state, frame):
-    "event of lichen (spec/terraforming_mars/07_cards.rules:288)"
+    "event of lichen (spec/terraforming_mars/07_cards.rules:287)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:288
+    # spec: spec/terraforming_mars/07_cards.rules:287
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_micro_mills(state, frame):
-    "event of micro_mills (spec/terraforming_mars/07_cards.rules:291)"
+    "event of micro_mills (spec/terraforming_mars/07_cards.rules:290)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:291
+    # spec: spec/terraforming_mars/07_cards.rules:290
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_magnetic_field_generators(state, frame):
-    "event of magnetic_field_generators (spec/terraforming_mars/07_cards.rules:295)"
+    "event of magnetic_field_generators (spec/terraforming_mars/07_cards.rules:294)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:296
+            # spec: spec/terraforming_mars/07_cards.rules:295
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:297
+            # spec: spec/terraforming_mars/07_cards.rules:296
             p_raise_tr(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_windmills(state, frame):
-    "event of windmills (spec/terraforming_mars/07_cards.rules:302)"
+    "event of windmills (spec/terraforming_mars/07_cards.rules:301)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:302
+    # spec: spec/terraforming_mars/07_cards.rules:301
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_tundra_farming(state, frame):
-    "event of tundra_farming (spec/terraforming_mars/07_cards.rules:306)"
+    "event of tundra_farming (spec/terraforming_mars/07_cards.rules:305)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:307
+            # spec: spec/terraforming_mars/07_cards.rules:306
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:308
+            # spec: spec/terraforming_mars/07_cards.rules:307
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4244,36 +4248,36 @@ def sev_tundra_farming(state, frame):
 
 
 def sev_magnetic_field_dome(state, frame):
-    "event of magnetic_field_dome (spec/terraforming_mars/07_cards.rules:313)"
+    "event of magnetic_field_dome (spec/terraforming_mars/07_cards.rules:312)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:314
+            # spec: spec/terraforming_mars/07_cards.rules:313
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:315
+            # spec: spec/terraforming_mars/07_cards.rules:314
             p_raise_tr(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def sev_noctis_farming(state, frame):
-    "event of noctis_farming (spec/terraforming_mars/07_cards.rules:320)"
+    "event of noctis_farming (spec/terraforming_mars/07_cards.rules:319)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:321
+            # spec: spec/terraforming_mars/07_cards.rules:320
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:322
+            # spec: spec/terraforming_mars/07_cards.rules:321
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4281,68 +4285,68 @@ def sev_noctis_farming(state, frame):
 
 
 def sev_heat_trappers(state, frame):
-    "event of heat_trappers (spec/terraforming_mars/07_cards.rules:327)"
+    "event of heat_trappers (spec/terraforming_mars/07_cards.rules:326)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:327
+    # spec: spec/terraforming_mars/07_cards.rules:326
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_soil_factory(state, frame):
-    "event of soil_factory (spec/terraforming_mars/07_cards.rules:331)"
+    "event of soil_factory (spec/terraforming_mars/07_cards.rules:330)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:331
+    # spec: spec/terraforming_mars/07_cards.rules:330
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_biomass_combustors(state, frame):
-    "event of biomass_combustors (spec/terraforming_mars/07_cards.rules:335)"
+    "event of biomass_combustors (spec/terraforming_mars/07_cards.rules:334)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:335
+    # spec: spec/terraforming_mars/07_cards.rules:334
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_immigration_shuttles(state, frame):
-    "event of immigration_shuttles (spec/terraforming_mars/07_cards.rules:342)"
+    "event of immigration_shuttles (spec/terraforming_mars/07_cards.rules:341)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:342
+    # spec: spec/terraforming_mars/07_cards.rules:341
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_soletta(state, frame):
-    "event of soletta (spec/terraforming_mars/07_cards.rules:345)"
+    "event of soletta (spec/terraforming_mars/07_cards.rules:344)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:345
+    # spec: spec/terraforming_mars/07_cards.rules:344
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_rad_chem_factory(state, frame):
-    "event of rad_chem_factory (spec/terraforming_mars/07_cards.rules:349)"
+    "event of rad_chem_factory (spec/terraforming_mars/07_cards.rules:348)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:350
+            # spec: spec/terraforming_mars/07_cards.rules:349
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:351
+            # spec: spec/terraforming_mars/07_cards.rules:350
             p_raise_tr(state, L[0], 2)
             state.frames.pop()
             return
@@ -5354,15 +5358,13 @@ def sac_search_for_life(state, frame):
             # spec: spec/terraforming_mars/07c_active.rules:14
             for L[2] in list(state.zones[34]):
                 # spec: spec/terraforming_mars/07c_active.rules:15
-                log_line(
+                log_seen(
                     state,
-                    " ".join(
-                        [
-                            label_of(PLAYER_LABELS, L[0]),
-                            "reveals",
-                            text_of(ENTITY_LABELS[L[2]]),
-                        ]
-                    ),
+                    [
+                        label_of(PLAYER_LABELS, L[0]),
+                        "reveals",
+                        (text_of(ENTITY_LABELS[L[2]]), L[2]),
+                    ],
                     "spec/terraforming_mars/07c_active.rules:15:13",
                 )
                 # spec: spec/terraforming_mars/07c_active.rules:16

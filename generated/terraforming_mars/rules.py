@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 493873a2a2f819a4
+# Spec hash: b2148aa78094e86e
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 538c098687d76bab68d6 output 0e9e6c24bdc5661a4cf6
+# Fingerprint: source d12230c30c1e2341caa6 output b60780dfbab2c242f978
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from rulespec.runtime.frames import UNBOUND
@@ -86,37 +86,37 @@ def d_seat_no(state, v_p):
 
 def d_next_seat(state, v_p):
     "define next_seat"
-    # spec: spec/terraforming_mars/01_frame.rules:40
+    # spec: spec/terraforming_mars/01_frame.rules:36
     return None if v_p is None else (v_p + 1) % state.params["players"]
 
 
 def d_temperature_done(state):
     "define temperature_done"
-    # spec: spec/terraforming_mars/01_frame.rules:63
+    # spec: spec/terraforming_mars/01_frame.rules:59
     return state.tracks[70] >= 8
 
 
 def d_oxygen_done(state):
     "define oxygen_done"
-    # spec: spec/terraforming_mars/01_frame.rules:64
+    # spec: spec/terraforming_mars/01_frame.rules:60
     return state.tracks[71] >= 14
 
 
 def d_oceans_done(state):
     "define oceans_done"
-    # spec: spec/terraforming_mars/01_frame.rules:65
+    # spec: spec/terraforming_mars/01_frame.rules:61
     return state.tracks[72] >= 9
 
 
 def d_mars_done(state):
     "define mars_done"
-    # spec: spec/terraforming_mars/01_frame.rules:66
+    # spec: spec/terraforming_mars/01_frame.rules:62
     return state.tracks[70] >= 8 and state.tracks[71] >= 14 and state.tracks[72] >= 9
 
 
 def d_idle_seat(state, v_p):
     "define idle_seat"
-    # spec: spec/terraforming_mars/01_frame.rules:106
+    # spec: spec/terraforming_mars/01_frame.rules:102
     return (
         state.tracks[60 + v_p] == 0
         and len(state.zones[8 + v_p]) == 0
@@ -749,7 +749,7 @@ def d_goal_met(state, v_p, v_m):
                     A_goal,
                     v_m,
                     "goal",
-                    "spec/terraforming_mars/05_generation.rules:27:13",
+                    "spec/terraforming_mars/05_generation.rules:26:55",
                 )
             )
             == "mayor"
@@ -762,7 +762,7 @@ def d_goal_met(state, v_p, v_m):
                         A_goal,
                         v_m,
                         "goal",
-                        "spec/terraforming_mars/05_generation.rules:28:13",
+                        "spec/terraforming_mars/05_generation.rules:27:13",
                     )
                 )
                 == "gardener"
@@ -775,7 +775,7 @@ def d_goal_met(state, v_p, v_m):
                             A_goal,
                             v_m,
                             "goal",
-                            "spec/terraforming_mars/05_generation.rules:29:13",
+                            "spec/terraforming_mars/05_generation.rules:28:13",
                         )
                     )
                     == "builder"
@@ -793,7 +793,7 @@ def d_goal_met(state, v_p, v_m):
 
 def d_can_claim(state, v_p, v_m):
     "define can_claim"
-    # spec: spec/terraforming_mars/05_generation.rules:32
+    # spec: spec/terraforming_mars/05_generation.rules:30
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[10]
     if keeping:
@@ -828,13 +828,13 @@ def d_can_claim(state, v_p, v_m):
 
 def d_award_cost(state):
     "define award_cost"
-    # spec: spec/terraforming_mars/05_generation.rules:35
+    # spec: spec/terraforming_mars/05_generation.rules:33
     return 8 + 6 * d_awards_funded(state)
 
 
 def d_can_fund(state, v_p, v_a):
     "define can_fund"
-    # spec: spec/terraforming_mars/05_generation.rules:36
+    # spec: spec/terraforming_mars/05_generation.rules:34
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[11]
     if keeping:
@@ -864,7 +864,7 @@ def d_can_fund(state, v_p, v_a):
 
 def d_award_value(state, v_p, v_a):
     "define award_value"
-    # spec: spec/terraforming_mars/05_generation.rules:40
+    # spec: spec/terraforming_mars/05_generation.rules:38
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[12]
     if keeping:
@@ -905,7 +905,7 @@ def d_award_value(state, v_p, v_a):
                 A_measure,
                 v_a,
                 "measure",
-                "spec/terraforming_mars/05_generation.rules:41:8",
+                "spec/terraforming_mars/05_generation.rules:39:8",
             )
         )
         == "landlord"
@@ -918,7 +918,7 @@ def d_award_value(state, v_p, v_a):
                     A_measure,
                     v_a,
                     "measure",
-                    "spec/terraforming_mars/05_generation.rules:42:13",
+                    "spec/terraforming_mars/05_generation.rules:40:13",
                 )
             )
             == "banker"
@@ -932,7 +932,7 @@ def d_award_value(state, v_p, v_a):
                         A_measure,
                         v_a,
                         "measure",
-                        "spec/terraforming_mars/05_generation.rules:43:13",
+                        "spec/terraforming_mars/05_generation.rules:41:13",
                     )
                 )
                 == "scientist"
@@ -945,7 +945,7 @@ def d_award_value(state, v_p, v_a):
                             A_measure,
                             v_a,
                             "measure",
-                            "spec/terraforming_mars/05_generation.rules:44:13",
+                            "spec/terraforming_mars/05_generation.rules:42:13",
                         )
                     )
                     == "thermalist"
@@ -963,7 +963,7 @@ def d_award_value(state, v_p, v_a):
 
 def d_award_first(state, v_p, v_a):
     "define award_first"
-    # spec: spec/terraforming_mars/05_generation.rules:46
+    # spec: spec/terraforming_mars/05_generation.rules:43
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[13]
     if keeping:
@@ -998,7 +998,7 @@ def d_award_first(state, v_p, v_a):
 
 def d_award_firsts(state, v_a):
     "define award_firsts"
-    # spec: spec/terraforming_mars/05_generation.rules:48
+    # spec: spec/terraforming_mars/05_generation.rules:45
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[14]
     if keeping:
@@ -1035,7 +1035,7 @@ def d_award_firsts(state, v_a):
 
 def d_award_second(state, v_p, v_a):
     "define award_second"
-    # spec: spec/terraforming_mars/05_generation.rules:51
+    # spec: spec/terraforming_mars/05_generation.rules:48
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[15]
     if keeping:
@@ -1071,7 +1071,7 @@ def d_award_second(state, v_p, v_a):
 
 def d_award_vp(state, v_p, v_a):
     "define award_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:54
+    # spec: spec/terraforming_mars/05_generation.rules:51
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[16]
     if keeping:
@@ -1111,7 +1111,7 @@ def d_award_vp(state, v_p, v_a):
 
 def d_card_vp(state, v_p, v_c):
     "define card_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:61
+    # spec: spec/terraforming_mars/05_generation.rules:56
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[17]
     if keeping:
@@ -1134,7 +1134,7 @@ def d_card_vp(state, v_p, v_c):
             A_vp[v_c]
             if v_c is not None
             else attr_of(
-                A_vp, v_c, "vp", "spec/terraforming_mars/05_generation.rules:62:30"
+                A_vp, v_c, "vp", "spec/terraforming_mars/05_generation.rules:57:30"
             )
         )
         + 0
@@ -1142,7 +1142,7 @@ def d_card_vp(state, v_p, v_c):
             A_vp_by[v_c]
             if v_c is not None
             else attr_of(
-                A_vp_by, v_c, "vp_by", "spec/terraforming_mars/05_generation.rules:62:8"
+                A_vp_by, v_c, "vp_by", "spec/terraforming_mars/05_generation.rules:57:8"
             )
         )
         == "fixed"
@@ -1155,7 +1155,7 @@ def d_card_vp(state, v_p, v_c):
                     A_vp_per,
                     v_c,
                     "vp_per",
-                    "spec/terraforming_mars/05_generation.rules:63:51",
+                    "spec/terraforming_mars/05_generation.rules:58:51",
                 )
             )
             if (
@@ -1165,7 +1165,7 @@ def d_card_vp(state, v_p, v_c):
                     A_vp_by,
                     v_c,
                     "vp_by",
-                    "spec/terraforming_mars/05_generation.rules:63:13",
+                    "spec/terraforming_mars/05_generation.rules:58:13",
                 )
             )
             == "per_resource"
@@ -1178,7 +1178,7 @@ def d_card_vp(state, v_p, v_c):
                         A_vp_by,
                         v_c,
                         "vp_by",
-                        "spec/terraforming_mars/05_generation.rules:64:13",
+                        "spec/terraforming_mars/05_generation.rules:59:13",
                     )
                 )
                 == "per_jovian_tag"
@@ -1191,7 +1191,7 @@ def d_card_vp(state, v_p, v_c):
                             A_vp_by,
                             v_c,
                             "vp_by",
-                            "spec/terraforming_mars/05_generation.rules:65:13",
+                            "spec/terraforming_mars/05_generation.rules:60:13",
                         )
                     )
                     == "per_3_cities"
@@ -1211,7 +1211,7 @@ def d_card_vp(state, v_p, v_c):
                                 A_vp_by,
                                 v_c,
                                 "vp_by",
-                                "spec/terraforming_mars/05_generation.rules:66:13",
+                                "spec/terraforming_mars/05_generation.rules:61:13",
                             )
                         )
                         == "per_adjacent_ocean"
@@ -1230,13 +1230,13 @@ def d_card_vp(state, v_p, v_c):
 
 def d_special_vp(state, v_p, v_c):
     "define special_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:72
+    # spec: spec/terraforming_mars/05_generation.rules:66
     return 0
 
 
 def d_board_vp(state, v_p):
     "define board_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:73
+    # spec: spec/terraforming_mars/05_generation.rules:67
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[18]
     if keeping:
@@ -1267,7 +1267,7 @@ def d_board_vp(state, v_p):
 
 def d_score(state, v_p):
     "define score"
-    # spec: spec/terraforming_mars/05_generation.rules:76
+    # spec: spec/terraforming_mars/05_generation.rules:70
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[19]
     if keeping:
@@ -1324,7 +1324,7 @@ def d_score(state, v_p):
 
 def d_can_greenery_project(state, v_p):
     "define can_greenery_project"
-    # spec: spec/terraforming_mars/05_generation.rules:84
+    # spec: spec/terraforming_mars/05_generation.rules:78
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[20]
     if keeping:
@@ -1352,7 +1352,7 @@ def d_can_greenery_project(state, v_p):
 
 def d_can_city_project(state, v_p):
     "define can_city_project"
-    # spec: spec/terraforming_mars/05_generation.rules:85
+    # spec: spec/terraforming_mars/05_generation.rules:79
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[21]
     if keeping:
@@ -1380,13 +1380,13 @@ def d_can_city_project(state, v_p):
 
 def d_can_aquifer(state, v_p):
     "define can_aquifer"
-    # spec: spec/terraforming_mars/05_generation.rules:86
+    # spec: spec/terraforming_mars/05_generation.rules:80
     return state.tracks[v_p] >= 18 and state.tracks[72] < 9
 
 
 def d_any_standard_project(state, v_p):
     "define any_standard_project"
-    # spec: spec/terraforming_mars/05_generation.rules:87
+    # spec: spec/terraforming_mars/05_generation.rules:81
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[22]
     if keeping:
@@ -1427,7 +1427,7 @@ def d_any_standard_project(state, v_p):
 
 def d_can_convert_plants(state, v_p):
     "define can_convert_plants"
-    # spec: spec/terraforming_mars/05_generation.rules:146
+    # spec: spec/terraforming_mars/05_generation.rules:140
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[23]
     if keeping:
@@ -1459,7 +1459,7 @@ def d_can_convert_plants(state, v_p):
 
 def d_any_playable(state, v_p):
     "define any_playable"
-    # spec: spec/terraforming_mars/05_generation.rules:154
+    # spec: spec/terraforming_mars/05_generation.rules:148
     for c_c in state.zones[8 + v_p]:
         if d_playable(state, v_p, c_c):
             return True
@@ -1468,7 +1468,7 @@ def d_any_playable(state, v_p):
 
 def d_any_action_ready(state, v_p):
     "define any_action_ready"
-    # spec: spec/terraforming_mars/05_generation.rules:155
+    # spec: spec/terraforming_mars/05_generation.rules:149
     for c_c in state.zones[23 + v_p]:
         if not state.counters[19][c_c] == 1 and (
             c_c in ACTION_CARDS and action_allowed(state, c_c, v_p)
@@ -1479,7 +1479,7 @@ def d_any_action_ready(state, v_p):
 
 def d_beats(state, v_p, v_q):
     "define beats"
-    # spec: spec/terraforming_mars/05_generation.rules:268
+    # spec: spec/terraforming_mars/05_generation.rules:262
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[24]
     if keeping:
@@ -1574,7 +1574,7 @@ def d_box_of(state, v_p, v_c, v_r):
             A_box_by[v_c]
             if v_c is not None
             else attr_of(
-                A_box_by, v_c, "box_by", "spec/terraforming_mars/07_cards.rules:18:20"
+                A_box_by, v_c, "box_by", "spec/terraforming_mars/07_cards.rules:19:11"
             )
         )
         == "mc_per_2_building"
@@ -1588,7 +1588,7 @@ def d_box_of(state, v_p, v_c, v_r):
                     A_box_by,
                     v_c,
                     "box_by",
-                    "spec/terraforming_mars/07_cards.rules:19:25",
+                    "spec/terraforming_mars/07_cards.rules:20:16",
                 )
             )
             == "mined"
@@ -1600,14 +1600,14 @@ def d_box_of(state, v_p, v_c, v_r):
 
 def d_has_box(state, v_c):
     "define has_box"
-    # spec: spec/terraforming_mars/07_cards.rules:23
+    # spec: spec/terraforming_mars/07_cards.rules:22
     return (
         (
             (
                 A_box[v_c][0]
                 if v_c is not None
                 else attr_of(
-                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:24:29"
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
                 )[0]
             )
             != 0
@@ -1615,7 +1615,7 @@ def d_has_box(state, v_c):
                 A_box[v_c][1]
                 if v_c is not None
                 else attr_of(
-                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:24:29"
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
                 )[1]
             )
             != 0
@@ -1623,7 +1623,7 @@ def d_has_box(state, v_c):
                 A_box[v_c][2]
                 if v_c is not None
                 else attr_of(
-                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:24:29"
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
                 )[2]
             )
             != 0
@@ -1631,7 +1631,7 @@ def d_has_box(state, v_c):
                 A_box[v_c][3]
                 if v_c is not None
                 else attr_of(
-                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:24:29"
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
                 )[3]
             )
             != 0
@@ -1639,7 +1639,7 @@ def d_has_box(state, v_c):
                 A_box[v_c][4]
                 if v_c is not None
                 else attr_of(
-                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:24:29"
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
                 )[4]
             )
             != 0
@@ -1647,7 +1647,7 @@ def d_has_box(state, v_c):
                 A_box[v_c][5]
                 if v_c is not None
                 else attr_of(
-                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:24:29"
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
                 )[5]
             )
             != 0
@@ -1656,7 +1656,7 @@ def d_has_box(state, v_c):
             A_box_hit[v_c]
             if v_c is not None
             else attr_of(
-                A_box_hit, v_c, "box_hit", "spec/terraforming_mars/07_cards.rules:24:47"
+                A_box_hit, v_c, "box_hit", "spec/terraforming_mars/07_cards.rules:23:47"
             )
         )
         > 0
@@ -1664,7 +1664,7 @@ def d_has_box(state, v_c):
             A_box_by[v_c]
             if v_c is not None
             else attr_of(
-                A_box_by, v_c, "box_by", "spec/terraforming_mars/07_cards.rules:24:64"
+                A_box_by, v_c, "box_by", "spec/terraforming_mars/07_cards.rules:23:64"
             )
         )
         != "fixed_box"
@@ -1673,7 +1673,7 @@ def d_has_box(state, v_c):
 
 def d_box_affordable(state, v_p, v_c):
     "define box_affordable"
-    # spec: spec/terraforming_mars/07_cards.rules:26
+    # spec: spec/terraforming_mars/07_cards.rules:25
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[26]
     if keeping:
@@ -1706,7 +1706,7 @@ def d_box_affordable(state, v_p, v_c):
 
 def d_can_lower(state, v_q, v_r, v_n):
     "define can_lower"
-    # spec: spec/terraforming_mars/07_cards.rules:36
+    # spec: spec/terraforming_mars/07_cards.rules:35
     return state.tracks[30 + NI_resource[v_r] * 5 + v_q] - v_n >= (
         -5 if v_r == "r_mc" else 0
     )
@@ -1714,7 +1714,7 @@ def d_can_lower(state, v_q, v_r, v_n):
 
 def d_no_neighbour_tile(state, v_s):
     "define no_neighbour_tile"
-    # spec: spec/terraforming_mars/07_cards.rules:57
+    # spec: spec/terraforming_mars/07_cards.rules:56
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[27]
     if keeping:
@@ -2345,7 +2345,7 @@ def q_heat_as_mc(state, v_p):
 
 def q_power_plant_cost(state, v_p):
     "quantity power_plant_cost"
-    # spec: spec/terraforming_mars/05_generation.rules:81
+    # spec: spec/terraforming_mars/05_generation.rules:75
     value = 11
     for effect in state.effects:
         kind = effect[0]
@@ -2359,7 +2359,7 @@ def q_power_plant_cost(state, v_p):
 
 def q_greenery_plants(state, v_p):
     "quantity greenery_plants"
-    # spec: spec/terraforming_mars/05_generation.rules:145
+    # spec: spec/terraforming_mars/05_generation.rules:139
     value = 8
     for effect in state.effects:
         kind = effect[0]
@@ -2377,13 +2377,13 @@ def q_greenery_plants(state, v_p):
 
 def when_colonizer_training_camp(state, v_you, v_this):
     "when the event of colonizer_training_camp may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:63
+    # spec: spec/terraforming_mars/07_cards.rules:62
     return state.tracks[71] <= 5 + q_slack(state, v_you)
 
 
 def when_cloud_seeding(state, v_you, v_this):
     "when the event of cloud_seeding may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:74
+    # spec: spec/terraforming_mars/07_cards.rules:73
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[30 + v_you] >= -4
     )
@@ -2391,127 +2391,127 @@ def when_cloud_seeding(state, v_you, v_this):
 
 def when_methane_from_titan(state, v_you, v_this):
     "when the event of methane_from_titan may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:78
+    # spec: spec/terraforming_mars/07_cards.rules:77
     return state.tracks[71] >= 2 - q_slack(state, v_you)
 
 
 def when_black_polar_dust(state, v_you, v_this):
     "when the event of black_polar_dust may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:81
+    # spec: spec/terraforming_mars/07_cards.rules:80
     return state.tracks[30 + v_you] >= -3
 
 
 def when_eos_chasma_national_park(state, v_you, v_this):
     "when the event of eos_chasma_national_park may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:88
+    # spec: spec/terraforming_mars/07_cards.rules:87
     return d_temp_at_least(state, v_you, -12)
 
 
 def when_lunar_beam(state, v_you, v_this):
     "when the event of lunar_beam may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:96
+    # spec: spec/terraforming_mars/07_cards.rules:95
     return state.tracks[30 + v_you] >= -3
 
 
 def when_food_factory(state, v_you, v_this):
     "when the event of food_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:104
+    # spec: spec/terraforming_mars/07_cards.rules:103
     return state.tracks[45 + v_you] >= 1
 
 
 def when_archaebacteria(state, v_you, v_this):
     "when the event of archaebacteria may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:107
+    # spec: spec/terraforming_mars/07_cards.rules:106
     return d_temp_at_most(state, v_you, -18)
 
 
 def when_carbonate_processing(state, v_you, v_this):
     "when the event of carbonate_processing may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:111
+    # spec: spec/terraforming_mars/07_cards.rules:110
     return state.tracks[50 + v_you] >= 1
 
 
 def when_nuclear_power(state, v_you, v_this):
     "when the event of nuclear_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:115
+    # spec: spec/terraforming_mars/07_cards.rules:114
     return state.tracks[30 + v_you] >= -3
 
 
 def when_algae(state, v_you, v_this):
     "when the event of algae may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:118
+    # spec: spec/terraforming_mars/07_cards.rules:117
     return state.tracks[72] >= 5 - q_slack(state, v_you)
 
 
 def when_kelp_farming(state, v_you, v_this):
     "when the event of kelp_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:128
+    # spec: spec/terraforming_mars/07_cards.rules:127
     return state.tracks[72] >= 6 - q_slack(state, v_you)
 
 
 def when_beam_from_a_thorium_asteroid(state, v_you, v_this):
     "when the event of beam_from_a_thorium_asteroid may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:135
+    # spec: spec/terraforming_mars/07_cards.rules:134
     return d_tags(state, v_you, "jovian") >= 1
 
 
 def when_trees(state, v_you, v_this):
     "when the event of trees may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:138
+    # spec: spec/terraforming_mars/07_cards.rules:137
     return d_temp_at_least(state, v_you, -4)
 
 
 def when_grass(state, v_you, v_this):
     "when the event of grass may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:155
+    # spec: spec/terraforming_mars/07_cards.rules:154
     return d_temp_at_least(state, v_you, -16)
 
 
 def when_heather(state, v_you, v_this):
     "when the event of heather may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:161
+    # spec: spec/terraforming_mars/07_cards.rules:160
     return d_temp_at_least(state, v_you, -14)
 
 
 def when_peroxide_power(state, v_you, v_this):
     "when the event of peroxide_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:168
+    # spec: spec/terraforming_mars/07_cards.rules:167
     return state.tracks[30 + v_you] >= -4
 
 
 def when_bushes(state, v_you, v_this):
     "when the event of bushes may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:171
+    # spec: spec/terraforming_mars/07_cards.rules:170
     return d_temp_at_least(state, v_you, -10)
 
 
 def when_fueled_generators(state, v_you, v_this):
     "when the event of fueled_generators may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:181
+    # spec: spec/terraforming_mars/07_cards.rules:180
     return state.tracks[30 + v_you] >= -4
 
 
 def when_breathing_filters(state, v_you, v_this):
     "when the event of breathing_filters may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:192
+    # spec: spec/terraforming_mars/07_cards.rules:191
     return state.tracks[71] >= 7 - q_slack(state, v_you)
 
 
 def when_farming(state, v_you, v_this):
     "when the event of farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:207
+    # spec: spec/terraforming_mars/07_cards.rules:206
     return state.tracks[70] >= 4 - 2 * q_slack(state, v_you)
 
 
 def when_dust_seals(state, v_you, v_this):
     "when the event of dust_seals may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:213
+    # spec: spec/terraforming_mars/07_cards.rules:212
     return state.tracks[72] <= 3 + q_slack(state, v_you)
 
 
 def when_moss(state, v_you, v_this):
     "when the event of moss may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:216
+    # spec: spec/terraforming_mars/07_cards.rules:215
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[15 + v_you] >= 1
     )
@@ -2519,31 +2519,31 @@ def when_moss(state, v_you, v_this):
 
 def when_ghg_factories(state, v_you, v_this):
     "when the event of ghg_factories may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:223
+    # spec: spec/terraforming_mars/07_cards.rules:222
     return state.tracks[50 + v_you] >= 1
 
 
 def when_zeppelins(state, v_you, v_this):
     "when the event of zeppelins may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:226
+    # spec: spec/terraforming_mars/07_cards.rules:225
     return state.tracks[71] >= 5 - q_slack(state, v_you)
 
 
 def when_worms(state, v_you, v_this):
     "when the event of worms may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:229
+    # spec: spec/terraforming_mars/07_cards.rules:228
     return state.tracks[71] >= 4 - q_slack(state, v_you)
 
 
 def when_fusion_power(state, v_you, v_this):
     "when the event of fusion_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:233
+    # spec: spec/terraforming_mars/07_cards.rules:232
     return d_tags(state, v_you, "power") >= 2
 
 
 def when_advanced_ecosystems(state, v_you, v_this):
     "when the event of advanced_ecosystems may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:239
+    # spec: spec/terraforming_mars/07_cards.rules:238
     return (
         d_tags(state, v_you, "plant") >= 1
         and d_tags(state, v_you, "animal") >= 1
@@ -2553,31 +2553,31 @@ def when_advanced_ecosystems(state, v_you, v_this):
 
 def when_great_dam(state, v_you, v_this):
     "when the event of great_dam may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:243
+    # spec: spec/terraforming_mars/07_cards.rules:242
     return state.tracks[72] >= 4 - q_slack(state, v_you)
 
 
 def when_strip_mine(state, v_you, v_this):
     "when the event of strip_mine may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:247
+    # spec: spec/terraforming_mars/07_cards.rules:246
     return state.tracks[50 + v_you] >= 2
 
 
 def when_wave_power(state, v_you, v_this):
     "when the event of wave_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:253
+    # spec: spec/terraforming_mars/07_cards.rules:252
     return state.tracks[72] >= 3 - q_slack(state, v_you)
 
 
 def when_tectonic_stress_power(state, v_you, v_this):
     "when the event of tectonic_stress_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:261
+    # spec: spec/terraforming_mars/07_cards.rules:260
     return d_tags(state, v_you, "science") >= 2
 
 
 def when_nitrophilic_moss(state, v_you, v_this):
     "when the event of nitrophilic_moss may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:264
+    # spec: spec/terraforming_mars/07_cards.rules:263
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[15 + v_you] >= 2
     )
@@ -2585,73 +2585,73 @@ def when_nitrophilic_moss(state, v_you, v_this):
 
 def when_insects(state, v_you, v_this):
     "when the event of insects may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:270
+    # spec: spec/terraforming_mars/07_cards.rules:269
     return state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
 def when_insulation(state, v_you, v_this):
     "when the event of insulation may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:273
+    # spec: spec/terraforming_mars/07_cards.rules:272
     return state.tracks[55 + v_you] >= 1
 
 
 def when_designed_microorganisms(state, v_you, v_this):
     "when the event of designed_microorganisms may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:281
+    # spec: spec/terraforming_mars/07_cards.rules:280
     return d_temp_at_most(state, v_you, -14)
 
 
 def when_lichen(state, v_you, v_this):
     "when the event of lichen may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:288
+    # spec: spec/terraforming_mars/07_cards.rules:287
     return d_temp_at_least(state, v_you, -24)
 
 
 def when_magnetic_field_generators(state, v_you, v_this):
     "when the event of magnetic_field_generators may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:295
+    # spec: spec/terraforming_mars/07_cards.rules:294
     return state.tracks[50 + v_you] >= 4
 
 
 def when_windmills(state, v_you, v_this):
     "when the event of windmills may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:302
+    # spec: spec/terraforming_mars/07_cards.rules:301
     return state.tracks[71] >= 7 - q_slack(state, v_you)
 
 
 def when_tundra_farming(state, v_you, v_this):
     "when the event of tundra_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:306
+    # spec: spec/terraforming_mars/07_cards.rules:305
     return d_temp_at_least(state, v_you, -6)
 
 
 def when_magnetic_field_dome(state, v_you, v_this):
     "when the event of magnetic_field_dome may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:313
+    # spec: spec/terraforming_mars/07_cards.rules:312
     return state.tracks[50 + v_you] >= 2
 
 
 def when_noctis_farming(state, v_you, v_this):
     "when the event of noctis_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:320
+    # spec: spec/terraforming_mars/07_cards.rules:319
     return d_temp_at_least(state, v_you, -20)
 
 
 def when_soil_factory(state, v_you, v_this):
     "when the event of soil_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:331
+    # spec: spec/terraforming_mars/07_cards.rules:330
     return state.tracks[50 + v_you] >= 1
 
 
 def when_biomass_combustors(state, v_you, v_this):
     "when the event of biomass_combustors may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:335
+    # spec: spec/terraforming_mars/07_cards.rules:334
     return state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
 def when_rad_chem_factory(state, v_you, v_this):
     "when the event of rad_chem_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:349
+    # spec: spec/terraforming_mars/07_cards.rules:348
     return state.tracks[50 + v_you] >= 1
 
 
@@ -3218,7 +3218,7 @@ ACTION_CARDS = frozenset(
 
 def inv_parameters_in_range(state):
     "invariant parameters_in_range"
-    # spec: spec/terraforming_mars/01_frame.rules:96
+    # spec: spec/terraforming_mars/01_frame.rules:92
     return (
         state.tracks[70] >= -30
         and state.tracks[70] <= 8
@@ -3232,7 +3232,7 @@ def inv_parameters_in_range(state):
 
 def inv_ocean_count(state):
     "invariant ocean_count"
-    # spec: spec/terraforming_mars/01_frame.rules:99
+    # spec: spec/terraforming_mars/01_frame.rules:95
     return state.tracks[72] == len(
         [c_s for c_s in K_area if state.counters[0][c_s] > 0]
     )
@@ -3240,13 +3240,13 @@ def inv_ocean_count(state):
 
 def inv_resources_not_negative(state):
     "invariant resources_not_negative"
-    # spec: spec/terraforming_mars/01_frame.rules:101
+    # spec: spec/terraforming_mars/01_frame.rules:97
     return walk_18(state)
 
 
 def inv_empty_seats_idle(state):
     "invariant empty_seats_idle"
-    # spec: spec/terraforming_mars/01_frame.rules:107
+    # spec: spec/terraforming_mars/01_frame.rules:103
     return (
         (
             1 in range(state.params["players"])
@@ -3277,37 +3277,37 @@ def inv_empty_seats_idle(state):
 
 def inv_at_most_three_milestones(state):
     "invariant at_most_three_milestones"
-    # spec: spec/terraforming_mars/01_frame.rules:110
+    # spec: spec/terraforming_mars/01_frame.rules:106
     return d_milestones_claimed(state) <= 3
 
 
 def inv_at_most_three_awards(state):
     "invariant at_most_three_awards"
-    # spec: spec/terraforming_mars/01_frame.rules:111
+    # spec: spec/terraforming_mars/01_frame.rules:107
     return d_awards_funded(state) <= 3
 
 
 def inv_one_tile_a_space(state):
     "invariant one_tile_a_space"
-    # spec: spec/terraforming_mars/01_frame.rules:114
+    # spec: spec/terraforming_mars/01_frame.rules:110
     return walk_19(state) and walk_21(state)
 
 
 def inv_oceans_only_reserved(state):
     "invariant oceans_only_reserved"
-    # spec: spec/terraforming_mars/01_frame.rules:118
+    # spec: spec/terraforming_mars/01_frame.rules:114
     return walk_22(state)
 
 
 def inv_cities_apart(state):
     "invariant cities_apart"
-    # spec: spec/terraforming_mars/01_frame.rules:120
+    # spec: spec/terraforming_mars/01_frame.rules:116
     return walk_25(state)
 
 
 def inv_one_corporation(state):
     "invariant one_corporation"
-    # spec: spec/terraforming_mars/01_frame.rules:123
+    # spec: spec/terraforming_mars/01_frame.rules:119
     return walk_26(state)
 
 
@@ -3402,7 +3402,7 @@ def kept_1(state):
 
 
 def kept_2(state, arg_0):
-    "kept: the members of R_mars where the test at spec/terraforming_mars/05_generation.rules:41, while what it reads is unchanged"
+    "kept: the members of R_mars where the test at spec/terraforming_mars/05_generation.rules:39, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[20],
@@ -3707,7 +3707,7 @@ def walk_3(state, c_m):
 
 
 def walk_4(state, v_m):
-    "any(q in players where claimed(q, m)): spec/terraforming_mars/05_generation.rules:34"
+    "any(q in players where claimed(q, m)): spec/terraforming_mars/05_generation.rules:32"
     for x_ in range(state.params["players"]):
         if state.counters[21 + x_][v_m] == 1:
             return True
@@ -3715,7 +3715,7 @@ def walk_4(state, v_m):
 
 
 def walk_5(state, v_a, v_p):
-    "all(q in players where award_first(q, a) or award_value(q, a) <= award_value(p, a)): spec/terraforming_mars/05_generation.rules:53"
+    "all(q in players where award_first(q, a) or award_value(q, a) <= award_value(p, a)): spec/terraforming_mars/05_generation.rules:50"
     for x_ in range(state.params["players"]):
         if not (
             d_award_first(state, x_, v_a)
@@ -3742,7 +3742,7 @@ def walk_7(state, v_p):
 
 
 def walk_8(state, v_s):
-    "any(t in adjacent(s) where tiles_on(t) > 0): spec/terraforming_mars/07_cards.rules:58"
+    "any(t in adjacent(s) where tiles_on(t) > 0): spec/terraforming_mars/07_cards.rules:57"
     for x_ in ADJ[v_s]:
         if d_tiles_on(state, x_) > 0:
             return True
@@ -3832,7 +3832,7 @@ def walk_17(state, v_this, v_you):
 
 
 def walk_18(state):
-    "all(p in players where mc(p) >= 0 and steel(p) >= 0 and titanium(p) >= 0 and plants(p) >= 0 and energy(p) >= 0 and heat(p) >= 0 and production(p, r_mc) >= -5 and all(r in resource where r == r_mc or production(p, r) >= 0)): spec/terraforming_mars/01_frame.rules:102"
+    "all(p in players where mc(p) >= 0 and steel(p) >= 0 and titanium(p) >= 0 and plants(p) >= 0 and energy(p) >= 0 and heat(p) >= 0 and production(p, r_mc) >= -5 and all(r in resource where r == r_mc or production(p, r) >= 0)): spec/terraforming_mars/01_frame.rules:98"
     for x_ in range(state.params["players"]):
         if not (
             state.tracks[x_] >= 0
@@ -3855,7 +3855,7 @@ def walk_18(state):
 
 
 def walk_19(state):
-    "all(s in area where ocean_tile(s) <= 1): spec/terraforming_mars/01_frame.rules:115"
+    "all(s in area where ocean_tile(s) <= 1): spec/terraforming_mars/01_frame.rules:111"
     for x_ in K_area:
         if not (state.counters[0][x_] <= 1):
             return False
@@ -3863,7 +3863,7 @@ def walk_19(state):
 
 
 def walk_20(state, c_q):
-    "all(s in area where greenery(q, s) + city(q, s) + special(q, s) == 0 or tiles_on(s) == 1): spec/terraforming_mars/01_frame.rules:116"
+    "all(s in area where greenery(q, s) + city(q, s) + special(q, s) == 0 or tiles_on(s) == 1): spec/terraforming_mars/01_frame.rules:112"
     for x_ in K_area:
         if not (
             state.counters[1 + c_q][x_]
@@ -3877,7 +3877,7 @@ def walk_20(state, c_q):
 
 
 def walk_21(state):
-    "all(q in players where all(s in area where greenery(q, s) + city(q, s) + special(q, s) == 0 or tiles_on(s) == 1)): spec/terraforming_mars/01_frame.rules:116"
+    "all(q in players where all(s in area where greenery(q, s) + city(q, s) + special(q, s) == 0 or tiles_on(s) == 1)): spec/terraforming_mars/01_frame.rules:112"
     for x_ in range(state.params["players"]):
         if not (walk_20(state, x_)):
             return False
@@ -3885,7 +3885,7 @@ def walk_21(state):
 
 
 def walk_22(state):
-    "all(s in area where ocean_tile(s) == 0 or s.ocean_spot or land_ocean(s)): spec/terraforming_mars/01_frame.rules:119"
+    "all(s in area where ocean_tile(s) == 0 or s.ocean_spot or land_ocean(s)): spec/terraforming_mars/01_frame.rules:115"
     for x_ in K_area:
         if not (
             state.counters[0][x_] == 0
@@ -3897,7 +3897,7 @@ def walk_22(state):
 
 
 def walk_23(state, c_s):
-    "any(t in adjacent(s) where is_city(t) and not city_exempt(t)): spec/terraforming_mars/01_frame.rules:122"
+    "any(t in adjacent(s) where is_city(t) and not city_exempt(t)): spec/terraforming_mars/01_frame.rules:118"
     for x_ in ADJ[c_s]:
         if d_is_city(state, x_) and not (A_noctis[x_] or state.counters[16][x_] == 1):
             return True
@@ -3905,7 +3905,7 @@ def walk_23(state, c_s):
 
 
 def walk_24(state, c_q):
-    "all(s in area where city(q, s) == 0 or city_exempt(s) or not any(t in adjacent(s) where is_city(t) and not city_exempt(t))): spec/terraforming_mars/01_frame.rules:121"
+    "all(s in area where city(q, s) == 0 or city_exempt(s) or not any(t in adjacent(s) where is_city(t) and not city_exempt(t))): spec/terraforming_mars/01_frame.rules:117"
     for x_ in K_area:
         if not (
             state.counters[6 + c_q][x_] == 0
@@ -3917,7 +3917,7 @@ def walk_24(state, c_q):
 
 
 def walk_25(state):
-    "all(q in players where all(s in area where city(q, s) == 0 or city_exempt(s) or not any(t in adjacent(s) where is_city(t) and not city_exempt(t)))): spec/terraforming_mars/01_frame.rules:121"
+    "all(q in players where all(s in area where city(q, s) == 0 or city_exempt(s) or not any(t in adjacent(s) where is_city(t) and not city_exempt(t)))): spec/terraforming_mars/01_frame.rules:117"
     for x_ in range(state.params["players"]):
         if not (walk_24(state, x_)):
             return False
@@ -3925,7 +3925,7 @@ def walk_25(state):
 
 
 def walk_26(state):
-    "all(p in players where count(c in played(p) where c.colour == corporation) <= 1): spec/terraforming_mars/01_frame.rules:124"
+    "all(p in players where count(c in played(p) where c.colour == corporation) <= 1): spec/terraforming_mars/01_frame.rules:120"
     for x_ in range(state.params["players"]):
         if not (
             len([c_c for c_c in state.zones[23 + x_] if A_colour[c_c] == "corporation"])
@@ -3963,7 +3963,7 @@ def walk_28(state, L, c_q):
 
 
 def walk_29(state, L):
-    "any(m in milestone where can_claim(p, m)): spec/terraforming_mars/05_generation.rules:164"
+    "any(m in milestone where can_claim(p, m)): spec/terraforming_mars/05_generation.rules:158"
     for x_ in K_milestone:
         if d_can_claim(state, L[0], x_):
             return True
@@ -3971,7 +3971,7 @@ def walk_29(state, L):
 
 
 def walk_30(state, L):
-    "any(a in award where can_fund(p, a)): spec/terraforming_mars/05_generation.rules:169"
+    "any(a in award where can_fund(p, a)): spec/terraforming_mars/05_generation.rules:163"
     for x_ in K_award:
         if (
             d_seat_count(state) > 1
@@ -3984,7 +3984,7 @@ def walk_30(state, L):
 
 
 def walk_31(state):
-    "any(q in players where not passed(q)): spec/terraforming_mars/05_generation.rules:209"
+    "any(q in players where not passed(q)): spec/terraforming_mars/05_generation.rules:203"
     for x_ in range(state.params["players"]):
         if not state.tracks[74 + x_] == 1:
             return True
@@ -3992,7 +3992,7 @@ def walk_31(state):
 
 
 def walk_32(state, L):
-    "all(r in players where r == q or beats(q, r)): spec/terraforming_mars/05_generation.rules:279"
+    "all(r in players where r == q or beats(q, r)): spec/terraforming_mars/05_generation.rules:273"
     for x_ in range(state.params["players"]):
         if not (
             x_ == L[0]
@@ -4007,7 +4007,7 @@ def walk_32(state, L):
 
 
 def walk_33(state, L):
-    "any(q in players where can_lower(q, r, n)): spec/terraforming_mars/07_cards.rules:40"
+    "any(q in players where can_lower(q, r, n)): spec/terraforming_mars/07_cards.rules:39"
     for x_ in range(state.params["players"]):
         if state.tracks[30 + NI_resource[L[1]] * 5 + x_] - L[2] >= (
             -5 if L[1] == "r_mc" else 0
@@ -4017,7 +4017,7 @@ def walk_33(state, L):
 
 
 def walk_34(state):
-    "any(q in players where plants(q) > 0 and not sheltered(p, q)): spec/terraforming_mars/07_cards.rules:50"
+    "any(q in players where plants(q) > 0 and not sheltered(p, q)): spec/terraforming_mars/07_cards.rules:49"
     for x_ in range(state.params["players"]):
         if state.tracks[15 + x_] > 0:
             return True
@@ -4338,17 +4338,17 @@ POLICIES = {
         "spec/terraforming_mars/03_tiles.rules:146:5": pol_builder_core_10,
         "spec/terraforming_mars/04_economy.rules:81:9": pol_builder_core_11,
         "spec/terraforming_mars/04_economy.rules:90:9": pol_builder_core_12,
-        "spec/terraforming_mars/05_generation.rules:157:5": pol_builder_core_0,
-        "spec/terraforming_mars/05_generation.rules:159:13": pol_builder_core_1,
-        "spec/terraforming_mars/05_generation.rules:170:13": pol_builder_core_3,
-        "spec/terraforming_mars/05_generation.rules:221:9": pol_builder_core_4,
-        "spec/terraforming_mars/05_generation.rules:262:9": pol_builder_core_6,
-        "spec/terraforming_mars/05_generation.rules:91:5": pol_builder_core_5,
+        "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,
+        "spec/terraforming_mars/05_generation.rules:153:13": pol_builder_core_1,
+        "spec/terraforming_mars/05_generation.rules:164:13": pol_builder_core_3,
+        "spec/terraforming_mars/05_generation.rules:215:9": pol_builder_core_4,
+        "spec/terraforming_mars/05_generation.rules:256:9": pol_builder_core_6,
+        "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_core_5,
         "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
         "spec/terraforming_mars/06_corporations.rules:55:9": pol_builder_core_2,
-        "spec/terraforming_mars/07_cards.rules:39:5": pol_builder_core_7,
-        "spec/terraforming_mars/07_cards.rules:41:13": pol_builder_core_8,
-        "spec/terraforming_mars/07_cards.rules:51:13": pol_builder_core_9,
+        "spec/terraforming_mars/07_cards.rules:38:5": pol_builder_core_7,
+        "spec/terraforming_mars/07_cards.rules:40:13": pol_builder_core_8,
+        "spec/terraforming_mars/07_cards.rules:50:13": pol_builder_core_9,
         "spec/terraforming_mars/07b_tiles_events.rules:120:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:132:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:241:9": pol_builder_core_10,
@@ -4368,17 +4368,17 @@ POLICIES = {
         "spec/terraforming_mars/03_tiles.rules:146:5": pol_builder_core_10,
         "spec/terraforming_mars/04_economy.rules:81:9": pol_builder_core_11,
         "spec/terraforming_mars/04_economy.rules:90:9": pol_builder_core_12,
-        "spec/terraforming_mars/05_generation.rules:157:5": pol_builder_core_0,
-        "spec/terraforming_mars/05_generation.rules:159:13": pol_builder_core_1,
-        "spec/terraforming_mars/05_generation.rules:170:13": pol_builder_core_3,
-        "spec/terraforming_mars/05_generation.rules:221:9": pol_builder_core_4,
-        "spec/terraforming_mars/05_generation.rules:262:9": pol_builder_core_6,
-        "spec/terraforming_mars/05_generation.rules:91:5": pol_builder_core_5,
+        "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,
+        "spec/terraforming_mars/05_generation.rules:153:13": pol_builder_core_1,
+        "spec/terraforming_mars/05_generation.rules:164:13": pol_builder_core_3,
+        "spec/terraforming_mars/05_generation.rules:215:9": pol_builder_core_4,
+        "spec/terraforming_mars/05_generation.rules:256:9": pol_builder_core_6,
+        "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_core_5,
         "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
         "spec/terraforming_mars/06_corporations.rules:55:9": pol_builder_core_2,
-        "spec/terraforming_mars/07_cards.rules:39:5": pol_builder_core_7,
-        "spec/terraforming_mars/07_cards.rules:41:13": pol_builder_core_8,
-        "spec/terraforming_mars/07_cards.rules:51:13": pol_builder_core_9,
+        "spec/terraforming_mars/07_cards.rules:38:5": pol_builder_core_7,
+        "spec/terraforming_mars/07_cards.rules:40:13": pol_builder_core_8,
+        "spec/terraforming_mars/07_cards.rules:50:13": pol_builder_core_9,
         "spec/terraforming_mars/07b_tiles_events.rules:120:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:132:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:241:9": pol_builder_core_10,
