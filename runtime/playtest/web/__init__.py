@@ -24,11 +24,12 @@ def _imports():
     try:
         import uvicorn
 
+        from rulespec.runtime.playtest.web import slow
         from rulespec.runtime.playtest.web.server import TableServer, create_app
     except ImportError as err:
         raise WebUnavailable(f"the web table needs FastAPI and uvicorn ({err.name} is missing):"
                              f" pip install 'rulespec[web]'") from None
-    return uvicorn, TableServer, create_app
+    return uvicorn, TableServer, create_app, slow
 
 
 @dataclass
@@ -48,9 +49,10 @@ class Running:
 
 
 def prepare(table: Table, host: str = "127.0.0.1", port: int = 8000,
-            records_dir: str | Path = "records") -> tuple[Running, socket.socket]:
-    """Bind the socket (port 0: any free one) and build the app; nothing served yet."""
-    uvicorn, TableServer, create_app = _imports()
+            records_dir: str | Path = "records", limits: dict | None = None) -> tuple[Running, socket.socket]:
+    """Bind the socket (port 0: any free one) and build the app; nothing served yet.
+    `limits`: uvicorn's settings for slow and idle clients (default: slow.settings())."""
+    uvicorn, TableServer, create_app, slow = _imports()
     served = TableServer(table, Path(records_dir))
     check_folder(served.game_records)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
@@ -66,7 +68,7 @@ def prepare(table: Table, host: str = "127.0.0.1", port: int = 8000,
     shown = f"[{host}]" if ":" in host else host
     base = f"http://{shown}:{bound}"
     config = uvicorn.Config(create_app(served), log_level="warning", access_log=False,
-                            lifespan="off")
+                            lifespan="off", **(limits or slow.settings()))
     return Running(base, served.urls(base), served, uvicorn.Server(config)), sock
 
 
@@ -89,9 +91,9 @@ def serve(table: Table, host: str = "127.0.0.1", port: int = 8000, records_dir: 
 
 
 def start(table: Table, host: str = "127.0.0.1", port: int = 0,
-          records_dir: str | Path = "records") -> Running:
+          records_dir: str | Path = "records", limits: dict | None = None) -> Running:
     """Serve in a background thread; returns once the server answers."""
-    running, sock = prepare(table, host, port, records_dir)
+    running, sock = prepare(table, host, port, records_dir, limits)
     thread = threading.Thread(target=running.uvicorn.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     running.thread = thread
