@@ -20,6 +20,7 @@ from typing import Any
 
 from rulespec.runtime.files import WriteError, write_atomic
 from rulespec.runtime.game import Game
+from rulespec.runtime.logview import marks_problem
 from rulespec.runtime.params import ParamError, check_params
 from rulespec.runtime.program import Program
 from rulespec.runtime.state import SEED_HIGH, SEED_LOW, State
@@ -318,6 +319,10 @@ def _snapshot_problem(meta, data: dict[str, Any]) -> str | None:
     for key, ok in checks:
         if key in data and not ok(data[key]):  # an OPTIONAL slot may be left out
             return f"'{key}' does not fit this game"
+    marks = data.get("log_marks")
+    if marks is not None and (not isinstance(marks, list) or len(marks) != len(data.get("log") or [])
+                              or any(marks_problem(meta, m, t) for m, t in zip(marks, data["log"]))):
+        return "'log_marks' does not fit this game"
     return None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from rulespec.runtime.game import Game
+from rulespec.runtime.logview import whole_line
 from rulespec.runtime.values import text_of
 
 LOG_LINES = 12  # lines of the game log a summary ends with
@@ -70,7 +71,9 @@ def summary_lines(game: Game, backend: str, log_lines: int = LOG_LINES) -> list[
                                                for k, v in game.state.params.items()))
     lines.append("Tracks:")
     lines += tracks_lines(game)
-    log = game.state.log[-log_lines:]
+    state = game.state
+    log = [whole_line(meta, text, marks)
+           for text, marks in zip(state.log[-log_lines:], state.log_marks[-log_lines:])]
     if log:
         lines.append(f"Last {len(log)} lines of the game log:")
         lines += [f"  {line}" for line in log]

@@ -49,7 +49,7 @@ class State:
         "tracks", "vars", "counters", "zones", "location", "revealed",
         "effects", "rng", "dice", "frames", "pending", "result", "log",
         "decisions", "params", "trace", "dice_strict", "rounds", "nesting", "log_at", "rolled",
-        "shown", "blanked",
+        "shown", "blanked", "log_marks",
     )
     # Not saved: write counts and the filters kept while they hold (compiler/backends/codegen/kept.py).
     # stamps[0] counts writes of the zones, [1] of the effects, the rest those of each track,
@@ -57,7 +57,8 @@ class State:
     __slots__ = SAVED + ("stamps", "memo")
     # Slots a snapshot may lack (older records): their values when absent.
     OPTIONAL = {"trace": None, "dice_strict": False, "rounds": 0, "nesting": 0, "log_at": None,
-                "rolled": None, "shown": None, "blanked": ()}
+                "rolled": None, "shown": None, "blanked": (),
+                "log_marks": None}
 
     def __init__(self, meta: GameMeta, seed: int, params: dict[str, Any]):
         players = len(meta.players)
@@ -89,6 +90,9 @@ class State:
         self.result: dict[str, Any] | None = None
         self.log: list[str] = []
         self.log_at: list[str] = []  # per log line, the spec location of the `log` that wrote it
+        # Per log line, None or [the player it is written to or None, the cards it names as
+        # [start, end, card, slot, sight]] (log_seen): who could read each card when it was written.
+        self.log_marks: list[Any] = []
         self.decisions: int = 0
         self.params: dict[str, Any] = dict(params)
         self.trace: dict[str, int] | None = None  # "what card" -> count, when traced
@@ -120,6 +124,7 @@ class State:
         other.result = None if self.result is None else dict(self.result)
         other.log = self.log[:]
         other.log_at = self.log_at[:]
+        other.log_marks = self.log_marks[:]  # its entries are never changed
         other.decisions = self.decisions
         other.params = dict(self.params)
         other.trace = None if self.trace is None else dict(self.trace)
@@ -144,6 +149,8 @@ class State:
             setattr(state, name, value)
         if state.log_at is None:  # a snapshot from before log lines had locations
             state.log_at = [""] * len(state.log)
+        if state.log_marks is None:  # a snapshot from before lines named cards as seen
+            state.log_marks = [None] * len(state.log)
         if state.shown is None:  # a snapshot from before `show`
             state.shown = []
         state.blanked = tuple(state.blanked)
@@ -389,18 +396,69 @@ def is_active(state: State, effect: int, args: list[Any] | None) -> bool:
 
 
 def log_line(state: State, text: str, at: str) -> None:
-    """A line of the game log, with the spec line of the `log` statement that wrote it."""
+    """A line of the game log that names no card, with the spec line of the `log` that wrote it."""
     state.log.append(text)
     state.log_at.append(at)
+    state.log_marks.append(None)
+
+
+def log_seen(state: State, parts: list[Any], at: str, *to: int | None) -> None:
+    """A line of the game log, its parts joined by spaces; a part (text, entity) names that
+    entity. Each card named keeps where it lay and who could see it there now, so every
+    reader reads it as it was seen when written (runtime/logview.py), wherever it goes
+    later; `to`: the one player the line is written to (`log to p`)."""
+    if to and to[0] is None:
+        raise RuleError("'log to' needs a player, not none", at)
+    texts: list[str] = []
+    cards: list[list[Any]] = []
+    length = -1
+    for part in parts:
+        length += 1  # the space before it
+        if type(part) is tuple:
+            part, entity = part
+            slot = -1 if entity is None else state.location[entity]
+            if slot >= 0:  # a card in a zone (other entities are public)
+                cards.append([length, length + len(part), entity, slot, card_sight(state, entity, slot)])
+        texts.append(part)
+        length += len(part)
+    state.log.append(" ".join(texts))
+    state.log_at.append(at)
+    state.log_marks.append([to[0] if to else None, cards] if to or cards else None)
+
+
+def card_sight(state: State, card: int, slot: int) -> bool | list[int]:
+    """Who sees `card` in `slot` now beyond the zone's own visibility: True for everyone (the
+    zone revealed, or the card shown to all), else the players it was shown to."""
+    if state.revealed[slot]:
+        return True
+    players = []
+    for shown_card, shown_slot, player in state.shown:
+        if shown_card == card and shown_slot == slot:
+            if player is None:
+                return True
+            players.append(player)
+    return sorted(players)
+
+
+def log_shown(state: State, card: int, player: int, card_label: str, player_label: str,
+              at: str) -> None:
+    """`show card to player` leaves that player a private line naming the card, so what it
+    was shown stays in its log after the card moves on."""
+    log_seen(state, [f"Shown to {player_label}:", (card_label, card)], at, player)
 
 
 # ------------------------------------------------------------------ decisions
 
 
-def ask(state: State, player: int, prompt: str, ids: list[str], labels: list[str],
-        values: list[Any], location: str, about: tuple[Any, ...] = ()) -> None:
+def ask(state: State, player: int, prompt: str | tuple[str, list[list[int]]], ids: list[str],
+        labels: list[str], values: list[Any], location: str, about: tuple[Any, ...] = ()) -> None:
     """Make the game wait for `player` to pick one of `ids`; `about`: the entities its
-    prompt names (the table shows them beside it)."""
+    prompt names (the table shows them beside it). A prompt that names entities comes with
+    where it names them (values.fill_prompt): the cards among them are kept as log_seen
+    keeps them, so the move's line reads as the prompt was seen when asked."""
+    named: list[list[int]] = []
+    if type(prompt) is tuple:
+        prompt, named = prompt
     if not ids:
         raise RuleError(f"dead end: no legal option for '{prompt}'", location)
     state.pending = {
@@ -409,6 +467,10 @@ def ask(state: State, player: int, prompt: str, ids: list[str], labels: list[str
     }
     if about:
         state.pending["about"] = list(dict.fromkeys(e for e in about if e is not None))
+    marks = [[start, end, entity, state.location[entity], card_sight(state, entity, state.location[entity])]
+             for start, end, entity in named if entity is not None and state.location[entity] >= 0]
+    if marks:
+        state.pending["marks"] = marks
     state.rounds = 0
 
 

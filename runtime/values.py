@@ -105,12 +105,20 @@ def label_of(labels: Sequence[str], player: int | None) -> str:
     return "none" if player is None else labels[player]
 
 
-def fill_prompt(pieces: Sequence[str], shown: Sequence[str]) -> str:
-    """A prompt with the values it names ("Keep {c} for 3 MC?"): its pieces around their texts."""
+def fill_prompt(pieces: Sequence[str], shown: Sequence[Any]) -> str | tuple[str, list[list[int]]]:
+    """A prompt with the values it names ("Keep {c} for 3 MC?"): its pieces around their texts.
+    A text given as (text, entity) names that entity: the prompt comes back with where it
+    does, [start, end, entity] each (state.ask keeps the cards among them)."""
     out = [pieces[0]]
+    named: list[list[int]] = []
+    length = len(pieces[0])
     for text, piece in zip(shown, pieces[1:]):
+        if type(text) is tuple:
+            text, entity = text
+            named.append([length, length + len(text), entity])
         out += (text, piece)
-    return "".join(out)
+        length += len(text) + len(piece)
+    return ("".join(out), named) if named else "".join(out)
 
 
 def option_names(values: list, ids: Sequence[str] | None = None,

@@ -9,7 +9,8 @@ import pytest
 from rulespec.compiler.backends.interpret import Interpreter
 from rulespec.compiler.frontend.loader import load_spec
 from rulespec.runtime import record as records
-from rulespec.runtime.playtest.table import HIDDEN_CARD, Table, TableError, parse_seats
+from rulespec.runtime.logview import HIDDEN_CARD
+from rulespec.runtime.playtest.table import Table, TableError, parse_seats
 from support import REPO, TS, program
 
 HUSH = """\

@@ -308,6 +308,9 @@ class Interpreter:
         card = self.ev.value(state, env, stmt.card)
         to = () if stmt.to is None else (self.ev.value(state, env, stmt.to),)
         rt.show_card(state, card, _loc(stmt), *to)
+        if to:  # what the player was shown stays in its log
+            rt.log_shown(state, card, to[0], self.meta.entity_labels[card], self.meta.player_labels[to[0]],
+                         _loc(stmt))
 
     def _copy(self, state, frame, stmt: ast.CopyCounter):
         src, dst = self.model.counters[stmt.source.name], self.model.counters[stmt.dest.name]
@@ -387,19 +390,24 @@ class Interpreter:
             return text_of(self.ev.value(state, env, stmt.asked)), ()
         if not stmt.pieces:
             return stmt.asking, ()
-        found, texts, about = player_labels(self.model), [], []
-        for part in stmt.shows:
+        texts = self._shown(state, env, stmt.shows)
+        return fill_prompt(stmt.pieces, texts), tuple(t[1] for t in texts if type(t) is tuple)
+
+    def _shown(self, state, env, parts: tuple[ast.Expr, ...]) -> list:
+        """Each part's text as a prompt or a `log` line writes it: a player by label, and
+        (text, entity) where the part names an entity (`c`, `c.label`)."""
+        found, out = player_labels(self.model), []
+        for part in parts:
             value = self.ev.value(state, env, part)
             if part in found.logged:
-                texts.append(label_of(self.meta.player_labels, value))
+                out.append(label_of(self.meta.player_labels, value))
             elif part in found.entities:
-                texts.append(label_of(self.meta.entity_labels, value))
-                about.append(value)
+                out.append((label_of(self.meta.entity_labels, value), value))
+            elif isinstance(part, ast.Attr) and part.obj in found.entities:
+                out.append((text_of(value), self.ev.value(state, env, part.obj)))
             else:
-                texts.append(text_of(value))
-                if isinstance(part, ast.Attr) and part.obj in found.entities:
-                    about.append(self.ev.value(state, env, part.obj))
-        return fill_prompt(stmt.pieces, texts), tuple(about)
+                out.append(text_of(value))
+        return out
 
     def _allowed_with(self, state, env, stmt: ast.Choose, value) -> bool:
         env[stmt.var.name] = value
@@ -504,10 +512,9 @@ class Interpreter:
         rt.lose_game(state, losers, stmt.reason, _loc(stmt))
 
     def _log(self, state, frame, stmt: ast.Log):
-        players = self.logged_players
-        parts = [label_of(self.meta.player_labels, value) if p in players else text_of(value)
-                 for p in stmt.parts for value in (self.ev.value(state, frame["env"], p),)]
-        rt.log_line(state, " ".join(parts), _loc(stmt))
+        env = frame["env"]
+        to = () if stmt.to is None else (self.ev.value(state, env, stmt.to),)
+        rt.log_seen(state, self._shown(state, env, stmt.parts), _loc(stmt), *to)
 
     def rebind_cards(self, state: State, mapping: dict[int, int]) -> None:
         """Replace the cards that suspended frames hold (search bots re-deal unseen cards)."""

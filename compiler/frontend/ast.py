@@ -652,9 +652,10 @@ class Lose(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class Log(Stmt):
-    """log parts: a line in the game's log."""
+    """log [to player] parts: a line in the game's log; `to`: written to that player alone."""
 
     parts: tuple[Expr, ...]
+    to: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,10 +95,10 @@ class _Finder(ScopedVisitor):
                         self.compared.append((f"compared {base}", side))
 
     def visit_Log(self, stmt: ast.Log) -> None:
+        if stmt.to is not None:
+            self.visit(stmt.to)
         for part in stmt.parts:
-            self.visit(part)
-            if self.is_player(part):
-                self.logged.add(part)
+            self.shown(part)  # a card it names is kept as seen (runtime/logview.py)
 
 
 def conjuncts(expr: ast.Expr) -> list[ast.Expr]:

@@ -970,6 +970,9 @@ class _Builder(Transformer):
     def log_stmt(self, meta, c):
         return ast.Log(self._span(meta), tuple(c))
 
+    def log_to_stmt(self, meta, c):
+        return ast.Log(self._span(meta), tuple(c[1:]), c[0])
+
     def ref(self, meta, c):
         return ast.Ref(self._span(meta), self._ident(c[0]), c[1])
 

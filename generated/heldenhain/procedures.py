@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 65606bfbc02cc1b8
+# Spec hash: bec5b3fbc19bbe99
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source f34817d10bf4a4433b95 output 9ad03a3cf018c36cd269
+# Fingerprint: source 5850108075ce0bfe813e output 522f5d4e93f4dffb1e64
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -42,6 +42,7 @@ from rulespec.runtime.state import (
     is_active,
     leave_event,
     log_line,
+    log_seen,
     move_card,
     note_event,
     note_signal,
@@ -490,10 +491,10 @@ def p_feld_verlassen(state, v_f, v_ziel):
 def p_ausscheiden(state, v_f):
     "procedure ausscheiden (spec/heldenhain/03_rules.rules:242)"
     # spec: spec/heldenhain/03_rules.rules:243
-    log_line(
+    log_seen(
         state,
-        " ".join(
-            [
+        [
+            (
                 text_of(
                     ENTITY_LABELS[v_f]
                     if v_f is not None
@@ -504,9 +505,10 @@ def p_ausscheiden(state, v_f):
                         "spec/heldenhain/03_rules.rules:243:9",
                     )
                 ),
-                "scheidet aus",
-            ]
-        ),
+                v_f,
+            ),
+            "scheidet aus",
+        ],
         "spec/heldenhain/03_rules.rules:243:5",
     )
     # spec: spec/heldenhain/03_rules.rules:244
@@ -564,12 +566,12 @@ def p_aktion_beginnen(state):
 def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
     "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:347)"
     # spec: spec/heldenhain/03_rules.rules:348
-    log_line(
+    log_seen(
         state,
-        " ".join(
-            [
-                label_of(PLAYER_LABELS, v_p),
-                "-",
+        [
+            label_of(PLAYER_LABELS, v_p),
+            "-",
+            (
                 text_of(
                     ENTITY_LABELS[v_f]
                     if v_f is not None
@@ -580,7 +582,10 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         "spec/heldenhain/03_rules.rules:348:17",
                     )
                 ),
-                "lenkt",
+                v_f,
+            ),
+            "lenkt",
+            (
                 text_of(
                     ENTITY_LABELS[v_z]
                     if v_z is not None
@@ -591,9 +596,10 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         "spec/heldenhain/03_rules.rules:348:35",
                     )
                 ),
-                "ab",
-            ]
-        ),
+                v_z,
+            ),
+            "ab",
+        ],
         "spec/heldenhain/03_rules.rules:348:5",
     )
     # spec: spec/heldenhain/03_rules.rules:349
@@ -2393,12 +2399,12 @@ def s_karte_ausspielen(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/03_rules.rules:294
-            log_line(
+            log_seen(
                 state,
-                " ".join(
-                    [
-                        label_of(PLAYER_LABELS, L[0]),
-                        "spielt",
+                [
+                    label_of(PLAYER_LABELS, L[0]),
+                    "spielt",
+                    (
                         text_of(
                             ENTITY_LABELS[L[1]]
                             if L[1] is not None
@@ -2409,9 +2415,10 @@ def s_karte_ausspielen(state, frame):
                                 "spec/heldenhain/03_rules.rules:294:22",
                             )
                         ),
-                        "aus",
-                    ]
-                ),
+                        L[1],
+                    ),
+                    "aus",
+                ],
                 "spec/heldenhain/03_rules.rules:294:5",
             )
             # spec: spec/heldenhain/03_rules.rules:295
@@ -2532,12 +2539,12 @@ def s_punkte_sammeln(state, frame):
                 max(0, q_rettung(state, L[1])), "spec/heldenhain/03_rules.rules:336:13"
             )
             # spec: spec/heldenhain/03_rules.rules:337
-            log_line(
+            log_seen(
                 state,
-                " ".join(
-                    [
-                        label_of(PLAYER_LABELS, L[0]),
-                        "-",
+                [
+                    label_of(PLAYER_LABELS, L[0]),
+                    "-",
+                    (
                         text_of(
                             ENTITY_LABELS[L[1]]
                             if L[1] is not None
@@ -2548,11 +2555,12 @@ def s_punkte_sammeln(state, frame):
                                 "spec/heldenhain/03_rules.rules:337:17",
                             )
                         ),
-                        "sammelt",
-                        text_of(L[2]),
-                        "Punkte",
-                    ]
-                ),
+                        L[1],
+                    ),
+                    "sammelt",
+                    text_of(L[2]),
+                    "Punkte",
+                ],
                 "spec/heldenhain/03_rules.rules:337:5",
             )
             # spec: spec/heldenhain/03_rules.rules:338
@@ -2577,12 +2585,12 @@ def s_karte_nutzen(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/03_rules.rules:362
-            log_line(
+            log_seen(
                 state,
-                " ".join(
-                    [
-                        label_of(PLAYER_LABELS, L[0]),
-                        "nutzt",
+                [
+                    label_of(PLAYER_LABELS, L[0]),
+                    "nutzt",
+                    (
                         text_of(
                             ENTITY_LABELS[L[1]]
                             if L[1] is not None
@@ -2593,8 +2601,9 @@ def s_karte_nutzen(state, frame):
                                 "spec/heldenhain/03_rules.rules:362:21",
                             )
                         ),
-                    ]
-                ),
+                        L[1],
+                    ),
+                ],
                 "spec/heldenhain/03_rules.rules:362:5",
             )
             # spec: spec/heldenhain/03_rules.rules:363
@@ -3670,7 +3679,11 @@ def s_preis_stress_anbieten(state, frame):
                         " Stress auf ",
                         " nehmen, um den Bonus zu erhalten",
                     ),
-                    [text_of(L[3]), text_of(L[2]), label_of(ENTITY_LABELS, L[1])],
+                    [
+                        text_of(L[3]),
+                        text_of(L[2]),
+                        (label_of(ENTITY_LABELS, L[1]), L[1]),
+                    ],
                 ),
                 ids,
                 labels,

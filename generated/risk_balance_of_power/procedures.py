@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: 482a7ef6590bc0e9
+# Spec hash: 6cb1b22b0ef83c3e
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 701930df8dd23657a69a output bc62c64cc59c6ad0355b
+# Fingerprint: source 4d4438b5ca11fc05cd19 output b2bdcbf4ffae065d2e85
 "Risiko - Das Duell (Risk: Balance of Power): procedures, events and triggers; the step functions of the engine's frames."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -27,6 +27,7 @@ from rulespec.runtime.state import (
     expire,
     leave_event,
     log_line,
+    log_seen,
     move_card,
     note_event,
     note_signal,
@@ -645,7 +646,10 @@ def s_angriff(state, frame):
                 player,
                 fill_prompt(
                     ("Mit wie vielen Würfeln ", " von ", " aus angreifen?"),
-                    [label_of(ENTITY_LABELS, L[2]), label_of(ENTITY_LABELS, L[1])],
+                    [
+                        (label_of(ENTITY_LABELS, L[2]), L[2]),
+                        (label_of(ENTITY_LABELS, L[1]), L[1]),
+                    ],
                 ),
                 ids,
                 labels,
@@ -684,7 +688,7 @@ def s_angriff(state, frame):
                 player,
                 fill_prompt(
                     ("Mit wie vielen Würfeln ", " verteidigen?"),
-                    [label_of(ENTITY_LABELS, L[2])],
+                    [(label_of(ENTITY_LABELS, L[2]), L[2])],
                 ),
                 ids,
                 labels,
@@ -737,12 +741,12 @@ def s_kampf(state, frame):
                 state, L[4], 2, "spec/risk_balance_of_power/05_conquest.rules:71:5"
             )
             # spec: spec/risk_balance_of_power/05_conquest.rules:72
-            log_line(
+            log_seen(
                 state,
-                " ".join(
-                    [
-                        label_of(PLAYER_LABELS, L[0]),
-                        "greift",
+                [
+                    label_of(PLAYER_LABELS, L[0]),
+                    "greift",
+                    (
                         text_of(
                             ENTITY_LABELS[L[2]]
                             if L[2] is not None
@@ -753,7 +757,10 @@ def s_kampf(state, frame):
                                 "spec/risk_balance_of_power/05_conquest.rules:72:22",
                             )
                         ),
-                        "von",
+                        L[2],
+                    ),
+                    "von",
+                    (
                         text_of(
                             ENTITY_LABELS[L[1]]
                             if L[1] is not None
@@ -764,15 +771,16 @@ def s_kampf(state, frame):
                                 "spec/risk_balance_of_power/05_conquest.rules:72:41",
                             )
                         ),
-                        "an:",
-                        text_of(L[6]),
-                        text_of(L[7]),
-                        text_of(L[8]),
-                        "gegen",
-                        text_of(L[9]),
-                        text_of(L[10]),
-                    ]
-                ),
+                        L[1],
+                    ),
+                    "an:",
+                    text_of(L[6]),
+                    text_of(L[7]),
+                    text_of(L[8]),
+                    "gegen",
+                    text_of(L[9]),
+                    text_of(L[10]),
+                ],
                 "spec/risk_balance_of_power/05_conquest.rules:72:5",
             )
             # spec: spec/risk_balance_of_power/05_conquest.rules:73
@@ -815,12 +823,12 @@ def s_erobern(state, frame):
                 state.vars[2] = True
                 state.stamps[17] += 1
             # spec: spec/risk_balance_of_power/05_conquest.rules:108
-            log_line(
+            log_seen(
                 state,
-                " ".join(
-                    [
-                        label_of(PLAYER_LABELS, L[0]),
-                        "erobert",
+                [
+                    label_of(PLAYER_LABELS, L[0]),
+                    "erobert",
+                    (
                         text_of(
                             ENTITY_LABELS[L[2]]
                             if L[2] is not None
@@ -831,8 +839,9 @@ def s_erobern(state, frame):
                                 "spec/risk_balance_of_power/05_conquest.rules:108:23",
                             )
                         ),
-                    ]
-                ),
+                        L[2],
+                    ),
+                ],
                 "spec/risk_balance_of_power/05_conquest.rules:108:5",
             )
             # spec: spec/risk_balance_of_power/05_conquest.rules:109
@@ -866,7 +875,10 @@ def s_erobern(state, frame):
                 player,
                 fill_prompt(
                     ("Wie viele Einheiten ziehen zusätzlich von ", " nach ", "?"),
-                    [label_of(ENTITY_LABELS, L[1]), label_of(ENTITY_LABELS, L[2])],
+                    [
+                        (label_of(ENTITY_LABELS, L[1]), L[1]),
+                        (label_of(ENTITY_LABELS, L[2]), L[2]),
+                    ],
                 ),
                 ids,
                 labels,
@@ -1211,7 +1223,7 @@ def s_platzieren(state, frame):
                 player,
                 fill_prompt(
                     ("Wie viele Einheiten zusätzlich nach ", "?"),
-                    [label_of(ENTITY_LABELS, L[1])],
+                    [(label_of(ENTITY_LABELS, L[1]), L[1])],
                 ),
                 ids,
                 labels,
@@ -1306,15 +1318,13 @@ def s_mission_beanspruchen(state, frame):
             state.tracks[9] = max(0, min(12, state.tracks[9] + 1))
             state.stamps[8] += 1
             # spec: spec/risk_balance_of_power/06_turn.rules:94
-            log_line(
+            log_seen(
                 state,
-                " ".join(
-                    [
-                        label_of(PLAYER_LABELS, L[0]),
-                        "erfüllt die Mission",
-                        text_of(ENTITY_LABELS[L[1]]),
-                    ]
-                ),
+                [
+                    label_of(PLAYER_LABELS, L[0]),
+                    "erfüllt die Mission",
+                    (text_of(ENTITY_LABELS[L[1]]), L[1]),
+                ],
                 "spec/risk_balance_of_power/06_turn.rules:94:13",
             )
             # spec: spec/risk_balance_of_power/06_turn.rules:95
@@ -1453,7 +1463,10 @@ def s_truppen_bewegen(state, frame):
                 player,
                 fill_prompt(
                     ("Wie viele Einheiten von ", " nach ", "?"),
-                    [label_of(ENTITY_LABELS, L[1]), label_of(ENTITY_LABELS, L[2])],
+                    [
+                        (label_of(ENTITY_LABELS, L[1]), L[1]),
+                        (label_of(ENTITY_LABELS, L[2]), L[2]),
+                    ],
                 ),
                 ids,
                 labels,

@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 373e1dad30978ef0
+# Spec hash: 2a3ff4e8ab454604
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source 59df172bf12fb88c5adf output 8c880418225c6f2f406a
+# Fingerprint: source fbae99ac7f2a080e12c9 output 382ed377f9b555feb50e
 "The Fox in the Forest: procedures, events and triggers; the step functions of the engine's frames."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -22,6 +22,7 @@ from rulespec.runtime.state import (
     enter_event,
     leave_event,
     log_line,
+    log_seen,
     move_card,
     move_card_bottom,
     note_event,
@@ -235,12 +236,12 @@ def s_put_in_trick(state, frame):
                 5 + L[0],
             )
             # spec: spec/the_fox_in_the_forest/03_tricks.rules:31
-            log_line(
+            log_seen(
                 state,
-                " ".join(
-                    [
-                        label_of(PLAYER_LABELS, L[0]),
-                        "plays",
+                [
+                    label_of(PLAYER_LABELS, L[0]),
+                    "plays",
+                    (
                         text_of(
                             ENTITY_LABELS[L[1]]
                             if L[1] is not None
@@ -251,8 +252,9 @@ def s_put_in_trick(state, frame):
                                 "spec/the_fox_in_the_forest/03_tricks.rules:31:21",
                             )
                         ),
-                    ]
-                ),
+                        L[1],
+                    ),
+                ],
                 "spec/the_fox_in_the_forest/03_tricks.rules:31:5",
             )
             # spec: spec/the_fox_in_the_forest/03_tricks.rules:32
@@ -363,16 +365,14 @@ def s_fox(state, frame):
             # spec: spec/the_fox_in_the_forest/03_tricks.rules:44
             p_make_decree(state, L[1])
             # spec: spec/the_fox_in_the_forest/03_tricks.rules:45
-            log_line(
+            log_seen(
                 state,
-                " ".join(
-                    [
-                        label_of(PLAYER_LABELS, L[0]),
-                        "makes",
-                        text_of(ENTITY_LABELS[L[1]]),
-                        "the decree card",
-                    ]
-                ),
+                [
+                    label_of(PLAYER_LABELS, L[0]),
+                    "makes",
+                    (text_of(ENTITY_LABELS[L[1]]), L[1]),
+                    "the decree card",
+                ],
                 "spec/the_fox_in_the_forest/03_tricks.rules:45:13",
             )
             pc = 4
@@ -487,7 +487,7 @@ def s_answer_trick(state, frame):
             ask(
                 state,
                 player,
-                fill_prompt(("Answer ", ""), [label_of(ENTITY_LABELS, L[1])]),
+                fill_prompt(("Answer ", ""), [(label_of(ENTITY_LABELS, L[1]), L[1])]),
                 ids,
                 labels,
                 values,

@@ -6,8 +6,9 @@ game: a move is its player, the prompt it answered and the option it took, with
 the spec line of the decision. Consecutive answers of one player to the same
 decision read as one line ("North: Add a troop where? ×3 → Hill 2, Lake"). What a seat may not see stays hidden: a card option it
 cannot see reads "(a hidden card)" until the card is shown to it where the move
-left it (a face-down choice revealed), and the prompt and label read as they did when
-the move was made, with every card the seat could not see then blanked.
+left it (a face-down choice revealed) or a line the move wrote names it to the seat (a card
+played face up and gathered away in the same move), and the prompt reads as it did when
+the move was made, with every card it names that the seat could not see then blanked.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Union
 
-HIDDEN_CARD = "(a hidden card)"
+from rulespec.runtime.logview import HIDDEN_CARD
+
+__all__ = ["HIDDEN_CARD", "Entry", "LogLine", "Step", "dice_lines", "seat_lines"]
 
 
 @dataclass
@@ -42,6 +45,7 @@ class LogLine:
     at: str = ""
     own: bool = False  # the seat's own decision, not a line the rules wrote
     kind: str = "rule"  # "rule" (a spec `log` line), "move" (a decision), "dice"
+    private: bool = False  # written to this seat alone (`log to p`, `show c to p`)
 
 
 Entry = Union[LogLine, int]  # a seat's log: its lines, and moves by step number

@@ -4,7 +4,8 @@ Both play surfaces, the terminal seat (runtime/playtest/terminal.py) and the web
 (runtime/playtest/web/), drive a game through a Table. What a seat is shown is built
 from `Game.view` of that seat and nothing else of the state: its own pending
 decision with the option labels, the cards it can see, and the game log with
-every card it cannot see blanked out, and every move made, in words
+every card it did not see when the line was written blanked out (runtime/logview.py),
+the lines written to it alone, and every move made, in words
 (runtime/playtest/movelog.py). Undo replays the record's choices minus
 the undone ones (records replay exactly), back to the seat's last decision
 after which nothing new was revealed to it.
@@ -20,8 +21,9 @@ from rulespec.runtime import record as records
 from rulespec.runtime.bots.agents import (HUMAN, Agent, check_agent, check_recorded, make_agent,
                                           split_agent_list)
 from rulespec.runtime.game import Game, seen_slots
+from rulespec.runtime.logview import blank_unseen, cards_seen, is_private, read_line
 from rulespec.runtime.meta import GameMeta
-from rulespec.runtime.playtest.movelog import HIDDEN_CARD, Entry, LogLine, Step, dice_lines, seat_lines
+from rulespec.runtime.playtest.movelog import Entry, LogLine, Step, dice_lines, seat_lines
 from rulespec.runtime.program import Program
 from rulespec.runtime.state import RuleError
 from rulespec.runtime.text import shown
@@ -75,17 +77,12 @@ class Table:
         self.spec_dir = spec_dir
         self.version = 0  # changes with every move, undo and load: stale requests are refused
         self.error: str | None = None  # a rule error that stopped the game
-        self._labels = _card_labels(self.meta)
         self._index = {e: i for i, e in enumerate(self.meta.entity_ids)}
         self._cards = frozenset(self.meta.card_entities)
         # Each card's face by id: its event in words and the data it declares
         # (compiler/tools/cards/table.py, which the play commands hang on the program); a card's
         # printed `text` is shown instead of the words.
         self.card_faces: dict[str, dict[str, Any]] = getattr(game.program, "card_faces", None) or {}
-        # A label that a space or another public entity bears too names that, not a card.
-        self._public_labels = {label for e, label in enumerate(self.meta.entity_labels)
-                               if e not in self._cards}
-        self._words: dict[str, tuple[frozenset[int], tuple[list[str], list[str]]]] = {}
         self._start(game, list(game.choices))
 
     # ------------------------------------------------------------ building
@@ -205,7 +202,8 @@ class Table:
         index = decision.option_ids.index(option)
         state = self.game.state
         rng, written = state.rng, len(state.log)
-        words = {p: self._move_words(p, decision.prompt, decision.labels[index]) for p in self.players}
+        marks = (state.pending or {}).get("marks", [])
+        words = {p: self._move_words(p, decision.prompt, marks, decision.labels[index]) for p in self.players}
         card = self._index.get(option)
         card = card if card in self._cards else None
         named = {p for p in self.players if card in self._seen[p]}  # the card was in sight
@@ -215,6 +213,12 @@ class Table:
         except RuleError as err:
             self._stop(err)
         rolled, state.rolled = state.rolled or [], None
+        if card is not None:  # a line of this move named the card to a seat: the move is named too
+            for player in self.players:
+                seat = self.meta.players.index(player)
+                if any(card in cards_seen(self.meta, state.log_marks[n], seat)
+                       for n in range(written, len(state.log))):
+                    named.add(player)
         reveals = set()
         for player in self.players:
             now = self._visible(player)
@@ -380,10 +384,11 @@ class Table:
         seen = seen_slots(meta, state, meta.players.index(player))
         return frozenset(c for slot, cards in enumerate(state.zones) if seen[slot] for c in cards)
 
-    def _move_words(self, player: str, prompt: str, label: str) -> tuple[str, str]:
-        """A move's prompt and option label as `player` may read them now."""
-        hidden = self._hidden_words(player)
-        return _blank(prompt, hidden), _blank(label, hidden)
+    def _move_words(self, player: str, prompt: str, marks: list[list[Any]], label: str) -> tuple[str, str]:
+        """A move's prompt and option label as `player` reads them as asked: the cards the
+        prompt names that it did not see then blanked (an option that is a card is named
+        apart, by Step.named; other options are the spec's words or public entities)."""
+        return blank_unseen(self.meta, prompt, marks, self.meta.players.index(player)), label
 
     def _name_revealed(self) -> None:
         """Name the card of a hidden move to each seat that now sees it where the move left it
@@ -402,40 +407,23 @@ class Table:
             waiting[:] = kept
 
     def _log_new(self, dice: list[tuple[int, LogLine]] = ()) -> None:
-        """The log lines the last step wrote, as each seat may read them now, and its dice."""
+        """The log lines the last step wrote, each as its seat read it when it was written
+        (runtime/logview.py): another seat's private lines left out; and the step's dice."""
         state = self.game.state
         at_list = getattr(state, "log_at", None) or []
         for player in self.players:
-            hidden = self._hidden_words(player) if self._logged < len(state.log) else ([], [])
+            reader = self.meta.players.index(player)
             rolls = list(dice)
             for number in range(self._logged, len(state.log)):
                 while rolls and rolls[0][0] <= number - self._logged:
                     self.logs[player].append(rolls.pop(0)[1])
-                at = at_list[number] if number < len(at_list) else ""
-                self.logs[player].append(LogLine(_blank(state.log[number], hidden), at))
+                marks = state.log_marks[number]
+                text = read_line(self.meta, state.log[number], marks, reader)
+                if text is not None:
+                    at = at_list[number] if number < len(at_list) else ""
+                    self.logs[player].append(LogLine(text, at, private=is_private(marks)))
             self.logs[player].extend(line for _, line in rolls)
         self._logged = len(state.log)
-
-    def _hidden_words(self, player: str) -> tuple[list[str], list[str]]:
-        """Every card label and id that no card the seat can see bears (a label a public
-        entity bears too, a territory and its card, names the public one), and the labels the
-        seat may read (kept whole where they hold a hidden one)."""
-        visible = self._seen[player]
-        kept = self._words.get(player)
-        if kept is not None and kept[0] == visible:
-            return kept[1]
-        words = set()
-        for card in self.meta.card_entities:
-            if card in visible:
-                continue
-            words.add(self.meta.entity_ids[card])
-            label = self.meta.entity_labels[card]
-            if label not in self._public_labels and not any(c in visible for c in self._labels[label]):
-                words.add(label)
-        readable = ({self.meta.entity_labels[c] for c in visible} | self._public_labels) - words
-        out = (sorted(words, key=lambda w: (-len(w), w)), sorted(readable))
-        self._words[player] = (visible, out)
-        return out
 
 
 # ------------------------------------------------------------------ views, arranged
@@ -457,7 +445,7 @@ def zone_list(meta: GameMeta, view: dict[str, Any]) -> list[dict[str, Any]]:
         else:
             entry["count"] = content["count"]
             if content.get("shown"):
-                entry["shown"] = content["shown"]  # cards of it a rule showed this seat
+                entry["shown"] = content["shown"]  # cards of it this seat knows (shown, or followed)
         out.append(entry)
     return out
 
@@ -485,27 +473,6 @@ def plain_record(record: Any) -> dict[str, Any]:
 
 def _variants(names: tuple[str, ...]) -> str:
     return "the base game" if not names else "the variants " + ", ".join(f"'{shown(n)}'" for n in names)
-
-
-def _card_labels(meta: GameMeta) -> dict[str, list[int]]:
-    out: dict[str, list[int]] = {}
-    for card in meta.card_entities:
-        out.setdefault(meta.entity_labels[card], []).append(card)
-    return out
-
-
-def _blank(text: str, words: tuple[list[str], list[str]]) -> str:
-    """`text` with each hidden word (a whole word, not part of one) blanked; a label the seat
-    may read is kept whole even where it holds a hidden one ('Big Hill', 'Hill')."""
-    hidden, readable = words
-    present = [w for w in hidden if w in text]
-    if not present:
-        return text
-    found = sorted(present + [w for w in readable if w in text], key=len, reverse=True)
-    pattern = "|".join(re.escape(w) for w in found)
-    blanked = set(present)
-    return re.sub(rf"(?<!\w)(?:{pattern})(?!\w)",
-                  lambda m: HIDDEN_CARD if m[0] in blanked else m[0], text)
 
 
 def _category(meta: GameMeta, entity: int) -> str:

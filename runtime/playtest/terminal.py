@@ -370,7 +370,8 @@ class TerminalSeat:
         start = 0 if every else max(self.log_seen.get(seat, 0), len(log) - LOG_SHOWN)
         for line in log[start:]:
             style = "dim" if line["own"] else ""
-            self.console.print(f"  {escape(line['text'])}", style=style)
+            mark = "[italic](to you)[/italic] " if line.get("private") else ""
+            self.console.print(f"  {mark}{escape(line['text'])}", style=style)
         self.log_seen[seat] = len(log)
 
     def print_decision(self, view: dict[str, Any], hint: bool = True) -> None:

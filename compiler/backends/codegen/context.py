@@ -25,9 +25,9 @@ ENTITY_TYPES = ("space", "card", "region")  # attributes of these types hold an 
 RUNTIME_NAMES = {
     "rulespec.runtime.state": (
         "GameOver", "RuleError", "activate", "ask", "cancel", "end_game", "expire",
-        "is_active", "lose_game", "log_line", "move_card", "move_card_bottom", "note_event", "note_signal", "roll", "roll_sorted",
+        "is_active", "lose_game", "log_line", "log_seen", "log_shown", "move_card", "move_card_bottom", "note_event", "note_signal", "roll", "roll_sorted",
         "pick_random", "show_card", "shuffle",
-        "top_card",
+        "top_card", "known_in", "knows",
         "enter_event", "leave_event", "tick",
     ),
     "rulespec.runtime.values": (

@@ -422,6 +422,11 @@ class Lowerer:
         to = "" if stmt.to is None else f", {self.ex.value(stmt.to)}"
         self.add(ln.Call(depth, code=f"{self.gen.ref('show_card')}(state, {self.ex.value(stmt.card)},"
                                      f" {self.ex.loc(stmt)}{to})"))
+        if stmt.to is not None:  # what the player was shown stays in its log
+            card, player = self.ex.value(stmt.card), self.ex.value(stmt.to)
+            self.add(ln.Call(depth, code=f"{self.gen.ref('log_shown')}(state, {card}, {player},"
+                                         f" {self.gen.ref('ENTITY_LABELS')}[{card}],"
+                                         f" {self.gen.ref('PLAYER_LABELS')}[{player}], {self.ex.loc(stmt)})"))
 
     def lower_CopyCounter(self, stmt: ast.CopyCounter, depth: int) -> None:
         counters = self.gen.model.counters
@@ -475,18 +480,36 @@ class Lowerer:
                                      f"{stmt.reason!r}, {self.loc(stmt)})"))
 
     def lower_Log(self, stmt: ast.Log, depth: int) -> None:
-        parts = []
-        for part in stmt.parts:
-            if isinstance(part, ast.StrLit):
-                parts.append(repr(part.value))
-            elif isinstance(part, ast.IntLit):
-                parts.append(repr(str(part.value)))
-            elif part in self.gen.player_labels.logged:
-                parts.append(self.ex.player_label(part, None).text)
-            else:
-                parts.append(f"{self.gen.ref('text_of')}({self.ex.value(part)})")
+        parts, named = self.shown(stmt.parts)
+        if named or stmt.to is not None:  # kept as each reader saw it (runtime/logview.py)
+            to = "" if stmt.to is None else f", {self.ex.value(stmt.to)}"
+            self.add(ln.Call(depth, code=f"{self.gen.ref('log_seen')}(state, [{', '.join(parts)}],"
+                                         f" {self.loc(stmt)}{to})"))
+            return
         text = parts[0] if len(parts) == 1 else f"' '.join([{', '.join(parts)}])"
         self.add(ln.Call(depth, code=f"{self.gen.ref('log_line')}(state, {text}, {self.loc(stmt)})"))
+
+    def shown(self, parts: tuple[ast.Expr, ...]) -> tuple[list[str], list[str]]:
+        """The code of each part's text as a prompt or a `log` line writes it (as the
+        interpreter's _shown): "(text, entity)" where it names an entity; and those entities."""
+        found, texts, named = self.gen.player_labels, [], []
+        for part in parts:
+            if isinstance(part, ast.StrLit):
+                texts.append(repr(part.value))
+            elif isinstance(part, ast.IntLit):
+                texts.append(repr(str(part.value)))
+            elif part in found.logged:
+                texts.append(self.ex.player_label(part, None).text)
+            elif part in found.entities:
+                value = self.ex.value(part)
+                texts.append(f"({self.gen.ref('label_of')}({self.gen.ref('ENTITY_LABELS')}, {value}), {value})")
+                named.append(value)
+            elif isinstance(part, ast.Attr) and part.obj in found.entities:
+                named.append(self.ex.value(part.obj))
+                texts.append(f"({self.gen.ref('text_of')}({self.ex.value(part)}), {named[-1]})")
+            else:
+                texts.append(f"{self.gen.ref('text_of')}({self.ex.value(part)})")
+        return texts, named
 
     def lower_CallStmt(self, stmt: ast.CallStmt, depth: int) -> None:
         decl = self.gen.model.procedures.get(stmt.name.name)
@@ -613,18 +636,7 @@ class Lowerer:
             return f"{self.gen.ref('text_of')}({self.ex.value(stmt.asked)})", ""
         if not stmt.pieces:
             return repr(stmt.asking), ""
-        found, texts, about = self.gen.player_labels, [], []
-        for part in stmt.shows:
-            if part in found.logged:
-                texts.append(self.ex.player_label(part, None).text)
-            elif part in found.entities:
-                value = self.ex.value(part)
-                texts.append(f"{self.gen.ref('label_of')}({self.gen.ref('ENTITY_LABELS')}, {value})")
-                about.append(value)
-            else:
-                texts.append(f"{self.gen.ref('text_of')}({self.ex.value(part)})")
-                if isinstance(part, ast.Attr) and part.obj in found.entities:
-                    about.append(self.ex.value(part.obj))
+        texts, about = self.shown(stmt.shows)
         code = f"{self.gen.ref('fill_prompt')}({stmt.pieces!r}, [{', '.join(texts)}])"
         return code, f", ({', '.join(about)},)" if about else ""
 

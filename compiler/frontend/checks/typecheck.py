@@ -329,6 +329,12 @@ class TypeCheck(ScopedVisitor):
         if stmt.to is not None:
             self.expect(stmt.to, PLAYER, "whom 'show' shows a card")
 
+    def visit_Log(self, stmt: ast.Log) -> None:
+        for part in stmt.parts:
+            self.visit(part)
+        if stmt.to is not None:
+            self.expect(stmt.to, PLAYER, "whom 'log to' writes a line")
+
     def visit_CopyCounter(self, stmt: ast.CopyCounter) -> None:
         counters, kinds = self.model.counters, self.model.counter_kinds
         src, dst = stmt.source.name, stmt.dest.name

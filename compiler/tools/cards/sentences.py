@@ -250,7 +250,8 @@ class Sentences:
         return Line(f"{capital(who)} {verb} the game, and nobody wins: “{s.reason}”.")
 
     def s_Log(self, s: ast.Log) -> Line:
-        return Line(f"Write in the log: {' '.join(self.words.item(p) for p in s.parts)}.")
+        where = "the log" if s.to is None else f"{self.w(s.to)}'s log alone"
+        return Line(f"Write in {where}: {' '.join(self.words.item(p) for p in s.parts)}.")
 
     # ------------------------------------------------------------ test steps (never on a card)
     def s_DiceStep(self, s: ast.DiceStep) -> Line:

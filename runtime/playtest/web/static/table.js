@@ -528,7 +528,7 @@
     const list = document.getElementById("log");
     list.textContent = "";
     for (const line of view.log) {
-      const item = el("li", { class: (line.own ? "own " : "") + (line.kind || "rule") },
+      const item = el("li", { class: (line.own ? "own " : "") + (line.private ? "private " : "") + (line.kind || "rule") },
         [el("span", { text: line.text })]);
       if (line.at) {
         item.append(el("a", { href: "#", class: "at", text: line.at.replace(/^.*\//, ""), title: line.spec,
