@@ -234,7 +234,8 @@ class Visibility:
 
     def __init__(self, model: Model):
         self.model = model
-        self.done: set[tuple[str, str, frozenset[str]]] = set()
+        # What each body reads that the policy may not, at its own spans (None: being walked)
+        self.done: dict[tuple[str, str, frozenset[str]], list[tuple[str, ast.Span]] | None] = {}
         self.found: list[tuple[str, ast.Span]] = []
 
     def policy(self, decl: ast.PolicyDecl) -> list[tuple[str, ast.Span]]:
@@ -277,11 +278,11 @@ class Visibility:
         mine = frozenset(i for i, a in enumerate(node.args) if _is_you(a, yous))
         if name in model.defines:
             decl = model.defines[name]
-            self.body("define", name, decl.params, mine, [decl.body])
+            self.body("define", name, decl.params, mine, [decl.body], node.span)
         elif name in model.quantities:
             decl = model.quantities[name]
-            self.body("quantity", name, decl.params, mine, [decl.body])
-            self.modifiers(name, mine)
+            self.body("quantity", name, decl.params, mine, [decl.body], node.span)
+            self.modifiers(name, mine, node.span)
 
     def allowed(self, node: ast.Allowed, yous: frozenset[str]) -> None:
         mine = frozenset(i for i, a in enumerate(node.args) if _is_you(a, yous))
@@ -291,26 +292,34 @@ class Visibility:
             for pattern in forbid.patterns:
                 if pattern.action.name == node.action.name:
                     names = frozenset(n.name for i, n in enumerate(pattern.names) if i in mine)
-                    self.once(("allowed", node.action.name, names), [forbid.when], names)
+                    self.once(("allowed", node.action.name, names), [forbid.when], names, node.span,
+                              f"the forbid of '{node.action.name}'")
 
-    def modifiers(self, quantity: str, mine: frozenset[int]) -> None:
+    def modifiers(self, quantity: str, mine: frozenset[int], site: ast.Span) -> None:
         for effect in self.model.effects.values():
             for mod in effect.modifiers:
                 if mod.quantity.name == quantity:
                     names = frozenset(n.name for i, n in enumerate(mod.names) if i in mine)
                     parts = [p for p in (mod.delta, mod.low, mod.high, mod.when) if p is not None]
-                    self.once(("modify", f"{effect.name.name} {quantity}", names), parts, names)
+                    self.once(("modify", f"{effect.name.name} {quantity}", names), parts, names, site,
+                              f"effect '{effect.name.name}'")
 
-    def body(self, word: str, name: str, params, mine: frozenset[int], parts) -> None:
+    def body(self, word: str, name: str, params, mine: frozenset[int], parts, site: ast.Span) -> None:
         names = frozenset(p.name for i, p in enumerate(params) if i in mine)
-        self.once((word, name, names), parts, names)
+        self.once((word, name, names), parts, names, site, f"{word} '{name}'")
 
-    def once(self, key, parts, yous: frozenset[str]) -> None:
-        if key in self.done:
-            return
-        self.done.add(key)
-        for part in parts:
-            self.expr(part, yous)
+    def once(self, key, parts, yous: frozenset[str], site: ast.Span, what: str) -> None:
+        """What a body reads that the policy may not, told at `site`, the call that reached it
+        (the policy's own line, where the designer can change what it reads), with where in
+        the body: walked once per body, told at every call."""
+        if key not in self.done:
+            self.done[key] = None  # a body that reaches itself adds nothing the first walk misses
+            outer, self.found = self.found, []
+            for part in parts:
+                self.expr(part, yous)
+            self.done[key], self.found = self.found, outer
+        for message, span in self.done[key] or ():
+            self.found.append((f"{message}; read in {what} at {span}", site))
 
     def zone(self, name: str, owner: ast.Expr | None, yous, sized: bool, span: ast.Span) -> None:
         zone = self.model.zones.get(name)
