@@ -182,3 +182,22 @@ def test_the_report_has_a_forest_plot_per_side_in_the_spec_words(tmp_path):
     assert (tmp_path / "r" / "worth_1.png").is_file() and (tmp_path / "r" / "worth_2.png").is_file()
     assert "Banner" in page and "Red" in page and "era early" in page
     assert json.loads((tmp_path / "r" / "results.json").read_text())["cards"] == out["cards"]
+
+
+def test_ray_and_a_process_pool_weigh_alike_with_the_overlays_pickled():
+    import pickle
+
+    from rulespec.runtime.analysis.simulate import RayExecutor
+    from test_scaling import FakeRay
+    spec = loaded(WORTH)
+    banner = card_facts(spec.model)["banner"]
+    card = weigh.Card(banner.card, banner.label, banner.side, banner.group, (banner.indexes,))
+    ref = engine.ProgramRef.of(spec, "generated")
+    assert repr(pickle.loads(pickle.dumps(weigh.OverlayRef(ref, (0,))))) == repr(weigh.OverlayRef(ref, (0,)))
+    found = []
+    for executor in (LocalExecutor(1), RayExecutor(2, ray_module=FakeRay()), LocalExecutor(2)):
+        result = weigh.weigh([card], [weigh.World(ref, "")], "blank", ["red", "blue"], ("random", "random"),
+                             {}, executor, seed=1, games=60, precision=None, negligible=None)
+        executor.close()
+        found.append(weigh.card_change(result, card, "red", 0))
+    assert found[0] == found[1] == found[2] and found[0].difference > 0.2
