@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: bec5b3fbc19bbe99
+# Spec hash: 65606bfbc02cc1b8
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source f809b63e4e5a2328e7b6 output 14f6a51a41e042c0970e
+# Fingerprint: source 34e58849ce864dc404b0 output 9d2a49c50cd79dcc71cf
 "Heldenhain: the generated engine (rulespec.runtime.program.Program)."
 
 from rulespec.runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
@@ -40,7 +40,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "bec5b3fbc19bbe99"
+SPEC_HASH = "65606bfbc02cc1b8"
 TESTS_HASH = "5fa2d9b15d3bea16"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: bec5b3fbc19bbe99
+# Spec hash: 65606bfbc02cc1b8
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source 12d6cc5e8c54c70f8692 output e1a4bcb1a1f5a4e6cbe6
+# Fingerprint: source c3bcdcf81a85ced1da7c output 7a21252295adfe468285
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from rulespec.runtime.frames import UNBOUND
@@ -1524,7 +1524,7 @@ def inv_eine_ausruestung(state):
 
 def bot_deck_ki(state, v_you):
     "bot deck_ki"
-    # spec: spec/heldenhain/05_bots.rules:51
+    # spec: spec/heldenhain/05_bots.rules:52
     return (
         d_eval_tante_taktik(state, v_you)
         if (state.params["deck_1"] if v_you == 0 else state.params["deck_2"])
@@ -1545,25 +1545,25 @@ def bot_deck_ki(state, v_you):
 
 def bot_tante_taktik(state, v_you):
     "bot tante_taktik"
-    # spec: spec/heldenhain/05_bots.rules:52
+    # spec: spec/heldenhain/05_bots.rules:53
     return d_eval_tante_taktik(state, v_you)
 
 
 def bot_graf_gruebel(state, v_you):
     "bot graf_gruebel"
-    # spec: spec/heldenhain/05_bots.rules:53
+    # spec: spec/heldenhain/05_bots.rules:54
     return d_eval_graf_gruebel(state, v_you)
 
 
 def bot_der_wegweiser(state, v_you):
     "bot der_wegweiser"
-    # spec: spec/heldenhain/05_bots.rules:54
+    # spec: spec/heldenhain/05_bots.rules:55
     return d_eval_der_wegweiser(state, v_you)
 
 
 def bot_fraeulein_rabatt(state, v_you):
     "bot fraeulein_rabatt"
-    # spec: spec/heldenhain/05_bots.rules:55
+    # spec: spec/heldenhain/05_bots.rules:56
     return d_eval_fraeulein_rabatt(state, v_you)
 
 

@@ -11,7 +11,7 @@
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: bec5b3fbc19bbe99
+# Spec hash: 65606bfbc02cc1b8
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source d01334fc3659d6e9979d output 77dec15a10b5b437ec83
+# Fingerprint: source f98522bf51d8e0ac3614 output dad5d4df936b098bc06f
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import (
@@ -8133,7 +8133,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="heldenhain",
     title="Heldenhain",
-    spec_hash="bec5b3fbc19bbe99",
+    spec_hash="65606bfbc02cc1b8",
     spec_files=META_SPEC_FILES,
     players=("p1", "p2"),
     player_labels=("Seite 1", "Seite 2"),

@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: 6cb1b22b0ef83c3e
+# Spec hash: 482a7ef6590bc0e9
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 552e30bb9ffb9db85709 output 1ad4b84b626db8b9fea7
+# Fingerprint: source 0b58eb00429d7a7ca225 output 1f543e1f40b1e671f1c3
 "Risiko - Das Duell (Risk: Balance of Power): the generated engine (rulespec.runtime.program.Program)."
 
 from rulespec.runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
@@ -28,7 +28,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "6cb1b22b0ef83c3e"
+SPEC_HASH = "482a7ef6590bc0e9"
 TESTS_HASH = "1bb5436cb0fe585f"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: 6cb1b22b0ef83c3e
+# Spec hash: 482a7ef6590bc0e9
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source f239323eb1b03178ff24 output 3bd83a0adc217e308f20
+# Fingerprint: source 7ff3087913939c13117f output 4559121f431ca0a61c56
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from rulespec.runtime.frames import UNBOUND
@@ -100,7 +100,7 @@ def d_einheiten_fuer_sterne(state, v_s):
 
 def d_hoechstens_sterne(state):
     "define hoechstens_sterne"
-    # spec: spec/risk_balance_of_power/03_cards.rules:53
+    # spec: spec/risk_balance_of_power/03_cards.rules:60
     return 10
 
 
@@ -126,13 +126,13 @@ def d_besitzer(state, v_g):
 
 def d_staerke(state, v_g):
     "define staerke"
-    # spec: spec/risk_balance_of_power/04_rules.rules:10
+    # spec: spec/risk_balance_of_power/04_rules.rules:12
     return state.counters[0][v_g] + state.counters[1][v_g] + state.counters[2][v_g]
 
 
 def d_armeen_auf(state, v_g):
     "define armeen_auf"
-    # spec: spec/risk_balance_of_power/04_rules.rules:11
+    # spec: spec/risk_balance_of_power/04_rules.rules:13
     return len([c_p for c_p in PLAYERS if state.counters[c_p][v_g] > 0]) + (
         1 if state.counters[2][v_g] > 0 else 0
     )
@@ -140,7 +140,7 @@ def d_armeen_auf(state, v_g):
 
 def d_einheiten_auf_dem_plan(state, v_p):
     "define einheiten_auf_dem_plan"
-    # spec: spec/risk_balance_of_power/04_rules.rules:13
+    # spec: spec/risk_balance_of_power/04_rules.rules:15
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[0]
     if keeping:
@@ -162,7 +162,7 @@ def d_einheiten_auf_dem_plan(state, v_p):
 
 def d_einheiten_insgesamt(state, v_p):
     "define einheiten_insgesamt"
-    # spec: spec/risk_balance_of_power/04_rules.rules:14
+    # spec: spec/risk_balance_of_power/04_rules.rules:16
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[1]
     if keeping:
@@ -194,7 +194,7 @@ def d_einheiten_insgesamt(state, v_p):
 
 def d_gebiete_von(state, v_p):
     "define gebiete_von"
-    # spec: spec/risk_balance_of_power/04_rules.rules:17
+    # spec: spec/risk_balance_of_power/04_rules.rules:19
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[2]
     if keeping:
@@ -223,7 +223,7 @@ def d_gebiete_von(state, v_p):
 
 def d_staedte_von(state, v_p):
     "define staedte_von"
-    # spec: spec/risk_balance_of_power/04_rules.rules:20
+    # spec: spec/risk_balance_of_power/04_rules.rules:22
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[3]
     if keeping:
@@ -254,13 +254,13 @@ def d_staedte_von(state, v_p):
 
 def d_ist_hauptstadt(state, v_g):
     "define ist_hauptstadt"
-    # spec: spec/risk_balance_of_power/04_rules.rules:23
+    # spec: spec/risk_balance_of_power/04_rules.rules:25
     return state.counters[4][v_g] + state.counters[5][v_g] > 0
 
 
 def d_hauptstaedte_von(state, v_p):
     "define hauptstaedte_von"
-    # spec: spec/risk_balance_of_power/04_rules.rules:24
+    # spec: spec/risk_balance_of_power/04_rules.rules:26
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[4]
     if keeping:
@@ -294,7 +294,7 @@ def d_hauptstaedte_von(state, v_p):
 
 def d_haelt_eigene_hauptstadt(state, v_p):
     "define haelt_eigene_hauptstadt"
-    # spec: spec/risk_balance_of_power/04_rules.rules:26
+    # spec: spec/risk_balance_of_power/04_rules.rules:28
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[5]
     if keeping:
@@ -323,9 +323,9 @@ def d_haelt_eigene_hauptstadt(state, v_p):
 
 def d_kontrolliert_region(state, v_p, v_r):
     "define kontrolliert_region"
-    # spec: spec/risk_balance_of_power/04_rules.rules:31
+    # spec: spec/risk_balance_of_power/04_rules.rules:33
     for c_g in collection_of(
-        state, v_r, REGION_MEMBERS, "spec/risk_balance_of_power/04_rules.rules:31:69"
+        state, v_r, REGION_MEMBERS, "spec/risk_balance_of_power/04_rules.rules:33:69"
     ):
         if not (state.counters[v_p][c_g] > 0):
             return False
@@ -334,7 +334,7 @@ def d_kontrolliert_region(state, v_p, v_r):
 
 def d_regionen_von(state, v_p):
     "define regionen_von"
-    # spec: spec/risk_balance_of_power/04_rules.rules:32
+    # spec: spec/risk_balance_of_power/04_rules.rules:34
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[6]
     if keeping:
@@ -356,13 +356,13 @@ def d_regionen_von(state, v_p):
 
 def d_einheiten_je_hauptstadt(state):
     "define einheiten_je_hauptstadt"
-    # spec: spec/risk_balance_of_power/04_rules.rules:39
+    # spec: spec/risk_balance_of_power/04_rules.rules:41
     return 1
 
 
 def d_verstaerkung_fuer_gebiete(state, v_p):
     "define verstaerkung_fuer_gebiete"
-    # spec: spec/risk_balance_of_power/04_rules.rules:40
+    # spec: spec/risk_balance_of_power/04_rules.rules:42
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[7]
     if keeping:
@@ -387,7 +387,7 @@ def d_verstaerkung_fuer_gebiete(state, v_p):
 
 def d_verstaerkung_fuer_regionen(state, v_p):
     "define verstaerkung_fuer_regionen"
-    # spec: spec/risk_balance_of_power/04_rules.rules:41
+    # spec: spec/risk_balance_of_power/04_rules.rules:43
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[8]
     if keeping:
@@ -411,7 +411,7 @@ def d_verstaerkung_fuer_regionen(state, v_p):
 
 def d_verstaerkung_fuer_hauptstaedte(state, v_p):
     "define verstaerkung_fuer_hauptstaedte"
-    # spec: spec/risk_balance_of_power/04_rules.rules:43
+    # spec: spec/risk_balance_of_power/04_rules.rules:45
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[9]
     if keeping:
@@ -436,7 +436,7 @@ def d_verstaerkung_fuer_hauptstaedte(state, v_p):
 
 def d_verstaerkung_ohne_karten(state, v_p):
     "define verstaerkung_ohne_karten"
-    # spec: spec/risk_balance_of_power/04_rules.rules:45
+    # spec: spec/risk_balance_of_power/04_rules.rules:47
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[10]
     if keeping:
@@ -466,7 +466,7 @@ def d_verstaerkung_ohne_karten(state, v_p):
 
 def d_neutrale_armee_besiegt(state):
     "define neutrale_armee_besiegt"
-    # spec: spec/risk_balance_of_power/04_rules.rules:52
+    # spec: spec/risk_balance_of_power/04_rules.rules:54
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[11]
     if keeping:
@@ -488,7 +488,7 @@ def d_neutrale_armee_besiegt(state):
 
 def d_schwierige_gebiete_von(state, v_p):
     "define schwierige_gebiete_von"
-    # spec: spec/risk_balance_of_power/04_rules.rules:53
+    # spec: spec/risk_balance_of_power/04_rules.rules:55
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[12]
     if keeping:
@@ -512,7 +512,7 @@ def d_schwierige_gebiete_von(state, v_p):
 
 def d_mission_erfuellt(state, v_p, v_m):
     "define mission_erfuellt"
-    # spec: spec/risk_balance_of_power/04_rules.rules:55
+    # spec: spec/risk_balance_of_power/04_rules.rules:57
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[13]
     if keeping:
@@ -537,14 +537,14 @@ def d_mission_erfuellt(state, v_p, v_m):
                 A_anzahl,
                 v_m,
                 "anzahl",
-                "spec/risk_balance_of_power/04_rules.rules:56:50",
+                "spec/risk_balance_of_power/04_rules.rules:58:50",
             )
         )
         if (
             A_art[v_m]
             if v_m is not None
             else attr_of(
-                A_art, v_m, "art", "spec/risk_balance_of_power/04_rules.rules:56:8"
+                A_art, v_m, "art", "spec/risk_balance_of_power/04_rules.rules:58:8"
             )
         )
         == "stadtzahl"
@@ -554,7 +554,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                 A_art[v_m]
                 if v_m is not None
                 else attr_of(
-                    A_art, v_m, "art", "spec/risk_balance_of_power/04_rules.rules:57:13"
+                    A_art, v_m, "art", "spec/risk_balance_of_power/04_rules.rules:59:13"
                 )
             )
             == "bauwerke"
@@ -567,7 +567,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                         A_anzahl,
                         v_m,
                         "anzahl",
-                        "spec/risk_balance_of_power/04_rules.rules:58:69",
+                        "spec/risk_balance_of_power/04_rules.rules:60:69",
                     )
                 )
                 if (
@@ -577,7 +577,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                         A_art,
                         v_m,
                         "art",
-                        "spec/risk_balance_of_power/04_rules.rules:58:13",
+                        "spec/risk_balance_of_power/04_rules.rules:60:13",
                     )
                 )
                 == "gelaendezahl"
@@ -590,7 +590,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                             A_art,
                             v_m,
                             "art",
-                            "spec/risk_balance_of_power/04_rules.rules:59:13",
+                            "spec/risk_balance_of_power/04_rules.rules:61:13",
                         )
                     )
                     == "seewege"
@@ -603,7 +603,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                                 A_art,
                                 v_m,
                                 "art",
-                                "spec/risk_balance_of_power/04_rules.rules:60:13",
+                                "spec/risk_balance_of_power/04_rules.rules:62:13",
                             )
                         )
                         == "ganze_region"
@@ -616,7 +616,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                                     A_anzahl,
                                     v_m,
                                     "anzahl",
-                                    "spec/risk_balance_of_power/04_rules.rules:62:58",
+                                    "spec/risk_balance_of_power/04_rules.rules:64:58",
                                 )
                             )
                             if (
@@ -626,7 +626,7 @@ def d_mission_erfuellt(state, v_p, v_m):
                                     A_art,
                                     v_m,
                                     "art",
-                                    "spec/risk_balance_of_power/04_rules.rules:62:13",
+                                    "spec/risk_balance_of_power/04_rules.rules:64:13",
                                 )
                             )
                             == "regionszahl"
@@ -646,13 +646,13 @@ def d_mission_erfuellt(state, v_p, v_m):
 
 def d_missionen_zum_sieg(state):
     "define missionen_zum_sieg"
-    # spec: spec/risk_balance_of_power/04_rules.rules:66
+    # spec: spec/risk_balance_of_power/04_rules.rules:69
     return 3
 
 
 def d_missionssieg(state, v_p):
     "define missionssieg"
-    # spec: spec/risk_balance_of_power/04_rules.rules:67
+    # spec: spec/risk_balance_of_power/04_rules.rules:70
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[14]
     if keeping:
@@ -1740,7 +1740,7 @@ BOTS = {
 
 
 def kept_0(state, arg_0):
-    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/04_rules.rules:17, while what it reads is unchanged"
+    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/04_rules.rules:19, while what it reads is unchanged"
     s = state.stamps
     stamp = (s[11],)
     kept = state.memo.get((0, arg_0))
@@ -1758,7 +1758,7 @@ def kept_0(state, arg_0):
 
 
 def kept_1(state, arg_0):
-    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/04_rules.rules:25, while what it reads is unchanged"
+    "kept: the members of K_gebiet where the test at spec/risk_balance_of_power/04_rules.rules:27, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[11],
@@ -1838,7 +1838,7 @@ def kept_4(state, arg_0):
 
 
 def walk_0(state):
-    "any(g in gebiet where neutral(g)): spec/risk_balance_of_power/04_rules.rules:52"
+    "any(g in gebiet where neutral(g)): spec/risk_balance_of_power/04_rules.rules:54"
     for x_ in K_gebiet:
         if state.counters[2][x_] > 0:
             return True
@@ -1846,7 +1846,7 @@ def walk_0(state):
 
 
 def walk_1(state, v_m, v_p):
-    "all(g in gebiet where g.bauwerk != m.bauwerk or besetzt(p, g)): spec/risk_balance_of_power/04_rules.rules:57"
+    "all(g in gebiet where g.bauwerk != m.bauwerk or besetzt(p, g)): spec/risk_balance_of_power/04_rules.rules:59"
     for x_ in K_gebiet:
         if not (
             A_bauwerk[x_]
@@ -1857,7 +1857,7 @@ def walk_1(state, v_m, v_p):
                     A_bauwerk,
                     v_m,
                     "bauwerk",
-                    "spec/risk_balance_of_power/04_rules.rules:57:71",
+                    "spec/risk_balance_of_power/04_rules.rules:59:71",
                 )
             )
             or state.counters[v_p][x_] > 0
@@ -1867,7 +1867,7 @@ def walk_1(state, v_m, v_p):
 
 
 def walk_2(state, v_p):
-    "all(g in gebiet where not g.seestrasse or besetzt(p, g)): spec/risk_balance_of_power/04_rules.rules:59"
+    "all(g in gebiet where not g.seestrasse or besetzt(p, g)): spec/risk_balance_of_power/04_rules.rules:61"
     for x_ in K_gebiet:
         if not (not A_seestrasse[x_] or state.counters[v_p][x_] > 0):
             return False
@@ -1875,13 +1875,13 @@ def walk_2(state, v_p):
 
 
 def walk_3(state, v_m, v_p):
-    "any(r in region where r == m.ziel and kontrolliert_region(p, r)): spec/risk_balance_of_power/04_rules.rules:61"
+    "any(r in region where r == m.ziel and kontrolliert_region(p, r)): spec/risk_balance_of_power/04_rules.rules:63"
     for x_ in K_region:
         if x_ == (
             A_ziel[v_m]
             if v_m is not None
             else attr_of(
-                A_ziel, v_m, "ziel", "spec/risk_balance_of_power/04_rules.rules:61:41"
+                A_ziel, v_m, "ziel", "spec/risk_balance_of_power/04_rules.rules:63:41"
             )
         ) and d_kontrolliert_region(state, v_p, x_):
             return True
@@ -2016,7 +2016,7 @@ def walk_16(state):
 
 
 def walk_17(state, v_you):
-    "any(g in gebiet where ruhende_truppen(you, g)): spec/risk_balance_of_power/10_policies.rules:119"
+    "any(g in gebiet where ruhende_truppen(you, g)): spec/risk_balance_of_power/10_policies.rules:120"
     for x_ in K_gebiet:
         if bool(d_kann_bewegen_von(state, v_you, x_) and not d_front(state, v_you, x_)):
             return True
@@ -2261,11 +2261,11 @@ def pol_feldzug_grundausbildung_7(state, pending, tun):
 
 def pol_feldzug_grundausbildung_8(state, pending, tun):
     "policy feldzug_grundausbildung, rule 9: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:114
+    # spec: spec/risk_balance_of_power/10_policies.rules:115
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:115
+    # spec: spec/risk_balance_of_power/10_policies.rules:116
     best = keep_best(best, [ids[i] in ("beanspruchen",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2274,16 +2274,16 @@ def pol_feldzug_grundausbildung_8(state, pending, tun):
 
 def pol_feldzug_grundausbildung_9(state, pending, tun):
     "policy feldzug_grundausbildung, rule 10: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:118
+    # spec: spec/risk_balance_of_power/10_policies.rules:119
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:119
+    # spec: spec/risk_balance_of_power/10_policies.rules:120
     if walk_17(state, v_you):
         best = keep_best(best, [ids[i] in ("bewegen",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:120
+    # spec: spec/risk_balance_of_power/10_policies.rules:121
     best = keep_best(best, [ids[i] in ("keine",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2292,11 +2292,11 @@ def pol_feldzug_grundausbildung_9(state, pending, tun):
 
 def pol_feldzug_grundausbildung_10(state, pending, tun):
     "policy feldzug_grundausbildung, rule 11: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:122
+    # spec: spec/risk_balance_of_power/10_policies.rules:123
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:123
+    # spec: spec/risk_balance_of_power/10_policies.rules:124
     best = keep_best(
         best,
         [
@@ -2309,7 +2309,7 @@ def pol_feldzug_grundausbildung_10(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:124
+    # spec: spec/risk_balance_of_power/10_policies.rules:125
     best = keep_best(
         best, [state.counters[v_you][v_g] for v_g in [values[i] for i in best]], False
     )
@@ -2320,11 +2320,11 @@ def pol_feldzug_grundausbildung_10(state, pending, tun):
 
 def pol_feldzug_grundausbildung_11(state, pending, tun):
     "policy feldzug_grundausbildung, rule 12: the options it likes best"
-    # spec: spec/risk_balance_of_power/10_policies.rules:126
+    # spec: spec/risk_balance_of_power/10_policies.rules:127
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/risk_balance_of_power/10_policies.rules:127
+    # spec: spec/risk_balance_of_power/10_policies.rules:128
     best = keep_best(
         best,
         [
@@ -2336,7 +2336,7 @@ def pol_feldzug_grundausbildung_11(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:128
+    # spec: spec/risk_balance_of_power/10_policies.rules:129
     best = keep_best(
         best,
         [d_bedrohung(state, v_you, v_g) > 0 for v_g in [values[i] for i in best]],
@@ -2344,13 +2344,13 @@ def pol_feldzug_grundausbildung_11(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:129
+    # spec: spec/risk_balance_of_power/10_policies.rules:130
     best = keep_best(
         best, [d_front(state, v_you, v_g) for v_g in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/risk_balance_of_power/10_policies.rules:130
+    # spec: spec/risk_balance_of_power/10_policies.rules:131
     best = keep_best(
         best,
         [d_angriffsbasis(state, v_you, v_g) for v_g in [values[i] for i in best]],

@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: 6cb1b22b0ef83c3e
+# Spec hash: 482a7ef6590bc0e9
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 5dd881f1da77c4c0dd40 output 8ab6c265fb41c8ab1dda
+# Fingerprint: source 6bdc00297621db4a551c output 7789f3fa0bb565b3874b
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -819,18 +819,18 @@ META_BOARD_ENTITY_AT_1 = (
 META_BOARD_ENTITY_AT_2 = (
     "spec/risk_balance_of_power/03_cards.rules:37:1",
     "spec/risk_balance_of_power/03_cards.rules:38:1",
-    "spec/risk_balance_of_power/03_cards.rules:59:1",
-    "spec/risk_balance_of_power/03_cards.rules:60:1",
-    "spec/risk_balance_of_power/03_cards.rules:62:1",
-    "spec/risk_balance_of_power/03_cards.rules:63:1",
-    "spec/risk_balance_of_power/03_cards.rules:65:1",
+    "spec/risk_balance_of_power/03_cards.rules:66:1",
     "spec/risk_balance_of_power/03_cards.rules:67:1",
-    "spec/risk_balance_of_power/03_cards.rules:68:1",
     "spec/risk_balance_of_power/03_cards.rules:69:1",
     "spec/risk_balance_of_power/03_cards.rules:70:1",
-    "spec/risk_balance_of_power/03_cards.rules:71:1",
     "spec/risk_balance_of_power/03_cards.rules:72:1",
-    "spec/risk_balance_of_power/03_cards.rules:73:1",
+    "spec/risk_balance_of_power/03_cards.rules:74:1",
+    "spec/risk_balance_of_power/03_cards.rules:75:1",
+    "spec/risk_balance_of_power/03_cards.rules:76:1",
+    "spec/risk_balance_of_power/03_cards.rules:77:1",
+    "spec/risk_balance_of_power/03_cards.rules:78:1",
+    "spec/risk_balance_of_power/03_cards.rules:79:1",
+    "spec/risk_balance_of_power/03_cards.rules:80:1",
 )
 META_BOARD_ENTITY_AT = (
     META_BOARD_ENTITY_AT_0 + META_BOARD_ENTITY_AT_1 + META_BOARD_ENTITY_AT_2
@@ -861,7 +861,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="risk_balance_of_power",
     title="Risiko - Das Duell (Risk: Balance of Power)",
-    spec_hash="6cb1b22b0ef83c3e",
+    spec_hash="482a7ef6590bc0e9",
     spec_files=META_SPEC_FILES,
     players=("rot", "blau"),
     player_labels=("Rot", "Blau"),

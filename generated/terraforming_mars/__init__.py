@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: b2148aa78094e86e
+# Spec hash: fe15d0a114a01dd4
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 39d8c01f02ba0f6b7481 output 950e8f2d85324e988997
+# Tests hash: 5184ddad14ce862a
+# Fingerprint: source 6ec1e01d24b5324a4f67 output 6b1597570d7973b55900
 "Terraforming Mars (base game, Tharsis): the generated engine (rulespec.runtime.program.Program)."
 
 from rulespec.runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
@@ -34,8 +34,8 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "b2148aa78094e86e"
-TESTS_HASH = "02cb7dea3ad20948"
+SPEC_HASH = "fe15d0a114a01dd4"
+TESTS_HASH = "5184ddad14ce862a"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: b2148aa78094e86e
+# Spec hash: fe15d0a114a01dd4
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 885fe7c442c865f9357d output 81f7c5a26a611bbdd2b7
+# Tests hash: 5184ddad14ce862a
+# Fingerprint: source fc07f72c4791b3a63cc4 output bfebcccea0da8ae6c533
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -317,31 +317,31 @@ def p_special_placed(state, v_p, v_s):
 
 
 def p_research_pay(state, v_p, v_price):
-    "procedure research_pay (spec/terraforming_mars/05_generation.rules:221)"
-    # spec: spec/terraforming_mars/05_generation.rules:222
+    "procedure research_pay (spec/terraforming_mars/05_generation.rules:227)"
+    # spec: spec/terraforming_mars/05_generation.rules:228
     state.tracks[v_p] = max(
         0, min(9999, state.tracks[v_p] - v_price * len(state.zones[18 + v_p]))
     )
     state.stamps[2] += 1
-    # spec: spec/terraforming_mars/05_generation.rules:223
+    # spec: spec/terraforming_mars/05_generation.rules:229
     dest = 8 + v_p
     for card in list(state.zones[18 + v_p]):
         move_card(state, card, dest)
 
 
 def p_production_phase(state):
-    "phase production_phase (spec/terraforming_mars/05_generation.rules:234)"
-    # spec: spec/terraforming_mars/05_generation.rules:235
+    "phase production_phase (spec/terraforming_mars/05_generation.rules:240)"
+    # spec: spec/terraforming_mars/05_generation.rules:241
     for v_q in range(state.params["players"]):
-        # spec: spec/terraforming_mars/05_generation.rules:236
+        # spec: spec/terraforming_mars/05_generation.rules:242
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[20 + v_q])
         )
         state.stamps[7] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:237
+        # spec: spec/terraforming_mars/05_generation.rules:243
         state.tracks[20 + v_q] = 0
         state.stamps[6] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:238
+        # spec: spec/terraforming_mars/05_generation.rules:244
         state.tracks[v_q] = max(
             0,
             min(
@@ -351,39 +351,39 @@ def p_production_phase(state):
             ),
         )
         state.stamps[2] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:239
+        # spec: spec/terraforming_mars/05_generation.rules:245
         state.tracks[5 + v_q] = max(
             0, min(9999, state.tracks[5 + v_q] + state.tracks[35 + v_q])
         )
         state.stamps[3] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:240
+        # spec: spec/terraforming_mars/05_generation.rules:246
         state.tracks[10 + v_q] = max(
             0, min(9999, state.tracks[10 + v_q] + state.tracks[40 + v_q])
         )
         state.stamps[4] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:241
+        # spec: spec/terraforming_mars/05_generation.rules:247
         state.tracks[15 + v_q] = max(
             0, min(9999, state.tracks[15 + v_q] + state.tracks[45 + v_q])
         )
         state.stamps[5] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:242
+        # spec: spec/terraforming_mars/05_generation.rules:248
         state.tracks[20 + v_q] = max(
             0, min(9999, state.tracks[20 + v_q] + state.tracks[50 + v_q])
         )
         state.stamps[6] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:243
+        # spec: spec/terraforming_mars/05_generation.rules:249
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[55 + v_q])
         )
         state.stamps[7] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:244
+        # spec: spec/terraforming_mars/05_generation.rules:250
         state.tracks[65 + v_q] = 0
         state.stamps[10] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:245
+        # spec: spec/terraforming_mars/05_generation.rules:251
         for v_c in list(state.zones[23 + v_q]):
             state.counters[19][v_c] = 0
             state.stamps[26] += 1
-    # spec: spec/terraforming_mars/05_generation.rules:247
+    # spec: spec/terraforming_mars/05_generation.rules:253
     expire(state, "generation_end")
 
 
@@ -507,13 +507,13 @@ def ev_thorgate(state, v_you, v_this):
 
 
 def ev_colonizer_training_camp(state, v_you, v_this):
-    "event of colonizer_training_camp (spec/terraforming_mars/07_cards.rules:62)"
+    "event of colonizer_training_camp (spec/terraforming_mars/07_cards.rules:63)"
     pass
 
 
 def ev_greenhouses(state, v_you, v_this):
-    "event of greenhouses (spec/terraforming_mars/07_cards.rules:176)"
-    # spec: spec/terraforming_mars/07_cards.rules:176
+    "event of greenhouses (spec/terraforming_mars/07_cards.rules:177)"
+    # spec: spec/terraforming_mars/07_cards.rules:177
     state.tracks[15 + v_you] = max(
         0, min(9999, state.tracks[15 + v_you] + d_cities_in_play(state))
     )
@@ -521,8 +521,8 @@ def ev_greenhouses(state, v_you, v_this):
 
 
 def ev_power_grid(state, v_you, v_this):
-    "event of power_grid (spec/terraforming_mars/07_cards.rules:184)"
-    # spec: spec/terraforming_mars/07_cards.rules:184
+    "event of power_grid (spec/terraforming_mars/07_cards.rules:185)"
+    # spec: spec/terraforming_mars/07_cards.rules:185
     slot = 50 + v_you
     state.tracks[slot] = max(
         0, min(999, state.tracks[slot] + d_tags(state, v_you, "power"))
@@ -531,26 +531,26 @@ def ev_power_grid(state, v_you, v_this):
 
 
 def ev_breathing_filters(state, v_you, v_this):
-    "event of breathing_filters (spec/terraforming_mars/07_cards.rules:191)"
+    "event of breathing_filters (spec/terraforming_mars/07_cards.rules:192)"
     pass
 
 
 def ev_dust_seals(state, v_you, v_this):
-    "event of dust_seals (spec/terraforming_mars/07_cards.rules:212)"
+    "event of dust_seals (spec/terraforming_mars/07_cards.rules:213)"
     pass
 
 
 def ev_zeppelins(state, v_you, v_this):
-    "event of zeppelins (spec/terraforming_mars/07_cards.rules:225)"
-    # spec: spec/terraforming_mars/07_cards.rules:225
+    "event of zeppelins (spec/terraforming_mars/07_cards.rules:226)"
+    # spec: spec/terraforming_mars/07_cards.rules:226
     slot = 30 + v_you
     state.tracks[slot] = max(-5, min(999, state.tracks[slot] + d_cities_on_mars(state)))
     state.stamps[8] += 1
 
 
 def ev_worms(state, v_you, v_this):
-    "event of worms (spec/terraforming_mars/07_cards.rules:228)"
-    # spec: spec/terraforming_mars/07_cards.rules:228
+    "event of worms (spec/terraforming_mars/07_cards.rules:229)"
+    # spec: spec/terraforming_mars/07_cards.rules:229
     slot = 45 + v_you
     state.tracks[slot] = max(
         0, min(999, state.tracks[slot] + d_tags(state, v_you, "microbe") // 2)
@@ -559,13 +559,13 @@ def ev_worms(state, v_you, v_this):
 
 
 def ev_advanced_ecosystems(state, v_you, v_this):
-    "event of advanced_ecosystems (spec/terraforming_mars/07_cards.rules:238)"
+    "event of advanced_ecosystems (spec/terraforming_mars/07_cards.rules:239)"
     pass
 
 
 def ev_insects(state, v_you, v_this):
-    "event of insects (spec/terraforming_mars/07_cards.rules:269)"
-    # spec: spec/terraforming_mars/07_cards.rules:269
+    "event of insects (spec/terraforming_mars/07_cards.rules:270)"
+    # spec: spec/terraforming_mars/07_cards.rules:270
     slot = 45 + v_you
     state.tracks[slot] = max(
         0, min(999, state.tracks[slot] + d_tags(state, v_you, "plant"))
@@ -574,8 +574,8 @@ def ev_insects(state, v_you, v_this):
 
 
 def ev_energy_saving(state, v_you, v_this):
-    "event of energy_saving (spec/terraforming_mars/07_cards.rules:337)"
-    # spec: spec/terraforming_mars/07_cards.rules:337
+    "event of energy_saving (spec/terraforming_mars/07_cards.rules:338)"
+    # spec: spec/terraforming_mars/07_cards.rules:338
     slot = 50 + v_you
     state.tracks[slot] = max(0, min(999, state.tracks[slot] + d_cities_in_play(state)))
     state.stamps[8] += 1
@@ -588,14 +588,14 @@ def ev_ganymede_colony(state, v_you, v_this):
 
 
 def ev_release_of_inert_gases(state, v_you, v_this):
-    "event of release_of_inert_gases (spec/terraforming_mars/07b_tiles_events.rules:186)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:186
+    "event of release_of_inert_gases (spec/terraforming_mars/07b_tiles_events.rules:188)"
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:188
     p_raise_tr(state, v_you, 2)
 
 
 def ev_special_design(state, v_you, v_this):
-    "event of special_design (spec/terraforming_mars/07b_tiles_events.rules:305)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:305
+    "event of special_design (spec/terraforming_mars/07b_tiles_events.rules:307)"
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:307
     activate(state, 10, [v_you], "generation_end")
 
 
@@ -789,8 +789,8 @@ def t_tharsis_effect_1(state, v_owner, v_q, v_s, v_t):
 
 
 def t_special_design_effect_0(state, v_owner, v_q, v_c):
-    "on card_played of special_design_effect (spec/terraforming_mars/07b_tiles_events.rules:300)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:301
+    "on card_played of special_design_effect (spec/terraforming_mars/07b_tiles_events.rules:302)"
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:303
     cancel(state, 10, [v_owner])
 
 
@@ -1039,7 +1039,7 @@ def emit_card_played(state, x0, x1):
                 runs.append((t_cinematics_effect_0, [args[0], x0, x1]))
         elif kind == 10:  # special_design_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:300
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:302
             if x0 == args[0] and x1 != E_special_design:
                 runs.append((t_special_design_effect_0, [args[0], x0, x1]))
         elif kind == 12:  # aerobraking_effect
@@ -2027,13 +2027,13 @@ def s_take_one_from_any(state, frame):
 
 
 def s_standard_project(state, frame):
-    "procedure standard_project (spec/terraforming_mars/05_generation.rules:84)"
+    "procedure standard_project (spec/terraforming_mars/05_generation.rules:90)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:85
+            # spec: spec/terraforming_mars/05_generation.rules:91
             player = L[0]
             offered = []
             if len(state.zones[8 + L[0]]) > 0:
@@ -2074,7 +2074,7 @@ def s_standard_project(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:85:5",
+                "spec/terraforming_mars/05_generation.rules:91:5",
             )
             frame[1] = 1
             return
@@ -2095,12 +2095,12 @@ def s_standard_project(state, frame):
             else:
                 pc = 17
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:87
+            # spec: spec/terraforming_mars/05_generation.rules:93
             state.frames.pop()
             state.frames.append(new_frame(15, [L[0]] + [UNBOUND] * 2))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:90
+            # spec: spec/terraforming_mars/05_generation.rules:96
             frame[1] = 4
             state.frames.append(
                 new_frame(
@@ -2109,86 +2109,86 @@ def s_standard_project(state, frame):
                         L[0],
                         bounded(
                             q_power_plant_cost(state, L[0]),
-                            "spec/terraforming_mars/05_generation.rules:90:23",
+                            "spec/terraforming_mars/05_generation.rules:96:23",
                         ),
                     ],
                 )
             )
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:91
+            # spec: spec/terraforming_mars/05_generation.rules:97
             slot = 50 + L[0]
             state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
             state.stamps[8] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:92
+            # spec: spec/terraforming_mars/05_generation.rules:98
             emit_paid_project(state, L[0], 11)
-            # spec: spec/terraforming_mars/05_generation.rules:93
+            # spec: spec/terraforming_mars/05_generation.rules:99
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:97
+            # spec: spec/terraforming_mars/05_generation.rules:103
             frame[1] = 6
             state.frames.append(new_frame(9, [L[0], 14]))
             return
         if pc == 6:
-            # spec: spec/terraforming_mars/05_generation.rules:98
+            # spec: spec/terraforming_mars/05_generation.rules:104
             frame[1] = 7
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 7:
-            # spec: spec/terraforming_mars/05_generation.rules:99
+            # spec: spec/terraforming_mars/05_generation.rules:105
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 8:
-            # spec: spec/terraforming_mars/05_generation.rules:102
+            # spec: spec/terraforming_mars/05_generation.rules:108
             frame[1] = 9
             state.frames.append(new_frame(9, [L[0], 18]))
             return
         if pc == 9:
-            # spec: spec/terraforming_mars/05_generation.rules:103
+            # spec: spec/terraforming_mars/05_generation.rules:109
             frame[1] = 10
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 10:
-            # spec: spec/terraforming_mars/05_generation.rules:104
+            # spec: spec/terraforming_mars/05_generation.rules:110
             emit_paid_project(state, L[0], 18)
-            # spec: spec/terraforming_mars/05_generation.rules:105
+            # spec: spec/terraforming_mars/05_generation.rules:111
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 11:
-            # spec: spec/terraforming_mars/05_generation.rules:108
+            # spec: spec/terraforming_mars/05_generation.rules:114
             frame[1] = 12
             state.frames.append(new_frame(9, [L[0], 23]))
             return
         if pc == 12:
-            # spec: spec/terraforming_mars/05_generation.rules:109
+            # spec: spec/terraforming_mars/05_generation.rules:115
             frame[1] = 13
             state.frames.append(new_frame(5, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 13:
-            # spec: spec/terraforming_mars/05_generation.rules:110
+            # spec: spec/terraforming_mars/05_generation.rules:116
             emit_paid_project(state, L[0], 23)
-            # spec: spec/terraforming_mars/05_generation.rules:111
+            # spec: spec/terraforming_mars/05_generation.rules:117
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 14:
-            # spec: spec/terraforming_mars/05_generation.rules:115
+            # spec: spec/terraforming_mars/05_generation.rules:121
             frame[1] = 15
             state.frames.append(new_frame(9, [L[0], 25]))
             return
         if pc == 15:
-            # spec: spec/terraforming_mars/05_generation.rules:116
+            # spec: spec/terraforming_mars/05_generation.rules:122
             frame[1] = 16
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 16:
-            # spec: spec/terraforming_mars/05_generation.rules:117
+            # spec: spec/terraforming_mars/05_generation.rules:123
             slot = 30 + L[0]
             state.tracks[slot] = max(-5, min(999, state.tracks[slot] + 1))
             state.stamps[8] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:118
+            # spec: spec/terraforming_mars/05_generation.rules:124
             emit_paid_project(state, L[0], 25)
-            # spec: spec/terraforming_mars/05_generation.rules:119
+            # spec: spec/terraforming_mars/05_generation.rules:125
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 17:
@@ -2197,22 +2197,22 @@ def s_standard_project(state, frame):
 
 
 def s_sell_patents(state, frame):
-    "procedure sell_patents (spec/terraforming_mars/05_generation.rules:124)"
+    "procedure sell_patents (spec/terraforming_mars/05_generation.rules:130)"
     # L: 0 p, 1 selling, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:125
+            # spec: spec/terraforming_mars/05_generation.rules:131
             L[1] = True
-            # spec: spec/terraforming_mars/05_generation.rules:126
+            # spec: spec/terraforming_mars/05_generation.rules:132
             pc = 1
         if pc == 1:
             if not (L[1] and len(state.zones[8 + L[0]]) > 0):
                 pc = 6
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:126:5")
-            # spec: spec/terraforming_mars/05_generation.rules:127
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:132:5")
+            # spec: spec/terraforming_mars/05_generation.rules:133
             player = L[0]
             offered = []
             offered.append(0)
@@ -2227,7 +2227,7 @@ def s_sell_patents(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:127:9",
+                "spec/terraforming_mars/05_generation.rules:133:9",
             )
             frame[1] = 2
             return
@@ -2240,7 +2240,7 @@ def s_sell_patents(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:129
+            # spec: spec/terraforming_mars/05_generation.rules:135
             player = L[0]
             values = list(state.zones[8 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2251,21 +2251,21 @@ def s_sell_patents(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:129:17",
+                "spec/terraforming_mars/05_generation.rules:135:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:130
+            # spec: spec/terraforming_mars/05_generation.rules:136
             move_card(state, L[2], 2)
-            # spec: spec/terraforming_mars/05_generation.rules:131
+            # spec: spec/terraforming_mars/05_generation.rules:137
             state.tracks[L[0]] = max(0, min(9999, state.tracks[L[0]] + 1))
             state.stamps[2] += 1
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:133
+            # spec: spec/terraforming_mars/05_generation.rules:139
             L[1] = False
             pc = 1
             continue
@@ -2275,28 +2275,28 @@ def s_sell_patents(state, frame):
 
 
 def s_convert_plants(state, frame):
-    "procedure convert_plants (spec/terraforming_mars/05_generation.rules:142)"
+    "procedure convert_plants (spec/terraforming_mars/05_generation.rules:148)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/terraforming_mars/05_generation.rules:143
+    # spec: spec/terraforming_mars/05_generation.rules:149
     state.tracks[15 + L[0]] = max(
         0, min(9999, state.tracks[15 + L[0]] - q_greenery_plants(state, L[0]))
     )
     state.stamps[5] += 1
-    # spec: spec/terraforming_mars/05_generation.rules:144
+    # spec: spec/terraforming_mars/05_generation.rules:150
     state.frames.pop()
     state.frames.append(new_frame(5, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def s_take_action(state, frame):
-    "procedure take_action (spec/terraforming_mars/05_generation.rules:150)"
+    "procedure take_action (spec/terraforming_mars/05_generation.rules:156)"
     # L: 0 p, 1 second, 2 c, 3 m, 4 a
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:151
+            # spec: spec/terraforming_mars/05_generation.rules:157
             player = L[0]
             offered = []
             if d_any_playable(state, L[0]):
@@ -2361,7 +2361,7 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:151:5",
+                "spec/terraforming_mars/05_generation.rules:157:5",
             )
             frame[1] = 1
             return
@@ -2388,7 +2388,7 @@ def s_take_action(state, frame):
             else:
                 pc = 17
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:153
+            # spec: spec/terraforming_mars/05_generation.rules:159
             player = L[0]
             values = [
                 c_c for c_c in state.zones[8 + L[0]] if d_playable(state, L[0], c_c)
@@ -2401,23 +2401,23 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:153:13",
+                "spec/terraforming_mars/05_generation.rules:159:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:154
+            # spec: spec/terraforming_mars/05_generation.rules:160
             frame[1] = 17
             state.frames.append(new_frame(10, [L[0], L[2]]))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:156
+            # spec: spec/terraforming_mars/05_generation.rules:162
             frame[1] = 17
             state.frames.append(new_frame(14, [L[0]]))
             return
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:159
+            # spec: spec/terraforming_mars/05_generation.rules:165
             player = L[0]
             values = [c_m for c_m in K_milestone if d_can_claim(state, L[0], c_m)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2428,23 +2428,23 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:159:13",
+                "spec/terraforming_mars/05_generation.rules:165:13",
             )
             frame[1] = 6
             return
         if pc == 6:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:160
+            # spec: spec/terraforming_mars/05_generation.rules:166
             frame[1] = 7
             state.frames.append(new_frame(9, [L[0], 8]))
             return
         if pc == 7:
-            # spec: spec/terraforming_mars/05_generation.rules:161
+            # spec: spec/terraforming_mars/05_generation.rules:167
             state.counters[21 + L[0]][L[3]] = 1
             state.stamps[28] += 1
             pc = 17
         if pc == 8:
-            # spec: spec/terraforming_mars/05_generation.rules:164
+            # spec: spec/terraforming_mars/05_generation.rules:170
             player = L[0]
             values = [
                 c_a
@@ -2464,13 +2464,13 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:164:13",
+                "spec/terraforming_mars/05_generation.rules:170:13",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:165
+            # spec: spec/terraforming_mars/05_generation.rules:171
             frame[1] = 10
             state.frames.append(
                 new_frame(
@@ -2479,19 +2479,19 @@ def s_take_action(state, frame):
                         L[0],
                         bounded(
                             8 + 6 * d_awards_funded(state),
-                            "spec/terraforming_mars/05_generation.rules:165:23",
+                            "spec/terraforming_mars/05_generation.rules:171:23",
                         ),
                     ],
                 )
             )
             return
         if pc == 10:
-            # spec: spec/terraforming_mars/05_generation.rules:166
+            # spec: spec/terraforming_mars/05_generation.rules:172
             state.counters[26][L[4]] = 1
             state.stamps[29] += 1
             pc = 17
         if pc == 11:
-            # spec: spec/terraforming_mars/05_generation.rules:169
+            # spec: spec/terraforming_mars/05_generation.rules:175
             player = L[0]
             values = [
                 c_c
@@ -2509,41 +2509,41 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:169:13",
+                "spec/terraforming_mars/05_generation.rules:175:13",
             )
             frame[1] = 12
             return
         if pc == 12:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:170
+            # spec: spec/terraforming_mars/05_generation.rules:176
             frame[1] = 17
             state.frames.append(new_frame(11, [L[0], L[2]]))
             return
         if pc == 13:
-            # spec: spec/terraforming_mars/05_generation.rules:173
+            # spec: spec/terraforming_mars/05_generation.rules:179
             frame[1] = 17
             state.frames.append(new_frame(16, [L[0]]))
             return
         if pc == 14:
-            # spec: spec/terraforming_mars/05_generation.rules:177
+            # spec: spec/terraforming_mars/05_generation.rules:183
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - 8))
             state.stamps[7] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:178
+            # spec: spec/terraforming_mars/05_generation.rules:184
             frame[1] = 17
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 15:
-            # spec: spec/terraforming_mars/05_generation.rules:181
+            # spec: spec/terraforming_mars/05_generation.rules:187
             state.tracks[74 + L[0]] = 1
             state.stamps[15] += 1
             pc = 17
         if pc == 16:
-            # spec: spec/terraforming_mars/05_generation.rules:183
+            # spec: spec/terraforming_mars/05_generation.rules:189
             state.tracks[79 + L[0]] = 2
             state.stamps[16] += 1
             pc = 17
         if pc == 17:
-            # spec: spec/terraforming_mars/05_generation.rules:185
+            # spec: spec/terraforming_mars/05_generation.rules:191
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
             state.stamps[16] += 1
             state.frames.pop()
@@ -2551,13 +2551,13 @@ def s_take_action(state, frame):
 
 
 def s_corporation_first_action(state, frame):
-    "procedure corporation_first_action (spec/terraforming_mars/05_generation.rules:189)"
-    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 190
+    "procedure corporation_first_action (spec/terraforming_mars/05_generation.rules:195)"
+    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 196
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:190
+            # spec: spec/terraforming_mars/05_generation.rules:196
             L[2] = [
                 c_c for c_c in state.zones[23 + L[0]] if A_colour[c_c] == "corporation"
             ]
@@ -2570,7 +2570,7 @@ def s_corporation_first_action(state, frame):
             L[1] = L[2][L[3]]
             frame[1] = 2
             if resolve_action(
-                state, L[1], L[0], "spec/terraforming_mars/05_generation.rules:190:56"
+                state, L[1], L[0], "spec/terraforming_mars/05_generation.rules:196:56"
             ):
                 return
             pc = 2
@@ -2579,10 +2579,10 @@ def s_corporation_first_action(state, frame):
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:191
+            # spec: spec/terraforming_mars/05_generation.rules:197
             state.tracks[84 + L[0]] = 0
             state.stamps[17] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:192
+            # spec: spec/terraforming_mars/05_generation.rules:198
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
             state.stamps[16] += 1
             state.frames.pop()
@@ -2590,16 +2590,16 @@ def s_corporation_first_action(state, frame):
 
 
 def s_take_turn(state, frame):
-    "procedure take_turn (spec/terraforming_mars/05_generation.rules:195)"
+    "procedure take_turn (spec/terraforming_mars/05_generation.rules:201)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:196
+            # spec: spec/terraforming_mars/05_generation.rules:202
             state.tracks[79 + L[0]] = 0
             state.stamps[16] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:197
+            # spec: spec/terraforming_mars/05_generation.rules:203
             if state.tracks[84 + L[0]] == 1:
                 pc = 1
             else:
@@ -2613,7 +2613,7 @@ def s_take_turn(state, frame):
             state.frames.append(new_frame(17, [L[0], False] + [UNBOUND] * 3))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:198
+            # spec: spec/terraforming_mars/05_generation.rules:204
             if (
                 not state.tracks[74 + L[0]] == 1
                 and state.tracks[79 + L[0]] < 2
@@ -2632,27 +2632,27 @@ def s_take_turn(state, frame):
 
 
 def s_action_phase(state, frame):
-    "phase action_phase (spec/terraforming_mars/05_generation.rules:200)"
+    "phase action_phase (spec/terraforming_mars/05_generation.rules:206)"
     # L: 0 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:201
+            # spec: spec/terraforming_mars/05_generation.rules:207
             for L[0] in range(state.params["players"]):
                 state.tracks[74 + L[0]] = 0
                 state.stamps[15] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:202
+            # spec: spec/terraforming_mars/05_generation.rules:208
             state.vars[1] = state.vars[0]
             state.stamps[32] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:203
+            # spec: spec/terraforming_mars/05_generation.rules:209
             pc = 1
         if pc == 1:
             if not walk_31(state):
                 pc = 4
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:203:5")
-            # spec: spec/terraforming_mars/05_generation.rules:204
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:209:5")
+            # spec: spec/terraforming_mars/05_generation.rules:210
             if not state.tracks[74 + state.vars[1]] == 1:
                 pc = 2
             else:
@@ -2662,14 +2662,14 @@ def s_action_phase(state, frame):
             state.frames.append(new_frame(19, [state.vars[1]]))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:205
+            # spec: spec/terraforming_mars/05_generation.rules:211
             state.vars[1] = bounded(
                 (
                     None
                     if state.vars[1] is None
                     else (state.vars[1] + 1) % state.params["players"]
                 ),
-                "spec/terraforming_mars/05_generation.rules:205:9",
+                "spec/terraforming_mars/05_generation.rules:211:9",
             )
             state.stamps[32] += 1
             pc = 1
@@ -2680,13 +2680,13 @@ def s_action_phase(state, frame):
 
 
 def s_research_choices(state, frame):
-    "procedure research_choices (spec/terraforming_mars/05_generation.rules:213)"
-    # L: 0 p, 1 price, 2 c, 3 items and 4 index of the loop at line 214
+    "procedure research_choices (spec/terraforming_mars/05_generation.rules:219)"
+    # L: 0 p, 1 price, 2 c, 3 items and 4 index of the loop at line 220
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:214
+            # spec: spec/terraforming_mars/05_generation.rules:220
             L[3] = list(state.zones[13 + L[0]])
             L[4] = 0
             pc = 1
@@ -2695,7 +2695,7 @@ def s_research_choices(state, frame):
                 pc = 3
                 continue
             L[2] = L[3][L[4]]
-            # spec: spec/terraforming_mars/05_generation.rules:215
+            # spec: spec/terraforming_mars/05_generation.rules:221
             player = L[0]
             offered = []
             if state.tracks[L[0]] >= L[1] * (len(state.zones[18 + L[0]]) + 1):
@@ -2714,7 +2714,7 @@ def s_research_choices(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:215:9",
+                "spec/terraforming_mars/05_generation.rules:221:9",
                 (L[2],),
             )
             frame[1] = 2
@@ -2722,10 +2722,10 @@ def s_research_choices(state, frame):
         if pc == 2:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/05_generation.rules:216
+                # spec: spec/terraforming_mars/05_generation.rules:222
                 move_card(state, L[2], 18 + L[0])
             elif k == 1:
-                # spec: spec/terraforming_mars/05_generation.rules:217
+                # spec: spec/terraforming_mars/05_generation.rules:223
                 move_card(state, L[2], 2)
             L[4] = L[4] + 1
             pc = 1
@@ -2736,16 +2736,16 @@ def s_research_choices(state, frame):
 
 
 def s_research_phase(state, frame):
-    "phase research_phase (spec/terraforming_mars/05_generation.rules:225)"
-    # L: 0 q, 1 items and 2 index of the loop at line 227
+    "phase research_phase (spec/terraforming_mars/05_generation.rules:231)"
+    # L: 0 q, 1 items and 2 index of the loop at line 233
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:226
+            # spec: spec/terraforming_mars/05_generation.rules:232
             for L[0] in range(state.params["players"]):
                 p_deal(state, 4, zone_value(13 + L[0]))
-            # spec: spec/terraforming_mars/05_generation.rules:227
+            # spec: spec/terraforming_mars/05_generation.rules:233
             L[1] = list(range(state.params["players"]))
             L[2] = 0
             pc = 1
@@ -2762,7 +2762,7 @@ def s_research_phase(state, frame):
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:228
+            # spec: spec/terraforming_mars/05_generation.rules:234
             for L[0] in range(state.params["players"]):
                 p_research_pay(state, L[0], 3)
             state.frames.pop()
@@ -2770,15 +2770,15 @@ def s_research_phase(state, frame):
 
 
 def s_final_greeneries(state, frame):
-    "procedure final_greeneries (spec/terraforming_mars/05_generation.rules:253)"
+    "procedure final_greeneries (spec/terraforming_mars/05_generation.rules:259)"
     # L: 0 p, 1 going
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:254
+            # spec: spec/terraforming_mars/05_generation.rules:260
             L[1] = True
-            # spec: spec/terraforming_mars/05_generation.rules:255
+            # spec: spec/terraforming_mars/05_generation.rules:261
             pc = 1
         if pc == 1:
             if not (
@@ -2790,8 +2790,8 @@ def s_final_greeneries(state, frame):
             ):
                 pc = 5
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:255:5")
-            # spec: spec/terraforming_mars/05_generation.rules:256
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:261:5")
+            # spec: spec/terraforming_mars/05_generation.rules:262
             player = L[0]
             offered = []
             offered.append(0)
@@ -2808,7 +2808,7 @@ def s_final_greeneries(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:256:9",
+                "spec/terraforming_mars/05_generation.rules:262:9",
             )
             frame[1] = 2
             return
@@ -2821,12 +2821,12 @@ def s_final_greeneries(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:257
+            # spec: spec/terraforming_mars/05_generation.rules:263
             frame[1] = 1
             state.frames.append(new_frame(16, [L[0]]))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:258
+            # spec: spec/terraforming_mars/05_generation.rules:264
             L[1] = False
             pc = 1
             continue
@@ -2836,67 +2836,67 @@ def s_final_greeneries(state, frame):
 
 
 def s_final_scoring(state, frame):
-    "procedure final_scoring (spec/terraforming_mars/05_generation.rules:264)"
-    # L: 0 q, 1 rounds left of the repeat at line 266
+    "procedure final_scoring (spec/terraforming_mars/05_generation.rules:270)"
+    # L: 0 q, 1 rounds left of the repeat at line 272
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:265
+            # spec: spec/terraforming_mars/05_generation.rules:271
             state.vars[1] = state.vars[0]
             state.stamps[32] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:266
+            # spec: spec/terraforming_mars/05_generation.rules:272
             L[1] = d_seat_count(state)
             pc = 1
         if pc == 1:
             if L[1] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/terraforming_mars/05_generation.rules:266:5")
-            # spec: spec/terraforming_mars/05_generation.rules:267
+            tick(state, "repeat", "spec/terraforming_mars/05_generation.rules:272:5")
+            # spec: spec/terraforming_mars/05_generation.rules:273
             frame[1] = 2
             state.frames.append(new_frame(23, [state.vars[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:268
+            # spec: spec/terraforming_mars/05_generation.rules:274
             state.vars[1] = bounded(
                 (
                     None
                     if state.vars[1] is None
                     else (state.vars[1] + 1) % state.params["players"]
                 ),
-                "spec/terraforming_mars/05_generation.rules:268:9",
+                "spec/terraforming_mars/05_generation.rules:274:9",
             )
             state.stamps[32] += 1
             L[1] = L[1] - 1
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:270
+            # spec: spec/terraforming_mars/05_generation.rules:276
             for L[0] in range(state.params["players"]):
                 log_line(
                     state,
                     " ".join(
                         [PLAYER_LABELS[L[0]], "scores", text_of(d_score(state, L[0]))]
                     ),
-                    "spec/terraforming_mars/05_generation.rules:270:24",
+                    "spec/terraforming_mars/05_generation.rules:276:24",
                 )
-            # spec: spec/terraforming_mars/05_generation.rules:272
+            # spec: spec/terraforming_mars/05_generation.rules:278
             for L[0] in range(state.params["players"]):
-                # spec: spec/terraforming_mars/05_generation.rules:273
+                # spec: spec/terraforming_mars/05_generation.rules:279
                 if walk_32(state, L):
                     end_game(
                         state,
                         L[0],
                         "most victory points",
-                        "spec/terraforming_mars/05_generation.rules:273:60",
+                        "spec/terraforming_mars/05_generation.rules:279:60",
                     )
-            # spec: spec/terraforming_mars/05_generation.rules:275
+            # spec: spec/terraforming_mars/05_generation.rules:281
             end_game(
                 state,
                 None,
                 "tie in points and MC",
-                "spec/terraforming_mars/05_generation.rules:275:5",
+                "spec/terraforming_mars/05_generation.rules:281:5",
             )
             state.frames.pop()
             return
@@ -3149,13 +3149,13 @@ def s_standard_setup(state, frame):
 
 
 def s_apply_box(state, frame):
-    "procedure apply_box (spec/terraforming_mars/07_cards.rules:27)"
+    "procedure apply_box (spec/terraforming_mars/07_cards.rules:28)"
     # L: 0 p, 1 c, 2 r
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:28
+            # spec: spec/terraforming_mars/07_cards.rules:29
             for L[2] in N_resource:
                 slot = 30 + NI_resource[L[2]] * 5 + L[0]
                 place = NI_resource[L[2]]
@@ -3167,7 +3167,7 @@ def s_apply_box(state, frame):
                     ),
                 )
                 state.stamps[8] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:29
+            # spec: spec/terraforming_mars/07_cards.rules:30
             if (
                 A_box_hit[L[1]]
                 if L[1] is not None
@@ -3175,7 +3175,7 @@ def s_apply_box(state, frame):
                     A_box_hit,
                     L[1],
                     "box_hit",
-                    "spec/terraforming_mars/07_cards.rules:29:8",
+                    "spec/terraforming_mars/07_cards.rules:30:8",
                 )
             ) > 0:
                 pc = 1
@@ -3195,7 +3195,7 @@ def s_apply_box(state, frame):
                                 A_box_hits,
                                 L[1],
                                 "box_hits",
-                                "spec/terraforming_mars/07_cards.rules:29:48",
+                                "spec/terraforming_mars/07_cards.rules:30:48",
                             )
                         ),
                         (
@@ -3205,7 +3205,7 @@ def s_apply_box(state, frame):
                                 A_box_hit,
                                 L[1],
                                 "box_hit",
-                                "spec/terraforming_mars/07_cards.rules:29:60",
+                                "spec/terraforming_mars/07_cards.rules:30:60",
                             )
                         ),
                     ]
@@ -3219,13 +3219,13 @@ def s_apply_box(state, frame):
 
 
 def s_lower_any_production(state, frame):
-    "procedure lower_any_production (spec/terraforming_mars/07_cards.rules:37)"
+    "procedure lower_any_production (spec/terraforming_mars/07_cards.rules:38)"
     # L: 0 p, 1 r, 2 n, 3 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:38
+            # spec: spec/terraforming_mars/07_cards.rules:39
             player = L[0]
             offered = []
             if walk_33(state, L):
@@ -3243,7 +3243,7 @@ def s_lower_any_production(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:38:5",
+                "spec/terraforming_mars/07_cards.rules:39:5",
             )
             frame[1] = 1
             return
@@ -3256,7 +3256,7 @@ def s_lower_any_production(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/07_cards.rules:40
+            # spec: spec/terraforming_mars/07_cards.rules:41
             player = L[0]
             values = [
                 c_q
@@ -3272,13 +3272,13 @@ def s_lower_any_production(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:40:13",
+                "spec/terraforming_mars/07_cards.rules:41:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:41
+            # spec: spec/terraforming_mars/07_cards.rules:42
             slot = 30 + NI_resource[L[1]] * 5 + L[3]
             place = NI_resource[L[1]]
             state.tracks[slot] = max(
@@ -3293,13 +3293,13 @@ def s_lower_any_production(state, frame):
 
 
 def s_remove_any_plants(state, frame):
-    "procedure remove_any_plants (spec/terraforming_mars/07_cards.rules:46)"
+    "procedure remove_any_plants (spec/terraforming_mars/07_cards.rules:47)"
     # L: 0 p, 1 n, 2 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:47
+            # spec: spec/terraforming_mars/07_cards.rules:48
             player = L[0]
             offered = []
             if walk_34(state):
@@ -3317,7 +3317,7 @@ def s_remove_any_plants(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:47:5",
+                "spec/terraforming_mars/07_cards.rules:48:5",
             )
             frame[1] = 1
             return
@@ -3330,7 +3330,7 @@ def s_remove_any_plants(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/07_cards.rules:50
+            # spec: spec/terraforming_mars/07_cards.rules:51
             player = L[0]
             values = [
                 c_q
@@ -3345,13 +3345,13 @@ def s_remove_any_plants(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:50:13",
+                "spec/terraforming_mars/07_cards.rules:51:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:51
+            # spec: spec/terraforming_mars/07_cards.rules:52
             state.tracks[15 + L[2]] = max(
                 0,
                 min(9999, state.tracks[15 + L[2]] - min(L[1], state.tracks[15 + L[2]])),
@@ -3364,13 +3364,13 @@ def s_remove_any_plants(state, frame):
 
 
 def s_gain_choice_plants_or(state, frame):
-    "procedure gain_choice_plants_or (spec/terraforming_mars/07b_tiles_events.rules:166)"
+    "procedure gain_choice_plants_or (spec/terraforming_mars/07b_tiles_events.rules:168)"
     # L: 0 p, 1 n_plants, 2 n_microbes, 3 n_animals
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:167
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:169
             player = L[0]
             offered = []
             offered.append(0)
@@ -3390,7 +3390,7 @@ def s_gain_choice_plants_or(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07b_tiles_events.rules:167:5",
+                "spec/terraforming_mars/07b_tiles_events.rules:169:5",
             )
             frame[1] = 1
             return
@@ -3405,19 +3405,19 @@ def s_gain_choice_plants_or(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:168
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:170
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + L[1]))
             state.stamps[5] += 1
             pc = 5
         if pc == 3:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:171
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:173
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "microbes", L[2], None] + [UNBOUND] * 1)
             )
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:174
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:176
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "animals", L[3], None] + [UNBOUND] * 1)
@@ -3504,23 +3504,23 @@ def s_smelt(state, frame):
 
 
 def s_start(state, frame):
-    "start (spec/terraforming_mars/05_generation.rules:281)"
+    "start (spec/terraforming_mars/05_generation.rules:287)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:282
+            # spec: spec/terraforming_mars/05_generation.rules:288
             frame[1] = 1
             state.frames.append(new_frame(26, [UNBOUND] * 13))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/05_generation.rules:283
+            # spec: spec/terraforming_mars/05_generation.rules:289
             frame[1] = 2
             state.frames.append(new_frame(20, [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:284
+            # spec: spec/terraforming_mars/05_generation.rules:290
             p_production_phase(state)
-            # spec: spec/terraforming_mars/05_generation.rules:285
+            # spec: spec/terraforming_mars/05_generation.rules:291
             pc = 3
         if pc == 3:
             if not (
@@ -3533,36 +3533,36 @@ def s_start(state, frame):
             ):
                 pc = 6
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:285:5")
-            # spec: spec/terraforming_mars/05_generation.rules:286
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:291:5")
+            # spec: spec/terraforming_mars/05_generation.rules:292
             state.tracks[73] = max(1, min(99, state.tracks[73] + 1))
             state.stamps[14] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:287
+            # spec: spec/terraforming_mars/05_generation.rules:293
             state.vars[0] = bounded(
                 (
                     None
                     if state.vars[0] is None
                     else (state.vars[0] + 1) % state.params["players"]
                 ),
-                "spec/terraforming_mars/05_generation.rules:287:9",
+                "spec/terraforming_mars/05_generation.rules:293:9",
             )
             state.stamps[31] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:288
+            # spec: spec/terraforming_mars/05_generation.rules:294
             frame[1] = 4
             state.frames.append(new_frame(22, [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:289
+            # spec: spec/terraforming_mars/05_generation.rules:295
             frame[1] = 5
             state.frames.append(new_frame(20, [UNBOUND] * 1))
             return
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:290
+            # spec: spec/terraforming_mars/05_generation.rules:296
             p_production_phase(state)
             pc = 3
             continue
         if pc == 6:
-            # spec: spec/terraforming_mars/05_generation.rules:292
+            # spec: spec/terraforming_mars/05_generation.rules:298
             state.frames.pop()
             state.frames.append(new_frame(24, [UNBOUND] * 2))
             return
@@ -3597,77 +3597,77 @@ def sac_unmi(state, frame):
 
 
 def sev_deep_well_heating(state, frame):
-    "event of deep_well_heating (spec/terraforming_mars/07_cards.rules:66)"
+    "event of deep_well_heating (spec/terraforming_mars/07_cards.rules:67)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:67
+            # spec: spec/terraforming_mars/07_cards.rules:68
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:68
+            # spec: spec/terraforming_mars/07_cards.rules:69
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
 def sev_cloud_seeding(state, frame):
-    "event of cloud_seeding (spec/terraforming_mars/07_cards.rules:73)"
+    "event of cloud_seeding (spec/terraforming_mars/07_cards.rules:74)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:73
+    # spec: spec/terraforming_mars/07_cards.rules:74
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_methane_from_titan(state, frame):
-    "event of methane_from_titan (spec/terraforming_mars/07_cards.rules:77)"
+    "event of methane_from_titan (spec/terraforming_mars/07_cards.rules:78)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:77
+    # spec: spec/terraforming_mars/07_cards.rules:78
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_black_polar_dust(state, frame):
-    "event of black_polar_dust (spec/terraforming_mars/07_cards.rules:80)"
+    "event of black_polar_dust (spec/terraforming_mars/07_cards.rules:81)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:81
+            # spec: spec/terraforming_mars/07_cards.rules:82
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:82
+            # spec: spec/terraforming_mars/07_cards.rules:83
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_eos_chasma_national_park(state, frame):
-    "event of eos_chasma_national_park (spec/terraforming_mars/07_cards.rules:87)"
+    "event of eos_chasma_national_park (spec/terraforming_mars/07_cards.rules:88)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:88
+            # spec: spec/terraforming_mars/07_cards.rules:89
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:89
+            # spec: spec/terraforming_mars/07_cards.rules:90
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
             state.stamps[5] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:90
+            # spec: spec/terraforming_mars/07_cards.rules:91
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "animals", 1, None] + [UNBOUND] * 1)
@@ -3676,78 +3676,78 @@ def sev_eos_chasma_national_park(state, frame):
 
 
 def sev_lunar_beam(state, frame):
-    "event of lunar_beam (spec/terraforming_mars/07_cards.rules:95)"
+    "event of lunar_beam (spec/terraforming_mars/07_cards.rules:96)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:95
+    # spec: spec/terraforming_mars/07_cards.rules:96
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_asteroid_mining(state, frame):
-    "event of asteroid_mining (spec/terraforming_mars/07_cards.rules:99)"
+    "event of asteroid_mining (spec/terraforming_mars/07_cards.rules:100)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:99
+    # spec: spec/terraforming_mars/07_cards.rules:100
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_food_factory(state, frame):
-    "event of food_factory (spec/terraforming_mars/07_cards.rules:103)"
+    "event of food_factory (spec/terraforming_mars/07_cards.rules:104)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:103
+    # spec: spec/terraforming_mars/07_cards.rules:104
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_archaebacteria(state, frame):
-    "event of archaebacteria (spec/terraforming_mars/07_cards.rules:106)"
+    "event of archaebacteria (spec/terraforming_mars/07_cards.rules:107)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:106
+    # spec: spec/terraforming_mars/07_cards.rules:107
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_carbonate_processing(state, frame):
-    "event of carbonate_processing (spec/terraforming_mars/07_cards.rules:110)"
+    "event of carbonate_processing (spec/terraforming_mars/07_cards.rules:111)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:110
+    # spec: spec/terraforming_mars/07_cards.rules:111
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_nuclear_power(state, frame):
-    "event of nuclear_power (spec/terraforming_mars/07_cards.rules:114)"
+    "event of nuclear_power (spec/terraforming_mars/07_cards.rules:115)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:114
+    # spec: spec/terraforming_mars/07_cards.rules:115
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_algae(state, frame):
-    "event of algae (spec/terraforming_mars/07_cards.rules:117)"
+    "event of algae (spec/terraforming_mars/07_cards.rules:118)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:118
+            # spec: spec/terraforming_mars/07_cards.rules:119
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:119
+            # spec: spec/terraforming_mars/07_cards.rules:120
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3755,28 +3755,28 @@ def sev_algae(state, frame):
 
 
 def sev_adapted_lichen(state, frame):
-    "event of adapted_lichen (spec/terraforming_mars/07_cards.rules:123)"
+    "event of adapted_lichen (spec/terraforming_mars/07_cards.rules:124)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:123
+    # spec: spec/terraforming_mars/07_cards.rules:124
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_kelp_farming(state, frame):
-    "event of kelp_farming (spec/terraforming_mars/07_cards.rules:127)"
+    "event of kelp_farming (spec/terraforming_mars/07_cards.rules:128)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:128
+            # spec: spec/terraforming_mars/07_cards.rules:129
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:129
+            # spec: spec/terraforming_mars/07_cards.rules:130
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3784,28 +3784,28 @@ def sev_kelp_farming(state, frame):
 
 
 def sev_beam_from_a_thorium_asteroid(state, frame):
-    "event of beam_from_a_thorium_asteroid (spec/terraforming_mars/07_cards.rules:134)"
+    "event of beam_from_a_thorium_asteroid (spec/terraforming_mars/07_cards.rules:135)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:134
+    # spec: spec/terraforming_mars/07_cards.rules:135
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_trees(state, frame):
-    "event of trees (spec/terraforming_mars/07_cards.rules:137)"
+    "event of trees (spec/terraforming_mars/07_cards.rules:138)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:138
+            # spec: spec/terraforming_mars/07_cards.rules:139
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:139
+            # spec: spec/terraforming_mars/07_cards.rules:140
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3813,18 +3813,18 @@ def sev_trees(state, frame):
 
 
 def sev_solar_wind_power(state, frame):
-    "event of solar_wind_power (spec/terraforming_mars/07_cards.rules:144)"
+    "event of solar_wind_power (spec/terraforming_mars/07_cards.rules:145)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:145
+            # spec: spec/terraforming_mars/07_cards.rules:146
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:146
+            # spec: spec/terraforming_mars/07_cards.rules:147
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 2))
             state.stamps[4] += 1
             state.frames.pop()
@@ -3832,28 +3832,28 @@ def sev_solar_wind_power(state, frame):
 
 
 def sev_giant_space_mirror(state, frame):
-    "event of giant_space_mirror (spec/terraforming_mars/07_cards.rules:151)"
+    "event of giant_space_mirror (spec/terraforming_mars/07_cards.rules:152)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:151
+    # spec: spec/terraforming_mars/07_cards.rules:152
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_grass(state, frame):
-    "event of grass (spec/terraforming_mars/07_cards.rules:154)"
+    "event of grass (spec/terraforming_mars/07_cards.rules:155)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:155
+            # spec: spec/terraforming_mars/07_cards.rules:156
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:156
+            # spec: spec/terraforming_mars/07_cards.rules:157
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3861,18 +3861,18 @@ def sev_grass(state, frame):
 
 
 def sev_heather(state, frame):
-    "event of heather (spec/terraforming_mars/07_cards.rules:160)"
+    "event of heather (spec/terraforming_mars/07_cards.rules:161)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:161
+            # spec: spec/terraforming_mars/07_cards.rules:162
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:162
+            # spec: spec/terraforming_mars/07_cards.rules:163
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3880,28 +3880,28 @@ def sev_heather(state, frame):
 
 
 def sev_peroxide_power(state, frame):
-    "event of peroxide_power (spec/terraforming_mars/07_cards.rules:167)"
+    "event of peroxide_power (spec/terraforming_mars/07_cards.rules:168)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:167
+    # spec: spec/terraforming_mars/07_cards.rules:168
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_bushes(state, frame):
-    "event of bushes (spec/terraforming_mars/07_cards.rules:170)"
+    "event of bushes (spec/terraforming_mars/07_cards.rules:171)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:171
+            # spec: spec/terraforming_mars/07_cards.rules:172
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:172
+            # spec: spec/terraforming_mars/07_cards.rules:173
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -3909,33 +3909,33 @@ def sev_bushes(state, frame):
 
 
 def sev_fueled_generators(state, frame):
-    "event of fueled_generators (spec/terraforming_mars/07_cards.rules:180)"
+    "event of fueled_generators (spec/terraforming_mars/07_cards.rules:181)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:180
+    # spec: spec/terraforming_mars/07_cards.rules:181
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_solar_power(state, frame):
-    "event of solar_power (spec/terraforming_mars/07_cards.rules:188)"
+    "event of solar_power (spec/terraforming_mars/07_cards.rules:189)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:188
+    # spec: spec/terraforming_mars/07_cards.rules:189
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_artificial_photosynthesis(state, frame):
-    "event of artificial_photosynthesis (spec/terraforming_mars/07_cards.rules:194)"
+    "event of artificial_photosynthesis (spec/terraforming_mars/07_cards.rules:195)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:195
+            # spec: spec/terraforming_mars/07_cards.rules:196
             player = L[0]
             offered = []
             offered.append(0)
@@ -3952,19 +3952,19 @@ def sev_artificial_photosynthesis(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:195:9",
+                "spec/terraforming_mars/07_cards.rules:196:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/07_cards.rules:196
+                # spec: spec/terraforming_mars/07_cards.rules:197
                 slot = 50 + L[0]
                 state.tracks[slot] = max(0, min(999, state.tracks[slot] + 2))
                 state.stamps[8] += 1
             elif k == 1:
-                # spec: spec/terraforming_mars/07_cards.rules:197
+                # spec: spec/terraforming_mars/07_cards.rules:198
                 slot = 45 + L[0]
                 state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
                 state.stamps[8] += 1
@@ -3973,28 +3973,28 @@ def sev_artificial_photosynthesis(state, frame):
 
 
 def sev_geothermal_power(state, frame):
-    "event of geothermal_power (spec/terraforming_mars/07_cards.rules:203)"
+    "event of geothermal_power (spec/terraforming_mars/07_cards.rules:204)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:203
+    # spec: spec/terraforming_mars/07_cards.rules:204
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_farming(state, frame):
-    "event of farming (spec/terraforming_mars/07_cards.rules:206)"
+    "event of farming (spec/terraforming_mars/07_cards.rules:207)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:207
+            # spec: spec/terraforming_mars/07_cards.rules:208
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:208
+            # spec: spec/terraforming_mars/07_cards.rules:209
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4002,18 +4002,18 @@ def sev_farming(state, frame):
 
 
 def sev_moss(state, frame):
-    "event of moss (spec/terraforming_mars/07_cards.rules:215)"
+    "event of moss (spec/terraforming_mars/07_cards.rules:216)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:216
+            # spec: spec/terraforming_mars/07_cards.rules:217
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:217
+            # spec: spec/terraforming_mars/07_cards.rules:218
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] - 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4021,96 +4021,96 @@ def sev_moss(state, frame):
 
 
 def sev_ghg_factories(state, frame):
-    "event of ghg_factories (spec/terraforming_mars/07_cards.rules:222)"
+    "event of ghg_factories (spec/terraforming_mars/07_cards.rules:223)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:222
+    # spec: spec/terraforming_mars/07_cards.rules:223
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_fusion_power(state, frame):
-    "event of fusion_power (spec/terraforming_mars/07_cards.rules:232)"
+    "event of fusion_power (spec/terraforming_mars/07_cards.rules:233)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:232
+    # spec: spec/terraforming_mars/07_cards.rules:233
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_great_dam(state, frame):
-    "event of great_dam (spec/terraforming_mars/07_cards.rules:242)"
+    "event of great_dam (spec/terraforming_mars/07_cards.rules:243)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:242
+    # spec: spec/terraforming_mars/07_cards.rules:243
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_strip_mine(state, frame):
-    "event of strip_mine (spec/terraforming_mars/07_cards.rules:246)"
+    "event of strip_mine (spec/terraforming_mars/07_cards.rules:247)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:247
+            # spec: spec/terraforming_mars/07_cards.rules:248
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:248
+            # spec: spec/terraforming_mars/07_cards.rules:249
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], 2] + [UNBOUND] * 1))
             return
 
 
 def sev_wave_power(state, frame):
-    "event of wave_power (spec/terraforming_mars/07_cards.rules:252)"
+    "event of wave_power (spec/terraforming_mars/07_cards.rules:253)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:252
+    # spec: spec/terraforming_mars/07_cards.rules:253
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_power_plant_card(state, frame):
-    "event of power_plant_card (spec/terraforming_mars/07_cards.rules:256)"
+    "event of power_plant_card (spec/terraforming_mars/07_cards.rules:257)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:256
+    # spec: spec/terraforming_mars/07_cards.rules:257
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_tectonic_stress_power(state, frame):
-    "event of tectonic_stress_power (spec/terraforming_mars/07_cards.rules:260)"
+    "event of tectonic_stress_power (spec/terraforming_mars/07_cards.rules:261)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:260
+    # spec: spec/terraforming_mars/07_cards.rules:261
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_nitrophilic_moss(state, frame):
-    "event of nitrophilic_moss (spec/terraforming_mars/07_cards.rules:263)"
+    "event of nitrophilic_moss (spec/terraforming_mars/07_cards.rules:264)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:264
+            # spec: spec/terraforming_mars/07_cards.rules:265
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:265
+            # spec: spec/terraforming_mars/07_cards.rules:266
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] - 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4118,19 +4118,19 @@ def sev_nitrophilic_moss(state, frame):
 
 
 def sev_insulation(state, frame):
-    "event of insulation (spec/terraforming_mars/07_cards.rules:272)"
+    "event of insulation (spec/terraforming_mars/07_cards.rules:273)"
     # L: 0 you, 1 this, 2 x
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:273
+            # spec: spec/terraforming_mars/07_cards.rules:274
             player = L[0]
             values = list(
                 int_range(
                     1,
                     state.tracks[55 + L[0]],
-                    "spec/terraforming_mars/07_cards.rules:273:26",
+                    "spec/terraforming_mars/07_cards.rules:274:26",
                 )
             )
             ids, labels = option_names(values)
@@ -4141,17 +4141,17 @@ def sev_insulation(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:273:9",
+                "spec/terraforming_mars/07_cards.rules:274:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:274
+            # spec: spec/terraforming_mars/07_cards.rules:275
             slot = 55 + L[0]
             state.tracks[slot] = max(0, min(999, state.tracks[slot] - L[2]))
             state.stamps[8] += 1
-            # spec: spec/terraforming_mars/07_cards.rules:275
+            # spec: spec/terraforming_mars/07_cards.rules:276
             slot = 30 + L[0]
             state.tracks[slot] = max(-5, min(999, state.tracks[slot] + L[2]))
             state.stamps[8] += 1
@@ -4160,86 +4160,86 @@ def sev_insulation(state, frame):
 
 
 def sev_designed_microorganisms(state, frame):
-    "event of designed_microorganisms (spec/terraforming_mars/07_cards.rules:280)"
+    "event of designed_microorganisms (spec/terraforming_mars/07_cards.rules:281)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:280
+    # spec: spec/terraforming_mars/07_cards.rules:281
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_industrial_microbes(state, frame):
-    "event of industrial_microbes (spec/terraforming_mars/07_cards.rules:284)"
+    "event of industrial_microbes (spec/terraforming_mars/07_cards.rules:285)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:284
+    # spec: spec/terraforming_mars/07_cards.rules:285
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_lichen(state, frame):
-    "event of lichen (spec/terraforming_mars/07_cards.rules:287)"
+    "event of lichen (spec/terraforming_mars/07_cards.rules:288)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:287
+    # spec: spec/terraforming_mars/07_cards.rules:288
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_micro_mills(state, frame):
-    "event of micro_mills (spec/terraforming_mars/07_cards.rules:290)"
+    "event of micro_mills (spec/terraforming_mars/07_cards.rules:291)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:290
+    # spec: spec/terraforming_mars/07_cards.rules:291
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_magnetic_field_generators(state, frame):
-    "event of magnetic_field_generators (spec/terraforming_mars/07_cards.rules:294)"
+    "event of magnetic_field_generators (spec/terraforming_mars/07_cards.rules:295)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:295
+            # spec: spec/terraforming_mars/07_cards.rules:296
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:296
+            # spec: spec/terraforming_mars/07_cards.rules:297
             p_raise_tr(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_windmills(state, frame):
-    "event of windmills (spec/terraforming_mars/07_cards.rules:301)"
+    "event of windmills (spec/terraforming_mars/07_cards.rules:302)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:301
+    # spec: spec/terraforming_mars/07_cards.rules:302
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_tundra_farming(state, frame):
-    "event of tundra_farming (spec/terraforming_mars/07_cards.rules:305)"
+    "event of tundra_farming (spec/terraforming_mars/07_cards.rules:306)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:306
+            # spec: spec/terraforming_mars/07_cards.rules:307
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:307
+            # spec: spec/terraforming_mars/07_cards.rules:308
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4247,36 +4247,36 @@ def sev_tundra_farming(state, frame):
 
 
 def sev_magnetic_field_dome(state, frame):
-    "event of magnetic_field_dome (spec/terraforming_mars/07_cards.rules:312)"
+    "event of magnetic_field_dome (spec/terraforming_mars/07_cards.rules:313)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:313
+            # spec: spec/terraforming_mars/07_cards.rules:314
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:314
+            # spec: spec/terraforming_mars/07_cards.rules:315
             p_raise_tr(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def sev_noctis_farming(state, frame):
-    "event of noctis_farming (spec/terraforming_mars/07_cards.rules:319)"
+    "event of noctis_farming (spec/terraforming_mars/07_cards.rules:320)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:320
+            # spec: spec/terraforming_mars/07_cards.rules:321
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:321
+            # spec: spec/terraforming_mars/07_cards.rules:322
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
             state.frames.pop()
@@ -4284,68 +4284,68 @@ def sev_noctis_farming(state, frame):
 
 
 def sev_heat_trappers(state, frame):
-    "event of heat_trappers (spec/terraforming_mars/07_cards.rules:326)"
+    "event of heat_trappers (spec/terraforming_mars/07_cards.rules:327)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:326
+    # spec: spec/terraforming_mars/07_cards.rules:327
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_soil_factory(state, frame):
-    "event of soil_factory (spec/terraforming_mars/07_cards.rules:330)"
+    "event of soil_factory (spec/terraforming_mars/07_cards.rules:331)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:330
+    # spec: spec/terraforming_mars/07_cards.rules:331
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_biomass_combustors(state, frame):
-    "event of biomass_combustors (spec/terraforming_mars/07_cards.rules:334)"
+    "event of biomass_combustors (spec/terraforming_mars/07_cards.rules:335)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:334
+    # spec: spec/terraforming_mars/07_cards.rules:335
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_immigration_shuttles(state, frame):
-    "event of immigration_shuttles (spec/terraforming_mars/07_cards.rules:341)"
+    "event of immigration_shuttles (spec/terraforming_mars/07_cards.rules:342)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:341
+    # spec: spec/terraforming_mars/07_cards.rules:342
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_soletta(state, frame):
-    "event of soletta (spec/terraforming_mars/07_cards.rules:344)"
+    "event of soletta (spec/terraforming_mars/07_cards.rules:345)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:344
+    # spec: spec/terraforming_mars/07_cards.rules:345
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_rad_chem_factory(state, frame):
-    "event of rad_chem_factory (spec/terraforming_mars/07_cards.rules:348)"
+    "event of rad_chem_factory (spec/terraforming_mars/07_cards.rules:349)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:349
+            # spec: spec/terraforming_mars/07_cards.rules:350
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:350
+            # spec: spec/terraforming_mars/07_cards.rules:351
             p_raise_tr(state, L[0], 2)
             state.frames.pop()
             return
@@ -4756,28 +4756,28 @@ def sev_urbanized_area(state, frame):
 
 
 def sev_plantation(state, frame):
-    "event of plantation (spec/terraforming_mars/07b_tiles_events.rules:127)"
+    "event of plantation (spec/terraforming_mars/07b_tiles_events.rules:129)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:127
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:129
     state.frames.pop()
     state.frames.append(new_frame(5, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_mohole_area(state, frame):
-    "event of mohole_area (spec/terraforming_mars/07b_tiles_events.rules:130)"
+    "event of mohole_area (spec/terraforming_mars/07b_tiles_events.rules:132)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:131
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:133
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:132
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:134
             player = L[0]
             values = [
                 c_s
@@ -4793,286 +4793,293 @@ def sev_mohole_area(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:132:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:134:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:133
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:135
             p_special_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_protected_valley(state, frame):
-    "event of protected_valley (spec/terraforming_mars/07b_tiles_events.rules:138)"
+    "event of protected_valley (spec/terraforming_mars/07b_tiles_events.rules:140)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:139
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:141
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:140
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:142
             state.frames.pop()
             state.frames.append(new_frame(6, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_asteroid(state, frame):
-    "event of asteroid (spec/terraforming_mars/07b_tiles_events.rules:146)"
+    "event of asteroid (spec/terraforming_mars/07b_tiles_events.rules:148)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:147
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:149
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 2))
             state.stamps[4] += 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:148
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:150
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:149
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:151
             state.frames.pop()
             state.frames.append(new_frame(29, [L[0], 3] + [UNBOUND] * 1))
             return
 
 
 def sev_comet(state, frame):
-    "event of comet (spec/terraforming_mars/07b_tiles_events.rules:153)"
+    "event of comet (spec/terraforming_mars/07b_tiles_events.rules:155)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:154
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:156
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:155
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:157
             frame[1] = 2
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:156
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:158
             state.frames.pop()
             state.frames.append(new_frame(29, [L[0], 3] + [UNBOUND] * 1))
             return
 
 
 def sev_big_asteroid(state, frame):
-    "event of big_asteroid (spec/terraforming_mars/07b_tiles_events.rules:160)"
+    "event of big_asteroid (spec/terraforming_mars/07b_tiles_events.rules:162)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:161
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:163
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 4))
             state.stamps[4] += 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:162
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:164
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:163
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:165
             state.frames.pop()
             state.frames.append(new_frame(29, [L[0], 4] + [UNBOUND] * 1))
             return
 
 
 def sev_imported_hydrogen(state, frame):
-    "event of imported_hydrogen (spec/terraforming_mars/07b_tiles_events.rules:180)"
+    "event of imported_hydrogen (spec/terraforming_mars/07b_tiles_events.rules:182)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:181
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:183
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:182
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:184
             state.frames.pop()
             state.frames.append(new_frame(30, [L[0], 3, 3, 2]))
             return
 
 
 def sev_nitrogen_rich_asteroid(state, frame):
-    "event of nitrogen_rich_asteroid (spec/terraforming_mars/07b_tiles_events.rules:190)"
+    "event of nitrogen_rich_asteroid (spec/terraforming_mars/07b_tiles_events.rules:192)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:191
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:193
             if d_tags(state, L[0], "plant") >= 3:
-                # spec: spec/terraforming_mars/07b_tiles_events.rules:192
+                # spec: spec/terraforming_mars/07b_tiles_events.rules:194
                 slot = 45 + L[0]
                 state.tracks[slot] = max(0, min(999, state.tracks[slot] + 4))
                 state.stamps[8] += 1
             else:
-                # spec: spec/terraforming_mars/07b_tiles_events.rules:194
+                # spec: spec/terraforming_mars/07b_tiles_events.rules:196
                 slot = 45 + L[0]
                 state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
                 state.stamps[8] += 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:196
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:198
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:197
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:199
             p_raise_tr(state, L[0], 2)
             state.frames.pop()
             return
 
 
 def sev_deimos_down(state, frame):
-    "event of deimos_down (spec/terraforming_mars/07b_tiles_events.rules:201)"
+    "event of deimos_down (spec/terraforming_mars/07b_tiles_events.rules:203)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:202
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:204
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 4))
             state.stamps[3] += 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:203
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:205
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 3] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:204
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:206
             state.frames.pop()
             state.frames.append(new_frame(29, [L[0], 8] + [UNBOUND] * 1))
             return
 
 
 def sev_mining_expedition(state, frame):
-    "event of mining_expedition (spec/terraforming_mars/07b_tiles_events.rules:208)"
+    "event of mining_expedition (spec/terraforming_mars/07b_tiles_events.rules:210)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:209
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:211
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 2))
             state.stamps[3] += 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:210
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:212
             frame[1] = 1
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:211
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:213
             state.frames.pop()
             state.frames.append(new_frame(29, [L[0], 2] + [UNBOUND] * 1))
             return
 
 
 def sev_towing_a_comet(state, frame):
-    "event of towing_a_comet (spec/terraforming_mars/07b_tiles_events.rules:215)"
+    "event of towing_a_comet (spec/terraforming_mars/07b_tiles_events.rules:217)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:216
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:218
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.stamps[5] += 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:217
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:219
             frame[1] = 1
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:218
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:220
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_ice_asteroid(state, frame):
-    "event of ice_asteroid (spec/terraforming_mars/07b_tiles_events.rules:222)"
+    "event of ice_asteroid (spec/terraforming_mars/07b_tiles_events.rules:224)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:223
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:225
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:224
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:226
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_giant_ice_asteroid(state, frame):
-    "event of giant_ice_asteroid (spec/terraforming_mars/07b_tiles_events.rules:228)"
+    "event of giant_ice_asteroid (spec/terraforming_mars/07b_tiles_events.rules:230)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:229
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:231
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:230
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:232
             frame[1] = 2
             state.frames.append(new_frame(29, [L[0], 6] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:231
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:233
             frame[1] = 3
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:232
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:234
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_subterranean_reservoir(state, frame):
-    "event of subterranean_reservoir (spec/terraforming_mars/07b_tiles_events.rules:236)"
+    "event of subterranean_reservoir (spec/terraforming_mars/07b_tiles_events.rules:238)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:236
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:238
     state.frames.pop()
     state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_lava_flows(state, frame):
-    "event of lava_flows (spec/terraforming_mars/07b_tiles_events.rules:239)"
+    "event of lava_flows (spec/terraforming_mars/07b_tiles_events.rules:241)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:240
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:242
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:241
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:243
             player = L[0]
             values = [
                 c_s
                 for kept_ in (kept_10(state),)
                 for c_s in kept_[0]
-                if kept_[1] or A_volcanic[c_s] and d_tiles_on(state, c_s) == 0
+                if kept_[1]
+                or A_volcanic[c_s]
+                and (
+                    not A_ocean_spot[c_s]
+                    and not A_noctis[c_s]
+                    and not A_off_mars[c_s]
+                    and d_tiles_on(state, c_s) == 0
+                )
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -5082,69 +5089,69 @@ def sev_lava_flows(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:241:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:243:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:242
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:244
             p_special_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_large_convoy(state, frame):
-    "event of large_convoy (spec/terraforming_mars/07b_tiles_events.rules:247)"
+    "event of large_convoy (spec/terraforming_mars/07b_tiles_events.rules:249)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:248
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:250
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:249
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:251
             p_draw_cards(state, L[0], 2)
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:250
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:252
             state.frames.pop()
             state.frames.append(new_frame(30, [L[0], 5, 0, 4]))
             return
 
 
 def sev_convoy_from_europa(state, frame):
-    "event of convoy_from_europa (spec/terraforming_mars/07b_tiles_events.rules:254)"
+    "event of convoy_from_europa (spec/terraforming_mars/07b_tiles_events.rules:256)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:255
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:257
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:256
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:258
             p_draw_cards(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def sev_imported_ghg(state, frame):
-    "event of imported_ghg (spec/terraforming_mars/07b_tiles_events.rules:261)"
+    "event of imported_ghg (spec/terraforming_mars/07b_tiles_events.rules:263)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:262
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:264
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:263
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:265
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] + 3))
             state.stamps[7] += 1
             state.frames.pop()
@@ -5152,25 +5159,25 @@ def sev_imported_ghg(state, frame):
 
 
 def sev_imported_nitrogen(state, frame):
-    "event of imported_nitrogen (spec/terraforming_mars/07b_tiles_events.rules:268)"
+    "event of imported_nitrogen (spec/terraforming_mars/07b_tiles_events.rules:270)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:269
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:271
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 4))
             state.stamps[5] += 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:270
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:272
             p_raise_tr(state, L[0], 1)
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:271
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:273
             frame[1] = 1
             state.frames.append(
                 new_frame(12, [L[0], "microbes", 3, None] + [UNBOUND] * 1)
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:272
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:274
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "animals", 2, None] + [UNBOUND] * 1)
@@ -5179,28 +5186,28 @@ def sev_imported_nitrogen(state, frame):
 
 
 def sev_import_of_advanced_ghg(state, frame):
-    "event of import_of_advanced_ghg (spec/terraforming_mars/07b_tiles_events.rules:277)"
+    "event of import_of_advanced_ghg (spec/terraforming_mars/07b_tiles_events.rules:279)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:277
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:279
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
     return
 
 
 def sev_aerobraked_ammonia_asteroid(state, frame):
-    "event of aerobraked_ammonia_asteroid (spec/terraforming_mars/07b_tiles_events.rules:281)"
+    "event of aerobraked_ammonia_asteroid (spec/terraforming_mars/07b_tiles_events.rules:283)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:282
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:284
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:283
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:285
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "microbes", 2, None] + [UNBOUND] * 1)
@@ -5209,59 +5216,59 @@ def sev_aerobraked_ammonia_asteroid(state, frame):
 
 
 def sev_ice_cap_melting(state, frame):
-    "event of ice_cap_melting (spec/terraforming_mars/07b_tiles_events.rules:287)"
+    "event of ice_cap_melting (spec/terraforming_mars/07b_tiles_events.rules:289)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:287
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:289
     state.frames.pop()
     state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_local_heat_trapping(state, frame):
-    "event of local_heat_trapping (spec/terraforming_mars/07b_tiles_events.rules:290)"
+    "event of local_heat_trapping (spec/terraforming_mars/07b_tiles_events.rules:292)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:291
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:293
     state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - 5))
     state.stamps[7] += 1
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:292
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:294
     state.frames.pop()
     state.frames.append(new_frame(30, [L[0], 4, 0, 2]))
     return
 
 
 def sev_permafrost_extraction(state, frame):
-    "event of permafrost_extraction (spec/terraforming_mars/07b_tiles_events.rules:296)"
+    "event of permafrost_extraction (spec/terraforming_mars/07b_tiles_events.rules:298)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:296
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:298
     state.frames.pop()
     state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_flooding(state, frame):
-    "event of flooding (spec/terraforming_mars/07b_tiles_events.rules:312)"
-    # L: 0 you, 1 this, 2 before, 3 o, 4 q, 5 items and 6 index of the loop at line 316
+    "event of flooding (spec/terraforming_mars/07b_tiles_events.rules:314)"
+    # L: 0 you, 1 this, 2 before, 3 o, 4 q, 5 items and 6 index of the loop at line 318
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:313
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:315
             L[2] = state.tracks[72]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:314
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:316
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:315
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:317
             if state.tracks[72] > L[2]:
                 pc = 2
             else:
                 pc = 8
         if pc == 2:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:316
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:318
             L[5] = [c_o for c_o in K_area if c_o == state.vars[3]]
             L[6] = 0
             pc = 3
@@ -5270,7 +5277,7 @@ def sev_flooding(state, frame):
                 pc = 8
                 continue
             L[3] = L[5][L[6]]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:317
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:319
             player = L[0]
             offered = []
             if walk_35(state, L):
@@ -5291,7 +5298,7 @@ def sev_flooding(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07b_tiles_events.rules:317:17",
+                "spec/terraforming_mars/07b_tiles_events.rules:319:17",
             )
             frame[1] = 4
             return
@@ -5304,7 +5311,7 @@ def sev_flooding(state, frame):
             else:
                 pc = 7
         if pc == 5:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:320
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:322
             player = L[0]
             values = [
                 c_q
@@ -5319,13 +5326,13 @@ def sev_flooding(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:320:25",
+                "spec/terraforming_mars/07b_tiles_events.rules:322:25",
             )
             frame[1] = 6
             return
         if pc == 6:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:321
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:323
             state.tracks[L[4]] = max(
                 0, min(9999, state.tracks[L[4]] - min(4, state.tracks[L[4]]))
             )
@@ -5785,22 +5792,22 @@ def sev_shuttles(state, frame):
 
 
 def sev_immigrant_city(state, frame):
-    "event of immigrant_city (spec/terraforming_mars/07c_active.rules:259)"
+    "event of immigrant_city (spec/terraforming_mars/07c_active.rules:262)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:260
+            # spec: spec/terraforming_mars/07c_active.rules:265
+            activate(state, 19, [L[0]], None)
+            # spec: spec/terraforming_mars/07c_active.rules:266
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:261
-            activate(state, 19, [L[0]], None)
-            # spec: spec/terraforming_mars/07c_active.rules:262
+            # spec: spec/terraforming_mars/07c_active.rules:267
             state.frames.pop()
-            state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(27, [L[0], L[1]] + [UNBOUND] * 1))
             return
 
 

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: b2148aa78094e86e
+# Spec hash: fe15d0a114a01dd4
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,12 +21,13 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 02cb7dea3ad20948
-# Fingerprint: source d12230c30c1e2341caa6 output b60780dfbab2c242f978
+# Tests hash: 5184ddad14ce862a
+# Fingerprint: source 5168a5f71e8514dc0d15 output 81fd222050b066630180
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from rulespec.runtime.frames import UNBOUND
 from rulespec.runtime.policy import keep_best
+from rulespec.runtime.state import is_active
 from rulespec.runtime.values import Keeping, attr_of, event_allowed
 from .tables import (
     ADJ,
@@ -86,37 +87,37 @@ def d_seat_no(state, v_p):
 
 def d_next_seat(state, v_p):
     "define next_seat"
-    # spec: spec/terraforming_mars/01_frame.rules:36
+    # spec: spec/terraforming_mars/01_frame.rules:40
     return None if v_p is None else (v_p + 1) % state.params["players"]
 
 
 def d_temperature_done(state):
     "define temperature_done"
-    # spec: spec/terraforming_mars/01_frame.rules:59
+    # spec: spec/terraforming_mars/01_frame.rules:63
     return state.tracks[70] >= 8
 
 
 def d_oxygen_done(state):
     "define oxygen_done"
-    # spec: spec/terraforming_mars/01_frame.rules:60
+    # spec: spec/terraforming_mars/01_frame.rules:64
     return state.tracks[71] >= 14
 
 
 def d_oceans_done(state):
     "define oceans_done"
-    # spec: spec/terraforming_mars/01_frame.rules:61
+    # spec: spec/terraforming_mars/01_frame.rules:65
     return state.tracks[72] >= 9
 
 
 def d_mars_done(state):
     "define mars_done"
-    # spec: spec/terraforming_mars/01_frame.rules:62
+    # spec: spec/terraforming_mars/01_frame.rules:66
     return state.tracks[70] >= 8 and state.tracks[71] >= 14 and state.tracks[72] >= 9
 
 
 def d_idle_seat(state, v_p):
     "define idle_seat"
-    # spec: spec/terraforming_mars/01_frame.rules:102
+    # spec: spec/terraforming_mars/01_frame.rules:106
     return (
         state.tracks[60 + v_p] == 0
         and len(state.zones[8 + v_p]) == 0
@@ -749,7 +750,7 @@ def d_goal_met(state, v_p, v_m):
                     A_goal,
                     v_m,
                     "goal",
-                    "spec/terraforming_mars/05_generation.rules:26:55",
+                    "spec/terraforming_mars/05_generation.rules:27:13",
                 )
             )
             == "mayor"
@@ -762,7 +763,7 @@ def d_goal_met(state, v_p, v_m):
                         A_goal,
                         v_m,
                         "goal",
-                        "spec/terraforming_mars/05_generation.rules:27:13",
+                        "spec/terraforming_mars/05_generation.rules:28:13",
                     )
                 )
                 == "gardener"
@@ -775,7 +776,7 @@ def d_goal_met(state, v_p, v_m):
                             A_goal,
                             v_m,
                             "goal",
-                            "spec/terraforming_mars/05_generation.rules:28:13",
+                            "spec/terraforming_mars/05_generation.rules:29:13",
                         )
                     )
                     == "builder"
@@ -793,7 +794,7 @@ def d_goal_met(state, v_p, v_m):
 
 def d_can_claim(state, v_p, v_m):
     "define can_claim"
-    # spec: spec/terraforming_mars/05_generation.rules:30
+    # spec: spec/terraforming_mars/05_generation.rules:32
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[10]
     if keeping:
@@ -828,13 +829,13 @@ def d_can_claim(state, v_p, v_m):
 
 def d_award_cost(state):
     "define award_cost"
-    # spec: spec/terraforming_mars/05_generation.rules:33
+    # spec: spec/terraforming_mars/05_generation.rules:35
     return 8 + 6 * d_awards_funded(state)
 
 
 def d_can_fund(state, v_p, v_a):
     "define can_fund"
-    # spec: spec/terraforming_mars/05_generation.rules:34
+    # spec: spec/terraforming_mars/05_generation.rules:36
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[11]
     if keeping:
@@ -864,7 +865,7 @@ def d_can_fund(state, v_p, v_a):
 
 def d_award_value(state, v_p, v_a):
     "define award_value"
-    # spec: spec/terraforming_mars/05_generation.rules:38
+    # spec: spec/terraforming_mars/05_generation.rules:40
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[12]
     if keeping:
@@ -905,7 +906,7 @@ def d_award_value(state, v_p, v_a):
                 A_measure,
                 v_a,
                 "measure",
-                "spec/terraforming_mars/05_generation.rules:39:8",
+                "spec/terraforming_mars/05_generation.rules:41:8",
             )
         )
         == "landlord"
@@ -918,7 +919,7 @@ def d_award_value(state, v_p, v_a):
                     A_measure,
                     v_a,
                     "measure",
-                    "spec/terraforming_mars/05_generation.rules:40:13",
+                    "spec/terraforming_mars/05_generation.rules:42:13",
                 )
             )
             == "banker"
@@ -932,7 +933,7 @@ def d_award_value(state, v_p, v_a):
                         A_measure,
                         v_a,
                         "measure",
-                        "spec/terraforming_mars/05_generation.rules:41:13",
+                        "spec/terraforming_mars/05_generation.rules:43:13",
                     )
                 )
                 == "scientist"
@@ -945,7 +946,7 @@ def d_award_value(state, v_p, v_a):
                             A_measure,
                             v_a,
                             "measure",
-                            "spec/terraforming_mars/05_generation.rules:42:13",
+                            "spec/terraforming_mars/05_generation.rules:44:13",
                         )
                     )
                     == "thermalist"
@@ -963,7 +964,7 @@ def d_award_value(state, v_p, v_a):
 
 def d_award_first(state, v_p, v_a):
     "define award_first"
-    # spec: spec/terraforming_mars/05_generation.rules:43
+    # spec: spec/terraforming_mars/05_generation.rules:46
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[13]
     if keeping:
@@ -998,7 +999,7 @@ def d_award_first(state, v_p, v_a):
 
 def d_award_firsts(state, v_a):
     "define award_firsts"
-    # spec: spec/terraforming_mars/05_generation.rules:45
+    # spec: spec/terraforming_mars/05_generation.rules:48
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[14]
     if keeping:
@@ -1035,7 +1036,7 @@ def d_award_firsts(state, v_a):
 
 def d_award_second(state, v_p, v_a):
     "define award_second"
-    # spec: spec/terraforming_mars/05_generation.rules:48
+    # spec: spec/terraforming_mars/05_generation.rules:51
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[15]
     if keeping:
@@ -1071,7 +1072,7 @@ def d_award_second(state, v_p, v_a):
 
 def d_award_vp(state, v_p, v_a):
     "define award_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:51
+    # spec: spec/terraforming_mars/05_generation.rules:54
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[16]
     if keeping:
@@ -1111,7 +1112,7 @@ def d_award_vp(state, v_p, v_a):
 
 def d_card_vp(state, v_p, v_c):
     "define card_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:56
+    # spec: spec/terraforming_mars/05_generation.rules:61
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[17]
     if keeping:
@@ -1134,7 +1135,7 @@ def d_card_vp(state, v_p, v_c):
             A_vp[v_c]
             if v_c is not None
             else attr_of(
-                A_vp, v_c, "vp", "spec/terraforming_mars/05_generation.rules:57:30"
+                A_vp, v_c, "vp", "spec/terraforming_mars/05_generation.rules:62:30"
             )
         )
         + 0
@@ -1142,7 +1143,7 @@ def d_card_vp(state, v_p, v_c):
             A_vp_by[v_c]
             if v_c is not None
             else attr_of(
-                A_vp_by, v_c, "vp_by", "spec/terraforming_mars/05_generation.rules:57:8"
+                A_vp_by, v_c, "vp_by", "spec/terraforming_mars/05_generation.rules:62:8"
             )
         )
         == "fixed"
@@ -1155,7 +1156,7 @@ def d_card_vp(state, v_p, v_c):
                     A_vp_per,
                     v_c,
                     "vp_per",
-                    "spec/terraforming_mars/05_generation.rules:58:51",
+                    "spec/terraforming_mars/05_generation.rules:63:51",
                 )
             )
             if (
@@ -1165,7 +1166,7 @@ def d_card_vp(state, v_p, v_c):
                     A_vp_by,
                     v_c,
                     "vp_by",
-                    "spec/terraforming_mars/05_generation.rules:58:13",
+                    "spec/terraforming_mars/05_generation.rules:63:13",
                 )
             )
             == "per_resource"
@@ -1178,7 +1179,7 @@ def d_card_vp(state, v_p, v_c):
                         A_vp_by,
                         v_c,
                         "vp_by",
-                        "spec/terraforming_mars/05_generation.rules:59:13",
+                        "spec/terraforming_mars/05_generation.rules:64:13",
                     )
                 )
                 == "per_jovian_tag"
@@ -1191,7 +1192,7 @@ def d_card_vp(state, v_p, v_c):
                             A_vp_by,
                             v_c,
                             "vp_by",
-                            "spec/terraforming_mars/05_generation.rules:60:13",
+                            "spec/terraforming_mars/05_generation.rules:65:13",
                         )
                     )
                     == "per_3_cities"
@@ -1211,7 +1212,7 @@ def d_card_vp(state, v_p, v_c):
                                 A_vp_by,
                                 v_c,
                                 "vp_by",
-                                "spec/terraforming_mars/05_generation.rules:61:13",
+                                "spec/terraforming_mars/05_generation.rules:66:13",
                             )
                         )
                         == "per_adjacent_ocean"
@@ -1230,13 +1231,13 @@ def d_card_vp(state, v_p, v_c):
 
 def d_special_vp(state, v_p, v_c):
     "define special_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:66
+    # spec: spec/terraforming_mars/05_generation.rules:72
     return 0
 
 
 def d_board_vp(state, v_p):
     "define board_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:67
+    # spec: spec/terraforming_mars/05_generation.rules:73
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[18]
     if keeping:
@@ -1267,7 +1268,7 @@ def d_board_vp(state, v_p):
 
 def d_score(state, v_p):
     "define score"
-    # spec: spec/terraforming_mars/05_generation.rules:70
+    # spec: spec/terraforming_mars/05_generation.rules:76
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[19]
     if keeping:
@@ -1324,7 +1325,7 @@ def d_score(state, v_p):
 
 def d_can_greenery_project(state, v_p):
     "define can_greenery_project"
-    # spec: spec/terraforming_mars/05_generation.rules:78
+    # spec: spec/terraforming_mars/05_generation.rules:84
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[20]
     if keeping:
@@ -1352,7 +1353,7 @@ def d_can_greenery_project(state, v_p):
 
 def d_can_city_project(state, v_p):
     "define can_city_project"
-    # spec: spec/terraforming_mars/05_generation.rules:79
+    # spec: spec/terraforming_mars/05_generation.rules:85
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[21]
     if keeping:
@@ -1380,13 +1381,13 @@ def d_can_city_project(state, v_p):
 
 def d_can_aquifer(state, v_p):
     "define can_aquifer"
-    # spec: spec/terraforming_mars/05_generation.rules:80
+    # spec: spec/terraforming_mars/05_generation.rules:86
     return state.tracks[v_p] >= 18 and state.tracks[72] < 9
 
 
 def d_any_standard_project(state, v_p):
     "define any_standard_project"
-    # spec: spec/terraforming_mars/05_generation.rules:81
+    # spec: spec/terraforming_mars/05_generation.rules:87
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[22]
     if keeping:
@@ -1427,7 +1428,7 @@ def d_any_standard_project(state, v_p):
 
 def d_can_convert_plants(state, v_p):
     "define can_convert_plants"
-    # spec: spec/terraforming_mars/05_generation.rules:140
+    # spec: spec/terraforming_mars/05_generation.rules:146
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[23]
     if keeping:
@@ -1459,7 +1460,7 @@ def d_can_convert_plants(state, v_p):
 
 def d_any_playable(state, v_p):
     "define any_playable"
-    # spec: spec/terraforming_mars/05_generation.rules:148
+    # spec: spec/terraforming_mars/05_generation.rules:154
     for c_c in state.zones[8 + v_p]:
         if d_playable(state, v_p, c_c):
             return True
@@ -1468,7 +1469,7 @@ def d_any_playable(state, v_p):
 
 def d_any_action_ready(state, v_p):
     "define any_action_ready"
-    # spec: spec/terraforming_mars/05_generation.rules:149
+    # spec: spec/terraforming_mars/05_generation.rules:155
     for c_c in state.zones[23 + v_p]:
         if not state.counters[19][c_c] == 1 and (
             c_c in ACTION_CARDS and action_allowed(state, c_c, v_p)
@@ -1479,7 +1480,7 @@ def d_any_action_ready(state, v_p):
 
 def d_beats(state, v_p, v_q):
     "define beats"
-    # spec: spec/terraforming_mars/05_generation.rules:262
+    # spec: spec/terraforming_mars/05_generation.rules:268
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[24]
     if keeping:
@@ -1574,7 +1575,7 @@ def d_box_of(state, v_p, v_c, v_r):
             A_box_by[v_c]
             if v_c is not None
             else attr_of(
-                A_box_by, v_c, "box_by", "spec/terraforming_mars/07_cards.rules:19:11"
+                A_box_by, v_c, "box_by", "spec/terraforming_mars/07_cards.rules:18:20"
             )
         )
         == "mc_per_2_building"
@@ -1588,7 +1589,7 @@ def d_box_of(state, v_p, v_c, v_r):
                     A_box_by,
                     v_c,
                     "box_by",
-                    "spec/terraforming_mars/07_cards.rules:20:16",
+                    "spec/terraforming_mars/07_cards.rules:19:25",
                 )
             )
             == "mined"
@@ -1600,14 +1601,14 @@ def d_box_of(state, v_p, v_c, v_r):
 
 def d_has_box(state, v_c):
     "define has_box"
-    # spec: spec/terraforming_mars/07_cards.rules:22
+    # spec: spec/terraforming_mars/07_cards.rules:23
     return (
         (
             (
                 A_box[v_c][0]
                 if v_c is not None
                 else attr_of(
-                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:24:29"
                 )[0]
             )
             != 0
@@ -1615,7 +1616,7 @@ def d_has_box(state, v_c):
                 A_box[v_c][1]
                 if v_c is not None
                 else attr_of(
-                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:24:29"
                 )[1]
             )
             != 0
@@ -1623,7 +1624,7 @@ def d_has_box(state, v_c):
                 A_box[v_c][2]
                 if v_c is not None
                 else attr_of(
-                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:24:29"
                 )[2]
             )
             != 0
@@ -1631,7 +1632,7 @@ def d_has_box(state, v_c):
                 A_box[v_c][3]
                 if v_c is not None
                 else attr_of(
-                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:24:29"
                 )[3]
             )
             != 0
@@ -1639,7 +1640,7 @@ def d_has_box(state, v_c):
                 A_box[v_c][4]
                 if v_c is not None
                 else attr_of(
-                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:24:29"
                 )[4]
             )
             != 0
@@ -1647,7 +1648,7 @@ def d_has_box(state, v_c):
                 A_box[v_c][5]
                 if v_c is not None
                 else attr_of(
-                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:23:29"
+                    A_box, v_c, "box", "spec/terraforming_mars/07_cards.rules:24:29"
                 )[5]
             )
             != 0
@@ -1656,7 +1657,7 @@ def d_has_box(state, v_c):
             A_box_hit[v_c]
             if v_c is not None
             else attr_of(
-                A_box_hit, v_c, "box_hit", "spec/terraforming_mars/07_cards.rules:23:47"
+                A_box_hit, v_c, "box_hit", "spec/terraforming_mars/07_cards.rules:24:47"
             )
         )
         > 0
@@ -1664,7 +1665,7 @@ def d_has_box(state, v_c):
             A_box_by[v_c]
             if v_c is not None
             else attr_of(
-                A_box_by, v_c, "box_by", "spec/terraforming_mars/07_cards.rules:23:64"
+                A_box_by, v_c, "box_by", "spec/terraforming_mars/07_cards.rules:24:64"
             )
         )
         != "fixed_box"
@@ -1673,7 +1674,7 @@ def d_has_box(state, v_c):
 
 def d_box_affordable(state, v_p, v_c):
     "define box_affordable"
-    # spec: spec/terraforming_mars/07_cards.rules:25
+    # spec: spec/terraforming_mars/07_cards.rules:26
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[26]
     if keeping:
@@ -1706,7 +1707,7 @@ def d_box_affordable(state, v_p, v_c):
 
 def d_can_lower(state, v_q, v_r, v_n):
     "define can_lower"
-    # spec: spec/terraforming_mars/07_cards.rules:35
+    # spec: spec/terraforming_mars/07_cards.rules:36
     return state.tracks[30 + NI_resource[v_r] * 5 + v_q] - v_n >= (
         -5 if v_r == "r_mc" else 0
     )
@@ -1714,7 +1715,7 @@ def d_can_lower(state, v_q, v_r, v_n):
 
 def d_no_neighbour_tile(state, v_s):
     "define no_neighbour_tile"
-    # spec: spec/terraforming_mars/07_cards.rules:56
+    # spec: spec/terraforming_mars/07_cards.rules:57
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[27]
     if keeping:
@@ -1884,7 +1885,7 @@ def d_urban_spot(state, v_s):
 
 def d_volcanic_spot(state, v_s):
     "define volcanic_spot"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:125
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:127
     return (
         A_volcanic[v_s]
         if v_s is not None
@@ -1892,14 +1893,43 @@ def d_volcanic_spot(state, v_s):
             A_volcanic,
             v_s,
             "volcanic",
-            "spec/terraforming_mars/07b_tiles_events.rules:125:41",
+            "spec/terraforming_mars/07b_tiles_events.rules:127:41",
         )
-    ) and d_tiles_on(state, v_s) == 0
+    ) and (
+        not (
+            A_ocean_spot[v_s]
+            if v_s is not None
+            else attr_of(
+                A_ocean_spot,
+                v_s,
+                "ocean_spot",
+                "spec/terraforming_mars/03_tiles.rules:30:9",
+            )
+        )
+        and not (
+            A_noctis[v_s]
+            if v_s is not None
+            else attr_of(
+                A_noctis, v_s, "noctis", "spec/terraforming_mars/03_tiles.rules:30:30"
+            )
+        )
+        and not (
+            A_off_mars[v_s]
+            if v_s is not None
+            else attr_of(
+                A_off_mars,
+                v_s,
+                "off_mars",
+                "spec/terraforming_mars/03_tiles.rules:30:47",
+            )
+        )
+        and d_tiles_on(state, v_s) == 0
+    )
 
 
 def d_flood_victim(state, v_p, v_q, v_o):
     "define flood_victim"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:309
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:311
     return v_q != v_p and walk_9(state, v_o, v_q)
 
 
@@ -1957,6 +1987,12 @@ def d_eco_spot(state, v_s):
         if keeping == 2:
             KEEPING.looked(29, False)
     return value
+
+
+def d_own_city_production(state, v_p):
+    "define own_city_production"
+    # spec: spec/terraforming_mars/07c_active.rules:272
+    return 1 + (1 if is_active(state, 7, [v_p]) else 0)
 
 
 def d_steps_left(state):
@@ -2243,7 +2279,7 @@ def q_slack(state, v_p):
                 value += 2
         elif kind == 10:  # special_design_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:299
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:301
             if v_p == args[0]:
                 value += 2
     return value
@@ -2345,7 +2381,7 @@ def q_heat_as_mc(state, v_p):
 
 def q_power_plant_cost(state, v_p):
     "quantity power_plant_cost"
-    # spec: spec/terraforming_mars/05_generation.rules:75
+    # spec: spec/terraforming_mars/05_generation.rules:81
     value = 11
     for effect in state.effects:
         kind = effect[0]
@@ -2359,7 +2395,7 @@ def q_power_plant_cost(state, v_p):
 
 def q_greenery_plants(state, v_p):
     "quantity greenery_plants"
-    # spec: spec/terraforming_mars/05_generation.rules:139
+    # spec: spec/terraforming_mars/05_generation.rules:145
     value = 8
     for effect in state.effects:
         kind = effect[0]
@@ -2377,13 +2413,13 @@ def q_greenery_plants(state, v_p):
 
 def when_colonizer_training_camp(state, v_you, v_this):
     "when the event of colonizer_training_camp may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:62
+    # spec: spec/terraforming_mars/07_cards.rules:63
     return state.tracks[71] <= 5 + q_slack(state, v_you)
 
 
 def when_cloud_seeding(state, v_you, v_this):
     "when the event of cloud_seeding may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:73
+    # spec: spec/terraforming_mars/07_cards.rules:74
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[30 + v_you] >= -4
     )
@@ -2391,127 +2427,127 @@ def when_cloud_seeding(state, v_you, v_this):
 
 def when_methane_from_titan(state, v_you, v_this):
     "when the event of methane_from_titan may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:77
+    # spec: spec/terraforming_mars/07_cards.rules:78
     return state.tracks[71] >= 2 - q_slack(state, v_you)
 
 
 def when_black_polar_dust(state, v_you, v_this):
     "when the event of black_polar_dust may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:80
+    # spec: spec/terraforming_mars/07_cards.rules:81
     return state.tracks[30 + v_you] >= -3
 
 
 def when_eos_chasma_national_park(state, v_you, v_this):
     "when the event of eos_chasma_national_park may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:87
+    # spec: spec/terraforming_mars/07_cards.rules:88
     return d_temp_at_least(state, v_you, -12)
 
 
 def when_lunar_beam(state, v_you, v_this):
     "when the event of lunar_beam may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:95
+    # spec: spec/terraforming_mars/07_cards.rules:96
     return state.tracks[30 + v_you] >= -3
 
 
 def when_food_factory(state, v_you, v_this):
     "when the event of food_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:103
+    # spec: spec/terraforming_mars/07_cards.rules:104
     return state.tracks[45 + v_you] >= 1
 
 
 def when_archaebacteria(state, v_you, v_this):
     "when the event of archaebacteria may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:106
+    # spec: spec/terraforming_mars/07_cards.rules:107
     return d_temp_at_most(state, v_you, -18)
 
 
 def when_carbonate_processing(state, v_you, v_this):
     "when the event of carbonate_processing may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:110
+    # spec: spec/terraforming_mars/07_cards.rules:111
     return state.tracks[50 + v_you] >= 1
 
 
 def when_nuclear_power(state, v_you, v_this):
     "when the event of nuclear_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:114
+    # spec: spec/terraforming_mars/07_cards.rules:115
     return state.tracks[30 + v_you] >= -3
 
 
 def when_algae(state, v_you, v_this):
     "when the event of algae may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:117
+    # spec: spec/terraforming_mars/07_cards.rules:118
     return state.tracks[72] >= 5 - q_slack(state, v_you)
 
 
 def when_kelp_farming(state, v_you, v_this):
     "when the event of kelp_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:127
+    # spec: spec/terraforming_mars/07_cards.rules:128
     return state.tracks[72] >= 6 - q_slack(state, v_you)
 
 
 def when_beam_from_a_thorium_asteroid(state, v_you, v_this):
     "when the event of beam_from_a_thorium_asteroid may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:134
+    # spec: spec/terraforming_mars/07_cards.rules:135
     return d_tags(state, v_you, "jovian") >= 1
 
 
 def when_trees(state, v_you, v_this):
     "when the event of trees may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:137
+    # spec: spec/terraforming_mars/07_cards.rules:138
     return d_temp_at_least(state, v_you, -4)
 
 
 def when_grass(state, v_you, v_this):
     "when the event of grass may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:154
+    # spec: spec/terraforming_mars/07_cards.rules:155
     return d_temp_at_least(state, v_you, -16)
 
 
 def when_heather(state, v_you, v_this):
     "when the event of heather may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:160
+    # spec: spec/terraforming_mars/07_cards.rules:161
     return d_temp_at_least(state, v_you, -14)
 
 
 def when_peroxide_power(state, v_you, v_this):
     "when the event of peroxide_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:167
+    # spec: spec/terraforming_mars/07_cards.rules:168
     return state.tracks[30 + v_you] >= -4
 
 
 def when_bushes(state, v_you, v_this):
     "when the event of bushes may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:170
+    # spec: spec/terraforming_mars/07_cards.rules:171
     return d_temp_at_least(state, v_you, -10)
 
 
 def when_fueled_generators(state, v_you, v_this):
     "when the event of fueled_generators may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:180
+    # spec: spec/terraforming_mars/07_cards.rules:181
     return state.tracks[30 + v_you] >= -4
 
 
 def when_breathing_filters(state, v_you, v_this):
     "when the event of breathing_filters may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:191
+    # spec: spec/terraforming_mars/07_cards.rules:192
     return state.tracks[71] >= 7 - q_slack(state, v_you)
 
 
 def when_farming(state, v_you, v_this):
     "when the event of farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:206
+    # spec: spec/terraforming_mars/07_cards.rules:207
     return state.tracks[70] >= 4 - 2 * q_slack(state, v_you)
 
 
 def when_dust_seals(state, v_you, v_this):
     "when the event of dust_seals may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:212
+    # spec: spec/terraforming_mars/07_cards.rules:213
     return state.tracks[72] <= 3 + q_slack(state, v_you)
 
 
 def when_moss(state, v_you, v_this):
     "when the event of moss may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:215
+    # spec: spec/terraforming_mars/07_cards.rules:216
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[15 + v_you] >= 1
     )
@@ -2519,31 +2555,31 @@ def when_moss(state, v_you, v_this):
 
 def when_ghg_factories(state, v_you, v_this):
     "when the event of ghg_factories may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:222
+    # spec: spec/terraforming_mars/07_cards.rules:223
     return state.tracks[50 + v_you] >= 1
 
 
 def when_zeppelins(state, v_you, v_this):
     "when the event of zeppelins may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:225
+    # spec: spec/terraforming_mars/07_cards.rules:226
     return state.tracks[71] >= 5 - q_slack(state, v_you)
 
 
 def when_worms(state, v_you, v_this):
     "when the event of worms may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:228
+    # spec: spec/terraforming_mars/07_cards.rules:229
     return state.tracks[71] >= 4 - q_slack(state, v_you)
 
 
 def when_fusion_power(state, v_you, v_this):
     "when the event of fusion_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:232
+    # spec: spec/terraforming_mars/07_cards.rules:233
     return d_tags(state, v_you, "power") >= 2
 
 
 def when_advanced_ecosystems(state, v_you, v_this):
     "when the event of advanced_ecosystems may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:238
+    # spec: spec/terraforming_mars/07_cards.rules:239
     return (
         d_tags(state, v_you, "plant") >= 1
         and d_tags(state, v_you, "animal") >= 1
@@ -2553,31 +2589,31 @@ def when_advanced_ecosystems(state, v_you, v_this):
 
 def when_great_dam(state, v_you, v_this):
     "when the event of great_dam may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:242
+    # spec: spec/terraforming_mars/07_cards.rules:243
     return state.tracks[72] >= 4 - q_slack(state, v_you)
 
 
 def when_strip_mine(state, v_you, v_this):
     "when the event of strip_mine may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:246
+    # spec: spec/terraforming_mars/07_cards.rules:247
     return state.tracks[50 + v_you] >= 2
 
 
 def when_wave_power(state, v_you, v_this):
     "when the event of wave_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:252
+    # spec: spec/terraforming_mars/07_cards.rules:253
     return state.tracks[72] >= 3 - q_slack(state, v_you)
 
 
 def when_tectonic_stress_power(state, v_you, v_this):
     "when the event of tectonic_stress_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:260
+    # spec: spec/terraforming_mars/07_cards.rules:261
     return d_tags(state, v_you, "science") >= 2
 
 
 def when_nitrophilic_moss(state, v_you, v_this):
     "when the event of nitrophilic_moss may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:263
+    # spec: spec/terraforming_mars/07_cards.rules:264
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[15 + v_you] >= 2
     )
@@ -2585,73 +2621,73 @@ def when_nitrophilic_moss(state, v_you, v_this):
 
 def when_insects(state, v_you, v_this):
     "when the event of insects may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:269
+    # spec: spec/terraforming_mars/07_cards.rules:270
     return state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
 def when_insulation(state, v_you, v_this):
     "when the event of insulation may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:272
+    # spec: spec/terraforming_mars/07_cards.rules:273
     return state.tracks[55 + v_you] >= 1
 
 
 def when_designed_microorganisms(state, v_you, v_this):
     "when the event of designed_microorganisms may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:280
+    # spec: spec/terraforming_mars/07_cards.rules:281
     return d_temp_at_most(state, v_you, -14)
 
 
 def when_lichen(state, v_you, v_this):
     "when the event of lichen may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:287
+    # spec: spec/terraforming_mars/07_cards.rules:288
     return d_temp_at_least(state, v_you, -24)
 
 
 def when_magnetic_field_generators(state, v_you, v_this):
     "when the event of magnetic_field_generators may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:294
+    # spec: spec/terraforming_mars/07_cards.rules:295
     return state.tracks[50 + v_you] >= 4
 
 
 def when_windmills(state, v_you, v_this):
     "when the event of windmills may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:301
+    # spec: spec/terraforming_mars/07_cards.rules:302
     return state.tracks[71] >= 7 - q_slack(state, v_you)
 
 
 def when_tundra_farming(state, v_you, v_this):
     "when the event of tundra_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:305
+    # spec: spec/terraforming_mars/07_cards.rules:306
     return d_temp_at_least(state, v_you, -6)
 
 
 def when_magnetic_field_dome(state, v_you, v_this):
     "when the event of magnetic_field_dome may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:312
+    # spec: spec/terraforming_mars/07_cards.rules:313
     return state.tracks[50 + v_you] >= 2
 
 
 def when_noctis_farming(state, v_you, v_this):
     "when the event of noctis_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:319
+    # spec: spec/terraforming_mars/07_cards.rules:320
     return d_temp_at_least(state, v_you, -20)
 
 
 def when_soil_factory(state, v_you, v_this):
     "when the event of soil_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:330
+    # spec: spec/terraforming_mars/07_cards.rules:331
     return state.tracks[50 + v_you] >= 1
 
 
 def when_biomass_combustors(state, v_you, v_this):
     "when the event of biomass_combustors may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:334
+    # spec: spec/terraforming_mars/07_cards.rules:335
     return state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
 def when_rad_chem_factory(state, v_you, v_this):
     "when the event of rad_chem_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:348
+    # spec: spec/terraforming_mars/07_cards.rules:349
     return state.tracks[50 + v_you] >= 1
 
 
@@ -2769,43 +2805,43 @@ def when_urbanized_area(state, v_you, v_this):
 
 def when_plantation(state, v_you, v_this):
     "when the event of plantation may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:127
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:129
     return d_tags(state, v_you, "science") >= 2 and d_any_greenery_spot(state, v_you)
 
 
 def when_mohole_area(state, v_you, v_this):
     "when the event of mohole_area may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:130
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:132
     return walk_12(state)
 
 
 def when_protected_valley(state, v_you, v_this):
     "when the event of protected_valley may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:138
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:140
     return walk_12(state)
 
 
 def when_lava_flows(state, v_you, v_this):
     "when the event of lava_flows may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:239
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:241
     return walk_15(state)
 
 
 def when_ice_cap_melting(state, v_you, v_this):
     "when the event of ice_cap_melting may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:287
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:289
     return state.tracks[70] >= 2 - 2 * q_slack(state, v_you)
 
 
 def when_local_heat_trapping(state, v_you, v_this):
     "when the event of local_heat_trapping may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:290
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:292
     return state.tracks[25 + v_you] >= 5
 
 
 def when_permafrost_extraction(state, v_you, v_this):
     "when the event of permafrost_extraction may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:296
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:298
     return d_temp_at_least(state, v_you, -8)
 
 
@@ -2911,10 +2947,11 @@ def when_shuttles(state, v_you, v_this):
 
 def when_immigrant_city(state, v_you, v_this):
     "when the event of immigrant_city may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:259
+    # spec: spec/terraforming_mars/07c_active.rules:262
     return (
         state.tracks[50 + v_you] >= 1
-        and state.tracks[30 + v_you] >= -3
+        and state.tracks[30 + v_you] + (1 + (1 if is_active(state, 7, [v_you]) else 0))
+        >= -3
         and d_any_city_spot(state)
     )
 
@@ -3218,7 +3255,7 @@ ACTION_CARDS = frozenset(
 
 def inv_parameters_in_range(state):
     "invariant parameters_in_range"
-    # spec: spec/terraforming_mars/01_frame.rules:92
+    # spec: spec/terraforming_mars/01_frame.rules:96
     return (
         state.tracks[70] >= -30
         and state.tracks[70] <= 8
@@ -3232,7 +3269,7 @@ def inv_parameters_in_range(state):
 
 def inv_ocean_count(state):
     "invariant ocean_count"
-    # spec: spec/terraforming_mars/01_frame.rules:95
+    # spec: spec/terraforming_mars/01_frame.rules:99
     return state.tracks[72] == len(
         [c_s for c_s in K_area if state.counters[0][c_s] > 0]
     )
@@ -3240,13 +3277,13 @@ def inv_ocean_count(state):
 
 def inv_resources_not_negative(state):
     "invariant resources_not_negative"
-    # spec: spec/terraforming_mars/01_frame.rules:97
+    # spec: spec/terraforming_mars/01_frame.rules:101
     return walk_18(state)
 
 
 def inv_empty_seats_idle(state):
     "invariant empty_seats_idle"
-    # spec: spec/terraforming_mars/01_frame.rules:103
+    # spec: spec/terraforming_mars/01_frame.rules:107
     return (
         (
             1 in range(state.params["players"])
@@ -3277,37 +3314,37 @@ def inv_empty_seats_idle(state):
 
 def inv_at_most_three_milestones(state):
     "invariant at_most_three_milestones"
-    # spec: spec/terraforming_mars/01_frame.rules:106
+    # spec: spec/terraforming_mars/01_frame.rules:110
     return d_milestones_claimed(state) <= 3
 
 
 def inv_at_most_three_awards(state):
     "invariant at_most_three_awards"
-    # spec: spec/terraforming_mars/01_frame.rules:107
+    # spec: spec/terraforming_mars/01_frame.rules:111
     return d_awards_funded(state) <= 3
 
 
 def inv_one_tile_a_space(state):
     "invariant one_tile_a_space"
-    # spec: spec/terraforming_mars/01_frame.rules:110
+    # spec: spec/terraforming_mars/01_frame.rules:114
     return walk_19(state) and walk_21(state)
 
 
 def inv_oceans_only_reserved(state):
     "invariant oceans_only_reserved"
-    # spec: spec/terraforming_mars/01_frame.rules:114
+    # spec: spec/terraforming_mars/01_frame.rules:118
     return walk_22(state)
 
 
 def inv_cities_apart(state):
     "invariant cities_apart"
-    # spec: spec/terraforming_mars/01_frame.rules:116
+    # spec: spec/terraforming_mars/01_frame.rules:120
     return walk_25(state)
 
 
 def inv_one_corporation(state):
     "invariant one_corporation"
-    # spec: spec/terraforming_mars/01_frame.rules:119
+    # spec: spec/terraforming_mars/01_frame.rules:123
     return walk_26(state)
 
 
@@ -3402,7 +3439,7 @@ def kept_1(state):
 
 
 def kept_2(state, arg_0):
-    "kept: the members of R_mars where the test at spec/terraforming_mars/05_generation.rules:39, while what it reads is unchanged"
+    "kept: the members of R_mars where the test at spec/terraforming_mars/05_generation.rules:41, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[20],
@@ -3614,7 +3651,7 @@ def kept_9(state):
 
 
 def kept_10(state):
-    "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:241, while what it reads is unchanged"
+    "kept: the members of K_area where the test at spec/terraforming_mars/07b_tiles_events.rules:243, while what it reads is unchanged"
     s = state.stamps
     stamp = (
         s[19],
@@ -3630,7 +3667,13 @@ def kept_10(state):
             [
                 item_
                 for item_ in K_area
-                if A_volcanic[item_] and d_tiles_on(state, item_) == 0
+                if A_volcanic[item_]
+                and (
+                    not A_ocean_spot[item_]
+                    and not A_noctis[item_]
+                    and not A_off_mars[item_]
+                    and d_tiles_on(state, item_) == 0
+                )
             ],
             True,
         )
@@ -3707,7 +3750,7 @@ def walk_3(state, c_m):
 
 
 def walk_4(state, v_m):
-    "any(q in players where claimed(q, m)): spec/terraforming_mars/05_generation.rules:32"
+    "any(q in players where claimed(q, m)): spec/terraforming_mars/05_generation.rules:34"
     for x_ in range(state.params["players"]):
         if state.counters[21 + x_][v_m] == 1:
             return True
@@ -3715,7 +3758,7 @@ def walk_4(state, v_m):
 
 
 def walk_5(state, v_a, v_p):
-    "all(q in players where award_first(q, a) or award_value(q, a) <= award_value(p, a)): spec/terraforming_mars/05_generation.rules:50"
+    "all(q in players where award_first(q, a) or award_value(q, a) <= award_value(p, a)): spec/terraforming_mars/05_generation.rules:53"
     for x_ in range(state.params["players"]):
         if not (
             d_award_first(state, x_, v_a)
@@ -3742,7 +3785,7 @@ def walk_7(state, v_p):
 
 
 def walk_8(state, v_s):
-    "any(t in adjacent(s) where tiles_on(t) > 0): spec/terraforming_mars/07_cards.rules:57"
+    "any(t in adjacent(s) where tiles_on(t) > 0): spec/terraforming_mars/07_cards.rules:58"
     for x_ in ADJ[v_s]:
         if d_tiles_on(state, x_) > 0:
             return True
@@ -3750,7 +3793,7 @@ def walk_8(state, v_s):
 
 
 def walk_9(state, v_o, v_q):
-    "any(t in adjacent(o) where owns_tile(q, t)): spec/terraforming_mars/07b_tiles_events.rules:310"
+    "any(t in adjacent(o) where owns_tile(q, t)): spec/terraforming_mars/07b_tiles_events.rules:312"
     for x_ in ADJ[v_o]:
         if (
             state.counters[1 + v_q][x_]
@@ -3808,9 +3851,14 @@ def walk_14(state):
 
 
 def walk_15(state):
-    "any(s in area where volcanic_spot(s)): spec/terraforming_mars/07b_tiles_events.rules:239"
+    "any(s in area where volcanic_spot(s)): spec/terraforming_mars/07b_tiles_events.rules:241"
     for x_ in K_area:
-        if A_volcanic[x_] and d_tiles_on(state, x_) == 0:
+        if A_volcanic[x_] and (
+            not A_ocean_spot[x_]
+            and not A_noctis[x_]
+            and not A_off_mars[x_]
+            and d_tiles_on(state, x_) == 0
+        ):
             return True
     return False
 
@@ -3832,7 +3880,7 @@ def walk_17(state, v_this, v_you):
 
 
 def walk_18(state):
-    "all(p in players where mc(p) >= 0 and steel(p) >= 0 and titanium(p) >= 0 and plants(p) >= 0 and energy(p) >= 0 and heat(p) >= 0 and production(p, r_mc) >= -5 and all(r in resource where r == r_mc or production(p, r) >= 0)): spec/terraforming_mars/01_frame.rules:98"
+    "all(p in players where mc(p) >= 0 and steel(p) >= 0 and titanium(p) >= 0 and plants(p) >= 0 and energy(p) >= 0 and heat(p) >= 0 and production(p, r_mc) >= -5 and all(r in resource where r == r_mc or production(p, r) >= 0)): spec/terraforming_mars/01_frame.rules:102"
     for x_ in range(state.params["players"]):
         if not (
             state.tracks[x_] >= 0
@@ -3855,7 +3903,7 @@ def walk_18(state):
 
 
 def walk_19(state):
-    "all(s in area where ocean_tile(s) <= 1): spec/terraforming_mars/01_frame.rules:111"
+    "all(s in area where ocean_tile(s) <= 1): spec/terraforming_mars/01_frame.rules:115"
     for x_ in K_area:
         if not (state.counters[0][x_] <= 1):
             return False
@@ -3863,7 +3911,7 @@ def walk_19(state):
 
 
 def walk_20(state, c_q):
-    "all(s in area where greenery(q, s) + city(q, s) + special(q, s) == 0 or tiles_on(s) == 1): spec/terraforming_mars/01_frame.rules:112"
+    "all(s in area where greenery(q, s) + city(q, s) + special(q, s) == 0 or tiles_on(s) == 1): spec/terraforming_mars/01_frame.rules:116"
     for x_ in K_area:
         if not (
             state.counters[1 + c_q][x_]
@@ -3877,7 +3925,7 @@ def walk_20(state, c_q):
 
 
 def walk_21(state):
-    "all(q in players where all(s in area where greenery(q, s) + city(q, s) + special(q, s) == 0 or tiles_on(s) == 1)): spec/terraforming_mars/01_frame.rules:112"
+    "all(q in players where all(s in area where greenery(q, s) + city(q, s) + special(q, s) == 0 or tiles_on(s) == 1)): spec/terraforming_mars/01_frame.rules:116"
     for x_ in range(state.params["players"]):
         if not (walk_20(state, x_)):
             return False
@@ -3885,7 +3933,7 @@ def walk_21(state):
 
 
 def walk_22(state):
-    "all(s in area where ocean_tile(s) == 0 or s.ocean_spot or land_ocean(s)): spec/terraforming_mars/01_frame.rules:115"
+    "all(s in area where ocean_tile(s) == 0 or s.ocean_spot or land_ocean(s)): spec/terraforming_mars/01_frame.rules:119"
     for x_ in K_area:
         if not (
             state.counters[0][x_] == 0
@@ -3897,7 +3945,7 @@ def walk_22(state):
 
 
 def walk_23(state, c_s):
-    "any(t in adjacent(s) where is_city(t) and not city_exempt(t)): spec/terraforming_mars/01_frame.rules:118"
+    "any(t in adjacent(s) where is_city(t) and not city_exempt(t)): spec/terraforming_mars/01_frame.rules:122"
     for x_ in ADJ[c_s]:
         if d_is_city(state, x_) and not (A_noctis[x_] or state.counters[16][x_] == 1):
             return True
@@ -3905,7 +3953,7 @@ def walk_23(state, c_s):
 
 
 def walk_24(state, c_q):
-    "all(s in area where city(q, s) == 0 or city_exempt(s) or not any(t in adjacent(s) where is_city(t) and not city_exempt(t))): spec/terraforming_mars/01_frame.rules:117"
+    "all(s in area where city(q, s) == 0 or city_exempt(s) or not any(t in adjacent(s) where is_city(t) and not city_exempt(t))): spec/terraforming_mars/01_frame.rules:121"
     for x_ in K_area:
         if not (
             state.counters[6 + c_q][x_] == 0
@@ -3917,7 +3965,7 @@ def walk_24(state, c_q):
 
 
 def walk_25(state):
-    "all(q in players where all(s in area where city(q, s) == 0 or city_exempt(s) or not any(t in adjacent(s) where is_city(t) and not city_exempt(t)))): spec/terraforming_mars/01_frame.rules:117"
+    "all(q in players where all(s in area where city(q, s) == 0 or city_exempt(s) or not any(t in adjacent(s) where is_city(t) and not city_exempt(t)))): spec/terraforming_mars/01_frame.rules:121"
     for x_ in range(state.params["players"]):
         if not (walk_24(state, x_)):
             return False
@@ -3925,7 +3973,7 @@ def walk_25(state):
 
 
 def walk_26(state):
-    "all(p in players where count(c in played(p) where c.colour == corporation) <= 1): spec/terraforming_mars/01_frame.rules:120"
+    "all(p in players where count(c in played(p) where c.colour == corporation) <= 1): spec/terraforming_mars/01_frame.rules:124"
     for x_ in range(state.params["players"]):
         if not (
             len([c_c for c_c in state.zones[23 + x_] if A_colour[c_c] == "corporation"])
@@ -3963,7 +4011,7 @@ def walk_28(state, L, c_q):
 
 
 def walk_29(state, L):
-    "any(m in milestone where can_claim(p, m)): spec/terraforming_mars/05_generation.rules:158"
+    "any(m in milestone where can_claim(p, m)): spec/terraforming_mars/05_generation.rules:164"
     for x_ in K_milestone:
         if d_can_claim(state, L[0], x_):
             return True
@@ -3971,7 +4019,7 @@ def walk_29(state, L):
 
 
 def walk_30(state, L):
-    "any(a in award where can_fund(p, a)): spec/terraforming_mars/05_generation.rules:163"
+    "any(a in award where can_fund(p, a)): spec/terraforming_mars/05_generation.rules:169"
     for x_ in K_award:
         if (
             d_seat_count(state) > 1
@@ -3984,7 +4032,7 @@ def walk_30(state, L):
 
 
 def walk_31(state):
-    "any(q in players where not passed(q)): spec/terraforming_mars/05_generation.rules:203"
+    "any(q in players where not passed(q)): spec/terraforming_mars/05_generation.rules:209"
     for x_ in range(state.params["players"]):
         if not state.tracks[74 + x_] == 1:
             return True
@@ -3992,7 +4040,7 @@ def walk_31(state):
 
 
 def walk_32(state, L):
-    "all(r in players where r == q or beats(q, r)): spec/terraforming_mars/05_generation.rules:273"
+    "all(r in players where r == q or beats(q, r)): spec/terraforming_mars/05_generation.rules:279"
     for x_ in range(state.params["players"]):
         if not (
             x_ == L[0]
@@ -4007,7 +4055,7 @@ def walk_32(state, L):
 
 
 def walk_33(state, L):
-    "any(q in players where can_lower(q, r, n)): spec/terraforming_mars/07_cards.rules:39"
+    "any(q in players where can_lower(q, r, n)): spec/terraforming_mars/07_cards.rules:40"
     for x_ in range(state.params["players"]):
         if state.tracks[30 + NI_resource[L[1]] * 5 + x_] - L[2] >= (
             -5 if L[1] == "r_mc" else 0
@@ -4017,7 +4065,7 @@ def walk_33(state, L):
 
 
 def walk_34(state):
-    "any(q in players where plants(q) > 0 and not sheltered(p, q)): spec/terraforming_mars/07_cards.rules:49"
+    "any(q in players where plants(q) > 0 and not sheltered(p, q)): spec/terraforming_mars/07_cards.rules:50"
     for x_ in range(state.params["players"]):
         if state.tracks[15 + x_] > 0:
             return True
@@ -4025,7 +4073,7 @@ def walk_34(state):
 
 
 def walk_35(state, L):
-    "any(q in players where flood_victim(you, q, o)): spec/terraforming_mars/07b_tiles_events.rules:319"
+    "any(q in players where flood_victim(you, q, o)): spec/terraforming_mars/07b_tiles_events.rules:321"
     for x_ in range(state.params["players"]):
         if d_flood_victim(state, L[0], x_, L[3]):
             return True
@@ -4338,20 +4386,20 @@ POLICIES = {
         "spec/terraforming_mars/03_tiles.rules:146:5": pol_builder_core_10,
         "spec/terraforming_mars/04_economy.rules:81:9": pol_builder_core_11,
         "spec/terraforming_mars/04_economy.rules:90:9": pol_builder_core_12,
-        "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,
-        "spec/terraforming_mars/05_generation.rules:153:13": pol_builder_core_1,
-        "spec/terraforming_mars/05_generation.rules:164:13": pol_builder_core_3,
-        "spec/terraforming_mars/05_generation.rules:215:9": pol_builder_core_4,
-        "spec/terraforming_mars/05_generation.rules:256:9": pol_builder_core_6,
-        "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_core_5,
+        "spec/terraforming_mars/05_generation.rules:157:5": pol_builder_core_0,
+        "spec/terraforming_mars/05_generation.rules:159:13": pol_builder_core_1,
+        "spec/terraforming_mars/05_generation.rules:170:13": pol_builder_core_3,
+        "spec/terraforming_mars/05_generation.rules:221:9": pol_builder_core_4,
+        "spec/terraforming_mars/05_generation.rules:262:9": pol_builder_core_6,
+        "spec/terraforming_mars/05_generation.rules:91:5": pol_builder_core_5,
         "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
         "spec/terraforming_mars/06_corporations.rules:55:9": pol_builder_core_2,
-        "spec/terraforming_mars/07_cards.rules:38:5": pol_builder_core_7,
-        "spec/terraforming_mars/07_cards.rules:40:13": pol_builder_core_8,
-        "spec/terraforming_mars/07_cards.rules:50:13": pol_builder_core_9,
+        "spec/terraforming_mars/07_cards.rules:39:5": pol_builder_core_7,
+        "spec/terraforming_mars/07_cards.rules:41:13": pol_builder_core_8,
+        "spec/terraforming_mars/07_cards.rules:51:13": pol_builder_core_9,
         "spec/terraforming_mars/07b_tiles_events.rules:120:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:132:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:241:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:134:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:243:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:34:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:66:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:85:9": pol_builder_core_10,
@@ -4368,20 +4416,20 @@ POLICIES = {
         "spec/terraforming_mars/03_tiles.rules:146:5": pol_builder_core_10,
         "spec/terraforming_mars/04_economy.rules:81:9": pol_builder_core_11,
         "spec/terraforming_mars/04_economy.rules:90:9": pol_builder_core_12,
-        "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,
-        "spec/terraforming_mars/05_generation.rules:153:13": pol_builder_core_1,
-        "spec/terraforming_mars/05_generation.rules:164:13": pol_builder_core_3,
-        "spec/terraforming_mars/05_generation.rules:215:9": pol_builder_core_4,
-        "spec/terraforming_mars/05_generation.rules:256:9": pol_builder_core_6,
-        "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_core_5,
+        "spec/terraforming_mars/05_generation.rules:157:5": pol_builder_core_0,
+        "spec/terraforming_mars/05_generation.rules:159:13": pol_builder_core_1,
+        "spec/terraforming_mars/05_generation.rules:170:13": pol_builder_core_3,
+        "spec/terraforming_mars/05_generation.rules:221:9": pol_builder_core_4,
+        "spec/terraforming_mars/05_generation.rules:262:9": pol_builder_core_6,
+        "spec/terraforming_mars/05_generation.rules:91:5": pol_builder_core_5,
         "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
         "spec/terraforming_mars/06_corporations.rules:55:9": pol_builder_core_2,
-        "spec/terraforming_mars/07_cards.rules:38:5": pol_builder_core_7,
-        "spec/terraforming_mars/07_cards.rules:40:13": pol_builder_core_8,
-        "spec/terraforming_mars/07_cards.rules:50:13": pol_builder_core_9,
+        "spec/terraforming_mars/07_cards.rules:39:5": pol_builder_core_7,
+        "spec/terraforming_mars/07_cards.rules:41:13": pol_builder_core_8,
+        "spec/terraforming_mars/07_cards.rules:51:13": pol_builder_core_9,
         "spec/terraforming_mars/07b_tiles_events.rules:120:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:132:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:241:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:134:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:243:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:34:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:66:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:85:9": pol_builder_core_10,

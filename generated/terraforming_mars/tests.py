@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: b2148aa78094e86e
+# Spec hash: fe15d0a114a01dd4
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 02cb7dea3ad20948
-# Fingerprint: source 7bc39decfe694e6b588f output a12a502393402d7b428d
+# Tests hash: 5184ddad14ce862a
+# Fingerprint: source 5b39de31d5acd1540cfc output c5bc191f9efc07ebd9f0
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/backends/testplan.py plans them."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -1558,6 +1558,75 @@ def tb_05_cards_13_0(state, frame):
     # spec: spec/terraforming_mars/tests/05_cards.rules:141
     move_card(state, E_immigrant_city, 8)
     # spec: spec/terraforming_mars/tests/05_cards.rules:142
+    state.frames.pop()
+    state.frames.append(new_frame(10, [0, E_immigrant_city]))
+    return
+
+
+def tb_05_cards_14_0(state, frame):
+    "test tests/05_cards.rules#14 part 0 (spec/terraforming_mars/tests/05_cards.rules:151)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:151
+    state.tracks[0] = 13
+    state.stamps[2] += 1
+    # spec: spec/terraforming_mars/tests/05_cards.rules:152
+    state.tracks[50] = 1
+    state.stamps[8] += 1
+    # spec: spec/terraforming_mars/tests/05_cards.rules:153
+    state.tracks[30] = -4
+    state.stamps[8] += 1
+    # spec: spec/terraforming_mars/tests/05_cards.rules:154
+    move_card(state, E_immigrant_city, 8)
+    state.frames.pop()
+    return
+
+
+def tb_05_cards_14_1(state, frame):
+    "test tests/05_cards.rules#14 part 1 (spec/terraforming_mars/tests/05_cards.rules:156)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:156
+    state.frames.pop()
+    state.frames.append(new_frame(10, [0, E_immigrant_city]))
+    return
+
+
+def tb_05_cards_15_0(state, frame):
+    "test tests/05_cards.rules#15 part 0 (spec/terraforming_mars/tests/05_cards.rules:162)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:162
+    state.tracks[0] = 13
+    state.stamps[2] += 1
+    # spec: spec/terraforming_mars/tests/05_cards.rules:163
+    state.tracks[50] = 1
+    state.stamps[8] += 1
+    # spec: spec/terraforming_mars/tests/05_cards.rules:164
+    state.tracks[30] = -5
+    state.stamps[8] += 1
+    # spec: spec/terraforming_mars/tests/05_cards.rules:165
+    move_card(state, E_immigrant_city, 8)
+    state.frames.pop()
+    return
+
+
+def tb_05_cards_16_0(state, frame):
+    "test tests/05_cards.rules#16 part 0 (spec/terraforming_mars/tests/05_cards.rules:170)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:170
+    state.tracks[0] = 13
+    state.stamps[2] += 1
+    # spec: spec/terraforming_mars/tests/05_cards.rules:171
+    state.tracks[50] = 1
+    state.stamps[8] += 1
+    # spec: spec/terraforming_mars/tests/05_cards.rules:172
+    state.tracks[30] = -5
+    state.stamps[8] += 1
+    # spec: spec/terraforming_mars/tests/05_cards.rules:173
+    activate(state, 7, [0], None)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:174
+    move_card(state, E_immigrant_city, 8)
+    state.frames.pop()
+    return
+
+
+def tb_05_cards_16_1(state, frame):
+    "test tests/05_cards.rules#16 part 1 (spec/terraforming_mars/tests/05_cards.rules:176)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:176
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_immigrant_city]))
     return
@@ -4658,6 +4727,18 @@ tx_05_cards_2 = {
     "#12:expect3": lambda state, L: d_card_vp(state, 0, E_herbivores) == 1,
     # spec: spec/terraforming_mars/tests/05_cards.rules:144
     "#13:expect0": lambda state, L: state.tracks[30] == -1,
+    # spec: spec/terraforming_mars/tests/05_cards.rules:155
+    "#14:expect0": lambda state, L: d_playable(state, 0, E_immigrant_city),
+    # spec: spec/terraforming_mars/tests/05_cards.rules:158
+    "#14:expect1": lambda state, L: state.tracks[30] == -5,
+    # spec: spec/terraforming_mars/tests/05_cards.rules:158
+    "#14:expect2": lambda state, L: state.tracks[50] == 0,
+    # spec: spec/terraforming_mars/tests/05_cards.rules:166
+    "#15:expect0": lambda state, L: not d_playable(state, 0, E_immigrant_city),
+    # spec: spec/terraforming_mars/tests/05_cards.rules:175
+    "#16:expect0": lambda state, L: d_playable(state, 0, E_immigrant_city),
+    # spec: spec/terraforming_mars/tests/05_cards.rules:178
+    "#16:expect1": lambda state, L: state.tracks[30] == -5,
 }
 ts_05_cards_2 = {
     "#11:expect2": lambda state, L: (d_card_vp(state, 0, E_flooding), -1),
@@ -4666,6 +4747,9 @@ ts_05_cards_2 = {
     "#12:expect2": lambda state, L: (state.counters[18][E_herbivores], 2),
     "#12:expect3": lambda state, L: (d_card_vp(state, 0, E_herbivores), 1),
     "#13:expect0": lambda state, L: (state.tracks[30], -1),
+    "#14:expect1": lambda state, L: (state.tracks[30], -5),
+    "#14:expect2": lambda state, L: (state.tracks[50], 0),
+    "#16:expect1": lambda state, L: (state.tracks[30], -5),
 }
 tx_06_requirements_0 = {
     # spec: spec/terraforming_mars/tests/06_requirements.rules:12
@@ -5175,6 +5259,11 @@ TEST_STEPS = (
     tb_05_cards_12_0,
     tb_05_cards_12_1,
     tb_05_cards_13_0,
+    tb_05_cards_14_0,
+    tb_05_cards_14_1,
+    tb_05_cards_15_0,
+    tb_05_cards_16_0,
+    tb_05_cards_16_1,
     tb_06_requirements_0_0,
     tb_06_requirements_0_1,
     tb_06_requirements_1_0,
@@ -5405,6 +5494,11 @@ TEST_BLOCKS = {
     "tests/05_cards.rules#12:run0": tb_05_cards_12_0,
     "tests/05_cards.rules#12:run1": tb_05_cards_12_1,
     "tests/05_cards.rules#13:run0": tb_05_cards_13_0,
+    "tests/05_cards.rules#14:run0": tb_05_cards_14_0,
+    "tests/05_cards.rules#14:run1": tb_05_cards_14_1,
+    "tests/05_cards.rules#15:run0": tb_05_cards_15_0,
+    "tests/05_cards.rules#16:run0": tb_05_cards_16_0,
+    "tests/05_cards.rules#16:run1": tb_05_cards_16_1,
     "tests/06_requirements.rules#0:run0": tb_06_requirements_0_0,
     "tests/06_requirements.rules#0:run1": tb_06_requirements_0_1,
     "tests/06_requirements.rules#1:run0": tb_06_requirements_1_0,

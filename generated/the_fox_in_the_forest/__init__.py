@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 2a3ff4e8ab454604
+# Spec hash: 373e1dad30978ef0
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source 77dde86641b5cf3d8b3f output a9035615da93e57ffc23
+# Fingerprint: source 54791759330f835c49fb output 35d8a178629ce9090291
 "The Fox in the Forest: the generated engine (rulespec.runtime.program.Program)."
 
 from rulespec.runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
@@ -24,7 +24,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "2a3ff4e8ab454604"
+SPEC_HASH = "373e1dad30978ef0"
 TESTS_HASH = "1eb845def6bc34d1"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 2a3ff4e8ab454604
+# Spec hash: 373e1dad30978ef0
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source 9dda5fe3f21217ec4a38 output f871a9a445ea6ae6fb54
+# Fingerprint: source 978f8e1f7f994eec5905 output 9f688d713c739e52da21
 "The Fox in the Forest: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from rulespec.runtime.frames import UNBOUND
@@ -388,7 +388,7 @@ def d_plan(state, v_p, v_reach):
 
 def d_band_worth(state, v_p, v_reach):
     "define band_worth"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:24
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:25
     return (
         -6
         if state.tracks[2 + v_p] >= 9
@@ -416,20 +416,20 @@ def d_band_worth(state, v_p, v_reach):
 
 def d_trick_worth(state, v_p, v_sevens, v_reach):
     "define trick_worth"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:30
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:34
     return d_band_worth(state, v_p, v_reach) + 2 * v_sevens
 
 
 def d_sevens_with(state, v_c):
     "define sevens_with"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:32
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:36
     return (
         1
         if (
             A_rank[v_c]
             if v_c is not None
             else attr_of(
-                A_rank, v_c, "rank", "spec/the_fox_in_the_forest/05_policies.rules:33:9"
+                A_rank, v_c, "rank", "spec/the_fox_in_the_forest/05_policies.rules:37:9"
             )
         )
         == 7
@@ -446,7 +446,7 @@ def d_sevens_with(state, v_c):
                     A_rank,
                     state.vars[3],
                     "rank",
-                    "spec/the_fox_in_the_forest/05_policies.rules:34:43",
+                    "spec/the_fox_in_the_forest/05_policies.rules:38:47",
                 )
             )
             == 7
@@ -457,7 +457,7 @@ def d_sevens_with(state, v_c):
 
 def d_play_value(state, v_p, v_c, v_reach):
     "define play_value"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:39
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:44
     return (
         (
             (
@@ -561,7 +561,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                         A_rank,
                         v_c,
                         "rank",
-                        "spec/the_fox_in_the_forest/05_policies.rules:48:40",
+                        "spec/the_fox_in_the_forest/05_policies.rules:53:40",
                     )
                 )
                 == 7
@@ -629,7 +629,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                                 A_rank,
                                 v_c,
                                 "rank",
-                                "spec/the_fox_in_the_forest/05_policies.rules:33:9",
+                                "spec/the_fox_in_the_forest/05_policies.rules:37:9",
                             )
                         )
                         == 7
@@ -647,7 +647,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                                     A_rank,
                                     state.vars[3],
                                     "rank",
-                                    "spec/the_fox_in_the_forest/05_policies.rules:34:43",
+                                    "spec/the_fox_in_the_forest/05_policies.rules:38:47",
                                 )
                             )
                             == 7
@@ -761,7 +761,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_rank,
                             v_c,
                             "rank",
-                            "spec/the_fox_in_the_forest/05_policies.rules:48:40",
+                            "spec/the_fox_in_the_forest/05_policies.rules:53:40",
                         )
                     )
                     == 7
@@ -779,7 +779,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                                 A_rank,
                                 v_c,
                                 "rank",
-                                "spec/the_fox_in_the_forest/05_policies.rules:33:9",
+                                "spec/the_fox_in_the_forest/05_policies.rules:37:9",
                             )
                         )
                         == 7
@@ -797,7 +797,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                                     A_rank,
                                     state.vars[3],
                                     "rank",
-                                    "spec/the_fox_in_the_forest/05_policies.rules:34:43",
+                                    "spec/the_fox_in_the_forest/05_policies.rules:38:47",
                                 )
                             )
                             == 7
@@ -861,7 +861,7 @@ def d_play_value(state, v_p, v_c, v_reach):
                             A_rank,
                             v_c,
                             "rank",
-                            "spec/the_fox_in_the_forest/05_policies.rules:48:40",
+                            "spec/the_fox_in_the_forest/05_policies.rules:53:40",
                         )
                     )
                     == 7
@@ -874,7 +874,7 @@ def d_play_value(state, v_p, v_c, v_reach):
 
 def d_lost_seven(state, v_c):
     "define lost_seven"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:48
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:53
     return (
         15
         if (
@@ -884,7 +884,7 @@ def d_lost_seven(state, v_c):
                 A_rank,
                 v_c,
                 "rank",
-                "spec/the_fox_in_the_forest/05_policies.rules:48:40",
+                "spec/the_fox_in_the_forest/05_policies.rules:53:40",
             )
         )
         == 7
@@ -894,13 +894,13 @@ def d_lost_seven(state, v_c):
 
 def d_suit_count(state, v_p, v_s):
     "define suit_count"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:50
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:55
     return len([c_c for c_c in state.zones[2 + v_p] if A_suit[c_c] == v_s])
 
 
 def d_fox_pays(state, v_p, v_reach):
     "define fox_pays"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:54
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:59
     return (
         d_suit_count(state, v_p, "bells") > d_suit_count(state, v_p, state.vars[2]) + 1
         or d_suit_count(state, v_p, "keys")
@@ -929,7 +929,7 @@ def d_fox_pays(state, v_p, v_reach):
 
 def d_decree_value(state, v_p, v_c, v_reach):
     "define decree_value"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:58
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:63
     return (
         10
         * d_suit_count(
@@ -942,7 +942,7 @@ def d_decree_value(state, v_p, v_c, v_reach):
                     A_suit,
                     v_c,
                     "suit",
-                    "spec/the_fox_in_the_forest/05_policies.rules:59:51",
+                    "spec/the_fox_in_the_forest/05_policies.rules:64:51",
                 )
             ),
         )
@@ -953,7 +953,7 @@ def d_decree_value(state, v_p, v_c, v_reach):
                 A_rank,
                 v_c,
                 "rank",
-                "spec/the_fox_in_the_forest/05_policies.rules:59:61",
+                "spec/the_fox_in_the_forest/05_policies.rules:64:61",
             )
         )
         if (
@@ -974,7 +974,7 @@ def d_decree_value(state, v_p, v_c, v_reach):
                 A_rank,
                 v_c,
                 "rank",
-                "spec/the_fox_in_the_forest/05_policies.rules:60:10",
+                "spec/the_fox_in_the_forest/05_policies.rules:65:10",
             )
         )
         - 10
@@ -988,7 +988,7 @@ def d_decree_value(state, v_p, v_c, v_reach):
                     A_suit,
                     v_c,
                     "suit",
-                    "spec/the_fox_in_the_forest/05_policies.rules:60:38",
+                    "spec/the_fox_in_the_forest/05_policies.rules:65:38",
                 )
             ),
         )
@@ -1145,7 +1145,7 @@ def inv_tricks_add_up(state):
 
 def bot_standing(state, v_you):
     "bot standing"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:81
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:86
     return (
         state.tracks[v_you]
         - state.tracks[None if v_you is None else (v_you + 1) % 2]
@@ -1198,11 +1198,11 @@ def walk_1(state):
 
 def pol_sensible_0(state, pending, tun):
     "policy sensible, rule 1: the options it likes best"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:64
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:69
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:65
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:70
     best = keep_best(
         best,
         [
@@ -1218,16 +1218,16 @@ def pol_sensible_0(state, pending, tun):
 
 def pol_sensible_1(state, pending, tun):
     "policy sensible, rule 2: the options it likes best"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:67
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:72
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:68
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:73
     if d_fox_pays(state, v_you, tun["reach"]):
         best = keep_best(best, [ids[i] in ("exchange",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:69
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:74
     best = keep_best(best, [ids[i] in ("keep",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1236,11 +1236,11 @@ def pol_sensible_1(state, pending, tun):
 
 def pol_sensible_2(state, pending, tun):
     "policy sensible, rule 3: the options it likes best"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:71
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:76
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:72
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:77
     best = keep_best(
         best,
         [
@@ -1271,11 +1271,11 @@ def pol_sensible_2(state, pending, tun):
 
 def pol_sensible_3(state, pending, tun):
     "policy sensible, rule 4: the options it likes best"
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:74
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:79
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/the_fox_in_the_forest/05_policies.rules:75
+    # spec: spec/the_fox_in_the_forest/05_policies.rules:80
     best = keep_best(
         best,
         [

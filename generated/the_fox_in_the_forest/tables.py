@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 2a3ff4e8ab454604
+# Spec hash: 373e1dad30978ef0
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 1eb845def6bc34d1
-# Fingerprint: source 48e2c1627f782655f737 output 11821df4b357ffd3954f
+# Fingerprint: source 877381014dab08450785 output c78ace0380d41d691740
 "The Fox in the Forest: the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import BoardMeta, GameMeta, TrackMeta, TunableMeta, ZoneMeta
@@ -487,7 +487,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="the_fox_in_the_forest",
     title="The Fox in the Forest",
-    spec_hash="2a3ff4e8ab454604",
+    spec_hash="373e1dad30978ef0",
     spec_files=META_SPEC_FILES,
     players=("oak", "birch"),
     player_labels=("Oak", "Birch"),

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 6ccb6a2c0b8a0027
+# Spec hash: 5f9bdc8fc6bfe869
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source 72c8338f486bb3f8ff7e output 47ff888f015ec323bfbc
+# Fingerprint: source 2cf3eca812e2f5409633 output 085835baf04f43c437c0
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (rulespec.runtime.program.Program)."
 
 from rulespec.runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
@@ -41,7 +41,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "6ccb6a2c0b8a0027"
+SPEC_HASH = "5f9bdc8fc6bfe869"
 TESTS_HASH = "885f56edd2506669"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 6ccb6a2c0b8a0027
+# Spec hash: 5f9bdc8fc6bfe869
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source d6cb61954473b23d167c output efca688b13f94bb8a6f6
+# Fingerprint: source 898c827dcee4cdd39616 output cc78c7be314e90475818
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -244,12 +244,12 @@ from .rules import (
 
 
 def p_put_away_played_card(state, v_p, v_c, v_fired):
-    "procedure put_away_played_card (spec/twilight_struggle/card_play.rules:144)"
-    # spec: spec/twilight_struggle/card_play.rules:145
+    "procedure put_away_played_card (spec/twilight_struggle/card_play.rules:146)"
+    # spec: spec/twilight_struggle/card_play.rules:147
     if v_c is not None and state.location[v_c] == 8:
-        # spec: spec/twilight_struggle/card_play.rules:146
+        # spec: spec/twilight_struggle/card_play.rules:148
         if v_c == E_china_card:
-            # spec: spec/twilight_struggle/card_play.rules:149
+            # spec: spec/twilight_struggle/card_play.rules:151
             p_pass_china_card(state, None if v_p is None else (v_p + 1) % 2, False)
         elif (
             A_starred[v_c]
@@ -258,75 +258,75 @@ def p_put_away_played_card(state, v_p, v_c, v_fired):
                 A_starred,
                 v_c,
                 "starred",
-                "spec/twilight_struggle/card_play.rules:150:19",
+                "spec/twilight_struggle/card_play.rules:152:19",
             )
         ) and v_fired:
-            # spec: spec/twilight_struggle/card_play.rules:151
-            move_card(
-                state,
-                some_card(v_c, "spec/twilight_struggle/card_play.rules:151:13"),
-                10,
-            )
-        else:
             # spec: spec/twilight_struggle/card_play.rules:153
             move_card(
                 state,
                 some_card(v_c, "spec/twilight_struggle/card_play.rules:153:13"),
+                10,
+            )
+        else:
+            # spec: spec/twilight_struggle/card_play.rules:155
+            move_card(
+                state,
+                some_card(v_c, "spec/twilight_struggle/card_play.rules:155:13"),
                 9,
             )
 
 
 def p_pass_china_card(state, v_receiver, v_face_up):
-    "procedure pass_china_card (spec/twilight_struggle/card_play.rules:158)"
-    # spec: spec/twilight_struggle/card_play.rules:159
+    "procedure pass_china_card (spec/twilight_struggle/card_play.rules:160)"
+    # spec: spec/twilight_struggle/card_play.rules:161
     move_card(state, E_china_card, 4 + v_receiver)
-    # spec: spec/twilight_struggle/card_play.rules:160
+    # spec: spec/twilight_struggle/card_play.rules:162
     state.vars[2] = v_face_up
     state.stamps[14] += 1
 
 
 def p_draw_card(state, v_p):
-    "procedure draw_card (spec/twilight_struggle/card_play.rules:167)"
-    # spec: spec/twilight_struggle/card_play.rules:168
+    "procedure draw_card (spec/twilight_struggle/card_play.rules:169)"
+    # spec: spec/twilight_struggle/card_play.rules:170
     if len(state.zones[1]) == 0:
-        # spec: spec/twilight_struggle/card_play.rules:169
+        # spec: spec/twilight_struggle/card_play.rules:171
         for card in list(state.zones[9]):
             move_card(state, card, 1)
-        # spec: spec/twilight_struggle/card_play.rules:170
+        # spec: spec/twilight_struggle/card_play.rules:172
         shuffle(state, 1)
-    # spec: spec/twilight_struggle/card_play.rules:172
+    # spec: spec/twilight_struggle/card_play.rules:174
     if len(state.zones[1]) > 0:
         move_card(
             state,
             some_card(
-                top_card(state, 1), "spec/twilight_struggle/card_play.rules:172:25"
+                top_card(state, 1), "spec/twilight_struggle/card_play.rules:174:25"
             ),
             2 + v_p,
         )
 
 
 def p_discard_from_hand(state, v_p, v_c):
-    "procedure discard_from_hand (spec/twilight_struggle/card_play.rules:175)"
-    # spec: spec/twilight_struggle/card_play.rules:175
+    "procedure discard_from_hand (spec/twilight_struggle/card_play.rules:177)"
+    # spec: spec/twilight_struggle/card_play.rules:177
     if v_c is not None and state.location[v_c] == 2 + v_p:
         move_card(
-            state, some_card(v_c, "spec/twilight_struggle/card_play.rules:175:69"), 9
+            state, some_card(v_c, "spec/twilight_struggle/card_play.rules:177:69"), 9
         )
 
 
 def p_move_random_card(state, v_p, v_dest):
-    "procedure move_random_card (spec/twilight_struggle/card_play.rules:178)"
-    # spec: spec/twilight_struggle/card_play.rules:179
+    "procedure move_random_card (spec/twilight_struggle/card_play.rules:180)"
+    # spec: spec/twilight_struggle/card_play.rules:181
     picked_from = list(state.zones[2 + v_p])
     if picked_from:
         v_c = pick_random(
-            state, picked_from, "spec/twilight_struggle/card_play.rules:179:5"
+            state, picked_from, "spec/twilight_struggle/card_play.rules:181:5"
         )
-        # spec: spec/twilight_struggle/card_play.rules:180
+        # spec: spec/twilight_struggle/card_play.rules:182
         move_card(
             state,
             v_c,
-            zone_slot(v_dest, "spec/twilight_struggle/card_play.rules:180:15"),
+            zone_slot(v_dest, "spec/twilight_struggle/card_play.rules:182:15"),
         )
 
 
@@ -674,15 +674,15 @@ def p_before_first_turn(state):
 
 
 def p_space_race_attempt(state, v_p, v_c):
-    "procedure space_race_attempt (spec/twilight_struggle/space_race.rules:44)"
-    # spec: spec/twilight_struggle/space_race.rules:45
+    "procedure space_race_attempt (spec/twilight_struggle/space_race.rules:52)"
+    # spec: spec/twilight_struggle/space_race.rules:53
     emit_space_attempted(state, v_p, v_c)
-    # spec: spec/twilight_struggle/space_race.rules:46
+    # spec: spec/twilight_struggle/space_race.rules:54
     state.tracks[8 + v_p] = max(0, min(2, state.tracks[8 + v_p] + 1))
     state.stamps[8] += 1
-    # spec: spec/twilight_struggle/space_race.rules:47
-    v_die = roll(state, 6, "spec/twilight_struggle/space_race.rules:47:5")
-    # spec: spec/twilight_struggle/space_race.rules:48
+    # spec: spec/twilight_struggle/space_race.rules:55
+    v_die = roll(state, 6, "spec/twilight_struggle/space_race.rules:55:5")
+    # spec: spec/twilight_struggle/space_race.rules:56
     log_seen(
         state,
         [
@@ -691,7 +691,7 @@ def p_space_race_attempt(state, v_p, v_c):
                     PLAYER_LABELS,
                     v_p,
                     "label",
-                    "spec/twilight_struggle/space_race.rules:48:9",
+                    "spec/twilight_struggle/space_race.rules:56:9",
                 )
             ),
             "tries the space race with",
@@ -703,7 +703,7 @@ def p_space_race_attempt(state, v_p, v_c):
                         ENTITY_LABELS,
                         v_c,
                         "label",
-                        "spec/twilight_struggle/space_race.rules:48:47",
+                        "spec/twilight_struggle/space_race.rules:56:47",
                     )
                 ),
                 v_c,
@@ -711,42 +711,42 @@ def p_space_race_attempt(state, v_p, v_c):
             "- roll",
             text_of(v_die),
         ],
-        "spec/twilight_struggle/space_race.rules:48:5",
+        "spec/twilight_struggle/space_race.rules:56:5",
     )
-    # spec: spec/twilight_struggle/space_race.rules:49
+    # spec: spec/twilight_struggle/space_race.rules:57
     if v_die <= d_space_success_max(state, state.tracks[6 + v_p] + 1):
         p_space_race_advance(state, v_p)
 
 
 def p_space_race_advance(state, v_p):
-    "procedure space_race_advance (spec/twilight_struggle/space_race.rules:52)"
-    # spec: spec/twilight_struggle/space_race.rules:53
+    "procedure space_race_advance (spec/twilight_struggle/space_race.rules:60)"
+    # spec: spec/twilight_struggle/space_race.rules:61
     if state.tracks[6 + v_p] < 8:
-        # spec: spec/twilight_struggle/space_race.rules:54
+        # spec: spec/twilight_struggle/space_race.rules:62
         state.tracks[6 + v_p] = max(0, min(8, state.tracks[6 + v_p] + 1))
         state.stamps[7] += 1
-        # spec: spec/twilight_struggle/space_race.rules:55
+        # spec: spec/twilight_struggle/space_race.rules:63
         if (
             state.tracks[6 + (None if v_p is None else (v_p + 1) % 2)]
             >= state.tracks[6 + v_p]
         ):
-            # spec: spec/twilight_struggle/space_race.rules:56
+            # spec: spec/twilight_struggle/space_race.rules:64
             p_gain_vp(
                 state,
                 v_p,
                 bounded(
                     d_space_vp_second(state, state.tracks[6 + v_p]),
-                    "spec/twilight_struggle/space_race.rules:56:24",
+                    "spec/twilight_struggle/space_race.rules:64:24",
                 ),
             )
         else:
-            # spec: spec/twilight_struggle/space_race.rules:58
+            # spec: spec/twilight_struggle/space_race.rules:66
             p_gain_vp(
                 state,
                 v_p,
                 bounded(
                     d_space_vp_first(state, state.tracks[6 + v_p]),
-                    "spec/twilight_struggle/space_race.rules:58:24",
+                    "spec/twilight_struggle/space_race.rules:66:24",
                 ),
             )
 
@@ -1429,55 +1429,55 @@ def ev_south_america_scoring(state, v_you, v_this):
 
 
 def ev_iranian_hostage_crisis(state, v_you, v_this):
-    "event of iranian_hostage_crisis (spec/twilight_struggle/events_late.rules:60)"
-    # spec: spec/twilight_struggle/events_late.rules:61
+    "event of iranian_hostage_crisis (spec/twilight_struggle/events_late.rules:63)"
+    # spec: spec/twilight_struggle/events_late.rules:64
     state.counters[2][E_iran] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_late.rules:62
+    # spec: spec/twilight_struggle/events_late.rules:65
     state.counters[1][E_iran] = bounded(
         max(0, state.counters[1][E_iran] + 2),
-        "spec/twilight_struggle/events_late.rules:62:5",
+        "spec/twilight_struggle/events_late.rules:65:5",
     )
     state.stamps[10] += 1
 
 
 def ev_the_iron_lady(state, v_you, v_this):
-    "event of the_iron_lady (spec/twilight_struggle/events_late.rules:69)"
-    # spec: spec/twilight_struggle/events_late.rules:70
+    "event of the_iron_lady (spec/twilight_struggle/events_late.rules:72)"
+    # spec: spec/twilight_struggle/events_late.rules:73
     p_gain_vp(state, 1, 1)
-    # spec: spec/twilight_struggle/events_late.rules:71
+    # spec: spec/twilight_struggle/events_late.rules:74
     state.counters[1][E_argentina] = bounded(
         max(0, state.counters[1][E_argentina] + 1),
-        "spec/twilight_struggle/events_late.rules:71:5",
+        "spec/twilight_struggle/events_late.rules:74:5",
     )
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_late.rules:72
+    # spec: spec/twilight_struggle/events_late.rules:75
     state.counters[1][E_uk] = 0
     state.stamps[10] += 1
 
 
 def ev_reagan_bombs_libya(state, v_you, v_this):
-    "event of reagan_bombs_libya (spec/twilight_struggle/events_late.rules:77)"
-    # spec: spec/twilight_struggle/events_late.rules:77
+    "event of reagan_bombs_libya (spec/twilight_struggle/events_late.rules:80)"
+    # spec: spec/twilight_struggle/events_late.rules:80
     p_gain_vp(
         state,
         1,
         bounded(
             state.counters[1][E_libya] // 2,
-            "spec/twilight_struggle/events_late.rules:77:41",
+            "spec/twilight_struggle/events_late.rules:80:41",
         ),
     )
 
 
 def ev_north_sea_oil(state, v_you, v_this):
-    "event of north_sea_oil (spec/twilight_struggle/events_late.rules:112)"
-    # spec: spec/twilight_struggle/events_late.rules:112
+    "event of north_sea_oil (spec/twilight_struggle/events_late.rules:115)"
+    # spec: spec/twilight_struggle/events_late.rules:115
     activate(state, 10, [], "end_of_turn")
 
 
 def ev_terrorism(state, v_you, v_this):
-    "event of terrorism (spec/twilight_struggle/events_late.rules:187)"
-    # spec: spec/twilight_struggle/events_late.rules:188
+    "event of terrorism (spec/twilight_struggle/events_late.rules:190)"
+    # spec: spec/twilight_struggle/events_late.rules:191
     v_count_lost = bounded(
         (
             2
@@ -1488,83 +1488,83 @@ def ev_terrorism(state, v_you, v_this):
             )
             else 1
         ),
-        "spec/twilight_struggle/events_late.rules:188:22",
+        "spec/twilight_struggle/events_late.rules:191:22",
     )
-    # spec: spec/twilight_struggle/events_late.rules:189
+    # spec: spec/twilight_struggle/events_late.rules:192
     for _ in range(v_count_lost):
-        tick(state, "repeat", "spec/twilight_struggle/events_late.rules:189:5")
+        tick(state, "repeat", "spec/twilight_struggle/events_late.rules:192:5")
         p_move_random_card(state, None if v_you is None else (v_you + 1) % 2, "@9")
 
 
 def ev_iran_contra_scandal(state, v_you, v_this):
-    "event of iran_contra_scandal (spec/twilight_struggle/events_late.rules:200)"
-    # spec: spec/twilight_struggle/events_late.rules:200
+    "event of iran_contra_scandal (spec/twilight_struggle/events_late.rules:203)"
+    # spec: spec/twilight_struggle/events_late.rules:203
     activate(state, 12, [], "end_of_turn")
 
 
 def ev_an_evil_empire(state, v_you, v_this):
-    "event of an_evil_empire (spec/twilight_struggle/events_late.rules:300)"
-    # spec: spec/twilight_struggle/events_late.rules:300
+    "event of an_evil_empire (spec/twilight_struggle/events_late.rules:303)"
+    # spec: spec/twilight_struggle/events_late.rules:303
     p_gain_vp(state, 1, 1)
 
 
 def ev_solidarity(state, v_you, v_this):
-    "event of solidarity (spec/twilight_struggle/events_late.rules:359)"
-    # spec: spec/twilight_struggle/events_late.rules:360
+    "event of solidarity (spec/twilight_struggle/events_late.rules:362)"
+    # spec: spec/twilight_struggle/events_late.rules:363
     state.counters[2][E_poland] = bounded(
         max(0, state.counters[2][E_poland] + 3),
-        "spec/twilight_struggle/events_late.rules:360:5",
+        "spec/twilight_struggle/events_late.rules:363:5",
     )
     state.stamps[10] += 1
 
 
 def ev_defectors(state, v_you, v_this):
-    "event of defectors (spec/twilight_struggle/events_late.rules:391)"
-    # spec: spec/twilight_struggle/events_late.rules:392
+    "event of defectors (spec/twilight_struggle/events_late.rules:394)"
+    # spec: spec/twilight_struggle/events_late.rules:395
     if state.vars[5] == v_this:
-        # spec: spec/twilight_struggle/events_late.rules:393
+        # spec: spec/twilight_struggle/events_late.rules:396
         if state.vars[3]:
-            # spec: spec/twilight_struggle/events_late.rules:394
+            # spec: spec/twilight_struggle/events_late.rules:397
             if state.vars[6] == 1:
-                # spec: spec/twilight_struggle/events_late.rules:395
+                # spec: spec/twilight_struggle/events_late.rules:398
                 for v_c in list(state.zones[6]):
-                    # spec: spec/twilight_struggle/events_late.rules:396
+                    # spec: spec/twilight_struggle/events_late.rules:399
                     log_seen(
                         state,
                         [
                             "Defectors cancels the USSR headline",
                             (text_of(ENTITY_LABELS[v_c]), v_c),
                         ],
-                        "spec/twilight_struggle/events_late.rules:396:21",
+                        "spec/twilight_struggle/events_late.rules:399:21",
                     )
-                    # spec: spec/twilight_struggle/events_late.rules:397
+                    # spec: spec/twilight_struggle/events_late.rules:400
                     move_card(state, v_c, 9)
         elif state.vars[6] == 0:
-            # spec: spec/twilight_struggle/events_late.rules:401
+            # spec: spec/twilight_struggle/events_late.rules:404
             p_gain_vp(state, 1, 1)
 
 
 def ev_norad(state, v_you, v_this):
-    "event of norad (spec/twilight_struggle/events_late.rules:475)"
-    # spec: spec/twilight_struggle/events_late.rules:476
+    "event of norad (spec/twilight_struggle/events_late.rules:478)"
+    # spec: spec/twilight_struggle/events_late.rules:479
     state.vars[0] = state.tracks[0]
     state.stamps[12] += 1
-    # spec: spec/twilight_struggle/events_late.rules:477
+    # spec: spec/twilight_struggle/events_late.rules:480
     activate(state, 15, [], None)
 
 
 def ev_yuri_and_samantha(state, v_you, v_this):
-    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:488)"
-    # spec: spec/twilight_struggle/events_late.rules:488
+    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:491)"
+    # spec: spec/twilight_struggle/events_late.rules:491
     activate(state, 16, [], "end_of_turn")
 
 
 def ev_awacs_sale_to_saudis(state, v_you, v_this):
-    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:494)"
-    # spec: spec/twilight_struggle/events_late.rules:494
+    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:497)"
+    # spec: spec/twilight_struggle/events_late.rules:497
     state.counters[2][E_saudi_arabia] = bounded(
         max(0, state.counters[2][E_saudi_arabia] + 2),
-        "spec/twilight_struggle/events_late.rules:494:30",
+        "spec/twilight_struggle/events_late.rules:497:30",
     )
     state.stamps[10] += 1
 
@@ -1576,22 +1576,22 @@ def t_formosan_resolution_in_effect_0(state, v_p, v_c):
 
 
 def t_aldrich_ames_remix_in_effect_0(state):
-    "on turn_ending of aldrich_ames_remix_in_effect (spec/twilight_struggle/events_late.rules:308)"
-    # spec: spec/twilight_struggle/events_late.rules:308
+    "on turn_ending of aldrich_ames_remix_in_effect (spec/twilight_struggle/events_late.rules:311)"
+    # spec: spec/twilight_struggle/events_late.rules:311
     state.revealed[3] = False
     state.stamps[0] += 1
 
 
 def t_norad_in_effect_0(state, v_p):
-    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:463)"
-    # spec: spec/twilight_struggle/events_late.rules:463
+    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:466)"
+    # spec: spec/twilight_struggle/events_late.rules:466
     state.vars[0] = state.tracks[0]
     state.stamps[12] += 1
 
 
 def t_yuri_and_samantha_in_effect_0(state, v_p, v_c):
-    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:485)"
-    # spec: spec/twilight_struggle/events_late.rules:485
+    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:488)"
+    # spec: spec/twilight_struggle/events_late.rules:488
     p_gain_vp(state, 0, 1)
 
 
@@ -1751,7 +1751,7 @@ def emit_coup_made(state, x0, x1):
         kind = effect[0]
         if kind == 16:  # yuri_and_samantha_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:485
+            # spec: spec/twilight_struggle/events_late.rules:488
             if x0 == 1:
                 runs.append((t_yuri_and_samantha_in_effect_0, [x0, x1]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
@@ -1805,7 +1805,7 @@ def emit_action_round_started(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:463
+            # spec: spec/twilight_struggle/events_late.rules:466
             runs.append(new_frame(91, [x0]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
             args = effect[1]
@@ -1841,7 +1841,7 @@ def emit_action_round_ended(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:464
+            # spec: spec/twilight_struggle/events_late.rules:467
             runs.append(new_frame(87, [x0]))
         elif kind == 21:  # missile_envy_obligation
             args = effect[1]
@@ -1867,7 +1867,7 @@ def emit_turn_ending(state):
         kind = effect[0]
         if kind == 14:  # aldrich_ames_remix_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:308
+            # spec: spec/twilight_struggle/events_late.rules:311
             runs.append((t_aldrich_ames_remix_in_effect_0, []))
     for function, values in runs:
         function(state, *values)
@@ -1974,7 +1974,7 @@ def emit_headline_played(state, x0, x1):
                                 A_side,
                                 x1,
                                 "side",
-                                "spec/twilight_struggle/card_play.rules:38:41",
+                                "spec/twilight_struggle/card_play.rules:39:13",
                             )
                         )
                         == 1
@@ -2046,18 +2046,18 @@ def event_done(state, frame):
 
 
 def s_play_card_in_action_round(state, frame):
-    "procedure play_card_in_action_round (spec/twilight_struggle/card_play.rules:49)"
+    "procedure play_card_in_action_round (spec/twilight_struggle/card_play.rules:51)"
     # L: 0 p, 1 rounds_left, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:50
+            # spec: spec/twilight_struggle/card_play.rules:52
             L[1] = bounded(
                 q_action_rounds_for(state, L[0]) - state.tracks[3] + 1,
-                "spec/twilight_struggle/card_play.rules:50:23",
+                "spec/twilight_struggle/card_play.rules:52:23",
             )
-            # spec: spec/twilight_struggle/card_play.rules:51
+            # spec: spec/twilight_struggle/card_play.rules:53
             values = [
                 c_c
                 for c_c in union_of(state.zones[2 + L[0]], state.zones[4 + L[0]])
@@ -2079,7 +2079,7 @@ def s_play_card_in_action_round(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:53
+            # spec: spec/twilight_struggle/card_play.rules:55
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -2089,18 +2089,18 @@ def s_play_card_in_action_round(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/card_play.rules:53:9",
+                "spec/twilight_struggle/card_play.rules:55:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/card_play.rules:55
+            # spec: spec/twilight_struggle/card_play.rules:57
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], L[2]] + [UNBOUND] * 3))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/card_play.rules:57
+            # spec: spec/twilight_struggle/card_play.rules:59
             log_line(
                 state,
                 " ".join(
@@ -2110,13 +2110,13 @@ def s_play_card_in_action_round(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/card_play.rules:57:13",
+                                "spec/twilight_struggle/card_play.rules:59:13",
                             )
                         ),
                         "has no card that may be played and passes",
                     ]
                 ),
-                "spec/twilight_struggle/card_play.rules:57:9",
+                "spec/twilight_struggle/card_play.rules:59:9",
             )
             pc = 4
         if pc == 4:
@@ -2125,29 +2125,29 @@ def s_play_card_in_action_round(state, frame):
 
 
 def s_play_card_for_action(state, frame):
-    "procedure play_card_for_action (spec/twilight_struggle/card_play.rules:61)"
+    "procedure play_card_for_action (spec/twilight_struggle/card_play.rules:63)"
     # L: 0 p, 1 c, 2 outer_card, 3 outer_player, 4 fired
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:64
-            L[2] = state.vars[5]
-            # spec: spec/twilight_struggle/card_play.rules:65
-            L[3] = state.vars[6]
             # spec: spec/twilight_struggle/card_play.rules:66
+            L[2] = state.vars[5]
+            # spec: spec/twilight_struggle/card_play.rules:67
+            L[3] = state.vars[6]
+            # spec: spec/twilight_struggle/card_play.rules:68
             state.vars[5] = L[1]
             state.stamps[17] += 1
-            # spec: spec/twilight_struggle/card_play.rules:67
+            # spec: spec/twilight_struggle/card_play.rules:69
             state.vars[6] = L[0]
             state.stamps[18] += 1
-            # spec: spec/twilight_struggle/card_play.rules:68
-            move_card(
-                state, some_card(L[1], "spec/twilight_struggle/card_play.rules:68:5"), 8
-            )
-            # spec: spec/twilight_struggle/card_play.rules:69
-            emit_card_played(state, L[0], L[1])
             # spec: spec/twilight_struggle/card_play.rules:70
+            move_card(
+                state, some_card(L[1], "spec/twilight_struggle/card_play.rules:70:5"), 8
+            )
+            # spec: spec/twilight_struggle/card_play.rules:71
+            emit_card_played(state, L[0], L[1])
+            # spec: spec/twilight_struggle/card_play.rules:72
             log_seen(
                 state,
                 [
@@ -2156,7 +2156,7 @@ def s_play_card_for_action(state, frame):
                             PLAYER_LABELS,
                             L[0],
                             "label",
-                            "spec/twilight_struggle/card_play.rules:70:9",
+                            "spec/twilight_struggle/card_play.rules:72:9",
                         )
                     ),
                     "plays",
@@ -2168,17 +2168,17 @@ def s_play_card_for_action(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/twilight_struggle/card_play.rules:70:27",
+                                "spec/twilight_struggle/card_play.rules:72:27",
                             )
                         ),
                         L[1],
                     ),
                 ],
-                "spec/twilight_struggle/card_play.rules:70:5",
+                "spec/twilight_struggle/card_play.rules:72:5",
             )
-            # spec: spec/twilight_struggle/card_play.rules:71
+            # spec: spec/twilight_struggle/card_play.rules:73
             L[4] = False
-            # spec: spec/twilight_struggle/card_play.rules:72
+            # spec: spec/twilight_struggle/card_play.rules:74
             if (
                 A_scoring[L[1]]
                 if L[1] is not None
@@ -2186,14 +2186,14 @@ def s_play_card_for_action(state, frame):
                     A_scoring,
                     L[1],
                     "scoring",
-                    "spec/twilight_struggle/card_play.rules:72:8",
+                    "spec/twilight_struggle/card_play.rules:74:8",
                 )
             ):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:74
+            # spec: spec/twilight_struggle/card_play.rules:76
             frame[1] = 2
             state.frames.append(new_frame(4, [L[1], L[0]]))
             return
@@ -2201,7 +2201,7 @@ def s_play_card_for_action(state, frame):
             L[4] = frame[3]
             pc = 10
         if pc == 3:
-            # spec: spec/twilight_struggle/card_play.rules:76
+            # spec: spec/twilight_struggle/card_play.rules:78
             player = L[0]
             offered = []
             if (
@@ -2213,7 +2213,7 @@ def s_play_card_for_action(state, frame):
                         A_scoring,
                         L[1],
                         "scoring",
-                        "spec/twilight_struggle/card_play.rules:45:29",
+                        "spec/twilight_struggle/card_play.rules:47:29",
                     )
                 )
                 and (
@@ -2224,7 +2224,7 @@ def s_play_card_for_action(state, frame):
                             A_side,
                             L[1],
                             "side",
-                            "spec/twilight_struggle/card_play.rules:45:44",
+                            "spec/twilight_struggle/card_play.rules:47:44",
                         )
                     )
                     == L[0]
@@ -2235,7 +2235,7 @@ def s_play_card_for_action(state, frame):
                             A_side,
                             L[1],
                             "side",
-                            "spec/twilight_struggle/card_play.rules:45:59",
+                            "spec/twilight_struggle/card_play.rules:47:59",
                         )
                     )
                     == None
@@ -2252,7 +2252,7 @@ def s_play_card_for_action(state, frame):
                         A_scoring,
                         L[1],
                         "scoring",
-                        "spec/twilight_struggle/space_race.rules:39:9",
+                        "spec/twilight_struggle/space_race.rules:47:9",
                     )
                 )
                 and state.tracks[6 + L[0]] < 8
@@ -2275,7 +2275,7 @@ def s_play_card_for_action(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/card_play.rules:76:9",
+                "spec/twilight_struggle/card_play.rules:78:9",
                 (L[1],),
             )
             frame[1] = 4
@@ -2291,7 +2291,7 @@ def s_play_card_for_action(state, frame):
             else:
                 pc = 10
         if pc == 5:
-            # spec: spec/twilight_struggle/card_play.rules:78
+            # spec: spec/twilight_struggle/card_play.rules:80
             frame[1] = 6
             state.frames.append(new_frame(4, [L[1], L[0]]))
             return
@@ -2299,7 +2299,7 @@ def s_play_card_for_action(state, frame):
             L[4] = frame[3]
             pc = 10
         if pc == 7:
-            # spec: spec/twilight_struggle/card_play.rules:80
+            # spec: spec/twilight_struggle/card_play.rules:82
             frame[1] = 8
             state.frames.append(new_frame(2, [L[0], L[1]] + [UNBOUND] * 1))
             return
@@ -2307,44 +2307,44 @@ def s_play_card_for_action(state, frame):
             L[4] = frame[3]
             pc = 10
         if pc == 9:
-            # spec: spec/twilight_struggle/card_play.rules:82
+            # spec: spec/twilight_struggle/card_play.rules:84
             p_space_race_attempt(state, L[0], L[1])
             pc = 10
         if pc == 10:
-            # spec: spec/twilight_struggle/card_play.rules:86
+            # spec: spec/twilight_struggle/card_play.rules:88
             p_put_away_played_card(state, L[0], L[1], L[4])
-            # spec: spec/twilight_struggle/card_play.rules:87
+            # spec: spec/twilight_struggle/card_play.rules:89
             state.vars[5] = L[2]
             state.stamps[17] += 1
-            # spec: spec/twilight_struggle/card_play.rules:88
+            # spec: spec/twilight_struggle/card_play.rules:90
             state.vars[6] = L[3]
             state.stamps[18] += 1
-            # spec: spec/twilight_struggle/card_play.rules:89
+            # spec: spec/twilight_struggle/card_play.rules:91
             p_check_vp_victory(state)
             state.frames.pop()
             return
 
 
 def s_operations_with_card(state, frame):
-    "procedure operations_with_card (spec/twilight_struggle/card_play.rules:97)"
+    "procedure operations_with_card (spec/twilight_struggle/card_play.rules:99)"
     # L: 0 p, 1 c, 2 fired
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:98
+            # spec: spec/twilight_struggle/card_play.rules:100
             if (
                 A_side[L[1]]
                 if L[1] is not None
                 else attr_of(
-                    A_side, L[1], "side", "spec/twilight_struggle/card_play.rules:98:8"
+                    A_side, L[1], "side", "spec/twilight_struggle/card_play.rules:100:8"
                 )
             ) == (None if L[0] is None else (L[0] + 1) % 2):
                 pc = 1
             else:
                 pc = 8
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:99
+            # spec: spec/twilight_struggle/card_play.rules:101
             player = L[0]
             offered = []
             offered.append(0)
@@ -2367,7 +2367,7 @@ def s_operations_with_card(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/card_play.rules:99:9",
+                "spec/twilight_struggle/card_play.rules:101:9",
                 (L[1],),
             )
             frame[1] = 2
@@ -2381,7 +2381,7 @@ def s_operations_with_card(state, frame):
             else:
                 pc = 10
         if pc == 3:
-            # spec: spec/twilight_struggle/card_play.rules:101
+            # spec: spec/twilight_struggle/card_play.rules:103
             frame[1] = 4
             state.frames.append(
                 new_frame(4, [L[1], None if L[0] is None else (L[0] + 1) % 2])
@@ -2389,14 +2389,14 @@ def s_operations_with_card(state, frame):
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/card_play.rules:102
+            # spec: spec/twilight_struggle/card_play.rules:104
             p_check_vp_victory(state)
-            # spec: spec/twilight_struggle/card_play.rules:103
+            # spec: spec/twilight_struggle/card_play.rules:105
             frame[1] = 5
             state.frames.append(new_frame(3, [L[0], L[1]]))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/card_play.rules:104
+            # spec: spec/twilight_struggle/card_play.rules:106
             given = L[2]
             state.frames.pop()
             if state.frames:
@@ -2404,26 +2404,26 @@ def s_operations_with_card(state, frame):
             return
             pc = 10
         if pc == 6:
-            # spec: spec/twilight_struggle/card_play.rules:107
+            # spec: spec/twilight_struggle/card_play.rules:109
             frame[1] = 7
             state.frames.append(new_frame(3, [L[0], L[1]]))
             return
         if pc == 7:
-            # spec: spec/twilight_struggle/card_play.rules:108
+            # spec: spec/twilight_struggle/card_play.rules:110
             p_check_vp_victory(state)
-            # spec: spec/twilight_struggle/card_play.rules:109
+            # spec: spec/twilight_struggle/card_play.rules:111
             state.frames.pop()
             state.frames.append(
                 new_frame(4, [L[1], None if L[0] is None else (L[0] + 1) % 2])
             )
             return
         if pc == 8:
-            # spec: spec/twilight_struggle/card_play.rules:113
+            # spec: spec/twilight_struggle/card_play.rules:115
             frame[1] = 9
             state.frames.append(new_frame(3, [L[0], L[1]]))
             return
         if pc == 9:
-            # spec: spec/twilight_struggle/card_play.rules:114
+            # spec: spec/twilight_struggle/card_play.rules:116
             given = False
             state.frames.pop()
             if state.frames:
@@ -2436,10 +2436,10 @@ def s_operations_with_card(state, frame):
 
 
 def s_card_operations(state, frame):
-    "procedure card_operations (spec/twilight_struggle/card_play.rules:118)"
+    "procedure card_operations (spec/twilight_struggle/card_play.rules:120)"
     # L: 0 p, 1 c
     L = frame[2]
-    # spec: spec/twilight_struggle/card_play.rules:119
+    # spec: spec/twilight_struggle/card_play.rules:121
     state.frames.pop()
     state.frames.append(
         new_frame(
@@ -2448,15 +2448,15 @@ def s_card_operations(state, frame):
                 L[0],
                 bounded(
                     q_ops_value(state, L[0], L[1]),
-                    "spec/twilight_struggle/card_play.rules:119:27",
+                    "spec/twilight_struggle/card_play.rules:121:27",
                 ),
                 bounded(
                     q_ops_bonus_in(state, L[0], L[1], E_asia),
-                    "spec/twilight_struggle/card_play.rules:119:44",
+                    "spec/twilight_struggle/card_play.rules:121:44",
                 ),
                 bounded(
                     q_ops_bonus_in(state, L[0], L[1], E_southeast_asia),
-                    "spec/twilight_struggle/card_play.rules:120:13",
+                    "spec/twilight_struggle/card_play.rules:122:13",
                 ),
             ],
         )
@@ -2465,37 +2465,37 @@ def s_card_operations(state, frame):
 
 
 def s_fire_event(state, frame):
-    "procedure fire_event (spec/twilight_struggle/card_play.rules:129)"
+    "procedure fire_event (spec/twilight_struggle/card_play.rules:131)"
     # L: 0 c, 1 owner
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:130
+            # spec: spec/twilight_struggle/card_play.rules:132
             if event_allowed(state, EVENT_WHEN, L[0], L[1]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:131
+            # spec: spec/twilight_struggle/card_play.rules:133
             if HAS_EVENT[L[0]]:
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/card_play.rules:132
+            # spec: spec/twilight_struggle/card_play.rules:134
             frame[1] = 3
             if resolve_event(
-                state, L[0], L[1], "spec/twilight_struggle/card_play.rules:132:13"
+                state, L[0], L[1], "spec/twilight_struggle/card_play.rules:134:13"
             ):
                 return
             pc = 3
         if pc == 3:
-            # spec: spec/twilight_struggle/card_play.rules:133
+            # spec: spec/twilight_struggle/card_play.rules:135
             emit_event_resolved(state, L[1], L[0])
             pc = 4
         if pc == 4:
-            # spec: spec/twilight_struggle/card_play.rules:135
+            # spec: spec/twilight_struggle/card_play.rules:137
             given = True
             state.frames.pop()
             if state.frames:
@@ -2503,7 +2503,7 @@ def s_fire_event(state, frame):
             return
             pc = 6
         if pc == 5:
-            # spec: spec/twilight_struggle/card_play.rules:137
+            # spec: spec/twilight_struggle/card_play.rules:139
             log_seen(
                 state,
                 [
@@ -2515,16 +2515,16 @@ def s_fire_event(state, frame):
                                 ENTITY_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/card_play.rules:137:13",
+                                "spec/twilight_struggle/card_play.rules:139:13",
                             )
                         ),
                         L[0],
                     ),
                     "- the event cannot take place",
                 ],
-                "spec/twilight_struggle/card_play.rules:137:9",
+                "spec/twilight_struggle/card_play.rules:139:9",
             )
-            # spec: spec/twilight_struggle/card_play.rules:138
+            # spec: spec/twilight_struggle/card_play.rules:140
             given = False
             state.frames.pop()
             if state.frames:
@@ -2935,25 +2935,25 @@ def s_late_event_operations(state, frame):
 
 
 def s_late_double_influence(state, frame):
-    "procedure late_double_influence (spec/twilight_struggle/events_late.rules:236)"
+    "procedure late_double_influence (spec/twilight_struggle/events_late.rules:239)"
     # L: 0 p, 1 n, 2 r, 3 left, 4 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:237
+            # spec: spec/twilight_struggle/events_late.rules:240
             state.counters[0][:] = [0] * 205
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_late.rules:238
+            # spec: spec/twilight_struggle/events_late.rules:241
             L[3] = L[1]
-            # spec: spec/twilight_struggle/events_late.rules:239
+            # spec: spec/twilight_struggle/events_late.rules:242
             pc = 1
         if pc == 1:
             if not (L[3] > 0 and walk_16(state, L)):
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_late.rules:239:5")
-            # spec: spec/twilight_struggle/events_late.rules:241
+            tick(state, "while", "spec/twilight_struggle/events_late.rules:242:5")
+            # spec: spec/twilight_struggle/events_late.rules:244
             player = L[0]
             offered = []
             offered.append(0)
@@ -2970,7 +2970,7 @@ def s_late_double_influence(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:241:9",
+                "spec/twilight_struggle/events_late.rules:244:9",
             )
             frame[1] = 2
             return
@@ -2983,7 +2983,7 @@ def s_late_double_influence(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:243
+            # spec: spec/twilight_struggle/events_late.rules:246
             player = L[0]
             values = [
                 c_c
@@ -2994,7 +2994,7 @@ def s_late_double_influence(state, frame):
                         c_c,
                         L[2],
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:243:46",
+                        "spec/twilight_struggle/events_late.rules:246:46",
                     )
                     and state.counters[1 + L[0]][c_c] > 0
                     and state.counters[0][c_c] == 0
@@ -3008,30 +3008,30 @@ def s_late_double_influence(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:243:17",
+                "spec/twilight_struggle/events_late.rules:246:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:245
+            # spec: spec/twilight_struggle/events_late.rules:248
             state.counters[1 + L[0]][L[4]] = bounded(
                 max(0, state.counters[1 + L[0]][L[4]] + state.counters[1 + L[0]][L[4]]),
-                "spec/twilight_struggle/events_late.rules:245:17",
+                "spec/twilight_struggle/events_late.rules:248:17",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:246
+            # spec: spec/twilight_struggle/events_late.rules:249
             state.counters[0][L[4]] = bounded(
                 max(0, state.counters[0][L[4]] + 1),
-                "spec/twilight_struggle/events_late.rules:246:17",
+                "spec/twilight_struggle/events_late.rules:249:17",
             )
             state.stamps[9] += 1
-            # spec: spec/twilight_struggle/events_late.rules:247
-            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:247:17")
+            # spec: spec/twilight_struggle/events_late.rules:250
+            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:250:17")
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_late.rules:249
+            # spec: spec/twilight_struggle/events_late.rules:252
             L[3] = 0
             pc = 1
             continue
@@ -3041,22 +3041,22 @@ def s_late_double_influence(state, frame):
 
 
 def s_late_free_realignments(state, frame):
-    "procedure late_free_realignments (spec/twilight_struggle/events_late.rules:285)"
+    "procedure late_free_realignments (spec/twilight_struggle/events_late.rules:288)"
     # L: 0 p, 1 points, 2 r, 3 left, 4 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:286
+            # spec: spec/twilight_struggle/events_late.rules:289
             L[3] = L[1]
-            # spec: spec/twilight_struggle/events_late.rules:287
+            # spec: spec/twilight_struggle/events_late.rules:290
             pc = 1
         if pc == 1:
             if not (L[3] > 0 and walk_17(state, L)):
                 pc = 3
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_late.rules:287:5")
-            # spec: spec/twilight_struggle/events_late.rules:288
+            tick(state, "while", "spec/twilight_struggle/events_late.rules:290:5")
+            # spec: spec/twilight_struggle/events_late.rules:291
             player = L[0]
             values = [
                 c_target
@@ -3067,7 +3067,7 @@ def s_late_free_realignments(state, frame):
                         c_target,
                         L[2],
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:288:43",
+                        "spec/twilight_struggle/events_late.rules:291:43",
                     )
                     and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
                         c_target
@@ -3083,16 +3083,16 @@ def s_late_free_realignments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:288:9",
+                "spec/twilight_struggle/events_late.rules:291:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:290
+            # spec: spec/twilight_struggle/events_late.rules:293
             p_realignment_roll(state, L[0], L[4])
-            # spec: spec/twilight_struggle/events_late.rules:291
-            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:291:9")
+            # spec: spec/twilight_struggle/events_late.rules:294
+            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:294:9")
             pc = 1
             continue
         if pc == 3:
@@ -3101,13 +3101,13 @@ def s_late_free_realignments(state, frame):
 
 
 def s_norad_check(state, frame):
-    "procedure norad_check (spec/twilight_struggle/events_late.rules:467)"
+    "procedure norad_check (spec/twilight_struggle/events_late.rules:470)"
     # L: 0 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:468
+            # spec: spec/twilight_struggle/events_late.rules:471
             if (
                 state.tracks[0] == 2
                 and state.vars[0] != 2
@@ -3123,7 +3123,7 @@ def s_norad_check(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:470
+            # spec: spec/twilight_struggle/events_late.rules:473
             player = 1
             values = [c_c for c_c in K_country if state.counters[2][c_c] > 0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3134,16 +3134,16 @@ def s_norad_check(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:470:9",
+                "spec/twilight_struggle/events_late.rules:473:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[0] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:471
+            # spec: spec/twilight_struggle/events_late.rules:474
             state.counters[2][L[0]] = bounded(
                 max(0, state.counters[2][L[0]] + 1),
-                "spec/twilight_struggle/events_late.rules:471:9",
+                "spec/twilight_struggle/events_late.rules:474:9",
             )
             state.stamps[10] += 1
             pc = 3
@@ -4231,13 +4231,13 @@ def s_place_bid(state, frame):
 
 
 def s_space_discard_ability(state, frame):
-    "procedure space_discard_ability (spec/twilight_struggle/space_race.rules:66)"
-    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 67
+    "procedure space_discard_ability (spec/twilight_struggle/space_race.rules:74)"
+    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 75
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/space_race.rules:67
+            # spec: spec/twilight_struggle/space_race.rules:75
             L[2] = list(PLAYERS)
             L[3] = 0
             pc = 1
@@ -4246,7 +4246,7 @@ def s_space_discard_ability(state, frame):
                 pc = 7
                 continue
             L[0] = L[2][L[3]]
-            # spec: spec/twilight_struggle/space_race.rules:68
+            # spec: spec/twilight_struggle/space_race.rules:76
             if (
                 state.tracks[6 + L[0]] >= 6 and state.tracks[6 + (L[0] + 1) % 2] < 6
             ) and walk_24(state, L):
@@ -4254,7 +4254,7 @@ def s_space_discard_ability(state, frame):
             else:
                 pc = 6
         if pc == 2:
-            # spec: spec/twilight_struggle/space_race.rules:69
+            # spec: spec/twilight_struggle/space_race.rules:77
             player = L[0]
             offered = []
             offered.append(0)
@@ -4271,7 +4271,7 @@ def s_space_discard_ability(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/space_race.rules:69:13",
+                "spec/twilight_struggle/space_race.rules:77:13",
             )
             frame[1] = 3
             return
@@ -4284,7 +4284,7 @@ def s_space_discard_ability(state, frame):
             else:
                 pc = 6
         if pc == 4:
-            # spec: spec/twilight_struggle/space_race.rules:72
+            # spec: spec/twilight_struggle/space_race.rules:80
             player = L[0]
             values = [c_c for c_c in state.zones[2 + L[0]] if not A_scoring[c_c]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4295,13 +4295,13 @@ def s_space_discard_ability(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/space_race.rules:72:21",
+                "spec/twilight_struggle/space_race.rules:80:21",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[1] = frame[3]
-            # spec: spec/twilight_struggle/space_race.rules:73
+            # spec: spec/twilight_struggle/space_race.rules:81
             move_card(state, L[1], 9)
             pc = 6
         if pc == 6:
@@ -4412,12 +4412,12 @@ def s_headline_phase(state, frame):
                 ),
                 "spec/twilight_struggle/turn.rules:65:17",
             )
-            # spec: spec/twilight_struggle/turn.rules:67
+            # spec: spec/twilight_struggle/turn.rules:68
             frame[1] = 3
             state.frames.append(new_frame(30, [L[2]] + [UNBOUND] * 4))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/turn.rules:68
+            # spec: spec/twilight_struggle/turn.rules:69
             frame[1] = 4
             state.frames.append(
                 new_frame(
@@ -4426,11 +4426,11 @@ def s_headline_phase(state, frame):
             )
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/turn.rules:69
+            # spec: spec/twilight_struggle/turn.rules:70
             for L[1] in PLAYERS:
                 state.revealed[6 + L[1]] = False
                 state.stamps[0] += 1
-            # spec: spec/twilight_struggle/turn.rules:70
+            # spec: spec/twilight_struggle/turn.rules:71
             state.vars[3] = False
             state.stamps[15] += 1
             state.frames.pop()
@@ -4438,13 +4438,13 @@ def s_headline_phase(state, frame):
 
 
 def s_choose_headline(state, frame):
-    "procedure choose_headline (spec/twilight_struggle/turn.rules:73)"
+    "procedure choose_headline (spec/twilight_struggle/turn.rules:74)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:74
+            # spec: spec/twilight_struggle/turn.rules:75
             player = L[0]
             values = [
                 c_c
@@ -4463,13 +4463,13 @@ def s_choose_headline(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/turn.rules:74:5",
+                "spec/twilight_struggle/turn.rules:75:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/twilight_struggle/turn.rules:75
+            # spec: spec/twilight_struggle/turn.rules:76
             move_card(state, L[1], 6 + L[0])
             pc = 2
         if pc == 2:
@@ -4478,13 +4478,13 @@ def s_choose_headline(state, frame):
 
 
 def s_resolve_headline(state, frame):
-    "procedure resolve_headline (spec/twilight_struggle/turn.rules:81)"
-    # L: 0 p, 1 c, 2 fired, 3 items and 4 index of the loop at line 82
+    "procedure resolve_headline (spec/twilight_struggle/turn.rules:82)"
+    # L: 0 p, 1 c, 2 fired, 3 items and 4 index of the loop at line 83
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:82
+            # spec: spec/twilight_struggle/turn.rules:83
             L[3] = list(state.zones[6 + L[0]])
             L[4] = 0
             pc = 1
@@ -4493,24 +4493,24 @@ def s_resolve_headline(state, frame):
                 pc = 3
                 continue
             L[1] = L[3][L[4]]
-            # spec: spec/twilight_struggle/turn.rules:83
+            # spec: spec/twilight_struggle/turn.rules:84
             state.vars[1] = L[0]
             state.stamps[13] += 1
-            # spec: spec/twilight_struggle/turn.rules:86
+            # spec: spec/twilight_struggle/turn.rules:87
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
             state.stamps[11] += 1
-            # spec: spec/twilight_struggle/turn.rules:87
-            move_card(state, L[1], 8)
             # spec: spec/twilight_struggle/turn.rules:88
+            move_card(state, L[1], 8)
+            # spec: spec/twilight_struggle/turn.rules:89
             state.vars[5] = L[1]
             state.stamps[17] += 1
-            # spec: spec/twilight_struggle/turn.rules:89
+            # spec: spec/twilight_struggle/turn.rules:90
             state.vars[6] = L[0]
             state.stamps[18] += 1
-            # spec: spec/twilight_struggle/turn.rules:90
-            emit_headline_played(state, L[0], L[1])
             # spec: spec/twilight_struggle/turn.rules:91
+            emit_headline_played(state, L[0], L[1])
+            # spec: spec/twilight_struggle/turn.rules:92
             log_seen(
                 state,
                 [
@@ -4519,15 +4519,15 @@ def s_resolve_headline(state, frame):
                             PLAYER_LABELS,
                             L[0],
                             "label",
-                            "spec/twilight_struggle/turn.rules:91:13",
+                            "spec/twilight_struggle/turn.rules:92:13",
                         )
                     ),
                     "headlines",
                     (text_of(ENTITY_LABELS[L[1]]), L[1]),
                 ],
-                "spec/twilight_struggle/turn.rules:91:9",
+                "spec/twilight_struggle/turn.rules:92:9",
             )
-            # spec: spec/twilight_struggle/turn.rules:92
+            # spec: spec/twilight_struggle/turn.rules:93
             frame[1] = 2
             state.frames.append(
                 new_frame(
@@ -4540,7 +4540,7 @@ def s_resolve_headline(state, frame):
                                 if A_side[L[1]] == 0
                                 else 1 if A_side[L[1]] == 1 else L[0]
                             ),
-                            "spec/twilight_struggle/turn.rules:92:35",
+                            "spec/twilight_struggle/turn.rules:93:35",
                         ),
                     ],
                 )
@@ -4548,12 +4548,12 @@ def s_resolve_headline(state, frame):
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/turn.rules:93
-            p_put_away_played_card(state, L[0], L[1], L[2])
             # spec: spec/twilight_struggle/turn.rules:94
+            p_put_away_played_card(state, L[0], L[1], L[2])
+            # spec: spec/twilight_struggle/turn.rules:95
             state.vars[5] = None
             state.stamps[17] += 1
-            # spec: spec/twilight_struggle/turn.rules:95
+            # spec: spec/twilight_struggle/turn.rules:96
             p_check_vp_victory(state)
             L[4] = L[4] + 1
             pc = 1
@@ -4564,13 +4564,13 @@ def s_resolve_headline(state, frame):
 
 
 def s_action_rounds(state, frame):
-    "phase action_rounds (spec/twilight_struggle/turn.rules:108)"
-    # L: 0 n, 1 p, 2 items and 3 index of the loop at line 109, 4 items and 5 index of the loop at line 111
+    "phase action_rounds (spec/twilight_struggle/turn.rules:109)"
+    # L: 0 n, 1 p, 2 items and 3 index of the loop at line 110, 4 items and 5 index of the loop at line 112
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:109
+            # spec: spec/twilight_struggle/turn.rules:110
             L[2] = list(range(1, 9))
             L[3] = 0
             pc = 1
@@ -4579,10 +4579,10 @@ def s_action_rounds(state, frame):
                 pc = 6
                 continue
             L[0] = L[2][L[3]]
-            # spec: spec/twilight_struggle/turn.rules:110
+            # spec: spec/twilight_struggle/turn.rules:111
             state.tracks[3] = max(0, min(8, L[0]))
             state.stamps[5] += 1
-            # spec: spec/twilight_struggle/turn.rules:111
+            # spec: spec/twilight_struggle/turn.rules:112
             L[4] = list(PLAYERS)
             L[5] = 0
             pc = 2
@@ -4608,7 +4608,7 @@ def s_action_rounds(state, frame):
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/turn.rules:113
+            # spec: spec/twilight_struggle/turn.rules:114
             state.tracks[3] = 0
             state.stamps[5] += 1
             state.frames.pop()
@@ -4616,26 +4616,26 @@ def s_action_rounds(state, frame):
 
 
 def s_take_action_round_of(state, frame):
-    "procedure take_action_round_of (spec/twilight_struggle/turn.rules:116)"
+    "procedure take_action_round_of (spec/twilight_struggle/turn.rules:117)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:117
+            # spec: spec/twilight_struggle/turn.rules:118
             state.vars[1] = L[0]
             state.stamps[13] += 1
-            # spec: spec/twilight_struggle/turn.rules:120
+            # spec: spec/twilight_struggle/turn.rules:121
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
             state.stamps[11] += 1
-            # spec: spec/twilight_struggle/turn.rules:121
+            # spec: spec/twilight_struggle/turn.rules:122
             frame[1] = 1
             if emit_action_round_started(state, L[0]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/turn.rules:122
+            # spec: spec/twilight_struggle/turn.rules:123
             if not allowed_take_action_round(state, L[0]):
                 pc = 2
             elif not d_has_playable_card(state, L[0]):
@@ -4645,13 +4645,13 @@ def s_take_action_round_of(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/turn.rules:123
+            # spec: spec/twilight_struggle/turn.rules:124
             frame[1] = 6
             if emit_action_round_replaced(state, L[0]):
                 return
             pc = 6
         if pc == 3:
-            # spec: spec/twilight_struggle/turn.rules:125
+            # spec: spec/twilight_struggle/turn.rules:126
             log_line(
                 state,
                 " ".join(
@@ -4661,48 +4661,48 @@ def s_take_action_round_of(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/turn.rules:125:13",
+                                "spec/twilight_struggle/turn.rules:126:13",
                             )
                         ),
                         "has no card to play and passes the action round",
                     ]
                 ),
-                "spec/twilight_struggle/turn.rules:125:9",
+                "spec/twilight_struggle/turn.rules:126:9",
             )
             pc = 6
         if pc == 4:
-            # spec: spec/twilight_struggle/turn.rules:127
+            # spec: spec/twilight_struggle/turn.rules:128
             frame[1] = 6
             state.frames.append(new_frame(33, [L[0]]))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/turn.rules:129
+            # spec: spec/twilight_struggle/turn.rules:130
             frame[1] = 6
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 2))
             return
         if pc == 6:
-            # spec: spec/twilight_struggle/turn.rules:131
+            # spec: spec/twilight_struggle/turn.rules:132
             frame[1] = 7
             if emit_action_round_ended(state, L[0]):
                 return
             pc = 7
         if pc == 7:
-            # spec: spec/twilight_struggle/turn.rules:132
-            p_check_vp_victory(state)
             # spec: spec/twilight_struggle/turn.rules:133
+            p_check_vp_victory(state)
+            # spec: spec/twilight_struggle/turn.rules:134
             expire(state, "end_of_action_round")
             state.frames.pop()
             return
 
 
 def s_extra_action_round(state, frame):
-    "procedure extra_action_round (spec/twilight_struggle/turn.rules:138)"
+    "procedure extra_action_round (spec/twilight_struggle/turn.rules:139)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:139
+            # spec: spec/twilight_struggle/turn.rules:140
             player = L[0]
             offered = []
             offered.append(0)
@@ -4718,7 +4718,7 @@ def s_extra_action_round(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/turn.rules:139:5",
+                "spec/twilight_struggle/turn.rules:140:5",
             )
             frame[1] = 1
             return
@@ -4731,7 +4731,7 @@ def s_extra_action_round(state, frame):
             else:
                 pc = 3
         if pc == 2:
-            # spec: spec/twilight_struggle/turn.rules:140
+            # spec: spec/twilight_struggle/turn.rules:141
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 2))
             return
@@ -4741,32 +4741,32 @@ def s_extra_action_round(state, frame):
 
 
 def s_turn_end(state, frame):
-    "phase turn_end (spec/twilight_struggle/turn.rules:147)"
+    "phase turn_end (spec/twilight_struggle/turn.rules:148)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:148
-            p_military_operations_check(state)
             # spec: spec/twilight_struggle/turn.rules:149
+            p_military_operations_check(state)
+            # spec: spec/twilight_struggle/turn.rules:150
             frame[1] = 1
             state.frames.append(new_frame(26, [UNBOUND] * 4))
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/turn.rules:150
+            # spec: spec/twilight_struggle/turn.rules:151
             if state.params["held_card_reveal"]:
                 p_held_card_check(state)
-            # spec: spec/twilight_struggle/turn.rules:152
+            # spec: spec/twilight_struggle/turn.rules:153
             state.vars[2] = True
             state.stamps[14] += 1
-            # spec: spec/twilight_struggle/turn.rules:153
+            # spec: spec/twilight_struggle/turn.rules:154
             for L[0] in PLAYERS:
                 state.tracks[8 + L[0]] = 0
                 state.stamps[8] += 1
-            # spec: spec/twilight_struggle/turn.rules:154
-            emit_turn_ending(state)
             # spec: spec/twilight_struggle/turn.rules:155
+            emit_turn_ending(state)
+            # spec: spec/twilight_struggle/turn.rules:156
             expire(state, "end_of_turn")
             state.frames.pop()
             return
@@ -6830,13 +6830,13 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
 
 
 def sev_star_wars(state, frame):
-    "event of star_wars (spec/twilight_struggle/events_late.rules:94)"
+    "event of star_wars (spec/twilight_struggle/events_late.rules:97)"
     # L: 0 you, 1 this, 2 c, 3 fired
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:95
+            # spec: spec/twilight_struggle/events_late.rules:98
             player = 1
             values = [c_c for c_c in state.zones[9] if not A_scoring[c_c]]
             if not values:
@@ -6851,15 +6851,15 @@ def sev_star_wars(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:95:5",
+                "spec/twilight_struggle/events_late.rules:98:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:96
+            # spec: spec/twilight_struggle/events_late.rules:99
             move_card(state, L[2], 8)
-            # spec: spec/twilight_struggle/events_late.rules:97
+            # spec: spec/twilight_struggle/events_late.rules:100
             log_seen(
                 state,
                 [
@@ -6867,9 +6867,9 @@ def sev_star_wars(state, frame):
                     (text_of(ENTITY_LABELS[L[2]]), L[2]),
                     "from the discard pile",
                 ],
-                "spec/twilight_struggle/events_late.rules:97:5",
+                "spec/twilight_struggle/events_late.rules:100:5",
             )
-            # spec: spec/twilight_struggle/events_late.rules:98
+            # spec: spec/twilight_struggle/events_late.rules:101
             frame[1] = 2
             state.frames.append(
                 new_frame(
@@ -6878,7 +6878,7 @@ def sev_star_wars(state, frame):
                         L[2],
                         bounded(
                             0 if A_side[L[2]] == 0 else 1 if A_side[L[2]] == 1 else 1,
-                            "spec/twilight_struggle/events_late.rules:98:31",
+                            "spec/twilight_struggle/events_late.rules:101:31",
                         ),
                     ],
                 )
@@ -6886,7 +6886,7 @@ def sev_star_wars(state, frame):
             return
         if pc == 2:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:99
+            # spec: spec/twilight_struggle/events_late.rules:102
             p_put_away_played_card(state, 1, L[2], L[3])
             pc = 3
         if pc == 3:
@@ -6895,52 +6895,52 @@ def sev_star_wars(state, frame):
 
 
 def sev_the_reformer(state, frame):
-    "event of the_reformer (spec/twilight_struggle/events_late.rules:124)"
+    "event of the_reformer (spec/twilight_struggle/events_late.rules:127)"
     # L: 0 you, 1 this, 2 amount
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:125
+            # spec: spec/twilight_struggle/events_late.rules:128
             L[2] = 6 if state.tracks[1] < 0 else 4
-            # spec: spec/twilight_struggle/events_late.rules:126
+            # spec: spec/twilight_struggle/events_late.rules:129
             frame[1] = 1
             state.frames.append(
                 new_frame(5, [L[1], 0, L[2], 2, E_europe, False] + [UNBOUND] * 2)
             )
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:127
+            # spec: spec/twilight_struggle/events_late.rules:130
             activate(state, 11, [], None)
             state.frames.pop()
             return
 
 
 def sev_marine_barracks_bombing(state, frame):
-    "event of marine_barracks_bombing (spec/twilight_struggle/events_late.rules:135)"
+    "event of marine_barracks_bombing (spec/twilight_struggle/events_late.rules:138)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:136
+    # spec: spec/twilight_struggle/events_late.rules:139
     state.counters[2][E_lebanon] = 0
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/events_late.rules:137
+    # spec: spec/twilight_struggle/events_late.rules:140
     state.frames.pop()
     state.frames.append(new_frame(7, [L[1], 0, 1, 2, 2, E_middle_east] + [UNBOUND] * 2))
     return
 
 
 def sev_soviets_shoot_down_kal_007(state, frame):
-    "event of soviets_shoot_down_kal_007 (spec/twilight_struggle/events_late.rules:145)"
+    "event of soviets_shoot_down_kal_007 (spec/twilight_struggle/events_late.rules:148)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:146
+            # spec: spec/twilight_struggle/events_late.rules:149
             p_degrade_defcon(state, 1)
-            # spec: spec/twilight_struggle/events_late.rules:147
+            # spec: spec/twilight_struggle/events_late.rules:150
             p_gain_vp(state, 1, 2)
-            # spec: spec/twilight_struggle/events_late.rules:148
+            # spec: spec/twilight_struggle/events_late.rules:151
             if (
                 state.counters[1 + 1][E_south_korea] >= A_stability[E_south_korea]
                 and state.counters[1 + 1][E_south_korea]
@@ -6960,17 +6960,17 @@ def sev_soviets_shoot_down_kal_007(state, frame):
 
 
 def sev_glasnost(state, frame):
-    "event of glasnost (spec/twilight_struggle/events_late.rules:153)"
+    "event of glasnost (spec/twilight_struggle/events_late.rules:156)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:154
+            # spec: spec/twilight_struggle/events_late.rules:157
             p_improve_defcon(state, 1)
-            # spec: spec/twilight_struggle/events_late.rules:155
+            # spec: spec/twilight_struggle/events_late.rules:158
             p_gain_vp(state, 0, 2)
-            # spec: spec/twilight_struggle/events_late.rules:156
+            # spec: spec/twilight_struggle/events_late.rules:159
             if is_active(state, 11, None):
                 pc = 1
             else:
@@ -6985,22 +6985,22 @@ def sev_glasnost(state, frame):
 
 
 def sev_ortega_elected_in_nicaragua(state, frame):
-    "event of ortega_elected_in_nicaragua (spec/twilight_struggle/events_late.rules:166)"
+    "event of ortega_elected_in_nicaragua (spec/twilight_struggle/events_late.rules:169)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:167
+            # spec: spec/twilight_struggle/events_late.rules:170
             state.counters[2][E_nicaragua] = 0
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:168
+            # spec: spec/twilight_struggle/events_late.rules:171
             if walk_35(state):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:169
+            # spec: spec/twilight_struggle/events_late.rules:172
             player = 0
             offered = []
             offered.append(0)
@@ -7015,7 +7015,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:169:9",
+                "spec/twilight_struggle/events_late.rules:172:9",
             )
             frame[1] = 2
             return
@@ -7028,7 +7028,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:171
+            # spec: spec/twilight_struggle/events_late.rules:174
             player = 0
             values = [
                 c_target
@@ -7043,13 +7043,13 @@ def sev_ortega_elected_in_nicaragua(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:171:17",
+                "spec/twilight_struggle/events_late.rules:174:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:174
+            # spec: spec/twilight_struggle/events_late.rules:177
             state.frames.pop()
             state.frames.append(
                 new_frame(
@@ -7059,7 +7059,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
                         L[2],
                         bounded(
                             d_event_ops(state, 0, L[1], A_ops[L[1]]),
-                            "spec/twilight_struggle/events_late.rules:174:44",
+                            "spec/twilight_struggle/events_late.rules:177:44",
                         ),
                         True,
                     ]
@@ -7073,13 +7073,13 @@ def sev_ortega_elected_in_nicaragua(state, frame):
 
 
 def sev_chernobyl(state, frame):
-    "event of chernobyl (spec/twilight_struggle/events_late.rules:210)"
+    "event of chernobyl (spec/twilight_struggle/events_late.rules:213)"
     # L: 0 you, 1 this, 2 r
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:211
+            # spec: spec/twilight_struggle/events_late.rules:214
             player = 1
             values = [
                 c_r
@@ -7095,26 +7095,26 @@ def sev_chernobyl(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:211:5",
+                "spec/twilight_struggle/events_late.rules:214:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:212
+            # spec: spec/twilight_struggle/events_late.rules:215
             activate(state, 13, [L[2]], "end_of_turn")
             state.frames.pop()
             return
 
 
 def sev_latin_american_debt_crisis(state, frame):
-    "event of latin_american_debt_crisis (spec/twilight_struggle/events_late.rules:221)"
+    "event of latin_american_debt_crisis (spec/twilight_struggle/events_late.rules:224)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:222
+            # spec: spec/twilight_struggle/events_late.rules:225
             player = 1
             offered = []
             if walk_30(state):
@@ -7135,7 +7135,7 @@ def sev_latin_american_debt_crisis(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:222:5",
+                "spec/twilight_struggle/events_late.rules:225:5",
             )
             frame[1] = 1
             return
@@ -7148,7 +7148,7 @@ def sev_latin_american_debt_crisis(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:225
+            # spec: spec/twilight_struggle/events_late.rules:228
             player = 1
             values = [c_c for c_c in state.zones[3] if q_ops_value(state, 1, c_c) >= 3]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7159,17 +7159,17 @@ def sev_latin_american_debt_crisis(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:225:13",
+                "spec/twilight_struggle/events_late.rules:228:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:226
+            # spec: spec/twilight_struggle/events_late.rules:229
             move_card(state, L[2], 9)
             pc = 5
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:229
+            # spec: spec/twilight_struggle/events_late.rules:232
             state.frames.pop()
             state.frames.append(new_frame(11, [0, 2, E_south_america] + [UNBOUND] * 2))
             return
@@ -7179,24 +7179,24 @@ def sev_latin_american_debt_crisis(state, frame):
 
 
 def sev_tear_down_this_wall(state, frame):
-    "event of tear_down_this_wall (spec/twilight_struggle/events_late.rules:265)"
+    "event of tear_down_this_wall (spec/twilight_struggle/events_late.rules:268)"
     # L: 0 you, 1 this, 2 points, 3 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:266
+            # spec: spec/twilight_struggle/events_late.rules:269
             state.counters[2][E_east_germany] = bounded(
                 max(0, state.counters[2][E_east_germany] + 3),
-                "spec/twilight_struggle/events_late.rules:266:5",
+                "spec/twilight_struggle/events_late.rules:269:5",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:267
+            # spec: spec/twilight_struggle/events_late.rules:270
             L[2] = bounded(
                 d_event_ops(state, 1, L[1], A_ops[L[1]]),
-                "spec/twilight_struggle/events_late.rules:267:18",
+                "spec/twilight_struggle/events_late.rules:270:18",
             )
-            # spec: spec/twilight_struggle/events_late.rules:268
+            # spec: spec/twilight_struggle/events_late.rules:271
             player = 1
             offered = []
             if walk_36(state):
@@ -7220,7 +7220,7 @@ def sev_tear_down_this_wall(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:268:5",
+                "spec/twilight_struggle/events_late.rules:271:5",
             )
             frame[1] = 1
             return
@@ -7235,7 +7235,7 @@ def sev_tear_down_this_wall(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:271
+            # spec: spec/twilight_struggle/events_late.rules:274
             player = 1
             values = [
                 c_target
@@ -7250,18 +7250,18 @@ def sev_tear_down_this_wall(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:271:13",
+                "spec/twilight_struggle/events_late.rules:274:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:273
+            # spec: spec/twilight_struggle/events_late.rules:276
             state.frames.pop()
             state.frames.append(new_frame(23, [1, L[3], L[2], True] + [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:277
+            # spec: spec/twilight_struggle/events_late.rules:280
             state.frames.pop()
             state.frames.append(new_frame(12, [1, L[2], E_europe] + [UNBOUND] * 2))
             return
@@ -7271,18 +7271,18 @@ def sev_tear_down_this_wall(state, frame):
 
 
 def sev_aldrich_ames_remix(state, frame):
-    "event of aldrich_ames_remix (spec/twilight_struggle/events_late.rules:311)"
+    "event of aldrich_ames_remix (spec/twilight_struggle/events_late.rules:314)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:312
+            # spec: spec/twilight_struggle/events_late.rules:315
             state.revealed[3] = True
             state.stamps[0] += 1
-            # spec: spec/twilight_struggle/events_late.rules:313
+            # spec: spec/twilight_struggle/events_late.rules:316
             activate(state, 14, [], "end_of_turn")
-            # spec: spec/twilight_struggle/events_late.rules:314
+            # spec: spec/twilight_struggle/events_late.rules:317
             player = 0
             values = list(state.zones[3])
             if not values:
@@ -7297,13 +7297,13 @@ def sev_aldrich_ames_remix(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:314:5",
+                "spec/twilight_struggle/events_late.rules:317:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:315
+            # spec: spec/twilight_struggle/events_late.rules:318
             move_card(state, L[2], 9)
             pc = 2
         if pc == 2:
@@ -7312,12 +7312,12 @@ def sev_aldrich_ames_remix(state, frame):
 
 
 def sev_pershing_ii_deployed(state, frame):
-    "event of pershing_ii_deployed (spec/twilight_struggle/events_late.rules:322)"
+    "event of pershing_ii_deployed (spec/twilight_struggle/events_late.rules:325)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:323
+    # spec: spec/twilight_struggle/events_late.rules:326
     p_gain_vp(state, 0, 1)
-    # spec: spec/twilight_struggle/events_late.rules:324
+    # spec: spec/twilight_struggle/events_late.rules:327
     state.frames.pop()
     state.frames.append(
         new_frame(7, [L[1], 0, 1, 3, 1, E_western_europe] + [UNBOUND] * 2)
@@ -7326,13 +7326,13 @@ def sev_pershing_ii_deployed(state, frame):
 
 
 def sev_wargames(state, frame):
-    "event of wargames (spec/twilight_struggle/events_late.rules:336)"
+    "event of wargames (spec/twilight_struggle/events_late.rules:339)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:337
+            # spec: spec/twilight_struggle/events_late.rules:340
             player = L[0]
             offered = []
             offered.append(0)
@@ -7349,16 +7349,16 @@ def sev_wargames(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:337:5",
+                "spec/twilight_struggle/events_late.rules:340:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/twilight_struggle/events_late.rules:339
+                # spec: spec/twilight_struggle/events_late.rules:342
                 p_gain_vp(state, None if L[0] is None else (L[0] + 1) % 2, 6)
-                # spec: spec/twilight_struggle/events_late.rules:340
+                # spec: spec/twilight_struggle/events_late.rules:343
                 log_line(
                     state,
                     " ".join(
@@ -7369,41 +7369,41 @@ def sev_wargames(state, frame):
                                     PLAYER_LABELS,
                                     L[0],
                                     "label",
-                                    "spec/twilight_struggle/events_late.rules:340:30",
+                                    "spec/twilight_struggle/events_late.rules:343:30",
                                 )
                             ),
                             "ends the game",
                         ]
                     ),
-                    "spec/twilight_struggle/events_late.rules:340:13",
+                    "spec/twilight_struggle/events_late.rules:343:13",
                 )
-                # spec: spec/twilight_struggle/events_late.rules:341
+                # spec: spec/twilight_struggle/events_late.rules:344
                 if False:
-                    # spec: spec/twilight_struggle/events_late.rules:342
+                    # spec: spec/twilight_struggle/events_late.rules:345
                     p_final_verdict(state)
                 elif state.tracks[1] > 0:
-                    # spec: spec/twilight_struggle/events_late.rules:344
+                    # spec: spec/twilight_struggle/events_late.rules:347
                     end_game(
                         state,
                         1,
                         "Wargames ended the game with the USA ahead",
-                        "spec/twilight_struggle/events_late.rules:344:17",
+                        "spec/twilight_struggle/events_late.rules:347:17",
                     )
                 elif state.tracks[1] < 0:
-                    # spec: spec/twilight_struggle/events_late.rules:346
+                    # spec: spec/twilight_struggle/events_late.rules:349
                     end_game(
                         state,
                         0,
                         "Wargames ended the game with the USSR ahead",
-                        "spec/twilight_struggle/events_late.rules:346:17",
+                        "spec/twilight_struggle/events_late.rules:349:17",
                     )
                 else:
-                    # spec: spec/twilight_struggle/events_late.rules:348
+                    # spec: spec/twilight_struggle/events_late.rules:351
                     end_game(
                         state,
                         None,
                         "Wargames ended the game at 0 VP: a draw",
-                        "spec/twilight_struggle/events_late.rules:348:17",
+                        "spec/twilight_struggle/events_late.rules:351:17",
                     )
             elif k == 1:
                 pass
@@ -7412,13 +7412,13 @@ def sev_wargames(state, frame):
 
 
 def sev_iran_iraq_war(state, frame):
-    "event of iran_iraq_war (spec/twilight_struggle/events_late.rules:369)"
+    "event of iran_iraq_war (spec/twilight_struggle/events_late.rules:372)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:370
+            # spec: spec/twilight_struggle/events_late.rules:373
             player = L[0]
             values = [
                 c_target
@@ -7433,45 +7433,45 @@ def sev_iran_iraq_war(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:370:5",
+                "spec/twilight_struggle/events_late.rules:373:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:371
+            # spec: spec/twilight_struggle/events_late.rules:374
             p_war(state, L[0], L[2], 4, 2, 2, False)
             state.frames.pop()
             return
 
 
 def sev_the_cambridge_five(state, frame):
-    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:415)"
+    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:418)"
     # L: 0 you, 1 this, 2 s, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:416
+            # spec: spec/twilight_struggle/events_late.rules:419
             for L[2] in [c_s for c_s in state.zones[3] if A_scoring[c_s]]:
-                # spec: spec/twilight_struggle/events_late.rules:417
-                show_card(state, L[2], "spec/twilight_struggle/events_late.rules:417:9")
-                # spec: spec/twilight_struggle/events_late.rules:418
+                # spec: spec/twilight_struggle/events_late.rules:420
+                show_card(state, L[2], "spec/twilight_struggle/events_late.rules:420:9")
+                # spec: spec/twilight_struggle/events_late.rules:421
                 log_seen(
                     state,
                     [
                         "The Cambridge Five: the US shows",
                         (text_of(ENTITY_LABELS[L[2]]), L[2]),
                     ],
-                    "spec/twilight_struggle/events_late.rules:418:9",
+                    "spec/twilight_struggle/events_late.rules:421:9",
                 )
-            # spec: spec/twilight_struggle/events_late.rules:420
+            # spec: spec/twilight_struggle/events_late.rules:423
             if walk_29(state):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:421
+            # spec: spec/twilight_struggle/events_late.rules:424
             player = 0
             offered = []
             offered.append(0)
@@ -7488,7 +7488,7 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:421:9",
+                "spec/twilight_struggle/events_late.rules:424:9",
             )
             frame[1] = 2
             return
@@ -7501,7 +7501,7 @@ def sev_the_cambridge_five(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:423
+            # spec: spec/twilight_struggle/events_late.rules:426
             player = 0
             values = [c_c for c_c in K_country if walk_37(state, c_c)]
             if not values:
@@ -7516,16 +7516,16 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:423:17",
+                "spec/twilight_struggle/events_late.rules:426:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:426
+            # spec: spec/twilight_struggle/events_late.rules:429
             state.counters[1][L[3]] = bounded(
                 max(0, state.counters[1][L[3]] + 1),
-                "spec/twilight_struggle/events_late.rules:426:17",
+                "spec/twilight_struggle/events_late.rules:429:17",
             )
             state.stamps[10] += 1
             pc = 5
@@ -7535,13 +7535,13 @@ def sev_the_cambridge_five(state, frame):
 
 
 def sev_special_relationship(state, frame):
-    "event of special_relationship (spec/twilight_struggle/events_late.rules:439)"
+    "event of special_relationship (spec/twilight_struggle/events_late.rules:442)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:440
+            # spec: spec/twilight_struggle/events_late.rules:443
             if (
                 state.counters[1 + 1][E_uk] >= A_stability[E_uk]
                 and state.counters[1 + 1][E_uk] - state.counters[1 + (1 + 1) % 2][E_uk]
@@ -7551,13 +7551,13 @@ def sev_special_relationship(state, frame):
             else:
                 pc = 6
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:441
+            # spec: spec/twilight_struggle/events_late.rules:444
             if is_active(state, 5, None):
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:442
+            # spec: spec/twilight_struggle/events_late.rules:445
             player = 1
             values = [c_c for c_c in K_country if c_c in RS_western_europe]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7568,23 +7568,23 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:442:13",
+                "spec/twilight_struggle/events_late.rules:445:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:443
+            # spec: spec/twilight_struggle/events_late.rules:446
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 2),
-                "spec/twilight_struggle/events_late.rules:443:13",
+                "spec/twilight_struggle/events_late.rules:446:13",
             )
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/events_late.rules:444
+            # spec: spec/twilight_struggle/events_late.rules:447
             p_gain_vp(state, 1, 2)
             pc = 6
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:446
+            # spec: spec/twilight_struggle/events_late.rules:449
             player = 1
             values = [c_c for c_c in K_country if c_c in ADJS[E_uk]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7595,16 +7595,16 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:446:13",
+                "spec/twilight_struggle/events_late.rules:449:13",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:447
+            # spec: spec/twilight_struggle/events_late.rules:450
             state.counters[2][L[2]] = bounded(
                 max(0, state.counters[2][L[2]] + 1),
-                "spec/twilight_struggle/events_late.rules:447:13",
+                "spec/twilight_struggle/events_late.rules:450:13",
             )
             state.stamps[10] += 1
             pc = 6
@@ -7879,10 +7879,10 @@ def sev_our_man_in_tehran(state, frame):
 
 
 def st_norad_in_effect_1(state, frame):
-    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:464)"
+    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:467)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:464
+    # spec: spec/twilight_struggle/events_late.rules:467
     state.frames.pop()
     state.frames.append(new_frame(13, [UNBOUND] * 1))
     return

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 6ccb6a2c0b8a0027
+# Spec hash: 5f9bdc8fc6bfe869
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 885f56edd2506669
-# Fingerprint: source b518567738b1a7ef7288 output f1d8a81997143488079d
+# Fingerprint: source 688f2ccf8b5cfaec1ef4 output 609c25c0183c7a14cd85
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from rulespec.runtime.frames import UNBOUND
@@ -361,7 +361,7 @@ def d_event_owner(state, v_c, v_p):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:38:41"
+                    A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:39:13"
                 )
             )
             == 1
@@ -372,7 +372,7 @@ def d_event_owner(state, v_c, v_p):
 
 def d_may_play_as_event(state, v_p, v_c):
     "define may_play_as_event"
-    # spec: spec/twilight_struggle/card_play.rules:44
+    # spec: spec/twilight_struggle/card_play.rules:46
     return (
         v_c != E_china_card
         and not (
@@ -382,7 +382,7 @@ def d_may_play_as_event(state, v_p, v_c):
                 A_scoring,
                 v_c,
                 "scoring",
-                "spec/twilight_struggle/card_play.rules:45:29",
+                "spec/twilight_struggle/card_play.rules:47:29",
             )
         )
         and (
@@ -390,7 +390,7 @@ def d_may_play_as_event(state, v_p, v_c):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:45:44"
+                    A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:47:44"
                 )
             )
             == v_p
@@ -398,7 +398,7 @@ def d_may_play_as_event(state, v_p, v_c):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:45:59"
+                    A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:47:59"
                 )
             )
             == None
@@ -746,7 +746,7 @@ def d_level_points(state, v_p, v_r):
                     A_domination,
                     v_r,
                     "domination",
-                    "spec/twilight_struggle/control.rules:69:82",
+                    "spec/twilight_struggle/control.rules:70:39",
                 )
             )
             if d_has_domination(state, v_p, v_r)
@@ -758,7 +758,7 @@ def d_level_points(state, v_p, v_r):
                         A_presence,
                         v_r,
                         "presence",
-                        "spec/twilight_struggle/control.rules:70:37",
+                        "spec/twilight_struggle/control.rules:71:37",
                     )
                 )
                 if d_countries_controlled(state, v_p, v_r) >= 1
@@ -775,7 +775,7 @@ def d_level_points(state, v_p, v_r):
 
 def d_region_points(state, v_p, v_r):
     "define region_points"
-    # spec: spec/twilight_struggle/control.rules:74
+    # spec: spec/twilight_struggle/control.rules:76
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[12]
     if keeping:
@@ -816,7 +816,7 @@ def d_region_points(state, v_p, v_r):
                         A_domination,
                         v_r,
                         "domination",
-                        "spec/twilight_struggle/control.rules:69:82",
+                        "spec/twilight_struggle/control.rules:70:39",
                     )
                 )
                 if d_has_domination(state, v_p, v_r)
@@ -828,7 +828,7 @@ def d_region_points(state, v_p, v_r):
                             A_presence,
                             v_r,
                             "presence",
-                            "spec/twilight_struggle/control.rules:70:37",
+                            "spec/twilight_struggle/control.rules:71:37",
                         )
                     )
                     if d_countries_controlled(state, v_p, v_r) >= 1
@@ -844,7 +844,7 @@ def d_region_points(state, v_p, v_r):
                     state,
                     v_r,
                     REGION_MEMBERS,
-                    "spec/twilight_struggle/control.rules:76:37",
+                    "spec/twilight_struggle/control.rules:78:37",
                 )
                 if c_c in KS_country
                 and (
@@ -868,19 +868,19 @@ def d_region_points(state, v_p, v_r):
 
 def d_is_main_region(state, v_r):
     "define is_main_region"
-    # spec: spec/twilight_struggle/control.rules:82
+    # spec: spec/twilight_struggle/control.rules:84
     return (
         A_presence[v_r]
         if v_r is not None
         else attr_of(
-            A_presence, v_r, "presence", "spec/twilight_struggle/control.rules:82:44"
+            A_presence, v_r, "presence", "spec/twilight_struggle/control.rules:84:44"
         )
     ) > 0
 
 
 def d_southeast_asia_points(state, v_p):
     "define southeast_asia_points"
-    # spec: spec/twilight_struggle/control.rules:85
+    # spec: spec/twilight_struggle/control.rules:87
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[13]
     if keeping:
@@ -1007,13 +1007,13 @@ def d_scoring_region_of(state, v_c):
 
 def d_wargames_final_verdict(state, v_p):
     "define wargames_final_verdict"
-    # spec: spec/twilight_struggle/events_late.rules:334
+    # spec: spec/twilight_struggle/events_late.rules:337
     return False
 
 
 def d_headline_goes_first(state, v_c):
     "define headline_goes_first"
-    # spec: spec/twilight_struggle/events_late.rules:389
+    # spec: spec/twilight_struggle/events_late.rules:392
     return v_c == E_defectors
 
 
@@ -1382,7 +1382,7 @@ def d_nuclear_risk(state, v_p, v_c):
                     A_scoring,
                     v_c,
                     "scoring",
-                    "spec/twilight_struggle/space_race.rules:39:9",
+                    "spec/twilight_struggle/space_race.rules:47:9",
                 )
             )
             and state.tracks[6 + v_p] < 8
@@ -1395,7 +1395,7 @@ def d_nuclear_risk(state, v_p, v_c):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:191:50"
+                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:196:50"
                 )
             )
             == (None if v_p is None else (v_p + 1) % 2)
@@ -1415,7 +1415,7 @@ def d_nuclear_risk(state, v_p, v_c):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:191:50"
+                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:196:50"
                 )
             )
             == (None if v_p is None else (v_p + 1) % 2)
@@ -1763,7 +1763,7 @@ def d_region_card(state, v_c):
 
 def d_ops_placement_value(state, v_p, v_c):
     "define ops_placement_value"
-    # spec: spec/twilight_struggle/policies.rules:117
+    # spec: spec/twilight_struggle/policies.rules:120
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[18]
     if keeping:
@@ -1820,7 +1820,7 @@ def d_ops_placement_value(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:119:36",
+                "spec/twilight_struggle/policies.rules:122:36",
             )
         ),
         2,
@@ -1836,7 +1836,7 @@ def d_ops_placement_value(state, v_p, v_c):
 
 def d_event_placement_value(state, v_p, v_c):
     "define event_placement_value"
-    # spec: spec/twilight_struggle/policies.rules:122
+    # spec: spec/twilight_struggle/policies.rules:125
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[19]
     if keeping:
@@ -1892,7 +1892,7 @@ def d_event_placement_value(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:124:36",
+                "spec/twilight_struggle/policies.rules:127:36",
             )
         ),
         1,
@@ -1908,7 +1908,7 @@ def d_event_placement_value(state, v_p, v_c):
 
 def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon):
     "define point_value"
-    # spec: spec/twilight_struggle/policies.rules:133
+    # spec: spec/twilight_struggle/policies.rules:136
     return (
         (
             15 * (d_map_worth(state, v_p, v_c) + (3 if v_soon else 0))
@@ -1920,7 +1920,7 @@ def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:136:35",
+                    "spec/twilight_struggle/policies.rules:139:35",
                 )
             )
             and d_within_reach(state, None if v_p is None else (v_p + 1) % 2, v_c)
@@ -1962,7 +1962,7 @@ def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon
 
 def d_denial_value(state, v_p, v_c, v_need, v_o):
     "define denial_value"
-    # spec: spec/twilight_struggle/policies.rules:148
+    # spec: spec/twilight_struggle/policies.rules:151
     return (
         30
         * d_map_worth(state, None if v_p is None else (v_p + 1) % 2, v_c)
@@ -1974,7 +1974,7 @@ def d_denial_value(state, v_p, v_c, v_need, v_o):
                 A_battleground,
                 v_c,
                 "battleground",
-                "spec/twilight_struggle/policies.rules:149:8",
+                "spec/twilight_struggle/policies.rules:152:8",
             )
         )
         and v_o > 0
@@ -1985,7 +1985,7 @@ def d_denial_value(state, v_p, v_c, v_need, v_o):
 
 def d_plan_rate(state, v_worth, v_cost, v_left, v_soon):
     "define plan_rate"
-    # spec: spec/twilight_struggle/policies.rules:155
+    # spec: spec/twilight_struggle/policies.rules:158
     return (
         60 * v_worth // v_cost
         if v_cost <= v_left
@@ -1995,7 +1995,7 @@ def d_plan_rate(state, v_worth, v_cost, v_left, v_soon):
 
 def d_removal_value(state, v_p, v_c):
     "define removal_value"
-    # spec: spec/twilight_struggle/policies.rules:161
+    # spec: spec/twilight_struggle/policies.rules:164
     return (
         (
             4096
@@ -2007,7 +2007,7 @@ def d_removal_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:162:12",
+                        "spec/twilight_struggle/policies.rules:165:12",
                     )
                 )
                 and bool(
@@ -2041,7 +2041,7 @@ def d_removal_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:163:14",
+                        "spec/twilight_struggle/policies.rules:166:14",
                     )
                 )
                 and d_controls(state, None if v_p is None else (v_p + 1) % 2, v_c)
@@ -2077,7 +2077,7 @@ def d_removal_value(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:164:52",
+                    "spec/twilight_struggle/policies.rules:167:52",
                 )
             )
             else 0
@@ -2089,7 +2089,7 @@ def d_removal_value(state, v_p, v_c):
 
 def d_spare_value(state, v_p, v_c):
     "define spare_value"
-    # spec: spec/twilight_struggle/policies.rules:169
+    # spec: spec/twilight_struggle/policies.rules:172
     return (
         (
             4096
@@ -2102,7 +2102,7 @@ def d_spare_value(state, v_p, v_c):
                         A_stability,
                         v_c,
                         "stability",
-                        "spec/twilight_struggle/policies.rules:170:35",
+                        "spec/twilight_struggle/policies.rules:173:35",
                     )
                 )
                 + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -2119,7 +2119,7 @@ def d_spare_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:171:18",
+                        "spec/twilight_struggle/policies.rules:174:18",
                     )
                 )
             )
@@ -2162,13 +2162,13 @@ def d_spare_value(state, v_p, v_c):
 
 def d_within_reach(state, v_p, v_c):
     "define within_reach"
-    # spec: spec/twilight_struggle/policies.rules:175
+    # spec: spec/twilight_struggle/policies.rules:178
     return state.counters[1 + v_p][v_c] > 0 or walk_2(state, v_c, v_p)
 
 
 def d_by_region(state, v_c, v_in_europe, v_in_asia, v_in_middle_east):
     "define by_region"
-    # spec: spec/twilight_struggle/policies.rules:180
+    # spec: spec/twilight_struggle/policies.rules:183
     return (
         v_in_europe
         if v_c in RS_europe
@@ -2182,30 +2182,30 @@ def d_by_region(state, v_c, v_in_europe, v_in_asia, v_in_middle_east):
 
 def d_un_intervention_pays(state, v_p, v_c):
     "define un_intervention_pays"
-    # spec: spec/twilight_struggle/policies.rules:186
+    # spec: spec/twilight_struggle/policies.rules:191
     return v_c == E_un_intervention and not state.vars[3] and walk_3(state, v_p)
 
 
 def d_my_event(state, v_p, v_c):
     "define my_event"
-    # spec: spec/twilight_struggle/policies.rules:190
+    # spec: spec/twilight_struggle/policies.rules:195
     return (
         A_side[v_c]
         if v_c is not None
         else attr_of(
-            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:190:47"
+            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:195:47"
         )
     ) == v_p
 
 
 def d_their_event(state, v_p, v_c):
     "define their_event"
-    # spec: spec/twilight_struggle/policies.rules:191
+    # spec: spec/twilight_struggle/policies.rules:196
     return (
         A_side[v_c]
         if v_c is not None
         else attr_of(
-            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:191:50"
+            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:196:50"
         )
     ) == (None if v_p is None else (v_p + 1) % 2)
 
@@ -2249,13 +2249,13 @@ def d_space_ops_needed(state, v_box_number):
 
 def d_space_success_max(state, v_box_number):
     "define space_success_max"
-    # spec: spec/twilight_struggle/space_race.rules:19
+    # spec: spec/twilight_struggle/space_race.rules:21
     return 2 if v_box_number == 8 else 3 if v_box_number % 2 == 1 else 4
 
 
 def d_space_vp_first(state, v_box_number):
     "define space_vp_first"
-    # spec: spec/twilight_struggle/space_race.rules:22
+    # spec: spec/twilight_struggle/space_race.rules:26
     return (
         2
         if v_box_number == 1 or v_box_number == 3 or v_box_number == 8
@@ -2265,7 +2265,7 @@ def d_space_vp_first(state, v_box_number):
 
 def d_space_vp_second(state, v_box_number):
     "define space_vp_second"
-    # spec: spec/twilight_struggle/space_race.rules:26
+    # spec: spec/twilight_struggle/space_race.rules:32
     return (
         1 if v_box_number == 1 or v_box_number == 5 else 2 if v_box_number == 7 else 0
     )
@@ -2273,7 +2273,7 @@ def d_space_vp_second(state, v_box_number):
 
 def d_space_ability(state, v_p, v_box_number):
     "define space_ability"
-    # spec: spec/twilight_struggle/space_race.rules:31
+    # spec: spec/twilight_struggle/space_race.rules:39
     return (
         state.tracks[6 + v_p] >= v_box_number
         and state.tracks[6 + (None if v_p is None else (v_p + 1) % 2)] < v_box_number
@@ -2282,7 +2282,7 @@ def d_space_ability(state, v_p, v_box_number):
 
 def d_may_attempt_space(state, v_p, v_c):
     "define may_attempt_space"
-    # spec: spec/twilight_struggle/space_race.rules:38
+    # spec: spec/twilight_struggle/space_race.rules:46
     return (
         not (
             A_scoring[v_c]
@@ -2291,7 +2291,7 @@ def d_may_attempt_space(state, v_p, v_c):
                 A_scoring,
                 v_c,
                 "scoring",
-                "spec/twilight_struggle/space_race.rules:39:9",
+                "spec/twilight_struggle/space_race.rules:47:9",
             )
         )
         and state.tracks[6 + v_p] < 8
@@ -2341,7 +2341,7 @@ def d_headline_value_of(state, v_p):
 
 def d_standard_action_rounds(state):
     "define standard_action_rounds"
-    # spec: spec/twilight_struggle/turn.rules:103
+    # spec: spec/twilight_struggle/turn.rules:104
     return 7 if state.tracks[2] >= 4 else 6
 
 
@@ -2543,7 +2543,7 @@ def q_realign_roll_modifier(state, v_p, v_c):
         kind = effect[0]
         if kind == 12:  # iran_contra_scandal_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:197
+            # spec: spec/twilight_struggle/events_late.rules:200
             if v_p == 1:
                 value += -1
     return value
@@ -2579,7 +2579,7 @@ def q_coup_defcon_loss(state, v_p, v_c):
 
 def q_space_attempts_allowed(state, v_p):
     "quantity space_attempts_allowed"
-    # spec: spec/twilight_struggle/space_race.rules:34
+    # spec: spec/twilight_struggle/space_race.rules:42
     value = (
         2
         if state.tracks[6 + v_p] >= 2
@@ -2599,7 +2599,7 @@ def q_space_attempts_allowed(state, v_p):
 
 def q_action_rounds_for(state, v_p):
     "quantity action_rounds_for"
-    # spec: spec/twilight_struggle/turn.rules:105
+    # spec: spec/twilight_struggle/turn.rules:106
     value = (7 if state.tracks[2] >= 4 else 6) + (
         1
         if state.tracks[6 + v_p] >= 8
@@ -2610,7 +2610,7 @@ def q_action_rounds_for(state, v_p):
         kind = effect[0]
         if kind == 10:  # north_sea_oil_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:109
+            # spec: spec/twilight_struggle/events_late.rules:112
             if v_p == 1:
                 value += 1
                 value = min(value, 8)
@@ -2688,7 +2688,7 @@ def allowed_coup(state, x0, x1):
                 return False
         elif kind == 11:  # the_reformer_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:119
+            # spec: spec/twilight_struggle/events_late.rules:122
             if x0 == 0 and x1 in RS_europe:
                 return False
     return True
@@ -2754,13 +2754,13 @@ def allowed_place_influence(state, x0, x1):
         kind = effect[0]
         if kind == 13:  # chernobyl_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:207
+            # spec: spec/twilight_struggle/events_late.rules:210
             if x0 == 0 and member_of(
                 state,
                 x1,
                 args[0],
                 REGION_SETS,
-                "spec/twilight_struggle/events_late.rules:207:53",
+                "spec/twilight_struggle/events_late.rules:210:53",
             ):
                 return False
     return True
@@ -2883,19 +2883,19 @@ def when_one_small_step(state, v_you, v_this):
 
 def when_star_wars(state, v_you, v_this):
     "when the event of star_wars may happen"
-    # spec: spec/twilight_struggle/events_late.rules:94
+    # spec: spec/twilight_struggle/events_late.rules:97
     return state.tracks[7] > state.tracks[6]
 
 
 def when_wargames(state, v_you, v_this):
     "when the event of wargames may happen"
-    # spec: spec/twilight_struggle/events_late.rules:336
+    # spec: spec/twilight_struggle/events_late.rules:339
     return state.tracks[0] == 2
 
 
 def when_solidarity(state, v_you, v_this):
     "when the event of solidarity may happen"
-    # spec: spec/twilight_struggle/events_late.rules:359
+    # spec: spec/twilight_struggle/events_late.rules:362
     return (
         A_starred[E_john_paul_ii_elected_pope]
         and state.location[E_john_paul_ii_elected_pope] == 10
@@ -2904,7 +2904,7 @@ def when_solidarity(state, v_you, v_this):
 
 def when_the_cambridge_five(state, v_you, v_this):
     "when the event of the_cambridge_five may happen"
-    # spec: spec/twilight_struggle/events_late.rules:415
+    # spec: spec/twilight_struggle/events_late.rules:418
     return state.tracks[2] < 8
 
 
@@ -3418,7 +3418,7 @@ def walk_1(state, v_c, v_p):
 
 
 def walk_2(state, v_c, v_p):
-    "any(x in adjacent(c) where x in country and influence(p, x) > 0): spec/twilight_struggle/policies.rules:176"
+    "any(x in adjacent(c) where x in country and influence(p, x) > 0): spec/twilight_struggle/policies.rules:179"
     for x_ in ADJ[v_c]:
         if x_ in KS_country and state.counters[1 + v_p][x_] > 0:
             return True
@@ -3426,7 +3426,7 @@ def walk_2(state, v_c, v_p):
 
 
 def walk_3(state, v_p):
-    "any(x in hand(p) where their_event(p, x) and x.ops >= 2 and event_allowed(x, opponent(p))): spec/twilight_struggle/policies.rules:188"
+    "any(x in hand(p) where their_event(p, x) and x.ops >= 2 and event_allowed(x, opponent(p))): spec/twilight_struggle/policies.rules:193"
     for x_ in state.zones[2 + v_p]:
         if (
             A_side[x_] == (None if v_p is None else (v_p + 1) % 2)
@@ -3500,7 +3500,7 @@ def walk_10(state):
 
 
 def walk_11(state, v_you):
-    "any(c in country where in_latin_america(c) and safe_free_coup(you, c)): spec/twilight_struggle/policies.rules:382"
+    "any(c in country where in_latin_america(c) and safe_free_coup(you, c)): spec/twilight_struggle/policies.rules:387"
     for x_ in K_country:
         if (x_ in RS_central_america or x_ in RS_south_america) and (
             state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][x_] > 0
@@ -3515,7 +3515,7 @@ def walk_11(state, v_you):
 
 
 def walk_12(state, v_you):
-    "any(c in country where c in europe and safe_free_coup(you, c)): spec/twilight_struggle/policies.rules:387"
+    "any(c in country where c in europe and safe_free_coup(you, c)): spec/twilight_struggle/policies.rules:392"
     for x_ in R_europe:
         if x_ in KS_country and (
             state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][x_] > 0
@@ -3530,7 +3530,7 @@ def walk_12(state, v_you):
 
 
 def walk_13(state, v_you):
-    "any(c in adjacent(nicaragua) where c in country and safe_free_coup(you, c)): spec/twilight_struggle/policies.rules:394"
+    "any(c in adjacent(nicaragua) where c in country and safe_free_coup(you, c)): spec/twilight_struggle/policies.rules:399"
     for x_ in ADJ[E_nicaragua]:
         if x_ in KS_country and (
             state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][x_] > 0
@@ -3563,9 +3563,9 @@ def walk_15(state, L):
 
 
 def walk_16(state, L):
-    "any(c in country where c in r and influence(p, c) > 0 and event_tally(c) == 0): spec/twilight_struggle/events_late.rules:240"
+    "any(c in country where c in r and influence(p, c) > 0 and event_tally(c) == 0): spec/twilight_struggle/events_late.rules:243"
     for x_ in collection_of(
-        state, L[2], REGION_MEMBERS, "spec/twilight_struggle/events_late.rules:240:45"
+        state, L[2], REGION_MEMBERS, "spec/twilight_struggle/events_late.rules:243:45"
     ):
         if (
             x_ in KS_country
@@ -3577,9 +3577,9 @@ def walk_16(state, L):
 
 
 def walk_17(state, L):
-    "any(c in country where c in r and influence(opponent(p), c) > 0): spec/twilight_struggle/events_late.rules:287"
+    "any(c in country where c in r and influence(opponent(p), c) > 0): spec/twilight_struggle/events_late.rules:290"
     for x_ in collection_of(
-        state, L[2], REGION_MEMBERS, "spec/twilight_struggle/events_late.rules:287:52"
+        state, L[2], REGION_MEMBERS, "spec/twilight_struggle/events_late.rules:290:52"
     ):
         if (
             x_ in KS_country
@@ -3590,7 +3590,7 @@ def walk_17(state, L):
 
 
 def walk_18(state):
-    "any(c in country where influence(usa, c) > 0): spec/twilight_struggle/events_late.rules:469"
+    "any(c in country where influence(usa, c) > 0): spec/twilight_struggle/events_late.rules:472"
     for x_ in K_country:
         if state.counters[2][x_] > 0:
             return True
@@ -3657,7 +3657,7 @@ def walk_23(state, L):
 
 
 def walk_24(state, L):
-    "any(c in hand(p) where not c.scoring): spec/twilight_struggle/space_race.rules:68"
+    "any(c in hand(p) where not c.scoring): spec/twilight_struggle/space_race.rules:76"
     for x_ in state.zones[2 + L[0]]:
         if not A_scoring[x_]:
             return True
@@ -3745,7 +3745,7 @@ def walk_34(state):
 
 
 def walk_35(state):
-    "any(c in country where c in adjacent(nicaragua) and influence(usa, c) > 0): spec/twilight_struggle/events_late.rules:168"
+    "any(c in country where c in adjacent(nicaragua) and influence(usa, c) > 0): spec/twilight_struggle/events_late.rules:171"
     for x_ in ADJ[E_nicaragua]:
         if x_ in KS_country and state.counters[2][x_] > 0:
             return True
@@ -3753,7 +3753,7 @@ def walk_35(state):
 
 
 def walk_36(state):
-    "any(c in country where c in europe and influence(ussr, c) > 0): spec/twilight_struggle/events_late.rules:270"
+    "any(c in country where c in europe and influence(ussr, c) > 0): spec/twilight_struggle/events_late.rules:273"
     for x_ in R_europe:
         if x_ in KS_country and state.counters[1][x_] > 0:
             return True
@@ -3761,14 +3761,14 @@ def walk_36(state):
 
 
 def walk_37(state, c_c):
-    "any(s in hand(usa) where s.scoring and c in scoring_region_of(s)): spec/twilight_struggle/events_late.rules:424"
+    "any(s in hand(usa) where s.scoring and c in scoring_region_of(s)): spec/twilight_struggle/events_late.rules:427"
     for x_ in state.zones[3]:
         if A_scoring[x_] and member_of(
             state,
             c_c,
             d_scoring_region_of(state, x_),
             REGION_SETS,
-            "spec/twilight_struggle/events_late.rules:424:66",
+            "spec/twilight_struggle/events_late.rules:427:66",
         ):
             return True
     return False
@@ -3809,11 +3809,11 @@ def walk_39(state, L):
 
 def pol_careful_core_0(state, pending, tun):
     "policy careful_core, rule 1: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:207
+    # spec: spec/twilight_struggle/policies.rules:212
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:208
+    # spec: spec/twilight_struggle/policies.rules:213
     best = keep_best(
         best,
         [d_nuclear_risk(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -3821,7 +3821,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:209
+    # spec: spec/twilight_struggle/policies.rules:214
     best = keep_best(
         best,
         [
@@ -3841,7 +3841,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:211
+    # spec: spec/twilight_struggle/policies.rules:216
     best = keep_best(
         best,
         [
@@ -3866,7 +3866,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:214
+    # spec: spec/twilight_struggle/policies.rules:219
     best = keep_best(
         best,
         [
@@ -3885,7 +3885,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:217
+    # spec: spec/twilight_struggle/policies.rules:222
     best = keep_best(
         best,
         [
@@ -3896,17 +3896,17 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:218
+    # spec: spec/twilight_struggle/policies.rules:223
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:219
+    # spec: spec/twilight_struggle/policies.rules:224
     best = keep_best(
         best, [v_c == E_china_card for v_c in [values[i] for i in best]], True
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:221
+    # spec: spec/twilight_struggle/policies.rules:226
     best = keep_best(
         best,
         [
@@ -3920,7 +3920,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:222
+    # spec: spec/twilight_struggle/policies.rules:227
     best = keep_best(
         best,
         [
@@ -3931,7 +3931,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:227
+    # spec: spec/twilight_struggle/policies.rules:232
     best = keep_best(
         best,
         [
@@ -3957,7 +3957,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:230
+    # spec: spec/twilight_struggle/policies.rules:235
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -3973,7 +3973,7 @@ def nev_careful_core_0(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_c in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:208
+        # spec: spec/twilight_struggle/policies.rules:213
         if d_nuclear_risk(state, v_you, v_c):
             marked.append(i)
             continue
@@ -3982,11 +3982,11 @@ def nev_careful_core_0(state, pending, tun):
 
 def pol_careful_core_1(state, pending, tun):
     "policy careful_core, rule 2: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:232
+    # spec: spec/twilight_struggle/policies.rules:237
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:233
+    # spec: spec/twilight_struggle/policies.rules:238
     best = keep_best(
         best,
         [
@@ -4004,7 +4004,7 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:234
+    # spec: spec/twilight_struggle/policies.rules:239
     best = keep_best(
         best,
         [
@@ -4015,7 +4015,7 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:235
+    # spec: spec/twilight_struggle/policies.rules:240
     best = keep_best(
         best,
         [
@@ -4035,11 +4035,11 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:236
+    # spec: spec/twilight_struggle/policies.rules:241
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:239
+    # spec: spec/twilight_struggle/policies.rules:244
     best = keep_best(
         best,
         [
@@ -4050,13 +4050,13 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:240
+    # spec: spec/twilight_struggle/policies.rules:245
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:241
+    # spec: spec/twilight_struggle/policies.rules:246
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4065,11 +4065,11 @@ def pol_careful_core_1(state, pending, tun):
 
 def pol_careful_core_2(state, pending, tun):
     "policy careful_core, rule 3: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:244
+    # spec: spec/twilight_struggle/policies.rules:249
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:245
+    # spec: spec/twilight_struggle/policies.rules:250
     if state.vars[5] != None and (
         A_side[state.vars[5]]
         if state.vars[5] is not None
@@ -4077,13 +4077,13 @@ def pol_careful_core_2(state, pending, tun):
             A_side,
             state.vars[5],
             "side",
-            "spec/twilight_struggle/policies.rules:191:50",
+            "spec/twilight_struggle/policies.rules:196:50",
         )
     ) == (None if v_you is None else (v_you + 1) % 2):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:248
+    # spec: spec/twilight_struggle/policies.rules:253
     if (
         state.tracks[0] <= 2
         and state.vars[5] != None
@@ -4103,17 +4103,17 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:252
+    # spec: spec/twilight_struggle/policies.rules:257
     if state.vars[5] == E_un_intervention:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:254
+    # spec: spec/twilight_struggle/policies.rules:259
     if state.vars[5] == E_defectors:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:261
+    # spec: spec/twilight_struggle/policies.rules:266
     if (
         v_you == 1
         and state.vars[5] != None
@@ -4127,7 +4127,7 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:265
+    # spec: spec/twilight_struggle/policies.rules:270
     if (
         state.vars[5] != None
         and (
@@ -4137,7 +4137,7 @@ def pol_careful_core_2(state, pending, tun):
                 A_side,
                 state.vars[5],
                 "side",
-                "spec/twilight_struggle/policies.rules:190:47",
+                "spec/twilight_struggle/policies.rules:195:47",
             )
         )
         == v_you
@@ -4145,7 +4145,7 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:266
+    # spec: spec/twilight_struggle/policies.rules:271
     best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4156,7 +4156,7 @@ def nev_careful_core_2(state, pending, tun):
     "policy careful_core, rule 3: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:248
+    # spec: spec/twilight_struggle/policies.rules:253
     if (
         state.tracks[0] <= 2
         and state.vars[5] != None
@@ -4179,11 +4179,11 @@ def nev_careful_core_2(state, pending, tun):
 
 def pol_careful_core_3(state, pending, tun):
     "policy careful_core, rule 4: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:270
+    # spec: spec/twilight_struggle/policies.rules:275
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:271
+    # spec: spec/twilight_struggle/policies.rules:276
     if state.vars[5] != None and state.vars[5] in [
         E_duck_and_cover,
         E_we_will_bury_you,
@@ -4193,7 +4193,7 @@ def pol_careful_core_3(state, pending, tun):
         best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:272
+    # spec: spec/twilight_struggle/policies.rules:277
     best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4202,16 +4202,16 @@ def pol_careful_core_3(state, pending, tun):
 
 def pol_careful_core_4(state, pending, tun):
     "policy careful_core, rule 5: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:274
+    # spec: spec/twilight_struggle/policies.rules:279
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:275
+    # spec: spec/twilight_struggle/policies.rules:280
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:276
+    # spec: spec/twilight_struggle/policies.rules:281
     best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4220,16 +4220,16 @@ def pol_careful_core_4(state, pending, tun):
 
 def pol_careful_core_5(state, pending, tun):
     "policy careful_core, rule 6: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:278
+    # spec: spec/twilight_struggle/policies.rules:283
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:279
+    # spec: spec/twilight_struggle/policies.rules:284
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:280
+    # spec: spec/twilight_struggle/policies.rules:285
     if (
         state.tracks[4 + v_you] + (tun["usa_coup_slack"] if v_you == 1 else 0)
         < state.tracks[0]
@@ -4237,16 +4237,16 @@ def pol_careful_core_5(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:281
+    # spec: spec/twilight_struggle/policies.rules:286
     if d_good_realignment(state, v_you):
         best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:282
+    # spec: spec/twilight_struggle/policies.rules:287
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:283
+    # spec: spec/twilight_struggle/policies.rules:288
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4257,7 +4257,7 @@ def nev_careful_core_5(state, pending, tun):
     "policy careful_core, rule 6: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:279
+    # spec: spec/twilight_struggle/policies.rules:284
     if not d_safe_coup_target(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -4265,11 +4265,11 @@ def nev_careful_core_5(state, pending, tun):
 
 def pol_careful_core_6(state, pending, tun):
     "policy careful_core, rule 7: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:286
+    # spec: spec/twilight_struggle/policies.rules:291
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:287
+    # spec: spec/twilight_struggle/policies.rules:292
     best = keep_best(
         best,
         [
@@ -4282,7 +4282,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:288
+    # spec: spec/twilight_struggle/policies.rules:293
     best = keep_best(
         best,
         [
@@ -4298,7 +4298,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:289
+    # spec: spec/twilight_struggle/policies.rules:294
     best = keep_best(
         best,
         [
@@ -4313,7 +4313,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:290
+    # spec: spec/twilight_struggle/policies.rules:295
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4321,7 +4321,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:291
+    # spec: spec/twilight_struggle/policies.rules:296
     best = keep_best(
         best,
         [
@@ -4331,64 +4331,6 @@ def pol_careful_core_6(state, pending, tun):
             - 4 * A_stability[v_target]
             for v_target in [values[i] for i in best]
         ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:292
-    best = keep_best(
-        best,
-        [
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][v_target]
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def nev_careful_core_6(state, pending, tun):
-    "policy careful_core, rule 7: the options its `never` lines mark"
-    v_you = pending["player"]
-    marked = []
-    for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:287
-        if (
-            state.tracks[0] <= 2
-            and q_coup_defcon_loss(state, v_you, v_target) > 0
-            or is_active(state, 17, [v_you])
-        ):
-            marked.append(i)
-            continue
-    return marked
-
-
-def pol_careful_core_7(state, pending, tun):
-    "policy careful_core, rule 8: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:294
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:295
-    best = keep_best(
-        best,
-        [
-            d_realign_modifier(state, v_you, v_target)
-            - d_realign_modifier(
-                state, None if v_you is None else (v_you + 1) % 2, v_target
-            )
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:296
-    best = keep_best(
-        best,
-        [A_battleground[v_target] for v_target in [values[i] for i in best]],
         False,
     )
     if len(best) == 1:
@@ -4407,13 +4349,71 @@ def pol_careful_core_7(state, pending, tun):
     return best
 
 
-def pol_careful_core_8(state, pending, tun):
-    "policy careful_core, rule 9: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:301
+def nev_careful_core_6(state, pending, tun):
+    "policy careful_core, rule 7: the options its `never` lines mark"
+    v_you = pending["player"]
+    marked = []
+    for i, v_target in enumerate(pending["values"]):
+        # spec: spec/twilight_struggle/policies.rules:292
+        if (
+            state.tracks[0] <= 2
+            and q_coup_defcon_loss(state, v_you, v_target) > 0
+            or is_active(state, 17, [v_you])
+        ):
+            marked.append(i)
+            continue
+    return marked
+
+
+def pol_careful_core_7(state, pending, tun):
+    "policy careful_core, rule 8: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:299
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:300
+    best = keep_best(
+        best,
+        [
+            d_realign_modifier(state, v_you, v_target)
+            - d_realign_modifier(
+                state, None if v_you is None else (v_you + 1) % 2, v_target
+            )
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:301
+    best = keep_best(
+        best,
+        [A_battleground[v_target] for v_target in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
     # spec: spec/twilight_struggle/policies.rules:302
+    best = keep_best(
+        best,
+        [
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][v_target]
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_core_8(state, pending, tun):
+    "policy careful_core, rule 9: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:306
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:307
     best = keep_best(
         best,
         [
@@ -4445,7 +4445,7 @@ def pol_careful_core_8(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:305
+    # spec: spec/twilight_struggle/policies.rules:310
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4453,7 +4453,7 @@ def pol_careful_core_8(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:306
+    # spec: spec/twilight_struggle/policies.rules:311
     best = keep_best(
         best,
         [
@@ -4477,11 +4477,11 @@ def pol_careful_core_8(state, pending, tun):
 
 def pol_careful_core_9(state, pending, tun):
     "policy careful_core, rule 10: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:308
+    # spec: spec/twilight_struggle/policies.rules:313
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:313
+    # spec: spec/twilight_struggle/policies.rules:318
     best = keep_best(
         best,
         [
@@ -4497,11 +4497,11 @@ def pol_careful_core_9(state, pending, tun):
 
 def pol_careful_core_10(state, pending, tun):
     "policy careful_core, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:315
+    # spec: spec/twilight_struggle/policies.rules:320
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:322
+    # spec: spec/twilight_struggle/policies.rules:327
     best = keep_best(
         best,
         [
@@ -4517,11 +4517,11 @@ def pol_careful_core_10(state, pending, tun):
 
 def pol_careful_core_11(state, pending, tun):
     "policy careful_core, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:324
+    # spec: spec/twilight_struggle/policies.rules:329
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:325
+    # spec: spec/twilight_struggle/policies.rules:330
     best = keep_best(
         best,
         [
@@ -4537,11 +4537,11 @@ def pol_careful_core_11(state, pending, tun):
 
 def pol_careful_core_12(state, pending, tun):
     "policy careful_core, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:327
+    # spec: spec/twilight_struggle/policies.rules:332
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:328
+    # spec: spec/twilight_struggle/policies.rules:333
     best = keep_best(
         best,
         [
@@ -4554,7 +4554,7 @@ def pol_careful_core_12(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:329
+    # spec: spec/twilight_struggle/policies.rules:334
     best = keep_best(
         best,
         [
@@ -4576,7 +4576,7 @@ def nev_careful_core_12(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:328
+        # spec: spec/twilight_struggle/policies.rules:333
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -4589,11 +4589,11 @@ def nev_careful_core_12(state, pending, tun):
 
 def pol_careful_core_13(state, pending, tun):
     "policy careful_core, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:331
+    # spec: spec/twilight_struggle/policies.rules:336
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:332
+    # spec: spec/twilight_struggle/policies.rules:337
     best = keep_best(
         best,
         [
@@ -4607,7 +4607,7 @@ def pol_careful_core_13(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:333
+    # spec: spec/twilight_struggle/policies.rules:338
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4620,11 +4620,11 @@ def pol_careful_core_13(state, pending, tun):
 
 def pol_careful_core_14(state, pending, tun):
     "policy careful_core, rule 15: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:340
+    # spec: spec/twilight_struggle/policies.rules:345
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:342
+    # spec: spec/twilight_struggle/policies.rules:347
     best = keep_best(
         best,
         [
@@ -4648,7 +4648,7 @@ def pol_careful_core_14(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:348
+    # spec: spec/twilight_struggle/policies.rules:353
     best = keep_best(
         best,
         [
@@ -4667,7 +4667,7 @@ def pol_careful_core_14(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:351
+    # spec: spec/twilight_struggle/policies.rules:356
     best = keep_best(
         best,
         [
@@ -4686,7 +4686,7 @@ def pol_careful_core_14(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:352
+    # spec: spec/twilight_struggle/policies.rules:357
     best = keep_best(
         best,
         [
@@ -4700,7 +4700,7 @@ def pol_careful_core_14(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:353
+    # spec: spec/twilight_struggle/policies.rules:358
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4711,11 +4711,11 @@ def pol_careful_core_14(state, pending, tun):
 
 def pol_careful_core_15(state, pending, tun):
     "policy careful_core, rule 16: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:358
+    # spec: spec/twilight_struggle/policies.rules:363
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:359
+    # spec: spec/twilight_struggle/policies.rules:364
     best = keep_best(
         best,
         [
@@ -4726,7 +4726,7 @@ def pol_careful_core_15(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:360
+    # spec: spec/twilight_struggle/policies.rules:365
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4739,11 +4739,11 @@ def pol_careful_core_15(state, pending, tun):
 
 def pol_careful_core_16(state, pending, tun):
     "policy careful_core, rule 17: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:362
+    # spec: spec/twilight_struggle/policies.rules:367
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:363
+    # spec: spec/twilight_struggle/policies.rules:368
     best = keep_best(
         best,
         [
@@ -4756,7 +4756,7 @@ def pol_careful_core_16(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:364
+    # spec: spec/twilight_struggle/policies.rules:369
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4764,7 +4764,7 @@ def pol_careful_core_16(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:365
+    # spec: spec/twilight_struggle/policies.rules:370
     best = keep_best(
         best,
         [
@@ -4783,7 +4783,7 @@ def nev_careful_core_16(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_target in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:363
+        # spec: spec/twilight_struggle/policies.rules:368
         if (
             state.tracks[0] <= 2
             and q_coup_defcon_loss(state, v_you, v_target) > 0
@@ -4796,11 +4796,11 @@ def nev_careful_core_16(state, pending, tun):
 
 def pol_careful_core_17(state, pending, tun):
     "policy careful_core, rule 18: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:367
+    # spec: spec/twilight_struggle/policies.rules:372
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:368
+    # spec: spec/twilight_struggle/policies.rules:373
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -4811,21 +4811,21 @@ def pol_careful_core_17(state, pending, tun):
 
 def pol_careful_core_18(state, pending, tun):
     "policy careful_core, rule 19: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:372
+    # spec: spec/twilight_struggle/policies.rules:377
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:373
+    # spec: spec/twilight_struggle/policies.rules:378
     if state.tracks[0] <= 2 and state.vars[1] == v_you:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:374
+    # spec: spec/twilight_struggle/policies.rules:379
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:375
+    # spec: spec/twilight_struggle/policies.rules:380
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -4837,7 +4837,7 @@ def nev_careful_core_18(state, pending, tun):
     "policy careful_core, rule 19: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:373
+    # spec: spec/twilight_struggle/policies.rules:378
     if state.tracks[0] <= 2 and state.vars[1] == v_you:
         marked.update(("degrade",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -4845,16 +4845,16 @@ def nev_careful_core_18(state, pending, tun):
 
 def pol_careful_core_19(state, pending, tun):
     "policy careful_core, rule 20: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:377
+    # spec: spec/twilight_struggle/policies.rules:382
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:378
+    # spec: spec/twilight_struggle/policies.rules:383
     if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
         best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:379
+    # spec: spec/twilight_struggle/policies.rules:384
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4863,21 +4863,21 @@ def pol_careful_core_19(state, pending, tun):
 
 def pol_careful_core_20(state, pending, tun):
     "policy careful_core, rule 21: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:381
+    # spec: spec/twilight_struggle/policies.rules:386
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:382
+    # spec: spec/twilight_struggle/policies.rules:387
     if not walk_11(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:383
+    # spec: spec/twilight_struggle/policies.rules:388
     if walk_11(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:384
+    # spec: spec/twilight_struggle/policies.rules:389
     best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4888,7 +4888,7 @@ def nev_careful_core_20(state, pending, tun):
     "policy careful_core, rule 21: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:382
+    # spec: spec/twilight_struggle/policies.rules:387
     if not walk_11(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -4896,21 +4896,21 @@ def nev_careful_core_20(state, pending, tun):
 
 def pol_careful_core_21(state, pending, tun):
     "policy careful_core, rule 22: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:386
+    # spec: spec/twilight_struggle/policies.rules:391
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:387
+    # spec: spec/twilight_struggle/policies.rules:392
     if not walk_12(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:388
+    # spec: spec/twilight_struggle/policies.rules:393
     if walk_12(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:389
+    # spec: spec/twilight_struggle/policies.rules:394
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4921,7 +4921,7 @@ def nev_careful_core_21(state, pending, tun):
     "policy careful_core, rule 22: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:387
+    # spec: spec/twilight_struggle/policies.rules:392
     if not walk_12(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -4929,21 +4929,21 @@ def nev_careful_core_21(state, pending, tun):
 
 def pol_careful_core_22(state, pending, tun):
     "policy careful_core, rule 23: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:392
+    # spec: spec/twilight_struggle/policies.rules:397
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:393
+    # spec: spec/twilight_struggle/policies.rules:398
     if not walk_13(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:395
+    # spec: spec/twilight_struggle/policies.rules:400
     if walk_13(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:396
+    # spec: spec/twilight_struggle/policies.rules:401
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4954,7 +4954,7 @@ def nev_careful_core_22(state, pending, tun):
     "policy careful_core, rule 23: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:393
+    # spec: spec/twilight_struggle/policies.rules:398
     if not walk_13(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -4962,16 +4962,16 @@ def nev_careful_core_22(state, pending, tun):
 
 def pol_careful_core_23(state, pending, tun):
     "policy careful_core, rule 24: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:398
+    # spec: spec/twilight_struggle/policies.rules:403
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:399
+    # spec: spec/twilight_struggle/policies.rules:404
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:400
+    # spec: spec/twilight_struggle/policies.rules:405
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -4983,7 +4983,7 @@ def nev_careful_core_23(state, pending, tun):
     "policy careful_core, rule 24: the options its `never` lines mark"
     v_you = pending["player"]
     marked = set()
-    # spec: spec/twilight_struggle/policies.rules:399
+    # spec: spec/twilight_struggle/policies.rules:404
     if not d_safe_coup_target(state, v_you):
         marked.update(("coup",))
     return [i for i, option in enumerate(pending["ids"]) if option in marked]
@@ -4991,11 +4991,11 @@ def nev_careful_core_23(state, pending, tun):
 
 def pol_careful_core_24(state, pending, tun):
     "policy careful_core, rule 25: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:406
+    # spec: spec/twilight_struggle/policies.rules:411
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:411
+    # spec: spec/twilight_struggle/policies.rules:416
     best = keep_best(
         best,
         [
@@ -5016,7 +5016,7 @@ def pol_careful_core_24(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:412
+    # spec: spec/twilight_struggle/policies.rules:417
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5025,11 +5025,11 @@ def pol_careful_core_24(state, pending, tun):
 
 def pol_careful_core_25(state, pending, tun):
     "policy careful_core, rule 26: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:414
+    # spec: spec/twilight_struggle/policies.rules:419
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:415
+    # spec: spec/twilight_struggle/policies.rules:420
     if (
         d_scoring_cards_held(state, v_you)
         >= q_action_rounds_for(state, v_you) - state.tracks[3] + 1
@@ -5037,7 +5037,7 @@ def pol_careful_core_25(state, pending, tun):
         best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:416
+    # spec: spec/twilight_struggle/policies.rules:421
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5046,11 +5046,11 @@ def pol_careful_core_25(state, pending, tun):
 
 def pol_careful_core_26(state, pending, tun):
     "policy careful_core, rule 27: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:418
+    # spec: spec/twilight_struggle/policies.rules:423
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:419
+    # spec: spec/twilight_struggle/policies.rules:424
     if (
         len(
             [
@@ -5068,7 +5068,7 @@ def pol_careful_core_26(state, pending, tun):
         best = keep_best(best, [ids[i] in ("remove",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:422
+    # spec: spec/twilight_struggle/policies.rules:427
     best = keep_best(best, [ids[i] in ("add",) for i in best], False)
     if len(best) == 1:
         return best
@@ -5077,11 +5077,11 @@ def pol_careful_core_26(state, pending, tun):
 
 def pol_careful_core_27(state, pending, tun):
     "policy careful_core, rule 28: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:425
+    # spec: spec/twilight_struggle/policies.rules:430
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:426
+    # spec: spec/twilight_struggle/policies.rules:431
     best = keep_best(
         best,
         [
@@ -5099,13 +5099,13 @@ def pol_careful_core_27(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:427
+    # spec: spec/twilight_struggle/policies.rules:432
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:428
+    # spec: spec/twilight_struggle/policies.rules:433
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -5117,7 +5117,7 @@ def nev_careful_core_27(state, pending, tun):
     v_you = pending["player"]
     marked = []
     for i, v_c in enumerate(pending["values"]):
-        # spec: spec/twilight_struggle/policies.rules:426
+        # spec: spec/twilight_struggle/policies.rules:431
         if state.tracks[0] <= 2 and v_c in [
             E_duck_and_cover,
             E_we_will_bury_you,
@@ -5131,17 +5131,17 @@ def nev_careful_core_27(state, pending, tun):
 
 def pol_careful_core_28(state, pending, tun):
     "policy careful_core, rule 29: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:433
+    # spec: spec/twilight_struggle/policies.rules:438
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:434
+    # spec: spec/twilight_struggle/policies.rules:439
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:435
+    # spec: spec/twilight_struggle/policies.rules:440
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -5150,11 +5150,11 @@ def pol_careful_core_28(state, pending, tun):
 
 def pol_careful_core_29(state, pending, tun):
     "policy careful_core, rule 30: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:437
+    # spec: spec/twilight_struggle/policies.rules:442
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:438
+    # spec: spec/twilight_struggle/policies.rules:443
     best = keep_best(
         best,
         [
@@ -5167,7 +5167,7 @@ def pol_careful_core_29(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:439
+    # spec: spec/twilight_struggle/policies.rules:444
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -5180,11 +5180,11 @@ def pol_careful_core_29(state, pending, tun):
 
 def pol_careful_core_30(state, pending, tun):
     "policy careful_core, rule 31: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:441
+    # spec: spec/twilight_struggle/policies.rules:446
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:442
+    # spec: spec/twilight_struggle/policies.rules:447
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -5193,11 +5193,11 @@ def pol_careful_core_30(state, pending, tun):
 
 def pol_careful_core_31(state, pending, tun):
     "policy careful_core, rule 32: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:446
+    # spec: spec/twilight_struggle/policies.rules:451
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:447
+    # spec: spec/twilight_struggle/policies.rules:452
     best = keep_best(
         best,
         [A_scoring[v_c] or v_c == E_china_card for v_c in [values[i] for i in best]],
@@ -5205,7 +5205,7 @@ def pol_careful_core_31(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:448
+    # spec: spec/twilight_struggle/policies.rules:453
     best = keep_best(
         best,
         [
@@ -5216,7 +5216,7 @@ def pol_careful_core_31(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:449
+    # spec: spec/twilight_struggle/policies.rules:454
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -5229,17 +5229,17 @@ def pol_careful_core_31(state, pending, tun):
 
 def pol_careful_core_32(state, pending, tun):
     "policy careful_core, rule 33: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:452
+    # spec: spec/twilight_struggle/policies.rules:457
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:453
+    # spec: spec/twilight_struggle/policies.rules:458
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:454
+    # spec: spec/twilight_struggle/policies.rules:459
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )
@@ -5251,13 +5251,13 @@ def pol_careful_core_32(state, pending, tun):
 # The options a `never` line marks, where a policy's rule has such lines: no search considers them.
 NEVERS = {
     "careful": {
-        "spec/twilight_struggle/card_play.rules:53:9": nev_careful_core_0,
-        "spec/twilight_struggle/card_play.rules:76:9": nev_careful_core_2,
-        "spec/twilight_struggle/events_late.rules:169:9": nev_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:171:17": nev_careful_core_16,
-        "spec/twilight_struggle/events_late.rules:268:5": nev_careful_core_21,
-        "spec/twilight_struggle/events_late.rules:271:13": nev_careful_core_16,
-        "spec/twilight_struggle/events_late.rules:95:5": nev_careful_core_27,
+        "spec/twilight_struggle/card_play.rules:55:9": nev_careful_core_0,
+        "spec/twilight_struggle/card_play.rules:78:9": nev_careful_core_2,
+        "spec/twilight_struggle/events_late.rules:172:9": nev_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:174:17": nev_careful_core_16,
+        "spec/twilight_struggle/events_late.rules:271:5": nev_careful_core_21,
+        "spec/twilight_struggle/events_late.rules:274:13": nev_careful_core_16,
+        "spec/twilight_struggle/events_late.rules:98:5": nev_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:223:5": nev_careful_core_18,
         "spec/twilight_struggle/events_mid.rules:251:5": nev_careful_core_20,
         "spec/twilight_struggle/events_mid.rules:254:13": nev_careful_core_16,
@@ -5269,13 +5269,13 @@ NEVERS = {
         "spec/twilight_struggle/operations.rules:55:5": nev_careful_core_5,
     },
     "careful_core": {
-        "spec/twilight_struggle/card_play.rules:53:9": nev_careful_core_0,
-        "spec/twilight_struggle/card_play.rules:76:9": nev_careful_core_2,
-        "spec/twilight_struggle/events_late.rules:169:9": nev_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:171:17": nev_careful_core_16,
-        "spec/twilight_struggle/events_late.rules:268:5": nev_careful_core_21,
-        "spec/twilight_struggle/events_late.rules:271:13": nev_careful_core_16,
-        "spec/twilight_struggle/events_late.rules:95:5": nev_careful_core_27,
+        "spec/twilight_struggle/card_play.rules:55:9": nev_careful_core_0,
+        "spec/twilight_struggle/card_play.rules:78:9": nev_careful_core_2,
+        "spec/twilight_struggle/events_late.rules:172:9": nev_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:174:17": nev_careful_core_16,
+        "spec/twilight_struggle/events_late.rules:271:5": nev_careful_core_21,
+        "spec/twilight_struggle/events_late.rules:274:13": nev_careful_core_16,
+        "spec/twilight_struggle/events_late.rules:98:5": nev_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:223:5": nev_careful_core_18,
         "spec/twilight_struggle/events_mid.rules:251:5": nev_careful_core_20,
         "spec/twilight_struggle/events_mid.rules:254:13": nev_careful_core_16,
@@ -5291,9 +5291,9 @@ NEVERS = {
 
 POLICIES = {
     "careful": {
-        "spec/twilight_struggle/card_play.rules:53:9": pol_careful_core_0,
-        "spec/twilight_struggle/card_play.rules:76:9": pol_careful_core_2,
-        "spec/twilight_struggle/card_play.rules:99:9": pol_careful_core_3,
+        "spec/twilight_struggle/card_play.rules:101:9": pol_careful_core_3,
+        "spec/twilight_struggle/card_play.rules:55:9": pol_careful_core_0,
+        "spec/twilight_struggle/card_play.rules:78:9": pol_careful_core_2,
         "spec/twilight_struggle/cards.rules:139:9": pol_careful_core_26,
         "spec/twilight_struggle/cards.rules:142:21": pol_careful_core_10,
         "spec/twilight_struggle/cards.rules:175:9": pol_careful_core_10,
@@ -5312,25 +5312,25 @@ POLICIES = {
         "spec/twilight_struggle/event_helpers.rules:46:9": pol_careful_core_9,
         "spec/twilight_struggle/event_helpers.rules:61:9": pol_careful_core_9,
         "spec/twilight_struggle/event_helpers.rules:74:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_late.rules:169:9": pol_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:171:17": pol_careful_core_16,
-        "spec/twilight_struggle/events_late.rules:222:5": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:225:13": pol_careful_core_31,
-        "spec/twilight_struggle/events_late.rules:241:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:243:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:268:5": pol_careful_core_21,
-        "spec/twilight_struggle/events_late.rules:271:13": pol_careful_core_16,
-        "spec/twilight_struggle/events_late.rules:288:9": pol_careful_core_32,
-        "spec/twilight_struggle/events_late.rules:314:5": pol_careful_core_30,
-        "spec/twilight_struggle/events_late.rules:337:5": pol_careful_core_19,
-        "spec/twilight_struggle/events_late.rules:370:5": pol_careful_core_32,
+        "spec/twilight_struggle/events_late.rules:172:9": pol_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:174:17": pol_careful_core_16,
+        "spec/twilight_struggle/events_late.rules:225:5": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:228:13": pol_careful_core_31,
+        "spec/twilight_struggle/events_late.rules:244:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:246:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:271:5": pol_careful_core_21,
+        "spec/twilight_struggle/events_late.rules:274:13": pol_careful_core_16,
+        "spec/twilight_struggle/events_late.rules:291:9": pol_careful_core_32,
+        "spec/twilight_struggle/events_late.rules:317:5": pol_careful_core_30,
+        "spec/twilight_struggle/events_late.rules:340:5": pol_careful_core_19,
+        "spec/twilight_struggle/events_late.rules:373:5": pol_careful_core_32,
         "spec/twilight_struggle/events_late.rules:37:5": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:421:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:423:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:442:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:446:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:470:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:95:5": pol_careful_core_27,
+        "spec/twilight_struggle/events_late.rules:424:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:426:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:445:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:449:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:473:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:98:5": pol_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:146:9": pol_careful_core_25,
         "spec/twilight_struggle/events_mid.rules:149:17": pol_careful_core_31,
         "spec/twilight_struggle/events_mid.rules:159:17": pol_careful_core_31,
@@ -5364,14 +5364,14 @@ POLICIES = {
         "spec/twilight_struggle/setup.rules:25:9": pol_careful_core_14,
         "spec/twilight_struggle/setup.rules:39:9": pol_careful_core_14,
         "spec/twilight_struggle/setup.rules:60:9": pol_careful_core_15,
-        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_31,
-        "spec/twilight_struggle/turn.rules:139:5": pol_careful_core_24,
-        "spec/twilight_struggle/turn.rules:74:5": pol_careful_core_1,
+        "spec/twilight_struggle/space_race.rules:80:21": pol_careful_core_31,
+        "spec/twilight_struggle/turn.rules:140:5": pol_careful_core_24,
+        "spec/twilight_struggle/turn.rules:75:5": pol_careful_core_1,
     },
     "careful_core": {
-        "spec/twilight_struggle/card_play.rules:53:9": pol_careful_core_0,
-        "spec/twilight_struggle/card_play.rules:76:9": pol_careful_core_2,
-        "spec/twilight_struggle/card_play.rules:99:9": pol_careful_core_3,
+        "spec/twilight_struggle/card_play.rules:101:9": pol_careful_core_3,
+        "spec/twilight_struggle/card_play.rules:55:9": pol_careful_core_0,
+        "spec/twilight_struggle/card_play.rules:78:9": pol_careful_core_2,
         "spec/twilight_struggle/cards.rules:139:9": pol_careful_core_26,
         "spec/twilight_struggle/cards.rules:142:21": pol_careful_core_10,
         "spec/twilight_struggle/cards.rules:175:9": pol_careful_core_10,
@@ -5390,25 +5390,25 @@ POLICIES = {
         "spec/twilight_struggle/event_helpers.rules:46:9": pol_careful_core_9,
         "spec/twilight_struggle/event_helpers.rules:61:9": pol_careful_core_9,
         "spec/twilight_struggle/event_helpers.rules:74:9": pol_careful_core_10,
-        "spec/twilight_struggle/events_late.rules:169:9": pol_careful_core_22,
-        "spec/twilight_struggle/events_late.rules:171:17": pol_careful_core_16,
-        "spec/twilight_struggle/events_late.rules:222:5": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:225:13": pol_careful_core_31,
-        "spec/twilight_struggle/events_late.rules:241:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:243:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:268:5": pol_careful_core_21,
-        "spec/twilight_struggle/events_late.rules:271:13": pol_careful_core_16,
-        "spec/twilight_struggle/events_late.rules:288:9": pol_careful_core_32,
-        "spec/twilight_struggle/events_late.rules:314:5": pol_careful_core_30,
-        "spec/twilight_struggle/events_late.rules:337:5": pol_careful_core_19,
-        "spec/twilight_struggle/events_late.rules:370:5": pol_careful_core_32,
+        "spec/twilight_struggle/events_late.rules:172:9": pol_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:174:17": pol_careful_core_16,
+        "spec/twilight_struggle/events_late.rules:225:5": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:228:13": pol_careful_core_31,
+        "spec/twilight_struggle/events_late.rules:244:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:246:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:271:5": pol_careful_core_21,
+        "spec/twilight_struggle/events_late.rules:274:13": pol_careful_core_16,
+        "spec/twilight_struggle/events_late.rules:291:9": pol_careful_core_32,
+        "spec/twilight_struggle/events_late.rules:317:5": pol_careful_core_30,
+        "spec/twilight_struggle/events_late.rules:340:5": pol_careful_core_19,
+        "spec/twilight_struggle/events_late.rules:373:5": pol_careful_core_32,
         "spec/twilight_struggle/events_late.rules:37:5": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:421:9": pol_careful_core_24,
-        "spec/twilight_struggle/events_late.rules:423:17": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:442:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:446:13": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:470:9": pol_careful_core_9,
-        "spec/twilight_struggle/events_late.rules:95:5": pol_careful_core_27,
+        "spec/twilight_struggle/events_late.rules:424:9": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:426:17": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:445:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:449:13": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:473:9": pol_careful_core_9,
+        "spec/twilight_struggle/events_late.rules:98:5": pol_careful_core_27,
         "spec/twilight_struggle/events_mid.rules:146:9": pol_careful_core_25,
         "spec/twilight_struggle/events_mid.rules:149:17": pol_careful_core_31,
         "spec/twilight_struggle/events_mid.rules:159:17": pol_careful_core_31,
@@ -5442,8 +5442,8 @@ POLICIES = {
         "spec/twilight_struggle/setup.rules:25:9": pol_careful_core_14,
         "spec/twilight_struggle/setup.rules:39:9": pol_careful_core_14,
         "spec/twilight_struggle/setup.rules:60:9": pol_careful_core_15,
-        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_31,
-        "spec/twilight_struggle/turn.rules:139:5": pol_careful_core_24,
-        "spec/twilight_struggle/turn.rules:74:5": pol_careful_core_1,
+        "spec/twilight_struggle/space_race.rules:80:21": pol_careful_core_31,
+        "spec/twilight_struggle/turn.rules:140:5": pol_careful_core_24,
+        "spec/twilight_struggle/turn.rules:75:5": pol_careful_core_1,
     },
 }

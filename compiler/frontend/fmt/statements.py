@@ -6,7 +6,7 @@ from typing import Callable, Protocol
 
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.fmt.exprs import ATOM, COMMA, INDENT, args_doc, clauses, expr_doc, literal, quote
-from rulespec.compiler.frontend.fmt.layout import Doc, concat, fill, group, join, nest
+from rulespec.compiler.frontend.fmt.layout import Doc, concat, fill, glue, group, join, nest
 
 
 
@@ -69,7 +69,19 @@ def _choose(p: Printer, s: ast.Choose) -> Doc:
     prompt = quote(s.prompt) if s.prompt is not None else None
     forced = "unless forced" if s.forced else None
     skip = "or skip" if s.skip else None
-    return clauses(head, _where(s.where), action, prompt, forced, skip, indent=0)  # the statement is nested
+    return clauses(*_tail_kept(head, _where(s.where), action, prompt, forced, skip), indent=0)  # nested
+
+
+def _tail_kept(*items: Doc | None) -> list[Doc]:
+    """The clauses with `unless forced` and `or skip` kept on the line of the clause before
+    them: at the start of a line of their own they would read as a condition's `or`."""
+    kept: list[Doc] = []
+    for item in items:
+        if item in ("unless forced", "or skip"):
+            kept[-1] = glue(kept[-1], " " + item)
+        elif item is not None:
+            kept.append(item)
+    return kept
 
 
 def _menu(p: Printer, s: ast.Menu) -> Doc:
@@ -122,8 +134,8 @@ _STATEMENTS: dict[str, Callable[[Printer, ast.Node], Doc]] = {
                                     expr_doc(s.dest)),
     "MoveAll": _move_all,
     "Shuffle": lambda p, s: concat("shuffle ", expr_doc(s.zone)),
-    "PickRandom": lambda p, s: clauses(concat(f"pick {s.var.name} at random in ", expr_doc(s.source)),
-                                       _where(s.where), "or skip" if s.skip else None, indent=0),
+    "PickRandom": lambda p, s: clauses(*_tail_kept(concat(f"pick {s.var.name} at random in ", expr_doc(s.source)),
+                                                   _where(s.where), "or skip" if s.skip else None), indent=0),
     "Reveal": lambda p, s: concat("reveal " if s.public else "conceal ", expr_doc(s.zone)),
     "Show": lambda p, s: concat("show ", expr_doc(s.card),
                                 *(() if s.to is None else (" to ", expr_doc(s.to)))),
