@@ -11,6 +11,7 @@ from rulespec.compiler.cli.base import (UserError, agents as agent_names, emit_j
                                         json_option, load, main, note, param_option,
                                         params as param_values, program as load_program, progress,
                                         seed_option, variant_option)
+from rulespec.compiler.cli.runs import _ray_executor  # simulate's: the same Ray, the same one-line errors
 from rulespec.runtime.bots.agents import default_agent
 
 
@@ -80,7 +81,7 @@ def worth(game_name: str, variants: tuple[str, ...], against: tuple[str, ...], c
     used, capped = sim.choose_workers(workers, games, len(table) + 1, executor)
     if capped:
         note(capped)
-    runner = sim.LocalExecutor(used) if executor == "local" else _ray(used)
+    runner = sim.LocalExecutor(used) if executor == "local" else _ray_executor(used)
     total = games * (len(table) + 1) * len(worlds)
     try:
         with progress(total, "worth", show=not as_json) as advance:
@@ -105,17 +106,11 @@ def worth(game_name: str, variants: tuple[str, ...], against: tuple[str, ...], c
     _summary(out)
 
 
-def _ray(workers: int):
-    from rulespec.runtime.analysis.simulate import RayExecutor
-    try:
-        return RayExecutor(workers)
-    except RuntimeError as err:
-        raise UserError(str(err)) from None
-
-
 def _summary(out: dict) -> None:
     what = "blanked" if out["mode"] == "blank" else "removed"
     rule = " + ".join(out["variants"]) or "the base game"
+    if out["against"] is not None:
+        rule = f"{rule}, minus its worth in {' + '.join(out['against']) or 'the base game'}"
     click.echo(f"{out['game']}: what each card is worth in {rule} (as printed against {what}),"
                f" agents {' vs '.join(out['agents'])}, seeds from {out['seed']};"
                f" {len(out['cards'])} rows, {out['games_played']:,} games")
@@ -130,7 +125,8 @@ def _summary(out: dict) -> None:
             click.echo(f"  {row['card_label']:<28} {row['worth'] * 100:+6.1f} [{lo:+.1f}..{hi:+.1f}]"
                        f"  q {row['q_value']:.2g} {verdict:<7}  used in {row['used']} of {row['games']}"
                        f" games ({row['stopped_by']})")
-    strongest = sorted(out["cards"], key=lambda r: -r["worth"])[:3]
+    strongest = sorted(out["cards"], key=lambda r: -(abs(r["worth"]) if out["against"] is not None
+                                                     else r["worth"]))[:3]
     for row in strongest:
         click.echo(row["sentence"])
     if out["left_out"]:
