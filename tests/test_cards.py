@@ -110,3 +110,38 @@ def test_the_golden_cards_match_their_golden_files():
     for name, text in sheets.items():
         assert text == expected[name], (
             f"tests/golden/cards/{name} differs: rerun with RULESPEC_UPDATE_GOLDEN=1 and review the diff")
+
+
+GUESSING = """\
+game g "G"
+players red "Red", blue "Blue"
+zone hand "Hand" per player owner
+zone out "Out" public
+kind character: card(rank: int)
+procedure guess(p: player) {
+    p chooses c in character where c.rank != 1 "Name a card"
+    if any(d in hand(opponent(p)) where d == c) { move c to out }
+    again(p, 1)
+}
+procedure again(p: player, n: int) {
+    repeat n { move top(hand(p)) to out }
+}
+character guard_1 "Guard" (rank 1) {
+    event { guess(you) }
+}
+character guard_2 "Guard" (rank 1) {
+    event { guess(red) }
+}
+start { resolve guard_1 for red win none "draw" }
+"""
+
+
+def test_an_event_that_calls_a_procedure_says_what_the_procedure_does(tmp_path):
+    (tmp_path / "g.rules").write_text(GUESSING, encoding="utf-8")
+    sheets = {s.name: sheet_text(s) for s in card_sheets(load_spec(tmp_path).model)}
+    mine, reds = sheets["guard_1"], sheets["guard_2"]
+    assert "Do `guess`" not in mine and "- Carry out `guess`:" in mine
+    assert "You choose a character `c` such that the rank of `c` is not 1" in mine  # `p` reads you
+    assert "your opponent's Hand" in mine
+    assert "Carry out `again` (with `n` = 1)." in mine  # a procedure it calls: named, not unfolded
+    assert "Carry out `guess` (with `p` = Red):" in reds and "`p` chooses a character" in reds

@@ -1094,7 +1094,7 @@ def renamed(node: ast.Node, name: str, new: str) -> ast.Node | None:
     for field in dataclasses.fields(node):
         value = getattr(node, field.name)
         after = _renamed_value(value, name, new)
-        if after is None:
+        if after is None and value is not None:  # None: something binds `name` (or a field is unset)
             return None
         if after is not value:
             changes[field.name] = after
@@ -1108,6 +1108,6 @@ def _renamed_value(value, name: str, new: str):
     if not isinstance(value, tuple):
         return value
     after = tuple(_renamed_value(v, name, new) for v in value)
-    if any(a is None for a in after):
+    if any(a is None and v is not None for a, v in zip(after, value)):
         return None
     return value if all(a is b for a, b in zip(after, value)) else after
