@@ -18,7 +18,7 @@ SIM_VARIANT ?= chinese_civil_war
 OTHER_GAMES := $(filter-out $(GAME),$(notdir $(SPECS)))
 BENCH_GAMES ?= 20
 
-.PHONY: install demo test browser compile check bench native clean
+.PHONY: install demo test browser compile check bench bench-game native clean
 
 install: $(STAMP)
 
@@ -92,7 +92,12 @@ compile: $(STAMP)
 check: $(STAMP)
 	@for spec in $(SPECS); do echo "rulespec check $$spec"; $(RULESPEC) check $$spec || exit 1; done
 
+# docs/BENCHMARKS.md's tables re-measured (docs/bench_all.py; BENCH_ARGS=--long adds the hours-long
+# runs); `make bench-game` is one game's back ends side by side, as `make bench` was.
 bench: $(STAMP)
+	$(PY) docs/bench_all.py $(BENCH_ARGS)
+
+bench-game: $(STAMP)
 	$(RULESPEC) bench $(GAME) --games $(BENCH_GAMES)
 
 clean:
