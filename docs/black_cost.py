@@ -2,7 +2,7 @@
 """black's CPU time on each piece of a game's package: on the text as the generator emits it,
 and on black's own output (the floor a generator emitting black's style could reach).
 
-    PYTHONPATH=. python docs/black_cost.py twilight_struggle     (docs/BENCHMARKS.md, the edit loop)
+    PYTHONPATH=. python docs/black_cost.py twilight_struggle     (docs/history/BENCHMARKS-journal.md, the edit loop)
 """
 
 from __future__ import annotations

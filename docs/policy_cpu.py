@@ -1,4 +1,4 @@
-"""CPU per policy game of generated packages, compared in one process (docs/BENCHMARKS.md,
+"""CPU per policy game of generated packages, compared in one process (docs/history/BENCHMARKS-journal.md,
 "Cost and the 10,000-pair timing").
 
     python docs/policy_cpu.py GAME GAMES ROUNDS PACKAGE... [--native]

@@ -7,7 +7,7 @@ both seats, as `rulespec simulate` does, and prints per army: wins and how,
 the missions claimed (which, and in what round), the territories, units and
 reinforcement at the start of its turns in rounds 1 to 6, the round its
 capital first fell, and the mean round a game ended. The numbers say which
-army gains what and when; docs/BENCHMARKS.md (Risk) reads them.
+army gains what and when; docs/history/BENCHMARKS-journal.md (Risk) reads them.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 score by seat; who passes first and who acts alone, by role (the generation's first player or
 not); the first seat's win rate by who was first player in the last generation.
 
-Usage (docs/BENCHMARKS.md, "First player's advantage"):
+Usage (docs/history/BENCHMARKS-journal.md, "First player's advantage"):
     PYTHONPATH=. python docs/tm_seat_trace.py PLAYERS GAMES [FIRST_SEED [SPEC_FOLDER]]
 seeds FIRST_SEED (default 1) onwards; the committed package, or a build of SPEC_FOLDER.
 """

@@ -1,6 +1,6 @@
 """Two packages of one game, one bot each, in the same games: today's bot against an older one.
 
-Usage (docs/BENCHMARKS.md, "Twilight Struggle ladder"):
+Usage (docs/history/BENCHMARKS-journal.md, "Twilight Struggle ladder"):
     python docs/ts_cross_match.py GAME NEW_PACKAGE NEW_AGENT OLD_PACKAGE OLD_AGENT GAMES [SEED] [WORKERS]
 
 The packages must hold the same rules (only their policies differ), so one state serves both:

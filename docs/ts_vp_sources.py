@@ -1,6 +1,6 @@
 """Twilight Struggle, policy bots on both seats: where each side's victory points come from.
 
-Usage (docs/BENCHMARKS.md, "Twilight Struggle balance with the default policy"):
+Usage (docs/history/BENCHMARKS-journal.md, "Twilight Struggle balance with the default policy"):
     PYTHONPATH=. python docs/ts_vp_sources.py GAMES [AGENT]     # seeds 1..GAMES, the committed package
 
 Every VP change is caught where the spec makes it (region scoring, the military operations

@@ -35,7 +35,7 @@ PACKAGE = "rulespec.runtime"
 # C compiler flags after Python's own (-O3 -g): full optimisation, no debug information. The
 # biggest spec's modules are 6-9 MB of C each; with -g the build never finished on the shared
 # machine, without it that build takes about 140 s of CPU, and its games run 1.05-1.1x
-# faster than with -O1 (docs/BENCHMARKS.md, "the C compiler's full optimisation").
+# faster than with -O1 (docs/history/BENCHMARKS-journal.md, "the C compiler's full optimisation").
 CFLAGS = ("-O3", "-g0")
 # Cython's settings: Python 3, and annotations read as Python reads them (hints, not checks: a
 # `list` annotation would otherwise refuse a dict where the source takes any sequence).
