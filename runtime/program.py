@@ -22,10 +22,11 @@ class ExpectPart:
 
 @dataclass(frozen=True)
 class TestStep:
-    """One step of a designer test: run, start, dice, choose, offered, not_offered, expect.
+    """One step of a designer test: run, start, dice, choose, offered, not_offered, options,
+    option_count, expect.
 
-    payload: run -> a block key; dice -> the values; choose/offered -> option
-    ids; expect -> a tuple of ExpectPart."""
+    payload: run -> a block key; dice -> the values; choose/offered/options -> option
+    ids; option_count -> (comparison, number); expect -> a tuple of ExpectPart."""
 
     kind: str
     payload: Any

@@ -110,6 +110,12 @@ def _step(program: Program, state: State, env: dict, step) -> str | None:
                 verb = "not offered" if step.kind == "offered" else "offered"
                 return _with(step.message, f"'{option}' is {verb}; {_describe(pending)}")
         return None
+    if step.kind in ("options", "option_count"):
+        if pending is None:
+            return _with(step.message, "no decision is pending")
+        problem = (_not_exactly(pending, step.payload) if step.kind == "options"
+                   else _not_counted(pending, *step.payload))
+        return None if problem is None else _with(step.message, problem)
     if step.kind == "expect":
         for part in step.payload:
             if not program.test_expect(state, part.key, env):
@@ -144,6 +150,29 @@ def _shown(meta: Any, value: Any, kind: str = "") -> str:
         shared = meta.entity_labels.count(label) > 1
         return f"{label} ({meta.entity_ids[value]})" if shared else label
     return text_of(value)
+
+
+def _not_exactly(pending: dict, wanted: tuple[str, ...]) -> str | None:
+    """`expect options == [...]`: what is missing and what is offered besides, or None."""
+    missing = [o for o in wanted if o not in pending["ids"]]
+    besides = [o for o in pending["ids"] if o not in wanted]
+    if not missing and not besides:
+        return None
+    parts = ([f"not offered: {', '.join(missing)}"] if missing else []) + \
+        ([f"offered besides: {', '.join(besides[:SHOWN_OPTIONS])}"] if besides else [])
+    return f"the options are not exactly {', '.join(wanted)} ({'; '.join(parts)}); {_describe(pending)}"
+
+
+_COUNTED = {"==": int.__eq__, "!=": int.__ne__, "<": int.__lt__, "<=": int.__le__,
+            ">": int.__gt__, ">=": int.__ge__}
+
+
+def _not_counted(pending: dict, op: str, count: int) -> str | None:
+    """`expect count(options) OP n`: the count that breaks it, or None."""
+    offered = len(pending["ids"])
+    if _COUNTED[op](offered, count):
+        return None
+    return f"count(options) {op} {count}: {offered} offered; {_describe(pending)}"
 
 
 def _with(message: str | None, detail: str) -> str:

@@ -19,7 +19,7 @@ from rulespec.compiler.frontend.model import Model
 from rulespec.runtime.program import ExpectPart, TestCase, TestStep
 
 # Steps that drive or inspect the game; every other statement in a test runs as rules.
-DRIVING = (ast.DiceStep, ast.ChooseStep, ast.ExpectOffered, ast.Expect, ast.ParamStep,
+DRIVING = (ast.DiceStep, ast.ChooseStep, ast.ExpectOffered, ast.ExpectOptions, ast.Expect, ast.ParamStep,
            ast.VariantStep, ast.StartStep)
 
 
@@ -71,7 +71,7 @@ def _plan_case(plan: Plan, test: ast.TestDecl, key: str, location, model: Model)
     variants: list[str] = []
     params: list[tuple[str, object]] = []
     random_dice = False
-    checks = 0
+    checks = requirements = 0
     labels = player_labels(model)
 
     def flush() -> None:
@@ -82,6 +82,15 @@ def _plan_case(plan: Plan, test: ast.TestDecl, key: str, location, model: Model)
             run.clear()
 
     for step in test.steps:
+        if isinstance(step, ast.Resolve):
+            requirement = _requirement(model, step)
+            if requirement is not None:
+                flush()
+                check_key = f"{key}:requires{requirements}"
+                requirements += 1
+                plan.checks[check_key] = Check(requirement[0])
+                steps.append(TestStep("expect", (ExpectPart(check_key, requirement[1], False),),
+                                      None, location(step)))
         if not isinstance(step, DRIVING):
             run.append(step)
             continue
@@ -103,6 +112,10 @@ def _plan_case(plan: Plan, test: ast.TestDecl, key: str, location, model: Model)
             case ast.ExpectOffered():
                 kind = "not_offered" if step.negated else "offered"
                 steps.append(TestStep(kind, step.option_ids, step.message, where))
+            case ast.ExpectOptions() if step.option_ids is not None:
+                steps.append(TestStep("options", step.option_ids, step.message, where))
+            case ast.ExpectOptions():
+                steps.append(TestStep("option_count", (step.op, step.count), step.message, where))
             case ast.Expect():
                 parts = []
                 for part in conjuncts(step.test):
@@ -120,6 +133,22 @@ def _plan_case(plan: Plan, test: ast.TestDecl, key: str, location, model: Model)
     flush()
     return TestCase(test.name, location(test), tuple(steps), key, tuple(sorted(set(variants))),
                     tuple(params), random_dice)
+
+
+def _requirement(model: Model, step: ast.Resolve) -> tuple[ast.Expr, str] | None:
+    """A test's `resolve CARD for P` checks the card's requirement first, so a card whose
+    requirement is false fails the test there, naming the requirement and its line, rather than
+    doing nothing: (the check, its text), or None when the card has no requirement."""
+    text = model.sources.text_of if model.sources else (lambda span: "")
+    index = model.entity_index.get(step.card.name) if isinstance(step.card, ast.NameRef) else None
+    block = None if index is None else (model.action_of(index) if step.action else model.event_of(index))
+    if block is None or block.when is None:
+        return None
+    builtin = "action_allowed" if step.action else "event_allowed"
+    check = ast.CallExpr(step.span, builtin, (step.card, step.player))
+    what = "action" if step.action else "event"
+    return check, (f"the requirement of {step.card.name}'s {what} ({text(block.when.span)},"
+                   f" {block.when.span})")
 
 
 def _shows(compare: ast.Compare | None) -> tuple[bool, bool]:

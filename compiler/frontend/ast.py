@@ -693,6 +693,17 @@ class ExpectOffered(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
+class ExpectOptions(Stmt):
+    """expect options == ["a", "b"]: the pending decision offers exactly these, in any order;
+    expect count(options) OP n: it offers so many (`option_ids` None)."""
+
+    option_ids: tuple[str, ...] | None
+    op: str
+    count: int
+    message: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ParamStep(Stmt):
     """param NAME = VALUE: the test's game has this param value."""
 

@@ -771,6 +771,20 @@ class _Builder(Transformer):
         return ast.ExpectOffered(self._span(meta), tuple(_unquote(t) for t in ids), negated,
                                  _unquote(message) if message is not None else None)
 
+    def expect_options(self, meta, c):
+        op, *ids, message = c
+        if str(op) != "==":
+            raise SpecError([Diagnostic(f"options are compared with '==' (the exact options), not"
+                                        f" '{op}': count them with count(options) {op} N",
+                                        self._ident(op).span)])
+        return ast.ExpectOptions(self._span(meta), tuple(_unquote(t) for t in ids), "==", len(ids),
+                                 _unquote(message) if message is not None else None)
+
+    def expect_option_count(self, meta, c):
+        op, count, message = c
+        return ast.ExpectOptions(self._span(meta), None, str(op), int(count),
+                                 _unquote(message) if message is not None else None)
+
     def expect_step(self, meta, c):
         message = _unquote(c[1]) if c[1] is not None else None
         return ast.Expect(self._span(meta), c[0], message)

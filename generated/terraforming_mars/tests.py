@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 5184ddad14ce862a
-# Fingerprint: source 5b39de31d5acd1540cfc output c5bc191f9efc07ebd9f0
+# Fingerprint: source d62122d82ce686f25b38 output 17d20b86a78491a6eb4d
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/backends/testplan.py plans them."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -30,6 +30,7 @@ from rulespec.runtime.state import activate, ask, is_active, move_card, tick, to
 from rulespec.runtime.values import (
     bounded,
     deciding_of,
+    event_allowed,
     option_names,
     some_card,
     unknown_name,
@@ -160,6 +161,7 @@ from .tables import (
 )
 from .rules import (
     ACTION_CARDS,
+    EVENT_WHEN,
     action_allowed,
     d_any_greenery_spot,
     d_award_first,
@@ -402,6 +404,12 @@ def tb_02_tiles_6_0(state, frame):
     state.stamps[8] += 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:55
     move_card(state, E_cupola_city, 23)
+    state.frames.pop()
+    return
+
+
+def tb_02_tiles_6_1(state, frame):
+    "test tests/02_tiles.rules#6 part 1 (spec/terraforming_mars/tests/02_tiles.rules:56)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:56
     state.frames.pop()
     resolve_event(
@@ -410,8 +418,8 @@ def tb_02_tiles_6_0(state, frame):
     return
 
 
-def tb_02_tiles_6_1(state, frame):
-    "test tests/02_tiles.rules#6 part 1 (spec/terraforming_mars/tests/02_tiles.rules:59)"
+def tb_02_tiles_6_2(state, frame):
+    "test tests/02_tiles.rules#6 part 2 (spec/terraforming_mars/tests/02_tiles.rules:59)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:59
     state.frames.pop()
     state.frames.append(new_frame(14, [0]))
@@ -3905,14 +3913,14 @@ tx_02_tiles_0 = {
     "#5:expect0": lambda state, L: state.tracks[71] == 1,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:49
     "#5:expect1": lambda state, L: state.tracks[16] == 1,
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:56
+    "#6:requires0": lambda state, L: event_allowed(state, EVENT_WHEN, E_cupola_city, 0),
     # spec: spec/terraforming_mars/tests/02_tiles.rules:58
     "#6:expect0": lambda state, L: state.tracks[30] == 3,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:61
     "#6:expect1": lambda state, L: state.tracks[30] == 4,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:61
     "#6:expect2": lambda state, L: state.tracks[0] == 35,
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:69
-    "#7:expect0": lambda state, L: d_playable(state, 0, E_noctis_city),
 }
 ts_02_tiles_0 = {
     "#0:expect0": lambda state, L: (state.tracks[15], 2),
@@ -3932,6 +3940,8 @@ ts_02_tiles_0 = {
     "#6:expect2": lambda state, L: (state.tracks[0], 35),
 }
 tx_02_tiles_1 = {
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:69
+    "#7:expect0": lambda state, L: d_playable(state, 0, E_noctis_city),
     # spec: spec/terraforming_mars/tests/02_tiles.rules:71
     "#7:expect1": lambda state, L: state.counters[6][E_s31] == 1,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:71
@@ -5175,6 +5185,7 @@ TEST_STEPS = (
     tb_02_tiles_5_0,
     tb_02_tiles_6_0,
     tb_02_tiles_6_1,
+    tb_02_tiles_6_2,
     tb_02_tiles_7_0,
     tb_02_tiles_7_1,
     tb_02_tiles_8_0,
@@ -5410,6 +5421,7 @@ TEST_BLOCKS = {
     "tests/02_tiles.rules#5:run0": tb_02_tiles_5_0,
     "tests/02_tiles.rules#6:run0": tb_02_tiles_6_0,
     "tests/02_tiles.rules#6:run1": tb_02_tiles_6_1,
+    "tests/02_tiles.rules#6:run2": tb_02_tiles_6_2,
     "tests/02_tiles.rules#7:run0": tb_02_tiles_7_0,
     "tests/02_tiles.rules#7:run1": tb_02_tiles_7_1,
     "tests/02_tiles.rules#8:run0": tb_02_tiles_8_0,

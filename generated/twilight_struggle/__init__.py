@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 885f56edd2506669
-# Fingerprint: source 2cf3eca812e2f5409633 output 085835baf04f43c437c0
+# Tests hash: 97c33661d9768864
+# Fingerprint: source 12c7c8634ff2163c09ae output 5b969839545a6e3dd65d
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (rulespec.runtime.program.Program)."
 
 from rulespec.runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
@@ -42,7 +42,7 @@ from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
 SPEC_HASH = "5f9bdc8fc6bfe869"
-TESTS_HASH = "885f56edd2506669"
+TESTS_HASH = "97c33661d9768864"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

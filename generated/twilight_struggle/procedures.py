@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 885f56edd2506669
+# Tests hash: 97c33661d9768864
 # Fingerprint: source 898c827dcee4cdd39616 output cc78c7be314e90475818
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 

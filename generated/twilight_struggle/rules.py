@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 885f56edd2506669
+# Tests hash: 97c33661d9768864
 # Fingerprint: source 688f2ccf8b5cfaec1ef4 output 609c25c0183c7a14cd85
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 

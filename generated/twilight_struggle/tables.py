@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 885f56edd2506669
+# Tests hash: 97c33661d9768864
 # Fingerprint: source 0d3260660199f44d8f37 output 43010bbc42f428fc129d
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 

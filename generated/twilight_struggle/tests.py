@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 885f56edd2506669
-# Fingerprint: source d5cfed750a9c4e2d9fec output 129b855797673723dcc0
+# Tests hash: 97c33661d9768864
+# Fingerprint: source 705561822bc0b1187064 output 73262d8496f4166f8b54
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/backends/testplan.py plans them."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -1290,6 +1290,12 @@ def tb_events_early_14_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_early.rules:126
     state.counters[2][E_uk] = 5
     state.stamps[10] += 1
+    state.frames.pop()
+    return
+
+
+def tb_events_early_14_1(state, frame):
+    "test tests/events_early.rules#14 part 1 (spec/twilight_struggle/tests/events_early.rules:127)"
     # spec: spec/twilight_struggle/tests/events_early.rules:127
     state.frames.pop()
     resolve_event(
@@ -1306,6 +1312,12 @@ def tb_events_early_15_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_early.rules:136
     state.counters[2][E_italy] = 1
     state.stamps[10] += 1
+    state.frames.pop()
+    return
+
+
+def tb_events_early_15_1(state, frame):
+    "test tests/events_early.rules#15 part 1 (spec/twilight_struggle/tests/events_early.rules:137)"
     # spec: spec/twilight_struggle/tests/events_early.rules:137
     state.frames.pop()
     resolve_event(
@@ -1968,492 +1980,494 @@ def tb_events_early_48_0(state, frame):
     return
 
 
-def tb_events_early_49_0(state, frame):
-    "test tests/events_early.rules#49 part 0 (spec/twilight_struggle/tests/events_early.rules:462)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:462
-    state.frames.pop()
-    resolve_event(
-        state, E_nato, 1, "spec/twilight_struggle/tests/events_early.rules:462:5"
-    )
-    return
-
-
 def tb_events_early_50_0(state, frame):
-    "test tests/events_early.rules#50 part 0 (spec/twilight_struggle/tests/events_early.rules:467)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:467
+    "test tests/events_early.rules#50 part 0 (spec/twilight_struggle/tests/events_early.rules:468)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:468
     state.counters[2][E_west_germany] = 4
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:468
+    # spec: spec/twilight_struggle/tests/events_early.rules:469
     state.counters[2][E_italy] = 1
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:469
+    # spec: spec/twilight_struggle/tests/events_early.rules:470
     state.counters[2][E_japan] = 4
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:470
+    # spec: spec/twilight_struggle/tests/events_early.rules:471
     activate(state, 1, [], None)
     state.frames.pop()
     return
 
 
 def tb_events_early_50_1(state, frame):
-    "test tests/events_early.rules#50 part 1 (spec/twilight_struggle/tests/events_early.rules:472)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:472
+    "test tests/events_early.rules#50 part 1 (spec/twilight_struggle/tests/events_early.rules:473)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:473
     state.frames.pop()
     resolve_event(
-        state, E_nato, 1, "spec/twilight_struggle/tests/events_early.rules:472:5"
+        state, E_nato, 1, "spec/twilight_struggle/tests/events_early.rules:473:5"
     )
     return
 
 
 def tb_events_early_51_0(state, frame):
-    "test tests/events_early.rules#51 part 0 (spec/twilight_struggle/tests/events_early.rules:481)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:481
-    activate(state, 2, [], None)
+    "test tests/events_early.rules#51 part 0 (spec/twilight_struggle/tests/events_early.rules:482)"
     # spec: spec/twilight_struggle/tests/events_early.rules:482
+    activate(state, 2, [], None)
+    # spec: spec/twilight_struggle/tests/events_early.rules:483
     state.counters[2][E_turkey] = 2
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:483
+    state.frames.pop()
+    return
+
+
+def tb_events_early_51_1(state, frame):
+    "test tests/events_early.rules#51 part 1 (spec/twilight_struggle/tests/events_early.rules:484)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:484
     state.frames.pop()
     resolve_event(
-        state, E_nato, 1, "spec/twilight_struggle/tests/events_early.rules:483:5"
+        state, E_nato, 1, "spec/twilight_struggle/tests/events_early.rules:484:5"
     )
     return
 
 
 def tb_events_early_52_0(state, frame):
-    "test tests/events_early.rules#52 part 0 (spec/twilight_struggle/tests/events_early.rules:488)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:488
-    move_card(state, E_nato, 3)
+    "test tests/events_early.rules#52 part 0 (spec/twilight_struggle/tests/events_early.rules:489)"
     # spec: spec/twilight_struggle/tests/events_early.rules:489
+    move_card(state, E_nato, 3)
+    # spec: spec/twilight_struggle/tests/events_early.rules:490
     state.vars[1] = 1
     state.stamps[13] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:490
+    # spec: spec/twilight_struggle/tests/events_early.rules:491
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     state.stamps[11] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:491
+    # spec: spec/twilight_struggle/tests/events_early.rules:492
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_nato] + [UNBOUND] * 3))
     return
 
 
 def tb_events_early_53_0(state, frame):
-    "test tests/events_early.rules#53 part 0 (spec/twilight_struggle/tests/events_early.rules:500)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:500
+    "test tests/events_early.rules#53 part 0 (spec/twilight_struggle/tests/events_early.rules:501)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:501
     state.counters[1][E_romania] = 3
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:501
+    # spec: spec/twilight_struggle/tests/events_early.rules:502
     state.counters[2][E_romania] = 1
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:502
+    # spec: spec/twilight_struggle/tests/events_early.rules:503
     state.counters[1][E_hungary] = 2
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:503
+    # spec: spec/twilight_struggle/tests/events_early.rules:504
     state.counters[1][E_poland] = 3
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:504
+    # spec: spec/twilight_struggle/tests/events_early.rules:505
     state.counters[1][E_bulgaria] = 1
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:505
+    # spec: spec/twilight_struggle/tests/events_early.rules:506
     state.counters[2][E_bulgaria] = 1
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:506
+    # spec: spec/twilight_struggle/tests/events_early.rules:507
     state.frames.pop()
     resolve_event(
         state,
         E_independent_reds,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:506:5",
+        "spec/twilight_struggle/tests/events_early.rules:507:5",
     )
     return
 
 
 def tb_events_early_54_0(state, frame):
-    "test tests/events_early.rules#54 part 0 (spec/twilight_struggle/tests/events_early.rules:514)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:514
+    "test tests/events_early.rules#54 part 0 (spec/twilight_struggle/tests/events_early.rules:515)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:515
     state.frames.pop()
     resolve_event(
         state,
         E_independent_reds,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:514:5",
+        "spec/twilight_struggle/tests/events_early.rules:515:5",
     )
     return
 
 
 def tb_events_early_55_0(state, frame):
-    "test tests/events_early.rules#55 part 0 (spec/twilight_struggle/tests/events_early.rules:521)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:521
+    "test tests/events_early.rules#55 part 0 (spec/twilight_struggle/tests/events_early.rules:522)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:522
     state.counters[1][E_italy] = 2
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:522
+    # spec: spec/twilight_struggle/tests/events_early.rules:523
     state.frames.pop()
     resolve_event(
         state,
         E_marshall_plan,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:522:5",
+        "spec/twilight_struggle/tests/events_early.rules:523:5",
     )
     return
 
 
 def tb_events_early_56_0(state, frame):
-    "test tests/events_early.rules#56 part 0 (spec/twilight_struggle/tests/events_early.rules:534)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:534
+    "test tests/events_early.rules#56 part 0 (spec/twilight_struggle/tests/events_early.rules:535)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:535
     state.counters[2][E_pakistan] = 2
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:535
+    # spec: spec/twilight_struggle/tests/events_early.rules:536
     state.counters[2][E_iran] = 2
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:536
+    # spec: spec/twilight_struggle/tests/events_early.rules:537
     state.frames.pop()
     resolve_event(
         state,
         E_indo_pakistani_war,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:536:5",
+        "spec/twilight_struggle/tests/events_early.rules:537:5",
     )
     return
 
 
 def tb_events_early_57_0(state, frame):
-    "test tests/events_early.rules#57 part 0 (spec/twilight_struggle/tests/events_early.rules:544)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:544
+    "test tests/events_early.rules#57 part 0 (spec/twilight_struggle/tests/events_early.rules:545)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:545
     state.counters[1][E_india] = 2
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:545
+    # spec: spec/twilight_struggle/tests/events_early.rules:546
     state.counters[1][E_burma] = 2
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:546
+    # spec: spec/twilight_struggle/tests/events_early.rules:547
     state.frames.pop()
     resolve_event(
         state,
         E_indo_pakistani_war,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:546:5",
+        "spec/twilight_struggle/tests/events_early.rules:547:5",
     )
     return
 
 
 def tb_events_early_58_0(state, frame):
-    "test tests/events_early.rules#58 part 0 (spec/twilight_struggle/tests/events_early.rules:555)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:555
+    "test tests/events_early.rules#58 part 0 (spec/twilight_struggle/tests/events_early.rules:556)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:556
     state.frames.pop()
     resolve_event(
-        state, E_containment, 1, "spec/twilight_struggle/tests/events_early.rules:555:5"
+        state, E_containment, 1, "spec/twilight_struggle/tests/events_early.rules:556:5"
     )
     return
 
 
 def tb_events_early_58_1(state, frame):
-    "test tests/events_early.rules#58 part 1 (spec/twilight_struggle/tests/events_early.rules:561)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:561
+    "test tests/events_early.rules#58 part 1 (spec/twilight_struggle/tests/events_early.rules:562)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:562
     expire(state, "end_of_turn")
     state.frames.pop()
     return
 
 
 def tb_events_early_59_0(state, frame):
-    "test tests/events_early.rules#59 part 0 (spec/twilight_struggle/tests/events_early.rules:566)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:566
+    "test tests/events_early.rules#59 part 0 (spec/twilight_struggle/tests/events_early.rules:567)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:567
     state.frames.pop()
     resolve_event(
         state,
         E_red_scare_purge,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:566:5",
+        "spec/twilight_struggle/tests/events_early.rules:567:5",
     )
     return
 
 
 def tb_events_early_59_1(state, frame):
-    "test tests/events_early.rules#59 part 1 (spec/twilight_struggle/tests/events_early.rules:569)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:569
+    "test tests/events_early.rules#59 part 1 (spec/twilight_struggle/tests/events_early.rules:570)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:570
     state.frames.pop()
     resolve_event(
         state,
         E_red_scare_purge,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:569:5",
+        "spec/twilight_struggle/tests/events_early.rules:570:5",
     )
     return
 
 
 def tb_events_early_59_2(state, frame):
-    "test tests/events_early.rules#59 part 2 (spec/twilight_struggle/tests/events_early.rules:571)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:571
+    "test tests/events_early.rules#59 part 2 (spec/twilight_struggle/tests/events_early.rules:572)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:572
     expire(state, "end_of_turn")
     state.frames.pop()
     return
 
 
 def tb_events_early_60_0(state, frame):
-    "test tests/events_early.rules#60 part 0 (spec/twilight_struggle/tests/events_early.rules:576)"
+    "test tests/events_early.rules#60 part 0 (spec/twilight_struggle/tests/events_early.rules:577)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_early.rules:576
+            # spec: spec/twilight_struggle/tests/events_early.rules:577
             frame[1] = 1
             if resolve_event(
                 state,
                 E_red_scare_purge,
                 0,
-                "spec/twilight_struggle/tests/events_early.rules:576:5",
+                "spec/twilight_struggle/tests/events_early.rules:577:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_early.rules:577
+            # spec: spec/twilight_struggle/tests/events_early.rules:578
             state.frames.pop()
             resolve_event(
                 state,
                 E_containment,
                 1,
-                "spec/twilight_struggle/tests/events_early.rules:577:5",
+                "spec/twilight_struggle/tests/events_early.rules:578:5",
             )
             return
 
 
 def tb_events_early_60_1(state, frame):
-    "test tests/events_early.rules#60 part 1 (spec/twilight_struggle/tests/events_early.rules:580)"
+    "test tests/events_early.rules#60 part 1 (spec/twilight_struggle/tests/events_early.rules:581)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_early.rules:580
-            expire(state, "end_of_turn")
             # spec: spec/twilight_struggle/tests/events_early.rules:581
+            expire(state, "end_of_turn")
+            # spec: spec/twilight_struggle/tests/events_early.rules:582
             frame[1] = 1
             if resolve_event(
                 state,
                 E_containment,
                 1,
-                "spec/twilight_struggle/tests/events_early.rules:581:5",
+                "spec/twilight_struggle/tests/events_early.rules:582:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_early.rules:582
+            # spec: spec/twilight_struggle/tests/events_early.rules:583
             state.frames.pop()
             resolve_event(
                 state,
                 E_red_scare_purge,
                 0,
-                "spec/twilight_struggle/tests/events_early.rules:582:5",
+                "spec/twilight_struggle/tests/events_early.rules:583:5",
             )
             return
 
 
 def tb_events_early_61_0(state, frame):
-    "test tests/events_early.rules#61 part 0 (spec/twilight_struggle/tests/events_early.rules:590)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:590
-    move_card(state, E_fidel, 2)
+    "test tests/events_early.rules#61 part 0 (spec/twilight_struggle/tests/events_early.rules:591)"
     # spec: spec/twilight_struggle/tests/events_early.rules:591
+    move_card(state, E_fidel, 2)
+    # spec: spec/twilight_struggle/tests/events_early.rules:592
     state.frames.pop()
     resolve_event(
-        state, E_cia_created, 1, "spec/twilight_struggle/tests/events_early.rules:591:5"
+        state, E_cia_created, 1, "spec/twilight_struggle/tests/events_early.rules:592:5"
     )
     return
 
 
 def tb_events_early_62_0(state, frame):
-    "test tests/events_early.rules#62 part 0 (spec/twilight_struggle/tests/events_early.rules:597)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:597
+    "test tests/events_early.rules#62 part 0 (spec/twilight_struggle/tests/events_early.rules:598)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:598
     state.counters[1][E_mexico] = 1
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:598
+    # spec: spec/twilight_struggle/tests/events_early.rules:599
     state.frames.pop()
     resolve_event(
-        state, E_cia_created, 1, "spec/twilight_struggle/tests/events_early.rules:598:5"
+        state, E_cia_created, 1, "spec/twilight_struggle/tests/events_early.rules:599:5"
     )
     return
 
 
 def tb_events_early_63_0(state, frame):
-    "test tests/events_early.rules#63 part 0 (spec/twilight_struggle/tests/events_early.rules:606)"
+    "test tests/events_early.rules#63 part 0 (spec/twilight_struggle/tests/events_early.rules:607)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_early.rules:606
+            # spec: spec/twilight_struggle/tests/events_early.rules:607
             frame[1] = 1
             if resolve_event(
                 state,
                 E_containment,
                 1,
-                "spec/twilight_struggle/tests/events_early.rules:606:5",
+                "spec/twilight_struggle/tests/events_early.rules:607:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_early.rules:607
+            # spec: spec/twilight_struggle/tests/events_early.rules:608
             state.frames.pop()
             resolve_event(
                 state,
                 E_cia_created,
                 1,
-                "spec/twilight_struggle/tests/events_early.rules:607:5",
+                "spec/twilight_struggle/tests/events_early.rules:608:5",
             )
             return
 
 
 def tb_events_early_64_0(state, frame):
-    "test tests/events_early.rules#64 part 0 (spec/twilight_struggle/tests/events_early.rules:613)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:613
-    move_card(state, E_fidel, 2)
+    "test tests/events_early.rules#64 part 0 (spec/twilight_struggle/tests/events_early.rules:614)"
     # spec: spec/twilight_struggle/tests/events_early.rules:614
+    move_card(state, E_fidel, 2)
+    # spec: spec/twilight_struggle/tests/events_early.rules:615
     state.frames.pop()
     resolve_event(
-        state, E_cia_created, 1, "spec/twilight_struggle/tests/events_early.rules:614:5"
+        state, E_cia_created, 1, "spec/twilight_struggle/tests/events_early.rules:615:5"
     )
     return
 
 
 def tb_events_early_65_0(state, frame):
-    "test tests/events_early.rules#65 part 0 (spec/twilight_struggle/tests/events_early.rules:624)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:624
+    "test tests/events_early.rules#65 part 0 (spec/twilight_struggle/tests/events_early.rules:625)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:625
     state.counters[1][E_japan] = 2
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:625
+    # spec: spec/twilight_struggle/tests/events_early.rules:626
     state.counters[2][E_japan] = 1
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:626
+    # spec: spec/twilight_struggle/tests/events_early.rules:627
     state.frames.pop()
     resolve_event(
         state,
         E_us_japan_mutual_defense_pact,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:626:5",
+        "spec/twilight_struggle/tests/events_early.rules:627:5",
     )
     return
 
 
 def tb_events_early_66_0(state, frame):
-    "test tests/events_early.rules#66 part 0 (spec/twilight_struggle/tests/events_early.rules:635)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:635
+    "test tests/events_early.rules#66 part 0 (spec/twilight_struggle/tests/events_early.rules:636)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:636
     state.counters[2][E_france] = 3
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:636
+    # spec: spec/twilight_struggle/tests/events_early.rules:637
     state.counters[2][E_uk] = 5
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:637
+    # spec: spec/twilight_struggle/tests/events_early.rules:638
     state.counters[2][E_israel] = 1
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:638
+    # spec: spec/twilight_struggle/tests/events_early.rules:639
     state.counters[2][E_italy] = 2
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:639
+    # spec: spec/twilight_struggle/tests/events_early.rules:640
     state.frames.pop()
     resolve_event(
-        state, E_suez_crisis, 0, "spec/twilight_struggle/tests/events_early.rules:639:5"
+        state, E_suez_crisis, 0, "spec/twilight_struggle/tests/events_early.rules:640:5"
     )
     return
 
 
 def tb_events_early_67_0(state, frame):
-    "test tests/events_early.rules#67 part 0 (spec/twilight_struggle/tests/events_early.rules:652)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:652
+    "test tests/events_early.rules#67 part 0 (spec/twilight_struggle/tests/events_early.rules:653)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:653
     state.counters[1][E_east_germany] = 3
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:653
+    # spec: spec/twilight_struggle/tests/events_early.rules:654
     state.counters[1][E_poland] = 2
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:654
+    # spec: spec/twilight_struggle/tests/events_early.rules:655
     state.counters[1][E_hungary] = 1
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:655
+    # spec: spec/twilight_struggle/tests/events_early.rules:656
     state.counters[1][E_bulgaria] = 1
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:656
+    # spec: spec/twilight_struggle/tests/events_early.rules:657
     state.frames.pop()
     resolve_event(
         state,
         E_east_european_unrest,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:656:5",
+        "spec/twilight_struggle/tests/events_early.rules:657:5",
     )
     return
 
 
 def tb_events_early_68_0(state, frame):
-    "test tests/events_early.rules#68 part 0 (spec/twilight_struggle/tests/events_early.rules:666)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:666
+    "test tests/events_early.rules#68 part 0 (spec/twilight_struggle/tests/events_early.rules:667)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:667
     state.tracks[2] = 8
     state.stamps[4] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:667
+    # spec: spec/twilight_struggle/tests/events_early.rules:668
     state.counters[1][E_east_germany] = 3
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:668
+    # spec: spec/twilight_struggle/tests/events_early.rules:669
     state.counters[1][E_poland] = 2
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:669
+    # spec: spec/twilight_struggle/tests/events_early.rules:670
     state.counters[1][E_hungary] = 1
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:670
+    # spec: spec/twilight_struggle/tests/events_early.rules:671
     state.frames.pop()
     resolve_event(
         state,
         E_east_european_unrest,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:670:5",
+        "spec/twilight_struggle/tests/events_early.rules:671:5",
     )
     return
 
 
 def tb_events_early_69_0(state, frame):
-    "test tests/events_early.rules#69 part 0 (spec/twilight_struggle/tests/events_early.rules:679)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:679
+    "test tests/events_early.rules#69 part 0 (spec/twilight_struggle/tests/events_early.rules:680)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:680
     state.frames.pop()
     resolve_event(
         state,
         E_decolonization,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:679:5",
+        "spec/twilight_struggle/tests/events_early.rules:680:5",
     )
     return
 
 
 def tb_events_early_70_0(state, frame):
-    "test tests/events_early.rules#70 part 0 (spec/twilight_struggle/tests/events_early.rules:692)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:692
+    "test tests/events_early.rules#70 part 0 (spec/twilight_struggle/tests/events_early.rules:693)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:693
     state.counters[2][E_cuba] = 1
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:693
-    move_card(state, E_fidel, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:694
-    move_card(state, E_nato, 3)
+    move_card(state, E_fidel, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:695
+    move_card(state, E_nato, 3)
+    # spec: spec/twilight_struggle/tests/events_early.rules:696
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     state.stamps[11] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:696
+    state.frames.pop()
+    return
+
+
+def tb_events_early_70_1(state, frame):
+    "test tests/events_early.rules#70 part 1 (spec/twilight_struggle/tests/events_early.rules:697)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:697
     state.frames.pop()
     resolve_event(
         state,
         E_un_intervention,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:696:5",
+        "spec/twilight_struggle/tests/events_early.rules:697:5",
     )
     return
 
 
 def tb_events_early_71_0(state, frame):
-    "test tests/events_early.rules#71 part 0 (spec/twilight_struggle/tests/events_early.rules:706)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:706
+    "test tests/events_early.rules#71 part 0 (spec/twilight_struggle/tests/events_early.rules:707)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:707
     move_card(state, E_nato, 3)
     state.frames.pop()
     return
 
 
 def tb_events_early_71_1(state, frame):
-    "test tests/events_early.rules#71 part 1 (spec/twilight_struggle/tests/events_early.rules:708)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:708
+    "test tests/events_early.rules#71 part 1 (spec/twilight_struggle/tests/events_early.rules:709)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:709
     move_card(state, E_blockade, 3)
     state.frames.pop()
     return
 
 
 def tb_events_early_71_2(state, frame):
-    "test tests/events_early.rules#71 part 2 (spec/twilight_struggle/tests/events_early.rules:710)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:710
+    "test tests/events_early.rules#71 part 2 (spec/twilight_struggle/tests/events_early.rules:711)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:711
     state.vars[3] = True
     state.stamps[15] += 1
     state.frames.pop()
@@ -2461,226 +2475,226 @@ def tb_events_early_71_2(state, frame):
 
 
 def tb_events_early_72_0(state, frame):
-    "test tests/events_early.rules#72 part 0 (spec/twilight_struggle/tests/events_early.rules:717)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:717
-    move_card(state, E_un_intervention, 2)
+    "test tests/events_early.rules#72 part 0 (spec/twilight_struggle/tests/events_early.rules:718)"
     # spec: spec/twilight_struggle/tests/events_early.rules:718
-    move_card(state, E_duck_and_cover, 2)
+    move_card(state, E_un_intervention, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:719
+    move_card(state, E_duck_and_cover, 2)
+    # spec: spec/twilight_struggle/tests/events_early.rules:720
     state.counters[1][E_poland] = 1
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:720
+    # spec: spec/twilight_struggle/tests/events_early.rules:721
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     state.stamps[11] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:721
+    # spec: spec/twilight_struggle/tests/events_early.rules:722
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_un_intervention] + [UNBOUND] * 3))
     return
 
 
 def tb_events_early_73_0(state, frame):
-    "test tests/events_early.rules#73 part 0 (spec/twilight_struggle/tests/events_early.rules:732)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:732
+    "test tests/events_early.rules#73 part 0 (spec/twilight_struggle/tests/events_early.rules:733)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:733
     state.counters[1][E_poland] = 3
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:733
+    # spec: spec/twilight_struggle/tests/events_early.rules:734
     state.counters[1][E_east_germany] = 3
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:734
+    # spec: spec/twilight_struggle/tests/events_early.rules:735
     state.counters[2][E_italy] = 2
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:735
+    # spec: spec/twilight_struggle/tests/events_early.rules:736
     state.frames.pop()
     resolve_event(
         state,
         E_de_stalinization,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:735:5",
+        "spec/twilight_struggle/tests/events_early.rules:736:5",
     )
     return
 
 
 def tb_events_early_74_0(state, frame):
-    "test tests/events_early.rules#74 part 0 (spec/twilight_struggle/tests/events_early.rules:751)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:751
+    "test tests/events_early.rules#74 part 0 (spec/twilight_struggle/tests/events_early.rules:752)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:752
     state.counters[1][E_poland] = 3
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:752
+    # spec: spec/twilight_struggle/tests/events_early.rules:753
     state.frames.pop()
     resolve_event(
         state,
         E_de_stalinization,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:752:5",
+        "spec/twilight_struggle/tests/events_early.rules:753:5",
     )
     return
 
 
 def tb_events_early_75_0(state, frame):
-    "test tests/events_early.rules#75 part 0 (spec/twilight_struggle/tests/events_early.rules:760)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:760
+    "test tests/events_early.rules#75 part 0 (spec/twilight_struggle/tests/events_early.rules:761)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:761
     state.tracks[0] = 4
     state.stamps[2] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:761
+    # spec: spec/twilight_struggle/tests/events_early.rules:762
     state.frames.pop()
     resolve_event(
         state,
         E_nuclear_test_ban,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:761:5",
+        "spec/twilight_struggle/tests/events_early.rules:762:5",
     )
     return
 
 
 def tb_events_early_76_0(state, frame):
-    "test tests/events_early.rules#76 part 0 (spec/twilight_struggle/tests/events_early.rules:766)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:766
+    "test tests/events_early.rules#76 part 0 (spec/twilight_struggle/tests/events_early.rules:767)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:767
     state.tracks[0] = 2
     state.stamps[2] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:767
+    # spec: spec/twilight_struggle/tests/events_early.rules:768
     state.frames.pop()
     resolve_event(
         state,
         E_nuclear_test_ban,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:767:5",
+        "spec/twilight_struggle/tests/events_early.rules:768:5",
     )
     return
 
 
 def tb_events_early_77_0(state, frame):
-    "test tests/events_early.rules#77 part 0 (spec/twilight_struggle/tests/events_early.rules:774)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:774
+    "test tests/events_early.rules#77 part 0 (spec/twilight_struggle/tests/events_early.rules:775)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:775
     state.counters[2][E_taiwan] = 3
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:775
+    # spec: spec/twilight_struggle/tests/events_early.rules:776
     state.frames.pop()
     resolve_event(
         state,
         E_formosan_resolution,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:775:5",
+        "spec/twilight_struggle/tests/events_early.rules:776:5",
     )
     return
 
 
 def tb_events_early_77_1(state, frame):
-    "test tests/events_early.rules#77 part 1 (spec/twilight_struggle/tests/events_early.rules:777)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:777
+    "test tests/events_early.rules#77 part 1 (spec/twilight_struggle/tests/events_early.rules:778)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:778
     state.frames.pop()
     resolve_event(
         state,
         E_asia_scoring,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:777:5",
+        "spec/twilight_struggle/tests/events_early.rules:778:5",
     )
     return
 
 
 def tb_events_early_78_0(state, frame):
-    "test tests/events_early.rules#78 part 0 (spec/twilight_struggle/tests/events_early.rules:782)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:782
+    "test tests/events_early.rules#78 part 0 (spec/twilight_struggle/tests/events_early.rules:783)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:783
     state.counters[1][E_taiwan] = 3
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:783
+    # spec: spec/twilight_struggle/tests/events_early.rules:784
     state.frames.pop()
     resolve_event(
         state,
         E_formosan_resolution,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:783:5",
+        "spec/twilight_struggle/tests/events_early.rules:784:5",
     )
     return
 
 
 def tb_events_early_79_0(state, frame):
-    "test tests/events_early.rules#79 part 0 (spec/twilight_struggle/tests/events_early.rules:788)"
+    "test tests/events_early.rules#79 part 0 (spec/twilight_struggle/tests/events_early.rules:789)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_early.rules:788
+            # spec: spec/twilight_struggle/tests/events_early.rules:789
             frame[1] = 1
             if resolve_event(
                 state,
                 E_formosan_resolution,
                 1,
-                "spec/twilight_struggle/tests/events_early.rules:788:5",
+                "spec/twilight_struggle/tests/events_early.rules:789:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_early.rules:789
+            # spec: spec/twilight_struggle/tests/events_early.rules:790
             state.counters[2][E_taiwan] = 3
             state.stamps[10] += 1
-            # spec: spec/twilight_struggle/tests/events_early.rules:790
+            # spec: spec/twilight_struggle/tests/events_early.rules:791
             emit_card_played(state, 0, E_china_card)
             state.frames.pop()
             return
 
 
 def tb_events_early_79_1(state, frame):
-    "test tests/events_early.rules#79 part 1 (spec/twilight_struggle/tests/events_early.rules:792)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:792
+    "test tests/events_early.rules#79 part 1 (spec/twilight_struggle/tests/events_early.rules:793)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:793
     emit_card_played(state, 1, E_china_card)
     state.frames.pop()
     return
 
 
 def tb_events_early_80_0(state, frame):
-    "test tests/events_early.rules#80 part 0 (spec/twilight_struggle/tests/events_early.rules:797)"
+    "test tests/events_early.rules#80 part 0 (spec/twilight_struggle/tests/events_early.rules:798)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_early.rules:797
+            # spec: spec/twilight_struggle/tests/events_early.rules:798
             frame[1] = 1
             if resolve_event(
                 state,
                 E_formosan_resolution,
                 1,
-                "spec/twilight_struggle/tests/events_early.rules:797:5",
+                "spec/twilight_struggle/tests/events_early.rules:798:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_early.rules:798
-            p_pass_china_card(state, 1, True)
             # spec: spec/twilight_struggle/tests/events_early.rules:799
+            p_pass_china_card(state, 1, True)
+            # spec: spec/twilight_struggle/tests/events_early.rules:800
             state.vars[1] = 1
             state.stamps[13] += 1
-            # spec: spec/twilight_struggle/tests/events_early.rules:800
+            # spec: spec/twilight_struggle/tests/events_early.rules:801
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
             state.stamps[11] += 1
-            # spec: spec/twilight_struggle/tests/events_early.rules:801
+            # spec: spec/twilight_struggle/tests/events_early.rules:802
             state.frames.pop()
             state.frames.append(new_frame(1, [1, E_china_card] + [UNBOUND] * 3))
             return
 
 
 def tb_events_early_81_0(state, frame):
-    "test tests/events_early.rules#81 part 0 (spec/twilight_struggle/tests/events_early.rules:810)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:810
+    "test tests/events_early.rules#81 part 0 (spec/twilight_struggle/tests/events_early.rules:811)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:811
     state.tracks[0] = 2
     state.stamps[2] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:811
-    move_card(state, E_duck_and_cover, 7)
     # spec: spec/twilight_struggle/tests/events_early.rules:812
+    move_card(state, E_duck_and_cover, 7)
+    # spec: spec/twilight_struggle/tests/events_early.rules:813
     state.frames.pop()
     state.frames.append(new_frame(30, [1] + [UNBOUND] * 4))
     return
 
 
 def tb_events_early_82_0(state, frame):
-    "test tests/events_early.rules#82 part 0 (spec/twilight_struggle/tests/events_early.rules:817)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:817
+    "test tests/events_early.rules#82 part 0 (spec/twilight_struggle/tests/events_early.rules:818)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:818
     state.counters[2][E_west_germany] = 3
     state.stamps[10] += 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:818
-    move_card(state, E_nato, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:819
-    move_card(state, E_blockade, 7)
+    move_card(state, E_nato, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:820
+    move_card(state, E_blockade, 7)
+    # spec: spec/twilight_struggle/tests/events_early.rules:821
     state.frames.pop()
     state.frames.append(new_frame(30, [1] + [UNBOUND] * 4))
     return
@@ -2876,6 +2890,12 @@ def tb_events_late_11_0(state, frame):
     state.stamps[10] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:117
     move_card(state, E_iranian_hostage_crisis, 9)
+    state.frames.pop()
+    return
+
+
+def tb_events_late_11_1(state, frame):
+    "test tests/events_late.rules#11 part 1 (spec/twilight_struggle/tests/events_late.rules:118)"
     # spec: spec/twilight_struggle/tests/events_late.rules:118
     state.frames.pop()
     resolve_event(
@@ -2891,6 +2911,12 @@ def tb_events_late_12_0(state, frame):
     state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:125
     move_card(state, E_solidarity, 9)
+    state.frames.pop()
+    return
+
+
+def tb_events_late_12_1(state, frame):
+    "test tests/events_late.rules#12 part 1 (spec/twilight_struggle/tests/events_late.rules:126)"
     # spec: spec/twilight_struggle/tests/events_late.rules:126
     state.frames.pop()
     resolve_event(
@@ -2906,6 +2932,12 @@ def tb_events_late_13_0(state, frame):
     state.stamps[7] += 1
     # spec: spec/twilight_struggle/tests/events_late.rules:134
     move_card(state, E_asia_scoring, 9)
+    state.frames.pop()
+    return
+
+
+def tb_events_late_13_1(state, frame):
+    "test tests/events_late.rules#13 part 1 (spec/twilight_struggle/tests/events_late.rules:135)"
     # spec: spec/twilight_struggle/tests/events_late.rules:135
     state.frames.pop()
     resolve_event(
@@ -3544,6 +3576,12 @@ def tb_events_late_45_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:489
     state.counters[1][E_poland] = 3
     state.stamps[10] += 1
+    state.frames.pop()
+    return
+
+
+def tb_events_late_45_1(state, frame):
+    "test tests/events_late.rules#45 part 1 (spec/twilight_struggle/tests/events_late.rules:490)"
     # spec: spec/twilight_struggle/tests/events_late.rules:490
     state.frames.pop()
     resolve_event(
@@ -3560,6 +3598,12 @@ def tb_events_late_46_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:497
     state.tracks[1] = 3
     state.stamps[3] += 1
+    state.frames.pop()
+    return
+
+
+def tb_events_late_46_1(state, frame):
+    "test tests/events_late.rules#46 part 1 (spec/twilight_struggle/tests/events_late.rules:498)"
     # spec: spec/twilight_struggle/tests/events_late.rules:498
     state.frames.pop()
     resolve_event(
@@ -3576,6 +3620,12 @@ def tb_events_late_47_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:505
     state.tracks[1] = -6
     state.stamps[3] += 1
+    state.frames.pop()
+    return
+
+
+def tb_events_late_47_1(state, frame):
+    "test tests/events_late.rules#47 part 1 (spec/twilight_struggle/tests/events_late.rules:506)"
     # spec: spec/twilight_struggle/tests/events_late.rules:506
     state.frames.pop()
     resolve_event(
@@ -3787,6 +3837,12 @@ def tb_events_late_60_0(state, frame):
     move_card(state, E_southeast_asia_scoring, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:637
     move_card(state, E_nato, 3)
+    state.frames.pop()
+    return
+
+
+def tb_events_late_60_1(state, frame):
+    "test tests/events_late.rules#60 part 1 (spec/twilight_struggle/tests/events_late.rules:638)"
     # spec: spec/twilight_struggle/tests/events_late.rules:638
     state.frames.pop()
     resolve_event(
@@ -3802,6 +3858,12 @@ def tb_events_late_61_0(state, frame):
     "test tests/events_late.rules#61 part 0 (spec/twilight_struggle/tests/events_late.rules:647)"
     # spec: spec/twilight_struggle/tests/events_late.rules:647
     move_card(state, E_nato, 3)
+    state.frames.pop()
+    return
+
+
+def tb_events_late_61_1(state, frame):
+    "test tests/events_late.rules#61 part 1 (spec/twilight_struggle/tests/events_late.rules:648)"
     # spec: spec/twilight_struggle/tests/events_late.rules:648
     state.frames.pop()
     resolve_event(
@@ -5318,6 +5380,12 @@ def tb_events_mid_41_0(state, frame):
     move_card(state, E_duck_and_cover, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:460
     move_card(state, E_cia_created, 3)
+    state.frames.pop()
+    return
+
+
+def tb_events_mid_41_1(state, frame):
+    "test tests/events_mid.rules#41 part 1 (spec/twilight_struggle/tests/events_mid.rules:461)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:461
     state.frames.pop()
     resolve_event(
@@ -5332,6 +5400,12 @@ def tb_events_mid_42_0(state, frame):
     move_card(state, E_allende, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:473
     move_card(state, E_cia_created, 3)
+    state.frames.pop()
+    return
+
+
+def tb_events_mid_42_1(state, frame):
+    "test tests/events_mid.rules#42 part 1 (spec/twilight_struggle/tests/events_mid.rules:474)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:474
     state.frames.pop()
     resolve_event(
@@ -5347,6 +5421,12 @@ def tb_events_mid_43_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:482
     state.counters[1][E_north_korea] = 3
     state.stamps[10] += 1
+    state.frames.pop()
+    return
+
+
+def tb_events_mid_43_1(state, frame):
+    "test tests/events_mid.rules#43 part 1 (spec/twilight_struggle/tests/events_mid.rules:483)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:483
     state.frames.pop()
     resolve_event(
@@ -5359,6 +5439,12 @@ def tb_events_mid_44_0(state, frame):
     "test tests/events_mid.rules#44 part 0 (spec/twilight_struggle/tests/events_mid.rules:489)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:489
     move_card(state, E_fidel, 2)
+    state.frames.pop()
+    return
+
+
+def tb_events_mid_44_1(state, frame):
+    "test tests/events_mid.rules#44 part 1 (spec/twilight_struggle/tests/events_mid.rules:490)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:490
     state.frames.pop()
     resolve_event(
@@ -5367,16 +5453,16 @@ def tb_events_mid_44_0(state, frame):
     return
 
 
-def tb_events_mid_44_1(state, frame):
-    "test tests/events_mid.rules#44 part 1 (spec/twilight_struggle/tests/events_mid.rules:493)"
+def tb_events_mid_44_2(state, frame):
+    "test tests/events_mid.rules#44 part 2 (spec/twilight_struggle/tests/events_mid.rules:493)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:493
     move_card(state, E_allende, 2)
     state.frames.pop()
     return
 
 
-def tb_events_mid_44_2(state, frame):
-    "test tests/events_mid.rules#44 part 2 (spec/twilight_struggle/tests/events_mid.rules:496)"
+def tb_events_mid_44_3(state, frame):
+    "test tests/events_mid.rules#44 part 3 (spec/twilight_struggle/tests/events_mid.rules:496)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:496
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
@@ -5387,8 +5473,8 @@ def tb_events_mid_44_2(state, frame):
     return
 
 
-def tb_events_mid_44_3(state, frame):
-    "test tests/events_mid.rules#44 part 3 (spec/twilight_struggle/tests/events_mid.rules:502)"
+def tb_events_mid_44_4(state, frame):
+    "test tests/events_mid.rules#44 part 4 (spec/twilight_struggle/tests/events_mid.rules:502)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:502
     expire(state, "end_of_action_round")
     state.frames.pop()
@@ -5401,6 +5487,12 @@ def tb_events_mid_45_0(state, frame):
     move_card(state, E_allende, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:508
     move_card(state, E_asia_scoring, 3)
+    state.frames.pop()
+    return
+
+
+def tb_events_mid_45_1(state, frame):
+    "test tests/events_mid.rules#45 part 1 (spec/twilight_struggle/tests/events_mid.rules:509)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:509
     state.frames.pop()
     resolve_event(
@@ -5409,8 +5501,8 @@ def tb_events_mid_45_0(state, frame):
     return
 
 
-def tb_events_mid_45_1(state, frame):
-    "test tests/events_mid.rules#45 part 1 (spec/twilight_struggle/tests/events_mid.rules:512)"
+def tb_events_mid_45_2(state, frame):
+    "test tests/events_mid.rules#45 part 2 (spec/twilight_struggle/tests/events_mid.rules:512)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:512
     move_card(state, E_duck_and_cover, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:513
@@ -5420,8 +5512,8 @@ def tb_events_mid_45_1(state, frame):
     return
 
 
-def tb_events_mid_45_2(state, frame):
-    "test tests/events_mid.rules#45 part 2 (spec/twilight_struggle/tests/events_mid.rules:516)"
+def tb_events_mid_45_3(state, frame):
+    "test tests/events_mid.rules#45 part 3 (spec/twilight_struggle/tests/events_mid.rules:516)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:516
     state.frames.pop()
     state.frames.append(new_frame(32, [1]))
@@ -5434,6 +5526,12 @@ def tb_events_mid_46_0(state, frame):
     move_card(state, E_allende, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:525
     move_card(state, E_asia_scoring, 3)
+    state.frames.pop()
+    return
+
+
+def tb_events_mid_46_1(state, frame):
+    "test tests/events_mid.rules#46 part 1 (spec/twilight_struggle/tests/events_mid.rules:526)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:526
     state.frames.pop()
     resolve_event(
@@ -5442,8 +5540,8 @@ def tb_events_mid_46_0(state, frame):
     return
 
 
-def tb_events_mid_46_1(state, frame):
-    "test tests/events_mid.rules#46 part 1 (spec/twilight_struggle/tests/events_mid.rules:528)"
+def tb_events_mid_46_2(state, frame):
+    "test tests/events_mid.rules#46 part 2 (spec/twilight_struggle/tests/events_mid.rules:528)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:528
     state.tracks[3] = 6
     state.stamps[5] += 1
@@ -5453,8 +5551,8 @@ def tb_events_mid_46_1(state, frame):
     return
 
 
-def tb_events_mid_46_2(state, frame):
-    "test tests/events_mid.rules#46 part 2 (spec/twilight_struggle/tests/events_mid.rules:536)"
+def tb_events_mid_46_3(state, frame):
+    "test tests/events_mid.rules#46 part 3 (spec/twilight_struggle/tests/events_mid.rules:536)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:536
     state.tracks[2] = 2
     state.stamps[4] += 1
@@ -5467,8 +5565,8 @@ def tb_events_mid_46_2(state, frame):
     return
 
 
-def tb_events_mid_46_3(state, frame):
-    "test tests/events_mid.rules#46 part 3 (spec/twilight_struggle/tests/events_mid.rules:540)"
+def tb_events_mid_46_4(state, frame):
+    "test tests/events_mid.rules#46 part 4 (spec/twilight_struggle/tests/events_mid.rules:540)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:540
     state.tracks[3] = 1
     state.stamps[5] += 1
@@ -5482,6 +5580,12 @@ def tb_events_mid_47_0(state, frame):
     "test tests/events_mid.rules#47 part 0 (spec/twilight_struggle/tests/events_mid.rules:549)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:549
     move_card(state, E_allende, 3)
+    state.frames.pop()
+    return
+
+
+def tb_events_mid_47_1(state, frame):
+    "test tests/events_mid.rules#47 part 1 (spec/twilight_struggle/tests/events_mid.rules:550)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:550
     state.frames.pop()
     resolve_event(
@@ -5490,8 +5594,8 @@ def tb_events_mid_47_0(state, frame):
     return
 
 
-def tb_events_mid_47_1(state, frame):
-    "test tests/events_mid.rules#47 part 1 (spec/twilight_struggle/tests/events_mid.rules:552)"
+def tb_events_mid_47_2(state, frame):
+    "test tests/events_mid.rules#47 part 2 (spec/twilight_struggle/tests/events_mid.rules:552)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:552
     activate(state, 19, [1], None)
     # spec: spec/twilight_struggle/tests/events_mid.rules:553
@@ -5503,8 +5607,8 @@ def tb_events_mid_47_1(state, frame):
     return
 
 
-def tb_events_mid_47_2(state, frame):
-    "test tests/events_mid.rules#47 part 2 (spec/twilight_struggle/tests/events_mid.rules:556)"
+def tb_events_mid_47_3(state, frame):
+    "test tests/events_mid.rules#47 part 3 (spec/twilight_struggle/tests/events_mid.rules:556)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:556
     state.frames.pop()
     state.frames.append(new_frame(32, [1]))
@@ -5515,6 +5619,12 @@ def tb_events_mid_48_0(state, frame):
     "test tests/events_mid.rules#48 part 0 (spec/twilight_struggle/tests/events_mid.rules:563)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:563
     move_card(state, E_terrorism, 3)
+    state.frames.pop()
+    return
+
+
+def tb_events_mid_48_1(state, frame):
+    "test tests/events_mid.rules#48 part 1 (spec/twilight_struggle/tests/events_mid.rules:564)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:564
     state.frames.pop()
     resolve_event(
@@ -5523,8 +5633,8 @@ def tb_events_mid_48_0(state, frame):
     return
 
 
-def tb_events_mid_48_1(state, frame):
-    "test tests/events_mid.rules#48 part 1 (spec/twilight_struggle/tests/events_mid.rules:569)"
+def tb_events_mid_48_2(state, frame):
+    "test tests/events_mid.rules#48 part 2 (spec/twilight_struggle/tests/events_mid.rules:569)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:569
     state.tracks[3] = 1
     state.stamps[5] += 1
@@ -5534,8 +5644,8 @@ def tb_events_mid_48_1(state, frame):
     return
 
 
-def tb_events_mid_48_2(state, frame):
-    "test tests/events_mid.rules#48 part 2 (spec/twilight_struggle/tests/events_mid.rules:572)"
+def tb_events_mid_48_3(state, frame):
+    "test tests/events_mid.rules#48 part 3 (spec/twilight_struggle/tests/events_mid.rules:572)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:572
     move_card(state, E_missile_envy, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:573
@@ -5834,14 +5944,20 @@ def tb_events_mid_62_1(state, frame):
 
 def tb_events_mid_63_0(state, frame):
     "test tests/events_mid.rules#63 part 0 (spec/twilight_struggle/tests/events_mid.rules:704)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:704
+    activate(state, 5, [], None)
+    # spec: spec/twilight_struggle/tests/events_mid.rules:705
+    state.counters[2][E_west_germany] = 5
+    state.stamps[10] += 1
+    state.frames.pop()
+    return
+
+
+def tb_events_mid_63_1(state, frame):
+    "test tests/events_mid.rules#63 part 1 (spec/twilight_struggle/tests/events_mid.rules:706)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_mid.rules:704
-            activate(state, 5, [], None)
-            # spec: spec/twilight_struggle/tests/events_mid.rules:705
-            state.counters[2][E_west_germany] = 5
-            state.stamps[10] += 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:706
             frame[1] = 1
             if resolve_event(
@@ -5892,6 +6008,12 @@ def tb_events_mid_65_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:726
     state.counters[2][E_israel] = 3
     state.stamps[10] += 1
+    state.frames.pop()
+    return
+
+
+def tb_events_mid_65_1(state, frame):
+    "test tests/events_mid.rules#65 part 1 (spec/twilight_struggle/tests/events_mid.rules:727)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:727
     state.frames.pop()
     resolve_event(
@@ -5908,6 +6030,12 @@ def tb_events_mid_66_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:735
     state.counters[2][E_jordan] = 1
     state.stamps[10] += 1
+    state.frames.pop()
+    return
+
+
+def tb_events_mid_66_1(state, frame):
+    "test tests/events_mid.rules#66 part 1 (spec/twilight_struggle/tests/events_mid.rules:736)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:736
     state.frames.pop()
     resolve_event(
@@ -6204,6 +6332,12 @@ def tb_events_mid_79_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:854
     state.counters[1][E_syria] = 2
     state.stamps[10] += 1
+    state.frames.pop()
+    return
+
+
+def tb_events_mid_79_1(state, frame):
+    "test tests/events_mid.rules#79 part 1 (spec/twilight_struggle/tests/events_mid.rules:855)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:855
     state.frames.pop()
     resolve_event(
@@ -6895,6 +7029,12 @@ def tb_events_mid_113_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1196
     state.tracks[6] = 7
     state.stamps[7] += 1
+    state.frames.pop()
+    return
+
+
+def tb_events_mid_113_1(state, frame):
+    "test tests/events_mid.rules#113 part 1 (spec/twilight_struggle/tests/events_mid.rules:1197)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1197
     state.frames.pop()
     resolve_event(
@@ -6914,6 +7054,12 @@ def tb_events_mid_114_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1203
     state.tracks[7] = 2
     state.stamps[7] += 1
+    state.frames.pop()
+    return
+
+
+def tb_events_mid_114_1(state, frame):
+    "test tests/events_mid.rules#114 part 1 (spec/twilight_struggle/tests/events_mid.rules:1204)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1204
     state.frames.pop()
     resolve_event(
@@ -6954,6 +7100,12 @@ def tb_events_mid_116_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1218
     state.tracks[6] = 8
     state.stamps[7] += 1
+    state.frames.pop()
+    return
+
+
+def tb_events_mid_116_1(state, frame):
+    "test tests/events_mid.rules#116 part 1 (spec/twilight_struggle/tests/events_mid.rules:1219)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1219
     state.frames.pop()
     resolve_event(
@@ -7052,6 +7204,12 @@ def tb_events_mid_120_0(state, frame):
     move_card(state, E_arms_race, 1)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1272
     move_card(state, E_summit, 1)
+    state.frames.pop()
+    return
+
+
+def tb_events_mid_120_1(state, frame):
+    "test tests/events_mid.rules#120 part 1 (spec/twilight_struggle/tests/events_mid.rules:1273)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1273
     state.frames.pop()
     resolve_event(
@@ -9354,8 +9512,10 @@ tx_events_early_1 = {
     "#13:expect0": lambda state, L: state.counters[1][E_austria] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:119
     "#13:expect1": lambda state, L: state.location[E_truman_doctrine] == 10,
-    # spec: spec/twilight_struggle/tests/events_early.rules:132
-    "#14:expect0": lambda state, L: state.counters[2][E_france] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:127
+    "#14:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_socialist_governments, 0)
+    ),
 }
 ts_events_early_1 = {
     "#7:expect2": lambda state, L: (state.tracks[1], 0),
@@ -9366,11 +9526,16 @@ ts_events_early_1 = {
     "#9:expect2": lambda state, L: (state.counters[1][E_cuba], 0),
     "#12:expect0": lambda state, L: (len(state.zones[9]), 0),
     "#13:expect0": lambda state, L: (state.counters[1][E_austria], 0),
-    "#14:expect0": lambda state, L: (state.counters[2][E_france], 1),
 }
 tx_events_early_2 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:132
+    "#14:expect0": lambda state, L: state.counters[2][E_france] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:132
     "#14:expect1": lambda state, L: state.counters[2][E_uk] == 4,
+    # spec: spec/twilight_struggle/tests/events_early.rules:137
+    "#15:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_socialist_governments, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:139
     "#15:expect0": lambda state, L: state.counters[2][E_italy] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:143
@@ -9409,14 +9574,9 @@ tx_events_early_2 = {
     ),
     # spec: spec/twilight_struggle/tests/events_early.rules:176
     "#20:expect3": lambda state, L: q_ops_bonus_in(state, 0, E_korean_war, E_asia) == 0,
-    # spec: spec/twilight_struggle/tests/events_early.rules:177
-    "#20:expect4": lambda state, L: q_ops_bonus_in(state, 0, E_china_card, E_asia) == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:178
-    "#20:expect5": lambda state, L: (
-        q_ops_bonus_in(state, 0, E_china_card, E_southeast_asia) == 1
-    ),
 }
 ts_events_early_2 = {
+    "#14:expect0": lambda state, L: (state.counters[2][E_france], 1),
     "#14:expect1": lambda state, L: (state.counters[2][E_uk], 4),
     "#15:expect0": lambda state, L: (state.counters[2][E_italy], 0),
     "#17:expect0": lambda state, L: (state.counters[2][E_cuba], 0),
@@ -9434,13 +9594,14 @@ ts_events_early_2 = {
         0,
     ),
     "#20:expect3": lambda state, L: (q_ops_bonus_in(state, 0, E_korean_war, E_asia), 0),
-    "#20:expect4": lambda state, L: (q_ops_bonus_in(state, 0, E_china_card, E_asia), 1),
-    "#20:expect5": lambda state, L: (
-        q_ops_bonus_in(state, 0, E_china_card, E_southeast_asia),
-        1,
-    ),
 }
 tx_events_early_3 = {
+    # spec: spec/twilight_struggle/tests/events_early.rules:177
+    "#20:expect4": lambda state, L: q_ops_bonus_in(state, 0, E_china_card, E_asia) == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:178
+    "#20:expect5": lambda state, L: (
+        q_ops_bonus_in(state, 0, E_china_card, E_southeast_asia) == 1
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:180
     "#20:expect6": lambda state, L: (
         q_ops_bonus_in(state, 0, E_korean_war, E_southeast_asia) == 0
@@ -9471,12 +9632,13 @@ tx_events_early_3 = {
     "#26:expect0": lambda state, L: state.location[E_independent_reds] == 9,
     # spec: spec/twilight_struggle/tests/events_early.rules:238
     "#26:expect1": lambda state, L: state.counters[2][E_west_germany] == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:248
-    "#27:expect0": lambda state, L: state.tracks[1] == -2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:248
-    "#27:expect1": lambda state, L: state.tracks[4] == 2,
 }
 ts_events_early_3 = {
+    "#20:expect4": lambda state, L: (q_ops_bonus_in(state, 0, E_china_card, E_asia), 1),
+    "#20:expect5": lambda state, L: (
+        q_ops_bonus_in(state, 0, E_china_card, E_southeast_asia),
+        1,
+    ),
     "#20:expect6": lambda state, L: (
         q_ops_bonus_in(state, 0, E_korean_war, E_southeast_asia),
         0,
@@ -9489,10 +9651,12 @@ ts_events_early_3 = {
     "#24:expect0": lambda state, L: (state.counters[2][E_west_germany], 0),
     "#25:expect0": lambda state, L: (state.counters[2][E_west_germany], 0),
     "#26:expect1": lambda state, L: (state.counters[2][E_west_germany], 2),
-    "#27:expect0": lambda state, L: (state.tracks[1], -2),
-    "#27:expect1": lambda state, L: (state.tracks[4], 2),
 }
 tx_events_early_4 = {
+    # spec: spec/twilight_struggle/tests/events_early.rules:248
+    "#27:expect0": lambda state, L: state.tracks[1] == -2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:248
+    "#27:expect1": lambda state, L: state.tracks[4] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:249
     "#27:expect2": lambda state, L: state.counters[2][E_south_korea] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:249
@@ -9503,6 +9667,10 @@ tx_events_early_4 = {
     "#28:expect1": lambda state, L: state.tracks[4] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:257
     "#28:expect2": lambda state, L: state.counters[2][E_south_korea] == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:265
+    "#29:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:266
     "#29:expect0": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_early.rules:266
@@ -9511,26 +9679,20 @@ tx_events_early_4 = {
     "#29:expect2": lambda state, L: state.counters[2][E_israel] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:267
     "#29:expect3": lambda state, L: state.counters[1][E_israel] == 4,
+    # spec: spec/twilight_struggle/tests/events_early.rules:273
+    "#30:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:274
     "#30:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:274
     "#30:expect1": lambda state, L: state.tracks[4] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:274
     "#30:expect2": lambda state, L: state.counters[2][E_israel] == 4,
-    # spec: spec/twilight_struggle/tests/events_early.rules:278
-    "#31:expect0": lambda state, L: (
-        event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
-    ),
-    # spec: spec/twilight_struggle/tests/events_early.rules:280
-    "#31:expect1": lambda state, L: (
-        not event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
-    ),
-    # spec: spec/twilight_struggle/tests/events_early.rules:293
-    "#32:expect0": lambda state, L: state.counters[1][E_east_germany] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:293
-    "#32:expect1": lambda state, L: state.counters[1][E_hungary] == 1,
 }
 ts_events_early_4 = {
+    "#27:expect0": lambda state, L: (state.tracks[1], -2),
+    "#27:expect1": lambda state, L: (state.tracks[4], 2),
     "#27:expect2": lambda state, L: (state.counters[2][E_south_korea], 0),
     "#27:expect3": lambda state, L: (state.counters[1][E_south_korea], 3),
     "#28:expect0": lambda state, L: (state.tracks[1], 0),
@@ -9543,10 +9705,20 @@ ts_events_early_4 = {
     "#30:expect0": lambda state, L: (state.tracks[1], 0),
     "#30:expect1": lambda state, L: (state.tracks[4], 2),
     "#30:expect2": lambda state, L: (state.counters[2][E_israel], 4),
-    "#32:expect0": lambda state, L: (state.counters[1][E_east_germany], 1),
-    "#32:expect1": lambda state, L: (state.counters[1][E_hungary], 1),
 }
 tx_events_early_5 = {
+    # spec: spec/twilight_struggle/tests/events_early.rules:278
+    "#31:expect0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
+    ),
+    # spec: spec/twilight_struggle/tests/events_early.rules:280
+    "#31:expect1": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
+    ),
+    # spec: spec/twilight_struggle/tests/events_early.rules:293
+    "#32:expect0": lambda state, L: state.counters[1][E_east_germany] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:293
+    "#32:expect1": lambda state, L: state.counters[1][E_hungary] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:294
     "#32:expect2": lambda state, L: state.counters[1][E_romania] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:294
@@ -9571,16 +9743,10 @@ tx_events_early_5 = {
     "#35:expect4": lambda state, L: state.counters[2][E_hungary] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:327
     "#35:expect5": lambda state, L: state.counters[2][E_finland] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:328
-    "#35:expect6": lambda state, L: is_active(state, 2, None),
-    # spec: spec/twilight_struggle/tests/events_early.rules:328
-    "#35:expect7": lambda state, L: event_allowed(state, EVENT_WHEN, E_nato, 1),
-    # spec: spec/twilight_struggle/tests/events_early.rules:336
-    "#36:expect0": lambda state, L: state.counters[1][E_poland] == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:336
-    "#36:expect1": lambda state, L: state.counters[1][E_hungary] == 2,
 }
 ts_events_early_5 = {
+    "#32:expect0": lambda state, L: (state.counters[1][E_east_germany], 1),
+    "#32:expect1": lambda state, L: (state.counters[1][E_hungary], 1),
     "#32:expect2": lambda state, L: (state.counters[1][E_romania], 1),
     "#32:expect3": lambda state, L: (state.counters[1][E_finland], 1),
     "#32:expect4": lambda state, L: (state.counters[1][E_poland], 0),
@@ -9592,10 +9758,16 @@ ts_events_early_5 = {
     "#35:expect3": lambda state, L: (state.counters[2][E_poland], 0),
     "#35:expect4": lambda state, L: (state.counters[2][E_hungary], 0),
     "#35:expect5": lambda state, L: (state.counters[2][E_finland], 1),
-    "#36:expect0": lambda state, L: (state.counters[1][E_poland], 2),
-    "#36:expect1": lambda state, L: (state.counters[1][E_hungary], 2),
 }
 tx_events_early_6 = {
+    # spec: spec/twilight_struggle/tests/events_early.rules:328
+    "#35:expect6": lambda state, L: is_active(state, 2, None),
+    # spec: spec/twilight_struggle/tests/events_early.rules:328
+    "#35:expect7": lambda state, L: event_allowed(state, EVENT_WHEN, E_nato, 1),
+    # spec: spec/twilight_struggle/tests/events_early.rules:336
+    "#36:expect0": lambda state, L: state.counters[1][E_poland] == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:336
+    "#36:expect1": lambda state, L: state.counters[1][E_hungary] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:337
     "#36:expect2": lambda state, L: state.counters[1][E_austria] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:338
@@ -9608,6 +9780,8 @@ tx_events_early_6 = {
     "#38:expect0": lambda state, L: state.counters[2][E_france] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:353
     "#38:expect1": lambda state, L: state.counters[1][E_france] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:359
+    "#39:requires0": lambda state, L: event_allowed(state, EVENT_WHEN, E_nato, 1),
     # spec: spec/twilight_struggle/tests/events_early.rules:362
     "#39:expect0": lambda state, L: not allowed_coup(state, 0, E_france),
     # spec: spec/twilight_struggle/tests/events_early.rules:362
@@ -9622,6 +9796,16 @@ tx_events_early_6 = {
     "#39:expect3": lambda state, L: allowed_coup(state, 0, E_france),
     # spec: spec/twilight_struggle/tests/events_early.rules:365
     "#39:expect4": lambda state, L: allowed_realign(state, 0, E_france),
+}
+ts_events_early_6 = {
+    "#36:expect0": lambda state, L: (state.counters[1][E_poland], 2),
+    "#36:expect1": lambda state, L: (state.counters[1][E_hungary], 2),
+    "#36:expect2": lambda state, L: (state.counters[1][E_austria], 1),
+    "#37:expect0": lambda state, L: (state.counters[2][E_yugoslavia], 0),
+    "#38:expect0": lambda state, L: (state.counters[2][E_france], 1),
+    "#38:expect1": lambda state, L: (state.counters[1][E_france], 1),
+}
+tx_events_early_7 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:366
     "#39:expect5": lambda state, L: not allowed_coup(state, 0, E_west_germany),
     # spec: spec/twilight_struggle/tests/events_early.rules:373
@@ -9632,18 +9816,6 @@ tx_events_early_6 = {
     "#40:expect2": lambda state, L: state.tracks[7] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:375
     "#40:expect3": lambda state, L: state.tracks[1] == -1,
-}
-ts_events_early_6 = {
-    "#36:expect2": lambda state, L: (state.counters[1][E_austria], 1),
-    "#37:expect0": lambda state, L: (state.counters[2][E_yugoslavia], 0),
-    "#38:expect0": lambda state, L: (state.counters[2][E_france], 1),
-    "#38:expect1": lambda state, L: (state.counters[1][E_france], 1),
-    "#40:expect0": lambda state, L: (state.tracks[6], 1),
-    "#40:expect1": lambda state, L: (state.tracks[1], -2),
-    "#40:expect2": lambda state, L: (state.tracks[7], 1),
-    "#40:expect3": lambda state, L: (state.tracks[1], -1),
-}
-tx_events_early_7 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:376
     "#40:expect4": lambda state, L: state.tracks[8] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:391
@@ -9666,18 +9838,12 @@ tx_events_early_7 = {
     "#45:expect3": lambda state, L: state.counters[1][E_czechoslovakia] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:434
     "#46:expect0": lambda state, L: state.result is not None,
-    # spec: spec/twilight_struggle/tests/events_early.rules:434
-    "#46:expect1": lambda state, L: winner_of(state) == 0,
-    # spec: spec/twilight_struggle/tests/events_early.rules:444
-    "#47:expect0": lambda state, L: state.counters[2][E_uk] == 5,
-    # spec: spec/twilight_struggle/tests/events_early.rules:454
-    "#48:expect0": lambda state, L: state.tracks[0] == 4,
-    # spec: spec/twilight_struggle/tests/events_early.rules:455
-    "#48:expect1": lambda state, L: state.counters[1][E_poland] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:455
-    "#48:expect2": lambda state, L: deciding_of(state) == None,
 }
 ts_events_early_7 = {
+    "#40:expect0": lambda state, L: (state.tracks[6], 1),
+    "#40:expect1": lambda state, L: (state.tracks[1], -2),
+    "#40:expect2": lambda state, L: (state.tracks[7], 1),
+    "#40:expect3": lambda state, L: (state.tracks[1], -1),
     "#40:expect4": lambda state, L: (state.tracks[8], 0),
     "#41:expect0": lambda state, L: (state.counters[1][E_austria], 0),
     "#41:expect1": lambda state, L: (state.counters[1][E_poland], 3),
@@ -9688,34 +9854,52 @@ ts_events_early_7 = {
     "#45:expect1": lambda state, L: (state.counters[1][E_poland], 3),
     "#45:expect2": lambda state, L: (state.counters[1][E_east_germany], 1),
     "#45:expect3": lambda state, L: (state.counters[1][E_czechoslovakia], 1),
+}
+tx_events_early_8 = {
+    # spec: spec/twilight_struggle/tests/events_early.rules:434
+    "#46:expect1": lambda state, L: winner_of(state) == 0,
+    # spec: spec/twilight_struggle/tests/events_early.rules:444
+    "#47:expect0": lambda state, L: state.counters[2][E_uk] == 5,
+    # spec: spec/twilight_struggle/tests/events_early.rules:454
+    "#48:expect0": lambda state, L: state.tracks[0] == 4,
+    # spec: spec/twilight_struggle/tests/events_early.rules:455
+    "#48:expect1": lambda state, L: state.counters[1][E_poland] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:455
+    "#48:expect2": lambda state, L: deciding_of(state) == None,
+    # spec: spec/twilight_struggle/tests/events_early.rules:463
+    "#49:expect0": lambda state, L: not event_allowed(state, EVENT_WHEN, E_nato, 1),
+    # spec: spec/twilight_struggle/tests/events_early.rules:464
+    "#49:expect1": lambda state, L: not is_active(state, 5, None),
+    # spec: spec/twilight_struggle/tests/events_early.rules:472
+    "#50:expect0": lambda state, L: event_allowed(state, EVENT_WHEN, E_nato, 1),
+    # spec: spec/twilight_struggle/tests/events_early.rules:473
+    "#50:requires0": lambda state, L: event_allowed(state, EVENT_WHEN, E_nato, 1),
+    # spec: spec/twilight_struggle/tests/events_early.rules:474
+    "#50:expect1": lambda state, L: is_active(state, 5, None),
+    # spec: spec/twilight_struggle/tests/events_early.rules:475
+    "#50:expect2": lambda state, L: not allowed_coup(state, 0, E_west_germany),
+    # spec: spec/twilight_struggle/tests/events_early.rules:475
+    "#50:expect3": lambda state, L: not allowed_realign(state, 0, E_west_germany),
+    # spec: spec/twilight_struggle/tests/events_early.rules:476
+    "#50:expect4": lambda state, L: allowed_coup(state, 0, E_italy),
+    # spec: spec/twilight_struggle/tests/events_early.rules:477
+    "#50:expect5": lambda state, L: allowed_coup(state, 0, E_japan),
+    # spec: spec/twilight_struggle/tests/events_early.rules:478
+    "#50:expect6": lambda state, L: allowed_coup(state, 1, E_west_germany),
+    # spec: spec/twilight_struggle/tests/events_early.rules:484
+    "#51:requires0": lambda state, L: event_allowed(state, EVENT_WHEN, E_nato, 1),
+}
+ts_events_early_8 = {
     "#46:expect1": lambda state, L: (winner_of(state), 0),
     "#47:expect0": lambda state, L: (state.counters[2][E_uk], 5),
     "#48:expect0": lambda state, L: (state.tracks[0], 4),
     "#48:expect1": lambda state, L: (state.counters[1][E_poland], 1),
     "#48:expect2": lambda state, L: (deciding_of(state), None),
 }
-tx_events_early_8 = {
-    # spec: spec/twilight_struggle/tests/events_early.rules:461
-    "#49:expect0": lambda state, L: not event_allowed(state, EVENT_WHEN, E_nato, 1),
-    # spec: spec/twilight_struggle/tests/events_early.rules:463
-    "#49:expect1": lambda state, L: not is_active(state, 5, None),
-    # spec: spec/twilight_struggle/tests/events_early.rules:471
-    "#50:expect0": lambda state, L: event_allowed(state, EVENT_WHEN, E_nato, 1),
-    # spec: spec/twilight_struggle/tests/events_early.rules:473
-    "#50:expect1": lambda state, L: is_active(state, 5, None),
-    # spec: spec/twilight_struggle/tests/events_early.rules:474
-    "#50:expect2": lambda state, L: not allowed_coup(state, 0, E_west_germany),
-    # spec: spec/twilight_struggle/tests/events_early.rules:474
-    "#50:expect3": lambda state, L: not allowed_realign(state, 0, E_west_germany),
-    # spec: spec/twilight_struggle/tests/events_early.rules:475
-    "#50:expect4": lambda state, L: allowed_coup(state, 0, E_italy),
-    # spec: spec/twilight_struggle/tests/events_early.rules:476
-    "#50:expect5": lambda state, L: allowed_coup(state, 0, E_japan),
-    # spec: spec/twilight_struggle/tests/events_early.rules:477
-    "#50:expect6": lambda state, L: allowed_coup(state, 1, E_west_germany),
-    # spec: spec/twilight_struggle/tests/events_early.rules:484
+tx_events_early_9 = {
+    # spec: spec/twilight_struggle/tests/events_early.rules:485
     "#51:expect0": lambda state, L: is_active(state, 5, None),
-    # spec: spec/twilight_struggle/tests/events_early.rules:484
+    # spec: spec/twilight_struggle/tests/events_early.rules:485
     "#51:expect1": lambda state, L: (
         is_active(state, 5, None)
         and E_turkey in RS_europe
@@ -9727,57 +9911,39 @@ tx_events_early_8 = {
         )
         and q_nato_exempt(state, E_turkey) == 0
     ),
-    # spec: spec/twilight_struggle/tests/events_early.rules:484
+    # spec: spec/twilight_struggle/tests/events_early.rules:485
     "#51:expect2": lambda state, L: not allowed_coup(state, 0, E_turkey),
-    # spec: spec/twilight_struggle/tests/events_early.rules:494
+    # spec: spec/twilight_struggle/tests/events_early.rules:495
     "#52:expect0": lambda state, L: state.location[E_nato] == 9,
-    # spec: spec/twilight_struggle/tests/events_early.rules:510
+    # spec: spec/twilight_struggle/tests/events_early.rules:511
     "#53:expect0": lambda state, L: state.counters[2][E_romania] == 3,
-    # spec: spec/twilight_struggle/tests/events_early.rules:510
+    # spec: spec/twilight_struggle/tests/events_early.rules:511
     "#53:expect1": lambda state, L: state.counters[2][E_hungary] == 0,
-    # spec: spec/twilight_struggle/tests/events_early.rules:515
+    # spec: spec/twilight_struggle/tests/events_early.rules:516
     "#54:expect0": lambda state, L: state.counters[2][E_romania] == 0,
+    # spec: spec/twilight_struggle/tests/events_early.rules:528
+    "#55:expect0": lambda state, L: state.counters[2][E_uk] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:528
+    "#55:expect1": lambda state, L: state.counters[2][E_turkey] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:528
+    "#55:expect2": lambda state, L: state.counters[2][E_italy] == 0,
+    # spec: spec/twilight_struggle/tests/events_early.rules:529
+    "#55:expect3": lambda state, L: is_active(state, 1, None),
+    # spec: spec/twilight_struggle/tests/events_early.rules:529
+    "#55:expect4": lambda state, L: event_allowed(state, EVENT_WHEN, E_nato, 1),
+    # spec: spec/twilight_struggle/tests/events_early.rules:540
+    "#56:expect0": lambda state, L: state.tracks[1] == -2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:540
+    "#56:expect1": lambda state, L: state.tracks[4] == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:541
+    "#56:expect2": lambda state, L: state.counters[2][E_pakistan] == 0,
+    # spec: spec/twilight_struggle/tests/events_early.rules:541
+    "#56:expect3": lambda state, L: state.counters[1][E_pakistan] == 2,
 }
-ts_events_early_8 = {
+ts_events_early_9 = {
     "#53:expect0": lambda state, L: (state.counters[2][E_romania], 3),
     "#53:expect1": lambda state, L: (state.counters[2][E_hungary], 0),
     "#54:expect0": lambda state, L: (state.counters[2][E_romania], 0),
-}
-tx_events_early_9 = {
-    # spec: spec/twilight_struggle/tests/events_early.rules:527
-    "#55:expect0": lambda state, L: state.counters[2][E_uk] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:527
-    "#55:expect1": lambda state, L: state.counters[2][E_turkey] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:527
-    "#55:expect2": lambda state, L: state.counters[2][E_italy] == 0,
-    # spec: spec/twilight_struggle/tests/events_early.rules:528
-    "#55:expect3": lambda state, L: is_active(state, 1, None),
-    # spec: spec/twilight_struggle/tests/events_early.rules:528
-    "#55:expect4": lambda state, L: event_allowed(state, EVENT_WHEN, E_nato, 1),
-    # spec: spec/twilight_struggle/tests/events_early.rules:539
-    "#56:expect0": lambda state, L: state.tracks[1] == -2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:539
-    "#56:expect1": lambda state, L: state.tracks[4] == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:540
-    "#56:expect2": lambda state, L: state.counters[2][E_pakistan] == 0,
-    # spec: spec/twilight_struggle/tests/events_early.rules:540
-    "#56:expect3": lambda state, L: state.counters[1][E_pakistan] == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:549
-    "#57:expect0": lambda state, L: state.tracks[1] == 0,
-    # spec: spec/twilight_struggle/tests/events_early.rules:549
-    "#57:expect1": lambda state, L: state.tracks[5] == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:549
-    "#57:expect2": lambda state, L: state.counters[1][E_india] == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:556
-    "#58:expect0": lambda state, L: q_ops_value(state, 1, E_duck_and_cover) == 4,
-    # spec: spec/twilight_struggle/tests/events_early.rules:556
-    "#58:expect1": lambda state, L: q_ops_value(state, 1, E_cia_created) == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:557
-    "#58:expect2": lambda state, L: q_ops_value(state, 1, E_nato) == 4,
-    # spec: spec/twilight_struggle/tests/events_early.rules:557
-    "#58:expect3": lambda state, L: q_ops_value(state, 1, E_china_card) == 4,
-}
-ts_events_early_9 = {
     "#55:expect0": lambda state, L: (state.counters[2][E_uk], 1),
     "#55:expect1": lambda state, L: (state.counters[2][E_turkey], 1),
     "#55:expect2": lambda state, L: (state.counters[2][E_italy], 0),
@@ -9785,6 +9951,42 @@ ts_events_early_9 = {
     "#56:expect1": lambda state, L: (state.tracks[4], 2),
     "#56:expect2": lambda state, L: (state.counters[2][E_pakistan], 0),
     "#56:expect3": lambda state, L: (state.counters[1][E_pakistan], 2),
+}
+tx_events_early_10 = {
+    # spec: spec/twilight_struggle/tests/events_early.rules:550
+    "#57:expect0": lambda state, L: state.tracks[1] == 0,
+    # spec: spec/twilight_struggle/tests/events_early.rules:550
+    "#57:expect1": lambda state, L: state.tracks[5] == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:550
+    "#57:expect2": lambda state, L: state.counters[1][E_india] == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:557
+    "#58:expect0": lambda state, L: q_ops_value(state, 1, E_duck_and_cover) == 4,
+    # spec: spec/twilight_struggle/tests/events_early.rules:557
+    "#58:expect1": lambda state, L: q_ops_value(state, 1, E_cia_created) == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:558
+    "#58:expect2": lambda state, L: q_ops_value(state, 1, E_nato) == 4,
+    # spec: spec/twilight_struggle/tests/events_early.rules:558
+    "#58:expect3": lambda state, L: q_ops_value(state, 1, E_china_card) == 4,
+    # spec: spec/twilight_struggle/tests/events_early.rules:559
+    "#58:expect4": lambda state, L: q_ops_value(state, 1, E_fidel) == 3,
+    # spec: spec/twilight_struggle/tests/events_early.rules:560
+    "#58:expect5": lambda state, L: q_ops_value(state, 0, E_duck_and_cover) == 3,
+    # spec: spec/twilight_struggle/tests/events_early.rules:561
+    "#58:expect6": lambda state, L: q_ops_value(state, 1, E_asia_scoring) == 0,
+    # spec: spec/twilight_struggle/tests/events_early.rules:563
+    "#58:expect7": lambda state, L: q_ops_value(state, 1, E_duck_and_cover) == 3,
+    # spec: spec/twilight_struggle/tests/events_early.rules:568
+    "#59:expect0": lambda state, L: q_ops_value(state, 1, E_nato) == 3,
+    # spec: spec/twilight_struggle/tests/events_early.rules:568
+    "#59:expect1": lambda state, L: q_ops_value(state, 1, E_cia_created) == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:569
+    "#59:expect2": lambda state, L: q_ops_value(state, 0, E_nato) == 4,
+    # spec: spec/twilight_struggle/tests/events_early.rules:571
+    "#59:expect3": lambda state, L: q_ops_value(state, 0, E_nato) == 3,
+    # spec: spec/twilight_struggle/tests/events_early.rules:573
+    "#59:expect4": lambda state, L: q_ops_value(state, 1, E_nato) == 4,
+}
+ts_events_early_10 = {
     "#57:expect0": lambda state, L: (state.tracks[1], 0),
     "#57:expect1": lambda state, L: (state.tracks[5], 2),
     "#57:expect2": lambda state, L: (state.counters[1][E_india], 2),
@@ -9792,42 +9994,6 @@ ts_events_early_9 = {
     "#58:expect1": lambda state, L: (q_ops_value(state, 1, E_cia_created), 2),
     "#58:expect2": lambda state, L: (q_ops_value(state, 1, E_nato), 4),
     "#58:expect3": lambda state, L: (q_ops_value(state, 1, E_china_card), 4),
-}
-tx_events_early_10 = {
-    # spec: spec/twilight_struggle/tests/events_early.rules:558
-    "#58:expect4": lambda state, L: q_ops_value(state, 1, E_fidel) == 3,
-    # spec: spec/twilight_struggle/tests/events_early.rules:559
-    "#58:expect5": lambda state, L: q_ops_value(state, 0, E_duck_and_cover) == 3,
-    # spec: spec/twilight_struggle/tests/events_early.rules:560
-    "#58:expect6": lambda state, L: q_ops_value(state, 1, E_asia_scoring) == 0,
-    # spec: spec/twilight_struggle/tests/events_early.rules:562
-    "#58:expect7": lambda state, L: q_ops_value(state, 1, E_duck_and_cover) == 3,
-    # spec: spec/twilight_struggle/tests/events_early.rules:567
-    "#59:expect0": lambda state, L: q_ops_value(state, 1, E_nato) == 3,
-    # spec: spec/twilight_struggle/tests/events_early.rules:567
-    "#59:expect1": lambda state, L: q_ops_value(state, 1, E_cia_created) == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:568
-    "#59:expect2": lambda state, L: q_ops_value(state, 0, E_nato) == 4,
-    # spec: spec/twilight_struggle/tests/events_early.rules:570
-    "#59:expect3": lambda state, L: q_ops_value(state, 0, E_nato) == 3,
-    # spec: spec/twilight_struggle/tests/events_early.rules:572
-    "#59:expect4": lambda state, L: q_ops_value(state, 1, E_nato) == 4,
-    # spec: spec/twilight_struggle/tests/events_early.rules:572
-    "#59:expect5": lambda state, L: q_ops_value(state, 0, E_nato) == 4,
-    # spec: spec/twilight_struggle/tests/events_early.rules:578
-    "#60:expect0": lambda state, L: q_ops_value(state, 1, E_cia_created) == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:578
-    "#60:expect1": lambda state, L: q_ops_value(state, 1, E_nato) == 4,
-    # spec: spec/twilight_struggle/tests/events_early.rules:579
-    "#60:expect2": lambda state, L: q_ops_value(state, 1, E_fidel) == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:583
-    "#60:expect3": lambda state, L: q_ops_value(state, 1, E_cia_created) == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:583
-    "#60:expect4": lambda state, L: q_ops_value(state, 1, E_nato) == 4,
-    # spec: spec/twilight_struggle/tests/events_early.rules:584
-    "#60:expect5": lambda state, L: q_ops_value(state, 1, E_fidel) == 2,
-}
-ts_events_early_10 = {
     "#58:expect4": lambda state, L: (q_ops_value(state, 1, E_fidel), 3),
     "#58:expect5": lambda state, L: (q_ops_value(state, 0, E_duck_and_cover), 3),
     "#58:expect6": lambda state, L: (q_ops_value(state, 1, E_asia_scoring), 0),
@@ -9837,6 +10003,44 @@ ts_events_early_10 = {
     "#59:expect2": lambda state, L: (q_ops_value(state, 0, E_nato), 4),
     "#59:expect3": lambda state, L: (q_ops_value(state, 0, E_nato), 3),
     "#59:expect4": lambda state, L: (q_ops_value(state, 1, E_nato), 4),
+}
+tx_events_early_11 = {
+    # spec: spec/twilight_struggle/tests/events_early.rules:573
+    "#59:expect5": lambda state, L: q_ops_value(state, 0, E_nato) == 4,
+    # spec: spec/twilight_struggle/tests/events_early.rules:579
+    "#60:expect0": lambda state, L: q_ops_value(state, 1, E_cia_created) == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:579
+    "#60:expect1": lambda state, L: q_ops_value(state, 1, E_nato) == 4,
+    # spec: spec/twilight_struggle/tests/events_early.rules:580
+    "#60:expect2": lambda state, L: q_ops_value(state, 1, E_fidel) == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:584
+    "#60:expect3": lambda state, L: q_ops_value(state, 1, E_cia_created) == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:584
+    "#60:expect4": lambda state, L: q_ops_value(state, 1, E_nato) == 4,
+    # spec: spec/twilight_struggle/tests/events_early.rules:585
+    "#60:expect5": lambda state, L: q_ops_value(state, 1, E_fidel) == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:594
+    "#61:expect0": lambda state, L: state.counters[2][E_canada] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:594
+    "#61:expect1": lambda state, L: state.location[E_fidel] == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:603
+    "#62:expect0": lambda state, L: state.counters[1][E_mexico] == 0,
+    # spec: spec/twilight_struggle/tests/events_early.rules:603
+    "#62:expect1": lambda state, L: state.counters[2][E_mexico] == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:603
+    "#62:expect2": lambda state, L: state.tracks[5] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:610
+    "#63:expect0": lambda state, L: state.counters[2][E_canada] == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:618
+    "#64:expect0": lambda state, L: (
+        sum([state.counters[2][c_c] for c_c in K_country]) == 0
+    ),
+    # spec: spec/twilight_struggle/tests/events_early.rules:618
+    "#64:expect1": lambda state, L: state.location[E_fidel] == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:619
+    "#64:expect2": lambda state, L: deciding_of(state) == None,
+}
+ts_events_early_11 = {
     "#59:expect5": lambda state, L: (q_ops_value(state, 0, E_nato), 4),
     "#60:expect0": lambda state, L: (q_ops_value(state, 1, E_cia_created), 1),
     "#60:expect1": lambda state, L: (q_ops_value(state, 1, E_nato), 4),
@@ -9844,48 +10048,6 @@ ts_events_early_10 = {
     "#60:expect3": lambda state, L: (q_ops_value(state, 1, E_cia_created), 1),
     "#60:expect4": lambda state, L: (q_ops_value(state, 1, E_nato), 4),
     "#60:expect5": lambda state, L: (q_ops_value(state, 1, E_fidel), 2),
-}
-tx_events_early_11 = {
-    # spec: spec/twilight_struggle/tests/events_early.rules:593
-    "#61:expect0": lambda state, L: state.counters[2][E_canada] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:593
-    "#61:expect1": lambda state, L: state.location[E_fidel] == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:602
-    "#62:expect0": lambda state, L: state.counters[1][E_mexico] == 0,
-    # spec: spec/twilight_struggle/tests/events_early.rules:602
-    "#62:expect1": lambda state, L: state.counters[2][E_mexico] == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:602
-    "#62:expect2": lambda state, L: state.tracks[5] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:609
-    "#63:expect0": lambda state, L: state.counters[2][E_canada] == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:617
-    "#64:expect0": lambda state, L: (
-        sum([state.counters[2][c_c] for c_c in K_country]) == 0
-    ),
-    # spec: spec/twilight_struggle/tests/events_early.rules:617
-    "#64:expect1": lambda state, L: state.location[E_fidel] == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:618
-    "#64:expect2": lambda state, L: deciding_of(state) == None,
-    # spec: spec/twilight_struggle/tests/events_early.rules:627
-    "#65:expect0": lambda state, L: state.counters[2][E_japan] == 6,
-    # spec: spec/twilight_struggle/tests/events_early.rules:627
-    "#65:expect1": lambda state, L: (
-        state.counters[1 + 1][E_japan] >= A_stability[E_japan]
-        and state.counters[1 + 1][E_japan] - state.counters[1 + (1 + 1) % 2][E_japan]
-        >= A_stability[E_japan]
-    ),
-    # spec: spec/twilight_struggle/tests/events_early.rules:628
-    "#65:expect2": lambda state, L: not allowed_coup(state, 0, E_japan),
-    # spec: spec/twilight_struggle/tests/events_early.rules:628
-    "#65:expect3": lambda state, L: not allowed_realign(state, 0, E_japan),
-    # spec: spec/twilight_struggle/tests/events_early.rules:629
-    "#65:expect4": lambda state, L: allowed_coup(state, 0, E_south_korea),
-    # spec: spec/twilight_struggle/tests/events_early.rules:646
-    "#66:expect0": lambda state, L: state.counters[2][E_france] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:646
-    "#66:expect1": lambda state, L: state.counters[2][E_israel] == 0,
-}
-ts_events_early_11 = {
     "#61:expect0": lambda state, L: (state.counters[2][E_canada], 1),
     "#62:expect0": lambda state, L: (state.counters[1][E_mexico], 0),
     "#62:expect1": lambda state, L: (state.counters[2][E_mexico], 2),
@@ -9896,45 +10058,49 @@ ts_events_early_11 = {
         0,
     ),
     "#64:expect2": lambda state, L: (deciding_of(state), None),
+}
+tx_events_early_12 = {
+    # spec: spec/twilight_struggle/tests/events_early.rules:628
+    "#65:expect0": lambda state, L: state.counters[2][E_japan] == 6,
+    # spec: spec/twilight_struggle/tests/events_early.rules:628
+    "#65:expect1": lambda state, L: (
+        state.counters[1 + 1][E_japan] >= A_stability[E_japan]
+        and state.counters[1 + 1][E_japan] - state.counters[1 + (1 + 1) % 2][E_japan]
+        >= A_stability[E_japan]
+    ),
+    # spec: spec/twilight_struggle/tests/events_early.rules:629
+    "#65:expect2": lambda state, L: not allowed_coup(state, 0, E_japan),
+    # spec: spec/twilight_struggle/tests/events_early.rules:629
+    "#65:expect3": lambda state, L: not allowed_realign(state, 0, E_japan),
+    # spec: spec/twilight_struggle/tests/events_early.rules:630
+    "#65:expect4": lambda state, L: allowed_coup(state, 0, E_south_korea),
+    # spec: spec/twilight_struggle/tests/events_early.rules:647
+    "#66:expect0": lambda state, L: state.counters[2][E_france] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:647
+    "#66:expect1": lambda state, L: state.counters[2][E_israel] == 0,
+    # spec: spec/twilight_struggle/tests/events_early.rules:647
+    "#66:expect2": lambda state, L: state.counters[2][E_uk] == 4,
+    # spec: spec/twilight_struggle/tests/events_early.rules:662
+    "#67:expect0": lambda state, L: state.counters[1][E_east_germany] == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:662
+    "#67:expect1": lambda state, L: state.counters[1][E_poland] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:663
+    "#67:expect2": lambda state, L: state.counters[1][E_hungary] == 0,
+    # spec: spec/twilight_struggle/tests/events_early.rules:663
+    "#67:expect3": lambda state, L: state.counters[1][E_bulgaria] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:673
+    "#68:expect0": lambda state, L: state.counters[1][E_east_germany] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:673
+    "#68:expect1": lambda state, L: state.counters[1][E_poland] == 0,
+    # spec: spec/twilight_struggle/tests/events_early.rules:674
+    "#68:expect2": lambda state, L: state.counters[1][E_hungary] == 0,
+    # spec: spec/twilight_struggle/tests/events_early.rules:686
+    "#69:expect0": lambda state, L: state.counters[1][E_angola] == 1,
+}
+ts_events_early_12 = {
     "#65:expect0": lambda state, L: (state.counters[2][E_japan], 6),
     "#66:expect0": lambda state, L: (state.counters[2][E_france], 1),
     "#66:expect1": lambda state, L: (state.counters[2][E_israel], 0),
-}
-tx_events_early_12 = {
-    # spec: spec/twilight_struggle/tests/events_early.rules:646
-    "#66:expect2": lambda state, L: state.counters[2][E_uk] == 4,
-    # spec: spec/twilight_struggle/tests/events_early.rules:661
-    "#67:expect0": lambda state, L: state.counters[1][E_east_germany] == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:661
-    "#67:expect1": lambda state, L: state.counters[1][E_poland] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:662
-    "#67:expect2": lambda state, L: state.counters[1][E_hungary] == 0,
-    # spec: spec/twilight_struggle/tests/events_early.rules:662
-    "#67:expect3": lambda state, L: state.counters[1][E_bulgaria] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:672
-    "#68:expect0": lambda state, L: state.counters[1][E_east_germany] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:672
-    "#68:expect1": lambda state, L: state.counters[1][E_poland] == 0,
-    # spec: spec/twilight_struggle/tests/events_early.rules:673
-    "#68:expect2": lambda state, L: state.counters[1][E_hungary] == 0,
-    # spec: spec/twilight_struggle/tests/events_early.rules:685
-    "#69:expect0": lambda state, L: state.counters[1][E_angola] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:685
-    "#69:expect1": lambda state, L: state.counters[1][E_vietnam] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:686
-    "#69:expect2": lambda state, L: state.counters[1][E_zaire] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:686
-    "#69:expect3": lambda state, L: state.counters[1][E_burma] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:701
-    "#70:expect0": lambda state, L: state.counters[2][E_canada] == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:701
-    "#70:expect1": lambda state, L: state.counters[2][E_cuba] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:701
-    "#70:expect2": lambda state, L: state.counters[1][E_cuba] == 0,
-    # spec: spec/twilight_struggle/tests/events_early.rules:702
-    "#70:expect3": lambda state, L: state.location[E_fidel] == 9,
-}
-ts_events_early_12 = {
     "#66:expect2": lambda state, L: (state.counters[2][E_uk], 4),
     "#67:expect0": lambda state, L: (state.counters[1][E_east_germany], 2),
     "#67:expect1": lambda state, L: (state.counters[1][E_poland], 1),
@@ -9944,115 +10110,133 @@ ts_events_early_12 = {
     "#68:expect1": lambda state, L: (state.counters[1][E_poland], 0),
     "#68:expect2": lambda state, L: (state.counters[1][E_hungary], 0),
     "#69:expect0": lambda state, L: (state.counters[1][E_angola], 1),
+}
+tx_events_early_13 = {
+    # spec: spec/twilight_struggle/tests/events_early.rules:686
+    "#69:expect1": lambda state, L: state.counters[1][E_vietnam] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:687
+    "#69:expect2": lambda state, L: state.counters[1][E_zaire] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:687
+    "#69:expect3": lambda state, L: state.counters[1][E_burma] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:697
+    "#70:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
+    ),
+    # spec: spec/twilight_struggle/tests/events_early.rules:702
+    "#70:expect0": lambda state, L: state.counters[2][E_canada] == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:702
+    "#70:expect1": lambda state, L: state.counters[2][E_cuba] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:702
+    "#70:expect2": lambda state, L: state.counters[1][E_cuba] == 0,
+    # spec: spec/twilight_struggle/tests/events_early.rules:703
+    "#70:expect3": lambda state, L: state.location[E_fidel] == 9,
+    # spec: spec/twilight_struggle/tests/events_early.rules:708
+    "#71:expect0": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
+    ),
+    # spec: spec/twilight_struggle/tests/events_early.rules:710
+    "#71:expect1": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
+    ),
+    # spec: spec/twilight_struggle/tests/events_early.rules:712
+    "#71:expect2": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
+    ),
+    # spec: spec/twilight_struggle/tests/events_early.rules:713
+    "#71:expect3": lambda state, L: (
+        not allowed_headline_card(state, 1, E_un_intervention)
+    ),
+    # spec: spec/twilight_struggle/tests/events_early.rules:714
+    "#71:expect4": lambda state, L: allowed_headline_card(state, 1, E_nato),
+    # spec: spec/twilight_struggle/tests/events_early.rules:725
+    "#72:expect0": lambda state, L: state.tracks[0] == 5,
+    # spec: spec/twilight_struggle/tests/events_early.rules:725
+    "#72:expect1": lambda state, L: state.tracks[1] == 0,
+    # spec: spec/twilight_struggle/tests/events_early.rules:726
+    "#72:expect2": lambda state, L: state.counters[1][E_poland] == 4,
+}
+ts_events_early_13 = {
     "#69:expect1": lambda state, L: (state.counters[1][E_vietnam], 1),
     "#69:expect2": lambda state, L: (state.counters[1][E_zaire], 1),
     "#69:expect3": lambda state, L: (state.counters[1][E_burma], 1),
     "#70:expect0": lambda state, L: (state.counters[2][E_canada], 2),
     "#70:expect1": lambda state, L: (state.counters[2][E_cuba], 1),
     "#70:expect2": lambda state, L: (state.counters[1][E_cuba], 0),
-}
-tx_events_early_13 = {
-    # spec: spec/twilight_struggle/tests/events_early.rules:707
-    "#71:expect0": lambda state, L: (
-        not event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
-    ),
-    # spec: spec/twilight_struggle/tests/events_early.rules:709
-    "#71:expect1": lambda state, L: (
-        event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
-    ),
-    # spec: spec/twilight_struggle/tests/events_early.rules:711
-    "#71:expect2": lambda state, L: (
-        not event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
-    ),
-    # spec: spec/twilight_struggle/tests/events_early.rules:712
-    "#71:expect3": lambda state, L: (
-        not allowed_headline_card(state, 1, E_un_intervention)
-    ),
-    # spec: spec/twilight_struggle/tests/events_early.rules:713
-    "#71:expect4": lambda state, L: allowed_headline_card(state, 1, E_nato),
-    # spec: spec/twilight_struggle/tests/events_early.rules:724
-    "#72:expect0": lambda state, L: state.tracks[0] == 5,
-    # spec: spec/twilight_struggle/tests/events_early.rules:724
-    "#72:expect1": lambda state, L: state.tracks[1] == 0,
-    # spec: spec/twilight_struggle/tests/events_early.rules:725
-    "#72:expect2": lambda state, L: state.counters[1][E_poland] == 4,
-    # spec: spec/twilight_struggle/tests/events_early.rules:726
-    "#72:expect3": lambda state, L: state.location[E_un_intervention] == 9,
-    # spec: spec/twilight_struggle/tests/events_early.rules:726
-    "#72:expect4": lambda state, L: state.location[E_duck_and_cover] == 9,
-    # spec: spec/twilight_struggle/tests/events_early.rules:746
-    "#73:expect0": lambda state, L: state.counters[1][E_poland] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:746
-    "#73:expect1": lambda state, L: state.counters[1][E_east_germany] == 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:747
-    "#73:expect2": lambda state, L: state.counters[1][E_france] == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:747
-    "#73:expect3": lambda state, L: state.counters[1][E_iran] == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:754
-    "#74:expect0": lambda state, L: state.counters[1][E_poland] == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:754
-    "#74:expect1": lambda state, L: state.counters[1][E_cuba] == 1,
-}
-ts_events_early_13 = {
     "#72:expect0": lambda state, L: (state.tracks[0], 5),
     "#72:expect1": lambda state, L: (state.tracks[1], 0),
     "#72:expect2": lambda state, L: (state.counters[1][E_poland], 4),
+}
+tx_events_early_14 = {
+    # spec: spec/twilight_struggle/tests/events_early.rules:727
+    "#72:expect3": lambda state, L: state.location[E_un_intervention] == 9,
+    # spec: spec/twilight_struggle/tests/events_early.rules:727
+    "#72:expect4": lambda state, L: state.location[E_duck_and_cover] == 9,
+    # spec: spec/twilight_struggle/tests/events_early.rules:747
+    "#73:expect0": lambda state, L: state.counters[1][E_poland] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:747
+    "#73:expect1": lambda state, L: state.counters[1][E_east_germany] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:748
+    "#73:expect2": lambda state, L: state.counters[1][E_france] == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:748
+    "#73:expect3": lambda state, L: state.counters[1][E_iran] == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:755
+    "#74:expect0": lambda state, L: state.counters[1][E_poland] == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:755
+    "#74:expect1": lambda state, L: state.counters[1][E_cuba] == 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:763
+    "#75:expect0": lambda state, L: state.tracks[1] == 2,
+    # spec: spec/twilight_struggle/tests/events_early.rules:763
+    "#75:expect1": lambda state, L: state.tracks[0] == 5,
+    # spec: spec/twilight_struggle/tests/events_early.rules:769
+    "#76:expect0": lambda state, L: state.tracks[1] == 0,
+    # spec: spec/twilight_struggle/tests/events_early.rules:769
+    "#76:expect1": lambda state, L: state.tracks[0] == 4,
+    # spec: spec/twilight_struggle/tests/events_early.rules:777
+    "#77:expect0": lambda state, L: q_scoring_battleground(state, E_taiwan) >= 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:777
+    "#77:expect1": lambda state, L: True,
+    # spec: spec/twilight_struggle/tests/events_early.rules:779
+    "#77:expect2": lambda state, L: state.tracks[1] == 4,
+    # spec: spec/twilight_struggle/tests/events_early.rules:785
+    "#78:expect0": lambda state, L: not q_scoring_battleground(state, E_taiwan) >= 1,
+}
+ts_events_early_14 = {
     "#73:expect0": lambda state, L: (state.counters[1][E_poland], 1),
     "#73:expect1": lambda state, L: (state.counters[1][E_east_germany], 1),
     "#73:expect2": lambda state, L: (state.counters[1][E_france], 2),
     "#73:expect3": lambda state, L: (state.counters[1][E_iran], 2),
     "#74:expect0": lambda state, L: (state.counters[1][E_poland], 2),
     "#74:expect1": lambda state, L: (state.counters[1][E_cuba], 1),
-}
-tx_events_early_14 = {
-    # spec: spec/twilight_struggle/tests/events_early.rules:762
-    "#75:expect0": lambda state, L: state.tracks[1] == 2,
-    # spec: spec/twilight_struggle/tests/events_early.rules:762
-    "#75:expect1": lambda state, L: state.tracks[0] == 5,
-    # spec: spec/twilight_struggle/tests/events_early.rules:768
-    "#76:expect0": lambda state, L: state.tracks[1] == 0,
-    # spec: spec/twilight_struggle/tests/events_early.rules:768
-    "#76:expect1": lambda state, L: state.tracks[0] == 4,
-    # spec: spec/twilight_struggle/tests/events_early.rules:776
-    "#77:expect0": lambda state, L: q_scoring_battleground(state, E_taiwan) >= 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:776
-    "#77:expect1": lambda state, L: True,
-    # spec: spec/twilight_struggle/tests/events_early.rules:778
-    "#77:expect2": lambda state, L: state.tracks[1] == 4,
-    # spec: spec/twilight_struggle/tests/events_early.rules:784
-    "#78:expect0": lambda state, L: not q_scoring_battleground(state, E_taiwan) >= 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:791
-    "#79:expect0": lambda state, L: is_active(state, 9, None),
-    # spec: spec/twilight_struggle/tests/events_early.rules:793
-    "#79:expect1": lambda state, L: not is_active(state, 9, None),
-    # spec: spec/twilight_struggle/tests/events_early.rules:793
-    "#79:expect2": lambda state, L: not q_scoring_battleground(state, E_taiwan) >= 1,
-    # spec: spec/twilight_struggle/tests/events_early.rules:803
-    "#80:expect0": lambda state, L: not is_active(state, 9, None),
-    # spec: spec/twilight_struggle/tests/events_early.rules:804
-    "#80:expect1": lambda state, L: state.location[E_china_card] == 4,
-    # spec: spec/twilight_struggle/tests/events_early.rules:813
-    "#81:expect0": lambda state, L: state.result is not None,
-    # spec: spec/twilight_struggle/tests/events_early.rules:813
-    "#81:expect1": lambda state, L: winner_of(state) == 0,
-    # spec: spec/twilight_struggle/tests/events_early.rules:822
-    "#82:expect0": lambda state, L: state.counters[2][E_west_germany] == 0,
-}
-ts_events_early_14 = {
     "#75:expect0": lambda state, L: (state.tracks[1], 2),
     "#75:expect1": lambda state, L: (state.tracks[0], 5),
     "#76:expect0": lambda state, L: (state.tracks[1], 0),
     "#76:expect1": lambda state, L: (state.tracks[0], 4),
     "#77:expect2": lambda state, L: (state.tracks[1], 4),
+}
+tx_events_early_15 = {
+    # spec: spec/twilight_struggle/tests/events_early.rules:792
+    "#79:expect0": lambda state, L: is_active(state, 9, None),
+    # spec: spec/twilight_struggle/tests/events_early.rules:794
+    "#79:expect1": lambda state, L: not is_active(state, 9, None),
+    # spec: spec/twilight_struggle/tests/events_early.rules:794
+    "#79:expect2": lambda state, L: not q_scoring_battleground(state, E_taiwan) >= 1,
+    # spec: spec/twilight_struggle/tests/events_early.rules:804
+    "#80:expect0": lambda state, L: not is_active(state, 9, None),
+    # spec: spec/twilight_struggle/tests/events_early.rules:805
+    "#80:expect1": lambda state, L: state.location[E_china_card] == 4,
+    # spec: spec/twilight_struggle/tests/events_early.rules:814
+    "#81:expect0": lambda state, L: state.result is not None,
+    # spec: spec/twilight_struggle/tests/events_early.rules:814
+    "#81:expect1": lambda state, L: winner_of(state) == 0,
+    # spec: spec/twilight_struggle/tests/events_early.rules:823
+    "#82:expect0": lambda state, L: state.counters[2][E_west_germany] == 0,
+    # spec: spec/twilight_struggle/tests/events_early.rules:823
+    "#82:expect1": lambda state, L: state.location[E_blockade] == 10,
+}
+ts_events_early_15 = {
     "#81:expect1": lambda state, L: (winner_of(state), 0),
     "#82:expect0": lambda state, L: (state.counters[2][E_west_germany], 0),
 }
-tx_events_early_15 = {
-    # spec: spec/twilight_struggle/tests/events_early.rules:822
-    "#82:expect1": lambda state, L: state.location[E_blockade]
-    == 10,
-}
-ts_events_early_15 = {}
 tx_events_late_0 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:14
     "#0:expect0": lambda state, L: state.counters[2][E_iran] == 0,
@@ -10136,18 +10320,18 @@ tx_events_late_1 = {
     "#10:expect1": lambda state, L: state.location[E_reagan_bombs_libya] == 10,
     # spec: spec/twilight_struggle/tests/events_late.rules:111
     "#10:expect2": lambda state, L: state.location[E_star_wars] == 10,
+    # spec: spec/twilight_struggle/tests/events_late.rules:118
+    "#11:requires0": lambda state, L: event_allowed(state, EVENT_WHEN, E_star_wars, 1),
     # spec: spec/twilight_struggle/tests/events_late.rules:120
     "#11:expect0": lambda state, L: state.counters[2][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:120
     "#11:expect1": lambda state, L: state.counters[1][E_iran] == 2,
+    # spec: spec/twilight_struggle/tests/events_late.rules:126
+    "#12:requires0": lambda state, L: event_allowed(state, EVENT_WHEN, E_star_wars, 1),
     # spec: spec/twilight_struggle/tests/events_late.rules:128
     "#12:expect0": lambda state, L: state.counters[2][E_poland] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:129
     "#12:expect1": lambda state, L: state.location[E_solidarity] == 9,
-    # spec: spec/twilight_struggle/tests/events_late.rules:136
-    "#13:expect0": lambda state, L: state.location[E_asia_scoring] == 9,
-    # spec: spec/twilight_struggle/tests/events_late.rules:136
-    "#13:expect1": lambda state, L: state.tracks[1] == 0,
 }
 ts_events_late_1 = {
     "#7:expect0": lambda state, L: (state.tracks[1], 2),
@@ -10156,9 +10340,14 @@ ts_events_late_1 = {
     "#11:expect0": lambda state, L: (state.counters[2][E_iran], 0),
     "#11:expect1": lambda state, L: (state.counters[1][E_iran], 2),
     "#12:expect0": lambda state, L: (state.counters[2][E_poland], 0),
-    "#13:expect1": lambda state, L: (state.tracks[1], 0),
 }
 tx_events_late_2 = {
+    # spec: spec/twilight_struggle/tests/events_late.rules:135
+    "#13:requires0": lambda state, L: event_allowed(state, EVENT_WHEN, E_star_wars, 1),
+    # spec: spec/twilight_struggle/tests/events_late.rules:136
+    "#13:expect0": lambda state, L: state.location[E_asia_scoring] == 9,
+    # spec: spec/twilight_struggle/tests/events_late.rules:136
+    "#13:expect1": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:143
     "#14:expect0": lambda state, L: q_action_rounds_for(state, 1) == 7,
     # spec: spec/twilight_struggle/tests/events_late.rules:145
@@ -10189,14 +10378,9 @@ tx_events_late_2 = {
     ),
     # spec: spec/twilight_struggle/tests/events_late.rules:192
     "#19:expect0": lambda state, L: allowed_coup(state, 0, E_italy),
-    # spec: spec/twilight_struggle/tests/events_late.rules:195
-    "#19:expect1": lambda state, L: not allowed_coup(state, 0, E_italy),
-    # spec: spec/twilight_struggle/tests/events_late.rules:196
-    "#19:expect2": lambda state, L: allowed_realign(state, 0, E_italy),
-    # spec: spec/twilight_struggle/tests/events_late.rules:197
-    "#19:expect3": lambda state, L: allowed_coup(state, 1, E_italy),
 }
 ts_events_late_2 = {
+    "#13:expect1": lambda state, L: (state.tracks[1], 0),
     "#14:expect0": lambda state, L: (q_action_rounds_for(state, 1), 7),
     "#14:expect1": lambda state, L: (q_action_rounds_for(state, 1), 8),
     "#14:expect2": lambda state, L: (q_action_rounds_for(state, 0), 7),
@@ -10216,6 +10400,12 @@ ts_events_late_2 = {
     ),
 }
 tx_events_late_3 = {
+    # spec: spec/twilight_struggle/tests/events_late.rules:195
+    "#19:expect1": lambda state, L: not allowed_coup(state, 0, E_italy),
+    # spec: spec/twilight_struggle/tests/events_late.rules:196
+    "#19:expect2": lambda state, L: allowed_realign(state, 0, E_italy),
+    # spec: spec/twilight_struggle/tests/events_late.rules:197
+    "#19:expect3": lambda state, L: allowed_coup(state, 1, E_italy),
     # spec: spec/twilight_struggle/tests/events_late.rules:199
     "#19:expect4": lambda state, L: allowed_coup(state, 0, E_iran),
     # spec: spec/twilight_struggle/tests/events_late.rules:205
@@ -10242,12 +10432,6 @@ tx_events_late_3 = {
     "#23:expect3": lambda state, L: state.counters[2][E_israel] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:252
     "#24:expect0": lambda state, L: state.counters[2][E_israel] == 0,
-    # spec: spec/twilight_struggle/tests/events_late.rules:252
-    "#24:expect1": lambda state, L: state.counters[2][E_japan] == 2,
-    # spec: spec/twilight_struggle/tests/events_late.rules:259
-    "#25:expect0": lambda state, L: state.tracks[0] == 4,
-    # spec: spec/twilight_struggle/tests/events_late.rules:259
-    "#25:expect1": lambda state, L: state.tracks[1] == 2,
 }
 ts_events_late_3 = {
     "#20:expect0": lambda state, L: (state.tracks[0], 4),
@@ -10262,11 +10446,14 @@ ts_events_late_3 = {
     "#23:expect2": lambda state, L: (state.counters[2][E_iran], 1),
     "#23:expect3": lambda state, L: (state.counters[2][E_israel], 1),
     "#24:expect0": lambda state, L: (state.counters[2][E_israel], 0),
-    "#24:expect1": lambda state, L: (state.counters[2][E_japan], 2),
-    "#25:expect0": lambda state, L: (state.tracks[0], 4),
-    "#25:expect1": lambda state, L: (state.tracks[1], 2),
 }
 tx_events_late_4 = {
+    # spec: spec/twilight_struggle/tests/events_late.rules:252
+    "#24:expect1": lambda state, L: state.counters[2][E_japan] == 2,
+    # spec: spec/twilight_struggle/tests/events_late.rules:259
+    "#25:expect0": lambda state, L: state.tracks[0] == 4,
+    # spec: spec/twilight_struggle/tests/events_late.rules:259
+    "#25:expect1": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:269
     "#26:expect0": lambda state, L: state.counters[2][E_japan] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:269
@@ -10293,14 +10480,11 @@ tx_events_late_4 = {
     "#28:expect4": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_late.rules:301
     "#29:expect0": lambda state, L: state.counters[2][E_nicaragua] == 0,
-    # spec: spec/twilight_struggle/tests/events_late.rules:301
-    "#29:expect1": lambda state, L: state.tracks[0] == 5,
-    # spec: spec/twilight_struggle/tests/events_late.rules:308
-    "#30:expect0": lambda state, L: state.counters[2][E_honduras] == 1,
-    # spec: spec/twilight_struggle/tests/events_late.rules:315
-    "#31:expect0": lambda state, L: d_realign_modifier(state, 1, E_iran) == -1,
 }
 ts_events_late_4 = {
+    "#24:expect1": lambda state, L: (state.counters[2][E_japan], 2),
+    "#25:expect0": lambda state, L: (state.tracks[0], 4),
+    "#25:expect1": lambda state, L: (state.tracks[1], 2),
     "#26:expect0": lambda state, L: (state.counters[2][E_japan], 2),
     "#26:expect1": lambda state, L: (state.counters[2][E_taiwan], 1),
     "#26:expect2": lambda state, L: (state.counters[2][E_south_korea], 4),
@@ -10313,11 +10497,14 @@ ts_events_late_4 = {
     "#28:expect3": lambda state, L: (state.tracks[4], 0),
     "#28:expect4": lambda state, L: (state.tracks[0], 4),
     "#29:expect0": lambda state, L: (state.counters[2][E_nicaragua], 0),
-    "#29:expect1": lambda state, L: (state.tracks[0], 5),
-    "#30:expect0": lambda state, L: (state.counters[2][E_honduras], 1),
-    "#31:expect0": lambda state, L: (d_realign_modifier(state, 1, E_iran), -1),
 }
 tx_events_late_5 = {
+    # spec: spec/twilight_struggle/tests/events_late.rules:301
+    "#29:expect1": lambda state, L: state.tracks[0] == 5,
+    # spec: spec/twilight_struggle/tests/events_late.rules:308
+    "#30:expect0": lambda state, L: state.counters[2][E_honduras] == 1,
+    # spec: spec/twilight_struggle/tests/events_late.rules:315
+    "#31:expect0": lambda state, L: d_realign_modifier(state, 1, E_iran) == -1,
     # spec: spec/twilight_struggle/tests/events_late.rules:315
     "#31:expect1": lambda state, L: d_realign_modifier(state, 0, E_iran) == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:317
@@ -10344,14 +10531,11 @@ tx_events_late_5 = {
     "#35:expect1": lambda state, L: state.location[E_nato] == 9,
     # spec: spec/twilight_struggle/tests/events_late.rules:374
     "#35:expect2": lambda state, L: state.counters[1][E_brazil] == 2,
-    # spec: spec/twilight_struggle/tests/events_late.rules:385
-    "#36:expect0": lambda state, L: deciding_of(state) == 0,
-    # spec: spec/twilight_struggle/tests/events_late.rules:389
-    "#36:expect1": lambda state, L: state.counters[1][E_brazil] == 4,
-    # spec: spec/twilight_struggle/tests/events_late.rules:389
-    "#36:expect2": lambda state, L: state.counters[1][E_argentina] == 2,
 }
 ts_events_late_5 = {
+    "#29:expect1": lambda state, L: (state.tracks[0], 5),
+    "#30:expect0": lambda state, L: (state.counters[2][E_honduras], 1),
+    "#31:expect0": lambda state, L: (d_realign_modifier(state, 1, E_iran), -1),
     "#31:expect1": lambda state, L: (d_realign_modifier(state, 0, E_iran), 0),
     "#31:expect2": lambda state, L: (d_realign_modifier(state, 1, E_iran), 0),
     "#32:expect0": lambda state, L: (state.counters[1][E_iran], 1),
@@ -10359,11 +10543,14 @@ ts_events_late_5 = {
     "#34:expect0": lambda state, L: (state.counters[1][E_poland], 2),
     "#35:expect0": lambda state, L: (deciding_of(state), 1),
     "#35:expect2": lambda state, L: (state.counters[1][E_brazil], 2),
-    "#36:expect0": lambda state, L: (deciding_of(state), 0),
-    "#36:expect1": lambda state, L: (state.counters[1][E_brazil], 4),
-    "#36:expect2": lambda state, L: (state.counters[1][E_argentina], 2),
 }
 tx_events_late_6 = {
+    # spec: spec/twilight_struggle/tests/events_late.rules:385
+    "#36:expect0": lambda state, L: deciding_of(state) == 0,
+    # spec: spec/twilight_struggle/tests/events_late.rules:389
+    "#36:expect1": lambda state, L: state.counters[1][E_brazil] == 4,
+    # spec: spec/twilight_struggle/tests/events_late.rules:389
+    "#36:expect2": lambda state, L: state.counters[1][E_argentina] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:390
     "#36:expect3": lambda state, L: state.counters[1][E_chile] == 3,
     # spec: spec/twilight_struggle/tests/events_late.rules:399
@@ -10394,14 +10581,11 @@ tx_events_late_6 = {
     "#41:expect0": lambda state, L: deciding_of(state) == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:448
     "#41:expect1": lambda state, L: state.location[E_europe_scoring] == 9,
-    # spec: spec/twilight_struggle/tests/events_late.rules:448
-    "#41:expect2": lambda state, L: state.tracks[1] == 0,
-    # spec: spec/twilight_struggle/tests/events_late.rules:449
-    "#41:expect3": lambda state, L: is_active(state, 14, None),
-    # spec: spec/twilight_struggle/tests/events_late.rules:451
-    "#41:expect4": lambda state, L: not is_active(state, 14, None),
 }
 ts_events_late_6 = {
+    "#36:expect0": lambda state, L: (deciding_of(state), 0),
+    "#36:expect1": lambda state, L: (state.counters[1][E_brazil], 4),
+    "#36:expect2": lambda state, L: (state.counters[1][E_argentina], 2),
     "#36:expect3": lambda state, L: (state.counters[1][E_chile], 3),
     "#37:expect0": lambda state, L: (state.counters[2][E_east_germany], 3),
     "#37:expect1": lambda state, L: (state.counters[1][E_poland], 0),
@@ -10415,9 +10599,14 @@ ts_events_late_6 = {
     ),
     "#40:expect0": lambda state, L: (state.tracks[1], 1),
     "#41:expect0": lambda state, L: (deciding_of(state), 0),
-    "#41:expect2": lambda state, L: (state.tracks[1], 0),
 }
 tx_events_late_7 = {
+    # spec: spec/twilight_struggle/tests/events_late.rules:448
+    "#41:expect2": lambda state, L: state.tracks[1] == 0,
+    # spec: spec/twilight_struggle/tests/events_late.rules:449
+    "#41:expect3": lambda state, L: is_active(state, 14, None),
+    # spec: spec/twilight_struggle/tests/events_late.rules:451
+    "#41:expect4": lambda state, L: not is_active(state, 14, None),
     # spec: spec/twilight_struggle/tests/events_late.rules:466
     "#42:expect0": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_late.rules:467
@@ -10436,22 +10625,17 @@ tx_events_late_7 = {
     "#44:expect1": lambda state, L: event_allowed(state, EVENT_WHEN, E_wargames, 1),
     # spec: spec/twilight_struggle/tests/events_late.rules:483
     "#44:expect2": lambda state, L: event_allowed(state, EVENT_WHEN, E_wargames, 0),
+    # spec: spec/twilight_struggle/tests/events_late.rules:490
+    "#45:requires0": lambda state, L: event_allowed(state, EVENT_WHEN, E_wargames, 1),
     # spec: spec/twilight_struggle/tests/events_late.rules:492
     "#45:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/events_late.rules:492
     "#45:expect1": lambda state, L: winner_of(state) == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:492
     "#45:expect2": lambda state, L: state.tracks[1] == 4,
-    # spec: spec/twilight_struggle/tests/events_late.rules:500
-    "#46:expect0": lambda state, L: state.result is not None,
-    # spec: spec/twilight_struggle/tests/events_late.rules:500
-    "#46:expect1": lambda state, L: winner_of(state) == 0,
-    # spec: spec/twilight_struggle/tests/events_late.rules:508
-    "#47:expect0": lambda state, L: state.result is not None,
-    # spec: spec/twilight_struggle/tests/events_late.rules:508
-    "#47:expect1": lambda state, L: winner_of(state) == None,
 }
 ts_events_late_7 = {
+    "#41:expect2": lambda state, L: (state.tracks[1], 0),
     "#42:expect0": lambda state, L: (state.tracks[1], -1),
     "#42:expect1": lambda state, L: (state.counters[2][E_italy], 1),
     "#42:expect2": lambda state, L: (state.counters[2][E_france], 0),
@@ -10460,10 +10644,20 @@ ts_events_late_7 = {
     "#43:expect1": lambda state, L: (state.tracks[1], -1),
     "#45:expect1": lambda state, L: (winner_of(state), 1),
     "#45:expect2": lambda state, L: (state.tracks[1], 4),
-    "#46:expect1": lambda state, L: (winner_of(state), 0),
-    "#47:expect1": lambda state, L: (winner_of(state), None),
 }
 tx_events_late_8 = {
+    # spec: spec/twilight_struggle/tests/events_late.rules:498
+    "#46:requires0": lambda state, L: event_allowed(state, EVENT_WHEN, E_wargames, 1),
+    # spec: spec/twilight_struggle/tests/events_late.rules:500
+    "#46:expect0": lambda state, L: state.result is not None,
+    # spec: spec/twilight_struggle/tests/events_late.rules:500
+    "#46:expect1": lambda state, L: winner_of(state) == 0,
+    # spec: spec/twilight_struggle/tests/events_late.rules:506
+    "#47:requires0": lambda state, L: event_allowed(state, EVENT_WHEN, E_wargames, 0),
+    # spec: spec/twilight_struggle/tests/events_late.rules:508
+    "#47:expect0": lambda state, L: state.result is not None,
+    # spec: spec/twilight_struggle/tests/events_late.rules:508
+    "#47:expect1": lambda state, L: winner_of(state) == None,
     # spec: spec/twilight_struggle/tests/events_late.rules:516
     "#48:expect0": lambda state, L: not state.result is not None,
     # spec: spec/twilight_struggle/tests/events_late.rules:516
@@ -10486,6 +10680,17 @@ tx_events_late_8 = {
     "#52:expect0": lambda state, L: state.counters[1][E_iraq] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:555
     "#52:expect1": lambda state, L: state.counters[2][E_iraq] == 2,
+}
+ts_events_late_8 = {
+    "#46:expect1": lambda state, L: (winner_of(state), 0),
+    "#47:expect1": lambda state, L: (winner_of(state), None),
+    "#48:expect2": lambda state, L: (state.tracks[1], 0),
+    "#50:expect1": lambda state, L: (state.counters[2][E_poland], 0),
+    "#51:expect0": lambda state, L: (state.counters[2][E_poland], 3),
+    "#52:expect0": lambda state, L: (state.counters[1][E_iraq], 0),
+    "#52:expect1": lambda state, L: (state.counters[2][E_iraq], 2),
+}
+tx_events_late_9 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:556
     "#52:expect2": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:556
@@ -10498,20 +10703,6 @@ tx_events_late_8 = {
     "#53:expect2": lambda state, L: state.tracks[4] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:577
     "#54:expect0": lambda state, L: state.location[E_fidel] == 9,
-}
-ts_events_late_8 = {
-    "#48:expect2": lambda state, L: (state.tracks[1], 0),
-    "#50:expect1": lambda state, L: (state.counters[2][E_poland], 0),
-    "#51:expect0": lambda state, L: (state.counters[2][E_poland], 3),
-    "#52:expect0": lambda state, L: (state.counters[1][E_iraq], 0),
-    "#52:expect1": lambda state, L: (state.counters[2][E_iraq], 2),
-    "#52:expect2": lambda state, L: (state.tracks[1], 2),
-    "#52:expect3": lambda state, L: (state.tracks[5], 2),
-    "#53:expect0": lambda state, L: (state.counters[2][E_iran], 1),
-    "#53:expect1": lambda state, L: (state.tracks[1], 0),
-    "#53:expect2": lambda state, L: (state.tracks[4], 2),
-}
-tx_events_late_9 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:578
     "#54:expect1": lambda state, L: state.counters[2][E_cuba] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:578
@@ -10532,6 +10723,22 @@ tx_events_late_9 = {
     "#56:expect2": lambda state, L: len(state.zones[6]) == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:609
     "#57:expect0": lambda state, L: state.tracks[1] == 1,
+}
+ts_events_late_9 = {
+    "#52:expect2": lambda state, L: (state.tracks[1], 2),
+    "#52:expect3": lambda state, L: (state.tracks[5], 2),
+    "#53:expect0": lambda state, L: (state.counters[2][E_iran], 1),
+    "#53:expect1": lambda state, L: (state.tracks[1], 0),
+    "#53:expect2": lambda state, L: (state.tracks[4], 2),
+    "#54:expect1": lambda state, L: (state.counters[2][E_cuba], 1),
+    "#54:expect2": lambda state, L: (state.counters[1][E_cuba], 0),
+    "#55:expect1": lambda state, L: (state.counters[1][E_france], 0),
+    "#55:expect2": lambda state, L: (state.vars[1], 1),
+    "#56:expect1": lambda state, L: (state.tracks[1], 0),
+    "#56:expect2": lambda state, L: (len(state.zones[6]), 0),
+    "#57:expect0": lambda state, L: (state.tracks[1], 1),
+}
+tx_events_late_10 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:611
     "#57:expect1": lambda state, L: state.location[E_defectors] == 9,
     # spec: spec/twilight_struggle/tests/events_late.rules:619
@@ -10542,22 +10749,16 @@ tx_events_late_9 = {
     "#59:expect0": lambda state, L: state.location[E_containment] == 7,
     # spec: spec/twilight_struggle/tests/events_late.rules:629
     "#59:expect1": lambda state, L: state.tracks[1] == 0,
+    # spec: spec/twilight_struggle/tests/events_late.rules:638
+    "#60:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_the_cambridge_five, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:643
     "#60:expect0": lambda state, L: state.counters[1][E_thailand] == 1,
-}
-ts_events_late_9 = {
-    "#54:expect1": lambda state, L: (state.counters[2][E_cuba], 1),
-    "#54:expect2": lambda state, L: (state.counters[1][E_cuba], 0),
-    "#55:expect1": lambda state, L: (state.counters[1][E_france], 0),
-    "#55:expect2": lambda state, L: (state.vars[1], 1),
-    "#56:expect1": lambda state, L: (state.tracks[1], 0),
-    "#56:expect2": lambda state, L: (len(state.zones[6]), 0),
-    "#57:expect0": lambda state, L: (state.tracks[1], 1),
-    "#58:expect0": lambda state, L: (state.tracks[1], 0),
-    "#59:expect1": lambda state, L: (state.tracks[1], 0),
-    "#60:expect0": lambda state, L: (state.counters[1][E_thailand], 1),
-}
-tx_events_late_10 = {
+    # spec: spec/twilight_struggle/tests/events_late.rules:648
+    "#61:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_the_cambridge_five, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:649
     "#61:expect0": lambda state, L: (
         sum([state.counters[1][c_c] for c_c in K_country]) == 0
@@ -10580,6 +10781,22 @@ tx_events_late_10 = {
     "#64:expect1": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:683
     "#65:expect0": lambda state, L: state.tracks[1] == 0,
+}
+ts_events_late_10 = {
+    "#58:expect0": lambda state, L: (state.tracks[1], 0),
+    "#59:expect1": lambda state, L: (state.tracks[1], 0),
+    "#60:expect0": lambda state, L: (state.counters[1][E_thailand], 1),
+    "#61:expect0": lambda state, L: (
+        sum([state.counters[1][c_c] for c_c in K_country]),
+        0,
+    ),
+    "#63:expect0": lambda state, L: (state.counters[2][E_norway], 1),
+    "#63:expect1": lambda state, L: (state.tracks[1], 0),
+    "#64:expect0": lambda state, L: (state.counters[2][E_italy], 2),
+    "#64:expect1": lambda state, L: (state.tracks[1], 2),
+    "#65:expect0": lambda state, L: (state.tracks[1], 0),
+}
+tx_events_late_11 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:683
     "#65:expect1": lambda state, L: (
         sum([state.counters[2][c_c] for c_c in K_country]) == 4
@@ -10598,30 +10815,6 @@ tx_events_late_10 = {
     "#69:expect0": lambda state, L: state.counters[2][E_canada] == 4,
     # spec: spec/twilight_struggle/tests/events_late.rules:745
     "#70:expect0": lambda state, L: state.tracks[1] == -1,
-}
-ts_events_late_10 = {
-    "#61:expect0": lambda state, L: (
-        sum([state.counters[1][c_c] for c_c in K_country]),
-        0,
-    ),
-    "#63:expect0": lambda state, L: (state.counters[2][E_norway], 1),
-    "#63:expect1": lambda state, L: (state.tracks[1], 0),
-    "#64:expect0": lambda state, L: (state.counters[2][E_italy], 2),
-    "#64:expect1": lambda state, L: (state.tracks[1], 2),
-    "#65:expect0": lambda state, L: (state.tracks[1], 0),
-    "#65:expect1": lambda state, L: (
-        sum([state.counters[2][c_c] for c_c in K_country]),
-        4,
-    ),
-    "#66:expect0": lambda state, L: (state.tracks[0], 2),
-    "#66:expect1": lambda state, L: (state.counters[2][E_iran], 0),
-    "#66:expect2": lambda state, L: (state.counters[2][E_japan], 2),
-    "#67:expect0": lambda state, L: (state.counters[2][E_canada], 3),
-    "#68:expect0": lambda state, L: (state.counters[2][E_canada], 4),
-    "#69:expect0": lambda state, L: (state.counters[2][E_canada], 4),
-    "#70:expect0": lambda state, L: (state.tracks[1], -1),
-}
-tx_events_late_11 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:749
     "#70:expect1": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_late.rules:753
@@ -10641,6 +10834,25 @@ tx_events_late_11 = {
     "#72:expect1": lambda state, L: state.location[E_north_sea_oil] == 10,
     # spec: spec/twilight_struggle/tests/events_late.rules:777
     "#72:expect2": lambda state, L: not event_allowed(state, EVENT_WHEN, E_opec, 0),
+}
+ts_events_late_11 = {
+    "#65:expect1": lambda state, L: (
+        sum([state.counters[2][c_c] for c_c in K_country]),
+        4,
+    ),
+    "#66:expect0": lambda state, L: (state.tracks[0], 2),
+    "#66:expect1": lambda state, L: (state.counters[2][E_iran], 0),
+    "#66:expect2": lambda state, L: (state.counters[2][E_japan], 2),
+    "#67:expect0": lambda state, L: (state.counters[2][E_canada], 3),
+    "#68:expect0": lambda state, L: (state.counters[2][E_canada], 4),
+    "#69:expect0": lambda state, L: (state.counters[2][E_canada], 4),
+    "#70:expect0": lambda state, L: (state.tracks[1], -1),
+    "#70:expect1": lambda state, L: (state.tracks[1], -1),
+    "#70:expect2": lambda state, L: (state.tracks[1], -2),
+    "#70:expect3": lambda state, L: (state.tracks[1], -2),
+    "#71:expect0": lambda state, L: (state.counters[2][E_saudi_arabia], 2),
+}
+tx_events_late_12 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:781
     "#73:expect0": lambda state, L: (
         event_allowed(state, EVENT_WHEN, E_muslim_revolution, 0)
@@ -10685,17 +10897,6 @@ tx_events_late_11 = {
     "#75:expect1": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_late.rules:814
     "#75:expect2": lambda state, L: state.tracks[1] == -1,
-}
-ts_events_late_11 = {
-    "#70:expect1": lambda state, L: (state.tracks[1], -1),
-    "#70:expect2": lambda state, L: (state.tracks[1], -2),
-    "#70:expect3": lambda state, L: (state.tracks[1], -2),
-    "#71:expect0": lambda state, L: (state.counters[2][E_saudi_arabia], 2),
-    "#75:expect0": lambda state, L: (state.tracks[1], -2),
-    "#75:expect1": lambda state, L: (state.tracks[1], -1),
-    "#75:expect2": lambda state, L: (state.tracks[1], -1),
-}
-tx_events_late_12 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:815
     "#75:expect3": lambda state, L: (
         not event_allowed(state, EVENT_WHEN, E_flower_power, 0)
@@ -10710,6 +10911,9 @@ tx_events_late_12 = {
     "#77:expect1": lambda state, L: not is_active(state, 15, None),
 }
 ts_events_late_12 = {
+    "#75:expect0": lambda state, L: (state.tracks[1], -2),
+    "#75:expect1": lambda state, L: (state.tracks[1], -1),
+    "#75:expect2": lambda state, L: (state.tracks[1], -1),
     "#76:expect0": lambda state, L: (state.tracks[1], -2),
     "#76:expect1": lambda state, L: (state.tracks[5], 2),
 }
@@ -10992,6 +11196,10 @@ ts_events_mid_5 = {
 tx_events_mid_6 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:453
     "#40:expect1": lambda state, L: state.location[E_kitchen_debates] == 10,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:461
+    "#41:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_missile_envy, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:466
     "#41:expect0": lambda state, L: state.counters[1][E_finland] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:466
@@ -11002,26 +11210,30 @@ tx_events_mid_6 = {
     "#41:expect3": lambda state, L: state.location[E_missile_envy] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:468
     "#41:expect4": lambda state, L: is_active(state, 21, [1]),
+    # spec: spec/twilight_struggle/tests/events_mid.rules:474
+    "#42:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_missile_envy, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:477
     "#42:expect0": lambda state, L: state.counters[1][E_chile] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:477
     "#42:expect1": lambda state, L: state.location[E_allende] == 10,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:483
+    "#43:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_missile_envy, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:485
     "#43:expect0": lambda state, L: state.tracks[1] == -4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:485
     "#43:expect1": lambda state, L: state.location[E_asia_scoring] == 9,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:490
+    "#44:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_missile_envy, 1)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:492
     "#44:expect0": lambda state, L: state.counters[2][E_canada] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:492
     "#44:expect1": lambda state, L: state.location[E_missile_envy] == 2,
-    # spec: spec/twilight_struggle/tests/events_mid.rules:494
-    "#44:expect2": lambda state, L: not allowed_play_card(state, 0, E_allende),
-    # spec: spec/twilight_struggle/tests/events_mid.rules:494
-    "#44:expect3": lambda state, L: allowed_play_card(state, 0, E_missile_envy),
-    # spec: spec/twilight_struggle/tests/events_mid.rules:495
-    "#44:expect4": lambda state, L: not allowed_headline_card(state, 0, E_missile_envy),
-    # spec: spec/twilight_struggle/tests/events_mid.rules:501
-    "#44:expect5": lambda state, L: state.location[E_missile_envy] == 9,
 }
 ts_events_mid_6 = {
     "#41:expect0": lambda state, L: (state.counters[1][E_finland], 3),
@@ -11031,6 +11243,14 @@ ts_events_mid_6 = {
     "#44:expect0": lambda state, L: (state.counters[2][E_canada], 2),
 }
 tx_events_mid_7 = {
+    # spec: spec/twilight_struggle/tests/events_mid.rules:494
+    "#44:expect2": lambda state, L: not allowed_play_card(state, 0, E_allende),
+    # spec: spec/twilight_struggle/tests/events_mid.rules:494
+    "#44:expect3": lambda state, L: allowed_play_card(state, 0, E_missile_envy),
+    # spec: spec/twilight_struggle/tests/events_mid.rules:495
+    "#44:expect4": lambda state, L: not allowed_headline_card(state, 0, E_missile_envy),
+    # spec: spec/twilight_struggle/tests/events_mid.rules:501
+    "#44:expect5": lambda state, L: state.location[E_missile_envy] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:501
     "#44:expect6": lambda state, L: allowed_play_card(state, 0, E_allende),
     # spec: spec/twilight_struggle/tests/events_mid.rules:503
@@ -11039,6 +11259,10 @@ tx_events_mid_7 = {
         and not A_scoring[E_missile_envy]
         and (A_side[E_missile_envy] == 0 or A_side[E_missile_envy] == None)
         and event_allowed(state, EVENT_WHEN, E_missile_envy, 0)
+    ),
+    # spec: spec/twilight_struggle/tests/events_mid.rules:509
+    "#45:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_missile_envy, 0)
     ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:511
     "#45:expect0": lambda state, L: state.location[E_allende] == 10,
@@ -11052,25 +11276,37 @@ tx_events_mid_7 = {
     "#45:expect4": lambda state, L: state.location[E_missile_envy] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:520
     "#45:expect5": lambda state, L: not is_active(state, 21, [1]),
+    # spec: spec/twilight_struggle/tests/events_mid.rules:526
+    "#46:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_missile_envy, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:533
     "#46:expect0": lambda state, L: state.location[E_asia_scoring] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:534
     "#46:expect1": lambda state, L: is_active(state, 21, [1]),
+}
+ts_events_mid_7 = {}
+tx_events_mid_8 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:539
     "#46:expect2": lambda state, L: not allowed_headline_card(state, 1, E_missile_envy),
     # spec: spec/twilight_struggle/tests/events_mid.rules:545
     "#46:expect3": lambda state, L: not is_active(state, 21, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:545
     "#46:expect4": lambda state, L: allowed_play_card(state, 1, E_duck_and_cover),
+    # spec: spec/twilight_struggle/tests/events_mid.rules:550
+    "#47:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_missile_envy, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:558
     "#47:expect0": lambda state, L: is_active(state, 19, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:559
     "#47:expect1": lambda state, L: is_active(state, 21, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:559
     "#47:expect2": lambda state, L: state.location[E_missile_envy] == 3,
-}
-ts_events_mid_7 = {}
-tx_events_mid_8 = {
+    # spec: spec/twilight_struggle/tests/events_mid.rules:564
+    "#48:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_missile_envy, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:568
     "#48:expect0": lambda state, L: state.location[E_missile_envy] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:568
@@ -11079,12 +11315,21 @@ tx_events_mid_8 = {
     "#48:expect2": lambda state, L: not is_active(state, 21, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:574
     "#48:expect3": lambda state, L: allowed_play_card(state, 1, E_duck_and_cover),
+    # spec: spec/twilight_struggle/tests/events_mid.rules:578
+    "#49:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_missile_envy, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:579
     "#49:expect0": lambda state, L: not is_active(state, 21, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:579
     "#49:expect1": lambda state, L: state.location[E_missile_envy] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:586
     "#50:expect0": lambda state, L: state.tracks[0] == 4,
+}
+ts_events_mid_8 = {
+    "#50:expect0": lambda state, L: (state.tracks[0], 4),
+}
+tx_events_mid_9 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:586
     "#50:expect1": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:591
@@ -11103,17 +11348,6 @@ tx_events_mid_8 = {
     "#52:expect0": lambda state, L: state.tracks[1] == -3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:612
     "#52:expect1": lambda state, L: not is_active(state, 23, None),
-}
-ts_events_mid_8 = {
-    "#50:expect0": lambda state, L: (state.tracks[0], 4),
-    "#50:expect1": lambda state, L: (state.tracks[1], 0),
-    "#50:expect2": lambda state, L: (state.tracks[1], -3),
-    "#51:expect0": lambda state, L: (state.tracks[1], 0),
-    "#51:expect2": lambda state, L: (state.counters[2][E_canada], 1),
-    "#51:expect3": lambda state, L: (state.counters[1][E_chile], 0),
-    "#52:expect0": lambda state, L: (state.tracks[1], -3),
-}
-tx_events_mid_9 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:621
     "#53:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:621
@@ -11128,6 +11362,21 @@ tx_events_mid_9 = {
     "#55:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/events_mid.rules:641
     "#55:expect1": lambda state, L: winner_of(state) == 0,
+}
+ts_events_mid_9 = {
+    "#50:expect1": lambda state, L: (state.tracks[1], 0),
+    "#50:expect2": lambda state, L: (state.tracks[1], -3),
+    "#51:expect0": lambda state, L: (state.tracks[1], 0),
+    "#51:expect2": lambda state, L: (state.counters[2][E_canada], 1),
+    "#51:expect3": lambda state, L: (state.counters[1][E_chile], 0),
+    "#52:expect0": lambda state, L: (state.tracks[1], -3),
+    "#53:expect0": lambda state, L: (state.tracks[0], 4),
+    "#53:expect1": lambda state, L: (state.tracks[1], 0),
+    "#53:expect3": lambda state, L: (state.tracks[1], -3),
+    "#54:expect0": lambda state, L: (state.tracks[1], -3),
+    "#55:expect1": lambda state, L: (winner_of(state), 0),
+}
+tx_events_mid_10 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:648
     "#56:expect0": lambda state, L: q_ops_value(state, 0, E_fidel) == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:648
@@ -11146,24 +11395,6 @@ tx_events_mid_9 = {
     "#58:expect0": lambda state, L: state.counters[1][E_angola] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:665
     "#58:expect1": lambda state, L: state.counters[1][E_se_african_states] == 2,
-}
-ts_events_mid_9 = {
-    "#53:expect0": lambda state, L: (state.tracks[0], 4),
-    "#53:expect1": lambda state, L: (state.tracks[1], 0),
-    "#53:expect3": lambda state, L: (state.tracks[1], -3),
-    "#54:expect0": lambda state, L: (state.tracks[1], -3),
-    "#55:expect1": lambda state, L: (winner_of(state), 0),
-    "#56:expect0": lambda state, L: (q_ops_value(state, 0, E_fidel), 3),
-    "#56:expect1": lambda state, L: (q_ops_value(state, 0, E_comecon), 4),
-    "#56:expect2": lambda state, L: (q_ops_value(state, 0, E_nuclear_test_ban), 4),
-    "#56:expect3": lambda state, L: (q_ops_value(state, 1, E_fidel), 2),
-    "#56:expect4": lambda state, L: (q_ops_value(state, 0, E_fidel), 2),
-    "#57:expect0": lambda state, L: (q_ops_value(state, 0, E_fidel), 2),
-    "#57:expect1": lambda state, L: (q_ops_value(state, 0, E_cia_created), 1),
-    "#58:expect0": lambda state, L: (state.counters[1][E_angola], 2),
-    "#58:expect1": lambda state, L: (state.counters[1][E_se_african_states], 2),
-}
-tx_events_mid_10 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:673
     "#59:expect0": lambda state, L: state.counters[1][E_south_africa] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:682
@@ -11174,12 +11405,38 @@ tx_events_mid_10 = {
     "#61:expect0": lambda state, L: state.counters[1][E_chile] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:697
     "#62:expect0": lambda state, L: not allowed_coup(state, 0, E_west_germany),
+    # spec: spec/twilight_struggle/tests/events_mid.rules:698
+    "#62:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_willy_brandt, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:699
     "#62:expect1": lambda state, L: state.tracks[1] == -1,
+}
+ts_events_mid_10 = {
+    "#56:expect0": lambda state, L: (q_ops_value(state, 0, E_fidel), 3),
+    "#56:expect1": lambda state, L: (q_ops_value(state, 0, E_comecon), 4),
+    "#56:expect2": lambda state, L: (q_ops_value(state, 0, E_nuclear_test_ban), 4),
+    "#56:expect3": lambda state, L: (q_ops_value(state, 1, E_fidel), 2),
+    "#56:expect4": lambda state, L: (q_ops_value(state, 0, E_fidel), 2),
+    "#57:expect0": lambda state, L: (q_ops_value(state, 0, E_fidel), 2),
+    "#57:expect1": lambda state, L: (q_ops_value(state, 0, E_cia_created), 1),
+    "#58:expect0": lambda state, L: (state.counters[1][E_angola], 2),
+    "#58:expect1": lambda state, L: (state.counters[1][E_se_african_states], 2),
+    "#59:expect0": lambda state, L: (state.counters[1][E_south_africa], 2),
+    "#60:expect0": lambda state, L: (state.counters[1][E_south_africa], 1),
+    "#60:expect1": lambda state, L: (state.counters[1][E_botswana], 2),
+    "#61:expect0": lambda state, L: (state.counters[1][E_chile], 2),
+    "#62:expect1": lambda state, L: (state.tracks[1], -1),
+}
+tx_events_mid_11 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:699
     "#62:expect2": lambda state, L: state.counters[1][E_west_germany] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:700
     "#62:expect3": lambda state, L: allowed_coup(state, 0, E_west_germany),
+    # spec: spec/twilight_struggle/tests/events_mid.rules:706
+    "#63:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_willy_brandt, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:708
     "#63:expect0": lambda state, L: not allowed_coup(state, 0, E_west_germany),
     # spec: spec/twilight_struggle/tests/events_mid.rules:713
@@ -11192,27 +11449,20 @@ tx_events_mid_10 = {
     "#64:expect2": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:718
     "#64:expect3": lambda state, L: state.counters[1][E_west_germany] == 0,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:727
+    "#65:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_muslim_revolution, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:731
     "#65:expect0": lambda state, L: state.counters[2][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:731
     "#65:expect1": lambda state, L: state.counters[2][E_egypt] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:731
     "#65:expect2": lambda state, L: state.counters[2][E_israel] == 3,
-}
-ts_events_mid_10 = {
-    "#59:expect0": lambda state, L: (state.counters[1][E_south_africa], 2),
-    "#60:expect0": lambda state, L: (state.counters[1][E_south_africa], 1),
-    "#60:expect1": lambda state, L: (state.counters[1][E_botswana], 2),
-    "#61:expect0": lambda state, L: (state.counters[1][E_chile], 2),
-    "#62:expect1": lambda state, L: (state.tracks[1], -1),
-    "#62:expect2": lambda state, L: (state.counters[1][E_west_germany], 1),
-    "#64:expect2": lambda state, L: (state.tracks[1], 0),
-    "#64:expect3": lambda state, L: (state.counters[1][E_west_germany], 0),
-    "#65:expect0": lambda state, L: (state.counters[2][E_iran], 0),
-    "#65:expect1": lambda state, L: (state.counters[2][E_egypt], 0),
-    "#65:expect2": lambda state, L: (state.counters[2][E_israel], 3),
-}
-tx_events_mid_11 = {
+    # spec: spec/twilight_struggle/tests/events_mid.rules:736
+    "#66:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_muslim_revolution, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:738
     "#66:expect0": lambda state, L: state.counters[2][E_jordan] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:743
@@ -11221,6 +11471,18 @@ tx_events_mid_11 = {
     ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:751
     "#68:expect0": lambda state, L: state.tracks[0] == 4,
+}
+ts_events_mid_11 = {
+    "#62:expect2": lambda state, L: (state.counters[1][E_west_germany], 1),
+    "#64:expect2": lambda state, L: (state.tracks[1], 0),
+    "#64:expect3": lambda state, L: (state.counters[1][E_west_germany], 0),
+    "#65:expect0": lambda state, L: (state.counters[2][E_iran], 0),
+    "#65:expect1": lambda state, L: (state.counters[2][E_egypt], 0),
+    "#65:expect2": lambda state, L: (state.counters[2][E_israel], 3),
+    "#66:expect0": lambda state, L: (state.counters[2][E_jordan], 0),
+    "#68:expect0": lambda state, L: (state.tracks[0], 4),
+}
+tx_events_mid_12 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:753
     "#68:expect1": lambda state, L: state.counters[2][E_canada] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:763
@@ -11235,22 +11497,34 @@ tx_events_mid_11 = {
     "#71:expect0": lambda state, L: state.location[E_china_card] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:777
     "#71:expect1": lambda state, L: state.tracks[1] == -1,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:783
+    "#72:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_flower_power, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:786
     "#72:expect0": lambda state, L: state.tracks[1] == -2,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:790
+    "#73:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_flower_power, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:795
     "#73:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:795
     "#73:expect1": lambda state, L: state.tracks[9] == 1,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:799
+    "#74:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_flower_power, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:804
     "#74:expect0": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:804
     "#74:expect1": lambda state, L: state.location[E_brush_war] == 9,
-    # spec: spec/twilight_struggle/tests/events_mid.rules:811
-    "#75:expect0": lambda state, L: state.tracks[1] == 0,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:808
+    "#75:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_flower_power, 0)
+    ),
 }
-ts_events_mid_11 = {
-    "#66:expect0": lambda state, L: (state.counters[2][E_jordan], 0),
-    "#68:expect0": lambda state, L: (state.tracks[0], 4),
+ts_events_mid_12 = {
     "#68:expect1": lambda state, L: (state.counters[2][E_canada], 4),
     "#69:expect0": lambda state, L: (state.counters[2][E_norway], 4),
     "#70:expect2": lambda state, L: (state.tracks[1], 0),
@@ -11259,9 +11533,14 @@ ts_events_mid_11 = {
     "#73:expect0": lambda state, L: (state.tracks[1], 0),
     "#73:expect1": lambda state, L: (state.tracks[9], 1),
     "#74:expect0": lambda state, L: (state.tracks[1], -2),
-    "#75:expect0": lambda state, L: (state.tracks[1], 0),
 }
-tx_events_mid_12 = {
+tx_events_mid_13 = {
+    # spec: spec/twilight_struggle/tests/events_mid.rules:811
+    "#75:expect0": lambda state, L: state.tracks[1] == 0,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:815
+    "#76:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_flower_power, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:817
     "#76:expect0": lambda state, L: (
         not event_allowed(state, EVENT_WHEN, E_flower_power, 0)
@@ -11278,6 +11557,8 @@ tx_events_mid_12 = {
     "#78:expect0": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:845
     "#78:expect1": lambda state, L: not is_active(state, 28, None),
+    # spec: spec/twilight_struggle/tests/events_mid.rules:855
+    "#79:requires0": lambda state, L: event_allowed(state, EVENT_WHEN, E_opec, 0),
     # spec: spec/twilight_struggle/tests/events_mid.rules:856
     "#79:expect0": lambda state, L: state.tracks[1] == -3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:861
@@ -11290,14 +11571,9 @@ tx_events_mid_12 = {
     "#83:expect0": lambda state, L: state.counters[2][E_angola] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:888
     "#83:expect1": lambda state, L: state.counters[2][E_vietnam] == 1,
-    # spec: spec/twilight_struggle/tests/events_mid.rules:889
-    "#83:expect2": lambda state, L: state.counters[2][E_zaire] == 1,
-    # spec: spec/twilight_struggle/tests/events_mid.rules:889
-    "#83:expect3": lambda state, L: state.counters[2][E_kenya] == 1,
-    # spec: spec/twilight_struggle/tests/events_mid.rules:896
-    "#84:expect0": lambda state, L: state.counters[2][E_panama] == 1,
 }
-ts_events_mid_12 = {
+ts_events_mid_13 = {
+    "#75:expect0": lambda state, L: (state.tracks[1], 0),
     "#76:expect1": lambda state, L: (state.tracks[1], 0),
     "#77:expect0": lambda state, L: (state.tracks[1], -1),
     "#77:expect1": lambda state, L: (state.tracks[1], -2),
@@ -11307,11 +11583,14 @@ ts_events_mid_12 = {
     "#82:expect0": lambda state, L: (state.counters[1][E_finland], 0),
     "#83:expect0": lambda state, L: (state.counters[2][E_angola], 1),
     "#83:expect1": lambda state, L: (state.counters[2][E_vietnam], 1),
-    "#83:expect2": lambda state, L: (state.counters[2][E_zaire], 1),
-    "#83:expect3": lambda state, L: (state.counters[2][E_kenya], 1),
-    "#84:expect0": lambda state, L: (state.counters[2][E_panama], 1),
 }
-tx_events_mid_13 = {
+tx_events_mid_14 = {
+    # spec: spec/twilight_struggle/tests/events_mid.rules:889
+    "#83:expect2": lambda state, L: state.counters[2][E_zaire] == 1,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:889
+    "#83:expect3": lambda state, L: state.counters[2][E_kenya] == 1,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:896
+    "#84:expect0": lambda state, L: state.counters[2][E_panama] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:896
     "#84:expect1": lambda state, L: state.counters[2][E_costa_rica] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:897
@@ -11342,16 +11621,11 @@ tx_events_mid_13 = {
     "#86:expect2": lambda state, L: state.counters[2][E_burma] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:927
     "#87:expect0": lambda state, L: state.counters[2][E_chile] == 1,
-    # spec: spec/twilight_struggle/tests/events_mid.rules:927
-    "#87:expect1": lambda state, L: (
-        sum([state.counters[2][c_c] for c_c in K_country]) == 1
-    ),
-    # spec: spec/twilight_struggle/tests/events_mid.rules:935
-    "#88:expect0": lambda state, L: state.location[E_fidel] == 8,
-    # spec: spec/twilight_struggle/tests/events_mid.rules:940
-    "#88:expect1": lambda state, L: state.counters[2][E_canada] == 2,
 }
-ts_events_mid_13 = {
+ts_events_mid_14 = {
+    "#83:expect2": lambda state, L: (state.counters[2][E_zaire], 1),
+    "#83:expect3": lambda state, L: (state.counters[2][E_kenya], 1),
+    "#84:expect0": lambda state, L: (state.counters[2][E_panama], 1),
     "#84:expect1": lambda state, L: (state.counters[2][E_costa_rica], 1),
     "#84:expect2": lambda state, L: (state.counters[2][E_venezuela], 1),
     "#85:expect1": lambda state, L: (state.tracks[1], 1),
@@ -11362,13 +11636,16 @@ ts_events_mid_13 = {
     "#86:expect1": lambda state, L: (state.counters[2][E_sudan], 1),
     "#86:expect2": lambda state, L: (state.counters[2][E_burma], 1),
     "#87:expect0": lambda state, L: (state.counters[2][E_chile], 1),
-    "#87:expect1": lambda state, L: (
-        sum([state.counters[2][c_c] for c_c in K_country]),
-        1,
-    ),
-    "#88:expect1": lambda state, L: (state.counters[2][E_canada], 2),
 }
-tx_events_mid_14 = {
+tx_events_mid_15 = {
+    # spec: spec/twilight_struggle/tests/events_mid.rules:927
+    "#87:expect1": lambda state, L: (
+        sum([state.counters[2][c_c] for c_c in K_country]) == 1
+    ),
+    # spec: spec/twilight_struggle/tests/events_mid.rules:935
+    "#88:expect0": lambda state, L: state.location[E_fidel] == 8,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:940
+    "#88:expect1": lambda state, L: state.counters[2][E_canada] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:940
     "#88:expect2": lambda state, L: state.counters[1][E_cuba] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:940
@@ -11397,14 +11674,13 @@ tx_events_mid_14 = {
     "#92:expect2": lambda state, L: q_coup_roll_modifier(state, 1, E_iran) == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:981
     "#92:expect3": lambda state, L: state.counters[1][E_nicaragua] == 0,
-    # spec: spec/twilight_struggle/tests/events_mid.rules:986
-    "#93:expect0": lambda state, L: q_coup_roll_modifier(state, 0, E_mexico) == 1,
-    # spec: spec/twilight_struggle/tests/events_mid.rules:988
-    "#93:expect1": lambda state, L: q_coup_roll_modifier(state, 0, E_mexico) == 0,
-    # spec: spec/twilight_struggle/tests/events_mid.rules:997
-    "#94:expect0": lambda state, L: state.counters[2][E_panama] == 2,
 }
-ts_events_mid_14 = {
+ts_events_mid_15 = {
+    "#87:expect1": lambda state, L: (
+        sum([state.counters[2][c_c] for c_c in K_country]),
+        1,
+    ),
+    "#88:expect1": lambda state, L: (state.counters[2][E_canada], 2),
     "#88:expect2": lambda state, L: (state.counters[1][E_cuba], 3),
     "#89:expect1": lambda state, L: (state.counters[2][E_canada], 2),
     "#90:expect0": lambda state, L: (len(state.zones[3]), 0),
@@ -11414,11 +11690,14 @@ ts_events_mid_14 = {
     "#92:expect1": lambda state, L: (q_coup_roll_modifier(state, 0, E_chile), -1),
     "#92:expect2": lambda state, L: (q_coup_roll_modifier(state, 1, E_iran), 0),
     "#92:expect3": lambda state, L: (state.counters[1][E_nicaragua], 0),
-    "#93:expect0": lambda state, L: (q_coup_roll_modifier(state, 0, E_mexico), 1),
-    "#93:expect1": lambda state, L: (q_coup_roll_modifier(state, 0, E_mexico), 0),
-    "#94:expect0": lambda state, L: (state.counters[2][E_panama], 2),
 }
-tx_events_mid_15 = {
+tx_events_mid_16 = {
+    # spec: spec/twilight_struggle/tests/events_mid.rules:986
+    "#93:expect0": lambda state, L: q_coup_roll_modifier(state, 0, E_mexico) == 1,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:988
+    "#93:expect1": lambda state, L: q_coup_roll_modifier(state, 0, E_mexico) == 0,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:997
+    "#94:expect0": lambda state, L: state.counters[2][E_panama] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1005
     "#95:expect0": lambda state, L: state.location[E_china_card] == 5,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1005
@@ -11445,24 +11724,24 @@ tx_events_mid_15 = {
     "#99:expect0": lambda state, L: is_active(state, 30, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1043
     "#99:expect1": lambda state, L: state.location[E_shuttle_diplomacy] == 11,
+}
+ts_events_mid_16 = {
+    "#93:expect0": lambda state, L: (q_coup_roll_modifier(state, 0, E_mexico), 1),
+    "#93:expect1": lambda state, L: (q_coup_roll_modifier(state, 0, E_mexico), 0),
+    "#94:expect0": lambda state, L: (state.counters[2][E_panama], 2),
+    "#95:expect2": lambda state, L: (state.tracks[1], 0),
+    "#96:expect1": lambda state, L: (state.tracks[1], 2),
+    "#97:expect0": lambda state, L: (state.counters[1][E_egypt], 0),
+    "#97:expect1": lambda state, L: (state.counters[2][E_egypt], 1),
+    "#98:expect1": lambda state, L: (state.tracks[1], 0),
+}
+tx_events_mid_17 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:1045
     "#99:expect2": lambda state, L: q_battleground_adjustment(state, 0, E_asia) == -1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1045
     "#99:expect3": lambda state, L: q_battleground_adjustment(state, 1, E_asia) == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1047
     "#99:expect4": lambda state, L: q_battleground_adjustment(state, 0, E_asia) == 0,
-}
-ts_events_mid_15 = {
-    "#95:expect2": lambda state, L: (state.tracks[1], 0),
-    "#96:expect1": lambda state, L: (state.tracks[1], 2),
-    "#97:expect0": lambda state, L: (state.counters[1][E_egypt], 0),
-    "#97:expect1": lambda state, L: (state.counters[2][E_egypt], 1),
-    "#98:expect1": lambda state, L: (state.tracks[1], 0),
-    "#99:expect2": lambda state, L: (q_battleground_adjustment(state, 0, E_asia), -1),
-    "#99:expect3": lambda state, L: (q_battleground_adjustment(state, 1, E_asia), 0),
-    "#99:expect4": lambda state, L: (q_battleground_adjustment(state, 0, E_asia), 0),
-}
-tx_events_mid_16 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:1059
     "#100:expect0": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1060
@@ -11491,14 +11770,11 @@ tx_events_mid_16 = {
     "#103:expect5": lambda state, L: state.location[E_shuttle_diplomacy] == 11,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1111
     "#104:expect0": lambda state, L: state.counters[1][E_egypt] == 1,
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1111
-    "#104:expect1": lambda state, L: state.counters[1][E_angola] == 0,
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1112
-    "#104:expect2": lambda state, L: state.counters[1][E_cuba] == 0,
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1112
-    "#104:expect3": lambda state, L: state.counters[1][E_poland] == 2,
 }
-ts_events_mid_16 = {
+ts_events_mid_17 = {
+    "#99:expect2": lambda state, L: (q_battleground_adjustment(state, 0, E_asia), -1),
+    "#99:expect3": lambda state, L: (q_battleground_adjustment(state, 1, E_asia), 0),
+    "#99:expect4": lambda state, L: (q_battleground_adjustment(state, 0, E_asia), 0),
     "#100:expect0": lambda state, L: (state.tracks[1], -1),
     "#101:expect1": lambda state, L: (state.tracks[1], -2),
     "#102:expect0": lambda state, L: (state.tracks[1], -6),
@@ -11509,11 +11785,14 @@ ts_events_mid_16 = {
     ),
     "#103:expect3": lambda state, L: (state.tracks[1], -2),
     "#104:expect0": lambda state, L: (state.counters[1][E_egypt], 1),
-    "#104:expect1": lambda state, L: (state.counters[1][E_angola], 0),
-    "#104:expect2": lambda state, L: (state.counters[1][E_cuba], 0),
-    "#104:expect3": lambda state, L: (state.counters[1][E_poland], 2),
 }
-tx_events_mid_17 = {
+tx_events_mid_18 = {
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1111
+    "#104:expect1": lambda state, L: state.counters[1][E_angola] == 0,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1112
+    "#104:expect2": lambda state, L: state.counters[1][E_cuba] == 0,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1112
+    "#104:expect3": lambda state, L: state.counters[1][E_poland] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1119
     "#105:expect0": lambda state, L: state.counters[1][E_angola] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1130
@@ -11540,14 +11819,11 @@ tx_events_mid_17 = {
     "#109:expect4": lambda state, L: state.location[E_fidel] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1162
     "#109:expect5": lambda state, L: state.location[E_allende] == 3,
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1170
-    "#110:expect0": lambda state, L: state.location[E_fidel] == 3,
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1170
-    "#110:expect1": lambda state, L: len(state.zones[3]) == 1,
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1178
-    "#111:expect0": lambda state, L: state.location[E_fidel] == 1,
 }
-ts_events_mid_17 = {
+ts_events_mid_18 = {
+    "#104:expect1": lambda state, L: (state.counters[1][E_angola], 0),
+    "#104:expect2": lambda state, L: (state.counters[1][E_cuba], 0),
+    "#104:expect3": lambda state, L: (state.counters[1][E_poland], 2),
     "#105:expect0": lambda state, L: (state.counters[1][E_angola], 0),
     "#106:expect0": lambda state, L: (state.counters[1][E_cuba], 2),
     "#106:expect1": lambda state, L: (state.counters[1][E_haiti], 1),
@@ -11555,17 +11831,30 @@ ts_events_mid_17 = {
     "#108:expect1": lambda state, L: (state.counters[2][E_thailand], 2),
     "#109:expect2": lambda state, L: (state.tracks[1], 0),
     "#109:expect3": lambda state, L: (len(state.zones[3]), 3),
-    "#110:expect1": lambda state, L: (len(state.zones[3]), 1),
 }
-tx_events_mid_18 = {
+tx_events_mid_19 = {
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1170
+    "#110:expect0": lambda state, L: state.location[E_fidel] == 3,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1170
+    "#110:expect1": lambda state, L: len(state.zones[3]) == 1,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1178
+    "#111:expect0": lambda state, L: state.location[E_fidel] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1178
     "#111:expect1": lambda state, L: len(state.zones[3]) == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1189
     "#112:expect0": lambda state, L: state.tracks[1] == 2,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1197
+    "#113:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_one_small_step, 1)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1198
     "#113:expect0": lambda state, L: state.tracks[7] == 7,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1198
     "#113:expect1": lambda state, L: state.tracks[1] == 2,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1204
+    "#114:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_one_small_step, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1205
     "#114:expect0": lambda state, L: state.tracks[6] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1205
@@ -11582,8 +11871,24 @@ tx_events_mid_18 = {
     "#115:expect2": lambda state, L: (
         not event_allowed(state, EVENT_WHEN, E_one_small_step, 0)
     ),
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1219
+    "#116:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_one_small_step, 1)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1220
     "#116:expect0": lambda state, L: state.tracks[7] == 8,
+}
+ts_events_mid_19 = {
+    "#110:expect1": lambda state, L: (len(state.zones[3]), 1),
+    "#111:expect1": lambda state, L: (len(state.zones[3]), 1),
+    "#112:expect0": lambda state, L: (state.tracks[1], 2),
+    "#113:expect0": lambda state, L: (state.tracks[7], 7),
+    "#113:expect1": lambda state, L: (state.tracks[1], 2),
+    "#114:expect0": lambda state, L: (state.tracks[6], 3),
+    "#114:expect1": lambda state, L: (state.tracks[1], -2),
+    "#116:expect0": lambda state, L: (state.tracks[7], 8),
+}
+tx_events_mid_20 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:1220
     "#116:expect1": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1234
@@ -11596,23 +11901,6 @@ tx_events_mid_18 = {
     "#117:expect3": lambda state, L: state.tracks[4] == 5,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1250
     "#118:expect0": lambda state, L: state.counters[2][E_honduras] == 1,
-}
-ts_events_mid_18 = {
-    "#111:expect1": lambda state, L: (len(state.zones[3]), 1),
-    "#112:expect0": lambda state, L: (state.tracks[1], 2),
-    "#113:expect0": lambda state, L: (state.tracks[7], 7),
-    "#113:expect1": lambda state, L: (state.tracks[1], 2),
-    "#114:expect0": lambda state, L: (state.tracks[6], 3),
-    "#114:expect1": lambda state, L: (state.tracks[1], -2),
-    "#116:expect0": lambda state, L: (state.tracks[7], 8),
-    "#116:expect1": lambda state, L: (state.tracks[1], 0),
-    "#117:expect0": lambda state, L: (state.counters[2][E_nicaragua], 0),
-    "#117:expect1": lambda state, L: (state.counters[2][E_haiti], 0),
-    "#117:expect2": lambda state, L: (state.counters[1][E_haiti], 5),
-    "#117:expect3": lambda state, L: (state.tracks[4], 5),
-    "#118:expect0": lambda state, L: (state.counters[2][E_honduras], 1),
-}
-tx_events_mid_19 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:1250
     "#118:expect1": lambda state, L: state.counters[2][E_haiti] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1250
@@ -11621,6 +11909,10 @@ tx_events_mid_19 = {
     "#119:expect0": lambda state, L: state.tracks[4] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1260
     "#119:expect1": lambda state, L: state.counters[2][E_zimbabwe] == 1,
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1273
+    "#120:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_our_man_in_tehran, 1)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1278
     "#120:expect0": lambda state, L: state.location[E_summit] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1278
@@ -11631,6 +11923,21 @@ tx_events_mid_19 = {
     "#120:expect3": lambda state, L: state.location[E_fidel] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1279
     "#120:expect4": lambda state, L: state.location[E_allende] == 1,
+}
+ts_events_mid_20 = {
+    "#116:expect1": lambda state, L: (state.tracks[1], 0),
+    "#117:expect0": lambda state, L: (state.counters[2][E_nicaragua], 0),
+    "#117:expect1": lambda state, L: (state.counters[2][E_haiti], 0),
+    "#117:expect2": lambda state, L: (state.counters[1][E_haiti], 5),
+    "#117:expect3": lambda state, L: (state.tracks[4], 5),
+    "#118:expect0": lambda state, L: (state.counters[2][E_honduras], 1),
+    "#118:expect1": lambda state, L: (state.counters[2][E_haiti], 1),
+    "#118:expect2": lambda state, L: (state.tracks[4], 3),
+    "#119:expect0": lambda state, L: (state.tracks[4], 0),
+    "#119:expect1": lambda state, L: (state.counters[2][E_zimbabwe], 1),
+    "#120:expect2": lambda state, L: (len(state.zones[1]), 4),
+}
+tx_events_mid_21 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:1279
     "#120:expect5": lambda state, L: len(state.zones[13]) == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1283
@@ -11649,18 +11956,14 @@ tx_events_mid_19 = {
     "#123:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1306
     "#123:expect1": lambda state, L: winner_of(state) == 0,
-}
-ts_events_mid_19 = {
-    "#118:expect1": lambda state, L: (state.counters[2][E_haiti], 1),
-    "#118:expect2": lambda state, L: (state.tracks[4], 3),
-    "#119:expect0": lambda state, L: (state.tracks[4], 0),
-    "#119:expect1": lambda state, L: (state.counters[2][E_zimbabwe], 1),
-    "#120:expect2": lambda state, L: (len(state.zones[1]), 4),
-    "#120:expect5": lambda state, L: (len(state.zones[13]), 0),
-    "#122:expect1": lambda state, L: (winner_of(state), 1),
-    "#123:expect1": lambda state, L: (winner_of(state), 0),
-}
-tx_events_mid_20 = {
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1310
+    "#124:requires0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_flower_power, 0)
+    ),
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1313
+    "#124:requires1": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_missile_envy, 1)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1315
     "#124:expect0": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1315
@@ -11675,6 +11978,16 @@ tx_events_mid_20 = {
     "#126:expect1": lambda state, L: state.location[E_shuttle_diplomacy] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1333
     "#126:expect2": lambda state, L: not is_active(state, 30, None),
+}
+ts_events_mid_21 = {
+    "#120:expect5": lambda state, L: (len(state.zones[13]), 0),
+    "#122:expect1": lambda state, L: (winner_of(state), 1),
+    "#123:expect1": lambda state, L: (winner_of(state), 0),
+    "#124:expect0": lambda state, L: (state.tracks[1], -2),
+    "#124:expect1": lambda state, L: (state.tracks[5], 3),
+    "#126:expect0": lambda state, L: (state.tracks[1], -3),
+}
+tx_events_mid_22 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:1341
     "#127:expect0": lambda state, L: state.location[E_africa_scoring] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1341
@@ -11700,10 +12013,7 @@ tx_events_mid_20 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:1350
     "#128:expect2": lambda state, L: state.counters[2][E_canada] == 4,
 }
-ts_events_mid_20 = {
-    "#124:expect0": lambda state, L: (state.tracks[1], -2),
-    "#124:expect1": lambda state, L: (state.tracks[5], 3),
-    "#126:expect0": lambda state, L: (state.tracks[1], -3),
+ts_events_mid_22 = {
     "#127:expect1": lambda state, L: (state.tracks[1], 2),
     "#128:expect0": lambda state, L: (
         (
@@ -12649,7 +12959,9 @@ TEST_STEPS = (
     tb_events_early_12_0,
     tb_events_early_13_0,
     tb_events_early_14_0,
+    tb_events_early_14_1,
     tb_events_early_15_0,
+    tb_events_early_15_1,
     tb_events_early_16_0,
     tb_events_early_17_0,
     tb_events_early_18_0,
@@ -12692,10 +13004,10 @@ TEST_STEPS = (
     tb_events_early_46_0,
     tb_events_early_47_0,
     tb_events_early_48_0,
-    tb_events_early_49_0,
     tb_events_early_50_0,
     tb_events_early_50_1,
     tb_events_early_51_0,
+    tb_events_early_51_1,
     tb_events_early_52_0,
     tb_events_early_53_0,
     tb_events_early_54_0,
@@ -12719,6 +13031,7 @@ TEST_STEPS = (
     tb_events_early_68_0,
     tb_events_early_69_0,
     tb_events_early_70_0,
+    tb_events_early_70_1,
     tb_events_early_71_0,
     tb_events_early_71_1,
     tb_events_early_71_2,
@@ -12749,8 +13062,11 @@ TEST_STEPS = (
     tb_events_late_9_1,
     tb_events_late_10_0,
     tb_events_late_11_0,
+    tb_events_late_11_1,
     tb_events_late_12_0,
+    tb_events_late_12_1,
     tb_events_late_13_0,
+    tb_events_late_13_1,
     tb_events_late_14_0,
     tb_events_late_14_1,
     tb_events_late_14_2,
@@ -12794,8 +13110,11 @@ TEST_STEPS = (
     tb_events_late_44_0,
     tb_events_late_44_1,
     tb_events_late_45_0,
+    tb_events_late_45_1,
     tb_events_late_46_0,
+    tb_events_late_46_1,
     tb_events_late_47_0,
+    tb_events_late_47_1,
     tb_events_late_48_0,
     tb_events_late_49_0,
     tb_events_late_50_0,
@@ -12809,7 +13128,9 @@ TEST_STEPS = (
     tb_events_late_58_0,
     tb_events_late_59_0,
     tb_events_late_60_0,
+    tb_events_late_60_1,
     tb_events_late_61_0,
+    tb_events_late_61_1,
     tb_events_late_62_0,
     tb_events_late_62_1,
     tb_events_late_63_0,
@@ -12911,25 +13232,33 @@ TEST_STEPS = (
     tb_events_mid_39_0,
     tb_events_mid_40_0,
     tb_events_mid_41_0,
+    tb_events_mid_41_1,
     tb_events_mid_42_0,
+    tb_events_mid_42_1,
     tb_events_mid_43_0,
+    tb_events_mid_43_1,
     tb_events_mid_44_0,
     tb_events_mid_44_1,
     tb_events_mid_44_2,
     tb_events_mid_44_3,
+    tb_events_mid_44_4,
     tb_events_mid_45_0,
     tb_events_mid_45_1,
     tb_events_mid_45_2,
+    tb_events_mid_45_3,
     tb_events_mid_46_0,
     tb_events_mid_46_1,
     tb_events_mid_46_2,
     tb_events_mid_46_3,
+    tb_events_mid_46_4,
     tb_events_mid_47_0,
     tb_events_mid_47_1,
     tb_events_mid_47_2,
+    tb_events_mid_47_3,
     tb_events_mid_48_0,
     tb_events_mid_48_1,
     tb_events_mid_48_2,
+    tb_events_mid_48_3,
     tb_events_mid_49_0,
     tb_events_mid_50_0,
     tb_events_mid_50_1,
@@ -12949,10 +13278,13 @@ TEST_STEPS = (
     tb_events_mid_62_0,
     tb_events_mid_62_1,
     tb_events_mid_63_0,
+    tb_events_mid_63_1,
     tb_events_mid_64_0,
     tb_events_mid_64_1,
     tb_events_mid_65_0,
+    tb_events_mid_65_1,
     tb_events_mid_66_0,
+    tb_events_mid_66_1,
     tb_events_mid_67_0,
     tb_events_mid_68_0,
     tb_events_mid_69_0,
@@ -12971,6 +13303,7 @@ TEST_STEPS = (
     tb_events_mid_78_0,
     tb_events_mid_78_1,
     tb_events_mid_79_0,
+    tb_events_mid_79_1,
     tb_events_mid_80_0,
     tb_events_mid_81_0,
     tb_events_mid_82_0,
@@ -13015,10 +13348,13 @@ TEST_STEPS = (
     tb_events_mid_111_0,
     tb_events_mid_112_0,
     tb_events_mid_113_0,
+    tb_events_mid_113_1,
     tb_events_mid_114_0,
+    tb_events_mid_114_1,
     tb_events_mid_115_0,
     tb_events_mid_115_1,
     tb_events_mid_116_0,
+    tb_events_mid_116_1,
     tb_events_mid_117_0,
     tb_events_mid_117_1,
     tb_events_mid_118_0,
@@ -13026,6 +13362,7 @@ TEST_STEPS = (
     tb_events_mid_119_0,
     tb_events_mid_119_1,
     tb_events_mid_120_0,
+    tb_events_mid_120_1,
     tb_events_mid_121_0,
     tb_events_mid_122_0,
     tb_events_mid_122_1,
@@ -13221,7 +13558,9 @@ TEST_BLOCKS = {
     "tests/events_early.rules#12:run0": tb_events_early_12_0,
     "tests/events_early.rules#13:run0": tb_events_early_13_0,
     "tests/events_early.rules#14:run0": tb_events_early_14_0,
+    "tests/events_early.rules#14:run1": tb_events_early_14_1,
     "tests/events_early.rules#15:run0": tb_events_early_15_0,
+    "tests/events_early.rules#15:run1": tb_events_early_15_1,
     "tests/events_early.rules#16:run0": tb_events_early_16_0,
     "tests/events_early.rules#17:run0": tb_events_early_17_0,
     "tests/events_early.rules#18:run0": tb_events_early_18_0,
@@ -13264,10 +13603,10 @@ TEST_BLOCKS = {
     "tests/events_early.rules#46:run0": tb_events_early_46_0,
     "tests/events_early.rules#47:run0": tb_events_early_47_0,
     "tests/events_early.rules#48:run0": tb_events_early_48_0,
-    "tests/events_early.rules#49:run0": tb_events_early_49_0,
     "tests/events_early.rules#50:run0": tb_events_early_50_0,
     "tests/events_early.rules#50:run1": tb_events_early_50_1,
     "tests/events_early.rules#51:run0": tb_events_early_51_0,
+    "tests/events_early.rules#51:run1": tb_events_early_51_1,
     "tests/events_early.rules#52:run0": tb_events_early_52_0,
     "tests/events_early.rules#53:run0": tb_events_early_53_0,
     "tests/events_early.rules#54:run0": tb_events_early_54_0,
@@ -13291,6 +13630,7 @@ TEST_BLOCKS = {
     "tests/events_early.rules#68:run0": tb_events_early_68_0,
     "tests/events_early.rules#69:run0": tb_events_early_69_0,
     "tests/events_early.rules#70:run0": tb_events_early_70_0,
+    "tests/events_early.rules#70:run1": tb_events_early_70_1,
     "tests/events_early.rules#71:run0": tb_events_early_71_0,
     "tests/events_early.rules#71:run1": tb_events_early_71_1,
     "tests/events_early.rules#71:run2": tb_events_early_71_2,
@@ -13321,8 +13661,11 @@ TEST_BLOCKS = {
     "tests/events_late.rules#9:run1": tb_events_late_9_1,
     "tests/events_late.rules#10:run0": tb_events_late_10_0,
     "tests/events_late.rules#11:run0": tb_events_late_11_0,
+    "tests/events_late.rules#11:run1": tb_events_late_11_1,
     "tests/events_late.rules#12:run0": tb_events_late_12_0,
+    "tests/events_late.rules#12:run1": tb_events_late_12_1,
     "tests/events_late.rules#13:run0": tb_events_late_13_0,
+    "tests/events_late.rules#13:run1": tb_events_late_13_1,
     "tests/events_late.rules#14:run0": tb_events_late_14_0,
     "tests/events_late.rules#14:run1": tb_events_late_14_1,
     "tests/events_late.rules#14:run2": tb_events_late_14_2,
@@ -13366,8 +13709,11 @@ TEST_BLOCKS = {
     "tests/events_late.rules#44:run0": tb_events_late_44_0,
     "tests/events_late.rules#44:run1": tb_events_late_44_1,
     "tests/events_late.rules#45:run0": tb_events_late_45_0,
+    "tests/events_late.rules#45:run1": tb_events_late_45_1,
     "tests/events_late.rules#46:run0": tb_events_late_46_0,
+    "tests/events_late.rules#46:run1": tb_events_late_46_1,
     "tests/events_late.rules#47:run0": tb_events_late_47_0,
+    "tests/events_late.rules#47:run1": tb_events_late_47_1,
     "tests/events_late.rules#48:run0": tb_events_late_48_0,
     "tests/events_late.rules#49:run0": tb_events_late_49_0,
     "tests/events_late.rules#50:run0": tb_events_late_50_0,
@@ -13381,7 +13727,9 @@ TEST_BLOCKS = {
     "tests/events_late.rules#58:run0": tb_events_late_58_0,
     "tests/events_late.rules#59:run0": tb_events_late_59_0,
     "tests/events_late.rules#60:run0": tb_events_late_60_0,
+    "tests/events_late.rules#60:run1": tb_events_late_60_1,
     "tests/events_late.rules#61:run0": tb_events_late_61_0,
+    "tests/events_late.rules#61:run1": tb_events_late_61_1,
     "tests/events_late.rules#62:run0": tb_events_late_62_0,
     "tests/events_late.rules#62:run1": tb_events_late_62_1,
     "tests/events_late.rules#63:run0": tb_events_late_63_0,
@@ -13483,25 +13831,33 @@ TEST_BLOCKS = {
     "tests/events_mid.rules#39:run0": tb_events_mid_39_0,
     "tests/events_mid.rules#40:run0": tb_events_mid_40_0,
     "tests/events_mid.rules#41:run0": tb_events_mid_41_0,
+    "tests/events_mid.rules#41:run1": tb_events_mid_41_1,
     "tests/events_mid.rules#42:run0": tb_events_mid_42_0,
+    "tests/events_mid.rules#42:run1": tb_events_mid_42_1,
     "tests/events_mid.rules#43:run0": tb_events_mid_43_0,
+    "tests/events_mid.rules#43:run1": tb_events_mid_43_1,
     "tests/events_mid.rules#44:run0": tb_events_mid_44_0,
     "tests/events_mid.rules#44:run1": tb_events_mid_44_1,
     "tests/events_mid.rules#44:run2": tb_events_mid_44_2,
     "tests/events_mid.rules#44:run3": tb_events_mid_44_3,
+    "tests/events_mid.rules#44:run4": tb_events_mid_44_4,
     "tests/events_mid.rules#45:run0": tb_events_mid_45_0,
     "tests/events_mid.rules#45:run1": tb_events_mid_45_1,
     "tests/events_mid.rules#45:run2": tb_events_mid_45_2,
+    "tests/events_mid.rules#45:run3": tb_events_mid_45_3,
     "tests/events_mid.rules#46:run0": tb_events_mid_46_0,
     "tests/events_mid.rules#46:run1": tb_events_mid_46_1,
     "tests/events_mid.rules#46:run2": tb_events_mid_46_2,
     "tests/events_mid.rules#46:run3": tb_events_mid_46_3,
+    "tests/events_mid.rules#46:run4": tb_events_mid_46_4,
     "tests/events_mid.rules#47:run0": tb_events_mid_47_0,
     "tests/events_mid.rules#47:run1": tb_events_mid_47_1,
     "tests/events_mid.rules#47:run2": tb_events_mid_47_2,
+    "tests/events_mid.rules#47:run3": tb_events_mid_47_3,
     "tests/events_mid.rules#48:run0": tb_events_mid_48_0,
     "tests/events_mid.rules#48:run1": tb_events_mid_48_1,
     "tests/events_mid.rules#48:run2": tb_events_mid_48_2,
+    "tests/events_mid.rules#48:run3": tb_events_mid_48_3,
     "tests/events_mid.rules#49:run0": tb_events_mid_49_0,
     "tests/events_mid.rules#50:run0": tb_events_mid_50_0,
     "tests/events_mid.rules#50:run1": tb_events_mid_50_1,
@@ -13521,10 +13877,13 @@ TEST_BLOCKS = {
     "tests/events_mid.rules#62:run0": tb_events_mid_62_0,
     "tests/events_mid.rules#62:run1": tb_events_mid_62_1,
     "tests/events_mid.rules#63:run0": tb_events_mid_63_0,
+    "tests/events_mid.rules#63:run1": tb_events_mid_63_1,
     "tests/events_mid.rules#64:run0": tb_events_mid_64_0,
     "tests/events_mid.rules#64:run1": tb_events_mid_64_1,
     "tests/events_mid.rules#65:run0": tb_events_mid_65_0,
+    "tests/events_mid.rules#65:run1": tb_events_mid_65_1,
     "tests/events_mid.rules#66:run0": tb_events_mid_66_0,
+    "tests/events_mid.rules#66:run1": tb_events_mid_66_1,
     "tests/events_mid.rules#67:run0": tb_events_mid_67_0,
     "tests/events_mid.rules#68:run0": tb_events_mid_68_0,
     "tests/events_mid.rules#69:run0": tb_events_mid_69_0,
@@ -13543,6 +13902,7 @@ TEST_BLOCKS = {
     "tests/events_mid.rules#78:run0": tb_events_mid_78_0,
     "tests/events_mid.rules#78:run1": tb_events_mid_78_1,
     "tests/events_mid.rules#79:run0": tb_events_mid_79_0,
+    "tests/events_mid.rules#79:run1": tb_events_mid_79_1,
     "tests/events_mid.rules#80:run0": tb_events_mid_80_0,
     "tests/events_mid.rules#81:run0": tb_events_mid_81_0,
     "tests/events_mid.rules#82:run0": tb_events_mid_82_0,
@@ -13587,10 +13947,13 @@ TEST_BLOCKS = {
     "tests/events_mid.rules#111:run0": tb_events_mid_111_0,
     "tests/events_mid.rules#112:run0": tb_events_mid_112_0,
     "tests/events_mid.rules#113:run0": tb_events_mid_113_0,
+    "tests/events_mid.rules#113:run1": tb_events_mid_113_1,
     "tests/events_mid.rules#114:run0": tb_events_mid_114_0,
+    "tests/events_mid.rules#114:run1": tb_events_mid_114_1,
     "tests/events_mid.rules#115:run0": tb_events_mid_115_0,
     "tests/events_mid.rules#115:run1": tb_events_mid_115_1,
     "tests/events_mid.rules#116:run0": tb_events_mid_116_0,
+    "tests/events_mid.rules#116:run1": tb_events_mid_116_1,
     "tests/events_mid.rules#117:run0": tb_events_mid_117_0,
     "tests/events_mid.rules#117:run1": tb_events_mid_117_1,
     "tests/events_mid.rules#118:run0": tb_events_mid_118_0,
@@ -13598,6 +13961,7 @@ TEST_BLOCKS = {
     "tests/events_mid.rules#119:run0": tb_events_mid_119_0,
     "tests/events_mid.rules#119:run1": tb_events_mid_119_1,
     "tests/events_mid.rules#120:run0": tb_events_mid_120_0,
+    "tests/events_mid.rules#120:run1": tb_events_mid_120_1,
     "tests/events_mid.rules#121:run0": tb_events_mid_121_0,
     "tests/events_mid.rules#122:run0": tb_events_mid_122_0,
     "tests/events_mid.rules#122:run1": tb_events_mid_122_1,
@@ -13778,6 +14142,8 @@ TEST_EXPECTS = _keyed(
     ("tests/events_mid.rules", tx_events_mid_18),
     ("tests/events_mid.rules", tx_events_mid_19),
     ("tests/events_mid.rules", tx_events_mid_20),
+    ("tests/events_mid.rules", tx_events_mid_21),
+    ("tests/events_mid.rules", tx_events_mid_22),
     ("tests/inside_other_plays.rules", tx_inside_other_plays_0),
     ("tests/inside_other_plays.rules", tx_inside_other_plays_1),
     ("tests/inside_other_plays.rules", tx_inside_other_plays_2),
@@ -13854,6 +14220,8 @@ TEST_SIDES = _keyed(
     ("tests/events_mid.rules", ts_events_mid_18),
     ("tests/events_mid.rules", ts_events_mid_19),
     ("tests/events_mid.rules", ts_events_mid_20),
+    ("tests/events_mid.rules", ts_events_mid_21),
+    ("tests/events_mid.rules", ts_events_mid_22),
     ("tests/inside_other_plays.rules", ts_inside_other_plays_0),
     ("tests/inside_other_plays.rules", ts_inside_other_plays_1),
     ("tests/inside_other_plays.rules", ts_inside_other_plays_2),

@@ -10,7 +10,7 @@ from rulespec.compiler.frontend.errors import Diagnostic, did_you_mean
 from rulespec.compiler.frontend.model import Model
 from rulespec.compiler.frontend.checks.reuse import found_under
 
-STEPS = (ast.DiceStep, ast.ChooseStep, ast.ExpectOffered, ast.Expect, ast.ParamStep,
+STEPS = (ast.DiceStep, ast.ChooseStep, ast.ExpectOffered, ast.ExpectOptions, ast.Expect, ast.ParamStep,
          ast.VariantStep, ast.StartStep)
 SETTINGS = (ast.ParamStep, ast.VariantStep)
 

@@ -113,6 +113,13 @@ def _offered(p: Printer, s: ast.ExpectOffered) -> Doc:
     return concat(word, _strings(s.option_ids), message)
 
 
+def _options(p: Printer, s: ast.ExpectOptions) -> Doc:
+    message = f" {quote(s.message)}" if s.message is not None else ""
+    if s.option_ids is None:
+        return concat(f"expect count(options) {s.op} {s.count}", message)
+    return concat("expect options == [", _strings(s.option_ids), "]", message)
+
+
 def _expect(p: Printer, s: ast.Expect) -> Doc:
     message = f" {quote(s.message)}" if s.message is not None else ""
     return concat("expect ", expr_doc(s.test), message)
@@ -165,6 +172,7 @@ _STATEMENTS: dict[str, Callable[[Printer, ast.Node], Doc]] = {
     "DiceStep": _dice,
     "ChooseStep": lambda p, s: concat("choose ", _strings(s.option_ids)),
     "ExpectOffered": _offered,
+    "ExpectOptions": _options,
     "ParamStep": lambda p, s: f"param {s.name.name} = {literal(s.value)}",
     "VariantStep": lambda p, s: f"variant {s.name.name}",
     "StartStep": lambda p, s: "start",

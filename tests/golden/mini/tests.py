@@ -3,13 +3,14 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 26fba9cfddff4637eafe output a20b57ba4a5fdbfc45db
+# Fingerprint: source 46d9a02692f7f9457c42 output 897d34a5c58bd55d70ec
 "Mini: the designer tests' statements and expectations, keyed as compiler/backends/testplan.py plans them."
 
 from rulespec.runtime.frames import UNBOUND
 from rulespec.runtime.state import is_active
+from rulespec.runtime.values import event_allowed
 from .tables import E_b, E_four, E_one, E_three, E_two
-from .rules import d_total, q_worth
+from .rules import EVENT_WHEN, d_total, q_worth
 from .procedures import resolve_event
 
 # Test statements keep their locals in the test's environment (L, a dict).
@@ -44,6 +45,8 @@ def tb_r_mini_2_0(state, frame):
 tx_r_mini_0 = {
     # spec: tests/specs/mini/mini.rules:90
     "#0:expect0": lambda state, L: state.tracks[0] == 1,
+    # spec: tests/specs/mini/mini.rules:93
+    "#1:requires0": lambda state, L: event_allowed(state, EVENT_WHEN, E_two, 1),
     # spec: tests/specs/mini/mini.rules:96
     "#1:expect0": lambda state, L: state.counters[1][E_b] == 1,
     # spec: tests/specs/mini/mini.rules:96
