@@ -178,3 +178,64 @@ def test_hover_and_definition_answer_in_a_file_with_errors(game):
     assert "unexpected '{'" in problem["message"]
     where = {"textDocument": {"uri": uri}, "position": _position(worse, "total(p) >= goal", 1)}
     assert "define total(p: player) -> int" in client.request("textDocument/hover", where)["contents"]["value"]
+
+
+def test_a_five_megabyte_line_gets_its_diagnostic_and_the_server_shuts_down(tmp_path):
+    """Issue 44, item 1: a syntax error after 5 MB of one word froze the server (the keyword hint
+    was quadratic in the word): no diagnostics, `shutdown` unanswered."""
+    folder = tmp_path / "mini"
+    shutil.copytree(MINI, folder)
+    client = Client(tmp_path)
+    client.request("initialize", {"processId": None, "rootUri": folder.as_uri(), "capabilities": {}})
+    client.notify("initialized", {})
+    path = folder / "mini.rules"
+    text = path.read_text(encoding="utf-8") + "var v: int = " + "y" * (5 * 1024 * 1024) + '""\n'
+    try:
+        uri = _open(client, path, text)
+        [problem] = client.diagnostics(uri)
+        assert problem["message"] == 'unexpected string ""'
+        assert problem["range"]["start"] == _position(text, '""\n')
+        assert client.request("shutdown", None) is None
+        client.notify("exit", None)
+        assert client.process.wait(timeout=TIMEOUT) == 0
+    finally:
+        if client.process.poll() is None:
+            client.process.kill()
+
+
+def _ended_early(folder: Path, changes: int) -> subprocess.CompletedProcess:
+    """The server's exit and stderr when its input closes right after a document is opened
+    (and changed `changes` times): checks running or waiting out the typing pause."""
+    uri = (folder / "mini.rules").as_uri()
+    text = (folder / "mini.rules").read_text(encoding="utf-8")
+    messages = [{"id": 1, "method": "initialize",
+                 "params": {"processId": None, "rootUri": folder.as_uri(), "capabilities": {}}},
+                {"method": "initialized", "params": {}},
+                {"method": "textDocument/didOpen", "params": {"textDocument": {
+                    "uri": uri, "languageId": "rulespec", "version": 1, "text": text}}}]
+    messages += [{"method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": uri, "version": 2 + n}, "contentChanges": [{"text": text + "#" * n}]}}
+        for n in range(changes)]
+    data = b"".join(b"Content-Length: %d\r\n\r\n%s" % (len(body), body) for body in
+                    (json.dumps({"jsonrpc": "2.0", **m}).encode() for m in messages))
+    return subprocess.run([sys.executable, "-m", "rulespec.compiler.tools.lsp"], cwd=folder.parent,
+                          input=data, capture_output=True, timeout=TIMEOUT, env=_env())
+
+
+@pytest.mark.parametrize("changes", [0, 2])
+def test_the_input_closing_while_a_document_is_checked_ends_without_a_traceback(tmp_path, changes):
+    """Issue 44, item 7: about 20 lines of asyncio traceback (a cancelled check) on stderr."""
+    folder = tmp_path / "mini"
+    shutil.copytree(MINI, folder)
+    result = _ended_early(folder, changes)
+    assert result.returncode == 0
+    assert result.stderr.decode() == ""
+
+
+def test_an_error_the_event_loop_meets_is_one_line(capsys):
+    import asyncio
+
+    from rulespec.compiler.tools.lsp_frames import one_line_loop_errors
+    one_line_loop_errors(None, {"message": "Exception in callback\nhandle", "exception": ValueError("bad\nvalue")})
+    one_line_loop_errors(None, {"message": "Task was cancelled", "exception": asyncio.CancelledError()})
+    assert capsys.readouterr().err == "rulespec lsp: error: Exception in callback handle: ValueError: bad value\n"

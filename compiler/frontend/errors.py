@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import difflib
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from rulespec.compiler.frontend.ast import Span
 
@@ -36,10 +38,47 @@ class InternalError(Exception):
     """A bug in rulespec itself, never dressed up as a spec error."""
 
 
+# Characters of a word worth a suggestion: no name or keyword is longer, and difflib's
+# comparison is quadratic in the word, so a 40,000-character run is never compared.
+MAX_SUGGESTED = 100
+
+
+# Candidates one check may compare for its hints, all unknown names together: a spec with
+# thousands of unknown names among thousands of declared ones would otherwise cost their
+# product; past it the remaining errors come without a "did you mean".
+SUGGESTION_BUDGET = 1_000_000
+_budget: ContextVar[list[int] | None] = ContextVar("suggestion_budget", default=None)
+
+
+@contextmanager
+def suggestion_budget(comparisons: int = SUGGESTION_BUDGET) -> Iterator[None]:
+    """Within it, `closest` compares at most `comparisons` candidates in all."""
+    token = _budget.set([comparisons])
+    try:
+        yield
+    finally:
+        _budget.reset(token)
+
+
+def closest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The candidate most like `word` (difflib's ratio at least `cutoff`), else None; None for a
+    word longer than MAX_SUGGESTED, or once the suggestion budget in force is spent."""
+    left = _budget.get()
+    if len(word) > MAX_SUGGESTED or (left is not None and left[0] <= 0):
+        return None
+    pool = sorted(set(candidates))
+    if left is not None:
+        left[0] -= len(pool)
+        if left[0] < 0:
+            return None
+    close = difflib.get_close_matches(word, pool, n=1, cutoff=cutoff)
+    return close[0] if close else None
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """'; did you mean 'x'?' when a close candidate exists, else ''."""
-    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
+    close = closest(name, candidates)
+    return f"; did you mean '{close}'?" if close else ""
 
 
 MAX_EXCERPT = 120  # characters of a source line quoted under a diagnostic

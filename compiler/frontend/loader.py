@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.cache import compiler_version, digest, store
-from rulespec.compiler.frontend.errors import Diagnostic, SpecError, Sources, did_you_mean
+from rulespec.compiler.frontend.errors import Diagnostic, SpecError, Sources, did_you_mean, suggestion_budget
 from rulespec.compiler.frontend.inputs import available_variants, find_spec_dir, spec_files  # noqa: F401
 from rulespec.compiler.frontend.inputs import test_files as tests_of
 from rulespec.compiler.frontend.model import Model, build_model, spec_hash
@@ -35,7 +35,8 @@ def load_spec(folder: Path, variants: tuple[str, ...] = (), check: bool = True,
     skip_tests: tests of tests/ left out by name (ones a variant leaves unable to check)."""
     sources = Sources()
     try:
-        return _load(folder, tuple(sorted(set(variants))), check, sources, base_tests, skip_tests)
+        with suggestion_budget():
+            return _load(folder, tuple(sorted(set(variants))), check, sources, base_tests, skip_tests)
     except SpecError as err:
         err.sources = sources  # so the caller can quote the spec text
         raise

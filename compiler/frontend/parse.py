@@ -6,7 +6,6 @@ It stays whole: one Transformer method per rule of grammar.lark, read beside it.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 import functools
 from functools import lru_cache
@@ -18,7 +17,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.cache import cache_root, cached_pickle, digest, source_version, store
-from rulespec.compiler.frontend.errors import Diagnostic, SpecError, Sources
+from rulespec.compiler.frontend.errors import MAX_SUGGESTED, Diagnostic, SpecError, Sources, closest
 from rulespec.compiler.frontend.inputs import SPEC_SUFFIX, spec_files  # noqa: F401 - their home is inputs.py
 
 
@@ -208,7 +207,25 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
     return Diagnostic(message, ast.Span(path, line, column, line, column + width))
 
 
-_WORD_BEFORE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)[ \t]+$")
+_WORD_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def _word_before(line: str) -> tuple[str, int] | None:
+    """The word that ends `line` before its trailing spaces or tabs, and the offset it starts at;
+    None without such spaces, or for a word over MAX_SUGGESTED characters. It walks back at most
+    that far, so a 5 MB run of letters costs no more than a short one (a regex search from every
+    start of the run was quadratic in it)."""
+    end = len(line.rstrip(" \t"))
+    if end == len(line):
+        return None
+    start = end
+    while start > 0 and line[start - 1] in _WORD_CHARACTERS:
+        if end - start >= MAX_SUGGESTED:
+            return None
+        start -= 1
+    while start < end and line[start].isdigit():
+        start += 1
+    return (line[start:end], start) if start < end else None
 
 
 @functools.cache
@@ -230,12 +247,12 @@ def _misspelt_keyword(exc: UnexpectedToken, text: str):
             return str(token), close, None
     start = getattr(token, "start_pos", None)
     line_start = text.rfind("\n", 0, start or 0) + 1
-    before = _WORD_BEFORE.search(text[line_start:start]) if start is not None else None
-    if before is None or before.group(1) in _keywords():
+    before = _word_before(text[line_start:start]) if start is not None else None
+    if before is None or before[0] in _keywords():
         return None
-    word, column = before.group(1), before.start(1) + 1
+    word, column = before[0], before[1] + 1
     try:
-        parser = _parser().parse_interactive(text[:line_start + before.start(1)], start="start")
+        parser = _parser().parse_interactive(text[:line_start + before[1]], start="start")
         parser.exhaust_lexer()
         accepted = _words_of(parser.accepts())
     except UnexpectedInput:
@@ -252,8 +269,7 @@ def _words_of(terminals) -> list[str]:
 
 
 def _closest(word: str, keywords: list[str]) -> str | None:
-    close = difflib.get_close_matches(word, keywords, n=1, cutoff=0.7)
-    return close[0] if close else None
+    return closest(word, keywords, cutoff=0.7)
 
 
 @functools.cache

@@ -131,8 +131,20 @@ def reply_error(protocol: Any, code: int, message: str, say: bool = True) -> Non
     protocol._send_data({"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}})
 
 
+def one_line_loop_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The event loop's unhandled errors as one line each, never a traceback. A handler cancelled
+    because the input ended (a check still running, a pause before one) is the server ending as
+    asked: nothing to say."""
+    error = context.get("exception")
+    if isinstance(error, asyncio.CancelledError):
+        return
+    detail = f": {type(error).__name__}: {error}" if error is not None else ""
+    note(" ".join(f"error: {context.get('message', 'unexpected error')}{detail}".split())[:300])
+
+
 async def read_frames(server: Any, stdin: BinaryIO) -> None:
     loop = asyncio.get_running_loop()
+    loop.set_exception_handler(one_line_loop_errors)
     while not server._stop_event.is_set():
         body = await loop.run_in_executor(server.thread_pool, read_frame, stdin)
         if body is None:

@@ -451,6 +451,14 @@ class ExprEmitter:
         return Code(f"{self.ref('event_allowed')}(state, {self.ref('EVENT_WHEN')}, {card}, {player})",
                     P_ATOM, True)
 
+    def builtin_known(self, node: ast.CallExpr) -> Code:
+        player, card = self.args(node.args[:2])
+        return Code(f"{self.ref('knows')}(state, {player}, {card})", P_ATOM, True)
+
+    def builtin_known_in(self, node: ast.CallExpr) -> Code:
+        player, slot = self.value(node.args[0]), self.zone_slot(node.args[1])
+        return Code(f"{self.ref('known_in')}(state, {player}, {slot.text})", fresh=True)
+
     # ------------------------------------------------------------ attributes
     def emit_Attr(self, node: ast.Attr) -> Code:
         if node in self.gen.player_labels.attributes:
@@ -645,6 +653,8 @@ class ExprEmitter:
             return self._zone_cards(self.zone_slot(node), snapshot)
         if isinstance(node, ast.CallExpr) and node.name == "adjacent":
             return self.builtin_adjacent(node)
+        if isinstance(node, ast.CallExpr) and node.name == "known_in" and node.name not in self.model.defines:
+            return self.builtin_known_in(node)
         if isinstance(node, ast.BinOp) and node.op == "+":  # a union (checks/typecheck.py)
             left, right = self.collection(node.left), self.collection(node.right)
             return Code(f"{self.ref('union_of')}({left.text}, {right.text})", fresh=True)
@@ -714,6 +724,8 @@ class ExprEmitter:
         if isinstance(coll, ast.CallExpr) and coll.name == "adjacent":
             return self._in(item, self.as_set(self.builtin_adjacent(coll)), negated)
         if isinstance(coll, ast.BinOp) and coll.op == "+":  # in a union: in its members
+            return self._in(item, self.collection(coll), negated)
+        if isinstance(coll, ast.CallExpr) and coll.name == "known_in" and coll.name not in self.model.defines:
             return self._in(item, self.collection(coll), negated)
         return self._member_of(item, self.emit(coll), negated, node)
 
