@@ -8,7 +8,7 @@ from typing import Any
 from rulespec.runtime.meta import GameMeta
 from rulespec.runtime.params import ParamError, check_params
 from rulespec.runtime.program import Program
-from rulespec.runtime.state import RuleError, State, known_cards, note_choice
+from rulespec.runtime.state import RuleError, State, known_cards, note_choice, sees
 from rulespec.runtime.text import shown
 
 
@@ -129,8 +129,8 @@ class Game:
         meta, state = self.meta, self.state
         me = meta.players.index(player)
         seen = seen_slots(meta, state, me)
-        unseen = unseen_cards(meta, state, seen)
         known = known_cards(state, me)
+        unseen = unseen_cards(meta, state, seen) - known
         zones: dict[str, Any] = {}
         seats = len(self.players)
         for slot, cards in enumerate(state.zones):
@@ -141,8 +141,8 @@ class Game:
                 zones[name] = [meta.entity_ids[c] for c in cards]
             else:
                 zones[name] = {"count": len(cards)}
-                shown = [meta.entity_ids[c] for c in cards if c in known]
-                if shown:  # cards a rule showed this player, in a zone it cannot see
+                shown = [meta.entity_ids[c] for c in sorted(known) if state.location[c] == slot]
+                if shown:  # cards this player knows (shown to it, or followed), in a zone it cannot see
                     zones[name]["shown"] = shown
         pending = state.pending
         return {
@@ -202,12 +202,7 @@ class Game:
 
 def seen_slots(meta: GameMeta, state: State, seat: int) -> list[bool]:
     """Per zone slot: whether `seat` sees its cards (public, its own, or revealed)."""
-    seen = []
-    for slot in range(len(state.zones)):
-        zone, owner = meta.zone_of_slot(slot)
-        seen.append(state.revealed[slot] or zone.visibility == "public"
-                    or (zone.visibility == "owner" and owner == seat))
-    return seen
+    return [sees(state, seat, slot) for slot in range(len(state.zones))]
 
 
 def unseen_cards(meta: GameMeta, state: State, seen: list[bool]) -> frozenset[int]:

@@ -78,14 +78,16 @@ def forbidden_options(table: dict[str, dict[str, Any]], state: State, policy: st
 
 
 def masked(meta, state: State, seat: int) -> State:
-    """`state`, or a shallow copy whose vars holding a card `seat` cannot see read as none."""
+    """`state`, or a shallow copy whose vars holding a card `seat` neither sees nor knows read
+    as none."""
     card_vars, seen_by = _view_of(meta)
     hidden = []
     for i in card_vars:
         card = state.vars[i]
         if card is not None:
             slot = state.location[card]
-            if slot >= 0 and not state.revealed[slot] and seen_by[slot] is not True and seen_by[slot] != seat:
+            if (slot >= 0 and not state.revealed[slot] and seen_by[slot] is not True
+                    and seen_by[slot] != seat and card not in state.knowledge[seat]):
                 hidden.append(i)
     if not hidden:
         return state

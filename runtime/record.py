@@ -23,7 +23,7 @@ from rulespec.runtime.game import Game
 from rulespec.runtime.logview import marks_problem
 from rulespec.runtime.params import ParamError, check_params
 from rulespec.runtime.program import Program
-from rulespec.runtime.state import SEED_HIGH, SEED_LOW, State
+from rulespec.runtime.state import SEED_HIGH, SEED_LOW, State, sight_of
 from rulespec.runtime.text import shown
 
 FORMAT = "rulespec-record/1"
@@ -285,6 +285,8 @@ def restore(record: Record | dict[str, Any], program: Program, where: str = "rec
     if problem:
         raise RecordError(f"{where}: corrupt record: the snapshot's {problem}")
     state = State.from_json(data)
+    if state.sight is None:  # a snapshot from before knowledge was kept: none is known
+        state.sight, state.knowledge = sight_of(program.meta), [{} for _ in program.meta.players]
     if state.decisions != len(record.choices):
         raise RecordError(f"{where}: corrupt record: the snapshot is at decision {state.decisions}"
                           f" but the record has {len(record.choices)} choices")

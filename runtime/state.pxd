@@ -5,6 +5,6 @@
 # Exactly State.__slots__, each once (tests/test_native_types.py).
 cdef class State:
     cdef public list tracks, vars, counters, zones, location, revealed, shown, effects, dice
-    cdef public list frames, log, log_at, log_marks, stamps
+    cdef public list frames, log, log_at, log_marks, stamps, knowledge, sight
     cdef public dict params, memo
     cdef public object rng, dice_strict, pending, result, decisions, trace, rounds, nesting, rolled, blanked

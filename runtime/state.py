@@ -49,7 +49,7 @@ class State:
         "tracks", "vars", "counters", "zones", "location", "revealed",
         "effects", "rng", "dice", "frames", "pending", "result", "log",
         "decisions", "params", "trace", "dice_strict", "rounds", "nesting", "log_at", "rolled",
-        "shown", "blanked", "log_marks",
+        "shown", "blanked", "log_marks", "knowledge", "sight",
     )
     # Not saved: write counts and the filters kept while they hold (compiler/backends/codegen/kept.py).
     # stamps[0] counts writes of the zones, [1] of the effects, the rest those of each track,
@@ -58,7 +58,7 @@ class State:
     # Slots a snapshot may lack (older records): their values when absent.
     OPTIONAL = {"trace": None, "dice_strict": False, "rounds": 0, "nesting": 0, "log_at": None,
                 "rolled": None, "shown": None, "blanked": (),
-                "log_marks": None}
+                "log_marks": None, "knowledge": None, "sight": None}
 
     def __init__(self, meta: GameMeta, seed: int, params: dict[str, Any]):
         players = len(meta.players)
@@ -81,6 +81,11 @@ class State:
         # Single cards made known (`show`): [card, the slot it lay in, the player or None for
         # everyone], while the card has not moved since (rulespec.runtime.state.known_cards).
         self.shown: list[list[Any]] = []
+        # What each seat knows (docs/LANGUAGE.md, "What a seat knows"): per zone slot, the seats
+        # that see its cards by the zone's declared visibility, as bits (never changes); per
+        # seat, the cards it has seen that lie where it cannot see them now, card -> slot.
+        self.sight: list[int] = sight_of(meta)
+        self.knowledge: list[dict[int, int]] = [{} for _ in range(players)]
         self.effects: list[list[Any]] = []  # [effect, args, lifetime or None]
         self.rng: int = seed & _MASK
         self.dice: list[int] = []  # fixed rolls, used first (designer tests)
@@ -115,6 +120,8 @@ class State:
         other.location = self.location[:]
         other.revealed = self.revealed[:]
         other.shown = self.shown[:]  # its entries are never changed, only dropped
+        other.sight = self.sight  # never changed
+        other.knowledge = [known.copy() for known in self.knowledge]
         other.effects = [[e, args[:], life] for e, args, life in self.effects]
         other.rng = self.rng
         other.dice = self.dice[:]
@@ -153,6 +160,9 @@ class State:
             state.log_marks = [None] * len(state.log)
         if state.shown is None:  # a snapshot from before `show`
             state.shown = []
+        if state.knowledge is not None:  # JSON keys are text
+            state.knowledge = [{int(card): slot for card, slot in known.items()}
+                               for known in state.knowledge]
         state.blanked = tuple(state.blanked)
         state.stamps = fresh_stamps(state)
         state.memo = {}
@@ -168,6 +178,7 @@ class State:
         return {
             "tracks": self.tracks, "vars": self.vars, "counters": self.counters,
             "zones": self.zones, "revealed": self.revealed, "shown": self.shown,
+            "knowledge": self.knowledge,
             "effects": self.effects, "rng": self.rng, "result": self.result,
             "decisions": self.decisions,
         }
@@ -284,6 +295,7 @@ def move_card(state: State, card: int, slot: int) -> None:
     state.stamps[0] += 1
     if state.shown:
         _unshow(state, card)
+    follow_card(state, card, old, slot)
 
 
 def move_card_bottom(state: State, card: int, slot: int) -> None:
@@ -298,12 +310,14 @@ def move_card_bottom(state: State, card: int, slot: int) -> None:
     state.stamps[0] += 1
     if state.shown:
         _unshow(state, card)
+    follow_card(state, card, old, slot)
 
 
 def show_card(state: State, card: int | None, location: str, *to: int | None) -> None:
-    """`show card [to player]`: the card known to everyone (or to that player) while it lies in
-    the zone it lies in now; the zone itself stays hidden. Players see it in their views, and a
-    search bot re-dealing what it cannot see leaves it in place (runtime/bots/search.py)."""
+    """`show card [to player]`: the card known to everyone (or to that player) where it lies;
+    the zone itself stays hidden. The seat knows it from then on, wherever it can follow it
+    (follow_card): it sees it in its views, and a search bot re-dealing what it cannot see
+    leaves it in place (runtime/bots/search.py). `shown` keeps the show while the card stays."""
     if card is None:
         raise RuleError("'show' needs a card, not none", location)
     player = to[0] if to else None
@@ -312,6 +326,11 @@ def show_card(state: State, card: int | None, location: str, *to: int | None) ->
     entry = [card, state.location[card], player]
     if entry not in state.shown:
         state.shown.append(entry)
+    slot = entry[1]
+    if slot >= 0:
+        for seat, known in enumerate(state.knowledge):
+            if (player is None or seat == player) and not sees(state, seat, slot):
+                known[card] = slot
 
 
 def _unshow(state: State, card: int) -> None:
@@ -319,10 +338,75 @@ def _unshow(state: State, card: int) -> None:
     state.shown = [e for e in state.shown if e[0] != card]
 
 
+# ------------------------------------------------------------------ what a seat knows
+
+EVERYONE = -1  # a sight whose every seat's bit is set: a public zone's
+
+
+def sight_of(meta: GameMeta) -> list[int]:
+    """Per zone slot, the seats that see its cards by the zone's declared visibility, as bits:
+    EVERYONE for a public zone, its owner's bit for an `owner` zone of a player, none else."""
+    sight = []
+    for slot in range(meta.zone_slots):
+        zone, owner = meta.zone_of_slot(slot)
+        sight.append(EVERYONE if zone.visibility == "public" else
+                     1 << owner if zone.visibility == "owner" and owner is not None else 0)
+    return sight
+
+
+def follow_card(state: State, card: int, old: int, new: int) -> None:
+    """Each seat's knowledge after `card` moved from slot `old` to `new`. A seat that sees it
+    in `new` needs no record; one that saw it leave `old`, or knew it was there and can tell
+    it moved (`old` is empty now: sizes are public), knows it is in `new`; any other seat
+    cannot tell which card left `old`, so it no longer knows any card it knew there."""
+    sight, revealed = state.sight, state.revealed
+    if not any(state.knowledge) and (old < 0 or not (sight[old] or revealed[old])
+                                     or sight[new] == EVERYONE or revealed[new]):
+        return  # nothing known, and nobody saw the card go where it cannot see it: most moves
+    seen_new = EVERYONE if revealed[new] else sight[new]
+    if seen_new == EVERYONE:
+        for known in state.knowledge:
+            if known:
+                known.pop(card, None)
+        return
+    if old < 0:
+        watched, emptied = 0, False
+    else:
+        watched = EVERYONE if revealed[old] else sight[old]
+        emptied = not state.zones[old]
+    for seat, known in enumerate(state.knowledge):
+        if seen_new >> seat & 1:
+            if known:
+                known.pop(card, None)
+        elif watched >> seat & 1 or (emptied and card in known):
+            known[card] = new
+        elif known:
+            for gone in [c for c, slot in known.items() if slot == old]:
+                del known[gone]
+
+
+def sees(state: State, player: int, slot: int) -> bool:
+    """Whether `player` sees the cards of zone `slot` now (its visibility, or revealed)."""
+    return state.revealed[slot] or state.sight[slot] >> player & 1 == 1
+
+
+def knows(state: State, player: int, card: int) -> bool:
+    """`known(p, c)`: whether `p` sees the card where it lies, or saw it and followed it there."""
+    slot = state.location[card]
+    return slot >= 0 and (sees(state, player, slot) or card in state.knowledge[player])
+
+
+def known_in(state: State, player: int, slot: int) -> list[int]:
+    """`known_in(p, zone)`: the zone's cards `p` knows lie there: all of them when it sees the
+    zone, else those it followed there, in card order (a hidden zone's order stays hidden)."""
+    if sees(state, player, slot):
+        return list(state.zones[slot])
+    return sorted(card for card, where in state.knowledge[player].items() if where == slot)
+
+
 def known_cards(state: State, player: int) -> frozenset[int]:
-    """The cards `player` was shown (or everyone was) that still lie where they were shown."""
-    return frozenset(card for card, slot, to in state.shown
-                     if (to is None or to == player) and state.location[card] == slot)
+    """The cards `player` knows that lie in zones it cannot see (shown to it, or followed)."""
+    return frozenset(state.knowledge[player])
 
 
 def top_card(state: State, slot: int) -> int | None:

@@ -52,6 +52,17 @@ def _hidden(view, zone):
     return isinstance(view["zones"][zone], dict) and set(view["zones"][zone]) == {"count"}
 
 
+def _only_known(game, view, zone):
+    """Only a count, or beside it the cards the seat knows lie there (the discard pile it saw
+    shuffled in; the deck's last card, drawn), in card order: never in the pile's."""
+    seen, ids = view["zones"][zone], game.meta.entity_ids
+    if not isinstance(seen, dict) or not set(seen) <= {"count", "shown"}:
+        return False
+    shown = seen.get("shown", [])
+    slot = next(s for s in range(game.meta.zone_slots) if game.meta.zone_slot_name(s) == zone)
+    return shown == sorted(shown, key=ids.index) and {ids.index(c) for c in shown} <= set(game.state.zones[slot])
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_view_hides_the_opponents_hand_and_the_deck_order(backend):
     prog = program(MINI, backend)
@@ -62,9 +73,9 @@ def test_view_hides_the_opponents_hand_and_the_deck_order(backend):
         for choice in game.choices:
             for me, other in (("red", "blue"), ("blue", "red")):
                 view = replayed.view(me)
-                assert _hidden(view, f"hand({other})")
+                assert _only_known(replayed, view, f"hand({other})")
                 assert isinstance(view["zones"][f"hand({me})"], list)
-                assert _hidden(view, "deck") and _hidden(view, "box")
+                assert _hidden(view, "box") and _only_known(replayed, view, "deck")
                 assert view["zones"]["deck"]["count"] == len(replayed.state.zones[1])
                 if replayed.decision.player != me:
                     assert view["decision"] is None

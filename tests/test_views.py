@@ -13,7 +13,7 @@ from rulespec.compiler.backends.interpret import Interpreter
 from rulespec.compiler.frontend.loader import load_spec
 from rulespec.runtime.game import Game, seen_slots, unseen_cards
 from rulespec.runtime.bots.search import determinize
-from rulespec.runtime.state import RuleError, Stream, next_random
+from rulespec.runtime.state import RuleError, Stream, known_cards, next_random
 from rulespec.runtime.playtest.table import json_strings
 from support import BACKENDS, MINI, REPO, TS, program
 
@@ -58,7 +58,7 @@ start {
 
 
 def assert_views_hide(game: Game) -> None:
-    """For every seat: no id of a card it cannot see appears anywhere in its view
+    """For every seat: no id of a card it neither sees nor knows appears anywhere in its view
     (unless the seat's own decision offers it), and card vars are ids, never indexes."""
     meta, state = game.meta, game.state
     declared = set(meta.players) | set(meta.effects) | {t.name for t in meta.tracks}
@@ -66,7 +66,10 @@ def assert_views_hide(game: Game) -> None:
     for seat, player in enumerate(meta.players):
         view = game.view(player)
         json.dumps(view)  # a view is plain JSON
-        secret = {meta.entity_ids[c] for c in unseen_cards(meta, state, seen_slots(meta, state, seat))}
+        assert all(state.location[c] == slot for c, slot in state.knowledge[seat].items()), \
+            f"{player} knows a card where it is not"  # tests/test_knowledge.py: and only what it saw
+        unseen = unseen_cards(meta, state, seen_slots(meta, state, seat)) - known_cards(state, seat)
+        secret = {meta.entity_ids[c] for c in unseen}
         if state.pending is not None and state.pending["player"] == seat:
             secret -= set(state.pending["ids"])
         leaked = (secret - declared) & json_strings(view)

@@ -27,7 +27,7 @@ from rulespec.compiler.frontend.locations import location
 from rulespec.compiler.frontend.model import Model
 from rulespec.runtime.meta import GameMeta
 from rulespec.compiler.frontend.errors import InternalError
-from rulespec.runtime.state import State
+from rulespec.runtime.state import State, known_in, knows
 from rulespec.runtime.values import (INT_HIGH, INT_LOW, RULE_FAILURES, attr_of, bounded, collection_of, deciding_of, end_reason_of, extreme_of,
                             in_zone, int_range, is_zone, losers_of, opponent_of, owner_of, reachable,
                             rule_error_of, union_of, unknown_function, unknown_name, winner_of, zone_slot,
@@ -195,6 +195,8 @@ class Constants:
             if node.name == "adjacent":
                 space, adjacency = self.closure(node.args[0]), model.adjacency
                 return lambda s, e: adjacency[space(s, e)]
+            if node.name == "known_in" and node.name not in model.defines:  # a fresh list
+                return held
         return lambda s, e: collection_of(s, held(s, e), regions, at)
 
     def _zone_closure(self, node: ast.Expr) -> Closure:
@@ -776,6 +778,8 @@ _BUILTINS: dict[str, Callable[[Constants, State, ast.CallExpr, list], Any]] = {
     "event_allowed": lambda ev, s, n, a: _event_allowed(ev, s, a[0], a[1]),
     "has_action": lambda ev, s, n, a: bool(ev.model.entities[a[0]].actions),
     "action_allowed": lambda ev, s, n, a: _action_allowed(ev, s, a[0], a[1]),
+    "known": lambda ev, s, n, a: knows(s, a[0], a[1]),
+    "known_in": lambda ev, s, n, a: known_in(s, a[0], zone_slot(a[1], location(n.args[1].span))),
 }
 
 

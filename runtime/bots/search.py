@@ -8,7 +8,7 @@ against a plausible world, not the true one (determinisation).
 from __future__ import annotations
 
 from rulespec.runtime.game import seen_slots
-from rulespec.runtime.state import GameOver, State, Stream, known_cards, next_random
+from rulespec.runtime.state import GameOver, State, Stream, known_cards, next_random, sees
 
 WIN = 1_000_000.0
 
@@ -27,7 +27,10 @@ def determinize(game, state: State, player: int, stream: Stream) -> State:
     own draw pile) pool among themselves; shared hidden piles that are not
     ordered (a box of cards not yet in the game) stay as they are. A card the
     pending decision offers the player is known to it and stays too, and so
-    does a card a rule showed it (`show`) that has not moved since.
+    does every card the player knows (shown to it, or seen and followed:
+    State.knowledge) - a card it knows is in an opponent's hand is there in
+    every deal. The other seats keep only what they know of cards the player
+    sees or knows too, so no deal tells it what they know beyond that.
 
     What is bound to a re-dealt card goes with its place, not its name: the
     card now lying where card X lay takes X's counters, and every var, effect
@@ -38,12 +41,21 @@ def determinize(game, state: State, player: int, stream: Stream) -> State:
     mapping: dict[int, int] = {}
     for slots in _pools(game, world, player):
         mapping.update(_redeal(world, slots, known, stream))
+    _others_knowledge(world, player, known)
     if any(old != new for old, new in mapping.items()):
         _rebind(game, world, mapping)
     world.forget_kept()  # cards moved behind the rules' back
     world.rng = next_random(stream)
     world.dice = []
     return world
+
+
+def _others_knowledge(world: State, player: int, known: frozenset[int]) -> None:
+    """Each other seat keeps what it knows of cards `player` sees or knows (never re-dealt)."""
+    for seat, theirs in enumerate(world.knowledge):
+        if seat != player and theirs:
+            world.knowledge[seat] = {card: slot for card, slot in theirs.items()
+                                     if card in known or sees(world, player, slot)}
 
 
 def _offered(meta, state: State, player: int) -> frozenset[int]:

@@ -16,6 +16,7 @@ from rulespec.compiler.frontend.checks.scope import ScopedVisitor
 from rulespec.compiler.frontend.checks.types import Type, compatible, resolve_type
 
 OPTION_TYPES = ("int", "player")  # besides kinds and the categories
+KNOWLEDGE = ("known", "known_in")  # builtins that read what a player knows, of any zone
 
 
 @dataclass(frozen=True)
@@ -226,7 +227,8 @@ class Visibility:
     """Finds the places a policy would read cards its player cannot see.
 
     A policy decides with its player's knowledge: zones it sees (public ones,
-    its own `owner` zones, named `zone(you)`) and the size of any zone; not
+    its own `owner` zones, named `zone(you)`), the size of any zone and what it
+    knows of any zone (`known(you, c)`, `known_in(you, zone)`); not
     the cards of a hidden zone or of another player's hand, followed through
     the defines, quantities and constraints it uses. (A var holding a card the
     player cannot see reads as none: the policy bot masks it.)
@@ -271,6 +273,9 @@ class Visibility:
             for arg in node.args:
                 self.expr(arg, yous, sized=True)
             return
+        if name in KNOWLEDGE and name not in model.defines:
+            self.knowledge(node, yous)
+            return
         if name in model.zones:
             self.zone(name, node.args[0] if node.args else None, yous, sized, node.span)
         for arg in node.args:
@@ -283,6 +288,17 @@ class Visibility:
             decl = model.quantities[name]
             self.body("quantity", name, decl.params, mine, [decl.body], node.span)
             self.modifiers(name, mine, node.span)
+
+    def knowledge(self, node: ast.CallExpr, yous: frozenset[str]) -> None:
+        """`known(you, c)`, `known_in(you, zone)`: what `you` has seen, of any zone; what
+        another player knows is not the policy's to read."""
+        if not node.args:
+            return
+        if not _is_you(node.args[0], yous):
+            self.found.append((f"a policy reads only what `you` knows: name the player `you` in"
+                               f" {node.name}(...)", node.args[0].span))
+        for arg in node.args[1:]:
+            self.expr(arg, yous, sized=node.name == "known_in")
 
     def allowed(self, node: ast.Allowed, yous: frozenset[str]) -> None:
         mine = frozenset(i for i, a in enumerate(node.args) if _is_you(a, yous))

@@ -13,6 +13,7 @@ BUILTIN_PARAMS: dict[str, tuple[Type, ...]] = {
     "min": (INT, INT), "max": (INT, INT), "abs": (INT,),
     "has_event": (CARD,), "event_allowed": (CARD, PLAYER), "owner": (CARD,),
     "has_action": (CARD,), "action_allowed": (CARD, PLAYER),
+    "known": (PLAYER, CARD), "known_in": (PLAYER, ZONE),
 }
 VARIADIC = ("min", "max")
 

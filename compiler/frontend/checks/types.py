@@ -154,6 +154,7 @@ BUILTIN_RESULTS: dict[str, Type] = {
     "min": INT, "max": INT, "abs": INT, "has_event": BOOL, "event_allowed": BOOL,
     "owner": PLAYER,  # the player a card of a kind `per player` belongs to
     "has_action": BOOL, "action_allowed": BOOL,
+    "known": BOOL, "known_in": collection(CARD),  # what a player has seen and followed
 }
 
 
