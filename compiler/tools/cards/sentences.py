@@ -10,9 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from rulespec.compiler.backends.codegen.expr import renamed
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.fmt import shape
 from rulespec.compiler.tools.cards.words import Words, cannot, code
+
+
+PROCEDURE_DEPTH = 1  # an event's procedures put into words; one they call is named only
 
 
 @dataclass(frozen=True)
@@ -33,7 +37,8 @@ class Sentences:
     def __init__(self, words: Words):
         self.words = words
         self.model = words.model
-        self._expanding: list[str] = []  # effects being put into words (one inside its own trigger)
+        # effects and procedures being put into words (one inside its own trigger or call)
+        self._expanding: list[str] = []
 
     def block(self, body: tuple[ast.Node, ...] | ast.Block) -> tuple[Line, ...]:
         stmts = body.body if isinstance(body, ast.Block) else body
@@ -175,7 +180,26 @@ class Sentences:
 
     # ------------------------------------------------------------ calls, effects, signals
     def s_CallStmt(self, s: ast.CallStmt) -> Line:
-        return Line(f"Do {self.words.call(s.name.name, s.args)}.")
+        """A procedure's own sentences under its name, its parameters bound as an effect's are;
+        named only, when it is already being put into words or PROCEDURE_DEPTH deep."""
+        procedure = self.model.procedures.get(s.name.name)
+        if procedure is None:
+            return Line(f"Do {self.words.call(s.name.name, s.args)}.")
+        named = procedure.label and procedure.label != s.name.name
+        body, unbound = _bound(self.model, procedure, s.args)
+        bound = ", ".join(f"{code(p.name)} = {self.words.item(a)}" for p, a in unbound)
+        head = f"Carry out {f'“{procedure.label}”' if named else code(s.name.name)}" + \
+            (f" (with {bound})" if bound else "")
+        key = f"procedure {s.name.name}"
+        deep = sum(1 for k in self._expanding if k.startswith("procedure "))
+        if key in self._expanding or deep >= PROCEDURE_DEPTH:
+            return Line(f"{head}.")
+        self._expanding.append(key)
+        try:
+            return Line(f"{head}:", self.block(body) or (Line("Nothing happens."),))
+        finally:
+            self._expanding.pop()
+
 
     def s_Activate(self, s: ast.Activate) -> Line:
         effect = self.model.effects.get(s.effect.name)
@@ -242,7 +266,8 @@ class Sentences:
     def s_Win(self, s: ast.Win) -> Line:
         if isinstance(s.player, ast.NoneLit):
             return Line(f"The game ends in a draw: “{s.reason}”.")
-        return Line(f"{capital(self.w(s.player))} wins the game: “{s.reason}”.")
+        who = "You win" if _is_you(s.player) else f"{capital(self.w(s.player))} wins"
+        return Line(f"{who} the game: “{s.reason}”.")
 
     def s_Lose(self, s: ast.Lose) -> Line:
         who = " and ".join(self.words.item(p) for p in s.players)
@@ -295,3 +320,22 @@ def _guards_choice(test: ast.Expr, body: ast.Block) -> bool:
 def statement_words() -> set[str]:
     """The statement node classes put into words (the exhaustiveness test reads it)."""
     return {name[2:] for name in dir(Sentences) if name.startswith("s_")}
+
+
+def _is_you(expr: ast.Expr) -> bool:
+    return isinstance(expr, ast.NameRef) and expr.name == "you"
+
+
+def _bound(model, procedure: ast.ProcedureDecl, args: tuple[ast.Expr, ...]) -> tuple[ast.Block, list]:
+    """The procedure's body with each parameter passed `you`, `this` or a local reading that
+    name, so it says "You choose"; the (parameter, argument) pairs left to state (a player or
+    an entity by name, any other expression)."""
+    body, unbound = procedure.body, []
+    for param, arg in zip(procedure.params, args):
+        plain = isinstance(arg, ast.NameRef) and arg.name not in model.players and arg.name not in model.entity_index
+        renamed_body = renamed(body, param.name, arg.name) if plain else None
+        if renamed_body is None:
+            unbound.append((param, arg))
+        else:
+            body = renamed_body
+    return body, unbound
