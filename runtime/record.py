@@ -285,12 +285,28 @@ def restore(record: Record | dict[str, Any], program: Program, where: str = "rec
     if problem:
         raise RecordError(f"{where}: corrupt record: the snapshot's {problem}")
     state = State.from_json(data)
-    if state.sight is None:  # a snapshot from before knowledge was kept: none is known
-        state.sight, state.knowledge = sight_of(program.meta), [{} for _ in program.meta.players]
+    state.sight = sight_of(program.meta)  # the game's own, whatever the snapshot says
+    if state.knowledge is None:  # a snapshot from before knowledge was kept: none is known
+        state.knowledge = [{} for _ in program.meta.players]
     if state.decisions != len(record.choices):
         raise RecordError(f"{where}: corrupt record: the snapshot is at decision {state.decisions}"
                           f" but the record has {len(record.choices)} choices")
     return _game(record, program, state)
+
+
+def _knowledge_fits(meta, knowledge: Any, location: Any) -> bool:
+    """Per player, card -> slot, each card lying where it is known to (nothing known is false)."""
+    if not isinstance(knowledge, list) or len(knowledge) != len(meta.players):
+        return False
+    for known in knowledge:
+        if not isinstance(known, dict):
+            return False
+        for card, slot in known.items():
+            card = int(card) if isinstance(card, str) and card.isdigit() else card
+            if (not isinstance(card, int) or not isinstance(location, list)
+                    or not 0 <= card < len(location) or location[card] != slot):
+                return False
+    return True
 
 
 def _snapshot_problem(meta, data: dict[str, Any]) -> str | None:
@@ -317,6 +333,7 @@ def _snapshot_problem(meta, data: dict[str, Any]) -> str | None:
         ("log_at", lambda v: v is None or isinstance(v, list) and all(isinstance(x, str) for x in v)),
         ("decisions", lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0),
         ("params", lambda v: isinstance(v, dict)),
+        ("knowledge", lambda v: v is None or _knowledge_fits(meta, v, data.get("location"))),
     ]
     for key, ok in checks:
         if key in data and not ok(data[key]):  # an OPTIONAL slot may be left out

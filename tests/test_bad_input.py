@@ -179,6 +179,8 @@ def _state(key, value):
     (_state("junk", 1), "the snapshot's state has an unknown field 'junk'"),
     (lambda d: d["snapshot"]["state"].pop("zones"), "the snapshot has no 'zones'"),
     (_state("log", [1, 2]), "the snapshot's 'log' does not fit this game"),
+    (_state("knowledge", "x"), "the snapshot's 'knowledge' does not fit this game"),
+    (_state("knowledge", [{"0": 99}, {}]), "the snapshot's 'knowledge' does not fit this game"),
     (_state("frames", [[99, "x", None]]), "replaying the choices does not reproduce the saved snapshot"),
     (_state("pending", {"a": 1}), "replaying the choices does not reproduce the saved snapshot"),
     (_state("params", {"goal": "x"}), "replaying the choices does not reproduce the saved snapshot"),

@@ -66,6 +66,29 @@ def test_the_seat_that_looked_knows_the_card_and_the_other_does_not(backend):
     assert "shown" not in tables["ivy"]["hand(rose)"]
 
 
+def test_the_terminal_shows_each_seat_its_own_knowledge():
+    from io import StringIO
+
+    from rich.console import Console
+
+    from rulespec.runtime.playtest.table import Table
+    from rulespec.runtime.playtest.terminal import TerminalSeat
+
+    game, card = _after_a_priest("interpreted")
+    table = Table.new(game.program, ("human", "human"), seed=game.seed).advance(list(game.choices))
+    screens = {}
+    for player in ("rose", "ivy"):
+        out = StringIO()
+        console = Console(file=out, width=140, color_system=None)
+        console.print(TerminalSeat(table, console, lambda prompt: "").zones_grid(table.seat_view(player)))
+        screens[player] = out.getvalue()
+    label = game.meta.entity_labels[card]
+    rose_line = next(line for line in screens["rose"].splitlines() if line.strip().startswith("Hand (Ivy)"))
+    assert label in rose_line and "1 hidden" in rose_line  # the card she saw, and the one Ivy drew
+    ivy_line = next(line for line in screens["ivy"].splitlines() if line.strip().startswith("Hand (Rose)"))
+    assert "hidden" in ivy_line and not any(l in ivy_line for l in set(game.meta.entity_labels))
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_the_knowledge_follows_the_card_while_the_seat_can_follow_it(backend):
     game, card = _after_a_priest(backend)
