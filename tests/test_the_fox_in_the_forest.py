@@ -1,5 +1,6 @@
 """The Fox in the Forest keeps its secrets at the table: no seat's view or move log names a card
-of the draw deck or of the other hand, every seat's log names the card that answered a trick,
+of the draw deck, of the other hand or of a pile of won tricks (face down, for its winner too),
+every seat's log names the card that answered a trick,
 and the card a Woodcutter puts
 under the deck stays unnamed for the other seat."""
 
@@ -12,8 +13,11 @@ import pytest
 
 from rulespec.runtime.bots.agents import seat_agents
 from rulespec.runtime.game import Game
+from rulespec.runtime.state import known_cards, move_card
 from rulespec.runtime.playtest.table import Table, json_strings
-from support import REPO, program, spec_value
+from rulespec.compiler.frontend.errors import SpecError
+from rulespec.compiler.frontend.loader import load_spec
+from support import REPO, program, spec_copy, spec_value
 
 FOX = REPO / "spec" / "the_fox_in_the_forest"
 
@@ -28,6 +32,8 @@ def _cards_in(table: Table, *names: str) -> set[str]:
 def _secrets(table: Table, player: str) -> set[str]:
     other = next(p for p in table.players if p != player)
     secret = _cards_in(table, "deck", f"hand({other})")
+    # A card the seat saw and followed (the decree card a Fox took into a hand) it knows.
+    secret -= {table.meta.entity_ids[c] for c in known_cards(table.game.state, table.meta.players.index(player))}
     pending = table.game.state.pending
     if pending is not None and table.meta.players[pending["player"]] == player:
         secret -= set(pending["ids"])  # what its own decision offers, a seat knows
@@ -171,3 +177,43 @@ def test_the_leader_sees_the_card_that_answered_the_trick():
             lines = [line.text for line in table.log_lines(other)[before:]]
             assert not any("(a hidden card)" in text for text in lines), lines
     assert answers == 20
+
+
+def test_won_tricks_lie_face_down_for_both_players():
+    """Won tricks are kept face down and may not be looked through: every view shows each pile
+    as a count (a seat may remember the cards it saw played: its knowledge, never the pile)."""
+    table = Table.new(program(FOX, "generated"), ("random", "random"), seed=4)
+    piles = [f"won({p})" for p in table.players]
+    for _ in range(60):
+        assert table.bot_step()
+    assert _cards_in(table, *piles), "tricks were won"
+    for player in table.players:
+        zones = table.game.view(player)["zones"]
+        for pile in piles:
+            assert isinstance(zones[pile], dict) and zones[pile]["count"] == len(_cards_in(table, pile))
+
+
+def test_no_policy_may_look_through_won_tricks(tmp_path):
+    """The checker refuses a policy that reads the cards of a pile of won tricks, its own too."""
+    folder = spec_copy("the_fox_in_the_forest", root=tmp_path)
+    (folder / "07_peek.rules").write_text(
+        'policy peek "Reads its won tricks" {\n'
+        '    choosing c: card as play { prefer count(d in won(you) where d.suit == c.suit) }\n'
+        '}\n', encoding="utf-8")
+    with pytest.raises(SpecError) as err:
+        load_spec(folder)
+    assert "07_peek.rules:2:" in str(err.value) and "won" in str(err.value)
+
+
+@pytest.mark.parametrize("backend", ["interpreted", "generated"])
+def test_the_card_count_invariant_counts_all_33_cards(backend):
+    """`thirty_three_cards` holds through play, and breaks when a card leaves the round's zones."""
+    game = Game(program(FOX, backend), seed=5)
+    for _ in range(40):
+        assert game.program.check_invariants(game.state) == []
+        game.choose_index(0)
+    box = next(slot for slot in range(len(game.state.zones)) if game.meta.zone_slot_name(slot) == "box")
+    card = next(c for slot, cards in enumerate(game.state.zones)
+                if game.meta.zone_slot_name(slot).startswith("hand(") for c in cards)
+    move_card(game.state, card, box)
+    assert [name for name, _ in game.program.check_invariants(game.state)] == ["thirty_three_cards"]

@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 373e1dad30978ef0
+# Spec hash: 2d75e53d1a7f0dcf
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
-# Tests hash: 1eb845def6bc34d1
-# Fingerprint: source 54791759330f835c49fb output 35d8a178629ce9090291
+# Tests hash: 5170e13478f77173
+# Fingerprint: source f68fb5ca594e84ae8f1d output 79b0868c0315b4f5af2e
 "The Fox in the Forest: the generated engine (rulespec.runtime.program.Program)."
 
 from rulespec.runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
@@ -24,8 +24,8 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "373e1dad30978ef0"
-TESTS_HASH = "1eb845def6bc34d1"
+SPEC_HASH = "2d75e53d1a7f0dcf"
+TESTS_HASH = "5170e13478f77173"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

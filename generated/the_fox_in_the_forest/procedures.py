@@ -5,13 +5,13 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 373e1dad30978ef0
+# Spec hash: 2d75e53d1a7f0dcf
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
-# Tests hash: 1eb845def6bc34d1
+# Tests hash: 5170e13478f77173
 # Fingerprint: source fbae99ac7f2a080e12c9 output 382ed377f9b555feb50e
 "The Fox in the Forest: procedures, events and triggers; the step functions of the engine's frames."
 

@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 373e1dad30978ef0
+# Spec hash: 2d75e53d1a7f0dcf
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
-# Tests hash: 1eb845def6bc34d1
-# Fingerprint: source 978f8e1f7f994eec5905 output 9f688d713c739e52da21
+# Tests hash: 5170e13478f77173
+# Fingerprint: source a012522d6be31861f213 output 559b5ac705bee2613350
 "The Fox in the Forest: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from rulespec.runtime.frames import UNBOUND
@@ -1133,13 +1133,28 @@ EVENT_WHEN = {}
 
 def inv_thirty_three_cards(state):
     "invariant thirty_three_cards"
-    # spec: spec/the_fox_in_the_forest/04_round.rules:60
-    return walk_0(state) and len(state.zones[4]) <= 1
+    # spec: spec/the_fox_in_the_forest/04_round.rules:62
+    return (
+        len(state.zones[0]) == 0
+        and len(state.zones[1])
+        + len(state.zones[4])
+        + sum(
+            [
+                len(state.zones[2 + c_p])
+                + len(state.zones[5 + c_p])
+                + len(state.zones[7 + c_p])
+                for c_p in PLAYERS
+            ]
+        )
+        == 33
+        and walk_0(state)
+        and len(state.zones[4]) <= 1
+    )
 
 
 def inv_tricks_add_up(state):
     "invariant tricks_add_up"
-    # spec: spec/the_fox_in_the_forest/04_round.rules:63
+    # spec: spec/the_fox_in_the_forest/04_round.rules:68
     return walk_1(state)
 
 
@@ -1159,7 +1174,7 @@ def bot_standing(state, v_you):
 INVARIANTS = (
     (
         "thirty_three_cards",
-        "every card is somewhere in the round's zones, 13 at most in a hand",
+        "all 33 cards are in the round's zones, 13 at most in a hand",
         inv_thirty_three_cards,
     ),
     (
@@ -1178,7 +1193,7 @@ BOTS = {
 
 
 def walk_0(state):
-    "all(p in players where size(hand(p)) <= 13 and size(played(p)) <= 1): spec/the_fox_in_the_forest/04_round.rules:61"
+    "all(p in players where size(hand(p)) <= 13 and size(played(p)) <= 1): spec/the_fox_in_the_forest/04_round.rules:66"
     for x_ in PLAYERS:
         if not (len(state.zones[2 + x_]) <= 13 and len(state.zones[5 + x_]) <= 1):
             return False
@@ -1186,7 +1201,7 @@ def walk_0(state):
 
 
 def walk_1(state):
-    "all(p in players where size(won(p)) == 2 * tricks(p)): spec/the_fox_in_the_forest/04_round.rules:64"
+    "all(p in players where size(won(p)) == 2 * tricks(p)): spec/the_fox_in_the_forest/04_round.rules:69"
     for x_ in PLAYERS:
         if not (len(state.zones[7 + x_]) == 2 * state.tracks[2 + x_]):
             return False

@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 373e1dad30978ef0
+# Spec hash: 2d75e53d1a7f0dcf
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
-# Tests hash: 1eb845def6bc34d1
-# Fingerprint: source 877381014dab08450785 output c78ace0380d41d691740
+# Tests hash: 5170e13478f77173
+# Fingerprint: source ba1f1274be2e37e325a3 output 97c75c68253223e35c92
 "The Fox in the Forest: the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import BoardMeta, GameMeta, TrackMeta, TunableMeta, ZoneMeta
@@ -100,7 +100,7 @@ META_ZONES = (
         name="won",
         label="Tricks won",
         per_player=True,
-        visibility="public",
+        visibility="hidden",
         ordered=False,
         slot=7,
     ),
@@ -248,7 +248,7 @@ META_CARD_ENTITIES = META_CARD_ENTITIES_0 + (32,)
 META_INVARIANTS = (
     (
         "thirty_three_cards",
-        "every card is somewhere in the round's zones, 13 at most in a hand",
+        "all 33 cards are in the round's zones, 13 at most in a hand",
     ),
     ("tricks_add_up", "the tricks won match the cards in the won piles"),
 )
@@ -274,7 +274,7 @@ META_COUNTS = {
     "cards_with_events": 0,
     "phases": 2,
     "constraints": 1,
-    "designer_tests": 37,
+    "designer_tests": 38,
 }
 META_BOARD_POSITIONS = (
     ("deck", 330, 260),
@@ -487,7 +487,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="the_fox_in_the_forest",
     title="The Fox in the Forest",
-    spec_hash="373e1dad30978ef0",
+    spec_hash="2d75e53d1a7f0dcf",
     spec_files=META_SPEC_FILES,
     players=("oak", "birch"),
     player_labels=("Oak", "Birch"),

@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 373e1dad30978ef0
+# Spec hash: 2d75e53d1a7f0dcf
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
-# Tests hash: 1eb845def6bc34d1
-# Fingerprint: source 8a0b352627274c7c1c82 output 3e7129d21482848e0f54
+# Tests hash: 5170e13478f77173
+# Fingerprint: source 468cfe5e52debbcba085 output 8bb08e6d98b0af38a187
 "The Fox in the Forest: the designer tests' statements and expectations, keyed as compiler/backends/testplan.py plans them."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -45,6 +45,7 @@ from .tables import (
     E_moons_8,
     E_moons_9,
     K_card,
+    PLAYERS,
 )
 from .rules import d_band_points, d_reached_target
 from .procedures import p_end_round, p_game_end, p_make_decree
@@ -174,6 +175,26 @@ def tb_02_tricks_6_0(state, frame):
     # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:73
     move_card(state, E_moons_10, 3)
     # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:74
+    state.frames.pop()
+    state.frames.append(new_frame(5, [UNBOUND] * 5))
+    return
+
+
+def tb_02_tricks_7_0(state, frame):
+    "test tests/02_tricks.rules#7 part 0 (spec/the_fox_in_the_forest/tests/02_tricks.rules:82)"
+    # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:82
+    for card in K_card:
+        move_card(state, card, 1)
+    # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:83
+    p_make_decree(state, E_moons_6)
+    # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:84
+    state.vars[1] = 0
+    state.stamps[6] += 1
+    # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:85
+    move_card(state, E_bells_10, 2)
+    # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:86
+    move_card(state, E_moons_2, 3)
+    # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:87
     state.frames.pop()
     state.frames.append(new_frame(5, [UNBOUND] * 5))
     return
@@ -689,6 +710,24 @@ tx_02_tricks_0 = {
     "#5:expect1": lambda state, L: state.vars[1] == 0,
     # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:76
     "#6:expect0": lambda state, L: state.tracks[3] == 1,
+    # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:89
+    "#7:expect0": lambda state, L: len(state.zones[8]) == 2,
+    # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:89
+    "#7:expect1": lambda state, L: len(state.zones[0]) == 0,
+    # spec: spec/the_fox_in_the_forest/tests/02_tricks.rules:90
+    "#7:expect2": lambda state, L: (
+        len(state.zones[1])
+        + len(state.zones[4])
+        + sum(
+            [
+                len(state.zones[2 + c_p])
+                + len(state.zones[5 + c_p])
+                + len(state.zones[7 + c_p])
+                for c_p in PLAYERS
+            ]
+        )
+        == 33
+    ),
 }
 ts_02_tricks_0 = {
     "#3:expect0": lambda state, L: (state.tracks[3], 1),
@@ -702,6 +741,21 @@ ts_02_tricks_0 = {
     "#5:expect0": lambda state, L: (state.tracks[2], 1),
     "#5:expect1": lambda state, L: (state.vars[1], 0),
     "#6:expect0": lambda state, L: (state.tracks[3], 1),
+    "#7:expect0": lambda state, L: (len(state.zones[8]), 2),
+    "#7:expect1": lambda state, L: (len(state.zones[0]), 0),
+    "#7:expect2": lambda state, L: (
+        len(state.zones[1])
+        + len(state.zones[4])
+        + sum(
+            [
+                len(state.zones[2 + c_p])
+                + len(state.zones[5 + c_p])
+                + len(state.zones[7 + c_p])
+                for c_p in PLAYERS
+            ]
+        ),
+        33,
+    ),
 }
 tx_03_abilities_0 = {
     # spec: spec/the_fox_in_the_forest/tests/03_abilities.rules:12
@@ -880,6 +934,7 @@ TEST_STEPS = (
     tb_02_tricks_4_0,
     tb_02_tricks_5_0,
     tb_02_tricks_6_0,
+    tb_02_tricks_7_0,
     tb_03_abilities_0_0,
     tb_03_abilities_1_0,
     tb_03_abilities_2_0,
@@ -915,6 +970,7 @@ TEST_BLOCKS = {
     "tests/02_tricks.rules#4:run0": tb_02_tricks_4_0,
     "tests/02_tricks.rules#5:run0": tb_02_tricks_5_0,
     "tests/02_tricks.rules#6:run0": tb_02_tricks_6_0,
+    "tests/02_tricks.rules#7:run0": tb_02_tricks_7_0,
     "tests/03_abilities.rules#0:run0": tb_03_abilities_0_0,
     "tests/03_abilities.rules#1:run0": tb_03_abilities_1_0,
     "tests/03_abilities.rules#2:run0": tb_03_abilities_2_0,
