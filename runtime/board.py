@@ -19,6 +19,7 @@ PALETTE = ("#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b
            "#fccde5", "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f", "#a6cee3", "#e5c494")
 PLAYER_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#566573")
 DEFAULT_SIZE = (1000, 700)
+CARD_FIGURES = 4  # attributes a card shows when the spec's board names none: a line stays short
 MARGIN = 40
 
 
@@ -85,6 +86,57 @@ def shown_attributes(board: BoardMeta, space: int) -> list[list[str]]:
     that is 0: a space without a bonus shows none)."""
     attrs = dict(board.attributes[space]) if space < len(board.attributes) else {}
     return [[name, attrs[name]] for name in getattr(board, "shows", ()) if attrs.get(name, "0") != "0"]
+
+
+def card_attributes(meta: GameMeta) -> dict[str, list[tuple[str, str]]]:
+    """Per card id, the attributes shown on the card, one rule for the terminal and the web
+    table alike: the card fields the spec's board `show` names, in its order, when it names
+    any; else the first CARD_FIGURES that tell a card apart from the others of its kind, in
+    declaration order: not its `text`, not a serial number (no two cards share it), not the
+    value nine cards in ten of the kind have, nor a 0 most of them have (it means none). A 0
+    that tells the card apart is shown (a Spy's value 0 beside a Guard's 1); a set flag shows
+    as its name (attribute_text), one not set is left out."""
+    board = board_of(meta)
+    fields = {name for card in meta.card_entities for name, _ in board.attributes[card]}
+    named = [name for name in getattr(board, "shows", ()) if name in fields]
+    by_kind: dict[str, list[int]] = {}
+    for card in meta.card_entities:
+        by_kind.setdefault(meta.entity_kinds[card], []).append(card)
+    out = {}
+    for cards in by_kind.values():
+        plain = _plain_values(board, cards)
+        for card in cards:
+            attrs = board.attributes[card]
+            if named:
+                given = dict(attrs)
+                shown = [(name, given[name]) for name in named if name in given]
+            else:
+                shown = [(name, value) for name, value in attrs if name != "text"
+                         and (name, value) not in plain and (name, None) not in plain][:CARD_FIGURES]
+            out[meta.entity_ids[card]] = shown
+    return out
+
+
+def attribute_text(name: str, value: str) -> str:
+    """An attribute as a card shows it: 'ops 3', 'value 0', and a set flag by its name."""
+    return name if value == "yes" else f"{name} {value}"
+
+
+def _plain_values(board: BoardMeta, cards: list[int]) -> set[tuple[str, str | None]]:
+    """(attribute, value) pairs that say nothing of a card of this kind: (name, None) for a
+    serial number, (name, default) for a value nine in ten of them have."""
+    values: dict[str, list[str]] = {}
+    for card in cards:
+        for name, value in board.attributes[card]:
+            values.setdefault(name, []).append(value)
+    plain: set[tuple[str, str | None]] = set()
+    for name, seen in values.items():
+        if len(seen) > 1 and len(set(seen)) == len(seen):
+            plain.add((name, None))
+        common = max(set(seen), key=seen.count)
+        if seen.count(common) * 10 >= len(cards) * 9 or common == "0":  # 0 the most have: none
+            plain.add((name, common))
+    return plain
 
 
 def shown_counters(meta: GameMeta) -> list[str]:

@@ -41,7 +41,7 @@ def test_a_person_plays_twilight_struggle_at_the_terminal(tmp_path):
     assert "Eastern Europe" in screen and "East Germany" in screen  # the map, by region
     assert "Place 1 setup influence in Eastern Europe" in screen and "1. Austria" in screen
     assert "USSR 0  USA 0" in screen and "ussr 0" not in screen  # tracks by the players' labels
-    assert re.search(r"Hand \(USSR\) +\S[^\n]*\(ops \d\)", screen)  # the cards in hand with their ops
+    assert re.search(r"Hand \(USSR\) +\S[^\n]*\(ops \d[,)]", screen)  # the cards in hand with their ops
     said = _answer(child, "?", "USSR> ")
     assert "setup.rules:" in said and "ussr chooses" in said
     said = _answer(child, "? 2", "USSR> ")
@@ -124,10 +124,11 @@ players rose "Rose", ivy "Ivy"
 track score "Score" per player 0..10 start 0
 zone hand "Hand" per player owner
 zone played "Played" public
-kind character: card(value: int, text: str = "")
+kind character: card(value: int, guard: bool = false, text: str = "")
 character priest_1 "Priest" (value 2, text "Look at a hand.")
 character priest_2 "Priest" (value 2, text "Look at a hand.")
 character spy "Spy" (value 0, text "Nothing happens.")
+character guard_1 "Guard" (value 1, guard, text "Name a card.")
 start {
     move all c in character to hand(rose)
     rose chooses n in 0..3 where n != 1 "Name a number"
@@ -171,7 +172,8 @@ def test_a_number_choice_is_typed_by_its_value_and_the_menu_keyed_by_letters(tmp
     assert "a number is read as the option of that value" in text
     assert "'0' is no option" not in text and table.steps[0].option == "0"  # typed 0 chose 0, not refused
     assert "[priest_1]" in text and "[priest_2]" in text  # copies' ids printed, to be typed
-    assert "3. Spy" in text and "[spy]" not in text  # an id its label spells stays unprinted
+    assert "3. Spy (value 0)" in text and "[spy]" not in text  # an id its label spells stays unprinted
+    assert "4. Guard (value 1, guard) [guard_1]" in text  # a 0 kept, a flag by its name
     assert "Spy  Nothing happens." in text  # `? 3` shows the card's text
     assert table.steps[1].option == "priest_2"
 

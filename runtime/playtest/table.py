@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from rulespec.runtime import record as records
+from rulespec.runtime.board import card_attributes
 from rulespec.runtime.bots.agents import (HUMAN, Agent, check_agent, check_recorded, make_agent,
                                           split_agent_list)
 from rulespec.runtime.game import Game, seen_slots
@@ -83,6 +84,7 @@ class Table:
         # (compiler/tools/cards/table.py, which the play commands hang on the program); a card's
         # printed `text` is shown instead of the words.
         self.card_faces: dict[str, dict[str, Any]] = getattr(game.program, "card_faces", None) or {}
+        self.card_attributes = card_attributes(game.meta)  # what each card shows (runtime/board.py)
         self._start(game, list(game.choices))
 
     # ------------------------------------------------------------ building
@@ -363,10 +365,10 @@ class Table:
             entity = self._index.get(name)
             if entity is not None and entity in self._cards:
                 info = entity_info(self.meta, entity)
+                info["attrs"] = [list(a) for a in self.card_attributes.get(name, ())]  # as the terminal's
                 face = self.card_faces.get(name)
                 if face is not None:
                     info["text"] = info["text"] or face["text"]
-                    info["attrs"] = face["data"]
                 out[name] = dict(info, spec=self.spec_line(info["at"]))
         return out
 

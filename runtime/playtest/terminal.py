@@ -30,14 +30,14 @@ from rich.panel import Panel
 from rich.table import Table as Grid
 from rich.text import Text
 
-from rulespec.runtime.board import board_of, home_regions, shown_attributes, shown_counters, space_positions
+from rulespec.runtime.board import (attribute_text, board_of, card_attributes, home_regions, shown_attributes,
+                                    shown_counters, space_positions)
 from rulespec.runtime.record import RecordError
 from rulespec.runtime.results import outcome
 from rulespec.runtime.playtest.table import Table, TableError, entity_info
 
 HELP = ("an option's key or id answers · ? [N] the spec line behind the decision (option N's text)"
         " · undo · save FILE · view · map · log · help · quit")
-FIGURES = 2  # whole-number attributes shown beside a card's name (ops, cost...)
 LOG_SHOWN = 20  # the last log lines shown before a decision (every move is a line now)
 
 
@@ -442,40 +442,10 @@ def _count(content: tuple[str, ...] | int) -> str:
 
 
 def card_figures(meta: Any) -> dict[str, str]:
-    """Per card id, its first FIGURES whole-number attributes that tell it apart, beside its
-    name: ' (ops 3)', ' (cost 13, building 1)'. Left out: 0, an attribute's default (the
-    value nine cards in ten of the kind have) and a serial number (no two cards share it)."""
-    board = board_of(meta)
-    by_kind: dict[str, list[int]] = {}
-    for card in meta.card_entities:
-        by_kind.setdefault(meta.entity_kinds[card], []).append(card)
-    out = {}
-    for cards in by_kind.values():
-        plain = _plain_values(board, cards)
-        for card in cards:
-            figures = [f"{name} {value}" for name, value in board.attributes[card]
-                       if _whole(value) and int(value) != 0 and (name, value) not in plain
-                       and (name, None) not in plain][:FIGURES]
-            if figures:
-                out[meta.entity_ids[card]] = f" ({', '.join(figures)})"
-    return out
-
-
-def _plain_values(board: Any, cards: list[int]) -> set[tuple[str, str | None]]:
-    """(attribute, value) pairs that say nothing of a card of this kind: (name, None) for a
-    serial number, (name, default) for a value nine in ten of them have."""
-    values: dict[str, list[str]] = {}
-    for card in cards:
-        for name, value in board.attributes[card]:
-            values.setdefault(name, []).append(value)
-    plain: set[tuple[str, str | None]] = set()
-    for name, seen in values.items():
-        if len(seen) > 1 and len(set(seen)) == len(seen):
-            plain.add((name, None))
-        common = max(set(seen), key=seen.count)
-        if seen.count(common) * 10 >= len(cards) * 9:
-            plain.add((name, common))
-    return plain
+    """Per card id, what is shown beside its name: ' (ops 3)', ' (value 0, guard)': the
+    attributes runtime.board.card_attributes shows on a card, as the web table shows them."""
+    return {card: f" ({', '.join(attribute_text(n, v) for n, v in shown)})"
+            for card, shown in card_attributes(meta).items() if shown}
 
 
 def _whole(text: str) -> bool:

@@ -59,12 +59,14 @@ def _colours(model: Model, board: ast.BoardDecl) -> list[Diagnostic]:
 
 
 def _shows(model: Model, board: ast.BoardDecl) -> list[Diagnostic]:
-    """Each name shown is an attribute a kind of space declares or a counter on spaces."""
+    """Each name shown is an attribute a kind of space or card declares (a card field named
+    is "shown on the card", at every play surface) or a counter on spaces."""
     space_kinds = {name for name, k in model.kinds.items() if k.category == "space"}
-    fields = {f.name.name for k in space_kinds for f in model.kinds[k].fields}
+    card_kinds = {name for name, k in model.kinds.items() if k.category == "card"}
+    fields = {f.name.name for k in space_kinds | card_kinds for f in model.kinds[k].fields}
     counters = {c for c, kind in model.counter_kinds.items() if kind in space_kinds or kind == "space"}
-    return [Diagnostic(f"no kind of space has an attribute or a counter '{n.name}' to show"
-                       + did_you_mean(n.name, fields | counters), n.span)
+    return [Diagnostic(f"no kind of space or card has an attribute, nor is there a counter on spaces,"
+                       f" '{n.name}' to show" + did_you_mean(n.name, fields | counters), n.span)
             for n in board.shows if n.name not in fields | counters]
 
 

@@ -1,10 +1,10 @@
-"""Each card's face for a play surface (the web table): its event in words and its data.
+"""Each card's face for a play surface (the web table, the terminal's `? N`): its event in words.
 
 The proof sheet's renderer writes them (sheet.py, sentences.py), so a card reads
 at the table as it reads in `rulespec cards`; a spec that gives a card a
 printed `text` attribute has that shown instead (runtime/playtest/table.py prefers it).
-The data are the attributes the card declares, none the kind gives it by
-default, none that is 0 or no (cost, ops, tags: not every field of its kind).
+The attributes a card shows are chosen by one rule for every surface:
+runtime.board.card_attributes.
 """
 
 from __future__ import annotations
@@ -19,12 +19,10 @@ NO_EVENT = "No event."
 
 
 def card_faces(model: Model) -> dict[str, dict[str, Any]]:
-    """Card id -> {"text": its event in words, a line per step, "data": [[name, value]...]}."""
+    """Card id -> {"text": its event in words, a line per step}."""
     out = {}
     for sheet in card_sheets(model):
-        data = [[d.name, d.value] for d in sheet.data
-                if not d.default and d.name != "text" and d.value not in ("0", "no")]
-        out[sheet.name] = {"text": _words(sheet), "data": data}
+        out[sheet.name] = {"text": _words(sheet)}
     for card, instances in model.instances.items():  # a card per player: each instance's id
         face = out.pop(card, None)
         if face is not None:
