@@ -201,3 +201,36 @@ def test_ray_and_a_process_pool_weigh_alike_with_the_overlays_pickled():
         executor.close()
         found.append(weigh.card_change(result, card, "red", 0))
     assert found[0] == found[1] == found[2] and found[0].difference > 0.2
+
+
+def test_param_of_finds_the_printed_number_at_which_the_card_is_worth_the_target(tmp_path):
+    """banner adds its power to red's score: at power 0 it is worth exactly nothing."""
+    result = run("worth", str(WORTH), "--param-of", "banner.power=0..4", "--games", "300", "--json",
+                 "--report", str(tmp_path / "r"))
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)["param_of"]
+    rows = {r["value"]: r for r in found["values"]}
+    assert found["best"]["value"] == 0 and rows[0]["worth"] == 0 and found["printed"] == 3
+    assert rows[3]["printed"] and rows[3]["ci95"][0] > 0.2
+    assert rows[1]["worth"] <= rows[3]["worth"] <= rows[4]["worth"]
+    assert found["sentence"].startswith("Banner with power 0 comes nearest a worth of +0.0 points to Red")
+    assert (tmp_path / "r" / "worth_sweep.png").is_file()
+    aimed = json.loads(run("worth", str(WORTH), "--param-of", "banner.power=0..4", "--games", "300",
+                           "--target", "39", "--json").stdout)["param_of"]
+    assert aimed["best"]["value"] in (3, 4)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("banner.era=0..2", "rulespec: error: attribute 'era' of card 'banner' is not a whole number"),
+    ("nope.power=0..2", "rulespec: error: no card 'nope' in worth"),
+    ("banner.zzz=0..2", "rulespec: error: card 'banner' has no attribute 'zzz'"),
+    ("banner.power=3..1", "rulespec: error: --param-of banner.power=3..1 is empty"),
+    ("banner.power=0..500", "rulespec: error: --param-of banner.power=0..500 holds 501 values"),
+    ("banner.power", "rulespec: error: --param-of takes CARD.ATTRIBUTE=LOW..HIGH"),
+    ("plain_a.power=0..2", "rulespec: error: card 'plain_a' has no event or action to blank"),
+])
+def test_param_of_bad_input_is_one_line(spec, message):
+    result = run("worth", str(WORTH), "--param-of", spec)
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(message), result.stderr

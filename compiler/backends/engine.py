@@ -95,11 +95,20 @@ def current_package(loaded: LoadedSpec, for_tests: bool = False, on_note=None) -
     return cached_build(loaded)
 
 
+def _set_name(loaded: LoadedSpec) -> str:
+    """A variant set's builds' name: game__v1__v2, and its reprinted cards (worth --param-of),
+    so that the builds of one reprint never prune another's."""
+    name = "__".join((loaded.model.game,) + tuple(loaded.variants))
+    if loaded.attributes:
+        from rulespec.compiler.frontend.card_overlays import settings_text
+        name += "__" + hashlib.sha256(settings_text(loaded.attributes).encode()).hexdigest()[:8]
+    return name
+
+
 def _builds(loaded: LoadedSpec, spec_hash: str = "") -> list[Path]:
     """The cache's builds of this variant set (of one spec hash, if given)."""
     root = cache_root() / "packages"
-    name = "__".join((loaded.model.game,) + tuple(loaded.variants))
-    return list(root.glob(f"{name}-{spec_hash}*")) if root.is_dir() else []
+    return list(root.glob(f"{_set_name(loaded)}-{spec_hash}*")) if root.is_dir() else []
 
 
 def _staleness(loaded: LoadedSpec, package: Path, for_tests: bool) -> str | None:
@@ -122,7 +131,7 @@ def cached_build(loaded: LoadedSpec) -> Path:
     the committed package's seed file lends black's output even to an empty cache."""
     model = loaded.model
     root = cache_root() / "packages"
-    name = "__".join((model.game,) + tuple(loaded.variants))
+    name = _set_name(loaded)
     target = _cache_target(loaded)
     if _staleness(loaded, target, for_tests=True) is None:
         return target
@@ -145,8 +154,7 @@ def _cache_target(loaded: LoadedSpec) -> Path:
     """The cache's place for a build of this exact spec and tests. The compiler's own version
     is in the name too: a new code generator builds anew."""
     model = loaded.model
-    name = "__".join((model.game,) + tuple(loaded.variants))
-    return cache_root() / "packages" / f"{name}-{model.spec_hash}-{model.tests_hash}-{compiler_version()[:12]}"
+    return cache_root() / "packages" / f"{_set_name(loaded)}-{model.spec_hash}-{model.tests_hash}-{compiler_version()[:12]}"
 
 
 def _mtime(path: Path) -> float:
@@ -209,16 +217,18 @@ class ProgramRef:
     hash): workers never parse the spec. The interpreter needs the model."""
 
     def __init__(self, folder: str, variants: tuple[str, ...], backend: str,
-                 package: str | None = None, spec_hash: str | None = None, game: str = ""):
+                 package: str | None = None, spec_hash: str | None = None, game: str = "",
+                 attributes: tuple[tuple[str, str, int], ...] = ()):
         self.folder, self.variants, self.backend = folder, tuple(variants), backend
         self.package, self.spec_hash, self.game = package, spec_hash, game
+        self.attributes = tuple(attributes)  # reprinted cards (worth --param-of)
 
     @classmethod
     def of(cls, loaded: LoadedSpec, backend: str) -> "ProgramRef":
         """A recipe for this loaded spec; a generated package is found (or built) now, once."""
         package = str(current_package(loaded)) if backend == "generated" else None
         return cls(str(loaded.folder), loaded.variants, backend, package, loaded.model.spec_hash,
-                   loaded.model.game)
+                   loaded.model.game, loaded.attributes)
 
     def load(self) -> Program:
         if self.backend == "generated" and self.package is not None:
@@ -227,7 +237,8 @@ class ProgramRef:
                 raise BackendError(f"{self.package} changed while the simulation ran")
             return program
         from rulespec.compiler.frontend.loader import load_spec
-        return load_program(load_spec(Path(self.folder), self.variants), self.backend)
+        return load_program(load_spec(Path(self.folder), self.variants, attributes=self.attributes),
+                            self.backend)
 
     def native_modules(self) -> list[str]:
         """The modules a process loading this program on this machine imports as native builds
@@ -238,7 +249,8 @@ class ProgramRef:
         return native_modules(Path(self.package)) + (["runtime"] if runtime_built() else [])
 
     def __repr__(self) -> str:
-        return f"ProgramRef({self.folder!r}, {self.variants!r}, {self.backend!r}, {self.package!r})"
+        return (f"ProgramRef({self.folder!r}, {self.variants!r}, {self.backend!r}, {self.package!r}"
+                f"{', ' + repr(self.attributes) if self.attributes else ''})")
 
 
 def _import(where: Path, default: bool, game: str, shown: str) -> ModuleType:

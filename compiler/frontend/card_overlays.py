@@ -16,6 +16,7 @@ spec's own declarations, the side a card favours and the group it is ranked in.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from rulespec.compiler.frontend import ast
@@ -127,3 +128,86 @@ def choose_cards(model: Model, asked: str, mode: str) -> tuple[list[CardFacts], 
         if facts[name] not in chosen:
             chosen.append(facts[name])
     return chosen, []
+
+
+# ------------------------------------------------------------------ a card's printed number
+
+
+@dataclass(frozen=True)
+class AttributeRange:
+    """`--param-of CARD.ATTR=LO..HI`: a card's whole-number attribute and the values to play."""
+
+    card: str
+    attribute: str
+    printed: int
+    values: tuple[int, ...]
+
+    def setting(self, value: int) -> tuple[str, str, int]:
+        return (self.card, self.attribute, value)
+
+
+MAX_VALUES = 200  # values a sweep may cover, as balance's
+
+
+def attribute_range(model: Model, text: str) -> AttributeRange:
+    """Read CARD.ATTR=LO..HI against the spec: a card it has, a whole-number attribute of that
+    card's kind, LO <= HI, at most MAX_VALUES values; else OverlayError."""
+    where, _, span = text.partition("=")
+    card, _, attribute = where.strip().partition(".")
+    low, dots, high = span.partition("..")
+    if not (card and attribute and dots) or not _whole(low) or not _whole(high):
+        raise OverlayError(f"--param-of takes CARD.ATTRIBUTE=LOW..HIGH (whole numbers), not '{text}'")
+    facts = card_facts(model)
+    if card not in facts:
+        raise OverlayError(f"no card '{card}' in {model.game}{did_you_mean(card, list(facts))}")
+    entity = model.entities[facts[card].indexes[0]]
+    fields = {f.name.name: f for f in model.kinds[entity.kind.name].fields}
+    if attribute not in fields:
+        raise OverlayError(f"card '{card}' has no attribute '{attribute}'{did_you_mean(attribute, list(fields))}"
+                           f" (its kind {entity.kind.name} has: {', '.join(fields)})")
+    printed = model.entity_attrs[facts[card].indexes[0]].get(attribute)
+    if fields[attribute].type.name != "int" or fields[attribute].on is not None or not isinstance(printed, int):
+        raise OverlayError(f"attribute '{attribute}' of card '{card}' is not a whole number:"
+                           f" only a number can be played over LOW..HIGH")
+    lo, hi = int(low), int(high)
+    if lo > hi:
+        raise OverlayError(f"--param-of {where.strip()}={lo}..{hi} is empty: LOW must not be above HIGH")
+    if hi - lo + 1 > MAX_VALUES:
+        raise OverlayError(f"--param-of {where.strip()}={lo}..{hi} holds {hi - lo + 1:,} values;"
+                           f" worth plays at most {MAX_VALUES}")
+    return AttributeRange(card, attribute, printed, tuple(range(lo, hi + 1)))
+
+
+def _whole(text: str) -> bool:
+    digits = text.strip().removeprefix("-")
+    return digits.isascii() and digits.isdigit() and len(digits) <= 18
+
+
+def with_attributes(files: tuple[ast.SpecFile, ...], settings: tuple[tuple[str, str, int], ...]
+                    ) -> tuple[ast.SpecFile, ...]:
+    """The spec's files with each (card, attribute, value) written on the card, as if printed so."""
+    wanted: dict[str, dict[str, int]] = {}
+    for card, attribute, value in settings:
+        wanted.setdefault(card, {})[attribute] = value
+    out = []
+    for file in files:
+        decls = []
+        for decl in file.decls:
+            if isinstance(decl, ast.EntityDecl) and decl.name.name in wanted:
+                decl = _reprinted(decl, wanted[decl.name.name])
+            decls.append(decl)
+        out.append(dataclasses.replace(file, decls=tuple(decls)))
+    return tuple(out)
+
+
+def _reprinted(entity: ast.EntityDecl, values: dict[str, int]) -> ast.EntityDecl:
+    kept = [a for a in entity.attributes if a.name.name not in values]
+    for name, value in values.items():
+        span = next((a.span for a in entity.attributes if a.name.name == name), entity.span)
+        kept.append(ast.AttributeValue(span, ast.Ident(span, name), ast.IntLit(span, value)))
+    return dataclasses.replace(entity, attributes=tuple(kept))
+
+
+def settings_text(settings: tuple[tuple[str, str, int], ...]) -> str:
+    """How a build with reprinted cards is named and hashed: 'card.attr=3,...'."""
+    return ",".join(f"{card}.{attribute}={value}" for card, attribute, value in sorted(settings))

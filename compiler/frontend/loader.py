@@ -8,6 +8,7 @@ from pathlib import Path
 
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.cache import compiler_version, digest, store
+from rulespec.compiler.frontend.card_overlays import settings_text, with_attributes
 from rulespec.compiler.frontend.errors import Diagnostic, SpecError, Sources, did_you_mean, suggestion_budget
 from rulespec.compiler.frontend.inputs import available_variants, find_spec_dir, spec_files  # noqa: F401
 from rulespec.compiler.frontend.inputs import test_files as tests_of
@@ -24,19 +25,25 @@ class LoadedSpec:
     model: Model
     sources: Sources
     variants: tuple[str, ...] = ()
+    # Cards reprinted with other numbers (`rulespec worth --param-of`): (card, attribute, value).
+    attributes: tuple[tuple[str, str, int], ...] = ()
 
 
 def load_spec(folder: Path, variants: tuple[str, ...] = (), check: bool = True,
-              base_tests: bool = True, skip_tests: frozenset[str] = frozenset()) -> LoadedSpec:
+              base_tests: bool = True, skip_tests: frozenset[str] = frozenset(),
+              attributes: tuple[tuple[str, str, int], ...] = ()) -> LoadedSpec:
     """Parse the folder's .rules files, its tests/ and the chosen variants, then check.
 
     base_tests=False leaves tests/ out: a variant's own tests are all that
     run, so the base tests need not be checked (or compiled) under it.
-    skip_tests: tests of tests/ left out by name (ones a variant leaves unable to check)."""
+    skip_tests: tests of tests/ left out by name (ones a variant leaves unable to check).
+    attributes: (card, attribute, value) written on those cards, as if printed so; they are
+    part of the spec hash (compiler/frontend/card_overlays.py)."""
     sources = Sources()
     try:
         with suggestion_budget():
-            return _load(folder, tuple(sorted(set(variants))), check, sources, base_tests, skip_tests)
+            return _load(folder, tuple(sorted(set(variants))), check, sources, base_tests, skip_tests,
+                     tuple(sorted(attributes)))
     except SpecError as err:
         err.sources = sources  # so the caller can quote the spec text
         raise
@@ -85,7 +92,8 @@ def _variant_paths(folder: Path, variants: tuple[str, ...]) -> list[Path]:
 
 
 def _load(folder: Path, variants: tuple[str, ...], check: bool, sources: Sources,
-          base_tests: bool = True, skip_tests: frozenset[str] = frozenset()) -> LoadedSpec:
+          base_tests: bool = True, skip_tests: frozenset[str] = frozenset(),
+          attributes: tuple[tuple[str, str, int], ...] = ()) -> LoadedSpec:
     engine_paths = spec_files(folder)
     test_paths = tests_of(folder) if base_tests else []
     variant_paths = _variant_paths(folder, variants)
@@ -96,6 +104,8 @@ def _load(folder: Path, variants: tuple[str, ...], check: bool, sources: Sources
     merged, problems = apply_overlays(base, overlays, available_variants(folder))
     if problems:
         raise SpecError(problems)
+    if attributes:
+        merged = with_attributes(merged, attributes)
     if skip_tests:
         merged, test_files = _without(merged, skip_tests), _without(test_files, skip_tests)
     # A test that turns variants on is checked and run where they are on.
@@ -106,6 +116,8 @@ def _load(folder: Path, variants: tuple[str, ...], check: bool, sources: Sources
                   and d.name not in skip_tests]
     hashed = [(f"{folder.name}/{p.relative_to(folder)}", p.read_text(encoding="utf-8"))
               for p in engine_paths + variant_paths]
+    if attributes:
+        hashed.append(("reprinted cards", settings_text(attributes)))
     model = build_model(ast.Spec(parsed.span, merged), test_decls, hashed)
     tested = [(f"{folder.name}/{p.relative_to(folder)}", p.read_text(encoding="utf-8"))
               for p in test_paths]
@@ -116,13 +128,14 @@ def _load(folder: Path, variants: tuple[str, ...], check: bool, sources: Sources
     model.sources = sources
     model.variants = list(variants)
     model.available_variants = available_variants(folder)
-    if check and not _checked_before(sources, variants, skip_tests):
+    checked_as = variants + tuple(f"reprinted {settings_text(attributes)}" for _ in attributes[:1])
+    if check and not _checked_before(sources, checked_as, skip_tests):
         from rulespec.compiler.frontend.checks import run_checks
         problems = run_checks(model, list(test_files))
         if problems:
             raise SpecError(problems)
-        _remember_checked(sources, variants, skip_tests)
-    return LoadedSpec(folder, model, sources, variants)
+        _remember_checked(sources, checked_as, skip_tests)
+    return LoadedSpec(folder, model, sources, variants, attributes)
 
 
 def _without(files, tests: frozenset[str]) -> tuple[ast.SpecFile, ...]:

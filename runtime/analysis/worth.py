@@ -158,8 +158,9 @@ def _decode(seed: int, data: bytes) -> GameSummary:
                        tuple(got["l"]))
 
 
-def _overlay_name(mode: str, card: Card, world: int) -> str:
-    return f"{mode} {card.card} {world}"
+def overlaid(factory, mode: str, indexes: tuple[int, ...]) -> OverlayRef:
+    """The recipe of the game with these entities blanked or removed."""
+    return OverlayRef(factory, *((indexes, ()) if mode == "blank" else ((), indexes)))
 
 
 def weigh(cards: list[Card], worlds: list[World], mode: str, players: list[str],
@@ -178,12 +179,12 @@ def weigh(cards: list[Card], worlds: list[World], mode: str, players: list[str],
         seeds = list(range(seed + played, seed + played + size))
         sets = []
         for k, world in enumerate(worlds):
-            sets.append((world.factory, world.plain, f"plain {k}"))
+            prefix = keys[k] if keys else None
+            sets.append((world.factory, world.plain, "plain", prefix))
             for card in alive:
-                ref = OverlayRef(world.factory, *((card.indexes[k], ()) if mode == "blank"
-                                                  else ((), card.indexes[k])))
-                sets.append((ref, world.overlaid.setdefault(card.card, {}), _overlay_name(mode, card, k)))
-        _play(sets, seeds, agents, params, executor, store, keys, on_done)
+                sets.append((overlaid(world.factory, mode, card.indexes[k]),
+                             world.overlaid.setdefault(card.card, {}), f"{mode} {card.card}", prefix))
+        _play(sets, seeds, agents, params, executor, store, on_done)
         played += size
         for card in alive:
             weighing.seeds[card.card].extend(seeds)
@@ -198,12 +199,11 @@ def weigh(cards: list[Card], worlds: list[World], mode: str, players: list[str],
     return weighing
 
 
-def _play(sets, seeds, agents, params, executor, store, keys, on_done) -> None:
-    """Each set's games on the seeds it has not got yet: from the store, else played."""
+def _play(sets, seeds, agents, params, executor, store, on_done) -> None:
+    """Each set's games on the seeds it has not got yet: from the store, else played. A set is
+    (recipe, seed -> game, its name in the store, the store's prefix or None)."""
     jobs, targets = [], []
-    for factory, into, name in sets:
-        world = int(name.rsplit(" ", 1)[1])
-        prefix = keys[world] if keys else None
+    for factory, into, name, prefix in sets:
         missing = []
         for s in seeds:
             if s in into:
@@ -320,3 +320,74 @@ def sentence(row: dict, against: tuple[str, ...] | None = None) -> str:
              if row["group_size"] > 1 else "")
     ranked = f", the {place}{among}" if row["group_size"] > 1 else ""
     return f"{row['card_label']} is worth {row['worth'] * 100:+.1f} points to {row['side_label']} {span}{ranked}"
+
+
+# ------------------------------------------------------------------ a card's printed number
+
+
+@dataclass
+class Reprint:
+    """The game with the card's attribute at one value: its recipe and its games."""
+
+    value: int
+    factory: Any
+    prefix: str | None = None  # the store's prefix for its games (its spec hash differs)
+    games: dict[int, GameSummary] = field(default_factory=dict)
+
+
+def reprint_worth(reprint: Reprint, reference: dict[int, GameSummary], seeds: list[int], side: str):
+    """What the card is worth to `side` at this value: the side's wins with the card printed so
+    minus with it blanked (or removed) as printed, seed by seed."""
+    return paired_difference(_wins(reprint.games, seeds, side), _wins(reference, seeds, side))
+
+
+def sweep_reprints(card: Card, mode: str, base, reprints: list[Reprint], side: str,
+                   agents: tuple[str, ...], params: dict[str, Any], executor, *, seed: int,
+                   games: int, precision: float | None, target: float, store=None,
+                   base_key: str | None = None, on_done: Callable[[int], None] = lambda n: None,
+                   round_size: int = ROUND) -> tuple[list[int], dict[int, GameSummary], str]:
+    """Every value on the same seeds, in rounds, against the game with the card blanked (or
+    removed) as printed; stops when the value nearest the target has its interval within
+    ±precision, or after `games` seeds. Returns the seeds, the reference games and why it stopped."""
+    reference: dict[int, GameSummary] = {}
+    played: list[int] = []
+    stopped = "games"
+    while len(played) < games:
+        seeds = list(range(seed + len(played), seed + min(games, len(played) + round_size)))
+        sets = [(overlaid(base, mode, card.indexes[0]), reference, f"{mode} {card.card}", base_key)]
+        sets += [(r.factory, r.games, "plain", r.prefix) for r in reprints]
+        _play(sets, seeds, agents, params, executor, store, on_done)
+        played += seeds
+        lead = nearest(reprints, reference, played, side, target)
+        if precision is not None and reprint_worth(lead, reference, played, side).half_width <= precision:
+            stopped = "precision"
+            break
+    if store is not None:
+        store.flush()
+    return played, reference, stopped
+
+
+def nearest(reprints: list[Reprint], reference, seeds: list[int], side: str, target: float) -> Reprint:
+    return min(reprints, key=lambda r: (abs(reprint_worth(r, reference, seeds, side).difference - target),
+                                        r.value))
+
+
+def sweep_json(card: Card, attribute: str, printed: int, reprints: list[Reprint], reference,
+               seeds: list[int], side: str, side_label: str, target: float, stopped: str) -> dict[str, Any]:
+    """Per value its worth to the side with the interval; the value nearest the target, a sentence."""
+    rows = []
+    for r in reprints:
+        diff = reprint_worth(r, reference, seeds, side)
+        rows.append({"value": r.value, "worth": diff.difference, "ci95": list(diff.ci95),
+                     "half_width": diff.half_width, "printed": r.value == printed})
+    lead = nearest(reprints, reference, seeds, side, target)
+    best = next(row for row in rows if row["value"] == lead.value)
+    lo, hi = (x * 100 for x in best["ci95"])
+    inside = best["ci95"][0] <= target <= best["ci95"][1]
+    sentence = (f"{card.label} with {attribute} {best['value']} comes nearest a worth of"
+                f" {target * 100:+.1f} points to {side_label}: {best['worth'] * 100:+.1f} [{lo:+.1f}..{hi:+.1f}]"
+                f" over {len(seeds):,} seeds; {'the target is inside its interval' if inside else 'no value tried reaches the target within its interval'}"
+                f" (printed: {printed})")
+    return {"card": card.card, "card_label": card.label, "attribute": attribute, "printed": printed,
+            "side": side, "side_label": side_label, "target": target, "games": len(seeds),
+            "stopped_by": stopped, "values": rows, "best": best, "sentence": sentence}

@@ -75,3 +75,38 @@ def write_report(out: dict[str, Any], folder: Path) -> Path:
     env = Environment(loader=PackageLoader(__package__, "templates"), autoescape=True,
                       trim_blocks=True, lstrip_blocks=True)
     return write_atomic(folder / "index.html", env.get_template("worth.html.j2").render(out=out, plots=plots))
+
+
+def plot_sweep(out: dict[str, Any], path: Path) -> None:
+    """`--param-of`: the card's worth at each value with its 95% interval, the target marked,
+    the value nearest it ringed."""
+    found = out["param_of"]
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    for row in found["values"]:
+        point = row["worth"] * 100
+        lo, hi = (v * 100 for v in row["ci95"])
+        ax.errorbar([row["value"]], [point], yerr=[[point - lo], [hi - point]], fmt="o", capsize=5,
+                    color="#1a7f37" if row["printed"] else "#3465a4")
+    best = found["best"]
+    ax.plot([best["value"]], [best["worth"] * 100], "o", markersize=14, fillstyle="none", color="#b3261e")
+    ax.axhline(found["target"] * 100, color="#555", linewidth=1, linestyle="--")
+    ax.set_xticks([r["value"] for r in found["values"]])
+    ax.set_xlabel(f"{found['card_label']}: {found['attribute']} (green: as printed)")
+    ax.set_ylabel(f"worth to {found['side_label']}, points")
+    ax.set_title("95% intervals; dashed: the target; ringed: the value nearest it", fontsize="medium")
+    _save(plt, fig, path)
+
+
+def write_sweep_report(out: dict[str, Any], folder: Path) -> Path:
+    """results.json, worth_sweep.png and index.html (templates/worth_sweep.html.j2) in `folder`."""
+    from jinja2 import Environment, PackageLoader
+    folder = Path(folder)
+    make_dirs(folder)
+    write_atomic(folder / "results.json", json.dumps(out, indent=2, sort_keys=True) + "\n")
+    with tempfile.TemporaryDirectory() as scratch:  # the plot lands whole or not at all
+        plot_sweep(out, Path(scratch) / "worth_sweep.png")
+        write_atomic(folder / "worth_sweep.png", (Path(scratch) / "worth_sweep.png").read_bytes())
+    env = Environment(loader=PackageLoader(__package__, "templates"), autoescape=True,
+                      trim_blocks=True, lstrip_blocks=True)
+    return write_atomic(folder / "index.html", env.get_template("worth_sweep.html.j2").render(out=out))
