@@ -9,6 +9,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
 
 from rulespec.compiler.backends import engine
 from rulespec.compiler.cli import main
@@ -234,3 +235,20 @@ def test_param_of_bad_input_is_one_line(spec, message):
     assert result.exit_code == 1, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(message), result.stderr
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), blanked=st.sets(st.sampled_from(["one", "two", "four"])),
+       removed=st.sets(st.sampled_from(["one", "two", "three", "four"]), max_size=2))
+def test_under_any_overlay_both_back_ends_agree_and_removed_cards_stay_out(seed, blanked, removed):
+    """(Two cards must stay: with none left to play, mini's turn is a dead end, on both back ends.)"""
+    index = loaded(MINI).model.entity_index
+    overlay = {"blanked": tuple(index[c] for c in sorted(blanked)),
+               "removed": tuple(index[c] for c in sorted(removed))}
+    games = [_played(b, MINI, seed, **overlay) for b in engine.BACKENDS]
+    assert games[0].choices == games[1].choices
+    assert games[0].state.public_part() == games[1].state.public_part()
+    for card in overlay["removed"]:
+        assert games[0].state.location[card] == OUT
+    ran = {key.split(" ")[1] for key in games[0].state.trace if key.startswith("event ")}
+    assert not ran & {str(c) for c in overlay["blanked"]}
