@@ -4,6 +4,7 @@ options, and the steps that turn command-line text into a loaded spec, a program
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import time
@@ -149,31 +150,69 @@ def main() -> None:
 class Bounded(click.ParamType):
     """A whole number within stated limits (docs/CLI.md, "Limits"). Past them: one line, exit 1,
     before any work starts; so `--games 10**20` is refused, not an OverflowError or a run
-    that never ends."""
+    that never ends. Text that is no number at all is a usage error (exit 2), as click's own."""
 
     name = "integer"
+    what = "a whole number"
 
-    def __init__(self, low: int, high: int):
+    def __init__(self, low: int | float, high: int | float, unit: str | None = None):
         self.low, self.high = low, high
+        self.unit = unit or self.what
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        else:
-            text = str(value).strip()
-            digits = text[1:] if text[:1] in "+-" else text
-            if not (digits.isascii() and digits.isdigit()):
-                self.fail(f"'{shown(text)}' is not a whole number", param, ctx)
-            number = int(text) if len(text) <= 40 else self.high + 1  # never parse 10,000 digits
-        if not self.low <= number <= self.high:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
+        number = self.read(value, param, ctx)
+        if not (math.isfinite(number) and self.low <= number <= self.high):
             name = param.opts[0] if param is not None and param.opts else "the value"
-            raise UserError(f"{name} takes a whole number from {self.low:,} to {self.high:,},"
-                            f" not {shown(str(value))}")
+            raise UserError(f"{name} takes {self.unit} from {_limit(self.low)} to {_limit(self.high)},"
+                            f" not {shown(str(value).strip())}")
         return number
+
+    def read(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        text = str(value).strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if not (digits.isascii() and digits.isdigit()):
+            self.fail(f"'{shown(text)}' is not a whole number", param, ctx)
+        return int(text) if len(text) <= 40 else self.high + 1  # never parse 10,000 digits
+
+
+def _limit(number: int | float) -> str:
+    """A limit as the docs write it: 1,000,000, 86,400, 0.01."""
+    return f"{int(number):,}" if number == int(number) else f"{number:g}"
+
+
+class BoundedReal(Bounded):
+    """A number with a fraction (points, CPU seconds) within stated limits, read by Bounded's
+    rule: NaN and the infinities are outside every range (click's FloatRange let NaN through,
+    since every comparison with it is false), so `--precision nan` is one line and exit 1."""
+
+    name = "number"
+    what = "a number"
+
+    def read(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        text = str(value).strip()
+        try:
+            return float(text)
+        except ValueError:
+            self.fail(f"'{shown(text)}' is not a number", param, ctx)
 
 
 MAX_GAMES = 1_000_000
 MAX_DECISIONS = 10_000_000
+MAX_WORKERS = 10_000  # processes or Ray CPUs asked for; each command caps them at what it can use
+MAX_PRECISION = 50  # points: a 95% interval of ±50 says nothing about a win rate
+
+
+def workers_option(help: str | None = None):
+    return click.option("--workers", default=1, show_default=True, type=Bounded(1, MAX_WORKERS),
+                        help=help)
+
+
+def precision_type() -> BoundedReal:
+    return BoundedReal(0.01, MAX_PRECISION, "points")
 
 
 def games_option(default: int):

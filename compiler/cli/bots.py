@@ -9,9 +9,9 @@ import click
 from rulespec.compiler.backends import engine
 from rulespec.runtime.analysis.tune import MAX_BUDGET, MAX_GAMES as MAX_TUNE_GAMES, MAX_GENERATIONS
 
-from rulespec.compiler.cli.base import (Bounded, UserError, emit_json, games_option, json_option, load, main, note,
-                   param_option, params as param_values, program as load_program, progress,
-                   seed_option, variant_option)
+from rulespec.compiler.cli.base import (Bounded, BoundedReal, UserError, emit_json, games_option, json_option,
+                   load, main, note, param_option, params as param_values, precision_type,
+                   program as load_program, progress, seed_option, variant_option, workers_option)
 
 
 @main.command()
@@ -23,14 +23,14 @@ from rulespec.compiler.cli.base import (Bounded, UserError, emit_json, games_opt
               help="Seeds each candidate plays the incumbent on per generation, once in every seat.")
 @click.option("--generations", default=20, show_default=True, type=Bounded(1, MAX_GENERATIONS),
               help="CMA-ES generations at most.")
-@click.option("--budget", default=600, show_default=True, type=click.FloatRange(min=0.1), metavar="S",
-              help="CPU seconds the search may spend (no new generation starts after).")
+@click.option("--budget", default=600, show_default=True, type=BoundedReal(0.1, MAX_BUDGET, "CPU seconds"),
+              metavar="S", help="CPU seconds the search may spend (no new generation starts after).")
 @click.option("--final-games", default=200, show_default=True, type=Bounded(2, MAX_TUNE_GAMES),
               help="Fresh seeds the tuned values play the spec's on, for the gain and its interval.")
 @click.option("--popsize", default=None, type=Bounded(2, 1000), metavar="K",
               help="Candidates per generation (default: CMA-ES's, 4 + 3 ln(tunables)).")
 @seed_option()
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1))
+@workers_option()
 @click.option("--backend", type=click.Choice(engine.BACKENDS), default="generated", show_default=True)
 @click.option("--dry-run", is_flag=True, help="Report the tuned values; leave the spec as it is.")
 @json_option
@@ -42,8 +42,6 @@ def tune(game_name: str, policy: str | None, variants: tuple[str, ...], params: 
     from rulespec.runtime.analysis.simulate import LocalExecutor, choose_workers
     from rulespec.compiler.tools.tuning import TuneError, tunables_of, write_values
     from rulespec.runtime.files import FileChanged
-    if budget > MAX_BUDGET:
-        raise UserError(f"--budget takes CPU seconds from 0.1 to {MAX_BUDGET:,.0f}, not {budget:g}")
     loaded = load(game_name, variants)
     try:
         name, metas = tunables_of(loaded, policy)
@@ -97,11 +95,11 @@ def tune(game_name: str, policy: str | None, variants: tuple[str, ...], params: 
 @click.option("--seat", default=None, metavar="PLAYER",
               help="Whose share of the decided games is the split (default: the first player).")
 @games_option(2000)
-@click.option("--precision", default=None, type=click.FloatRange(min=0.01, max=50), metavar="P",
+@click.option("--precision", default=None, type=precision_type(), metavar="P",
               help="Stop once the leading value's 95%% interval is within ±P points.")
 @click.option("--agents", default=None, metavar="A,B", help="The bots, as for simulate.")
 @seed_option()
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1))
+@workers_option()
 @click.option("--backend", type=click.Choice(engine.BACKENDS), default="generated", show_default=True)
 @click.option("--report", "report_dir", default=None, metavar="DIR",
               help="Write DIR/index.html with the plot, and DIR/results.json.")

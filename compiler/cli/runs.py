@@ -12,7 +12,8 @@ from rulespec.compiler.backends import engine
 from rulespec.compiler.cli.base import (EXIT_ERROR, EXIT_OK, UserError, agents as agent_names,
                    emit_json, games_option, json_option, load, main, max_decisions_option, note,
                    one_line, package_option, param_option, params as param_values,
-                   program as load_program, progress, seed_option, variant_option)
+                   precision_type, program as load_program, progress, seed_option, variant_option,
+                   workers_option)
 from rulespec.runtime.bots.agents import default_agent
 from rulespec.runtime.analysis.card_uses import CardNames, movers_text
 
@@ -182,14 +183,14 @@ def _same_seats(seats: tuple[str, ...], base_seats: tuple[str, ...], variants: t
                    " greedy[:BOT], mc[:BOT] (default: the balance bot,"
                    " rulespec.runtime.bots.agents.default_agent: the spec's `balance bot`, else its first"
                    " policy, random for a spec without one).")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1),
+@workers_option(
               help="Worker processes (local) or CPUs of a private Ray; at most one per batch of"
                    " 25 games and, on this machine, two per CPU (docs/SCALING.md).")
 @click.option("--executor", type=click.Choice(("local", "ray")), default="local", show_default=True)
 @click.option("--backend", type=click.Choice(engine.BACKENDS), default="generated", show_default=True)
 @click.option("--report", "report_dir", default=None, metavar="DIR",
               help="Write an HTML report with plots and the JSON here.")
-@click.option("--precision", default=None, type=click.FloatRange(min=0.01, max=50), metavar="P",
+@click.option("--precision", default=None, type=precision_type(), metavar="P",
               help="With --against: play paired games until the 95%% interval of the difference"
                    " is within ±P points, or --games pairs are played.")
 @click.option("--ladder", default=None, metavar="A,B",
@@ -220,8 +221,6 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
     names = rungs[0][1] if rungs else agent_names(agents or default_agent(meta), meta, values)
     if precision is not None and base is None:
         raise UserError("--precision needs --against: it is the precision of a difference")
-    if precision is not None and precision != precision:  # nan passes click's FloatRange
-        raise UserError("--precision takes points from 0.01 to 50, not nan")
     sets = [loaded] + ([base] if base is not None else [])
     factories = [engine.ProgramRef.of(s, backend) for s in sets]
     if counting:  # the first set's games: the variants asked for

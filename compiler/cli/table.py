@@ -10,7 +10,7 @@ import click
 
 from rulespec.compiler.backends import engine
 from rulespec.compiler.tools import playtest
-from rulespec.compiler.cli.base import UserError, load, main, package_option, param_option, params as param_values
+from rulespec.compiler.cli.base import Bounded, UserError, load, main, package_option, param_option, params as param_values
 from rulespec.compiler.cli.base import program as load_program
 from rulespec.compiler.cli.base import seed_option, variant_option
 from rulespec.runtime import record as records
@@ -69,7 +69,7 @@ def _table(game_name: str | None, variants: tuple[str, ...], seed: int | None, s
 @param_option
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on (anything but loopback opens the table to the network).")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--port", default=8000, show_default=True, type=Bounded(0, 65535))
 @click.option("--records", "records_dir", default="records", show_default=True, metavar="DIR",
               help="Where the table saves records.")
 @click.option("--resume", default=None, metavar="FILE", help="Open the table at a record.")
