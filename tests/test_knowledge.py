@@ -144,6 +144,14 @@ def test_the_policy_names_the_card_its_seat_knows():
     assert named >= 3, f"the policy named a known card only {named} times in 60 games"
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_evaluation_reads_what_its_seat_knows(backend):
+    game, _ = _after_a_priest(backend)
+    evaluate = game.program.evaluate
+    assert evaluate(game.state, "sleuth", game.meta.players.index("rose")) == 1
+    assert evaluate(game.state, "sleuth", game.meta.players.index("ivy")) == 0
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_both_back_ends_know_the_same_move_for_move(seed):
     lockstep(PRIEST, seed)  # the public part holds the knowledge; JSON copies keep it
