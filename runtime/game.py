@@ -147,7 +147,7 @@ class Game:
         pending = state.pending
         return {
             "game": meta.game, "player": player,
-            "tracks": self.tracks(), "vars": self._vars(unseen),
+            "tracks": self.tracks(me), "vars": self._vars(unseen),
             "counters": self.counters(unseen), "zones": zones,
             "effects": [meta.effects[e] for e, _, _ in state.effects],
             "decision": None if pending is None or pending["player"] != me else {
@@ -172,12 +172,17 @@ class Game:
                 out[name] = meta.entity_ids[value]
         return out
 
-    def tracks(self) -> dict[str, Any]:
+    def tracks(self, seat: int | None = None) -> dict[str, Any]:
+        """Every track's value; for a seat's view, only what the seat sees (no `hidden` track,
+        only its own value of an `owner` one)."""
         meta, state = self.meta, self.state
         out: dict[str, Any] = {}
         for track in meta.tracks:
+            if seat is not None and track.visibility == "hidden":
+                continue
             if track.per_player:
-                out[track.name] = {p: state.tracks[track.slot + i] for i, p in enumerate(self.players)}
+                out[track.name] = {p: state.tracks[track.slot + i] for i, p in enumerate(self.players)
+                                   if seat is None or track.visibility != "owner" or i == seat}
             else:
                 out[track.name] = state.tracks[track.slot]
         return out

@@ -16,6 +16,7 @@ class TrackMeta:
     high: int
     start: int
     slot: int
+    visibility: str = "public"  # at the table: public, owner (each player sees its own) or hidden
 
 
 @dataclass(frozen=True)

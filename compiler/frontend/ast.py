@@ -842,7 +842,7 @@ class EnumDecl(Decl):
 
 @dataclass(frozen=True, slots=True)
 class TrackDecl(Decl):
-    """track name "Label" [per player] [on ENUM] lo..hi start n [except VALUE lo..hi, …].
+    """track name "Label" [per player] [on ENUM] lo..hi start n [except VALUE lo..hi, …] [hidden|owner|public].
 
     With `on ENUM` the track holds one number per value of the enum (per player: per
     player and value); `except` gives some values bounds of their own."""
@@ -856,6 +856,7 @@ class TrackDecl(Decl):
     on: Ident | None = None
     bounds: tuple[TrackBound, ...] = ()
     flag: bool = False  # `flag NAME "label" per player`: holds false or true (kept as 0 or 1)
+    visibility: str = "public"  # who sees it at the table: public, owner (per player) or hidden
 
 
 @dataclass(frozen=True, slots=True)

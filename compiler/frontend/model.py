@@ -113,7 +113,8 @@ class Model:
             width = len(self.players) if track.per_player else 1
             for i, (value, (low, high)) in enumerate(zip(values, self.track_bounds[name])):
                 out.append(TrackMeta(f"{name}({value})", f"{track.label} ({value})", track.per_player,
-                                     low, high, min(max(track.start, low), high), track.slot + i * width))
+                                     low, high, min(max(track.start, low), high), track.slot + i * width,
+                                     track.visibility))
         return out
 
     def track_bounds_at(self, name: str, slot: int) -> tuple[int, int]:
@@ -428,7 +429,8 @@ def _derive_tracks(model: Model) -> None:
             bounds = tuple(own.get(v, (decl.low, decl.high)) for v in values)
             model.track_values[name], model.track_bounds[name] = values, bounds
             low, high = min(b[0] for b in bounds), max(b[1] for b in bounds)
-        model.tracks[name] = TrackMeta(name, decl.label, decl.per_player, low, high, decl.start, slot)
+        model.tracks[name] = TrackMeta(name, decl.label, decl.per_player, low, high, decl.start, slot,
+                                       decl.visibility)
         slot += width * (len(model.track_values.get(name, ())) or 1)
 
 

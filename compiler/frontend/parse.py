@@ -378,10 +378,10 @@ class _Builder(Transformer):
         return ast.EnumDecl(self._span(meta), self._ident(c[0]), self._idents(c[1:]))
 
     def track_decl(self, meta, c):
-        name, label, per, on, low, high, start, bounds = c
+        name, label, per, on, low, high, start, bounds, visibility = c
         return ast.TrackDecl(self._span(meta), self._ident(name), _unquote(label),
                              per is not None, low.value, high.value, start.value,
-                             on, tuple(bounds or ()))
+                             on, tuple(bounds or ()), visibility=visibility or "public")
 
     def track_on(self, meta, c):
         return self._ident(c[0])

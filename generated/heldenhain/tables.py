@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source f98522bf51d8e0ac3614 output dad5d4df936b098bc06f
+# Fingerprint: source 37ec122e5e531c939af0 output f9f8dbf413ccff2d968f
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import (
@@ -64,9 +64,17 @@ META_TRACKS = (
         high=20,
         start=0,
         slot=0,
+        visibility="public",
     ),
     TrackMeta(
-        name="energie", label="Energie", per_player=True, low=0, high=6, start=6, slot=2
+        name="energie",
+        label="Energie",
+        per_player=True,
+        low=0,
+        high=6,
+        start=6,
+        slot=2,
+        visibility="public",
     ),
     TrackMeta(
         name="aktionspunkte",
@@ -76,6 +84,7 @@ META_TRACKS = (
         high=9,
         start=0,
         slot=4,
+        visibility="public",
     ),
     TrackMeta(
         name="zuege",
@@ -85,6 +94,7 @@ META_TRACKS = (
         high=9999,
         start=0,
         slot=5,
+        visibility="public",
     ),
     TrackMeta(
         name="zug_nr",
@@ -94,6 +104,7 @@ META_TRACKS = (
         high=9999,
         start=0,
         slot=7,
+        visibility="public",
     ),
 )
 META_VARS = (

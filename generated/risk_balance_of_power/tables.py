@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 6bdc00297621db4a551c output 7789f3fa0bb565b3874b
+# Fingerprint: source cec6a0d867dad6aaf42e output dd1ad3c4010c206af5a6
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -36,7 +36,14 @@ META_SPEC_FILES = (
 )
 META_TRACKS = (
     TrackMeta(
-        name="vorrat", label="Vorrat", per_player=True, low=0, high=90, start=90, slot=0
+        name="vorrat",
+        label="Vorrat",
+        per_player=True,
+        low=0,
+        high=90,
+        start=90,
+        slot=0,
+        visibility="public",
     ),
     TrackMeta(
         name="verstaerkung",
@@ -46,6 +53,7 @@ META_TRACKS = (
         high=90,
         start=0,
         slot=2,
+        visibility="public",
     ),
     TrackMeta(
         name="neutraler_vorrat",
@@ -55,6 +63,7 @@ META_TRACKS = (
         high=60,
         start=60,
         slot=4,
+        visibility="public",
     ),
     TrackMeta(
         name="lazarett",
@@ -64,6 +73,7 @@ META_TRACKS = (
         high=15,
         start=0,
         slot=5,
+        visibility="public",
     ),
     TrackMeta(
         name="neutrales_lazarett",
@@ -73,9 +83,17 @@ META_TRACKS = (
         high=11,
         start=0,
         slot=7,
+        visibility="public",
     ),
     TrackMeta(
-        name="runde", label="Runde", per_player=False, low=1, high=999, start=1, slot=8
+        name="runde",
+        label="Runde",
+        per_player=False,
+        low=1,
+        high=999,
+        start=1,
+        slot=8,
+        visibility="public",
     ),
     TrackMeta(
         name="missionen_im_zug",
@@ -85,6 +103,7 @@ META_TRACKS = (
         high=12,
         start=0,
         slot=9,
+        visibility="public",
     ),
     TrackMeta(
         name="karten_im_zug",
@@ -94,6 +113,7 @@ META_TRACKS = (
         high=30,
         start=0,
         slot=10,
+        visibility="public",
     ),
     TrackMeta(
         name="sterne_im_tausch",
@@ -103,6 +123,7 @@ META_TRACKS = (
         high=20,
         start=0,
         slot=11,
+        visibility="public",
     ),
 )
 META_VARS = (

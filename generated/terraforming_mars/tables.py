@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 5184ddad14ce862a
-# Fingerprint: source b78908aac640a55dabda output 0fc1913e34bb281222df
+# Fingerprint: source 4c5e64c1eab70532c275 output 7bd179e0c0b01d17dee5
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -50,9 +50,17 @@ META_TRACKS = (
         high=9999,
         start=0,
         slot=0,
+        visibility="public",
     ),
     TrackMeta(
-        name="steel", label="Steel", per_player=True, low=0, high=9999, start=0, slot=5
+        name="steel",
+        label="Steel",
+        per_player=True,
+        low=0,
+        high=9999,
+        start=0,
+        slot=5,
+        visibility="public",
     ),
     TrackMeta(
         name="titanium",
@@ -62,6 +70,7 @@ META_TRACKS = (
         high=9999,
         start=0,
         slot=10,
+        visibility="public",
     ),
     TrackMeta(
         name="plants",
@@ -71,6 +80,7 @@ META_TRACKS = (
         high=9999,
         start=0,
         slot=15,
+        visibility="public",
     ),
     TrackMeta(
         name="energy",
@@ -80,9 +90,17 @@ META_TRACKS = (
         high=9999,
         start=0,
         slot=20,
+        visibility="public",
     ),
     TrackMeta(
-        name="heat", label="Heat", per_player=True, low=0, high=9999, start=0, slot=25
+        name="heat",
+        label="Heat",
+        per_player=True,
+        low=0,
+        high=9999,
+        start=0,
+        slot=25,
+        visibility="public",
     ),
     TrackMeta(
         name="production(r_mc)",
@@ -92,6 +110,7 @@ META_TRACKS = (
         high=999,
         start=0,
         slot=30,
+        visibility="public",
     ),
     TrackMeta(
         name="production(r_steel)",
@@ -101,6 +120,7 @@ META_TRACKS = (
         high=999,
         start=0,
         slot=35,
+        visibility="public",
     ),
     TrackMeta(
         name="production(r_titanium)",
@@ -110,6 +130,7 @@ META_TRACKS = (
         high=999,
         start=0,
         slot=40,
+        visibility="public",
     ),
     TrackMeta(
         name="production(r_plants)",
@@ -119,6 +140,7 @@ META_TRACKS = (
         high=999,
         start=0,
         slot=45,
+        visibility="public",
     ),
     TrackMeta(
         name="production(r_energy)",
@@ -128,6 +150,7 @@ META_TRACKS = (
         high=999,
         start=0,
         slot=50,
+        visibility="public",
     ),
     TrackMeta(
         name="production(r_heat)",
@@ -137,6 +160,7 @@ META_TRACKS = (
         high=999,
         start=0,
         slot=55,
+        visibility="public",
     ),
     TrackMeta(
         name="tr",
@@ -146,6 +170,7 @@ META_TRACKS = (
         high=999,
         start=0,
         slot=60,
+        visibility="public",
     ),
     TrackMeta(
         name="tr_raised",
@@ -155,6 +180,7 @@ META_TRACKS = (
         high=1,
         start=0,
         slot=65,
+        visibility="public",
     ),
     TrackMeta(
         name="temperature",
@@ -164,6 +190,7 @@ META_TRACKS = (
         high=8,
         start=-30,
         slot=70,
+        visibility="public",
     ),
     TrackMeta(
         name="oxygen",
@@ -173,6 +200,7 @@ META_TRACKS = (
         high=14,
         start=0,
         slot=71,
+        visibility="public",
     ),
     TrackMeta(
         name="oceans",
@@ -182,6 +210,7 @@ META_TRACKS = (
         high=9,
         start=0,
         slot=72,
+        visibility="public",
     ),
     TrackMeta(
         name="generation",
@@ -191,6 +220,7 @@ META_TRACKS = (
         high=99,
         start=1,
         slot=73,
+        visibility="public",
     ),
     TrackMeta(
         name="passed",
@@ -200,6 +230,7 @@ META_TRACKS = (
         high=1,
         start=0,
         slot=74,
+        visibility="public",
     ),
     TrackMeta(
         name="actions_taken",
@@ -209,6 +240,7 @@ META_TRACKS = (
         high=2,
         start=0,
         slot=79,
+        visibility="public",
     ),
     TrackMeta(
         name="first_action_due",
@@ -218,6 +250,7 @@ META_TRACKS = (
         high=1,
         start=0,
         slot=84,
+        visibility="public",
     ),
     TrackMeta(
         name="heat_kept",
@@ -227,6 +260,7 @@ META_TRACKS = (
         high=99,
         start=0,
         slot=89,
+        visibility="public",
     ),
 )
 META_VARS = (

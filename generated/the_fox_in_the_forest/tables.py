@@ -12,7 +12,7 @@
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 5170e13478f77173
-# Fingerprint: source ba1f1274be2e37e325a3 output 97c75c68253223e35c92
+# Fingerprint: source 16b5c3c9dbd878940d18 output ddaff1af7a291a21bd36
 "The Fox in the Forest: the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import BoardMeta, GameMeta, TrackMeta, TunableMeta, ZoneMeta
@@ -35,6 +35,7 @@ META_TRACKS = (
         high=99,
         start=0,
         slot=0,
+        visibility="public",
     ),
     TrackMeta(
         name="tricks",
@@ -44,6 +45,7 @@ META_TRACKS = (
         high=13,
         start=0,
         slot=2,
+        visibility="public",
     ),
     TrackMeta(
         name="round_number",
@@ -53,6 +55,7 @@ META_TRACKS = (
         high=99,
         start=1,
         slot=4,
+        visibility="public",
     ),
 )
 META_ZONES = (

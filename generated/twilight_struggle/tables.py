@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 97c33661d9768864
-# Fingerprint: source 0d3260660199f44d8f37 output 43010bbc42f428fc129d
+# Fingerprint: source d7c5367661ee2a6cb1c6 output c6712d5d5d8dae1e9ce4
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import (
@@ -64,7 +64,14 @@ META_SPEC_FILES = (
 )
 META_TRACKS = (
     TrackMeta(
-        name="defcon", label="DEFCON", per_player=False, low=1, high=5, start=5, slot=0
+        name="defcon",
+        label="DEFCON",
+        per_player=False,
+        low=1,
+        high=5,
+        start=5,
+        slot=0,
+        visibility="public",
     ),
     TrackMeta(
         name="vp",
@@ -74,9 +81,17 @@ META_TRACKS = (
         high=99,
         start=0,
         slot=1,
+        visibility="public",
     ),
     TrackMeta(
-        name="turn", label="Turn", per_player=False, low=1, high=10, start=1, slot=2
+        name="turn",
+        label="Turn",
+        per_player=False,
+        low=1,
+        high=10,
+        start=1,
+        slot=2,
+        visibility="public",
     ),
     TrackMeta(
         name="action_round",
@@ -86,6 +101,7 @@ META_TRACKS = (
         high=8,
         start=0,
         slot=3,
+        visibility="public",
     ),
     TrackMeta(
         name="milops",
@@ -95,6 +111,7 @@ META_TRACKS = (
         high=5,
         start=0,
         slot=4,
+        visibility="public",
     ),
     TrackMeta(
         name="space_race",
@@ -104,6 +121,7 @@ META_TRACKS = (
         high=8,
         start=0,
         slot=6,
+        visibility="public",
     ),
     TrackMeta(
         name="space_attempts",
@@ -113,6 +131,7 @@ META_TRACKS = (
         high=2,
         start=0,
         slot=8,
+        visibility="public",
     ),
 )
 META_VARS = (

@@ -120,6 +120,9 @@ def _track(decl: ast.TrackDecl) -> list[Diagnostic]:
     if not low <= decl.start <= high:
         return [Diagnostic(f"track '{name}' starts at {decl.start}, outside its range {low}..{high}",
                            decl.span)]
+    if decl.visibility == "owner" and not decl.per_player:
+        return [Diagnostic(f"track '{name}' is seen by its owner, but it has none: write 'per player',"
+                           " or 'hidden' for a track no player sees", decl.span)]
     return []
 
 

@@ -258,6 +258,7 @@ class Visibility:
             return
         if isinstance(node, ast.NameRef):
             self.zone(node.name, None, yous, sized, node.span)
+            self.track(node.name, None, yous, node.span)
             return
         if isinstance(node, ast.CallExpr):
             self.call(node, yous, sized)
@@ -278,6 +279,8 @@ class Visibility:
             return
         if name in model.zones:
             self.zone(name, node.args[0] if node.args else None, yous, sized, node.span)
+        if name in model.tracks:
+            self.track(name, node.args[0] if node.args else None, yous, node.span)
         for arg in node.args:
             self.expr(arg, yous)
         mine = frozenset(i for i, a in enumerate(node.args) if _is_you(a, yous))
@@ -347,6 +350,20 @@ class Visibility:
         self.found.append((f"a policy reads only what `you` can see: the cards of '{shown}' are"
                            f" {'hidden' if zone.visibility == 'hidden' else 'seen only by their owner'}"
                            f" (its size may be read; name the owner `you`)", span))
+
+
+    def track(self, name: str, owner: ast.Expr | None, yous, span: ast.Span) -> None:
+        """A track the table hides from the policy's player: a `hidden` one, or another
+        player's value of an `owner` one."""
+        track = self.model.tracks.get(name)
+        if track is None or track.visibility == "public":
+            return
+        if track.visibility == "owner" and owner is not None and _is_you(owner, yous):
+            return
+        shown = f"{name}(...)" if track.per_player else name
+        seen = "hidden from every player" if track.visibility == "hidden" else "seen only by its owner"
+        self.found.append((f"a policy reads only what `you` can see: track '{shown}' is {seen}"
+                           f"{'' if track.visibility == 'hidden' else ' (name the owner `you`)'}", span))
 
 
 def _is_you(expr: ast.Expr, yous: frozenset[str]) -> bool:

@@ -153,7 +153,9 @@ class Printer:
         on = f" on {d.on.name}" if d.on is not None else ""
         bounds = ", ".join(f"{b.value.name} {b.low}..{b.high}" for b in d.bounds)
         excepts = f" except {bounds}" if bounds else ""
-        return f"track {d.name.name} {quote(d.label)}{per}{on} {d.low}..{d.high} start {d.start}{excepts}"
+        shown = f" {d.visibility}" if d.visibility != "public" else ""
+        return (f"track {d.name.name} {quote(d.label)}{per}{on} {d.low}..{d.high} start {d.start}"
+                f"{excepts}{shown}")
 
     def decl_VarDecl(self, d: ast.VarDecl) -> Doc:
         return f"var {d.name.name}: {type_text(d.type)} = {literal(d.initial)}"

@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source da7728c75a12b94048bc output ed29e59c62d0c2d62e14
+# Fingerprint: source 688f7598745401b9897a output 710a260db442ae3c6f41
 "Mini: the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -11,10 +11,24 @@ from rulespec.runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, Z
 # The game's description; its long parts first, each a statement of its own.
 META_TRACKS = (
     TrackMeta(
-        name="score", label="Score", per_player=True, low=0, high=20, start=0, slot=0
+        name="score",
+        label="Score",
+        per_player=True,
+        low=0,
+        high=20,
+        start=0,
+        slot=0,
+        visibility="public",
     ),
     TrackMeta(
-        name="round", label="Round", per_player=False, low=1, high=30, start=1, slot=2
+        name="round",
+        label="Round",
+        per_player=False,
+        low=1,
+        high=30,
+        start=1,
+        slot=2,
+        visibility="public",
     ),
 )
 META_ZONES = (
