@@ -20,6 +20,14 @@ PALETTE = ("#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b
 PLAYER_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#566573")
 DEFAULT_SIZE = (1000, 700)
 CARD_FIGURES = 4  # attributes a card shows when the spec's board names none: a line stays short
+# A zone the board places is drawn centred on its point, one row of cards (web/static/table.css
+# `.zone.placed`) that grows left and right alike as cards come, up to its room (zone_room): at
+# most ZONE_WIDEST of the board's width, and never past halfway to a zone beside it in its band
+# (their boxes as high as each other's); past that its cards scroll inside it. In CSS pixels,
+# which are board units when the board is drawn at its declared size.
+ZONE_WIDEST = 0.88
+ZONE_ONE_CARD = 122  # a card of 6.6rem, the zone's padding and border: a zone is never narrower
+ZONE_HEIGHT = 86  # its heading and a card 3.6rem high
 MARGIN = 40
 
 
@@ -137,6 +145,26 @@ def _plain_values(board: BoardMeta, cards: list[int]) -> set[tuple[str, str | No
         if seen.count(common) * 10 >= len(cards) * 9 or common == "0":  # 0 the most have: none
             plain.add((name, common))
     return plain
+
+
+def zone_room(positions: dict[str, tuple[int, int]], board_width: int) -> dict[str, float]:
+    """Per placed zone, the widest it is drawn: ZONE_WIDEST of the board, and no wider than
+    the distance to the nearest zone in its band, so that neither runs over the other."""
+    room = {}
+    for key, (x, y) in positions.items():
+        gaps = [abs(x - ox) for other, (ox, oy) in positions.items()
+                if other != key and abs(y - oy) < ZONE_HEIGHT]
+        room[key] = max(ZONE_ONE_CARD, min([ZONE_WIDEST * board_width] + gaps))
+    return room
+
+
+def crowded_zones(positions: dict[str, tuple[int, int]]) -> list[tuple[str, str]]:
+    """Pairs of placed zones (later, earlier) that overlap even one card wide each: in one
+    band and closer than a card's width (zone_room cannot keep them apart)."""
+    keys = list(positions)
+    return [(key, other) for i, key in enumerate(keys) for other in keys[:i]
+            if abs(positions[key][1] - positions[other][1]) < ZONE_HEIGHT
+            and abs(positions[key][0] - positions[other][0]) < ZONE_ONE_CARD]
 
 
 def shown_counters(meta: GameMeta) -> list[str]:

@@ -108,3 +108,55 @@ def test_the_terminal_prints_a_hex_grid_as_rows_and_regions_with_their_counts():
             assert "Mars" in text
         else:
             assert re.search(r"Blau \(bonus 2\) · Rot \d+ on \d+", text) or "Blau (bonus 2)" in text
+
+
+CROWDED = """\
+game g "G"
+players red "Red", blue "Blue"
+zone deck "Deck" hidden ordered
+zone pile "Pile" public
+zone hand "Hand" per player owner
+zone won "Won" per player hidden
+kind card: card(value: int)
+card one "One" (value 1)
+board 900 by 520 {
+    deck at 330, 260
+    pile at 450, 340
+    hand(red) at 450, 470
+    won(red) at 780, 470
+    hand(blue) at 450, 50
+    won(blue) at 580, 50
+}
+start { win none "draw" }
+"""
+
+
+def test_check_warns_where_placed_zones_overlap_at_their_largest(tmp_path):
+    from click.testing import CliRunner
+
+    from rulespec.compiler.cli import main
+    (tmp_path / "g.rules").write_text(CROWDED, encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(tmp_path)])
+    assert result.exit_code == 0, result.output  # a warning, the spec still sound
+    warnings = [line for line in result.stderr.splitlines() if ": warning: " in line]
+    assert len(warnings) == 1 and "g.rules:11:5: warning: 'pile' at 450, 340 and 'deck' at 330, 260" \
+        " overlap at their largest" in warnings[0], result.stderr
+    # beside a hand, a pile takes half the way to it; the hand alone in its row grows to 88%
+    from rulespec.runtime.board import zone_room
+    room = zone_room({"hand": (450, 470), "won": (780, 470), "top": (450, 50)}, 900)
+    assert room == {"hand": 330, "won": 330, "top": 792.0}
+
+
+@pytest.mark.parametrize("game", ["the_fox_in_the_forest", "heldenhain", "twilight_struggle",
+                                  "risk_balance_of_power", "terraforming_mars"])
+def test_the_specs_boards_place_no_zones_that_overlap(game):
+    from rulespec.compiler.frontend.checks.board import board_warnings
+    from support import loaded
+    assert board_warnings(loaded(REPO / "spec" / game).model) == []
+
+
+def test_the_foxs_hands_have_a_row_of_their_own():
+    from rulespec.runtime.board import zone_room
+    meta = program(REPO / "spec" / "the_fox_in_the_forest", "interpreted").meta
+    room = zone_room(zone_positions(meta, "oak"), meta.board.width)
+    assert room["hand(oak)"] == room["hand(birch)"] == 0.88 * meta.board.width  # not under the won pile

@@ -27,6 +27,9 @@ def check(spec_dir: str, variants: tuple[str, ...], verbose: bool) -> None:
         except SpecError as err:
             if not only_excluded(err):  # a set a variant `excludes` is not played (nor tested)
                 raise
+    from rulespec.compiler.frontend.checks.board import board_warnings
+    for warning in board_warnings(loaded.model):  # the spec is sound; its table may still crowd
+        click.echo(f"{warning.span}: warning: {warning.message}", err=True)
     if not verbose:
         return
     counts = loaded.model.counts()

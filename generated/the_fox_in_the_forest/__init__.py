@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 2d75e53d1a7f0dcf
+# Spec hash: 4e56c23ef4b57217
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 5170e13478f77173
-# Fingerprint: source f68fb5ca594e84ae8f1d output 79b0868c0315b4f5af2e
+# Fingerprint: source b5a9f22d6ede5c2f47e6 output c935137c6b524c2a044f
 "The Fox in the Forest: the generated engine (rulespec.runtime.program.Program)."
 
 from rulespec.runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
@@ -24,7 +24,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "2d75e53d1a7f0dcf"
+SPEC_HASH = "4e56c23ef4b57217"
 TESTS_HASH = "5170e13478f77173"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -5,14 +5,14 @@
 #     the_fox_in_the_forest/04_round.rules
 #     the_fox_in_the_forest/05_policies.rules
 #     the_fox_in_the_forest/06_board.rules
-# Spec hash: 2d75e53d1a7f0dcf
+# Spec hash: 4e56c23ef4b57217
 # Designer tests from:
 #     the_fox_in_the_forest/tests/01_deal.rules
 #     the_fox_in_the_forest/tests/02_tricks.rules
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 5170e13478f77173
-# Fingerprint: source 16b5c3c9dbd878940d18 output ddaff1af7a291a21bd36
+# Fingerprint: source 5871b083941d6b91e51f output a9e5e765ff19994536db
 "The Fox in the Forest: the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import BoardMeta, GameMeta, TrackMeta, TunableMeta, ZoneMeta
@@ -280,14 +280,14 @@ META_COUNTS = {
     "designer_tests": 38,
 }
 META_BOARD_POSITIONS = (
-    ("deck", 330, 260),
-    ("decree", 480, 260),
-    ("hand(oak)", 450, 470),
-    ("played(oak)", 450, 340),
-    ("won(oak)", 780, 470),
+    ("deck", 330, 270),
+    ("decree", 480, 270),
+    ("hand(oak)", 450, 490),
+    ("played(oak)", 450, 380),
+    ("won(oak)", 780, 380),
     ("hand(birch)", 450, 50),
-    ("played(birch)", 450, 170),
-    ("won(birch)", 780, 50),
+    ("played(birch)", 450, 160),
+    ("won(birch)", 780, 160),
 )
 META_BOARD_ATTRIBUTES_0 = (
     (
@@ -477,7 +477,7 @@ META_BOARD = BoardMeta(
     regions=(),
     links=(),
     width=900,
-    height=520,
+    height=540,
     positions=META_BOARD_POSITIONS,
     attributes=META_BOARD_ATTRIBUTES,
     entity_at=META_BOARD_ENTITY_AT,
@@ -490,7 +490,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="the_fox_in_the_forest",
     title="The Fox in the Forest",
-    spec_hash="2d75e53d1a7f0dcf",
+    spec_hash="4e56c23ef4b57217",
     spec_files=META_SPEC_FILES,
     players=("oak", "birch"),
     player_labels=("Oak", "Birch"),

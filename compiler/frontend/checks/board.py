@@ -11,6 +11,7 @@ from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.errors import Diagnostic, did_you_mean
 from rulespec.compiler.frontend.board import pixel
 from rulespec.compiler.frontend.model import Model
+from rulespec.runtime.board import ZONE_HEIGHT, ZONE_ONE_CARD, crowded_zones
 
 SHOWN = 5  # missing spaces named in a message
 
@@ -127,3 +128,19 @@ def _all_spaces(model: Model, board: ast.BoardDecl, placed: dict[str, ast.Placem
     shown = ", ".join(missing[:SHOWN]) + (f" and {len(missing) - SHOWN} more" if len(missing) > SHOWN else "")
     return [Diagnostic(f"the board places {len(spaces) - len(missing)} of {len(spaces)} spaces:"
                        f" place every space or none (missing {shown})", board.span)]
+
+
+def board_warnings(model: Model) -> list[Diagnostic]:
+    """Zones the board places so close that they overlap at their largest (runtime.board:
+    a zone is drawn centred on its point and grows sideways only into the room its band's
+    neighbours leave, but never narrower than a card): a warning, the spec still sound."""
+    board = model.boards[0] if model.boards else None
+    if board is None:
+        return []
+    places = {p.key: p for p in board.places if p.target.name in model.zones and not p.hex}
+    where = {key: pixel(board, place) for key, place in places.items()}
+    return [Diagnostic(f"'{key}' at {where[key][0]}, {where[key][1]} and '{other}' at {where[other][0]},"
+                       f" {where[other][1]} overlap at their largest: a zone is drawn centred on its"
+                       f" point, {ZONE_HEIGHT} high and at least {ZONE_ONE_CARD} wide"
+                       f" (docs/PLAYTEST.md, board positions)", places[key].span)
+            for key, other in crowded_zones(where)]

@@ -33,7 +33,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rulespec.runtime import record as records
-from rulespec.runtime.board import board_payload, zone_positions
+from rulespec.runtime.board import board_payload, zone_positions, zone_room
 from rulespec.runtime.playtest.table import Table, TableError, plain_record
 from rulespec.runtime.playtest.web.guard import WILDCARDS, BodyTooLarge, Guard, host_check
 
@@ -162,7 +162,9 @@ class TableServer:
         board = dict(board_payload(self.table.meta))
         seated = self.table.players
         board["players"] = [p for p in board["players"] if p["id"] in seated]
-        board["zones"] = {k: list(v) for k, v in zone_positions(self.table.meta, player, seated).items()}
+        zones = zone_positions(self.table.meta, player, seated)
+        board["zones"] = {k: list(v) for k, v in zones.items()}
+        board["zone_room"] = zone_room(zones, board["width"])  # how wide each may grow
         for space in board["spaces"]:
             space["spec"] = self.table.spec_line(space["at"])
         return board

@@ -418,7 +418,8 @@
     const option = ids.get(id);
     const attrs = info.attrs.map(function (a) { return a[1] === "yes" ? a[0] : a[0] + " " + a[1]; }).join(" · ");
     const node = el("div", { class: "card" + (option ? " option" : ""), "data-card": id,
-      title: info.label + (attrs ? "\n" + attrs : "") + "\n" + info.at + (info.spec ? "\n" + info.spec : "") });
+      title: info.label + (attrs ? "\n" + attrs : "") + (info.text ? "\n" + info.text : "") + "\n" + info.at
+        + (info.spec ? "\n" + info.spec : "") });
     node.append(el("div", { class: "card-label", text: info.label }));
     if (info.text) node.append(el("div", { class: "card-text", text: info.text }));
     if (attrs) node.append(el("div", { class: "card-attrs", text: attrs }));
@@ -482,6 +483,8 @@
         node.classList.add("placed");
         node.style.left = (100 * pos[0] / board.width) + "%";
         node.style.top = (100 * pos[1] / board.height) + "%";
+        // grows sideways only into its room (runtime/board.py zone_room), then its cards scroll
+        node.style.maxWidth = (100 * board.zone_room[zone.key] / board.width) + "%";
         placed.append(node);
       } else if (count || (zone.owner === view.seat && zone.visibility === "owner")) {
         (zone.owner === view.seat ? mine : others).push(zoneNode(zone, ids));
