@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from rulespec.runtime.game import seen_slots
+from rulespec.runtime.state import known_cards
 from rulespec.runtime.playtest.table import Table
 from rulespec.runtime.playtest.web.server import HERE, TableServer, create_app
 from support import REPO, TS, program
@@ -53,6 +54,9 @@ class Scanner:
         for seat, player in enumerate(meta.players):
             seen = seen_slots(meta, state, seat)
             self.ever[player] |= {c for slot, cards in enumerate(state.zones) if seen[slot] for c in cards}
+            # what it knows it saw (a deck dealt from a public box); tests/test_knowledge.py
+            # checks apart that a seat knows only cards it saw
+            self.ever[player] |= known_cards(state, seat)
             pending = state.pending
             if pending and pending["player"] == seat:  # what its decision offers, it knows
                 self.ever[player] |= {meta.entity_ids.index(i) for i in pending["ids"] if i in meta.entity_ids}
@@ -78,6 +82,7 @@ class Scanner:
             seat = meta.players.index(player)
             seen = seen_slots(meta, state, seat)
             visible = {meta.entity_ids[c] for slot, cards in enumerate(state.zones) if seen[slot] for c in cards}
+            visible |= {meta.entity_ids[c] for c in known_cards(state, seat)}  # seen and followed
             offered = {o["id"] for o in (payload.get("decision") or {}).get("options", [])}
             assert set(payload["cards"]) <= visible | offered, "a card described that the seat cannot see"
         self.scanned += 1
