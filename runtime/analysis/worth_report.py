@@ -60,22 +60,28 @@ def _row_label(row: dict) -> str:
 
 
 def write_report(out: dict[str, Any], folder: Path) -> Path:
-    """results.json, worth_SIDE.png per side and index.html (templates/worth.html.j2) in `folder`."""
+    """results.json, worth_N.png per side (N the player's place) and index.html
+    (templates/worth.html.j2) in `folder`."""
+    plots = [(f"worth_{n}.png", lambda path, side=side: plot_forest(out, side, path),
+              {"side": out["player_labels"].get(side, side)}) for n, side in enumerate(out["players"], 1)]
+    return _write_page(out, Path(folder), plots, "worth.html.j2")
+
+
+def _write_page(out: dict[str, Any], folder: Path, plots, template: str) -> Path:
+    """results.json, each plot that has something to draw (landing whole or not at all), and the
+    page, rendered with `out` and the plots drawn."""
     from jinja2 import Environment, PackageLoader
-    folder = Path(folder)
     make_dirs(folder)
     write_atomic(folder / "results.json", json.dumps(out, indent=2, sort_keys=True) + "\n")
-    plots = []
-    for number, side in enumerate(out["players"], 1):
-        name = f"worth_{number}.png"
-        with tempfile.TemporaryDirectory() as scratch:  # a plot lands whole or not at all
-            if plot_forest(out, side, Path(scratch) / name):
+    drawn = []
+    for name, draw, about in plots:
+        with tempfile.TemporaryDirectory() as scratch:
+            if draw(Path(scratch) / name) is not False:
                 write_atomic(folder / name, (Path(scratch) / name).read_bytes())
-                plots.append({"file": name, "side": out["player_labels"].get(side, side)})
+                drawn.append({"file": name, **about})
     env = Environment(loader=PackageLoader(__package__, "templates"), autoescape=True,
                       trim_blocks=True, lstrip_blocks=True)
-    return write_atomic(folder / "index.html", env.get_template("worth.html.j2").render(out=out, plots=plots))
-
+    return write_atomic(folder / "index.html", env.get_template(template).render(out=out, plots=drawn))
 
 def plot_sweep(out: dict[str, Any], path: Path) -> None:
     """`--param-of`: the card's worth at each value with its 95% interval, the target marked,
@@ -100,13 +106,5 @@ def plot_sweep(out: dict[str, Any], path: Path) -> None:
 
 def write_sweep_report(out: dict[str, Any], folder: Path) -> Path:
     """results.json, worth_sweep.png and index.html (templates/worth_sweep.html.j2) in `folder`."""
-    from jinja2 import Environment, PackageLoader
-    folder = Path(folder)
-    make_dirs(folder)
-    write_atomic(folder / "results.json", json.dumps(out, indent=2, sort_keys=True) + "\n")
-    with tempfile.TemporaryDirectory() as scratch:  # the plot lands whole or not at all
-        plot_sweep(out, Path(scratch) / "worth_sweep.png")
-        write_atomic(folder / "worth_sweep.png", (Path(scratch) / "worth_sweep.png").read_bytes())
-    env = Environment(loader=PackageLoader(__package__, "templates"), autoescape=True,
-                      trim_blocks=True, lstrip_blocks=True)
-    return write_atomic(folder / "index.html", env.get_template("worth_sweep.html.j2").render(out=out))
+    return _write_page(out, Path(folder), [("worth_sweep.png", lambda path: plot_sweep(out, path), {})],
+                       "worth_sweep.html.j2")
