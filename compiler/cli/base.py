@@ -215,8 +215,15 @@ def precision_type() -> BoundedReal:
     return BoundedReal(0.01, MAX_PRECISION, "points")
 
 
-def games_option(default: int):
-    return click.option("--games", default=default, show_default=True, type=Bounded(1, MAX_GAMES))
+def games_option(default: int, help: str | None = None):
+    return click.option("--games", default=default, show_default=True, type=Bounded(1, MAX_GAMES),
+                        help=help)
+
+
+def given(name: str) -> bool:
+    """Whether the command line gave the option (not its default)."""
+    from click.core import ParameterSource
+    return click.get_current_context().get_parameter_source(name) is not ParameterSource.DEFAULT
 
 
 def seed_option(default: int | None = 1, help: str | None = None):

@@ -7,10 +7,11 @@ from pathlib import Path
 import click
 
 from rulespec.compiler.backends import engine
+from rulespec.runtime.analysis.simulate import PRECISION_CAP
 from rulespec.runtime.analysis.tune import MAX_BUDGET, MAX_GAMES as MAX_TUNE_GAMES, MAX_GENERATIONS
 
 from rulespec.compiler.cli.base import (Bounded, BoundedReal, UserError, emit_json, games_option, json_option,
-                   load, main, note, param_option, params as param_values, precision_type,
+                   given, load, main, note, param_option, params as param_values, precision_type,
                    program as load_program, progress, seed_option, variant_option, workers_option)
 
 
@@ -94,9 +95,11 @@ def tune(game_name: str, policy: str | None, variants: tuple[str, ...], params: 
               help="The int param to sweep, NAME=LOW..HIGH (once); others as NAME=VALUE, held fixed.")
 @click.option("--seat", default=None, metavar="PLAYER",
               help="Whose share of the decided games is the split (default: the first player).")
-@games_option(2000)
+@games_option(2000, help="Seeds each value still in may play; with --precision and without"
+                         f" --games: {PRECISION_CAP:,}.")
 @click.option("--precision", default=None, type=precision_type(), metavar="P",
-              help="Stop once the leading value's 95%% interval is within ±P points.")
+              help="Stop once the leading value's 95% interval is within ±P points (up to --games"
+                   f" seeds when given, else {PRECISION_CAP:,}).")
 @click.option("--agents", default=None, metavar="A,B", help="The bots, as for simulate.")
 @seed_option()
 @workers_option()
@@ -111,7 +114,7 @@ def balance(game_name: str, variants: tuple[str, ...], params: tuple[str, ...], 
     from rulespec.runtime.analysis import balance as sweeping
     from rulespec.runtime.bots.agents import default_agent
     from rulespec.runtime.params import split_sweep
-    from rulespec.runtime.analysis.simulate import LocalExecutor, choose_workers
+    from rulespec.runtime.analysis.simulate import GamesCap, LocalExecutor, choose_workers
     from rulespec.compiler.cli.base import agents as agent_names
     loaded = load(game_name, variants)
     meta = load_program(loaded, backend).meta
@@ -126,11 +129,13 @@ def balance(game_name: str, variants: tuple[str, ...], params: tuple[str, ...], 
     if capped:
         note(capped)
     factory = engine.ProgramRef.of(loaded, backend)
-    with progress(games * len(values), "balance", show=not as_json) as advance:
+    cap = GamesCap.of(games if given("games") else None, games, precision)
+    with progress(cap.games * len(values), "balance", show=not as_json) as advance:
         result = sweeping.sweep(factory, name, values, seat, players, names, fixed, LocalExecutor(used),
-                                games=games, seed=seed, precision=None if precision is None else precision / 100,
+                                games=cap.games, seed=seed,
+                                precision=None if precision is None else precision / 100,
                                 on_done=lambda n: [advance() for _ in range(n)])
-    out = sweeping.sweep_json(loaded.model.game, result, names, loaded.variants, seed, games, precision)
+    out = sweeping.sweep_json(loaded.model.game, result, names, loaded.variants, seed, cap, precision)
     if report_dir:
         out["report"] = str(sweeping.write_report(out, Path(report_dir)))
     if as_json:

@@ -241,6 +241,9 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
                            games_asked=games, seed=seed, agents=names, precision=precision,
                            stopped=stopped, backend=backend, executor=executor, workers=used,
                            workers_asked=workers, names=card_names)
+    # the spec's words for the report's plots (players and tracks by their labels)
+    out["player_labels"] = dict(zip(meta.players, meta.player_labels))
+    out["track_labels"] = {track.name: track.label for track in meta.tracks}
     for entry, factory in zip(out["variants"], factories):
         entry["native"] = factory.native_modules()  # rulespec compile --native
     if rungs:

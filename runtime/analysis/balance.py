@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from rulespec.runtime.analysis.simulate import GameSummary, play_sets
+from rulespec.runtime.analysis.simulate import GamesCap, GameSummary, play_sets
 from rulespec.runtime.analysis.stats import wilson
 
 Z99 = 2.5758293035489004
@@ -121,8 +121,12 @@ def sweep(factory, param: str, values: list[int], seat: str, players: list[str],
     return result
 
 
-def sweep_json(game: str, result: Sweep, agents, variants, seed: int, games: int,
+def sweep_json(game: str, result: Sweep, agents, variants, seed: int, cap: GamesCap | int,
                precision: float | None) -> dict[str, Any]:
+    """The keys docs/CLI.md promises for `balance --json`; `cap` the most seeds a value may play
+    (a number: as --games gave it); with --precision (points) the sentence says whether the
+    leader's interval settled within it."""
+    cap = cap if isinstance(cap, GamesCap) else GamesCap(cap, "--games")
     seat, target = result.seat, result.target
     rows = []
     for v in result.values:
@@ -134,9 +138,12 @@ def sweep_json(game: str, result: Sweep, agents, variants, seed: int, games: int
     lead = result.leader()
     best = next(r for r in rows if r["value"] == lead.value)
     return {"game": game, "param": result.param, "seat": seat, "target": target,
-            "agents": list(agents), "variants": list(variants), "seed": seed, "games_asked": games,
+            "agents": list(agents), "variants": list(variants), "seed": seed, "games_asked": cap.games,
+            "games_cap": cap.games, "games_cap_from": cap.source,
             "precision": precision, "stopped_by": result.stopped_by, "values": rows, "best": best,
-            "sentence": _sentence(result, best)}
+            "sentence": _sentence(result, best) + (
+                cap.clause(precision, result.stopped_by, best["games"], unit="seeds")
+                if precision is not None and result.stopped_by != "one value left" else "")}
 
 
 def _sentence(result: Sweep, best: dict) -> str:

@@ -21,7 +21,7 @@ def _pyplot():
 
 
 def _label(entry: dict) -> str:
-    return " + ".join(entry["variants"]) or "base"
+    return " + ".join(entry["variants"]) or "base game"
 
 
 def player_words(results: dict) -> dict[str, str]:
@@ -82,7 +82,7 @@ def plot_tracks(results: dict, path: Path) -> None:
             hist = s["final_tracks"].get(name, {}).get("histogram", {})
             xs = [int(x) for x in hist]
             ax.plot(xs, list(hist.values()), marker="o", label=_label(s))
-        ax.set_title(f"final {name}")
+        ax.set_title(f"{results.get('track_labels', {}).get(name, name)} at the end of the game")
         ax.legend(fontsize="small")
     _save(plt, fig, path)
 
@@ -133,7 +133,7 @@ def plot_events(results: dict, path: Path, top: int = 30) -> None:
         games = max(1, entry["games"])
         rates = [entry["events_fired"].get(key, 0) / games for key in items]
         ax.barh([i + k * height for i in range(len(items))][::-1], rates, height=height,
-                label=_label(entry) if _label(entry) != "base" else "base game")
+                label=_label(entry))
     ax.set_yticks([i + height * (len(sets) - 1) / 2 for i in range(len(items))][::-1])
     ax.set_yticklabels([words.get(key, key.split(" ", 1)[-1] + ", " + TRACE_WORDS.get(
         key.split(" ", 1)[0], key.split(" ", 1)[0])) for key in items], fontsize=7)
@@ -206,10 +206,11 @@ def plot_player_tracks(results: dict, path: Path) -> None:
                 y = len(labels)
                 ax.errorbar([d["median"]], [y], xerr=[[d["median"] - d["p10"]], [d["p90"] - d["median"]]],
                             fmt="o", capsize=4)
-                labels.append(f"{player}, {_label(s)}")
+                labels.append(f"{player_words(results).get(player, player)}, {_label(s)}")
         ax.set_yticks(range(len(labels)))
         ax.set_yticklabels(labels, fontsize="small")
-        ax.set_title(f"final {name} (median, 10th-90th percentile)")
+        ax.set_title(f"{results.get('track_labels', {}).get(name, name)} at the end of the game"
+                     f" (median, 10th-90th percentile)")
     _save(plt, fig, path)
 
 

@@ -297,6 +297,57 @@ def play_sets(sets: list[tuple[ProgramFactory, tuple[str, ...], dict[str, Any]]]
 
 
 FIRST_ROUND = 200  # paired games before the first look at the interval
+PRECISION_CAP = 20_000  # pairs `--precision` plays at most when --games is not given
+
+
+@dataclass(frozen=True)
+class GamesCap:
+    """The most games per set a run may play, and whence: `--games` as given, PRECISION_CAP
+    when --precision asks for an answer and --games is not given (an answer asked for is an
+    answer given, not the stop of the default --games), else the command's default."""
+
+    games: int
+    source: str  # "--games", "precision" or "default"
+
+    @classmethod
+    def of(cls, given: int | None, default: int, precision: float | None) -> GamesCap:
+        if given is not None:
+            return cls(given, "--games")
+        return cls(PRECISION_CAP, "precision") if precision is not None else cls(default, "default")
+
+    def clause(self, precision: float, stopped: str, played: int, unit: str = "pairs") -> str:
+        """What --precision (in points) came to, for the end of a sentence: settled, or the cap."""
+        limit = (f"--games {self.games:,}" if self.source == "--games" else
+                 f"the cap of {self.games:,} {unit} without --games")
+        if stopped == "precision":
+            return f"; the interval is within ±{precision:g} points after {played:,} {unit} (at most {limit})"
+        return (f"; the interval did not narrow to ±{precision:g} points within {played:,} {unit},"
+                f" {limit} (raise --games to play more)")
+
+
+def play_until(sets: list[tuple[ProgramFactory, tuple[str, ...], dict[str, Any]]], games: int,
+               seed: int, executor, precision: float,
+               widest: Callable[[list[list[GameSummary]]], tuple[float, float]],
+               on_done: Callable[[int], None] = lambda n: None,
+               batch_size: int = BATCH) -> tuple[list[list[GameSummary]], str]:
+    """The sets' games on shared seeds in rounds, until `widest` of the games so far (the
+    half-width of the interval that must narrow, and its standard deviation) is at most
+    `precision`, or `games` seeds are played: the games and "precision" or "games". Seeds run
+    on from round to round, so the games are those of one longer run."""
+    per_set: list[list[GameSummary]] = [[] for _ in sets]
+    done, size = 0, min(FIRST_ROUND, games)
+    while True:
+        seeds = list(range(seed + done, seed + done + size))
+        for played, more in zip(per_set, play_sets(sets, seeds, executor, on_done, batch_size)):
+            played.extend(more)
+        done += size
+        half_width, sd = widest(per_set)
+        if half_width <= precision:
+            return per_set, "precision"
+        if done >= games:
+            return per_set, "games"
+        needed = int((Z95 * sd / precision) ** 2) + 1
+        size = min(games - done, max(100, min(done, needed - done)))
 
 
 def simulate_until(factories: list[ProgramFactory], games: int, seed: int, agents: tuple[str, ...],
@@ -304,27 +355,15 @@ def simulate_until(factories: list[ProgramFactory], games: int, seed: int, agent
                    on_done: Callable[[int], None] = lambda n: None,
                    batch_size: int = 25) -> tuple[list[list[GameSummary]], str]:
     """Paired games in rounds until every player's 95% interval of the difference is at
-    most ±precision (a win-rate fraction), or `games` pairs are played.
-
-    Returns the games of each set and why it stopped: "precision" or "games". Seeds
-    run on from round to round, so the games are those of one longer run."""
+    most ±precision (a win-rate fraction), or `games` pairs are played (play_until)."""
     if precision is None or len(factories) < 2:
         return simulate(factories, games, seed, agents, params, executor, on_done, batch_size), "games"
-    per_set: list[list[GameSummary]] = [[] for _ in factories]
-    done, size = 0, min(FIRST_ROUND, games)
-    while True:
-        chunk = simulate(factories, size, seed + done, agents, params, executor, on_done, batch_size)
-        for played, more in zip(per_set, chunk):
-            played.extend(more)
-        done += size
+
+    def widest(per_set: list[list[GameSummary]]) -> tuple[float, float]:
         diffs = [_paired(p, per_set[0], per_set[1]) for p in players]
-        if max(d.half_width for d in diffs) <= precision:
-            return per_set, "precision"
-        if done >= games:
-            return per_set, "games"
-        sd = max(d.sd for d in diffs)
-        needed = int((Z95 * sd / precision) ** 2) + 1
-        size = min(games - done, max(100, min(done, needed - done)))
+        return max(d.half_width for d in diffs), max(d.sd for d in diffs)
+    return play_until([(f, agents, params) for f in factories], games, seed, executor, precision,
+                      widest, on_done, batch_size)
 
 
 def _paired(player: str, results: list[GameSummary], base: list[GameSummary]):
@@ -437,22 +476,23 @@ def results_json(game: str, players: list[str], sets: list[tuple[str, ...]],
                  results: list[list[GameSummary]], *, games_asked: int, seed: int,
                  agents: tuple[str, ...], precision: float | None, stopped: str, backend: str,
                  executor: str, workers: int, workers_asked: int,
-                 names: CardNames | None = None) -> dict[str, Any]:
+                 names: CardNames | None = None, cap: GamesCap | None = None,
+                 settles: str = "comparison") -> dict[str, Any]:
     """The keys docs/CLI.md promises for `simulate --json`: each variant set summarised, and
-    with a base (the second set) the comparison, its sentence saying how far --precision got."""
+    with a base (the second set) the comparison, its sentence saying how far --precision got
+    (unless `settles` names the ladder: then the ladder's sentence says it)."""
     played = len(results[0])
+    cap = cap or GamesCap(games_asked, "--games")
     out: dict[str, Any] = {
         "game": game, "games": played, "games_asked": games_asked, "seed": seed,
         "agents": list(agents), "precision": precision, "stopped_by": stopped,
+        "games_cap": cap.games, "games_cap_from": cap.source,
         "backend": backend, "executor": executor, "workers": workers, "workers_asked": workers_asked,
         "variants": [summarise(players, s, r, names) for s, r in zip(sets, results)],
     }
     if len(sets) > 1:
         out["comparison"] = compare(players, sets[0], results[0], results[1], names)
         out["comparison"]["against"] = list(sets[1]) or ["base"]
-        if precision is not None:
-            out["comparison"]["sentence"] += (
-                f"; the interval is within ±{precision:g} points" if stopped == "precision" else
-                f"; the interval did not narrow to ±{precision:g} points within {played:,} pairs"
-                f" (raise --games to settle it)")
+        if precision is not None and settles == "comparison":
+            out["comparison"]["sentence"] += cap.clause(precision, stopped, played)
     return out
