@@ -12,10 +12,11 @@ from rulespec.compiler.backends import engine
 from rulespec.compiler.cli.base import (EXIT_ERROR, EXIT_OK, UserError, agents as agent_names,
                    emit_json, games_option, json_option, load, main, max_decisions_option, note,
                    one_line, package_option, param_option, params as param_values,
-                   precision_type, program as load_program, progress, seed_option, variant_option,
-                   workers_option)
+                   given, precision_type, program as load_program, progress, seed_option,
+                   variant_option, workers_option)
 from rulespec.runtime.bots.agents import default_agent
 from rulespec.runtime.analysis.card_uses import CardNames, movers_text
+from rulespec.runtime.analysis.simulate import PRECISION_CAP
 
 
 @main.command()
@@ -168,7 +169,8 @@ def _same_seats(seats: tuple[str, ...], base_seats: tuple[str, ...], variants: t
 @variant_option
 @click.option("--against", "against", multiple=True, metavar="V",
               help="The variant set to compare with: 'base' for the base game (repeatable).")
-@games_option(1000)
+@games_option(1000, help="Games per variant set; with --precision the most pairs it may play"
+                         f" (without --games: {PRECISION_CAP:,}).")
 @seed_option()
 @click.option("--agents", default=None, metavar="A,B",
               help="The bots, one for all players or one per player: random, first, last,"
@@ -191,8 +193,9 @@ def _same_seats(seats: tuple[str, ...], base_seats: tuple[str, ...], variants: t
 @click.option("--report", "report_dir", default=None, metavar="DIR",
               help="Write an HTML report with plots and the JSON here.")
 @click.option("--precision", default=None, type=precision_type(), metavar="P",
-              help="With --against: play paired games until the 95%% interval of the difference"
-                   " is within ±P points, or --games pairs are played.")
+              help="With --against: play paired games until the 95% interval of the difference"
+                   " (with --ladder: of the difference between the rungs) is within ±P points, up"
+                   f" to --games pairs when given, else {PRECISION_CAP:,}.")
 @click.option("--ladder", default=None, metavar="A,B",
               help="With --against: play the comparison with two bots (rungs) on the same seeds and"
                    " say whether the variant's effect agrees across them.")
@@ -221,26 +224,37 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
     names = rungs[0][1] if rungs else agent_names(agents or default_agent(meta), meta, values)
     if precision is not None and base is None:
         raise UserError("--precision needs --against: it is the precision of a difference")
+    cap = sim.GamesCap.of(games if given("games") else None, games, precision)
     sets = [loaded] + ([base] if base is not None else [])
     factories = [engine.ProgramRef.of(s, backend) for s in sets]
     if counting:  # the first set's games: the variants asked for
         from rulespec.compiler.backends.coverage import CountedRef
         factories[0] = CountedRef(factories[0])
-    used, capped = sim.choose_workers(workers, games, len(factories), executor)
+    used, capped = sim.choose_workers(workers, cap.games, len(factories), executor)
     if capped:
         note(capped)
     runner = sim.LocalExecutor(used) if executor == "local" else _ray_executor(used)
     players = list(meta.seated(values))
-    with progress(games * len(factories), "simulate", show=not as_json) as advance:
-        results, stopped = sim.simulate_until(
-            factories, games, seed, names, values, runner, players,
-            None if precision is None else precision / 100,
-            on_done=lambda n: [advance() for _ in range(n)])
+    second = None
+    with progress(cap.games * len(factories) * (2 if rungs and precision else 1), "simulate",
+                  show=not as_json) as advance:
+        if rungs and precision is not None:  # both rungs in rounds: the ladder's interval narrows
+            from rulespec.runtime.analysis.ladder import ladder_until
+            (results, second), stopped = ladder_until(
+                factories, [r[1] for r in rungs], cap.games, seed, values, runner, players,
+                precision / 100, on_done=lambda n: [advance() for _ in range(n)])
+            results, second = list(results), list(second)
+        else:
+            results, stopped = sim.simulate_until(
+                factories, cap.games, seed, names, values, runner, players,
+                None if precision is None else precision / 100,
+                on_done=lambda n: [advance() for _ in range(n)])
     card_names = CardNames.of(meta, base_meta)
     out = sim.results_json(loaded.model.game, players, [s.variants for s in sets], results,
-                           games_asked=games, seed=seed, agents=names, precision=precision,
+                           games_asked=cap.games, seed=seed, agents=names, precision=precision,
                            stopped=stopped, backend=backend, executor=executor, workers=used,
-                           workers_asked=workers, names=card_names)
+                           workers_asked=workers, names=card_names, cap=cap,
+                           settles="ladder" if rungs else "comparison")
     # the spec's words for the report's plots (players and tracks by their labels)
     out["player_labels"] = dict(zip(meta.players, meta.player_labels))
     out["track_labels"] = {track.name: track.label for track in meta.tracks}
@@ -249,7 +263,7 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
     if rungs:
         again = sim.LocalExecutor(used) if executor == "local" else _ray_executor(used)
         out["ladder"] = _second_rung(sim, factories, rungs, results, out, values, again, players,
-                                     loaded, card_names, as_json)
+                                     loaded, card_names, as_json, second, cap)
     if counting:
         out["spec_coverage"] = _coverage_json(_tally(loaded, program, results[0]), coverage_dir)
     if report_dir:
@@ -289,16 +303,19 @@ def _rungs(ladder: str | None, agents: str | None, comparing: bool, meta, values
 
 
 def _second_rung(sim, factories, rungs, results, out, values, runner, players, loaded, names,
-                 as_json) -> dict:
-    """The second rung on the seeds the first played, and the two effects compared."""
+                 as_json, second, cap) -> dict:
+    """The second rung on the seeds the first played (unless played beside it already, under
+    --precision), and the two effects compared."""
     from rulespec.runtime.analysis.ladder import ladder_json
     played = out["games"]
-    with progress(played * len(factories), f"simulate ({rungs[1][0]})", show=not as_json) as advance:
-        second = sim.simulate(factories, played, out["seed"], rungs[1][1], values, runner,
-                              on_done=lambda n: [advance() for _ in range(n)])
+    if second is None:
+        with progress(played * len(factories), f"simulate ({rungs[1][0]})", show=not as_json) as advance:
+            second = sim.simulate(factories, played, out["seed"], rungs[1][1], values, runner,
+                                  on_done=lambda n: [advance() for _ in range(n)])
     variant = " + ".join(loaded.variants) or "the base game"
     found = ladder_json(out["comparison"]["player"], variant, [r for r, _ in rungs],
-                        [(results[0], results[1]), (second[0], second[1])])
+                        [(results[0], results[1]), (second[0], second[1])], out["precision"],
+                        out["stopped_by"], cap)
     found["second"] = {"agents": list(rungs[1][1]),
                        "variants": [sim.summarise(players, v, r, names) for v, r in zip(
                            [e["variants"] for e in out["variants"]], second)],
