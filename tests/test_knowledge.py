@@ -152,6 +152,20 @@ def test_an_evaluation_reads_what_its_seat_knows(backend):
     assert evaluate(game.state, "sleuth", game.meta.players.index("ivy")) == 0
 
 
+def test_the_proof_sheet_says_it_in_words():
+    from rulespec.compiler.frontend import ast
+    from rulespec.compiler.tools.cards.words import Words
+    from support import loaded
+
+    at, words = ast.Span("<test>", 1, 1, 1, 1), Words(loaded(PRIEST).model)
+    you, ivy, king = (ast.NameRef(at, n) for n in ("you", "ivy", "king"))
+    assert words.expr(ast.CallExpr(at, "known", (you, king))) == "you know where King is"
+    assert words.expr(ast.CallExpr(at, "known", (ivy, king))) == "Ivy knows where King is"
+    their_hand = ast.CallExpr(at, "hand", (ast.CallExpr(at, "opponent", (you,)),))
+    assert words.expr(ast.Member(at, king, ast.CallExpr(at, "known_in", (you, their_hand)), False)) \
+        == "King is in the cards you know are in your opponent's Hand"
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_both_back_ends_know_the_same_move_for_move(seed):
     lockstep(PRIEST, seed)  # the public part holds the knowledge; JSON copies keep it

@@ -310,6 +310,14 @@ class Words:
     def builtin_has_action(self, args):
         return f"{self.part(args[0], SUM)} has an action", COMPARE
 
+    def builtin_known(self, args):
+        who = "you know" if _is_name(args[0], "you") else f"{self.part(args[0], SUM)} knows"
+        return f"{who} where {self.part(args[1], SUM)} is", COMPARE
+
+    def builtin_known_in(self, args) -> str:
+        who = "you know" if _is_name(args[0], "you") else f"{self.part(args[0], SUM)} knows"
+        return f"the cards {who} are in {self.part(args[1], ATOM)}"
+
 
 def cannot(node: ast.Node) -> str:
     """What the sheet says for a construct it has no words for: never a guess."""
