@@ -86,6 +86,7 @@ def _payload(meta: GameMeta) -> dict[str, Any]:
                     for i, (p, l) in enumerate(zip(meta.players, meta.player_labels))],
         "tracks": [{"name": t.name, "label": t.label, "low": t.low, "high": t.high,
                     "per_player": t.per_player} for t in meta.tracks],
+        "yes_no": sorted(flag_names(meta)),  # the flags: tracks and counters shown as yes or no
     }
 
 
@@ -165,6 +166,17 @@ def crowded_zones(positions: dict[str, tuple[int, int]]) -> list[tuple[str, str]
     return [(key, other) for i, key in enumerate(keys) for other in keys[:i]
             if abs(positions[key][1] - positions[other][1]) < ZONE_HEIGHT
             and abs(positions[key][0] - positions[other][0]) < ZONE_ONE_CARD]
+
+
+def flag_names(meta: GameMeta) -> frozenset[str]:
+    """The tracks and counters declared `flag`: 0 or 1, read as a truth."""
+    return frozenset(t.name for t in meta.tracks if getattr(t, "flag", False)) | \
+        frozenset(c.name for c in meta.counters if getattr(c, "flag", False))
+
+
+def value_text(value: Any, flag: bool) -> str:
+    """A track's or counter's value as a person reads it: a flag's as yes or no."""
+    return ("yes" if value else "no") if flag else str(value)
 
 
 def shown_counters(meta: GameMeta) -> list[str]:

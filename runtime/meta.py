@@ -17,6 +17,7 @@ class TrackMeta:
     start: int
     slot: int
     visibility: str = "public"  # at the table: public, owner (each player sees its own) or hidden
+    flag: bool = False  # `flag`: 0 or 1, read as a truth (shown as no or yes)
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class CounterMeta:
     label: str
     per_player: bool
     slot: int
+    flag: bool = False  # `flag`: 0 or 1, read as a truth (shown as no or yes)
 
 
 @dataclass(frozen=True)

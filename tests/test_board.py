@@ -160,3 +160,12 @@ def test_the_foxs_hands_have_a_row_of_their_own():
     meta = program(REPO / "spec" / "the_fox_in_the_forest", "interpreted").meta
     room = zone_room(zone_positions(meta, "oak"), meta.board.width)
     assert room["hand(oak)"] == room["hand(birch)"] == 0.88 * meta.board.width  # not under the won pile
+
+
+def test_flags_read_yes_or_no_at_the_table():
+    from rulespec.runtime.board import flag_names, value_text
+    meta = program(REPO / "spec" / "terraforming_mars", "interpreted").meta
+    names = flag_names(meta)
+    assert {"passed", "used", "claimed"} <= names and "tr" not in names  # flag tracks and counters
+    assert set(board_payload(meta)["yes_no"]) == names
+    assert [value_text(v, True) for v in (0, 1)] == ["no", "yes"] and value_text(1, False) == "1"

@@ -122,6 +122,7 @@ GUESS = """\
 game guess "Guess"
 players rose "Rose", ivy "Ivy"
 track score "Score" per player 0..10 start 0
+flag passed "Passed" per player
 zone hand "Hand" per player owner
 zone played "Played" public
 kind character: card(value: int, guard: bool = false, text: str = "")
@@ -133,6 +134,7 @@ start {
     move all c in character to hand(rose)
     rose chooses n in 0..3 where n != 1 "Name a number"
     add n to score(rose)
+    set passed(rose) to true
     rose chooses c in hand(rose) "Play a card"
     move c to played
     win none "done"
@@ -174,6 +176,7 @@ def test_a_number_choice_is_typed_by_its_value_and_the_menu_keyed_by_letters(tmp
     assert "[priest_1]" in text and "[priest_2]" in text  # copies' ids printed, to be typed
     assert "3. Spy (value 0)" in text and "[spy]" not in text  # an id its label spells stays unprinted
     assert "4. Guard (value 1, guard) [guard_1]" in text  # a 0 kept, a flag by its name
+    assert "Passed  Rose no  Ivy no" in text and "Passed Rose no→yes" in text  # a flag track: yes or no
     assert "Spy  Nothing happens." in text  # `? 3` shows the card's text
     assert table.steps[1].option == "priest_2"
 

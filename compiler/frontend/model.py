@@ -114,7 +114,7 @@ class Model:
             for i, (value, (low, high)) in enumerate(zip(values, self.track_bounds[name])):
                 out.append(TrackMeta(f"{name}({value})", f"{track.label} ({value})", track.per_player,
                                      low, high, min(max(track.start, low), high), track.slot + i * width,
-                                     track.visibility))
+                                     track.visibility, track.flag))
         return out
 
     def track_bounds_at(self, name: str, slot: int) -> tuple[int, int]:
@@ -362,7 +362,7 @@ def _index(model: Model, decl: ast.Decl) -> None:
                 model.flags.add(decl.name.name)
             slot = sum(players if c.per_player else 1 for c in model.counters.values())
             model.counters.setdefault(decl.name.name, CounterMeta(
-                decl.name.name, decl.label, decl.per_player, slot))
+                decl.name.name, decl.label, decl.per_player, slot, decl.flag))
             model.counter_kinds.setdefault(decl.name.name, decl.kind.name)
         case ast.KindDecl():
             model.kinds.setdefault(decl.name.name, decl)
@@ -430,7 +430,7 @@ def _derive_tracks(model: Model) -> None:
             model.track_values[name], model.track_bounds[name] = values, bounds
             low, high = min(b[0] for b in bounds), max(b[1] for b in bounds)
         model.tracks[name] = TrackMeta(name, decl.label, decl.per_player, low, high, decl.start, slot,
-                                       decl.visibility)
+                                       decl.visibility, decl.flag)
         slot += width * (len(model.track_values.get(name, ())) or 1)
 
 

@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source 37ec122e5e531c939af0 output f9f8dbf413ccff2d968f
+# Fingerprint: source 21dceb0f94596fe026dc output 4ed0fb9da7d91aa349ac
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import (
@@ -65,6 +65,7 @@ META_TRACKS = (
         start=0,
         slot=0,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="energie",
@@ -75,6 +76,7 @@ META_TRACKS = (
         start=6,
         slot=2,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="aktionspunkte",
@@ -85,6 +87,7 @@ META_TRACKS = (
         start=0,
         slot=4,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="zuege",
@@ -95,6 +98,7 @@ META_TRACKS = (
         start=0,
         slot=5,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="zug_nr",
@@ -105,6 +109,7 @@ META_TRACKS = (
         start=0,
         slot=7,
         visibility="public",
+        flag=False,
     ),
 )
 META_VARS = (
@@ -196,26 +201,60 @@ META_ZONES = (
     ),
 )
 META_COUNTERS = (
-    CounterMeta(name="stress", label="Stress", per_player=False, slot=0),
+    CounterMeta(name="stress", label="Stress", per_player=False, slot=0, flag=False),
     CounterMeta(
-        name="erschoepft", label="Erschöpft (sonst bereit)", per_player=False, slot=1
-    ),
-    CounterMeta(name="wartezeit", label="Wartezeit", per_player=False, slot=2),
-    CounterMeta(
-        name="setzt_aus", label="Setzt den nächsten Zug aus", per_player=False, slot=3
-    ),
-    CounterMeta(
-        name="sperrschutz", label="Keine Kettensperre", per_player=False, slot=4
-    ),
-    CounterMeta(name="plus_einsatz", label="Bonus Einsatz", per_player=False, slot=5),
-    CounterMeta(name="plus_ausdauer", label="Bonus Ausdauer", per_player=False, slot=6),
-    CounterMeta(name="plus_rettung", label="Bonus Rettung", per_player=False, slot=7),
-    CounterMeta(name="auftritt", label="Auftritt Nr.", per_player=False, slot=8),
-    CounterMeta(
-        name="genutzt", label="Diesen Zug schon genutzt", per_player=False, slot=9
+        name="erschoepft",
+        label="Erschöpft (sonst bereit)",
+        per_player=False,
+        slot=1,
+        flag=True,
     ),
     CounterMeta(
-        name="startcharakter", label="Startcharakter", per_player=False, slot=10
+        name="wartezeit", label="Wartezeit", per_player=False, slot=2, flag=True
+    ),
+    CounterMeta(
+        name="setzt_aus",
+        label="Setzt den nächsten Zug aus",
+        per_player=False,
+        slot=3,
+        flag=True,
+    ),
+    CounterMeta(
+        name="sperrschutz",
+        label="Keine Kettensperre",
+        per_player=False,
+        slot=4,
+        flag=False,
+    ),
+    CounterMeta(
+        name="plus_einsatz", label="Bonus Einsatz", per_player=False, slot=5, flag=False
+    ),
+    CounterMeta(
+        name="plus_ausdauer",
+        label="Bonus Ausdauer",
+        per_player=False,
+        slot=6,
+        flag=False,
+    ),
+    CounterMeta(
+        name="plus_rettung", label="Bonus Rettung", per_player=False, slot=7, flag=False
+    ),
+    CounterMeta(
+        name="auftritt", label="Auftritt Nr.", per_player=False, slot=8, flag=False
+    ),
+    CounterMeta(
+        name="genutzt",
+        label="Diesen Zug schon genutzt",
+        per_player=False,
+        slot=9,
+        flag=True,
+    ),
+    CounterMeta(
+        name="startcharakter",
+        label="Startcharakter",
+        per_player=False,
+        slot=10,
+        flag=True,
     ),
 )
 META_ENTITY_IDS_0 = (

@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source cec6a0d867dad6aaf42e output dd1ad3c4010c206af5a6
+# Fingerprint: source 40931222eca064bbb259 output b5da38ac9a5e073afbda
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -44,6 +44,7 @@ META_TRACKS = (
         start=90,
         slot=0,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="verstaerkung",
@@ -54,6 +55,7 @@ META_TRACKS = (
         start=0,
         slot=2,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="neutraler_vorrat",
@@ -64,6 +66,7 @@ META_TRACKS = (
         start=60,
         slot=4,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="lazarett",
@@ -74,6 +77,7 @@ META_TRACKS = (
         start=0,
         slot=5,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="neutrales_lazarett",
@@ -84,6 +88,7 @@ META_TRACKS = (
         start=0,
         slot=7,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="runde",
@@ -94,6 +99,7 @@ META_TRACKS = (
         start=1,
         slot=8,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="missionen_im_zug",
@@ -104,6 +110,7 @@ META_TRACKS = (
         start=0,
         slot=9,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="karten_im_zug",
@@ -114,6 +121,7 @@ META_TRACKS = (
         start=0,
         slot=10,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="sterne_im_tausch",
@@ -124,6 +132,7 @@ META_TRACKS = (
         start=0,
         slot=11,
         visibility="public",
+        flag=False,
     ),
 )
 META_VARS = (
@@ -202,10 +211,20 @@ META_ZONES = (
     ),
 )
 META_COUNTERS = (
-    CounterMeta(name="einheiten", label="Einheiten", per_player=True, slot=0),
-    CounterMeta(name="neutrale", label="Neutrale Einheiten", per_player=False, slot=2),
-    CounterMeta(name="stadt", label="Stadt", per_player=False, slot=3),
-    CounterMeta(name="hauptstadt", label="Hauptstadt", per_player=True, slot=4),
+    CounterMeta(
+        name="einheiten", label="Einheiten", per_player=True, slot=0, flag=False
+    ),
+    CounterMeta(
+        name="neutrale",
+        label="Neutrale Einheiten",
+        per_player=False,
+        slot=2,
+        flag=False,
+    ),
+    CounterMeta(name="stadt", label="Stadt", per_player=False, slot=3, flag=False),
+    CounterMeta(
+        name="hauptstadt", label="Hauptstadt", per_player=True, slot=4, flag=False
+    ),
 )
 META_ENTITY_IDS_0 = (
     "region_gelb",

@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 5184ddad14ce862a
-# Fingerprint: source 4c5e64c1eab70532c275 output 7bd179e0c0b01d17dee5
+# Fingerprint: source 4c8dee2594244b9a2744 output 1ca970b62d2693a017fb
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -51,6 +51,7 @@ META_TRACKS = (
         start=0,
         slot=0,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="steel",
@@ -61,6 +62,7 @@ META_TRACKS = (
         start=0,
         slot=5,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="titanium",
@@ -71,6 +73,7 @@ META_TRACKS = (
         start=0,
         slot=10,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="plants",
@@ -81,6 +84,7 @@ META_TRACKS = (
         start=0,
         slot=15,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="energy",
@@ -91,6 +95,7 @@ META_TRACKS = (
         start=0,
         slot=20,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="heat",
@@ -101,6 +106,7 @@ META_TRACKS = (
         start=0,
         slot=25,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="production(r_mc)",
@@ -111,6 +117,7 @@ META_TRACKS = (
         start=0,
         slot=30,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="production(r_steel)",
@@ -121,6 +128,7 @@ META_TRACKS = (
         start=0,
         slot=35,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="production(r_titanium)",
@@ -131,6 +139,7 @@ META_TRACKS = (
         start=0,
         slot=40,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="production(r_plants)",
@@ -141,6 +150,7 @@ META_TRACKS = (
         start=0,
         slot=45,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="production(r_energy)",
@@ -151,6 +161,7 @@ META_TRACKS = (
         start=0,
         slot=50,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="production(r_heat)",
@@ -161,6 +172,7 @@ META_TRACKS = (
         start=0,
         slot=55,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="tr",
@@ -171,6 +183,7 @@ META_TRACKS = (
         start=0,
         slot=60,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="tr_raised",
@@ -181,6 +194,7 @@ META_TRACKS = (
         start=0,
         slot=65,
         visibility="public",
+        flag=True,
     ),
     TrackMeta(
         name="temperature",
@@ -191,6 +205,7 @@ META_TRACKS = (
         start=-30,
         slot=70,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="oxygen",
@@ -201,6 +216,7 @@ META_TRACKS = (
         start=0,
         slot=71,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="oceans",
@@ -211,6 +227,7 @@ META_TRACKS = (
         start=0,
         slot=72,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="generation",
@@ -221,6 +238,7 @@ META_TRACKS = (
         start=1,
         slot=73,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="passed",
@@ -231,6 +249,7 @@ META_TRACKS = (
         start=0,
         slot=74,
         visibility="public",
+        flag=True,
     ),
     TrackMeta(
         name="actions_taken",
@@ -241,6 +260,7 @@ META_TRACKS = (
         start=0,
         slot=79,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="first_action_due",
@@ -251,6 +271,7 @@ META_TRACKS = (
         start=0,
         slot=84,
         visibility="public",
+        flag=True,
     ),
     TrackMeta(
         name="heat_kept",
@@ -261,6 +282,7 @@ META_TRACKS = (
         start=0,
         slot=89,
         visibility="public",
+        flag=False,
     ),
 )
 META_VARS = (
@@ -376,44 +398,63 @@ META_ZONES = (
     ),
 )
 META_COUNTERS = (
-    CounterMeta(name="ocean_tile", label="Ocean tile", per_player=False, slot=0),
-    CounterMeta(name="greenery", label="Greenery tile", per_player=True, slot=1),
-    CounterMeta(name="city", label="City tile", per_player=True, slot=6),
-    CounterMeta(name="special", label="Special tile", per_player=True, slot=11),
+    CounterMeta(
+        name="ocean_tile", label="Ocean tile", per_player=False, slot=0, flag=False
+    ),
+    CounterMeta(
+        name="greenery", label="Greenery tile", per_player=True, slot=1, flag=False
+    ),
+    CounterMeta(name="city", label="City tile", per_player=True, slot=6, flag=False),
+    CounterMeta(
+        name="special", label="Special tile", per_player=True, slot=11, flag=False
+    ),
     CounterMeta(
         name="exempt",
         label="City exempt from the no-adjacent-city rule",
         per_player=False,
         slot=16,
+        flag=True,
     ),
     CounterMeta(
         name="land_ocean",
         label="Ocean placed on land by a card",
         per_player=False,
         slot=17,
+        flag=True,
     ),
     CounterMeta(
         name="res",
         label="Resources on the card (animals, microbes, science)",
         per_player=False,
         slot=18,
+        flag=False,
     ),
     CounterMeta(
         name="used",
         label="Action used this generation (marker) [04]",
         per_player=False,
         slot=19,
+        flag=True,
     ),
     CounterMeta(
-        name="capital_tile", label="Capital's city tile", per_player=False, slot=20
+        name="capital_tile",
+        label="Capital's city tile",
+        per_player=False,
+        slot=20,
+        flag=True,
     ),
-    CounterMeta(name="claimed", label="Milestone claimed", per_player=True, slot=21),
-    CounterMeta(name="funded", label="Award funded", per_player=False, slot=26),
+    CounterMeta(
+        name="claimed", label="Milestone claimed", per_player=True, slot=21, flag=True
+    ),
+    CounterMeta(
+        name="funded", label="Award funded", per_player=False, slot=26, flag=True
+    ),
     CounterMeta(
         name="mined_titanium",
         label="Mining Rights/Area on a titanium space: its box is titanium",
         per_player=False,
         slot=27,
+        flag=True,
     ),
 )
 META_ENTITY_IDS_0 = (

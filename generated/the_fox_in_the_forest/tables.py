@@ -12,7 +12,7 @@
 #     the_fox_in_the_forest/tests/03_abilities.rules
 #     the_fox_in_the_forest/tests/04_scoring.rules
 # Tests hash: 5170e13478f77173
-# Fingerprint: source 5871b083941d6b91e51f output a9e5e765ff19994536db
+# Fingerprint: source 52b5afe475c4dabad698 output 70d9a6829fdbe683c920
 "The Fox in the Forest: the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import BoardMeta, GameMeta, TrackMeta, TunableMeta, ZoneMeta
@@ -36,6 +36,7 @@ META_TRACKS = (
         start=0,
         slot=0,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="tricks",
@@ -46,6 +47,7 @@ META_TRACKS = (
         start=0,
         slot=2,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="round_number",
@@ -56,6 +58,7 @@ META_TRACKS = (
         start=1,
         slot=4,
         visibility="public",
+        flag=False,
     ),
 )
 META_ZONES = (

@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 97c33661d9768864
-# Fingerprint: source d7c5367661ee2a6cb1c6 output c6712d5d5d8dae1e9ce4
+# Fingerprint: source b2374f8136cdf763f52e output 85ec611ff9931a069202
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import (
@@ -72,6 +72,7 @@ META_TRACKS = (
         start=5,
         slot=0,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="vp",
@@ -82,6 +83,7 @@ META_TRACKS = (
         start=0,
         slot=1,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="turn",
@@ -92,6 +94,7 @@ META_TRACKS = (
         start=1,
         slot=2,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="action_round",
@@ -102,6 +105,7 @@ META_TRACKS = (
         start=0,
         slot=3,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="milops",
@@ -112,6 +116,7 @@ META_TRACKS = (
         start=0,
         slot=4,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="space_race",
@@ -122,6 +127,7 @@ META_TRACKS = (
         start=0,
         slot=6,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="space_attempts",
@@ -132,6 +138,7 @@ META_TRACKS = (
         start=0,
         slot=8,
         visibility="public",
+        flag=False,
     ),
 )
 META_VARS = (
@@ -233,13 +240,17 @@ META_COUNTERS = (
         label="Influence moved by the event being resolved, per country",
         per_player=False,
         slot=0,
+        flag=False,
     ),
-    CounterMeta(name="influence", label="Influence", per_player=True, slot=1),
+    CounterMeta(
+        name="influence", label="Influence", per_player=True, slot=1, flag=False
+    ),
     CounterMeta(
         name="start_influence",
         label="Influence at the start of the action round",
         per_player=True,
         slot=3,
+        flag=False,
     ),
 )
 META_ENTITY_IDS_0 = (

@@ -30,8 +30,8 @@ from rich.panel import Panel
 from rich.table import Table as Grid
 from rich.text import Text
 
-from rulespec.runtime.board import (attribute_text, board_of, card_attributes, home_regions, shown_attributes,
-                                    shown_counters, space_positions)
+from rulespec.runtime.board import (attribute_text, board_of, card_attributes, flag_names, home_regions,
+                                    shown_attributes, shown_counters, space_positions, value_text)
 from rulespec.runtime.record import RecordError
 from rulespec.runtime.results import outcome
 from rulespec.runtime.playtest.table import Table, TableError, entity_info
@@ -67,6 +67,7 @@ class TerminalSeat:
         self.log_seen: dict[str, int] = {}
         self.drawn: dict[str, Drawn] = {}  # per seat: what it saw at its last decision
         self.figures = card_figures(table.meta)
+        self.flags = flag_names(table.meta)
         self.spaces = {table.meta.entity_ids[s]: s for s in board_of(table.meta).spaces}
 
     # ------------------------------------------------------------ the loop
@@ -224,28 +225,35 @@ class TerminalSeat:
         for name, value in view["view"]["tracks"].items():
             rows = value.items() if isinstance(value, dict) else [("", value)]
             for player, number in rows:
-                drawn.tracks[(labels.get(name, name), self.player(player))] = str(number)
+                drawn.tracks[(labels.get(name, name), self.player(player))] = self.value(name, number)
         for zone in view["zones"]:
             cards = zone.get("cards")
             drawn.zones[zone["label"]] = zone["count"] if cards is None else \
                 tuple(self.card_text(view, c) for c in cards)
         for sid, marks in view["marks"].items():
             if sid in self.spaces:
-                for label, player, value, _ in marks:
-                    drawn.marks[(meta.entity_labels[self.spaces[sid]], self.player(player) or label)] = str(value)
+                for label, player, value, counter in marks:
+                    drawn.marks[(meta.entity_labels[self.spaces[sid]], self.player(player) or label)] = \
+                        self.value(counter, value)
         return drawn
 
     def player(self, player: str | None) -> str:
         """A player's label ('' for none): ids are the spec's names, not the table's."""
         return self.table.label_of(player) if player else ""
 
+    def value(self, name: str, value: Any) -> str:
+        """A track's or counter's value as the seat reads it: a flag's as yes or no."""
+        return value_text(value, name in self.flags)
+
     def tracks_grid(self, view: dict[str, Any]) -> Grid:
         grid = Grid(title="Tracks", show_header=False, box=None)
         labels = {t.name: t.label for t in self.table.meta.tracks}
         for name, value in view["view"]["tracks"].items():
             if isinstance(value, dict):
-                value = "  ".join(f"{self.player(p)} {v}" for p, v in value.items())
-            grid.add_row(escape(labels.get(name, name)), escape(str(value)))
+                value = "  ".join(f"{self.player(p)} {self.value(name, v)}" for p, v in value.items())
+            else:
+                value = self.value(name, value)
+            grid.add_row(escape(labels.get(name, name)), escape(value))
         return grid
 
     def zones_grid(self, view: dict[str, Any]) -> Grid:
@@ -267,7 +275,8 @@ class TerminalSeat:
         text = escape(info.get("label", card)) + escape(self.figures.get(card, ""))
         marks = view["marks"].get(card)
         if marks:
-            text += " [" + ", ".join(f"{escape(label)} {value}" for label, _, value, _ in marks) + "]"
+            text += " [" + ", ".join(f"{escape(label)} {self.value(counter, value)}"
+                                     for label, _, value, counter in marks) + "]"
         return text
 
     def map_grid(self, view: dict[str, Any], every: bool = False) -> Columns:
@@ -295,7 +304,7 @@ class TerminalSeat:
                 marks = [m for m in view["marks"].get(sid, []) if not counters or m[3] in counters]
                 if not (every or marks or sid in offered):
                     continue
-                cells = "  ".join(f"{escape(self.player(p) or label)} {v}" for label, p, v, _ in marks)
+                cells = "  ".join(f"{escape(self.player(p) or label)} {self.value(c, v)}" for label, p, v, c in marks)
                 star = "[bold]*[/bold]" if sid in offered else " "
                 grid.add_row(star + escape(meta.entity_labels[space]) + self.shown(space), cells)
             if grid.row_count:
@@ -308,7 +317,7 @@ class TerminalSeat:
                 marks = [m for m in view["marks"].get(sid, []) if not counters or m[3] in counters]
                 if every or marks or sid in offered:
                     grid.add_row(escape(meta.entity_labels[space]),
-                                 "  ".join(f"{escape(self.player(p) or l)} {v}" for l, p, v, _ in marks))
+                                 "  ".join(f"{escape(self.player(p) or l)} {self.value(c, v)}" for l, p, v, c in marks))
             grids.append(grid)
         return Columns(grids, padding=(0, 3))
 

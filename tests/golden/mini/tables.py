@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 688f7598745401b9897a output 710a260db442ae3c6f41
+# Fingerprint: source bff5fb443e2e39633c0e output c13834fc5dec4ff9f261
 "Mini: the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -19,6 +19,7 @@ META_TRACKS = (
         start=0,
         slot=0,
         visibility="public",
+        flag=False,
     ),
     TrackMeta(
         name="round",
@@ -29,6 +30,7 @@ META_TRACKS = (
         start=1,
         slot=2,
         visibility="public",
+        flag=False,
     ),
 )
 META_ZONES = (
@@ -121,7 +123,9 @@ META = GameMeta(
     tracks=META_TRACKS,
     vars=(("current", 0),),
     zones=META_ZONES,
-    counters=(CounterMeta(name="marks", label="Marks", per_player=True, slot=0),),
+    counters=(
+        CounterMeta(name="marks", label="Marks", per_player=True, slot=0, flag=False),
+    ),
     entity_ids=("north", "south", "a", "b", "c", "one", "two", "three", "four"),
     entity_labels=("North", "South", "A", "B", "C", "One", "Two", "Three", "Four"),
     entity_kinds=(

@@ -389,7 +389,7 @@
         const x = (i - (list.length - 1) / 2) * (size + 2);
         const colour = m[1] ? playerColour(m[1]) : "#555";
         const mark = svg("g", { class: "mark", "data-player": m[1] || "", transform: "translate(" + x + ",0)" });
-        mark.append(svg("title", {}, m[0] + (m[1] ? " (" + playerLabel(m[1]) + ")" : "") + ": " + m[2]));
+        mark.append(svg("title", {}, m[0] + (m[1] ? " (" + playerLabel(m[1]) + ")" : "") + ": " + valueText(m[3], m[2])));
         mark.append(svg("rect", { x: -size / 2, y: 0, width: size, height: size, rx: 2, fill: colour }));
         mark.append(svg("text", { y: size * 0.75, "font-size": size * 0.75 }, String(m[2])));
         marks.append(mark);
@@ -426,7 +426,7 @@
     const marks = view.marks[id] || [];
     if (marks.length) {
       node.append(el("div", { class: "card-marks",
-        text: marks.map(function (m) { return m[0] + " " + m[2]; }).join(" · ") }));
+        text: marks.map(function (m) { return m[0] + " " + valueText(m[3], m[2]); }).join(" · ") }));
     }
     node.addEventListener("click", function (e) {
       if (option) choose(id);
@@ -493,6 +493,12 @@
     for (const node of mine.concat(others)) loose.append(node);
   }
 
+  // A track's or counter's value as a person reads it: a flag's as yes or no (runtime/board.py value_text).
+  function valueText(name, value) {
+    if (board && (board.yes_no || []).includes(name)) return value ? "yes" : "no";
+    return String(value);
+  }
+
   function renderTracks() {
     const box = document.getElementById("tracks");
     box.textContent = "";
@@ -509,9 +515,9 @@
     for (const [name, value] of Object.entries(view.view.tracks)) {
       const cells = [el("th", { text: labels.get(name) || name })];
       if (value !== null && typeof value === "object") {
-        for (const p of players) cells.push(el("td", { "data-player": p, text: String(value[p]) }));
+        for (const p of players) cells.push(el("td", { "data-player": p, text: valueText(name, value[p]) }));
       } else {
-        cells.push(el("td", { colspan: perPlayer ? players.length : 1, text: String(value) }));
+        cells.push(el("td", { colspan: perPlayer ? players.length : 1, text: valueText(name, value) }));
       }
       table.append(el("tr", { "data-track": name }, cells));
     }
