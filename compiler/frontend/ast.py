@@ -1263,6 +1263,7 @@ class EntityDecl(Decl):
     events: tuple[EventBlock, ...]
     abilities: tuple[Ability, ...] = ()
     actions: tuple[ActionBlock, ...] = ()
+    copies: int | None = None  # `copies N`: N entities of this text, ids name_1 .. name_N (copy_ids)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1347,6 +1348,14 @@ class RemoveDecl(Decl):
     """remove name: a variant drops a base declaration."""
 
     name: Ident
+
+
+def copy_ids(decl: EntityDecl) -> tuple[Ident, ...]:
+    """The ids an entity declaration gives its entities: its name, or with `copies N` the
+    name and a number, name_1 .. name_N (each at the declaration's name)."""
+    if decl.copies is None or decl.copies < 2:
+        return (decl.name,)
+    return tuple(Ident(decl.name.span, f"{decl.name.name}_{i}") for i in range(1, decl.copies + 1))
 
 
 def node_classes(base: type) -> list[type]:

@@ -54,6 +54,7 @@ class Model:
     # Cards of a kind `per player`: the card's name -> its instances, one per player in
     # player order (ids "card(player)", ...); and each entity's owner (None: not per player).
     instances: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    copies: dict[str, tuple[str, ...]] = field(default_factory=dict)  # `copies N`: name -> its copies' ids
     entity_owner: list[int | None] = field(default_factory=list)
     kind_members: dict[str, list[int]] = field(default_factory=dict)
     region_members: dict[int, list[int]] = field(default_factory=dict)
@@ -411,9 +412,13 @@ def _index(model: Model, decl: ast.Decl) -> None:
         case ast.TestDecl():
             model.tests.append(decl)
         case ast.EntityDecl():
-            if decl.name.name not in model.entity_index:
-                model.entity_index[decl.name.name] = len(model.entities)
-                model.entities.append(decl)
+            ids = ast.copy_ids(decl)
+            if len(ids) > 1:
+                model.copies[decl.name.name] = tuple(i.name for i in ids)
+            for ident in ids:
+                if ident.name not in model.entity_index:
+                    model.entity_index[ident.name] = len(model.entities)
+                    model.entities.append(decl if ident is decl.name else replace(decl, name=ident))
 
 
 def _derive_tracks(model: Model) -> None:

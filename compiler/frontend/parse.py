@@ -640,7 +640,7 @@ class _Builder(Transformer):
 
     # -- entities
     def entity_decl(self, meta, c):
-        kind, name, label, attrs, regions, adjacent, body = c
+        kind, name, label, attrs, copies, regions, adjacent, body = c
         body = body or ()
         return ast.EntityDecl(
             self._span(meta), self._ident(kind), self._ident(name), _unquote(label),
@@ -648,7 +648,11 @@ class _Builder(Transformer):
             tuple(b for b in body if isinstance(b, ast.EventBlock)),
             tuple(b for b in body if isinstance(b, ast.Ability)),
             tuple(b for b in body if isinstance(b, ast.ActionBlock)),
+            copies,
         )
+
+    def copies(self, meta, c):
+        return int(c[0])
 
     def attributes(self, meta, c):
         return tuple(c)

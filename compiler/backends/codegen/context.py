@@ -264,14 +264,21 @@ class Gen:
         if model.start is not None:
             self._routine("start", "start", "start", model.start.span, [], set(),
                           model.start.body, sus.block(model.start.body), "start")
+        first_of: dict[int, int] = {}  # a card's event or action block -> its first copy holding it
         for index, entity in enumerate(model.entities):
             event = model.event_of(index)
-            if event is not None:
+            if event is not None and entity.copies and id(event) in first_of:  # `copies N`: one routine
+                self.by_key[f"event {index}"] = self.by_key[f"event {first_of[id(event)]}"]
+            elif event is not None:
+                first_of[id(event)] = index
                 self._routine(f"event {index}", "event", f"event of {entity.name.name}", event.span,
                               ["you", "this"], {"this"}, event.body, sus.events[index],
                               entity.name.name)
             action = model.action_of(index)
-            if action is not None:
+            if action is not None and entity.copies and id(action) in first_of:
+                self.by_key[f"action {index}"] = self.by_key[f"action {first_of[id(action)]}"]
+            elif action is not None:
+                first_of[id(action)] = index
                 self._routine(f"action {index}", "action", f"action of {entity.name.name}", action.span,
                               ["you", "this"], {"this"}, action.body, sus.actions[index],
                               entity.name.name)

@@ -20,6 +20,10 @@ def check_declarations(model: Model, test_files: list[ast.SpecFile]) -> list[Dia
     problems += _names(model)
     problems += _parameter_lists(model)
     problems += [p for d in model.spec.decls() if isinstance(d, ast.TrackDecl) for p in _track(d)]
+    problems += [Diagnostic(f"'copies {d.copies}': a card with copies has 2 or more (without"
+                            f" 'copies' it is one card)", d.name.span)
+                 for d in model.spec.decls() if isinstance(d, ast.EntityDecl) and d.copies is not None
+                 and d.copies < 2]
     problems += [p for d in model.spec.decls() if isinstance(d, ast.TrackDecl) for p in _track_on(d, model)]
     problems += [_overlay(d) for d in model.spec.decls() if isinstance(d, OVERLAYS)]
     return problems

@@ -32,6 +32,11 @@ class NameCheck(ScopedVisitor):
             self.type_ref(node)
 
     def unknown(self, word: str, name: str, span: ast.Span, candidates) -> None:
+        ids = self.model.copies.get(name)
+        if ids is not None:  # the bare name of a card with copies names none of them
+            self.report(f"'{name}' is {len(ids)} copies of one card (copies {len(ids)}): name one,"
+                        f" '{ids[0]}' .. '{ids[-1]}'", span)
+            return
         self.report(f"unknown {word} '{name}'{did_you_mean(name, candidates)}", span)
 
     # ------------------------------------------------------------ bindings

@@ -75,7 +75,7 @@ def _special_names(decl: ast.Decl) -> Iterator[Named]:
     elif isinstance(decl, ast.ProcedureDecl) and decl.role != "start":
         yield Named("procedure", decl.role, decl.name)
     elif isinstance(decl, ast.EntityDecl):
-        yield Named("entity", decl.kind.name, decl.name)
+        yield from (Named("entity", decl.kind.name, ident) for ident in ast.copy_ids(decl))
     elif isinstance(decl, ast.BotDecl):
         yield Named("bot", "bot", decl.name)
     elif isinstance(decl, ast.PolicyDecl):

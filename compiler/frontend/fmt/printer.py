@@ -283,6 +283,8 @@ class Printer:
         if d.attributes:
             attrs = [(a, a.name.name if _bare(a) else f"{a.name.name} {literal(a.value)}") for a in d.attributes]
             parts.append(concat(" (", self.listed(attrs, None if d.events or d.abilities or d.actions else d), ")"))
+        if d.copies is not None:
+            parts.append(f" copies {d.copies}")
         if d.regions:
             parts.append(concat(" in ", nest(INDENT, fill([r.name for r in d.regions], COMMA))))
         if d.adjacent:
