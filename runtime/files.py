@@ -108,8 +108,11 @@ def reason(err: OSError, path: Path) -> str:
 def _in_the_way(path: Path) -> Path:
     """The first existing part of `path` that is a file where a folder should be."""
     for part in reversed([path, *path.parents]):
-        if part.exists() and not part.is_dir():
-            return part
+        try:
+            if part.exists() and not part.is_dir():
+                return part
+        except OSError:  # a name the system will not look up (too long): nothing lies past it
+            break
     return path
 
 

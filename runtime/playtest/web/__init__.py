@@ -76,7 +76,11 @@ def check_folder(path: Path) -> None:
     """OSError, one line, when the records folder `path` is a file or sits under one:
     found at start, not at the first save."""
     for at in (path, *path.parents):
-        if at.exists():
+        try:
+            found = at.exists()
+        except OSError as err:  # a name the system will not look up (too long)
+            raise OSError(f"cannot keep records in {path}: {err.strerror or err}") from None
+        if found:
             if not at.is_dir():
                 raise NotADirectoryError(f"cannot keep records in {path}: {at} is a file, not a folder")
             return
