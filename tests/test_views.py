@@ -57,22 +57,28 @@ start {
 """
 
 
+def secret_ids(meta, state, seat: int) -> set[str]:
+    """The ids no view of `seat` may hold: cards it neither sees nor knows, less the ones its own
+    decision offers (and ids a player, effect, track, counter or var bears too)."""
+    declared = set(meta.players) | set(meta.effects) | {t.name for t in meta.tracks}
+    declared |= {c.name for c in meta.counters} | {n for n, _ in meta.vars}
+    unseen = unseen_cards(meta, state, seen_slots(meta, state, seat)) - known_cards(state, seat)
+    secret = {meta.entity_ids[c] for c in unseen}
+    if state.pending is not None and state.pending["player"] == seat:
+        secret -= set(state.pending["ids"])
+    return secret - declared
+
+
 def assert_views_hide(game: Game) -> None:
     """For every seat: no id of a card it neither sees nor knows appears anywhere in its view
     (unless the seat's own decision offers it), and card vars are ids, never indexes."""
     meta, state = game.meta, game.state
-    declared = set(meta.players) | set(meta.effects) | {t.name for t in meta.tracks}
-    declared |= {c.name for c in meta.counters} | {n for n, _ in meta.vars}
     for seat, player in enumerate(meta.players):
         view = game.view(player)
         json.dumps(view)  # a view is plain JSON
         assert all(state.location[c] == slot for c, slot in state.knowledge[seat].items()), \
             f"{player} knows a card where it is not"  # tests/test_knowledge.py: and only what it saw
-        unseen = unseen_cards(meta, state, seen_slots(meta, state, seat)) - known_cards(state, seat)
-        secret = {meta.entity_ids[c] for c in unseen}
-        if state.pending is not None and state.pending["player"] == seat:
-            secret -= set(state.pending["ids"])
-        leaked = (secret - declared) & json_strings(view)
+        leaked = secret_ids(meta, state, seat) & json_strings(view)
         assert not leaked, f"{player} sees hidden cards {sorted(leaked)} at decision {game.decisions}"
         for (name, _), kind in zip(meta.vars, meta.var_kinds):
             if kind == "card":
