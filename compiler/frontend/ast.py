@@ -834,10 +834,13 @@ class ParamDecl(Decl):
 
 @dataclass(frozen=True, slots=True)
 class EnumDecl(Decl):
-    """enum name { a, b, c }."""
+    """enum name [(fields)] { a [(attributes)], b, c }: with fields, each value carries data,
+    read `v.field` (its attributes, else the field's default)."""
 
     name: Ident
     values: tuple[Ident, ...]
+    fields: tuple[Field, ...] = ()
+    data: tuple[tuple[AttributeValue, ...], ...] = ()  # each value's attributes, in order
 
 
 @dataclass(frozen=True, slots=True)

@@ -430,6 +430,9 @@ class Constants:
         if name == "label":
             labels = self.meta.player_labels if node in self.player_label_reads else self.meta.entity_labels
             return _guarded(lambda s, e: attr_of(labels, entity(s, e), name, at), node.span)
+        if name in self.model.enum_attrs:  # data on an enum's values: a table by value
+            table, span = self.model.enum_attrs[name], node.span
+            return _guarded(lambda s, e: attr_of(table, entity(s, e), name, at), span)
         attrs, span, local = self.model.entity_attrs, node.span, self._local(node.obj)
         if local is not None:
             def attribute_of_local(s, e):

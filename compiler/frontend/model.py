@@ -51,6 +51,8 @@ class Model:
     # attribute `on ENUM` -> the enum (each entity's value is a tuple in the enum's order; one
     # enum a name: checks/kinds.py)
     attr_enums: dict[str, str] = field(default_factory=dict)
+    # data on enum values: attribute -> {value: its literal} (an attribute of one enum only)
+    enum_attrs: dict[str, dict[str, Any]] = field(default_factory=dict)
     # Cards of a kind `per player`: the card's name -> its instances, one per player in
     # player order (ids "card(player)", ...); and each entity's owner (None: not per player).
     instances: dict[str, tuple[int, ...]] = field(default_factory=dict)
@@ -527,6 +529,11 @@ def ability_slots(model: Model, ability: ast.Ability, index: int) -> tuple[int, 
 def _derive_entities(model: Model) -> None:
     model.attr_enums = {f.name.name: f.on.name for k in model.kinds.values() for f in k.fields
                         if f.on is not None and f.on.name in model.enums}
+    for enum in model.enums.values():
+        for f in enum.fields:
+            given = [{a.name.name: a.value for a in data} for data in enum.data]
+            model.enum_attrs[f.name.name] = {value.name: model.literal(row.get(f.name.name, f.default))
+                                             for value, row in zip(enum.values, given)}
     for index, entity in enumerate(model.entities):
         model.kind_members.setdefault(entity.kind.name, []).append(index)
         kind = model.kinds.get(entity.kind.name)

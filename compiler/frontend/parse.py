@@ -375,7 +375,15 @@ class _Builder(Transformer):
         return (None, None, tuple(c))
 
     def enum_decl(self, meta, c):
-        return ast.EnumDecl(self._span(meta), self._ident(c[0]), self._idents(c[1:]))
+        name, *rest = c
+        fields = tuple(f for f in rest if isinstance(f, ast.Field))
+        values = [v for v in rest if isinstance(v, tuple)]
+        return ast.EnumDecl(self._span(meta), self._ident(name), tuple(v[0] for v in values),
+                            fields, tuple(v[1] for v in values) if fields else ())
+
+    def enum_value(self, meta, c):
+        return (self._ident(c[0]), c[1] or ())
+
 
     def track_decl(self, meta, c):
         name, label, per, on, low, high, start, bounds, visibility = c

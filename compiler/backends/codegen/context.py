@@ -171,11 +171,13 @@ class Gen:
         names: list[str] = []
         for attrs in model.entity_attrs:
             names += [n for n in attrs if n not in names]
+        names += list(model.enum_attrs)  # data on enum values: a table by value
         for name in names:
             table = self._define(mangle("attribute", name), "tables")
             self.attr_tables[name] = table
-            values = [a[name] for a in model.entity_attrs if name in a]
-            self.attr_total[name] = len(values) == len(model.entities)
+            values = ([a[name] for a in model.entity_attrs if name in a] if name not in model.enum_attrs
+                      else list(model.enum_attrs[name].values()))
+            self.attr_total[name] = name not in model.enum_attrs and len(values) == len(model.entities)
             rows = [v for row in values if isinstance(row, tuple) for v in row]
             self.attr_bool[name] = all(isinstance(v, bool) for v in (rows if name in model.attr_enums else values))
         self.kind_tables = {k: self._define(mangle("kind", k), "tables") for k in model.kinds}

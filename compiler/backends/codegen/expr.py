@@ -513,6 +513,10 @@ class ExprEmitter:
         known = None if obj.number is None else self._known_attr(obj.number, node.name)
         if known is not None:
             return known
+        data = self.model.enum_attrs.get(node.name)
+        if data is not None and obj.is_constant and obj.value in data:  # a named enum value's data
+            self.gen.literal(data[obj.value])  # only literals reach generated code
+            return Code.constant(data[obj.value])
         if node.name == "label":
             table = self.ref("ENTITY_LABELS")
         elif node.name in self.gen.attr_tables:

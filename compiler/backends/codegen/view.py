@@ -134,7 +134,9 @@ class ViewBuilder:
         meta = model.meta()
         attributes = []
         for name, table in gen.attr_tables.items():
-            if gen.attr_total[name]:
+            if name in model.enum_attrs:
+                values = dict(model.enum_attrs[name])
+            elif gen.attr_total[name]:
                 values = tuple(a[name] for a in model.entity_attrs)
             else:
                 values = {i: a[name] for i, a in enumerate(model.entity_attrs) if name in a}

@@ -27,7 +27,29 @@ class KindCheck:
                 self.counter(decl)
             elif isinstance(decl, ast.EntityDecl):
                 self.entity(decl)
+            elif isinstance(decl, ast.EnumDecl) and decl.fields:
+                self.enum_data(decl)
         return self.problems
+
+    def enum_data(self, decl: ast.EnumDecl) -> None:
+        """An enum's fields hold plain values, named apart from every kind's attributes (a
+        read `x.name` is an enum value's by its name alone); each value gives its data."""
+        kinds = {f.name.name for k in self.model.kinds.values() for f in k.fields}
+        others = {f.name.name for e in self.model.enums.values() if e is not decl for f in e.fields}
+        for field in decl.fields:
+            name, wanted = field.name.name, type_of_ref(self.model, field.type)
+            if field.on is not None or wanted.base not in ("int", "bool", "str", "enum") or wanted.optional:
+                self.report(f"data on an enum's values is a number, a truth, a text or an enum value,"
+                            f" not '{field.type.name}{'?' if wanted.optional else ''}'"
+                            f"{' on ' + field.on.name if field.on else ''}", field.span)
+            elif name in kinds or name in others or name == "label":
+                self.report(f"attribute '{name}' of enum '{decl.name.name}' is named as an attribute"
+                            f" of {'entities' if name in kinds or name == 'label' else 'another enum'}:"
+                            f" give it a name of its own", field.name.span)
+            elif field.default is not None:
+                self.value(field.default, wanted, f"the default of '{name}'")
+        for value, attributes in zip(decl.values, decl.data):
+            self.given(decl, attributes, decl.fields, decl.name.name, value)
 
     # ------------------------------------------------------------ kinds and counters
     def kind(self, decl: ast.KindDecl) -> None:
@@ -96,24 +118,29 @@ class KindCheck:
         self.events(decl, kind.category)
 
     def attributes(self, decl: ast.EntityDecl, kind: ast.KindDecl) -> None:
-        fields = {f.name.name: f for f in kind.fields}
+        self.given(decl, decl.attributes, kind.fields, kind.name.name, decl.name)
+
+    def given(self, decl: ast.Decl, attributes: tuple[ast.AttributeValue, ...], declared: tuple[ast.Field, ...],
+              owner: str, ident: ast.Ident) -> None:
+        """The attributes written for an entity (or an enum value): known, once, well typed, and
+        every field without a default given."""
+        fields = {f.name.name: f for f in declared}
         seen: dict[str, ast.Span] = {}
-        for attribute in decl.attributes:
+        for attribute in attributes:
             name = attribute.name.name
             if name in seen:
                 self.report(f"duplicate attribute '{name}'; first given at {seen[name]}", attribute.name.span)
             elif name not in fields:
-                self.report(f"{kind.name.name} has no attribute '{name}'{did_you_mean(name, fields)}",
+                self.report(f"{owner} has no attribute '{name}'{did_you_mean(name, fields)}",
                             attribute.name.span)
             elif fields[name].on is not None or isinstance(attribute.value, ast.PerValue):
                 self.per_value(decl, attribute, fields[name])
             else:
                 self.attribute(attribute, type_of_ref(self.model, fields[name].type))
             seen.setdefault(name, attribute.name.span)
-        for name, field in fields.items():
-            if field.default is None and name not in seen:
-                self.report(f"{kind.name.name} '{decl.name.name}' has no value for attribute '{name}'",
-                            decl.name.span)
+        for field_name, field in fields.items():
+            if field.default is None and field_name not in seen:
+                self.report(f"{owner} '{ident.name}' has no value for attribute '{field_name}'", ident.span)
 
     def per_value(self, decl: ast.EntityDecl, attribute: ast.AttributeValue, field: ast.Field) -> None:
         """name (value n, ...) for an attribute `on ENUM`: known values, each once, well typed."""

@@ -289,6 +289,10 @@ class TypeInfer:
             return UNKNOWN
         if name == "label" and obj.base in ("entity", "player"):
             return STR  # an entity's or a player's quoted name (labels.py)
+        if obj.base == "enum":  # data on the enum's values
+            enum = self.model.enums.get(obj.name)
+            found = next((f for f in enum.fields if f.name.name == name), None) if enum else None
+            return type_of_ref(self.model, found.type) if found is not None else None
         if obj.base != "entity":
             return None
         for field in self.fields(obj):

@@ -143,8 +143,13 @@ class Printer:
         return f"param {d.name.name}: {type_text(d.type)} = {literal(d.default)}{domain}{doc}"
 
     def decl_EnumDecl(self, d: ast.EnumDecl) -> Doc:
-        values = fill([v.name for v in d.values], COMMA)
-        return concat(f"enum {d.name.name} {{ ", nest(INDENT, values), " }")
+        if not d.fields:
+            values = fill([v.name for v in d.values], COMMA)
+            return concat(f"enum {d.name.name} {{ ", nest(INDENT, values), " }")
+        fields = concat("(", nest(INDENT, self.listed([(f, field_text(f)) for f in d.fields])), ")")
+        items = [(v, concat(v.name, f" ({', '.join(_attribute_text(a) for a in data)})" if data else ""))
+                 for v, data in zip(d.values, d.data)]
+        return concat(f"enum {d.name.name} ", fields, " { ", nest(INDENT, self.listed(items, d)), " }")
 
     def decl_TrackDecl(self, d: ast.TrackDecl) -> Doc:
         per = " per player" if d.per_player else ""
@@ -281,7 +286,7 @@ class Printer:
     def decl_EntityDecl(self, d: ast.EntityDecl) -> Doc:
         parts: list[Doc] = [f"{d.kind.name.strip()} {d.name.name} {quote(d.label)}"]
         if d.attributes:
-            attrs = [(a, a.name.name if _bare(a) else f"{a.name.name} {literal(a.value)}") for a in d.attributes]
+            attrs = [(a, _attribute_text(a)) for a in d.attributes]
             parts.append(concat(" (", self.listed(attrs, None if d.events or d.abilities or d.actions else d), ")"))
         if d.copies is not None:
             parts.append(f" copies {d.copies}")
@@ -412,6 +417,11 @@ def _equation(head: Doc, body: ast.Expr) -> Doc:
     return group(head, " =", nest(INDENT, LINE, expr_doc(body)))
 
 
+
+
+def _attribute_text(a: ast.AttributeValue) -> str:
+    """`starred`, `ops 3`: an attribute as written."""
+    return a.name.name if _bare(a) else f"{a.name.name} {literal(a.value)}"
 
 
 def _bare(attribute: ast.AttributeValue) -> bool:
