@@ -8,6 +8,7 @@ import math
 import os
 import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -254,6 +255,23 @@ def load(game_or_dir: str, variants: tuple[str, ...] = ()) -> LoadedSpec:
     """Find and load a spec (a game name or a folder); every failure as UserError/SpecError."""
     from rulespec.compiler.frontend.loader import load_spec
     return load_spec(spec_folder(game_or_dir), variants=tuple(variants))
+
+
+def load_recorded(file: str, record: Any, spec_dir: str | None = None) -> LoadedSpec:
+    """The spec a record plays on: `spec_dir` (--spec), else the folder the record names, else
+    its game. A folder only the record names that holds no sound spec is one line: its errors
+    are those of a folder the user never named (a record naming its variants folder)."""
+    named = record.spec_dir
+    if spec_dir or named is None or not Path(named).is_dir():
+        return load(spec_dir or record.game, record.variants)
+    from rulespec.compiler.frontend.errors import SpecError
+    try:
+        return load(named, record.variants)
+    except SpecError as err:
+        if getattr(err, "one_line", None) is not None:  # an unknown variant says so itself
+            raise
+        raise UserError(f"{file}: the record's spec_dir {shown(named, 200)} holds no sound spec of"
+                        f" '{shown(record.game)}' (rulespec check {shown(named, 200)} says why)") from None
 
 
 def spec_folder(game_or_dir: str):

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from rulespec.compiler.backends import engine
 from rulespec.compiler.tools import playtest
 from rulespec.compiler.cli import table
-from rulespec.compiler.cli.base import (UserError, agents as agent_names, emit_json, json_option, load, main,
+from rulespec.compiler.cli.base import (UserError, agents as agent_names, emit_json, json_option, load, load_recorded, main,
                    max_decisions_option, package_option, param_option, params as param_values,
                    program as load_program, seed_option, variant_option)
 from rulespec.runtime import record as records
@@ -89,7 +87,7 @@ def replay(file: str, backend: str | None, spec_dir: str | None, package: str | 
            as_json: bool) -> None:
     """Replay a game record and show where it ends."""
     record = records.read(file)
-    loaded = load(_record_spec(record, spec_dir), record.variants)
+    loaded = load_recorded(file, record, spec_dir)
     backend = backend or record.backend or "generated"
     program = load_program(loaded, backend, package)
     records.check_program(record, program)
@@ -112,12 +110,3 @@ def replay(file: str, backend: str | None, spec_dir: str | None, package: str | 
     decision = game.decision
     if decision is not None:
         click.echo(f"Waiting for {decision.player}: {decision.prompt} ({', '.join(decision.option_ids)})")
-
-
-def _record_spec(record: records.Record, spec_dir: str | None) -> str:
-    """The spec a record is replayed on: --spec, else the folder it names, else its game."""
-    if spec_dir:
-        return spec_dir
-    if record.spec_dir is not None and Path(record.spec_dir).is_dir():
-        return record.spec_dir
-    return record.game

@@ -10,7 +10,7 @@ import click
 
 from rulespec.compiler.backends import engine
 from rulespec.compiler.tools import playtest
-from rulespec.compiler.cli.base import Bounded, UserError, load, main, package_option, param_option, params as param_values
+from rulespec.compiler.cli.base import Bounded, UserError, load, load_recorded, main, package_option, param_option, params as param_values
 from rulespec.compiler.cli.base import program as load_program
 from rulespec.compiler.cli.base import seed_option, variant_option
 from rulespec.runtime import record as records
@@ -35,11 +35,11 @@ def _table(game_name: str | None, variants: tuple[str, ...], seed: int | None, s
            flag: str = "--agents"):
     record = None
     if resume is not None:
-        record, target, variants = playtest.record_game(resume)
-        game_name = game_name or target
-    if game_name is None:
+        record = records.read(resume)
+        variants = record.variants
+    elif game_name is None:
         raise click.UsageError("Missing argument 'GAME' (or --resume FILE).")
-    loaded = load(game_name, variants)
+    loaded = load(game_name, variants) if game_name else load_recorded(resume, record)
     program = load_program(loaded, backend, package)
     meta = program.meta
     values = param_values(meta, params)

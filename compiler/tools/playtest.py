@@ -69,14 +69,6 @@ def open_table(loaded: LoadedSpec, program, seats: tuple[str, ...] | None, seed:
         raise PlaytestError(str(err)) from None
 
 
-def record_game(path: str) -> tuple[Any, str, tuple[str, ...]]:
-    """A record to resume: the record, the spec it names (folder or game), its variants."""
-    record = records.read(path)
-    spec_dir = record.get("spec_dir")
-    target = spec_dir if spec_dir and Path(spec_dir).is_dir() else record["game"]
-    return record, target, tuple(record["variants"])
-
-
 def play_in_terminal(table: Table) -> None:
     from rulespec.runtime.playtest.terminal import TerminalSeat
     TerminalSeat(table).play()
