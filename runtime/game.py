@@ -41,7 +41,8 @@ class Game:
 
     def __init__(self, program: Program, seed: int = 0, params: dict[str, Any] | None = None,
                  variants: tuple[str, ...] = (), state: State | None = None,
-                 agents: tuple[str, ...] | None = None, choices: list[str] | None = None):
+                 agents: tuple[str, ...] | None = None, choices: list[str] | None = None,
+                 traced: bool = False):
         self.program = program
         self.meta = program.meta
         self.seed = seed
@@ -51,6 +52,8 @@ class Game:
         self.choices: list[str] = list(choices or [])
         if state is None:
             state = new_state(self.meta, seed, self.params)
+            if traced:  # counted from the first rule on: the first deal comes before any decision
+                state.trace = {}
             program.begin(state)
             program.run(state)
         self.state = state

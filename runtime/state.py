@@ -1,4 +1,7 @@
-"""Game state as plain data, and the primitive operations both back ends use."""
+"""Game state as plain data, and the primitive operations both back ends use.
+
+It stays whole past 600 lines: the State and the primitives on it are one unit, which generated
+code imports by name from here and the native build compiles as one extension type (state.pxd)."""
 
 from __future__ import annotations
 
@@ -74,8 +77,8 @@ class State:
         for card in meta.card_entities:
             self.zones[0].append(card)
             self.location[card] = 0
-        # Cards whose own event and action do nothing (`rulespec worth --as blank`, overlay()):
-        # they are dealt and played as ever, for everything but their own effect.
+        # Cards whose own event, action and `while in` abilities do nothing (`rulespec worth
+        # --as blank`, overlay()): dealt and played as ever, for everything but their own effect.
         self.blanked: tuple[int, ...] = ()
         self.revealed: list[bool] = [False] * meta.zone_slots
         # Single cards made known (`show`): [card, the slot it lay in, the player or None for
@@ -274,8 +277,8 @@ def shuffle(state: State, slot: int) -> None:
 
 
 def overlay(state: State, blanked: tuple[int, ...] = (), removed: tuple[int, ...] = ()) -> None:
-    """Before the game begins: the `blanked` cards' own events and actions will do nothing,
-    and the `removed` cards leave the first zone for OUT (`rulespec worth`)."""
+    """Before the game begins: the `blanked` cards' own events, actions and abilities will do
+    nothing, and the `removed` cards leave the first zone for OUT (`rulespec worth`)."""
     state.blanked = tuple(sorted(set(state.blanked) | set(blanked)))
     for card in removed:
         if state.location[card] >= 0:
@@ -293,6 +296,8 @@ def move_card(state: State, card: int, slot: int) -> None:
     state.zones[slot].append(card)
     state.location[card] = slot
     state.stamps[0] += 1
+    if state.trace is not None:
+        note_drawn(state, card, old, slot)
     if state.shown:
         _unshow(state, card)
     follow_card(state, card, old, slot)
@@ -308,6 +313,8 @@ def move_card_bottom(state: State, card: int, slot: int) -> None:
     state.zones[slot].insert(0, card)
     state.location[card] = slot
     state.stamps[0] += 1
+    if state.trace is not None:
+        note_drawn(state, card, old, slot)
     if state.shown:
         _unshow(state, card)
     follow_card(state, card, old, slot)
@@ -428,6 +435,15 @@ def note_signal(state: State, signal: str, cards: list[int | None], player: int 
         for card in cards:
             if card is not None:
                 _count(state.trace, f"{signal} {card}", player)
+
+
+def note_drawn(state: State, card: int, old: int, new: int) -> None:
+    """Count a card drawn, when the game is traced: "drawn <card> by <player>" when it comes into
+    a zone only one player sees (a hand: `per player owner`) from one that player did not see
+    alone (a deck, the table, another's hand; not another zone of its own, hand to headline)."""
+    seen = state.sight[new]
+    if seen > 0 and (old < 0 or state.sight[old] != seen):
+        _count(state.trace, f"drawn {card}", seen.bit_length() - 1)
 
 
 def note_choice(meta, state: State, index: int) -> None:

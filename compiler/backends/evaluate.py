@@ -118,11 +118,11 @@ class Evaluator(Constants):
 
 
 def _despite(state: State, despite: list, args: list) -> bool:
-    """A card's `allow ... despite` the constraint holds: the card lies where it holds and
-    its condition is true for these arguments."""
+    """A card's `allow ... despite` the constraint holds: the card lies where it holds, is not
+    blanked, and its condition is true for these arguments."""
     location = state.location
     for card, slots, given, test in despite:
-        if location[card] in slots:
+        if location[card] in slots and card not in state.blanked:
             env = dict(zip(given, args))
             env["this"] = card
             if test(state, env):

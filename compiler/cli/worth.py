@@ -25,7 +25,7 @@ from rulespec.runtime.bots.agents import default_agent
 @click.option("--cards", "cards", default="all", show_default=True, metavar="all|ID,...",
               help="The cards to weigh: all (every card that can take --as), or their ids.")
 @click.option("--as", "mode", default="blank", show_default=True, metavar="blank|removed",
-              help="blank: the card is played as ever but its own event and action do nothing;"
+              help="blank: the card is played as ever but its own event, action and abilities do nothing;"
                    " removed: it is out of the game before the first deal.")
 @games_option(2000)
 @click.option("--precision", default=3, show_default=True, type=precision_type(),
@@ -131,8 +131,8 @@ def _summary(out: dict) -> None:
             lo, hi = (x * 100 for x in row["ci95"])
             verdict = "clear" if row["clear"] else "chance?"
             click.echo(f"  {row['card_label']:<28} {row['worth'] * 100:+6.1f} [{lo:+.1f}..{hi:+.1f}]"
-                       f"  q {row['q_value']:.2g} {verdict:<7}  used in {row['used']} of {row['games']}"
-                       f" games ({row['stopped_by']})")
+                       f"  q {row['q_value']:.2g} {verdict:<7}  drawn in {row['drawn']}, used in"
+                       f" {row['used']} of {row['games']} games ({row['stopped_by']})")
     strongest = sorted(out["cards"], key=lambda r: -(abs(r["worth"]) if out["against"] is not None
                                                      else r["worth"]))[:3]
     for row in strongest:

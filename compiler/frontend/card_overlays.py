@@ -1,7 +1,8 @@
 """The overlays `rulespec worth` plays a card under, made from the spec for any card of any game.
 
 - **blank**: the card stays in the game and is dealt, drawn and played as ever, but its
-  own event and action do nothing (`resolve` passes it by).
+  own event and action do nothing (`resolve` passes it by), nor do its `while in`
+  abilities (modifiers, forbids, triggers, allows) wherever it lies.
 - **removed**: the card is out of the game before the first deal: it never enters the
   first zone, and no move brings it in.
 
@@ -9,7 +10,7 @@ Neither is a compiled variant: both are switches of the one package (the state's
 `blanked` cards, and the location `OUT` of a removed card, runtime/state.py), which the
 generated code and the interpreter honour alike, so a table of 110 cards costs no compile.
 This module decides which cards may take which overlay, as the variant checks would: a
-card with no event or action has nothing to blank, and a card a rule names by id may not
+card with no event, action or ability has nothing to blank, and a card a rule names by id may not
 be removed (the rule would read a card that is not there). It also reads, from the
 spec's own declarations, the side a card favours and the group it is ranked in.
 """
@@ -39,7 +40,7 @@ class CardFacts:
     indexes: tuple[int, ...]  # its entities: one, or one per player for a kind `per player`
     side: str | None  # the player its first player attribute names; None: neutral
     group: tuple[str, str] | None  # (attribute, value) of its first enum attribute: what it ranks among
-    has_effect: bool  # an event or an action to blank
+    has_effect: bool  # an event, an action or a `while in` ability to blank
     named_at: str | None  # where a rule (not the card itself, not a test) names it by id
 
 
@@ -56,7 +57,7 @@ def card_facts(model: Model) -> dict[str, CardFacts]:
         indexes = model.instances.get(name) or (index,)
         attrs = model.entity_attrs[index]
         out[name] = CardFacts(name, entity.label, tuple(indexes), _side(model, kind, attrs),
-                              _group(model, kind, attrs), bool(entity.events or entity.actions),
+                              _group(model, kind, attrs), bool(entity.events or entity.actions or entity.abilities),
                               named.get(name))
     return out
 
@@ -94,8 +95,8 @@ def _named_by_rules(model: Model) -> dict[str, str]:
 def why_not(facts: CardFacts, mode: str) -> str | None:
     """Why the card cannot take the overlay, in one line; None when it can."""
     if mode == "blank" and not facts.has_effect:
-        return (f"card '{facts.card}' has no event or action to blank; --as removed takes it out"
-                f" of the game instead")
+        return (f"card '{facts.card}' has no event, action or ability to blank; --as removed"
+                f" takes it out of the game instead")
     if mode == "removed" and facts.named_at is not None:
         return (f"card '{facts.card}' cannot be removed: a rule names it ({facts.named_at});"
                 f" --as blank plays it without its event instead")

@@ -364,13 +364,14 @@ class Constants:
     def in_force(self, state: State, abilities: list | None = None) -> list:
         """Every effect in force, in the order it applies: first the abilities of the cards
         lying where they hold (their one argument: the card), then the active effects.
-        `abilities`: only these may matter to the caller (abilities_of), not all."""
+        `abilities`: only these may matter to the caller (abilities_of), not all. A blanked
+        card's abilities do nothing (`rulespec worth --as blank`), as in the generated code."""
         abilities = self.abilities if abilities is None else abilities
         if not abilities:
             return state.effects
-        location = state.location
+        location, blanked = state.location, state.blanked
         held = [(effect, [card], None) for effect, card, slots in abilities
-                if location[card] in slots]
+                if location[card] in slots and card not in blanked]
         return held + state.effects
 
     def abilities_of(self, effects) -> list:

@@ -75,13 +75,11 @@ def fuzz_game(primary, reference, seed: int, params: dict, max_decisions: int,
                                        dict(record, choices=list(record["choices"]))))
 
     try:
-        games = [Game(p, seed=seed, params=params) for p in (primary, reference) if p is not None]
+        games = [Game(p, seed=seed, params=params, traced=True) for p in (primary, reference) if p is not None]
     except (RuleError, GameOver) as err:
         return problem("dead_ends" if "dead end" in str(err) else "crashes", str(err))
     except Exception as err:  # noqa: BLE001 - a crash is what we are looking for
         return problem("crashes", _crash(err))
-    for g in games:
-        g.state.trace = {}
     while not games[0].over:
         if len(record["choices"]) >= max_decisions:
             return problem("overlong", f"no result after {max_decisions} decisions")

@@ -81,26 +81,32 @@ class GameSummary:
     uses: Mapping[str, int] = field(default_factory=dict)  # "use card player" -> times
     losers: tuple[str, ...] = ()  # the players a `lose` named (then winner is None)
     reached: frozenset[str] = frozenset()  # spec coverage: the lines and arms it reached, if counted
+    drawn: frozenset[str] = frozenset()  # the cards (ids) drawn into a hand (runtime/state.py note_drawn)
 
 
 def play_game(program, seed: int, agents: tuple[str, ...], params: dict[str, Any]) -> GameSummary:
     counting = getattr(program, "spec_coverage", None)  # compiler/backends/coverage.py CountedRef
     if counting is not None:
         counting.begin()
-    game = Game(program, seed=seed, params=params)
-    game.state.trace = {}
+    game = Game(program, seed=seed, params=params, traced=True)
     bots = seat_agents(agents, game.players, seed)
     decisions = play_out(game, bots, MAX_DECISIONS)
     events, uses = readable_trace(program.meta, game.state.trace)
     reached = counting.end() if counting is not None else frozenset()
     return GameSummary(seed, game.winner, game.reason, decisions, game.tracks(), Tally(events),
-                       Tally(uses), tuple(game.losers), reached)
+                       Tally(uses), tuple(game.losers), reached, drawn_cards(program.meta, game.state.trace))
+
+
+DRAWN = "drawn "  # a trace key of a card drawn into a hand: a draw, not a use of the card
 
 
 def readable_trace(meta, trace: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
-    """'event 12' -> 'event CARD'; 'event 12 by 1' -> uses['event CARD PLAYER'] (the spec's ids)."""
+    """'event 12' -> 'event CARD'; 'event 12 by 1' -> uses['event CARD PLAYER'] (the spec's ids).
+    Draws are left out (drawn_cards): the tables of uses and events count what cards did."""
     events, uses = {}, {}
     for key, count in sorted(trace.items()):
+        if key.startswith(DRAWN):
+            continue
         what, by, player = key.partition(" by ")
         use, card = what.rsplit(" ", 1)
         name = f"{use} {meta.entity_ids[int(card)]}"
@@ -109,6 +115,12 @@ def readable_trace(meta, trace: dict[str, int]) -> tuple[dict[str, int], dict[st
         else:
             events[name] = count
     return events, uses
+
+
+def drawn_cards(meta, trace: dict[str, int]) -> frozenset[str]:
+    """The ids of the cards drawn into a hand in a traced game."""
+    return frozenset(meta.entity_ids[int(key[len(DRAWN):])] for key in trace
+                     if key.startswith(DRAWN) and " by " not in key)
 
 
 _LOADED: dict[Any, Any] = {}
@@ -469,7 +481,7 @@ def _loss_change(player: str, results: list[GameSummary], base: list[GameSummary
 
 def summary_dict(summary: GameSummary) -> dict:
     return {**asdict(summary), "events": dict(summary.events), "uses": dict(summary.uses),
-            "reached": sorted(summary.reached)}
+            "reached": sorted(summary.reached), "drawn": sorted(summary.drawn)}
 
 
 def results_json(game: str, players: list[str], sets: list[tuple[str, ...]],

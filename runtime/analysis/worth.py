@@ -2,8 +2,8 @@
 removed, on the same seeds (common random numbers), so the difference is the card's doing.
 
 A card's worth to a side is that side's win rate with the card as printed minus its win rate
-with the card blanked (its own event and action do nothing) or removed (out of the game
-before the first deal), paired seed by seed, with a 95% interval; a q-value
+with the card blanked (its own event, action and `while in` abilities do nothing) or removed
+(out of the game before the first deal), paired seed by seed, with a 95% interval; a q-value
 (Benjamini–Hochberg) across the whole table says which rows are clear of chance. A card
 that favours a side (its first player attribute) is weighed for that side; a neutral card
 for each side. Cards play in rounds on shared seeds: a card stops when its interval is within
@@ -149,13 +149,13 @@ def _game_key(prefix: str, overlay_name: str, seed: int) -> str:
 
 def _encode(game: GameSummary) -> bytes:
     return json.dumps({"w": game.winner, "l": list(game.losers), "u": sorted(game.uses),
-                       "e": sorted(game.events)}).encode()
+                       "e": sorted(game.events), "d": sorted(game.drawn)}).encode()
 
 
 def _decode(seed: int, data: bytes) -> GameSummary:
     got = json.loads(data)
     return GameSummary(seed, got["w"], None, 0, {}, {k: 1 for k in got["e"]}, {k: 1 for k in got["u"]},
-                       tuple(got["l"]))
+                       tuple(got["l"]), drawn=frozenset(got["d"]))
 
 
 def overlaid(factory, mode: str, indexes: tuple[int, ...]) -> OverlayRef:
@@ -230,18 +230,19 @@ def _play(sets, seeds, agents, params, executor, store, on_done) -> None:
 
 
 def _used(games: dict[int, GameSummary], seeds: list[int], card: str) -> dict[str, int]:
-    """In how many of the games as they are the card was picked in a decision (`picked`), its
-    own event or action ran (`event`), or either or a signal named it (`used`)."""
-    def mine(key: str) -> bool:
-        named = key.split(" ", 1)[1]
+    """In how many of the games as they are the card was drawn into a hand (`drawn`), picked in
+    a decision (`picked`), its own event or action ran (`event`), or either or a signal named
+    it (`used`)."""
+    def mine(named: str) -> bool:
         return named == card or named.startswith(card + "(")  # a per-player card's instances
-    picked = fired = used = 0
+    drawn = picked = fired = used = 0
     for s in seeds:
-        keys = [k for k in games[s].events if mine(k)]
+        keys = [k for k in games[s].events if mine(k.split(" ", 1)[1])]
+        drawn += any(mine(named) for named in games[s].drawn)
         picked += any(k.startswith("chosen ") for k in keys)
         fired += any(k.startswith("event ") for k in keys)
         used += bool(keys)
-    return {"picked": picked, "event": fired, "used": used}
+    return {"drawn": drawn, "picked": picked, "event": fired, "used": used}
 
 
 def table_json(weighing: Weighing, *, game: str, agents, variants, against, seed: int,

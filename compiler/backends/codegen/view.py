@@ -93,6 +93,17 @@ class EffectGroup:
     checks: list[Check]
 
 
+def in_force_test(card: str, slots: tuple[int, ...]) -> str:
+    """Whether a card's `while in` ability holds: it lies in one of `slots` and is not blanked
+    (`rulespec worth --as blank`). Where it lies is tested first: that is false for most
+    cards most of the time, so the blanked cards are read only for a card in play."""
+    if not slots:
+        return "False"
+    where = f"state.location[{card}]"
+    lies = f"{where} == {slots[0]}" if len(slots) == 1 else f"{where} in {tuple(slots)!r}"
+    return f"{lies} and {card} not in state.blanked"
+
+
 class ViewBuilder:
     """Builds the views of every module of a game's package."""
 
@@ -260,12 +271,9 @@ class ViewBuilder:
             checks = checks_of(effect, [("this", card, True)])
             if not checks:
                 continue
-            where = f"state.location[{card}]"
-            test = (f"{where} == {slots[0]}" if len(slots) == 1 else
-                    f"{where} in {tuple(slots)!r}" if slots else "False")
             zones = ", ".join(z.name for z in self.model.ability_effects[name].zones)
-            groups.append(AbilityGroup(test, f"{self.model.entities[index].name.name} while in {zones}",
-                                       checks))
+            groups.append(AbilityGroup(in_force_test(card, slots),
+                                       f"{self.model.entities[index].name.name} while in {zones}", checks))
         return groups
 
     def allowed(self, action: str) -> dict[str, Any]:
@@ -295,9 +303,7 @@ class ViewBuilder:
         for card, slots, given, test in self.model.allows.get((action, constraint), ()):
             const = self.gen.entity(card)
             bindings = [("this", const, True)] + [(n, x, False) for n, x in zip(given, params)]
-            where = f"state.location[{const}]"
-            lies = f"{where} == {slots[0]}" if len(slots) == 1 else f"{where} in {tuple(slots)!r}"
-            parts.append(f"({lies} and {self.emitter(bindings).test(test)})")
+            parts.append(f"({in_force_test(const, slots)} and {self.emitter(bindings).test(test)})")
         return " or ".join(parts) or None
 
     def forbid_checks(self, forbids, action: str, params: list[str], base) -> list[Check]:
