@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: fe15d0a114a01dd4
+# Spec hash: 2e9dbb215062865b
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 5184ddad14ce862a
-# Fingerprint: source 6ec1e01d24b5324a4f67 output 6b1597570d7973b55900
+# Fingerprint: source 7f7c31718ed345aff668 output 19c630db037e7af26784
 "Terraforming Mars (base game, Tharsis): the generated engine (rulespec.runtime.program.Program)."
 
 from rulespec.runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
@@ -34,7 +34,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "fe15d0a114a01dd4"
+SPEC_HASH = "2e9dbb215062865b"
 TESTS_HASH = "5184ddad14ce862a"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

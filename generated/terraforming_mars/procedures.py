@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: fe15d0a114a01dd4
+# Spec hash: 2e9dbb215062865b
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 5184ddad14ce862a
-# Fingerprint: source fc07f72c4791b3a63cc4 output bfebcccea0da8ae6c533
+# Fingerprint: source b663e3cf578b1f079164 output fcb52cd04675f05a479a
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -135,7 +135,8 @@ from .rules import (
     q_steel_value,
     q_titanium_value,
     walk_1,
-    walk_12,
+    walk_11,
+    walk_27,
     walk_28,
     walk_29,
     walk_30,
@@ -144,7 +145,6 @@ from .rules import (
     walk_33,
     walk_34,
     walk_35,
-    walk_36,
 )
 
 # A frame is [step, pc, locals, answer] (runtime/frames.py): STEPS[step](state, frame)
@@ -317,31 +317,31 @@ def p_special_placed(state, v_p, v_s):
 
 
 def p_research_pay(state, v_p, v_price):
-    "procedure research_pay (spec/terraforming_mars/05_generation.rules:227)"
-    # spec: spec/terraforming_mars/05_generation.rules:228
+    "procedure research_pay (spec/terraforming_mars/05_generation.rules:230)"
+    # spec: spec/terraforming_mars/05_generation.rules:231
     state.tracks[v_p] = max(
         0, min(9999, state.tracks[v_p] - v_price * len(state.zones[18 + v_p]))
     )
     state.stamps[2] += 1
-    # spec: spec/terraforming_mars/05_generation.rules:229
+    # spec: spec/terraforming_mars/05_generation.rules:232
     dest = 8 + v_p
     for card in list(state.zones[18 + v_p]):
         move_card(state, card, dest)
 
 
 def p_production_phase(state):
-    "phase production_phase (spec/terraforming_mars/05_generation.rules:240)"
-    # spec: spec/terraforming_mars/05_generation.rules:241
+    "phase production_phase (spec/terraforming_mars/05_generation.rules:243)"
+    # spec: spec/terraforming_mars/05_generation.rules:244
     for v_q in range(state.params["players"]):
-        # spec: spec/terraforming_mars/05_generation.rules:242
+        # spec: spec/terraforming_mars/05_generation.rules:245
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[20 + v_q])
         )
         state.stamps[7] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:243
+        # spec: spec/terraforming_mars/05_generation.rules:246
         state.tracks[20 + v_q] = 0
         state.stamps[6] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:244
+        # spec: spec/terraforming_mars/05_generation.rules:247
         state.tracks[v_q] = max(
             0,
             min(
@@ -351,39 +351,39 @@ def p_production_phase(state):
             ),
         )
         state.stamps[2] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:245
+        # spec: spec/terraforming_mars/05_generation.rules:248
         state.tracks[5 + v_q] = max(
             0, min(9999, state.tracks[5 + v_q] + state.tracks[35 + v_q])
         )
         state.stamps[3] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:246
+        # spec: spec/terraforming_mars/05_generation.rules:249
         state.tracks[10 + v_q] = max(
             0, min(9999, state.tracks[10 + v_q] + state.tracks[40 + v_q])
         )
         state.stamps[4] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:247
+        # spec: spec/terraforming_mars/05_generation.rules:250
         state.tracks[15 + v_q] = max(
             0, min(9999, state.tracks[15 + v_q] + state.tracks[45 + v_q])
         )
         state.stamps[5] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:248
+        # spec: spec/terraforming_mars/05_generation.rules:251
         state.tracks[20 + v_q] = max(
             0, min(9999, state.tracks[20 + v_q] + state.tracks[50 + v_q])
         )
         state.stamps[6] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:249
+        # spec: spec/terraforming_mars/05_generation.rules:252
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[55 + v_q])
         )
         state.stamps[7] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:250
+        # spec: spec/terraforming_mars/05_generation.rules:253
         state.tracks[65 + v_q] = 0
         state.stamps[10] += 1
-        # spec: spec/terraforming_mars/05_generation.rules:251
+        # spec: spec/terraforming_mars/05_generation.rules:254
         for v_c in list(state.zones[23 + v_q]):
             state.counters[19][v_c] = 0
             state.stamps[26] += 1
-    # spec: spec/terraforming_mars/05_generation.rules:253
+    # spec: spec/terraforming_mars/05_generation.rules:256
     expire(state, "generation_end")
 
 
@@ -1267,7 +1267,7 @@ def s_place_ocean(state, frame):
     while True:
         if pc == 0:
             # spec: spec/terraforming_mars/03_tiles.rules:105
-            if state.tracks[72] < 9 and walk_12(state):
+            if state.tracks[72] < 9 and walk_11(state):
                 pc = 1
             else:
                 pc = 3
@@ -1967,7 +1967,7 @@ def s_take_one_from_any(state, frame):
             # spec: spec/terraforming_mars/04_economy.rules:151
             player = L[0]
             values = [
-                c_q for c_q in range(state.params["players"]) if walk_28(state, L, c_q)
+                c_q for c_q in range(state.params["players"]) if walk_27(state, L, c_q)
             ]
             ids, labels = option_names(values, PLAYER_IDS, PLAYER_LABELS)
             ask(
@@ -2027,13 +2027,13 @@ def s_take_one_from_any(state, frame):
 
 
 def s_standard_project(state, frame):
-    "procedure standard_project (spec/terraforming_mars/05_generation.rules:90)"
+    "procedure standard_project (spec/terraforming_mars/05_generation.rules:93)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:91
+            # spec: spec/terraforming_mars/05_generation.rules:94
             player = L[0]
             offered = []
             if len(state.zones[8 + L[0]]) > 0:
@@ -2074,7 +2074,7 @@ def s_standard_project(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:91:5",
+                "spec/terraforming_mars/05_generation.rules:94:5",
             )
             frame[1] = 1
             return
@@ -2095,12 +2095,12 @@ def s_standard_project(state, frame):
             else:
                 pc = 17
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:93
+            # spec: spec/terraforming_mars/05_generation.rules:96
             state.frames.pop()
             state.frames.append(new_frame(15, [L[0]] + [UNBOUND] * 2))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:96
+            # spec: spec/terraforming_mars/05_generation.rules:99
             frame[1] = 4
             state.frames.append(
                 new_frame(
@@ -2109,86 +2109,86 @@ def s_standard_project(state, frame):
                         L[0],
                         bounded(
                             q_power_plant_cost(state, L[0]),
-                            "spec/terraforming_mars/05_generation.rules:96:23",
+                            "spec/terraforming_mars/05_generation.rules:99:23",
                         ),
                     ],
                 )
             )
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:97
+            # spec: spec/terraforming_mars/05_generation.rules:100
             slot = 50 + L[0]
             state.tracks[slot] = max(0, min(999, state.tracks[slot] + 1))
             state.stamps[8] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:98
+            # spec: spec/terraforming_mars/05_generation.rules:101
             emit_paid_project(state, L[0], 11)
-            # spec: spec/terraforming_mars/05_generation.rules:99
+            # spec: spec/terraforming_mars/05_generation.rules:102
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:103
+            # spec: spec/terraforming_mars/05_generation.rules:106
             frame[1] = 6
             state.frames.append(new_frame(9, [L[0], 14]))
             return
         if pc == 6:
-            # spec: spec/terraforming_mars/05_generation.rules:104
+            # spec: spec/terraforming_mars/05_generation.rules:107
             frame[1] = 7
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 7:
-            # spec: spec/terraforming_mars/05_generation.rules:105
+            # spec: spec/terraforming_mars/05_generation.rules:108
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 8:
-            # spec: spec/terraforming_mars/05_generation.rules:108
+            # spec: spec/terraforming_mars/05_generation.rules:111
             frame[1] = 9
             state.frames.append(new_frame(9, [L[0], 18]))
             return
         if pc == 9:
-            # spec: spec/terraforming_mars/05_generation.rules:109
+            # spec: spec/terraforming_mars/05_generation.rules:112
             frame[1] = 10
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 10:
-            # spec: spec/terraforming_mars/05_generation.rules:110
+            # spec: spec/terraforming_mars/05_generation.rules:113
             emit_paid_project(state, L[0], 18)
-            # spec: spec/terraforming_mars/05_generation.rules:111
+            # spec: spec/terraforming_mars/05_generation.rules:114
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 11:
-            # spec: spec/terraforming_mars/05_generation.rules:114
+            # spec: spec/terraforming_mars/05_generation.rules:117
             frame[1] = 12
             state.frames.append(new_frame(9, [L[0], 23]))
             return
         if pc == 12:
-            # spec: spec/terraforming_mars/05_generation.rules:115
+            # spec: spec/terraforming_mars/05_generation.rules:118
             frame[1] = 13
             state.frames.append(new_frame(5, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 13:
-            # spec: spec/terraforming_mars/05_generation.rules:116
+            # spec: spec/terraforming_mars/05_generation.rules:119
             emit_paid_project(state, L[0], 23)
-            # spec: spec/terraforming_mars/05_generation.rules:117
+            # spec: spec/terraforming_mars/05_generation.rules:120
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 14:
-            # spec: spec/terraforming_mars/05_generation.rules:121
+            # spec: spec/terraforming_mars/05_generation.rules:124
             frame[1] = 15
             state.frames.append(new_frame(9, [L[0], 25]))
             return
         if pc == 15:
-            # spec: spec/terraforming_mars/05_generation.rules:122
+            # spec: spec/terraforming_mars/05_generation.rules:125
             frame[1] = 16
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 16:
-            # spec: spec/terraforming_mars/05_generation.rules:123
+            # spec: spec/terraforming_mars/05_generation.rules:126
             slot = 30 + L[0]
             state.tracks[slot] = max(-5, min(999, state.tracks[slot] + 1))
             state.stamps[8] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:124
+            # spec: spec/terraforming_mars/05_generation.rules:127
             emit_paid_project(state, L[0], 25)
-            # spec: spec/terraforming_mars/05_generation.rules:125
+            # spec: spec/terraforming_mars/05_generation.rules:128
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 17:
@@ -2197,22 +2197,22 @@ def s_standard_project(state, frame):
 
 
 def s_sell_patents(state, frame):
-    "procedure sell_patents (spec/terraforming_mars/05_generation.rules:130)"
+    "procedure sell_patents (spec/terraforming_mars/05_generation.rules:133)"
     # L: 0 p, 1 selling, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:131
+            # spec: spec/terraforming_mars/05_generation.rules:134
             L[1] = True
-            # spec: spec/terraforming_mars/05_generation.rules:132
+            # spec: spec/terraforming_mars/05_generation.rules:135
             pc = 1
         if pc == 1:
             if not (L[1] and len(state.zones[8 + L[0]]) > 0):
                 pc = 6
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:132:5")
-            # spec: spec/terraforming_mars/05_generation.rules:133
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:135:5")
+            # spec: spec/terraforming_mars/05_generation.rules:136
             player = L[0]
             offered = []
             offered.append(0)
@@ -2227,7 +2227,7 @@ def s_sell_patents(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:133:9",
+                "spec/terraforming_mars/05_generation.rules:136:9",
             )
             frame[1] = 2
             return
@@ -2240,7 +2240,7 @@ def s_sell_patents(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:135
+            # spec: spec/terraforming_mars/05_generation.rules:138
             player = L[0]
             values = list(state.zones[8 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2251,21 +2251,21 @@ def s_sell_patents(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:135:17",
+                "spec/terraforming_mars/05_generation.rules:138:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:136
+            # spec: spec/terraforming_mars/05_generation.rules:139
             move_card(state, L[2], 2)
-            # spec: spec/terraforming_mars/05_generation.rules:137
+            # spec: spec/terraforming_mars/05_generation.rules:140
             state.tracks[L[0]] = max(0, min(9999, state.tracks[L[0]] + 1))
             state.stamps[2] += 1
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:139
+            # spec: spec/terraforming_mars/05_generation.rules:142
             L[1] = False
             pc = 1
             continue
@@ -2275,28 +2275,28 @@ def s_sell_patents(state, frame):
 
 
 def s_convert_plants(state, frame):
-    "procedure convert_plants (spec/terraforming_mars/05_generation.rules:148)"
+    "procedure convert_plants (spec/terraforming_mars/05_generation.rules:151)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/terraforming_mars/05_generation.rules:149
+    # spec: spec/terraforming_mars/05_generation.rules:152
     state.tracks[15 + L[0]] = max(
         0, min(9999, state.tracks[15 + L[0]] - q_greenery_plants(state, L[0]))
     )
     state.stamps[5] += 1
-    # spec: spec/terraforming_mars/05_generation.rules:150
+    # spec: spec/terraforming_mars/05_generation.rules:153
     state.frames.pop()
     state.frames.append(new_frame(5, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def s_take_action(state, frame):
-    "procedure take_action (spec/terraforming_mars/05_generation.rules:156)"
+    "procedure take_action (spec/terraforming_mars/05_generation.rules:159)"
     # L: 0 p, 1 second, 2 c, 3 m, 4 a
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:157
+            # spec: spec/terraforming_mars/05_generation.rules:160
             player = L[0]
             offered = []
             if d_any_playable(state, L[0]):
@@ -2312,9 +2312,9 @@ def s_take_action(state, frame):
                 or bool(state.tracks[L[0]] >= 25 and d_any_city_spot(state))
             ):
                 offered.append(1)
-            if walk_29(state, L):
+            if walk_28(state, L):
                 offered.append(2)
-            if walk_30(state, L):
+            if walk_29(state, L):
                 offered.append(3)
             if d_any_action_ready(state, L[0]):
                 offered.append(4)
@@ -2361,7 +2361,7 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:157:5",
+                "spec/terraforming_mars/05_generation.rules:160:5",
             )
             frame[1] = 1
             return
@@ -2388,7 +2388,7 @@ def s_take_action(state, frame):
             else:
                 pc = 17
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:159
+            # spec: spec/terraforming_mars/05_generation.rules:162
             player = L[0]
             values = [
                 c_c for c_c in state.zones[8 + L[0]] if d_playable(state, L[0], c_c)
@@ -2401,23 +2401,23 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:159:13",
+                "spec/terraforming_mars/05_generation.rules:162:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:160
+            # spec: spec/terraforming_mars/05_generation.rules:163
             frame[1] = 17
             state.frames.append(new_frame(10, [L[0], L[2]]))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:162
+            # spec: spec/terraforming_mars/05_generation.rules:165
             frame[1] = 17
             state.frames.append(new_frame(14, [L[0]]))
             return
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:165
+            # spec: spec/terraforming_mars/05_generation.rules:168
             player = L[0]
             values = [c_m for c_m in K_milestone if d_can_claim(state, L[0], c_m)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2428,23 +2428,23 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:165:13",
+                "spec/terraforming_mars/05_generation.rules:168:13",
             )
             frame[1] = 6
             return
         if pc == 6:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:166
+            # spec: spec/terraforming_mars/05_generation.rules:169
             frame[1] = 7
             state.frames.append(new_frame(9, [L[0], 8]))
             return
         if pc == 7:
-            # spec: spec/terraforming_mars/05_generation.rules:167
+            # spec: spec/terraforming_mars/05_generation.rules:170
             state.counters[21 + L[0]][L[3]] = 1
             state.stamps[28] += 1
             pc = 17
         if pc == 8:
-            # spec: spec/terraforming_mars/05_generation.rules:170
+            # spec: spec/terraforming_mars/05_generation.rules:173
             player = L[0]
             values = [
                 c_a
@@ -2464,13 +2464,13 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:170:13",
+                "spec/terraforming_mars/05_generation.rules:173:13",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:171
+            # spec: spec/terraforming_mars/05_generation.rules:174
             frame[1] = 10
             state.frames.append(
                 new_frame(
@@ -2479,19 +2479,19 @@ def s_take_action(state, frame):
                         L[0],
                         bounded(
                             8 + 6 * d_awards_funded(state),
-                            "spec/terraforming_mars/05_generation.rules:171:23",
+                            "spec/terraforming_mars/05_generation.rules:174:23",
                         ),
                     ],
                 )
             )
             return
         if pc == 10:
-            # spec: spec/terraforming_mars/05_generation.rules:172
+            # spec: spec/terraforming_mars/05_generation.rules:175
             state.counters[26][L[4]] = 1
             state.stamps[29] += 1
             pc = 17
         if pc == 11:
-            # spec: spec/terraforming_mars/05_generation.rules:175
+            # spec: spec/terraforming_mars/05_generation.rules:178
             player = L[0]
             values = [
                 c_c
@@ -2509,41 +2509,41 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:175:13",
+                "spec/terraforming_mars/05_generation.rules:178:13",
             )
             frame[1] = 12
             return
         if pc == 12:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:176
+            # spec: spec/terraforming_mars/05_generation.rules:179
             frame[1] = 17
             state.frames.append(new_frame(11, [L[0], L[2]]))
             return
         if pc == 13:
-            # spec: spec/terraforming_mars/05_generation.rules:179
+            # spec: spec/terraforming_mars/05_generation.rules:182
             frame[1] = 17
             state.frames.append(new_frame(16, [L[0]]))
             return
         if pc == 14:
-            # spec: spec/terraforming_mars/05_generation.rules:183
+            # spec: spec/terraforming_mars/05_generation.rules:186
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - 8))
             state.stamps[7] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:184
+            # spec: spec/terraforming_mars/05_generation.rules:187
             frame[1] = 17
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 15:
-            # spec: spec/terraforming_mars/05_generation.rules:187
+            # spec: spec/terraforming_mars/05_generation.rules:190
             state.tracks[74 + L[0]] = 1
             state.stamps[15] += 1
             pc = 17
         if pc == 16:
-            # spec: spec/terraforming_mars/05_generation.rules:189
+            # spec: spec/terraforming_mars/05_generation.rules:192
             state.tracks[79 + L[0]] = 2
             state.stamps[16] += 1
             pc = 17
         if pc == 17:
-            # spec: spec/terraforming_mars/05_generation.rules:191
+            # spec: spec/terraforming_mars/05_generation.rules:194
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
             state.stamps[16] += 1
             state.frames.pop()
@@ -2551,13 +2551,13 @@ def s_take_action(state, frame):
 
 
 def s_corporation_first_action(state, frame):
-    "procedure corporation_first_action (spec/terraforming_mars/05_generation.rules:195)"
-    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 196
+    "procedure corporation_first_action (spec/terraforming_mars/05_generation.rules:198)"
+    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 199
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:196
+            # spec: spec/terraforming_mars/05_generation.rules:199
             L[2] = [
                 c_c for c_c in state.zones[23 + L[0]] if A_colour[c_c] == "corporation"
             ]
@@ -2570,7 +2570,7 @@ def s_corporation_first_action(state, frame):
             L[1] = L[2][L[3]]
             frame[1] = 2
             if resolve_action(
-                state, L[1], L[0], "spec/terraforming_mars/05_generation.rules:196:56"
+                state, L[1], L[0], "spec/terraforming_mars/05_generation.rules:199:56"
             ):
                 return
             pc = 2
@@ -2579,10 +2579,10 @@ def s_corporation_first_action(state, frame):
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:197
+            # spec: spec/terraforming_mars/05_generation.rules:200
             state.tracks[84 + L[0]] = 0
             state.stamps[17] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:198
+            # spec: spec/terraforming_mars/05_generation.rules:201
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
             state.stamps[16] += 1
             state.frames.pop()
@@ -2590,16 +2590,16 @@ def s_corporation_first_action(state, frame):
 
 
 def s_take_turn(state, frame):
-    "procedure take_turn (spec/terraforming_mars/05_generation.rules:201)"
+    "procedure take_turn (spec/terraforming_mars/05_generation.rules:204)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:202
+            # spec: spec/terraforming_mars/05_generation.rules:205
             state.tracks[79 + L[0]] = 0
             state.stamps[16] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:203
+            # spec: spec/terraforming_mars/05_generation.rules:206
             if state.tracks[84 + L[0]] == 1:
                 pc = 1
             else:
@@ -2613,7 +2613,7 @@ def s_take_turn(state, frame):
             state.frames.append(new_frame(17, [L[0], False] + [UNBOUND] * 3))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:204
+            # spec: spec/terraforming_mars/05_generation.rules:207
             if (
                 not state.tracks[74 + L[0]] == 1
                 and state.tracks[79 + L[0]] < 2
@@ -2632,27 +2632,27 @@ def s_take_turn(state, frame):
 
 
 def s_action_phase(state, frame):
-    "phase action_phase (spec/terraforming_mars/05_generation.rules:206)"
+    "phase action_phase (spec/terraforming_mars/05_generation.rules:209)"
     # L: 0 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:207
+            # spec: spec/terraforming_mars/05_generation.rules:210
             for L[0] in range(state.params["players"]):
                 state.tracks[74 + L[0]] = 0
                 state.stamps[15] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:208
+            # spec: spec/terraforming_mars/05_generation.rules:211
             state.vars[1] = state.vars[0]
             state.stamps[32] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:209
+            # spec: spec/terraforming_mars/05_generation.rules:212
             pc = 1
         if pc == 1:
-            if not walk_31(state):
+            if not walk_30(state):
                 pc = 4
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:209:5")
-            # spec: spec/terraforming_mars/05_generation.rules:210
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:212:5")
+            # spec: spec/terraforming_mars/05_generation.rules:213
             if not state.tracks[74 + state.vars[1]] == 1:
                 pc = 2
             else:
@@ -2662,14 +2662,14 @@ def s_action_phase(state, frame):
             state.frames.append(new_frame(19, [state.vars[1]]))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:211
+            # spec: spec/terraforming_mars/05_generation.rules:214
             state.vars[1] = bounded(
                 (
                     None
                     if state.vars[1] is None
                     else (state.vars[1] + 1) % state.params["players"]
                 ),
-                "spec/terraforming_mars/05_generation.rules:211:9",
+                "spec/terraforming_mars/05_generation.rules:214:9",
             )
             state.stamps[32] += 1
             pc = 1
@@ -2680,13 +2680,13 @@ def s_action_phase(state, frame):
 
 
 def s_research_choices(state, frame):
-    "procedure research_choices (spec/terraforming_mars/05_generation.rules:219)"
-    # L: 0 p, 1 price, 2 c, 3 items and 4 index of the loop at line 220
+    "procedure research_choices (spec/terraforming_mars/05_generation.rules:222)"
+    # L: 0 p, 1 price, 2 c, 3 items and 4 index of the loop at line 223
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:220
+            # spec: spec/terraforming_mars/05_generation.rules:223
             L[3] = list(state.zones[13 + L[0]])
             L[4] = 0
             pc = 1
@@ -2695,7 +2695,7 @@ def s_research_choices(state, frame):
                 pc = 3
                 continue
             L[2] = L[3][L[4]]
-            # spec: spec/terraforming_mars/05_generation.rules:221
+            # spec: spec/terraforming_mars/05_generation.rules:224
             player = L[0]
             offered = []
             if state.tracks[L[0]] >= L[1] * (len(state.zones[18 + L[0]]) + 1):
@@ -2714,7 +2714,7 @@ def s_research_choices(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:221:9",
+                "spec/terraforming_mars/05_generation.rules:224:9",
                 (L[2],),
             )
             frame[1] = 2
@@ -2722,10 +2722,10 @@ def s_research_choices(state, frame):
         if pc == 2:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/05_generation.rules:222
+                # spec: spec/terraforming_mars/05_generation.rules:225
                 move_card(state, L[2], 18 + L[0])
             elif k == 1:
-                # spec: spec/terraforming_mars/05_generation.rules:223
+                # spec: spec/terraforming_mars/05_generation.rules:226
                 move_card(state, L[2], 2)
             L[4] = L[4] + 1
             pc = 1
@@ -2736,16 +2736,16 @@ def s_research_choices(state, frame):
 
 
 def s_research_phase(state, frame):
-    "phase research_phase (spec/terraforming_mars/05_generation.rules:231)"
-    # L: 0 q, 1 items and 2 index of the loop at line 233
+    "phase research_phase (spec/terraforming_mars/05_generation.rules:234)"
+    # L: 0 q, 1 items and 2 index of the loop at line 236
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:232
+            # spec: spec/terraforming_mars/05_generation.rules:235
             for L[0] in range(state.params["players"]):
                 p_deal(state, 4, zone_value(13 + L[0]))
-            # spec: spec/terraforming_mars/05_generation.rules:233
+            # spec: spec/terraforming_mars/05_generation.rules:236
             L[1] = list(range(state.params["players"]))
             L[2] = 0
             pc = 1
@@ -2762,7 +2762,7 @@ def s_research_phase(state, frame):
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:234
+            # spec: spec/terraforming_mars/05_generation.rules:237
             for L[0] in range(state.params["players"]):
                 p_research_pay(state, L[0], 3)
             state.frames.pop()
@@ -2770,15 +2770,15 @@ def s_research_phase(state, frame):
 
 
 def s_final_greeneries(state, frame):
-    "procedure final_greeneries (spec/terraforming_mars/05_generation.rules:259)"
+    "procedure final_greeneries (spec/terraforming_mars/05_generation.rules:262)"
     # L: 0 p, 1 going
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:260
+            # spec: spec/terraforming_mars/05_generation.rules:263
             L[1] = True
-            # spec: spec/terraforming_mars/05_generation.rules:261
+            # spec: spec/terraforming_mars/05_generation.rules:264
             pc = 1
         if pc == 1:
             if not (
@@ -2790,8 +2790,8 @@ def s_final_greeneries(state, frame):
             ):
                 pc = 5
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:261:5")
-            # spec: spec/terraforming_mars/05_generation.rules:262
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:264:5")
+            # spec: spec/terraforming_mars/05_generation.rules:265
             player = L[0]
             offered = []
             offered.append(0)
@@ -2808,7 +2808,7 @@ def s_final_greeneries(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:262:9",
+                "spec/terraforming_mars/05_generation.rules:265:9",
             )
             frame[1] = 2
             return
@@ -2821,12 +2821,12 @@ def s_final_greeneries(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:263
+            # spec: spec/terraforming_mars/05_generation.rules:266
             frame[1] = 1
             state.frames.append(new_frame(16, [L[0]]))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:264
+            # spec: spec/terraforming_mars/05_generation.rules:267
             L[1] = False
             pc = 1
             continue
@@ -2836,67 +2836,67 @@ def s_final_greeneries(state, frame):
 
 
 def s_final_scoring(state, frame):
-    "procedure final_scoring (spec/terraforming_mars/05_generation.rules:270)"
-    # L: 0 q, 1 rounds left of the repeat at line 272
+    "procedure final_scoring (spec/terraforming_mars/05_generation.rules:273)"
+    # L: 0 q, 1 rounds left of the repeat at line 275
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:271
+            # spec: spec/terraforming_mars/05_generation.rules:274
             state.vars[1] = state.vars[0]
             state.stamps[32] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:272
+            # spec: spec/terraforming_mars/05_generation.rules:275
             L[1] = d_seat_count(state)
             pc = 1
         if pc == 1:
             if L[1] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/terraforming_mars/05_generation.rules:272:5")
-            # spec: spec/terraforming_mars/05_generation.rules:273
+            tick(state, "repeat", "spec/terraforming_mars/05_generation.rules:275:5")
+            # spec: spec/terraforming_mars/05_generation.rules:276
             frame[1] = 2
             state.frames.append(new_frame(23, [state.vars[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:274
+            # spec: spec/terraforming_mars/05_generation.rules:277
             state.vars[1] = bounded(
                 (
                     None
                     if state.vars[1] is None
                     else (state.vars[1] + 1) % state.params["players"]
                 ),
-                "spec/terraforming_mars/05_generation.rules:274:9",
+                "spec/terraforming_mars/05_generation.rules:277:9",
             )
             state.stamps[32] += 1
             L[1] = L[1] - 1
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:276
+            # spec: spec/terraforming_mars/05_generation.rules:279
             for L[0] in range(state.params["players"]):
                 log_line(
                     state,
                     " ".join(
                         [PLAYER_LABELS[L[0]], "scores", text_of(d_score(state, L[0]))]
                     ),
-                    "spec/terraforming_mars/05_generation.rules:276:24",
+                    "spec/terraforming_mars/05_generation.rules:279:24",
                 )
-            # spec: spec/terraforming_mars/05_generation.rules:278
+            # spec: spec/terraforming_mars/05_generation.rules:281
             for L[0] in range(state.params["players"]):
-                # spec: spec/terraforming_mars/05_generation.rules:279
-                if walk_32(state, L):
+                # spec: spec/terraforming_mars/05_generation.rules:282
+                if walk_31(state, L):
                     end_game(
                         state,
                         L[0],
                         "most victory points",
-                        "spec/terraforming_mars/05_generation.rules:279:60",
+                        "spec/terraforming_mars/05_generation.rules:282:60",
                     )
-            # spec: spec/terraforming_mars/05_generation.rules:281
+            # spec: spec/terraforming_mars/05_generation.rules:284
             end_game(
                 state,
                 None,
                 "tie in points and MC",
-                "spec/terraforming_mars/05_generation.rules:281:5",
+                "spec/terraforming_mars/05_generation.rules:284:5",
             )
             state.frames.pop()
             return
@@ -3228,7 +3228,7 @@ def s_lower_any_production(state, frame):
             # spec: spec/terraforming_mars/07_cards.rules:39
             player = L[0]
             offered = []
-            if walk_33(state, L):
+            if walk_32(state, L):
                 offered.append(0)
             offered.append(1)
             ids, labels = option_names(
@@ -3302,7 +3302,7 @@ def s_remove_any_plants(state, frame):
             # spec: spec/terraforming_mars/07_cards.rules:48
             player = L[0]
             offered = []
-            if walk_34(state):
+            if walk_33(state):
                 offered.append(0)
             offered.append(1)
             ids, labels = option_names(
@@ -3504,23 +3504,23 @@ def s_smelt(state, frame):
 
 
 def s_start(state, frame):
-    "start (spec/terraforming_mars/05_generation.rules:287)"
+    "start (spec/terraforming_mars/05_generation.rules:290)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:288
+            # spec: spec/terraforming_mars/05_generation.rules:291
             frame[1] = 1
             state.frames.append(new_frame(26, [UNBOUND] * 13))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/05_generation.rules:289
+            # spec: spec/terraforming_mars/05_generation.rules:292
             frame[1] = 2
             state.frames.append(new_frame(20, [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:290
+            # spec: spec/terraforming_mars/05_generation.rules:293
             p_production_phase(state)
-            # spec: spec/terraforming_mars/05_generation.rules:291
+            # spec: spec/terraforming_mars/05_generation.rules:294
             pc = 3
         if pc == 3:
             if not (
@@ -3533,36 +3533,36 @@ def s_start(state, frame):
             ):
                 pc = 6
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:291:5")
-            # spec: spec/terraforming_mars/05_generation.rules:292
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:294:5")
+            # spec: spec/terraforming_mars/05_generation.rules:295
             state.tracks[73] = max(1, min(99, state.tracks[73] + 1))
             state.stamps[14] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:293
+            # spec: spec/terraforming_mars/05_generation.rules:296
             state.vars[0] = bounded(
                 (
                     None
                     if state.vars[0] is None
                     else (state.vars[0] + 1) % state.params["players"]
                 ),
-                "spec/terraforming_mars/05_generation.rules:293:9",
+                "spec/terraforming_mars/05_generation.rules:296:9",
             )
             state.stamps[31] += 1
-            # spec: spec/terraforming_mars/05_generation.rules:294
+            # spec: spec/terraforming_mars/05_generation.rules:297
             frame[1] = 4
             state.frames.append(new_frame(22, [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:295
+            # spec: spec/terraforming_mars/05_generation.rules:298
             frame[1] = 5
             state.frames.append(new_frame(20, [UNBOUND] * 1))
             return
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:296
+            # spec: spec/terraforming_mars/05_generation.rules:299
             p_production_phase(state)
             pc = 3
             continue
         if pc == 6:
-            # spec: spec/terraforming_mars/05_generation.rules:298
+            # spec: spec/terraforming_mars/05_generation.rules:301
             state.frames.pop()
             state.frames.append(new_frame(24, [UNBOUND] * 2))
             return
@@ -5280,7 +5280,7 @@ def sev_flooding(state, frame):
             # spec: spec/terraforming_mars/07b_tiles_events.rules:319
             player = L[0]
             offered = []
-            if walk_35(state, L):
+            if walk_34(state, L):
                 offered.append(0)
             offered.append(1)
             ids, labels = option_names(
@@ -5585,7 +5585,7 @@ def sac_extreme_cold_fungus(state, frame):
             player = L[0]
             offered = []
             offered.append(0)
-            if walk_36(state, L):
+            if walk_35(state, L):
                 offered.append(1)
             ids, labels = option_names(
                 offered,

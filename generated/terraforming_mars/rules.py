@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: fe15d0a114a01dd4
+# Spec hash: 2e9dbb215062865b
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 5184ddad14ce862a
-# Fingerprint: source 5168a5f71e8514dc0d15 output 81fd222050b066630180
+# Fingerprint: source e1a5a5cdd1c5e8c77eb7 output 32769cab73ee5e944b21
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from rulespec.runtime.frames import UNBOUND
@@ -69,7 +69,7 @@ from .tables import (
 # ---------------------------------------------------------------- defines
 
 # Whether each kept define still keeps its values: while that pays (runtime/values.py).
-KEEPING = Keeping(32)
+KEEPING = Keeping(33)
 KEEPS = KEEPING.mode
 
 
@@ -985,11 +985,10 @@ def d_award_first(state, v_p, v_a):
             if keeping == 2:
                 KEEPING.looked(13, True)
             return kept[1]
-    value = True
-    for c_q in range(state.params["players"]):
-        if not (d_award_value(state, c_q, v_a) <= d_award_value(state, v_p, v_a)):
-            value = False
-            break
+    value = d_award_value(state, v_p, v_a) == max(
+        [d_award_value(state, c_q, v_a) for c_q in range(state.params["players"])],
+        default=0,
+    )
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
@@ -1061,7 +1060,7 @@ def d_award_second(state, v_p, v_a):
         d_seat_count(state) > 2
         and not d_award_first(state, v_p, v_a)
         and d_award_firsts(state, v_a) == 1
-        and walk_5(state, v_a, v_p)
+        and d_award_value(state, v_p, v_a) == d_second_value(state, v_a)
     )
     if keeping:
         state.memo[key] = (stamp, value)
@@ -1070,11 +1069,49 @@ def d_award_second(state, v_p, v_a):
     return value
 
 
-def d_award_vp(state, v_p, v_a):
-    "define award_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:54
+def d_second_value(state, v_a):
+    "define second_value"
+    # spec: spec/terraforming_mars/05_generation.rules:55
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
     keeping = KEEPS[16]
+    if keeping:
+        s = state.stamps
+        stamp = (
+            s[0],
+            s[3],
+            s[4],
+            s[7],
+            s[8],
+            s[20],
+            s[21],
+            s[22],
+        )
+        key = ("d_second_value", v_a)
+        kept = state.memo.get(key)
+        if kept is not None and kept[0] == stamp:
+            if keeping == 2:
+                KEEPING.looked(16, True)
+            return kept[1]
+    value = max(
+        [
+            d_award_value(state, c_q, v_a)
+            for c_q in range(state.params["players"])
+            if not d_award_first(state, c_q, v_a)
+        ],
+        default=0,
+    )
+    if keeping:
+        state.memo[key] = (stamp, value)
+        if keeping == 2:
+            KEEPING.looked(16, False)
+    return value
+
+
+def d_award_vp(state, v_p, v_a):
+    "define award_vp"
+    # spec: spec/terraforming_mars/05_generation.rules:57
+    # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
+    keeping = KEEPS[17]
     if keeping:
         s = state.stamps
         stamp = (
@@ -1092,7 +1129,7 @@ def d_award_vp(state, v_p, v_a):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(16, True)
+                KEEPING.looked(17, True)
             return kept[1]
     value = (
         0
@@ -1100,21 +1137,28 @@ def d_award_vp(state, v_p, v_a):
         else (
             5
             if d_award_first(state, v_p, v_a)
-            else 2 if d_award_second(state, v_p, v_a) else 0
+            else (
+                2
+                if d_seat_count(state) > 2
+                and not d_award_first(state, v_p, v_a)
+                and d_award_firsts(state, v_a) == 1
+                and d_award_value(state, v_p, v_a) == d_second_value(state, v_a)
+                else 0
+            )
         )
     )
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(16, False)
+            KEEPING.looked(17, False)
     return value
 
 
 def d_card_vp(state, v_p, v_c):
     "define card_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:61
+    # spec: spec/terraforming_mars/05_generation.rules:64
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[17]
+    keeping = KEEPS[18]
     if keeping:
         s = state.stamps
         stamp = (
@@ -1128,14 +1172,14 @@ def d_card_vp(state, v_p, v_c):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(17, True)
+                KEEPING.looked(18, True)
             return kept[1]
     value = (
         (
             A_vp[v_c]
             if v_c is not None
             else attr_of(
-                A_vp, v_c, "vp", "spec/terraforming_mars/05_generation.rules:62:30"
+                A_vp, v_c, "vp", "spec/terraforming_mars/05_generation.rules:65:30"
             )
         )
         + 0
@@ -1143,7 +1187,7 @@ def d_card_vp(state, v_p, v_c):
             A_vp_by[v_c]
             if v_c is not None
             else attr_of(
-                A_vp_by, v_c, "vp_by", "spec/terraforming_mars/05_generation.rules:62:8"
+                A_vp_by, v_c, "vp_by", "spec/terraforming_mars/05_generation.rules:65:8"
             )
         )
         == "fixed"
@@ -1156,7 +1200,7 @@ def d_card_vp(state, v_p, v_c):
                     A_vp_per,
                     v_c,
                     "vp_per",
-                    "spec/terraforming_mars/05_generation.rules:63:51",
+                    "spec/terraforming_mars/05_generation.rules:66:51",
                 )
             )
             if (
@@ -1166,7 +1210,7 @@ def d_card_vp(state, v_p, v_c):
                     A_vp_by,
                     v_c,
                     "vp_by",
-                    "spec/terraforming_mars/05_generation.rules:63:13",
+                    "spec/terraforming_mars/05_generation.rules:66:13",
                 )
             )
             == "per_resource"
@@ -1179,7 +1223,7 @@ def d_card_vp(state, v_p, v_c):
                         A_vp_by,
                         v_c,
                         "vp_by",
-                        "spec/terraforming_mars/05_generation.rules:64:13",
+                        "spec/terraforming_mars/05_generation.rules:67:13",
                     )
                 )
                 == "per_jovian_tag"
@@ -1192,7 +1236,7 @@ def d_card_vp(state, v_p, v_c):
                             A_vp_by,
                             v_c,
                             "vp_by",
-                            "spec/terraforming_mars/05_generation.rules:65:13",
+                            "spec/terraforming_mars/05_generation.rules:68:13",
                         )
                     )
                     == "per_3_cities"
@@ -1212,7 +1256,7 @@ def d_card_vp(state, v_p, v_c):
                                 A_vp_by,
                                 v_c,
                                 "vp_by",
-                                "spec/terraforming_mars/05_generation.rules:66:13",
+                                "spec/terraforming_mars/05_generation.rules:69:13",
                             )
                         )
                         == "per_adjacent_ocean"
@@ -1225,21 +1269,21 @@ def d_card_vp(state, v_p, v_c):
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(17, False)
+            KEEPING.looked(18, False)
     return value
 
 
 def d_special_vp(state, v_p, v_c):
     "define special_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:72
+    # spec: spec/terraforming_mars/05_generation.rules:75
     return 0
 
 
 def d_board_vp(state, v_p):
     "define board_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:73
+    # spec: spec/terraforming_mars/05_generation.rules:76
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[18]
+    keeping = KEEPS[19]
     if keeping:
         s = state.stamps
         stamp = (
@@ -1250,7 +1294,7 @@ def d_board_vp(state, v_p):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(18, True)
+                KEEPING.looked(19, True)
             return kept[1]
     value = d_own_greeneries(state, v_p) + sum(
         [
@@ -1262,15 +1306,15 @@ def d_board_vp(state, v_p):
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(18, False)
+            KEEPING.looked(19, False)
     return value
 
 
 def d_score(state, v_p):
     "define score"
-    # spec: spec/terraforming_mars/05_generation.rules:76
+    # spec: spec/terraforming_mars/05_generation.rules:79
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[19]
+    keeping = KEEPS[20]
     if keeping:
         s = state.stamps
         stamp = (
@@ -1293,7 +1337,7 @@ def d_score(state, v_p):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(19, True)
+                KEEPING.looked(20, True)
             return kept[1]
     value = (
         state.tracks[60 + v_p]
@@ -1305,7 +1349,15 @@ def d_score(state, v_p):
                     else (
                         5
                         if d_award_first(state, v_p, c_a)
-                        else 2 if d_award_second(state, v_p, c_a) else 0
+                        else (
+                            2
+                            if d_seat_count(state) > 2
+                            and not d_award_first(state, v_p, c_a)
+                            and d_award_firsts(state, c_a) == 1
+                            and d_award_value(state, v_p, c_a)
+                            == d_second_value(state, c_a)
+                            else 0
+                        )
                     )
                 )
                 for c_a in K_award
@@ -1319,15 +1371,15 @@ def d_score(state, v_p):
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(19, False)
+            KEEPING.looked(20, False)
     return value
 
 
 def d_can_greenery_project(state, v_p):
     "define can_greenery_project"
-    # spec: spec/terraforming_mars/05_generation.rules:84
+    # spec: spec/terraforming_mars/05_generation.rules:87
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[20]
+    keeping = KEEPS[21]
     if keeping:
         s = state.stamps
         stamp = (
@@ -1341,21 +1393,21 @@ def d_can_greenery_project(state, v_p):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(20, True)
+                KEEPING.looked(21, True)
             return kept[1]
     value = bool(state.tracks[v_p] >= 23 and d_any_greenery_spot(state, v_p))
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(20, False)
+            KEEPING.looked(21, False)
     return value
 
 
 def d_can_city_project(state, v_p):
     "define can_city_project"
-    # spec: spec/terraforming_mars/05_generation.rules:85
+    # spec: spec/terraforming_mars/05_generation.rules:88
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[21]
+    keeping = KEEPS[22]
     if keeping:
         s = state.stamps
         stamp = (
@@ -1369,27 +1421,27 @@ def d_can_city_project(state, v_p):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(21, True)
+                KEEPING.looked(22, True)
             return kept[1]
     value = bool(state.tracks[v_p] >= 25 and d_any_city_spot(state))
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(21, False)
+            KEEPING.looked(22, False)
     return value
 
 
 def d_can_aquifer(state, v_p):
     "define can_aquifer"
-    # spec: spec/terraforming_mars/05_generation.rules:86
+    # spec: spec/terraforming_mars/05_generation.rules:89
     return state.tracks[v_p] >= 18 and state.tracks[72] < 9
 
 
 def d_any_standard_project(state, v_p):
     "define any_standard_project"
-    # spec: spec/terraforming_mars/05_generation.rules:87
+    # spec: spec/terraforming_mars/05_generation.rules:90
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[22]
+    keeping = KEEPS[23]
     if keeping:
         s = state.stamps
         stamp = (
@@ -1407,7 +1459,7 @@ def d_any_standard_project(state, v_p):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(22, True)
+                KEEPING.looked(23, True)
             return kept[1]
     value = (
         len(state.zones[8 + v_p]) > 0
@@ -1422,15 +1474,15 @@ def d_any_standard_project(state, v_p):
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(22, False)
+            KEEPING.looked(23, False)
     return value
 
 
 def d_can_convert_plants(state, v_p):
     "define can_convert_plants"
-    # spec: spec/terraforming_mars/05_generation.rules:146
+    # spec: spec/terraforming_mars/05_generation.rules:149
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[23]
+    keeping = KEEPS[24]
     if keeping:
         s = state.stamps
         stamp = (
@@ -1445,7 +1497,7 @@ def d_can_convert_plants(state, v_p):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(23, True)
+                KEEPING.looked(24, True)
             return kept[1]
     value = bool(
         state.tracks[15 + v_p] >= q_greenery_plants(state, v_p)
@@ -1454,13 +1506,13 @@ def d_can_convert_plants(state, v_p):
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(23, False)
+            KEEPING.looked(24, False)
     return value
 
 
 def d_any_playable(state, v_p):
     "define any_playable"
-    # spec: spec/terraforming_mars/05_generation.rules:154
+    # spec: spec/terraforming_mars/05_generation.rules:157
     for c_c in state.zones[8 + v_p]:
         if d_playable(state, v_p, c_c):
             return True
@@ -1469,7 +1521,7 @@ def d_any_playable(state, v_p):
 
 def d_any_action_ready(state, v_p):
     "define any_action_ready"
-    # spec: spec/terraforming_mars/05_generation.rules:155
+    # spec: spec/terraforming_mars/05_generation.rules:158
     for c_c in state.zones[23 + v_p]:
         if not state.counters[19][c_c] == 1 and (
             c_c in ACTION_CARDS and action_allowed(state, c_c, v_p)
@@ -1480,9 +1532,9 @@ def d_any_action_ready(state, v_p):
 
 def d_beats(state, v_p, v_q):
     "define beats"
-    # spec: spec/terraforming_mars/05_generation.rules:268
+    # spec: spec/terraforming_mars/05_generation.rules:271
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[24]
+    keeping = KEEPS[25]
     if keeping:
         s = state.stamps
         stamp = (
@@ -1506,7 +1558,7 @@ def d_beats(state, v_p, v_q):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(24, True)
+                KEEPING.looked(25, True)
             return kept[1]
     value = (
         d_score(state, v_p) > d_score(state, v_q)
@@ -1516,7 +1568,7 @@ def d_beats(state, v_p, v_q):
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(24, False)
+            KEEPING.looked(25, False)
     return value
 
 
@@ -1530,7 +1582,7 @@ def d_beginner(state, v_p):
     "define beginner"
     # spec: spec/terraforming_mars/06_corporations.rules:9
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[25]
+    keeping = KEEPS[26]
     if keeping:
         s = state.stamps
         stamp = (s[0],)
@@ -1538,13 +1590,13 @@ def d_beginner(state, v_p):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(25, True)
+                KEEPING.looked(26, True)
             return kept[1]
-    value = walk_6(state, v_p) or walk_7(state, v_p)
+    value = walk_5(state, v_p) or walk_6(state, v_p)
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(25, False)
+            KEEPING.looked(26, False)
     return value
 
 
@@ -1676,7 +1728,7 @@ def d_box_affordable(state, v_p, v_c):
     "define box_affordable"
     # spec: spec/terraforming_mars/07_cards.rules:26
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[26]
+    keeping = KEEPS[27]
     if keeping:
         s = state.stamps
         stamp = (
@@ -1688,7 +1740,7 @@ def d_box_affordable(state, v_p, v_c):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(26, True)
+                KEEPING.looked(27, True)
             return kept[1]
     value = (
         state.tracks[30 + v_p] + d_box_of(state, v_p, v_c, "r_mc") >= -5
@@ -1701,7 +1753,7 @@ def d_box_affordable(state, v_p, v_c):
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(26, False)
+            KEEPING.looked(27, False)
     return value
 
 
@@ -1717,7 +1769,7 @@ def d_no_neighbour_tile(state, v_s):
     "define no_neighbour_tile"
     # spec: spec/terraforming_mars/07_cards.rules:57
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[27]
+    keeping = KEEPS[28]
     if keeping:
         s = state.stamps
         stamp = (
@@ -1730,7 +1782,7 @@ def d_no_neighbour_tile(state, v_s):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(27, True)
+                KEEPING.looked(28, True)
             return kept[1]
     value = (
         not (
@@ -1761,11 +1813,11 @@ def d_no_neighbour_tile(state, v_s):
             )
         )
         and d_tiles_on(state, v_s) == 0
-    ) and not walk_8(state, v_s)
+    ) and not walk_7(state, v_s)
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(27, False)
+            KEEPING.looked(28, False)
     return value
 
 
@@ -1831,7 +1883,7 @@ def d_urban_spot(state, v_s):
     "define urban_spot"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:115
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[28]
+    keeping = KEEPS[29]
     if keeping:
         s = state.stamps
         stamp = (
@@ -1844,7 +1896,7 @@ def d_urban_spot(state, v_s):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(28, True)
+                KEEPING.looked(29, True)
             return kept[1]
     value = (
         not (
@@ -1879,7 +1931,7 @@ def d_urban_spot(state, v_s):
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(28, False)
+            KEEPING.looked(29, False)
     return value
 
 
@@ -1930,14 +1982,14 @@ def d_volcanic_spot(state, v_s):
 def d_flood_victim(state, v_p, v_q, v_o):
     "define flood_victim"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:311
-    return v_q != v_p and walk_9(state, v_o, v_q)
+    return v_q != v_p and walk_8(state, v_o, v_q)
 
 
 def d_eco_spot(state, v_s):
     "define eco_spot"
     # spec: spec/terraforming_mars/07c_active.rules:198
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[29]
+    keeping = KEEPS[30]
     if keeping:
         s = state.stamps
         stamp = (
@@ -1950,7 +2002,7 @@ def d_eco_spot(state, v_s):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(29, True)
+                KEEPING.looked(30, True)
             return kept[1]
     value = (
         not (
@@ -1981,11 +2033,11 @@ def d_eco_spot(state, v_s):
             )
         )
         and d_tiles_on(state, v_s) == 0
-    ) and walk_10(state, v_s)
+    ) and walk_9(state, v_s)
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(29, False)
+            KEEPING.looked(30, False)
     return value
 
 
@@ -2119,7 +2171,7 @@ def d_position_worth(state, v_p):
     "define position_worth"
     # spec: spec/terraforming_mars/08_bots.rules:21
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[30]
+    keeping = KEEPS[31]
     if keeping:
         s = state.stamps
         stamp = (
@@ -2149,7 +2201,7 @@ def d_position_worth(state, v_p):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(30, True)
+                KEEPING.looked(31, True)
             return kept[1]
     value = (
         8 * d_score(state, v_p)
@@ -2213,7 +2265,7 @@ def d_position_worth(state, v_p):
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(30, False)
+            KEEPING.looked(31, False)
     return value
 
 
@@ -2221,7 +2273,7 @@ def d_leads_award(state, v_p, v_a):
     "define leads_award"
     # spec: spec/terraforming_mars/08_bots.rules:32
     # kept, by its arguments, while what it reads is unchanged and keeping pays (codegen/kept.py)
-    keeping = KEEPS[31]
+    keeping = KEEPS[32]
     if keeping:
         s = state.stamps
         stamp = (
@@ -2238,7 +2290,7 @@ def d_leads_award(state, v_p, v_a):
         kept = state.memo.get(key)
         if kept is not None and kept[0] == stamp:
             if keeping == 2:
-                KEEPING.looked(31, True)
+                KEEPING.looked(32, True)
             return kept[1]
     value = True
     for c_q in range(state.params["players"]):
@@ -2251,7 +2303,7 @@ def d_leads_award(state, v_p, v_a):
     if keeping:
         state.memo[key] = (stamp, value)
         if keeping == 2:
-            KEEPING.looked(31, False)
+            KEEPING.looked(32, False)
     return value
 
 
@@ -2381,7 +2433,7 @@ def q_heat_as_mc(state, v_p):
 
 def q_power_plant_cost(state, v_p):
     "quantity power_plant_cost"
-    # spec: spec/terraforming_mars/05_generation.rules:81
+    # spec: spec/terraforming_mars/05_generation.rules:84
     value = 11
     for effect in state.effects:
         kind = effect[0]
@@ -2395,7 +2447,7 @@ def q_power_plant_cost(state, v_p):
 
 def q_greenery_plants(state, v_p):
     "quantity greenery_plants"
-    # spec: spec/terraforming_mars/05_generation.rules:145
+    # spec: spec/terraforming_mars/05_generation.rules:148
     value = 8
     for effect in state.effects:
         kind = effect[0]
@@ -2720,7 +2772,7 @@ def when_noctis_city(state, v_you, v_this):
 def when_research_outpost(state, v_you, v_this):
     "when the event of research_outpost may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:32
-    return walk_11(state)
+    return walk_10(state)
 
 
 def when_phobos_space_haven(state, v_you, v_this):
@@ -2748,7 +2800,7 @@ def when_underground_city(state, v_you, v_this):
 def when_natural_preserve(state, v_you, v_this):
     "when the event of natural_preserve may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:64
-    return state.tracks[71] <= 4 + q_slack(state, v_you) and walk_11(state)
+    return state.tracks[71] <= 4 + q_slack(state, v_you) and walk_10(state)
 
 
 def when_lake_marineris(state, v_you, v_this):
@@ -2760,13 +2812,13 @@ def when_lake_marineris(state, v_you, v_this):
 def when_mangrove(state, v_you, v_this):
     "when the event of mangrove may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:78
-    return state.tracks[70] >= 4 - 2 * q_slack(state, v_you) and walk_12(state)
+    return state.tracks[70] >= 4 - 2 * q_slack(state, v_you) and walk_11(state)
 
 
 def when_mining_rights(state, v_you, v_this):
     "when the event of mining_rights may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:84
-    return walk_13(state)
+    return walk_12(state)
 
 
 def when_ganymede_colony(state, v_you, v_this):
@@ -2800,7 +2852,7 @@ def when_artificial_lake(state, v_you, v_this):
 def when_urbanized_area(state, v_you, v_this):
     "when the event of urbanized_area may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:118
-    return state.tracks[50 + v_you] >= 1 and walk_14(state)
+    return state.tracks[50 + v_you] >= 1 and walk_13(state)
 
 
 def when_plantation(state, v_you, v_this):
@@ -2812,19 +2864,19 @@ def when_plantation(state, v_you, v_this):
 def when_mohole_area(state, v_you, v_this):
     "when the event of mohole_area may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:132
-    return walk_12(state)
+    return walk_11(state)
 
 
 def when_protected_valley(state, v_you, v_this):
     "when the event of protected_valley may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:140
-    return walk_12(state)
+    return walk_11(state)
 
 
 def when_lava_flows(state, v_you, v_this):
     "when the event of lava_flows may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:241
-    return walk_15(state)
+    return walk_14(state)
 
 
 def when_ice_cap_melting(state, v_you, v_this):
@@ -2922,7 +2974,7 @@ def when_arctic_algae(state, v_you, v_this):
 def when_ecological_zone(state, v_you, v_this):
     "when the event of ecological_zone may happen"
     # spec: spec/terraforming_mars/07c_active.rules:201
-    return d_own_greeneries(state, v_you) >= 1 and walk_16(state)
+    return d_own_greeneries(state, v_you) >= 1 and walk_15(state)
 
 
 def when_decomposers(state, v_you, v_this):
@@ -3155,7 +3207,7 @@ def aw_ore_processor(state, v_you, v_this):
 def aw_symbiotic_fungus(state, v_you, v_this):
     "when the action of symbiotic_fungus may be used"
     # spec: spec/terraforming_mars/07c_active.rules:116
-    return walk_17(state, v_this, v_you)
+    return walk_16(state, v_this, v_you)
 
 
 def aw_water_splitting_plant(state, v_you, v_this):
@@ -3278,7 +3330,7 @@ def inv_ocean_count(state):
 def inv_resources_not_negative(state):
     "invariant resources_not_negative"
     # spec: spec/terraforming_mars/01_frame.rules:101
-    return walk_18(state)
+    return walk_17(state)
 
 
 def inv_empty_seats_idle(state):
@@ -3327,25 +3379,25 @@ def inv_at_most_three_awards(state):
 def inv_one_tile_a_space(state):
     "invariant one_tile_a_space"
     # spec: spec/terraforming_mars/01_frame.rules:114
-    return walk_19(state) and walk_21(state)
+    return walk_18(state) and walk_20(state)
 
 
 def inv_oceans_only_reserved(state):
     "invariant oceans_only_reserved"
     # spec: spec/terraforming_mars/01_frame.rules:118
-    return walk_22(state)
+    return walk_21(state)
 
 
 def inv_cities_apart(state):
     "invariant cities_apart"
     # spec: spec/terraforming_mars/01_frame.rules:120
-    return walk_25(state)
+    return walk_24(state)
 
 
 def inv_one_corporation(state):
     "invariant one_corporation"
     # spec: spec/terraforming_mars/01_frame.rules:123
-    return walk_26(state)
+    return walk_25(state)
 
 
 def bot_points(state, v_you):
@@ -3757,18 +3809,7 @@ def walk_4(state, v_m):
     return False
 
 
-def walk_5(state, v_a, v_p):
-    "all(q in players where award_first(q, a) or award_value(q, a) <= award_value(p, a)): spec/terraforming_mars/05_generation.rules:53"
-    for x_ in range(state.params["players"]):
-        if not (
-            d_award_first(state, x_, v_a)
-            or d_award_value(state, x_, v_a) <= d_award_value(state, v_p, v_a)
-        ):
-            return False
-    return True
-
-
-def walk_6(state, v_p):
+def walk_5(state, v_p):
     "any(c in chosen_corp(p) where c.beginner > 0): spec/terraforming_mars/06_corporations.rules:10"
     for x_ in state.zones[36 + v_p]:
         if A_beginner[x_] > 0:
@@ -3776,7 +3817,7 @@ def walk_6(state, v_p):
     return False
 
 
-def walk_7(state, v_p):
+def walk_6(state, v_p):
     "any(c in played(p) where c.beginner > 0): spec/terraforming_mars/06_corporations.rules:10"
     for x_ in state.zones[23 + v_p]:
         if A_beginner[x_] > 0:
@@ -3784,7 +3825,7 @@ def walk_7(state, v_p):
     return False
 
 
-def walk_8(state, v_s):
+def walk_7(state, v_s):
     "any(t in adjacent(s) where tiles_on(t) > 0): spec/terraforming_mars/07_cards.rules:58"
     for x_ in ADJ[v_s]:
         if d_tiles_on(state, x_) > 0:
@@ -3792,7 +3833,7 @@ def walk_8(state, v_s):
     return False
 
 
-def walk_9(state, v_o, v_q):
+def walk_8(state, v_o, v_q):
     "any(t in adjacent(o) where owns_tile(q, t)): spec/terraforming_mars/07b_tiles_events.rules:312"
     for x_ in ADJ[v_o]:
         if (
@@ -3805,7 +3846,7 @@ def walk_9(state, v_o, v_q):
     return False
 
 
-def walk_10(state, v_s):
+def walk_9(state, v_s):
     "any(t in adjacent(s) where is_greenery(t)): spec/terraforming_mars/07c_active.rules:198"
     for x_ in ADJ[v_s]:
         if d_is_greenery(state, x_):
@@ -3813,7 +3854,7 @@ def walk_10(state, v_s):
     return False
 
 
-def walk_11(state):
+def walk_10(state):
     "any(s in area where no_neighbour_tile(s)): spec/terraforming_mars/07b_tiles_events.rules:32"
     for x_ in K_area:
         if d_no_neighbour_tile(state, x_):
@@ -3821,7 +3862,7 @@ def walk_11(state):
     return False
 
 
-def walk_12(state):
+def walk_11(state):
     "any(s in area where ocean_free(s)): spec/terraforming_mars/07b_tiles_events.rules:78"
     for x_ in K_area:
         if A_ocean_spot[x_] and d_tiles_on(state, x_) == 0:
@@ -3829,7 +3870,7 @@ def walk_12(state):
     return False
 
 
-def walk_13(state):
+def walk_12(state):
     "any(s in area where mining_spot(s)): spec/terraforming_mars/07b_tiles_events.rules:84"
     for x_ in K_area:
         if (
@@ -3842,7 +3883,7 @@ def walk_13(state):
     return False
 
 
-def walk_14(state):
+def walk_13(state):
     "any(s in area where urban_spot(s)): spec/terraforming_mars/07b_tiles_events.rules:118"
     for x_ in K_area:
         if d_urban_spot(state, x_):
@@ -3850,7 +3891,7 @@ def walk_14(state):
     return False
 
 
-def walk_15(state):
+def walk_14(state):
     "any(s in area where volcanic_spot(s)): spec/terraforming_mars/07b_tiles_events.rules:241"
     for x_ in K_area:
         if A_volcanic[x_] and (
@@ -3863,7 +3904,7 @@ def walk_15(state):
     return False
 
 
-def walk_16(state):
+def walk_15(state):
     "any(s in area where eco_spot(s)): spec/terraforming_mars/07c_active.rules:201"
     for x_ in K_area:
         if d_eco_spot(state, x_):
@@ -3871,7 +3912,7 @@ def walk_16(state):
     return False
 
 
-def walk_17(state, v_this, v_you):
+def walk_16(state, v_this, v_you):
     "any(d in played(you) where d.holds == microbes and d != this): spec/terraforming_mars/07c_active.rules:116"
     for x_ in state.zones[23 + v_you]:
         if A_holds[x_] == "microbes" and x_ != v_this:
@@ -3879,7 +3920,7 @@ def walk_17(state, v_this, v_you):
     return False
 
 
-def walk_18(state):
+def walk_17(state):
     "all(p in players where mc(p) >= 0 and steel(p) >= 0 and titanium(p) >= 0 and plants(p) >= 0 and energy(p) >= 0 and heat(p) >= 0 and production(p, r_mc) >= -5 and all(r in resource where r == r_mc or production(p, r) >= 0)): spec/terraforming_mars/01_frame.rules:102"
     for x_ in range(state.params["players"]):
         if not (
@@ -3902,7 +3943,7 @@ def walk_18(state):
     return True
 
 
-def walk_19(state):
+def walk_18(state):
     "all(s in area where ocean_tile(s) <= 1): spec/terraforming_mars/01_frame.rules:115"
     for x_ in K_area:
         if not (state.counters[0][x_] <= 1):
@@ -3910,7 +3951,7 @@ def walk_19(state):
     return True
 
 
-def walk_20(state, c_q):
+def walk_19(state, c_q):
     "all(s in area where greenery(q, s) + city(q, s) + special(q, s) == 0 or tiles_on(s) == 1): spec/terraforming_mars/01_frame.rules:116"
     for x_ in K_area:
         if not (
@@ -3924,15 +3965,15 @@ def walk_20(state, c_q):
     return True
 
 
-def walk_21(state):
+def walk_20(state):
     "all(q in players where all(s in area where greenery(q, s) + city(q, s) + special(q, s) == 0 or tiles_on(s) == 1)): spec/terraforming_mars/01_frame.rules:116"
     for x_ in range(state.params["players"]):
-        if not (walk_20(state, x_)):
+        if not (walk_19(state, x_)):
             return False
     return True
 
 
-def walk_22(state):
+def walk_21(state):
     "all(s in area where ocean_tile(s) == 0 or s.ocean_spot or land_ocean(s)): spec/terraforming_mars/01_frame.rules:119"
     for x_ in K_area:
         if not (
@@ -3944,7 +3985,7 @@ def walk_22(state):
     return True
 
 
-def walk_23(state, c_s):
+def walk_22(state, c_s):
     "any(t in adjacent(s) where is_city(t) and not city_exempt(t)): spec/terraforming_mars/01_frame.rules:122"
     for x_ in ADJ[c_s]:
         if d_is_city(state, x_) and not (A_noctis[x_] or state.counters[16][x_] == 1):
@@ -3952,27 +3993,27 @@ def walk_23(state, c_s):
     return False
 
 
-def walk_24(state, c_q):
+def walk_23(state, c_q):
     "all(s in area where city(q, s) == 0 or city_exempt(s) or not any(t in adjacent(s) where is_city(t) and not city_exempt(t))): spec/terraforming_mars/01_frame.rules:121"
     for x_ in K_area:
         if not (
             state.counters[6 + c_q][x_] == 0
             or (A_noctis[x_] or state.counters[16][x_] == 1)
-            or not walk_23(state, x_)
+            or not walk_22(state, x_)
         ):
             return False
     return True
 
 
-def walk_25(state):
+def walk_24(state):
     "all(q in players where all(s in area where city(q, s) == 0 or city_exempt(s) or not any(t in adjacent(s) where is_city(t) and not city_exempt(t)))): spec/terraforming_mars/01_frame.rules:121"
     for x_ in range(state.params["players"]):
-        if not (walk_24(state, x_)):
+        if not (walk_23(state, x_)):
             return False
     return True
 
 
-def walk_26(state):
+def walk_25(state):
     "all(p in players where count(c in played(p) where c.colour == corporation) <= 1): spec/terraforming_mars/01_frame.rules:124"
     for x_ in range(state.params["players"]):
         if not (
@@ -3983,7 +4024,7 @@ def walk_26(state):
     return True
 
 
-def walk_27(state, v_you):
+def walk_26(state, v_you):
     "any(a in award where can_fund(you, a) and leads_award(you, a)): spec/terraforming_mars/08_bots.rules:56"
     for x_ in K_award:
         if (
@@ -3996,7 +4037,7 @@ def walk_27(state, v_you):
     return False
 
 
-def walk_28(state, L, c_q):
+def walk_27(state, L, c_q):
     "any(d in played(q) where takeable(p, q, d, k, into)): spec/terraforming_mars/04_economy.rules:151"
     for x_ in state.zones[23 + c_q]:
         if (
@@ -4010,16 +4051,16 @@ def walk_28(state, L, c_q):
     return False
 
 
-def walk_29(state, L):
-    "any(m in milestone where can_claim(p, m)): spec/terraforming_mars/05_generation.rules:164"
+def walk_28(state, L):
+    "any(m in milestone where can_claim(p, m)): spec/terraforming_mars/05_generation.rules:167"
     for x_ in K_milestone:
         if d_can_claim(state, L[0], x_):
             return True
     return False
 
 
-def walk_30(state, L):
-    "any(a in award where can_fund(p, a)): spec/terraforming_mars/05_generation.rules:169"
+def walk_29(state, L):
+    "any(a in award where can_fund(p, a)): spec/terraforming_mars/05_generation.rules:172"
     for x_ in K_award:
         if (
             d_seat_count(state) > 1
@@ -4031,16 +4072,16 @@ def walk_30(state, L):
     return False
 
 
-def walk_31(state):
-    "any(q in players where not passed(q)): spec/terraforming_mars/05_generation.rules:209"
+def walk_30(state):
+    "any(q in players where not passed(q)): spec/terraforming_mars/05_generation.rules:212"
     for x_ in range(state.params["players"]):
         if not state.tracks[74 + x_] == 1:
             return True
     return False
 
 
-def walk_32(state, L):
-    "all(r in players where r == q or beats(q, r)): spec/terraforming_mars/05_generation.rules:279"
+def walk_31(state, L):
+    "all(r in players where r == q or beats(q, r)): spec/terraforming_mars/05_generation.rules:282"
     for x_ in range(state.params["players"]):
         if not (
             x_ == L[0]
@@ -4054,7 +4095,7 @@ def walk_32(state, L):
     return True
 
 
-def walk_33(state, L):
+def walk_32(state, L):
     "any(q in players where can_lower(q, r, n)): spec/terraforming_mars/07_cards.rules:40"
     for x_ in range(state.params["players"]):
         if state.tracks[30 + NI_resource[L[1]] * 5 + x_] - L[2] >= (
@@ -4064,7 +4105,7 @@ def walk_33(state, L):
     return False
 
 
-def walk_34(state):
+def walk_33(state):
     "any(q in players where plants(q) > 0 and not sheltered(p, q)): spec/terraforming_mars/07_cards.rules:50"
     for x_ in range(state.params["players"]):
         if state.tracks[15 + x_] > 0:
@@ -4072,7 +4113,7 @@ def walk_34(state):
     return False
 
 
-def walk_35(state, L):
+def walk_34(state, L):
     "any(q in players where flood_victim(you, q, o)): spec/terraforming_mars/07b_tiles_events.rules:321"
     for x_ in range(state.params["players"]):
         if d_flood_victim(state, L[0], x_, L[3]):
@@ -4080,7 +4121,7 @@ def walk_35(state, L):
     return False
 
 
-def walk_36(state, L):
+def walk_35(state, L):
     "any(d in played(you) where d.holds == microbes and d != this): spec/terraforming_mars/07c_active.rules:127"
     for x_ in state.zones[23 + L[0]]:
         if A_holds[x_] == "microbes" and x_ != L[1]:
@@ -4106,7 +4147,7 @@ def pol_builder_core_0(state, pending, tun):
     if len(best) == 1:
         return best
     # spec: spec/terraforming_mars/08_bots.rules:55
-    if state.tracks[v_you] >= 20 and walk_27(state, v_you):
+    if state.tracks[v_you] >= 20 and walk_26(state, v_you):
         best = keep_best(best, [ids[i] in ("fund_award",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4386,12 +4427,12 @@ POLICIES = {
         "spec/terraforming_mars/03_tiles.rules:146:5": pol_builder_core_10,
         "spec/terraforming_mars/04_economy.rules:81:9": pol_builder_core_11,
         "spec/terraforming_mars/04_economy.rules:90:9": pol_builder_core_12,
-        "spec/terraforming_mars/05_generation.rules:157:5": pol_builder_core_0,
-        "spec/terraforming_mars/05_generation.rules:159:13": pol_builder_core_1,
-        "spec/terraforming_mars/05_generation.rules:170:13": pol_builder_core_3,
-        "spec/terraforming_mars/05_generation.rules:221:9": pol_builder_core_4,
-        "spec/terraforming_mars/05_generation.rules:262:9": pol_builder_core_6,
-        "spec/terraforming_mars/05_generation.rules:91:5": pol_builder_core_5,
+        "spec/terraforming_mars/05_generation.rules:160:5": pol_builder_core_0,
+        "spec/terraforming_mars/05_generation.rules:162:13": pol_builder_core_1,
+        "spec/terraforming_mars/05_generation.rules:173:13": pol_builder_core_3,
+        "spec/terraforming_mars/05_generation.rules:224:9": pol_builder_core_4,
+        "spec/terraforming_mars/05_generation.rules:265:9": pol_builder_core_6,
+        "spec/terraforming_mars/05_generation.rules:94:5": pol_builder_core_5,
         "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
         "spec/terraforming_mars/06_corporations.rules:55:9": pol_builder_core_2,
         "spec/terraforming_mars/07_cards.rules:39:5": pol_builder_core_7,
@@ -4416,12 +4457,12 @@ POLICIES = {
         "spec/terraforming_mars/03_tiles.rules:146:5": pol_builder_core_10,
         "spec/terraforming_mars/04_economy.rules:81:9": pol_builder_core_11,
         "spec/terraforming_mars/04_economy.rules:90:9": pol_builder_core_12,
-        "spec/terraforming_mars/05_generation.rules:157:5": pol_builder_core_0,
-        "spec/terraforming_mars/05_generation.rules:159:13": pol_builder_core_1,
-        "spec/terraforming_mars/05_generation.rules:170:13": pol_builder_core_3,
-        "spec/terraforming_mars/05_generation.rules:221:9": pol_builder_core_4,
-        "spec/terraforming_mars/05_generation.rules:262:9": pol_builder_core_6,
-        "spec/terraforming_mars/05_generation.rules:91:5": pol_builder_core_5,
+        "spec/terraforming_mars/05_generation.rules:160:5": pol_builder_core_0,
+        "spec/terraforming_mars/05_generation.rules:162:13": pol_builder_core_1,
+        "spec/terraforming_mars/05_generation.rules:173:13": pol_builder_core_3,
+        "spec/terraforming_mars/05_generation.rules:224:9": pol_builder_core_4,
+        "spec/terraforming_mars/05_generation.rules:265:9": pol_builder_core_6,
+        "spec/terraforming_mars/05_generation.rules:94:5": pol_builder_core_5,
         "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
         "spec/terraforming_mars/06_corporations.rules:55:9": pol_builder_core_2,
         "spec/terraforming_mars/07_cards.rules:39:5": pol_builder_core_7,

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: fe15d0a114a01dd4
+# Spec hash: 2e9dbb215062865b
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 5184ddad14ce862a
-# Fingerprint: source 4c8dee2594244b9a2744 output 1ca970b62d2693a017fb
+# Fingerprint: source 447e31b2aa81a3b3f071 output 236bf8e2bc6820500af1
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -5236,7 +5236,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="terraforming_mars",
     title="Terraforming Mars (base game, Tharsis)",
-    spec_hash="fe15d0a114a01dd4",
+    spec_hash="2e9dbb215062865b",
     spec_files=META_SPEC_FILES,
     players=("p1", "p2", "p3", "p4", "p5"),
     player_labels=("Spieler 1", "Spieler 2", "Spieler 3", "Spieler 4", "Spieler 5"),

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: fe15d0a114a01dd4
+# Spec hash: 2e9dbb215062865b
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 5184ddad14ce862a
-# Fingerprint: source d62122d82ce686f25b38 output 17d20b86a78491a6eb4d
+# Fingerprint: source 312f59b5cd59c523242e output cd9267b5bc34e739f0d3
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/backends/testplan.py plans them."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -165,7 +165,7 @@ from .rules import (
     action_allowed,
     d_any_greenery_spot,
     d_award_first,
-    d_award_second,
+    d_award_firsts,
     d_award_value,
     d_awards_funded,
     d_beginner,
@@ -177,6 +177,7 @@ from .rules import (
     d_playable,
     d_score,
     d_seat_count,
+    d_second_value,
     d_start_money,
     d_tags,
     d_tiles_on,
@@ -4345,7 +4346,15 @@ tx_04_generation_3 = {
             else (
                 5
                 if d_award_first(state, 0, E_a_thermalist)
-                else 2 if d_award_second(state, 0, E_a_thermalist) else 0
+                else (
+                    2
+                    if d_seat_count(state) > 2
+                    and not d_award_first(state, 0, E_a_thermalist)
+                    and d_award_firsts(state, E_a_thermalist) == 1
+                    and d_award_value(state, 0, E_a_thermalist)
+                    == d_second_value(state, E_a_thermalist)
+                    else 0
+                )
             )
         )
         == 5
@@ -4358,7 +4367,15 @@ tx_04_generation_3 = {
             else (
                 5
                 if d_award_first(state, 1, E_a_thermalist)
-                else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+                else (
+                    2
+                    if d_seat_count(state) > 2
+                    and not d_award_first(state, 1, E_a_thermalist)
+                    and d_award_firsts(state, E_a_thermalist) == 1
+                    and d_award_value(state, 1, E_a_thermalist)
+                    == d_second_value(state, E_a_thermalist)
+                    else 0
+                )
             )
         )
         == 0
@@ -4371,7 +4388,15 @@ tx_04_generation_3 = {
             else (
                 5
                 if d_award_first(state, 0, E_a_thermalist)
-                else 2 if d_award_second(state, 0, E_a_thermalist) else 0
+                else (
+                    2
+                    if d_seat_count(state) > 2
+                    and not d_award_first(state, 0, E_a_thermalist)
+                    and d_award_firsts(state, E_a_thermalist) == 1
+                    and d_award_value(state, 0, E_a_thermalist)
+                    == d_second_value(state, E_a_thermalist)
+                    else 0
+                )
             )
         )
         == 5
@@ -4384,7 +4409,15 @@ tx_04_generation_3 = {
             else (
                 5
                 if d_award_first(state, 1, E_a_thermalist)
-                else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+                else (
+                    2
+                    if d_seat_count(state) > 2
+                    and not d_award_first(state, 1, E_a_thermalist)
+                    and d_award_firsts(state, E_a_thermalist) == 1
+                    and d_award_value(state, 1, E_a_thermalist)
+                    == d_second_value(state, E_a_thermalist)
+                    else 0
+                )
             )
         )
         == 5
@@ -4397,7 +4430,15 @@ tx_04_generation_3 = {
             else (
                 5
                 if d_award_first(state, 1, E_a_thermalist)
-                else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+                else (
+                    2
+                    if d_seat_count(state) > 2
+                    and not d_award_first(state, 1, E_a_thermalist)
+                    and d_award_firsts(state, E_a_thermalist) == 1
+                    and d_award_value(state, 1, E_a_thermalist)
+                    == d_second_value(state, E_a_thermalist)
+                    else 0
+                )
             )
         )
         == 2
@@ -4410,7 +4451,15 @@ tx_04_generation_3 = {
             else (
                 5
                 if d_award_first(state, 2, E_a_thermalist)
-                else 2 if d_award_second(state, 2, E_a_thermalist) else 0
+                else (
+                    2
+                    if d_seat_count(state) > 2
+                    and not d_award_first(state, 2, E_a_thermalist)
+                    and d_award_firsts(state, E_a_thermalist) == 1
+                    and d_award_value(state, 2, E_a_thermalist)
+                    == d_second_value(state, E_a_thermalist)
+                    else 0
+                )
             )
         )
         == 2
@@ -4423,7 +4472,15 @@ tx_04_generation_3 = {
             else (
                 5
                 if d_award_first(state, 2, E_a_thermalist)
-                else 2 if d_award_second(state, 2, E_a_thermalist) else 0
+                else (
+                    2
+                    if d_seat_count(state) > 2
+                    and not d_award_first(state, 2, E_a_thermalist)
+                    and d_award_firsts(state, E_a_thermalist) == 1
+                    and d_award_value(state, 2, E_a_thermalist)
+                    == d_second_value(state, E_a_thermalist)
+                    else 0
+                )
             )
         )
         == 0
@@ -4436,7 +4493,15 @@ tx_04_generation_3 = {
             else (
                 5
                 if d_award_first(state, 1, E_a_thermalist)
-                else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+                else (
+                    2
+                    if d_seat_count(state) > 2
+                    and not d_award_first(state, 1, E_a_thermalist)
+                    and d_award_firsts(state, E_a_thermalist) == 1
+                    and d_award_value(state, 1, E_a_thermalist)
+                    == d_second_value(state, E_a_thermalist)
+                    else 0
+                )
             )
         )
         == 5
@@ -4471,7 +4536,15 @@ ts_04_generation_3 = {
             else (
                 5
                 if d_award_first(state, 0, E_a_thermalist)
-                else 2 if d_award_second(state, 0, E_a_thermalist) else 0
+                else (
+                    2
+                    if d_seat_count(state) > 2
+                    and not d_award_first(state, 0, E_a_thermalist)
+                    and d_award_firsts(state, E_a_thermalist) == 1
+                    and d_award_value(state, 0, E_a_thermalist)
+                    == d_second_value(state, E_a_thermalist)
+                    else 0
+                )
             )
         ),
         5,
@@ -4483,7 +4556,15 @@ ts_04_generation_3 = {
             else (
                 5
                 if d_award_first(state, 1, E_a_thermalist)
-                else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+                else (
+                    2
+                    if d_seat_count(state) > 2
+                    and not d_award_first(state, 1, E_a_thermalist)
+                    and d_award_firsts(state, E_a_thermalist) == 1
+                    and d_award_value(state, 1, E_a_thermalist)
+                    == d_second_value(state, E_a_thermalist)
+                    else 0
+                )
             )
         ),
         0,
@@ -4495,7 +4576,15 @@ ts_04_generation_3 = {
             else (
                 5
                 if d_award_first(state, 0, E_a_thermalist)
-                else 2 if d_award_second(state, 0, E_a_thermalist) else 0
+                else (
+                    2
+                    if d_seat_count(state) > 2
+                    and not d_award_first(state, 0, E_a_thermalist)
+                    and d_award_firsts(state, E_a_thermalist) == 1
+                    and d_award_value(state, 0, E_a_thermalist)
+                    == d_second_value(state, E_a_thermalist)
+                    else 0
+                )
             )
         ),
         5,
@@ -4507,7 +4596,15 @@ ts_04_generation_3 = {
             else (
                 5
                 if d_award_first(state, 1, E_a_thermalist)
-                else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+                else (
+                    2
+                    if d_seat_count(state) > 2
+                    and not d_award_first(state, 1, E_a_thermalist)
+                    and d_award_firsts(state, E_a_thermalist) == 1
+                    and d_award_value(state, 1, E_a_thermalist)
+                    == d_second_value(state, E_a_thermalist)
+                    else 0
+                )
             )
         ),
         5,
@@ -4519,7 +4616,15 @@ ts_04_generation_3 = {
             else (
                 5
                 if d_award_first(state, 1, E_a_thermalist)
-                else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+                else (
+                    2
+                    if d_seat_count(state) > 2
+                    and not d_award_first(state, 1, E_a_thermalist)
+                    and d_award_firsts(state, E_a_thermalist) == 1
+                    and d_award_value(state, 1, E_a_thermalist)
+                    == d_second_value(state, E_a_thermalist)
+                    else 0
+                )
             )
         ),
         2,
@@ -4531,7 +4636,15 @@ ts_04_generation_3 = {
             else (
                 5
                 if d_award_first(state, 2, E_a_thermalist)
-                else 2 if d_award_second(state, 2, E_a_thermalist) else 0
+                else (
+                    2
+                    if d_seat_count(state) > 2
+                    and not d_award_first(state, 2, E_a_thermalist)
+                    and d_award_firsts(state, E_a_thermalist) == 1
+                    and d_award_value(state, 2, E_a_thermalist)
+                    == d_second_value(state, E_a_thermalist)
+                    else 0
+                )
             )
         ),
         2,
@@ -4543,7 +4656,15 @@ ts_04_generation_3 = {
             else (
                 5
                 if d_award_first(state, 2, E_a_thermalist)
-                else 2 if d_award_second(state, 2, E_a_thermalist) else 0
+                else (
+                    2
+                    if d_seat_count(state) > 2
+                    and not d_award_first(state, 2, E_a_thermalist)
+                    and d_award_firsts(state, E_a_thermalist) == 1
+                    and d_award_value(state, 2, E_a_thermalist)
+                    == d_second_value(state, E_a_thermalist)
+                    else 0
+                )
             )
         ),
         0,
@@ -4555,7 +4676,15 @@ ts_04_generation_3 = {
             else (
                 5
                 if d_award_first(state, 1, E_a_thermalist)
-                else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+                else (
+                    2
+                    if d_seat_count(state) > 2
+                    and not d_award_first(state, 1, E_a_thermalist)
+                    and d_award_firsts(state, E_a_thermalist) == 1
+                    and d_award_value(state, 1, E_a_thermalist)
+                    == d_second_value(state, E_a_thermalist)
+                    else 0
+                )
             )
         ),
         5,

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 5f9bdc8fc6bfe869
+# Spec hash: b4c822d1708ad01a
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 97c33661d9768864
-# Fingerprint: source 12c7c8634ff2163c09ae output 5b969839545a6e3dd65d
+# Fingerprint: source 3c4655f6ec1be4121be0 output bfa2d4387181d7c015c9
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (rulespec.runtime.program.Program)."
 
 from rulespec.runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
@@ -41,7 +41,7 @@ from .rules import BOTS, INVARIANTS, NEVERS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "5f9bdc8fc6bfe869"
+SPEC_HASH = "b4c822d1708ad01a"
 TESTS_HASH = "97c33661d9768864"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

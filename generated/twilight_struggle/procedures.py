@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 5f9bdc8fc6bfe869
+# Spec hash: b4c822d1708ad01a
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 97c33661d9768864
-# Fingerprint: source 898c827dcee4cdd39616 output cc78c7be314e90475818
+# Fingerprint: source 56472ec8fa669cb3563e output 9c622d9880cc9337f1c7
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -234,7 +234,6 @@ from .rules import (
     walk_36,
     walk_37,
     walk_38,
-    walk_39,
 )
 
 # A frame is [step, pc, locals, answer] (runtime/frames.py): STEPS[step](state, frame)
@@ -6105,7 +6104,8 @@ def sev_missile_envy(state, frame):
             values = [
                 c_taken
                 for c_taken in state.zones[2 + L[2]]
-                if walk_33(state, L, c_taken)
+                if A_ops[c_taken]
+                == max([A_ops[c_c] for c_c in state.zones[2 + L[2]]], default=0)
             ]
             if not values:
                 pc = 2
@@ -6393,7 +6393,7 @@ def sev_puppet_governments(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:567
             player = 1
             offered = []
-            if walk_34(state):
+            if walk_33(state):
                 offered.append(0)
             offered.append(1)
             ids, labels = option_names(
@@ -6995,7 +6995,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             state.counters[2][E_nicaragua] = 0
             state.stamps[10] += 1
             # spec: spec/twilight_struggle/events_late.rules:171
-            if walk_35(state):
+            if walk_34(state):
                 pc = 1
             else:
                 pc = 5
@@ -7199,9 +7199,9 @@ def sev_tear_down_this_wall(state, frame):
             # spec: spec/twilight_struggle/events_late.rules:271
             player = 1
             offered = []
-            if walk_36(state):
+            if walk_35(state):
                 offered.append(0)
-            if walk_36(state):
+            if walk_35(state):
                 offered.append(1)
             offered.append(2)
             ids, labels = option_names(
@@ -7503,7 +7503,7 @@ def sev_the_cambridge_five(state, frame):
         if pc == 3:
             # spec: spec/twilight_struggle/events_late.rules:426
             player = 0
-            values = [c_c for c_c in K_country if walk_37(state, c_c)]
+            values = [c_c for c_c in K_country if walk_36(state, c_c)]
             if not values:
                 pc = 5
                 continue
@@ -7626,7 +7626,7 @@ def sev_che(state, frame):
                 "spec/twilight_struggle/events_mid.rules:766:15",
             )
             # spec: spec/twilight_struggle/events_mid.rules:767
-            if walk_38(state):
+            if walk_37(state):
                 pc = 1
             else:
                 pc = 10
@@ -7701,7 +7701,7 @@ def sev_che(state, frame):
             return
         if pc == 5:
             # spec: spec/twilight_struggle/events_mid.rules:773
-            if state.counters[2][L[3]] < L[4] and walk_39(state, L):
+            if state.counters[2][L[3]] < L[4] and walk_38(state, L):
                 pc = 6
             else:
                 pc = 10

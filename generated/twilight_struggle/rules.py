@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 5f9bdc8fc6bfe869
+# Spec hash: b4c822d1708ad01a
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 97c33661d9768864
-# Fingerprint: source 688f2ccf8b5cfaec1ef4 output 609c25c0183c7a14cd85
+# Fingerprint: source 1ba0eb1d43330a8065bd output 9b880adf965291a6bde4
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from rulespec.runtime.frames import UNBOUND
@@ -3728,15 +3728,7 @@ def walk_32(state):
     return False
 
 
-def walk_33(state, L, c_taken):
-    "all(c in hand(them) where c.ops <= taken.ops): spec/twilight_struggle/events_mid.rules:314"
-    for x_ in state.zones[2 + L[2]]:
-        if not (A_ops[x_] <= A_ops[c_taken]):
-            return False
-    return True
-
-
-def walk_34(state):
+def walk_33(state):
     "any(c in country where empty_country(c)): spec/twilight_struggle/events_mid.rules:569"
     for x_ in K_country:
         if state.counters[2][x_] == 0 and state.counters[1][x_] == 0:
@@ -3744,7 +3736,7 @@ def walk_34(state):
     return False
 
 
-def walk_35(state):
+def walk_34(state):
     "any(c in country where c in adjacent(nicaragua) and influence(usa, c) > 0): spec/twilight_struggle/events_late.rules:171"
     for x_ in ADJ[E_nicaragua]:
         if x_ in KS_country and state.counters[2][x_] > 0:
@@ -3752,7 +3744,7 @@ def walk_35(state):
     return False
 
 
-def walk_36(state):
+def walk_35(state):
     "any(c in country where c in europe and influence(ussr, c) > 0): spec/twilight_struggle/events_late.rules:273"
     for x_ in R_europe:
         if x_ in KS_country and state.counters[1][x_] > 0:
@@ -3760,7 +3752,7 @@ def walk_36(state):
     return False
 
 
-def walk_37(state, c_c):
+def walk_36(state, c_c):
     "any(s in hand(usa) where s.scoring and c in scoring_region_of(s)): spec/twilight_struggle/events_late.rules:427"
     for x_ in state.zones[3]:
         if A_scoring[x_] and member_of(
@@ -3774,7 +3766,7 @@ def walk_37(state, c_c):
     return False
 
 
-def walk_38(state):
+def walk_37(state):
     "any(c in country where che_target(c)): spec/twilight_struggle/events_mid.rules:767"
     for x_ in K_country:
         if (
@@ -3789,7 +3781,7 @@ def walk_38(state):
     return False
 
 
-def walk_39(state, L):
+def walk_38(state, L):
     "any(c in country where che_target(c) and c != first): spec/twilight_struggle/events_mid.rules:774"
     for x_ in K_country:
         if (

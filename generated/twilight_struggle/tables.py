@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 5f9bdc8fc6bfe869
+# Spec hash: b4c822d1708ad01a
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 97c33661d9768864
-# Fingerprint: source b2374f8136cdf763f52e output 85ec611ff9931a069202
+# Fingerprint: source fe71baf02f81cc942064 output 99a106c413a243996a4f
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from rulespec.runtime.meta import (
@@ -2486,7 +2486,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="5f9bdc8fc6bfe869",
+    spec_hash="b4c822d1708ad01a",
     spec_files=META_SPEC_FILES,
     players=("ussr", "usa"),
     player_labels=("USSR", "USA"),
