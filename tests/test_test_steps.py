@@ -128,3 +128,34 @@ def test_option_steps_only_in_tests(tmp_path):
     (tmp_path / "bad.rules").write_text(text, encoding="utf-8")
     with pytest.raises(SpecError):
         load_spec(tmp_path)
+
+
+LASTING = """
+game lasting "Lasting"
+players red "Red", blue "Blue"
+zone hand "Hand" per player owner
+zone played "Played" per player public
+kind card: card(points: int)
+track score "Score" per player 0..20 start 0
+effect doubled(p: player, c: card) "Doubled" { modify gain(q) by c.points when q == p }
+quantity gain(p: player) = 1
+card booster "Booster" (points 2) {
+    event {
+        add 5 to score(you)
+        activate doubled(you, this)
+    }
+}
+start { win none "draw" }
+
+test "start effects runs the card's activates, and nothing else of its event" {
+    move booster to played(red)
+    start effects of booster for red
+    expect gain(red) == 3 and gain(blue) == 1 and score(red) == 0
+    expect active doubled(red, booster)
+}
+"""
+
+
+def test_start_effects_starts_a_cards_lasting_effects_on_both_back_ends(tmp_path_factory):
+    report = run_tests(one_file_spec(tmp_path_factory, "lasting", LASTING))
+    assert report.failures == [] and report.counts() == {"interpreted": 1, "generated": 1}

@@ -20,7 +20,7 @@ from rulespec.runtime.program import ExpectPart, TestCase, TestStep
 
 # Steps that drive or inspect the game; every other statement in a test runs as rules.
 DRIVING = (ast.DiceStep, ast.ChooseStep, ast.ExpectOffered, ast.ExpectOptions, ast.Expect, ast.ParamStep,
-           ast.VariantStep, ast.StartStep)
+           ast.VariantStep, ast.StartStep, ast.StartEffects)
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,9 @@ def _plan_case(plan: Plan, test: ast.TestDecl, key: str, location, model: Model)
                 plan.checks[check_key] = Check(requirement[0])
                 steps.append(TestStep("expect", (ExpectPart(check_key, requirement[1], False),),
                                       None, location(step)))
+        if isinstance(step, ast.StartEffects):
+            run.extend(lasting_effects(model, step))
+            continue
         if not isinstance(step, DRIVING):
             run.append(step)
             continue
@@ -133,6 +136,21 @@ def _plan_case(plan: Plan, test: ast.TestDecl, key: str, location, model: Model)
     flush()
     return TestCase(test.name, location(test), tuple(steps), key, tuple(sorted(set(variants))),
                     tuple(params), random_dice)
+
+
+def lasting_effects(model: Model, step: ast.StartEffects) -> list[ast.Stmt]:
+    """`start effects of CARD for P`: the `activate`s written directly in the card's event, with
+    `you` read as P and `this` as CARD (none when the card has no such event: the checker says so)."""
+    from rulespec.compiler.backends.codegen.expr import renamed  # codegen imports this module
+    index = model.entity_index.get(step.card.name)
+    event = model.event_of(index) if index is not None else None
+    found = [s for s in (event.body.body if event is not None else ()) if isinstance(s, ast.Activate)]
+    named = []
+    for activate in found:
+        for name, value in (("you", step.player.name), ("this", step.card.name)):
+            activate = renamed(activate, name, value)
+        named.append(activate)
+    return named
 
 
 def _requirement(model: Model, step: ast.Resolve) -> tuple[ast.Expr, str] | None:

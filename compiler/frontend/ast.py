@@ -724,6 +724,15 @@ class StartStep(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
+class StartEffects(Stmt):
+    """start effects of CARD for PLAYER: the `activate` statements written directly in the
+    card's event, run as its play runs them (you = PLAYER, this = CARD), and nothing else."""
+
+    card: Ident
+    player: Ident
+
+
+@dataclass(frozen=True, slots=True)
 class Expect(Stmt):
     """expect condition "message"."""
 

@@ -788,6 +788,9 @@ class _Builder(Transformer):
     def start_step(self, meta, c):
         return ast.StartStep(self._span(meta))
 
+    def start_effects_step(self, meta, c):
+        return ast.StartEffects(self._span(meta), self._ident(c[0]), self._ident(c[1]))
+
     def expect_offered(self, meta, c):
         return self._offered(meta, c, False)
 

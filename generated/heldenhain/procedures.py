@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source 5850108075ce0bfe813e output 522f5d4e93f4dffb1e64
+# Fingerprint: source ea435001294481017f86 output 0939b6883fd09e62d57b
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -1745,23 +1745,35 @@ def emit_gesammelt(state, x0, x1, x2):
     if state.trace is not None:
         note_signal(state, "gesammelt", [], x0)
     runs = []
-    if state.location[E_blitzy__p1] == 5:  # blitzy(p1) while in feld
+    if (
+        state.location[E_blitzy__p1] == 5 and E_blitzy__p1 not in state.blanked
+    ):  # blitzy(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:15
         if x1 == E_blitzy__p1:
             runs.append(new_frame(155, [E_blitzy__p1, x0, x1, x2]))
-    if state.location[E_lena__p1] == 5:  # lena(p1) while in feld
+    if (
+        state.location[E_lena__p1] == 5 and E_lena__p1 not in state.blanked
+    ):  # lena(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:27
         if x0 == 0 and x1 != E_lena__p1:
             runs.append(new_frame(156, [E_lena__p1, x0, x1, x2]))
-    if state.location[E_fee_fortuna__p1] == 5:  # fee_fortuna(p1) while in feld
+    if (
+        state.location[E_fee_fortuna__p1] == 5
+        and E_fee_fortuna__p1 not in state.blanked
+    ):  # fee_fortuna(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:42
         if x1 == E_fee_fortuna__p1:
             runs.append(new_frame(158, [E_fee_fortuna__p1, x0, x1, x2]))
-    if state.location[E_cleo_chance__p1] == 5:  # cleo_chance(p1) while in feld
+    if (
+        state.location[E_cleo_chance__p1] == 5
+        and E_cleo_chance__p1 not in state.blanked
+    ):  # cleo_chance(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:78
         if x1 == E_cleo_chance__p1:
             runs.append(new_frame(160, [E_cleo_chance__p1, x0, x1, x2]))
-    if state.location[E_flauschi__p1] == 5:  # flauschi(p1) while in feld
+    if (
+        state.location[E_flauschi__p1] == 5 and E_flauschi__p1 not in state.blanked
+    ):  # flauschi(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:99
         if (
             state.counters[0][x1] > 0
@@ -1774,42 +1786,62 @@ def emit_gesammelt(state, x0, x1, x2):
             runs.append(new_frame(161, [E_flauschi__p1, x0, x1, x2]))
     if (
         state.location[E_gluecksschwein_trudi__p1] == 5
+        and E_gluecksschwein_trudi__p1 not in state.blanked
     ):  # gluecksschwein_trudi(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:114
         if x0 == 0:
             runs.append(new_frame(162, [E_gluecksschwein_trudi__p1, x0, x1, x2]))
-    if state.location[E_professor_null__p1] == 5:  # professor_null(p1) while in feld
+    if (
+        state.location[E_professor_null__p1] == 5
+        and E_professor_null__p1 not in state.blanked
+    ):  # professor_null(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:20
         if x1 == E_professor_null__p1:
             runs.append(new_frame(165, [E_professor_null__p1, x0, x1, x2]))
-    if state.location[E_graf_grau__p1] == 5:  # graf_grau(p1) while in feld
+    if (
+        state.location[E_graf_grau__p1] == 5 and E_graf_grau__p1 not in state.blanked
+    ):  # graf_grau(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:34
         if x1 == E_graf_grau__p1:
             runs.append(new_frame(144, [E_graf_grau__p1, x0, x1, x2]))
-    if state.location[E_zensor_zack__p1] == 5:  # zensor_zack(p1) while in feld
+    if (
+        state.location[E_zensor_zack__p1] == 5
+        and E_zensor_zack__p1 not in state.blanked
+    ):  # zensor_zack(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:90
         if x1 == E_zensor_zack__p1:
             runs.append(new_frame(167, [E_zensor_zack__p1, x0, x1, x2]))
-    if state.location[E_rabe_raspel__p1] == 5:  # rabe_raspel(p1) while in feld
+    if (
+        state.location[E_rabe_raspel__p1] == 5
+        and E_rabe_raspel__p1 not in state.blanked
+    ):  # rabe_raspel(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:101
         if x0 == 0 and (
             not state.counters[1][E_rabe_raspel__p1] == 1
             and not state.counters[2][E_rabe_raspel__p1] == 1
         ):
             runs.append(new_frame(168, [E_rabe_raspel__p1, x0, x1, x2]))
-    if state.location[E_siegelring__p1] == 9:  # siegelring(p1) while in angelegt
+    if (
+        state.location[E_siegelring__p1] == 9 and E_siegelring__p1 not in state.blanked
+    ):  # siegelring(p1) while in angelegt
         # spec: spec/heldenhain/11_schattenkabinett.rules:241
         if is_active(state, 0, [E_siegelring__p1, x1]):
             runs.append(new_frame(170, [E_siegelring__p1, x0, x1, x2]))
-    if state.location[E_paula_pfad__p1] == 5:  # paula_pfad(p1) while in feld
+    if (
+        state.location[E_paula_pfad__p1] == 5 and E_paula_pfad__p1 not in state.blanked
+    ):  # paula_pfad(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:44
         if x1 == E_paula_pfad__p1 and q_mannschaftsgroesse(state, x0) >= 4:
             runs.append(new_frame(172, [E_paula_pfad__p1, x0, x1, x2]))
-    if state.location[E_selma_seil__p1] == 5:  # selma_seil(p1) while in feld
+    if (
+        state.location[E_selma_seil__p1] == 5 and E_selma_seil__p1 not in state.blanked
+    ):  # selma_seil(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:67
         if x1 == E_selma_seil__p1 and q_mannschaftsgroesse(state, x0) >= 3:
             runs.append(new_frame(174, [E_selma_seil__p1, x0, x1, x2]))
-    if state.location[E_pony_polka__p1] == 5:  # pony_polka(p1) while in feld
+    if (
+        state.location[E_pony_polka__p1] == 5 and E_pony_polka__p1 not in state.blanked
+    ):  # pony_polka(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:82
         if x0 == 0 and (
             not state.counters[1][E_pony_polka__p1] == 1
@@ -1818,13 +1850,17 @@ def emit_gesammelt(state, x0, x1, x2):
             runs.append(new_frame(175, [E_pony_polka__p1, x0, x1, x2]))
     if (
         state.location[E_edgar_satzsprung__p1] == 5
+        and E_edgar_satzsprung__p1 not in state.blanked
     ):  # edgar_satzsprung(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:20
         if x1 == E_edgar_satzsprung__p1 and len(state.zones[3 + x0]) > 0:
             runs.append(
                 new_frame(147, [E_edgar_satzsprung__p1, x0, x1, x2] + [UNBOUND] * 1)
             )
-    if state.location[E_madame_zugabe__p1] == 5:  # madame_zugabe(p1) while in feld
+    if (
+        state.location[E_madame_zugabe__p1] == 5
+        and E_madame_zugabe__p1 not in state.blanked
+    ):  # madame_zugabe(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:40
         if (
             x1 == E_madame_zugabe__p1
@@ -1834,40 +1870,61 @@ def emit_gesammelt(state, x0, x1, x2):
             runs.append(
                 new_frame(148, [E_madame_zugabe__p1, x0, x1, x2] + [UNBOUND] * 1)
             )
-    if state.location[E_lord_leihgabe__p1] == 5:  # lord_leihgabe(p1) while in feld
+    if (
+        state.location[E_lord_leihgabe__p1] == 5
+        and E_lord_leihgabe__p1 not in state.blanked
+    ):  # lord_leihgabe(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:79
         if x1 == E_lord_leihgabe__p1:
             runs.append(
                 new_frame(150, [E_lord_leihgabe__p1, x0, x1, x2] + [UNBOUND] * 1)
             )
-    if state.location[E_tante_tantieme__p1] == 5:  # tante_tantieme(p1) while in feld
+    if (
+        state.location[E_tante_tantieme__p1] == 5
+        and E_tante_tantieme__p1 not in state.blanked
+    ):  # tante_tantieme(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:137
         if x1 == E_tante_tantieme__p1:
             runs.append(new_frame(179, [E_tante_tantieme__p1, x0, x1, x2]))
-    if state.location[E_elster_elvira__p1] == 5:  # elster_elvira(p1) while in feld
+    if (
+        state.location[E_elster_elvira__p1] == 5
+        and E_elster_elvira__p1 not in state.blanked
+    ):  # elster_elvira(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:153
         if x0 == 0 and (
             not state.counters[1][E_elster_elvira__p1] == 1
             and not state.counters[2][E_elster_elvira__p1] == 1
         ):
             runs.append(new_frame(180, [E_elster_elvira__p1, x0, x1, x2]))
-    if state.location[E_blitzy__p2] == 6:  # blitzy(p2) while in feld
+    if (
+        state.location[E_blitzy__p2] == 6 and E_blitzy__p2 not in state.blanked
+    ):  # blitzy(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:15
         if x1 == E_blitzy__p2:
             runs.append(new_frame(155, [E_blitzy__p2, x0, x1, x2]))
-    if state.location[E_lena__p2] == 6:  # lena(p2) while in feld
+    if (
+        state.location[E_lena__p2] == 6 and E_lena__p2 not in state.blanked
+    ):  # lena(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:27
         if x0 == 1 and x1 != E_lena__p2:
             runs.append(new_frame(156, [E_lena__p2, x0, x1, x2]))
-    if state.location[E_fee_fortuna__p2] == 6:  # fee_fortuna(p2) while in feld
+    if (
+        state.location[E_fee_fortuna__p2] == 6
+        and E_fee_fortuna__p2 not in state.blanked
+    ):  # fee_fortuna(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:42
         if x1 == E_fee_fortuna__p2:
             runs.append(new_frame(158, [E_fee_fortuna__p2, x0, x1, x2]))
-    if state.location[E_cleo_chance__p2] == 6:  # cleo_chance(p2) while in feld
+    if (
+        state.location[E_cleo_chance__p2] == 6
+        and E_cleo_chance__p2 not in state.blanked
+    ):  # cleo_chance(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:78
         if x1 == E_cleo_chance__p2:
             runs.append(new_frame(160, [E_cleo_chance__p2, x0, x1, x2]))
-    if state.location[E_flauschi__p2] == 6:  # flauschi(p2) while in feld
+    if (
+        state.location[E_flauschi__p2] == 6 and E_flauschi__p2 not in state.blanked
+    ):  # flauschi(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:99
         if (
             state.counters[0][x1] > 0
@@ -1880,42 +1937,62 @@ def emit_gesammelt(state, x0, x1, x2):
             runs.append(new_frame(161, [E_flauschi__p2, x0, x1, x2]))
     if (
         state.location[E_gluecksschwein_trudi__p2] == 6
+        and E_gluecksschwein_trudi__p2 not in state.blanked
     ):  # gluecksschwein_trudi(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:114
         if x0 == 1:
             runs.append(new_frame(162, [E_gluecksschwein_trudi__p2, x0, x1, x2]))
-    if state.location[E_professor_null__p2] == 6:  # professor_null(p2) while in feld
+    if (
+        state.location[E_professor_null__p2] == 6
+        and E_professor_null__p2 not in state.blanked
+    ):  # professor_null(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:20
         if x1 == E_professor_null__p2:
             runs.append(new_frame(165, [E_professor_null__p2, x0, x1, x2]))
-    if state.location[E_graf_grau__p2] == 6:  # graf_grau(p2) while in feld
+    if (
+        state.location[E_graf_grau__p2] == 6 and E_graf_grau__p2 not in state.blanked
+    ):  # graf_grau(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:34
         if x1 == E_graf_grau__p2:
             runs.append(new_frame(144, [E_graf_grau__p2, x0, x1, x2]))
-    if state.location[E_zensor_zack__p2] == 6:  # zensor_zack(p2) while in feld
+    if (
+        state.location[E_zensor_zack__p2] == 6
+        and E_zensor_zack__p2 not in state.blanked
+    ):  # zensor_zack(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:90
         if x1 == E_zensor_zack__p2:
             runs.append(new_frame(167, [E_zensor_zack__p2, x0, x1, x2]))
-    if state.location[E_rabe_raspel__p2] == 6:  # rabe_raspel(p2) while in feld
+    if (
+        state.location[E_rabe_raspel__p2] == 6
+        and E_rabe_raspel__p2 not in state.blanked
+    ):  # rabe_raspel(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:101
         if x0 == 1 and (
             not state.counters[1][E_rabe_raspel__p2] == 1
             and not state.counters[2][E_rabe_raspel__p2] == 1
         ):
             runs.append(new_frame(168, [E_rabe_raspel__p2, x0, x1, x2]))
-    if state.location[E_siegelring__p2] == 10:  # siegelring(p2) while in angelegt
+    if (
+        state.location[E_siegelring__p2] == 10 and E_siegelring__p2 not in state.blanked
+    ):  # siegelring(p2) while in angelegt
         # spec: spec/heldenhain/11_schattenkabinett.rules:241
         if is_active(state, 0, [E_siegelring__p2, x1]):
             runs.append(new_frame(170, [E_siegelring__p2, x0, x1, x2]))
-    if state.location[E_paula_pfad__p2] == 6:  # paula_pfad(p2) while in feld
+    if (
+        state.location[E_paula_pfad__p2] == 6 and E_paula_pfad__p2 not in state.blanked
+    ):  # paula_pfad(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:44
         if x1 == E_paula_pfad__p2 and q_mannschaftsgroesse(state, x0) >= 4:
             runs.append(new_frame(172, [E_paula_pfad__p2, x0, x1, x2]))
-    if state.location[E_selma_seil__p2] == 6:  # selma_seil(p2) while in feld
+    if (
+        state.location[E_selma_seil__p2] == 6 and E_selma_seil__p2 not in state.blanked
+    ):  # selma_seil(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:67
         if x1 == E_selma_seil__p2 and q_mannschaftsgroesse(state, x0) >= 3:
             runs.append(new_frame(174, [E_selma_seil__p2, x0, x1, x2]))
-    if state.location[E_pony_polka__p2] == 6:  # pony_polka(p2) while in feld
+    if (
+        state.location[E_pony_polka__p2] == 6 and E_pony_polka__p2 not in state.blanked
+    ):  # pony_polka(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:82
         if x0 == 1 and (
             not state.counters[1][E_pony_polka__p2] == 1
@@ -1924,13 +2001,17 @@ def emit_gesammelt(state, x0, x1, x2):
             runs.append(new_frame(175, [E_pony_polka__p2, x0, x1, x2]))
     if (
         state.location[E_edgar_satzsprung__p2] == 6
+        and E_edgar_satzsprung__p2 not in state.blanked
     ):  # edgar_satzsprung(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:20
         if x1 == E_edgar_satzsprung__p2 and len(state.zones[3 + x0]) > 0:
             runs.append(
                 new_frame(147, [E_edgar_satzsprung__p2, x0, x1, x2] + [UNBOUND] * 1)
             )
-    if state.location[E_madame_zugabe__p2] == 6:  # madame_zugabe(p2) while in feld
+    if (
+        state.location[E_madame_zugabe__p2] == 6
+        and E_madame_zugabe__p2 not in state.blanked
+    ):  # madame_zugabe(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:40
         if (
             x1 == E_madame_zugabe__p2
@@ -1940,17 +2021,26 @@ def emit_gesammelt(state, x0, x1, x2):
             runs.append(
                 new_frame(148, [E_madame_zugabe__p2, x0, x1, x2] + [UNBOUND] * 1)
             )
-    if state.location[E_lord_leihgabe__p2] == 6:  # lord_leihgabe(p2) while in feld
+    if (
+        state.location[E_lord_leihgabe__p2] == 6
+        and E_lord_leihgabe__p2 not in state.blanked
+    ):  # lord_leihgabe(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:79
         if x1 == E_lord_leihgabe__p2:
             runs.append(
                 new_frame(150, [E_lord_leihgabe__p2, x0, x1, x2] + [UNBOUND] * 1)
             )
-    if state.location[E_tante_tantieme__p2] == 6:  # tante_tantieme(p2) while in feld
+    if (
+        state.location[E_tante_tantieme__p2] == 6
+        and E_tante_tantieme__p2 not in state.blanked
+    ):  # tante_tantieme(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:137
         if x1 == E_tante_tantieme__p2:
             runs.append(new_frame(179, [E_tante_tantieme__p2, x0, x1, x2]))
-    if state.location[E_elster_elvira__p2] == 6:  # elster_elvira(p2) while in feld
+    if (
+        state.location[E_elster_elvira__p2] == 6
+        and E_elster_elvira__p2 not in state.blanked
+    ):  # elster_elvira(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:153
         if x0 == 1 and (
             not state.counters[1][E_elster_elvira__p2] == 1
@@ -1967,177 +2057,293 @@ def emit_zugbeginn(state, x0):
     if state.trace is not None:
         note_signal(state, "zugbeginn", [], x0)
     runs = []
-    if state.location[E_pia_purzel__p1] == 5:  # pia_purzel(p1) while in feld
+    if (
+        state.location[E_pia_purzel__p1] == 5 and E_pia_purzel__p1 not in state.blanked
+    ):  # pia_purzel(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:34
         if x0 == 0:
             runs.append(new_frame(157, [E_pia_purzel__p1, x0]))
-    if state.location[E_luzi_lichtblick__p1] == 5:  # luzi_lichtblick(p1) while in feld
+    if (
+        state.location[E_luzi_lichtblick__p1] == 5
+        and E_luzi_lichtblick__p1 not in state.blanked
+    ):  # luzi_lichtblick(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:66
         if x0 == 0:
             runs.append(new_frame(159, [E_luzi_lichtblick__p1, x0]))
-    if state.location[E_kater_kuschel__p1] == 5:  # kater_kuschel(p1) while in feld
+    if (
+        state.location[E_kater_kuschel__p1] == 5
+        and E_kater_kuschel__p1 not in state.blanked
+    ):  # kater_kuschel(p1) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:109
         if x0 == 0:
             runs.append(new_frame(142, [E_kater_kuschel__p1, x0]))
-    if state.location[E_heilamulett__p1] == 9:  # heilamulett(p1) while in angelegt
+    if (
+        state.location[E_heilamulett__p1] == 9
+        and E_heilamulett__p1 not in state.blanked
+    ):  # heilamulett(p1) while in angelegt
         # spec: spec/heldenhain/10_superfreundinnen.rules:260
         if x0 == 0:
             runs.append(new_frame(163, [E_heilamulett__p1, x0]))
-    if state.location[E_blumenwiese__p1] == 13:  # blumenwiese(p1) while in tischmitte
+    if (
+        state.location[E_blumenwiese__p1] == 13
+        and E_blumenwiese__p1 not in state.blanked
+    ):  # blumenwiese(p1) while in tischmitte
         # spec: spec/heldenhain/10_superfreundinnen.rules:289
         runs.append(new_frame(143, [E_blumenwiese__p1, x0]))
-    if state.location[E_gluecksmarkt__p1] == 13:  # gluecksmarkt(p1) while in tischmitte
+    if (
+        state.location[E_gluecksmarkt__p1] == 13
+        and E_gluecksmarkt__p1 not in state.blanked
+    ):  # gluecksmarkt(p1) while in tischmitte
         # spec: spec/heldenhain/10_superfreundinnen.rules:297
         runs.append(new_frame(164, [E_gluecksmarkt__p1, x0]))
-    if state.location[E_baronin_bremse__p1] == 5:  # baronin_bremse(p1) while in feld
+    if (
+        state.location[E_baronin_bremse__p1] == 5
+        and E_baronin_bremse__p1 not in state.blanked
+    ):  # baronin_bremse(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:40
         if (
             x0 == 0
             and state.tracks[None if x0 is None else (x0 + 1) % 2] > state.tracks[x0]
         ):
             runs.append(new_frame(166, [E_baronin_bremse__p1, x0]))
-    if state.location[E_graefin_gaehn__p1] == 5:  # graefin_gaehn(p1) while in feld
+    if (
+        state.location[E_graefin_gaehn__p1] == 5
+        and E_graefin_gaehn__p1 not in state.blanked
+    ):  # graefin_gaehn(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:79
         if x0 == 0:
             runs.append(new_frame(145, [E_graefin_gaehn__p1, x0]))
     if (
         state.location[E_schleichkatze_nebel__p1] == 5
+        and E_schleichkatze_nebel__p1 not in state.blanked
     ):  # schleichkatze_nebel(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:112
         if x0 == 0:
             runs.append(new_frame(169, [E_schleichkatze_nebel__p1, x0]))
-    if state.location[E_grauer_platz__p1] == 13:  # grauer_platz(p1) while in tischmitte
+    if (
+        state.location[E_grauer_platz__p1] == 13
+        and E_grauer_platz__p1 not in state.blanked
+    ):  # grauer_platz(p1) while in tischmitte
         # spec: spec/heldenhain/11_schattenkabinett.rules:269
         if state.tracks[x0] > 10:
             runs.append(new_frame(171, [E_grauer_platz__p1, x0]))
-    if state.location[E_wilma_weitblick__p1] == 5:  # wilma_weitblick(p1) while in feld
+    if (
+        state.location[E_wilma_weitblick__p1] == 5
+        and E_wilma_weitblick__p1 not in state.blanked
+    ):  # wilma_weitblick(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:60
         if x0 == 0 and q_mannschaftsgroesse(state, x0) >= 4:
             runs.append(new_frame(173, [E_wilma_weitblick__p1, x0]))
-    if state.location[E_dachs_dieter__p1] == 5:  # dachs_dieter(p1) while in feld
+    if (
+        state.location[E_dachs_dieter__p1] == 5
+        and E_dachs_dieter__p1 not in state.blanked
+    ):  # dachs_dieter(p1) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:96
         if x0 == 0:
             runs.append(new_frame(146, [E_dachs_dieter__p1, x0]))
-    if state.location[E_feldflasche__p1] == 9:  # feldflasche(p1) while in angelegt
+    if (
+        state.location[E_feldflasche__p1] == 9
+        and E_feldflasche__p1 not in state.blanked
+    ):  # feldflasche(p1) while in angelegt
         # spec: spec/heldenhain/12_weggefaehrten.rules:215
         if x0 == 0:
             runs.append(new_frame(176, [E_feldflasche__p1, x0]))
-    if state.location[E_marktplatz__p1] == 13:  # marktplatz(p1) while in tischmitte
+    if (
+        state.location[E_marktplatz__p1] == 13 and E_marktplatz__p1 not in state.blanked
+    ):  # marktplatz(p1) while in tischmitte
         # spec: spec/heldenhain/12_weggefaehrten.rules:244
         if q_mannschaftsgroesse(state, x0) >= 3:
             runs.append(new_frame(177, [E_marktplatz__p1, x0]))
-    if state.location[E_graefin_gier__p1] == 5:  # graefin_gier(p1) while in feld
+    if (
+        state.location[E_graefin_gier__p1] == 5
+        and E_graefin_gier__p1 not in state.blanked
+    ):  # graefin_gier(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:61
         if x0 == 0:
             runs.append(new_frame(149, [E_graefin_gier__p1, x0] + [UNBOUND] * 1))
-    if state.location[E_zauberer_zins__p1] == 5:  # zauberer_zins(p1) while in feld
+    if (
+        state.location[E_zauberer_zins__p1] == 5
+        and E_zauberer_zins__p1 not in state.blanked
+    ):  # zauberer_zins(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:99
         if x0 == 0:
             runs.append(new_frame(151, [E_zauberer_zins__p1, x0]))
-    if state.location[E_diva_dacapo__p1] == 5:  # diva_dacapo(p1) while in feld
+    if (
+        state.location[E_diva_dacapo__p1] == 5
+        and E_diva_dacapo__p1 not in state.blanked
+    ):  # diva_dacapo(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:111
         if x0 == 0:
             runs.append(new_frame(178, [E_diva_dacapo__p1, x0]))
-    if state.location[E_wucherin_wanda__p1] == 5:  # wucherin_wanda(p1) while in feld
+    if (
+        state.location[E_wucherin_wanda__p1] == 5
+        and E_wucherin_wanda__p1 not in state.blanked
+    ):  # wucherin_wanda(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:119
         if x0 == 0 and len(state.zones[3 + x0]) > 0:
             runs.append(new_frame(152, [E_wucherin_wanda__p1, x0] + [UNBOUND] * 1))
-    if state.location[E_kater_kasse__p1] == 5:  # kater_kasse(p1) while in feld
+    if (
+        state.location[E_kater_kasse__p1] == 5
+        and E_kater_kasse__p1 not in state.blanked
+    ):  # kater_kasse(p1) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:173
         if x0 == 0 and len(state.zones[3 + x0]) > 0:
             runs.append(new_frame(153, [E_kater_kasse__p1, x0] + [UNBOUND] * 1))
-    if state.location[E_perlenkette__p1] == 9:  # perlenkette(p1) while in angelegt
+    if (
+        state.location[E_perlenkette__p1] == 9
+        and E_perlenkette__p1 not in state.blanked
+    ):  # perlenkette(p1) while in angelegt
         # spec: spec/heldenhain/13_purpurpakt.rules:335
         if x0 == 0:
             runs.append(new_frame(181, [E_perlenkette__p1, x0]))
-    if state.location[E_opernhaus__p1] == 13:  # opernhaus(p1) while in tischmitte
+    if (
+        state.location[E_opernhaus__p1] == 13 and E_opernhaus__p1 not in state.blanked
+    ):  # opernhaus(p1) while in tischmitte
         # spec: spec/heldenhain/13_purpurpakt.rules:373
         if len(state.zones[3 + x0]) > 0:
             runs.append(new_frame(154, [E_opernhaus__p1, x0] + [UNBOUND] * 1))
-    if state.location[E_pia_purzel__p2] == 6:  # pia_purzel(p2) while in feld
+    if (
+        state.location[E_pia_purzel__p2] == 6 and E_pia_purzel__p2 not in state.blanked
+    ):  # pia_purzel(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:34
         if x0 == 1:
             runs.append(new_frame(157, [E_pia_purzel__p2, x0]))
-    if state.location[E_luzi_lichtblick__p2] == 6:  # luzi_lichtblick(p2) while in feld
+    if (
+        state.location[E_luzi_lichtblick__p2] == 6
+        and E_luzi_lichtblick__p2 not in state.blanked
+    ):  # luzi_lichtblick(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:66
         if x0 == 1:
             runs.append(new_frame(159, [E_luzi_lichtblick__p2, x0]))
-    if state.location[E_kater_kuschel__p2] == 6:  # kater_kuschel(p2) while in feld
+    if (
+        state.location[E_kater_kuschel__p2] == 6
+        and E_kater_kuschel__p2 not in state.blanked
+    ):  # kater_kuschel(p2) while in feld
         # spec: spec/heldenhain/10_superfreundinnen.rules:109
         if x0 == 1:
             runs.append(new_frame(142, [E_kater_kuschel__p2, x0]))
-    if state.location[E_heilamulett__p2] == 10:  # heilamulett(p2) while in angelegt
+    if (
+        state.location[E_heilamulett__p2] == 10
+        and E_heilamulett__p2 not in state.blanked
+    ):  # heilamulett(p2) while in angelegt
         # spec: spec/heldenhain/10_superfreundinnen.rules:260
         if x0 == 1:
             runs.append(new_frame(163, [E_heilamulett__p2, x0]))
-    if state.location[E_blumenwiese__p2] == 13:  # blumenwiese(p2) while in tischmitte
+    if (
+        state.location[E_blumenwiese__p2] == 13
+        and E_blumenwiese__p2 not in state.blanked
+    ):  # blumenwiese(p2) while in tischmitte
         # spec: spec/heldenhain/10_superfreundinnen.rules:289
         runs.append(new_frame(143, [E_blumenwiese__p2, x0]))
-    if state.location[E_gluecksmarkt__p2] == 13:  # gluecksmarkt(p2) while in tischmitte
+    if (
+        state.location[E_gluecksmarkt__p2] == 13
+        and E_gluecksmarkt__p2 not in state.blanked
+    ):  # gluecksmarkt(p2) while in tischmitte
         # spec: spec/heldenhain/10_superfreundinnen.rules:297
         runs.append(new_frame(164, [E_gluecksmarkt__p2, x0]))
-    if state.location[E_baronin_bremse__p2] == 6:  # baronin_bremse(p2) while in feld
+    if (
+        state.location[E_baronin_bremse__p2] == 6
+        and E_baronin_bremse__p2 not in state.blanked
+    ):  # baronin_bremse(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:40
         if (
             x0 == 1
             and state.tracks[None if x0 is None else (x0 + 1) % 2] > state.tracks[x0]
         ):
             runs.append(new_frame(166, [E_baronin_bremse__p2, x0]))
-    if state.location[E_graefin_gaehn__p2] == 6:  # graefin_gaehn(p2) while in feld
+    if (
+        state.location[E_graefin_gaehn__p2] == 6
+        and E_graefin_gaehn__p2 not in state.blanked
+    ):  # graefin_gaehn(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:79
         if x0 == 1:
             runs.append(new_frame(145, [E_graefin_gaehn__p2, x0]))
     if (
         state.location[E_schleichkatze_nebel__p2] == 6
+        and E_schleichkatze_nebel__p2 not in state.blanked
     ):  # schleichkatze_nebel(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:112
         if x0 == 1:
             runs.append(new_frame(169, [E_schleichkatze_nebel__p2, x0]))
-    if state.location[E_grauer_platz__p2] == 13:  # grauer_platz(p2) while in tischmitte
+    if (
+        state.location[E_grauer_platz__p2] == 13
+        and E_grauer_platz__p2 not in state.blanked
+    ):  # grauer_platz(p2) while in tischmitte
         # spec: spec/heldenhain/11_schattenkabinett.rules:269
         if state.tracks[x0] > 10:
             runs.append(new_frame(171, [E_grauer_platz__p2, x0]))
-    if state.location[E_wilma_weitblick__p2] == 6:  # wilma_weitblick(p2) while in feld
+    if (
+        state.location[E_wilma_weitblick__p2] == 6
+        and E_wilma_weitblick__p2 not in state.blanked
+    ):  # wilma_weitblick(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:60
         if x0 == 1 and q_mannschaftsgroesse(state, x0) >= 4:
             runs.append(new_frame(173, [E_wilma_weitblick__p2, x0]))
-    if state.location[E_dachs_dieter__p2] == 6:  # dachs_dieter(p2) while in feld
+    if (
+        state.location[E_dachs_dieter__p2] == 6
+        and E_dachs_dieter__p2 not in state.blanked
+    ):  # dachs_dieter(p2) while in feld
         # spec: spec/heldenhain/12_weggefaehrten.rules:96
         if x0 == 1:
             runs.append(new_frame(146, [E_dachs_dieter__p2, x0]))
-    if state.location[E_feldflasche__p2] == 10:  # feldflasche(p2) while in angelegt
+    if (
+        state.location[E_feldflasche__p2] == 10
+        and E_feldflasche__p2 not in state.blanked
+    ):  # feldflasche(p2) while in angelegt
         # spec: spec/heldenhain/12_weggefaehrten.rules:215
         if x0 == 1:
             runs.append(new_frame(176, [E_feldflasche__p2, x0]))
-    if state.location[E_marktplatz__p2] == 13:  # marktplatz(p2) while in tischmitte
+    if (
+        state.location[E_marktplatz__p2] == 13 and E_marktplatz__p2 not in state.blanked
+    ):  # marktplatz(p2) while in tischmitte
         # spec: spec/heldenhain/12_weggefaehrten.rules:244
         if q_mannschaftsgroesse(state, x0) >= 3:
             runs.append(new_frame(177, [E_marktplatz__p2, x0]))
-    if state.location[E_graefin_gier__p2] == 6:  # graefin_gier(p2) while in feld
+    if (
+        state.location[E_graefin_gier__p2] == 6
+        and E_graefin_gier__p2 not in state.blanked
+    ):  # graefin_gier(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:61
         if x0 == 1:
             runs.append(new_frame(149, [E_graefin_gier__p2, x0] + [UNBOUND] * 1))
-    if state.location[E_zauberer_zins__p2] == 6:  # zauberer_zins(p2) while in feld
+    if (
+        state.location[E_zauberer_zins__p2] == 6
+        and E_zauberer_zins__p2 not in state.blanked
+    ):  # zauberer_zins(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:99
         if x0 == 1:
             runs.append(new_frame(151, [E_zauberer_zins__p2, x0]))
-    if state.location[E_diva_dacapo__p2] == 6:  # diva_dacapo(p2) while in feld
+    if (
+        state.location[E_diva_dacapo__p2] == 6
+        and E_diva_dacapo__p2 not in state.blanked
+    ):  # diva_dacapo(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:111
         if x0 == 1:
             runs.append(new_frame(178, [E_diva_dacapo__p2, x0]))
-    if state.location[E_wucherin_wanda__p2] == 6:  # wucherin_wanda(p2) while in feld
+    if (
+        state.location[E_wucherin_wanda__p2] == 6
+        and E_wucherin_wanda__p2 not in state.blanked
+    ):  # wucherin_wanda(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:119
         if x0 == 1 and len(state.zones[3 + x0]) > 0:
             runs.append(new_frame(152, [E_wucherin_wanda__p2, x0] + [UNBOUND] * 1))
-    if state.location[E_kater_kasse__p2] == 6:  # kater_kasse(p2) while in feld
+    if (
+        state.location[E_kater_kasse__p2] == 6
+        and E_kater_kasse__p2 not in state.blanked
+    ):  # kater_kasse(p2) while in feld
         # spec: spec/heldenhain/13_purpurpakt.rules:173
         if x0 == 1 and len(state.zones[3 + x0]) > 0:
             runs.append(new_frame(153, [E_kater_kasse__p2, x0] + [UNBOUND] * 1))
-    if state.location[E_perlenkette__p2] == 10:  # perlenkette(p2) while in angelegt
+    if (
+        state.location[E_perlenkette__p2] == 10
+        and E_perlenkette__p2 not in state.blanked
+    ):  # perlenkette(p2) while in angelegt
         # spec: spec/heldenhain/13_purpurpakt.rules:335
         if x0 == 1:
             runs.append(new_frame(181, [E_perlenkette__p2, x0]))
-    if state.location[E_opernhaus__p2] == 13:  # opernhaus(p2) while in tischmitte
+    if (
+        state.location[E_opernhaus__p2] == 13 and E_opernhaus__p2 not in state.blanked
+    ):  # opernhaus(p2) while in tischmitte
         # spec: spec/heldenhain/13_purpurpakt.rules:373
         if len(state.zones[3 + x0]) > 0:
             runs.append(new_frame(154, [E_opernhaus__p2, x0] + [UNBOUND] * 1))
@@ -2151,7 +2357,10 @@ def emit_abgelenkt(state, x0, x1, x2):
     if state.trace is not None:
         note_signal(state, "abgelenkt", [], x0)
     runs = []
-    if state.location[E_fraeulein_frost__p1] == 5:  # fraeulein_frost(p1) while in feld
+    if (
+        state.location[E_fraeulein_frost__p1] == 5
+        and E_fraeulein_frost__p1 not in state.blanked
+    ):  # fraeulein_frost(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:61
         if x1 == E_fraeulein_frost__p1 and (
             x2 is not None
@@ -2160,13 +2369,19 @@ def emit_abgelenkt(state, x0, x1, x2):
             runs.append(
                 (t_fraeulein_frost__while0_0, [E_fraeulein_frost__p1, x0, x1, x2])
             )
-    if state.location[E_spitzel_spinne__p1] == 5:  # spitzel_spinne(p1) while in feld
+    if (
+        state.location[E_spitzel_spinne__p1] == 5
+        and E_spitzel_spinne__p1 not in state.blanked
+    ):  # spitzel_spinne(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:117
         if x0 == 0:
             runs.append(
                 (t_spitzel_spinne__while0_0, [E_spitzel_spinne__p1, x0, x1, x2])
             )
-    if state.location[E_fraeulein_frost__p2] == 6:  # fraeulein_frost(p2) while in feld
+    if (
+        state.location[E_fraeulein_frost__p2] == 6
+        and E_fraeulein_frost__p2 not in state.blanked
+    ):  # fraeulein_frost(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:61
         if x1 == E_fraeulein_frost__p2 and (
             x2 is not None
@@ -2175,7 +2390,10 @@ def emit_abgelenkt(state, x0, x1, x2):
             runs.append(
                 (t_fraeulein_frost__while0_0, [E_fraeulein_frost__p2, x0, x1, x2])
             )
-    if state.location[E_spitzel_spinne__p2] == 6:  # spitzel_spinne(p2) while in feld
+    if (
+        state.location[E_spitzel_spinne__p2] == 6
+        and E_spitzel_spinne__p2 not in state.blanked
+    ):  # spitzel_spinne(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:117
         if x0 == 1:
             runs.append(

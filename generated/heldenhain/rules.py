@@ -28,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 5fa2d9b15d3bea16
-# Fingerprint: source c3bcdcf81a85ced1da7c output 7a21252295adfe468285
+# Fingerprint: source f45352bf0985aafdc634 output b34806228fba2c6016b8
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from rulespec.runtime.frames import UNBOUND
@@ -539,12 +539,14 @@ def q_mannschaftsgroesse(state, v_p):
     value = len([c_f for c_f in state.zones[5 + v_p] if c_f in KS_charakter])
     if (
         state.location[E_banner_der_gefaehrten__p1] == 9
+        and E_banner_der_gefaehrten__p1 not in state.blanked
     ):  # banner_der_gefaehrten(p1) while in angelegt
         # spec: spec/heldenhain/12_weggefaehrten.rules:220
         if v_p == 0:
             value += 1
     if (
         state.location[E_banner_der_gefaehrten__p2] == 10
+        and E_banner_der_gefaehrten__p2 not in state.blanked
     ):  # banner_der_gefaehrten(p2) while in angelegt
         # spec: spec/heldenhain/12_weggefaehrten.rules:220
         if v_p == 1:
@@ -620,28 +622,42 @@ def q_einsatz(state, v_f):
             else 0
         )
     )
-    if state.location[E_doktor_daemmer__p1] == 5:  # doktor_daemmer(p1) while in feld
+    if (
+        state.location[E_doktor_daemmer__p1] == 5
+        and E_doktor_daemmer__p1 not in state.blanked
+    ):  # doktor_daemmer(p1) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:53
         if v_f is not None and state.location[v_f] == 6:
             value += -1
             value = max(value, 0)
-    if state.location[E_nebelmoor__p1] == 13:  # nebelmoor(p1) while in tischmitte
+    if (
+        state.location[E_nebelmoor__p1] == 13 and E_nebelmoor__p1 not in state.blanked
+    ):  # nebelmoor(p1) while in tischmitte
         # spec: spec/heldenhain/11_schattenkabinett.rules:265
         value += -1
         value = max(value, 0)
-    if state.location[E_maskenball__p1] == 13:  # maskenball(p1) while in tischmitte
+    if (
+        state.location[E_maskenball__p1] == 13 and E_maskenball__p1 not in state.blanked
+    ):  # maskenball(p1) while in tischmitte
         # spec: spec/heldenhain/13_purpurpakt.rules:381
         value += 1
-    if state.location[E_doktor_daemmer__p2] == 6:  # doktor_daemmer(p2) while in feld
+    if (
+        state.location[E_doktor_daemmer__p2] == 6
+        and E_doktor_daemmer__p2 not in state.blanked
+    ):  # doktor_daemmer(p2) while in feld
         # spec: spec/heldenhain/11_schattenkabinett.rules:53
         if v_f is not None and state.location[v_f] == 5:
             value += -1
             value = max(value, 0)
-    if state.location[E_nebelmoor__p2] == 13:  # nebelmoor(p2) while in tischmitte
+    if (
+        state.location[E_nebelmoor__p2] == 13 and E_nebelmoor__p2 not in state.blanked
+    ):  # nebelmoor(p2) while in tischmitte
         # spec: spec/heldenhain/11_schattenkabinett.rules:265
         value += -1
         value = max(value, 0)
-    if state.location[E_maskenball__p2] == 13:  # maskenball(p2) while in tischmitte
+    if (
+        state.location[E_maskenball__p2] == 13 and E_maskenball__p2 not in state.blanked
+    ):  # maskenball(p2) while in tischmitte
         # spec: spec/heldenhain/13_purpurpakt.rules:381
         value += 1
     for effect in state.effects:
@@ -731,18 +747,24 @@ def q_ausdauer(state, v_f):
     )
     if (
         state.location[E_regenbogenbruecke__p1] == 13
+        and E_regenbogenbruecke__p1 not in state.blanked
     ):  # regenbogenbruecke(p1) while in tischmitte
         # spec: spec/heldenhain/10_superfreundinnen.rules:293
         value += 1
-    if state.location[E_alter_wald__p1] == 13:  # alter_wald(p1) while in tischmitte
+    if (
+        state.location[E_alter_wald__p1] == 13 and E_alter_wald__p1 not in state.blanked
+    ):  # alter_wald(p1) while in tischmitte
         # spec: spec/heldenhain/12_weggefaehrten.rules:240
         value += 1
     if (
         state.location[E_regenbogenbruecke__p2] == 13
+        and E_regenbogenbruecke__p2 not in state.blanked
     ):  # regenbogenbruecke(p2) while in tischmitte
         # spec: spec/heldenhain/10_superfreundinnen.rules:293
         value += 1
-    if state.location[E_alter_wald__p2] == 13:  # alter_wald(p2) while in tischmitte
+    if (
+        state.location[E_alter_wald__p2] == 13 and E_alter_wald__p2 not in state.blanked
+    ):  # alter_wald(p2) while in tischmitte
         # spec: spec/heldenhain/12_weggefaehrten.rules:240
         value += 1
     for effect in state.effects:
@@ -852,12 +874,16 @@ def q_kosten(state, v_p, v_c):
         if v_c is not None
         else attr_of(A_kosten, v_c, "kosten", "spec/heldenhain/02_cards.rules:49:39")
     )
-    if state.location[E_basar__p1] == 13:  # basar(p1) while in tischmitte
+    if (
+        state.location[E_basar__p1] == 13 and E_basar__p1 not in state.blanked
+    ):  # basar(p1) while in tischmitte
         # spec: spec/heldenhain/13_purpurpakt.rules:368
         if v_c in KS_aktion:
             value += -1
             value = max(value, 0)
-    if state.location[E_basar__p2] == 13:  # basar(p2) while in tischmitte
+    if (
+        state.location[E_basar__p2] == 13 and E_basar__p2 not in state.blanked
+    ):  # basar(p2) while in tischmitte
         # spec: spec/heldenhain/13_purpurpakt.rules:368
         if v_c in KS_aktion:
             value += -1
@@ -877,10 +903,16 @@ def q_rueckendeckung_fuer(state, v_z):
     "quantity rueckendeckung_fuer"
     # spec: spec/heldenhain/02_cards.rules:58
     value = d_rueckendeckung_summe(state, v_z)
-    if state.location[E_steile_pfade__p1] == 13:  # steile_pfade(p1) while in tischmitte
+    if (
+        state.location[E_steile_pfade__p1] == 13
+        and E_steile_pfade__p1 not in state.blanked
+    ):  # steile_pfade(p1) while in tischmitte
         # spec: spec/heldenhain/12_weggefaehrten.rules:248
         value += d_rueckendeckung_summe(state, v_z)
-    if state.location[E_steile_pfade__p2] == 13:  # steile_pfade(p2) while in tischmitte
+    if (
+        state.location[E_steile_pfade__p2] == 13
+        and E_steile_pfade__p2 not in state.blanked
+    ):  # steile_pfade(p2) while in tischmitte
         # spec: spec/heldenhain/12_weggefaehrten.rules:248
         value += d_rueckendeckung_summe(state, v_z)
     return value
@@ -909,22 +941,56 @@ def allowed_ausspielen(state, x0, x1):
         return False
     # spec: spec/heldenhain/03_rules.rules:33
     if (not state.vars[2]) and not (
-        (state.location[E_schutzengel__p1] == 3 and x1 == E_schutzengel__p1)
+        (
+            state.location[E_schutzengel__p1] == 3
+            and E_schutzengel__p1 not in state.blanked
+            and x1 == E_schutzengel__p1
+        )
         or (
             state.location[E_eiserne_disziplin__p1] == 3
+            and E_eiserne_disziplin__p1 not in state.blanked
             and x1 == E_eiserne_disziplin__p1
         )
-        or (state.location[E_festes_band__p1] == 3 and x1 == E_festes_band__p1)
-        or (state.location[E_zugabe__p1] == 3 and x1 == E_zugabe__p1)
-        or (state.location[E_letzte_rate__p1] == 3 and x1 == E_letzte_rate__p1)
-        or (state.location[E_schutzengel__p2] == 4 and x1 == E_schutzengel__p2)
+        or (
+            state.location[E_festes_band__p1] == 3
+            and E_festes_band__p1 not in state.blanked
+            and x1 == E_festes_band__p1
+        )
+        or (
+            state.location[E_zugabe__p1] == 3
+            and E_zugabe__p1 not in state.blanked
+            and x1 == E_zugabe__p1
+        )
+        or (
+            state.location[E_letzte_rate__p1] == 3
+            and E_letzte_rate__p1 not in state.blanked
+            and x1 == E_letzte_rate__p1
+        )
+        or (
+            state.location[E_schutzengel__p2] == 4
+            and E_schutzengel__p2 not in state.blanked
+            and x1 == E_schutzengel__p2
+        )
         or (
             state.location[E_eiserne_disziplin__p2] == 4
+            and E_eiserne_disziplin__p2 not in state.blanked
             and x1 == E_eiserne_disziplin__p2
         )
-        or (state.location[E_festes_band__p2] == 4 and x1 == E_festes_band__p2)
-        or (state.location[E_zugabe__p2] == 4 and x1 == E_zugabe__p2)
-        or (state.location[E_letzte_rate__p2] == 4 and x1 == E_letzte_rate__p2)
+        or (
+            state.location[E_festes_band__p2] == 4
+            and E_festes_band__p2 not in state.blanked
+            and x1 == E_festes_band__p2
+        )
+        or (
+            state.location[E_zugabe__p2] == 4
+            and E_zugabe__p2 not in state.blanked
+            and x1 == E_zugabe__p2
+        )
+        or (
+            state.location[E_letzte_rate__p2] == 4
+            and E_letzte_rate__p2 not in state.blanked
+            and x1 == E_letzte_rate__p2
+        )
     ):
         return False
     # spec: spec/heldenhain/03_rules.rules:38
@@ -979,12 +1045,14 @@ def allowed_ablenken_mit(state, x0, x1):
         return False
     if (
         state.location[E_zeitlupenstadt__p1] == 13
+        and E_zeitlupenstadt__p1 not in state.blanked
     ):  # zeitlupenstadt(p1) while in tischmitte
         # spec: spec/heldenhain/11_schattenkabinett.rules:274
         if state.counters[2][x1] == 1:
             return False
     if (
         state.location[E_zeitlupenstadt__p2] == 13
+        and E_zeitlupenstadt__p2 not in state.blanked
     ):  # zeitlupenstadt(p2) while in tischmitte
         # spec: spec/heldenhain/11_schattenkabinett.rules:274
         if state.counters[2][x1] == 1:
@@ -1002,20 +1070,76 @@ def allowed_ablenken(state, x0, x1, x2):
         return False
     # spec: spec/heldenhain/03_rules.rules:68
     if (state.counters[2][x1] == 1) and not (
-        (state.location[E_nami__p1] == 5 and x1 == E_nami__p1)
-        or (state.location[E_hase_hoppel__p1] == 5 and x1 == E_hase_hoppel__p1)
-        or (state.location[E_herr_gegenwind__p1] == 5 and x1 == E_herr_gegenwind__p1)
-        or (state.location[E_dorian_faltfach__p1] == 5 and x1 == E_dorian_faltfach__p1)
-        or (state.location[E_falke_fiete__p1] == 5 and x1 == E_falke_fiete__p1)
-        or (state.location[E_rico_rueckprall__p1] == 5 and x1 == E_rico_rueckprall__p1)
-        or (state.location[E_affe_anleihe__p1] == 5 and x1 == E_affe_anleihe__p1)
-        or (state.location[E_nami__p2] == 6 and x1 == E_nami__p2)
-        or (state.location[E_hase_hoppel__p2] == 6 and x1 == E_hase_hoppel__p2)
-        or (state.location[E_herr_gegenwind__p2] == 6 and x1 == E_herr_gegenwind__p2)
-        or (state.location[E_dorian_faltfach__p2] == 6 and x1 == E_dorian_faltfach__p2)
-        or (state.location[E_falke_fiete__p2] == 6 and x1 == E_falke_fiete__p2)
-        or (state.location[E_rico_rueckprall__p2] == 6 and x1 == E_rico_rueckprall__p2)
-        or (state.location[E_affe_anleihe__p2] == 6 and x1 == E_affe_anleihe__p2)
+        (
+            state.location[E_nami__p1] == 5
+            and E_nami__p1 not in state.blanked
+            and x1 == E_nami__p1
+        )
+        or (
+            state.location[E_hase_hoppel__p1] == 5
+            and E_hase_hoppel__p1 not in state.blanked
+            and x1 == E_hase_hoppel__p1
+        )
+        or (
+            state.location[E_herr_gegenwind__p1] == 5
+            and E_herr_gegenwind__p1 not in state.blanked
+            and x1 == E_herr_gegenwind__p1
+        )
+        or (
+            state.location[E_dorian_faltfach__p1] == 5
+            and E_dorian_faltfach__p1 not in state.blanked
+            and x1 == E_dorian_faltfach__p1
+        )
+        or (
+            state.location[E_falke_fiete__p1] == 5
+            and E_falke_fiete__p1 not in state.blanked
+            and x1 == E_falke_fiete__p1
+        )
+        or (
+            state.location[E_rico_rueckprall__p1] == 5
+            and E_rico_rueckprall__p1 not in state.blanked
+            and x1 == E_rico_rueckprall__p1
+        )
+        or (
+            state.location[E_affe_anleihe__p1] == 5
+            and E_affe_anleihe__p1 not in state.blanked
+            and x1 == E_affe_anleihe__p1
+        )
+        or (
+            state.location[E_nami__p2] == 6
+            and E_nami__p2 not in state.blanked
+            and x1 == E_nami__p2
+        )
+        or (
+            state.location[E_hase_hoppel__p2] == 6
+            and E_hase_hoppel__p2 not in state.blanked
+            and x1 == E_hase_hoppel__p2
+        )
+        or (
+            state.location[E_herr_gegenwind__p2] == 6
+            and E_herr_gegenwind__p2 not in state.blanked
+            and x1 == E_herr_gegenwind__p2
+        )
+        or (
+            state.location[E_dorian_faltfach__p2] == 6
+            and E_dorian_faltfach__p2 not in state.blanked
+            and x1 == E_dorian_faltfach__p2
+        )
+        or (
+            state.location[E_falke_fiete__p2] == 6
+            and E_falke_fiete__p2 not in state.blanked
+            and x1 == E_falke_fiete__p2
+        )
+        or (
+            state.location[E_rico_rueckprall__p2] == 6
+            and E_rico_rueckprall__p2 not in state.blanked
+            and x1 == E_rico_rueckprall__p2
+        )
+        or (
+            state.location[E_affe_anleihe__p2] == 6
+            and E_affe_anleihe__p2 not in state.blanked
+            and x1 == E_affe_anleihe__p2
+        )
     ):
         return False
     # spec: spec/heldenhain/03_rules.rules:74
@@ -1031,12 +1155,14 @@ def allowed_ablenken(state, x0, x1, x2):
         return False
     if (
         state.location[E_zeitlupenstadt__p1] == 13
+        and E_zeitlupenstadt__p1 not in state.blanked
     ):  # zeitlupenstadt(p1) while in tischmitte
         # spec: spec/heldenhain/11_schattenkabinett.rules:274
         if state.counters[2][x1] == 1:
             return False
     if (
         state.location[E_zeitlupenstadt__p2] == 13
+        and E_zeitlupenstadt__p2 not in state.blanked
     ):  # zeitlupenstadt(p2) while in tischmitte
         # spec: spec/heldenhain/11_schattenkabinett.rules:274
         if state.counters[2][x1] == 1:

@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 5184ddad14ce862a
-# Fingerprint: source 7f7c31718ed345aff668 output 19c630db037e7af26784
+# Tests hash: f280805ad22c2c46
+# Fingerprint: source cb36dd5211edf97824df output 0c2544ee218456f6b414
 "Terraforming Mars (base game, Tharsis): the generated engine (rulespec.runtime.program.Program)."
 
 from rulespec.runtime.frames import UNBOUND, new_frame, resume_steps, run_steps
@@ -35,7 +35,7 @@ from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
 SPEC_HASH = "2e9dbb215062865b"
-TESTS_HASH = "5184ddad14ce862a"
+TESTS_HASH = "f280805ad22c2c46"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

@@ -21,7 +21,7 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 5184ddad14ce862a
+# Tests hash: f280805ad22c2c46
 # Fingerprint: source b663e3cf578b1f079164 output fcb52cd04675f05a479a
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 

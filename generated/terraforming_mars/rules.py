@@ -21,7 +21,7 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 5184ddad14ce862a
+# Tests hash: f280805ad22c2c46
 # Fingerprint: source e1a5a5cdd1c5e8c77eb7 output 32769cab73ee5e944b21
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 

@@ -21,7 +21,7 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 5184ddad14ce862a
+# Tests hash: f280805ad22c2c46
 # Fingerprint: source 447e31b2aa81a3b3f071 output 236bf8e2bc6820500af1
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 

@@ -21,8 +21,8 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
-# Tests hash: 5184ddad14ce862a
-# Fingerprint: source 312f59b5cd59c523242e output cd9267b5bc34e739f0d3
+# Tests hash: f280805ad22c2c46
+# Fingerprint: source f4e0b52c2e672e5f6b6c output d797a79a825e514b6407
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/backends/testplan.py plans them."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -828,7 +828,7 @@ def tb_03_economy_14_0(state, frame):
     "test tests/03_economy.rules#14 part 0 (spec/terraforming_mars/tests/03_economy.rules:154)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:154
     move_card(state, E_arctic_algae, 23)
-    # spec: spec/terraforming_mars/tests/03_economy.rules:155
+    # spec: spec/terraforming_mars/07c_active.rules:176
     activate(state, 11, [0], None)
     # spec: spec/terraforming_mars/tests/03_economy.rules:156
     state.frames.pop()

@@ -11,7 +11,7 @@ from rulespec.compiler.frontend.model import Model
 from rulespec.compiler.frontend.checks.reuse import found_under
 
 STEPS = (ast.DiceStep, ast.ChooseStep, ast.ExpectOffered, ast.ExpectOptions, ast.Expect, ast.ParamStep,
-         ast.VariantStep, ast.StartStep)
+         ast.VariantStep, ast.StartStep, ast.StartEffects)
 SETTINGS = (ast.ParamStep, ast.VariantStep)
 
 
@@ -28,7 +28,24 @@ def check_tests(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic
         problems += [_die(step, v) for step in found_under(test, (ast.DiceStep,))
                      for v in step.values if not 1 <= v <= 6]
         problems += _settings(model, test)
+        problems += [p for step in found_under(test, (ast.StartEffects,)) for p in _lasting(model, step)]
     problems += _changes(model)
+    return problems
+
+
+def _lasting(model: Model, step: ast.StartEffects) -> list[Diagnostic]:
+    """`start effects of CARD for P`: a card whose event starts a lasting effect, and a player."""
+    card, player = step.card.name, step.player.name
+    if card not in model.entity_index:
+        return [Diagnostic(f"unknown card '{card}'{did_you_mean(card, model.entity_index)}", step.card.span)]
+    event = model.event_of(model.entity_index[card])
+    problems = []
+    if event is None or not any(isinstance(s, ast.Activate) for s in event.body.body):
+        problems.append(Diagnostic(f"'{card}' starts no lasting effect: its event has no `activate`"
+                                   f" of its own (outside any `if` or choice)", step.card.span))
+    if player not in model.players:
+        problems.append(Diagnostic(f"unknown player '{player}'{did_you_mean(player, model.players)}",
+                                   step.player.span))
     return problems
 
 

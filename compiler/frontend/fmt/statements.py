@@ -176,6 +176,7 @@ _STATEMENTS: dict[str, Callable[[Printer, ast.Node], Doc]] = {
     "ParamStep": lambda p, s: f"param {s.name.name} = {literal(s.value)}",
     "VariantStep": lambda p, s: f"variant {s.name.name}",
     "StartStep": lambda p, s: "start",
+    "StartEffects": lambda p, s: f"start effects of {s.card.name} for {s.player.name}",
     "Expect": _expect,
 }
 

@@ -301,6 +301,9 @@ class Sentences:
     def s_VariantStep(self, s: ast.VariantStep) -> Line:
         return Line(f"With variant {code(s.name.name)}.")
 
+    def s_StartEffects(self, s: ast.StartEffects) -> Line:
+        return Line(f"Start the lasting effects of {code(s.card.name)} for {code(s.player.name)}.")
+
     def s_StartStep(self, s: ast.StartStep) -> Line:
         return Line("Start the game.")
 
