@@ -110,6 +110,18 @@ def need_ts() -> None:
         pytest.fail(problem, pytrace=False)
 
 
+def played_on_both(folder: Path, seed: int) -> list[tuple]:
+    """A game of the spec played with `seed` on the interpreter, then on the generated engine,
+    taking option number seed % count at every decision: each one's (choices, tracks, vars)."""
+    runs = []
+    for backend in ("interpreted", "generated"):
+        game = Game(program(folder, backend), seed=seed)
+        while not game.over:
+            game.choose_index(seed % len(game.state.pending["ids"]))
+        runs.append((tuple(game.choices), tuple(game.state.tracks), tuple(game.state.vars)))
+    return runs
+
+
 def one_file_spec(factory: pytest.TempPathFactory, name: str, text: str) -> Path:
     """A spec folder holding one file, `name`.rules, made once per test module's fixture."""
     made = factory.mktemp(name)

@@ -10,8 +10,7 @@ import pytest
 
 from rulespec.compiler.frontend.loader import load_spec
 from rulespec.compiler.tools.testrun import run_tests
-from rulespec.runtime.game import Game
-from support import one_file_spec, program
+from support import one_file_spec, played_on_both, program
 
 GUARDS = """
 game guards "Guards"
@@ -76,12 +75,7 @@ def test_the_generated_engine_has_one_routine_for_the_copies(guards):
 def test_random_games_agree_move_for_move(guards):
     played = set()
     for seed in range(20):
-        runs = []
-        for backend in ("interpreted", "generated"):
-            game = Game(program(guards, backend), seed=seed)
-            while not game.over:
-                game.choose_index(seed % len(game.state.pending["ids"]))
-            runs.append((tuple(game.choices), tuple(game.state.tracks)))
-        assert runs[0] == runs[1]
-        played.update(c for c in runs[0][0])
+        interpreted, generated = played_on_both(guards, seed)
+        assert interpreted == generated
+        played.update(interpreted[0])
     assert {"guard_1", "guard_2", "guard_3"} & played  # copies are offered by their own ids

@@ -10,8 +10,7 @@ import pytest
 from rulespec.compiler.frontend.errors import SpecError
 from rulespec.compiler.frontend.loader import load_spec
 from rulespec.compiler.tools.testrun import run_tests
-from rulespec.runtime.game import Game
-from support import one_file_spec, program
+from support import one_file_spec, played_on_both
 
 HIGHS = """
 game highs "Highs"
@@ -87,14 +86,9 @@ def test_designer_tests_of_the_folds_pass_on_both_back_ends(highs):
 def test_random_games_agree_move_for_move(highs):
     scores = set()
     for seed in range(30):
-        logs = []
-        for backend in ("interpreted", "generated"):
-            game = Game(program(highs, backend), seed=seed)
-            while not game.over:
-                game.choose_index(seed % len(game.state.pending["ids"]))
-            logs.append(tuple(game.state.tracks))
-        assert logs[0] == logs[1]
-        scores.add(logs[0])
+        interpreted, generated = played_on_both(highs, seed)
+        assert interpreted == generated
+        scores.add(interpreted[1])
     assert len(scores) > 3  # the deals differ, so do the folds
 
 
