@@ -312,6 +312,7 @@ def _knowledge_fits(meta, knowledge: Any, location: Any) -> bool:
 def _snapshot_problem(meta, data: dict[str, Any]) -> str | None:
     """What is wrong with the kernel part of a snapshot's state, if anything."""
     ints = lambda v: isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v)  # noqa: E731
+    count = lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0  # noqa: E731
     entities = len(meta.entity_ids)
     checks = [
         ("tracks", lambda v: ints(v) and len(v) == meta.track_slots),
@@ -331,9 +332,17 @@ def _snapshot_problem(meta, data: dict[str, Any]) -> str | None:
         ("result", lambda v: v is None or isinstance(v, dict)),
         ("log", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v)),
         ("log_at", lambda v: v is None or isinstance(v, list) and all(isinstance(x, str) for x in v)),
-        ("decisions", lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0),
+        ("decisions", count),
         ("params", lambda v: isinstance(v, dict)),
         ("knowledge", lambda v: v is None or _knowledge_fits(meta, v, data.get("location"))),
+        ("trace", lambda v: v is None or isinstance(v, dict) and ints(list(v.values()))),
+        ("dice_strict", lambda v: isinstance(v, bool)),
+        ("rounds", count), ("nesting", count),
+        ("rolled", lambda v: v is None or isinstance(v, list)),
+        ("shown", lambda v: v is None or isinstance(v, list) and all(
+            isinstance(e, list) and len(e) == 3 and ints(e[:2]) and 0 <= e[0] < entities
+            and (e[2] is None or ints([e[2]])) for e in v)),
+        ("blanked", lambda v: ints(v) and all(0 <= c < entities for c in v)),
     ]
     for key, ok in checks:
         if key in data and not ok(data[key]):  # an OPTIONAL slot may be left out

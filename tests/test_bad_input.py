@@ -184,6 +184,16 @@ def _state(key, value):
     (_state("frames", [[99, "x", None]]), "replaying the choices does not reproduce the saved snapshot"),
     (_state("pending", {"a": 1}), "replaying the choices does not reproduce the saved snapshot"),
     (_state("params", {"goal": "x"}), "replaying the choices does not reproduce the saved snapshot"),
+    # the kernel's other fields (docs/probes/bad_records.py found 'blanked': true an internal error)
+    (_state("blanked", True), "the snapshot's 'blanked' does not fit this game"),
+    (_state("blanked", [10**6]), "the snapshot's 'blanked' does not fit this game"),
+    (_state("shown", 7), "the snapshot's 'shown' does not fit this game"),
+    (_state("shown", [[1]]), "the snapshot's 'shown' does not fit this game"),
+    (_state("rounds", "x"), "the snapshot's 'rounds' does not fit this game"),
+    (_state("nesting", -1), "the snapshot's 'nesting' does not fit this game"),
+    (_state("dice_strict", 3), "the snapshot's 'dice_strict' does not fit this game"),
+    (_state("trace", [1]), "the snapshot's 'trace' does not fit this game"),
+    (_state("rolled", 5), "the snapshot's 'rolled' does not fit this game"),
 ])
 def test_a_record_without_format_or_with_a_garbage_snapshot_is_refused(tmp_path, edit, words):
     assert words in one_error(run("replay", _record(tmp_path, edit)))

@@ -65,3 +65,11 @@ def test_a_spec_dir_given_on_the_command_line_still_shows_its_errors(tmp_path):
     result = run("replay", path, "--spec", str(MINI / "variants"))
     assert result.exit_code == 1 and "error:" in result.stderr.splitlines()[0]
     assert "errors found" in result.stderr  # the folder the user named: every error, located
+
+
+@pytest.mark.parametrize("command", [("replay",), ("play", "--resume")])
+def test_a_record_whose_spec_dir_is_a_name_too_long_is_a_folder_not_there(tmp_path, command):
+    """Such a folder cannot exist, so the record's game is looked for, as for any missing
+    folder (mini is no game under spec/: one line)."""
+    path = _record_naming(tmp_path, tmp_path / TOO_LONG)
+    assert "no spec found for 'mini'" in one_error(run(*command, path))

@@ -262,7 +262,7 @@ def load_recorded(file: str, record: Any, spec_dir: str | None = None) -> Loaded
     its game. A folder only the record names that holds no sound spec is one line: its errors
     are those of a folder the user never named (a record naming its variants folder)."""
     named = record.spec_dir
-    if spec_dir or named is None or not Path(named).is_dir():
+    if spec_dir or named is None or not _is_folder(named):
         return load(spec_dir or record.game, record.variants)
     from rulespec.compiler.frontend.errors import SpecError
     try:
@@ -272,6 +272,13 @@ def load_recorded(file: str, record: Any, spec_dir: str | None = None) -> Loaded
             raise
         raise UserError(f"{file}: the record's spec_dir {shown(named, 200)} holds no sound spec of"
                         f" '{shown(record.game)}' (rulespec check {shown(named, 200)} says why)") from None
+
+
+def _is_folder(path: str) -> bool:
+    try:
+        return Path(path).is_dir()
+    except OSError:  # a name the system will not look up (too long): no folder of that name
+        return False
 
 
 def spec_folder(game_or_dir: str):
