@@ -437,13 +437,16 @@ def note_signal(state: State, signal: str, cards: list[int | None], player: int 
                 _count(state.trace, f"{signal} {card}", player)
 
 
+DRAWN = "drawn "  # the trace's key of a card drawn: a draw, not a use of the card (note_drawn)
+
+
 def note_drawn(state: State, card: int, old: int, new: int) -> None:
     """Count a card drawn, when the game is traced: "drawn <card> by <player>" when it comes into
     a zone only one player sees (a hand: `per player owner`) from one that player did not see
     alone (a deck, the table, another's hand; not another zone of its own, hand to headline)."""
     seen = state.sight[new]
     if seen > 0 and (old < 0 or state.sight[old] != seen):
-        _count(state.trace, f"drawn {card}", seen.bit_length() - 1)
+        _count(state.trace, f"{DRAWN}{card}", seen.bit_length() - 1)
 
 
 def note_choice(meta, state: State, index: int) -> None:

@@ -20,6 +20,7 @@ from rulespec.compiler.backends.interpret import Interpreter
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.model import build_model
 from rulespec.runtime.analysis import worth as weigh
+from rulespec.runtime.analysis.fuzz import FuzzReport, coverage_table
 from rulespec.runtime.analysis.simulate import LocalExecutor, drawn_cards, readable_trace
 from rulespec.runtime.bots.agents import play_out, seat_agents
 from rulespec.runtime.game import Game, new_state
@@ -287,6 +288,9 @@ def test_drawn_is_coming_into_a_hand_from_where_its_player_did_not_see_it_alone(
     events, uses = readable_trace(meta, state.trace)
     assert events == {} and uses == {}  # a draw is no use of the card (simulate's card tables)
     assert drawn_cards(meta, state.trace) == {"banner"}
+    report = FuzzReport()
+    report.coverage.update(state.trace)
+    assert coverage_table(meta, report)["banner"] == {"event": 0}  # drawn is not seen in play
 
 
 @settings(max_examples=20, deadline=None)

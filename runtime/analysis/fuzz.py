@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from rulespec.runtime.game import Game
-from rulespec.runtime.state import GameOver, RuleError, State, Stream, next_random
+from rulespec.runtime.state import DRAWN, GameOver, RuleError, State, Stream, next_random
 
 KINDS = ("crashes", "dead_ends", "invariant_violations", "disagreements", "overlong")
 
@@ -146,9 +146,11 @@ def _crash(err: Exception) -> str:
 
 
 def coverage_table(meta, report: FuzzReport) -> dict[str, dict[str, int]]:
-    """Per card: how often each traced thing (event, signals) happened; zeros shown."""
+    """Per card: how often each traced thing (event, signals, picked) happened; zeros shown.
+    Draws are left out: a card drawn and never played is not seen in play."""
     table: dict[str, dict[str, int]] = {meta.entity_ids[c]: {} for c in meta.card_entities}
-    kinds = sorted({key.rsplit(" ", 1)[0] for key in report.coverage if " by " not in key} | {"event"})
+    kinds = sorted({key.rsplit(" ", 1)[0] for key in report.coverage
+                    if " by " not in key and not key.startswith(DRAWN)} | {"event"})
     for card in meta.card_entities:
         row = table[meta.entity_ids[card]]
         for kind in kinds:

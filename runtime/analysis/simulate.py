@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable, Protocol
 from rulespec.runtime.bots.agents import play_out, seat_agents
 from rulespec.runtime.analysis.card_uses import FALSE_DISCOVERY_RATE, MIN_CARD_GAMES, CardNames, card_movers, card_table
 from rulespec.runtime.game import Game
+from rulespec.runtime.state import DRAWN
 from rulespec.runtime.analysis.stats import Z95, describe_change, lopsided, paired_difference, wilson
 
 MAX_DECISIONS = 200_000
@@ -95,9 +96,6 @@ def play_game(program, seed: int, agents: tuple[str, ...], params: dict[str, Any
     reached = counting.end() if counting is not None else frozenset()
     return GameSummary(seed, game.winner, game.reason, decisions, game.tracks(), Tally(events),
                        Tally(uses), tuple(game.losers), reached, drawn_cards(program.meta, game.state.trace))
-
-
-DRAWN = "drawn "  # a trace key of a card drawn into a hand: a draw, not a use of the card
 
 
 def readable_trace(meta, trace: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
