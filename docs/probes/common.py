@@ -189,12 +189,14 @@ class Tally:
 
     def __init__(self):
         self.counts: dict[str, Counter] = {}
+        self.longest: dict[str, float] = {}  # the slowest command's seconds, per group
         self.examples: list[dict] = []
         self.long_lines = 0
         self.slowest, self.slowest_case = 0.0, ""
 
     def add(self, group: str, outcome: Outcome, case: str, limit: int = 25) -> None:
         self.counts.setdefault(group, Counter())[outcome.kind] += 1
+        self.longest[group] = max(self.longest.get(group, 0.0), outcome.seconds)
         self.long_lines += outcome.long_line
         if outcome.seconds > self.slowest:
             self.slowest, self.slowest_case = outcome.seconds, f"[{group}] {case}"
@@ -211,6 +213,7 @@ class Tally:
     def report(self, title: str, started: float, as_json: bool, extra: dict | None = None) -> int:
         summary = {"probe": title, **header(), "seconds": round(time.monotonic() - started, 1),
                    "total": dict(self.total()), "groups": {g: dict(c) for g, c in self.counts.items()},
+                   "slowest_per_group_s": {g: round(s, 2) for g, s in self.longest.items()},
                    "long_error_lines": self.long_lines, "slowest_s": round(self.slowest, 2),
                    "slowest_case": self.slowest_case,
                    **(extra or {}), "examples": self.examples}
@@ -220,7 +223,8 @@ class Tally:
             print(f"{title}: {summary['date']}, commit {summary['commit']}, load {summary['load']}"
                   f" ({summary['cores']} cores), {summary['seconds']} s")
             for group, counts in sorted(self.counts.items()):
-                print(f"  {group}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+                print(f"  {group}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+                      + f" (slowest {self.longest[group]:.1f} s)")
             print("  total: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["total"].items())))
             print(f"  error lines over {LONG_LINE} characters: {self.long_lines};"
                   f" slowest command {summary['slowest_s']} s: {self.slowest_case}")

@@ -101,7 +101,7 @@ def main() -> int:
     parser.add_argument("--longest", type=int, default=200_000,
                         help="the longest run of word characters inserted (default 200,000)")
     args = parser.parse_args()
-    rng, runner, tally = random.Random(args.seed), Runner(args.fresh), Tally()
+    rng, runner, tally, by_mutation = random.Random(args.seed), Runner(args.fresh), Tally(), Tally()
     started, compiled = time.monotonic(), {name: 0 for name in TARGETS}
     shares = {name: (0.4 if name == "mini" else 0.12) for name in TARGETS}
     with tempfile.TemporaryDirectory(prefix="probe-specs-") as tmp:
@@ -122,6 +122,7 @@ def main() -> int:
                     shutil.copy(path, keep)
                     label += f" (kept as {keep})"
                 tally.add(f"check {name}", check, label)
+                by_mutation.add(mutate.__name__, check, label)
                 if check.kind == "ok" and (name == "mini" or compiled[name] < args.compiles):
                     compiled[name] += 1
                     out = Path(tmp) / "out"
@@ -129,7 +130,10 @@ def main() -> int:
                     tally.add(f"compile {name}", made, label)
                     shutil.rmtree(out, ignore_errors=True)
                 path.write_bytes(original)
-    return tally.report("spec mutations", started, args.json)
+    checks_by_mutation = {m: dict(c) for m, c in sorted(by_mutation.counts.items())}
+    slowest_check = {m: round(s, 2) for m, s in sorted(by_mutation.longest.items())}
+    return tally.report("spec mutations", started, args.json,
+                        {"checks by mutation": checks_by_mutation, "slowest check by mutation (s)": slowest_check})
 
 
 if __name__ == "__main__":
