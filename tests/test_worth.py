@@ -43,7 +43,11 @@ def _worth_json(*args: str) -> dict:
 
 
 def _played(backend: str, folder, seed: int, variants: tuple[str, ...] = (), **overlay):
-    prog = weigh.OverlayRef(_Fixed(program(folder, backend, variants)), **overlay).load()
+    return _play_out(weigh.OverlayRef(_Fixed(program(folder, backend, variants)), **overlay).load(), seed)
+
+
+def _play_out(prog, seed: int) -> Game:
+    """A traced game of random bots seeded with `seed`."""
     game = Game(prog, seed=seed, traced=True)
     play_out(game, seat_agents(("random", "random"), game.players, seed), 10_000)
     return game
@@ -339,8 +343,7 @@ def test_blanked_triggers_forbids_and_allows_do_nothing_on_both_back_ends(seed, 
     blanked = tuple(sorted(i for n in names
                            for i in (model.instances[n] if n in model.instances else (model.entity_index[n],))))
     games = [_played(b, HELDENHAIN, seed, blanked=blanked) for b in engine.BACKENDS]
-    stripped = Game(Interpreter(_without_abilities(model, names)), seed=seed, traced=True)
-    play_out(stripped, seat_agents(("random", "random"), stripped.players, seed), 10_000)
+    stripped = _play_out(Interpreter(_without_abilities(model, names)), seed)
     for game in games:
         assert game.choices == stripped.choices
         assert game.state.public_part() == stripped.state.public_part()
