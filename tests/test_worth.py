@@ -194,7 +194,7 @@ def test_the_report_has_a_forest_plot_per_side_in_the_spec_words(tmp_path):
     out = _worth_json("--games", "200", "--report", str(tmp_path / "r"))
     page = (tmp_path / "r" / "index.html").read_text()
     assert (tmp_path / "r" / "worth_1.png").is_file() and (tmp_path / "r" / "worth_2.png").is_file()
-    assert "Banner" in page and "Red" in page and "era early" in page
+    assert "Banner" in page and "Red" in page and "era early" in page and "<th>drawn in</th>" in page
     assert json.loads((tmp_path / "r" / "results.json").read_text())["cards"] == out["cards"]
 
 
