@@ -162,8 +162,10 @@ def answer_times(port: int, token: str, samples: int) -> list[float]:
 
 
 def main() -> int:
-    parser = arguments(__doc__, count=6000, timeout=0)
-    parser.add_argument("--game", default="the_fox_in_the_forest", help="the game served (default the Fox)")
+    parser = arguments(__doc__, count=15000, timeout=0)
+    # Terraforming Mars: a random human seat plays hundreds of decisions before the game ends
+    # (the Fox and Twilight Struggle end after 40-60 of them)
+    parser.add_argument("--game", default="terraforming_mars", help="the game served (default terraforming_mars)")
     parser.add_argument("--seconds", type=float, default=120, help="the race's limit in seconds (default 120)")
     parser.add_argument("--clients", type=int, default=50, help="racing clients (default 50)")
     parser.add_argument("--silent", type=int, default=200, help="silent connections (default 200)")
