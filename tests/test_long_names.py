@@ -73,3 +73,10 @@ def test_a_record_whose_spec_dir_is_a_name_too_long_is_a_folder_not_there(tmp_pa
     folder (mini is no game under spec/: one line)."""
     path = _record_naming(tmp_path, tmp_path / TOO_LONG)
     assert "no spec found for 'mini'" in one_error(run(*command, path))
+
+
+@pytest.mark.parametrize("command", [("serve", "", "--port", "0"), ("play", "", "--agents", "human,random")])
+def test_an_empty_game_name_at_a_table_is_no_spec_found(command):
+    """load_recorded's first version took an empty GAME for a missing one and looked for a
+    record (AttributeError, exit 3); found by docs/probes/bad_command_lines.py."""
+    assert "no spec found for ''" in one_error(run(*command))

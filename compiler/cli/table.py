@@ -39,7 +39,10 @@ def _table(game_name: str | None, variants: tuple[str, ...], seed: int | None, s
         variants = record.variants
     elif game_name is None:
         raise click.UsageError("Missing argument 'GAME' (or --resume FILE).")
-    loaded = load(game_name, variants) if game_name else load_recorded(resume, record)
+    if record is not None and not game_name:
+        loaded = load_recorded(resume, record)
+    else:
+        loaded = load(game_name, variants)
     program = load_program(loaded, backend, package)
     meta = program.meta
     values = param_values(meta, params)
