@@ -147,7 +147,9 @@ class State:
         return other
 
     def to_json(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.SAVED}
+        saved = {name: getattr(self, name) for name in self.SAVED}
+        saved["blanked"] = list(self.blanked)  # kept as a tuple; saved as JSON has it
+        return saved
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> State:

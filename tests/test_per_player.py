@@ -42,11 +42,13 @@ def test_generated_code_tests_the_instance_location(tmp_path):
     result = CliRunner().invoke(main, ["compile", str(SPEC), "-o", str(out)])
     assert result.exit_code == 0, result.output
     procedures = (out / "procedures.py").read_text()
-    assert "if state.location[E_lamp__red] ==" in procedures
+    # the instance's location, and (for rulespec worth) that it is not blanked
+    assert "state.location[E_lamp__red] == 3 and E_lamp__red not in state.blanked" in procedures
     assert "if x0 == 0:" in procedures  # owner(this) folded to the instance's player
     rules = (out / "rules.py").read_text()
     assert "value += A_bonus[E_lamp__blue]" in rules
-    assert "state.location[E_key__red] == 3\n            and x0 == 0" in rules  # allow ... despite
+    assert ("state.location[E_key__red] == 3\n            and E_key__red not in state.blanked\n"
+            "            and x0 == 0") in rules  # allow ... despite
 
 
 def test_fmt_keeps_a_short_ability_on_one_line_and_breaks_a_longer_one():

@@ -60,7 +60,7 @@ LOG = [
     "South greets North with First card worth 1",
     "South and North and North",
     "leader: South South",
-    "South was chosen by North not card 0",
+    "South was chosen by North not card First card",
 ]
 
 
