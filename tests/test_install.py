@@ -27,12 +27,16 @@ def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("dist")
     # a copy, so the build's own folders (build/, *.egg-info) never land in the checkout
     source = tmp_path_factory.mktemp("source") / "rulespec"
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO, check=True,
-                           capture_output=True, text=True).stdout.split()
-    for name in files:
-        if (REPO / name).is_file():
-            (source / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(REPO / name, source / name)
+    if (REPO / ".git").exists():  # the files git knows, as they are in the working tree
+        files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO, check=True,
+                               capture_output=True, text=True).stdout.split()
+        for name in files:
+            if (REPO / name).is_file():
+                (source / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(REPO / name, source / name)
+    else:  # an unpacked source archive
+        shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(
+            ".venv", ".rulespec-cache", "__pycache__", "build", "*.egg-info", "reports"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
                     "-w", str(out), str(source)], check=True, capture_output=True, text=True)
     return next(out.glob("rulespec-*.whl"))
