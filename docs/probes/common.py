@@ -155,13 +155,15 @@ def _decode(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
-def arguments(doc: str, count: int, timeout: float) -> argparse.ArgumentParser:
+def arguments(doc: str, count: int, timeout: float | None = None) -> argparse.ArgumentParser:
+    """The options every probe takes; --timeout and --fresh only for those that run commands."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--count", type=int, default=count, help=f"how many cases (default {count})")
     parser.add_argument("--seed", type=int, default=1, help="the random seed of the cases (default 1)")
-    parser.add_argument("--timeout", type=float, default=timeout,
-                        help=f"seconds before a command counts as a hang (default {timeout:g})")
-    parser.add_argument("--fresh", action="store_true", help="run each command as python -m rulespec, not a fork")
+    if timeout is not None:
+        parser.add_argument("--timeout", type=float, default=timeout,
+                            help=f"seconds before a command counts as a hang (default {timeout:g})")
+        parser.add_argument("--fresh", action="store_true", help="run each command as python -m rulespec, not a fork")
     parser.add_argument("--json", action="store_true", help="the summary as one JSON object")
     return parser
 

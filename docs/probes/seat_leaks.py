@@ -82,7 +82,7 @@ def play_one(name: str, program, seed: int, decisions: int, found: list[str]) ->
 
 
 def main() -> int:
-    parser = arguments(__doc__, count=3, timeout=0)
+    parser = arguments(__doc__, count=3)
     parser.add_argument("--decisions", type=int, default=150, help="decisions a game at most (default 150)")
     args = parser.parse_args()
     started, found, per_spec = time.monotonic(), [], {}

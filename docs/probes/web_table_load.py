@@ -162,7 +162,7 @@ def answer_times(port: int, token: str, samples: int) -> list[float]:
 
 
 def main() -> int:
-    parser = arguments(__doc__, count=15000, timeout=0)
+    parser = arguments(__doc__, count=15000)
     # Terraforming Mars: a random human seat plays hundreds of decisions before the game ends
     # (the Fox and Twilight Struggle end after 40-60 of them)
     parser.add_argument("--game", default="terraforming_mars", help="the game served (default terraforming_mars)")
