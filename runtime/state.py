@@ -394,6 +394,20 @@ def follow_card(state: State, card: int, old: int, new: int) -> None:
                 del known[gone]
 
 
+def conceal_zone(state: State, slot: int) -> None:
+    """`conceal ZONE`: the zone is seen again only by its declared visibility. A seat that saw
+    its cards while it was revealed keeps knowing each where it lies (follow_card then follows
+    it, or forgets it when a card leaves the zone unseen)."""
+    if state.revealed[slot]:
+        state.revealed[slot] = False
+        cards, seen = state.zones[slot], state.sight[slot]
+        for seat, known in enumerate(state.knowledge):
+            if not seen >> seat & 1:
+                for card in cards:
+                    known[card] = slot
+    state.stamps[0] += 1
+
+
 def sees(state: State, player: int, slot: int) -> bool:
     """Whether `player` sees the cards of zone `slot` now (its visibility, or revealed)."""
     return state.revealed[slot] or state.sight[slot] >> player & 1 == 1

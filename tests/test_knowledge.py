@@ -23,10 +23,11 @@ from support import BACKENDS, MINI, REPO, TS, program
 from test_differential import lockstep
 
 PRIEST = MINI.parent / "priest"
+GLIMPSE = MINI.parent / "glimpse"
 SPECS = {name: REPO / "spec" / name for name in (
     "twilight_struggle", "heldenhain", "risk_balance_of_power", "terraforming_mars",
     "the_fox_in_the_forest")}
-SPECS.update(priest=PRIEST, mini=MINI)
+SPECS.update(priest=PRIEST, glimpse=GLIMPSE, mini=MINI)
 
 
 def _slot(game: Game, name: str) -> int:
@@ -177,6 +178,69 @@ def test_a_saved_state_keeps_what_each_seat_knows():
     assert back.knowledge == game.state.knowledge and card in back.knowledge[0]
 
 
+# ------------------------------------------------------------------ a concealed zone
+
+
+def _after_a_herald(backend: str) -> tuple[Game, int, list[int]]:
+    """A game of tests/specs/glimpse just after a Herald showed its player's hand to the table
+    (the first seed and turn where one is played); its player and the cards then in its hand."""
+    for seed in range(100):
+        game = Game(program(GLIMPSE, backend), seed=seed)
+        while not game.over:
+            decision = game.decision
+            heralds = [o for o in decision.option_ids if o.startswith("herald")]
+            if decision.prompt == "Play which card?" and heralds:
+                player = game.meta.players.index(decision.player)
+                game.choose(heralds[0])
+                return game, player, list(game.state.zones[_slot(game, f"hand({decision.player})")])
+            game.choose(decision.option_ids[-1])
+    raise AssertionError("no seed plays a Herald")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_concealed_zone_is_still_known_where_it_lies(backend):
+    game, player, held = _after_a_herald(backend)
+    other = 1 - player
+    hand = _slot(game, f"hand({game.meta.players[player]})")
+    assert not game.state.revealed[hand]
+    assert kernel.known_in(game.state, other, hand) == sorted(held)
+    assert not game.state.knowledge[player]  # it always sees its own hand: nothing to record
+    view = game.view(game.meta.players[other])["zones"][f"hand({game.meta.players[player]})"]
+    assert sorted(view["shown"]) == sorted(game.meta.entity_ids[c] for c in held)
+    assert game.program.evaluate(game.state, "recall", other) == len(held)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_card_set_aside_unseen_from_a_concealed_hand_forgets_it(backend):
+    """The Herald's player draws, plays a Baron and sets a card aside face down: the other
+    player cannot tell which went, and knows nothing of that hand any more (one card left is
+    still possible to tell only when the hand is emptied)."""
+    for seed in range(100):
+        game = Game(program(GLIMPSE, backend), seed=seed)
+        flashed = None
+        while not game.over:
+            decision, player = game.decision, game.meta.players.index(game.decision.player)
+            wanted = "herald" if flashed is None else "baron" if flashed == player else ""
+            mine = [o for o in decision.option_ids if wanted and o.startswith(wanted)]
+            if decision.prompt == "Play which card?" and mine:
+                game.choose(mine[0])
+                if wanted == "herald":
+                    flashed = player
+                    continue
+                hand = _slot(game, f"hand({decision.player})")
+                assert kernel.known_in(game.state, 1 - player, hand), "known before the Baron"
+                game.choose(game.decision.option_ids[0])  # a card aside face down
+                assert not kernel.known_in(game.state, 1 - player, hand)
+                return
+            game.choose(decision.option_ids[-1])
+    raise AssertionError("no seed plays a Herald, then a Baron for the same player")
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_both_back_ends_keep_a_concealed_zone_known_alike(seed):
+    lockstep(GLIMPSE, seed)
+
+
 # ------------------------------------------------------------------ the property
 
 
@@ -190,6 +254,7 @@ class Witness:
         for name in ("move_card", "move_card_bottom"):
             monkeypatch.setattr(kernel, name, self._moving(getattr(kernel, name)))
         monkeypatch.setattr(kernel, "show_card", self._showing(kernel.show_card))
+        monkeypatch.setattr(kernel, "conceal_zone", self._concealing(kernel.conceal_zone))
 
     def _saw(self, state: State, card: int) -> None:
         slot = state.location[card]
@@ -202,6 +267,20 @@ class Witness:
             self._saw(state, card)
             move(state, card, slot)
             self._saw(state, card)
+        return watched
+
+    def _concealing(self, conceal):
+        """A zone concealed was seen by every seat until now; each seat knows its cards after."""
+        def watched(state, slot):
+            revealed = state.revealed[slot]
+            if revealed:
+                for seen in self.seen:
+                    seen.update(state.zones[slot])
+            conceal(state, slot)
+            for seat in range(len(self.seen)):
+                if revealed:
+                    assert sorted(kernel.known_in(state, seat, slot)) == sorted(state.zones[slot]), \
+                        f"seat {seat} saw the cards of zone {slot} and forgot them as it was concealed"
         return watched
 
     def _showing(self, show):

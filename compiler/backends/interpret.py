@@ -301,7 +301,11 @@ class Interpreter:
         rt.shuffle(state, self.ev.zone(state, frame["env"], stmt.zone))
 
     def _reveal(self, state, frame, stmt: ast.Reveal):
-        state.revealed[self.ev.zone(state, frame["env"], stmt.zone)] = stmt.public
+        slot = self.ev.zone(state, frame["env"], stmt.zone)
+        if stmt.public:
+            state.revealed[slot] = True
+        else:  # what the seats saw while it was revealed, they keep knowing
+            rt.conceal_zone(state, slot)
 
     def _show(self, state, frame, stmt: ast.Show):
         env = frame["env"]

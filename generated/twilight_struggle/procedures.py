@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 97c33661d9768864
-# Fingerprint: source 56472ec8fa669cb3563e output 9c622d9880cc9337f1c7
+# Fingerprint: source 53fe0b88eecbba4e16c2 output 523218d0fab18c5355a9
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from rulespec.runtime.frames import UNBOUND, new_frame
@@ -37,6 +37,7 @@ from rulespec.runtime.state import (
     activate,
     ask,
     cancel,
+    conceal_zone,
     end_game,
     enter_event,
     expire,
@@ -943,8 +944,7 @@ def p_held_card_check(state):
         )
     # spec: spec/twilight_struggle/victory.rules:106
     for v_p in PLAYERS:
-        state.revealed[2 + v_p] = False
-        state.stamps[0] += 1
+        conceal_zone(state, 2 + v_p)
 
 
 def ev_asia_scoring(state, v_you, v_this):
@@ -1577,8 +1577,7 @@ def t_formosan_resolution_in_effect_0(state, v_p, v_c):
 def t_aldrich_ames_remix_in_effect_0(state):
     "on turn_ending of aldrich_ames_remix_in_effect (spec/twilight_struggle/events_late.rules:311)"
     # spec: spec/twilight_struggle/events_late.rules:311
-    state.revealed[3] = False
-    state.stamps[0] += 1
+    conceal_zone(state, 3)
 
 
 def t_norad_in_effect_0(state, v_p):
@@ -4427,8 +4426,7 @@ def s_headline_phase(state, frame):
         if pc == 4:
             # spec: spec/twilight_struggle/turn.rules:70
             for L[1] in PLAYERS:
-                state.revealed[6 + L[1]] = False
-                state.stamps[0] += 1
+                conceal_zone(state, 6 + L[1])
             # spec: spec/twilight_struggle/turn.rules:71
             state.vars[3] = False
             state.stamps[15] += 1
@@ -5386,8 +5384,7 @@ def sev_cia_created(state, frame):
             return
         if pc == 1:
             # spec: spec/twilight_struggle/cards.rules:268
-            state.revealed[2] = False
-            state.stamps[0] += 1
+            conceal_zone(state, 2)
             state.frames.pop()
             return
 
@@ -6359,8 +6356,7 @@ def sev_lone_gunman(state, frame):
         if pc == 1:
             # spec: spec/twilight_struggle/events_mid.rules:538
             if not is_active(state, 14, None):
-                state.revealed[3] = False
-                state.stamps[0] += 1
+                conceal_zone(state, 3)
             state.frames.pop()
             return
 

@@ -24,7 +24,7 @@ ENTITY_TYPES = ("space", "card", "region")  # attributes of these types hold an 
 # Names the generated package takes from the runtime, by module.
 RUNTIME_NAMES = {
     "rulespec.runtime.state": (
-        "GameOver", "RuleError", "activate", "ask", "cancel", "end_game", "expire",
+        "GameOver", "RuleError", "activate", "ask", "cancel", "conceal_zone", "end_game", "expire",
         "is_active", "lose_game", "log_line", "log_seen", "log_shown", "move_card", "move_card_bottom", "note_event", "note_signal", "roll", "roll_sorted",
         "pick_random", "show_card", "shuffle",
         "top_card", "known_in", "knows",

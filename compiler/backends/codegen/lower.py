@@ -414,8 +414,11 @@ class Lowerer:
         self.add(ln.Call(depth, code=f"{self.gen.ref('shuffle')}(state, {self.ex.zone_slot(stmt.zone).text})"))
 
     def lower_Reveal(self, stmt: ast.Reveal, depth: int) -> None:
-        self.add(ln.Assign(depth, target=f"state.revealed[{self.ex.zone_slot(stmt.zone).text}]",
-                 value=repr(stmt.public)))
+        slot = self.ex.zone_slot(stmt.zone).text
+        if not stmt.public:  # what the seats saw while it was revealed, they keep knowing
+            self.add(ln.Call(depth, code=f"{self.gen.ref('conceal_zone')}(state, {slot})"))
+            return
+        self.add(ln.Assign(depth, target=f"state.revealed[{slot}]", value="True"))
         self.stamp(None, depth)
 
     def lower_Show(self, stmt: ast.Show, depth: int) -> None:
