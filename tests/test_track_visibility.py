@@ -61,3 +61,31 @@ def test_the_table_sends_a_seat_no_hidden_track(tally):
 def test_a_policy_may_read_its_own_owner_track(tally):
     game = Game(program(tally, "interpreted"), seed=1)
     assert game.program.prefer(game.state, "counts") == [0, 1, 2]  # held(red) is 0: all equal
+
+
+@pytest.mark.parametrize("backend", ["interpreted", "generated"])
+def test_an_evaluation_may_read_its_own_owner_track(tmp_path_factory, backend):
+    folder = one_file_spec(tmp_path_factory, "mine", TALLY + 'bot mine "Mine" = 10 * held(you) + score(you)\n')
+    game = Game(program(folder, backend), seed=1)
+    game.choose("2")
+    assert [game.program.evaluate(game.state, "mine", p) for p in (0, 1)] == [12, 0]
+
+
+@pytest.mark.parametrize("read, what", [
+    ("noted(you)", "'noted(...)' is hidden from every player"),
+    ("held(opponent(you))", "'held(...)' is seen only by its owner (name the owner `you`)"),
+])
+def test_an_evaluation_reading_a_track_its_player_does_not_see_is_refused_at_its_line(
+        tmp_path_factory, read, what):
+    """A search scores the positions it guessed with the evaluation, but no guess re-deals a
+    track: the hidden value would be read as it is."""
+    from click.testing import CliRunner
+
+    from rulespec.compiler.cli import main
+
+    folder = one_file_spec(tmp_path_factory, "peeks", TALLY + f'bot peeks "Peeks" =\n    1 + {read}\n')
+    result = CliRunner().invoke(main, ["check", str(folder)])
+    line = len(TALLY.splitlines()) + 2
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert (f"peeks.rules:{line}:9: error: an evaluation reads only what `you` can see:"
+            f" track {what}") in result.output

@@ -91,6 +91,9 @@ def fits(model: Model, rule: ast.Node, site: Site) -> bool:
 
 def check_policies(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic]:
     problems = _balance_bots(model)
+    evaluations = Visibility(model, EVALUATION)
+    for bot in model.bots.values():
+        problems += [Diagnostic(m, span) for m, span in evaluations.evaluation(bot)]
     if not model.policies:
         return problems
     sites = decision_sites(model)
@@ -223,19 +226,27 @@ def _menu_options(rule: ast.MenuRule, matched: list[Site]) -> list[Diagnostic]:
 # ------------------------------------------------------------------ what a policy may see
 
 
+POLICY, EVALUATION = "a policy", "an evaluation"  # who reads, as the messages name it
+
+
 class Visibility:
-    """Finds the places a policy would read cards its player cannot see.
+    """Finds the places a policy would read cards its player cannot see, or a policy or an
+    evaluation (`bot`) would read a track the table hides from its player.
 
     A policy decides with its player's knowledge: zones it sees (public ones,
     its own `owner` zones, named `zone(you)`), the size of any zone and what it
     knows of any zone (`known(you, c)`, `known_in(you, zone)`); not
     the cards of a hidden zone or of another player's hand, followed through
     the defines, quantities and constraints it uses. (A var holding a card the
-    player cannot see reads as none: the policy bot masks it.)
+    player cannot see reads as none: the policy bot masks it.) An evaluation scores
+    positions a search guessed, hidden cards dealt at random, so it may read any zone and
+    anyone's knowledge; but no search re-deals a track, so a hidden or another player's
+    `owner` track is refused to both.
     """
 
-    def __init__(self, model: Model):
+    def __init__(self, model: Model, reader: str = POLICY):
         self.model = model
+        self.reader = reader
         # What each body reads that the policy may not, at its own spans (None: being walked)
         self.done: dict[tuple[str, str, frozenset[str]], list[tuple[str, ast.Span]] | None] = {}
         self.found: list[tuple[str, ast.Span]] = []
@@ -244,6 +255,12 @@ class Visibility:
         for rule in decl.rules:
             for expr in _rule_exprs(rule):
                 self.expr(expr, frozenset({"you"}))
+        return self.found
+
+    def evaluation(self, decl: ast.BotDecl) -> list[tuple[str, ast.Span]]:
+        """What one `bot` evaluation reads that its player may not (each call told once)."""
+        self.found = []
+        self.expr(decl.value, frozenset({"you"}))
         return self.found
 
     def expr(self, node: ast.Node, yous: frozenset[str], sized: bool = False) -> None:
@@ -274,7 +291,7 @@ class Visibility:
             for arg in node.args:
                 self.expr(arg, yous, sized=True)
             return
-        if name in KNOWLEDGE and name not in model.defines:
+        if name in KNOWLEDGE and name not in model.defines and self.reader == POLICY:
             self.knowledge(node, yous)
             return
         if name in model.zones:
@@ -342,7 +359,7 @@ class Visibility:
 
     def zone(self, name: str, owner: ast.Expr | None, yous, sized: bool, span: ast.Span) -> None:
         zone = self.model.zones.get(name)
-        if zone is None or sized or zone.visibility == "public":
+        if zone is None or sized or zone.visibility == "public" or self.reader == EVALUATION:
             return
         if zone.visibility == "owner" and zone.per_player and owner is not None and _is_you(owner, yous):
             return
@@ -362,7 +379,7 @@ class Visibility:
             return
         shown = f"{name}(...)" if track.per_player else name
         seen = "hidden from every player" if track.visibility == "hidden" else "seen only by its owner"
-        self.found.append((f"a policy reads only what `you` can see: track '{shown}' is {seen}"
+        self.found.append((f"{self.reader} reads only what `you` can see: track '{shown}' is {seen}"
                            f"{'' if track.visibility == 'hidden' else ' (name the owner `you`)'}", span))
 
 
