@@ -3,7 +3,9 @@ line was written (state.log_seen keeps where the card lay and who could see it t
 
 Public then, named to that reader forever; hidden from it then, hidden forever, whatever
 became of the card since. It works on what the line says about cards, never on words, so
-a hidden card named like a space stays hidden while the space is named. A line written to
+a hidden card named like a space stays hidden while the space is named. A value a line
+read that a reader may not see (a hidden track, another player's `owner` track) reads as
+HIDDEN_VALUE to that reader: the line's marks say which seats may read it. A line written to
 one player (`log to p`) is that player's alone.
 """
 
@@ -14,6 +16,7 @@ from typing import Any
 from rulespec.runtime.meta import GameMeta
 
 HIDDEN_CARD = "(a hidden card)"
+HIDDEN_VALUE = "(hidden)"  # a value the line read that the reader may not see (a hidden track)
 EVERYONE = None  # the reader of the whole log: a record's full view, the host
 
 
@@ -30,10 +33,9 @@ def read_line(meta: GameMeta, text: str, marks: Any, reader: int | None) -> str 
     to another player."""
     if marks is None:
         return text
-    to, cards = marks
-    if to is not None and reader is not EVERYONE and to != reader:
+    if marks[0] is not None and reader is not EVERYONE and marks[0] != reader:
         return None
-    return blank_unseen(meta, text, cards, reader)
+    return blank_unseen(meta, text, marks[1], reader, secrets_of(marks))
 
 
 def whole_line(meta: GameMeta, text: str, marks: Any) -> str:
@@ -44,21 +46,39 @@ def whole_line(meta: GameMeta, text: str, marks: Any) -> str:
     return text
 
 
-def blank_unseen(meta: GameMeta, text: str, cards: list[list[Any]], reader: int | None) -> str:
-    """`text` with every card span `reader` did not see then read as HIDDEN_CARD."""
+def blank_unseen(meta: GameMeta, text: str, cards: list[list[Any]], reader: int | None,
+                 secrets: list[list[Any]] = ()) -> str:
+    """`text` with every card span `reader` did not see then read as HIDDEN_CARD, and every
+    value it may not read as HIDDEN_VALUE (a secret card part: the value's word wins)."""
+    blanks = {start: (end, HIDDEN_CARD) for start, end, _card, slot, sight in cards
+              if not saw(meta, reader, slot, sight)}
+    blanks.update((start, (end, HIDDEN_VALUE)) for start, end, seats in secrets
+                  if not may_read(reader, seats))
     out, at = [], 0
-    for start, end, _card, slot, sight in cards:
-        if not saw(meta, reader, slot, sight):
-            out += (text[at:start], HIDDEN_CARD)
-            at = end
+    for start in sorted(blanks):
+        end, word = blanks[start]
+        out += (text[at:start], word)
+        at = end
     return "".join(out) + text[at:] if out else text
+
+
+def may_read(reader: int | None, seats: list[int]) -> bool:
+    """Whether `reader` may read a secret part written for `seats`."""
+    return reader is EVERYONE or reader in seats
+
+
+def secrets_of(marks: Any) -> list[list[Any]]:
+    """A line's secret parts, [start, end, the seats that may read it] (none in older marks)."""
+    return marks[2] if marks is not None and len(marks) > 2 else []
 
 
 def cards_seen(meta: GameMeta, marks: Any, reader: int) -> set[int]:
     """The cards a line named to `reader` (what it saw of them as the line was written)."""
     if marks is None or (marks[0] is not None and marks[0] != reader):
         return set()
-    return {card for _, _, card, slot, sight in marks[1] if saw(meta, reader, slot, sight)}
+    unread = {start for start, _, seats in secrets_of(marks) if not may_read(reader, seats)}
+    return {card for start, _, card, slot, sight in marks[1]
+            if start not in unread and saw(meta, reader, slot, sight)}
 
 
 def is_private(marks: Any) -> bool:
@@ -69,9 +89,9 @@ def marks_problem(meta: GameMeta, marks: Any, text: str) -> bool:
     """Whether a snapshot's marks of one line do not fit the game (a record read from a file)."""
     if marks is None:
         return False
-    if not (isinstance(marks, list) and len(marks) == 2 and isinstance(marks[1], list)):
+    if not (isinstance(marks, list) and len(marks) in (2, 3) and isinstance(marks[1], list)):
         return True
-    to, cards = marks
+    to, cards = marks[0], marks[1]
     players = len(meta.players)
     if to is not None and not (_whole(to) and 0 <= to < players):
         return True
@@ -83,6 +103,12 @@ def marks_problem(meta: GameMeta, marks: Any, text: str) -> bool:
                 and 0 <= slot < meta.zone_slots):
             return True
         if sight is not True and not (isinstance(sight, list) and all(_whole(p) for p in sight)):
+            return True
+    secrets = marks[2] if len(marks) == 3 else []
+    for secret in secrets if isinstance(secrets, list) else [None]:
+        if not (isinstance(secret, list) and len(secret) == 3 and _whole(secret[0]) and _whole(secret[1])
+                and 0 <= secret[0] <= secret[1] <= len(text) and isinstance(secret[2], list)
+                and all(_whole(p) and 0 <= p < players for p in secret[2])):
             return True
     return False
 

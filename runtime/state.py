@@ -523,18 +523,22 @@ def log_line(state: State, text: str, at: str) -> None:
 
 def log_seen(state: State, parts: list[Any], at: str, *to: int | None) -> None:
     """A line of the game log, its parts joined by spaces; a part (text, entity) names that
-    entity. Each card named keeps where it lay and who could see it there now, so every
+    entity, (text, entity or None, seats) is a value only those seats may read (secret_part).
+    Each card named keeps where it lay and who could see it there now, so every
     reader reads it as it was seen when written (runtime/logview.py), wherever it goes
     later; `to`: the one player the line is written to (`log to p`)."""
     if to and to[0] is None:
         raise RuleError("'log to' needs a player, not none", at)
     texts: list[str] = []
     cards: list[list[Any]] = []
+    secrets: list[list[Any]] = []
     length = -1
     for part in parts:
         length += 1  # the space before it
         if type(part) is tuple:
-            part, entity = part
+            if len(part) == 3:
+                secrets.append([length, length + len(part[0]), part[2]])
+            part, entity = part[0], part[1]
             slot = -1 if entity is None else state.location[entity]
             if slot >= 0:  # a card in a zone (other entities are public)
                 cards.append([length, length + len(part), entity, slot, card_sight(state, entity, slot)])
@@ -542,7 +546,18 @@ def log_seen(state: State, parts: list[Any], at: str, *to: int | None) -> None:
         length += len(part)
     state.log.append(" ".join(texts))
     state.log_at.append(at)
-    state.log_marks.append([to[0] if to else None, cards] if to or cards else None)
+    marks = [to[0] if to else None, cards] if to or cards or secrets else None
+    if secrets:
+        marks.append(secrets)
+    state.log_marks.append(marks)
+
+
+def secret_part(shown: str | tuple[str, Any], *seats: int | None) -> tuple[str, Any, list[int]]:
+    """A `log` part that reads what only the seats of the player locals `seats` may see (a
+    hidden track, another's owner track: compiler/frontend/labels.log_readers), as log_seen
+    takes it: every other reader reads it blanked (runtime/logview.py)."""
+    text, entity = shown if type(shown) is tuple else (shown, None)
+    return text, entity, sorted({seat for seat in seats if seat is not None})
 
 
 def card_sight(state: State, card: int, slot: int) -> bool | list[int]:

@@ -7,12 +7,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from rulespec.runtime import record as records
 from rulespec.runtime.logview import HIDDEN_CARD
 from rulespec.runtime.playtest.table import Table
 from rulespec.runtime.state import State
 from support import REPO, program
+from test_track_visibility import PLAYERS_TRACKS
 
 SEEN = REPO / "tests" / "specs" / "seen"
 FOX = REPO / "spec" / "the_fox_in_the_forest"
@@ -136,3 +138,82 @@ def test_a_snapshot_from_before_the_marks_loads_and_reads_as_written():
     state["log_marks"] = [[0, [[0, 999, 0, 0, True]]]] * len(state["log"])  # past the line's end
     with pytest.raises(records.RecordError, match="log_marks"):
         records.restore(data, table.game.program)
+
+
+# A log line that prints a track the table hides: each reader reads the value only where the
+# track's visibility lets it (runtime/logview.py: HIDDEN_VALUE), as it reads a hidden card.
+LEDGER = """
+game ledger "Ledger"
+""" + PLAYERS_TRACKS.lstrip("\n") + """param extra: int = 0 in 0..5 "Added to what Red may not see: every noted, Blue's held"
+define held_of(q: player) -> int = held(q)
+procedure noted_now(q: player) -> int { return noted(q) }
+procedure turn(p: player) {
+    p chooses n in 1..3 "How many?"
+    add n to score(p)
+    add n to noted(p)
+    add n to held(p)
+    add extra to noted(p)
+    if p == blue { add extra to held(p) }
+    log p, "scores", n, "and holds", held_of(p), "noting", noted(p)
+    log to p "You hold", held(p)
+    log "Both hold", held(p) + held(opponent(p)), "of", sum(held(q) for q in players)
+    log "Scores:", score(p)
+    let kept = held(p)
+    let noted_then = noted_now(p)
+    log "Kept", kept, "and", noted_then
+    for k in 0..noted(p) where k == noted(p) { log "Noted", k }
+}
+start { repeat 3 { for p in players { turn(p) } } win none "done" }
+"""
+
+
+@pytest.fixture(scope="module")
+def ledger(tmp_path_factory):
+    from support import one_file_spec
+    return one_file_spec(tmp_path_factory, "ledger", LEDGER)
+
+
+@pytest.mark.parametrize("backend", ["generated", "interpreted"])
+def test_a_value_read_from_a_track_a_seat_does_not_see_is_hidden_from_it(ledger, backend):
+    from rulespec.runtime.logview import HIDDEN_VALUE, whole_line
+
+    table = Table.new(program(ledger, backend), ("human", "human"), seed=1)
+    table.choose("red", "2")
+    assert _texts(table, "red")[0] == "Red: How many? → 2"  # the move, then the lines it wrote
+    assert _texts(table, "red")[1:] == [f"Red scores 2 and holds 2 noting {HIDDEN_VALUE}", "You hold 2",
+                                    f"Both hold {HIDDEN_VALUE} of {HIDDEN_VALUE}", "Scores: 2",
+                                        f"Kept {HIDDEN_VALUE} and {HIDDEN_VALUE}", f"Noted {HIDDEN_VALUE}"]  # carried: read by none
+    assert _texts(table, "blue")[1:] == [f"Red scores 2 and holds {HIDDEN_VALUE} noting {HIDDEN_VALUE}",
+                                     f"Both hold {HIDDEN_VALUE} of {HIDDEN_VALUE}", "Scores: 2",
+                                     f"Kept {HIDDEN_VALUE} and {HIDDEN_VALUE}", f"Noted {HIDDEN_VALUE}"]
+    state = table.game.state
+    assert [whole_line(table.meta, t, m) for t, m in zip(state.log, state.log_marks)][0] == \
+        "Red scores 2 and holds 2 noting 2"  # the whole log (a record's summary) reads every value
+    back = records.restore(json.loads(json.dumps(table.record())), table.game.program)
+    assert back.state.log_marks == state.log_marks
+
+
+def test_both_back_ends_mark_the_same_hidden_values(ledger):
+    states = []
+    for backend in ("generated", "interpreted"):
+        table = Table.new(program(ledger, backend), ("random", "random"), seed=4)
+        table.run_bots()
+        states.append(table.game.state)
+    assert states[0].log == states[1].log and states[0].log_marks == states[1].log_marks
+    assert sum(len(m) == 3 for m in states[0].log_marks if m is not None) == 30  # 5 lines a turn
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31), extra=st.integers(1, 5), backend=st.sampled_from(["generated", "interpreted"]))
+def test_no_seat_log_depends_on_a_track_value_it_may_not_see(ledger, seed, extra, backend):
+    """The same moves with different values in the tracks Red may not see (every `noted`,
+    Blue's `held`): Red's log reads the same, though the whole log does not."""
+    games = []
+    for value in (0, extra):
+        table = Table.new(program(ledger, backend), ("random", "random"), seed=seed, params={"extra": value})
+        table.run_bots()
+        games.append(table)
+    plain, more = games
+    assert [s.option for s in plain.steps] == [s.option for s in more.steps]
+    assert plain.game.state.log != more.game.state.log
+    assert _texts(plain, "red") == _texts(more, "red")

@@ -10,13 +10,16 @@ from rulespec.runtime.game import Game
 from rulespec.runtime.playtest.table import Table
 from support import one_file_spec, program
 
-TALLY = """
-game tally "Tally"
+# Two players' tracks, one of each visibility (tests/test_log_seen.py logs them too).
+PLAYERS_TRACKS = """
 players red "Red", blue "Blue"
 track score "Score" per player 0..20 start 0
 track noted "Number noted" per player 0..20 start 0 hidden
 track held "Cards held" per player 0..20 start 0 owner
-track round "Round" 1..9 start 1
+"""
+TALLY = """
+game tally "Tally"
+""" + PLAYERS_TRACKS.lstrip("\n") + """track round "Round" 1..9 start 1
 procedure turn(p: player) {
     p chooses n in 1..3 "How many?"
     add n to score(p)

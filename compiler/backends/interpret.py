@@ -518,7 +518,11 @@ class Interpreter:
     def _log(self, state, frame, stmt: ast.Log):
         env = frame["env"]
         to = () if stmt.to is None else (self.ev.value(state, env, stmt.to),)
-        rt.log_seen(state, self._shown(state, env, stmt.parts), _loc(stmt), *to)
+        parts, secret = self._shown(state, env, stmt.parts), player_labels(self.model).secret
+        for i, part in enumerate(stmt.parts):
+            if part in secret:  # read by the seats of these players only (runtime/logview.py)
+                parts[i] = rt.secret_part(parts[i], *(env[name] for name in secret[part]))
+        rt.log_seen(state, parts, _loc(stmt), *to)
 
     def rebind_cards(self, state: State, mapping: dict[int, int]) -> None:
         """Replace the cards that suspended frames hold (search bots re-deal unseen cards)."""

@@ -26,7 +26,7 @@ RUNTIME_NAMES = {
     "rulespec.runtime.state": (
         "GameOver", "RuleError", "activate", "ask", "cancel", "conceal_zone", "end_game", "expire",
         "is_active", "lose_game", "log_line", "log_seen", "log_shown", "move_card", "move_card_bottom", "note_event", "note_signal", "roll", "roll_sorted",
-        "pick_random", "show_card", "shuffle",
+        "pick_random", "secret_part", "show_card", "shuffle",
         "top_card", "known_in", "knows",
         "enter_event", "leave_event", "tick",
     ),

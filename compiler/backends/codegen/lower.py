@@ -484,6 +484,12 @@ class Lowerer:
 
     def lower_Log(self, stmt: ast.Log, depth: int) -> None:
         parts, named = self.shown(stmt.parts)
+        secret = self.gen.player_labels.secret
+        for i, part in enumerate(stmt.parts):
+            if part in secret:  # read by the seats of these players only (runtime/logview.py)
+                seats = "".join(f", {self.ex.value(ast.NameRef(part.span, name))}" for name in secret[part])
+                parts[i] = f"{self.gen.ref('secret_part')}({parts[i]}{seats})"
+                named.append(parts[i])
         if named or stmt.to is not None:  # kept as each reader saw it (runtime/logview.py)
             to = "" if stmt.to is None else f", {self.ex.value(stmt.to)}"
             self.add(ln.Call(depth, code=f"{self.gen.ref('log_seen')}(state, [{', '.join(parts)}],"

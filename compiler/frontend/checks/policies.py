@@ -259,8 +259,12 @@ class Visibility:
 
     def evaluation(self, decl: ast.BotDecl) -> list[tuple[str, ast.Span]]:
         """What one `bot` evaluation reads that its player may not (each call told once)."""
+        return self.reads(decl.value, frozenset({"you"}))
+
+    def reads(self, expr: ast.Expr, yous: frozenset[str]) -> list[tuple[str, ast.Span]]:
+        """What `expr` reads that the player named by the locals `yous` may not see."""
         self.found = []
-        self.expr(decl.value, frozenset({"you"}))
+        self.expr(expr, yous)
         return self.found
 
     def expr(self, node: ast.Node, yous: frozenset[str], sized: bool = False) -> None:
