@@ -189,8 +189,12 @@ def test_a_value_read_from_a_track_a_seat_does_not_see_is_hidden_from_it(ledger,
     state = table.game.state
     assert [whole_line(table.meta, t, m) for t, m in zip(state.log, state.log_marks)][0] == \
         "Red scores 2 and holds 2 noting 2"  # the whole log (a record's summary) reads every value
-    back = records.restore(json.loads(json.dumps(table.record())), table.game.program)
-    assert back.state.log_marks == state.log_marks
+    data = json.loads(json.dumps(table.record()))
+    assert records.restore(data, table.game.program).state.log_marks == state.log_marks
+    first = data["snapshot"]["state"]["log_marks"][0]
+    first[2][0][2] = [7]  # a seat the game has not
+    with pytest.raises(records.RecordError, match="log_marks"):
+        records.restore(data, table.game.program)
 
 
 def test_both_back_ends_mark_the_same_hidden_values(ledger):
