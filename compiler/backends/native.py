@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -115,7 +116,8 @@ def build_native(package: Path, modules: tuple[str, ...] = MODULES) -> list[Path
     if why:
         raise NativeError(why)
     package = Path(package)
-    made = _build(package.name, {m: package / f"{m}.py" for m in modules}, "")
+    # a cached package's folder name holds hyphens; the build's package name must be an identifier
+    made = _build(re.sub(r"\W", "_", package.name), {m: package / f"{m}.py" for m in modules}, "")
     build_runtime()
     return made
 
