@@ -115,3 +115,13 @@ def test_the_runtime_loads_its_native_build_and_plays_the_same_games(tmp_path, m
     loaded_now, native_games = _runtime_games(cache, native=True)
     assert loaded_now == list(RUNTIME_MODULES)
     assert _runtime_games(cache, native=False) == ([], native_games)
+
+
+def test_a_package_whose_folder_name_is_no_identifier_builds(tmp_path, monkeypatch):
+    """A cached package's folder is named game-spechash-...: its build still compiles and loads."""
+    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "cache"))
+    spec = loaded(MINI)
+    out = tmp_path / f"{spec.model.game}-0123abcd-4567ef"
+    compile_game(spec.model, out)
+    assert [p.name.split("-")[0] for p in build_native(out)] == list(MODULES)
+    assert native_modules(out) == list(MODULES)
