@@ -69,10 +69,11 @@ browser:
 	@if [ -x /usr/bin/chromium ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		echo "make test: installing Debian's chromium for the browser tests (apt-get, once)"; \
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
-		|| echo "make test: could not install chromium; the browser tests (tests/test_browser.py) will be skipped"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }; \
+		[ -x /usr/bin/chromium ] || echo "make test: could not install chromium (/usr/bin/chromium is still" \
+			"missing); the browser tests (tests/test_browser.py and others) will be skipped"; \
 	else echo "make test: no /usr/bin/chromium and no root to install it (apt-get install chromium):" \
-		"the browser tests (tests/test_browser.py) will be skipped"; fi
+		"the browser tests (tests/test_browser.py and others) will be skipped"; fi
 
 # The native build (rulespec compile --native: Cython, a C compiler) of $(GAME) and of the
 # variant set the demo simulates, into the cache; without Cython or a compiler, one note and
