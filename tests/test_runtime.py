@@ -92,8 +92,8 @@ def _assert_view_follows_visibility(game):
             if state.revealed[slot] or zone.visibility == "public" or (
                     zone.visibility == "owner" and owner == me):
                 assert seen == [meta.entity_ids[c] for c in cards]
-            else:
-                assert seen == {"count": len(cards)}
+            else:  # a count, and the cards the seat knows lie there (e.g. a hand it saw revealed)
+                assert seen["count"] == len(cards) and _only_known(game, view, meta.zone_slot_name(slot))
         if game.decision is not None and game.decision.player != player:
             assert view["decision"] is None
 
