@@ -15,7 +15,7 @@ HERE = Path(__file__).parent
 CODE = {"rulespec": "rulespec", "rulespec.compiler": "compiler", "rulespec.runtime": "runtime",
         "rulespec.generated": "generated"}
 DATA = {"rulespec.spec": "spec", "rulespec.docs": "docs"}
-DATA_FILES = ("*.lark", "*.j2", "*.html", "*.css", "*.js", "*.pxd", "FORMAT", "*.md", "*.rules",
+DATA_FILES = ("*.lark", "*.j2", "*.html", "*.css", "*.js", "*.pxd", "*.pyx", "FORMAT", "*.md", "*.rules",
               "*.png", "*.json", "*.txt")
 SKIP = {"__pycache__", "history"}
 

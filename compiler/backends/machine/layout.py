@@ -47,6 +47,7 @@ class Field:
     high: int = 0
     none: int | None = None  # the value standing for none, when one may be
     slot: int = 0  # where its values begin in the State's list
+    rows: int = 1  # the State's slots it holds from `slot` on: one a player for a part per player
     members: tuple[int, ...] = ()  # the entities a row covers (a counter's kind, the cards)
     names: tuple[str, ...] = ()  # an enum's values in order: the stored number is the index
     bits: int = 0  # a bit set: bits a row (its last dimension counts bytes)
@@ -146,7 +147,7 @@ def machine_layout(model: Model) -> Layout:
             "track_" + _c_name(track.name), signed_for(track.low, track.high),
             (players,) if track.per_player else (), "tracks",
             f"{'flag' if track.flag else 'track'} {track.name}", spans.get(("track", base), ""),
-            track.low, track.high, slot=track.slot))
+            track.low, track.high, slot=track.slot, rows=players if track.per_player else 1))
     fields += _counter_fields(model, spans)
     objects = [ObjectSlot(name, reason) for name, reason in OBJECTS]
     for name, decl in model.vars.items():
@@ -203,11 +204,11 @@ def _counter_fields(model: Model, spans: dict) -> list[Field]:
         if counter.flag:
             out.append(Field("counter_" + name, "uint8_t", rows + (_bytes(len(members)),), "counter_bits",
                              f"flag {name} on {model.counter_kinds[name]} (bits)", at, 0, 1,
-                             slot=counter.slot, members=members, bits=len(members)))
+                             slot=counter.slot, rows=width, members=members, bits=len(members)))
         else:
             out.append(Field("counter_" + name, "int32_t", rows + (len(members),), "counters",
                              f"counter {name} on {model.counter_kinds[name]}", at,
-                             *CTYPES["int32_t"][2:], slot=counter.slot, members=members))
+                             *CTYPES["int32_t"][2:], slot=counter.slot, rows=width, members=members))
     return out
 
 
@@ -255,9 +256,10 @@ def _zone_fields(model: Model, spans: dict) -> list[Field]:
         cap = capacity[name]
         out.append(Field("zone_" + name, card, rows + (max(cap, 1),), "zone_cards",
                          f"zone {name}: its cards bottom to top, as positions among the cards", at,
-                         0, cards - 1, slot=zone.slot))
+                         0, cards - 1, slot=zone.slot, rows=players if zone.per_player else 1))
         out.append(Field(f"count_{name}", index_for(cap), rows, "zone_sizes",
-                         f"zone {name}: how many cards lie in it", at, 0, cap, slot=zone.slot))
+                         f"zone {name}: how many cards lie in it", at, 0, cap, slot=zone.slot,
+                         rows=players if zone.per_player else 1))
     return out
 
 
