@@ -1,4 +1,5 @@
-"""`rulespec info`: the counts of a game, its variants and params (compiler/tools/info.py)."""
+"""`rulespec info`: the counts of a game, its variants and params (compiler/tools/info.py); with
+--layout its state's machine layout (compiler/backends/machine)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,20 @@ from rulespec.compiler.cli.base import emit_json, json_option, load, main
 
 @main.command()
 @click.argument("game_name", metavar="GAME")
+@click.option("--layout", is_flag=True,
+              help="Print the state's machine layout instead: a C header (with --json: its fields and bytes).")
 @json_option
-def info(game_name: str, as_json: bool) -> None:
+def info(game_name: str, layout: bool, as_json: bool) -> None:
     """Counts of a game: spaces, regions, cards, phases, constraints, variants, tests."""
+    if layout:
+        from rulespec.compiler.backends.machine.header import render_header
+        from rulespec.compiler.backends.machine.layout import machine_layout
+        made = machine_layout(load(game_name).model)
+        if as_json:
+            emit_json(made.to_json())
+        else:
+            click.echo(render_header(made), nl=False)
+        return
     out = info_json(load(game_name))
     if as_json:
         emit_json(out)
