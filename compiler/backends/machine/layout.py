@@ -41,7 +41,7 @@ class Field:
     ctype: str
     dims: tuple[int, ...]  # the C array's dimensions; () for a scalar
     part: str  # how pack.py reads it off a State
-    declared: str  # what it stands for, in the spec's words ("track defcon")
+    declared: str  # what it stands for, in the spec's words ("track NAME")
     at: str = ""  # file:line of the declaration, when it has one
     low: int = 0  # each value's range (a bit set's: 0..1)
     high: int = 0
@@ -275,7 +275,7 @@ def _declarations(model: Model) -> dict[tuple[str, str], str]:
 
 
 def _c_name(name: str) -> str:
-    """A track cell's name as a C identifier: `production(r_mc)` -> `production__r_mc`."""
+    """A track cell's name as a C identifier: `track(value)` -> `track__value`."""
     return name.replace("(", "__").replace(")", "")
 
 
