@@ -151,9 +151,9 @@ class _Counting(LocalExecutor):
         super().__init__(1)
         self.seeds: list[int] = []
 
-    def map(self, jobs, on_done):
+    def map(self, jobs, on_done, work):
         self.seeds += [s for job in jobs for s in job[1]]
-        return super().map(jobs, on_done)
+        return super().map(jobs, on_done, work)
 
 
 class _Store(dict):

@@ -176,17 +176,20 @@ class LocalExecutor:
     def __init__(self, workers: int = 1):
         self.workers = max(1, workers)
 
-    def map(self, jobs: list[tuple], on_done: Callable[[int], None]) -> list[list[GameSummary]]:
+    def map(self, jobs: list[tuple], on_done: Callable[[int], None],
+            work: Callable[..., Any] = run_batch) -> list:
+        """work(*job) of every job, in order (a job's seeds are its second item); `work` is a
+        module-level function, so a worker can reduce its games before sending them back."""
         workers = min(self.workers, len(jobs))
         if workers <= 1:
             out = []
             for job in jobs:
-                out.append(run_batch(*job))
+                out.append(work(*job))
                 on_done(len(job[1]))
             return out
         from concurrent.futures import ProcessPoolExecutor
         with ProcessPoolExecutor(workers) as pool:
-            futures = [pool.submit(run_batch, *job) for job in jobs]
+            futures = [pool.submit(work, *job) for job in jobs]
             out = []
             for job, future in zip(jobs, futures):
                 out.append(future.result())
@@ -229,9 +232,14 @@ class RayExecutor:
                 first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
                 raise RuntimeError(f"cannot {where}: {first}") from None
         self.remote = ray.remote(run_batch)
+        self._remotes = {run_batch: self.remote}
 
-    def map(self, jobs: list[tuple], on_done: Callable[[int], None]) -> list[list[GameSummary]]:
-        refs = [self.remote.remote(*job) for job in jobs]
+    def map(self, jobs: list[tuple], on_done: Callable[[int], None],
+            work: Callable[..., Any] = run_batch) -> list:
+        """As LocalExecutor.map, each job a remote task."""
+        if work not in self._remotes:
+            self._remotes[work] = self.ray.remote(work)
+        refs = [self._remotes[work].remote(*job) for job in jobs]
         out = []
         for job, ref in zip(jobs, refs):
             out.append(self.ray.get(ref))

@@ -16,16 +16,18 @@ same seeds, and the row is the worth under the variant minus under the base.
 The overlay is a switch of the one program (runtime/state.py `overlay`), not a build per
 card. Played games are kept in a store keyed by what decides them (the caller's key: spec,
 variants, agents, params), the overlay and the seed, so a second run plays only what is new.
+The main process keeps no game: a worker sends back per game who won (a byte) and its entry in
+the store, and per card the counts of its marks; the store is written every round.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from rulespec.runtime.analysis.card_uses import FALSE_DISCOVERY_RATE, benjamini_hochberg
-from rulespec.runtime.analysis.simulate import BATCH, GameSummary, batches
+from rulespec.runtime.analysis.simulate import BATCH, GameSummary, batches, run_batch
 from rulespec.runtime.analysis.stats import Z95, paired_difference
 from rulespec.runtime.state import overlay
 
@@ -84,48 +86,64 @@ class Card:
 
 @dataclass
 class World:
-    """One rule set: its program recipe, its games as they are, and each card's overlaid games."""
+    """One rule set: its program recipe, and who won its games as they are and each card's
+    overlaid games, one byte a seed from the weighing's first seed on (the winner's place among
+    the players, NO_WINNER for none). Only the bytes are kept, never the games: a long run plays
+    hundreds of thousands, of some kilobytes each. The seeds' order is kept because the interval's
+    variance is summed in seed order; a sum of counts would differ from it in the last digits."""
 
     factory: Any
     name: str  # "" for the game as given; the base's words under --against
-    plain: dict[int, GameSummary] = field(default_factory=dict)  # seed -> game
-    overlaid: dict[str, dict[int, GameSummary]] = field(default_factory=dict)  # card -> seed -> game
+    plain: bytearray = field(default_factory=bytearray)
+    overlaid: dict[str, bytearray] = field(default_factory=dict)  # card -> one byte a seed
 
 
 @dataclass
 class Weighing:
-    """A whole table: the cards, the worlds, the seeds each card has played, why each stopped."""
+    """A whole table: the cards, the worlds, the seeds each card has played, why each stopped,
+    and per card in how many of its games as they are (the first world's) it was drawn, picked,
+    its event ran, or it was used (MARKS)."""
 
     cards: list[Card]
     worlds: list[World]
     mode: str
     players: list[str]
-    seeds: dict[str, list[int]] = field(default_factory=dict)
+    seeds: dict[str, range] = field(default_factory=dict)
     stopped: dict[str, str] = field(default_factory=dict)
+    marks: dict[str, list[int]] = field(default_factory=dict)  # card -> counts in MARKS' order
+
+
+MARKS = ("drawn", "picked", "event", "used")
+NO_WINNER = 255  # the outcome byte of a game no player weighed for won
 
 
 def sides_of(card: Card, players: list[str]) -> list[str]:
     return [card.side] if card.side in players else list(players)
 
 
-def _wins(games: dict[int, GameSummary], seeds: list[int], side: str) -> list[float]:
-    return [1.0 if games[s].winner == side else 0.0 for s in seeds]
+def _place(players, winner: str | None) -> int:
+    return players.index(winner) if winner in players else NO_WINNER
+
+
+def _wins(outcomes: bytearray, games: int, place: int) -> list[float]:
+    """1.0 for each of the first `games` seeds the player at `place` won, else 0.0."""
+    return [1.0 if o == place else 0.0 for o in outcomes[:games]]
 
 
 def card_change(weighing: Weighing, card: Card, side: str, world: int):
     """The paired difference: the side's wins with the card as printed minus overlaid."""
-    w, seeds = weighing.worlds[world], weighing.seeds[card.card]
-    return paired_difference(_wins(w.plain, seeds, side), _wins(w.overlaid[card.card], seeds, side))
+    w, games, place = weighing.worlds[world], len(weighing.seeds[card.card]), weighing.players.index(side)
+    return paired_difference(_wins(w.plain, games, place), _wins(w.overlaid[card.card], games, place))
 
 
 def row_difference(weighing: Weighing, card: Card, side: str):
     """The row's difference: the card's worth, or under --against its worth in the first world
     minus in the second, seed by seed."""
-    seeds = weighing.seeds[card.card]
-    per_world = [[a - b for a, b in zip(_wins(w.plain, seeds, side), _wins(w.overlaid[card.card], seeds, side))]
+    games, place = len(weighing.seeds[card.card]), weighing.players.index(side)
+    per_world = [[a - b for a, b in zip(_wins(w.plain, games, place), _wins(w.overlaid[card.card], games, place))]
                  for w in weighing.worlds]
     if len(per_world) == 1:
-        return paired_difference(per_world[0], [0.0] * len(seeds))
+        return paired_difference(per_world[0], [0.0] * games)
     return paired_difference(per_world[0], per_world[1])
 
 
@@ -147,20 +165,73 @@ def _game_key(prefix: str, overlay_name: str, seed: int) -> str:
     return f"{prefix}\0{overlay_name}\0{seed}"
 
 
-def _encode(game: GameSummary) -> bytes:
+def _encode(game: GameSummary, whole: bool) -> bytes:
+    """A game in the store: whole for the game as it is (its cards' marks are counted from it,
+    in any later run, for any card), else only who won and lost (all an overlaid game is read for)."""
+    if not whole:
+        return json.dumps({"w": game.winner, "l": list(game.losers)}).encode()
     return json.dumps({"w": game.winner, "l": list(game.losers), "u": sorted(game.uses),
                        "e": sorted(game.events), "d": sorted(game.drawn)}).encode()
 
 
-def _decode(seed: int, data: bytes) -> GameSummary:
-    got = json.loads(data)
-    return GameSummary(seed, got["w"], None, 0, {}, {k: 1 for k in got["e"]}, {k: 1 for k in got["u"]},
-                       tuple(got["l"]), drawn=frozenset(got["d"]))
+def count_marks(totals: dict[str, list[int]], events: Iterable[str], drawn: Iterable[str]) -> None:
+    """Add one game's marks to each card's counts in `totals`: whether the card was drawn into a
+    hand, picked in a decision ('chosen CARD'), its own event or action ran ('event CARD'), or
+    any traced key named it (`used`); a per-player card's instances ('CARD(p)') count as it."""
+    found: dict[str, list[bool]] = {}
+    for key in events:
+        kind, named = key.split(" ", 1)
+        flags = found.setdefault(named.partition("(")[0], [False] * 4)
+        flags[1] |= kind == "chosen"
+        flags[2] |= kind == "event"
+        flags[3] = True
+    for named in drawn:
+        found.setdefault(named.partition("(")[0], [False] * 4)[0] = True
+    for card, flags in found.items():
+        counts = totals.get(card)
+        if counts is not None:
+            for i, flag in enumerate(flags):
+                counts[i] += flag
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """What a worker sends back for a batch: per game the winner's place (a byte), the games in
+    the store's words (when there is a store), and the marks of the cards counted."""
+
+    winners: bytes
+    stored: tuple[bytes, ...]
+    marks: dict[str, list[int]]
+
+
+def play_outcomes(factory, seeds: list[int], agents: tuple[str, ...], params: dict[str, Any],
+                  players: tuple[str, ...], marked: tuple[str, ...], stored: bool, whole: bool) -> Outcomes:
+    """Play a batch in this process (a worker) and reduce it to its Outcomes, so that no game
+    crosses to the main process."""
+    games = run_batch(factory, seeds, agents, params)
+    marks = {card: [0] * len(MARKS) for card in marked}
+    if marked:
+        for game in games:
+            count_marks(marks, game.events, game.drawn)
+    return Outcomes(bytes(_place(players, g.winner) for g in games),
+                    tuple(_encode(g, whole) for g in games) if stored else (), marks)
 
 
 def overlaid(factory, mode: str, indexes: tuple[int, ...]) -> OverlayRef:
     """The recipe of the game with these entities blanked or removed."""
     return OverlayRef(factory, *((indexes, ()) if mode == "blank" else ((), indexes)))
+
+
+@dataclass
+class Played:
+    """A set of games a round plays: its recipe, the outcomes its seeds extend, its name and
+    prefix in the store (None: not stored), and the counts of the cards whose marks it counts."""
+
+    factory: Any
+    outcomes: bytearray
+    name: str
+    prefix: str | None = None
+    marked: dict[str, list[int]] | None = None
 
 
 def weigh(cards: list[Card], worlds: list[World], mode: str, players: list[str],
@@ -170,79 +241,76 @@ def weigh(cards: list[Card], worlds: list[World], mode: str, players: list[str],
           round_size: int = ROUND) -> Weighing:
     """Play every card in rounds of shared seeds until each has settled or played `games`
     seeds. `keys`: per world, the store's prefix for its games (spec, variants, agents,
-    params); a game found in the store is not played again."""
-    weighing = Weighing(cards, worlds, mode, players, {c.card: [] for c in cards})
+    params); a game found in the store is not played again. The worlds' outcomes start empty."""
+    weighing = Weighing(cards, worlds, mode, players, {c.card: range(seed, seed) for c in cards},
+                        marks={c.card: [0] * len(MARKS) for c in cards})
     played = 0
     alive = list(cards)
     while alive and played < games:
         size = min(round_size, games - played)
-        seeds = list(range(seed + played, seed + played + size))
+        seeds = range(seed + played, seed + played + size)
         sets = []
         for k, world in enumerate(worlds):
             prefix = keys[k] if keys else None
-            sets.append((world.factory, world.plain, "plain", prefix))
+            marked = {c.card: weighing.marks[c.card] for c in alive} if k == 0 else None
+            sets.append(Played(world.factory, world.plain, "plain", prefix, marked))
             for card in alive:
-                sets.append((overlaid(world.factory, mode, card.indexes[k]),
-                             world.overlaid.setdefault(card.card, {}), f"{mode} {card.card}", prefix))
-        _play(sets, seeds, agents, params, executor, store, on_done)
+                sets.append(Played(overlaid(world.factory, mode, card.indexes[k]),
+                                   world.overlaid.setdefault(card.card, bytearray()), f"{mode} {card.card}", prefix))
+        _play(sets, seeds, tuple(players), agents, params, executor, store, on_done)
         played += size
         for card in alive:
-            weighing.seeds[card.card].extend(seeds)
+            weighing.seeds[card.card] = range(seed, seed + played)
             why = _settled(weighing, card, precision, negligible)
             if why:
                 weighing.stopped[card.card] = why
         alive = [c for c in alive if c.card not in weighing.stopped]
     for card in alive:
         weighing.stopped[card.card] = "games"
-    if store is not None:
-        store.flush()
     return weighing
 
 
-def _play(sets, seeds, agents, params, executor, store, on_done) -> None:
-    """Each set's games on the seeds it has not got yet: from the store, else played. A set is
-    (recipe, seed -> game, its name in the store, the store's prefix or None)."""
-    jobs, targets = [], []
-    for factory, into, name, prefix in sets:
+def _play(sets: list[Played], seeds: range, players: tuple[str, ...], agents, params, executor,
+          store, on_done) -> None:
+    """Each set's games on this round's seeds, from the store, else played by the executor's
+    workers; each set's outcomes extended by the round's, its marks counted, the store flushed
+    (its pending games would otherwise pile up until the end of the run)."""
+    jobs, targets, rounds = [], [], []
+    for one in sets:
+        got = bytearray(len(seeds))
+        stored = store is not None and bool(one.prefix)
         missing = []
-        for s in seeds:
-            if s in into:
+        for i, s in enumerate(seeds):
+            found = store.get(_game_key(one.prefix, one.name, s)) if stored else None
+            if found is None:
+                missing.append(i)
                 continue
-            found = store.get(_game_key(prefix, name, s)) if store is not None and prefix else None
-            if found is not None:
-                into[s] = _decode(s, found)
-                on_done(1)
-            else:
-                missing.append(s)
+            game = json.loads(found)
+            got[i] = _place(players, game["w"])
+            if one.marked:
+                count_marks(one.marked, game["e"], game["d"])
+            on_done(1)
         for chunk in batches(missing, BATCH):
-            jobs.append((factory, chunk, agents, params))
-            targets.append((into, name, prefix))
-    if not jobs:
-        return
-    for (into, name, prefix), games in zip(targets, executor.map(jobs, on_done)):
-        for game in games:
-            into[game.seed] = game
-            if store is not None and prefix:
-                store.put(_game_key(prefix, name, game.seed), _encode(game))
+            jobs.append((one.factory, [seeds[i] for i in chunk], agents, params, players,
+                         tuple(one.marked or ()), stored, one.name == "plain"))
+            targets.append((one, got, chunk, stored))
+        rounds.append((one.outcomes, got))
+    for (one, got, chunk, stored), result in zip(targets, executor.map(jobs, on_done, play_outcomes) if jobs else ()):
+        for i, winner in zip(chunk, result.winners):
+            got[i] = winner
+        for card, counts in result.marks.items():
+            for i, count in enumerate(counts):
+                one.marked[card][i] += count
+        if stored:
+            for i, data in zip(chunk, result.stored):
+                store.put(_game_key(one.prefix, one.name, seeds[i]), data)
+    for outcomes, got in rounds:
+        outcomes.extend(got)
+    if store is not None:
+        store.flush()
 
 
 # ------------------------------------------------------------------ the table
-
-
-def _used(games: dict[int, GameSummary], seeds: list[int], card: str) -> dict[str, int]:
-    """In how many of the games as they are the card was drawn into a hand (`drawn`), picked in
-    a decision (`picked`), its own event or action ran (`event`), or either or a signal named
-    it (`used`)."""
-    def mine(named: str) -> bool:
-        return named == card or named.startswith(card + "(")  # a per-player card's instances
-    drawn = picked = fired = used = 0
-    for s in seeds:
-        keys = [k for k in games[s].events if mine(k.split(" ", 1)[1])]
-        drawn += any(mine(named) for named in games[s].drawn)
-        picked += any(k.startswith("chosen ") for k in keys)
-        fired += any(k.startswith("event ") for k in keys)
-        used += bool(keys)
-    return {"drawn": drawn, "picked": picked, "event": fired, "used": used}
 
 
 def table_json(weighing: Weighing, *, game: str, agents, variants, against, seed: int,
@@ -253,7 +321,7 @@ def table_json(weighing: Weighing, *, game: str, agents, variants, against, seed
     rows = []
     for card in weighing.cards:
         seeds = weighing.seeds[card.card]
-        used = _used(weighing.worlds[0].plain, seeds, card.card)
+        used = dict(zip(MARKS, weighing.marks[card.card]))
         for side in sides_of(card, weighing.players):
             diff = row_difference(weighing, card, side)
             row = {"card": card.card, "card_label": card.label, "side": side,
@@ -328,60 +396,60 @@ def sentence(row: dict, against: tuple[str, ...] | None = None) -> str:
 
 @dataclass
 class Reprint:
-    """The game with the card's attribute at one value: its recipe and its games."""
+    """The game with the card's attribute at one value: its recipe and whether the side the
+    sweep weighs for won its games (one byte a seed, 0 when it won, as World's outcomes)."""
 
     value: int
     factory: Any
     prefix: str | None = None  # the store's prefix for its games (its spec hash differs)
-    games: dict[int, GameSummary] = field(default_factory=dict)
+    games: bytearray = field(default_factory=bytearray)
 
 
-def reprint_worth(reprint: Reprint, reference: dict[int, GameSummary], seeds: list[int], side: str):
-    """What the card is worth to `side` at this value: the side's wins with the card printed so
-    minus with it blanked (or removed) as printed, seed by seed."""
-    return paired_difference(_wins(reprint.games, seeds, side), _wins(reference, seeds, side))
+def reprint_worth(reprint: Reprint, reference: bytearray, games: int):
+    """What the card is worth to the side at this value: the side's wins with the card printed
+    so minus with it blanked (or removed) as printed, seed by seed over the first `games`."""
+    return paired_difference(_wins(reprint.games, games, 0), _wins(reference, games, 0))
 
 
 def sweep_reprints(card: Card, mode: str, base, reprints: list[Reprint], side: str,
                    agents: tuple[str, ...], params: dict[str, Any], executor, *, seed: int,
                    games: int, precision: float | None, target: float, store=None,
                    base_key: str | None = None, on_done: Callable[[int], None] = lambda n: None,
-                   round_size: int = ROUND) -> tuple[list[int], dict[int, GameSummary], str]:
+                   round_size: int = ROUND) -> tuple[range, bytearray, str]:
     """Every value on the same seeds, in rounds, against the game with the card blanked (or
     removed) as printed; stops when the value nearest the target has its interval within
-    ±precision, or after `games` seeds. Returns the seeds, the reference games and why it stopped."""
-    reference: dict[int, GameSummary] = {}
-    played: list[int] = []
+    ±precision, or after `games` seeds. Returns the seeds, the reference's outcomes (as
+    Reprint.games) and why it stopped."""
+    reference = bytearray()
+    played = range(seed, seed)
     stopped = "games"
     while len(played) < games:
-        seeds = list(range(seed + len(played), seed + min(games, len(played) + round_size)))
-        sets = [(overlaid(base, mode, card.indexes[0]), reference, f"{mode} {card.card}", base_key)]
-        sets += [(r.factory, r.games, "plain", r.prefix) for r in reprints]
-        _play(sets, seeds, agents, params, executor, store, on_done)
-        played += seeds
-        lead = nearest(reprints, reference, played, side, target)
-        if precision is not None and reprint_worth(lead, reference, played, side).half_width <= precision:
+        seeds = range(played.stop, seed + min(games, len(played) + round_size))
+        sets = [Played(overlaid(base, mode, card.indexes[0]), reference, f"{mode} {card.card}", base_key)]
+        sets += [Played(r.factory, r.games, "plain", r.prefix) for r in reprints]
+        _play(sets, seeds, (side,), agents, params, executor, store, on_done)
+        played = range(seed, seeds.stop)
+        lead = nearest(reprints, reference, len(played), target)
+        if precision is not None and reprint_worth(lead, reference, len(played)).half_width <= precision:
             stopped = "precision"
             break
-    if store is not None:
-        store.flush()
     return played, reference, stopped
 
 
-def nearest(reprints: list[Reprint], reference, seeds: list[int], side: str, target: float) -> Reprint:
-    return min(reprints, key=lambda r: (abs(reprint_worth(r, reference, seeds, side).difference - target),
+def nearest(reprints: list[Reprint], reference: bytearray, games: int, target: float) -> Reprint:
+    return min(reprints, key=lambda r: (abs(reprint_worth(r, reference, games).difference - target),
                                         r.value))
 
 
-def sweep_json(card: Card, attribute: str, printed: int, reprints: list[Reprint], reference,
-               seeds: list[int], side: str, side_label: str, target: float, stopped: str) -> dict[str, Any]:
+def sweep_json(card: Card, attribute: str, printed: int, reprints: list[Reprint], reference: bytearray,
+               seeds: range, side: str, side_label: str, target: float, stopped: str) -> dict[str, Any]:
     """Per value its worth to the side with the interval; the value nearest the target, a sentence."""
     rows = []
     for r in reprints:
-        diff = reprint_worth(r, reference, seeds, side)
+        diff = reprint_worth(r, reference, len(seeds))
         rows.append({"value": r.value, "worth": diff.difference, "ci95": list(diff.ci95),
                      "half_width": diff.half_width, "printed": r.value == printed})
-    lead = nearest(reprints, reference, seeds, side, target)
+    lead = nearest(reprints, reference, len(seeds), target)
     best = next(row for row in rows if row["value"] == lead.value)
     lo, hi = (x * 100 for x in best["ci95"])
     inside = best["ci95"][0] <= target <= best["ci95"][1]
