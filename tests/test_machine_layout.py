@@ -22,7 +22,7 @@ from rulespec.compiler.frontend.loader import load_spec
 from rulespec.runtime.game import Game
 from rulespec.runtime.state import State, Stream, next_random
 
-from support import MINI, REPO, TESTS, loaded, program
+from support import MINI, REPO, TESTS, loaded, one_file_spec, program
 
 GAMES = [MINI] + sorted(p for p in (REPO / "spec").iterdir() if p.is_dir())
 TEST_SPECS = sorted(p for p in (TESTS / "specs").iterdir() if any(p.glob("*.rules")))
@@ -51,6 +51,46 @@ def test_a_track_takes_the_smallest_signed_type_that_holds_its_range():
     layout = layout_of(MINI)
     assert layout.field("track_score").ctype == "int8_t" and layout.field("track_score").dims == (2,)
     assert layout.field("var_current").none == 255
+
+
+# A var of each shape: text and an int that may be none stay objects, the others fit a field.
+VAR_SHAPES = """\
+game shapes "Var shapes"
+players red "Red", blue "Blue"
+enum colour { light, dark }
+zone deck "Deck" hidden ordered
+track score "Score" per player 0..20 start 0
+var note: str = "none yet"
+var best: int? = none
+var shade: colour = dark
+var where: zone? = none
+var counted: int = 3
+kind card: card()
+card c1 "C1"
+
+start {
+    red chooses n in 1..2 "Pick"
+    set note to "picked"
+    set best to n
+    set shade to light
+    set where to deck
+    win red "done"
+}
+"""
+
+
+def test_a_var_with_no_machine_form_is_named_in_the_object_part(tmp_path_factory):
+    folder = one_file_spec(tmp_path_factory, "shapes", VAR_SHAPES)
+    layout = machine_layout(loaded(folder).model)
+    assert {o.name for o in layout.objects} >= {"var note", "var best"}
+    assert {"var_shade", "var_where", "var_counted"} <= {f.name for f in layout.fields}
+    prog = program(folder, "interpreted")
+    game = Game(prog, seed=1)
+    game.choose_index(1)
+    other = State(prog.meta, 0, {})
+    unpack(layout, pack(layout, game.state), other)
+    assert machine_values(layout, other) == machine_values(layout, game.state)
+    assert other.vars[layout.field("var_shade").slot] == "light" and other.vars[layout.field("var_where").slot]
 
 
 def play_and_round_trip(folder: Path, seed: int, decisions: int) -> int:
