@@ -85,6 +85,9 @@ def _read_zone_cards(layout: Layout, field: Field, state: State) -> list[int]:
         cards = state.zones[slot]
         if len(cards) > capacity:
             raise PackError(field, f"holds {len(cards)} cards, room for {capacity}")
+        stray = next((c for c in cards if c not in position), None)
+        if stray is not None:
+            raise PackError(field, f"holds entity {stray}, which is no card")
         out += [position[c] for c in cards] + [0] * (capacity - len(cards))
     return out
 
@@ -121,6 +124,8 @@ def _read_location(layout: Layout, field: Field, state: State) -> list[int]:
 
 def _read_blanked(layout: Layout, field: Field, state: State) -> list[int]:
     blanked = set(state.blanked)
+    if not blanked <= set(layout.cards):
+        raise PackError(field, f"holds entities {sorted(blanked - set(layout.cards))}, which are no cards")
     return _bits(field, [[card in blanked for card in layout.cards]])
 
 
