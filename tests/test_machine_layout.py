@@ -133,7 +133,7 @@ def test_a_value_outside_its_field_is_refused_naming_the_field():
         (lambda s: s.vars.__setitem__(layout.field("var_current").slot, 7), "var_current"),
         (lambda s: s.vars.__setitem__(layout.field("var_current").slot, "x"), "var_current"),
         (lambda s: setattr(s, "revealed", [2] * len(s.revealed)), "revealed"),
-        (lambda s: setattr(s, "blanked", (0,)), "blanked"),  # entity 0 is a space, no card
+        (lambda s: setattr(s, "blanked", (0,)), "blanked"),  # entity 0 is no card
         (lambda s: s.zones[0].append(0), "zone_box"),
     ]
     for spoil, name in cases:

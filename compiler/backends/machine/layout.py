@@ -150,8 +150,9 @@ def machine_layout(model: Model) -> Layout:
             track.low, track.high, slot=track.slot, rows=players if track.per_player else 1))
     fields += _counter_fields(model, spans)
     objects = [ObjectSlot(name, reason) for name, reason in OBJECTS]
+    indexes = {"player": players, "entity": len(model.entities), "zone": meta.zone_slots}
     for name, decl in model.vars.items():
-        field = _var_field(model, name, decl.type.name, decl.type.optional, spans.get(("var", name), ""))
+        field = _var_field(model, name, decl.type, indexes, spans.get(("var", name), ""))
         if isinstance(field, Field):
             fields.append(field)
         else:
@@ -219,10 +220,13 @@ def _members(model: Model, kind: str) -> list[int]:
     return [i for i in range(len(model.entities)) if model.entity_category(i) == kind]
 
 
-def _var_field(model: Model, name: str, type_name: str, optional: bool, at: str) -> Field | str:
-    """A var's field, or the reason it has no machine form (it stays an object)."""
-    kind = resolve_type(model, type_name, optional)
-    slot, declared = model.var_index[name], f"var {name}: {type_name}{'?' if optional else ''}"
+def _var_field(model: Model, name: str, declared_type: ast.TypeRef, indexes: dict[str, int],
+               at: str) -> Field | str:
+    """A var's field, or the reason it has no machine form (it stays an object). `indexes`:
+    how many players, entities and zone slots an index may name."""
+    optional = declared_type.optional
+    kind = resolve_type(model, declared_type.name, optional)
+    slot, declared = model.var_index[name], f"var {name}: {declared_type.name}{'?' if optional else ''}"
     c_name = "var_" + name
     if kind.base == "int":
         if optional:
@@ -231,16 +235,14 @@ def _var_field(model: Model, name: str, type_name: str, optional: bool, at: str)
     if kind.base == "bool":
         return Field(c_name, "uint8_t", (), "var_bool", declared, at, 0, 1,
                      none=255 if optional else None, slot=slot)
-    sizes = {"player": len(model.players), "entity": len(model.entities),
-             "zone": model.meta().zone_slots}
     if kind.base == "enum":
         names = tuple(v.name for v in model.enums[kind.name].values)
         ctype = index_for(len(names))
         return Field(c_name, ctype, (), "var_enum", declared, at, 0, len(names) - 1,
                      none=CTYPES[ctype][3], slot=slot, names=names)
-    if kind.base in sizes:
-        ctype = index_for(sizes[kind.base])
-        return Field(c_name, ctype, (), "var_" + kind.base, declared, at, 0, sizes[kind.base] - 1,
+    if kind.base in indexes:
+        ctype = index_for(indexes[kind.base])
+        return Field(c_name, ctype, (), "var_" + kind.base, declared, at, 0, indexes[kind.base] - 1,
                      none=CTYPES[ctype][3], slot=slot)
     return f"a {kind} has no machine form: text of any length, or a type not known"
 
