@@ -7,7 +7,9 @@ the variant weak_banner changes banner alone, plain_charm prints charm without i
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
+import tracemalloc
 
 import pytest
 from click.testing import CliRunner
@@ -15,6 +17,7 @@ from hypothesis import given, settings, strategies as st
 
 from rulespec.compiler.backends import engine
 from rulespec.compiler.cli import main
+from rulespec.compiler.frontend.cache import Store
 from rulespec.compiler.frontend.card_overlays import OverlayError, card_facts, choose_cards
 from rulespec.compiler.backends.interpret import Interpreter
 from rulespec.compiler.frontend import ast
@@ -188,6 +191,41 @@ def test_a_second_run_plays_only_what_is_new():
     assert len(found.seeds["banner"]) == 200
     changed = weigh.card_change(found, cards[0], "red", 0)
     assert changed.difference > 0.2
+
+
+def _weigh_traced(games: int, cards, ref, store) -> tuple[weigh.Weighing, int, int]:
+    """A weighing in this process, what Python's memory holds after it (the weighing kept) and
+    its peak while it ran."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        found = weigh.weigh(cards, [weigh.World(ref, "")], "blank", ["red", "blue"], ("random", "random"),
+                            {}, LocalExecutor(1), seed=1, games=games, precision=None, negligible=None,
+                            store=store, keys=(f"k{games}",))
+        gc.collect()
+        return (found, *tracemalloc.get_traced_memory())
+    finally:
+        tracemalloc.stop()
+
+
+def test_the_main_process_keeps_no_game_so_its_memory_does_not_grow_with_the_games(tmp_path, monkeypatch):
+    """Issue 42: a long run kept every game it played (and every game's store entry until the
+    end) and grew to gigabytes. A card keeps a byte a seed now: a run of six times the seeds
+    keeps a few bytes a game more than the short one, and peaks some hundred bytes a game higher
+    (the interval's lists); a game kept cost two kilobytes or more."""
+    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path))
+    spec = loaded(WORTH)
+    facts = card_facts(spec.model)
+    cards = [weigh.Card(f.card, f.label, f.side, f.group, (f.indexes,)) for f in (facts["banner"], facts["curse"])]
+    ref = engine.ProgramRef.of(spec, "generated")
+    _weigh_traced(100, cards, ref, None)  # the program is loaded once in a process: not in the peaks
+    _, kept, peak = _weigh_traced(100, cards, ref, Store("worth"))
+    found, kept_long, peak_long = _weigh_traced(600, cards, ref, Store("worth"))
+    more = 3 * 500  # games: 3 sets (as it is, each card blanked), 500 seeds more
+    assert kept_long - kept < 4 * more, (kept, kept_long)  # a byte a game and a bytearray's slack
+    assert peak_long - peak < 256 * more, (peak, peak_long)  # a round's games and the interval's lists
+    assert len(found.worlds[0].plain) == 600 and len(found.seeds["banner"]) == 600
+    assert all(len(outcomes) == 600 for outcomes in found.worlds[0].overlaid.values())
 
 
 def test_the_report_has_a_forest_plot_per_side_in_the_spec_words(tmp_path):
