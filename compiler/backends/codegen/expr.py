@@ -26,6 +26,7 @@ from rulespec.compiler.backends.codegen.analysis import Routine, may_grow
 from rulespec.compiler.backends.codegen.code import (ARITHMETIC, COMPARISONS, P_ADD, P_AND, P_ATOM, P_CMP, P_COND, P_MUL, P_NOT, P_OR,
                    P_UNARY, Code, Table, fold_arithmetic, fold_comparison, numbers)
 from rulespec.compiler.backends.codegen.context import Gen
+from rulespec.compiler.backends.codegen.dialect import PYTHON, PythonDialect
 from rulespec.compiler.backends.codegen.kept import KEPT_MIN_MEMBERS, Kept, free_names, is_rule_call
 from rulespec.compiler.backends.codegen.names import mangle
 from rulespec.compiler.backends.codegen.walks import Loop
@@ -88,12 +89,14 @@ class Scope:
 
 
 class ExprEmitter:
-    """Emits expressions of one scope; `gen.ref` records every table it uses."""
+    """Emits expressions of one scope; `gen.ref` records every table it uses; `dialect` writes
+    what depends on the target's values (dialect.py)."""
 
-    def __init__(self, gen: Gen, scope: Scope):
+    def __init__(self, gen: Gen, scope: Scope, dialect: PythonDialect = PYTHON):
         self.gen = gen
         self.model = gen.model
         self.scope = scope
+        self.dialect = dialect
 
     # ------------------------------------------------------------ entry points
     def emit(self, node: ast.Expr) -> Code:
@@ -131,13 +134,13 @@ class ExprEmitter:
         return Code.constant(node.value)
 
     def emit_StrLit(self, node: ast.StrLit) -> Code:
-        return Code.constant(node.value)
+        return self.dialect.value(node.value)
 
     def emit_BoolLit(self, node: ast.BoolLit) -> Code:
         return Code.constant(node.value)
 
     def emit_NoneLit(self, node: ast.NoneLit) -> Code:
-        return Code.constant(None)
+        return self.dialect.value(None)
 
     # ------------------------------------------------------------ names
     def emit_NameRef(self, node: ast.NameRef) -> Code:
@@ -169,21 +172,21 @@ class ExprEmitter:
         """A name no local binds: track, var, param, player, entity, enum value, zone, builtin."""
         name, model = node.name, self.model
         if name in model.tracks:
-            return Code(f"state.tracks[{model.tracks[name].slot}]")
+            return self.dialect.track(self, name, None)
         if name in model.var_index:
-            return Code(f"state.vars[{model.var_index[name]}]")
+            return self.dialect.var(self, name)
         if name in model.params:
-            return Code(f"state.params[{name!r}]")
+            return self.dialect.param(self, name)
         if name in model.players:
             return Code.constant(model.players.index(name))
         if name in model.entity_index:
             return self.entity(model.entity_index[name])
         if name in model.enum_of_value:
-            return Code.constant(name)
+            return self.dialect.value(name)
         if name in model.zones:
-            return Code.constant(zone_value(model.zones[name].slot))
+            return self.dialect.value(zone_value(model.zones[name].slot))
         if name == "game_over":
-            return Code("state.result is not None", P_CMP, True)
+            return self.dialect.game_over(self)
         if name == "winner":
             return Code(f"{self.ref('winner_of')}(state)")
         if name == "losers":
@@ -251,10 +254,9 @@ class ExprEmitter:
     def emit_CallExpr(self, node: ast.CallExpr) -> Code:
         name, model = node.name, self.model
         if name in ("size", "top"):
-            slot = self.zone_slot(node.args[0])
             if name == "size":
-                return Code(f"len(state.zones[{slot.text}])")
-            return Code(f"{self.ref('top_card')}(state, {slot.text})")
+                return self.dialect.zone_size(self, node.args[0])
+            return Code(f"{self.ref('top_card')}(state, {self.zone_slot(node.args[0]).text})")
         if name in model.defines:
             inlined = self._inlined(model.defines[name], node.args)
             if inlined is not None:
@@ -267,18 +269,13 @@ class ExprEmitter:
             args = self.args(node.args, len(routine.params), kept=True)
             return Code(f"{self.ref(routine.plain_name)}({', '.join(['state'] + args)})")
         if name in model.counters:
-            if name in model.flags:  # kept as 0 or 1, read as a truth
-                return Code(f"{self.counter_cell(name, node.args)} == 1", P_CMP, True)
-            return Code(self.counter_cell(name, node.args))
+            return self.dialect.counter(self, name, node.args)
         if name in model.tracks:
-            slot, _ = self.track_slot(name, node.args)
-            if name in model.flags:  # kept as 0 or 1, read as a truth
-                return Code(f"state.tracks[{slot.text}] == 1", P_CMP, True)
-            return Code(f"state.tracks[{slot.text}]")
+            return self.dialect.track(self, name, node.args)
         if name in model.zones:
             slot = self.offset(model.zones[name].slot, node.args[0])
             if slot.number is not None:
-                return Code.constant(zone_value(slot.number))
+                return self.dialect.value(zone_value(slot.number))
             return Code(f"{self.ref('zone_value')}({slot.text})")
         if name in model.instances:
             return self._instance(model.instances[name], node.args[0])
@@ -309,7 +306,7 @@ class ExprEmitter:
             bindings.append((param, code.at(P_ATOM), self.nonnull(arg)))
         self.gen.inlining.append(decl.name.name)
         try:
-            return ExprEmitter(self.gen, Scope("none", bindings=bindings)).emit(body)
+            return ExprEmitter(self.gen, Scope("none", bindings=bindings), self.dialect).emit(body)
         finally:
             self.gen.inlining.pop()
 
@@ -318,7 +315,7 @@ class ExprEmitter:
         name: it may be inlined), as its own function's scope (its parameters bound) reads it."""
         if not isinstance(decl.body, ast.Quantifier):
             return decl.body
-        own = ExprEmitter(self.gen, Scope("none", bindings=[(p.name, "", True) for p in decl.params]))
+        own = ExprEmitter(self.gen, Scope("none", bindings=[(p.name, "", True) for p in decl.params]), self.dialect)
         return own._unrolled(decl.body) or decl.body
 
     def _call(self, function: str, args: tuple[ast.Expr, ...], width: int) -> Code:
@@ -353,11 +350,6 @@ class ExprEmitter:
             cell += f" + {self.emit(args[0]).at(P_ADD + 1)}"
         return Code(cell, P_ADD), None
 
-    def counter_cell(self, name: str, args: tuple[ast.Expr, ...]) -> str:
-        counter = self.model.counters[name]
-        row = self.offset(counter.slot, args[0]) if counter.per_player else Code.constant(counter.slot)
-        return f"state.counters[{row.text}][{self.value(args[-1])}]"
-
     def builtin_opponent(self, node: ast.CallExpr) -> Code:
         player = self.emit(node.args[0])
         seats = self.seat_count()
@@ -366,7 +358,8 @@ class ExprEmitter:
         if self.nonnull(node.args[0]):
             return Code(f"({player.at(P_ADD)} + 1) % {seats.at(P_MUL + 1)}", P_MUL)
         if self.is_simple(node.args[0]):  # opponent(none) is none, without a call
-            return Code(f"None if {player.at(P_CMP + 1)} is None else ({player.at(P_ADD)} + 1)"
+            none = self.dialect.value(None).text
+            return Code(f"{none} if {self.dialect.none_test(player).text} else ({player.at(P_ADD)} + 1)"
                         f" % {seats.at(P_MUL + 1)}", P_COND)
         return Code(f"{self.ref('opponent_of')}({player.text}, {seats.text})")  # opponent(none) is none
 
@@ -374,7 +367,7 @@ class ExprEmitter:
         """How many players take part: the seat param when the spec declares one."""
         if self.model.seats is None:
             return Code.constant(self.gen.players)
-        return Code(f"state.params[{self.model.seats.name.name!r}]")
+        return self.dialect.param(self, self.model.seats.name.name)
 
     def seated(self) -> Code:
         """The players taking part, as a collection."""
@@ -383,8 +376,7 @@ class ExprEmitter:
         return Code(f"range({self.seat_count().text})")
 
     def builtin_adjacent(self, node: ast.CallExpr) -> Code:
-        space = self.value(node.args[0])
-        return Code(f"{self.ref('ADJ')}[{space}]", table=Table("ADJ", "ADJS", space))
+        return self.dialect.adjacent(self, self.value(node.args[0]))
 
     def builtin_min(self, node: ast.CallExpr) -> Code:
         return self._fold("min", node)
@@ -495,7 +487,7 @@ class ExprEmitter:
         if not 0 <= entity < len(self.model.entities):
             return None
         if name == "label":
-            return Code.constant(self.model.entities[entity].label)
+            return self.dialect.value(self.model.entities[entity].label)
         attrs = self.model.entity_attrs[entity]
         if name not in attrs:
             return None
@@ -503,7 +495,7 @@ class ExprEmitter:
         self.gen.literal(value)  # only literals reach generated code
         if name in self.gen.entity_attrs and isinstance(value, int) and not isinstance(value, bool):
             return self.entity(value)
-        return Code.constant(value)
+        return self.dialect.value(value)
 
     def entity(self, index: int) -> Code:
         """An entity's index, by its name (E_cuba)."""
@@ -516,7 +508,7 @@ class ExprEmitter:
         data = self.model.enum_attrs.get(node.name)
         if data is not None and obj.is_constant and obj.value in data:  # a named enum value's data
             self.gen.literal(data[obj.value])  # only literals reach generated code
-            return Code.constant(data[obj.value])
+            return self.dialect.value(data[obj.value])
         if node.name == "label":
             table = self.ref("ENTITY_LABELS")
         elif node.name in self.gen.attr_tables:
@@ -529,7 +521,7 @@ class ExprEmitter:
             return Code(f"{table}[{obj.text}]", P_ATOM, is_bool)
         checked = f"{self.ref('attr_of')}({table}, {obj.text}, {node.name!r}, {self.loc(node)})"
         if simple:  # read twice: the check inline, attr_of called only to raise its error
-            return Code(f"{table}[{obj.text}] if {obj.at(P_CMP + 1)} is not None else {checked}",
+            return Code(f"{table}[{obj.text}] if {self.dialect.none_test(obj, True).text} else {checked}",
                         P_COND, is_bool)
         return Code(checked, P_ATOM, is_bool)
 
@@ -546,7 +538,7 @@ class ExprEmitter:
             row = self.model.entity_attrs[obj.number].get(node.name)
             if row is not None:
                 self.gen.literal(row[place])  # only literals reach generated code
-                return Code.constant(row[place])
+                return self.dialect.value(row[place])
         table = self.ref(self.gen.attr_tables[node.name])
         at = str(place) if place is not None else f"{self.ref(self.gen.enum_index[enum])}[{key.text}]"
         is_bool = self.gen.attr_bool[node.name]
@@ -554,7 +546,7 @@ class ExprEmitter:
             return Code(f"{table}[{obj.text}][{at}]", P_ATOM, is_bool)
         checked = f"{self.ref('attr_of')}({table}, {obj.text}, {node.name!r}, {self.loc(node)})[{at}]"
         if self.is_simple(node.obj):  # as _attr: the check inline, attr_of called only to raise
-            return Code(f"{table}[{obj.text}][{at}] if {obj.at(P_CMP + 1)} is not None else {checked}",
+            return Code(f"{table}[{obj.text}][{at}] if {self.dialect.none_test(obj, True).text} else {checked}",
                         P_COND, is_bool)
         return Code(checked, P_ATOM, is_bool)
 
@@ -650,11 +642,11 @@ class ExprEmitter:
             return self.emit_Reachable(node)
         if isinstance(node, ast.ListOf):
             return self.emit_ListOf(node)
-        dynamic = lambda v: self._collection_of(Code(v), node)  # noqa: E731
+        dynamic = lambda v: self.dialect.collection_of(self, Code(v), node)  # noqa: E731
         if isinstance(node, ast.NameRef):
             return self.dispatch(node.name, lambda: self._global_collection(node, snapshot), dynamic)
         if isinstance(node, ast.CallExpr) and node.name in self.model.zones:
-            return self._zone_cards(self.zone_slot(node), snapshot)
+            return self.dialect.zone_cards(self, self.zone_slot(node), snapshot)
         if isinstance(node, ast.CallExpr) and node.name == "adjacent":
             return self.builtin_adjacent(node)
         if isinstance(node, ast.CallExpr) and node.name == "known_in" and node.name not in self.model.defines:
@@ -663,10 +655,6 @@ class ExprEmitter:
             left, right = self.collection(node.left), self.collection(node.right)
             return Code(f"{self.ref('union_of')}({left.text}, {right.text})", fresh=True)
         return dynamic(self.value(node))
-
-    def _zone_cards(self, slot: Code, snapshot: bool) -> Code:
-        cards = f"state.zones[{slot.text}]"
-        return Code(f"list({cards})", fresh=True) if snapshot else Code(cards)
 
     def _global_collection(self, node: ast.NameRef, snapshot: bool) -> Code:
         name, model = node.name, self.model
@@ -679,11 +667,11 @@ class ExprEmitter:
         if name == "losers":
             return Code(f"{self.ref('losers_of')}(state)", fresh=True)
         if name in model.zones:
-            return self._zone_cards(Code.constant(model.zones[name].slot), snapshot)
+            return self.dialect.zone_cards(self, Code.constant(model.zones[name].slot), snapshot)
         region = self._global_region(node)
         if region is not None:
             return self._table(self._region_table(region))
-        return self._collection_of(self.global_value(node), node)
+        return self.dialect.collection_of(self, self.global_value(node), node)
 
     def _global_region(self, node: ast.NameRef) -> int | None:
         """The region a name surely means, if it does."""
@@ -707,79 +695,56 @@ class ExprEmitter:
         name = self.ref(table.set_name)
         return Code(name if table.index is None else f"{name}[{table.index}]")
 
-    def _collection_of(self, value: Code, node: ast.Node) -> Code:
-        """The members of a zone or region held in a value, known only at run time."""
-        return Code(f"{self.ref('collection_of')}(state, {value.text}, {self.ref('REGION_MEMBERS')},"
-                    f" {self.loc(node)})", fresh=True)
-
     def emit_Member(self, node: ast.Member) -> Code:
         item = self.emit(node.element)
         coll = node.collection
         negated = node.negated
-        dynamic = lambda v: self._member_of(item, Code(v), negated, node)  # noqa: E731
+        dynamic = lambda v: self.dialect.member_of(self, item, Code(v), negated, node)  # noqa: E731
         if isinstance(coll, ast.CallExpr) and coll.name in self.model.zones:
-            return self._in_zone(node.element, item, self.zone_slot(coll), negated)
+            return self.dialect.in_zone(self, node.element, item, coll, negated)
         if isinstance(coll, ast.NameRef):
             return self.dispatch(coll.name, lambda: self._global_member(node, item), dynamic)
         if isinstance(coll, (ast.Range, ast.ListOf)):
-            return self._in(item, self.collection(coll), negated)
+            return self.member(item, self.collection(coll), negated)
         if isinstance(coll, ast.Reachable):
-            return self._in(item, self.emit_Reachable(coll), negated)
+            return self.member(item, self.emit_Reachable(coll), negated)
         if isinstance(coll, ast.CallExpr) and coll.name == "adjacent":
-            return self._in(item, self.as_set(self.builtin_adjacent(coll)), negated)
+            return self.dialect.in_table(self, item, self.builtin_adjacent(coll).table, negated)
         if isinstance(coll, ast.BinOp) and coll.op == "+":  # in a union: in its members
-            return self._in(item, self.collection(coll), negated)
+            return self.member(item, self.collection(coll), negated)
         if isinstance(coll, ast.CallExpr) and coll.name == "known_in" and coll.name not in self.model.defines:
-            return self._in(item, self.collection(coll), negated)
-        return self._member_of(item, self.emit(coll), negated, node)
+            return self.member(item, self.collection(coll), negated)
+        return self.dialect.member_of(self, item, self.emit(coll), negated, node)
 
     def _global_member(self, node: ast.Member, item: Code) -> Code:
         coll, model, negated = node.collection, self.model, node.negated
         name = coll.name
         if name in model.zones:
-            return self._in_zone(node.element, item, Code.constant(model.zones[name].slot), negated)
+            return self.dialect.in_zone(self, node.element, item, coll, negated)
         if name in model.kinds:
             return self._in_table(item, self._kind_table(name), model.kind_members.get(name, []), negated)
         if name in model.enums:
             values = [v.name for v in model.enums[name].values]
             if item.is_constant:
                 return Code.constant((item.value in values) != negated)
-            return self._in(item, Code(self.ref(self.gen.enum_index[name])), negated)
+            return self.member(item, Code(self.ref(self.gen.enum_index[name])), negated)
         region = self._global_region(coll)
         if region is not None:
             return self._in_table(item, self._region_table(region), model.region_members[region], negated)
         if name == "players":
-            return self._in(item, self.seated(), negated)
+            return self.member(item, self.seated(), negated)
         if name == "losers":
-            return self._in(item, Code(f"{self.ref('losers_of')}(state)"), negated)
-        return self._member_of(item, self.global_value(coll), negated, node)
+            return self.member(item, Code(f"{self.ref('losers_of')}(state)"), negated)
+        return self.dialect.member_of(self, item, self.global_value(coll), negated, node)
 
     def _in_table(self, item: Code, table: Table, members: list[int], negated: bool) -> Code:
         """item in a table's members (its frozenset), folded when the item is a constant."""
         if item.is_constant:
             return Code.constant((item.value in members) != negated)
-        return self._in(item, self.as_set(Code(table.name, table=table)), negated)
+        return self.dialect.in_table(self, item, table, negated)
 
-    def _in(self, item: Code, coll: Code, negated: bool) -> Code:
-        op = "not in" if negated else "in"
-        return Code(f"{item.at(P_CMP + 1)} {op} {coll.at(P_CMP + 1)}", P_CMP, True)
-
-    def _in_zone(self, element: ast.Expr, item: Code, slot: Code, negated: bool) -> Code:
-        op = "!=" if negated else "=="
-        where = f"state.location[{item.text}] {op} {slot.at(P_CMP + 1)}"
-        if self.nonnull(element):
-            return Code(where, P_CMP, True)
-        if self.is_simple(element):  # none is in no zone
-            if negated:
-                return Code(f"{item.at(P_CMP + 1)} is None or {where}", P_OR, True)
-            return Code(f"{item.at(P_CMP + 1)} is not None and {where}", P_AND, True)
-        code = Code(f"{self.ref('in_zone')}(state, {item.text}, {slot.text})", P_ATOM, True)
-        return Code(f"not {code.text}", P_NOT, True) if negated else code
-
-    def _member_of(self, item: Code, value: Code, negated: bool, node: ast.Node) -> Code:
-        code = (f"{self.ref('member_of')}(state, {item.text}, {value.text}, {self.ref('REGION_SETS')},"
-                f" {self.loc(node)})")
-        return Code(f"not {code}", P_NOT, True) if negated else Code(code, P_ATOM, True)
+    def member(self, item: Code, coll: Code, negated: bool) -> Code:
+        return self.dialect.member(self, item, coll, negated)
 
     # ------------------------------------------------------------ quantifiers
     def bind(self, var: ast.Ident, named: ast.Ident | None = None) -> str:
@@ -799,11 +764,11 @@ class ExprEmitter:
         `source` instead; the same items, in C's order, or in no particular order when that
         is allowed.
         """
-        kept = self.kept_clause(var, source, where, value) if keep else None
+        kept = self.kept_clause(var, source, where, value) if keep and self.dialect.keeps else None
         if kept is not None:
             name, clause, condition, item = kept
             return name, "", clause, condition, item
-        narrowed = self._narrowed(var, source, where, narrow) if narrow else None
+        narrowed = self._narrowed(var, source, where, narrow) if narrow and self.dialect.narrows else None
         if narrowed is not None:
             source, where = narrowed
         iterable = self.collection(source)
@@ -839,7 +804,8 @@ class ExprEmitter:
         """(python var, for clause, condition, value) walking a kept filter's members: when
         the first tests of `where` call a rule, read only the state and names that cannot
         fail, and `source` is a kind or region of some size. Else None."""
-        if where is None or self.collection(source).table is None or self._size(source) < KEPT_MIN_MEMBERS:
+        if (not self.dialect.keeps or where is None or self.collection(source).table is None
+                or self._size(source) < KEPT_MIN_MEMBERS):
             return None
         parts = list(where.operands) if isinstance(where, ast.BoolOp) and where.op == "and" else [where]
         stamps: set[int] = set()
@@ -890,7 +856,7 @@ class ExprEmitter:
         bindings = [(n, p, self.nonnull(ast.NameRef(where.span, n))) for n, p in zip(names, params)]
         saved, self.gen.module = self.gen.module, "rules"
         try:
-            inner = ExprEmitter(self.gen, Scope("none", bindings=bindings))
+            inner = ExprEmitter(self.gen, Scope("none", bindings=bindings), self.dialect)
             iterable = inner.collection(source).text
             inner.scope.push(var.name, "item_", True)
             condition = inner.test(test)
@@ -932,26 +898,16 @@ class ExprEmitter:
         unrolled = self._unrolled(node)
         if unrolled is not None:
             return self.emit_BoolOp(unrolled)
-        if self.gen.module in WALKING:
+        if self.gen.module in WALKING and self.dialect.walks:
             loop = self.loop(node)
             if loop is not None:
                 return Code(self.gen.walk(loop, node), P_ATOM, True)
+        if node.kind not in ("count", "any", "all"):
+            raise InternalError(f"unknown quantifier {node.kind!r} at {node.span}")
         narrow = {"count": "unordered", "any": "ordered"}.get(node.kind)
         var, source, clause, condition, _ = self.comprehension(  # any, all: stop early instead
             node.var, node.source, node.where, narrow=narrow, keep=node.kind == "count")
-        if node.kind == "count":
-            if condition is None:
-                return Code(f"len({source})")
-            return Code(f"len([{var} for {clause} if {condition}])")
-        if node.kind == "any":
-            if condition is None:
-                return Code(f"len({source}) > 0", P_CMP, True)
-            return Code(f"any({condition} for {clause})", P_ATOM, True)
-        if node.kind == "all":
-            if condition is None:
-                return Code(f"len({source}) >= 0", P_CMP, True)
-            return Code(f"all({condition} for {clause})", P_ATOM, True)
-        raise InternalError(f"unknown quantifier {node.kind!r} at {node.span}")
+        return self.dialect.reduce(node.kind, var, source, clause, condition)
 
     def loop(self, node: ast.Expr) -> Loop | None:
         """An `any` or `all` testing its members as a loop (a define's whole body, or a walk
@@ -996,10 +952,9 @@ class ExprEmitter:
         return self.scope.binding(name) is not None or self.scope.is_local(name)
 
     def emit_SumOf(self, node: ast.SumOf) -> Code:
-        var, _, clause, condition, item = self.comprehension(node.var, node.source, node.where,
-                                                             node.value, narrow="unordered")
-        where = f" if {condition}" if condition is not None else ""
-        return Code(f"sum([{item} for {clause}{where}])")
+        var, source, clause, condition, item = self.comprehension(node.var, node.source, node.where,
+                                                                  node.value, narrow="unordered")
+        return self.dialect.reduce("sum", var, source, clause, condition, item)
 
     def emit_Reachable(self, node: ast.Reachable) -> Code:
         """A path in the map graph filtered by `where`: the runtime walks it (rulespec.runtime.values.reachable)."""
