@@ -19,6 +19,9 @@ if TYPE_CHECKING:  # light to import: the command line's quick answers need BACK
     from rulespec.runtime.program import Program
 
 BACKENDS = ("generated", "interpreted")
+# The generated package run as its native build only (compiler/backends/native.py): `fuzz` and
+# `test` name it beside the two; a process holding it runs "generated" from the package's sources.
+NATIVE = "native"
 GENERATED_ROOT = GENERATED
 SPEC_ROOT = SPECS  # the specs whose packages GENERATED_ROOT holds: rulespec's own
 
@@ -56,24 +59,49 @@ def compile_target(loaded: LoadedSpec) -> Path:
 
 
 def load_program(loaded: LoadedSpec, backend: str, package: Path | str | None = None,
-                 for_tests: bool = False, on_note=None) -> Program:
+                 for_tests: bool = False, on_note=None, sources: bool = False) -> Program:
     """The Program for `backend`; `package` overrides where the generated code is.
 
     for_tests: the generated package must also hold the current designer
     tests. A stale or missing package (other than one named by `package`) is
-    built into the cache, and on_note(message) says so in one line."""
+    built into the cache, and on_note(message) says so in one line. "native" is the package
+    imported as its native build, a BackendError saying how to build it when it cannot be;
+    sources: "generated" from the package's Python sources even where a native build exists."""
     if backend == "interpreted":
         from rulespec.compiler.backends.interpret import Interpreter
         return Interpreter(loaded.model)
-    if backend != "generated":
-        raise BackendError(f"unknown back end '{backend}' (known: {', '.join(BACKENDS)})")
-    if package is not None:
-        return _checked(loaded, Path(package), for_tests, explicit=True)
-    return _checked(loaded, current_package(loaded, for_tests, on_note), for_tests)
+    if backend not in (*BACKENDS, NATIVE):
+        raise BackendError(f"unknown back end '{backend}' (known: {', '.join((*BACKENDS, NATIVE))})")
+    where = Path(package) if package is not None else current_package(loaded, for_tests, on_note)
+    if backend == NATIVE:
+        _natively(loaded, where, on_note)
+    return _checked(loaded, where, for_tests, explicit=package is not None,
+                    sources=sources and backend != NATIVE)
 
 
 def compile_command(loaded: LoadedSpec) -> str:
     return f"rulespec compile {_shown(loaded.folder)}"
+
+
+def _natively(loaded: LoadedSpec, where: Path, on_note=None) -> None:
+    """The package loads as its native build in this process (built first under
+    RULESPEC_NATIVE=wait), or a BackendError says how to get one."""
+    from rulespec.compiler.backends import native, native_jobs
+    name = " + ".join((loaded.model.game, *loaded.variants))
+    if native_jobs.mode() == "wait" and (where / "__init__.py").is_file():
+        native_jobs.prepare(where, name, on_note or (lambda line: None))
+    if (where / "__init__.py").is_file() and native_jobs.loads_natively(where):
+        return
+    variants = "".join(f" --variant {v}" for v in loaded.variants)
+    build = f"`rulespec compile --native {_shown(loaded.folder)}{variants}`"
+    why = native.available()
+    if not native.enabled():
+        why = "RULESPEC_NATIVE=0 turns native builds off"
+    elif why is None and native_jobs.ready(where):
+        why = "its build was made after this process imported the runtime: run the command again"
+    elif why is None:
+        why = f"it is not built: {build} builds it (or RULESPEC_NATIVE=wait before this command)"
+    raise BackendError(f"no native engine for {name} here: {why}")
 
 
 # ------------------------------------------------------------------ generated
@@ -164,7 +192,8 @@ def _mtime(path: Path) -> float:
         return 0.0
 
 
-def _checked(loaded: LoadedSpec, where: Path, for_tests: bool, explicit: bool = False) -> Program:
+def _checked(loaded: LoadedSpec, where: Path, for_tests: bool, explicit: bool = False,
+             sources: bool = False) -> Program:
     """Import a package and make sure it was made from this spec."""
     shown = _shown(where)
     if where.is_file():
@@ -183,13 +212,14 @@ def _checked(loaded: LoadedSpec, where: Path, for_tests: bool, explicit: bool = 
     if why is not None:
         raise BackendError(f"{shown} is stale ({why}; spec hash {loaded.model.spec_hash}, generated"
                            f" from {made.get('SPEC_HASH')}): run `{compile_command(loaded)}`")
-    return import_program(where, loaded.model.game, default=not explicit and where == default_package(
-        loaded.model.game))
+    return import_program(where, loaded.model.game, default=not explicit and not sources and where == default_package(
+        loaded.model.game), sources=sources)
 
 
-def import_program(where: Path, game: str, default: bool = False) -> Program:
+def import_program(where: Path, game: str, default: bool = False, sources: bool = False) -> Program:
+    """The package's PROGRAM, imported afresh; sources: from its Python sources, never a native build."""
     shown = _shown(where)
-    module = _import(where, default, game, shown)
+    module = _import(where, default, game, shown, sources)
     program = getattr(module, "PROGRAM", None)
     if program is None:
         raise BackendError(f"{shown} is not a generated package (no PROGRAM): recompile it")
@@ -253,19 +283,19 @@ class ProgramRef:
                 f"{', ' + repr(self.attributes) if self.attributes else ''})")
 
 
-def _import(where: Path, default: bool, game: str, shown: str) -> ModuleType:
+def _import(where: Path, default: bool, game: str, shown: str, sources: bool = False) -> ModuleType:
     """Import afresh (a recompiled package must not come from the module cache); the
     modules' compiled code comes from the cache when their text is known (packages.py)."""
     if default:
         name = f"rulespec.generated.{game}"
     else:
         digest = hashlib.sha256(str(where.resolve()).encode()).hexdigest()[:12]
-        name = f"_rulespec_generated_{game}_{digest}"
+        name = f"_rulespec_generated_{game}_{digest}{'_sources' if sources else ''}"
     importlib.invalidate_caches()
     try:
         if default:
             importlib.import_module("rulespec.generated")
-        module = import_package(name, where)
+        module = import_package(name, where, natively=not sources)
         if default:
             setattr(sys.modules["rulespec.generated"], game, module)
         return module

@@ -95,6 +95,7 @@ class _Finder(importlib.abc.MetaPathFinder):
 
     def __init__(self) -> None:
         self.packages: dict[str, Path] = {}
+        self.sources_only: set[str] = set()  # packages whose modules never load a native build
 
     def find_spec(self, fullname, path=None, target=None):
         head, _, tail = fullname.partition(".")
@@ -110,7 +111,7 @@ class _Finder(importlib.abc.MetaPathFinder):
         file = root / f"{module}.py"
         if not file.is_file():
             return None
-        if module in native.MODULES:
+        if module in native.MODULES and fullname.rpartition(".")[0] not in self.sources_only:
             made = native.built(module, file)
             if made is not None:
                 return importlib.util.spec_from_file_location(fullname, made, loader=_NativeLoader(
@@ -125,14 +126,16 @@ class _Finder(importlib.abc.MetaPathFinder):
 _FINDER = _Finder()
 
 
-def import_package(name: str, where: Path) -> types.ModuleType:
+def import_package(name: str, where: Path, natively: bool = True) -> types.ModuleType:
     """Import the package in folder `where` as module `name`, afresh (a module of that
-    name imported before, and its submodules, are forgotten first)."""
+    name imported before, and its submodules, are forgotten first); natively=False: from its
+    sources even where a native build of them exists."""
     for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
         del sys.modules[loaded]
     if _FINDER not in sys.meta_path:
         sys.meta_path.insert(0, _FINDER)
     _FINDER.packages[name] = Path(where)
+    (_FINDER.sources_only.discard if natively else _FINDER.sources_only.add)(name)
     spec = _FINDER.find_spec(name)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -304,9 +304,23 @@ def params(meta, pairs: tuple[str, ...]) -> dict[str, Any]:
     return dict(parse_param(meta, pair) for pair in pairs)
 
 
-def program(loaded: LoadedSpec, backend: str, package: str | None = None):
-    """The back end's program; a stale committed package is replaced by a cached build, noted."""
+def program(loaded: LoadedSpec, backend: str, package: str | None = None, runs_games: bool = False):
+    """The back end's program; a stale committed package is replaced by a cached build, noted.
+
+    runs_games: a command that plays games (simulate, bench, play...) runs the generated package
+    natively when its build is in the cache, else starts or awaits that build as RULESPEC_NATIVE
+    says (compiler/backends/native_jobs.py), saying so in one line on stderr."""
+    if runs_games and backend == "generated":
+        from rulespec.compiler.backends import native_jobs
+        where = Path(package) if package is not None else engine.current_package(loaded)
+        native_jobs.prepare(where, loaded.model.game, lambda line: click.echo(f"rulespec: {line}", err=True))
     return engine.load_program(loaded, backend, package, on_note=note)
+
+
+def shown_backend(program, backend: str) -> str:
+    """The back end as text output names it: "native" where the generated one runs natively."""
+    from rulespec.compiler.backends import native_jobs
+    return engine.NATIVE if backend == "generated" and native_jobs.running_natively(program) else backend
 
 
 def agents(text: str, meta, values: dict[str, Any] | None = None) -> tuple[str, ...]:

@@ -48,7 +48,7 @@ def tune(game_name: str, policy: str | None, variants: tuple[str, ...], params: 
         name, metas = tunables_of(loaded, policy)
     except TuneError as err:
         raise UserError(str(err)) from None
-    meta = load_program(loaded, backend).meta
+    meta = load_program(loaded, backend, runs_games=True).meta
     values = param_values(meta, params)
     players = list(meta.seated(values))
     used, capped = choose_workers(workers, games * len(players), 1)
@@ -117,7 +117,7 @@ def balance(game_name: str, variants: tuple[str, ...], params: tuple[str, ...], 
     from rulespec.runtime.analysis.simulate import GamesCap, LocalExecutor, choose_workers
     from rulespec.compiler.cli.base import agents as agent_names
     loaded = load(game_name, variants)
-    meta = load_program(loaded, backend).meta
+    meta = load_program(loaded, backend, runs_games=True).meta
     name, low, high, fixed = split_sweep(meta, params)
     players = list(meta.seated({**fixed, name: low}))
     try:

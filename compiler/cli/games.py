@@ -9,7 +9,7 @@ from rulespec.compiler.tools import playtest
 from rulespec.compiler.cli import table
 from rulespec.compiler.cli.base import (UserError, agents as agent_names, emit_json, json_option, load, load_recorded, main,
                    max_decisions_option, package_option, param_option, params as param_values,
-                   program as load_program, seed_option, variant_option)
+                   program as load_program, seed_option, shown_backend, variant_option)
 from rulespec.runtime import record as records
 from rulespec.runtime.bots.agents import DEFAULT_MAX_DECISIONS, check_recorded, play_out, seat_agents
 from rulespec.runtime.game import Game
@@ -48,7 +48,7 @@ def play(game_name: str | None, variants: tuple[str, ...], seed: int | None, age
     seed = 1 if seed is None else seed  # bots alone: the same game every time, unless told
     agents = agents or "random"
     loaded = load(game_name, variants)
-    program = load_program(loaded, backend, package)
+    program = load_program(loaded, backend, package, runs_games=True)
     meta = program.meta
     values = param_values(meta, params)
     names = agent_names(agents, meta, values)
@@ -69,7 +69,7 @@ def play(game_name: str | None, variants: tuple[str, ...], seed: int | None, age
     if as_json:
         emit_json(dict(game_json(game, backend), record=record_path))
         return
-    for line in summary_lines(game, backend):
+    for line in summary_lines(game, shown_backend(program, backend)):
         click.echo(line)
     if record_path:
         click.echo(f"Record:    {record_path} (rulespec replay {record_path})")

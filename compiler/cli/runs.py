@@ -12,7 +12,7 @@ from rulespec.compiler.backends import engine
 from rulespec.compiler.cli.base import (EXIT_ERROR, EXIT_OK, UserError, agents as agent_names,
                    emit_json, games_option, json_option, load, main, max_decisions_option, note,
                    one_line, package_option, param_option, params as param_values,
-                   given, precision_type, program as load_program, progress, seed_option,
+                   given, precision_type, program as load_program, progress, seed_option, shown_backend,
                    variant_option, workers_option)
 from rulespec.runtime.bots.agents import default_agent
 from rulespec.runtime.analysis.card_uses import CardNames, movers_text
@@ -34,7 +34,7 @@ def bench(game_name: str, games: int, seed: int, backend: str, params: tuple[str
     from rulespec.runtime.analysis import bench as benchmark
     loaded = load(game_name)
     chosen = list(engine.BACKENDS) if backend == "both" else [backend]
-    programs = {name: load_program(loaded, name, package) for name in chosen}
+    programs = {name: load_program(loaded, name, package, runs_games=True) for name in chosen}
     values = param_values(programs[chosen[0]].meta, params)
     results = {}
     for name, program in programs.items():
@@ -46,7 +46,7 @@ def bench(game_name: str, games: int, seed: int, backend: str, params: tuple[str
         return
     click.echo(f"{loaded.model.game}: {games} games, seeds {seed}..{seed + games - 1}, random bots")
     for name, result in results.items():
-        click.echo(f"  {name:<12} {result.games_per_s:10.2f} games/s {result.decisions_per_s:12.0f}"
+        click.echo(f"  {shown_backend(programs[name], name):<12} {result.games_per_s:10.2f} games/s {result.decisions_per_s:12.0f}"
                    f" decisions/s  ({result.decisions} decisions in {result.seconds:.2f}s)")
         if result.errors:
             click.echo(f"  {'':<12} {result.errors} of {result.games} games stopped on a rule error")
@@ -95,8 +95,9 @@ def _coverage_text(out: dict) -> None:
 @games_option(100)
 @seed_option()
 @max_decisions_option(20_000, help="A game longer than this is reported as overlong.")
-@click.option("--backend", type=click.Choice(("both",) + engine.BACKENDS), default="both",
-              show_default=True, help="Both: compare the back ends move for move.")
+@click.option("--backend", type=click.Choice(("both",) + engine.BACKENDS + (engine.NATIVE,)), default="both",
+              show_default=True, help="both: compare the back ends move for move; native: the native"
+                                      " build against the interpreter (refused when it cannot load).")
 @click.option("--problems-dir", default=None, metavar="DIR",
               help="Write the record that reproduces each problem here.")
 @coverage_option
@@ -107,9 +108,11 @@ def fuzz(game_name: str, variants: tuple[str, ...], games: int, seed: int, max_d
          params: tuple[str, ...], as_json: bool) -> None:
     """Random legal games on both back ends, compared move for move, invariants checked."""
     from rulespec.runtime.analysis.fuzz import FuzzReport, fuzz_game, fuzz_json, write_problems
+    if coverage_dir is not None and backend == engine.NATIVE:
+        raise UserError("--coverage counts the Python engines' lines: it cannot run with --backend native")
     counting = _counting(coverage_dir)
     loaded = load(game_name, variants)
-    chosen = list(engine.BACKENDS) if backend == "both" else [backend]
+    chosen = {"both": list(engine.BACKENDS), engine.NATIVE: [engine.NATIVE, "interpreted"]}.get(backend, [backend])
     programs = [load_program(loaded, name) for name in chosen]
     values = param_values(programs[0].meta, params)
     report = FuzzReport()
@@ -213,11 +216,11 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
     base = None
     if against:
         base = load(game_name, tuple(v for v in against if v != "base"))
-    program = load_program(loaded, backend)
+    program = load_program(loaded, backend, runs_games=True)
     meta = base_meta = program.meta
     values = param_values(meta, params)
     if base is not None:
-        base_meta = load_program(base, backend).meta  # fail here, in one line, if it cannot run
+        base_meta = load_program(base, backend, runs_games=True).meta  # fail here, in one line, if it cannot run
         _same_seats(meta.seated(values), base_meta.seated(param_values(base_meta, params)),
                     loaded.variants, base.variants)
     rungs = _rungs(ladder, agents, base is not None, meta, values)

@@ -43,7 +43,7 @@ def _table(game_name: str | None, variants: tuple[str, ...], seed: int | None, s
         loaded = load_recorded(resume, record)
     else:
         loaded = load(game_name, variants)
-    program = load_program(loaded, backend, package)
+    program = load_program(loaded, backend, package, runs_games=True)
     meta = program.meta
     values = param_values(meta, params)
     try:

@@ -16,26 +16,32 @@ from rulespec.compiler.cli.base import (EXIT_ERROR, EXIT_OK, emit_json, json_opt
 @variant_option
 @click.option("--all-variants", is_flag=True,
               help="Run the base tests under every variant, one at a time, and say what each breaks.")
-@click.option("--backend", type=click.Choice(("both",) + engine.BACKENDS), default="both",
-              show_default=True)
+@click.option("--backend", type=click.Choice(("both",) + engine.BACKENDS + (engine.NATIVE,)), default="both",
+              show_default=True,
+              help="both: the generated engine and the interpreter, and the native build where it is"
+                   " built (the generated engine then runs its Python sources); native: the native"
+                   " build only, refused when it cannot load.")
 @package_option
 @json_option
 def test_cmd(spec_dir: str, variants: tuple[str, ...], all_variants: bool, backend: str,
              package: str | None, as_json: bool) -> None:
-    """Run the designer tests on both back ends; exit 1 if any fails.
+    """Run the designer tests on both back ends (and the native build where built); exit 1 if any fails.
 
     Without --variant: the base game's tests, then each variant's own tests
     with that variant on. With --variant: the base tests and the listed
     variants' tests with all of them on, and which base tests they break.
     """
+    from rulespec.compiler.backends.native import enabled as native_enabled
     from rulespec.compiler.tools.testrun import run_tests
     folder = spec_folder(spec_dir)  # run_tests loads it (once) and reports its errors
     chosen = tuple(engine.BACKENDS) if backend == "both" else (backend,)
+    optional = (engine.NATIVE,) if backend == "both" and native_enabled() else ()
     notes: list[str] = []
-    report = run_tests(folder, variants, all_variants, chosen, package, on_note=notes.append)
+    report = run_tests(folder, variants, all_variants, chosen, package, on_note=notes.append,
+                       optional=optional)
     failures = report.failures
     if as_json:
-        emit_json({"passed": report.passed, "failed": len(failures), "backends": list(chosen),
+        emit_json({"passed": report.passed, "failed": len(failures), "backends": list(report.backends),
                     "failures": [o.to_json() for o in failures], "counts": report.counts(),
                     "variant_breaks": [r.to_json() for r in report.variant_reports],
                     "problems": report.problems, "notes": notes})

@@ -59,7 +59,7 @@ def worth(game_name: str, variants: tuple[str, ...], against: tuple[str, ...], c
     sets = [load(game_name, variants)]
     if against:
         sets.append(load(game_name, tuple(v for v in against if v != "base")))
-    metas = [load_program(s, backend).meta for s in sets]  # fail here, in one line, if it cannot run
+    metas = [load_program(s, backend, runs_games=True).meta for s in sets]  # fail here, in one line, if it cannot run
     values = param_values(metas[0], params)
     players = list(metas[0].seated(values))
     if any(list(m.seated(param_values(m, params))) != players for m in metas[1:]):

@@ -8,7 +8,9 @@ Runs (a spec folder, its variants):
   under V is reported as a test V breaks, unless V declares it (`changes test`);
 - `all_variants`: the same for every variant, one at a time.
 Every back end runs the same plan (compiler/backends/testplan.py); a run in which
-the back ends ran different numbers of tests fails.
+the back ends ran different numbers of tests fails. An optional back end (the native build,
+by default) runs where it is built, and is left out of that count; beside it, "generated" runs
+the package's Python sources.
 """
 
 from __future__ import annotations
@@ -94,9 +96,9 @@ class TestReport:
 
 def run_tests(folder: Path, variants: tuple[str, ...] = (), all_variants: bool = False,
               chosen: tuple[str, ...] = engine.BACKENDS, package: str | None = None,
-              on_note: Callable[[str], None] | None = None) -> TestReport:
+              on_note: Callable[[str], None] | None = None, optional: tuple[str, ...] = ()) -> TestReport:
     """Run the designer tests of a spec folder as the module docstring says."""
-    runner = _Runner(folder, chosen, package, on_note)
+    runner = _Runner(folder, chosen, package, on_note, optional)
     base = runner.loaded(())
     known = available_variants(folder)
     if variants or all_variants:
@@ -113,23 +115,26 @@ def run_tests(folder: Path, variants: tuple[str, ...] = (), all_variants: bool =
         for variant in known:
             own = runner.loaded((variant,), base_tests=False)
             runner.run(own, lambda c, v=variant: _variant_of(c) == v, extras=False)
-    counts = runner.report.counts()
+    counts = {b: n for b, n in runner.report.counts().items() if b not in optional}
     if len(set(counts.values())) > 1:
         shown = ", ".join(f"{n} on {b}" for b, n in counts.items())
         runner.report.problems.append(f"the back ends ran different numbers of tests ({shown})")
+    ran = set(runner.report.counts())
+    runner.report.backends = runner.chosen + tuple(b for b in optional if b in ran)
     return runner.report
 
 
 class _Runner:
-    def __init__(self, folder: Path, chosen, package, on_note):
-        self.folder, self.chosen, self.package = folder, tuple(chosen), package
+    def __init__(self, folder: Path, chosen, package, on_note, optional=()):
+        self.folder, self.package = folder, package
+        self.chosen, self.optional = tuple(chosen) + tuple(optional), tuple(optional)
         self.on_note = on_note
         self.report = TestReport(backends=self.chosen)
         self._loaded: dict[tuple[str, ...], LoadedSpec] = {}
         self.extra_sets = test_variant_sets(folder)
         self._keys: dict[int, frozenset[str]] = {}
         self.unchecked: dict[tuple[str, ...], list[tuple[TestCase, str]]] = {}
-        self._programs: dict[tuple[int, str], Program] = {}
+        self._programs: dict[tuple[int, str], Program | None] = {}
 
     def loaded(self, variants: tuple[str, ...], base_tests: bool = True) -> LoadedSpec:
         key = (tuple(sorted(set(variants))), base_tests)
@@ -147,13 +152,22 @@ class _Runner:
                                               skip_tests=frozenset(c.name for c, _ in broken))
         return self._loaded[key]
 
-    def program(self, loaded: LoadedSpec, backend: str) -> Program:
+    def program(self, loaded: LoadedSpec, backend: str) -> Program | None:
+        """The back end's program for a variant set; None for an optional one not built for it."""
         key = (id(loaded), backend)
         if key not in self._programs:
             package = self.package if not loaded.variants else None
-            self._programs[key] = engine.load_program(loaded, backend, package, for_tests=True,
-                                                        on_note=self.on_note)
+            if backend in self.optional and not self._built(loaded, package):
+                self._programs[key] = None
+            else:
+                self._programs[key] = engine.load_program(
+                    loaded, backend, package, for_tests=True, on_note=self.on_note,
+                    sources=engine.NATIVE in self.chosen)
         return self._programs[key]
+
+    def _built(self, loaded: LoadedSpec, package: str | None) -> bool:
+        from rulespec.compiler.backends.native_jobs import loads_natively
+        return loads_natively(Path(package) if package else engine.current_package(loaded, for_tests=True))
 
     def run(self, loaded: LoadedSpec, wanted, extras: bool = True) -> dict[tuple[str, str], Outcome]:
         """Run the wanted tests under a loaded spec's variants; with extras, a base test
@@ -178,7 +192,7 @@ class _Runner:
             groups.append((target, lambda case, extra=extra: set(case.variants) == set(extra)))
         for case, message in self.unchecked.get(tuple(loaded.variants), ()):
             if wanted(case):
-                for backend in self.chosen:
+                for backend in self._backends(loaded):
                     outcome = Outcome(case, backend, loaded.variants, message)
                     self.report.outcomes.append(outcome)
                     results[(case.key, backend)] = outcome
@@ -186,11 +200,14 @@ class _Runner:
             for case in plan_tests(target.model).cases:
                 if not (wanted(case) and fits(case)):
                     continue
-                for backend in self.chosen:
+                for backend in self._backends(target):
                     outcome = self._one(target, backend, case)
                     self.report.outcomes.append(outcome)
                     results[(case.key, backend)] = outcome
         return results
+
+    def _backends(self, loaded: LoadedSpec) -> list[str]:
+        return [b for b in self.chosen if b not in self.optional or self.program(loaded, b) is not None]
 
     def keys(self, program: Program) -> frozenset[str]:
         if id(program) not in self._keys:
