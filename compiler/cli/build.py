@@ -51,9 +51,15 @@ def check(spec_dir: str, variants: tuple[str, ...], verbose: bool) -> None:
                    " modules, with Cython (the extra rulespec[native]) into the cache, where imports"
                    " of these exact sources find them; pure Python stays the fallback"
                    " (RULESPEC_NATIVE=0 forces it).")
-def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None, native: bool = False) -> None:
+@click.option("--background", is_flag=True,
+              help="With --native: start the native build in a detached process at low priority and"
+                   " return at once (commands use it once it is in the cache).")
+def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None, native: bool = False,
+                background: bool = False) -> None:
     """Generate the engine package; all-or-nothing."""
     from rulespec.compiler.backends import unchanged
+    if background and not native:
+        raise UserError("--background starts the native build: give --native too")
     try:
         folder = find_spec_dir(spec_dir)
     except FileNotFoundError:
@@ -83,11 +89,33 @@ def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None, na
     verb = "wrote" if written else "up to date:"
     click.echo(f"{loaded.model.game}: {verb} {engine._shown(out)} (spec hash {loaded.model.spec_hash})")
     if native:
-        from rulespec.compiler.backends.native import RUNTIME_MODULES, NativeError, build_native
-        try:
-            built = build_native(out)
-        except NativeError as err:
-            raise UserError(str(err)) from None
-        click.echo(f"{loaded.model.game}: {', '.join(p.name.split('-')[0] for p in built)} built natively"
-                   f" into {engine._shown(built[0].parent)}, with the runtime's {', '.join(RUNTIME_MODULES)}"
-                   f" (imported in place of their sources while those are unchanged)")
+        _native(" + ".join((loaded.model.game, *loaded.variants)), out, background)
+
+
+def _native(game: str, out: Path, background: bool) -> None:
+    """The package's native build (compiler/backends/native_jobs.py: one build per job at a time)."""
+    from rulespec.compiler.backends import native_jobs
+    from rulespec.compiler.backends.native import MODULES, RUNTIME_MODULES, available
+    why = available()
+    if why is not None:
+        raise UserError(why)
+    if background:
+        if native_jobs.mode() == "off":
+            click.echo(f"{game}: RULESPEC_NATIVE=0: no native build started; the Python engine runs")
+            return
+        if native_jobs.ready(out):
+            click.echo(f"{game}: the native engine is in the cache")
+            return
+        if not native_jobs.building(out):
+            native_jobs.start_background(out)
+        click.echo(f"{game}: the native engine is being built in the background"
+                   f" ({native_jobs.shown_cpu(native_jobs.cpu_estimate(out))}, at low priority);"
+                   f" commands use it once it is in the cache")
+        return
+    failed = native_jobs.build_now(out, on_line=lambda line: click.echo(f"rulespec: {line}", err=True))
+    if failed is not None:
+        raise UserError(failed)
+    built = native_jobs.targets(out)
+    click.echo(f"{game}: {', '.join(m for m in MODULES if (out / f'{m}.py').is_file())} built natively"
+               f" into {engine._shown(built[0].parent)}, with the runtime's {', '.join(RUNTIME_MODULES)}"
+               f" (imported in place of their sources while those are unchanged)")

@@ -81,6 +81,7 @@ class TestReport:
     variant_reports: list[VariantReport] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # run-level failures (counts differ)
     backends: tuple[str, ...] = ()
+    unbuilt: list[str] = field(default_factory=list)  # variant sets an optional back end skipped
 
     @property
     def failures(self) -> list[Outcome]:
@@ -120,7 +121,8 @@ def run_tests(folder: Path, variants: tuple[str, ...] = (), all_variants: bool =
         shown = ", ".join(f"{n} on {b}" for b, n in counts.items())
         runner.report.problems.append(f"the back ends ran different numbers of tests ({shown})")
     ran = set(runner.report.counts())
-    runner.report.backends = runner.chosen + tuple(b for b in optional if b in ran)
+    runner.report.backends = tuple(b for b in runner.chosen if b not in optional or b in ran)
+    runner.report.unbuilt = runner.unbuilt
     return runner.report
 
 
@@ -135,6 +137,7 @@ class _Runner:
         self._keys: dict[int, frozenset[str]] = {}
         self.unchecked: dict[tuple[str, ...], list[tuple[TestCase, str]]] = {}
         self._programs: dict[tuple[int, str], Program | None] = {}
+        self.unbuilt: list[str] = []
 
     def loaded(self, variants: tuple[str, ...], base_tests: bool = True) -> LoadedSpec:
         key = (tuple(sorted(set(variants))), base_tests)
@@ -159,6 +162,7 @@ class _Runner:
             package = self.package if not loaded.variants else None
             if backend in self.optional and not self._built(loaded, package):
                 self._programs[key] = None
+                self.unbuilt.append(" + ".join((loaded.model.game, *loaded.variants)))
             else:
                 self._programs[key] = engine.load_program(
                     loaded, backend, package, for_tests=True, on_note=self.on_note,
