@@ -15,7 +15,6 @@ changed). `--compare` lists the games whose digests differ, and exits 1 if any d
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from pathlib import Path
@@ -23,14 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path.cwd()))
 
 
-def _digest(value) -> str:
-    return hashlib.sha256(json.dumps(value, default=repr, sort_keys=True).encode()).hexdigest()[:16]
-
-
 def fingerprints(game: str, seeds: int, backend: str, agent_sets: list[str], variants: str) -> dict:
     from rulespec.compiler.cli.base import load, program as load_program
-    from rulespec.runtime.bots.agents import play_out, seat_agents
-    from rulespec.runtime.game import Game
+    from rulespec.runtime.analysis.fingerprints import fingerprints as of_program
 
     base = load(game)
     folder = Path(base.folder) / "variants"
@@ -43,20 +37,7 @@ def fingerprints(game: str, seeds: int, backend: str, agent_sets: list[str], var
     out: dict[str, dict] = {}
     for variant in [None, *names]:
         loaded = base if variant is None else load(game, (variant,))
-        prog = load_program(loaded, backend, None)
-        players = prog.meta.players
-        for agents_text in agent_sets:
-            names_per_seat = tuple(agents_text.split(",")) * (1 if "," in agents_text else len(players))
-            for seed in range(1, seeds + 1):
-                game_ = Game(prog, seed=seed, params={})
-                try:
-                    play_out(game_, seat_agents(names_per_seat, players, seed), 20000)
-                    end = [game_.winner, game_.reason, game_.tracks()]
-                except Exception as err:  # a rule error is a result too: it must stay the same
-                    end = ["error", type(err).__name__, str(err)]
-                key = f"{variant or 'base'} {agents_text} {seed}"
-                out[key] = {"all": _digest([game_.choices, game_.state.log, end]),
-                            "choices": _digest(game_.choices)}
+        out.update(of_program(load_program(loaded, backend, None), agent_sets, seeds, f"{variant or 'base'} "))
     return out
 
 
