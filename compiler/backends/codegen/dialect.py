@@ -66,8 +66,9 @@ class PythonDialect:
     def zone_size(self, ex: ExprEmitter, zone: ast.Expr) -> Code:
         return Code(f"len(state.zones[{ex.zone_slot(zone).text}])")
 
-    def zone_cards(self, ex: ExprEmitter, slot: Code, snapshot: bool) -> Code:
-        cards = f"state.zones[{slot.text}]"
+    def zone_cards(self, ex: ExprEmitter, zone: ast.Expr, snapshot: bool) -> Code:
+        """The cards of a zone written directly (deck, hand(p)), bottom to top."""
+        cards = f"state.zones[{ex.zone_slot(zone).text}]"
         return Code(f"list({cards})", fresh=True) if snapshot else Code(cards)
 
     def in_zone(self, ex: ExprEmitter, element: ast.Expr, item: Code, zone: ast.Expr, negated: bool) -> Code:
@@ -84,7 +85,19 @@ class PythonDialect:
         code = Code(f"{ex.ref('in_zone')}(state, {item.text}, {slot.text})", P_ATOM, True)
         return Code(f"not {code.text}", P_NOT, True) if negated else code
 
+    def attribute(self, ex: ExprEmitter, name: str, table: str, entity: Code) -> str:
+        """An attribute of an entity that is not none: its table's entry."""
+        return f"{table}[{entity.text}]"
+
     # ------------------------------------------------------------ collections
+    def clause(self, var: str, iterable: Code) -> str:
+        """The for clause walking `iterable`'s members as `var`."""
+        return f"{var} in {iterable.text}"
+
+    def in_list(self, ex: ExprEmitter, item: Code, items: ast.ListOf, negated: bool) -> Code:
+        """item in `[a, b, c]`."""
+        return self.member(ex, item, ex.collection(items), negated)
+
     def adjacent(self, ex: ExprEmitter, space: str) -> Code:
         return Code(f"{ex.ref('ADJ')}[{space}]", table=Table("ADJ", "ADJS", space))
 

@@ -517,12 +517,12 @@ class ExprEmitter:
             message = f"no entity has an attribute {node.name!r}"
             return Code(f"{self.ref('rule_error')}({message!r}, {self.loc(node)})")
         is_bool = node.name != "label" and self.gen.attr_bool[node.name]
+        read = self.dialect.attribute(self, node.name, table, obj)
         if nonnull:
-            return Code(f"{table}[{obj.text}]", P_ATOM, is_bool)
+            return Code(read, P_ATOM, is_bool)
         checked = f"{self.ref('attr_of')}({table}, {obj.text}, {node.name!r}, {self.loc(node)})"
         if simple:  # read twice: the check inline, attr_of called only to raise its error
-            return Code(f"{table}[{obj.text}] if {self.dialect.none_test(obj, True).text} else {checked}",
-                        P_COND, is_bool)
+            return Code(f"{read} if {self.dialect.none_test(obj, True).text} else {checked}", P_COND, is_bool)
         return Code(checked, P_ATOM, is_bool)
 
     def emit_AttrAt(self, node: ast.AttrAt) -> Code:
@@ -646,7 +646,7 @@ class ExprEmitter:
         if isinstance(node, ast.NameRef):
             return self.dispatch(node.name, lambda: self._global_collection(node, snapshot), dynamic)
         if isinstance(node, ast.CallExpr) and node.name in self.model.zones:
-            return self.dialect.zone_cards(self, self.zone_slot(node), snapshot)
+            return self.dialect.zone_cards(self, node, snapshot)
         if isinstance(node, ast.CallExpr) and node.name == "adjacent":
             return self.builtin_adjacent(node)
         if isinstance(node, ast.CallExpr) and node.name == "known_in" and node.name not in self.model.defines:
@@ -667,7 +667,7 @@ class ExprEmitter:
         if name == "losers":
             return Code(f"{self.ref('losers_of')}(state)", fresh=True)
         if name in model.zones:
-            return self.dialect.zone_cards(self, Code.constant(model.zones[name].slot), snapshot)
+            return self.dialect.zone_cards(self, node, snapshot)
         region = self._global_region(node)
         if region is not None:
             return self._table(self._region_table(region))
@@ -704,7 +704,9 @@ class ExprEmitter:
             return self.dialect.in_zone(self, node.element, item, coll, negated)
         if isinstance(coll, ast.NameRef):
             return self.dispatch(coll.name, lambda: self._global_member(node, item), dynamic)
-        if isinstance(coll, (ast.Range, ast.ListOf)):
+        if isinstance(coll, ast.ListOf):
+            return self.dialect.in_list(self, item, coll, negated)
+        if isinstance(coll, ast.Range):
             return self.member(item, self.collection(coll), negated)
         if isinstance(coll, ast.Reachable):
             return self.member(item, self.emit_Reachable(coll), negated)
@@ -780,7 +782,7 @@ class ExprEmitter:
             item = self.value(value) if value is not None else None
         finally:
             self.scope.pop()
-        return name, iterable.text, f"{name} in {iterable.text}", condition, item
+        return name, iterable.text, self.dialect.clause(name, iterable), condition, item
 
     def filtered(self, var: ast.Ident, source: ast.Expr, where: ast.Expr,
                  named: ast.Ident | None = None) -> tuple[str, str, str]:
