@@ -99,6 +99,20 @@ def test_wait_builds_first_and_keeps_a_failure(package, monkeypatch):
     assert native_jobs.failure(package) == "the native build failed: bad C"
 
 
+def test_a_queued_background_build_gives_way_to_a_newer_edit_of_its_game(package, monkeypatch):
+    monkeypatch.setattr(native, "build_native", lambda where: pytest.fail("an outdated build ran"))
+    mine = native_jobs.jobs() / f"{native_jobs.job_name(package)}.lock"
+    newer = native_jobs.jobs() / "mygame-0123456789abcdef.lock"
+    mine.parent.mkdir(parents=True)
+    mine.touch()
+    newer.touch()
+    os.utime(mine, (1, 1))  # asked for long before the other sources were
+    assert native_jobs.build_now(package, background=True) is None and not native_jobs.ready(package)
+    os.utime(newer, (0, 0))  # the other is older: this one builds
+    monkeypatch.setattr(native, "build_native", lambda where: (_ for _ in ()).throw(native.NativeError("built")))
+    assert native_jobs.build_now(package, background=True) == "built"
+
+
 def test_a_background_build_that_fails_leaves_its_marker_and_no_process(package):
     """The real detached child, on modules Cython refuses (a second or two, no C compiled)."""
     if native.available():

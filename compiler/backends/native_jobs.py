@@ -145,16 +145,21 @@ def building(package: Path) -> bool:
 
 def build_now(package: Path, on_line: Callable[[str], None] | None = None, background: bool = False) -> str | None:
     """Make the package's native build here and now (waiting for one under way); the reason it
-    failed, or None. A failure leaves its marker; a success removes an old one."""
+    failed, or None. A failure leaves its marker; a success removes an old one. A background
+    build whose game was asked for again since, with other sources (an edit), gives up its turn."""
     package = Path(package)
     name = job_name(package)
+    try:
+        asked = (jobs() / f"{name}.lock").stat().st_mtime if background else 0.0
+    except OSError:
+        asked = 0.0
     with _locked(jobs() / f"{name}.lock", wait=not background) as mine:
         if not mine:
             return None  # a background build that found another under way leaves it to that one
         if ready(package):
             return None
         with _machine_turn(on_line):
-            if ready(package):
+            if ready(package) or (background and _superseded(name, asked)):
                 return None
             try:
                 native.build_native(package)
@@ -168,6 +173,12 @@ def build_now(package: Path, on_line: Callable[[str], None] | None = None, backg
     reason = " / ".join(line.strip() for line in reason.splitlines() if line.strip())[:500]
     (jobs() / f"{name}.failed").write_text(reason + "\n", encoding="utf-8")
     return reason
+
+
+def _superseded(name: str, asked: float) -> bool:
+    """Whether a build of the same game with other sources was asked for after this one."""
+    game = name.rsplit("-", 1)[0]
+    return any(p.name != f"{name}.lock" and p.stat().st_mtime > asked for p in jobs().glob(f"{game}-*.lock"))
 
 
 @contextlib.contextmanager
@@ -187,6 +198,7 @@ def start_background(package: Path) -> subprocess.Popen:
     """Start a detached child that builds the package into the cache; its process."""
     log = jobs() / f"{job_name(package)}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
+    (jobs() / f"{job_name(package)}.lock").touch()  # when it was asked for (_superseded)
     with open(log, "ab") as out:
         return subprocess.Popen([sys.executable, "-m", __name__, str(Path(package).resolve())],
                                 stdin=subprocess.DEVNULL, stdout=out, stderr=out, close_fds=True,
@@ -201,7 +213,8 @@ def _child(package: Path) -> int:
     there = ready(package)
     reason = build_now(package, background=True)
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = "already built" if there else reason or f"built ({used.ru_utime + used.ru_stime:.0f} s of CPU)"
+    done = ("already built" if there else reason or f"built ({used.ru_utime + used.ru_stime:.0f} s of CPU)"
+            if ready(package) or reason else "not built: another process builds it, or a newer edit of it")
     print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {package}: {done}", flush=True)
     return 0
 
