@@ -206,13 +206,12 @@ def start_background(package: Path) -> subprocess.Popen:
 
 
 def _lowest_priority() -> None:
-    """Nice 19 and the idle scheduling class, for this process and the compilers it starts; and
-    the session's autogroup at nice 19 too: where the kernel groups by session (autogroup), a
-    new session competes with the command's as an equal whatever its processes' nice."""
+    """Nice 19, for this process and the compilers it starts, and for the session's autogroup:
+    where the kernel groups by session (autogroup), a new session competes with the command's as
+    an equal whatever its processes' nice. (Not the idle class: on a machine never idle, a build
+    a `RULESPEC_NATIVE=wait` command waits for would never end.)"""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(19)
-    with contextlib.suppress(OSError, AttributeError):
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     with contextlib.suppress(OSError):
         Path("/proc/self/autogroup").write_text("19")
 
