@@ -139,3 +139,15 @@ def test_fuzz_and_test_refuse_the_native_back_end_in_one_line_when_it_cannot_loa
         assert result.exit_code == 1, result.output
         assert result.output.strip().splitlines() == [
             "rulespec: error: no native engine for mini here: RULESPEC_NATIVE=0 turns native builds off"]
+
+
+def test_compile_background_needs_native_and_starts_nothing_under_rulespec_native_0(tmp_path, monkeypatch):
+    monkeypatch.setattr(native, "available", lambda: None)
+    monkeypatch.setattr(native_jobs, "start_background", lambda where: pytest.fail("a build was started"))
+    runner = CliRunner()
+    out = tmp_path / "pkg"
+    result = runner.invoke(main, ["compile", str(MINI), "-o", str(out), "--background"])
+    assert result.exit_code == 1 and "give --native too" in result.output
+    result = runner.invoke(main, ["compile", str(MINI), "-o", str(out), "--native", "--background"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "mini: RULESPEC_NATIVE=0: no native build started; the Python engine runs"
