@@ -44,13 +44,14 @@ demo: $(STAMP)
 	@start=$$SECONDS; for spec in $(SPECS); do $(RULESPEC) compile $$spec || exit 1; done; \
 		echo "   ($$((SECONDS - start)) s)"
 	@echo "== [2/5] the native engine of $(GAME) and of its $(SIM_VARIANT) variant set =="
-	@if [ "$(DEMO_NATIVE)" = build ]; then $(MAKE) --no-print-directory native; \
+	@start=$$SECONDS; if [ "$(DEMO_NATIVE)" = build ]; then $(MAKE) --no-print-directory native; \
 	elif why=$$($(PY) -c "from rulespec.compiler.backends.native import available; print(available() or '')") && [ -z "$$why" ]; then \
 		$(RULESPEC) compile --native --background spec/$(GAME) | tail -n 1 | sed 's/^/   /'; \
 		$(RULESPEC) compile --native --background spec/$(GAME) --variant $(SIM_VARIANT) \
 			-o .rulespec-cache/native-demo/$(GAME)__$(SIM_VARIANT) | tail -n 1 | sed 's/^/   /'; \
 		echo "   each step below runs it if it is ready by then, else the Python engine, and says which"; \
-	else echo "   no native engine here ($$why): the games below run on the Python engine"; fi
+	else echo "   no native engine here ($$why): the games below run on the Python engine"; fi; \
+		echo "   ($$((SECONDS - start)) s)"
 	@echo "== [3/5] rulespec play: one game of each spec between bots =="
 	@start=$$SECONDS; $(RULESPEC) play $(GAME) --seed $(SEED) --agents $(AGENTS) || exit 1; \
 		for game in $(OTHER_GAMES); do echo "-- $$game"; $(RULESPEC) play $$game --seed $(SEED) || exit 1; done; \
