@@ -1,5 +1,6 @@
 """`rulespec info`: the counts of a game, its variants and params (compiler/tools/info.py); with
---layout its state's machine layout (compiler/backends/machine)."""
+--layout its state's machine layout, with --native-coverage the defines the native engine compiles
+and why it does not compile the others (compiler/backends/machine)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,23 @@ from rulespec.compiler.cli.base import emit_json, json_option, load, main
 @click.argument("game_name", metavar="GAME")
 @click.option("--layout", is_flag=True,
               help="Print the state's machine layout instead: a C header (with --json: its fields and bytes).")
+@click.option("--native-coverage", "coverage", is_flag=True,
+              help="Print instead the defines the native engine compiles, and where and why it"
+                   " does not compile the others.")
 @json_option
-def info(game_name: str, layout: bool, as_json: bool) -> None:
+def info(game_name: str, layout: bool, coverage: bool, as_json: bool) -> None:
     """Counts of a game: spaces, regions, cards, phases, constraints, variants, tests."""
+    if coverage:
+        from rulespec.compiler.backends.machine.defines import native_defines
+        report = native_defines(load(game_name).model).coverage()
+        if as_json:
+            emit_json(report)
+            return
+        click.echo(f"{report['game']}: {len(report['compiled'])} of {report['defines']} defines"
+                   " compile natively")
+        for refused in report["refused"]:
+            click.echo(refused["text"])
+        return
     if layout:
         from rulespec.compiler.backends.machine.header import render_header
         from rulespec.compiler.backends.machine.layout import machine_layout

@@ -306,7 +306,7 @@ class ExprEmitter:
             bindings.append((param, code.at(P_ATOM), self.nonnull(arg)))
         self.gen.inlining.append(decl.name.name)
         try:
-            return ExprEmitter(self.gen, Scope("none", bindings=bindings), self.dialect).emit(body)
+            return type(self)(self.gen, Scope("none", bindings=bindings), self.dialect).emit(body)
         finally:
             self.gen.inlining.pop()
 
@@ -315,7 +315,7 @@ class ExprEmitter:
         name: it may be inlined), as its own function's scope (its parameters bound) reads it."""
         if not isinstance(decl.body, ast.Quantifier):
             return decl.body
-        own = ExprEmitter(self.gen, Scope("none", bindings=[(p.name, "", True) for p in decl.params]), self.dialect)
+        own = type(self)(self.gen, Scope("none", bindings=[(p.name, "", True) for p in decl.params]), self.dialect)
         return own._unrolled(decl.body) or decl.body
 
     def _call(self, function: str, args: tuple[ast.Expr, ...], width: int) -> Code:
@@ -858,7 +858,7 @@ class ExprEmitter:
         bindings = [(n, p, self.nonnull(ast.NameRef(where.span, n))) for n, p in zip(names, params)]
         saved, self.gen.module = self.gen.module, "rules"
         try:
-            inner = ExprEmitter(self.gen, Scope("none", bindings=bindings), self.dialect)
+            inner = type(self)(self.gen, Scope("none", bindings=bindings), self.dialect)
             iterable = inner.collection(source).text
             inner.scope.push(var.name, "item_", True)
             condition = inner.test(test)

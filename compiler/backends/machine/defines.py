@@ -1,0 +1,287 @@
+"""The native defines (docs/NATIVE.md, stage 2): each `define` giving a number or a truth, written
+by the code generator's one expression emitter in the Cython dialect (dialect.py) as a typed
+function of the game's machine state, rendered into one Cython module (templates/
+defines.pyx.j2), built into the cache (build.py).
+
+A define the dialect cannot write yet is refused with its spec location and what stopped it, in
+words: that list is the native coverage report (`rulespec info GAME --native-coverage`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from rulespec.compiler.backends.codegen.context import Gen
+from rulespec.compiler.backends.codegen.expr import ExprEmitter, Scope
+from rulespec.compiler.backends.codegen.names import mangle
+from rulespec.compiler.backends.machine.ctables import MISSING, CTable, attribute_values, game_tables
+from rulespec.compiler.backends.machine.dialect import CythonDialect, Unsupported
+from rulespec.compiler.backends.machine.header import render_header
+from rulespec.compiler.backends.machine.layout import Layout, machine_layout
+from rulespec.compiler.frontend import ast
+from rulespec.compiler.frontend.checks.types import Type, TypeInfer
+from rulespec.compiler.frontend.model import Model
+
+# A value's C type in a native function, by the checker's type (types.py); none of a player,
+# entity or enum value is NONE (dialect.py).
+C_TYPES = {"int": "int64_t", "bool": "bint", "player": "int", "entity": "int", "enum": "int"}
+# The runtime helpers the module writes natively (templates/defines.pyx.j2), under their names.
+HELPERS = frozenset({"attr_of", "opponent_of", "owner_of", "OWNER", "HAS_EVENT"})
+# What a define does when the generated code names a runtime helper the module has not, in words.
+REASONS = {
+    "is_active": "reads lasting effects, which the native engine does not hold yet",
+    "knows": "reads what a seat knows, which the native engine does not hold yet",
+    "known_in": "reads what a seat knows, which the native engine does not hold yet",
+    "winner_of": "reads the result, which is not machine data yet",
+    "losers_of": "reads the result, which is not machine data yet",
+    "end_reason_of": "reads the result, which is not machine data yet",
+    "deciding_of": "reads the pending decision, which is not machine data yet",
+    "top_card": "reads the top card of a zone, which the native dialect does not do yet",
+    "int_range": "walks a range whose ends are known only when it runs, which the native dialect"
+                 " does not do yet",
+    "extreme_of": "takes an argmax or argmin, which the native dialect does not do yet",
+    "reachable": "walks paths of the map, which the native dialect does not do yet",
+    "union_of": "walks a union of collections, which the native dialect does not do yet",
+    "UNBOUND": "calls a rule with fewer arguments than it takes",
+    "zone_slot": "holds a zone in a value, which has no machine form in a define yet",
+    "zone_value": "holds a zone in a value, which has no machine form in a define yet",
+    "event_allowed": "asks whether a card's event may be played: its conditions read lasting effects",
+    "action_allowed": "asks whether a card's action may be played: its conditions read lasting effects",
+}
+
+
+class NativeEmitter(ExprEmitter):
+    """The code generator's emitter, naming the innermost expression a refusal came from."""
+
+    def emit(self, node: ast.Expr):
+        try:
+            return super().emit(node)
+        except Unsupported as why:
+            if why.node is None:
+                why.node = node
+            raise
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A define the native dialect does not compile: where, and why, in words."""
+
+    name: str
+    location: str  # file:line:col of what stopped it (the define's own when nothing nearer)
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.location}: define `{self.name}` {self.reason}"
+
+
+@dataclass
+class NativeDefine:
+    """A compiled define: its C function, typed parameters and body."""
+
+    name: str  # the spec's
+    function: str  # d_name
+    params: list[tuple[str, str, str]]  # (C name, C type, the checker's base type)
+    returns: str  # int64_t or bint
+    body: str
+    spec: str
+    convert: str = "bool(@)"  # what the Python wrapper makes of the C value @ (templates/defines.pyx.j2)
+
+    @property
+    def call(self) -> str:
+        """The C function called from its Python wrapper, its value as the generated package's."""
+        args = "".join(f", index_of({n})" if c == "int" else f", {n}" for n, c, _ in self.params)
+        return self.convert.replace("@", f"{self.function}(&position.data{args})")
+
+
+@dataclass
+class NativeDefines:
+    """A game's defines as the native engine holds them."""
+
+    layout: Layout
+    compiled: list[NativeDefine]
+    refused: list[Refused]
+    tables: list[CTable]
+    entities: dict[str, int]  # the entity constants the bodies name (E_cuba)
+    enum_places: dict[str, int]  # each enum value's place in its enum
+    enum_names: dict[str, tuple[str, ...]]  # each enum's values in order
+
+    def coverage(self) -> dict:
+        return {"game": self.layout.game, "defines": len(self.compiled) + len(self.refused),
+                "compiled": [d.name for d in self.compiled],
+                "refused": [{"define": r.name, "location": r.location, "reason": r.reason,
+                             "text": str(r)} for r in self.refused]}
+
+
+class DefineCompiler:
+    """Compiles each define in the Cython dialect, callees first."""
+
+    def __init__(self, model: Model, layout: Layout):
+        self.model, self.layout = model, layout
+        self.gen = Gen(model)
+        self.gen.module = "rules"
+        self.dialect = CythonDialect(model, layout)
+        self.types = TypeInfer(model)
+        self.done: dict[str, NativeDefine | Refused] = {}
+        self.busy: set[str] = set()
+        self.attributes: dict[str, CTable] = {}
+
+    def all(self) -> NativeDefines:
+        for name in self.model.defines:
+            self.compile(name)
+        compiled = [d for d in self.done.values() if isinstance(d, NativeDefine)]
+        refused = [d for d in self.done.values() if isinstance(d, Refused)]
+        order = list(self.model.defines)
+        compiled.sort(key=lambda d: order.index(d.name))
+        refused.sort(key=lambda d: order.index(d.name))
+        entities = {self.gen.entity_names[i]: i for i in range(len(self.model.entities))
+                    if self.gen.entity_names[i] in self.gen.uses["rules"]}
+        tables = game_tables(self.model, self.gen, self.layout, self.dialect.enum_place)
+        return NativeDefines(self.layout, compiled, refused, tables + list(self.attributes.values()),
+                             entities, self.dialect.enum_place,
+                             {e: tuple(v.name for v in d.values) for e, d in self.model.enums.items()})
+
+    def compile(self, name: str) -> NativeDefine | Refused:
+        if name in self.done:
+            return self.done[name]
+        decl = self.model.defines[name]
+        if name in self.busy:
+            return Refused(name, self.gen.loc(decl), "calls itself, which the native dialect does not do yet")
+        self.busy.add(name)
+        try:
+            for callee in self.callees(decl):
+                made = self.compile(callee)
+                if isinstance(made, Refused):
+                    return self.refuse(name, decl, f"calls define `{callee}`, which is not compiled"
+                                       f" natively ({made.location}: {made.reason})")
+            try:
+                self.done[name] = self.emitted(decl)
+            except Unsupported as why:
+                self.refuse(name, why.node or decl, why.reason)
+        finally:
+            self.busy.discard(name)
+        return self.done[name]
+
+    def refuse(self, name: str, node: ast.Node, reason: str) -> Refused:
+        self.done[name] = Refused(name, self.gen.loc(node), reason)
+        return self.done[name]
+
+    def callees(self, decl: ast.DefineDecl) -> list[str]:
+        found = [n.name for n in decl.body.walk()
+                 if isinstance(n, ast.CallExpr) and n.name in self.model.defines]
+        return list(dict.fromkeys(found))
+
+    def emitted(self, decl: ast.DefineDecl) -> NativeDefine:
+        name = decl.name.name
+        gives = self.types.define_type(name)
+        returns = self.c_type(gives, "gives", optional=gives.base in ("player", "entity", "enum"))
+        declared = self.types.param_types(decl.params)
+        params = [(mangle("local", p.name), self.c_type(declared[p.name], f"takes `{p.name}` as"),
+                   declared[p.name].base) for p in decl.params]
+        before = set(self.gen.uses["rules"])
+        self.gen.uses["rules"] = set()
+        try:
+            bindings = [(p.name, c_name, False) for p, (c_name, _, _) in zip(decl.params, params)]
+            body = NativeEmitter(self.gen, Scope("none", bindings=bindings), self.dialect).value(decl.body)
+            self.check_names(self.gen.uses["rules"])
+        finally:
+            self.gen.uses["rules"] |= before
+        convert = {"bool": "bool(@)", "int": "@", "enum": f"enum_name({gives.name!r}, @)"}.get(
+            gives.base, "value_of(@)")
+        return NativeDefine(name, self.gen.defines[name], params, returns, body, self.gen.where(decl), convert)
+
+    def c_type(self, typ: Type, what: str, optional: bool = False) -> str:
+        if (typ.optional and not optional) or typ.base not in C_TYPES:
+            raise Unsupported(f"{what} a {typ}, which the native dialect does not hold yet"
+                              " (a number, a truth, a player, an entity or an enum value)")
+        return C_TYPES[typ.base]
+
+    def check_names(self, names: set[str]) -> None:
+        """Refuses a body naming what the module has not: a runtime helper, a rule not compiled."""
+        gen, model = self.gen, self.model
+        known = (set(gen.entity_names) | set(gen.kind_tables.values()) | set(gen.region_tables.values())
+                 | set(gen.enum_tables.values()) | HELPERS | {"PLAYERS", "UNBOUND"})  # UNBOUND: named, never
+        # written, where every argument is given (the checker holds calls to their arity)
+        for name in sorted(names, key=lambda n: (n == "UNBOUND", n)):  # the reason nearest the rules first
+            if name in known:
+                continue
+            attribute = next((a for a, t in gen.attr_tables.items() if t == name), None)
+            if attribute is not None:
+                self.attribute(attribute, name)
+                continue
+            define = next((d for d, f in gen.defines.items() if f == name), None)
+            if define is not None and isinstance(self.done.get(define), NativeDefine):
+                continue
+            raise Unsupported(self.reason(name))
+
+    def attribute(self, attribute: str, table: str) -> None:
+        if attribute in self.model.enum_attrs or attribute in self.model.attr_enums:
+            raise Unsupported(f"reads attribute {attribute} of an enum value or by one, which the"
+                              " native dialect does not do yet")
+        if table not in self.attributes:
+            values = attribute_values(self.model, attribute, self.dialect.enum_place)
+            self.attributes[table] = CTable(table, "int64_t", (len(values),), values)
+
+    def reason(self, name: str) -> str:
+        gen = self.gen
+        if name in REASONS:
+            return REASONS[name]
+        if name in gen.quantities.values():
+            return "reads a quantity, which lasting effects modify: the native engine does not hold them yet"
+        if name in gen.allowed.values():
+            return "asks whether an action is allowed: constraints read lasting effects"
+        if name in gen.defines.values():
+            return "calls a define that is not compiled natively"
+        if name in gen.enum_index.values():
+            return "reads an enum value's place when it runs, which the native dialect does not do yet"
+        if "LABEL" in name or name == "label_of":
+            return "reads text (a label), which the native engine does not hold"
+        return f"uses the runtime's {name}, which the native dialect does not write yet"
+
+
+def argument_values(model: Model, typ: Type) -> tuple:
+    """The values a parameter of this type takes, as the generated package passes them: players,
+    the entities of its kind or category, an enum's values, truths, a few numbers."""
+    if typ.base == "player":
+        return tuple(range(len(model.players)))
+    if typ.base == "entity":
+        if typ.name in model.kinds:
+            return tuple(model.kind_members.get(typ.name, ()))
+        return tuple(i for i in range(len(model.entities))
+                     if not typ.category or model.entity_category(i) == typ.category)
+    if typ.base == "enum":
+        return tuple(v.name for v in model.enums[typ.name].values)
+    return (False, True) if typ.base == "bool" else (0, 1, 2, 5)
+
+
+def argument_tuples(model: Model, decl: ast.DefineDecl, cap: int) -> list[tuple]:
+    """Every argument tuple of a define from its parameters' values, spread evenly when there are
+    more than `cap`."""
+    types = TypeInfer(model).param_types(decl.params)
+    every = list(itertools.product(*(argument_values(model, types[p.name]) for p in decl.params)))
+    step = max(1, -(-len(every) // cap))
+    return every[::step]
+
+
+def native_defines(model: Model, layout: Layout | None = None) -> NativeDefines:
+    """A game's defines compiled by the native dialect, and those it refuses, with why."""
+    return DefineCompiler(model, layout or machine_layout(model)).all()
+
+
+def render_module(defines: NativeDefines) -> str:
+    """The Cython module of a game's native defines (templates/defines.pyx.j2)."""
+    layout = defines.layout
+    header = render_header(layout)
+    if '"""' in header or "\\" in header:  # it goes into a Cython string verbatim
+        raise Unsupported("the layout's header holds quotes or backslashes")
+    env = Environment(loader=PackageLoader("rulespec.compiler.backends.machine", "templates"),
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                      keep_trailing_newline=True, autoescape=False)
+    fields = [(f.ctype, f.name + "".join(f"[{d}]" for d in f.dims)) for f in layout.fields]
+    return env.get_template("defines.pyx.j2").render(
+        layout=layout, header=header, fields=fields, defines=defines,
+        players=layout.players, entities=layout.entities,
+        enum_places=repr(dict(sorted(defines.enum_places.items()))), missing=MISSING,
+        enum_names=repr(defines.enum_names))

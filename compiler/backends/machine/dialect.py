@@ -1,0 +1,207 @@
+"""The native engine's dialect of the expression emitter (docs/NATIVE.md, stage 2): Cython over
+the game's machine state (layout.py), where the generated package's dialect reads the runtime's
+State of lists (codegen/dialect.py).
+
+Values are C integers: a number int64_t, a truth bint, a player, entity or enum value its index,
+and `none` one sentinel in every function, NONE (-1); a var's field keeps the layout's own
+sentinel (255 for a uint8_t index), turned into NONE where it is read, so that a value's none
+needs no type to be written or tested. A state slot is a field of the struct (`state` is a
+pointer to it); a kind, region, attribute or the adjacency is a `static const` C array
+(defines.py writes them); any, all, count and sum are generator expressions, which Cython turns
+into C loops. What this dialect cannot write yet raises Unsupported, with the reason in words
+(the native coverage report, defines.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulespec.compiler.backends.codegen.code import P_ATOM, P_CMP, P_NOT, Code, Table
+from rulespec.compiler.backends.codegen.dialect import ExprEmitter, PythonDialect
+from rulespec.compiler.backends.machine.layout import Field, Layout, _c_name
+from rulespec.compiler.frontend import ast
+from rulespec.compiler.frontend.model import Model
+from rulespec.runtime.values import ZONE_TAG
+
+NONE = "NONE"  # the sentinel of every player, entity and enum value in a native function
+
+
+class Unsupported(Exception):
+    """A construct the native dialect cannot write yet: what it does, in words, and where."""
+
+    def __init__(self, reason: str, node: ast.Node | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.node = node
+
+
+class CythonDialect(PythonDialect):
+    """Cython over one game's machine layout."""
+
+    walks = False  # any/all are generator expressions: Cython inlines them as loops
+    keeps = False  # nothing is kept between decisions: a native define is worked out afresh
+    narrows = False  # membership is a table look-up: walking the bigger collection costs little
+
+    def __init__(self, model: Model, layout: Layout):
+        self.model = model
+        self.layout = layout
+        self.fields = {f.name: f for f in layout.fields}
+        self.enum_place = {v.name: i for e in model.enums.values() for i, v in enumerate(e.values)}
+
+    # ------------------------------------------------------------ values
+    def value(self, value: Any) -> Code:
+        if value is None:
+            return Code.constant(None, NONE)
+        if isinstance(value, (bool, int)):
+            return Code.constant(value)
+        if isinstance(value, str) and value in self.model.enum_of_value:
+            return Code.constant(value, str(self.enum_place[value]))
+        if isinstance(value, str) and value.startswith(ZONE_TAG):
+            raise Unsupported("holds a zone as a value, which has no machine form in a define yet")
+        raise Unsupported("uses text (a string or a label), which the native engine does not hold")
+
+    def none_test(self, code: Code, negated: bool = False) -> Code:
+        return Code(f"{code.at(P_CMP + 1)} {'!=' if negated else '=='} {NONE}", P_CMP, True)
+
+    # ------------------------------------------------------------ the state
+    def track(self, ex: ExprEmitter, name: str, args: tuple[ast.Expr, ...] | None) -> Code:
+        model, track = self.model, self.model.tracks[name]
+        cell = name
+        if name in model.track_values:
+            value = ex.emit(args[-1]) if args else None
+            if value is None or not value.is_constant:
+                raise Unsupported(f"reads a cell of track {name} by an enum value known only when it"
+                                  " runs, which the native dialect does not do yet")
+            cell = f"{name}({value.value})"
+        field = self.field("track_" + _c_name(cell), f"track {name}")
+        text = f"state.{field.name}"
+        if track.per_player:
+            if not args:
+                raise Unsupported(f"reads track {name} without saying whose")
+            text += f"[{self.player(ex, args[0])}]"
+        if args is not None and name in model.flags:  # kept as 0 or 1, read as a truth
+            return Code(f"{text} == 1", P_CMP, True)
+        return Code(text)
+
+    def var(self, ex: ExprEmitter, name: str) -> Code:
+        field = self.field("var_" + name, f"var {name}")
+        if field.part == "var_bool" and field.none is not None:
+            raise Unsupported(f"reads var {name}, a truth that may be none, which a C truth cannot hold")
+        if field.part == "var_zone":
+            raise Unsupported(f"reads var {name}, a zone held in a value, which the native dialect"
+                              " does not do yet")
+        if field.none is None:
+            return Code(f"state.{field.name}")
+        return Code(f"none_of(state.{field.name}, {field.none})")
+
+    def param(self, ex: ExprEmitter, name: str) -> Code:
+        raise Unsupported("reads the run's params, which the native engine does not hold yet")
+
+    def game_over(self, ex: ExprEmitter) -> Code:
+        raise Unsupported("reads whether the game is over: the result is not machine data yet")
+
+    def counter(self, ex: ExprEmitter, name: str, args: tuple[ast.Expr, ...]) -> Code:
+        field = self.field("counter_" + name, f"counter {name}")
+        row = f"state.{field.name}"
+        if self.model.counters[name].per_player:
+            row += f"[{self.player(ex, args[0])}]"
+        cell = ex.value(args[-1])
+        if name in self.model.flags:
+            return Code(f"flag_at({row}, CELL_{name}, {cell})", P_ATOM, True)
+        return Code(f"counter_at({row}, CELL_{name}, {cell})")
+
+    def zone_size(self, ex: ExprEmitter, zone: ast.Expr) -> Code:
+        name, player = self.zone_written(ex, zone, "reads the size of")
+        count = f"state.count_{name}"
+        return Code(count if player is None else f"{count}[{player}]")
+
+    def zone_cards(self, ex: ExprEmitter, zone: ast.Expr, snapshot: bool) -> Code:
+        """A zone's card positions (bottom to top), walked as cards by `clause`: a copy is never
+        needed, nothing a define does moves a card."""
+        name, player = self.zone_written(ex, zone, "walks the cards of")
+        row = "" if player is None else f"[{player}]"
+        return Code(f"state.zone_{name}{row}[:state.count_{name}{row}]", table=Table("CARDS", "CARDS"))
+
+    def in_zone(self, ex: ExprEmitter, element: ast.Expr, item: Code, zone: ast.Expr, negated: bool) -> Code:
+        self.zone_written(ex, zone, "tests a card's place in")
+        code = Code(f"in_zone(state, {item.text}, {ex.zone_slot(zone).text})", P_ATOM, True)
+        return Code(f"not {code.text}", P_NOT, True) if negated else code
+
+    def zone_written(self, ex: ExprEmitter, zone: ast.Expr, what: str) -> tuple[str, str | None]:
+        """A zone written directly (`deck`, `hand(p)`): its name and whose row (or None)."""
+        zones = self.model.zones
+        if isinstance(zone, ast.CallExpr) and zone.name in zones:
+            if not zones[zone.name].per_player:
+                return zone.name, None
+            return zone.name, self.player(ex, zone.args[0])
+        if isinstance(zone, ast.NameRef) and zone.name in zones and not ex.shadowed(zone.name):
+            if zones[zone.name].per_player:
+                raise Unsupported(f"{what} zone {zone.name} without saying whose")
+            return zone.name, None
+        raise Unsupported(f"{what} a zone held in a value, which the native dialect does not do yet")
+
+    def attribute(self, ex: ExprEmitter, name: str, table: str, entity: Code) -> str:
+        if name == "label":
+            raise Unsupported("reads text (a label), which the native engine does not hold")
+        return f"attr_at({table}, {entity.text}, {name!r})"
+
+    # ------------------------------------------------------------ collections
+    def clause(self, var: str, iterable: Code) -> str:
+        if iterable.table is not None and iterable.table.name == "CARDS":  # positions, as cards
+            return f"at_{var} in {iterable.text} for {var} in CARDS[at_{var}:at_{var} + 1]"
+        return f"{var} in {iterable.text}"
+
+    def in_list(self, ex: ExprEmitter, item: Code, items: ast.ListOf, negated: bool) -> Code:
+        """Compared with each item in turn: the list is never made."""
+        if not items.items:
+            return Code.constant(negated)
+        tests = " or ".join(f"{item.at(P_CMP + 1)} == {ex.emit(i).at(P_CMP + 1)}" for i in items.items)
+        return Code(f"not ({tests})", P_NOT, True) if negated else Code(f"({tests})", P_ATOM, True)
+
+    def adjacent(self, ex: ExprEmitter, space: str) -> Code:
+        row = f"adjacent_row({space})"
+        return Code(f"ADJ[{row}][:ADJ_N[{row}]]", table=Table("ADJ", "ADJS", space))
+
+    def in_table(self, ex: ExprEmitter, item: Code, table: Table, negated: bool) -> Code:
+        if table.index is not None:  # the adjacency: a row of bits by space
+            code = f"has(ADJS[adjacent_row({table.index})], {item.text})"
+        else:
+            code = f"has({table.set_name}, {item.text})"
+        return Code(f"not {code}", P_NOT, True) if negated else Code(code, P_ATOM, True)
+
+    def collection_of(self, ex: ExprEmitter, value: Code, node: ast.Node) -> Code:
+        row = f"region_row({value.text}, {ex.loc(node)})"
+        return Code(f"REGION_MEMBERS[{row}][:REGION_COUNT[{row}]]")
+
+    def member_of(self, ex: ExprEmitter, item: Code, value: Code, negated: bool, node: ast.Node) -> Code:
+        code = f"has(REGION_SETS[region_row({value.text}, {ex.loc(node)})], {item.text})"
+        return Code(f"not {code}", P_NOT, True) if negated else Code(code, P_ATOM, True)
+
+    def member(self, ex: ExprEmitter, item: Code, coll: Code, negated: bool) -> Code:
+        raise Unsupported("tests membership in a list, a range, an enum or the players, which the"
+                          " native dialect does not do yet")
+
+    def reduce(self, kind: str, var: str, source: str, clause: str, condition: str | None,
+               item: str | None = None) -> Code:
+        where = f" if {condition}" if condition is not None else ""
+        if kind == "count":
+            return Code(f"sum(1 for {clause}{where})")
+        if kind == "sum":
+            return Code(f"sum(<int64_t>({item}) for {clause}{where})")
+        test = condition if condition is not None else "True"
+        return Code(f"{kind}({test} for {clause})", P_ATOM, True)
+
+    # ------------------------------------------------------------ helpers
+    def field(self, name: str, what: str) -> Field:
+        field = self.fields.get(name)
+        if field is None:
+            reason = next((o.reason for o in self.layout.objects if o.name == what), "no field")
+            raise Unsupported(f"reads {what}, which has no machine form ({reason})")
+        return field
+
+    def player(self, ex: ExprEmitter, node: ast.Expr) -> str:
+        """A player's index into a row of the struct: a constant, or checked when it runs."""
+        code = ex.emit(node)
+        if code.number is not None and 0 <= code.number < len(self.model.players):
+            return code.text
+        return f"player_row({code.text})"
