@@ -43,7 +43,7 @@ RUNTIME_CPU_S = 41.0
 MODULE_CPU_S, MODULE_CPU_S_PER_KB = 3.0, 0.22
 
 _asked: str | None = None  # RULESPEC_NATIVE as the run began (python_this_run() sets it to 0)
-_said: set[str] = set()  # lines said by this process: one per game a run
+_said: set[str] = set()  # what this process said (lines, or games): once a run
 
 
 def mode() -> str:
@@ -271,7 +271,7 @@ def _prepare(package: Path, game: str, say: Callable[[str], None]) -> bool:
     if not building(package):
         start_background(package)
     _once(say, f"the native engine for {game} is being built in the background"
-               f" ({shown_cpu(cpu_estimate(package))}); this run uses the Python engine")
+               f" ({shown_cpu(cpu_estimate(package))}); this run uses the Python engine", key=game)
     return python_this_run()
 
 
@@ -303,9 +303,10 @@ def python_this_run() -> bool:
     return False
 
 
-def _once(say: Callable[[str], None], line: str) -> None:
-    if line not in _said:
-        _said.add(line)
+def _once(say: Callable[[str], None], line: str, key: str | None = None) -> None:
+    """Say a line once a run (once a game, with key: simulate's two variant sets are one game)."""
+    if (key or line) not in _said:
+        _said.add(key or line)
         say(line)
 
 
