@@ -171,3 +171,28 @@ def test_repeat_works_a_define_out_as_define_does():
                     module.repeat(made.name, 3, position, *args)
                 continue
             assert module.repeat(made.name, 3, position, *args) == once
+
+
+def test_a_zone_of_cards_past_position_127_is_walked_as_cards():
+    """Terraforming Mars has 158 cards: a zone's positions past 127 are read as unsigned."""
+    folder = REPO / "spec" / "terraforming_mars"
+    module, defines = native_module(folder)
+    model, rules = loaded(folder).model, rules_of(folder)
+    state = positions(folder, 0, 1)[0]
+    slot = model.zones["played"].slot
+    for card in defines.layout.cards[-3:]:
+        for other in state.zones:
+            if card in other:
+                other.remove(card)
+        state.zones[slot].append(card)
+        state.location[card] = slot
+    position = module.Position(pack(defines.layout, state))
+    for made in defines.compiled:
+        for args in argument_tuples(model, model.defines[made.name], CALLS):
+            try:
+                expected = getattr(rules, made.function)(state, *args)
+            except Exception:  # noqa: BLE001 - then the native one fails too
+                with pytest.raises(Exception):
+                    module.define(made.name, position, *args)
+                continue
+            assert module.define(made.name, position, *args) == expected, (made.name, args)

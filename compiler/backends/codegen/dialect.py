@@ -122,8 +122,9 @@ class PythonDialect:
         return Code(f"not {code}", P_NOT, True) if negated else Code(code, P_ATOM, True)
 
     def reduce(self, kind: str, var: str, source: str, clause: str, condition: str | None,
-               item: str | None = None) -> Code:
-        """count, any, all or sum of `var` in `source` (the for clause `clause`) where `condition`."""
+               item: str | None = None, default: str | None = None) -> Code:
+        """count, any, all, sum, max or min of `var` in `source` (the for clause `clause`) where
+        `condition` (sum, max, min: of `item`; max and min give `default` when none is)."""
         if kind == "count":
             if condition is None:
                 return Code(f"len({source})")
@@ -137,6 +138,8 @@ class PythonDialect:
                 return Code(f"len({source}) >= 0", P_CMP, True)
             return Code(f"all({condition} for {clause})", P_ATOM, True)
         where = f" if {condition}" if condition is not None else ""
+        if kind in ("max", "min"):
+            return Code(f"{kind}([{item} for {clause}{where}], default={default})")
         return Code(f"sum([{item} for {clause}{where}])")
 
 

@@ -979,10 +979,9 @@ class ExprEmitter:
             where = f" if {condition}" if condition is not None else ""
             return Code(f"{self.ref('extreme_of')}([({item}, {var}) for {clause}{where}],"
                         f" {node.highest})", fresh=True)
-        _, _, clause, condition, item = self.comprehension(node.var, node.source, node.where,
-                                                           node.value, narrow="unordered")
-        where = f" if {condition}" if condition is not None else ""
-        return Code(f"{node.op}([{item} for {clause}{where}], default={self.value(node.default)})")
+        var, source, clause, condition, item = self.comprehension(node.var, node.source, node.where,
+                                                                  node.value, narrow="unordered")
+        return self.dialect.reduce(node.op, var, source, clause, condition, item, self.value(node.default))
 
     def emit_Allowed(self, node: ast.Allowed) -> Code:
         name = node.action.name

@@ -21,6 +21,7 @@ from rulespec.compiler.backends.machine.ctables import MISSING, CTable, attribut
 from rulespec.compiler.backends.machine.dialect import CythonDialect, Unsupported
 from rulespec.compiler.backends.machine.header import render_header
 from rulespec.compiler.backends.machine.layout import Layout, machine_layout
+from rulespec.compiler.backends.machine.loops import NativeLoop
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.checks.types import Type, TypeInfer
 from rulespec.compiler.frontend.model import Model
@@ -107,6 +108,7 @@ class NativeDefines:
     entities: dict[str, int]  # the entity constants the bodies name (E_cuba)
     enum_places: dict[str, int]  # each enum value's place in its enum
     enum_names: dict[str, tuple[str, ...]]  # each enum's values in order
+    loops: list[NativeLoop]  # the loops of the defines' any, all, count, sum, max and min
 
     def coverage(self) -> dict:
         return {"game": self.layout.game, "defines": len(self.compiled) + len(self.refused),
@@ -141,7 +143,8 @@ class DefineCompiler:
         tables = game_tables(self.model, self.gen, self.layout, self.dialect.enum_place)
         return NativeDefines(self.layout, compiled, refused, tables + list(self.attributes.values()),
                              entities, self.dialect.enum_place,
-                             {e: tuple(v.name for v in d.values) for e, d in self.model.enums.items()})
+                             {e: tuple(v.name for v in d.values) for e, d in self.model.enums.items()},
+                             list(self.dialect.loops.made.values()))
 
     def compile(self, name: str) -> NativeDefine | Refused:
         if name in self.done:
@@ -156,9 +159,11 @@ class DefineCompiler:
                 if isinstance(made, Refused):
                     return self.refuse(name, decl, f"calls define `{callee}`, which is not compiled"
                                        f" natively ({made.location}: {made.reason})")
+            loops = len(self.dialect.loops.made)
             try:
                 self.done[name] = self.emitted(decl)
             except Unsupported as why:
+                self.dialect.loops.keep_first(loops)  # a refused define's loops are never written
                 self.refuse(name, why.node or decl, why.reason)
         finally:
             self.busy.discard(name)

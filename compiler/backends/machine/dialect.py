@@ -7,18 +7,20 @@ and `none` one sentinel in every function, NONE (-1); a var's field keeps the la
 sentinel (255 for a uint8_t index), turned into NONE where it is read, so that a value's none
 needs no type to be written or tested. A state slot is a field of the struct (`state` is a
 pointer to it); a kind, region, attribute or the adjacency is a `static const` C array
-(defines.py writes them); any, all, count and sum are generator expressions, which Cython turns
-into C loops. What this dialect cannot write yet raises Unsupported, with the reason in words
+(ctables.py); any, all, count, sum, max and min are calls of small functions with C loops
+(loops.py). What this dialect cannot write yet raises Unsupported, with the reason in words
 (the native coverage report, defines.py).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rulespec.compiler.backends.codegen.code import P_ATOM, P_CMP, P_NOT, Code, Table
 from rulespec.compiler.backends.codegen.dialect import ExprEmitter, PythonDialect
 from rulespec.compiler.backends.machine.layout import Field, Layout, _c_name
+from rulespec.compiler.backends.machine.loops import Loops
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.model import Model
 from rulespec.runtime.values import ZONE_TAG
@@ -35,6 +37,14 @@ class Unsupported(Exception):
         self.node = node
 
 
+@dataclass(frozen=True)
+class ZoneWalk(Table):
+    """The cards of a zone written directly: its row of card positions and their count."""
+
+    row: str = ""
+    count: str = ""
+
+
 class CythonDialect(PythonDialect):
     """Cython over one game's machine layout."""
 
@@ -47,6 +57,7 @@ class CythonDialect(PythonDialect):
         self.layout = layout
         self.fields = {f.name: f for f in layout.fields}
         self.enum_place = {v.name: i for e in model.enums.values() for i, v in enumerate(e.values)}
+        self.loops = Loops()
 
     # ------------------------------------------------------------ values
     def value(self, value: Any) -> Code:
@@ -116,11 +127,12 @@ class CythonDialect(PythonDialect):
         return Code(count if player is None else f"{count}[{player}]")
 
     def zone_cards(self, ex: ExprEmitter, zone: ast.Expr, snapshot: bool) -> Code:
-        """A zone's card positions (bottom to top), walked as cards by `clause`: a copy is never
-        needed, nothing a define does moves a card."""
+        """A zone's cards bottom to top, walked by `clause` (a copy is never needed: nothing a
+        define does moves a card)."""
         name, player = self.zone_written(ex, zone, "walks the cards of")
         row = "" if player is None else f"[{player}]"
-        return Code(f"state.zone_{name}{row}[:state.count_{name}{row}]", table=Table("CARDS", "CARDS"))
+        walk = ZoneWalk("CARDS", "", None, f"state.zone_{name}{row}", f"state.count_{name}{row}")
+        return Code(f"{walk.row}[:{walk.count}]", table=walk)
 
     def in_zone(self, ex: ExprEmitter, element: ast.Expr, item: Code, zone: ast.Expr, negated: bool) -> Code:
         self.zone_written(ex, zone, "tests a card's place in")
@@ -147,8 +159,10 @@ class CythonDialect(PythonDialect):
 
     # ------------------------------------------------------------ collections
     def clause(self, var: str, iterable: Code) -> str:
-        if iterable.table is not None and iterable.table.name == "CARDS":  # positions, as cards
-            return f"at_{var} in {iterable.text} for {var} in CARDS[at_{var}:at_{var} + 1]"
+        """A loop head, and for a zone the line reading each position's card (loops.py)."""
+        walk = iterable.table
+        if isinstance(walk, ZoneWalk):  # by index: Cython walks a uint8_t slice as signed chars
+            return f"at_{var} in range({walk.count})\n{var} = CARDS[{walk.row}[at_{var}]]"
         return f"{var} in {iterable.text}"
 
     def in_list(self, ex: ExprEmitter, item: Code, items: ast.ListOf, negated: bool) -> Code:
@@ -182,14 +196,11 @@ class CythonDialect(PythonDialect):
                           " native dialect does not do yet")
 
     def reduce(self, kind: str, var: str, source: str, clause: str, condition: str | None,
-               item: str | None = None) -> Code:
-        where = f" if {condition}" if condition is not None else ""
-        if kind == "count":
-            return Code(f"sum(1 for {clause}{where})")
-        if kind == "sum":
-            return Code(f"sum(<int64_t>({item}) for {clause}{where})")
-        test = condition if condition is not None else "True"
-        return Code(f"{kind}({test} for {clause})", P_ATOM, True)
+               item: str | None = None, default: str | None = None) -> Code:
+        """A call of a loop function (loops.py): Cython would make a Python generator of the
+        generator expression the Python dialect writes."""
+        loop = self.loops.loop(kind, var, clause, condition, item, default)
+        return Code(loop.call, P_ATOM, kind in ("any", "all"))
 
     # ------------------------------------------------------------ helpers
     def field(self, name: str, what: str) -> Field:

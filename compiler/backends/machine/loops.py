@@ -1,0 +1,104 @@
+"""The native dialect's count, any, all, sum, max and min: each a small `cdef` function with a C
+loop (Cython makes a Python generator of a generator expression, even inside a `cdef` function,
+so the expression is never written as one). The loop reads the state and the locals the
+expression reads, passed as arguments; one function per distinct loop text, like the
+generated package's walks (codegen/walks.py).
+
+A for clause of this dialect is a loop head, `c_x in K_country`, or a walk over a zone's card
+positions with the card each stands for: `at_c_x in range(state.count_hand[p])` then the line
+`c_x = CARDS[state.zone_hand[p][at_c_x]]` (dialect.py, clause).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from dataclasses import dataclass
+
+# The locals a loop may read from the function it is written in: a define's parameters (v_), the
+# variables of the loops around it (c_) and their positions in a zone (at_c_): codegen/names.py.
+LOCAL = re.compile(r"(v|c|at_c)_\w+")
+RESULT = {"count": "int64_t", "sum": "int64_t", "max": "int64_t", "min": "int64_t",
+          "any": "bint", "all": "bint"}
+
+
+@dataclass(frozen=True)
+class NativeLoop:
+    """`name(state, *params)`: the loop's C function, its text."""
+
+    name: str
+    params: tuple[str, ...]
+    text: str
+
+    @property
+    def call(self) -> str:
+        return f"{self.name}({', '.join(('state',) + self.params)})"
+
+
+def read_locals(*texts: str) -> list[str]:
+    """The locals some Cython text reads, in order of first reading."""
+    found: list[str] = []
+    for text in texts:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.NAME and LOCAL.fullmatch(token.string) and token.string not in found:
+                found.append(token.string)
+    return found
+
+
+def loop_body(kind: str, var: str, clause: str, condition: str | None, item: str | None,
+              default: str | None) -> tuple[list[str], list[str]]:
+    """(the loop's declarations and statements, the names it binds)."""
+    head, _, binding = clause.partition("\n")
+    bound = [var] + ([f"at_{var}"] if binding else [])
+    lines = [f"cdef int64_t {', '.join(bound)}"]
+    if kind in ("count", "sum"):
+        lines.append("cdef int64_t total = 0")
+    elif kind in ("max", "min"):
+        lines += ["cdef int64_t best = 0, value", "cdef bint seen = False"]
+    lines.append(f"for {head}:")
+    body = [binding] if binding else []
+    test = condition if condition is not None else "True"
+    if kind == "count":
+        body += [f"if {test}:", "    total += 1"]
+    elif kind == "sum":
+        body += [f"if {test}:", f"    total += <int64_t>({item})"]
+    elif kind == "any":
+        body += [f"if {test}:", "    return True"]
+    elif kind == "all":
+        body += [f"if not ({test}):", "    return False"]
+    else:
+        better = ">" if kind == "max" else "<"
+        body += [f"if {test}:", f"    value = {item}",
+                 f"    if not seen or value {better} best:", "        best, seen = value, True"]
+    lines += ["    " + line for line in body]
+    ends = {"count": ["return total"], "sum": ["return total"], "any": ["return False"],
+            "all": ["return True"]}
+    lines += ends.get(kind, [f"value = {default}", "return best if seen else value"])
+    return lines, bound
+
+
+class Loops:
+    """The loop functions of one module, made once per distinct text."""
+
+    def __init__(self) -> None:
+        self.made: dict[str, NativeLoop] = {}
+
+    def loop(self, kind: str, var: str, clause: str, condition: str | None, item: str | None = None,
+             default: str | None = None) -> NativeLoop:
+        lines, bound = loop_body(kind, var, clause, condition, item, default)
+        params = tuple(n for n in read_locals(clause, condition or "", item or "", default or "")
+                       if n not in bound)
+        signature = ", ".join(["const State* state"] + [f"int64_t {p}" for p in params])
+        key = "\n".join([signature] + lines)
+        if key not in self.made:
+            name = f"loop_{len(self.made)}"
+            text = "\n".join([f"cdef {RESULT[kind]} {name}({signature}) except? -2:"]
+                             + ["    " + line for line in lines])
+            self.made[key] = NativeLoop(name, params, text)
+        return self.made[key]
+
+    def keep_first(self, count: int) -> None:
+        """Forgets the loops made after the first `count` (those of a define refused after all)."""
+        for key in list(self.made)[count:]:
+            del self.made[key]
