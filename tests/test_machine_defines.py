@@ -24,9 +24,10 @@ from rulespec.compiler.cli import main
 from rulespec.runtime.game import Game
 from rulespec.runtime.state import Stream, next_random
 
-from support import MINI, REPO, loaded, program
+from support import MINI, REPO, TESTS, loaded, program
 
 GAMES = [MINI] + sorted(p for p in (REPO / "spec").iterdir() if p.is_dir())
+TEST_SPECS = sorted(p for p in (TESTS / "specs").iterdir() if any(p.glob("*.rules")))
 CALLS = 300  # argument tuples of one define at one position, at most
 
 
@@ -99,7 +100,7 @@ def test_native_defines_agree_over_many_positions(folder):
     agree(folder, range(10), 30)
 
 
-@pytest.mark.parametrize("folder", GAMES, ids=lambda p: p.name)
+@pytest.mark.parametrize("folder", GAMES + TEST_SPECS, ids=lambda p: p.name)
 def test_every_game_has_a_coverage_list(folder):
     model = loaded(folder).model
     defines = native_defines(model, machine_layout(model))
