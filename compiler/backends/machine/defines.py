@@ -10,7 +10,7 @@ words: that list is the native coverage report (`rulespec info GAME --native-cov
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
@@ -50,7 +50,24 @@ REASONS = {
     "zone_slot": "holds a zone in a value, which has no machine form in a define yet",
     "zone_value": "holds a zone in a value, which has no machine form in a define yet",
     "event_allowed": "asks whether a card's event may be played: its conditions read lasting effects",
+    "EVENT_WHEN": "asks whether a card's event may be played: its conditions read lasting effects",
     "action_allowed": "asks whether a card's action may be played: its conditions read lasting effects",
+    "ACTION_CARDS": "asks whether a card's action may be played: its conditions read lasting effects",
+}
+# Where a runtime helper comes from in the spec: the node a refusal names (else the define).
+SOURCES = {
+    "is_active": lambda n, m: isinstance(n, ast.Active),
+    "reachable": lambda n, m: isinstance(n, ast.Reachable),
+    "extreme_of": lambda n, m: isinstance(n, ast.Extreme) and n.member,
+    "union_of": lambda n, m: isinstance(n, ast.BinOp) and n.op == "+",
+    "int_range": lambda n, m: isinstance(n, ast.Range),
+    **{helper: (lambda call: lambda n, m: isinstance(n, ast.CallExpr) and n.name == call)(call)
+       for helper, call in (("knows", "known"), ("known_in", "known_in"), ("top_card", "top"),
+                            ("event_allowed", "event_allowed"), ("EVENT_WHEN", "event_allowed"),
+                            ("action_allowed", "action_allowed"), ("ACTION_CARDS", "action_allowed"))},
+    **{helper: (lambda name: lambda n, m: isinstance(n, ast.NameRef) and n.name == name)(name)
+       for helper, name in (("winner_of", "winner"), ("losers_of", "losers"),
+                            ("end_reason_of", "end_reason"), ("deciding_of", "deciding"))},
 }
 
 
@@ -73,6 +90,12 @@ class Refused:
     name: str
     location: str  # file:line:col of what stopped it (the define's own when nothing nearer)
     reason: str
+    cause: str = ""  # for a define refused for calling one: where and why the first was refused
+
+    @property
+    def root(self) -> str:
+        """Where and why the chain of refusals it stands on began."""
+        return self.cause or f"{self.location}: {self.reason}"
 
     def __str__(self) -> str:
         return f"{self.location}: define `{self.name}` {self.reason}"
@@ -157,8 +180,11 @@ class DefineCompiler:
             for callee in self.callees(decl):
                 made = self.compile(callee)
                 if isinstance(made, Refused):
-                    return self.refuse(name, decl, f"calls define `{callee}`, which is not compiled"
-                                       f" natively ({made.location}: {made.reason})")
+                    call = next(n for n in decl.body.walk() if isinstance(n, ast.CallExpr) and n.name == callee)
+                    self.refuse(name, call, f"calls define `{callee}`, which is not compiled natively"
+                                f" ({made.root})")
+                    self.done[name] = replace(self.done[name], cause=made.root)
+                    return self.done[name]
             loops = len(self.dialect.loops.made)
             try:
                 self.done[name] = self.emitted(decl)
@@ -190,7 +216,7 @@ class DefineCompiler:
         try:
             bindings = [(p.name, c_name, False) for p, (c_name, _, _) in zip(decl.params, params)]
             body = NativeEmitter(self.gen, Scope("none", bindings=bindings), self.dialect).value(decl.body)
-            self.check_names(self.gen.uses["rules"])
+            self.check_names(self.gen.uses["rules"], decl.body)
         finally:
             self.gen.uses["rules"] |= before
         convert = {"bool": "bool(@)", "int": "@", "enum": f"enum_name({gives.name!r}, @)"}.get(
@@ -203,7 +229,30 @@ class DefineCompiler:
                               " (a number, a truth, a player, an entity or an enum value)")
         return C_TYPES[typ.base]
 
-    def check_names(self, names: set[str]) -> None:
+    def source(self, name: str, body: ast.Expr) -> ast.Node | None:
+        """The expression that made the body name a runtime helper or a rule, searched in the
+        body and the bodies of the defines it calls (inlined ones among them)."""
+        gen, model = self.gen, self.model
+        quantity = next((q for q, f in gen.quantities.items() if f == name), None)
+        action = next((a for a, f in gen.allowed.items() if f == name), None)
+        wanted = SOURCES.get(name)
+        if quantity is not None:
+            wanted = lambda n, m: isinstance(n, ast.CallExpr) and n.name == quantity  # noqa: E731
+        elif action is not None:
+            wanted = lambda n, m: isinstance(n, ast.Allowed) and n.action.name == action  # noqa: E731
+        if wanted is None:
+            return None
+        bodies, seen = [body], set()
+        while bodies:
+            for node in bodies.pop(0).walk():
+                if wanted(node, model):
+                    return node
+                if isinstance(node, ast.CallExpr) and node.name in model.defines and node.name not in seen:
+                    seen.add(node.name)
+                    bodies.append(model.defines[node.name].body)
+        return None
+
+    def check_names(self, names: set[str], body: ast.Expr) -> None:
         """Refuses a body naming what the module has not: a runtime helper, a rule not compiled."""
         gen, model = self.gen, self.model
         known = (set(gen.entity_names) | set(gen.kind_tables.values()) | set(gen.region_tables.values())
@@ -219,7 +268,7 @@ class DefineCompiler:
             define = next((d for d, f in gen.defines.items() if f == name), None)
             if define is not None and isinstance(self.done.get(define), NativeDefine):
                 continue
-            raise Unsupported(self.reason(name))
+            raise Unsupported(self.reason(name), self.source(name, body))
 
     def attribute(self, attribute: str, table: str) -> None:
         if attribute in self.model.enum_attrs or attribute in self.model.attr_enums:
