@@ -13,9 +13,10 @@ package's native build (compiler/backends/native.py) is not in the cache:
 
 In the cache's native/jobs/ folder, a job (one package's modules and the runtime's, keyed by
 their sources, so by spec hash) holds a lock file while it builds: two commands never build the
-same thing twice, and a lock held by a process that died is free again (flock). Builds take turns
-machine-wide (build.lock). A build that fails leaves NAME.failed with its one-line reason, and
-is not tried again by commands (`rulespec compile --native` tries again). Where no build can be
+same thing twice, and a lock held by a process that died is free again (flock). Background
+builds take turns machine-wide (build.lock). A build that fails leaves NAME.failed with its
+one-line reason, and is not tried again by commands (`rulespec compile --native` tries again).
+Where no build can be
 made (no Cython, no C compiler) the note says so once per cache, and the Python engine runs.
 """
 
@@ -143,7 +144,7 @@ def building(package: Path) -> bool:
 # ------------------------------------------------------------------ building
 
 
-def build_now(package: Path, on_line: Callable[[str], None] | None = None, background: bool = False) -> str | None:
+def build_now(package: Path, background: bool = False) -> str | None:
     """Make the package's native build here and now (waiting for one under way); the reason it
     failed, or None. A failure leaves its marker; a success removes an old one. A background
     build whose game was asked for again since, with other sources (an edit), gives up its turn."""
@@ -158,7 +159,7 @@ def build_now(package: Path, on_line: Callable[[str], None] | None = None, backg
             return None  # a background build that found another under way leaves it to that one
         if ready(package):
             return None
-        with _machine_turn(on_line):
+        with _machine_turn() if background else contextlib.nullcontext():
             if ready(package) or (background and _superseded(name, asked)):
                 return None
             try:
@@ -182,14 +183,10 @@ def _superseded(name: str, asked: float) -> bool:
 
 
 @contextlib.contextmanager
-def _machine_turn(on_line: Callable[[str], None] | None) -> Iterator[None]:
-    """One build at a time on this machine (each compiles with both cores); say when waiting."""
-    with _locked(jobs() / "build.lock", wait=False) as free:
-        if free:
-            yield
-            return
-    if on_line is not None:
-        on_line("waiting for another native build to finish first")
+def _machine_turn() -> Iterator[None]:
+    """One background build at a time on this machine (each compiles with both cores). A build
+    someone waits for (compile --native, RULESPEC_NATIVE=wait) takes no turn: behind a
+    low-priority build on a busy machine it would wait far longer than it builds."""
     with _locked(jobs() / "build.lock", wait=True):
         yield
 
@@ -259,7 +256,7 @@ def _prepare(package: Path, game: str, say: Callable[[str], None]) -> bool:
         _once(say, f"waiting for the native engine for {game}, being built in the background"
                    if building(package) else f"building the native engine for {game} first"
                    f" ({shown_cpu(cpu_estimate(package))}), as RULESPEC_NATIVE=wait asks")
-        failed = build_now(package, on_line=say)
+        failed = build_now(package)
         if failed is None:
             return loads_natively(package) or _restart(package)
     if failed is not None:

@@ -112,7 +112,7 @@ def _native(game: str, out: Path, background: bool) -> None:
                    f" ({native_jobs.shown_cpu(native_jobs.cpu_estimate(out))}, at low priority);"
                    f" commands use it once it is in the cache")
         return
-    failed = native_jobs.build_now(out, on_line=lambda line: click.echo(f"rulespec: {line}", err=True))
+    failed = native_jobs.build_now(out)
     if failed is not None:
         raise UserError(failed)
     built = native_jobs.targets(out)
