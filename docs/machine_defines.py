@@ -132,7 +132,7 @@ def main() -> None:
     for game in args.games:
         loaded, defines, states, calls = workload(game, args.seeds, args.positions)
         module, _ = load_defines(loaded.model)
-        blocks = [module.Position(pack(defines.layout, s)) for s in states]
+        blocks = [module.Position(pack(defines.layout, s), s.params) for s in states]
         reasons = collections.Counter("calls a define not compiled natively" if r.reason.startswith("calls define")
                                       else r.reason for r in defines.refused)
         rows[game] = {"game": game, "defines": len(loaded.model.defines), "compiled": len(defines.compiled),

@@ -31,9 +31,10 @@ TEST_SPECS = sorted(p for p in (TESTS / "specs").iterdir() if any(p.glob("*.rule
 CALLS = 300  # argument tuples of one define at one position, at most
 
 
-def positions(folder: Path, seed: int, count: int, every: int = 7):
+def positions(folder: Path, seed: int, count: int, every: int = 7, params: dict | None = None):
     """`count` positions of a seeded random game, one each `every` decisions."""
-    game, stream, out, taken = Game(program(folder, "generated"), seed=seed), Stream(seed), [], 0
+    game = Game(program(folder, "generated"), seed=seed, params=params)
+    stream, out, taken = Stream(seed), [], 0
     while len(out) < count:
         if taken % every == 0:
             out.append(game.state.copy())
@@ -59,14 +60,14 @@ def native_module(folder: Path):
     return load_defines(loaded(folder).model)
 
 
-def agree(folder: Path, seeds: range, count: int) -> int:
+def agree(folder: Path, seeds: range, count: int, params: dict | None = None) -> int:
     """Compares every compiled define at `count` positions of each seed's game; the calls made."""
     module, defines = native_module(folder)
     model, rules = loaded(folder).model, rules_of(folder)
     layout, calls = defines.layout, 0
     for seed in seeds:
-        for state in positions(folder, seed, count):
-            position = module.Position(pack(layout, state))
+        for state in positions(folder, seed, count, params=params):
+            position = module.Position(pack(layout, state), state.params)
             for made in defines.compiled:
                 python = getattr(rules, made.function)
                 for args in argument_tuples(model, model.defines[made.name], CALLS):
@@ -86,6 +87,17 @@ def agree(folder: Path, seeds: range, count: int) -> int:
 @pytest.mark.parametrize("folder", GAMES, ids=lambda p: p.name)
 def test_native_defines_agree_with_the_generated_package(folder):
     assert agree(folder, range(1), 3) > 0
+
+
+# Params other than the defaults: the native defines read the run's, given with the position.
+PARAMS = {"heldenhain": {"deck_1": "schattenkabinett", "deck_2": "superfreundinnen", "action_points": 5},
+          "the_fox_in_the_forest": {"target": 7},
+          "terraforming_mars": {"players": 3, "generation_limit": 4}}
+
+
+@pytest.mark.parametrize("game", sorted(PARAMS))
+def test_native_defines_read_the_run_s_params(game):
+    assert agree(REPO / "spec" / game, range(2), 3, PARAMS[game]) > 0
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -162,7 +174,8 @@ def test_repeat_works_a_define_out_as_define_does():
     folder = REPO / "spec" / "twilight_struggle"
     module, defines = native_module(folder)
     model = loaded(folder).model
-    position = module.Position(pack(defines.layout, positions(folder, 3, 2)[-1]))
+    state = positions(folder, 3, 2)[-1]
+    position = module.Position(pack(defines.layout, state), state.params)
     for made in defines.compiled[:20]:
         for args in argument_tuples(model, model.defines[made.name], 5):
             try:
@@ -187,7 +200,7 @@ def test_a_zone_of_cards_past_position_127_is_walked_as_cards():
                 other.remove(card)
         state.zones[slot].append(card)
         state.location[card] = slot
-    position = module.Position(pack(defines.layout, state))
+    position = module.Position(pack(defines.layout, state), state.params)
     for made in defines.compiled:
         for args in argument_tuples(model, model.defines[made.name], CALLS):
             try:

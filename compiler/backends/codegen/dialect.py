@@ -89,6 +89,18 @@ class PythonDialect:
         """An attribute of an entity that is not none: its table's entry."""
         return f"{table}[{entity.text}]"
 
+    def attribute_at(self, ex: ExprEmitter, name: str, table: str, entity: Code, at: str,
+                     location: str | None = None) -> str:
+        """An entity's attribute on an enum (`c.tags(t)`) at the value's place `at`; with a
+        location, checked that the entity is not none (attr_of)."""
+        if location is None:
+            return f"{table}[{entity.text}][{at}]"
+        return f"{ex.ref('attr_of')}({table}, {entity.text}, {name!r}, {location})[{at}]"
+
+    def value_place(self, ex: ExprEmitter, enum: str, value: Code) -> str:
+        """An enum value's place in its enum, the value known only when it runs."""
+        return f"{ex.ref(ex.gen.enum_index[enum])}[{value.text}]"
+
     # ------------------------------------------------------------ collections
     def clause(self, var: str, iterable: Code) -> str:
         """The for clause walking `iterable`'s members as `var`."""

@@ -540,14 +540,14 @@ class ExprEmitter:
                 self.gen.literal(row[place])  # only literals reach generated code
                 return self.dialect.value(row[place])
         table = self.ref(self.gen.attr_tables[node.name])
-        at = str(place) if place is not None else f"{self.ref(self.gen.enum_index[enum])}[{key.text}]"
+        at = str(place) if place is not None else self.dialect.value_place(self, enum, key)
         is_bool = self.gen.attr_bool[node.name]
+        read = self.dialect.attribute_at(self, node.name, table, obj, at)
         if self.nonnull(node.obj):
-            return Code(f"{table}[{obj.text}][{at}]", P_ATOM, is_bool)
-        checked = f"{self.ref('attr_of')}({table}, {obj.text}, {node.name!r}, {self.loc(node)})[{at}]"
+            return Code(read, P_ATOM, is_bool)
+        checked = self.dialect.attribute_at(self, node.name, table, obj, at, self.loc(node))
         if self.is_simple(node.obj):  # as _attr: the check inline, attr_of called only to raise
-            return Code(f"{table}[{obj.text}][{at}] if {self.dialect.none_test(obj, True).text} else {checked}",
-                        P_COND, is_bool)
+            return Code(f"{read} if {self.dialect.none_test(obj, True).text} else {checked}", P_COND, is_bool)
         return Code(checked, P_ATOM, is_bool)
 
     # ------------------------------------------------------------ operators

@@ -60,6 +60,29 @@ def attribute_values(model: Model, name: str, enum_place: dict[str, int]) -> tup
     return tuple(out)
 
 
+def attribute_rows(model: Model, name: str, enum_place: dict[str, int]) -> tuple[tuple[int, ...], int]:
+    """An attribute on an enum (`tags(t)`) of every entity, row after row, and the row's width
+    (the enum's values): a row of MISSING where an entity has none."""
+    width = len(model.enums[model.attr_enums[name]].values)
+    out: list[int] = []
+    for attrs in model.entity_attrs:
+        row = attrs.get(name)
+        if row is None:
+            out += [MISSING] * width
+            continue
+        for value in row:
+            if value is None:
+                out.append(NONE_VALUE)
+            elif isinstance(value, (bool, int)):
+                out.append(int(value))
+            elif isinstance(value, str) and value in enum_place:
+                out.append(enum_place[value])
+            else:
+                raise Unsupported(f"reads attribute {name}, whose values are text, which the native"
+                                  " engine does not hold")
+    return tuple(out), width
+
+
 def _padded(rows: list[list[int]], fill: int = 0) -> tuple[tuple[int, ...], int]:
     width = max((len(r) for r in rows), default=0) or 1
     return tuple(v for r in rows for v in r + [fill] * (width - len(r))), width

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, replace
+from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from rulespec.compiler.backends.codegen.context import Gen
 from rulespec.compiler.backends.codegen.expr import ExprEmitter, Scope
 from rulespec.compiler.backends.codegen.names import mangle
-from rulespec.compiler.backends.machine.ctables import MISSING, CTable, attribute_values, game_tables
+from rulespec.compiler.backends.machine.ctables import (MISSING, CTable, attribute_rows, attribute_values,
+                                                        game_tables)
 from rulespec.compiler.backends.machine.dialect import CythonDialect, Unsupported
 from rulespec.compiler.backends.machine.header import render_header
 from rulespec.compiler.backends.machine.layout import Layout, machine_layout
@@ -117,7 +119,7 @@ class NativeDefine:
     def call(self) -> str:
         """The C function called from its Python wrapper, its value as the generated package's."""
         args = "".join(f", index_of({n})" if c == "int" else f", {n}" for n, c, _ in self.params)
-        return self.convert.replace("@", f"{self.function}(&position.data{args})")
+        return self.convert.replace("@", f"{self.function}(&position.run{args})")
 
 
 @dataclass
@@ -132,6 +134,7 @@ class NativeDefines:
     enum_places: dict[str, int]  # each enum value's place in its enum
     enum_names: dict[str, tuple[str, ...]]  # each enum's values in order
     loops: list[NativeLoop]  # the loops of the defines' any, all, count, sum, max and min
+    params: dict[str, Any]  # each param's default, in the order of the position's params
 
     def coverage(self) -> dict:
         return {"game": self.layout.game, "defines": len(self.compiled) + len(self.refused),
@@ -167,7 +170,8 @@ class DefineCompiler:
         return NativeDefines(self.layout, compiled, refused, tables + list(self.attributes.values()),
                              entities, self.dialect.enum_place,
                              {e: tuple(v.name for v in d.values) for e, d in self.model.enums.items()},
-                             list(self.dialect.loops.made.values()))
+                             list(self.dialect.loops.made.values()),
+                             {n: self.model.literal(d.default) for n, d in self.model.all_params().items()})
 
     def compile(self, name: str) -> NativeDefine | Refused:
         if name in self.done:
@@ -271,10 +275,13 @@ class DefineCompiler:
             raise Unsupported(self.reason(name), self.source(name, body))
 
     def attribute(self, attribute: str, table: str) -> None:
-        if attribute in self.model.enum_attrs or attribute in self.model.attr_enums:
-            raise Unsupported(f"reads attribute {attribute} of an enum value or by one, which the"
-                              " native dialect does not do yet")
-        if table not in self.attributes:
+        if attribute in self.model.enum_attrs:
+            raise Unsupported(f"reads attribute {attribute} of an enum value, which the native dialect"
+                              " does not do yet")
+        if attribute in self.model.attr_enums and table not in self.attributes:
+            rows, width = attribute_rows(self.model, attribute, self.dialect.enum_place)
+            self.attributes[table] = CTable(table, "int64_t", (len(self.model.entities), width), rows)
+        elif table not in self.attributes:
             values = attribute_values(self.model, attribute, self.dialect.enum_place)
             self.attributes[table] = CTable(table, "int64_t", (len(values),), values)
 
@@ -338,4 +345,4 @@ def render_module(defines: NativeDefines) -> str:
         layout=layout, header=header, fields=fields, defines=defines,
         players=layout.players, entities=layout.entities,
         enum_places=repr(dict(sorted(defines.enum_places.items()))), missing=MISSING,
-        enum_names=repr(defines.enum_names))
+        enum_names=repr(defines.enum_names), params=defines.params, param_defaults=repr(defines.params))

@@ -26,6 +26,8 @@ from rulespec.compiler.frontend.model import Model
 from rulespec.runtime.values import ZONE_TAG
 
 NONE = "NONE"  # the sentinel of every player, entity and enum value in a native function
+STATE = "state.data"  # the state struct, read through the position a native function is given
+PARAMS = "state.params"  # the run's params, one int64_t each (a truth 0 or 1, a value its index)
 
 
 class Unsupported(Exception):
@@ -57,6 +59,7 @@ class CythonDialect(PythonDialect):
         self.layout = layout
         self.fields = {f.name: f for f in layout.fields}
         self.enum_place = {v.name: i for e in model.enums.values() for i, v in enumerate(e.values)}
+        self.param_place = {name: i for i, name in enumerate(model.all_params())}
         self.loops = Loops()
 
     # ------------------------------------------------------------ values
@@ -85,7 +88,7 @@ class CythonDialect(PythonDialect):
                                   " runs, which the native dialect does not do yet")
             cell = f"{name}({value.value})"
         field = self.field("track_" + _c_name(cell), f"track {name}")
-        text = f"state.{field.name}"
+        text = f"{STATE}.{field.name}"
         if track.per_player:
             if not args:
                 raise Unsupported(f"reads track {name} without saying whose")
@@ -102,18 +105,26 @@ class CythonDialect(PythonDialect):
             raise Unsupported(f"reads var {name}, a zone held in a value, which the native dialect"
                               " does not do yet")
         if field.none is None:
-            return Code(f"state.{field.name}")
-        return Code(f"none_of(state.{field.name}, {field.none})")
+            return Code(f"{STATE}.{field.name}")
+        return Code(f"none_of({STATE}.{field.name}, {field.none})")
 
     def param(self, ex: ExprEmitter, name: str) -> Code:
-        raise Unsupported("reads the run's params, which the native engine does not hold yet")
+        """A param's cell of the position's params (fixed for a run: filled when the position is
+        made, templates/defines.pyx.j2)."""
+        kind = self.model.all_params()[name].type.name
+        cell = f"{PARAMS}[{self.param_place[name]}]"
+        if kind == "bool":
+            return Code(f"{cell} != 0", P_CMP, True)
+        if kind in ("int", "player") or kind in self.model.enums or kind in self.model.kinds:
+            return Code(cell)
+        raise Unsupported(f"reads param {name}, a {kind}, which the native engine does not hold")
 
     def game_over(self, ex: ExprEmitter) -> Code:
         raise Unsupported("reads whether the game is over: the result is not machine data yet")
 
     def counter(self, ex: ExprEmitter, name: str, args: tuple[ast.Expr, ...]) -> Code:
         field = self.field("counter_" + name, f"counter {name}")
-        row = f"state.{field.name}"
+        row = f"{STATE}.{field.name}"
         if self.model.counters[name].per_player:
             row += f"[{self.player(ex, args[0])}]"
         cell = ex.value(args[-1])
@@ -123,7 +134,7 @@ class CythonDialect(PythonDialect):
 
     def zone_size(self, ex: ExprEmitter, zone: ast.Expr) -> Code:
         name, player = self.zone_written(ex, zone, "reads the size of")
-        count = f"state.count_{name}"
+        count = f"{STATE}.count_{name}"
         return Code(count if player is None else f"{count}[{player}]")
 
     def zone_cards(self, ex: ExprEmitter, zone: ast.Expr, snapshot: bool) -> Code:
@@ -131,7 +142,7 @@ class CythonDialect(PythonDialect):
         define does moves a card)."""
         name, player = self.zone_written(ex, zone, "walks the cards of")
         row = "" if player is None else f"[{player}]"
-        walk = ZoneWalk("CARDS", "", None, f"state.zone_{name}{row}", f"state.count_{name}{row}")
+        walk = ZoneWalk("CARDS", "", None, f"{STATE}.zone_{name}{row}", f"{STATE}.count_{name}{row}")
         return Code(f"{walk.row}[:{walk.count}]", table=walk)
 
     def in_zone(self, ex: ExprEmitter, element: ast.Expr, item: Code, zone: ast.Expr, negated: bool) -> Code:
@@ -156,6 +167,18 @@ class CythonDialect(PythonDialect):
         if name == "label":
             raise Unsupported("reads text (a label), which the native engine does not hold")
         return f"attr_at({table}, {entity.text}, {name!r})"
+
+    def attribute_at(self, ex: ExprEmitter, name: str, table: str, entity: Code, at: str,
+                     location: str | None = None) -> str:
+        """A row of the attribute's table by entity, one cell an enum value (ctables.py)."""
+        width = len(self.model.enums[self.model.attr_enums[name]].values)
+        if location is None:
+            return f"attr_row_at(&{table}[0][0], {width}, {entity.text}, {at}, {name!r})"
+        return f"attr_row_of(&{table}[0][0], {width}, {entity.text}, {at}, {name!r}, {location})"
+
+    def value_place(self, ex: ExprEmitter, enum: str, value: Code) -> str:
+        """An enum value is its place already; whoever reads by it checks it lies in the enum."""
+        return value.text
 
     # ------------------------------------------------------------ collections
     def clause(self, var: str, iterable: Code) -> str:

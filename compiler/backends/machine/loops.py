@@ -89,7 +89,7 @@ class Loops:
         lines, bound = loop_body(kind, var, clause, condition, item, default)
         params = tuple(n for n in read_locals(clause, condition or "", item or "", default or "")
                        if n not in bound)
-        signature = ", ".join(["const State* state"] + [f"int64_t {p}" for p in params])
+        signature = ", ".join(["const Machine* state"] + [f"int64_t {p}" for p in params])
         key = "\n".join([signature] + lines)
         if key not in self.made:
             name = f"loop_{len(self.made)}"
