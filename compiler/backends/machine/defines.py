@@ -31,6 +31,7 @@ from rulespec.compiler.frontend.model import Model
 # A value's C type in a native function, by the checker's type (types.py); none of a player,
 # entity or enum value is NONE (dialect.py).
 C_TYPES = {"int": "int64_t", "bool": "bint", "player": "int", "entity": "int", "enum": "int"}
+NONE_TYPES = ("player", "entity", "enum")  # the values whose none is NONE
 # The runtime helpers the module writes natively (templates/defines.pyx.j2), under their names.
 HELPERS = frozenset({"attr_of", "opponent_of", "owner_of", "OWNER", "HAS_EVENT"})
 # What a define does when the generated code names a runtime helper the module has not, in words.
@@ -211,9 +212,9 @@ class DefineCompiler:
     def emitted(self, decl: ast.DefineDecl) -> NativeDefine:
         name = decl.name.name
         gives = self.types.define_type(name)
-        returns = self.c_type(gives, "gives", optional=gives.base in ("player", "entity", "enum"))
+        returns = self.c_type(gives, "gives", optional=True)
         declared = self.types.param_types(decl.params)
-        params = [(mangle("local", p.name), self.c_type(declared[p.name], f"takes `{p.name}` as"),
+        params = [(mangle("local", p.name), self.c_type(declared[p.name], f"takes `{p.name}` as", optional=True),
                    declared[p.name].base) for p in decl.params]
         before = set(self.gen.uses["rules"])
         self.gen.uses["rules"] = set()
@@ -228,7 +229,9 @@ class DefineCompiler:
         return NativeDefine(name, self.gen.defines[name], params, returns, body, self.gen.where(decl), convert)
 
     def c_type(self, typ: Type, what: str, optional: bool = False) -> str:
-        if (typ.optional and not optional) or typ.base not in C_TYPES:
+        """A value's C type; `optional`: none allowed where it has a sentinel (NONE: a player, an
+        entity or an enum value, never a number or a truth)."""
+        if (typ.optional and not (optional and typ.base in NONE_TYPES)) or typ.base not in C_TYPES:
             raise Unsupported(f"{what} a {typ}, which the native dialect does not hold yet"
                               " (a number, a truth, a player, an entity or an enum value)")
         return C_TYPES[typ.base]
@@ -305,6 +308,8 @@ class DefineCompiler:
 def argument_values(model: Model, typ: Type) -> tuple:
     """The values a parameter of this type takes, as the generated package passes them: players,
     the entities of its kind or category, an enum's values, truths, a few numbers."""
+    if typ.optional and typ.base in NONE_TYPES:
+        return argument_values(model, replace(typ, optional=False)) + (None,)
     if typ.base == "player":
         return tuple(range(len(model.players)))
     if typ.base == "entity":

@@ -80,22 +80,29 @@ class CythonDialect(PythonDialect):
     # ------------------------------------------------------------ the state
     def track(self, ex: ExprEmitter, name: str, args: tuple[ast.Expr, ...] | None) -> Code:
         model, track = self.model, self.model.tracks[name]
-        cell = name
-        if name in model.track_values:
-            value = ex.emit(args[-1]) if args else None
-            if value is None or not value.is_constant:
-                raise Unsupported(f"reads a cell of track {name} by an enum value known only when it"
-                                  " runs, which the native dialect does not do yet")
-            cell = f"{name}({value.value})"
-        field = self.field("track_" + _c_name(cell), f"track {name}")
-        text = f"{STATE}.{field.name}"
-        if track.per_player:
-            if not args:
-                raise Unsupported(f"reads track {name} without saying whose")
-            text += f"[{self.player(ex, args[0])}]"
+        if track.per_player and not args:
+            raise Unsupported(f"reads track {name} without saying whose")
+        whose = f"[{self.player(ex, args[0])}]" if track.per_player else ""
+        if name not in model.track_values:
+            code = Code(f"{STATE}.{self.field('track_' + _c_name(name), f'track {name}').name}{whose}")
+        else:
+            code = self.track_cell(ex, name, ex.emit(args[-1]) if args else None, whose)
         if args is not None and name in model.flags:  # kept as 0 or 1, read as a truth
-            return Code(f"{text} == 1", P_CMP, True)
-        return Code(text)
+            return Code(f"{code.at(P_CMP + 1)} == 1", P_CMP, True)
+        return code
+
+    def track_cell(self, ex: ExprEmitter, name: str, value: Code | None, whose: str) -> Code:
+        """A track on an enum: its cell by the value, a field each; chosen among them when the
+        value is known only when it runs (a value outside them fails, as a look-up would)."""
+        if value is None:
+            raise Unsupported(f"reads track {name} without saying which cell")
+        cells = {v: f"{STATE}.{self.field('track_' + _c_name(f'{name}({v})'), f'track {name}').name}{whose}"
+                 for v in self.model.track_values[name]}
+        if value.is_constant and value.value in cells:
+            return Code(cells[value.value])
+        chosen = " else ".join(f"{read} if {value.at(P_CMP + 1)} == {self.enum_place[v]}"
+                               for v, read in cells.items())
+        return Code(f"({chosen} else no_cell({value.text}, {name!r}))")
 
     def var(self, ex: ExprEmitter, name: str) -> Code:
         field = self.field("var_" + name, f"var {name}")
