@@ -45,19 +45,8 @@ class CTable:
 def attribute_values(model: Model, name: str, enum_place: dict[str, int]) -> tuple[int, ...]:
     """An attribute of every entity as the native functions hold it (MISSING where an entity has
     none); Unsupported when a value is text or a row."""
-    out = []
-    for attrs in model.entity_attrs:
-        value = attrs.get(name, MISSING)
-        if value is None:
-            out.append(NONE_VALUE)
-        elif isinstance(value, (bool, int)):
-            out.append(int(value))
-        elif isinstance(value, str) and value in enum_place:
-            out.append(enum_place[value])
-        else:
-            raise Unsupported(f"reads attribute {name}, whose values are text or rows, which the"
-                              " native engine does not hold yet")
-    return tuple(out)
+    return tuple(MISSING if name not in attrs else _held(attrs[name], name, enum_place, "text or rows")
+                 for attrs in model.entity_attrs)
 
 
 def attribute_rows(model: Model, name: str, enum_place: dict[str, int]) -> tuple[tuple[int, ...], int]:
@@ -67,20 +56,21 @@ def attribute_rows(model: Model, name: str, enum_place: dict[str, int]) -> tuple
     out: list[int] = []
     for attrs in model.entity_attrs:
         row = attrs.get(name)
-        if row is None:
-            out += [MISSING] * width
-            continue
-        for value in row:
-            if value is None:
-                out.append(NONE_VALUE)
-            elif isinstance(value, (bool, int)):
-                out.append(int(value))
-            elif isinstance(value, str) and value in enum_place:
-                out.append(enum_place[value])
-            else:
-                raise Unsupported(f"reads attribute {name}, whose values are text, which the native"
-                                  " engine does not hold")
+        out += [MISSING] * width if row is None else [_held(v, name, enum_place, "text") for v in row]
     return tuple(out), width
+
+
+def _held(value, name: str, enum_place: dict[str, int], refused: str) -> int:
+    """One attribute value as the native functions hold it: none, a number, a truth or an enum
+    value's place; Unsupported for anything else."""
+    if value is None:
+        return NONE_VALUE
+    if isinstance(value, (bool, int)):
+        return int(value)
+    if isinstance(value, str) and value in enum_place:
+        return enum_place[value]
+    raise Unsupported(f"reads attribute {name}, whose values are {refused}, which the native engine"
+                      " does not hold yet")
 
 
 def _padded(rows: list[list[int]], fill: int = 0) -> tuple[tuple[int, ...], int]:
