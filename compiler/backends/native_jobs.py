@@ -39,7 +39,7 @@ ENV = "RULESPEC_NATIVE"
 _RESTARTED = "RULESPEC_NATIVE_RESTARTED"  # set on a run re-executed after a wait (never loops)
 # CPU a build costs, to say "about N min" (measured 2026-12-07 on the 2-core machine: the
 # runtime's nine modules 41 s; a generated module about 3 s plus 0.22 s per KB of its source,
-# so Twilight Struggle's two modules about 106 s, mini's 6 s).
+# so the biggest shipped spec's two modules about 106 s, a small test spec's 6 s).
 RUNTIME_CPU_S = 41.0
 MODULE_CPU_S, MODULE_CPU_S_PER_KB = 3.0, 0.22
 
