@@ -70,10 +70,16 @@ def key_source(file: Path) -> bytes:
     return file.read_bytes() + b"\0" + (pxd.read_bytes() if pxd.is_file() else b"")
 
 
+def runtime_build_path(module: str) -> Path:
+    """Where the native build of a runtime module's current source lives (or would); OSError
+    when its source cannot be read."""
+    return build_path(f"runtime.{module}", key_source(RUNTIME.joinpath(*module.split(".")).with_suffix(".py")))
+
+
 def runtime_build(module: str) -> Path | None:
     """The native build of a runtime module's current source, when one was made."""
     try:
-        path = build_path(f"runtime.{module}", key_source(RUNTIME.joinpath(*module.split(".")).with_suffix(".py")))
+        path = runtime_build_path(module)
     except OSError:
         return None
     return path if path.is_file() else None

@@ -86,8 +86,13 @@ def built(module: str, file: Path) -> Path | None:
     use it: only beside the state's native build, whose fields it reads as typed."""
     if module not in MODULES or not enabled() or not state_native():
         return None
-    path = build_path(module, module_key(file))
+    path = module_build_path(module, file)
     return path if path.is_file() else None
+
+
+def module_build_path(module: str, file: Path) -> Path:
+    """Where the native build of a generated module's source lives (or would)."""
+    return build_path(module, module_key(file))
 
 
 def state_native() -> bool:

@@ -33,7 +33,7 @@ from typing import Callable, Iterator
 
 from rulespec.compiler.backends import native
 from rulespec.runtime.home import cache_root
-from rulespec.runtime.native import RUNTIME, RUNTIME_MODULES, build_path, digest, key_source
+from rulespec.runtime.native import RUNTIME_MODULES, digest, runtime_build_path
 
 ENV = "RULESPEC_NATIVE"
 _RESTARTED = "RULESPEC_NATIVE_RESTARTED"  # set on a run re-executed after a wait (never loops)
@@ -62,9 +62,8 @@ def _sources(package: Path) -> dict[str, Path]:
 
 def targets(package: Path) -> list[Path]:
     """The builds a package runs natively on: its hot modules' and the runtime's."""
-    made = [build_path(m, native.module_key(f)) for m, f in _sources(Path(package)).items()]
-    return made + [build_path(f"runtime.{m}", key_source(RUNTIME.joinpath(*m.split(".")).with_suffix(".py")))
-                   for m in RUNTIME_MODULES]
+    made = [native.module_build_path(m, f) for m, f in _sources(Path(package)).items()]
+    return made + [runtime_build_path(m) for m in RUNTIME_MODULES]
 
 
 def ready(package: Path) -> bool:
@@ -91,7 +90,7 @@ def cpu_estimate(package: Path) -> float:
     missing = {p for p in targets(package) if not p.is_file()}
     seconds = sum(MODULE_CPU_S + MODULE_CPU_S_PER_KB * f.stat().st_size / 1000
                   for m, f in _sources(Path(package)).items()
-                  if build_path(m, native.module_key(f)) in missing)
+                  if native.module_build_path(m, f) in missing)
     return seconds + (RUNTIME_CPU_S if any(p.name.startswith("runtime.") for p in missing) else 0.0)
 
 

@@ -231,8 +231,7 @@ class RayExecutor:
                 where = f"join the Ray cluster at {self.address}" if self.address else "start Ray"
                 first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
                 raise RuntimeError(f"cannot {where}: {first}") from None
-        self.remote = ray.remote(run_batch)
-        self._remotes = {run_batch: self.remote}
+        self._remotes: dict[Callable[..., Any], Any] = {}  # a worker's function -> its Ray task
 
     def map(self, jobs: list[tuple], on_done: Callable[[int], None],
             work: Callable[..., Any] = run_batch) -> list:
