@@ -36,21 +36,18 @@ def workload(game: str, seeds: int, positions: int):
     from rulespec.compiler.backends.engine import load_program
     from rulespec.compiler.backends.machine.defines import argument_tuples, native_defines
     from rulespec.compiler.frontend.loader import load_spec
+    from rulespec.runtime.analysis.fuzz import random_walk
     from rulespec.runtime.game import Game
-    from rulespec.runtime.state import Stream, next_random
 
     loaded = load_spec(ROOT / "spec" / game)
     defines = native_defines(loaded.model)
     states = []
     for seed in range(seeds):
-        play, stream, taken = Game(load_program(loaded, "generated"), seed=seed), Stream(seed), 0
-        while len(states) < (seed + 1) * positions:
+        for taken, play in enumerate(random_walk(Game(load_program(loaded, "generated"), seed=seed), seed)):
             if taken % 7 == 0:
                 states.append(play.state.copy())
-            if play.over:
-                break
-            play.choose_index(next_random(stream) % len(play.state.pending["ids"]))
-            taken += 1
+                if len(states) == (seed + 1) * positions:
+                    break
     calls = [(d, argument_tuples(loaded.model, loaded.model.defines[d.name], CALLS)) for d in defines.compiled]
     return loaded, defines, states, calls
 

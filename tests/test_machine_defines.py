@@ -22,7 +22,7 @@ from rulespec.compiler.backends.machine.layout import machine_layout
 from rulespec.compiler.backends.machine.pack import pack
 from rulespec.compiler.cli import main
 from rulespec.runtime.game import Game
-from rulespec.runtime.state import Stream, next_random
+from rulespec.runtime.analysis.fuzz import random_walk
 
 from support import MINI, REPO, TESTS, loaded, program
 
@@ -33,15 +33,12 @@ CALLS = 300  # argument tuples of one define at one position, at most
 
 def positions(folder: Path, seed: int, count: int, every: int = 7, params: dict | None = None):
     """`count` positions of a seeded random game, one each `every` decisions."""
-    game = Game(program(folder, "generated"), seed=seed, params=params)
-    stream, out, taken = Stream(seed), [], 0
-    while len(out) < count:
+    out = []
+    for taken, game in enumerate(random_walk(Game(program(folder, "generated"), seed=seed, params=params), seed)):
         if taken % every == 0:
             out.append(game.state.copy())
-        if game.over:
-            break
-        game.choose_index(next_random(stream) % len(game.state.pending["ids"]))
-        taken += 1
+            if len(out) == count:
+                break
     return out
 
 

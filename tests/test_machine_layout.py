@@ -20,7 +20,8 @@ from rulespec.compiler.backends.machine.pack import PackError, machine_values, p
 from rulespec.compiler.cli import main
 from rulespec.compiler.frontend.loader import load_spec
 from rulespec.runtime.game import Game
-from rulespec.runtime.state import State, Stream, next_random
+from rulespec.runtime.analysis.fuzz import random_walk
+from rulespec.runtime.state import State
 
 from support import MINI, REPO, TESTS, loaded, one_file_spec, program
 
@@ -97,17 +98,16 @@ def play_and_round_trip(folder: Path, seed: int, decisions: int) -> int:
     """Plays a random game, packing every position and unpacking it into a fresh state: the
     machine part comes back equal, and packs to the same bytes. The positions checked."""
     layout, prog = layout_of(folder), program(folder, "generated")
-    game, stream, checked = Game(prog, seed=seed), Stream(seed), 0
-    while checked < decisions:
+    checked = 0
+    for game in random_walk(Game(prog, seed=seed), seed):
+        if checked == decisions:
+            break
         data = pack(layout, game.state)
         other = State(prog.meta, 0, {})
         unpack(layout, data, other)
         assert machine_values(layout, other) == machine_values(layout, game.state)
         assert pack(layout, other) == data
         checked += 1
-        if game.over:
-            break
-        game.choose_index(next_random(stream) % len(game.state.pending["ids"]))
     return checked
 
 

@@ -10,12 +10,23 @@ import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from rulespec.runtime.game import Game
 from rulespec.runtime.state import DRAWN, GameOver, RuleError, State, Stream, next_random
 
 KINDS = ("crashes", "dead_ends", "invariant_violations", "disagreements", "overlong")
+
+
+def random_walk(game: Game, seed: int) -> Iterator[Game]:
+    """The game before each choice a random player makes (options picked by the seeded stream, as
+    the fuzzer picks them), and once more at its end: positions of random play."""
+    stream = Stream(seed)
+    while True:
+        yield game
+        if game.over:
+            return
+        game.choose_index(next_random(stream) % len(game.state.pending["ids"]))
 
 
 @dataclass
