@@ -129,6 +129,22 @@ def _read_blanked(layout: Layout, field: Field, state: State) -> list[int]:
     return _bits(field, [[card in blanked for card in layout.cards]])
 
 
+def _read_knowledge(layout: Layout, field: Field, state: State) -> list[int]:
+    """Per seat, per card, the slot the seat knows it in, or the sentinel (a snapshot from before
+    knowledge was kept holds None: nothing known)."""
+    knowledge = state.knowledge or [{} for _ in range(layout.players)]
+    if len(knowledge) != layout.players:
+        raise PackError(field, f"holds {len(knowledge)} seats' knowledge, the game has {layout.players}")
+    cards, out = set(layout.cards), []
+    for known in knowledge:
+        stray = next((c for c in known if c not in cards), None)
+        if stray is not None:
+            raise PackError(field, f"knows entity {stray} somewhere, which is no card")
+        row = [_number(field, known.get(card, field.none)) for card in layout.cards]
+        out += row + [field.none] * (field.dims[-1] - len(row))
+    return out
+
+
 _READ: dict[str, Callable[[Layout, Field, State], list[int]]] = {
     "tracks": lambda layout, f, s: [_number(f, v) for v in s.tracks[f.slot:f.slot + f.count]],
     "counters": _read_counters,
@@ -138,6 +154,7 @@ _READ: dict[str, Callable[[Layout, Field, State], list[int]]] = {
     "location": _read_location,
     "revealed": lambda layout, f, s: _bits(f, [s.revealed]),
     "blanked": _read_blanked,
+    "knowledge": _read_knowledge,
     "scalar": lambda layout, f, s: [int(getattr(s, f.name))],
     **{f"var_{kind}": _read_var for kind in ("int", "bool", "player", "entity", "enum", "zone")},
 }
@@ -206,6 +223,13 @@ def _write_tracks(layout: Layout, field: Field, state: State, values: dict) -> N
     state.tracks[field.slot:field.slot + field.count] = values[field.name]
 
 
+def _write_knowledge(layout: Layout, field: Field, state: State, values: dict) -> None:
+    """Each seat's map back, card -> slot in card order (a dict: equal whatever order it was made in)."""
+    data, width = values[field.name], field.dims[-1]
+    state.knowledge = [{card: slot for card, slot in zip(layout.cards, data[seat * width:(seat + 1) * width])
+                        if slot != field.none} for seat in range(layout.players)]
+
+
 def _write_scalar(layout: Layout, field: Field, state: State, values: dict) -> None:
     value = values[field.name][0]
     setattr(state, field.name, bool(value) if field.name == "dice_strict" else value)
@@ -221,6 +245,7 @@ _WRITE: dict[str, Callable[[Layout, Field, State, dict], None]] = {
     "revealed": lambda layout, f, s, v: setattr(s, "revealed", [bool(b) for b in _unbits(f, v[f.name])[0]]),
     "blanked": lambda layout, f, s, v: setattr(s, "blanked", tuple(
         c for c, b in zip(layout.cards, _unbits(f, v[f.name])[0]) if b)),
+    "knowledge": _write_knowledge,
     "scalar": _write_scalar,
     **{f"var_{kind}": _write_var for kind in ("int", "bool", "player", "entity", "enum", "zone")},
 }
@@ -234,6 +259,7 @@ def machine_values(layout: Layout, state: State) -> dict[str, Any]:
         "tracks": list(state.tracks), "counters": [list(row) for row in state.counters],
         "zones": [list(cards) for cards in state.zones], "location": list(state.location),
         "revealed": [bool(r) for r in state.revealed], "blanked": tuple(state.blanked),
+        "knowledge": [dict(known) for known in state.knowledge or [{}] * layout.players],
         "vars": {i: v for i, v in enumerate(state.vars) if i in machine_vars},
         **{name: getattr(state, name) for name in SCALARS},
     }
