@@ -35,12 +35,13 @@ def _flag_value(value: Code) -> str:
 class Lowerer:
     """Lowers one routine's body; `style` says where its locals live (see Scope)."""
 
-    def __init__(self, gen: Gen, routine: Routine, style: str):
+    def __init__(self, gen: Gen, routine: Routine, style: str,
+                 emitter: Callable[[Gen, Scope], ExprEmitter] = ExprEmitter):
         self.gen = gen
         self.routine = routine
         self.scope = Scope(style, routine)
         self._reads: RuleGraph | None = None  # made on first use (offered_first)
-        self.ex = ExprEmitter(gen, self.scope)
+        self.ex = emitter(gen, self.scope)  # the native engine's writes Cython (machine/procedures.py)
         self.resumable = style in ("slot", "dict")
         self.blocks = [ln.BlockOut(ln.Label())]
         self._last_where = ""

@@ -94,6 +94,7 @@ class Refused:
     location: str  # file:line:col of what stopped it (the define's own when nothing nearer)
     reason: str
     cause: str = ""  # for a define refused for calling one: where and why the first was refused
+    kind: str = "define"  # or "procedure" (procedures.py)
 
     @property
     def root(self) -> str:
@@ -101,7 +102,7 @@ class Refused:
         return self.cause or f"{self.location}: {self.reason}"
 
     def __str__(self) -> str:
-        return f"{self.location}: define `{self.name}` {self.reason}"
+        return f"{self.location}: {self.kind} `{self.name}` {self.reason}"
 
 
 @dataclass

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rulespec.compiler.backends.codegen.code import P_ATOM, P_CMP, P_NOT, Code, Table
+from rulespec.compiler.backends.codegen.code import P_ADD, P_ATOM, P_CMP, P_NOT, Code, Table
 from rulespec.compiler.backends.codegen.dialect import ExprEmitter, PythonDialect
 from rulespec.compiler.backends.machine.layout import Field, Layout, _c_name
 from rulespec.compiler.backends.machine.loops import Loops
@@ -115,6 +115,36 @@ class CythonDialect(PythonDialect):
             return Code(f"{STATE}.{field.name}")
         return Code(f"none_of({STATE}.{field.name}, {field.none})")
 
+    # ------------------------------------------------------------ writes (procedures.py)
+    def var_write(self, ex: ExprEmitter, name: str, op: str, amount: Code) -> tuple[str, Code]:
+        """(the var's field, its new value as the field keeps it: none as its sentinel)."""
+        read = self.var(ex, name)
+        field = self.fields["var_" + name]
+        value = amount if op == "=" else Code(f"{read.at(P_ADD)} {op} {amount.at(P_ADD + 1)}", P_ADD)
+        target = f"{STATE}.{field.name}"
+        if field.none is None:
+            return target, value
+        return target, Code(f"field_of({value.text}, {field.none})")
+
+    def track_target(self, ex: ExprEmitter, name: str, args: tuple[ast.Expr, ...] | None) -> str:
+        """A track's cell as something to assign to."""
+        track = self.model.tracks[name]
+        if name in self.model.track_values:
+            raise Unsupported(f"writes track {name}, a track on an enum, which the native engine"
+                              " does not do yet")
+        if track.per_player and not args:
+            raise Unsupported(f"writes track {name} without saying whose")
+        whose = f"[{self.player(ex, args[0])}]" if track.per_player else ""
+        return f"{STATE}.{self.field('track_' + _c_name(name), f'track {name}').name}{whose}"
+
+    def counter_row(self, ex: ExprEmitter, name: str, args: tuple[ast.Expr, ...]) -> tuple[str, str]:
+        """(a counter's row in the struct, the table of its cells by entity)."""
+        field = self.field("counter_" + name, f"counter {name}")
+        row = f"{STATE}.{field.name}"
+        if self.model.counters[name].per_player:
+            row += f"[{self.player(ex, args[0])}]"
+        return row, f"CELL_{name}"
+
     def param(self, ex: ExprEmitter, name: str) -> Code:
         """A param's cell of the position's params (fixed for a run: filled when the position is
         made, templates/defines.pyx.j2)."""
@@ -130,14 +160,11 @@ class CythonDialect(PythonDialect):
         raise Unsupported("reads whether the game is over: the result is not machine data yet")
 
     def counter(self, ex: ExprEmitter, name: str, args: tuple[ast.Expr, ...]) -> Code:
-        field = self.field("counter_" + name, f"counter {name}")
-        row = f"{STATE}.{field.name}"
-        if self.model.counters[name].per_player:
-            row += f"[{self.player(ex, args[0])}]"
+        row, cells = self.counter_row(ex, name, args)
         cell = ex.value(args[-1])
         if name in self.model.flags:
-            return Code(f"flag_at({row}, CELL_{name}, {cell})", P_ATOM, True)
-        return Code(f"counter_at({row}, CELL_{name}, {cell})")
+            return Code(f"flag_at({row}, {cells}, {cell})", P_ATOM, True)
+        return Code(f"counter_at({row}, {cells}, {cell})")
 
     def zone_size(self, ex: ExprEmitter, zone: ast.Expr) -> Code:
         name, player = self.zone_written(ex, zone, "reads the size of")
