@@ -24,6 +24,7 @@ from rulespec.compiler.backends.machine.dialect import CythonDialect, Unsupporte
 from rulespec.compiler.backends.machine.header import render_header
 from rulespec.compiler.backends.machine.layout import Layout, machine_layout
 from rulespec.compiler.backends.machine.loops import NativeLoop
+from rulespec.compiler.backends.machine.primitives import primitive_context
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.checks.types import Type, TypeInfer
 from rulespec.compiler.frontend.model import Model
@@ -351,4 +352,5 @@ def render_module(defines: NativeDefines) -> str:
         layout=layout, header=header, fields=fields, defines=defines,
         players=layout.players, entities=layout.entities,
         enum_places=repr(dict(sorted(defines.enum_places.items()))), missing=MISSING,
-        enum_names=repr(defines.enum_names), params=defines.params, param_defaults=repr(defines.params))
+        enum_names=repr(defines.enum_names), params=defines.params, param_defaults=repr(defines.params),
+        **primitive_context(layout))

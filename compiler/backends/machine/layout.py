@@ -19,7 +19,7 @@ from rulespec.compiler.frontend.checks.types import resolve_type
 from rulespec.compiler.frontend.errors import InternalError
 from rulespec.compiler.frontend.locations import spec_path
 from rulespec.compiler.frontend.model import Model
-from rulespec.runtime.state import MAX_NESTING, MAX_ROUNDS
+from rulespec.runtime.state import MAX_NESTING, MAX_ROUNDS, sight_of
 
 # C type -> (bytes, struct module code, lowest value, highest value)
 CTYPES = {
@@ -88,6 +88,9 @@ class Layout:
     entities: int
     players: int
     zone_slots: int
+    # Per zone slot, the seats that see its cards by the zone's declared visibility, as bits
+    # (runtime/state.sight_of): never changes, so the native primitives read it as a table.
+    sight: tuple[int, ...] = ()
 
     def field(self, name: str) -> Field:
         return next(f for f in self.fields if f.name == name)
@@ -177,7 +180,7 @@ def machine_layout(model: Model) -> Layout:
               high=MAX_NESTING),
         Field("dice_strict", "uint8_t", (), "scalar", "a roll with no queued die is an error", high=1),
     ]
-    return _placed(model, fields, objects, cards, meta.zone_slots)
+    return replace(_placed(model, fields, objects, cards, meta.zone_slots), sight=tuple(sight_of(meta)))
 
 
 def _placed(model: Model, fields: list[Field], objects: list[ObjectSlot], cards: tuple[int, ...],
