@@ -14,7 +14,7 @@ from typing import Any
 from rulespec.compiler.backends.machine.ctables import CTable
 from rulespec.compiler.backends.machine.layout import CTYPES, Layout, index_for
 from rulespec.compiler.frontend.errors import InternalError
-from rulespec.runtime.state import MAX_NESTING, MAX_ROUNDS, OUT
+from rulespec.runtime.state import EVERYONE, MAX_NESTING, MAX_ROUNDS, OUT
 
 # The count's widths the template reads (a zone's count is the smallest index type: layout.py).
 COUNT_BYTES = (1, 2)
@@ -62,6 +62,7 @@ def primitive_context(layout: Layout) -> dict[str, Any]:
         "known_ctype": knowledge.ctype,
         "unknown": knowledge.none,
         "out": OUT,
+        "everyone": EVERYONE,
         "max_rounds": MAX_ROUNDS,
         "max_nesting": MAX_NESTING,
     }}
