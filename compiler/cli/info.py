@@ -15,8 +15,8 @@ from rulespec.compiler.cli.base import emit_json, json_option, load, main
 @click.option("--layout", is_flag=True,
               help="Print the state's machine layout instead: a C header (with --json: its fields and bytes).")
 @click.option("--native-coverage", "coverage", is_flag=True,
-              help="Print instead the defines the native engine compiles, and where and why it"
-                   " does not compile the others.")
+              help="Print instead the defines and the procedures the native engine compiles, and"
+                   " where and why it does not compile the others.")
 @json_option
 def info(game_name: str, layout: bool, coverage: bool, as_json: bool) -> None:
     """Counts of a game: spaces, regions, cards, phases, constraints, variants, tests."""
@@ -29,6 +29,11 @@ def info(game_name: str, layout: bool, coverage: bool, as_json: bool) -> None:
         click.echo(f"{report['game']}: {len(report['compiled'])} of {report['defines']} defines"
                    " compile natively")
         for refused in report["refused"]:
+            click.echo(refused["text"])
+        procedures = report["procedures"]
+        click.echo(f"{len(procedures['compiled'])} of {procedures['plain']} procedures that never"
+                   " wait for a decision compile natively")
+        for refused in procedures["refused"]:
             click.echo(refused["text"])
         return
     if layout:

@@ -138,12 +138,23 @@ class NativeDefines:
     enum_names: dict[str, tuple[str, ...]]  # each enum's values in order
     loops: list[NativeLoop]  # the loops of the defines' any, all, count, sum, max and min
     params: dict[str, Any]  # each param's default, in the order of the position's params
+    procedures: Any = None  # the plain procedures compiled and refused (procedures.py)
 
     def coverage(self) -> dict:
-        return {"game": self.layout.game, "defines": len(self.compiled) + len(self.refused),
-                "compiled": [d.name for d in self.compiled],
-                "refused": [{"define": r.name, "location": r.location, "reason": r.reason,
-                             "text": str(r)} for r in self.refused]}
+        """What compiles natively and where and why the rest does not: the defines (keys kept
+        from stage 2), then the plain procedures."""
+        report = {"game": self.layout.game, "defines": len(self.compiled) + len(self.refused),
+                  "compiled": [d.name for d in self.compiled],
+                  "refused": [{"define": r.name, "location": r.location, "reason": r.reason,
+                               "text": str(r)} for r in self.refused]}
+        if self.procedures is not None:
+            made = self.procedures
+            report["procedures"] = {
+                "plain": len(made.compiled) + len(made.refused),
+                "compiled": [p.name for p in made.compiled],
+                "refused": [{"procedure": r.name, "location": r.location, "reason": r.reason,
+                             "text": str(r)} for r in made.refused]}
+        return report
 
 
 class DefineCompiler:
@@ -167,14 +178,22 @@ class DefineCompiler:
         order = list(self.model.defines)
         compiled.sort(key=lambda d: order.index(d.name))
         refused.sort(key=lambda d: order.index(d.name))
-        entities = {self.gen.entity_names[i]: i for i in range(len(self.model.entities))
-                    if self.gen.entity_names[i] in self.gen.uses["rules"]}
-        tables = game_tables(self.model, self.gen, self.layout, self.dialect.enum_place)
-        return NativeDefines(self.layout, compiled, refused, tables + list(self.attributes.values()),
+        entities = self.entity_constants()
+        return NativeDefines(self.layout, compiled, refused, self.tables(),
                              entities, self.dialect.enum_place,
                              {e: tuple(v.name for v in d.values) for e, d in self.model.enums.items()},
                              list(self.dialect.loops.made.values()),
                              {n: self.model.literal(d.default) for n, d in self.model.all_params().items()})
+
+    def tables(self) -> list[CTable]:
+        """The game's tables and the attributes' the compiled rules read."""
+        return (game_tables(self.model, self.gen, self.layout, self.dialect.enum_place)
+                + list(self.attributes.values()))
+
+    def entity_constants(self) -> dict[str, int]:
+        """The entity constants the compiled rules name (E_cuba), by index."""
+        return {self.gen.entity_names[i]: i for i in range(len(self.model.entities))
+                if self.gen.entity_names[i] in self.gen.uses["rules"]}
 
     def compile(self, name: str) -> NativeDefine | Refused:
         if name in self.done:
@@ -334,8 +353,16 @@ def argument_tuples(model: Model, decl: ast.DefineDecl, cap: int) -> list[tuple]
 
 
 def native_defines(model: Model, layout: Layout | None = None) -> NativeDefines:
-    """A game's defines compiled by the native dialect, and those it refuses, with why."""
-    return DefineCompiler(model, layout or machine_layout(model)).all()
+    """A game's defines compiled by the native dialect, and those it refuses, with why; then its
+    plain procedures, which call them (procedures.py)."""
+    from rulespec.compiler.backends.machine.procedures import native_procedures  # it builds on this module
+
+    compiler = DefineCompiler(model, layout or machine_layout(model))
+    made = compiler.all()
+    made.procedures = native_procedures(compiler)
+    made.loops = list(compiler.dialect.loops.made.values())  # the procedures' loops too
+    made.entities, made.tables = compiler.entity_constants(), compiler.tables()
+    return made
 
 
 def render_module(defines: NativeDefines) -> str:
@@ -353,4 +380,4 @@ def render_module(defines: NativeDefines) -> str:
         players=layout.players, entities=layout.entities,
         enum_places=repr(dict(sorted(defines.enum_places.items()))), missing=MISSING,
         enum_names=repr(defines.enum_names), params=defines.params, param_defaults=repr(defines.params),
-        **primitive_context(layout))
+        **primitive_context(layout), procedures=defines.procedures)

@@ -22,12 +22,12 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from rulespec.compiler.backends.codegen import lines as ln
 from rulespec.compiler.backends.codegen.analysis import Routine, may_grow
 from rulespec.compiler.backends.codegen.code import P_COND, Code, clamp
-from rulespec.compiler.backends.codegen.expr import Scope
 from rulespec.compiler.backends.codegen.lower import Lowerer
 from rulespec.compiler.backends.codegen.names import mangle
 from rulespec.compiler.backends.machine.defines import DefineCompiler, NativeDefine, NativeEmitter, Refused
 from rulespec.compiler.backends.machine.dialect import Unsupported
 from rulespec.compiler.frontend import ast
+from rulespec.compiler.frontend.checks.types import INT, UNKNOWN, element
 from rulespec.compiler.frontend.errors import InternalError
 
 # The runtime's names a native procedure may use: the module writes each natively
@@ -74,6 +74,10 @@ class NativeProcedure:
 
 @dataclass
 class NativeProcedures:
+    """A game's plain procedures as the native engine holds them, and the labels its log writes."""
+
+    player_labels: str  # a Python tuple's text
+    entity_labels: str
     compiled: list[NativeProcedure] = field(default_factory=list)
     refused: list[Refused] = field(default_factory=list)
 
@@ -92,6 +96,9 @@ class NativeLowerer(Lowerer):
         self.dialect = compiler.defines.dialect
         super().__init__(compiler.gen, routine, "py",
                          lambda gen, scope: NativeEmitter(gen, scope, self.dialect))
+        decl = compiler.model.procedures[routine.key.removeprefix("procedure ")]
+        self.types = compiler.types
+        self.env = dict(self.types.param_types(decl.params))  # the checker's type of each name bound
         self.temps: list[str] = []
         self.buffers: list[tuple[str, int]] = []
         self.room = max(len(self.gen.model.entities), len(self.gen.model.players), 1)
@@ -150,7 +157,12 @@ class NativeLowerer(Lowerer):
                 value = f"bounded({value}, {self.loc(stmt)})"
             self.add(ln.Call(depth, code=f"set_counter({row}, {cells}, {cell}, {value})"))
 
+    def lower_Let(self, stmt: ast.Let, depth: int) -> None:
+        self.env[stmt.name.name] = self.types.infer(stmt.value, self.env)
+        super().lower_Let(stmt, depth)
+
     def lower_Roll(self, stmt: ast.Roll, depth: int) -> None:
+        self.env[stmt.name.name] = INT
         self.add(ln.Assign(depth, target=self.local(stmt.name.name), value=f"roll_die(state, 6, {self.loc(stmt)})"))
         self.bind(stmt.name.name)
 
@@ -194,6 +206,7 @@ class NativeLowerer(Lowerer):
         return buffer, count
 
     def lower_For(self, stmt: ast.For, depth: int) -> None:
+        self.env[stmt.var.name] = element(self.types.infer(stmt.source, self.env)) or UNKNOWN
         buffer, count = self.made_members(stmt.var, stmt.source, stmt.where, depth)
         index = self.temp(f"i_{buffer}")
         self.add(ln.For(depth, target=index, items=f"range({count})"))
@@ -227,7 +240,7 @@ class NativeLowerer(Lowerer):
 
     def text(self, part: ast.Expr) -> str:
         """A value as `log` writes it (values.text_of), by its type: C values carry none."""
-        kind = self.compiler.types.infer(part, self.compiler.env_of(self.routine, self.scope)).base
+        kind = self.types.infer(part, self.env).base
         value = self.ex.value(part)
         if kind == "int":
             return f"str(<int64_t>({value}))"
@@ -256,7 +269,8 @@ class ProcedureCompiler:
         self.busy: set[str] = set()
 
     def all(self) -> NativeProcedures:
-        out = NativeProcedures()
+        out = NativeProcedures(repr(tuple(self.model.player_labels)),
+                               repr(tuple(e.label for e in self.model.entities)))
         for name in self.model.procedures:
             routine = self.gen.by_key.get(f"procedure {name}")
             if routine is not None and routine.plain_name is not None:
@@ -265,11 +279,6 @@ class ProcedureCompiler:
         for made in sorted(self.done.values(), key=lambda d: order.index(d.name)):
             (out.compiled if isinstance(made, NativeProcedure) else out.refused).append(made)
         return out
-
-    def env_of(self, routine: Routine, scope: Scope) -> dict:
-        """The checker's types of a routine's names, as far as the native lowering knows them."""
-        decl = self.model.procedures[routine.key.removeprefix("procedure ")]
-        return dict(self.types.param_types(decl.params))
 
     def compile(self, name: str) -> NativeProcedure | Refused:
         if name in self.done:
@@ -366,3 +375,5 @@ def render_lines(lines: list[ln.Line]) -> str:
 
 def native_procedures(defines: DefineCompiler) -> NativeProcedures:
     return ProcedureCompiler(defines).all()
+
+
