@@ -112,6 +112,7 @@ def agree(folder: Path, seeds: range, count: int) -> int:
                     assert module.packed(position) == pack(layout, after), f"{where}: the states differ"
                     assert objects.log == after.log[len(state.log):], f"{where}: the logs differ"
                     assert objects.log_at == after.log_at[len(state.log_at):]
+                    assert objects.log_marks == after.log_marks[len(state.log_marks):]
     return runs
 
 
