@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
-from rulespec.compiler.backends.machine.defines import NativeDefines, native_defines, render_module
+from rulespec.compiler.backends.machine.defines import NativeDefines, render_module
+from rulespec.compiler.backends.machine.procedures import native_engine
 from rulespec.compiler.backends.machine.pyx import build_module, load_module
 from rulespec.compiler.frontend.model import Model
 from rulespec.runtime.native import build_path, digest
@@ -31,6 +32,6 @@ def build(source: str, game: str) -> tuple[Path, str]:
 
 def load_defines(model: Model) -> tuple[ModuleType, NativeDefines]:
     """A game's native defines module (built when missing) and what it compiles and refuses."""
-    defines = native_defines(model)
+    defines = native_engine(model)
     path, name = build(render_module(defines), model.game)
     return load_module(name, path), defines

@@ -353,16 +353,9 @@ def argument_tuples(model: Model, decl: ast.DefineDecl, cap: int) -> list[tuple]
 
 
 def native_defines(model: Model, layout: Layout | None = None) -> NativeDefines:
-    """A game's defines compiled by the native dialect, and those it refuses, with why; then its
-    plain procedures, which call them (procedures.py)."""
-    from rulespec.compiler.backends.machine.procedures import native_procedures  # it builds on this module
-
-    compiler = DefineCompiler(model, layout or machine_layout(model))
-    made = compiler.all()
-    made.procedures = native_procedures(compiler)
-    made.loops = list(compiler.dialect.loops.made.values())  # the procedures' loops too
-    made.entities, made.tables = compiler.entity_constants(), compiler.tables()
-    return made
+    """A game's defines compiled by the native dialect, and those it refuses, with why (the
+    whole module, procedures too: procedures.py's native_engine)."""
+    return DefineCompiler(model, layout or machine_layout(model)).all()
 
 
 def render_module(defines: NativeDefines) -> str:

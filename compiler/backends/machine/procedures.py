@@ -24,7 +24,8 @@ from rulespec.compiler.backends.codegen.analysis import Routine, may_grow
 from rulespec.compiler.backends.codegen.code import P_COND, Code, clamp
 from rulespec.compiler.backends.codegen.lower import Lowerer
 from rulespec.compiler.backends.codegen.names import mangle
-from rulespec.compiler.backends.machine.defines import DefineCompiler, NativeDefine, NativeEmitter, Refused
+from rulespec.compiler.backends.machine.defines import DefineCompiler, NativeDefines, NativeEmitter, Refused
+from rulespec.compiler.backends.machine.layout import machine_layout
 from rulespec.compiler.backends.machine.dialect import Unsupported
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.checks.types import INT, UNKNOWN, element
@@ -375,5 +376,16 @@ def render_lines(lines: list[ln.Line]) -> str:
 
 def native_procedures(defines: DefineCompiler) -> NativeProcedures:
     return ProcedureCompiler(defines).all()
+
+
+def native_engine(model, layout=None) -> NativeDefines:
+    """A game's native module as compiled: its defines, then its plain procedures, which call
+    them (and add loops, entity constants and attribute tables of their own)."""
+    compiler = DefineCompiler(model, layout or machine_layout(model))
+    made = compiler.all()
+    made.procedures = native_procedures(compiler)
+    made.loops = list(compiler.dialect.loops.made.values())
+    made.entities, made.tables = compiler.entity_constants(), compiler.tables()
+    return made
 
 
