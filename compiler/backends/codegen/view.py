@@ -104,12 +104,18 @@ def in_force_test(card: str, slots: tuple[int, ...]) -> str:
     return f"{lies} and {card} not in state.blanked"
 
 
+def forbids_of(forbids, action: str) -> list[tuple[ast.Forbid, ast.ActionPattern]]:
+    """The forbids among `forbids` that name `action`, each with its pattern naming it."""
+    return [(forbid, pattern) for forbid in forbids for pattern in forbid.patterns
+            if pattern.action.name == action]
+
+
 class ViewBuilder:
     """Builds the views of every module of a game's package."""
 
-    def __init__(self, model: Model):
+    def __init__(self, model: Model, gen: Gen | None = None):
         self.model = model
-        self.gen = Gen(model)
+        self.gen = gen or Gen(model)  # another back end's (machine/allowed.py) writes with its own
 
     def build(self) -> dict[str, dict[str, Any]]:
         views: dict[str, dict[str, Any]] = {}
@@ -261,9 +267,10 @@ class ViewBuilder:
         return [(i, e) for i, e in enumerate(self.model.effects.values())
                 if e.name.name not in self.model.ability_effects]
 
-    def ability_groups(self, checks_of) -> list[AbilityGroup]:
+    def ability_groups(self, checks_of, in_force=in_force_test) -> list[AbilityGroup]:
         """Each instance's ability, where `checks_of(effect, bindings)` finds pieces: `this`
-        is the instance's constant, tested by where the instance lies."""
+        is the instance's constant, tested by where the instance lies (`in_force`: that test
+        in the back end's words)."""
         groups = []
         for name, index, slots in self.model.abilities:
             effect = self.model.effects[name]
@@ -272,48 +279,53 @@ class ViewBuilder:
             if not checks:
                 continue
             zones = ", ".join(z.name for z in self.model.ability_effects[name].zones)
-            groups.append(AbilityGroup(in_force_test(card, slots),
+            groups.append(AbilityGroup(in_force(card, slots),
                                        f"{self.model.entities[index].name.name} while in {zones}", checks))
         return groups
 
-    def allowed(self, action: str) -> dict[str, Any]:
+    def allowed(self, action: str, emitter=None, in_force=in_force_test) -> dict[str, Any]:
+        """What allowed_<action> tests: the constraints' forbids (each lifted by the cards'
+        `allow ... despite` it), the forbids of effects in play and of cards' abilities in force.
+        `emitter(bindings)` and `in_force(card, slots)` write them: the generated package's by
+        default, the native engine's (machine/allowed.py) from the same forbids."""
+        emitter = emitter or self.emitter
         width = self.gen.forbidden[action]
         params = [f"x{i}" for i in range(width)]
         checks = []
         for constraint in self.model.constraints:
-            found = self.forbid_checks(constraint.forbids, action, params, [])
-            despite = self.despite(action, constraint.name.name, params)
+            found = self.forbid_checks(constraint.forbids, action, params, [], emitter)
+            despite = self.despite(action, constraint.name.name, params, emitter, in_force)
             for check in found:
                 check.fields["despite"] = despite
             checks += found
         groups = []
         for index, effect in self.declared_effects():
-            found = self.forbid_checks(effect.forbids, action, params, self.effect_params(effect))
+            found = self.forbid_checks(effect.forbids, action, params, self.effect_params(effect), emitter)
             if found:
                 groups.append(EffectGroup(index, effect.name.name, found))
         abilities = self.ability_groups(
-            lambda effect, base: self.forbid_checks(effect.forbids, action, params, base))
+            lambda effect, base: self.forbid_checks(effect.forbids, action, params, base, emitter), in_force)
         return {"name": self.gen.allowed[action], "action": action, "params": params,
                 "checks": checks, "effects": groups, "abilities": abilities, "doc": repr(f"may the action {action} be taken")}
 
-    def despite(self, action: str, constraint: str, params: list[str]) -> str | None:
+    def despite(self, action: str, constraint: str, params: list[str], emitter=None,
+                in_force=in_force_test) -> str | None:
         """When the cards' `allow action(...) ... despite constraint` lift its forbids: each
         card where it lies and its condition, `or`-ed; None when no card allows it."""
+        emitter = emitter or self.emitter
         parts = []
         for card, slots, given, test in self.model.allows.get((action, constraint), ()):
             const = self.gen.entity(card)
             bindings = [("this", const, True)] + [(n, x, False) for n, x in zip(given, params)]
-            parts.append(f"({in_force_test(const, slots)} and {self.emitter(bindings).test(test)})")
+            parts.append(f"({in_force(const, slots)} and {emitter(bindings).test(test)})")
         return " or ".join(parts) or None
 
-    def forbid_checks(self, forbids, action: str, params: list[str], base) -> list[Check]:
+    def forbid_checks(self, forbids, action: str, params: list[str], base, emitter=None) -> list[Check]:
+        emitter = emitter or self.emitter
         checks = []
-        for forbid in forbids:
-            for pattern in forbid.patterns:
-                if pattern.action.name != action:
-                    continue
-                bindings = list(base) + [(n.name, x, False) for n, x in zip(pattern.names, params)]
-                checks.append(Check(self.where(forbid), self.emitter(bindings).test(forbid.when)))
+        for forbid, pattern in forbids_of(forbids, action):
+            bindings = list(base) + [(n.name, x, False) for n, x in zip(pattern.names, params)]
+            checks.append(Check(self.where(forbid), emitter(bindings).test(forbid.when)))
         return checks
 
     def event_whens(self) -> list[dict[str, Any]]:
