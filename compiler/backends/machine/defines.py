@@ -10,7 +10,7 @@ words: that list is the native coverage report (`rulespec info GAME --native-cov
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
@@ -18,6 +18,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from rulespec.compiler.backends.codegen.context import Gen
 from rulespec.compiler.backends.codegen.expr import ExprEmitter, Scope
 from rulespec.compiler.backends.codegen.names import mangle
+from rulespec.compiler.backends.machine.allowed import KIND as CHECK, NativeAllowed, anchor, read_by, write_allowed
 from rulespec.compiler.backends.machine.ctables import (MISSING, CTable, attribute_rows, attribute_values,
                                                         game_tables)
 from rulespec.compiler.backends.machine.dialect import CythonDialect, Unsupported
@@ -139,6 +140,8 @@ class NativeDefines:
     loops: list[NativeLoop]  # the loops of the defines' any, all, count, sum, max and min
     params: dict[str, Any]  # each param's default, in the order of the position's params
     procedures: Any = None  # the plain procedures compiled and refused (procedures.py)
+    allowed: list[NativeAllowed] = field(default_factory=list)  # the allowed checks compiled (allowed.py)
+    refused_allowed: list[Refused] = field(default_factory=list)  # and those refused, with why
 
     def coverage(self) -> dict:
         """What compiles natively and where and why the rest does not: the defines (keys kept
@@ -154,11 +157,16 @@ class NativeDefines:
                 "compiled": [p.name for p in made.compiled],
                 "refused": [{"procedure": r.name, "location": r.location, "reason": r.reason,
                              "text": str(r)} for r in made.refused]}
+        report["allowed"] = {"checks": len(self.allowed) + len(self.refused_allowed),
+                             "compiled": [a.action for a in self.allowed],
+                             "refused": [{"action": r.name, "location": r.location, "reason": r.reason,
+                                          "text": str(r)} for r in self.refused_allowed]}
         return report
 
 
 class DefineCompiler:
-    """Compiles each define in the Cython dialect, callees first."""
+    """Compiles each define and each allowed check (allowed.py) in the Cython dialect, what it
+    calls first."""
 
     def __init__(self, model: Model, layout: Layout):
         self.model, self.layout = model, layout
@@ -168,11 +176,15 @@ class DefineCompiler:
         self.types = TypeInfer(model)
         self.done: dict[str, NativeDefine | Refused] = {}
         self.busy: set[str] = set()
+        self.asked: dict[str, NativeAllowed | Refused] = {}  # the allowed checks, by action
+        self.asking: set[str] = set()
         self.attributes: dict[str, CTable] = {}
 
     def all(self) -> NativeDefines:
         for name in self.model.defines:
             self.compile(name)
+        for action in self.gen.allowed:  # those no define asks about, for the procedures
+            self.ask(action)
         compiled = [d for d in self.done.values() if isinstance(d, NativeDefine)]
         refused = [d for d in self.done.values() if isinstance(d, Refused)]
         order = list(self.model.defines)
@@ -183,7 +195,9 @@ class DefineCompiler:
                              entities, self.dialect.enum_place,
                              {e: tuple(v.name for v in d.values) for e, d in self.model.enums.items()},
                              list(self.dialect.loops.made.values()),
-                             {n: self.model.literal(d.default) for n, d in self.model.all_params().items()})
+                             {n: self.model.literal(d.default) for n, d in self.model.all_params().items()},
+                             allowed=[a for a in self.asked.values() if isinstance(a, NativeAllowed)],
+                             refused_allowed=[a for a in self.asked.values() if isinstance(a, Refused)])
 
     def tables(self) -> list[CTable]:
         """The game's tables and the attributes' the compiled rules read."""
@@ -203,12 +217,9 @@ class DefineCompiler:
             return Refused(name, self.gen.loc(decl), "calls itself, which the native dialect does not do yet")
         self.busy.add(name)
         try:
-            for callee in self.callees(decl):
-                made = self.compile(callee)
+            for call, made, words in self.needs([decl.body]):
                 if isinstance(made, Refused):
-                    call = next(n for n in decl.body.walk() if isinstance(n, ast.CallExpr) and n.name == callee)
-                    self.refuse(name, call, f"calls define `{callee}`, which is not compiled natively"
-                                f" ({made.root})")
+                    self.refuse(name, call, f"{words}, which is not compiled natively ({made.root})")
                     self.done[name] = replace(self.done[name], cause=made.root)
                     return self.done[name]
             loops = len(self.dialect.loops.made)
@@ -225,10 +236,50 @@ class DefineCompiler:
         self.done[name] = Refused(name, self.gen.loc(node), reason)
         return self.done[name]
 
-    def callees(self, decl: ast.DefineDecl) -> list[str]:
-        found = [n.name for n in decl.body.walk()
-                 if isinstance(n, ast.CallExpr) and n.name in self.model.defines]
-        return list(dict.fromkeys(found))
+    def needs(self, bodies: list[ast.Expr]):
+        """The defines the bodies call and the actions they ask about, each compiled when first
+        met: (the call, what it compiled to, the call in words)."""
+        seen = set()
+        for body in bodies:
+            for node in body.walk():
+                if isinstance(node, ast.CallExpr) and node.name in self.model.defines:
+                    key, words = ("define", node.name), f"calls define `{node.name}`"
+                elif isinstance(node, ast.Allowed) and node.action.name in self.gen.allowed:
+                    key, words = ("check", node.action.name), f"asks whether action `{node.action.name}` is allowed"
+                else:
+                    continue
+                if key not in seen:
+                    seen.add(key)
+                    yield node, self.compile(key[1]) if key[0] == "define" else self.ask(key[1]), words
+
+    def ask(self, action: str) -> NativeAllowed | Refused:
+        """allowed_<action> compiled natively (allowed.py), the rules its checks call first."""
+        if action in self.asked:
+            return self.asked[action]
+        where = self.gen.loc(anchor(self.model, action))
+        if action in self.asking:
+            return Refused(action, where, "asks whether itself is allowed, which the native dialect"
+                           " does not do yet", kind=CHECK)
+        self.asking.add(action)
+        try:
+            for call, made, words in self.needs(read_by(self.model, action)):
+                if isinstance(made, Refused):
+                    self.asked[action] = Refused(action, self.gen.loc(call), f"{words}, which is not"
+                                                 f" compiled natively ({made.root})", made.root, CHECK)
+                    return self.asked[action]
+            loops = len(self.dialect.loops.made)
+            try:
+                self.asked[action] = write_allowed(self, action, self.emitter)
+            except Unsupported as why:
+                self.dialect.loops.keep_first(loops)  # a refused check's loops are never written
+                self.asked[action] = Refused(action, self.gen.loc(why.node) if why.node else where,
+                                             why.reason, kind=CHECK)
+        finally:
+            self.asking.discard(action)
+        return self.asked[action]
+
+    def emitter(self, bindings: list[tuple[str, str, bool]]) -> NativeEmitter:
+        return NativeEmitter(self.gen, Scope("none", bindings=bindings), self.dialect)
 
     def emitted(self, decl: ast.DefineDecl) -> NativeDefine:
         name = decl.name.name
@@ -241,7 +292,7 @@ class DefineCompiler:
         self.gen.uses["rules"] = set()
         try:
             bindings = [(p.name, c_name, False) for p, (c_name, _, _) in zip(decl.params, params)]
-            body = NativeEmitter(self.gen, Scope("none", bindings=bindings), self.dialect).value(decl.body)
+            body = self.emitter(bindings).value(decl.body)
             self.check_names(self.gen.uses["rules"], decl.body)
         finally:
             self.gen.uses["rules"] |= before
@@ -257,7 +308,7 @@ class DefineCompiler:
                               " (a number, a truth, a player, an entity or an enum value)")
         return C_TYPES[typ.base]
 
-    def source(self, name: str, body: ast.Expr) -> ast.Node | None:
+    def source(self, name: str, body: ast.Expr | list[ast.Expr]) -> ast.Node | None:
         """The expression that made the body name a runtime helper or a rule, searched in the
         body and the bodies of the defines it calls (inlined ones among them)."""
         gen, model = self.gen, self.model
@@ -270,7 +321,7 @@ class DefineCompiler:
             wanted = lambda n, m: isinstance(n, ast.Allowed) and n.action.name == action  # noqa: E731
         if wanted is None:
             return None
-        bodies, seen = [body], set()
+        bodies, seen = list(body) if isinstance(body, list) else [body], set()
         while bodies:
             for node in bodies.pop(0).walk():
                 if wanted(node, model):
@@ -280,7 +331,7 @@ class DefineCompiler:
                     bodies.append(model.defines[node.name].body)
         return None
 
-    def check_names(self, names: set[str], body: ast.Expr) -> None:
+    def check_names(self, names: set[str], body: ast.Expr | list[ast.Expr]) -> None:
         """Refuses a body naming what the module has not: a runtime helper, a rule not compiled."""
         gen, model = self.gen, self.model
         known = (set(gen.entity_names) | set(gen.kind_tables.values()) | set(gen.region_tables.values())
@@ -295,6 +346,9 @@ class DefineCompiler:
                 continue
             define = next((d for d, f in gen.defines.items() if f == name), None)
             if define is not None and isinstance(self.done.get(define), NativeDefine):
+                continue
+            action = next((a for a, f in gen.allowed.items() if f == name), None)
+            if action is not None and isinstance(self.asked.get(action), NativeAllowed):
                 continue
             raise Unsupported(self.reason(name), self.source(name, body))
 
@@ -316,7 +370,7 @@ class DefineCompiler:
         if name in gen.quantities.values():
             return "reads a quantity, which lasting effects modify: the native engine does not hold them yet"
         if name in gen.allowed.values():
-            return "asks whether an action is allowed: constraints read lasting effects"
+            return "asks whether an action is allowed, which is not compiled natively"
         if name in gen.defines.values():
             return "calls a define that is not compiled natively"
         if name in gen.enum_index.values():
@@ -373,4 +427,4 @@ def render_module(defines: NativeDefines) -> str:
         players=layout.players, entities=layout.entities,
         enum_places=repr(dict(sorted(defines.enum_places.items()))), missing=MISSING,
         enum_names=repr(defines.enum_names), params=defines.params, param_defaults=repr(defines.params),
-        **primitive_context(layout), procedures=defines.procedures)
+        **primitive_context(layout), procedures=defines.procedures, allowed=defines.allowed)
