@@ -283,14 +283,15 @@ class ViewBuilder:
                                        f"{self.model.entities[index].name.name} while in {zones}", checks))
         return groups
 
-    def allowed(self, action: str, emitter=None, in_force=in_force_test) -> dict[str, Any]:
+    def allowed(self, action: str, emitter=None, in_force=in_force_test, params=None) -> dict[str, Any]:
         """What allowed_<action> tests: the constraints' forbids (each lifted by the cards'
         `allow ... despite` it), the forbids of effects in play and of cards' abilities in force.
-        `emitter(bindings)` and `in_force(card, slots)` write them: the generated package's by
-        default, the native engine's (machine/allowed.py) from the same forbids."""
+        `emitter(bindings)` and `in_force(card, slots)` write them, `params` names the arguments:
+        the generated package's by default, the native engine's (machine/allowed.py) from the
+        same forbids."""
         emitter = emitter or self.emitter
         width = self.gen.forbidden[action]
-        params = [f"x{i}" for i in range(width)]
+        params = params or [f"x{i}" for i in range(width)]
         checks = []
         for constraint in self.model.constraints:
             found = self.forbid_checks(constraint.forbids, action, params, [], emitter)
