@@ -102,8 +102,9 @@ def stirred(folder: Path, state, seed: int, moves: int, layout):
     return state
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(folder=st.sampled_from([MINI, REPO / "spec" / "heldenhain"]), seed=st.integers(0, 2**32),
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(folder=st.sampled_from([MINI, REPO / "spec" / "heldenhain", TESTS / "specs" / "per_player"]),
+       seed=st.integers(0, 2**32),
        moves=st.integers(1, 40))
 def test_native_allowed_checks_agree_where_cards_are_stirred(folder, seed, moves):
     module, defines = native_module(folder)
