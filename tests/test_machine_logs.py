@@ -221,3 +221,19 @@ def test_none_where_a_card_or_player_is_needed_fails_as_python_does(step):
     args = (card,) + args[1:] if args[0] == 0 else args
     position = module.Position(pack(layout, state), state.params)
     assert apply(module, layout, state, position, objects_of(module, state), [(name, args)]) == 0
+
+
+def test_a_card_out_of_the_game_keeps_its_show_and_never_moves():
+    """move_card_seen gives 1 when the card moved (its shows dropped), 0 when it lies out of the game."""
+    module, layout = built(MINI)
+    state = positions(MINI)[0].copy()
+    out, card = layout.cards[0], layout.cards[1]
+    rs.overlay(state, removed=(out,))
+    position = module.Position(pack(layout, state), state.params)
+    objects = objects_of(module, state)
+    steps = [("show_card", (out, "x:1")), ("show_card", (card, "x:2", 0)), ("move_card_seen", (out, 0)),
+             ("log_seen", ([("named", "Gone", out), ("named", "Here", card)], "x:3"))]
+    assert apply(module, layout, state, position, objects, steps) == len(steps)
+    assert module.log_call("move_card_seen", position, objects, out, 1) == 0 and objects.shown == state.shown
+    assert module.log_call("move_card_seen", position, objects, card, 1) == 1
+    assert objects.shown == [[out, rs.OUT, None]]
