@@ -22,19 +22,34 @@ from rulespec.compiler.frontend.checks.types import TypeInfer
 from rulespec.runtime.state import move_card
 
 from support import MINI, REPO, TESTS, loaded
-from test_machine_defines import native_module, positions, rules_of
+from test_machine_defines import agree as defines_agree, native_module, positions, rules_of
 
 # Every spec; CHECKED: those with an allowed check that compiles (Twilight Struggle's all have a
 # forbid inside a lasting effect, Risk and Terraforming Mars have no constraint).
 FOLDERS = [MINI] + sorted(p for p in (REPO / "spec").iterdir() if p.is_dir()) + \
     sorted(p for p in (TESTS / "specs").iterdir() if any(p.glob("*.rules")))
 CHECKED = [MINI, REPO / "spec" / "heldenhain", REPO / "spec" / "the_fox_in_the_forest",
-           TESTS / "specs" / "injection", TESTS / "specs" / "per_player"]
+           TESTS / "specs" / "injection"]  # and per_player, planted with defines asking (below)
 CALLS = 400  # argument tuples of one check at one position, at most
 # Where the native dialect differs from Python today, not from this module: `c in deck(owner(c))`
 # with c none is false in Python (the card is tested first), while the native membership test
 # (machine/dialect.py in_zone) works the zone out first and owner(none) fails.
 KNOWN = {("per_player", "take"): lambda args: args[1] is None}
+# Defines asking whether an action is allowed: they compile once its check does.
+ASKING = """
+define takes_any(p: player) -> bool = any(c in deck(p) where allowed take(p, c))
+define may_take_two(p: player) -> bool = allowed take(p, two(p))
+define may_take(p: player, c: card) -> bool = score(p) < 3 and allowed take(p, c)
+"""
+
+
+@pytest.fixture(scope="module")
+def asking(tmp_path_factory) -> Path:
+    """per_player (a card's `allow ... despite`, abilities' forbids) with defines asking about it."""
+    folder = tmp_path_factory.mktemp("asking")
+    spec = (TESTS / "specs" / "per_player" / "per_player.rules").read_text(encoding="utf-8")
+    (folder / "per_player.rules").write_text(spec + ASKING, encoding="utf-8")
+    return folder
 
 
 def action_tuples(model, action: str, cap: int = CALLS) -> list[tuple]:
@@ -55,7 +70,7 @@ def compare(folder: Path, states, module, defines) -> int:
         position = module.Position(pack(defines.layout, state), state.params)
         for made in defines.allowed:
             python = getattr(rules, made.function)
-            known = KNOWN.get((folder.name, made.action), lambda args: False)
+            known = KNOWN.get((model.game, made.action), lambda args: False)
             for args in action_tuples(model, made.action):
                 if known(args):
                     continue
@@ -102,19 +117,28 @@ def stirred(folder: Path, state, seed: int, moves: int, layout):
     return state
 
 
+def test_defines_asking_about_a_compiled_check_compile_and_agree(asking):
+    module, defines = native_module(asking)
+    assert {"takes_any", "may_take_two", "may_take"} <= {d.name for d in defines.compiled}
+    assert [a.action for a in defines.allowed] == ["take"]
+    assert agree(asking, range(2), 3) > 0
+    assert defines_agree(asking, range(2), 3) > 0
+
+
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(folder=st.sampled_from([MINI, REPO / "spec" / "heldenhain", TESTS / "specs" / "per_player"]),
-       seed=st.integers(0, 2**32),
+@given(folder=st.sampled_from([MINI, REPO / "spec" / "heldenhain", "asking"]), seed=st.integers(0, 2**32),
        moves=st.integers(1, 40))
-def test_native_allowed_checks_agree_where_cards_are_stirred(folder, seed, moves):
+def test_native_allowed_checks_agree_where_cards_are_stirred(asking, folder, seed, moves):
+    folder = asking if folder == "asking" else folder
     module, defines = native_module(folder)
     state = positions(folder, seed % 1000, 2)[-1]
     compare(folder, [stirred(folder, state.copy(), seed, moves, defines.layout)], module, defines)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("folder", CHECKED, ids=lambda p: p.name)
-def test_native_allowed_checks_agree_over_many_positions(folder):
+@pytest.mark.parametrize("folder", CHECKED + ["asking"], ids=lambda p: getattr(p, "name", p))
+def test_native_allowed_checks_agree_over_many_positions(asking, folder):
+    folder = asking if folder == "asking" else folder
     module, defines = native_module(folder)
     agree(folder, range(10), 20)
     for seed in range(40):
