@@ -21,7 +21,7 @@ from rulespec.compiler.cli.base import emit_json, json_option, load, main
 def info(game_name: str, layout: bool, coverage: bool, as_json: bool) -> None:
     """Counts of a game: spaces, regions, cards, phases, constraints, variants, tests."""
     if coverage:
-        from rulespec.compiler.backends.machine.procedures import native_engine
+        from rulespec.compiler.backends.machine.engine import native_engine
         report = native_engine(load(game_name).model).coverage()
         if as_json:
             emit_json(report)

@@ -89,6 +89,10 @@ class PythonDialect:
         """An attribute of an entity that is not none: its table's entry."""
         return f"{table}[{entity.text}]"
 
+    def attribute_checked(self, ex: ExprEmitter, name: str, table: str, entity: Code, location: str) -> str:
+        """An attribute of an entity that may be none: none fails at `location`."""
+        return f"{ex.ref('attr_of')}({table}, {entity.text}, {name!r}, {location})"
+
     def attribute_at(self, ex: ExprEmitter, name: str, table: str, entity: Code, at: str,
                      location: str | None = None) -> str:
         """An entity's attribute on an enum (`c.tags(t)`) at the value's place `at`; with a

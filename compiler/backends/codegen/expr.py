@@ -520,7 +520,7 @@ class ExprEmitter:
         read = self.dialect.attribute(self, node.name, table, obj)
         if nonnull:
             return Code(read, P_ATOM, is_bool)
-        checked = f"{self.ref('attr_of')}({table}, {obj.text}, {node.name!r}, {self.loc(node)})"
+        checked = self.dialect.attribute_checked(self, node.name, table, obj, self.loc(node))
         if simple:  # read twice: the check inline, attr_of called only to raise its error
             return Code(f"{read} if {self.dialect.none_test(obj, True).text} else {checked}", P_COND, is_bool)
         return Code(checked, P_ATOM, is_bool)

@@ -386,20 +386,24 @@ class Lowerer:
         as_list: a list (decisions and frames hold plain data), else any fresh iterable.
         named: the Python variable is named after this one instead of `var`.
         """
-        if action is not None and action.name.name not in self.gen.allowed:
-            action = None  # nothing ever forbids it
-        if where is None and action is None:
+        where = self.where_allowed(where, action)
+        if where is None:
             code = self.ex.collection(source, snapshot=True)
             if as_list and not code.fresh:
                 return f"list({code.text})"
             return code.text
-        if action is not None:  # one chain of `and`s, as `where ... and allowed ...` is written
-            allowed = ast.Allowed(action.span, action.name, action.args)
-            parts = (where.operands if isinstance(where, ast.BoolOp) and where.op == "and" else
-                     (where,) if where is not None else ())
-            where = ast.BoolOp(action.span, "and", parts + (allowed,)) if parts else allowed
         name, clause, condition = self.ex.filtered(var, source, where, named)
         return f"[{name} for {clause} if {condition}]"
+
+    def where_allowed(self, where: ast.Expr | None, action: ast.ActionRef | None) -> ast.Expr | None:
+        """`where` and, for a choice `as action(...)`, that the action is allowed: one chain of
+        `and`s, as `where ... and allowed ...` is written (nothing when nothing forbids it)."""
+        if action is None or action.name.name not in self.gen.allowed:
+            return where
+        allowed = ast.Allowed(action.span, action.name, action.args)
+        parts = (where.operands if isinstance(where, ast.BoolOp) and where.op == "and" else
+                 (where,) if where is not None else ())
+        return ast.BoolOp(action.span, "and", parts + (allowed,)) if parts else allowed
 
     def lower_PickRandom(self, stmt: ast.PickRandom, depth: int) -> None:
         self.add(ln.Assign(depth, target="picked_from", value=self.members(stmt.var, stmt.source, stmt.where)))

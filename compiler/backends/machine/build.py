@@ -10,7 +10,7 @@ from pathlib import Path
 from types import ModuleType
 
 from rulespec.compiler.backends.machine.defines import NativeDefines, render_module
-from rulespec.compiler.backends.machine.procedures import native_engine
+from rulespec.compiler.backends.machine.engine import native_engine
 from rulespec.compiler.backends.machine.pyx import build_module, load_module
 from rulespec.compiler.frontend.model import Model
 from rulespec.runtime.native import build_path, digest

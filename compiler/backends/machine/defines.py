@@ -142,6 +142,7 @@ class NativeDefines:
     procedures: Any = None  # the plain procedures compiled and refused (procedures.py)
     allowed: list[NativeAllowed] = field(default_factory=list)  # the allowed checks compiled (allowed.py)
     refused_allowed: list[Refused] = field(default_factory=list)  # and those refused, with why
+    steps: Any = None  # the steps of the frames compiled and refused (steps.py)
 
     def coverage(self) -> dict:
         """What compiles natively and where and why the rest does not: the defines (keys kept
@@ -427,4 +428,4 @@ def render_module(defines: NativeDefines) -> str:
         players=layout.players, entities=layout.entities,
         enum_places=repr(dict(sorted(defines.enum_places.items()))), missing=MISSING,
         enum_names=repr(defines.enum_names), params=defines.params, param_defaults=repr(defines.params),
-        **primitive_context(layout), procedures=defines.procedures, allowed=defines.allowed)
+        **primitive_context(layout), procedures=defines.procedures, allowed=defines.allowed, steps=defines.steps)

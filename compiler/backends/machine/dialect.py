@@ -54,6 +54,8 @@ class CythonDialect(PythonDialect):
     keeps = False  # nothing is kept between decisions: a native define is worked out afresh
     narrows = False  # membership is a table look-up: walking the bigger collection costs little
 
+    texts = False  # whether text may be read (a label): in the statements of procedures and steps, not in defines
+
     def __init__(self, model: Model, layout: Layout):
         self.model = model
         self.layout = layout
@@ -199,8 +201,16 @@ class CythonDialect(PythonDialect):
 
     def attribute(self, ex: ExprEmitter, name: str, table: str, entity: Code) -> str:
         if name == "label":
-            raise Unsupported("reads text (a label), which the native engine does not hold")
+            if not self.texts:
+                raise Unsupported("reads text (a label), which the native engine does not hold")
+            return f"label_at({entity.text}, {name!r}, '')"
         return f"attr_at({table}, {entity.text}, {name!r})"
+
+    def attribute_checked(self, ex: ExprEmitter, name: str, table: str, entity: Code, location: str) -> str:
+        if name == "label":
+            self.attribute(ex, name, table, entity)  # refused where no text is written
+            return f"label_at({entity.text}, {name!r}, {location})"
+        return f"attr_of({table}, {entity.text}, {name!r}, {location})"
 
     def attribute_at(self, ex: ExprEmitter, name: str, table: str, entity: Code, at: str,
                      location: str | None = None) -> str:

@@ -24,8 +24,7 @@ from rulespec.compiler.backends.codegen.analysis import Routine, may_grow
 from rulespec.compiler.backends.codegen.code import P_COND, Code, clamp
 from rulespec.compiler.backends.codegen.lower import Lowerer
 from rulespec.compiler.backends.codegen.names import mangle
-from rulespec.compiler.backends.machine.defines import DefineCompiler, NativeDefines, NativeEmitter, Refused
-from rulespec.compiler.backends.machine.layout import machine_layout
+from rulespec.compiler.backends.machine.defines import DefineCompiler, NativeEmitter, Refused
 from rulespec.compiler.backends.machine.dialect import Unsupported
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.checks.types import INT, UNKNOWN, element
@@ -35,17 +34,11 @@ from rulespec.compiler.frontend.errors import InternalError
 # (templates/primitives.pxi.j2, procedures.pxi.j2) with the generated package's arguments.
 PRIMITIVES = frozenset({"move_card", "move_card_bottom", "top_card", "shuffle", "tick", "some_card",
                         "bounded", "log_line", "label_of", "text_of", "end_game", "lose_game",
-                        "PLAYER_LABELS", "ENTITY_LABELS", "RuleError"})
+                        "PLAYER_LABELS", "ENTITY_LABELS", "RuleError", "log_seen", "secret_part",
+                        "show_card", "log_shown", "conceal_zone"})
 # What stops a statement, in words, when the generated code names a runtime helper the native
 # engine has not (the defines' reasons cover the expressions).
 STATEMENT_REASONS = {
-    "log_seen": "writes a log line that names a card or that only some seats read, which the"
-                " native engine does not write yet",
-    "secret_part": "writes a log line that only some seats read, which the native engine does not"
-                   " write yet",
-    "show_card": "shows a card to a seat, which the native engine does not do yet",
-    "log_shown": "shows a card to a seat, which the native engine does not do yet",
-    "conceal_zone": "conceals a zone, which the native engine does not do yet",
     "activate": "starts a lasting effect, which the native engine does not hold yet",
     "cancel": "ends a lasting effect, which the native engine does not hold yet",
     "expire": "ends lasting effects, which the native engine does not hold yet",
@@ -97,9 +90,10 @@ class NativeLowerer(Lowerer):
         self.dialect = compiler.defines.dialect
         super().__init__(compiler.gen, routine, "py",
                          lambda gen, scope: NativeEmitter(gen, scope, self.dialect))
-        decl = compiler.model.procedures[routine.key.removeprefix("procedure ")]
+        decl = compiler.model.procedures.get(routine.key.removeprefix("procedure "))
         self.types = compiler.types
-        self.env = dict(self.types.param_types(decl.params))  # the checker's type of each name bound
+        # the checker's type of each name bound (`start` takes none)
+        self.env = dict(self.types.param_types(decl.params)) if routine.kind == "procedure" else {}
         self.temps: list[str] = []
         self.buffers: list[tuple[str, int]] = []
         self.room = max(len(self.gen.model.entities), len(self.gen.model.players), 1)
@@ -108,6 +102,13 @@ class NativeLowerer(Lowerer):
         if name not in self.temps:
             self.temps.append(name)
         return name
+
+    def lower(self) -> list[ln.BlockOut]:
+        self.dialect.texts = True  # a log line or a prompt writes labels
+        try:
+            return super().lower()
+        finally:
+            self.dialect.texts = False
 
     def statement(self, stmt: ast.Stmt, depth: int) -> None:
         try:
@@ -174,7 +175,8 @@ class NativeLowerer(Lowerer):
         raise Unsupported("clears a counter, which the native engine does not do yet")
 
     def lower_Reveal(self, stmt: ast.Reveal, depth: int) -> None:
-        raise Unsupported("reveals or conceals a zone, which the native engine does not do yet")
+        slot = self.ex.zone_slot(stmt.zone).text
+        self.add(ln.Call(depth, code=f"{'reveal_zone' if stmt.public else 'conceal_zone'}(state, {slot})"))
 
     # ------------------------------------------------------------ members, made before the body
     def made_members(self, var: ast.Ident, source: ast.Expr, where: ast.Expr | None, depth: int) -> tuple[str, str]:
@@ -225,7 +227,7 @@ class NativeLowerer(Lowerer):
         buffer, count = self.made_members(stmt.var, stmt.source, stmt.where, depth)
         index = self.temp(f"i_{buffer}")
         self.add(ln.For(depth, target=index, items=f"range({count})"))
-        self.add(ln.Call(depth + 1, code=f"move_card(state, {buffer}[{index}], {dest})"))
+        self.add(ln.Call(depth + 1, code=f"move_card_seen(state, {buffer}[{index}], {dest})"))
 
     def lower_Repeat(self, stmt: ast.Repeat, depth: int) -> None:
         self.add(ln.For(depth, target=self.temp(f"r_{depth}"), items=f"range({self.ex.value(stmt.count)})"))
@@ -359,7 +361,7 @@ def _source(helper: str, routine: Routine) -> ast.Node | None:
     return next((n for n in routine.body.walk() if wanted and isinstance(n, wanted)), None)
 
 
-def render_lines(lines: list[ln.Line]) -> str:
+def render_lines(lines: list[ln.Line], save: str = "") -> str:
     """A plain routine's lines as Cython, one level in (a macro a kind of line:
     templates/statements.pxi.j2, as codegen's statements.j2 writes Python)."""
     macros = _MACROS or _MACROS.append(ENV.get_template("statements.pxi.j2").module) or _MACROS
@@ -370,22 +372,11 @@ def render_lines(lines: list[ln.Line]) -> str:
             raise Unsupported(f"has a statement the native engine cannot write yet ({line.kind})")
         text = str(macro(line)).strip("\n")
         indent = "    " * (line.depth + 1)
-        out += [indent + row if row else row for row in text.split("\n")]
+        for row in text.split("\n"):  # a step's SAVE_LOCALS: its locals back into the frame
+            for part in (save.split("\n") if row.strip() == "SAVE_LOCALS" else [row]):
+                out.append(indent + row[:len(row) - len(row.lstrip())] + part.strip() if part else part)
     return "\n".join(out)
 
 
 def native_procedures(defines: DefineCompiler) -> NativeProcedures:
     return ProcedureCompiler(defines).all()
-
-
-def native_engine(model, layout=None) -> NativeDefines:
-    """A game's native module as compiled: its defines, then its plain procedures, which call
-    them (and add loops, entity constants and attribute tables of their own)."""
-    compiler = DefineCompiler(model, layout or machine_layout(model))
-    made = compiler.all()
-    made.procedures = native_procedures(compiler)
-    made.loops = list(compiler.dialect.loops.made.values())
-    made.entities, made.tables = compiler.entity_constants(), compiler.tables()
-    return made
-
-

@@ -1,0 +1,124 @@
+"""The native engine behind the decision protocol (docs/NATIVE.md, stage 5): a `Program`
+(runtime/program.py) whose rules run in the game's native module over its machine state, for
+every command that plays games through `Game`.
+
+Python crosses into the engine once per decision: `run` and `resume` pack the State's machine part
+into a position, run the native steps until the next decision (or the end), and unpack the
+position back into the State, so views, records, bots and the table read the State they always
+read. The frames stay in the native engine's form in the State (a local none is NONE, an unbound
+one UNBOUND): the same step ids and block numbers as the generated package's frames, but only this
+program steps them. What the native module does not run yet (a spec's bot evaluations and
+policies, invariants, designer tests) is answered by the generated package on the same State.
+
+A game whose steps do not all compile has no NativeProgram: `load_native_program` says why in
+one line (the first refusal, with its spec location), and the caller keeps the Python engine.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+from rulespec.compiler.backends.machine.build import load_defines
+from rulespec.compiler.backends.machine.defines import NativeDefines
+from rulespec.compiler.backends.machine.pack import pack, unpack
+from rulespec.runtime.state import RuleError, State
+from rulespec.runtime.values import RULE_FAILURES, rule_error_of
+
+
+class NotNative(Exception):
+    """A game the native engine does not run yet: why, in one line."""
+
+
+class NativeProgram:
+    """A game's native module as a Program; `python` answers what it does not run."""
+
+    backend = "machine"
+
+    def __init__(self, module: ModuleType, made: NativeDefines, python: Any):
+        self.module = module
+        self.layout = made.layout
+        self.python = python
+        self.meta = python.meta
+        self.start = made.steps.start
+
+    # ---------------------------------------------------------- the engine's own
+    def begin(self, state: State) -> None:
+        if self.start is None:
+            raise RuleError("the spec has no `start` block")
+        step, size = self.start
+        state.frames.append([step, 0, [self.module.UNBOUND_LOCAL] * size, None])
+
+    def run(self, state: State) -> None:
+        self._natively(state, None)
+
+    def resume(self, state: State, index: int) -> None:
+        self._natively(state, index)
+
+    def _natively(self, state: State, index: int | None) -> None:
+        module = self.module
+        position = module.Position(pack(self.layout, state), state.params)
+        objects = module.Objects(log=state.log, log_at=state.log_at, log_marks=state.log_marks,
+                                 shown=state.shown, dice=state.dice, rolled=state.rolled,
+                                 frames=state.frames)
+        objects.pending = state.pending
+        try:
+            if index is None:
+                module.run(position, objects)
+            else:
+                module.resume(position, objects, index)
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
+        finally:
+            unpack(self.layout, module.packed(position), state)
+            state.pending, state.result = objects.pending, objects.result
+            state.frames, state.shown = objects.frames, objects.shown
+            state.forget_kept()  # nothing the generated package kept holds after native moves
+
+    def playout_random(self, state: State, seed: int, limit: int = -1) -> list[int]:
+        """Plays on from `state`'s pending decision, each option picked as runtime/analysis/
+        fuzz.py's random_walk picks it from a stream seeded `seed`, without crossing back per
+        decision: the indices picked."""
+        module = self.module
+        position = module.Position(pack(self.layout, state), state.params)
+        objects = module.Objects(log=state.log, log_at=state.log_at, log_marks=state.log_marks,
+                                 shown=state.shown, dice=state.dice, rolled=state.rolled,
+                                 frames=state.frames)
+        objects.pending = state.pending
+        try:
+            return module.play_random(position, objects, seed & (2**64 - 1), limit)
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
+        finally:
+            unpack(self.layout, module.packed(position), state)
+            state.pending, state.result = objects.pending, objects.result
+            state.frames, state.shown = objects.frames, objects.shown
+            state.forget_kept()
+
+    def rebind_cards(self, state: State, mapping: dict[int, int]) -> None:
+        self.python.rebind_cards(state, mapping)  # cards are the same integers in both forms
+
+    # ---------------------------------------------------------- answered by the generated package
+    def check_invariants(self, state: State) -> list[tuple[str, str]]:
+        return self.python.check_invariants(state)
+
+    def evaluate(self, state: State, bot: str, player: int) -> float:
+        return self.python.evaluate(state, bot, player)
+
+    def prefer(self, state: State, policy) -> list[int]:
+        return self.python.prefer(state, policy)
+
+    def forbidden(self, state: State, policy) -> list[int]:
+        return self.python.forbidden(state, policy)
+
+    def test_keys(self) -> frozenset[str]:
+        return frozenset()  # designer tests run on the generated package's frames, not these
+
+
+def load_native_program(model, python: Any) -> NativeProgram:
+    """The native engine of a game (its module built when missing), or NotNative saying why."""
+    module, made = load_defines(model)
+    if made.steps.refused:
+        first = made.steps.refused[0]
+        raise NotNative(f"{model.game} does not run natively yet: {first}")
+    return NativeProgram(module, made, python)
