@@ -101,3 +101,16 @@ def test_a_game_that_does_not_run_natively_says_why_in_one_line():
     assert refused, "every game runs natively: this test has nothing left to check"
     for line in refused:
         assert "\n" not in line and re.search(r"does not run natively yet: \S+:\d+:\d+: ", line), line
+
+
+@pytest.mark.parametrize("folder", GAMES, ids=lambda p: p.name)
+def test_native_random_games_from_the_seed_give_random_walk_s_results(folder):
+    """Whole games natively from a fresh position (quiet and not): the same decisions and results."""
+    engine = machine(folder)
+    seeds = range(20, 40)
+    expected = []
+    for seed in seeds:
+        game = walked(Game(program(folder, "generated"), seed=seed), seed)
+        expected.append((len(game.choices), game.state.result))
+    assert engine.random_games(seeds) == expected
+    assert engine.random_games(seeds, quiet=False) == expected

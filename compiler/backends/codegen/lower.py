@@ -431,10 +431,13 @@ class Lowerer:
         self.add(ln.Call(depth, code=f"{self.gen.ref('show_card')}(state, {self.ex.value(stmt.card)},"
                                      f" {self.ex.loc(stmt)}{to})"))
         if stmt.to is not None:  # what the player was shown stays in its log
-            card, player = self.ex.value(stmt.card), self.ex.value(stmt.to)
-            self.add(ln.Call(depth, code=f"{self.gen.ref('log_shown')}(state, {card}, {player},"
-                                         f" {self.gen.ref('ENTITY_LABELS')}[{card}],"
-                                         f" {self.gen.ref('PLAYER_LABELS')}[{player}], {self.ex.loc(stmt)})"))
+            self.log_shown(stmt, depth)
+
+    def log_shown(self, stmt: ast.Show, depth: int) -> None:
+        card, player = self.ex.value(stmt.card), self.ex.value(stmt.to)
+        self.add(ln.Call(depth, code=f"{self.gen.ref('log_shown')}(state, {card}, {player},"
+                                     f" {self.gen.ref('ENTITY_LABELS')}[{card}],"
+                                     f" {self.gen.ref('PLAYER_LABELS')}[{player}], {self.ex.loc(stmt)})"))
 
     def lower_CopyCounter(self, stmt: ast.CopyCounter, depth: int) -> None:
         counters = self.gen.model.counters

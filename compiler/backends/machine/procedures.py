@@ -234,6 +234,15 @@ class NativeLowerer(Lowerer):
         self._python_loop(stmt, depth)
 
     # ------------------------------------------------------------ the log and the end
+    def lower_Log(self, stmt: ast.Log, depth: int) -> None:
+        """A log line, written unless the game runs quiet (a playout: no one reads its log)."""
+        self.add(ln.If(depth, test="loud(state)"))
+        super().lower_Log(stmt, depth + 1)
+
+    def log_shown(self, stmt: ast.Show, depth: int) -> None:
+        self.add(ln.If(depth, test="loud(state)"))
+        super().log_shown(stmt, depth + 1)
+
     def shown(self, parts: tuple[ast.Expr, ...]) -> tuple[list[str], list[str]]:
         texts, named = super().shown(parts)
         for i, part in enumerate(parts):

@@ -75,16 +75,18 @@ class NativeProgram:
             state.frames, state.shown = objects.frames, objects.shown
             state.forget_kept()  # nothing the generated package kept holds after native moves
 
-    def playout_random(self, state: State, seed: int, limit: int = -1) -> list[int]:
+    def playout_random(self, state: State, seed: int, limit: int = -1, quiet: bool = False) -> list[int]:
         """Plays on from `state`'s pending decision, each option picked as runtime/analysis/
         fuzz.py's random_walk picks it from a stream seeded `seed`, without crossing back per
-        decision: the indices picked."""
+        decision: the indices picked. `quiet`: no log is written and the last decision (if the
+        game is not over) has its options alone."""
         module = self.module
         position = module.Position(pack(self.layout, state), state.params)
         objects = module.Objects(log=state.log, log_at=state.log_at, log_marks=state.log_marks,
                                  shown=state.shown, dice=state.dice, rolled=state.rolled,
                                  frames=state.frames)
         objects.pending = state.pending
+        objects.quiet = quiet
         try:
             return module.play_random(position, objects, seed & (2**64 - 1), limit)
         except RULE_FAILURES as err:
@@ -94,6 +96,15 @@ class NativeProgram:
             state.pending, state.result = objects.pending, objects.result
             state.frames, state.shown = objects.frames, objects.shown
             state.forget_kept()
+
+    def random_games(self, seeds, params: dict[str, Any] | None = None,
+                     quiet: bool = True) -> list[tuple[int, dict | None]]:
+        """Whole seeded games of random play natively, none crossing back per decision (what
+        random_walk plays on a Game of each seed): per game, its decisions and its result."""
+        from rulespec.runtime.game import new_state  # the one way into a game: checks the params
+
+        fresh = new_state(self.meta, 0, dict(params or {}))
+        return self.module.random_games(pack(self.layout, fresh), fresh.params, seeds, quiet)
 
     def rebind_cards(self, state: State, mapping: dict[int, int]) -> None:
         self.python.rebind_cards(state, mapping)  # cards are the same integers in both forms
