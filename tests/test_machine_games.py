@@ -114,3 +114,16 @@ def test_native_random_games_from_the_seed_give_random_walk_s_results(folder):
         expected.append((len(game.choices), game.state.result))
     assert engine.random_games(seeds) == expected
     assert engine.random_games(seeds, quiet=False) == expected
+
+
+@pytest.mark.parametrize("folder", GAMES, ids=lambda p: p.name)
+def test_bench_s_games_natively_are_bench_s_games(folder):
+    """rulespec bench --backend machine plays the very games bench plays on the generated
+    package: each seat's random bot picking from its own stream, the same lengths and errors."""
+    from rulespec.runtime.analysis import bench
+
+    engine = machine(folder)
+    python = bench.run(program(folder, "generated"), 12, seed=5)
+    native_run = bench.run(engine, 12, seed=5)
+    assert native_run.lengths == python.lengths and native_run.errors == python.errors
+    assert native_run.backend == "machine"

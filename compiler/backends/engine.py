@@ -22,6 +22,9 @@ BACKENDS = ("generated", "interpreted")
 # The generated package run as its native build only (compiler/backends/native.py): `fuzz` and
 # `test` name it beside the two; a process holding it runs "generated" from the package's sources.
 NATIVE = "native"
+# The native engine (compiler/backends/machine, issue 41): the game's rules over its state as C
+# data, for a game whose every step compiles natively; a BackendError says why not in one line.
+MACHINE = "machine"
 GENERATED_ROOT = GENERATED
 SPEC_ROOT = SPECS  # the specs whose packages GENERATED_ROOT holds: rulespec's own
 
@@ -70,13 +73,29 @@ def load_program(loaded: LoadedSpec, backend: str, package: Path | str | None = 
     if backend == "interpreted":
         from rulespec.compiler.backends.interpret import Interpreter
         return Interpreter(loaded.model)
+    if backend == MACHINE:
+        return _machine(loaded, load_program(loaded, "generated", package, for_tests, on_note, sources=True))
     if backend not in (*BACKENDS, NATIVE):
-        raise BackendError(f"unknown back end '{backend}' (known: {', '.join((*BACKENDS, NATIVE))})")
+        raise BackendError(f"unknown back end '{backend}' (known: {', '.join((*BACKENDS, NATIVE, MACHINE))})")
     where = Path(package) if package is not None else current_package(loaded, for_tests, on_note)
     if backend == NATIVE:
         _natively(loaded, where, on_note)
     return _checked(loaded, where, for_tests, explicit=package is not None,
                     sources=sources and backend != NATIVE)
+
+
+def _machine(loaded: LoadedSpec, python: Program) -> Program:
+    """The native engine over `python` (which answers what it does not run yet), built into the
+    cache when missing; a BackendError saying why in one line when it cannot run this game."""
+    from rulespec.compiler.backends import native
+    from rulespec.compiler.backends.machine.program import NotNative, load_native_program
+    why = native.available()
+    if why:
+        raise BackendError(f"no native engine here: {why}")
+    try:
+        return load_native_program(loaded.model, python)
+    except (NotNative, native.NativeError) as err:
+        raise BackendError(str(err)) from None
 
 
 def compile_command(loaded: LoadedSpec) -> str:

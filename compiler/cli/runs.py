@@ -23,8 +23,9 @@ from rulespec.runtime.analysis.simulate import PRECISION_CAP
 @click.argument("game_name", metavar="GAME")
 @games_option(10)
 @seed_option()
-@click.option("--backend", type=click.Choice(("both",) + engine.BACKENDS), default="both",
-              show_default=True)
+@click.option("--backend", type=click.Choice(("both",) + engine.BACKENDS + (engine.MACHINE,)), default="both",
+              show_default=True, help="both: the generated engine and the interpreter; machine: the"
+                                      " native engine (state as C data), where the game runs on it.")
 @param_option
 @package_option
 @json_option

@@ -45,6 +45,11 @@ class RandomAgent:
     def __init__(self, seed: int):
         self._stream = Stream(seed * 0x9E3779B1 + 12345)
 
+    @property
+    def stream_start(self) -> int:
+        """Where its stream starts (the native engine's playouts draw from the same)."""
+        return self._stream.rng
+
     def choose(self, game: Game, decision: Decision) -> str:
         index = next_random(self._stream) % len(decision.option_ids)
         return decision.option_ids[index]
@@ -271,7 +276,10 @@ def _check_evaluation(kind: str, bot: str | None, bots: tuple[str, ...]) -> None
 
 def seat_agents(names: tuple[str, ...], players: tuple[str, ...], seed: int) -> dict[str, Agent]:
     """One agent per player; each draws from its own stream derived from the game seed."""
-    return {p: make_agent(n, seed * 7919 + i) for i, (p, n) in enumerate(zip(players, names))}
+    return {p: make_agent(n, seed * SEAT_STRIDE + i) for i, (p, n) in enumerate(zip(players, names))}
+
+
+SEAT_STRIDE = 7919  # a seat's agent seed: the game's seed times this, plus the seat's index
 
 
 def play_out(game: Game, agents: dict[str, Agent], max_decisions: int = DEFAULT_MAX_DECISIONS,

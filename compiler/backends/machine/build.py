@@ -31,7 +31,12 @@ def build(source: str, game: str) -> tuple[Path, str]:
 
 
 def load_defines(model: Model) -> tuple[ModuleType, NativeDefines]:
-    """A game's native defines module (built when missing) and what it compiles and refuses."""
-    defines = native_engine(model)
-    path, name = build(render_module(defines), model.game)
-    return load_module(name, path), defines
+    """A game's native module (built when missing) and what it compiles and refuses."""
+    made = native_engine(model)
+    return build_engine(made), made
+
+
+def build_engine(made: NativeDefines) -> ModuleType:
+    """The module of what native_engine compiled, built when missing, loaded."""
+    path, name = build(render_module(made), made.layout.game)
+    return load_module(name, path)

@@ -19,9 +19,11 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from rulespec.compiler.backends.machine.build import load_defines
+from rulespec.compiler.backends.machine.build import build_engine
+from rulespec.compiler.backends.machine.engine import native_engine
 from rulespec.compiler.backends.machine.defines import NativeDefines
 from rulespec.compiler.backends.machine.pack import pack, unpack
+from rulespec.runtime.game import new_state  # the one way into a game: checks the params
 from rulespec.runtime.state import RuleError, State
 from rulespec.runtime.values import RULE_FAILURES, rule_error_of
 
@@ -60,7 +62,7 @@ class NativeProgram:
         position = module.Position(pack(self.layout, state), state.params)
         objects = module.Objects(log=state.log, log_at=state.log_at, log_marks=state.log_marks,
                                  shown=state.shown, dice=state.dice, rolled=state.rolled,
-                                 frames=state.frames)
+                                 frames=state.frames, effects=module.effects_in(state.effects))
         objects.pending = state.pending
         try:
             if index is None:
@@ -73,6 +75,7 @@ class NativeProgram:
             unpack(self.layout, module.packed(position), state)
             state.pending, state.result = objects.pending, objects.result
             state.frames, state.shown = objects.frames, objects.shown
+            state.effects = module.effects_out(objects.effects)  # the generated package's form
             state.forget_kept()  # nothing the generated package kept holds after native moves
 
     def playout_random(self, state: State, seed: int, limit: int = -1, quiet: bool = False) -> list[int]:
@@ -84,7 +87,7 @@ class NativeProgram:
         position = module.Position(pack(self.layout, state), state.params)
         objects = module.Objects(log=state.log, log_at=state.log_at, log_marks=state.log_marks,
                                  shown=state.shown, dice=state.dice, rolled=state.rolled,
-                                 frames=state.frames)
+                                 frames=state.frames, effects=module.effects_in(state.effects))
         objects.pending = state.pending
         objects.quiet = quiet
         try:
@@ -95,16 +98,24 @@ class NativeProgram:
             unpack(self.layout, module.packed(position), state)
             state.pending, state.result = objects.pending, objects.result
             state.frames, state.shown = objects.frames, objects.shown
+            state.effects = module.effects_out(objects.effects)  # the generated package's form
             state.forget_kept()
 
     def random_games(self, seeds, params: dict[str, Any] | None = None,
                      quiet: bool = True) -> list[tuple[int, dict | None]]:
         """Whole seeded games of random play natively, none crossing back per decision (what
         random_walk plays on a Game of each seed): per game, its decisions and its result."""
-        from rulespec.runtime.game import new_state  # the one way into a game: checks the params
-
         fresh = new_state(self.meta, 0, dict(params or {}))
         return self.module.random_games(pack(self.layout, fresh), fresh.params, seeds, quiet)
+
+    def seat_random_games(self, games: list[tuple[int, list[int]]], params: dict[str, Any] | None,
+                          max_decisions: int) -> list[tuple[int, Any, str | None]]:
+        """Whole games natively and quietly, each seat a random bot: `games` gives each game's seed
+        and where each seat's stream starts (runtime/analysis/bench.py makes them as
+        agents.seat_agents does). Per game (decisions, result, None), or (decisions, None, why)
+        when a rule error or the decision limit stopped it."""
+        fresh = new_state(self.meta, 0, dict(params or {}))
+        return self.module.seat_random_games(pack(self.layout, fresh), fresh.params, games, max_decisions)
 
     def rebind_cards(self, state: State, mapping: dict[int, int]) -> None:
         self.python.rebind_cards(state, mapping)  # cards are the same integers in both forms
@@ -127,9 +138,9 @@ class NativeProgram:
 
 
 def load_native_program(model, python: Any) -> NativeProgram:
-    """The native engine of a game (its module built when missing), or NotNative saying why."""
-    module, made = load_defines(model)
+    """The native engine of a game (its module built when missing), or NotNative saying why
+    (before anything is built)."""
+    made = native_engine(model)
     if made.steps.refused:
-        first = made.steps.refused[0]
-        raise NotNative(f"{model.game} does not run natively yet: {first}")
-    return NativeProgram(module, made, python)
+        raise NotNative(f"{model.game} does not run natively yet: {made.steps.refused[0]}")
+    return NativeProgram(build_engine(made), made, python)
