@@ -96,9 +96,11 @@ def _coverage_text(out: dict) -> None:
 @games_option(100)
 @seed_option()
 @max_decisions_option(20_000, help="A game longer than this is reported as overlong.")
-@click.option("--backend", type=click.Choice(("both",) + engine.BACKENDS + (engine.NATIVE,)), default="both",
-              show_default=True, help="both: compare the back ends move for move; native: the native"
-                                      " build against the interpreter (refused when it cannot load).")
+@click.option("--backend", type=click.Choice(("both",) + engine.BACKENDS + (engine.NATIVE, engine.MACHINE)),
+              default="both", show_default=True,
+              help="both: compare the back ends move for move; native: the native build against the"
+                   " interpreter (refused when it cannot load); machine: the native engine (state as C"
+                   " data) against the interpreter, where the game runs on it.")
 @click.option("--problems-dir", default=None, metavar="DIR",
               help="Write the record that reproduces each problem here.")
 @coverage_option
@@ -109,11 +111,12 @@ def fuzz(game_name: str, variants: tuple[str, ...], games: int, seed: int, max_d
          params: tuple[str, ...], as_json: bool) -> None:
     """Random legal games on both back ends, compared move for move, invariants checked."""
     from rulespec.runtime.analysis.fuzz import FuzzReport, fuzz_game, fuzz_json, write_problems
-    if coverage_dir is not None and backend == engine.NATIVE:
-        raise UserError("--coverage counts the Python engines' lines: it cannot run with --backend native")
+    if coverage_dir is not None and backend in (engine.NATIVE, engine.MACHINE):
+        raise UserError(f"--coverage counts the Python engines' lines: it cannot run with --backend {backend}")
     counting = _counting(coverage_dir)
     loaded = load(game_name, variants)
-    chosen = {"both": list(engine.BACKENDS), engine.NATIVE: [engine.NATIVE, "interpreted"]}.get(backend, [backend])
+    chosen = {"both": list(engine.BACKENDS), engine.NATIVE: [engine.NATIVE, "interpreted"],
+              engine.MACHINE: [engine.MACHINE, "interpreted"]}.get(backend, [backend])
     programs = [load_program(loaded, name) for name in chosen]
     values = param_values(programs[0].meta, params)
     report = FuzzReport()
