@@ -235,16 +235,20 @@ class ViewBuilder:
                             self.where(decl), body, repr(f"define {decl.name.name}"),
                             self.gen.kept.define_stamps(decl), loop)
 
-    def quantity(self, decl: ast.QuantityDecl) -> dict[str, Any]:
+    def quantity(self, decl: ast.QuantityDecl, emitter=None, in_force=in_force_test) -> dict[str, Any]:
+        """A quantity's base and what each effect in play and each card's ability in force adds:
+        `emitter(bindings)` and `in_force(card, slots)` write them (the generated package's by
+        default, the native engine's in machine/effects.py)."""
+        emitter = emitter or self.emitter
         params = self.params(decl.params)
-        base = self.emitter(params).value(decl.body)
+        base = emitter(params).value(decl.body)
         def checks_of(effect: ast.EffectDecl, base: list[tuple[str, str, bool]]) -> list[Check]:
             checks = []
             for mod in effect.modifiers:
                 if mod.quantity.name != decl.name.name:
                     continue
                 bindings = base + [(n.name, p[1], p[2]) for n, p in zip(mod.names, params)]
-                ex = self.emitter(bindings)
+                ex = emitter(bindings)
                 checks.append(Check(self.where(mod), ex.test(mod.when) if mod.when else None, {
                     "delta": ex.emit(mod.delta).at(11),
                     "low": ex.value(mod.low) if mod.low is not None else None,
@@ -256,11 +260,13 @@ class ViewBuilder:
                   for checks in [checks_of(effect, self.effect_params(effect))] if checks]
         return {"name": self.gen.quantities[decl.name.name], "params": [p[1] for p in params],
                 "spec": self.where(decl), "base": base, "effects": groups,
-                "abilities": self.ability_groups(checks_of),
+                "abilities": self.ability_groups(checks_of, in_force),
                 "doc": repr(f"quantity {decl.name.name}")}
 
+    effect_arg = "args[{}]"  # an effect's argument where its pieces read it (machine/effects.py: a C local)
+
     def effect_params(self, effect: ast.EffectDecl) -> list[tuple[str, str, bool]]:
-        return [(p.name, f"args[{i}]", False) for i, p in enumerate(effect.params)]
+        return [(p.name, self.effect_arg.format(i), False) for i, p in enumerate(effect.params)]
 
     def declared_effects(self) -> list[tuple[int, ast.EffectDecl]]:
         """The effects `activate` can start (a card's abilities never stand in state.effects)."""
@@ -380,25 +386,33 @@ class ViewBuilder:
                   for name, answers in gen.policy_plan.answers.items()]
         return {"policies": rules, "policy_table": table, "never_table": nevers}
 
-    def policy_rule(self, name: str, ref: tuple[str, int], rule: ast.Node) -> dict[str, Any]:
+    def policy_rule(self, name: str, ref: tuple[str, int], rule: ast.Node, emitter=None,
+                    tunable=None) -> dict[str, Any]:
         """A rule's tiers (compiler/backends/policy.py groups them); its tunables read from `tun`, the
-        values rulespec.runtime.policy.resolve gives (the spec's, or those a tuned agent plays)."""
-        bound = [("you", "v_you", False)] + [(t.name.name, f"tun[{t.name.name!r}]", True)
-                                              for t in self.model.policy_tunables(ref[0])]
+        values rulespec.runtime.policy.resolve gives (the spec's, or those a tuned agent plays).
+        `emitter(bindings)` and `tunable(place, name)` (how the tunable at `place` of the owner's
+        reads) write them: the generated package's by default, the native engine's
+        (machine/policies.py) from the same lines."""
+        native = emitter is not None
+        emitter = emitter or self.emitter
+        tunable = tunable or (lambda place, tname: f"tun[{tname!r}]")
+        bound = [("you", "v_you", False)] + [(t.name.name, tunable(i, t.name.name), True)
+                                              for i, t in enumerate(self.model.policy_tunables(ref[0]))]
         doc = repr(f"policy {ref[0]}, rule {ref[1] + 1}: the options it likes best")
         if isinstance(rule, ast.ChoiceRule):
             var = mangle("local", rule.var.name)
-            ex = self.emitter(bound + [(rule.var.name, var, True)])
+            ex = emitter(bound + [(rule.var.name, var, True)])
             tiers = [self.choice_tier(ex, tier) for tier in policy_tiers(rule.prefs)]
             nevers = [{"spec": self.where(p), "test": ex.test(p.value)} for p in rule.prefs if p.never]
             return {"name": name, "doc": doc, "spec": self.where(rule), "menu": False, "var": var,
                     "tiers": tiers, **self.never_view(ref, nevers)}
-        ex = self.emitter(bound)
+        ex = emitter(bound)
         tiers = [self.menu_tier(ex, tier) for tier in policy_tiers(rule.prefs)]
-        if any(t["lines"] for t in tiers):
+        if any(t["lines"] for t in tiers) and not native:
             self.gen.ref("menu_keys")
         nevers = [{"spec": self.where(p), "when": ex.test(p.when) if p.when is not None else None,
-                   "names": repr(tuple(o.name for o in p.options))} for p in rule.prefs if p.never]
+                   "names": repr(tuple(o.name for o in p.options)),
+                   "options": tuple(o.name for o in p.options)} for p in rule.prefs if p.never]
         return {"name": name, "doc": doc, "spec": self.where(rule), "menu": True, "tiers": tiers,
                 **self.never_view(ref, nevers)}
 
@@ -421,17 +435,23 @@ class ViewBuilder:
         return {"spec": self.where(first), "key": key, "avoid": False}
 
     def menu_tier(self, ex, tier) -> dict[str, Any]:
+        """A menu tier: the generated package's text, and its parts for the native engine's (per
+        line: the option names, its weight (negated for `avoid`), its `when` test or None)."""
         first = tier[0]
         if not weighted(tier):
-            return {"spec": self.where(first), "when": ex.test(first.when) if first.when is not None else None,
-                    "names": repr(tuple(o.name for o in first.options)), "avoid": first.avoid, "lines": None}
-        lines = []
+            when = ex.test(first.when) if first.when is not None else None
+            return {"spec": self.where(first), "when": when,
+                    "names": repr(tuple(o.name for o in first.options)), "avoid": first.avoid, "lines": None,
+                    "parts": [(tuple(o.name for o in first.options), None, when)]}
+        lines, parts = [], []
         for p in tier:
             weight = f"{'-' if p.avoid else ''}({ex.value(p.weight.value)})"
-            if p.when is not None:
-                weight = f"({weight} if {ex.test(p.when)} else 0)"
+            when = ex.test(p.when) if p.when is not None else None
+            parts.append((tuple(o.name for o in p.options), weight, when))
+            if when is not None:
+                weight = f"({weight} if {when} else 0)"
             lines.append(f"({tuple(o.name for o in p.options)!r}, {weight})")
-        return {"spec": self.where(first), "lines": f"[{', '.join(lines)}]"}
+        return {"spec": self.where(first), "lines": f"[{', '.join(lines)}]", "parts": parts}
 
     # ------------------------------------------------------------ procedures.py
     def _card_routines(self, indices, routine_of) -> tuple[list, list]:

@@ -143,6 +143,7 @@ class NativeDefines:
     allowed: list[NativeAllowed] = field(default_factory=list)  # the allowed checks compiled (allowed.py)
     refused_allowed: list[Refused] = field(default_factory=list)  # and those refused, with why
     steps: Any = None  # the steps of the frames compiled and refused (steps.py)
+    policies: Any = None  # the policy rules compiled and refused (policies.py)
 
     def coverage(self) -> dict:
         """What compiles natively and where and why the rest does not: the defines (keys kept
@@ -162,6 +163,8 @@ class NativeDefines:
                              "compiled": [a.action for a in self.allowed],
                              "refused": [{"action": r.name, "location": r.location, "reason": r.reason,
                                           "text": str(r)} for r in self.refused_allowed]}
+        if self.policies is not None:
+            report["policies"] = self.policies.coverage()
         return report
 
 
@@ -428,4 +431,5 @@ def render_module(defines: NativeDefines) -> str:
         players=layout.players, entities=layout.entities,
         enum_places=repr(dict(sorted(defines.enum_places.items()))), missing=MISSING,
         enum_names=repr(defines.enum_names), params=defines.params, param_defaults=repr(defines.params),
-        **primitive_context(layout), procedures=defines.procedures, allowed=defines.allowed, steps=defines.steps)
+        **primitive_context(layout), procedures=defines.procedures, allowed=defines.allowed, steps=defines.steps,
+        policies=defines.policies)

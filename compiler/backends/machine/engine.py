@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from rulespec.compiler.backends.machine.defines import DefineCompiler, NativeDefines
 from rulespec.compiler.backends.machine.layout import Layout, machine_layout
+from rulespec.compiler.backends.machine.policies import native_policies
 from rulespec.compiler.backends.machine.procedures import ProcedureCompiler
 from rulespec.compiler.backends.machine.steps import native_steps
 from rulespec.compiler.frontend.model import Model
@@ -18,6 +19,7 @@ def native_engine(model: Model, layout: Layout | None = None) -> NativeDefines:
     procedures = ProcedureCompiler(compiler)
     made.procedures = procedures.all()
     made.steps = native_steps(procedures)
+    made.policies = native_policies(compiler)
     made.loops = list(compiler.dialect.loops.made.values())
     made.entities, made.tables = compiler.entity_constants(), compiler.tables()
     return made

@@ -23,7 +23,9 @@ from rulespec.compiler.backends.machine.build import build_engine
 from rulespec.compiler.backends.machine.engine import native_engine
 from rulespec.compiler.backends.machine.defines import NativeDefines
 from rulespec.compiler.backends.machine.pack import pack, unpack
+from rulespec.runtime.bots.agents import DEFAULT_MAX_DECISIONS, SEAT_STRIDE
 from rulespec.runtime.game import new_state  # the one way into a game: checks the params
+from rulespec.runtime.policy import PolicyAgent, resolve
 from rulespec.runtime.state import RuleError, State
 from rulespec.runtime.values import RULE_FAILURES, rule_error_of
 
@@ -128,10 +130,41 @@ class NativeProgram:
         return self.python.evaluate(state, bot, player)
 
     def prefer(self, state: State, policy) -> list[int]:
-        return self.python.prefer(state, policy)
+        return self._policy(state, policy, self.module.prefer, self.python.prefer)
 
     def forbidden(self, state: State, policy) -> list[int]:
-        return self.python.forbidden(state, policy)
+        return self._policy(state, policy, self.module.forbidden, self.python.forbidden)
+
+    def _policy(self, state: State, policy, native, python) -> list[int]:
+        """A policy's answer natively (machine/policies.py), or the generated package's where the
+        rule answering the decision is refused natively (the coverage report says why)."""
+        name, tunables = resolve(self.meta, policy)
+        pending = state.pending
+        if self.module.POLICY_SITES.get(name, {}).get(pending["at"], ()) is None:
+            return python(state, policy)
+        position = self.module.Position(pack(self.layout, state), state.params)
+        try:
+            return native(position, name, tunables, pending["player"], pending["at"], pending["values"])
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
+
+    def policy_games(self, seeds, params: dict[str, Any] | None = None, policy=None,
+                     quiet: bool = True, max_decisions: int = DEFAULT_MAX_DECISIONS,
+                     keep_picks: bool = False) -> list[tuple[Any, Any, str | None]]:
+        """Whole seeded games natively where every seat is the policy bot (runtime/policy.py's
+        PolicyAgent, seeded as agents.seat_agents seeds it), none crossing back per decision: per
+        game (decisions, or the picks with keep_picks, result, None), or (.., None, why) when a rule
+        error or the decision limit stopped it. NotNative when a rule of the policy is refused."""
+        name, tunables = resolve(self.meta, policy)
+        refused = [at for at, site in self.module.POLICY_SITES.get(name, {}).items() if site is None]
+        if refused:
+            raise NotNative(f"policy {name} does not run natively yet: its rule at {refused[0]} is refused")
+        fresh = new_state(self.meta, 0, dict(params or {}))
+        seated = len(self.meta.seated(fresh.params))
+        games = [(seed, [PolicyAgent(seed * SEAT_STRIDE + i).stream.rng for i in range(seated)])
+                 for seed in seeds]
+        return self.module.policy_games(pack(self.layout, fresh), fresh.params, games, name, tunables,
+                                        max_decisions, quiet, keep_picks)
 
     def test_keys(self) -> frozenset[str]:
         return frozenset()  # designer tests run on the generated package's frames, not these
