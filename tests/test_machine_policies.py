@@ -1,0 +1,162 @@
+"""The spec's policies natively (compiler/backends/machine/policies.py, templates/policies.pxi.j2):
+where a game runs natively, the native `prefer` and `forbidden` give the generated package's
+indices at seeded positions (each policy, its tunables' defaults and other values), and whole
+native policy-bot games (`policy_games`, no decision crossing back to Python) make the decisions
+the Python policy bot makes (runtime/policy.py's PolicyAgent, seeded as agents.seat_agents seeds
+it) and end the same. Games whose steps do not compile natively yet are skipped, each saying why,
+and join by themselves once they do."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rulespec.compiler.backends import native
+from rulespec.compiler.backends.machine.engine import native_engine
+from rulespec.compiler.backends.machine.program import NotNative, load_native_program
+from rulespec.runtime.analysis.fingerprints import fingerprint
+from rulespec.runtime.analysis.fuzz import random_walk
+from rulespec.runtime.bots.agents import play_out, seat_agents
+from rulespec.runtime.game import Game
+from rulespec.runtime.policy import Tuned, masked
+
+from support import MINI, REPO, loaded, program
+
+GAMES = [MINI] + sorted(p for p in (REPO / "spec").iterdir() if p.is_dir())
+
+
+def machine(folder: Path):
+    """The game's native engine, or a skip saying why there is none (or no policy to play)."""
+    if folder not in _ENGINES:
+        why = native.available()
+        if not why and not loaded(folder).model.policies:
+            why = f"{folder.name} declares no policy"
+        try:
+            _ENGINES[folder] = why or load_native_program(loaded(folder).model, program(folder, "generated"))
+        except NotNative as refused:
+            _ENGINES[folder] = str(refused)
+    if isinstance(_ENGINES[folder], str):
+        pytest.skip(_ENGINES[folder])
+    return _ENGINES[folder]
+
+
+_ENGINES: dict[Path, object] = {}  # a game's engine, or why there is none: worked out once
+
+
+def played_policies(meta) -> list:
+    """Each policy by name, and each with its tunables at their lowest and highest values."""
+    found: list = list(meta.policies)
+    for name, tunables in meta.tunables:
+        ranged = [t for t in tunables if t.low is not None and t.high is not None]
+        if ranged:
+            found.append(Tuned(name, tuple((t.name, t.low) for t in ranged)))
+            found.append(Tuned(name, tuple((t.name, t.high) for t in ranged)))
+    return found
+
+
+def same_answers(folder: Path, seed: int) -> int:
+    """Along a random game of the seed, at every decision: the native prefer and forbidden of each
+    policy equal the generated package's, on the state and on the seat's view of it. How many
+    decisions were compared."""
+    engine = machine(folder)
+    python = program(folder, "generated")
+    policies = played_policies(python.meta)
+    compared = 0
+    for game in random_walk(Game(python, seed=seed), seed):
+        state = game.state
+        if state.pending is None:
+            continue
+        view = masked(python.meta, state, state.pending["player"])
+        for policy in policies:
+            for position in (state, view):
+                where = f"{folder.name} seed {seed} at {state.pending['at']} policy {policy}"
+                assert engine.prefer(position, policy) == python.prefer(position, policy), where
+                assert engine.forbidden(position, policy) == python.forbidden(position, policy), where
+        compared += 1
+    return compared
+
+
+def python_policy_game(folder: Path, seed: int, policy: str = "policy"):
+    """A seeded game of policy bots on the generated package: the picks' indices and the result."""
+    python = program(folder, "generated")
+    picks: list[int] = []
+    agents = seat_agents((policy,) * len(python.meta.players), python.meta.players, seed)
+    for agent in agents.values():
+        pick = agent.choose_index
+        agent.choose_index = lambda game, pick=pick: picks.append(pick(game)) or picks[-1]
+    game = Game(python, seed=seed, params={})
+    play_out(game, agents)
+    return picks, game.state.result
+
+
+def same_policy_games(folder: Path, seeds, policy=None, agent: str = "policy") -> None:
+    engine = machine(folder)
+    games = engine.policy_games(list(seeds), policy=policy, keep_picks=True)
+    for seed, (picks, result, why) in zip(seeds, games):
+        assert why is None, f"{folder.name} seed {seed}: {why}"
+        expected_picks, expected_result = python_policy_game(folder, seed, agent)
+        assert picks == expected_picks, f"{folder.name} seed {seed}: other decisions"
+        assert result == expected_result, f"{folder.name} seed {seed}: another result"
+
+
+@pytest.mark.parametrize("folder", GAMES, ids=lambda p: p.name)
+def test_native_policies_answer_as_the_generated_package(folder):
+    assert same_answers(folder, 1) > 0
+
+
+@pytest.mark.parametrize("folder", GAMES, ids=lambda p: p.name)
+def test_native_policy_games_are_the_policy_bot_s_games(folder):
+    same_policy_games(folder, (1, 2, 3))
+
+
+@pytest.mark.parametrize("folder", GAMES, ids=lambda p: p.name)
+def test_policy_bots_on_the_native_engine_play_the_generated_package_s_games(folder):
+    engine = machine(folder)
+    python = program(folder, "generated")
+    for seed in (1, 2):
+        assert fingerprint(engine, seed, "policy") == fingerprint(python, seed, "policy"), f"seed {seed}"
+
+
+@pytest.mark.parametrize("folder", GAMES, ids=lambda p: p.name)
+def test_native_policy_games_with_tuned_values(folder):
+    engine = machine(folder)
+    for tuned in played_policies(engine.meta):
+        if isinstance(tuned, Tuned):
+            values = ",".join(f"{k}={v}" for k, v in tuned.values)
+            same_policy_games(folder, (4,), tuned, f"policy:{tuned.name}({values})")
+
+
+@pytest.mark.parametrize("folder", GAMES, ids=lambda p: p.name)
+def test_native_policies_on_random_seeds(folder):
+    machine(folder)  # a game that does not run natively skips before hypothesis draws
+
+    @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(seed=st.integers(0, 2**40))
+    def agree(seed):
+        same_answers(folder, seed)
+        same_policy_games(folder, (seed,))
+
+    agree()
+
+
+def test_every_game_s_policy_rules_are_compiled_or_refused_with_a_reason():
+    for folder in GAMES:
+        made = native_engine(loaded(folder).model).policies
+        report = made.coverage()
+        assert report["rules"] == len(made.rules) + len(made.refused)
+        for refused in report["refused"]:
+            assert refused["reason"] and refused["location"], refused
+        for table in made.sites.values():  # every site answered natively or refused, by a rule made
+            for site in table.values():
+                assert site is None or 0 <= site[0] < len(made.rules)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("folder", GAMES, ids=lambda p: p.name)
+def test_native_policies_along_many_games(folder):
+    for seed in range(2, 12):
+        same_answers(folder, seed)
+    same_policy_games(folder, range(5, 45))
